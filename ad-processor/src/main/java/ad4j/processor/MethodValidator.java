@@ -1,0 +1,79 @@
+package ad4j.processor;
+
+import ad4j.processor.front.Diagnostics;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import java.util.List;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.NestingKind;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
+
+/**
+ * Checks the signature of a {@code @Differentiable} method, before its body is looked at: a
+ * static method with a body, returning {@code double}, with one or more {@code double}
+ * parameters, in a top-level or member class.
+ */
+final class MethodValidator {
+  private MethodValidator() {}
+
+  /** Records an error for each problem; returns whether the signature is valid. */
+  static boolean validate(ExecutableElement method, MethodTree tree, Diagnostics diagnostics) {
+    String name = method.getSimpleName().toString();
+    boolean valid = true;
+    Element enclosing = method.getEnclosingElement();
+    if (!(enclosing instanceof TypeElement type)
+        || type.getNestingKind() == NestingKind.LOCAL
+        || type.getNestingKind() == NestingKind.ANONYMOUS) {
+      diagnostics.error(tree, "@Differentiable method '" + name + "' must be declared in a"
+          + " top-level or nested class, not a local or anonymous one");
+      valid = false;
+    }
+    if (!method.getModifiers().contains(Modifier.STATIC)) {
+      diagnostics.error(tree, "@Differentiable method '" + name + "' must be static: ad4j"
+          + " differentiates static methods over doubles");
+      valid = false;
+    }
+    if (method.getModifiers().contains(Modifier.ABSTRACT)
+        || method.getModifiers().contains(Modifier.NATIVE) || tree.getBody() == null) {
+      diagnostics.error(tree, "@Differentiable method '" + name + "' has no body to"
+          + " differentiate (abstract or native)");
+      valid = false;
+    }
+    if (!method.getTypeParameters().isEmpty()) {
+      diagnostics.error(tree.getTypeParameters().get(0), "@Differentiable method '" + name
+          + "' must not be generic");
+      valid = false;
+    }
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      diagnostics.error(at(tree.getReturnType(), tree), "@Differentiable method '" + name
+          + "' must return 'double', not '" + method.getReturnType() + "'");
+      valid = false;
+    }
+    List<? extends VariableTree> parameters = tree.getParameters();
+    if (parameters.isEmpty()) {
+      diagnostics.error(tree, "@Differentiable method '" + name + "' has no parameters: there is"
+          + " nothing to differentiate with respect to");
+      valid = false;
+    }
+    for (int i = 0; i < parameters.size(); i++) {
+      TypeKind kind = method.getParameters().get(i).asType().getKind();
+      if (kind != TypeKind.DOUBLE) {
+        VariableTree parameter = parameters.get(i);
+        diagnostics.error(at(parameter.getType(), parameter), "parameter '" + parameter.getName()
+            + "' of @Differentiable method '" + name + "' has type '"
+            + method.getParameters().get(i).asType() + "': only 'double' parameters are"
+            + " supported");
+        valid = false;
+      }
+    }
+    return valid;
+  }
+
+  private static Tree at(Tree preferred, Tree fallback) {
+    return preferred != null ? preferred : fallback;
+  }
+}

@@ -1,0 +1,247 @@
+package ad4j.processor.emit;
+
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.Value;
+import ad4j.processor.rules.Expr;
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.Elements;
+
+/**
+ * Writes {@code FooGrad}: for each differentiable method of {@code Foo}, the four members of the
+ * design contract ({@code mGradient}, {@code mValueAndGradient}, {@code mTangent},
+ * {@code mPullback}).
+ */
+public final class GradClassWriter {
+  /** The processor named in {@code @Generated}. */
+  public static final String GENERATOR = "ad4j.processor.DifferentiableProcessor";
+
+  /** A lowered method with the element it came from. */
+  public record Method(ExecutableElement element, Function function) {}
+
+  private final Elements elements;
+
+  public GradClassWriter(Elements elements) {
+    this.elements = elements;
+  }
+
+  /** The generated class's name: {@code FooGrad}, or {@code Outer_InnerGrad} when nested. */
+  public ClassName gradClassName(TypeElement type) {
+    String packageName = elements.getPackageOf(type).getQualifiedName().toString();
+    return ClassName.get(packageName, nestedName(type).replace('.', '_') + "Grad");
+  }
+
+  /** The generated file for {@code type}'s differentiable methods, in source order. */
+  public JavaFile write(TypeElement type, List<Method> methods) {
+    ClassName className = gradClassName(type);
+    String userType = nestedName(type);
+    TypeSpec.Builder gradClass = TypeSpec.classBuilder(className)
+        .addOriginatingElement(type)
+        .addJavadoc("Derivatives of the {@code @Differentiable} methods of {@link $L}, written by"
+            + " ad4j at compile time.\n", userType)
+        .addJavadoc("\n<p>Do not edit: this file is generated again at each compilation.\n")
+        .addAnnotation(AnnotationSpec.builder(
+                ClassName.get("javax.annotation.processing", "Generated"))
+            .addMember("value", "$S", GENERATOR)
+            .build())
+        .addModifiers(Modifier.FINAL)
+        .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+    if (type.getModifiers().contains(Modifier.PUBLIC)) {
+      gradClass.addModifiers(Modifier.PUBLIC);
+    }
+    for (Method method : methods) {
+      MethodWriter writer = new MethodWriter(userType, className.simpleName(), method);
+      gradClass.addMethod(writer.gradient());
+      gradClass.addMethod(writer.valueAndGradient());
+      gradClass.addMethod(writer.tangent());
+      gradClass.addMethod(writer.pullback());
+    }
+    return JavaFile.builder(className.packageName(), gradClass.build())
+        .skipJavaLangImports(true)
+        .indent("  ")
+        .build();
+  }
+
+  /** {@code Outer.Inner} for a nested type, as code in its package names it. */
+  private String nestedName(TypeElement type) {
+    String qualified = type.getQualifiedName().toString();
+    String packageName = elements.getPackageOf(type).getQualifiedName().toString();
+    return packageName.isEmpty() ? qualified : qualified.substring(packageName.length() + 1);
+  }
+
+  /** Writes the four members for one method. */
+  private static final class MethodWriter {
+    private final String gradType;
+    private final ExecutableElement element;
+    private final Function function;
+    private final String link;
+    private final int slots;
+
+    MethodWriter(String userType, String gradType, Method method) {
+      this.gradType = gradType;
+      this.element = method.element();
+      this.function = method.function();
+      this.slots = function.differentiableParameters().size();
+      String parameterTypes = element.getParameters().stream()
+          .map(p -> p.asType().toString())
+          .collect(Collectors.joining(", "));
+      this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
+    }
+
+    MethodSpec gradient() {
+      NameAllocator names = new NameAllocator(function.userNames());
+      SweepWriter sweep = new SweepWriter(function, names);
+      List<String> parameters = sweep.parameterNames();
+      String array = names.fresh("gradient");
+      return start(function.name() + "Gradient", parameters)
+          .addJavadoc("Returns the gradient of $L at the given point, computed in reverse mode:"
+              + " a new array whose element {@code i} is the partial derivative with respect to"
+              + " the {@code i}-th parameter.\n", link)
+          .returns(double[].class)
+          .addStatement("double[] $L = new double[$L]", array, slots)
+          .addStatement("$LValueAndGradient($L)", function.name(),
+              String.join(", ", append(parameters, array)))
+          .addStatement("return $L", array)
+          .build();
+    }
+
+    MethodSpec valueAndGradient() {
+      NameAllocator names = new NameAllocator(function.userNames());
+      SweepWriter sweep = new SweepWriter(function, names);
+      List<String> parameters = sweep.parameterNames();
+      String array = names.fresh("gradient");
+      String methodName = function.name() + "ValueAndGradient";
+      MethodSpec.Builder method = start(methodName, parameters)
+          .addJavadoc("Returns the value of $L, bit for bit, and writes its gradient into"
+              + " {@code $L}: element {@code i} becomes the partial derivative with respect to"
+              + " the {@code i}-th parameter. Allocates nothing.\n", link, array)
+          .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer than $L"
+              + " elements\n", array, slots)
+          .returns(double.class)
+          .addParameter(double[].class, array);
+      method.addCode(lengthCheck(methodName, array));
+      CodeBlock.Builder code = sweep.code();
+      code.add("// forward sweep\n");
+      sweep.writeForwardSweep(null);
+      Map<Value, Expr> adjoints = new HashMap<>();
+      if (sweep.activeResult().isPresent()) {
+        code.add("// reverse sweep\n");
+        adjoints = sweep.writeReverseSweep(sweep.activeResult().get(), Expr.ONE);
+      }
+      List<Value> differentiable = function.differentiableParameters();
+      for (int i = 0; i < differentiable.size(); i++) {
+        Expr adjoint = adjoints.getOrDefault(differentiable.get(i), Expr.ZERO);
+        code.addStatement("$L[$L] = $L", array, i, adjoint);
+      }
+      code.addStatement("return $L", sweep.resultExpression());
+      return method.addCode(code.build()).build();
+    }
+
+    MethodSpec tangent() {
+      NameAllocator names = new NameAllocator(function.userNames());
+      SweepWriter sweep = new SweepWriter(function, names);
+      List<String> parameters = sweep.parameterNames();
+      Map<Value, Expr> tangents = new HashMap<>();
+      List<String> tangentNames = new ArrayList<>();
+      for (Value parameter : function.differentiableParameters()) {
+        String name = names.fresh(sweep.nameOf(parameter) + "Dot");
+        tangentNames.add(name);
+        tangents.put(parameter, Expr.atom(name));
+      }
+      MethodSpec.Builder method = start(function.name() + "Tangent", parameters)
+          .addJavadoc("Returns the directional derivative of $L at the given point along the"
+              + " direction ($L), computed in forward mode in one sweep.\n", link,
+              String.join(", ", tangentNames.stream().map(n -> "{@code " + n + "}").toList()))
+          .returns(double.class);
+      for (String name : tangentNames) {
+        method.addParameter(double.class, name);
+      }
+      CodeBlock.Builder code = sweep.code();
+      code.add("// forward sweep: values and tangents\n");
+      sweep.writeForwardSweep(tangents);
+      Expr result = sweep.activeResult().map(tangents::get).orElse(Expr.ZERO);
+      code.addStatement("return $L", result);
+      return method.addCode(code.build()).build();
+    }
+
+    MethodSpec pullback() {
+      NameAllocator names = new NameAllocator(function.userNames());
+      SweepWriter sweep = new SweepWriter(function, names);
+      List<String> parameters = sweep.parameterNames();
+      String seed = names.fresh("seed");
+      String array = names.fresh("adjoints");
+      String methodName = function.name() + "Pullback";
+      MethodSpec.Builder method = start(methodName, parameters)
+          .addJavadoc("Returns the value of $L, bit for bit, and adds {@code $L} times its"
+              + " partial derivative with respect to the {@code i}-th parameter to"
+              + " {@code $L[i]}. Accumulating lets callers compose derivatives. Allocates"
+              + " nothing.\n", link, seed, array)
+          .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer than $L"
+              + " elements\n", array, slots)
+          .returns(double.class)
+          .addParameter(double.class, seed)
+          .addParameter(double[].class, array);
+      method.addCode(lengthCheck(methodName, array));
+      CodeBlock.Builder code = sweep.code();
+      code.add("// forward sweep\n");
+      sweep.writeForwardSweep(null);
+      if (sweep.activeResult().isPresent()) {
+        code.add("// reverse sweep\n");
+        Map<Value, Expr> adjoints =
+            sweep.writeReverseSweep(sweep.activeResult().get(), Expr.atom(seed));
+        List<Value> differentiable = function.differentiableParameters();
+        for (int i = 0; i < differentiable.size(); i++) {
+          Expr adjoint = adjoints.get(differentiable.get(i));
+          if (adjoint != null) {
+            code.addStatement("$L[$L] += $L", array, i, adjoint);
+          }
+        }
+      }
+      code.addStatement("return $L", sweep.resultExpression());
+      return method.addCode(code.build()).build();
+    }
+
+    private MethodSpec.Builder start(String name, List<String> parameterNames) {
+      MethodSpec.Builder method = MethodSpec.methodBuilder(name);
+      for (Modifier modifier : element.getModifiers()) {
+        if (modifier == Modifier.PUBLIC || modifier == Modifier.PROTECTED) {
+          method.addModifiers(modifier);
+        }
+      }
+      method.addModifiers(Modifier.STATIC);
+      for (String parameter : parameterNames) {
+        method.addParameter(TypeName.DOUBLE, parameter);
+      }
+      return method;
+    }
+
+    private CodeBlock lengthCheck(String methodName, String array) {
+      return CodeBlock.builder()
+          .beginControlFlow("if ($L.length < $L)", array, slots)
+          .addStatement("throw new IllegalArgumentException($S + $L.length + $S)",
+              gradType + "." + methodName + ": '" + array + "' has length ", array,
+              ", needs " + slots + " (one per double parameter of " + function.name() + ")")
+          .endControlFlow()
+          .build();
+    }
+
+    private static List<String> append(List<String> list, String last) {
+      List<String> result = new ArrayList<>(list);
+      result.add(last);
+      return result;
+    }
+  }
+}

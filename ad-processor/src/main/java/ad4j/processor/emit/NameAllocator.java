@@ -1,0 +1,62 @@
+package ad4j.processor.emit;
+
+import java.util.HashSet;
+import java.util.Set;
+import javax.lang.model.SourceVersion;
+
+/**
+ * Chooses the local and parameter names of one generated method. The user's names are kept where
+ * possible; generated names ({@code xDot}, {@code t1}, {@code gradient}) never take a name the
+ * user wrote, so a parameter called {@code gradient} or a local called {@code t1} still works.
+ */
+final class NameAllocator {
+  /** Names generated code refers to as types; a variable of that name would hide them. */
+  private static final Set<String> TYPE_NAMES =
+      Set.of("Math", "StrictMath", "java", "Double", "Float", "IllegalArgumentException");
+
+  private final Set<String> userNames;
+  private final Set<String> used = new HashSet<>();
+
+  NameAllocator(Iterable<String> userNames) {
+    this.userNames = new HashSet<>();
+    userNames.forEach(this.userNames::add);
+  }
+
+  /** A name the user wrote: kept unless it is already taken here or hides a type we use. */
+  String user(String name) {
+    if (!used.contains(name) && !TYPE_NAMES.contains(name)) {
+      used.add(name);
+      return name;
+    }
+    return fresh(name);
+  }
+
+  /** A generated name: {@code hint} itself if free, else {@code hint2}, {@code hint3}, ... */
+  String fresh(String hint) {
+    if (isFree(hint)) {
+      used.add(hint);
+      return hint;
+    }
+    return numbered(hint, 2);
+  }
+
+  /** {@code prefix1}, {@code prefix2}, ...: the first that is free. */
+  String numbered(String prefix) {
+    return numbered(prefix, 1);
+  }
+
+  private String numbered(String prefix, int start) {
+    for (int i = start; ; i++) {
+      String candidate = prefix + i;
+      if (isFree(candidate)) {
+        used.add(candidate);
+        return candidate;
+      }
+    }
+  }
+
+  private boolean isFree(String name) {
+    return !used.contains(name) && !userNames.contains(name) && !TYPE_NAMES.contains(name)
+        && !SourceVersion.isKeyword(name);
+  }
+}

@@ -1,0 +1,67 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.rules.Expr;
+import java.util.Optional;
+import javax.lang.model.type.TypeKind;
+
+/** Java text for compile-time constant values, which generated code inlines. */
+final class ConstantText {
+  private ConstantText() {}
+
+  /** The numeric type a value of this primitive kind has in arithmetic, if it is numeric. */
+  static Optional<NumericType> numericType(TypeKind kind) {
+    return switch (kind) {
+      case BYTE, SHORT, CHAR, INT -> Optional.of(NumericType.INT);
+      case LONG -> Optional.of(NumericType.LONG);
+      case FLOAT -> Optional.of(NumericType.FLOAT);
+      case DOUBLE -> Optional.of(NumericType.DOUBLE);
+      default -> Optional.empty();
+    };
+  }
+
+  /**
+   * The literal for a constant value of a numeric field. Narrow integral types and {@code char}
+   * become {@code int} literals, which behave the same in arithmetic.
+   */
+  static Optional<Expr> literal(Object value) {
+    if (value instanceof Double d) {
+      return Optional.of(Expr.number(d));
+    }
+    if (value instanceof Float f) {
+      return Optional.of(Expr.atom(floatLiteral(f)));
+    }
+    if (value instanceof Long l) {
+      return Optional.of(Expr.atom(signed(l + "L")));
+    }
+    if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+      return Optional.of(Expr.atom(signed(value.toString())));
+    }
+    if (value instanceof Character c) {
+      return Optional.of(Expr.atom(Integer.toString(c)));
+    }
+    return Optional.empty();
+  }
+
+  /** The value of a numeric constant as a double, exactly as Java would convert it. */
+  static double asDouble(Object value) {
+    if (value instanceof Character c) {
+      return c;
+    }
+    return ((Number) value).doubleValue();
+  }
+
+  private static String floatLiteral(float value) {
+    if (Float.isNaN(value)) {
+      return "Float.NaN";
+    }
+    if (Float.isInfinite(value)) {
+      return value > 0 ? "Float.POSITIVE_INFINITY" : "Float.NEGATIVE_INFINITY";
+    }
+    return signed(Float.toString(value) + "f");
+  }
+
+  private static String signed(String text) {
+    return text.startsWith("-") ? "(" + text + ")" : text;
+  }
+}

@@ -1,0 +1,46 @@
+package ad4j.processor.front;
+
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.Trees;
+import java.util.ArrayList;
+import java.util.List;
+import javax.tools.Diagnostic;
+
+/**
+ * The errors found in one method, each tied to the tree it is about so that javac reports it at
+ * that tree's own line and column. All are collected before any is reported, so a user sees every
+ * problem of a method in one compilation.
+ */
+public final class Diagnostics {
+  /** The prefix of every ad4j message, so users know which tool speaks. */
+  public static final String PREFIX = "ad4j: ";
+
+  private record Error(Tree tree, String message) {}
+
+  private final Trees trees;
+  private final CompilationUnitTree unit;
+  private final List<Error> errors = new ArrayList<>();
+
+  public Diagnostics(Trees trees, CompilationUnitTree unit) {
+    this.trees = trees;
+    this.unit = unit;
+  }
+
+  /** Records an error at {@code tree}; the message is prefixed with {@value #PREFIX}. */
+  public void error(Tree tree, String message) {
+    errors.add(new Error(tree, PREFIX + message));
+  }
+
+  public boolean hasErrors() {
+    return !errors.isEmpty();
+  }
+
+  /** Hands every recorded error to javac, in the order found. */
+  public void report() {
+    for (Error error : errors) {
+      trees.printMessage(Diagnostic.Kind.ERROR, error.message(), error.tree(), unit);
+    }
+    errors.clear();
+  }
+}

@@ -1,0 +1,273 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.MathOwner;
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.ImportTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.Tree;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+
+/**
+ * Resolves the names a method body uses that are not its own locals and parameters: types,
+ * fields and methods, following Java's rules in order (members of the enclosing classes, then
+ * single imports, then the package, then on-demand imports, then {@code java.lang}).
+ *
+ * <p>Trees are not attributed while annotation processors run, so this is done here, from the
+ * compilation unit's imports and the element model.
+ */
+final class Symbols {
+
+  /** What an unqualified or qualified call names. */
+  sealed interface CallTarget {
+    /** A function of {@code java.lang.Math} or {@code java.lang.StrictMath}. */
+    record MathFunction(MathOwner owner) implements CallTarget {}
+
+    /** A method of some other class, the user's own included. */
+    record OtherMethod(TypeElement owner) implements CallTarget {}
+
+    /** Two on-demand static imports both supply the name. */
+    record Ambiguous(List<TypeElement> owners) implements CallTarget {}
+
+    /** Nothing of that name is visible. */
+    record Unresolved() implements CallTarget {}
+  }
+
+  private final Elements elements;
+  private final TypeElement enclosingType;
+  private final CompilationUnitTree unit;
+  private final String packageName;
+
+  Symbols(Elements elements, TypeElement enclosingType, CompilationUnitTree unit) {
+    this.elements = elements;
+    this.enclosingType = enclosingType;
+    this.unit = unit;
+    PackageElement pkg = elements.getPackageOf(enclosingType);
+    this.packageName = pkg.isUnnamed() ? "" : pkg.getQualifiedName().toString();
+  }
+
+  String packageName() {
+    return packageName;
+  }
+
+  /** The class of a static method or field written as {@code Owner.member}, if {@code Owner} is a type. */
+  Optional<TypeElement> resolveType(ExpressionTree name) {
+    if (name instanceof IdentifierTree identifier) {
+      return resolveSimpleType(identifier.getName().toString());
+    }
+    if (name instanceof MemberSelectTree select) {
+      String member = select.getIdentifier().toString();
+      Optional<TypeElement> outer = resolveType(select.getExpression());
+      if (outer.isPresent()) {
+        return memberType(outer.get(), member);
+      }
+      return Optional.ofNullable(elements.getTypeElement(select.toString()));
+    }
+    return Optional.empty();
+  }
+
+  /** The type a simple name denotes here. */
+  Optional<TypeElement> resolveSimpleType(String name) {
+    for (TypeElement type = enclosingType; type != null; type = enclosingTypeOf(type)) {
+      if (type.getSimpleName().contentEquals(name)) {
+        return Optional.of(type);
+      }
+      Optional<TypeElement> member = memberType(type, name);
+      if (member.isPresent()) {
+        return member;
+      }
+    }
+    for (ImportTree importTree : unit.getImports()) {
+      if (!importTree.isStatic() && importTree.getQualifiedIdentifier() instanceof MemberSelectTree s
+          && s.getIdentifier().contentEquals(name)) {
+        Optional<TypeElement> imported = resolveQualifiedName(s.toString());
+        if (imported.isPresent()) {
+          return imported;
+        }
+      }
+    }
+    TypeElement inPackage = elements.getTypeElement(qualify(packageName, name));
+    if (inPackage != null) {
+      return Optional.of(inPackage);
+    }
+    for (ImportTree importTree : unit.getImports()) {
+      if (!importTree.isStatic() && importTree.getQualifiedIdentifier() instanceof MemberSelectTree s
+          && s.getIdentifier().contentEquals("*")) {
+        Optional<TypeElement> imported =
+            resolveQualifiedName(s.getExpression().toString() + "." + name);
+        if (imported.isPresent()) {
+          return imported;
+        }
+      }
+    }
+    return Optional.ofNullable(elements.getTypeElement("java.lang." + name));
+  }
+
+  /** Whether {@code Math} written in generated code in this package means {@code java.lang.Math}. */
+  boolean packageShadows(String simpleName) {
+    return elements.getTypeElement(qualify(packageName, simpleName)) != null;
+  }
+
+  /** A field named {@code name} visible without qualification: inherited, outer, or imported. */
+  Optional<VariableElement> resolveField(String name) {
+    for (TypeElement type = enclosingType; type != null; type = enclosingTypeOf(type)) {
+      Optional<VariableElement> field = fieldOf(type, name);
+      if (field.isPresent()) {
+        return field;
+      }
+    }
+    for (TypeElement owner : staticImportOwners(name, true)) {
+      Optional<VariableElement> field = fieldOf(owner, name);
+      if (field.isPresent()) {
+        return field;
+      }
+    }
+    for (TypeElement owner : staticImportOwners(name, false)) {
+      Optional<VariableElement> field = fieldOf(owner, name);
+      if (field.isPresent() && field.get().getModifiers().contains(Modifier.STATIC)) {
+        return field;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A field {@code name} of {@code type} or its supertypes. */
+  Optional<VariableElement> fieldOf(TypeElement type, String name) {
+    return ElementFilter.fieldsIn(elements.getAllMembers(type)).stream()
+        .filter(f -> f.getSimpleName().contentEquals(name))
+        .findFirst();
+  }
+
+  /** What an unqualified call {@code name(...)} calls. A method of the user's class shadows imports. */
+  CallTarget resolveUnqualifiedCall(String name) {
+    for (TypeElement type = enclosingType; type != null; type = enclosingTypeOf(type)) {
+      if (hasMethod(type, name, false)) {
+        return new CallTarget.OtherMethod(type);
+      }
+    }
+    List<TypeElement> single = staticImportOwners(name, true).stream()
+        .filter(owner -> hasMethod(owner, name, true))
+        .toList();
+    if (!single.isEmpty()) {
+      return targetFor(single.get(0));
+    }
+    List<TypeElement> onDemand = staticImportOwners(name, false).stream()
+        .filter(owner -> hasMethod(owner, name, true))
+        .toList();
+    if (onDemand.size() > 1) {
+      return new CallTarget.Ambiguous(onDemand);
+    }
+    if (onDemand.size() == 1) {
+      return targetFor(onDemand.get(0));
+    }
+    return new CallTarget.Unresolved();
+  }
+
+  /** What {@code qualifier.name(...)} calls, when the qualifier is a type. */
+  CallTarget resolveQualifiedCall(ExpressionTree qualifier) {
+    return resolveType(qualifier).map(this::targetFor).orElse(new CallTarget.Unresolved());
+  }
+
+  /** The static methods of {@code java.lang.Math} or {@code StrictMath} with this name. */
+  List<ExecutableElement> mathMethods(MathOwner owner, String name) {
+    TypeElement type = elements.getTypeElement(owner.qualifiedName());
+    return ElementFilter.methodsIn(type.getEnclosedElements()).stream()
+        .filter(m -> m.getSimpleName().contentEquals(name))
+        .filter(m -> m.getModifiers().contains(Modifier.STATIC)
+            && m.getModifiers().contains(Modifier.PUBLIC))
+        .toList();
+  }
+
+  private CallTarget targetFor(TypeElement owner) {
+    String qualified = owner.getQualifiedName().toString();
+    for (MathOwner math : MathOwner.values()) {
+      if (qualified.equals(math.qualifiedName())) {
+        return new CallTarget.MathFunction(math);
+      }
+    }
+    return new CallTarget.OtherMethod(owner);
+  }
+
+  private boolean hasMethod(TypeElement type, String name, boolean staticOnly) {
+    return ElementFilter.methodsIn(elements.getAllMembers(type)).stream()
+        .anyMatch(m -> m.getSimpleName().contentEquals(name)
+            && (!staticOnly || m.getModifiers().contains(Modifier.STATIC)));
+  }
+
+  /**
+   * The types named by static imports that may supply {@code name}: single imports of exactly
+   * that member ({@code single}), or on-demand imports ({@code Owner.*}).
+   */
+  private List<TypeElement> staticImportOwners(String name, boolean single) {
+    Set<TypeElement> owners = new LinkedHashSet<>();
+    for (ImportTree importTree : unit.getImports()) {
+      if (!importTree.isStatic()
+          || !(importTree.getQualifiedIdentifier() instanceof MemberSelectTree select)) {
+        continue;
+      }
+      String member = select.getIdentifier().toString();
+      boolean matches = single ? member.equals(name) : member.equals("*");
+      if (matches) {
+        resolveQualifiedName(select.getExpression().toString()).ifPresent(owners::add);
+      }
+    }
+    return new ArrayList<>(owners);
+  }
+
+  /** A type by canonical name, also when nested ({@code a.b.Outer.Inner}). */
+  private Optional<TypeElement> resolveQualifiedName(String name) {
+    TypeElement direct = elements.getTypeElement(name);
+    if (direct != null) {
+      return Optional.of(direct);
+    }
+    int dot = name.lastIndexOf('.');
+    if (dot < 0) {
+      return Optional.empty();
+    }
+    return resolveQualifiedName(name.substring(0, dot))
+        .flatMap(outer -> memberType(outer, name.substring(dot + 1)));
+  }
+
+  private Optional<TypeElement> memberType(TypeElement type, String name) {
+    return ElementFilter.typesIn(elements.getAllMembers(type)).stream()
+        .filter(t -> t.getSimpleName().contentEquals(name))
+        .findFirst();
+  }
+
+  private static TypeElement enclosingTypeOf(TypeElement type) {
+    Element enclosing = type.getEnclosingElement();
+    while (enclosing != null && !isType(enclosing)) {
+      enclosing = enclosing.getEnclosingElement();
+    }
+    return (TypeElement) enclosing;
+  }
+
+  private static boolean isType(Element element) {
+    ElementKind kind = element.getKind();
+    return kind.isClass() || kind.isInterface();
+  }
+
+  private static String qualify(String packageName, String name) {
+    return packageName.isEmpty() ? name : packageName + "." + name;
+  }
+
+  /** Whether {@code tree} is a plain or dotted name. */
+  static boolean isName(Tree tree) {
+    return tree instanceof IdentifierTree
+        || (tree instanceof MemberSelectTree select && isName(select.getExpression()));
+  }
+}

@@ -1,0 +1,40 @@
+package ad4j.processor.ir;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A lowered {@code @Differentiable} method.
+ *
+ * @param name the method's name
+ * @param parameters one value per parameter, in order
+ * @param body the statements; a straight-line body ends with its only {@link Return}
+ * @param userNames every name the user's method wrote that generated code must not take: its
+ *     parameters and locals, and the types it refers to
+ * @param qualifiedOwners the math classes that a class of the user's package shadows, which
+ *     generated code must therefore write as {@code java.lang.Math}
+ */
+public record Function(String name, List<Value> parameters, Block body, List<String> userNames,
+    Set<MathOwner> qualifiedOwners) {
+  public Function {
+    parameters = List.copyOf(parameters);
+    userNames = List.copyOf(userNames);
+    qualifiedOwners = Set.copyOf(qualifiedOwners);
+  }
+
+  /** The parameters that receive derivatives, in order: gradient slot i belongs to the i-th. */
+  public List<Value> differentiableParameters() {
+    return parameters.stream().filter(Value::isActive).toList();
+  }
+
+  /** How generated code writes the name of {@code owner}. */
+  public String mathClassName(MathOwner owner) {
+    return qualifiedOwners.contains(owner) ? owner.qualifiedName() : owner.simpleName();
+  }
+
+  /** The return statement that ends a straight-line body. */
+  public Return result() {
+    List<Statement> statements = body.statements();
+    return (Return) statements.get(statements.size() - 1);
+  }
+}

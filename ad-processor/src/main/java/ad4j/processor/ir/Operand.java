@@ -1,0 +1,43 @@
+package ad4j.processor.ir;
+
+import ad4j.processor.rules.Expr;
+import java.util.OptionalDouble;
+
+/** An argument of an instruction: a use of a value, or a constant subexpression. */
+public sealed interface Operand permits Operand.Use, Operand.Constant {
+
+  NumericType type();
+
+  /** Whether derivatives flow through this operand. */
+  boolean isActive();
+
+  /** A use of a single-assignment value. */
+  record Use(Value value) implements Operand {
+    @Override
+    public NumericType type() {
+      return value.type();
+    }
+
+    @Override
+    public boolean isActive() {
+      return value.isActive();
+    }
+  }
+
+  /**
+   * A subexpression that depends on no value of the method: literals, compile-time constants and
+   * calls on them. It is kept as Java source, with all names resolved, so that it keeps Java's
+   * semantics exactly ({@code (1 / 2)} stays integer division).
+   *
+   * @param expression the Java text, ready to be embedded in generated code
+   * @param type the Java type of the expression
+   * @param knownValue the value, when the expression is a plain literal or an inlined constant
+   */
+  record Constant(Expr expression, NumericType type, OptionalDouble knownValue)
+      implements Operand {
+    @Override
+    public boolean isActive() {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,4 @@
+package ad4j.processor.ir;
+
+/** {@code return value;} */
+public record Return(Operand value, SourceLine line) implements Statement {}

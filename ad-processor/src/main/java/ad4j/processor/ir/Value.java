@@ -1,0 +1,86 @@
+package ad4j.processor.ir;
+
+/**
+ * One single-assignment value of a lowered method: a parameter, a version of a local variable,
+ * or a temporary for a subexpression.
+ *
+ * <p>A value is <em>active</em> when it depends on a differentiable parameter through operations
+ * with a non-zero derivative; only active values get tangents and adjoints.
+ */
+public final class Value {
+  /** Where a value comes from; decides how its name is chosen in generated code. */
+  public enum Origin {
+    PARAMETER,
+    LOCAL,
+    TEMPORARY
+  }
+
+  private final int id;
+  private final NumericType type;
+  private final boolean active;
+  private final int parameterIndex;
+  private Origin origin;
+  private String nameHint;
+
+  private Value(int id, Origin origin, String nameHint, NumericType type, boolean active,
+      int parameterIndex) {
+    this.id = id;
+    this.origin = origin;
+    this.nameHint = nameHint;
+    this.type = type;
+    this.active = active;
+    this.parameterIndex = parameterIndex;
+  }
+
+  static Value parameter(int id, String name, NumericType type, boolean active, int index) {
+    return new Value(id, Origin.PARAMETER, name, type, active, index);
+  }
+
+  static Value computed(int id, Origin origin, String nameHint, NumericType type, boolean active) {
+    return new Value(id, origin, nameHint, type, active, -1);
+  }
+
+  /** A number unique within the method, in order of creation. */
+  public int id() {
+    return id;
+  }
+
+  public Origin origin() {
+    return origin;
+  }
+
+  /** The user's name for this value, or a short hint for a temporary. */
+  public String nameHint() {
+    return nameHint;
+  }
+
+  public NumericType type() {
+    return type;
+  }
+
+  public boolean isActive() {
+    return active;
+  }
+
+  /** The position among the method's parameters, or -1 for computed values. */
+  public int parameterIndex() {
+    return parameterIndex;
+  }
+
+  /**
+   * Gives a temporary the name of the local it is assigned to, so that {@code double a = x * y;}
+   * is emitted as one statement rather than a temporary and a copy.
+   */
+  public void nameAsLocal(String localName) {
+    if (origin != Origin.TEMPORARY) {
+      throw new IllegalStateException("only a temporary can take a local's name: " + this);
+    }
+    origin = Origin.LOCAL;
+    nameHint = localName;
+  }
+
+  @Override
+  public String toString() {
+    return nameHint + "#" + id + (active ? "" : "(inactive)");
+  }
+}

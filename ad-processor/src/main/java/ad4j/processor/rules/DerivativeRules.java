@@ -1,0 +1,271 @@
+package ad4j.processor.rules;
+
+import ad4j.processor.ir.Operation;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The table of derivative rules: one entry per operation, giving the partial derivative of the
+ * result with respect to each argument. Tangents ({@code sum of partial * argumentDot}) and
+ * adjoint contributions ({@code argumentBar += resultBar * partial}) are both derived from it, so
+ * no derivative formula lives anywhere else. Adding a function means adding one entry here.
+ *
+ * <p>Formulas may use the arguments and the result (the primal value, already computed by the
+ * forward sweep, so the reverse sweep recomputes nothing). Choices at points where the derivative
+ * does not exist are documented per entry and in the README.
+ */
+public final class DerivativeRules {
+
+  /** An argument of the operation being differentiated, as generated code refers to it. */
+  public record Argument(Expr expression, OptionalDouble knownValue) {}
+
+  /**
+   * The place a rule is applied: the arguments, the result, and the class ({@code Math} or
+   * {@code StrictMath}, as it must be written) whose functions the formulas call.
+   */
+  public record Site(List<Argument> arguments, Expr result, String mathClass) {
+    Expr arg(int index) {
+      return arguments.get(index).expression();
+    }
+
+    OptionalDouble known(int index) {
+      return arguments.get(index).knownValue();
+    }
+
+    Expr call(String function, Expr... callArguments) {
+      return Expr.call(mathClass, function, callArguments);
+    }
+  }
+
+  /** How to differentiate one operation. */
+  public interface Rule {
+    /**
+     * The partial derivative with respect to argument {@code index}, or empty when it is zero
+     * everywhere.
+     */
+    Optional<Partial> partial(int index, Site site);
+
+    /**
+     * Whether the derivative is zero almost everywhere (floor, signum, ...): the result then
+     * carries no derivative at all, and is treated as a constant.
+     */
+    default boolean isPiecewiseConstant() {
+      return false;
+    }
+  }
+
+  private static final Map<String, Rule> TABLE = new LinkedHashMap<>();
+
+  private static final Expr HALF = Expr.number(0.5);
+  private static final Expr TWO = Expr.number(2.0);
+  private static final Expr THREE = Expr.number(3.0);
+  private static final Rule PIECEWISE_CONSTANT = new Rule() {
+    @Override
+    public Optional<Partial> partial(int index, Site site) {
+      return Optional.empty();
+    }
+
+    @Override
+    public boolean isPiecewiseConstant() {
+      return true;
+    }
+  };
+
+  static {
+    // Operators.
+    operator("+", (i, s) -> Partial.ONE);
+    operator("-", (i, s) -> i == 0 ? Partial.ONE : Partial.MINUS_ONE);
+    operator("*", (i, s) -> Partial.times(s.arg(1 - i)));
+    // d(a/b)/da = 1/b; d(a/b)/db = -(a/b)/b, which reuses the quotient.
+    operator("/", (i, s) -> i == 0
+        ? Partial.over(s.arg(1))
+        : Partial.times(s.result()).dividedBy(s.arg(1)).negated());
+    // a % b = a - b * q with q = (a - y) / b an integer: da = 1, db = -q.
+    operator("%", (i, s) -> i == 0 ? Partial.ONE : quotientPartial(s));
+    entry("unary-", (i, s) -> Partial.MINUS_ONE);
+    // A constant copied into a local: never active, so never differentiated.
+    entry("copy", (i, s) -> Partial.ONE);
+
+    // Trigonometric functions.
+    function("sin", 1, (i, s) -> Partial.times(s.call("cos", s.arg(0))));
+    function("cos", 1, (i, s) -> Partial.times(s.call("sin", s.arg(0))).negated());
+    function("tan", 1, (i, s) -> Partial.times(Expr.ONE.plus(s.result().times(s.result()))));
+    function("asin", 1, (i, s) -> Partial.over(s.call("sqrt", oneMinusSquare(s.arg(0)))));
+    function("acos", 1,
+        (i, s) -> Partial.over(s.call("sqrt", oneMinusSquare(s.arg(0)))).negated());
+    function("atan", 1, (i, s) -> Partial.over(Expr.ONE.plus(s.arg(0).times(s.arg(0)))));
+    // atan2(a, b): da = b / (a² + b²), db = -a / (a² + b²); NaN at the origin, where atan2 jumps.
+    function("atan2", 2, (i, s) -> {
+      Expr sumOfSquares = s.arg(0).times(s.arg(0)).plus(s.arg(1).times(s.arg(1)));
+      Partial partial = Partial.times(s.arg(1 - i)).dividedBy(sumOfSquares);
+      return i == 0 ? partial : partial.negated();
+    });
+    function("toRadians", 1, (i, s) -> Partial.times(Expr.number(Math.toRadians(1.0))));
+    function("toDegrees", 1, (i, s) -> Partial.times(Expr.number(Math.toDegrees(1.0))));
+
+    // Hyperbolic functions.
+    function("sinh", 1, (i, s) -> Partial.times(s.call("cosh", s.arg(0))));
+    function("cosh", 1, (i, s) -> Partial.times(s.call("sinh", s.arg(0))));
+    function("tanh", 1, (i, s) -> Partial.times(oneMinusSquare(s.result())));
+
+    // Exponentials and logarithms.
+    function("exp", 1, (i, s) -> Partial.times(s.result()));
+    function("expm1", 1, (i, s) -> Partial.times(s.result().plus(Expr.ONE)));
+    function("log", 1, (i, s) -> Partial.over(s.arg(0)));
+    function("log10", 1, (i, s) -> Partial.over(s.arg(0).times(Expr.number(Math.log(10.0)))));
+    function("log1p", 1, (i, s) -> Partial.over(Expr.ONE.plus(s.arg(0))));
+
+    // Powers and roots. sqrt and cbrt have an infinite derivative at 0, as in JAX and PyTorch.
+    function("sqrt", 1, (i, s) -> Partial.over(TWO.times(s.result())));
+    function("cbrt", 1, (i, s) -> Partial.over(THREE.times(s.result()).times(s.result())));
+    functionWithZeros("pow", 2, (i, s) -> i == 0 ? powerBasePartial(s) : powerExponentPartial(s));
+    // hypot(a, b): da = a / y, db = b / y; 0 at the origin (a subgradient of the norm).
+    function("hypot", 2, (i, s) -> Partial.times(
+        s.result().isEqualTo(Expr.ZERO).choose(Expr.ZERO, s.arg(i).over(s.result()))));
+    functionWithZeros("fma", 3, (i, s) -> i == 2 ? Optional.of(Partial.ONE)
+        : Optional.of(Partial.times(s.arg(1 - i))));
+    functionWithZeros("scalb", 2, (i, s) -> i == 0
+        ? Optional.of(Partial.times(s.call("scalb", Expr.ONE, s.arg(1))))
+        : Optional.empty());
+
+    // Kinks. abs'(0) = 0; at a tie min and max give each argument half, as JAX does.
+    function("abs", 1, (i, s) -> Partial.times(s.call("signum", s.arg(0))));
+    function("min", 2, (i, s) -> Partial.times(
+        tieSplit(s.arg(i).isLessThan(s.arg(1 - i)), s.arg(0).isEqualTo(s.arg(1)))));
+    function("max", 2, (i, s) -> Partial.times(
+        tieSplit(s.arg(i).isGreaterThan(s.arg(1 - i)), s.arg(0).isEqualTo(s.arg(1)))));
+    // copySign(a, b) = |a| * sign(b): da = signum(a) * sign(b) (0 at a = 0), db = 0.
+    functionWithZeros("copySign", 2, (i, s) -> i == 0
+        ? Optional.of(Partial.times(
+            s.call("signum", s.arg(0)).times(s.call("copySign", Expr.ONE, s.arg(1)))))
+        : Optional.empty());
+    // IEEEremainder(a, b) = a - b * n with n = rint(a / b): da = 1, db = -n.
+    functionWithZeros("IEEEremainder", 2,
+        (i, s) -> i == 0 ? Optional.of(Partial.ONE) : Optional.of(quotientPartial(s)));
+
+    // Piecewise-constant functions: derivative zero wherever it exists.
+    for (String name : List.of("floor", "ceil", "rint", "signum")) {
+      TABLE.put(name + "/1", PIECEWISE_CONSTANT);
+    }
+  }
+
+  private DerivativeRules() {}
+
+  /** The rule for an operation, if it is differentiable. */
+  public static Optional<Rule> forOperation(Operation operation) {
+    return Optional.ofNullable(TABLE.get(operation.ruleKey()));
+  }
+
+  /** Whether a {@code Math} or {@code StrictMath} function with this arity has a rule. */
+  public static boolean isDifferentiableFunction(String name, int arity) {
+    return TABLE.containsKey(name + "/" + arity);
+  }
+
+  /** The names of all differentiable functions, sorted, for diagnostics. */
+  public static Set<String> differentiableFunctionNames() {
+    Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    for (String key : TABLE.keySet()) {
+      int slash = key.indexOf('/');
+      if (slash > 0) {
+        names.add(key.substring(0, slash));
+      }
+    }
+    return Collections.unmodifiableSet(names);
+  }
+
+  /** The arity of the named function with a rule, or -1. */
+  public static int arityOf(String name) {
+    for (String key : TABLE.keySet()) {
+      if (key.startsWith(name + "/")) {
+        return Integer.parseInt(key.substring(name.length() + 1));
+      }
+    }
+    return -1;
+  }
+
+  // ---- helpers for the entries above -------------------------------------------------------
+
+  private interface TotalRule {
+    Partial partial(int index, Site site);
+  }
+
+  private interface OptionalRule {
+    Optional<Partial> partial(int index, Site site);
+  }
+
+  private static void operator(String symbol, TotalRule rule) {
+    entry(symbol, rule);
+  }
+
+  private static void entry(String key, TotalRule rule) {
+    TABLE.put(key, (index, site) -> Optional.of(rule.partial(index, site)));
+  }
+
+  private static void function(String name, int arity, TotalRule rule) {
+    entry(name + "/" + arity, rule);
+  }
+
+  private static void functionWithZeros(String name, int arity, OptionalRule rule) {
+    TABLE.put(name + "/" + arity, rule::partial);
+  }
+
+  private static Expr oneMinusSquare(Expr x) {
+    return Expr.ONE.minus(x.times(x));
+  }
+
+  /** {@code -rint((a - y) / b)}: minus the integer quotient of a remainder operation. */
+  private static Partial quotientPartial(Site s) {
+    Expr quotient = Expr.call("Math", "rint", s.arg(0).minus(s.result()).over(s.arg(1)));
+    return Partial.times(quotient).negated();
+  }
+
+  private static Expr tieSplit(Expr wins, Expr tie) {
+    return wins.choose(Expr.ONE, tie.choose(HALF, Expr.ZERO));
+  }
+
+  /**
+   * d(a^b)/da = b * a^(b-1). With an exponent known at compile time the formula is specialised
+   * (b = 2 gives {@code 2.0 * a}); it never contains log(a), so it is finite for a <= 0 and
+   * d/da a³ at a = 0 is 0. An exponent of 0 gives 0, not 0 * a^-1.
+   */
+  private static Optional<Partial> powerBasePartial(Site s) {
+    Expr base = s.arg(0);
+    OptionalDouble known = s.known(1);
+    if (known.isPresent()) {
+      double exponent = known.getAsDouble();
+      if (exponent == 0.0) {
+        return Optional.empty();
+      }
+      if (exponent == 1.0) {
+        return Optional.of(Partial.ONE);
+      }
+      if (exponent == 2.0) {
+        return Optional.of(Partial.times(TWO.times(base)));
+      }
+      Expr power = s.call("pow", base, Expr.number(exponent - 1.0));
+      return Optional.of(Partial.times(Expr.number(exponent).times(power)));
+    }
+    Expr exponent = s.arg(1);
+    Expr general = exponent.times(s.call("pow", base, exponent.minus(Expr.ONE)));
+    return Optional.of(Partial.times(exponent.isEqualTo(Expr.ZERO).choose(Expr.ZERO, general)));
+  }
+
+  /**
+   * d(a^b)/db = a^b * log(a). At a = 0 this is taken as 0 (the limit from b > 0) rather than
+   * 0 * -infinity; for a < 0 it is NaN, since a^b is not defined for b near a non-integer.
+   */
+  private static Optional<Partial> powerExponentPartial(Site s) {
+    Expr general = s.result().times(s.call("log", s.arg(0)));
+    OptionalDouble base = s.known(0);
+    if (base.isPresent() && base.getAsDouble() > 0) {
+      return Optional.of(Partial.times(general));
+    }
+    return Optional.of(Partial.times(s.arg(0).isEqualTo(Expr.ZERO).choose(Expr.ZERO, general)));
+  }
+}
