@@ -50,8 +50,8 @@ public final class GradClassWriter {
     String userType = nestedName(type);
     TypeSpec.Builder gradClass = TypeSpec.classBuilder(className)
         .addOriginatingElement(type)
-        .addJavadoc("Derivatives of the {@code @Differentiable} methods of {@link $L}, written by"
-            + " ad4j at compile time.\n", userType)
+        .addJavadoc("Derivatives of the {@code @Differentiable} methods of {@link $L},\n"
+            + "written by ad4j at compile time.\n", userType)
         .addJavadoc("\n<p>Do not edit: this file is generated again at each compilation.\n")
         .addAnnotation(AnnotationSpec.builder(
                 ClassName.get("javax.annotation.processing", "Generated"))
@@ -107,9 +107,9 @@ public final class GradClassWriter {
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
       return start(function.name() + "Gradient", parameters)
-          .addJavadoc("Returns the gradient of $L at the given point, computed in reverse mode:"
-              + " a new array whose element {@code i} is the partial derivative with respect to"
-              + " the {@code i}-th parameter.\n", link)
+          .addJavadoc("Returns the gradient of $L\nat the given point, computed in reverse mode:"
+              + " a new array whose element {@code i}\nis the partial derivative with respect to"
+              + " the {@code i}-th {@code double} parameter.\n", link)
           .returns(double[].class)
           .addStatement("double[] $L = new double[$L]", array, slots)
           .addStatement("$LValueAndGradient($L)", function.name(),
@@ -125,20 +125,25 @@ public final class GradClassWriter {
       String array = names.fresh("gradient");
       String methodName = function.name() + "ValueAndGradient";
       MethodSpec.Builder method = start(methodName, parameters)
-          .addJavadoc("Returns the value of $L, bit for bit, and writes its gradient into"
-              + " {@code $L}: element {@code i} becomes the partial derivative with respect to"
-              + " the {@code i}-th parameter. Allocates nothing.\n", link, array)
+          .addJavadoc("Returns the value of $L,\nbit for bit, and writes its gradient into"
+              + " {@code $L}: element {@code i} becomes\nthe partial derivative with respect to"
+              + " the {@code i}-th {@code double} parameter.\nAllocates nothing.\n", link,
+              array)
           .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer than $L"
               + " elements\n", array, slots)
           .returns(double.class)
           .addParameter(double[].class, array);
       method.addCode(lengthCheck(methodName, array));
       CodeBlock.Builder code = sweep.code();
-      code.add("// forward sweep\n");
+      if (sweep.hasForwardSweep()) {
+        code.add("// forward sweep\n");
+      }
       sweep.writeForwardSweep(null);
       Map<Value, Expr> adjoints = new HashMap<>();
       if (sweep.activeResult().isPresent()) {
-        code.add("// reverse sweep\n");
+        if (sweep.hasForwardSweep()) {
+          code.add("// reverse sweep\n");
+        }
         adjoints = sweep.writeReverseSweep(sweep.activeResult().get(), Expr.ONE);
       }
       List<Value> differentiable = function.differentiableParameters();
@@ -162,15 +167,17 @@ public final class GradClassWriter {
         tangents.put(parameter, Expr.atom(name));
       }
       MethodSpec.Builder method = start(function.name() + "Tangent", parameters)
-          .addJavadoc("Returns the directional derivative of $L at the given point along the"
-              + " direction ($L), computed in forward mode in one sweep.\n", link,
+          .addJavadoc("Returns the directional derivative of $L\nat the given point along the"
+              + " direction ($L),\ncomputed in forward mode in one sweep.\n", link,
               String.join(", ", tangentNames.stream().map(n -> "{@code " + n + "}").toList()))
           .returns(double.class);
       for (String name : tangentNames) {
         method.addParameter(double.class, name);
       }
       CodeBlock.Builder code = sweep.code();
-      code.add("// forward sweep: values and tangents\n");
+      if (sweep.hasForwardSweep()) {
+        code.add("// forward sweep: values and tangents\n");
+      }
       sweep.writeForwardSweep(tangents);
       Expr result = sweep.activeResult().map(tangents::get).orElse(Expr.ZERO);
       code.addStatement("return $L", result);
@@ -185,10 +192,11 @@ public final class GradClassWriter {
       String array = names.fresh("adjoints");
       String methodName = function.name() + "Pullback";
       MethodSpec.Builder method = start(methodName, parameters)
-          .addJavadoc("Returns the value of $L, bit for bit, and adds {@code $L} times its"
-              + " partial derivative with respect to the {@code i}-th parameter to"
-              + " {@code $L[i]}. Accumulating lets callers compose derivatives. Allocates"
-              + " nothing.\n", link, seed, array)
+          .addJavadoc("Returns the value of $L,\nbit for bit, and adds {@code $L} times its"
+              + " partial derivative with respect to the\n{@code i}-th {@code double} parameter"
+              + " to {@code $L[i]}. Accumulating lets callers compose\nderivatives (chain"
+              + " rule through an enclosing computation). Allocates nothing.\n", link, seed,
+              array)
           .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer than $L"
               + " elements\n", array, slots)
           .returns(double.class)
@@ -196,10 +204,14 @@ public final class GradClassWriter {
           .addParameter(double[].class, array);
       method.addCode(lengthCheck(methodName, array));
       CodeBlock.Builder code = sweep.code();
-      code.add("// forward sweep\n");
+      if (sweep.hasForwardSweep()) {
+        code.add("// forward sweep\n");
+      }
       sweep.writeForwardSweep(null);
       if (sweep.activeResult().isPresent()) {
-        code.add("// reverse sweep\n");
+        if (sweep.hasForwardSweep()) {
+          code.add("// reverse sweep\n");
+        }
         Map<Value, Expr> adjoints =
             sweep.writeReverseSweep(sweep.activeResult().get(), Expr.atom(seed));
         List<Value> differentiable = function.differentiableParameters();

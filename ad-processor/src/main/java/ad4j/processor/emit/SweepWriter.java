@@ -55,6 +55,11 @@ final class SweepWriter {
     return code;
   }
 
+  /** Whether the forward sweep has any statement (a method may just return a parameter). */
+  boolean hasForwardSweep() {
+    return !live.isEmpty();
+  }
+
   /** The value the method returns, as an expression of the forward sweep's locals. */
   Expr resultExpression() {
     return operandExpression(function.result().value());
@@ -146,8 +151,13 @@ final class SweepWriter {
           continue;
         }
         comment(instruction.line(), "adjoint of ");
-        Expr contribution = partial.get().applyTo(adjoint.expression());
-        accumulate(adjoints, use.value(), contribution, partial.get().negative());
+        Partial p = partial.get();
+        if (p.equals(Partial.ONE) && !adjoints.containsKey(use.value())) {
+          // y = a + b passes yBar on unchanged: a and b share it rather than copy it.
+          adjoints.put(use.value(), new Adjoint(adjoint.expression(), false));
+          continue;
+        }
+        accumulate(adjoints, use.value(), p.applyTo(adjoint.expression()), p.negative());
       }
     }
     Map<Value, Expr> parameterAdjoints = new HashMap<>();
@@ -224,7 +234,7 @@ final class SweepWriter {
     if (constant.knownValue().isPresent()) {
       return Expr.number(constant.knownValue().getAsDouble());
     }
-    return Expr.source("(double) (" + constant.expression() + ")", Expr.unaryPrecedence());
+    return constant.expression().castToDouble();
   }
 
   String nameOf(Value value) {

@@ -124,7 +124,8 @@ public final class DerivativeRules {
     // Powers and roots. sqrt and cbrt have an infinite derivative at 0, as in JAX and PyTorch.
     function("sqrt", 1, (i, s) -> Partial.over(TWO.times(s.result())));
     function("cbrt", 1, (i, s) -> Partial.over(THREE.times(s.result()).times(s.result())));
-    functionWithZeros("pow", 2, (i, s) -> i == 0 ? powerBasePartial(s) : powerExponentPartial(s));
+    functionWithZeros("pow", 2,
+        (i, s) -> i == 0 ? powerBasePartial(s) : powerExponentPartial(s));
     // hypot(a, b): da = a / y, db = b / y; 0 at the origin (a subgradient of the norm).
     function("hypot", 2, (i, s) -> Partial.times(
         s.result().isEqualTo(Expr.ZERO).choose(Expr.ZERO, s.arg(i).over(s.result()))));
@@ -261,11 +262,13 @@ public final class DerivativeRules {
    * 0 * -infinity; for a < 0 it is NaN, since a^b is not defined for b near a non-integer.
    */
   private static Optional<Partial> powerExponentPartial(Site s) {
-    Expr general = s.result().times(s.call("log", s.arg(0)));
     OptionalDouble base = s.known(0);
     if (base.isPresent() && base.getAsDouble() > 0) {
-      return Optional.of(Partial.times(general));
+      // A constant base: its logarithm is computed once, here, not at every call.
+      Expr logBase = Expr.number(Math.log(base.getAsDouble()));
+      return Optional.of(Partial.times(s.result().times(logBase)));
     }
+    Expr general = s.result().times(s.call("log", s.arg(0)));
     return Optional.of(Partial.times(s.arg(0).isEqualTo(Expr.ZERO).choose(Expr.ZERO, general)));
   }
 }

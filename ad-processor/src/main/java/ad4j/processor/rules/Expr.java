@@ -134,6 +134,13 @@ public abstract sealed class Expr {
     return new Binary(operator, left, right);
   }
 
+  /** {@code (double) this}, parenthesizing an operand looser than a cast. */
+  public Expr castToDouble() {
+    String text = toString();
+    boolean bare = precedence() >= UNARY && !text.startsWith("-") && !text.startsWith("+");
+    return new Text("(double) " + (bare ? text : "(" + text + ")"), UNARY);
+  }
+
   /** Whether this is the literal 1.0, which multiplication drops. */
   public boolean isOne() {
     return this == ONE || (this instanceof Text text && text.text.equals("1.0"));
