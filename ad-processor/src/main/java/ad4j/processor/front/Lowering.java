@@ -713,11 +713,14 @@ public final class Lowering {
 
   /** Appends {@code t = operation(arguments)} and returns a use of {@code t}. */
   private Operand emit(Operation operation, List<Operand> arguments, NumericType type) {
-    boolean anyActive = arguments.stream().anyMatch(Operand::isActive);
-    boolean piecewiseConstant = DerivativeRules.forOperation(operation)
-        .map(DerivativeRules.Rule::isPiecewiseConstant)
-        .orElse(false);
-    Value result = ir.temporary(type, anyActive && !piecewiseConstant);
+    Optional<DerivativeRules.Rule> rule = DerivativeRules.forOperation(operation);
+    boolean active = false;
+    for (int i = 0; i < arguments.size(); i++) {
+      int index = i;
+      active |= arguments.get(i).isActive()
+          && rule.map(r -> r.carriesDerivative(index)).orElse(true);
+    }
+    Value result = ir.temporary(type, active);
     ir.add(new Instruction(result, operation, arguments, currentLine));
     return new Operand.Use(result);
   }

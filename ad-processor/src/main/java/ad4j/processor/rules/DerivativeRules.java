@@ -58,6 +58,15 @@ public final class DerivativeRules {
     default boolean isPiecewiseConstant() {
       return false;
     }
+
+    /**
+     * Whether derivatives can flow from argument {@code index} to the result; false when the
+     * partial is zero everywhere (the sign argument of copySign), so that a result depending
+     * only through such arguments is treated as a constant.
+     */
+    default boolean carriesDerivative(int index) {
+      return !isPiecewiseConstant();
+    }
   }
 
   private static final Map<String, Rule> TABLE = new LinkedHashMap<>();
@@ -133,7 +142,7 @@ public final class DerivativeRules {
         : Optional.of(Partial.times(s.arg(1 - i))));
     functionWithZeros("scalb", 2, (i, s) -> i == 0
         ? Optional.of(Partial.times(s.call("scalb", Expr.ONE, s.arg(1))))
-        : Optional.empty());
+        : Optional.empty(), 1);
 
     // Kinks. abs'(0) = 0; at a tie min and max give each argument half, as JAX does.
     function("abs", 1, (i, s) -> Partial.times(s.call("signum", s.arg(0))));
@@ -145,7 +154,7 @@ public final class DerivativeRules {
     functionWithZeros("copySign", 2, (i, s) -> i == 0
         ? Optional.of(Partial.times(
             s.call("signum", s.arg(0)).times(s.call("copySign", Expr.ONE, s.arg(1)))))
-        : Optional.empty());
+        : Optional.empty(), 1);
     // IEEEremainder(a, b) = a - b * n with n = rint(a / b): da = 1, db = -n.
     functionWithZeros("IEEEremainder", 2,
         (i, s) -> i == 0 ? Optional.of(Partial.ONE) : Optional.of(quotientPartial(s)));
@@ -212,8 +221,28 @@ public final class DerivativeRules {
     entry(name + "/" + arity, rule);
   }
 
-  private static void functionWithZeros(String name, int arity, OptionalRule rule) {
-    TABLE.put(name + "/" + arity, rule::partial);
+  /**
+   * A function some of whose arguments never carry a derivative ({@code noDerivative} lists
+   * their indices).
+   */
+  private static void functionWithZeros(String name, int arity, OptionalRule rule,
+      int... noDerivative) {
+    TABLE.put(name + "/" + arity, new Rule() {
+      @Override
+      public Optional<Partial> partial(int index, Site site) {
+        return rule.partial(index, site);
+      }
+
+      @Override
+      public boolean carriesDerivative(int index) {
+        for (int i : noDerivative) {
+          if (i == index) {
+            return false;
+          }
+        }
+        return true;
+      }
+    });
   }
 
   private static Expr oneMinusSquare(Expr x) {
