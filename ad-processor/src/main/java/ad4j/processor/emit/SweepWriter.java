@@ -197,7 +197,8 @@ final class SweepWriter {
   private DerivativeRules.Site site(Instruction instruction) {
     List<Argument> arguments = new ArrayList<>();
     for (Operand operand : instruction.arguments()) {
-      arguments.add(new Argument(derivativeOperand(operand), knownValue(operand)));
+      arguments.add(new Argument(derivativeOperand(operand), operandExpression(operand),
+          knownValue(operand)));
     }
     String mathClass = function.mathClassName(
         instruction.operation().owner() == null

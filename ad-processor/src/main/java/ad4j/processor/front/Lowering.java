@@ -68,6 +68,8 @@ public final class Lowering {
   /** A local variable or parameter in scope, and the value it holds now. */
   private static final class Local {
     final String name;
+    /** Its declaration had an error, already reported: uses of it report nothing more. */
+    boolean broken;
     Value value;
 
     Local(String name, Value value) {
@@ -211,12 +213,14 @@ public final class Lowering {
     Tree type = declaration.getType();
     boolean inferred = type == null
         || (type instanceof IdentifierTree identifier && identifier.getName().contentEquals("var"));
+    Local local = new Local(name, null);
+    scopes.peek().put(name, local);
     if (!inferred && !isDouble(type)) {
       diagnostics.error(type, "local variable '" + name + "' has type '" + type
           + "': only 'double' locals are supported");
+      local.broken = true;
       return;
     }
-    Local local = new Local(name, null);
     ExpressionTree initializer = declaration.getInitializer();
     if (initializer != null) {
       Operand value = lowerExpression(initializer);
@@ -228,11 +232,13 @@ public final class Lowering {
       }
       if (value != null) {
         bind(local, value);
+      } else {
+        local.broken = true;
       }
     } else if (inferred) {
       diagnostics.error(declaration, "'var " + name + "' needs an initializer");
+      local.broken = true;
     }
-    scopes.peek().put(name, local);
   }
 
   private void lowerExpressionStatement(ExpressionTree expression) {
@@ -295,7 +301,7 @@ public final class Lowering {
       String name = identifier.getName().toString();
       Local local = lookUp(name);
       if (local != null) {
-        return local;
+        return local.broken ? null : local;
       }
       if (symbols.resolveField(name).isPresent()) {
         unsupported(variable, "assignment to field '" + name + "': a differentiable method may"
@@ -455,6 +461,9 @@ public final class Lowering {
   }
 
   private Operand read(Local local, Tree use) {
+    if (local.broken) {
+      return null;
+    }
     if (local.value == null) {
       unsupported(use, "variable '" + local.name + "' might not have been initialized");
       return null;

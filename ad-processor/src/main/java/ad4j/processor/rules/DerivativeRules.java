@@ -22,8 +22,14 @@ import java.util.TreeSet;
  */
 public final class DerivativeRules {
 
-  /** An argument of the operation being differentiated, as generated code refers to it. */
-  public record Argument(Expr expression, OptionalDouble knownValue) {}
+  /**
+   * An argument of the operation being differentiated, as generated code refers to it.
+   *
+   * @param expression the argument converted to {@code double}, for arithmetic in formulas
+   * @param original the argument with its own type, for calls that need it ({@code scalb})
+   * @param knownValue its value, when known at compile time
+   */
+  public record Argument(Expr expression, Expr original, OptionalDouble knownValue) {}
 
   /**
    * The place a rule is applied: the arguments, the result, and the class ({@code Math} or
@@ -36,6 +42,10 @@ public final class DerivativeRules {
 
     OptionalDouble known(int index) {
       return arguments.get(index).knownValue();
+    }
+
+    Expr original(int index) {
+      return arguments.get(index).original();
     }
 
     Expr call(String function, Expr... callArguments) {
@@ -141,7 +151,7 @@ public final class DerivativeRules {
     functionWithZeros("fma", 3, (i, s) -> i == 2 ? Optional.of(Partial.ONE)
         : Optional.of(Partial.times(s.arg(1 - i))));
     functionWithZeros("scalb", 2, (i, s) -> i == 0
-        ? Optional.of(Partial.times(s.call("scalb", Expr.ONE, s.arg(1))))
+        ? Optional.of(Partial.times(s.call("scalb", Expr.ONE, s.original(1))))
         : Optional.empty(), 1);
 
     // Kinks. abs'(0) = 0; at a tie min and max give each argument half, as JAX does.
@@ -251,7 +261,7 @@ public final class DerivativeRules {
 
   /** {@code -rint((a - y) / b)}: minus the integer quotient of a remainder operation. */
   private static Partial quotientPartial(Site s) {
-    Expr quotient = Expr.call("Math", "rint", s.arg(0).minus(s.result()).over(s.arg(1)));
+    Expr quotient = s.call("rint", s.arg(0).minus(s.result()).over(s.arg(1)));
     return Partial.times(quotient).negated();
   }
 
