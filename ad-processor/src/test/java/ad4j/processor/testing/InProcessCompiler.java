@@ -59,6 +59,14 @@ public final class InProcessCompiler {
    * without errors, and loads every class produced.
    */
   public static Compiled compile(String... namesAndSources) {
+    return compileWith(List.of(), namesAndSources);
+  }
+
+  /**
+   * As {@link #compile(String...)}, with javac options (e.g. {@code -Xlint:all -Werror}); with
+   * {@code -Werror} a warning anywhere, generated code included, fails the compilation.
+   */
+  public static Compiled compileWith(List<String> options, String... namesAndSources) {
     if (namesAndSources.length % 2 != 0) {
       throw new IllegalArgumentException("expected (name, source) pairs");
     }
@@ -66,7 +74,7 @@ public final class InProcessCompiler {
     for (int i = 0; i < files.length; i++) {
       files[i] = JavaFileObjects.forSourceString(namesAndSources[2 * i], namesAndSources[2 * i + 1]);
     }
-    Compilation compilation = javac().compile(files);
+    Compilation compilation = javac(options.toArray(String[]::new)).compile(files);
     requireSuccess(compilation);
     return new Compiled(compilation, load(compilation));
   }

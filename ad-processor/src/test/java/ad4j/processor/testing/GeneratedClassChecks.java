@@ -1,0 +1,29 @@
+package ad4j.processor.testing;
+
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+
+/** Reflective checks of a generated {@code FooGrad} class. */
+public final class GeneratedClassChecks {
+  private GeneratedClassChecks() {}
+
+  /**
+   * The class holds no shared mutable state: every field (static or not, synthetic ones
+   * included) is {@code final} and of a primitive type or {@code String}, so that the generated
+   * members can be called from any number of threads at once. Nested classes are checked too.
+   */
+  public static void assertNoMutableStaticState(Class<?> generated) {
+    for (Field field : generated.getDeclaredFields()) {
+      assertWithMessage("%s.%s is a mutable field", generated.getName(), field.getName())
+          .that(Modifier.isFinal(field.getModifiers())).isTrue();
+      assertWithMessage("%s.%s has type %s: not an immutable constant", generated.getName(),
+          field.getName(), field.getType())
+          .that(field.getType().isPrimitive() || field.getType() == String.class).isTrue();
+    }
+    for (Class<?> nested : generated.getDeclaredClasses()) {
+      assertNoMutableStaticState(nested);
+    }
+  }
+}

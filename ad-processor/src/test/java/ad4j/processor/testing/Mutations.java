@@ -1,0 +1,160 @@
+package ad4j.processor.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Mutations that turn a valid {@code @Differentiable} method into one that is still valid,
+ * well-typed Java but outside the language ad4j differentiates, <em>and will stay outside it</em>
+ * after the planned extension (if/else, ?:, comparisons, && || !, loops, break/continue, early
+ * return, throw of unchecked exceptions, int/long/boolean locals and parameters, calls to other
+ * {@code @Differentiable} methods). So no mutation here uses any of those.
+ *
+ * <p>{@code %p} in a template is the method's first parameter, {@code %n} a fresh suffix. The
+ * class the method lives in must declare what {@link #CLASS_MEMBERS} declares.
+ */
+public final class Mutations {
+  private Mutations() {}
+
+  /** Where a mutation goes. */
+  public enum Kind {
+    /** A statement inserted between two lines of the body. */
+    STATEMENT,
+    /** An expression of type double, added to the returned expression. */
+    EXPRESSION,
+    /** A change of the signature. */
+    SIGNATURE
+  }
+
+  /** One mutation. */
+  public record Mutation(String name, Kind kind, String template) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** Members of the enclosing class the templates refer to. */
+  public static final String CLASS_MEMBERS = String.join("\n",
+      "  static double staticField;",
+      "  double instanceField = 1;",
+      "  static double helper(double a) { return a; }",
+      "  double instanceHelper(double a) { return a * instanceField; }");
+
+  public static final List<Mutation> ALL = List.of(
+      // objects, lambdas, method references, anonymous and local classes
+      expression("object creation", "new java.util.Random(7).nextDouble()"),
+      expression("anonymous class", "new Object() { }.hashCode()"),
+      expression("lambda",
+          "((java.util.function.DoubleUnaryOperator) t -> t * 2).applyAsDouble(%p)"),
+      expression("method reference",
+          "((java.util.function.DoubleUnaryOperator) Math::sin).applyAsDouble(%p)"),
+      statement("lambda in a local", "Runnable r%n = () -> { };"),
+      statement("method reference in a local",
+          "java.util.function.DoubleSupplier d%n = Math::random;"),
+      statement("object local", "Object o%n = new Object();"),
+      statement("local class", "class Local%n { }"),
+      // fields
+      statement("static field write", "staticField = %p;"),
+      statement("qualified static field write", "Programs.staticField = %p * 2;"),
+      expression("non-final static field read", "staticField * %p"),
+      // statements
+      statement("try", "try { %p = %p * 2; } finally { }"),
+      statement("synchronized", "synchronized (Programs.class) { %p += 1; }"),
+      statement("switch statement", "switch (2) { default: %p += 1; }"),
+      expression("switch expression", "switch (3) { default -> %p; }"),
+      statement("assert", "assert %p == %p;"),
+      // arrays and strings
+      statement("array local", "double[] a%n = {%p, 2};"),
+      expression("array creation and access", "new double[] {%p, 1}[0]"),
+      expression("string literal in arithmetic", "\"ab\".length() * %p"),
+      statement("string local", "String s%n = \"a\" + %p;"),
+      // calls that are not differentiable
+      expression("Math.random()", "Math.random()"),
+      expression("System.nanoTime()", "System.nanoTime() * %p"),
+      expression("non-annotated user method", "helper(%p)"),
+      statement("call statement", "helper(%p);"),
+      statement("Math.random() assigned", "%p = Math.random() + %p;"),
+      expression("boxing call", "Double.valueOf(%p)"),
+      expression("instance call on a class literal", "Programs.class.hashCode() * %p"),
+      // locals of unsupported types
+      statement("float local", "float f%n = 1.5f;"),
+      statement("float local of an active value", "float f%n = (float) %p;"),
+      statement("char local", "char c%n = 'a';"),
+      statement("short local", "short s%n = 2;"),
+      statement("byte local", "byte b%n = 1;"),
+      // side effects inside expressions
+      expression("assignment inside an expression", "(%p = 2) * %p"),
+      expression("compound assignment inside an expression", "(%p += 2) * 3"),
+      expression("++ inside an expression", "%p++ * 2"),
+      expression("-- inside an expression", "2 * --%p"),
+      // signatures
+      signature("instance method", "static double m", "double m"),
+      signature("instance method reading an instance field", "static double m", "double m"),
+      signature("float parameter", ") {", ", float extra) {"),
+      signature("char parameter", ") {", ", char extra) {"),
+      signature("short parameter", ") {", ", short extra) {"),
+      signature("Object parameter", ") {", ", Object extra) {"));
+
+  private static Mutation expression(String name, String template) {
+    return new Mutation(name, Kind.EXPRESSION, template);
+  }
+
+  private static Mutation statement(String name, String template) {
+    return new Mutation(name, Kind.STATEMENT, template);
+  }
+
+  /** Replaces the first {@code from} in the method's signature line by {@code to}. */
+  private static Mutation signature(String name, String from, String to) {
+    return new Mutation(name, Kind.SIGNATURE, from + "\u0000" + to);
+  }
+
+  /**
+   * Applies a mutation to the source of a method (as {@link RandomPrograms} renders it: an
+   * annotation line, a signature line, one statement per line, a return line, a closing brace).
+   *
+   * @param position chooses the line a statement goes before (any line of the body, modulo)
+   * @param parameter the name of the method's first parameter
+   */
+  public static String apply(Mutation mutation, String method, String parameter, int position,
+      String suffix) {
+    List<String> lines = new ArrayList<>(List.of(method.split("\n", -1)));
+    int signatureLine = 1;
+    int returnLine = -1;
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).trim().startsWith("return ")) {
+        returnLine = i;
+      }
+    }
+    String text = mutation.template().replace("%p", parameter).replace("%n", suffix);
+    switch (mutation.kind()) {
+      case STATEMENT -> {
+        int first = signatureLine + 1;
+        int line = first + Math.floorMod(position, returnLine - first + 1);
+        lines.add(line, "    " + text);
+      }
+      case EXPRESSION -> {
+        String returned = lines.get(returnLine).trim();
+        String expression = returned.substring("return ".length(), returned.length() - 1);
+        lines.set(returnLine, Math.floorMod(position, 2) == 0
+            ? "    return (" + expression + ") + " + text + ";"
+            : "    return " + text + " * (" + expression + ");");
+      }
+      case SIGNATURE -> {
+        String[] change = text.split("\u0000");
+        String signature = lines.get(signatureLine);
+        int at = signature.indexOf(change[0]);
+        if (at < 0) {
+          throw new IllegalStateException(signature + " has no " + change[0]);
+        }
+        lines.set(signatureLine, signature.substring(0, at) + change[1]
+            + signature.substring(at + change[0].length()));
+        if (mutation.name().contains("instance field")) {
+          String returned = lines.get(returnLine);
+          lines.set(returnLine, returned.replace("return ", "return instanceField * "));
+        }
+      }
+    }
+    return String.join("\n", lines);
+  }
+}
