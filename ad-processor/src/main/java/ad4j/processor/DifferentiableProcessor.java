@@ -125,9 +125,15 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     }
     try {
       writer.write(type, lowered).writeTo(processingEnv.getFiler());
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
           + "cannot write " + writer.gradClassName(type) + ": " + e, type);
+    } catch (RuntimeException | StackOverflowError | AssertionError e) {
+      StringWriter trace = new StringWriter();
+      e.printStackTrace(new PrintWriter(trace));
+      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
+          + "internal error while writing " + writer.gradClassName(type) + "; please report it"
+          + " with the source of this class. " + trace, type);
     }
   }
 
@@ -144,8 +150,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     try {
       Optional<Function> function = Optional.empty();
       if (MethodValidator.validate(method, tree, diagnostics)) {
-        function = Lowering.lower(processingEnv.getElementUtils(), trees, unit, method, tree,
-            diagnostics);
+        function = Lowering.lower(processingEnv.getElementUtils(), processingEnv.getTypeUtils(),
+            trees, unit, method, tree, diagnostics);
       }
       diagnostics.report();
       return function;

@@ -1,6 +1,7 @@
 package ad4j.processor.emit;
 
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
 import ad4j.processor.rules.Expr;
 import com.palantir.javapoet.AnnotationSpec;
@@ -11,7 +12,6 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -103,7 +103,7 @@ public final class GradClassWriter {
 
     MethodSpec gradient() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names);
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
       return start(function.name() + "Gradient", parameters)
@@ -120,7 +120,7 @@ public final class GradClassWriter {
 
     MethodSpec valueAndGradient() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names);
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
       String methodName = function.name() + "ValueAndGradient";
@@ -134,18 +134,8 @@ public final class GradClassWriter {
           .returns(double.class)
           .addParameter(double[].class, array);
       method.addCode(lengthCheck(methodName, array));
+      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.ONE);
       CodeBlock.Builder code = sweep.code();
-      if (sweep.hasForwardSweep()) {
-        code.add("// forward sweep\n");
-      }
-      sweep.writeForwardSweep(null);
-      Map<Value, Expr> adjoints = new HashMap<>();
-      if (sweep.activeResult().isPresent()) {
-        if (sweep.hasForwardSweep()) {
-          code.add("// reverse sweep\n");
-        }
-        adjoints = sweep.writeReverseSweep(sweep.activeResult().get(), Expr.ONE);
-      }
       List<Value> differentiable = function.differentiableParameters();
       for (int i = 0; i < differentiable.size(); i++) {
         Expr adjoint = adjoints.getOrDefault(differentiable.get(i), Expr.ZERO);
@@ -157,15 +147,9 @@ public final class GradClassWriter {
 
     MethodSpec tangent() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names);
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.TANGENT);
       List<String> parameters = sweep.parameterNames();
-      Map<Value, Expr> tangents = new HashMap<>();
-      List<String> tangentNames = new ArrayList<>();
-      for (Value parameter : function.differentiableParameters()) {
-        String name = names.fresh(sweep.nameOf(parameter) + "Dot");
-        tangentNames.add(name);
-        tangents.put(parameter, Expr.atom(name));
-      }
+      List<String> tangentNames = sweep.tangentParameterNames();
       MethodSpec.Builder method = start(function.name() + "Tangent", parameters)
           .addJavadoc("Returns the directional derivative of $L\nat the given point along the"
               + " direction ($L),\ncomputed in forward mode in one sweep.\n", link,
@@ -174,19 +158,13 @@ public final class GradClassWriter {
       for (String name : tangentNames) {
         method.addParameter(double.class, name);
       }
-      CodeBlock.Builder code = sweep.code();
-      if (sweep.hasForwardSweep()) {
-        code.add("// forward sweep: values and tangents\n");
-      }
-      sweep.writeForwardSweep(tangents);
-      Expr result = sweep.activeResult().map(tangents::get).orElse(Expr.ZERO);
-      code.addStatement("return $L", result);
-      return method.addCode(code.build()).build();
+      sweep.writeTangentMethod();
+      return method.addCode(sweep.code().build()).build();
     }
 
     MethodSpec pullback() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names);
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String seed = names.fresh("seed");
       String array = names.fresh("adjoints");
@@ -203,23 +181,13 @@ public final class GradClassWriter {
           .addParameter(double.class, seed)
           .addParameter(double[].class, array);
       method.addCode(lengthCheck(methodName, array));
+      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.atom(seed));
       CodeBlock.Builder code = sweep.code();
-      if (sweep.hasForwardSweep()) {
-        code.add("// forward sweep\n");
-      }
-      sweep.writeForwardSweep(null);
-      if (sweep.activeResult().isPresent()) {
-        if (sweep.hasForwardSweep()) {
-          code.add("// reverse sweep\n");
-        }
-        Map<Value, Expr> adjoints =
-            sweep.writeReverseSweep(sweep.activeResult().get(), Expr.atom(seed));
-        List<Value> differentiable = function.differentiableParameters();
-        for (int i = 0; i < differentiable.size(); i++) {
-          Expr adjoint = adjoints.get(differentiable.get(i));
-          if (adjoint != null) {
-            code.addStatement("$L[$L] += $L", array, i, adjoint);
-          }
+      List<Value> differentiable = function.differentiableParameters();
+      for (int i = 0; i < differentiable.size(); i++) {
+        Expr adjoint = adjoints.get(differentiable.get(i));
+        if (adjoint != null) {
+          code.addStatement("$L[$L] += $L", array, i, adjoint);
         }
       }
       code.addStatement("return $L", sweep.resultExpression());
@@ -234,8 +202,8 @@ public final class GradClassWriter {
         }
       }
       method.addModifiers(Modifier.STATIC);
-      for (String parameter : parameterNames) {
-        method.addParameter(TypeName.DOUBLE, parameter);
+      for (int i = 0; i < parameterNames.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
       }
       return method;
     }
@@ -248,6 +216,16 @@ public final class GradClassWriter {
               ", needs " + slots + " (one per double parameter of " + function.name() + ")")
           .endControlFlow()
           .build();
+    }
+
+    private static TypeName typeName(NumericType type) {
+      return switch (type) {
+        case INT -> TypeName.INT;
+        case LONG -> TypeName.LONG;
+        case BOOLEAN -> TypeName.BOOLEAN;
+        case FLOAT -> TypeName.FLOAT;
+        case DOUBLE -> TypeName.DOUBLE;
+      };
     }
 
     private static List<String> append(List<String> list, String last) {

@@ -22,8 +22,14 @@ import java.util.TreeSet;
  */
 public final class DerivativeRules {
 
-  /** An argument of the operation being differentiated, as generated code refers to it. */
-  public record Argument(Expr expression, OptionalDouble knownValue) {}
+  /**
+   * An argument of the operation being differentiated, as generated code refers to it.
+   *
+   * @param expression the argument converted to {@code double}, for arithmetic in formulas
+   * @param original the argument with its own type, for calls that need it ({@code scalb})
+   * @param knownValue its value, when known at compile time
+   */
+  public record Argument(Expr expression, Expr original, OptionalDouble knownValue) {}
 
   /**
    * The place a rule is applied: the arguments, the result, and the class ({@code Math} or
@@ -36,6 +42,10 @@ public final class DerivativeRules {
 
     OptionalDouble known(int index) {
       return arguments.get(index).knownValue();
+    }
+
+    Expr original(int index) {
+      return arguments.get(index).original();
     }
 
     Expr call(String function, Expr... callArguments) {
@@ -57,6 +67,15 @@ public final class DerivativeRules {
      */
     default boolean isPiecewiseConstant() {
       return false;
+    }
+
+    /**
+     * Whether derivatives can flow from argument {@code index} to the result; false when the
+     * partial is zero everywhere (the sign argument of copySign), so that a result depending
+     * only through such arguments is treated as a constant.
+     */
+    default boolean carriesDerivative(int index) {
+      return !isPiecewiseConstant();
     }
   }
 
@@ -132,8 +151,8 @@ public final class DerivativeRules {
     functionWithZeros("fma", 3, (i, s) -> i == 2 ? Optional.of(Partial.ONE)
         : Optional.of(Partial.times(s.arg(1 - i))));
     functionWithZeros("scalb", 2, (i, s) -> i == 0
-        ? Optional.of(Partial.times(s.call("scalb", Expr.ONE, s.arg(1))))
-        : Optional.empty());
+        ? Optional.of(Partial.times(s.call("scalb", Expr.ONE, s.original(1))))
+        : Optional.empty(), 1);
 
     // Kinks. abs'(0) = 0; at a tie min and max give each argument half, as JAX does.
     function("abs", 1, (i, s) -> Partial.times(s.call("signum", s.arg(0))));
@@ -145,7 +164,7 @@ public final class DerivativeRules {
     functionWithZeros("copySign", 2, (i, s) -> i == 0
         ? Optional.of(Partial.times(
             s.call("signum", s.arg(0)).times(s.call("copySign", Expr.ONE, s.arg(1)))))
-        : Optional.empty());
+        : Optional.empty(), 1);
     // IEEEremainder(a, b) = a - b * n with n = rint(a / b): da = 1, db = -n.
     functionWithZeros("IEEEremainder", 2,
         (i, s) -> i == 0 ? Optional.of(Partial.ONE) : Optional.of(quotientPartial(s)));
@@ -153,6 +172,28 @@ public final class DerivativeRules {
     // Piecewise-constant functions: derivative zero wherever it exists.
     for (String name : List.of("floor", "ceil", "rint", "signum")) {
       TABLE.put(name + "/1", PIECEWISE_CONSTANT);
+    }
+    // c ? a : b passes the derivative to the chosen operand only.
+    TABLE.put("?:", new Rule() {
+      @Override
+      public Optional<Partial> partial(int index, Site site) {
+        return switch (index) {
+          case 1 -> Optional.of(Partial.onlyWhen(site.arg(0)));
+          case 2 -> Optional.of(Partial.onlyWhen(site.arg(0).not()));
+          default -> Optional.empty();
+        };
+      }
+
+      @Override
+      public boolean carriesDerivative(int index) {
+        return index > 0;
+      }
+    });
+    // Comparisons, logic, integer bit operations and casts to integral types carry no
+    // derivative: their results are constant between the points where they jump.
+    for (String key : List.of("<", ">", "<=", ">=", "==", "!=", "&", "|", "^", "<<", ">>",
+        ">>>", "&&", "||", "unary!", "unary~", "cast")) {
+      TABLE.put(key, PIECEWISE_CONSTANT);
     }
   }
 
@@ -212,8 +253,28 @@ public final class DerivativeRules {
     entry(name + "/" + arity, rule);
   }
 
-  private static void functionWithZeros(String name, int arity, OptionalRule rule) {
-    TABLE.put(name + "/" + arity, rule::partial);
+  /**
+   * A function some of whose arguments never carry a derivative ({@code noDerivative} lists
+   * their indices).
+   */
+  private static void functionWithZeros(String name, int arity, OptionalRule rule,
+      int... noDerivative) {
+    TABLE.put(name + "/" + arity, new Rule() {
+      @Override
+      public Optional<Partial> partial(int index, Site site) {
+        return rule.partial(index, site);
+      }
+
+      @Override
+      public boolean carriesDerivative(int index) {
+        for (int i : noDerivative) {
+          if (i == index) {
+            return false;
+          }
+        }
+        return true;
+      }
+    });
   }
 
   private static Expr oneMinusSquare(Expr x) {
@@ -222,7 +283,7 @@ public final class DerivativeRules {
 
   /** {@code -rint((a - y) / b)}: minus the integer quotient of a remainder operation. */
   private static Partial quotientPartial(Site s) {
-    Expr quotient = Expr.call("Math", "rint", s.arg(0).minus(s.result()).over(s.arg(1)));
+    Expr quotient = s.call("rint", s.arg(0).minus(s.result()).over(s.arg(1)));
     return Partial.times(quotient).negated();
   }
 
