@@ -1,10 +1,57 @@
 package ad4j.samples;
 
-/** Runs the samples. */
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * Runs every sample and prints its results: the seed documents' worked examples, Rosenbrock by
+ * BFGS, Black-Scholes Greeks and a logistic loss, then where the generated sources are.
+ */
 public final class Samples {
   private Samples() {}
 
+  /** The generated classes of this module, one per class holding {@code @Differentiable} methods. */
+  static final List<Class<?>> GENERATED = List.of(
+      SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
+      LogisticLossGrad.class, HygieneGrad.class, Outer_InnerGrad.class, OverloadsGrad.class);
+
+  /**
+   * Prints all samples to standard output.
+   *
+   * @param args ignored
+   */
   public static void main(String[] args) {
-    System.out.println(java.util.Arrays.toString(RosenbrockGrad.valueGradient(0.5, 2)));
+    PrintStream out = System.out;
+    out.println("ad4j samples: derivatives generated at compile time by the ad4j processor");
+    out.println();
+    SeedExamples.print(out);
+    out.println();
+    RosenbrockBfgs.print(out);
+    out.println();
+    BlackScholes.print(out);
+    out.println();
+    LogisticLoss.print(out);
+    out.println();
+    out.println("Other samples: Hygiene (names like generated ones), Outer.Inner, Overloads");
+    out.println("  Outer_InnerGrad.dampedGradient(1, 0.5) = "
+        + Fmt.vec(Outer_InnerGrad.dampedGradient(1, 0.5)));
+    out.println("  OverloadsGrad.normGradient(3, 4) = " + Fmt.vec(OverloadsGrad.normGradient(3, 4))
+        + ", normGradient(1, 2, 2) = " + Fmt.vec(OverloadsGrad.normGradient(1, 2, 2)));
+    out.println();
+    out.println("Generated sources (relative to the ad-samples module):");
+    for (Class<?> generated : GENERATED) {
+      out.println("  " + generatedSourcePath(generated));
+    }
+  }
+
+  /**
+   * The path, relative to the module, where javac's annotation processing under Maven writes the
+   * source of a generated class.
+   *
+   * @param generated a generated (top-level) class
+   * @return for example {@code target/generated-sources/annotations/ad4j/samples/RosenbrockGrad.java}
+   */
+  static String generatedSourcePath(Class<?> generated) {
+    return "target/generated-sources/annotations/" + generated.getName().replace('.', '/') + ".java";
   }
 }

@@ -1,0 +1,273 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import ad4j.processor.testing.InProcessCompiler;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.tools.Diagnostic;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * One negative test per diagnostic: the message, and the line and column javac reports it at.
+ *
+ * <p>Each case is one line of source with a caret {@code ‸} at the column the error must be
+ * reported at (the caret is removed before compiling). javac reports a tree at its "preferred
+ * position": a method at its name, a call at its '(', a unary or binary operator at the operator,
+ * a statement at its first keyword, a declaration at its name.
+ */
+class DiagnosticsTest {
+  private static final String CARET = "‸";
+  private static final String STRAIGHT_LINE = "only straight-line code is supported";
+
+  /** A method line, the message expected at its caret, and how many errors the method gets. */
+  record Case(String name, String method, String message, int errors) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static Case error(String name, String method, String message) {
+    return new Case(name, method, message, 1);
+  }
+
+  static Stream<Case> cases() {
+    return Stream.of(
+        // signature
+        error("instance method", "@Differentiable double ‸f(double x) { return x; }",
+            "@Differentiable method 'f' must be static"),
+        error("int parameter", "@Differentiable static double f(‸int x) { return x; }",
+            "parameter 'x' of @Differentiable method 'f' has type 'int': only 'double'"
+                + " parameters are supported"),
+        error("double[] parameter", "@Differentiable static double f(double‸[] x) { return 1; }",
+            "parameter 'x' of @Differentiable method 'f' has type 'double[]'"),
+        error("float return type", "@Differentiable static ‸float f(double x) { return 1; }",
+            "@Differentiable method 'f' must return 'double', not 'float'"),
+        new Case("abstract method", "@Differentiable abstract double ‸f(double x);",
+            "'f' has no body to differentiate (abstract or native)", 2), // also: not static
+        error("native method", "@Differentiable static native double ‸f(double x);",
+            "'f' has no body to differentiate (abstract or native)"),
+        error("no parameters", "@Differentiable static double ‸f() { return 1; }",
+            "@Differentiable method 'f' has no parameters"),
+        error("generic method", "@Differentiable static <‸T> double f(double x) { return x; }",
+            "@Differentiable method 'f' must not be generic"),
+        // calls
+        error("Math.random()", "@Differentiable static double f(double x) { return Math.random‸(); }",
+            "call to 'Math.random()' is not differentiable: it returns a new random number"),
+        error("System.nanoTime()",
+            "@Differentiable static double f(double x) { return x + System.nanoTime‸(); }",
+            "call to 'System.nanoTime()' is not differentiable: ad4j differentiates calls to"
+                + " java.lang.Math and StrictMath functions; calls to other methods"
+                + " (System.nanoTime) are not supported yet"),
+        error("user method", "@Differentiable static double f(double x) { return g‸(x); }",
+            "call to 'g(...)' is not differentiable"),
+        error("Math.round(active)", "@Differentiable static double f(double x) { return Math.round‸(x); }",
+            "call to 'Math.round(...)' is not differentiable: ad4j has no derivative rule for"
+                + " Math.round; differentiable functions are abs, acos"),
+        error("call on an expression",
+            "@Differentiable static double f(double x) { return x + \"a\".length‸(); }",
+            "only static calls to java.lang.Math and StrictMath functions are supported"),
+        // objects
+        error("new", "@Differentiable static double f(double x) { return x + ‸new Double(1); }",
+            "object creation ('new') is not supported"),
+        error("lambda", "@Differentiable static double f(double x) { double y = ‸() -> x; return x; }",
+            "lambda expression is not supported"),
+        error("lambda in a local of functional type",
+            "@Differentiable static double f(double x) { ‸Runnable r = () -> { }; return x; }",
+            "local variable 'r' has type 'Runnable': only 'double' locals are supported"),
+        error("static field write", "@Differentiable static double f(double x) { ‸s = x; return x; }",
+            "assignment to field 's': a differentiable method may assign only its own locals"
+                + " and parameters"),
+        error("qualified static field write",
+            "@Differentiable static double f(double x) { F‸.s = x; return x; }",
+            "assignment to field 'F.s'"),
+        // statements
+        error("try", "@Differentiable static double f(double x) { ‸try { x = 1; } finally { } return x; }",
+            "'try' statement is not supported"),
+        error("synchronized",
+            "@Differentiable static double f(double x) { ‸synchronized (F.class) { } return x; }",
+            "'synchronized' statement is not supported"),
+        error("if", "@Differentiable static double f(double x) { ‸if (x > 0) { x = 1; } return x; }",
+            "'if' statement: " + STRAIGHT_LINE),
+        error("for", "@Differentiable static double f(double x) { ‸for (int i = 0; i < 2; i++) { } return x; }",
+            "'for' loop: " + STRAIGHT_LINE),
+        error("while", "@Differentiable static double f(double x) { ‸while (x > 1) { } return x; }",
+            "'while' loop: " + STRAIGHT_LINE),
+        error("do", "@Differentiable static double f(double x) { ‸do { } while (x > 1); return x; }",
+            "'do' loop: " + STRAIGHT_LINE),
+        error("switch", "@Differentiable static double f(double x) { ‸switch (1) { default: } return x; }",
+            "'switch' statement: " + STRAIGHT_LINE),
+        error("?:", "@Differentiable static double f(double x) { return x > 0 ‸? x : 0; }",
+            "conditional expression '?:': " + STRAIGHT_LINE),
+        error("switch expression",
+            "@Differentiable static double f(double x) { return x * ‸switch (1) { default -> 2.0; }; }",
+            "'switch' expression: " + STRAIGHT_LINE),
+        // increments and assignments
+        error("x++ statement", "@Differentiable static double f(double x) { x‸++; return x; }",
+            "'++' is not supported: write 'x += 1' as a statement"),
+        error("--x statement", "@Differentiable static double f(double x) { ‸--x; return x; }",
+            "'--' is not supported: write 'x -= 1' as a statement"),
+        error("x++ in an expression", "@Differentiable static double f(double x) { return x‸++ * 2; }",
+            "'++' is not supported"),
+        error("--x in an expression", "@Differentiable static double f(double x) { return 2 * ‸--x; }",
+            "'--' is not supported"),
+        error("assignment in an expression",
+            "@Differentiable static double f(double x) { double y; return (y ‸= x) * 2; }",
+            "assignment inside an expression is not supported"),
+        error("compound shift assignment",
+            "@Differentiable static double f(double x) { x ‸<<= 1; return x; }",
+            "compound assignment '<<=' is not supported: use '+=', '-=', '*=', '/=' or '%='"),
+        // locals and names
+        error("int local", "@Differentiable static double f(double x) { ‸int k = 1; return x; }",
+            "local variable 'k' has type 'int': only 'double' locals are supported"),
+        error("var of type int", "@Differentiable static double f(double x) { var ‸k = 1; return x; }",
+            "'var k' would have type 'int': only 'double' locals are supported; declare it"
+                + " 'double'"),
+        error("uninitialized local", "@Differentiable static double f(double x) { double y; return x * ‸y; }",
+            "variable 'y' might not have been initialized"),
+        error("unknown identifier", "@Differentiable static double f(double x) { return x * ‸zz; }",
+            "cannot find variable 'zz'"),
+        error("non-final static field", "@Differentiable static double f(double x) { return x * ‸S2; }",
+            "field 'S2' is not final: ad4j treats only static final fields as constants"),
+        error("private non-constant static final field",
+            "@Differentiable static double f(double x) { return x * ‸P; }",
+            "field 'P' is not a compile-time constant and generated code cannot read it"),
+        error("string literal", "@Differentiable static double f(double x) { double t = ‸\"a\"; return x; }",
+            "string literal '\"a\"': only numeric expressions are supported"),
+        error("comparison", "@Differentiable static double f(double x) { double t = x ‸< 1; return x; }",
+            "comparison or logical operator '<': " + STRAIGHT_LINE),
+        // return
+        new Case("statement after return",
+            "@Differentiable static double f(double x) { return x; ‸x = 2; }",
+            "statement after 'return': the 'return' must be the last statement of the method", 2),
+        new Case("return not last",
+            "@Differentiable static double f(double x) { ‸return x; x = 2; }",
+            "'return' before the end of the method: " + STRAIGHT_LINE, 2),
+        error("no return", "@Differentiable static double ‸f(double x) { double y = x; }",
+            "method 'f' does not end with a 'return' statement"));
+  }
+
+  /** Line 4 declares what the cases use; the case's method is line 5. */
+  private static String source(String method) {
+    return String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "abstract class F {",
+        "  static double s; static double S2 = 2; private static final double P = Math.sqrt(2);"
+            + " static double g(double x) { return x; }",
+        "  " + method,
+        "}",
+        "");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void reportsTheErrorAtTheOffendingConstruct(Case c) {
+    String line = "  " + c.method();
+    int column = line.indexOf(CARET) + 1;
+    assertWithMessage("case needs a caret").that(column).isGreaterThan(0);
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        source(c.method().replace(CARET, "")));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining(c.message())
+        .inFile(file).onLine(5).atColumn(column);
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(c.errors());
+    for (Diagnostic<? extends JavaFileObject> error : compilation.errors()) {
+      assertThat(error.getMessage(null)).startsWith("ad4j: ");
+    }
+    assertThat(InProcessCompiler.generatedSourceNames(file)).isEmpty();
+  }
+
+  @Test
+  void reportsAllErrorsOfAMethodInOneCompilation() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double x) {",
+        "    double a = Math.random();",
+        "    x++;",
+        "    return x * zz;",
+        "  }",
+        "}"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(3);
+    assertThat(compilation).hadErrorContaining("call to 'Math.random()'").inFile(file)
+        .onLine(5).atColumn(27);
+    assertThat(compilation).hadErrorContaining("'++' is not supported").inFile(file)
+        .onLine(6).atColumn(6);
+    assertThat(compilation).hadErrorContaining("cannot find variable 'zz'").inFile(file)
+        .onLine(7).atColumn(16);
+  }
+
+  @Test
+  void reportsErrorsOfEveryMethodAndGeneratesNothing() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double x) { return Math.random(); }",
+        "  @Differentiable static double ok(double x) { return x * x; }",
+        "  @Differentiable static double g(double x) { return f(x); }",
+        "}"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("call to 'Math.random()'").inFile(file)
+        .onLine(4).atColumn(65);
+    assertThat(compilation).hadErrorContaining("call to 'f(...)' is not differentiable")
+        .inFile(file).onLine(6).atColumn(55);
+    assertThat(InProcessCompiler.generatedSourceNames(file)).isEmpty();
+  }
+
+  @Test
+  void anErrorInOneClassDoesNotStopAnotherClass() {
+    JavaFileObject[] files = {
+        JavaFileObjects.forSourceString("com.example.Bad", "package com.example;"
+            + " final class Bad { @ad4j.Differentiable static double f(double x) { return zz; } }"),
+        JavaFileObjects.forSourceString("com.example.Good", "package com.example;"
+            + " final class Good { @ad4j.Differentiable static double f(double x) { return x; } }")
+    };
+
+    assertThat(InProcessCompiler.javac().compile(files)).hadErrorCount(1);
+    assertThat(InProcessCompiler.generatedSourceNames(files)).containsExactly("com.example.GoodGrad");
+  }
+
+  /**
+   * An unsupported declaration or initializer should be reported once: the name should still be
+   * known afterwards, so that its uses do not draw "cannot find variable" or "might not have
+   * been initialized" as well.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cascades")
+  void reportsAFailedDeclarationOnlyOnce(String body) {
+    Compilation compilation = InProcessCompiler.compileUnchecked("com.example.F",
+        "package com.example; final class F { @ad4j.Differentiable static double f(double x) { "
+            + body + " } }");
+
+    List<String> errors = compilation.errors().stream().map(d -> d.getMessage(null)).toList();
+    assertWithMessage(String.join("\n", errors)).that(errors).hasSize(1);
+  }
+
+  static Stream<String> cascades() {
+    return Stream.of(
+        "int k = 1; return x * k;",
+        "var k = 1; return x * k;",
+        "double a = Math.random(); return a * x;",
+        "double y = switch (1) { default -> 2.0; }; return x * y;");
+  }
+}

@@ -1,0 +1,153 @@
+package ad4j.processor.testing;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * A compiled {@code @Differentiable} method {@code m(double...)} and the four members ad4j
+ * generated for it ({@code mGradient}, {@code mValueAndGradient}, {@code mTangent},
+ * {@code mPullback}), called reflectively.
+ */
+public final class CompiledFunction {
+  private final String name;
+  private final int arity;
+  private final Method original;
+  private final Method gradient;
+  private final Method valueAndGradient;
+  private final Method tangent;
+  private final Method pullback;
+
+  CompiledFunction(Class<?> userClass, Class<?> gradClass, String name, int arity) {
+    this.name = name;
+    this.arity = arity;
+    this.original = method(userClass, name, doubles(arity));
+    this.gradient = method(gradClass, name + "Gradient", doubles(arity));
+    this.valueAndGradient =
+        method(gradClass, name + "ValueAndGradient", append(doubles(arity), double[].class));
+    this.tangent = method(gradClass, name + "Tangent", doubles(2 * arity));
+    this.pullback = method(gradClass, name + "Pullback",
+        append(doubles(arity + 1), double[].class));
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public int arity() {
+    return arity;
+  }
+
+  /** The user's own method. */
+  public double value(double... x) {
+    return (double) invoke(original, boxed(x));
+  }
+
+  /** The user's method as a function of an array, for {@code GradientCheck}. */
+  public ToDoubleFunction<double[]> asFunction() {
+    return this::value;
+  }
+
+  public double[] gradient(double... x) {
+    return (double[]) invoke(gradient, boxed(x));
+  }
+
+  /** Calls {@code mValueAndGradient(x..., out)}; returns the value. */
+  public double valueAndGradient(double[] x, double[] out) {
+    return (double) invoke(valueAndGradient, with(boxed(x), out));
+  }
+
+  public double tangent(double[] x, double[] direction) {
+    check(direction);
+    Object[] arguments = Arrays.copyOf(boxed(x), 2 * arity);
+    for (int i = 0; i < arity; i++) {
+      arguments[arity + i] = direction[i];
+    }
+    return (double) invoke(tangent, arguments);
+  }
+
+  /** Calls {@code mPullback(x..., seed, adjoints)}; returns the value. */
+  public double pullback(double[] x, double seed, double[] adjoints) {
+    return (double) invoke(pullback, with(with(boxed(x), seed), adjoints));
+  }
+
+  /** The generated members, for checks of modifiers. */
+  public Method gradientMethod() {
+    return gradient;
+  }
+
+  public Method valueAndGradientMethod() {
+    return valueAndGradient;
+  }
+
+  public Method tangentMethod() {
+    return tangent;
+  }
+
+  public Method pullbackMethod() {
+    return pullback;
+  }
+
+  @Override
+  public String toString() {
+    return name + "/" + arity;
+  }
+
+  private Object[] boxed(double[] x) {
+    check(x);
+    return Arrays.stream(x).boxed().toArray();
+  }
+
+  private void check(double[] x) {
+    if (x.length != arity) {
+      throw new IllegalArgumentException(name + " takes " + arity + " arguments, not " + x.length);
+    }
+  }
+
+  private static Object[] with(Object[] arguments, Object last) {
+    Object[] result = Arrays.copyOf(arguments, arguments.length + 1);
+    result[arguments.length] = last;
+    return result;
+  }
+
+  /**
+   * Invokes a static method; an exception it throws is rethrown as is (unchecked), so that tests
+   * can assert on it.
+   */
+  private static Object invoke(Method method, Object[] arguments) {
+    try {
+      return method.invoke(null, arguments);
+    } catch (InvocationTargetException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new AssertionError(e.getCause());
+    } catch (IllegalAccessException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static Method method(Class<?> owner, String name, Class<?>[] parameterTypes) {
+    try {
+      Method method = owner.getDeclaredMethod(name, parameterTypes);
+      method.setAccessible(true);
+      return method;
+    } catch (NoSuchMethodException e) {
+      throw new AssertionError(owner.getName() + " has no method " + name
+          + Arrays.toString(parameterTypes), e);
+    }
+  }
+
+  private static Class<?>[] doubles(int n) {
+    Class<?>[] types = new Class<?>[n];
+    Arrays.fill(types, double.class);
+    return types;
+  }
+
+  private static Class<?>[] append(Class<?>[] types, Class<?> last) {
+    Class<?>[] result = Arrays.copyOf(types, types.length + 1);
+    result[types.length] = last;
+    return result;
+  }
+}

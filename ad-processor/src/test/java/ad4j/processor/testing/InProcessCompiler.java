@@ -1,0 +1,190 @@
+package ad4j.processor.testing;
+
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.DifferentiableProcessor;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.Compiler;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import javax.tools.FileObject;
+import javax.tools.ForwardingJavaFileManager;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.StandardLocation;
+import javax.tools.ToolProvider;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.tools.Diagnostic;
+import javax.tools.JavaFileObject;
+
+/**
+ * Compiles Java sources in memory with the ad4j processor, and loads the compiled classes (the
+ * user's and the generated {@code FooGrad}) so that tests can call them.
+ *
+ * <pre>{@code
+ * Compiled compiled = InProcessCompiler.compile("com.example.F", "package com.example; ...");
+ * CompiledFunction f = compiled.function("com.example.F", "f", 2);
+ * double[] gradient = f.gradient(1.0, 2.0);
+ * }</pre>
+ */
+public final class InProcessCompiler {
+  private InProcessCompiler() {}
+
+  /** javac with the ad4j processor and the given options (e.g. {@code -Xlint:all}). */
+  public static Compiler javac(String... options) {
+    return Compiler.javac().withProcessors(new DifferentiableProcessor()).withOptions(
+        (Object[]) options);
+  }
+
+  /** Compiles one source; the compilation is not required to succeed. */
+  public static Compilation compileUnchecked(String qualifiedName, String source) {
+    return javac().compile(JavaFileObjects.forSourceString(qualifiedName, source));
+  }
+
+  /**
+   * Compiles sources given as alternating (qualified name, source text) pairs, requires success
+   * without errors, and loads every class produced.
+   */
+  public static Compiled compile(String... namesAndSources) {
+    if (namesAndSources.length % 2 != 0) {
+      throw new IllegalArgumentException("expected (name, source) pairs");
+    }
+    JavaFileObject[] files = new JavaFileObject[namesAndSources.length / 2];
+    for (int i = 0; i < files.length; i++) {
+      files[i] = JavaFileObjects.forSourceString(namesAndSources[2 * i], namesAndSources[2 * i + 1]);
+    }
+    Compilation compilation = javac().compile(files);
+    requireSuccess(compilation);
+    return new Compiled(compilation, load(compilation));
+  }
+
+  /** Fails with every diagnostic in the message unless the compilation succeeded. */
+  public static void requireSuccess(Compilation compilation) {
+    assertWithMessage("compilation failed:\n%s", describe(compilation.diagnostics()))
+        .that(compilation.status())
+        .isEqualTo(Compilation.Status.SUCCESS);
+  }
+
+  /** One diagnostic per line, as {@code KIND file:line:column message}. */
+  public static String describe(List<Diagnostic<? extends JavaFileObject>> diagnostics) {
+    return diagnostics.stream()
+        .map(d -> d.getKind() + " " + (d.getSource() == null ? "?" : d.getSource().getName())
+            + ":" + d.getLineNumber() + ":" + d.getColumnNumber() + " " + d.getMessage(null))
+        .collect(Collectors.joining("\n"));
+  }
+
+  /**
+   * The classes whose source the processor asked javac's Filer to create, also when the
+   * compilation fails (compile-testing hides generated files of a failed compilation).
+   */
+  public static Set<String> generatedSourceNames(JavaFileObject... sources) {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    Set<String> created = new TreeSet<>();
+    try (StandardJavaFileManager standard = javac.getStandardFileManager(null, null, null)) {
+      Path output = Files.createTempDirectory("ad4j-test");
+      try {
+        standard.setLocationFromPaths(StandardLocation.SOURCE_OUTPUT, List.of(output));
+        standard.setLocationFromPaths(StandardLocation.CLASS_OUTPUT, List.of(output));
+        JavaFileManager recording = new ForwardingJavaFileManager<>(standard) {
+          @Override
+          public JavaFileObject getJavaFileForOutput(Location location, String className,
+              JavaFileObject.Kind kind, FileObject sibling) throws IOException {
+            if (kind == JavaFileObject.Kind.SOURCE) {
+              created.add(className);
+            }
+            return super.getJavaFileForOutput(location, className, kind, sibling);
+          }
+        };
+        JavaCompiler.CompilationTask task = javac.getTask(new StringWriter(), recording,
+            diagnostic -> { }, List.of("-proc:only"), null, List.of(sources));
+        task.setProcessors(List.of(new DifferentiableProcessor()));
+        task.call();
+      } finally {
+        try (Stream<Path> files = Files.walk(output)) {
+          files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return created;
+  }
+
+  /** A class loader over the class files of a compilation, delegating to the test's loader. */
+  private static ClassLoader load(Compilation compilation) {
+    Map<String, byte[]> classes = new HashMap<>();
+    for (JavaFileObject file : compilation.generatedFiles()) {
+      if (file.getKind() != JavaFileObject.Kind.CLASS) {
+        continue;
+      }
+      String path = file.toUri().getPath(); // /CLASS_OUTPUT/com/example/Foo.class
+      String binaryName = path.substring(path.indexOf('/', 1) + 1, path.length() - ".class".length())
+          .replace('/', '.');
+      try (InputStream in = file.openInputStream()) {
+        classes.put(binaryName, in.readAllBytes());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return new ClassLoader(InProcessCompiler.class.getClassLoader()) {
+      @Override
+      protected Class<?> findClass(String name) throws ClassNotFoundException {
+        byte[] bytes = classes.get(name);
+        if (bytes == null) {
+          throw new ClassNotFoundException(name);
+        }
+        return defineClass(name, bytes, 0, bytes.length);
+      }
+    };
+  }
+
+  /** A successful compilation and its loaded classes. */
+  public static final class Compiled {
+    private final Compilation compilation;
+    private final ClassLoader loader;
+
+    Compiled(Compilation compilation, ClassLoader loader) {
+      this.compilation = compilation;
+      this.loader = loader;
+    }
+
+    public Compilation compilation() {
+      return compilation;
+    }
+
+    /** A compiled class by binary name ({@code com.example.Outer$Inner}). */
+    public Class<?> load(String binaryName) {
+      try {
+        return Class.forName(binaryName, true, loader);
+      } catch (ClassNotFoundException e) {
+        throw new AssertionError("not compiled: " + binaryName, e);
+      }
+    }
+
+    /**
+     * The method {@code name} with {@code arity} double parameters of the class
+     * {@code userClass} (binary name), with its generated derivatives in {@code gradClass}.
+     */
+    public CompiledFunction function(String userClass, String gradClass, String name, int arity) {
+      return new CompiledFunction(load(userClass), load(gradClass), name, arity);
+    }
+
+    /** As above, with the generated class named {@code userClass + "Grad"}. */
+    public CompiledFunction function(String userClass, String name, int arity) {
+      return function(userClass, userClass + "Grad", name, arity);
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package com.example;
+
+import javax.annotation.processing.Generated;
+
+/**
+ * Derivatives of the {@code @Differentiable} methods of {@link Rosenbrock},
+ * written by ad4j at compile time.
+ *
+ * <p>Do not edit: this file is generated again at each compilation.
+ */
+@Generated("ad4j.processor.DifferentiableProcessor")
+final class RosenbrockGrad {
+  private RosenbrockGrad() {
+  }
+
+  /**
+   * Returns the gradient of {@link Rosenbrock#value(double, double)}
+   * at the given point, computed in reverse mode: a new array whose element {@code i}
+   * is the partial derivative with respect to the {@code i}-th {@code double} parameter.
+   */
+  static double[] valueGradient(double x, double y) {
+    double[] gradient = new double[2];
+    valueValueAndGradient(x, y, gradient);
+    return gradient;
+  }
+
+  /**
+   * Returns the value of {@link Rosenbrock#value(double, double)},
+   * bit for bit, and writes its gradient into {@code gradient}: element {@code i} becomes
+   * the partial derivative with respect to the {@code i}-th {@code double} parameter.
+   * Allocates nothing.
+   *
+   * @throws IllegalArgumentException if {@code gradient} has fewer than 2 elements
+   */
+  static double valueValueAndGradient(double x, double y, double[] gradient) {
+    if (gradient.length < 2) {
+      throw new IllegalArgumentException("RosenbrockGrad.valueValueAndGradient: 'gradient' has length " + gradient.length + ", needs 2 (one per double parameter of value)");
+    }
+    // forward sweep
+    // line 8: double a = 1 - x;
+    double a = 1 - x;
+    // line 9: double b = y - x * x;
+    double t1 = x * x;
+    double b = y - t1;
+    // line 10: return a * a + 100 * b * b;
+    double t2 = a * a;
+    double t3 = 100 * b;
+    double t4 = t3 * b;
+    double result = t2 + t4;
+    // reverse sweep
+    // adjoint of line 10: return a * a + 100 * b * b;
+    double t3Bar = b;
+    double bBar = t3;
+    bBar += t3Bar * 100.0;
+    double aBar = a;
+    aBar += a;
+    // adjoint of line 9: double b = y - x * x;
+    double t1Bar = -bBar;
+    double xBar = t1Bar * x;
+    xBar += t1Bar * x;
+    // adjoint of line 8: double a = 1 - x;
+    xBar -= aBar;
+    gradient[0] = xBar;
+    gradient[1] = bBar;
+    return result;
+  }
+
+  /**
+   * Returns the directional derivative of {@link Rosenbrock#value(double, double)}
+   * at the given point along the direction ({@code xDot}, {@code yDot}),
+   * computed in forward mode in one sweep.
+   */
+  static double valueTangent(double x, double y, double xDot, double yDot) {
+    // forward sweep: values and tangents
+    // line 8: double a = 1 - x;
+    double a = 1 - x;
+    double aDot = -xDot;
+    // line 9: double b = y - x * x;
+    double t1 = x * x;
+    double t1Dot = xDot * x + xDot * x;
+    double b = y - t1;
+    double bDot = yDot - t1Dot;
+    // line 10: return a * a + 100 * b * b;
+    double t2 = a * a;
+    double t2Dot = aDot * a + aDot * a;
+    double t3 = 100 * b;
+    double t3Dot = bDot * 100.0;
+    double t4 = t3 * b;
+    double t4Dot = t3Dot * b + bDot * t3;
+    double result = t2 + t4;
+    double resultDot = t2Dot + t4Dot;
+    return resultDot;
+  }
+
+  /**
+   * Returns the value of {@link Rosenbrock#value(double, double)},
+   * bit for bit, and adds {@code seed} times its partial derivative with respect to the
+   * {@code i}-th {@code double} parameter to {@code adjoints[i]}. Accumulating lets callers compose
+   * derivatives (chain rule through an enclosing computation). Allocates nothing.
+   *
+   * @throws IllegalArgumentException if {@code adjoints} has fewer than 2 elements
+   */
+  static double valuePullback(double x, double y, double seed, double[] adjoints) {
+    if (adjoints.length < 2) {
+      throw new IllegalArgumentException("RosenbrockGrad.valuePullback: 'adjoints' has length " + adjoints.length + ", needs 2 (one per double parameter of value)");
+    }
+    // forward sweep
+    // line 8: double a = 1 - x;
+    double a = 1 - x;
+    // line 9: double b = y - x * x;
+    double t1 = x * x;
+    double b = y - t1;
+    // line 10: return a * a + 100 * b * b;
+    double t2 = a * a;
+    double t3 = 100 * b;
+    double t4 = t3 * b;
+    double result = t2 + t4;
+    // reverse sweep
+    // adjoint of line 10: return a * a + 100 * b * b;
+    double t3Bar = seed * b;
+    double bBar = seed * t3;
+    bBar += t3Bar * 100.0;
+    double aBar = seed * a;
+    aBar += seed * a;
+    // adjoint of line 9: double b = y - x * x;
+    double t1Bar = -bBar;
+    double xBar = t1Bar * x;
+    xBar += t1Bar * x;
+    // adjoint of line 8: double a = 1 - x;
+    xBar -= aBar;
+    adjoints[0] += xBar;
+    adjoints[1] += bBar;
+    return result;
+  }
+}
