@@ -53,9 +53,16 @@ final class CalleeResolver {
       return Optional.empty();
     }
     if (!isDifferentiable(method)) {
-      diagnostics().error(call, "call to '" + shown + "' is not differentiable: annotate '"
-          + owner.getSimpleName() + "." + name + "' with @Differentiable, so that ad4j generates"
-          + " the derivatives this call needs");
+      String qualified = owner.getSimpleName() + "." + name;
+      if (context.isCompiledFromSource(method)) {
+        diagnostics().error(call, "call to '" + shown + "' is not differentiable: annotate '"
+            + qualified + "' with @Differentiable, so that ad4j generates the derivatives this"
+            + " call needs");
+      } else {
+        diagnostics().error(call, "call to '" + shown + "' is not differentiable: '" + qualified
+            + "' is not a @Differentiable method; ad4j differentiates calls to java.lang.Math"
+            + " and StrictMath functions and to @Differentiable methods");
+      }
       return Optional.empty();
     }
     if (method.getModifiers().contains(Modifier.PRIVATE)) {

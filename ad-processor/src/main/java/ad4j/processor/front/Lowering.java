@@ -297,6 +297,13 @@ public final class Lowering {
     if (value != null && !expressions.assignable(value, localType, initializer)) {
       value = null;
     }
+    if (initializer != null && value == null) {
+      context.scopes().declareBroken(name); // the initializer's error is reported already
+      return;
+    }
+    if (value != null) {
+      value = expressions.convert(value, localType);
+    }
     context.scopes().declareLocal(name, localType, context);
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local.variable() != null) {
@@ -315,7 +322,7 @@ public final class Lowering {
         Operand value = expressions.lower(assignment.getExpression());
         if (target != null && value != null
             && expressions.assignable(value, target.type(), assignment.getExpression())) {
-          context.bind(target, value);
+          context.bind(target, expressions.convert(value, target.type()));
         }
       }
       case PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,

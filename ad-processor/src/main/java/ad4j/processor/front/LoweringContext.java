@@ -36,6 +36,7 @@ import javax.lang.model.util.Types;
 final class LoweringContext {
   private final Elements elements;
   private final Types types;
+  private final Trees trees;
   private final Symbols symbols;
   private final SourceText source;
   private final Diagnostics diagnostics;
@@ -53,6 +54,7 @@ final class LoweringContext {
       TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames) {
     this.elements = elements;
     this.types = types;
+    this.trees = trees;
     this.symbols = new Symbols(elements, enclosingType, unit);
     this.source = new SourceText(trees, unit);
     this.diagnostics = diagnostics;
@@ -182,6 +184,11 @@ final class LoweringContext {
       ir.add(new Instruction(copy, Operation.COPY, List.of(value), line));
       local.hold(copy);
     }
+  }
+
+  /** Whether {@code element} is in this compilation's sources, where the user can annotate it. */
+  boolean isCompiledFromSource(javax.lang.model.element.Element element) {
+    return trees.getPath(element) != null;
   }
 
   boolean isUncheckedException(TypeElement type) {
