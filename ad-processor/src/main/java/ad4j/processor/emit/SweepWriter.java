@@ -358,14 +358,15 @@ final class SweepWriter {
     if (needsBodyLabel) {
       bodyLabels.put(loop.id(), names.fresh("body" + loop.id()));
     }
+    String prefix = containsJump(loop.body(), loop.id()) ? label + ": " : "";
     if (loop.test() == null) {
-      code.beginControlFlow("$L: while (true)", label);
+      code.beginControlFlow("$Lwhile (true)", prefix);
     } else if (inlined.isPresent() && loop.testFirst()) {
-      code.beginControlFlow("$L: while ($L)", label, inlined.get());
+      code.beginControlFlow("$Lwhile ($L)", prefix, inlined.get());
     } else if (inlined.isPresent()) {
-      code.beginControlFlow("$L: do", label);
+      code.beginControlFlow("$Ldo", prefix);
     } else {
-      code.beginControlFlow("$L: while (true)", label);
+      code.beginControlFlow("$Lwhile (true)", prefix);
       if (loop.testFirst()) {
         writeTest(loop);
       }
@@ -869,6 +870,19 @@ final class SweepWriter {
 
   private static boolean hasAnything(Block block) {
     return !block.statements().isEmpty();
+  }
+
+  private static boolean containsJump(Block block, int loopId) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Jump jump && jump.loopId() == loopId) {
+        return true;
+      }
+      if (statement instanceof If branch && (containsJump(branch.thenBlock(), loopId)
+          || containsJump(branch.elseBlock(), loopId))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean containsContinue(Block block, int loopId) {

@@ -194,8 +194,11 @@ final class ExpressionLowering {
       return value;
     }
     if (value instanceof Operand.Constant constant) {
+      if (value.type().widensTo(target)) {
+        return constant; // Java widens a constant where it is assigned
+      }
       return new Operand.Constant(castText(constant.expression(), target), target,
-          target == NumericType.DOUBLE ? constant.knownValue() : OptionalDouble.empty());
+          OptionalDouble.empty());
     }
     boolean active = value.isActive() && target == NumericType.DOUBLE;
     return context.emit(Operation.cast(target), List.of(value), target, active);
