@@ -67,6 +67,11 @@ final class FlowAnalysis {
     return straightLine;
   }
 
+  /** The instructions a straight-line method needs, in order; null for other methods. */
+  List<Instruction> liveInstructions() {
+    return live;
+  }
+
   /** Whether the reverse sweep records anything: a loop, or a branch inside a loop. */
   boolean usesTape() {
     return usesTape;

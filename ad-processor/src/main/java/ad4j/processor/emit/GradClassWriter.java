@@ -68,6 +68,7 @@ public final class GradClassWriter {
       gradClass.addMethod(writer.valueAndGradient());
       gradClass.addMethod(writer.tangent());
       gradClass.addMethod(writer.pullback());
+      writer.segmentMethods().forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
         .skipJavaLangImports(true)
@@ -89,6 +90,8 @@ public final class GradClassWriter {
     private final Function function;
     private final String link;
     private final int slots;
+    /** The split of a long straight-line method into segments; null when it stays whole. */
+    private final Segments segments;
 
     MethodWriter(String userType, String gradType, Method method) {
       this.gradType = gradType;
@@ -99,6 +102,8 @@ public final class GradClassWriter {
           .map(p -> p.asType().toString())
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
+      this.segments = new SweepWriter(function, new NameAllocator(function.userNames()),
+          SweepWriter.Mode.REVERSE).segments();
     }
 
     MethodSpec gradient() {
@@ -134,6 +139,9 @@ public final class GradClassWriter {
           .returns(double.class)
           .addParameter(double[].class, array);
       method.addCode(lengthCheck(methodName, array));
+      if (segments != null) {
+        return method.addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
+      }
       Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.ONE);
       CodeBlock.Builder code = sweep.code();
       List<Value> differentiable = function.differentiableParameters();
@@ -143,6 +151,112 @@ public final class GradClassWriter {
       }
       code.addStatement("return $L", sweep.resultExpression());
       return method.addCode(code.build()).build();
+    }
+
+    /**
+     * The reverse-mode body of a split method: the forward segments in order, the reverse
+     * segments backwards, then the parameters' adjoints from the tape into {@code array}.
+     */
+    private CodeBlock segmentedReverse(NameAllocator names, List<String> parameters,
+        String seed, String array, String assignment) {
+      CodeBlock.Builder code = CodeBlock.builder();
+      String tape = names.fresh("tape");
+      String result = names.fresh("result");
+      String arguments = String.join(", ", prepend(tape, parameters));
+      int count = segments.list().size();
+      code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
+      code.add("// forward sweep, in $L segments\n", count);
+      for (int k = 1; k < count; k++) {
+        code.addStatement("$LForward$L($L)", function.name(), k, arguments);
+      }
+      code.addStatement("double $L = $LForward$L($L)", result, function.name(), count,
+          arguments);
+      code.add("// reverse sweep\n");
+      code.addStatement("$LReverse$L($L, $L)", function.name(), count, arguments, seed);
+      for (int k = count - 1; k >= 1; k--) {
+        code.addStatement("$LReverse$L($L)", function.name(), k, arguments);
+      }
+      List<Value> differentiable = function.differentiableParameters();
+      for (int i = differentiable.size() - 1; i >= 0; i--) {
+        code.addStatement("$L[$L] $L $L.popDouble()", array, i, assignment, tape);
+      }
+      code.addStatement("return $L", result);
+      return code.build();
+    }
+
+    /** The private methods of a split method's segments; none when it is not split. */
+    List<MethodSpec> segmentMethods() {
+      List<MethodSpec> methods = new ArrayList<>();
+      if (segments == null) {
+        return methods;
+      }
+      int count = segments.list().size();
+      for (Segments.Segment segment : segments.list()) {
+        boolean last = segment.number() == count;
+        String lines = segmentLines(segment);
+        {
+          NameAllocator names = new NameAllocator(function.userNames());
+          SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+          List<String> parameters = sweep.parameterNames();
+          String tape = sweep.tapeParameter();
+          sweep.writeForwardSegment(segment, segments, last);
+          methods.add(segmentMethod(function.name() + "Forward" + segment.number(), tape,
+              parameters, List.of(), last ? double.class : void.class, sweep.code().build(),
+              "Forward sweep of " + lines + " of " + link + "."));
+        }
+        {
+          NameAllocator names = new NameAllocator(function.userNames());
+          SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+          List<String> parameters = sweep.parameterNames();
+          String tape = sweep.tapeParameter();
+          String seed = last ? names.fresh("seed") : null;
+          sweep.writeReverseSegment(segment, segments, last ? Expr.atom(seed) : null);
+          methods.add(segmentMethod(function.name() + "Reverse" + segment.number(), tape,
+              parameters, last ? List.of(seed) : List.of(), void.class, sweep.code().build(),
+              "Reverse sweep of " + lines + " of " + link + "."));
+        }
+        {
+          NameAllocator names = new NameAllocator(function.userNames());
+          SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.TANGENT);
+          List<String> parameters = sweep.parameterNames();
+          List<String> tangents = sweep.tangentParameterNames();
+          String tape = sweep.tapeParameter();
+          sweep.writeTangentSegment(segment, last);
+          methods.add(segmentMethod(function.name() + "Tangent" + segment.number(), tape,
+              parameters, tangents, last ? double.class : void.class, sweep.code().build(),
+              "Forward mode over " + lines + " of " + link + "."));
+        }
+      }
+      return methods;
+    }
+
+    private MethodSpec segmentMethod(String name, String tape, List<String> parameters,
+        List<String> extraDoubles, Class<?> returns, CodeBlock body, String javadoc) {
+      MethodSpec.Builder method = MethodSpec.methodBuilder(name)
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("$L\n", javadoc)
+          .returns(returns)
+          .addParameter(SweepWriter.TAPE, tape);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+      }
+      for (String extra : extraDoubles) {
+        method.addParameter(double.class, extra);
+      }
+      return method.addCode(body).build();
+    }
+
+    private static String segmentLines(Segments.Segment segment) {
+      long first = segment.instructions().get(0).line().number();
+      long last = segment.instructions().get(segment.instructions().size() - 1).line().number();
+      return first == last ? "line " + first : "lines " + first + " to " + last;
+    }
+
+    private static List<String> prepend(String first, List<String> rest) {
+      List<String> result = new ArrayList<>();
+      result.add(first);
+      result.addAll(rest);
+      return result;
     }
 
     MethodSpec tangent() {
@@ -157,6 +271,21 @@ public final class GradClassWriter {
           .returns(double.class);
       for (String name : tangentNames) {
         method.addParameter(double.class, name);
+      }
+      if (segments != null) {
+        CodeBlock.Builder code = CodeBlock.builder();
+        String tape = names.fresh("tape");
+        List<String> arguments = prepend(tape, parameters);
+        arguments.addAll(tangentNames);
+        String joined = String.join(", ", arguments);
+        int count = segments.list().size();
+        code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
+        code.add("// forward sweep, in $L segments\n", count);
+        for (int k = 1; k < count; k++) {
+          code.addStatement("$LTangent$L($L)", function.name(), k, joined);
+        }
+        code.addStatement("return $LTangent$L($L)", function.name(), count, joined);
+        return method.addCode(code.build()).build();
       }
       sweep.writeTangentMethod();
       return method.addCode(sweep.code().build()).build();
@@ -181,6 +310,9 @@ public final class GradClassWriter {
           .addParameter(double.class, seed)
           .addParameter(double[].class, array);
       method.addCode(lengthCheck(methodName, array));
+      if (segments != null) {
+        return method.addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
+      }
       Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.atom(seed));
       CodeBlock.Builder code = sweep.code();
       List<Value> differentiable = function.differentiableParameters();

@@ -219,6 +219,126 @@ final class SweepWriter {
     }
   }
 
+  // ---- segments of long straight-line methods ----------------------------------------------
+
+  /** The split of this method into segments, or null when it is short enough to stay whole. */
+  Segments segments() {
+    return Segments.of(function, flow, flow.liveInstructions());
+  }
+
+  /** Binds the tape parameter of a segment method. */
+  String tapeParameter() {
+    tape = names.fresh("tape");
+    return tape;
+  }
+
+  /**
+   * The body of a segment's forward method: takes the values crossing into it from the tape,
+   * computes, records what its reverse needs, and hands the values crossing out to the next
+   * segment; the last segment returns the result instead.
+   */
+  void writeForwardSegment(Segments.Segment segment, Segments segments, boolean last) {
+    popAll(segment.carriedIn(), Map.of());
+    for (Instruction instruction : segment.instructions()) {
+      comment(instruction.line(), "");
+      Value value = instruction.result();
+      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
+          primalExpression(instruction));
+    }
+    pushAll(segment.needed());
+    pushAll(segment.carriedOut());
+    if (last) {
+      code.addStatement("return $L", operandExpression(finalReturn().value()));
+    }
+  }
+
+  /**
+   * The body of a segment's reverse method: takes the adjoints of the values it handed on (or
+   * the seed, in the last segment) and the values its forward method recorded, walks its
+   * instructions backwards, and hands the adjoints of the values it took, and of the
+   * parameters, to the previous segment.
+   */
+  void writeReverseSegment(Segments.Segment segment, Segments segments, Expr seedExpression) {
+    Map<Value, Adjoint> adjoints = new HashMap<>();
+    List<Value> parameters = function.differentiableParameters();
+    if (seedExpression == null) {
+      List<Value> incoming = new ArrayList<>(segment.carriedOut());
+      incoming.addAll(parameters);
+      for (int i = incoming.size() - 1; i >= 0; i--) {
+        Value value = incoming.get(i);
+        String name = names.fresh(nameOf(value) + "Bar");
+        code.addStatement("double $L = $L.popDouble()", name, tape);
+        adjoints.put(value, new Adjoint(Expr.atom(name), true));
+      }
+    }
+    List<Value> needed = segment.needed();
+    for (int i = needed.size() - 1; i >= 0; i--) {
+      Value value = needed.get(i);
+      code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
+          popMethod(value.type()));
+    }
+    if (seedExpression != null && finalReturn().value() instanceof Operand.Use use
+        && use.isActive()) {
+      comment(finalReturn().line(), "adjoint of ");
+      accumulate(adjoints, use.value(), seedExpression, false, true);
+    }
+    List<Instruction> instructions = segment.instructions();
+    for (int i = instructions.size() - 1; i >= 0; i--) {
+      reverseInstruction(instructions.get(i), function.body(), adjoints, Map.of());
+    }
+    List<Value> outgoing = new ArrayList<>(segment.carriedIn());
+    outgoing.addAll(parameters);
+    for (Value value : outgoing) {
+      Adjoint adjoint = adjoints.get(value);
+      code.addStatement("$L.pushDouble($L)", tape,
+          adjoint == null ? Expr.ZERO : adjoint.expression());
+    }
+  }
+
+  /**
+   * The body of a segment's tangent method: values and tangents in from the tape, out to the
+   * tape (or the result's tangent returned, in the last segment).
+   */
+  void writeTangentSegment(Segments.Segment segment, boolean last) {
+    List<Value> carriedIn = segment.carriedIn();
+    for (int i = carriedIn.size() - 1; i >= 0; i--) {
+      Value value = carriedIn.get(i);
+      if (value.isActive()) {
+        String tangent = names.fresh(nameOf(value) + "Dot");
+        code.addStatement("double $L = $L.popDouble()", tangent, tape);
+        tangents.put(value, Expr.atom(tangent));
+      }
+      code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
+          popMethod(value.type()));
+    }
+    for (Instruction instruction : segment.instructions()) {
+      forwardInstruction(instruction, function.body());
+    }
+    for (Value value : segment.carriedOut()) {
+      code.addStatement("$L.$L($L)", tape, pushMethod(value.type()), nameOf(value));
+      if (value.isActive()) {
+        code.addStatement("$L.pushDouble($L)", tape, tangents.get(value));
+      }
+    }
+    if (last) {
+      code.addStatement("return $L", tangentOf(finalReturn().value()));
+    }
+  }
+
+  private void popAll(List<Value> values, Map<Value, String> unused) {
+    for (int i = values.size() - 1; i >= 0; i--) {
+      Value value = values.get(i);
+      code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
+          popMethod(value.type()));
+    }
+  }
+
+  private void pushAll(List<Value> values) {
+    for (Value value : values) {
+      code.addStatement("$L.$L($L)", tape, pushMethod(value.type()), nameOf(value));
+    }
+  }
+
   // ---- forward sweep -----------------------------------------------------------------------
 
   private void writeForward(Block block) {
