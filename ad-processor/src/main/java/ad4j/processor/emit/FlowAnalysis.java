@@ -230,7 +230,9 @@ final class FlowAnalysis {
 
   private void use(Operand operand, Block block) {
     if (operand instanceof Operand.Use use) {
-      usedIn.computeIfAbsent(use.value(), v -> new HashSet<>()).add(block);
+      // Blocks are records: hashing one would hash all its statements.
+      usedIn.computeIfAbsent(use.value(),
+          v -> Collections.newSetFromMap(new IdentityHashMap<>())).add(block);
     }
   }
 
