@@ -150,8 +150,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     try {
       Optional<Function> function = Optional.empty();
       if (MethodValidator.validate(method, tree, diagnostics)) {
-        function = Lowering.lower(processingEnv.getElementUtils(), trees, unit, method, tree,
-            diagnostics);
+        function = Lowering.lower(processingEnv.getElementUtils(), processingEnv.getTypeUtils(),
+            trees, unit, method, tree, diagnostics);
       }
       diagnostics.report();
       return function;

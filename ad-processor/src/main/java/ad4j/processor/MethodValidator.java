@@ -14,8 +14,9 @@ import javax.lang.model.type.TypeKind;
 
 /**
  * Checks the signature of a {@code @Differentiable} method, before its body is looked at: a
- * static method with a body, returning {@code double}, with one or more {@code double}
- * parameters, in a top-level or member class.
+ * static method with a body, returning {@code double}, with at least one {@code double}
+ * parameter and otherwise {@code int}, {@code long} or {@code boolean} ones, in a top-level or
+ * member class.
  */
 final class MethodValidator {
   private MethodValidator() {}
@@ -54,21 +55,29 @@ final class MethodValidator {
       valid = false;
     }
     List<? extends VariableTree> parameters = tree.getParameters();
+    boolean anyDouble = false;
+    for (int i = 0; i < parameters.size(); i++) {
+      TypeKind kind = method.getParameters().get(i).asType().getKind();
+      anyDouble |= kind == TypeKind.DOUBLE;
+      if (kind != TypeKind.DOUBLE && kind != TypeKind.INT && kind != TypeKind.LONG
+          && kind != TypeKind.BOOLEAN) {
+        VariableTree parameter = parameters.get(i);
+        diagnostics.error(at(parameter.getType(), parameter), "parameter '" + parameter.getName()
+            + "' of @Differentiable method '" + name + "' has type '"
+            + method.getParameters().get(i).asType() + "': only 'double' parameters (which get"
+            + " derivatives) and 'int', 'long' and 'boolean' parameters (which do not) are"
+            + " supported");
+        valid = false;
+      }
+    }
     if (parameters.isEmpty()) {
       diagnostics.error(tree, "@Differentiable method '" + name + "' has no parameters: there is"
           + " nothing to differentiate with respect to");
       valid = false;
-    }
-    for (int i = 0; i < parameters.size(); i++) {
-      TypeKind kind = method.getParameters().get(i).asType().getKind();
-      if (kind != TypeKind.DOUBLE) {
-        VariableTree parameter = parameters.get(i);
-        diagnostics.error(at(parameter.getType(), parameter), "parameter '" + parameter.getName()
-            + "' of @Differentiable method '" + name + "' has type '"
-            + method.getParameters().get(i).asType() + "': only 'double' parameters are"
-            + " supported");
-        valid = false;
-      }
+    } else if (!anyDouble && valid) {
+      diagnostics.error(tree, "@Differentiable method '" + name + "' has no 'double' parameter:"
+          + " there is nothing to differentiate with respect to");
+      valid = false;
     }
     return valid;
   }

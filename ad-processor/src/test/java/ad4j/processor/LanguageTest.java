@@ -124,7 +124,7 @@ class LanguageTest {
 
     assertThat(compilation).hadErrorContaining("call to 'sin(...)' is not differentiable")
         .inFile(file).onLine(8).atColumn(57);
-    assertThat(compilation).hadErrorContaining("calls to other methods (F.sin)");
+    assertThat(compilation).hadErrorContaining("annotate 'F.sin' with @Differentiable");
   }
 
   /** A class named Math in the user's package: generated code must say java.lang.Math. */

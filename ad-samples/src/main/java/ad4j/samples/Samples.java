@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Runs every sample and prints its results: the seed documents' worked examples, Rosenbrock by
- * BFGS, Black-Scholes Greeks and a logistic loss, then where the generated sources are.
+ * BFGS, Black-Scholes Greeks, a logistic loss, and functions with loops and branches, then where
+ * the generated sources are.
  */
 public final class Samples {
   private Samples() {}
@@ -13,7 +14,8 @@ public final class Samples {
   /** The generated classes of this module, one per class holding {@code @Differentiable} methods. */
   static final List<Class<?>> GENERATED = List.of(
       SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
-      LogisticLossGrad.class, HygieneGrad.class, Outer_InnerGrad.class, OverloadsGrad.class);
+      LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
+      OverloadsGrad.class);
 
   /**
    * Prints all samples to standard output.
@@ -31,6 +33,8 @@ public final class Samples {
     BlackScholes.print(out);
     out.println();
     LogisticLoss.print(out);
+    out.println();
+    ControlFlow.print(out);
     out.println();
     out.println("Other samples: Hygiene (names like generated ones), Outer.Inner, Overloads");
     out.println("  Outer_InnerGrad.dampedGradient(1, 0.5) = "

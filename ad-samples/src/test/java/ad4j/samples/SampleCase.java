@@ -78,9 +78,34 @@ record SampleCase(
     return values;
   }
 
+  /** The derivative of {@code sum x^k / (k + 1)}, term by term. */
+  static double hornerDerivative(double x) {
+    double sum = 0;
+    for (int k = 1; k <= 100; k++) {
+      sum += k * Math.pow(x, k - 1) / (k + 1);
+    }
+    return sum;
+  }
+
   /** All sample methods of the module. */
   static List<SampleCase> all() {
     return List.of(
+        new SampleCase("ControlFlowGrad", "newtonSqrt", 1,
+            p -> ControlFlow.newtonSqrt(p[0]),
+            p -> ControlFlowGrad.newtonSqrtGradient(p[0]),
+            (p, g) -> ControlFlowGrad.newtonSqrtValueAndGradient(p[0], g),
+            (p, d) -> ControlFlowGrad.newtonSqrtTangent(p[0], d[0]),
+            (p, s, a) -> ControlFlowGrad.newtonSqrtPullback(p[0], s, a),
+            p -> v(0.5 / Math.sqrt(p[0])),
+            uniform(1, 0.1, 100)),
+        new SampleCase("ControlFlowGrad", "horner", 1,
+            p -> ControlFlow.horner(p[0]),
+            p -> ControlFlowGrad.hornerGradient(p[0]),
+            (p, g) -> ControlFlowGrad.hornerValueAndGradient(p[0], g),
+            (p, d) -> ControlFlowGrad.hornerTangent(p[0], d[0]),
+            (p, s, a) -> ControlFlowGrad.hornerPullback(p[0], s, a),
+            p -> v(hornerDerivative(p[0])),
+            uniform(1, -0.9, 0.9)),
         new SampleCase("SeedExamplesGrad", "f", 2,
             p -> SeedExamples.f(p[0], p[1]),
             p -> SeedExamplesGrad.fGradient(p[0], p[1]),

@@ -1,6 +1,7 @@
 package ad4j.processor.emit;
 
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
 import ad4j.processor.rules.Expr;
 import com.palantir.javapoet.AnnotationSpec;
@@ -11,7 +12,6 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -68,6 +68,7 @@ public final class GradClassWriter {
       gradClass.addMethod(writer.valueAndGradient());
       gradClass.addMethod(writer.tangent());
       gradClass.addMethod(writer.pullback());
+      writer.segmentMethods().forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
         .skipJavaLangImports(true)
@@ -89,6 +90,8 @@ public final class GradClassWriter {
     private final Function function;
     private final String link;
     private final int slots;
+    /** The split of a long straight-line method into segments; null when it stays whole. */
+    private final Segments segments;
 
     MethodWriter(String userType, String gradType, Method method) {
       this.gradType = gradType;
@@ -99,11 +102,13 @@ public final class GradClassWriter {
           .map(p -> p.asType().toString())
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
+      this.segments = new SweepWriter(function, new NameAllocator(function.userNames()),
+          SweepWriter.Mode.REVERSE).segments();
     }
 
     MethodSpec gradient() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names);
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
       return start(function.name() + "Gradient", parameters)
@@ -120,7 +125,7 @@ public final class GradClassWriter {
 
     MethodSpec valueAndGradient() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names);
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
       String methodName = function.name() + "ValueAndGradient";
@@ -134,18 +139,11 @@ public final class GradClassWriter {
           .returns(double.class)
           .addParameter(double[].class, array);
       method.addCode(lengthCheck(methodName, array));
+      if (segments != null) {
+        return method.addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
+      }
+      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.ONE);
       CodeBlock.Builder code = sweep.code();
-      if (sweep.hasForwardSweep()) {
-        code.add("// forward sweep\n");
-      }
-      sweep.writeForwardSweep(null);
-      Map<Value, Expr> adjoints = new HashMap<>();
-      if (sweep.activeResult().isPresent()) {
-        if (sweep.hasForwardSweep()) {
-          code.add("// reverse sweep\n");
-        }
-        adjoints = sweep.writeReverseSweep(sweep.activeResult().get(), Expr.ONE);
-      }
       List<Value> differentiable = function.differentiableParameters();
       for (int i = 0; i < differentiable.size(); i++) {
         Expr adjoint = adjoints.getOrDefault(differentiable.get(i), Expr.ZERO);
@@ -155,17 +153,117 @@ public final class GradClassWriter {
       return method.addCode(code.build()).build();
     }
 
+    /**
+     * The reverse-mode body of a split method: the forward segments in order, the reverse
+     * segments backwards, then the parameters' adjoints from the tape into {@code array}.
+     */
+    private CodeBlock segmentedReverse(NameAllocator names, List<String> parameters,
+        String seed, String array, String assignment) {
+      CodeBlock.Builder code = CodeBlock.builder();
+      String tape = names.fresh("tape");
+      String result = names.fresh("result");
+      String arguments = String.join(", ", prepend(tape, parameters));
+      int count = segments.list().size();
+      code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
+      code.add("// forward sweep, in $L segments\n", count);
+      for (int k = 1; k < count; k++) {
+        code.addStatement("$LForward$L($L)", function.name(), k, arguments);
+      }
+      code.addStatement("double $L = $LForward$L($L)", result, function.name(), count,
+          arguments);
+      code.add("// reverse sweep\n");
+      code.addStatement("$LReverse$L($L, $L)", function.name(), count, arguments, seed);
+      for (int k = count - 1; k >= 1; k--) {
+        code.addStatement("$LReverse$L($L)", function.name(), k, arguments);
+      }
+      List<Value> differentiable = function.differentiableParameters();
+      for (int i = differentiable.size() - 1; i >= 0; i--) {
+        code.addStatement("$L[$L] $L $L.popDouble()", array, i, assignment, tape);
+      }
+      code.addStatement("return $L", result);
+      return code.build();
+    }
+
+    /** The private methods of a split method's segments; none when it is not split. */
+    List<MethodSpec> segmentMethods() {
+      List<MethodSpec> methods = new ArrayList<>();
+      if (segments == null) {
+        return methods;
+      }
+      int count = segments.list().size();
+      for (Segments.Segment segment : segments.list()) {
+        boolean last = segment.number() == count;
+        String lines = segmentLines(segment);
+        {
+          NameAllocator names = new NameAllocator(function.userNames());
+          SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+          List<String> parameters = sweep.parameterNames();
+          String tape = sweep.tapeParameter();
+          sweep.writeForwardSegment(segment, segments, last);
+          methods.add(segmentMethod(function.name() + "Forward" + segment.number(), tape,
+              parameters, List.of(), last ? double.class : void.class, sweep.code().build(),
+              "Forward sweep of " + lines + " of " + link + "."));
+        }
+        {
+          NameAllocator names = new NameAllocator(function.userNames());
+          SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+          List<String> parameters = sweep.parameterNames();
+          String tape = sweep.tapeParameter();
+          String seed = last ? names.fresh("seed") : null;
+          sweep.writeReverseSegment(segment, segments, last ? Expr.atom(seed) : null);
+          methods.add(segmentMethod(function.name() + "Reverse" + segment.number(), tape,
+              parameters, last ? List.of(seed) : List.of(), void.class, sweep.code().build(),
+              "Reverse sweep of " + lines + " of " + link + "."));
+        }
+        {
+          NameAllocator names = new NameAllocator(function.userNames());
+          SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.TANGENT);
+          List<String> parameters = sweep.parameterNames();
+          List<String> tangents = sweep.tangentParameterNames();
+          String tape = sweep.tapeParameter();
+          sweep.writeTangentSegment(segment, last);
+          methods.add(segmentMethod(function.name() + "Tangent" + segment.number(), tape,
+              parameters, tangents, last ? double.class : void.class, sweep.code().build(),
+              "Forward mode over " + lines + " of " + link + "."));
+        }
+      }
+      return methods;
+    }
+
+    private MethodSpec segmentMethod(String name, String tape, List<String> parameters,
+        List<String> extraDoubles, Class<?> returns, CodeBlock body, String javadoc) {
+      MethodSpec.Builder method = MethodSpec.methodBuilder(name)
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("$L\n", javadoc)
+          .returns(returns)
+          .addParameter(SweepWriter.TAPE, tape);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+      }
+      for (String extra : extraDoubles) {
+        method.addParameter(double.class, extra);
+      }
+      return method.addCode(body).build();
+    }
+
+    private static String segmentLines(Segments.Segment segment) {
+      long first = segment.instructions().get(0).line().number();
+      long last = segment.instructions().get(segment.instructions().size() - 1).line().number();
+      return first == last ? "line " + first : "lines " + first + " to " + last;
+    }
+
+    private static List<String> prepend(String first, List<String> rest) {
+      List<String> result = new ArrayList<>();
+      result.add(first);
+      result.addAll(rest);
+      return result;
+    }
+
     MethodSpec tangent() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names);
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.TANGENT);
       List<String> parameters = sweep.parameterNames();
-      Map<Value, Expr> tangents = new HashMap<>();
-      List<String> tangentNames = new ArrayList<>();
-      for (Value parameter : function.differentiableParameters()) {
-        String name = names.fresh(sweep.nameOf(parameter) + "Dot");
-        tangentNames.add(name);
-        tangents.put(parameter, Expr.atom(name));
-      }
+      List<String> tangentNames = sweep.tangentParameterNames();
       MethodSpec.Builder method = start(function.name() + "Tangent", parameters)
           .addJavadoc("Returns the directional derivative of $L\nat the given point along the"
               + " direction ($L),\ncomputed in forward mode in one sweep.\n", link,
@@ -174,19 +272,28 @@ public final class GradClassWriter {
       for (String name : tangentNames) {
         method.addParameter(double.class, name);
       }
-      CodeBlock.Builder code = sweep.code();
-      if (sweep.hasForwardSweep()) {
-        code.add("// forward sweep: values and tangents\n");
+      if (segments != null) {
+        CodeBlock.Builder code = CodeBlock.builder();
+        String tape = names.fresh("tape");
+        List<String> arguments = prepend(tape, parameters);
+        arguments.addAll(tangentNames);
+        String joined = String.join(", ", arguments);
+        int count = segments.list().size();
+        code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
+        code.add("// forward sweep, in $L segments\n", count);
+        for (int k = 1; k < count; k++) {
+          code.addStatement("$LTangent$L($L)", function.name(), k, joined);
+        }
+        code.addStatement("return $LTangent$L($L)", function.name(), count, joined);
+        return method.addCode(code.build()).build();
       }
-      sweep.writeForwardSweep(tangents);
-      Expr result = sweep.activeResult().map(tangents::get).orElse(Expr.ZERO);
-      code.addStatement("return $L", result);
-      return method.addCode(code.build()).build();
+      sweep.writeTangentMethod();
+      return method.addCode(sweep.code().build()).build();
     }
 
     MethodSpec pullback() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names);
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String seed = names.fresh("seed");
       String array = names.fresh("adjoints");
@@ -203,23 +310,16 @@ public final class GradClassWriter {
           .addParameter(double.class, seed)
           .addParameter(double[].class, array);
       method.addCode(lengthCheck(methodName, array));
-      CodeBlock.Builder code = sweep.code();
-      if (sweep.hasForwardSweep()) {
-        code.add("// forward sweep\n");
+      if (segments != null) {
+        return method.addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
       }
-      sweep.writeForwardSweep(null);
-      if (sweep.activeResult().isPresent()) {
-        if (sweep.hasForwardSweep()) {
-          code.add("// reverse sweep\n");
-        }
-        Map<Value, Expr> adjoints =
-            sweep.writeReverseSweep(sweep.activeResult().get(), Expr.atom(seed));
-        List<Value> differentiable = function.differentiableParameters();
-        for (int i = 0; i < differentiable.size(); i++) {
-          Expr adjoint = adjoints.get(differentiable.get(i));
-          if (adjoint != null) {
-            code.addStatement("$L[$L] += $L", array, i, adjoint);
-          }
+      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.atom(seed));
+      CodeBlock.Builder code = sweep.code();
+      List<Value> differentiable = function.differentiableParameters();
+      for (int i = 0; i < differentiable.size(); i++) {
+        Expr adjoint = adjoints.get(differentiable.get(i));
+        if (adjoint != null) {
+          code.addStatement("$L[$L] += $L", array, i, adjoint);
         }
       }
       code.addStatement("return $L", sweep.resultExpression());
@@ -234,8 +334,8 @@ public final class GradClassWriter {
         }
       }
       method.addModifiers(Modifier.STATIC);
-      for (String parameter : parameterNames) {
-        method.addParameter(TypeName.DOUBLE, parameter);
+      for (int i = 0; i < parameterNames.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
       }
       return method;
     }
@@ -248,6 +348,16 @@ public final class GradClassWriter {
               ", needs " + slots + " (one per double parameter of " + function.name() + ")")
           .endControlFlow()
           .build();
+    }
+
+    private static TypeName typeName(NumericType type) {
+      return switch (type) {
+        case INT -> TypeName.INT;
+        case LONG -> TypeName.LONG;
+        case BOOLEAN -> TypeName.BOOLEAN;
+        case FLOAT -> TypeName.FLOAT;
+        case DOUBLE -> TypeName.DOUBLE;
+      };
     }
 
     private static List<String> append(List<String> list, String last) {

@@ -1,45 +1,87 @@
 package ad4j.processor.emit;
 
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Callee;
+import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Jump;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.MathOwner;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Return;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
 import ad4j.processor.rules.DerivativeRules.Argument;
 import ad4j.processor.rules.Expr;
 import ad4j.processor.rules.Partial;
+import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.Set;
 
 /**
  * Writes the statements of one generated method: the forward sweep (primal values, and tangents
  * in forward mode) and the reverse sweep (adjoints). One instance serves one generated method,
  * since each method chooses its own names.
+ *
+ * <p>Straight-line code keeps every intermediate in a local. Where there are branches and
+ * loops, the forward sweep follows the primal's control flow; for the reverse sweep, values
+ * computed in branches outside loops are declared at method scope, and inside loops each
+ * instruction pushes onto the {@code Tape} the primal values its derivative reads, each branch its
+ * decision, each inner loop its trip count; the reverse sweep pops them in mirror order.
  */
 final class SweepWriter {
+  static final ClassName TAPE = ClassName.get("ad4j.runtime", "Tape");
+
+  /** What the method computes besides values. */
+  enum Mode {
+    /** Tangents alongside values (forward mode). */
+    TANGENT,
+    /** Values recorded for a reverse sweep. */
+    REVERSE
+  }
+
   private final Function function;
   private final NameAllocator names;
+  private final Mode mode;
+  private final FlowAnalysis flow;
   private final Map<Value, String> valueNames = new HashMap<>();
-  private final List<Instruction> live;
+  private final Map<Variable, String> variableNames = new HashMap<>();
+  private final Map<Value, Expr> tangents = new HashMap<>();
+  private final Map<Variable, String> variableTangents = new HashMap<>();
+  private final Map<Integer, String> loopLabels = new HashMap<>();
+  private final Map<Integer, String> bodyLabels = new HashMap<>();
+  private final Map<Integer, String> tripCounts = new HashMap<>();
   private final CodeBlock.Builder code = CodeBlock.builder();
+  /** The branches the forward sweep is inside, innermost first: true in a then-block. */
+  private final Deque<Boolean> openBranches = new ArrayDeque<>();
+  /** For each enclosing loop, how many open branches lie outside its body. */
+  private final Deque<Integer> loopBranchBase = new ArrayDeque<>(List.of(0));
   private SourceLine commentedLine;
+  private String tape;
+  private String result;
+  private Expr seed;
 
-  SweepWriter(Function function, NameAllocator names) {
+  SweepWriter(Function function, NameAllocator names, Mode mode) {
     this.function = function;
     this.names = names;
-    this.live = liveInstructions(function);
+    this.mode = mode;
+    this.flow = new FlowAnalysis(function);
   }
 
   /** Claims the user's parameter names first, so that they appear unchanged in the signature. */
@@ -51,56 +93,711 @@ final class SweepWriter {
     return result;
   }
 
+  /** Names the tangent parameters of forward mode, one per {@code double} parameter. */
+  List<String> tangentParameterNames() {
+    List<String> result = new ArrayList<>();
+    for (Value parameter : function.differentiableParameters()) {
+      String name = names.fresh(nameOf(parameter) + "Dot");
+      result.add(name);
+      tangents.put(parameter, Expr.atom(name));
+    }
+    for (Variable variable : flow.parameterVariables()) {
+      if (variable.isActive()) {
+        variableTangents.put(variable, tangents.get(variable.parameter()).toString());
+      }
+    }
+    return result;
+  }
+
   CodeBlock.Builder code() {
     return code;
   }
 
-  /** Whether the forward sweep has any statement (a method may just return a parameter). */
-  boolean hasForwardSweep() {
-    return !live.isEmpty();
+  boolean isStraightLine() {
+    return flow.isStraightLine();
   }
 
-  /** The value the method returns, as an expression of the forward sweep's locals. */
+  // ---- the whole method body ---------------------------------------------------------------
+
+  /** Forward mode: the primal with tangents, returning the result's tangent. */
+  void writeTangentMethod() {
+    if (hasStatements(function.body())) {
+      code.add("// forward sweep: values and tangents\n");
+    }
+    writeForward(function.body());
+  }
+
+  /**
+   * Reverse mode: the forward sweep, then the reverse sweep seeded with {@code seedExpression};
+   * returns the adjoint of each {@code double} parameter (absent when nothing reached it).
+   */
+  Map<Value, Expr> writeReverseMethod(Expr seedExpression) {
+    seed = seedExpression;
+    if (flow.usesTape()) {
+      tape = names.fresh("tape");
+      code.addStatement("$T $L = $T.current()", TAPE, tape, TAPE);
+    }
+    if (!flow.isStraightLine()) {
+      result = names.fresh("result");
+      code.addStatement("double $L = 0.0", result);
+      declareHoisted(function.body());
+    }
+    if (hasStatements(function.body())) {
+      code.add("// forward sweep\n");
+    }
+    writeForward(function.body());
+    commentedLine = null;
+    Map<Value, Adjoint> adjoints = new HashMap<>();
+    Map<Variable, String> variableAdjoints = new HashMap<>();
+    if (isDifferentiated()) {
+      if (hasStatements(function.body())) {
+        code.add("// reverse sweep\n");
+      }
+      writeReverse(function.body(), adjoints, variableAdjoints);
+    }
+    Map<Value, Expr> parameterAdjoints = new HashMap<>();
+    for (Value parameter : function.differentiableParameters()) {
+      Adjoint adjoint = adjoints.get(parameter);
+      if (adjoint != null) {
+        parameterAdjoints.put(parameter, adjoint.expression());
+      }
+    }
+    for (Variable variable : flow.parameterVariables()) {
+      if (variable.isActive()) {
+        parameterAdjoints.put(variable.parameter(), Expr.atom(variableAdjoints.get(variable)));
+      }
+    }
+    return parameterAdjoints;
+  }
+
+  /** What the reverse-mode method returns: the primal result. */
   Expr resultExpression() {
-    return operandExpression(function.result().value());
+    if (result != null) {
+      return Expr.atom(result);
+    }
+    return operandExpression(finalReturn().value());
   }
 
-  /** The returned value if derivatives flow to it, else empty (the function is constant). */
-  Optional<Value> activeResult() {
-    return function.result().value() instanceof Operand.Use use && use.value().isActive()
-        ? Optional.of(use.value()) : Optional.empty();
+  /** Whether any derivative reaches a parameter at all. */
+  private boolean isDifferentiated() {
+    if (!flow.isStraightLine()) {
+      return true;
+    }
+    return finalReturn().value().isActive();
   }
 
-  // ---- forward sweep -----------------------------------------------------------------------
+  private Return finalReturn() {
+    List<Statement> statements = function.body().statements();
+    return (Return) statements.get(statements.size() - 1);
+  }
 
-  /** Writes the primal statements; with {@code tangents}, each active value's tangent after it. */
-  void writeForwardSweep(Map<Value, Expr> tangents) {
-    for (Instruction instruction : live) {
-      comment(instruction.line(), "");
-      Value result = instruction.result();
-      code.addStatement("double $L = $L", nameOf(result), primalExpression(instruction));
-      if (tangents != null && result.isActive()) {
-        String tangent = names.fresh(nameOf(result) + "Dot");
-        code.addStatement("double $L = $L", tangent, tangentExpression(instruction, tangents));
-        tangents.put(result, Expr.atom(tangent));
+  private boolean hasStatements(Block block) {
+    for (Statement statement : block.statements()) {
+      if (!(statement instanceof Return)
+          && (!(statement instanceof Instruction instruction) || flow.isLive(instruction))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Method-scope declarations of values the reverse sweep reads from inside branches. */
+  private void declareHoisted(Block block) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction && flow.isHoisted(instruction.result())) {
+        Value value = instruction.result();
+        code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
+            zeroOf(value.type()));
+      } else if (statement instanceof If branch) {
+        declareHoisted(branch.thenBlock());
+        declareHoisted(branch.elseBlock());
+      } else if (statement instanceof Loop loop && flow.loopDepth(block) == 0) {
+        String count = names.fresh("loop" + loop.id() + "Trips");
+        tripCounts.put(loop.id(), count);
+        code.addStatement("int $L = 0", count);
       }
     }
   }
 
+  // ---- segments of long straight-line methods ----------------------------------------------
+
+  /** The split of this method into segments, or null when it is short enough to stay whole. */
+  Segments segments() {
+    return Segments.of(function, flow, flow.liveInstructions());
+  }
+
+  /** Binds the tape parameter of a segment method. */
+  String tapeParameter() {
+    tape = names.fresh("tape");
+    return tape;
+  }
+
+  /**
+   * The body of a segment's forward method: takes the values crossing into it from the tape,
+   * computes, records what its reverse needs, and hands the values crossing out to the next
+   * segment; the last segment returns the result instead.
+   */
+  void writeForwardSegment(Segments.Segment segment, Segments segments, boolean last) {
+    popAll(segment.carriedIn(), Map.of());
+    for (Instruction instruction : segment.instructions()) {
+      comment(instruction.line(), "");
+      Value value = instruction.result();
+      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
+          primalExpression(instruction));
+    }
+    pushAll(segment.needed());
+    pushAll(segment.carriedOut());
+    if (last) {
+      code.addStatement("return $L", operandExpression(finalReturn().value()));
+    }
+  }
+
+  /**
+   * The body of a segment's reverse method: takes the adjoints of the values it handed on (or
+   * the seed, in the last segment) and the values its forward method recorded, walks its
+   * instructions backwards, and hands the adjoints of the values it took, and of the
+   * parameters, to the previous segment.
+   */
+  void writeReverseSegment(Segments.Segment segment, Segments segments, Expr seedExpression) {
+    Map<Value, Adjoint> adjoints = new HashMap<>();
+    List<Value> parameters = function.differentiableParameters();
+    if (seedExpression == null) {
+      List<Value> incoming = new ArrayList<>(segment.carriedOut());
+      incoming.addAll(parameters);
+      for (int i = incoming.size() - 1; i >= 0; i--) {
+        Value value = incoming.get(i);
+        String name = names.fresh(nameOf(value) + "Bar");
+        code.addStatement("double $L = $L.popDouble()", name, tape);
+        adjoints.put(value, new Adjoint(Expr.atom(name), true));
+      }
+    }
+    List<Value> needed = segment.needed();
+    for (int i = needed.size() - 1; i >= 0; i--) {
+      Value value = needed.get(i);
+      code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
+          popMethod(value.type()));
+    }
+    if (seedExpression != null && finalReturn().value() instanceof Operand.Use use
+        && use.isActive()) {
+      comment(finalReturn().line(), "adjoint of ");
+      accumulate(adjoints, use.value(), seedExpression, false, true);
+    }
+    List<Instruction> instructions = segment.instructions();
+    for (int i = instructions.size() - 1; i >= 0; i--) {
+      reverseInstruction(instructions.get(i), function.body(), adjoints, Map.of());
+    }
+    List<Value> outgoing = new ArrayList<>(segment.carriedIn());
+    outgoing.addAll(parameters);
+    for (Value value : outgoing) {
+      Adjoint adjoint = adjoints.get(value);
+      code.addStatement("$L.pushDouble($L)", tape,
+          adjoint == null ? Expr.ZERO : adjoint.expression());
+    }
+  }
+
+  /**
+   * The body of a segment's tangent method: values and tangents in from the tape, out to the
+   * tape (or the result's tangent returned, in the last segment).
+   */
+  void writeTangentSegment(Segments.Segment segment, boolean last) {
+    List<Value> carriedIn = segment.carriedIn();
+    for (int i = carriedIn.size() - 1; i >= 0; i--) {
+      Value value = carriedIn.get(i);
+      if (value.isActive()) {
+        String tangent = names.fresh(nameOf(value) + "Dot");
+        code.addStatement("double $L = $L.popDouble()", tangent, tape);
+        tangents.put(value, Expr.atom(tangent));
+      }
+      code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
+          popMethod(value.type()));
+    }
+    for (Instruction instruction : segment.instructions()) {
+      forwardInstruction(instruction, function.body());
+    }
+    for (Value value : segment.carriedOut()) {
+      code.addStatement("$L.$L($L)", tape, pushMethod(value.type()), nameOf(value));
+      if (value.isActive()) {
+        code.addStatement("$L.pushDouble($L)", tape, tangents.get(value));
+      }
+    }
+    if (last) {
+      code.addStatement("return $L", tangentOf(finalReturn().value()));
+    }
+  }
+
+  private void popAll(List<Value> values, Map<Value, String> unused) {
+    for (int i = values.size() - 1; i >= 0; i--) {
+      Value value = values.get(i);
+      code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
+          popMethod(value.type()));
+    }
+  }
+
+  private void pushAll(List<Value> values) {
+    for (Value value : values) {
+      code.addStatement("$L.$L($L)", tape, pushMethod(value.type()), nameOf(value));
+    }
+  }
+
+  // ---- forward sweep -----------------------------------------------------------------------
+
+  private void writeForward(Block block) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction) {
+        if (flow.isLive(instruction)) {
+          forwardInstruction(instruction, block);
+        }
+      } else if (statement instanceof Declare declare) {
+        comment(declare.line(), "");
+        Variable variable = declare.variable();
+        code.addStatement("$L $L = $L", variable.type().keyword(), nameOf(variable),
+            operandExpression(declare.initial()));
+        if (mode == Mode.TANGENT && variable.isActive()) {
+          String tangent = names.fresh(nameOf(variable) + "Dot");
+          variableTangents.put(variable, tangent);
+          code.addStatement("double $L = $L", tangent, tangentOf(declare.initial()));
+        }
+      } else if (statement instanceof Store store) {
+        comment(store.line(), "");
+        Variable variable = store.variable();
+        code.addStatement("$L = $L", nameOf(variable), operandExpression(store.value()));
+        if (mode == Mode.TANGENT && variable.isActive()) {
+          code.addStatement("$L = $L", variableTangents.get(variable), tangentOf(store.value()));
+        }
+      } else if (statement instanceof Return ret) {
+        forwardReturn(ret);
+      } else if (statement instanceof If branch) {
+        forwardIf(branch, block);
+      } else if (statement instanceof Loop loop) {
+        forwardLoop(loop, block);
+      } else if (statement instanceof Jump jump) {
+        comment(jump.line(), "");
+        recordBranchesLeft();
+        if (jump.kind() == Jump.Kind.BREAK) {
+          code.addStatement("break $L", loopLabels.get(jump.loopId()));
+        } else if (bodyLabels.containsKey(jump.loopId())) {
+          code.addStatement("break $L", bodyLabels.get(jump.loopId()));
+        } else {
+          code.addStatement("continue $L", loopLabels.get(jump.loopId()));
+        }
+      } else if (statement instanceof Throw thrown) {
+        comment(thrown.line(), "");
+        code.addStatement("throw new $L($L)", thrown.exceptionType(), message(thrown));
+      }
+    }
+  }
+
+  private void forwardInstruction(Instruction instruction, Block block) {
+    comment(instruction.line(), "");
+    Value value = instruction.result();
+    if (mode == Mode.REVERSE && flow.isHoisted(value)) {
+      code.addStatement("$L = $L", nameOf(value), primalExpression(instruction));
+    } else {
+      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
+          primalExpression(instruction));
+    }
+    if (mode == Mode.TANGENT && value.isActive()) {
+      String tangent = names.fresh(nameOf(value) + "Dot");
+      code.addStatement("double $L = $L", tangent, tangentExpression(instruction));
+      tangents.put(value, Expr.atom(tangent));
+    }
+    if (mode == Mode.REVERSE && flow.loopDepth(block) > 0 && !flow.isConditionBlock(block)) {
+      for (Value needed : taped(instruction)) {
+        code.addStatement("$L.$L($L)", tape, pushMethod(needed.type()), nameOf(needed));
+      }
+    }
+  }
+
+  private void forwardReturn(Return ret) {
+    comment(ret.line(), "");
+    if (mode == Mode.TANGENT) {
+      code.addStatement("return $L", tangentOf(ret.value()));
+    } else if (result != null) {
+      code.addStatement("$L = $L", result, operandExpression(ret.value()));
+    }
+  }
+
+  /**
+   * A branch. Inside a loop its decision goes on the tape when the branch is left, so that it
+   * lies above everything the branch recorded: after the statement when it completes normally,
+   * and, before a jump out of it, as a constant (the path taken is known there).
+   */
+  private void forwardIf(If branch, Block block) {
+    comment(branch.line(), "");
+    Expr condition = operandExpression(branch.condition());
+    boolean recorded = mode == Mode.REVERSE && flow.loopDepth(block) > 0
+        && !flow.isConditionBlock(block);
+    code.beginControlFlow("if ($L)", condition);
+    openBranches.push(true);
+    writeForward(branch.thenBlock());
+    openBranches.pop();
+    if (hasAnything(branch.elseBlock())) {
+      code.nextControlFlow("else");
+      openBranches.push(false);
+      writeForward(branch.elseBlock());
+      openBranches.pop();
+    }
+    code.endControlFlow();
+    if (recorded && completesNormally(branch)) {
+      code.addStatement("$L.pushBoolean($L)", tape, condition);
+    }
+  }
+
+  /** Before a jump out of the loop body: the decisions of the branches being left. */
+  private void recordBranchesLeft() {
+    if (mode != Mode.REVERSE) {
+      return;
+    }
+    int inLoop = openBranches.size() - loopBranchBase.peek();
+    int i = 0;
+    for (boolean taken : openBranches) {
+      if (i++ == inLoop) {
+        break;
+      }
+      code.addStatement("$L.pushBoolean($L)", tape, taken);
+    }
+  }
+
+  private void forwardLoop(Loop loop, Block block) {
+    comment(loop.line(), "");
+    String label = names.fresh("loop" + loop.id());
+    loopLabels.put(loop.id(), label);
+    boolean nested = flow.loopDepth(block) > 0;
+    String count = null;
+    if (mode == Mode.REVERSE) {
+      count = tripCounts.get(loop.id());
+      if (count == null) {
+        count = names.fresh("loop" + loop.id() + "Trips");
+        tripCounts.put(loop.id(), count);
+        code.addStatement("int $L = 0", count);
+      }
+    }
+    Optional<Expr> inlined = inlineCondition(loop);
+    boolean needsBodyLabel = containsContinue(loop.body(), loop.id())
+        && (!loop.update().statements().isEmpty() || inlined.isEmpty());
+    if (needsBodyLabel) {
+      bodyLabels.put(loop.id(), names.fresh("body" + loop.id()));
+    }
+    String prefix = containsJump(loop.body(), loop.id()) ? label + ": " : "";
+    if (loop.test() == null) {
+      code.beginControlFlow("$Lwhile (true)", prefix);
+    } else if (inlined.isPresent() && loop.testFirst()) {
+      code.beginControlFlow("$Lwhile ($L)", prefix, inlined.get());
+    } else if (inlined.isPresent()) {
+      code.beginControlFlow("$Ldo", prefix);
+    } else {
+      code.beginControlFlow("$Lwhile (true)", prefix);
+      if (loop.testFirst()) {
+        writeTest(loop);
+      }
+    }
+    if (count != null) {
+      code.addStatement("$L++", count);
+    }
+    if (needsBodyLabel) {
+      code.beginControlFlow("$L:", bodyLabels.get(loop.id()));
+    }
+    loopBranchBase.push(openBranches.size());
+    writeForward(loop.body());
+    loopBranchBase.pop();
+    if (needsBodyLabel) {
+      code.endControlFlow();
+    }
+    if (loop.test() != null && !loop.testFirst() && inlined.isEmpty()) {
+      writeTest(loop);
+    }
+    writeForward(loop.update());
+    if (loop.test() != null && !loop.testFirst() && inlined.isPresent()) {
+      code.endControlFlow("while ($L)", inlined.get());
+    } else {
+      code.endControlFlow();
+    }
+    if (count != null && nested) {
+      code.addStatement("$L.pushInt($L)", tape, count);
+    }
+  }
+
+  /** The loop test as instructions then {@code if (!test) break}. */
+  private void writeTest(Loop loop) {
+    writeForward(loop.condition());
+    code.beginControlFlow("if ($L)", operandExpression(loop.test()).not());
+    code.addStatement("break");
+    code.endControlFlow();
+  }
+
+  /**
+   * The loop condition as one expression, when its instructions compute nothing the rest of
+   * the method needs and nothing with a derivative: {@code i < n} rather than a temporary.
+   */
+  private Optional<Expr> inlineCondition(Loop loop) {
+    if (loop.test() == null) {
+      return Optional.empty();
+    }
+    Map<Value, Expr> inline = new HashMap<>();
+    for (Statement statement : loop.condition().statements()) {
+      if (!(statement instanceof Instruction instruction) || instruction.result().isActive()
+          || instruction.operation().form() == Operation.Form.USER_CALL
+          || instruction.operation().form() == Operation.Form.CALL) {
+        return Optional.empty();
+      }
+      List<Expr> arguments = new ArrayList<>();
+      for (Operand argument : instruction.arguments()) {
+        if (argument instanceof Operand.Use use && inline.containsKey(use.value())) {
+          arguments.add(inline.remove(use.value()));
+        } else {
+          arguments.add(operandExpression(argument));
+        }
+      }
+      inline.put(instruction.result(), render(instruction, arguments));
+    }
+    if (loop.test() instanceof Operand.Use use && inline.containsKey(use.value())) {
+      Expr condition = inline.remove(use.value());
+      return inline.isEmpty() ? Optional.of(condition) : Optional.empty();
+    }
+    return inline.isEmpty() ? Optional.of(operandExpression(loop.test())) : Optional.empty();
+  }
+
+  // ---- reverse sweep -----------------------------------------------------------------------
+
+  /** An adjoint: a local being summed into, or an expression passed on unchanged. */
+  private record Adjoint(Expr expression, boolean isLocal) {}
+
+  private void writeReverse(Block block, Map<Value, Adjoint> adjoints,
+      Map<Variable, String> variableAdjoints) {
+    for (Value value : flow.valuesDefinedIn(block)) {
+      boolean parameter = value.origin() == Value.Origin.PARAMETER && !flow.isStraightLine()
+          && !flow.isVariableParameter(value);
+      if (value.isActive() && (flow.needsDeclaredAdjoint(value) || parameter)) {
+        String name = names.fresh(nameOf(value) + "Bar");
+        code.addStatement("double $L = 0.0", name);
+        adjoints.put(value, new Adjoint(Expr.atom(name), true));
+      }
+    }
+    if (block == function.body()) {
+      for (Variable variable : flow.parameterVariables()) {
+        declareVariableAdjoint(variable, variableAdjoints);
+      }
+    }
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Declare declare) {
+        declareVariableAdjoint(declare.variable(), variableAdjoints);
+      }
+    }
+    List<Statement> statements = block.statements();
+    for (int i = statements.size() - 1; i >= 0; i--) {
+      Statement statement = statements.get(i);
+      if (statement instanceof Instruction instruction) {
+        if (flow.isLive(instruction)) {
+          reverseInstruction(instruction, block, adjoints, variableAdjoints);
+        }
+      } else if (statement instanceof Declare declare) {
+        String adjoint = variableAdjoints.get(declare.variable());
+        if (adjoint != null && declare.initial() instanceof Operand.Use use && use.isActive()) {
+          comment(declare.line(), "adjoint of ");
+          accumulate(adjoints, use.value(), Expr.atom(adjoint), false, false);
+        }
+      } else if (statement instanceof Store store) {
+        String adjoint = variableAdjoints.get(store.variable());
+        if (adjoint != null) {
+          comment(store.line(), "adjoint of ");
+          if (store.value() instanceof Operand.Use use && use.isActive()) {
+            accumulate(adjoints, use.value(), Expr.atom(adjoint), false, false);
+          }
+          code.addStatement("$L = 0.0", adjoint);
+        }
+      } else if (statement instanceof Return ret) {
+        if (ret.value() instanceof Operand.Use use && use.isActive()) {
+          comment(ret.line(), "adjoint of ");
+          accumulate(adjoints, use.value(), seed, false, true);
+        }
+      } else if (statement instanceof If branch) {
+        comment(branch.line(), "adjoint of ");
+        Expr decision = flow.loopDepth(block) > 0
+            ? Expr.atom(tape + ".popBoolean()") : operandExpression(branch.condition());
+        code.beginControlFlow("if ($L)", decision);
+        writeReverse(branch.thenBlock(), adjoints, variableAdjoints);
+        if (hasAnything(branch.elseBlock())) {
+          code.nextControlFlow("else");
+          writeReverse(branch.elseBlock(), adjoints, variableAdjoints);
+        }
+        code.endControlFlow();
+      } else if (statement instanceof Loop loop) {
+        comment(loop.line(), "adjoint of ");
+        String count = tripCounts.get(loop.id());
+        if (flow.loopDepth(block) > 0) {
+          count = names.fresh("loop" + loop.id() + "Trips");
+          code.addStatement("int $L = $L.popInt()", count, tape);
+        }
+        String iteration = names.fresh("iteration" + loop.id());
+        code.beginControlFlow("for (int $L = $L; $L > 0; $L--)", iteration, count, iteration,
+            iteration);
+        writeReverse(loop.body(), adjoints, variableAdjoints);
+        code.endControlFlow();
+      }
+    }
+  }
+
+  private void declareVariableAdjoint(Variable variable, Map<Variable, String> adjoints) {
+    if (variable.isActive() && !adjoints.containsKey(variable)) {
+      String name = names.fresh(nameOf(variable) + "Bar");
+      code.addStatement("double $L = 0.0", name);
+      adjoints.put(variable, name);
+    }
+  }
+
+  private void reverseInstruction(Instruction instruction, Block block,
+      Map<Value, Adjoint> adjoints, Map<Variable, String> variableAdjoints) {
+    Value value = instruction.result();
+    if (!value.isActive()) {
+      return;
+    }
+    Map<Value, String> popped = new HashMap<>();
+    if (flow.loopDepth(block) > 0) {
+      List<Value> taped = taped(instruction);
+      for (int i = taped.size() - 1; i >= 0; i--) {
+        Value needed = taped.get(i);
+        String name = names.fresh(nameOf(needed));
+        code.addStatement("$L $L = $L.$L()", needed.type().keyword(), name, tape,
+            popMethod(needed.type()));
+        popped.put(needed, name);
+      }
+    }
+    Adjoint adjoint = adjoints.get(value);
+    if (adjoint == null) {
+      return; // nothing that reaches the result depends on this value
+    }
+    comment(instruction.line(), "adjoint of ");
+    Operation operation = instruction.operation();
+    if (operation.form() == Operation.Form.USER_CALL) {
+      reverseCall(instruction, adjoint.expression(), popped, adjoints);
+      return;
+    }
+    if (operation.form() == Operation.Form.COPY
+        && instruction.arguments().get(0) instanceof Operand.Read read) {
+      code.addStatement("$L += $L", variableAdjoints.get(read.variable()), adjoint.expression());
+      return;
+    }
+    DerivativeRules.Site site = site(instruction, popped);
+    DerivativeRules.Rule rule = ruleFor(instruction);
+    for (int i = 0; i < instruction.arguments().size(); i++) {
+      if (!(instruction.arguments().get(i) instanceof Operand.Use use) || !use.isActive()) {
+        continue;
+      }
+      Optional<Partial> partial = rule.partial(i, site);
+      if (partial.isEmpty()) {
+        continue;
+      }
+      Partial p = partial.get();
+      boolean passThrough = p.equals(Partial.ONE) && !adjoint.isLocal();
+      boolean aliasable = p.equals(Partial.ONE);
+      accumulate(adjoints, use.value(), p.applyTo(adjoint.expression()), p.negative(),
+          aliasable || passThrough);
+    }
+  }
+
+  /** The reverse of {@code v = g(args)}: g's pullback, seeded with v's adjoint. */
+  private void reverseCall(Instruction instruction, Expr adjoint, Map<Value, String> popped,
+      Map<Value, Adjoint> adjoints) {
+    Callee callee = instruction.operation().callee();
+    List<Operand> arguments = instruction.arguments();
+    String array = names.fresh(callee.name() + "Adjoints");
+    code.addStatement("double[] $L = new double[$L]", array,
+        callee.differentiableParameterCount());
+    List<String> callArguments = new ArrayList<>();
+    for (Operand argument : arguments) {
+      callArguments.add(argumentText(argument, popped));
+    }
+    callArguments.add(adjoint.toString());
+    callArguments.add(array);
+    code.addStatement("$L.$LPullback($L)", callee.gradClass(), callee.name(),
+        String.join(", ", callArguments));
+    int slot = 0;
+    for (int i = 0; i < arguments.size(); i++) {
+      if (callee.parameterTypes().get(i) != NumericType.DOUBLE) {
+        continue;
+      }
+      if (arguments.get(i) instanceof Operand.Use use && use.isActive()) {
+        accumulate(adjoints, use.value(), Expr.atom(array + "[" + slot + "]"), false, false);
+      }
+      slot++;
+    }
+  }
+
+  /**
+   * Adds a contribution to a value's adjoint. {@code mayShare}: the contribution is another
+   * adjoint passed on unchanged, which a value with no adjoint yet may share instead of
+   * copying (its source is final by now).
+   */
+  private void accumulate(Map<Value, Adjoint> adjoints, Value target, Expr contribution,
+      boolean negated, boolean mayShare) {
+    Adjoint existing = adjoints.get(target);
+    if (existing != null && existing.isLocal()) {
+      code.addStatement("$L $L= $L", existing.expression(), negated ? "-" : "+", contribution);
+      return;
+    }
+    if (existing == null && mayShare && !negated && flow.isStraightLine()) {
+      adjoints.put(target, new Adjoint(contribution, false));
+      return;
+    }
+    String name = names.fresh(nameOf(target) + "Bar");
+    Expr initial;
+    if (existing == null) {
+      initial = negated ? contribution.negate() : contribution;
+    } else {
+      initial = negated ? existing.expression().minus(contribution)
+          : existing.expression().plus(contribution);
+    }
+    code.addStatement("double $L = $L", name, initial);
+    adjoints.put(target, new Adjoint(Expr.atom(name), true));
+  }
+
+  // ---- expressions -------------------------------------------------------------------------
+
   private Expr primalExpression(Instruction instruction) {
     List<Expr> arguments = instruction.arguments().stream().map(this::operandExpression).toList();
+    return render(instruction, arguments);
+  }
+
+  private Expr render(Instruction instruction, List<Expr> arguments) {
     Operation operation = instruction.operation();
     return switch (operation.form()) {
       case INFIX -> Expr.binary(operation.name(), arguments.get(0), arguments.get(1));
-      case PREFIX -> arguments.get(0).negate();
+      case PREFIX -> prefix(operation.name(), arguments.get(0));
+      case CAST -> Expr.source("(" + operation.name() + ") " + castOperand(arguments.get(0)),
+          Expr.unaryPrecedence());
       case CALL -> Expr.call(function.mathClassName(operation.owner()), operation.name(),
           arguments.toArray(Expr[]::new));
+      case USER_CALL -> Expr.call(operation.callee().userClass(), operation.name(),
+          arguments.toArray(Expr[]::new));
       case COPY -> arguments.get(0);
+      case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
     };
   }
 
-  private Expr tangentExpression(Instruction instruction, Map<Value, Expr> tangents) {
-    DerivativeRules.Site site = site(instruction);
+  private static Expr prefix(String symbol, Expr operand) {
+    return switch (symbol) {
+      case "-" -> operand.negate();
+      case "!" -> operand.not();
+      default -> Expr.source("~" + castOperand(operand), Expr.unaryPrecedence());
+    };
+  }
+
+  private static String castOperand(Expr operand) {
+    String text = operand.toString();
+    boolean bare = !text.contains(" ") || (text.startsWith("(") && text.endsWith(")"));
+    return bare ? text : "(" + text + ")";
+  }
+
+  private Expr tangentExpression(Instruction instruction) {
+    Operation operation = instruction.operation();
+    if (operation.form() == Operation.Form.USER_CALL) {
+      return tangentCall(instruction);
+    }
+    if (operation.form() == Operation.Form.COPY
+        && instruction.arguments().get(0) instanceof Operand.Read read) {
+      return Expr.atom(variableTangents.get(read.variable()));
+    }
+    DerivativeRules.Site site = site(instruction, Map.of());
     DerivativeRules.Rule rule = ruleFor(instruction);
     Expr sum = null;
     for (int i = 0; i < instruction.arguments().size(); i++) {
@@ -121,89 +818,47 @@ final class SweepWriter {
     return sum == null ? Expr.ZERO : sum;
   }
 
-  // ---- reverse sweep -----------------------------------------------------------------------
-
-  /**
-   * Writes the reverse sweep: starting from {@code seed} as the adjoint of the result, visits the
-   * live instructions backwards and adds each one's contributions to its arguments' adjoints.
-   * Adjoints that never reach the result are never created. Returns the adjoint of each
-   * parameter that received any.
-   */
-  Map<Value, Expr> writeReverseSweep(Value result, Expr seed) {
-    Map<Value, Adjoint> adjoints = new HashMap<>();
-    adjoints.put(result, new Adjoint(seed, false));
-    commentedLine = null;
-    List<Instruction> reversed = new ArrayList<>(live);
-    Collections.reverse(reversed);
-    for (Instruction instruction : reversed) {
-      Adjoint adjoint = adjoints.get(instruction.result());
-      if (adjoint == null || !instruction.result().isActive()) {
-        continue;
-      }
-      DerivativeRules.Site site = site(instruction);
-      DerivativeRules.Rule rule = ruleFor(instruction);
-      for (int i = 0; i < instruction.arguments().size(); i++) {
-        if (!(instruction.arguments().get(i) instanceof Operand.Use use) || !use.isActive()) {
-          continue;
-        }
-        Optional<Partial> partial = rule.partial(i, site);
-        if (partial.isEmpty()) {
-          continue;
-        }
-        comment(instruction.line(), "adjoint of ");
-        Partial p = partial.get();
-        if (p.equals(Partial.ONE) && !adjoints.containsKey(use.value())) {
-          // y = a + b passes yBar on unchanged: a and b share it rather than copy it.
-          adjoints.put(use.value(), new Adjoint(adjoint.expression(), false));
-          continue;
-        }
-        accumulate(adjoints, use.value(), p.applyTo(adjoint.expression()), p.negative());
+  /** {@code gTangent(args, argument tangents)}: the callee's own forward mode. */
+  private Expr tangentCall(Instruction instruction) {
+    Callee callee = instruction.operation().callee();
+    List<Expr> arguments = new ArrayList<>();
+    for (Operand argument : instruction.arguments()) {
+      arguments.add(operandExpression(argument));
+    }
+    for (int i = 0; i < instruction.arguments().size(); i++) {
+      if (callee.parameterTypes().get(i) == NumericType.DOUBLE) {
+        arguments.add(tangentOf(instruction.arguments().get(i)));
       }
     }
-    Map<Value, Expr> parameterAdjoints = new HashMap<>();
-    for (Value parameter : function.parameters()) {
-      Adjoint adjoint = adjoints.get(parameter);
-      if (adjoint != null) {
-        parameterAdjoints.put(parameter, adjoint.expression());
-      }
-    }
-    return parameterAdjoints;
+    return Expr.call(callee.gradClass(), callee.name() + "Tangent",
+        arguments.toArray(Expr[]::new));
   }
 
-  /** An adjoint: a local being summed into, or the seed itself before any sum. */
-  private record Adjoint(Expr expression, boolean isLocal) {}
-
-  private void accumulate(Map<Value, Adjoint> adjoints, Value target, Expr contribution,
-      boolean negated) {
-    Adjoint existing = adjoints.get(target);
-    if (existing != null && existing.isLocal()) {
-      code.addStatement("$L $L= $L", existing.expression(), negated ? "-" : "+", contribution);
-      return;
+  private Expr tangentOf(Operand operand) {
+    if (operand instanceof Operand.Use use && use.isActive()) {
+      return tangents.get(use.value());
     }
-    String name = names.fresh(nameOf(target) + "Bar");
-    Expr initial;
-    if (existing == null) {
-      initial = negated ? contribution.negate() : contribution;
-    } else {
-      initial = negated ? existing.expression().minus(contribution)
-          : existing.expression().plus(contribution);
-    }
-    code.addStatement("double $L = $L", name, initial);
-    adjoints.put(target, new Adjoint(Expr.atom(name), true));
+    return Expr.ZERO;
   }
 
-  // ---- shared ------------------------------------------------------------------------------
-
-  private DerivativeRules.Site site(Instruction instruction) {
+  private DerivativeRules.Site site(Instruction instruction, Map<Value, String> popped) {
     List<Argument> arguments = new ArrayList<>();
     for (Operand operand : instruction.arguments()) {
-      arguments.add(new Argument(derivativeOperand(operand), operandExpression(operand),
-          knownValue(operand)));
+      arguments.add(new Argument(derivativeOperand(operand, popped),
+          Expr.atom(argumentText(operand, popped)), knownValue(operand)));
     }
-    String mathClass = function.mathClassName(
-        instruction.operation().owner() == null
-            ? ad4j.processor.ir.MathOwner.MATH : instruction.operation().owner());
-    return new DerivativeRules.Site(arguments, Expr.atom(nameOf(instruction.result())), mathClass);
+    MathOwner owner = instruction.operation().owner() == null
+        ? MathOwner.MATH : instruction.operation().owner();
+    Value result = instruction.result();
+    Expr resultName = Expr.atom(popped.getOrDefault(result, nameOf(result)));
+    return new DerivativeRules.Site(arguments, resultName, function.mathClassName(owner));
+  }
+
+  private String argumentText(Operand operand, Map<Value, String> popped) {
+    if (operand instanceof Operand.Use use && popped.containsKey(use.value())) {
+      return popped.get(use.value());
+    }
+    return operandExpression(operand).toString();
   }
 
   private static DerivativeRules.Rule ruleFor(Instruction instruction) {
@@ -220,6 +875,9 @@ final class SweepWriter {
     if (operand instanceof Operand.Use use) {
       return Expr.atom(nameOf(use.value()));
     }
+    if (operand instanceof Operand.Read read) {
+      return Expr.atom(nameOf(read.variable()));
+    }
     return ((Operand.Constant) operand).expression();
   }
 
@@ -227,9 +885,14 @@ final class SweepWriter {
    * An operand as it appears in derivative formulas, converted to {@code double}: formulas such
    * as {@code c * c} must not be evaluated in {@code int} arithmetic, which could overflow.
    */
-  private Expr derivativeOperand(Operand operand) {
+  private Expr derivativeOperand(Operand operand, Map<Value, String> popped) {
+    if (operand instanceof Operand.Use use) {
+      Expr name = Expr.atom(popped.getOrDefault(use.value(), nameOf(use.value())));
+      return use.type() == NumericType.DOUBLE || use.type() == NumericType.BOOLEAN
+          ? name : name.castToDouble();
+    }
     if (!(operand instanceof Operand.Constant constant)
-        || constant.type() == NumericType.DOUBLE) {
+        || constant.type() == NumericType.DOUBLE || constant.type() == NumericType.BOOLEAN) {
       return operandExpression(operand);
     }
     if (constant.knownValue().isPresent()) {
@@ -238,15 +901,122 @@ final class SweepWriter {
     return constant.expression().castToDouble();
   }
 
+  private String message(Throw thrown) {
+    if (!thrown.hasMessage()) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    for (Object part : thrown.messageParts()) {
+      parts.add(part instanceof Operand operand ? operandExpression(operand).toString()
+          : (String) part);
+    }
+    if (parts.size() == 1 && !(thrown.messageParts().get(0) instanceof String)) {
+      return "String.valueOf(" + parts.get(0) + ")";
+    }
+    return String.join(" + ", parts);
+  }
+
+  /** The values an instruction inside a loop records for its reverse. */
+  private List<Value> taped(Instruction instruction) {
+    return flow.needs(instruction).stream()
+        .filter(v -> v.origin() != Value.Origin.PARAMETER
+            && flow.loopDepth(flow.definingBlock(v)) > 0)
+        .toList();
+  }
+
   String nameOf(Value value) {
     return valueNames.computeIfAbsent(value, v -> switch (v.origin()) {
       case PARAMETER, LOCAL -> names.user(v.nameHint());
-      case TEMPORARY -> isReturned(v) ? names.fresh("result") : names.numbered("t");
+      case TEMPORARY -> isReturnedAtEnd(v) ? names.fresh("result") : names.numbered("t");
     });
   }
 
-  private boolean isReturned(Value value) {
-    return function.result().value() instanceof Operand.Use use && use.value() == value;
+  private String nameOf(Variable variable) {
+    if (variable.parameter() != null) {
+      return nameOf(variable.parameter());
+    }
+    return variableNames.computeIfAbsent(variable, v -> names.user(v.name()));
+  }
+
+  private boolean isReturnedAtEnd(Value value) {
+    return flow.isStraightLine() && finalReturn().value() instanceof Operand.Use use
+        && use.value() == value;
+  }
+
+  private static String pushMethod(NumericType type) {
+    return switch (type) {
+      case INT -> "pushInt";
+      case LONG -> "pushLong";
+      case BOOLEAN -> "pushBoolean";
+      default -> "pushDouble";
+    };
+  }
+
+  private static String popMethod(NumericType type) {
+    return switch (type) {
+      case INT -> "popInt";
+      case LONG -> "popLong";
+      case BOOLEAN -> "popBoolean";
+      default -> "popDouble";
+    };
+  }
+
+  private static String zeroOf(NumericType type) {
+    return switch (type) {
+      case BOOLEAN -> "false";
+      case DOUBLE -> "0.0";
+      case FLOAT -> "0.0f";
+      case LONG -> "0L";
+      default -> "0";
+    };
+  }
+
+  /** Whether some path through the branch reaches its end (not ending in a jump or throw). */
+  private static boolean completesNormally(If branch) {
+    return completesNormally(branch.thenBlock()) || completesNormally(branch.elseBlock());
+  }
+
+  private static boolean completesNormally(Block block) {
+    List<Statement> statements = block.statements();
+    if (statements.isEmpty()) {
+      return true;
+    }
+    Statement last = statements.get(statements.size() - 1);
+    if (last instanceof Jump || last instanceof Return || last instanceof Throw) {
+      return false;
+    }
+    return !(last instanceof If nested) || completesNormally(nested);
+  }
+
+  private static boolean hasAnything(Block block) {
+    return !block.statements().isEmpty();
+  }
+
+  private static boolean containsJump(Block block, int loopId) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Jump jump && jump.loopId() == loopId) {
+        return true;
+      }
+      if (statement instanceof If branch && (containsJump(branch.thenBlock(), loopId)
+          || containsJump(branch.elseBlock(), loopId))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean containsContinue(Block block, int loopId) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Jump jump && jump.kind() == Jump.Kind.CONTINUE
+          && jump.loopId() == loopId) {
+        return true;
+      }
+      if (statement instanceof If branch && (containsContinue(branch.thenBlock(), loopId)
+          || containsContinue(branch.elseBlock(), loopId))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void comment(SourceLine line, String prefix) {
@@ -254,33 +1024,5 @@ final class SweepWriter {
       code.add("// $Lline $L: $L\n", prefix, line.number(), line.text());
       commentedLine = line;
     }
-  }
-
-  /** The instructions the result depends on; the others cannot affect value or derivatives. */
-  private static List<Instruction> liveInstructions(Function function) {
-    Set<Value> needed = new HashSet<>();
-    if (function.result().value() instanceof Operand.Use use) {
-      needed.add(use.value());
-    }
-    List<Instruction> instructions = new ArrayList<>();
-    for (Statement statement : function.body().statements()) {
-      if (statement instanceof Instruction instruction) {
-        instructions.add(instruction);
-      }
-    }
-    List<Instruction> live = new ArrayList<>();
-    for (int i = instructions.size() - 1; i >= 0; i--) {
-      Instruction instruction = instructions.get(i);
-      if (needed.contains(instruction.result())) {
-        live.add(instruction);
-        for (Operand argument : instruction.arguments()) {
-          if (argument instanceof Operand.Use use) {
-            needed.add(use.value());
-          }
-        }
-      }
-    }
-    Collections.reverse(live);
-    return live;
   }
 }

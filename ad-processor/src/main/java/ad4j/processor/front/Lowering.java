@@ -1,142 +1,145 @@
 package ad4j.processor.front;
 
-import ad4j.processor.front.Symbols.CallTarget;
 import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;
-import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.If;
 import ad4j.processor.ir.IrBuilder;
-import ad4j.processor.ir.MathOwner;
+import ad4j.processor.ir.Jump;
+import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
-import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Return;
 import ad4j.processor.ir.SourceLine;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
-import ad4j.processor.rules.DerivativeRules;
+import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.Expr;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.BreakTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.CompoundAssignmentTree;
+import com.sun.source.tree.ContinueTree;
+import com.sun.source.tree.DoWhileLoopTree;
 import com.sun.source.tree.ExpressionStatementTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
-import com.sun.source.tree.LiteralTree;
-import com.sun.source.tree.MemberSelectTree;
-import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.IfTree;
+import com.sun.source.tree.LabeledStatementTree;
 import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParenthesizedTree;
-import com.sun.source.tree.PrimitiveTypeTree;
 import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.ThrowTree;
 import com.sun.source.tree.Tree;
-import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.UnaryTree;
 import com.sun.source.tree.VariableTree;
+import com.sun.source.tree.WhileLoopTree;
 import com.sun.source.util.TreeScanner;
 import com.sun.source.util.Trees;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
-import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
-import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.element.VariableElement;
-import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
 
 /**
  * The front end: lowers the body of a {@code @Differentiable} method from javac's syntax trees to
- * the single-assignment IR, resolving names as Java does and recording an error at each construct
- * it cannot differentiate. Lowering goes on after an error so that all errors of a method are
- * reported together.
+ * the structured IR, resolving names as Java does and recording an error at each construct it
+ * cannot differentiate. Lowering goes on after an error so that all errors of a method are
+ * reported together. Expressions are lowered by {@link ExpressionLowering}.
+ *
+ * <p>Multi-level exits are made single-level here, so that every loop completes normally: a
+ * {@code return} inside a loop, or a {@code break} or {@code continue} of an outer loop, sets a
+ * flag and breaks out of the innermost loop; after each loop the flag is tested and the exit
+ * continues outwards. The reverse sweep then only meets loops that end by their own test or
+ * {@code break}, and branches.
  */
 public final class Lowering {
-  private static final String STRAIGHT_LINE =
-      "only straight-line code is supported (no branches, loops or switches)";
 
-  /** A local variable or parameter in scope, and the value it holds now. */
-  private static final class Local {
-    final String name;
-    /** Its declaration had an error, already reported: uses of it report nothing more. */
-    boolean broken;
-    Value value;
+  /** A loop being lowered: the target of {@code break} and {@code continue}. */
+  private static final class LoopFrame {
+    final int id;
+    final String label;
+    final LoopFrame outer;
+    /** Exits pending at this loop's end: flags set by jumps to loops further out, or returns. */
+    final Set<Exit> exits = new LinkedHashSet<>();
 
-    Local(String name, Value value) {
-      this.name = name;
-      this.value = value;
+    LoopFrame(int id, String label, LoopFrame outer) {
+      this.id = id;
+      this.label = label;
+      this.outer = outer;
     }
   }
 
-  private final Elements elements;
-  private final Symbols symbols;
-  private final SourceText source;
-  private final Diagnostics diagnostics;
-  private final IrBuilder ir = new IrBuilder();
-  private final Deque<Map<String, Local>> scopes = new ArrayDeque<>();
-  private final Set<MathOwner> shadowedOwners = EnumSet.noneOf(MathOwner.class);
-  private final Set<String> referencedTypeNames = new LinkedHashSet<>();
-  private SourceLine currentLine;
-  private int statementStart;
-  private boolean returned;
+  /**
+   * A jump that leaves more than the innermost loop. {@code target} is null for a return.
+   */
+  private record Exit(Variable flag, Jump.Kind kind, LoopFrame target) {}
 
-  private Lowering(Elements elements, Trees trees, CompilationUnitTree unit,
-      TypeElement enclosingType, Diagnostics diagnostics) {
-    this.elements = elements;
-    this.symbols = new Symbols(elements, enclosingType, unit);
-    this.source = new SourceText(trees, unit);
-    this.diagnostics = diagnostics;
-    for (MathOwner owner : MathOwner.values()) {
-      if (symbols.packageShadows(owner.simpleName())) {
-        shadowedOwners.add(owner);
-      }
-    }
+  private final LoweringContext context;
+  private final ExpressionLowering expressions;
+  private final IrBuilder ir;
+  private final Diagnostics diagnostics;
+  private LoopFrame loop;
+  private Variable returning;
+  private Variable returnValue;
+  private String pendingLabel;
+
+  private Lowering(LoweringContext context) {
+    this.context = context;
+    this.expressions = new ExpressionLowering(context);
+    this.ir = context.ir();
+    this.diagnostics = context.diagnostics();
   }
 
   /**
    * Lowers {@code method}, whose signature has been validated. Returns empty when an error was
    * recorded in {@code diagnostics}.
    */
-  public static Optional<Function> lower(Elements elements, Trees trees, CompilationUnitTree unit,
-      ExecutableElement method, MethodTree tree, Diagnostics diagnostics) {
+  public static Optional<Function> lower(Elements elements, Types types, Trees trees,
+      CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
+      Diagnostics diagnostics) {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
-    Lowering lowering = new Lowering(elements, trees, unit, enclosingType, diagnostics);
-    return lowering.lowerMethod(tree);
+    LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
+        diagnostics, VariablePlanner.plan(tree));
+    return new Lowering(context).lowerMethod(tree);
   }
 
   private Optional<Function> lowerMethod(MethodTree method) {
-    Map<String, Local> parameterScope = new HashMap<>();
     List<Value> parameters = new ArrayList<>();
     for (VariableTree parameter : method.getParameters()) {
       String name = parameter.getName().toString();
-      Value value = ir.parameter(name, NumericType.DOUBLE, true, parameters.size());
+      NumericType type = LoweringContext.typeOf(parameter.getType()).orElseThrow();
+      Value value = ir.parameter(name, type, type == NumericType.DOUBLE, parameters.size());
       parameters.add(value);
-      parameterScope.put(name, new Local(name, value));
+      context.scopes().declareParameter(name, value, context);
     }
-    scopes.push(parameterScope);
     List<StatementTree> body = List.copyOf(method.getBody().getStatements());
-    lowerStatements(body, true);
-    if (!returned) {
+    boolean completes = lowerStatements(body);
+    if (completes && !diagnostics.hasErrors()) {
       diagnostics.error(method, "method '" + method.getName()
-          + "' does not end with a 'return' statement");
+          + "' can reach its end without a 'return'");
     }
     if (diagnostics.hasErrors()) {
       return Optional.empty();
     }
+    Block lowered = ControlFlowNormalizer.normalize(prepend(context.prologue(), ir.body()));
     List<String> userNames = new ArrayList<>(userNames(method));
-    userNames.addAll(referencedTypeNames);
-    return Optional.of(new Function(method.getName().toString(), parameters,
-        new Block(ir.statements()), userNames, shadowedOwners));
+    userNames.addAll(context.referencedTypeNames());
+    return Optional.of(new Function(method.getName().toString(), parameters, lowered, userNames,
+        context.shadowedOwners()));
   }
 
   /** Every parameter and local name the user wrote; generated names must avoid them. */
@@ -155,57 +158,105 @@ public final class Lowering {
   // ---- statements --------------------------------------------------------------------------
 
   /**
-   * Lowers a statement list. {@code tail} says whether the list ends the method, the only place
-   * a {@code return} may stand in straight-line code.
+   * Lowers a statement list in the current block; returns whether its end is reachable, as
+   * Java's rules for unreachable code decide.
    */
-  private void lowerStatements(List<? extends StatementTree> statements, boolean tail) {
-    for (int i = 0; i < statements.size(); i++) {
-      StatementTree statement = statements.get(i);
-      if (returned) {
-        diagnostics.error(statement, "statement after 'return': the 'return' must be the last"
-            + " statement of the method");
-        return;
+  private boolean lowerStatements(List<? extends StatementTree> statements) {
+    boolean reachable = true;
+    for (StatementTree statement : statements) {
+      if (!reachable) {
+        diagnostics.error(statement, "unreachable statement");
+        return false;
       }
-      boolean last = tail && i == statements.size() - 1;
-      currentLine = new SourceLine(source.line(statement), source.forComment(statement));
-      statementStart = ir.nextValueId();
-      lowerStatement(statement, last);
+      reachable = lowerStatement(statement);
     }
+    return reachable;
   }
 
-  private void lowerStatement(StatementTree statement, boolean last) {
+  /** Lowers one statement; returns whether it can complete normally. */
+  private boolean lowerStatement(StatementTree statement) {
+    context.startStatement(statement);
+    String label = pendingLabel;
+    pendingLabel = null;
     switch (statement.getKind()) {
       case VARIABLE -> lowerDeclaration((VariableTree) statement);
       case EXPRESSION_STATEMENT ->
           lowerExpressionStatement(((ExpressionStatementTree) statement).getExpression());
       case BLOCK -> {
-        scopes.push(new HashMap<>());
-        lowerStatements(((BlockTree) statement).getStatements(), last);
-        scopes.pop();
+        context.scopes().push();
+        boolean completes = lowerStatements(((BlockTree) statement).getStatements());
+        context.scopes().pop();
+        return completes;
       }
       case EMPTY_STATEMENT -> { }
-      case RETURN -> lowerReturn((ReturnTree) statement, last);
-      case IF -> unsupported(statement, "'if' statement: " + STRAIGHT_LINE);
-      case FOR_LOOP, ENHANCED_FOR_LOOP -> unsupported(statement, "'for' loop: " + STRAIGHT_LINE);
-      case WHILE_LOOP -> unsupported(statement, "'while' loop: " + STRAIGHT_LINE);
-      case DO_WHILE_LOOP -> unsupported(statement, "'do' loop: " + STRAIGHT_LINE);
-      case SWITCH -> unsupported(statement, "'switch' statement: " + STRAIGHT_LINE);
-      case BREAK -> unsupported(statement, "'break': " + STRAIGHT_LINE);
-      case CONTINUE -> unsupported(statement, "'continue': " + STRAIGHT_LINE);
-      case LABELED_STATEMENT -> unsupported(statement, "labeled statement: " + STRAIGHT_LINE);
+      case RETURN -> {
+        lowerReturn((ReturnTree) statement);
+        return false;
+      }
+      case IF -> {
+        return lowerIf((IfTree) statement);
+      }
+      case WHILE_LOOP -> {
+        WhileLoopTree loopTree = (WhileLoopTree) statement;
+        return lowerLoop(label, loopTree.getCondition(), true, loopTree.getStatement(),
+            List.of(), statement);
+      }
+      case DO_WHILE_LOOP -> {
+        DoWhileLoopTree loopTree = (DoWhileLoopTree) statement;
+        return lowerLoop(label, loopTree.getCondition(), false, loopTree.getStatement(),
+            List.of(), statement);
+      }
+      case FOR_LOOP -> {
+        ForLoopTree loopTree = (ForLoopTree) statement;
+        context.scopes().push();
+        lowerStatements(loopTree.getInitializer());
+        context.startStatement(statement);
+        boolean completes = lowerLoop(label, loopTree.getCondition(), true,
+            loopTree.getStatement(), loopTree.getUpdate(), statement);
+        context.scopes().pop();
+        return completes;
+      }
+      case LABELED_STATEMENT -> {
+        LabeledStatementTree labeled = (LabeledStatementTree) statement;
+        Tree.Kind kind = labeled.getStatement().getKind();
+        if (kind != Tree.Kind.WHILE_LOOP && kind != Tree.Kind.DO_WHILE_LOOP
+            && kind != Tree.Kind.FOR_LOOP) {
+          unsupported(statement, "a label is supported only on a loop");
+          return true;
+        }
+        pendingLabel = labeled.getLabel().toString();
+        return lowerStatement(labeled.getStatement());
+      }
+      case BREAK -> {
+        lowerJump(Jump.Kind.BREAK, ((BreakTree) statement).getLabel(), statement);
+        return false;
+      }
+      case CONTINUE -> {
+        lowerJump(Jump.Kind.CONTINUE, ((ContinueTree) statement).getLabel(), statement);
+        return false;
+      }
+      case THROW -> {
+        lowerThrow((ThrowTree) statement);
+        return false;
+      }
+      case ENHANCED_FOR_LOOP -> unsupported(statement, "enhanced 'for' loop is not supported:"
+          + " a differentiable method has no arrays or collections; use a counting loop");
+      case SWITCH -> unsupported(statement,
+          "'switch' statement is not supported: use 'if' and 'else'");
       case TRY -> unsupported(statement,
-          "'try' statement is not supported: a differentiable method is straight-line"
-              + " arithmetic, which cannot throw checked exceptions");
+          "'try' statement is not supported: a differentiable method may throw unchecked"
+              + " exceptions for argument checks, but not catch them");
       case SYNCHRONIZED -> unsupported(statement,
           "'synchronized' statement is not supported: a differentiable method reads no shared"
               + " state");
-      case THROW -> unsupported(statement, "'throw' statement: " + STRAIGHT_LINE);
-      case ASSERT -> unsupported(statement, "'assert' statement: " + STRAIGHT_LINE);
+      case ASSERT -> unsupported(statement,
+          "'assert' statement is not supported: check arguments with 'if' and 'throw'");
       case CLASS, INTERFACE, ENUM, RECORD -> unsupported(statement,
           "local class declaration is not supported in a differentiable method");
-      default -> unsupported(statement, describe(statement) + " is not supported: "
-          + STRAIGHT_LINE);
+      default -> unsupported(statement, ExpressionLowering.describe(statement)
+          + " is not supported in a differentiable method");
     }
+    return true;
   }
 
   private void lowerDeclaration(VariableTree declaration) {
@@ -213,31 +264,53 @@ public final class Lowering {
     Tree type = declaration.getType();
     boolean inferred = type == null
         || (type instanceof IdentifierTree identifier && identifier.getName().contentEquals("var"));
-    Local local = new Local(name, null);
-    scopes.peek().put(name, local);
-    if (!inferred && !isDouble(type)) {
+    Optional<NumericType> declared = inferred ? Optional.empty() : LoweringContext.typeOf(type);
+    if (!inferred && declared.isEmpty()) {
       diagnostics.error(type, "local variable '" + name + "' has type '" + type
-          + "': only 'double' locals are supported");
-      local.broken = true;
+          + "': only 'double', 'int', 'long' and 'boolean' locals are supported");
+      context.scopes().declareBroken(name);
       return;
     }
     ExpressionTree initializer = declaration.getInitializer();
-    if (initializer != null) {
-      Operand value = lowerExpression(initializer);
-      if (value != null && inferred && value.type() != NumericType.DOUBLE) {
-        diagnostics.error(declaration, "'var " + name + "' would have type '"
-            + value.type().keyword() + "': only 'double' locals are supported; declare it"
-            + " 'double'");
-        value = null;
+    Operand value = initializer == null ? null : expressions.lower(initializer);
+    NumericType localType;
+    if (inferred) {
+      if (initializer == null) {
+        diagnostics.error(declaration, "'var " + name + "' needs an initializer");
+        context.scopes().declareBroken(name);
+        return;
       }
-      if (value != null) {
-        bind(local, value);
-      } else {
-        local.broken = true;
+      if (value == null) {
+        context.scopes().declareBroken(name);
+        return;
       }
-    } else if (inferred) {
-      diagnostics.error(declaration, "'var " + name + "' needs an initializer");
-      local.broken = true;
+      localType = value.type();
+      if (localType == NumericType.FLOAT) {
+        diagnostics.error(declaration, "'var " + name + "' would have type 'float': only"
+            + " 'double', 'int', 'long' and 'boolean' locals are supported");
+        context.scopes().declareBroken(name);
+        return;
+      }
+    } else {
+      localType = declared.get();
+    }
+    if (value != null && !expressions.assignable(value, localType, initializer)) {
+      value = null;
+    }
+    if (initializer != null && value == null) {
+      context.scopes().declareBroken(name); // the initializer's error is reported already
+      return;
+    }
+    if (value != null) {
+      value = expressions.convert(value, localType);
+    }
+    context.scopes().declareLocal(name, localType, context);
+    LocalScopes.Local local = context.scopes().lookUp(name);
+    if (local.variable() != null) {
+      Operand initial = value != null ? value : zero(localType);
+      ir.add(new Declare(local.variable(), initial, context.line()));
+    } else if (value != null) {
+      context.bind(local, value);
     }
   }
 
@@ -245,618 +318,339 @@ public final class Lowering {
     switch (expression.getKind()) {
       case ASSIGNMENT -> {
         AssignmentTree assignment = (AssignmentTree) expression;
-        Local target = assignmentTarget(assignment.getVariable());
-        Operand value = lowerExpression(assignment.getExpression());
-        if (target != null && value != null) {
-          bind(target, value);
+        LocalScopes.Local target = expressions.assignmentTarget(assignment.getVariable());
+        Operand value = expressions.lower(assignment.getExpression());
+        if (target != null && value != null
+            && expressions.assignable(value, target.type(), assignment.getExpression())) {
+          context.bind(target, expressions.convert(value, target.type()));
         }
       }
       case PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
           REMAINDER_ASSIGNMENT -> {
         CompoundAssignmentTree assignment = (CompoundAssignmentTree) expression;
-        Local target = assignmentTarget(assignment.getVariable());
-        Operand current = target == null ? null : read(target, assignment.getVariable());
-        Operand operand = lowerExpression(assignment.getExpression());
+        LocalScopes.Local target = expressions.assignmentTarget(assignment.getVariable());
+        Operand current = target == null ? null : context.read(target, assignment.getVariable());
+        Operand operand = expressions.lower(assignment.getExpression());
         if (current != null && operand != null) {
-          Operation operation = arithmetic(compoundOperator(expression.getKind()));
-          bind(target, combine(operation, current, operand));
+          String operator = ExpressionLowering.operatorOf(expression.getKind());
+          Operand combined = expressions.arithmetic(operator, current, operand, expression);
+          if (combined != null) {
+            // Compound assignment narrows implicitly (JLS 15.26.2): int i; i += 0.5 is legal.
+            context.bind(target, expressions.convert(combined, target.type()));
+          }
         }
       }
       case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT ->
-          incrementUnsupported((UnaryTree) expression);
+          lowerIncrement((UnaryTree) expression);
       case METHOD_INVOCATION -> {
-        if (lowerExpression(expression) != null) {
+        if (expressions.lower(expression) != null) {
           unsupported(expression, "a call whose result is not used has no effect on a"
               + " differentiable method; assign it to a local or remove it");
         }
       }
       default -> {
         if (expression instanceof CompoundAssignmentTree) {
-          unsupported(expression, "compound assignment '" + operatorOf(expression.getKind())
+          unsupported(expression, "compound assignment '"
+              + ExpressionLowering.operatorOf(expression.getKind())
               + "=' is not supported: use '+=', '-=', '*=', '/=' or '%='");
         } else {
-          unsupported(expression, describe(expression) + " is not supported as a statement");
+          unsupported(expression, ExpressionLowering.describe(expression)
+              + " is not supported as a statement");
         }
       }
     }
   }
 
-  private void lowerReturn(ReturnTree statement, boolean last) {
-    if (!last) {
-      unsupported(statement, "'return' before the end of the method: " + STRAIGHT_LINE
-          + ", with one 'return' as the last statement");
-      returned = true;
+  /** {@code i++} of an integral counter; on a {@code double} the user is asked to write +=. */
+  private void lowerIncrement(UnaryTree increment) {
+    String symbol = increment.getKind().name().endsWith("INCREMENT") ? "++" : "--";
+    LocalScopes.Local target = expressions.assignmentTarget(increment.getExpression());
+    if (target == null) {
       return;
     }
-    Operand value = lowerExpression(statement.getExpression());
-    if (value != null) {
-      ir.add(new Return(value, currentLine));
+    if (!target.type().isIntegral()) {
+      String compound = symbol.equals("++") ? "+= 1" : "-= 1";
+      unsupported(increment, "'" + symbol + "' is supported only on 'int' and 'long' counters:"
+          + " write '" + target.name() + " " + compound + "' as a statement");
+      return;
     }
-    returned = true;
+    Operand current = context.read(target, increment.getExpression());
+    if (current == null) {
+      return;
+    }
+    Operand one = new Operand.Constant(Expr.atom("1"), NumericType.INT, OptionalDouble.of(1));
+    Operand next = expressions.arithmetic(symbol.equals("++") ? "+" : "-", current, one,
+        increment);
+    if (next != null) {
+      context.bind(target, next);
+    }
   }
 
-  /** The local or parameter an assignment writes, or null after reporting why it cannot. */
-  private Local assignmentTarget(ExpressionTree variable) {
-    if (variable instanceof IdentifierTree identifier) {
-      String name = identifier.getName().toString();
-      Local local = lookUp(name);
-      if (local != null) {
-        return local.broken ? null : local;
+  private void lowerReturn(ReturnTree statement) {
+    Operand value = expressions.lower(statement.getExpression());
+    if (value == null || !expressions.assignable(value, NumericType.DOUBLE,
+        statement.getExpression())) {
+      return;
+    }
+    if (loop == null) {
+      ir.add(new Return(value, context.line()));
+      return;
+    }
+    // A return inside a loop: remember the value, leave the loops one by one, return after.
+    if (returning == null) {
+      returning = context.ir().variable("returning", NumericType.BOOLEAN, null);
+      returnValue = context.ir().variable("returnValue", NumericType.DOUBLE, null);
+      context.prologue().add(new Declare(returning, constant(false), context.line()));
+      context.prologue().add(new Declare(returnValue, zero(NumericType.DOUBLE), context.line()));
+    }
+    ir.add(new Store(returnValue, value, context.line()));
+    ir.add(new Store(returning, constant(true), context.line()));
+    ir.add(new Jump(Jump.Kind.BREAK, loop.id, context.line()));
+    loop.exits.add(new Exit(returning, Jump.Kind.BREAK, null));
+  }
+
+  private boolean lowerIf(IfTree tree) {
+    Operand condition = expressions.lower(tree.getCondition());
+    if (condition != null && condition.type() != NumericType.BOOLEAN) {
+      unsupported(tree.getCondition(), "the condition must be a boolean");
+      condition = null;
+    }
+    SourceLine line = context.line();
+    ir.openBlock();
+    context.scopes().push();
+    boolean thenCompletes = lowerStatement(tree.getThenStatement());
+    context.scopes().pop();
+    Block thenBlock = ir.closeBlock();
+    ir.openBlock();
+    boolean elseCompletes = true;
+    if (tree.getElseStatement() != null) {
+      context.scopes().push();
+      elseCompletes = lowerStatement(tree.getElseStatement());
+      context.scopes().pop();
+    }
+    Block elseBlock = ir.closeBlock();
+    if (condition != null) {
+      ir.add(new If(ir.nextStatementId(), condition, thenBlock, elseBlock, line));
+    }
+    context.restoreLine(line);
+    return thenCompletes || elseCompletes;
+  }
+
+  private boolean lowerLoop(String label, ExpressionTree conditionTree, boolean testFirst,
+      StatementTree bodyTree, List<? extends ExpressionStatementTree> updateTrees,
+      Tree loopTree) {
+    SourceLine line = context.line();
+    LoopFrame frame = new LoopFrame(ir.nextStatementId(), label, loop);
+    ir.openBlock();
+    Operand test = null;
+    boolean constantTrue = conditionTree == null;
+    if (conditionTree != null) {
+      test = expressions.lower(conditionTree);
+      if (test != null && test.type() != NumericType.BOOLEAN) {
+        unsupported(conditionTree, "the loop condition must be a boolean");
+        test = null;
       }
-      if (symbols.resolveField(name).isPresent()) {
-        unsupported(variable, "assignment to field '" + name + "': a differentiable method may"
-            + " assign only its own locals and parameters");
+      if (test instanceof Operand.Constant constant
+          && constant.expression().toString().replaceAll("[()\\s]", "").equals("true")) {
+        constantTrue = true;
+      }
+    }
+    Block condition = ir.closeBlock();
+    loop = frame;
+    ir.openBlock();
+    context.scopes().push();
+    lowerStatement(bodyTree);
+    context.scopes().pop();
+    Block body = prepend(context.loopPrologue(frame.id), ir.closeBlock());
+    ir.openBlock();
+    for (ExpressionStatementTree update : updateTrees) {
+      context.startStatement(update);
+      lowerExpressionStatement(update.getExpression());
+    }
+    Block update = ir.closeBlock();
+    for (var statement : update.statements()) {
+      if ((statement instanceof ad4j.processor.ir.Instruction instruction
+              && instruction.result().isActive())
+          || (statement instanceof Store store && store.variable().isActive())) {
+        unsupported(loopTree, "the update of a 'for' loop may change only 'int' and 'long'"
+            + " counters: move the assignment of a 'double' into the loop body");
+        break;
+      }
+    }
+    loop = frame.outer;
+    context.restoreLine(line);
+    ir.add(new Loop(frame.id, condition, constantTrue ? null : test, testFirst, body, update,
+        line));
+    boolean ownBreaks = containsBreak(body, frame.id);
+    // A loop that only ends by leaving further out continues with that exit unconditionally,
+    // as Java sees it: nothing after it is reachable.
+    continueExits(frame, line, constantTrue && !ownBreaks);
+    return !constantTrue || ownBreaks;
+  }
+
+  /**
+   * After a loop: each exit that passed through it goes on outwards, by a test of its flag
+   * here: a return at the top level, the jump itself in its target loop, else another break.
+   */
+  private void continueExits(LoopFrame frame, SourceLine line, boolean onlyExits) {
+    List<Exit> exits = new ArrayList<>(frame.exits);
+    for (int i = 0; i < exits.size(); i++) {
+      Exit exit = exits.get(i);
+      boolean unconditional = onlyExits && i == exits.size() - 1;
+      Value flag = unconditional ? null : context.readVariable(exit.flag());
+      ir.openBlock();
+      if (exit.target() == null && loop == null) {
+        Value result = context.readVariable(returnValue);
+        ir.add(new Return(new Operand.Use(result), line));
+      } else if (exit.target() != null && exit.target() == loop) {
+        ir.add(new Jump(exit.kind(), loop.id, line));
       } else {
-        unsupported(variable, "cannot find variable '" + name + "'");
+        ir.add(new Jump(Jump.Kind.BREAK, loop.id, line));
+        loop.exits.add(exit);
       }
-      return null;
-    }
-    if (variable instanceof MemberSelectTree) {
-      unsupported(variable, "assignment to field '" + source.of(variable) + "': a differentiable"
-          + " method may assign only its own locals and parameters");
-    } else {
-      unsupported(variable, "assignment to " + describe(variable) + " is not supported: a"
-          + " differentiable method may assign only its own locals and parameters");
-    }
-    return null;
-  }
-
-  /** Makes {@code local} hold {@code value} from now on: a new single-assignment version. */
-  private void bind(Local local, Operand value) {
-    if (value instanceof Operand.Use use) {
-      Value defined = use.value();
-      if (defined.origin() == Value.Origin.TEMPORARY && defined.id() >= statementStart) {
-        defined.nameAsLocal(local.name);
-      }
-      local.value = defined;
-    } else {
-      Value copy = ir.local(local.name, NumericType.DOUBLE, false);
-      ir.add(new Instruction(copy, Operation.COPY, List.of(value), currentLine));
-      local.value = copy;
-    }
-  }
-
-  // ---- expressions -------------------------------------------------------------------------
-
-  /** Lowers an expression to an operand, or returns null after recording an error. */
-  private Operand lowerExpression(ExpressionTree expression) {
-    switch (expression.getKind()) {
-      case PARENTHESIZED -> {
-        Operand inner = lowerExpression(((ParenthesizedTree) expression).getExpression());
-        if (inner instanceof Operand.Constant constant) {
-          return new Operand.Constant(Expr.atom("(" + constant.expression() + ")"),
-              constant.type(), constant.knownValue());
-        }
-        return inner;
-      }
-      case INT_LITERAL, LONG_LITERAL, FLOAT_LITERAL, DOUBLE_LITERAL, CHAR_LITERAL -> {
-        return literal((LiteralTree) expression);
-      }
-      case BOOLEAN_LITERAL, STRING_LITERAL, NULL_LITERAL -> {
-        unsupported(expression, describe(expression) + " '" + source.of(expression)
-            + "': only numeric expressions are supported");
-        return null;
-      }
-      case IDENTIFIER -> {
-        return identifier((IdentifierTree) expression);
-      }
-      case MEMBER_SELECT -> {
-        return memberSelect((MemberSelectTree) expression);
-      }
-      case PLUS, MINUS, MULTIPLY, DIVIDE, REMAINDER, LEFT_SHIFT, RIGHT_SHIFT,
-          UNSIGNED_RIGHT_SHIFT, AND, OR, XOR -> {
-        return binary((BinaryTree) expression);
-      }
-      case LESS_THAN, GREATER_THAN, LESS_THAN_EQUAL, GREATER_THAN_EQUAL, EQUAL_TO, NOT_EQUAL_TO,
-          CONDITIONAL_AND, CONDITIONAL_OR -> {
-        unsupported(expression, "comparison or logical operator '"
-            + operatorOf(expression.getKind()) + "': " + STRAIGHT_LINE);
-        return null;
-      }
-      case LOGICAL_COMPLEMENT -> {
-        unsupported(expression, "logical operator '!': " + STRAIGHT_LINE);
-        return null;
-      }
-      case UNARY_MINUS, UNARY_PLUS, BITWISE_COMPLEMENT -> {
-        return unary((UnaryTree) expression);
-      }
-      case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT -> {
-        incrementUnsupported((UnaryTree) expression);
-        return null;
-      }
-      case TYPE_CAST -> {
-        return cast((TypeCastTree) expression);
-      }
-      case METHOD_INVOCATION -> {
-        return call((MethodInvocationTree) expression);
-      }
-      case CONDITIONAL_EXPRESSION -> {
-        unsupported(expression, "conditional expression '?:': " + STRAIGHT_LINE);
-        return null;
-      }
-      case SWITCH_EXPRESSION -> {
-        unsupported(expression, "'switch' expression: " + STRAIGHT_LINE);
-        return null;
-      }
-      case ASSIGNMENT, PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
-          REMAINDER_ASSIGNMENT, AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT,
-          LEFT_SHIFT_ASSIGNMENT, RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
-        unsupported(expression, "assignment inside an expression is not supported: write the"
-            + " assignment as a statement of its own");
-        return null;
-      }
-      case NEW_CLASS, NEW_ARRAY -> {
-        unsupported(expression, "object creation ('new') is not supported: a differentiable"
-            + " method computes with doubles only");
-        return null;
-      }
-      case LAMBDA_EXPRESSION -> {
-        unsupported(expression, "lambda expression is not supported: a differentiable method"
-            + " computes with doubles only");
-        return null;
-      }
-      case MEMBER_REFERENCE -> {
-        unsupported(expression, "method reference is not supported: a differentiable method"
-            + " computes with doubles only");
-        return null;
-      }
-      case ARRAY_ACCESS -> {
-        unsupported(expression, "array access is not supported: parameters and locals must be"
-            + " 'double'");
-        return null;
-      }
-      default -> {
-        unsupported(expression, describe(expression) + " '" + source.of(expression)
-            + "' is not supported in a differentiable method");
-        return null;
+      Block exitBlock = ir.closeBlock();
+      if (unconditional) {
+        exitBlock.statements().forEach(ir::add);
+      } else {
+        ir.add(new If(ir.nextStatementId(), new Operand.Use(flag), exitBlock,
+            new Block(List.of()), line));
       }
     }
   }
 
-  private Operand literal(LiteralTree literal) {
-    NumericType type = switch (literal.getKind()) {
-      case LONG_LITERAL -> NumericType.LONG;
-      case FLOAT_LITERAL -> NumericType.FLOAT;
-      case DOUBLE_LITERAL -> NumericType.DOUBLE;
-      default -> NumericType.INT;
-    };
-    Object value = literal.getValue();
-    OptionalDouble known = value == null
-        ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(value));
-    return new Operand.Constant(Expr.atom(source.of(literal)), type, known);
-  }
-
-  private Operand identifier(IdentifierTree identifier) {
-    String name = identifier.getName().toString();
-    Local local = lookUp(name);
-    if (local != null) {
-      return read(local, identifier);
+  private void lowerJump(Jump.Kind kind, javax.lang.model.element.Name label, Tree tree) {
+    String keyword = kind == Jump.Kind.BREAK ? "break" : "continue";
+    if (loop == null) {
+      unsupported(tree, "'" + keyword + "' outside a loop is not supported");
+      return;
     }
-    Optional<VariableElement> field = symbols.resolveField(name);
-    if (field.isPresent()) {
-      return fieldValue(field.get(), identifier);
-    }
-    unsupported(identifier, "cannot find variable '" + name + "'");
-    return null;
-  }
-
-  private Operand read(Local local, Tree use) {
-    if (local.broken) {
-      return null;
-    }
-    if (local.value == null) {
-      unsupported(use, "variable '" + local.name + "' might not have been initialized");
-      return null;
-    }
-    return new Operand.Use(local.value);
-  }
-
-  private Operand memberSelect(MemberSelectTree select) {
-    String member = select.getIdentifier().toString();
-    if (Symbols.isName(select.getExpression())
-        && !(select.getExpression() instanceof IdentifierTree id && lookUp(id.getName().toString()) != null)) {
-      Optional<TypeElement> owner = symbols.resolveType(select.getExpression());
-      if (owner.isPresent()) {
-        Optional<VariableElement> field = symbols.fieldOf(owner.get(), member);
-        if (field.isPresent()) {
-          return fieldValue(field.get(), select);
-        }
-        unsupported(select, "cannot find field '" + member + "' in "
-            + owner.get().getQualifiedName());
-        return null;
+    LoopFrame target = loop;
+    if (label != null) {
+      while (target != null && !label.contentEquals(String.valueOf(target.label))) {
+        target = target.outer;
+      }
+      if (target == null) {
+        unsupported(tree, "'" + keyword + " " + label + "': no enclosing loop has that label");
+        return;
       }
     }
-    unsupported(select, "'" + source.of(select) + "' is not supported: only static constants"
-        + " can be read with '.'");
-    return null;
+    if (target == loop) {
+      ir.add(new Jump(kind, loop.id, context.line()));
+      return;
+    }
+    // Leaving several loops: a flag, declared at each iteration of the target, tells the
+    // loops in between to leave as well.
+    Variable flag = context.ir().variable(keyword + "Loop" + target.id, NumericType.BOOLEAN,
+        null);
+    context.loopPrologue(target.id).add(new Declare(flag, constant(false), context.line()));
+    ir.add(new Store(flag, constant(true), context.line()));
+    ir.add(new Jump(Jump.Kind.BREAK, loop.id, context.line()));
+    loop.exits.add(new Exit(flag, kind, target));
   }
 
-  /** A static final field: inlined when a compile-time constant, else read by its name. */
-  private Operand fieldValue(VariableElement field, Tree use) {
-    String name = field.getSimpleName().toString();
-    if (!field.getModifiers().contains(Modifier.STATIC)) {
-      unsupported(use, "instance field '" + name + "' cannot be read: a differentiable method is"
-          + " static");
-      return null;
+  private void lowerThrow(ThrowTree tree) {
+    ExpressionTree thrown = tree.getExpression();
+    if (!(thrown instanceof NewClassTree creation) || creation.getClassBody() != null) {
+      unsupported(tree, "'throw' is supported only as 'throw new SomeException(message)'");
+      return;
     }
-    Optional<NumericType> type = ConstantText.numericType(field.asType().getKind());
-    if (type.isEmpty()) {
-      unsupported(use, "field '" + name + "' has type '" + field.asType()
-          + "': only numeric constants are supported");
-      return null;
+    Optional<TypeElement> type = context.symbols().resolveType(creation.getIdentifier());
+    if (type.isEmpty() || !context.isUncheckedException(type.get())) {
+      unsupported(creation.getIdentifier(), "'throw' needs an unchecked exception class"
+          + " (a RuntimeException)");
+      return;
     }
-    if (!field.getModifiers().contains(Modifier.FINAL)) {
-      unsupported(use, "field '" + name + "' is not final: ad4j treats only static final fields"
-          + " as constants");
-      return null;
+    List<Object> parts = new ArrayList<>();
+    boolean hasMessage = !creation.getArguments().isEmpty();
+    if (creation.getArguments().size() > 1) {
+      unsupported(creation, "the exception may take at most one argument, its message");
+      return;
     }
-    TypeElement owner = (TypeElement) field.getEnclosingElement();
-    Object constant = field.getConstantValue();
-    if (constant != null) {
-      Optional<MathOwner> math = mathOwner(owner);
-      Expr text = math.isPresent()
-          ? Expr.atom(mathClassName(math.get()) + "." + name)
-          : ConstantText.literal(constant).orElseThrow();
-      return new Operand.Constant(text, type.get(),
-          OptionalDouble.of(ConstantText.asDouble(constant)));
+    if (hasMessage && !messageParts(creation.getArguments().get(0), parts)) {
+      return;
     }
-    if (field.getModifiers().contains(Modifier.PRIVATE)
-        || !isReachableFromPackage(owner)) {
-      unsupported(use, "field '" + name + "' is not a compile-time constant and generated code"
-          + " cannot read it: make it a constant, or not private");
-      return null;
-    }
-    referencedTypeNames.add(outermostSimpleName(owner));
-    return new Operand.Constant(Expr.atom(referenceTo(owner) + "." + name), type.get(),
-        OptionalDouble.empty());
+    ir.add(new Throw(context.referenceTo(type.get()), parts, hasMessage, context.line()));
   }
 
-  private Operand binary(BinaryTree binary) {
-    Operand left = lowerExpression(binary.getLeftOperand());
-    Operand right = lowerExpression(binary.getRightOperand());
-    if (left == null || right == null) {
-      return null;
+  /** Splits a message {@code "x = " + x} into literal texts and operands. */
+  private boolean messageParts(ExpressionTree message, List<Object> parts) {
+    ExpressionTree expression = message;
+    while (expression instanceof ParenthesizedTree parenthesized) {
+      expression = parenthesized.getExpression();
     }
-    String operator = operatorOf(binary.getKind());
-    if (left instanceof Operand.Constant l && right instanceof Operand.Constant r) {
-      boolean arithmetic = "+-*/%".contains(operator);
-      if (!arithmetic && (isFloating(l.type()) || isFloating(r.type()))) {
-        unsupported(binary, "operator '" + operator + "' needs integral operands");
-        return null;
-      }
-      NumericType type = operator.startsWith("<") || operator.startsWith(">")
-          ? NumericType.promote(l.type(), NumericType.INT)
-          : NumericType.promote(l.type(), r.type());
-      return new Operand.Constant(Expr.binary(operator, l.expression(), r.expression()), type,
-          OptionalDouble.empty());
+    if (expression.getKind() == Tree.Kind.STRING_LITERAL) {
+      parts.add(context.source().of(expression));
+      return true;
     }
-    if (!"+-*/%".contains(operator)) {
-      unsupported(binary, "operator '" + operator + "' is not differentiable: use + - * / %");
-      return null;
+    if (expression.getKind() == Tree.Kind.PLUS && isStringConcatenation(expression)) {
+      BinaryTree concatenation = (BinaryTree) expression;
+      return messageParts(concatenation.getLeftOperand(), parts)
+          && messageParts(concatenation.getRightOperand(), parts);
     }
-    return combine(arithmetic(operator), left, right);
+    Operand value = expressions.lower(expression);
+    if (value == null) {
+      return false;
+    }
+    parts.add(value);
+    return true;
   }
 
-  private Operand unary(UnaryTree unary) {
-    Operand operand = lowerExpression(unary.getExpression());
-    if (operand == null) {
-      return null;
+  private static boolean isStringConcatenation(ExpressionTree expression) {
+    if (expression.getKind() == Tree.Kind.STRING_LITERAL) {
+      return true;
     }
-    if (operand instanceof Operand.Constant constant) {
-      String symbol = operatorOf(unary.getKind());
-      if (symbol.equals("~") && isFloating(constant.type())) {
-        unsupported(unary, "operator '~' needs an integral operand");
-        return null;
-      }
-      String inner = constant.expression().toString();
-      boolean wrap = inner.startsWith("-") || inner.startsWith("+");
-      Expr text = Expr.source(symbol + (wrap ? "(" + inner + ")" : inner),
-          Expr.unaryPrecedence());
-      OptionalDouble known = constant.knownValue();
-      if (symbol.equals("-") && known.isPresent()) {
-        known = OptionalDouble.of(-known.getAsDouble());
-      } else if (symbol.equals("~")) {
-        known = OptionalDouble.empty();
-      }
-      return new Operand.Constant(text, constant.type(), known);
+    if (expression instanceof ParenthesizedTree parenthesized) {
+      return isStringConcatenation(parenthesized.getExpression());
     }
-    return switch (unary.getKind()) {
-      case UNARY_PLUS -> operand;
-      case UNARY_MINUS -> emit(Operation.NEGATE, List.of(operand), operand.type());
-      default -> {
-        unsupported(unary, "operator '~' is not differentiable");
-        yield null;
-      }
-    };
-  }
-
-  private Operand cast(TypeCastTree cast) {
-    Operand operand = lowerExpression(cast.getExpression());
-    if (operand == null) {
-      return null;
-    }
-    Tree type = cast.getType();
-    Optional<NumericType> target = type instanceof PrimitiveTypeTree primitive
-        ? ConstantText.numericType(primitive.getPrimitiveTypeKind())
-        : Optional.empty();
-    if (target.isEmpty()) {
-      unsupported(cast, "cast to '" + type + "' is not supported: only numeric casts are");
-      return null;
-    }
-    if (operand instanceof Operand.Constant constant) {
-      TypeKind kind = ((PrimitiveTypeTree) type).getPrimitiveTypeKind();
-      if (constant.type() == target.get() && kind != TypeKind.CHAR && kind != TypeKind.SHORT
-          && kind != TypeKind.BYTE) {
-        return constant; // a redundant cast would draw a -Xlint:cast warning in generated code
-      }
-      Expr inner = constant.expression();
-      String innerText = inner.toString();
-      String operandText = needsParenthesesAsCastOperand(inner) ? "(" + innerText + ")" : innerText;
-      OptionalDouble known = target.get() == NumericType.DOUBLE ? constant.knownValue()
-          : OptionalDouble.empty();
-      return new Operand.Constant(
-          Expr.source("(" + type + ") " + operandText, Expr.unaryPrecedence()),
-          target.get(), known);
-    }
-    if (target.get() != NumericType.DOUBLE) {
-      unsupported(cast, "cast of a differentiable value to '" + type + "' is not"
-          + " differentiable: only casts to 'double' are");
-      return null;
-    }
-    return operand;
-  }
-
-  private static boolean needsParenthesesAsCastOperand(Expr inner) {
-    String text = inner.toString();
-    // A cast applies to a unary expression; anything looser keeps its parentheses from the source.
-    return text.contains(" ") && !(text.startsWith("(") && text.endsWith(")"));
-  }
-
-  private Operand call(MethodInvocationTree invocation) {
-    ExpressionTree select = invocation.getMethodSelect();
-    String shown = source.of(select) + (invocation.getArguments().isEmpty() ? "()" : "(...)");
-    String name;
-    CallTarget target;
-    if (select instanceof IdentifierTree identifier) {
-      name = identifier.getName().toString();
-      target = symbols.resolveUnqualifiedCall(name);
-    } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())) {
-      name = member.getIdentifier().toString();
-      target = symbols.resolveQualifiedCall(member.getExpression());
-    } else {
-      unsupported(invocation, "call to '" + shown + "' is not differentiable: only static calls"
-          + " to java.lang.Math and StrictMath functions are supported");
-      return null;
-    }
-    if (!invocation.getTypeArguments().isEmpty()) {
-      unsupported(invocation, "call to '" + shown + "' with type arguments is not supported");
-      return null;
-    }
-    if (target instanceof CallTarget.OtherMethod other) {
-      unsupported(invocation, "call to '" + shown + "' is not differentiable: ad4j differentiates"
-          + " calls to java.lang.Math and StrictMath functions; calls to other methods ("
-          + other.owner().getSimpleName() + "." + name + ") are not supported yet");
-      return null;
-    }
-    if (target instanceof CallTarget.Ambiguous ambiguous) {
-      unsupported(invocation, "call to '" + shown + "' is ambiguous between the static imports of "
-          + ambiguous.owners().stream().map(t -> t.getQualifiedName().toString())
-              .collect(Collectors.joining(" and ")));
-      return null;
-    }
-    if (!(target instanceof CallTarget.MathFunction math)) {
-      unsupported(invocation, "cannot find method '" + name + "'");
-      return null;
-    }
-    if (name.equals("random")) {
-      unsupported(invocation, "call to '" + shown + "' is not differentiable: it returns a new"
-          + " random number at each call, not a function of its arguments");
-      return null;
-    }
-    List<Operand> arguments = new ArrayList<>();
-    boolean failed = false;
-    for (ExpressionTree argument : invocation.getArguments()) {
-      Operand operand = lowerExpression(argument);
-      failed |= operand == null;
-      arguments.add(operand);
-    }
-    if (failed) {
-      return null;
-    }
-    MathOwner owner = math.owner();
-    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
-    Optional<NumericType> resultType =
-        MathSignatures.resultType(symbols.mathMethods(owner, name), argumentTypes);
-    if (resultType.isEmpty()) {
-      unsupported(invocation, "no " + owner.simpleName() + "." + name + " takes ("
-          + argumentTypes.stream().map(NumericType::keyword).collect(Collectors.joining(", "))
-          + ")");
-      return null;
-    }
-    if (arguments.stream().allMatch(a -> a instanceof Operand.Constant)) {
-      Expr[] texts = arguments.stream().map(a -> ((Operand.Constant) a).expression())
-          .toArray(Expr[]::new);
-      return new Operand.Constant(Expr.call(mathClassName(owner), name, texts), resultType.get(),
-          OptionalDouble.empty());
-    }
-    if (!DerivativeRules.isDifferentiableFunction(name, arguments.size())) {
-      unsupported(invocation, "call to '" + shown + "' is not differentiable: ad4j has no"
-          + " derivative rule for " + owner.simpleName() + "." + name + "; differentiable"
-          + " functions are " + String.join(", ", DerivativeRules.differentiableFunctionNames()));
-      return null;
-    }
-    return emit(Operation.call(owner, name, arguments.size()), arguments, resultType.get());
+    return expression instanceof BinaryTree binary && binary.getKind() == Tree.Kind.PLUS
+        && (isStringConcatenation(binary.getLeftOperand())
+            || isStringConcatenation(binary.getRightOperand()));
   }
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  /** {@code left op right}: a constant when both are, else an instruction. */
-  private Operand combine(Operation operation, Operand left, Operand right) {
-    NumericType type = NumericType.promote(left.type(), right.type());
-    if (left instanceof Operand.Constant l && right instanceof Operand.Constant r) {
-      return new Operand.Constant(Expr.binary(operation.name(), l.expression(), r.expression()),
-          type, OptionalDouble.empty());
-    }
-    return emit(operation, List.of(left, right), type);
-  }
-
-  /** Appends {@code t = operation(arguments)} and returns a use of {@code t}. */
-  private Operand emit(Operation operation, List<Operand> arguments, NumericType type) {
-    Optional<DerivativeRules.Rule> rule = DerivativeRules.forOperation(operation);
-    boolean active = false;
-    for (int i = 0; i < arguments.size(); i++) {
-      int index = i;
-      active |= arguments.get(i).isActive()
-          && rule.map(r -> r.carriesDerivative(index)).orElse(true);
-    }
-    Value result = ir.temporary(type, active);
-    ir.add(new Instruction(result, operation, arguments, currentLine));
-    return new Operand.Use(result);
-  }
-
-  private Local lookUp(String name) {
-    for (Map<String, Local> scope : scopes) {
-      Local local = scope.get(name);
-      if (local != null) {
-        return local;
+  private static boolean containsBreak(Block block, int loopId) {
+    for (var statement : block.statements()) {
+      if (statement instanceof Jump jump && jump.kind() == Jump.Kind.BREAK
+          && jump.loopId() == loopId) {
+        return true;
+      }
+      if (statement instanceof If branch
+          && (containsBreak(branch.thenBlock(), loopId)
+              || containsBreak(branch.elseBlock(), loopId))) {
+        return true;
+      }
+      if (statement instanceof Loop inner && containsBreak(inner.body(), loopId)) {
+        return true;
       }
     }
-    return null;
+    return false;
+  }
+
+  private static Operand zero(NumericType type) {
+    return switch (type) {
+      case BOOLEAN -> constant(false);
+      case DOUBLE -> new Operand.Constant(Expr.atom("0.0"), type, OptionalDouble.of(0));
+      case LONG -> new Operand.Constant(Expr.atom("0L"), type, OptionalDouble.of(0));
+      default -> new Operand.Constant(Expr.atom("0"), type, OptionalDouble.of(0));
+    };
+  }
+
+  private static Operand constant(boolean value) {
+    return new Operand.Constant(Expr.atom(Boolean.toString(value)), NumericType.BOOLEAN,
+        OptionalDouble.empty());
   }
 
   private void unsupported(Tree tree, String message) {
     diagnostics.error(tree, message);
   }
 
-  private void incrementUnsupported(UnaryTree tree) {
-    String symbol = tree.getKind().name().endsWith("INCREMENT") ? "++" : "--";
-    String compound = symbol.equals("++") ? "+= 1" : "-= 1";
-    unsupported(tree, "'" + symbol + "' is not supported: write '" + source.of(tree.getExpression())
-        + " " + compound + "' as a statement");
-  }
-
-  private String mathClassName(MathOwner owner) {
-    return shadowedOwners.contains(owner) ? owner.qualifiedName() : owner.simpleName();
-  }
-
-  private Optional<MathOwner> mathOwner(TypeElement type) {
-    for (MathOwner owner : MathOwner.values()) {
-      if (type.getQualifiedName().contentEquals(owner.qualifiedName())) {
-        return Optional.of(owner);
-      }
+  private static Block prepend(List<Statement> first, Block block) {
+    if (first.isEmpty()) {
+      return block;
     }
-    return Optional.empty();
-  }
-
-  private boolean isReachableFromPackage(TypeElement type) {
-    for (TypeElement t = type; t != null;
-        t = t.getEnclosingElement() instanceof TypeElement outer ? outer : null) {
-      boolean samePackage = elements.getPackageOf(t).getQualifiedName()
-          .contentEquals(symbols.packageName());
-      if (t.getModifiers().contains(Modifier.PRIVATE)
-          || (!samePackage && !t.getModifiers().contains(Modifier.PUBLIC))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** How generated code in the user's package names {@code type}. */
-  private String referenceTo(TypeElement type) {
-    String qualified = type.getQualifiedName().toString();
-    String pkg = elements.getPackageOf(type).getQualifiedName().toString();
-    if (pkg.equals(symbols.packageName()) && !pkg.isEmpty()) {
-      return qualified.substring(pkg.length() + 1);
-    }
-    return qualified;
-  }
-
-  private String outermostSimpleName(TypeElement type) {
-    String relative = referenceTo(type);
-    int dot = relative.indexOf('.');
-    return dot < 0 ? relative : relative.substring(0, dot);
-  }
-
-  private static boolean isDouble(Tree type) {
-    return type instanceof PrimitiveTypeTree primitive
-        && primitive.getPrimitiveTypeKind() == TypeKind.DOUBLE;
-  }
-
-  private static boolean isFloating(NumericType type) {
-    return type == NumericType.FLOAT || type == NumericType.DOUBLE;
-  }
-
-  private static Operation arithmetic(String operator) {
-    return switch (operator) {
-      case "+" -> Operation.ADD;
-      case "-" -> Operation.SUBTRACT;
-      case "*" -> Operation.MULTIPLY;
-      case "/" -> Operation.DIVIDE;
-      case "%" -> Operation.REMAINDER;
-      default -> throw new IllegalArgumentException(operator);
-    };
-  }
-
-  private static String compoundOperator(Tree.Kind kind) {
-    return switch (kind) {
-      case PLUS_ASSIGNMENT -> "+";
-      case MINUS_ASSIGNMENT -> "-";
-      case MULTIPLY_ASSIGNMENT -> "*";
-      case DIVIDE_ASSIGNMENT -> "/";
-      case REMAINDER_ASSIGNMENT -> "%";
-      default -> throw new IllegalArgumentException(kind.toString());
-    };
-  }
-
-  private static String operatorOf(Tree.Kind kind) {
-    return switch (kind) {
-      case PLUS, PLUS_ASSIGNMENT, UNARY_PLUS -> "+";
-      case MINUS, MINUS_ASSIGNMENT, UNARY_MINUS -> "-";
-      case MULTIPLY, MULTIPLY_ASSIGNMENT -> "*";
-      case DIVIDE, DIVIDE_ASSIGNMENT -> "/";
-      case REMAINDER, REMAINDER_ASSIGNMENT -> "%";
-      case LEFT_SHIFT, LEFT_SHIFT_ASSIGNMENT -> "<<";
-      case RIGHT_SHIFT, RIGHT_SHIFT_ASSIGNMENT -> ">>";
-      case UNSIGNED_RIGHT_SHIFT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> ">>>";
-      case AND, AND_ASSIGNMENT -> "&";
-      case OR, OR_ASSIGNMENT -> "|";
-      case XOR, XOR_ASSIGNMENT -> "^";
-      case BITWISE_COMPLEMENT -> "~";
-      case LESS_THAN -> "<";
-      case GREATER_THAN -> ">";
-      case LESS_THAN_EQUAL -> "<=";
-      case GREATER_THAN_EQUAL -> ">=";
-      case EQUAL_TO -> "==";
-      case NOT_EQUAL_TO -> "!=";
-      case CONDITIONAL_AND -> "&&";
-      case CONDITIONAL_OR -> "||";
-      case LOGICAL_COMPLEMENT -> "!";
-      default -> kind.toString();
-    };
-  }
-
-  /** A readable name for a tree's kind: {@code SWITCH_EXPRESSION} becomes "switch expression". */
-  private static String describe(Tree tree) {
-    return tree.getKind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+    List<Statement> statements = new ArrayList<>(first);
+    statements.addAll(block.statements());
+    return new Block(statements);
   }
 }

@@ -8,7 +8,7 @@ import java.util.Set;
  *
  * @param name the method's name
  * @param parameters one value per parameter, in order
- * @param body the statements; a straight-line body ends with its only {@link Return}
+ * @param body the statements
  * @param userNames every name the user's method wrote that generated code must not take: its
  *     parameters and locals, and the types it refers to
  * @param qualifiedOwners the math classes that a class of the user's package shadows, which
@@ -32,9 +32,19 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
     return qualifiedOwners.contains(owner) ? owner.qualifiedName() : owner.simpleName();
   }
 
-  /** The return statement that ends a straight-line body. */
-  public Return result() {
+  /**
+   * Whether the body is straight-line: instructions and one final return, nothing else. Such
+   * methods keep every intermediate in a local and need no tape.
+   */
+  public boolean isStraightLine() {
     List<Statement> statements = body.statements();
-    return (Return) statements.get(statements.size() - 1);
+    for (int i = 0; i < statements.size(); i++) {
+      Statement statement = statements.get(i);
+      boolean last = i == statements.size() - 1;
+      if (!(statement instanceof Instruction) && !(last && statement instanceof Return)) {
+        return false;
+      }
+    }
+    return true;
   }
 }

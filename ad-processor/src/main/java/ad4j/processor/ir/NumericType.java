@@ -1,11 +1,16 @@
 package ad4j.processor.ir;
 
-/** The primitive numeric types an expression of a differentiable method may have. */
+/**
+ * The primitive types a value of a differentiable method may have: the numeric types, in the
+ * order of widening, and {@code boolean} for conditions. Only {@code double} values carry
+ * derivatives.
+ */
 public enum NumericType {
   INT("int"),
   LONG("long"),
   FLOAT("float"),
-  DOUBLE("double");
+  DOUBLE("double"),
+  BOOLEAN("boolean");
 
   private final String keyword;
 
@@ -18,13 +23,27 @@ public enum NumericType {
     return keyword;
   }
 
-  /** Binary numeric promotion (JLS 5.6.2): the type of {@code a op b}. */
+  public boolean isNumeric() {
+    return this != BOOLEAN;
+  }
+
+  public boolean isIntegral() {
+    return this == INT || this == LONG;
+  }
+
+  /** Binary numeric promotion (JLS 5.6.2): the type of {@code a op b} for numeric a and b. */
   public static NumericType promote(NumericType a, NumericType b) {
+    if (!a.isNumeric() || !b.isNumeric()) {
+      throw new IllegalArgumentException("not numeric: " + a + ", " + b);
+    }
     return a.ordinal() >= b.ordinal() ? a : b;
   }
 
   /** Whether a value of this type converts to {@code other} by widening (or identity). */
   public boolean widensTo(NumericType other) {
+    if (this == BOOLEAN || other == BOOLEAN) {
+      return this == other;
+    }
     return ordinal() <= other.ordinal();
   }
 }

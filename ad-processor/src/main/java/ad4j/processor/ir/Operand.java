@@ -3,8 +3,11 @@ package ad4j.processor.ir;
 import ad4j.processor.rules.Expr;
 import java.util.OptionalDouble;
 
-/** An argument of an instruction: a use of a value, or a constant subexpression. */
-public sealed interface Operand permits Operand.Use, Operand.Constant {
+/**
+ * An argument of an instruction: a use of a value, a constant subexpression, or (only as the
+ * argument of a copy) the current value of a variable.
+ */
+public sealed interface Operand permits Operand.Use, Operand.Constant, Operand.Read {
 
   NumericType type();
 
@@ -38,6 +41,19 @@ public sealed interface Operand permits Operand.Use, Operand.Constant {
     @Override
     public boolean isActive() {
       return false;
+    }
+  }
+
+  /** The current value of a variable; appears only as the argument of a copy instruction. */
+  record Read(Variable variable) implements Operand {
+    @Override
+    public NumericType type() {
+      return variable.type();
+    }
+
+    @Override
+    public boolean isActive() {
+      return variable.isActive();
     }
   }
 }

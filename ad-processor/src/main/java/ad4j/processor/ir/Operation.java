@@ -3,52 +3,79 @@ package ad4j.processor.ir;
 import java.util.Objects;
 
 /**
- * What an instruction computes: an arithmetic operator, a call of a {@code Math} or
- * {@code StrictMath} function, or a copy of a constant into a local.
+ * What an instruction computes: an operator, a cast, a call of a {@code Math} or
+ * {@code StrictMath} function or of another {@code @Differentiable} method, or a copy.
  */
 public final class Operation {
   /** How the operation is written in Java. */
   public enum Form {
     /** {@code a op b}. */
     INFIX,
-    /** {@code -a}. */
+    /** {@code op a}. */
     PREFIX,
-    /** {@code Owner.name(a, ...)}. */
+    /** {@code (type) a}. */
+    CAST,
+    /** {@code Owner.name(a, ...)} of a math function. */
     CALL,
-    /** {@code a}: a local initialised from a constant. */
-    COPY
+    /** {@code Owner.name(a, ...)} of a {@code @Differentiable} method. */
+    USER_CALL,
+    /** {@code a}: a constant or a variable's current value, copied into a value. */
+    COPY,
+    /** {@code c ? a : b} where neither operand computes anything. */
+    SELECT
   }
 
-  public static final Operation ADD = new Operation(Form.INFIX, "+", 2, null);
-  public static final Operation SUBTRACT = new Operation(Form.INFIX, "-", 2, null);
-  public static final Operation MULTIPLY = new Operation(Form.INFIX, "*", 2, null);
-  public static final Operation DIVIDE = new Operation(Form.INFIX, "/", 2, null);
-  public static final Operation REMAINDER = new Operation(Form.INFIX, "%", 2, null);
-  public static final Operation NEGATE = new Operation(Form.PREFIX, "-", 1, null);
-  public static final Operation COPY = new Operation(Form.COPY, "copy", 1, null);
+  public static final Operation ADD = infix("+");
+  public static final Operation SUBTRACT = infix("-");
+  public static final Operation MULTIPLY = infix("*");
+  public static final Operation DIVIDE = infix("/");
+  public static final Operation REMAINDER = infix("%");
+  public static final Operation NEGATE = new Operation(Form.PREFIX, "-", 1, null, null);
+  public static final Operation NOT = new Operation(Form.PREFIX, "!", 1, null, null);
+  public static final Operation COMPLEMENT = new Operation(Form.PREFIX, "~", 1, null, null);
+  public static final Operation COPY = new Operation(Form.COPY, "copy", 1, null, null);
+  public static final Operation SELECT = new Operation(Form.SELECT, "?:", 3, null, null);
 
   private final Form form;
   private final String name;
   private final int arity;
   private final MathOwner owner;
+  private final Callee callee;
 
-  private Operation(Form form, String name, int arity, MathOwner owner) {
+  private Operation(Form form, String name, int arity, MathOwner owner, Callee callee) {
     this.form = form;
     this.name = name;
     this.arity = arity;
     this.owner = owner;
+    this.callee = callee;
+  }
+
+  /** A binary operator: arithmetic, comparison, shift or bitwise. */
+  public static Operation infix(String symbol) {
+    return new Operation(Form.INFIX, symbol, 2, null, null);
+  }
+
+  /** A cast to a primitive type. */
+  public static Operation cast(NumericType type) {
+    return new Operation(Form.CAST, type.keyword(), 1, null, null);
   }
 
   /** A call of {@code owner.name} with {@code arity} arguments. */
   public static Operation call(MathOwner owner, String name, int arity) {
-    return new Operation(Form.CALL, name, arity, Objects.requireNonNull(owner));
+    return new Operation(Form.CALL, name, arity, Objects.requireNonNull(owner), null);
+  }
+
+  /** A call of another {@code @Differentiable} method. */
+  public static Operation call(Callee callee) {
+    return new Operation(Form.USER_CALL, callee.name(), callee.parameterTypes().size(), null,
+        callee);
   }
 
   public Form form() {
     return form;
   }
 
-  /** The operator symbol, or the function's simple name. */
+  /** The operator symbol, the cast's type keyword, or the function's simple name. */
   public String name() {
     return name;
   }
@@ -57,9 +84,14 @@ public final class Operation {
     return arity;
   }
 
-  /** The class of a called function; {@code null} for operators. */
+  /** The class of a called math function; {@code null} otherwise. */
   public MathOwner owner() {
     return owner;
+  }
+
+  /** The called {@code @Differentiable} method; {@code null} otherwise. */
+  public Callee callee() {
+    return callee;
   }
 
   /** The key of this operation's entry in the table of derivative rules. */
@@ -67,8 +99,11 @@ public final class Operation {
     return switch (form) {
       case INFIX -> name;
       case PREFIX -> "unary" + name;
+      case CAST -> "cast";
       case CALL -> name + "/" + arity;
+      case USER_CALL -> "call";
       case COPY -> "copy";
+      case SELECT -> "?:";
     };
   }
 
@@ -78,16 +113,21 @@ public final class Operation {
         && form == that.form
         && name.equals(that.name)
         && arity == that.arity
-        && owner == that.owner;
+        && owner == that.owner
+        && Objects.equals(callee, that.callee);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(form, name, arity, owner);
+    return Objects.hash(form, name, arity, owner, callee);
   }
 
   @Override
   public String toString() {
-    return form == Form.CALL ? owner.simpleName() + "." + name + "/" + arity : name;
+    return switch (form) {
+      case CALL -> owner.simpleName() + "." + name + "/" + arity;
+      case USER_CALL -> callee.userClass() + "." + name + "/" + arity;
+      default -> name;
+    };
   }
 }

@@ -1,7 +1,12 @@
 package ad4j.processor.ir;
 
 /**
- * A statement of the structured IR. Straight-line code needs instructions and a return; branches
- * and loops are further statement kinds holding nested {@link Block}s.
+ * A statement of the structured IR: instructions define values; variables are declared and
+ * stored to; branches and loops hold nested {@link Block}s; jumps, returns and throws end a path.
  */
-public sealed interface Statement permits Instruction, Return {}
+public sealed interface Statement
+    permits Instruction, Return, Declare, Store, If, Loop, Jump, Throw {
+
+  /** The user's statement this one comes from. */
+  SourceLine line();
+}

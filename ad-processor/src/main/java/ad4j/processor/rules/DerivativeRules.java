@@ -173,6 +173,28 @@ public final class DerivativeRules {
     for (String name : List.of("floor", "ceil", "rint", "signum")) {
       TABLE.put(name + "/1", PIECEWISE_CONSTANT);
     }
+    // c ? a : b passes the derivative to the chosen operand only.
+    TABLE.put("?:", new Rule() {
+      @Override
+      public Optional<Partial> partial(int index, Site site) {
+        return switch (index) {
+          case 1 -> Optional.of(Partial.onlyWhen(site.arg(0)));
+          case 2 -> Optional.of(Partial.onlyWhen(site.arg(0).not()));
+          default -> Optional.empty();
+        };
+      }
+
+      @Override
+      public boolean carriesDerivative(int index) {
+        return index > 0;
+      }
+    });
+    // Comparisons, logic, integer bit operations and casts to integral types carry no
+    // derivative: their results are constant between the points where they jump.
+    for (String key : List.of("<", ">", "<=", ">=", "==", "!=", "&", "|", "^", "<<", ">>",
+        ">>>", "&&", "||", "unary!", "unary~", "cast")) {
+      TABLE.put(key, PIECEWISE_CONSTANT);
+    }
   }
 
   private DerivativeRules() {}

@@ -119,6 +119,11 @@ public abstract sealed class Expr {
     return new Binary("==", this, right);
   }
 
+  /** {@code !this}. */
+  public Expr not() {
+    return new Text("!" + (precedence() >= UNARY ? toString() : "(" + this + ")"), UNARY);
+  }
+
   /** {@code this ? whenTrue : whenFalse}. */
   public Expr choose(Expr whenTrue, Expr whenFalse) {
     return new Conditional(this, whenTrue, whenFalse);

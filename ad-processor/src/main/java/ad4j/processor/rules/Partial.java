@@ -9,28 +9,37 @@ package ad4j.processor.rules;
  * @param factor multiplies the incoming derivative; {@code null} means 1
  * @param divisor divides it; {@code null} means 1
  * @param negative whether the partial is the negation of {@code factor / divisor}
+ * @param gate when not null, the partial is zero wherever this boolean is false
  */
-public record Partial(Expr factor, Expr divisor, boolean negative) {
-  public static final Partial ONE = new Partial(null, null, false);
-  public static final Partial MINUS_ONE = new Partial(null, null, true);
+public record Partial(Expr factor, Expr divisor, boolean negative, Expr gate) {
+  public static final Partial ONE = new Partial(null, null, false, null);
+  public static final Partial MINUS_ONE = new Partial(null, null, true, null);
 
   public static Partial times(Expr factor) {
-    return new Partial(factor, null, false);
+    return new Partial(factor, null, false, null);
   }
 
   public static Partial over(Expr divisor) {
-    return new Partial(null, divisor, false);
+    return new Partial(null, divisor, false, null);
+  }
+
+  /**
+   * One where {@code gate} holds and exactly zero elsewhere: a derivative that passes through
+   * the chosen operand of {@code c ? a : b} and never reaches the other, not even as 0 * NaN.
+   */
+  public static Partial onlyWhen(Expr gate) {
+    return new Partial(null, null, false, gate);
   }
 
   public Partial dividedBy(Expr newDivisor) {
     if (divisor != null) {
       throw new IllegalStateException("already divided by " + divisor);
     }
-    return new Partial(factor, newDivisor, negative);
+    return new Partial(factor, newDivisor, negative, gate);
   }
 
   public Partial negated() {
-    return new Partial(factor, divisor, !negative);
+    return new Partial(factor, divisor, !negative, gate);
   }
 
   /**
@@ -46,6 +55,7 @@ public record Partial(Expr factor, Expr divisor, boolean negative) {
     } else {
       scaled = derivative.times(factor);
     }
-    return divisor == null ? scaled : scaled.over(divisor);
+    Expr result = divisor == null ? scaled : scaled.over(divisor);
+    return gate == null ? result : gate.choose(result, Expr.ZERO);
   }
 }

@@ -1,0 +1,321 @@
+package ad4j.processor.emit;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import ad4j.processor.rules.DerivativeRules;
+import ad4j.processor.rules.Expr;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * What the emitters need to know about a function's blocks and values: where each value is
+ * defined and used, how deeply in loops, which primal values each instruction's derivative
+ * reads, which values the reverse sweep needs from inside branches (hoisted to method scope),
+ * and which adjoints must be declared ahead because they are summed across blocks.
+ */
+final class FlowAnalysis {
+  private final Function function;
+  private final Map<Block, Integer> loopDepth = new IdentityHashMap<>();
+  private final Map<Block, Block> parent = new IdentityHashMap<>();
+  private final Map<Value, Block> definedIn = new HashMap<>();
+  private final Map<Value, Set<Block>> usedIn = new HashMap<>();
+  private final Map<Instruction, List<Value>> needs = new IdentityHashMap<>();
+  private final Set<Value> neededAtTopLevel = new LinkedHashSet<>();
+  private final Map<Variable, Block> variableBlocks = new HashMap<>();
+  private final Set<Block> conditionBlocks = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<Variable> parameterVariables = new LinkedHashSet<>();
+  private final List<Instruction> live;
+  private final boolean straightLine;
+  private boolean usesTape;
+  private final Set<Instruction> liveSet = Collections.newSetFromMap(new IdentityHashMap<>());
+
+  FlowAnalysis(Function function) {
+    this.function = function;
+    this.straightLine = function.isStraightLine();
+    Block body = function.body();
+    for (Value parameter : function.parameters()) {
+      definedIn.put(parameter, body);
+    }
+    visit(body, null, 0);
+    this.live = straightLine ? liveInstructions(function) : null;
+    if (live != null) {
+      liveSet.addAll(live);
+    }
+  }
+
+  boolean isStraightLine() {
+    return straightLine;
+  }
+
+  /** The instructions a straight-line method needs, in order; null for other methods. */
+  List<Instruction> liveInstructions() {
+    return live;
+  }
+
+  /** Whether the reverse sweep records anything: a loop, or a branch inside a loop. */
+  boolean usesTape() {
+    return usesTape;
+  }
+
+  int loopDepth(Block block) {
+    return loopDepth.get(block);
+  }
+
+  /** Whether a straight-line method needs this instruction; all others are always emitted. */
+  boolean isLive(Instruction instruction) {
+    return live == null || liveSet.contains(instruction);
+  }
+
+  Block definingBlock(Value value) {
+    return definedIn.get(value);
+  }
+
+  /** The variables that are parameters assigned under control flow. */
+  Set<Variable> parameterVariables() {
+    return parameterVariables;
+  }
+
+  /** Whether the parameter is assigned under control flow, so that a variable stands for it. */
+  boolean isVariableParameter(Value parameter) {
+    for (Variable variable : parameterVariables) {
+      if (variable.parameter() == parameter) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code block} computes a loop's test: forward only, since tests carry no
+   * derivative, so nothing in it is recorded for the reverse sweep.
+   */
+  boolean isConditionBlock(Block block) {
+    return conditionBlocks.contains(block);
+  }
+
+  /** The block a variable is declared in (the method body for parameters). */
+  Block declaringBlock(Variable variable) {
+    return variableBlocks.getOrDefault(variable, function.body());
+  }
+
+  /**
+   * The primal values the derivative of {@code instruction} reads (its arguments or result, as
+   * its rule's formulas use them; every argument for a call).
+   */
+  List<Value> needs(Instruction instruction) {
+    return needs.getOrDefault(instruction, List.of());
+  }
+
+  /**
+   * Whether the reverse sweep reads {@code value} outside the block it is defined in, so that
+   * the forward sweep must declare it at method scope: values of branches that are not inside
+   * a loop (inside loops, values travel on the tape).
+   */
+  boolean isHoisted(Value value) {
+    Block block = definedIn.get(value);
+    return !straightLine && block != function.body() && loopDepth(block) == 0
+        && neededAtTopLevel.contains(value);
+  }
+
+  /**
+   * Whether the adjoint of {@code value} is summed in more than one block, so that it must be
+   * declared (as zero) at the start of the reverse of its defining block.
+   */
+  boolean needsDeclaredAdjoint(Value value) {
+    if (straightLine) {
+      return false;
+    }
+    Block home = definedIn.get(value);
+    Set<Block> blocks = usedIn.getOrDefault(value, Set.of());
+    for (Block block : blocks) {
+      if (block != home) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The values defined directly in {@code block}, in order. */
+  List<Value> valuesDefinedIn(Block block) {
+    List<Value> values = new ArrayList<>();
+    if (block == function.body()) {
+      values.addAll(function.parameters());
+    }
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction) {
+        values.add(instruction.result());
+      }
+    }
+    return values;
+  }
+
+  // ---- the walk ----------------------------------------------------------------------------
+
+  private void visit(Block block, Block enclosing, int depth) {
+    loopDepth.put(block, depth);
+    parent.put(block, enclosing);
+    if (enclosing != null && conditionBlocks.contains(enclosing)) {
+      conditionBlocks.add(block); // branches of && and || inside a loop test
+    }
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction) {
+        definedIn.put(instruction.result(), block);
+        for (Operand argument : instruction.arguments()) {
+          if (instruction.result().isActive()) {
+            use(argument, block);
+          }
+          if (argument instanceof Operand.Read read) {
+            noteVariable(read.variable(), null);
+          }
+        }
+        List<Value> needed = computeNeeds(instruction);
+        needs.put(instruction, needed);
+        if (depth == 0) {
+          neededAtTopLevel.addAll(needed);
+        }
+      } else if (statement instanceof Declare declare) {
+        use(declare.initial(), block);
+        noteVariable(declare.variable(), block);
+      } else if (statement instanceof Store store) {
+        use(store.value(), block);
+        noteVariable(store.variable(), null);
+      } else if (statement instanceof Return ret) {
+        use(ret.value(), block);
+      } else if (statement instanceof If branch) {
+        if (depth == 0 && branch.condition() instanceof Operand.Use use) {
+          neededAtTopLevel.add(use.value());
+        } else if (depth > 0) {
+          usesTape = true;
+        }
+        visit(branch.thenBlock(), block, depth);
+        visit(branch.elseBlock(), block, depth);
+      } else if (statement instanceof Loop loop) {
+        usesTape = true;
+        conditionBlocks.add(loop.condition());
+        visit(loop.condition(), block, depth + 1);
+        visit(loop.body(), block, depth + 1);
+        visit(loop.update(), block, depth + 1);
+      }
+    }
+  }
+
+  private void noteVariable(Variable variable, Block declaredIn) {
+    if (variable.parameter() != null) {
+      parameterVariables.add(variable);
+    }
+    if (declaredIn != null) {
+      variableBlocks.put(variable, declaredIn);
+    }
+  }
+
+  private void use(Operand operand, Block block) {
+    if (operand instanceof Operand.Use use) {
+      // Blocks are records: hashing one would hash all its statements.
+      usedIn.computeIfAbsent(use.value(),
+          v -> Collections.newSetFromMap(new IdentityHashMap<>())).add(block);
+    }
+  }
+
+  /**
+   * The values an instruction's derivative formulas read, found by rendering the formulas over
+   * placeholder names and seeing which placeholders appear.
+   */
+  private static List<Value> computeNeeds(Instruction instruction) {
+    if (!instruction.result().isActive()) {
+      return List.of();
+    }
+    List<Operand> arguments = instruction.arguments();
+    Set<Value> needed = new LinkedHashSet<>();
+    if (instruction.operation().form() == Operation.Form.USER_CALL) {
+      for (Operand argument : arguments) {
+        if (argument instanceof Operand.Use use) {
+          needed.add(use.value());
+        }
+      }
+      return List.copyOf(needed);
+    }
+    Optional<DerivativeRules.Rule> rule = DerivativeRules.forOperation(instruction.operation());
+    if (rule.isEmpty()) {
+      return List.of();
+    }
+    List<DerivativeRules.Argument> placeholders = new ArrayList<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      Expr marker = Expr.atom(placeholder(i));
+      OptionalDouble known = arguments.get(i) instanceof Operand.Constant c
+          ? c.knownValue() : OptionalDouble.empty();
+      placeholders.add(new DerivativeRules.Argument(marker, marker, known));
+    }
+    DerivativeRules.Site site =
+        new DerivativeRules.Site(placeholders, Expr.atom(placeholder(-1)), "Math");
+    StringBuilder formulas = new StringBuilder();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (arguments.get(i).isActive()) {
+        rule.get().partial(i, site)
+            .map(p -> p.applyTo(Expr.atom("seed")))
+            .map(Expr::toString)
+            .ifPresent(formulas::append);
+      }
+    }
+    String text = formulas.toString();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (arguments.get(i) instanceof Operand.Use use && text.contains(placeholder(i))) {
+        needed.add(use.value());
+      }
+    }
+    if (text.contains(placeholder(-1))) {
+      needed.add(instruction.result());
+    }
+    return List.copyOf(needed);
+  }
+
+  private static String placeholder(int index) {
+    return "\u0001" + index + "\u0001";
+  }
+
+  /** The instructions the result depends on, for straight-line code. */
+  private static List<Instruction> liveInstructions(Function function) {
+    Set<Value> neededValues = new HashSet<>();
+    List<Instruction> instructions = new ArrayList<>();
+    for (Statement statement : function.body().statements()) {
+      if (statement instanceof Instruction instruction) {
+        instructions.add(instruction);
+      } else if (statement instanceof Return ret && ret.value() instanceof Operand.Use use) {
+        neededValues.add(use.value());
+      }
+    }
+    List<Instruction> result = new ArrayList<>();
+    for (int i = instructions.size() - 1; i >= 0; i--) {
+      Instruction instruction = instructions.get(i);
+      if (neededValues.contains(instruction.result())) {
+        result.add(instruction);
+        for (Operand argument : instruction.arguments()) {
+          if (argument instanceof Operand.Use use) {
+            neededValues.add(use.value());
+          }
+        }
+      }
+    }
+    Collections.reverse(result);
+    return result;
+  }
+}

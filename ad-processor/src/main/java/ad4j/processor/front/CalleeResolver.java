@@ -1,0 +1,155 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.Callee;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import com.sun.source.tree.Tree;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * Resolves a call of a user method: it must be another {@code @Differentiable} method, whose
+ * generated tangent and pullback the caller's derivatives call. Overloads are chosen as Java
+ * chooses them among primitive parameters: applicable by widening, most specific.
+ */
+final class CalleeResolver {
+  private static final String ANNOTATION = "ad4j.Differentiable";
+
+  private final LoweringContext context;
+
+  CalleeResolver(LoweringContext context) {
+    this.context = context;
+  }
+
+  Optional<Callee> resolve(TypeElement owner, String name, List<Operand> arguments, Tree call,
+      String shown) {
+    List<ExecutableElement> candidates = ElementFilter.methodsIn(
+            context.elements().getAllMembers(owner)).stream()
+        .filter(m -> m.getSimpleName().contentEquals(name))
+        .toList();
+    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    List<ExecutableElement> applicable = new ArrayList<>();
+    for (ExecutableElement candidate : candidates) {
+      Optional<List<NumericType>> parameters = parameterTypes(candidate);
+      if (parameters.isPresent() && widens(argumentTypes, parameters.get())) {
+        applicable.add(candidate);
+      }
+    }
+    ExecutableElement method = mostSpecific(applicable);
+    if (method == null) {
+      String what = candidates.isEmpty() ? "" : " with these argument types";
+      diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
+          + " differentiates calls to java.lang.Math and StrictMath functions and to other"
+          + " @Differentiable methods, and finds no method '" + name + "'" + what + " in "
+          + owner.getSimpleName());
+      return Optional.empty();
+    }
+    if (!isDifferentiable(method)) {
+      String qualified = owner.getSimpleName() + "." + name;
+      if (context.isCompiledFromSource(method)) {
+        diagnostics().error(call, "call to '" + shown + "' is not differentiable: annotate '"
+            + qualified + "' with @Differentiable, so that ad4j generates the derivatives this"
+            + " call needs");
+      } else {
+        diagnostics().error(call, "call to '" + shown + "' is not differentiable: '" + qualified
+            + "' is not a @Differentiable method; ad4j differentiates calls to java.lang.Math"
+            + " and StrictMath functions and to @Differentiable methods");
+      }
+      return Optional.empty();
+    }
+    if (method.getModifiers().contains(Modifier.PRIVATE)) {
+      diagnostics().error(call, "call to private @Differentiable method '" + name + "':"
+          + " generated code lives in another class and cannot call it; make it"
+          + " package-private");
+      return Optional.empty();
+    }
+    if (!method.getModifiers().contains(Modifier.STATIC)
+        || method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      return Optional.empty(); // its own validation reports what is wrong with it
+    }
+    if (!context.isReachableFromPackage(owner)) {
+      diagnostics().error(call, "call to '" + shown + "': generated code cannot reach class "
+          + owner.getQualifiedName());
+      return Optional.empty();
+    }
+    String userClass = context.referenceTo(owner);
+    return Optional.of(new Callee(userClass, gradClassReference(owner), name,
+        parameterTypes(method).orElseThrow()));
+  }
+
+  private String gradClassReference(TypeElement owner) {
+    String qualified = owner.getQualifiedName().toString();
+    String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
+    String nested = pkg.isEmpty() ? qualified : qualified.substring(pkg.length() + 1);
+    String simple = nested.replace('.', '_') + "Grad";
+    boolean samePackage = pkg.equals(context.symbols().packageName());
+    context.referencedTypeNames().add(samePackage ? simple : pkg.split("\\.")[0]);
+    return samePackage || pkg.isEmpty() ? simple : pkg + "." + simple;
+  }
+
+  private static boolean isDifferentiable(ExecutableElement method) {
+    for (AnnotationMirror annotation : method.getAnnotationMirrors()) {
+      TypeElement type = (TypeElement) annotation.getAnnotationType().asElement();
+      if (type.getQualifiedName().contentEquals(ANNOTATION)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Optional<List<NumericType>> parameterTypes(ExecutableElement method) {
+    List<NumericType> types = new ArrayList<>();
+    for (VariableElement parameter : method.getParameters()) {
+      Optional<NumericType> type = switch (parameter.asType().getKind()) {
+        case DOUBLE -> Optional.of(NumericType.DOUBLE);
+        case INT -> Optional.of(NumericType.INT);
+        case LONG -> Optional.of(NumericType.LONG);
+        case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
+        default -> Optional.empty();
+      };
+      if (type.isEmpty()) {
+        return Optional.empty();
+      }
+      types.add(type.get());
+    }
+    return Optional.of(types);
+  }
+
+  private static ExecutableElement mostSpecific(List<ExecutableElement> applicable) {
+    for (ExecutableElement candidate : applicable) {
+      List<NumericType> mine = parameterTypes(candidate).orElseThrow();
+      boolean best = true;
+      for (ExecutableElement other : applicable) {
+        best &= widens(mine, parameterTypes(other).orElseThrow());
+      }
+      if (best) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+
+  private static boolean widens(List<NumericType> from, List<NumericType> to) {
+    if (from.size() != to.size()) {
+      return false;
+    }
+    for (int i = 0; i < from.size(); i++) {
+      if (!from.get(i).widensTo(to.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Diagnostics diagnostics() {
+    return context.diagnostics();
+  }
+}

@@ -1,0 +1,714 @@
+package ad4j.processor.front;
+
+import ad4j.processor.front.Symbols.CallTarget;
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Callee;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.MathOwner;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Variable;
+import ad4j.processor.rules.DerivativeRules;
+import ad4j.processor.rules.Expr;
+import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LiteralTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.PrimitiveTypeTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TypeCastTree;
+import com.sun.source.tree.UnaryTree;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.stream.Collectors;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
+
+/**
+ * Lowers expressions to operands: constant subexpressions stay Java text with resolved names;
+ * everything that depends on a parameter becomes instructions. Returns null after recording an
+ * error, so that callers can go on and report further errors.
+ */
+final class ExpressionLowering {
+  static final String STRAIGHT_LINE_ARITHMETIC = "use + - * / %";
+
+  private final LoweringContext context;
+  private final IrBuilder ir;
+  private final Diagnostics diagnostics;
+  private final CalleeResolver callees;
+
+  ExpressionLowering(LoweringContext context) {
+    this.context = context;
+    this.ir = context.ir();
+    this.diagnostics = context.diagnostics();
+    this.callees = new CalleeResolver(context);
+  }
+
+  Operand lower(ExpressionTree expression) {
+    switch (expression.getKind()) {
+      case PARENTHESIZED -> {
+        Operand inner = lower(((ParenthesizedTree) expression).getExpression());
+        if (inner instanceof Operand.Constant constant) {
+          return new Operand.Constant(Expr.atom("(" + constant.expression() + ")"),
+              constant.type(), constant.knownValue());
+        }
+        return inner;
+      }
+      case INT_LITERAL, LONG_LITERAL, FLOAT_LITERAL, DOUBLE_LITERAL, CHAR_LITERAL -> {
+        return literal((LiteralTree) expression);
+      }
+      case BOOLEAN_LITERAL -> {
+        return new Operand.Constant(Expr.atom(context.source().of(expression)),
+            NumericType.BOOLEAN, OptionalDouble.empty());
+      }
+      case STRING_LITERAL, NULL_LITERAL -> {
+        unsupported(expression, describe(expression) + " '" + context.source().of(expression)
+            + "': only numeric and boolean expressions are supported (strings only in the"
+            + " message of a thrown exception)");
+        return null;
+      }
+      case IDENTIFIER -> {
+        return identifier((IdentifierTree) expression);
+      }
+      case MEMBER_SELECT -> {
+        return memberSelect((MemberSelectTree) expression);
+      }
+      case PLUS, MINUS, MULTIPLY, DIVIDE, REMAINDER, LEFT_SHIFT, RIGHT_SHIFT,
+          UNSIGNED_RIGHT_SHIFT, AND, OR, XOR, LESS_THAN, GREATER_THAN, LESS_THAN_EQUAL,
+          GREATER_THAN_EQUAL, EQUAL_TO, NOT_EQUAL_TO -> {
+        return binary((BinaryTree) expression);
+      }
+      case CONDITIONAL_AND, CONDITIONAL_OR -> {
+        return shortCircuit((BinaryTree) expression);
+      }
+      case UNARY_MINUS, UNARY_PLUS, BITWISE_COMPLEMENT, LOGICAL_COMPLEMENT -> {
+        return unary((UnaryTree) expression);
+      }
+      case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT -> {
+        String symbol = expression.getKind().name().endsWith("INCREMENT") ? "++" : "--";
+        unsupported(expression, "'" + symbol + "' inside an expression is not supported: write"
+            + " it as a statement of its own");
+        return null;
+      }
+      case TYPE_CAST -> {
+        return cast((TypeCastTree) expression);
+      }
+      case METHOD_INVOCATION -> {
+        return call((MethodInvocationTree) expression);
+      }
+      case CONDITIONAL_EXPRESSION -> {
+        return conditional((ConditionalExpressionTree) expression);
+      }
+      case SWITCH_EXPRESSION -> {
+        unsupported(expression, "'switch' expression is not supported: use '?:' or 'if'");
+        return null;
+      }
+      case ASSIGNMENT, PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
+          REMAINDER_ASSIGNMENT, AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT,
+          LEFT_SHIFT_ASSIGNMENT, RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
+        unsupported(expression, "assignment inside an expression is not supported: write the"
+            + " assignment as a statement of its own");
+        return null;
+      }
+      case NEW_CLASS, NEW_ARRAY -> {
+        unsupported(expression, "object creation ('new') is not supported: a differentiable"
+            + " method computes with primitive values only");
+        return null;
+      }
+      case LAMBDA_EXPRESSION -> {
+        unsupported(expression, "lambda expression is not supported: a differentiable method"
+            + " computes with primitive values only");
+        return null;
+      }
+      case MEMBER_REFERENCE -> {
+        unsupported(expression, "method reference is not supported: a differentiable method"
+            + " computes with primitive values only");
+        return null;
+      }
+      case ARRAY_ACCESS -> {
+        unsupported(expression, "array access is not supported: parameters and locals must be"
+            + " 'double', 'int', 'long' or 'boolean'");
+        return null;
+      }
+      default -> {
+        unsupported(expression, describe(expression) + " '" + context.source().of(expression)
+            + "' is not supported in a differentiable method");
+        return null;
+      }
+    }
+  }
+
+  /** The local or parameter an assignment writes, or null after reporting why it cannot. */
+  LocalScopes.Local assignmentTarget(ExpressionTree variable) {
+    if (variable instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local != null) {
+        return local.isBroken() ? null : local;
+      }
+      if (context.symbols().resolveField(name).isPresent()) {
+        unsupported(variable, "assignment to field '" + name + "': a differentiable method may"
+            + " assign only its own locals and parameters");
+      } else {
+        unsupported(variable, "cannot find variable '" + name + "'");
+      }
+      return null;
+    }
+    if (variable instanceof MemberSelectTree) {
+      unsupported(variable, "assignment to field '" + context.source().of(variable) + "': a"
+          + " differentiable method may assign only its own locals and parameters");
+    } else {
+      unsupported(variable, "assignment to " + describe(variable) + " is not supported: a"
+          + " differentiable method may assign only its own locals and parameters");
+    }
+    return null;
+  }
+
+  /** Whether Java's assignment conversion takes {@code value} to {@code target}. */
+  boolean assignable(Operand value, NumericType target, Tree at) {
+    if (value.type().widensTo(target)) {
+      return true;
+    }
+    unsupported(at, "a value of type '" + value.type().keyword() + "' cannot be assigned to '"
+        + target.keyword() + "'");
+    return false;
+  }
+
+  /** {@code (target) value}: an instruction when the types differ and the value is not text. */
+  Operand convert(Operand value, NumericType target) {
+    if (value.type() == target) {
+      return value;
+    }
+    if (value instanceof Operand.Constant constant) {
+      if (value.type().widensTo(target)) {
+        return constant; // Java widens a constant where it is assigned
+      }
+      return new Operand.Constant(castText(constant.expression(), target), target,
+          OptionalDouble.empty());
+    }
+    boolean active = value.isActive() && target == NumericType.DOUBLE;
+    return context.emit(Operation.cast(target), List.of(value), target, active);
+  }
+
+  /** {@code left op right} for an arithmetic operator, both operands numeric. */
+  Operand arithmetic(String operator, Operand left, Operand right, Tree at) {
+    if (!left.type().isNumeric() || !right.type().isNumeric()) {
+      unsupported(at, "operator '" + operator + "' needs numeric operands");
+      return null;
+    }
+    return combine(Operation.infix(operator), left, right,
+        NumericType.promote(left.type(), right.type()));
+  }
+
+  // ---- expression kinds --------------------------------------------------------------------
+
+  private Operand literal(LiteralTree literal) {
+    NumericType type = switch (literal.getKind()) {
+      case LONG_LITERAL -> NumericType.LONG;
+      case FLOAT_LITERAL -> NumericType.FLOAT;
+      case DOUBLE_LITERAL -> NumericType.DOUBLE;
+      default -> NumericType.INT;
+    };
+    Object value = literal.getValue();
+    OptionalDouble known = value == null
+        ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(value));
+    return new Operand.Constant(Expr.atom(context.source().of(literal)), type, known);
+  }
+
+  private Operand identifier(IdentifierTree identifier) {
+    String name = identifier.getName().toString();
+    LocalScopes.Local local = context.scopes().lookUp(name);
+    if (local != null) {
+      return context.read(local, identifier);
+    }
+    Optional<VariableElement> field = context.symbols().resolveField(name);
+    if (field.isPresent()) {
+      return fieldValue(field.get(), identifier);
+    }
+    unsupported(identifier, "cannot find variable '" + name + "'");
+    return null;
+  }
+
+  private Operand memberSelect(MemberSelectTree select) {
+    String member = select.getIdentifier().toString();
+    boolean qualifierIsLocal = select.getExpression() instanceof IdentifierTree id
+        && context.scopes().lookUp(id.getName().toString()) != null;
+    if (Symbols.isName(select.getExpression()) && !qualifierIsLocal) {
+      Optional<TypeElement> owner = context.symbols().resolveType(select.getExpression());
+      if (owner.isPresent()) {
+        Optional<VariableElement> field = context.symbols().fieldOf(owner.get(), member);
+        if (field.isPresent()) {
+          return fieldValue(field.get(), select);
+        }
+        unsupported(select, "cannot find field '" + member + "' in "
+            + owner.get().getQualifiedName());
+        return null;
+      }
+    }
+    unsupported(select, "'" + context.source().of(select) + "' is not supported: only static"
+        + " constants can be read with '.'");
+    return null;
+  }
+
+  /** A static final field: inlined when a compile-time constant, else read by its name. */
+  private Operand fieldValue(VariableElement field, Tree use) {
+    String name = field.getSimpleName().toString();
+    if (!field.getModifiers().contains(Modifier.STATIC)) {
+      unsupported(use, "instance field '" + name + "' cannot be read: a differentiable method is"
+          + " static");
+      return null;
+    }
+    TypeKind kind = field.asType().getKind();
+    Optional<NumericType> type = kind == TypeKind.BOOLEAN
+        ? Optional.of(NumericType.BOOLEAN) : ConstantText.numericType(kind);
+    if (type.isEmpty()) {
+      unsupported(use, "field '" + name + "' has type '" + field.asType()
+          + "': only numeric and boolean constants are supported");
+      return null;
+    }
+    if (!field.getModifiers().contains(Modifier.FINAL)) {
+      unsupported(use, "field '" + name + "' is not final: ad4j treats only static final fields"
+          + " as constants");
+      return null;
+    }
+    TypeElement owner = (TypeElement) field.getEnclosingElement();
+    Object constant = field.getConstantValue();
+    if (constant != null) {
+      Optional<MathOwner> math = mathOwner(owner);
+      Expr text;
+      if (math.isPresent()) {
+        text = Expr.atom(context.mathClassName(math.get()) + "." + name);
+      } else if (constant instanceof Boolean flag) {
+        text = Expr.atom(flag.toString());
+      } else {
+        text = ConstantText.literal(constant).orElseThrow();
+      }
+      OptionalDouble known = constant instanceof Boolean
+          ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(constant));
+      return new Operand.Constant(text, type.get(), known);
+    }
+    if (field.getModifiers().contains(Modifier.PRIVATE) || !context.isReachableFromPackage(owner)) {
+      unsupported(use, "field '" + name + "' is not a compile-time constant and generated code"
+          + " cannot read it: make it a constant, or not private");
+      return null;
+    }
+    return new Operand.Constant(Expr.atom(context.referenceTo(owner) + "." + name), type.get(),
+        OptionalDouble.empty());
+  }
+
+  private Operand binary(BinaryTree binary) {
+    Operand left = lower(binary.getLeftOperand());
+    Operand right = lower(binary.getRightOperand());
+    if (left == null || right == null) {
+      return null;
+    }
+    String operator = operatorOf(binary.getKind());
+    Optional<NumericType> type = resultType(operator, left.type(), right.type());
+    if (type.isEmpty()) {
+      unsupported(binary, "operator '" + operator + "' cannot be applied to '"
+          + left.type().keyword() + "' and '" + right.type().keyword() + "'");
+      return null;
+    }
+    boolean differentiable = "+-*/%".contains(operator) || isComparison(operator);
+    if ((left.isActive() || right.isActive()) && !differentiable) {
+      unsupported(binary, "operator '" + operator + "' is not differentiable: "
+          + STRAIGHT_LINE_ARITHMETIC);
+      return null;
+    }
+    return combine(Operation.infix(operator), left, right, type.get());
+  }
+
+  /** {@code a && b}, {@code a || b}: b is evaluated only when Java would evaluate it. */
+  private Operand shortCircuit(BinaryTree binary) {
+    String operator = operatorOf(binary.getKind());
+    Operand left = lower(binary.getLeftOperand());
+    ir.openBlock();
+    Operand right = lower(binary.getRightOperand());
+    Block rightBlock = ir.closeBlock();
+    if (left == null || right == null) {
+      return null;
+    }
+    if (left.type() != NumericType.BOOLEAN || right.type() != NumericType.BOOLEAN) {
+      unsupported(binary, "operator '" + operator + "' needs boolean operands");
+      return null;
+    }
+    if (rightBlock.statements().isEmpty()) {
+      return combine(Operation.infix(operator), left, right, NumericType.BOOLEAN);
+    }
+    Variable result = ir.variable("condition", NumericType.BOOLEAN, null);
+    ir.add(new Declare(result, left, context.line()));
+    Block evaluateRight = append(rightBlock, new Store(result, right, context.line()));
+    Block empty = new Block(List.of());
+    boolean isAnd = operator.equals("&&");
+    ir.add(new If(ir.nextStatementId(), left, isAnd ? evaluateRight : empty,
+        isAnd ? empty : evaluateRight, context.line()));
+    return new Operand.Use(context.readVariable(result));
+  }
+
+  /**
+   * {@code c ? a : b}. When neither branch computes anything, a select instruction keeps the
+   * code straight-line; otherwise a branch evaluates only the chosen operand, as Java does.
+   */
+  private Operand conditional(ConditionalExpressionTree conditional) {
+    Operand condition = lower(conditional.getCondition());
+    ir.openBlock();
+    Operand whenTrue = lower(conditional.getTrueExpression());
+    Block trueBlock = ir.closeBlock();
+    ir.openBlock();
+    Operand whenFalse = lower(conditional.getFalseExpression());
+    Block falseBlock = ir.closeBlock();
+    if (condition == null || whenTrue == null || whenFalse == null) {
+      return null;
+    }
+    if (condition.type() != NumericType.BOOLEAN) {
+      unsupported(conditional.getCondition(), "the condition of '?:' must be a boolean");
+      return null;
+    }
+    NumericType type;
+    if (whenTrue.type() == NumericType.BOOLEAN || whenFalse.type() == NumericType.BOOLEAN) {
+      if (whenTrue.type() != whenFalse.type()) {
+        unsupported(conditional, "the operands of '?:' must both be numbers or both booleans");
+        return null;
+      }
+      type = NumericType.BOOLEAN;
+    } else {
+      type = NumericType.promote(whenTrue.type(), whenFalse.type());
+    }
+    whenTrue = literalAs(whenTrue, type);
+    whenFalse = literalAs(whenFalse, type);
+    if (trueBlock.statements().isEmpty() && falseBlock.statements().isEmpty()) {
+      if (condition instanceof Operand.Constant c && whenTrue instanceof Operand.Constant t
+          && whenFalse instanceof Operand.Constant f) {
+        return new Operand.Constant(c.expression().choose(t.expression(), f.expression()), type,
+            OptionalDouble.empty());
+      }
+      boolean active = whenTrue.isActive() || whenFalse.isActive();
+      return context.emit(Operation.SELECT, List.of(condition, whenTrue, whenFalse), type, active);
+    }
+    Variable result = ir.variable("choice", type, null);
+    ir.add(new Declare(result, zero(type), context.line()));
+    ir.add(new If(ir.nextStatementId(), condition,
+        append(trueBlock, new Store(result, whenTrue, context.line())),
+        append(falseBlock, new Store(result, whenFalse, context.line())), context.line()));
+    return new Operand.Use(context.readVariable(result));
+  }
+
+  private Operand unary(UnaryTree unary) {
+    Operand operand = lower(unary.getExpression());
+    if (operand == null) {
+      return null;
+    }
+    String symbol = operatorOf(unary.getKind());
+    boolean logical = symbol.equals("!");
+    if (logical != (operand.type() == NumericType.BOOLEAN)
+        || (symbol.equals("~") && !operand.type().isIntegral())) {
+      unsupported(unary, "operator '" + symbol + "' cannot be applied to '"
+          + operand.type().keyword() + "'");
+      return null;
+    }
+    if (operand instanceof Operand.Constant constant) {
+      String inner = constant.expression().toString();
+      boolean wrap = inner.startsWith("-") || inner.startsWith("+");
+      Expr text = Expr.source(symbol + (wrap ? "(" + inner + ")" : inner),
+          Expr.unaryPrecedence());
+      OptionalDouble known = constant.knownValue();
+      if (symbol.equals("-") && known.isPresent()) {
+        known = OptionalDouble.of(-known.getAsDouble());
+      } else if (!symbol.equals("+")) {
+        known = OptionalDouble.empty();
+      }
+      return new Operand.Constant(text, constant.type(), known);
+    }
+    return switch (symbol) {
+      case "+" -> operand;
+      case "-" -> context.emit(Operation.NEGATE, List.of(operand), operand.type(),
+          operand.isActive());
+      case "!" -> context.emit(Operation.NOT, List.of(operand), NumericType.BOOLEAN, false);
+      default -> context.emit(Operation.COMPLEMENT, List.of(operand), operand.type(), false);
+    };
+  }
+
+  private Operand cast(TypeCastTree cast) {
+    Operand operand = lower(cast.getExpression());
+    if (operand == null) {
+      return null;
+    }
+    Tree type = cast.getType();
+    if (!(type instanceof PrimitiveTypeTree primitive)) {
+      unsupported(cast, "cast to '" + type + "' is not supported: only casts to primitive"
+          + " types are");
+      return null;
+    }
+    TypeKind kind = primitive.getPrimitiveTypeKind();
+    Optional<NumericType> target = kind == TypeKind.BOOLEAN
+        ? Optional.of(NumericType.BOOLEAN) : ConstantText.numericType(kind);
+    if (target.isEmpty() || (target.get() == NumericType.BOOLEAN)
+        != (operand.type() == NumericType.BOOLEAN)) {
+      unsupported(cast, "cast of '" + operand.type().keyword() + "' to '" + type
+          + "' is not supported");
+      return null;
+    }
+    boolean narrowPrimitive = kind == TypeKind.CHAR || kind == TypeKind.SHORT
+        || kind == TypeKind.BYTE;
+    if (operand instanceof Operand.Constant constant) {
+      if (constant.type() == target.get() && !narrowPrimitive) {
+        return constant; // a redundant cast would draw a -Xlint:cast warning in generated code
+      }
+      OptionalDouble known = target.get() == NumericType.DOUBLE ? constant.knownValue()
+          : OptionalDouble.empty();
+      return new Operand.Constant(castText(constant.expression(), type.toString()),
+          target.get(), known);
+    }
+    if (narrowPrimitive) {
+      unsupported(cast, "cast to '" + type + "' is not supported: use 'int' or 'long'");
+      return null;
+    }
+    if (operand.type() == target.get()) {
+      return operand;
+    }
+    if (operand.isActive() && target.get() == NumericType.FLOAT) {
+      unsupported(cast, "cast of a differentiable value to 'float' is not supported: it would"
+          + " round the value; ad4j computes in 'double'");
+      return null;
+    }
+    // A cast of a differentiable double to int or long is constant between integers.
+    boolean active = operand.isActive() && target.get() == NumericType.DOUBLE;
+    return context.emit(Operation.cast(target.get()), List.of(operand), target.get(), active);
+  }
+
+  private Operand call(MethodInvocationTree invocation) {
+    ExpressionTree select = invocation.getMethodSelect();
+    String shown = context.source().of(select)
+        + (invocation.getArguments().isEmpty() ? "()" : "(...)");
+    String name;
+    CallTarget target;
+    if (select instanceof IdentifierTree identifier) {
+      name = identifier.getName().toString();
+      target = context.symbols().resolveUnqualifiedCall(name);
+    } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())) {
+      name = member.getIdentifier().toString();
+      target = context.symbols().resolveQualifiedCall(member.getExpression());
+    } else {
+      unsupported(invocation, "call to '" + shown + "' is not differentiable: only calls of"
+          + " static methods are supported");
+      return null;
+    }
+    if (!invocation.getTypeArguments().isEmpty()) {
+      unsupported(invocation, "call to '" + shown + "' with type arguments is not supported");
+      return null;
+    }
+    if (target instanceof CallTarget.Ambiguous ambiguous) {
+      unsupported(invocation, "call to '" + shown + "' is ambiguous between the static imports of "
+          + ambiguous.owners().stream().map(t -> t.getQualifiedName().toString())
+              .collect(Collectors.joining(" and ")));
+      return null;
+    }
+    if (target instanceof CallTarget.Unresolved) {
+      unsupported(invocation, "cannot find method '" + name + "'");
+      return null;
+    }
+    if (target instanceof CallTarget.MathFunction math && name.equals("random")) {
+      unsupported(invocation, "call to '" + shown + "' is not differentiable: it returns a new"
+          + " random number at each call, not a function of its arguments");
+      return null;
+    }
+    List<Operand> arguments = new ArrayList<>();
+    boolean failed = false;
+    for (ExpressionTree argument : invocation.getArguments()) {
+      Operand operand = lower(argument);
+      failed |= operand == null;
+      arguments.add(operand);
+    }
+    if (failed) {
+      return null;
+    }
+    if (target instanceof CallTarget.OtherMethod other) {
+      Optional<Callee> callee = callees.resolve(other.owner(), name, arguments, invocation,
+          shown);
+      if (callee.isEmpty()) {
+        return null;
+      }
+      boolean active = arguments.stream().anyMatch(Operand::isActive);
+      return context.emit(Operation.call(callee.get()), arguments, NumericType.DOUBLE, active);
+    }
+    return mathCall(((CallTarget.MathFunction) target).owner(), name, arguments, invocation,
+        shown);
+  }
+
+  private Operand mathCall(MathOwner owner, String name, List<Operand> arguments,
+      MethodInvocationTree invocation, String shown) {
+    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    Optional<NumericType> resultType = argumentTypes.contains(NumericType.BOOLEAN)
+        ? Optional.empty()
+        : MathSignatures.resultType(context.symbols().mathMethods(owner, name), argumentTypes);
+    if (resultType.isEmpty()) {
+      unsupported(invocation, "no " + owner.simpleName() + "." + name + " takes ("
+          + argumentTypes.stream().map(NumericType::keyword).collect(Collectors.joining(", "))
+          + ")");
+      return null;
+    }
+    if (arguments.stream().allMatch(a -> a instanceof Operand.Constant)) {
+      Expr[] texts = arguments.stream().map(a -> ((Operand.Constant) a).expression())
+          .toArray(Expr[]::new);
+      return new Operand.Constant(Expr.call(context.mathClassName(owner), name, texts),
+          resultType.get(), OptionalDouble.empty());
+    }
+    if (!DerivativeRules.isDifferentiableFunction(name, arguments.size())) {
+      unsupported(invocation, "call to '" + shown + "' is not differentiable: ad4j has no"
+          + " derivative rule for " + owner.simpleName() + "." + name + "; differentiable"
+          + " functions are " + String.join(", ", DerivativeRules.differentiableFunctionNames()));
+      return null;
+    }
+    Operation operation = Operation.call(owner, name, arguments.size());
+    return combineAll(operation, arguments, resultType.get());
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  /** {@code left op right}: a constant when both are, else an instruction. */
+  private Operand combine(Operation operation, Operand left, Operand right, NumericType type) {
+    if (left instanceof Operand.Constant l && right instanceof Operand.Constant r) {
+      return new Operand.Constant(Expr.binary(operation.name(), l.expression(), r.expression()),
+          type, OptionalDouble.empty());
+    }
+    return combineAll(operation, List.of(left, right), type);
+  }
+
+  /** An instruction whose result is active when derivatives can flow from an argument. */
+  private Operand combineAll(Operation operation, List<Operand> arguments, NumericType type) {
+    Optional<DerivativeRules.Rule> rule = DerivativeRules.forOperation(operation);
+    boolean active = false;
+    for (int i = 0; i < arguments.size(); i++) {
+      int index = i;
+      active |= arguments.get(i).isActive()
+          && rule.map(r -> r.carriesDerivative(index)).orElse(true);
+    }
+    return context.emit(operation, arguments, type, active && type == NumericType.DOUBLE);
+  }
+
+  private static Optional<NumericType> resultType(String operator, NumericType left,
+      NumericType right) {
+    boolean bothNumeric = left.isNumeric() && right.isNumeric();
+    boolean bothBoolean = left == NumericType.BOOLEAN && right == NumericType.BOOLEAN;
+    return switch (operator) {
+      case "+", "-", "*", "/", "%" ->
+          bothNumeric ? Optional.of(NumericType.promote(left, right)) : Optional.empty();
+      case "<", ">", "<=", ">=" -> bothNumeric ? Optional.of(NumericType.BOOLEAN) : Optional.empty();
+      case "==", "!=" -> bothNumeric || bothBoolean
+          ? Optional.of(NumericType.BOOLEAN) : Optional.empty();
+      case "<<", ">>", ">>>" -> left.isIntegral() && right.isIntegral()
+          ? Optional.of(left) : Optional.empty();
+      case "&", "|", "^" -> {
+        if (bothBoolean) {
+          yield Optional.of(NumericType.BOOLEAN);
+        }
+        yield left.isIntegral() && right.isIntegral()
+            ? Optional.of(NumericType.promote(left, right)) : Optional.empty();
+      }
+      default -> Optional.empty();
+    };
+  }
+
+  private static boolean isComparison(String operator) {
+    return switch (operator) {
+      case "<", ">", "<=", ">=", "==", "!=" -> true;
+      default -> false;
+    };
+  }
+
+  /** A constant operand of a '?:' given the expression's type, so both branches agree. */
+  private static Operand literalAs(Operand operand, NumericType type) {
+    if (operand instanceof Operand.Constant constant && constant.type() != type
+        && type != NumericType.BOOLEAN) {
+      return new Operand.Constant(castText(constant.expression(), type), type,
+          type == NumericType.DOUBLE ? constant.knownValue() : OptionalDouble.empty());
+    }
+    return operand;
+  }
+
+  private static Expr castText(Expr expression, NumericType type) {
+    return castText(expression, type.keyword());
+  }
+
+  private static Expr castText(Expr expression, String type) {
+    String text = expression.toString();
+    boolean bare = !text.contains(" ") || (text.startsWith("(") && text.endsWith(")"));
+    return Expr.source("(" + type + ") " + (bare ? text : "(" + text + ")"),
+        Expr.unaryPrecedence());
+  }
+
+  private static Operand zero(NumericType type) {
+    return switch (type) {
+      case BOOLEAN -> new Operand.Constant(Expr.atom("false"), type, OptionalDouble.empty());
+      case DOUBLE -> new Operand.Constant(Expr.atom("0.0"), type, OptionalDouble.of(0));
+      case LONG -> new Operand.Constant(Expr.atom("0L"), type, OptionalDouble.of(0));
+      case FLOAT -> new Operand.Constant(Expr.atom("0.0f"), type, OptionalDouble.of(0));
+      default -> new Operand.Constant(Expr.atom("0"), type, OptionalDouble.of(0));
+    };
+  }
+
+  private static Block append(Block block, Statement statement) {
+    List<Statement> statements = new ArrayList<>(block.statements());
+    statements.add(statement);
+    return new Block(statements);
+  }
+
+  private Optional<MathOwner> mathOwner(TypeElement type) {
+    for (MathOwner owner : MathOwner.values()) {
+      if (type.getQualifiedName().contentEquals(owner.qualifiedName())) {
+        return Optional.of(owner);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void unsupported(Tree tree, String message) {
+    diagnostics.error(tree, message);
+  }
+
+  static String operatorOf(Tree.Kind kind) {
+    return switch (kind) {
+      case PLUS, PLUS_ASSIGNMENT, UNARY_PLUS -> "+";
+      case MINUS, MINUS_ASSIGNMENT, UNARY_MINUS -> "-";
+      case MULTIPLY, MULTIPLY_ASSIGNMENT -> "*";
+      case DIVIDE, DIVIDE_ASSIGNMENT -> "/";
+      case REMAINDER, REMAINDER_ASSIGNMENT -> "%";
+      case LEFT_SHIFT, LEFT_SHIFT_ASSIGNMENT -> "<<";
+      case RIGHT_SHIFT, RIGHT_SHIFT_ASSIGNMENT -> ">>";
+      case UNSIGNED_RIGHT_SHIFT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> ">>>";
+      case AND, AND_ASSIGNMENT -> "&";
+      case OR, OR_ASSIGNMENT -> "|";
+      case XOR, XOR_ASSIGNMENT -> "^";
+      case BITWISE_COMPLEMENT -> "~";
+      case LESS_THAN -> "<";
+      case GREATER_THAN -> ">";
+      case LESS_THAN_EQUAL -> "<=";
+      case GREATER_THAN_EQUAL -> ">=";
+      case EQUAL_TO -> "==";
+      case NOT_EQUAL_TO -> "!=";
+      case CONDITIONAL_AND -> "&&";
+      case CONDITIONAL_OR -> "||";
+      case LOGICAL_COMPLEMENT -> "!";
+      default -> kind.toString();
+    };
+  }
+
+  /** A readable name for a tree's kind: {@code SWITCH_EXPRESSION} becomes "switch expression". */
+  static String describe(Tree tree) {
+    return tree.getKind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+  }
+}

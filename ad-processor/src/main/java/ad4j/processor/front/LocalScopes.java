@@ -1,0 +1,103 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+
+/** The locals and parameters in scope, block by block, with what each holds now. */
+final class LocalScopes {
+
+  /**
+   * A local variable or parameter. It holds a single-assignment value, or, when the user assigns
+   * it under control flow, is backed by a mutable {@link Variable}.
+   */
+  static final class Local {
+    private final String name;
+    private final NumericType type;
+    private final Variable variable;
+    private final boolean broken;
+    private Value value;
+
+    Local(String name, NumericType type, Variable variable, boolean broken) {
+      this.name = name;
+      this.type = type;
+      this.variable = variable;
+      this.broken = broken;
+    }
+
+    String name() {
+      return name;
+    }
+
+    NumericType type() {
+      return type;
+    }
+
+    /** The mutable variable behind this local, or null when it is single-assignment. */
+    Variable variable() {
+      return variable;
+    }
+
+    /** Whether its declaration had an error already reported; uses then report nothing. */
+    boolean isBroken() {
+      return broken;
+    }
+
+    /** The value it holds now; null before its first assignment. */
+    Value value() {
+      return value;
+    }
+
+    void hold(Value newValue) {
+      value = newValue;
+    }
+  }
+
+  private final Deque<Map<String, Local>> scopes = new ArrayDeque<>();
+
+  LocalScopes() {
+    scopes.push(new HashMap<>());
+  }
+
+  void push() {
+    scopes.push(new HashMap<>());
+  }
+
+  void pop() {
+    scopes.pop();
+  }
+
+  void declareParameter(String name, Value parameter, LoweringContext context) {
+    Variable variable = context.needsVariable(name)
+        ? context.ir().variable(name, parameter.type(), parameter) : null;
+    Local local = new Local(name, parameter.type(), variable, false);
+    local.hold(parameter);
+    scopes.peek().put(name, local);
+  }
+
+  void declareLocal(String name, NumericType type, LoweringContext context) {
+    Variable variable = context.needsVariable(name)
+        ? context.ir().variable(name, type, null) : null;
+    scopes.peek().put(name, new Local(name, type, variable, false));
+  }
+
+  /** A local whose declaration was in error: known, so that its uses are not errors too. */
+  void declareBroken(String name) {
+    scopes.peek().put(name, new Local(name, NumericType.DOUBLE, null, true));
+  }
+
+  /** The innermost local of that name, or null. */
+  Local lookUp(String name) {
+    for (Map<String, Local> scope : scopes) {
+      Local local = scope.get(name);
+      if (local != null) {
+        return local;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,242 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.MathOwner;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SourceLine;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.PrimitiveTypeTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.Trees;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * What the statement and expression lowering share for one method: the IR being built, the
+ * scopes, name resolution, the source, the diagnostics, and the statement being lowered.
+ */
+final class LoweringContext {
+  private final Elements elements;
+  private final Types types;
+  private final Trees trees;
+  private final Symbols symbols;
+  private final SourceText source;
+  private final Diagnostics diagnostics;
+  private final IrBuilder ir = new IrBuilder();
+  private final LocalScopes scopes = new LocalScopes();
+  private final Set<String> variableNames;
+  private final Set<MathOwner> shadowedOwners = EnumSet.noneOf(MathOwner.class);
+  private final Set<String> referencedTypeNames = new LinkedHashSet<>();
+  private final List<Statement> prologue = new ArrayList<>();
+  private final Map<Integer, List<Statement>> loopPrologues = new HashMap<>();
+  private SourceLine line;
+  private int statementStart;
+
+  LoweringContext(Elements elements, Types types, Trees trees, CompilationUnitTree unit,
+      TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames) {
+    this.elements = elements;
+    this.types = types;
+    this.trees = trees;
+    this.symbols = new Symbols(elements, enclosingType, unit);
+    this.source = new SourceText(trees, unit);
+    this.diagnostics = diagnostics;
+    this.variableNames = variableNames;
+    for (MathOwner owner : MathOwner.values()) {
+      if (symbols.packageShadows(owner.simpleName())) {
+        shadowedOwners.add(owner);
+      }
+    }
+  }
+
+  Elements elements() {
+    return elements;
+  }
+
+  Symbols symbols() {
+    return symbols;
+  }
+
+  SourceText source() {
+    return source;
+  }
+
+  Diagnostics diagnostics() {
+    return diagnostics;
+  }
+
+  IrBuilder ir() {
+    return ir;
+  }
+
+  LocalScopes scopes() {
+    return scopes;
+  }
+
+  Set<MathOwner> shadowedOwners() {
+    return shadowedOwners;
+  }
+
+  Set<String> referencedTypeNames() {
+    return referencedTypeNames;
+  }
+
+  /** Declarations that must precede the method's statements (flags of returns from loops). */
+  List<Statement> prologue() {
+    return prologue;
+  }
+
+  /** Declarations that must start each iteration of the loop {@code loopId}. */
+  List<Statement> loopPrologue(int loopId) {
+    return loopPrologues.computeIfAbsent(loopId, id -> new ArrayList<>());
+  }
+
+  Map<Integer, List<Statement>> loopPrologues() {
+    return loopPrologues;
+  }
+
+  boolean needsVariable(String name) {
+    return variableNames.contains(name);
+  }
+
+  /** Starts lowering a user statement: its line for comments, and a mark for new values. */
+  void startStatement(Tree statement) {
+    line = new SourceLine(source.line(statement), source.forComment(statement));
+    statementStart = ir.nextValueId();
+  }
+
+  void restoreLine(SourceLine previous) {
+    line = previous;
+  }
+
+  SourceLine line() {
+    return line;
+  }
+
+  /** How generated code writes the name of a math class. */
+  String mathClassName(MathOwner owner) {
+    return shadowedOwners.contains(owner) ? owner.qualifiedName() : owner.simpleName();
+  }
+
+  /** Appends {@code result = operation(arguments)} and returns a use of the result. */
+  Operand emit(Operation operation, List<Operand> arguments, NumericType type, boolean active) {
+    Value result = ir.temporary(type, active);
+    ir.add(new Instruction(result, operation, arguments, line));
+    return new Operand.Use(result);
+  }
+
+  /** The current value of a local, or null after reporting that it has none. */
+  Operand read(LocalScopes.Local local, Tree use) {
+    if (local.isBroken()) {
+      return null;
+    }
+    if (local.variable() != null) {
+      return new Operand.Use(readVariable(local.variable()));
+    }
+    if (local.value() == null) {
+      diagnostics.error(use, "variable '" + local.name() + "' might not have been initialized");
+      return null;
+    }
+    return new Operand.Use(local.value());
+  }
+
+  /** Copies a variable's current value into a new value. */
+  Value readVariable(Variable variable) {
+    Value copy = ir.local(variable.name(), variable.type(), variable.isActive());
+    ir.add(new Instruction(copy, Operation.COPY, List.of(new Operand.Read(variable)), line));
+    return copy;
+  }
+
+  /** Makes {@code local} hold {@code value} from now on. */
+  void bind(LocalScopes.Local local, Operand value) {
+    if (local.isBroken()) {
+      return;
+    }
+    if (local.variable() != null) {
+      ir.add(new Store(local.variable(), value, line));
+      return;
+    }
+    if (value instanceof Operand.Use use) {
+      Value defined = use.value();
+      if (defined.origin() == Value.Origin.TEMPORARY && defined.id() >= statementStart) {
+        defined.nameAsLocal(local.name());
+      }
+      local.hold(defined);
+    } else {
+      Value copy = ir.local(local.name(), local.type(), false);
+      ir.add(new Instruction(copy, Operation.COPY, List.of(value), line));
+      local.hold(copy);
+    }
+  }
+
+  /** Whether {@code element} is in this compilation's sources, where the user can annotate it. */
+  boolean isCompiledFromSource(javax.lang.model.element.Element element) {
+    return trees.getPath(element) != null;
+  }
+
+  boolean isUncheckedException(TypeElement type) {
+    TypeElement runtime = elements.getTypeElement("java.lang.RuntimeException");
+    TypeMirror mirror = types.erasure(type.asType());
+    return runtime != null && types.isSubtype(mirror, types.erasure(runtime.asType()));
+  }
+
+  /** Whether generated code in the user's package can name {@code type}. */
+  boolean isReachableFromPackage(TypeElement type) {
+    for (TypeElement t = type; t != null;
+        t = t.getEnclosingElement() instanceof TypeElement outer ? outer : null) {
+      boolean samePackage = elements.getPackageOf(t).getQualifiedName()
+          .contentEquals(symbols.packageName());
+      if (t.getModifiers().contains(Modifier.PRIVATE)
+          || (!samePackage && !t.getModifiers().contains(Modifier.PUBLIC))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** How generated code in the user's package names {@code type}; remembered as used. */
+  String referenceTo(TypeElement type) {
+    String qualified = type.getQualifiedName().toString();
+    String pkg = elements.getPackageOf(type).getQualifiedName().toString();
+    String relative = qualified;
+    if (pkg.equals(symbols.packageName()) && !pkg.isEmpty()) {
+      relative = qualified.substring(pkg.length() + 1);
+    } else if (pkg.equals("java.lang")) {
+      relative = qualified.substring("java.lang.".length());
+    }
+    int dot = relative.indexOf('.');
+    referencedTypeNames.add(dot < 0 ? relative : relative.substring(0, dot));
+    return relative;
+  }
+
+  /** The type of a declared local or parameter, if ad4j supports it. */
+  static Optional<NumericType> typeOf(Tree type) {
+    if (!(type instanceof PrimitiveTypeTree primitive)) {
+      return Optional.empty();
+    }
+    return switch (primitive.getPrimitiveTypeKind()) {
+      case DOUBLE -> Optional.of(NumericType.DOUBLE);
+      case INT -> Optional.of(NumericType.INT);
+      case LONG -> Optional.of(NumericType.LONG);
+      case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
+      default -> Optional.empty();
+    };
+  }
+}

@@ -1,0 +1,140 @@
+package ad4j.processor.front;
+
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.CompoundAssignmentTree;
+import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.ForLoopTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.IfTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.UnaryTree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.tree.WhileLoopTree;
+import com.sun.source.util.TreeScanner;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Decides which locals and parameters need a mutable {@link ad4j.processor.ir.Variable}: those
+ * assigned inside a branch or loop nested deeper than their declaration. All others stay
+ * single-assignment values, which straight-line code uses exclusively.
+ *
+ * <p>The decision is by name: Java forbids a local to shadow another local or a parameter, so a
+ * name means one variable except in sibling blocks, where treating both as mutable is harmless.
+ */
+final class VariablePlanner extends TreeScanner<Void, Void> {
+  private final Map<String, Integer> declarationDepth = new HashMap<>();
+  private final Set<String> mutable = new HashSet<>();
+  private int depth;
+
+  private VariablePlanner() {}
+
+  /** The names of {@code method}'s parameters and locals that need a variable. */
+  static Set<String> plan(MethodTree method) {
+    VariablePlanner planner = new VariablePlanner();
+    for (VariableTree parameter : method.getParameters()) {
+      planner.declarationDepth.put(parameter.getName().toString(), 0);
+    }
+    if (method.getBody() != null) {
+      planner.scan(method.getBody(), null);
+    }
+    return planner.mutable;
+  }
+
+  @Override
+  public Void visitVariable(VariableTree variable, Void unused) {
+    declarationDepth.putIfAbsent(variable.getName().toString(), depth);
+    return super.visitVariable(variable, unused);
+  }
+
+  @Override
+  public Void visitAssignment(AssignmentTree assignment, Void unused) {
+    assigned(assignment.getVariable());
+    return super.visitAssignment(assignment, unused);
+  }
+
+  @Override
+  public Void visitCompoundAssignment(CompoundAssignmentTree assignment, Void unused) {
+    assigned(assignment.getVariable());
+    return super.visitCompoundAssignment(assignment, unused);
+  }
+
+  @Override
+  public Void visitUnary(UnaryTree unary, Void unused) {
+    switch (unary.getKind()) {
+      case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT ->
+          assigned(unary.getExpression());
+      default -> { }
+    }
+    return super.visitUnary(unary, unused);
+  }
+
+  @Override
+  public Void visitIf(IfTree tree, Void unused) {
+    scan(tree.getCondition(), null);
+    nested(tree.getThenStatement());
+    nested(tree.getElseStatement());
+    return null;
+  }
+
+  @Override
+  public Void visitConditionalExpression(ConditionalExpressionTree tree, Void unused) {
+    scan(tree.getCondition(), null);
+    nested(tree.getTrueExpression());
+    nested(tree.getFalseExpression());
+    return null;
+  }
+
+  @Override
+  public Void visitWhileLoop(WhileLoopTree tree, Void unused) {
+    nested(tree.getCondition());
+    nested(tree.getStatement());
+    return null;
+  }
+
+  @Override
+  public Void visitDoWhileLoop(DoWhileLoopTree tree, Void unused) {
+    nested(tree.getStatement());
+    nested(tree.getCondition());
+    return null;
+  }
+
+  @Override
+  public Void visitForLoop(ForLoopTree tree, Void unused) {
+    // The initializer runs once, before the loop; everything else runs per iteration.
+    scan(tree.getInitializer(), null);
+    nested(tree.getCondition());
+    nested(tree.getStatement());
+    depth++;
+    scan(tree.getUpdate(), null);
+    depth--;
+    return null;
+  }
+
+  @Override
+  public Void visitBlock(BlockTree block, Void unused) {
+    return super.visitBlock(block, unused);
+  }
+
+  private void nested(Tree tree) {
+    depth++;
+    scan(tree, null);
+    depth--;
+  }
+
+  private void assigned(ExpressionTree target) {
+    if (target instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      Integer declared = declarationDepth.get(name);
+      if (declared != null && depth > declared) {
+        mutable.add(name);
+      }
+    }
+  }
+}

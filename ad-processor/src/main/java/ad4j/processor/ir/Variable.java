@@ -1,0 +1,48 @@
+package ad4j.processor.ir;
+
+/**
+ * A mutable variable: a local or parameter of the user's that is assigned under control flow
+ * (in a branch or a loop), so that no single-assignment value can stand for it after the join.
+ * It is read with {@link Operand.Read} (copied into a value by a copy instruction) and written
+ * with {@link Store}. Straight-line code never needs one.
+ */
+public final class Variable {
+  private final int id;
+  private final String name;
+  private final NumericType type;
+  private final Value parameter;
+
+  Variable(int id, String name, NumericType type, Value parameter) {
+    this.id = id;
+    this.name = name;
+    this.type = type;
+    this.parameter = parameter;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public NumericType type() {
+    return type;
+  }
+
+  /** Only {@code double} variables carry derivatives. */
+  public boolean isActive() {
+    return type == NumericType.DOUBLE;
+  }
+
+  /** The parameter this variable is, or null for a local. */
+  public Value parameter() {
+    return parameter;
+  }
+
+  @Override
+  public String toString() {
+    return name + "@" + id;
+  }
+}

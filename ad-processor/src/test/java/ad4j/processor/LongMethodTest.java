@@ -1,0 +1,76 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.testing.BytecodeSizes;
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.runtime.Tape;
+import com.google.testing.compile.Compilation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A straight-line method whose generated derivatives would pass HotSpot's 8000-byte limit for
+ * compiling a method is split into segment methods, each under the limit, while the user's own
+ * method stays under it too.
+ */
+class LongMethodTest {
+  private static final int HOTSPOT_LIMIT = 8000;
+
+  private static String chain(int statements) {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < statements / 2; i++) {
+      body.append("    x = x * a + Math.sin(y);\n");
+      body.append("    y = y * b - x * 0.001;\n");
+    }
+    return "package com.example;\nimport ad4j.Differentiable;\nfinal class Chain {\n"
+        + "  @Differentiable static double chain(double x, double y, double a, double b) {\n"
+        + body + "    return x + y;\n  }\n}\n";
+  }
+
+  @Test
+  void aLongChainIsSplitIntoMethodsHotSpotCompiles() {
+    Compiled compiled = InProcessCompiler.compile("com.example.Chain", chain(500));
+
+    Map<String, Integer> user = sizes(compiled.compilation(), "com/example/Chain.class");
+    Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/ChainGrad.class");
+    assertThat(user.get("chain(DDDD)D")).isLessThan(HOTSPOT_LIMIT);
+    assertThat(generated.keySet()).contains("chainForward1(Lad4j/runtime/Tape;DDDD)V");
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+
+    CompiledFunction f = compiled.function("com.example.Chain", "chain", 4);
+    DerivativeChecks.checkAt(f, 0.3, 0.2, 0.99, 0.98);
+    DerivativeChecks.checkAt(f, -0.1, 0.5, 0.97, 1.0);
+    assertThat(Tape.current().size()).isEqualTo(0);
+  }
+
+  @Test
+  void aShortMethodStaysWhole() {
+    Compiled compiled = InProcessCompiler.compile("com.example.Chain", chain(40));
+
+    assertThat(sizes(compiled.compilation(), "com/example/ChainGrad.class").keySet())
+        .doesNotContain("chainForward1(Lad4j/runtime/Tape;DDDD)V");
+  }
+
+  private static Map<String, Integer> sizes(Compilation compilation, String path) {
+    JavaFileObject file = compilation.generatedFiles().stream()
+        .filter(f -> f.toUri().getPath().endsWith(path))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no class file " + path));
+    try (InputStream in = file.openInputStream()) {
+      return BytecodeSizes.of(in.readAllBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
