@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
  * arithmetic. Consequently, where the primal value is NaN because an input is NaN, the gradient
  * entry of that input is NaN whenever the input reaches the result through an operation whose
  * partial depends on its argument (sin, *, exp, ...), but <em>not</em> through operations whose
- * partials are constants or a comparison: {@code x + y}, {@code x - y}, {@code -x}, {@code x % c},
- * {@code min}, {@code max}; those cases are listed below ({@link #nanThroughLinearOperations},
- * {@link #nanThroughMinAndMax}) as documented exceptions. (c) forward mode gives the same
+ * partials are constants: {@code x + y}, {@code x - y}, {@code -x}, {@code x % c}; those cases are
+ * listed below ({@link #nanThroughLinearOperations}) as documented exceptions. {@code min} and
+ * {@code max}, whose partials are chosen by comparison, give NaN partials for a NaN argument
+ * ({@link #nanThroughMinAndMax}). (c) forward mode gives the same
  * non-finite entries as reverse mode, except that along a unit vector e_i forward mode may give
  * NaN where reverse mode gives a number, if another partial is NaN or infinite: the tangent sums
  * {@code partial_j * 0}, and 0 * NaN and 0 * infinity are NaN (e.g. {@code x * y} at (NaN, 2)
@@ -170,13 +171,14 @@ class EdgeSemanticsTest {
   }
 
   /**
-   * Documented exception: min and max choose their partials by comparison; with a NaN argument
-   * neither "wins" nor ties, so both partials are 0 although the value is NaN.
+   * min and max choose their partials by comparison; with a NaN argument no argument wins, loses
+   * or ties, and both partials are NaN, as the value is.
    */
   @Test
   void nanThroughMinAndMax() {
-    assertAt("min", at(NAN, 1), NAN, 0, 0);
-    assertAt("max", at(1, NAN), NAN, 0, 0);
+    assertAt("min", at(NAN, 1), NAN, NAN, NAN);
+    assertAt("max", at(1, NAN), NAN, NAN, NAN);
+    assertAt("min", at(NAN, NAN), NAN, NAN, NAN);
   }
 
   @Test

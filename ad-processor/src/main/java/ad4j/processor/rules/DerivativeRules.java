@@ -154,12 +154,13 @@ public final class DerivativeRules {
         ? Optional.of(Partial.times(s.call("scalb", Expr.ONE, s.original(1))))
         : Optional.empty(), 1);
 
-    // Kinks. abs'(0) = 0; at a tie min and max give each argument half, as JAX does.
+    // Kinks. abs'(0) = 0; at a tie min and max give each argument half, as JAX does; with a
+    // NaN argument (no argument wins, loses or ties) both partials are NaN, as the value is.
     function("abs", 1, (i, s) -> Partial.times(s.call("signum", s.arg(0))));
-    function("min", 2, (i, s) -> Partial.times(
-        tieSplit(s.arg(i).isLessThan(s.arg(1 - i)), s.arg(0).isEqualTo(s.arg(1)))));
-    function("max", 2, (i, s) -> Partial.times(
-        tieSplit(s.arg(i).isGreaterThan(s.arg(1 - i)), s.arg(0).isEqualTo(s.arg(1)))));
+    function("min", 2, (i, s) -> Partial.times(tieSplit(s.arg(i).isLessThan(s.arg(1 - i)),
+        s.arg(0).isEqualTo(s.arg(1)), s.arg(1 - i).isLessThan(s.arg(i)))));
+    function("max", 2, (i, s) -> Partial.times(tieSplit(s.arg(i).isGreaterThan(s.arg(1 - i)),
+        s.arg(0).isEqualTo(s.arg(1)), s.arg(1 - i).isGreaterThan(s.arg(i)))));
     // copySign(a, b) = |a| * sign(b): da = signum(a) * sign(b) (0 at a = 0), db = 0.
     functionWithZeros("copySign", 2, (i, s) -> i == 0
         ? Optional.of(Partial.times(
@@ -287,8 +288,9 @@ public final class DerivativeRules {
     return Partial.times(quotient).negated();
   }
 
-  private static Expr tieSplit(Expr wins, Expr tie) {
-    return wins.choose(Expr.ONE, tie.choose(HALF, Expr.ZERO));
+  private static Expr tieSplit(Expr wins, Expr tie, Expr loses) {
+    Expr nan = Expr.number(Double.NaN);
+    return wins.choose(Expr.ONE, tie.choose(HALF, loses.choose(Expr.ZERO, nan)));
   }
 
   /**
