@@ -68,6 +68,11 @@ final class SweepWriter {
   private final Map<Integer, String> bodyLabels = new HashMap<>();
   private final Map<Integer, String> tripCounts = new HashMap<>();
   private final CodeBlock.Builder code = CodeBlock.builder();
+  /** Per loop block, after which instruction each recorded value goes on the tape. */
+  private final Map<Block, Map<Instruction, List<Value>>> tapePlans =
+      new java.util.IdentityHashMap<>();
+  /** Per block of the reverse sweep, the locals holding values taken back from the tape. */
+  private final Map<Block, Map<Value, String>> restored = new java.util.IdentityHashMap<>();
   /** The branches the forward sweep is inside, innermost first: true in a then-block. */
   private final Deque<Boolean> openBranches = new ArrayDeque<>();
   /** For each enclosing loop, how many open branches lie outside its body. */
@@ -402,10 +407,45 @@ final class SweepWriter {
       tangents.put(value, Expr.atom(tangent));
     }
     if (mode == Mode.REVERSE && flow.loopDepth(block) > 0 && !flow.isConditionBlock(block)) {
-      for (Value needed : taped(instruction)) {
+      for (Value needed : tapedAfter(instruction, block)) {
         code.addStatement("$L.$L($L)", tape, pushMethod(needed.type()), nameOf(needed));
       }
     }
+  }
+
+  /**
+   * The values recorded after {@code instruction}: those it is the last instruction of its block
+   * to need. Each value is recorded once per block, after its last use there, so that the
+   * reverse sweep takes it back before the first use it meets and shares it with the others.
+   */
+  private List<Value> tapedAfter(Instruction instruction, Block block) {
+    return tapePlans.computeIfAbsent(block, this::planTape)
+        .getOrDefault(instruction, List.of());
+  }
+
+  private Map<Instruction, List<Value>> planTape(Block block) {
+    Map<Value, Instruction> lastUse = new HashMap<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction) {
+        for (Value needed : taped(instruction)) {
+          lastUse.put(needed, instruction);
+        }
+      }
+    }
+    Map<Instruction, List<Value>> plan = new java.util.IdentityHashMap<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction) {
+        for (Value needed : taped(instruction)) {
+          if (lastUse.get(needed) == instruction) {
+            List<Value> after = plan.computeIfAbsent(instruction, i -> new ArrayList<>());
+            if (!after.contains(needed)) {
+              after.add(needed);
+            }
+          }
+        }
+      }
+    }
+    return plan;
   }
 
   private void forwardReturn(Return ret) {
@@ -651,9 +691,9 @@ final class SweepWriter {
     if (!value.isActive()) {
       return;
     }
-    Map<Value, String> popped = new HashMap<>();
+    Map<Value, String> popped = restored.computeIfAbsent(block, b -> new HashMap<>());
     if (flow.loopDepth(block) > 0) {
-      List<Value> taped = taped(instruction);
+      List<Value> taped = tapedAfter(instruction, block);
       for (int i = taped.size() - 1; i >= 0; i--) {
         Value needed = taped.get(i);
         String name = names.fresh(nameOf(needed));

@@ -159,8 +159,13 @@ final class LoweringContext {
 
   /** Copies a variable's current value into a new value. */
   Value readVariable(Variable variable) {
+    Value earlier = ir.lastRead(variable);
+    if (earlier != null) {
+      return earlier;
+    }
     Value copy = ir.local(variable.name(), variable.type(), variable.isActive());
     ir.add(new Instruction(copy, Operation.COPY, List.of(new Operand.Read(variable)), line));
+    ir.rememberRead(variable, copy);
     return copy;
   }
 

@@ -3,7 +3,9 @@ package ad4j.processor.ir;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Creates the values and variables of one method being lowered and collects its statements into
@@ -12,11 +14,27 @@ import java.util.List;
  */
 public final class IrBuilder {
   private final Deque<List<Statement>> blocks = new ArrayDeque<>();
+  /**
+   * Per open block, the value each variable was last read into, while no store has changed
+   * it: {@code a * x - b * x} reads {@code x} once, which saves a copy and, inside loops, a
+   * value on the tape. Forgotten at a store to the variable and after any nested branch or loop.
+   */
+  private final Deque<Map<Variable, Value>> reads = new ArrayDeque<>();
   private int nextId;
   private int nextStatementId;
 
   public IrBuilder() {
     blocks.push(new ArrayList<>());
+    reads.push(new HashMap<>());
+  }
+
+  /** The value {@code variable} was read into earlier in this block, if still current. */
+  public Value lastRead(Variable variable) {
+    return reads.peek().get(variable);
+  }
+
+  public void rememberRead(Variable variable, Value value) {
+    reads.peek().put(variable, value);
   }
 
   public Value parameter(String name, NumericType type, boolean active, int index) {
@@ -50,13 +68,22 @@ public final class IrBuilder {
 
   public void add(Statement statement) {
     blocks.peek().add(statement);
+    if (statement instanceof Store store) {
+      reads.peek().remove(store.variable());
+    } else if (statement instanceof Declare declare) {
+      reads.peek().remove(declare.variable());
+    } else if (statement instanceof If || statement instanceof Loop) {
+      reads.peek().clear();
+    }
   }
 
   public void openBlock() {
     blocks.push(new ArrayList<>());
+    reads.push(new HashMap<>());
   }
 
   public Block closeBlock() {
+    reads.pop();
     return new Block(blocks.pop());
   }
 
