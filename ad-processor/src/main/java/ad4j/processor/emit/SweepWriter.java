@@ -68,6 +68,12 @@ final class SweepWriter {
   private final Map<Integer, String> bodyLabels = new HashMap<>();
   private final Map<Integer, String> tripCounts = new HashMap<>();
   private final CodeBlock.Builder code = CodeBlock.builder();
+  /**
+   * In straight-line code, the math calls of the forward sweep computed so far, by their Java
+   * text, so that derivative formulas reuse them ({@code cos(t)} for the derivative of
+   * {@code sin(t)}).
+   */
+  private final Map<String, Expr> computedCalls = new HashMap<>();
   /** Per loop block, after which instruction each recorded value goes on the tape. */
   private final Map<Block, Map<Instruction, List<Value>>> tapePlans =
       new java.util.IdentityHashMap<>();
@@ -406,6 +412,11 @@ final class SweepWriter {
       code.addStatement("double $L = $L", tangent, tangentExpression(instruction));
       tangents.put(value, Expr.atom(tangent));
     }
+    if (flow.isStraightLine() && instruction.operation().form() == Operation.Form.CALL
+        && value.type() == NumericType.DOUBLE) {
+      computedCalls.putIfAbsent(primalExpression(instruction).toString(),
+          Expr.atom(nameOf(value)));
+    }
     if (mode == Mode.REVERSE && flow.loopDepth(block) > 0 && !flow.isConditionBlock(block)) {
       for (Value needed : tapedAfter(instruction, block)) {
         code.addStatement("$L.$L($L)", tape, pushMethod(needed.type()), nameOf(needed));
@@ -719,20 +730,55 @@ final class SweepWriter {
     }
     DerivativeRules.Site site = site(instruction, popped);
     DerivativeRules.Rule rule = ruleFor(instruction);
+    Map<Integer, Partial> partials = new java.util.TreeMap<>();
     for (int i = 0; i < instruction.arguments().size(); i++) {
-      if (!(instruction.arguments().get(i) instanceof Operand.Use use) || !use.isActive()) {
-        continue;
+      if (instruction.arguments().get(i) instanceof Operand.Use use && use.isActive()) {
+        Optional<Partial> partial = rule.partial(i, site);
+        if (partial.isPresent()) {
+          partials.put(i, partial.get());
+        }
       }
-      Optional<Partial> partial = rule.partial(i, site);
-      if (partial.isEmpty()) {
-        continue;
-      }
-      Partial p = partial.get();
-      boolean passThrough = p.equals(Partial.ONE) && !adjoint.isLocal();
-      boolean aliasable = p.equals(Partial.ONE);
-      accumulate(adjoints, use.value(), p.applyTo(adjoint.expression()), p.negative(),
-          aliasable || passThrough);
     }
+    Expr incoming = adjoint.expression();
+    Expr sharedDivisor = sharedDivisor(partials.values());
+    if (sharedDivisor != null) {
+      // a / b: both partials divide by b; divide the adjoint once and multiply.
+      String scaled = names.fresh(nameOf(value) + "BarOver");
+      code.addStatement("double $L = $L", scaled,
+          Partial.over(sharedDivisor).applyTo(incoming));
+      incoming = Expr.atom(scaled);
+    }
+    for (Map.Entry<Integer, Partial> entry : partials.entrySet()) {
+      Operand.Use use = (Operand.Use) instruction.arguments().get(entry.getKey());
+      Partial p = entry.getValue();
+      if (sharedDivisor != null) {
+        p = new Partial(p.factor(), null, p.negative(), p.gate());
+      }
+      boolean aliasable = p.equals(Partial.ONE);
+      accumulate(adjoints, use.value(), p.applyTo(incoming), p.negative(),
+          aliasable && sharedDivisor == null);
+    }
+  }
+
+  /** The divisor all of several partials share, if they do. */
+  private static Expr sharedDivisor(java.util.Collection<Partial> partials) {
+    if (partials.size() < 2) {
+      return null;
+    }
+    String divisor = null;
+    Expr shared = null;
+    for (Partial partial : partials) {
+      if (partial.divisor() == null || partial.gate() != null) {
+        return null;
+      }
+      String text = partial.divisor().toString();
+      if (divisor != null && !divisor.equals(text)) {
+        return null;
+      }
+      divisor = text;
+      shared = partial.divisor();
+    }
+    return shared;
   }
 
   /** The reverse of {@code v = g(args)}: g's pullback, seeded with v's adjoint. */
@@ -839,23 +885,36 @@ final class SweepWriter {
     }
     DerivativeRules.Site site = site(instruction, Map.of());
     DerivativeRules.Rule rule = ruleFor(instruction);
-    Expr sum = null;
+    List<Partial> partials = new ArrayList<>();
+    List<Expr> derivatives = new ArrayList<>();
     for (int i = 0; i < instruction.arguments().size(); i++) {
-      if (!(instruction.arguments().get(i) instanceof Operand.Use use) || !use.isActive()) {
-        continue;
-      }
-      Optional<Partial> partial = rule.partial(i, site);
-      if (partial.isEmpty()) {
-        continue;
-      }
-      Expr term = partial.get().applyTo(tangents.get(use.value()));
-      if (sum == null) {
-        sum = partial.get().negative() ? term.negate() : term;
-      } else {
-        sum = partial.get().negative() ? sum.minus(term) : sum.plus(term);
+      if (instruction.arguments().get(i) instanceof Operand.Use use && use.isActive()) {
+        Optional<Partial> partial = rule.partial(i, site);
+        if (partial.isPresent()) {
+          partials.add(partial.get());
+          derivatives.add(tangents.get(use.value()));
+        }
       }
     }
-    return sum == null ? Expr.ZERO : sum;
+    Expr sharedDivisor = sharedDivisor(partials);
+    Expr sum = null;
+    for (int i = 0; i < partials.size(); i++) {
+      Partial p = partials.get(i);
+      if (sharedDivisor != null) {
+        // (aDot - y * bDot) / b: one division for terms over the same divisor
+        p = new Partial(p.factor(), null, p.negative(), p.gate());
+      }
+      Expr term = p.applyTo(derivatives.get(i));
+      if (sum == null) {
+        sum = p.negative() ? term.negate() : term;
+      } else {
+        sum = p.negative() ? sum.minus(term) : sum.plus(term);
+      }
+    }
+    if (sum == null) {
+      return Expr.ZERO;
+    }
+    return sharedDivisor == null ? sum : sum.over(sharedDivisor);
   }
 
   /** {@code gTangent(args, argument tangents)}: the callee's own forward mode. */
@@ -891,7 +950,8 @@ final class SweepWriter {
         ? MathOwner.MATH : instruction.operation().owner();
     Value result = instruction.result();
     Expr resultName = Expr.atom(popped.getOrDefault(result, nameOf(result)));
-    return new DerivativeRules.Site(arguments, resultName, function.mathClassName(owner));
+    return new DerivativeRules.Site(arguments, resultName, function.mathClassName(owner),
+        computedCalls);
   }
 
   private String argumentText(Operand operand, Map<Value, String> popped) {

@@ -32,10 +32,17 @@ public final class DerivativeRules {
   public record Argument(Expr expression, Expr original, OptionalDouble knownValue) {}
 
   /**
-   * The place a rule is applied: the arguments, the result, and the class ({@code Math} or
-   * {@code StrictMath}, as it must be written) whose functions the formulas call.
+   * The place a rule is applied: the arguments, the result, the class ({@code Math} or
+   * {@code StrictMath}, as it must be written) whose functions the formulas call, and the calls
+   * whose values the forward sweep already holds, by their Java text: the derivative of
+   * {@code sin(t)} then reads the {@code cos(t)} the user computed instead of calling it again.
    */
-  public record Site(List<Argument> arguments, Expr result, String mathClass) {
+  public record Site(List<Argument> arguments, Expr result, String mathClass,
+      Map<String, Expr> computed) {
+    public Site(List<Argument> arguments, Expr result, String mathClass) {
+      this(arguments, result, mathClass, Map.of());
+    }
+
     Expr arg(int index) {
       return arguments.get(index).expression();
     }
@@ -49,7 +56,8 @@ public final class DerivativeRules {
     }
 
     Expr call(String function, Expr... callArguments) {
-      return Expr.call(mathClass, function, callArguments);
+      Expr call = Expr.call(mathClass, function, callArguments);
+      return computed.getOrDefault(call.toString(), call);
     }
   }
 
