@@ -1,0 +1,161 @@
+package ad4j.samples.bench;
+
+import java.util.concurrent.TimeUnit;
+import org.hipparchus.analysis.differentiation.DSFactory;
+import org.hipparchus.analysis.differentiation.DerivativeStructure;
+import org.hipparchus.analysis.differentiation.Gradient;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The ADBench Gaussian-mixture log-likelihood of one point, d = 2, K = 5 (30 inputs),
+ * {@link GaussianMixture#logLikelihood}.
+ *
+ * <p>Inputs come from non-final state fields; every result is returned (JMH consumes it).
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class GaussianMixtureBench {
+  /** Number of inputs. */
+  static final int N = 30;
+
+  /** Central-difference step, relative: about the cube root of the machine epsilon. */
+  static final double H = 6.0e-6;
+
+  double[] p;
+  double[] gradient;
+  double[] adjoints;
+  double[] direction;
+  double[] work;
+  DSFactory factory;
+
+  /** Fills the inputs. */
+  @Setup
+  public void setup() {
+    p = GaussianMixture.POINT.clone();
+    gradient = new double[N];
+    adjoints = new double[N];
+    direction = new double[N];
+    work = p.clone();
+    factory = new DSFactory(N, 1);
+  }
+
+  /** The function itself. */
+  @Benchmark
+  public double primal() {
+    return GaussianMixture.logLikelihood(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8],
+        p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17], p[18], p[19], p[20], p[21],
+        p[22], p[23], p[24], p[25], p[26], p[27], p[28], p[29]);
+  }
+
+  /** Value and full gradient by one reverse sweep (generated). */
+  @Benchmark
+  public double reverseValueAndGradient() {
+    return GaussianMixtureGrad.logLikelihoodValueAndGradient(p[0], p[1], p[2], p[3], p[4], p[5],
+        p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17], p[18],
+        p[19], p[20], p[21], p[22], p[23], p[24], p[25], p[26], p[27], p[28], p[29], gradient);
+  }
+
+  /** Value and seed times the gradient, accumulated (generated). */
+  @Benchmark
+  public double reversePullback() {
+    return GaussianMixtureGrad.logLikelihoodPullback(p[0], p[1], p[2], p[3], p[4], p[5], p[6],
+        p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17], p[18], p[19],
+        p[20], p[21], p[22], p[23], p[24], p[25], p[26], p[27], p[28], p[29], 1.0, adjoints);
+  }
+
+  /** Full gradient by N forward sweeps (generated tangent, unit directions). */
+  @Benchmark
+  public double[] forwardTangents() {
+    double[] d = direction;
+    for (int i = 0; i < N; i++) {
+      d[i] = 1;
+      gradient[i] = GaussianMixtureGrad.logLikelihoodTangent(p[0], p[1], p[2], p[3], p[4], p[5],
+          p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17], p[18],
+          p[19], p[20], p[21], p[22], p[23], p[24], p[25], p[26], p[27], p[28], p[29], d[0], d[1],
+          d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14],
+          d[15], d[16], d[17], d[18], d[19], d[20], d[21], d[22], d[23], d[24], d[25], d[26],
+          d[27], d[28], d[29]);
+      d[i] = 0;
+    }
+    return gradient;
+  }
+
+  /** Full gradient by central finite differences (2N evaluations). */
+  @Benchmark
+  public double[] finiteDifferences() {
+    double[] x = work;
+    for (int i = 0; i < N; i++) {
+      double xi = x[i];
+      double h = H * Math.max(1, Math.abs(xi));
+      x[i] = xi + h;
+      double plus = GaussianMixture.logLikelihood(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7],
+          x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15], x[16], x[17], x[18], x[19], x[20],
+          x[21], x[22], x[23], x[24], x[25], x[26], x[27], x[28], x[29]);
+      x[i] = xi - h;
+      double minus = GaussianMixture.logLikelihood(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7],
+          x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15], x[16], x[17], x[18], x[19], x[20],
+          x[21], x[22], x[23], x[24], x[25], x[26], x[27], x[28], x[29]);
+      x[i] = xi;
+      gradient[i] = (plus - minus) / (2 * h);
+    }
+    return gradient;
+  }
+
+  /** Value and gradient with Hipparchus' {@code Gradient} (N free parameters). */
+  @Benchmark
+  public double[] hipparchusGradient() {
+    Gradient[] v = new Gradient[N];
+    for (int i = 0; i < N; i++) {
+      v[i] = Gradient.variable(N, i, p[i]);
+    }
+    return HipparchusFunctions.gaussianMixture(v).getGradient();
+  }
+
+  /** Value and gradient with Hipparchus' {@code DerivativeStructure} of order 1. */
+  @Benchmark
+  public double[] hipparchusDerivativeStructure() {
+    DerivativeStructure[] v = new DerivativeStructure[N];
+    for (int i = 0; i < N; i++) {
+      v[i] = factory.variable(i, p[i]);
+    }
+    return HipparchusFunctions.gaussianMixture(v).getAllDerivatives();
+  }
+
+  /**
+   * The gradients of all variants at the benchmark point, for {@link CrossCheck}.
+   *
+   * @return name and gradient, pairs
+   */
+  Object[] gradients() {
+    java.util.List<Object> out = new java.util.ArrayList<>();
+    reverseValueAndGradient();
+    out.add("reverseValueAndGradient");
+    out.add(gradient.clone());
+    java.util.Arrays.fill(adjoints, 0);
+    reversePullback();
+    out.add("reversePullback");
+    out.add(adjoints.clone());
+    out.add("forwardTangents");
+    out.add(forwardTangents().clone());
+    out.add("finiteDifferences");
+    out.add(finiteDifferences().clone());
+    out.add("hipparchusGradient");
+    out.add(hipparchusGradient());
+    out.add("hipparchusDerivativeStructure");
+    out.add(java.util.Arrays.copyOfRange(hipparchusDerivativeStructure(), 1, N + 1));
+    return out.toArray();
+  }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs the JMH benchmarks of ad4j and regenerates BENCHMARKS.md.
+#
+#   ad-samples/src/bench/run-benchmarks.sh [JMH options, e.g. a benchmark regex]
+#
+# Uses the JDK in JAVA_HOME (else `java` on the PATH) for the build and the run. Builds with
+# -Pbench, checks that all variants agree (CrossCheck), runs JMH with the options below (about
+# 8 minutes on 2 cores) writing JSON to ad-samples/src/bench/results/jmh-jdkNN.json, measures
+# the bytecode sizes of the generated methods and which ones HotSpot compiles
+# (huge-methods-jdkNN.json), and writes BENCHMARKS.md at the repository root from every JSON
+# file in the results folder. Set RESULTS_DIR to write elsewhere (e.g. for a partial run).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$root"
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+results=${RESULTS_DIR:-$root/ad-samples/src/bench/results}
+mkdir -p "$results"
+feature=$("$java" -XshowSettings:properties -version 2>&1 \
+  | sed -n 's/^ *java.specification.version = //p')
+
+start=$(date +%s)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+mvn -q -B -Pbench -DskipTests package -pl ad-samples -am
+cp="ad-samples/target/classes:$(cat ad-samples/target/bench-classpath.txt)"
+
+"$java" -cp "$cp" ad4j.samples.bench.CrossCheck
+
+jmh_start=$(date +%s)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+"$java" -cp "$cp" org.openjdk.jmh.Main \
+  -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc \
+  -rf json -rff "$results/jmh-jdk$feature.json" "${@:-ad4j.samples.bench.}"
+jmh_end=$(date +%s)
+
+python3 ad-samples/src/bench/scripts/huge_methods.py ad-samples/target/classes "$cp" "$java" \
+  "$results/huge-methods-jdk$feature.json"
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo "${AD4J_COMMIT:-unknown}")
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+cat > "$results/run-jdk$feature.json" <<JSON
+{"jdk": "$feature", "commit": "$commit", "cpu": "${cpu:-unknown}", "cores": $(nproc), "os": "$(uname -sr)",
+ "load_average_before": "$load_before", "load_average_after": "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)",
+ "jmh_seconds": $((jmh_end - jmh_start)), "total_seconds": $(( $(date +%s) - start ))}
+JSON
+python3 ad-samples/src/bench/scripts/jmh_report.py "$results" BENCHMARKS.md
+echo "JMH run: $((jmh_end - jmh_start)) s; everything: $(( $(date +%s) - start )) s"
