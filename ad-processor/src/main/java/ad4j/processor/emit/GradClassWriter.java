@@ -91,7 +91,7 @@ public final class GradClassWriter {
     private final String link;
     private final int slots;
     /** The split of a long straight-line method into segments; null when it stays whole. */
-    private final Segments segments;
+    private Segments segments;
 
     MethodWriter(String userType, String gradType, Method method) {
       this.gradType = gradType;
@@ -102,8 +102,12 @@ public final class GradClassWriter {
           .map(p -> p.asType().toString())
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
-      this.segments = new SweepWriter(function, new NameAllocator(function.userNames()),
+      Segments candidate = new SweepWriter(function, new NameAllocator(function.userNames()),
           SweepWriter.Mode.REVERSE).segments();
+      if (candidate != null && (exceedsHotSpotLimit(valueAndGradient())
+          || exceedsHotSpotLimit(tangent()))) {
+        this.segments = candidate;
+      }
     }
 
     MethodSpec gradient() {
@@ -182,6 +186,17 @@ public final class GradClassWriter {
       }
       code.addStatement("return $L", result);
       return code.build();
+    }
+
+    /**
+     * Whether HotSpot would refuse to compile the method: over 8000 bytes of bytecode, with a
+     * margin for the estimate's error.
+     */
+    private static boolean exceedsHotSpotLimit(MethodSpec method) {
+      List<String[]> parameters = new ArrayList<>();
+      method.parameters().forEach(p -> parameters.add(
+          new String[] {p.type().toString(), p.name()}));
+      return BytecodeEstimate.of(parameters, method.code().toString()) > 7000;
     }
 
     /** The private methods of a split method's segments; none when it is not split. */
