@@ -205,44 +205,48 @@ public final class GradClassWriter {
       if (segments == null) {
         return methods;
       }
-      int count = segments.list().size();
       for (Segments.Segment segment : segments.list()) {
-        boolean last = segment.number() == count;
-        String lines = segmentLines(segment);
-        {
-          NameAllocator names = new NameAllocator(function.userNames());
-          SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
-          List<String> parameters = sweep.parameterNames();
-          String tape = sweep.tapeParameter();
-          sweep.writeForwardSegment(segment, segments, last);
-          methods.add(segmentMethod(function.name() + "Forward" + segment.number(), tape,
-              parameters, List.of(), last ? double.class : void.class, sweep.code().build(),
-              "Forward sweep of " + lines + " of " + link + "."));
-        }
-        {
-          NameAllocator names = new NameAllocator(function.userNames());
-          SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
-          List<String> parameters = sweep.parameterNames();
-          String tape = sweep.tapeParameter();
-          String seed = last ? names.fresh("seed") : null;
-          sweep.writeReverseSegment(segment, segments, last ? Expr.atom(seed) : null);
-          methods.add(segmentMethod(function.name() + "Reverse" + segment.number(), tape,
-              parameters, last ? List.of(seed) : List.of(), void.class, sweep.code().build(),
-              "Reverse sweep of " + lines + " of " + link + "."));
-        }
-        {
-          NameAllocator names = new NameAllocator(function.userNames());
-          SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.TANGENT);
-          List<String> parameters = sweep.parameterNames();
-          List<String> tangents = sweep.tangentParameterNames();
-          String tape = sweep.tapeParameter();
-          sweep.writeTangentSegment(segment, last);
-          methods.add(segmentMethod(function.name() + "Tangent" + segment.number(), tape,
-              parameters, tangents, last ? double.class : void.class, sweep.code().build(),
-              "Forward mode over " + lines + " of " + link + "."));
-        }
+        boolean last = segment.number() == segments.list().size();
+        methods.add(forwardSegment(segment, last));
+        methods.add(reverseSegment(segment, last));
+        methods.add(tangentSegment(segment, last));
       }
       return methods;
+    }
+
+    private MethodSpec forwardSegment(Segments.Segment segment, boolean last) {
+      NameAllocator names = new NameAllocator(function.userNames());
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+      List<String> parameters = sweep.parameterNames();
+      String tape = sweep.tapeParameter();
+      sweep.writeForwardSegment(segment, segments, last);
+      return segmentMethod(function.name() + "Forward" + segment.number(), tape, parameters,
+          List.of(), last ? double.class : void.class, sweep.code().build(),
+          "Forward sweep of " + segmentLines(segment) + " of " + link + ".");
+    }
+
+    private MethodSpec reverseSegment(Segments.Segment segment, boolean last) {
+      NameAllocator names = new NameAllocator(function.userNames());
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+      List<String> parameters = sweep.parameterNames();
+      String tape = sweep.tapeParameter();
+      String seed = last ? names.fresh("seed") : null;
+      sweep.writeReverseSegment(segment, segments, last ? Expr.atom(seed) : null);
+      return segmentMethod(function.name() + "Reverse" + segment.number(), tape, parameters,
+          last ? List.of(seed) : List.of(), void.class, sweep.code().build(),
+          "Reverse sweep of " + segmentLines(segment) + " of " + link + ".");
+    }
+
+    private MethodSpec tangentSegment(Segments.Segment segment, boolean last) {
+      NameAllocator names = new NameAllocator(function.userNames());
+      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.TANGENT);
+      List<String> parameters = sweep.parameterNames();
+      List<String> tangents = sweep.tangentParameterNames();
+      String tape = sweep.tapeParameter();
+      sweep.writeTangentSegment(segment, last);
+      return segmentMethod(function.name() + "Tangent" + segment.number(), tape, parameters,
+          tangents, last ? double.class : void.class, sweep.code().build(),
+          "Forward mode over " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec segmentMethod(String name, String tape, List<String> parameters,
