@@ -36,12 +36,10 @@ import java.util.Set;
 final class FlowAnalysis {
   private final Function function;
   private final Map<Block, Integer> loopDepth = new IdentityHashMap<>();
-  private final Map<Block, Block> parent = new IdentityHashMap<>();
   private final Map<Value, Block> definedIn = new HashMap<>();
   private final Map<Value, Set<Block>> usedIn = new HashMap<>();
   private final Map<Instruction, List<Value>> needs = new IdentityHashMap<>();
   private final Set<Value> neededAtTopLevel = new LinkedHashSet<>();
-  private final Map<Variable, Block> variableBlocks = new HashMap<>();
   private final Set<Block> conditionBlocks = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Set<Variable> parameterVariables = new LinkedHashSet<>();
   private final List<Instruction> live;
@@ -113,10 +111,6 @@ final class FlowAnalysis {
     return conditionBlocks.contains(block);
   }
 
-  /** The block a variable is declared in (the method body for parameters). */
-  Block declaringBlock(Variable variable) {
-    return variableBlocks.getOrDefault(variable, function.body());
-  }
 
   /**
    * The primal values the derivative of {@code instruction} reads (its arguments or result, as
@@ -173,7 +167,6 @@ final class FlowAnalysis {
 
   private void visit(Block block, Block enclosing, int depth) {
     loopDepth.put(block, depth);
-    parent.put(block, enclosing);
     if (enclosing != null && conditionBlocks.contains(enclosing)) {
       conditionBlocks.add(block); // branches of && and || inside a loop test
     }
@@ -185,7 +178,7 @@ final class FlowAnalysis {
             use(argument, block);
           }
           if (argument instanceof Operand.Read read) {
-            noteVariable(read.variable(), null);
+            noteVariable(read.variable());
           }
         }
         List<Value> needed = computeNeeds(instruction);
@@ -195,10 +188,10 @@ final class FlowAnalysis {
         }
       } else if (statement instanceof Declare declare) {
         use(declare.initial(), block);
-        noteVariable(declare.variable(), block);
+        noteVariable(declare.variable());
       } else if (statement instanceof Store store) {
         use(store.value(), block);
-        noteVariable(store.variable(), null);
+        noteVariable(store.variable());
       } else if (statement instanceof Return ret) {
         use(ret.value(), block);
       } else if (statement instanceof If branch) {
@@ -219,12 +212,9 @@ final class FlowAnalysis {
     }
   }
 
-  private void noteVariable(Variable variable, Block declaredIn) {
+  private void noteVariable(Variable variable) {
     if (variable.parameter() != null) {
       parameterVariables.add(variable);
-    }
-    if (declaredIn != null) {
-      variableBlocks.put(variable, declaredIn);
     }
   }
 

@@ -219,7 +219,7 @@ public final class GradClassWriter {
       SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
-      sweep.writeForwardSegment(segment, segments, last);
+      sweep.writeForwardSegment(segment, last);
       return segmentMethod(function.name() + "Forward" + segment.number(), tape, parameters,
           List.of(), last ? double.class : void.class, sweep.code().build(),
           "Forward sweep of " + segmentLines(segment) + " of " + link + ".");
@@ -231,7 +231,7 @@ public final class GradClassWriter {
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
       String seed = last ? names.fresh("seed") : null;
-      sweep.writeReverseSegment(segment, segments, last ? Expr.atom(seed) : null);
+      sweep.writeReverseSegment(segment, last ? Expr.atom(seed) : null);
       return segmentMethod(function.name() + "Reverse" + segment.number(), tape, parameters,
           last ? List.of(seed) : List.of(), void.class, sweep.code().build(),
           "Reverse sweep of " + segmentLines(segment) + " of " + link + ".");

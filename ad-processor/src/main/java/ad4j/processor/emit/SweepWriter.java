@@ -248,8 +248,8 @@ final class SweepWriter {
    * computes, records what its reverse needs, and hands the values crossing out to the next
    * segment; the last segment returns the result instead.
    */
-  void writeForwardSegment(Segments.Segment segment, Segments segments, boolean last) {
-    popAll(segment.carriedIn(), Map.of());
+  void writeForwardSegment(Segments.Segment segment, boolean last) {
+    popAll(segment.carriedIn());
     for (Instruction instruction : segment.instructions()) {
       comment(instruction.line(), "");
       Value value = instruction.result();
@@ -269,7 +269,7 @@ final class SweepWriter {
    * instructions backwards, and hands the adjoints of the values it took, and of the
    * parameters, to the previous segment.
    */
-  void writeReverseSegment(Segments.Segment segment, Segments segments, Expr seedExpression) {
+  void writeReverseSegment(Segments.Segment segment, Expr seedExpression) {
     Map<Value, Adjoint> adjoints = new HashMap<>();
     List<Value> parameters = function.differentiableParameters();
     if (seedExpression == null) {
@@ -336,7 +336,7 @@ final class SweepWriter {
     }
   }
 
-  private void popAll(List<Value> values, Map<Value, String> unused) {
+  private void popAll(List<Value> values) {
     for (int i = values.size() - 1; i >= 0; i--) {
       Value value = values.get(i);
       code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
