@@ -377,10 +377,10 @@ public final class RandomPrograms {
   /** A rendered expression: its text, precedence, type, whether constant, and evaluator. */
   record Node(String text, int precedence, Type type, boolean constant, Eval eval) {}
 
-  private static final int ADDITIVE = 1;
-  private static final int MULTIPLICATIVE = 2;
-  private static final int UNARY = 3;
-  private static final int PRIMARY = 4;
+  static final int ADDITIVE = 1;
+  static final int MULTIPLICATIVE = 2;
+  static final int UNARY = 3;
+  static final int PRIMARY = 4;
 
   /** A compiled program: the method's source and an interpreter of it. */
   public static final class Compiled {
@@ -435,16 +435,42 @@ public final class RandomPrograms {
     return new Renderer(program).render(name);
   }
 
-  private static final class Variable {
+  /**
+   * A variable in scope: its name, its slot in the interpreter's environment, and its type
+   * ({@code double} in straight-line programs; {@link ControlFlowPrograms} also puts {@code int}
+   * variables in scope, whose values the environment holds exactly).
+   */
+  static final class Variable {
     final String name;
     final int slot;
     final boolean isFinal;
+    final Type type;
 
     Variable(String name, int slot, boolean isFinal) {
+      this(name, slot, isFinal, Type.DOUBLE);
+    }
+
+    Variable(String name, int slot, boolean isFinal, Type type) {
       this.name = name;
       this.slot = slot;
       this.isFinal = isFinal;
+      this.type = type;
     }
+  }
+
+  /**
+   * Renders an expression over the given scope ({@link Var}{@code (k)} is the {@code k mod n}-th
+   * of its variables) and builds its interpreter; for {@link ControlFlowPrograms}.
+   */
+  static Node renderExpression(Expr expr, List<Variable> scope) {
+    Renderer renderer = new Renderer(null);
+    renderer.scope.addAll(scope);
+    return renderer.expression(expr);
+  }
+
+  /** The interpreter of {@code left op right} ({@code + - * / %}) with Java's promotions. */
+  static Eval binary(Node left, char op, Node right) {
+    return Renderer.binaryEval(left, op, right);
   }
 
   private static final class Renderer {
@@ -562,6 +588,12 @@ public final class RandomPrograms {
     private Node expression(Expr expr) {
       if (expr instanceof Var v) {
         Variable variable = scope.get(Math.floorMod(v.k(), scope.size()));
+        if (variable.type != Type.DOUBLE) {
+          Type type = variable.type;
+          int slot = variable.slot;
+          return new Node(variable.name, PRIMARY, type, false,
+              (env, trace) -> Num.of(type, env[slot]));
+        }
         return new Node(variable.name, PRIMARY, Type.DOUBLE, false, variableEval(variable.slot));
       } else if (expr instanceof Lit l) {
         return constant(l.text(), l.text().startsWith("-") ? UNARY : PRIMARY, l.type(),
