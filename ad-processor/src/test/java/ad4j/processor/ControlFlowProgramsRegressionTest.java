@@ -7,18 +7,15 @@ import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.runtime.Tape;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
  * Processor bugs found by {@link ControlFlowProgramsPropertyTest}, each shrunk by hand to a
  * minimal method. Bugs 1 to 4 are compile errors in the generated {@code FooGrad} (javac rejects
  * the generated source), found on commit 852ec0f and present on 9bab8fc too; bug 5 is a value of
- * {@code mValueAndGradient} and {@code mPullback} that differs from the user's method. While a bug is open its
- * test is {@code @Disabled} and the generator steers clear of its shape
- * ({@link ad4j.processor.testing.ControlFlowPrograms#AVOID_KNOWN_BUGS}; run the property with
- * {@code -Dad4j.knownBugs=include} to generate them anyway). When a bug is fixed: enable its
- * tests, and remove its avoidance from the generator.
+ * {@code mValueAndGradient} and {@code mPullback} that differs from the user's method. All five
+ * are fixed; the generator produces their shapes again (it can still leave them out, with
+ * {@code -Dad4j.knownBugs=avoid}, to tell a new bug from an old one).
  *
  * <p>Each test compiles the method with {@code -Xlint:all -Werror} and then runs the full
  * {@link DerivativeChecks} (values bit for bit, gradient against finite differences, forward
@@ -53,7 +50,6 @@ class ControlFlowProgramsRegressionTest {
    * f(-1.5) = 2.25 with f' = -3, f(1) = 4 with f' = 0, f(3) = 1 with f' = 0.
    */
   @Test
-  @Disabled("bug 1: return nested in two ifs: generated local declared twice")
   void returnNestedInTwoIfs() {
     check("if (x > 0) { if (x > 2) { return 1; } x = 2; } return x * x;", -1.5, 1, 3);
   }
@@ -64,7 +60,6 @@ class ControlFlowProgramsRegressionTest {
    * f(x) = 4x below 2 (f' = 4), x above 2.
    */
   @Test
-  @Disabled("bug 1: return nested in two ifs, then a loop: reverse sweep uses an undeclared adjoint")
   void returnNestedInTwoIfsThenLoop() {
     check("if (x > 1) { if (x > 2) { return x; } } "
         + "for (int j = 0; j < 2; j++) { x = x * 2; } return x;", 0.5, 1.5, 2.5);
@@ -78,7 +73,6 @@ class ControlFlowProgramsRegressionTest {
    * pass multiplies by 4, the second breaks), f(-0.5) = -8 with f' = 16.
    */
   @Test
-  @Disabled("bug 2: exit nested in two ifs of a loop body, then an inner loop: undeclared loopNTrips")
   void breakNestedInTwoIfsThenInnerLoop() {
     check("for (int i = 0; i < 2; i++) { if (x > 1) { if (x > i) { break; } } "
         + "for (int j = 0; j < 2; j++) { x = x * 2; } } return x;", 0.3, -0.5);
@@ -92,7 +86,6 @@ class ControlFlowProgramsRegressionTest {
    * {@code float} in straight-line code, or outside loops, works.)
    */
   @Test
-  @Disabled("bug 3: float intermediate inside a loop read back with popDouble() into a float")
   void floatIntermediateInsideALoop() {
     String source = String.join("\n",
         "package com.example;",
@@ -120,7 +113,6 @@ class ControlFlowProgramsRegressionTest {
    * f(x) = 8x^4 above 0.5 (f'(1) = 32), x below.
    */
   @Test
-  @Disabled("bug 4: local of an if branch read in a loop of that branch: reverse sweep out of scope")
   void localOfABranchReadInALoop() {
     check("if (x > 0.5) { double v = x * 2; for (int i = 0; i < 3; i++) { x = x * v; } } "
         + "return x;", 1.0, 0.2);
@@ -132,7 +124,6 @@ class ControlFlowProgramsRegressionTest {
    * f' = 32x^3 = -4; f(1.5) = 1.5 with f' = 1 (returns in the first pass).
    */
   @Test
-  @Disabled("bug 4: local after a loop with an early return, read in a later loop: out of scope")
   void localAfterAnEarlyReturnReadInALoop() {
     check("for (int i = 0; i < 3; i++) { if (x > i) { return x; } } double v = x * 2; "
         + "for (int j = 0; j < 3; j++) { x = x * v; } return x;", -0.5, 1.5);
@@ -149,7 +140,6 @@ class ControlFlowProgramsRegressionTest {
    * Written {@code ((1) / (2))}, the branch is emitted correctly.
    */
   @Test
-  @Disabled("bug 5: (double) cast of an int ?: branch '(a) op (b)' binds to (a) only: wrong value")
   void integerBranchOfAConditionalKeepsIntegerArithmetic() {
     check("return x > 0 ? x : (1) / (2);", -1, 0.5);
     check("return x > 0 ? x : (65536 + 0) * (65536 + 0);", -1);
@@ -172,7 +162,6 @@ class ControlFlowProgramsRegressionTest {
    * so f(0.5) = 1.5 + 2.25 + 3.375 = 7.125 with f' = 3 + 9 + 20.25 = 32.25.
    */
   @Test
-  @Disabled("bug 4: ?: temporary after an early return, read in a loop: out of scope")
   void conditionalTemporaryAfterAnEarlyReturnReadInALoop() {
     check("if (x < 0) { return -x; } x = x > 1 ? x * x : x * 3; double s = 0; "
         + "for (int i = 0; i < 3; i++) { s += s * x + x; } return s;", 0.5, 1.5, -1);

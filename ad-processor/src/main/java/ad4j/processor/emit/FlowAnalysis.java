@@ -39,7 +39,8 @@ final class FlowAnalysis {
   private final Map<Value, Block> definedIn = new HashMap<>();
   private final Map<Value, Set<Block>> usedIn = new HashMap<>();
   private final Map<Instruction, List<Value>> needs = new IdentityHashMap<>();
-  private final Set<Value> neededAtTopLevel = new LinkedHashSet<>();
+  /** The values some derivative formula or recorded branch decision reads. */
+  private final Set<Value> neededInReverse = new LinkedHashSet<>();
   private final Set<Block> conditionBlocks = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Set<Variable> parameterVariables = new LinkedHashSet<>();
   private final List<Instruction> live;
@@ -128,7 +129,7 @@ final class FlowAnalysis {
   boolean isHoisted(Value value) {
     Block block = definedIn.get(value);
     return !straightLine && block != function.body() && loopDepth(block) == 0
-        && neededAtTopLevel.contains(value);
+        && neededInReverse.contains(value);
   }
 
   /**
@@ -183,9 +184,7 @@ final class FlowAnalysis {
         }
         List<Value> needed = computeNeeds(instruction);
         needs.put(instruction, needed);
-        if (depth == 0) {
-          neededAtTopLevel.addAll(needed);
-        }
+        neededInReverse.addAll(needed);
       } else if (statement instanceof Declare declare) {
         use(declare.initial(), block);
         noteVariable(declare.variable());
@@ -196,7 +195,7 @@ final class FlowAnalysis {
         use(ret.value(), block);
       } else if (statement instanceof If branch) {
         if (depth == 0 && branch.condition() instanceof Operand.Use use) {
-          neededAtTopLevel.add(use.value());
+          neededInReverse.add(use.value());
         } else if (depth > 0) {
           usesTape = true;
         }

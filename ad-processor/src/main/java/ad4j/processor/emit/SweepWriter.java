@@ -285,8 +285,7 @@ final class SweepWriter {
     List<Value> needed = segment.needed();
     for (int i = needed.size() - 1; i >= 0; i--) {
       Value value = needed.get(i);
-      code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
-          popMethod(value.type()));
+      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value), pop(value.type()));
     }
     if (seedExpression != null && finalReturn().value() instanceof Operand.Use use
         && use.isActive()) {
@@ -319,8 +318,7 @@ final class SweepWriter {
         code.addStatement("double $L = $L.popDouble()", tangent, tape);
         tangents.put(value, Expr.atom(tangent));
       }
-      code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
-          popMethod(value.type()));
+      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value), pop(value.type()));
     }
     for (Instruction instruction : segment.instructions()) {
       forwardInstruction(instruction, function.body());
@@ -339,8 +337,7 @@ final class SweepWriter {
   private void popAll(List<Value> values) {
     for (int i = values.size() - 1; i >= 0; i--) {
       Value value = values.get(i);
-      code.addStatement("$L $L = $L.$L()", value.type().keyword(), nameOf(value), tape,
-          popMethod(value.type()));
+      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value), pop(value.type()));
     }
   }
 
@@ -708,8 +705,7 @@ final class SweepWriter {
       for (int i = taped.size() - 1; i >= 0; i--) {
         Value needed = taped.get(i);
         String name = names.fresh(nameOf(needed));
-        code.addStatement("$L $L = $L.$L()", needed.type().keyword(), name, tape,
-            popMethod(needed.type()));
+        code.addStatement("$L $L = $L", needed.type().keyword(), name, pop(needed.type()));
         popped.put(needed, name);
       }
     }
@@ -849,8 +845,7 @@ final class SweepWriter {
     return switch (operation.form()) {
       case INFIX -> Expr.binary(operation.name(), arguments.get(0), arguments.get(1));
       case PREFIX -> prefix(operation.name(), arguments.get(0));
-      case CAST -> Expr.source("(" + operation.name() + ") " + castOperand(arguments.get(0)),
-          Expr.unaryPrecedence());
+      case CAST -> arguments.get(0).castTo(operation.name());
       case CALL -> Expr.call(function.mathClassName(operation.owner()), operation.name(),
           arguments.toArray(Expr[]::new));
       case USER_CALL -> Expr.call(operation.callee().userClass(), operation.name(),
@@ -864,14 +859,8 @@ final class SweepWriter {
     return switch (symbol) {
       case "-" -> operand.negate();
       case "!" -> operand.not();
-      default -> Expr.source("~" + castOperand(operand), Expr.unaryPrecedence());
+      default -> Expr.source("~" + operand, Expr.unaryPrecedence()); // operands are names
     };
-  }
-
-  private static String castOperand(Expr operand) {
-    String text = operand.toString();
-    boolean bare = !text.contains(" ") || (text.startsWith("(") && text.endsWith(")"));
-    return bare ? text : "(" + text + ")";
   }
 
   private Expr tangentExpression(Instruction instruction) {
@@ -1052,12 +1041,14 @@ final class SweepWriter {
     };
   }
 
-  private static String popMethod(NumericType type) {
+  /** Takes a value of {@code type} back from the tape ({@code float}s travel as doubles). */
+  private String pop(NumericType type) {
     return switch (type) {
-      case INT -> "popInt";
-      case LONG -> "popLong";
-      case BOOLEAN -> "popBoolean";
-      default -> "popDouble";
+      case INT -> tape + ".popInt()";
+      case LONG -> tape + ".popLong()";
+      case BOOLEAN -> tape + ".popBoolean()";
+      case FLOAT -> "(float) " + tape + ".popDouble()";
+      case DOUBLE -> tape + ".popDouble()";
     };
   }
 

@@ -2,6 +2,7 @@ package ad4j.processor.front;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.If;
+import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Jump;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.Return;
@@ -20,16 +21,38 @@ import java.util.List;
  * only the innermost loop, and returns to the top level, so loops always complete normally.
  */
 final class ControlFlowNormalizer {
-  private ControlFlowNormalizer() {}
+  private final IrBuilder ir;
 
-  static Block normalize(Block block) {
+  ControlFlowNormalizer(IrBuilder ir) {
+    this.ir = ir;
+  }
+
+  /**
+   * The statements that follow a branch, appended to each path through it that completes
+   * normally: the first path takes them, every further path a copy (single assignment: one
+   * definition per value).
+   */
+  private final class Continuation {
+    private final List<Statement> statements;
+    private int uses;
+
+    Continuation(List<Statement> statements) {
+      this.statements = statements;
+    }
+
+    List<Statement> next() {
+      return uses++ == 0 ? statements : new StatementCopier(ir).copy(statements);
+    }
+  }
+
+  Block normalize(Block block) {
     List<Statement> statements = block.statements();
     List<Statement> result = new ArrayList<>();
     for (int i = 0; i < statements.size(); i++) {
       Statement statement = normalizeNested(statements.get(i));
       if (statement instanceof If branch && mayJump(branch) && i + 1 < statements.size()) {
         Block rest = normalize(new Block(statements.subList(i + 1, statements.size())));
-        result.add(withContinuation(branch, rest.statements()));
+        result.add(withContinuation(branch, new Continuation(rest.statements())));
         return new Block(result);
       }
       result.add(statement);
@@ -37,7 +60,7 @@ final class ControlFlowNormalizer {
     return new Block(result);
   }
 
-  private static Statement normalizeNested(Statement statement) {
+  private Statement normalizeNested(Statement statement) {
     if (statement instanceof If branch) {
       return new If(branch.id(), branch.condition(), normalize(branch.thenBlock()),
           normalize(branch.elseBlock()), branch.line());
@@ -50,15 +73,15 @@ final class ControlFlowNormalizer {
   }
 
   /** Appends {@code rest} to every path through {@code branch} that completes normally. */
-  private static If withContinuation(If branch, List<Statement> rest) {
+  private If withContinuation(If branch, Continuation rest) {
     return new If(branch.id(), branch.condition(), append(branch.thenBlock(), rest),
         append(branch.elseBlock(), rest), branch.line());
   }
 
-  private static Block append(Block block, List<Statement> rest) {
+  private Block append(Block block, Continuation rest) {
     List<Statement> statements = block.statements();
     if (statements.isEmpty()) {
-      return new Block(rest);
+      return new Block(rest.next());
     }
     Statement last = statements.get(statements.size() - 1);
     if (last instanceof Jump || last instanceof Return || last instanceof ad4j.processor.ir.Throw) {
@@ -69,7 +92,7 @@ final class ControlFlowNormalizer {
       result.add(withContinuation(nested, rest));
     } else {
       result.add(last);
-      result.addAll(rest);
+      result.addAll(rest.next());
     }
     return new Block(result);
   }

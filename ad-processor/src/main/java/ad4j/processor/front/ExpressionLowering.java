@@ -645,10 +645,7 @@ final class ExpressionLowering {
   }
 
   private static Expr castText(Expr expression, String type) {
-    String text = expression.toString();
-    boolean bare = !text.contains(" ") || (text.startsWith("(") && text.endsWith(")"));
-    return Expr.source("(" + type + ") " + (bare ? text : "(" + text + ")"),
-        Expr.unaryPrecedence());
+    return expression.castTo(type);
   }
 
   private static Operand zero(NumericType type) {

@@ -135,7 +135,8 @@ public final class Lowering {
     if (diagnostics.hasErrors()) {
       return Optional.empty();
     }
-    Block lowered = ControlFlowNormalizer.normalize(prepend(context.prologue(), ir.body()));
+    Block lowered =
+        new ControlFlowNormalizer(ir).normalize(prepend(context.prologue(), ir.body()));
     List<String> userNames = new ArrayList<>(userNames(method));
     userNames.addAll(context.referencedTypeNames());
     return Optional.of(new Function(method.getName().toString(), parameters, lowered, userNames,

@@ -51,6 +51,17 @@ public final class IrBuilder {
     return Value.computed(nextId++, Value.Origin.TEMPORARY, "t", type, active);
   }
 
+  /** A new value like {@code value}, for a copy of the statement that defines it. */
+  public Value copyOf(Value value) {
+    return Value.computed(nextId++, value.origin(), value.nameHint(), value.type(),
+        value.isActive());
+  }
+
+  /** A new variable like {@code variable}, for a copy of the statements that declare it. */
+  public Variable copyOf(Variable variable) {
+    return new Variable(nextId++, variable.name(), variable.type(), variable.parameter());
+  }
+
   /** A mutable variable; {@code parameter} is the parameter it stands for, or null. */
   public Variable variable(String name, NumericType type, Value parameter) {
     return new Variable(nextId++, name, type, parameter);

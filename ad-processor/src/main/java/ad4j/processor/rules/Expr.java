@@ -141,9 +141,17 @@ public abstract sealed class Expr {
 
   /** {@code (double) this}, parenthesizing an operand looser than a cast. */
   public Expr castToDouble() {
+    return castTo("double");
+  }
+
+  /**
+   * {@code (type) this}, parenthesizing an operand looser than a cast: {@code (1) / (2)} becomes
+   * {@code (double) ((1) / (2))}, not {@code (double) (1) / (2)}.
+   */
+  public Expr castTo(String type) {
     String text = toString();
     boolean bare = precedence() >= UNARY && !text.startsWith("-") && !text.startsWith("+");
-    return new Text("(double) " + (bare ? text : "(" + text + ")"), UNARY);
+    return new Text("(" + type + ") " + (bare ? text : "(" + text + ")"), UNARY);
   }
 
   /** Whether this is the literal 1.0, which multiplication drops. */
