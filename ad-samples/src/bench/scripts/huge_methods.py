@@ -21,6 +21,7 @@ CLASSES = [
     "ad4j.samples.LogisticLoss", "ad4j.samples.LogisticLossGrad",
     "ad4j.samples.bench.BundleAdjustment", "ad4j.samples.bench.BundleAdjustmentGrad",
     "ad4j.samples.bench.GaussianMixture", "ad4j.samples.bench.GaussianMixtureGrad",
+    "ad4j.samples.ControlFlow", "ad4j.samples.ControlFlowGrad",
 ]
 HUGE = 8000
 

@@ -21,7 +21,15 @@ FUNCTIONS = [  # (benchmark class, title, inputs)
     ("BundleAdjustmentBench", "Bundle adjustment (2×15 Jacobian)", 15),
     ("GaussianMixtureBench", "Gaussian mixture d=2 K=5", 30),
     ("ChainBench", "Chain of 500 statements", 5),
+    ("HornerBench", "Horner, degree 100 (loop)", 1),
+    ("Rk4Bench", "RK4 Lotka-Volterra, 1,000 steps (loop)", 6),
 ]
+# Functions with loops: their reverse mode records values on ad4j.runtime.Tape, and their target
+# is reverse / primal <= 4 (tape included) instead of the straight-line functions' 3.
+LOOPS = {"HornerBench", "Rk4Bench"}
+# Hand-written variants that are not a hand-written reverse mode (so not in the 1.2x target).
+HAND_NOT_REVERSE = {"Rk4Bench": "forward sensitivities (RK4 on the state and its 2×6 Jacobian)"}
+STRAIGHT = [f for f in FUNCTIONS if f[0] not in LOOPS]
 VARIANTS = [
     ("primal", "primal (the function)"),
     ("reverseValueAndGradient", "reverse: `mValueAndGradient`"),
@@ -142,7 +150,7 @@ def main(argv):
              "# the focused re-run (more forks for the tight comparisons), after a run-benchmarks.sh build:\n"
              "java -cp \"ad-samples/target/classes:$(cat ad-samples/target/bench-classpath.txt)\" org.openjdk.jmh.Main -f 3 -wi 3 -w 1s -i 5 -r 1s \\\n"
              "  -rf json -rff ad-samples/src/bench/results/focused-jdk17.json \\\n"
-             "  '(Rosenbrock|BlackScholes|LogisticLoss|BundleAdjustment|Chain)Bench\\.(primal|reverseValueAndGradient|handWritten)$'\n"
+             "  '(Rosenbrock|BlackScholes|LogisticLoss|BundleAdjustment|Chain|Horner|Rk4)Bench\\.(primal|reverseValueAndGradient|handWritten)$'\n"
              "```\n")
     L.append("`run-benchmarks.sh` builds with `mvn -Pbench -DskipTests package -pl ad-samples -am`, checks "
              "that all variants give the same derivatives (`CrossCheck`), then runs\n")
@@ -195,9 +203,14 @@ def main(argv):
                      f"{fmt_ratio(ratio(get(t, cls, 'hipparchusDerivativeStructure'), r))} | "
                      f"{fmt_ratio(ratio(get(t, cls, 'finiteDifferences'), r))} |")
         gm = [ratio(get(t, c, "reverseValueAndGradient"), get(t, c, "primal"))
-              for c, _, _ in FUNCTIONS if get(t, c, "primal")]
-        L.append(f"\nGeometric mean of reverse / primal over the {len(gm)} functions: "
-                 f"**{geomean(gm):.2f}**.\n")
+              for c, _, _ in STRAIGHT if get(t, c, "primal")]
+        gm_all = [ratio(get(t, c, "reverseValueAndGradient"), get(t, c, "primal"))
+                  for c, _, _ in FUNCTIONS if get(t, c, "primal")]
+        L.append(f"\nGeometric mean of reverse / primal over the {len(gm)} straight-line functions: "
+                 f"**{geomean(gm):.2f}**; over all {len(gm_all)} (with the loops): {geomean(gm_all):.2f}. "
+                 + "".join(f"Hand-written for {dict((c, tt) for c, tt, _ in FUNCTIONS)[c]} is {why}, "
+                           "not a reverse mode. " for c, why in HAND_NOT_REVERSE.items()
+                           if get(t, c, "handWritten")) + "\n")
         for cls, title, n in FUNCTIONS:
             p = get(t, cls, "primal")
             if p is None:
@@ -220,7 +233,7 @@ def main(argv):
         any_r = next(iter(t.values()))
         L.append(f"## Focused re-run on JDK {jdk}: the tight comparisons with {any_r['forks']} forks\n")
         L.append("The single-fork tables above carry large errors on this shared machine; the comparisons "
-                 "with a 1.2× or 3× bound were run again with "
+                 "with a 1.2×, 3× or 4× bound were run again with "
                  f"`-f {any_r['forks']} -wi 3 -w 1s -i 5 -r 1s` (no profiler), JSON in "
                  f"`results/focused-jdk{jdk}.json`:\n")
         L.append("| function | primal ns | reverse ns | hand-written ns | reverse / primal | reverse / hand |")
@@ -251,7 +264,8 @@ def main(argv):
             for name, size in methods.items():
                 base = name.split("/")[0]
                 if base == cls.split(".")[-1] or base in ("print", "row", "vec6", "adGradient",
-                                                         "analyticGradient", "cdf", "pdf") or "normCdf" in base:
+                                                         "analyticGradient", "cdf", "pdf") or "normCdf" in base \
+                        or base.startswith("lambda$"):
                     continue
                 key = re.sub(r"\d+$", "<i>", base)
                 groups.setdefault(key, []).append((name, size))
@@ -343,15 +357,21 @@ def main(argv):
         L.append("| target | result | measured |")
         L.append("|---|---|---|")
         rs = {title: ratio(get(t, c, "reverseValueAndGradient"), get(t, c, "primal"))
-              for c, title, _ in FUNCTIONS if get(t, c, "primal")}
-        worst = max(rs.items(), key=lambda kv: kv[1])
+              for c, title, _ in STRAIGHT if get(t, c, "primal")}
         over = [f"{k} {v:.2f}" for k, v in rs.items() if v > 3]
-        L.append(f"| reverse gradient / primal ≤ 3 for every function | {met(not over)} | "
+        L.append(f"| reverse gradient / primal ≤ 3 for every straight-line function | {met(not over)} | "
                  + "; ".join(f"{k} {v:.2f}" for k, v in rs.items()) + " |")
         g = geomean(list(rs.values()))
-        L.append(f"| geometric mean ≤ 2.5 | {met(g <= 2.5)} | {g:.2f} |")
+        L.append(f"| geometric mean ≤ 2.5 (straight-line functions) | {met(g <= 2.5)} | {g:.2f} |")
+        loops = [(title, ratio(get(t, c, "reverseValueAndGradient"), get(t, c, "primal")),
+                  ratio(get(t, c, "reverseValueAndGradient"), get(t, c, "handWritten")))
+                 for c, title, _ in FUNCTIONS if c in LOOPS and get(t, c, "primal")]
+        if loops:
+            L.append(f"| loops: reverse / primal ≤ 4 (tape included) | {met(all(v <= 4 for _, v, _ in loops))} | "
+                     + "; ".join(f"{k} {v:.2f}" + (f" (reverse / hand-written {h:.2f}×)" if h else "")
+                                 for k, v, h in loops) + " |")
         hand = [(title, ratio(get(t, c, "reverseValueAndGradient"), get(t, c, "handWritten")))
-                for c, title, _ in FUNCTIONS if get(t, c, "handWritten")]
+                for c, title, _ in STRAIGHT if get(t, c, "handWritten")]
         L.append(f"| generated gradient within 1.2× of hand-written | "
                  f"{met(all(v <= 1.2 for _, v in hand))} | "
                  + "; ".join(f"{k} {v:.2f}×" for k, v in hand) + " |")
@@ -377,13 +397,18 @@ def main(argv):
         if os.path.exists(fpath):
             ft = jmh_table(load(fpath))
             fh = [(title, ratio(get(ft, c, "reverseValueAndGradient"), get(ft, c, "handWritten")))
-                  for c, title, _ in FUNCTIONS if get(ft, c, "handWritten")]
+                  for c, title, _ in STRAIGHT if get(ft, c, "handWritten")]
             L.append(f"| generated within 1.2× of hand-written, focused 3-fork re-run | "
                      f"{met(all(v <= 1.2 for _, v in fh))} | " + "; ".join(f"{k} {v:.2f}×" for k, v in fh) + " |")
             fr = [(title, ratio(get(ft, c, "reverseValueAndGradient"), get(ft, c, "primal")))
-                  for c, title, _ in FUNCTIONS if get(ft, c, "primal")]
+                  for c, title, _ in STRAIGHT if get(ft, c, "primal")]
             L.append(f"| reverse / primal ≤ 3, focused 3-fork re-run | {met(all(v <= 3 for _, v in fr))} | "
                      + "; ".join(f"{k} {v:.2f}" for k, v in fr) + " |")
+            fl = [(title, ratio(get(ft, c, "reverseValueAndGradient"), get(ft, c, "primal")))
+                  for c, title, _ in FUNCTIONS if c in LOOPS and get(ft, c, "primal")]
+            if fl:
+                L.append(f"| loops: reverse / primal ≤ 4, focused 3-fork re-run | {met(all(v <= 4 for _, v in fl))} | "
+                         + "; ".join(f"{k} {v:.2f}" for k, v in fl) + " |")
         h = runs[jdk]["huge"]
         if h:
             sizes = h["bytecode_sizes"]

@@ -92,6 +92,8 @@ public final class GradClassWriter {
     private final int slots;
     /** The split of a long straight-line method into segments; null when it stays whole. */
     private Segments segments;
+    /** The analysis of the function, shared by all its writers: it is the same for each. */
+    private final FlowAnalysis flow;
 
     MethodWriter(String userType, String gradType, Method method) {
       this.gradType = gradType;
@@ -102,8 +104,9 @@ public final class GradClassWriter {
           .map(p -> p.asType().toString())
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
-      Segments candidate = new SweepWriter(function, new NameAllocator(function.userNames()),
-          SweepWriter.Mode.REVERSE).segments();
+      this.flow = new FlowAnalysis(function);
+      Segments candidate = new SweepWriter(function, flow,
+          new NameAllocator(function.userNames()), SweepWriter.Mode.REVERSE).segments();
       if (candidate != null && (exceedsHotSpotLimit(valueAndGradient())
           || exceedsHotSpotLimit(tangent()))) {
         this.segments = candidate;
@@ -112,7 +115,7 @@ public final class GradClassWriter {
 
     MethodSpec gradient() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
       return start(function.name() + "Gradient", parameters)
@@ -129,7 +132,7 @@ public final class GradClassWriter {
 
     MethodSpec valueAndGradient() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
       String methodName = function.name() + "ValueAndGradient";
@@ -216,7 +219,7 @@ public final class GradClassWriter {
 
     private MethodSpec forwardSegment(Segments.Segment segment, boolean last) {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
       sweep.writeForwardSegment(segment, last);
@@ -227,7 +230,7 @@ public final class GradClassWriter {
 
     private MethodSpec reverseSegment(Segments.Segment segment, boolean last) {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
       String seed = last ? names.fresh("seed") : null;
@@ -239,7 +242,7 @@ public final class GradClassWriter {
 
     private MethodSpec tangentSegment(Segments.Segment segment, boolean last) {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.TANGENT);
+      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
       List<String> parameters = sweep.parameterNames();
       List<String> tangents = sweep.tangentParameterNames();
       String tape = sweep.tapeParameter();
@@ -280,7 +283,7 @@ public final class GradClassWriter {
 
     MethodSpec tangent() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.TANGENT);
+      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
       List<String> parameters = sweep.parameterNames();
       List<String> tangentNames = sweep.tangentParameterNames();
       MethodSpec.Builder method = start(function.name() + "Tangent", parameters)
@@ -312,7 +315,7 @@ public final class GradClassWriter {
 
     MethodSpec pullback() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, names, SweepWriter.Mode.REVERSE);
+      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String seed = names.fresh("seed");
       String array = names.fresh("adjoints");

@@ -1,6 +1,8 @@
 package ad4j.processor.emit;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import javax.lang.model.SourceVersion;
 
@@ -16,6 +18,7 @@ final class NameAllocator {
 
   private final Set<String> userNames;
   private final Set<String> used = new HashSet<>();
+  private final Map<String, Integer> nextNumber = new HashMap<>();
 
   NameAllocator(Iterable<String> userNames) {
     this.userNames = new HashSet<>();
@@ -46,10 +49,13 @@ final class NameAllocator {
   }
 
   private String numbered(String prefix, int start) {
-    for (int i = start; ; i++) {
+    // Names are never given back, so the search for a prefix goes on where it stopped last:
+    // thousands of temporaries stay linear.
+    for (int i = Math.max(start, nextNumber.getOrDefault(prefix, start)); ; i++) {
       String candidate = prefix + i;
       if (isFree(candidate)) {
         used.add(candidate);
+        nextNumber.put(prefix, i + 1);
         return candidate;
       }
     }

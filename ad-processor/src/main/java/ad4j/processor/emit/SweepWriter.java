@@ -88,11 +88,12 @@ final class SweepWriter {
   private String result;
   private Expr seed;
 
-  SweepWriter(Function function, NameAllocator names, Mode mode) {
+  /** A writer sharing the analysis of {@code function} with the other writers of its members. */
+  SweepWriter(Function function, FlowAnalysis flow, NameAllocator names, Mode mode) {
     this.function = function;
     this.names = names;
     this.mode = mode;
-    this.flow = new FlowAnalysis(function);
+    this.flow = flow;
   }
 
   /** Claims the user's parameter names first, so that they appear unchanged in the signature. */

@@ -22,6 +22,8 @@ public final class CrossCheck {
     check("BundleAdjustment", bundle());
     check("GaussianMixture", mixture());
     check("Chain500", chain());
+    check("Horner", horner());
+    check("Rk4", rk4());
   }
 
   private static Object[] rosenbrock() {
@@ -58,6 +60,18 @@ public final class CrossCheck {
     ChainBench b = new ChainBench();
     b.setup();
     System.out.println("Chain500 value " + b.primal());
+    return b.gradients();
+  }
+
+  private static Object[] horner() {
+    HornerBench b = new HornerBench();
+    b.setup();
+    return b.gradients();
+  }
+
+  private static Object[] rk4() {
+    Rk4Bench b = new Rk4Bench();
+    b.setup();
     return b.gradients();
   }
 

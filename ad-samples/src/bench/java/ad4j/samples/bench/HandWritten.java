@@ -68,4 +68,82 @@ final class HandWritten {
     gradient[9] = scale * X9;
     return Math.log1p(e);
   }
+
+  /** Horner's value and derivative by the simultaneous recurrence p' = p' x + p. */
+  static double horner(double x, double[] gradient) {
+    double p = 0;
+    double dp = 0;
+    for (int k = 100; k >= 0; k--) {
+      dp = dp * x + p;
+      p = p * x + 1.0 / (k + 1);
+    }
+    gradient[0] = dp;
+    return p;
+  }
+
+  /** Steps and time step of {@link ad4j.samples.ControlFlow#finalPrey}. */
+  static final int STEPS = 1000;
+  static final double DT = 0.01;
+
+  /**
+   * The final prey of {@link ad4j.samples.ControlFlow#finalPrey} and its gradient with respect to
+   * (a, b, c, d, x0, y0) by forward sensitivities: every RK4 stage also advances the tangents
+   * (u, v) of the state in the 6 parameter directions, u' = (a - b y) u - b x v + ∂f/∂p,
+   * v' = c y u + (c x - d) v + ∂g/∂p, with the same RK4 weights (the exact derivative of the
+   * discrete scheme). A hand-written reverse mode (discrete adjoint) would need the states of all
+   * steps stored; this is what one writes by hand instead. Nothing is allocated.
+   *
+   * @param gradient receives the 6 partial derivatives (also the u of each direction while running)
+   * @param work 6 entries of scratch (the v of each direction)
+   */
+  static double finalPrey(double a, double b, double c, double d, double x0, double y0,
+      double[] gradient, double[] work) {
+    double[] su = gradient;
+    double[] sv = work;
+    for (int j = 0; j < 6; j++) {
+      su[j] = j == 4 ? 1 : 0;
+      sv[j] = j == 5 ? 1 : 0;
+    }
+    double x = x0;
+    double y = y0;
+    for (int i = 0; i < STEPS; i++) {
+      double k1x = a * x - b * x * y;
+      double k1y = c * x * y - d * y;
+      double x1 = x + 0.5 * DT * k1x;
+      double y1 = y + 0.5 * DT * k1y;
+      double k2x = a * x1 - b * x1 * y1;
+      double k2y = c * x1 * y1 - d * y1;
+      double x2 = x + 0.5 * DT * k2x;
+      double y2 = y + 0.5 * DT * k2y;
+      double k3x = a * x2 - b * x2 * y2;
+      double k3y = c * x2 * y2 - d * y2;
+      double x3 = x + DT * k3x;
+      double y3 = y + DT * k3y;
+      double k4x = a * x3 - b * x3 * y3;
+      double k4y = c * x3 * y3 - d * y3;
+      for (int j = 0; j < 6; j++) {
+        double u = su[j];
+        double v = sv[j];
+        double l1u = (a - b * y) * u - b * x * v + (j == 0 ? x : j == 1 ? -x * y : 0);
+        double l1v = c * y * u + (c * x - d) * v + (j == 2 ? x * y : j == 3 ? -y : 0);
+        double u1 = u + 0.5 * DT * l1u;
+        double v1 = v + 0.5 * DT * l1v;
+        double l2u = (a - b * y1) * u1 - b * x1 * v1 + (j == 0 ? x1 : j == 1 ? -x1 * y1 : 0);
+        double l2v = c * y1 * u1 + (c * x1 - d) * v1 + (j == 2 ? x1 * y1 : j == 3 ? -y1 : 0);
+        double u2 = u + 0.5 * DT * l2u;
+        double v2 = v + 0.5 * DT * l2v;
+        double l3u = (a - b * y2) * u2 - b * x2 * v2 + (j == 0 ? x2 : j == 1 ? -x2 * y2 : 0);
+        double l3v = c * y2 * u2 + (c * x2 - d) * v2 + (j == 2 ? x2 * y2 : j == 3 ? -y2 : 0);
+        double u3 = u + DT * l3u;
+        double v3 = v + DT * l3v;
+        double l4u = (a - b * y3) * u3 - b * x3 * v3 + (j == 0 ? x3 : j == 1 ? -x3 * y3 : 0);
+        double l4v = c * y3 * u3 + (c * x3 - d) * v3 + (j == 2 ? x3 * y3 : j == 3 ? -y3 : 0);
+        su[j] = u + DT / 6 * (l1u + 2 * l2u + 2 * l3u + l4u);
+        sv[j] = v + DT / 6 * (l1v + 2 * l2v + 2 * l3v + l4v);
+      }
+      x += DT / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+      y += DT / 6 * (k1y + 2 * k2y + 2 * k3y + k4y);
+    }
+    return x;
+  }
 }

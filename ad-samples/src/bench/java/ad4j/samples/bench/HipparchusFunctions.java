@@ -159,4 +159,39 @@ final class HipparchusFunctions {
     }
     return x.add(y);
   }
+
+  /** The polynomial of {@link ad4j.samples.ControlFlow#horner} by Horner's scheme. */
+  static <T extends CalculusFieldElement<T>> T horner(T x) {
+    T p = x.getField().getZero();
+    for (int k = 100; k >= 0; k--) {
+      p = p.multiply(x).add(1.0 / (k + 1));
+    }
+    return p;
+  }
+
+  /** Lotka-Volterra by RK4, as {@link ad4j.samples.ControlFlow#finalPrey}. */
+  static <T extends CalculusFieldElement<T>> T finalPrey(T a, T b, T c, T d, T x0, T y0) {
+    final double dt = HandWritten.DT;
+    T x = x0;
+    T y = y0;
+    for (int i = 0; i < HandWritten.STEPS; i++) {
+      T k1x = a.multiply(x).subtract(b.multiply(x).multiply(y));
+      T k1y = c.multiply(x).multiply(y).subtract(d.multiply(y));
+      T x1 = x.add(k1x.multiply(0.5 * dt));
+      T y1 = y.add(k1y.multiply(0.5 * dt));
+      T k2x = a.multiply(x1).subtract(b.multiply(x1).multiply(y1));
+      T k2y = c.multiply(x1).multiply(y1).subtract(d.multiply(y1));
+      T x2 = x.add(k2x.multiply(0.5 * dt));
+      T y2 = y.add(k2y.multiply(0.5 * dt));
+      T k3x = a.multiply(x2).subtract(b.multiply(x2).multiply(y2));
+      T k3y = c.multiply(x2).multiply(y2).subtract(d.multiply(y2));
+      T x3 = x.add(k3x.multiply(dt));
+      T y3 = y.add(k3y.multiply(dt));
+      T k4x = a.multiply(x3).subtract(b.multiply(x3).multiply(y3));
+      T k4y = c.multiply(x3).multiply(y3).subtract(d.multiply(y3));
+      x = x.add(k1x.add(k2x.multiply(2)).add(k3x.multiply(2)).add(k4x).multiply(dt / 6));
+      y = y.add(k1y.add(k2y.multiply(2)).add(k3y.multiply(2)).add(k4y).multiply(dt / 6));
+    }
+    return x;
+  }
 }
