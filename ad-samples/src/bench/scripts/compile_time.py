@@ -84,7 +84,10 @@ def main(argv):
                 entry = {"median_ms": round(statistics.median(times), 1), "runs_ms": times,
                          "exit_code": rc}
                 if rc != 0:
-                    entry["error"] = output.splitlines()[:6]
+                    # javac names files by their temporary path: keep the file name only
+                    entry["error"] = [line.replace(tmp + os.sep, "").split(os.sep)[-1]
+                                      if line.startswith(tmp) else line
+                                      for line in output.splitlines()[:6]]
                 gen_file = os.path.join(generated, "bench", "gen", cls + "Grad.java")
                 if mode != "none" and os.path.exists(gen_file):
                     with open(gen_file, encoding="utf-8") as f:

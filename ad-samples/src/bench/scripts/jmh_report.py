@@ -175,7 +175,7 @@ def main(argv):
         L.append(f"## Results on JDK {jdk}\n")
         if info.get("commit"):
             L.append(f"- ad4j commit: {info['commit']} (the processor that generated the measured code)")
-        L.append(f"- JVM: {any_r['vm']} {any_r['vmVersion']} (JDK {any_r['jdk']}), `{any_r['jvm']}`")
+        L.append(f"- JVM: {any_r['vm']} {any_r['vmVersion']} (JDK {any_r['jdk']})")
         L.append(f"- CPU: {info.get('cpu', '?')}, {info.get('cores', '?')} cores; {info.get('os', '')}")
         if info.get("load_average_before"):
             L.append(f"- load average (1, 5, 15 min) before the run {info['load_average_before']}, after "
