@@ -129,11 +129,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
           + "cannot write " + writer.gradClassName(type) + ": " + e, type);
     } catch (RuntimeException | StackOverflowError | AssertionError e) {
-      StringWriter trace = new StringWriter();
-      e.printStackTrace(new PrintWriter(trace));
-      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
-          + "internal error while writing " + writer.gradClassName(type) + "; please report it"
-          + " with the source of this class. " + trace, type);
+      reportInternalError("writing " + writer.gradClassName(type), "the source of this class",
+          type, e);
     }
   }
 
@@ -156,12 +153,18 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       diagnostics.report();
       return function;
     } catch (RuntimeException | StackOverflowError | AssertionError e) {
-      StringWriter trace = new StringWriter();
-      e.printStackTrace(new PrintWriter(trace));
-      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
-          + "internal error while differentiating '" + method.getSimpleName() + "'; please"
-          + " report it with this method's source. " + trace, method);
+      reportInternalError("differentiating '" + method.getSimpleName() + "'",
+          "this method's source", method, e);
       return Optional.empty();
     }
+  }
+
+  /** An exception of ad4j's own becomes an error on the element, never a javac crash. */
+  private void reportInternalError(String activity, String source, Element element, Throwable e) {
+    StringWriter trace = new StringWriter();
+    e.printStackTrace(new PrintWriter(trace));
+    processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
+        + "internal error while " + activity + "; please report it with " + source + ". "
+        + trace, element);
   }
 }

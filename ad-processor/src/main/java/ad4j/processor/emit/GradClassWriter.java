@@ -105,8 +105,7 @@ public final class GradClassWriter {
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
       this.flow = new FlowAnalysis(function);
-      Segments candidate = new SweepWriter(function, flow,
-          new NameAllocator(function.userNames()), SweepWriter.Mode.REVERSE).segments();
+      Segments candidate = Segments.of(function, flow, flow.liveInstructions());
       if (candidate != null && (exceedsHotSpotLimit(valueAndGradient())
           || exceedsHotSpotLimit(tangent()))) {
         this.segments = candidate;

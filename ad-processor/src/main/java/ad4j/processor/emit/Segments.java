@@ -4,7 +4,6 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Return;
-import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -134,14 +133,4 @@ final class Segments {
     return chunks;
   }
 
-  /** The statements of a function, for callers that only need the instructions. */
-  static List<Instruction> instructions(List<Statement> statements) {
-    List<Instruction> instructions = new ArrayList<>();
-    for (Statement statement : statements) {
-      if (statement instanceof Instruction instruction) {
-        instructions.add(instruction);
-      }
-    }
-    return instructions;
-  }
 }

@@ -125,10 +125,6 @@ final class SweepWriter {
     return code;
   }
 
-  boolean isStraightLine() {
-    return flow.isStraightLine();
-  }
-
   // ---- the whole method body ---------------------------------------------------------------
 
   /** Forward mode: the primal with tangents, returning the result's tangent. */
@@ -219,7 +215,7 @@ final class SweepWriter {
       if (statement instanceof Instruction instruction && flow.isHoisted(instruction.result())) {
         Value value = instruction.result();
         code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
-            zeroOf(value.type()));
+            Operand.Constant.zero(value.type()).expression());
       } else if (statement instanceof If branch) {
         declareHoisted(branch.thenBlock());
         declareHoisted(branch.elseBlock());
@@ -232,11 +228,6 @@ final class SweepWriter {
   }
 
   // ---- segments of long straight-line methods ----------------------------------------------
-
-  /** The split of this method into segments, or null when it is short enough to stay whole. */
-  Segments segments() {
-    return Segments.of(function, flow, flow.liveInstructions());
-  }
 
   /** Binds the tape parameter of a segment method. */
   String tapeParameter() {
@@ -522,12 +513,13 @@ final class SweepWriter {
       }
     }
     Optional<Expr> inlined = inlineCondition(loop);
-    boolean needsBodyLabel = containsContinue(loop.body(), loop.id())
+    boolean needsBodyLabel = loop.body().jumpsTo(loop.id(), Jump.Kind.CONTINUE)
         && (!loop.update().statements().isEmpty() || inlined.isEmpty());
     if (needsBodyLabel) {
       bodyLabels.put(loop.id(), names.fresh("body" + loop.id()));
     }
-    String prefix = containsJump(loop.body(), loop.id()) ? label + ": " : "";
+    String prefix = loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK, Jump.Kind.CONTINUE)
+        ? label + ": " : "";
     if (loop.test() == null) {
       code.beginControlFlow("$Lwhile (true)", prefix);
     } else if (inlined.isPresent() && loop.testFirst()) {
@@ -1053,16 +1045,6 @@ final class SweepWriter {
     };
   }
 
-  private static String zeroOf(NumericType type) {
-    return switch (type) {
-      case BOOLEAN -> "false";
-      case DOUBLE -> "0.0";
-      case FLOAT -> "0.0f";
-      case LONG -> "0L";
-      default -> "0";
-    };
-  }
-
   /** Whether some path through the branch reaches its end (not ending in a jump or throw). */
   private static boolean completesNormally(If branch) {
     return completesNormally(branch.thenBlock()) || completesNormally(branch.elseBlock());
@@ -1082,33 +1064,6 @@ final class SweepWriter {
 
   private static boolean hasAnything(Block block) {
     return !block.statements().isEmpty();
-  }
-
-  private static boolean containsJump(Block block, int loopId) {
-    for (Statement statement : block.statements()) {
-      if (statement instanceof Jump jump && jump.loopId() == loopId) {
-        return true;
-      }
-      if (statement instanceof If branch && (containsJump(branch.thenBlock(), loopId)
-          || containsJump(branch.elseBlock(), loopId))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean containsContinue(Block block, int loopId) {
-    for (Statement statement : block.statements()) {
-      if (statement instanceof Jump jump && jump.kind() == Jump.Kind.CONTINUE
-          && jump.loopId() == loopId) {
-        return true;
-      }
-      if (statement instanceof If branch && (containsContinue(branch.thenBlock(), loopId)
-          || containsContinue(branch.elseBlock(), loopId))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private void comment(SourceLine line, String prefix) {

@@ -108,13 +108,7 @@ final class CalleeResolver {
   private static Optional<List<NumericType>> parameterTypes(ExecutableElement method) {
     List<NumericType> types = new ArrayList<>();
     for (VariableElement parameter : method.getParameters()) {
-      Optional<NumericType> type = switch (parameter.asType().getKind()) {
-        case DOUBLE -> Optional.of(NumericType.DOUBLE);
-        case INT -> Optional.of(NumericType.INT);
-        case LONG -> Optional.of(NumericType.LONG);
-        case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
-        default -> Optional.empty();
-      };
+      Optional<NumericType> type = LoweringContext.variableType(parameter.asType().getKind());
       if (type.isEmpty()) {
         return Optional.empty();
       }

@@ -20,6 +20,11 @@ final class ConstantText {
     };
   }
 
+  /** As {@link #numericType}, and {@code boolean} too. */
+  static Optional<NumericType> valueType(TypeKind kind) {
+    return kind == TypeKind.BOOLEAN ? Optional.of(NumericType.BOOLEAN) : numericType(kind);
+  }
+
   /**
    * The literal for a constant value of a numeric field. Narrow integral types and {@code char}
    * become {@code int} literals, which behave the same in arithmetic.

@@ -273,8 +273,7 @@ final class ExpressionLowering {
       return null;
     }
     TypeKind kind = field.asType().getKind();
-    Optional<NumericType> type = kind == TypeKind.BOOLEAN
-        ? Optional.of(NumericType.BOOLEAN) : ConstantText.numericType(kind);
+    Optional<NumericType> type = ConstantText.valueType(kind);
     if (type.isEmpty()) {
       unsupported(use, "field '" + name + "' has type '" + field.asType()
           + "': only numeric and boolean constants are supported");
@@ -288,7 +287,7 @@ final class ExpressionLowering {
     TypeElement owner = (TypeElement) field.getEnclosingElement();
     Object constant = field.getConstantValue();
     if (constant != null) {
-      Optional<MathOwner> math = mathOwner(owner);
+      Optional<MathOwner> math = MathOwner.named(owner.getQualifiedName().toString());
       Expr text;
       if (math.isPresent()) {
         text = Expr.atom(context.mathClassName(math.get()) + "." + name);
@@ -400,7 +399,7 @@ final class ExpressionLowering {
       return context.emit(Operation.SELECT, List.of(condition, whenTrue, whenFalse), type, active);
     }
     Variable result = ir.variable("choice", type, null);
-    ir.add(new Declare(result, zero(type), context.line()));
+    ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
     ir.add(new If(ir.nextStatementId(), condition,
         append(trueBlock, new Store(result, whenTrue, context.line())),
         append(falseBlock, new Store(result, whenFalse, context.line())), context.line()));
@@ -454,8 +453,7 @@ final class ExpressionLowering {
       return null;
     }
     TypeKind kind = primitive.getPrimitiveTypeKind();
-    Optional<NumericType> target = kind == TypeKind.BOOLEAN
-        ? Optional.of(NumericType.BOOLEAN) : ConstantText.numericType(kind);
+    Optional<NumericType> target = ConstantText.valueType(kind);
     if (target.isEmpty() || (target.get() == NumericType.BOOLEAN)
         != (operand.type() == NumericType.BOOLEAN)) {
       unsupported(cast, "cast of '" + operand.type().keyword() + "' to '" + type
@@ -648,29 +646,10 @@ final class ExpressionLowering {
     return expression.castTo(type);
   }
 
-  private static Operand zero(NumericType type) {
-    return switch (type) {
-      case BOOLEAN -> new Operand.Constant(Expr.atom("false"), type, OptionalDouble.empty());
-      case DOUBLE -> new Operand.Constant(Expr.atom("0.0"), type, OptionalDouble.of(0));
-      case LONG -> new Operand.Constant(Expr.atom("0L"), type, OptionalDouble.of(0));
-      case FLOAT -> new Operand.Constant(Expr.atom("0.0f"), type, OptionalDouble.of(0));
-      default -> new Operand.Constant(Expr.atom("0"), type, OptionalDouble.of(0));
-    };
-  }
-
   private static Block append(Block block, Statement statement) {
     List<Statement> statements = new ArrayList<>(block.statements());
     statements.add(statement);
     return new Block(statements);
-  }
-
-  private Optional<MathOwner> mathOwner(TypeElement type) {
-    for (MathOwner owner : MathOwner.values()) {
-      if (type.getQualifiedName().contentEquals(owner.qualifiedName())) {
-        return Optional.of(owner);
-      }
-    }
-    return Optional.empty();
   }
 
   private void unsupported(Tree tree, String message) {

@@ -308,7 +308,7 @@ public final class Lowering {
     context.scopes().declareLocal(name, localType, context);
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local.variable() != null) {
-      Operand initial = value != null ? value : zero(localType);
+      Operand initial = value != null ? value : Operand.Constant.zero(localType);
       ir.add(new Declare(local.variable(), initial, context.line()));
     } else if (value != null) {
       context.bind(local, value);
@@ -401,11 +401,11 @@ public final class Lowering {
     if (returning == null) {
       returning = context.ir().variable("returning", NumericType.BOOLEAN, null);
       returnValue = context.ir().variable("returnValue", NumericType.DOUBLE, null);
-      context.prologue().add(new Declare(returning, constant(false), context.line()));
-      context.prologue().add(new Declare(returnValue, zero(NumericType.DOUBLE), context.line()));
+      context.prologue().add(new Declare(returning, Operand.Constant.of(false), context.line()));
+      context.prologue().add(new Declare(returnValue, Operand.Constant.zero(NumericType.DOUBLE), context.line()));
     }
     ir.add(new Store(returnValue, value, context.line()));
-    ir.add(new Store(returning, constant(true), context.line()));
+    ir.add(new Store(returning, Operand.Constant.of(true), context.line()));
     ir.add(new Jump(Jump.Kind.BREAK, loop.id, context.line()));
     loop.exits.add(new Exit(returning, Jump.Kind.BREAK, null));
   }
@@ -482,7 +482,7 @@ public final class Lowering {
     context.restoreLine(line);
     ir.add(new Loop(frame.id, condition, constantTrue ? null : test, testFirst, body, update,
         line));
-    boolean ownBreaks = containsBreak(body, frame.id);
+    boolean ownBreaks = body.jumpsTo(frame.id, Jump.Kind.BREAK);
     // A loop that only ends by leaving further out continues with that exit unconditionally,
     // as Java sees it: nothing after it is reachable.
     continueExits(frame, line, constantTrue && !ownBreaks);
@@ -543,8 +543,8 @@ public final class Lowering {
     // loops in between to leave as well.
     Variable flag = context.ir().variable(keyword + "Loop" + target.id, NumericType.BOOLEAN,
         null);
-    context.loopPrologue(target.id).add(new Declare(flag, constant(false), context.line()));
-    ir.add(new Store(flag, constant(true), context.line()));
+    context.loopPrologue(target.id).add(new Declare(flag, Operand.Constant.of(false), context.line()));
+    ir.add(new Store(flag, Operand.Constant.of(true), context.line()));
     ir.add(new Jump(Jump.Kind.BREAK, loop.id, context.line()));
     loop.exits.add(new Exit(flag, kind, target));
   }
@@ -609,38 +609,6 @@ public final class Lowering {
   }
 
   // ---- helpers -----------------------------------------------------------------------------
-
-  private static boolean containsBreak(Block block, int loopId) {
-    for (var statement : block.statements()) {
-      if (statement instanceof Jump jump && jump.kind() == Jump.Kind.BREAK
-          && jump.loopId() == loopId) {
-        return true;
-      }
-      if (statement instanceof If branch
-          && (containsBreak(branch.thenBlock(), loopId)
-              || containsBreak(branch.elseBlock(), loopId))) {
-        return true;
-      }
-      if (statement instanceof Loop inner && containsBreak(inner.body(), loopId)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static Operand zero(NumericType type) {
-    return switch (type) {
-      case BOOLEAN -> constant(false);
-      case DOUBLE -> new Operand.Constant(Expr.atom("0.0"), type, OptionalDouble.of(0));
-      case LONG -> new Operand.Constant(Expr.atom("0L"), type, OptionalDouble.of(0));
-      default -> new Operand.Constant(Expr.atom("0"), type, OptionalDouble.of(0));
-    };
-  }
-
-  private static Operand constant(boolean value) {
-    return new Operand.Constant(Expr.atom(Boolean.toString(value)), NumericType.BOOLEAN,
-        OptionalDouble.empty());
-  }
 
   private void unsupported(Tree tree, String message) {
     diagnostics.error(tree, message);

@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
@@ -233,10 +234,16 @@ final class LoweringContext {
 
   /** The type of a declared local or parameter, if ad4j supports it. */
   static Optional<NumericType> typeOf(Tree type) {
-    if (!(type instanceof PrimitiveTypeTree primitive)) {
-      return Optional.empty();
-    }
-    return switch (primitive.getPrimitiveTypeKind()) {
+    return type instanceof PrimitiveTypeTree primitive
+        ? variableType(primitive.getPrimitiveTypeKind()) : Optional.empty();
+  }
+
+  /**
+   * The type of a local or parameter of this kind, if ad4j supports it: {@code double},
+   * {@code int}, {@code long} and {@code boolean}.
+   */
+  static Optional<NumericType> variableType(TypeKind kind) {
+    return switch (kind) {
       case DOUBLE -> Optional.of(NumericType.DOUBLE);
       case INT -> Optional.of(NumericType.INT);
       case LONG -> Optional.of(NumericType.LONG);

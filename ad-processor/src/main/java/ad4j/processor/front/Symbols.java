@@ -193,13 +193,9 @@ final class Symbols {
   }
 
   private CallTarget targetFor(TypeElement owner) {
-    String qualified = owner.getQualifiedName().toString();
-    for (MathOwner math : MathOwner.values()) {
-      if (qualified.equals(math.qualifiedName())) {
-        return new CallTarget.MathFunction(math);
-      }
-    }
-    return new CallTarget.OtherMethod(owner);
+    return MathOwner.named(owner.getQualifiedName().toString())
+        .<CallTarget>map(CallTarget.MathFunction::new)
+        .orElseGet(() -> new CallTarget.OtherMethod(owner));
   }
 
   private boolean hasMethod(TypeElement type, String name, boolean staticOnly) {

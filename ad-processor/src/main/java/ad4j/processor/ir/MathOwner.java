@@ -18,4 +18,14 @@ public enum MathOwner {
   public String qualifiedName() {
     return "java.lang." + simpleName;
   }
+
+  /** The math class with this qualified name, if it is one. */
+  public static java.util.Optional<MathOwner> named(String qualifiedName) {
+    for (MathOwner owner : values()) {
+      if (owner.qualifiedName().equals(qualifiedName)) {
+        return java.util.Optional.of(owner);
+      }
+    }
+    return java.util.Optional.empty();
+  }
 }

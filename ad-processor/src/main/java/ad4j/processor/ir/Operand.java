@@ -38,6 +38,23 @@ public sealed interface Operand permits Operand.Use, Operand.Constant, Operand.R
    */
   record Constant(Expr expression, NumericType type, OptionalDouble knownValue)
       implements Operand {
+    /** The zero of {@code type}: what a variable declared without a value starts as. */
+    public static Constant zero(NumericType type) {
+      return switch (type) {
+        case BOOLEAN -> of(false);
+        case DOUBLE -> new Constant(Expr.atom("0.0"), type, OptionalDouble.of(0));
+        case FLOAT -> new Constant(Expr.atom("0.0f"), type, OptionalDouble.of(0));
+        case LONG -> new Constant(Expr.atom("0L"), type, OptionalDouble.of(0));
+        case INT -> new Constant(Expr.atom("0"), type, OptionalDouble.of(0));
+      };
+    }
+
+    /** {@code true} or {@code false}. */
+    public static Constant of(boolean value) {
+      return new Constant(Expr.atom(Boolean.toString(value)), NumericType.BOOLEAN,
+          OptionalDouble.empty());
+    }
+
     @Override
     public boolean isActive() {
       return false;

@@ -82,11 +82,6 @@ public abstract sealed class Expr {
     return UNARY;
   }
 
-  /** The precedence of names, literals, calls and parenthesized expressions. */
-  public static int primaryPrecedence() {
-    return PRIMARY;
-  }
-
   public Expr plus(Expr right) {
     return new Binary("+", this, right);
   }
