@@ -64,11 +64,7 @@ public final class GradClassWriter {
     }
     for (Method method : methods) {
       MethodWriter writer = new MethodWriter(userType, className.simpleName(), method);
-      gradClass.addMethod(writer.gradient());
-      gradClass.addMethod(writer.valueAndGradient());
-      gradClass.addMethod(writer.tangent());
-      gradClass.addMethod(writer.pullback());
-      writer.segmentMethods().forEach(gradClass::addMethod);
+      writer.members().forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
         .skipJavaLangImports(true)
@@ -105,11 +101,27 @@ public final class GradClassWriter {
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
       this.flow = new FlowAnalysis(function);
+    }
+
+    /**
+     * The four members, then the segment methods when the method is split: a long
+     * straight-line method is split only if its whole members would pass HotSpot's limit, so
+     * those are written first and kept when they do not.
+     */
+    List<MethodSpec> members() {
+      MethodSpec valueAndGradient = valueAndGradient();
+      MethodSpec tangent = tangent();
       Segments candidate = Segments.of(function, flow, flow.liveInstructions());
-      if (candidate != null && (exceedsHotSpotLimit(valueAndGradient())
-          || exceedsHotSpotLimit(tangent()))) {
-        this.segments = candidate;
+      if (candidate != null
+          && (exceedsHotSpotLimit(valueAndGradient) || exceedsHotSpotLimit(tangent))) {
+        segments = candidate;
+        valueAndGradient = valueAndGradient();
+        tangent = tangent();
       }
+      List<MethodSpec> members =
+          new ArrayList<>(List.of(gradient(), valueAndGradient, tangent, pullback()));
+      members.addAll(segmentMethods());
+      return members;
     }
 
     MethodSpec gradient() {
