@@ -5,6 +5,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import ad4j.processor.testing.ControlFlowPrograms;
 import ad4j.processor.testing.ControlFlowPrograms.Unit;
 import ad4j.processor.testing.GeneratedClassChecks;
+import ad4j.processor.testing.FiniteDifferenceComparison;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MixedFunction;
 import ad4j.processor.testing.RandomPrograms.Trace;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -228,67 +228,16 @@ class ControlFlowProgramsPropertyTest {
       }
       return y;
     };
-    GradientCheck.Result result = GradientCheck.check(watched, x, gradient);
-    if (straddles[0]) {
-      straddling.incrementAndGet();
-      return;
-    }
-    if (result.worstError() <= NUMERIC_TOLERANCE) {
-      fullyChecked.incrementAndGet();
-      return;
-    }
-    List<double[]> estimates = new ArrayList<>();
-    estimates.add(result.numeric());
-    for (double s : FINER_SCALES) {
-      ToDoubleFunction<double[]> scaled = p -> {
-        double[] q = new double[p.length];
-        for (int i = 0; i < p.length; i++) {
-          q[i] = x[i] + s * (p[i] - x[i]);
-        }
-        return watched.applyAsDouble(q);
-      };
-      double[] numeric = GradientCheck.numericGradient(scaled, x);
-      for (int i = 0; i < numeric.length; i++) {
-        numeric[i] /= s;
-      }
-      if (straddles[0]) {
-        break;
-      }
-      estimates.add(numeric);
-      if (worstError(gradient, numeric) <= NUMERIC_TOLERANCE) {
+    switch (FiniteDifferenceComparison.compare(watched, () -> straddles[0], x, gradient,
+        NUMERIC_TOLERANCE, where)) {
+      case FULLY_CHECKED -> fullyChecked.incrementAndGet();
+      case REFINED -> {
         fullyChecked.incrementAndGet();
         refined.incrementAndGet();
-        return;
       }
+      case STRADDLES -> straddling.incrementAndGet();
+      case NOT_CONVERGED -> notConverged.incrementAndGet();
     }
-    if (straddles[0] || !consistent(estimates)) {
-      notConverged.incrementAndGet();
-      return;
-    }
-    assertWithMessage("gradient vs finite differences %s\n%s\nfiner estimates: %s", where, result,
-        estimates.stream().map(Arrays::toString).toList())
-        .that(result.worstError()).isAtMost(NUMERIC_TOLERANCE);
-  }
-
-  private static final double[] FINER_SCALES = {1.0 / 16, 1.0 / 256};
-
-  private static double worstError(double[] claimed, double[] numeric) {
-    double worst = 0;
-    for (int i = 0; i < claimed.length; i++) {
-      worst = Math.max(worst, GradientCheck.relativeError(claimed[i], numeric[i]));
-    }
-    return worst;
-  }
-
-  private static boolean consistent(List<double[]> estimates) {
-    for (double[] a : estimates) {
-      for (double[] b : estimates) {
-        if (worstError(a, b) > NUMERIC_TOLERANCE) {
-          return false;
-        }
-      }
-    }
-    return true;
   }
 
   private static double scale(double... magnitudes) {
