@@ -105,22 +105,25 @@ public final class CompiledFunction {
     }
   }
 
-  private static Object[] with(Object[] arguments, Object last) {
+  static Object[] with(Object[] arguments, Object last) {
     Object[] result = Arrays.copyOf(arguments, arguments.length + 1);
     result[arguments.length] = last;
     return result;
   }
 
   /**
-   * Invokes a static method; an exception it throws is rethrown as is (unchecked), so that tests
-   * can assert on it.
+   * Invokes a static method; an unchecked exception or error it throws is rethrown as is, so that
+   * tests can assert on it.
    */
-  private static Object invoke(Method method, Object[] arguments) {
+  static Object invoke(Method method, Object[] arguments) {
     try {
       return method.invoke(null, arguments);
     } catch (InvocationTargetException e) {
       if (e.getCause() instanceof RuntimeException runtime) {
         throw runtime;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
       }
       throw new AssertionError(e.getCause());
     } catch (IllegalAccessException e) {
@@ -128,7 +131,7 @@ public final class CompiledFunction {
     }
   }
 
-  private static Method method(Class<?> owner, String name, Class<?>[] parameterTypes) {
+  static Method method(Class<?> owner, String name, Class<?>[] parameterTypes) {
     try {
       Method method = owner.getDeclaredMethod(name, parameterTypes);
       method.setAccessible(true);
@@ -145,7 +148,7 @@ public final class CompiledFunction {
     return types;
   }
 
-  private static Class<?>[] append(Class<?>[] types, Class<?> last) {
+  static Class<?>[] append(Class<?>[] types, Class<?> last) {
     Class<?>[] result = Arrays.copyOf(types, types.length + 1);
     result[types.length] = last;
     return result;

@@ -1,6 +1,10 @@
 package ad4j.processor.testing;
 
-import java.lang.reflect.InvocationTargetException;
+import static ad4j.processor.testing.CompiledFunction.append;
+import static ad4j.processor.testing.CompiledFunction.invoke;
+import static ad4j.processor.testing.CompiledFunction.method;
+import static ad4j.processor.testing.CompiledFunction.with;
+
 import java.lang.reflect.Method;
 import java.util.Arrays;
 
@@ -100,42 +104,4 @@ public final class MixedFunction {
     return name + Arrays.toString(types);
   }
 
-  private static Object[] with(Object[] arguments, Object last) {
-    Object[] result = Arrays.copyOf(arguments, arguments.length + 1);
-    result[arguments.length] = last;
-    return result;
-  }
-
-  private static Object invoke(Method method, Object[] arguments) {
-    try {
-      return method.invoke(null, arguments);
-    } catch (InvocationTargetException e) {
-      if (e.getCause() instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw new AssertionError(e.getCause());
-    } catch (IllegalAccessException e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  private static Method method(Class<?> owner, String name, Class<?>[] parameterTypes) {
-    try {
-      Method method = owner.getDeclaredMethod(name, parameterTypes);
-      method.setAccessible(true);
-      return method;
-    } catch (NoSuchMethodException e) {
-      throw new AssertionError(owner.getName() + " has no method " + name
-          + Arrays.toString(parameterTypes), e);
-    }
-  }
-
-  private static Class<?>[] append(Class<?>[] types, Class<?> last) {
-    Class<?>[] result = Arrays.copyOf(types, types.length + 1);
-    result[types.length] = last;
-    return result;
-  }
 }
