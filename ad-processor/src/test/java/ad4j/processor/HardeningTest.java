@@ -1,0 +1,48 @@
+package ad4j.processor;
+
+import static ad4j.processor.testing.Sources.unit;
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Adversarial but valid uses: compiler options, class layouts and names that broke ad4j once
+ * (issue 9). Each test compiles code that must work, or must draw one clear ad4j error.
+ */
+class HardeningTest {
+
+  private static String generatedSource(Compilation compilation, String className) {
+    try {
+      return compilation.generatedSourceFile(className).orElseThrow().getCharContent(true)
+          .toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  // ---- compiler options ------------------------------------------------------------------------
+
+  /** Without line numbers javac keeps no line map: the comments count lines themselves. */
+  @ParameterizedTest
+  @ValueSource(strings = {"-g:none", "-g:source", "-g:vars", "-g:source,vars"})
+  void debugLevelsWithoutLineNumbers(String option) {
+    Compiled compiled = InProcessCompiler.compileWith(List.of(option, "-Xlint:all", "-Werror"),
+        "com.example.Rosenbrock", GoldenTest.ROSENBROCK);
+
+    String generated = generatedSource(compiled.compilation(), "com.example.RosenbrockGrad");
+    assertThat(generated).contains("// line 8: double a = 1 - x;\n");
+    assertThat(generated).contains("// adjoint of line 10: return a * a + 100 * b * b;\n");
+    DerivativeChecks.checkAt(compiled.function("com.example.Rosenbrock", "value", 2), -1.2, 1);
+  }
+}
