@@ -4,6 +4,7 @@ import static ad4j.processor.testing.Sources.unit;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.testing.compile.CompilationSubject.assertThat;
 
+import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -44,5 +46,24 @@ class HardeningTest {
     assertThat(generated).contains("// line 8: double a = 1 - x;\n");
     assertThat(generated).contains("// adjoint of line 10: return a * a + 100 * b * b;\n");
     DerivativeChecks.checkAt(compiled.function("com.example.Rosenbrock", "value", 2), -1.2, 1);
+  }
+
+  // ---- class layouts -------------------------------------------------------------------------
+
+  /** g is declared in A: B's derivatives call AGrad.gTangent and AGrad.gPullback. */
+  @Test
+  void inheritedDifferentiableHelperIsCalledThroughItsDeclaringClass() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.A", unit("class A",
+            "  @Differentiable static double g(double x) { return x * x * x; }"),
+        "com.example.B", unit("final class B extends A",
+            "  @Differentiable static double f(double x, double y) {"
+                + " return g(x) * y + B.g(y); }"));
+
+    CompiledFunction f = compiled.function("com.example.B", "f", 2);
+    assertThat(f.gradient(2.0, 3.0)).usingTolerance(1e-12).containsExactly(36.0, 8.0 + 27.0)
+        .inOrder();
+    DerivativeChecks.checkAt(f, 2.0, 3.0);
+    DerivativeChecks.checkAt(f, -0.5, 1.25);
   }
 }

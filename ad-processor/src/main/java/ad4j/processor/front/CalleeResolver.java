@@ -75,13 +75,16 @@ final class CalleeResolver {
         || method.getReturnType().getKind() != TypeKind.DOUBLE) {
       return Optional.empty(); // its own validation reports what is wrong with it
     }
-    if (!context.isReachableFromPackage(owner)) {
+    // An inherited static method (g of A, called as g or B.g in B extends A): its derivatives
+    // are generated in the class that declares it.
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    if (!context.isReachableFromPackage(declaring)) {
       diagnostics().error(call, "call to '" + shown + "': generated code cannot reach class "
-          + owner.getQualifiedName());
+          + declaring.getQualifiedName());
       return Optional.empty();
     }
-    String userClass = context.referenceTo(owner);
-    return Optional.of(new Callee(userClass, gradClassReference(owner), name,
+    String userClass = context.referenceTo(declaring);
+    return Optional.of(new Callee(userClass, gradClassReference(declaring), name,
         parameterTypes(method).orElseThrow()));
   }
 
