@@ -8,6 +8,7 @@ import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.MixedFunction;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
 import java.io.IOException;
@@ -65,5 +66,30 @@ class HardeningTest {
         .inOrder();
     DerivativeChecks.checkAt(f, 2.0, 3.0);
     DerivativeChecks.checkAt(f, -0.5, 1.25);
+  }
+
+  // ---- overloads -----------------------------------------------------------------------------
+
+  /** Overloads that differ only in the type of a parameter get overloaded members. */
+  @Test
+  void overloadsWithTheSameParameterCount() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.F", unit("final class F", String.join("\n",
+            "  @Differentiable static double f(double x, int n) { return Math.pow(x, n); }",
+            "  @Differentiable static double f(double x, double y) { return x * Math.sin(y); }",
+            "  @Differentiable static double g(double x, double y) {"
+                + " return f(x, 3) + f(x, y) + f(y, 2L * 1.0); }")));
+
+    MixedFunction byInt = new MixedFunction(compiled, "com.example.F", "f", double.class,
+        int.class);
+    assertThat(byInt.gradient(new Object[] {2.0, 3})).usingTolerance(1e-12).containsExactly(12.0);
+    assertThat(byInt.tangent(new Object[] {2.0, 3}, new double[] {1.0})).isWithin(1e-12).of(12.0);
+    MixedFunction byDouble = new MixedFunction(compiled, "com.example.F", "f", double.class,
+        double.class);
+    assertThat(byDouble.gradient(new Object[] {2.0, 0.5})).usingTolerance(1e-12)
+        .containsExactly(Math.sin(0.5), 2.0 * Math.cos(0.5)).inOrder();
+    CompiledFunction g = compiled.function("com.example.F", "g", 2);
+    DerivativeChecks.checkAt(g, 1.5, 0.25);
+    DerivativeChecks.checkAt(g, -0.75, 2.0);
   }
 }
