@@ -92,4 +92,59 @@ class HardeningTest {
     DerivativeChecks.checkAt(g, 1.5, 0.25);
     DerivativeChecks.checkAt(g, -0.75, 2.0);
   }
+
+  // ---- user mistakes are reported as such ----------------------------------------------------
+
+  private static final String BROKEN_CALLEES = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class G {",
+      "  @Differentiable double notStatic(double x) { return x; }",
+      "  @Differentiable static float notDouble(double x) { return 1; }",
+      "}",
+      "");
+
+  /** Each call names what is wrong with its callee; the callee's own error is reported too. */
+  @Test
+  void calleeInAnotherClassThatIsNotStaticOrNotDouble() {
+    JavaFileObject callees = JavaFileObjects.forSourceString("com.example.G", BROKEN_CALLEES);
+    JavaFileObject caller = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double x) { return G.notStatic(x); }",
+        "  @Differentiable static double g(double x) { return G.notDouble(x); }",
+        "}",
+        ""));
+
+    Compilation compilation = InProcessCompiler.javac().compile(caller, callees);
+
+    assertThat(compilation).hadErrorContaining("call to 'G.notStatic(...)' is not"
+        + " differentiable: @Differentiable method 'G.notStatic' is not static, and ad4j"
+        + " differentiates static methods only").inFile(caller).onLine(4).atColumn(65);
+    assertThat(compilation).hadErrorContaining("call to 'G.notDouble(...)' is not"
+        + " differentiable: @Differentiable method 'G.notDouble' returns 'float', and ad4j"
+        + " differentiates methods returning 'double' only").inFile(caller).onLine(5)
+        .atColumn(65);
+    assertThat(compilation).hadErrorContaining("'notStatic' must be static").inFile(callees)
+        .onLine(4);
+    assertThat(compilation).hadErrorContaining("'notDouble' must return 'double'")
+        .inFile(callees).onLine(5);
+    assertThat(compilation).hadErrorCount(4);
+  }
+
+  @Test
+  void returnWithoutAValue() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", unit("final class F",
+        "  @Differentiable static double f(double x) {\n"
+            + "    if (x > 0) return;\n"
+            + "    return x;\n"
+            + "  }"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("'return' without a value: the method returns"
+        + " 'double'").inFile(file).onLine(7).atColumn(16);
+    assertThat(compilation).hadErrorCount(1);
+  }
 }

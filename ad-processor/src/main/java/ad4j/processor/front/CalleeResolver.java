@@ -52,8 +52,8 @@ final class CalleeResolver {
           + owner.getSimpleName());
       return Optional.empty();
     }
+    String qualified = owner.getSimpleName() + "." + name;
     if (!isDifferentiable(method)) {
-      String qualified = owner.getSimpleName() + "." + name;
       if (context.isCompiledFromSource(method)) {
         diagnostics().error(call, "call to '" + shown + "' is not differentiable: annotate '"
             + qualified + "' with @Differentiable, so that ad4j generates the derivatives this"
@@ -71,9 +71,17 @@ final class CalleeResolver {
           + " package-private");
       return Optional.empty();
     }
-    if (!method.getModifiers().contains(Modifier.STATIC)
-        || method.getReturnType().getKind() != TypeKind.DOUBLE) {
-      return Optional.empty(); // its own validation reports what is wrong with it
+    if (!method.getModifiers().contains(Modifier.STATIC)) {
+      diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
+          + " method '" + qualified + "' is not static, and ad4j differentiates static methods"
+          + " only");
+      return Optional.empty();
+    }
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
+          + " method '" + qualified + "' returns '" + method.getReturnType() + "', and ad4j"
+          + " differentiates methods returning 'double' only");
+      return Optional.empty();
     }
     // An inherited static method (g of A, called as g or B.g in B extends A): its derivatives
     // are generated in the class that declares it.

@@ -388,6 +388,10 @@ public final class Lowering {
   }
 
   private void lowerReturn(ReturnTree statement) {
+    if (statement.getExpression() == null) {
+      unsupported(statement, "'return' without a value: the method returns 'double'");
+      return;
+    }
     Operand value = expressions.lower(statement.getExpression());
     if (value == null || !expressions.assignable(value, NumericType.DOUBLE,
         statement.getExpression())) {
