@@ -17,6 +17,7 @@ import java.util.List;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -147,4 +148,69 @@ class HardeningTest {
         + " 'double'").inFile(file).onLine(7).atColumn(16);
     assertThat(compilation).hadErrorCount(1);
   }
+
+  // ---- what generated code can reach ---------------------------------------------------------
+
+  /** F may call G's protected method, as its subclass; FGrad is no subclass, so it may not. */
+  @Test
+  void protectedStaticCalleeInAnotherPackage() {
+    JavaFileObject callee = JavaFileObjects.forSourceString("other.G", String.join("\n",
+        "package other;",
+        "public class G {",
+        "  @ad4j.Differentiable protected static double g(double x) { return x * x; }",
+        "}"));
+    JavaFileObject caller = JavaFileObjects.forSourceString("com.example.F", unit(
+        "final class F extends other.G",
+        "  @Differentiable static double f(double x) { return g(x) * 2; }"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(caller, callee);
+
+    assertThat(compilation).hadErrorContaining("call to 'g(...)': generated code cannot call"
+        + " it: method 'G.g' is protected in package 'other', and generated code lives in"
+        + " package 'com.example'; make it public").inFile(caller).onLine(6).atColumn(55);
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  /**
+   * A throw or a read of something generated code cannot reach, with a caret where the error
+   * goes; the class declares what the cases refer to.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "private exception class | throw new ‸E(\"neg\") | generated code cannot create this"
+          + " exception: class 'F.E' is private; make it package-private",
+      "private constructor | throw new ‸P(\"neg\") | generated code cannot create this"
+          + " exception: the constructor P(java.lang.String) is private; make it"
+          + " package-private",
+      "private no-argument constructor | throw new ‸P() | generated code cannot create this"
+          + " exception: the constructor P() is private; make it package-private",
+      "field of a private class | return N‸.K * x | field 'K' is not a compile-time constant and"
+          + " generated code cannot read it: class 'F.N' is private; make it package-private,"
+          + " or make the field a constant"})
+  void referencesGeneratedCodeCannotReach(String name, String statement, String message) {
+    String method = "  @Differentiable static double f(double x) { if (x < 0) { "
+        + statement.replace(CARET, "") + "; } return x; }";
+    if (statement.startsWith("return")) {
+      method = "  @Differentiable static double f(double x) { " + statement.replace(CARET, "")
+          + "; }";
+    }
+    String line = method.replace(statement.replace(CARET, ""), statement);
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", unit("final class F",
+        String.join("\n",
+            "  private static class E extends RuntimeException { E(String m) { super(m); } }",
+            "  static class P extends RuntimeException {",
+            "    private P(String m) { super(m); }",
+            "    private P() { }",
+            "  }",
+            "  private static final class N { static final double K = Math.sqrt(2); }",
+            method)));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(12)
+        .atColumn(line.indexOf(CARET) + 1);
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  private static final String CARET = "‸";
 }

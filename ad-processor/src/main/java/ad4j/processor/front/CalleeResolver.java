@@ -86,9 +86,10 @@ final class CalleeResolver {
     // An inherited static method (g of A, called as g or B.g in B extends A): its derivatives
     // are generated in the class that declares it.
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
-    if (!context.isReachableFromPackage(declaring)) {
-      diagnostics().error(call, "call to '" + shown + "': generated code cannot reach class "
-          + declaring.getQualifiedName());
+    Optional<String> unreachable = context.reachability().ofMember(method);
+    if (unreachable.isPresent()) {
+      diagnostics().error(call, "call to '" + shown + "': generated code cannot call it: "
+          + unreachable.get());
       return Optional.empty();
     }
     String userClass = context.referenceTo(declaring);

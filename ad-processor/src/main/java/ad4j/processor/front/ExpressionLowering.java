@@ -300,9 +300,10 @@ final class ExpressionLowering {
           ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(constant));
       return new Operand.Constant(text, type.get(), known);
     }
-    if (field.getModifiers().contains(Modifier.PRIVATE) || !context.isReachableFromPackage(owner)) {
+    Optional<String> unreachable = context.reachability().ofMember(field);
+    if (unreachable.isPresent()) {
       unsupported(use, "field '" + name + "' is not a compile-time constant and generated code"
-          + " cannot read it: make it a constant, or not private");
+          + " cannot read it: " + unreachable.get() + ", or make the field a constant");
       return null;
     }
     return new Operand.Constant(Expr.atom(context.referenceTo(owner) + "." + name), type.get(),

@@ -571,6 +571,12 @@ public final class Lowering {
       unsupported(creation, "the exception may take at most one argument, its message");
       return;
     }
+    Optional<String> unreachable = context.reachability().ofConstruction(type.get(), hasMessage);
+    if (unreachable.isPresent()) {
+      unsupported(creation.getIdentifier(), "generated code cannot create this exception: "
+          + unreachable.get());
+      return;
+    }
     if (hasMessage && !messageParts(creation.getArguments().get(0), parts)) {
       return;
     }
