@@ -3,6 +3,7 @@ package ad4j.processor;
 import static ad4j.processor.testing.Sources.unit;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.testing.compile.CompilationSubject.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
@@ -213,4 +214,51 @@ class HardeningTest {
   }
 
   private static final String CARET = "‸";
+
+  // ---- thrown messages -----------------------------------------------------------------------
+
+  /** Each message concatenates a char as Java does: a char prints as a character, an int not. */
+  @ParameterizedTest
+  @ValueSource(strings = {"(int) 'z'", "'z'", "C", "(int) C", "(char) 65", "(int) (char) 65",
+      "('z')", "(int) ('z')", "Character.MAX_VALUE", "(int) Character.MAX_VALUE", "TAB",
+      "QUOTE", "(int) QUOTE"})
+  void charactersInThrownMessagesKeepTheirType(String part) {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.F", unit("final class F", String.join("\n",
+            "  static final char C = 'b';",
+            "  static final char TAB = '\\t';",
+            "  static final char QUOTE = '\\'';",
+            "  @Differentiable static double f(double x) {",
+            "    if (x < 0) throw new IllegalArgumentException(\"bad \" + " + part + ");",
+            "    return x * x;",
+            "  }")));
+    CompiledFunction f = compiled.function("com.example.F", "f", 1);
+
+    String expected = assertThrows(IllegalArgumentException.class, () -> f.value(-1)).getMessage();
+    assertThat(expected).isEqualTo("bad " + javaValueOf(part));
+    assertThat(assertThrows(IllegalArgumentException.class, () -> f.gradient(-1)).getMessage())
+        .isEqualTo(expected);
+    assertThat(assertThrows(IllegalArgumentException.class,
+        () -> f.tangent(new double[] {-1}, new double[] {1})).getMessage()).isEqualTo(expected);
+    assertThat(assertThrows(IllegalArgumentException.class,
+        () -> f.pullback(new double[] {-1}, 1, new double[1])).getMessage()).isEqualTo(expected);
+  }
+
+  /** What Java appends for each part of {@link #charactersInThrownMessagesKeepTheirType}. */
+  private static String javaValueOf(String part) {
+    return switch (part) {
+      case "(int) 'z'", "(int) ('z')" -> "" + (int) 'z';
+      case "'z'", "('z')" -> "z";
+      case "C" -> "b";
+      case "(int) C" -> "" + (int) 'b';
+      case "(char) 65" -> "A";
+      case "(int) (char) 65" -> "65";
+      case "Character.MAX_VALUE" -> "" + Character.MAX_VALUE;
+      case "(int) Character.MAX_VALUE" -> "" + (int) Character.MAX_VALUE;
+      case "TAB" -> "\t";
+      case "QUOTE" -> "'";
+      case "(int) QUOTE" -> "" + (int) '\'';
+      default -> throw new IllegalArgumentException(part);
+    };
+  }
 }

@@ -28,10 +28,13 @@ import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.UnaryTree;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -50,6 +53,11 @@ final class ExpressionLowering {
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private final CalleeResolver callees;
+  /**
+   * The constants whose Java type is {@code char} (their type here is {@code int}, as in
+   * arithmetic): a cast {@code (int) 'z'} of one must stay, or a message would print "z".
+   */
+  private final Set<Operand> charConstants = Collections.newSetFromMap(new IdentityHashMap<>());
 
   ExpressionLowering(LoweringContext context) {
     this.context = context;
@@ -63,8 +71,9 @@ final class ExpressionLowering {
       case PARENTHESIZED -> {
         Operand inner = lower(((ParenthesizedTree) expression).getExpression());
         if (inner instanceof Operand.Constant constant) {
-          return new Operand.Constant(Expr.atom("(" + constant.expression() + ")"),
-              constant.type(), constant.knownValue());
+          return charTypedIf(charConstants.contains(constant), new Operand.Constant(
+              Expr.atom("(" + constant.expression() + ")"), constant.type(),
+              constant.knownValue()));
         }
         return inner;
       }
@@ -226,7 +235,16 @@ final class ExpressionLowering {
     Object value = literal.getValue();
     OptionalDouble known = value == null
         ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(value));
-    return new Operand.Constant(Expr.atom(context.source().of(literal)), type, known);
+    return charTypedIf(literal.getKind() == Tree.Kind.CHAR_LITERAL,
+        new Operand.Constant(Expr.atom(context.source().of(literal)), type, known));
+  }
+
+  /** Marks {@code constant} as of Java type {@code char} when {@code isChar}. */
+  private Operand.Constant charTypedIf(boolean isChar, Operand.Constant constant) {
+    if (isChar) {
+      charConstants.add(constant);
+    }
+    return constant;
   }
 
   private Operand identifier(IdentifierTree identifier) {
@@ -298,7 +316,7 @@ final class ExpressionLowering {
       }
       OptionalDouble known = constant instanceof Boolean
           ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(constant));
-      return new Operand.Constant(text, type.get(), known);
+      return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(text, type.get(), known));
     }
     Optional<String> unreachable = context.reachability().ofMember(field);
     if (unreachable.isPresent()) {
@@ -306,8 +324,8 @@ final class ExpressionLowering {
           + " cannot read it: " + unreachable.get() + ", or make the field a constant");
       return null;
     }
-    return new Operand.Constant(Expr.atom(context.referenceTo(owner) + "." + name), type.get(),
-        OptionalDouble.empty());
+    return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
+        Expr.atom(context.referenceTo(owner) + "." + name), type.get(), OptionalDouble.empty()));
   }
 
   private Operand binary(BinaryTree binary) {
@@ -464,13 +482,14 @@ final class ExpressionLowering {
     boolean narrowPrimitive = kind == TypeKind.CHAR || kind == TypeKind.SHORT
         || kind == TypeKind.BYTE;
     if (operand instanceof Operand.Constant constant) {
-      if (constant.type() == target.get() && !narrowPrimitive) {
+      if (constant.type() == target.get() && !narrowPrimitive
+          && !charConstants.contains(constant)) {
         return constant; // a redundant cast would draw a -Xlint:cast warning in generated code
       }
       OptionalDouble known = target.get() == NumericType.DOUBLE ? constant.knownValue()
           : OptionalDouble.empty();
-      return new Operand.Constant(castText(constant.expression(), type.toString()),
-          target.get(), known);
+      return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
+          castText(constant.expression(), type.toString()), target.get(), known));
     }
     if (narrowPrimitive) {
       unsupported(cast, "cast to '" + type + "' is not supported: use 'int' or 'long'");
