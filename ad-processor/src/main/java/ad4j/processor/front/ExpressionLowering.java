@@ -15,7 +15,9 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
 import ad4j.processor.rules.Expr;
+import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
@@ -131,6 +133,14 @@ final class ExpressionLowering {
           LEFT_SHIFT_ASSIGNMENT, RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
         unsupported(expression, "assignment inside an expression is not supported: write the"
             + " assignment as a statement of its own");
+        ExpressionTree variable = expression instanceof AssignmentTree assignment
+            ? assignment.getVariable() : ((CompoundAssignmentTree) expression).getVariable();
+        if (variable instanceof IdentifierTree identifier) {
+          LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
+          if (local != null) {
+            local.markBroken(); // its uses must not add "might not have been initialized"
+          }
+        }
         return null;
       }
       case NEW_CLASS, NEW_ARRAY -> {
@@ -517,6 +527,13 @@ final class ExpressionLowering {
     if (select instanceof IdentifierTree identifier) {
       name = identifier.getName().toString();
       target = context.symbols().resolveUnqualifiedCall(name);
+    } else if (select instanceof MemberSelectTree member
+        && member.getExpression() instanceof IdentifierTree receiver
+        && (receiver.getName().contentEquals("this") || receiver.getName().contentEquals("super"))) {
+      unsupported(invocation, "call to '" + shown + "': a @Differentiable method is static and"
+          + " has no '" + receiver.getName() + "'; call '" + member.getIdentifier()
+          + (invocation.getArguments().isEmpty() ? "()" : "(...)") + "' without it");
+      return null;
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())) {
       name = member.getIdentifier().toString();
       target = context.symbols().resolveQualifiedCall(member.getExpression());

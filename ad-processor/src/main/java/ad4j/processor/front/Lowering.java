@@ -200,12 +200,12 @@ public final class Lowering {
       case WHILE_LOOP -> {
         WhileLoopTree loopTree = (WhileLoopTree) statement;
         return lowerLoop(label, loopTree.getCondition(), true, loopTree.getStatement(),
-            List.of(), statement);
+            List.of());
       }
       case DO_WHILE_LOOP -> {
         DoWhileLoopTree loopTree = (DoWhileLoopTree) statement;
         return lowerLoop(label, loopTree.getCondition(), false, loopTree.getStatement(),
-            List.of(), statement);
+            List.of());
       }
       case FOR_LOOP -> {
         ForLoopTree loopTree = (ForLoopTree) statement;
@@ -213,7 +213,7 @@ public final class Lowering {
         lowerStatements(loopTree.getInitializer());
         context.startStatement(statement);
         boolean completes = lowerLoop(label, loopTree.getCondition(), true,
-            loopTree.getStatement(), loopTree.getUpdate(), statement);
+            loopTree.getStatement(), loopTree.getUpdate());
         context.scopes().pop();
         return completes;
       }
@@ -324,6 +324,8 @@ public final class Lowering {
         if (target != null && value != null
             && expressions.assignable(value, target.type(), assignment.getExpression())) {
           context.bind(target, expressions.convert(value, target.type()));
+        } else if (target != null) {
+          target.markBroken(); // its uses must not add "might not have been initialized"
         }
       }
       case PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
@@ -442,8 +444,7 @@ public final class Lowering {
   }
 
   private boolean lowerLoop(String label, ExpressionTree conditionTree, boolean testFirst,
-      StatementTree bodyTree, List<? extends ExpressionStatementTree> updateTrees,
-      Tree loopTree) {
+      StatementTree bodyTree, List<? extends ExpressionStatementTree> updateTrees) {
     SourceLine line = context.line();
     LoopFrame frame = new LoopFrame(ir.nextStatementId(), label, loop);
     ir.openBlock();
@@ -467,21 +468,19 @@ public final class Lowering {
     lowerStatement(bodyTree);
     context.scopes().pop();
     Block body = prepend(context.loopPrologue(frame.id), ir.closeBlock());
-    ir.openBlock();
+    List<Statement> updates = new ArrayList<>();
     for (ExpressionStatementTree update : updateTrees) {
       context.startStatement(update);
+      ir.openBlock();
       lowerExpressionStatement(update.getExpression());
-    }
-    Block update = ir.closeBlock();
-    for (var statement : update.statements()) {
-      if ((statement instanceof ad4j.processor.ir.Instruction instruction
-              && instruction.result().isActive())
-          || (statement instanceof Store store && store.variable().isActive())) {
-        unsupported(loopTree, "the update of a 'for' loop may change only 'int' and 'long'"
+      List<Statement> lowered = ir.closeBlock().statements();
+      if (lowered.stream().anyMatch(Lowering::changesADouble)) {
+        unsupported(update, "the update of a 'for' loop may change only 'int' and 'long'"
             + " counters: move the assignment of a 'double' into the loop body");
-        break;
       }
+      updates.addAll(lowered);
     }
+    Block update = new Block(updates);
     loop = frame.outer;
     context.restoreLine(line);
     ir.add(new Loop(frame.id, condition, constantTrue ? null : test, testFirst, body, update,
@@ -491,6 +490,12 @@ public final class Lowering {
     // as Java sees it: nothing after it is reachable.
     continueExits(frame, line, constantTrue && !ownBreaks);
     return !constantTrue || ownBreaks;
+  }
+
+  private static boolean changesADouble(Statement statement) {
+    return (statement instanceof ad4j.processor.ir.Instruction instruction
+            && instruction.result().isActive())
+        || (statement instanceof Store store && store.variable().isActive());
   }
 
   /**
@@ -598,12 +603,33 @@ public final class Lowering {
       return messageParts(concatenation.getLeftOperand(), parts)
           && messageParts(concatenation.getRightOperand(), parts);
     }
+    if (containsString(expression)) {
+      unsupported(expression, ExpressionLowering.describe(expression) + " '"
+          + context.source().of(expression) + "' is not supported in the message of a thrown"
+          + " exception: join string literals and numeric or boolean values with '+' only");
+      return false;
+    }
     Operand value = expressions.lower(expression);
     if (value == null) {
       return false;
     }
     parts.add(value);
     return true;
+  }
+
+  private static boolean containsString(ExpressionTree expression) {
+    Boolean found = new TreeScanner<Boolean, Void>() {
+      @Override
+      public Boolean visitLiteral(com.sun.source.tree.LiteralTree literal, Void unused) {
+        return literal.getKind() == Tree.Kind.STRING_LITERAL;
+      }
+
+      @Override
+      public Boolean reduce(Boolean first, Boolean second) {
+        return Boolean.TRUE.equals(first) || Boolean.TRUE.equals(second);
+      }
+    }.scan(expression, null);
+    return Boolean.TRUE.equals(found);
   }
 
   private static boolean isStringConcatenation(ExpressionTree expression) {
