@@ -261,4 +261,57 @@ class HardeningTest {
       default -> throw new IllegalArgumentException(part);
     };
   }
+
+  // ---- limits --------------------------------------------------------------------------------
+
+  /** {@code f(double x0, ..., double x(n-1), int k0, ...)} returning a sum of squares. */
+  private static String manyParameters(int doubles, int ints) {
+    StringBuilder parameters = new StringBuilder();
+    StringBuilder sum = new StringBuilder("0.0");
+    for (int i = 0; i < doubles; i++) {
+      parameters.append(i == 0 ? "" : ", ").append("double x").append(i);
+      sum.append(" + x").append(i).append(" * x").append(i);
+    }
+    for (int i = 0; i < ints; i++) {
+      parameters.append(", int k").append(i);
+    }
+    return unit("final class F", "  @Differentiable static double f(" + parameters + ") {\n"
+        + "    return " + sum + ";\n  }");
+  }
+
+  /** 63 doubles: mTangent takes 252 slots, the tangent segments one more for the tape. */
+  @Test
+  void sixtyThreeDoubleParametersFit() {
+    CompiledFunction f = InProcessCompiler.compile("com.example.F", manyParameters(63, 0))
+        .function("com.example.F", "f", 63);
+
+    double[] x = new double[63];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = 0.25 * i - 3;
+    }
+    double[] expected = x.clone();
+    for (int i = 0; i < x.length; i++) {
+      expected[i] = 2 * x[i];
+    }
+    assertThat(f.gradient(x)).usingExactEquality().containsExactly(expected).inOrder();
+    DerivativeChecks.checkAt(f, x);
+  }
+
+  /** Beyond the JVM's 255 parameter slots: one ad4j error at the method, no generated class. */
+  @ParameterizedTest
+  @CsvSource({"64, 0, 257", "63, 3, 256", "127, 0, 509"})
+  void tooManyParametersForTheTangent(int doubles, int ints, int slots) {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        manyParameters(doubles, ints));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'f' has too many"
+        + " parameters: its generated 'fTangent' takes them and one direction per 'double'"
+        + " parameter, " + slots + " parameter slots with the tape of long methods ('double' and"
+        + " 'long' take two each), more than the JVM's limit of 255; with 'double' parameters"
+        + " only, at most 63 fit").inFile(file).onLine(6).atColumn(33);
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(InProcessCompiler.generatedSourceNames(file)).isEmpty();
+  }
 }
