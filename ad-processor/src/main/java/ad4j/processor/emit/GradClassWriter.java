@@ -14,6 +14,7 @@ import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -160,8 +161,12 @@ public final class GradClassWriter {
       if (segments != null) {
         return method.addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
       }
-      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.ONE);
+      Optional<Map<Value, Expr>> reached = sweep.writeReverseMethod(Expr.ONE);
       CodeBlock.Builder code = sweep.code();
+      if (reached.isEmpty()) {
+        return method.addCode(code.build()).build();
+      }
+      Map<Value, Expr> adjoints = reached.get();
       List<Value> differentiable = function.differentiableParameters();
       for (int i = 0; i < differentiable.size(); i++) {
         Expr adjoint = adjoints.getOrDefault(differentiable.get(i), Expr.ZERO);
@@ -346,8 +351,12 @@ public final class GradClassWriter {
       if (segments != null) {
         return method.addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
       }
-      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.atom(seed));
+      Optional<Map<Value, Expr>> reached = sweep.writeReverseMethod(Expr.atom(seed));
       CodeBlock.Builder code = sweep.code();
+      if (reached.isEmpty()) {
+        return method.addCode(code.build()).build();
+      }
+      Map<Value, Expr> adjoints = reached.get();
       List<Value> differentiable = function.differentiableParameters();
       for (int i = 0; i < differentiable.size(); i++) {
         Expr adjoint = adjoints.get(differentiable.get(i));
