@@ -143,10 +143,6 @@ final class SweepWriter {
    */
   Optional<Map<Value, Expr>> writeReverseMethod(Expr seedExpression) {
     seed = seedExpression;
-    if (flow.usesTape()) {
-      tape = names.fresh("tape");
-      code.addStatement("$T $L = $T.current()", TAPE, tape, TAPE);
-    }
     if (!flow.isStraightLine()) {
       result = names.fresh("result");
       code.addStatement("double $L = 0.0", result);
@@ -260,7 +256,12 @@ final class SweepWriter {
 
   // ---- segments of long straight-line methods ----------------------------------------------
 
-  /** Binds the tape parameter of a segment method. */
+  /** Whether the reverse sweep records on the tape: the caller binds it first. */
+  boolean usesTape() {
+    return flow.usesTape();
+  }
+
+  /** Binds the name of the tape: a segment method's parameter, or a local of the caller's. */
   String tapeParameter() {
     tape = names.fresh("tape");
     return tape;
