@@ -349,12 +349,9 @@ public final class Lowering {
       }
       case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT ->
           lowerIncrement((UnaryTree) expression);
-      case METHOD_INVOCATION -> {
-        if (expressions.lower(expression) != null) {
-          unsupported(expression, "a call whose result is not used has no effect on a"
-              + " differentiable method; assign it to a local or remove it");
-        }
-      }
+      // A call for its effect: a @Differentiable callee runs (and may throw) in every
+      // generated member, as in the user's method; its unused value gets no derivative.
+      case METHOD_INVOCATION -> expressions.lower(expression);
       default -> {
         if (expression instanceof CompoundAssignmentTree) {
           unsupported(expression, "compound assignment '"
