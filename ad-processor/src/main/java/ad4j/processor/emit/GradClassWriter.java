@@ -14,6 +14,7 @@ import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -160,15 +161,19 @@ public final class GradClassWriter {
       if (segments != null) {
         return method.addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
       }
-      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.ONE);
+      String tape = sweep.usesTape() ? sweep.tapeParameter() : null;
+      Optional<Map<Value, Expr>> reached = sweep.writeReverseMethod(Expr.ONE);
       CodeBlock.Builder code = sweep.code();
-      List<Value> differentiable = function.differentiableParameters();
-      for (int i = 0; i < differentiable.size(); i++) {
-        Expr adjoint = adjoints.getOrDefault(differentiable.get(i), Expr.ZERO);
-        code.addStatement("$L[$L] = $L", array, i, adjoint);
+      if (reached.isPresent()) {
+        Map<Value, Expr> adjoints = reached.get();
+        List<Value> differentiable = function.differentiableParameters();
+        for (int i = 0; i < differentiable.size(); i++) {
+          Expr adjoint = adjoints.getOrDefault(differentiable.get(i), Expr.ZERO);
+          code.addStatement("$L[$L] = $L", array, i, adjoint);
+        }
+        code.addStatement("return $L", sweep.resultExpression());
       }
-      code.addStatement("return $L", sweep.resultExpression());
-      return method.addCode(code.build()).build();
+      return method.addCode(withTape(names, tape, code.build())).build();
     }
 
     /**
@@ -182,7 +187,6 @@ public final class GradClassWriter {
       String result = names.fresh("result");
       String arguments = String.join(", ", prepend(tape, parameters));
       int count = segments.list().size();
-      code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
       code.add("// forward sweep, in $L segments\n", count);
       for (int k = 1; k < count; k++) {
         code.addStatement("$LForward$L($L)", function.name(), k, arguments);
@@ -199,7 +203,33 @@ public final class GradClassWriter {
         code.addStatement("$L[$L] $L $L.popDouble()", array, i, assignment, tape);
       }
       code.addStatement("return $L", result);
-      return code.build();
+      return withTape(names, tape, code.build());
+    }
+
+    /**
+     * {@code body}, which records on the thread's tape, with the tape bound to {@code tape}; when
+     * the body ends by an exception, the tape is reset to where the call found it, so that a
+     * thread that catches the exception and goes on keeps nothing of the failed call. The
+     * normal path pays for one mark; a try block itself costs nothing until something throws.
+     * Without a tape ({@code tape} null) the body is returned as it is.
+     */
+    private static CodeBlock withTape(NameAllocator names, String tape, CodeBlock body) {
+      if (tape == null) {
+        return body;
+      }
+      String mark = names.fresh("tapeMark");
+      String thrown = names.fresh("thrown");
+      return CodeBlock.builder()
+          .addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE)
+          .addStatement("long $L = $L.mark()", mark, tape)
+          .beginControlFlow("try")
+          .add(body)
+          .nextControlFlow("catch ($T $L)", Throwable.class, thrown)
+          .add("// leave the thread's tape as this call found it\n")
+          .addStatement("$L.reset($L)", tape, mark)
+          .addStatement("throw $L", thrown)
+          .endControlFlow()
+          .build();
     }
 
     /**
@@ -312,13 +342,12 @@ public final class GradClassWriter {
         arguments.addAll(tangentNames);
         String joined = String.join(", ", arguments);
         int count = segments.list().size();
-        code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
         code.add("// forward sweep, in $L segments\n", count);
         for (int k = 1; k < count; k++) {
           code.addStatement("$LTangent$L($L)", function.name(), k, joined);
         }
         code.addStatement("return $LTangent$L($L)", function.name(), count, joined);
-        return method.addCode(code.build()).build();
+        return method.addCode(withTape(names, tape, code.build())).build();
       }
       sweep.writeTangentMethod();
       return method.addCode(sweep.code().build()).build();
@@ -346,17 +375,21 @@ public final class GradClassWriter {
       if (segments != null) {
         return method.addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
       }
-      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.atom(seed));
+      String tape = sweep.usesTape() ? sweep.tapeParameter() : null;
+      Optional<Map<Value, Expr>> reached = sweep.writeReverseMethod(Expr.atom(seed));
       CodeBlock.Builder code = sweep.code();
-      List<Value> differentiable = function.differentiableParameters();
-      for (int i = 0; i < differentiable.size(); i++) {
-        Expr adjoint = adjoints.get(differentiable.get(i));
-        if (adjoint != null) {
-          code.addStatement("$L[$L] += $L", array, i, adjoint);
+      if (reached.isPresent()) {
+        Map<Value, Expr> adjoints = reached.get();
+        List<Value> differentiable = function.differentiableParameters();
+        for (int i = 0; i < differentiable.size(); i++) {
+          Expr adjoint = adjoints.get(differentiable.get(i));
+          if (adjoint != null) {
+            code.addStatement("$L[$L] += $L", array, i, adjoint);
+          }
         }
+        code.addStatement("return $L", sweep.resultExpression());
       }
-      code.addStatement("return $L", sweep.resultExpression());
-      return method.addCode(code.build()).build();
+      return method.addCode(withTape(names, tape, code.build())).build();
     }
 
     private MethodSpec.Builder start(String name, List<String> parameterNames) {

@@ -75,6 +75,12 @@ public final class Lowering {
     final LoopFrame outer;
     /** Exits pending at this loop's end: flags set by jumps to loops further out, or returns. */
     final Set<Exit> exits = new LinkedHashSet<>();
+    /**
+     * Whether a {@code break} of the user's targets this loop. The breaks that lowering adds for
+     * returns and multi-level exits do not count: a {@code for (;;)} left only by
+     * {@code return} cannot complete normally, as Java sees it.
+     */
+    boolean broken;
 
     LoopFrame(int id, String label, LoopFrame outer) {
       this.id = id;
@@ -345,12 +351,9 @@ public final class Lowering {
       }
       case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT ->
           lowerIncrement((UnaryTree) expression);
-      case METHOD_INVOCATION -> {
-        if (expressions.lower(expression) != null) {
-          unsupported(expression, "a call whose result is not used has no effect on a"
-              + " differentiable method; assign it to a local or remove it");
-        }
-      }
+      // A call for its effect: a @Differentiable callee runs (and may throw) in every
+      // generated member, as in the user's method; its unused value gets no derivative.
+      case METHOD_INVOCATION -> expressions.lower(expression);
       default -> {
         if (expression instanceof CompoundAssignmentTree) {
           unsupported(expression, "compound assignment '"
@@ -485,11 +488,10 @@ public final class Lowering {
     context.restoreLine(line);
     ir.add(new Loop(frame.id, condition, constantTrue ? null : test, testFirst, body, update,
         line));
-    boolean ownBreaks = body.jumpsTo(frame.id, Jump.Kind.BREAK);
     // A loop that only ends by leaving further out continues with that exit unconditionally,
     // as Java sees it: nothing after it is reachable.
-    continueExits(frame, line, constantTrue && !ownBreaks);
-    return !constantTrue || ownBreaks;
+    continueExits(frame, line, constantTrue && !frame.broken);
+    return !constantTrue || frame.broken;
   }
 
   private static boolean changesADouble(Statement statement) {
@@ -543,6 +545,9 @@ public final class Lowering {
         unsupported(tree, "'" + keyword + " " + label + "': no enclosing loop has that label");
         return;
       }
+    }
+    if (kind == Jump.Kind.BREAK) {
+      target.broken = true;
     }
     if (target == loop) {
       ir.add(new Jump(kind, loop.id, context.line()));
