@@ -76,6 +76,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     }
     // ad4j owns its annotation: claiming it keeps -Xlint:processing quiet.
     Set<? extends Element> annotated = round.getElementsAnnotatedWith(annotation);
+    if (trees != null) {
+      LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
+    }
     if (annotated.isEmpty()) {
       return true;
     }

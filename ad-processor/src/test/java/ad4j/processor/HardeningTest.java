@@ -363,4 +363,48 @@ class HardeningTest {
         .inFile(user).onLine(2).atColumn(7);
     assertThat(compilation).hadErrorCount(1);
   }
+
+  // ---- classes ad4j cannot see ---------------------------------------------------------------
+
+  private static final String[] LOCAL_CLASSES = {
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class F {",
+      "  static Object o = new Object() { @Differentiable static double a(double x) { return x; } };",
+      "  static void m() {",
+      "    class L { @Differentiable static double b(double x) { return x; } }",
+      "    record R() { @Differentiable static double c(double x) { return x; } }",
+      "    enum E { A; @Differentiable static double d(double x) { return x; } }",
+      "    interface I { @Differentiable static double e(double x) { return x; } }",
+      "    Runnable r = () -> new Object() { @ad4j.Differentiable double g(double x) { return x; } }.hashCode();",
+      "    class M { class N { @Differentiable double h(double x) { return x; } } }",
+      "    class P { @Deprecated double notAnnotated(double x) { return x; } }",
+      "  }",
+      "  @Differentiable static double ok(double x) { return x; }",
+      "}"};
+
+  /** javac enters local and anonymous classes only after processing: found in the trees. */
+  @Test
+  void differentiableMethodsOfLocalAndAnonymousClasses() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", LOCAL_CLASSES));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    String[][] expected = {
+        {"a", "an anonymous class"}, {"b", "a local class"}, {"c", "a local record"},
+        {"d", "a local enum"}, {"e", "a local interface"}, {"g", "an anonymous class"},
+        {"h", "a local class"}};
+    for (String[] method : expected) {
+      int line = 0;
+      while (!LOCAL_CLASSES[line].contains(" " + method[0] + "(double x)")) {
+        line++;
+      }
+      assertThat(compilation).hadErrorContaining("@Differentiable method '" + method[0]
+          + "' is in " + method[1] + ": ad4j differentiates methods of top-level and nested"
+          + " (member) classes only; move it into one").inFile(file).onLine(line + 1)
+          .atColumn(LOCAL_CLASSES[line].indexOf(" " + method[0] + "(double x)") + 2);
+    }
+    assertThat(compilation).hadErrorCount(expected.length);
+  }
 }
