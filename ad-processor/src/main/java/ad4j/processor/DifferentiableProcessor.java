@@ -49,6 +49,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   static final String GENERATED = "javax.annotation.processing.Generated";
 
   private Trees trees;
+  private GradClassClaims claims;
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
@@ -64,6 +65,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   public synchronized void init(ProcessingEnvironment environment) {
     super.init(environment);
     trees = TreesLocator.find(environment).orElse(null);
+    claims = new GradClassClaims(environment.getElementUtils(), trees);
   }
 
   @Override
@@ -74,6 +76,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     }
     // ad4j owns its annotation: claiming it keeps -Xlint:processing quiet.
     Set<? extends Element> annotated = round.getElementsAnnotatedWith(annotation);
+    if (trees != null) {
+      LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
+    }
     if (annotated.isEmpty()) {
       return true;
     }
@@ -104,6 +109,12 @@ public final class DifferentiableProcessor extends AbstractProcessor {
 
   private void processClass(TypeElement type, List<ExecutableElement> methods) {
     GradClassWriter writer = new GradClassWriter(processingEnv.getElementUtils());
+    Optional<String> taken = claims.claim(type, writer.gradClassName(type).canonicalName());
+    if (taken.isPresent()) {
+      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
+          Diagnostics.PREFIX + taken.get(), type);
+      return;
+    }
     List<GradClassWriter.Method> lowered = new ArrayList<>();
     boolean failed = false;
     for (ExecutableElement method : methods) {

@@ -15,6 +15,7 @@ import com.google.testing.compile.JavaFileObjects;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import javax.tools.Diagnostic;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -313,5 +314,97 @@ class HardeningTest {
         + " only, at most 63 fit").inFile(file).onLine(6).atColumn(33);
     assertThat(compilation).hadErrorCount(1);
     assertThat(InProcessCompiler.generatedSourceNames(file)).isEmpty();
+  }
+
+  // ---- names of generated classes ------------------------------------------------------------
+
+  private static final String DIFFERENTIABLE_F =
+      "@ad4j.Differentiable static double f(double x) { return x * x; }";
+
+  /** Two user classes whose generated classes would have the same name: one error naming both. */
+  @ParameterizedTest
+  @CsvSource({
+      "A, A.B, A_B, class A { static class B { %s } }, class A_B { %s }",
+      "A_, A_.B, A._B, class A_ { static class B { %s } }, class A { static class _B { %s } }"})
+  void twoClassesWithTheSameGeneratedName(String firstFile, String first, String second,
+      String firstSource, String secondSource) {
+    String secondFile = second.substring(0, second.indexOf('.') < 0 ? second.length()
+        : second.indexOf('.'));
+    JavaFileObject[] files = {
+        JavaFileObjects.forSourceString("com.example." + firstFile,
+            "package com.example;\n" + firstSource.replace("%s", DIFFERENTIABLE_F)),
+        JavaFileObjects.forSourceString("com.example." + secondFile,
+            "package com.example;\n" + secondSource.replace("%s", DIFFERENTIABLE_F))};
+
+    Compilation compilation = InProcessCompiler.javac().compile(files);
+
+    assertThat(compilation).hadErrorCount(1);
+    Diagnostic<? extends JavaFileObject> error = compilation.errors().get(0);
+    String gradClass = "com.example." + first.replace('.', '_') + "Grad";
+    assertThat(error.getMessage(null)).startsWith("ad4j: classes '");
+    assertThat(error.getMessage(null)).endsWith("' both get the generated class '" + gradClass
+        + "' (the names of nested classes are joined with '_'); rename one of them");
+    assertThat(error.getMessage(null)).contains("'com.example." + first + "'");
+    assertThat(error.getMessage(null)).contains("'com.example." + second + "'");
+    assertThat(error.getLineNumber()).isEqualTo(2);
+  }
+
+  @Test
+  void userClassWithTheGeneratedName() {
+    JavaFileObject user = JavaFileObjects.forSourceString("com.example.Foo",
+        "package com.example;\nfinal class Foo { " + DIFFERENTIABLE_F + " }\n");
+    JavaFileObject existing = JavaFileObjects.forSourceString("com.example.FooGrad",
+        "package com.example;\nfinal class FooGrad { }\n");
+
+    Compilation compilation = InProcessCompiler.javac().compile(user, existing);
+
+    assertThat(compilation).hadErrorContaining("class 'com.example.FooGrad' already exists, and"
+        + " ad4j needs that name for the derivatives of 'com.example.Foo'; rename 'FooGrad'")
+        .inFile(user).onLine(2).atColumn(7);
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  // ---- classes ad4j cannot see ---------------------------------------------------------------
+
+  private static final String[] LOCAL_CLASSES = {
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class F {",
+      "  static Object o = new Object() { @Differentiable static double a(double x) { return x; } };",
+      "  static void m() {",
+      "    class L { @Differentiable static double b(double x) { return x; } }",
+      "    record R() { @Differentiable static double c(double x) { return x; } }",
+      "    enum E { A; @Differentiable static double d(double x) { return x; } }",
+      "    interface I { @Differentiable static double e(double x) { return x; } }",
+      "    Runnable r = () -> new Object() { @ad4j.Differentiable double g(double x) { return x; } }.hashCode();",
+      "    class M { class N { @Differentiable double h(double x) { return x; } } }",
+      "    class P { @Deprecated double notAnnotated(double x) { return x; } }",
+      "  }",
+      "  @Differentiable static double ok(double x) { return x; }",
+      "}"};
+
+  /** javac enters local and anonymous classes only after processing: found in the trees. */
+  @Test
+  void differentiableMethodsOfLocalAndAnonymousClasses() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", LOCAL_CLASSES));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    String[][] expected = {
+        {"a", "an anonymous class"}, {"b", "a local class"}, {"c", "a local record"},
+        {"d", "a local enum"}, {"e", "a local interface"}, {"g", "an anonymous class"},
+        {"h", "a local class"}};
+    for (String[] method : expected) {
+      int line = 0;
+      while (!LOCAL_CLASSES[line].contains(" " + method[0] + "(double x)")) {
+        line++;
+      }
+      assertThat(compilation).hadErrorContaining("@Differentiable method '" + method[0]
+          + "' is in " + method[1] + ": ad4j differentiates methods of top-level and nested"
+          + " (member) classes only; move it into one").inFile(file).onLine(line + 1)
+          .atColumn(LOCAL_CLASSES[line].indexOf(" " + method[0] + "(double x)") + 2);
+    }
+    assertThat(compilation).hadErrorCount(expected.length);
   }
 }

@@ -311,6 +311,9 @@ public final class Lowering {
     if (value != null) {
       value = expressions.convert(value, localType);
     }
+    if (name.isEmpty()) {
+      return; // an unnamed variable '_' (Java 22): its initializer runs, nothing can read it
+    }
     context.scopes().declareLocal(name, localType, context);
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local.variable() != null) {

@@ -58,7 +58,7 @@ final class LoweringContext {
     this.types = types;
     this.trees = trees;
     this.symbols = new Symbols(elements, enclosingType, unit);
-    this.reachability = new Reachability(elements, types, symbols.packageName());
+    this.reachability = new Reachability(elements, types, trees, symbols.packageName());
     this.source = new SourceText(trees, unit);
     this.diagnostics = diagnostics;
     this.variableNames = variableNames;
