@@ -71,7 +71,10 @@ final class FlowAnalysis {
     return live;
   }
 
-  /** Whether the reverse sweep records anything: a loop, or a branch inside a loop. */
+  /**
+   * Whether the reverse sweep uses the tape: to record (a loop, or a branch inside a loop), or
+   * to take back a callee's adjoints (a call of a {@code @Differentiable} method).
+   */
   boolean usesTape() {
     return usesTape;
   }
@@ -181,6 +184,9 @@ final class FlowAnalysis {
           if (argument instanceof Operand.Read read) {
             noteVariable(read.variable());
           }
+        }
+        if (instruction.operation().form() == Operation.Form.USER_CALL) {
+          usesTape = true; // the callee's pullback hands its adjoints back on the tape
         }
         List<Value> needed = computeNeeds(instruction);
         needs.put(instruction, needed);

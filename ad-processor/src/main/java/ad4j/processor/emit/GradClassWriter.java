@@ -119,8 +119,8 @@ public final class GradClassWriter {
         valueAndGradient = valueAndGradient();
         tangent = tangent();
       }
-      List<MethodSpec> members =
-          new ArrayList<>(List.of(gradient(), valueAndGradient, tangent, pullback()));
+      List<MethodSpec> members = new ArrayList<>(
+          List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
       members.addAll(segmentMethods());
       return members;
     }
@@ -182,8 +182,18 @@ public final class GradClassWriter {
      */
     private CodeBlock segmentedReverse(NameAllocator names, List<String> parameters,
         String seed, String array, String assignment) {
-      CodeBlock.Builder code = CodeBlock.builder();
       String tape = names.fresh("tape");
+      return withTape(names, tape, segmentedReverse(names, tape, parameters, seed, array,
+          assignment));
+    }
+
+    /**
+     * The reverse-mode body of a split method on {@code tape}; with a null {@code array}, the
+     * parameters' adjoints stay on the tape, the last on top.
+     */
+    private CodeBlock segmentedReverse(NameAllocator names, String tape,
+        List<String> parameters, String seed, String array, String assignment) {
+      CodeBlock.Builder code = CodeBlock.builder();
       String result = names.fresh("result");
       String arguments = String.join(", ", prepend(tape, parameters));
       int count = segments.list().size();
@@ -199,11 +209,11 @@ public final class GradClassWriter {
         code.addStatement("$LReverse$L($L)", function.name(), k, arguments);
       }
       List<Value> differentiable = function.differentiableParameters();
-      for (int i = differentiable.size() - 1; i >= 0; i--) {
+      for (int i = differentiable.size() - 1; i >= 0 && array != null; i--) {
         code.addStatement("$L[$L] $L $L.popDouble()", array, i, assignment, tape);
       }
       code.addStatement("return $L", result);
-      return withTape(names, tape, code.build());
+      return code.build();
     }
 
     /**
@@ -390,6 +400,54 @@ public final class GradClassWriter {
         code.addStatement("return $L", sweep.resultExpression());
       }
       return method.addCode(withTape(names, tape, code.build())).build();
+    }
+
+    /**
+     * {@code mPullback(Tape tape, params, double seed)}: what the generated code of a caller
+     * calls in its reverse sweep. It is {@code mPullback} with the parameters' adjoints pushed
+     * onto the caller's tape (in parameter order, the last on top) instead of added to an
+     * array, so that a call between {@code @Differentiable} methods allocates nothing. The
+     * caller takes the adjoints back at once; when this throws, the caller's own guard resets
+     * the tape. The leading {@code Tape} keeps this overload apart from every member of the
+     * contract.
+     */
+    MethodSpec pullbackOntoTape() {
+      NameAllocator names = new NameAllocator(function.userNames());
+      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
+      List<String> parameters = sweep.parameterNames();
+      String tape = sweep.tapeParameter();
+      String seed = names.fresh("seed");
+      MethodSpec.Builder method = MethodSpec.methodBuilder(function.name() + "Pullback");
+      for (Modifier modifier : element.getModifiers()) {
+        if (modifier == Modifier.PUBLIC || modifier == Modifier.PROTECTED) {
+          method.addModifiers(modifier);
+        }
+      }
+      method.addModifiers(Modifier.STATIC)
+          .addJavadoc("For the generated code of callers: the value of $L, bit for bit;\n"
+              + "pushes {@code $L} times its partial derivative with respect to each\n"
+              + "{@code double} parameter onto {@code $L}, in parameter order.\n"
+              + "Allocates nothing.\n", link, seed, tape)
+          .returns(double.class)
+          .addParameter(SweepWriter.TAPE, tape);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+      }
+      method.addParameter(double.class, seed);
+      if (segments != null) {
+        return method.addCode(segmentedReverse(names, tape, parameters, seed, null, null))
+            .build();
+      }
+      Optional<Map<Value, Expr>> reached = sweep.writeReverseMethod(Expr.atom(seed));
+      CodeBlock.Builder code = sweep.code();
+      if (reached.isPresent()) {
+        for (Value parameter : function.differentiableParameters()) {
+          code.addStatement("$L.pushDouble($L)", tape,
+              reached.get().getOrDefault(parameter, Expr.ZERO));
+        }
+        code.addStatement("return $L", sweep.resultExpression());
+      }
+      return method.addCode(code.build()).build();
     }
 
     private MethodSpec.Builder start(String name, List<String> parameterNames) {

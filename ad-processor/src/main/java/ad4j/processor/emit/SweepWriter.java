@@ -802,31 +802,43 @@ final class SweepWriter {
     return shared;
   }
 
-  /** The reverse of {@code v = g(args)}: g's pullback, seeded with v's adjoint. */
+  /**
+   * The reverse of {@code v = g(args)}: g's pullback, seeded with v's adjoint. The pullback
+   * that takes the tape leaves g's adjoints on it, the last on top: taken back into locals,
+   * nothing is allocated.
+   */
   private void reverseCall(Instruction instruction, Expr adjoint, Map<Value, String> popped,
       Map<Value, Adjoint> adjoints) {
     Callee callee = instruction.operation().callee();
     List<Operand> arguments = instruction.arguments();
-    String array = names.fresh(callee.name() + "Adjoints");
-    code.addStatement("double[] $L = new double[$L]", array,
-        callee.differentiableParameterCount());
     List<String> callArguments = new ArrayList<>();
+    callArguments.add(tape);
     for (Operand argument : arguments) {
       callArguments.add(argumentText(argument, popped));
     }
     callArguments.add(adjoint.toString());
-    callArguments.add(array);
     code.addStatement("$L.$LPullback($L)", callee.gradClass(), callee.name(),
         String.join(", ", callArguments));
-    int slot = 0;
+    List<Operand> slots = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
-      if (callee.parameterTypes().get(i) != NumericType.DOUBLE) {
-        continue;
+      if (callee.parameterTypes().get(i) == NumericType.DOUBLE) {
+        slots.add(arguments.get(i));
       }
-      if (arguments.get(i) instanceof Operand.Use use && use.isActive()) {
-        accumulate(adjoints, use.value(), Expr.atom(array + "[" + slot + "]"), false, false);
+    }
+    String[] taken = new String[slots.size()];
+    for (int slot = slots.size() - 1; slot >= 0; slot--) {
+      if (slots.get(slot) instanceof Operand.Use use && use.isActive()) {
+        taken[slot] = names.numbered(callee.name() + "Adjoint");
+        code.addStatement("double $L = $L.popDouble()", taken[slot], tape);
+      } else {
+        code.addStatement("$L.popDouble()", tape); // a constant argument: no adjoint
       }
-      slot++;
+    }
+    for (int slot = 0; slot < slots.size(); slot++) {
+      if (taken[slot] != null) {
+        Operand.Use use = (Operand.Use) slots.get(slot);
+        accumulate(adjoints, use.value(), Expr.atom(taken[slot]), false, false);
+      }
     }
   }
 
