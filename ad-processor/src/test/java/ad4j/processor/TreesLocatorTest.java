@@ -14,6 +14,7 @@ import java.lang.reflect.Proxy;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.Filer;
@@ -24,12 +25,15 @@ import javax.lang.model.SourceVersion;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
+import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
  * Build tools hand processors a wrapper around javac's environment (Gradle, IntelliJ); ad4j must
- * find javac's trees through it, or fail with one clear error.
+ * find javac's trees through it; where it cannot and no javac parser is at hand either, fail with
+ * one clear error. (Parsing the sources where a compiler gives no trees is EcjTest's subject.)
  */
 class TreesLocatorTest {
   private static final JavaFileObject SOURCE = JavaFileObjects.forSourceString(
@@ -51,14 +55,17 @@ class TreesLocatorTest {
   }
 
   @Test
-  void anEnvironmentWithoutJavacGivesOneClearError() {
-    Compilation compilation = compile(CopyingEnvironment::new);
+  void anEnvironmentWithoutJavacOnARuntimeWithoutJavacGivesOneClearError() {
+    Compilation compilation = Compiler.javac()
+        .withProcessors(new WrappingProcessor(CopyingEnvironment::new, () -> null))
+        .compile(SOURCE);
 
     assertThat(compilation).failed();
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation).hadErrorContaining("ad4j: cannot read method bodies")
         .inFile(SOURCE).onLine(7);
     assertThat(compilation).hadErrorContaining(CopyingEnvironment.class.getName());
+    assertThat(compilation).hadErrorContaining("run the compiler, or the IDE, on a JDK 17 or later");
   }
 
   @Test
@@ -75,16 +82,19 @@ class TreesLocatorTest {
   }
 
   private static Compilation compile(UnaryOperator<ProcessingEnvironment> wrap) {
-    return Compiler.javac().withProcessors(new WrappingProcessor(wrap)).compile(SOURCE);
+    return Compiler.javac()
+        .withProcessors(new WrappingProcessor(wrap, ToolProvider::getSystemJavaCompiler))
+        .compile(SOURCE);
   }
 
   /** Runs ad4j with a wrapped environment, as a build tool would. */
   private static final class WrappingProcessor extends AbstractProcessor {
-    private final DifferentiableProcessor delegate = new DifferentiableProcessor();
+    private final DifferentiableProcessor delegate;
     private final UnaryOperator<ProcessingEnvironment> wrap;
 
-    WrappingProcessor(UnaryOperator<ProcessingEnvironment> wrap) {
+    WrappingProcessor(UnaryOperator<ProcessingEnvironment> wrap, Supplier<JavaCompiler> parser) {
       this.wrap = wrap;
+      this.delegate = new DifferentiableProcessor(parser);
     }
 
     @Override

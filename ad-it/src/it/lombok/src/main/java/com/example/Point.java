@@ -2,13 +2,13 @@ package com.example;
 
 import lombok.Value;
 
-/** A Lombok value class whose methods call generated code. */
+/** A Lombok value class (weight x, bias y) whose method calls generated code. */
 @Value
 public class Point {
   double x;
   double y;
 
-  public double[] rosenbrockGradient() {
-    return RosenbrockGrad.valueGradient(x, y);
+  public double[] lossGradient(boolean label) {
+    return LossGrad.logisticGradient(x, y, 1.5, label);
   }
 }

@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test;
 class LombokBesideAd4jTest {
   @Test
   void lombokValueCallsGeneratedCode() {
-    Point point = new Point(-1.2, 1);
-    assertEquals(-1.2, point.getX());
-    assertArrayEquals(new double[] {-215.6, -88.0}, point.rosenbrockGradient(), 1e-12);
+    Point point = new Point(0.8, -0.3);
+    assertEquals(0.8, point.getX());
+    assertArrayEquals(LossGrad.logisticGradient(0.8, -0.3, 1.5, false),
+        point.lossGradient(false), 0.0);
   }
 
   @Test
