@@ -7,10 +7,13 @@ import ad4j.processor.testing.InProcessCompiler;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.Compiler;
 import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -29,6 +32,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Build tools hand processors a wrapper around javac's environment (Gradle, IntelliJ); ad4j must
@@ -66,6 +70,28 @@ class TreesLocatorTest {
         .inFile(SOURCE).onLine(7);
     assertThat(compilation).hadErrorContaining(CopyingEnvironment.class.getName());
     assertThat(compilation).hadErrorContaining("run the compiler, or the IDE, on a JDK 17 or later");
+  }
+
+  @Test
+  void anEnvironmentWithoutJavacParsesTheSourceFromTheSourcePath(@TempDir Path sources)
+      throws IOException {
+    Path file = sources.resolve("com/example/Rosenbrock.java");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file,
+        GoldenTest.ROSENBROCK.replace("return a * a", "return Math.random() + a * a"));
+
+    JavaFileObject source = JavaFileObjects.forResource(file.toUri().toURL());
+
+    Compilation compilation = Compiler.javac()
+        .withProcessors(new WrappingProcessor(CopyingEnvironment::new,
+            ToolProvider::getSystemJavaCompiler))
+        .withOptions("-sourcepath", sources.toString())
+        .compile(source);
+
+    // the error is reported at the method (line 7), its own position in the text
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: Rosenbrock.java:10:23: call to"
+        + " 'Math.random()' is not differentiable").inFile(source).onLine(7);
   }
 
   @Test
