@@ -210,24 +210,24 @@ public final class SeedExamples {
         + "   analytic dy/dx1 = x2 cos(x1x2) + 1 = " + Fmt.num(3 * Math.cos(6) + 1));
 
     out.println("Smaller examples (ad4j gradient | analytic):");
-    out.printf(java.util.Locale.ROOT, "  polynomial t^2+t+1                  df(5) = %s, df(3) = %s | 2t+1 = 11, 7%n",
+    out.printf(java.util.Locale.ROOT, "  polynomial t^2+t+1                      df(5) = %s, df(3) = %s | 2t+1 = 11, 7%n",
         Fmt.num(SeedExamplesGrad.polyGradient(5)[0]), Fmt.num(SeedExamplesGrad.polyTangent(3, 1)));
-    out.printf(java.util.Locale.ROOT, "  product x*y at (3,2)                 %s | (y, x) = (2, 3)%n",
+    out.printf(java.util.Locale.ROOT, "  product x*y at (3,2)                    %s | (y, x) = (2, 3)%n",
         Fmt.vec(SeedExamplesGrad.productGradient(3, 2)));
-    out.printf(java.util.Locale.ROOT, "  value used twice, s=x*y; s+s (3,2)   %s | (2y, 2x) = (4, 6)%n",
+    out.printf(java.util.Locale.ROOT, "  value used twice, s=x*y; s+s (3,2)      %s | (2y, 2x) = (4, 6)%n",
         Fmt.vec(SeedExamplesGrad.sharingGradient(3, 2)));
-    out.printf(java.util.Locale.ROOT, "  two outputs of one trace at x=1      %s, %s | 2 sin cos + 10, 1 + 40 sin cos = %s, %s%n",
+    out.printf(java.util.Locale.ROOT, "  two outputs of one trace at x=1         %s, %s | 2 sin cos + 10, 1 + 40 sin cos = %s, %s%n",
         Fmt.num(SeedExamplesGrad.twoOutFirstTangent(1, 1)),
         Fmt.num(SeedExamplesGrad.twoOutSecondTangent(1, 1)),
         Fmt.num(Math.sin(2) + 10), Fmt.num(1 + 20 * Math.sin(2)));
-    out.printf(java.util.Locale.ROOT, "  z = x + sin(x) at 2                  %s | 1 + cos(2) = %s%n",
+    out.printf(java.util.Locale.ROOT, "  z = x + sin(x) at 2                     %s | 1 + cos(2) = %s%n",
         Fmt.num(SeedExamplesGrad.xPlusSinGradient(2)[0]), Fmt.num(1 + Math.cos(2)));
-    out.printf(java.util.Locale.ROOT, "  constants carry no derivative, 7x+3  %s | 7%n",
+    out.printf(java.util.Locale.ROOT, "  constants carry no derivative, 7x+3     %s | 7%n",
         Fmt.num(SeedExamplesGrad.affineGradient(4)[0]));
-    out.printf(java.util.Locale.ROOT, "  common subexpression sin(x*x)+cos(x*x) %s | 2x (cos x^2 - sin x^2) at 0.7 = %s%n",
+    out.printf(java.util.Locale.ROOT, "  common subexpression sin(x*x)+cos(x*x)  %s | 2x (cos x^2 - sin x^2) at 0.7 = %s%n",
         Fmt.num(SeedExamplesGrad.sharedSquareGradient(0.7)[0]),
         Fmt.num(1.4 * (Math.cos(0.49) - Math.sin(0.49))));
-    out.printf(java.util.Locale.ROOT, "  reassigned variable v=x; v=v*v; v=v+1 %s | 2x at 1.5 = 3%n",
+    out.printf(java.util.Locale.ROOT, "  reassigned variable v=x; v=v*v; v=v+1   %s | 2x at 1.5 = 3%n",
         Fmt.num(SeedExamplesGrad.overwrittenGradient(1.5)[0]));
   }
 
