@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.Processor;
@@ -28,6 +29,8 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 
 /**
  * The ad4j annotation processor: for each class with {@code @Differentiable} methods, writes a
@@ -48,8 +51,22 @@ public final class DifferentiableProcessor extends AbstractProcessor {
    */
   static final String GENERATED = "javax.annotation.processing.Generated";
 
+  private final Supplier<JavaCompiler> parser;
   private Trees trees;
   private GradClassClaims claims;
+
+  /** The processor javac and other compilers load. */
+  public DifferentiableProcessor() {
+    this(ToolProvider::getSystemJavaCompiler);
+  }
+
+  /**
+   * A processor that parses sources with {@code parser} where the compiler gives no syntax
+   * trees (ECJ); the parser may be null, as on a Java runtime without javac.
+   */
+  DifferentiableProcessor(Supplier<JavaCompiler> parser) {
+    this.parser = parser;
+  }
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
@@ -64,8 +81,16 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   @Override
   public synchronized void init(ProcessingEnvironment environment) {
     super.init(environment);
-    trees = TreesLocator.find(environment).orElse(null);
+    trees = TreesLocator.find(environment).orElseGet(() -> parsedTrees(environment));
     claims = new GradClassClaims(environment.getElementUtils(), trees);
+  }
+
+  /** Trees parsed by the JDK's javac parser, for compilers that give none (ECJ); else null. */
+  private Trees parsedTrees(ProcessingEnvironment environment) {
+    JavaCompiler javac = parser.get();
+    return javac == null ? null : new ParsedTrees(javac,
+        new SourceFileReader(environment.getFiler(), environment.getElementUtils()),
+        environment.getMessager());
   }
 
   @Override
@@ -85,8 +110,10 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     if (trees == null) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
           + "cannot read method bodies: this compiler's processing environment ("
-          + processingEnv.getClass().getName() + ") does not give access to javac's syntax"
-          + " trees; ad4j needs javac (JDK 17 or later)", annotated.iterator().next());
+          + processingEnv.getClass().getName() + ") gives no syntax trees, and its Java"
+          + " runtime has no javac (module jdk.compiler) to parse the sources with; run the"
+          + " compiler, or the IDE, on a JDK 17 or later instead of a JRE",
+          annotated.iterator().next());
       return true;
     }
     for (Map.Entry<TypeElement, List<ExecutableElement>> entry : byClass(annotated).entrySet()) {

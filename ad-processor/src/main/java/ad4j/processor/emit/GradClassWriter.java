@@ -54,12 +54,14 @@ public final class GradClassWriter {
         .addJavadoc("Derivatives of the {@code @Differentiable} methods of {@link $L},\n"
             + "written by ad4j at compile time.\n", userType)
         .addJavadoc("\n<p>Do not edit: this file is generated again at each compilation.\n")
-        .addAnnotation(AnnotationSpec.builder(
-                ClassName.get("javax.annotation.processing", "Generated"))
-            .addMember("value", "$S", GENERATOR)
-            .build())
         .addModifiers(Modifier.FINAL)
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+    if (GeneratedAnnotation.isVisibleTo(elements, type)) {
+      gradClass.addAnnotation(AnnotationSpec.builder(
+              ClassName.get(GeneratedAnnotation.PACKAGE, GeneratedAnnotation.SIMPLE_NAME))
+          .addMember("value", "$S", GENERATOR)
+          .build());
+    }
     if (type.getModifiers().contains(Modifier.PUBLIC)) {
       gradClass.addModifiers(Modifier.PUBLIC);
     }
