@@ -49,6 +49,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.function.Predicate;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
@@ -112,14 +113,15 @@ public final class Lowering {
 
   /**
    * Lowers {@code method}, whose signature has been validated. Returns empty when an error was
-   * recorded in {@code diagnostics}.
+   * recorded in {@code diagnostics}. {@code hasGradClass} tells whether the generated class of
+   * a callee's class exists or will be written in this compilation.
    */
   public static Optional<Function> lower(Elements elements, Types types, Trees trees,
       CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
-      Diagnostics diagnostics) {
+      Diagnostics diagnostics, Predicate<TypeElement> hasGradClass) {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
-        diagnostics, VariablePlanner.plan(tree));
+        diagnostics, VariablePlanner.plan(tree), hasGradClass);
     return new Lowering(context).lowerMethod(tree);
   }
 
@@ -573,7 +575,12 @@ public final class Lowering {
       return;
     }
     Optional<TypeElement> type = context.symbols().resolveType(creation.getIdentifier());
-    if (type.isEmpty() || !context.isUncheckedException(type.get())) {
+    if (type.isEmpty()) {
+      diagnostics.unresolved(creation.getIdentifier(), "cannot find class '"
+          + context.source().of(creation.getIdentifier()) + "'");
+      return;
+    }
+    if (!context.isUncheckedException(type.get())) {
       unsupported(creation.getIdentifier(), "'throw' needs an unchecked exception class"
           + " (a RuntimeException)");
       return;
