@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -63,6 +64,7 @@ public final class GradClassWriter {
     if (type.getModifiers().contains(Modifier.PUBLIC)) {
       gradClass.addModifiers(Modifier.PUBLIC);
     }
+    gradClass.alwaysQualify(hiddenNames(className.packageName()).toArray(String[]::new));
     for (Method method : methods) {
       MethodWriter writer = new MethodWriter(userType, className.simpleName(), method);
       writer.members().forEach(gradClass::addMethod);
@@ -71,6 +73,24 @@ public final class GradClassWriter {
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
+  }
+
+  /**
+   * The classes generated code names by their simple names ({@code java.lang}'s, and imported
+   * ones) that a class of the user's package hides: a class {@code Double} or
+   * {@code IllegalArgumentException} beside the user's would capture a simple name, so these
+   * are written qualified.
+   */
+  private Set<String> hiddenNames(String packageName) {
+    Set<String> hidden = new java.util.TreeSet<>();
+    for (String name : List.of("Double", "Float", "IllegalArgumentException", "Object", "String",
+        "System", "Throwable", "Tape", "Generated")) {
+      String qualified = packageName.isEmpty() ? name : packageName + "." + name;
+      if (elements.getTypeElement(qualified) != null) {
+        hidden.add(name);
+      }
+    }
+    return hidden;
   }
 
   /** {@code Outer.Inner} for a nested type, as code in its package names it. */
@@ -91,6 +111,8 @@ public final class GradClassWriter {
     private Segments segments;
     /** The analysis of the function, shared by all its writers: it is the same for each. */
     private final FlowAnalysis flow;
+    /** The names no variable of these members may take. */
+    private final Set<String> reserved;
 
     MethodWriter(String userType, String gradType, Method method) {
       this.gradType = gradType;
@@ -102,6 +124,12 @@ public final class GradClassWriter {
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
       this.flow = new FlowAnalysis(function);
+      this.reserved = ReservedNames.of(function);
+    }
+
+    /** The names of one member: each member chooses its own. */
+    private NameAllocator names() {
+      return new NameAllocator(function.userNames(), reserved);
     }
 
     /**
@@ -126,7 +154,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec gradient() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
@@ -143,7 +171,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec valueAndGradient() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
@@ -269,7 +297,7 @@ public final class GradClassWriter {
     }
 
     private MethodSpec forwardSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
@@ -280,7 +308,7 @@ public final class GradClassWriter {
     }
 
     private MethodSpec reverseSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
@@ -292,7 +320,7 @@ public final class GradClassWriter {
     }
 
     private MethodSpec tangentSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
       List<String> parameters = sweep.parameterNames();
       List<String> tangents = sweep.tangentParameterNames();
@@ -333,7 +361,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec tangent() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
       List<String> parameters = sweep.parameterNames();
       List<String> tangentNames = sweep.tangentParameterNames();
@@ -364,7 +392,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec pullback() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String seed = names.fresh("seed");
@@ -412,7 +440,7 @@ public final class GradClassWriter {
      * contract.
      */
     MethodSpec pullbackOntoTape() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
@@ -467,7 +495,7 @@ public final class GradClassWriter {
     private CodeBlock lengthCheck(String methodName, String array) {
       return CodeBlock.builder()
           .beginControlFlow("if ($L.length < $L)", array, slots)
-          .addStatement("throw new IllegalArgumentException($S + $L.length + $S)",
+          .addStatement("throw new $T($S + $L.length + $S)", IllegalArgumentException.class,
               gradType + "." + methodName + ": '" + array + "' has length ", array,
               ", needs " + slots + " (one per double parameter of " + function.name() + ")")
           .endControlFlow()
