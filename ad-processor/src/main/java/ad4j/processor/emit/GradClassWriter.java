@@ -333,7 +333,7 @@ public final class GradClassWriter {
 
     private MethodSpec segmentMethod(String name, String tape, List<String> parameters,
         List<String> extraDoubles, Class<?> returns, CodeBlock body, String javadoc) {
-      MethodSpec.Builder method = MethodSpec.methodBuilder(name)
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(name))
           .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
           .addJavadoc("$L\n", javadoc)
           .returns(returns)
@@ -445,14 +445,8 @@ public final class GradClassWriter {
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
       String seed = names.fresh("seed");
-      MethodSpec.Builder method = MethodSpec.methodBuilder(function.name() + "Pullback");
-      for (Modifier modifier : element.getModifiers()) {
-        if (modifier == Modifier.PUBLIC || modifier == Modifier.PROTECTED) {
-          method.addModifiers(modifier);
-        }
-      }
-      method.addModifiers(Modifier.STATIC)
-          .addJavadoc("For the generated code of callers: the value of $L, bit for bit;\n"
+      MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
+      method.addJavadoc("For the generated code of callers: the value of $L, bit for bit;\n"
               + "pushes {@code $L} times its partial derivative with respect to each\n"
               + "{@code double} parameter onto {@code $L}, in parameter order.\n"
               + "Allocates nothing.\n", link, seed, tape)
@@ -479,15 +473,48 @@ public final class GradClassWriter {
     }
 
     private MethodSpec.Builder start(String name, List<String> parameterNames) {
+      MethodSpec.Builder method = withVisibility(name);
+      for (int i = 0; i < parameterNames.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
+      }
+      return method;
+    }
+
+    /**
+     * A static member with the visibility of the user's method ({@code private} becomes
+     * package-private) and the user's warning suppressions.
+     */
+    private MethodSpec.Builder withVisibility(String name) {
       MethodSpec.Builder method = MethodSpec.methodBuilder(name);
       for (Modifier modifier : element.getModifiers()) {
         if (modifier == Modifier.PUBLIC || modifier == Modifier.PROTECTED) {
           method.addModifiers(modifier);
         }
       }
-      method.addModifiers(Modifier.STATIC);
-      for (int i = 0; i < parameterNames.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
+      return suppressingWarnings(method.addModifiers(Modifier.STATIC));
+    }
+
+    /**
+     * {@code method} with the warnings suppressed that the user's method suppresses, on itself
+     * or on its enclosing classes: generated code repeats what the method refers to (a
+     * deprecated constant or callee, say), and must compile as quietly as the method does, also
+     * under {@code -Xlint:all -Werror}.
+     */
+    private MethodSpec.Builder suppressingWarnings(MethodSpec.Builder method) {
+      java.util.Set<String> suppressed = new java.util.TreeSet<>();
+      for (javax.lang.model.element.Element e = element; e != null;
+          e = e.getEnclosingElement()) {
+        SuppressWarnings annotation = e.getAnnotation(SuppressWarnings.class);
+        if (annotation != null) {
+          suppressed.addAll(List.of(annotation.value()));
+        }
+      }
+      if (!suppressed.isEmpty()) {
+        CodeBlock values = suppressed.stream().map(warning -> CodeBlock.of("$S", warning))
+            .collect(CodeBlock.joining(", "));
+        method.addAnnotation(AnnotationSpec.builder(SuppressWarnings.class)
+            .addMember("value", suppressed.size() == 1 ? "$L" : "{$L}", values)
+            .build());
       }
       return method;
     }
