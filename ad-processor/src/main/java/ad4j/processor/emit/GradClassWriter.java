@@ -65,8 +65,20 @@ public final class GradClassWriter {
       gradClass.addModifiers(Modifier.PUBLIC);
     }
     gradClass.alwaysQualify(hiddenNames(className.packageName()).toArray(String[]::new));
+    Map<String, Integer> overloads = new java.util.HashMap<>();
     for (Method method : methods) {
-      MethodWriter writer = new MethodWriter(userType, className.simpleName(), method);
+      overloads.merge(method.function().name(), 1, Integer::sum);
+    }
+    Map<String, Integer> seen = new java.util.HashMap<>();
+    for (Method method : methods) {
+      String name = method.function().name();
+      int ordinal = seen.merge(name, 1, Integer::sum);
+      // Overloads split into segments would give segment methods of the same name, and their
+      // parameter lists may coincide (fReverse3(Tape, double, double) is the last segment of
+      // f(double) and a middle one of f(double, double)): each overload numbers its own.
+      String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
+      MethodWriter writer = new MethodWriter(userType, className.simpleName(), method,
+          segmentSuffix);
       writer.members().forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
@@ -111,10 +123,16 @@ public final class GradClassWriter {
     private Segments segments;
     /** The analysis of the function, shared by all its writers: it is the same for each. */
     private final FlowAnalysis flow;
+    /**
+     * What ends the names of segment methods ({@code fForward3Of2}): empty unless the method
+     * has overloads.
+     */
+    private final String segmentSuffix;
     /** The names no variable of these members may take. */
     private final Set<String> reserved;
 
-    MethodWriter(String userType, String gradType, Method method) {
+    MethodWriter(String userType, String gradType, Method method, String segmentSuffix) {
+      this.segmentSuffix = segmentSuffix;
       this.gradType = gradType;
       this.element = method.element();
       this.function = method.function();
@@ -227,14 +245,13 @@ public final class GradClassWriter {
       int count = segments.list().size();
       code.add("// forward sweep, in $L segments\n", count);
       for (int k = 1; k < count; k++) {
-        code.addStatement("$LForward$L($L)", function.name(), k, arguments);
+        code.addStatement("$L($L)", segmentName("Forward", k), arguments);
       }
-      code.addStatement("double $L = $LForward$L($L)", result, function.name(), count,
-          arguments);
+      code.addStatement("double $L = $L($L)", result, segmentName("Forward", count), arguments);
       code.add("// reverse sweep\n");
-      code.addStatement("$LReverse$L($L, $L)", function.name(), count, arguments, seed);
+      code.addStatement("$L($L, $L)", segmentName("Reverse", count), arguments, seed);
       for (int k = count - 1; k >= 1; k--) {
-        code.addStatement("$LReverse$L($L)", function.name(), k, arguments);
+        code.addStatement("$L($L)", segmentName("Reverse", k), arguments);
       }
       List<Value> differentiable = function.differentiableParameters();
       for (int i = differentiable.size() - 1; i >= 0 && array != null; i--) {
@@ -302,7 +319,7 @@ public final class GradClassWriter {
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
       sweep.writeForwardSegment(segment, last);
-      return segmentMethod(function.name() + "Forward" + segment.number(), tape, parameters,
+      return segmentMethod(segmentName("Forward", segment.number()), tape, parameters,
           List.of(), last ? double.class : void.class, sweep.code().build(),
           "Forward sweep of " + segmentLines(segment) + " of " + link + ".");
     }
@@ -314,7 +331,7 @@ public final class GradClassWriter {
       String tape = sweep.tapeParameter();
       String seed = last ? names.fresh("seed") : null;
       sweep.writeReverseSegment(segment, last ? Expr.atom(seed) : null);
-      return segmentMethod(function.name() + "Reverse" + segment.number(), tape, parameters,
+      return segmentMethod(segmentName("Reverse", segment.number()), tape, parameters,
           last ? List.of(seed) : List.of(), void.class, sweep.code().build(),
           "Reverse sweep of " + segmentLines(segment) + " of " + link + ".");
     }
@@ -326,7 +343,7 @@ public final class GradClassWriter {
       List<String> tangents = sweep.tangentParameterNames();
       String tape = sweep.tapeParameter();
       sweep.writeTangentSegment(segment, last);
-      return segmentMethod(function.name() + "Tangent" + segment.number(), tape, parameters,
+      return segmentMethod(segmentName("Tangent", segment.number()), tape, parameters,
           tangents, last ? double.class : void.class, sweep.code().build(),
           "Forward mode over " + segmentLines(segment) + " of " + link + ".");
     }
@@ -345,6 +362,11 @@ public final class GradClassWriter {
         method.addParameter(double.class, extra);
       }
       return method.addCode(body).build();
+    }
+
+    /** {@code fForward3}, or {@code fForward3Of2} for the second overload of {@code f}. */
+    private String segmentName(String sweep, int number) {
+      return function.name() + sweep + number + segmentSuffix;
     }
 
     private static String segmentLines(Segments.Segment segment) {
@@ -382,9 +404,9 @@ public final class GradClassWriter {
         int count = segments.list().size();
         code.add("// forward sweep, in $L segments\n", count);
         for (int k = 1; k < count; k++) {
-          code.addStatement("$LTangent$L($L)", function.name(), k, joined);
+          code.addStatement("$L($L)", segmentName("Tangent", k), joined);
         }
-        code.addStatement("return $LTangent$L($L)", function.name(), count, joined);
+        code.addStatement("return $L($L)", segmentName("Tangent", count), joined);
         return method.addCode(withTape(names, tape, code.build())).build();
       }
       sweep.writeTangentMethod();
