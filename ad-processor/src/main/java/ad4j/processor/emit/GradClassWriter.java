@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -65,14 +66,45 @@ public final class GradClassWriter {
     if (type.getModifiers().contains(Modifier.PUBLIC)) {
       gradClass.addModifiers(Modifier.PUBLIC);
     }
+    gradClass.alwaysQualify(hiddenNames(className.packageName()).toArray(String[]::new));
+    Map<String, Integer> overloads = new java.util.HashMap<>();
     for (Method method : methods) {
-      MethodWriter writer = new MethodWriter(userType, className.simpleName(), method);
+      overloads.merge(method.function().name(), 1, Integer::sum);
+    }
+    Map<String, Integer> seen = new java.util.HashMap<>();
+    for (Method method : methods) {
+      String name = method.function().name();
+      int ordinal = seen.merge(name, 1, Integer::sum);
+      // Overloads split into segments would give segment methods of the same name, and their
+      // parameter lists may coincide (fReverse3(Tape, double, double) is the last segment of
+      // f(double) and a middle one of f(double, double)): each overload numbers its own.
+      String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
+      MethodWriter writer = new MethodWriter(userType, className.simpleName(), method,
+          segmentSuffix);
       writer.members().forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
+  }
+
+  /**
+   * The classes generated code names by their simple names ({@code java.lang}'s, and imported
+   * ones) that a class of the user's package hides: a class {@code Double} or
+   * {@code IllegalArgumentException} beside the user's would capture a simple name, so these
+   * are written qualified.
+   */
+  private Set<String> hiddenNames(String packageName) {
+    Set<String> hidden = new java.util.TreeSet<>();
+    for (String name : List.of("Double", "Float", "IllegalArgumentException", "Object", "String",
+        "System", "Throwable", "Tape", "Generated")) {
+      String qualified = packageName.isEmpty() ? name : packageName + "." + name;
+      if (elements.getTypeElement(qualified) != null) {
+        hidden.add(name);
+      }
+    }
+    return hidden;
   }
 
   /** {@code Outer.Inner} for a nested type, as code in its package names it. */
@@ -93,8 +125,16 @@ public final class GradClassWriter {
     private Segments segments;
     /** The analysis of the function, shared by all its writers: it is the same for each. */
     private final FlowAnalysis flow;
+    /**
+     * What ends the names of segment methods ({@code fForward3Of2}): empty unless the method
+     * has overloads.
+     */
+    private final String segmentSuffix;
+    /** The names no variable of these members may take. */
+    private final Set<String> reserved;
 
-    MethodWriter(String userType, String gradType, Method method) {
+    MethodWriter(String userType, String gradType, Method method, String segmentSuffix) {
+      this.segmentSuffix = segmentSuffix;
       this.gradType = gradType;
       this.element = method.element();
       this.function = method.function();
@@ -104,6 +144,12 @@ public final class GradClassWriter {
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
       this.flow = new FlowAnalysis(function);
+      this.reserved = ReservedNames.of(function);
+    }
+
+    /** The names of one member: each member chooses its own. */
+    private NameAllocator names() {
+      return new NameAllocator(function.userNames(), reserved);
     }
 
     /**
@@ -128,7 +174,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec gradient() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
@@ -145,7 +191,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec valueAndGradient() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String array = names.fresh("gradient");
@@ -201,14 +247,13 @@ public final class GradClassWriter {
       int count = segments.list().size();
       code.add("// forward sweep, in $L segments\n", count);
       for (int k = 1; k < count; k++) {
-        code.addStatement("$LForward$L($L)", function.name(), k, arguments);
+        code.addStatement("$L($L)", segmentName("Forward", k), arguments);
       }
-      code.addStatement("double $L = $LForward$L($L)", result, function.name(), count,
-          arguments);
+      code.addStatement("double $L = $L($L)", result, segmentName("Forward", count), arguments);
       code.add("// reverse sweep\n");
-      code.addStatement("$LReverse$L($L, $L)", function.name(), count, arguments, seed);
+      code.addStatement("$L($L, $L)", segmentName("Reverse", count), arguments, seed);
       for (int k = count - 1; k >= 1; k--) {
-        code.addStatement("$LReverse$L($L)", function.name(), k, arguments);
+        code.addStatement("$L($L)", segmentName("Reverse", k), arguments);
       }
       List<Value> differentiable = function.differentiableParameters();
       for (int i = differentiable.size() - 1; i >= 0 && array != null; i--) {
@@ -271,43 +316,43 @@ public final class GradClassWriter {
     }
 
     private MethodSpec forwardSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
       sweep.writeForwardSegment(segment, last);
-      return segmentMethod(function.name() + "Forward" + segment.number(), tape, parameters,
+      return segmentMethod(segmentName("Forward", segment.number()), tape, parameters,
           List.of(), last ? double.class : void.class, sweep.code().build(),
           "Forward sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec reverseSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
       String seed = last ? names.fresh("seed") : null;
       sweep.writeReverseSegment(segment, last ? Expr.atom(seed) : null);
-      return segmentMethod(function.name() + "Reverse" + segment.number(), tape, parameters,
+      return segmentMethod(segmentName("Reverse", segment.number()), tape, parameters,
           last ? List.of(seed) : List.of(), void.class, sweep.code().build(),
           "Reverse sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec tangentSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
       List<String> parameters = sweep.parameterNames();
       List<String> tangents = sweep.tangentParameterNames();
       String tape = sweep.tapeParameter();
       sweep.writeTangentSegment(segment, last);
-      return segmentMethod(function.name() + "Tangent" + segment.number(), tape, parameters,
+      return segmentMethod(segmentName("Tangent", segment.number()), tape, parameters,
           tangents, last ? double.class : void.class, sweep.code().build(),
           "Forward mode over " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec segmentMethod(String name, String tape, List<String> parameters,
         List<String> extraDoubles, Class<?> returns, CodeBlock body, String javadoc) {
-      MethodSpec.Builder method = MethodSpec.methodBuilder(name)
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(name))
           .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
           .addJavadoc("$L\n", javadoc)
           .returns(returns)
@@ -319,6 +364,11 @@ public final class GradClassWriter {
         method.addParameter(double.class, extra);
       }
       return method.addCode(body).build();
+    }
+
+    /** {@code fForward3}, or {@code fForward3Of2} for the second overload of {@code f}. */
+    private String segmentName(String sweep, int number) {
+      return function.name() + sweep + number + segmentSuffix;
     }
 
     private static String segmentLines(Segments.Segment segment) {
@@ -335,7 +385,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec tangent() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
       List<String> parameters = sweep.parameterNames();
       List<String> tangentNames = sweep.tangentParameterNames();
@@ -356,9 +406,9 @@ public final class GradClassWriter {
         int count = segments.list().size();
         code.add("// forward sweep, in $L segments\n", count);
         for (int k = 1; k < count; k++) {
-          code.addStatement("$LTangent$L($L)", function.name(), k, joined);
+          code.addStatement("$L($L)", segmentName("Tangent", k), joined);
         }
-        code.addStatement("return $LTangent$L($L)", function.name(), count, joined);
+        code.addStatement("return $L($L)", segmentName("Tangent", count), joined);
         return method.addCode(withTape(names, tape, code.build())).build();
       }
       sweep.writeTangentMethod();
@@ -366,7 +416,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec pullback() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String seed = names.fresh("seed");
@@ -414,19 +464,13 @@ public final class GradClassWriter {
      * contract.
      */
     MethodSpec pullbackOntoTape() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
       List<String> parameters = sweep.parameterNames();
       String tape = sweep.tapeParameter();
       String seed = names.fresh("seed");
-      MethodSpec.Builder method = MethodSpec.methodBuilder(function.name() + "Pullback");
-      for (Modifier modifier : element.getModifiers()) {
-        if (modifier == Modifier.PUBLIC || modifier == Modifier.PROTECTED) {
-          method.addModifiers(modifier);
-        }
-      }
-      method.addModifiers(Modifier.STATIC)
-          .addJavadoc("For the generated code of callers: the value of $L, bit for bit;\n"
+      MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
+      method.addJavadoc("For the generated code of callers: the value of $L, bit for bit;\n"
               + "pushes {@code $L} times its partial derivative with respect to each\n"
               + "{@code double} parameter onto {@code $L}, in parameter order.\n"
               + "Allocates nothing.\n", link, seed, tape)
@@ -453,15 +497,48 @@ public final class GradClassWriter {
     }
 
     private MethodSpec.Builder start(String name, List<String> parameterNames) {
+      MethodSpec.Builder method = withVisibility(name);
+      for (int i = 0; i < parameterNames.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
+      }
+      return method;
+    }
+
+    /**
+     * A static member with the visibility of the user's method ({@code private} becomes
+     * package-private) and the user's warning suppressions.
+     */
+    private MethodSpec.Builder withVisibility(String name) {
       MethodSpec.Builder method = MethodSpec.methodBuilder(name);
       for (Modifier modifier : element.getModifiers()) {
         if (modifier == Modifier.PUBLIC || modifier == Modifier.PROTECTED) {
           method.addModifiers(modifier);
         }
       }
-      method.addModifiers(Modifier.STATIC);
-      for (int i = 0; i < parameterNames.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
+      return suppressingWarnings(method.addModifiers(Modifier.STATIC));
+    }
+
+    /**
+     * {@code method} with the warnings suppressed that the user's method suppresses, on itself
+     * or on its enclosing classes: generated code repeats what the method refers to (a
+     * deprecated constant or callee, say), and must compile as quietly as the method does, also
+     * under {@code -Xlint:all -Werror}.
+     */
+    private MethodSpec.Builder suppressingWarnings(MethodSpec.Builder method) {
+      java.util.Set<String> suppressed = new java.util.TreeSet<>();
+      for (javax.lang.model.element.Element e = element; e != null;
+          e = e.getEnclosingElement()) {
+        SuppressWarnings annotation = e.getAnnotation(SuppressWarnings.class);
+        if (annotation != null) {
+          suppressed.addAll(List.of(annotation.value()));
+        }
+      }
+      if (!suppressed.isEmpty()) {
+        CodeBlock values = suppressed.stream().map(warning -> CodeBlock.of("$S", warning))
+            .collect(CodeBlock.joining(", "));
+        method.addAnnotation(AnnotationSpec.builder(SuppressWarnings.class)
+            .addMember("value", suppressed.size() == 1 ? "$L" : "{$L}", values)
+            .build());
       }
       return method;
     }
@@ -469,7 +546,7 @@ public final class GradClassWriter {
     private CodeBlock lengthCheck(String methodName, String array) {
       return CodeBlock.builder()
           .beginControlFlow("if ($L.length < $L)", array, slots)
-          .addStatement("throw new IllegalArgumentException($S + $L.length + $S)",
+          .addStatement("throw new $T($S + $L.length + $S)", IllegalArgumentException.class,
               gradType + "." + methodName + ": '" + array + "' has length ", array,
               ", needs " + slots + " (one per double parameter of " + function.name() + ")")
           .endControlFlow()

@@ -1027,9 +1027,9 @@ final class SweepWriter {
     return constant.expression().castToDouble();
   }
 
-  private String message(Throw thrown) {
+  private CodeBlock message(Throw thrown) {
     if (!thrown.hasMessage()) {
-      return "";
+      return CodeBlock.of("");
     }
     List<String> parts = new ArrayList<>();
     for (Object part : thrown.messageParts()) {
@@ -1037,9 +1037,9 @@ final class SweepWriter {
           : (String) part);
     }
     if (parts.size() == 1 && !(thrown.messageParts().get(0) instanceof String)) {
-      return "String.valueOf(" + parts.get(0) + ")";
+      return CodeBlock.of("$T.valueOf($L)", String.class, parts.get(0));
     }
-    return String.join(" + ", parts);
+    return CodeBlock.of("$L", String.join(" + ", parts));
   }
 
   /** The values an instruction inside a loop records for its reverse. */

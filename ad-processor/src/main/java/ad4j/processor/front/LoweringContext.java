@@ -230,7 +230,9 @@ final class LoweringContext {
     String relative = qualified;
     if (pkg.equals(symbols.packageName()) && !pkg.isEmpty()) {
       relative = qualified.substring(pkg.length() + 1);
-    } else if (pkg.equals("java.lang")) {
+    } else if (pkg.equals("java.lang")
+        && !symbols.packageShadows(type.getSimpleName().toString())) {
+      // java.lang's name, unless a class of the user's package hides it
       relative = qualified.substring("java.lang.".length());
     }
     int dot = relative.indexOf('.');
