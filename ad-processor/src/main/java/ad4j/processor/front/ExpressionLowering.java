@@ -110,10 +110,7 @@ final class ExpressionLowering {
         return unary((UnaryTree) expression);
       }
       case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT -> {
-        String symbol = expression.getKind().name().endsWith("INCREMENT") ? "++" : "--";
-        unsupported(expression, "'" + symbol + "' inside an expression is not supported: write"
-            + " it as a statement of its own");
-        return null;
+        return increment((UnaryTree) expression);
       }
       case TYPE_CAST -> {
         return cast((TypeCastTree) expression);
@@ -128,18 +125,21 @@ final class ExpressionLowering {
         unsupported(expression, "'switch' expression is not supported: use '?:' or 'if'");
         return null;
       }
-      case ASSIGNMENT, PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
-          REMAINDER_ASSIGNMENT, AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT,
-          LEFT_SHIFT_ASSIGNMENT, RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
-        unsupported(expression, "assignment inside an expression is not supported: write the"
-            + " assignment as a statement of its own");
-        ExpressionTree variable = expression instanceof AssignmentTree assignment
-            ? assignment.getVariable() : ((CompoundAssignmentTree) expression).getVariable();
-        if (variable instanceof IdentifierTree identifier) {
-          LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
-          if (local != null) {
-            local.markBroken(); // its uses must not add "might not have been initialized"
-          }
+      case ASSIGNMENT -> {
+        return assignment((AssignmentTree) expression);
+      }
+      case PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
+          REMAINDER_ASSIGNMENT -> {
+        return compoundAssignment((CompoundAssignmentTree) expression);
+      }
+      case AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT, LEFT_SHIFT_ASSIGNMENT,
+          RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
+        unsupported(expression, "compound assignment '" + operatorOf(expression.getKind())
+            + "=' is not supported: use '+=', '-=', '*=', '/=' or '%='");
+        LocalScopes.Local local =
+            localNamed(((CompoundAssignmentTree) expression).getVariable());
+        if (local != null) {
+          local.markBroken(); // its uses must not add "might not have been initialized"
         }
         return null;
       }
@@ -195,6 +195,88 @@ final class ExpressionLowering {
           + " differentiable method may assign only its own locals and parameters");
     }
     return null;
+  }
+
+  /**
+   * {@code target = value}, also inside an expression: the value is evaluated, converted to the
+   * target's type and stored; the expression's value is the value stored (JLS 15.26.1).
+   */
+  Operand assignment(AssignmentTree assignment) {
+    LocalScopes.Local target = assignmentTarget(assignment.getVariable());
+    Operand value = lower(assignment.getExpression());
+    if (target == null) {
+      return null;
+    }
+    if (value == null || !assignable(value, target.type(), assignment.getExpression())) {
+      target.markBroken(); // its uses must not add "might not have been initialized"
+      return null;
+    }
+    Operand stored = convert(value, target.type());
+    context.bind(target, stored);
+    return stored;
+  }
+
+  /**
+   * {@code target op= operand} (JLS 15.26.2): the target's value is read before the operand is
+   * evaluated, the result is narrowed to the target's type, stored, and is the expression's
+   * value.
+   */
+  Operand compoundAssignment(CompoundAssignmentTree assignment) {
+    LocalScopes.Local target = assignmentTarget(assignment.getVariable());
+    Operand current = target == null ? null : context.read(target, assignment.getVariable());
+    Operand operand = lower(assignment.getExpression());
+    if (current == null || operand == null) {
+      return null;
+    }
+    Operand combined = arithmetic(operatorOf(assignment.getKind()), current, operand,
+        assignment);
+    if (combined == null) {
+      return null;
+    }
+    // Compound assignment narrows implicitly: int i; i += 0.5 is legal.
+    Operand stored = convert(combined, target.type());
+    context.bind(target, stored);
+    return stored;
+  }
+
+  /**
+   * {@code ++x}, {@code x++}, {@code --x}, {@code x--} on a numeric local (JLS 15.14, 15.15):
+   * {@code x + 1} converted to x's type is stored; a prefix expression's value is the new value,
+   * a postfix expression's the value before.
+   */
+  Operand increment(UnaryTree increment) {
+    Tree.Kind kind = increment.getKind();
+    String symbol = kind == Tree.Kind.PREFIX_INCREMENT || kind == Tree.Kind.POSTFIX_INCREMENT
+        ? "++" : "--";
+    LocalScopes.Local target = assignmentTarget(increment.getExpression());
+    if (target == null) {
+      return null;
+    }
+    if (!target.type().isNumeric()) {
+      unsupported(increment, "operator '" + symbol + "' cannot be applied to '"
+          + target.type().keyword() + "'");
+      target.markBroken();
+      return null;
+    }
+    Operand current = context.read(target, increment.getExpression());
+    if (current == null) {
+      return null;
+    }
+    Operand one = new Operand.Constant(Expr.atom("1"), NumericType.INT, OptionalDouble.of(1));
+    Operand next = arithmetic(symbol.equals("++") ? "+" : "-", current, one, increment);
+    if (next == null) {
+      return null;
+    }
+    Operand stored = convert(next, target.type());
+    context.bind(target, stored);
+    boolean postfix = kind == Tree.Kind.POSTFIX_INCREMENT || kind == Tree.Kind.POSTFIX_DECREMENT;
+    return postfix ? current : stored;
+  }
+
+  /** The local a plain name denotes, or null. */
+  private LocalScopes.Local localNamed(ExpressionTree variable) {
+    return variable instanceof IdentifierTree identifier
+        ? context.scopes().lookUp(identifier.getName().toString()) : null;
   }
 
   /** Whether Java's assignment conversion takes {@code value} to {@code target}. */

@@ -16,13 +16,10 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
-import ad4j.processor.rules.Expr;
-import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.BreakTree;
 import com.sun.source.tree.CompilationUnitTree;
-import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.ContinueTree;
 import com.sun.source.tree.DoWhileLoopTree;
 import com.sun.source.tree.ExpressionStatementTree;
@@ -38,7 +35,6 @@ import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.ThrowTree;
 import com.sun.source.tree.Tree;
-import com.sun.source.tree.UnaryTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.WhileLoopTree;
 import com.sun.source.util.TreeScanner;
@@ -47,7 +43,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.Predicate;
 import javax.lang.model.element.ExecutableElement;
@@ -328,72 +323,16 @@ public final class Lowering {
 
   private void lowerExpressionStatement(ExpressionTree expression) {
     switch (expression.getKind()) {
-      case ASSIGNMENT -> {
-        AssignmentTree assignment = (AssignmentTree) expression;
-        LocalScopes.Local target = expressions.assignmentTarget(assignment.getVariable());
-        Operand value = expressions.lower(assignment.getExpression());
-        if (target != null && value != null
-            && expressions.assignable(value, target.type(), assignment.getExpression())) {
-          context.bind(target, expressions.convert(value, target.type()));
-        } else if (target != null) {
-          target.markBroken(); // its uses must not add "might not have been initialized"
-        }
-      }
-      case PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
-          REMAINDER_ASSIGNMENT -> {
-        CompoundAssignmentTree assignment = (CompoundAssignmentTree) expression;
-        LocalScopes.Local target = expressions.assignmentTarget(assignment.getVariable());
-        Operand current = target == null ? null : context.read(target, assignment.getVariable());
-        Operand operand = expressions.lower(assignment.getExpression());
-        if (current != null && operand != null) {
-          String operator = ExpressionLowering.operatorOf(expression.getKind());
-          Operand combined = expressions.arithmetic(operator, current, operand, expression);
-          if (combined != null) {
-            // Compound assignment narrows implicitly (JLS 15.26.2): int i; i += 0.5 is legal.
-            context.bind(target, expressions.convert(combined, target.type()));
-          }
-        }
-      }
-      case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT ->
-          lowerIncrement((UnaryTree) expression);
-      // A call for its effect: a @Differentiable callee runs (and may throw) in every
-      // generated member, as in the user's method; its unused value gets no derivative.
-      case METHOD_INVOCATION -> expressions.lower(expression);
-      default -> {
-        if (expression instanceof CompoundAssignmentTree) {
-          unsupported(expression, "compound assignment '"
-              + ExpressionLowering.operatorOf(expression.getKind())
-              + "=' is not supported: use '+=', '-=', '*=', '/=' or '%='");
-        } else {
-          unsupported(expression, ExpressionLowering.describe(expression)
-              + " is not supported as a statement");
-        }
-      }
-    }
-  }
-
-  /** {@code i++} of an integral counter; on a {@code double} the user is asked to write +=. */
-  private void lowerIncrement(UnaryTree increment) {
-    String symbol = increment.getKind().name().endsWith("INCREMENT") ? "++" : "--";
-    LocalScopes.Local target = expressions.assignmentTarget(increment.getExpression());
-    if (target == null) {
-      return;
-    }
-    if (!target.type().isIntegral()) {
-      String compound = symbol.equals("++") ? "+= 1" : "-= 1";
-      unsupported(increment, "'" + symbol + "' is supported only on 'int' and 'long' counters:"
-          + " write '" + target.name() + " " + compound + "' as a statement");
-      return;
-    }
-    Operand current = context.read(target, increment.getExpression());
-    if (current == null) {
-      return;
-    }
-    Operand one = new Operand.Constant(Expr.atom("1"), NumericType.INT, OptionalDouble.of(1));
-    Operand next = expressions.arithmetic(symbol.equals("++") ? "+" : "-", current, one,
-        increment);
-    if (next != null) {
-      context.bind(target, next);
+      // Assignments, increments and calls for their effect: a @Differentiable callee runs
+      // (and may throw) in every generated member, as in the user's method; an unused value
+      // gets no derivative.
+      case ASSIGNMENT, PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
+          REMAINDER_ASSIGNMENT, AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT,
+          LEFT_SHIFT_ASSIGNMENT, RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT,
+          PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT,
+          METHOD_INVOCATION -> expressions.lower(expression);
+      default -> unsupported(expression, ExpressionLowering.describe(expression)
+          + " is not supported as a statement");
     }
   }
 
@@ -491,12 +430,62 @@ public final class Lowering {
     Block update = new Block(updates);
     loop = frame.outer;
     context.restoreLine(line);
+    if (test != null && !constantTrue && assignsADouble(condition)) {
+      // The condition changes a derivative-carrying local: it becomes part of the body, so that
+      // every evaluation of it is differentiated like the body's own statements.
+      body = conditionInBody(frame.id, conditionTree, condition, test, testFirst, body, line);
+      condition = new Block(List.of());
+      test = null;
+    }
     ir.add(new Loop(frame.id, condition, constantTrue ? null : test, testFirst, body, update,
         line));
     // A loop that only ends by leaving further out continues with that exit unconditionally,
     // as Java sees it: nothing after it is reachable.
     continueExits(frame, line, constantTrue && !frame.broken);
     return !constantTrue || frame.broken;
+  }
+
+  /**
+   * {@code for (;;) { condition; if (!test) break; body }}, or for a {@code do} loop
+   * {@code for (;;) { body; condition; if (!test) break; }}; a {@code continue} of a {@code do}
+   * loop would skip its condition there, so it is an error.
+   */
+  private Block conditionInBody(int loopId, ExpressionTree conditionTree, Block condition,
+      Operand test, boolean testFirst, Block body, SourceLine line) {
+    List<Statement> statements = new ArrayList<>();
+    Statement exit = new If(ir.nextStatementId(), test, new Block(List.of()),
+        new Block(List.of(new Jump(Jump.Kind.BREAK, loopId, line))), line);
+    List<Statement> prologue = context.loopPrologue(loopId);
+    if (testFirst) {
+      statements.addAll(prologue);
+      statements.addAll(condition.statements());
+      statements.add(exit);
+      statements.addAll(body.statements().subList(prologue.size(), body.statements().size()));
+    } else {
+      if (body.jumpsTo(loopId, Jump.Kind.CONTINUE)) {
+        unsupported(conditionTree, "a 'do' loop whose condition assigns a 'double' cannot be"
+            + " continued: ad4j differentiates such a condition as part of the loop body; use"
+            + " 'if' instead of 'continue', or assign the 'double' in the body");
+      }
+      statements.addAll(body.statements());
+      statements.addAll(condition.statements());
+      statements.add(exit);
+    }
+    return new Block(statements);
+  }
+
+  /** Whether a statement of {@code block}, nested ones included, stores a {@code double}. */
+  private static boolean assignsADouble(Block block) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Store store && store.variable().isActive()) {
+        return true;
+      }
+      if (statement instanceof If branch
+          && (assignsADouble(branch.thenBlock()) || assignsADouble(branch.elseBlock()))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean changesADouble(Statement statement) {

@@ -1,6 +1,7 @@
 package ad4j.processor.front;
 
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
@@ -81,6 +82,17 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
     nested(tree.getThenStatement());
     nested(tree.getElseStatement());
     return null;
+  }
+
+  /** The right operand of {@code &&} and {@code ||} runs only sometimes, like a branch. */
+  @Override
+  public Void visitBinary(BinaryTree tree, Void unused) {
+    if (tree.getKind() == Tree.Kind.CONDITIONAL_AND || tree.getKind() == Tree.Kind.CONDITIONAL_OR) {
+      scan(tree.getLeftOperand(), null);
+      nested(tree.getRightOperand());
+      return null;
+    }
+    return super.visitBinary(tree, unused);
   }
 
   @Override
