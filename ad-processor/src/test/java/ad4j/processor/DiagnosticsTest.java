@@ -114,11 +114,22 @@ class DiagnosticsTest {
         error("synchronized",
             "@Differentiable static double f(double x) { ‸synchronized (F.class) { } return x; }",
             "'synchronized' statement is not supported"),
-        error("switch", "@Differentiable static double f(double x) { ‸switch (1) { default: } return x; }",
-            "'switch' statement is not supported: use 'if' and 'else'"),
-        error("switch expression",
-            "@Differentiable static double f(double x) { return x * ‸switch (1) { default -> 2.0; }; }",
-            "'switch' expression is not supported: use '?:' or 'if'"),
+        error("switch on a String",
+            "@Differentiable static double f(double x) { ‸switch (\"a\") { case \"a\": break; default: } return x; }",
+            "'switch' statement on a String is not supported: ad4j switches on 'int', 'char',"
+                + " 'short' and 'byte' values; use 'if' and 'equals'"),
+        error("switch expression on an enum",
+            "@Differentiable static double f(double x) { return x * ‸switch (java.time.DayOfWeek.MONDAY)"
+                + " { case MONDAY -> 2.0; default -> 1.0; }; }",
+            "'switch' expression on an enum is not supported"),
+        error("break inside a case's if",
+            "@Differentiable static double f(double x) { switch ((int) x) { case 1: if (x > 1) ‸break;"
+                + " x = 2; break; default: } return x; }",
+            "'break' inside a 'switch' is supported only as the last statement of a case"),
+        error("yield before the end of a case",
+            "@Differentiable static double f(double x) { return switch ((int) x) { case 1 -> { if (x > 1)"
+                + " ‸yield 2.0; yield x; } default -> 1.0; }; }",
+            "'yield' is supported only as the last statement of a case of a 'switch' expression"),
         error("enhanced for",
             "@Differentiable static double f(double x) { ‸for (double d : new double[] {1}) { } return x; }",
             "enhanced 'for' loop is not supported"),
@@ -299,7 +310,7 @@ class DiagnosticsTest {
         "float k = 1; return x * k;",
         "var k = 1f; return x * k;",
         "double a = Math.random(); return a * x;",
-        "double y = switch (1) { default -> 2.0; }; return x * y;",
+        "double y = switch (\"a\") { default -> 2.0; }; return x * y;",
         "double a, b; a = b = Math.random(); return a + b;",
         "double a; a = Math.random(); return a * x;",
         "double a; if (x > 0) { a = (x <<= 1) * 2; } else { a = x; } return a * x;");

@@ -42,6 +42,11 @@ public final class Diagnostics {
     unresolvedNames = true;
   }
 
+  /** The number of errors recorded so far. */
+  public int errorCount() {
+    return errors.size();
+  }
+
   public boolean hasErrors() {
     return !errors.isEmpty();
   }

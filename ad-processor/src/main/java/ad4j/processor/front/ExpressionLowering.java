@@ -26,6 +26,7 @@ import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.PrimitiveTypeTree;
+import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.UnaryTree;
@@ -55,6 +56,7 @@ final class ExpressionLowering {
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private final CalleeResolver callees;
+  private SwitchLowering switches;
   /**
    * The constants whose Java type is {@code char} (their type here is {@code int}, as in
    * arithmetic): a cast {@code (int) 'z'} of one must stay, or a message would print "z".
@@ -66,6 +68,11 @@ final class ExpressionLowering {
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
     this.callees = new CalleeResolver(context);
+  }
+
+  /** Where switch expressions are lowered: with the statements of their cases. */
+  void useSwitches(SwitchLowering switchLowering) {
+    this.switches = switchLowering;
   }
 
   Operand lower(ExpressionTree expression) {
@@ -122,8 +129,7 @@ final class ExpressionLowering {
         return conditional((ConditionalExpressionTree) expression);
       }
       case SWITCH_EXPRESSION -> {
-        unsupported(expression, "'switch' expression is not supported: use '?:' or 'if'");
-        return null;
+        return switches.expression((SwitchExpressionTree) expression);
       }
       case ASSIGNMENT -> {
         return assignment((AssignmentTree) expression);

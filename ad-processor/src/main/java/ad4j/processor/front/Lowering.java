@@ -33,6 +33,7 @@ import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.ThrowTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -92,6 +93,7 @@ public final class Lowering {
 
   private final LoweringContext context;
   private final ExpressionLowering expressions;
+  private final SwitchLowering switches;
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private LoopFrame loop;
@@ -102,6 +104,8 @@ public final class Lowering {
   private Lowering(LoweringContext context) {
     this.context = context;
     this.expressions = new ExpressionLowering(context);
+    this.switches = new SwitchLowering(context, expressions, this::lowerStatements);
+    expressions.useSwitches(switches);
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
   }
@@ -232,6 +236,11 @@ public final class Lowering {
         return lowerStatement(labeled.getStatement());
       }
       case BREAK -> {
+        if (((BreakTree) statement).getLabel() == null && switches.breakLeavesSwitch()) {
+          unsupported(statement, "'break' inside a 'switch' is supported only as the last"
+              + " statement of a case");
+          return false;
+        }
         lowerJump(Jump.Kind.BREAK, ((BreakTree) statement).getLabel(), statement);
         return false;
       }
@@ -245,8 +254,11 @@ public final class Lowering {
       }
       case ENHANCED_FOR_LOOP -> unsupported(statement, "enhanced 'for' loop is not supported:"
           + " a differentiable method has no arrays or collections; use a counting loop");
-      case SWITCH -> unsupported(statement,
-          "'switch' statement is not supported: use 'if' and 'else'");
+      case SWITCH -> {
+        return switches.statement((SwitchTree) statement);
+      }
+      case YIELD -> unsupported(statement, "'yield' is supported only as the last statement of"
+          + " a case of a 'switch' expression");
       case TRY -> unsupported(statement,
           "'try' statement is not supported: a differentiable method may throw unchecked"
               + " exceptions for argument checks, but not catch them");
@@ -412,7 +424,9 @@ public final class Lowering {
     loop = frame;
     ir.openBlock();
     context.scopes().push();
+    boolean breakLeftSwitch = switches.setBreakLeavesSwitch(false);
     lowerStatement(bodyTree);
+    switches.setBreakLeavesSwitch(breakLeftSwitch);
     context.scopes().pop();
     Block body = prepend(context.loopPrologue(frame.id), ir.closeBlock());
     List<Statement> updates = new ArrayList<>();

@@ -3,6 +3,7 @@ package ad4j.processor.front;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.DoWhileLoopTree;
@@ -125,6 +126,15 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
     nested(tree.getStatement());
     depth++;
     scan(tree.getUpdate(), null);
+    depth--;
+    return null;
+  }
+
+  /** A case of a switch runs only for some values, like a branch. */
+  @Override
+  public Void visitCase(CaseTree tree, Void unused) {
+    depth++;
+    super.visitCase(tree, unused);
     depth--;
     return null;
   }

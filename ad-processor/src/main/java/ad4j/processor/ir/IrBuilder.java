@@ -88,6 +88,30 @@ public final class IrBuilder {
     }
   }
 
+  /** The number of statements in the block being collected. */
+  public int size() {
+    return blocks.peek().size();
+  }
+
+  /** A statement of the block being collected. */
+  public Statement statementAt(int index) {
+    return blocks.peek().get(index);
+  }
+
+  /**
+   * Replaces a statement of the block being collected by one with the same effect on what
+   * earlier reads hold: a branch completed once more is known (a switch expression's case,
+   * once the expression's type is).
+   */
+  public void replace(int index, Statement statement) {
+    blocks.peek().set(index, statement);
+  }
+
+  /** Inserts a declaration into the block being collected, before the statement at index. */
+  public void insertAt(int index, Declare declaration) {
+    blocks.peek().add(index, declaration);
+  }
+
   public void openBlock() {
     blocks.push(new ArrayList<>());
     reads.push(new HashMap<>());

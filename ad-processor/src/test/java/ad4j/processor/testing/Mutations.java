@@ -67,8 +67,9 @@ public final class Mutations {
       // statements
       statement("try", "try { %p = %p * 2; } finally { }"),
       statement("synchronized", "synchronized (Programs.class) { %p += 1; }"),
-      statement("switch statement", "switch (2) { default: %p += 1; }"),
-      expression("switch expression", "switch (3) { default -> %p; }"),
+      statement("switch statement on a String",
+          "switch (\"s\") { case \"s\": %p += 1; break; default: }"),
+      expression("switch expression on a String", "switch (\"t\") { case \"t\" -> %p; default -> 1.0; }"),
       statement("assert", "assert %p == %p;"),
       // arrays and strings
       statement("array local", "double[] a%n = {%p, 2};"),

@@ -1,0 +1,315 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SourceLine;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Variable;
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.BreakTree;
+import com.sun.source.tree.CaseTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.SwitchExpressionTree;
+import com.sun.source.tree.SwitchTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.YieldTree;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Lowers {@code switch} statements and expressions on {@code int} values (and {@code char},
+ * {@code short}, {@code byte} constants) to the IR's branches: one {@code if} per case, in
+ * order. A case is entered when its label matches, when no label matches and it is the
+ * {@code default}, or when the case before it completes normally (fallthrough, colon form only),
+ * which a boolean variable remembers. A {@code break} that ends a case, or a {@code yield} that
+ * ends a case of a switch expression, is the end of that case.
+ */
+final class SwitchLowering {
+  /** Lowers statements in the current block; returns whether they can complete normally. */
+  interface StatementLowerer {
+    boolean lower(List<? extends StatementTree> statements);
+  }
+
+  private final LoweringContext context;
+  private final ExpressionLowering expressions;
+  private final StatementLowerer statements;
+  private final IrBuilder ir;
+  private final Diagnostics diagnostics;
+  /** Whether a plain {@code break} here would leave a switch rather than a loop. */
+  private boolean breakLeavesSwitch;
+
+  SwitchLowering(LoweringContext context, ExpressionLowering expressions,
+      StatementLowerer statements) {
+    this.context = context;
+    this.expressions = expressions;
+    this.statements = statements;
+    this.ir = context.ir();
+    this.diagnostics = context.diagnostics();
+  }
+
+  /** Whether a plain {@code break} at this point would leave a switch. */
+  boolean breakLeavesSwitch() {
+    return breakLeavesSwitch;
+  }
+
+  /** Sets where a plain {@code break} goes; returns the previous setting, to restore. */
+  boolean setBreakLeavesSwitch(boolean leavesSwitch) {
+    boolean previous = breakLeavesSwitch;
+    breakLeavesSwitch = leavesSwitch;
+    return previous;
+  }
+
+  /** A switch statement; returns whether it can complete normally. */
+  boolean statement(SwitchTree tree) {
+    return lowerCases(tree, tree.getExpression(), tree.getCases(), null);
+  }
+
+  /** A switch expression: its value, or null after reporting an error. */
+  Operand expression(SwitchExpressionTree tree) {
+    List<Yield> yields = new ArrayList<>();
+    SourceLine line = context.line();
+    // The result is declared before the branches, so that its value is the one the chosen
+    // case yields; its type is known once every case is lowered.
+    int declarationAt = ir.size();
+    int errors = diagnostics.errorCount();
+    lowerCases(tree, tree.getExpression(), tree.getCases(), yields);
+    context.restoreLine(line);
+    if (diagnostics.errorCount() != errors) {
+      return null;
+    }
+    NumericType type = null;
+    for (Yield yield : yields) {
+      NumericType yielded = yield.value().type();
+      if (type == null) {
+        type = yielded;
+      } else if ((type == NumericType.BOOLEAN) != (yielded == NumericType.BOOLEAN)) {
+        diagnostics.error(tree, "the cases of a 'switch' expression must all yield numbers or"
+            + " all booleans");
+        return null;
+      } else if (type != NumericType.BOOLEAN) {
+        type = NumericType.promote(type, yielded);
+      }
+    }
+    if (type == null) {
+      diagnostics.error(tree, "a 'switch' expression needs a case that yields a value");
+      return null;
+    }
+    Variable result = ir.variable("switchValue", type, null);
+    for (Yield yield : yields) {
+      If branch = (If) ir.statementAt(yield.branchIndex());
+      ir.openBlock();
+      Operand value = expressions.convert(yield.value(), type);
+      ir.add(new Store(result, value, line));
+      List<Statement> thenStatements = new ArrayList<>(branch.thenBlock().statements());
+      thenStatements.addAll(ir.closeBlock().statements());
+      ir.replace(yield.branchIndex(), new If(branch.id(), branch.condition(),
+          new Block(thenStatements), branch.elseBlock(), branch.line()));
+    }
+    ir.insertAt(declarationAt, new Declare(result, Operand.Constant.zero(type), line));
+    return new Operand.Use(context.readVariable(result));
+  }
+
+  /** A value a case yields, and the index of its case's branch in the current block. */
+  private record Yield(Operand value, int branchIndex) {}
+
+  /** Lowers the cases; returns whether the switch can complete normally. */
+  private boolean lowerCases(Tree tree, ExpressionTree selectorTree,
+      List<? extends CaseTree> cases, List<Yield> yields) {
+    String kind = yields == null ? "statement" : "expression";
+    int errors = diagnostics.errorCount();
+    Operand selector = selector(tree, selectorTree, cases, kind);
+    // after a String or enum switch is reported, its labels would only draw more errors
+    boolean lowerLabels = selector != null || diagnostics.errorCount() == errors;
+    SourceLine line = context.line();
+    List<List<Operand>> labels = new ArrayList<>();
+    boolean hasDefault = false;
+    for (CaseTree c : cases) {
+      List<Operand> constants = new ArrayList<>();
+      for (ExpressionTree label : c.getExpressions()) {
+        Operand constant = lowerLabels ? expressions.lower(label) : null;
+        if (constant != null && !(constant instanceof Operand.Constant
+            && constant.type().isIntegral() && constant.type() != NumericType.LONG)) {
+          diagnostics.error(label, "a case label must be an 'int', 'char', 'short' or 'byte'"
+              + " constant");
+          constant = null;
+        }
+        constants.add(constant);
+      }
+      hasDefault |= c.getExpressions().isEmpty();
+      labels.add(constants);
+    }
+    Operand noneMatches = hasDefault && selector != null ? noneMatches(selector, labels) : null;
+    Variable entered = null;
+    boolean completes = !hasDefault;
+    boolean breakBefore = setBreakLeavesSwitch(yields == null);
+    for (int i = 0; i < cases.size(); i++) {
+      CaseTree c = cases.get(i);
+      boolean rule = c.getCaseKind() == CaseTree.CaseKind.RULE;
+      context.restoreLine(line);
+      Operand matches = selector == null ? Operand.Constant.of(false)
+          : c.getExpressions().isEmpty() ? noneMatches : anyMatches(selector, labels.get(i));
+      Operand condition = matches;
+      if (entered != null && matches != null) {
+        condition = context.emit(Operation.infix("|"),
+            List.of(new Operand.Use(context.readVariable(entered)), matches),
+            NumericType.BOOLEAN, false);
+      }
+      ir.openBlock();
+      context.scopes().push();
+      CaseBody body = body(c, rule, yields);
+      Operand yieldedValue = null;
+      boolean caseCompletes = statements.lower(body.statements());
+      if (body.ending() instanceof BreakTree) {
+        completes = true;
+        caseCompletes = false;
+      } else if (body.ending() != null) {
+        ExpressionTree yielded = body.ending() instanceof YieldTree yield
+            ? yield.getValue() : (ExpressionTree) body.ending();
+        if (caseCompletes) {
+          context.startStatement(body.ending());
+          yieldedValue = expressions.lower(yielded);
+        } else {
+          diagnostics.error(body.ending(), "unreachable statement");
+        }
+        caseCompletes = false;
+      }
+      context.scopes().pop();
+      List<Statement> caseStatements = new ArrayList<>(ir.closeBlock().statements());
+      if (body.ending() != null && entered != null) {
+        // a break or yield ends this case: the cases after it are not entered by falling
+        caseStatements.add(new Store(entered, Operand.Constant.of(false), line));
+      }
+      boolean last = i == cases.size() - 1;
+      if (caseCompletes && (rule || last)) {
+        completes = true;
+        if (yields != null) {
+          diagnostics.error(c, "a case of a 'switch' expression must end by 'yield' or 'throw'");
+        }
+      }
+      if (caseCompletes && !rule && !last) {
+        if (entered == null) {
+          entered = ir.variable("fallthrough", NumericType.BOOLEAN, null);
+          ir.add(new Declare(entered, Operand.Constant.of(false), line));
+        }
+        caseStatements.add(new Store(entered, Operand.Constant.of(true), line));
+      }
+      if (last && !completes && yields == null) {
+        // Every path that gets here enters this case (the switch cannot complete normally):
+        // unconditional, so that javac sees the method end here, as it sees the user's.
+        caseStatements.forEach(ir::add);
+      } else if (condition != null) {
+        ir.add(new If(ir.nextStatementId(), condition, new Block(caseStatements),
+            new Block(List.of()), line));
+        if (yieldedValue != null) {
+          yields.add(new Yield(yieldedValue, ir.size() - 1));
+        }
+      }
+    }
+    setBreakLeavesSwitch(breakBefore);
+    context.restoreLine(line);
+    return completes;
+  }
+
+  /** The statements of a case, and the {@code break} or {@code yield} that ends it, if any. */
+  private record CaseBody(List<? extends StatementTree> statements, Tree ending) {}
+
+  private CaseBody body(CaseTree c, boolean rule, List<Yield> yields) {
+    List<? extends StatementTree> list;
+    if (rule) {
+      Tree body = c.getBody();
+      if (body instanceof BlockTree block) {
+        list = block.getStatements();
+      } else if (body instanceof ExpressionTree expression) {
+        return new CaseBody(List.of(), expression); // case c -> value of a switch expression
+      } else {
+        list = List.of((StatementTree) body);
+      }
+    } else {
+      list = c.getStatements();
+    }
+    if (!list.isEmpty()) {
+      StatementTree lastStatement = list.get(list.size() - 1);
+      boolean ends = yields == null
+          ? lastStatement instanceof BreakTree b && b.getLabel() == null
+          : lastStatement instanceof YieldTree;
+      if (ends) {
+        return new CaseBody(list.subList(0, list.size() - 1), lastStatement);
+      }
+    }
+    return new CaseBody(list, null);
+  }
+
+  /**
+   * The selector's value; null after reporting that it is not an {@code int}. A switch on a
+   * String or an enum gets one error that says so, before its selector draws others.
+   */
+  private Operand selector(Tree tree, ExpressionTree selectorTree, List<? extends CaseTree> cases,
+      String kind) {
+    for (CaseTree c : cases) {
+      for (ExpressionTree label : c.getExpressions()) {
+        if (label.getKind() == Tree.Kind.STRING_LITERAL) {
+          diagnostics.error(tree, "'switch' " + kind + " on a String is not supported: ad4j"
+              + " switches on 'int', 'char', 'short' and 'byte' values; use 'if' and 'equals'");
+          return null;
+        }
+        if (label instanceof IdentifierTree identifier && isEnumConstant(identifier)) {
+          diagnostics.error(tree, "'switch' " + kind + " on an enum is not supported: ad4j"
+              + " switches on 'int', 'char', 'short' and 'byte' values");
+          return null;
+        }
+      }
+    }
+    Operand selector = expressions.lower(selectorTree);
+    if (selector != null && selector.type() != NumericType.INT) {
+      diagnostics.error(selectorTree, "'switch' on a '" + selector.type().keyword()
+          + "' is not supported: ad4j switches on 'int', 'char', 'short' and 'byte' values");
+      return null;
+    }
+    return selector;
+  }
+
+  /** A case label that names neither a local nor a field: an enum constant. */
+  private boolean isEnumConstant(IdentifierTree label) {
+    String name = label.getName().toString();
+    return context.scopes().lookUp(name) == null
+        && context.symbols().resolveField(name).isEmpty();
+  }
+
+  private Operand anyMatches(Operand selector, List<Operand> constants) {
+    Operand any = null;
+    for (Operand constant : constants) {
+      if (constant == null) {
+        return null;
+      }
+      Operand equal = context.emit(Operation.infix("=="), List.of(selector, constant),
+          NumericType.BOOLEAN, false);
+      any = any == null ? equal : context.emit(Operation.infix("|"), List.of(any, equal),
+          NumericType.BOOLEAN, false);
+    }
+    return any;
+  }
+
+  private Operand noneMatches(Operand selector, List<List<Operand>> labels) {
+    Operand none = Operand.Constant.of(true);
+    for (List<Operand> constants : labels) {
+      for (Operand constant : constants) {
+        if (constant == null) {
+          return null;
+        }
+        Operand differs = context.emit(Operation.infix("!="), List.of(selector, constant),
+            NumericType.BOOLEAN, false);
+        none = none instanceof Operand.Constant ? differs : context.emit(Operation.infix("&"),
+            List.of(none, differs), NumericType.BOOLEAN, false);
+      }
+    }
+    return none;
+  }
+}
