@@ -704,6 +704,7 @@ final class ExpressionLowering {
           + " functions are " + String.join(", ", DerivativeRules.differentiableFunctionNames()));
       return null;
     }
+    context.mathClassName(owner); // generated code names it
     Operation operation = Operation.call(owner, name, arguments.size());
     return combineAll(operation, arguments, resultType.get());
   }

@@ -67,7 +67,7 @@ final class LoweringContext {
     this.diagnostics = diagnostics;
     this.variableNames = variableNames;
     for (MathOwner owner : MathOwner.values()) {
-      if (symbols.packageShadows(owner.simpleName())) {
+      if (!owner.isImplicitlyImported() || symbols.packageShadows(owner.simpleName())) {
         shadowedOwners.add(owner);
       }
     }
@@ -137,9 +137,18 @@ final class LoweringContext {
     return line;
   }
 
-  /** How generated code writes the name of a math class. */
+  /**
+   * How generated code writes the name of a math class; a qualified name's first segment is
+   * remembered as used, so that no generated name hides it.
+   */
   String mathClassName(MathOwner owner) {
-    return shadowedOwners.contains(owner) ? owner.qualifiedName() : owner.simpleName();
+    if (!shadowedOwners.contains(owner)) {
+      return owner.simpleName();
+    }
+    if (!owner.isImplicitlyImported()) {
+      referencedTypeNames.add(owner.topLevelPackage());
+    }
+    return owner.qualifiedName();
   }
 
   /** Appends {@code result = operation(arguments)} and returns a use of the result. */

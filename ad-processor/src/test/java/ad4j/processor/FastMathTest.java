@@ -1,0 +1,108 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import java.util.List;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Calls of Hipparchus' and Commons Math 3's {@code FastMath} are differentiated like their
+ * {@code Math} counterparts when the class is on the compile class path, and generated code
+ * still calls {@code FastMath}. The processor does not depend on either library: small stand-in
+ * {@code FastMath} classes are compiled beside the user's source. Each stand-in function differs
+ * from {@code Math}'s by a factor, with a consistent derivative formula (its {@code cos} is the
+ * derivative of its {@code sin}), so that a derivative computed with {@code Math} would fail.
+ */
+class FastMathTest {
+  private static final double C = 1.25;
+
+  /** Hipparchus' FastMath as far as the test's functions and their derivative formulas need. */
+  private static final String HIPPARCHUS = String.join("\n",
+      "package org.hipparchus.util;",
+      "public final class FastMath {",
+      "  private FastMath() {}",
+      "  public static final double PI = 105414357.0 / 33554432.0 + 1.984187159361080883e-9;",
+      "  public static double sin(double x) { return " + C + " * StrictMath.sin(x); }",
+      "  public static double cos(double x) { return " + C + " * StrictMath.cos(x); }",
+      "  public static double pow(double x, double y) { return StrictMath.pow(x, y); }",
+      "  public static double pow(double x, int y) { return StrictMath.pow(x, y); }",
+      "  public static double sqrt(double x) { return StrictMath.sqrt(x); }",
+      "  public static double hypot(double x, double y) { return StrictMath.hypot(x, y); }",
+      "  public static double atan2(double y, double x) { return StrictMath.atan2(y, x); }",
+      "  public static double max(double a, double b) { return StrictMath.max(a, b); }",
+      "  public static double signum(double x) { return StrictMath.signum(x); }",
+      "  public static double abs(double x) { return StrictMath.abs(x); }",
+      "  public static double log(double base, double x) { return StrictMath.log(x) / StrictMath.log(base); }",
+      "}");
+
+  private static final String COMMONS = String.join("\n",
+      "package org.apache.commons.math3.util;",
+      "public final class FastMath {",
+      "  private FastMath() {}",
+      "  public static double exp(double x) { return StrictMath.exp(x); }",
+      "}");
+
+  private static final String USER = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import org.hipparchus.util.FastMath;",
+      "import static org.apache.commons.math3.util.FastMath.exp;",
+      "final class Library {",
+      "  @Differentiable static double f(double x, double y) {",
+      "    double s = FastMath.sin(x * y) + FastMath.pow(x, 3) + FastMath.abs(y);",
+      "    return s * FastMath.sqrt(FastMath.hypot(x, y)) + FastMath.PI * FastMath.atan2(y, x)",
+      "        + exp(-x) + FastMath.max(x, y);",
+      "  }",
+      "}");
+
+  @Test
+  void fastMathCallsAreDifferentiatedAndStayFastMath() throws IOException {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "org.hipparchus.util.FastMath", HIPPARCHUS,
+        "org.apache.commons.math3.util.FastMath", COMMONS,
+        "com.example.Library", USER);
+    CompiledFunction f = compiled.function("com.example.Library", "f", 2);
+    DerivativeChecks.checkAt(f, 0.7, 1.3);
+    DerivativeChecks.checkAt(f, -0.4, 0.9);
+    // d/dx of sin(x*y) is C cos(x y) y in the stand-in: the formula called FastMath.cos
+    double x = 0.7;
+    double y = 1.3;
+    double r = Math.hypot(x, y);
+    double s = C * Math.sin(x * y) + x * x * x + y;
+    double ds = C * Math.cos(x * y) * y + 3 * x * x;
+    double expected = ds * Math.sqrt(r) + s * 0.5 / Math.sqrt(r) * x / r
+        + Math.PI * -y / (x * x + y * y) - Math.exp(-x);
+    assertThat(f.gradient(x, y)[0]).isWithin(1e-12).of(expected);
+
+    String generated = compiled.compilation().generatedSourceFile("com.example.LibraryGrad")
+        .orElseThrow().getCharContent(true).toString();
+    assertThat(generated).contains("org.hipparchus.util.FastMath.sin(");
+    assertThat(generated).contains("org.hipparchus.util.FastMath.cos(");
+    assertThat(generated).contains("org.apache.commons.math3.util.FastMath.exp(");
+    assertThat(generated).doesNotContainMatch("(?<!Fast)Math\\.(sin|cos|exp)\\(");
+  }
+
+  @Test
+  void aFastMathFunctionWithoutARuleIsReportedAtTheCall() {
+    JavaFileObject user = JavaFileObjects.forSourceString("com.example.Log", String.join("\n",
+        "package com.example;",
+        "import org.hipparchus.util.FastMath;",
+        "final class Log {",
+        "  @ad4j.Differentiable static double f(double x) { return FastMath.log(2, x); }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().compile(
+        JavaFileObjects.forSourceString("org.hipparchus.util.FastMath", HIPPARCHUS), user);
+    assertThat(compilation).hadErrorContaining("call to 'FastMath.log(...)' is not"
+        + " differentiable: ad4j has no derivative rule for FastMath.log").inFile(user)
+        .onLine(4).atColumn(71);
+  }
+}
