@@ -26,6 +26,7 @@ import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
 import javax.tools.Diagnostic;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -188,11 +189,16 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     }
     CompilationUnitTree unit = path.getCompilationUnit();
     try {
-      if (!MethodValidator.validate(method, tree, diagnostics)) {
+      boolean valid = MethodValidator.validate(method, tree, diagnostics);
+      if (!valid && (tree.getBody() == null
+          || method.getReturnType().getKind() == TypeKind.VOID)) {
         return Optional.empty();
       }
-      return Lowering.lower(processingEnv.getElementUtils(), processingEnv.getTypeUtils(),
-          trees, unit, method, tree, diagnostics, this::hasGradClass);
+      // Also after a rejected signature: the body's errors are reported in the same compilation.
+      Optional<Function> function = Lowering.lower(processingEnv.getElementUtils(),
+          processingEnv.getTypeUtils(), trees, unit, method, tree, diagnostics,
+          this::hasGradClass);
+      return valid ? function : Optional.empty();
     } catch (RuntimeException | StackOverflowError | AssertionError e) {
       reportInternalError("differentiating '" + method.getSimpleName() + "'",
           "this method's source", method, e);

@@ -254,6 +254,121 @@ class DiagnosticsTest {
         .onLine(7).atColumn(16);
   }
 
+  /** Line {@code line} (1-based) of {@code file} as compiled, and a column finder for it. */
+  private static int columnOf(List<String> lines, int line, String text) {
+    int column = lines.get(line - 1).indexOf(text) + 1;
+    assertWithMessage("line %s has %s", line, text).that(column).isGreaterThan(0);
+    return column;
+  }
+
+  @Test
+  void reportsTheBodysErrorsAlsoWhenTheSignatureIsRejected() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(float k, double x) {",
+        "    double a = Math.random();",
+        "    return a * k + x;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("parameter 'k' of @Differentiable method 'f' has"
+        + " type 'float'").inFile(file).onLine(4).atColumn(columnOf(lines, 4, "float"));
+    assertThat(compilation).hadErrorContaining("call to 'Math.random()'").inFile(file)
+        .onLine(5).atColumn(columnOf(lines, 5, "()"));
+  }
+
+  @Test
+  void reportsLaterErrorsThatReadAValueWhoseDefinitionFailed() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static final java.util.Random NORMAL = new java.util.Random(1);",
+        "  static double g(double x) { return x; }",
+        "  @Differentiable static double f(double x) {",
+        "    double a = Math.random();",
+        "    double b = g(a);",
+        "    return b * Math.round(a) + NORMAL.nextDouble() * x;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(4);
+    assertThat(compilation).hadErrorContaining("call to 'Math.random()'").inFile(file)
+        .onLine(7).atColumn(columnOf(lines, 7, "()"));
+    assertThat(compilation).hadErrorContaining("call to 'g(...)' is not differentiable: annotate"
+        + " 'F.g' with @Differentiable").inFile(file).onLine(8)
+        .atColumn(columnOf(lines, 8, "(a)"));
+    assertThat(compilation).hadErrorContaining("call to 'Math.round(...)' is not differentiable:"
+        + " ad4j has no derivative rule for Math.round").inFile(file).onLine(9)
+        .atColumn(columnOf(lines, 9, "(a)"));
+    assertThat(compilation).hadErrorContaining("call to 'NORMAL.nextDouble()' is not"
+        + " differentiable: 'NORMAL' is a field of type 'java.util.Random', and ad4j"
+        + " differentiates calls of static methods only, not of methods of objects")
+        .inFile(file).onLine(9).atColumn(columnOf(lines, 9, "() * x"));
+  }
+
+  @Test
+  void advisesAnnotatingOnlyWhereThatWouldWork() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static int count(double x) { return 1; }",
+        "  double scale(double x) { return x; }",
+        "  @Differentiable static double f(double x) {",
+        "    return count(x) * x + scale(x);",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("call to 'count(...)' is not differentiable:"
+        + " 'F.count' is not a @Differentiable method, and annotating it would not help: it"
+        + " returns 'int', and ad4j differentiates methods returning 'double' only")
+        .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "(x) *"));
+    assertThat(compilation).hadErrorContaining("call to 'scale(...)' is not differentiable:"
+        + " 'F.scale' is not a @Differentiable method, and annotating it would not help: it is"
+        + " not static").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "(x);"));
+  }
+
+  /**
+   * A local assigned inside a condition is definitely assigned where Java says so: no
+   * "might not have been initialized" at its uses.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("assignmentsInConditions")
+  void noFalseUninitializedAfterAnAssignmentInACondition(String body) {
+    Compilation compilation = InProcessCompiler.compileUnchecked("com.example.F",
+        "package com.example; final class F { @ad4j.Differentiable static double f(double x) { "
+            + body + " } }");
+
+    InProcessCompiler.requireSuccess(compilation);
+  }
+
+  static Stream<String> assignmentsInConditions() {
+    return Stream.of(
+        "double y; if ((y = x * x) > 1) { return y; } return -y;",
+        "double y; if (x > 0 && (y = x * x) > 1) { return y; } return x;",
+        "double y; if (x < 0 || (y = x * 2) < 1) { return x; } return y;",
+        "double y; while ((y = x * 0.5) > 1) { x = y; } return y;",
+        "double y; boolean big = (y = Math.exp(x)) > 2; return big ? y : -y;");
+  }
+
   @Test
   void reportsErrorsOfEveryMethodAndGeneratesNothing() {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",

@@ -54,7 +54,13 @@ final class CalleeResolver {
     }
     String qualified = owner.getSimpleName() + "." + name;
     if (!isDifferentiable(method)) {
-      if (context.isCompiledFromSource(method)) {
+      Optional<String> obstacle = context.isCompiledFromSource(method)
+          ? whyAnnotatingWouldNotHelp(method) : Optional.empty();
+      if (obstacle.isPresent()) {
+        diagnostics().error(call, "call to '" + shown + "' is not differentiable: '" + qualified
+            + "' is not a @Differentiable method, and annotating it would not help: "
+            + obstacle.get());
+      } else if (context.isCompiledFromSource(method)) {
         diagnostics().error(call, "call to '" + shown + "' is not differentiable: annotate '"
             + qualified + "' with @Differentiable, so that ad4j generates the derivatives this"
             + " call needs");
@@ -103,6 +109,31 @@ final class CalleeResolver {
     String userClass = context.referenceTo(declaring);
     return Optional.of(new Callee(userClass, gradClassReference(declaring), name,
         parameterTypes(method).orElseThrow()));
+  }
+
+  /**
+   * Why a method of the user's sources could not become a callee by adding
+   * {@code @Differentiable}, if it could not: ad4j would reject it, or generated code could not
+   * call it.
+   */
+  private Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
+    if (!method.getModifiers().contains(Modifier.STATIC)) {
+      return Optional.of("it is not static, and ad4j differentiates static methods only");
+    }
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      return Optional.of("it returns '" + method.getReturnType() + "', and ad4j differentiates"
+          + " methods returning 'double' only");
+    }
+    if (method.getParameters().stream()
+        .noneMatch(p -> p.asType().getKind() == TypeKind.DOUBLE)) {
+      return Optional.of("it has no 'double' parameter");
+    }
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    if (!context.hasGradClass(declaring)) {
+      return Optional.of("its class '" + declaring.getQualifiedName() + "' is not among the"
+          + " source files of this compilation, so ad4j would not write its derivatives here");
+    }
+    return Optional.empty();
   }
 
   /** The qualified name of the class ad4j generates for {@code owner}. */

@@ -624,6 +624,15 @@ final class ExpressionLowering {
       unsupported(invocation, "call to '" + shown + "': a @Differentiable method is static and"
           + " has no '" + receiver.getName() + "'; call '" + member.getIdentifier()
           + (invocation.getArguments().isEmpty() ? "()" : "(...)") + "' without it");
+      lowerArguments(invocation);
+      return null;
+    } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
+        && receiverVariable(member.getExpression()).isPresent()) {
+      unsupported(invocation, "call to '" + shown + "' is not differentiable: '"
+          + context.source().of(member.getExpression()) + "' is "
+          + receiverVariable(member.getExpression()).get() + ", and ad4j differentiates calls"
+          + " of static methods only, not of methods of objects");
+      lowerArguments(invocation);
       return null;
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())) {
       name = member.getIdentifier().toString();
@@ -631,16 +640,19 @@ final class ExpressionLowering {
     } else {
       unsupported(invocation, "call to '" + shown + "' is not differentiable: only calls of"
           + " static methods are supported");
+      lowerArguments(invocation);
       return null;
     }
     if (!invocation.getTypeArguments().isEmpty()) {
       unsupported(invocation, "call to '" + shown + "' with type arguments is not supported");
+      lowerArguments(invocation);
       return null;
     }
     if (target instanceof CallTarget.Ambiguous ambiguous) {
       unsupported(invocation, "call to '" + shown + "' is ambiguous between the static imports of "
           + ambiguous.owners().stream().map(t -> t.getQualifiedName().toString())
               .collect(Collectors.joining(" and ")));
+      lowerArguments(invocation);
       return null;
     }
     if (target instanceof CallTarget.Unresolved) {
@@ -650,11 +662,13 @@ final class ExpressionLowering {
       } else {
         diagnostics.unresolved(invocation, "cannot find method '" + name + "'");
       }
+      lowerArguments(invocation);
       return null;
     }
     if (target instanceof CallTarget.MathFunction math && name.equals("random")) {
       unsupported(invocation, "call to '" + shown + "' is not differentiable: it returns a new"
           + " random number at each call, not a function of its arguments");
+      lowerArguments(invocation);
       return null;
     }
     List<Operand> arguments = new ArrayList<>();
@@ -678,6 +692,38 @@ final class ExpressionLowering {
     }
     return mathCall(((CallTarget.MathFunction) target).owner(), name, arguments, invocation,
         shown);
+  }
+
+  /**
+   * What a call's receiver is when it names a variable rather than a class ("a field of type
+   * 'NormalDistribution'", "the local variable 'd'"): Java reads a name as a variable first.
+   */
+  private Optional<String> receiverVariable(ExpressionTree receiver) {
+    if (receiver instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      if (context.scopes().lookUp(name) != null) {
+        return Optional.of("the local variable '" + name + "'");
+      }
+      return context.symbols().resolveField(name).map(ExpressionLowering::describeField);
+    }
+    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
+        && receiverVariable(select.getExpression()).isEmpty()) {
+      return context.symbols().resolveType(select.getExpression())
+          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()))
+          .map(ExpressionLowering::describeField);
+    }
+    return Optional.empty();
+  }
+
+  private static String describeField(VariableElement field) {
+    return "a field of type '" + field.asType() + "'";
+  }
+
+  /** Lowers a call's arguments after an error at the call, for the errors of their own. */
+  private void lowerArguments(MethodInvocationTree invocation) {
+    for (ExpressionTree argument : invocation.getArguments()) {
+      lower(argument);
+    }
   }
 
   private Operand mathCall(MathOwner owner, String name, List<Operand> arguments,

@@ -19,14 +19,25 @@ final class LocalScopes {
     private final String name;
     private final NumericType type;
     private final Variable variable;
+    private final boolean typeKnown;
     private boolean broken;
     private Value value;
 
-    Local(String name, NumericType type, Variable variable, boolean broken) {
+    Local(String name, NumericType type, Variable variable, boolean broken, boolean typeKnown) {
       this.name = name;
       this.type = type;
       this.variable = variable;
       this.broken = broken;
+      this.typeKnown = typeKnown;
+    }
+
+    /**
+     * Whether its type is known, also when it is broken: the declaration said it. Uses of such a
+     * broken local are still lowered (with a stand-in value), so that errors further on, which
+     * have nothing to do with the first, are reported too.
+     */
+    boolean hasKnownType() {
+      return typeKnown;
     }
 
     String name() {
@@ -82,7 +93,7 @@ final class LocalScopes {
   void declareParameter(String name, Value parameter, LoweringContext context) {
     Variable variable = context.needsVariable(name)
         ? context.ir().variable(name, parameter.type(), parameter) : null;
-    Local local = new Local(name, parameter.type(), variable, false);
+    Local local = new Local(name, parameter.type(), variable, false, true);
     local.hold(parameter);
     scopes.peek().put(name, local);
   }
@@ -90,12 +101,17 @@ final class LocalScopes {
   void declareLocal(String name, NumericType type, LoweringContext context) {
     Variable variable = context.needsVariable(name)
         ? context.ir().variable(name, type, null) : null;
-    scopes.peek().put(name, new Local(name, type, variable, false));
+    scopes.peek().put(name, new Local(name, type, variable, false, true));
   }
 
   /** A local whose declaration was in error: known, so that its uses are not errors too. */
   void declareBroken(String name) {
-    scopes.peek().put(name, new Local(name, NumericType.DOUBLE, null, true));
+    scopes.peek().put(name, new Local(name, NumericType.DOUBLE, null, true, false));
+  }
+
+  /** A local of a known type whose initializer was in error. */
+  void declareBroken(String name, NumericType type) {
+    scopes.peek().put(name, new Local(name, type, null, true, true));
   }
 
   /** The innermost local of that name, or null. */

@@ -128,7 +128,13 @@ public final class Lowering {
     List<Value> parameters = new ArrayList<>();
     for (VariableTree parameter : method.getParameters()) {
       String name = parameter.getName().toString();
-      NumericType type = LoweringContext.typeOf(parameter.getType()).orElseThrow();
+      Optional<NumericType> declared = LoweringContext.typeOf(parameter.getType());
+      if (declared.isEmpty()) {
+        // the signature's error is reported already; the body is checked all the same
+        context.scopes().declareBroken(name);
+        continue;
+      }
+      NumericType type = declared.get();
       Value value = ir.parameter(name, type, type == NumericType.DOUBLE, parameters.size());
       parameters.add(value);
       context.scopes().declareParameter(name, value, context);
@@ -314,7 +320,12 @@ public final class Lowering {
       value = null;
     }
     if (initializer != null && value == null) {
-      context.scopes().declareBroken(name); // the initializer's error is reported already
+      // the initializer's error is reported already
+      if (inferred) {
+        context.scopes().declareBroken(name);
+      } else {
+        context.scopes().declareBroken(name, localType);
+      }
       return;
     }
     if (value != null) {

@@ -161,7 +161,11 @@ final class LoweringContext {
   /** The current value of a local, or null after reporting that it has none. */
   Operand read(LocalScopes.Local local, Tree use) {
     if (local.isBroken()) {
-      return null;
+      // an error is reported already, so this IR is never emitted: a stand-in of the local's
+      // type lets the uses be checked for errors of their own
+      return local.hasKnownType()
+          ? new Operand.Use(ir.temporary(local.type(), local.type() == NumericType.DOUBLE))
+          : null;
     }
     if (local.variable() != null) {
       return new Operand.Use(readVariable(local.variable()));
