@@ -118,7 +118,14 @@ public final class ControlFlowPrograms {
   /** A statement. */
   public sealed interface Stmt
       permits DeclD, AssignD, DeclI, UpdateI, DeclB, If, For, While, Do, Break, Continue, Return,
-      DeadDivision, CallStatement {}
+      DeadDivision, CallStatement, SideEffects {}
+
+  /**
+   * Assignments and increments inside expressions, on the {@code a}-th and {@code b}-th double
+   * and the {@code b}-th int local (mod their numbers): form 0 {@code vA = vB = e;}, 1
+   * {@code vA = (vB += e) * vB;}, 2 {@code vA += vA * (kB++);}, 3 {@code vA -= --kB * (e);}.
+   */
+  public record SideEffects(int a, int b, int form, DExpr value) implements Stmt {}
 
   /**
    * {@code int qN = a / b;} whose value nothing reads: it throws {@code ArithmeticException}
@@ -287,6 +294,8 @@ public final class ControlFlowPrograms {
             .as(Continue::new)),
         Tuple.of(1, Combinators.combine(c, d).as(Return::new)),
         Tuple.of(1, Combinators.combine(ints, ints).as(DeadDivision::new)),
+        Tuple.of(2, Combinators.combine(index, index, Arbitraries.integers().between(0, 3), d)
+            .as(SideEffects::new)),
         Tuple.of(1, Combinators.combine(RandomPrograms.expressions(1).list().ofSize(2), ints)
             .as((arguments, count) -> new CallStatement(new HelperCall(arguments, count))))));
     if (depth == 0) {
@@ -744,6 +753,57 @@ public final class ControlFlowPrograms {
       return variables;
     }
 
+    /** {@link SideEffects}: each form executed in Java's order of evaluation. */
+    private Piece sideEffects(SideEffects s, String indent) {
+      List<Local> doubles = locals(Kind.DOUBLE, true);
+      List<Local> ints = locals(Kind.INT, true);
+      boolean needsInt = s.form() >= 2;
+      if (doubles.isEmpty() || (needsInt && ints.isEmpty())) {
+        return new Piece("", frame -> NORMAL);
+      }
+      Local a = doubles.get(Math.floorMod(s.a(), doubles.size()));
+      Local b = needsInt ? ints.get(Math.floorMod(s.b(), ints.size()))
+          : doubles.get(Math.floorMod(s.b(), doubles.size()));
+      Node value = expression(s.value());
+      Eval e = value.eval();
+      assigned(a);
+      assigned(b);
+      int as = a.slot;
+      int bs = b.slot;
+      return switch (s.form()) {
+        case 0 -> new Piece(indent + a.name + " = " + b.name + " = " + value.text() + ";\n",
+            frame -> {
+              double v = e.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
+              frame.env[bs] = v;
+              frame.env[as] = v;
+              return NORMAL;
+            });
+        case 1 -> new Piece(indent + a.name + " = (" + b.name + " += " + value.text() + ") * "
+            + b.name + ";\n", frame -> {
+              double v = frame.env[bs] + e.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
+              frame.env[bs] = v;
+              frame.env[as] = v * v;
+              return NORMAL;
+            });
+        case 2 -> new Piece(indent + a.name + " += " + a.name + " * (" + b.name + "++);\n",
+            frame -> {
+              double old = frame.env[as];
+              int k = (int) frame.env[bs];
+              frame.env[bs] = k + 1;
+              frame.env[as] = old + old * k;
+              return NORMAL;
+            });
+        default -> new Piece(indent + a.name + " -= --" + b.name + " * (" + value.text()
+            + ");\n", frame -> {
+              double old = frame.env[as];
+              int k = (int) frame.env[bs] - 1;
+              frame.env[bs] = k;
+              frame.env[as] = old - k * e.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
+              return NORMAL;
+            });
+      };
+    }
+
     private Piece statement(Stmt statement, String indent) {
       String inner = indent + "  ";
       if (statement instanceof DeclD s) {
@@ -777,6 +837,8 @@ public final class ControlFlowPrograms {
           frame.env[target.slot] = eval.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
           return NORMAL;
         });
+      } else if (statement instanceof SideEffects s) {
+        return sideEffects(s, indent);
       } else if (statement instanceof DeadDivision s) {
         IntNode numerator = intExpression(s.numerator());
         IntNode divisor = intExpression(s.divisor());
