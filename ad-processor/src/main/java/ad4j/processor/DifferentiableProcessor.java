@@ -84,10 +84,54 @@ public final class DifferentiableProcessor extends AbstractProcessor {
           + " trees; ad4j needs javac (JDK 17 or later)", annotated.iterator().next());
       return true;
     }
-    for (Map.Entry<TypeElement, List<ExecutableElement>> entry : byClass(annotated).entrySet()) {
-      processClass(entry.getKey(), entry.getValue());
-    }
+    onLargeStack(() -> {
+      for (Map.Entry<TypeElement, List<ExecutableElement>> entry
+          : byClass(annotated).entrySet()) {
+        processClass(entry.getKey(), entry.getValue());
+      }
+    });
     return true;
+  }
+
+  /**
+   * The stack for processing: lowering, analysis and writing recurse once per nesting level of
+   * the user's code (an else-if chain of 1,000 pieces is 1,000 levels deep), past what javac's
+   * own thread has. Only reserved: a thread uses what it touches.
+   */
+  private static final long STACK_BYTES = 1L << 30;
+
+  /**
+   * Runs {@code work} on a thread of its own with a large stack, while javac's thread waits:
+   * javac is never used by two threads at once, and start and join order their memory.
+   */
+  private static void onLargeStack(Runnable work) {
+    Throwable[] failure = new Throwable[1];
+    Thread thread = new Thread(null, () -> {
+      try {
+        work.run();
+      } catch (Throwable t) {
+        failure[0] = t;
+      }
+    }, "ad4j", STACK_BYTES);
+    thread.start();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        thread.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure[0] instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (failure[0] instanceof Error error) {
+      throw error;
+    }
   }
 
   /** Groups the annotated methods by their class, in the order javac lists them. */
