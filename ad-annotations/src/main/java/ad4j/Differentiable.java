@@ -31,12 +31,15 @@ import java.lang.annotation.Target;
  *
  * <p>The method must be {@code static}, return {@code double} and have at least one
  * {@code double} parameter. Its body may use locals of type {@code double}, {@code int},
- * {@code long} and {@code boolean}; assignments and compound assignments; {@code if}/{@code else};
- * {@code for}, {@code while} and {@code do} loops with {@code break} and {@code continue};
+ * {@code long} and {@code boolean}; assignments, compound assignments, {@code ++} and
+ * {@code --}, also inside expressions; {@code if}/{@code else}; {@code switch} statements and
+ * expressions on {@code int} values; {@code for}, {@code while} and {@code do} loops with
+ * {@code break} and {@code continue};
  * {@code return} anywhere; {@code throw} of an unchecked exception for argument checks;
  * arithmetic, comparison, logical and bit operators, casts and the conditional operator;
  * compile-time constants; the elementary functions of {@link Math} and {@link StrictMath}
- * ({@code sin}, {@code exp}, {@code log}, {@code sqrt}, {@code pow}, {@code min}, ...); and
+ * ({@code sin}, {@code exp}, {@code log}, {@code sqrt}, {@code pow}, {@code min}, ...), and of
+ * Hipparchus' and Commons Math 3's {@code FastMath} when on the class path; and
  * calls to other {@code @Differentiable} methods (not {@code private} ones), in this class or
  * another, recursion included. Anything else is a compile error at the offending code, saying what is supported.
  *

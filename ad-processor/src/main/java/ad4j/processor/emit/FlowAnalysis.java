@@ -47,6 +47,8 @@ final class FlowAnalysis {
   private final boolean straightLine;
   private boolean usesTape;
   private final Set<Instruction> liveSet = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** How many operands, anywhere in the function, use each value. */
+  private final Map<Value, Integer> useCounts = new HashMap<>();
 
   FlowAnalysis(Function function) {
     this.function = function;
@@ -153,6 +155,11 @@ final class FlowAnalysis {
     return false;
   }
 
+  /** Whether exactly one operand in the whole function uses {@code value}. */
+  boolean isUsedOnce(Value value) {
+    return useCounts.getOrDefault(value, 0) == 1;
+  }
+
   /** The values defined directly in {@code block}, in order. */
   List<Value> valuesDefinedIn(Block block) {
     List<Value> values = new ArrayList<>();
@@ -178,6 +185,7 @@ final class FlowAnalysis {
       if (statement instanceof Instruction instruction) {
         definedIn.put(instruction.result(), block);
         for (Operand argument : instruction.arguments()) {
+          count(argument);
           if (instruction.result().isActive()) {
             use(argument, block);
           }
@@ -192,14 +200,21 @@ final class FlowAnalysis {
         needs.put(instruction, needed);
         neededInReverse.addAll(needed);
       } else if (statement instanceof Declare declare) {
+        count(declare.initial());
         use(declare.initial(), block);
         noteVariable(declare.variable());
       } else if (statement instanceof Store store) {
+        count(store.value());
         use(store.value(), block);
         noteVariable(store.variable());
       } else if (statement instanceof Return ret) {
+        count(ret.value());
         use(ret.value(), block);
+      } else if (statement instanceof ad4j.processor.ir.Throw thrown) {
+        thrown.messageParts().stream().filter(Operand.class::isInstance)
+            .forEach(part -> count((Operand) part));
       } else if (statement instanceof If branch) {
+        count(branch.condition());
         if (depth == 0 && branch.condition() instanceof Operand.Use use) {
           neededInReverse.add(use.value());
         } else if (depth > 0) {
@@ -208,6 +223,9 @@ final class FlowAnalysis {
         visit(branch.thenBlock(), block, depth);
         visit(branch.elseBlock(), block, depth);
       } else if (statement instanceof Loop loop) {
+        if (loop.test() != null) {
+          count(loop.test());
+        }
         usesTape = true;
         conditionBlocks.add(loop.condition());
         visit(loop.condition(), block, depth + 1);
@@ -220,6 +238,12 @@ final class FlowAnalysis {
   private void noteVariable(Variable variable) {
     if (variable.parameter() != null) {
       parameterVariables.add(variable);
+    }
+  }
+
+  private void count(Operand operand) {
+    if (operand instanceof Operand.Use use) {
+      useCounts.merge(use.value(), 1, Integer::sum);
     }
   }
 

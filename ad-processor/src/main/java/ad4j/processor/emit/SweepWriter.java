@@ -503,16 +503,53 @@ final class SweepWriter {
     openBranches.push(true);
     writeForward(branch.thenBlock());
     openBranches.pop();
-    if (hasAnything(branch.elseBlock())) {
+    Block otherwise = branch.elseBlock();
+    for (ElseIf chained = recorded ? null : forwardElseIf(otherwise); chained != null;
+        chained = forwardElseIf(otherwise)) {
+      // 'else { c = ...; if (c) ... }' written as 'else if': a chain of any length stays one
+      // level deep, and its code linear in its length
+      code.nextControlFlow("else if ($L)", chained.condition());
+      comment(chained.branch().line(), "");
+      openBranches.push(true);
+      writeForward(chained.branch().thenBlock());
+      openBranches.pop();
+      otherwise = chained.branch().elseBlock();
+    }
+    if (hasAnything(otherwise)) {
       code.nextControlFlow("else");
       openBranches.push(false);
-      writeForward(branch.elseBlock());
+      writeForward(otherwise);
       openBranches.pop();
     }
     code.endControlFlow();
     if (recorded && completesNormally(branch)) {
       code.addStatement("$L.pushBoolean($L)", tape, condition);
     }
+  }
+
+  /** A branch that is all of an else block but for the computation of its condition. */
+  private record ElseIf(If branch, Expr condition) {}
+
+  /**
+   * The else block as {@code else if (condition)}, when it is one instruction computing the
+   * condition of the one branch after it, with no derivative: inline when nothing else reads
+   * the condition, else assigned to its method-scope local in the test itself (the reverse
+   * sweep reads it). Null when the else block is anything else.
+   */
+  private ElseIf forwardElseIf(Block otherwise) {
+    List<Statement> statements = otherwise.statements();
+    if (statements.size() != 2 || !(statements.get(0) instanceof Instruction instruction)
+        || !(statements.get(1) instanceof If nested)
+        || !(nested.condition() instanceof Operand.Use use)
+        || use.value() != instruction.result() || instruction.result().isActive()
+        || instruction.operation().form() == Operation.Form.USER_CALL) {
+      return null;
+    }
+    Expr test = primalExpression(instruction);
+    if (mode == Mode.REVERSE && flow.isHoisted(instruction.result())) {
+      return new ElseIf(nested, Expr.atom(nameOf(instruction.result()) + " = " + test));
+    }
+    return flow.isUsedOnce(instruction.result()) ? new ElseIf(nested, test) : null;
   }
 
   /** Before a jump out of the loop body: the decisions of the branches being left. */
@@ -689,9 +726,18 @@ final class SweepWriter {
             ? Expr.atom(tape + ".popBoolean()") : operandExpression(branch.condition());
         code.beginControlFlow("if ($L)", decision);
         writeReverse(branch.thenBlock(), adjoints, variableAdjoints);
-        if (hasAnything(branch.elseBlock())) {
+        Block otherwise = branch.elseBlock();
+        for (If chained = flow.loopDepth(block) > 0 ? null : reverseElseIf(otherwise);
+            chained != null; chained = reverseElseIf(otherwise)) {
+          // as in the forward sweep: the reverse of an else-if chain is an else-if chain
+          code.nextControlFlow("else if ($L)", operandExpression(chained.condition()));
+          comment(chained.line(), "adjoint of ");
+          writeReverse(chained.thenBlock(), adjoints, variableAdjoints);
+          otherwise = chained.elseBlock();
+        }
+        if (hasAnything(otherwise)) {
           code.nextControlFlow("else");
-          writeReverse(branch.elseBlock(), adjoints, variableAdjoints);
+          writeReverse(otherwise, adjoints, variableAdjoints);
         }
         code.endControlFlow();
       } else if (statement instanceof Loop loop) {
@@ -708,6 +754,20 @@ final class SweepWriter {
         code.endControlFlow();
       }
     }
+  }
+
+  /**
+   * The branch whose reverse is all the reverse of an else block holding only the computation
+   * of its condition (with no derivative) and the branch; null for any other else block.
+   */
+  private static If reverseElseIf(Block otherwise) {
+    List<Statement> statements = otherwise.statements();
+    if (statements.size() == 2 && statements.get(0) instanceof Instruction instruction
+        && !instruction.result().isActive() && statements.get(1) instanceof If nested
+        && nested.condition() instanceof Operand.Use use && use.value() == instruction.result()) {
+      return nested;
+    }
+    return null;
   }
 
   private void declareVariableAdjoint(Variable variable, Map<Variable, String> adjoints) {
