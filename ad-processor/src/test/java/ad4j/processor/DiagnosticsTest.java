@@ -254,7 +254,20 @@ class DiagnosticsTest {
         .onLine(7).atColumn(16);
   }
 
-  /** Line {@code line} (1-based) of {@code file} as compiled, and a column finder for it. */
+  /** The lines of {@code com.example.F} declaring these members (from line 4 on). */
+  private static List<String> classF(String... members) {
+    List<String> lines = new java.util.ArrayList<>(List.of("package com.example;",
+        "import ad4j.Differentiable;", "final class F {"));
+    lines.addAll(List.of(members));
+    lines.add("}");
+    return lines;
+  }
+
+  private static JavaFileObject fileOf(List<String> lines) {
+    return JavaFileObjects.forSourceString("com.example.F", String.join("\n", lines));
+  }
+
+  /** The 1-based column of {@code text} on line {@code line}; the test fails without it. */
   private static int columnOf(List<String> lines, int line, String text) {
     int column = lines.get(line - 1).indexOf(text) + 1;
     assertWithMessage("line %s has %s", line, text).that(column).isGreaterThan(0);
@@ -263,17 +276,12 @@ class DiagnosticsTest {
 
   @Test
   void reportsTheBodysErrorsAlsoWhenTheSignatureIsRejected() {
-    List<String> lines = List.of(
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class F {",
+    List<String> lines = classF(
         "  @Differentiable static double f(float k, double x) {",
         "    double a = Math.random();",
         "    return a * k + x;",
-        "  }",
-        "}");
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
-        String.join("\n", lines));
+        "  }");
+    JavaFileObject file = fileOf(lines);
 
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
@@ -286,20 +294,15 @@ class DiagnosticsTest {
 
   @Test
   void reportsLaterErrorsThatReadAValueWhoseDefinitionFailed() {
-    List<String> lines = List.of(
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class F {",
+    List<String> lines = classF(
         "  static final java.util.Random NORMAL = new java.util.Random(1);",
         "  static double g(double x) { return x; }",
         "  @Differentiable static double f(double x) {",
         "    double a = Math.random();",
         "    double b = g(a);",
         "    return b * Math.round(a) + NORMAL.nextDouble() * x;",
-        "  }",
-        "}");
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
-        String.join("\n", lines));
+        "  }");
+    JavaFileObject file = fileOf(lines);
 
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
@@ -321,18 +324,13 @@ class DiagnosticsTest {
 
   @Test
   void advisesAnnotatingOnlyWhereThatWouldWork() {
-    List<String> lines = List.of(
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class F {",
+    List<String> lines = classF(
         "  static int count(double x) { return 1; }",
         "  double scale(double x) { return x; }",
         "  @Differentiable static double f(double x) {",
         "    return count(x) * x + scale(x);",
-        "  }",
-        "}");
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
-        String.join("\n", lines));
+        "  }");
+    JavaFileObject file = fileOf(lines);
 
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
