@@ -1,9 +1,14 @@
 package ad4j.processor.emit;
 
+import ad4j.processor.transform.FlowAnalysis;
+
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
 import ad4j.processor.rules.Expr;
+import ad4j.processor.transform.Adjoint;
+import ad4j.processor.transform.DeadCode;
+import ad4j.processor.transform.Tangent;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
@@ -126,8 +131,10 @@ public final class GradClassWriter {
 
     MethodSpec gradient() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
+      List<String> parameters = new ArrayList<>();
+      for (Value parameter : function.parameters()) {
+        parameters.add(names.user(parameter.nameHint()));
+      }
       String array = names.fresh("gradient");
       return start(function.name() + "Gradient", parameters)
           .addJavadoc("Returns the gradient of $L\nat the given point, computed in reverse mode:"
@@ -143,11 +150,25 @@ public final class GradClassWriter {
 
     MethodSpec valueAndGradient() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
-      String array = names.fresh("gradient");
       String methodName = function.name() + "ValueAndGradient";
-      MethodSpec.Builder method = start(methodName, parameters)
+      if (segments != null) {
+        SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
+        List<String> parameters = sweep.parameterNames();
+        String array = names.fresh("gradient");
+        return valueAndGradientMethod(methodName, parameters, array)
+            .addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
+      }
+      JavaEmitter emitter =
+          new JavaEmitter(Adjoint.of(function, Adjoint.Output.GRADIENT), names);
+      List<String> all = emitter.parameterNames();
+      String array = all.get(all.size() - 1);
+      return valueAndGradientMethod(methodName, all.subList(0, all.size() - 1), array)
+          .addCode(emitter.body()).build();
+    }
+
+    private MethodSpec.Builder valueAndGradientMethod(String methodName, List<String> parameters,
+        String array) {
+      return start(methodName, parameters)
           .addJavadoc("Returns the value of $L,\nbit for bit, and writes its gradient into"
               + " {@code $L}: element {@code i} becomes\nthe partial derivative with respect to"
               + " the {@code i}-th {@code double} parameter.\nAllocates nothing.\n", link,
@@ -155,20 +176,8 @@ public final class GradClassWriter {
           .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer than $L"
               + " elements\n", array, slots)
           .returns(double.class)
-          .addParameter(double[].class, array);
-      method.addCode(lengthCheck(methodName, array));
-      if (segments != null) {
-        return method.addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
-      }
-      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.ONE);
-      CodeBlock.Builder code = sweep.code();
-      List<Value> differentiable = function.differentiableParameters();
-      for (int i = 0; i < differentiable.size(); i++) {
-        Expr adjoint = adjoints.getOrDefault(differentiable.get(i), Expr.ZERO);
-        code.addStatement("$L[$L] = $L", array, i, adjoint);
-      }
-      code.addStatement("return $L", sweep.resultExpression());
-      return method.addCode(code.build()).build();
+          .addParameter(double[].class, array)
+          .addCode(lengthCheck(methodName, array));
     }
 
     /**
@@ -294,9 +303,19 @@ public final class GradClassWriter {
 
     MethodSpec tangent() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
-      List<String> parameters = sweep.parameterNames();
-      List<String> tangentNames = sweep.tangentParameterNames();
+      if (segments != null) {
+        return segmentedTangent(names);
+      }
+      Function program = Tangent.of(DeadCode.removeFrom(function));
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> all = emitter.parameterNames();
+      int primal = function.parameters().size();
+      MethodSpec.Builder method = tangentMethod(all.subList(0, primal),
+          all.subList(primal, all.size()));
+      return method.addCode(emitter.body()).build();
+    }
+
+    private MethodSpec.Builder tangentMethod(List<String> parameters, List<String> tangentNames) {
       MethodSpec.Builder method = start(function.name() + "Tangent", parameters)
           .addJavadoc("Returns the directional derivative of $L\nat the given point along the"
               + " direction ($L),\ncomputed in forward mode in one sweep.\n", link,
@@ -305,33 +324,52 @@ public final class GradClassWriter {
       for (String name : tangentNames) {
         method.addParameter(double.class, name);
       }
-      if (segments != null) {
-        CodeBlock.Builder code = CodeBlock.builder();
-        String tape = names.fresh("tape");
-        List<String> arguments = prepend(tape, parameters);
-        arguments.addAll(tangentNames);
-        String joined = String.join(", ", arguments);
-        int count = segments.list().size();
-        code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
-        code.add("// forward sweep, in $L segments\n", count);
-        for (int k = 1; k < count; k++) {
-          code.addStatement("$LTangent$L($L)", function.name(), k, joined);
-        }
-        code.addStatement("return $LTangent$L($L)", function.name(), count, joined);
-        return method.addCode(code.build()).build();
+      return method;
+    }
+
+    /** The tangent of a split method: the segments' tangent methods in order. */
+    private MethodSpec segmentedTangent(NameAllocator names) {
+      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
+      List<String> parameters = sweep.parameterNames();
+      List<String> tangentNames = sweep.tangentParameterNames();
+      MethodSpec.Builder method = tangentMethod(parameters, tangentNames);
+      CodeBlock.Builder code = CodeBlock.builder();
+      String tape = names.fresh("tape");
+      List<String> arguments = prepend(tape, parameters);
+      arguments.addAll(tangentNames);
+      String joined = String.join(", ", arguments);
+      int count = segments.list().size();
+      code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
+      code.add("// forward sweep, in $L segments\n", count);
+      for (int k = 1; k < count; k++) {
+        code.addStatement("$LTangent$L($L)", function.name(), k, joined);
       }
-      sweep.writeTangentMethod();
-      return method.addCode(sweep.code().build()).build();
+      code.addStatement("return $LTangent$L($L)", function.name(), count, joined);
+      return method.addCode(code.build()).build();
     }
 
     MethodSpec pullback() {
       NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
-      String seed = names.fresh("seed");
-      String array = names.fresh("adjoints");
       String methodName = function.name() + "Pullback";
-      MethodSpec.Builder method = start(methodName, parameters)
+      if (segments != null) {
+        SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
+        List<String> parameters = sweep.parameterNames();
+        String seed = names.fresh("seed");
+        String array = names.fresh("adjoints");
+        return pullbackMethod(methodName, parameters, seed, array)
+            .addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
+      }
+      JavaEmitter emitter =
+          new JavaEmitter(Adjoint.of(function, Adjoint.Output.PULLBACK), names);
+      List<String> all = emitter.parameterNames();
+      int primal = function.parameters().size();
+      return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
+          all.get(primal + 1)).addCode(emitter.body()).build();
+    }
+
+    private MethodSpec.Builder pullbackMethod(String methodName, List<String> parameters,
+        String seed, String array) {
+      return start(methodName, parameters)
           .addJavadoc("Returns the value of $L,\nbit for bit, and adds {@code $L} times its"
               + " partial derivative with respect to the\n{@code i}-th {@code double} parameter"
               + " to {@code $L[i]}. Accumulating lets callers compose\nderivatives (chain"
@@ -341,22 +379,8 @@ public final class GradClassWriter {
               + " elements\n", array, slots)
           .returns(double.class)
           .addParameter(double.class, seed)
-          .addParameter(double[].class, array);
-      method.addCode(lengthCheck(methodName, array));
-      if (segments != null) {
-        return method.addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
-      }
-      Map<Value, Expr> adjoints = sweep.writeReverseMethod(Expr.atom(seed));
-      CodeBlock.Builder code = sweep.code();
-      List<Value> differentiable = function.differentiableParameters();
-      for (int i = 0; i < differentiable.size(); i++) {
-        Expr adjoint = adjoints.get(differentiable.get(i));
-        if (adjoint != null) {
-          code.addStatement("$L[$L] += $L", array, i, adjoint);
-        }
-      }
-      code.addStatement("return $L", sweep.resultExpression());
-      return method.addCode(code.build()).build();
+          .addParameter(double[].class, array)
+          .addCode(lengthCheck(methodName, array));
     }
 
     private MethodSpec.Builder start(String name, List<String> parameterNames) {
@@ -390,6 +414,7 @@ public final class GradClassWriter {
         case BOOLEAN -> TypeName.BOOLEAN;
         case FLOAT -> TypeName.FLOAT;
         case DOUBLE -> TypeName.DOUBLE;
+        case DOUBLE_ARRAY -> com.palantir.javapoet.ArrayTypeName.of(TypeName.DOUBLE);
       };
     }
 

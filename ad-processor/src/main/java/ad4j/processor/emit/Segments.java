@@ -1,5 +1,7 @@
 package ad4j.processor.emit;
 
+import ad4j.processor.transform.FlowAnalysis;
+
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Operand;

@@ -1,11 +1,14 @@
 package ad4j.processor.emit;
 
+import ad4j.processor.transform.FlowAnalysis;
+
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Callee;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Jump;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.MathOwner;
@@ -20,7 +23,7 @@ import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
-import ad4j.processor.rules.DerivativeRules.Argument;
+import ad4j.processor.rules.Site;
 import ad4j.processor.rules.Expr;
 import ad4j.processor.rules.Partial;
 import com.palantir.javapoet.ClassName;
@@ -69,11 +72,13 @@ final class SweepWriter {
   private final Map<Integer, String> tripCounts = new HashMap<>();
   private final CodeBlock.Builder code = CodeBlock.builder();
   /**
-   * In straight-line code, the math calls of the forward sweep computed so far, by their Java
-   * text, so that derivative formulas reuse them ({@code cos(t)} for the derivative of
+   * In straight-line code, the math calls of the forward sweep computed so far, by their
+   * operation and operands, so that derivative formulas reuse them ({@code cos(t)} for the derivative of
    * {@code sin(t)}).
    */
-  private final Map<String, Expr> computedCalls = new HashMap<>();
+  private final Map<List<Object>, Operand> computedCalls = new HashMap<>();
+  /** Creates the values of derivative formulas, which are written inline. */
+  private final IrBuilder scratch = new IrBuilder();
   /** Per loop block, after which instruction each recorded value goes on the tape. */
   private final Map<Block, Map<Instruction, List<Value>>> tapePlans =
       new java.util.IdentityHashMap<>();
@@ -403,8 +408,8 @@ final class SweepWriter {
     }
     if (flow.isStraightLine() && instruction.operation().form() == Operation.Form.CALL
         && value.type() == NumericType.DOUBLE) {
-      computedCalls.putIfAbsent(primalExpression(instruction).toString(),
-          Expr.atom(nameOf(value)));
+      computedCalls.putIfAbsent(callKey(instruction.operation(), instruction.arguments()),
+          new Operand.Use(value));
     }
     if (mode == Mode.REVERSE && flow.loopDepth(block) > 0 && !flow.isConditionBlock(block)) {
       for (Value needed : tapedAfter(instruction, block)) {
@@ -717,57 +722,121 @@ final class SweepWriter {
       code.addStatement("$L += $L", variableAdjoints.get(read.variable()), adjoint.expression());
       return;
     }
-    DerivativeRules.Site site = site(instruction, popped);
+    Formulas formulas = new Formulas(instruction, popped);
     DerivativeRules.Rule rule = ruleFor(instruction);
     Map<Integer, Partial> partials = new java.util.TreeMap<>();
     for (int i = 0; i < instruction.arguments().size(); i++) {
       if (instruction.arguments().get(i) instanceof Operand.Use use && use.isActive()) {
-        Optional<Partial> partial = rule.partial(i, site);
+        Optional<Partial> partial = rule.partial(i, formulas.site);
         if (partial.isPresent()) {
           partials.put(i, partial.get());
         }
       }
     }
-    Expr incoming = adjoint.expression();
-    Expr sharedDivisor = sharedDivisor(partials.values());
+    Operand incoming = formulas.placeholder(adjoint.expression());
+    Operand sharedDivisor = sharedDivisor(partials.values(), formulas.site);
     if (sharedDivisor != null) {
       // a / b: both partials divide by b; divide the adjoint once and multiply.
       String scaled = names.fresh(nameOf(value) + "BarOver");
       code.addStatement("double $L = $L", scaled,
-          Partial.over(sharedDivisor).applyTo(incoming));
-      incoming = Expr.atom(scaled);
+          formulas.text(Partial.over(sharedDivisor).applyTo(incoming, formulas.site)));
+      incoming = formulas.placeholder(Expr.atom(scaled));
     }
     for (Map.Entry<Integer, Partial> entry : partials.entrySet()) {
       Operand.Use use = (Operand.Use) instruction.arguments().get(entry.getKey());
       Partial p = entry.getValue();
       if (sharedDivisor != null) {
-        p = new Partial(p.factor(), null, p.negative(), p.gate());
+        p = p.undivided();
       }
-      boolean aliasable = p.equals(Partial.ONE);
-      accumulate(adjoints, use.value(), p.applyTo(incoming), p.negative(),
-          aliasable && sharedDivisor == null);
+      boolean aliasable = p.isOne();
+      accumulate(adjoints, use.value(), formulas.text(p.applyTo(incoming, formulas.site)),
+          p.negative(), aliasable && sharedDivisor == null);
     }
   }
 
   /** The divisor all of several partials share, if they do. */
-  private static Expr sharedDivisor(java.util.Collection<Partial> partials) {
+  private static Operand sharedDivisor(java.util.Collection<Partial> partials, Site site) {
     if (partials.size() < 2) {
       return null;
     }
-    String divisor = null;
-    Expr shared = null;
+    Operand shared = null;
     for (Partial partial : partials) {
       if (partial.divisor() == null || partial.gate() != null) {
         return null;
       }
-      String text = partial.divisor().toString();
-      if (divisor != null && !divisor.equals(text)) {
+      if (shared != null && !site.same(shared, partial.divisor())) {
         return null;
       }
-      divisor = text;
       shared = partial.divisor();
     }
     return shared;
+  }
+
+  /**
+   * The derivative formulas of one instruction, built as IR by its rule at a {@link Site} and
+   * written as Java text: operands by their names (or the locals they were taken back into
+   * from the tape), placeholders for the incoming derivative by their text.
+   */
+  private final class Formulas {
+    private final Site site;
+    private final Map<Value, Expr> placeholders = new HashMap<>();
+    private final Map<Value, String> popped;
+
+    Formulas(Instruction instruction, Map<Value, String> popped) {
+      this.popped = popped;
+      List<Site.Argument> arguments = new ArrayList<>();
+      for (Operand operand : instruction.arguments()) {
+        arguments.add(new Site.Argument(operand, knownValue(operand)));
+      }
+      MathOwner owner = instruction.operation().owner() == null
+          ? MathOwner.MATH : instruction.operation().owner();
+      this.site = new Site(arguments, new Operand.Use(instruction.result()), owner, scratch,
+          instruction.line(), this::computed);
+    }
+
+    Operand placeholder(Expr text) {
+      if (text.isOne()) {
+        return Site.number(1.0);
+      }
+      Value value = scratch.temporary(NumericType.DOUBLE, true);
+      placeholders.put(value, text);
+      return new Operand.Use(value);
+    }
+
+    Expr text(Operand operand) {
+      Map<Value, Instruction> definitions = new HashMap<>();
+      for (Instruction instruction : site.instructionsFor(List.of(operand))) {
+        definitions.put(instruction.result(), instruction);
+      }
+      return InstructionText.inline(operand, definitions, this::leaf,
+          (instruction, arguments) -> render(instruction, arguments));
+    }
+
+    private Expr leaf(Operand operand) {
+      if (operand instanceof Operand.Use use) {
+        Expr placeholder = placeholders.get(use.value());
+        if (placeholder != null) {
+          return placeholder;
+        }
+        return Expr.atom(popped.getOrDefault(use.value(), nameOf(use.value())));
+      }
+      return operandExpression(operand);
+    }
+
+    private Optional<Operand> computed(Operation operation, List<Operand> arguments) {
+      return Optional.ofNullable(computedCalls.get(callKey(operation, arguments)));
+    }
+  }
+
+  /** A math call by its operation and operands, constants compared by their text. */
+  private static List<Object> callKey(Operation operation, List<Operand> arguments) {
+    List<Object> key = new ArrayList<>();
+    key.add(operation);
+    for (Operand argument : arguments) {
+      key.add(argument instanceof Operand.Constant constant
+          ? constant.expression().toString() : argument);
+    }
+    return key;
   }
 
   /** The reverse of {@code v = g(args)}: g's pullback, seeded with v's adjoint. */
@@ -834,26 +903,7 @@ final class SweepWriter {
   }
 
   private Expr render(Instruction instruction, List<Expr> arguments) {
-    Operation operation = instruction.operation();
-    return switch (operation.form()) {
-      case INFIX -> Expr.binary(operation.name(), arguments.get(0), arguments.get(1));
-      case PREFIX -> prefix(operation.name(), arguments.get(0));
-      case CAST -> arguments.get(0).castTo(operation.name());
-      case CALL -> Expr.call(function.mathClassName(operation.owner()), operation.name(),
-          arguments.toArray(Expr[]::new));
-      case USER_CALL -> Expr.call(operation.callee().userClass(), operation.name(),
-          arguments.toArray(Expr[]::new));
-      case COPY -> arguments.get(0);
-      case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
-    };
-  }
-
-  private static Expr prefix(String symbol, Expr operand) {
-    return switch (symbol) {
-      case "-" -> operand.negate();
-      case "!" -> operand.not();
-      default -> Expr.source("~" + operand, Expr.unaryPrecedence()); // operands are names
-    };
+    return InstructionText.of(instruction.operation(), arguments, function::mathClassName);
   }
 
   private Expr tangentExpression(Instruction instruction) {
@@ -865,38 +915,39 @@ final class SweepWriter {
         && instruction.arguments().get(0) instanceof Operand.Read read) {
       return Expr.atom(variableTangents.get(read.variable()));
     }
-    DerivativeRules.Site site = site(instruction, Map.of());
+    Formulas formulas = new Formulas(instruction, Map.of());
     DerivativeRules.Rule rule = ruleFor(instruction);
     List<Partial> partials = new ArrayList<>();
-    List<Expr> derivatives = new ArrayList<>();
+    List<Operand> derivatives = new ArrayList<>();
     for (int i = 0; i < instruction.arguments().size(); i++) {
       if (instruction.arguments().get(i) instanceof Operand.Use use && use.isActive()) {
-        Optional<Partial> partial = rule.partial(i, site);
+        Optional<Partial> partial = rule.partial(i, formulas.site);
         if (partial.isPresent()) {
           partials.add(partial.get());
-          derivatives.add(tangents.get(use.value()));
+          derivatives.add(formulas.placeholder(tangents.get(use.value())));
         }
       }
     }
-    Expr sharedDivisor = sharedDivisor(partials);
-    Expr sum = null;
+    Operand sharedDivisor = sharedDivisor(partials, formulas.site);
+    Operand sum = null;
+    Site site = formulas.site;
     for (int i = 0; i < partials.size(); i++) {
       Partial p = partials.get(i);
       if (sharedDivisor != null) {
         // (aDot - y * bDot) / b: one division for terms over the same divisor
-        p = new Partial(p.factor(), null, p.negative(), p.gate());
+        p = p.undivided();
       }
-      Expr term = p.applyTo(derivatives.get(i));
+      Operand term = p.applyTo(derivatives.get(i), site);
       if (sum == null) {
-        sum = p.negative() ? term.negate() : term;
+        sum = p.negative() ? site.negate(term) : term;
       } else {
-        sum = p.negative() ? sum.minus(term) : sum.plus(term);
+        sum = p.negative() ? site.minus(sum, term) : site.plus(sum, term);
       }
     }
     if (sum == null) {
       return Expr.ZERO;
     }
-    return sharedDivisor == null ? sum : sum.over(sharedDivisor);
+    return formulas.text(sharedDivisor == null ? sum : site.over(sum, sharedDivisor));
   }
 
   /** {@code gTangent(args, argument tangents)}: the callee's own forward mode. */
@@ -920,20 +971,6 @@ final class SweepWriter {
       return tangents.get(use.value());
     }
     return Expr.ZERO;
-  }
-
-  private DerivativeRules.Site site(Instruction instruction, Map<Value, String> popped) {
-    List<Argument> arguments = new ArrayList<>();
-    for (Operand operand : instruction.arguments()) {
-      arguments.add(new Argument(derivativeOperand(operand, popped),
-          Expr.atom(argumentText(operand, popped)), knownValue(operand)));
-    }
-    MathOwner owner = instruction.operation().owner() == null
-        ? MathOwner.MATH : instruction.operation().owner();
-    Value result = instruction.result();
-    Expr resultName = Expr.atom(popped.getOrDefault(result, nameOf(result)));
-    return new DerivativeRules.Site(arguments, resultName, function.mathClassName(owner),
-        computedCalls);
   }
 
   private String argumentText(Operand operand, Map<Value, String> popped) {
@@ -963,26 +1000,6 @@ final class SweepWriter {
     return ((Operand.Constant) operand).expression();
   }
 
-  /**
-   * An operand as it appears in derivative formulas, converted to {@code double}: formulas such
-   * as {@code c * c} must not be evaluated in {@code int} arithmetic, which could overflow.
-   */
-  private Expr derivativeOperand(Operand operand, Map<Value, String> popped) {
-    if (operand instanceof Operand.Use use) {
-      Expr name = Expr.atom(popped.getOrDefault(use.value(), nameOf(use.value())));
-      return use.type() == NumericType.DOUBLE || use.type() == NumericType.BOOLEAN
-          ? name : name.castToDouble();
-    }
-    if (!(operand instanceof Operand.Constant constant)
-        || constant.type() == NumericType.DOUBLE || constant.type() == NumericType.BOOLEAN) {
-      return operandExpression(operand);
-    }
-    if (constant.knownValue().isPresent()) {
-      return Expr.number(constant.knownValue().getAsDouble());
-    }
-    return constant.expression().castToDouble();
-  }
-
   private String message(Throw thrown) {
     if (!thrown.hasMessage()) {
       return "";
@@ -1010,6 +1027,8 @@ final class SweepWriter {
     return valueNames.computeIfAbsent(value, v -> switch (v.origin()) {
       case PARAMETER, LOCAL -> names.user(v.nameHint());
       case TEMPORARY -> isReturnedAtEnd(v) ? names.fresh("result") : names.numbered("t");
+      case FORMULA, DERIVED, GENERATED ->
+          throw new IllegalStateException("not a value of the user's method: " + v);
     });
   }
 
@@ -1041,7 +1060,7 @@ final class SweepWriter {
       case LONG -> tape + ".popLong()";
       case BOOLEAN -> tape + ".popBoolean()";
       case FLOAT -> "(float) " + tape + ".popDouble()";
-      case DOUBLE -> tape + ".popDouble()";
+      default -> tape + ".popDouble()";
     };
   }
 

@@ -19,6 +19,22 @@ public final class Operation {
     CALL,
     /** {@code Owner.name(a, ...)} of a {@code @Differentiable} method. */
     USER_CALL,
+    /**
+     * {@code GradClass.nameTangent(a, ..., aDot, ...)}: the forward mode of a
+     * {@code @Differentiable} method, generated for it.
+     */
+    TANGENT_CALL,
+    /**
+     * {@code GradClass.namePullback(a, ..., seed, adjoints)}: the reverse mode of a
+     * {@code @Differentiable} method, which adds to {@code adjoints} and returns its value.
+     */
+    PULLBACK_CALL,
+    /** {@code new double[n]}. */
+    NEW_ARRAY,
+    /** {@code a[i]}. */
+    ELEMENT,
+    /** Takes the most recently recorded value of the result's type back from the tape. */
+    POP,
     /** {@code a}: a constant or a variable's current value, copied into a value. */
     COPY,
     /** {@code c ? a : b} where neither operand computes anything. */
@@ -65,6 +81,37 @@ public final class Operation {
     return new Operation(Form.CALL, name, arity, Objects.requireNonNull(owner), null);
   }
 
+  /**
+   * A call of the tangent of another {@code @Differentiable} method: its arguments, then one
+   * tangent per {@code double} parameter.
+   */
+  public static Operation tangentCall(Callee callee) {
+    return new Operation(Form.TANGENT_CALL, callee.name() + "Tangent",
+        callee.parameterTypes().size() + callee.differentiableParameterCount(), null, callee);
+  }
+
+  /**
+   * A call of the pullback of another {@code @Differentiable} method: its arguments, the seed,
+   * then the array its adjoints are added to.
+   */
+  public static Operation pullbackCall(Callee callee) {
+    return new Operation(Form.PULLBACK_CALL, callee.name() + "Pullback",
+        callee.parameterTypes().size() + 2, null, callee);
+  }
+
+  /** {@code new double[length]}. */
+  public static Operation newArray(int length) {
+    return new Operation(Form.NEW_ARRAY, Integer.toString(length), 0, null, null);
+  }
+
+  /** {@code array[index]}. */
+  public static Operation element(int index) {
+    return new Operation(Form.ELEMENT, Integer.toString(index), 1, null, null);
+  }
+
+  /** A value taken back from the tape; see {@link Push}. */
+  public static final Operation POP = new Operation(Form.POP, "pop", 0, null, null);
+
   /** A call of another {@code @Differentiable} method. */
   public static Operation call(Callee callee) {
     return new Operation(Form.USER_CALL, callee.name(), callee.parameterTypes().size(), null,
@@ -102,6 +149,11 @@ public final class Operation {
       case CAST -> "cast";
       case CALL -> name + "/" + arity;
       case USER_CALL -> "call";
+      case TANGENT_CALL -> "tangent call";
+      case PULLBACK_CALL -> "pullback call";
+      case NEW_ARRAY -> "new array";
+      case ELEMENT -> "element";
+      case POP -> "pop";
       case COPY -> "copy";
       case SELECT -> "?:";
     };
@@ -126,7 +178,8 @@ public final class Operation {
   public String toString() {
     return switch (form) {
       case CALL -> owner.simpleName() + "." + name + "/" + arity;
-      case USER_CALL -> callee.userClass() + "." + name + "/" + arity;
+      case USER_CALL, TANGENT_CALL, PULLBACK_CALL ->
+          callee.userClass() + "." + name + "/" + arity;
       default -> name;
     };
   }

@@ -1,10 +1,12 @@
-package ad4j.processor.emit;
+package ad4j.processor.transform;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.MathOwner;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
@@ -14,7 +16,7 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
-import ad4j.processor.rules.Expr;
+import ad4j.processor.rules.Site;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -28,12 +30,12 @@ import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
- * What the emitters need to know about a function's blocks and values: where each value is
+ * What the derivative transforms need to know about a function's blocks and values: where each value is
  * defined and used, how deeply in loops, which primal values each instruction's derivative
  * reads, which values the reverse sweep needs from inside branches (hoisted to method scope),
  * and which adjoints must be declared ahead because they are summed across blocks.
  */
-final class FlowAnalysis {
+public final class FlowAnalysis {
   private final Function function;
   private final Map<Block, Integer> loopDepth = new IdentityHashMap<>();
   private final Map<Value, Block> definedIn = new HashMap<>();
@@ -48,7 +50,7 @@ final class FlowAnalysis {
   private boolean usesTape;
   private final Set<Instruction> liveSet = Collections.newSetFromMap(new IdentityHashMap<>());
 
-  FlowAnalysis(Function function) {
+  public FlowAnalysis(Function function) {
     this.function = function;
     this.straightLine = function.isStraightLine();
     Block body = function.body();
@@ -62,40 +64,40 @@ final class FlowAnalysis {
     }
   }
 
-  boolean isStraightLine() {
+  public boolean isStraightLine() {
     return straightLine;
   }
 
   /** The instructions a straight-line method needs, in order; null for other methods. */
-  List<Instruction> liveInstructions() {
+  public List<Instruction> liveInstructions() {
     return live;
   }
 
   /** Whether the reverse sweep records anything: a loop, or a branch inside a loop. */
-  boolean usesTape() {
+  public boolean usesTape() {
     return usesTape;
   }
 
-  int loopDepth(Block block) {
+  public int loopDepth(Block block) {
     return loopDepth.get(block);
   }
 
   /** Whether a straight-line method needs this instruction; all others are always emitted. */
-  boolean isLive(Instruction instruction) {
+  public boolean isLive(Instruction instruction) {
     return live == null || liveSet.contains(instruction);
   }
 
-  Block definingBlock(Value value) {
+  public Block definingBlock(Value value) {
     return definedIn.get(value);
   }
 
   /** The variables that are parameters assigned under control flow. */
-  Set<Variable> parameterVariables() {
+  public Set<Variable> parameterVariables() {
     return parameterVariables;
   }
 
   /** Whether the parameter is assigned under control flow, so that a variable stands for it. */
-  boolean isVariableParameter(Value parameter) {
+  public boolean isVariableParameter(Value parameter) {
     for (Variable variable : parameterVariables) {
       if (variable.parameter() == parameter) {
         return true;
@@ -108,7 +110,7 @@ final class FlowAnalysis {
    * Whether {@code block} computes a loop's test: forward only, since tests carry no
    * derivative, so nothing in it is recorded for the reverse sweep.
    */
-  boolean isConditionBlock(Block block) {
+  public boolean isConditionBlock(Block block) {
     return conditionBlocks.contains(block);
   }
 
@@ -117,7 +119,7 @@ final class FlowAnalysis {
    * The primal values the derivative of {@code instruction} reads (its arguments or result, as
    * its rule's formulas use them; every argument for a call).
    */
-  List<Value> needs(Instruction instruction) {
+  public List<Value> needs(Instruction instruction) {
     return needs.getOrDefault(instruction, List.of());
   }
 
@@ -126,7 +128,7 @@ final class FlowAnalysis {
    * the forward sweep must declare it at method scope: values of branches that are not inside
    * a loop (inside loops, values travel on the tape).
    */
-  boolean isHoisted(Value value) {
+  public boolean isHoisted(Value value) {
     Block block = definedIn.get(value);
     return !straightLine && block != function.body() && loopDepth(block) == 0
         && neededInReverse.contains(value);
@@ -136,7 +138,7 @@ final class FlowAnalysis {
    * Whether the adjoint of {@code value} is summed in more than one block, so that it must be
    * declared (as zero) at the start of the reverse of its defining block.
    */
-  boolean needsDeclaredAdjoint(Value value) {
+  public boolean needsDeclaredAdjoint(Value value) {
     if (straightLine) {
       return false;
     }
@@ -151,7 +153,7 @@ final class FlowAnalysis {
   }
 
   /** The values defined directly in {@code block}, in order. */
-  List<Value> valuesDefinedIn(Block block) {
+  public List<Value> valuesDefinedIn(Block block) {
     List<Value> values = new ArrayList<>();
     if (block == function.body()) {
       values.addAll(function.parameters());
@@ -226,8 +228,8 @@ final class FlowAnalysis {
   }
 
   /**
-   * The values an instruction's derivative formulas read, found by rendering the formulas over
-   * placeholder names and seeing which placeholders appear.
+   * The values an instruction's derivative formulas read: its rule builds the partials as IR,
+   * and the operands they use are the instruction's arguments and result.
    */
   private static List<Value> computeNeeds(Instruction instruction) {
     if (!instruction.result().isActive()) {
@@ -247,38 +249,43 @@ final class FlowAnalysis {
     if (rule.isEmpty()) {
       return List.of();
     }
-    List<DerivativeRules.Argument> placeholders = new ArrayList<>();
-    for (int i = 0; i < arguments.size(); i++) {
-      Expr marker = Expr.atom(placeholder(i));
-      OptionalDouble known = arguments.get(i) instanceof Operand.Constant c
+    List<Site.Argument> siteArguments = new ArrayList<>();
+    for (Operand argument : arguments) {
+      OptionalDouble known = argument instanceof Operand.Constant c
           ? c.knownValue() : OptionalDouble.empty();
-      placeholders.add(new DerivativeRules.Argument(marker, marker, known));
+      siteArguments.add(new Site.Argument(argument, known));
     }
-    DerivativeRules.Site site =
-        new DerivativeRules.Site(placeholders, Expr.atom(placeholder(-1)), "Math");
-    StringBuilder formulas = new StringBuilder();
+    Operand result = new Operand.Use(instruction.result());
+    Site site = new Site(siteArguments, result, MathOwner.MATH, new IrBuilder(),
+        instruction.line(), Site.Reuse.NONE);
+    List<Operand> formulas = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
       if (arguments.get(i).isActive()) {
-        rule.get().partial(i, site)
-            .map(p -> p.applyTo(Expr.atom("seed")))
-            .map(Expr::toString)
-            .ifPresent(formulas::append);
+        rule.get().partial(i, site).ifPresent(p -> formulas.add(p.applyTo(Site.number(1.0), site)));
       }
     }
-    String text = formulas.toString();
-    for (int i = 0; i < arguments.size(); i++) {
-      if (arguments.get(i) instanceof Operand.Use use && text.contains(placeholder(i))) {
+    Set<Value> read = new HashSet<>();
+    for (Operand formula : formulas) {
+      if (formula instanceof Operand.Use use) {
+        read.add(use.value());
+      }
+    }
+    for (Instruction built : site.instructionsFor(formulas)) {
+      for (Operand operand : built.arguments()) {
+        if (operand instanceof Operand.Use use) {
+          read.add(use.value());
+        }
+      }
+    }
+    for (Operand argument : arguments) {
+      if (argument instanceof Operand.Use use && read.contains(use.value())) {
         needed.add(use.value());
       }
     }
-    if (text.contains(placeholder(-1))) {
+    if (read.contains(instruction.result())) {
       needed.add(instruction.result());
     }
     return List.copyOf(needed);
-  }
-
-  private static String placeholder(int index) {
-    return "\u0001" + index + "\u0001";
   }
 
   /** The instructions the result depends on, for straight-line code. */
