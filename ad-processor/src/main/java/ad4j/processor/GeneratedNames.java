@@ -1,15 +1,18 @@
 package ad4j.processor;
 
 import ad4j.processor.emit.GradClassWriter;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.Value;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Finds generated members that would collide: {@code fooValueAndGradient(double, double[])} is
- * generated both for {@code foo(double)} (as its value-and-gradient) and could be for a method
- * {@code fooValueAnd(double)} (as its gradient's sibling), and javac would report a duplicate.
+ * Finds generated members that would collide, by their real signatures: overloads such as
+ * {@code f(double, int)} and {@code f(double, double)} give overloads of each member, which is
+ * fine; two members with the same name and parameter types would be a duplicate for javac.
  */
 final class GeneratedNames {
   private GeneratedNames() {}
@@ -17,24 +20,42 @@ final class GeneratedNames {
   static Optional<String> findClash(List<GradClassWriter.Method> methods) {
     Map<String, String> owners = new HashMap<>();
     for (GradClassWriter.Method method : methods) {
-      String name = method.function().name();
-      int n = method.function().parameters().size();
-      int slots = method.function().differentiableParameters().size();
-      String[] signatures = {
-          name + "Gradient(" + n + "d)",
-          name + "ValueAndGradient(" + n + "d,[])",
-          name + "Tangent(" + (n + slots) + "d)",
-          name + "Pullback(" + (n + 1) + "d,[])",
-      };
-      for (String signature : signatures) {
-        String previous = owners.putIfAbsent(signature, name);
+      Function function = method.function();
+      String owner = function.name() + "(" + String.join(", ", parameterTypes(function)) + ")";
+      for (String signature : memberSignatures(function)) {
+        String previous = owners.putIfAbsent(signature, owner);
         if (previous != null) {
-          return Optional.of("the generated method '" + signature.substring(0,
-              signature.indexOf('(')) + "' for '" + name + "' has the same signature as one"
-              + " generated for '" + previous + "'; rename one of the two methods");
+          return Optional.of("the generated method '" + signature + "' for '" + owner
+              + "' has the same signature as the one generated for '" + previous
+              + "'; rename one of the two methods");
         }
       }
     }
     return Optional.empty();
+  }
+
+  /** The four members of the design contract, as {@code name(type, ...)}. */
+  private static List<String> memberSignatures(Function function) {
+    List<String> parameters = parameterTypes(function);
+    List<String> tangents = new ArrayList<>(parameters);
+    function.differentiableParameters().forEach(p -> tangents.add("double"));
+    List<String> pullback = new ArrayList<>(parameters);
+    pullback.addAll(List.of("double", "double[]"));
+    List<String> valueAndGradient = new ArrayList<>(parameters);
+    valueAndGradient.add("double[]");
+    String name = function.name();
+    return List.of(
+        signature(name + "Gradient", parameters),
+        signature(name + "ValueAndGradient", valueAndGradient),
+        signature(name + "Tangent", tangents),
+        signature(name + "Pullback", pullback));
+  }
+
+  private static List<String> parameterTypes(Function function) {
+    return function.parameters().stream().map(Value::type).map(t -> t.keyword()).toList();
+  }
+
+  private static String signature(String name, List<String> types) {
+    return name + "(" + String.join(", ", types) + ")";
   }
 }

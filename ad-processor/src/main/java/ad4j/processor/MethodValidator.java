@@ -79,7 +79,38 @@ final class MethodValidator {
           + " there is nothing to differentiate with respect to");
       valid = false;
     }
+    if (valid) {
+      valid = fitsParameterSlots(method, tree, diagnostics);
+    }
     return valid;
+  }
+
+  /** The JVM's limit on the parameter slots of a static method (JVMS 4.3.3). */
+  static final int MAX_PARAMETER_SLOTS = 255;
+
+  /**
+   * Whether every generated member fits in {@link #MAX_PARAMETER_SLOTS}. The largest is
+   * {@code mTangent}: the parameters and one direction per {@code double}, and a tape as well in
+   * the segment methods of a long method. ({@code mPullback} adds only a seed and an array.)
+   */
+  private static boolean fitsParameterSlots(ExecutableElement method, MethodTree tree,
+      Diagnostics diagnostics) {
+    int slots = 1; // the tape
+    for (var parameter : method.getParameters()) {
+      TypeKind kind = parameter.asType().getKind();
+      // a double and its direction take two slots each
+      slots += kind == TypeKind.LONG ? 2 : kind == TypeKind.DOUBLE ? 4 : 1;
+    }
+    if (slots <= MAX_PARAMETER_SLOTS) {
+      return true;
+    }
+    String name = method.getSimpleName().toString();
+    diagnostics.error(tree, "@Differentiable method '" + name + "' has too many parameters:"
+        + " its generated '" + name + "Tangent' takes them and one direction per 'double'"
+        + " parameter, " + slots + " parameter slots with the tape of long methods ('double'"
+        + " and 'long' take two each), more than the JVM's limit of " + MAX_PARAMETER_SLOTS
+        + "; with 'double' parameters only, at most 63 fit");
+    return false;
   }
 
   private static Tree at(Tree preferred, Tree fallback) {

@@ -79,6 +79,17 @@ class DiagnosticsTest {
         error("Math.round(active)", "@Differentiable static double f(double x) { return Math.round‸(x); }",
             "call to 'Math.round(...)' is not differentiable: ad4j has no derivative rule for"
                 + " Math.round; differentiable functions are abs, acos"),
+        error("call on a class literal",
+            "@Differentiable static double f(double x) { return F.class.hashCode‸() * x; }",
+            "call to 'F.class.hashCode()' is not differentiable: only calls of static methods are"
+                + " supported"),
+        error("call through this", "@Differentiable static double f(double x) { return this.g‸(x); }",
+            "call to 'this.g(...)': a @Differentiable method is static and has no 'this'; call"
+                + " 'g(...)' without it"),
+        error("call through super",
+            "@Differentiable static double f(double x) { return super.hashCode‸(); }",
+            "call to 'super.hashCode()': a @Differentiable method is static and has no 'super';"
+                + " call 'hashCode()' without it"),
         error("call on an expression",
             "@Differentiable static double f(double x) { return x + \"a\".length‸(); }",
             "only calls of static methods are supported"),
@@ -116,11 +127,17 @@ class DiagnosticsTest {
         error("label on a block", "@Differentiable static double f(double x) { ‸b: { } return x; }",
             "a label is supported only on a loop"),
         error("double in a for update",
-            "@Differentiable static double f(double x) { ‸for (int i = 0; i < 2; i++, x += 1) { } return x; }",
+            "@Differentiable static double f(double x) { for (int i = 0; i < 2; i++, ‸x += 1) { } return x; }",
             "the update of a 'for' loop may change only 'int' and 'long' counters"),
         error("throw of a checked exception",
             "@Differentiable static double f(double x) { if (x < 0) { throw new ‸Exception(); } return x; }",
             "'throw' needs an unchecked exception class"),
+        error("strings in a conditional of a message",
+            "@Differentiable static double f(double x) { if (x < 0) { throw new"
+                + " IllegalArgumentException(\"bad \" + (x > 1 ‸? \"a\" : \"b\")); } return x; }",
+            "conditional expression 'x > 1 ? \"a\" : \"b\"' is not supported in the message of a"
+                + " thrown exception: join string literals and numeric or boolean values with '+'"
+                + " only"),
         error("assert", "@Differentiable static double f(double x) { ‸assert x > 0; return x; }",
             "'assert' statement is not supported: check arguments with 'if' and 'throw'"),
         error("non-boolean condition", "@Differentiable static double f(double x) { return ‸x ? 1 : 2; }",
@@ -134,6 +151,9 @@ class DiagnosticsTest {
             "'++' inside an expression is not supported"),
         error("--x in an expression", "@Differentiable static double f(double x) { return 2 * ‸--x; }",
             "'--' inside an expression is not supported"),
+        error("chained assignment",
+            "@Differentiable static double f(double x) { double a, b; a = b ‸= x * x; return a + b; }",
+            "assignment inside an expression is not supported"),
         error("assignment in an expression",
             "@Differentiable static double f(double x) { double y; return (y ‸= x) * 2; }",
             "assignment inside an expression is not supported"),
@@ -263,9 +283,9 @@ class DiagnosticsTest {
   }
 
   /**
-   * An unsupported declaration or initializer should be reported once: the name should still be
-   * known afterwards, so that its uses do not draw "cannot find variable" or "might not have
-   * been initialized" as well.
+   * An unsupported declaration, initializer or assigned value should be reported once: the name
+   * should still be known afterwards, so that its uses do not draw "cannot find variable" or
+   * "might not have been initialized" as well.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("cascades")
@@ -283,6 +303,9 @@ class DiagnosticsTest {
         "float k = 1; return x * k;",
         "var k = 1f; return x * k;",
         "double a = Math.random(); return a * x;",
-        "double y = switch (1) { default -> 2.0; }; return x * y;");
+        "double y = switch (1) { default -> 2.0; }; return x * y;",
+        "double a, b; a = b = x * x; return a + b;",
+        "double a; a = Math.random(); return a * x;",
+        "double a; if (x > 0) { a = (x += 1) * 2; } else { a = x; } return a * x;");
   }
 }

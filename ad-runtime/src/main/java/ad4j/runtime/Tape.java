@@ -9,7 +9,8 @@ import java.util.Arrays;
  *
  * <p>Generated code takes the current thread's tape with {@link #current()}. Pushes and pops of
  * one call are balanced, so calls may nest (a pullback calling another pullback, recursion
- * included) and share the tape. The stacks grow by doubling and never shrink, so a thread
+ * included) and share the tape. A call that ends by an exception resets the tape to the
+ * {@link #mark()} it took on entry, so the tape is left as the call found it. The stacks grow by doubling and never shrink, so a thread
  * allocates nothing once its tape has grown to the size its largest call needs. Values are
  * stored unboxed.
  *
@@ -21,10 +22,12 @@ public final class Tape {
 
   private double[] doubles = new double[INITIAL_CAPACITY];
   private int doubleCount;
+  /**
+   * {@code long}s, and {@code int}s and booleans widened to {@code long}: two stacks, so that a
+   * position of the tape fits in one {@code long} ({@link #mark()}).
+   */
   private long[] longs = new long[INITIAL_CAPACITY];
   private int longCount;
-  private int[] ints = new int[INITIAL_CAPACITY];
-  private int intCount;
 
   private Tape() {}
 
@@ -61,38 +64,46 @@ public final class Tape {
   }
 
   public void pushInt(int value) {
-    if (intCount == ints.length) {
-      ints = Arrays.copyOf(ints, 2 * ints.length);
-    }
-    ints[intCount++] = value;
+    pushLong(value);
   }
 
   public int popInt() {
-    return ints[--intCount];
+    return (int) popLong();
   }
 
   /** Records a branch decision. */
   public void pushBoolean(boolean value) {
-    pushInt(value ? 1 : 0);
+    pushLong(value ? 1 : 0);
   }
 
   public boolean popBoolean() {
-    return popInt() != 0;
+    return popLong() != 0;
   }
 
   /** The number of values on the tape, all stacks together: zero between calls. */
   public int size() {
-    return doubleCount + longCount + intCount;
+    return doubleCount + longCount;
   }
 
   /**
-   * Empties the tape. A forward sweep that ends in an exception (an argument check throwing)
-   * leaves its values behind; they do no harm to later calls, whose pushes and pops balance
-   * above them, but a long-running thread may clear them here.
+   * The tape's position now, for {@link #reset(long)}. Generated code takes a mark when a
+   * member starts, and resets to it when the member ends by an exception (an argument check,
+   * an {@code ArithmeticException}, a callee's exception): what the member had recorded is then
+   * dropped, and the thread's tape is as the member found it. Costs two reads.
    */
+  public long mark() {
+    return (long) doubleCount << 32 | longCount;
+  }
+
+  /** Drops everything recorded since {@code mark} was taken with {@link #mark()}. */
+  public void reset(long mark) {
+    doubleCount = (int) (mark >>> 32);
+    longCount = (int) mark;
+  }
+
+  /** Empties the tape. Generated code never needs this: see {@link #mark()}. */
   public void clear() {
     doubleCount = 0;
     longCount = 0;
-    intCount = 0;
   }
 }

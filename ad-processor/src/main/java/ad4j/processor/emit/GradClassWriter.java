@@ -19,6 +19,7 @@ import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -163,7 +164,7 @@ public final class GradClassWriter {
       List<String> all = emitter.parameterNames();
       String array = all.get(all.size() - 1);
       return valueAndGradientMethod(methodName, all.subList(0, all.size() - 1), array)
-          .addCode(emitter.body()).build();
+          .addCode(bodyWithTape(emitter, names)).build();
     }
 
     private MethodSpec.Builder valueAndGradientMethod(String methodName, List<String> parameters,
@@ -191,7 +192,6 @@ public final class GradClassWriter {
       String result = names.fresh("result");
       String arguments = String.join(", ", prepend(tape, parameters));
       int count = segments.list().size();
-      code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
       code.add("// forward sweep, in $L segments\n", count);
       for (int k = 1; k < count; k++) {
         code.addStatement("$LForward$L($L)", function.name(), k, arguments);
@@ -208,7 +208,33 @@ public final class GradClassWriter {
         code.addStatement("$L[$L] $L $L.popDouble()", array, i, assignment, tape);
       }
       code.addStatement("return $L", result);
-      return code.build();
+      return withTape(names, tape, code.build());
+    }
+
+    /**
+     * {@code body}, which records on the thread's tape, with the tape bound to {@code tape}; when
+     * the body ends by an exception, the tape is reset to where the call found it, so that a
+     * thread that catches the exception and goes on keeps nothing of the failed call. The
+     * normal path pays for one mark; a try block itself costs nothing until something throws.
+     * Without a tape ({@code tape} null) the body is returned as it is.
+     */
+    private static CodeBlock withTape(NameAllocator names, String tape, CodeBlock body) {
+      if (tape == null) {
+        return body;
+      }
+      String mark = names.fresh("tapeMark");
+      String thrown = names.fresh("thrown");
+      return CodeBlock.builder()
+          .addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE)
+          .addStatement("long $L = $L.mark()", mark, tape)
+          .beginControlFlow("try")
+          .add(body)
+          .nextControlFlow("catch ($T $L)", Throwable.class, thrown)
+          .add("// leave the thread's tape as this call found it\n")
+          .addStatement("$L.reset($L)", tape, mark)
+          .addStatement("throw $L", thrown)
+          .endControlFlow()
+          .build();
     }
 
     /**
@@ -339,13 +365,12 @@ public final class GradClassWriter {
       arguments.addAll(tangentNames);
       String joined = String.join(", ", arguments);
       int count = segments.list().size();
-      code.addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE);
       code.add("// forward sweep, in $L segments\n", count);
       for (int k = 1; k < count; k++) {
         code.addStatement("$LTangent$L($L)", function.name(), k, joined);
       }
       code.addStatement("return $LTangent$L($L)", function.name(), count, joined);
-      return method.addCode(code.build()).build();
+      return method.addCode(withTape(names, tape, code.build())).build();
     }
 
     MethodSpec pullback() {
@@ -364,7 +389,14 @@ public final class GradClassWriter {
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
       return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
-          all.get(primal + 1)).addCode(emitter.body()).build();
+          all.get(primal + 1)).addCode(bodyWithTape(emitter, names)).build();
+    }
+
+    /** The emitted body; when it records on the tape, bound to the thread's tape. */
+    private static CodeBlock bodyWithTape(JavaEmitter emitter, NameAllocator names) {
+      String tape = emitter.usesTape() ? names.fresh("tape") : null;
+      emitter.bindTape(tape);
+      return withTape(names, tape, emitter.body());
     }
 
     private MethodSpec.Builder pullbackMethod(String methodName, List<String> parameters,

@@ -21,7 +21,6 @@ import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.Expr;
-import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,8 +37,6 @@ import java.util.Optional;
  * program computes, the emitter only how it reads.
  */
 final class JavaEmitter {
-  static final ClassName TAPE = ClassName.get("ad4j.runtime", "Tape");
-
   private final Function function;
   private final NameAllocator names;
   private final Map<Value, String> valueNames = new HashMap<>();
@@ -69,15 +66,21 @@ final class JavaEmitter {
     return result;
   }
 
+  /** Whether the program records values on the tape: see {@link #bindTape}. */
+  boolean usesTape() {
+    return facts.usesTape();
+  }
+
+  /** The name of the tape the program records on, which the caller declares. */
+  void bindTape(String name) {
+    this.tape = name;
+  }
+
   /**
-   * The statements of the body: first the tape, when the program records values, and the
-   * values that Java's scopes require to be declared before the block that computes them.
+   * The statements of the body, preceded by the values that Java's scopes require to be
+   * declared before the block that computes them.
    */
   CodeBlock body() {
-    if (facts.usesTape()) {
-      tape = names.fresh("tape");
-      code.addStatement("$T $L = $T.current()", TAPE, tape, TAPE);
-    }
     for (Value value : facts.hoisted(function)) {
       code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
           Operand.Constant.zero(value.type()).expression());
@@ -181,8 +184,7 @@ final class JavaEmitter {
       String operator = sum.operation().name();
       if (sum.operation().form() == Operation.Form.INFIX
           && (operator.equals("+") || operator.equals("-"))
-          && sum.arguments().get(0) instanceof Operand.Read read
-          && read.variable() == store.variable()
+          && readsVariable(sum.arguments().get(0), store.variable())
           && sum.result().type() == store.variable().type()) {
         Operand step = sum.arguments().get(1);
         if (store.variable().type().isIntegral() && step instanceof Operand.Constant constant
@@ -193,6 +195,19 @@ final class JavaEmitter {
       }
     }
     return name + " = " + operand(store.value());
+  }
+
+  /** Whether {@code operand} is the variable's current value, read directly or by a copy. */
+  private boolean readsVariable(Operand operand, Variable variable) {
+    if (operand instanceof Operand.Read read) {
+      return read.variable() == variable;
+    }
+    if (operand instanceof Operand.Use use && formulas.containsKey(use.value())) {
+      Instruction definition = formulas.get(use.value());
+      return definition.operation().form() == Operation.Form.COPY
+          && readsVariable(definition.arguments().get(0), variable);
+    }
+    return false;
   }
 
   /**

@@ -142,14 +142,12 @@ final class SweepWriter {
 
   /**
    * Reverse mode: the forward sweep, then the reverse sweep seeded with {@code seedExpression};
-   * returns the adjoint of each {@code double} parameter (absent when nothing reached it).
+   * returns the adjoint of each {@code double} parameter (absent when nothing reached it). Empty
+   * when the forward sweep never completes (the method only throws, or loops forever): then no
+   * code may follow it, and there is no reverse sweep.
    */
-  Map<Value, Expr> writeReverseMethod(Expr seedExpression) {
+  Optional<Map<Value, Expr>> writeReverseMethod(Expr seedExpression) {
     seed = seedExpression;
-    if (flow.usesTape()) {
-      tape = names.fresh("tape");
-      code.addStatement("$T $L = $T.current()", TAPE, tape, TAPE);
-    }
     if (!flow.isStraightLine()) {
       result = names.fresh("result");
       code.addStatement("double $L = 0.0", result);
@@ -159,6 +157,9 @@ final class SweepWriter {
       code.add("// forward sweep\n");
     }
     writeForward(function.body());
+    if (!forwardCompletes(function.body())) {
+      return Optional.empty();
+    }
     commentedLine = null;
     Map<Value, Adjoint> adjoints = new HashMap<>();
     Map<Variable, String> variableAdjoints = new HashMap<>();
@@ -180,7 +181,33 @@ final class SweepWriter {
         parameterAdjoints.put(variable.parameter(), Expr.atom(variableAdjoints.get(variable)));
       }
     }
-    return parameterAdjoints;
+    return Optional.of(parameterAdjoints);
+  }
+
+  /**
+   * Whether the forward sweep written for {@code block} can complete normally by Java's rules
+   * (JLS 14.22), so that javac accepts code after it. In reverse mode a {@code return} only
+   * stores the result; a loop without a test ends only by a {@code break} of its own.
+   */
+  private boolean forwardCompletes(Block block) {
+    for (Statement statement : block.statements()) {
+      boolean completes;
+      if (statement instanceof Throw || statement instanceof Jump) {
+        completes = false;
+      } else if (statement instanceof Return) {
+        completes = mode == Mode.REVERSE;
+      } else if (statement instanceof If branch) {
+        completes = forwardCompletes(branch.thenBlock()) || forwardCompletes(branch.elseBlock());
+      } else if (statement instanceof Loop loop) {
+        completes = loop.test() != null || loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK);
+      } else {
+        completes = true;
+      }
+      if (!completes) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** What the reverse-mode method returns: the primal result. */
@@ -234,7 +261,12 @@ final class SweepWriter {
 
   // ---- segments of long straight-line methods ----------------------------------------------
 
-  /** Binds the tape parameter of a segment method. */
+  /** Whether the reverse sweep records on the tape: the caller binds it first. */
+  boolean usesTape() {
+    return flow.usesTape();
+  }
+
+  /** Binds the name of the tape: a segment method's parameter, or a local of the caller's. */
   String tapeParameter() {
     tape = names.fresh("tape");
     return tape;

@@ -52,8 +52,8 @@ final class CalleeResolver {
           + owner.getSimpleName());
       return Optional.empty();
     }
+    String qualified = owner.getSimpleName() + "." + name;
     if (!isDifferentiable(method)) {
-      String qualified = owner.getSimpleName() + "." + name;
       if (context.isCompiledFromSource(method)) {
         diagnostics().error(call, "call to '" + shown + "' is not differentiable: annotate '"
             + qualified + "' with @Differentiable, so that ad4j generates the derivatives this"
@@ -71,17 +71,29 @@ final class CalleeResolver {
           + " package-private");
       return Optional.empty();
     }
-    if (!method.getModifiers().contains(Modifier.STATIC)
-        || method.getReturnType().getKind() != TypeKind.DOUBLE) {
-      return Optional.empty(); // its own validation reports what is wrong with it
-    }
-    if (!context.isReachableFromPackage(owner)) {
-      diagnostics().error(call, "call to '" + shown + "': generated code cannot reach class "
-          + owner.getQualifiedName());
+    if (!method.getModifiers().contains(Modifier.STATIC)) {
+      diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
+          + " method '" + qualified + "' is not static, and ad4j differentiates static methods"
+          + " only");
       return Optional.empty();
     }
-    String userClass = context.referenceTo(owner);
-    return Optional.of(new Callee(userClass, gradClassReference(owner), name,
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
+          + " method '" + qualified + "' returns '" + method.getReturnType() + "', and ad4j"
+          + " differentiates methods returning 'double' only");
+      return Optional.empty();
+    }
+    // An inherited static method (g of A, called as g or B.g in B extends A): its derivatives
+    // are generated in the class that declares it.
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    Optional<String> unreachable = context.reachability().ofMember(method);
+    if (unreachable.isPresent()) {
+      diagnostics().error(call, "call to '" + shown + "': generated code cannot call it: "
+          + unreachable.get());
+      return Optional.empty();
+    }
+    String userClass = context.referenceTo(declaring);
+    return Optional.of(new Callee(userClass, gradClassReference(declaring), name,
         parameterTypes(method).orElseThrow()));
   }
 

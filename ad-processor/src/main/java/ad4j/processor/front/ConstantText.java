@@ -26,8 +26,9 @@ final class ConstantText {
   }
 
   /**
-   * The literal for a constant value of a numeric field. Narrow integral types and {@code char}
-   * become {@code int} literals, which behave the same in arithmetic.
+   * The literal for a constant value of a numeric field. Narrow integral types become
+   * {@code int} literals, which behave the same in arithmetic; a {@code char} stays a
+   * {@code char} literal.
    */
   static Optional<Expr> literal(Object value) {
     if (value instanceof Double d) {
@@ -43,9 +44,29 @@ final class ConstantText {
       return Optional.of(Expr.atom(signed(value.toString())));
     }
     if (value instanceof Character c) {
-      return Optional.of(Expr.atom(Integer.toString(c)));
+      return Optional.of(Expr.atom(charLiteral(c)));
     }
     return Optional.empty();
+  }
+
+  /**
+   * A {@code char} literal, so that the constant keeps its type where that matters: in a
+   * message, {@code "at " + C} appends the character. Quotes, backslashes and line breaks get
+   * their escapes: javac would translate a Unicode escape of them before reading the literal.
+   */
+  private static String charLiteral(char c) {
+    String escaped = switch (c) {
+      case '\'' -> "\\'";
+      case '\\' -> "\\\\";
+      case '\n' -> "\\n";
+      case '\r' -> "\\r";
+      case '\t' -> "\\t";
+      case '\b' -> "\\b";
+      case '\f' -> "\\f";
+      default -> c < 0x20 || c == 0x7f ? "\\" + Integer.toOctalString(c)
+          : c > 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c);
+    };
+    return "'" + escaped + "'";
   }
 
   /** The value of a numeric constant as a double, exactly as Java would convert it. */

@@ -15,7 +15,9 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
 import ad4j.processor.rules.Expr;
+import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
@@ -28,10 +30,13 @@ import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.UnaryTree;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -50,6 +55,11 @@ final class ExpressionLowering {
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private final CalleeResolver callees;
+  /**
+   * The constants whose Java type is {@code char} (their type here is {@code int}, as in
+   * arithmetic): a cast {@code (int) 'z'} of one must stay, or a message would print "z".
+   */
+  private final Set<Operand> charConstants = Collections.newSetFromMap(new IdentityHashMap<>());
 
   ExpressionLowering(LoweringContext context) {
     this.context = context;
@@ -63,8 +73,9 @@ final class ExpressionLowering {
       case PARENTHESIZED -> {
         Operand inner = lower(((ParenthesizedTree) expression).getExpression());
         if (inner instanceof Operand.Constant constant) {
-          return new Operand.Constant(Expr.atom("(" + constant.expression() + ")"),
-              constant.type(), constant.knownValue());
+          return charTypedIf(charConstants.contains(constant), new Operand.Constant(
+              Expr.atom("(" + constant.expression() + ")"), constant.type(),
+              constant.knownValue()));
         }
         return inner;
       }
@@ -122,6 +133,14 @@ final class ExpressionLowering {
           LEFT_SHIFT_ASSIGNMENT, RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
         unsupported(expression, "assignment inside an expression is not supported: write the"
             + " assignment as a statement of its own");
+        ExpressionTree variable = expression instanceof AssignmentTree assignment
+            ? assignment.getVariable() : ((CompoundAssignmentTree) expression).getVariable();
+        if (variable instanceof IdentifierTree identifier) {
+          LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
+          if (local != null) {
+            local.markBroken(); // its uses must not add "might not have been initialized"
+          }
+        }
         return null;
       }
       case NEW_CLASS, NEW_ARRAY -> {
@@ -226,7 +245,16 @@ final class ExpressionLowering {
     Object value = literal.getValue();
     OptionalDouble known = value == null
         ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(value));
-    return new Operand.Constant(Expr.atom(context.source().of(literal)), type, known);
+    return charTypedIf(literal.getKind() == Tree.Kind.CHAR_LITERAL,
+        new Operand.Constant(Expr.atom(context.source().of(literal)), type, known));
+  }
+
+  /** Marks {@code constant} as of Java type {@code char} when {@code isChar}. */
+  private Operand.Constant charTypedIf(boolean isChar, Operand.Constant constant) {
+    if (isChar) {
+      charConstants.add(constant);
+    }
+    return constant;
   }
 
   private Operand identifier(IdentifierTree identifier) {
@@ -298,15 +326,16 @@ final class ExpressionLowering {
       }
       OptionalDouble known = constant instanceof Boolean
           ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(constant));
-      return new Operand.Constant(text, type.get(), known);
+      return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(text, type.get(), known));
     }
-    if (field.getModifiers().contains(Modifier.PRIVATE) || !context.isReachableFromPackage(owner)) {
+    Optional<String> unreachable = context.reachability().ofMember(field);
+    if (unreachable.isPresent()) {
       unsupported(use, "field '" + name + "' is not a compile-time constant and generated code"
-          + " cannot read it: make it a constant, or not private");
+          + " cannot read it: " + unreachable.get() + ", or make the field a constant");
       return null;
     }
-    return new Operand.Constant(Expr.atom(context.referenceTo(owner) + "." + name), type.get(),
-        OptionalDouble.empty());
+    return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
+        Expr.atom(context.referenceTo(owner) + "." + name), type.get(), OptionalDouble.empty()));
   }
 
   private Operand binary(BinaryTree binary) {
@@ -463,13 +492,14 @@ final class ExpressionLowering {
     boolean narrowPrimitive = kind == TypeKind.CHAR || kind == TypeKind.SHORT
         || kind == TypeKind.BYTE;
     if (operand instanceof Operand.Constant constant) {
-      if (constant.type() == target.get() && !narrowPrimitive) {
+      if (constant.type() == target.get() && !narrowPrimitive
+          && !charConstants.contains(constant)) {
         return constant; // a redundant cast would draw a -Xlint:cast warning in generated code
       }
       OptionalDouble known = target.get() == NumericType.DOUBLE ? constant.knownValue()
           : OptionalDouble.empty();
-      return new Operand.Constant(castText(constant.expression(), type.toString()),
-          target.get(), known);
+      return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
+          castText(constant.expression(), type.toString()), target.get(), known));
     }
     if (narrowPrimitive) {
       unsupported(cast, "cast to '" + type + "' is not supported: use 'int' or 'long'");
@@ -497,6 +527,13 @@ final class ExpressionLowering {
     if (select instanceof IdentifierTree identifier) {
       name = identifier.getName().toString();
       target = context.symbols().resolveUnqualifiedCall(name);
+    } else if (select instanceof MemberSelectTree member
+        && member.getExpression() instanceof IdentifierTree receiver
+        && (receiver.getName().contentEquals("this") || receiver.getName().contentEquals("super"))) {
+      unsupported(invocation, "call to '" + shown + "': a @Differentiable method is static and"
+          + " has no '" + receiver.getName() + "'; call '" + member.getIdentifier()
+          + (invocation.getArguments().isEmpty() ? "()" : "(...)") + "' without it");
+      return null;
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())) {
       name = member.getIdentifier().toString();
       target = context.symbols().resolveQualifiedCall(member.getExpression());

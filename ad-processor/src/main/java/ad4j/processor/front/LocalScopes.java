@@ -19,7 +19,7 @@ final class LocalScopes {
     private final String name;
     private final NumericType type;
     private final Variable variable;
-    private final boolean broken;
+    private boolean broken;
     private Value value;
 
     Local(String name, NumericType type, Variable variable, boolean broken) {
@@ -42,9 +42,17 @@ final class LocalScopes {
       return variable;
     }
 
-    /** Whether its declaration had an error already reported; uses then report nothing. */
+    /**
+     * Whether its declaration or an assignment to it had an error already reported; uses then
+     * report nothing.
+     */
     boolean isBroken() {
       return broken;
+    }
+
+    /** After an assignment that failed: its value is unknown, and was reported as an error. */
+    void markBroken() {
+      broken = true;
     }
 
     /** The value it holds now; null before its first assignment. */

@@ -75,6 +75,12 @@ public final class Lowering {
     final LoopFrame outer;
     /** Exits pending at this loop's end: flags set by jumps to loops further out, or returns. */
     final Set<Exit> exits = new LinkedHashSet<>();
+    /**
+     * Whether a {@code break} of the user's targets this loop. The breaks that lowering adds for
+     * returns and multi-level exits do not count: a {@code for (;;)} left only by
+     * {@code return} cannot complete normally, as Java sees it.
+     */
+    boolean broken;
 
     LoopFrame(int id, String label, LoopFrame outer) {
       this.id = id;
@@ -200,12 +206,12 @@ public final class Lowering {
       case WHILE_LOOP -> {
         WhileLoopTree loopTree = (WhileLoopTree) statement;
         return lowerLoop(label, loopTree.getCondition(), true, loopTree.getStatement(),
-            List.of(), statement);
+            List.of());
       }
       case DO_WHILE_LOOP -> {
         DoWhileLoopTree loopTree = (DoWhileLoopTree) statement;
         return lowerLoop(label, loopTree.getCondition(), false, loopTree.getStatement(),
-            List.of(), statement);
+            List.of());
       }
       case FOR_LOOP -> {
         ForLoopTree loopTree = (ForLoopTree) statement;
@@ -213,7 +219,7 @@ public final class Lowering {
         lowerStatements(loopTree.getInitializer());
         context.startStatement(statement);
         boolean completes = lowerLoop(label, loopTree.getCondition(), true,
-            loopTree.getStatement(), loopTree.getUpdate(), statement);
+            loopTree.getStatement(), loopTree.getUpdate());
         context.scopes().pop();
         return completes;
       }
@@ -324,6 +330,8 @@ public final class Lowering {
         if (target != null && value != null
             && expressions.assignable(value, target.type(), assignment.getExpression())) {
           context.bind(target, expressions.convert(value, target.type()));
+        } else if (target != null) {
+          target.markBroken(); // its uses must not add "might not have been initialized"
         }
       }
       case PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
@@ -343,12 +351,9 @@ public final class Lowering {
       }
       case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT ->
           lowerIncrement((UnaryTree) expression);
-      case METHOD_INVOCATION -> {
-        if (expressions.lower(expression) != null) {
-          unsupported(expression, "a call whose result is not used has no effect on a"
-              + " differentiable method; assign it to a local or remove it");
-        }
-      }
+      // A call for its effect: a @Differentiable callee runs (and may throw) in every
+      // generated member, as in the user's method; its unused value gets no derivative.
+      case METHOD_INVOCATION -> expressions.lower(expression);
       default -> {
         if (expression instanceof CompoundAssignmentTree) {
           unsupported(expression, "compound assignment '"
@@ -388,6 +393,10 @@ public final class Lowering {
   }
 
   private void lowerReturn(ReturnTree statement) {
+    if (statement.getExpression() == null) {
+      unsupported(statement, "'return' without a value: the method returns 'double'");
+      return;
+    }
     Operand value = expressions.lower(statement.getExpression());
     if (value == null || !expressions.assignable(value, NumericType.DOUBLE,
         statement.getExpression())) {
@@ -438,8 +447,7 @@ public final class Lowering {
   }
 
   private boolean lowerLoop(String label, ExpressionTree conditionTree, boolean testFirst,
-      StatementTree bodyTree, List<? extends ExpressionStatementTree> updateTrees,
-      Tree loopTree) {
+      StatementTree bodyTree, List<? extends ExpressionStatementTree> updateTrees) {
     SourceLine line = context.line();
     LoopFrame frame = new LoopFrame(ir.nextStatementId(), label, loop);
     ir.openBlock();
@@ -463,30 +471,33 @@ public final class Lowering {
     lowerStatement(bodyTree);
     context.scopes().pop();
     Block body = prepend(context.loopPrologue(frame.id), ir.closeBlock());
-    ir.openBlock();
+    List<Statement> updates = new ArrayList<>();
     for (ExpressionStatementTree update : updateTrees) {
       context.startStatement(update);
+      ir.openBlock();
       lowerExpressionStatement(update.getExpression());
-    }
-    Block update = ir.closeBlock();
-    for (var statement : update.statements()) {
-      if ((statement instanceof ad4j.processor.ir.Instruction instruction
-              && instruction.result().isActive())
-          || (statement instanceof Store store && store.variable().isActive())) {
-        unsupported(loopTree, "the update of a 'for' loop may change only 'int' and 'long'"
+      List<Statement> lowered = ir.closeBlock().statements();
+      if (lowered.stream().anyMatch(Lowering::changesADouble)) {
+        unsupported(update, "the update of a 'for' loop may change only 'int' and 'long'"
             + " counters: move the assignment of a 'double' into the loop body");
-        break;
       }
+      updates.addAll(lowered);
     }
+    Block update = new Block(updates);
     loop = frame.outer;
     context.restoreLine(line);
     ir.add(new Loop(frame.id, condition, constantTrue ? null : test, testFirst, body, update,
         line));
-    boolean ownBreaks = body.jumpsTo(frame.id, Jump.Kind.BREAK);
     // A loop that only ends by leaving further out continues with that exit unconditionally,
     // as Java sees it: nothing after it is reachable.
-    continueExits(frame, line, constantTrue && !ownBreaks);
-    return !constantTrue || ownBreaks;
+    continueExits(frame, line, constantTrue && !frame.broken);
+    return !constantTrue || frame.broken;
+  }
+
+  private static boolean changesADouble(Statement statement) {
+    return (statement instanceof ad4j.processor.ir.Instruction instruction
+            && instruction.result().isActive())
+        || (statement instanceof Store store && store.variable().isActive());
   }
 
   /**
@@ -535,6 +546,9 @@ public final class Lowering {
         return;
       }
     }
+    if (kind == Jump.Kind.BREAK) {
+      target.broken = true;
+    }
     if (target == loop) {
       ir.add(new Jump(kind, loop.id, context.line()));
       return;
@@ -567,6 +581,12 @@ public final class Lowering {
       unsupported(creation, "the exception may take at most one argument, its message");
       return;
     }
+    Optional<String> unreachable = context.reachability().ofConstruction(type.get(), hasMessage);
+    if (unreachable.isPresent()) {
+      unsupported(creation.getIdentifier(), "generated code cannot create this exception: "
+          + unreachable.get());
+      return;
+    }
     if (hasMessage && !messageParts(creation.getArguments().get(0), parts)) {
       return;
     }
@@ -588,12 +608,33 @@ public final class Lowering {
       return messageParts(concatenation.getLeftOperand(), parts)
           && messageParts(concatenation.getRightOperand(), parts);
     }
+    if (containsString(expression)) {
+      unsupported(expression, ExpressionLowering.describe(expression) + " '"
+          + context.source().of(expression) + "' is not supported in the message of a thrown"
+          + " exception: join string literals and numeric or boolean values with '+' only");
+      return false;
+    }
     Operand value = expressions.lower(expression);
     if (value == null) {
       return false;
     }
     parts.add(value);
     return true;
+  }
+
+  private static boolean containsString(ExpressionTree expression) {
+    Boolean found = new TreeScanner<Boolean, Void>() {
+      @Override
+      public Boolean visitLiteral(com.sun.source.tree.LiteralTree literal, Void unused) {
+        return literal.getKind() == Tree.Kind.STRING_LITERAL;
+      }
+
+      @Override
+      public Boolean reduce(Boolean first, Boolean second) {
+        return Boolean.TRUE.equals(first) || Boolean.TRUE.equals(second);
+      }
+    }.scan(expression, null);
+    return Boolean.TRUE.equals(found);
   }
 
   private static boolean isStringConcatenation(ExpressionTree expression) {

@@ -39,6 +39,7 @@ final class LoweringContext {
   private final Types types;
   private final Trees trees;
   private final Symbols symbols;
+  private final Reachability reachability;
   private final SourceText source;
   private final Diagnostics diagnostics;
   private final IrBuilder ir = new IrBuilder();
@@ -57,6 +58,7 @@ final class LoweringContext {
     this.types = types;
     this.trees = trees;
     this.symbols = new Symbols(elements, enclosingType, unit);
+    this.reachability = new Reachability(elements, types, symbols.packageName());
     this.source = new SourceText(trees, unit);
     this.diagnostics = diagnostics;
     this.variableNames = variableNames;
@@ -203,18 +205,9 @@ final class LoweringContext {
     return runtime != null && types.isSubtype(mirror, types.erasure(runtime.asType()));
   }
 
-  /** Whether generated code in the user's package can name {@code type}. */
-  boolean isReachableFromPackage(TypeElement type) {
-    for (TypeElement t = type; t != null;
-        t = t.getEnclosingElement() instanceof TypeElement outer ? outer : null) {
-      boolean samePackage = elements.getPackageOf(t).getQualifiedName()
-          .contentEquals(symbols.packageName());
-      if (t.getModifiers().contains(Modifier.PRIVATE)
-          || (!samePackage && !t.getModifiers().contains(Modifier.PUBLIC))) {
-        return false;
-      }
-    }
-    return true;
+  /** What generated code, in another class of the user's package, can refer to. */
+  Reachability reachability() {
+    return reachability;
   }
 
   /** How generated code in the user's package names {@code type}; remembered as used. */

@@ -6,6 +6,9 @@ import com.sun.source.util.SourcePositions;
 import com.sun.source.util.Trees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /** The user's source text of trees: literals as written, and statements for comments. */
 final class SourceText {
@@ -14,6 +17,7 @@ final class SourceText {
   private final CompilationUnitTree unit;
   private final SourcePositions positions;
   private final CharSequence content;
+  private int[] lineStarts;
 
   SourceText(Trees trees, CompilationUnitTree unit) {
     this.unit = unit;
@@ -35,9 +39,30 @@ final class SourceText {
     return content.subSequence((int) start, (int) end).toString();
   }
 
-  /** The 1-based line a tree starts on. */
+  /**
+   * The 1-based line a tree starts on. Counted in the source text itself: javac keeps no line
+   * map when compiling without line numbers ({@code -g:none}, {@code -g:source}, {@code -g:vars}).
+   */
   long line(Tree tree) {
-    return unit.getLineMap().getLineNumber(positions.getStartPosition(unit, tree));
+    long position = positions.getStartPosition(unit, tree);
+    if (lineStarts == null) {
+      lineStarts = lineStarts(content);
+    }
+    int index = Arrays.binarySearch(lineStarts, (int) Math.max(0, position));
+    return index >= 0 ? index + 1 : -index - 1;
+  }
+
+  /** The offset at which each line starts; a line ends at \n, \r or \r\n, as in javac. */
+  private static int[] lineStarts(CharSequence text) {
+    List<Integer> starts = new ArrayList<>();
+    starts.add(0);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\n' || (c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n'))) {
+        starts.add(i + 1);
+      }
+    }
+    return starts.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /**

@@ -261,9 +261,16 @@ final class Symbols {
     return packageName.isEmpty() ? name : packageName + "." + name;
   }
 
-  /** Whether {@code tree} is a plain or dotted name. */
+  /**
+   * Whether {@code tree} is a plain or dotted name: not {@code this}, {@code super} or a class
+   * literal {@code N.class}, which look like names in the syntax tree.
+   */
   static boolean isName(Tree tree) {
-    return tree instanceof IdentifierTree
-        || (tree instanceof MemberSelectTree select && isName(select.getExpression()));
+    if (tree instanceof IdentifierTree identifier) {
+      return !identifier.getName().contentEquals("this")
+          && !identifier.getName().contentEquals("super");
+    }
+    return tree instanceof MemberSelectTree select
+        && !select.getIdentifier().contentEquals("class") && isName(select.getExpression());
   }
 }

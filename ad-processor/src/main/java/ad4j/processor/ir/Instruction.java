@@ -19,4 +19,23 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
           + " arguments, got " + arguments.size());
     }
   }
+
+  /**
+   * Whether evaluating this instruction may throw, so that it must run, in order, even when
+   * nothing uses its result: a call of another {@code @Differentiable} method (it may throw
+   * anything), or an integer division or remainder by a divisor not known to be non-zero
+   * ({@code ArithmeticException}).
+   */
+  public boolean mayThrow() {
+    if (operation.form() == Operation.Form.USER_CALL) {
+      return true;
+    }
+    boolean integerDivision = result.type().isIntegral()
+        && (operation.equals(Operation.DIVIDE) || operation.equals(Operation.REMAINDER));
+    if (!integerDivision) {
+      return false;
+    }
+    return !(arguments.get(1) instanceof Operand.Constant divisor)
+        || divisor.knownValue().isEmpty() || divisor.knownValue().getAsDouble() == 0;
+  }
 }

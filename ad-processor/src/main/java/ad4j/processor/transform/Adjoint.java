@@ -132,6 +132,10 @@ public final class Adjoint {
       out.add(new Note(FORWARD_NOTE, null));
     }
     out.addAll(forward(body).statements());
+    if (!forwardCompletes(body)) {
+      // the method only throws or loops forever: nothing may follow the forward sweep
+      return primal.with(parameters, new Block(out));
+    }
     if (isDifferentiated()) {
       if (anything) {
         out.add(new Note(REVERSE_NOTE, null));
@@ -295,6 +299,30 @@ public final class Adjoint {
     List<Statement> out = new ArrayList<>(site.instructionsFor(List.of(next)));
     out.add(new Store(counter, next, line));
     return out;
+  }
+
+  /**
+   * Whether the forward sweep of {@code block} can complete normally by Java's rules (JLS
+   * 14.22), so that javac accepts code after it. A {@code return} only stores the result there;
+   * a loop without a test ends only by a {@code break} of its own.
+   */
+  private static boolean forwardCompletes(Block block) {
+    for (Statement statement : block.statements()) {
+      boolean completes;
+      if (statement instanceof Throw || statement instanceof Jump) {
+        completes = false;
+      } else if (statement instanceof If branch) {
+        completes = forwardCompletes(branch.thenBlock()) || forwardCompletes(branch.elseBlock());
+      } else if (statement instanceof Loop loop) {
+        completes = loop.test() != null || loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK);
+      } else {
+        completes = true;
+      }
+      if (!completes) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether some path through the branch reaches its end (not ending in a jump or throw). */

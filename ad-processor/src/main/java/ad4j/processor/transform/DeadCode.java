@@ -15,8 +15,9 @@ import java.util.Set;
 
 /**
  * Removes the instructions of a straight-line function whose values the result does not
- * depend on. Functions with branches and loops are returned unchanged: their instructions are
- * all kept, as the user wrote them.
+ * depend on, except those that may throw (with what they read), so that every member throws
+ * where the user's method does. Functions with branches and loops are returned unchanged:
+ * their instructions are all kept, as the user wrote them.
  */
 public final class DeadCode {
   private DeadCode() {}
@@ -34,7 +35,7 @@ public final class DeadCode {
         addUse(ret.value(), needed);
         kept.add(ret);
       } else if (statement instanceof Instruction instruction
-          && needed.contains(instruction.result())) {
+          && (needed.contains(instruction.result()) || instruction.mayThrow())) {
         instruction.arguments().forEach(argument -> addUse(argument, needed));
         kept.add(instruction);
       }

@@ -288,7 +288,11 @@ public final class FlowAnalysis {
     return List.copyOf(needed);
   }
 
-  /** The instructions the result depends on, for straight-line code. */
+  /**
+   * The instructions of straight-line code that must run: those the result depends on, and
+   * those that may throw (with what they depend on), so that every member throws where the
+   * user's method does.
+   */
   private static List<Instruction> liveInstructions(Function function) {
     Set<Value> neededValues = new HashSet<>();
     List<Instruction> instructions = new ArrayList<>();
@@ -302,7 +306,7 @@ public final class FlowAnalysis {
     List<Instruction> result = new ArrayList<>();
     for (int i = instructions.size() - 1; i >= 0; i--) {
       Instruction instruction = instructions.get(i);
-      if (neededValues.contains(instruction.result())) {
+      if (neededValues.contains(instruction.result()) || instruction.mayThrow()) {
         result.add(instruction);
         for (Operand argument : instruction.arguments()) {
           if (argument instanceof Operand.Use use) {

@@ -1,0 +1,317 @@
+package ad4j.processor;
+
+import static ad4j.processor.testing.Sources.unit;
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.MixedFunction;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Adversarial but valid uses: compiler options, class layouts and names that broke ad4j once
+ * (issue 9). Each test compiles code that must work, or must draw one clear ad4j error.
+ */
+class HardeningTest {
+
+  private static String generatedSource(Compilation compilation, String className) {
+    try {
+      return compilation.generatedSourceFile(className).orElseThrow().getCharContent(true)
+          .toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  // ---- compiler options ------------------------------------------------------------------------
+
+  /** Without line numbers javac keeps no line map: the comments count lines themselves. */
+  @ParameterizedTest
+  @ValueSource(strings = {"-g:none", "-g:source", "-g:vars", "-g:source,vars"})
+  void debugLevelsWithoutLineNumbers(String option) {
+    Compiled compiled = InProcessCompiler.compileWith(List.of(option, "-Xlint:all", "-Werror"),
+        "com.example.Rosenbrock", GoldenTest.ROSENBROCK);
+
+    String generated = generatedSource(compiled.compilation(), "com.example.RosenbrockGrad");
+    assertThat(generated).contains("// line 8: double a = 1 - x;\n");
+    assertThat(generated).contains("// adjoint of line 10: return a * a + 100 * b * b;\n");
+    DerivativeChecks.checkAt(compiled.function("com.example.Rosenbrock", "value", 2), -1.2, 1);
+  }
+
+  // ---- class layouts -------------------------------------------------------------------------
+
+  /** g is declared in A: B's derivatives call AGrad.gTangent and AGrad.gPullback. */
+  @Test
+  void inheritedDifferentiableHelperIsCalledThroughItsDeclaringClass() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.A", unit("class A",
+            "  @Differentiable static double g(double x) { return x * x * x; }"),
+        "com.example.B", unit("final class B extends A",
+            "  @Differentiable static double f(double x, double y) {"
+                + " return g(x) * y + B.g(y); }"));
+
+    CompiledFunction f = compiled.function("com.example.B", "f", 2);
+    assertThat(f.gradient(2.0, 3.0)).usingTolerance(1e-12).containsExactly(36.0, 8.0 + 27.0)
+        .inOrder();
+    DerivativeChecks.checkAt(f, 2.0, 3.0);
+    DerivativeChecks.checkAt(f, -0.5, 1.25);
+  }
+
+  // ---- overloads -----------------------------------------------------------------------------
+
+  /** Overloads that differ only in the type of a parameter get overloaded members. */
+  @Test
+  void overloadsWithTheSameParameterCount() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.F", unit("final class F", String.join("\n",
+            "  @Differentiable static double f(double x, int n) { return Math.pow(x, n); }",
+            "  @Differentiable static double f(double x, double y) { return x * Math.sin(y); }",
+            "  @Differentiable static double g(double x, double y) {"
+                + " return f(x, 3) + f(x, y) + f(y, 2L * 1.0); }")));
+
+    MixedFunction byInt = new MixedFunction(compiled, "com.example.F", "f", double.class,
+        int.class);
+    assertThat(byInt.gradient(new Object[] {2.0, 3})).usingTolerance(1e-12).containsExactly(12.0);
+    assertThat(byInt.tangent(new Object[] {2.0, 3}, new double[] {1.0})).isWithin(1e-12).of(12.0);
+    MixedFunction byDouble = new MixedFunction(compiled, "com.example.F", "f", double.class,
+        double.class);
+    assertThat(byDouble.gradient(new Object[] {2.0, 0.5})).usingTolerance(1e-12)
+        .containsExactly(Math.sin(0.5), 2.0 * Math.cos(0.5)).inOrder();
+    CompiledFunction g = compiled.function("com.example.F", "g", 2);
+    DerivativeChecks.checkAt(g, 1.5, 0.25);
+    DerivativeChecks.checkAt(g, -0.75, 2.0);
+  }
+
+  // ---- user mistakes are reported as such ----------------------------------------------------
+
+  private static final String BROKEN_CALLEES = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class G {",
+      "  @Differentiable double notStatic(double x) { return x; }",
+      "  @Differentiable static float notDouble(double x) { return 1; }",
+      "}",
+      "");
+
+  /** Each call names what is wrong with its callee; the callee's own error is reported too. */
+  @Test
+  void calleeInAnotherClassThatIsNotStaticOrNotDouble() {
+    JavaFileObject callees = JavaFileObjects.forSourceString("com.example.G", BROKEN_CALLEES);
+    JavaFileObject caller = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double x) { return G.notStatic(x); }",
+        "  @Differentiable static double g(double x) { return G.notDouble(x); }",
+        "}",
+        ""));
+
+    Compilation compilation = InProcessCompiler.javac().compile(caller, callees);
+
+    assertThat(compilation).hadErrorContaining("call to 'G.notStatic(...)' is not"
+        + " differentiable: @Differentiable method 'G.notStatic' is not static, and ad4j"
+        + " differentiates static methods only").inFile(caller).onLine(4).atColumn(65);
+    assertThat(compilation).hadErrorContaining("call to 'G.notDouble(...)' is not"
+        + " differentiable: @Differentiable method 'G.notDouble' returns 'float', and ad4j"
+        + " differentiates methods returning 'double' only").inFile(caller).onLine(5)
+        .atColumn(65);
+    assertThat(compilation).hadErrorContaining("'notStatic' must be static").inFile(callees)
+        .onLine(4);
+    assertThat(compilation).hadErrorContaining("'notDouble' must return 'double'")
+        .inFile(callees).onLine(5);
+    assertThat(compilation).hadErrorCount(4);
+  }
+
+  @Test
+  void returnWithoutAValue() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", unit("final class F",
+        "  @Differentiable static double f(double x) {\n"
+            + "    if (x > 0) return;\n"
+            + "    return x;\n"
+            + "  }"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("'return' without a value: the method returns"
+        + " 'double'").inFile(file).onLine(7).atColumn(16);
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  // ---- what generated code can reach ---------------------------------------------------------
+
+  /** F may call G's protected method, as its subclass; FGrad is no subclass, so it may not. */
+  @Test
+  void protectedStaticCalleeInAnotherPackage() {
+    JavaFileObject callee = JavaFileObjects.forSourceString("other.G", String.join("\n",
+        "package other;",
+        "public class G {",
+        "  @ad4j.Differentiable protected static double g(double x) { return x * x; }",
+        "}"));
+    JavaFileObject caller = JavaFileObjects.forSourceString("com.example.F", unit(
+        "final class F extends other.G",
+        "  @Differentiable static double f(double x) { return g(x) * 2; }"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(caller, callee);
+
+    assertThat(compilation).hadErrorContaining("call to 'g(...)': generated code cannot call"
+        + " it: method 'G.g' is protected in package 'other', and generated code lives in"
+        + " package 'com.example'; make it public").inFile(caller).onLine(6).atColumn(55);
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  /**
+   * A throw or a read of something generated code cannot reach, with a caret where the error
+   * goes; the class declares what the cases refer to.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "private exception class | throw new ‸E(\"neg\") | generated code cannot create this"
+          + " exception: class 'F.E' is private; make it package-private",
+      "private constructor | throw new ‸P(\"neg\") | generated code cannot create this"
+          + " exception: the constructor P(java.lang.String) is private; make it"
+          + " package-private",
+      "private no-argument constructor | throw new ‸P() | generated code cannot create this"
+          + " exception: the constructor P() is private; make it package-private",
+      "field of a private class | return N‸.K * x | field 'K' is not a compile-time constant and"
+          + " generated code cannot read it: class 'F.N' is private; make it package-private,"
+          + " or make the field a constant"})
+  void referencesGeneratedCodeCannotReach(String name, String statement, String message) {
+    String method = "  @Differentiable static double f(double x) { if (x < 0) { "
+        + statement.replace(CARET, "") + "; } return x; }";
+    if (statement.startsWith("return")) {
+      method = "  @Differentiable static double f(double x) { " + statement.replace(CARET, "")
+          + "; }";
+    }
+    String line = method.replace(statement.replace(CARET, ""), statement);
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", unit("final class F",
+        String.join("\n",
+            "  private static class E extends RuntimeException { E(String m) { super(m); } }",
+            "  static class P extends RuntimeException {",
+            "    private P(String m) { super(m); }",
+            "    private P() { }",
+            "  }",
+            "  private static final class N { static final double K = Math.sqrt(2); }",
+            method)));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(12)
+        .atColumn(line.indexOf(CARET) + 1);
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  private static final String CARET = "‸";
+
+  // ---- thrown messages -----------------------------------------------------------------------
+
+  /** Each message concatenates a char as Java does: a char prints as a character, an int not. */
+  @ParameterizedTest
+  @ValueSource(strings = {"(int) 'z'", "'z'", "C", "(int) C", "(char) 65", "(int) (char) 65",
+      "('z')", "(int) ('z')", "Character.MAX_VALUE", "(int) Character.MAX_VALUE", "TAB",
+      "QUOTE", "(int) QUOTE"})
+  void charactersInThrownMessagesKeepTheirType(String part) {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.F", unit("final class F", String.join("\n",
+            "  static final char C = 'b';",
+            "  static final char TAB = '\\t';",
+            "  static final char QUOTE = '\\'';",
+            "  @Differentiable static double f(double x) {",
+            "    if (x < 0) throw new IllegalArgumentException(\"bad \" + " + part + ");",
+            "    return x * x;",
+            "  }")));
+    CompiledFunction f = compiled.function("com.example.F", "f", 1);
+
+    String expected = assertThrows(IllegalArgumentException.class, () -> f.value(-1)).getMessage();
+    assertThat(expected).isEqualTo("bad " + javaValueOf(part));
+    assertThat(assertThrows(IllegalArgumentException.class, () -> f.gradient(-1)).getMessage())
+        .isEqualTo(expected);
+    assertThat(assertThrows(IllegalArgumentException.class,
+        () -> f.tangent(new double[] {-1}, new double[] {1})).getMessage()).isEqualTo(expected);
+    assertThat(assertThrows(IllegalArgumentException.class,
+        () -> f.pullback(new double[] {-1}, 1, new double[1])).getMessage()).isEqualTo(expected);
+  }
+
+  /** What Java appends for each part of {@link #charactersInThrownMessagesKeepTheirType}. */
+  private static String javaValueOf(String part) {
+    return switch (part) {
+      case "(int) 'z'", "(int) ('z')" -> "" + (int) 'z';
+      case "'z'", "('z')" -> "z";
+      case "C" -> "b";
+      case "(int) C" -> "" + (int) 'b';
+      case "(char) 65" -> "A";
+      case "(int) (char) 65" -> "65";
+      case "Character.MAX_VALUE" -> "" + Character.MAX_VALUE;
+      case "(int) Character.MAX_VALUE" -> "" + (int) Character.MAX_VALUE;
+      case "TAB" -> "\t";
+      case "QUOTE" -> "'";
+      case "(int) QUOTE" -> "" + (int) '\'';
+      default -> throw new IllegalArgumentException(part);
+    };
+  }
+
+  // ---- limits --------------------------------------------------------------------------------
+
+  /** {@code f(double x0, ..., double x(n-1), int k0, ...)} returning a sum of squares. */
+  private static String manyParameters(int doubles, int ints) {
+    StringBuilder parameters = new StringBuilder();
+    StringBuilder sum = new StringBuilder("0.0");
+    for (int i = 0; i < doubles; i++) {
+      parameters.append(i == 0 ? "" : ", ").append("double x").append(i);
+      sum.append(" + x").append(i).append(" * x").append(i);
+    }
+    for (int i = 0; i < ints; i++) {
+      parameters.append(", int k").append(i);
+    }
+    return unit("final class F", "  @Differentiable static double f(" + parameters + ") {\n"
+        + "    return " + sum + ";\n  }");
+  }
+
+  /** 63 doubles: mTangent takes 252 slots, the tangent segments one more for the tape. */
+  @Test
+  void sixtyThreeDoubleParametersFit() {
+    CompiledFunction f = InProcessCompiler.compile("com.example.F", manyParameters(63, 0))
+        .function("com.example.F", "f", 63);
+
+    double[] x = new double[63];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = 0.25 * i - 3;
+    }
+    double[] expected = x.clone();
+    for (int i = 0; i < x.length; i++) {
+      expected[i] = 2 * x[i];
+    }
+    assertThat(f.gradient(x)).usingExactEquality().containsExactly(expected).inOrder();
+    DerivativeChecks.checkAt(f, x);
+  }
+
+  /** Beyond the JVM's 255 parameter slots: one ad4j error at the method, no generated class. */
+  @ParameterizedTest
+  @CsvSource({"64, 0, 257", "63, 3, 256", "127, 0, 509"})
+  void tooManyParametersForTheTangent(int doubles, int ints, int slots) {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        manyParameters(doubles, ints));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'f' has too many"
+        + " parameters: its generated 'fTangent' takes them and one direction per 'double'"
+        + " parameter, " + slots + " parameter slots with the tape of long methods ('double' and"
+        + " 'long' take two each), more than the JVM's limit of 255; with 'double' parameters"
+        + " only, at most 63 fit").inFile(file).onLine(6).atColumn(33);
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(InProcessCompiler.generatedSourceNames(file)).isEmpty();
+  }
+}

@@ -1,0 +1,64 @@
+package ad4j.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class TapeTest {
+  @Test
+  void valuesComeBackInMirrorOrderPerType() {
+    Tape tape = Tape.create();
+    tape.pushDouble(1.5);
+    tape.pushInt(-7);
+    tape.pushLong(Long.MIN_VALUE);
+    tape.pushBoolean(true);
+    tape.pushDouble(Double.NaN);
+    tape.pushBoolean(false);
+    assertEquals(6, tape.size());
+    assertFalse(tape.popBoolean());
+    assertTrue(Double.isNaN(tape.popDouble()));
+    assertTrue(tape.popBoolean());
+    assertEquals(Long.MIN_VALUE, tape.popLong());
+    assertEquals(-7, tape.popInt());
+    assertEquals(1.5, tape.popDouble());
+    assertEquals(0, tape.size());
+  }
+
+  @Test
+  void resetDropsWhatWasRecordedSinceTheMarkAndKeepsWhatWasBefore() {
+    Tape tape = Tape.create();
+    tape.pushDouble(0.25);
+    tape.pushInt(3);
+    long mark = tape.mark();
+    for (int i = 0; i < 10_000; i++) {
+      tape.pushDouble(i);
+      tape.pushInt(i);
+      tape.pushLong(i);
+      tape.pushBoolean(i % 2 == 0);
+    }
+    tape.reset(mark);
+    assertEquals(2, tape.size());
+    assertEquals(3, tape.popInt());
+    assertEquals(0.25, tape.popDouble());
+  }
+
+  @Test
+  void aMarkHoldsCountsBeyondSixteenBits() {
+    Tape tape = Tape.create();
+    for (int i = 0; i < 70_000; i++) {
+      tape.pushDouble(i);
+    }
+    for (int i = 0; i < 100_000; i++) {
+      tape.pushInt(i);
+    }
+    long mark = tape.mark();
+    tape.pushDouble(-1);
+    tape.pushInt(-1);
+    tape.reset(mark);
+    assertEquals(170_000, tape.size());
+    assertEquals(99_999, tape.popInt());
+    assertEquals(69_999.0, tape.popDouble());
+  }
+}
