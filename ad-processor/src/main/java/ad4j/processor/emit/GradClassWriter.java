@@ -1,13 +1,12 @@
 package ad4j.processor.emit;
 
-import ad4j.processor.transform.FlowAnalysis;
 
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
-import ad4j.processor.rules.Expr;
 import ad4j.processor.transform.Adjoint;
 import ad4j.processor.transform.DeadCode;
+import ad4j.processor.transform.Segments;
 import ad4j.processor.transform.Tangent;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
@@ -18,8 +17,6 @@ import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -32,6 +29,8 @@ import javax.lang.model.util.Elements;
  * {@code mPullback}).
  */
 public final class GradClassWriter {
+  static final ClassName TAPE = ClassName.get("ad4j.runtime", "Tape");
+
   /** The processor named in {@code @Generated}. */
   public static final String GENERATOR = "ad4j.processor.DifferentiableProcessor";
 
@@ -94,8 +93,6 @@ public final class GradClassWriter {
     private final int slots;
     /** The split of a long straight-line method into segments; null when it stays whole. */
     private Segments segments;
-    /** The analysis of the function, shared by all its writers: it is the same for each. */
-    private final FlowAnalysis flow;
 
     MethodWriter(String userType, String gradType, Method method) {
       this.gradType = gradType;
@@ -106,7 +103,6 @@ public final class GradClassWriter {
           .map(p -> p.asType().toString())
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
-      this.flow = new FlowAnalysis(function);
     }
 
     /**
@@ -117,7 +113,7 @@ public final class GradClassWriter {
     List<MethodSpec> members() {
       MethodSpec valueAndGradient = valueAndGradient();
       MethodSpec tangent = tangent();
-      Segments candidate = Segments.of(function, flow, flow.liveInstructions());
+      Segments candidate = Segments.of(function);
       if (candidate != null
           && (exceedsHotSpotLimit(valueAndGradient) || exceedsHotSpotLimit(tangent))) {
         segments = candidate;
@@ -130,12 +126,18 @@ public final class GradClassWriter {
       return members;
     }
 
-    MethodSpec gradient() {
-      NameAllocator names = new NameAllocator(function.userNames());
+    /** The user's parameter names, claimed first so that they stay unchanged. */
+    private List<String> userParameterNames(NameAllocator names) {
       List<String> parameters = new ArrayList<>();
       for (Value parameter : function.parameters()) {
         parameters.add(names.user(parameter.nameHint()));
       }
+      return parameters;
+    }
+
+    MethodSpec gradient() {
+      NameAllocator names = new NameAllocator(function.userNames());
+      List<String> parameters = userParameterNames(names);
       String array = names.fresh("gradient");
       return start(function.name() + "Gradient", parameters)
           .addJavadoc("Returns the gradient of $L\nat the given point, computed in reverse mode:"
@@ -153,8 +155,7 @@ public final class GradClassWriter {
       NameAllocator names = new NameAllocator(function.userNames());
       String methodName = function.name() + "ValueAndGradient";
       if (segments != null) {
-        SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-        List<String> parameters = sweep.parameterNames();
+        List<String> parameters = userParameterNames(names);
         String array = names.fresh("gradient");
         return valueAndGradientMethod(methodName, parameters, array)
             .addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
@@ -225,7 +226,7 @@ public final class GradClassWriter {
       String mark = names.fresh("tapeMark");
       String thrown = names.fresh("thrown");
       return CodeBlock.builder()
-          .addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE)
+          .addStatement("$T $L = $T.current()", TAPE, tape, TAPE)
           .addStatement("long $L = $L.mark()", mark, tape)
           .beginControlFlow("try")
           .add(body)
@@ -264,59 +265,48 @@ public final class GradClassWriter {
     }
 
     private MethodSpec forwardSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
-      String tape = sweep.tapeParameter();
-      sweep.writeForwardSegment(segment, last);
-      return segmentMethod(function.name() + "Forward" + segment.number(), tape, parameters,
-          List.of(), last ? double.class : void.class, sweep.code().build(),
+      return segmentMethod(function.name() + "Forward" + segment.number(),
+          segments.forward(segment), last ? double.class : void.class,
           "Forward sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec reverseSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
-      String tape = sweep.tapeParameter();
-      String seed = last ? names.fresh("seed") : null;
-      sweep.writeReverseSegment(segment, last ? Expr.atom(seed) : null);
-      return segmentMethod(function.name() + "Reverse" + segment.number(), tape, parameters,
-          last ? List.of(seed) : List.of(), void.class, sweep.code().build(),
+      return segmentMethod(function.name() + "Reverse" + segment.number(),
+          segments.reverse(segment), void.class,
           "Reverse sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec tangentSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = new NameAllocator(function.userNames());
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
-      List<String> parameters = sweep.parameterNames();
-      List<String> tangents = sweep.tangentParameterNames();
-      String tape = sweep.tapeParameter();
-      sweep.writeTangentSegment(segment, last);
-      return segmentMethod(function.name() + "Tangent" + segment.number(), tape, parameters,
-          tangents, last ? double.class : void.class, sweep.code().build(),
+      return segmentMethod(function.name() + "Tangent" + segment.number(),
+          segments.tangent(segment), last ? double.class : void.class,
           "Forward mode over " + segmentLines(segment) + " of " + link + ".");
     }
 
-    private MethodSpec segmentMethod(String name, String tape, List<String> parameters,
-        List<String> extraDoubles, Class<?> returns, CodeBlock body, String javadoc) {
+    /**
+     * A private segment method: the tape, then the program's parameters (the user's, then the
+     * {@code double}s a transform added: tangents, the seed).
+     */
+    private MethodSpec segmentMethod(String name, Function program, Class<?> returns,
+        String javadoc) {
+      NameAllocator names = new NameAllocator(function.userNames());
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> parameters = emitter.parameterNames();
+      String tape = names.fresh("tape");
+      emitter.bindTape(tape);
       MethodSpec.Builder method = MethodSpec.methodBuilder(name)
           .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
           .addJavadoc("$L\n", javadoc)
           .returns(returns)
-          .addParameter(SweepWriter.TAPE, tape);
+          .addParameter(TAPE, tape);
       for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+        method.addParameter(typeName(program.parameters().get(i).type()), parameters.get(i));
       }
-      for (String extra : extraDoubles) {
-        method.addParameter(double.class, extra);
-      }
-      return method.addCode(body).build();
+      return method.addCode(emitter.body()).build();
     }
 
     private static String segmentLines(Segments.Segment segment) {
-      long first = segment.instructions().get(0).line().number();
-      long last = segment.instructions().get(segment.instructions().size() - 1).line().number();
+      long first = segment.firstLine();
+      long last = segment.lastLine();
       return first == last ? "line " + first : "lines " + first + " to " + last;
     }
 
@@ -355,9 +345,13 @@ public final class GradClassWriter {
 
     /** The tangent of a split method: the segments' tangent methods in order. */
     private MethodSpec segmentedTangent(NameAllocator names) {
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
-      List<String> parameters = sweep.parameterNames();
-      List<String> tangentNames = sweep.tangentParameterNames();
+      List<String> parameters = userParameterNames(names);
+      List<String> tangentNames = new ArrayList<>();
+      for (int i = 0; i < parameters.size(); i++) {
+        if (function.parameters().get(i).isActive()) {
+          tangentNames.add(names.fresh(parameters.get(i) + "Dot"));
+        }
+      }
       MethodSpec.Builder method = tangentMethod(parameters, tangentNames);
       CodeBlock.Builder code = CodeBlock.builder();
       String tape = names.fresh("tape");
@@ -377,8 +371,7 @@ public final class GradClassWriter {
       NameAllocator names = new NameAllocator(function.userNames());
       String methodName = function.name() + "Pullback";
       if (segments != null) {
-        SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-        List<String> parameters = sweep.parameterNames();
+        List<String> parameters = userParameterNames(names);
         String seed = names.fresh("seed");
         String array = names.fresh("adjoints");
         return pullbackMethod(methodName, parameters, seed, array)

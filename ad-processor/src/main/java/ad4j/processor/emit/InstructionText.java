@@ -5,7 +5,7 @@ import ad4j.processor.ir.MathOwner;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Value;
-import ad4j.processor.rules.Expr;
+import ad4j.processor.ir.Expr;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -20,7 +20,7 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
-import ad4j.processor.rules.Expr;
+import ad4j.processor.ir.Expr;
 import com.palantir.javapoet.CodeBlock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -118,7 +118,11 @@ final class JavaEmitter {
             store.add() ? "+=" : "=", operand(store.value()));
       } else if (statement instanceof Return ret) {
         comment(ret.line());
-        code.addStatement("return $L", operand(ret.value()));
+        if (ret.value() != null) {
+          code.addStatement("return $L", operand(ret.value()));
+        } else if (i < statements.size() - 1 || block != function.body()) {
+          code.addStatement("return");
+        }
       } else if (statement instanceof If branch) {
         writeIf(branch);
       } else if (statement instanceof Loop loop) {
@@ -236,8 +240,7 @@ final class JavaEmitter {
   }
 
   private void writeCountingLoop(Declare declare, Loop loop) {
-    comment(declare.line());
-    comment(loop.line());
+    comment(loop.line()); // the loop's line holds the declaration too
     Variable counter = declare.variable();
     String init = counter.type().keyword() + " " + nameOf(counter) + " = "
         + operand(declare.initial());
@@ -408,6 +411,11 @@ final class JavaEmitter {
   }
 
   private String nameOf(Value value) {
+    if (facts.isInline(value) && formulas.containsKey(value)
+        && formulas.get(value).arguments().get(0) instanceof Operand.Read read
+        && formulas.get(value).operation().form() == Operation.Form.COPY) {
+      return nameOf(read.variable()); // a copy written as the variable: named so too
+    }
     String name = valueNames.get(value);
     if (name == null) {
       name = switch (value.origin()) {
@@ -455,7 +463,7 @@ final class JavaEmitter {
 
   private static Value finalReturnValue(Function function) {
     List<Statement> statements = function.body().statements();
-    return statements.get(statements.size() - 1) instanceof Return ret
+    return !statements.isEmpty() && statements.get(statements.size() - 1) instanceof Return ret
         && ret.value() instanceof Operand.Use use ? use.value() : null;
   }
 

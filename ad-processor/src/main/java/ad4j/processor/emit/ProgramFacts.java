@@ -19,17 +19,19 @@ import ad4j.processor.ir.Variable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What the printer needs to know about a program before it prints: how often each value is
  * read, which values are read outside the block that defines them (Java's scopes then need
- * their declaration earlier), which formula values can be written inline, and whether the
- * program uses the tape.
+ * their declaration earlier), which values are written inline instead of as locals, and
+ * whether the program uses the tape.
  */
 final class ProgramFacts {
   private final Map<Value, Integer> uses = new HashMap<>();
@@ -42,6 +44,9 @@ final class ProgramFacts {
 
   ProgramFacts(Function function) {
     visit(function.body(), null);
+    for (BlockValues block : blocks) {
+      decideInline(block.statements(), block.definedHere());
+    }
     for (Map.Entry<Value, Block> entry : definedIn.entrySet()) {
       Block home = entry.getValue();
       if (home == function.body()) {
@@ -61,7 +66,7 @@ final class ProgramFacts {
     return uses.getOrDefault(value, 0);
   }
 
-  /** Whether the formula value is written inline at its one use. */
+  /** Whether the value is written inline where it is read, not as a local of its own. */
   boolean isInline(Value value) {
     return inline.contains(value);
   }
@@ -106,38 +111,33 @@ final class ProgramFacts {
     return false;
   }
 
+  /** Where a value is read inside the block that defines it: statement indices. */
+  private final Map<Value, List<Integer>> localUses = new HashMap<>();
+  /** Values read somewhere other than directly in the block that defines them. */
+  private final Set<Value> readElsewhere = new HashSet<>();
+  /** Every block, for the decisions that need all reads of the program first. */
+  private final List<BlockValues> blocks = new ArrayList<>();
+
   private void visit(Block block, Block parent) {
     parents.put(block, parent);
     List<Statement> statements = block.statements();
-    // formula values defined so far whose one use may still come, with nothing printed between
-    Map<Value, Integer> pending = new HashMap<>();
+    Map<Value, Integer> definedHere = new HashMap<>();
     for (int i = 0; i < statements.size(); i++) {
       Statement statement = statements.get(i);
-      List<Operand> read = operands(statement);
-      for (Operand operand : read) {
+      for (Operand operand : operands(statement)) {
         if (operand instanceof Operand.Use use) {
-          uses.merge(use.value(), 1, Integer::sum);
-          usedIn.computeIfAbsent(use.value(), v -> new ArrayList<>()).add(block);
-          if (pending.containsKey(use.value())) {
-            inline.add(use.value());
-          }
+          read(use.value(), block, i, definedHere);
         }
       }
       if (statement instanceof Instruction instruction) {
         definedIn.put(instruction.result(), block);
+        definedHere.put(instruction.result(), i);
         if (instruction.operation().form() == Operation.Form.POP) {
           usesTape = true;
         }
-        if (instruction.result().origin() == Value.Origin.FORMULA) {
-          pending.put(instruction.result(), i);
-          continue;
-        }
-      }
-      if (statement instanceof Push) {
+      } else if (statement instanceof Push) {
         usesTape = true;
-      }
-      pending.clear(); // a printed statement ends the run of formulas before it
-      if (statement instanceof If branch) {
+      } else if (statement instanceof If branch) {
         visit(branch.thenBlock(), block);
         visit(branch.elseBlock(), block);
       } else if (statement instanceof Loop loop) {
@@ -146,24 +146,111 @@ final class ProgramFacts {
         visit(loop.update(), block);
         if (loop.test() instanceof Operand.Use use) {
           // the test is read at the end of the condition block
-          uses.merge(use.value(), 1, Integer::sum);
-          usedIn.computeIfAbsent(use.value(), v -> new ArrayList<>()).add(loop.condition());
-          if (use.value().origin() == Value.Origin.FORMULA && endsWith(loop.condition(),
-              use.value())) {
-            inline.add(use.value());
+          Map<Value, Integer> conditionValues = new HashMap<>();
+          List<Statement> condition = loop.condition().statements();
+          for (int k = 0; k < condition.size(); k++) {
+            if (condition.get(k) instanceof Instruction c) {
+              conditionValues.put(c.result(), k);
+            }
+          }
+          read(use.value(), loop.condition(), condition.size(), conditionValues);
+        }
+      }
+    }
+    blocks.add(new BlockValues(statements, definedHere));
+  }
+
+  /** A block's statements and the index of each value defined there. */
+  private record BlockValues(List<Statement> statements, Map<Value, Integer> definedHere) {}
+
+  private void read(Value value, Block block, int index, Map<Value, Integer> definedHere) {
+    uses.merge(value, 1, Integer::sum);
+    usedIn.computeIfAbsent(value, v -> new ArrayList<>()).add(block);
+    if (definedHere.containsKey(value)) {
+      localUses.computeIfAbsent(value, v -> new ArrayList<>()).add(index);
+    } else {
+      readElsewhere.add(value);
+    }
+  }
+
+  /**
+   * Which values of a block are written inline rather than as locals: formula values and
+   * inactive integer temporaries read once, right after their definition (nothing printed in
+   * between); and copies of a variable ({@code int k2 = k}) read only in this block before the
+   * variable changes, which are written as the variable itself.
+   */
+  private void decideInline(List<Statement> statements, Map<Value, Integer> definedHere) {
+    Set<Value> candidates = new HashSet<>();
+    for (Map.Entry<Value, Integer> entry : definedHere.entrySet()) {
+      Value value = entry.getKey();
+      List<Integer> local = localUses.getOrDefault(value, List.of());
+      if (readElsewhere.contains(value) || local.isEmpty()) {
+        continue;
+      }
+      Instruction instruction = (Instruction) statements.get(entry.getValue());
+      if (isCopyOfVariable(instruction)) {
+        Variable variable = ((Operand.Read) instruction.arguments().get(0)).variable();
+        int last = local.get(local.size() - 1);
+        if (!writes(statements.subList(entry.getValue() + 1, last), variable)) {
+          inline.add(value);
+        }
+      } else if (local.size() == 1 && (value.origin() == Value.Origin.FORMULA
+          || value.origin() == Value.Origin.TEMPORARY && !value.isActive()
+              && value.type().isIntegral())) {
+        candidates.add(value);
+      }
+    }
+    // a value written inline is evaluated at its use: only unprinted statements may lie between
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (Value value : List.copyOf(candidates)) {
+        int from = definedHere.get(value);
+        int to = localUses.get(value).get(0);
+        for (int k = from + 1; k < to && k < statements.size(); k++) {
+          if (!(statements.get(k) instanceof Instruction between)
+              || !(candidates.contains(between.result()) || inline.contains(between.result()))) {
+            candidates.remove(value);
+            changed = true;
+            break;
           }
         }
       }
     }
-    // a formula used more than once is printed as a local of its own
-    inline.removeIf(v -> uses.getOrDefault(v, 0) != 1);
+    inline.addAll(candidates);
   }
 
-  private static boolean endsWith(Block block, Value value) {
-    List<Statement> statements = block.statements();
-    return !statements.isEmpty()
-        && statements.get(statements.size() - 1) instanceof Instruction last
-        && last.result() == value;
+  private static boolean isCopyOfVariable(Instruction instruction) {
+    return instruction.operation().form() == Operation.Form.COPY
+        && instruction.arguments().get(0) instanceof Operand.Read;
+  }
+
+  /** Whether a statement of {@code statements}, nested ones included, assigns the variable. */
+  private static boolean writes(List<Statement> statements, Variable variable) {
+    return any(statements, statement -> assigns(statement, variable));
+  }
+
+  private static boolean assigns(Statement statement, Variable variable) {
+    return statement instanceof Declare declare && declare.variable() == variable
+        || statement instanceof Store store && store.variable() == variable;
+  }
+
+  /** Whether some statement of {@code statements}, nested ones included, passes the test. */
+  private static boolean any(List<Statement> statements, Predicate<Statement> test) {
+    for (Statement statement : statements) {
+      if (test.test(statement)) {
+        return true;
+      }
+      if (statement instanceof If branch && (any(branch.thenBlock().statements(), test)
+          || any(branch.elseBlock().statements(), test))) {
+        return true;
+      }
+      if (statement instanceof Loop loop && (any(loop.condition().statements(), test)
+          || any(loop.body().statements(), test) || any(loop.update().statements(), test))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The operands a statement reads itself (not those of its nested blocks). */
@@ -175,7 +262,7 @@ final class ProgramFacts {
     } else if (statement instanceof Store store) {
       return List.of(store.value());
     } else if (statement instanceof Return ret) {
-      return List.of(ret.value());
+      return ret.value() == null ? List.of() : List.of(ret.value());
     } else if (statement instanceof If branch) {
       return List.of(branch.condition());
     } else if (statement instanceof Push push) {
@@ -196,26 +283,8 @@ final class ProgramFacts {
 
   /** Whether any statement of {@code statements}, nested ones included, mentions the variable. */
   static boolean mentions(List<Statement> statements, Variable variable) {
-    for (Statement statement : statements) {
-      if (statement instanceof Declare declare && declare.variable() == variable
-          || statement instanceof Store store && store.variable() == variable) {
-        return true;
-      }
-      for (Operand operand : operands(statement)) {
-        if (operand instanceof Operand.Read read && read.variable() == variable) {
-          return true;
-        }
-      }
-      if (statement instanceof If branch && (mentions(branch.thenBlock().statements(), variable)
-          || mentions(branch.elseBlock().statements(), variable))) {
-        return true;
-      }
-      if (statement instanceof Loop loop && (mentions(loop.condition().statements(), variable)
-          || mentions(loop.body().statements(), variable)
-          || mentions(loop.update().statements(), variable))) {
-        return true;
-      }
-    }
-    return false;
+    return any(statements, statement -> assigns(statement, variable)
+        || operands(statement).stream().anyMatch(
+            operand -> operand instanceof Operand.Read read && read.variable() == variable));
   }
 }

@@ -16,7 +16,6 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
-import ad4j.processor.rules.Expr;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
@@ -47,7 +46,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.Set;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
@@ -384,7 +382,7 @@ public final class Lowering {
     if (current == null) {
       return;
     }
-    Operand one = new Operand.Constant(Expr.atom("1"), NumericType.INT, OptionalDouble.of(1));
+    Operand one = Operand.Constant.of(1);
     Operand next = expressions.arithmetic(symbol.equals("++") ? "+" : "-", current, one,
         increment);
     if (next != null) {

@@ -1,6 +1,5 @@
 package ad4j.processor.ir;
 
-import ad4j.processor.rules.Expr;
 import java.util.OptionalDouble;
 
 /**

@@ -68,7 +68,7 @@ public final class Adjoint {
   public static final String REVERSE_NOTE = "reverse sweep";
 
   /** An adjoint: a variable being summed into, or an operand passed on unchanged. */
-  private record Adjoint_(Operand shared, Variable variable) {
+  private record AdjointValue(Operand shared, Variable variable) {
     Operand expression() {
       return variable != null ? new Operand.Read(variable) : shared;
     }
@@ -80,7 +80,7 @@ public final class Adjoint {
   private final IrBuilder builder;
   private final boolean straightLine;
   private final ForwardValues computed = new ForwardValues();
-  private final Map<Value, Adjoint_> adjoints = new HashMap<>();
+  private final Map<Value, AdjointValue> adjoints = new HashMap<>();
   private final Map<Variable, Variable> variableAdjoints = new HashMap<>();
   private final Map<Integer, Variable> tripCounts = new HashMap<>();
   /** Per block of the reverse sweep, the values taken back from the tape. */
@@ -92,9 +92,9 @@ public final class Adjoint {
   private Variable result;
   private Operand seed;
 
-  private Adjoint(Function primal) {
+  private Adjoint(Function primal, FlowAnalysis flow) {
     this.primal = primal;
-    this.flow = new FlowAnalysis(primal);
+    this.flow = flow;
     this.tape = new TapePlan(flow);
     this.builder = new IrBuilder(Ids.next(primal));
     this.straightLine = flow.isStraightLine();
@@ -105,7 +105,60 @@ public final class Adjoint {
    * then the output array; it returns the primal's value.
    */
   public static Function of(Function primal, Output output) {
-    return new Adjoint(primal).transform(output);
+    return new Adjoint(primal, new FlowAnalysis(primal)).transform(output);
+  }
+
+  /**
+   * The reverse sweep of one segment of a split method ({@link Segments}): the adjoints of the
+   * values the segment handed on and of the parameters come from the tape (in the last segment,
+   * the seed instead, a parameter), then the values its forward sweep recorded; after the
+   * reverse of its instructions, the adjoints of the values it took and of the parameters go
+   * back on the tape for the previous segment.
+   */
+  static Function reverseSegment(Function primal, FlowAnalysis flow, Segments.Segment segment,
+      boolean last) {
+    return new Adjoint(primal, flow).segment(segment, last);
+  }
+
+  private Function segment(Segments.Segment segment, boolean last) {
+    List<Value> parameters = new ArrayList<>(primal.parameters());
+    List<Statement> out = new ArrayList<>();
+    List<Value> differentiable = primal.differentiableParameters();
+    if (last) {
+      Value seedParameter = builder.generated("seed", NumericType.DOUBLE, false);
+      parameters.add(seedParameter);
+      seed = new Operand.Use(seedParameter);
+    } else {
+      List<Value> incoming = new ArrayList<>(segment.carriedOut());
+      incoming.addAll(differentiable);
+      for (int i = incoming.size() - 1; i >= 0; i--) {
+        Value value = incoming.get(i);
+        Variable adjoint = builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
+        out.add(new Declare(adjoint, pop(NumericType.DOUBLE, null, out), null));
+        adjoints.put(value, new AdjointValue(null, adjoint));
+      }
+    }
+    List<Value> needed = segment.needed();
+    for (int i = needed.size() - 1; i >= 0; i--) {
+      out.add(new Instruction(needed.get(i), Operation.POP, List.of(), null));
+    }
+    Return ret = finalReturn();
+    if (last && ret.value() instanceof Operand.Use use && use.isActive()) {
+      accumulate(use.value(), seed, false, true, Site.formulas(builder, ret.line().adjoint()),
+          out);
+    }
+    List<Instruction> instructions = segment.instructions();
+    for (int i = instructions.size() - 1; i >= 0; i--) {
+      reverseInstruction(instructions.get(i), primal.body(), out);
+    }
+    List<Value> outgoing = new ArrayList<>(segment.carriedIn());
+    outgoing.addAll(differentiable);
+    for (Value value : outgoing) {
+      AdjointValue adjoint = adjoints.get(value);
+      out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint.expression(), null));
+    }
+    out.add(new Return(null, null));
+    return primal.with(parameters, new Block(out));
   }
 
   private Function transform(Output output) {
@@ -144,7 +197,7 @@ public final class Adjoint {
     }
     Map<Value, Operand> parameterAdjoints = new HashMap<>();
     for (Value parameter : primal.differentiableParameters()) {
-      Adjoint_ adjoint = adjoints.get(parameter);
+      AdjointValue adjoint = adjoints.get(parameter);
       if (adjoint != null) {
         parameterAdjoints.put(parameter, adjoint.expression());
       }
@@ -352,7 +405,7 @@ public final class Adjoint {
       if (value.isActive() && (flow.needsDeclaredAdjoint(value) || parameter)) {
         Variable adjoint = builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
         out.add(new Declare(adjoint, Site.number(0.0), null));
-        adjoints.put(value, new Adjoint_(null, adjoint));
+        adjoints.put(value, new AdjointValue(null, adjoint));
       }
     }
     if (block == primal.body()) {
@@ -417,8 +470,12 @@ public final class Adjoint {
     if (flow.loopDepth(block) > 0) {
       decision = pop(NumericType.BOOLEAN, line, out);
     }
-    out.add(new If(branch.id(), decision, new Block(reverse(branch.thenBlock())),
-        new Block(reverse(branch.elseBlock())), line));
+    List<Statement> thenReverse = reverse(branch.thenBlock());
+    List<Statement> elseReverse = reverse(branch.elseBlock());
+    if (thenReverse.isEmpty() && elseReverse.isEmpty() && flow.loopDepth(block) == 0) {
+      return; // nothing to do on either path, and no decision to take back from the tape
+    }
+    out.add(new If(branch.id(), decision, new Block(thenReverse), new Block(elseReverse), line));
   }
 
   /** {@code for (int iteration = trips; iteration > 0; iteration--)} over the body's reverse. */
@@ -461,7 +518,7 @@ public final class Adjoint {
         popped.put(needed, new Operand.Use(copy));
       }
     }
-    Adjoint_ adjoint = adjoints.get(value);
+    AdjointValue adjoint = adjoints.get(value);
     if (adjoint == null) {
       return; // nothing that reaches the result depends on this value
     }
@@ -554,7 +611,7 @@ public final class Adjoint {
   private void accumulate(Value target, Operand contribution, boolean negated, boolean mayShare,
       Site site, List<Statement> out) {
     SourceLine line = site.line();
-    Adjoint_ existing = adjoints.get(target);
+    AdjointValue existing = adjoints.get(target);
     if (existing != null && existing.variable() != null) {
       Operand.Read current = new Operand.Read(existing.variable());
       Operand sum = negated ? site.minus(current, contribution) : site.plus(current, contribution);
@@ -563,7 +620,7 @@ public final class Adjoint {
       return;
     }
     if (existing == null && mayShare && !negated && straightLine) {
-      adjoints.put(target, new Adjoint_(contribution, null));
+      adjoints.put(target, new AdjointValue(contribution, null));
       return;
     }
     Variable adjoint = builder.derivedVariable(target, "Bar", NumericType.DOUBLE);
@@ -576,6 +633,6 @@ public final class Adjoint {
     }
     out.addAll(site.instructionsFor(List.of(initial)));
     out.add(new Declare(adjoint, initial, line));
-    adjoints.put(target, new Adjoint_(null, adjoint));
+    adjoints.put(target, new AdjointValue(null, adjoint));
   }
 }

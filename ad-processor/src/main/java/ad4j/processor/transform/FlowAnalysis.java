@@ -30,10 +30,11 @@ import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
- * What the derivative transforms need to know about a function's blocks and values: where each value is
- * defined and used, how deeply in loops, which primal values each instruction's derivative
- * reads, which values the reverse sweep needs from inside branches (hoisted to method scope),
- * and which adjoints must be declared ahead because they are summed across blocks.
+ * What the derivative transforms need to know about a function's blocks and values: where each
+ * value is defined and used, how deeply in loops, which primal values each instruction's
+ * derivative reads (found by building its partials with the rule table), which instructions a
+ * straight-line function needs, and which adjoints must be declared ahead because they are
+ * summed across blocks.
  */
 public final class FlowAnalysis {
   private final Function function;
@@ -41,13 +42,10 @@ public final class FlowAnalysis {
   private final Map<Value, Block> definedIn = new HashMap<>();
   private final Map<Value, Set<Block>> usedIn = new HashMap<>();
   private final Map<Instruction, List<Value>> needs = new IdentityHashMap<>();
-  /** The values some derivative formula or recorded branch decision reads. */
-  private final Set<Value> neededInReverse = new LinkedHashSet<>();
   private final Set<Block> conditionBlocks = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Set<Variable> parameterVariables = new LinkedHashSet<>();
   private final List<Instruction> live;
   private final boolean straightLine;
-  private boolean usesTape;
   private final Set<Instruction> liveSet = Collections.newSetFromMap(new IdentityHashMap<>());
 
   public FlowAnalysis(Function function) {
@@ -71,11 +69,6 @@ public final class FlowAnalysis {
   /** The instructions a straight-line method needs, in order; null for other methods. */
   public List<Instruction> liveInstructions() {
     return live;
-  }
-
-  /** Whether the reverse sweep records anything: a loop, or a branch inside a loop. */
-  public boolean usesTape() {
-    return usesTape;
   }
 
   public int loopDepth(Block block) {
@@ -121,17 +114,6 @@ public final class FlowAnalysis {
    */
   public List<Value> needs(Instruction instruction) {
     return needs.getOrDefault(instruction, List.of());
-  }
-
-  /**
-   * Whether the reverse sweep reads {@code value} outside the block it is defined in, so that
-   * the forward sweep must declare it at method scope: values of branches that are not inside
-   * a loop (inside loops, values travel on the tape).
-   */
-  public boolean isHoisted(Value value) {
-    Block block = definedIn.get(value);
-    return !straightLine && block != function.body() && loopDepth(block) == 0
-        && neededInReverse.contains(value);
   }
 
   /**
@@ -186,7 +168,6 @@ public final class FlowAnalysis {
         }
         List<Value> needed = computeNeeds(instruction);
         needs.put(instruction, needed);
-        neededInReverse.addAll(needed);
       } else if (statement instanceof Declare declare) {
         use(declare.initial(), block);
         noteVariable(declare.variable());
@@ -196,15 +177,9 @@ public final class FlowAnalysis {
       } else if (statement instanceof Return ret) {
         use(ret.value(), block);
       } else if (statement instanceof If branch) {
-        if (depth == 0 && branch.condition() instanceof Operand.Use use) {
-          neededInReverse.add(use.value());
-        } else if (depth > 0) {
-          usesTape = true;
-        }
         visit(branch.thenBlock(), block, depth);
         visit(branch.elseBlock(), block, depth);
       } else if (statement instanceof Loop loop) {
-        usesTape = true;
         conditionBlocks.add(loop.condition());
         visit(loop.condition(), block, depth + 1);
         visit(loop.body(), block, depth + 1);

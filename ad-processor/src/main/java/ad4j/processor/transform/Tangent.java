@@ -53,7 +53,9 @@ public final class Tangent {
 
   private Tangent(Function function) {
     this.builder = new IrBuilder(Ids.next(function));
-    this.straightLine = function.isStraightLine();
+    // without branches and loops, a value computed earlier is there wherever it is read
+    this.straightLine = function.body().statements().stream()
+        .noneMatch(s -> s instanceof If || s instanceof Loop);
   }
 
   /** The tangent program of {@code function}. */
@@ -87,7 +89,7 @@ public final class Tangent {
     }
     List<Statement> body = new ArrayList<>();
     if (function.body().statements().stream().anyMatch(s -> !(s instanceof Return))) {
-      SourceLines.first(function.body()).ifPresent(line -> body.add(new Note(NOTE, line)));
+      body.add(new Note(NOTE, null));
     }
     body.addAll(transform(function.body()).statements());
     return function.with(parameters, new Block(body));
@@ -119,7 +121,7 @@ public final class Tangent {
               store.line()));
         }
       } else if (statement instanceof Return ret) {
-        out.add(new Return(tangentOf(ret.value()), ret.line()));
+        out.add(new Return(ret.value() == null ? null : tangentOf(ret.value()), ret.line()));
       } else if (statement instanceof Push push) {
         if (isActive(push.value())) {
           // taken back in mirror order: the value first, then its tangent
