@@ -6,6 +6,7 @@ import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
 import ad4j.processor.transform.Adjoint;
 import ad4j.processor.transform.DeadCode;
+import ad4j.processor.transform.FlowAnalysis;
 import ad4j.processor.transform.Segments;
 import ad4j.processor.transform.Tangent;
 import com.palantir.javapoet.AnnotationSpec;
@@ -84,6 +85,15 @@ public final class GradClassWriter {
     return packageName.isEmpty() ? qualified : qualified.substring(packageName.length() + 1);
   }
 
+  /** HotSpot compiles no method over 8000 bytes of bytecode; a margin for the estimate. */
+  private static final int BYTECODE_LIMIT = 7000;
+
+  /**
+   * The least bytecode one instruction of the user's method costs in a whole value-and-gradient
+   * member: its forward statement alone loads, computes and stores.
+   */
+  private static final int MIN_BYTES_PER_INSTRUCTION = 3;
+
   /** Writes the four members for one method. */
   private static final class MethodWriter {
     private final String gradType;
@@ -93,6 +103,8 @@ public final class GradClassWriter {
     private final int slots;
     /** The split of a long straight-line method into segments; null when it stays whole. */
     private Segments segments;
+    /** The analysis of the function, made once for all its members. */
+    private final FlowAnalysis flow;
 
     MethodWriter(String userType, String gradType, Method method) {
       this.gradType = gradType;
@@ -103,6 +115,7 @@ public final class GradClassWriter {
           .map(p -> p.asType().toString())
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
+      this.flow = new FlowAnalysis(function);
     }
 
     /**
@@ -111,14 +124,24 @@ public final class GradClassWriter {
      * those are written first and kept when they do not.
      */
     List<MethodSpec> members() {
-      MethodSpec valueAndGradient = valueAndGradient();
-      MethodSpec tangent = tangent();
-      Segments candidate = Segments.of(function);
+      Segments candidate = Segments.of(function, flow);
+      MethodSpec valueAndGradient;
+      MethodSpec tangent;
       if (candidate != null
-          && (exceedsHotSpotLimit(valueAndGradient) || exceedsHotSpotLimit(tangent))) {
+          && candidate.instructionCount() * MIN_BYTES_PER_INSTRUCTION > BYTECODE_LIMIT) {
+        // so long that the whole members would pass the limit for certain: not written first
         segments = candidate;
         valueAndGradient = valueAndGradient();
         tangent = tangent();
+      } else {
+        valueAndGradient = valueAndGradient();
+        tangent = tangent();
+        if (candidate != null
+            && (exceedsHotSpotLimit(valueAndGradient) || exceedsHotSpotLimit(tangent))) {
+          segments = candidate;
+          valueAndGradient = valueAndGradient();
+          tangent = tangent();
+        }
       }
       List<MethodSpec> members =
           new ArrayList<>(List.of(gradient(), valueAndGradient, tangent, pullback()));
@@ -161,7 +184,7 @@ public final class GradClassWriter {
             .addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
       }
       JavaEmitter emitter =
-          new JavaEmitter(Adjoint.of(function, Adjoint.Output.GRADIENT), names);
+          new JavaEmitter(Adjoint.of(function, flow, Adjoint.Output.GRADIENT), names);
       List<String> all = emitter.parameterNames();
       String array = all.get(all.size() - 1);
       return valueAndGradientMethod(methodName, all.subList(0, all.size() - 1), array)
@@ -246,7 +269,7 @@ public final class GradClassWriter {
       List<String[]> parameters = new ArrayList<>();
       method.parameters().forEach(p -> parameters.add(
           new String[] {p.type().toString(), p.name()}));
-      return BytecodeEstimate.of(parameters, method.code().toString()) > 7000;
+      return BytecodeEstimate.of(parameters, method.code().toString()) > BYTECODE_LIMIT;
     }
 
     /** The private methods of a split method's segments; none when it is not split. */
@@ -378,7 +401,7 @@ public final class GradClassWriter {
             .addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
       }
       JavaEmitter emitter =
-          new JavaEmitter(Adjoint.of(function, Adjoint.Output.PULLBACK), names);
+          new JavaEmitter(Adjoint.of(function, flow, Adjoint.Output.PULLBACK), names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
       return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),

@@ -18,10 +18,7 @@ import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,26 +31,38 @@ import java.util.function.Predicate;
  * whether the program uses the tape.
  */
 final class ProgramFacts {
-  private final Map<Value, Integer> uses = new HashMap<>();
-  private final Map<Value, Block> definedIn = new HashMap<>();
-  private final Map<Value, List<Block>> usedIn = new HashMap<>();
+  /** What is known of one value. */
+  private static final class Facts {
+    Block home;
+    int definedAt;
+    int uses;
+    int localUses;
+    int firstLocalUse;
+    int lastLocalUse;
+    /** Blocks other than its home where it is read; null while there are none. */
+    List<Block> readIn;
+  }
+
+  private final Map<Value, Facts> facts = new IdentityHashMap<>();
   private final Map<Block, Block> parents = new IdentityHashMap<>();
   private final Set<Value> inline = Collections.newSetFromMap(new IdentityHashMap<>());
-  private final Set<Value> hoisted = new LinkedHashSet<>();
+  private final Set<Value> hoisted = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** Every block with the values it defines, for decisions that need all reads first. */
+  private final List<BlockValues> blocks = new ArrayList<>();
   private boolean usesTape;
 
   ProgramFacts(Function function) {
     visit(function.body(), null);
     for (BlockValues block : blocks) {
-      decideInline(block.statements(), block.definedHere());
+      decideInline(block.statements(), block.defined());
     }
-    for (Map.Entry<Value, Block> entry : definedIn.entrySet()) {
-      Block home = entry.getValue();
-      if (home == function.body()) {
+    for (Map.Entry<Value, Facts> entry : facts.entrySet()) {
+      Facts value = entry.getValue();
+      if (value.home == null || value.home == function.body() || value.readIn == null) {
         continue;
       }
-      for (Block use : usedIn.getOrDefault(entry.getKey(), List.of())) {
-        if (!isWithin(use, home)) {
+      for (Block use : value.readIn) {
+        if (!isWithin(use, value.home)) {
           hoisted.add(entry.getKey());
           break;
         }
@@ -63,7 +72,8 @@ final class ProgramFacts {
 
   /** How many operands read {@code value}. */
   int uses(Value value) {
-    return uses.getOrDefault(value, 0);
+    Facts known = facts.get(value);
+    return known == null ? 0 : known.uses;
   }
 
   /** Whether the value is written inline where it is read, not as a local of its own. */
@@ -79,7 +89,9 @@ final class ProgramFacts {
   /** The values to declare at the start of the method, in the order they are defined. */
   List<Value> hoisted(Function function) {
     List<Value> ordered = new ArrayList<>();
-    collect(function.body(), ordered);
+    if (!hoisted.isEmpty()) {
+      collect(function.body(), ordered);
+    }
     return ordered;
   }
 
@@ -111,27 +123,26 @@ final class ProgramFacts {
     return false;
   }
 
-  /** Where a value is read inside the block that defines it: statement indices. */
-  private final Map<Value, List<Integer>> localUses = new HashMap<>();
-  /** Values read somewhere other than directly in the block that defines them. */
-  private final Set<Value> readElsewhere = new HashSet<>();
-  /** Every block, for the decisions that need all reads of the program first. */
-  private final List<BlockValues> blocks = new ArrayList<>();
+  private Facts factsOf(Value value) {
+    return facts.computeIfAbsent(value, v -> new Facts());
+  }
 
   private void visit(Block block, Block parent) {
     parents.put(block, parent);
     List<Statement> statements = block.statements();
-    Map<Value, Integer> definedHere = new HashMap<>();
+    List<Value> defined = new ArrayList<>();
     for (int i = 0; i < statements.size(); i++) {
       Statement statement = statements.get(i);
       for (Operand operand : operands(statement)) {
         if (operand instanceof Operand.Use use) {
-          read(use.value(), block, i, definedHere);
+          read(use.value(), block, i);
         }
       }
       if (statement instanceof Instruction instruction) {
-        definedIn.put(instruction.result(), block);
-        definedHere.put(instruction.result(), i);
+        Facts value = factsOf(instruction.result());
+        value.home = block;
+        value.definedAt = i;
+        defined.add(instruction.result());
         if (instruction.operation().form() == Operation.Form.POP) {
           usesTape = true;
         }
@@ -146,30 +157,31 @@ final class ProgramFacts {
         visit(loop.update(), block);
         if (loop.test() instanceof Operand.Use use) {
           // the test is read at the end of the condition block
-          Map<Value, Integer> conditionValues = new HashMap<>();
-          List<Statement> condition = loop.condition().statements();
-          for (int k = 0; k < condition.size(); k++) {
-            if (condition.get(k) instanceof Instruction c) {
-              conditionValues.put(c.result(), k);
-            }
-          }
-          read(use.value(), loop.condition(), condition.size(), conditionValues);
+          read(use.value(), loop.condition(), loop.condition().statements().size());
         }
       }
     }
-    blocks.add(new BlockValues(statements, definedHere));
+    blocks.add(new BlockValues(statements, defined));
   }
 
-  /** A block's statements and the index of each value defined there. */
-  private record BlockValues(List<Statement> statements, Map<Value, Integer> definedHere) {}
+  /** A block's statements and the values it defines. */
+  private record BlockValues(List<Statement> statements, List<Value> defined) {}
 
-  private void read(Value value, Block block, int index, Map<Value, Integer> definedHere) {
-    uses.merge(value, 1, Integer::sum);
-    usedIn.computeIfAbsent(value, v -> new ArrayList<>()).add(block);
-    if (definedHere.containsKey(value)) {
-      localUses.computeIfAbsent(value, v -> new ArrayList<>()).add(index);
-    } else {
-      readElsewhere.add(value);
+  private void read(Value value, Block block, int index) {
+    Facts known = factsOf(value);
+    known.uses++;
+    if (known.home == block) {
+      if (known.localUses++ == 0) {
+        known.firstLocalUse = index;
+      }
+      known.lastLocalUse = index;
+    } else if (known.home != null) {
+      // only reads outside the defining block can need an earlier declaration (a value read
+      // before any definition is a parameter, in scope everywhere)
+      if (known.readIn == null) {
+        known.readIn = new ArrayList<>();
+      }
+      known.readIn.add(block);
     }
   }
 
@@ -177,24 +189,23 @@ final class ProgramFacts {
    * Which values of a block are written inline rather than as locals: formula values and
    * inactive integer temporaries read once, right after their definition (nothing printed in
    * between); and copies of a variable ({@code int k2 = k}) read only in this block before the
-   * variable changes, which are written as the variable itself.
+   * variable changes, which are written as the variable itself (and not at all when unread).
    */
-  private void decideInline(List<Statement> statements, Map<Value, Integer> definedHere) {
-    Set<Value> candidates = new HashSet<>();
-    for (Map.Entry<Value, Integer> entry : definedHere.entrySet()) {
-      Value value = entry.getKey();
-      List<Integer> local = localUses.getOrDefault(value, List.of());
-      if (readElsewhere.contains(value) || local.isEmpty()) {
+  private void decideInline(List<Statement> statements, List<Value> defined) {
+    Set<Value> candidates = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Value value : defined) {
+      Facts known = facts.get(value);
+      if (known.readIn != null) {
         continue;
       }
-      Instruction instruction = (Instruction) statements.get(entry.getValue());
+      Instruction instruction = (Instruction) statements.get(known.definedAt);
       if (isCopyOfVariable(instruction)) {
         Variable variable = ((Operand.Read) instruction.arguments().get(0)).variable();
-        int last = local.get(local.size() - 1);
-        if (!writes(statements.subList(entry.getValue() + 1, last), variable)) {
-          inline.add(value);
+        if (known.localUses == 0 || !writes(
+            statements.subList(known.definedAt + 1, known.lastLocalUse), variable)) {
+          inline.add(value); // unread, it is not written at all
         }
-      } else if (local.size() == 1 && (value.origin() == Value.Origin.FORMULA
+      } else if (known.localUses == 1 && (value.origin() == Value.Origin.FORMULA
           || value.origin() == Value.Origin.TEMPORARY && !value.isActive()
               && value.type().isIntegral())) {
         candidates.add(value);
@@ -205,9 +216,9 @@ final class ProgramFacts {
     while (changed) {
       changed = false;
       for (Value value : List.copyOf(candidates)) {
-        int from = definedHere.get(value);
-        int to = localUses.get(value).get(0);
-        for (int k = from + 1; k < to && k < statements.size(); k++) {
+        Facts known = facts.get(value);
+        for (int k = known.definedAt + 1; k < known.firstLocalUse && k < statements.size();
+            k++) {
           if (!(statements.get(k) instanceof Instruction between)
               || !(candidates.contains(between.result()) || inline.contains(between.result()))) {
             candidates.remove(value);

@@ -96,7 +96,7 @@ public final class Adjoint {
     this.primal = primal;
     this.flow = flow;
     this.tape = new TapePlan(flow);
-    this.builder = new IrBuilder(Ids.next(primal));
+    this.builder = new IrBuilder(flow.nextId());
     this.straightLine = flow.isStraightLine();
   }
 
@@ -105,7 +105,12 @@ public final class Adjoint {
    * then the output array; it returns the primal's value.
    */
   public static Function of(Function primal, Output output) {
-    return new Adjoint(primal, new FlowAnalysis(primal)).transform(output);
+    return of(primal, new FlowAnalysis(primal), output);
+  }
+
+  /** As {@link #of(Function, Output)}, with the analysis of {@code primal} made once. */
+  public static Function of(Function primal, FlowAnalysis flow, Output output) {
+    return new Adjoint(primal, flow).transform(output);
   }
 
   /**

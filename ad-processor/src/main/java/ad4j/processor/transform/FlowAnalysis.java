@@ -38,6 +38,7 @@ import java.util.Set;
  */
 public final class FlowAnalysis {
   private final Function function;
+  private int nextId;
   private final Map<Block, Integer> loopDepth = new IdentityHashMap<>();
   private final Map<Value, Block> definedIn = new HashMap<>();
   private final Map<Value, Set<Block>> usedIn = new HashMap<>();
@@ -53,6 +54,7 @@ public final class FlowAnalysis {
     this.straightLine = function.isStraightLine();
     Block body = function.body();
     for (Value parameter : function.parameters()) {
+      nextId = Math.max(nextId, parameter.id() + 1);
       definedIn.put(parameter, body);
     }
     visit(body, null, 0);
@@ -69,6 +71,11 @@ public final class FlowAnalysis {
   /** The instructions a straight-line method needs, in order; null for other methods. */
   public List<Instruction> liveInstructions() {
     return live;
+  }
+
+  /** The first id no value or variable of the function has, for the values transforms add. */
+  public int nextId() {
+    return nextId;
   }
 
   public int loopDepth(Block block) {
@@ -157,6 +164,7 @@ public final class FlowAnalysis {
     }
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction) {
+        nextId = Math.max(nextId, instruction.result().id() + 1);
         definedIn.put(instruction.result(), block);
         for (Operand argument : instruction.arguments()) {
           if (instruction.result().isActive()) {
@@ -189,6 +197,7 @@ public final class FlowAnalysis {
   }
 
   private void noteVariable(Variable variable) {
+    nextId = Math.max(nextId, variable.id() + 1);
     if (variable.parameter() != null) {
       parameterVariables.add(variable);
     }

@@ -94,15 +94,18 @@ public final class Segments {
     if (result != null && result.origin() != Value.Origin.PARAMETER) {
       lastUse.merge(result, chunks.size() - 1, Math::max);
     }
+    // a value defined in segment d and last read in segment l is carried into d+1 .. l;
+    // visited in order of ids, each segment's list comes out in that order
     List<List<Value>> carriedIn = new ArrayList<>();
     for (int k = 0; k < chunks.size(); k++) {
-      int segment = k;
-      List<Value> in = lastUse.entrySet().stream()
-          .filter(e -> definedIn.get(e.getKey()) < segment && e.getValue() >= segment)
-          .map(Map.Entry::getKey)
-          .sorted(Comparator.comparingInt(Value::id))
-          .toList();
-      carriedIn.add(in);
+      carriedIn.add(new ArrayList<>());
+    }
+    List<Value> crossing = new ArrayList<>(lastUse.keySet());
+    crossing.sort(Comparator.comparingInt(Value::id));
+    for (Value value : crossing) {
+      for (int k = definedIn.get(value) + 1; k <= lastUse.get(value); k++) {
+        carriedIn.get(k).add(value);
+      }
     }
     for (int k = 0; k < chunks.size(); k++) {
       Set<Value> needed = new LinkedHashSet<>();
@@ -113,15 +116,15 @@ public final class Segments {
           }
         }
       }
-      List<Value> out = k + 1 < chunks.size() ? carriedIn.get(k + 1) : List.of();
-      segments.add(new Segment(k + 1, chunks.get(k), carriedIn.get(k), List.copyOf(needed),
+      List<Value> out = k + 1 < chunks.size() ? List.copyOf(carriedIn.get(k + 1)) : List.of();
+      segments.add(new Segment(k + 1, chunks.get(k), List.copyOf(carriedIn.get(k)),
+          List.copyOf(needed),
           out));
     }
   }
 
   /** Whether {@code function} is long enough to be split, and the split if so. */
-  public static Segments of(Function function) {
-    FlowAnalysis flow = new FlowAnalysis(function);
+  public static Segments of(Function function, FlowAnalysis flow) {
     if (!flow.isStraightLine() || flow.liveInstructions().size() <= THRESHOLD) {
       return null;
     }
@@ -130,6 +133,11 @@ public final class Segments {
 
   public List<Segment> list() {
     return segments;
+  }
+
+  /** The number of instructions of all segments: those the method needs. */
+  public int instructionCount() {
+    return segments.stream().mapToInt(segment -> segment.instructions().size()).sum();
   }
 
   private boolean isLast(Segment segment) {
