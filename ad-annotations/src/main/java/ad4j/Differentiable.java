@@ -25,9 +25,24 @@ import java.lang.annotation.Target;
  *       {@code m}, adding {@code seed * dm/dpi} to {@code adjoints[i]}.
  * </ul>
  *
- * <p>The method body must be straight-line code over {@code double} parameters and locals,
- * arithmetic operators, compile-time constants and {@link Math}/{@link StrictMath} functions.
- * Anything else is a compile error at the offending expression, saying what is supported.
+ * <p>{@code int}, {@code long} and {@code boolean} parameters keep their places in these
+ * signatures but get no derivative: gradient entries, tangent parameters and adjoints exist for
+ * the {@code double} parameters only, in order.
+ *
+ * <p>The method must be {@code static}, return {@code double} and have at least one
+ * {@code double} parameter. Its body may use locals of type {@code double}, {@code int},
+ * {@code long} and {@code boolean}; assignments and compound assignments; {@code if}/{@code else};
+ * {@code for}, {@code while} and {@code do} loops with {@code break} and {@code continue};
+ * {@code return} anywhere; {@code throw} of an unchecked exception for argument checks;
+ * arithmetic, comparison, logical and bit operators, casts and the conditional operator;
+ * compile-time constants; the elementary functions of {@link Math} and {@link StrictMath}
+ * ({@code sin}, {@code exp}, {@code log}, {@code sqrt}, {@code pow}, {@code min}, ...); and
+ * calls to other {@code @Differentiable} methods (not {@code private} ones), in this class or
+ * another, recursion included. Anything else is a compile error at the offending code, saying what is supported.
+ *
+ * <p>Straight-line methods need nothing at run time. Reverse mode of methods with loops (and of
+ * very long methods) records values on {@code ad4j.runtime.Tape}, so those need the
+ * {@code ad-runtime} artifact at run time.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -1,5 +1,6 @@
 package com.example;
 
+import ad4j.runtime.Tape;
 import javax.annotation.processing.Generated;
 
 /**
@@ -130,6 +131,42 @@ final class RosenbrockGrad {
     xBar -= aBar;
     adjoints[0] += xBar;
     adjoints[1] += bBar;
+    return result;
+  }
+
+  /**
+   * For the generated code of callers: the value of {@link Rosenbrock#value(double, double)}, bit for bit;
+   * pushes {@code seed} times its partial derivative with respect to each
+   * {@code double} parameter onto {@code tape}, in parameter order.
+   * Allocates nothing.
+   */
+  static double valuePullback(Tape tape, double x, double y, double seed) {
+    // forward sweep
+    // line 8: double a = 1 - x;
+    double a = 1 - x;
+    // line 9: double b = y - x * x;
+    double t1 = x * x;
+    double b = y - t1;
+    // line 10: return a * a + 100 * b * b;
+    double t2 = a * a;
+    double t3 = 100 * b;
+    double t4 = t3 * b;
+    double result = t2 + t4;
+    // reverse sweep
+    // adjoint of line 10: return a * a + 100 * b * b;
+    double t3Bar = seed * b;
+    double bBar = seed * t3;
+    bBar += t3Bar * 100.0;
+    double aBar = seed * a;
+    aBar += seed * a;
+    // adjoint of line 9: double b = y - x * x;
+    double t1Bar = -bBar;
+    double xBar = t1Bar * x;
+    xBar += t1Bar * x;
+    // adjoint of line 8: double a = 1 - x;
+    xBar -= aBar;
+    tape.pushDouble(xBar);
+    tape.pushDouble(bBar);
     return result;
   }
 }

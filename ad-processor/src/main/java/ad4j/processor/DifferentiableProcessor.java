@@ -13,21 +13,22 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
-import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 
 /**
  * The ad4j annotation processor: for each class with {@code @Differentiable} methods, writes a
@@ -48,7 +49,23 @@ public final class DifferentiableProcessor extends AbstractProcessor {
    */
   static final String GENERATED = "javax.annotation.processing.Generated";
 
+  private final Supplier<JavaCompiler> parser;
   private Trees trees;
+  private GradClassClaims claims;
+  private Rounds rounds;
+
+  /** The processor javac and other compilers load. */
+  public DifferentiableProcessor() {
+    this(ToolProvider::getSystemJavaCompiler);
+  }
+
+  /**
+   * A processor that parses sources with {@code parser} where the compiler gives no syntax
+   * trees (ECJ); the parser may be null, as on a Java runtime without javac.
+   */
+  DifferentiableProcessor(Supplier<JavaCompiler> parser) {
+    this.parser = parser;
+  }
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
@@ -63,7 +80,17 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   @Override
   public synchronized void init(ProcessingEnvironment environment) {
     super.init(environment);
-    trees = TreesLocator.find(environment).orElse(null);
+    trees = TreesLocator.find(environment).orElseGet(() -> parsedTrees(environment));
+    claims = new GradClassClaims(environment.getElementUtils(), trees);
+    rounds = new Rounds(environment.getElementUtils());
+  }
+
+  /** Trees parsed by the JDK's javac parser, for compilers that give none (ECJ); else null. */
+  private Trees parsedTrees(ProcessingEnvironment environment) {
+    JavaCompiler javac = parser.get();
+    return javac == null ? null : new ParsedTrees(javac,
+        new SourceFileReader(environment.getFiler(), environment.getElementUtils()),
+        environment.getMessager());
   }
 
   @Override
@@ -72,48 +99,64 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     if (annotation == null) {
       return false;
     }
+    rounds.start(round);
     // ad4j owns its annotation: claiming it keeps -Xlint:processing quiet.
     Set<? extends Element> annotated = round.getElementsAnnotatedWith(annotation);
-    if (annotated.isEmpty()) {
-      return true;
-    }
     if (trees == null) {
-      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
-          + "cannot read method bodies: this compiler's processing environment ("
-          + processingEnv.getClass().getName() + ") does not give access to javac's syntax"
-          + " trees; ad4j needs javac (JDK 17 or later)", annotated.iterator().next());
+      if (!annotated.isEmpty()) {
+        processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
+            + "cannot read method bodies: this compiler's processing environment ("
+            + processingEnv.getClass().getName() + ") gives no syntax trees, and its Java"
+            + " runtime has no javac (module jdk.compiler) to parse the sources with; run the"
+            + " compiler, or the IDE, on a JDK 17 or later instead of a JRE",
+            annotated.iterator().next());
+      }
       return true;
     }
-    for (Map.Entry<TypeElement, List<ExecutableElement>> entry : byClass(annotated).entrySet()) {
-      processClass(entry.getKey(), entry.getValue());
+    LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
+    for (Map.Entry<TypeElement, List<ExecutableElement>> entry
+        : rounds.work(annotated, ANNOTATION).entrySet()) {
+      processClass(entry.getKey(), entry.getValue(), round.processingOver());
     }
     return true;
   }
 
-  /** Groups the annotated methods by their class, in the order javac lists them. */
-  private static Map<TypeElement, List<ExecutableElement>> byClass(Set<? extends Element> elements) {
-    Map<TypeElement, List<ExecutableElement>> byClass = new LinkedHashMap<>();
-    for (Element element : elements) {
-      if (element.getKind() == ElementKind.METHOD
-          && element.getEnclosingElement() instanceof TypeElement type) {
-        byClass.computeIfAbsent(type, t -> new ArrayList<>()).add((ExecutableElement) element);
-      }
-    }
-    return byClass;
-  }
-
-  private void processClass(TypeElement type, List<ExecutableElement> methods) {
+  /**
+   * Writes {@code FooGrad} for {@code type}. When a method names something that does not
+   * resolve and this is not the last round, the class waits for the next round: another
+   * processor may generate that class in this one. Its errors are reported in the last round.
+   */
+  private void processClass(TypeElement type, List<ExecutableElement> methods,
+      boolean lastRound) {
     GradClassWriter writer = new GradClassWriter(processingEnv.getElementUtils());
+    Optional<String> taken = claims.claim(type, writer.gradClassName(type).canonicalName());
+    if (taken.isPresent()) {
+      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
+          Diagnostics.PREFIX + taken.get(), type);
+      return;
+    }
+    List<Diagnostics> reports = new ArrayList<>();
     List<GradClassWriter.Method> lowered = new ArrayList<>();
     boolean failed = false;
+    boolean unresolved = false;
+    TreePath source = trees.getPath(type);
+    CompilationUnitTree unit = source == null ? null : source.getCompilationUnit();
     for (ExecutableElement method : methods) {
-      Optional<Function> function = processMethod(method);
+      Diagnostics diagnostics = new Diagnostics(trees, unit);
+      Optional<Function> function = processMethod(method, diagnostics);
+      reports.add(diagnostics);
+      unresolved |= diagnostics.hasUnresolvedNames();
       if (function.isPresent()) {
         lowered.add(new GradClassWriter.Method(method, function.get()));
       } else {
         failed = true;
       }
     }
+    if (unresolved && !lastRound) {
+      rounds.defer(type);
+      return;
+    }
+    reports.forEach(Diagnostics::report);
     if (failed) {
       return; // javac stops after this round; a partial FooGrad would only add noise
     }
@@ -134,7 +177,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     }
   }
 
-  private Optional<Function> processMethod(ExecutableElement method) {
+  /** Lowers one method; its errors are recorded in {@code diagnostics}, not reported yet. */
+  private Optional<Function> processMethod(ExecutableElement method, Diagnostics diagnostics) {
     TreePath path = trees.getPath(method);
     if (path == null || !(path.getLeaf() instanceof MethodTree tree)) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
@@ -143,20 +187,28 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       return Optional.empty();
     }
     CompilationUnitTree unit = path.getCompilationUnit();
-    Diagnostics diagnostics = new Diagnostics(trees, unit);
     try {
-      Optional<Function> function = Optional.empty();
-      if (MethodValidator.validate(method, tree, diagnostics)) {
-        function = Lowering.lower(processingEnv.getElementUtils(), processingEnv.getTypeUtils(),
-            trees, unit, method, tree, diagnostics);
+      if (!MethodValidator.validate(method, tree, diagnostics)) {
+        return Optional.empty();
       }
-      diagnostics.report();
-      return function;
+      return Lowering.lower(processingEnv.getElementUtils(), processingEnv.getTypeUtils(),
+          trees, unit, method, tree, diagnostics, this::hasGradClass);
     } catch (RuntimeException | StackOverflowError | AssertionError e) {
       reportInternalError("differentiating '" + method.getSimpleName() + "'",
           "this method's source", method, e);
       return Optional.empty();
     }
+  }
+
+  /**
+   * Whether the generated class of {@code type} exists or ad4j writes it in this compilation:
+   * only for source files javac was given, not for classes it compiles from the source path.
+   */
+  private boolean hasGradClass(TypeElement type) {
+    String gradClass = new GradClassWriter(processingEnv.getElementUtils()).gradClassName(type)
+        .canonicalName();
+    return rounds.isSource(type)
+        || processingEnv.getElementUtils().getTypeElement(gradClass) != null;
   }
 
   /** An exception of ad4j's own becomes an error on the element, never a javac crash. */

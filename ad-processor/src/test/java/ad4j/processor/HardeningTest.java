@@ -12,11 +12,22 @@ import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.MixedFunction;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import com.google.testing.compile.Compiler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.RoundEnvironment;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.TypeElement;
+import javax.tools.Diagnostic;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -313,5 +324,206 @@ class HardeningTest {
         + " only, at most 63 fit").inFile(file).onLine(6).atColumn(33);
     assertThat(compilation).hadErrorCount(1);
     assertThat(InProcessCompiler.generatedSourceNames(file)).isEmpty();
+  }
+
+  // ---- names of generated classes ------------------------------------------------------------
+
+  private static final String DIFFERENTIABLE_F =
+      "@ad4j.Differentiable static double f(double x) { return x * x; }";
+
+  /** Two user classes whose generated classes would have the same name: one error naming both. */
+  @ParameterizedTest
+  @CsvSource({
+      "A, A.B, A_B, class A { static class B { %s } }, class A_B { %s }",
+      "A_, A_.B, A._B, class A_ { static class B { %s } }, class A { static class _B { %s } }"})
+  void twoClassesWithTheSameGeneratedName(String firstFile, String first, String second,
+      String firstSource, String secondSource) {
+    String secondFile = second.substring(0, second.indexOf('.') < 0 ? second.length()
+        : second.indexOf('.'));
+    JavaFileObject[] files = {
+        JavaFileObjects.forSourceString("com.example." + firstFile,
+            "package com.example;\n" + firstSource.replace("%s", DIFFERENTIABLE_F)),
+        JavaFileObjects.forSourceString("com.example." + secondFile,
+            "package com.example;\n" + secondSource.replace("%s", DIFFERENTIABLE_F))};
+
+    Compilation compilation = InProcessCompiler.javac().compile(files);
+
+    assertThat(compilation).hadErrorCount(1);
+    Diagnostic<? extends JavaFileObject> error = compilation.errors().get(0);
+    String gradClass = "com.example." + first.replace('.', '_') + "Grad";
+    assertThat(error.getMessage(null)).startsWith("ad4j: classes '");
+    assertThat(error.getMessage(null)).endsWith("' both get the generated class '" + gradClass
+        + "' (the names of nested classes are joined with '_'); rename one of them");
+    assertThat(error.getMessage(null)).contains("'com.example." + first + "'");
+    assertThat(error.getMessage(null)).contains("'com.example." + second + "'");
+    assertThat(error.getLineNumber()).isEqualTo(2);
+  }
+
+  @Test
+  void userClassWithTheGeneratedName() {
+    JavaFileObject user = JavaFileObjects.forSourceString("com.example.Foo",
+        "package com.example;\nfinal class Foo { " + DIFFERENTIABLE_F + " }\n");
+    JavaFileObject existing = JavaFileObjects.forSourceString("com.example.FooGrad",
+        "package com.example;\nfinal class FooGrad { }\n");
+
+    Compilation compilation = InProcessCompiler.javac().compile(user, existing);
+
+    assertThat(compilation).hadErrorContaining("class 'com.example.FooGrad' already exists, and"
+        + " ad4j needs that name for the derivatives of 'com.example.Foo'; rename 'FooGrad'")
+        .inFile(user).onLine(2).atColumn(7);
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  // ---- classes ad4j cannot see ---------------------------------------------------------------
+
+  private static final String[] LOCAL_CLASSES = {
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class F {",
+      "  static Object o = new Object() { @Differentiable static double a(double x) { return x; } };",
+      "  static void m() {",
+      "    class L { @Differentiable static double b(double x) { return x; } }",
+      "    record R() { @Differentiable static double c(double x) { return x; } }",
+      "    enum E { A; @Differentiable static double d(double x) { return x; } }",
+      "    interface I { @Differentiable static double e(double x) { return x; } }",
+      "    Runnable r = () -> new Object() { @ad4j.Differentiable double g(double x) { return x; } }.hashCode();",
+      "    class M { class N { @Differentiable double h(double x) { return x; } } }",
+      "    class P { @Deprecated double notAnnotated(double x) { return x; } }",
+      "  }",
+      "  @Differentiable static double ok(double x) { return x; }",
+      "}"};
+
+  /** javac enters local and anonymous classes only after processing: found in the trees. */
+  @Test
+  void differentiableMethodsOfLocalAndAnonymousClasses() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", LOCAL_CLASSES));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    String[][] expected = {
+        {"a", "an anonymous class"}, {"b", "a local class"}, {"c", "a local record"},
+        {"d", "a local enum"}, {"e", "a local interface"}, {"g", "an anonymous class"},
+        {"h", "a local class"}};
+    for (String[] method : expected) {
+      int line = 0;
+      while (!LOCAL_CLASSES[line].contains(" " + method[0] + "(double x)")) {
+        line++;
+      }
+      assertThat(compilation).hadErrorContaining("@Differentiable method '" + method[0]
+          + "' is in " + method[1] + ": ad4j differentiates methods of top-level and nested"
+          + " (member) classes only; move it into one").inFile(file).onLine(line + 1)
+          .atColumn(LOCAL_CLASSES[line].indexOf(" " + method[0] + "(double x)") + 2);
+    }
+    assertThat(compilation).hadErrorCount(expected.length);
+  }
+
+  // ---- rounds and the source path ------------------------------------------------------------
+
+  /** Another annotation processor that writes {@code com.example.Gen} in the first round. */
+  static final class GeneratingProcessor extends AbstractProcessor {
+    private boolean written;
+
+    @Override
+    public Set<String> getSupportedAnnotationTypes() {
+      return Set.of("*");
+    }
+
+    @Override
+    public SourceVersion getSupportedSourceVersion() {
+      return SourceVersion.latestSupported();
+    }
+
+    @Override
+    public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+      if (!written) {
+        written = true;
+        try (Writer out = processingEnv.getFiler().createSourceFile("com.example.Gen")
+            .openWriter()) {
+          out.write(String.join("\n",
+              "package com.example;",
+              "public final class Gen {",
+              "  private Gen() { }",
+              "  public static final double K = 2.5;",
+              "  public static final class Failure extends RuntimeException {",
+              "    private static final long serialVersionUID = 1L;",
+              "    public Failure(String message) { super(message); }",
+              "  }",
+              "  @ad4j.Differentiable public static double g(double x) { return x * x; }",
+              "}",
+              ""));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      return false;
+    }
+  }
+
+  private static final String BAR = unit("final class Bar", String.join("\n",
+      "  @Differentiable static double f(double x) {",
+      "    if (x < -100) throw new Gen.Failure(\"too small: \" + x);",
+      "    return Gen.g(x) * Gen.K + K * x;",
+      "  }"), "import static com.example.Gen.K;");
+
+  /**
+   * Bar names Gen before it exists: ad4j waits for the round in which it does. (The other
+   * processor runs first: ad4j claims its annotation, and javac then calls no processor for
+   * '*' in that round.)
+   */
+  @Test
+  void methodReferringToAClassAnotherProcessorGenerates() {
+    Compilation compilation = Compiler.javac()
+        .withProcessors(new GeneratingProcessor(), new DifferentiableProcessor())
+        .withOptions("-Xlint:all", "-Werror")
+        .compile(JavaFileObjects.forSourceString("com.example.Bar", BAR));
+
+    InProcessCompiler.requireSuccess(compilation);
+    assertThat(generatedSource(compilation, "com.example.BarGrad"))
+        .contains("GenGrad.gPullback(");
+    assertThat(compilation).generatedSourceFile("com.example.GenGrad");
+  }
+
+  /** A name that never resolves is reported once, after the last round. */
+  @Test
+  void namesThatNeverResolveAreReportedOnce() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Bar", BAR);
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("cannot find class 'Gen.Failure'").inFile(file)
+        .onLine(8).atColumn(32);
+    assertThat(compilation).hadErrorContaining("cannot find class 'Gen'").inFile(file)
+        .onLine(9).atColumn(17);
+    assertThat(compilation).hadErrorContaining("cannot find class 'Gen'").inFile(file)
+        .onLine(9).atColumn(26);
+    assertThat(compilation).hadErrorContaining("cannot find variable 'K'").inFile(file)
+        .onLine(9).atColumn(31);
+    assertThat(compilation.errors().stream().filter(e -> e.getMessage(null).startsWith("ad4j"))
+        .count()).isEqualTo(4);
+  }
+
+  /**
+   * javac compiles Foo from the source path without giving it to processors: FooGrad would
+   * never exist, and the call says so.
+   */
+  @Test
+  void calleeCompiledImplicitlyFromTheSourcePath(@TempDir Path sourcePath) throws IOException {
+    Path foo = sourcePath.resolve("com/example/Foo.java");
+    Files.createDirectories(foo.getParent());
+    Files.writeString(foo, unit("final class Foo",
+        "  @Differentiable static double g(double x) { return x * x; }"));
+    JavaFileObject bar = JavaFileObjects.forSourceString("com.example.Bar", unit("final class Bar",
+        "  @Differentiable static double f(double x) { return Foo.g(x) * 2; }"));
+
+    Compilation compilation = InProcessCompiler.javac("-sourcepath", sourcePath.toString())
+        .compile(bar);
+
+    assertThat(compilation).hadErrorContaining("call to 'Foo.g(...)': class 'com.example.Foo'"
+        + " is not among the source files of this compilation (javac found it on the source"
+        + " path or class path), so ad4j does not write its derivatives here and"
+        + " 'com.example.FooGrad' does not exist; pass its source file to javac with this one,"
+        + " or compile it with ad4j first").inFile(bar).onLine(6).atColumn(59);
+    assertThat(compilation).hadErrorCount(1);
   }
 }

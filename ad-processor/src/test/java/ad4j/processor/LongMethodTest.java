@@ -54,6 +54,43 @@ class LongMethodTest {
     assertThat(Tape.current().size()).isEqualTo(0);
   }
 
+  /** Three long overloads whose segment methods' parameter lists coincide across overloads. */
+  private static String overloads() {
+    StringBuilder source = new StringBuilder(
+        "package com.example;\nimport ad4j.Differentiable;\nfinal class Chains {\n");
+    String[][] overloads = {{"double x", "0.5"}, {"double x, double y", "y"},
+        {"double x, double seed, double y", "seed * y"}};
+    for (String[] overload : overloads) {
+      source.append("  @Differentiable static double f(").append(overload[0])
+          .append(") {\n    double v0 = x;\n");
+      for (int i = 1; i <= 200; i++) {
+        source.append("    double v").append(i).append(" = Math.sin(v").append(i - 1)
+            .append(") * x * 0.5 + ").append(overload[1]).append(";\n");
+      }
+      source.append("    return v200;\n  }\n");
+    }
+    return source.append("}\n").toString();
+  }
+
+  @Test
+  void splitOverloadsGetSegmentMethodsOfTheirOwn() {
+    // the last reverse segment of one overload, taking (tape, x, ..., seed), and a middle
+    // one of the next had the same name and parameter types: javac rejected the class
+    Compiled compiled = InProcessCompiler.compile("com.example.Chains", overloads());
+
+    Map<String, Integer> generated =
+        sizes(compiled.compilation(), "com/example/ChainsGrad.class");
+    assertThat(generated.keySet().stream().filter(m -> m.startsWith("fForward1Of")).count())
+        .isEqualTo(3);
+    CompiledFunction one = compiled.function("com.example.Chains", "f", 1);
+    DerivativeChecks.checkAt(one, 0.3);
+    CompiledFunction two = compiled.function("com.example.Chains", "f", 2);
+    DerivativeChecks.checkAt(two, 0.3, -0.2);
+    CompiledFunction three = compiled.function("com.example.Chains", "f", 3);
+    DerivativeChecks.checkAt(three, 0.3, 0.7, -0.2);
+    assertThat(Tape.current().size()).isEqualTo(0);
+  }
+
   @Test
   void aShortMethodStaysWhole() {
     Compiled compiled = InProcessCompiler.compile("com.example.Chain", chain(40));

@@ -58,16 +58,29 @@ class MutationFuzzTest {
         Arbitraries.integers().between(0, 100)).as(Mutant::new).list().ofSize(BATCH);
   }
 
-  /** 30 classes of 10 mutated methods each: every method must get its own error. */
+  /** javac's debug options: without line numbers javac keeps no line map (issue 9). */
+  @Provide
+  Arbitrary<String> debugOptions() {
+    return Arbitraries.of("-g", "-g:none", "-g:source", "-g:vars", "-g:lines", "-g:source,vars");
+  }
+
+  /**
+   * 30 classes of 10 mutated methods each: every method must get its own error, and nothing
+   * else may get one: not the valid overload beside them, nor the class. The class is top-level
+   * or nested, and compiled with any debug option.
+   */
   @Property(tries = 30, shrinking = ShrinkingMode.BOUNDED)
-  void everyMutantIsRejectedAtItsOwnPosition(@ForAll("mutants") List<Mutant> batch) {
+  void everyMutantIsRejectedAtItsOwnPosition(@ForAll("mutants") List<Mutant> batch,
+      @ForAll("debugOptions") String debug, @ForAll boolean nested) {
     StringBuilder source = new StringBuilder(
         "package com.example;\n\nimport static java.lang.Math.*;\n"
             + "import static java.lang.StrictMath.cos;\n\nimport ad4j.Differentiable;\n\n"
-            + "final class Programs {\n" + Mutations.CLASS_MEMBERS + "\n"
+            + (nested ? "final class Outer {\n static final class Programs {\n"
+                : "final class Programs {\n") + Mutations.CLASS_MEMBERS + "\n"
             + "  private static final double K0 = 0.625;\n  static final int N1 = -3;\n"
             + "  static final long L2 = 5L;\n  static final float F3 = 0.1f;\n"
-            + "  static final double R4 = Math.sqrt(2.0);\n  static final char C5 = 'b';\n\n");
+            + "  static final double R4 = Math.sqrt(2.0);\n  static final char C5 = 'b';\n"
+            + "  @Differentiable static double m0(double a, int k) { return a * k; }\n\n");
     List<long[]> ranges = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
       long first = source.chars().filter(c -> c == '\n').count() + 1;
@@ -75,14 +88,20 @@ class MutationFuzzTest {
       long last = source.chars().filter(c -> c == '\n').count() + 1;
       ranges.add(new long[] {first, last});
     }
-    source.append("}\n");
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Programs",
-        source.toString());
+    source.append(nested ? " }\n}\n" : "}\n");
+    JavaFileObject file = JavaFileObjects.forSourceString(
+        nested ? "com.example.Outer" : "com.example.Programs", source.toString());
 
-    Compilation compilation = InProcessCompiler.javac().compile(file);
+    Compilation compilation = InProcessCompiler.javac(debug).compile(file);
 
-    String all = InProcessCompiler.describe(compilation.diagnostics()) + "\n" + source;
+    String all = debug + "\n" + InProcessCompiler.describe(compilation.diagnostics()) + "\n"
+        + source;
     assertCleanRejection(compilation, file, all);
+    for (Diagnostic<? extends JavaFileObject> error : compilation.errors()) {
+      assertWithMessage("error outside the mutated methods:\n%s", all)
+          .that(ranges.stream().anyMatch(range -> error.getLineNumber() >= range[0]
+              && error.getLineNumber() <= range[1])).isTrue();
+    }
     for (int i = 0; i < batch.size(); i++) {
       long[] range = ranges.get(i);
       assertWithMessage("no ad4j error in method m%s (%s, lines %s-%s)\n%s", i,

@@ -7,13 +7,17 @@ import ad4j.processor.testing.InProcessCompiler;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.Compiler;
 import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.Filer;
@@ -24,12 +28,16 @@ import javax.lang.model.SourceVersion;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
+import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Build tools hand processors a wrapper around javac's environment (Gradle, IntelliJ); ad4j must
- * find javac's trees through it, or fail with one clear error.
+ * find javac's trees through it; where it cannot and no javac parser is at hand either, fail with
+ * one clear error. (Parsing the sources where a compiler gives no trees is EcjTest's subject.)
  */
 class TreesLocatorTest {
   private static final JavaFileObject SOURCE = JavaFileObjects.forSourceString(
@@ -51,14 +59,39 @@ class TreesLocatorTest {
   }
 
   @Test
-  void anEnvironmentWithoutJavacGivesOneClearError() {
-    Compilation compilation = compile(CopyingEnvironment::new);
+  void anEnvironmentWithoutJavacOnARuntimeWithoutJavacGivesOneClearError() {
+    Compilation compilation = Compiler.javac()
+        .withProcessors(new WrappingProcessor(CopyingEnvironment::new, () -> null))
+        .compile(SOURCE);
 
     assertThat(compilation).failed();
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation).hadErrorContaining("ad4j: cannot read method bodies")
         .inFile(SOURCE).onLine(7);
     assertThat(compilation).hadErrorContaining(CopyingEnvironment.class.getName());
+    assertThat(compilation).hadErrorContaining("run the compiler, or the IDE, on a JDK 17 or later");
+  }
+
+  @Test
+  void anEnvironmentWithoutJavacParsesTheSourceFromTheSourcePath(@TempDir Path sources)
+      throws IOException {
+    Path file = sources.resolve("com/example/Rosenbrock.java");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file,
+        GoldenTest.ROSENBROCK.replace("return a * a", "return Math.random() + a * a"));
+
+    JavaFileObject source = JavaFileObjects.forResource(file.toUri().toURL());
+
+    Compilation compilation = Compiler.javac()
+        .withProcessors(new WrappingProcessor(CopyingEnvironment::new,
+            ToolProvider::getSystemJavaCompiler))
+        .withOptions("-sourcepath", sources.toString())
+        .compile(source);
+
+    // the error is reported at the method (line 7), its own position in the text
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: Rosenbrock.java:10:23: call to"
+        + " 'Math.random()' is not differentiable").inFile(source).onLine(7);
   }
 
   @Test
@@ -75,16 +108,19 @@ class TreesLocatorTest {
   }
 
   private static Compilation compile(UnaryOperator<ProcessingEnvironment> wrap) {
-    return Compiler.javac().withProcessors(new WrappingProcessor(wrap)).compile(SOURCE);
+    return Compiler.javac()
+        .withProcessors(new WrappingProcessor(wrap, ToolProvider::getSystemJavaCompiler))
+        .compile(SOURCE);
   }
 
   /** Runs ad4j with a wrapped environment, as a build tool would. */
   private static final class WrappingProcessor extends AbstractProcessor {
-    private final DifferentiableProcessor delegate = new DifferentiableProcessor();
+    private final DifferentiableProcessor delegate;
     private final UnaryOperator<ProcessingEnvironment> wrap;
 
-    WrappingProcessor(UnaryOperator<ProcessingEnvironment> wrap) {
+    WrappingProcessor(UnaryOperator<ProcessingEnvironment> wrap, Supplier<JavaCompiler> parser) {
       this.wrap = wrap;
+      this.delegate = new DifferentiableProcessor(parser);
     }
 
     @Override

@@ -31,16 +31,29 @@ public final class Tape {
 
   private Tape() {}
 
-  /** The calling thread's tape. */
+  /**
+   * The calling thread's tape.
+   *
+   * @return the tape of the current thread, created at its first use
+   */
   public static Tape current() {
     return CURRENT.get();
   }
 
-  /** A tape of one's own, for tests and for callers that manage threads themselves. */
+  /**
+   * A tape of one's own, for tests and for callers that manage threads themselves.
+   *
+   * @return a new, empty tape
+   */
   public static Tape create() {
     return new Tape();
   }
 
+  /**
+   * Records a {@code double}.
+   *
+   * @param value the value to record
+   */
   public void pushDouble(double value) {
     if (doubleCount == doubles.length) {
       doubles = Arrays.copyOf(doubles, 2 * doubles.length);
@@ -48,10 +61,20 @@ public final class Tape {
     doubles[doubleCount++] = value;
   }
 
+  /**
+   * Takes back the last {@code double} recorded.
+   *
+   * @return that value
+   */
   public double popDouble() {
     return doubles[--doubleCount];
   }
 
+  /**
+   * Records a {@code long}.
+   *
+   * @param value the value to record
+   */
   public void pushLong(long value) {
     if (longCount == longs.length) {
       longs = Arrays.copyOf(longs, 2 * longs.length);
@@ -59,28 +82,56 @@ public final class Tape {
     longs[longCount++] = value;
   }
 
+  /**
+   * Takes back the last {@code long} recorded.
+   *
+   * @return that value
+   */
   public long popLong() {
     return longs[--longCount];
   }
 
+  /**
+   * Records an {@code int}: a loop's trip count, or a value of an {@code int} variable.
+   *
+   * @param value the value to record
+   */
   public void pushInt(int value) {
     pushLong(value);
   }
 
+  /**
+   * Takes back the last {@code int} recorded.
+   *
+   * @return that value
+   */
   public int popInt() {
     return (int) popLong();
   }
 
-  /** Records a branch decision. */
+  /**
+   * Records a branch decision.
+   *
+   * @param value the decision
+   */
   public void pushBoolean(boolean value) {
     pushLong(value ? 1 : 0);
   }
 
+  /**
+   * Takes back the last branch decision recorded.
+   *
+   * @return that decision
+   */
   public boolean popBoolean() {
     return popLong() != 0;
   }
 
-  /** The number of values on the tape, all stacks together: zero between calls. */
+  /**
+   * The number of values on the tape, all stacks together: zero between calls.
+   *
+   * @return that number
+   */
   public int size() {
     return doubleCount + longCount;
   }

@@ -9,9 +9,11 @@ import java.io.PrintStream;
  *
  * <h2>The normal distribution function</h2>
  *
- * <p>Java has no {@code erf}, and a {@code @Differentiable} method cannot call a helper, so the
- * standard normal distribution function {@code N} is written out inline, straight-line, twice
- * (for {@code d1} and {@code d2}). It uses the Chebyshev approximation of the complementary
+ * <p>Java has no {@code erf}, so the standard normal distribution function {@code N} is written
+ * out here, straight-line, inline twice (for {@code d1} and {@code d2}), which keeps the whole
+ * price one straight-line method whose reverse sweep needs no tape. (It could as well be a
+ * {@code @Differentiable} helper that the price calls; ad4j differentiates such calls too.) It
+ * uses the Chebyshev approximation of the complementary
  * error function of <i>Numerical Recipes</i>, 3rd edition, section 6.2.2 ({@code Erf::erfccheb}),
  * for {@code z >= 0}:
  *

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.List;
 
 /**
- * Runs every sample and prints its results: the seed documents' worked examples, Rosenbrock by
+ * Runs every sample and prints its results: worked examples of AD textbooks, Rosenbrock by
  * BFGS, Black-Scholes Greeks, a logistic loss, and functions with loops and branches, then where
  * the generated sources are.
  */

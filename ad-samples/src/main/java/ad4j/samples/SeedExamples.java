@@ -4,8 +4,9 @@ import ad4j.Differentiable;
 import java.io.PrintStream;
 
 /**
- * The worked examples of the background documents ({@code shared/seeds/}), written as
- * {@code @Differentiable} methods. {@link #print(PrintStream)} shows, for each, the value, the
+ * Worked examples of introductory texts on automatic differentiation (intermediate variables,
+ * straight-line programs, shared subexpressions, forward versus reverse mode), written as
+ * {@code @Differentiable} methods; the "Seed" numbers below name the texts they come from. {@link #print(PrintStream)} shows, for each, the value, the
  * gradient from the generated reverse mode and a tangent from the generated forward mode, next
  * to the derivatives worked out by hand in the documents.
  */
@@ -189,7 +190,7 @@ public final class SeedExamples {
    * @param out where to print
    */
   public static void print(PrintStream out) {
-    out.println("Seed 000: y = sin(x1*x2) + exp(x2) at (x1, x2) = (2, 3)");
+    out.println("Both modes on y = sin(x1*x2) + exp(x2) at (x1, x2) = (2, 3):");
     double[] gf = new double[2];
     double yf = SeedExamplesGrad.fValueAndGradient(2, 3, gf);
     out.println("  value    " + Fmt.num(yf) + "   analytic sin(6) + exp(3) = "
@@ -199,7 +200,7 @@ public final class SeedExamples {
     out.println("  tangent along (1, 1)  " + Fmt.num(SeedExamplesGrad.fTangent(2, 3, 1, 1))
         + "   analytic sum of partials = " + Fmt.num(sum(fAnalyticGradient(2, 3))));
 
-    out.println("Seed 001: y = sin(x1*x2) + x1 at (x1, x2) = (2, 3)");
+    out.println("Forward mode seeded along x1 on y = sin(x1*x2) + x1 at (x1, x2) = (2, 3):");
     double[] gg = new double[2];
     double yg = SeedExamplesGrad.gValueAndGradient(2, 3, gg);
     out.println("  value    " + Fmt.num(yg) + "   analytic sin(6) + 2 = " + Fmt.num(Math.sin(6) + 2));
@@ -209,24 +210,24 @@ public final class SeedExamples {
         + "   analytic dy/dx1 = x2 cos(x1x2) + 1 = " + Fmt.num(3 * Math.cos(6) + 1));
 
     out.println("Smaller examples (ad4j gradient | analytic):");
-    out.printf(java.util.Locale.ROOT, "  004 t^2+t+1            df(5) = %s, df(3) = %s | 2t+1 = 11, 7%n",
+    out.printf(java.util.Locale.ROOT, "  polynomial t^2+t+1                      df(5) = %s, df(3) = %s | 2t+1 = 11, 7%n",
         Fmt.num(SeedExamplesGrad.polyGradient(5)[0]), Fmt.num(SeedExamplesGrad.polyTangent(3, 1)));
-    out.printf(java.util.Locale.ROOT, "  004 x*y at (3,2)       %s | (y, x) = (2, 3)%n",
+    out.printf(java.util.Locale.ROOT, "  product x*y at (3,2)                    %s | (y, x) = (2, 3)%n",
         Fmt.vec(SeedExamplesGrad.productGradient(3, 2)));
-    out.printf(java.util.Locale.ROOT, "  004 s=x*y; s+s (3,2)   %s | (2y, 2x) = (4, 6)%n",
+    out.printf(java.util.Locale.ROOT, "  value used twice, s=x*y; s+s (3,2)      %s | (2y, 2x) = (4, 6)%n",
         Fmt.vec(SeedExamplesGrad.sharingGradient(3, 2)));
-    out.printf(java.util.Locale.ROOT, "  004 f_2out at x=1      %s, %s | 2 sin cos + 10, 1 + 40 sin cos = %s, %s%n",
+    out.printf(java.util.Locale.ROOT, "  two outputs of one trace at x=1         %s, %s | 2 sin cos + 10, 1 + 40 sin cos = %s, %s%n",
         Fmt.num(SeedExamplesGrad.twoOutFirstTangent(1, 1)),
         Fmt.num(SeedExamplesGrad.twoOutSecondTangent(1, 1)),
         Fmt.num(Math.sin(2) + 10), Fmt.num(1 + 20 * Math.sin(2)));
-    out.printf(java.util.Locale.ROOT, "  002 z = x + sin(x), 2  %s | 1 + cos(2) = %s%n",
+    out.printf(java.util.Locale.ROOT, "  z = x + sin(x) at 2                     %s | 1 + cos(2) = %s%n",
         Fmt.num(SeedExamplesGrad.xPlusSinGradient(2)[0]), Fmt.num(1 + Math.cos(2)));
-    out.printf(java.util.Locale.ROOT, "  002 7x + 3             %s | 7%n",
+    out.printf(java.util.Locale.ROOT, "  constants carry no derivative, 7x+3     %s | 7%n",
         Fmt.num(SeedExamplesGrad.affineGradient(4)[0]));
-    out.printf(java.util.Locale.ROOT, "  000 sin(x*x)+cos(x*x)  %s | 2x (cos x^2 - sin x^2) at 0.7 = %s%n",
+    out.printf(java.util.Locale.ROOT, "  common subexpression sin(x*x)+cos(x*x)  %s | 2x (cos x^2 - sin x^2) at 0.7 = %s%n",
         Fmt.num(SeedExamplesGrad.sharedSquareGradient(0.7)[0]),
         Fmt.num(1.4 * (Math.cos(0.49) - Math.sin(0.49))));
-    out.printf(java.util.Locale.ROOT, "  000 v=x; v=v*v; v=v+1  %s | 2x at 1.5 = 3%n",
+    out.printf(java.util.Locale.ROOT, "  reassigned variable v=x; v=v*v; v=v+1   %s | 2x at 1.5 = 3%n",
         Fmt.num(SeedExamplesGrad.overwrittenGradient(1.5)[0]));
   }
 

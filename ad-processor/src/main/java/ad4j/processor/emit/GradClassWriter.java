@@ -1,6 +1,5 @@
 package ad4j.processor.emit;
 
-
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
@@ -18,6 +17,8 @@ import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -30,8 +31,6 @@ import javax.lang.model.util.Elements;
  * {@code mPullback}).
  */
 public final class GradClassWriter {
-  static final ClassName TAPE = ClassName.get("ad4j.runtime", "Tape");
-
   /** The processor named in {@code @Generated}. */
   public static final String GENERATOR = "ad4j.processor.DifferentiableProcessor";
 
@@ -59,17 +58,32 @@ public final class GradClassWriter {
         .addJavadoc("Derivatives of the {@code @Differentiable} methods of {@link $L},\n"
             + "written by ad4j at compile time.\n", userType)
         .addJavadoc("\n<p>Do not edit: this file is generated again at each compilation.\n")
-        .addAnnotation(AnnotationSpec.builder(
-                ClassName.get("javax.annotation.processing", "Generated"))
-            .addMember("value", "$S", GENERATOR)
-            .build())
         .addModifiers(Modifier.FINAL)
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+    if (GeneratedAnnotation.isVisibleTo(elements, type)) {
+      gradClass.addAnnotation(AnnotationSpec.builder(
+              ClassName.get(GeneratedAnnotation.PACKAGE, GeneratedAnnotation.SIMPLE_NAME))
+          .addMember("value", "$S", GENERATOR)
+          .build());
+    }
     if (type.getModifiers().contains(Modifier.PUBLIC)) {
       gradClass.addModifiers(Modifier.PUBLIC);
     }
+    gradClass.alwaysQualify(hiddenNames(className.packageName()).toArray(String[]::new));
+    Map<String, Integer> overloads = new java.util.HashMap<>();
     for (Method method : methods) {
-      MethodWriter writer = new MethodWriter(userType, className.simpleName(), method);
+      overloads.merge(method.function().name(), 1, Integer::sum);
+    }
+    Map<String, Integer> seen = new java.util.HashMap<>();
+    for (Method method : methods) {
+      String name = method.function().name();
+      int ordinal = seen.merge(name, 1, Integer::sum);
+      // Overloads split into segments would give segment methods of the same name, and their
+      // parameter lists may coincide (fReverse3(Tape, double, double) is the last segment of
+      // f(double) and a middle one of f(double, double)): each overload numbers its own.
+      String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
+      MethodWriter writer = new MethodWriter(userType, className.simpleName(), method,
+          segmentSuffix);
       writer.members().forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
@@ -78,12 +92,32 @@ public final class GradClassWriter {
         .build();
   }
 
+  /**
+   * The classes generated code names by their simple names ({@code java.lang}'s, and imported
+   * ones) that a class of the user's package hides: a class {@code Double} or
+   * {@code IllegalArgumentException} beside the user's would capture a simple name, so these
+   * are written qualified.
+   */
+  private Set<String> hiddenNames(String packageName) {
+    Set<String> hidden = new java.util.TreeSet<>();
+    for (String name : List.of("Double", "Float", "IllegalArgumentException", "Object", "String",
+        "System", "Throwable", "Tape", "Generated")) {
+      String qualified = packageName.isEmpty() ? name : packageName + "." + name;
+      if (elements.getTypeElement(qualified) != null) {
+        hidden.add(name);
+      }
+    }
+    return hidden;
+  }
+
   /** {@code Outer.Inner} for a nested type, as code in its package names it. */
   private String nestedName(TypeElement type) {
     String qualified = type.getQualifiedName().toString();
     String packageName = elements.getPackageOf(type).getQualifiedName().toString();
     return packageName.isEmpty() ? qualified : qualified.substring(packageName.length() + 1);
   }
+
+  static final ClassName TAPE = ClassName.get("ad4j.runtime", "Tape");
 
   /** HotSpot compiles no method over 8000 bytes of bytecode; a margin for the estimate. */
   private static final int BYTECODE_LIMIT = 7000;
@@ -103,10 +137,18 @@ public final class GradClassWriter {
     private final int slots;
     /** The split of a long straight-line method into segments; null when it stays whole. */
     private Segments segments;
-    /** The analysis of the function, made once for all its members. */
+    /** The analysis of the function, shared by all its writers: it is the same for each. */
     private final FlowAnalysis flow;
+    /**
+     * What ends the names of segment methods ({@code fForward3Of2}): empty unless the method
+     * has overloads.
+     */
+    private final String segmentSuffix;
+    /** The names no variable of these members may take. */
+    private final Set<String> reserved;
 
-    MethodWriter(String userType, String gradType, Method method) {
+    MethodWriter(String userType, String gradType, Method method, String segmentSuffix) {
+      this.segmentSuffix = segmentSuffix;
       this.gradType = gradType;
       this.element = method.element();
       this.function = method.function();
@@ -116,6 +158,12 @@ public final class GradClassWriter {
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
       this.flow = new FlowAnalysis(function);
+      this.reserved = ReservedNames.of(function);
+    }
+
+    /** The names of one member: each member chooses its own. */
+    private NameAllocator names() {
+      return new NameAllocator(function.userNames(), reserved);
     }
 
     /**
@@ -143,8 +191,8 @@ public final class GradClassWriter {
           tangent = tangent();
         }
       }
-      List<MethodSpec> members =
-          new ArrayList<>(List.of(gradient(), valueAndGradient, tangent, pullback()));
+      List<MethodSpec> members = new ArrayList<>(
+          List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
       members.addAll(segmentMethods());
       return members;
     }
@@ -159,7 +207,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec gradient() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       List<String> parameters = userParameterNames(names);
       String array = names.fresh("gradient");
       return start(function.name() + "Gradient", parameters)
@@ -175,7 +223,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec valueAndGradient() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       String methodName = function.name() + "ValueAndGradient";
       if (segments != null) {
         List<String> parameters = userParameterNames(names);
@@ -205,34 +253,50 @@ public final class GradClassWriter {
           .addCode(lengthCheck(methodName, array));
     }
 
+    /** The emitted body; when it records on the tape, bound to the thread's tape. */
+    private static CodeBlock bodyWithTape(JavaEmitter emitter, NameAllocator names) {
+      String tape = emitter.usesTape() ? names.fresh("tape") : null;
+      emitter.bindTape(tape);
+      return withTape(names, tape, emitter.body());
+    }
+
     /**
      * The reverse-mode body of a split method: the forward segments in order, the reverse
      * segments backwards, then the parameters' adjoints from the tape into {@code array}.
      */
     private CodeBlock segmentedReverse(NameAllocator names, List<String> parameters,
         String seed, String array, String assignment) {
-      CodeBlock.Builder code = CodeBlock.builder();
       String tape = names.fresh("tape");
+      return withTape(names, tape, segmentedReverse(names, tape, parameters, seed, array,
+          assignment));
+    }
+
+    /**
+     * The reverse-mode body of a split method on {@code tape}; with a null {@code array}, the
+     * parameters' adjoints stay on the tape, the last on top.
+     */
+    private CodeBlock segmentedReverse(NameAllocator names, String tape,
+        List<String> parameters, String seed, String array, String assignment) {
+      CodeBlock.Builder code = CodeBlock.builder();
       String result = names.fresh("result");
       String arguments = String.join(", ", prepend(tape, parameters));
       int count = segments.list().size();
       code.add("// forward sweep, in $L segments\n", count);
       for (int k = 1; k < count; k++) {
-        code.addStatement("$LForward$L($L)", function.name(), k, arguments);
+        code.addStatement("$L($L)", segmentName("Forward", k), arguments);
       }
-      code.addStatement("double $L = $LForward$L($L)", result, function.name(), count,
-          arguments);
+      code.addStatement("double $L = $L($L)", result, segmentName("Forward", count), arguments);
       code.add("// reverse sweep\n");
-      code.addStatement("$LReverse$L($L, $L)", function.name(), count, arguments, seed);
+      code.addStatement("$L($L, $L)", segmentName("Reverse", count), arguments, seed);
       for (int k = count - 1; k >= 1; k--) {
-        code.addStatement("$LReverse$L($L)", function.name(), k, arguments);
+        code.addStatement("$L($L)", segmentName("Reverse", k), arguments);
       }
       List<Value> differentiable = function.differentiableParameters();
-      for (int i = differentiable.size() - 1; i >= 0; i--) {
+      for (int i = differentiable.size() - 1; i >= 0 && array != null; i--) {
         code.addStatement("$L[$L] $L $L.popDouble()", array, i, assignment, tape);
       }
       code.addStatement("return $L", result);
-      return withTape(names, tape, code.build());
+      return code.build();
     }
 
     /**
@@ -288,19 +352,19 @@ public final class GradClassWriter {
     }
 
     private MethodSpec forwardSegment(Segments.Segment segment, boolean last) {
-      return segmentMethod(function.name() + "Forward" + segment.number(),
+      return segmentMethod(segmentName("Forward", segment.number()),
           segments.forward(segment), last ? double.class : void.class,
           "Forward sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec reverseSegment(Segments.Segment segment, boolean last) {
-      return segmentMethod(function.name() + "Reverse" + segment.number(),
+      return segmentMethod(segmentName("Reverse", segment.number()),
           segments.reverse(segment), void.class,
           "Reverse sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec tangentSegment(Segments.Segment segment, boolean last) {
-      return segmentMethod(function.name() + "Tangent" + segment.number(),
+      return segmentMethod(segmentName("Tangent", segment.number()),
           segments.tangent(segment), last ? double.class : void.class,
           "Forward mode over " + segmentLines(segment) + " of " + link + ".");
     }
@@ -311,12 +375,12 @@ public final class GradClassWriter {
      */
     private MethodSpec segmentMethod(String name, Function program, Class<?> returns,
         String javadoc) {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> parameters = emitter.parameterNames();
       String tape = names.fresh("tape");
       emitter.bindTape(tape);
-      MethodSpec.Builder method = MethodSpec.methodBuilder(name)
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(name))
           .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
           .addJavadoc("$L\n", javadoc)
           .returns(returns)
@@ -325,6 +389,11 @@ public final class GradClassWriter {
         method.addParameter(typeName(program.parameters().get(i).type()), parameters.get(i));
       }
       return method.addCode(emitter.body()).build();
+    }
+
+    /** {@code fForward3}, or {@code fForward3Of2} for the second overload of {@code f}. */
+    private String segmentName(String sweep, int number) {
+      return function.name() + sweep + number + segmentSuffix;
     }
 
     private static String segmentLines(Segments.Segment segment) {
@@ -341,7 +410,7 @@ public final class GradClassWriter {
     }
 
     MethodSpec tangent() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       if (segments != null) {
         return segmentedTangent(names);
       }
@@ -384,14 +453,14 @@ public final class GradClassWriter {
       int count = segments.list().size();
       code.add("// forward sweep, in $L segments\n", count);
       for (int k = 1; k < count; k++) {
-        code.addStatement("$LTangent$L($L)", function.name(), k, joined);
+        code.addStatement("$L($L)", segmentName("Tangent", k), joined);
       }
-      code.addStatement("return $LTangent$L($L)", function.name(), count, joined);
+      code.addStatement("return $L($L)", segmentName("Tangent", count), joined);
       return method.addCode(withTape(names, tape, code.build())).build();
     }
 
     MethodSpec pullback() {
-      NameAllocator names = new NameAllocator(function.userNames());
+      NameAllocator names = names();
       String methodName = function.name() + "Pullback";
       if (segments != null) {
         List<String> parameters = userParameterNames(names);
@@ -406,13 +475,6 @@ public final class GradClassWriter {
       int primal = function.parameters().size();
       return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
           all.get(primal + 1)).addCode(bodyWithTape(emitter, names)).build();
-    }
-
-    /** The emitted body; when it records on the tape, bound to the thread's tape. */
-    private static CodeBlock bodyWithTape(JavaEmitter emitter, NameAllocator names) {
-      String tape = emitter.usesTape() ? names.fresh("tape") : null;
-      emitter.bindTape(tape);
-      return withTape(names, tape, emitter.body());
     }
 
     private MethodSpec.Builder pullbackMethod(String methodName, List<String> parameters,
@@ -431,16 +493,92 @@ public final class GradClassWriter {
           .addCode(lengthCheck(methodName, array));
     }
 
+    /**
+     * {@code mPullback(Tape tape, params, double seed)}: what the generated code of a caller
+     * calls in its reverse sweep. It is {@code mPullback} with the parameters' adjoints pushed
+     * onto the caller's tape (in parameter order, the last on top) instead of added to an
+     * array, so that a call between {@code @Differentiable} methods allocates nothing. The
+     * caller takes the adjoints back at once; when this throws, the caller's own guard resets
+     * the tape. The leading {@code Tape} keeps this overload apart from every member of the
+     * contract.
+     */
+    MethodSpec pullbackOntoTape() {
+      NameAllocator names = names();
+      MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
+      if (segments != null) {
+        List<String> parameters = userParameterNames(names);
+        String tape = names.fresh("tape");
+        String seed = names.fresh("seed");
+        return pullbackOntoTapeMethod(method, tape, parameters, seed)
+            .addCode(segmentedReverse(names, tape, parameters, seed, null, null)).build();
+      }
+      Function program = Adjoint.of(function, flow, Adjoint.Output.TAPE);
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> all = emitter.parameterNames();
+      String tape = names.fresh("tape");
+      emitter.bindTape(tape);
+      int primal = function.parameters().size();
+      return pullbackOntoTapeMethod(method, tape, all.subList(0, primal), all.get(primal))
+          .addCode(emitter.body()).build();
+    }
+
+    private MethodSpec.Builder pullbackOntoTapeMethod(MethodSpec.Builder method, String tape,
+        List<String> parameters, String seed) {
+      method.addJavadoc("For the generated code of callers: the value of $L, bit for bit;\n"
+              + "pushes {@code $L} times its partial derivative with respect to each\n"
+              + "{@code double} parameter onto {@code $L}, in parameter order.\n"
+              + "Allocates nothing.\n", link, seed, tape)
+          .returns(double.class)
+          .addParameter(TAPE, tape);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+      }
+      return method.addParameter(double.class, seed);
+    }
+
     private MethodSpec.Builder start(String name, List<String> parameterNames) {
+      MethodSpec.Builder method = withVisibility(name);
+      for (int i = 0; i < parameterNames.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
+      }
+      return method;
+    }
+
+    /**
+     * A static member with the visibility of the user's method ({@code private} becomes
+     * package-private) and the user's warning suppressions.
+     */
+    private MethodSpec.Builder withVisibility(String name) {
       MethodSpec.Builder method = MethodSpec.methodBuilder(name);
       for (Modifier modifier : element.getModifiers()) {
         if (modifier == Modifier.PUBLIC || modifier == Modifier.PROTECTED) {
           method.addModifiers(modifier);
         }
       }
-      method.addModifiers(Modifier.STATIC);
-      for (int i = 0; i < parameterNames.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
+      return suppressingWarnings(method.addModifiers(Modifier.STATIC));
+    }
+
+    /**
+     * {@code method} with the warnings suppressed that the user's method suppresses, on itself
+     * or on its enclosing classes: generated code repeats what the method refers to (a
+     * deprecated constant or callee, say), and must compile as quietly as the method does, also
+     * under {@code -Xlint:all -Werror}.
+     */
+    private MethodSpec.Builder suppressingWarnings(MethodSpec.Builder method) {
+      java.util.Set<String> suppressed = new java.util.TreeSet<>();
+      for (javax.lang.model.element.Element e = element; e != null;
+          e = e.getEnclosingElement()) {
+        SuppressWarnings annotation = e.getAnnotation(SuppressWarnings.class);
+        if (annotation != null) {
+          suppressed.addAll(List.of(annotation.value()));
+        }
+      }
+      if (!suppressed.isEmpty()) {
+        CodeBlock values = suppressed.stream().map(warning -> CodeBlock.of("$S", warning))
+            .collect(CodeBlock.joining(", "));
+        method.addAnnotation(AnnotationSpec.builder(SuppressWarnings.class)
+            .addMember("value", suppressed.size() == 1 ? "$L" : "{$L}", values)
+            .build());
       }
       return method;
     }
@@ -448,7 +586,7 @@ public final class GradClassWriter {
     private CodeBlock lengthCheck(String methodName, String array) {
       return CodeBlock.builder()
           .beginControlFlow("if ($L.length < $L)", array, slots)
-          .addStatement("throw new IllegalArgumentException($S + $L.length + $S)",
+          .addStatement("throw new $T($S + $L.length + $S)", IllegalArgumentException.class,
               gradType + "." + methodName + ": '" + array + "' has length ", array,
               ", needs " + slots + " (one per double parameter of " + function.name() + ")")
           .endControlFlow()

@@ -31,11 +31,8 @@ final class InstructionText {
           arguments.toArray(Expr[]::new));
       case COPY -> arguments.get(0);
       case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
-      case NEW_ARRAY -> Expr.atom("new double[" + operation.name() + "]");
-      case ELEMENT -> Expr.atom(arguments.get(0) + "[" + operation.name() + "]");
-      case PULLBACK_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
-          arguments.toArray(Expr[]::new));
-      case POP -> throw new IllegalArgumentException("a pop is written by the emitter");
+      case PULLBACK_CALL, POP ->
+          throw new IllegalArgumentException("the emitter writes what uses the tape: " + operation);
     };
   }
 

@@ -152,7 +152,12 @@ final class JavaEmitter {
       return;
     }
     comment(instruction.line());
-    if (facts.uses(value) == 0 && isMethodCall(instruction.operation())) {
+    if (facts.uses(value) == 0 && instruction.operation().form() == Operation.Form.POP) {
+      // taken off the tape and dropped (a float travels as a double: no cast, which would
+      // not be a statement)
+      code.addStatement("$L", pop(value.type() == NumericType.FLOAT ? NumericType.DOUBLE
+          : value.type()));
+    } else if (facts.uses(value) == 0 && isMethodCall(instruction.operation())) {
       code.addStatement("$L", expression(instruction)); // called for its effect
     } else if (facts.isHoisted(value)) {
       code.addStatement("$L = $L", nameOf(value), expression(instruction));
@@ -355,8 +360,16 @@ final class JavaEmitter {
   }
 
   private Expr text(Instruction instruction, List<Expr> arguments) {
-    if (instruction.operation().form() == Operation.Form.POP) {
+    Operation operation = instruction.operation();
+    if (operation.form() == Operation.Form.POP) {
       return pop(instruction.result().type());
+    }
+    if (operation.form() == Operation.Form.PULLBACK_CALL) {
+      List<Expr> withTape = new ArrayList<>();
+      withTape.add(Expr.atom(tape));
+      withTape.addAll(arguments);
+      return Expr.call(operation.callee().gradClass(), operation.name(),
+          withTape.toArray(Expr[]::new));
     }
     return InstructionText.of(instruction.operation(), arguments, function::mathClassName);
   }
@@ -396,18 +409,19 @@ final class JavaEmitter {
     return ((Operand.Constant) operand).expression();
   }
 
-  private String message(Throw thrown) {
+  private CodeBlock message(Throw thrown) {
     if (!thrown.hasMessage()) {
-      return "";
+      return CodeBlock.of("");
     }
     List<String> parts = new ArrayList<>();
     for (Object part : thrown.messageParts()) {
       parts.add(part instanceof Operand operand ? operand(operand).toString() : (String) part);
     }
     if (parts.size() == 1 && !(thrown.messageParts().get(0) instanceof String)) {
-      return "String.valueOf(" + parts.get(0) + ")";
+      // String by its qualified name: a class String of the user's package must not capture it
+      return CodeBlock.of("$T.valueOf($L)", String.class, parts.get(0));
     }
-    return String.join(" + ", parts);
+    return CodeBlock.of("$L", String.join(" + ", parts));
   }
 
   private String nameOf(Value value) {

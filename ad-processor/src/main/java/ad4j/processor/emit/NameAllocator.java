@@ -10,24 +10,25 @@ import javax.lang.model.SourceVersion;
  * Chooses the local and parameter names of one generated method. The user's names are kept where
  * possible; generated names ({@code xDot}, {@code t1}, {@code gradient}) never take a name the
  * user wrote, so a parameter called {@code gradient} or a local called {@code t1} still works.
+ * No variable takes a name that generated code uses as a qualifier ({@link ReservedNames}): a
+ * parameter {@code Tape} or {@code geo} is renamed rather than hide {@code Tape.current()} or
+ * {@code geo.LibGrad}.
  */
 final class NameAllocator {
-  /** Names generated code refers to as types; a variable of that name would hide them. */
-  private static final Set<String> TYPE_NAMES =
-      Set.of("Math", "StrictMath", "java", "Double", "Float", "IllegalArgumentException");
-
   private final Set<String> userNames;
+  private final Set<String> reserved;
   private final Set<String> used = new HashSet<>();
   private final Map<String, Integer> nextNumber = new HashMap<>();
 
-  NameAllocator(Iterable<String> userNames) {
+  NameAllocator(Iterable<String> userNames, Set<String> reserved) {
     this.userNames = new HashSet<>();
     userNames.forEach(this.userNames::add);
+    this.reserved = reserved;
   }
 
-  /** A name the user wrote: kept unless it is already taken here or hides a type we use. */
+  /** A name the user wrote: kept unless it is already taken here or is reserved. */
   String user(String name) {
-    if (!used.contains(name) && !TYPE_NAMES.contains(name)) {
+    if (!used.contains(name) && !reserved.contains(name)) {
       used.add(name);
       return name;
     }
@@ -62,7 +63,7 @@ final class NameAllocator {
   }
 
   private boolean isFree(String name) {
-    return !used.contains(name) && !userNames.contains(name) && !TYPE_NAMES.contains(name)
+    return !used.contains(name) && !userNames.contains(name) && !reserved.contains(name)
         && !SourceVersion.isKeyword(name);
   }
 }

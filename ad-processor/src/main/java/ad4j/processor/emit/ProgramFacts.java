@@ -143,7 +143,8 @@ final class ProgramFacts {
         value.home = block;
         value.definedAt = i;
         defined.add(instruction.result());
-        if (instruction.operation().form() == Operation.Form.POP) {
+        Operation.Form form = instruction.operation().form();
+        if (form == Operation.Form.POP || form == Operation.Form.PULLBACK_CALL) {
           usesTape = true;
         }
       } else if (statement instanceof Push) {

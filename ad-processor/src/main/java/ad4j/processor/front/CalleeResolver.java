@@ -92,16 +92,35 @@ final class CalleeResolver {
           + unreachable.get());
       return Optional.empty();
     }
+    if (!context.hasGradClass(declaring)) {
+      diagnostics().error(call, "call to '" + shown + "': class '" + declaring.getQualifiedName()
+          + "' is not among the source files of this compilation (javac found it on the source"
+          + " path or class path), so ad4j does not write its derivatives here and '"
+          + gradClassName(declaring) + "' does not exist; pass its source file to javac with"
+          + " this one, or compile it with ad4j first");
+      return Optional.empty();
+    }
     String userClass = context.referenceTo(declaring);
     return Optional.of(new Callee(userClass, gradClassReference(declaring), name,
         parameterTypes(method).orElseThrow()));
   }
 
-  private String gradClassReference(TypeElement owner) {
+  /** The qualified name of the class ad4j generates for {@code owner}. */
+  private String gradClassName(TypeElement owner) {
+    String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
+    return pkg.isEmpty() ? gradSimpleName(owner) : pkg + "." + gradSimpleName(owner);
+  }
+
+  private String gradSimpleName(TypeElement owner) {
     String qualified = owner.getQualifiedName().toString();
     String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
     String nested = pkg.isEmpty() ? qualified : qualified.substring(pkg.length() + 1);
-    String simple = nested.replace('.', '_') + "Grad";
+    return nested.replace('.', '_') + "Grad";
+  }
+
+  private String gradClassReference(TypeElement owner) {
+    String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
+    String simple = gradSimpleName(owner);
     boolean samePackage = pkg.equals(context.symbols().packageName());
     context.referencedTypeNames().add(samePackage ? simple : pkg.split("\\.")[0]);
     return samePackage || pkg.isEmpty() ? simple : pkg + "." + simple;

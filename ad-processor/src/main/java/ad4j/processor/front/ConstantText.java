@@ -78,11 +78,13 @@ final class ConstantText {
   }
 
   private static String floatLiteral(float value) {
+    // Constant expressions rather than Float.NaN: a class Float in the user's package would
+    // capture that name.
     if (Float.isNaN(value)) {
-      return "Float.NaN";
+      return "(0.0f / 0.0f)";
     }
     if (Float.isInfinite(value)) {
-      return value > 0 ? "Float.POSITIVE_INFINITY" : "Float.NEGATIVE_INFINITY";
+      return value > 0 ? "(1.0f / 0.0f)" : "(-1.0f / 0.0f)";
     }
     return signed(Float.toString(value) + "f");
   }

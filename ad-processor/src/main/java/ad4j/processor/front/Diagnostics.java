@@ -21,6 +21,7 @@ public final class Diagnostics {
   private final Trees trees;
   private final CompilationUnitTree unit;
   private final List<Error> errors = new ArrayList<>();
+  private boolean unresolvedNames;
 
   public Diagnostics(Trees trees, CompilationUnitTree unit) {
     this.trees = trees;
@@ -32,8 +33,22 @@ public final class Diagnostics {
     errors.add(new Error(tree, PREFIX + message));
   }
 
+  /**
+   * Records an error about a name that does not resolve: a class or member that another
+   * annotation processor may still generate in a later round.
+   */
+  public void unresolved(Tree tree, String message) {
+    error(tree, message);
+    unresolvedNames = true;
+  }
+
   public boolean hasErrors() {
     return !errors.isEmpty();
+  }
+
+  /** Whether an error is about a name that may resolve in a later round of processing. */
+  public boolean hasUnresolvedNames() {
+    return unresolvedNames;
   }
 
   /** Hands every recorded error to javac, in the order found. */

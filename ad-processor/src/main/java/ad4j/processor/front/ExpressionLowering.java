@@ -267,7 +267,7 @@ final class ExpressionLowering {
     if (field.isPresent()) {
       return fieldValue(field.get(), identifier);
     }
-    unsupported(identifier, "cannot find variable '" + name + "'");
+    diagnostics.unresolved(identifier, "cannot find variable '" + name + "'");
     return null;
   }
 
@@ -286,6 +286,9 @@ final class ExpressionLowering {
             + owner.get().getQualifiedName());
         return null;
       }
+      diagnostics.unresolved(select, "cannot find class '"
+          + context.source().of(select.getExpression()) + "'");
+      return null;
     }
     unsupported(select, "'" + context.source().of(select) + "' is not supported: only static"
         + " constants can be read with '.'");
@@ -553,7 +556,12 @@ final class ExpressionLowering {
       return null;
     }
     if (target instanceof CallTarget.Unresolved) {
-      unsupported(invocation, "cannot find method '" + name + "'");
+      if (select instanceof MemberSelectTree member) {
+        diagnostics.unresolved(invocation, "cannot find class '"
+            + context.source().of(member.getExpression()) + "'");
+      } else {
+        diagnostics.unresolved(invocation, "cannot find method '" + name + "'");
+      }
       return null;
     }
     if (target instanceof CallTarget.MathFunction math && name.equals("random")) {

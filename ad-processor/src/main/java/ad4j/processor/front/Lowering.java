@@ -47,6 +47,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
@@ -110,14 +111,15 @@ public final class Lowering {
 
   /**
    * Lowers {@code method}, whose signature has been validated. Returns empty when an error was
-   * recorded in {@code diagnostics}.
+   * recorded in {@code diagnostics}. {@code hasGradClass} tells whether the generated class of
+   * a callee's class exists or will be written in this compilation.
    */
   public static Optional<Function> lower(Elements elements, Types types, Trees trees,
       CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
-      Diagnostics diagnostics) {
+      Diagnostics diagnostics, Predicate<TypeElement> hasGradClass) {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
-        diagnostics, VariablePlanner.plan(tree));
+        diagnostics, VariablePlanner.plan(tree), hasGradClass);
     return new Lowering(context).lowerMethod(tree);
   }
 
@@ -308,6 +310,9 @@ public final class Lowering {
     }
     if (value != null) {
       value = expressions.convert(value, localType);
+    }
+    if (name.isEmpty()) {
+      return; // an unnamed variable '_' (Java 22): its initializer runs, nothing can read it
     }
     context.scopes().declareLocal(name, localType, context);
     LocalScopes.Local local = context.scopes().lookUp(name);
@@ -568,7 +573,12 @@ public final class Lowering {
       return;
     }
     Optional<TypeElement> type = context.symbols().resolveType(creation.getIdentifier());
-    if (type.isEmpty() || !context.isUncheckedException(type.get())) {
+    if (type.isEmpty()) {
+      diagnostics.unresolved(creation.getIdentifier(), "cannot find class '"
+          + context.source().of(creation.getIdentifier()) + "'");
+      return;
+    }
+    if (!context.isUncheckedException(type.get())) {
       unsupported(creation.getIdentifier(), "'throw' needs an unchecked exception class"
           + " (a RuntimeException)");
       return;

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
@@ -40,6 +41,7 @@ final class LoweringContext {
   private final Trees trees;
   private final Symbols symbols;
   private final Reachability reachability;
+  private final Predicate<TypeElement> hasGradClass;
   private final SourceText source;
   private final Diagnostics diagnostics;
   private final IrBuilder ir = new IrBuilder();
@@ -53,12 +55,14 @@ final class LoweringContext {
   private int statementStart;
 
   LoweringContext(Elements elements, Types types, Trees trees, CompilationUnitTree unit,
-      TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames) {
+      TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames,
+      Predicate<TypeElement> hasGradClass) {
+    this.hasGradClass = hasGradClass;
     this.elements = elements;
     this.types = types;
     this.trees = trees;
     this.symbols = new Symbols(elements, enclosingType, unit);
-    this.reachability = new Reachability(elements, types, symbols.packageName());
+    this.reachability = new Reachability(elements, types, trees, symbols.packageName());
     this.source = new SourceText(trees, unit);
     this.diagnostics = diagnostics;
     this.variableNames = variableNames;
@@ -205,6 +209,15 @@ final class LoweringContext {
     return runtime != null && types.isSubtype(mirror, types.erasure(runtime.asType()));
   }
 
+  /**
+   * Whether the generated class of {@code type} exists or will be written in this compilation:
+   * ad4j writes it only for classes among javac's source files, not for those javac compiles
+   * implicitly from the source path.
+   */
+  boolean hasGradClass(TypeElement type) {
+    return hasGradClass.test(type);
+  }
+
   /** What generated code, in another class of the user's package, can refer to. */
   Reachability reachability() {
     return reachability;
@@ -217,7 +230,9 @@ final class LoweringContext {
     String relative = qualified;
     if (pkg.equals(symbols.packageName()) && !pkg.isEmpty()) {
       relative = qualified.substring(pkg.length() + 1);
-    } else if (pkg.equals("java.lang")) {
+    } else if (pkg.equals("java.lang")
+        && !symbols.packageShadows(type.getSimpleName().toString())) {
+      // java.lang's name, unless a class of the user's package hides it
       relative = qualified.substring("java.lang.".length());
     }
     int dot = relative.indexOf('.');

@@ -1,11 +1,18 @@
 package ad4j.processor.front;
 
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.SourcePositions;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.Trees;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeMirror;
@@ -22,11 +29,13 @@ import javax.lang.model.util.Types;
 final class Reachability {
   private final Elements elements;
   private final Types types;
+  private final Trees trees;
   private final String packageName;
 
-  Reachability(Elements elements, Types types, String packageName) {
+  Reachability(Elements elements, Types types, Trees trees, String packageName) {
     this.elements = elements;
     this.types = types;
+    this.trees = trees;
     this.packageName = packageName;
   }
 
@@ -34,6 +43,11 @@ final class Reachability {
   Optional<String> ofType(TypeElement type) {
     for (TypeElement t = type; t != null;
         t = t.getEnclosingElement() instanceof TypeElement outer ? outer : null) {
+      if (isImplicitlyDeclared(t)) {
+        return Optional.of("class '" + t.getSimpleName() + "' is implicitly declared (a compact"
+            + " source file), and other classes cannot name it; declare it explicitly, as"
+            + " 'final class " + t.getSimpleName() + " { ... }'");
+      }
       Optional<String> problem = problem(t, "class '" + name(t) + "'");
       if (problem.isPresent()) {
         return problem;
@@ -78,6 +92,28 @@ final class Reachability {
       }
     }
     return problem;
+  }
+
+  /**
+   * Whether {@code type} is the implicitly declared class of a compact source file (Java 25),
+   * which no other class can name. The model has no query for it; its syntax tree tells: javac
+   * starts it where its first member starts, while a declared class starts at its modifiers or
+   * keyword, before its body. (A default constructor javac added has no end position.)
+   */
+  private boolean isImplicitlyDeclared(TypeElement type) {
+    TreePath path = type.getNestingKind() == NestingKind.TOP_LEVEL ? trees.getPath(type) : null;
+    if (path == null || !(path.getLeaf() instanceof ClassTree tree)) {
+      return false;
+    }
+    CompilationUnitTree unit = path.getCompilationUnit();
+    SourcePositions positions = trees.getSourcePositions();
+    for (Tree member : tree.getMembers()) {
+      long start = positions.getStartPosition(unit, member);
+      if (start >= 0 && positions.getEndPosition(unit, member) > start) {
+        return positions.getStartPosition(unit, tree) == start;
+      }
+    }
+    return false;
   }
 
   private Optional<String> problem(Element element, String shown) {

@@ -7,6 +7,7 @@ import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.ImportTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.Tree;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,6 +17,7 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.ModuleElement;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -92,7 +94,8 @@ final class Symbols {
       }
     }
     for (ImportTree importTree : unit.getImports()) {
-      if (!importTree.isStatic() && importTree.getQualifiedIdentifier() instanceof MemberSelectTree s
+      if (!importTree.isStatic() && !isModuleImport(importTree)
+          && importTree.getQualifiedIdentifier() instanceof MemberSelectTree s
           && s.getIdentifier().contentEquals(name)) {
         Optional<TypeElement> imported = resolveQualifiedName(s.toString());
         if (imported.isPresent()) {
@@ -105,7 +108,8 @@ final class Symbols {
       return Optional.of(inPackage);
     }
     for (ImportTree importTree : unit.getImports()) {
-      if (!importTree.isStatic() && importTree.getQualifiedIdentifier() instanceof MemberSelectTree s
+      if (!importTree.isStatic() && !isModuleImport(importTree)
+          && importTree.getQualifiedIdentifier() instanceof MemberSelectTree s
           && s.getIdentifier().contentEquals("*")) {
         Optional<TypeElement> imported =
             resolveQualifiedName(s.getExpression().toString() + "." + name);
@@ -114,7 +118,84 @@ final class Symbols {
         }
       }
     }
-    return Optional.ofNullable(elements.getTypeElement("java.lang." + name));
+    TypeElement javaLang = elements.getTypeElement("java.lang." + name);
+    if (javaLang != null) {
+      return Optional.of(javaLang);
+    }
+    return moduleImported(name);
+  }
+
+  /**
+   * A type that {@code import module m;} (Java 25) makes visible: public in a package that
+   * {@code m}, or a module it requires transitively, exports. These imports shadow nothing.
+   */
+  private Optional<TypeElement> moduleImported(String name) {
+    for (ImportTree importTree : unit.getImports()) {
+      if (!isModuleImport(importTree)) {
+        continue;
+      }
+      ModuleElement module =
+          elements.getModuleElement(importTree.getQualifiedIdentifier().toString());
+      Optional<TypeElement> found = module == null
+          ? Optional.empty() : exportedType(module, name, new LinkedHashSet<>());
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<TypeElement> exportedType(ModuleElement module, String name,
+      Set<ModuleElement> seen) {
+    if (!seen.add(module)) {
+      return Optional.empty();
+    }
+    for (ModuleElement.Directive directive : module.getDirectives()) {
+      if (directive instanceof ModuleElement.ExportsDirective exports
+          && exports.getTargetModules() == null) {
+        TypeElement type = elements.getTypeElement(module,
+            exports.getPackage().getQualifiedName() + "." + name);
+        if (type != null && type.getModifiers().contains(Modifier.PUBLIC)) {
+          return Optional.of(type);
+        }
+      }
+    }
+    for (ModuleElement.Directive directive : module.getDirectives()) {
+      if (directive instanceof ModuleElement.RequiresDirective requires
+          && requires.isTransitive()) {
+        Optional<TypeElement> type = exportedType(requires.getDependency(), name, seen);
+        if (type.isPresent()) {
+          return type;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * {@code ImportTree.isModule()}, which javac's trees have from Java 23 on: read reflectively,
+   * as ad4j is compiled against Java 17, whose imports are never module imports.
+   */
+  private static final Optional<Method> IS_MODULE = isModuleMethod();
+
+  private static Optional<Method> isModuleMethod() {
+    try {
+      return Optional.of(ImportTree.class.getMethod("isModule"));
+    } catch (NoSuchMethodException java17) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean isModuleImport(ImportTree importTree) {
+    if (IS_MODULE.isEmpty()) {
+      return false;
+    }
+    try {
+      return (Boolean) IS_MODULE.get().invoke(importTree);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot ask javac whether an import is a module import",
+          e);
+    }
   }
 
   /** Whether {@code Math} written in generated code in this package means {@code java.lang.Math}. */

@@ -51,11 +51,13 @@ public abstract sealed class Expr {
 
   /** The Java text of a {@code double} constant, parenthesized when it starts with a sign. */
   public static String doubleLiteral(double value) {
+    // Constant expressions rather than Double.NaN: a class Double in the user's package would
+    // capture that name.
     if (Double.isNaN(value)) {
-      return "Double.NaN";
+      return "(0.0 / 0.0)";
     }
     if (Double.isInfinite(value)) {
-      return value > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY";
+      return value > 0 ? "(1.0 / 0.0)" : "(-1.0 / 0.0)";
     }
     String text = Double.toString(value);
     return text.startsWith("-") ? "(" + text + ")" : text;

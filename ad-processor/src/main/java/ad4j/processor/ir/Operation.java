@@ -25,14 +25,11 @@ public final class Operation {
      */
     TANGENT_CALL,
     /**
-     * {@code GradClass.namePullback(a, ..., seed, adjoints)}: the reverse mode of a
-     * {@code @Differentiable} method, which adds to {@code adjoints} and returns its value.
+     * {@code GradClass.namePullback(tape, a, ..., seed)}: the reverse mode of a
+     * {@code @Differentiable} method, which returns its value and leaves the adjoints of its
+     * {@code double} parameters on the tape, the last on top.
      */
     PULLBACK_CALL,
-    /** {@code new double[n]}. */
-    NEW_ARRAY,
-    /** {@code a[i]}. */
-    ELEMENT,
     /** Takes the most recently recorded value of the result's type back from the tape. */
     POP,
     /** {@code a}: a constant or a variable's current value, copied into a value. */
@@ -91,22 +88,12 @@ public final class Operation {
   }
 
   /**
-   * A call of the pullback of another {@code @Differentiable} method: its arguments, the seed,
-   * then the array its adjoints are added to.
+   * A call of the pullback of another {@code @Differentiable} method onto the tape: its
+   * arguments, then the seed.
    */
   public static Operation pullbackCall(Callee callee) {
     return new Operation(Form.PULLBACK_CALL, callee.name() + "Pullback",
-        callee.parameterTypes().size() + 2, null, callee);
-  }
-
-  /** {@code new double[length]}. */
-  public static Operation newArray(int length) {
-    return new Operation(Form.NEW_ARRAY, Integer.toString(length), 0, null, null);
-  }
-
-  /** {@code array[index]}. */
-  public static Operation element(int index) {
-    return new Operation(Form.ELEMENT, Integer.toString(index), 1, null, null);
+        callee.parameterTypes().size() + 1, null, callee);
   }
 
   /** A value taken back from the tape; see {@link Push}. */
@@ -151,8 +138,6 @@ public final class Operation {
       case USER_CALL -> "call";
       case TANGENT_CALL -> "tangent call";
       case PULLBACK_CALL -> "pullback call";
-      case NEW_ARRAY -> "new array";
-      case ELEMENT -> "element";
       case POP -> "pop";
       case COPY -> "copy";
       case SELECT -> "?:";

@@ -55,7 +55,12 @@ public final class Adjoint {
     /** Seed 1; {@code gradient[i] = xBar}: the gradient. */
     GRADIENT("gradient"),
     /** A {@code seed} parameter; {@code adjoints[i] += xBar}: the pullback. */
-    PULLBACK("adjoints");
+    PULLBACK("adjoints"),
+    /**
+     * A {@code seed} parameter; each parameter's adjoint pushed onto the tape, in order: the
+     * pullback that the generated code of callers calls.
+     */
+    TAPE(null);
 
     private final String arrayName;
 
@@ -168,15 +173,18 @@ public final class Adjoint {
 
   private Function transform(Output output) {
     List<Value> parameters = new ArrayList<>(primal.parameters());
-    if (output == Output.PULLBACK) {
+    if (output != Output.GRADIENT) {
       Value seedParameter = builder.generated("seed", NumericType.DOUBLE, false);
       parameters.add(seedParameter);
       seed = new Operand.Use(seedParameter);
     } else {
       seed = Site.number(1.0);
     }
-    Value array = builder.generated(output.arrayName, NumericType.DOUBLE_ARRAY, false);
-    parameters.add(array);
+    Value array = null;
+    if (output.arrayName != null) {
+      array = builder.generated(output.arrayName, NumericType.DOUBLE_ARRAY, false);
+      parameters.add(array);
+    }
 
     Block body = primal.body();
     List<Statement> out = new ArrayList<>();
@@ -216,7 +224,9 @@ public final class Adjoint {
     List<Value> differentiable = primal.differentiableParameters();
     for (int i = 0; i < differentiable.size(); i++) {
       Operand adjoint = parameterAdjoints.get(differentiable.get(i));
-      if (output == Output.GRADIENT) {
+      if (output == Output.TAPE) {
+        out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint, null));
+      } else if (output == Output.GRADIENT) {
         out.add(new ElementStore(array, i, adjoint == null ? Site.number(0.0) : adjoint, false,
             null));
       } else if (adjoint != null) {
@@ -580,31 +590,37 @@ public final class Adjoint {
     }
   }
 
-  /** The reverse of {@code v = g(args)}: g's pullback, seeded with v's adjoint. */
+  /**
+   * The reverse of {@code v = g(args)}: g's pullback onto the tape, seeded with v's adjoint,
+   * leaves g's adjoints there, the last on top; taken back at once, nothing is allocated.
+   */
   private void reverseCall(Instruction instruction, List<Operand> arguments, Operand adjoint,
       SourceLine line, List<Statement> out) {
     Callee callee = instruction.operation().callee();
-    Value array = builder.generated(callee.name() + "Adjoints", NumericType.DOUBLE_ARRAY, false);
-    out.add(new Instruction(array,
-        Operation.newArray(callee.differentiableParameterCount()), List.of(), line));
     List<Operand> callArguments = new ArrayList<>(arguments);
     callArguments.add(adjoint);
-    callArguments.add(new Operand.Use(array));
     Value value = builder.generated("value", NumericType.DOUBLE, false);
     out.add(new Instruction(value, Operation.pullbackCall(callee), callArguments, line));
-    int slot = 0;
+    List<Operand> slots = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
-      if (callee.parameterTypes().get(i) != NumericType.DOUBLE) {
-        continue;
+      if (callee.parameterTypes().get(i) == NumericType.DOUBLE) {
+        slots.add(instruction.arguments().get(i));
       }
-      if (instruction.arguments().get(i) instanceof Operand.Use use && use.isActive()) {
-        Value element = builder.formula(NumericType.DOUBLE, false);
-        out.add(new Instruction(element, Operation.element(slot),
-            List.of(new Operand.Use(array)), line));
-        accumulate(use.value(), new Operand.Use(element), false, false,
+    }
+    Operand[] taken = new Operand[slots.size()];
+    for (int slot = slots.size() - 1; slot >= 0; slot--) {
+      // a constant argument has no adjoint: its value is taken off the tape and dropped
+      Value popped = builder.generated(callee.name() + "Adjoint", NumericType.DOUBLE, false);
+      out.add(new Instruction(popped, Operation.POP, List.of(), line));
+      if (slots.get(slot) instanceof Operand.Use use && use.isActive()) {
+        taken[slot] = new Operand.Use(popped);
+      }
+    }
+    for (int slot = 0; slot < slots.size(); slot++) {
+      if (taken[slot] != null) {
+        accumulate(((Operand.Use) slots.get(slot)).value(), taken[slot], false, false,
             Site.formulas(builder, line), out);
       }
-      slot++;
     }
   }
 

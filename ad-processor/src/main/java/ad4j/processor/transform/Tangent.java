@@ -154,7 +154,6 @@ public final class Tangent {
     Operation operation = instruction.operation();
     List<Operand> arguments = instruction.arguments();
     if (operation.form() == Operation.Form.PULLBACK_CALL
-        || operation.form() == Operation.Form.ELEMENT
         || operation.form() == Operation.Form.TANGENT_CALL) {
       throw new IllegalArgumentException("no second derivative through calls of other methods"
           + " yet: " + operation);

@@ -31,6 +31,21 @@ public final class CompiledFunction {
         append(doubles(arity + 1), double[].class));
   }
 
+  /**
+   * The function {@code name} of the class {@code userClass} with its derivatives in
+   * {@code gradClass} (binary names), as loaded by {@code loader}: for classes that another
+   * compiler wrote.
+   */
+  public static CompiledFunction load(ClassLoader loader, String userClass, String gradClass,
+      String name, int arity) {
+    try {
+      return new CompiledFunction(Class.forName(userClass, true, loader),
+          Class.forName(gradClass, true, loader), name, arity);
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError("not compiled: " + e.getMessage(), e);
+    }
+  }
+
   public String name() {
     return name;
   }

@@ -42,7 +42,14 @@ import net.jqwik.api.Tuple;
  *   <li>calls of a helper {@code hI} (generated first, itself with control flow, recursive when
  *       {@link Unit#recursive()}) from the main method {@code mI}, also inside loops; the
  *       helper's {@code int} arguments are masked with {@code & 3}, which bounds the recursion
- *       depth and the helper's loops.
+ *       depth and the helper's loops;
+ *   <li>code that may throw and whose value nothing reads: {@code int q = a / b;} with a
+ *       variable divisor (where it is 0, the method and every generated member throw the same
+ *       {@code ArithmeticException}, and the tape is left empty), and helper calls as
+ *       statements;
+ *   <li>methods that end in {@code for (;;)} left only by {@code return};
+ *   <li>hostile parameter names ({@link RandomPrograms}' list: {@code Tape}, {@code java},
+ *       {@code FlowsGrad}, ...).
  * </ul>
  *
  * <p>The interpreter adds to the {@link Trace}'s branch signature the outcome of every
@@ -110,7 +117,17 @@ public final class ControlFlowPrograms {
 
   /** A statement. */
   public sealed interface Stmt
-      permits DeclD, AssignD, DeclI, UpdateI, DeclB, If, For, While, Do, Break, Continue, Return {}
+      permits DeclD, AssignD, DeclI, UpdateI, DeclB, If, For, While, Do, Break, Continue, Return,
+      DeadDivision, CallStatement {}
+
+  /**
+   * {@code int qN = a / b;} whose value nothing reads: it throws {@code ArithmeticException}
+   * where {@code b} is 0, in the user's method and in every generated member alike.
+   */
+  public record DeadDivision(IExpr numerator, IExpr divisor) implements Stmt {}
+
+  /** {@code hI(...);}: a call of the helper for its effects only (nothing in the helper). */
+  public record CallStatement(HelperCall call) implements Stmt {}
 
   /** {@code double v = e;} */
   public record DeclD(DExpr init) implements Stmt {}
@@ -152,10 +169,17 @@ public final class ControlFlowPrograms {
   public record Return(Cond condition, DExpr value) implements Stmt {}
 
   /**
+   * The end of a method as {@code int eN = 0; for (;;) { eN++; if (eN >= B || c) { return r; } }}:
+   * a loop left only by {@code return} (bound {@code 1 + (bound mod 3)}).
+   */
+  public record ReturnLoop(int bound, Cond condition) {}
+
+  /**
    * A method: its parameters' kinds in order ({@code true} for double, {@code false} for int),
    * the rotation of the parameter names, its body, and the returned expression.
    */
-  public record Method(List<Boolean> kinds, int names, List<Stmt> body, DExpr result) {
+  public record Method(List<Boolean> kinds, int names, List<Stmt> body, DExpr result,
+      Optional<ReturnLoop> returnLoop) {
     public int doubles() {
       return (int) kinds.stream().filter(k -> k).count();
     }
@@ -261,7 +285,10 @@ public final class ControlFlowPrograms {
         Tuple.of(2, Combinators.combine(Arbitraries.integers().between(0, 3), c).as(Break::new)),
         Tuple.of(2, Combinators.combine(Arbitraries.integers().between(0, 3), c)
             .as(Continue::new)),
-        Tuple.of(1, Combinators.combine(c, d).as(Return::new))));
+        Tuple.of(1, Combinators.combine(c, d).as(Return::new)),
+        Tuple.of(1, Combinators.combine(ints, ints).as(DeadDivision::new)),
+        Tuple.of(1, Combinators.combine(RandomPrograms.expressions(1).list().ofSize(2), ints)
+            .as((arguments, count) -> new CallStatement(new HelperCall(arguments, count))))));
     if (depth == 0) {
       return simple;
     }
@@ -333,10 +360,14 @@ public final class ControlFlowPrograms {
     Arbitrary<DExpr> d = shared(doubleExpressions(e, c, ints));
     Arbitrary<Integer> names = Arbitraries.integers().between(0,
         RandomPrograms.PARAMETER_NAMES.length - 1);
+    Arbitrary<Optional<ReturnLoop>> returnLoop = Arbitraries.frequencyOf(
+        Tuple.of(4, Arbitraries.just(Optional.<ReturnLoop>empty())),
+        Tuple.of(1, Combinators.combine(Arbitraries.integers().between(0, 2), c)
+            .as((bound, condition) -> Optional.of(new ReturnLoop(bound, condition)))));
     Arbitrary<Method> helper = Combinators.combine(kinds(1, 2, 1), names,
-        statements(1, d, c, ints).list().ofMaxSize(4), d).as(Method::new);
+        statements(1, d, c, ints).list().ofMaxSize(4), d, returnLoop).as(Method::new);
     Arbitrary<Method> main = Combinators.combine(kinds(1, 3, 2), names,
-        statements(2, d, c, ints).list().ofMaxSize(6), d).as(Method::new);
+        statements(2, d, c, ints).list().ofMaxSize(6), d, returnLoop).as(Method::new);
     return Combinators.combine(helper, Arbitraries.of(false, false, true), e, main,
             Arbitraries.doubles().between(-2, 2).ofScale(12)
                 .withDistribution(RandomDistribution.uniform()).list().ofSize(4 * pointCount),
@@ -594,15 +625,58 @@ public final class ControlFlowPrograms {
       Piece body = block(method.body(), "    ");
       text.append(body.text());
       execs.add(body.exec());
-      inResult = true;
-      Node result = expression(method.result());
+      if (method.returnLoop().isPresent()) {
+        exitsSeen = true; // bug 4
+        execs.add(returnLoop(method.returnLoop().get(), text));
+        compiled.result = (env, trace) -> {
+          throw new AssertionError("generator bug: the loop only ends by return");
+        };
+      } else {
+        inResult = true;
+        Node result = expression(method.result());
+        text.append("    return ").append(result.text()).append(";\n");
+        compiled.result = result.eval();
+      }
       compiled.source = "  @Differentiable\n  static double " + compiled.name + "("
-          + String.join(", ", parameters) + ") {\n" + text + "    return " + result.text()
-          + ";\n  }\n\n";
+          + String.join(", ", parameters) + ") {\n" + text + "  }\n\n";
       compiled.slots = slots;
       compiled.body = sequence(execs);
-      compiled.result = result.eval();
       return compiled;
+    }
+
+    /**
+     * {@code int eN = 0; for (;;) { eN++; if (eN >= B || c) { return r; } }}: the method ends
+     * in a loop that only a {@code return} leaves; {@code eN} is in scope for c and r.
+     */
+    private Exec returnLoop(ReturnLoop loop, StringBuilder text) {
+      Local counter = declare("e", Kind.INT, false);
+      scope.add(counter);
+      int bound = 1 + Math.floorMod(loop.bound(), 3);
+      CondNode condition = condition(loop.condition());
+      inResult = true;
+      Node result = expression(method.result());
+      text.append("    int ").append(counter.name).append(" = 0;\n")
+          .append("    for (;;) {\n")
+          .append("      ").append(counter.name).append("++;\n")
+          .append("      if (").append(counter.name).append(" >= ").append(bound).append(" || ")
+          .append(wrap(condition, OR)).append(") {\n")
+          .append("        return ").append(result.text()).append(";\n")
+          .append("      }\n")
+          .append("    }\n");
+      int slot = counter.slot;
+      CondEval test = condition.eval();
+      Eval value = result.eval();
+      return frame -> {
+        frame.env[slot] = 0;
+        while (true) {
+          frame.env[slot] += 1;
+          boolean done = frame.env[slot] >= bound || test.eval(frame.env, frame.trace);
+          if (done) {
+            frame.returned = value.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
+            return RETURN;
+          }
+        }
+      };
     }
 
     private static Exec sequence(List<Exec> execs) {
@@ -701,6 +775,38 @@ public final class ControlFlowPrograms {
         }
         return new Piece(text, frame -> {
           frame.env[target.slot] = eval.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
+          return NORMAL;
+        });
+      } else if (statement instanceof DeadDivision s) {
+        IntNode numerator = intExpression(s.numerator());
+        IntNode divisor = intExpression(s.divisor());
+        if (divisor.constant()) {
+          // javac warns about a constant zero divisor: only variables may be zero
+          divisor = new IntNode("2", true, (env, trace) -> 2, true);
+        }
+        String name = "q" + slots++;
+        IntEval n = numerator.eval();
+        IntEval q = divisor.eval();
+        String divisorText = divisor.primary() ? divisor.text() : "(" + divisor.text() + ")";
+        String numeratorText = numerator.primary() ? numerator.text()
+            : "(" + numerator.text() + ")";
+        return new Piece(indent + "int " + name + " = " + numeratorText + " / "
+            + divisorText + ";\n", frame -> {
+              int dividend = n.eval(frame.env, frame.trace);
+              int by = q.eval(frame.env, frame.trace);
+              if (by == 0) {
+                throw new ArithmeticException("/ by zero");
+              }
+              return NORMAL;
+            });
+      } else if (statement instanceof CallStatement s) {
+        if (helper == null) {
+          return new Piece("", frame -> NORMAL); // the helper calls nothing
+        }
+        Node call = helperCall(s.call());
+        Eval eval = call.eval();
+        return new Piece(indent + call.text() + ";\n", frame -> {
+          eval.eval(frame.env, frame.trace);
           return NORMAL;
         });
       } else if (statement instanceof DeclI s) {
@@ -1027,7 +1133,9 @@ public final class ControlFlowPrograms {
       if (expr instanceof IVar v) {
         List<Local> ints = locals(Kind.INT, false);
         if (ints.isEmpty()) {
-          return new IntNode("1", true, (env, trace) -> 1);
+          // a literal: javac folds it, so it counts as a constant (a divisor (1 - 1) is a
+          // constant zero that javac warns about)
+          return new IntNode("1", true, (env, trace) -> 1, true);
         }
         Local local = ints.get(Math.floorMod(v.k(), ints.size()));
         int slot = local.slot;

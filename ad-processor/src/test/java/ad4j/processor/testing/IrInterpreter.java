@@ -163,8 +163,6 @@ public final class IrInterpreter {
       case CAST -> convert(arguments.get(0), type);
       case SELECT -> (Boolean) arguments.get(0) ? arguments.get(1) : arguments.get(2);
       case POP -> convert(tape.pop(), type);
-      case NEW_ARRAY -> new double[Integer.parseInt(operation.name())];
-      case ELEMENT -> ((double[]) arguments.get(0))[Integer.parseInt(operation.name())];
       case PREFIX -> prefix(operation.name(), arguments.get(0), type);
       case INFIX -> infix(operation.name(), arguments.get(0), arguments.get(1), type);
       case CALL -> call(operation, arguments);

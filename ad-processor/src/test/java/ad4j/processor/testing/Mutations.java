@@ -8,7 +8,8 @@ import java.util.List;
  * well-typed Java but outside the language ad4j differentiates, <em>and will stay outside it</em>
  * after the planned extension (if/else, ?:, comparisons, && || !, loops, break/continue, early
  * return, throw of unchecked exceptions, int/long/boolean locals and parameters, calls to other
- * {@code @Differentiable} methods). So no mutation here uses any of those.
+ * {@code @Differentiable} methods). Those appear only around what makes a mutant invalid (a
+ * throw of a class generated code cannot reach, say).
  *
  * <p>{@code %p} in a template is the method's first parameter, {@code %n} a fresh suffix. The
  * class the method lives in must declare what {@link #CLASS_MEMBERS} declares.
@@ -39,7 +40,12 @@ public final class Mutations {
       "  static double staticField;",
       "  double instanceField = 1;",
       "  static double helper(double a) { return a; }",
-      "  double instanceHelper(double a) { return a * instanceField; }");
+      "  double instanceHelper(double a) { return a * instanceField; }",
+      "  private static final class Hidden extends RuntimeException {",
+      "    private static final long serialVersionUID = 1L;",
+      "    Hidden(String message) { super(message); }",
+      "  }",
+      "  private static final class Box { static final double ROOT = Math.sqrt(3); }");
 
   public static final List<Mutation> ALL = List.of(
       // objects, lambdas, method references, anonymous and local classes
@@ -77,6 +83,19 @@ public final class Mutations {
       statement("Math.random() assigned", "%p = Math.random() + %p;"),
       expression("boxing call", "Double.valueOf(%p)"),
       expression("instance call on a class literal", "Programs.class.hashCode() * %p"),
+      // what generated code, in another class, cannot reach
+      statement("throw of a private exception class", "if (%p > 1e300) throw new Hidden(\"x\");"),
+      expression("non-constant field of a private class", "Box.ROOT * %p"),
+      // strings in a thrown message other than joined with +
+      statement("conditional of strings in a thrown message",
+          "if (%p > 1e300) throw new IllegalStateException(\"a\" + (%p > 0 ? \"b\" : \"c\"));"),
+      // classes ad4j cannot see
+      statement("local class with a @Differentiable method",
+          "class Local%n { @Differentiable static double h(double a) { return a; } }"),
+      expression("anonymous class with a @Differentiable method",
+          "new Object() { @Differentiable double h(double a) { return a; } }.hashCode() * %p"),
+      // chained assignment
+      statement("chained assignment", "double c%n, d%n; c%n = d%n = %p * 2; %p += c%n * d%n;"),
       // locals of unsupported types
       statement("float local", "float f%n = 1.5f;"),
       statement("float local of an active value", "float f%n = (float) %p;"),
@@ -94,7 +113,17 @@ public final class Mutations {
       signature("float parameter", ") {", ", float extra) {"),
       signature("char parameter", ") {", ", char extra) {"),
       signature("short parameter", ") {", ", short extra) {"),
-      signature("Object parameter", ") {", ", Object extra) {"));
+      signature("Object parameter", ") {", ", Object extra) {"),
+      signature("64 more double parameters", ") {", sixtyFourDoubles() + ") {"));
+
+  /** {@code , double e0, ..., double e63}: too many for the generated tangent. */
+  private static String sixtyFourDoubles() {
+    StringBuilder parameters = new StringBuilder();
+    for (int i = 0; i < 64; i++) {
+      parameters.append(", double e").append(i);
+    }
+    return parameters.toString();
+  }
 
   private static Mutation expression(String name, String template) {
     return new Mutation(name, Kind.EXPRESSION, template);

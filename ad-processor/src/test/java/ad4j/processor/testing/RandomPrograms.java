@@ -139,8 +139,14 @@ public final class RandomPrograms {
 
   // ---- the generator ---------------------------------------------------------------------------
 
-  static final String[] PARAMETER_NAMES =
-      {"x", "y", "z", "gradient", "seed", "adjoints", "result", "t1", "xBar", "w"};
+  /**
+   * Parameter names, hostile ones included: names of generated locals, and names that
+   * generated code writes as qualifiers (the tape's class and package, java.lang's, the
+   * generated classes of the two property tests).
+   */
+  static final String[] PARAMETER_NAMES = {"x", "y", "z", "gradient", "seed", "adjoints",
+      "result", "t1", "xBar", "w", "Tape", "ad4j", "java", "Double", "FlowsGrad",
+      "ProgramsGrad"};
 
   private static final List<Lit> LITERALS = List.of(
       lit("2", Type.INT, 2), lit("3", Type.INT, 3), lit("7", Type.INT, 7), lit("1", Type.INT, 1),

@@ -158,7 +158,8 @@ class SecondOrderCompositionTest {
         TreePath path = trees.getPath(method);
         Diagnostics diagnostics = new Diagnostics(trees, path.getCompilationUnit());
         Lowering.lower(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), trees,
-            path.getCompilationUnit(), method, (MethodTree) path.getLeaf(), diagnostics)
+            path.getCompilationUnit(), method, (MethodTree) path.getLeaf(), diagnostics,
+            type -> true)
             .ifPresent(f -> functions.put(method.getSimpleName().toString(), f));
         diagnostics.report();
       }

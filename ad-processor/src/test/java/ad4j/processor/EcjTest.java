@@ -1,0 +1,150 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.DerivativeChecks;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import org.eclipse.jdt.internal.compiler.tool.EclipseCompiler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ad4j under ECJ, the compiler of Eclipse and VS Code, which gives processors no syntax trees:
+ * the processor parses the method's source with the JDK's javac parser, writes the same
+ * {@code FooGrad}, and reports its errors at the method with the line and column of the
+ * offending code in the message.
+ */
+class EcjTest {
+  @TempDir
+  Path directory;
+
+  @Test
+  void generatesDerivativesOfMethodsCompiledByEcj() throws IOException {
+    Ecj ecj = compile("com.example.Model", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Model {",
+        "  static final double SCALE = 2.5;",
+        "",
+        "  @Differentiable",
+        "  static double loss(double x, double y) {",
+        "    double s = 0;",
+        "    for (int i = 1; i <= 4; i++) {",
+        "      s += Math.sin(i * x) * y / i;",
+        "    }",
+        "    return s + SCALE * helper(x * y);",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  static double helper(double t) {",
+        "    return t > 0 ? Math.log1p(t * t) : t;",
+        "  }",
+        "",
+        "  static final class Inner {",
+        "    @Differentiable",
+        "    static double cube(double z) {",
+        "      return z * z * z;",
+        "    }",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertThat(ecj.succeeded).isTrue();
+    try (URLClassLoader loader = ecj.loader()) {
+      CompiledFunction loss = CompiledFunction.load(loader, "com.example.Model",
+          "com.example.ModelGrad", "loss", 2);
+      DerivativeChecks.checkAt(loss, 0.7, -1.3);
+      DerivativeChecks.checkAt(loss, -0.4, 0.9);
+      CompiledFunction cube = CompiledFunction.load(loader, "com.example.Model$Inner",
+          "com.example.Model_InnerGrad", "cube", 1);
+      DerivativeChecks.checkAt(cube, 1.5);
+      assertThat(cube.gradient(1.5)[0]).isEqualTo(3 * 1.5 * 1.5);
+    }
+  }
+
+  @Test
+  void reportsErrorsAtTheMethodWithLineAndColumn() throws IOException {
+    Ecj ecj = compile("com.example.Bad", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Bad {",
+        "  @Differentiable",
+        "  static double f(double x) {",
+        "    double noise = Math.random();",
+        "    return x * noise;",
+        "  }",
+        "}"));
+
+    assertThat(ecj.succeeded).isFalse();
+    List<Diagnostic<? extends JavaFileObject>> errors = ecj.errors();
+    assertWithMessage("errors: %s", errors).that(errors).hasSize(1);
+    Diagnostic<? extends JavaFileObject> error = errors.get(0);
+    assertThat(error.getMessage(Locale.ROOT)).isEqualTo("ad4j: Bad.java:8:31: call to"
+        + " 'Math.random()' is not differentiable: it returns a new random number at each call,"
+        + " not a function of its arguments");
+    assertThat(error.getSource().getName()).endsWith("Bad.java");
+    assertThat(error.getLineNumber()).isEqualTo(7); // the method's declaration
+  }
+
+  /** One ECJ compilation of one source file with the ad4j processor, on this class path. */
+  private Ecj compile(String qualifiedName, String source) throws IOException {
+    Path sources = directory.resolve("src");
+    Path file = sources.resolve(qualifiedName.replace('.', '/') + ".java");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, source);
+    Path classes = Files.createDirectories(directory.resolve("classes"));
+    Path generated = Files.createDirectories(directory.resolve("generated"));
+
+    JavaCompiler ecj = new EclipseCompiler();
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    try (StandardJavaFileManager files =
+        ecj.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+      JavaCompiler.CompilationTask task = ecj.getTask(null, files, diagnostics, List.of(
+              "-17", "-proc:full", "-d", classes.toString(), "-s", generated.toString(),
+              "-classpath", System.getProperty("java.class.path")),
+          null, files.getJavaFileObjects(file));
+      task.setProcessors(List.of(new DifferentiableProcessor()));
+      boolean succeeded = task.call();
+      return new Ecj(succeeded, diagnostics.getDiagnostics(), classes);
+    }
+  }
+
+  private record Ecj(boolean succeeded, List<Diagnostic<? extends JavaFileObject>> diagnostics,
+      Path classes) {
+    List<Diagnostic<? extends JavaFileObject>> errors() {
+      return diagnostics.stream().filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
+          .collect(Collectors.toList());
+    }
+
+    List<String> errorMessages() {
+      return errors().stream()
+          .map(d -> d.getSource().getName() + ":" + d.getLineNumber() + ": "
+              + d.getMessage(Locale.ROOT))
+          .collect(Collectors.toList());
+    }
+
+    URLClassLoader loader() throws IOException {
+      return new URLClassLoader(new URL[] {classes.toUri().toURL()},
+          EcjTest.class.getClassLoader());
+    }
+  }
+}
