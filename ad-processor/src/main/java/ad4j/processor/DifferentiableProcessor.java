@@ -114,11 +114,54 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       return true;
     }
     LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
-    for (Map.Entry<TypeElement, List<ExecutableElement>> entry
-        : rounds.work(annotated, ANNOTATION).entrySet()) {
-      processClass(entry.getKey(), entry.getValue(), round.processingOver());
-    }
+    Map<TypeElement, List<ExecutableElement>> work = rounds.work(annotated, ANNOTATION);
+    onLargeStack(() -> {
+      for (Map.Entry<TypeElement, List<ExecutableElement>> entry : work.entrySet()) {
+        processClass(entry.getKey(), entry.getValue(), round.processingOver());
+      }
+    });
     return true;
+  }
+
+  /**
+   * The stack for processing: lowering, analysis and writing recurse once per nesting level of
+   * the user's code (an else-if chain of 1,000 pieces is 1,000 levels deep), past what javac's
+   * own thread has. Only reserved: a thread uses what it touches.
+   */
+  private static final long STACK_BYTES = 1L << 30;
+
+  /**
+   * Runs {@code work} on a thread of its own with a large stack, while javac's thread waits:
+   * javac is never used by two threads at once, and start and join order their memory.
+   */
+  private static void onLargeStack(Runnable work) {
+    Throwable[] failure = new Throwable[1];
+    Thread thread = new Thread(null, () -> {
+      try {
+        work.run();
+      } catch (Throwable t) {
+        failure[0] = t;
+      }
+    }, "ad4j", STACK_BYTES);
+    thread.start();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        thread.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure[0] instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (failure[0] instanceof Error error) {
+      throw error;
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-/** A user's module: it reads ad-runtime (the Tape of generated loops), not java.compiler. */
+/** A user's module: it reads ad-runtime (the Tape that generated code uses), not java.compiler. */
 module com.example.jpms {
   requires static ad4j.annotations;
   requires ad4j.runtime;

@@ -265,11 +265,51 @@ final class JavaEmitter {
     comment(branch.line());
     code.beginControlFlow("if ($L)", operand(branch.condition()));
     write(branch.thenBlock());
-    if (!branch.elseBlock().statements().isEmpty()) {
+    Block otherwise = branch.elseBlock();
+    for (ElseIf chained = elseIf(otherwise); chained != null; chained = elseIf(otherwise)) {
+      // 'else { c = ...; if (c) ... }' written as 'else if': a chain of any length stays one
+      // level deep, and its code linear in its length
+      code.nextControlFlow("else if ($L)", chained.condition());
+      comment(chained.branch().line());
+      write(chained.branch().thenBlock());
+      otherwise = chained.branch().elseBlock();
+    }
+    if (!otherwise.statements().isEmpty()) {
       code.nextControlFlow("else");
-      write(branch.elseBlock());
+      write(otherwise);
     }
     code.endControlFlow();
+  }
+
+  /** A branch that is all of an else block, with its condition as written in the test. */
+  private record ElseIf(If branch, Expr condition) {}
+
+  /**
+   * The else block as {@code else if (condition)}: when it is one branch, or one instruction
+   * computing the condition of the one branch after it (inline when nothing else reads the
+   * condition, else assigned in the test to its local, declared earlier); null otherwise.
+   */
+  private ElseIf elseIf(Block otherwise) {
+    List<Statement> statements = otherwise.statements();
+    if (statements.size() == 1 && statements.get(0) instanceof If nested) {
+      return new ElseIf(nested, operand(nested.condition()));
+    }
+    if (statements.size() != 2 || !(statements.get(0) instanceof Instruction instruction)
+        || !(statements.get(1) instanceof If nested)
+        || !(nested.condition() instanceof Operand.Use use)
+        || use.value() != instruction.result() || instruction.result().isActive()) {
+      return null;
+    }
+    Value value = instruction.result();
+    if (facts.isHoisted(value)) {
+      return new ElseIf(nested,
+          Expr.source(nameOf(value) + " = " + expression(instruction), Expr.ASSIGNMENT));
+    }
+    if (facts.uses(value) == 1) {
+      formulas.put(value, instruction);
+      return new ElseIf(nested, operand(nested.condition()));
+    }
+    return null;
   }
 
   private void writeLoop(Loop loop) {

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
  */
 public abstract sealed class Expr {
   /** Java operator precedences (higher binds tighter). */
+  public static final int ASSIGNMENT = 1;
   static final int CONDITIONAL = 3;
   static final int EQUALITY = 9;
   static final int RELATIONAL = 10;

@@ -121,8 +121,9 @@ public final class ControlFlowPrograms {
       DeadDivision, CallStatement {}
 
   /**
-   * {@code int qN = a / b;} whose value nothing reads: it throws {@code ArithmeticException}
-   * where {@code b} is 0, in the user's method and in every generated member alike.
+   * {@code int qN = a / k;} whose value nothing reads, {@code k} an int variable: it throws
+   * {@code ArithmeticException} where {@code k} is 0, in the user's method and in every
+   * generated member alike.
    */
   public record DeadDivision(IExpr numerator, IExpr divisor) implements Stmt {}
 
@@ -779,11 +780,9 @@ public final class ControlFlowPrograms {
         });
       } else if (statement instanceof DeadDivision s) {
         IntNode numerator = intExpression(s.numerator());
-        IntNode divisor = intExpression(s.divisor());
-        if (divisor.constant()) {
-          // javac warns about a constant zero divisor: only variables may be zero
-          divisor = new IntNode("2", true, (env, trace) -> 2, true);
-        }
+        // an int variable (or 1 when there is none): javac warns about a divisor that is a
+        // constant zero, and an expression of constants may be one
+        IntNode divisor = intExpression(s.divisor() instanceof IVar v ? v : new IVar(0));
         String name = "q" + slots++;
         IntEval n = numerator.eval();
         IntEval q = divisor.eval();

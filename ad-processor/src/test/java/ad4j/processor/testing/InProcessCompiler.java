@@ -74,7 +74,14 @@ public final class InProcessCompiler {
     for (int i = 0; i < files.length; i++) {
       files[i] = JavaFileObjects.forSourceString(namesAndSources[2 * i], namesAndSources[2 * i + 1]);
     }
-    Compilation compilation = javac(options.toArray(String[]::new)).compile(files);
+    return loaded(javac(options.toArray(String[]::new)).compile(files));
+  }
+
+  /**
+   * Requires a compilation made elsewhere (with other processors, say) to have succeeded, and
+   * loads every class produced.
+   */
+  public static Compiled loaded(Compilation compilation) {
     requireSuccess(compilation);
     return new Compiled(compilation, load(compilation));
   }
