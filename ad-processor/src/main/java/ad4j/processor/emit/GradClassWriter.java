@@ -3,7 +3,11 @@ package ad4j.processor.emit;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
-import ad4j.processor.rules.Expr;
+import ad4j.processor.transform.Adjoint;
+import ad4j.processor.transform.DeadCode;
+import ad4j.processor.transform.FlowAnalysis;
+import ad4j.processor.transform.Segments;
+import ad4j.processor.transform.Tangent;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
@@ -14,7 +18,6 @@ import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
@@ -114,6 +117,17 @@ public final class GradClassWriter {
     return packageName.isEmpty() ? qualified : qualified.substring(packageName.length() + 1);
   }
 
+  static final ClassName TAPE = ClassName.get("ad4j.runtime", "Tape");
+
+  /** HotSpot compiles no method over 8000 bytes of bytecode; a margin for the estimate. */
+  private static final int BYTECODE_LIMIT = 7000;
+
+  /**
+   * The least bytecode one instruction of the user's method costs in a whole value-and-gradient
+   * member: its forward statement alone loads, computes and stores.
+   */
+  private static final int MIN_BYTES_PER_INSTRUCTION = 3;
+
   /** Writes the four members for one method. */
   private static final class MethodWriter {
     private final String gradType;
@@ -158,14 +172,24 @@ public final class GradClassWriter {
      * those are written first and kept when they do not.
      */
     List<MethodSpec> members() {
-      MethodSpec valueAndGradient = valueAndGradient();
-      MethodSpec tangent = tangent();
-      Segments candidate = Segments.of(function, flow, flow.liveInstructions());
+      Segments candidate = Segments.of(function, flow);
+      MethodSpec valueAndGradient;
+      MethodSpec tangent;
       if (candidate != null
-          && (exceedsHotSpotLimit(valueAndGradient) || exceedsHotSpotLimit(tangent))) {
+          && candidate.instructionCount() * MIN_BYTES_PER_INSTRUCTION > BYTECODE_LIMIT) {
+        // so long that the whole members would pass the limit for certain: not written first
         segments = candidate;
         valueAndGradient = valueAndGradient();
         tangent = tangent();
+      } else {
+        valueAndGradient = valueAndGradient();
+        tangent = tangent();
+        if (candidate != null
+            && (exceedsHotSpotLimit(valueAndGradient) || exceedsHotSpotLimit(tangent))) {
+          segments = candidate;
+          valueAndGradient = valueAndGradient();
+          tangent = tangent();
+        }
       }
       List<MethodSpec> members = new ArrayList<>(
           List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
@@ -173,10 +197,18 @@ public final class GradClassWriter {
       return members;
     }
 
+    /** The user's parameter names, claimed first so that they stay unchanged. */
+    private List<String> userParameterNames(NameAllocator names) {
+      List<String> parameters = new ArrayList<>();
+      for (Value parameter : function.parameters()) {
+        parameters.add(names.user(parameter.nameHint()));
+      }
+      return parameters;
+    }
+
     MethodSpec gradient() {
       NameAllocator names = names();
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
+      List<String> parameters = userParameterNames(names);
       String array = names.fresh("gradient");
       return start(function.name() + "Gradient", parameters)
           .addJavadoc("Returns the gradient of $L\nat the given point, computed in reverse mode:"
@@ -192,11 +224,24 @@ public final class GradClassWriter {
 
     MethodSpec valueAndGradient() {
       NameAllocator names = names();
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
-      String array = names.fresh("gradient");
       String methodName = function.name() + "ValueAndGradient";
-      MethodSpec.Builder method = start(methodName, parameters)
+      if (segments != null) {
+        List<String> parameters = userParameterNames(names);
+        String array = names.fresh("gradient");
+        return valueAndGradientMethod(methodName, parameters, array)
+            .addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
+      }
+      JavaEmitter emitter =
+          new JavaEmitter(Adjoint.of(function, flow, Adjoint.Output.GRADIENT), names);
+      List<String> all = emitter.parameterNames();
+      String array = all.get(all.size() - 1);
+      return valueAndGradientMethod(methodName, all.subList(0, all.size() - 1), array)
+          .addCode(bodyWithTape(emitter, names)).build();
+    }
+
+    private MethodSpec.Builder valueAndGradientMethod(String methodName, List<String> parameters,
+        String array) {
+      return start(methodName, parameters)
           .addJavadoc("Returns the value of $L,\nbit for bit, and writes its gradient into"
               + " {@code $L}: element {@code i} becomes\nthe partial derivative with respect to"
               + " the {@code i}-th {@code double} parameter.\nAllocates nothing.\n", link,
@@ -204,24 +249,15 @@ public final class GradClassWriter {
           .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer than $L"
               + " elements\n", array, slots)
           .returns(double.class)
-          .addParameter(double[].class, array);
-      method.addCode(lengthCheck(methodName, array));
-      if (segments != null) {
-        return method.addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
-      }
-      String tape = sweep.usesTape() ? sweep.tapeParameter() : null;
-      Optional<Map<Value, Expr>> reached = sweep.writeReverseMethod(Expr.ONE);
-      CodeBlock.Builder code = sweep.code();
-      if (reached.isPresent()) {
-        Map<Value, Expr> adjoints = reached.get();
-        List<Value> differentiable = function.differentiableParameters();
-        for (int i = 0; i < differentiable.size(); i++) {
-          Expr adjoint = adjoints.getOrDefault(differentiable.get(i), Expr.ZERO);
-          code.addStatement("$L[$L] = $L", array, i, adjoint);
-        }
-        code.addStatement("return $L", sweep.resultExpression());
-      }
-      return method.addCode(withTape(names, tape, code.build())).build();
+          .addParameter(double[].class, array)
+          .addCode(lengthCheck(methodName, array));
+    }
+
+    /** The emitted body; when it records on the tape, bound to the thread's tape. */
+    private static CodeBlock bodyWithTape(JavaEmitter emitter, NameAllocator names) {
+      String tape = emitter.usesTape() ? names.fresh("tape") : null;
+      emitter.bindTape(tape);
+      return withTape(names, tape, emitter.body());
     }
 
     /**
@@ -277,7 +313,7 @@ public final class GradClassWriter {
       String mark = names.fresh("tapeMark");
       String thrown = names.fresh("thrown");
       return CodeBlock.builder()
-          .addStatement("$T $L = $T.current()", SweepWriter.TAPE, tape, SweepWriter.TAPE)
+          .addStatement("$T $L = $T.current()", TAPE, tape, TAPE)
           .addStatement("long $L = $L.mark()", mark, tape)
           .beginControlFlow("try")
           .add(body)
@@ -297,7 +333,7 @@ public final class GradClassWriter {
       List<String[]> parameters = new ArrayList<>();
       method.parameters().forEach(p -> parameters.add(
           new String[] {p.type().toString(), p.name()}));
-      return BytecodeEstimate.of(parameters, method.code().toString()) > 7000;
+      return BytecodeEstimate.of(parameters, method.code().toString()) > BYTECODE_LIMIT;
     }
 
     /** The private methods of a split method's segments; none when it is not split. */
@@ -316,54 +352,43 @@ public final class GradClassWriter {
     }
 
     private MethodSpec forwardSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = names();
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
-      String tape = sweep.tapeParameter();
-      sweep.writeForwardSegment(segment, last);
-      return segmentMethod(segmentName("Forward", segment.number()), tape, parameters,
-          List.of(), last ? double.class : void.class, sweep.code().build(),
+      return segmentMethod(segmentName("Forward", segment.number()),
+          segments.forward(segment), last ? double.class : void.class,
           "Forward sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec reverseSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = names();
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
-      String tape = sweep.tapeParameter();
-      String seed = last ? names.fresh("seed") : null;
-      sweep.writeReverseSegment(segment, last ? Expr.atom(seed) : null);
-      return segmentMethod(segmentName("Reverse", segment.number()), tape, parameters,
-          last ? List.of(seed) : List.of(), void.class, sweep.code().build(),
+      return segmentMethod(segmentName("Reverse", segment.number()),
+          segments.reverse(segment), void.class,
           "Reverse sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec tangentSegment(Segments.Segment segment, boolean last) {
-      NameAllocator names = names();
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
-      List<String> parameters = sweep.parameterNames();
-      List<String> tangents = sweep.tangentParameterNames();
-      String tape = sweep.tapeParameter();
-      sweep.writeTangentSegment(segment, last);
-      return segmentMethod(segmentName("Tangent", segment.number()), tape, parameters,
-          tangents, last ? double.class : void.class, sweep.code().build(),
+      return segmentMethod(segmentName("Tangent", segment.number()),
+          segments.tangent(segment), last ? double.class : void.class,
           "Forward mode over " + segmentLines(segment) + " of " + link + ".");
     }
 
-    private MethodSpec segmentMethod(String name, String tape, List<String> parameters,
-        List<String> extraDoubles, Class<?> returns, CodeBlock body, String javadoc) {
+    /**
+     * A private segment method: the tape, then the program's parameters (the user's, then the
+     * {@code double}s a transform added: tangents, the seed).
+     */
+    private MethodSpec segmentMethod(String name, Function program, Class<?> returns,
+        String javadoc) {
+      NameAllocator names = names();
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> parameters = emitter.parameterNames();
+      String tape = names.fresh("tape");
+      emitter.bindTape(tape);
       MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(name))
           .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
           .addJavadoc("$L\n", javadoc)
           .returns(returns)
-          .addParameter(SweepWriter.TAPE, tape);
+          .addParameter(TAPE, tape);
       for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+        method.addParameter(typeName(program.parameters().get(i).type()), parameters.get(i));
       }
-      for (String extra : extraDoubles) {
-        method.addParameter(double.class, extra);
-      }
-      return method.addCode(body).build();
+      return method.addCode(emitter.body()).build();
     }
 
     /** {@code fForward3}, or {@code fForward3Of2} for the second overload of {@code f}. */
@@ -372,8 +397,8 @@ public final class GradClassWriter {
     }
 
     private static String segmentLines(Segments.Segment segment) {
-      long first = segment.instructions().get(0).line().number();
-      long last = segment.instructions().get(segment.instructions().size() - 1).line().number();
+      long first = segment.firstLine();
+      long last = segment.lastLine();
       return first == last ? "line " + first : "lines " + first + " to " + last;
     }
 
@@ -386,9 +411,19 @@ public final class GradClassWriter {
 
     MethodSpec tangent() {
       NameAllocator names = names();
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.TANGENT);
-      List<String> parameters = sweep.parameterNames();
-      List<String> tangentNames = sweep.tangentParameterNames();
+      if (segments != null) {
+        return segmentedTangent(names);
+      }
+      Function program = Tangent.of(DeadCode.removeFrom(function));
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> all = emitter.parameterNames();
+      int primal = function.parameters().size();
+      MethodSpec.Builder method = tangentMethod(all.subList(0, primal),
+          all.subList(primal, all.size()));
+      return method.addCode(emitter.body()).build();
+    }
+
+    private MethodSpec.Builder tangentMethod(List<String> parameters, List<String> tangentNames) {
       MethodSpec.Builder method = start(function.name() + "Tangent", parameters)
           .addJavadoc("Returns the directional derivative of $L\nat the given point along the"
               + " direction ($L),\ncomputed in forward mode in one sweep.\n", link,
@@ -397,32 +432,54 @@ public final class GradClassWriter {
       for (String name : tangentNames) {
         method.addParameter(double.class, name);
       }
-      if (segments != null) {
-        CodeBlock.Builder code = CodeBlock.builder();
-        String tape = names.fresh("tape");
-        List<String> arguments = prepend(tape, parameters);
-        arguments.addAll(tangentNames);
-        String joined = String.join(", ", arguments);
-        int count = segments.list().size();
-        code.add("// forward sweep, in $L segments\n", count);
-        for (int k = 1; k < count; k++) {
-          code.addStatement("$L($L)", segmentName("Tangent", k), joined);
+      return method;
+    }
+
+    /** The tangent of a split method: the segments' tangent methods in order. */
+    private MethodSpec segmentedTangent(NameAllocator names) {
+      List<String> parameters = userParameterNames(names);
+      List<String> tangentNames = new ArrayList<>();
+      for (int i = 0; i < parameters.size(); i++) {
+        if (function.parameters().get(i).isActive()) {
+          tangentNames.add(names.fresh(parameters.get(i) + "Dot"));
         }
-        code.addStatement("return $L($L)", segmentName("Tangent", count), joined);
-        return method.addCode(withTape(names, tape, code.build())).build();
       }
-      sweep.writeTangentMethod();
-      return method.addCode(sweep.code().build()).build();
+      MethodSpec.Builder method = tangentMethod(parameters, tangentNames);
+      CodeBlock.Builder code = CodeBlock.builder();
+      String tape = names.fresh("tape");
+      List<String> arguments = prepend(tape, parameters);
+      arguments.addAll(tangentNames);
+      String joined = String.join(", ", arguments);
+      int count = segments.list().size();
+      code.add("// forward sweep, in $L segments\n", count);
+      for (int k = 1; k < count; k++) {
+        code.addStatement("$L($L)", segmentName("Tangent", k), joined);
+      }
+      code.addStatement("return $L($L)", segmentName("Tangent", count), joined);
+      return method.addCode(withTape(names, tape, code.build())).build();
     }
 
     MethodSpec pullback() {
       NameAllocator names = names();
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
-      String seed = names.fresh("seed");
-      String array = names.fresh("adjoints");
       String methodName = function.name() + "Pullback";
-      MethodSpec.Builder method = start(methodName, parameters)
+      if (segments != null) {
+        List<String> parameters = userParameterNames(names);
+        String seed = names.fresh("seed");
+        String array = names.fresh("adjoints");
+        return pullbackMethod(methodName, parameters, seed, array)
+            .addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
+      }
+      JavaEmitter emitter =
+          new JavaEmitter(Adjoint.of(function, flow, Adjoint.Output.PULLBACK), names);
+      List<String> all = emitter.parameterNames();
+      int primal = function.parameters().size();
+      return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
+          all.get(primal + 1)).addCode(bodyWithTape(emitter, names)).build();
+    }
+
+    private MethodSpec.Builder pullbackMethod(String methodName, List<String> parameters,
+        String seed, String array) {
+      return start(methodName, parameters)
           .addJavadoc("Returns the value of $L,\nbit for bit, and adds {@code $L} times its"
               + " partial derivative with respect to the\n{@code i}-th {@code double} parameter"
               + " to {@code $L[i]}. Accumulating lets callers compose\nderivatives (chain"
@@ -432,26 +489,8 @@ public final class GradClassWriter {
               + " elements\n", array, slots)
           .returns(double.class)
           .addParameter(double.class, seed)
-          .addParameter(double[].class, array);
-      method.addCode(lengthCheck(methodName, array));
-      if (segments != null) {
-        return method.addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
-      }
-      String tape = sweep.usesTape() ? sweep.tapeParameter() : null;
-      Optional<Map<Value, Expr>> reached = sweep.writeReverseMethod(Expr.atom(seed));
-      CodeBlock.Builder code = sweep.code();
-      if (reached.isPresent()) {
-        Map<Value, Expr> adjoints = reached.get();
-        List<Value> differentiable = function.differentiableParameters();
-        for (int i = 0; i < differentiable.size(); i++) {
-          Expr adjoint = adjoints.get(differentiable.get(i));
-          if (adjoint != null) {
-            code.addStatement("$L[$L] += $L", array, i, adjoint);
-          }
-        }
-        code.addStatement("return $L", sweep.resultExpression());
-      }
-      return method.addCode(withTape(names, tape, code.build())).build();
+          .addParameter(double[].class, array)
+          .addCode(lengthCheck(methodName, array));
     }
 
     /**
@@ -465,35 +504,36 @@ public final class GradClassWriter {
      */
     MethodSpec pullbackOntoTape() {
       NameAllocator names = names();
-      SweepWriter sweep = new SweepWriter(function, flow, names, SweepWriter.Mode.REVERSE);
-      List<String> parameters = sweep.parameterNames();
-      String tape = sweep.tapeParameter();
-      String seed = names.fresh("seed");
       MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
+      if (segments != null) {
+        List<String> parameters = userParameterNames(names);
+        String tape = names.fresh("tape");
+        String seed = names.fresh("seed");
+        return pullbackOntoTapeMethod(method, tape, parameters, seed)
+            .addCode(segmentedReverse(names, tape, parameters, seed, null, null)).build();
+      }
+      Function program = Adjoint.of(function, flow, Adjoint.Output.TAPE);
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> all = emitter.parameterNames();
+      String tape = names.fresh("tape");
+      emitter.bindTape(tape);
+      int primal = function.parameters().size();
+      return pullbackOntoTapeMethod(method, tape, all.subList(0, primal), all.get(primal))
+          .addCode(emitter.body()).build();
+    }
+
+    private MethodSpec.Builder pullbackOntoTapeMethod(MethodSpec.Builder method, String tape,
+        List<String> parameters, String seed) {
       method.addJavadoc("For the generated code of callers: the value of $L, bit for bit;\n"
               + "pushes {@code $L} times its partial derivative with respect to each\n"
               + "{@code double} parameter onto {@code $L}, in parameter order.\n"
               + "Allocates nothing.\n", link, seed, tape)
           .returns(double.class)
-          .addParameter(SweepWriter.TAPE, tape);
+          .addParameter(TAPE, tape);
       for (int i = 0; i < parameters.size(); i++) {
         method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
       }
-      method.addParameter(double.class, seed);
-      if (segments != null) {
-        return method.addCode(segmentedReverse(names, tape, parameters, seed, null, null))
-            .build();
-      }
-      Optional<Map<Value, Expr>> reached = sweep.writeReverseMethod(Expr.atom(seed));
-      CodeBlock.Builder code = sweep.code();
-      if (reached.isPresent()) {
-        for (Value parameter : function.differentiableParameters()) {
-          code.addStatement("$L.pushDouble($L)", tape,
-              reached.get().getOrDefault(parameter, Expr.ZERO));
-        }
-        code.addStatement("return $L", sweep.resultExpression());
-      }
-      return method.addCode(code.build()).build();
+      return method.addParameter(double.class, seed);
     }
 
     private MethodSpec.Builder start(String name, List<String> parameterNames) {
@@ -560,6 +600,7 @@ public final class GradClassWriter {
         case BOOLEAN -> TypeName.BOOLEAN;
         case FLOAT -> TypeName.FLOAT;
         case DOUBLE -> TypeName.DOUBLE;
+        case DOUBLE_ARRAY -> com.palantir.javapoet.ArrayTypeName.of(TypeName.DOUBLE);
       };
     }
 

@@ -1,7 +1,7 @@
 package ad4j.processor.front;
 
 import ad4j.processor.ir.NumericType;
-import ad4j.processor.rules.Expr;
+import ad4j.processor.ir.Expr;
 import java.util.Optional;
 import javax.lang.model.type.TypeKind;
 

@@ -14,7 +14,7 @@ import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
-import ad4j.processor.rules.Expr;
+import ad4j.processor.ir.Expr;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.CompoundAssignmentTree;

@@ -27,13 +27,18 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
     return parameters.stream().filter(Value::isActive).toList();
   }
 
+  /** The same function with other parameters and body: what a transform returns. */
+  public Function with(List<Value> newParameters, Block newBody) {
+    return new Function(name, newParameters, newBody, userNames, qualifiedOwners);
+  }
+
   /** How generated code writes the name of {@code owner}. */
   public String mathClassName(MathOwner owner) {
     return qualifiedOwners.contains(owner) ? owner.qualifiedName() : owner.simpleName();
   }
 
   /**
-   * Whether the body is straight-line: instructions and one final return, nothing else. Such
+   * Whether the body is straight-line: instructions (and notes) and one final return. Such
    * methods keep every intermediate in a local and need no tape.
    */
   public boolean isStraightLine() {
@@ -41,7 +46,8 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
     for (int i = 0; i < statements.size(); i++) {
       Statement statement = statements.get(i);
       boolean last = i == statements.size() - 1;
-      if (!(statement instanceof Instruction) && !(last && statement instanceof Return)) {
+      if (!(statement instanceof Instruction) && !(statement instanceof Note)
+          && !(last && statement instanceof Return)) {
         return false;
       }
     }

@@ -24,6 +24,15 @@ public final class IrBuilder {
   private int nextStatementId;
 
   public IrBuilder() {
+    this(0);
+  }
+
+  /**
+   * A builder whose values and variables are numbered from {@code firstId}: transforms pass the
+   * next id of the function they transform, so that old and new values never share a number.
+   */
+  public IrBuilder(int firstId) {
+    this.nextId = firstId;
     blocks.push(new ArrayList<>());
     reads.push(new HashMap<>());
   }
@@ -49,6 +58,39 @@ public final class IrBuilder {
   /** A value for a subexpression; it may later take the name of the local it is assigned to. */
   public Value temporary(NumericType type, boolean active) {
     return Value.computed(nextId++, Value.Origin.TEMPORARY, "t", type, active);
+  }
+
+  /** A subexpression of a derivative formula, used once and printed inline. */
+  public Value formula(NumericType type, boolean active) {
+    return Value.formula(nextId++, type, active);
+  }
+
+  /** A value named after {@code base} with {@code suffix}: its tangent, its adjoint. */
+  public Value derived(Value base, String suffix, NumericType type) {
+    return Value.derived(nextId++, base, suffix, type);
+  }
+
+  /**
+   * A variable named after {@code base} with {@code suffix}; {@code parameter}, when not null,
+   * is the parameter it stands for (the tangent of a parameter assigned in a loop).
+   */
+  public Variable derived(Variable base, String suffix, NumericType type, Value parameter) {
+    return new Variable(nextId++, suffix, type, parameter, base, true);
+  }
+
+  /** A variable named after the value {@code base} with {@code suffix}: an adjoint. */
+  public Variable derivedVariable(Value base, String suffix, NumericType type) {
+    return new Variable(nextId++, suffix, type, null, base, true);
+  }
+
+  /** A variable of a transform's own, named {@code hint} unless the user took that name. */
+  public Variable generatedVariable(String hint, NumericType type) {
+    return new Variable(nextId++, hint, type, null, null, true);
+  }
+
+  /** A value of a transform's own, such as a parameter it adds. */
+  public Value generated(String hint, NumericType type, boolean active) {
+    return Value.generated(nextId++, hint, type, active);
   }
 
   /** A new value like {@code value}, for a copy of the statement that defines it. */

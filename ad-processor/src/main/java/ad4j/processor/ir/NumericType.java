@@ -10,7 +10,9 @@ public enum NumericType {
   LONG("long"),
   FLOAT("float"),
   DOUBLE("double"),
-  BOOLEAN("boolean");
+  BOOLEAN("boolean"),
+  /** An array the caller passes for results, such as a gradient. */
+  DOUBLE_ARRAY("double[]");
 
   private final String keyword;
 
@@ -24,7 +26,7 @@ public enum NumericType {
   }
 
   public boolean isNumeric() {
-    return this != BOOLEAN;
+    return this != BOOLEAN && this != DOUBLE_ARRAY;
   }
 
   public boolean isIntegral() {
@@ -41,7 +43,7 @@ public enum NumericType {
 
   /** Whether a value of this type converts to {@code other} by widening (or identity). */
   public boolean widensTo(NumericType other) {
-    if (this == BOOLEAN || other == BOOLEAN) {
+    if (!isNumeric() || !other.isNumeric()) {
       return this == other;
     }
     return ordinal() <= other.ordinal();

@@ -1,6 +1,5 @@
 package ad4j.processor.ir;
 
-import ad4j.processor.rules.Expr;
 import java.util.OptionalDouble;
 
 /**
@@ -46,7 +45,25 @@ public sealed interface Operand permits Operand.Use, Operand.Constant, Operand.R
         case FLOAT -> new Constant(Expr.atom("0.0f"), type, OptionalDouble.of(0));
         case LONG -> new Constant(Expr.atom("0L"), type, OptionalDouble.of(0));
         case INT -> new Constant(Expr.atom("0"), type, OptionalDouble.of(0));
+        case DOUBLE_ARRAY -> new Constant(Expr.atom("null"), type, OptionalDouble.empty());
       };
+    }
+
+    /** A {@code double} constant. */
+    public static Constant of(double value) {
+      return new Constant(Expr.number(value), NumericType.DOUBLE, OptionalDouble.of(value));
+    }
+
+    /** An {@code int} constant. */
+    public static Constant of(int value) {
+      return new Constant(Expr.atom(Integer.toString(value)), NumericType.INT,
+          OptionalDouble.of(value));
+    }
+
+    /** Whether this is the {@code double} constant 1.0, which multiplication drops. */
+    public boolean isOne() {
+      return type == NumericType.DOUBLE && knownValue.isPresent()
+          && Double.doubleToRawLongBits(knownValue.getAsDouble()) == Double.doubleToRawLongBits(1.0);
     }
 
     /** {@code true} or {@code false}. */

@@ -19,6 +19,19 @@ public final class Operation {
     CALL,
     /** {@code Owner.name(a, ...)} of a {@code @Differentiable} method. */
     USER_CALL,
+    /**
+     * {@code GradClass.nameTangent(a, ..., aDot, ...)}: the forward mode of a
+     * {@code @Differentiable} method, generated for it.
+     */
+    TANGENT_CALL,
+    /**
+     * {@code GradClass.namePullback(tape, a, ..., seed)}: the reverse mode of a
+     * {@code @Differentiable} method, which returns its value and leaves the adjoints of its
+     * {@code double} parameters on the tape, the last on top.
+     */
+    PULLBACK_CALL,
+    /** Takes the most recently recorded value of the result's type back from the tape. */
+    POP,
     /** {@code a}: a constant or a variable's current value, copied into a value. */
     COPY,
     /** {@code c ? a : b} where neither operand computes anything. */
@@ -65,6 +78,27 @@ public final class Operation {
     return new Operation(Form.CALL, name, arity, Objects.requireNonNull(owner), null);
   }
 
+  /**
+   * A call of the tangent of another {@code @Differentiable} method: its arguments, then one
+   * tangent per {@code double} parameter.
+   */
+  public static Operation tangentCall(Callee callee) {
+    return new Operation(Form.TANGENT_CALL, callee.name() + "Tangent",
+        callee.parameterTypes().size() + callee.differentiableParameterCount(), null, callee);
+  }
+
+  /**
+   * A call of the pullback of another {@code @Differentiable} method onto the tape: its
+   * arguments, then the seed.
+   */
+  public static Operation pullbackCall(Callee callee) {
+    return new Operation(Form.PULLBACK_CALL, callee.name() + "Pullback",
+        callee.parameterTypes().size() + 1, null, callee);
+  }
+
+  /** A value taken back from the tape; see {@link Push}. */
+  public static final Operation POP = new Operation(Form.POP, "pop", 0, null, null);
+
   /** A call of another {@code @Differentiable} method. */
   public static Operation call(Callee callee) {
     return new Operation(Form.USER_CALL, callee.name(), callee.parameterTypes().size(), null,
@@ -102,6 +136,9 @@ public final class Operation {
       case CAST -> "cast";
       case CALL -> name + "/" + arity;
       case USER_CALL -> "call";
+      case TANGENT_CALL -> "tangent call";
+      case PULLBACK_CALL -> "pullback call";
+      case POP -> "pop";
       case COPY -> "copy";
       case SELECT -> "?:";
     };
@@ -126,7 +163,8 @@ public final class Operation {
   public String toString() {
     return switch (form) {
       case CALL -> owner.simpleName() + "." + name + "/" + arity;
-      case USER_CALL -> callee.userClass() + "." + name + "/" + arity;
+      case USER_CALL, TANGENT_CALL, PULLBACK_CALL ->
+          callee.userClass() + "." + name + "/" + arity;
       default -> name;
     };
   }

@@ -12,7 +12,19 @@ public final class Value {
   public enum Origin {
     PARAMETER,
     LOCAL,
-    TEMPORARY
+    TEMPORARY,
+    /**
+     * A subexpression of a derivative formula, used exactly once: printed inline where it is
+     * used ({@code xBar += tBar * y}) rather than as a local of its own.
+     */
+    FORMULA,
+    /**
+     * A value named after another one ({@code xDot}, {@code xBar}): see {@link #base()} and
+     * {@link #nameHint()}, the suffix.
+     */
+    DERIVED,
+    /** A value of a transform's own, named by its hint ({@code seed}, {@code gradient}). */
+    GENERATED
   }
 
   private final int id;
@@ -21,6 +33,7 @@ public final class Value {
   private final int parameterIndex;
   private Origin origin;
   private String nameHint;
+  private Value base;
 
   private Value(int id, Origin origin, String nameHint, NumericType type, boolean active,
       int parameterIndex) {
@@ -38,6 +51,25 @@ public final class Value {
 
   static Value computed(int id, Origin origin, String nameHint, NumericType type, boolean active) {
     return new Value(id, origin, nameHint, type, active, -1);
+  }
+
+  static Value formula(int id, NumericType type, boolean active) {
+    return new Value(id, Origin.FORMULA, "f", type, active, -1);
+  }
+
+  static Value generated(int id, String name, NumericType type, boolean active) {
+    return new Value(id, Origin.GENERATED, name, type, active, -1);
+  }
+
+  static Value derived(int id, Value base, String suffix, NumericType type) {
+    Value value = new Value(id, Origin.DERIVED, suffix, type, type == NumericType.DOUBLE, -1);
+    value.base = base;
+    return value;
+  }
+
+  /** The value a {@link Origin#DERIVED} value is named after; null for others. */
+  public Value base() {
+    return base;
   }
 
   /** A number unique within the method, in order of creation. */

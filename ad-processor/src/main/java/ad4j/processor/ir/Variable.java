@@ -11,12 +11,34 @@ public final class Variable {
   private final String name;
   private final NumericType type;
   private final Value parameter;
+  private final Object base;
+  private final boolean generated;
 
   Variable(int id, String name, NumericType type, Value parameter) {
+    this(id, name, type, parameter, null, false);
+  }
+
+  Variable(int id, String name, NumericType type, Value parameter, Object base,
+      boolean generated) {
     this.id = id;
     this.name = name;
     this.type = type;
     this.parameter = parameter;
+    this.base = base;
+    this.generated = generated;
+  }
+
+  /**
+   * The {@link Variable} or {@link Value} this one is named after ({@code xDot} after
+   * {@code x}, {@code tBar} after {@code t}), with {@link #name()} the suffix; null for others.
+   */
+  public Object base() {
+    return base;
+  }
+
+  /** Whether a transform made this variable ({@code result}, a trip count): named by its hint. */
+  public boolean isGenerated() {
+    return generated;
   }
 
   public int id() {

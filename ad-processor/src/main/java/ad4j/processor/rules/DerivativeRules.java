@@ -1,5 +1,6 @@
 package ad4j.processor.rules;
 
+import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,50 +17,13 @@ import java.util.TreeSet;
  * adjoint contributions ({@code argumentBar += resultBar * partial}) are both derived from it, so
  * no derivative formula lives anywhere else. Adding a function means adding one entry here.
  *
- * <p>Formulas may use the arguments and the result (the primal value, already computed by the
- * forward sweep, so the reverse sweep recomputes nothing). Choices at points where the derivative
+ * <p>Each partial is built from IR operations on the primal's values (a {@link Site}), not from
+ * Java text, so that a derivative program can itself be differentiated. Formulas may use the
+ * arguments and the result (the primal value, already computed by the forward sweep, so the
+ * reverse sweep recomputes nothing). Choices at points where the derivative
  * does not exist are documented per entry and in the README.
  */
 public final class DerivativeRules {
-
-  /**
-   * An argument of the operation being differentiated, as generated code refers to it.
-   *
-   * @param expression the argument converted to {@code double}, for arithmetic in formulas
-   * @param original the argument with its own type, for calls that need it ({@code scalb})
-   * @param knownValue its value, when known at compile time
-   */
-  public record Argument(Expr expression, Expr original, OptionalDouble knownValue) {}
-
-  /**
-   * The place a rule is applied: the arguments, the result, the class ({@code Math} or
-   * {@code StrictMath}, as it must be written) whose functions the formulas call, and the calls
-   * whose values the forward sweep already holds, by their Java text: the derivative of
-   * {@code sin(t)} then reads the {@code cos(t)} the user computed instead of calling it again.
-   */
-  public record Site(List<Argument> arguments, Expr result, String mathClass,
-      Map<String, Expr> computed) {
-    public Site(List<Argument> arguments, Expr result, String mathClass) {
-      this(arguments, result, mathClass, Map.of());
-    }
-
-    Expr arg(int index) {
-      return arguments.get(index).expression();
-    }
-
-    OptionalDouble known(int index) {
-      return arguments.get(index).knownValue();
-    }
-
-    Expr original(int index) {
-      return arguments.get(index).original();
-    }
-
-    Expr call(String function, Expr... callArguments) {
-      Expr call = Expr.call(mathClass, function, callArguments);
-      return computed.getOrDefault(call.toString(), call);
-    }
-  }
 
   /** How to differentiate one operation. */
   public interface Rule {
@@ -89,9 +53,11 @@ public final class DerivativeRules {
 
   private static final Map<String, Rule> TABLE = new LinkedHashMap<>();
 
-  private static final Expr HALF = Expr.number(0.5);
-  private static final Expr TWO = Expr.number(2.0);
-  private static final Expr THREE = Expr.number(3.0);
+  private static final Operand ZERO = Site.number(0.0);
+  private static final Operand ONE = Site.number(1.0);
+  private static final Operand HALF = Site.number(0.5);
+  private static final Operand TWO = Site.number(2.0);
+  private static final Operand THREE = Site.number(3.0);
   private static final Rule PIECEWISE_CONSTANT = new Rule() {
     @Override
     public Optional<Partial> partial(int index, Site site) {
@@ -122,57 +88,62 @@ public final class DerivativeRules {
     // Trigonometric functions.
     function("sin", 1, (i, s) -> Partial.times(s.call("cos", s.arg(0))));
     function("cos", 1, (i, s) -> Partial.times(s.call("sin", s.arg(0))).negated());
-    function("tan", 1, (i, s) -> Partial.times(Expr.ONE.plus(s.result().times(s.result()))));
-    function("asin", 1, (i, s) -> Partial.over(s.call("sqrt", oneMinusSquare(s.arg(0)))));
+    function("tan", 1, (i, s) -> Partial.times(s.plus(ONE, s.times(s.result(), s.result()))));
+    function("asin", 1, (i, s) -> Partial.over(s.call("sqrt", oneMinusSquare(s, s.arg(0)))));
     function("acos", 1,
-        (i, s) -> Partial.over(s.call("sqrt", oneMinusSquare(s.arg(0)))).negated());
-    function("atan", 1, (i, s) -> Partial.over(Expr.ONE.plus(s.arg(0).times(s.arg(0)))));
+        (i, s) -> Partial.over(s.call("sqrt", oneMinusSquare(s, s.arg(0)))).negated());
+    function("atan", 1, (i, s) -> Partial.over(s.plus(ONE, s.times(s.arg(0), s.arg(0)))));
     // atan2(a, b): da = b / (a² + b²), db = -a / (a² + b²); NaN at the origin, where atan2 jumps.
     function("atan2", 2, (i, s) -> {
-      Expr sumOfSquares = s.arg(0).times(s.arg(0)).plus(s.arg(1).times(s.arg(1)));
+      Operand sumOfSquares =
+          s.plus(s.times(s.arg(0), s.arg(0)), s.times(s.arg(1), s.arg(1)));
       Partial partial = Partial.times(s.arg(1 - i)).dividedBy(sumOfSquares);
       return i == 0 ? partial : partial.negated();
     });
-    function("toRadians", 1, (i, s) -> Partial.times(Expr.number(Math.toRadians(1.0))));
-    function("toDegrees", 1, (i, s) -> Partial.times(Expr.number(Math.toDegrees(1.0))));
+    function("toRadians", 1, (i, s) -> Partial.times(Site.number(Math.toRadians(1.0))));
+    function("toDegrees", 1, (i, s) -> Partial.times(Site.number(Math.toDegrees(1.0))));
 
     // Hyperbolic functions.
     function("sinh", 1, (i, s) -> Partial.times(s.call("cosh", s.arg(0))));
     function("cosh", 1, (i, s) -> Partial.times(s.call("sinh", s.arg(0))));
-    function("tanh", 1, (i, s) -> Partial.times(oneMinusSquare(s.result())));
+    function("tanh", 1, (i, s) -> Partial.times(oneMinusSquare(s, s.result())));
 
     // Exponentials and logarithms.
     function("exp", 1, (i, s) -> Partial.times(s.result()));
-    function("expm1", 1, (i, s) -> Partial.times(s.result().plus(Expr.ONE)));
+    function("expm1", 1, (i, s) -> Partial.times(s.plus(s.result(), ONE)));
     function("log", 1, (i, s) -> Partial.over(s.arg(0)));
-    function("log10", 1, (i, s) -> Partial.over(s.arg(0).times(Expr.number(Math.log(10.0)))));
-    function("log1p", 1, (i, s) -> Partial.over(Expr.ONE.plus(s.arg(0))));
+    function("log10", 1,
+        (i, s) -> Partial.over(s.times(s.arg(0), Site.number(Math.log(10.0)))));
+    function("log1p", 1, (i, s) -> Partial.over(s.plus(ONE, s.arg(0))));
 
     // Powers and roots. sqrt and cbrt have an infinite derivative at 0, as in JAX and PyTorch.
-    function("sqrt", 1, (i, s) -> Partial.over(TWO.times(s.result())));
-    function("cbrt", 1, (i, s) -> Partial.over(THREE.times(s.result()).times(s.result())));
+    function("sqrt", 1, (i, s) -> Partial.over(s.times(TWO, s.result())));
+    function("cbrt", 1,
+        (i, s) -> Partial.over(s.times(s.times(THREE, s.result()), s.result())));
     functionWithZeros("pow", 2,
         (i, s) -> i == 0 ? powerBasePartial(s) : powerExponentPartial(s));
     // hypot(a, b): da = a / y, db = b / y; 0 at the origin (a subgradient of the norm).
-    function("hypot", 2, (i, s) -> Partial.times(
-        s.result().isEqualTo(Expr.ZERO).choose(Expr.ZERO, s.arg(i).over(s.result()))));
+    function("hypot", 2, (i, s) -> Partial.times(s.choose(s.isEqualTo(s.result(), ZERO), ZERO,
+        s.over(s.arg(i), s.result()))));
     functionWithZeros("fma", 3, (i, s) -> i == 2 ? Optional.of(Partial.ONE)
         : Optional.of(Partial.times(s.arg(1 - i))));
     functionWithZeros("scalb", 2, (i, s) -> i == 0
-        ? Optional.of(Partial.times(s.call("scalb", Expr.ONE, s.original(1))))
+        ? Optional.of(Partial.times(s.call("scalb", ONE, s.original(1))))
         : Optional.empty(), 1);
 
     // Kinks. abs'(0) = 0; at a tie min and max give each argument half, as JAX does; with a
     // NaN argument (no argument wins, loses or ties) both partials are NaN, as the value is.
     function("abs", 1, (i, s) -> Partial.times(s.call("signum", s.arg(0))));
-    function("min", 2, (i, s) -> Partial.times(tieSplit(s.arg(i).isLessThan(s.arg(1 - i)),
-        s.arg(0).isEqualTo(s.arg(1)), s.arg(1 - i).isLessThan(s.arg(i)))));
-    function("max", 2, (i, s) -> Partial.times(tieSplit(s.arg(i).isGreaterThan(s.arg(1 - i)),
-        s.arg(0).isEqualTo(s.arg(1)), s.arg(1 - i).isGreaterThan(s.arg(i)))));
+    function("min", 2, (i, s) -> Partial.times(tieSplit(s,
+        s.isLessThan(s.arg(i), s.arg(1 - i)), s.isEqualTo(s.arg(0), s.arg(1)),
+        s.isLessThan(s.arg(1 - i), s.arg(i)))));
+    function("max", 2, (i, s) -> Partial.times(tieSplit(s,
+        s.isGreaterThan(s.arg(i), s.arg(1 - i)), s.isEqualTo(s.arg(0), s.arg(1)),
+        s.isGreaterThan(s.arg(1 - i), s.arg(i)))));
     // copySign(a, b) = |a| * sign(b): da = signum(a) * sign(b) (0 at a = 0), db = 0.
     functionWithZeros("copySign", 2, (i, s) -> i == 0
         ? Optional.of(Partial.times(
-            s.call("signum", s.arg(0)).times(s.call("copySign", Expr.ONE, s.arg(1)))))
+            s.times(s.call("signum", s.arg(0)), s.call("copySign", ONE, s.arg(1)))))
         : Optional.empty(), 1);
     // IEEEremainder(a, b) = a - b * n with n = rint(a / b): da = 1, db = -n.
     functionWithZeros("IEEEremainder", 2,
@@ -188,7 +159,7 @@ public final class DerivativeRules {
       public Optional<Partial> partial(int index, Site site) {
         return switch (index) {
           case 1 -> Optional.of(Partial.onlyWhen(site.arg(0)));
-          case 2 -> Optional.of(Partial.onlyWhen(site.arg(0).not()));
+          case 2 -> Optional.of(Partial.onlyWhen(site.not(site.arg(0))));
           default -> Optional.empty();
         };
       }
@@ -286,19 +257,20 @@ public final class DerivativeRules {
     });
   }
 
-  private static Expr oneMinusSquare(Expr x) {
-    return Expr.ONE.minus(x.times(x));
+  private static Operand oneMinusSquare(Site s, Operand x) {
+    return s.minus(ONE, s.times(x, x));
   }
 
   /** {@code -rint((a - y) / b)}: minus the integer quotient of a remainder operation. */
   private static Partial quotientPartial(Site s) {
-    Expr quotient = s.call("rint", s.arg(0).minus(s.result()).over(s.arg(1)));
+    Operand quotient = s.call("rint", s.over(s.minus(s.arg(0), s.result()), s.arg(1)));
     return Partial.times(quotient).negated();
   }
 
-  private static Expr tieSplit(Expr wins, Expr tie, Expr loses) {
-    Expr nan = Expr.number(Double.NaN);
-    return wins.choose(Expr.ONE, tie.choose(HALF, loses.choose(Expr.ZERO, nan)));
+  /** {@code wins ? 1 : tie ? 0.5 : loses ? 0 : NaN}. */
+  private static Operand tieSplit(Site s, Operand wins, Operand tie, Operand loses) {
+    return s.choose(wins, ONE,
+        s.choose(tie, HALF, s.choose(loses, ZERO, Site.number(Double.NaN))));
   }
 
   /**
@@ -307,7 +279,7 @@ public final class DerivativeRules {
    * d/da a³ at a = 0 is 0. An exponent of 0 gives 0, not 0 * a^-1.
    */
   private static Optional<Partial> powerBasePartial(Site s) {
-    Expr base = s.arg(0);
+    Operand base = s.arg(0);
     OptionalDouble known = s.known(1);
     if (known.isPresent()) {
       double exponent = known.getAsDouble();
@@ -318,14 +290,15 @@ public final class DerivativeRules {
         return Optional.of(Partial.ONE);
       }
       if (exponent == 2.0) {
-        return Optional.of(Partial.times(TWO.times(base)));
+        return Optional.of(Partial.times(s.times(TWO, base)));
       }
-      Expr power = s.call("pow", base, Expr.number(exponent - 1.0));
-      return Optional.of(Partial.times(Expr.number(exponent).times(power)));
+      Operand power = s.call("pow", base, Site.number(exponent - 1.0));
+      return Optional.of(Partial.times(s.times(Site.number(exponent), power)));
     }
-    Expr exponent = s.arg(1);
-    Expr general = exponent.times(s.call("pow", base, exponent.minus(Expr.ONE)));
-    return Optional.of(Partial.times(exponent.isEqualTo(Expr.ZERO).choose(Expr.ZERO, general)));
+    // Each use of an argument is its own operand: an int exponent is converted at each.
+    Operand test = s.isEqualTo(s.arg(1), ZERO);
+    Operand general = s.times(s.arg(1), s.call("pow", base, s.minus(s.arg(1), ONE)));
+    return Optional.of(Partial.times(s.choose(test, ZERO, general)));
   }
 
   /**
@@ -336,10 +309,11 @@ public final class DerivativeRules {
     OptionalDouble base = s.known(0);
     if (base.isPresent() && base.getAsDouble() > 0) {
       // A constant base: its logarithm is computed once, here, not at every call.
-      Expr logBase = Expr.number(Math.log(base.getAsDouble()));
-      return Optional.of(Partial.times(s.result().times(logBase)));
+      Operand logBase = Site.number(Math.log(base.getAsDouble()));
+      return Optional.of(Partial.times(s.times(s.result(), logBase)));
     }
-    Expr general = s.result().times(s.call("log", s.arg(0)));
-    return Optional.of(Partial.times(s.arg(0).isEqualTo(Expr.ZERO).choose(Expr.ZERO, general)));
+    Operand test = s.isEqualTo(s.arg(0), ZERO);
+    Operand general = s.times(s.result(), s.call("log", s.arg(0)));
+    return Optional.of(Partial.times(s.choose(test, ZERO, general)));
   }
 }

@@ -1,10 +1,12 @@
-package ad4j.processor.emit;
+package ad4j.processor.transform;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.MathOwner;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
@@ -14,7 +16,7 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
-import ad4j.processor.rules.Expr;
+import ad4j.processor.rules.Site;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -28,33 +30,31 @@ import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
- * What the emitters need to know about a function's blocks and values: where each value is
- * defined and used, how deeply in loops, which primal values each instruction's derivative
- * reads, which values the reverse sweep needs from inside branches (hoisted to method scope),
- * and which adjoints must be declared ahead because they are summed across blocks.
+ * What the derivative transforms need to know about a function's blocks and values: where each
+ * value is defined and used, how deeply in loops, which primal values each instruction's
+ * derivative reads (found by building its partials with the rule table), which instructions a
+ * straight-line function needs, and which adjoints must be declared ahead because they are
+ * summed across blocks.
  */
-final class FlowAnalysis {
+public final class FlowAnalysis {
   private final Function function;
+  private int nextId;
   private final Map<Block, Integer> loopDepth = new IdentityHashMap<>();
   private final Map<Value, Block> definedIn = new HashMap<>();
   private final Map<Value, Set<Block>> usedIn = new HashMap<>();
   private final Map<Instruction, List<Value>> needs = new IdentityHashMap<>();
-  /** The values some derivative formula or recorded branch decision reads. */
-  private final Set<Value> neededInReverse = new LinkedHashSet<>();
   private final Set<Block> conditionBlocks = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Set<Variable> parameterVariables = new LinkedHashSet<>();
   private final List<Instruction> live;
   private final boolean straightLine;
-  private boolean usesTape;
   private final Set<Instruction> liveSet = Collections.newSetFromMap(new IdentityHashMap<>());
-  /** How many operands, anywhere in the function, use each value. */
-  private final Map<Value, Integer> useCounts = new HashMap<>();
 
-  FlowAnalysis(Function function) {
+  public FlowAnalysis(Function function) {
     this.function = function;
     this.straightLine = function.isStraightLine();
     Block body = function.body();
     for (Value parameter : function.parameters()) {
+      nextId = Math.max(nextId, parameter.id() + 1);
       definedIn.put(parameter, body);
     }
     visit(body, null, 0);
@@ -64,43 +64,40 @@ final class FlowAnalysis {
     }
   }
 
-  boolean isStraightLine() {
+  public boolean isStraightLine() {
     return straightLine;
   }
 
   /** The instructions a straight-line method needs, in order; null for other methods. */
-  List<Instruction> liveInstructions() {
+  public List<Instruction> liveInstructions() {
     return live;
   }
 
-  /**
-   * Whether the reverse sweep uses the tape: to record (a loop, or a branch inside a loop), or
-   * to take back a callee's adjoints (a call of a {@code @Differentiable} method).
-   */
-  boolean usesTape() {
-    return usesTape;
+  /** The first id no value or variable of the function has, for the values transforms add. */
+  public int nextId() {
+    return nextId;
   }
 
-  int loopDepth(Block block) {
+  public int loopDepth(Block block) {
     return loopDepth.get(block);
   }
 
   /** Whether a straight-line method needs this instruction; all others are always emitted. */
-  boolean isLive(Instruction instruction) {
+  public boolean isLive(Instruction instruction) {
     return live == null || liveSet.contains(instruction);
   }
 
-  Block definingBlock(Value value) {
+  public Block definingBlock(Value value) {
     return definedIn.get(value);
   }
 
   /** The variables that are parameters assigned under control flow. */
-  Set<Variable> parameterVariables() {
+  public Set<Variable> parameterVariables() {
     return parameterVariables;
   }
 
   /** Whether the parameter is assigned under control flow, so that a variable stands for it. */
-  boolean isVariableParameter(Value parameter) {
+  public boolean isVariableParameter(Value parameter) {
     for (Variable variable : parameterVariables) {
       if (variable.parameter() == parameter) {
         return true;
@@ -113,7 +110,7 @@ final class FlowAnalysis {
    * Whether {@code block} computes a loop's test: forward only, since tests carry no
    * derivative, so nothing in it is recorded for the reverse sweep.
    */
-  boolean isConditionBlock(Block block) {
+  public boolean isConditionBlock(Block block) {
     return conditionBlocks.contains(block);
   }
 
@@ -122,26 +119,15 @@ final class FlowAnalysis {
    * The primal values the derivative of {@code instruction} reads (its arguments or result, as
    * its rule's formulas use them; every argument for a call).
    */
-  List<Value> needs(Instruction instruction) {
+  public List<Value> needs(Instruction instruction) {
     return needs.getOrDefault(instruction, List.of());
-  }
-
-  /**
-   * Whether the reverse sweep reads {@code value} outside the block it is defined in, so that
-   * the forward sweep must declare it at method scope: values of branches that are not inside
-   * a loop (inside loops, values travel on the tape).
-   */
-  boolean isHoisted(Value value) {
-    Block block = definedIn.get(value);
-    return !straightLine && block != function.body() && loopDepth(block) == 0
-        && neededInReverse.contains(value);
   }
 
   /**
    * Whether the adjoint of {@code value} is summed in more than one block, so that it must be
    * declared (as zero) at the start of the reverse of its defining block.
    */
-  boolean needsDeclaredAdjoint(Value value) {
+  public boolean needsDeclaredAdjoint(Value value) {
     if (straightLine) {
       return false;
     }
@@ -155,13 +141,8 @@ final class FlowAnalysis {
     return false;
   }
 
-  /** Whether exactly one operand in the whole function uses {@code value}. */
-  boolean isUsedOnce(Value value) {
-    return useCounts.getOrDefault(value, 0) == 1;
-  }
-
   /** The values defined directly in {@code block}, in order. */
-  List<Value> valuesDefinedIn(Block block) {
+  public List<Value> valuesDefinedIn(Block block) {
     List<Value> values = new ArrayList<>();
     if (block == function.body()) {
       values.addAll(function.parameters());
@@ -183,9 +164,9 @@ final class FlowAnalysis {
     }
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction) {
+        nextId = Math.max(nextId, instruction.result().id() + 1);
         definedIn.put(instruction.result(), block);
         for (Operand argument : instruction.arguments()) {
-          count(argument);
           if (instruction.result().isActive()) {
             use(argument, block);
           }
@@ -193,40 +174,20 @@ final class FlowAnalysis {
             noteVariable(read.variable());
           }
         }
-        if (instruction.operation().form() == Operation.Form.USER_CALL) {
-          usesTape = true; // the callee's pullback hands its adjoints back on the tape
-        }
         List<Value> needed = computeNeeds(instruction);
         needs.put(instruction, needed);
-        neededInReverse.addAll(needed);
       } else if (statement instanceof Declare declare) {
-        count(declare.initial());
         use(declare.initial(), block);
         noteVariable(declare.variable());
       } else if (statement instanceof Store store) {
-        count(store.value());
         use(store.value(), block);
         noteVariable(store.variable());
       } else if (statement instanceof Return ret) {
-        count(ret.value());
         use(ret.value(), block);
-      } else if (statement instanceof ad4j.processor.ir.Throw thrown) {
-        thrown.messageParts().stream().filter(Operand.class::isInstance)
-            .forEach(part -> count((Operand) part));
       } else if (statement instanceof If branch) {
-        count(branch.condition());
-        if (depth == 0 && branch.condition() instanceof Operand.Use use) {
-          neededInReverse.add(use.value());
-        } else if (depth > 0) {
-          usesTape = true;
-        }
         visit(branch.thenBlock(), block, depth);
         visit(branch.elseBlock(), block, depth);
       } else if (statement instanceof Loop loop) {
-        if (loop.test() != null) {
-          count(loop.test());
-        }
-        usesTape = true;
         conditionBlocks.add(loop.condition());
         visit(loop.condition(), block, depth + 1);
         visit(loop.body(), block, depth + 1);
@@ -236,14 +197,9 @@ final class FlowAnalysis {
   }
 
   private void noteVariable(Variable variable) {
+    nextId = Math.max(nextId, variable.id() + 1);
     if (variable.parameter() != null) {
       parameterVariables.add(variable);
-    }
-  }
-
-  private void count(Operand operand) {
-    if (operand instanceof Operand.Use use) {
-      useCounts.merge(use.value(), 1, Integer::sum);
     }
   }
 
@@ -256,8 +212,8 @@ final class FlowAnalysis {
   }
 
   /**
-   * The values an instruction's derivative formulas read, found by rendering the formulas over
-   * placeholder names and seeing which placeholders appear.
+   * The values an instruction's derivative formulas read: its rule builds the partials as IR,
+   * and the operands they use are the instruction's arguments and result.
    */
   private static List<Value> computeNeeds(Instruction instruction) {
     if (!instruction.result().isActive()) {
@@ -277,38 +233,43 @@ final class FlowAnalysis {
     if (rule.isEmpty()) {
       return List.of();
     }
-    List<DerivativeRules.Argument> placeholders = new ArrayList<>();
-    for (int i = 0; i < arguments.size(); i++) {
-      Expr marker = Expr.atom(placeholder(i));
-      OptionalDouble known = arguments.get(i) instanceof Operand.Constant c
+    List<Site.Argument> siteArguments = new ArrayList<>();
+    for (Operand argument : arguments) {
+      OptionalDouble known = argument instanceof Operand.Constant c
           ? c.knownValue() : OptionalDouble.empty();
-      placeholders.add(new DerivativeRules.Argument(marker, marker, known));
+      siteArguments.add(new Site.Argument(argument, known));
     }
-    DerivativeRules.Site site =
-        new DerivativeRules.Site(placeholders, Expr.atom(placeholder(-1)), "Math");
-    StringBuilder formulas = new StringBuilder();
+    Operand result = new Operand.Use(instruction.result());
+    Site site = new Site(siteArguments, result, MathOwner.MATH, new IrBuilder(),
+        instruction.line(), Site.Reuse.NONE);
+    List<Operand> formulas = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
       if (arguments.get(i).isActive()) {
-        rule.get().partial(i, site)
-            .map(p -> p.applyTo(Expr.atom("seed")))
-            .map(Expr::toString)
-            .ifPresent(formulas::append);
+        rule.get().partial(i, site).ifPresent(p -> formulas.add(p.applyTo(Site.number(1.0), site)));
       }
     }
-    String text = formulas.toString();
-    for (int i = 0; i < arguments.size(); i++) {
-      if (arguments.get(i) instanceof Operand.Use use && text.contains(placeholder(i))) {
+    Set<Value> read = new HashSet<>();
+    for (Operand formula : formulas) {
+      if (formula instanceof Operand.Use use) {
+        read.add(use.value());
+      }
+    }
+    for (Instruction built : site.instructionsFor(formulas)) {
+      for (Operand operand : built.arguments()) {
+        if (operand instanceof Operand.Use use) {
+          read.add(use.value());
+        }
+      }
+    }
+    for (Operand argument : arguments) {
+      if (argument instanceof Operand.Use use && read.contains(use.value())) {
         needed.add(use.value());
       }
     }
-    if (text.contains(placeholder(-1))) {
+    if (read.contains(instruction.result())) {
       needed.add(instruction.result());
     }
     return List.copyOf(needed);
-  }
-
-  private static String placeholder(int index) {
-    return "\u0001" + index + "\u0001";
   }
 
   /**

@@ -1,17 +1,19 @@
-package ad4j.processor.rules;
+package ad4j.processor.ir;
 
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A Java expression under construction, rendered with the fewest parentheses that keep its
- * structure. Derivative formulas and the primal statements of generated code are built from it.
+ * Java source text of an expression, rendered with the fewest parentheses that keep its
+ * structure: the text of the user's constants (which keep Java's semantics exactly, such as
+ * {@code (1 / 2)} in integer arithmetic), and what the printer writes for an instruction.
  *
  * <p>The tree shape is kept as built: {@code a + (b + c)} is rendered with its parentheses, because
  * floating-point addition is not associative and generated code must compute what it says.
  */
 public abstract sealed class Expr {
   /** Java operator precedences (higher binds tighter). */
+  public static final int ASSIGNMENT = 1;
   static final int CONDITIONAL = 3;
   static final int EQUALITY = 9;
   static final int RELATIONAL = 10;

@@ -1,0 +1,63 @@
+package ad4j.processor.emit;
+
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.MathOwner;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Expr;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/** The Java text of an instruction's right-hand side, and of operands written inline. */
+final class InstructionText {
+  private InstructionText() {}
+
+  /** {@code operation(arguments)} as Java writes it. */
+  static Expr of(Operation operation, List<Expr> arguments,
+      Function<MathOwner, String> mathClass) {
+    return switch (operation.form()) {
+      case INFIX -> Expr.binary(operation.name(), arguments.get(0), arguments.get(1));
+      case PREFIX -> prefix(operation.name(), arguments.get(0));
+      case CAST -> arguments.get(0).castTo(operation.name());
+      case CALL -> Expr.call(mathClass.apply(operation.owner()), operation.name(),
+          arguments.toArray(Expr[]::new));
+      case USER_CALL -> Expr.call(operation.callee().userClass(), operation.name(),
+          arguments.toArray(Expr[]::new));
+      case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
+          arguments.toArray(Expr[]::new));
+      case COPY -> arguments.get(0);
+      case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
+      case PULLBACK_CALL, POP ->
+          throw new IllegalArgumentException("the emitter writes what uses the tape: " + operation);
+    };
+  }
+
+  private static Expr prefix(String symbol, Expr operand) {
+    return switch (symbol) {
+      case "-" -> operand.negate();
+      case "!" -> operand.not();
+      default -> Expr.source("~" + operand, Expr.unaryPrecedence()); // operands are names
+    };
+  }
+
+  /**
+   * An operand with the formula values it uses written inline from their definitions
+   * ({@code inline}); other operands as {@code leaf} writes them.
+   */
+  static Expr inline(Operand operand, Map<Value, Instruction> inline,
+      Function<Operand, Expr> leaf, BiFunction<Instruction, List<Expr>, Expr> text) {
+    Instruction definition = operand instanceof Operand.Use use ? inline.get(use.value()) : null;
+    if (definition == null) {
+      return leaf.apply(operand);
+    }
+    List<Expr> arguments = new ArrayList<>();
+    for (Operand argument : definition.arguments()) {
+      arguments.add(inline(argument, inline, leaf, text));
+    }
+    return text.apply(definition, arguments);
+  }
+}

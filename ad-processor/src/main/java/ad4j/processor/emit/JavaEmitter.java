@@ -1,0 +1,530 @@
+package ad4j.processor.emit;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.ElementStore;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Jump;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.Note;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Push;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.SourceLine;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Throw;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import ad4j.processor.ir.Expr;
+import com.palantir.javapoet.CodeBlock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Prints the body of any IR function as Java: one statement per instruction, each value in a
+ * local named after the user's names, a {@code // line N:} comment where the user's statement
+ * changes, branches and loops as the user wrote them. Formula values are written inline where
+ * they are used. The emitter knows nothing about derivatives: the transforms decide what the
+ * program computes, the emitter only how it reads.
+ */
+final class JavaEmitter {
+  private final Function function;
+  private final NameAllocator names;
+  private final Map<Value, String> valueNames = new HashMap<>();
+  private final Map<Variable, String> variableNames = new HashMap<>();
+  private final Map<Value, Instruction> formulas = new IdentityHashMap<>();
+  private final Map<Integer, String> loopLabels = new HashMap<>();
+  private final Map<Integer, String> bodyLabels = new HashMap<>();
+  private final CodeBlock.Builder code = CodeBlock.builder();
+  private final Value returnedAtEnd;
+  private final ProgramFacts facts;
+  private SourceLine commentedLine;
+  private String tape;
+
+  JavaEmitter(Function function, NameAllocator names) {
+    this.function = function;
+    this.names = names;
+    this.returnedAtEnd = finalReturnValue(function);
+    this.facts = new ProgramFacts(function);
+  }
+
+  /** Names the parameters, in order; call first, so that the user's names stay unchanged. */
+  List<String> parameterNames() {
+    List<String> result = new ArrayList<>();
+    for (Value parameter : function.parameters()) {
+      result.add(nameOf(parameter));
+    }
+    return result;
+  }
+
+  /** Whether the program records values on the tape: see {@link #bindTape}. */
+  boolean usesTape() {
+    return facts.usesTape();
+  }
+
+  /** The name of the tape the program records on, which the caller declares. */
+  void bindTape(String name) {
+    this.tape = name;
+  }
+
+  /**
+   * The statements of the body, preceded by the values that Java's scopes require to be
+   * declared before the block that computes them.
+   */
+  CodeBlock body() {
+    for (Value value : facts.hoisted(function)) {
+      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
+          Operand.Constant.zero(value.type()).expression());
+    }
+    write(function.body());
+    return code.build();
+  }
+
+  private void write(Block block) {
+    List<Statement> statements = block.statements();
+    for (int i = 0; i < statements.size(); i++) {
+      Statement statement = statements.get(i);
+      if (statement instanceof Declare declare && i + 1 < statements.size()
+          && statements.get(i + 1) instanceof Loop loop
+          && isCountingLoop(declare, loop, statements.subList(i + 2, statements.size()))) {
+        writeCountingLoop(declare, loop);
+        i++;
+      } else if (statement instanceof Instruction instruction) {
+        writeInstruction(instruction);
+      } else if (statement instanceof Declare declare) {
+        comment(declare.line());
+        Variable variable = declare.variable();
+        code.addStatement("$L $L = $L", variable.type().keyword(), nameOf(variable),
+            operand(declare.initial()));
+      } else if (statement instanceof Store store) {
+        comment(store.line());
+        code.addStatement("$L", assignment(store));
+      } else if (statement instanceof Push push) {
+        comment(push.line());
+        code.addStatement("$L.$L($L)", tape, pushMethod(push.value().type()),
+            operand(push.value()));
+      } else if (statement instanceof ElementStore store) {
+        comment(store.line());
+        code.addStatement("$L[$L] $L $L", nameOf(store.array()), store.index(),
+            store.add() ? "+=" : "=", operand(store.value()));
+      } else if (statement instanceof Return ret) {
+        comment(ret.line());
+        if (ret.value() != null) {
+          code.addStatement("return $L", operand(ret.value()));
+        } else if (i < statements.size() - 1 || block != function.body()) {
+          code.addStatement("return");
+        }
+      } else if (statement instanceof If branch) {
+        writeIf(branch);
+      } else if (statement instanceof Loop loop) {
+        writeLoop(loop);
+      } else if (statement instanceof Jump jump) {
+        comment(jump.line());
+        if (jump.kind() == Jump.Kind.BREAK) {
+          code.addStatement("break $L", loopLabels.get(jump.loopId()));
+        } else if (bodyLabels.containsKey(jump.loopId())) {
+          code.addStatement("break $L", bodyLabels.get(jump.loopId()));
+        } else {
+          code.addStatement("continue $L", loopLabels.get(jump.loopId()));
+        }
+      } else if (statement instanceof Throw thrown) {
+        comment(thrown.line());
+        code.addStatement("throw new $L($L)", thrown.exceptionType(), message(thrown));
+      } else if (statement instanceof Note note) {
+        code.add("// $L\n", note.text());
+      }
+    }
+  }
+
+  private void writeInstruction(Instruction instruction) {
+    Value value = instruction.result();
+    if (facts.isInline(value)) {
+      formulas.put(value, instruction); // written where it is used
+      return;
+    }
+    comment(instruction.line());
+    if (facts.uses(value) == 0 && instruction.operation().form() == Operation.Form.POP) {
+      // taken off the tape and dropped (a float travels as a double: no cast, which would
+      // not be a statement)
+      code.addStatement("$L", pop(value.type() == NumericType.FLOAT ? NumericType.DOUBLE
+          : value.type()));
+    } else if (facts.uses(value) == 0 && isMethodCall(instruction.operation())) {
+      code.addStatement("$L", expression(instruction)); // called for its effect
+    } else if (facts.isHoisted(value)) {
+      code.addStatement("$L = $L", nameOf(value), expression(instruction));
+    } else {
+      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
+          expression(instruction));
+    }
+  }
+
+  /** A call of a generated or user method: a statement of its own when its value is unused. */
+  private static boolean isMethodCall(Operation operation) {
+    return switch (operation.form()) {
+      case USER_CALL, TANGENT_CALL, PULLBACK_CALL -> true;
+      default -> false;
+    };
+  }
+
+  private static boolean isCall(Operation operation) {
+    return switch (operation.form()) {
+      case CALL, USER_CALL, TANGENT_CALL, PULLBACK_CALL -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * {@code v = value}; {@code v += e} and {@code v -= e} where the value adds to or subtracts
+   * from the variable itself, and {@code v++} and {@code v--} for integer counters.
+   */
+  private String assignment(Store store) {
+    String name = nameOf(store.variable());
+    if (store.value() instanceof Operand.Use use && formulas.containsKey(use.value())) {
+      Instruction sum = formulas.get(use.value());
+      String operator = sum.operation().name();
+      if (sum.operation().form() == Operation.Form.INFIX
+          && (operator.equals("+") || operator.equals("-"))
+          && readsVariable(sum.arguments().get(0), store.variable())
+          && sum.result().type() == store.variable().type()) {
+        Operand step = sum.arguments().get(1);
+        if (store.variable().type().isIntegral() && step instanceof Operand.Constant constant
+            && constant.expression().toString().equals("1")) {
+          return name + operator + operator;
+        }
+        return name + " " + operator + "= " + operand(step);
+      }
+    }
+    return name + " = " + operand(store.value());
+  }
+
+  /** Whether {@code operand} is the variable's current value, read directly or by a copy. */
+  private boolean readsVariable(Operand operand, Variable variable) {
+    if (operand instanceof Operand.Read read) {
+      return read.variable() == variable;
+    }
+    if (operand instanceof Operand.Use use && formulas.containsKey(use.value())) {
+      Instruction definition = formulas.get(use.value());
+      return definition.operation().form() == Operation.Form.COPY
+          && readsVariable(definition.arguments().get(0), variable);
+    }
+    return false;
+  }
+
+  /**
+   * {@code int i = n;} followed by a loop that tests and steps only {@code i}, which nothing
+   * after the loop reads: written as {@code for (int i = n; i > 0; i--)}.
+   */
+  private boolean isCountingLoop(Declare declare, Loop loop, List<Statement> after) {
+    Variable counter = declare.variable();
+    if (!loop.testFirst() || loop.test() == null || inlineCondition(loop).isEmpty()
+        || loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK, Jump.Kind.CONTINUE)
+        || ProgramFacts.mentions(after, counter)) {
+      return false;
+    }
+    List<Statement> update = loop.update().statements();
+    if (update.isEmpty() || !(update.get(update.size() - 1) instanceof Store store)
+        || store.variable() != counter) {
+      return false;
+    }
+    for (Statement statement : update.subList(0, update.size() - 1)) {
+      if (!(statement instanceof Instruction instruction)
+          || !facts.isInline(instruction.result())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void writeCountingLoop(Declare declare, Loop loop) {
+    comment(loop.line()); // the loop's line holds the declaration too
+    Variable counter = declare.variable();
+    String init = counter.type().keyword() + " " + nameOf(counter) + " = "
+        + operand(declare.initial());
+    Expr condition = inlineCondition(loop).orElseThrow();
+    List<Statement> update = loop.update().statements();
+    for (Statement statement : update.subList(0, update.size() - 1)) {
+      Instruction instruction = (Instruction) statement;
+      formulas.put(instruction.result(), instruction);
+    }
+    String step = assignment((Store) update.get(update.size() - 1));
+    code.beginControlFlow("for ($L; $L; $L)", init, condition, step);
+    write(loop.body());
+    code.endControlFlow();
+  }
+
+  private void writeIf(If branch) {
+    comment(branch.line());
+    code.beginControlFlow("if ($L)", operand(branch.condition()));
+    write(branch.thenBlock());
+    Block otherwise = branch.elseBlock();
+    for (ElseIf chained = elseIf(otherwise); chained != null; chained = elseIf(otherwise)) {
+      // 'else { c = ...; if (c) ... }' written as 'else if': a chain of any length stays one
+      // level deep, and its code linear in its length
+      code.nextControlFlow("else if ($L)", chained.condition());
+      comment(chained.branch().line());
+      write(chained.branch().thenBlock());
+      otherwise = chained.branch().elseBlock();
+    }
+    if (!otherwise.statements().isEmpty()) {
+      code.nextControlFlow("else");
+      write(otherwise);
+    }
+    code.endControlFlow();
+  }
+
+  /** A branch that is all of an else block, with its condition as written in the test. */
+  private record ElseIf(If branch, Expr condition) {}
+
+  /**
+   * The else block as {@code else if (condition)}: when it is one branch, or one instruction
+   * computing the condition of the one branch after it (inline when nothing else reads the
+   * condition, else assigned in the test to its local, declared earlier); null otherwise.
+   */
+  private ElseIf elseIf(Block otherwise) {
+    List<Statement> statements = otherwise.statements();
+    if (statements.size() == 1 && statements.get(0) instanceof If nested) {
+      return new ElseIf(nested, operand(nested.condition()));
+    }
+    if (statements.size() != 2 || !(statements.get(0) instanceof Instruction instruction)
+        || !(statements.get(1) instanceof If nested)
+        || !(nested.condition() instanceof Operand.Use use)
+        || use.value() != instruction.result() || instruction.result().isActive()) {
+      return null;
+    }
+    Value value = instruction.result();
+    if (facts.isHoisted(value)) {
+      return new ElseIf(nested,
+          Expr.source(nameOf(value) + " = " + expression(instruction), Expr.ASSIGNMENT));
+    }
+    if (facts.uses(value) == 1) {
+      formulas.put(value, instruction);
+      return new ElseIf(nested, operand(nested.condition()));
+    }
+    return null;
+  }
+
+  private void writeLoop(Loop loop) {
+    comment(loop.line());
+    boolean labelled = loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK, Jump.Kind.CONTINUE);
+    String label = labelled ? names.fresh("loop" + loop.id()) : null;
+    loopLabels.put(loop.id(), label);
+    Optional<Expr> inlined = inlineCondition(loop);
+    boolean needsBodyLabel = loop.body().jumpsTo(loop.id(), Jump.Kind.CONTINUE)
+        && (!loop.update().statements().isEmpty() || inlined.isEmpty());
+    if (needsBodyLabel) {
+      bodyLabels.put(loop.id(), names.fresh("body" + loop.id()));
+    }
+    String prefix = labelled ? label + ": " : "";
+    if (loop.test() == null) {
+      code.beginControlFlow("$Lwhile (true)", prefix);
+    } else if (inlined.isPresent() && loop.testFirst()) {
+      code.beginControlFlow("$Lwhile ($L)", prefix, inlined.get());
+    } else if (inlined.isPresent()) {
+      code.beginControlFlow("$Ldo", prefix);
+    } else {
+      code.beginControlFlow("$Lwhile (true)", prefix);
+      if (loop.testFirst()) {
+        writeTest(loop);
+      }
+    }
+    if (needsBodyLabel) {
+      code.beginControlFlow("$L:", bodyLabels.get(loop.id()));
+    }
+    write(loop.body());
+    if (needsBodyLabel) {
+      code.endControlFlow();
+    }
+    if (loop.test() != null && !loop.testFirst() && inlined.isEmpty()) {
+      writeTest(loop);
+    }
+    write(loop.update());
+    if (loop.test() != null && !loop.testFirst() && inlined.isPresent()) {
+      code.endControlFlow("while ($L)", inlined.get());
+    } else {
+      code.endControlFlow();
+    }
+  }
+
+  /** The loop test as instructions then {@code if (!test) break}. */
+  private void writeTest(Loop loop) {
+    write(loop.condition());
+    code.beginControlFlow("if ($L)", operand(loop.test()).not());
+    code.addStatement("break");
+    code.endControlFlow();
+  }
+
+  /**
+   * The loop condition as one expression, when its instructions compute nothing the rest of
+   * the method needs and nothing with a derivative: {@code i < n} rather than a temporary.
+   */
+  private Optional<Expr> inlineCondition(Loop loop) {
+    if (loop.test() == null) {
+      return Optional.empty();
+    }
+    Map<Value, Expr> inline = new HashMap<>();
+    for (Statement statement : loop.condition().statements()) {
+      if (!(statement instanceof Instruction instruction) || instruction.result().isActive()
+          || isCall(instruction.operation())
+          || instruction.operation().form() == Operation.Form.POP) {
+        return Optional.empty();
+      }
+      List<Expr> arguments = new ArrayList<>();
+      for (Operand argument : instruction.arguments()) {
+        if (argument instanceof Operand.Use use && inline.containsKey(use.value())) {
+          arguments.add(inline.remove(use.value()));
+        } else {
+          arguments.add(operand(argument));
+        }
+      }
+      inline.put(instruction.result(), text(instruction, arguments));
+    }
+    if (loop.test() instanceof Operand.Use use && inline.containsKey(use.value())) {
+      Expr condition = inline.remove(use.value());
+      return inline.isEmpty() ? Optional.of(condition) : Optional.empty();
+    }
+    return inline.isEmpty() ? Optional.of(operand(loop.test())) : Optional.empty();
+  }
+
+  private Expr expression(Instruction instruction) {
+    List<Expr> arguments = instruction.arguments().stream().map(this::operand).toList();
+    return text(instruction, arguments);
+  }
+
+  private Expr text(Instruction instruction, List<Expr> arguments) {
+    Operation operation = instruction.operation();
+    if (operation.form() == Operation.Form.POP) {
+      return pop(instruction.result().type());
+    }
+    if (operation.form() == Operation.Form.PULLBACK_CALL) {
+      List<Expr> withTape = new ArrayList<>();
+      withTape.add(Expr.atom(tape));
+      withTape.addAll(arguments);
+      return Expr.call(operation.callee().gradClass(), operation.name(),
+          withTape.toArray(Expr[]::new));
+    }
+    return InstructionText.of(instruction.operation(), arguments, function::mathClassName);
+  }
+
+  /** An operand as Java text: a name, a constant, or a formula written inline. */
+  Expr operand(Operand operand) {
+    return InstructionText.inline(operand, formulas, this::leaf, this::text);
+  }
+
+  /** Takes a value of {@code type} back from the tape ({@code float}s travel as doubles). */
+  private Expr pop(NumericType type) {
+    return switch (type) {
+      case INT -> Expr.atom(tape + ".popInt()");
+      case LONG -> Expr.atom(tape + ".popLong()");
+      case BOOLEAN -> Expr.atom(tape + ".popBoolean()");
+      case FLOAT -> Expr.source("(float) " + tape + ".popDouble()", Expr.unaryPrecedence());
+      default -> Expr.atom(tape + ".popDouble()");
+    };
+  }
+
+  private static String pushMethod(NumericType type) {
+    return switch (type) {
+      case INT -> "pushInt";
+      case LONG -> "pushLong";
+      case BOOLEAN -> "pushBoolean";
+      default -> "pushDouble";
+    };
+  }
+
+  private Expr leaf(Operand operand) {
+    if (operand instanceof Operand.Use use) {
+      return Expr.atom(nameOf(use.value()));
+    }
+    if (operand instanceof Operand.Read read) {
+      return Expr.atom(nameOf(read.variable()));
+    }
+    return ((Operand.Constant) operand).expression();
+  }
+
+  private CodeBlock message(Throw thrown) {
+    if (!thrown.hasMessage()) {
+      return CodeBlock.of("");
+    }
+    List<String> parts = new ArrayList<>();
+    for (Object part : thrown.messageParts()) {
+      parts.add(part instanceof Operand operand ? operand(operand).toString() : (String) part);
+    }
+    if (parts.size() == 1 && !(thrown.messageParts().get(0) instanceof String)) {
+      // String by its qualified name: a class String of the user's package must not capture it
+      return CodeBlock.of("$T.valueOf($L)", String.class, parts.get(0));
+    }
+    return CodeBlock.of("$L", String.join(" + ", parts));
+  }
+
+  private String nameOf(Value value) {
+    if (facts.isInline(value) && formulas.containsKey(value)
+        && formulas.get(value).arguments().get(0) instanceof Operand.Read read
+        && formulas.get(value).operation().form() == Operation.Form.COPY) {
+      return nameOf(read.variable()); // a copy written as the variable: named so too
+    }
+    String name = valueNames.get(value);
+    if (name == null) {
+      name = switch (value.origin()) {
+        case PARAMETER, LOCAL -> names.user(value.nameHint());
+        case TEMPORARY -> isReturnedAtEnd(value) ? names.fresh("result") : names.numbered("t");
+        case DERIVED -> names.fresh(nameOf(value.base()) + value.nameHint());
+        case GENERATED -> names.fresh(value.nameHint());
+        case FORMULA -> names.numbered("t"); // a formula used more than once
+      };
+      valueNames.put(value, name);
+    }
+    return name;
+  }
+
+  private String nameOf(Variable variable) {
+    if (variable.parameter() != null) {
+      return nameOf(variable.parameter());
+    }
+    String name = variableNames.get(variable);
+    if (name == null) {
+      if (variable.base() instanceof Value value) {
+        name = names.fresh(nameOf(value) + variable.name());
+      } else if (variable.base() instanceof Variable base) {
+        name = names.fresh(nameOf(base) + variable.name());
+      } else {
+        name = variable.isGenerated() ? names.fresh(variable.name()) : names.user(variable.name());
+      }
+      variableNames.put(variable, name);
+    }
+    return name;
+  }
+
+  /**
+   * Whether {@code value}, or a value named after it, is what the function's last statement
+   * returns: it is then called {@code result}.
+   */
+  private boolean isReturnedAtEnd(Value value) {
+    for (Value v = returnedAtEnd; v != null; v = v.base()) {
+      if (v == value) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Value finalReturnValue(Function function) {
+    List<Statement> statements = function.body().statements();
+    return !statements.isEmpty() && statements.get(statements.size() - 1) instanceof Return ret
+        && ret.value() instanceof Operand.Use use ? use.value() : null;
+  }
+
+  private void comment(SourceLine line) {
+    if (line != null && !line.equals(commentedLine)) {
+      code.add("// $Lline $L: $L\n", line.role(), line.number(), line.text());
+      commentedLine = line;
+    }
+  }
+}

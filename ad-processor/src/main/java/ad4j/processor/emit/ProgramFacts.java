@@ -1,0 +1,302 @@
+package ad4j.processor.emit;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.ElementStore;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Push;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Throw;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * What the printer needs to know about a program before it prints: how often each value is
+ * read, which values are read outside the block that defines them (Java's scopes then need
+ * their declaration earlier), which values are written inline instead of as locals, and
+ * whether the program uses the tape.
+ */
+final class ProgramFacts {
+  /** What is known of one value. */
+  private static final class Facts {
+    Block home;
+    int definedAt;
+    int uses;
+    int localUses;
+    int firstLocalUse;
+    int lastLocalUse;
+    /** Blocks other than its home where it is read; null while there are none. */
+    List<Block> readIn;
+  }
+
+  private final Map<Value, Facts> facts = new IdentityHashMap<>();
+  private final Map<Block, Block> parents = new IdentityHashMap<>();
+  private final Set<Value> inline = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<Value> hoisted = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** Every block with the values it defines, for decisions that need all reads first. */
+  private final List<BlockValues> blocks = new ArrayList<>();
+  private boolean usesTape;
+
+  ProgramFacts(Function function) {
+    visit(function.body(), null);
+    for (BlockValues block : blocks) {
+      decideInline(block.statements(), block.defined());
+    }
+    for (Map.Entry<Value, Facts> entry : facts.entrySet()) {
+      Facts value = entry.getValue();
+      if (value.home == null || value.home == function.body() || value.readIn == null) {
+        continue;
+      }
+      for (Block use : value.readIn) {
+        if (!isWithin(use, value.home)) {
+          hoisted.add(entry.getKey());
+          break;
+        }
+      }
+    }
+  }
+
+  /** How many operands read {@code value}. */
+  int uses(Value value) {
+    Facts known = facts.get(value);
+    return known == null ? 0 : known.uses;
+  }
+
+  /** Whether the value is written inline where it is read, not as a local of its own. */
+  boolean isInline(Value value) {
+    return inline.contains(value);
+  }
+
+  /** Whether {@code value} must be declared before its block, at the start of the method. */
+  boolean isHoisted(Value value) {
+    return hoisted.contains(value);
+  }
+
+  /** The values to declare at the start of the method, in the order they are defined. */
+  List<Value> hoisted(Function function) {
+    List<Value> ordered = new ArrayList<>();
+    if (!hoisted.isEmpty()) {
+      collect(function.body(), ordered);
+    }
+    return ordered;
+  }
+
+  boolean usesTape() {
+    return usesTape;
+  }
+
+  private void collect(Block block, List<Value> ordered) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction && hoisted.contains(instruction.result())) {
+        ordered.add(instruction.result());
+      } else if (statement instanceof If branch) {
+        collect(branch.thenBlock(), ordered);
+        collect(branch.elseBlock(), ordered);
+      } else if (statement instanceof Loop loop) {
+        collect(loop.condition(), ordered);
+        collect(loop.body(), ordered);
+        collect(loop.update(), ordered);
+      }
+    }
+  }
+
+  private boolean isWithin(Block block, Block ancestor) {
+    for (Block b = block; b != null; b = parents.get(b)) {
+      if (b == ancestor) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Facts factsOf(Value value) {
+    return facts.computeIfAbsent(value, v -> new Facts());
+  }
+
+  private void visit(Block block, Block parent) {
+    parents.put(block, parent);
+    List<Statement> statements = block.statements();
+    List<Value> defined = new ArrayList<>();
+    for (int i = 0; i < statements.size(); i++) {
+      Statement statement = statements.get(i);
+      for (Operand operand : operands(statement)) {
+        if (operand instanceof Operand.Use use) {
+          read(use.value(), block, i);
+        }
+      }
+      if (statement instanceof Instruction instruction) {
+        Facts value = factsOf(instruction.result());
+        value.home = block;
+        value.definedAt = i;
+        defined.add(instruction.result());
+        Operation.Form form = instruction.operation().form();
+        if (form == Operation.Form.POP || form == Operation.Form.PULLBACK_CALL) {
+          usesTape = true;
+        }
+      } else if (statement instanceof Push) {
+        usesTape = true;
+      } else if (statement instanceof If branch) {
+        visit(branch.thenBlock(), block);
+        visit(branch.elseBlock(), block);
+      } else if (statement instanceof Loop loop) {
+        visit(loop.condition(), block);
+        visit(loop.body(), block);
+        visit(loop.update(), block);
+        if (loop.test() instanceof Operand.Use use) {
+          // the test is read at the end of the condition block
+          read(use.value(), loop.condition(), loop.condition().statements().size());
+        }
+      }
+    }
+    blocks.add(new BlockValues(statements, defined));
+  }
+
+  /** A block's statements and the values it defines. */
+  private record BlockValues(List<Statement> statements, List<Value> defined) {}
+
+  private void read(Value value, Block block, int index) {
+    Facts known = factsOf(value);
+    known.uses++;
+    if (known.home == block) {
+      if (known.localUses++ == 0) {
+        known.firstLocalUse = index;
+      }
+      known.lastLocalUse = index;
+    } else if (known.home != null) {
+      // only reads outside the defining block can need an earlier declaration (a value read
+      // before any definition is a parameter, in scope everywhere)
+      if (known.readIn == null) {
+        known.readIn = new ArrayList<>();
+      }
+      known.readIn.add(block);
+    }
+  }
+
+  /**
+   * Which values of a block are written inline rather than as locals: formula values and
+   * inactive integer temporaries read once, right after their definition (nothing printed in
+   * between); and copies of a variable ({@code int k2 = k}) read only in this block before the
+   * variable changes, which are written as the variable itself (and not at all when unread).
+   */
+  private void decideInline(List<Statement> statements, List<Value> defined) {
+    Set<Value> candidates = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Value value : defined) {
+      Facts known = facts.get(value);
+      if (known.readIn != null) {
+        continue;
+      }
+      Instruction instruction = (Instruction) statements.get(known.definedAt);
+      if (isCopyOfVariable(instruction)) {
+        Variable variable = ((Operand.Read) instruction.arguments().get(0)).variable();
+        if (known.localUses == 0 || !writes(
+            statements.subList(known.definedAt + 1, known.lastLocalUse), variable)) {
+          inline.add(value); // unread, it is not written at all
+        }
+      } else if (known.localUses == 1 && (value.origin() == Value.Origin.FORMULA
+          || value.origin() == Value.Origin.TEMPORARY && !value.isActive()
+              && value.type().isIntegral())) {
+        candidates.add(value);
+      }
+    }
+    // a value written inline is evaluated at its use: only unprinted statements may lie between
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (Value value : List.copyOf(candidates)) {
+        Facts known = facts.get(value);
+        for (int k = known.definedAt + 1; k < known.firstLocalUse && k < statements.size();
+            k++) {
+          if (!(statements.get(k) instanceof Instruction between)
+              || !(candidates.contains(between.result()) || inline.contains(between.result()))) {
+            candidates.remove(value);
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+    inline.addAll(candidates);
+  }
+
+  private static boolean isCopyOfVariable(Instruction instruction) {
+    return instruction.operation().form() == Operation.Form.COPY
+        && instruction.arguments().get(0) instanceof Operand.Read;
+  }
+
+  /** Whether a statement of {@code statements}, nested ones included, assigns the variable. */
+  private static boolean writes(List<Statement> statements, Variable variable) {
+    return any(statements, statement -> assigns(statement, variable));
+  }
+
+  private static boolean assigns(Statement statement, Variable variable) {
+    return statement instanceof Declare declare && declare.variable() == variable
+        || statement instanceof Store store && store.variable() == variable;
+  }
+
+  /** Whether some statement of {@code statements}, nested ones included, passes the test. */
+  private static boolean any(List<Statement> statements, Predicate<Statement> test) {
+    for (Statement statement : statements) {
+      if (test.test(statement)) {
+        return true;
+      }
+      if (statement instanceof If branch && (any(branch.thenBlock().statements(), test)
+          || any(branch.elseBlock().statements(), test))) {
+        return true;
+      }
+      if (statement instanceof Loop loop && (any(loop.condition().statements(), test)
+          || any(loop.body().statements(), test) || any(loop.update().statements(), test))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The operands a statement reads itself (not those of its nested blocks). */
+  static List<Operand> operands(Statement statement) {
+    if (statement instanceof Instruction instruction) {
+      return instruction.arguments();
+    } else if (statement instanceof Declare declare) {
+      return List.of(declare.initial());
+    } else if (statement instanceof Store store) {
+      return List.of(store.value());
+    } else if (statement instanceof Return ret) {
+      return ret.value() == null ? List.of() : List.of(ret.value());
+    } else if (statement instanceof If branch) {
+      return List.of(branch.condition());
+    } else if (statement instanceof Push push) {
+      return List.of(push.value());
+    } else if (statement instanceof ElementStore store) {
+      return List.of(new Operand.Use(store.array()), store.value());
+    } else if (statement instanceof Throw thrown) {
+      List<Operand> operands = new ArrayList<>();
+      for (Object part : thrown.messageParts()) {
+        if (part instanceof Operand operand) {
+          operands.add(operand);
+        }
+      }
+      return operands;
+    }
+    return List.of();
+  }
+
+  /** Whether any statement of {@code statements}, nested ones included, mentions the variable. */
+  static boolean mentions(List<Statement> statements, Variable variable) {
+    return any(statements, statement -> assigns(statement, variable)
+        || operands(statement).stream().anyMatch(
+            operand -> operand instanceof Operand.Read read && read.variable() == variable));
+  }
+}

@@ -1,0 +1,659 @@
+package ad4j.processor.transform;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Callee;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.ElementStore;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.Jump;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.Note;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Push;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.SourceLine;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Throw;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import ad4j.processor.rules.DerivativeRules;
+import ad4j.processor.rules.Partial;
+import ad4j.processor.rules.Site;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Reverse mode: a forward sweep that computes the primal and records what the reverse needs,
+ * then the reverse sweep, which walks the program backwards and sums into each active value's
+ * adjoint the contributions of its uses, built from the rule table; finally the parameters'
+ * adjoints are written into an output array and the primal value is returned.
+ *
+ * <p>Straight-line code keeps every intermediate in a local, which the reverse sweep reads.
+ * Values computed in branches outside loops stay readable too (the printer declares them where
+ * both sweeps see them), and each branch's reverse tests the same condition. Inside loops, the
+ * forward sweep records on the tape the values derivatives read ({@link TapePlan}), each branch
+ * its decision, each inner loop its trip count; the reverse sweep takes them back in mirror
+ * order. An adjoint passed on unchanged ({@code t = a + b} gives {@code aBar = tBar}) is shared
+ * rather than copied, and values whose adjoint never reaches a parameter get no reverse code.
+ */
+public final class Adjoint {
+  /** What the program does with the parameters' adjoints. */
+  public enum Output {
+    /** Seed 1; {@code gradient[i] = xBar}: the gradient. */
+    GRADIENT("gradient"),
+    /** A {@code seed} parameter; {@code adjoints[i] += xBar}: the pullback. */
+    PULLBACK("adjoints"),
+    /**
+     * A {@code seed} parameter; each parameter's adjoint pushed onto the tape, in order: the
+     * pullback that the generated code of callers calls.
+     */
+    TAPE(null);
+
+    private final String arrayName;
+
+    Output(String arrayName) {
+      this.arrayName = arrayName;
+    }
+  }
+
+  public static final String FORWARD_NOTE = "forward sweep";
+  public static final String REVERSE_NOTE = "reverse sweep";
+
+  /** An adjoint: a variable being summed into, or an operand passed on unchanged. */
+  private record AdjointValue(Operand shared, Variable variable) {
+    Operand expression() {
+      return variable != null ? new Operand.Read(variable) : shared;
+    }
+  }
+
+  private final Function primal;
+  private final FlowAnalysis flow;
+  private final TapePlan tape;
+  private final IrBuilder builder;
+  private final boolean straightLine;
+  private final ForwardValues computed = new ForwardValues();
+  private final Map<Value, AdjointValue> adjoints = new HashMap<>();
+  private final Map<Variable, Variable> variableAdjoints = new HashMap<>();
+  private final Map<Integer, Variable> tripCounts = new HashMap<>();
+  /** Per block of the reverse sweep, the values taken back from the tape. */
+  private final Map<Block, Map<Value, Operand>> restored = new IdentityHashMap<>();
+  /** The branches the forward sweep is inside, innermost first: true in a then-block. */
+  private final Deque<Boolean> openBranches = new ArrayDeque<>();
+  /** For each enclosing loop, how many open branches lie outside its body. */
+  private final Deque<Integer> loopBranchBase = new ArrayDeque<>(List.of(0));
+  private Variable result;
+  private Operand seed;
+
+  private Adjoint(Function primal, FlowAnalysis flow) {
+    this.primal = primal;
+    this.flow = flow;
+    this.tape = new TapePlan(flow);
+    this.builder = new IrBuilder(flow.nextId());
+    this.straightLine = flow.isStraightLine();
+  }
+
+  /**
+   * The reverse-mode program of {@code primal}: its parameters, then (for a pullback) the seed,
+   * then the output array; it returns the primal's value.
+   */
+  public static Function of(Function primal, Output output) {
+    return of(primal, new FlowAnalysis(primal), output);
+  }
+
+  /** As {@link #of(Function, Output)}, with the analysis of {@code primal} made once. */
+  public static Function of(Function primal, FlowAnalysis flow, Output output) {
+    return new Adjoint(primal, flow).transform(output);
+  }
+
+  /**
+   * The reverse sweep of one segment of a split method ({@link Segments}): the adjoints of the
+   * values the segment handed on and of the parameters come from the tape (in the last segment,
+   * the seed instead, a parameter), then the values its forward sweep recorded; after the
+   * reverse of its instructions, the adjoints of the values it took and of the parameters go
+   * back on the tape for the previous segment.
+   */
+  static Function reverseSegment(Function primal, FlowAnalysis flow, Segments.Segment segment,
+      boolean last) {
+    return new Adjoint(primal, flow).segment(segment, last);
+  }
+
+  private Function segment(Segments.Segment segment, boolean last) {
+    List<Value> parameters = new ArrayList<>(primal.parameters());
+    List<Statement> out = new ArrayList<>();
+    List<Value> differentiable = primal.differentiableParameters();
+    if (last) {
+      Value seedParameter = builder.generated("seed", NumericType.DOUBLE, false);
+      parameters.add(seedParameter);
+      seed = new Operand.Use(seedParameter);
+    } else {
+      List<Value> incoming = new ArrayList<>(segment.carriedOut());
+      incoming.addAll(differentiable);
+      for (int i = incoming.size() - 1; i >= 0; i--) {
+        Value value = incoming.get(i);
+        Variable adjoint = builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
+        out.add(new Declare(adjoint, pop(NumericType.DOUBLE, null, out), null));
+        adjoints.put(value, new AdjointValue(null, adjoint));
+      }
+    }
+    List<Value> needed = segment.needed();
+    for (int i = needed.size() - 1; i >= 0; i--) {
+      out.add(new Instruction(needed.get(i), Operation.POP, List.of(), null));
+    }
+    Return ret = finalReturn();
+    if (last && ret.value() instanceof Operand.Use use && use.isActive()) {
+      accumulate(use.value(), seed, false, true, Site.formulas(builder, ret.line().adjoint()),
+          out);
+    }
+    List<Instruction> instructions = segment.instructions();
+    for (int i = instructions.size() - 1; i >= 0; i--) {
+      reverseInstruction(instructions.get(i), primal.body(), out);
+    }
+    List<Value> outgoing = new ArrayList<>(segment.carriedIn());
+    outgoing.addAll(differentiable);
+    for (Value value : outgoing) {
+      AdjointValue adjoint = adjoints.get(value);
+      out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint.expression(), null));
+    }
+    out.add(new Return(null, null));
+    return primal.with(parameters, new Block(out));
+  }
+
+  private Function transform(Output output) {
+    List<Value> parameters = new ArrayList<>(primal.parameters());
+    if (output != Output.GRADIENT) {
+      Value seedParameter = builder.generated("seed", NumericType.DOUBLE, false);
+      parameters.add(seedParameter);
+      seed = new Operand.Use(seedParameter);
+    } else {
+      seed = Site.number(1.0);
+    }
+    Value array = null;
+    if (output.arrayName != null) {
+      array = builder.generated(output.arrayName, NumericType.DOUBLE_ARRAY, false);
+      parameters.add(array);
+    }
+
+    Block body = primal.body();
+    List<Statement> out = new ArrayList<>();
+    if (!straightLine) {
+      result = builder.generatedVariable("result", NumericType.DOUBLE);
+      out.add(new Declare(result, Site.number(0.0), null));
+      declareTopLevelTripCounts(body, out);
+    }
+    boolean anything = hasStatements(body);
+    if (anything) {
+      out.add(new Note(FORWARD_NOTE, null));
+    }
+    out.addAll(forward(body).statements());
+    if (!forwardCompletes(body)) {
+      // the method only throws or loops forever: nothing may follow the forward sweep
+      return primal.with(parameters, new Block(out));
+    }
+    if (isDifferentiated()) {
+      if (anything) {
+        out.add(new Note(REVERSE_NOTE, null));
+      }
+      out.addAll(reverse(body));
+    }
+    Map<Value, Operand> parameterAdjoints = new HashMap<>();
+    for (Value parameter : primal.differentiableParameters()) {
+      AdjointValue adjoint = adjoints.get(parameter);
+      if (adjoint != null) {
+        parameterAdjoints.put(parameter, adjoint.expression());
+      }
+    }
+    for (Variable variable : flow.parameterVariables()) {
+      if (variable.isActive()) {
+        parameterAdjoints.put(variable.parameter(),
+            new Operand.Read(variableAdjoints.get(variable)));
+      }
+    }
+    List<Value> differentiable = primal.differentiableParameters();
+    for (int i = 0; i < differentiable.size(); i++) {
+      Operand adjoint = parameterAdjoints.get(differentiable.get(i));
+      if (output == Output.TAPE) {
+        out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint, null));
+      } else if (output == Output.GRADIENT) {
+        out.add(new ElementStore(array, i, adjoint == null ? Site.number(0.0) : adjoint, false,
+            null));
+      } else if (adjoint != null) {
+        out.add(new ElementStore(array, i, adjoint, true, null));
+      }
+    }
+    out.add(new Return(straightLine ? finalReturn().value() : new Operand.Read(result), null));
+    return primal.with(parameters, new Block(out));
+  }
+
+  /** Whether any derivative reaches a parameter at all. */
+  private boolean isDifferentiated() {
+    return !straightLine || finalReturn().value().isActive();
+  }
+
+  private Return finalReturn() {
+    List<Statement> statements = primal.body().statements();
+    return (Return) statements.get(statements.size() - 1);
+  }
+
+  private boolean hasStatements(Block block) {
+    for (Statement statement : block.statements()) {
+      if (!(statement instanceof Return)
+          && (!(statement instanceof Instruction instruction) || flow.isLive(instruction))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The trip counts of loops outside loops, read by the reverse sweep wherever it is. */
+  private void declareTopLevelTripCounts(Block block, List<Statement> out) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof If branch) {
+        declareTopLevelTripCounts(branch.thenBlock(), out);
+        declareTopLevelTripCounts(branch.elseBlock(), out);
+      } else if (statement instanceof Loop loop) {
+        Variable count = builder.generatedVariable("loop" + loop.id() + "Trips",
+            NumericType.INT);
+        tripCounts.put(loop.id(), count);
+        out.add(new Declare(count, Operand.Constant.zero(NumericType.INT), null));
+      }
+    }
+  }
+
+  // ---- forward sweep -----------------------------------------------------------------------
+
+  private Block forward(Block block) {
+    List<Statement> out = new ArrayList<>();
+    boolean recording = flow.loopDepth(block) > 0 && !flow.isConditionBlock(block);
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction) {
+        if (!flow.isLive(instruction)) {
+          continue;
+        }
+        out.add(instruction);
+        if (straightLine) {
+          computed.record(instruction);
+        }
+        if (recording) {
+          for (Value needed : tape.recordedAfter(instruction, block)) {
+            out.add(new Push(new Operand.Use(needed), null));
+          }
+        }
+      } else if (statement instanceof Return ret) {
+        if (!straightLine) {
+          out.add(new Store(result, ret.value(), ret.line()));
+        }
+      } else if (statement instanceof If branch) {
+        forwardIf(branch, recording, out);
+      } else if (statement instanceof Loop loop) {
+        forwardLoop(loop, block, out);
+      } else if (statement instanceof Jump jump) {
+        recordBranchesLeft(out);
+        out.add(jump);
+      } else {
+        out.add(statement); // declarations, stores, throws and notes
+      }
+    }
+    return new Block(out);
+  }
+
+  /**
+   * A branch. Inside a loop its decision goes on the tape when the branch is left, so that it
+   * lies above everything the branch recorded: after the statement when it completes normally,
+   * and, before a jump out of it, as a constant (the path taken is known there).
+   */
+  private void forwardIf(If branch, boolean recording, List<Statement> out) {
+    openBranches.push(true);
+    Block thenBlock = forward(branch.thenBlock());
+    openBranches.pop();
+    openBranches.push(false);
+    Block elseBlock = forward(branch.elseBlock());
+    openBranches.pop();
+    out.add(new If(branch.id(), branch.condition(), thenBlock, elseBlock, branch.line()));
+    if (recording && completesNormally(branch)) {
+      out.add(new Push(branch.condition(), null));
+    }
+  }
+
+  /** Before a jump out of the loop body: the decisions of the branches being left. */
+  private void recordBranchesLeft(List<Statement> out) {
+    int inLoop = openBranches.size() - loopBranchBase.peek();
+    int i = 0;
+    for (boolean taken : openBranches) {
+      if (i++ == inLoop) {
+        break;
+      }
+      out.add(new Push(Operand.Constant.of(taken), null));
+    }
+  }
+
+  /** A loop counts its trips; an inner loop records the count for the reverse sweep. */
+  private void forwardLoop(Loop loop, Block block, List<Statement> out) {
+    boolean nested = flow.loopDepth(block) > 0;
+    Variable count = tripCounts.get(loop.id());
+    if (count == null) {
+      count = builder.generatedVariable("loop" + loop.id() + "Trips", NumericType.INT);
+      tripCounts.put(loop.id(), count);
+      out.add(new Declare(count, Operand.Constant.zero(NumericType.INT), loop.line()));
+    }
+    List<Statement> body = new ArrayList<>(step(count, Operation.ADD, loop.line()));
+    loopBranchBase.push(openBranches.size());
+    body.addAll(forward(loop.body()).statements());
+    loopBranchBase.pop();
+    out.add(new Loop(loop.id(), forward(loop.condition()), loop.test(), loop.testFirst(),
+        new Block(body), forward(loop.update()), loop.line()));
+    if (nested) {
+      out.add(new Push(new Operand.Read(count), null));
+    }
+  }
+
+  /** {@code counter = counter ± 1}. */
+  private List<Statement> step(Variable counter, Operation operation, SourceLine line) {
+    Site site = Site.formulas(builder, line);
+    Operand next = site.apply(operation, NumericType.INT, new Operand.Read(counter),
+        Operand.Constant.of(1));
+    List<Statement> out = new ArrayList<>(site.instructionsFor(List.of(next)));
+    out.add(new Store(counter, next, line));
+    return out;
+  }
+
+  /**
+   * Whether the forward sweep of {@code block} can complete normally by Java's rules (JLS
+   * 14.22), so that javac accepts code after it. A {@code return} only stores the result there;
+   * a loop without a test ends only by a {@code break} of its own.
+   */
+  private static boolean forwardCompletes(Block block) {
+    for (Statement statement : block.statements()) {
+      boolean completes;
+      if (statement instanceof Throw || statement instanceof Jump) {
+        completes = false;
+      } else if (statement instanceof If branch) {
+        completes = forwardCompletes(branch.thenBlock()) || forwardCompletes(branch.elseBlock());
+      } else if (statement instanceof Loop loop) {
+        completes = loop.test() != null || loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK);
+      } else {
+        completes = true;
+      }
+      if (!completes) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether some path through the branch reaches its end (not ending in a jump or throw). */
+  private static boolean completesNormally(If branch) {
+    return completesNormally(branch.thenBlock()) || completesNormally(branch.elseBlock());
+  }
+
+  private static boolean completesNormally(Block block) {
+    List<Statement> statements = block.statements();
+    if (statements.isEmpty()) {
+      return true;
+    }
+    Statement last = statements.get(statements.size() - 1);
+    if (last instanceof Jump || last instanceof Return || last instanceof Throw) {
+      return false;
+    }
+    return !(last instanceof If nested) || completesNormally(nested);
+  }
+
+  // ---- reverse sweep -----------------------------------------------------------------------
+
+  private List<Statement> reverse(Block block) {
+    List<Statement> out = new ArrayList<>();
+    for (Value value : flow.valuesDefinedIn(block)) {
+      boolean parameter = value.origin() == Value.Origin.PARAMETER && !straightLine
+          && !flow.isVariableParameter(value);
+      if (value.isActive() && (flow.needsDeclaredAdjoint(value) || parameter)) {
+        Variable adjoint = builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
+        out.add(new Declare(adjoint, Site.number(0.0), null));
+        adjoints.put(value, new AdjointValue(null, adjoint));
+      }
+    }
+    if (block == primal.body()) {
+      for (Variable variable : flow.parameterVariables()) {
+        declareVariableAdjoint(variable, out);
+      }
+    }
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Declare declare) {
+        declareVariableAdjoint(declare.variable(), out);
+      }
+    }
+    List<Statement> statements = block.statements();
+    for (int i = statements.size() - 1; i >= 0; i--) {
+      Statement statement = statements.get(i);
+      if (statement instanceof Instruction instruction) {
+        if (flow.isLive(instruction)) {
+          reverseInstruction(instruction, block, out);
+        }
+      } else if (statement instanceof Declare declare) {
+        Variable adjoint = variableAdjoints.get(declare.variable());
+        if (adjoint != null && declare.initial() instanceof Operand.Use use && use.isActive()) {
+          accumulate(use.value(), new Operand.Read(adjoint), false, false,
+              Site.formulas(builder, declare.line().adjoint()), out);
+        }
+      } else if (statement instanceof Store store) {
+        Variable adjoint = variableAdjoints.get(store.variable());
+        if (adjoint != null) {
+          SourceLine line = store.line().adjoint();
+          if (store.value() instanceof Operand.Use use && use.isActive()) {
+            accumulate(use.value(), new Operand.Read(adjoint), false, false,
+                Site.formulas(builder, line), out);
+          }
+          out.add(new Store(adjoint, Site.number(0.0), line));
+        }
+      } else if (statement instanceof Return ret) {
+        if (ret.value() instanceof Operand.Use use && use.isActive()) {
+          accumulate(use.value(), seed, false, true, Site.formulas(builder, ret.line().adjoint()),
+              out);
+        }
+      } else if (statement instanceof If branch) {
+        reverseIf(branch, block, out);
+      } else if (statement instanceof Loop loop) {
+        reverseLoop(loop, block, out);
+      }
+    }
+    return out;
+  }
+
+  private void declareVariableAdjoint(Variable variable, List<Statement> out) {
+    if (variable.isActive() && !variableAdjoints.containsKey(variable)) {
+      Variable adjoint = builder.derived(variable, "Bar", NumericType.DOUBLE, null);
+      out.add(new Declare(adjoint, Site.number(0.0), null));
+      variableAdjoints.put(variable, adjoint);
+    }
+  }
+
+  /** A branch's reverse takes the same path: by its condition, or its decision on the tape. */
+  private void reverseIf(If branch, Block block, List<Statement> out) {
+    SourceLine line = branch.line().adjoint();
+    Operand decision = branch.condition();
+    if (flow.loopDepth(block) > 0) {
+      decision = pop(NumericType.BOOLEAN, line, out);
+    }
+    List<Statement> thenReverse = reverse(branch.thenBlock());
+    List<Statement> elseReverse = reverse(branch.elseBlock());
+    if (thenReverse.isEmpty() && elseReverse.isEmpty() && flow.loopDepth(block) == 0) {
+      return; // nothing to do on either path, and no decision to take back from the tape
+    }
+    out.add(new If(branch.id(), decision, new Block(thenReverse), new Block(elseReverse), line));
+  }
+
+  /** {@code for (int iteration = trips; iteration > 0; iteration--)} over the body's reverse. */
+  private void reverseLoop(Loop loop, Block block, List<Statement> out) {
+    SourceLine line = loop.line().adjoint();
+    Operand count = new Operand.Read(tripCounts.get(loop.id()));
+    if (flow.loopDepth(block) > 0) {
+      Value popped = builder.generated("loop" + loop.id() + "Trips", NumericType.INT, false);
+      out.add(new Instruction(popped, Operation.POP, List.of(), line));
+      count = new Operand.Use(popped);
+    }
+    Variable iteration = builder.generatedVariable("iteration" + loop.id(), NumericType.INT);
+    out.add(new Declare(iteration, count, line));
+    Site site = Site.formulas(builder, line);
+    Operand test = site.isGreaterThan(new Operand.Read(iteration),
+        Operand.Constant.zero(NumericType.INT));
+    Block condition = new Block(new ArrayList<>(site.instructionsFor(List.of(test))));
+    out.add(new Loop(loop.id(), condition, test, true, new Block(reverse(loop.body())),
+        new Block(step(iteration, Operation.SUBTRACT, line)), line));
+  }
+
+  private Operand pop(NumericType type, SourceLine line, List<Statement> out) {
+    Value value = builder.formula(type, false);
+    out.add(new Instruction(value, Operation.POP, List.of(), line));
+    return new Operand.Use(value);
+  }
+
+  private void reverseInstruction(Instruction instruction, Block block, List<Statement> out) {
+    Value value = instruction.result();
+    if (!value.isActive()) {
+      return;
+    }
+    Map<Value, Operand> popped = restored.computeIfAbsent(block, b -> new HashMap<>());
+    if (flow.loopDepth(block) > 0) {
+      List<Value> taped = tape.recordedAfter(instruction, block);
+      for (int i = taped.size() - 1; i >= 0; i--) {
+        Value needed = taped.get(i);
+        Value copy = builder.derived(needed, "", needed.type());
+        out.add(new Instruction(copy, Operation.POP, List.of(), null));
+        popped.put(needed, new Operand.Use(copy));
+      }
+    }
+    AdjointValue adjoint = adjoints.get(value);
+    if (adjoint == null) {
+      return; // nothing that reaches the result depends on this value
+    }
+    SourceLine line = instruction.line().adjoint();
+    Operation operation = instruction.operation();
+    List<Operand> arguments = new ArrayList<>();
+    for (Operand argument : instruction.arguments()) {
+      arguments.add(argument instanceof Operand.Use use
+          ? popped.getOrDefault(use.value(), argument) : argument);
+    }
+    if (operation.form() == Operation.Form.USER_CALL) {
+      reverseCall(instruction, arguments, adjoint.expression(), line, out);
+      return;
+    }
+    if (operation.form() == Operation.Form.COPY
+        && instruction.arguments().get(0) instanceof Operand.Read read) {
+      Variable target = variableAdjoints.get(read.variable());
+      Site site = Site.formulas(builder, line);
+      Operand sum = site.plus(new Operand.Read(target), adjoint.expression());
+      out.addAll(site.instructionsFor(List.of(sum)));
+      out.add(new Store(target, sum, line));
+      return;
+    }
+    Operand resultOperand = popped.getOrDefault(value, new Operand.Use(value));
+    Site site = Sites.of(instruction, arguments, resultOperand, builder, line,
+        straightLine ? computed : Site.Reuse.NONE);
+    DerivativeRules.Rule rule = Sites.ruleFor(instruction);
+    Map<Integer, Partial> partials = new TreeMap<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (instruction.arguments().get(i) instanceof Operand.Use use && use.isActive()) {
+        Optional<Partial> partial = rule.partial(i, site);
+        if (partial.isPresent()) {
+          partials.put(i, partial.get());
+        }
+      }
+    }
+    Operand incoming = adjoint.expression();
+    Operand sharedDivisor = Sites.sharedDivisor(partials.values(), site);
+    if (sharedDivisor != null) {
+      // a / b: both partials divide by b; divide the adjoint once and multiply.
+      Value scaled = builder.derived(value, "BarOver", NumericType.DOUBLE);
+      out.addAll(Sites.define(scaled, Partial.over(sharedDivisor).applyTo(incoming, site), site,
+          line));
+      incoming = new Operand.Use(scaled);
+    }
+    for (Map.Entry<Integer, Partial> entry : partials.entrySet()) {
+      Operand.Use use = (Operand.Use) instruction.arguments().get(entry.getKey());
+      Partial partial = entry.getValue();
+      if (sharedDivisor != null) {
+        partial = partial.undivided();
+      }
+      accumulate(use.value(), partial.applyTo(incoming, site), partial.negative(),
+          partial.isOne() && sharedDivisor == null, site, out);
+    }
+  }
+
+  /**
+   * The reverse of {@code v = g(args)}: g's pullback onto the tape, seeded with v's adjoint,
+   * leaves g's adjoints there, the last on top; taken back at once, nothing is allocated.
+   */
+  private void reverseCall(Instruction instruction, List<Operand> arguments, Operand adjoint,
+      SourceLine line, List<Statement> out) {
+    Callee callee = instruction.operation().callee();
+    List<Operand> callArguments = new ArrayList<>(arguments);
+    callArguments.add(adjoint);
+    Value value = builder.generated("value", NumericType.DOUBLE, false);
+    out.add(new Instruction(value, Operation.pullbackCall(callee), callArguments, line));
+    List<Operand> slots = new ArrayList<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (callee.parameterTypes().get(i) == NumericType.DOUBLE) {
+        slots.add(instruction.arguments().get(i));
+      }
+    }
+    Operand[] taken = new Operand[slots.size()];
+    for (int slot = slots.size() - 1; slot >= 0; slot--) {
+      // a constant argument has no adjoint: its value is taken off the tape and dropped
+      Value popped = builder.generated(callee.name() + "Adjoint", NumericType.DOUBLE, false);
+      out.add(new Instruction(popped, Operation.POP, List.of(), line));
+      if (slots.get(slot) instanceof Operand.Use use && use.isActive()) {
+        taken[slot] = new Operand.Use(popped);
+      }
+    }
+    for (int slot = 0; slot < slots.size(); slot++) {
+      if (taken[slot] != null) {
+        accumulate(((Operand.Use) slots.get(slot)).value(), taken[slot], false, false,
+            Site.formulas(builder, line), out);
+      }
+    }
+  }
+
+  /**
+   * Adds a contribution to a value's adjoint. {@code mayShare}: the contribution is another
+   * adjoint passed on unchanged, which a value with no adjoint yet may share instead of
+   * copying (its source is final by now).
+   */
+  private void accumulate(Value target, Operand contribution, boolean negated, boolean mayShare,
+      Site site, List<Statement> out) {
+    SourceLine line = site.line();
+    AdjointValue existing = adjoints.get(target);
+    if (existing != null && existing.variable() != null) {
+      Operand.Read current = new Operand.Read(existing.variable());
+      Operand sum = negated ? site.minus(current, contribution) : site.plus(current, contribution);
+      out.addAll(site.instructionsFor(List.of(sum)));
+      out.add(new Store(existing.variable(), sum, line));
+      return;
+    }
+    if (existing == null && mayShare && !negated && straightLine) {
+      adjoints.put(target, new AdjointValue(contribution, null));
+      return;
+    }
+    Variable adjoint = builder.derivedVariable(target, "Bar", NumericType.DOUBLE);
+    Operand initial;
+    if (existing == null) {
+      initial = negated ? site.negate(contribution) : contribution;
+    } else {
+      initial = negated ? site.minus(existing.expression(), contribution)
+          : site.plus(existing.expression(), contribution);
+    }
+    out.addAll(site.instructionsFor(List.of(initial)));
+    out.add(new Declare(adjoint, initial, line));
+    adjoints.put(target, new AdjointValue(null, adjoint));
+  }
+}

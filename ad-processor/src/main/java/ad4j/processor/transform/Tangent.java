@@ -1,0 +1,239 @@
+package ad4j.processor.transform;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.ElementStore;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.Jump;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.Note;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Push;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Throw;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import ad4j.processor.rules.DerivativeRules;
+import ad4j.processor.rules.Partial;
+import ad4j.processor.rules.Site;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Forward mode: the primal program with a tangent beside each active value. The result takes
+ * the primal's parameters, then one tangent per active parameter ({@code xDot}), and returns
+ * the result's tangent. Every statement of the primal is kept in place; an active instruction
+ * is followed by its tangent, {@code sum of partial * argumentTangent}, built from the rule
+ * table; a store to an active variable by a store to its tangent.
+ *
+ * <p>The input may itself be a derivative program: any IR function whose active values have
+ * rules can be transformed, which is how second derivatives are built.
+ */
+public final class Tangent {
+  /** The note that opens a tangent program. */
+  public static final String NOTE = "forward sweep: values and tangents";
+
+  private final IrBuilder builder;
+  private final Map<Value, Operand> tangents = new HashMap<>();
+  private final Map<Variable, Variable> variableTangents = new HashMap<>();
+  private final Map<Value, Value> arrayTangents = new HashMap<>();
+  /** Math calls computed so far in straight-line code, which formulas may read again. */
+  private final ForwardValues computed = new ForwardValues();
+  private final boolean straightLine;
+
+  private Tangent(Function function) {
+    this.builder = new IrBuilder(Ids.next(function));
+    // without branches and loops, a value computed earlier is there wherever it is read
+    this.straightLine = function.body().statements().stream()
+        .noneMatch(s -> s instanceof If || s instanceof Loop);
+  }
+
+  /** The tangent program of {@code function}. */
+  public static Function of(Function function) {
+    return new Tangent(function).transform(function);
+  }
+
+  private Function transform(Function function) {
+    List<Value> parameters = new ArrayList<>(function.parameters());
+    for (Value parameter : function.parameters()) {
+      if (parameter.isActive()) {
+        Value tangent = builder.derived(parameter, "Dot", NumericType.DOUBLE);
+        parameters.add(tangent);
+        tangents.put(parameter, new Operand.Use(tangent));
+      }
+    }
+    for (Value parameter : function.parameters()) {
+      if (parameter.type() == NumericType.DOUBLE_ARRAY) {
+        // an output array (a gradient) gets one for the tangents of what is written into it
+        Value tangent = builder.derived(parameter, "Dot", NumericType.DOUBLE_ARRAY);
+        parameters.add(tangent);
+        arrayTangents.put(parameter, tangent);
+      }
+    }
+    for (Variable variable : Ids.parameterVariables(function.body())) {
+      if (variable.isActive()) {
+        Value tangent = ((Operand.Use) tangents.get(variable.parameter())).value();
+        variableTangents.put(variable,
+            builder.derived(variable, "Dot", NumericType.DOUBLE, tangent));
+      }
+    }
+    List<Statement> body = new ArrayList<>();
+    if (function.body().statements().stream().anyMatch(s -> !(s instanceof Return))) {
+      body.add(new Note(NOTE, null));
+    }
+    body.addAll(transform(function.body()).statements());
+    return function.with(parameters, new Block(body));
+  }
+
+  private Block transform(Block block) {
+    List<Statement> out = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction) {
+        out.add(instruction);
+        if (instruction.result().isActive()) {
+          out.addAll(tangentOf(instruction));
+        }
+        if (straightLine) {
+          computed.record(instruction);
+        }
+      } else if (statement instanceof Declare declare) {
+        out.add(declare);
+        Variable variable = declare.variable();
+        if (variable.isActive()) {
+          Variable tangent = builder.derived(variable, "Dot", NumericType.DOUBLE, null);
+          variableTangents.put(variable, tangent);
+          out.add(new Declare(tangent, tangentOf(declare.initial()), declare.line()));
+        }
+      } else if (statement instanceof Store store) {
+        out.add(store);
+        if (store.variable().isActive()) {
+          out.add(new Store(variableTangents.get(store.variable()), tangentOf(store.value()),
+              store.line()));
+        }
+      } else if (statement instanceof Return ret) {
+        out.add(new Return(ret.value() == null ? null : tangentOf(ret.value()), ret.line()));
+      } else if (statement instanceof Push push) {
+        if (isActive(push.value())) {
+          // taken back in mirror order: the value first, then its tangent
+          out.add(new Push(tangentOf(push.value()), push.line()));
+        }
+        out.add(push);
+      } else if (statement instanceof ElementStore store) {
+        out.add(store);
+        if (isActive(store.value())) {
+          out.add(new ElementStore(arrayTangents.get(store.array()), store.index(),
+              tangentOf(store.value()), store.add(), store.line()));
+        }
+      } else if (statement instanceof If branch) {
+        out.add(new If(branch.id(), branch.condition(), transform(branch.thenBlock()),
+            transform(branch.elseBlock()), branch.line()));
+      } else if (statement instanceof Loop loop) {
+        out.add(new Loop(loop.id(), transform(loop.condition()), loop.test(), loop.testFirst(),
+            transform(loop.body()), transform(loop.update()), loop.line()));
+      } else {
+        out.add(statement); // jumps, throws and notes are the same in both programs
+      }
+    }
+    return new Block(out);
+  }
+
+  /** The instructions computing the tangent of an active instruction's result. */
+  private List<Instruction> tangentOf(Instruction instruction) {
+    Value value = instruction.result();
+    Value tangent = builder.derived(value, "Dot", NumericType.DOUBLE);
+    Operation operation = instruction.operation();
+    List<Operand> arguments = instruction.arguments();
+    if (operation.form() == Operation.Form.PULLBACK_CALL
+        || operation.form() == Operation.Form.TANGENT_CALL) {
+      throw new IllegalArgumentException("no second derivative through calls of other methods"
+          + " yet: " + operation);
+    }
+    if (operation.form() == Operation.Form.POP) {
+      // recorded after the value: see Push above
+      return define(tangent, Operation.POP, List.of(), instruction);
+    }
+    if (operation.form() == Operation.Form.USER_CALL) {
+      List<Operand> callArguments = new ArrayList<>(arguments);
+      for (int i = 0; i < arguments.size(); i++) {
+        if (operation.callee().parameterTypes().get(i) == NumericType.DOUBLE) {
+          callArguments.add(tangentOf(arguments.get(i)));
+        }
+      }
+      return define(tangent, Operation.tangentCall(operation.callee()), callArguments,
+          instruction);
+    }
+    if (operation.form() == Operation.Form.COPY && arguments.get(0) instanceof Operand.Read read) {
+      return define(tangent, Operation.COPY,
+          List.of(new Operand.Read(variableTangents.get(read.variable()))), instruction);
+    }
+    Site site = Sites.of(instruction, builder, straightLine ? computed : Site.Reuse.NONE);
+    DerivativeRules.Rule rule = Sites.ruleFor(instruction);
+    List<Partial> partials = new ArrayList<>();
+    List<Operand> derivatives = new ArrayList<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (isActive(arguments.get(i))) {
+        Optional<Partial> partial = rule.partial(i, site);
+        if (partial.isPresent()) {
+          partials.add(partial.get());
+          derivatives.add(tangentOf(arguments.get(i)));
+        }
+      }
+    }
+    Operand sharedDivisor = Sites.sharedDivisor(partials, site);
+    Operand sum = null;
+    for (int i = 0; i < partials.size(); i++) {
+      Partial partial = partials.get(i);
+      if (sharedDivisor != null) {
+        // (aDot - y * bDot) / b: one division for terms over the same divisor
+        partial = partial.undivided();
+      }
+      Operand term = partial.applyTo(derivatives.get(i), site);
+      if (sum == null) {
+        sum = partial.negative() ? site.negate(term) : term;
+      } else {
+        sum = partial.negative() ? site.minus(sum, term) : site.plus(sum, term);
+      }
+    }
+    if (sum == null) {
+      return define(tangent, Operation.COPY, List.of(Site.number(0.0)), instruction);
+    }
+    tangents.put(value, new Operand.Use(tangent));
+    Operand root = sharedDivisor == null ? sum : site.over(sum, sharedDivisor);
+    return Sites.define(tangent, root, site, instruction.line());
+  }
+
+  private List<Instruction> define(Value tangent, Operation operation, List<Operand> arguments,
+      Instruction instruction) {
+    tangents.put(instruction.result(), new Operand.Use(tangent));
+    return List.of(new Instruction(tangent, operation, arguments, instruction.line()));
+  }
+
+  /**
+   * Whether derivatives flow through {@code operand}: an active value, or the current value of
+   * an active variable (derivative programs read their adjoints so).
+   */
+  private boolean isActive(Operand operand) {
+    return operand instanceof Operand.Use use && use.isActive()
+        || operand instanceof Operand.Read read && variableTangents.containsKey(read.variable());
+  }
+
+  private Operand tangentOf(Operand operand) {
+    if (operand instanceof Operand.Use use && use.isActive()) {
+      return tangents.get(use.value());
+    }
+    if (operand instanceof Operand.Read read && variableTangents.containsKey(read.variable())) {
+      return new Operand.Read(variableTangents.get(read.variable()));
+    }
+    return Site.number(0.0);
+  }
+}

@@ -1,0 +1,169 @@
+package ad4j.processor.transform;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.front.Diagnostics;
+import ad4j.processor.front.Lowering;
+import ad4j.processor.ir.Function;
+import ad4j.processor.testing.IrInterpreter;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.Compiler;
+import com.google.testing.compile.JavaFileObjects;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.Trees;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.RoundEnvironment;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The design composes: {@code tangent(adjoint(f))} is a valid IR program, and run by an IR
+ * interpreter it gives the Hessian-vector product of {@code f}, checked against second
+ * differences of {@code f} itself (run by the same interpreter on the lowered primal). The
+ * functions are lowered by the real front end from Java source.
+ */
+class SecondOrderCompositionTest {
+  private static final String SOURCE = """
+      package com.example;
+
+      import ad4j.Differentiable;
+
+      final class Functions {
+        @Differentiable
+        static double smooth(double x, double y) {
+          double a = Math.sin(x * y);
+          double b = x * x / y;
+          return a + b + Math.exp(y) * x - Math.sqrt(x * x + y * y);
+        }
+
+        @Differentiable
+        static double loop(double x, double y) {
+          double p = 0;
+          for (int k = 0; k < 4; k++) {
+            if (p > 1) {
+              p = p * x - y;
+            } else {
+              p = p * y + x * x;
+            }
+          }
+          return p * x;
+        }
+      }
+      """;
+
+  @Test
+  void tangentOfAdjointOfStraightLineCodeIsTheHessianVectorProduct() {
+    checkHessianVector(lowered().get("smooth"), new double[] {0.7, 1.3}, new double[] {0.4, -1.1});
+  }
+
+  @Test
+  void tangentOfAdjointThroughLoopsBranchesAndTheTapeIsTheHessianVectorProduct() {
+    Function loop = lowered().get("loop");
+    checkHessianVector(loop, new double[] {0.9, 1.2}, new double[] {1.0, 0.5});
+    checkHessianVector(loop, new double[] {0.3, 0.6}, new double[] {-0.7, 0.2});
+  }
+
+  /** H·v from {@code tangent(adjoint(f))} against second differences of {@code f}. */
+  private static void checkHessianVector(Function f, double[] x, double[] v) {
+    Function hessian = Tangent.of(Adjoint.of(f, Adjoint.Output.GRADIENT));
+    // parameters: x, y, gradient, xDot, yDot, gradientDot
+    assertThat(hessian.parameters()).hasSize(6);
+    double[] gradient = new double[2];
+    double[] hessianVector = new double[2];
+    Object value = IrInterpreter.run(hessian, x[0], x[1], gradient, v[0], v[1], hessianVector);
+    // the tangent program returns the directional derivative of the primal value
+    double directional = gradient[0] * v[0] + gradient[1] * v[1];
+    assertWithMessage("gradient . v").that((Double) value).isWithin(1e-12).of(directional);
+
+    double h = 1e-4;
+    for (int i = 0; i < 2; i++) {
+      double expected = 0;
+      for (int j = 0; j < 2; j++) {
+        expected += secondDifference(f, x, i, j, h) * v[j];
+      }
+      assertWithMessage("(H v)[%s] at (%s, %s)", i, x[0], x[1]).that(hessianVector[i])
+          .isWithin(1e-5 * Math.max(1, Math.abs(expected))).of(expected);
+    }
+    // and the gradient the same program computes is the first derivative
+    for (int i = 0; i < 2; i++) {
+      double[] plus = x.clone();
+      double[] minus = x.clone();
+      plus[i] += h;
+      minus[i] -= h;
+      double central = (eval(f, plus) - eval(f, minus)) / (2 * h);
+      assertWithMessage("gradient[%s]", i).that(gradient[i]).isWithin(1e-6).of(central);
+    }
+  }
+
+  /** d²f / dx_i dx_j by central differences. */
+  private static double secondDifference(Function f, double[] x, int i, int j, double h) {
+    return (at(f, x, i, h, j, h) - at(f, x, i, h, j, -h) - at(f, x, i, -h, j, h)
+        + at(f, x, i, -h, j, -h)) / (4 * h * h);
+  }
+
+  private static double at(Function f, double[] x, int i, double di, int j, double dj) {
+    double[] point = x.clone();
+    point[i] += di;
+    point[j] += dj;
+    return eval(f, point);
+  }
+
+  private static double eval(Function f, double[] x) {
+    return (Double) IrInterpreter.run(f, x[0], x[1]);
+  }
+
+  /** The functions of {@link #SOURCE}, lowered by the front end, by name. */
+  private static Map<String, Function> lowered() {
+    Capture capture = new Capture();
+    Compilation compilation = Compiler.javac().withProcessors(capture)
+        .withOptions("-proc:only")
+        .compile(JavaFileObjects.forSourceString("com.example.Functions", SOURCE));
+    assertThat(compilation.errors()).isEmpty();
+    return capture.functions;
+  }
+
+  /** Lowers every {@code @Differentiable} method, as the processor does, and keeps the IR. */
+  private static final class Capture extends AbstractProcessor {
+    final Map<String, Function> functions = new LinkedHashMap<>();
+
+    @Override
+    public Set<String> getSupportedAnnotationTypes() {
+      return Set.of("ad4j.Differentiable");
+    }
+
+    @Override
+    public SourceVersion getSupportedSourceVersion() {
+      return SourceVersion.latestSupported();
+    }
+
+    @Override
+    public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+      Trees trees = Trees.instance(processingEnv);
+      List<Element> methods = new ArrayList<>();
+      for (TypeElement annotation : annotations) {
+        methods.addAll(round.getElementsAnnotatedWith(annotation));
+      }
+      for (Element element : methods) {
+        ExecutableElement method = (ExecutableElement) element;
+        TreePath path = trees.getPath(method);
+        Diagnostics diagnostics = new Diagnostics(trees, path.getCompilationUnit());
+        Lowering.lower(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), trees,
+            path.getCompilationUnit(), method, (MethodTree) path.getLeaf(), diagnostics,
+            type -> true)
+            .ifPresent(f -> functions.put(method.getSimpleName().toString(), f));
+        diagnostics.report();
+      }
+      return false;
+    }
+  }
+}
