@@ -67,6 +67,11 @@ public final class Adjoint {
     Output(String arrayName) {
       this.arrayName = arrayName;
     }
+
+    /** The name of the output array parameter; null when the adjoints go onto the tape. */
+    String arrayName() {
+      return arrayName;
+    }
   }
 
   public static final String FORWARD_NOTE = "forward sweep";
