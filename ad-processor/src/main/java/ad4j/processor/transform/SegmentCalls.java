@@ -70,12 +70,8 @@ public final class SegmentCalls {
     List<Operand> arguments = uses(function.parameters());
     int count = segments.list().size();
     List<Statement> body = new ArrayList<>();
-    body.add(forwardNote(count));
-    for (int k = 1; k < count; k++) {
-      body.add(call(builder.temporary(NumericType.DOUBLE, false), FORWARD, k, arguments));
-    }
     Value result = builder.temporary(NumericType.DOUBLE, false);
-    body.add(call(result, FORWARD, count, arguments));
+    callInOrder(FORWARD, arguments, result, builder, body);
     body.add(new Note(Adjoint.REVERSE_NOTE, null));
     List<Operand> seeded = new ArrayList<>(arguments);
     seeded.add(seed);
@@ -106,22 +102,26 @@ public final class SegmentCalls {
         parameters.add(builder.derived(parameter, "Dot", NumericType.DOUBLE));
       }
     }
-    List<Operand> arguments = uses(parameters);
-    int count = segments.list().size();
     List<Statement> body = new ArrayList<>();
-    body.add(forwardNote(count));
-    for (int k = 1; k < count; k++) {
-      body.add(call(builder.temporary(NumericType.DOUBLE, false), TANGENT, k, arguments));
-    }
     // a formula: returned as the call itself
     Value result = builder.formula(NumericType.DOUBLE, false);
-    body.add(call(result, TANGENT, count, arguments));
+    callInOrder(TANGENT, uses(parameters), result, builder, body);
     body.add(new Return(new Operand.Use(result), null));
     return function.with(parameters, new Block(body));
   }
 
-  private static Note forwardNote(int count) {
-    return new Note(Adjoint.FORWARD_NOTE + ", in " + count + " segments", null);
+  /**
+   * The programs of {@code sweep} of all segments in order, under a note; the last one's value
+   * is {@code result}, the others' are not read.
+   */
+  private void callInOrder(String sweep, List<Operand> arguments, Value result,
+      IrBuilder builder, List<Statement> body) {
+    int count = segments.list().size();
+    body.add(new Note(Adjoint.FORWARD_NOTE + ", in " + count + " segments", null));
+    for (int k = 1; k < count; k++) {
+      body.add(call(builder.temporary(NumericType.DOUBLE, false), sweep, k, arguments));
+    }
+    body.add(call(result, sweep, count, arguments));
   }
 
   private Instruction call(Value result, String sweep, int number, List<Operand> arguments) {
