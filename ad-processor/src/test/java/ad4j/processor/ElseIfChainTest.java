@@ -6,6 +6,7 @@ import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.LargeStack;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,35 +36,9 @@ class ElseIfChainTest {
         .toString();
   }
 
-  /**
-   * javac's own parser and attribution recurse once per piece of the user's chain: the test
-   * thread's stack is too small for them (the javac launcher's is not), ad4j's own is its own.
-   */
-  private static Compiled onLargeStack(java.util.function.Supplier<Compiled> compilation) {
-    Compiled[] result = new Compiled[1];
-    Throwable[] failure = new Throwable[1];
-    Thread thread = new Thread(null, () -> {
-      try {
-        result[0] = compilation.get();
-      } catch (Throwable t) {
-        failure[0] = t;
-      }
-    }, "javac", 256L << 20);
-    thread.start();
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      throw new AssertionError(e);
-    }
-    if (failure[0] != null) {
-      throw new AssertionError(failure[0]);
-    }
-    return result[0];
-  }
-
   @Test
   void aLongChainIsWrittenFlatAndLinear() throws IOException {
-    Compiled compiled = onLargeStack(() -> InProcessCompiler.compileWith(
+    Compiled compiled = LargeStack.run(() -> InProcessCompiler.compileWith(
         List.of("-Xlint:all", "-Werror"), "com.example.Chain", chain()));
     CompiledFunction f = compiled.function("com.example.Chain", "piecewise", 2);
     DerivativeChecks.checkAt(f, -0.5, 0.3); // the first piece

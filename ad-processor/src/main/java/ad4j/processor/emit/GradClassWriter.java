@@ -6,6 +6,7 @@ import ad4j.processor.ir.Value;
 import ad4j.processor.transform.Adjoint;
 import ad4j.processor.transform.DeadCode;
 import ad4j.processor.transform.FlowAnalysis;
+import ad4j.processor.transform.SegmentCalls;
 import ad4j.processor.transform.Segments;
 import ad4j.processor.transform.Tangent;
 import com.palantir.javapoet.AnnotationSpec;
@@ -137,6 +138,8 @@ public final class GradClassWriter {
     private final int slots;
     /** The split of a long straight-line method into segments; null when it stays whole. */
     private Segments segments;
+    /** The programs that call the segments' programs; null when the method stays whole. */
+    private SegmentCalls segmentCalls;
     /** The analysis of the function, shared by all its writers: it is the same for each. */
     private final FlowAnalysis flow;
     /**
@@ -178,7 +181,7 @@ public final class GradClassWriter {
       if (candidate != null
           && candidate.instructionCount() * MIN_BYTES_PER_INSTRUCTION > BYTECODE_LIMIT) {
         // so long that the whole members would pass the limit for certain: not written first
-        segments = candidate;
+        split(candidate);
         valueAndGradient = valueAndGradient();
         tangent = tangent();
       } else {
@@ -186,7 +189,7 @@ public final class GradClassWriter {
         tangent = tangent();
         if (candidate != null
             && (exceedsHotSpotLimit(valueAndGradient) || exceedsHotSpotLimit(tangent))) {
-          segments = candidate;
+          split(candidate);
           valueAndGradient = valueAndGradient();
           tangent = tangent();
         }
@@ -195,6 +198,17 @@ public final class GradClassWriter {
           List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
       members.addAll(segmentMethods());
       return members;
+    }
+
+    /** From now on, the members call the programs of {@code split}'s segments. */
+    private void split(Segments split) {
+      segments = split;
+      segmentCalls = new SegmentCalls(function, split, segmentSuffix);
+    }
+
+    /** The reverse-mode program that writes {@code output}: whole, or calling the segments. */
+    private Function reverseProgram(Adjoint.Output output) {
+      return segments != null ? segmentCalls.reverse(output) : Adjoint.of(function, flow, output);
     }
 
     /** The user's parameter names, claimed first so that they stay unchanged. */
@@ -225,14 +239,7 @@ public final class GradClassWriter {
     MethodSpec valueAndGradient() {
       NameAllocator names = names();
       String methodName = function.name() + "ValueAndGradient";
-      if (segments != null) {
-        List<String> parameters = userParameterNames(names);
-        String array = names.fresh("gradient");
-        return valueAndGradientMethod(methodName, parameters, array)
-            .addCode(segmentedReverse(names, parameters, "1.0", array, "=")).build();
-      }
-      JavaEmitter emitter =
-          new JavaEmitter(Adjoint.of(function, flow, Adjoint.Output.GRADIENT), names);
+      JavaEmitter emitter = new JavaEmitter(reverseProgram(Adjoint.Output.GRADIENT), names);
       List<String> all = emitter.parameterNames();
       String array = all.get(all.size() - 1);
       return valueAndGradientMethod(methodName, all.subList(0, all.size() - 1), array)
@@ -258,45 +265,6 @@ public final class GradClassWriter {
       String tape = emitter.usesTape() ? names.fresh("tape") : null;
       emitter.bindTape(tape);
       return withTape(names, tape, emitter.body());
-    }
-
-    /**
-     * The reverse-mode body of a split method: the forward segments in order, the reverse
-     * segments backwards, then the parameters' adjoints from the tape into {@code array}.
-     */
-    private CodeBlock segmentedReverse(NameAllocator names, List<String> parameters,
-        String seed, String array, String assignment) {
-      String tape = names.fresh("tape");
-      return withTape(names, tape, segmentedReverse(names, tape, parameters, seed, array,
-          assignment));
-    }
-
-    /**
-     * The reverse-mode body of a split method on {@code tape}; with a null {@code array}, the
-     * parameters' adjoints stay on the tape, the last on top.
-     */
-    private CodeBlock segmentedReverse(NameAllocator names, String tape,
-        List<String> parameters, String seed, String array, String assignment) {
-      CodeBlock.Builder code = CodeBlock.builder();
-      String result = names.fresh("result");
-      String arguments = String.join(", ", prepend(tape, parameters));
-      int count = segments.list().size();
-      code.add("// forward sweep, in $L segments\n", count);
-      for (int k = 1; k < count; k++) {
-        code.addStatement("$L($L)", segmentName("Forward", k), arguments);
-      }
-      code.addStatement("double $L = $L($L)", result, segmentName("Forward", count), arguments);
-      code.add("// reverse sweep\n");
-      code.addStatement("$L($L, $L)", segmentName("Reverse", count), arguments, seed);
-      for (int k = count - 1; k >= 1; k--) {
-        code.addStatement("$L($L)", segmentName("Reverse", k), arguments);
-      }
-      List<Value> differentiable = function.differentiableParameters();
-      for (int i = differentiable.size() - 1; i >= 0 && array != null; i--) {
-        code.addStatement("$L[$L] $L $L.popDouble()", array, i, assignment, tape);
-      }
-      code.addStatement("return $L", result);
-      return code.build();
     }
 
     /**
@@ -352,19 +320,19 @@ public final class GradClassWriter {
     }
 
     private MethodSpec forwardSegment(Segments.Segment segment, boolean last) {
-      return segmentMethod(segmentName("Forward", segment.number()),
+      return segmentMethod(segmentCalls.name(SegmentCalls.FORWARD, segment.number()),
           segments.forward(segment), last ? double.class : void.class,
           "Forward sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec reverseSegment(Segments.Segment segment, boolean last) {
-      return segmentMethod(segmentName("Reverse", segment.number()),
+      return segmentMethod(segmentCalls.name(SegmentCalls.REVERSE, segment.number()),
           segments.reverse(segment), void.class,
           "Reverse sweep of " + segmentLines(segment) + " of " + link + ".");
     }
 
     private MethodSpec tangentSegment(Segments.Segment segment, boolean last) {
-      return segmentMethod(segmentName("Tangent", segment.number()),
+      return segmentMethod(segmentCalls.name(SegmentCalls.TANGENT, segment.number()),
           segments.tangent(segment), last ? double.class : void.class,
           "Forward mode over " + segmentLines(segment) + " of " + link + ".");
     }
@@ -391,36 +359,22 @@ public final class GradClassWriter {
       return method.addCode(emitter.body()).build();
     }
 
-    /** {@code fForward3}, or {@code fForward3Of2} for the second overload of {@code f}. */
-    private String segmentName(String sweep, int number) {
-      return function.name() + sweep + number + segmentSuffix;
-    }
-
     private static String segmentLines(Segments.Segment segment) {
       long first = segment.firstLine();
       long last = segment.lastLine();
       return first == last ? "line " + first : "lines " + first + " to " + last;
     }
 
-    private static List<String> prepend(String first, List<String> rest) {
-      List<String> result = new ArrayList<>();
-      result.add(first);
-      result.addAll(rest);
-      return result;
-    }
-
     MethodSpec tangent() {
       NameAllocator names = names();
-      if (segments != null) {
-        return segmentedTangent(names);
-      }
-      Function program = Tangent.of(DeadCode.removeFrom(function));
+      Function program = segments != null ? segmentCalls.tangent()
+          : Tangent.of(DeadCode.removeFrom(function));
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
       MethodSpec.Builder method = tangentMethod(all.subList(0, primal),
           all.subList(primal, all.size()));
-      return method.addCode(emitter.body()).build();
+      return method.addCode(bodyWithTape(emitter, names)).build();
     }
 
     private MethodSpec.Builder tangentMethod(List<String> parameters, List<String> tangentNames) {
@@ -435,42 +389,10 @@ public final class GradClassWriter {
       return method;
     }
 
-    /** The tangent of a split method: the segments' tangent methods in order. */
-    private MethodSpec segmentedTangent(NameAllocator names) {
-      List<String> parameters = userParameterNames(names);
-      List<String> tangentNames = new ArrayList<>();
-      for (int i = 0; i < parameters.size(); i++) {
-        if (function.parameters().get(i).isActive()) {
-          tangentNames.add(names.fresh(parameters.get(i) + "Dot"));
-        }
-      }
-      MethodSpec.Builder method = tangentMethod(parameters, tangentNames);
-      CodeBlock.Builder code = CodeBlock.builder();
-      String tape = names.fresh("tape");
-      List<String> arguments = prepend(tape, parameters);
-      arguments.addAll(tangentNames);
-      String joined = String.join(", ", arguments);
-      int count = segments.list().size();
-      code.add("// forward sweep, in $L segments\n", count);
-      for (int k = 1; k < count; k++) {
-        code.addStatement("$L($L)", segmentName("Tangent", k), joined);
-      }
-      code.addStatement("return $L($L)", segmentName("Tangent", count), joined);
-      return method.addCode(withTape(names, tape, code.build())).build();
-    }
-
     MethodSpec pullback() {
       NameAllocator names = names();
       String methodName = function.name() + "Pullback";
-      if (segments != null) {
-        List<String> parameters = userParameterNames(names);
-        String seed = names.fresh("seed");
-        String array = names.fresh("adjoints");
-        return pullbackMethod(methodName, parameters, seed, array)
-            .addCode(segmentedReverse(names, parameters, seed, array, "+=")).build();
-      }
-      JavaEmitter emitter =
-          new JavaEmitter(Adjoint.of(function, flow, Adjoint.Output.PULLBACK), names);
+      JavaEmitter emitter = new JavaEmitter(reverseProgram(Adjoint.Output.PULLBACK), names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
       return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
@@ -505,15 +427,7 @@ public final class GradClassWriter {
     MethodSpec pullbackOntoTape() {
       NameAllocator names = names();
       MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
-      if (segments != null) {
-        List<String> parameters = userParameterNames(names);
-        String tape = names.fresh("tape");
-        String seed = names.fresh("seed");
-        return pullbackOntoTapeMethod(method, tape, parameters, seed)
-            .addCode(segmentedReverse(names, tape, parameters, seed, null, null)).build();
-      }
-      Function program = Adjoint.of(function, flow, Adjoint.Output.TAPE);
-      JavaEmitter emitter = new JavaEmitter(program, names);
+      JavaEmitter emitter = new JavaEmitter(reverseProgram(Adjoint.Output.TAPE), names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
       emitter.bindTape(tape);

@@ -31,7 +31,7 @@ final class InstructionText {
           arguments.toArray(Expr[]::new));
       case COPY -> arguments.get(0);
       case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
-      case PULLBACK_CALL, POP ->
+      case PULLBACK_CALL, LOCAL_CALL, POP ->
           throw new IllegalArgumentException("the emitter writes what uses the tape: " + operation);
     };
   }

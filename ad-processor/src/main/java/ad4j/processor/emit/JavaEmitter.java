@@ -170,14 +170,14 @@ final class JavaEmitter {
   /** A call of a generated or user method: a statement of its own when its value is unused. */
   private static boolean isMethodCall(Operation operation) {
     return switch (operation.form()) {
-      case USER_CALL, TANGENT_CALL, PULLBACK_CALL -> true;
+      case USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
       default -> false;
     };
   }
 
   private static boolean isCall(Operation operation) {
     return switch (operation.form()) {
-      case CALL, USER_CALL, TANGENT_CALL, PULLBACK_CALL -> true;
+      case CALL, USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
       default -> false;
     };
   }
@@ -404,12 +404,15 @@ final class JavaEmitter {
     if (operation.form() == Operation.Form.POP) {
       return pop(instruction.result().type());
     }
-    if (operation.form() == Operation.Form.PULLBACK_CALL) {
+    if (operation.form() == Operation.Form.PULLBACK_CALL
+        || operation.form() == Operation.Form.LOCAL_CALL) {
       List<Expr> withTape = new ArrayList<>();
       withTape.add(Expr.atom(tape));
       withTape.addAll(arguments);
-      return Expr.call(operation.callee().gradClass(), operation.name(),
-          withTape.toArray(Expr[]::new));
+      Expr[] all = withTape.toArray(Expr[]::new);
+      return operation.form() == Operation.Form.LOCAL_CALL
+          ? Expr.localCall(operation.name(), all)
+          : Expr.call(operation.callee().gradClass(), operation.name(), all);
     }
     return InstructionText.of(instruction.operation(), arguments, function::mathClassName);
   }

@@ -144,7 +144,8 @@ final class ProgramFacts {
         value.definedAt = i;
         defined.add(instruction.result());
         Operation.Form form = instruction.operation().form();
-        if (form == Operation.Form.POP || form == Operation.Form.PULLBACK_CALL) {
+        if (form == Operation.Form.POP || form == Operation.Form.PULLBACK_CALL
+            || form == Operation.Form.LOCAL_CALL) {
           usesTape = true;
         }
       } else if (statement instanceof Push) {

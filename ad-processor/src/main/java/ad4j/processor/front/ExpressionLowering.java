@@ -481,49 +481,146 @@ final class ExpressionLowering {
   /**
    * {@code c ? a : b}. When neither branch computes anything, a select instruction keeps the
    * code straight-line; otherwise a branch evaluates only the chosen operand, as Java does.
+   *
+   * <p>A chain {@code c0 ? a0 : c1 ? a1 : ... : z} is lowered level by level in a loop, not by
+   * recursion, and every level lowered as a branch stores into the one result variable of the
+   * outermost: the else block of each branch is then only the computation of the next
+   * condition and the next branch, which is written as {@code else if}. (A variable of its own
+   * per level, assigned to the outer one after the inner branch, nested the chain as deep as
+   * it is long and made its code quadratic in its length.)
    */
-  private Operand conditional(ConditionalExpressionTree conditional) {
-    Operand condition = lower(conditional.getCondition());
-    ir.openBlock();
-    Operand whenTrue = lower(conditional.getTrueExpression());
-    Block trueBlock = ir.closeBlock();
-    ir.openBlock();
-    Operand whenFalse = lower(conditional.getFalseExpression());
-    Block falseBlock = ir.closeBlock();
-    if (condition == null || whenTrue == null || whenFalse == null) {
+  private Operand conditional(ConditionalExpressionTree outermost) {
+    List<ChainLevel> levels = new ArrayList<>();
+    ExpressionTree falseOperand = outermost;
+    while (withoutParentheses(falseOperand) instanceof ConditionalExpressionTree conditional) {
+      Operand condition = lower(conditional.getCondition());
+      ir.openBlock();
+      Operand whenTrue = lower(conditional.getTrueExpression());
+      Block trueBlock = ir.closeBlock();
+      levels.add(new ChainLevel(conditional, condition, whenTrue, trueBlock));
+      ir.openBlock(); // the else block: the next level's condition is computed in it
+      falseOperand = conditional.getFalseExpression();
+    }
+    Operand last = lower(falseOperand);
+    NumericType[] types = chainTypes(levels, last);
+    if (types == null) {
+      for (int i = 0; i < levels.size(); i++) {
+        ir.closeBlock();
+      }
       return null;
     }
-    if (condition.type() != NumericType.BOOLEAN) {
-      unsupported(conditional.getCondition(), "the condition of '?:' must be a boolean");
+    // From the innermost level out: each level's else block is closed, and its result (a
+    // constant, a select, or a branch) goes into the else block of the level around it.
+    Variable result = null; // the variable the branches of the current levels store into
+    Operand whenFalse = last; // null while the levels below stored into the result
+    for (int i = levels.size() - 1; i >= 0; i--) {
+      ChainLevel level = levels.get(i);
+      Block falseBlock = ir.closeBlock();
+      NumericType type = types[i];
+      Operand whenTrue = literalAs(level.whenTrue(), type);
+      if (whenFalse != null) {
+        whenFalse = literalAs(whenFalse, type);
+        if (level.trueBlock().statements().isEmpty() && falseBlock.statements().isEmpty()) {
+          whenFalse = choose(level.condition(), whenTrue, whenFalse, type);
+          continue;
+        }
+      }
+      int sharing = outermostSharing(types, i);
+      if (result == null) {
+        result = ir.variable("choice", types[sharing], null);
+      }
+      Block thenBlock = append(level.trueBlock(), new Store(result, whenTrue, context.line()));
+      Block elseBlock = whenFalse == null ? falseBlock
+          : append(falseBlock, new Store(result, whenFalse, context.line()));
+      if (sharing == i) {
+        ir.add(new Declare(result, Operand.Constant.zero(result.type()), context.line()));
+      }
+      ir.add(new If(ir.nextStatementId(), level.condition(), thenBlock, elseBlock,
+          context.line()));
+      if (sharing == i) {
+        whenFalse = new Operand.Use(context.readVariable(result));
+        result = null;
+      } else {
+        whenFalse = null; // the level around stores into the same result
+      }
+    }
+    return whenFalse; // the outermost level's result
+  }
+
+  /**
+   * The outermost level of a chain that shares the result variable of the level {@code level}:
+   * the outermost of all, but for a {@code float} level inside a {@code double} one, which
+   * stores into a {@code float} variable of its own, since JLS 15.25 rounds an {@code int} or
+   * {@code long} operand of it to {@code float} on its way to the {@code double} result, as ecj
+   * does (javac's bytecode widens it straight to {@code double}). This happens once in a chain
+   * at most: the types of the levels only widen outwards.
+   */
+  private static int outermostSharing(NumericType[] types, int level) {
+    int outermost = level;
+    while (outermost > 0
+        && !(types[outermost] == NumericType.FLOAT && types[outermost - 1] == NumericType.DOUBLE)) {
+      outermost--;
+    }
+    return outermost;
+  }
+
+  /** One {@code c ? a :} of a chain, lowered: its condition and its true operand. */
+  private record ChainLevel(ConditionalExpressionTree tree, Operand condition, Operand whenTrue,
+      Block trueBlock) {}
+
+  /**
+   * The type of each level of a {@code ?:} chain, from the outermost, whose false operand at the
+   * innermost is {@code last}; null after reporting the first error from the innermost level
+   * out, as Java's type check of the nested expressions would, or when an operand failed.
+   */
+  private NumericType[] chainTypes(List<ChainLevel> levels, Operand last) {
+    NumericType[] types = new NumericType[levels.size()];
+    if (last == null) {
       return null;
     }
-    NumericType type;
-    if (whenTrue.type() == NumericType.BOOLEAN || whenFalse.type() == NumericType.BOOLEAN) {
-      if (whenTrue.type() != whenFalse.type()) {
-        unsupported(conditional, "the operands of '?:' must both be numbers or both booleans");
+    NumericType falseType = last.type();
+    for (int i = levels.size() - 1; i >= 0; i--) {
+      ChainLevel level = levels.get(i);
+      if (level.condition() == null || level.whenTrue() == null) {
         return null;
       }
-      type = NumericType.BOOLEAN;
-    } else {
-      type = NumericType.promote(whenTrue.type(), whenFalse.type());
-    }
-    whenTrue = literalAs(whenTrue, type);
-    whenFalse = literalAs(whenFalse, type);
-    if (trueBlock.statements().isEmpty() && falseBlock.statements().isEmpty()) {
-      if (condition instanceof Operand.Constant c && whenTrue instanceof Operand.Constant t
-          && whenFalse instanceof Operand.Constant f) {
-        return new Operand.Constant(c.expression().choose(t.expression(), f.expression()), type,
-            OptionalDouble.empty());
+      if (level.condition().type() != NumericType.BOOLEAN) {
+        unsupported(level.tree().getCondition(), "the condition of '?:' must be a boolean");
+        return null;
       }
-      boolean active = whenTrue.isActive() || whenFalse.isActive();
-      return context.emit(Operation.SELECT, List.of(condition, whenTrue, whenFalse), type, active);
+      NumericType trueType = level.whenTrue().type();
+      if (trueType == NumericType.BOOLEAN || falseType == NumericType.BOOLEAN) {
+        if (trueType != falseType) {
+          unsupported(level.tree(), "the operands of '?:' must both be numbers or both booleans");
+          return null;
+        }
+        types[i] = NumericType.BOOLEAN;
+      } else {
+        types[i] = NumericType.promote(trueType, falseType);
+      }
+      falseType = types[i];
     }
-    Variable result = ir.variable("choice", type, null);
-    ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
-    ir.add(new If(ir.nextStatementId(), condition,
-        append(trueBlock, new Store(result, whenTrue, context.line())),
-        append(falseBlock, new Store(result, whenFalse, context.line())), context.line()));
-    return new Operand.Use(context.readVariable(result));
+    return types;
+  }
+
+  /** {@code c ? a : b} of operands computed without statements: a constant or a select. */
+  private Operand choose(Operand condition, Operand whenTrue, Operand whenFalse,
+      NumericType type) {
+    if (condition instanceof Operand.Constant c && whenTrue instanceof Operand.Constant t
+        && whenFalse instanceof Operand.Constant f) {
+      return new Operand.Constant(c.expression().choose(t.expression(), f.expression()), type,
+          OptionalDouble.empty());
+    }
+    boolean active = whenTrue.isActive() || whenFalse.isActive();
+    return context.emit(Operation.SELECT, List.of(condition, whenTrue, whenFalse), type, active);
+  }
+
+  private static ExpressionTree withoutParentheses(ExpressionTree expression) {
+    ExpressionTree unwrapped = expression;
+    while (unwrapped instanceof ParenthesizedTree parenthesized) {
+      unwrapped = parenthesized.getExpression();
+    }
+    return unwrapped;
   }
 
   private Operand unary(UnaryTree unary) {

@@ -133,6 +133,11 @@ public abstract sealed class Expr {
     return new Call(owner + "." + name, List.of(arguments));
   }
 
+  /** {@code name(arguments)}: a method of the class being written. */
+  public static Expr localCall(String name, Expr... arguments) {
+    return new Call(name, List.of(arguments));
+  }
+
   /** A binary operator applied to two operands, keeping Java's left-to-right grouping. */
   public static Expr binary(String operator, Expr left, Expr right) {
     return new Binary(operator, left, right);

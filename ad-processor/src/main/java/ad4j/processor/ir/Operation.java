@@ -30,6 +30,11 @@ public final class Operation {
      * {@code double} parameters on the tape, the last on top.
      */
     PULLBACK_CALL,
+    /**
+     * {@code name(tape, a, ...)}: a call of another program of the same generated class, which
+     * works on the caller's tape. A program that returns nothing gives a value nobody reads.
+     */
+    LOCAL_CALL,
     /** Takes the most recently recorded value of the result's type back from the tape. */
     POP,
     /** {@code a}: a constant or a variable's current value, copied into a value. */
@@ -96,6 +101,14 @@ public final class Operation {
         callee.parameterTypes().size() + 1, null, callee);
   }
 
+  /**
+   * A call of the program {@code name} of the same generated class with the caller's tape and
+   * {@code arity} further arguments.
+   */
+  public static Operation localCall(String name, int arity) {
+    return new Operation(Form.LOCAL_CALL, name, arity, null, null);
+  }
+
   /** A value taken back from the tape; see {@link Push}. */
   public static final Operation POP = new Operation(Form.POP, "pop", 0, null, null);
 
@@ -138,6 +151,7 @@ public final class Operation {
       case USER_CALL -> "call";
       case TANGENT_CALL -> "tangent call";
       case PULLBACK_CALL -> "pullback call";
+      case LOCAL_CALL -> "local call";
       case POP -> "pop";
       case COPY -> "copy";
       case SELECT -> "?:";

@@ -47,7 +47,8 @@ import java.util.TreeMap;
  * forward sweep records on the tape the values derivatives read ({@link TapePlan}), each branch
  * its decision, each inner loop its trip count; the reverse sweep takes them back in mirror
  * order. An adjoint passed on unchanged ({@code t = a + b} gives {@code aBar = tBar}) is shared
- * rather than copied, and values whose adjoint never reaches a parameter get no reverse code.
+ * rather than copied, and values whose adjoint never reaches a parameter get no reverse code
+ * ({@link LiveAdjoints}).
  */
 public final class Adjoint {
   /** What the program does with the parameters' adjoints. */
@@ -66,6 +67,11 @@ public final class Adjoint {
 
     Output(String arrayName) {
       this.arrayName = arrayName;
+    }
+
+    /** The name of the output array parameter; null when the adjoints go onto the tape. */
+    String arrayName() {
+      return arrayName;
     }
   }
 
@@ -96,6 +102,8 @@ public final class Adjoint {
   private final Deque<Integer> loopBranchBase = new ArrayDeque<>(List.of(0));
   private Variable result;
   private Operand seed;
+  /** The values whose adjoints the reverse sweep computes; the others get no reverse code. */
+  private LiveAdjoints live;
 
   private Adjoint(Function primal, FlowAnalysis flow) {
     this.primal = primal;
@@ -131,6 +139,7 @@ public final class Adjoint {
   }
 
   private Function segment(Segments.Segment segment, boolean last) {
+    live = new LiveAdjoints(primal, flow, segment.carriedOut());
     List<Value> parameters = new ArrayList<>(primal.parameters());
     List<Statement> out = new ArrayList<>();
     List<Value> differentiable = primal.differentiableParameters();
@@ -172,6 +181,7 @@ public final class Adjoint {
   }
 
   private Function transform(Output output) {
+    live = new LiveAdjoints(primal, flow, List.of());
     List<Value> parameters = new ArrayList<>(primal.parameters());
     if (output != Output.GRADIENT) {
       Value seedParameter = builder.generated("seed", NumericType.DOUBLE, false);
@@ -533,9 +543,13 @@ public final class Adjoint {
         popped.put(needed, new Operand.Use(copy));
       }
     }
+    if (!live.isLive(value)) {
+      return; // nothing that reaches the result depends on this value
+    }
     AdjointValue adjoint = adjoints.get(value);
     if (adjoint == null) {
-      return; // nothing that reaches the result depends on this value
+      throw new IllegalStateException("the reverse sweep reached " + value
+          + " before all uses of it that LiveAdjoints found");
     }
     SourceLine line = instruction.line().adjoint();
     Operation operation = instruction.operation();

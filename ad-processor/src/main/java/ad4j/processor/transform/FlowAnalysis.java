@@ -16,6 +16,7 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
+import ad4j.processor.rules.Partial;
 import ad4j.processor.rules.Site;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,6 +44,8 @@ public final class FlowAnalysis {
   private final Map<Value, Block> definedIn = new HashMap<>();
   private final Map<Value, Set<Block>> usedIn = new HashMap<>();
   private final Map<Instruction, List<Value>> needs = new IdentityHashMap<>();
+  /** Per instruction, the positions of the active arguments its rule has a partial for. */
+  private final Map<Instruction, Set<Integer>> differentiated = new IdentityHashMap<>();
   private final Set<Block> conditionBlocks = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Set<Variable> parameterVariables = new LinkedHashSet<>();
   private final List<Instruction> live;
@@ -124,6 +127,15 @@ public final class FlowAnalysis {
   }
 
   /**
+   * Whether the rule of {@code instruction} has a partial for its active argument at
+   * {@code position}: only then does the reverse sweep pass a derivative back to it. Calls of
+   * other methods are not answered here.
+   */
+  public boolean hasPartial(Instruction instruction, int position) {
+    return differentiated.getOrDefault(instruction, Set.of()).contains(position);
+  }
+
+  /**
    * Whether the adjoint of {@code value} is summed in more than one block, so that it must be
    * declared (as zero) at the start of the reverse of its defining block.
    */
@@ -174,8 +186,9 @@ public final class FlowAnalysis {
             noteVariable(read.variable());
           }
         }
-        List<Value> needed = computeNeeds(instruction);
-        needs.put(instruction, needed);
+        Set<Integer> positions = new HashSet<>();
+        needs.put(instruction, computeNeeds(instruction, positions));
+        differentiated.put(instruction, positions);
       } else if (statement instanceof Declare declare) {
         use(declare.initial(), block);
         noteVariable(declare.variable());
@@ -213,9 +226,10 @@ public final class FlowAnalysis {
 
   /**
    * The values an instruction's derivative formulas read: its rule builds the partials as IR,
-   * and the operands they use are the instruction's arguments and result.
+   * and the operands they use are the instruction's arguments and result. The positions of the
+   * arguments that have a partial go into {@code withPartial}.
    */
-  private static List<Value> computeNeeds(Instruction instruction) {
+  private static List<Value> computeNeeds(Instruction instruction, Set<Integer> withPartial) {
     if (!instruction.result().isActive()) {
       return List.of();
     }
@@ -245,7 +259,11 @@ public final class FlowAnalysis {
     List<Operand> formulas = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
       if (arguments.get(i).isActive()) {
-        rule.get().partial(i, site).ifPresent(p -> formulas.add(p.applyTo(Site.number(1.0), site)));
+        Optional<Partial> partial = rule.get().partial(i, site);
+        if (partial.isPresent()) {
+          withPartial.add(i);
+          formulas.add(partial.get().applyTo(Site.number(1.0), site));
+        }
       }
     }
     Set<Value> read = new HashSet<>();

@@ -1,0 +1,117 @@
+package ad4j.processor.transform;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Dead-adjoint elimination: which values' adjoints the reverse sweep computes. An active value's
+ * adjoint is live when one of its uses passes a derivative back to it from something whose
+ * adjoint is live: the returned value, an active variable it is stored into, or an instruction
+ * whose result's adjoint is live and whose rule has a partial for that argument (every
+ * {@code double} argument of a call of another method). Any other value's adjoint is zero
+ * whatever the seed, so {@link Adjoint} writes no reverse code for its instruction.
+ *
+ * <p>Some adjoints the reverse sweep sets up whatever their uses, and they count as live: those
+ * summed in more than one block, which it declares ahead as zero ({@link
+ * FlowAnalysis#needsDeclaredAdjoint}), and those another program hands over (a segment's
+ * values carried into the next segment, whose adjoints come back from it on the tape).
+ */
+final class LiveAdjoints {
+  private final FlowAnalysis flow;
+  private final Set<Value> live = Collections.newSetFromMap(new IdentityHashMap<>());
+  private boolean changed;
+
+  /**
+   * The live adjoints of {@code function}; {@code handedOver}: values whose adjoints come from
+   * another program.
+   */
+  LiveAdjoints(Function function, FlowAnalysis flow, Collection<Value> handedOver) {
+    this.flow = flow;
+    live.addAll(handedOver);
+    // a use comes after its definition, so one backward walk finds almost all; walked again
+    // until nothing changes, the answer does not depend on the order of nested blocks
+    do {
+      changed = false;
+      walk(function.body());
+    } while (changed);
+  }
+
+  /** Whether the reverse sweep computes {@code value}'s adjoint. */
+  boolean isLive(Value value) {
+    return live.contains(value);
+  }
+
+  private void walk(Block block) {
+    List<Statement> statements = block.statements();
+    for (int i = statements.size() - 1; i >= 0; i--) {
+      Statement statement = statements.get(i);
+      if (statement instanceof Instruction instruction) {
+        Value value = instruction.result();
+        if (value.isActive() && flow.needsDeclaredAdjoint(value)) {
+          mark(value);
+        }
+        if (flow.isLive(instruction) && value.isActive() && live.contains(value)) {
+          passBack(instruction);
+        }
+      } else if (statement instanceof Return ret) {
+        mark(ret.value());
+      } else if (statement instanceof Declare declare && declare.variable().isActive()) {
+        mark(declare.initial());
+      } else if (statement instanceof Store store && store.variable().isActive()) {
+        mark(store.value());
+      } else if (statement instanceof If branch) {
+        walk(branch.thenBlock());
+        walk(branch.elseBlock());
+      } else if (statement instanceof Loop loop) {
+        walk(loop.update());
+        walk(loop.body());
+        walk(loop.condition());
+      }
+    }
+  }
+
+  /** Marks the arguments the reverse of {@code instruction} passes a derivative back to. */
+  private void passBack(Instruction instruction) {
+    Operation operation = instruction.operation();
+    List<Operand> arguments = instruction.arguments();
+    if (operation.form() == Operation.Form.COPY && arguments.get(0) instanceof Operand.Read) {
+      return; // into the variable's adjoint, which is not a value's
+    }
+    for (int i = 0; i < arguments.size(); i++) {
+      boolean passed = operation.form() == Operation.Form.USER_CALL
+          ? operation.callee().parameterTypes().get(i) == NumericType.DOUBLE
+          : flow.hasPartial(instruction, i);
+      if (passed) {
+        mark(arguments.get(i));
+      }
+    }
+  }
+
+  private void mark(Operand operand) {
+    if (operand instanceof Operand.Use use && use.isActive() && live.add(use.value())) {
+      changed = true;
+    }
+  }
+
+  private void mark(Value value) {
+    if (live.add(value)) {
+      changed = true;
+    }
+  }
+}

@@ -1,0 +1,198 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.LargeStack;
+import ad4j.processor.testing.MixedFunction;
+import com.google.testing.compile.Compilation;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A {@code ?:} chain of 400 pieces, returned, as an initializer and assigned: every level
+ * stores into the one result variable of the outermost, so the generated members write the
+ * chain as {@code else if}, one level deep, and the generated file grows linearly with the
+ * chain (each level declared a variable of its own in the else block of the level around it:
+ * nested 400 deep and quadratic in size). Also the types Java gives the levels of a chain.
+ */
+class ConditionalChainTest {
+  private static final int PIECES = 400;
+
+  /** {@code x < 0 ? x * y + 0 : x < 1 ? x * y + 1 : ... : Math.sin(y)}. */
+  private static String chain(int pieces) {
+    StringBuilder chain = new StringBuilder();
+    for (int i = 0; i < pieces; i++) {
+      chain.append("x < ").append(i).append(" ? x * y + ").append(i).append("\n        : ");
+    }
+    return chain.append("Math.sin(y)").toString();
+  }
+
+  private static String source(int pieces) {
+    String chain = chain(pieces);
+    return String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Chain {",
+        "  @Differentiable static double returned(double x, double y) {",
+        "    return " + chain + ";",
+        "  }",
+        "  @Differentiable static double initialized(double x, double y) {",
+        "    double r = " + chain + ";",
+        "    return r * x;",
+        "  }",
+        "  @Differentiable static double assigned(double x, double y) {",
+        "    double r = y;",
+        "    r = " + chain + ";",
+        "    return r * x;",
+        "  }",
+        "}",
+        "");
+  }
+
+  private static Compiled compile(int pieces) {
+    return LargeStack.run(() -> InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Chain", source(pieces)));
+  }
+
+  private static String generated(Compilation compilation) throws IOException {
+    return compilation.generatedSourceFile("com.example.ChainGrad").orElseThrow()
+        .getCharContent(true).toString();
+  }
+
+  @Test
+  void aLongChainIsWrittenFlatAndLinear() throws IOException {
+    Compiled compiled = compile(PIECES);
+    double middle = 200.5; // in the piece x < 201: x * y + 201
+    double last = PIECES + 0.5; // past every piece: Math.sin(y)
+    double y = 0.3;
+
+    CompiledFunction returned = compiled.function("com.example.Chain", "returned", 2);
+    DerivativeChecks.checkAt(returned, -0.5, y); // the first piece
+    DerivativeChecks.checkAt(returned, 2.5, y); // the fourth (finite differences need room)
+    DerivativeChecks.checkAt(returned, last, y);
+    assertThat(returned.gradient(middle, y)).usingTolerance(1e-12)
+        .containsExactly(y, middle).inOrder();
+    assertThat(returned.gradient(last, y)).usingTolerance(1e-12)
+        .containsExactly(0.0, Math.cos(y)).inOrder();
+
+    for (String name : List.of("initialized", "assigned")) {
+      CompiledFunction f = compiled.function("com.example.Chain", name, 2); // r * x
+      DerivativeChecks.checkAt(f, -0.5, y);
+      DerivativeChecks.checkAt(f, 2.5, y);
+      DerivativeChecks.checkAt(f, last, y);
+      assertWithMessage(name).that(f.gradient(middle, y)).usingTolerance(1e-9)
+          .containsExactly(2 * middle * y + 201, middle * middle).inOrder();
+      assertWithMessage(name).that(f.gradient(last, y)).usingTolerance(1e-12)
+          .containsExactly(Math.sin(y), last * Math.cos(y)).inOrder();
+    }
+
+    String generated = generated(compiled.compilation());
+    int deepest = generated.lines()
+        .mapToInt(line -> line.length() - line.stripLeading().length()).max().orElseThrow();
+    assertThat(deepest).isAtMost(16);
+    // each method has five members, each piece a few short lines in each
+    assertThat(generated.length()).isLessThan(3 * 5_000 * PIECES);
+  }
+
+  @Test
+  void theGeneratedSizeIsLinearInTheChain() throws IOException {
+    int half = generated(compile(PIECES / 2).compilation()).length();
+    int full = generated(compile(PIECES).compilation()).length();
+    // linear: twice the pieces, twice the code (quadratic growth gave four times)
+    assertThat((double) full / half).isWithin(0.1).of(2.0);
+  }
+
+  /**
+   * 1,000 pieces: ad4j writes its class (it overflowed its stack: an internal error); javac then
+   * finds the members larger than the 64 KB of bytecode a method may have, and nothing else.
+   */
+  @Test
+  void aChainOfAThousandPiecesIsProcessed() {
+    Compilation compilation = LargeStack.run(() -> InProcessCompiler.compileUnchecked(
+        "com.example.Chain", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Chain {",
+            "  @Differentiable static double returned(double x, double y) {",
+            "    return " + chain(1_000) + ";",
+            "  }",
+            "}",
+            "")));
+    String diagnostics = InProcessCompiler.describe(compilation.diagnostics());
+    assertThat(compilation.errors()).isNotEmpty();
+    for (var error : compilation.errors()) {
+      assertWithMessage(diagnostics).that(error.getMessage(null)).isEqualTo("code too large");
+      assertWithMessage(diagnostics).that(error.getSource().getName())
+          .endsWith("ChainGrad.java");
+    }
+  }
+
+  @Test
+  void theLevelsOfAChainHaveTheTypesJavaGivesThem() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Types", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Types {",
+            // 'c ? 1 : x' is double; an int piece of a double chain is widened to double
+            "  @Differentiable static double mixed(double x, int n) {",
+            "    return x < 0 ? 1 : x < 1 ? n / 2 : x < 2 ? n * x : x < 3 ? 2L * n",
+            "        : Math.sin(x);",
+            "  }",
+            // an int chain, then used in double arithmetic
+            "  @Differentiable static double integral(double x, int n) {",
+            "    int k = n < 0 ? -n : n < 1 ? 7 : n < 2 ? n * 3 : n % 5;",
+            "    return k * x;",
+            "  }",
+            // an int or long operand of a float level inside a double chain is rounded to
+            // float (JLS 15.25; ecj does so, javac skips the rounding: see rounded below)
+            "  @Differentiable static double rounded(double x, int n) {",
+            "    return x < 0 ? x * x : x < 1 ? 0.5f : x < 2 ? n + 1 : n * 3L;",
+            "  }",
+            "}",
+            ""));
+    MixedFunction mixed = new MixedFunction(compiled, "com.example.Types", "mixed",
+        double.class, int.class);
+    MixedFunction integral = new MixedFunction(compiled, "com.example.Types", "integral",
+        double.class, int.class);
+    MixedFunction rounded = new MixedFunction(compiled, "com.example.Types", "rounded",
+        double.class, int.class);
+    for (double x : new double[] {-0.5, 0.5, 1.5, 2.5, 3.5}) {
+      for (int n : new int[] {-3, 0, 1, 7, 16_777_216, 16_777_217}) {
+        Object[] arguments = {x, n};
+        for (MixedFunction f : List.of(mixed, integral)) {
+          assertWithMessage("%s at %s, %s", f, x, n)
+              .that(f.valueAndGradient(arguments, new double[1])).isEqualTo(f.value(arguments));
+        }
+        // javac compiles the user's 'rounded' without the rounding to float that JLS 15.25
+        // asks for (it widens each operand straight to the double the method returns); ecj
+        // and ad4j round as JLS says, written out here with the cast to the float level
+        double roundedAsJlsSays = x < 0 ? x * x : x < 1 ? 0.5f : (float) (x < 2 ? n + 1 : n * 3L);
+        assertWithMessage("%s at %s, %s", rounded, x, n)
+            .that(rounded.valueAndGradient(arguments, new double[1])).isEqualTo(roundedAsJlsSays);
+      }
+    }
+    // what tells the float level's rounding from a widening straight to double
+    assertThat(rounded.valueAndGradient(new Object[] {1.5, 16_777_216}, new double[1]))
+        .isEqualTo(16_777_216.0); // 16,777,217 rounded to float
+    assertThat(rounded.valueAndGradient(new Object[] {2.5, 16_777_217}, new double[1]))
+        .isEqualTo(50_331_652.0); // 50,331,651 rounded to float
+
+    assertThat(mixed.gradient(new Object[] {1.5, 7})).usingExactEquality()
+        .containsExactly(7.0);
+    assertThat(mixed.gradient(new Object[] {3.5, 7})).usingExactEquality()
+        .containsExactly(Math.cos(3.5));
+    assertThat(mixed.gradient(new Object[] {0.5, 7})).usingExactEquality()
+        .containsExactly(0.0);
+    assertThat(integral.gradient(new Object[] {0.5, 7})).usingExactEquality()
+        .containsExactly(2.0); // k = 7 % 5
+    assertThat(rounded.gradient(new Object[] {-0.5, 7})).usingExactEquality()
+        .containsExactly(-1.0);
+  }
+}
