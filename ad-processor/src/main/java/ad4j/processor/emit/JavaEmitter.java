@@ -288,9 +288,21 @@ final class JavaEmitter {
    * The else block as {@code else if (condition)}: when it is one branch, or one instruction
    * computing the condition of the one branch after it (inline when nothing else reads the
    * condition, else assigned in the test to its local, declared earlier); null otherwise.
+   * Instructions before them that are written inline where used (a read of a variable) are
+   * no statements and do not count.
    */
   private ElseIf elseIf(Block otherwise) {
     List<Statement> statements = otherwise.statements();
+    int first = 0;
+    while (first < statements.size() && statements.get(first) instanceof Instruction leading
+        && facts.isInline(leading.result())) {
+      formulas.put(leading.result(), leading); // as writing it would: read where it is used
+      first++;
+    }
+    return elseIfOf(statements.subList(first, statements.size()));
+  }
+
+  private ElseIf elseIfOf(List<Statement> statements) {
     if (statements.size() == 1 && statements.get(0) instanceof If nested) {
       return new ElseIf(nested, operand(nested.condition()));
     }

@@ -306,7 +306,12 @@ public final class Adjoint {
           out.add(new Store(result, ret.value(), ret.line()));
         }
       } else if (statement instanceof If branch) {
-        forwardIf(branch, recording, out);
+        List<If> chain = recording ? chain(branch, block) : List.of();
+        if (chain.isEmpty()) {
+          forwardIf(branch, recording, out);
+        } else {
+          out.add(forwardChain(chain, 0));
+        }
       } else if (statement instanceof Loop loop) {
         forwardLoop(loop, block, out);
       } else if (statement instanceof Jump jump) {
@@ -335,6 +340,110 @@ public final class Adjoint {
     if (recording && completesNormally(branch)) {
       out.add(new Push(branch.condition(), null));
     }
+  }
+
+  /**
+   * The links of an {@code if / else if} chain inside a loop whose pieces the sweeps can tell
+   * apart by one number, or none: each else block but the last is only the computation of the
+   * next condition (inactive, recording nothing) and the next link, and no piece leaves the
+   * chain other than by its end. Recording one decision per link after the link (as
+   * {@link #forwardIf} does) would put a push after each nested link, so that no else block
+   * could be written as {@code else if}: 400 pieces were nested 400 deep, quadratic in size.
+   */
+  private List<If> chain(If branch, Block block) {
+    if (flow.loopDepth(block) == 0 || flow.isConditionBlock(block)) {
+      return List.of();
+    }
+    List<If> links = new ArrayList<>();
+    If link = branch;
+    while (true) {
+      links.add(link);
+      if (!leavesOnlyByItsEnd(link.thenBlock())) {
+        return List.of();
+      }
+      List<Statement> next = link.elseBlock().statements();
+      if (next.isEmpty() || !(next.get(next.size() - 1) instanceof If nested)
+          || !onlyComputesCondition(next.subList(0, next.size() - 1), link.elseBlock())) {
+        break;
+      }
+      link = nested;
+    }
+    return links.size() > 1 && leavesOnlyByItsEnd(link.elseBlock()) ? links : List.of();
+  }
+
+  /**
+   * Whether {@code statements} of {@code block} only compute a condition and so have no
+   * reverse: nothing recorded, and an active value (a read of a variable) read only there and
+   * only by inactive values (comparisons, which pass no adjoint on).
+   */
+  private boolean onlyComputesCondition(List<Statement> statements, Block block) {
+    for (Statement statement : statements) {
+      if (!(statement instanceof Instruction instruction)
+          || !tape.recordedAfter(instruction, block).isEmpty()) {
+        return false;
+      }
+      Value value = instruction.result();
+      if (value.isActive() && !flow.isUsedOnlyIn(value, block)) {
+        return false;
+      }
+    }
+    for (Statement statement : statements) {
+      Instruction reader = (Instruction) statement;
+      if (reader.result().isActive() && reader.arguments().stream()
+          .anyMatch(argument -> argument instanceof Operand.Use use && use.isActive())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether no statement of {@code block}, at any depth, jumps, returns or throws. */
+  private static boolean leavesOnlyByItsEnd(Block block) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Jump || statement instanceof Return
+          || statement instanceof Throw) {
+        return false;
+      }
+      if (statement instanceof If branch && !(leavesOnlyByItsEnd(branch.thenBlock())
+          && leavesOnlyByItsEnd(branch.elseBlock()))) {
+        return false;
+      }
+      if (statement instanceof Loop loop && !(leavesOnlyByItsEnd(loop.condition())
+          && leavesOnlyByItsEnd(loop.body()) && leavesOnlyByItsEnd(loop.update()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The forward sweep of a chain from link {@code index}: each piece ends by recording its
+   * number, once, above everything it recorded, so every else block stays the next condition
+   * and the next link, which the printer writes as {@code else if}.
+   */
+  private If forwardChain(List<If> chain, int index) {
+    If link = chain.get(index);
+    Block thenBlock = withPush(forward(link.thenBlock()), index);
+    Block elseBlock;
+    if (index + 1 < chain.size()) {
+      List<Statement> next = new ArrayList<>();
+      for (Statement statement : link.elseBlock().statements()) {
+        if (statement instanceof Instruction instruction && flow.isLive(instruction)) {
+          next.add(instruction);
+        }
+      }
+      next.add(forwardChain(chain, index + 1));
+      elseBlock = new Block(next);
+    } else {
+      elseBlock = withPush(forward(link.elseBlock()), chain.size());
+    }
+    return new If(link.id(), link.condition(), thenBlock, elseBlock, link.line());
+  }
+
+  private static Block withPush(Block block, int piece) {
+    List<Statement> statements = new ArrayList<>(block.statements());
+    statements.add(new Push(Operand.Constant.of(piece), null));
+    return new Block(statements);
   }
 
   /** Before a jump out of the loop body: the decisions of the branches being left. */
@@ -472,7 +581,14 @@ public final class Adjoint {
               out);
         }
       } else if (statement instanceof If branch) {
-        reverseIf(branch, block, out);
+        List<If> chain = chain(branch, block);
+        if (chain.isEmpty()) {
+          reverseIf(branch, block, out);
+        } else {
+          Value piece = builder.generated("piece", NumericType.INT, false);
+          out.add(new Instruction(piece, Operation.POP, List.of(), branch.line().adjoint()));
+          reverseChain(chain, 0, new Operand.Use(piece), out);
+        }
       } else if (statement instanceof Loop loop) {
         reverseLoop(loop, block, out);
       }
@@ -501,6 +617,27 @@ public final class Adjoint {
       return; // nothing to do on either path, and no decision to take back from the tape
     }
     out.add(new If(branch.id(), decision, new Block(thenReverse), new Block(elseReverse), line));
+  }
+
+  /**
+   * The reverse of a chain from link {@code index}, choosing the piece by the number the forward
+   * sweep recorded: {@code if (piece == 0) ... else if (piece == 1) ...}, flat as well. The
+   * conditions between the links compute inactive values only and have no reverse.
+   */
+  private void reverseChain(List<If> chain, int index, Operand piece, List<Statement> out) {
+    If link = chain.get(index);
+    SourceLine line = link.line().adjoint();
+    Site site = Site.formulas(builder, line);
+    Operand taken = site.isEqualTo(piece, Operand.Constant.of(index));
+    out.addAll(site.instructionsFor(List.of(taken)));
+    Block thenBlock = new Block(reverse(link.thenBlock()));
+    List<Statement> elseStatements = new ArrayList<>();
+    if (index + 1 < chain.size()) {
+      reverseChain(chain, index + 1, piece, elseStatements);
+    } else {
+      elseStatements = reverse(link.elseBlock());
+    }
+    out.add(new If(link.id(), taken, thenBlock, new Block(elseStatements), line));
   }
 
   /** {@code for (int iteration = trips; iteration > 0; iteration--)} over the body's reverse. */

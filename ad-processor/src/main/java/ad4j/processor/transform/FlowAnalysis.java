@@ -153,6 +153,12 @@ public final class FlowAnalysis {
     return false;
   }
 
+  /** Whether {@code value} is read nowhere but directly in {@code block}. */
+  public boolean isUsedOnlyIn(Value value, Block block) {
+    Set<Block> blocks = usedIn.getOrDefault(value, Set.of());
+    return blocks.isEmpty() || blocks.size() == 1 && blocks.contains(block);
+  }
+
   /** The values defined directly in {@code block}, in order. */
   public List<Value> valuesDefinedIn(Block block) {
     List<Value> values = new ArrayList<>();
