@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Compares the generated code of two ad4j builds in one JMH run: the same benchmarks, taken from
+# each build in turn, class by class, so that a drift in the machine's load hits both alike.
+#
+#   ad-samples/src/bench/compare-builds.sh BEFORE_CHECKOUT AFTER_CHECKOUT OUT_DIR
+#
+# Each checkout must have been built with
+#   mvn -q -B -Pbench -DskipTests package -pl ad-samples -am
+# (as run-benchmarks.sh does). Writes OUT_DIR/<Class>-before.json and -after.json and prints the
+# side-by-side table of scripts/ab_table.py. About 9 minutes on 2 cores.
+set -euo pipefail
+before=$(cd "$1" && pwd)
+after=$(cd "$2" && pwd)
+out=$3
+mkdir -p "$out"
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+variants='(primal|reverseValueAndGradient|reversePullback|forwardTangents|perimeter.*|softplusSum(Primal|ValueAndGradient|Pullback))$'
+for cls in Rosenbrock BlackScholes LogisticLoss BundleAdjustment GaussianMixture Chain Horner Rk4 HelperCalls; do
+  for side in before after; do
+    if [ "$side" = before ]; then checkout=$before; else checkout=$after; fi
+    cp="$checkout/ad-samples/target/classes:$(cat "$checkout/ad-samples/target/bench-classpath.txt")"
+    "$java" -cp "$cp" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 4 -r 1s -prof gc \
+      -rf json -rff "$out/$cls-$side.json" "ad4j.samples.bench.${cls}Bench.$variants" > "$out/$cls-$side.log"
+    # The JVM's path on this machine says nothing to a reader of the results: keep its name only.
+    sed -i 's#"jvm" : "[^"]*/\(java\)"#"jvm" : "\1"#' "$out/$cls-$side.json"
+  done
+done
+python3 "$(dirname "$0")/scripts/ab_table.py" "$out"
