@@ -4,9 +4,11 @@ import static com.google.common.truth.Truth.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.TapeIsEmpty;
 import ad4j.runtime.Tape;
 import com.google.testing.compile.Compilation;
 import java.lang.reflect.InvocationTargetException;
@@ -14,8 +16,8 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import javax.tools.JavaFileObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * function is checked against finite differences of the user's own method, forward against
  * reverse mode, value bit for bit, and the tape must be empty after every call.
  */
+@ExtendWith(TapeIsEmpty.class)
 class ControlFlowTest {
   private static final String SOURCE = String.join("\n",
       "package com.example;",
@@ -117,18 +120,11 @@ class ControlFlowTest {
       "  }",
       "}");
 
-  private static Compiled compiled;
+  private static final CompiledOnce FLOW = new CompiledOnce(() ->
+      InProcessCompiler.compile("com.example.Flow", SOURCE));
 
   private static Compiled flow() {
-    if (compiled == null) {
-      compiled = InProcessCompiler.compile("com.example.Flow", SOURCE);
-    }
-    return compiled;
-  }
-
-  @AfterEach
-  void tapeIsEmpty() {
-    assertThat(Tape.current().size()).isEqualTo(0);
+    return FLOW.get();
   }
 
   static Stream<Arguments> functions() {

@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.MixedFunction;
@@ -54,14 +55,12 @@ class DeadThrowingCodeTest {
       "  }",
       "}");
 
-  private static Compiled compiled;
+  private static final CompiledOnce DEAD = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+          "com.example.Dead", SOURCE));
 
   private static Compiled dead() {
-    if (compiled == null) {
-      compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
-          "com.example.Dead", SOURCE);
-    }
-    return compiled;
+    return DEAD.get();
   }
 
   private static MixedFunction function(String name, Class<?>... types) {

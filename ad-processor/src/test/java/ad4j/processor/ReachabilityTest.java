@@ -4,21 +4,23 @@ import static com.google.common.truth.Truth.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
-import ad4j.runtime.Tape;
+import ad4j.processor.testing.TapeIsEmpty;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Java's reachability rules (JLS 14.22), in the user's method and in generated code: a loop
  * without a test that is left only by {@code return} ends the method; a method that only throws,
  * or loops forever, gets members with no code after the forward sweep.
  */
+@ExtendWith(TapeIsEmpty.class)
 class ReachabilityTest {
   private static final String SOURCE = String.join("\n",
       "package com.example;",
@@ -66,19 +68,12 @@ class ReachabilityTest {
       "  }",
       "}");
 
-  private static Compiled compiled;
+  private static final CompiledOnce REACH = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+          "com.example.Reach", SOURCE));
 
   private static Compiled reach() {
-    if (compiled == null) {
-      compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
-          "com.example.Reach", SOURCE);
-    }
-    return compiled;
-  }
-
-  @AfterEach
-  void tapeIsEmpty() {
-    assertThat(Tape.current().size()).isEqualTo(0);
+    return REACH.get();
   }
 
   @ParameterizedTest

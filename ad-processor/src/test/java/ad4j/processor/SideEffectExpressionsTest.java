@@ -3,14 +3,15 @@ package ad4j.processor;
 import static com.google.common.truth.Truth.assertThat;
 
 import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
-import ad4j.runtime.Tape;
+import ad4j.processor.testing.TapeIsEmpty;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * evaluation order: each function is checked against its own user method (values bit for bit),
  * finite differences, and forward against reverse mode.
  */
+@ExtendWith(TapeIsEmpty.class)
 class SideEffectExpressionsTest {
   private static final String SOURCE = String.join("\n",
       "package com.example;",
@@ -90,19 +92,12 @@ class SideEffectExpressionsTest {
       "  }",
       "}");
 
-  private static Compiled compiled;
+  private static final CompiledOnce EFFECTS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+          "com.example.Effects", SOURCE));
 
   private static Compiled effects() {
-    if (compiled == null) {
-      compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
-          "com.example.Effects", SOURCE);
-    }
-    return compiled;
-  }
-
-  @AfterEach
-  void tapeIsEmpty() {
-    assertThat(Tape.current().size()).isEqualTo(0);
+    return EFFECTS.get();
   }
 
   static Stream<Arguments> functions() {

@@ -3,15 +3,16 @@ package ad4j.processor;
 import static com.google.common.truth.Truth.assertThat;
 
 import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.MixedFunction;
-import ad4j.runtime.Tape;
+import ad4j.processor.testing.TapeIsEmpty;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * against the user's own method (values bit for bit), finite differences, and forward against
  * reverse mode. Each wrapper weighs every case differently, so that a wrong case shows.
  */
+@ExtendWith(TapeIsEmpty.class)
 class SwitchTest {
   private static final String SOURCE = String.join("\n",
       "package com.example;",
@@ -88,19 +90,12 @@ class SwitchTest {
       "  }",
       "}");
 
-  private static Compiled compiled;
+  private static final CompiledOnce SWITCHES = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+          "com.example.Switches", SOURCE));
 
   private static Compiled switches() {
-    if (compiled == null) {
-      compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
-          "com.example.Switches", SOURCE);
-    }
-    return compiled;
-  }
-
-  @AfterEach
-  void tapeIsEmpty() {
-    assertThat(Tape.current().size()).isEqualTo(0);
+    return SWITCHES.get();
   }
 
   static Stream<Arguments> functions() {

@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.MixedFunction;
@@ -64,13 +65,11 @@ class TapeAfterExceptionTest {
         "}");
   }
 
-  private static Compiled compiled;
+  private static final CompiledOnce THROWING = new CompiledOnce(() ->
+      InProcessCompiler.compile("com.example.Throwing", source()));
 
   private static Compiled throwing() {
-    if (compiled == null) {
-      compiled = InProcessCompiler.compile("com.example.Throwing", source());
-    }
-    return compiled;
+    return THROWING.get();
   }
 
   @ParameterizedTest
