@@ -44,6 +44,12 @@ final class CalleeResolver {
       }
     }
     ExecutableElement method = mostSpecific(applicable);
+    if (method == null && argumentTypes.stream().anyMatch(NumericType::isArray)) {
+      diagnostics().error(call, "call to '" + shown + "' passes an array: calls that pass"
+          + " arrays between @Differentiable methods are not supported yet; pass the elements"
+          + " the callee needs as 'double's");
+      return Optional.empty();
+    }
     if (method == null) {
       String what = candidates.isEmpty() ? "" : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
