@@ -61,4 +61,27 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RetentionPolicy.CLASS)
 @Target(ElementType.METHOD)
-public @interface Differentiable {}
+public @interface Differentiable {
+  /**
+   * The highest order of derivatives to generate: {@code 1} (the default) for the members
+   * above, or {@code 2} for a method returning {@code double}, which also gets its Hessian:
+   *
+   * <ul>
+   *   <li>{@code double[][] mHessian(p1, ..., pn)}: a new {@code N x N} matrix of the second
+   *       partial derivatives, exactly symmetric;
+   *   <li>{@code double[] mHessianVector(p1, ..., pn, double[] v)}: a new array, the Hessian
+   *       times {@code v}, by one forward-over-reverse sweep;
+   *   <li>{@code double mValueGradientAndHessian(p1, ..., pn, double[] gradient,
+   *       double[][] hessian)}: the value of {@code m}, bit for bit, with its gradient and
+   *       Hessian written into the arrays.
+   * </ul>
+   *
+   * <p>{@code N} and the order of the slots are those of the gradient. Any other value is a
+   * compile error at the annotation, and so is {@code 2} on a method returning
+   * {@code double[]}. A method of order 2 may not call other {@code @Differentiable} methods
+   * yet (a compile error at the call).
+   *
+   * @return 1 or 2
+   */
+  int order() default 1;
+}

@@ -1,6 +1,7 @@
 package ad4j.processor;
 
 import ad4j.processor.emit.GradClassWriter;
+import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Value;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ final class GeneratedNames {
     for (GradClassWriter.Method method : methods) {
       Function function = method.function();
       String owner = function.name() + "(" + String.join(", ", parameterTypes(function)) + ")";
-      for (String signature : memberSignatures(function)) {
+      for (String signature : memberSignatures(function,
+          DerivativeOrder.of(method.element()))) {
         String previous = owners.putIfAbsent(signature, owner);
         if (previous != null) {
           return Optional.of("the generated method '" + signature + "' for '" + owner
@@ -34,8 +36,11 @@ final class GeneratedNames {
     return Optional.empty();
   }
 
-  /** The four members of the design contract, as {@code name(type, ...)}. */
-  private static List<String> memberSignatures(Function function) {
+  /**
+   * The members of the design contract, as {@code name(type, ...)}: four, and three more for
+   * Hessians at order 2.
+   */
+  private static List<String> memberSignatures(Function function, int order) {
     List<String> parameters = parameterTypes(function);
     List<String> tangents = new ArrayList<>(parameters);
     function.differentiableParameters().forEach(p -> tangents.add(p.type().keyword()));
@@ -44,11 +49,21 @@ final class GeneratedNames {
     List<String> valueAndGradient = new ArrayList<>(parameters);
     valueAndGradient.add("double[]");
     String name = function.name();
-    return List.of(
+    List<String> members = new ArrayList<>(List.of(
         signature(name + "Gradient", parameters),
         signature(name + "ValueAndGradient", valueAndGradient),
         signature(name + "Tangent", tangents),
-        signature(name + "Pullback", pullback));
+        signature(name + "Pullback", pullback)));
+    if (order == 2) {
+      List<String> hessianVector = new ArrayList<>(parameters);
+      hessianVector.add("double[]");
+      List<String> valueGradientAndHessian = new ArrayList<>(valueAndGradient);
+      valueGradientAndHessian.add("double[][]");
+      members.add(signature(name + "Hessian", parameters));
+      members.add(signature(name + "HessianVector", hessianVector));
+      members.add(signature(name + "ValueGradientAndHessian", valueGradientAndHessian));
+    }
+    return members;
   }
 
   private static List<String> parameterTypes(Function function) {

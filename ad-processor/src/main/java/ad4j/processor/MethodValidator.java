@@ -1,6 +1,7 @@
 package ad4j.processor;
 
 import ad4j.processor.front.ActiveParameters;
+import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.front.Diagnostics;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
@@ -80,6 +81,10 @@ final class MethodValidator {
       diagnostics.error(tree, "@Differentiable method '" + name + "' has no 'double',"
           + " 'double[]' or 'double[][]' parameter without @NoDerivative: there is nothing to"
           + " differentiate with respect to");
+      valid = false;
+    }
+    if (!DerivativeOrder.check(method, tree,
+        method.getReturnType().getKind() == TypeKind.DOUBLE, diagnostics)) {
       valid = false;
     }
     if (valid) {

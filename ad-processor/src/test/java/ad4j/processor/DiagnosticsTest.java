@@ -64,6 +64,23 @@ class DiagnosticsTest {
             "@Differentiable method 'f' has no parameters"),
         error("generic method", "@Differentiable static <‸T> double f(double x) { return x; }",
             "@Differentiable method 'f' must not be generic"),
+        // second order
+        error("order 3",
+            "@Differentiable(order ‸= 3) static double f(double x) { return x; }",
+            "@Differentiable(order = 3) on method 'f' is not supported: the order must be 1"
+                + " (first derivatives, the default) or 2 (Hessians as well)"),
+        error("order 0",
+            "@Differentiable(order ‸= 0) static double f(double x) { return x; }",
+            "@Differentiable(order = 0) on method 'f' is not supported"),
+        error("order 2 of a vector function",
+            "@Differentiable(order ‸= 2) static double[] f(double x) { return new double[] {x}; }",
+            "@Differentiable(order = 2) on method 'f' is not supported: second derivatives"
+                + " (Hessians) are generated for methods returning 'double' only"),
+        error("call from an order-2 method",
+            "@Differentiable(order = 2) static double f(double x) { return x * k‸(x); }",
+            "call to 'k(...)' from method 'f', which is @Differentiable(order = 2): calls from an"
+                + " order-2 method are not supported yet; write the callee's computation into"
+                + " 'f', or use order 1"),
         // calls
         error("Math.random()", "@Differentiable static double f(double x) { return Math.random‸(); }",
             "call to 'Math.random()' is not differentiable: it returns a new random number"),
@@ -206,7 +223,8 @@ class DiagnosticsTest {
         "abstract class F {",
         "  static double s; static double S2 = 2; private static final double P = Math.sqrt(2);"
             + " static double g(double x) { return x; }"
-            + " @Differentiable private static double h(double x) { return x; }",
+            + " @Differentiable private static double h(double x) { return x; }"
+            + " @Differentiable static double k(double x) { return x * x; }",
         "  " + method,
         "}",
         "");

@@ -1,5 +1,6 @@
 package ad4j.processor.emit;
 
+import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
@@ -211,7 +212,318 @@ public final class GradClassWriter {
         members.add(pullbackOntoTape());
       }
       members.addAll(segmentMethods());
+      if (DerivativeOrder.of(element) == 2) {
+        members.addAll(secondOrderMembers());
+      }
       return members;
+    }
+
+    // ---- second order (DESIGN.md, "Second order") ------------------------------------------
+
+    /**
+     * The Hessian members of an order-2 method: the Hessian-vector product, the Hessian, the
+     * value with gradient and Hessian, and their private helpers: the forward-over-reverse
+     * sweep and the Hessian by one sweep per slot.
+     */
+    private List<MethodSpec> secondOrderMembers() {
+      return List.of(hessian(), hessianVector(), valueGradientAndHessian(), hessianSweep(),
+          hessianInto());
+    }
+
+    private String hessianSweepName() {
+      return function.name() + "HessianSweep" + segmentSuffix;
+    }
+
+    private String hessianIntoName() {
+      return function.name() + "HessianInto" + segmentSuffix;
+    }
+
+    /**
+     * {@code private static double fHessianSweep(params, double[] gradient, directions...,
+     * double[] gradientDot)}: the forward mode of the gradient program (forward over reverse).
+     * It writes the gradient into {@code gradient} and the Hessian times the direction into
+     * {@code gradientDot}, and returns the directional derivative. With array parameters both
+     * arrays must hold zeros on entry (their elements' adjoints are added into them). The
+     * program is whole even for a method whose first-order members are split into segments.
+     */
+    private MethodSpec hessianSweep() {
+      NameAllocator names = names();
+      Function program = Tangent.of(Adjoint.of(reverseFunction, reverseFlow,
+          Adjoint.Output.GRADIENT));
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> parameters = emitter.parameterNames();
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(
+              hessianSweepName()))
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("Forward over reverse for $L: writes the gradient into {@code $L} and the"
+              + "\nHessian times the direction into {@code $L}; returns the directional"
+              + " derivative.\n", link, parameters.get(function.parameters().size()),
+              parameters.get(parameters.size() - 1))
+          .returns(double.class);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(typeName(program.parameters().get(i).type()), parameters.get(i));
+      }
+      return method.addCode(bodyWithTape(emitter, names)).build();
+    }
+
+    /** The direction variables of the active parameters: zeros of each one's shape. */
+    private List<String> declareDirections(List<String> parameters, NameAllocator names,
+        CodeBlock.Builder code) {
+      List<String> directions = new ArrayList<>();
+      List<Value> all = function.parameters();
+      for (int k = 0; k < all.size(); k++) {
+        Value parameter = all.get(k);
+        String p = parameters.get(k);
+        if (parameter.isActive()) {
+          String d = names.fresh(p + "Direction");
+          code.addStatement("double $L = 0", d);
+          directions.add(d);
+        } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
+          String d = names.fresh(p + "Direction");
+          code.addStatement("double[] $L = new double[$L.length]", d, p);
+          directions.add(d);
+        } else if (parameter.isActiveArray()) {
+          String d = names.fresh(p + "Direction");
+          String r = names.fresh("row");
+          code.addStatement("double[][] $L = new double[$L.length][]", d, p)
+              .beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, p, r)
+              .addStatement("$L[$L] = new double[$L[$L].length]", d, r, p, r)
+              .endControlFlow();
+          directions.add(d);
+        }
+      }
+      return directions;
+    }
+
+    /**
+     * {@code private static void fHessianInto(params, double[][] hessian, int n)}: one sweep
+     * per slot j along the unit direction e_j, whose H·e_j goes into row j; then each pair
+     * {@code [i][j]}, {@code [j][i]} is replaced by their mean, so that the matrix is exactly
+     * symmetric.
+     */
+    private MethodSpec hessianInto() {
+      NameAllocator names = names();
+      List<String> parameters = userParameterNames(names);
+      String hessian = names.fresh("hessian");
+      String count = names.fresh("slots");
+      String i = names.fresh("i");
+      String j = names.fresh("j");
+      String slot = names.fresh("slot");
+      String gradient = names.fresh("gradient");
+      String mean = names.fresh("mean");
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(hessianIntoName()))
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("Overwrites the first {@code $L} elements of the first {@code $L} rows of"
+              + " {@code $L}\nwith the Hessian of $L.\n", count, count, hessian, link);
+      for (int k = 0; k < parameters.size(); k++) {
+        method.addParameter(typeName(function.parameters().get(k).type()), parameters.get(k));
+      }
+      method.addParameter(double[][].class, hessian).addParameter(int.class, count);
+      CodeBlock.Builder code = CodeBlock.builder();
+      code.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
+          .beginControlFlow("if ($L[$L].length < $L)", hessian, i, count)
+          .addStatement("throw new $T($S + $L + $S + $L[$L].length + $S + $L + $S)",
+              IllegalArgumentException.class, gradType + "." + function.name()
+                  + "ValueGradientAndHessian: row ", i, " of '" + hessian + "' has length ",
+              hessian, i, ", needs ", count, " (" + slotsInWords() + ")")
+          .endControlFlow()
+          .endControlFlow();
+      code.addStatement("double[] $L = new double[$L]", gradient, count);
+      code.add("// one forward-over-reverse sweep per slot: row j is H times the unit"
+          + " direction e_j\n");
+      List<String> directions = declareDirections(parameters, names, code);
+      List<String> arguments = new ArrayList<>(parameters);
+      arguments.add(gradient);
+      arguments.addAll(directions);
+      arguments.add(hessian + "[" + slot + "]");
+      CodeBlock sweep = CodeBlock.builder()
+          .addStatement("$T.fill($L[$L], 0, $L, 0.0)", java.util.Arrays.class, hessian, slot,
+              count)
+          .addStatement("$T.fill($L, 0.0)", java.util.Arrays.class, gradient)
+          .addStatement("$L($L)", hessianSweepName(), String.join(", ", arguments))
+          .addStatement("$L++", slot)
+          .build();
+      code.addStatement("int $L = 0", slot);
+      eachUnitDirection(parameters, directions, names, sweep, code);
+      code.add("// exactly symmetric: each pair replaced by its mean\n")
+          .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
+          .beginControlFlow("for (int $L = 0; $L < $L; $L++)", j, j, i, j)
+          .addStatement("double $L = ($L[$L][$L] + $L[$L][$L]) / 2", mean, hessian, i, j,
+              hessian, j, i)
+          .addStatement("$L[$L][$L] = $L", hessian, i, j, mean)
+          .addStatement("$L[$L][$L] = $L", hessian, j, i, mean)
+          .endControlFlow()
+          .endControlFlow();
+      return method.addCode(code.build()).build();
+    }
+
+    /** {@code perDirection} once per slot, with that slot's direction element set to 1. */
+    private void eachUnitDirection(List<String> parameters, List<String> directions,
+        NameAllocator names, CodeBlock perDirection, CodeBlock.Builder code) {
+      List<Value> all = function.parameters();
+      int d = 0;
+      for (int k = 0; k < all.size(); k++) {
+        Value parameter = all.get(k);
+        String p = parameters.get(k);
+        if (parameter.isActive()) {
+          String direction = directions.get(d++);
+          code.addStatement("$L = 1", direction).add(perDirection)
+              .addStatement("$L = 0", direction);
+        } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
+          String direction = directions.get(d++);
+          String e = names.fresh("element");
+          code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", e, e, p, e)
+              .addStatement("$L[$L] = 1", direction, e).add(perDirection)
+              .addStatement("$L[$L] = 0", direction, e)
+              .endControlFlow();
+        } else if (parameter.isActiveArray()) {
+          String direction = directions.get(d++);
+          String r = names.fresh("row");
+          String e = names.fresh("element");
+          code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, p, r)
+              .beginControlFlow("for (int $L = 0; $L < $L[$L].length; $L++)", e, e, p, r, e)
+              .addStatement("$L[$L][$L] = 1", direction, r, e).add(perDirection)
+              .addStatement("$L[$L][$L] = 0", direction, r, e)
+              .endControlFlow()
+              .endControlFlow();
+        }
+      }
+    }
+
+    MethodSpec hessian() {
+      NameAllocator names = names();
+      List<String> parameters = userParameterNames(names);
+      String hessian = names.fresh("hessian");
+      String count = names.fresh("slots");
+      return start(function.name() + "Hessian", parameters)
+          .addJavadoc("Returns the Hessian of $L\nat the given point: a new matrix whose"
+              + " element {@code [i][j]} is the second partial derivative\nwith respect to"
+              + " slots {@code i} and {@code j}, exactly symmetric. Computed by one"
+              + " forward-over-reverse\nsweep per slot.\n$L", link, layoutNote())
+          .returns(double[][].class)
+          .addStatement("int $L = $L", count, slotCount(parameters))
+          .addStatement("double[][] $L = new double[$L][$L]", hessian, count, count)
+          .addStatement("$L($L)", hessianIntoName(),
+              String.join(", ", append(append(parameters, hessian), count)))
+          .addStatement("return $L", hessian)
+          .build();
+    }
+
+    MethodSpec hessianVector() {
+      NameAllocator names = names();
+      List<String> parameters = userParameterNames(names);
+      String v = names.fresh("v");
+      String count = names.fresh("slots");
+      String gradient = names.fresh("gradient");
+      String product = names.fresh("hessianVector");
+      String methodName = function.name() + "HessianVector";
+      MethodSpec.Builder method = start(methodName, parameters)
+          .addJavadoc("Returns the Hessian of $L\nat the given point times {@code $L}: a new"
+              + " array, computed in one forward-over-reverse sweep\n(the directional"
+              + " derivative of the gradient along {@code $L}).\n$L", link, v, v, layoutNote())
+          .addJavadoc("\n@throws IllegalArgumentException if the length of {@code $L} is not"
+              + " the number of slots\n", v)
+          .returns(double[].class)
+          .addParameter(double[].class, v);
+      CodeBlock.Builder code = CodeBlock.builder()
+          .addStatement("int $L = $L", count, slotCount(parameters))
+          .beginControlFlow("if ($L.length != $L)", v, count)
+          .addStatement("throw new $T($S + $L.length + $S + $L + $S)",
+              IllegalArgumentException.class,
+              gradType + "." + methodName + ": '" + v + "' has length ", v, ", needs ", count,
+              " (" + slotsInWords() + ")")
+          .endControlFlow();
+      // the flat v taken apart into one direction per parameter, of its shape
+      List<String> directions = new ArrayList<>();
+      List<Value> all = function.parameters();
+      boolean arrays = function.hasActiveArrays();
+      String at = arrays ? names.fresh("at") : null;
+      if (arrays) {
+        code.addStatement("int $L = 0", at);
+      }
+      int constantSlot = 0;
+      for (int k = 0; k < all.size(); k++) {
+        Value parameter = all.get(k);
+        String p = parameters.get(k);
+        if (!parameter.isActive() && !parameter.isActiveArray()) {
+          continue;
+        }
+        String d = names.fresh(p + "Direction");
+        if (parameter.isActive()) {
+          if (arrays) {
+            code.addStatement("double $L = $L[$L++]", d, v, at);
+          } else {
+            code.addStatement("double $L = $L[$L]", d, v, constantSlot++);
+          }
+          directions.add(d);
+        } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
+          code.addStatement("double[] $L = $T.copyOfRange($L, $L, $L + $L.length)", d,
+                  java.util.Arrays.class, v, at, at, p)
+              .addStatement("$L += $L.length", at, p);
+          directions.add(d);
+        } else if (parameter.isActiveArray()) {
+          String r = names.fresh("row");
+          code.addStatement("double[][] $L = new double[$L.length][]", d, p)
+              .beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, p, r)
+              .addStatement("$L[$L] = $T.copyOfRange($L, $L, $L + $L[$L].length)", d, r,
+                  java.util.Arrays.class, v, at, at, p, r)
+              .addStatement("$L += $L[$L].length", at, p, r)
+              .endControlFlow();
+          directions.add(d);
+        }
+      }
+      List<String> arguments = new ArrayList<>(parameters);
+      arguments.add(gradient);
+      arguments.addAll(directions);
+      arguments.add(product);
+      code.addStatement("double[] $L = new double[$L]", gradient, count)
+          .addStatement("double[] $L = new double[$L]", product, count)
+          .addStatement("$L($L)", hessianSweepName(), String.join(", ", arguments))
+          .addStatement("return $L", product);
+      return method.addCode(code.build()).build();
+    }
+
+    MethodSpec valueGradientAndHessian() {
+      NameAllocator names = names();
+      List<String> parameters = userParameterNames(names);
+      String gradient = names.fresh("gradient");
+      String hessian = names.fresh("hessian");
+      String count = names.fresh("slots");
+      String value = names.fresh("value");
+      String methodName = function.name() + "ValueGradientAndHessian";
+      return start(methodName, parameters)
+          .addJavadoc("Returns the value of $L,\nbit for bit, writes its gradient into"
+              + " {@code $L} and its Hessian into {@code $L} (exactly\nsymmetric), as"
+              + " {@code $LValueAndGradient} and {@code $LHessian} compute them.\n$L", link,
+              gradient, hessian, function.name(), function.name(), layoutNote())
+          .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L, or"
+              + " {@code $L} has fewer rows\nthan that or a row shorter than that\n", gradient,
+              tooShortInWords(), hessian)
+          .returns(double.class)
+          .addParameter(double[].class, gradient)
+          .addParameter(double[][].class, hessian)
+          .addCode(lengthCheck(methodName, gradient, parameters))
+          .addStatement("int $L = $L", count, slotCount(parameters))
+          .beginControlFlow("if ($L.length < $L)", hessian, count)
+          .addStatement("throw new $T($S + $L.length + $S + $L + $S)",
+              IllegalArgumentException.class,
+              gradType + "." + methodName + ": '" + hessian + "' has ", hessian, " rows, needs ",
+              count, " (" + slotsInWords() + ")")
+          .endControlFlow()
+          .addStatement("$L($L)", hessianIntoName(),
+              String.join(", ", append(append(parameters, hessian), count)))
+          .addStatement("double $L = $LValueAndGradient($L)", value, function.name(),
+              String.join(", ", append(parameters, gradient)))
+          .addStatement("return $L", value)
+          .build();
+    }
+
+    /** What the slots are, for messages. */
+    private String slotsInWords() {
+      return function.hasActiveArrays()
+          ? "one per double parameter and array element of " + function.name()
+              + " that carries a derivative"
+          : "one per double parameter of " + function.name();
     }
 
     /**

@@ -129,6 +129,7 @@ public final class Lowering {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
         diagnostics, VariablePlanner.plan(tree), hasGradClass);
+    context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     Lowering lowering = new Lowering(context);
     lowering.resultType = ActiveParameters.isVectorResult(method.getReturnType())
         ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE;

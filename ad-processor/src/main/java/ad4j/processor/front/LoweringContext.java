@@ -52,6 +52,10 @@ final class LoweringContext {
   private final List<Statement> prologue = new ArrayList<>();
   private final Map<Integer, List<Statement>> loopPrologues = new HashMap<>();
   private SourceLine line;
+  /** The {@code order} of the method's {@code @Differentiable}: 1, or 2 for Hessians. */
+  private int order = 1;
+  /** The method's name, for messages. */
+  private String methodName = "";
   private int statementStart;
   private int loopDepth;
   /** The arrays the method must not write: its array parameters and their rows. */
@@ -75,6 +79,20 @@ final class LoweringContext {
         shadowedOwners.add(owner);
       }
     }
+  }
+
+  /** The method's {@code @Differentiable(order)} and name. */
+  void setMethod(String name, int order) {
+    this.methodName = name;
+    this.order = order;
+  }
+
+  int order() {
+    return order;
+  }
+
+  String methodName() {
+    return methodName;
   }
 
   Elements elements() {

@@ -107,13 +107,27 @@ public final class Tangent {
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction) {
         out.add(instruction);
-        if (instruction.operation().form() == Operation.Form.STORE
+        if (instruction.operation().form() == Operation.Form.POP
+            && instruction.result().isActive() && !recordedWithTangent(instruction.result())) {
+          // a copy of a value that carried no derivative where it was recorded: no tangent
+          // was recorded with it either
+          tangents.put(instruction.result(), Site.number(0.0));
+        } else if (instruction.operation().form() == Operation.Form.STORE
             && instruction.result().isActive()) {
           storeTangent(instruction, out);
         } else if (instruction.result().isActive()) {
           out.addAll(tangentOf(instruction));
         } else if (instruction.result().isActiveArray()) {
           out.addAll(arrayTangentOf(instruction));
+        } else if (isAdjointArray(instruction)) {
+          // a reverse-mode program's adjoint array: its tangent holds the adjoints' tangents
+          Value tangent = builder.derived(instruction.result(), "Dot", NumericType.DOUBLE_ARRAY);
+          arrayTangents.put(instruction.result(), tangent);
+          out.add(new Instruction(tangent, instruction.operation(), instruction.arguments(),
+              instruction.line()));
+        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
+            && instruction.operation().name().equals(ADD_INTO)) {
+          addIntoTangent(instruction, out);
         }
         if (straightLine) {
           computed.record(instruction);
@@ -149,9 +163,11 @@ public final class Tangent {
         out.add(push);
       } else if (statement instanceof ElementStore store) {
         out.add(store);
-        if (isActive(store.value())) {
-          out.add(new ElementStore(arrayTangents.get(store.array()), store.index(),
-              tangentOf(store.value()), store.add(), store.line()));
+        Value arrayTangent = arrayTangents.get(store.array());
+        if (arrayTangent != null && (isActive(store.value()) || !store.add())) {
+          // an overwrite with a constant (a reverse sweep zeroing an adjoint) zeroes the tangent
+          out.add(new ElementStore(arrayTangent, store.index(), tangentOf(store.value()),
+              store.add(), store.line()));
         }
       } else if (statement instanceof If branch) {
         out.add(new If(branch.id(), branch.condition(), transform(branch.thenBlock()),
@@ -183,8 +199,11 @@ public final class Tangent {
     }
     if (operation.form() == Operation.Form.ELEMENT) {
       // the tangent of w[i] is wDot[i]
-      return define(tangent, Operation.ELEMENT, List.of(
-          new Operand.Use(arrayTangents.get(((Operand.Use) arguments.get(0)).value())),
+      Value arrayTangent = arrayTangents.get(((Operand.Use) arguments.get(0)).value());
+      if (arrayTangent == null) {
+        throw new IllegalArgumentException("no tangent for the array of " + instruction.result());
+      }
+      return define(tangent, Operation.ELEMENT, List.of(new Operand.Use(arrayTangent),
           arguments.get(1)), instruction);
     }
     if (operation.form() == Operation.Form.USER_CALL) {
@@ -268,6 +287,46 @@ public final class Tangent {
       }
       default -> throw new IllegalArgumentException("no array tangent for " + operation);
     };
+  }
+
+  /**
+   * Whether the value taken back from the tape by a pop into {@code popped} was recorded with
+   * its tangent: a reverse sweep's copy ({@code Value.Origin.DERIVED}) of a recorded value is
+   * so exactly when the recorded value is active (see {@link Push} above).
+   */
+  private static boolean recordedWithTangent(Value popped) {
+    return popped.origin() != Value.Origin.DERIVED || popped.base() == null
+        || popped.base().isActive();
+  }
+
+  /** The runtime helper that adds one array into another at an offset. */
+  private static final String ADD_INTO = "addInto";
+
+  /**
+   * Whether {@code instruction} makes an adjoint array of a reverse-mode program
+   * ({@code aBar = new double[n]}): a {@code double[]} a transform made, not the user.
+   */
+  private static boolean isAdjointArray(Instruction instruction) {
+    Value result = instruction.result();
+    return instruction.operation().form() == Operation.Form.NEW_ARRAY
+        && result.type() == NumericType.DOUBLE_ARRAY
+        && (result.origin() == Value.Origin.DERIVED || result.origin() == Value.Origin.GENERATED);
+  }
+
+  /**
+   * {@code Slots.addInto(cBar, target, start)}, which adds adjoints into {@code target} (the
+   * reverse of a {@code clone()}), is followed by the same for their tangents.
+   */
+  private void addIntoTangent(Instruction addInto, List<Statement> out) {
+    List<Operand> arguments = addInto.arguments();
+    Value from = arrayTangents.get(((Operand.Use) arguments.get(0)).value());
+    Value into = arrayTangents.get(((Operand.Use) arguments.get(1)).value());
+    if (from == null || into == null) {
+      throw new IllegalArgumentException("no tangents for the arrays of " + addInto.result());
+    }
+    Value added = builder.derived(addInto.result(), "Dot", NumericType.INT);
+    out.add(new Instruction(added, addInto.operation(), List.of(new Operand.Use(from),
+        new Operand.Use(into), arguments.get(2)), addInto.line()));
   }
 
   /** {@code a[i] = v}: {@code aDot[i] = vDot}; the expression's tangent is {@code vDot}. */
