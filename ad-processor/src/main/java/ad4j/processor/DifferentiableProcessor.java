@@ -216,6 +216,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     } catch (IOException e) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
           + "cannot write " + writer.gradClassName(type) + ": " + e, type);
+    } catch (GradClassWriter.Unsupported e) {
+      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
+          Diagnostics.PREFIX + e.getMessage(), e.method());
     } catch (RuntimeException | StackOverflowError | AssertionError e) {
       reportInternalError("writing " + writer.gradClassName(type), "the source of this class",
           type, e);

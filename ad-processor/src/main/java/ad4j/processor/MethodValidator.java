@@ -103,7 +103,8 @@ final class MethodValidator {
    */
   private static boolean fitsParameterSlots(ExecutableElement method, MethodTree tree,
       Diagnostics diagnostics) {
-    int slots = 1; // the tape
+    // the tape; at order 2, the Hessian sweep's gradient and its tangent instead
+    int slots = DerivativeOrder.of(method) == 2 ? 2 : 1;
     for (var parameter : method.getParameters()) {
       TypeKind kind = parameter.asType().getKind();
       // a double and its direction take two slots each

@@ -122,6 +122,31 @@ public final class GradClassWriter {
 
   static final ClassName TAPE = ClassName.get("ad4j.runtime", "Tape");
 
+  /**
+   * A method that ad4j cannot generate for the user's: the message says why, and the processor
+   * reports it as a compile error at the method.
+   */
+  public static final class Unsupported extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient ExecutableElement method;
+
+    Unsupported(ExecutableElement method, String message) {
+      super(message);
+      this.method = method;
+    }
+
+    /** The user's method the error is about. */
+    public ExecutableElement method() {
+      return method;
+    }
+  }
+
+  /**
+   * The JVM takes at most 65535 bytes of bytecode per method (JVMS 4.7.3); a margin for the
+   * estimate, as for {@link #BYTECODE_LIMIT}.
+   */
+  private static final int JVM_METHOD_LIMIT = 57000;
+
   /** HotSpot compiles no method over 8000 bytes of bytecode; a margin for the estimate. */
   private static final int BYTECODE_LIMIT = 7000;
 
@@ -226,7 +251,16 @@ public final class GradClassWriter {
      * sweep and the Hessian by one sweep per slot.
      */
     private List<MethodSpec> secondOrderMembers() {
-      return List.of(hessian(), hessianVector(), valueGradientAndHessian(), hessianSweep(),
+      MethodSpec sweep = hessianSweep();
+      int bytes = estimatedBytes(sweep);
+      if (bytes > JVM_METHOD_LIMIT) {
+        throw new Unsupported(element, "@Differentiable(order = 2) method '" + function.name()
+            + "' is too long for second derivatives: its forward-over-reverse sweep, which is"
+            + " not split into segments, would take about " + bytes + " bytes of bytecode,"
+            + " past the JVM's limit of 65535 for one method; shorten the method, or use"
+            + " order 1");
+      }
+      return List.of(hessian(), hessianVector(), valueGradientAndHessian(), sweep,
           hessianInto());
     }
 
@@ -834,10 +868,14 @@ public final class GradClassWriter {
      * margin for the estimate's error.
      */
     private static boolean exceedsHotSpotLimit(MethodSpec method) {
+      return estimatedBytes(method) > BYTECODE_LIMIT;
+    }
+
+    private static int estimatedBytes(MethodSpec method) {
       List<String[]> parameters = new ArrayList<>();
       method.parameters().forEach(p -> parameters.add(
           new String[] {p.type().toString(), p.name()}));
-      return BytecodeEstimate.of(parameters, method.code().toString()) > BYTECODE_LIMIT;
+      return BytecodeEstimate.of(parameters, method.code().toString());
     }
 
     /** The private methods of a split method's segments; none when it is not split. */

@@ -1,0 +1,448 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code @Differentiable(order = 2)}: the Hessian against analytic second derivatives
+ * (Rosenbrock) and, for every function, against central differences of the generated gradient,
+ * slot by slot in the flat layout; exact symmetry; the Hessian-vector product against the
+ * Hessian times the vector; the value bit for bit and the gradient as {@code mValueAndGradient}
+ * writes it; length checks; an empty tape after every call. The functions cover straight-line
+ * code, loops and branches (values and decisions on the tape), array parameters,
+ * {@code @NoDerivative}, local arrays and their copies.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class SecondOrderTest {
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "final class Second {",
+      "  @Differentiable(order = 2) static double rosenbrock(double x, double y) {",
+      "    double a = 1 - x;",
+      "    double b = y - x * x;",
+      "    return a * a + 100 * b * b;",
+      "  }",
+      "  @Differentiable(order = 2) static double smooth(double x, double y, double z) {",
+      "    double s = Math.sin(x * y) / z;",
+      "    double e = Math.exp(y - z) * Math.log(x * x + 1);",
+      "    return s + e * Math.sqrt(z * z + x) - Math.atan2(y, x) + Math.pow(x, 3) * z;",
+      "  }",
+      "  @Differentiable(order = 2) static double loop(double x, double y, int n) {",
+      "    double p = 0;",
+      "    for (int k = 0; k < n; k++) {",
+      "      if (p > 1) {",
+      "        p = p * x - Math.sin(y * k);",
+      "      } else {",
+      "        p = p * y + x * x;",
+      "      }",
+      "    }",
+      "    double q = 1;",
+      "    int k = 0;",
+      "    while (q < 20) { q = q * (1 + x * x) + Math.exp(y); k++; }",
+      "    return p * x + q / (k + 1);",
+      "  }",
+      "  @Differentiable(order = 2) static double logistic(double[] w, double b,",
+      "      @NoDerivative double[][] x, @NoDerivative double[] y) {",
+      "    double loss = 0;",
+      "    for (int i = 0; i < x.length; i++) {",
+      "      double z = b;",
+      "      for (int j = 0; j < w.length; j++) { z += w[j] * x[i][j]; }",
+      "      loss += Math.log(1 + Math.exp(-y[i] * z));",
+      "    }",
+      "    return loss / x.length + 0.01 * b * b;",
+      "  }",
+      "  @Differentiable(order = 2) static double quad(double a, double[][] m, double[] v) {",
+      "    double s = a * m[0][1] * m[0][0];",
+      "    double[] r = m[1];",
+      "    return s + r[0] * v[1] * v[0] * a + r[2] * r[2] * r[1] + Math.cos(v[0] * a);",
+      "  }",
+      "  @Differentiable(order = 2) static double prefix(double[] x, double c) {",
+      "    double[] p = new double[x.length];",
+      "    double s = 0;",
+      "    for (int i = 0; i < x.length; i++) { s += x[i] * c; p[i] = Math.sin(s); }",
+      "    double r = 0;",
+      "    for (int i = 0; i < p.length; i++) { p[i] *= p[i]; r += p[i] * (i + 1); }",
+      "    return r;",
+      "  }",
+      "  @Differentiable(order = 2) static double copy(double[] w, double t,",
+      "      @NoDerivative double[] d) {",
+      "    double[] c = w.clone();",
+      "    c[0] = t * c[1];",
+      "    c[1] += c[0] * t;",
+      "    double[] k = {t, 2 * t, c[2]};",
+      "    double[] e = d.clone();",
+      "    e[0] = e[1] * t;",
+      "    return c[0] + c[1] * c[2] + k[1] * k[2] * e[0] + w[2] * w[2] * w[0];",
+      "  }",
+      "  @Differentiable(order = 2) static double scalarOnly(double x, double y,",
+      "      @NoDerivative double c) {",
+      "    double[] a = new double[3];",
+      "    for (int i = 0; i < 3; i++) {",
+      "      a[i] = x * i * c + y * y;",
+      "      a[(i + 1) % 3] += Math.exp(a[i] * y);",
+      "    }",
+      "    double v = (a[0] = a[1] * a[2]) + a[0];",
+      "    return v + a[2]--;",
+      "  }",
+      "  @Differentiable static double firstOrderOnly(double x) { return x * x * x; }",
+      // long enough that its first-order members are split into segments
+      longMethod("longOne", 60),
+      "}");
+
+  /** A straight-line order-2 method of {@code lines} statements. */
+  private static String longMethod(String name, int lines) {
+    StringBuilder method = new StringBuilder("  @Differentiable(order = 2) static double ")
+        .append(name).append("(double x, double y) {\n    double s = x;\n");
+    for (int i = 0; i < lines; i++) {
+      method.append("    s = s * 0.5 + Math.sin(y * s + ").append(i % 7).append(") * x;\n");
+    }
+    return method.append("    return s * y;\n  }").toString();
+  }
+
+  private static final CompiledOnce SECOND = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Second",
+          SOURCE));
+
+  /** A call: the method, its arguments, and which of them carry derivatives. */
+  record Call(String name, Object[] arguments, boolean[] active) {
+    @Override
+    public String toString() {
+      return name + Arrays.deepToString(arguments);
+    }
+  }
+
+  static Stream<Call> calls() {
+    double[][] data = {{0.5, -1.2, 0.3}, {1.5, 0.2, -0.7}, {-0.3, 0.8, 1.1}, {0.9, -0.4, 0.2}};
+    return Stream.of(
+        call("rosenbrock", new Object[] {-1.2, 1.0}, true, true),
+        call("rosenbrock", new Object[] {0.7, 0.3}, true, true),
+        call("smooth", new Object[] {0.7, 1.3, 0.9}, true, true, true),
+        call("loop", new Object[] {0.9, 1.2, 4}, true, true, false),
+        call("loop", new Object[] {0.3, 0.6, 6}, true, true, false),
+        call("logistic", new Object[] {new double[] {0.3, -0.2, 0.5}, 0.1, data,
+            new double[] {1, -1, 1, -1}}, true, true, false, false),
+        call("quad", new Object[] {1.5, new double[][] {{0.2, 0.7}, {-1.1, 0.4, 2.0}},
+            new double[] {0.3, -0.8}}, true, true, true),
+        call("prefix", new Object[] {new double[] {0.3, -0.2, 0.5, 0.9}, 0.7}, true, true),
+        call("copy", new Object[] {new double[] {0.3, -0.2, 0.5}, 0.7,
+            new double[] {1.5, -0.5}}, true, true, false),
+        call("scalarOnly", new Object[] {0.45, 0.3, 0.8}, true, true, false),
+        call("longOne", new Object[] {0.6, 1.1}, true, true));
+  }
+
+  private static Call call(String name, Object[] arguments, boolean... active) {
+    return new Call(name, arguments, active);
+  }
+
+  @Test
+  void rosenbrockHessianIsTheAnalyticOne() throws Exception {
+    Random random = new Random(12);
+    for (int trial = 0; trial < 20; trial++) {
+      double x = random.nextDouble() * 4 - 2;
+      double y = random.nextDouble() * 4 - 1;
+      double[][] hessian = (double[][]) invoke("rosenbrockHessian", true, x, y);
+      double[][] expected = {
+          {1200 * x * x - 400 * y + 2, -400 * x},
+          {-400 * x, 200}};
+      assertThat(hessian.length).isEqualTo(2);
+      for (int i = 0; i < 2; i++) {
+        assertThat(hessian[i].length).isEqualTo(2);
+        for (int j = 0; j < 2; j++) {
+          assertWithMessage("H[%s][%s] at (%s, %s)", i, j, x, y).that(hessian[i][j])
+              .isWithin(1e-10 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void hessianMatchesCentralDifferencesOfTheGeneratedGradient(Call call) throws Exception {
+    double[][] hessian = (double[][]) invoke(call.name() + "Hessian", true, call.arguments());
+    double[][] expected = gradientDifferences(call);
+
+    assertThat(hessian.length).isEqualTo(expected.length);
+    assertThat(expected.length).isGreaterThan(1);
+    for (int i = 0; i < expected.length; i++) {
+      assertThat(hessian[i].length).isEqualTo(expected.length);
+      for (int j = 0; j < expected.length; j++) {
+        // the difference quotient of column j, symmetrised as the Hessian is
+        double reference = (expected[i][j] + expected[j][i]) / 2;
+        assertWithMessage("H[%s][%s] of %s", i, j, call).that(hessian[i][j])
+            .isWithin(1e-6 * Math.max(1, Math.abs(reference))).of(reference);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void hessianIsExactlySymmetric(Call call) throws Exception {
+    double[][] hessian = (double[][]) invoke(call.name() + "Hessian", true, call.arguments());
+    boolean offDiagonal = false;
+    for (int i = 0; i < hessian.length; i++) {
+      for (int j = 0; j < i; j++) {
+        assertWithMessage("H[%s][%s] and H[%s][%s] of %s", i, j, j, i, call)
+            .that(Double.doubleToRawLongBits(hessian[i][j]))
+            .isEqualTo(Double.doubleToRawLongBits(hessian[j][i]));
+        offDiagonal |= hessian[i][j] != 0;
+      }
+    }
+    assertWithMessage("some second derivative across slots of %s", call).that(offDiagonal)
+        .isTrue();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void hessianVectorIsTheHessianTimesTheVector(Call call) throws Exception {
+    double[][] hessian = (double[][]) invoke(call.name() + "Hessian", true, call.arguments());
+    Random random = new Random(call.name().hashCode());
+    for (int trial = 0; trial < 3; trial++) {
+      double[] v = new double[hessian.length];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = random.nextDouble() * 2 - 1;
+      }
+      double[] vCopy = v.clone();
+      double[] product = (double[]) invoke(call.name() + "HessianVector", true,
+          append(call.arguments(), v));
+      assertThat(v).isEqualTo(vCopy);
+      assertThat(product.length).isEqualTo(v.length);
+      for (int i = 0; i < v.length; i++) {
+        double expected = 0;
+        double scale = 0;
+        for (int j = 0; j < v.length; j++) {
+          expected += hessian[i][j] * v[j];
+          scale += Math.abs(hessian[i][j] * v[j]);
+        }
+        assertWithMessage("(H v)[%s] of %s", i, call).that(product[i])
+            .isWithin(1e-12 * Math.max(1, scale)).of(expected);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void valueGradientAndHessianAreThoseOfTheOtherMembers(Call call) throws Exception {
+    double value = (double) invoke(call.name(), false, call.arguments());
+    double[] gradient = (double[]) invoke(call.name() + "Gradient", true, call.arguments());
+    double[][] hessian = (double[][]) invoke(call.name() + "Hessian", true, call.arguments());
+    int n = gradient.length;
+    double[] writtenGradient = new double[n + 1];
+    Arrays.fill(writtenGradient, 42);
+    double[][] writtenHessian = new double[n + 1][n + 2];
+    for (double[] row : writtenHessian) {
+      Arrays.fill(row, 42);
+    }
+
+    double returned = (double) invoke(call.name() + "ValueGradientAndHessian", true,
+        append(append(call.arguments(), writtenGradient), writtenHessian));
+
+    assertThat(Double.doubleToRawLongBits(returned))
+        .isEqualTo(Double.doubleToRawLongBits(value));
+    assertThat(Arrays.copyOf(writtenGradient, n)).isEqualTo(gradient);
+    assertThat(writtenGradient[n]).isEqualTo(42.0);
+    for (int i = 0; i < n; i++) {
+      assertThat(Arrays.copyOf(writtenHessian[i], n)).isEqualTo(hessian[i]);
+      assertThat(writtenHessian[i][n]).isEqualTo(42.0);
+    }
+    assertThat(writtenHessian[n][0]).isEqualTo(42.0);
+  }
+
+  @Test
+  void shortArraysAreRejectedNamingTheMethodAndBothSizes() {
+    double[][] data = {{0.5, -1.2, 0.3}, {1.5, 0.2, -0.7}};
+    Object[] arguments = {new double[] {0.3, -0.2, 0.5}, 0.1, data, new double[] {1, -1}};
+    assertThat(rejection("logisticHessianVector", append(arguments, new double[3])))
+        .isEqualTo("SecondGrad.logisticHessianVector: 'v' has length 3, needs 4 (one per double"
+            + " parameter and array element of logistic that carries a derivative)");
+    assertThat(rejection("rosenbrockHessianVector", 1.0, 2.0, new double[3]))
+        .isEqualTo("SecondGrad.rosenbrockHessianVector: 'v' has length 3, needs 2 (one per"
+            + " double parameter of rosenbrock)");
+    assertThat(rejection("rosenbrockValueGradientAndHessian", 1.0, 2.0, new double[1],
+        new double[2][2]))
+        .isEqualTo("SecondGrad.rosenbrockValueGradientAndHessian: 'gradient' has length 1,"
+            + " needs 2 (one per double parameter of rosenbrock)");
+    assertThat(rejection("rosenbrockValueGradientAndHessian", 1.0, 2.0, new double[2],
+        new double[1][2]))
+        .isEqualTo("SecondGrad.rosenbrockValueGradientAndHessian: 'hessian' has 1 rows, needs 2"
+            + " (one per double parameter of rosenbrock)");
+    assertThat(rejection("logisticValueGradientAndHessian",
+        append(append(arguments, new double[4]), new double[][] {new double[4], new double[4],
+            new double[3], new double[4]})))
+        .isEqualTo("SecondGrad.logisticValueGradientAndHessian: row 2 of 'hessian' has length"
+            + " 3, needs 4 (one per double parameter and array element of logistic that carries"
+            + " a derivative)");
+  }
+
+  @Test
+  void onlyOrderTwoMethodsGetHessianMembers() throws Exception {
+    List<String> names = new ArrayList<>();
+    for (Method method : SECOND.get().load("com.example.SecondGrad").getDeclaredMethods()) {
+      names.add(method.getName());
+    }
+    assertThat(names).containsAtLeast("rosenbrockHessian", "rosenbrockHessianVector",
+        "rosenbrockValueGradientAndHessian", "firstOrderOnlyGradient");
+    assertThat(names.stream().filter(n -> n.startsWith("firstOrderOnlyHessian")).toList())
+        .isEmpty();
+  }
+
+  @Test
+  void longMethodsAreSplitAtFirstOrderAndWholeAtSecond() {
+    List<String> names = new ArrayList<>();
+    for (Method method : SECOND.get().load("com.example.SecondGrad").getDeclaredMethods()) {
+      names.add(method.getName());
+    }
+    assertThat(names).containsAtLeast("longOneForward1", "longOneReverse1", "longOneHessianSweep");
+  }
+
+  @Test
+  void aMethodTooLongForOneSweepIsACompileErrorAtTheMethod() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Long", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Long {",
+        longMethod("huge", 150),
+        "}"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: @Differentiable(order = 2) method 'huge'"
+        + " is too long for second derivatives: its forward-over-reverse sweep, which is not"
+        + " split into segments, would take about ").inFile(file).onLine(4);
+    assertThat(compilation).hadErrorContaining("bytes of bytecode, past the JVM's limit of"
+        + " 65535 for one method; shorten the method, or use order 1");
+    assertThat(compilation.errors()).hasSize(1);
+  }
+
+  private static String rejection(String name, Object... arguments) {
+    InvocationTargetException e = assertThrows(InvocationTargetException.class,
+        () -> invoke(name, true, arguments));
+    assertThat(e.getCause()).isInstanceOf(IllegalArgumentException.class);
+    return e.getCause().getMessage();
+  }
+
+  /**
+   * Column j of the Hessian by central differences of the generated gradient along slot j
+   * (fourth order), for each slot in the flat layout.
+   */
+  private static double[][] gradientDifferences(Call call) throws Exception {
+    List<double[]> columns = new ArrayList<>();
+    Object[] arguments = call.arguments();
+    for (int p = 0; p < arguments.length; p++) {
+      if (!call.active()[p]) {
+        continue;
+      }
+      if (arguments[p] instanceof Double) {
+        columns.add(gradientDifference(call, p, -1, -1));
+      } else if (arguments[p] instanceof double[] array) {
+        for (int e = 0; e < array.length; e++) {
+          columns.add(gradientDifference(call, p, -1, e));
+        }
+      } else {
+        double[][] matrix = (double[][]) arguments[p];
+        for (int r = 0; r < matrix.length; r++) {
+          for (int e = 0; e < matrix[r].length; e++) {
+            columns.add(gradientDifference(call, p, r, e));
+          }
+        }
+      }
+    }
+    double[][] result = new double[columns.size()][];
+    for (int j = 0; j < result.length; j++) {
+      result[j] = columns.get(j);
+    }
+    // result[j][i] is d gradient_i / d slot_j; the Hessian's [i][j]
+    double[][] transposed = new double[result.length][result.length];
+    for (int i = 0; i < result.length; i++) {
+      for (int j = 0; j < result.length; j++) {
+        transposed[i][j] = result[j][i];
+      }
+    }
+    return transposed;
+  }
+
+  private static double[] gradientDifference(Call call, int parameter, int row, int element)
+      throws Exception {
+    double h = 1e-4;
+    double[] m2 = gradientAt(call, parameter, row, element, -2 * h);
+    double[] m1 = gradientAt(call, parameter, row, element, -h);
+    double[] p1 = gradientAt(call, parameter, row, element, h);
+    double[] p2 = gradientAt(call, parameter, row, element, 2 * h);
+    double[] column = new double[m1.length];
+    for (int i = 0; i < column.length; i++) {
+      column[i] = (m2[i] - 8 * m1[i] + 8 * p1[i] - p2[i]) / (12 * h);
+    }
+    return column;
+  }
+
+  private static double[] gradientAt(Call call, int parameter, int row, int element,
+      double step) throws Exception {
+    Object[] arguments = deepCopy(call.arguments());
+    if (row >= 0) {
+      ((double[][]) arguments[parameter])[row][element] += step;
+    } else if (element >= 0) {
+      ((double[]) arguments[parameter])[element] += step;
+    } else {
+      arguments[parameter] = (Double) arguments[parameter] + step;
+    }
+    return (double[]) invoke(call.name() + "Gradient", true, arguments);
+  }
+
+  private static Object[] deepCopy(Object[] arguments) {
+    Object[] copy = arguments.clone();
+    for (int i = 0; i < copy.length; i++) {
+      if (copy[i] instanceof double[] array) {
+        copy[i] = array.clone();
+      } else if (copy[i] instanceof double[][] matrix) {
+        double[][] rows = matrix.clone();
+        for (int r = 0; r < rows.length; r++) {
+          rows[r] = rows[r].clone();
+        }
+        copy[i] = rows;
+      }
+    }
+    return copy;
+  }
+
+  private static Object[] append(Object[] arguments, Object last) {
+    Object[] result = Arrays.copyOf(arguments, arguments.length + 1);
+    result[arguments.length] = last;
+    return result;
+  }
+
+  private static Object invoke(String name, boolean generated, Object... arguments)
+      throws Exception {
+    Class<?> owner = SECOND.get().load(generated ? "com.example.SecondGrad"
+        : "com.example.Second");
+    for (Method method : owner.getDeclaredMethods()) {
+      if (method.getName().equals(name) && method.getParameterCount() == arguments.length
+          && (method.getParameterCount() == 0
+              || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
+        method.setAccessible(true);
+        return method.invoke(null, arguments);
+      }
+    }
+    throw new AssertionError("no method " + name + " with " + arguments.length + " parameters");
+  }
+}
