@@ -106,6 +106,15 @@ class SecondOrderTest {
       "    double v = (a[0] = a[1] * a[2]) + a[0];",
       "    return v + a[2]--;",
       "  }",
+      "  @Differentiable(order = 2) static double filled(double[] w, double t) {",
+      "    double[] a = new double[w.length + 2];",
+      "    java.util.Arrays.fill(a, t * t);",
+      "    System.arraycopy(w, 0, a, 1, w.length);",
+      "    java.util.Arrays.fill(a, 0, 1, Math.exp(t * w[0]));",
+      "    double s = 0;",
+      "    for (int i = 0; i < a.length; i++) { s += a[i] * a[(i + 1) % a.length] * (i + 1); }",
+      "    return s;",
+      "  }",
       "  @Differentiable static double firstOrderOnly(double x) { return x * x * x; }",
       // long enough that its first-order members are split into segments
       longMethod("longOne", 60),
@@ -149,7 +158,8 @@ class SecondOrderTest {
         call("copy", new Object[] {new double[] {0.3, -0.2, 0.5}, 0.7,
             new double[] {1.5, -0.5}}, true, true, false),
         call("scalarOnly", new Object[] {0.45, 0.3, 0.8}, true, true, false),
-        call("longOne", new Object[] {0.6, 1.1}, true, true));
+        call("longOne", new Object[] {0.6, 1.1}, true, true),
+        call("filled", new Object[] {new double[] {0.4, -0.7, 1.2}, 0.8}, true, true));
   }
 
   private static Call call(String name, Object[] arguments, boolean... active) {
