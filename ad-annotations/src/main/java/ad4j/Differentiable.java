@@ -78,8 +78,8 @@ public @interface Differentiable {
    *
    * <p>{@code N} and the order of the slots are those of the gradient. Any other value is a
    * compile error at the annotation, and so is {@code 2} on a method returning
-   * {@code double[]}. A method of order 2 may not call other {@code @Differentiable} methods
-   * yet (a compile error at the call).
+   * {@code double[]}. A method of order 2 may call other {@code @Differentiable} methods only
+   * when they are of order 2 too (otherwise a compile error at the call).
    *
    * @return 1 or 2
    */

@@ -76,11 +76,16 @@ class DiagnosticsTest {
             "@Differentiable(order ‸= 2) static double[] f(double x) { return new double[] {x}; }",
             "@Differentiable(order = 2) on method 'f' is not supported: second derivatives"
                 + " (Hessians) are generated for methods returning 'double' only"),
-        error("call from an order-2 method",
+        error("call from an order-2 method to an order-1 one",
             "@Differentiable(order = 2) static double f(double x) { return x * k‸(x); }",
-            "call to 'k(...)' from method 'f', which is @Differentiable(order = 2): calls from an"
-                + " order-2 method are not supported yet; write the callee's computation into"
-                + " 'f', or use order 1"),
+            "call to 'k(...)' from method 'f', which is @Differentiable(order = 2): 'F.k' must be"
+                + " @Differentiable(order = 2) as well, so that ad4j generates the second"
+                + " derivatives this call needs"),
+        error("call from an order-2 method to one with a @NoDerivative double",
+            "@Differentiable(order = 2) static double f(double x) { return q‸(x, 2); }",
+            "call to 'q(...)' from method 'f', which is @Differentiable(order = 2): 'F.q' has a"
+                + " @NoDerivative 'double' parameter, and such calls are not supported at order 2"
+                + " yet"),
         // calls
         error("Math.random()", "@Differentiable static double f(double x) { return Math.random‸(); }",
             "call to 'Math.random()' is not differentiable: it returns a new random number"),
@@ -224,7 +229,9 @@ class DiagnosticsTest {
         "  static double s; static double S2 = 2; private static final double P = Math.sqrt(2);"
             + " static double g(double x) { return x; }"
             + " @Differentiable private static double h(double x) { return x; }"
-            + " @Differentiable static double k(double x) { return x * x; }",
+            + " @Differentiable static double k(double x) { return x * x; }"
+            + " @Differentiable(order = 2) static double q(double x, @ad4j.NoDerivative double c)"
+            + " { return x * c; }",
         "  " + method,
         "}",
         "");

@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Hessian times the vector; the value bit for bit and the gradient as {@code mValueAndGradient}
  * writes it; length checks; an empty tape after every call. The functions cover straight-line
  * code, loops and branches (values and decisions on the tape), array parameters,
- * {@code @NoDerivative}, local arrays and their copies.
+ * {@code @NoDerivative}, local arrays and their copies, and calls between order-2 methods
+ * (through loops, with constant arguments, recursive, from a method with array parameters).
  */
 @ExtendWith(TapeIsEmpty.class)
 class SecondOrderTest {
@@ -115,6 +116,28 @@ class SecondOrderTest {
       "    for (int i = 0; i < a.length; i++) { s += a[i] * a[(i + 1) % a.length] * (i + 1); }",
       "    return s;",
       "  }",
+      "  @Differentiable(order = 2) static double inner(double a, int n, double b) {",
+      "    double s = a;",
+      "    for (int i = 0; i < n; i++) { s = s * b + Math.sin(a * i); }",
+      "    return s * a;",
+      "  }",
+      "  @Differentiable(order = 2) static double middle(double u, double v) {",
+      "    return Math.exp(u * 0.3) * inner(u, 3, v) + inner(v * v, 2, 0.5);",
+      "  }",
+      "  @Differentiable(order = 2) static double outer(double x, double y) {",
+      "    double t = middle(x, y) + x * y;",
+      "    for (int k = 0; k < 2; k++) { t = t + middle(t * 0.1, x); }",
+      "    return t;",
+      "  }",
+      "  @Differentiable(order = 2) static double recursive(double x, double y, int n) {",
+      "    if (n == 0) { return x * y; }",
+      "    return Math.sin(recursive(x * 0.9, y + x, n - 1)) * x;",
+      "  }",
+      "  @Differentiable(order = 2) static double callsWithArrays(double[] w, double c) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) { s += inner(w[i], 2, c) * w[(i + 1) % w.length]; }",
+      "    return s;",
+      "  }",
       "  @Differentiable static double firstOrderOnly(double x) { return x * x * x; }",
       // long enough that its first-order members are split into segments
       longMethod("longOne", 60),
@@ -159,7 +182,12 @@ class SecondOrderTest {
             new double[] {1.5, -0.5}}, true, true, false),
         call("scalarOnly", new Object[] {0.45, 0.3, 0.8}, true, true, false),
         call("longOne", new Object[] {0.6, 1.1}, true, true),
-        call("filled", new Object[] {new double[] {0.4, -0.7, 1.2}, 0.8}, true, true));
+        call("filled", new Object[] {new double[] {0.4, -0.7, 1.2}, 0.8}, true, true),
+        call("inner", new Object[] {0.7, 3, 1.1}, true, false, true),
+        call("middle", new Object[] {0.4, 0.9}, true, true),
+        call("outer", new Object[] {0.5, -0.3}, true, true),
+        call("recursive", new Object[] {0.8, 0.3, 4}, true, true, false),
+        call("callsWithArrays", new Object[] {new double[] {0.4, -0.7, 1.2}, 0.6}, true, true));
   }
 
   private static Call call(String name, Object[] arguments, boolean... active) {

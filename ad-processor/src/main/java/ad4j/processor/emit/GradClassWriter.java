@@ -260,8 +260,41 @@ public final class GradClassWriter {
             + " past the JVM's limit of 65535 for one method; shorten the method, or use"
             + " order 1");
       }
-      return List.of(hessian(), hessianVector(), valueGradientAndHessian(), sweep,
-          hessianInto());
+      List<MethodSpec> members = new ArrayList<>(List.of(hessian(), hessianVector(),
+          valueGradientAndHessian(), sweep, hessianInto()));
+      if (!function.hasActiveArrays()) {
+        // what the second-order code of order-2 callers calls (calls pass doubles only)
+        members.add(pullbackTangentOntoTape());
+      }
+      return members;
+    }
+
+    /**
+     * {@code mPullbackTangent(Tape tape, params, double seed, directions..., double seedDot)}:
+     * the forward mode of {@link #pullbackOntoTape}, with the seed's tangent too. It pushes,
+     * for each {@code double} parameter in order, the tangent of its adjoint and then the
+     * adjoint; it returns the tangent of the value. The second-order sweeps of callers call it.
+     */
+    private MethodSpec pullbackTangentOntoTape() {
+      NameAllocator names = names();
+      MethodSpec.Builder method = withVisibility(function.name() + "PullbackTangent");
+      Function program = Tangent.of(Adjoint.withActiveSeed(reverseFunction, reverseFlow,
+          Adjoint.Output.TAPE));
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> all = emitter.parameterNames();
+      String tape = names.fresh("tape");
+      emitter.bindTape(tape);
+      method.addJavadoc("For the second-order code of callers: the forward mode of"
+              + " {@code $LPullback(Tape, ...)}\nfor $L along the given directions"
+              + " of the parameters and of the seed: pushes,\nfor each {@code double} parameter"
+              + " in order, the tangent of its adjoint and then the adjoint,\nonto {@code $L};"
+              + " returns the tangent of the value.\n", function.name(), link, tape)
+          .returns(double.class)
+          .addParameter(TAPE, tape);
+      for (int i = 0; i < all.size(); i++) {
+        method.addParameter(typeName(program.parameters().get(i).type()), all.get(i));
+      }
+      return method.addCode(emitter.body()).build();
     }
 
     private String hessianSweepName() {

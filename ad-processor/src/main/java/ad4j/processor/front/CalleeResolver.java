@@ -112,6 +112,20 @@ final class CalleeResolver {
           + " this one, or compile it with ad4j first");
       return Optional.empty();
     }
+    if (context.order() == 2 && DerivativeOrder.of(method) != 2) {
+      diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
+          + "', which is @Differentiable(order = 2): '" + qualified + "' must be"
+          + " @Differentiable(order = 2) as well, so that ad4j generates the second derivatives"
+          + " this call needs");
+      return Optional.empty();
+    }
+    if (context.order() == 2 && method.getParameters().stream().anyMatch(
+        p -> p.asType().getKind() == TypeKind.DOUBLE && !ActiveParameters.isActive(p))) {
+      diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
+          + "', which is @Differentiable(order = 2): '" + qualified + "' has a @NoDerivative"
+          + " 'double' parameter, and such calls are not supported at order 2 yet");
+      return Optional.empty();
+    }
     String userClass = context.referenceTo(declaring);
     return Optional.of(new Callee(userClass, gradClassReference(declaring), name,
         parameterTypes(method).orElseThrow()));

@@ -1089,13 +1089,6 @@ final class ExpressionLowering {
       if (callee.isEmpty()) {
         return null;
       }
-      if (context.order() == 2) {
-        unsupported(invocation, "call to '" + shown + "' from method '" + context.methodName()
-            + "', which is @Differentiable(order = 2): calls from an order-2 method are not"
-            + " supported yet; write the callee's computation into '" + context.methodName()
-            + "', or use order 1");
-        return null;
-      }
       boolean active = arguments.stream().anyMatch(Operand::isActive);
       return context.emit(Operation.call(callee.get()), arguments, NumericType.DOUBLE, active);
     }

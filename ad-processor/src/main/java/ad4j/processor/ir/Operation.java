@@ -147,6 +147,25 @@ public final class Operation {
   }
 
   /**
+   * A call of the forward mode of a {@code @Differentiable} method's pullback onto the tape
+   * (written for methods of order 2): its arguments, the seed, one tangent per {@code double}
+   * parameter and the seed's tangent. It pushes each parameter's adjoint's tangent and then the
+   * adjoint, in parameter order, so that the caller takes back each adjoint, then its tangent.
+   * Its form is {@link Form#PULLBACK_CALL}: it is written as one, with the tape first.
+   */
+  public static Operation pullbackTangentCall(Callee callee) {
+    return new Operation(Form.PULLBACK_CALL, callee.name() + "PullbackTangent",
+        callee.parameterTypes().size() + 1 + callee.differentiableParameterCount() + 1, null,
+        callee);
+  }
+
+  /** Whether this is a {@link #pullbackTangentCall}. */
+  public boolean isPullbackTangentCall() {
+    return form == Form.PULLBACK_CALL && callee != null
+        && name.equals(callee.name() + "PullbackTangent");
+  }
+
+  /**
    * A call of the program {@code name} of the same generated class with the caller's tape and
    * {@code arity} further arguments.
    */

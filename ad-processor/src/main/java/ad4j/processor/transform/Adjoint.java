@@ -102,6 +102,8 @@ public final class Adjoint {
   private final Deque<Integer> loopBranchBase = new ArrayDeque<>(List.of(0));
   private Variable result;
   private Operand seed;
+  /** Whether the seed parameter is active: see {@link #withActiveSeed}. */
+  private boolean activeSeed;
   /** The gradient or adjoint array, into which reads of arrays add their adjoints; or null. */
   private Value outputArray;
   /** Per local array that carries derivatives, its adjoint array, made beside it. */
@@ -128,6 +130,17 @@ public final class Adjoint {
   /** As {@link #of(Function, Output)}, with the analysis of {@code primal} made once. */
   public static Function of(Function primal, FlowAnalysis flow, Output output) {
     return new Adjoint(primal, flow).transform(output);
+  }
+
+  /**
+   * As {@link #of(Function, FlowAnalysis, Output)} for a pullback whose seed carries a
+   * derivative: {@link Tangent} gives the program a tangent of the seed too. This is the
+   * pullback that the second-order code of callers differentiates again.
+   */
+  public static Function withActiveSeed(Function primal, FlowAnalysis flow, Output output) {
+    Adjoint adjoint = new Adjoint(primal, flow);
+    adjoint.activeSeed = true;
+    return adjoint.transform(output);
   }
 
   /**
@@ -190,7 +203,7 @@ public final class Adjoint {
     if (output != Output.GRADIENT) {
       // a vector function's pullback takes one seed per element of its result
       Value seedParameter = builder.generated("seed",
-          primal.returnsArray() ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, false);
+          primal.returnsArray() ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, activeSeed);
       parameters.add(seedParameter);
       seed = new Operand.Use(seedParameter);
     } else {
@@ -885,8 +898,9 @@ public final class Adjoint {
     }
     Operand[] taken = new Operand[slots.size()];
     for (int slot = slots.size() - 1; slot >= 0; slot--) {
-      // a constant argument has no adjoint: its value is taken off the tape and dropped
-      Value popped = builder.generated(callee.name() + "Adjoint", NumericType.DOUBLE, false);
+      // a constant argument has no adjoint: its value is taken off the tape and dropped. The
+      // adjoint is active: the forward mode of this program takes its tangent back as well
+      Value popped = builder.generated(callee.name() + "Adjoint", NumericType.DOUBLE, true);
       out.add(new Instruction(popped, Operation.POP, List.of(), line));
       if (slots.get(slot) instanceof Operand.Use use && use.isActive()) {
         taken[slot] = new Operand.Use(popped);

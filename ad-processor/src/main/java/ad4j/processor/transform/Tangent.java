@@ -105,7 +105,11 @@ public final class Tangent {
   private Block transform(Block block) {
     List<Statement> out = new ArrayList<>();
     for (Statement statement : block.statements()) {
-      if (statement instanceof Instruction instruction) {
+      if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.PULLBACK_CALL
+          && !instruction.operation().isPullbackTangentCall()) {
+        out.add(pullbackTangentCall(instruction));
+      } else if (statement instanceof Instruction instruction) {
         out.add(instruction);
         if (instruction.operation().form() == Operation.Form.POP
             && instruction.result().isActive() && !recordedWithTangent(instruction.result())) {
@@ -188,10 +192,9 @@ public final class Tangent {
     Value tangent = builder.derived(value, "Dot", NumericType.DOUBLE);
     Operation operation = instruction.operation();
     List<Operand> arguments = instruction.arguments();
-    if (operation.form() == Operation.Form.PULLBACK_CALL
-        || operation.form() == Operation.Form.TANGENT_CALL) {
-      throw new IllegalArgumentException("no second derivative through calls of other methods"
-          + " yet: " + operation);
+    if (operation.form() == Operation.Form.TANGENT_CALL) {
+      throw new IllegalArgumentException("no second derivative of a forward-mode program with"
+          + " calls of other methods: " + operation);
     }
     if (operation.form() == Operation.Form.POP) {
       // recorded after the value: see Push above
@@ -297,6 +300,27 @@ public final class Tangent {
   private static boolean recordedWithTangent(Value popped) {
     return popped.origin() != Value.Origin.DERIVED || popped.base() == null
         || popped.base().isActive();
+  }
+
+  /**
+   * A reverse sweep's {@code g}'s pullback onto the tape becomes the forward mode of that
+   * pullback, which pushes each adjoint's tangent below the adjoint: the pops that follow the
+   * call take back both (see the pops above). Its own result, the callee's value, is read by
+   * nobody; the new call's is its tangent.
+   */
+  private Instruction pullbackTangentCall(Instruction call) {
+    Operation operation = call.operation();
+    List<Operand> arguments = call.arguments();
+    List<Operand> callArguments = new ArrayList<>(arguments);
+    for (int i = 0; i < arguments.size() - 1; i++) {
+      if (operation.callee().parameterTypes().get(i) == NumericType.DOUBLE) {
+        callArguments.add(tangentOf(arguments.get(i)));
+      }
+    }
+    callArguments.add(tangentOf(arguments.get(arguments.size() - 1)));
+    Value valueTangent = builder.derived(call.result(), "Dot", NumericType.DOUBLE);
+    return new Instruction(valueTangent, Operation.pullbackTangentCall(operation.callee()),
+        callArguments, call.line());
   }
 
   /** The runtime helper that adds one array into another at an offset. */
