@@ -80,6 +80,40 @@ class EcjTest {
   }
 
   @Test
+  void readsTheOrderOfDifferentiableUnderEcj() throws Exception {
+    Ecj ecj = compile("com.example.Curved", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Curved {",
+        "  @Differentiable(order = 2)",
+        "  static double rosenbrock(double x, double y) {",
+        "    return square(1 - x) + 100 * square(y - x * x);",
+        "  }",
+        "",
+        "  @Differentiable(order = 2)",
+        "  static double square(double t) {",
+        "    return t * t;",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    try (URLClassLoader loader = ecj.loader()) {
+      java.lang.reflect.Method hessian = loader.loadClass("com.example.CurvedGrad")
+          .getDeclaredMethod("rosenbrockHessian", double.class, double.class);
+      hessian.setAccessible(true);
+      double x = 0.7;
+      double y = -0.4;
+      double[][] h = (double[][]) hessian.invoke(null, x, y);
+      assertThat(h[0][0]).isWithin(1e-9).of(1200 * x * x - 400 * y + 2);
+      assertThat(h[0][1]).isWithin(1e-9).of(-400 * x);
+      assertThat(h[1][0]).isWithin(1e-9).of(-400 * x);
+      assertThat(h[1][1]).isWithin(1e-9).of(200);
+    }
+  }
+
+  @Test
   void reportsErrorsAtTheMethodWithLineAndColumn() throws IOException {
     Ecj ecj = compile("com.example.Bad", String.join("\n",
         "package com.example;",
