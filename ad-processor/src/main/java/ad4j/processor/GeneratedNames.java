@@ -62,12 +62,14 @@ final class GeneratedNames {
       members.add(signature(name + "Hessian", parameters));
       members.add(signature(name + "HessianVector", hessianVector));
       members.add(signature(name + "ValueGradientAndHessian", valueGradientAndHessian));
-      List<String> pullbackTangent = new ArrayList<>(List.of("Tape"));
-      pullbackTangent.addAll(parameters);
-      pullbackTangent.add("double");
-      function.differentiableParameters().forEach(p -> pullbackTangent.add(p.type().keyword()));
-      pullbackTangent.add("double");
-      members.add(signature(name + "PullbackTangent", pullbackTangent));
+      if (!function.hasActiveArrays()) {
+        List<String> pullbackTangent = new ArrayList<>(List.of("Tape"));
+        pullbackTangent.addAll(parameters);
+        pullbackTangent.add("double");
+        function.differentiableParameters().forEach(p -> pullbackTangent.add(p.type().keyword()));
+        pullbackTangent.add("double");
+        members.add(signature(name + "PullbackTangent", pullbackTangent));
+      }
     }
     return members;
   }

@@ -95,7 +95,11 @@ public final class Tangent {
       }
     }
     List<Statement> body = new ArrayList<>();
-    if (function.body().statements().stream().anyMatch(s -> !(s instanceof Return))) {
+    List<Statement> statements = function.body().statements();
+    // a reverse-mode program's note of its forward sweep stands for the tangents' too
+    if (statements.stream().anyMatch(s -> !(s instanceof Return))
+        && statements.stream().noneMatch(s -> s instanceof Note note
+            && Adjoint.FORWARD_NOTE.equals(note.text()))) {
       body.add(new Note(NOTE, null));
     }
     body.addAll(transform(function.body()).statements());
