@@ -1,6 +1,7 @@
 package ad4j.processor;
 
 import ad4j.processor.emit.GradClassWriter;
+import ad4j.processor.front.DerivativeOfRules;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Lowering;
 import ad4j.processor.ir.Function;
@@ -70,7 +71,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(ANNOTATION, GENERATED);
+    return Set.of(ANNOTATION, DerivativeOfRules.ANNOTATION, GENERATED);
   }
 
   @Override
@@ -115,6 +116,13 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       return true;
     }
     LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
+    TypeElement rules = processingEnv.getElementUtils()
+        .getTypeElement(DerivativeOfRules.ANNOTATION);
+    if (rules != null) {
+      new RuleValidator(new DerivativeOfRules(processingEnv.getElementUtils(),
+          processingEnv.getTypeUtils()), processingEnv.getMessager())
+          .validate(round.getElementsAnnotatedWith(rules));
+    }
     Map<TypeElement, List<ExecutableElement>> work = rounds.work(annotated, ANNOTATION);
     onLargeStack(() -> {
       for (Map.Entry<TypeElement, List<ExecutableElement>> entry : work.entrySet()) {

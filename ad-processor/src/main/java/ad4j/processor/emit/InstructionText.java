@@ -27,6 +27,8 @@ final class InstructionText {
           arguments.toArray(Expr[]::new));
       case USER_CALL -> Expr.call(operation.callee().userClass(), operation.name(),
           arguments.toArray(Expr[]::new));
+      case RULED_CALL -> Expr.call(operation.ruled().ownerClass(), operation.name(),
+          arguments.toArray(Expr[]::new));
       case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
           arguments.toArray(Expr[]::new));
       case COPY -> arguments.get(0);

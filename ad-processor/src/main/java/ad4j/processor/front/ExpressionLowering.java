@@ -39,6 +39,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.stream.Collectors;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -56,6 +57,7 @@ final class ExpressionLowering {
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private final CalleeResolver callees;
+  private final RuledCalls ruledCalls;
   private SwitchLowering switches;
   /**
    * The constants whose Java type is {@code char} (their type here is {@code int}, as in
@@ -68,6 +70,7 @@ final class ExpressionLowering {
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
     this.callees = new CalleeResolver(context);
+    this.ruledCalls = new RuledCalls(context);
   }
 
   /** Where switch expressions are lowered: with the statements of their cases. */
@@ -779,6 +782,10 @@ final class ExpressionLowering {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
+      Optional<ExecutableElement> ruled = ruledCalls.target(other.owner(), name, arguments);
+      if (ruled.isPresent()) {
+        return ruledCalls.lower(ruled.get(), arguments, invocation, shown);
+      }
       Optional<Callee> callee = callees.resolve(other.owner(), name, arguments, invocation,
           shown);
       if (callee.isEmpty()) {

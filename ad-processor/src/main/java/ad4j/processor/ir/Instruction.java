@@ -22,12 +22,13 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
 
   /**
    * Whether evaluating this instruction may throw, so that it must run, in order, even when
-   * nothing uses its result: a call of another {@code @Differentiable} method (it may throw
-   * anything), or an integer division or remainder by a divisor not known to be non-zero
+   * nothing uses its result: a call of another {@code @Differentiable} method or of a method
+   * with {@code @DerivativeOf} rules (it may throw anything), or an integer division or remainder by a divisor not known to be non-zero
    * ({@code ArithmeticException}).
    */
   public boolean mayThrow() {
-    if (operation.form() == Operation.Form.USER_CALL) {
+    if (operation.form() == Operation.Form.USER_CALL
+        || operation.form() == Operation.Form.RULED_CALL) {
       return true;
     }
     boolean integerDivision = result.type().isIntegral()

@@ -1,0 +1,125 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.RuledCallee;
+import com.sun.source.tree.Tree;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * Lowers calls of methods whose partial derivatives the user supplies with
+ * {@code @DerivativeOf}: one {@link Operation#call(RuledCallee)} instruction, whose partials
+ * the rule table builds as calls of the rules. Rules are looked up in the target's class and in
+ * the class of the method being lowered.
+ */
+final class RuledCalls {
+  private final LoweringContext context;
+  private final DerivativeOfRules rules;
+
+  RuledCalls(LoweringContext context) {
+    this.context = context;
+    this.rules = new DerivativeOfRules(context.elements(), context.types());
+  }
+
+  /**
+   * The static method of {@code owner} the call chooses (as Java chooses among overloads), when
+   * rules give its derivatives; empty otherwise, and the call is resolved as any other.
+   */
+  Optional<ExecutableElement> target(TypeElement owner, String name, List<Operand> arguments) {
+    ExecutableElement method = CalleeResolver.choose(context, owner, name, arguments);
+    if (method == null || !method.getModifiers().contains(Modifier.STATIC)
+        || rulesOf(method).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(method);
+  }
+
+  /** The call of {@code target}, differentiated by its rules; null after an error at it. */
+  Operand lower(ExecutableElement target, List<Operand> arguments, Tree call, String shown) {
+    TypeElement declaring = (TypeElement) target.getEnclosingElement();
+    String targetName = declaring.getSimpleName() + "." + target.getSimpleName();
+    List<DerivativeOfRules.Rule> found = rulesOf(target);
+    Map<Integer, DerivativeOfRules.Rule> byParameter = new HashMap<>();
+    for (DerivativeOfRules.Rule rule : found) {
+      DerivativeOfRules.Rule other = byParameter.putIfAbsent(rule.wrt(), rule);
+      // Two in one class are reported at the second rule; one in each class, here.
+      if (other != null && !other.method().getEnclosingElement()
+          .equals(rule.method().getEnclosingElement())) {
+        context.diagnostics().error(call, "call to '" + shown + "': two @DerivativeOf rules"
+            + " give the partial derivative of '" + targetName + "' with respect to '"
+            + parameterName(target, rule.wrt()) + "': '" + describe(other.method()) + "' and '"
+            + describe(rule.method()) + "'; keep one");
+        return null;
+      }
+    }
+    List<String> missing = new ArrayList<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (arguments.get(i).isActive() && !byParameter.containsKey(i)) {
+        missing.add(parameterName(target, i));
+      }
+    }
+    if (!missing.isEmpty()) {
+      context.diagnostics().error(call, "call to '" + shown + "': "
+          + (missing.size() == 1 ? "parameter '" : "parameters '")
+          + String.join("', '", missing) + "' of '" + targetName + "' "
+          + (missing.size() == 1 ? "receives a value" : "receive values")
+          + " carrying a derivative, but '" + targetName + "' has @DerivativeOf rules only for '"
+          + found.stream().map(r -> parameterName(target, r.wrt())).distinct().sorted()
+              .collect(Collectors.joining("', '"))
+          + "'; add a rule @DerivativeOf(value = \"" + target.getSimpleName() + "\", wrt = \""
+          + missing.get(0) + "\") for each");
+      return null;
+    }
+    Optional<String> unreachable = context.reachability().ofMember(target);
+    if (unreachable.isPresent()) {
+      context.diagnostics().error(call, "call to '" + shown + "': generated code cannot call"
+          + " it: " + unreachable.get());
+      return null;
+    }
+    List<NumericType> parameterTypes = new ArrayList<>();
+    for (var parameter : target.getParameters()) {
+      parameterTypes.add(LoweringContext.variableType(parameter.asType().getKind())
+          .orElseThrow());
+    }
+    Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
+    for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : byParameter.entrySet()) {
+      ExecutableElement rule = entry.getValue().method();
+      Optional<String> hidden = context.reachability().ofMember(rule);
+      if (hidden.isPresent()) {
+        context.diagnostics().error(call, "call to '" + shown + "': generated code cannot call"
+            + " its @DerivativeOf rule '" + describe(rule) + "': " + hidden.get());
+        return null;
+      }
+      partials.put(entry.getKey(), new RuledCallee(
+          context.referenceTo((TypeElement) rule.getEnclosingElement()),
+          rule.getSimpleName().toString(), parameterTypes, Map.of()));
+    }
+    RuledCallee callee = new RuledCallee(context.referenceTo(declaring),
+        target.getSimpleName().toString(), parameterTypes, partials);
+    boolean active = arguments.stream().anyMatch(Operand::isActive);
+    return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE, active);
+  }
+
+  private List<DerivativeOfRules.Rule> rulesOf(ExecutableElement target) {
+    return rules.rulesOf(target, List.of((TypeElement) target.getEnclosingElement(),
+        context.symbols().enclosingType()));
+  }
+
+  private static String parameterName(ExecutableElement method, int index) {
+    return method.getParameters().get(index).getSimpleName().toString();
+  }
+
+  private static String describe(ExecutableElement method) {
+    return method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName();
+  }
+}
