@@ -52,9 +52,9 @@ final class RuledCalls {
     Map<Integer, DerivativeOfRules.Rule> byParameter = new HashMap<>();
     for (DerivativeOfRules.Rule rule : found) {
       DerivativeOfRules.Rule other = byParameter.putIfAbsent(rule.wrt(), rule);
-      // Two in one class are reported at the second rule; one in each class, here.
-      if (other != null && !other.method().getEnclosingElement()
-          .equals(rule.method().getEnclosingElement())) {
+      // Two rules compiled here are reported at the second rule; one from a library, here.
+      if (other != null && !(context.isCompiledFromSource(other.method())
+          && context.isCompiledFromSource(rule.method()))) {
         context.diagnostics().error(call, "call to '" + shown + "': two @DerivativeOf rules"
             + " give the partial derivative of '" + targetName + "' with respect to '"
             + parameterName(target, rule.wrt()) + "': '" + describe(other.method()) + "' and '"
@@ -115,8 +115,20 @@ final class RuledCalls {
         context.symbols().enclosingType()));
   }
 
-  private static String parameterName(ExecutableElement method, int index) {
-    return method.getParameters().get(index).getSimpleName().toString();
+  /**
+   * The name of the target's parameter {@code index}: its own when compiled here; for a library
+   * compiled without parameter names ({@code arg0}), the name a rule of this compilation gives
+   * it, as rules repeat the target's parameter list.
+   */
+  private String parameterName(ExecutableElement target, int index) {
+    if (!context.isCompiledFromSource(target)) {
+      for (DerivativeOfRules.Rule rule : rulesOf(target)) {
+        if (context.isCompiledFromSource(rule.method())) {
+          return rule.method().getParameters().get(index).getSimpleName().toString();
+        }
+      }
+    }
+    return target.getParameters().get(index).getSimpleName().toString();
   }
 
   private static String describe(ExecutableElement method) {
