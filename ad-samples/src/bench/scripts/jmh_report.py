@@ -17,6 +17,7 @@ import sys
 FUNCTIONS = [  # (benchmark class, title, inputs)
     ("RosenbrockBench", "Rosenbrock", 2),
     ("BlackScholesBench", "Black-Scholes call", 5),
+    ("BlackScholesErfBench", "Black-Scholes call, Hipparchus erfc with a @DerivativeOf rule", 5),
     ("LogisticLossBench", "Logistic loss", 10),
     ("BundleAdjustmentBench", "Bundle adjustment (2×15 Jacobian)", 15),
     ("GaussianMixtureBench", "Gaussian mixture d=2 K=5", 30),

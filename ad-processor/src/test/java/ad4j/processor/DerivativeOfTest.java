@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Calls of methods whose derivatives the user supplies with {@code @DerivativeOf}: rules in the
  * target's class and in the caller's, targets of one and of two {@code double} parameters (and
  * an {@code int} one), in straight-line code, loops, branches and through calls of other
- * {@code @Differentiable} methods. Every target's body uses constructs ad4j rejects (objects,
+ * {@code @Differentiable} methods, and an instance method called on a {@code static final}
+ * field. Every target's body uses constructs ad4j rejects (objects,
  * arrays, {@code try}, {@code synchronized}), so ad4j cannot have looked inside. Each function
  * is checked against finite differences of the user's own method (which runs the targets'
  * real bodies), forward against reverse mode, and its value bit for bit.
@@ -71,6 +72,19 @@ class DerivativeOfTest {
       "  }",
       "}");
 
+  /** An object whose method is a target: the rule takes the receiver first. */
+  private static final String SCALED = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "public final class Scaled {",
+      "  private final double[] k;",
+      "  Scaled(double k) { this.k = new double[] {k}; }",
+      "  /** k sin(x) + x y, through a field of an object. */",
+      "  public double apply(double x, double y) { return k[0] * Math.sin(x) + x * y; }",
+      "  @DerivativeOf(value = \"apply\", wrt = \"x\")",
+      "  static double applyX(Scaled s, double x, double y) { return s.k[0] * Math.cos(x) + y; }",
+      "}");
+
   private static final String MODEL = String.join("\n",
       "package com.example;",
       "import ad4j.DerivativeOf;",
@@ -100,6 +114,14 @@ class DerivativeOfTest {
       "    while (Special.logistic(s) < 0.9 && k < 50) { s += 0.05 * Library.norm(s, y); k++; }",
       "    return s;",
       "  }",
+      "  static final Scaled TRIPLE = new Scaled(3);",
+      "  @DerivativeOf(owner = Scaled.class, value = \"apply\", wrt = \"y\")",
+      "  static double applyY(Scaled s, double x, double y) { return x; }",
+      "  @Differentiable static double onReceiver(double x, double y) {",
+      "    double s = 0;",
+      "    for (int i = 1; i <= 3; i++) { s += TRIPLE.apply(x / i, s - y) + Model.TRIPLE.apply(x, 2); }",
+      "    return s;",
+      "  }",
       "  @Differentiable static double helper(double a, double b) {",
       "    return Special.weighted(a, 2, b) - Library.norm(b, a);",
       "  }",
@@ -115,7 +137,7 @@ class DerivativeOfTest {
   private static final CompiledOnce COMPILED = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
           "com.example.Special", SPECIAL, "com.example.Library", LIBRARY,
-          "com.example.Model", MODEL));
+          "com.example.Scaled", SCALED, "com.example.Model", MODEL));
 
   private static CompiledFunction function(String name, int arity) {
     return COMPILED.get().function("com.example.Model", name, arity);
@@ -151,6 +173,12 @@ class DerivativeOfTest {
   }
 
   @Test
+  void instanceMethodsOnAStaticFinalFieldUseRulesThatTakeTheReceiverFirst() {
+    DerivativeChecks.checkAt(function("onReceiver", 2), 0.6, 1.4);
+    DerivativeChecks.checkAt(function("onReceiver", 2), -1.1, 0.2);
+  }
+
+  @Test
   void theGeneratedCodeCallsTheTargetAndItsRules() throws Exception {
     String generated = COMPILED.get().compilation()
         .generatedSourceFile("com.example.ModelGrad").orElseThrow()
@@ -160,6 +188,9 @@ class DerivativeOfTest {
     assertThat(generated).contains("Special.weightedY(");
     assertThat(generated).contains("Model.normA(");
     assertThat(generated).contains("Model.normB(");
+    assertThat(generated).contains("Model.TRIPLE.apply(");
+    assertThat(generated).contains("Scaled.applyX(Model.TRIPLE, ");
+    assertThat(generated).contains("Model.applyY(Model.TRIPLE, ");
     assertWithMessage("the target itself is called for the value")
         .that(generated).contains("Library.norm(");
   }

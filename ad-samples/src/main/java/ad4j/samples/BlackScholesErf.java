@@ -3,6 +3,7 @@ package ad4j.samples;
 import ad4j.DerivativeOf;
 import ad4j.Differentiable;
 import java.io.PrintStream;
+import org.hipparchus.distribution.continuous.NormalDistribution;
 import org.hipparchus.special.Erf;
 
 /**
@@ -12,6 +13,9 @@ import org.hipparchus.special.Erf;
  * {@code erfc'(x) = -2/√π · exp(-x²)}, so that the chain rule gives {@code N'(d) = φ(d)}, as the
  * hand-written Greeks use it; compare {@link BlackScholes}, where ad4j differentiates a
  * 27-term erfc approximation written out in the method.
+ *
+ * <p>{@link #callPriceNormal} takes {@code N} from a {@link NormalDistribution} object instead:
+ * an instance method as target, whose rule takes the receiver first.
  */
 public final class BlackScholesErf {
   private BlackScholesErf() {}
@@ -31,6 +35,42 @@ public final class BlackScholesErf {
   @DerivativeOf(owner = Erf.class, value = "erfc")
   static double erfcDerivative(double x) {
     return -TWO_OVER_SQRT_PI * Math.exp(-x * x);
+  }
+
+  /** The standard normal distribution. */
+  static final NormalDistribution STANDARD_NORMAL = new NormalDistribution(0, 1);
+
+  /**
+   * The derivative of a normal distribution's distribution function: its density.
+   *
+   * @param distribution the distribution
+   * @param x the argument
+   * @return the density at {@code x}
+   */
+  @DerivativeOf(owner = NormalDistribution.class, value = "cumulativeProbability")
+  static double cdfDerivative(NormalDistribution distribution, double x) {
+    return distribution.density(x);
+  }
+
+  /**
+   * The price of a European call with {@code N} from Hipparchus' {@link NormalDistribution}.
+   *
+   * @param spot the price {@code S} of the underlying, {@code > 0}
+   * @param strike the strike {@code K}, {@code > 0}
+   * @param maturity the time to expiry {@code T} in years, {@code > 0}
+   * @param rate the continuously compounded risk-free rate {@code r}
+   * @param volatility the volatility {@code σ}, {@code > 0}
+   * @return the call price
+   */
+  @Differentiable
+  public static double callPriceNormal(
+      double spot, double strike, double maturity, double rate, double volatility) {
+    double volSqrtT = volatility * Math.sqrt(maturity);
+    double d1 = (Math.log(spot / strike) + (rate + 0.5 * volatility * volatility) * maturity)
+        / volSqrtT;
+    double d2 = d1 - volSqrtT;
+    return spot * STANDARD_NORMAL.cumulativeProbability(d1)
+        - strike * Math.exp(-rate * maturity) * STANDARD_NORMAL.cumulativeProbability(d2);
   }
 
   /**

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Black-Scholes with Hipparchus' {@code Erf.erfc} and a {@code @DerivativeOf} rule: the Greeks
  * of one generated gradient against the closed form and against finite differences of the
- * price, the value bit for bit, and forward mode against reverse mode.
+ * price, the value bit for bit, and forward mode against reverse mode; the same with
+ * {@code N} from a {@code NormalDistribution} object, an instance method with a rule.
  */
 class BlackScholesErfTest {
   private static final double[][] POINTS = {
@@ -59,6 +60,24 @@ class BlackScholesErfTest {
       double tangent = BlackScholesErfGrad.callPriceTangent(p[0], p[1], p[2], p[3], p[4], v[0],
           v[1], v[2], v[3], v[4]);
       assertEquals(dot, tangent, 1e-12 * Math.max(1, Math.abs(dot)));
+    }
+  }
+
+  @Test
+  void normalDistributionObjectGivesTheSameGreeks() {
+    for (double[] p : POINTS) {
+      double[] gradient = new double[5];
+      double value = BlackScholesErfGrad.callPriceNormalValueAndGradient(p[0], p[1], p[2], p[3],
+          p[4], gradient);
+      assertEquals(BlackScholesErf.callPriceNormal(p[0], p[1], p[2], p[3], p[4]), value);
+      BlackScholes.Greeks cf = BlackScholesErf.closedForm(p[0], p[1], p[2], p[3], p[4]);
+      assertEquals(cf.delta(), gradient[0], 1e-13);
+      assertEquals(cf.dStrike(), gradient[1], 1e-13);
+      assertEquals(cf.theta(), -gradient[2], 1e-12 * Math.max(1, Math.abs(cf.theta())));
+      assertEquals(cf.rho(), gradient[3], 1e-12 * Math.max(1, Math.abs(cf.rho())));
+      assertEquals(cf.vega(), gradient[4], 1e-12 * Math.max(1, Math.abs(cf.vega())));
+      GradientCheck.check(q -> BlackScholesErf.callPriceNormal(q[0], q[1], q[2], q[3], q[4]), p,
+          gradient).assertWithin(1e-8);
     }
   }
 

@@ -15,6 +15,9 @@ import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.util.ElementFilter;
 
 /**
  * Lowers calls of methods whose partial derivatives the user supplies with
@@ -44,8 +47,67 @@ final class RuledCalls {
     return Optional.of(method);
   }
 
+  /**
+   * Whether some instance method {@code name} of the receiver's type has rules: then a call of
+   * it on the {@code static final} field {@code receiver} is lowered here.
+   */
+  boolean hasInstanceRules(VariableElement receiver, String name) {
+    return receiverType(receiver).map(type -> ElementFilter.methodsIn(
+            context.elements().getAllMembers(type)).stream()
+        .anyMatch(m -> m.getSimpleName().contentEquals(name)
+            && !m.getModifiers().contains(Modifier.STATIC) && !rulesOf(m).isEmpty()))
+        .orElse(false);
+  }
+
+  /**
+   * The call {@code receiver.name(arguments)} of an instance method with rules; null after an
+   * error at it.
+   */
+  Operand lowerOnReceiver(VariableElement receiver, String name, List<Operand> arguments,
+      Tree call, String shown) {
+    TypeElement type = receiverType(receiver).orElseThrow();
+    ExecutableElement target = CalleeResolver.choose(context, type, name, arguments);
+    if (target == null || target.getModifiers().contains(Modifier.STATIC)
+        || rulesOf(target).isEmpty()) {
+      context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: no"
+          + " method '" + name + "' of '" + type.getSimpleName() + "' that takes these"
+          + " arguments has @DerivativeOf rules");
+      return null;
+    }
+    if (!receiver.getModifiers().contains(Modifier.STATIC)
+        || !receiver.getModifiers().contains(Modifier.FINAL)) {
+      context.diagnostics().error(call, "call to '" + shown + "': its receiver '"
+          + receiver.getSimpleName() + "' must be a static final field, so that the call and"
+          + " its @DerivativeOf rules see the same object");
+      return null;
+    }
+    Optional<String> hidden = context.reachability().ofMember(receiver);
+    if (hidden.isPresent()) {
+      context.diagnostics().error(call, "call to '" + shown + "': generated code cannot read its"
+          + " receiver: " + hidden.get());
+      return null;
+    }
+    String text = context.referenceTo((TypeElement) receiver.getEnclosingElement()) + "."
+        + receiver.getSimpleName();
+    return lower(target, arguments, call, shown, text);
+  }
+
+  private Optional<TypeElement> receiverType(VariableElement receiver) {
+    return receiver.asType() instanceof DeclaredType declared
+        && declared.asElement() instanceof TypeElement type ? Optional.of(type) : Optional.empty();
+  }
+
   /** The call of {@code target}, differentiated by its rules; null after an error at it. */
   Operand lower(ExecutableElement target, List<Operand> arguments, Tree call, String shown) {
+    return lower(target, arguments, call, shown, null);
+  }
+
+  /**
+   * The call of {@code target} on {@code receiver} (Java text; null for a static method),
+   * differentiated by its rules; null after an error at it.
+   */
+  private Operand lower(ExecutableElement target, List<Operand> arguments, Tree call,
+      String shown, String receiver) {
     TypeElement declaring = (TypeElement) target.getEnclosingElement();
     String targetName = declaring.getSimpleName() + "." + target.getSimpleName();
     List<DerivativeOfRules.Rule> found = rulesOf(target);
@@ -102,10 +164,11 @@ final class RuledCalls {
       }
       partials.put(entry.getKey(), new RuledCallee(
           context.referenceTo((TypeElement) rule.getEnclosingElement()),
-          rule.getSimpleName().toString(), parameterTypes, Map.of()));
+          rule.getSimpleName().toString(), parameterTypes, Map.of(), receiver));
     }
-    RuledCallee callee = new RuledCallee(context.referenceTo(declaring),
-        target.getSimpleName().toString(), parameterTypes, partials);
+    RuledCallee callee = new RuledCallee(
+        receiver == null ? context.referenceTo(declaring) : receiver,
+        target.getSimpleName().toString(), parameterTypes, partials, null);
     boolean active = arguments.stream().anyMatch(Operand::isActive);
     return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE, active);
   }
@@ -124,7 +187,8 @@ final class RuledCalls {
     if (!context.isCompiledFromSource(target)) {
       for (DerivativeOfRules.Rule rule : rulesOf(target)) {
         if (context.isCompiledFromSource(rule.method())) {
-          return rule.method().getParameters().get(index).getSimpleName().toString();
+          int receiver = target.getModifiers().contains(Modifier.STATIC) ? 0 : 1;
+          return rule.method().getParameters().get(receiver + index).getSimpleName().toString();
         }
       }
     }
