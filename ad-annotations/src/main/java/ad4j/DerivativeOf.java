@@ -36,6 +36,17 @@ import java.lang.annotation.Target;
  * calls it. A rule must be {@code static}, not {@code private} (the generated class calls it),
  * and return {@code double}.
  *
+ * <p>The target may be an instance method, called on a {@code static final} field (a
+ * distribution object, say): its rule takes the receiver first, then the target's parameters,
+ * and the receiver carries no derivative:
+ *
+ * <pre>{@code
+ * static final NormalDistribution STANDARD = new NormalDistribution(0, 1);
+ *
+ * @DerivativeOf(owner = NormalDistribution.class, value = "cumulativeProbability")
+ * static double cdfDerivative(NormalDistribution d, double x) { return d.density(x); }
+ * }</pre>
+ *
  * <p>A call that passes a value carrying a derivative to a parameter of the target without a
  * rule is a compile error at the call, naming that parameter; a parameter that only ever
  * receives constants needs no rule. A rule that names an unknown method or parameter, whose

@@ -311,6 +311,42 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
+  void ruleOfAnInstanceMethodWithoutTheReceiver() {
+    List<String> lines = classF(
+        "  double g(double x) { return x * x; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double gX(double x) { return 2 * x; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': its parameters"
+        + " (double) do not match those of 'F.g', (com.example.F, double): a rule takes exactly"
+        + " the target's parameters (after the receiver, for an instance method)")
+        .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gX"));
+  }
+
+  @Test
+  void receiverThatIsNotAStaticFinalField() {
+    List<String> lines = classF(
+        "  static F shared = new F();",
+        "  double g(double x) { return x * x; }",
+        "  @DerivativeOf(\"g\") static double gX(F f, double x) { return 2 * x; }",
+        "  @Differentiable static double f(double a) {",
+        "    return shared.g(a);",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'shared.g(...)': its receiver"
+        + " 'shared' must be a static final field, so that the call and its @DerivativeOf rules"
+        + " see the same object").inFile(file).onLine(9).atColumn(columnOf(lines, 9, "(a)"));
+  }
+
+  @Test
   void callOfAMethodWithoutRulesOffersDerivativeOf() {
     List<String> lines = classF(
         "  static double g(double x) { return x * x; }",

@@ -184,7 +184,10 @@ public final class DerivativeRules {
   /** The rule for an operation, if it is differentiable. */
   public static Optional<Rule> forOperation(Operation operation) {
     if (operation.form() == Operation.Form.RULED_CALL) {
-      return Optional.of(userSupplied(operation.ruled()));
+      // A rule itself has no rules: differentiating it (a second derivative) is not supported
+      // yet, and must fail rather than take its derivative as zero.
+      return operation.ruled().partials().isEmpty()
+          ? Optional.empty() : Optional.of(userSupplied(operation.ruled()));
     }
     return Optional.ofNullable(TABLE.get(operation.ruleKey()));
   }
@@ -193,8 +196,7 @@ public final class DerivativeRules {
    * The rule of a call of a method whose partials the user supplies with {@code @DerivativeOf}:
    * the partial with respect to argument i is a call of the user's rule for parameter i with
    * the call's own arguments (each with its own type, as the target takes them). A parameter
-   * without a rule carries no derivative (the front end rejects a call passing one there), and
-   * a rule itself has no rules: its result carries no derivative.
+   * without a rule carries no derivative (the front end rejects a call passing one there).
    */
   private static Rule userSupplied(RuledCallee target) {
     return new Rule() {
