@@ -8,9 +8,21 @@ import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Calls of methods whose derivatives the user supplies with {@code @DerivativeOf}: rules in the
@@ -176,6 +188,78 @@ class DerivativeOfTest {
   void instanceMethodsOnAStaticFinalFieldUseRulesThatTakeTheReceiverFirst() {
     DerivativeChecks.checkAt(function("onReceiver", 2), 0.6, 1.4);
     DerivativeChecks.checkAt(function("onReceiver", 2), -1.1, 0.2);
+  }
+
+  /** The classes of {@link #SPECIAL}, compiled alone with {@code options}, in {@code classes}. */
+  private static List<File> compileSpecialInto(Path classes, String... options)
+      throws IOException {
+    Compilation library = InProcessCompiler.javac(options).compile(
+        JavaFileObjects.forSourceString("com.example.Special", SPECIAL));
+    InProcessCompiler.requireSuccess(library);
+    copyClasses(library, classes);
+    List<File> classpath = new ArrayList<>(List.of(classes.toFile()));
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      classpath.add(new File(entry));
+    }
+    return classpath;
+  }
+
+  private static void copyClasses(Compilation compilation, Path classes) throws IOException {
+    for (JavaFileObject output : compilation.generatedFiles()) {
+      if (output.getKind() == JavaFileObject.Kind.CLASS) {
+        Path target = classes.resolve(output.getName().replaceFirst("^.*?/com/", "com/"));
+        Files.createDirectories(target.getParent());
+        try (InputStream in = output.openInputStream()) {
+          Files.copy(in, target);
+        }
+      }
+    }
+  }
+
+  private static final String CALLER = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Caller {",
+      "  @Differentiable static double f(double x, double y) {",
+      "    return Special.logistic(x - y) * Special.weighted(y, 2, x);",
+      "  }",
+      "}");
+
+  @Test
+  void rulesOfACompiledLibraryAreFoundInItsClassFiles(@TempDir Path classes) throws IOException {
+    List<File> classpath = compileSpecialInto(classes, "-g");
+
+    Compilation compilation = InProcessCompiler.javac("-Xlint:all", "-Werror")
+        .withClasspath(classpath)
+        .compile(JavaFileObjects.forSourceString("com.example.Caller", CALLER));
+
+    InProcessCompiler.requireSuccess(compilation);
+    copyClasses(compilation, classes);
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+        DerivativeOfTest.class.getClassLoader())) {
+      CompiledFunction f = CompiledFunction.load(loader, "com.example.Caller",
+          "com.example.CallerGrad", "f", 2);
+      DerivativeChecks.checkAt(f, 0.4, 1.2);
+      DerivativeChecks.checkAt(f, -0.8, 0.3);
+    }
+  }
+
+  @Test
+  void ruleOfALibraryWithoutParameterNamesIsAnErrorAtTheCall(@TempDir Path classes)
+      throws IOException {
+    List<File> classpath = compileSpecialInto(classes, "-g:none");
+
+    Compilation compilation = InProcessCompiler.javac().withClasspath(classpath)
+        .compile(JavaFileObjects.forSourceString("com.example.Caller", CALLER));
+
+    assertThat(compilation.errors()).hasSize(1);
+    assertThat(compilation.errors().get(0).getMessage(null)).isEqualTo("ad4j: call to"
+        + " 'Special.weighted(...)' is not differentiable: its rule in the compiled class"
+        + " 'com.example.Special' cannot be used: @DerivativeOf rule 'weightedX': unknown wrt:"
+        + " 'Special.weighted' has no parameter 'x'; its 'double' parameters are arg0, arg2 (a"
+        + " library whose rules name wrt must be compiled with parameter names: -g or"
+        + " -parameters)");
+    assertThat(compilation.errors().get(0).getLineNumber()).isEqualTo(5);
   }
 
   @Test

@@ -66,6 +66,12 @@ public final class DerivativeOfRules {
     return Optional.empty();
   }
 
+  /** The target's name a {@code @DerivativeOf} annotation gives. */
+  public static String targetName(AnnotationMirror annotation) {
+    AnnotationValue value = element(annotation, "value");
+    return value == null ? "" : String.valueOf(value.getValue());
+  }
+
   /** Checks the rule {@code method}, which carries {@code @DerivativeOf}. */
   public Checked check(ExecutableElement method) {
     AnnotationMirror annotation = annotationOf(method).orElseThrow();

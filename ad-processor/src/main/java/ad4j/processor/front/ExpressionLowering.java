@@ -39,7 +39,6 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.stream.Collectors;
-import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -792,9 +791,10 @@ final class ExpressionLowering {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
-      Optional<ExecutableElement> ruled = ruledCalls.target(other.owner(), name, arguments);
+      Optional<RuledCalls.Lowered> ruled =
+          ruledCalls.lower(other.owner(), name, arguments, invocation, shown);
       if (ruled.isPresent()) {
-        return ruledCalls.lower(ruled.get(), arguments, invocation, shown);
+        return ruled.get().operand();
       }
       Optional<Callee> callee = callees.resolve(other.owner(), name, arguments, invocation,
           shown);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -34,17 +35,56 @@ final class RuledCalls {
     this.rules = new DerivativeOfRules(context.elements(), context.types());
   }
 
+  /** A call lowered here: its value, or null after an error at the call. */
+  record Lowered(Operand operand) {}
+
   /**
-   * The static method of {@code owner} the call chooses (as Java chooses among overloads), when
-   * rules give its derivatives; empty otherwise, and the call is resolved as any other.
+   * The call {@code owner.name(arguments)} lowered with its rules, when the static method it
+   * chooses (as Java chooses among overloads) has rules, or a rule in a compiled library names
+   * it but cannot be used (an error at the call, then); empty otherwise, and the call is
+   * resolved as any other.
    */
-  Optional<ExecutableElement> target(TypeElement owner, String name, List<Operand> arguments) {
+  Optional<Lowered> lower(TypeElement owner, String name, List<Operand> arguments, Tree call,
+      String shown) {
     ExecutableElement method = CalleeResolver.choose(context, owner, name, arguments);
-    if (method == null || !method.getModifiers().contains(Modifier.STATIC)
-        || rulesOf(method).isEmpty()) {
+    if (method == null || !method.getModifiers().contains(Modifier.STATIC)) {
       return Optional.empty();
     }
-    return Optional.of(method);
+    if (rulesOf(method).isEmpty()) {
+      Optional<String> unusable = unusableLibraryRule(method);
+      if (unusable.isPresent()) {
+        context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: "
+            + unusable.get());
+        return Optional.of(new Lowered(null));
+      }
+      return Optional.empty();
+    }
+    return Optional.of(new Lowered(lower(method, arguments, call, shown)));
+  }
+
+  /**
+   * Why a rule of a compiled library that names {@code target} cannot be used, if there is one:
+   * such rules are checked here, not where they were compiled. A library compiled without
+   * parameter names (neither {@code -g} nor {@code -parameters}) cannot match {@code wrt}.
+   */
+  private Optional<String> unusableLibraryRule(ExecutableElement target) {
+    TypeElement declaring = (TypeElement) target.getEnclosingElement();
+    if (context.isCompiledFromSource(declaring)) {
+      return Optional.empty();
+    }
+    for (ExecutableElement method : ElementFilter.methodsIn(declaring.getEnclosedElements())) {
+      Optional<AnnotationMirror> annotation = DerivativeOfRules.annotationOf(method);
+      if (annotation.isPresent() && DerivativeOfRules.targetName(annotation.get())
+          .equals(target.getSimpleName().toString())) {
+        Optional<DerivativeOfRules.Problem> problem = rules.check(method).problem();
+        if (problem.isPresent()) {
+          return Optional.of("its rule in the compiled class '" + declaring.getQualifiedName()
+              + "' cannot be used: " + problem.get().message() + " (a library whose rules name"
+              + " wrt must be compiled with parameter names: -g or -parameters)");
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -98,7 +138,8 @@ final class RuledCalls {
   }
 
   /** The call of {@code target}, differentiated by its rules; null after an error at it. */
-  Operand lower(ExecutableElement target, List<Operand> arguments, Tree call, String shown) {
+  private Operand lower(ExecutableElement target, List<Operand> arguments, Tree call,
+      String shown) {
     return lower(target, arguments, call, shown, null);
   }
 
