@@ -347,6 +347,23 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
+  void privateTargetCannotBeCalledByGeneratedCode() {
+    List<String> lines = classF(
+        "  private static double g(double x) { return x * x; }",
+        "  @DerivativeOf(\"g\") static double gX(double x) { return 2 * x; }",
+        "  @Differentiable static double f(double a) {",
+        "    return g(a);",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)': generated code cannot"
+        + " call it: method 'F.g' is private; make it package-private").inFile(file).onLine(8).atColumn(columnOf(lines, 8, "(a)"));
+  }
+
+  @Test
   void callOfAMethodWithoutRulesOffersDerivativeOf() {
     List<String> lines = classF(
         "  static double g(double x) { return x * x; }",
