@@ -33,6 +33,12 @@ final class CalleeResolver {
       String shown) {
     List<ExecutableElement> candidates = candidates(context, owner, name);
     ExecutableElement method = choose(context, owner, name, arguments);
+    if (method == null && arguments.stream().map(Operand::type).anyMatch(NumericType::isArray)) {
+      diagnostics().error(call, "call to '" + shown + "' passes an array: calls that pass"
+          + " arrays between @Differentiable methods are not supported yet; pass the elements"
+          + " the callee needs as 'double's");
+      return Optional.empty();
+    }
     if (method == null) {
       String what = candidates.isEmpty() ? "" : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
