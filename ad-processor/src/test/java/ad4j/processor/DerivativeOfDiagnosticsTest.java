@@ -114,6 +114,24 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
+  void wrtNamingAnArrayParameterIsNotSupportedYet() {
+    List<String> lines = classF(
+        "  static double g(double[] v, double x) { return v[0] * x; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"v\") static double gV(double[] v, double x) {",
+        "    return x;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gV': parameter 'v' of"
+        + " 'F.g' has type 'double[]': partial derivatives with respect to arrays (the array"
+        + " forms of @DerivativeOf) are not supported yet")
+        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "\"v\""));
+  }
+
+  @Test
   void missingWrtWhenTheTargetHasSeveralDoubleParameters() {
     List<String> lines = classF(
         "  static double g(double x, double y) { return x * y; }",

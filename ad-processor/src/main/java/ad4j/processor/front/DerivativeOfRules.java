@@ -163,6 +163,12 @@ public final class DerivativeOfRules {
       return problem(method, annotation, wrtElement, rule + ": unknown wrt: '" + targetName
           + "' has no parameter '" + wrt + "'; its 'double' parameters are " + activeNames);
     }
+    if (parameters.get(index).asType().getKind() == TypeKind.ARRAY) {
+      return problem(method, annotation, wrtElement, rule + ": parameter '" + wrt + "' of '"
+          + targetName + "' has type '" + parameters.get(index).asType() + "': partial"
+          + " derivatives with respect to arrays (the array forms of @DerivativeOf) are not"
+          + " supported yet");
+    }
     if (!active.contains(index)) {
       return problem(method, annotation, wrtElement, rule + ": parameter '" + wrt + "' of '"
           + targetName + "' has type '" + parameters.get(index).asType() + "' and carries no"
