@@ -65,7 +65,10 @@ public @interface DerivativeOf {
 
   /**
    * The name of the target's parameter this rule is the partial derivative with respect to;
-   * may be omitted (left empty) when the target has exactly one {@code double} parameter.
+   * may be omitted (left empty) when the target has exactly one {@code double} parameter. For a
+   * target compiled without parameter names, the rule's own parameter name at that position
+   * counts; a library that ships rules naming {@code wrt} must be compiled with parameter names
+   * ({@code -g}, the default of Maven and Gradle, or {@code -parameters}).
    */
   String wrt() default "";
 
