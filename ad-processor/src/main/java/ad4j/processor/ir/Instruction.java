@@ -32,8 +32,9 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
       case USER_CALL, RULED_CALL -> {
         return true; // a call of a method ad4j did not write may throw anything
       }
-      case ELEMENT, LENGTH, NEW_ARRAY, CLONE, STORE -> {
-        // arrays: a null array, an index out of range, a negative size; a write must happen
+      case ELEMENT, LENGTH, NEW_ARRAY, CLONE, STORE, SLOTS_CALL -> {
+        // arrays: a null array, an index out of range, a negative size, a range check; a
+        // write must happen
         return true;
       }
       default -> { }
