@@ -17,6 +17,7 @@ import sys
 FUNCTIONS = [  # (benchmark class, title, inputs)
     ("RosenbrockBench", "Rosenbrock", 2),
     ("BlackScholesBench", "Black-Scholes call", 5),
+    ("BlackScholesErfBench", "Black-Scholes call, Hipparchus erfc with a @DerivativeOf rule", 5),
     ("LogisticLossBench", "Logistic loss", 10),
     ("BundleAdjustmentBench", "Bundle adjustment (2×15 Jacobian)", 15),
     ("GaussianMixtureBench", "Gaussian mixture d=2 K=5", 30),
@@ -376,13 +377,18 @@ def main(argv):
                  f"{met(all(v <= 1.2 for _, v in hand))} | "
                  + "; ".join(f"{k} {v:.2f}×" for k, v in hand) + " |")
         allocs = []
-        for c, title, _ in FUNCTIONS:
+        for c, title, inputs in FUNCTIONS:
+            # What the function itself allocates (a library call inside it, such as Hipparchus'
+            # erfc) is not the generated code's: subtract it, once per primal evaluation.
+            p = t.get((c, "primal"))
+            own = p["alloc"] if p and p["alloc"] is not None and p["alloc"] >= ZERO_ALLOC else 0.0
             for m in ("reverseValueAndGradient", "forwardTangents", "reversePullback"):
                 r = t.get((c, m))
                 if r and r["alloc"] is not None:
-                    allocs.append((f"{title} {m}", r["alloc"]))
+                    calls = inputs if m == "forwardTangents" else 1
+                    allocs.append((f"{title} {m}", r["alloc"] - calls * own))
         nonzero = [f"{k} {v:.0f} B/op" for k, v in allocs if v >= ZERO_ALLOC]
-        L.append(f"| 0 B/op for `mValueAndGradient`, `mTangent`, `mPullback` | {met(not nonzero)} | "
+        L.append(f"| 0 B/op for `mValueAndGradient`, `mTangent`, `mPullback` (beyond what the function itself allocates) | {met(not nonzero)} | "
                  + ("; ".join(nonzero) if nonzero else
                     f"all {len(allocs)} below {ZERO_ALLOC:g} B/op (largest {max(v for _, v in allocs):.3f})")
                  + " |")

@@ -99,6 +99,10 @@ final class LoweringContext {
     return elements;
   }
 
+  Types types() {
+    return types;
+  }
+
   Symbols symbols() {
     return symbols;
   }
