@@ -29,6 +29,7 @@ final class InstructionText {
           arguments.toArray(Expr[]::new));
       case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
           arguments.toArray(Expr[]::new));
+      case PLAIN_CALL -> Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
       case COPY -> arguments.get(0);
       case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
       case PULLBACK_CALL, LOCAL_CALL, POP ->

@@ -29,48 +29,48 @@ final class CalleeResolver {
     this.context = context;
   }
 
-  Optional<Callee> resolve(TypeElement owner, String name, List<Operand> arguments, Tree call,
-      String shown) {
-    List<ExecutableElement> candidates = ElementFilter.methodsIn(
-            context.elements().getAllMembers(owner)).stream()
-        .filter(m -> m.getSimpleName().contentEquals(name))
-        .toList();
+  /**
+   * The method {@code owner.name(arguments)} calls, chosen among the methods with primitive
+   * parameters as Java chooses; empty when none applies.
+   */
+  Optional<ExecutableElement> select(TypeElement owner, String name, List<Operand> arguments) {
     List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
     List<ExecutableElement> applicable = new ArrayList<>();
-    for (ExecutableElement candidate : candidates) {
+    for (ExecutableElement candidate : candidates(owner, name)) {
       Optional<List<NumericType>> parameters = parameterTypes(candidate);
       if (parameters.isPresent() && widens(argumentTypes, parameters.get())) {
         applicable.add(candidate);
       }
     }
-    ExecutableElement method = mostSpecific(applicable);
+    return Optional.ofNullable(mostSpecific(applicable));
+  }
+
+  private List<ExecutableElement> candidates(TypeElement owner, String name) {
+    return ElementFilter.methodsIn(context.elements().getAllMembers(owner)).stream()
+        .filter(m -> m.getSimpleName().contentEquals(name))
+        .toList();
+  }
+
+  /**
+   * The {@code @Differentiable} method {@code owner.name(arguments)} calls; empty after an error
+   * when there is none or generated code cannot call its derivatives. Calls of methods that are
+   * not {@code @Differentiable} are {@link InactiveCalls}'.
+   */
+  Optional<Callee> resolve(TypeElement owner, String name, List<Operand> arguments, Tree call,
+      String shown) {
+    ExecutableElement method = select(owner, name, arguments).orElse(null);
     if (method == null) {
-      String what = candidates.isEmpty() ? "" : " with these argument types";
+      String what = candidates(owner, name).isEmpty() ? "" : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
           + " differentiates calls to java.lang.Math and StrictMath functions and to other"
           + " @Differentiable methods, and finds no method '" + name + "'" + what + " in "
           + owner.getSimpleName());
       return Optional.empty();
     }
-    String qualified = owner.getSimpleName() + "." + name;
     if (!isDifferentiable(method)) {
-      Optional<String> obstacle = context.isCompiledFromSource(method)
-          ? whyAnnotatingWouldNotHelp(method) : Optional.empty();
-      if (obstacle.isPresent()) {
-        diagnostics().error(call, "call to '" + shown + "' is not differentiable: '" + qualified
-            + "' is not a @Differentiable method, and annotating it would not help: "
-            + obstacle.get());
-      } else if (context.isCompiledFromSource(method)) {
-        diagnostics().error(call, "call to '" + shown + "' is not differentiable: annotate '"
-            + qualified + "' with @Differentiable, so that ad4j generates the derivatives this"
-            + " call needs");
-      } else {
-        diagnostics().error(call, "call to '" + shown + "' is not differentiable: '" + qualified
-            + "' is not a @Differentiable method; ad4j differentiates calls to java.lang.Math"
-            + " and StrictMath functions and to @Differentiable methods");
-      }
-      return Optional.empty();
+      throw new IllegalStateException("not @Differentiable, a call InactiveCalls lowers: " + name);
     }
+    String qualified = owner.getSimpleName() + "." + name;
     if (method.getModifiers().contains(Modifier.PRIVATE)) {
       diagnostics().error(call, "call to private @Differentiable method '" + name + "':"
           + " generated code lives in another class and cannot call it; make it"
@@ -111,31 +111,6 @@ final class CalleeResolver {
         parameterTypes(method).orElseThrow()));
   }
 
-  /**
-   * Why a method of the user's sources could not become a callee by adding
-   * {@code @Differentiable}, if it could not: ad4j would reject it, or generated code could not
-   * call it.
-   */
-  private Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
-    if (!method.getModifiers().contains(Modifier.STATIC)) {
-      return Optional.of("it is not static, and ad4j differentiates static methods only");
-    }
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
-      return Optional.of("it returns '" + method.getReturnType() + "', and ad4j differentiates"
-          + " methods returning 'double' only");
-    }
-    if (method.getParameters().stream()
-        .noneMatch(p -> p.asType().getKind() == TypeKind.DOUBLE)) {
-      return Optional.of("it has no 'double' parameter");
-    }
-    TypeElement declaring = (TypeElement) method.getEnclosingElement();
-    if (!context.hasGradClass(declaring)) {
-      return Optional.of("its class '" + declaring.getQualifiedName() + "' is not among the"
-          + " source files of this compilation, so ad4j would not write its derivatives here");
-    }
-    return Optional.empty();
-  }
-
   /** The qualified name of the class ad4j generates for {@code owner}. */
   private String gradClassName(TypeElement owner) {
     String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
@@ -157,7 +132,7 @@ final class CalleeResolver {
     return samePackage || pkg.isEmpty() ? simple : pkg + "." + simple;
   }
 
-  private static boolean isDifferentiable(ExecutableElement method) {
+  static boolean isDifferentiable(ExecutableElement method) {
     for (AnnotationMirror annotation : method.getAnnotationMirrors()) {
       TypeElement type = (TypeElement) annotation.getAnnotationType().asElement();
       if (type.getQualifiedName().contentEquals(ANNOTATION)) {

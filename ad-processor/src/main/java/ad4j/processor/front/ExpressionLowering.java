@@ -56,6 +56,7 @@ final class ExpressionLowering {
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private final CalleeResolver callees;
+  private final InactiveCalls inactiveCalls;
   private SwitchLowering switches;
   /**
    * The constants whose Java type is {@code char} (their type here is {@code int}, as in
@@ -68,6 +69,7 @@ final class ExpressionLowering {
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
     this.callees = new CalleeResolver(context);
+    this.inactiveCalls = new InactiveCalls(context);
   }
 
   /** Where switch expressions are lowered: with the statements of their cases. */
@@ -779,6 +781,11 @@ final class ExpressionLowering {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
+      Optional<javax.lang.model.element.ExecutableElement> method =
+          callees.select(other.owner(), name, arguments);
+      if (method.isPresent() && !CalleeResolver.isDifferentiable(method.get())) {
+        return inactiveCalls.lower(method.get(), arguments, invocation, shown);
+      }
       Optional<Callee> callee = callees.resolve(other.owner(), name, arguments, invocation,
           shown);
       if (callee.isEmpty()) {
@@ -842,6 +849,11 @@ final class ExpressionLowering {
           resultType.get(), OptionalDouble.empty());
     }
     if (!DerivativeRules.isDifferentiableFunction(name, arguments.size())) {
+      Optional<Operand> inactive = inactiveCalls.lowerMath(context.mathClassName(owner), name,
+          arguments, resultType.get());
+      if (inactive.isPresent()) {
+        return inactive.get();
+      }
       unsupported(invocation, "call to '" + shown + "' is not differentiable: ad4j has no"
           + " derivative rule for " + owner.simpleName() + "." + name + "; differentiable"
           + " functions are " + String.join(", ", DerivativeRules.differentiableFunctionNames()));

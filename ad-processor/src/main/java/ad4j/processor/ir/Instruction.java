@@ -21,13 +21,14 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
   }
 
   /**
-   * Whether evaluating this instruction may throw, so that it must run, in order, even when
-   * nothing uses its result: a call of another {@code @Differentiable} method (it may throw
-   * anything), or an integer division or remainder by a divisor not known to be non-zero
+   * Whether evaluating this instruction may throw (or have another effect), so that it must
+   * run, in order, even when nothing uses its result: a call of another {@code @Differentiable}
+   * method or of a method run as written (either may throw anything, or count, or log), or an integer division or remainder by a divisor not known to be non-zero
    * ({@code ArithmeticException}).
    */
   public boolean mayThrow() {
-    if (operation.form() == Operation.Form.USER_CALL) {
+    if (operation.form() == Operation.Form.USER_CALL
+        || operation.form() == Operation.Form.PLAIN_CALL) {
       return true;
     }
     boolean integerDivision = result.type().isIntegral()

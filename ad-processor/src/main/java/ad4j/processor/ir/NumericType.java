@@ -12,7 +12,9 @@ public enum NumericType {
   DOUBLE("double"),
   BOOLEAN("boolean"),
   /** An array the caller passes for results, such as a gradient. */
-  DOUBLE_ARRAY("double[]");
+  DOUBLE_ARRAY("double[]"),
+  /** The "result" of a call of a {@code void} method, run for its effect; never read. */
+  VOID("void");
 
   private final String keyword;
 
@@ -26,7 +28,7 @@ public enum NumericType {
   }
 
   public boolean isNumeric() {
-    return this != BOOLEAN && this != DOUBLE_ARRAY;
+    return this != BOOLEAN && this != DOUBLE_ARRAY && this != VOID;
   }
 
   public boolean isIntegral() {

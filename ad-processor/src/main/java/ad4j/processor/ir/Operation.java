@@ -40,7 +40,14 @@ public final class Operation {
     /** {@code a}: a constant or a variable's current value, copied into a value. */
     COPY,
     /** {@code c ? a : b} where neither operand computes anything. */
-    SELECT
+    SELECT,
+    /**
+     * {@code Owner.name(a, ...)} of a method that carries no derivative, run as written, with
+     * the user's side effects, once wherever the instruction runs: a call whose result is not a
+     * floating-point number ({@code boolean}, {@code int}, {@code long}, {@code void}) or whose
+     * arguments carry no derivative. Its result is never active.
+     */
+    PLAIN_CALL
   }
 
   public static final Operation ADD = infix("+");
@@ -109,6 +116,14 @@ public final class Operation {
     return new Operation(Form.LOCAL_CALL, name, arity, null, null);
   }
 
+  /**
+   * A call, run as written, of a method that carries no derivative; {@code method} is how
+   * generated code names it ({@code Double.isNaN}, {@code F.fuzzyEquals}).
+   */
+  public static Operation plainCall(String method, int arity) {
+    return new Operation(Form.PLAIN_CALL, method, arity, null, null);
+  }
+
   /** A value taken back from the tape; see {@link Push}. */
   public static final Operation POP = new Operation(Form.POP, "pop", 0, null, null);
 
@@ -155,6 +170,7 @@ public final class Operation {
       case POP -> "pop";
       case COPY -> "copy";
       case SELECT -> "?:";
+      case PLAIN_CALL -> "plain call";
     };
   }
 

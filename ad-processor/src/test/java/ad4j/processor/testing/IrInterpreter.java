@@ -166,7 +166,7 @@ public final class IrInterpreter {
       case PREFIX -> prefix(operation.name(), arguments.get(0), type);
       case INFIX -> infix(operation.name(), arguments.get(0), arguments.get(1), type);
       case CALL -> call(operation, arguments);
-      case USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL ->
+      case USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, PLAIN_CALL ->
           throw new UnsupportedOperationException("calls of other methods: " + operation);
     };
   }

@@ -1,0 +1,150 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.MethodInvocationTree;
+import java.util.List;
+import java.util.Optional;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
+
+/**
+ * Calls of methods that are not {@code @Differentiable}: activity analysis at a call. A call
+ * carries no derivative when its result is not a floating-point number ({@code boolean},
+ * {@code int}, {@code long}, {@code void}: {@code Double.isNaN(x)}, {@code fuzzyEquals(a, b,
+ * tol)}, {@code logFactorial(n)}, {@code Checker.isTrue(c)}) or when none of its arguments carries
+ * one; such a call is inactive and runs as written in every generated member, once wherever the
+ * user's method runs it, side effects and exceptions included ({@link Operation#plainCall}). A
+ * call with a floating-point result that an argument carries a derivative into is an error that
+ * names that argument.
+ */
+final class InactiveCalls {
+  private final LoweringContext context;
+
+  InactiveCalls(LoweringContext context) {
+    this.context = context;
+  }
+
+  /**
+   * Lowers {@code method(arguments)}, the call {@code invocation} of a method that is not
+   * {@code @Differentiable}; null after an error.
+   */
+  Operand lower(ExecutableElement method, List<Operand> arguments,
+      MethodInvocationTree invocation, String shown) {
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
+    Optional<NumericType> type = resultType(method.getReturnType().getKind());
+    int active = firstActive(arguments);
+    if (type.isPresent() && carriesDerivative(type.get()) && active >= 0) {
+      ExpressionTree argument = invocation.getArguments().get(active);
+      context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
+          + context.source().of(argument) + "' carries a derivative into '"
+          + context.source().of(invocation) + "', which ad4j cannot differentiate: "
+          + advice(method, qualified));
+      return null;
+    }
+    if (!method.getModifiers().contains(Modifier.STATIC)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': '" + qualified
+          + "' is not static, and a @Differentiable method is static: it has no object to call"
+          + " it on");
+      return null;
+    }
+    if (type.isEmpty()) {
+      context.diagnostics().error(invocation, "call to '" + shown + "' returns '"
+          + method.getReturnType() + "': ad4j runs calls that carry no derivative as written"
+          + " when they return a primitive value or nothing, and does not support values of"
+          + " type '" + method.getReturnType() + "'");
+      return null;
+    }
+    Optional<String> unreachable = context.reachability().ofMember(method);
+    if (unreachable.isPresent()) {
+      context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
+          + " and would run as written, but generated code cannot call it: "
+          + unreachable.get());
+      return null;
+    }
+    String name = context.referenceTo(declaring) + "." + method.getSimpleName();
+    return context.emit(Operation.plainCall(name, arguments.size()), arguments, type.get(),
+        false);
+  }
+
+  /**
+   * Lowers {@code Owner.name(arguments)} of a {@code Math}-like class with no derivative rule
+   * for {@code name}, when the call carries no derivative: its result is not a floating-point
+   * number, or no argument carries a derivative. Empty when it does carry one.
+   */
+  Optional<Operand> lowerMath(String owner, String name, List<Operand> arguments,
+      NumericType resultType) {
+    if (carriesDerivative(resultType) && firstActive(arguments) >= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(context.emit(Operation.plainCall(owner + "." + name, arguments.size()),
+        arguments, resultType, false));
+  }
+
+  private static boolean carriesDerivative(NumericType type) {
+    return type == NumericType.DOUBLE || type == NumericType.FLOAT;
+  }
+
+  private static int firstActive(List<Operand> arguments) {
+    for (int i = 0; i < arguments.size(); i++) {
+      if (arguments.get(i).isActive()) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static Optional<NumericType> resultType(TypeKind kind) {
+    return switch (kind) {
+      case VOID -> Optional.of(NumericType.VOID);
+      case FLOAT -> Optional.of(NumericType.FLOAT);
+      default -> LoweringContext.variableType(kind);
+    };
+  }
+
+  /** What to do about a call an argument carries a derivative into. */
+  private String advice(ExecutableElement method, String qualified) {
+    if (!context.isCompiledFromSource(method)) {
+      return "'" + qualified + "' is not a @Differentiable method; ad4j differentiates calls to"
+          + " java.lang.Math and StrictMath functions and to @Differentiable methods";
+    }
+    Optional<String> obstacle = whyAnnotatingWouldNotHelp(method);
+    if (obstacle.isPresent()) {
+      return "'" + qualified + "' is not a @Differentiable method, and annotating it would not"
+          + " help: " + obstacle.get();
+    }
+    return "annotate '" + qualified + "' with @Differentiable, so that ad4j generates the"
+        + " derivatives this call needs";
+  }
+
+  /**
+   * Why a method of the user's sources could not become a callee by adding
+   * {@code @Differentiable}, if it could not: ad4j would reject it, or generated code could not
+   * call it.
+   */
+  private Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
+    if (!method.getModifiers().contains(Modifier.STATIC)) {
+      return Optional.of("it is not static, and ad4j differentiates static methods only");
+    }
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      return Optional.of("it returns '" + method.getReturnType() + "', and ad4j differentiates"
+          + " methods returning 'double' only");
+    }
+    if (method.getParameters().stream()
+        .noneMatch(p -> p.asType().getKind() == TypeKind.DOUBLE)) {
+      return Optional.of("it has no 'double' parameter");
+    }
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    if (!context.hasGradClass(declaring)) {
+      return Optional.of("its class '" + declaring.getQualifiedName() + "' is not among the"
+          + " source files of this compilation, so ad4j would not write its derivatives here");
+    }
+    return Optional.empty();
+  }
+
+}

@@ -1,0 +1,244 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.TapeIsEmpty;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Activity analysis at calls: calls of methods that are not {@code @Differentiable} and carry no
+ * derivative (a {@code boolean}, {@code int}, {@code long} or {@code void} result, or no
+ * argument that carries a derivative) run as written in every generated member. Each function
+ * is checked against its own user method (values bit for bit), finite differences, and forward
+ * against reverse mode; the side effects of such calls happen exactly as often as in the
+ * user's method, once per call of a generated member.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class InactiveCodeTest {
+  private static final String COUNTER = String.join("\n",
+      "package com.example;",
+      "final class Counter {",
+      "  static int count;",
+      "  static long sum;",
+      "  private Counter() {}",
+      "  static void tick() { count++; }",
+      "  static void add(int k) { sum += k; }",
+      "  static int next() { return ++count; }",
+      "}");
+
+  private static final String CHECKS = String.join("\n",
+      "package com.example.checks;",
+      "public final class Checks {",
+      "  private Checks() {}",
+      "  public static void isTrue(boolean condition) {",
+      "    if (!condition) { throw new IllegalArgumentException(\"check failed\"); }",
+      "  }",
+      "}");
+
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import com.example.checks.Checks;",
+      "final class Inactive {",
+      "  static boolean fuzzyEquals(double a, double b, double tolerance) {",
+      "    return Math.abs(a - b) <= tolerance;",
+      "  }",
+      "  static double logFactorial(int n) {",
+      "    double s = 0;",
+      "    for (int i = 2; i <= n; i++) { s += Math.log(i); }",
+      "    return s;",
+      "  }",
+      "  static double twoPi() { return 2 * Math.PI; }",
+      "  @Differentiable static double guarded(double x) {",
+      "    if (Double.isNaN(x) || Double.isInfinite(x)) { return 0; }",
+      "    return x * Math.sin(x);",
+      "  }",
+      "  @Differentiable static double fuzzy(double a, double b) {",
+      "    if (fuzzyEquals(a, b, 1e-9)) { return a * a; }",
+      "    return (a - b) * Math.exp(b);",
+      "  }",
+      "  @Differentiable static double logPoisson(double lambda, int k) {",
+      "    return k * Math.log(lambda) - lambda - logFactorial(k);",
+      "  }",
+      "  @Differentiable static double logPoisson4(double lambda) { return logPoisson(lambda, 4); }",
+      "  @Differentiable static double normalised(double x) {",
+      "    return Math.exp(-0.5 * x * x) / Math.sqrt(twoPi());",
+      "  }",
+      "  @Differentiable static double counted(double x) {",
+      "    Counter.tick();",
+      "    double y = x * Math.cos(x);",
+      "    Counter.add(3);",
+      "    return y * y;",
+      "  }",
+      "  @Differentiable static double countedInLoop(double x) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < 5; i++) {",
+      "      if (i % 2 == 0) { Counter.tick(); }",
+      "      s += Math.sin(x * i) * Counter.next();",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double checkedLog(double x) {",
+      "    Checks.isTrue(x > 0);",
+      "    return Math.log(x) * x;",
+      "  }",
+      "  @Differentiable static double rounded(double x) {",
+      "    long r = Math.round(x);",
+      "    return x * r + Math.floorMod(r, 3);",
+      "  }",
+      "}");
+
+  private static final CompiledOnce INACTIVE = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+          "com.example.Counter", COUNTER, "com.example.checks.Checks", CHECKS,
+          "com.example.Inactive", SOURCE));
+
+  private static Compiled inactive() {
+    return INACTIVE.get();
+  }
+
+  static Stream<Arguments> functions() {
+    return Stream.of(
+        Arguments.of("guarded", new double[][] {{0.7}, {-1.3}}),
+        Arguments.of("fuzzy", new double[][] {{0.7, 0.2}, {-1.3, 0.4}}),
+        Arguments.of("logPoisson4", new double[][] {{0.7}, {3.5}}),
+        Arguments.of("normalised", new double[][] {{0.7}, {-1.3}}),
+        Arguments.of("checkedLog", new double[][] {{0.7}, {2.5}}),
+        Arguments.of("rounded", new double[][] {{0.7}, {-1.3}, {4.2}}));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("functions")
+  void derivativesMatchTheUsersMethod(String name, double[][] points) {
+    CompiledFunction f = inactive().function("com.example.Inactive", name, points[0].length);
+    for (double[] x : points) {
+      DerivativeChecks.checkAt(f, x);
+    }
+  }
+
+  @Test
+  void derivativesAgainstTheirFormulas() {
+    CompiledFunction poisson = inactive().function("com.example.Inactive", "logPoisson4", 1);
+    assertThat(poisson.gradient(2.5)[0]).isWithin(1e-15).of(4 / 2.5 - 1);
+    CompiledFunction fuzzy = inactive().function("com.example.Inactive", "fuzzy", 2);
+    assertThat(fuzzy.gradient(0.5, 0.5)).usingTolerance(1e-15).containsExactly(1.0, 0.0)
+        .inOrder();
+    CompiledFunction guarded = inactive().function("com.example.Inactive", "guarded", 1);
+    assertThat(guarded.gradient(Double.NaN)[0]).isEqualTo(0.0);
+    assertThat(guarded.value(Double.POSITIVE_INFINITY)).isEqualTo(0.0);
+  }
+
+  /** Each generated member runs the user's side effects once per call, in no sweep but one. */
+  @Test
+  void sideEffectsHappenOncePerCall() throws ReflectiveOperationException {
+    CompiledFunction counted = inactive().function("com.example.Inactive", "counted", 1);
+    assertEffects(counted, 1, 3);
+    CompiledFunction loop = inactive().function("com.example.Inactive", "countedInLoop", 1);
+    // three ticks (i = 0, 2, 4) and five calls of next(): count grows by 8 per call
+    assertEffects(loop, 8, 0);
+  }
+
+  private void assertEffects(CompiledFunction f, int count, long sum)
+      throws ReflectiveOperationException {
+    Class<?> counter = inactive().load("com.example.Counter");
+    Field countField = counter.getDeclaredField("count");
+    Field sumField = counter.getDeclaredField("sum");
+    countField.setAccessible(true);
+    sumField.setAccessible(true);
+    List<Consumer<double[]>> members = List.of(
+        f::value,
+        f::gradient,
+        x -> f.valueAndGradient(x, new double[1]),
+        x -> f.tangent(x, new double[] {1}),
+        x -> f.pullback(x, 1, new double[1]));
+    for (Consumer<double[]> member : members) {
+      int countBefore = countField.getInt(null);
+      long sumBefore = sumField.getLong(null);
+      member.accept(new double[] {0.8});
+      assertThat(countField.getInt(null) - countBefore).isEqualTo(count);
+      assertThat(sumField.getLong(null) - sumBefore).isEqualTo(sum);
+    }
+  }
+
+  /** Values that depend on a call's side effects are those of the user's method. */
+  @Test
+  void valuesDependingOnSideEffectsMatch() {
+    CompiledFunction loop = inactive().function("com.example.Inactive", "countedInLoop", 1);
+    // count differs at each call; the value of each member is checked against its own call
+    // of the user's method made in the same state of the counter
+    double[] gradient = new double[1];
+    double first = loop.value(0.8);
+    double second = loop.valueAndGradient(new double[] {0.8}, gradient);
+    // 8 more per call: the multipliers of the second call are the first's plus 8
+    double expected = 0;
+    double expectedDerivative = 0;
+    int count = (int) Math.round(solveCount(first));
+    int c = count + 8;
+    for (int i = 0; i < 5; i++) {
+      if (i % 2 == 0) {
+        c++;
+      }
+      c++;
+      expected += Math.sin(0.8 * i) * c;
+      expectedDerivative += i * Math.cos(0.8 * i) * c;
+    }
+    assertThat(second).isEqualTo(expected);
+    assertThat(gradient[0]).isWithin(1e-12).of(expectedDerivative);
+  }
+
+  /** The counter's value before a call of countedInLoop at 0.8 that returned {@code value}. */
+  private static double solveCount(double value) {
+    // value = sum_i sin(0.8 i) * (c0 + k_i), linear in c0
+    double slope = 0;
+    double offset = 0;
+    int k = 0;
+    for (int i = 0; i < 5; i++) {
+      if (i % 2 == 0) {
+        k++;
+      }
+      k++;
+      slope += Math.sin(0.8 * i);
+      offset += Math.sin(0.8 * i) * k;
+    }
+    return (value - offset) / slope;
+  }
+
+  @Test
+  void exceptionsOfACallRunAsWrittenReachTheCaller() {
+    CompiledFunction checked = inactive().function("com.example.Inactive", "checkedLog", 1);
+    for (Runnable member : List.<Runnable>of(
+        () -> checked.gradient(-1),
+        () -> checked.tangent(new double[] {-1}, new double[] {1}),
+        () -> checked.pullback(new double[] {-1}, 1, new double[1]))) {
+      Throwable thrown = assertThrows(Throwable.class, member::run);
+      Throwable cause = thrown instanceof InvocationTargetException
+          || thrown.getCause() instanceof InvocationTargetException
+          ? rootOf(thrown) : thrown;
+      assertThat(cause).isInstanceOf(IllegalArgumentException.class);
+      assertThat(cause).hasMessageThat().isEqualTo("check failed");
+    }
+  }
+
+  private static Throwable rootOf(Throwable thrown) {
+    Throwable t = thrown;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+}
