@@ -197,7 +197,7 @@ class DiagnosticsTest {
             "@Differentiable static double f(double x) { return x * ‸P; }",
             "field 'P' is not a compile-time constant and generated code cannot read it"),
         error("string literal", "@Differentiable static double f(double x) { double t = ‸\"a\"; return x; }",
-            "string literal '\"a\"': only numeric and boolean expressions are supported"),
+            "a value of type 'String' cannot be assigned to 'double'"),
         error("boolean assigned to a double",
             "@Differentiable static double f(double x) { double t = x ‸< 1; return x; }",
             "a value of type 'boolean' cannot be assigned to 'double'"),
@@ -322,8 +322,9 @@ class DiagnosticsTest {
 
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
+    // NORMAL.nextDouble() carries no derivative and runs as written: no error
     assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
-        .that(compilation.errors()).hasSize(4);
+        .that(compilation.errors()).hasSize(3);
     assertThat(compilation).hadErrorContaining("call to 'Math.random()'").inFile(file)
         .onLine(7).atColumn(columnOf(lines, 7, "()"));
     assertThat(compilation).hadErrorContaining("call to 'g(...)' is not differentiable: 'a'"
@@ -333,10 +334,6 @@ class DiagnosticsTest {
     assertThat(compilation).hadErrorContaining("call to 'Math.ulp(...)' is not differentiable:"
         + " ad4j has no derivative rule for Math.ulp").inFile(file).onLine(9)
         .atColumn(columnOf(lines, 9, "(a)"));
-    assertThat(compilation).hadErrorContaining("call to 'NORMAL.nextDouble()' is not"
-        + " differentiable: 'NORMAL' is a field of type 'java.util.Random', and ad4j"
-        + " differentiates calls of static methods only, not of methods of objects")
-        .inFile(file).onLine(9).atColumn(columnOf(lines, 9, "() * x"));
   }
 
   @Test

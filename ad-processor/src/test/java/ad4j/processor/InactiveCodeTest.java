@@ -41,10 +41,32 @@ class InactiveCodeTest {
       "  static int next() { return ++count; }",
       "}");
 
+  private static final String LOG = String.join("\n",
+      "package com.example;",
+      "final class Log {",
+      "  final java.util.List<String> lines = new java.util.ArrayList<>();",
+      "  void fine(String message) { lines.add(message); }",
+      "}");
+
+  private static final String NORMAL = String.join("\n",
+      "package com.example;",
+      "final class Normal {",
+      "  private final double mean;",
+      "  private final double sd;",
+      "  Normal(double mean, double sd) { this.mean = mean; this.sd = sd; }",
+      "  double density(double x) {",
+      "    double z = (x - mean) / sd;",
+      "    return Math.exp(-0.5 * z * z) / (sd * Math.sqrt(2 * Math.PI));",
+      "  }",
+      "}");
+
   private static final String CHECKS = String.join("\n",
       "package com.example.checks;",
       "public final class Checks {",
       "  private Checks() {}",
+      "  public static void isTrue(boolean condition, String message, double value) {",
+      "    if (!condition) { throw new IllegalArgumentException(message + value); }",
+      "  }",
       "  public static void isTrue(boolean condition) {",
       "    if (!condition) { throw new IllegalArgumentException(\"check failed\"); }",
       "  }",
@@ -64,6 +86,23 @@ class InactiveCodeTest {
       "    return s;",
       "  }",
       "  static double twoPi() { return 2 * Math.PI; }",
+      "  static final Log LOG = new Log();",
+      "  static final Normal STANDARD = new Normal(0, 1);",
+      "  @Differentiable static double logged3(double x) {",
+      "    int n = 3;",
+      "    double s = 0;",
+      "    for (int i = 1; i <= n; i++) {",
+      "      s += Math.sqrt(x + i);",
+      "      LOG.fine(\"step \" + i + \" of \" + n + \": s = \" + s);",
+      "    }",
+      "    Checks.isTrue(s > 0, \"s must be positive, is \", s);",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double mixture(double x, int k) {",
+      "    double weight = STANDARD.density(0.5 * k);",
+      "    return weight * Math.exp(-x * x) + (1 - weight) * x;",
+      "  }",
+      "  @Differentiable static double mixture2(double x) { return mixture(x, 2); }",
       "  @Differentiable static double guarded(double x) {",
       "    if (Double.isNaN(x) || Double.isInfinite(x)) { return 0; }",
       "    return x * Math.sin(x);",
@@ -106,7 +145,7 @@ class InactiveCodeTest {
   private static final CompiledOnce INACTIVE = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
           "com.example.Counter", COUNTER, "com.example.checks.Checks", CHECKS,
-          "com.example.Inactive", SOURCE));
+          "com.example.Log", LOG, "com.example.Normal", NORMAL, "com.example.Inactive", SOURCE));
 
   private static Compiled inactive() {
     return INACTIVE.get();
@@ -119,7 +158,9 @@ class InactiveCodeTest {
         Arguments.of("logPoisson4", new double[][] {{0.7}, {3.5}}),
         Arguments.of("normalised", new double[][] {{0.7}, {-1.3}}),
         Arguments.of("checkedLog", new double[][] {{0.7}, {2.5}}),
-        Arguments.of("rounded", new double[][] {{0.7}, {-1.3}, {4.2}}));
+        Arguments.of("rounded", new double[][] {{0.7}, {-1.3}, {4.2}}),
+        Arguments.of("logged3", new double[][] {{0.7}, {4.2}}),
+        Arguments.of("mixture2", new double[][] {{0.7}, {-1.3}}));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -173,6 +214,32 @@ class InactiveCodeTest {
       assertThat(countField.getInt(null) - countBefore).isEqualTo(count);
       assertThat(sumField.getLong(null) - sumBefore).isEqualTo(sum);
     }
+  }
+
+  /** A logger held in a static field logs each line once per member call, as written. */
+  @Test
+  @SuppressWarnings("unchecked")
+  void loggingRunsAsWritten() throws ReflectiveOperationException {
+    CompiledFunction logged = inactive().function("com.example.Inactive", "logged3", 1);
+    Field logField = inactive().load("com.example.Inactive").getDeclaredField("LOG");
+    logField.setAccessible(true);
+    Object log = logField.get(null);
+    Field linesField = log.getClass().getDeclaredField("lines");
+    linesField.setAccessible(true);
+    List<String> lines = (List<String>) linesField.get(log);
+    lines.clear();
+    double[] gradient = new double[1];
+    double value = logged.valueAndGradient(new double[] {0.7}, gradient);
+    double s1 = Math.sqrt(1.7);
+    double s2 = s1 + Math.sqrt(2.7);
+    assertThat(lines).containsExactly("step 1 of 3: s = " + s1, "step 2 of 3: s = " + s2,
+        "step 3 of 3: s = " + value).inOrder();
+    assertThat(gradient[0]).isWithin(1e-15)
+        .of(0.5 / Math.sqrt(1.7) + 0.5 / Math.sqrt(2.7) + 0.5 / Math.sqrt(3.7));
+    lines.clear();
+    logged.tangent(new double[] {0.7}, new double[] {1});
+    logged.pullback(new double[] {0.7}, 1, new double[1]);
+    assertThat(lines).hasSize(6);
   }
 
   /** Values that depend on a call's side effects are those of the user's method. */

@@ -515,6 +515,7 @@ public final class GradClassWriter {
         case FLOAT -> TypeName.FLOAT;
         case DOUBLE -> TypeName.DOUBLE;
         case DOUBLE_ARRAY -> com.palantir.javapoet.ArrayTypeName.of(TypeName.DOUBLE);
+        case STRING -> com.palantir.javapoet.ClassName.get(String.class);
         case VOID -> throw new IllegalArgumentException("no parameter is void");
       };
     }

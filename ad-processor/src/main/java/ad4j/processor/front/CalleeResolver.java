@@ -145,7 +145,9 @@ final class CalleeResolver {
   private static Optional<List<NumericType>> parameterTypes(ExecutableElement method) {
     List<NumericType> types = new ArrayList<>();
     for (VariableElement parameter : method.getParameters()) {
-      Optional<NumericType> type = LoweringContext.variableType(parameter.asType().getKind());
+      Optional<NumericType> type = parameter.asType().toString().equals("java.lang.String")
+          ? Optional.of(NumericType.STRING)
+          : LoweringContext.variableType(parameter.asType().getKind());
       if (type.isEmpty()) {
         return Optional.empty();
       }

@@ -95,7 +95,13 @@ final class ExpressionLowering {
         return new Operand.Constant(Expr.atom(context.source().of(expression)),
             NumericType.BOOLEAN, OptionalDouble.empty());
       }
-      case STRING_LITERAL, NULL_LITERAL -> {
+      case STRING_LITERAL -> {
+        // a String carries no derivative: an argument of a call run as written, or text joined
+        // to other values with '+'
+        return new Operand.Constant(Expr.atom(context.source().of(expression)),
+            NumericType.STRING, OptionalDouble.empty());
+      }
+      case NULL_LITERAL -> {
         unsupported(expression, describe(expression) + " '" + context.source().of(expression)
             + "': only numeric and boolean expressions are supported (strings only in the"
             + " message of a thrown exception)");
@@ -726,6 +732,13 @@ final class ExpressionLowering {
       lowerArguments(invocation);
       return null;
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
+        && inactiveCalls.receiverField(member.getExpression()).isPresent()
+        && invocation.getTypeArguments().isEmpty()) {
+      List<Operand> arguments = lowerAll(invocation);
+      return arguments == null ? null : inactiveCalls.lowerOnField(
+          inactiveCalls.receiverField(member.getExpression()).get(),
+          member.getIdentifier().toString(), arguments, callees, invocation, shown);
+    } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
         && receiverVariable(member.getExpression()).isPresent()) {
       unsupported(invocation, "call to '" + shown + "' is not differentiable: '"
           + context.source().of(member.getExpression()) + "' is "
@@ -823,6 +836,18 @@ final class ExpressionLowering {
     return "a field of type '" + field.asType() + "'";
   }
 
+  /** A call's arguments in order; null when one failed. */
+  private List<Operand> lowerAll(MethodInvocationTree invocation) {
+    List<Operand> arguments = new ArrayList<>();
+    boolean failed = false;
+    for (ExpressionTree argument : invocation.getArguments()) {
+      Operand operand = lower(argument);
+      failed |= operand == null;
+      arguments.add(operand);
+    }
+    return failed ? null : arguments;
+  }
+
   /** Lowers a call's arguments after an error at the call, for the errors of their own. */
   private void lowerArguments(MethodInvocationTree invocation) {
     for (ExpressionTree argument : invocation.getArguments()) {
@@ -889,6 +914,10 @@ final class ExpressionLowering {
 
   private static Optional<NumericType> resultType(String operator, NumericType left,
       NumericType right) {
+    if (operator.equals("+") && (left == NumericType.STRING || right == NumericType.STRING)
+        && left != NumericType.VOID && right != NumericType.VOID) {
+      return Optional.of(NumericType.STRING); // string concatenation
+    }
     boolean bothNumeric = left.isNumeric() && right.isNumeric();
     boolean bothBoolean = left == NumericType.BOOLEAN && right == NumericType.BOOLEAN;
     return switch (operator) {

@@ -4,12 +4,15 @@ import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
 
 /**
@@ -35,6 +38,63 @@ final class InactiveCalls {
    */
   Operand lower(ExecutableElement method, List<Operand> arguments,
       MethodInvocationTree invocation, String shown) {
+    return lower(method, null, arguments, invocation, shown);
+  }
+
+  /**
+   * The static field a call's receiver names ({@code LOG} in {@code LOG.fine("...")}), if it
+   * names one and no local hides it.
+   */
+  Optional<VariableElement> receiverField(ExpressionTree receiver) {
+    if (receiver instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      return context.scopes().lookUp(name) != null
+          ? Optional.empty() : context.symbols().resolveField(name);
+    }
+    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
+        && !(select.getExpression() instanceof IdentifierTree first
+            && context.scopes().lookUp(first.getName().toString()) != null)) {
+      return context.symbols().resolveType(select.getExpression())
+          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Lowers {@code field.name(arguments)}, a call of a method of the object a static field holds
+   * ({@code LOG.fine(message)}, {@code STANDARD.density(c)}); null after an error. Such a call
+   * carries no derivative unless an argument carries one into a floating-point result.
+   */
+  Operand lowerOnField(VariableElement field, String name, List<Operand> arguments,
+      CalleeResolver callees, MethodInvocationTree invocation, String shown) {
+    if (!field.getModifiers().contains(Modifier.STATIC)
+        || !(context.types().asElement(field.asType()) instanceof TypeElement type)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': ad4j runs calls of"
+          + " methods of objects held in static fields as written, and '"
+          + field.getSimpleName() + "' is not a static field of a class type");
+      return null;
+    }
+    Optional<ExecutableElement> method = callees.select(type, name, arguments);
+    if (method.isEmpty()) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': ad4j finds no method '"
+          + name + "' of '" + type.getQualifiedName() + "' that takes these arguments (ad4j"
+          + " passes numbers, booleans and strings to calls it runs as written)");
+      return null;
+    }
+    Optional<String> unreachable = context.reachability().ofMember(field);
+    if (unreachable.isPresent()) {
+      context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
+          + " and would run as written, but generated code cannot read its receiver: "
+          + unreachable.get());
+      return null;
+    }
+    TypeElement owner = (TypeElement) field.getEnclosingElement();
+    String receiver = context.referenceTo(owner) + "." + field.getSimpleName();
+    return lower(method.get(), receiver, arguments, invocation, shown);
+  }
+
+  private Operand lower(ExecutableElement method, String receiver, List<Operand> arguments,
+      MethodInvocationTree invocation, String shown) {
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
     Optional<NumericType> type = resultType(method.getReturnType().getKind());
@@ -47,7 +107,7 @@ final class InactiveCalls {
           + advice(method, qualified));
       return null;
     }
-    if (!method.getModifiers().contains(Modifier.STATIC)) {
+    if (receiver == null && !method.getModifiers().contains(Modifier.STATIC)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '" + qualified
           + "' is not static, and a @Differentiable method is static: it has no object to call"
           + " it on");
@@ -67,7 +127,8 @@ final class InactiveCalls {
           + unreachable.get());
       return null;
     }
-    String name = context.referenceTo(declaring) + "." + method.getSimpleName();
+    String name = (receiver != null ? receiver : context.referenceTo(declaring)) + "."
+        + method.getSimpleName();
     return context.emit(Operation.plainCall(name, arguments.size()), arguments, type.get(),
         false);
   }

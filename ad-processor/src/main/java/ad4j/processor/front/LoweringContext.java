@@ -73,6 +73,10 @@ final class LoweringContext {
     }
   }
 
+  Types types() {
+    return types;
+  }
+
   Elements elements() {
     return elements;
   }

@@ -13,6 +13,11 @@ public enum NumericType {
   BOOLEAN("boolean"),
   /** An array the caller passes for results, such as a gradient. */
   DOUBLE_ARRAY("double[]"),
+  /**
+   * {@code java.lang.String}: literals and concatenations passed to calls run as written; it
+   * carries no derivative.
+   */
+  STRING("String"),
   /** The "result" of a call of a {@code void} method, run for its effect; never read. */
   VOID("void");
 
@@ -28,7 +33,7 @@ public enum NumericType {
   }
 
   public boolean isNumeric() {
-    return this != BOOLEAN && this != DOUBLE_ARRAY && this != VOID;
+    return this != BOOLEAN && this != DOUBLE_ARRAY && this != VOID && this != STRING;
   }
 
   public boolean isIntegral() {
