@@ -1,6 +1,7 @@
 package ad4j.processor;
 
 import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.CompiledFunction;
@@ -9,11 +10,14 @@ import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,6 +43,8 @@ class InactiveCodeTest {
       "  static void tick() { count++; }",
       "  static void add(int k) { sum += k; }",
       "  static int next() { return ++count; }",
+      "  static double last;",
+      "  static double record(double v) { last = v; return v; }",
       "}");
 
   private static final String LOG = String.join("\n",
@@ -102,6 +108,10 @@ class InactiveCodeTest {
       "    double weight = STANDARD.density(0.5 * k);",
       "    return weight * Math.exp(-x * x) + (1 - weight) * x;",
       "  }",
+      "  @Differentiable static double discardedResult(double x) {",
+      "    Counter.record(x * x);",
+      "    return 3 * x;",
+      "  }",
       "  @Differentiable static double mixture2(double x) { return mixture(x, 2); }",
       "  @Differentiable static double guarded(double x) {",
       "    if (Double.isNaN(x) || Double.isInfinite(x)) { return 0; }",
@@ -160,7 +170,8 @@ class InactiveCodeTest {
         Arguments.of("checkedLog", new double[][] {{0.7}, {2.5}}),
         Arguments.of("rounded", new double[][] {{0.7}, {-1.3}, {4.2}}),
         Arguments.of("logged3", new double[][] {{0.7}, {4.2}}),
-        Arguments.of("mixture2", new double[][] {{0.7}, {-1.3}}));
+        Arguments.of("mixture2", new double[][] {{0.7}, {-1.3}}),
+        Arguments.of("discardedResult", new double[][] {{0.7}}));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -214,6 +225,46 @@ class InactiveCodeTest {
       assertThat(countField.getInt(null) - countBefore).isEqualTo(count);
       assertThat(sumField.getLong(null) - sumBefore).isEqualTo(sum);
     }
+  }
+
+  /** A call whose result nothing reads carries no derivative, whatever its arguments carry. */
+  @Test
+  void aCallStatementRunsForItsEffect() throws ReflectiveOperationException {
+    CompiledFunction discarded = inactive().function("com.example.Inactive", "discardedResult", 1);
+    Field last = inactive().load("com.example.Counter").getDeclaredField("last");
+    last.setAccessible(true);
+    assertThat(discarded.gradient(0.7)[0]).isEqualTo(3.0);
+    assertThat(last.getDouble(null)).isEqualTo(0.7 * 0.7);
+    discarded.tangent(new double[] {1.5}, new double[] {1});
+    assertThat(last.getDouble(null)).isEqualTo(1.5 * 1.5);
+  }
+
+  /** An argument that carries a derivative into a call ad4j cannot differentiate: the chain. */
+  @Test
+  void namesTheArgumentThatCarriesADerivativeIntoACall() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static final Normal STANDARD = new Normal(0, 1);",
+        "  @Differentiable static double f(double x) {",
+        "    double t = 2 * x;",
+        "    return STANDARD.density(t) + Double.sum(1, x);",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file,
+        JavaFileObjects.forSourceString("com.example.Normal", NORMAL));
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("call to 'STANDARD.density(...)' is not"
+        + " differentiable: 't' carries a derivative into 'STANDARD.density(t)', which ad4j"
+        + " cannot differentiate: 'Normal.density' is not a @Differentiable method, and"
+        + " annotating it would not help: it is not static").inFile(file).onLine(7)
+        .atColumn(lines.get(6).indexOf("(t)") + 1);
+    assertThat(compilation).hadErrorContaining("call to 'Double.sum(...)' is not"
+        + " differentiable: 'x' carries a derivative into 'Double.sum(1, x)'").inFile(file)
+        .onLine(7).atColumn(lines.get(6).indexOf("(1, x)") + 1);
   }
 
   /** A logger held in a static field logs each line once per member call, as written. */

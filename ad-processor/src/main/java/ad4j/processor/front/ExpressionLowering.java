@@ -57,6 +57,8 @@ final class ExpressionLowering {
   private final Diagnostics diagnostics;
   private final CalleeResolver callees;
   private final InactiveCalls inactiveCalls;
+  /** The call being lowered as a statement, whose value nothing reads; null otherwise. */
+  private MethodInvocationTree discarded;
   private SwitchLowering switches;
   /**
    * The constants whose Java type is {@code char} (their type here is {@code int}, as in
@@ -737,7 +739,8 @@ final class ExpressionLowering {
       List<Operand> arguments = lowerAll(invocation);
       return arguments == null ? null : inactiveCalls.lowerOnField(
           inactiveCalls.receiverField(member.getExpression()).get(),
-          member.getIdentifier().toString(), arguments, callees, invocation, shown);
+          member.getIdentifier().toString(), arguments, callees, invocation, shown,
+          invocation == discarded);
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
         && receiverVariable(member.getExpression()).isPresent()) {
       unsupported(invocation, "call to '" + shown + "' is not differentiable: '"
@@ -797,7 +800,8 @@ final class ExpressionLowering {
       Optional<javax.lang.model.element.ExecutableElement> method =
           callees.select(other.owner(), name, arguments);
       if (method.isPresent() && !CalleeResolver.isDifferentiable(method.get())) {
-        return inactiveCalls.lower(method.get(), arguments, invocation, shown);
+        return inactiveCalls.lower(method.get(), arguments, invocation, shown,
+            invocation == discarded);
       }
       Optional<Callee> callee = callees.resolve(other.owner(), name, arguments, invocation,
           shown);
@@ -834,6 +838,21 @@ final class ExpressionLowering {
 
   private static String describeField(VariableElement field) {
     return "a field of type '" + field.asType() + "'";
+  }
+
+  /**
+   * Lowers a call made as a statement, for its effect: its value reaches nothing, so a call of
+   * a method that is not {@code @Differentiable} carries no derivative whatever its arguments
+   * carry, and runs as written.
+   */
+  void lowerForEffect(MethodInvocationTree invocation) {
+    MethodInvocationTree outer = discarded;
+    discarded = invocation;
+    try {
+      lower(invocation);
+    } finally {
+      discarded = outer;
+    }
   }
 
   /** A call's arguments in order; null when one failed. */
@@ -875,7 +894,7 @@ final class ExpressionLowering {
     }
     if (!DerivativeRules.isDifferentiableFunction(name, arguments.size())) {
       Optional<Operand> inactive = inactiveCalls.lowerMath(context.mathClassName(owner), name,
-          arguments, resultType.get());
+          arguments, resultType.get(), invocation == discarded);
       if (inactive.isPresent()) {
         return inactive.get();
       }

@@ -34,11 +34,12 @@ final class InactiveCalls {
 
   /**
    * Lowers {@code method(arguments)}, the call {@code invocation} of a method that is not
-   * {@code @Differentiable}; null after an error.
+   * {@code @Differentiable}; null after an error. A {@code discarded} call is a statement of
+   * its own: its result reaches nothing, so it carries no derivative.
    */
   Operand lower(ExecutableElement method, List<Operand> arguments,
-      MethodInvocationTree invocation, String shown) {
-    return lower(method, null, arguments, invocation, shown);
+      MethodInvocationTree invocation, String shown, boolean discarded) {
+    return lower(method, null, arguments, invocation, shown, discarded);
   }
 
   /**
@@ -66,7 +67,8 @@ final class InactiveCalls {
    * carries no derivative unless an argument carries one into a floating-point result.
    */
   Operand lowerOnField(VariableElement field, String name, List<Operand> arguments,
-      CalleeResolver callees, MethodInvocationTree invocation, String shown) {
+      CalleeResolver callees, MethodInvocationTree invocation, String shown,
+      boolean discarded) {
     if (!field.getModifiers().contains(Modifier.STATIC)
         || !(context.types().asElement(field.asType()) instanceof TypeElement type)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': ad4j runs calls of"
@@ -90,16 +92,16 @@ final class InactiveCalls {
     }
     TypeElement owner = (TypeElement) field.getEnclosingElement();
     String receiver = context.referenceTo(owner) + "." + field.getSimpleName();
-    return lower(method.get(), receiver, arguments, invocation, shown);
+    return lower(method.get(), receiver, arguments, invocation, shown, discarded);
   }
 
   private Operand lower(ExecutableElement method, String receiver, List<Operand> arguments,
-      MethodInvocationTree invocation, String shown) {
+      MethodInvocationTree invocation, String shown, boolean discarded) {
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
     Optional<NumericType> type = resultType(method.getReturnType().getKind());
     int active = firstActive(arguments);
-    if (type.isPresent() && carriesDerivative(type.get()) && active >= 0) {
+    if (type.isPresent() && carriesDerivative(type.get()) && active >= 0 && !discarded) {
       ExpressionTree argument = invocation.getArguments().get(active);
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
           + context.source().of(argument) + "' carries a derivative into '"
@@ -136,11 +138,12 @@ final class InactiveCalls {
   /**
    * Lowers {@code Owner.name(arguments)} of a {@code Math}-like class with no derivative rule
    * for {@code name}, when the call carries no derivative: its result is not a floating-point
-   * number, or no argument carries a derivative. Empty when it does carry one.
+   * number, no argument carries a derivative, or nothing reads its result ({@code discarded}).
+   * Empty when it does carry one.
    */
   Optional<Operand> lowerMath(String owner, String name, List<Operand> arguments,
-      NumericType resultType) {
-    if (carriesDerivative(resultType) && firstActive(arguments) >= 0) {
+      NumericType resultType, boolean discarded) {
+    if (carriesDerivative(resultType) && firstActive(arguments) >= 0 && !discarded) {
       return Optional.empty();
     }
     return Optional.of(context.emit(Operation.plainCall(owner + "." + name, arguments.size()),
