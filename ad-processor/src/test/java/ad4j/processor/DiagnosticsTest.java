@@ -215,7 +215,7 @@ class DiagnosticsTest {
         "package com.example;",
         "import ad4j.Differentiable;",
         "abstract class F {",
-        "  static double s; static double S2 = 2; private static final double P = Math.sqrt(2);"
+        "  static double s; static double S2 = 2; private static final double P = Math.log(2);"
             + " static double g(double x) { return x; }"
             + " private static boolean q(double x) { return x > 0; }"
             + " boolean r(double x) { return x > 0; } static String o(double x) { return null; }"

@@ -146,6 +146,25 @@ class InactiveCodeTest {
       "    Checks.isTrue(x > 0);",
       "    return Math.log(x) * x;",
       "  }",
+      "  static final class OutOfRange extends IllegalArgumentException {",
+      "    private static final long serialVersionUID = 1L;",
+      "    final double value;",
+      "    OutOfRange(String what, double value, int limit) {",
+      "      super(what + \" = \" + value + \" > \" + limit);",
+      "      this.value = value;",
+      "    }",
+      "  }",
+      "  private static final double SQRT2PI = Math.sqrt(2 * Math.PI);",
+      "  private static final double HALF_SEVEN = 7 / 2;",
+      "  private static final float TENTH = 0.1f;",
+      "  @Differentiable static double privateConstants(double x) {",
+      "    return Math.exp(-x * x / HALF_SEVEN) / SQRT2PI + HALF_SEVEN / 2 * x + TENTH * x;",
+      "  }",
+      "  @Differentiable static double bounded(double x) {",
+      "    double y = x * x;",
+      "    if (y > 4) { throw new OutOfRange(\"x * x\", y, 4); }",
+      "    return Math.sqrt(4 - y);",
+      "  }",
       "  @Differentiable static double rounded(double x) {",
       "    long r = Math.round(x);",
       "    return x * r + Math.floorMod(r, 3);",
@@ -171,7 +190,9 @@ class InactiveCodeTest {
         Arguments.of("rounded", new double[][] {{0.7}, {-1.3}, {4.2}}),
         Arguments.of("logged3", new double[][] {{0.7}, {4.2}}),
         Arguments.of("mixture2", new double[][] {{0.7}, {-1.3}}),
-        Arguments.of("discardedResult", new double[][] {{0.7}}));
+        Arguments.of("discardedResult", new double[][] {{0.7}}),
+        Arguments.of("bounded", new double[][] {{0.7}, {-1.5}}),
+        Arguments.of("privateConstants", new double[][] {{0.7}, {-1.5}}));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -267,6 +288,40 @@ class InactiveCodeTest {
         .onLine(7).atColumn(lines.get(6).indexOf("(1, x)") + 1);
   }
 
+  /**
+   * A private non-constant field, whose pure initializer generated code evaluates itself: the
+   * values are the user's bit for bit (checked above), and its derivative is the analytic one.
+   */
+  @Test
+  void privateFieldsWithPureInitializers() {
+    CompiledFunction f = inactive().function("com.example.Inactive", "privateConstants", 1);
+    double x = 0.7;
+    // HALF_SEVEN is 3.0 (integer division, then widened), TENTH is the float 0.1f
+    double expected = -2 * x / 3.0 * Math.exp(-x * x / 3.0) / Math.sqrt(2 * Math.PI) + 1.5
+        + (double) 0.1f;
+    assertThat(f.gradient(x)[0]).isWithin(1e-15).of(expected);
+  }
+
+  @Test
+  void aPrivateFieldWhoseInitializerIsNotExactIsAnError() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  private static final double S = Math.sin(1.0);",
+        "  @Differentiable static double f(double x) {",
+        "    return S * x;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("field 'S' is not a compile-time constant and"
+        + " generated code cannot read it: field 'F.S' is private").inFile(file).onLine(6)
+        .atColumn(12);
+  }
+
   /** A logger held in a static field logs each line once per member call, as written. */
   @Test
   @SuppressWarnings("unchecked")
@@ -349,6 +404,21 @@ class InactiveCodeTest {
           ? rootOf(thrown) : thrown;
       assertThat(cause).isInstanceOf(IllegalArgumentException.class);
       assertThat(cause).hasMessageThat().isEqualTo("check failed");
+    }
+  }
+
+  /** An exception built with several arguments is built as written in every member. */
+  @Test
+  void exceptionsOfAnyConstructor() {
+    CompiledFunction bounded = inactive().function("com.example.Inactive", "bounded", 1);
+    for (Runnable member : List.<Runnable>of(
+        () -> bounded.value(3),
+        () -> bounded.gradient(3),
+        () -> bounded.tangent(new double[] {3}, new double[] {1}),
+        () -> bounded.pullback(new double[] {3}, 1, new double[1]))) {
+      Throwable cause = rootOf(assertThrows(Throwable.class, member::run));
+      assertThat(cause.getClass().getName()).isEqualTo("com.example.Inactive$OutOfRange");
+      assertThat(cause).hasMessageThat().isEqualTo("x * x = 9.0 > 4");
     }
   }
 

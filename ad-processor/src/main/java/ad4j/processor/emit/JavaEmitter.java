@@ -473,6 +473,10 @@ final class JavaEmitter {
   }
 
   private CodeBlock message(Throw thrown) {
+    if (!thrown.arguments().isEmpty()) {
+      return CodeBlock.of("$L", String.join(", ",
+          thrown.arguments().stream().map(a -> operand(a).toString()).toList()));
+    }
     if (!thrown.hasMessage()) {
       return CodeBlock.of("");
     }

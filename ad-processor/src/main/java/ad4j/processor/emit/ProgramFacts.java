@@ -291,6 +291,7 @@ final class ProgramFacts {
           operands.add(operand);
         }
       }
+      operands.addAll(thrown.arguments());
       return operands;
     }
     return List.of();

@@ -142,7 +142,7 @@ final class CalleeResolver {
     return false;
   }
 
-  private static Optional<List<NumericType>> parameterTypes(ExecutableElement method) {
+  static Optional<List<NumericType>> parameterTypes(ExecutableElement method) {
     List<NumericType> types = new ArrayList<>();
     for (VariableElement parameter : method.getParameters()) {
       Optional<NumericType> type = parameter.asType().toString().equals("java.lang.String")
@@ -170,7 +170,7 @@ final class CalleeResolver {
     return null;
   }
 
-  private static boolean widens(List<NumericType> from, List<NumericType> to) {
+  static boolean widens(List<NumericType> from, List<NumericType> to) {
     if (from.size() != to.size()) {
       return false;
     }

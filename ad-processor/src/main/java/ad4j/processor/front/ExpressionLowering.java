@@ -430,6 +430,12 @@ final class ExpressionLowering {
       return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(text, type.get(), known));
     }
     Optional<String> unreachable = context.reachability().ofMember(field);
+    Optional<Expr> initializer = unreachable.isPresent()
+        ? new PureInitializers(context).textOf(field, type.get()) : Optional.empty();
+    if (initializer.isPresent()) {
+      // generated code evaluates the same initializer, with the same result
+      return new Operand.Constant(initializer.get(), type.get(), OptionalDouble.empty());
+    }
     if (unreachable.isPresent()) {
       unsupported(use, "field '" + name + "' is not a compile-time constant and generated code"
           + " cannot read it: " + unreachable.get() + ", or make the field a constant");

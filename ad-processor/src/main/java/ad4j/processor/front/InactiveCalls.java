@@ -150,6 +150,24 @@ final class InactiveCalls {
         arguments, resultType, false));
   }
 
+  /**
+   * Why generated code cannot write {@code new type(arguments)}, if it cannot: no constructor
+   * with primitive or {@code String} parameters takes these arguments, or the one that does is
+   * out of reach. The arguments are evaluated as written, like those of a call run as written.
+   */
+  Optional<String> constructionProblem(TypeElement type, List<Operand> arguments) {
+    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    for (ExecutableElement constructor
+        : javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements())) {
+      Optional<List<NumericType>> parameters = CalleeResolver.parameterTypes(constructor);
+      if (parameters.isPresent() && CalleeResolver.widens(argumentTypes, parameters.get())) {
+        return context.reachability().ofMember(constructor);
+      }
+    }
+    return Optional.of("ad4j finds no constructor of '" + type.getSimpleName() + "' that takes"
+        + " these arguments (ad4j passes numbers, booleans and strings)");
+  }
+
   private static boolean carriesDerivative(NumericType type) {
     return type == NumericType.DOUBLE || type == NumericType.FLOAT;
   }

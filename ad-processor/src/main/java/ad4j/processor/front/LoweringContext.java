@@ -73,6 +73,10 @@ final class LoweringContext {
     }
   }
 
+  Trees trees() {
+    return trees;
+  }
+
   Types types() {
     return types;
   }

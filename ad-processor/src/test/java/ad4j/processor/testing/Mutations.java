@@ -45,7 +45,7 @@ public final class Mutations {
       "    private static final long serialVersionUID = 1L;",
       "    Hidden(String message) { super(message); }",
       "  }",
-      "  private static final class Box { static final double ROOT = Math.sqrt(3); }");
+      "  private static final class Box { static final double ROOT = Math.log(3); }");
 
   public static final List<Mutation> ALL = List.of(
       // objects, lambdas, method references, anonymous and local classes
