@@ -1,6 +1,7 @@
 package ad4j.processor;
 
 import ad4j.processor.emit.GradClassWriter;
+import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Lowering;
 import ad4j.processor.ir.Function;
@@ -70,7 +71,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(ANNOTATION, GENERATED);
+    return Set.of(ANNOTATION, ActiveParameters.NO_DERIVATIVE, GENERATED);
   }
 
   @Override

@@ -38,7 +38,7 @@ final class GeneratedNames {
   private static List<String> memberSignatures(Function function) {
     List<String> parameters = parameterTypes(function);
     List<String> tangents = new ArrayList<>(parameters);
-    function.differentiableParameters().forEach(p -> tangents.add("double"));
+    function.differentiableParameters().forEach(p -> tangents.add(p.type().keyword()));
     List<String> pullback = new ArrayList<>(parameters);
     pullback.addAll(List.of("double", "double[]"));
     List<String> valueAndGradient = new ArrayList<>(parameters);

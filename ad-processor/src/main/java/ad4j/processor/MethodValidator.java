@@ -1,5 +1,6 @@
 package ad4j.processor;
 
+import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.Diagnostics;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
@@ -10,6 +11,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
 
 /**
@@ -57,16 +59,15 @@ final class MethodValidator {
     List<? extends VariableTree> parameters = tree.getParameters();
     boolean anyDouble = false;
     for (int i = 0; i < parameters.size(); i++) {
-      TypeKind kind = method.getParameters().get(i).asType().getKind();
-      anyDouble |= kind == TypeKind.DOUBLE;
-      if (kind != TypeKind.DOUBLE && kind != TypeKind.INT && kind != TypeKind.LONG
-          && kind != TypeKind.BOOLEAN) {
-        VariableTree parameter = parameters.get(i);
+      VariableElement element = method.getParameters().get(i);
+      anyDouble |= ActiveParameters.isActive(element);
+      VariableTree parameter = parameters.get(i);
+      if (!ActiveParameters.isSupportedType(parameter.getType())) {
         diagnostics.error(at(parameter.getType(), parameter), "parameter '" + parameter.getName()
-            + "' of @Differentiable method '" + name + "' has type '"
-            + method.getParameters().get(i).asType() + "': only 'double' parameters (which get"
-            + " derivatives) and 'int', 'long' and 'boolean' parameters (which do not) are"
-            + " supported");
+            + "' of @Differentiable method '" + name + "' has type '" + element.asType()
+            + "': only 'double', 'double[]' and 'double[][]' parameters (which get derivatives"
+            + " unless marked @NoDerivative) and 'int', 'long', 'boolean' and 'int[]'"
+            + " parameters (which do not) are supported");
         valid = false;
       }
     }
@@ -75,8 +76,9 @@ final class MethodValidator {
           + " nothing to differentiate with respect to");
       valid = false;
     } else if (!anyDouble && valid) {
-      diagnostics.error(tree, "@Differentiable method '" + name + "' has no 'double' parameter:"
-          + " there is nothing to differentiate with respect to");
+      diagnostics.error(tree, "@Differentiable method '" + name + "' has no 'double',"
+          + " 'double[]' or 'double[][]' parameter without @NoDerivative: there is nothing to"
+          + " differentiate with respect to");
       valid = false;
     }
     if (valid) {
@@ -99,7 +101,8 @@ final class MethodValidator {
     for (var parameter : method.getParameters()) {
       TypeKind kind = parameter.asType().getKind();
       // a double and its direction take two slots each
-      slots += kind == TypeKind.LONG ? 2 : kind == TypeKind.DOUBLE ? 4 : 1;
+      slots += kind == TypeKind.LONG ? 2 : kind == TypeKind.DOUBLE ? 4
+          : ActiveParameters.isActive(parameter) ? 2 : 1; // an array and its direction
     }
     if (slots <= MAX_PARAMETER_SLOTS) {
       return true;

@@ -44,13 +44,16 @@ class DiagnosticsTest {
         error("instance method", "@Differentiable double ‸f(double x) { return x; }",
             "@Differentiable method 'f' must be static"),
         error("float parameter", "@Differentiable static double f(‸float x) { return x; }",
-            "parameter 'x' of @Differentiable method 'f' has type 'float': only 'double'"
-                + " parameters (which get derivatives) and 'int', 'long' and 'boolean'"
-                + " parameters (which do not) are supported"),
+            "parameter 'x' of @Differentiable method 'f' has type 'float': only 'double',"
+                + " 'double[]' and 'double[][]' parameters (which get derivatives unless marked"
+                + " @NoDerivative) and 'int', 'long', 'boolean' and 'int[]' parameters (which"
+                + " do not) are supported"),
         error("no double parameter", "@Differentiable static double ‸f(int n) { return n; }",
-            "@Differentiable method 'f' has no 'double' parameter"),
-        error("double[] parameter", "@Differentiable static double f(double‸[] x) { return 1; }",
-            "parameter 'x' of @Differentiable method 'f' has type 'double[]'"),
+            "@Differentiable method 'f' has no 'double', 'double[]' or 'double[][]' parameter"
+                + " without @NoDerivative"),
+        error("double[][][] parameter",
+            "@Differentiable static double f(double‸[][][] x) { return 1; }",
+            "parameter 'x' of @Differentiable method 'f' has type 'double[][][]'"),
         error("float return type", "@Differentiable static ‸float f(double x) { return 1; }",
             "@Differentiable method 'f' must return 'double', not 'float'"),
         new Case("abstract method", "@Differentiable abstract double ‸f(double x);",

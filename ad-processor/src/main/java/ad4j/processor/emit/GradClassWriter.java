@@ -4,6 +4,7 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
 import ad4j.processor.transform.Adjoint;
+import ad4j.processor.transform.ArraySlots;
 import ad4j.processor.transform.DeadCode;
 import ad4j.processor.transform.FlowAnalysis;
 import ad4j.processor.transform.SegmentCalls;
@@ -102,7 +103,7 @@ public final class GradClassWriter {
   private Set<String> hiddenNames(String packageName) {
     Set<String> hidden = new java.util.TreeSet<>();
     for (String name : List.of("Double", "Float", "IllegalArgumentException", "Object", "String",
-        "System", "Throwable", "Tape", "Generated")) {
+        "System", "Throwable", "Tape", "Generated", "Arrays")) {
       String qualified = packageName.isEmpty() ? name : packageName + "." + name;
       if (elements.getTypeElement(qualified) != null) {
         hidden.add(name);
@@ -142,6 +143,9 @@ public final class GradClassWriter {
     private SegmentCalls segmentCalls;
     /** The analysis of the function, shared by all its writers: it is the same for each. */
     private final FlowAnalysis flow;
+    /** What reverse mode differentiates: the function, with slots on its reads of arrays. */
+    private final Function reverseFunction;
+    private final FlowAnalysis reverseFlow;
     /**
      * What ends the names of segment methods ({@code fForward3Of2}): empty unless the method
      * has overloads.
@@ -161,6 +165,8 @@ public final class GradClassWriter {
           .collect(Collectors.joining(", "));
       this.link = "{@link " + userType + "#" + function.name() + "(" + parameterTypes + ")}";
       this.flow = new FlowAnalysis(function);
+      this.reverseFunction = ArraySlots.of(function);
+      this.reverseFlow = reverseFunction == function ? flow : new FlowAnalysis(reverseFunction);
       this.reserved = ReservedNames.of(function);
     }
 
@@ -175,7 +181,8 @@ public final class GradClassWriter {
      * those are written first and kept when they do not.
      */
     List<MethodSpec> members() {
-      Segments candidate = Segments.of(function, flow);
+      // methods with array parameters stay whole: segments hand over doubles only
+      Segments candidate = function.hasActiveArrays() ? null : Segments.of(function, flow);
       MethodSpec valueAndGradient;
       MethodSpec tangent;
       if (candidate != null
@@ -195,7 +202,11 @@ public final class GradClassWriter {
         }
       }
       List<MethodSpec> members = new ArrayList<>(
-          List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
+          List.of(gradient(), valueAndGradient, tangent, pullback()));
+      if (!function.hasActiveArrays()) {
+        // calls with arrays between @Differentiable methods are not supported yet: no caller
+        members.add(pullbackOntoTape());
+      }
       members.addAll(segmentMethods());
       return members;
     }
@@ -208,7 +219,8 @@ public final class GradClassWriter {
 
     /** The reverse-mode program that writes {@code output}: whole, or calling the segments. */
     private Function reverseProgram(Adjoint.Output output) {
-      return segments != null ? segmentCalls.reverse(output) : Adjoint.of(function, flow, output);
+      return segments != null ? segmentCalls.reverse(output)
+          : Adjoint.of(reverseFunction, reverseFlow, output);
     }
 
     /** The user's parameter names, claimed first so that they stay unchanged. */
@@ -227,9 +239,9 @@ public final class GradClassWriter {
       return start(function.name() + "Gradient", parameters)
           .addJavadoc("Returns the gradient of $L\nat the given point, computed in reverse mode:"
               + " a new array whose element {@code i}\nis the partial derivative with respect to"
-              + " the {@code i}-th {@code double} parameter.\n", link)
+              + " the {@code i}-th {@code double} parameter.\n$L", link, layoutNote())
           .returns(double[].class)
-          .addStatement("double[] $L = new double[$L]", array, slots)
+          .addStatement("double[] $L = new double[$L]", array, slotCount(parameters))
           .addStatement("$LValueAndGradient($L)", function.name(),
               String.join(", ", append(parameters, array)))
           .addStatement("return $L", array)
@@ -242,8 +254,14 @@ public final class GradClassWriter {
       JavaEmitter emitter = new JavaEmitter(reverseProgram(Adjoint.Output.GRADIENT), names);
       List<String> all = emitter.parameterNames();
       String array = all.get(all.size() - 1);
-      return valueAndGradientMethod(methodName, all.subList(0, all.size() - 1), array)
-          .addCode(bodyWithTape(emitter, names)).build();
+      List<String> parameters = all.subList(0, all.size() - 1);
+      MethodSpec.Builder method = valueAndGradientMethod(methodName, parameters, array);
+      if (function.hasActiveArrays()) {
+        // arrays' elements add their adjoints into the gradient as the reverse sweep meets them
+        method.addStatement("$T.fill($L, 0, $L, 0.0)", java.util.Arrays.class, array,
+            slotCount(parameters));
+      }
+      return method.addCode(bodyWithTape(emitter, names)).build();
     }
 
     private MethodSpec.Builder valueAndGradientMethod(String methodName, List<String> parameters,
@@ -251,13 +269,13 @@ public final class GradClassWriter {
       return start(methodName, parameters)
           .addJavadoc("Returns the value of $L,\nbit for bit, and writes its gradient into"
               + " {@code $L}: element {@code i} becomes\nthe partial derivative with respect to"
-              + " the {@code i}-th {@code double} parameter.\nAllocates nothing.\n", link,
-              array)
-          .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer than $L"
-              + " elements\n", array, slots)
+              + " the {@code i}-th {@code double} parameter.\n$LAllocates nothing.\n", link,
+              array, layoutNote())
+          .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L\n", array,
+              tooShortInWords())
           .returns(double.class)
           .addParameter(double[].class, array)
-          .addCode(lengthCheck(methodName, array));
+          .addCode(lengthCheck(methodName, array, parameters));
     }
 
     /** The emitted body; when it records on the tape, bound to the thread's tape. */
@@ -372,19 +390,24 @@ public final class GradClassWriter {
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
+      List<TypeName> tangentTypes = new ArrayList<>();
+      for (Value tangentParameter : program.parameters().subList(primal, all.size())) {
+        tangentTypes.add(typeName(tangentParameter.type()));
+      }
       MethodSpec.Builder method = tangentMethod(all.subList(0, primal),
-          all.subList(primal, all.size()));
+          all.subList(primal, all.size()), tangentTypes);
       return method.addCode(bodyWithTape(emitter, names)).build();
     }
 
-    private MethodSpec.Builder tangentMethod(List<String> parameters, List<String> tangentNames) {
+    private MethodSpec.Builder tangentMethod(List<String> parameters, List<String> tangentNames,
+        List<TypeName> tangentTypes) {
       MethodSpec.Builder method = start(function.name() + "Tangent", parameters)
           .addJavadoc("Returns the directional derivative of $L\nat the given point along the"
               + " direction ($L),\ncomputed in forward mode in one sweep.\n", link,
               String.join(", ", tangentNames.stream().map(n -> "{@code " + n + "}").toList()))
           .returns(double.class);
-      for (String name : tangentNames) {
-        method.addParameter(double.class, name);
+      for (int i = 0; i < tangentNames.size(); i++) {
+        method.addParameter(tangentTypes.get(i), tangentNames.get(i));
       }
       return method;
     }
@@ -405,14 +428,14 @@ public final class GradClassWriter {
           .addJavadoc("Returns the value of $L,\nbit for bit, and adds {@code $L} times its"
               + " partial derivative with respect to the\n{@code i}-th {@code double} parameter"
               + " to {@code $L[i]}. Accumulating lets callers compose\nderivatives (chain"
-              + " rule through an enclosing computation). Allocates nothing.\n", link, seed,
-              array)
-          .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer than $L"
-              + " elements\n", array, slots)
+              + " rule through an enclosing computation). Allocates nothing.\n$L", link, seed,
+              array, layoutNote())
+          .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L\n", array,
+              tooShortInWords())
           .returns(double.class)
           .addParameter(double.class, seed)
           .addParameter(double[].class, array)
-          .addCode(lengthCheck(methodName, array));
+          .addCode(lengthCheck(methodName, array, parameters));
     }
 
     /**
@@ -497,14 +520,67 @@ public final class GradClassWriter {
       return method;
     }
 
-    private CodeBlock lengthCheck(String methodName, String array) {
+    private CodeBlock lengthCheck(String methodName, String array, List<String> parameters) {
+      if (!function.hasActiveArrays()) {
+        return CodeBlock.builder()
+            .beginControlFlow("if ($L.length < $L)", array, slots)
+            .addStatement("throw new $T($S + $L.length + $S)", IllegalArgumentException.class,
+                gradType + "." + methodName + ": '" + array + "' has length ", array,
+                ", needs " + slots + " (one per double parameter of " + function.name() + ")")
+            .endControlFlow()
+            .build();
+      }
+      String count = slotCount(parameters);
       return CodeBlock.builder()
-          .beginControlFlow("if ($L.length < $L)", array, slots)
-          .addStatement("throw new $T($S + $L.length + $S)", IllegalArgumentException.class,
-              gradType + "." + methodName + ": '" + array + "' has length ", array,
-              ", needs " + slots + " (one per double parameter of " + function.name() + ")")
+          .beginControlFlow("if ($L.length < $L)", array, count)
+          .addStatement("throw new $T($S + $L.length + $S + ($L) + $S)",
+              IllegalArgumentException.class,
+              gradType + "." + methodName + ": '" + array + "' has length ", array, ", needs ",
+              count, " (one per double parameter and array element of " + function.name()
+                  + " that carries a derivative)")
           .endControlFlow()
           .build();
+    }
+
+    /**
+     * The number of gradient slots as Java text over the parameters' names: a constant for
+     * {@code double}s only, else {@code 2 + w.length + ad4j.runtime.Slots.count(m)}.
+     */
+    private String slotCount(List<String> parameterNames) {
+      int doubles = 0;
+      List<String> terms = new ArrayList<>();
+      List<Value> all = function.parameters();
+      for (int i = 0; i < all.size(); i++) {
+        Value parameter = all.get(i);
+        if (parameter.isActive()) {
+          doubles++;
+        } else if (parameter.type() == NumericType.DOUBLE_ARRAY && parameter.isActiveArray()) {
+          terms.add(parameterNames.get(i) + ".length");
+        } else if (parameter.isActiveArray()) {
+          terms.add("ad4j.runtime.Slots.count(" + parameterNames.get(i) + ")");
+        }
+      }
+      if (doubles > 0 || terms.isEmpty()) {
+        terms.add(0, Integer.toString(doubles));
+      }
+      return String.join(" + ", terms);
+    }
+
+    /** For methods with array parameters, what "the i-th parameter" means in the javadoc. */
+    private String layoutNote() {
+      return function.hasActiveArrays()
+          ? "Slots follow the parameters in order: one for each {@code double}, one for each"
+              + "\nelement of an array that carries derivatives ({@code double[][]} row by"
+              + " row).\n"
+          : "";
+    }
+
+    /** When an output array is too short, as the javadoc says it. */
+    private String tooShortInWords() {
+      return function.hasActiveArrays()
+          ? "fewer elements than there are\n{@code double}s and array elements that carry"
+              + " derivatives"
+          : "fewer than " + slots + " elements";
     }
 
     private static TypeName typeName(NumericType type) {
@@ -515,6 +591,9 @@ public final class GradClassWriter {
         case FLOAT -> TypeName.FLOAT;
         case DOUBLE -> TypeName.DOUBLE;
         case DOUBLE_ARRAY -> com.palantir.javapoet.ArrayTypeName.of(TypeName.DOUBLE);
+        case DOUBLE_MATRIX -> com.palantir.javapoet.ArrayTypeName.of(
+            com.palantir.javapoet.ArrayTypeName.of(TypeName.DOUBLE));
+        case INT_ARRAY -> com.palantir.javapoet.ArrayTypeName.of(TypeName.INT);
         case STRING -> com.palantir.javapoet.ClassName.get(String.class);
         case VOID -> throw new IllegalArgumentException("no parameter is void");
       };

@@ -32,6 +32,11 @@ final class InstructionText {
       case PLAIN_CALL -> Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
       case COPY -> arguments.get(0);
       case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
+      // the slot argument of a reverse-mode read is for the reverse sweep: not written here
+      case ELEMENT -> arguments.get(0).element(arguments.get(1));
+      case LENGTH -> arguments.get(0).member("length");
+      case SLOTS_CALL -> Expr.call("ad4j.runtime.Slots", operation.name(),
+          arguments.toArray(Expr[]::new));
       case PULLBACK_CALL, LOCAL_CALL, POP ->
           throw new IllegalArgumentException("the emitter writes what uses the tape: " + operation);
     };

@@ -114,7 +114,7 @@ final class JavaEmitter {
             operand(push.value()));
       } else if (statement instanceof ElementStore store) {
         comment(store.line());
-        code.addStatement("$L[$L] $L $L", nameOf(store.array()), store.index(),
+        code.addStatement("$L[$L] $L $L", nameOf(store.array()), operand(store.index()),
             store.add() ? "+=" : "=", operand(store.value()));
       } else if (statement instanceof Return ret) {
         comment(ret.line());

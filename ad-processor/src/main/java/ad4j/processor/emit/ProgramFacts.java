@@ -283,7 +283,7 @@ final class ProgramFacts {
     } else if (statement instanceof Push push) {
       return List.of(push.value());
     } else if (statement instanceof ElementStore store) {
-      return List.of(new Operand.Use(store.array()), store.value());
+      return List.of(new Operand.Use(store.array()), store.index(), store.value());
     } else if (statement instanceof Throw thrown) {
       List<Operand> operands = new ArrayList<>();
       for (Object part : thrown.messageParts()) {

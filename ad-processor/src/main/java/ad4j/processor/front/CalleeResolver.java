@@ -59,6 +59,13 @@ final class CalleeResolver {
   Optional<Callee> resolve(TypeElement owner, String name, List<Operand> arguments, Tree call,
       String shown) {
     ExecutableElement method = select(owner, name, arguments).orElse(null);
+    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    if (method == null && argumentTypes.stream().anyMatch(NumericType::isArray)) {
+      diagnostics().error(call, "call to '" + shown + "' passes an array: calls that pass"
+          + " arrays between @Differentiable methods are not supported yet; pass the elements"
+          + " the callee needs as 'double's");
+      return Optional.empty();
+    }
     if (method == null) {
       String what = candidates(owner, name).isEmpty() ? "" : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"

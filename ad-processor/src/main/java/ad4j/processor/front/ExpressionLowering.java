@@ -15,6 +15,7 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
 import ad4j.processor.ir.Expr;
+import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.CompoundAssignmentTree;
@@ -175,9 +176,7 @@ final class ExpressionLowering {
         return null;
       }
       case ARRAY_ACCESS -> {
-        unsupported(expression, "array access is not supported: parameters and locals must be"
-            + " 'double', 'int', 'long' or 'boolean'");
-        return null;
+        return element((ArrayAccessTree) expression);
       }
       default -> {
         unsupported(expression, describe(expression) + " '" + context.source().of(expression)
@@ -192,6 +191,12 @@ final class ExpressionLowering {
     if (variable instanceof IdentifierTree identifier) {
       String name = identifier.getName().toString();
       LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local != null && local.type().isArray() && !local.isBroken()) {
+        unsupported(variable, "array variable '" + name + "' cannot be assigned: a"
+            + " differentiable method keeps each array variable bound to the array it was"
+            + " declared with");
+        return null;
+      }
       if (local != null) {
         return local.isBroken() ? null : local;
       }
@@ -206,6 +211,10 @@ final class ExpressionLowering {
     if (variable instanceof MemberSelectTree) {
       unsupported(variable, "assignment to field '" + context.source().of(variable) + "': a"
           + " differentiable method may assign only its own locals and parameters");
+    } else if (variable instanceof ArrayAccessTree access) {
+      unsupported(variable, "write into array '" + context.source().of(access.getExpression())
+          + "' is not supported: a differentiable method reads its array parameters and never"
+          + " writes into them; compute into 'double' locals instead");
     } else {
       unsupported(variable, "assignment to " + describe(variable) + " is not supported: a"
           + " differentiable method may assign only its own locals and parameters");
@@ -369,8 +378,50 @@ final class ExpressionLowering {
     return null;
   }
 
+  /**
+   * {@code a[i]}: an element of an array parameter, or a row of a matrix. What is read from an
+   * array that carries derivatives carries them too.
+   */
+  private Operand element(ArrayAccessTree access) {
+    Operand array = lower(access.getExpression());
+    Operand index = lower(access.getIndex());
+    if (array == null || index == null) {
+      return null;
+    }
+    if (!array.type().isArray()) {
+      unsupported(access, "'" + context.source().of(access.getExpression()) + "' is not an"
+          + " array: it has type '" + array.type().keyword() + "'");
+      return null;
+    }
+    if (!index.type().widensTo(NumericType.INT)) {
+      unsupported(access.getIndex(), "array index '" + context.source().of(access.getIndex())
+          + "' has type '" + index.type().keyword() + "': an index must be an 'int'");
+      return null;
+    }
+    boolean active = array instanceof Operand.Use use && use.value().isActiveArray();
+    NumericType element = array.type().elementType();
+    return context.emit(Operation.ELEMENT, List.of(array, index), element, active);
+  }
+
+  /** {@code a.length} of an array. */
+  private Operand arrayLength(MemberSelectTree select) {
+    Operand array = lower(select.getExpression());
+    if (array == null) {
+      return null;
+    }
+    if (!array.type().isArray()) {
+      unsupported(select, "'" + context.source().of(select) + "' is not supported: only static"
+          + " constants and the 'length' of an array can be read with '.'");
+      return null;
+    }
+    return context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
+  }
+
   private Operand memberSelect(MemberSelectTree select) {
     String member = select.getIdentifier().toString();
+    if (member.equals("length") && isArrayExpression(select.getExpression())) {
+      return arrayLength(select);
+    }
     boolean qualifierIsLocal = select.getExpression() instanceof IdentifierTree id
         && context.scopes().lookUp(id.getName().toString()) != null;
     if (Symbols.isName(select.getExpression()) && !qualifierIsLocal) {
@@ -391,6 +442,21 @@ final class ExpressionLowering {
     unsupported(select, "'" + context.source().of(select) + "' is not supported: only static"
         + " constants can be read with '.'");
     return null;
+  }
+
+  /**
+   * Whether {@code expression} is a local or parameter of array type, or an element of one (a
+   * row): a name that is a type ({@code Foo.length}) or anything else is not.
+   */
+  private boolean isArrayExpression(ExpressionTree expression) {
+    if (expression instanceof ParenthesizedTree parenthesized) {
+      return isArrayExpression(parenthesized.getExpression());
+    }
+    if (expression instanceof IdentifierTree identifier) {
+      LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
+      return local != null && local.type().isArray();
+    }
+    return expression instanceof ArrayAccessTree;
   }
 
   /** A static final field: inlined when a compile-time constant, else read by its name. */

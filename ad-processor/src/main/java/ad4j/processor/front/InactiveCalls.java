@@ -101,6 +101,16 @@ final class InactiveCalls {
     String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
     Optional<NumericType> type = resultType(method.getReturnType().getKind());
     int active = firstActive(arguments);
+    for (int i = 0; i < arguments.size(); i++) {
+      if (arguments.get(i).type().isArray() && arguments.get(i).isActive()) {
+        context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
+            + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
+            + " derivatives, to '" + qualified + "', which ad4j would run as written and which"
+            + " could write into it; pass the elements it needs, or annotate it with"
+            + " @Differentiable");
+        return null;
+      }
+    }
     if (type.isPresent() && carriesDerivative(type.get()) && active >= 0 && !discarded) {
       ExpressionTree argument = invocation.getArguments().get(active);
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"

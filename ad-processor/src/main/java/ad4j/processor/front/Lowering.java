@@ -122,12 +122,13 @@ public final class Lowering {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
         diagnostics, VariablePlanner.plan(tree), hasGradClass);
-    return new Lowering(context).lowerMethod(tree);
+    return new Lowering(context).lowerMethod(tree, method);
   }
 
-  private Optional<Function> lowerMethod(MethodTree method) {
+  private Optional<Function> lowerMethod(MethodTree method, ExecutableElement element) {
     List<Value> parameters = new ArrayList<>();
-    for (VariableTree parameter : method.getParameters()) {
+    for (int i = 0; i < method.getParameters().size(); i++) {
+      VariableTree parameter = method.getParameters().get(i);
       String name = parameter.getName().toString();
       Optional<NumericType> declared = LoweringContext.typeOf(parameter.getType());
       if (declared.isEmpty()) {
@@ -136,7 +137,8 @@ public final class Lowering {
         continue;
       }
       NumericType type = declared.get();
-      Value value = ir.parameter(name, type, type == NumericType.DOUBLE, parameters.size());
+      boolean active = ActiveParameters.isActive(element.getParameters().get(i));
+      Value value = ir.parameter(name, type, active, parameters.size());
       parameters.add(value);
       context.scopes().declareParameter(name, value, context);
     }

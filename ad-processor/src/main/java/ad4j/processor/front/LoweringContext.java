@@ -263,6 +263,22 @@ final class LoweringContext {
 
   /** The type of a declared local or parameter, if ad4j supports it. */
   static Optional<NumericType> typeOf(Tree type) {
+    if (type instanceof com.sun.source.tree.ArrayTypeTree array) {
+      Tree element = array.getType();
+      if (element instanceof com.sun.source.tree.ArrayTypeTree inner
+          && inner.getType() instanceof PrimitiveTypeTree primitive
+          && primitive.getPrimitiveTypeKind() == TypeKind.DOUBLE) {
+        return Optional.of(NumericType.DOUBLE_MATRIX);
+      }
+      if (element instanceof PrimitiveTypeTree primitive) {
+        return switch (primitive.getPrimitiveTypeKind()) {
+          case DOUBLE -> Optional.of(NumericType.DOUBLE_ARRAY);
+          case INT -> Optional.of(NumericType.INT_ARRAY);
+          default -> Optional.empty();
+        };
+      }
+      return Optional.empty();
+    }
     return type instanceof PrimitiveTypeTree primitive
         ? variableType(primitive.getPrimitiveTypeKind()) : Optional.empty();
   }

@@ -128,6 +128,18 @@ public abstract sealed class Expr {
     return new Conditional(this, whenTrue, whenFalse);
   }
 
+  /** {@code this[index]}: an array access, which binds as tightly as a name. */
+  public Expr element(Expr index) {
+    String array = precedence() >= PRIMARY ? toString() : "(" + this + ")";
+    return new Text(array + "[" + index + "]", PRIMARY);
+  }
+
+  /** {@code this.name}: a field of an array ({@code length}). */
+  public Expr member(String name) {
+    String target = precedence() >= PRIMARY ? toString() : "(" + this + ")";
+    return new Text(target + "." + name, PRIMARY);
+  }
+
   /** {@code owner.name(arguments)}, where {@code owner} is a class name as it should be written. */
   public static Expr call(String owner, String name, Expr... arguments) {
     return new Call(owner + "." + name, List.of(arguments));

@@ -22,9 +22,17 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
     qualifiedOwners = Set.copyOf(qualifiedOwners);
   }
 
-  /** The parameters that receive derivatives, in order: gradient slot i belongs to the i-th. */
+  /**
+   * The parameters that receive derivatives, in order: active {@code double}s, each one gradient
+   * slot, and active arrays, each as many slots as elements (the flat layout).
+   */
   public List<Value> differentiableParameters() {
-    return parameters.stream().filter(Value::isActive).toList();
+    return parameters.stream().filter(p -> p.isActive() || p.isActiveArray()).toList();
+  }
+
+  /** Whether some parameter is an active array, so that gradient slots are known at run time. */
+  public boolean hasActiveArrays() {
+    return parameters.stream().anyMatch(Value::isActiveArray);
   }
 
   /** The same function with other parameters and body: what a transform returns. */

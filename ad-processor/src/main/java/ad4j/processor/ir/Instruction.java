@@ -23,13 +23,18 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
   /**
    * Whether evaluating this instruction may throw (or have another effect), so that it must
    * run, in order, even when nothing uses its result: a call of another {@code @Differentiable}
-   * method or of a method run as written (either may throw anything, or count, or log), or an integer division or remainder by a divisor not known to be non-zero
-   * ({@code ArithmeticException}).
+   * method or of a method run as written (either may throw anything, or count, or log), a read
+   * of an array (a null array, an index out of range), or an integer division or remainder by a
+   * divisor not known to be non-zero ({@code ArithmeticException}).
    */
   public boolean mayThrow() {
     if (operation.form() == Operation.Form.USER_CALL
         || operation.form() == Operation.Form.PLAIN_CALL) {
       return true;
+    }
+    if (operation.form() == Operation.Form.ELEMENT
+        || operation.form() == Operation.Form.LENGTH) {
+      return true; // an element or length of an array: NullPointerException, index out of range
     }
     boolean integerDivision = result.type().isIntegral()
         && (operation.equals(Operation.DIVIDE) || operation.equals(Operation.REMAINDER));

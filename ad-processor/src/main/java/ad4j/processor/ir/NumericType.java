@@ -11,8 +11,12 @@ public enum NumericType {
   FLOAT("float"),
   DOUBLE("double"),
   BOOLEAN("boolean"),
-  /** An array the caller passes for results, such as a gradient. */
+  /** A {@code double[]}: an array parameter of the user's, or one for results (a gradient). */
   DOUBLE_ARRAY("double[]"),
+  /** A {@code double[][]} parameter of the user's, rows of any length. */
+  DOUBLE_MATRIX("double[][]"),
+  /** An {@code int[]} parameter of the user's: indices, counts, labels; never active. */
+  INT_ARRAY("int[]"),
   /**
    * {@code java.lang.String}: literals and concatenations passed to calls run as written; it
    * carries no derivative.
@@ -33,7 +37,22 @@ public enum NumericType {
   }
 
   public boolean isNumeric() {
-    return this != BOOLEAN && this != DOUBLE_ARRAY && this != VOID && this != STRING;
+    return this != BOOLEAN && !isArray() && this != VOID && this != STRING;
+  }
+
+  /** Whether this is an array type. */
+  public boolean isArray() {
+    return this == DOUBLE_ARRAY || this == DOUBLE_MATRIX || this == INT_ARRAY;
+  }
+
+  /** The type of this array type's elements ({@code double[]} for a row of a matrix). */
+  public NumericType elementType() {
+    return switch (this) {
+      case DOUBLE_ARRAY -> DOUBLE;
+      case DOUBLE_MATRIX -> DOUBLE_ARRAY;
+      case INT_ARRAY -> INT;
+      default -> throw new IllegalArgumentException("not an array type: " + this);
+    };
   }
 
   public boolean isIntegral() {

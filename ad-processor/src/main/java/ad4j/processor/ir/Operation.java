@@ -42,6 +42,16 @@ public final class Operation {
     /** {@code c ? a : b} where neither operand computes anything. */
     SELECT,
     /**
+     * {@code a[i]}: an element of an array, or a row of a matrix. A third argument, which the
+     * reverse-mode programs add ({@code transform/ArraySlots}), is the gradient slot of the
+     * element: the Java text is the same, the reverse sweep adds the element's adjoint there.
+     */
+    ELEMENT,
+    /** {@code a.length}. */
+    LENGTH,
+    /** {@code ad4j.runtime.Slots.name(a, ...)}: where an array's elements lie in a gradient. */
+    SLOTS_CALL,
+    /**
      * {@code Owner.name(a, ...)} of a method that carries no derivative, run as written, with
      * the user's side effects, once wherever the instruction runs: a call whose result is not a
      * floating-point number ({@code boolean}, {@code int}, {@code long}, {@code void}) or whose
@@ -60,6 +70,18 @@ public final class Operation {
   public static final Operation COMPLEMENT = new Operation(Form.PREFIX, "~", 1, null, null);
   public static final Operation COPY = new Operation(Form.COPY, "copy", 1, null, null);
   public static final Operation SELECT = new Operation(Form.SELECT, "?:", 3, null, null);
+  /** {@code a[i]}. */
+  public static final Operation ELEMENT = new Operation(Form.ELEMENT, "[]", 2, null, null);
+  /** {@code a[i]} whose adjoint goes to the gradient slot given as the third argument. */
+  public static final Operation ELEMENT_AT_SLOT =
+      new Operation(Form.ELEMENT, "[]", 3, null, null);
+  /** {@code a.length}. */
+  public static final Operation LENGTH = new Operation(Form.LENGTH, "length", 1, null, null);
+
+  /** {@code ad4j.runtime.Slots.name(arguments)}. */
+  public static Operation slotsCall(String name, int arity) {
+    return new Operation(Form.SLOTS_CALL, name, arity, null, null);
+  }
 
   private final Form form;
   private final String name;
@@ -170,6 +192,9 @@ public final class Operation {
       case POP -> "pop";
       case COPY -> "copy";
       case SELECT -> "?:";
+      case ELEMENT -> "element";
+      case LENGTH -> "length";
+      case SLOTS_CALL -> "slots";
       case PLAIN_CALL -> "plain call";
     };
   }

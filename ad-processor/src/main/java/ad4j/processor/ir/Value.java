@@ -91,7 +91,17 @@ public final class Value {
   }
 
   public boolean isActive() {
-    return active;
+    return active && !type.isArray();
+  }
+
+  /**
+   * Whether this is an array whose elements carry derivatives: a {@code double[]} or
+   * {@code double[][]} parameter not marked {@code @NoDerivative}, or a row of one. Such a value
+   * is not {@link #isActive() active} itself (it has no tangent or adjoint of its own as a
+   * scalar has); what is read from it is.
+   */
+  public boolean isActiveArray() {
+    return active && type.isArray();
   }
 
   /** The position among the method's parameters, or -1 for computed values. */

@@ -102,6 +102,8 @@ public final class Adjoint {
   private final Deque<Integer> loopBranchBase = new ArrayDeque<>(List.of(0));
   private Variable result;
   private Operand seed;
+  /** The gradient or adjoint array, into which reads of arrays add their adjoints; or null. */
+  private Value outputArray;
   /** The values whose adjoints the reverse sweep computes; the others get no reverse code. */
   private LiveAdjoints live;
 
@@ -194,7 +196,11 @@ public final class Adjoint {
     if (output.arrayName != null) {
       array = builder.generated(output.arrayName, NumericType.DOUBLE_ARRAY, false);
       parameters.add(array);
+    } else if (primal.hasActiveArrays()) {
+      throw new IllegalArgumentException("the adjoints of arrays go into an array, not onto"
+          + " the tape: " + primal.name());
     }
+    outputArray = array;
 
     Block body = primal.body();
     List<Statement> out = new ArrayList<>();
@@ -232,15 +238,23 @@ public final class Adjoint {
       }
     }
     List<Value> differentiable = primal.differentiableParameters();
+    // arrays' adjoints are in the output array already; the doubles' slots follow the layout
+    FlatLayout layout = primal.hasActiveArrays()
+        ? new FlatLayout(primal, Value::isActive, false, builder, out) : null;
     for (int i = 0; i < differentiable.size(); i++) {
-      Operand adjoint = parameterAdjoints.get(differentiable.get(i));
+      Value parameter = differentiable.get(i);
+      if (parameter.isActiveArray()) {
+        continue;
+      }
+      Operand slot = layout != null ? layout.start(parameter) : Operand.Constant.of(i);
+      Operand adjoint = parameterAdjoints.get(parameter);
       if (output == Output.TAPE) {
         out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint, null));
       } else if (output == Output.GRADIENT) {
-        out.add(new ElementStore(array, i, adjoint == null ? Site.number(0.0) : adjoint, false,
-            null));
+        out.add(new ElementStore(array, slot, adjoint == null ? Site.number(0.0) : adjoint,
+            false, null));
       } else if (adjoint != null) {
-        out.add(new ElementStore(array, i, adjoint, true, null));
+        out.add(new ElementStore(array, slot, adjoint, true, null));
       }
     }
     out.add(new Return(straightLine ? finalReturn().value() : new Operand.Read(result), null));
@@ -697,6 +711,11 @@ public final class Adjoint {
     }
     if (operation.form() == Operation.Form.USER_CALL) {
       reverseCall(instruction, arguments, adjoint.expression(), line, out);
+      return;
+    }
+    if (operation.form() == Operation.Form.ELEMENT) {
+      // v = w[i]: the element's adjoint, in the output array at the slot ArraySlots gave
+      out.add(new ElementStore(outputArray, arguments.get(2), adjoint.expression(), true, line));
       return;
     }
     if (operation.form() == Operation.Form.COPY

@@ -70,10 +70,16 @@ public final class Tangent {
         Value tangent = builder.derived(parameter, "Dot", NumericType.DOUBLE);
         parameters.add(tangent);
         tangents.put(parameter, new Operand.Use(tangent));
+      } else if (parameter.isActiveArray()) {
+        // an array's tangent is an array of the same shape: wDot[i] is the tangent of w[i]
+        Value tangent = builder.derived(parameter, "Dot", parameter.type());
+        parameters.add(tangent);
+        arrayTangents.put(parameter, tangent);
       }
     }
     for (Value parameter : function.parameters()) {
-      if (parameter.type() == NumericType.DOUBLE_ARRAY) {
+      if (parameter.type() == NumericType.DOUBLE_ARRAY
+          && parameter.origin() != Value.Origin.PARAMETER) {
         // an output array (a gradient) gets one for the tangents of what is written into it
         Value tangent = builder.derived(parameter, "Dot", NumericType.DOUBLE_ARRAY);
         parameters.add(tangent);
@@ -102,6 +108,8 @@ public final class Tangent {
         out.add(instruction);
         if (instruction.result().isActive()) {
           out.addAll(tangentOf(instruction));
+        } else if (instruction.result().isActiveArray()) {
+          out.add(rowTangentOf(instruction));
         }
         if (straightLine) {
           computed.record(instruction);
@@ -162,6 +170,12 @@ public final class Tangent {
       // recorded after the value: see Push above
       return define(tangent, Operation.POP, List.of(), instruction);
     }
+    if (operation.form() == Operation.Form.ELEMENT) {
+      // the tangent of w[i] is wDot[i]
+      return define(tangent, Operation.ELEMENT, List.of(
+          new Operand.Use(arrayTangents.get(((Operand.Use) arguments.get(0)).value())),
+          arguments.get(1)), instruction);
+    }
     if (operation.form() == Operation.Form.USER_CALL) {
       List<Operand> callArguments = new ArrayList<>(arguments);
       for (int i = 0; i < arguments.size(); i++) {
@@ -210,6 +224,15 @@ public final class Tangent {
     tangents.put(value, new Operand.Use(tangent));
     Operand root = sharedDivisor == null ? sum : site.over(sum, sharedDivisor);
     return Sites.define(tangent, root, site, instruction.line());
+  }
+
+  /** {@code mDot[i]}, the tangent of a row {@code m[i]} of a matrix that carries derivatives. */
+  private Instruction rowTangentOf(Instruction row) {
+    Value matrix = ((Operand.Use) row.arguments().get(0)).value();
+    Value tangent = builder.derived(row.result(), "Dot", row.result().type());
+    arrayTangents.put(row.result(), tangent);
+    return new Instruction(tangent, Operation.ELEMENT,
+        List.of(new Operand.Use(arrayTangents.get(matrix)), row.arguments().get(1)), row.line());
   }
 
   private List<Instruction> define(Value tangent, Operation operation, List<Operand> arguments,

@@ -90,7 +90,8 @@ public final class IrInterpreter {
     } else if (statement instanceof ElementStore store) {
       double[] array = (double[]) values.get(store.array());
       double element = (Double) value(store.value());
-      array[store.index()] = store.add() ? array[store.index()] + element : element;
+      int index = ((Number) value(store.index())).intValue();
+      array[index] = store.add() ? array[index] + element : element;
     } else if (statement instanceof Return ret) {
       return new Returned(value(ret.value()));
     } else if (statement instanceof If branch) {
@@ -166,7 +167,10 @@ public final class IrInterpreter {
       case PREFIX -> prefix(operation.name(), arguments.get(0), type);
       case INFIX -> infix(operation.name(), arguments.get(0), arguments.get(1), type);
       case CALL -> call(operation, arguments);
-      case USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, PLAIN_CALL ->
+      case ELEMENT -> java.lang.reflect.Array.get(arguments.get(0), (Integer) arguments.get(1));
+      case LENGTH -> java.lang.reflect.Array.getLength(arguments.get(0));
+      case USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL,
+          PLAIN_CALL ->
           throw new UnsupportedOperationException("calls of other methods: " + operation);
     };
   }

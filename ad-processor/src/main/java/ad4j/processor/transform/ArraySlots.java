@@ -1,0 +1,100 @@
+package ad4j.processor.transform;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Value;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Prepares a function with array parameters for reverse mode: each read {@code w[i]} of an array
+ * that carries derivatives learns the gradient slot of its element ({@link
+ * Operation#ELEMENT_AT_SLOT}), so that the reverse sweep adds the element's adjoint straight into
+ * the output array ({@code gradient[slot] += vBar}) and needs no adjoint array of its own.
+ *
+ * <p>The slots are {@code int} values of the primal: the starts of the parameters
+ * ({@link FlatLayout}) at the top, {@code wStart + i} before each read, and for a row
+ * {@code m[i]} of a matrix, where the row starts ({@code ad4j.runtime.Slots.rowStart}). Being
+ * values, they are recorded on the tape inside loops like any value a derivative reads; being
+ * integers, nothing of Java's floating-point semantics changes.
+ */
+public final class ArraySlots {
+  private final IrBuilder builder;
+  private final Map<Value, Operand> starts = new HashMap<>();
+  private FlatLayout layout;
+
+  private ArraySlots(Function function) {
+    this.builder = new IrBuilder(Ids.next(function));
+  }
+
+  /** {@code function} with slots on its reads of arrays; itself when it has no active array. */
+  public static Function of(Function function) {
+    if (!function.hasActiveArrays()) {
+      return function;
+    }
+    return new ArraySlots(function).transform(function);
+  }
+
+  private Function transform(Function function) {
+    List<Statement> body = new ArrayList<>();
+    layout = new FlatLayout(function, Value::isActiveArray, true, builder, body);
+    for (Value parameter : function.parameters()) {
+      if (parameter.isActiveArray()) {
+        starts.put(parameter, layout.start(parameter));
+      }
+    }
+    body.addAll(transform(function.body()).statements());
+    return function.with(function.parameters(), new Block(body));
+  }
+
+  private Block transform(Block block) {
+    List<Statement> out = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.ELEMENT
+          && instruction.arguments().get(0) instanceof Operand.Use array
+          && array.value().isActiveArray()) {
+        element(instruction, array.value(), out);
+      } else if (statement instanceof If branch) {
+        out.add(new If(branch.id(), branch.condition(), transform(branch.thenBlock()),
+            transform(branch.elseBlock()), branch.line()));
+      } else if (statement instanceof Loop loop) {
+        out.add(new Loop(loop.id(), transform(loop.condition()), loop.test(), loop.testFirst(),
+            transform(loop.body()), transform(loop.update()), loop.line()));
+      } else {
+        out.add(statement);
+      }
+    }
+    return new Block(out);
+  }
+
+  private void element(Instruction read, Value array, List<Statement> out) {
+    Operand index = read.arguments().get(1);
+    Value result = read.result();
+    if (result.type() == NumericType.DOUBLE) {
+      Operand slot = FlatLayout.plus(starts.get(array), index,
+          builder.derived(result, "Slot", NumericType.INT), out);
+      out.add(new Instruction(result, Operation.ELEMENT_AT_SLOT,
+          List.of(read.arguments().get(0), index, slot), read.line()));
+      return;
+    }
+    // a row m[i]: read first (it throws where the user's method does), then where it starts
+    out.add(read);
+    Value matrix = array;
+    Value rowStart = builder.derived(result, "RowStart", NumericType.INT);
+    out.add(new Instruction(rowStart, Operation.slotsCall("rowStart", 3), List.of(
+        new Operand.Use(matrix), layout.rowLength(matrix), index), read.line()));
+    starts.put(result, FlatLayout.plus(starts.get(matrix), new Operand.Use(rowStart),
+        builder.derived(result, "Start", NumericType.INT), out));
+  }
+}

@@ -1,0 +1,461 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Array parameters ({@code double[]}, {@code double[][]}, {@code int[]}, {@code @NoDerivative}):
+ * each function's gradient against fourth-order central differences of the user's own method,
+ * slot by slot in the flat layout; the value bit for bit; forward against reverse mode (the
+ * dot-product test); the pullback's accumulation; the same exception as the user's method from
+ * every member; an empty tape after every call.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class ArrayParametersTest {
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "final class Arr {",
+      "  @Differentiable static double logistic(double[] w, double b, @NoDerivative double[][] x,",
+      "      @NoDerivative double[] y) {",
+      "    double loss = 0;",
+      "    for (int i = 0; i < x.length; i++) {",
+      "      double z = b;",
+      "      for (int j = 0; j < w.length; j++) { z += w[j] * x[i][j]; }",
+      "      loss += Math.log(1 + Math.exp(-y[i] * z));",
+      "    }",
+      "    return loss / x.length;",
+      "  }",
+      "  @Differentiable static double quad(double a, double[][] m, double[] v) {",
+      "    double s = a * m[0][1];",
+      "    double[] r = m[1];",
+      "    return s + r[0] * v[1] * v[0] + r.length;",
+      "  }",
+      "  @Differentiable static double jagged(double[][] m, double c) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < m.length; i++) {",
+      "      double[] row = m[i];",
+      "      for (int j = 0; j < row.length; j++) { s += Math.sin(row[j] * c) * (i + 1); }",
+      "    }",
+      "    return s * c;",
+      "  }",
+      "  @Differentiable static double indexed(double[] x, int[] idx, double t) {",
+      "    double s = t;",
+      "    for (int k = 0; k < idx.length; k++) {",
+      "      s = s * x[idx[k]] + Math.exp(x[k % x.length] * t);",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double branchy(double[] x, int n) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < n; i++) {",
+      "      if (x[i] > 0) { s += x[i] * x[i]; } else { s -= Math.cos(x[i]); }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double dot(double[] a, double[] b) {",
+      "    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];",
+      "  }",
+      "  @Differentiable static double emptyOk(double[] w, double c) {",
+      "    double s = c * c;",
+      "    for (int i = 0; i < w.length; i++) { s += w[i] * c; }",
+      "    return s;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce ARR = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Arr",
+          SOURCE));
+
+  /** A call: the method, its arguments, and which of them carry derivatives. */
+  record Call(String name, Object[] arguments, boolean[] active) {
+    @Override
+    public String toString() {
+      return name + Arrays.deepToString(arguments);
+    }
+  }
+
+  static Stream<Arguments> calls() {
+    double[][] data = {{0.5, -1.2, 0.3}, {1.5, 0.2, -0.7}, {-0.3, 0.8, 1.1}, {0.9, -0.4, 0.2}};
+    return Stream.of(
+        call("logistic", new Object[] {new double[] {0.3, -0.2, 0.5}, 0.1, data,
+            new double[] {1, -1, 1, -1}}, true, true, false, false),
+        call("quad", new Object[] {1.5, new double[][] {{0.2, 0.7}, {-1.1, 0.4, 2.0}},
+            new double[] {0.3, -0.8}}, true, true, true),
+        call("jagged", new Object[] {new double[][] {{0.2, 0.7, 1.3}, {}, {-1.1}, {0.4, 0.9}},
+            0.8}, true, true),
+        call("indexed", new Object[] {new double[] {0.9, 1.1, -0.5}, new int[] {2, 0, 2, 1},
+            0.3}, true, false, true),
+        call("branchy", new Object[] {new double[] {0.9, -1.1, 0.5, -0.2}, 4}, true, false),
+        call("dot", new Object[] {new double[] {0.9, -1.1, 0.5}, new double[] {2, 3, -4}},
+            true, true),
+        call("emptyOk", new Object[] {new double[0], 0.7}, true, true));
+  }
+
+  private static Arguments call(String name, Object[] arguments, boolean... active) {
+    return Arguments.of(new Call(name, arguments, active));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void gradientMatchesFiniteDifferencesOfTheUsersMethod(Call call) throws Exception {
+    double[] gradient = (double[]) invoke(call.name() + "Gradient", true, call.arguments());
+    double[] expected = finiteDifferences(call);
+
+    assertThat(gradient.length).isEqualTo(expected.length);
+    for (int slot = 0; slot < expected.length; slot++) {
+      assertWithMessage("slot %s of %s", slot, call).that(gradient[slot])
+          .isWithin(1e-7 * Math.max(1, Math.abs(expected[slot]))).of(expected[slot]);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void valueIsBitForBitAndTheGradientIsWrittenOverWhateverWasThere(Call call) throws Exception {
+    double value = (double) invoke(call.name(), false, call.arguments());
+    double[] gradient = (double[]) invoke(call.name() + "Gradient", true, call.arguments());
+    double[] written = new double[gradient.length + 2];
+    Arrays.fill(written, 42);
+
+    double returned = (double) invoke(call.name() + "ValueAndGradient", true,
+        append(call.arguments(), written));
+
+    assertThat(Double.doubleToRawLongBits(returned))
+        .isEqualTo(Double.doubleToRawLongBits(value));
+    assertThat(Arrays.copyOf(written, gradient.length)).isEqualTo(gradient);
+    assertThat(written[gradient.length]).isEqualTo(42); // beyond the slots: untouched
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void forwardModeAgreesWithReverseMode(Call call) throws Exception {
+    double[] gradient = (double[]) invoke(call.name() + "Gradient", true, call.arguments());
+    Random random = new Random(call.name().hashCode());
+    List<Object> directions = new ArrayList<>();
+    double expected = 0;
+    int slot = 0;
+    for (int i = 0; i < call.arguments().length; i++) {
+      if (!call.active()[i]) {
+        continue;
+      }
+      Object direction = shapedLike(call.arguments()[i], random);
+      directions.add(direction);
+      for (double d : flatten(direction)) {
+        expected += gradient[slot++] * d;
+      }
+    }
+
+    double tangent = (double) invoke(call.name() + "Tangent", true,
+        append(call.arguments(), directions.toArray()));
+
+    assertThat(tangent).isWithin(1e-12 * Math.max(1, Math.abs(expected))).of(expected);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void pullbackAddsSeedTimesTheGradient(Call call) throws Exception {
+    double[] gradient = (double[]) invoke(call.name() + "Gradient", true, call.arguments());
+    double[] adjoints = new double[gradient.length];
+    Arrays.fill(adjoints, 1.0);
+
+    invoke(call.name() + "Pullback", true, append(call.arguments(), 2.5, adjoints));
+
+    for (int i = 0; i < gradient.length; i++) {
+      assertThat(adjoints[i]).isWithin(1e-12 * Math.max(1, Math.abs(gradient[i])))
+          .of(1.0 + 2.5 * gradient[i]);
+    }
+  }
+
+  @Test
+  void theSameArrayPassedTwiceGetsBothPartialsInItsOwnSlots() throws Exception {
+    double[] a = {0.9, -1.1, 0.5};
+
+    double[] gradient = (double[]) invoke("dotGradient", true, a, a);
+
+    assertThat(gradient).usingTolerance(0).containsExactly(0.9, -1.1, 0.5, 0.9, -1.1, 0.5)
+        .inOrder();
+  }
+
+  @Test
+  void anIndexOutOfRangeThrowsWhatTheUsersMethodThrowsFromEveryMember() throws Exception {
+    double[] x = {0.9, -1.1};
+    Object[] arguments = {x, 3};
+    Class<? extends Throwable> thrown = thrownBy("branchy", false, arguments);
+    assertThat(thrown).isEqualTo(ArrayIndexOutOfBoundsException.class);
+
+    assertThat(thrownBy("branchyGradient", true, arguments)).isEqualTo(thrown);
+    assertThat(thrownBy("branchyValueAndGradient", true, append(arguments, new double[2])))
+        .isEqualTo(thrown);
+    assertThat(thrownBy("branchyTangent", true, append(arguments, (Object) new double[2])))
+        .isEqualTo(thrown);
+    assertThat(thrownBy("branchyPullback", true, append(arguments, 1.0, new double[2])))
+        .isEqualTo(thrown);
+  }
+
+  @Test
+  void aTooShortGradientNamesTheMethodAndBothLengths() {
+    Object[] arguments = {new double[] {1, 2, 3}, 0.5};
+    InvocationTargetException e = assertThrows(InvocationTargetException.class,
+        () -> invoke("emptyOkValueAndGradient", true, append(arguments, new double[3])));
+
+    assertThat(e.getCause()).isInstanceOf(IllegalArgumentException.class);
+    assertThat(e.getCause()).hasMessageThat().isEqualTo("ArrGrad.emptyOkValueAndGradient:"
+        + " 'gradient' has length 3, needs 4 (one per double parameter and array element of"
+        + " emptyOk that carries a derivative)");
+  }
+
+  @Test
+  void tangentTakesOneDirectionOfTheSameShapePerActiveParameter() {
+    Class<?> grad = ARR.get().load("com.example.ArrGrad");
+    Method tangent = Arrays.stream(grad.getDeclaredMethods())
+        .filter(m -> m.getName().equals("logisticTangent")).findFirst().orElseThrow();
+
+    assertThat(tangent.getParameterTypes()).asList().containsExactly(double[].class,
+        double.class, double[][].class, double[].class, double[].class, double.class)
+        .inOrder();
+  }
+
+  // ---- diagnostics ---------------------------------------------------------------------------
+
+  @Test
+  void aWriteIntoAnArrayParameterIsAnErrorAtTheWrite() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double[] x) {",
+        "    x[0] = 2;",
+        "    x[1] += 1;",
+        "    return x[0];",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("write into array 'x' is not supported: a"
+        + " differentiable method reads its array parameters and never writes into them")
+        .inFile(file).onLine(5).atColumn(6); // javac's position of an array access: its '['
+    assertThat(compilation).hadErrorContaining("write into array 'x'").inFile(file).onLine(6)
+        .atColumn(6);
+  }
+
+  @Test
+  void unsupportedArrayTypesAreErrorsAtTheParameter() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double[][][] t, float[] g, double x) {",
+        "    return x;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("parameter 't' of @Differentiable method 'f' has"
+        + " type 'double[][][]': only 'double', 'double[]' and 'double[][]' parameters")
+        .inFile(file).onLine(4).atColumn(lines.get(3).indexOf("[][][]") + 1);
+    assertThat(compilation).hadErrorContaining("parameter 'g' of @Differentiable method 'f' has"
+        + " type 'float[]'").inFile(file).onLine(4)
+        .atColumn(lines.get(3).indexOf("float[]") + "float".length() + 1);
+  }
+
+  @Test
+  void onlyConstantArraysIsAnErrorAtTheMethod() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  @Differentiable static double f(@NoDerivative double[] x, int[] k) {",
+        "    return x[k[0]];",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'f' has no 'double',"
+        + " 'double[]' or 'double[][]' parameter without @NoDerivative").inFile(file)
+        .onLine(5).atColumn(lines.get(4).indexOf("f(") + 1);
+  }
+
+  @Test
+  void aCallThatPassesAnArrayIsAnErrorAtTheCall() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double g(double[] x) { return x[0]; }",
+        "  @Differentiable static double f(double[] x) {",
+        "    return 2 * g(x);",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("call to 'g(...)' passes an array: calls that"
+        + " pass arrays between @Differentiable methods are not supported yet").inFile(file)
+        .onLine(6).atColumn(lines.get(5).indexOf("(x)") + 1);
+  }
+
+  @Test
+  void comparingArraysIsAnErrorAtTheOperator() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double[] x, double[] y) {",
+        "    return x == y ? x[0] : y[0];",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("operator '==' cannot be applied to 'double[]'"
+        + " and 'double[]'").inFile(file).onLine(5).atColumn(lines.get(4).indexOf("==") + 1);
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private static Object invoke(String name, boolean generated, Object... arguments)
+      throws Exception {
+    Class<?> owner = ARR.get().load(generated ? "com.example.ArrGrad" : "com.example.Arr");
+    for (Method method : owner.getDeclaredMethods()) {
+      if (method.getName().equals(name) && method.getParameterCount() == arguments.length
+          && (method.getParameterCount() == 0
+              || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
+        method.setAccessible(true);
+        return method.invoke(null, arguments);
+      }
+    }
+    throw new AssertionError("no method " + name + " with " + arguments.length + " parameters");
+  }
+
+  private static Class<? extends Throwable> thrownBy(String name, boolean generated,
+      Object... arguments) {
+    InvocationTargetException e = assertThrows(InvocationTargetException.class,
+        () -> invoke(name, generated, arguments));
+    return e.getCause().getClass();
+  }
+
+  /** Fourth-order central differences of the user's method, slot by slot. */
+  private static double[] finiteDifferences(Call call) throws Exception {
+    List<Double> result = new ArrayList<>();
+    for (int i = 0; i < call.arguments().length; i++) {
+      if (!call.active()[i]) {
+        continue;
+      }
+      int count = flatten(call.arguments()[i]).length;
+      for (int k = 0; k < count; k++) {
+        double x = flatten(call.arguments()[i])[k];
+        double h = 1e-3 * Math.max(1, Math.abs(x));
+        double[] f = new double[4];
+        double[] steps = {-2 * h, -h, h, 2 * h};
+        for (int s = 0; s < 4; s++) {
+          Object[] moved = deepCopy(call.arguments());
+          moved[i] = withSlot(moved[i], k, x + steps[s]);
+          f[s] = (double) invoke(call.name(), false, moved);
+        }
+        result.add((f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h));
+      }
+    }
+    return result.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  private static double[] flatten(Object argument) {
+    if (argument instanceof Double d) {
+      return new double[] {d};
+    }
+    if (argument instanceof double[] a) {
+      return a.clone();
+    }
+    return Arrays.stream((double[][]) argument).flatMapToDouble(Arrays::stream).toArray();
+  }
+
+  /** A copy of {@code argument} with flat slot {@code k} set to {@code value}. */
+  private static Object withSlot(Object argument, int k, double value) {
+    if (argument instanceof Double) {
+      return value;
+    }
+    if (argument instanceof double[] a) {
+      a[k] = value;
+      return a;
+    }
+    for (double[] row : (double[][]) argument) {
+      if (k < row.length) {
+        row[k] = value;
+        break;
+      }
+      k -= row.length;
+    }
+    return argument;
+  }
+
+  private static Object shapedLike(Object argument, Random random) {
+    if (argument instanceof Double) {
+      return random.nextGaussian();
+    }
+    if (argument instanceof double[] a) {
+      return random.doubles(a.length).toArray();
+    }
+    double[][] m = (double[][]) argument;
+    double[][] direction = new double[m.length][];
+    for (int i = 0; i < m.length; i++) {
+      direction[i] = random.doubles(m[i].length).toArray();
+    }
+    return direction;
+  }
+
+  private static Object[] deepCopy(Object[] arguments) {
+    Object[] copy = arguments.clone();
+    for (int i = 0; i < copy.length; i++) {
+      if (copy[i] instanceof double[] a) {
+        copy[i] = a.clone();
+      } else if (copy[i] instanceof double[][] m) {
+        copy[i] = Arrays.stream(m).map(double[]::clone).toArray(double[][]::new);
+      }
+    }
+    return copy;
+  }
+
+  private static Object[] append(Object[] arguments, Object... more) {
+    Object[] all = Arrays.copyOf(arguments, arguments.length + more.length);
+    System.arraycopy(more, 0, all, arguments.length, more.length);
+    return all;
+  }
+}
