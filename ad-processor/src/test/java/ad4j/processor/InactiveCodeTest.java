@@ -322,6 +322,69 @@ class InactiveCodeTest {
         .atColumn(12);
   }
 
+  /**
+   * An array that carries no derivative may be passed to a call run as written; one that carries
+   * derivatives may not, since the callee could write into it.
+   */
+  @Test
+  void arraysPassedToCallsRunAsWritten() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static int count(int[] labels, int label) {",
+        "    int n = 0;",
+        "    for (int l : labels) { if (l == label) { n++; } }",
+        "    return n;",
+        "  }",
+        "  static void scale(double[] v) { v[0] *= 2; }",
+        "  @Differentiable static double share(double x, int[] labels) {",
+        "    return x * count(labels, 1) / labels.length;",
+        "  }",
+        "  @Differentiable static double scaled(double[] w) {",
+        "    scale(w);",
+        "    return w[0];",
+        "  }",
+        "  static double sum(double[] v) { return v[0] + v[1]; }",
+        "  @Differentiable static double summed(double[] w) {",
+        "    return sum(w);",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("call to 'sum(...)' is not differentiable: 'w'"
+        + " carries a derivative into 'sum(w)'").inFile(file).onLine(19).atColumn(15);
+    assertThat(compilation).hadErrorContaining("call to 'scale(...)' passes 'w', an array that"
+        + " carries derivatives, to 'F.scale', which ad4j would run as written and which could"
+        + " write into it").inFile(file).onLine(14).atColumn(10);
+  }
+
+  @Test
+  void anIntArrayReachesACallRunAsWritten() throws ReflectiveOperationException {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.F", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class F {",
+            "  static int count(int[] labels, int label) {",
+            "    int n = 0;",
+            "    for (int l : labels) { if (l == label) { n++; } }",
+            "    return n;",
+            "  }",
+            "  @Differentiable static double share(double x, int[] labels) {",
+            "    return x * x * count(labels, 1) / labels.length;",
+            "  }",
+            "}"));
+    int[] labels = {1, 0, 1, 1};
+    java.lang.reflect.Method shareGradient = compiled.load("com.example.FGrad")
+        .getDeclaredMethod("shareGradient", double.class, int[].class);
+    shareGradient.setAccessible(true);
+    double[] gradient = (double[]) shareGradient.invoke(null, 0.5, labels);
+    assertThat(gradient).usingExactEquality().containsExactly(2 * 0.5 * 3 / 4.0);
+  }
+
   /** A logger held in a static field logs each line once per member call, as written. */
   @Test
   @SuppressWarnings("unchecked")

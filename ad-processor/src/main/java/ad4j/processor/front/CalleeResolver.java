@@ -12,7 +12,9 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 
 /**
@@ -60,7 +62,7 @@ final class CalleeResolver {
       String shown) {
     ExecutableElement method = select(owner, name, arguments).orElse(null);
     List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
-    if (method == null && argumentTypes.stream().anyMatch(NumericType::isArray)) {
+    if (argumentTypes.stream().anyMatch(NumericType::isArray)) {
       diagnostics().error(call, "call to '" + shown + "' passes an array: calls that pass"
           + " arrays between @Differentiable methods are not supported yet; pass the elements"
           + " the callee needs as 'double's");
@@ -152,9 +154,7 @@ final class CalleeResolver {
   static Optional<List<NumericType>> parameterTypes(ExecutableElement method) {
     List<NumericType> types = new ArrayList<>();
     for (VariableElement parameter : method.getParameters()) {
-      Optional<NumericType> type = parameter.asType().toString().equals("java.lang.String")
-          ? Optional.of(NumericType.STRING)
-          : LoweringContext.variableType(parameter.asType().getKind());
+      Optional<NumericType> type = parameterType(parameter.asType());
       if (type.isEmpty()) {
         return Optional.empty();
       }
@@ -175,6 +175,29 @@ final class CalleeResolver {
       }
     }
     return null;
+  }
+
+  /**
+   * The IR type of a parameter of a callee: a primitive ad4j computes with, {@code double[]},
+   * {@code double[][]}, {@code int[]} or {@code String}.
+   */
+  private static Optional<NumericType> parameterType(TypeMirror type) {
+    if (type.toString().equals("java.lang.String")) {
+      return Optional.of(NumericType.STRING);
+    }
+    if (type instanceof ArrayType array) {
+      TypeMirror component = array.getComponentType();
+      if (component instanceof ArrayType inner
+          && inner.getComponentType().getKind() == TypeKind.DOUBLE) {
+        return Optional.of(NumericType.DOUBLE_MATRIX);
+      }
+      return switch (component.getKind()) {
+        case DOUBLE -> Optional.of(NumericType.DOUBLE_ARRAY);
+        case INT -> Optional.of(NumericType.INT_ARRAY);
+        default -> Optional.empty();
+      };
+    }
+    return LoweringContext.variableType(type.getKind());
   }
 
   static boolean widens(List<NumericType> from, List<NumericType> to) {

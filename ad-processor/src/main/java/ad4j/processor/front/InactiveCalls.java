@@ -101,16 +101,6 @@ final class InactiveCalls {
     String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
     Optional<NumericType> type = resultType(method.getReturnType().getKind());
     int active = firstActive(arguments);
-    for (int i = 0; i < arguments.size(); i++) {
-      if (arguments.get(i).type().isArray() && arguments.get(i).isActive()) {
-        context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
-            + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
-            + " derivatives, to '" + qualified + "', which ad4j would run as written and which"
-            + " could write into it; pass the elements it needs, or annotate it with"
-            + " @Differentiable");
-        return null;
-      }
-    }
     if (type.isPresent() && carriesDerivative(type.get()) && active >= 0 && !discarded) {
       ExpressionTree argument = invocation.getArguments().get(active);
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
@@ -118,6 +108,16 @@ final class InactiveCalls {
           + context.source().of(invocation) + "', which ad4j cannot differentiate: "
           + advice(method, qualified));
       return null;
+    }
+    for (int i = 0; i < arguments.size(); i++) {
+      if (isActiveArray(arguments.get(i))) {
+        context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
+            + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
+            + " derivatives, to '" + qualified + "', which ad4j would run as written and which"
+            + " could write into it; pass the elements it needs, or annotate it with"
+            + " @Differentiable");
+        return null;
+      }
     }
     if (receiver == null && !method.getModifiers().contains(Modifier.STATIC)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '" + qualified
@@ -182,9 +182,15 @@ final class InactiveCalls {
     return type == NumericType.DOUBLE || type == NumericType.FLOAT;
   }
 
+  /** An array whose elements carry derivatives (not active itself: its elements are). */
+  private static boolean isActiveArray(Operand operand) {
+    return operand instanceof Operand.Use use && use.value().isActiveArray();
+  }
+
+  /** The first argument that carries a derivative, an array of such elements included. */
   private static int firstActive(List<Operand> arguments) {
     for (int i = 0; i < arguments.size(); i++) {
-      if (arguments.get(i).isActive()) {
+      if (arguments.get(i).isActive() || isActiveArray(arguments.get(i))) {
         return i;
       }
     }
