@@ -355,7 +355,10 @@ class InactiveCodeTest {
 
     assertThat(compilation).hadErrorCount(2);
     assertThat(compilation).hadErrorContaining("call to 'sum(...)' is not differentiable: 'w'"
-        + " carries a derivative into 'sum(w)'").inFile(file).onLine(19).atColumn(15);
+        + " carries a derivative into 'sum(w)', which ad4j cannot differentiate: 'F.sum' is not"
+        + " a @Differentiable method, and annotating it would not help: calls that pass arrays"
+        + " between @Differentiable methods are not supported yet").inFile(file).onLine(19)
+        .atColumn(15);
     assertThat(compilation).hadErrorContaining("call to 'scale(...)' passes 'w', an array that"
         + " carries derivatives, to 'F.scale', which ad4j would run as written and which could"
         + " write into it").inFile(file).onLine(14).atColumn(10);

@@ -234,6 +234,11 @@ final class InactiveCalls {
           + " methods returning 'double' only");
     }
     if (method.getParameters().stream()
+        .anyMatch(p -> p.asType().getKind() == TypeKind.ARRAY)) {
+      return Optional.of("calls that pass arrays between @Differentiable methods are not"
+          + " supported yet");
+    }
+    if (method.getParameters().stream()
         .noneMatch(p -> p.asType().getKind() == TypeKind.DOUBLE)) {
       return Optional.of("it has no 'double' parameter");
     }
