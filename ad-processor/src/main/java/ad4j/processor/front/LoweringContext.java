@@ -77,12 +77,16 @@ final class LoweringContext {
     }
   }
 
-  Elements elements() {
-    return elements;
+  Trees trees() {
+    return trees;
   }
 
   Types types() {
     return types;
+  }
+
+  Elements elements() {
+    return elements;
   }
 
   Symbols symbols() {
