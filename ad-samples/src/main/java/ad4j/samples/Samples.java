@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Runs every sample and prints its results: worked examples of AD textbooks, Rosenbrock by
- * BFGS, Black-Scholes Greeks, a logistic loss, and functions with loops and branches, then where
+ * BFGS, Black-Scholes Greeks, a logistic loss, logistic and softmax regression trained on real
+ * data sets (array parameters), and functions with loops and branches, then where
  * the generated sources are.
  */
 public final class Samples {
@@ -15,7 +16,7 @@ public final class Samples {
   static final List<Class<?>> GENERATED = List.of(
       SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
       LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
-      OverloadsGrad.class);
+      OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class);
 
   /**
    * Prints all samples to standard output.
@@ -33,6 +34,10 @@ public final class Samples {
     BlackScholes.print(out);
     out.println();
     LogisticLoss.print(out);
+    out.println();
+    LogisticRegression.print(out);
+    out.println();
+    SoftmaxRegression.print(out);
     out.println();
     ControlFlow.print(out);
     out.println();
