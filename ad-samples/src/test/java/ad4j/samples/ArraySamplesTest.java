@@ -63,6 +63,8 @@ class ArraySamplesTest {
       mlpC[i] = random.nextInt(3);
     }
     return Stream.of(
+        new Call(LogisticLoss.class, "loss", new Object[] {LogisticLoss.WEIGHTS.clone()},
+            new boolean[] {true}),
         new Call(LogisticRegression.class, "loss", new Object[] {vector(random, 30, 0.3),
             0.2, cancerX, cancerY}, new boolean[] {true, true, false, false}),
         new Call(SoftmaxRegression.class, "loss", new Object[] {matrix(random, 3, 4, 0.5),
@@ -136,6 +138,18 @@ class ArraySamplesTest {
         directions.toArray()));
 
     assertEquals(expected, tangent, 1e-12 * Math.max(1, Math.abs(expected)), call.toString());
+  }
+
+  @org.junit.jupiter.api.Test
+  void theArrayFormOfLogisticLossEqualsItsTenParameterForm() {
+    double[] w = LogisticLoss.WEIGHTS;
+    double[] fromArray = new double[10];
+
+    double value = LogisticLossGrad.lossValueAndGradient(w, fromArray);
+
+    assertEquals(Double.doubleToRawLongBits(LogisticLoss.loss(w[0], w[1], w[2], w[3], w[4], w[5],
+        w[6], w[7], w[8], w[9])), Double.doubleToRawLongBits(value));
+    assertArrayEquals(LogisticLoss.adGradient(w), fromArray, 0.0);
   }
 
   // ---- helpers -------------------------------------------------------------------------------
