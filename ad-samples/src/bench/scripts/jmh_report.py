@@ -37,10 +37,6 @@ STRAIGHT = [f for f in FUNCTIONS if f[0] not in LOOPS]
 # benchmarks with JMH parameters carry them, sorted by name: Class[a=1,b=2].
 ARRAY_FUNCTIONS = [
     ("LogisticRegressionBench", "Logistic regression, 10,000 × 100 data", 101),
-    ("GaussianMixtureArraysBench[d=2,k=5]", "ADBench GMM d=2 K=5, 1,000 points", 30),
-    ("GaussianMixtureArraysBench[d=2,k=25]", "ADBench GMM d=2 K=25, 1,000 points", 150),
-    ("GaussianMixtureArraysBench[d=10,k=5]", "ADBench GMM d=10 K=5, 1,000 points", 330),
-    ("GaussianMixtureArraysBench[d=10,k=25]", "ADBench GMM d=10 K=25, 1,000 points", 1650),
     ("GaussianMixtureArraysPeersBench", "ADBench GMM d=2 K=5, 1,000 points, with peers", 30),
     ("MlpBench.Binary", "MLP 20-32-1, logistic loss, 1,000 samples", 705),
     ("MlpBench.Softmax", "MLP 20-32-3, softmax cross-entropy, 1,000 samples", 771),
@@ -153,6 +149,16 @@ def ratio(a, b):
 
 def met(ok):
     return "**met**" if ok else "**missed**"
+
+
+def with_parameterized(functions, t):
+    """The functions, with one entry per size of the JMH-parameterized GMM benchmark in t, in
+    the order d, then K (its inputs: K weights, K d means, K d(d+1)/2 factor entries)."""
+    sizes = sorted({tuple(int(v) for v in re.findall(r"=(\d+)", c))
+                    for c, _ in t if c.startswith("GaussianMixtureArraysBench[")})
+    gmm = [(f"GaussianMixtureArraysBench[d={d},k={k}]", f"ADBench GMM d={d} K={k}, 1,000 points",
+            k + k * d + k * d * (d + 1) // 2) for d, k in sizes]
+    return functions[:1] + gmm + functions[1:]
 
 
 def target_row(L, label, pairs, ok, fmt):
@@ -315,7 +321,7 @@ def main(argv):
     # named partial runs (run-benchmarks.sh with RUN_NAME): the array-parameter functions
     named = []
     for path in sorted(glob.glob(os.path.join(results, "jmh-*-jdk*.json"))):
-        m = re.search(r"jmh-([A-Za-z][\w.]*)-jdk(\w+)\.json$", os.path.basename(path))
+        m = re.search(r"jmh-([A-Za-z][\w.-]*?)-jdk(\w+)\.json$", os.path.basename(path))
         if not m:
             continue
         name, jdk = m.group(1), m.group(2)
@@ -328,7 +334,7 @@ def main(argv):
         info = load(info_path) if os.path.exists(info_path) else {}
         named.append((name, jdk, t))
         render_run(L, f"Array parameters on JDK {jdk} (run `{name}`)", t, info,
-                   ARRAY_FUNCTIONS + FUNCTIONS, False)
+                   with_parameterized(ARRAY_FUNCTIONS, t) + FUNCTIONS, False)
 
     # focused re-runs: more forks for the comparisons that need precision
     for path in sorted(glob.glob(os.path.join(results, "focused-jdk*.json"))):
@@ -517,23 +523,24 @@ def main(argv):
                         if huge_ok and get(t, 'ChainBench', 'primal') else "") + " |")
         L.append("")
     for name, jdk, t in named:
-        present = [f for f in ARRAY_FUNCTIONS if get(t, f[0], "primal") is not None]
+        functions = with_parameterized(ARRAY_FUNCTIONS, t)
+        present = [f for f in functions if get(t, f[0], "primal") is not None]
         if not present:
             continue
         L.append(f"Targets for the array-parameter functions, run `{name}` on JDK {jdk}:\n")
         L.append("| target | result | measured |")
         L.append("|---|---|---|")
         rs = measured((title, ratio(get(t, c, "reverseValueAndGradient"), get(t, c, "primal")))
-                      for c, title, _ in ARRAY_FUNCTIONS)
+                      for c, title, _ in functions)
         target_row(L, "reverse gradient / primal ≤ 3 (issue 10's target for arrays; tape included)", rs,
                    lambda v: v <= 3, "{:.2f}")
         hand = measured((title, ratio(get(t, c, "reverseValueAndGradient"), get(t, c, "handWritten")))
-                        for c, title, _ in ARRAY_FUNCTIONS)
+                        for c, title, _ in functions)
         target_row(L, "generated gradient within 1.2× of hand-written", hand, lambda v: v <= 1.2, "{:.2f}×")
-        allocation_row(L, t, ARRAY_FUNCTIONS)
+        allocation_row(L, t, functions)
         hip = measured((f"{title} (n={n})", ratio(get(t, c, "hipparchusGradient"),
                                                     get(t, c, "reverseValueAndGradient")))
-                       for c, title, n in ARRAY_FUNCTIONS)
+                       for c, title, n in functions)
         target_row(L, "≥ 10× faster than Hipparchus `Gradient`", hip, lambda v: v >= 10, "{:.1f}×")
         L.append("")
     obs = os.path.join(results, "observations.md")
