@@ -25,13 +25,24 @@ import java.lang.annotation.Target;
  *       {@code m}, adding {@code seed * dm/dpi} to {@code adjoints[i]}.
  * </ul>
  *
- * <p>{@code int}, {@code long} and {@code boolean} parameters keep their places in these
- * signatures but get no derivative: gradient entries, tangent parameters and adjoints exist for
- * the {@code double} parameters only, in order.
+ * <p>{@code int}, {@code long}, {@code boolean} and {@code int[]} parameters, and parameters
+ * marked {@link NoDerivative}, keep their places in these signatures but get no derivative.
+ * {@code double[]} and {@code double[][]} parameters carry derivatives like {@code double}s:
+ * gradient entries and adjoints are laid out flat over the parameters that carry derivatives,
+ * in order (a {@code double} one slot, a {@code double[] w} {@code w.length} slots, a
+ * {@code double[][]} its elements row by row); their tangent parameters are arrays of the same
+ * shape.
  *
- * <p>The method must be {@code static}, return {@code double} and have at least one
- * {@code double} parameter. Its body may use locals of type {@code double}, {@code int},
- * {@code long} and {@code boolean}; assignments, compound assignments, {@code ++} and
+ * <p>A method returning {@code double[]} is a vector function: for it the processor writes
+ * {@code mJacobian}, {@code mValueAndJacobian}, {@code mTangent} (the Jacobian-vector product)
+ * and {@code mPullback} (adding {@code seed}-transposed times the Jacobian), and no gradient
+ * members.
+ *
+ * <p>The method must be {@code static}, return {@code double} or {@code double[]} and have at
+ * least one parameter that carries derivatives. Its body may use locals of type {@code double},
+ * {@code int}, {@code long} and {@code boolean}; elements and {@code length} of array
+ * parameters, which it only reads; local {@code double[]} and {@code int[]} arrays made outside
+ * loops ({@code new}, initializers, {@code clone()}), whose elements it may write; assignments, compound assignments, {@code ++} and
  * {@code --}, also inside expressions; {@code if}/{@code else}; {@code switch} statements and
  * expressions on {@code int} values; {@code for}, {@code while} and {@code do} loops with
  * {@code break} and {@code continue};

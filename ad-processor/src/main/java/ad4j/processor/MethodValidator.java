@@ -51,9 +51,10 @@ final class MethodValidator {
           + "' must not be generic");
       valid = false;
     }
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE
+        && !(ActiveParameters.isVectorResult(method.getReturnType()))) {
       diagnostics.error(at(tree.getReturnType(), tree), "@Differentiable method '" + name
-          + "' must return 'double', not '" + method.getReturnType() + "'");
+          + "' must return 'double' or 'double[]', not '" + method.getReturnType() + "'");
       valid = false;
     }
     List<? extends VariableTree> parameters = tree.getParameters();

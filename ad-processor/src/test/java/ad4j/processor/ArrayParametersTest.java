@@ -78,6 +78,54 @@ class ArrayParametersTest {
       "  @Differentiable static double dot(double[] a, double[] b) {",
       "    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];",
       "  }",
+      "  @Differentiable static double prefix(double[] x, double c) {",
+      "    double[] p = new double[x.length];",
+      "    double s = 0;",
+      "    for (int i = 0; i < x.length; i++) { s += x[i] * c; p[i] = Math.sin(s); }",
+      "    double r = 0;",
+      "    for (int i = 0; i < p.length; i++) { p[i] *= p[i]; r += p[i] * (i + 1); }",
+      "    return r;",
+      "  }",
+      "  @Differentiable static double copy(double[] w, double t, @NoDerivative double[] d) {",
+      "    double[] c = w.clone();",
+      "    c[0] = t * c[1];",
+      "    c[1] += c[0] * t;",
+      "    double[] k = {t, 2 * t, c[2]};",
+      "    double[] e = d.clone();",
+      "    e[1]++;",
+      "    e[0] = e[1] * t;",
+      "    int[] n = new int[2];",
+      "    n[1] = 3;",
+      "    return c[0] + c[1] * c[2] + k[1] * k[2] * e[0] + n[1] * e[1];",
+      "  }",
+      "  @Differentiable static double scalarOnly(double x) {",
+      "    double[] a = new double[3];",
+      "    for (int i = 0; i < 3; i++) { a[i] = x * i; a[(i + 1) % 3] += Math.exp(a[i]); }",
+      "    double v = (a[0] = a[1] * a[2]) + a[0];",
+      "    return v + a[2]--;",
+      "  }",
+      "  static final double[] COEF = {1, -0.5, 0.25, 0.125};",
+      "  static final double[][] GRID = {{1, 2}, {3, 4, 5}};",
+      "  @Differentiable static double horner(double x, double[] shift) {",
+      "    double[] c = COEF.clone();",
+      "    c[0] += shift[0];",
+      "    double p = 0;",
+      "    for (int k = COEF.length - 1; k >= 0; k--) { p = p * x + c[k] * GRID[1][k % 3]; }",
+      "    return p;",
+      "  }",
+      "  @Differentiable static double forEach(double[] w, @NoDerivative double[][] x,",
+      "      double[][] m) {",
+      "    double s = 0;",
+      "    for (double[] row : x) {",
+      "      double d = 0;",
+      "      int j = 0;",
+      "      for (double xj : row) { d += xj * w[j++]; }",
+      "      s += Math.tanh(d);",
+      "    }",
+      "    for (double v : w) { if (v > 0) { continue; } s += v * v; }",
+      "    for (var r : m) { for (double e : r) { s *= 1 + 0.1 * e; } }",
+      "    return s;",
+      "  }",
       "  @Differentiable static double emptyOk(double[] w, double c) {",
       "    double s = c * c;",
       "    for (int i = 0; i < w.length; i++) { s += w[i] * c; }",
@@ -111,7 +159,15 @@ class ArrayParametersTest {
         call("branchy", new Object[] {new double[] {0.9, -1.1, 0.5, -0.2}, 4}, true, false),
         call("dot", new Object[] {new double[] {0.9, -1.1, 0.5}, new double[] {2, 3, -4}},
             true, true),
-        call("emptyOk", new Object[] {new double[0], 0.7}, true, true));
+        call("emptyOk", new Object[] {new double[0], 0.7}, true, true),
+        call("prefix", new Object[] {new double[] {0.3, -0.2, 0.5, 0.9}, 0.7}, true, true),
+        call("copy", new Object[] {new double[] {0.3, -0.2, 0.5}, 0.7,
+            new double[] {1.5, -0.5}}, true, true, false),
+        call("scalarOnly", new Object[] {0.45}, true),
+        call("horner", new Object[] {0.8, new double[] {0.3}}, true, true),
+        call("forEach", new Object[] {new double[] {0.3, -0.6, 0.9},
+            new double[][] {{1, 2, -1}, {0.5, -0.5, 2}}, new double[][] {{0.2}, {0.4, -0.3}}},
+            true, false, true));
   }
 
   private static Arguments call(String name, Object[] arguments, boolean... active) {
@@ -258,10 +314,41 @@ class ArrayParametersTest {
 
     assertThat(compilation).hadErrorCount(2);
     assertThat(compilation).hadErrorContaining("write into array 'x' is not supported: a"
-        + " differentiable method reads its array parameters and never writes into them")
+        + " differentiable method reads its array parameters and never writes into them; copy"
+        + " it into a local array first ('x.clone()')")
         .inFile(file).onLine(5).atColumn(6); // javac's position of an array access: its '['
     assertThat(compilation).hadErrorContaining("write into array 'x'").inFile(file).onLine(6)
         .atColumn(6);
+  }
+
+  @Test
+  void arraysMadeInsideLoopsAndMatricesMadeLocallyAreErrorsAtTheCreation() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double[] x) {",
+        "    double s = 0;",
+        "    for (int i = 0; i < 3; i++) { double[] t = new double[2]; s += t[0]; }",
+        "    double[][] m = new double[2][2];",
+        "    while (s < 1) { double[] c = x.clone(); s += c[0]; }",
+        "    return s;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(3);
+    assertThat(compilation).hadErrorContaining("array creation inside a loop is not supported:"
+        + " create the array once, before the loop, and reuse it").inFile(file).onLine(6)
+        .atColumn(lines.get(5).indexOf("new") + 1);
+    assertThat(compilation).hadErrorContaining("array creation 'new double[2][2]' is not"
+        + " supported: local arrays are 'double[]' or 'int[]' of one dimension").inFile(file)
+        .onLine(7).atColumn(lines.get(6).indexOf("new") + 1);
+    assertThat(compilation).hadErrorContaining("'x.clone()' inside a loop is not supported")
+        .inFile(file).onLine(8).atColumn(lines.get(7).indexOf("()") + 1);
   }
 
   @Test

@@ -55,7 +55,7 @@ class DiagnosticsTest {
             "@Differentiable static double f(double‸[][][] x) { return 1; }",
             "parameter 'x' of @Differentiable method 'f' has type 'double[][][]'"),
         error("float return type", "@Differentiable static ‸float f(double x) { return 1; }",
-            "@Differentiable method 'f' must return 'double', not 'float'"),
+            "@Differentiable method 'f' must return 'double' or 'double[]', not 'float'"),
         new Case("abstract method", "@Differentiable abstract double ‸f(double x);",
             "'f' has no body to differentiate (abstract or native)", 2), // also: not static
         error("native method", "@Differentiable static native double ‸f(double x);",
@@ -133,9 +133,9 @@ class DiagnosticsTest {
             "@Differentiable static double f(double x) { return switch ((int) x) { case 1 -> { if (x > 1)"
                 + " ‸yield 2.0; yield x; } default -> 1.0; }; }",
             "'yield' is supported only as the last statement of a case of a 'switch' expression"),
-        error("enhanced for",
-            "@Differentiable static double f(double x) { ‸for (double d : new double[] {1}) { } return x; }",
-            "enhanced 'for' loop is not supported"),
+        error("enhanced for over a double",
+            "@Differentiable static double f(double x) { for (double d : ‸x) { } return x; }",
+            "enhanced 'for' loop over 'x', of type 'double': only arrays can be walked"),
         error("break outside a loop", "@Differentiable static double f(double x) { ‸break; }",
             "'break' outside a loop is not supported"),
         error("label on a block", "@Differentiable static double f(double x) { ‸b: { } return x; }",

@@ -64,4 +64,40 @@ public final class Slots {
     }
     return start;
   }
+
+  /**
+   * Adds each element of {@code from} to {@code to}, from slot {@code at} on: the reverse of a
+   * copy, which passes the copy's adjoints back to the original's.
+   *
+   * @param from the adjoints of the copy
+   * @param to the adjoints of the original (a gradient, or a local array's adjoints)
+   * @param at the slot of the original's first element in {@code to}
+   * @return the number of elements added
+   */
+  public static int addInto(double[] from, double[] to, int at) {
+    for (int i = 0; i < from.length; i++) {
+      to[at + i] += from[i];
+    }
+    return from.length;
+  }
+
+  /**
+   * Starts the reverse sweep of a vector function: the seed becomes the adjoint of the
+   * returned array.
+   *
+   * @param seed one weight per element of the result, as the caller passed it
+   * @param adjoint the adjoints of the returned array's elements
+   * @return the number of elements
+   * @throws IllegalArgumentException if the lengths differ
+   */
+  public static int seed(double[] seed, double[] adjoint) {
+    if (seed.length != adjoint.length) {
+      throw new IllegalArgumentException("'seed' has length " + seed.length + ", the result has "
+          + adjoint.length + " elements: one seed per element");
+    }
+    for (int i = 0; i < seed.length; i++) {
+      adjoint[i] += seed[i];
+    }
+    return seed.length;
+  }
 }

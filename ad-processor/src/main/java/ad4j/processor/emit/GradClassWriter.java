@@ -181,6 +181,9 @@ public final class GradClassWriter {
      * those are written first and kept when they do not.
      */
     List<MethodSpec> members() {
+      if (function.returnsArray()) {
+        return vectorMembers();
+      }
       // methods with array parameters stay whole: segments hand over doubles only
       Segments candidate = function.hasActiveArrays() ? null : Segments.of(function, flow);
       MethodSpec valueAndGradient;
@@ -209,6 +212,209 @@ public final class GradClassWriter {
       }
       members.addAll(segmentMethods());
       return members;
+    }
+
+    /**
+     * The members of a vector function (DESIGN.md, "Vector result"): its Jacobian, by p reverse
+     * sweeps or N forward sweeps, whichever is fewer; the Jacobian-vector product; the
+     * vector-Jacobian product. It is never split.
+     */
+    private List<MethodSpec> vectorMembers() {
+      return List.of(jacobian(), valueAndJacobian(), tangent(), pullback(), primalValue(),
+          jacobianInto());
+    }
+
+    private String primalName() {
+      return function.name() + "Value" + segmentSuffix;
+    }
+
+    private String jacobianIntoName() {
+      return function.name() + "JacobianInto" + segmentSuffix;
+    }
+
+    /** {@code private static double[] fValue(params)}: the user's computation, for the value. */
+    private MethodSpec primalValue() {
+      NameAllocator names = names();
+      JavaEmitter emitter = new JavaEmitter(function, names);
+      List<String> parameters = emitter.parameterNames();
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(primalName()))
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("The value of $L, as it computes it.\n", link)
+          .returns(double[].class);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+      }
+      return method.addCode(emitter.body()).build();
+    }
+
+    MethodSpec jacobian() {
+      NameAllocator names = names();
+      List<String> parameters = userParameterNames(names);
+      String value = names.fresh("value");
+      String jacobian = names.fresh("jacobian");
+      String count = names.fresh("slots");
+      return start(function.name() + "Jacobian", parameters)
+          .addJavadoc("Returns the Jacobian of $L\nat the given point: a new matrix whose"
+              + " element {@code [i][j]} is the partial derivative\nof the result's element"
+              + " {@code i} with respect to slot {@code j}. Computed by one reverse sweep per\n"
+              + "element of the result or one forward sweep per slot, whichever is fewer.\n$L",
+              link, layoutNote())
+          .returns(double[][].class)
+          .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
+          .addStatement("int $L = $L", count, slotCount(parameters))
+          .addStatement("double[][] $L = new double[$L.length][$L]", jacobian, value, count)
+          .addStatement("$L($L)", jacobianIntoName(),
+              String.join(", ", append(append(append(parameters, value + ".length"), jacobian),
+                  count)))
+          .addStatement("return $L", jacobian)
+          .build();
+    }
+
+    MethodSpec valueAndJacobian() {
+      NameAllocator names = names();
+      List<String> parameters = userParameterNames(names);
+      String jacobian = names.fresh("jacobian");
+      String value = names.fresh("value");
+      String count = names.fresh("slots");
+      String methodName = function.name() + "ValueAndJacobian";
+      return start(methodName, parameters)
+          .addJavadoc("Returns the value of $L,\nbit for bit (a new array, as the method returns"
+              + " it), and overwrites {@code $L[i][j]} with the partial\nderivative of the"
+              + " result's element {@code i} with respect to slot {@code j}.\n$L", link,
+              jacobian, layoutNote())
+          .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer rows than the"
+              + " result has elements,\nor a row is shorter than the number of slots\n",
+              jacobian)
+          .returns(double[].class)
+          .addParameter(double[][].class, jacobian)
+          .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
+          .addStatement("int $L = $L", count, slotCount(parameters))
+          .beginControlFlow("if ($L.length < $L.length)", jacobian, value)
+          .addStatement("throw new $T($S + $L.length + $S + $L.length + $S)",
+              IllegalArgumentException.class, gradType + "." + methodName + ": '" + jacobian
+                  + "' has ", jacobian, " rows, needs ", value,
+              " (one per element of the result of " + function.name() + ")")
+          .endControlFlow()
+          .addStatement("$L($L)", jacobianIntoName(),
+              String.join(", ", append(append(append(parameters, value + ".length"), jacobian),
+                  count)))
+          .addStatement("return $L", value)
+          .build();
+    }
+
+    /**
+     * {@code private static void fJacobianInto(params, int p, double[][] jacobian, int n)}:
+     * p reverse sweeps, one per row, seeded with a unit vector; or, when there are fewer slots
+     * than rows, n forward sweeps, one per column, along a unit direction.
+     */
+    private MethodSpec jacobianInto() {
+      NameAllocator names = names();
+      List<String> parameters = userParameterNames(names);
+      String rows = names.fresh("rows");
+      String jacobian = names.fresh("jacobian");
+      String count = names.fresh("slots");
+      String i = names.fresh("i");
+      String seed = names.fresh("seed");
+      String slot = names.fresh("slot");
+      String column = names.fresh("column");
+      String name = jacobianIntoName();
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(name))
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("Overwrites the first {@code $L} rows of {@code $L} with the Jacobian of"
+              + " $L.\n", rows, jacobian, link);
+      for (int k = 0; k < parameters.size(); k++) {
+        method.addParameter(typeName(function.parameters().get(k).type()), parameters.get(k));
+      }
+      method.addParameter(int.class, rows).addParameter(double[][].class, jacobian)
+          .addParameter(int.class, count);
+      CodeBlock.Builder code = CodeBlock.builder();
+      code.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
+          .beginControlFlow("if ($L[$L].length < $L)", jacobian, i, count)
+          .addStatement("throw new $T($S + $L + $S + $L[$L].length + $S + $L + $S)",
+              IllegalArgumentException.class, gradType + "." + function.name()
+                  + "ValueAndJacobian: row ", i, " of '" + jacobian + "' has length ",
+              jacobian, i, ", needs ", count, " (one per double parameter and array element of "
+                  + function.name() + " that carries a derivative)")
+          .endControlFlow()
+          .endControlFlow();
+      code.beginControlFlow("if ($L <= $L)", rows, count)
+          .add("// one reverse sweep per row: row i is the pullback of the unit seed e_i\n")
+          .addStatement("double[] $L = new double[$L]", seed, rows)
+          .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
+          .addStatement("$T.fill($L[$L], 0, $L, 0.0)", java.util.Arrays.class, jacobian, i,
+              count)
+          .addStatement("$L[$L] = 1", seed, i)
+          .addStatement("$LPullback($L)", function.name(),
+              String.join(", ", append(append(parameters, seed), jacobian + "[" + i + "]")))
+          .addStatement("$L[$L] = 0", seed, i)
+          .endControlFlow()
+          .addStatement("return")
+          .endControlFlow();
+      code.add("// one forward sweep per slot: column j is the tangent along the unit"
+          + " direction e_j\n");
+      List<String> directions = new ArrayList<>();
+      List<Value> all = function.parameters();
+      for (int k = 0; k < all.size(); k++) {
+        Value parameter = all.get(k);
+        String p = parameters.get(k);
+        if (parameter.isActive()) {
+          String d = names.fresh(p + "Direction");
+          code.addStatement("double $L = 0", d);
+          directions.add(d);
+        } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
+          String d = names.fresh(p + "Direction");
+          code.addStatement("double[] $L = new double[$L.length]", d, p);
+          directions.add(d);
+        } else if (parameter.isActiveArray()) {
+          String d = names.fresh(p + "Direction");
+          String r = names.fresh("row");
+          code.addStatement("double[][] $L = new double[$L.length][]", d, p)
+              .beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, p, r)
+              .addStatement("$L[$L] = new double[$L[$L].length]", d, r, p, r)
+              .endControlFlow();
+          directions.add(d);
+        }
+      }
+      String call = function.name() + "Tangent(" + String.join(", ",
+          appendAll(parameters, directions)) + ")";
+      CodeBlock columnStore = CodeBlock.builder()
+          .add("{\n$>") // a block of its own: one column variable per sweep
+          .addStatement("double[] $L = $L", column, call)
+          .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
+          .addStatement("$L[$L][$L] = $L[$L]", jacobian, i, slot, column, i)
+          .endControlFlow()
+          .addStatement("$L++", slot)
+          .add("$<}\n")
+          .build();
+      code.addStatement("int $L = 0", slot);
+      int d = 0;
+      for (int k = 0; k < all.size(); k++) {
+        Value parameter = all.get(k);
+        String p = parameters.get(k);
+        if (parameter.isActive()) {
+          String direction = directions.get(d++);
+          code.addStatement("$L = 1", direction).add(columnStore)
+              .addStatement("$L = 0", direction);
+        } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
+          String direction = directions.get(d++);
+          String e = names.fresh("element");
+          code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", e, e, p, e)
+              .addStatement("$L[$L] = 1", direction, e).add(columnStore)
+              .addStatement("$L[$L] = 0", direction, e)
+              .endControlFlow();
+        } else if (parameter.isActiveArray()) {
+          String direction = directions.get(d++);
+          String r = names.fresh("row");
+          String e = names.fresh("element");
+          code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, p, r)
+              .beginControlFlow("for (int $L = 0; $L < $L[$L].length; $L++)", e, e, p, r, e)
+              .addStatement("$L[$L][$L] = 1", direction, r, e).add(columnStore)
+              .addStatement("$L[$L][$L] = 0", direction, r, e)
+              .endControlFlow()
+              .endControlFlow();
+        }
+      }
+      return method.addCode(code.build()).build();
     }
 
     /** From now on, the members call the programs of {@code split}'s segments. */
@@ -403,9 +609,10 @@ public final class GradClassWriter {
         List<TypeName> tangentTypes) {
       MethodSpec.Builder method = start(function.name() + "Tangent", parameters)
           .addJavadoc("Returns the directional derivative of $L\nat the given point along the"
-              + " direction ($L),\ncomputed in forward mode in one sweep.\n", link,
-              String.join(", ", tangentNames.stream().map(n -> "{@code " + n + "}").toList()))
-          .returns(double.class);
+              + " direction ($L),\ncomputed in forward mode in one sweep$L.\n", link,
+              String.join(", ", tangentNames.stream().map(n -> "{@code " + n + "}").toList()),
+              function.returnsArray() ? ": the Jacobian times the direction" : "")
+          .returns(function.returnsArray() ? double[].class : double.class);
       for (int i = 0; i < tangentNames.size(); i++) {
         method.addParameter(tangentTypes.get(i), tangentNames.get(i));
       }
@@ -424,16 +631,25 @@ public final class GradClassWriter {
 
     private MethodSpec.Builder pullbackMethod(String methodName, List<String> parameters,
         String seed, String array) {
-      return start(methodName, parameters)
-          .addJavadoc("Returns the value of $L,\nbit for bit, and adds {@code $L} times its"
+      String what = function.returnsArray()
+          ? "Returns the value of $L,\nbit for bit, and adds the vector-Jacobian product"
+              + " ({@code $L} times J) to {@code $L}: slot {@code i}\ngets"
+              + " {@code sum over k of $L[k]} times the partial derivative of the result's"
+              + " element\n{@code k} with respect to slot {@code i}. Accumulating lets callers"
+              + " compose derivatives.\n$L"
+          : "Returns the value of $L,\nbit for bit, and adds {@code $L} times its"
               + " partial derivative with respect to the\n{@code i}-th {@code double} parameter"
               + " to {@code $L[i]}. Accumulating lets callers compose\nderivatives (chain"
-              + " rule through an enclosing computation). Allocates nothing.\n$L", link, seed,
-              array, layoutNote())
+              + " rule through an enclosing computation). Allocates nothing.\n$L";
+      Object[] whatArguments = function.returnsArray()
+          ? new Object[] {link, seed, array, seed, layoutNote()}
+          : new Object[] {link, seed, array, layoutNote()};
+      return start(methodName, parameters)
+          .addJavadoc(what, whatArguments)
           .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L\n", array,
               tooShortInWords())
-          .returns(double.class)
-          .addParameter(double.class, seed)
+          .returns(function.returnsArray() ? double[].class : double.class)
+          .addParameter(function.returnsArray() ? double[].class : double.class, seed)
           .addParameter(double[].class, array)
           .addCode(lengthCheck(methodName, array, parameters));
     }
@@ -595,6 +811,12 @@ public final class GradClassWriter {
             com.palantir.javapoet.ArrayTypeName.of(TypeName.DOUBLE));
         case INT_ARRAY -> com.palantir.javapoet.ArrayTypeName.of(TypeName.INT);
       };
+    }
+
+    private static List<String> appendAll(List<String> list, List<String> more) {
+      List<String> result = new ArrayList<>(list);
+      result.addAll(more);
+      return result;
     }
 
     private static List<String> append(List<String> list, String last) {

@@ -36,6 +36,10 @@ final class InstructionText {
       case LENGTH -> arguments.get(0).member("length");
       case SLOTS_CALL -> Expr.call("ad4j.runtime.Slots", operation.name(),
           arguments.toArray(Expr[]::new));
+      case NEW_ARRAY -> Expr.atom("new " + operation.name() + "[" + arguments.get(0) + "]");
+      case CLONE -> Expr.localCall(arguments.get(0).member("clone").toString());
+      case STORE -> Expr.source(arguments.get(0).element(arguments.get(1)) + " = "
+          + arguments.get(2), Expr.ASSIGNMENT);
       case PULLBACK_CALL, LOCAL_CALL, POP ->
           throw new IllegalArgumentException("the emitter writes what uses the tape: " + operation);
     };

@@ -170,7 +170,7 @@ final class JavaEmitter {
   /** A call of a generated or user method: a statement of its own when its value is unused. */
   private static boolean isMethodCall(Operation operation) {
     return switch (operation.form()) {
-      case USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
+      case USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE -> true;
       default -> false;
     };
   }

@@ -45,6 +45,12 @@ public final class ActiveParameters {
     return false;
   }
 
+  /** Whether a method returning {@code type} is a vector function: {@code double[]}. */
+  public static boolean isVectorResult(TypeMirror type) {
+    return type.getKind() == TypeKind.ARRAY
+        && ((ArrayType) type).getComponentType().getKind() == TypeKind.DOUBLE;
+  }
+
   /** Whether {@code parameter} carries {@code @ad4j.NoDerivative}. */
   public static boolean isMarkedNoDerivative(VariableElement parameter) {
     for (AnnotationMirror annotation : parameter.getAnnotationMirrors()) {

@@ -24,6 +24,7 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.PrimitiveTypeTree;
@@ -150,7 +151,10 @@ final class ExpressionLowering {
         }
         return null;
       }
-      case NEW_CLASS, NEW_ARRAY -> {
+      case NEW_ARRAY -> {
+        return newArray((NewArrayTree) expression, null);
+      }
+      case NEW_CLASS -> {
         unsupported(expression, "object creation ('new') is not supported: a differentiable"
             + " method computes with primitive values only");
         return null;
@@ -201,10 +205,9 @@ final class ExpressionLowering {
     if (variable instanceof MemberSelectTree) {
       unsupported(variable, "assignment to field '" + context.source().of(variable) + "': a"
           + " differentiable method may assign only its own locals and parameters");
-    } else if (variable instanceof ArrayAccessTree access) {
-      unsupported(variable, "write into array '" + context.source().of(access.getExpression())
-          + "' is not supported: a differentiable method reads its array parameters and never"
-          + " writes into them; compute into 'double' locals instead");
+    } else if (variable instanceof ArrayAccessTree) {
+      unsupported(variable, "this assignment to an array element is not supported: use '=',"
+          + " '+=', '-=', '*=', '/=' or '%='");
     } else {
       unsupported(variable, "assignment to " + describe(variable) + " is not supported: a"
           + " differentiable method may assign only its own locals and parameters");
@@ -217,6 +220,12 @@ final class ExpressionLowering {
    * target's type and stored; the expression's value is the value stored (JLS 15.26.1).
    */
   Operand assignment(AssignmentTree assignment) {
+    if (assignment.getVariable() instanceof ArrayAccessTree access) {
+      ArrayTarget target = arrayTarget(access);
+      Operand value = lower(assignment.getExpression());
+      return target == null || value == null ? null
+          : target.store(value, assignment.getExpression());
+    }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
     Operand value = lower(assignment.getExpression());
     if (target == null) {
@@ -237,6 +246,18 @@ final class ExpressionLowering {
    * value.
    */
   Operand compoundAssignment(CompoundAssignmentTree assignment) {
+    if (assignment.getVariable() instanceof ArrayAccessTree access) {
+      // a[i] op= v: a and i once, the element read before v is evaluated (JLS 15.26.2)
+      ArrayTarget target = arrayTarget(access);
+      Operand current = target == null ? null : target.read();
+      Operand operand = lower(assignment.getExpression());
+      if (current == null || operand == null) {
+        return null;
+      }
+      Operand combined = arithmetic(operatorOf(assignment.getKind()), current, operand,
+          assignment);
+      return combined == null ? null : target.store(convert(combined, current.type()), null);
+    }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
     Operand current = target == null ? null : context.read(target, assignment.getVariable());
     Operand operand = lower(assignment.getExpression());
@@ -263,6 +284,18 @@ final class ExpressionLowering {
     Tree.Kind kind = increment.getKind();
     String symbol = kind == Tree.Kind.PREFIX_INCREMENT || kind == Tree.Kind.POSTFIX_INCREMENT
         ? "++" : "--";
+    boolean postfix = kind == Tree.Kind.POSTFIX_INCREMENT || kind == Tree.Kind.POSTFIX_DECREMENT;
+    Operand one = new Operand.Constant(Expr.atom("1"), NumericType.INT, OptionalDouble.of(1));
+    if (increment.getExpression() instanceof ArrayAccessTree access) {
+      ArrayTarget element = arrayTarget(access);
+      Operand current = element == null ? null : element.read();
+      if (current == null) {
+        return null;
+      }
+      Operand next = arithmetic(symbol.equals("++") ? "+" : "-", current, one, increment);
+      Operand stored = next == null ? null : element.store(convert(next, current.type()), null);
+      return postfix || stored == null ? current : stored;
+    }
     LocalScopes.Local target = assignmentTarget(increment.getExpression());
     if (target == null) {
       return null;
@@ -277,14 +310,12 @@ final class ExpressionLowering {
     if (current == null) {
       return null;
     }
-    Operand one = new Operand.Constant(Expr.atom("1"), NumericType.INT, OptionalDouble.of(1));
     Operand next = arithmetic(symbol.equals("++") ? "+" : "-", current, one, increment);
     if (next == null) {
       return null;
     }
     Operand stored = convert(next, target.type());
     context.bind(target, stored);
-    boolean postfix = kind == Tree.Kind.POSTFIX_INCREMENT || kind == Tree.Kind.POSTFIX_DECREMENT;
     return postfix ? current : stored;
   }
 
@@ -390,7 +421,161 @@ final class ExpressionLowering {
     }
     boolean active = array instanceof Operand.Use use && use.value().isActiveArray();
     NumericType element = array.type().elementType();
-    return context.emit(Operation.ELEMENT, List.of(array, index), element, active);
+    Operand read = context.emit(Operation.ELEMENT, List.of(array, index), element, active);
+    if (element.isArray() && array instanceof Operand.Use matrix
+        && context.isReadOnly(matrix.value())) {
+      context.markReadOnly(((Operand.Use) read).value());
+    }
+    return read;
+  }
+
+  /** An element about to be written: the array and the index, each evaluated once. */
+  private final class ArrayTarget {
+    private final Operand array;
+    private final Operand index;
+    private final ArrayAccessTree access;
+
+    ArrayTarget(Operand array, Operand index, ArrayAccessTree access) {
+      this.array = array;
+      this.index = index;
+      this.access = access;
+    }
+
+    /** The element's current value. */
+    Operand read() {
+      boolean active = ((Operand.Use) array).value().isActiveArray();
+      return context.emit(Operation.ELEMENT, List.of(array, index), array.type().elementType(),
+          active);
+    }
+
+    /**
+     * {@code a[i] = value}, converted to the element type; the expression's value is the value
+     * stored. {@code valueTree} is where a type error is reported, null when none can occur.
+     */
+    Operand store(Operand value, Tree valueTree) {
+      NumericType element = array.type().elementType();
+      if (!assignable(value, element, valueTree == null ? access : valueTree)) {
+        return null;
+      }
+      Operand stored = convert(value, element);
+      boolean active = element == NumericType.DOUBLE
+          && ((Operand.Use) array).value().isActiveArray();
+      return context.emit(Operation.STORE, List.of(array, index, stored), element, active);
+    }
+  }
+
+  /**
+   * The element {@code a[i]} an assignment writes: {@code a} must be a local array of one
+   * dimension, not a parameter (which a differentiable method only reads) or a row of one.
+   */
+  private ArrayTarget arrayTarget(ArrayAccessTree access) {
+    Operand array = lower(access.getExpression());
+    Operand index = lower(access.getIndex());
+    if (array == null || index == null) {
+      return null;
+    }
+    if (!array.type().isArray() || array.type() == NumericType.DOUBLE_MATRIX
+        || !(array instanceof Operand.Use use)) {
+      unsupported(access, "write into '" + context.source().of(access.getExpression())
+          + "' is not supported: only elements of local 'double[]' and 'int[]' arrays can be"
+          + " assigned");
+      return null;
+    }
+    if (context.isReadOnly(use.value())) {
+      unsupported(access, "write into array '" + context.source().of(access.getExpression())
+          + "' is not supported: a differentiable method reads its array parameters and never"
+          + " writes into them; copy it into a local array first ('"
+          + context.source().of(access.getExpression()) + ".clone()')");
+      return null;
+    }
+    if (!index.type().widensTo(NumericType.INT)) {
+      unsupported(access.getIndex(), "array index '" + context.source().of(access.getIndex())
+          + "' has type '" + index.type().keyword() + "': an index must be an 'int'");
+      return null;
+    }
+    return new ArrayTarget(array, index, access);
+  }
+
+  /**
+   * {@code new double[n]}, {@code new double[] {a, b}} or, in a declaration of type
+   * {@code declared}, {@code {a, b}}: a local array of one dimension, created outside loops.
+   */
+  Operand newArray(NewArrayTree creation, NumericType declared) {
+    NumericType type = declared;
+    if (creation.getType() != null) {
+      type = creation.getDimensions().size() > 1 ? NumericType.DOUBLE_MATRIX
+          : LoweringContext.typeOf(creation.getType()).map(this::arrayOf).orElse(null);
+    }
+    if (type == null || type == NumericType.DOUBLE_MATRIX
+        || (creation.getType() instanceof com.sun.source.tree.ArrayTypeTree)) {
+      unsupported(creation, "array creation '" + context.source().of(creation) + "' is not"
+          + " supported: local arrays are 'double[]' or 'int[]' of one dimension");
+      return null;
+    }
+    if (context.insideLoop()) {
+      unsupported(creation, "array creation inside a loop is not supported: create the array"
+          + " once, before the loop, and reuse it");
+      return null;
+    }
+    List<? extends ExpressionTree> initializers =
+        creation.getInitializers() == null ? List.of() : creation.getInitializers();
+    Operand length;
+    if (creation.getDimensions().isEmpty()) {
+      length = Operand.Constant.of(initializers.size());
+    } else {
+      length = lower(creation.getDimensions().get(0));
+      if (length == null) {
+        return null;
+      }
+      if (!length.type().widensTo(NumericType.INT)) {
+        unsupported(creation.getDimensions().get(0), "array size '"
+            + context.source().of(creation.getDimensions().get(0)) + "' has type '"
+            + length.type().keyword() + "': a size must be an 'int'");
+        return null;
+      }
+    }
+    NumericType element = type.elementType();
+    Operand array = context.emit(Operation.newArray(element), List.of(length), type,
+        element == NumericType.DOUBLE);
+    for (int k = 0; k < initializers.size(); k++) {
+      Operand value = lower(initializers.get(k));
+      if (value == null) {
+        return null;
+      }
+      if (new ArrayTarget(array, Operand.Constant.of(k), null).store(value, initializers.get(k))
+          == null) {
+        return null;
+      }
+    }
+    return array;
+  }
+
+  private NumericType arrayOf(NumericType element) {
+    return switch (element) {
+      case DOUBLE -> NumericType.DOUBLE_ARRAY;
+      case INT -> NumericType.INT_ARRAY;
+      default -> null;
+    };
+  }
+
+  /** {@code a.clone()} of a one-dimensional array: a local array with the same elements. */
+  private Operand cloneOf(MethodInvocationTree invocation, ExpressionTree receiver) {
+    Operand array = lower(receiver);
+    if (array == null) {
+      return null;
+    }
+    if (array.type() == NumericType.DOUBLE_MATRIX) {
+      unsupported(invocation, "'" + context.source().of(invocation) + "' is not supported: only"
+          + " arrays of one dimension can be cloned");
+      return null;
+    }
+    if (context.insideLoop()) {
+      unsupported(invocation, "'" + context.source().of(invocation) + "' inside a loop is not"
+          + " supported: copy the array once, before the loop");
+      return null;
+    }
+    return context.emit(Operation.CLONE, List.of(array), array.type(),
+        array.type() == NumericType.DOUBLE_ARRAY);
   }
 
   /** {@code a.length} of an array. */
@@ -443,10 +628,57 @@ final class ExpressionLowering {
       return isArrayExpression(parenthesized.getExpression());
     }
     if (expression instanceof IdentifierTree identifier) {
-      LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
-      return local != null && local.type().isArray();
+      String name = identifier.getName().toString();
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local != null) {
+        return local.type().isArray();
+      }
+      return context.symbols().resolveField(name)
+          .map(field -> field.asType().getKind() == TypeKind.ARRAY).orElse(false);
     }
     return expression instanceof ArrayAccessTree;
+  }
+
+  /**
+   * A {@code static final} array field, a table of coefficients: read by its name, its
+   * elements carry no derivative.
+   */
+  private Operand tableValue(VariableElement field, Tree use) {
+    String name = field.getSimpleName().toString();
+    Optional<NumericType> type = arrayTypeOf(field.asType());
+    if (type.isEmpty() || !field.getModifiers().contains(Modifier.FINAL)) {
+      unsupported(use, "field '" + name + "' of type '" + field.asType() + "' cannot be read:"
+          + " only 'static final' tables of type 'double[]', 'double[][]' or 'int[]' are"
+          + " supported, read as constants");
+      return null;
+    }
+    TypeElement owner = (TypeElement) field.getEnclosingElement();
+    Optional<String> unreachable = context.reachability().ofMember(field);
+    if (unreachable.isPresent()) {
+      unsupported(use, "table '" + name + "' cannot be read by generated code: "
+          + unreachable.get());
+      return null;
+    }
+    return new Operand.Constant(Expr.atom(context.referenceTo(owner) + "." + name), type.get(),
+        OptionalDouble.empty());
+  }
+
+  private static Optional<NumericType> arrayTypeOf(javax.lang.model.type.TypeMirror type) {
+    if (!(type instanceof javax.lang.model.type.ArrayType array)) {
+      return Optional.empty();
+    }
+    TypeKind element = array.getComponentType().getKind();
+    if (element == TypeKind.DOUBLE) {
+      return Optional.of(NumericType.DOUBLE_ARRAY);
+    }
+    if (element == TypeKind.INT) {
+      return Optional.of(NumericType.INT_ARRAY);
+    }
+    if (element == TypeKind.ARRAY && ((javax.lang.model.type.ArrayType) array.getComponentType())
+        .getComponentType().getKind() == TypeKind.DOUBLE) {
+      return Optional.of(NumericType.DOUBLE_MATRIX);
+    }
+    return Optional.empty();
   }
 
   /** A static final field: inlined when a compile-time constant, else read by its name. */
@@ -458,6 +690,9 @@ final class ExpressionLowering {
       return null;
     }
     TypeKind kind = field.asType().getKind();
+    if (kind == TypeKind.ARRAY) {
+      return tableValue(field, use);
+    }
     Optional<NumericType> type = ConstantText.valueType(kind);
     if (type.isEmpty()) {
       unsupported(use, "field '" + name + "' has type '" + field.asType()
@@ -774,6 +1009,10 @@ final class ExpressionLowering {
 
   private Operand call(MethodInvocationTree invocation) {
     ExpressionTree select = invocation.getMethodSelect();
+    if (select instanceof MemberSelectTree member && member.getIdentifier().contentEquals("clone")
+        && invocation.getArguments().isEmpty() && isArrayExpression(member.getExpression())) {
+      return cloneOf(invocation, member.getExpression());
+    }
     String shown = context.source().of(select)
         + (invocation.getArguments().isEmpty() ? "()" : "(...)");
     String name;

@@ -8,6 +8,7 @@ import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Jump;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Return;
 import ad4j.processor.ir.SourceLine;
@@ -22,6 +23,7 @@ import com.sun.source.tree.BreakTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.ContinueTree;
 import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionStatementTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.ForLoopTree;
@@ -29,6 +31,7 @@ import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.IfTree;
 import com.sun.source.tree.LabeledStatementTree;
 import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.ReturnTree;
@@ -46,6 +49,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
@@ -97,6 +101,10 @@ public final class Lowering {
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private LoopFrame loop;
+  /** {@code double}, or {@code double[]} for a vector function. */
+  private NumericType resultType = NumericType.DOUBLE;
+  /** The method body's last statement: where a vector function returns. */
+  private StatementTree lastStatement;
   private Variable returning;
   private Variable returnValue;
   private String pendingLabel;
@@ -121,7 +129,12 @@ public final class Lowering {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
         diagnostics, VariablePlanner.plan(tree), hasGradClass);
-    return new Lowering(context).lowerMethod(tree, method);
+    Lowering lowering = new Lowering(context);
+    lowering.resultType = ActiveParameters.isVectorResult(method.getReturnType())
+        ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE;
+    lowering.lastStatement = tree.getBody() == null || tree.getBody().getStatements().isEmpty()
+        ? null : tree.getBody().getStatements().get(tree.getBody().getStatements().size() - 1);
+    return lowering.lowerMethod(tree, method);
   }
 
   private Optional<Function> lowerMethod(MethodTree method, ExecutableElement element) {
@@ -138,6 +151,9 @@ public final class Lowering {
       NumericType type = declared.get();
       boolean active = ActiveParameters.isActive(element.getParameters().get(i));
       Value value = ir.parameter(name, type, active, parameters.size());
+      if (type.isArray()) {
+        context.markReadOnly(value);
+      }
       parameters.add(value);
       context.scopes().declareParameter(name, value, context);
     }
@@ -260,8 +276,9 @@ public final class Lowering {
         lowerThrow((ThrowTree) statement);
         return false;
       }
-      case ENHANCED_FOR_LOOP -> unsupported(statement, "enhanced 'for' loop is not supported:"
-          + " a differentiable method has no arrays or collections; use a counting loop");
+      case ENHANCED_FOR_LOOP -> {
+        return lowerForEach(label, (EnhancedForLoopTree) statement);
+      }
       case SWITCH -> {
         return switches.statement((SwitchTree) statement);
       }
@@ -296,7 +313,13 @@ public final class Lowering {
       return;
     }
     ExpressionTree initializer = declaration.getInitializer();
-    Operand value = initializer == null ? null : expressions.lower(initializer);
+    Operand value;
+    if (initializer instanceof NewArrayTree array && array.getType() == null && !inferred
+        && declared.get().isArray()) {
+      value = expressions.newArray(array, declared.get()); // double[] a = {x, y};
+    } else {
+      value = initializer == null ? null : expressions.lower(initializer);
+    }
     NumericType localType;
     if (inferred) {
       if (initializer == null) {
@@ -367,9 +390,23 @@ public final class Lowering {
       return;
     }
     Operand value = expressions.lower(statement.getExpression());
-    if (value == null || !expressions.assignable(value, NumericType.DOUBLE,
+    if (value == null || !expressions.assignable(value, resultType,
         statement.getExpression())) {
       return;
+    }
+    if (resultType == NumericType.DOUBLE_ARRAY) {
+      if (statement != lastStatement) {
+        unsupported(statement, "a method returning 'double[]' must return once, as its last"
+            + " statement: compute the result into one local array and return it at the end");
+        return;
+      }
+      if (!(value instanceof Operand.Use use) || context.isReadOnly(use.value())) {
+        unsupported(statement.getExpression(), "'" + context.source().of(
+            statement.getExpression()) + "' is a parameter's array, which callers own: return"
+            + " a local array ('" + context.source().of(statement.getExpression())
+            + ".clone()')");
+        return;
+      }
     }
     if (loop == null) {
       ir.add(new Return(value, context.line()));
@@ -415,47 +452,127 @@ public final class Lowering {
     return thenCompletes || elseCompletes;
   }
 
+  /**
+   * {@code for (T v : a) body}: {@code a} evaluated once, then a counting loop over its
+   * elements, {@code v} declared from {@code a[index]} at the start of each iteration.
+   */
+  private boolean lowerForEach(String label, EnhancedForLoopTree tree) {
+    Operand array = expressions.lower(tree.getExpression());
+    if (array == null) {
+      return true;
+    }
+    if (!array.type().isArray()) {
+      unsupported(tree.getExpression(), "enhanced 'for' loop over '"
+          + context.source().of(tree.getExpression()) + "', of type '" + array.type().keyword()
+          + "': only arrays can be walked; use a counting loop");
+      return true;
+    }
+    VariableTree element = tree.getVariable();
+    String name = element.getName().toString();
+    Tree typeTree = element.getType();
+    boolean inferred = typeTree == null || (typeTree instanceof IdentifierTree identifier
+        && identifier.getName().contentEquals("var"));
+    NumericType elementType = array.type().elementType();
+    NumericType declared = inferred ? elementType
+        : LoweringContext.typeOf(typeTree).orElse(null);
+    if (declared == null || !elementType.widensTo(declared)) {
+      unsupported(typeTree, "the variable '" + name + "' of an enhanced 'for' loop over a '"
+          + array.type().keyword() + "' must have type '" + elementType.keyword() + "'");
+      return true;
+    }
+    Variable index = ir.variable("index", NumericType.INT, null);
+    ir.add(new Declare(index, Operand.Constant.of(0), context.line()));
+    Supplier<Operand> test = () -> {
+      Operand length = context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
+      return context.emit(Operation.infix("<"),
+          List.of(new Operand.Use(context.readVariable(index)), length), NumericType.BOOLEAN,
+          false);
+    };
+    Runnable declareElement = () -> {
+      Operand value = context.emit(Operation.ELEMENT,
+          List.of(array, new Operand.Use(context.readVariable(index))), elementType,
+          array instanceof Operand.Use use && use.value().isActiveArray());
+      if (elementType.isArray() && array instanceof Operand.Use use
+          && context.isReadOnly(use.value())) {
+        context.markReadOnly(((Operand.Use) value).value());
+      }
+      value = expressions.convert(value, declared);
+      context.scopes().declareLocal(name, declared, context);
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local.variable() != null) {
+        ir.add(new Declare(local.variable(), value, context.line()));
+      } else {
+        context.bind(local, value);
+      }
+    };
+    Runnable step = () -> {
+      Operand next = context.emit(Operation.ADD,
+          List.of(new Operand.Use(context.readVariable(index)), Operand.Constant.of(1)),
+          NumericType.INT, false);
+      ir.add(new Store(index, next, context.line()));
+    };
+    return lowerLoop(label, null, test, true, declareElement, tree.getStatement(), step);
+  }
+
   private boolean lowerLoop(String label, ExpressionTree conditionTree, boolean testFirst,
       StatementTree bodyTree, List<? extends ExpressionStatementTree> updateTrees) {
+    Supplier<Operand> test = conditionTree == null ? () -> null : () -> {
+      Operand lowered = expressions.lower(conditionTree);
+      if (lowered != null && lowered.type() != NumericType.BOOLEAN) {
+        unsupported(conditionTree, "the loop condition must be a boolean");
+        return null;
+      }
+      return lowered;
+    };
+    Runnable updates = () -> {
+      for (ExpressionStatementTree update : updateTrees) {
+        context.startStatement(update);
+        ir.openBlock();
+        lowerExpressionStatement(update.getExpression());
+        List<Statement> lowered = ir.closeBlock().statements();
+        if (lowered.stream().anyMatch(Lowering::changesADouble)) {
+          unsupported(update, "the update of a 'for' loop may change only 'int' and 'long'"
+              + " counters: move the assignment of a 'double' into the loop body");
+        }
+        lowered.forEach(ir::add);
+      }
+    };
+    return lowerLoop(label, conditionTree, test, testFirst, () -> { }, bodyTree, updates);
+  }
+
+  /**
+   * A loop: {@code lowerTest} lowers its condition (null for none: an endless loop),
+   * {@code bodyStart} what each iteration does before the body's statements, {@code lowerUpdate}
+   * what it does after them ({@code i++}).
+   */
+  private boolean lowerLoop(String label, ExpressionTree conditionTree,
+      Supplier<Operand> lowerTest, boolean testFirst, Runnable bodyStart, StatementTree bodyTree,
+      Runnable lowerUpdate) {
     SourceLine line = context.line();
     LoopFrame frame = new LoopFrame(ir.nextStatementId(), label, loop);
+    context.enterLoop();
     ir.openBlock();
-    Operand test = null;
-    boolean constantTrue = conditionTree == null;
-    if (conditionTree != null) {
-      test = expressions.lower(conditionTree);
-      if (test != null && test.type() != NumericType.BOOLEAN) {
-        unsupported(conditionTree, "the loop condition must be a boolean");
-        test = null;
-      }
-      if (test instanceof Operand.Constant constant
-          && constant.expression().toString().replaceAll("[()\\s]", "").equals("true")) {
-        constantTrue = true;
-      }
+    Operand test = lowerTest.get();
+    boolean constantTrue = test == null && conditionTree == null;
+    if (test instanceof Operand.Constant constant
+        && constant.expression().toString().replaceAll("[()\\s]", "").equals("true")) {
+      constantTrue = true;
     }
     Block condition = ir.closeBlock();
     loop = frame;
     ir.openBlock();
     context.scopes().push();
     boolean breakLeftSwitch = switches.setBreakLeavesSwitch(false);
+    bodyStart.run();
     lowerStatement(bodyTree);
     switches.setBreakLeavesSwitch(breakLeftSwitch);
     context.scopes().pop();
     Block body = prepend(context.loopPrologue(frame.id), ir.closeBlock());
-    List<Statement> updates = new ArrayList<>();
-    for (ExpressionStatementTree update : updateTrees) {
-      context.startStatement(update);
-      ir.openBlock();
-      lowerExpressionStatement(update.getExpression());
-      List<Statement> lowered = ir.closeBlock().statements();
-      if (lowered.stream().anyMatch(Lowering::changesADouble)) {
-        unsupported(update, "the update of a 'for' loop may change only 'int' and 'long'"
-            + " counters: move the assignment of a 'double' into the loop body");
-      }
-      updates.addAll(lowered);
-    }
-    Block update = new Block(updates);
+    ir.openBlock();
+    lowerUpdate.run();
+    Block update = ir.closeBlock();
     loop = frame.outer;
+    context.leaveLoop();
     context.restoreLine(line);
     if (test != null && !constantTrue && assignsADouble(condition)) {
       // The condition changes a derivative-carrying local: it becomes part of the body, so that

@@ -53,6 +53,10 @@ final class LoweringContext {
   private final Map<Integer, List<Statement>> loopPrologues = new HashMap<>();
   private SourceLine line;
   private int statementStart;
+  private int loopDepth;
+  /** The arrays the method must not write: its array parameters and their rows. */
+  private final Set<Value> readOnlyArrays =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   LoweringContext(Elements elements, Types types, Trees trees, CompilationUnitTree unit,
       TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames,
@@ -254,6 +258,31 @@ final class LoweringContext {
   }
 
   /** The type of a declared local or parameter, if ad4j supports it. */
+  /** Lowering enters the condition and body of a loop. */
+  void enterLoop() {
+    loopDepth++;
+  }
+
+  /** Lowering leaves a loop. */
+  void leaveLoop() {
+    loopDepth--;
+  }
+
+  /** Whether what is being lowered runs once per iteration of some loop. */
+  boolean insideLoop() {
+    return loopDepth > 0;
+  }
+
+  /** Marks an array the method must not write into (a parameter, a row of one). */
+  void markReadOnly(Value array) {
+    readOnlyArrays.add(array);
+  }
+
+  /** Whether {@code array} is a parameter or a row of one, which the method must not write. */
+  boolean isReadOnly(Value array) {
+    return readOnlyArrays.contains(array);
+  }
+
   static Optional<NumericType> typeOf(Tree type) {
     if (type instanceof com.sun.source.tree.ArrayTypeTree array) {
       Tree element = array.getType();

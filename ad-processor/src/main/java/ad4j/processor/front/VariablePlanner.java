@@ -7,6 +7,7 @@ import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
@@ -127,6 +128,15 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
     depth++;
     scan(tree.getUpdate(), null);
     depth--;
+    return null;
+  }
+
+  @Override
+  public Void visitEnhancedForLoop(EnhancedForLoopTree tree, Void unused) {
+    // The array is evaluated once, before the loop; the variable and body per element.
+    scan(tree.getExpression(), null);
+    nested(tree.getVariable());
+    nested(tree.getStatement());
     return null;
   }
 

@@ -30,6 +30,16 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
     return parameters.stream().filter(p -> p.isActive() || p.isActiveArray()).toList();
   }
 
+  /**
+   * Whether this is a vector function: it returns a {@code double[]}, once, as its last
+   * statement.
+   */
+  public boolean returnsArray() {
+    List<Statement> statements = body.statements();
+    return !statements.isEmpty() && statements.get(statements.size() - 1) instanceof Return ret
+        && ret.value() != null && ret.value().type() == NumericType.DOUBLE_ARRAY;
+  }
+
   /** Whether some parameter is an active array, so that gradient slots are known at run time. */
   public boolean hasActiveArrays() {
     return parameters.stream().anyMatch(Value::isActiveArray);

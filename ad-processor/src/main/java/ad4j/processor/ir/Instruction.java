@@ -27,9 +27,12 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
    * ({@code ArithmeticException}).
    */
   public boolean mayThrow() {
-    if (operation.form() == Operation.Form.USER_CALL || operation.form() == Operation.Form.ELEMENT
-        || operation.form() == Operation.Form.LENGTH) {
-      return true; // an element or length of an array: NullPointerException, index out of range
+    switch (operation.form()) {
+      case USER_CALL, ELEMENT, LENGTH, NEW_ARRAY, CLONE, STORE -> {
+        // arrays: a null array, an index out of range, a negative size; a write must happen
+        return true;
+      }
+      default -> { }
     }
     boolean integerDivision = result.type().isIntegral()
         && (operation.equals(Operation.DIVIDE) || operation.equals(Operation.REMAINDER));

@@ -50,7 +50,19 @@ public final class Operation {
     /** {@code a.length}. */
     LENGTH,
     /** {@code ad4j.runtime.Slots.name(a, ...)}: where an array's elements lie in a gradient. */
-    SLOTS_CALL
+    SLOTS_CALL,
+    /** {@code new double[n]}, {@code new int[n]}: a local array of the user's, all zeros. */
+    NEW_ARRAY,
+    /**
+     * {@code a.clone()}. A second argument, which reverse-mode programs add
+     * ({@code transform/ArraySlots}), is the gradient slot of the source's first element.
+     */
+    CLONE,
+    /**
+     * {@code a[i] = v}, whose value is {@code v} (JLS 15.26.1): a write into a local array. Its
+     * result is the stored value, so that it is an instruction like any other.
+     */
+    STORE
   }
 
   public static final Operation ADD = infix("+");
@@ -70,6 +82,17 @@ public final class Operation {
       new Operation(Form.ELEMENT, "[]", 3, null, null);
   /** {@code a.length}. */
   public static final Operation LENGTH = new Operation(Form.LENGTH, "length", 1, null, null);
+  /** {@code new double[n]} or {@code new int[n]}: named by the element type's keyword. */
+  public static Operation newArray(NumericType elementType) {
+    return new Operation(Form.NEW_ARRAY, elementType.keyword(), 1, null, null);
+  }
+  /** {@code a.clone()}. */
+  public static final Operation CLONE = new Operation(Form.CLONE, "clone", 1, null, null);
+  /** {@code a.clone()} of an array whose elements start at the slot given second. */
+  public static final Operation CLONE_AT_SLOT =
+      new Operation(Form.CLONE, "clone", 2, null, null);
+  /** {@code a[i] = v}. */
+  public static final Operation STORE = new Operation(Form.STORE, "[]=", 3, null, null);
 
   /** {@code ad4j.runtime.Slots.name(arguments)}. */
   public static Operation slotsCall(String name, int arity) {
@@ -180,6 +203,9 @@ public final class Operation {
       case ELEMENT -> "element";
       case LENGTH -> "length";
       case SLOTS_CALL -> "slots";
+      case NEW_ARRAY -> "new array";
+      case CLONE -> "clone";
+      case STORE -> "store";
     };
   }
 

@@ -104,6 +104,8 @@ public final class Adjoint {
   private Operand seed;
   /** The gradient or adjoint array, into which reads of arrays add their adjoints; or null. */
   private Value outputArray;
+  /** Per local array that carries derivatives, its adjoint array, made beside it. */
+  private final Map<Value, Value> adjointArrays = new HashMap<>();
   /** The values whose adjoints the reverse sweep computes; the others get no reverse code. */
   private LiveAdjoints live;
 
@@ -186,7 +188,9 @@ public final class Adjoint {
     live = new LiveAdjoints(primal, flow, List.of());
     List<Value> parameters = new ArrayList<>(primal.parameters());
     if (output != Output.GRADIENT) {
-      Value seedParameter = builder.generated("seed", NumericType.DOUBLE, false);
+      // a vector function's pullback takes one seed per element of its result
+      Value seedParameter = builder.generated("seed",
+          primal.returnsArray() ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, false);
       parameters.add(seedParameter);
       seed = new Operand.Use(seedParameter);
     } else {
@@ -205,8 +209,10 @@ public final class Adjoint {
     Block body = primal.body();
     List<Statement> out = new ArrayList<>();
     if (!straightLine) {
-      result = builder.generatedVariable("result", NumericType.DOUBLE);
-      out.add(new Declare(result, Site.number(0.0), null));
+      NumericType resultType = primal.returnsArray() ? NumericType.DOUBLE_ARRAY
+          : NumericType.DOUBLE;
+      result = builder.generatedVariable("result", resultType);
+      out.add(new Declare(result, Operand.Constant.zero(resultType), null));
       declareTopLevelTripCounts(body, out);
     }
     boolean anything = hasStatements(body);
@@ -263,7 +269,8 @@ public final class Adjoint {
 
   /** Whether any derivative reaches a parameter at all. */
   private boolean isDifferentiated() {
-    return !straightLine || finalReturn().value().isActive();
+    return !straightLine || finalReturn().value().isActive()
+        || finalReturn().value() instanceof Operand.Use use && use.value().isActiveArray();
   }
 
   private Return finalReturn() {
@@ -309,6 +316,11 @@ public final class Adjoint {
         out.add(instruction);
         if (straightLine) {
           computed.record(instruction);
+        }
+        if (instruction.result().isActiveArray()
+            && (instruction.operation().form() == Operation.Form.NEW_ARRAY
+                || instruction.operation().form() == Operation.Form.CLONE)) {
+          allocateAdjointArray(instruction, out);
         }
         if (recording) {
           for (Value needed : tape.recordedAfter(instruction, block)) {
@@ -593,6 +605,13 @@ public final class Adjoint {
         if (ret.value() instanceof Operand.Use use && use.isActive()) {
           accumulate(use.value(), seed, false, true, Site.formulas(builder, ret.line().adjoint()),
               out);
+        } else if (ret.value() instanceof Operand.Use use
+            && adjointArrays.containsKey(use.value())) {
+          // a vector function: the seed is the returned array's adjoint
+          Value seeded = builder.generated("seeded", NumericType.INT, false);
+          out.add(new Instruction(seeded, Operation.slotsCall("seed", 2),
+              List.of(seed, new Operand.Use(adjointArrays.get(use.value()))),
+              ret.line().adjoint()));
         }
       } else if (statement instanceof If branch) {
         List<If> chain = chain(branch, block);
@@ -679,8 +698,83 @@ public final class Adjoint {
     return new Operand.Use(value);
   }
 
+  /**
+   * {@code aBar = new double[a.length]} beside a local array {@code a} that carries
+   * derivatives: the adjoints of its elements. Local arrays are made outside loops, so one
+   * adjoint array serves the whole reverse sweep.
+   */
+  private void allocateAdjointArray(Instruction creation, List<Statement> out) {
+    Value array = creation.result();
+    Value adjoint = builder.derived(array, "Bar", array.type());
+    Operand length = creation.operation().form() == Operation.Form.NEW_ARRAY
+        ? creation.arguments().get(0) : null;
+    if (length == null) {
+      Value measured = builder.derived(array, "Length", NumericType.INT);
+      out.add(new Instruction(measured, Operation.LENGTH, List.of(new Operand.Use(array)),
+          null));
+      length = new Operand.Use(measured);
+    }
+    out.add(new Instruction(adjoint, Operation.newArray(NumericType.DOUBLE), List.of(length),
+        null));
+    adjointArrays.put(array, adjoint);
+  }
+
+  /**
+   * The reverse of {@code c = w.clone()}: the adjoints of c's elements go to w's, in the output
+   * array at w's slots (a parameter) or in w's adjoint array (a local array).
+   */
+  private void reverseClone(Instruction clone, List<Statement> out) {
+    if (!(clone.arguments().get(0) instanceof Operand.Use use)) {
+      return; // a copy of a constant table: nothing to pass back
+    }
+    Value source = use.value();
+    Value target;
+    Operand start;
+    if (clone.arguments().size() == 2) {
+      target = outputArray;
+      start = clone.arguments().get(1);
+    } else if (adjointArrays.containsKey(source)) {
+      target = adjointArrays.get(source);
+      start = Operand.Constant.of(0);
+    } else {
+      return; // a copy of constants: nothing to pass back
+    }
+    Value added = builder.generated("added", NumericType.INT, false);
+    out.add(new Instruction(added, Operation.slotsCall("addInto", 3), List.of(
+        new Operand.Use(adjointArrays.get(clone.result())), new Operand.Use(target), start),
+        clone.line().adjoint()));
+  }
+
+  /**
+   * The reverse of {@code a[i] = v}: v's adjoint takes a's adjoint at i, which then becomes
+   * zero (the element written over had no part in what follows), plus the adjoint of the
+   * assignment expression's own value where that was used.
+   */
+  private void reverseStore(Instruction store, List<Operand> arguments, List<Statement> out) {
+    Value array = ((Operand.Use) store.arguments().get(0)).value();
+    Value arrayAdjoint = adjointArrays.get(array);
+    Operand index = arguments.get(1);
+    SourceLine line = store.line().adjoint();
+    Value moved = builder.derived(store.result(), "Bar", NumericType.DOUBLE);
+    out.add(new Instruction(moved, Operation.ELEMENT,
+        List.of(new Operand.Use(arrayAdjoint), index), line));
+    out.add(new ElementStore(arrayAdjoint, index, Site.number(0.0), false, line));
+    if (store.arguments().get(2) instanceof Operand.Use stored && stored.isActive()) {
+      Site site = Site.formulas(builder, line);
+      accumulate(stored.value(), new Operand.Use(moved), false, false, site, out);
+      AdjointValue own = adjoints.get(store.result());
+      if (own != null && live.isLive(store.result())) {
+        accumulate(stored.value(), own.expression(), false, false, site, out);
+      }
+    }
+  }
+
   private void reverseInstruction(Instruction instruction, Block block, List<Statement> out) {
     Value value = instruction.result();
+    if (instruction.operation().form() == Operation.Form.CLONE && value.isActiveArray()) {
+      reverseClone(instruction, out);
+      return;
+    }
     if (!value.isActive()) {
       return;
     }
@@ -693,6 +787,15 @@ public final class Adjoint {
         out.add(new Instruction(copy, Operation.POP, List.of(), null));
         popped.put(needed, new Operand.Use(copy));
       }
+    }
+    if (instruction.operation().form() == Operation.Form.STORE) {
+      List<Operand> restoredArguments = new ArrayList<>();
+      for (Operand argument : instruction.arguments()) {
+        restoredArguments.add(argument instanceof Operand.Use use
+            ? popped.getOrDefault(use.value(), argument) : argument);
+      }
+      reverseStore(instruction, restoredArguments, out);
+      return;
     }
     if (!live.isLive(value)) {
       return; // nothing that reaches the result depends on this value
@@ -714,8 +817,11 @@ public final class Adjoint {
       return;
     }
     if (operation.form() == Operation.Form.ELEMENT) {
-      // v = w[i]: the element's adjoint, in the output array at the slot ArraySlots gave
-      out.add(new ElementStore(outputArray, arguments.get(2), adjoint.expression(), true, line));
+      // v = w[i]: the element's adjoint, at the slot ArraySlots gave: in the output array for
+      // a parameter, in the array's own adjoint array for a local array
+      Value array = ((Operand.Use) instruction.arguments().get(0)).value();
+      Value target = adjointArrays.getOrDefault(array, outputArray);
+      out.add(new ElementStore(target, arguments.get(2), adjoint.expression(), true, line));
       return;
     }
     if (operation.form() == Operation.Form.COPY

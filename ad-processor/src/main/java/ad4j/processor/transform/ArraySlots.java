@@ -30,7 +30,13 @@ import java.util.Map;
  */
 public final class ArraySlots {
   private final IrBuilder builder;
+  /**
+   * Per array that carries derivatives, the slot of its first element: in the output array for
+   * parameters and their rows, 0 for local arrays (in their own adjoint arrays).
+   */
   private final Map<Value, Operand> starts = new HashMap<>();
+  /** The local arrays (created by the method), whose adjoints are arrays of their own. */
+  private final java.util.Set<Value> local = new java.util.HashSet<>();
   private FlatLayout layout;
 
   private ArraySlots(Function function) {
@@ -39,10 +45,30 @@ public final class ArraySlots {
 
   /** {@code function} with slots on its reads of arrays; itself when it has no active array. */
   public static Function of(Function function) {
-    if (!function.hasActiveArrays()) {
+    if (!function.hasActiveArrays() && !readsLocalArrays(function.body())) {
       return function;
     }
     return new ArraySlots(function).transform(function);
+  }
+
+  /** Whether some instruction reads or writes an array the method makes itself. */
+  private static boolean readsLocalArrays(Block block) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction
+          && (instruction.result().isActiveArray()
+              || instruction.operation().form() == Operation.Form.STORE)) {
+        return true;
+      }
+      if (statement instanceof If branch
+          && (readsLocalArrays(branch.thenBlock()) || readsLocalArrays(branch.elseBlock()))) {
+        return true;
+      }
+      if (statement instanceof Loop loop && (readsLocalArrays(loop.condition())
+          || readsLocalArrays(loop.body()) || readsLocalArrays(loop.update()))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Function transform(Function function) {
@@ -65,6 +91,23 @@ public final class ArraySlots {
           && instruction.arguments().get(0) instanceof Operand.Use array
           && array.value().isActiveArray()) {
         element(instruction, array.value(), out);
+      } else if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.CLONE
+          && instruction.arguments().get(0) instanceof Operand.Use array
+          && array.value().isActiveArray() && isParameterData(array.value())) {
+        // w.clone() of a parameter's elements: its reverse adds into the parameter's slots
+        out.add(new Instruction(instruction.result(), Operation.CLONE_AT_SLOT,
+            List.of(array, starts.get(array.value())), instruction.line()));
+        starts.put(instruction.result(), Operand.Constant.of(0));
+        local.add(instruction.result());
+      } else if (statement instanceof Instruction instruction
+          && (instruction.operation().form() == Operation.Form.NEW_ARRAY
+              || instruction.operation().form() == Operation.Form.CLONE)
+          && instruction.result().isActiveArray()) {
+        // a local array: its elements' adjoints are in an adjoint array of its own
+        out.add(instruction);
+        starts.put(instruction.result(), Operand.Constant.of(0));
+        local.add(instruction.result());
       } else if (statement instanceof If branch) {
         out.add(new If(branch.id(), branch.condition(), transform(branch.thenBlock()),
             transform(branch.elseBlock()), branch.line()));
@@ -76,6 +119,11 @@ public final class ArraySlots {
       }
     }
     return new Block(out);
+  }
+
+  /** Whether {@code array} is a parameter or a row of one, not a local array. */
+  private boolean isParameterData(Value array) {
+    return !local.contains(array);
   }
 
   private void element(Instruction read, Value array, List<Statement> out) {

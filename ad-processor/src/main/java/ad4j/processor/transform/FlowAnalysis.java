@@ -241,6 +241,13 @@ public final class FlowAnalysis {
     }
     List<Operand> arguments = instruction.arguments();
     Set<Value> needed = new LinkedHashSet<>();
+    if (instruction.operation().form() == Operation.Form.STORE) {
+      // the reverse of a[i] = v moves a's adjoint at i to v: it needs i
+      if (arguments.get(1) instanceof Operand.Use index) {
+        needed.add(index.value());
+      }
+      return List.copyOf(needed);
+    }
     if (instruction.operation().form() == Operation.Form.ELEMENT) {
       // the reverse of v = w[i] adds v's adjoint at the element's slot (see ArraySlots)
       if (arguments.size() == 3 && arguments.get(2) instanceof Operand.Use slot) {

@@ -69,6 +69,11 @@ final class LiveAdjoints {
         if (flow.isLive(instruction) && value.isActive() && live.contains(value)) {
           passBack(instruction);
         }
+        if (instruction.operation().form() == Operation.Form.STORE && value.isActive()) {
+          // what is stored into an array that carries derivatives may be read back: its
+          // adjoint comes from the array's adjoint at the reverse of the store
+          mark(instruction.arguments().get(2));
+        }
       } else if (statement instanceof Return ret) {
         mark(ret.value());
       } else if (statement instanceof Declare declare && declare.variable().isActive()) {

@@ -15,6 +15,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Throw;
@@ -106,10 +107,13 @@ public final class Tangent {
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction) {
         out.add(instruction);
-        if (instruction.result().isActive()) {
+        if (instruction.operation().form() == Operation.Form.STORE
+            && instruction.result().isActive()) {
+          storeTangent(instruction, out);
+        } else if (instruction.result().isActive()) {
           out.addAll(tangentOf(instruction));
         } else if (instruction.result().isActiveArray()) {
-          out.add(rowTangentOf(instruction));
+          out.addAll(arrayTangentOf(instruction));
         }
         if (straightLine) {
           computed.record(instruction);
@@ -129,7 +133,14 @@ public final class Tangent {
               store.line()));
         }
       } else if (statement instanceof Return ret) {
-        out.add(new Return(ret.value() == null ? null : tangentOf(ret.value()), ret.line()));
+        Operand returned = ret.value();
+        if (returned != null && returned.type().isArray()) {
+          // a vector function: J times the direction is the result's tangent array
+          out.add(new Return(new Operand.Use(
+              arrayTangents.get(((Operand.Use) returned).value())), ret.line()));
+        } else {
+          out.add(new Return(returned == null ? null : tangentOf(returned), ret.line()));
+        }
       } else if (statement instanceof Push push) {
         if (isActive(push.value())) {
           // taken back in mirror order: the value first, then its tangent
@@ -226,13 +237,47 @@ public final class Tangent {
     return Sites.define(tangent, root, site, instruction.line());
   }
 
-  /** {@code mDot[i]}, the tangent of a row {@code m[i]} of a matrix that carries derivatives. */
-  private Instruction rowTangentOf(Instruction row) {
-    Value matrix = ((Operand.Use) row.arguments().get(0)).value();
-    Value tangent = builder.derived(row.result(), "Dot", row.result().type());
-    arrayTangents.put(row.result(), tangent);
-    return new Instruction(tangent, Operation.ELEMENT,
-        List.of(new Operand.Use(arrayTangents.get(matrix)), row.arguments().get(1)), row.line());
+  /**
+   * The tangent of an array that carries derivatives, an array of the same shape: of a row
+   * {@code m[i]}, {@code mDot[i]}; of {@code new double[n]}, {@code new double[n]}; of
+   * {@code w.clone()}, {@code wDot.clone()} (zeros when {@code w} carries none).
+   */
+  private List<Instruction> arrayTangentOf(Instruction instruction) {
+    Value array = instruction.result();
+    Value tangent = builder.derived(array, "Dot", array.type());
+    arrayTangents.put(array, tangent);
+    Operation operation = instruction.operation();
+    List<Operand> arguments = instruction.arguments();
+    SourceLine line = instruction.line();
+    return switch (operation.form()) {
+      case ELEMENT -> List.of(new Instruction(tangent, Operation.ELEMENT, List.of(
+          new Operand.Use(arrayTangents.get(((Operand.Use) arguments.get(0)).value())),
+          arguments.get(1)), line));
+      case NEW_ARRAY -> List.of(new Instruction(tangent, operation, arguments, line));
+      case CLONE -> {
+        Value source = arguments.get(0) instanceof Operand.Use use ? use.value() : null;
+        if (source != null && arrayTangents.containsKey(source)) {
+          yield List.of(new Instruction(tangent, Operation.CLONE,
+              List.of(new Operand.Use(arrayTangents.get(source))), line));
+        }
+        Value length = builder.derived(array, "Length", NumericType.INT);
+        yield List.of(
+            new Instruction(length, Operation.LENGTH, List.of(new Operand.Use(array)), line),
+            new Instruction(tangent, Operation.newArray(NumericType.DOUBLE),
+                List.of(new Operand.Use(length)), line));
+      }
+      default -> throw new IllegalArgumentException("no array tangent for " + operation);
+    };
+  }
+
+  /** {@code a[i] = v}: {@code aDot[i] = vDot}; the expression's tangent is {@code vDot}. */
+  private void storeTangent(Instruction store, List<Statement> out) {
+    List<Operand> arguments = store.arguments();
+    Value array = ((Operand.Use) arguments.get(0)).value();
+    Operand valueTangent = tangentOf(arguments.get(2));
+    out.add(new ElementStore(arrayTangents.get(array), arguments.get(1), valueTangent, false,
+        store.line()));
+    tangents.put(store.result(), valueTangent);
   }
 
   private List<Instruction> define(Value tangent, Operation operation, List<Operand> arguments,

@@ -169,6 +169,15 @@ public final class IrInterpreter {
       case CALL -> call(operation, arguments);
       case ELEMENT -> java.lang.reflect.Array.get(arguments.get(0), (Integer) arguments.get(1));
       case LENGTH -> java.lang.reflect.Array.getLength(arguments.get(0));
+      case NEW_ARRAY -> operation.name().equals("int") ? new int[(Integer) arguments.get(0)]
+          : new double[(Integer) arguments.get(0)];
+      case CLONE -> arguments.get(0) instanceof int[] a ? a.clone()
+          : ((double[]) arguments.get(0)).clone();
+      case STORE -> {
+        java.lang.reflect.Array.set(arguments.get(0), (Integer) arguments.get(1),
+            arguments.get(2));
+        yield arguments.get(2);
+      }
       case USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL ->
           throw new UnsupportedOperationException("calls of other methods: " + operation);
     };

@@ -72,8 +72,8 @@ public final class Mutations {
       expression("switch expression on a String", "switch (\"t\") { case \"t\" -> %p; default -> 1.0; }"),
       statement("assert", "assert %p == %p;"),
       // arrays and strings
-      statement("array local", "double[] a%n = {%p, 2};"),
-      expression("array creation and access", "new double[] {%p, 1}[0]"),
+      statement("local matrix", "double[][] a%n = {{%p, 2}};"),
+      expression("matrix creation and access", "new double[][] {{%p, 1}}[0][0]"),
       expression("string literal in arithmetic", "\"ab\".length() * %p"),
       statement("string local", "String s%n = \"a\" + %p;"),
       // calls that are not differentiable

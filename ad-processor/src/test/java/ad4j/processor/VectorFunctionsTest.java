@@ -1,0 +1,350 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Vector functions ({@code double[]} results, R^N to R^p): the Jacobian against fourth-order
+ * central differences of the user's own method, entry by entry; the value bit for bit; the
+ * Jacobian-vector product ({@code mTangent}) and the vector-Jacobian product ({@code mPullback})
+ * against the Jacobian and against each other (the dot-product test); Jacobians by reverse
+ * sweeps (p &le; N) and by forward sweeps (N &lt; p) alike.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class VectorFunctionsTest {
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "final class Vec {",
+      // the background text's vector example: a function of a vector x of R^3
+      "  @Differentiable static double[] seedExample(double[] x) {",
+      "    return new double[] {x[0] * x[1] + Math.sin(x[2]), Math.exp(x[0]) * x[2], x[1]};",
+      "  }",
+      "  @Differentiable static double[] polar(double r, double theta) {",
+      "    double[] p = new double[2];",
+      "    p[0] = r * Math.cos(theta);",
+      "    p[1] = r * Math.sin(theta);",
+      "    return p;",
+      "  }",
+      // more residuals than parameters: forward sweeps
+      "  @Differentiable static double[] residuals(double[] p, @NoDerivative double[] t,",
+      "      @NoDerivative double[] y) {",
+      "    double[] r = new double[t.length];",
+      "    for (int i = 0; i < t.length; i++) {",
+      "      r[i] = p[0] * Math.exp(-p[1] * t[i]) + p[2] - y[i];",
+      "    }",
+      "    return r;",
+      "  }",
+      "  @Differentiable static double[] matVec(double[][] a, double[] v, int rows) {",
+      "    double[] out = new double[rows];",
+      "    for (int i = 0; i < rows; i++) {",
+      "      double[] row = a[i];",
+      "      double s = 0;",
+      "      for (int j = 0; j < row.length; j++) { s += row[j] * Math.tanh(v[j]); }",
+      "      out[i] = s;",
+      "      if (s < 0) { out[i] *= s; }",
+      "    }",
+      "    return out;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce VEC = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Vec",
+          SOURCE));
+
+  /** A call: the method, its arguments, and which of them carry derivatives. */
+  record Call(String name, Object[] arguments, boolean[] active) {
+    @Override
+    public String toString() {
+      return name + Arrays.deepToString(arguments);
+    }
+  }
+
+  static Stream<Arguments> calls() {
+    return Stream.of(
+        call("seedExample", new Object[] {new double[] {0.3, -1.2, 0.8}}, true),
+        call("polar", new Object[] {1.5, 0.4}, true, true),
+        call("residuals", new Object[] {new double[] {2.0, 0.7, -0.1},
+            new double[] {0, 0.5, 1, 1.5, 2, 3}, new double[] {1.9, 1.3, 0.9, 0.6, 0.4, 0.2}},
+            true, false, false),
+        call("matVec", new Object[] {new double[][] {{0.3, -0.6, 1.1}, {0.2, 0.9, -1.4}},
+            new double[] {0.5, -0.25, 0.75}, 2}, true, true, false));
+  }
+
+  private static Arguments call(String name, Object[] arguments, boolean... active) {
+    return Arguments.of(new Call(name, arguments, active));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void jacobianMatchesFiniteDifferencesOfTheUsersMethod(Call call) throws Exception {
+    double[][] jacobian = (double[][]) invoke(call.name() + "Jacobian", true, call.arguments());
+    double[][] expected = finiteDifferences(call);
+
+    assertThat(jacobian.length).isEqualTo(expected.length);
+    for (int i = 0; i < expected.length; i++) {
+      assertThat(jacobian[i].length).isEqualTo(expected[i].length);
+      for (int j = 0; j < expected[i].length; j++) {
+        assertWithMessage("[%s][%s] of %s", i, j, call).that(jacobian[i][j])
+            .isWithin(1e-7 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void valueAndJacobianGivesTheValueBitForBitAndOverwritesTheJacobian(Call call)
+      throws Exception {
+    double[] value = (double[]) invoke(call.name(), false, call.arguments());
+    double[][] jacobian = (double[][]) invoke(call.name() + "Jacobian", true, call.arguments());
+    double[][] written = new double[jacobian.length + 1][jacobian[0].length + 1];
+    for (double[] row : written) {
+      Arrays.fill(row, 42);
+    }
+
+    double[] returned = (double[]) invoke(call.name() + "ValueAndJacobian", true,
+        append(call.arguments(), (Object) written));
+
+    assertThat(Arrays.equals(returned, value)).isTrue(); // bit for bit (Double.equals)
+    for (int i = 0; i < jacobian.length; i++) {
+      assertThat(Arrays.copyOf(written[i], jacobian[i].length)).isEqualTo(jacobian[i]);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void tangentIsTheJacobianTimesTheDirectionAndPullbackItsTranspose(Call call)
+      throws Exception {
+    double[][] jacobian = (double[][]) invoke(call.name() + "Jacobian", true, call.arguments());
+    Random random = new Random(call.name().hashCode());
+    List<Object> directions = new ArrayList<>();
+    List<Double> flat = new ArrayList<>();
+    for (int i = 0; i < call.arguments().length; i++) {
+      if (call.active()[i]) {
+        Object direction = shapedLike(call.arguments()[i], random);
+        directions.add(direction);
+        for (double d : flatten(direction)) {
+          flat.add(d);
+        }
+      }
+    }
+    double[] seed = random.doubles(jacobian.length).toArray();
+
+    double[] tangent = (double[]) invoke(call.name() + "Tangent", true,
+        append(call.arguments(), directions.toArray()));
+    double[] adjoints = new double[flat.size()];
+    Arrays.fill(adjoints, 1.0);
+    double[] value = (double[]) invoke(call.name() + "Pullback", true,
+        append(call.arguments(), seed, adjoints));
+
+    assertThat(value).isEqualTo((double[]) invoke(call.name(), false, call.arguments()));
+    double left = 0;
+    for (int i = 0; i < jacobian.length; i++) {
+      double expected = 0;
+      for (int j = 0; j < flat.size(); j++) {
+        expected += jacobian[i][j] * flat.get(j);
+      }
+      assertThat(tangent[i]).isWithin(1e-12 * Math.max(1, Math.abs(expected))).of(expected);
+      left += seed[i] * tangent[i];
+    }
+    double right = 0;
+    for (int j = 0; j < flat.size(); j++) {
+      double expected = 0;
+      for (int i = 0; i < jacobian.length; i++) {
+        expected += seed[i] * jacobian[i][j];
+      }
+      assertThat(adjoints[j] - 1.0).isWithin(1e-12 * Math.max(1, Math.abs(expected)))
+          .of(expected);
+      right += (adjoints[j] - 1.0) * flat.get(j);
+    }
+    // the dot-product test: <seed, J v> = <J^T seed, v>
+    assertThat(left).isWithin(1e-12 * Math.max(1, Math.abs(right))).of(right);
+  }
+
+  @Test
+  void jacobiansTakeTheCheaperModeAndBothGiveTheSameMatrix() throws Exception {
+    // residuals: 6 rows, 3 slots: forward sweeps; seedExample: 3 by 3: reverse sweeps
+    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    assertThat(generated).contains("one reverse sweep per row");
+    assertThat(generated).contains("one forward sweep per slot");
+  }
+
+  @Test
+  void aTooSmallJacobianNamesTheMethodAndBothSizes() {
+    Object[] arguments = {new double[] {0.3, -1.2, 0.8}};
+    InvocationTargetException rows = assertThrows(InvocationTargetException.class,
+        () -> invoke("seedExampleValueAndJacobian", true,
+            append(arguments, (Object) new double[2][3])));
+    InvocationTargetException columns = assertThrows(InvocationTargetException.class,
+        () -> invoke("seedExampleValueAndJacobian", true,
+            append(arguments, (Object) new double[3][2])));
+
+    assertThat(rows.getCause()).hasMessageThat().isEqualTo("VecGrad.seedExampleValueAndJacobian:"
+        + " 'jacobian' has 2 rows, needs 3 (one per element of the result of seedExample)");
+    assertThat(columns.getCause()).hasMessageThat().isEqualTo(
+        "VecGrad.seedExampleValueAndJacobian: row 0 of 'jacobian' has length 2, needs 3 (one"
+            + " per double parameter and array element of seedExample that carries a"
+            + " derivative)");
+  }
+
+  @Test
+  void returningAParameterOrReturningEarlyIsAnErrorAtTheReturn() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double[] f(double[] x) {",
+        "    return x;",
+        "  }",
+        "  @Differentiable static double[] g(double[] x) {",
+        "    double[] y = x.clone();",
+        "    if (x[0] > 0) { return y; }",
+        "    return y;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("'x' is a parameter's array, which callers own:"
+        + " return a local array ('x.clone()')").inFile(file).onLine(5).atColumn(12);
+    assertThat(compilation).hadErrorContaining("a method returning 'double[]' must return"
+        + " once, as its last statement").inFile(file).onLine(9)
+        .atColumn(lines.get(8).indexOf("return") + 1);
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private static Object invoke(String name, boolean generated, Object... arguments)
+      throws Exception {
+    Class<?> owner = VEC.get().load(generated ? "com.example.VecGrad" : "com.example.Vec");
+    for (Method method : owner.getDeclaredMethods()) {
+      if (method.getName().equals(name) && method.getParameterCount() == arguments.length) {
+        method.setAccessible(true);
+        return method.invoke(null, arguments);
+      }
+    }
+    throw new AssertionError("no method " + name + " with " + arguments.length + " parameters");
+  }
+
+  /** Fourth-order central differences of the user's method: column j for slot j. */
+  private static double[][] finiteDifferences(Call call) throws Exception {
+    List<double[]> columns = new ArrayList<>();
+    for (int i = 0; i < call.arguments().length; i++) {
+      if (!call.active()[i]) {
+        continue;
+      }
+      int count = flatten(call.arguments()[i]).length;
+      for (int k = 0; k < count; k++) {
+        double x = flatten(call.arguments()[i])[k];
+        double h = 1e-3 * Math.max(1, Math.abs(x));
+        double[][] f = new double[4][];
+        double[] steps = {-2 * h, -h, h, 2 * h};
+        for (int s = 0; s < 4; s++) {
+          Object[] moved = deepCopy(call.arguments());
+          moved[i] = withSlot(moved[i], k, x + steps[s]);
+          f[s] = (double[]) invoke(call.name(), false, moved);
+        }
+        double[] column = new double[f[0].length];
+        for (int r = 0; r < column.length; r++) {
+          column[r] = (f[0][r] - 8 * f[1][r] + 8 * f[2][r] - f[3][r]) / (12 * h);
+        }
+        columns.add(column);
+      }
+    }
+    int p = columns.get(0).length;
+    double[][] jacobian = new double[p][columns.size()];
+    for (int j = 0; j < columns.size(); j++) {
+      for (int r = 0; r < p; r++) {
+        jacobian[r][j] = columns.get(j)[r];
+      }
+    }
+    return jacobian;
+  }
+
+  private static double[] flatten(Object argument) {
+    if (argument instanceof Double d) {
+      return new double[] {d};
+    }
+    if (argument instanceof double[] a) {
+      return a.clone();
+    }
+    return Arrays.stream((double[][]) argument).flatMapToDouble(Arrays::stream).toArray();
+  }
+
+  private static Object withSlot(Object argument, int k, double value) {
+    if (argument instanceof Double) {
+      return value;
+    }
+    if (argument instanceof double[] a) {
+      a[k] = value;
+      return a;
+    }
+    for (double[] row : (double[][]) argument) {
+      if (k < row.length) {
+        row[k] = value;
+        break;
+      }
+      k -= row.length;
+    }
+    return argument;
+  }
+
+  private static Object shapedLike(Object argument, Random random) {
+    if (argument instanceof Double) {
+      return random.nextGaussian();
+    }
+    if (argument instanceof double[] a) {
+      return random.doubles(a.length).toArray();
+    }
+    double[][] m = (double[][]) argument;
+    double[][] direction = new double[m.length][];
+    for (int i = 0; i < m.length; i++) {
+      direction[i] = random.doubles(m[i].length).toArray();
+    }
+    return direction;
+  }
+
+  private static Object[] deepCopy(Object[] arguments) {
+    Object[] copy = arguments.clone();
+    for (int i = 0; i < copy.length; i++) {
+      if (copy[i] instanceof double[] a) {
+        copy[i] = a.clone();
+      } else if (copy[i] instanceof double[][] m) {
+        copy[i] = Arrays.stream(m).map(double[]::clone).toArray(double[][]::new);
+      }
+    }
+    return copy;
+  }
+
+  private static Object[] append(Object[] arguments, Object... more) {
+    Object[] all = Arrays.copyOf(arguments, arguments.length + more.length);
+    System.arraycopy(more, 0, all, arguments.length, more.length);
+    return all;
+  }
+}
