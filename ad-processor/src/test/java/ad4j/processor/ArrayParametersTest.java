@@ -126,6 +126,17 @@ class ArrayParametersTest {
       "    for (var r : m) { for (double e : r) { s *= 1 + 0.1 * e; } }",
       "    return s;",
       "  }",
+      "  @Differentiable static double library(double[] w, double c, int from) {",
+      "    double[] a = new double[w.length + 2];",
+      "    java.util.Arrays.fill(a, c * c);",
+      "    System.arraycopy(w, 0, a, 1, w.length);",
+      "    double[] b = new double[a.length];",
+      "    System.arraycopy(a, from, b, 0, a.length - from);",
+      "    java.util.Arrays.fill(b, 0, from, Math.sin(c));",
+      "    double s = 0;",
+      "    for (double v : b) { s = s * 0.5 + v * v; }",
+      "    return s;",
+      "  }",
       "  @Differentiable static double emptyOk(double[] w, double c) {",
       "    double s = c * c;",
       "    for (int i = 0; i < w.length; i++) { s += w[i] * c; }",
@@ -167,7 +178,9 @@ class ArrayParametersTest {
         call("horner", new Object[] {0.8, new double[] {0.3}}, true, true),
         call("forEach", new Object[] {new double[] {0.3, -0.6, 0.9},
             new double[][] {{1, 2, -1}, {0.5, -0.5, 2}}, new double[][] {{0.2}, {0.4, -0.3}}},
-            true, false, true));
+            true, false, true),
+        call("library", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7, 2}, true, true,
+            false));
   }
 
   private static Arguments call(String name, Object[] arguments, boolean... active) {
@@ -271,6 +284,18 @@ class ArrayParametersTest {
   }
 
   @Test
+  void libraryRangeChecksThrowWhatTheLibraryThrowsFromEveryMember() throws Exception {
+    for (int from : new int[] {-1, 6}) {
+      Object[] arguments = {new double[] {0.3, -0.6, 0.9}, 0.7, from};
+      Class<? extends Throwable> thrown = thrownBy("library", false, arguments);
+      assertThat(thrown).isEqualTo(ArrayIndexOutOfBoundsException.class);
+      assertThat(thrownBy("libraryGradient", true, arguments)).isEqualTo(thrown);
+      assertThat(thrownBy("libraryTangent", true,
+          append(arguments, new double[3], 1.0))).isEqualTo(thrown);
+    }
+  }
+
+  @Test
   void aTooShortGradientNamesTheMethodAndBothLengths() {
     Object[] arguments = {new double[] {1, 2, 3}, 0.5};
     InvocationTargetException e = assertThrows(InvocationTargetException.class,
@@ -349,6 +374,34 @@ class ArrayParametersTest {
         .onLine(7).atColumn(lines.get(6).indexOf("new") + 1);
     assertThat(compilation).hadErrorContaining("'x.clone()' inside a loop is not supported")
         .inFile(file).onLine(8).atColumn(lines.get(7).indexOf("()") + 1);
+  }
+
+  @Test
+  void libraryWritesIntoParametersOrWithinOneArrayAreErrorsAtTheCall() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import java.util.Arrays;",
+        "final class F {",
+        "  @Differentiable static double f(double[] x) {",
+        "    Arrays.fill(x, 1.0);",
+        "    double[] a = x.clone();",
+        "    System.arraycopy(a, 0, a, 1, 2);",
+        "    return a[0];",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("write into 'x' is not supported: only local"
+        + " 'double[]' and 'int[]' arrays can be written; copy it into a local array first"
+        + " ('x.clone()')").inFile(file).onLine(6).atColumn(lines.get(5).indexOf("x,") + 1);
+    assertThat(compilation).hadErrorContaining("System.arraycopy within one array is not"
+        + " supported: copy from a clone of it ('a.clone()')").inFile(file).onLine(8)
+        .atColumn(lines.get(7).indexOf("(a") + 1);
   }
 
   @Test

@@ -100,4 +100,55 @@ public final class Slots {
     }
     return seed.length;
   }
+
+  /**
+   * The range check of {@code java.util.Arrays.fill(a, from, to, v)}, which generated code
+   * writes as a loop: throws what the library throws, before anything is written.
+   *
+   * @param length the array's length
+   * @param from the first index written
+   * @param to one past the last index written
+   * @return the number of elements to write
+   * @throws IllegalArgumentException if {@code from > to}
+   * @throws ArrayIndexOutOfBoundsException if {@code from < 0} or {@code to > length}
+   */
+  public static int checkFill(int length, int from, int to) {
+    if (from > to) {
+      throw new IllegalArgumentException("fromIndex(" + from + ") > toIndex(" + to + ")");
+    }
+    if (from < 0) {
+      throw new ArrayIndexOutOfBoundsException(from);
+    }
+    if (to > length) {
+      throw new ArrayIndexOutOfBoundsException(to);
+    }
+    return to - from;
+  }
+
+  /**
+   * The range check of {@code System.arraycopy}, which generated code writes as a loop: throws
+   * an {@code ArrayIndexOutOfBoundsException}, as the library does, before anything is copied.
+   *
+   * @param sourceLength the source array's length
+   * @param sourceStart the first index read
+   * @param targetLength the destination array's length
+   * @param targetStart the first index written
+   * @param count the number of elements
+   * @return {@code count}
+   */
+  public static int checkCopy(int sourceLength, int sourceStart, int targetLength,
+      int targetStart, int count) {
+    if (count < 0) {
+      throw new ArrayIndexOutOfBoundsException("arraycopy: length " + count + " is negative");
+    }
+    if (sourceStart < 0 || sourceStart > sourceLength - count) {
+      throw new ArrayIndexOutOfBoundsException("arraycopy: last source index "
+          + ((long) sourceStart + count) + " out of bounds for length " + sourceLength);
+    }
+    if (targetStart < 0 || targetStart > targetLength - count) {
+      throw new ArrayIndexOutOfBoundsException("arraycopy: last destination index "
+          + ((long) targetStart + count) + " out of bounds for length " + targetLength);
+    }
+    return count;
+  }
 }

@@ -30,6 +30,8 @@ import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.IfTree;
 import com.sun.source.tree.LabeledStatementTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
@@ -377,11 +379,156 @@ public final class Lowering {
       case ASSIGNMENT, PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT, DIVIDE_ASSIGNMENT,
           REMAINDER_ASSIGNMENT, AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT,
           LEFT_SHIFT_ASSIGNMENT, RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT,
-          PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT,
-          METHOD_INVOCATION -> expressions.lower(expression);
+          PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT ->
+          expressions.lower(expression);
+      case METHOD_INVOCATION -> {
+        if (!lowerArrayLibraryCall((MethodInvocationTree) expression)) {
+          expressions.lower(expression);
+        }
+      }
       default -> unsupported(expression, ExpressionLowering.describe(expression)
           + " is not supported as a statement");
     }
+  }
+
+  // ---- java.util.Arrays.fill and System.arraycopy ------------------------------------------
+
+  /**
+   * {@code Arrays.fill(a, v)}, {@code Arrays.fill(a, from, to, v)} and
+   * {@code System.arraycopy(src, srcPos, dest, destPos, length)} into a local array: lowered to
+   * a loop of element writes, after a range check that throws as the library does (before
+   * anything is written). Returns false when the call is neither.
+   */
+  private boolean lowerArrayLibraryCall(MethodInvocationTree call) {
+    if (!(call.getMethodSelect() instanceof MemberSelectTree select)) {
+      return false;
+    }
+    String name = select.getIdentifier().toString();
+    String owner = context.symbols().resolveType(select.getExpression())
+        .map(type -> type.getQualifiedName().toString()).orElse("");
+    List<? extends ExpressionTree> arguments = call.getArguments();
+    if (owner.equals("java.util.Arrays") && name.equals("fill")
+        && (arguments.size() == 2 || arguments.size() == 4)) {
+      lowerFill(call, arguments);
+      return true;
+    }
+    if (owner.equals("java.lang.System") && name.equals("arraycopy") && arguments.size() == 5) {
+      lowerArrayCopy(call, arguments);
+      return true;
+    }
+    return false;
+  }
+
+  private void lowerFill(MethodInvocationTree call, List<? extends ExpressionTree> arguments) {
+    List<Operand> lowered = new ArrayList<>();
+    for (ExpressionTree argument : arguments) {
+      lowered.add(expressions.lower(argument));
+    }
+    if (lowered.contains(null)) {
+      return;
+    }
+    Operand array = writableArray(arguments.get(0), lowered.get(0));
+    if (array == null) {
+      return;
+    }
+    Operand length = context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
+    Operand from = Operand.Constant.of(0);
+    Operand to = length;
+    if (arguments.size() == 4) {
+      from = lowered.get(1);
+      to = lowered.get(2);
+      context.emit(Operation.slotsCall("checkFill", 3), List.of(length, from, to),
+          NumericType.INT, false);
+    }
+    NumericType element = array.type().elementType();
+    Operand value = lowered.get(arguments.size() - 1);
+    if (!expressions.assignable(value, element, arguments.get(arguments.size() - 1))) {
+      return;
+    }
+    Operand filled = expressions.convert(value, element);
+    Operand last = to;
+    writeLoop(from, last, position -> context.emit(Operation.STORE,
+        List.of(array, position, filled), element, isActive(array, element)));
+  }
+
+  private void lowerArrayCopy(MethodInvocationTree call, List<? extends ExpressionTree> arguments) {
+    List<Operand> lowered = new ArrayList<>();
+    for (ExpressionTree argument : arguments) {
+      lowered.add(expressions.lower(argument));
+    }
+    if (lowered.contains(null)) {
+      return;
+    }
+    Operand source = lowered.get(0);
+    Operand target = writableArray(arguments.get(2), lowered.get(2));
+    if (target == null) {
+      return;
+    }
+    if (!source.type().isArray() || source.type() != target.type()) {
+      unsupported(arguments.get(0), "System.arraycopy from '" + source.type().keyword()
+          + "' to '" + target.type().keyword() + "': the arrays must have the same type");
+      return;
+    }
+    if (source.equals(target)) {
+      unsupported(call, "System.arraycopy within one array is not supported: copy from a"
+          + " clone of it ('" + context.source().of(arguments.get(0)) + ".clone()')");
+      return;
+    }
+    Operand sourceStart = lowered.get(1);
+    Operand targetStart = lowered.get(3);
+    Operand count = lowered.get(4);
+    Operand sourceLength = context.emit(Operation.LENGTH, List.of(source), NumericType.INT,
+        false);
+    Operand targetLength = context.emit(Operation.LENGTH, List.of(target), NumericType.INT,
+        false);
+    context.emit(Operation.slotsCall("checkCopy", 5),
+        List.of(sourceLength, sourceStart, targetLength, targetStart, count), NumericType.INT,
+        false);
+    NumericType element = target.type().elementType();
+    boolean sourceActive = source instanceof Operand.Use use && use.value().isActiveArray();
+    writeLoop(Operand.Constant.of(0), count, k -> {
+      Operand from = context.emit(Operation.ADD, List.of(sourceStart, k), NumericType.INT,
+          false);
+      Operand read = context.emit(Operation.ELEMENT, List.of(source, from), element,
+          sourceActive && element == NumericType.DOUBLE);
+      Operand to = context.emit(Operation.ADD, List.of(targetStart, k), NumericType.INT, false);
+      return context.emit(Operation.STORE, List.of(target, to, read), element,
+          isActive(target, element));
+    });
+  }
+
+  /** {@code for (int k = from; k < to; k++) write(k)}. */
+  private void writeLoop(Operand from, Operand to, java.util.function.Function<Operand, Operand>
+      write) {
+    Variable index = ir.variable("index", NumericType.INT, null);
+    ir.add(new Declare(index, from, context.line()));
+    Supplier<Operand> test = () -> context.emit(Operation.infix("<"),
+        List.of(new Operand.Use(context.readVariable(index)), to), NumericType.BOOLEAN, false);
+    Runnable body = () -> write.apply(new Operand.Use(context.readVariable(index)));
+    Runnable step = () -> {
+      Operand next = context.emit(Operation.ADD,
+          List.of(new Operand.Use(context.readVariable(index)), Operand.Constant.of(1)),
+          NumericType.INT, false);
+      ir.add(new Store(index, next, context.line()));
+    };
+    lowerLoop(null, null, test, true, body, null, step);
+  }
+
+  private static boolean isActive(Operand array, NumericType element) {
+    return element == NumericType.DOUBLE && array instanceof Operand.Use use
+        && use.value().isActiveArray();
+  }
+
+  /** The array a library call writes into: a local array, not a parameter or a table. */
+  private Operand writableArray(ExpressionTree tree, Operand array) {
+    if (!array.type().isArray() || array.type() == NumericType.DOUBLE_MATRIX
+        || !(array instanceof Operand.Use use) || context.isReadOnly(use.value())) {
+      unsupported(tree, "write into '" + context.source().of(tree) + "' is not supported: only"
+          + " local 'double[]' and 'int[]' arrays can be written; copy it into a local array"
+          + " first ('" + context.source().of(tree) + ".clone()')");
+      return null;
+    }
+    return array;
   }
 
   private void lowerReturn(ReturnTree statement) {
@@ -564,7 +711,9 @@ public final class Lowering {
     context.scopes().push();
     boolean breakLeftSwitch = switches.setBreakLeavesSwitch(false);
     bodyStart.run();
-    lowerStatement(bodyTree);
+    if (bodyTree != null) {
+      lowerStatement(bodyTree);
+    }
     switches.setBreakLeavesSwitch(breakLeftSwitch);
     context.scopes().pop();
     Block body = prepend(context.loopPrologue(frame.id), ir.closeBlock());

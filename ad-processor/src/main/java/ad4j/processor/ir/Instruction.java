@@ -28,8 +28,9 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
    */
   public boolean mayThrow() {
     switch (operation.form()) {
-      case USER_CALL, ELEMENT, LENGTH, NEW_ARRAY, CLONE, STORE -> {
-        // arrays: a null array, an index out of range, a negative size; a write must happen
+      case USER_CALL, ELEMENT, LENGTH, NEW_ARRAY, CLONE, STORE, SLOTS_CALL -> {
+        // arrays: a null array, an index out of range, a negative size, a range check; a
+        // write must happen
         return true;
       }
       default -> { }
