@@ -52,7 +52,8 @@ import java.lang.annotation.Target;
  * ({@code sin}, {@code exp}, {@code log}, {@code sqrt}, {@code pow}, {@code min}, ...), and of
  * Hipparchus' and Commons Math 3's {@code FastMath} when on the class path; and
  * calls to other {@code @Differentiable} methods (not {@code private} ones), in this class or
- * another, recursion included. Anything else is a compile error at the offending code, saying what is supported.
+ * another, recursion included; and calls of methods whose derivatives {@link DerivativeOf}
+ * rules give. Anything else is a compile error at the offending code, saying what is supported.
  *
  * <p>Straight-line methods need nothing at run time. Reverse mode of methods with loops (and of
  * very long methods) records values on {@code ad4j.runtime.Tape}, so those need the

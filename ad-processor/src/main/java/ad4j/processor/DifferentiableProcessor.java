@@ -2,6 +2,7 @@ package ad4j.processor;
 
 import ad4j.processor.emit.GradClassWriter;
 import ad4j.processor.front.ActiveParameters;
+import ad4j.processor.front.DerivativeOfRules;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Lowering;
 import ad4j.processor.ir.Function;
@@ -71,7 +72,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(ANNOTATION, ActiveParameters.NO_DERIVATIVE, GENERATED);
+    return Set.of(ANNOTATION, DerivativeOfRules.ANNOTATION, ActiveParameters.NO_DERIVATIVE,
+        GENERATED);
   }
 
   @Override
@@ -116,6 +118,13 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       return true;
     }
     LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
+    TypeElement rules = processingEnv.getElementUtils()
+        .getTypeElement(DerivativeOfRules.ANNOTATION);
+    if (rules != null) {
+      new RuleValidator(new DerivativeOfRules(processingEnv.getElementUtils(),
+          processingEnv.getTypeUtils()), processingEnv.getMessager())
+          .validate(round.getElementsAnnotatedWith(rules));
+    }
     Map<TypeElement, List<ExecutableElement>> work = rounds.work(annotated, ANNOTATION);
     onLargeStack(() -> {
       for (Map.Entry<TypeElement, List<ExecutableElement>> entry : work.entrySet()) {

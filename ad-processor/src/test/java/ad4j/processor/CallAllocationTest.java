@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * A call between {@code @Differentiable} methods allocates nothing in reverse mode: the caller's
  * value-and-gradient and pullback, called 100,000 times from compiled code, allocate less than
  * one byte per call (a {@code new double[n]} per call for the callee's adjoints would be 24 bytes
- * or more).
+ * or more). The same holds for calls of methods with {@code @DerivativeOf} rules.
  */
 class CallAllocationTest {
   private static final int CALLS = 100_000;
@@ -62,6 +62,67 @@ class CallAllocationTest {
       "    return s;",
       "  }",
       "}");
+
+  /** Calls of a method with @DerivativeOf rules, in straight-line code and in a loop. */
+  private static final String RULED = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "final class Ruled {",
+      "  static double softplus(double x, double y) { return Math.log1p(Math.exp(x * y)); }",
+      "  @DerivativeOf(value = \"softplus\", wrt = \"x\")",
+      "  static double softplusX(double x, double y) { return y / (1 + Math.exp(-x * y)); }",
+      "  @DerivativeOf(value = \"softplus\", wrt = \"y\")",
+      "  static double softplusY(double x, double y) { return x / (1 + Math.exp(-x * y)); }",
+      "  @Differentiable static double f(double a, double b) {",
+      "    double s = softplus(a, b) * a;",
+      "    for (int i = 0; i < 4; i++) { s += softplus(s * 0.1, b - i); }",
+      "    return s;",
+      "  }",
+      "}");
+
+  private static final String RULED_DRIVER = String.join("\n",
+      "package com.example;",
+      "public final class RuledDriver {",
+      "  public static double valueAndGradient(int calls, double[] gradient) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < calls; i++) {",
+      "      s += RuledGrad.fValueAndGradient(0.1 + i * 1e-9, 0.7, gradient);",
+      "    }",
+      "    return s;",
+      "  }",
+      "  public static double pullback(int calls, double[] adjoints) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < calls; i++) {",
+      "      s += RuledGrad.fPullback(0.1 + i * 1e-9, 0.7, 1.0, adjoints);",
+      "    }",
+      "    return s;",
+      "  }",
+      "  public static double tangent(int calls, double[] unused) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < calls; i++) {",
+      "      s += RuledGrad.fTangent(0.1 + i * 1e-9, 0.7, 1.0, -0.5);",
+      "    }",
+      "    return s;",
+      "  }",
+      "}");
+
+  @Test
+  void callsWithDerivativeOfRulesAllocateNothingPerCall() throws ReflectiveOperationException {
+    Compiled compiled = InProcessCompiler.compile("com.example.Ruled", RULED,
+        "com.example.RuledDriver", RULED_DRIVER);
+    Class<?> driver = compiled.load("com.example.RuledDriver");
+    for (String member : new String[] {"valueAndGradient", "pullback", "tangent"}) {
+      Method run = driver.getMethod(member, int.class, double[].class);
+      double[] array = new double[2];
+      run.invoke(null, CALLS, array); // warm up: the tape grows once, classes load
+      long before = allocatedBytes();
+      run.invoke(null, CALLS, array);
+      long allocated = allocatedBytes() - before;
+      assertWithMessage("bytes allocated by %s calls of %s", CALLS, member)
+          .that(allocated).isLessThan((long) CALLS);
+    }
+  }
 
   @Test
   void callerMembersAllocateNothingPerCall() throws ReflectiveOperationException {

@@ -80,6 +80,45 @@ class EcjTest {
   }
 
   @Test
+  void usesDerivativeOfRulesUnderEcj() throws IOException {
+    Ecj ecj = compile("com.example.Rules", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Rules {",
+        "  static double softplus(double x) {",
+        "    double[] box = {x};",
+        "    return Math.log1p(Math.exp(box[0]));",
+        "  }",
+        "",
+        "  @DerivativeOf(\"softplus\")",
+        "  static double softplusDerivative(double x) {",
+        "    return 1 / (1 + Math.exp(-x));",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  static double loss(double x, double y) {",
+        "    double s = 0;",
+        "    for (int i = 1; i <= 3; i++) {",
+        "      s += softplus(x * i - y) * y;",
+        "    }",
+        "    return s;",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertThat(ecj.succeeded).isTrue();
+    try (URLClassLoader loader = ecj.loader()) {
+      CompiledFunction loss = CompiledFunction.load(loader, "com.example.Rules",
+          "com.example.RulesGrad", "loss", 2);
+      DerivativeChecks.checkAt(loss, 0.7, -1.3);
+      DerivativeChecks.checkAt(loss, -0.4, 0.9);
+    }
+  }
+
+  @Test
   void reportsErrorsAtTheMethodWithLineAndColumn() throws IOException {
     Ecj ecj = compile("com.example.Bad", String.join("\n",
         "package com.example;",

@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * Runs every sample and prints its results: worked examples of AD textbooks, Rosenbrock by
- * BFGS, Black-Scholes Greeks, a logistic loss, logistic and softmax regression trained on real
- * data sets (array parameters), and functions with loops and branches, then where
- * the generated sources are.
+ * BFGS, Black-Scholes Greeks (also with a library's erfc and a user-supplied derivative), a
+ * negative-binomial likelihood with a library's log-gamma, a logistic loss, logistic and softmax
+ * regression trained on real data sets (array parameters), and functions with loops and
+ * branches, then where the generated sources are.
  */
 public final class Samples {
   private Samples() {}
@@ -15,7 +16,7 @@ public final class Samples {
   /** The generated classes of this module, one per class holding {@code @Differentiable} methods. */
   static final List<Class<?>> GENERATED = List.of(
       SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
-      LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
+      BlackScholesErfGrad.class, NegativeBinomialGrad.class, LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
       OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class);
 
   /**
@@ -32,6 +33,10 @@ public final class Samples {
     RosenbrockBfgs.print(out);
     out.println();
     BlackScholes.print(out);
+    out.println();
+    BlackScholesErf.print(out);
+    out.println();
+    NegativeBinomial.print(out);
     out.println();
     LogisticLoss.print(out);
     out.println();

@@ -27,6 +27,7 @@ final class InstructionText {
           arguments.toArray(Expr[]::new));
       case USER_CALL -> Expr.call(operation.callee().userClass(), operation.name(),
           arguments.toArray(Expr[]::new));
+      case RULED_CALL -> ruledCall(operation, arguments);
       case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
           arguments.toArray(Expr[]::new));
       case COPY -> arguments.get(0);
@@ -43,6 +44,16 @@ final class InstructionText {
       case PULLBACK_CALL, LOCAL_CALL, POP ->
           throw new IllegalArgumentException("the emitter writes what uses the tape: " + operation);
     };
+  }
+
+  /** {@code Qualifier.name(a, ...)}, with the receiver first for a rule of an instance method. */
+  private static Expr ruledCall(Operation operation, List<Expr> arguments) {
+    List<Expr> all = new ArrayList<>();
+    if (operation.ruled().leadingArgument() != null) {
+      all.add(Expr.atom(operation.ruled().leadingArgument()));
+    }
+    all.addAll(arguments);
+    return Expr.call(operation.ruled().qualifier(), operation.name(), all.toArray(Expr[]::new));
   }
 
   private static Expr prefix(String symbol, Expr operand) {

@@ -170,14 +170,15 @@ final class JavaEmitter {
   /** A call of a generated or user method: a statement of its own when its value is unused. */
   private static boolean isMethodCall(Operation operation) {
     return switch (operation.form()) {
-      case USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE -> true;
+      case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE ->
+          true;
       default -> false;
     };
   }
 
   private static boolean isCall(Operation operation) {
     return switch (operation.form()) {
-      case CALL, USER_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
+      case CALL, USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
       default -> false;
     };
   }

@@ -31,20 +31,9 @@ final class CalleeResolver {
 
   Optional<Callee> resolve(TypeElement owner, String name, List<Operand> arguments, Tree call,
       String shown) {
-    List<ExecutableElement> candidates = ElementFilter.methodsIn(
-            context.elements().getAllMembers(owner)).stream()
-        .filter(m -> m.getSimpleName().contentEquals(name))
-        .toList();
-    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
-    List<ExecutableElement> applicable = new ArrayList<>();
-    for (ExecutableElement candidate : candidates) {
-      Optional<List<NumericType>> parameters = parameterTypes(candidate);
-      if (parameters.isPresent() && widens(argumentTypes, parameters.get())) {
-        applicable.add(candidate);
-      }
-    }
-    ExecutableElement method = mostSpecific(applicable);
-    if (method == null && argumentTypes.stream().anyMatch(NumericType::isArray)) {
+    List<ExecutableElement> candidates = candidates(context, owner, name);
+    ExecutableElement method = choose(context, owner, name, arguments);
+    if (method == null && arguments.stream().map(Operand::type).anyMatch(NumericType::isArray)) {
       diagnostics().error(call, "call to '" + shown + "' passes an array: calls that pass"
           + " arrays between @Differentiable methods are not supported yet; pass the elements"
           + " the callee needs as 'double's");
@@ -65,15 +54,18 @@ final class CalleeResolver {
       if (obstacle.isPresent()) {
         diagnostics().error(call, "call to '" + shown + "' is not differentiable: '" + qualified
             + "' is not a @Differentiable method, and annotating it would not help: "
-            + obstacle.get());
+            + obstacle.get() + ruleAdvice(method, "; give its partial derivatives with"
+            + " @DerivativeOf instead"));
       } else if (context.isCompiledFromSource(method)) {
         diagnostics().error(call, "call to '" + shown + "' is not differentiable: annotate '"
             + qualified + "' with @Differentiable, so that ad4j generates the derivatives this"
-            + " call needs");
+            + " call needs" + ruleAdvice(method, ", or give its partial derivatives with"
+            + " @DerivativeOf"));
       } else {
         diagnostics().error(call, "call to '" + shown + "' is not differentiable: '" + qualified
             + "' is not a @Differentiable method; ad4j differentiates calls to java.lang.Math"
-            + " and StrictMath functions and to @Differentiable methods");
+            + " and StrictMath functions and to @Differentiable methods"
+            + ruleAdvice(method, "; give its partial derivatives with @DerivativeOf"));
       }
       return Optional.empty();
     }
@@ -117,6 +109,30 @@ final class CalleeResolver {
         parameterTypes(method).orElseThrow()));
   }
 
+  private static List<ExecutableElement> candidates(LoweringContext context, TypeElement owner,
+      String name) {
+    return ElementFilter.methodsIn(context.elements().getAllMembers(owner)).stream()
+        .filter(m -> m.getSimpleName().contentEquals(name))
+        .toList();
+  }
+
+  /**
+   * The method {@code owner.name(arguments)} calls, chosen as Java chooses among overloads with
+   * primitive parameters; null when none applies.
+   */
+  static ExecutableElement choose(LoweringContext context, TypeElement owner, String name,
+      List<Operand> arguments) {
+    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    List<ExecutableElement> applicable = new ArrayList<>();
+    for (ExecutableElement candidate : candidates(context, owner, name)) {
+      Optional<List<NumericType>> parameters = parameterTypes(candidate);
+      if (parameters.isPresent() && widens(argumentTypes, parameters.get())) {
+        applicable.add(candidate);
+      }
+    }
+    return mostSpecific(applicable);
+  }
+
   /**
    * Why a method of the user's sources could not become a callee by adding
    * {@code @Differentiable}, if it could not: ad4j would reject it, or generated code could not
@@ -140,6 +156,19 @@ final class CalleeResolver {
           + " source files of this compilation, so ad4j would not write its derivatives here");
     }
     return Optional.empty();
+  }
+
+  /**
+   * {@code advice} when {@code @DerivativeOf} rules could make calls of {@code method}
+   * differentiable (it is static, returns {@code double} and has a {@code double} parameter);
+   * else nothing.
+   */
+  private static String ruleAdvice(ExecutableElement method, String advice) {
+    boolean fits = method.getModifiers().contains(Modifier.STATIC)
+        && method.getReturnType().getKind() == TypeKind.DOUBLE
+        && method.getParameters().stream()
+            .anyMatch(p -> p.asType().getKind() == TypeKind.DOUBLE);
+    return fits ? advice : "";
   }
 
   /** The qualified name of the class ad4j generates for {@code owner}. */

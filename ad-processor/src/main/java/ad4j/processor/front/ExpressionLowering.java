@@ -58,6 +58,7 @@ final class ExpressionLowering {
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private final CalleeResolver callees;
+  private final RuledCalls ruledCalls;
   private SwitchLowering switches;
   /**
    * The constants whose Java type is {@code char} (their type here is {@code int}, as in
@@ -70,6 +71,7 @@ final class ExpressionLowering {
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
     this.callees = new CalleeResolver(context);
+    this.ruledCalls = new RuledCalls(context);
   }
 
   /** Where switch expressions are lowered: with the statements of their cases. */
@@ -1030,6 +1032,16 @@ final class ExpressionLowering {
       return null;
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
         && receiverVariable(member.getExpression()).isPresent()) {
+      Optional<VariableElement> field = receiverField(member.getExpression());
+      String method = member.getIdentifier().toString();
+      if (field.isPresent() && ruledCalls.hasInstanceRules(field.get(), method)) {
+        List<Operand> arguments = new ArrayList<>();
+        for (ExpressionTree argument : invocation.getArguments()) {
+          arguments.add(lower(argument));
+        }
+        return arguments.contains(null) ? null
+            : ruledCalls.lowerOnReceiver(field.get(), method, arguments, invocation, shown);
+      }
       unsupported(invocation, "call to '" + shown + "' is not differentiable: '"
           + context.source().of(member.getExpression()) + "' is "
           + receiverVariable(member.getExpression()).get() + ", and ad4j differentiates calls"
@@ -1084,6 +1096,11 @@ final class ExpressionLowering {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
+      Optional<RuledCalls.Lowered> ruled =
+          ruledCalls.lower(other.owner(), name, arguments, invocation, shown);
+      if (ruled.isPresent()) {
+        return ruled.get().operand();
+      }
       Optional<Callee> callee = callees.resolve(other.owner(), name, arguments, invocation,
           shown);
       if (callee.isEmpty()) {
@@ -1113,6 +1130,21 @@ final class ExpressionLowering {
       return context.symbols().resolveType(select.getExpression())
           .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()))
           .map(ExpressionLowering::describeField);
+    }
+    return Optional.empty();
+  }
+
+  /** The field a call's receiver names, when it names one (and no local variable). */
+  private Optional<VariableElement> receiverField(ExpressionTree receiver) {
+    if (receiver instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      return context.scopes().lookUp(name) != null ? Optional.empty()
+          : context.symbols().resolveField(name);
+    }
+    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
+        && receiverVariable(select.getExpression()).isEmpty()) {
+      return context.symbols().resolveType(select.getExpression())
+          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()));
     }
     return Optional.empty();
   }

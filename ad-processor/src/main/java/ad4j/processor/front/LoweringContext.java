@@ -81,6 +81,10 @@ final class LoweringContext {
     return elements;
   }
 
+  Types types() {
+    return types;
+  }
+
   Symbols symbols() {
     return symbols;
   }

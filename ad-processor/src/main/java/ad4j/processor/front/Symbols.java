@@ -54,6 +54,11 @@ final class Symbols {
   private final CompilationUnitTree unit;
   private final String packageName;
 
+  /** The class declaring the method being lowered. */
+  TypeElement enclosingType() {
+    return enclosingType;
+  }
+
   Symbols(Elements elements, TypeElement enclosingType, CompilationUnitTree unit) {
     this.elements = elements;
     this.enclosingType = enclosingType;

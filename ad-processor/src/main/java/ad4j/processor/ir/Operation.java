@@ -20,6 +20,11 @@ public final class Operation {
     /** {@code Owner.name(a, ...)} of a {@code @Differentiable} method. */
     USER_CALL,
     /**
+     * {@code Owner.name(a, ...)} of a method with {@code @DerivativeOf} rules, or of one of the
+     * rules; see {@link RuledCallee}.
+     */
+    RULED_CALL,
+    /**
      * {@code GradClass.nameTangent(a, ..., aDot, ...)}: the forward mode of a
      * {@code @Differentiable} method, generated for it.
      */
@@ -104,13 +109,20 @@ public final class Operation {
   private final int arity;
   private final MathOwner owner;
   private final Callee callee;
+  private final RuledCallee ruled;
 
   private Operation(Form form, String name, int arity, MathOwner owner, Callee callee) {
+    this(form, name, arity, owner, callee, null);
+  }
+
+  private Operation(Form form, String name, int arity, MathOwner owner, Callee callee,
+      RuledCallee ruled) {
     this.form = form;
     this.name = name;
     this.arity = arity;
     this.owner = owner;
     this.callee = callee;
+    this.ruled = ruled;
   }
 
   /** A binary operator: arithmetic, comparison, shift or bitwise. */
@@ -163,6 +175,15 @@ public final class Operation {
         callee);
   }
 
+  /**
+   * A call of a method with {@code @DerivativeOf} rules, or of a rule: differentiated with the
+   * rules (see {@code DerivativeRules}), never by looking inside.
+   */
+  public static Operation call(RuledCallee ruled) {
+    return new Operation(Form.RULED_CALL, ruled.name(), ruled.parameterTypes().size(), null,
+        null, ruled);
+  }
+
   public Form form() {
     return form;
   }
@@ -186,6 +207,11 @@ public final class Operation {
     return callee;
   }
 
+  /** The called method with {@code @DerivativeOf} rules, or rule; {@code null} otherwise. */
+  public RuledCallee ruled() {
+    return ruled;
+  }
+
   /** The key of this operation's entry in the table of derivative rules. */
   public String ruleKey() {
     return switch (form) {
@@ -194,6 +220,7 @@ public final class Operation {
       case CAST -> "cast";
       case CALL -> name + "/" + arity;
       case USER_CALL -> "call";
+      case RULED_CALL -> "ruled call";
       case TANGENT_CALL -> "tangent call";
       case PULLBACK_CALL -> "pullback call";
       case LOCAL_CALL -> "local call";
@@ -216,12 +243,13 @@ public final class Operation {
         && name.equals(that.name)
         && arity == that.arity
         && owner == that.owner
-        && Objects.equals(callee, that.callee);
+        && Objects.equals(callee, that.callee)
+        && Objects.equals(ruled, that.ruled);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(form, name, arity, owner, callee);
+    return Objects.hash(form, name, arity, owner, callee, ruled);
   }
 
   @Override
@@ -230,6 +258,7 @@ public final class Operation {
       case CALL -> owner.simpleName() + "." + name + "/" + arity;
       case USER_CALL, TANGENT_CALL, PULLBACK_CALL ->
           callee.userClass() + "." + name + "/" + arity;
+      case RULED_CALL -> ruled.qualifier() + "." + name + "/" + arity;
       default -> name;
     };
   }

@@ -1,7 +1,9 @@
 package ad4j.processor.rules;
 
+import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.RuledCallee;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -181,7 +183,42 @@ public final class DerivativeRules {
 
   /** The rule for an operation, if it is differentiable. */
   public static Optional<Rule> forOperation(Operation operation) {
+    if (operation.form() == Operation.Form.RULED_CALL) {
+      // A rule itself has no rules: differentiating it (a second derivative) is not supported
+      // yet, and must fail rather than take its derivative as zero.
+      return operation.ruled().partials().isEmpty()
+          ? Optional.empty() : Optional.of(userSupplied(operation.ruled()));
+    }
     return Optional.ofNullable(TABLE.get(operation.ruleKey()));
+  }
+
+  /**
+   * The rule of a call of a method whose partials the user supplies with {@code @DerivativeOf}:
+   * the partial with respect to argument i is a call of the user's rule for parameter i with
+   * the call's own arguments (each with its own type, as the target takes them). A parameter
+   * without a rule carries no derivative (the front end rejects a call passing one there).
+   */
+  private static Rule userSupplied(RuledCallee target) {
+    return new Rule() {
+      @Override
+      public Optional<Partial> partial(int index, Site site) {
+        RuledCallee rule = target.partials().get(index);
+        if (rule == null) {
+          return Optional.empty();
+        }
+        Operand[] arguments = new Operand[target.parameterTypes().size()];
+        for (int i = 0; i < arguments.length; i++) {
+          arguments[i] = site.original(i);
+        }
+        return Optional.of(Partial.times(
+            site.apply(Operation.call(rule), NumericType.DOUBLE, arguments)));
+      }
+
+      @Override
+      public boolean carriesDerivative(int index) {
+        return target.partials().containsKey(index);
+      }
+    };
   }
 
   /** Whether a {@code Math} or {@code StrictMath} function with this arity has a rule. */

@@ -18,6 +18,7 @@ public final class CrossCheck {
   public static void main(String[] args) {
     check("Rosenbrock", rosenbrock());
     check("BlackScholes", blackScholes());
+    check("BlackScholesErf", blackScholesErf());
     check("LogisticLoss", logistic());
     check("BundleAdjustment", bundle());
     check("GaussianMixture", mixture());
@@ -38,6 +39,12 @@ public final class CrossCheck {
 
   private static Object[] blackScholes() {
     BlackScholesBench b = new BlackScholesBench();
+    b.setup();
+    return b.gradients();
+  }
+
+  private static Object[] blackScholesErf() {
+    BlackScholesErfBench b = new BlackScholesErfBench();
     b.setup();
     return b.gradients();
   }

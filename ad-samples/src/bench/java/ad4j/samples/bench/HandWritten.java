@@ -1,6 +1,7 @@
 package ad4j.samples.bench;
 
 import ad4j.samples.BlackScholes;
+import ad4j.samples.BlackScholesErf;
 
 /**
  * Hand-written value-and-gradient code, as a careful programmer writes it, to compare with the
@@ -28,6 +29,30 @@ final class HandWritten {
     double discount = Math.exp(-r * t);
     double nd1 = BlackScholes.cdf(d1);
     double nd2 = BlackScholes.cdf(d2);
+    double sPhi = s * BlackScholes.pdf(d1);
+    double kDiscountNd2 = k * discount * nd2;
+    gradient[0] = nd1;
+    gradient[1] = -discount * nd2;
+    gradient[2] = sPhi * sigma / (2 * sqrtT) + r * kDiscountNd2;
+    gradient[3] = t * kDiscountNd2;
+    gradient[4] = sPhi * sqrtT;
+    return s * nd1 - kDiscountNd2;
+  }
+
+  /**
+   * {@link #callPrice} with {@code N} from Hipparchus' {@code Erf.erfc}, as
+   * {@link ad4j.samples.BlackScholesErf} computes it: the closed-form Greeks with the same
+   * {@code φ} that its {@code @DerivativeOf} rule gives.
+   */
+  static double callPriceErf(double s, double k, double t, double r, double sigma,
+      double[] gradient) {
+    double sqrtT = Math.sqrt(t);
+    double volSqrtT = sigma * sqrtT;
+    double d1 = (Math.log(s / k) + (r + 0.5 * sigma * sigma) * t) / volSqrtT;
+    double d2 = d1 - volSqrtT;
+    double discount = Math.exp(-r * t);
+    double nd1 = BlackScholesErf.cdf(d1);
+    double nd2 = BlackScholesErf.cdf(d2);
     double sPhi = s * BlackScholes.pdf(d1);
     double kDiscountNd2 = k * discount * nd2;
     gradient[0] = nd1;

@@ -1,0 +1,80 @@
+package ad4j;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a static method as a user-supplied partial derivative (a "rule") of another method, the
+ * target: ad4j then differentiates calls of the target from {@code @Differentiable} methods with
+ * these partials and never looks inside the target's body. Use it for a method ad4j cannot
+ * differentiate (a library special function such as Hipparchus' {@code Erf.erf} or
+ * {@code Gamma.logGamma}, native or table-driven code) or whose derivative is better known in
+ * closed form.
+ *
+ * <p>One rule per {@code double} parameter of the target, returning the partial derivative of
+ * the target with respect to that parameter, with exactly the target's parameter list:
+ *
+ * <pre>{@code
+ * static double erf(double x) { return org.hipparchus.special.Erf.erf(x); }
+ *
+ * @DerivativeOf("erf")                     // the only double parameter: wrt may be omitted
+ * static double erfDerivative(double x) { return 2 / Math.sqrt(Math.PI) * Math.exp(-x * x); }
+ *
+ * static double f(double x, double y) { ... }
+ *
+ * @DerivativeOf(value = "f", wrt = "y")    // the partial derivative of f with respect to y
+ * static double fY(double x, double y) { ... }
+ * }</pre>
+ *
+ * <p>The target must return {@code double}; its {@code double} parameters are the ones that can
+ * carry derivatives ({@code int}, {@code long} and {@code boolean} parameters carry none and need
+ * no rule). A target declared in another class names it with {@link #owner()}. ad4j looks for
+ * rules in the target's own class and in the class of the {@code @Differentiable} method that
+ * calls it. A rule must be {@code static}, not {@code private} (the generated class calls it),
+ * and return {@code double}.
+ *
+ * <p>The target may be an instance method, called on a {@code static final} field (a
+ * distribution object, say): its rule takes the receiver first, then the target's parameters,
+ * and the receiver carries no derivative:
+ *
+ * <pre>{@code
+ * static final NormalDistribution STANDARD = new NormalDistribution(0, 1);
+ *
+ * @DerivativeOf(owner = NormalDistribution.class, value = "cumulativeProbability")
+ * static double cdfDerivative(NormalDistribution d, double x) { return d.density(x); }
+ * }</pre>
+ *
+ * <p>A call that passes a value carrying a derivative to a parameter of the target without a
+ * rule is a compile error at the call, naming that parameter; a parameter that only ever
+ * receives constants needs no rule. A rule that names an unknown method or parameter, whose
+ * parameter list or return type does not match the target's, or that repeats another rule's
+ * partial, is a compile error at the rule.
+ *
+ * <p>The primal value of a call is the target's own result, bit for bit: generated code calls
+ * the target, then the rules for the parameters whose arguments carry derivatives.
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.METHOD)
+public @interface DerivativeOf {
+  /** The target's simple name. */
+  String value();
+
+  /**
+   * The name of the target's parameter this rule is the partial derivative with respect to;
+   * may be omitted (left empty) when the target has exactly one {@code double} parameter. For a
+   * target compiled without parameter names, the rule's own parameter name at that position
+   * counts; a library that ships rules naming {@code wrt} must be compiled with parameter names
+   * ({@code -g}, the default of Maven and Gradle, or {@code -parameters}).
+   */
+  String wrt() default "";
+
+  /**
+   * The class declaring the target; the default, {@code void.class}, means the class declaring
+   * the annotated rule.
+   */
+  Class<?> owner() default void.class;
+}

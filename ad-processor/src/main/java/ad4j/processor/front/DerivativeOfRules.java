@@ -1,0 +1,267 @@
+package ad4j.processor.front;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Reads and checks {@code @ad4j.DerivativeOf} rules: which method (the target) a rule is a
+ * partial derivative of, and with respect to which parameter. The processor reports the
+ * problems of the rules it compiles at the rules ({@link #check}); lowering looks up the valid
+ * rules of a called method ({@link #rulesOf}).
+ */
+public final class DerivativeOfRules {
+  /** The annotation's qualified name. */
+  public static final String ANNOTATION = "ad4j.DerivativeOf";
+
+  /**
+   * A valid rule.
+   *
+   * @param method the rule method
+   * @param target the method it is a partial derivative of
+   * @param wrt the index, in the target's parameter list, of the parameter it differentiates by
+   */
+  public record Rule(ExecutableElement method, ExecutableElement target, int wrt) {}
+
+  /**
+   * What is wrong with a rule, and where to say so: at the annotation's {@code value} when not
+   * null, else at the annotation when not null, else at the method.
+   */
+  public record Problem(ExecutableElement method, AnnotationMirror annotation,
+      AnnotationValue value, String message) {}
+
+  /** A rule checked: exactly one of the two is present. */
+  public record Checked(Optional<Rule> rule, Optional<Problem> problem) {}
+
+  private final Elements elements;
+  private final Types types;
+
+  public DerivativeOfRules(Elements elements, Types types) {
+    this.elements = elements;
+    this.types = types;
+  }
+
+  /** The {@code @DerivativeOf} annotation of {@code method}, if it has one. */
+  public static Optional<AnnotationMirror> annotationOf(ExecutableElement method) {
+    for (AnnotationMirror annotation : method.getAnnotationMirrors()) {
+      TypeElement type = (TypeElement) annotation.getAnnotationType().asElement();
+      if (type.getQualifiedName().contentEquals(ANNOTATION)) {
+        return Optional.of(annotation);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The target's name a {@code @DerivativeOf} annotation gives. */
+  public static String targetName(AnnotationMirror annotation) {
+    AnnotationValue value = element(annotation, "value");
+    return value == null ? "" : String.valueOf(value.getValue());
+  }
+
+  /** Checks the rule {@code method}, which carries {@code @DerivativeOf}. */
+  public Checked check(ExecutableElement method) {
+    AnnotationMirror annotation = annotationOf(method).orElseThrow();
+    AnnotationValue valueElement = element(annotation, "value");
+    AnnotationValue wrtElement = element(annotation, "wrt");
+    AnnotationValue ownerElement = element(annotation, "owner");
+    String value = valueElement == null ? "" : String.valueOf(valueElement.getValue());
+    String wrt = wrtElement == null ? "" : String.valueOf(wrtElement.getValue());
+    String rule = "@DerivativeOf rule '" + method.getSimpleName() + "'";
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    TypeElement owner = declaring;
+    if (ownerElement != null && ownerElement.getValue() instanceof TypeMirror ownerType
+        && ownerType.getKind() != TypeKind.VOID) {
+      if (!(ownerType instanceof DeclaredType declared)) {
+        return problem(method, annotation, ownerElement, rule + ": owner '" + ownerType
+            + "' is not a class or interface");
+      }
+      owner = (TypeElement) declared.asElement();
+    }
+    if (!method.getModifiers().contains(Modifier.STATIC)) {
+      return problem(method, null, null, rule + " must be static");
+    }
+    if (method.getModifiers().contains(Modifier.PRIVATE)) {
+      return problem(method, null, null, rule + " is private: generated code lives in another"
+          + " class and calls it; make it package-private");
+    }
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      return problem(method, null, null, rule + " must return 'double' (the partial"
+          + " derivative), not '" + method.getReturnType() + "'");
+    }
+    String ownerName = owner.getSimpleName().toString();
+    List<ExecutableElement> candidates = ElementFilter.methodsIn(elements.getAllMembers(owner))
+        .stream().filter(m -> m.getSimpleName().contentEquals(value)).toList();
+    if (candidates.isEmpty()) {
+      return problem(method, annotation, valueElement, rule + ": unknown target: no method '"
+          + value + "' in '" + ownerName + "'"
+          + (owner == declaring ? " (name another class with owner = ...)" : ""));
+    }
+    TypeElement targetOwner = owner;
+    ExecutableElement target = null;
+    for (ExecutableElement candidate : candidates) {
+      if (parametersMatch(method, candidate, targetOwner)) {
+        target = candidate;
+      }
+    }
+    if (target == null) {
+      return problem(method, null, null, rule + ": its parameters " + typeList(method)
+          + " do not match those of '" + ownerName + "." + value + "', " + candidates.stream()
+              .map(c -> expectedParameters(c, targetOwner)).collect(Collectors.joining(" or "))
+          + ": a rule takes exactly the target's parameters (after the receiver, for an"
+          + " instance method)");
+    }
+    String targetName = ownerName + "." + value;
+    if (target.getReturnType().getKind() != TypeKind.DOUBLE) {
+      return problem(method, null, null, rule + ": target '" + targetName + "' returns '"
+          + target.getReturnType() + "', and ad4j differentiates calls of methods returning"
+          + " 'double' only");
+    }
+    List<? extends VariableElement> parameters = target.getParameters();
+    List<Integer> active = new ArrayList<>();
+    for (int i = 0; i < parameters.size(); i++) {
+      if (parameters.get(i).asType().getKind() == TypeKind.DOUBLE) {
+        active.add(i);
+      }
+    }
+    if (active.isEmpty()) {
+      return problem(method, null, null, rule + ": target '" + targetName + "' has no 'double'"
+          + " parameter, so there is no derivative to give");
+    }
+    String activeNames = active.stream().map(i -> parameters.get(i).getSimpleName().toString())
+        .collect(Collectors.joining(", "));
+    if (wrt.isEmpty()) {
+      if (active.size() > 1) {
+        return problem(method, annotation, null, rule + ": missing wrt: '" + targetName
+            + "' has several 'double' parameters (" + activeNames + "); name the one this rule"
+            + " differentiates by, as wrt = \"" + parameters.get(active.get(0)).getSimpleName()
+            + "\"");
+      }
+      return valid(method, target, active.get(0));
+    }
+    int index = indexOf(parameters, wrt);
+    if (index < 0) {
+      // A library compiled without parameter names: the rule's own names, in the same order.
+      int offset = target.getModifiers().contains(Modifier.STATIC) ? 0 : 1;
+      int own = indexOf(method.getParameters(), wrt) - offset;
+      index = own >= 0 ? own : -1;
+    }
+    if (index < 0) {
+      return problem(method, annotation, wrtElement, rule + ": unknown wrt: '" + targetName
+          + "' has no parameter '" + wrt + "'; its 'double' parameters are " + activeNames);
+    }
+    if (parameters.get(index).asType().getKind() == TypeKind.ARRAY) {
+      return problem(method, annotation, wrtElement, rule + ": parameter '" + wrt + "' of '"
+          + targetName + "' has type '" + parameters.get(index).asType() + "': partial"
+          + " derivatives with respect to arrays (the array forms of @DerivativeOf) are not"
+          + " supported yet");
+    }
+    if (!active.contains(index)) {
+      return problem(method, annotation, wrtElement, rule + ": parameter '" + wrt + "' of '"
+          + targetName + "' has type '" + parameters.get(index).asType() + "' and carries no"
+          + " derivative; its 'double' parameters are " + activeNames);
+    }
+    return valid(method, target, index);
+  }
+
+  /**
+   * The valid rules of {@code target} declared in {@code classes} (the target's class and the
+   * caller's), in the order found. Invalid ones are left out: the processor reports them at the
+   * rules.
+   */
+  public List<Rule> rulesOf(ExecutableElement target, List<TypeElement> classes) {
+    List<Rule> rules = new ArrayList<>();
+    List<TypeElement> seen = new ArrayList<>();
+    for (TypeElement type : classes) {
+      if (seen.contains(type)) {
+        continue;
+      }
+      seen.add(type);
+      for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+        if (annotationOf(method).isPresent()) {
+          check(method).rule().filter(r -> r.target().equals(target)).ifPresent(rules::add);
+        }
+      }
+    }
+    return rules;
+  }
+
+  private boolean parametersMatch(ExecutableElement rule, ExecutableElement target,
+      TypeElement owner) {
+    List<TypeMirror> expected = expectedTypes(target, owner);
+    List<? extends VariableElement> actual = rule.getParameters();
+    if (actual.size() != expected.size()) {
+      return false;
+    }
+    for (int i = 0; i < expected.size(); i++) {
+      if (!types.isSameType(types.erasure(actual.get(i).asType()),
+          types.erasure(expected.get(i)))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private List<TypeMirror> expectedTypes(ExecutableElement target, TypeElement owner) {
+    List<TypeMirror> expected = new ArrayList<>();
+    if (!target.getModifiers().contains(Modifier.STATIC)) {
+      expected.add(owner.asType());
+    }
+    for (VariableElement parameter : target.getParameters()) {
+      expected.add(parameter.asType());
+    }
+    return expected;
+  }
+
+  private String expectedParameters(ExecutableElement target, TypeElement owner) {
+    return "(" + expectedTypes(target, owner).stream().map(t -> types.erasure(t).toString())
+        .collect(Collectors.joining(", ")) + ")";
+  }
+
+  private String typeList(ExecutableElement method) {
+    return "(" + method.getParameters().stream()
+        .map(p -> types.erasure(p.asType()).toString()).collect(Collectors.joining(", ")) + ")";
+  }
+
+  private static int indexOf(List<? extends VariableElement> parameters, String name) {
+    for (int i = 0; i < parameters.size(); i++) {
+      if (parameters.get(i).getSimpleName().contentEquals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static AnnotationValue element(AnnotationMirror annotation, String name) {
+    for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
+        : annotation.getElementValues().entrySet()) {
+      if (entry.getKey().getSimpleName().contentEquals(name)) {
+        return entry.getValue();
+      }
+    }
+    return null;
+  }
+
+  private static Checked valid(ExecutableElement method, ExecutableElement target, int wrt) {
+    return new Checked(Optional.of(new Rule(method, target, wrt)), Optional.empty());
+  }
+
+  private static Checked problem(ExecutableElement method, AnnotationMirror annotation,
+      AnnotationValue value, String message) {
+    return new Checked(Optional.empty(),
+        Optional.of(new Problem(method, annotation, value, message)));
+  }
+}

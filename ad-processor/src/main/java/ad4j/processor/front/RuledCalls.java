@@ -1,0 +1,242 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.RuledCallee;
+import com.sun.source.tree.Tree;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * Lowers calls of methods whose partial derivatives the user supplies with
+ * {@code @DerivativeOf}: one {@link Operation#call(RuledCallee)} instruction, whose partials
+ * the rule table builds as calls of the rules. Rules are looked up in the target's class and in
+ * the class of the method being lowered.
+ */
+final class RuledCalls {
+  private final LoweringContext context;
+  private final DerivativeOfRules rules;
+
+  RuledCalls(LoweringContext context) {
+    this.context = context;
+    this.rules = new DerivativeOfRules(context.elements(), context.types());
+  }
+
+  /** A call lowered here: its value, or null after an error at the call. */
+  record Lowered(Operand operand) {}
+
+  /**
+   * The call {@code owner.name(arguments)} lowered with its rules, when the static method it
+   * chooses (as Java chooses among overloads) has rules, or a rule in a compiled library names
+   * it but cannot be used (an error at the call, then); empty otherwise, and the call is
+   * resolved as any other.
+   */
+  Optional<Lowered> lower(TypeElement owner, String name, List<Operand> arguments, Tree call,
+      String shown) {
+    ExecutableElement method = CalleeResolver.choose(context, owner, name, arguments);
+    if (method == null || !method.getModifiers().contains(Modifier.STATIC)) {
+      return Optional.empty();
+    }
+    if (rulesOf(method).isEmpty()) {
+      Optional<String> unusable = unusableLibraryRule(method);
+      if (unusable.isPresent()) {
+        context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: "
+            + unusable.get());
+        return Optional.of(new Lowered(null));
+      }
+      return Optional.empty();
+    }
+    return Optional.of(new Lowered(lower(method, arguments, call, shown)));
+  }
+
+  /**
+   * Why a rule of a compiled library that names {@code target} cannot be used, if there is one:
+   * such rules are checked here, not where they were compiled. A library compiled without
+   * parameter names (neither {@code -g} nor {@code -parameters}) cannot match {@code wrt}.
+   */
+  private Optional<String> unusableLibraryRule(ExecutableElement target) {
+    TypeElement declaring = (TypeElement) target.getEnclosingElement();
+    if (context.isCompiledFromSource(declaring)) {
+      return Optional.empty();
+    }
+    for (ExecutableElement method : ElementFilter.methodsIn(declaring.getEnclosedElements())) {
+      Optional<AnnotationMirror> annotation = DerivativeOfRules.annotationOf(method);
+      if (annotation.isPresent() && DerivativeOfRules.targetName(annotation.get())
+          .equals(target.getSimpleName().toString())) {
+        Optional<DerivativeOfRules.Problem> problem = rules.check(method).problem();
+        if (problem.isPresent()) {
+          return Optional.of("its rule in the compiled class '" + declaring.getQualifiedName()
+              + "' cannot be used: " + problem.get().message() + " (a library whose rules name"
+              + " wrt must be compiled with parameter names: -g or -parameters)");
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Whether some instance method {@code name} of the receiver's type has rules: then a call of
+   * it on the {@code static final} field {@code receiver} is lowered here.
+   */
+  boolean hasInstanceRules(VariableElement receiver, String name) {
+    return receiverType(receiver).map(type -> ElementFilter.methodsIn(
+            context.elements().getAllMembers(type)).stream()
+        .anyMatch(m -> m.getSimpleName().contentEquals(name)
+            && !m.getModifiers().contains(Modifier.STATIC) && !rulesOf(m).isEmpty()))
+        .orElse(false);
+  }
+
+  /**
+   * The call {@code receiver.name(arguments)} of an instance method with rules; null after an
+   * error at it.
+   */
+  Operand lowerOnReceiver(VariableElement receiver, String name, List<Operand> arguments,
+      Tree call, String shown) {
+    TypeElement type = receiverType(receiver).orElseThrow();
+    ExecutableElement target = CalleeResolver.choose(context, type, name, arguments);
+    if (target == null || target.getModifiers().contains(Modifier.STATIC)
+        || rulesOf(target).isEmpty()) {
+      context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: no"
+          + " method '" + name + "' of '" + type.getSimpleName() + "' that takes these"
+          + " arguments has @DerivativeOf rules");
+      return null;
+    }
+    if (!receiver.getModifiers().contains(Modifier.STATIC)
+        || !receiver.getModifiers().contains(Modifier.FINAL)) {
+      context.diagnostics().error(call, "call to '" + shown + "': its receiver '"
+          + receiver.getSimpleName() + "' must be a static final field, so that the call and"
+          + " its @DerivativeOf rules see the same object");
+      return null;
+    }
+    Optional<String> hidden = context.reachability().ofMember(receiver);
+    if (hidden.isPresent()) {
+      context.diagnostics().error(call, "call to '" + shown + "': generated code cannot read its"
+          + " receiver: " + hidden.get());
+      return null;
+    }
+    String text = context.referenceTo((TypeElement) receiver.getEnclosingElement()) + "."
+        + receiver.getSimpleName();
+    return lower(target, arguments, call, shown, text);
+  }
+
+  private Optional<TypeElement> receiverType(VariableElement receiver) {
+    return receiver.asType() instanceof DeclaredType declared
+        && declared.asElement() instanceof TypeElement type ? Optional.of(type) : Optional.empty();
+  }
+
+  /** The call of {@code target}, differentiated by its rules; null after an error at it. */
+  private Operand lower(ExecutableElement target, List<Operand> arguments, Tree call,
+      String shown) {
+    return lower(target, arguments, call, shown, null);
+  }
+
+  /**
+   * The call of {@code target} on {@code receiver} (Java text; null for a static method),
+   * differentiated by its rules; null after an error at it.
+   */
+  private Operand lower(ExecutableElement target, List<Operand> arguments, Tree call,
+      String shown, String receiver) {
+    TypeElement declaring = (TypeElement) target.getEnclosingElement();
+    String targetName = declaring.getSimpleName() + "." + target.getSimpleName();
+    List<DerivativeOfRules.Rule> found = rulesOf(target);
+    Map<Integer, DerivativeOfRules.Rule> byParameter = new HashMap<>();
+    for (DerivativeOfRules.Rule rule : found) {
+      DerivativeOfRules.Rule other = byParameter.putIfAbsent(rule.wrt(), rule);
+      // Two rules compiled here are reported at the second rule; one from a library, here.
+      if (other != null && !(context.isCompiledFromSource(other.method())
+          && context.isCompiledFromSource(rule.method()))) {
+        context.diagnostics().error(call, "call to '" + shown + "': two @DerivativeOf rules"
+            + " give the partial derivative of '" + targetName + "' with respect to '"
+            + parameterName(target, rule.wrt()) + "': '" + describe(other.method()) + "' and '"
+            + describe(rule.method()) + "'; keep one");
+        return null;
+      }
+    }
+    List<String> missing = new ArrayList<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (arguments.get(i).isActive() && !byParameter.containsKey(i)) {
+        missing.add(parameterName(target, i));
+      }
+    }
+    if (!missing.isEmpty()) {
+      context.diagnostics().error(call, "call to '" + shown + "': "
+          + (missing.size() == 1 ? "parameter '" : "parameters '")
+          + String.join("', '", missing) + "' of '" + targetName + "' "
+          + (missing.size() == 1 ? "receives a value" : "receive values")
+          + " carrying a derivative, but '" + targetName + "' has @DerivativeOf rules only for '"
+          + found.stream().map(r -> parameterName(target, r.wrt())).distinct().sorted()
+              .collect(Collectors.joining("', '"))
+          + "'; add a rule @DerivativeOf(value = \"" + target.getSimpleName() + "\", wrt = \""
+          + missing.get(0) + "\") for each");
+      return null;
+    }
+    Optional<String> unreachable = context.reachability().ofMember(target);
+    if (unreachable.isPresent()) {
+      context.diagnostics().error(call, "call to '" + shown + "': generated code cannot call"
+          + " it: " + unreachable.get());
+      return null;
+    }
+    List<NumericType> parameterTypes = new ArrayList<>();
+    for (var parameter : target.getParameters()) {
+      parameterTypes.add(LoweringContext.variableType(parameter.asType().getKind())
+          .orElseThrow());
+    }
+    Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
+    for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : byParameter.entrySet()) {
+      ExecutableElement rule = entry.getValue().method();
+      Optional<String> hidden = context.reachability().ofMember(rule);
+      if (hidden.isPresent()) {
+        context.diagnostics().error(call, "call to '" + shown + "': generated code cannot call"
+            + " its @DerivativeOf rule '" + describe(rule) + "': " + hidden.get());
+        return null;
+      }
+      partials.put(entry.getKey(), new RuledCallee(
+          context.referenceTo((TypeElement) rule.getEnclosingElement()),
+          rule.getSimpleName().toString(), parameterTypes, Map.of(), receiver));
+    }
+    RuledCallee callee = new RuledCallee(
+        receiver == null ? context.referenceTo(declaring) : receiver,
+        target.getSimpleName().toString(), parameterTypes, partials, null);
+    boolean active = arguments.stream().anyMatch(Operand::isActive);
+    return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE, active);
+  }
+
+  private List<DerivativeOfRules.Rule> rulesOf(ExecutableElement target) {
+    return rules.rulesOf(target, List.of((TypeElement) target.getEnclosingElement(),
+        context.symbols().enclosingType()));
+  }
+
+  /**
+   * The name of the target's parameter {@code index}: its own when compiled here; for a library
+   * compiled without parameter names ({@code arg0}), the name a rule of this compilation gives
+   * it, as rules repeat the target's parameter list.
+   */
+  private String parameterName(ExecutableElement target, int index) {
+    if (!context.isCompiledFromSource(target)) {
+      for (DerivativeOfRules.Rule rule : rulesOf(target)) {
+        if (context.isCompiledFromSource(rule.method())) {
+          int receiver = target.getModifiers().contains(Modifier.STATIC) ? 0 : 1;
+          return rule.method().getParameters().get(receiver + index).getSimpleName().toString();
+        }
+      }
+    }
+    return target.getParameters().get(index).getSimpleName().toString();
+  }
+
+  private static String describe(ExecutableElement method) {
+    return method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName();
+  }
+}

@@ -1,0 +1,30 @@
+package ad4j.processor.ir;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A method called by the one being differentiated whose partial derivatives the user supplies
+ * with {@code @DerivativeOf} (the target), or one of those rules. ad4j never looks inside it:
+ * the primal calls it as written, and the partial with respect to argument {@code i} is a call
+ * of {@code partials().get(i)} with the same arguments.
+ *
+ * <p>An instance method is called on a receiver, a {@code static final} field: the target is
+ * called as {@code receiver.name(a, ...)} and its rules as {@code Rules.rule(receiver, a, ...)}.
+ *
+ * @param qualifier what generated code writes before {@code .name(...)}: the class declaring
+ *     the method, or the receiver of an instance method
+ * @param name the method's name
+ * @param parameterTypes its parameter types (the receiver is not one)
+ * @param partials for a target, the rule of each parameter that has one, by parameter index;
+ *     empty for a rule itself, which carries no derivative
+ * @param leadingArgument for a rule of an instance method, the receiver, passed before the
+ *     arguments; else null
+ */
+public record RuledCallee(String qualifier, String name, List<NumericType> parameterTypes,
+    Map<Integer, RuledCallee> partials, String leadingArgument) {
+  public RuledCallee {
+    parameterTypes = List.copyOf(parameterTypes);
+    partials = Map.copyOf(partials);
+  }
+}

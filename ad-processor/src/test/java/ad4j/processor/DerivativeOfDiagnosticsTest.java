@@ -1,0 +1,419 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertWithMessage;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import ad4j.processor.testing.InProcessCompiler;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every diagnostic about {@code @DerivativeOf}: at the rule (unknown target or parameter, a
+ * missing {@code wrt}, parameters or return types that do not match, two rules for one partial,
+ * a private or instance rule) and at the call (a value carrying a derivative passed where no
+ * rule is, two rules in two classes), each with its message, line and column.
+ */
+class DerivativeOfDiagnosticsTest {
+
+  /** The lines of {@code com.example.F}: these members from line 5 on. */
+  private static List<String> classF(String... members) {
+    List<String> lines = new ArrayList<>(List.of("package com.example;",
+        "import ad4j.DerivativeOf;", "import ad4j.Differentiable;", "final class F {"));
+    lines.addAll(List.of(members));
+    lines.add("}");
+    return lines;
+  }
+
+  private static JavaFileObject fileOf(List<String> lines) {
+    return JavaFileObjects.forSourceString("com.example.F", String.join("\n", lines));
+  }
+
+  /** The 1-based column of {@code text} on line {@code line}; the test fails without it. */
+  private static int columnOf(List<String> lines, int line, String text) {
+    int column = lines.get(line - 1).indexOf(text) + 1;
+    assertWithMessage("line %s has %s", line, text).that(column).isGreaterThan(0);
+    return column;
+  }
+
+  private static Compilation compile(JavaFileObject... files) {
+    return InProcessCompiler.javac().compile(files);
+  }
+
+  @Test
+  void unknownTargetIsReportedAtTheName() {
+    List<String> lines = classF(
+        "  static double g(double x) { return x; }",
+        "  @DerivativeOf(\"gg\") static double gX(double x) { return 1; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': unknown target:"
+        + " no method 'gg' in 'F' (name another class with owner = ...)")
+        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "\"gg\""));
+  }
+
+  @Test
+  void unknownTargetInTheNamedOwner() {
+    List<String> lines = classF(
+        "  @DerivativeOf(owner = Math.class, value = \"erf\")",
+        "  static double erfX(double x) { return 1; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'erfX': unknown target:"
+        + " no method 'erf' in 'Math'").inFile(file).onLine(5)
+        .atColumn(columnOf(lines, 5, "\"erf\""));
+  }
+
+  @Test
+  void unknownWrtIsReportedAtTheParameterName() {
+    List<String> lines = classF(
+        "  static double g(double x, double y) { return x * y; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"z\") static double gZ(double x, double y) {",
+        "    return 1;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gZ': unknown wrt:"
+        + " 'F.g' has no parameter 'z'; its 'double' parameters are x, y")
+        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "\"z\""));
+  }
+
+  @Test
+  void wrtNamingAParameterWithoutDerivative() {
+    List<String> lines = classF(
+        "  static double g(double x, int n) { return x * n; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"n\") static double gN(double x, int n) {",
+        "    return 1;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gN': parameter 'n' of"
+        + " 'F.g' has type 'int' and carries no derivative; its 'double' parameters are x")
+        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "\"n\""));
+  }
+
+  @Test
+  void wrtNamingAnArrayParameterIsNotSupportedYet() {
+    List<String> lines = classF(
+        "  static double g(double[] v, double x) { return v[0] * x; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"v\") static double gV(double[] v, double x) {",
+        "    return x;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gV': parameter 'v' of"
+        + " 'F.g' has type 'double[]': partial derivatives with respect to arrays (the array"
+        + " forms of @DerivativeOf) are not supported yet")
+        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "\"v\""));
+  }
+
+  @Test
+  void missingWrtWhenTheTargetHasSeveralDoubleParameters() {
+    List<String> lines = classF(
+        "  static double g(double x, double y) { return x * y; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double gX(double x, double y) { return y; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': missing wrt:"
+        + " 'F.g' has several 'double' parameters (x, y); name the one this rule"
+        + " differentiates by, as wrt = \"x\"").inFile(file).onLine(6)
+        .atColumn(columnOf(lines, 6, "@"));
+  }
+
+  @Test
+  void parameterListThatDoesNotMatch() {
+    List<String> lines = classF(
+        "  static double g(double x, int n) { return x * n; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double gX(double x) { return 1; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': its parameters"
+        + " (double) do not match those of 'F.g', (double, int): a rule takes exactly the"
+        + " target's parameters").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gX"));
+  }
+
+  @Test
+  void ruleThatDoesNotReturnDouble() {
+    List<String> lines = classF(
+        "  static double g(double x) { return x; }",
+        "  @DerivativeOf(\"g\")",
+        "  static float gX(double x) { return 1; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX' must return"
+        + " 'double' (the partial derivative), not 'float'").inFile(file).onLine(7)
+        .atColumn(columnOf(lines, 7, "gX"));
+  }
+
+  @Test
+  void targetThatDoesNotReturnDouble() {
+    List<String> lines = classF(
+        "  static int g(double x) { return (int) x; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double gX(double x) { return 1; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': target 'F.g'"
+        + " returns 'int', and ad4j differentiates calls of methods returning 'double' only")
+        .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gX"));
+  }
+
+  @Test
+  void twoRulesForTheSamePartial() {
+    List<String> lines = classF(
+        "  static double g(double x) { return x * x; }",
+        "  @DerivativeOf(\"g\") static double gX(double x) { return 2 * x; }",
+        "  @DerivativeOf(\"g\") static double gX2(double x) { return x + x; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX2' repeats rule"
+        + " 'F.gX': both give the partial derivative of 'F.g' with respect to 'x'; keep one")
+        .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gX2"));
+  }
+
+  @Test
+  void privateRule() {
+    List<String> lines = classF(
+        "  static double g(double x) { return x * x; }",
+        "  @DerivativeOf(\"g\") private static double gX(double x) { return 2 * x; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX' is private:"
+        + " generated code lives in another class and calls it; make it package-private")
+        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "gX"));
+  }
+
+  @Test
+  void instanceRule() {
+    List<String> lines = classF(
+        "  static double g(double x) { return x * x; }",
+        "  @DerivativeOf(\"g\") double gX(double x) { return 2 * x; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX' must be static")
+        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "gX"));
+  }
+
+  @Test
+  void derivativeCarryingValueForAParameterWithoutRule() {
+    List<String> lines = classF(
+        "  static double g(double x, double y, double z) { return x * y * z; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static double gX(double x, double y, double z) { return y * z; }",
+        "  @Differentiable static double f(double a, double b) {",
+        "    double ok = g(a, 2, 3);",
+        "    return ok + g(a, b, a * b);",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)': parameters 'y', 'z' of"
+        + " 'F.g' receive values carrying a derivative, but 'F.g' has @DerivativeOf rules only"
+        + " for 'x'; add a rule @DerivativeOf(value = \"g\", wrt = \"y\") for each")
+        .inFile(file).onLine(10).atColumn(columnOf(lines, 10, "(a, b"));
+  }
+
+  private static final JavaFileObject LIBRARY = JavaFileObjects.forSourceString("com.example.Lib",
+      String.join("\n",
+          "package com.example;",
+          "import ad4j.DerivativeOf;",
+          "public final class Lib {",
+          "  public static double g(double x) { return x * x; }",
+          "  @DerivativeOf(\"g\") public static double gX(double x) { return 2 * x; }",
+          "}"));
+
+  private static final List<String> CALLER_WITH_SECOND_RULE = classF(
+      "  @DerivativeOf(owner = Lib.class, value = \"g\") static double g2(double x) {",
+      "    return x + x;",
+      "  }",
+      "  @Differentiable static double f(double a) {",
+      "    return Lib.g(a);",
+      "  }");
+
+  @Test
+  void rulesForOnePartialInTheTargetsClassAndTheCallersCompiledTogether() {
+    JavaFileObject file = fileOf(CALLER_WITH_SECOND_RULE);
+
+    Compilation compilation = compile(LIBRARY, file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'g2' repeats rule"
+        + " 'Lib.gX': both give the partial derivative of 'Lib.g' with respect to 'x'; keep one")
+        .inFile(file).onLine(5).atColumn(columnOf(CALLER_WITH_SECOND_RULE, 5, "g2"));
+  }
+
+  @Test
+  void rulesForOnePartialInACompiledLibraryAndTheCaller(@TempDir Path classes)
+      throws IOException {
+    Compilation library = compile(LIBRARY);
+    assertThat(library).succeededWithoutWarnings();
+    for (JavaFileObject output : library.generatedFiles()) {
+      if (output.getKind() == JavaFileObject.Kind.CLASS) {
+        String name = output.getName().replaceFirst("^.*?/com/", "com/");
+        Path target = classes.resolve(name);
+        Files.createDirectories(target.getParent());
+        try (InputStream in = output.openInputStream()) {
+          Files.copy(in, target);
+        }
+      }
+    }
+    JavaFileObject file = fileOf(CALLER_WITH_SECOND_RULE);
+
+    Compilation compilation = InProcessCompiler.javac()
+        .withClasspath(classpathWith(classes)).compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'Lib.g(...)': two @DerivativeOf"
+        + " rules give the partial derivative of 'Lib.g' with respect to 'x': 'Lib.gX' and"
+        + " 'F.g2'; keep one").inFile(file).onLine(9)
+        .atColumn(columnOf(CALLER_WITH_SECOND_RULE, 9, "(a)"));
+  }
+
+  /** This test's class path (the annotations and the runtime) and {@code directory}. */
+  private static List<File> classpathWith(Path directory) {
+    List<File> path = new ArrayList<>();
+    path.add(directory.toFile());
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      path.add(new File(entry));
+    }
+    return path;
+  }
+
+  @Test
+  void ruleOfAnInstanceMethodWithoutTheReceiver() {
+    List<String> lines = classF(
+        "  double g(double x) { return x * x; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double gX(double x) { return 2 * x; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': its parameters"
+        + " (double) do not match those of 'F.g', (com.example.F, double): a rule takes exactly"
+        + " the target's parameters (after the receiver, for an instance method)")
+        .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gX"));
+  }
+
+  @Test
+  void receiverThatIsNotAStaticFinalField() {
+    List<String> lines = classF(
+        "  static F shared = new F();",
+        "  double g(double x) { return x * x; }",
+        "  @DerivativeOf(\"g\") static double gX(F f, double x) { return 2 * x; }",
+        "  @Differentiable static double f(double a) {",
+        "    return shared.g(a);",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'shared.g(...)': its receiver"
+        + " 'shared' must be a static final field, so that the call and its @DerivativeOf rules"
+        + " see the same object").inFile(file).onLine(9).atColumn(columnOf(lines, 9, "(a)"));
+  }
+
+  @Test
+  void privateTargetCannotBeCalledByGeneratedCode() {
+    List<String> lines = classF(
+        "  private static double g(double x) { return x * x; }",
+        "  @DerivativeOf(\"g\") static double gX(double x) { return 2 * x; }",
+        "  @Differentiable static double f(double a) {",
+        "    return g(a);",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)': generated code cannot"
+        + " call it: method 'F.g' is private; make it package-private").inFile(file).onLine(8).atColumn(columnOf(lines, 8, "(a)"));
+  }
+
+  @Test
+  void callOfAMethodWithoutRulesOffersDerivativeOf() {
+    List<String> lines = classF(
+        "  static double g(double x) { return x * x; }",
+        "  @Differentiable static double f(double a) {",
+        "    return g(a) + Math.abs(a);",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' is not differentiable:"
+        + " annotate 'F.g' with @Differentiable, so that ad4j generates the derivatives this call"
+        + " needs, or give its partial derivatives with @DerivativeOf").inFile(file).onLine(7)
+        .atColumn(columnOf(lines, 7, "(a)"));
+  }
+
+  @Test
+  void callOfALibraryMethodOffersDerivativeOf() {
+    List<String> lines = classF(
+        "  @Differentiable static double f(double a) {",
+        "    return Double.sum(a, 1);",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'Double.sum(...)' is not"
+        + " differentiable: 'Double.sum' is not a @Differentiable method; ad4j differentiates"
+        + " calls to java.lang.Math and StrictMath functions and to @Differentiable methods;"
+        + " give its partial derivatives with @DerivativeOf").inFile(file).onLine(6)
+        .atColumn(columnOf(lines, 6, "(a, 1)"));
+  }
+}
