@@ -17,7 +17,8 @@ public final class Samples {
   static final List<Class<?>> GENERATED = List.of(
       SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
       BlackScholesErfGrad.class, NegativeBinomialGrad.class, LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
-      OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class);
+      OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class,
+      CurveFitGrad.class);
 
   /**
    * Prints all samples to standard output.
@@ -43,6 +44,8 @@ public final class Samples {
     LogisticRegression.print(out);
     out.println();
     SoftmaxRegression.print(out);
+    out.println();
+    CurveFit.print(out);
     out.println();
     ControlFlow.print(out);
     out.println();
