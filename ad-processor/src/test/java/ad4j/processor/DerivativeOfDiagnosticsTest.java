@@ -411,6 +411,7 @@ class DerivativeOfDiagnosticsTest {
 
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' is not differentiable:"
+        + " 'a' carries a derivative into 'g(a)', which ad4j cannot differentiate:"
         + " annotate 'F.g' with @Differentiable, so that ad4j generates the derivatives this call"
         + " needs, or give its partial derivatives with @DerivativeOf").inFile(file).onLine(7)
         .atColumn(columnOf(lines, 7, "(a)"));
@@ -428,7 +429,8 @@ class DerivativeOfDiagnosticsTest {
 
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation).hadErrorContaining("ad4j: call to 'Double.sum(...)' is not"
-        + " differentiable: 'Double.sum' is not a @Differentiable method; ad4j differentiates"
+        + " differentiable: 'a' carries a derivative into 'Double.sum(a, 1)', which ad4j cannot"
+        + " differentiate: 'Double.sum' is not a @Differentiable method; ad4j differentiates"
         + " calls to java.lang.Math and StrictMath functions and to @Differentiable methods;"
         + " give its partial derivatives with @DerivativeOf").inFile(file).onLine(6)
         .atColumn(columnOf(lines, 6, "(a, 1)"));

@@ -214,7 +214,7 @@ class HardeningTest {
             "    private P(String m) { super(m); }",
             "    private P() { }",
             "  }",
-            "  private static final class N { static final double K = Math.sqrt(2); }",
+            "  private static final class N { static final double K = Math.log(2); }",
             method)));
 
     Compilation compilation = InProcessCompiler.javac().compile(file);

@@ -55,13 +55,19 @@ public final class LogisticLoss {
   }
 
   /**
-   * The loss for weights given as an array, through the annotated method.
+   * The same loss with the weights as one array parameter: ad4j differentiates it with respect
+   * to every element ({@code LogisticLossGrad.lossGradient(double[])}), so a sample of ten
+   * weights needs no ten parameters. The ten-parameter form above is kept as the straight-line
+   * benchmark ({@code LogisticLossBench}).
    *
    * @param w ten weights
-   * @return the loss
+   * @return the loss, bit for bit that of the ten-parameter form
    */
+  @Differentiable
   public static double loss(double[] w) {
-    return loss(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9]);
+    double margin = w[0] * X0 + w[1] * X1 + w[2] * X2 + w[3] * X3 + w[4] * X4
+        + w[5] * X5 + w[6] * X6 + w[7] * X7 + w[8] * X8 + w[9] * X9;
+    return Math.log1p(Math.exp(-LABEL * margin));
   }
 
   /**
@@ -84,7 +90,7 @@ public final class LogisticLoss {
   }
 
   /**
-   * The gradient from the generated reverse mode.
+   * The gradient from the generated reverse mode of the ten-parameter form.
    *
    * @param w ten weights
    * @return the gradient with respect to the weights
@@ -99,7 +105,7 @@ public final class LogisticLoss {
    * @param out where to print
    */
   public static void print(PrintStream out) {
-    double[] ad = adGradient(WEIGHTS);
+    double[] ad = LogisticLossGrad.lossGradient(WEIGHTS);
     double[] analytic = analyticGradient(WEIGHTS);
     double worst = 0;
     for (int i = 0; i < ad.length; i++) {
@@ -107,7 +113,7 @@ public final class LogisticLoss {
     }
     out.println("Logistic loss log1p(exp(-y w.x)), 10 weights, label y = " + Fmt.num(LABEL));
     out.println("  loss     " + Fmt.num(loss(WEIGHTS)));
-    out.println("  ad4j     " + vec6(ad));
+    out.println("  ad4j     " + vec6(ad) + "   (lossGradient(double[] w))");
     out.println("  analytic " + vec6(analytic) + "   (-y x sigma(-y w.x))");
     out.println("  largest difference " + Fmt.err(worst));
   }

@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * Runs every sample and prints its results: worked examples of AD textbooks, Rosenbrock by
  * BFGS, Black-Scholes Greeks (also with a library's erfc and a user-supplied derivative), a
- * negative-binomial likelihood with a library's log-gamma, a logistic loss, and functions with
- * loops and branches, then where the generated sources are.
+ * negative-binomial likelihood with a library's log-gamma, a logistic loss, logistic and softmax
+ * regression trained on real data sets (array parameters), and functions with loops and
+ * branches, then where the generated sources are.
  */
 public final class Samples {
   private Samples() {}
@@ -16,7 +17,8 @@ public final class Samples {
   static final List<Class<?>> GENERATED = List.of(
       SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
       BlackScholesErfGrad.class, NegativeBinomialGrad.class, LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
-      OverloadsGrad.class);
+      OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class,
+      CurveFitGrad.class);
 
   /**
    * Prints all samples to standard output.
@@ -38,6 +40,12 @@ public final class Samples {
     NegativeBinomial.print(out);
     out.println();
     LogisticLoss.print(out);
+    out.println();
+    LogisticRegression.print(out);
+    out.println();
+    SoftmaxRegression.print(out);
+    out.println();
+    CurveFit.print(out);
     out.println();
     ControlFlow.print(out);
     out.println();

@@ -1193,6 +1193,8 @@ public final class GradClassWriter {
         case DOUBLE_MATRIX -> com.palantir.javapoet.ArrayTypeName.of(
             com.palantir.javapoet.ArrayTypeName.of(TypeName.DOUBLE));
         case INT_ARRAY -> com.palantir.javapoet.ArrayTypeName.of(TypeName.INT);
+        case STRING -> com.palantir.javapoet.ClassName.get(String.class);
+        case VOID -> throw new IllegalArgumentException("no parameter is void");
       };
     }
 

@@ -30,6 +30,7 @@ final class InstructionText {
       case RULED_CALL -> ruledCall(operation, arguments);
       case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
           arguments.toArray(Expr[]::new));
+      case PLAIN_CALL -> Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
       case COPY -> arguments.get(0);
       case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
       // the slot argument of a reverse-mode read is for the reverse sweep: not written here

@@ -82,7 +82,7 @@ final class JavaEmitter {
    */
   CodeBlock body() {
     for (Value value : facts.hoisted(function)) {
-      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
+      code.addStatement("$L $L = $L", declared(value.type()), nameOf(value),
           Operand.Constant.zero(value.type()).expression());
     }
     write(function.body());
@@ -103,7 +103,7 @@ final class JavaEmitter {
       } else if (statement instanceof Declare declare) {
         comment(declare.line());
         Variable variable = declare.variable();
-        code.addStatement("$L $L = $L", variable.type().keyword(), nameOf(variable),
+        code.addStatement("$L $L = $L", declared(variable.type()), nameOf(variable),
             operand(declare.initial()));
       } else if (statement instanceof Store store) {
         comment(store.line());
@@ -162,23 +162,32 @@ final class JavaEmitter {
     } else if (facts.isHoisted(value)) {
       code.addStatement("$L = $L", nameOf(value), expression(instruction));
     } else {
-      code.addStatement("$L $L = $L", value.type().keyword(), nameOf(value),
+      code.addStatement("$L $L = $L", declared(value.type()), nameOf(value),
           expression(instruction));
     }
+  }
+
+  /**
+   * The type of a declared local: its keyword, and {@code String} by its qualified name, so that
+   * a class {@code String} of the user's package does not capture it.
+   */
+  private static String declared(NumericType type) {
+    return type == NumericType.STRING ? "java.lang.String" : type.keyword();
   }
 
   /** A call of a generated or user method: a statement of its own when its value is unused. */
   private static boolean isMethodCall(Operation operation) {
     return switch (operation.form()) {
-      case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE ->
-          true;
+      case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE,
+          PLAIN_CALL -> true;
       default -> false;
     };
   }
 
   private static boolean isCall(Operation operation) {
     return switch (operation.form()) {
-      case CALL, USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
+      case CALL, USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, PLAIN_CALL ->
+          true;
       default -> false;
     };
   }
@@ -466,6 +475,10 @@ final class JavaEmitter {
   }
 
   private CodeBlock message(Throw thrown) {
+    if (!thrown.arguments().isEmpty()) {
+      return CodeBlock.of("$L", String.join(", ",
+          thrown.arguments().stream().map(a -> operand(a).toString()).toList()));
+    }
     if (!thrown.hasMessage()) {
       return CodeBlock.of("");
     }

@@ -209,7 +209,9 @@ final class ProgramFacts {
         }
       } else if (known.localUses == 1 && (value.origin() == Value.Origin.FORMULA
           || value.origin() == Value.Origin.TEMPORARY && !value.isActive()
-              && value.type().isIntegral())) {
+              && value.type().isIntegral()
+              // a call run as written stays where the user's method makes it
+              && instruction.operation().form() != Operation.Form.PLAIN_CALL)) {
         candidates.add(value);
       }
     }
@@ -289,6 +291,7 @@ final class ProgramFacts {
           operands.add(operand);
         }
       }
+      operands.addAll(thrown.arguments());
       return operands;
     }
     return List.of();

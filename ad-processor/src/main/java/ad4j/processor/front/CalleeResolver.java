@@ -12,7 +12,9 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 
 /**
@@ -29,46 +31,41 @@ final class CalleeResolver {
     this.context = context;
   }
 
+  /**
+   * The method {@code owner.name(arguments)} calls, chosen among the methods with primitive
+   * parameters as Java chooses; empty when none applies.
+   */
+  Optional<ExecutableElement> select(TypeElement owner, String name, List<Operand> arguments) {
+    return Optional.ofNullable(choose(context, owner, name, arguments));
+  }
+
+  /**
+   * The {@code @Differentiable} method {@code owner.name(arguments)} calls; empty after an error
+   * when there is none or generated code cannot call its derivatives. Calls of methods that are
+   * not {@code @Differentiable} are {@link InactiveCalls}'.
+   */
   Optional<Callee> resolve(TypeElement owner, String name, List<Operand> arguments, Tree call,
       String shown) {
-    List<ExecutableElement> candidates = candidates(context, owner, name);
-    ExecutableElement method = choose(context, owner, name, arguments);
-    if (method == null && arguments.stream().map(Operand::type).anyMatch(NumericType::isArray)) {
+    ExecutableElement method = select(owner, name, arguments).orElse(null);
+    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    if (argumentTypes.stream().anyMatch(NumericType::isArray)) {
       diagnostics().error(call, "call to '" + shown + "' passes an array: calls that pass"
           + " arrays between @Differentiable methods are not supported yet; pass the elements"
           + " the callee needs as 'double's");
       return Optional.empty();
     }
     if (method == null) {
-      String what = candidates.isEmpty() ? "" : " with these argument types";
+      String what = candidates(context, owner, name).isEmpty() ? "" : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
           + " differentiates calls to java.lang.Math and StrictMath functions and to other"
           + " @Differentiable methods, and finds no method '" + name + "'" + what + " in "
           + owner.getSimpleName());
       return Optional.empty();
     }
-    String qualified = owner.getSimpleName() + "." + name;
     if (!isDifferentiable(method)) {
-      Optional<String> obstacle = context.isCompiledFromSource(method)
-          ? whyAnnotatingWouldNotHelp(method) : Optional.empty();
-      if (obstacle.isPresent()) {
-        diagnostics().error(call, "call to '" + shown + "' is not differentiable: '" + qualified
-            + "' is not a @Differentiable method, and annotating it would not help: "
-            + obstacle.get() + ruleAdvice(method, "; give its partial derivatives with"
-            + " @DerivativeOf instead"));
-      } else if (context.isCompiledFromSource(method)) {
-        diagnostics().error(call, "call to '" + shown + "' is not differentiable: annotate '"
-            + qualified + "' with @Differentiable, so that ad4j generates the derivatives this"
-            + " call needs" + ruleAdvice(method, ", or give its partial derivatives with"
-            + " @DerivativeOf"));
-      } else {
-        diagnostics().error(call, "call to '" + shown + "' is not differentiable: '" + qualified
-            + "' is not a @Differentiable method; ad4j differentiates calls to java.lang.Math"
-            + " and StrictMath functions and to @Differentiable methods"
-            + ruleAdvice(method, "; give its partial derivatives with @DerivativeOf"));
-      }
-      return Optional.empty();
+      throw new IllegalStateException("not @Differentiable, a call InactiveCalls lowers: " + name);
     }
+    String qualified = owner.getSimpleName() + "." + name;
     if (method.getModifiers().contains(Modifier.PRIVATE)) {
       diagnostics().error(call, "call to private @Differentiable method '" + name + "':"
           + " generated code lives in another class and cannot call it; make it"
@@ -148,36 +145,11 @@ final class CalleeResolver {
   }
 
   /**
-   * Why a method of the user's sources could not become a callee by adding
-   * {@code @Differentiable}, if it could not: ad4j would reject it, or generated code could not
-   * call it.
-   */
-  private Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
-    if (!method.getModifiers().contains(Modifier.STATIC)) {
-      return Optional.of("it is not static, and ad4j differentiates static methods only");
-    }
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
-      return Optional.of("it returns '" + method.getReturnType() + "', and ad4j differentiates"
-          + " methods returning 'double' only");
-    }
-    if (method.getParameters().stream()
-        .noneMatch(p -> p.asType().getKind() == TypeKind.DOUBLE)) {
-      return Optional.of("it has no 'double' parameter");
-    }
-    TypeElement declaring = (TypeElement) method.getEnclosingElement();
-    if (!context.hasGradClass(declaring)) {
-      return Optional.of("its class '" + declaring.getQualifiedName() + "' is not among the"
-          + " source files of this compilation, so ad4j would not write its derivatives here");
-    }
-    return Optional.empty();
-  }
-
-  /**
    * {@code advice} when {@code @DerivativeOf} rules could make calls of {@code method}
    * differentiable (it is static, returns {@code double} and has a {@code double} parameter);
    * else nothing.
    */
-  private static String ruleAdvice(ExecutableElement method, String advice) {
+  static String ruleAdvice(ExecutableElement method, String advice) {
     boolean fits = method.getModifiers().contains(Modifier.STATIC)
         && method.getReturnType().getKind() == TypeKind.DOUBLE
         && method.getParameters().stream()
@@ -206,7 +178,7 @@ final class CalleeResolver {
     return samePackage || pkg.isEmpty() ? simple : pkg + "." + simple;
   }
 
-  private static boolean isDifferentiable(ExecutableElement method) {
+  static boolean isDifferentiable(ExecutableElement method) {
     for (AnnotationMirror annotation : method.getAnnotationMirrors()) {
       TypeElement type = (TypeElement) annotation.getAnnotationType().asElement();
       if (type.getQualifiedName().contentEquals(ANNOTATION)) {
@@ -216,10 +188,10 @@ final class CalleeResolver {
     return false;
   }
 
-  private static Optional<List<NumericType>> parameterTypes(ExecutableElement method) {
+  static Optional<List<NumericType>> parameterTypes(ExecutableElement method) {
     List<NumericType> types = new ArrayList<>();
     for (VariableElement parameter : method.getParameters()) {
-      Optional<NumericType> type = LoweringContext.variableType(parameter.asType().getKind());
+      Optional<NumericType> type = parameterType(parameter.asType());
       if (type.isEmpty()) {
         return Optional.empty();
       }
@@ -242,7 +214,30 @@ final class CalleeResolver {
     return null;
   }
 
-  private static boolean widens(List<NumericType> from, List<NumericType> to) {
+  /**
+   * The IR type of a parameter of a callee: a primitive ad4j computes with, {@code double[]},
+   * {@code double[][]}, {@code int[]} or {@code String}.
+   */
+  private static Optional<NumericType> parameterType(TypeMirror type) {
+    if (type.toString().equals("java.lang.String")) {
+      return Optional.of(NumericType.STRING);
+    }
+    if (type instanceof ArrayType array) {
+      TypeMirror component = array.getComponentType();
+      if (component instanceof ArrayType inner
+          && inner.getComponentType().getKind() == TypeKind.DOUBLE) {
+        return Optional.of(NumericType.DOUBLE_MATRIX);
+      }
+      return switch (component.getKind()) {
+        case DOUBLE -> Optional.of(NumericType.DOUBLE_ARRAY);
+        case INT -> Optional.of(NumericType.INT_ARRAY);
+        default -> Optional.empty();
+      };
+    }
+    return LoweringContext.variableType(type.getKind());
+  }
+
+  static boolean widens(List<NumericType> from, List<NumericType> to) {
     if (from.size() != to.size()) {
       return false;
     }

@@ -59,6 +59,9 @@ final class ExpressionLowering {
   private final Diagnostics diagnostics;
   private final CalleeResolver callees;
   private final RuledCalls ruledCalls;
+  private final InactiveCalls inactiveCalls;
+  /** The call being lowered as a statement, whose value nothing reads; null otherwise. */
+  private MethodInvocationTree discarded;
   private SwitchLowering switches;
   /**
    * The constants whose Java type is {@code char} (their type here is {@code int}, as in
@@ -72,6 +75,7 @@ final class ExpressionLowering {
     this.diagnostics = context.diagnostics();
     this.callees = new CalleeResolver(context);
     this.ruledCalls = new RuledCalls(context);
+    this.inactiveCalls = new InactiveCalls(context);
   }
 
   /** Where switch expressions are lowered: with the statements of their cases. */
@@ -97,7 +101,13 @@ final class ExpressionLowering {
         return new Operand.Constant(Expr.atom(context.source().of(expression)),
             NumericType.BOOLEAN, OptionalDouble.empty());
       }
-      case STRING_LITERAL, NULL_LITERAL -> {
+      case STRING_LITERAL -> {
+        // a String carries no derivative: an argument of a call run as written, or text joined
+        // to other values with '+'
+        return new Operand.Constant(Expr.atom(context.source().of(expression)),
+            NumericType.STRING, OptionalDouble.empty());
+      }
+      case NULL_LITERAL -> {
         unsupported(expression, describe(expression) + " '" + context.source().of(expression)
             + "': only numeric and boolean expressions are supported (strings only in the"
             + " message of a thrown exception)");
@@ -723,6 +733,12 @@ final class ExpressionLowering {
       return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(text, type.get(), known));
     }
     Optional<String> unreachable = context.reachability().ofMember(field);
+    Optional<Expr> initializer = unreachable.isPresent()
+        ? new PureInitializers(context).textOf(field, type.get()) : Optional.empty();
+    if (initializer.isPresent()) {
+      // generated code evaluates the same initializer, with the same result
+      return new Operand.Constant(initializer.get(), type.get(), OptionalDouble.empty());
+    }
     if (unreachable.isPresent()) {
       unsupported(use, "field '" + name + "' is not a compile-time constant and generated code"
           + " cannot read it: " + unreachable.get() + ", or make the field a constant");
@@ -1031,6 +1047,17 @@ final class ExpressionLowering {
       lowerArguments(invocation);
       return null;
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
+        && inactiveCalls.receiverField(member.getExpression()).isPresent()
+        && invocation.getTypeArguments().isEmpty()
+        && !ruledCalls.hasInstanceRules(inactiveCalls.receiverField(member.getExpression()).get(),
+            member.getIdentifier().toString())) {
+      // a method of an object in a static field, without @DerivativeOf rules: runs as written
+      List<Operand> arguments = lowerAll(invocation);
+      return arguments == null ? null : inactiveCalls.lowerOnField(
+          inactiveCalls.receiverField(member.getExpression()).get(),
+          member.getIdentifier().toString(), arguments, callees, invocation, shown,
+          invocation == discarded);
+    } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
         && receiverVariable(member.getExpression()).isPresent()) {
       Optional<VariableElement> field = receiverField(member.getExpression());
       String method = member.getIdentifier().toString();
@@ -1101,6 +1128,14 @@ final class ExpressionLowering {
       if (ruled.isPresent()) {
         return ruledAtOrderTwo(invocation, shown, ruled.get().operand());
       }
+      // not ruled: a method that is not @Differentiable runs as written, if it carries no
+      // derivative (else InactiveCalls reports the chain)
+      Optional<javax.lang.model.element.ExecutableElement> method =
+          callees.select(other.owner(), name, arguments);
+      if (method.isPresent() && !CalleeResolver.isDifferentiable(method.get())) {
+        return inactiveCalls.lower(method.get(), arguments, invocation, shown,
+            invocation == discarded);
+      }
       Optional<Callee> callee = callees.resolve(other.owner(), name, arguments, invocation,
           shown);
       if (callee.isEmpty()) {
@@ -1153,6 +1188,33 @@ final class ExpressionLowering {
     return "a field of type '" + field.asType() + "'";
   }
 
+  /**
+   * Lowers a call made as a statement, for its effect: its value reaches nothing, so a call of
+   * a method that is not {@code @Differentiable} carries no derivative whatever its arguments
+   * carry, and runs as written.
+   */
+  void lowerForEffect(MethodInvocationTree invocation) {
+    MethodInvocationTree outer = discarded;
+    discarded = invocation;
+    try {
+      lower(invocation);
+    } finally {
+      discarded = outer;
+    }
+  }
+
+  /** A call's arguments in order; null when one failed. */
+  private List<Operand> lowerAll(MethodInvocationTree invocation) {
+    List<Operand> arguments = new ArrayList<>();
+    boolean failed = false;
+    for (ExpressionTree argument : invocation.getArguments()) {
+      Operand operand = lower(argument);
+      failed |= operand == null;
+      arguments.add(operand);
+    }
+    return failed ? null : arguments;
+  }
+
   /** Lowers a call's arguments after an error at the call, for the errors of their own. */
   private void lowerArguments(MethodInvocationTree invocation) {
     for (ExpressionTree argument : invocation.getArguments()) {
@@ -1179,6 +1241,11 @@ final class ExpressionLowering {
           resultType.get(), OptionalDouble.empty());
     }
     if (!DerivativeRules.isDifferentiableFunction(name, arguments.size())) {
+      Optional<Operand> inactive = inactiveCalls.lowerMath(context.mathClassName(owner), name,
+          arguments, resultType.get(), invocation == discarded);
+      if (inactive.isPresent()) {
+        return inactive.get();
+      }
       unsupported(invocation, "call to '" + shown + "' is not differentiable: ad4j has no"
           + " derivative rule for " + owner.simpleName() + "." + name + "; differentiable"
           + " functions are " + String.join(", ", DerivativeRules.differentiableFunctionNames()));
@@ -1214,6 +1281,10 @@ final class ExpressionLowering {
 
   private static Optional<NumericType> resultType(String operator, NumericType left,
       NumericType right) {
+    if (operator.equals("+") && (left == NumericType.STRING || right == NumericType.STRING)
+        && left != NumericType.VOID && right != NumericType.VOID) {
+      return Optional.of(NumericType.STRING); // string concatenation
+    }
     boolean bothNumeric = left.isNumeric() && right.isNumeric();
     boolean bothBoolean = left == NumericType.BOOLEAN && right == NumericType.BOOLEAN;
     return switch (operator) {

@@ -384,7 +384,7 @@ public final class Lowering {
           expressions.lower(expression);
       case METHOD_INVOCATION -> {
         if (!lowerArrayLibraryCall((MethodInvocationTree) expression)) {
-          expressions.lower(expression);
+          expressions.lowerForEffect((MethodInvocationTree) expression);
         }
       }
       default -> unsupported(expression, ExpressionLowering.describe(expression)
@@ -871,7 +871,7 @@ public final class Lowering {
     List<Object> parts = new ArrayList<>();
     boolean hasMessage = !creation.getArguments().isEmpty();
     if (creation.getArguments().size() > 1) {
-      unsupported(creation, "the exception may take at most one argument, its message");
+      lowerConstruction(creation, type.get());
       return;
     }
     Optional<String> unreachable = context.reachability().ofConstruction(type.get(), hasMessage);
@@ -884,6 +884,30 @@ public final class Lowering {
       return;
     }
     ir.add(new Throw(context.referenceTo(type.get()), parts, hasMessage, context.line()));
+  }
+
+  /**
+   * {@code throw new Type(a, b, ...)} with several arguments: they carry no derivative into
+   * anything and are evaluated as written, then the exception is built as written.
+   */
+  private void lowerConstruction(NewClassTree creation, TypeElement type) {
+    List<Operand> arguments = new ArrayList<>();
+    boolean failed = false;
+    for (ExpressionTree argument : creation.getArguments()) {
+      Operand operand = expressions.lower(argument);
+      failed |= operand == null;
+      arguments.add(operand);
+    }
+    if (failed) {
+      return;
+    }
+    Optional<String> problem = new InactiveCalls(context).constructionProblem(type, arguments);
+    if (problem.isPresent()) {
+      unsupported(creation.getIdentifier(), "generated code cannot create this exception: "
+          + problem.get());
+      return;
+    }
+    ir.add(new Throw(context.referenceTo(type), List.of(), false, arguments, context.line()));
   }
 
   /** Splits a message {@code "x = " + x} into literal texts and operands. */

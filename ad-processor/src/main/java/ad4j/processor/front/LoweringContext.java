@@ -95,12 +95,16 @@ final class LoweringContext {
     return methodName;
   }
 
-  Elements elements() {
-    return elements;
+  Trees trees() {
+    return trees;
   }
 
   Types types() {
     return types;
+  }
+
+  Elements elements() {
+    return elements;
   }
 
   Symbols symbols() {

@@ -86,7 +86,8 @@ final class StatementCopier {
     for (Object part : thrown.messageParts()) {
       parts.add(part instanceof Operand operand ? map(operand) : part);
     }
-    return new Throw(thrown.exceptionType(), parts, thrown.hasMessage(), thrown.line());
+    return new Throw(thrown.exceptionType(), parts, thrown.hasMessage(),
+        thrown.arguments().stream().map(this::map).toList(), thrown.line());
   }
 
   private Operand map(Operand operand) {

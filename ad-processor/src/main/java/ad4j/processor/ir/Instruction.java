@@ -21,16 +21,17 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
   }
 
   /**
-   * Whether evaluating this instruction may throw, so that it must run, in order, even when
-   * nothing uses its result: a call of another {@code @Differentiable} method or of a method
-   * with {@code @DerivativeOf} rules (it may throw anything), a read of an array (a null array,
-   * an index out of range), or an integer division or remainder by a divisor not known to be
-   * non-zero ({@code ArithmeticException}).
+   * Whether evaluating this instruction may throw (or have another effect), so that it must
+   * run, in order, even when nothing uses its result: a call of another {@code @Differentiable}
+   * method, of a method with {@code @DerivativeOf} rules or of a method run as written (any may
+   * throw anything, or count, or log), a read of an array (a null array, an index out of
+   * range), or an integer division or remainder by a divisor not known to be non-zero
+   * ({@code ArithmeticException}).
    */
   public boolean mayThrow() {
     switch (operation.form()) {
-      case USER_CALL, RULED_CALL -> {
-        return true; // a call of a method ad4j did not write may throw anything
+      case USER_CALL, RULED_CALL, PLAIN_CALL -> {
+        return true; // a call of a method ad4j did not write may throw anything, or count, or log
       }
       case ELEMENT, LENGTH, NEW_ARRAY, CLONE, STORE, SLOTS_CALL -> {
         // arrays: a null array, an index out of range, a negative size, a range check; a

@@ -16,7 +16,14 @@ public enum NumericType {
   /** A {@code double[][]} parameter of the user's, rows of any length. */
   DOUBLE_MATRIX("double[][]"),
   /** An {@code int[]} parameter of the user's: indices, counts, labels; never active. */
-  INT_ARRAY("int[]");
+  INT_ARRAY("int[]"),
+  /**
+   * {@code java.lang.String}: literals and concatenations passed to calls run as written; it
+   * carries no derivative.
+   */
+  STRING("String"),
+  /** The "result" of a call of a {@code void} method, run for its effect; never read. */
+  VOID("void");
 
   private final String keyword;
 
@@ -30,7 +37,7 @@ public enum NumericType {
   }
 
   public boolean isNumeric() {
-    return this != BOOLEAN && !isArray();
+    return this != BOOLEAN && !isArray() && this != VOID && this != STRING;
   }
 
   /** Whether this is an array type. */

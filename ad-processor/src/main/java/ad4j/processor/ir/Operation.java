@@ -67,7 +67,14 @@ public final class Operation {
      * {@code a[i] = v}, whose value is {@code v} (JLS 15.26.1): a write into a local array. Its
      * result is the stored value, so that it is an instruction like any other.
      */
-    STORE
+    STORE,
+    /**
+     * {@code Owner.name(a, ...)} of a method that carries no derivative, run as written, with
+     * the user's side effects, once wherever the instruction runs: a call whose result is not a
+     * floating-point number ({@code boolean}, {@code int}, {@code long}, {@code void}) or whose
+     * arguments carry no derivative. Its result is never active.
+     */
+    PLAIN_CALL
   }
 
   public static final Operation ADD = infix("+");
@@ -185,6 +192,14 @@ public final class Operation {
     return new Operation(Form.LOCAL_CALL, name, arity, null, null);
   }
 
+  /**
+   * A call, run as written, of a method that carries no derivative; {@code method} is how
+   * generated code names it ({@code Double.isNaN}, {@code F.fuzzyEquals}).
+   */
+  public static Operation plainCall(String method, int arity) {
+    return new Operation(Form.PLAIN_CALL, method, arity, null, null);
+  }
+
   /** A value taken back from the tape; see {@link Push}. */
   public static final Operation POP = new Operation(Form.POP, "pop", 0, null, null);
 
@@ -252,6 +267,7 @@ public final class Operation {
       case NEW_ARRAY -> "new array";
       case CLONE -> "clone";
       case STORE -> "store";
+      case PLAIN_CALL -> "plain call";
     };
   }
 

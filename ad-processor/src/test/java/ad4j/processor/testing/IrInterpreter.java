@@ -178,7 +178,8 @@ public final class IrInterpreter {
             arguments.get(2));
         yield arguments.get(2);
       }
-      case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL ->
+      case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL,
+          PLAIN_CALL ->
           throw new UnsupportedOperationException("calls of other methods: " + operation);
     };
   }

@@ -25,6 +25,10 @@ public final class CrossCheck {
     check("Chain500", chain());
     check("Horner", horner());
     check("Rk4", rk4());
+    check("LogisticRegression", logisticRegression());
+    check("GmmArrays", gmmArrays());
+    check("MlpBinary", mlpBinary());
+    check("MlpSoftmax", mlpSoftmax());
   }
 
   private static Object[] rosenbrock() {
@@ -78,6 +82,30 @@ public final class CrossCheck {
 
   private static Object[] rk4() {
     Rk4Bench b = new Rk4Bench();
+    b.setup();
+    return b.gradients();
+  }
+
+  private static Object[] logisticRegression() {
+    LogisticRegressionBench b = new LogisticRegressionBench();
+    b.setup();
+    return b.gradients();
+  }
+
+  private static Object[] gmmArrays() {
+    GaussianMixtureArraysPeersBench b = new GaussianMixtureArraysPeersBench();
+    b.setup();
+    return b.gradients();
+  }
+
+  private static Object[] mlpBinary() {
+    MlpBench.Binary b = new MlpBench.Binary();
+    b.setup();
+    return b.gradients();
+  }
+
+  private static Object[] mlpSoftmax() {
+    MlpBench.Softmax b = new MlpBench.Softmax();
     b.setup();
     return b.gradients();
   }

@@ -1,0 +1,257 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import java.util.List;
+import java.util.Optional;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
+
+/**
+ * Calls of methods that are not {@code @Differentiable}: activity analysis at a call. A call
+ * carries no derivative when its result is not a floating-point number ({@code boolean},
+ * {@code int}, {@code long}, {@code void}: {@code Double.isNaN(x)}, {@code fuzzyEquals(a, b,
+ * tol)}, {@code logFactorial(n)}, {@code Checker.isTrue(c)}) or when none of its arguments carries
+ * one; such a call is inactive and runs as written in every generated member, once wherever the
+ * user's method runs it, side effects and exceptions included ({@link Operation#plainCall}). A
+ * call with a floating-point result that an argument carries a derivative into is an error that
+ * names that argument.
+ */
+final class InactiveCalls {
+  private final LoweringContext context;
+
+  InactiveCalls(LoweringContext context) {
+    this.context = context;
+  }
+
+  /**
+   * Lowers {@code method(arguments)}, the call {@code invocation} of a method that is not
+   * {@code @Differentiable}; null after an error. A {@code discarded} call is a statement of
+   * its own: its result reaches nothing, so it carries no derivative.
+   */
+  Operand lower(ExecutableElement method, List<Operand> arguments,
+      MethodInvocationTree invocation, String shown, boolean discarded) {
+    return lower(method, null, arguments, invocation, shown, discarded);
+  }
+
+  /**
+   * The static field a call's receiver names ({@code LOG} in {@code LOG.fine("...")}), if it
+   * names one and no local hides it.
+   */
+  Optional<VariableElement> receiverField(ExpressionTree receiver) {
+    if (receiver instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      return context.scopes().lookUp(name) != null
+          ? Optional.empty() : context.symbols().resolveField(name);
+    }
+    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
+        && !(select.getExpression() instanceof IdentifierTree first
+            && context.scopes().lookUp(first.getName().toString()) != null)) {
+      return context.symbols().resolveType(select.getExpression())
+          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Lowers {@code field.name(arguments)}, a call of a method of the object a static field holds
+   * ({@code LOG.fine(message)}, {@code STANDARD.density(c)}); null after an error. Such a call
+   * carries no derivative unless an argument carries one into a floating-point result.
+   */
+  Operand lowerOnField(VariableElement field, String name, List<Operand> arguments,
+      CalleeResolver callees, MethodInvocationTree invocation, String shown,
+      boolean discarded) {
+    if (!field.getModifiers().contains(Modifier.STATIC)
+        || !(context.types().asElement(field.asType()) instanceof TypeElement type)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': ad4j runs calls of"
+          + " methods of objects held in static fields as written, and '"
+          + field.getSimpleName() + "' is not a static field of a class type");
+      return null;
+    }
+    Optional<ExecutableElement> method = callees.select(type, name, arguments);
+    if (method.isEmpty()) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': ad4j finds no method '"
+          + name + "' of '" + type.getQualifiedName() + "' that takes these arguments (ad4j"
+          + " passes numbers, booleans and strings to calls it runs as written)");
+      return null;
+    }
+    Optional<String> unreachable = context.reachability().ofMember(field);
+    if (unreachable.isPresent()) {
+      context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
+          + " and would run as written, but generated code cannot read its receiver: "
+          + unreachable.get());
+      return null;
+    }
+    TypeElement owner = (TypeElement) field.getEnclosingElement();
+    String receiver = context.referenceTo(owner) + "." + field.getSimpleName();
+    return lower(method.get(), receiver, arguments, invocation, shown, discarded);
+  }
+
+  private Operand lower(ExecutableElement method, String receiver, List<Operand> arguments,
+      MethodInvocationTree invocation, String shown, boolean discarded) {
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
+    Optional<NumericType> type = resultType(method.getReturnType().getKind());
+    int active = firstActive(arguments);
+    if (type.isPresent() && carriesDerivative(type.get()) && active >= 0 && !discarded) {
+      ExpressionTree argument = invocation.getArguments().get(active);
+      context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
+          + context.source().of(argument) + "' carries a derivative into '"
+          + context.source().of(invocation) + "', which ad4j cannot differentiate: "
+          + advice(method, qualified));
+      return null;
+    }
+    for (int i = 0; i < arguments.size(); i++) {
+      if (isActiveArray(arguments.get(i))) {
+        context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
+            + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
+            + " derivatives, to '" + qualified + "', which ad4j would run as written and which"
+            + " could write into it; pass the elements it needs, or annotate it with"
+            + " @Differentiable");
+        return null;
+      }
+    }
+    if (receiver == null && !method.getModifiers().contains(Modifier.STATIC)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': '" + qualified
+          + "' is not static, and a @Differentiable method is static: it has no object to call"
+          + " it on");
+      return null;
+    }
+    if (type.isEmpty()) {
+      context.diagnostics().error(invocation, "call to '" + shown + "' returns '"
+          + method.getReturnType() + "': ad4j runs calls that carry no derivative as written"
+          + " when they return a primitive value or nothing, and does not support values of"
+          + " type '" + method.getReturnType() + "'");
+      return null;
+    }
+    Optional<String> unreachable = context.reachability().ofMember(method);
+    if (unreachable.isPresent()) {
+      context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
+          + " and would run as written, but generated code cannot call it: "
+          + unreachable.get());
+      return null;
+    }
+    String name = (receiver != null ? receiver : context.referenceTo(declaring)) + "."
+        + method.getSimpleName();
+    return context.emit(Operation.plainCall(name, arguments.size()), arguments, type.get(),
+        false);
+  }
+
+  /**
+   * Lowers {@code Owner.name(arguments)} of a {@code Math}-like class with no derivative rule
+   * for {@code name}, when the call carries no derivative: its result is not a floating-point
+   * number, no argument carries a derivative, or nothing reads its result ({@code discarded}).
+   * Empty when it does carry one.
+   */
+  Optional<Operand> lowerMath(String owner, String name, List<Operand> arguments,
+      NumericType resultType, boolean discarded) {
+    if (carriesDerivative(resultType) && firstActive(arguments) >= 0 && !discarded) {
+      return Optional.empty();
+    }
+    return Optional.of(context.emit(Operation.plainCall(owner + "." + name, arguments.size()),
+        arguments, resultType, false));
+  }
+
+  /**
+   * Why generated code cannot write {@code new type(arguments)}, if it cannot: no constructor
+   * with primitive or {@code String} parameters takes these arguments, or the one that does is
+   * out of reach. The arguments are evaluated as written, like those of a call run as written.
+   */
+  Optional<String> constructionProblem(TypeElement type, List<Operand> arguments) {
+    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    for (ExecutableElement constructor
+        : javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements())) {
+      Optional<List<NumericType>> parameters = CalleeResolver.parameterTypes(constructor);
+      if (parameters.isPresent() && CalleeResolver.widens(argumentTypes, parameters.get())) {
+        return context.reachability().ofMember(constructor);
+      }
+    }
+    return Optional.of("ad4j finds no constructor of '" + type.getSimpleName() + "' that takes"
+        + " these arguments (ad4j passes numbers, booleans and strings)");
+  }
+
+  private static boolean carriesDerivative(NumericType type) {
+    return type == NumericType.DOUBLE || type == NumericType.FLOAT;
+  }
+
+  /** An array whose elements carry derivatives (not active itself: its elements are). */
+  private static boolean isActiveArray(Operand operand) {
+    return operand instanceof Operand.Use use && use.value().isActiveArray();
+  }
+
+  /** The first argument that carries a derivative, an array of such elements included. */
+  private static int firstActive(List<Operand> arguments) {
+    for (int i = 0; i < arguments.size(); i++) {
+      if (arguments.get(i).isActive() || isActiveArray(arguments.get(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static Optional<NumericType> resultType(TypeKind kind) {
+    return switch (kind) {
+      case VOID -> Optional.of(NumericType.VOID);
+      case FLOAT -> Optional.of(NumericType.FLOAT);
+      default -> LoweringContext.variableType(kind);
+    };
+  }
+
+  /** What to do about a call an argument carries a derivative into. */
+  private String advice(ExecutableElement method, String qualified) {
+    if (!context.isCompiledFromSource(method)) {
+      return "'" + qualified + "' is not a @Differentiable method; ad4j differentiates calls to"
+          + " java.lang.Math and StrictMath functions and to @Differentiable methods"
+          + CalleeResolver.ruleAdvice(method, "; give its partial derivatives with"
+              + " @DerivativeOf");
+    }
+    Optional<String> obstacle = whyAnnotatingWouldNotHelp(method);
+    if (obstacle.isPresent()) {
+      return "'" + qualified + "' is not a @Differentiable method, and annotating it would not"
+          + " help: " + obstacle.get() + CalleeResolver.ruleAdvice(method, "; give its partial"
+              + " derivatives with @DerivativeOf instead");
+    }
+    return "annotate '" + qualified + "' with @Differentiable, so that ad4j generates the"
+        + " derivatives this call needs" + CalleeResolver.ruleAdvice(method, ", or give its"
+            + " partial derivatives with @DerivativeOf");
+  }
+
+  /**
+   * Why a method of the user's sources could not become a callee by adding
+   * {@code @Differentiable}, if it could not: ad4j would reject it, or generated code could not
+   * call it.
+   */
+  private Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
+    if (!method.getModifiers().contains(Modifier.STATIC)) {
+      return Optional.of("it is not static, and ad4j differentiates static methods only");
+    }
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      return Optional.of("it returns '" + method.getReturnType() + "', and ad4j differentiates"
+          + " methods returning 'double' only");
+    }
+    if (method.getParameters().stream()
+        .anyMatch(p -> p.asType().getKind() == TypeKind.ARRAY)) {
+      return Optional.of("calls that pass arrays between @Differentiable methods are not"
+          + " supported yet");
+    }
+    if (method.getParameters().stream()
+        .noneMatch(p -> p.asType().getKind() == TypeKind.DOUBLE)) {
+      return Optional.of("it has no 'double' parameter");
+    }
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    if (!context.hasGradClass(declaring)) {
+      return Optional.of("its class '" + declaring.getQualifiedName() + "' is not among the"
+          + " source files of this compilation, so ad4j would not write its derivatives here");
+    }
+    return Optional.empty();
+  }
+
+}
