@@ -1,8 +1,13 @@
 package ad4j.processor;
 
+import static ad4j.processor.testing.ArrayArguments.append;
+import static ad4j.processor.testing.ArrayArguments.deepCopy;
+import static ad4j.processor.testing.ArrayArguments.flatten;
+import static ad4j.processor.testing.ArrayArguments.shapedLike;
+import static ad4j.processor.testing.ArrayArguments.withSlot;
 import static com.google.common.truth.Truth.assertThat;
-import static com.google.testing.compile.CompilationSubject.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
+import static com.google.testing.compile.CompilationSubject.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.CompiledOnce;
@@ -535,67 +540,5 @@ class ArrayParametersTest {
       }
     }
     return result.stream().mapToDouble(Double::doubleValue).toArray();
-  }
-
-  private static double[] flatten(Object argument) {
-    if (argument instanceof Double d) {
-      return new double[] {d};
-    }
-    if (argument instanceof double[] a) {
-      return a.clone();
-    }
-    return Arrays.stream((double[][]) argument).flatMapToDouble(Arrays::stream).toArray();
-  }
-
-  /** A copy of {@code argument} with flat slot {@code k} set to {@code value}. */
-  private static Object withSlot(Object argument, int k, double value) {
-    if (argument instanceof Double) {
-      return value;
-    }
-    if (argument instanceof double[] a) {
-      a[k] = value;
-      return a;
-    }
-    for (double[] row : (double[][]) argument) {
-      if (k < row.length) {
-        row[k] = value;
-        break;
-      }
-      k -= row.length;
-    }
-    return argument;
-  }
-
-  private static Object shapedLike(Object argument, Random random) {
-    if (argument instanceof Double) {
-      return random.nextGaussian();
-    }
-    if (argument instanceof double[] a) {
-      return random.doubles(a.length).toArray();
-    }
-    double[][] m = (double[][]) argument;
-    double[][] direction = new double[m.length][];
-    for (int i = 0; i < m.length; i++) {
-      direction[i] = random.doubles(m[i].length).toArray();
-    }
-    return direction;
-  }
-
-  private static Object[] deepCopy(Object[] arguments) {
-    Object[] copy = arguments.clone();
-    for (int i = 0; i < copy.length; i++) {
-      if (copy[i] instanceof double[] a) {
-        copy[i] = a.clone();
-      } else if (copy[i] instanceof double[][] m) {
-        copy[i] = Arrays.stream(m).map(double[]::clone).toArray(double[][]::new);
-      }
-    }
-    return copy;
-  }
-
-  private static Object[] append(Object[] arguments, Object... more) {
-    Object[] all = Arrays.copyOf(arguments, arguments.length + more.length);
-    System.arraycopy(more, 0, all, arguments.length, more.length);
-    return all;
   }
 }
