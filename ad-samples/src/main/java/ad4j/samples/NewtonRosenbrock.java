@@ -1,6 +1,10 @@
 package ad4j.samples;
 
 import ad4j.Differentiable;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * Newton's method on the Rosenbrock function with the generated gradient and Hessian
@@ -53,5 +57,25 @@ public final class NewtonRosenbrock {
       y += step * dy;
     }
     return new double[] {x, y};
+  }
+
+  /**
+   * Prints the minimisation from (-1.2, 1): where it ends, after how many iterations, and the
+   * gradient's norm over the last iterations, which falls quadratically.
+   *
+   * @param out where to print
+   */
+  public static void print(PrintStream out) {
+    List<Double> norms = new ArrayList<>();
+    double[] minimum = minimize(-1.2, 1, 1e-10, 100, (k, value, norm) -> norms.add(norm));
+    List<String> last = new ArrayList<>();
+    for (double norm : norms.subList(Math.max(0, norms.size() - 4), norms.size())) {
+      last.add(String.format(Locale.ROOT, "%.1e", norm));
+    }
+    out.println("Newton's method on Rosenbrock with the generated Hessian"
+        + " (@Differentiable(order = 2)), from (-1.2, 1)");
+    out.println(String.format(Locale.ROOT, "  (%.6f, %.6f) in %d iterations; gradient norms of"
+        + " the last ones: %s", minimum[0], minimum[1], norms.size() - 1,
+        String.join(", ", last)));
   }
 }

@@ -18,7 +18,7 @@ public final class Samples {
       SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
       BlackScholesErfGrad.class, NegativeBinomialGrad.class, LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
       OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class,
-      CurveFitGrad.class);
+      CurveFitGrad.class, NewtonRosenbrockGrad.class);
 
   /**
    * Prints all samples to standard output.
@@ -32,6 +32,8 @@ public final class Samples {
     SeedExamples.print(out);
     out.println();
     RosenbrockBfgs.print(out);
+    out.println();
+    NewtonRosenbrock.print(out);
     out.println();
     BlackScholes.print(out);
     out.println();
