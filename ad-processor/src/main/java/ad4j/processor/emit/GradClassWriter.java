@@ -731,29 +731,7 @@ public final class GradClassWriter {
           .endControlFlow();
       code.add("// one forward sweep per slot: column j is the tangent along the unit"
           + " direction e_j\n");
-      List<String> directions = new ArrayList<>();
-      List<Value> all = function.parameters();
-      for (int k = 0; k < all.size(); k++) {
-        Value parameter = all.get(k);
-        String p = parameters.get(k);
-        if (parameter.isActive()) {
-          String d = names.fresh(p + "Direction");
-          code.addStatement("double $L = 0", d);
-          directions.add(d);
-        } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
-          String d = names.fresh(p + "Direction");
-          code.addStatement("double[] $L = new double[$L.length]", d, p);
-          directions.add(d);
-        } else if (parameter.isActiveArray()) {
-          String d = names.fresh(p + "Direction");
-          String r = names.fresh("row");
-          code.addStatement("double[][] $L = new double[$L.length][]", d, p)
-              .beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, p, r)
-              .addStatement("$L[$L] = new double[$L[$L].length]", d, r, p, r)
-              .endControlFlow();
-          directions.add(d);
-        }
-      }
+      List<String> directions = declareDirections(parameters, names, code);
       String call = function.name() + "Tangent(" + String.join(", ",
           appendAll(parameters, directions)) + ")";
       CodeBlock columnStore = CodeBlock.builder()
@@ -766,33 +744,7 @@ public final class GradClassWriter {
           .add("$<}\n")
           .build();
       code.addStatement("int $L = 0", slot);
-      int d = 0;
-      for (int k = 0; k < all.size(); k++) {
-        Value parameter = all.get(k);
-        String p = parameters.get(k);
-        if (parameter.isActive()) {
-          String direction = directions.get(d++);
-          code.addStatement("$L = 1", direction).add(columnStore)
-              .addStatement("$L = 0", direction);
-        } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
-          String direction = directions.get(d++);
-          String e = names.fresh("element");
-          code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", e, e, p, e)
-              .addStatement("$L[$L] = 1", direction, e).add(columnStore)
-              .addStatement("$L[$L] = 0", direction, e)
-              .endControlFlow();
-        } else if (parameter.isActiveArray()) {
-          String direction = directions.get(d++);
-          String r = names.fresh("row");
-          String e = names.fresh("element");
-          code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, p, r)
-              .beginControlFlow("for (int $L = 0; $L < $L[$L].length; $L++)", e, e, p, r, e)
-              .addStatement("$L[$L][$L] = 1", direction, r, e).add(columnStore)
-              .addStatement("$L[$L][$L] = 0", direction, r, e)
-              .endControlFlow()
-              .endControlFlow();
-        }
-      }
+      eachUnitDirection(parameters, directions, names, columnStore, code);
       return method.addCode(code.build()).build();
     }
 
