@@ -136,7 +136,7 @@ final class RosenbrockGrad {
 
   /**
    * For the generated code of callers: the value of {@link Rosenbrock#value(double, double)}, bit for bit;
-   * pushes {@code seed} times its partial derivative with respect to each
+   * pushes {@code seed} times its partial derivative with respect to each active
    * {@code double} parameter onto {@code tape}, in parameter order.
    * Allocates nothing.
    */

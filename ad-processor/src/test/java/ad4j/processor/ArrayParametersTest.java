@@ -147,6 +147,81 @@ class ArrayParametersTest {
       "    for (int i = 0; i < w.length; i++) { s += w[i] * c; }",
       "    return s;",
       "  }",
+      // calls between @Differentiable methods that pass and return arrays
+      "  @Differentiable static double dotN(double[] a, double[] b) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < a.length; i++) { s += a[i] * b[i]; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double linear(double[] w, double b, @NoDerivative double[][] x,",
+      "      @NoDerivative double[] y) {",
+      "    double loss = 0;",
+      "    for (int i = 0; i < x.length; i++) {",
+      "      double r = dotN(w, x[i]) + b - y[i];",
+      "      loss += r * r;",
+      "    }",
+      "    return loss;",
+      "  }",
+      "  @Differentiable static double quadForm(double[] w, double[][] m) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < m.length; i++) {",
+      "      if (w[i] > 0) { s += w[i] * dotN(m[i], w); } else { s -= dotN(w, m[i]); }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  static final double[] TABLE3 = {0.5, -1, 2};",
+      "  @Differentiable static double[] scaled(double[] v, double c) {",
+      "    double[] r = new double[v.length];",
+      "    for (int i = 0; i < v.length; i++) { r[i] = c * Math.sin(v[i]); }",
+      "    return r;",
+      "  }",
+      "  @Differentiable static double throughVector(double[] w, double c) {",
+      "    double[] r = scaled(w, c);",
+      "    double[] t = w.clone();",
+      "    t[0] = dotN(r, t);",
+      "    t[1] = t[0] * c;",
+      "    return dotN(t, w) + dotN(TABLE3, r) * r[2];",
+      "  }",
+      "  @Differentiable static double squares(double[] a, int n) {",
+      "    if (n == 0) { return 0; }",
+      "    return a[n - 1] * a[n - 1] * n + squares(a, n - 1);",
+      "  }",
+      "  @Differentiable static double localInLoop(double[] w, double c) {",
+      "    double[] acc = new double[w.length];",
+      "    for (int k = 0; k < 5; k++) {",
+      "      int j = k % w.length;",
+      "      acc[j] += dotN(acc, w) * c + w[j];",
+      "    }",
+      "    return dotN(acc, acc);",
+      "  }",
+      "  @Differentiable static double frobenius(double[][] m, double[] v) {",
+      "    double s = 0;",
+      "    for (double[] row : m) { s += dotN(row, row) * v[0]; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double matrices(double[][] m, double c) {",
+      "    double[] v = {c, 1};",
+      "    return frobenius(m, v) + frobenius(GRID, v) * c;",
+      "  }",
+      "  @Differentiable static double pick(double[] w, int[] idx) {",
+      "    return w[idx[0]] * w[idx[1]] + w[idx[2]];",
+      "  }",
+      "  @Differentiable static double shuffled(double[] w, double c) {",
+      "    int[] idx = {0, 1, 2};",
+      "    double s = pick(w, idx);",
+      "    idx[0] = 2;",
+      "    for (int k = 0; k < 4; k++) {",
+      "      s += pick(w, idx) * c;",
+      "      idx[k % 3] = (idx[k % 3] + 1) % w.length;",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double constantPart(double x, @NoDerivative double k) {",
+      "    return Math.sin(x) * k;",
+      "  }",
+      "  @Differentiable static double withConstant(double x, double y) {",
+      "    return constantPart(x * y, 2.5) + constantPart(y, x > 0 ? 1 : 2);",
+      "  }",
       "}");
 
   private static final CompiledOnce ARR = new CompiledOnce(() ->
@@ -185,7 +260,18 @@ class ArrayParametersTest {
             new double[][] {{1, 2, -1}, {0.5, -0.5, 2}}, new double[][] {{0.2}, {0.4, -0.3}}},
             true, false, true),
         call("library", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7, 2}, true, true,
-            false));
+            false),
+        call("linear", new Object[] {new double[] {0.3, -0.2, 0.5}, 0.1, data,
+            new double[] {1, -1, 0.5, 2}}, true, true, false, false),
+        call("quadForm", new Object[] {new double[] {0.3, -0.2, 0.5},
+            new double[][] {{1, 2, -1}, {0.5, -0.5, 2}, {0.2, 0.4, -0.3}}}, true, true),
+        call("throughVector", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7}, true, true),
+        call("squares", new Object[] {new double[] {0.3, -0.6, 0.9, 1.2}, 4}, true, false),
+        call("localInLoop", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7}, true, true),
+        call("matrices", new Object[] {new double[][] {{0.2, 0.7, 1.3}, {}, {-1.1}}, 0.8},
+            true, true),
+        call("withConstant", new Object[] {0.4, 1.3}, true, true),
+        call("shuffled", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7}, true, true));
   }
 
   private static Arguments call(String name, Object[] arguments, boolean... active) {
@@ -455,25 +541,89 @@ class ArrayParametersTest {
   }
 
   @Test
-  void aCallThatPassesAnArrayIsAnErrorAtTheCall() {
+  void anArrayThatCarriesDerivativesPassedToANoDerivativeParameterIsAnErrorAtTheCall() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  @Differentiable static double g(double t, @NoDerivative double[] x) { return t * x[0]; }",
+        "  @Differentiable static double f(double[] x) {",
+        "    return 2 * g(x[1], x);",
+        "  }",
+        "}");
+
+    assertSingleError(lines, "call to 'g(...)': 'x' carries derivatives into parameter 'x' of"
+        + " 'F.g', which is @NoDerivative and would drop them; remove @NoDerivative from 'x', or"
+        + " pass a value that carries no derivative", 7, lines.get(6).indexOf("(x[1]") + 1);
+  }
+
+  @Test
+  void aCallOfAVectorFunctionInsideALoopIsAnErrorAtTheCall() {
     List<String> lines = List.of(
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
-        "  @Differentiable static double g(double[] x) { return x[0]; }",
+        "  @Differentiable static double[] g(double[] x) { return x.clone(); }",
         "  @Differentiable static double f(double[] x) {",
-        "    return 2 * g(x);",
+        "    double s = 0;",
+        "    for (int i = 0; i < 3; i++) { s += g(x)[i]; }",
+        "    return s;",
         "  }",
         "}");
+
+    assertSingleError(lines, "'g(x)' inside a loop is not supported: 'g' returns a new array,"
+        + " and arrays can only be made outside loops; call it once, before the loop", 7,
+        lines.get(6).indexOf("g(x)") + 2);
+  }
+
+  @Test
+  void aCallWithArraysAtOrderTwoIsAnErrorAtTheCall() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable(order = 2) static double g(double[] x) { return x[0] * x[1]; }",
+        "  @Differentiable(order = 2) static double f(double[] x) {",
+        "    return Math.exp(g(x));",
+        "  }",
+        "}");
+
+    assertSingleError(lines, "call to 'g(...)' from method 'f', which is"
+        + " @Differentiable(order = 2): calls that pass or return arrays are not supported at"
+        + " order 2 yet; pass the elements 'g' needs as 'double's", 6,
+        lines.get(5).indexOf("(x)") + 1);
+  }
+
+  @Test
+  void returningAnArrayThatIsPassedToACallAndWrittenIsAnErrorAtTheReturn() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double g(double[] x) { return x[0] * x[1]; }",
+        "  @Differentiable static double[] f(double[] x) {",
+        "    double[] r = x.clone();",
+        "    r[0] = g(r);",
+        "    return r;",
+        "  }",
+        "}");
+
+    assertSingleError(lines, "'r' is passed to a call of a @Differentiable method and written"
+        + " into, and ad4j cannot return such an array yet: return a copy ('r.clone()')", 8,
+        lines.get(7).indexOf("r;") + 1);
+  }
+
+  private static void assertSingleError(List<String> lines, String message, int line,
+      int column) {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
         String.join("\n", lines));
 
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("call to 'g(...)' passes an array: calls that"
-        + " pass arrays between @Differentiable methods are not supported yet").inFile(file)
-        .onLine(6).atColumn(lines.get(5).indexOf("(x)") + 1);
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(line)
+        .atColumn(column);
   }
 
   @Test

@@ -18,7 +18,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random programs over arrays: a {@code double[]} parameter read with computed indices, a local
- * array written, overwritten and read back inside a loop, branches on computed values. Each
+ * array written, overwritten and read back inside a loop, branches on computed values, calls of
+ * a {@code @Differentiable} method that takes the parameter and the local arrays (whose
+ * elements are overwritten after the calls). Each
  * program's gradient is checked against fourth-order central differences of the program itself
  * (slots where differences with two step sizes disagree lie on a kink and are skipped), forward
  * mode against reverse mode, and the value bit for bit. The programs are seeded: a failure names
@@ -36,10 +38,20 @@ class ArrayProgramsPropertyTest {
     }
   }
 
+  /** The callee the programs call with arrays: parameters, local arrays, overwritten ones. */
+  private static final String MIX = String.join("\n",
+      "  @Differentiable static double mix(double[] u, double[] v, double t) {",
+      "    double r = t;",
+      "    for (int k = 0; k < Math.min(u.length, v.length); k++) {",
+      "      r = r * 0.5 + u[k] * Math.sin(v[k] + t);",
+      "    }",
+      "    return r;",
+      "  }\n");
+
   private static final CompiledOnce PROGRAMS_CLASS = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.ArrayPrograms",
           "package com.example;\nimport ad4j.Differentiable;\nfinal class ArrayPrograms {\n"
-              + String.join("\n", BODIES) + "\n}\n"));
+              + MIX + String.join("\n", BODIES) + "\n}\n"));
 
   static Stream<Integer> programs() {
     return IntStream.range(0, PROGRAMS).boxed();
@@ -163,7 +175,7 @@ class ArrayProgramsPropertyTest {
     }
 
     private String expression(int depth) {
-      int choice = random.nextInt(depth <= 0 ? 5 : 9);
+      int choice = random.nextInt(depth <= 0 ? 5 : 10);
       return switch (choice) {
         case 0 -> "x[(i + " + random.nextInt(4) + ") % x.length]";
         case 1 -> "a[" + index() + "]";
@@ -173,7 +185,16 @@ class ArrayProgramsPropertyTest {
         case 5 -> "Math.sin(" + expression(depth - 1) + ")";
         case 6 -> "(" + expression(depth - 1) + " * " + expression(depth - 1) + ")";
         case 7 -> "(" + expression(depth - 1) + " + " + expression(depth - 1) + ")";
-        default -> "Math.tanh(" + expression(depth - 1) + " - " + expression(depth - 1) + ")";
+        case 8 -> "Math.tanh(" + expression(depth - 1) + " - " + expression(depth - 1) + ")";
+        default -> "mix(" + array() + ", " + array() + ", " + expression(depth - 1) + ")";
+      };
+    }
+
+    private String array() {
+      return switch (random.nextInt(3)) {
+        case 0 -> "x";
+        case 1 -> "a";
+        default -> "b";
       };
     }
   }

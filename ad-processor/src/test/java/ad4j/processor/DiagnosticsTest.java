@@ -380,7 +380,8 @@ class DiagnosticsTest {
     assertThat(compilation).hadErrorContaining("call to 'count(...)' is not differentiable:"
         + " 'x' carries a derivative into 'count(x)', which ad4j cannot differentiate:"
         + " 'F.count' is not a @Differentiable method, and annotating it would not help: it"
-        + " returns 'float', and ad4j differentiates methods returning 'double' only")
+        + " returns 'float', and ad4j differentiates methods returning 'double' or 'double[]'"
+        + " only")
         .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "(x) *"));
     assertThat(compilation).hadErrorContaining("call to 'scale(...)' is not differentiable:"
         + " 'x' carries a derivative into 'scale(x)', which ad4j cannot differentiate:"

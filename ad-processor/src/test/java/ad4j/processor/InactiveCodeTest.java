@@ -355,9 +355,9 @@ class InactiveCodeTest {
 
     assertThat(compilation).hadErrorCount(2);
     assertThat(compilation).hadErrorContaining("call to 'sum(...)' is not differentiable: 'w'"
-        + " carries a derivative into 'sum(w)', which ad4j cannot differentiate: 'F.sum' is not"
-        + " a @Differentiable method, and annotating it would not help: calls that pass arrays"
-        + " between @Differentiable methods are not supported yet").inFile(file).onLine(19)
+        + " carries a derivative into 'sum(w)', which ad4j cannot differentiate: annotate"
+        + " 'F.sum' with @Differentiable, so that ad4j generates the derivatives this call"
+        + " needs").inFile(file).onLine(19)
         .atColumn(15);
     assertThat(compilation).hadErrorContaining("call to 'scale(...)' passes 'w', an array that"
         + " carries derivatives, to 'F.scale', which ad4j would run as written and which could"

@@ -151,4 +151,73 @@ public final class Slots {
     }
     return count;
   }
+
+  /** A zero array shared by all threads; only ever replaced by a longer one, never written. */
+  private static volatile double[] zeros = new double[0];
+
+  /** A matrix of zero rows shared by all threads, likewise; every row is one zero array. */
+  private static volatile double[][] zeroRows = new double[0][];
+
+  /** Per thread, where adjoints nobody reads are added (see {@link #discarded(int)}). */
+  private static final ThreadLocal<double[]> DISCARDED =
+      ThreadLocal.withInitial(() -> new double[0]);
+
+  /**
+   * The tangent of an array that carries no derivative, passed to a {@code @Differentiable}
+   * callee whose parameter carries them: at least {@code length} zeros. The array is shared
+   * and must never be written; generated code only reads a parameter's tangent.
+   *
+   * @param length the length of the array the zeros stand beside
+   * @return an array of at least {@code length} zeros
+   */
+  public static double[] zeros(int length) {
+    double[] shared = zeros;
+    if (shared.length < length) {
+      shared = new double[Math.max(length, 2 * shared.length)];
+      zeros = shared;
+    }
+    return shared;
+  }
+
+  /**
+   * As {@link #zeros(int)} for a matrix: at least as many rows as {@code m}, each of at least
+   * the length of {@code m}'s longest row, all zeros.
+   *
+   * @param m the matrix the zeros stand beside
+   * @return a matrix of zeros that covers {@code m}'s shape
+   * @throws NullPointerException if {@code m} or one of its rows is null
+   */
+  public static double[][] zeros(double[][] m) {
+    int longest = 0;
+    for (double[] row : m) {
+      longest = Math.max(longest, row.length);
+    }
+    double[][] shared = zeroRows;
+    if (shared.length < m.length || shared.length > 0 && shared[0].length < longest
+        || shared.length == 0 && longest > 0) {
+      double[] row = zeros(longest);
+      shared = new double[Math.max(m.length, shared.length)][];
+      java.util.Arrays.fill(shared, row);
+      zeroRows = shared;
+    }
+    return shared;
+  }
+
+  /**
+   * Where a {@code @Differentiable} callee adds the adjoints of an array argument that carries
+   * no derivative in the caller (a data row, a table): this thread's scratch array of at least
+   * {@code length} elements, whose contents nobody reads. Grown when too short, then reused,
+   * so that the call allocates nothing in the long run.
+   *
+   * @param length the number of slots the callee adds into
+   * @return an array of at least {@code length} elements with meaningless contents
+   */
+  public static double[] discarded(int length) {
+    double[] scratch = DISCARDED.get();
+    if (scratch.length < length) {
+      scratch = new double[Math.max(length, 2 * scratch.length)];
+      DISCARDED.set(scratch);
+    }
+    return scratch;
+  }
 }

@@ -231,11 +231,7 @@ public final class GradClassWriter {
         }
       }
       List<MethodSpec> members = new ArrayList<>(
-          List.of(gradient(), valueAndGradient, tangent, pullback()));
-      if (!function.hasActiveArrays()) {
-        // calls with arrays between @Differentiable methods are not supported yet: no caller
-        members.add(pullbackOntoTape());
-      }
+          List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
       members.addAll(segmentMethods());
       if (DerivativeOrder.of(element) == 2) {
         members.addAll(secondOrderMembers());
@@ -599,8 +595,8 @@ public final class GradClassWriter {
      * vector-Jacobian product. It is never split.
      */
     private List<MethodSpec> vectorMembers() {
-      return List.of(jacobian(), valueAndJacobian(), tangent(), pullback(), primalValue(),
-          jacobianInto());
+      return List.of(jacobian(), valueAndJacobian(), tangent(), pullback(), pullbackOntoTape(),
+          primalValue(), jacobianInto());
     }
 
     private String primalName() {
@@ -990,38 +986,41 @@ public final class GradClassWriter {
     }
 
     /**
-     * {@code mPullback(Tape tape, params, double seed)}: what the generated code of a caller
-     * calls in its reverse sweep. It is {@code mPullback} with the parameters' adjoints pushed
-     * onto the caller's tape (in parameter order, the last on top) instead of added to an
-     * array, so that a call between {@code @Differentiable} methods allocates nothing. The
-     * caller takes the adjoints back at once; when this throws, the caller's own guard resets
-     * the tape. The leading {@code Tape} keeps this overload apart from every member of the
-     * contract.
+     * {@code mPullback(Tape tape, params, [aAdjoints, aStart, ...], seed)}: what the generated
+     * code of a caller calls in its reverse sweep. It is {@code mPullback} with the adjoints of
+     * the {@code double} parameters pushed onto the caller's tape (in parameter order, the last
+     * on top) instead of added to an array, and those of each array parameter {@code a} added
+     * into the array the caller passes for it, from slot {@code aStart} on: the caller's
+     * gradient at the argument's slots, or a local array's adjoint array. So a call between
+     * {@code @Differentiable} methods allocates nothing. The caller takes the adjoints back at
+     * once; when this throws, the caller's own guard resets the tape. The leading {@code Tape}
+     * keeps this overload apart from every member of the contract.
      */
     MethodSpec pullbackOntoTape() {
       NameAllocator names = names();
       MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
-      JavaEmitter emitter = new JavaEmitter(reverseProgram(Adjoint.Output.TAPE), names);
+      Function program = function.hasActiveArrays()
+          ? Adjoint.of(ArraySlots.perParameter(function), Adjoint.Output.TAPE)
+          : reverseProgram(Adjoint.Output.TAPE);
+      JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
       emitter.bindTape(tape);
-      int primal = function.parameters().size();
-      return pullbackOntoTapeMethod(method, tape, all.subList(0, primal), all.get(primal))
-          .addCode(emitter.body()).build();
-    }
-
-    private MethodSpec.Builder pullbackOntoTapeMethod(MethodSpec.Builder method, String tape,
-        List<String> parameters, String seed) {
+      String seed = all.get(all.size() - 1);
       method.addJavadoc("For the generated code of callers: the value of $L, bit for bit;\n"
-              + "pushes {@code $L} times its partial derivative with respect to each\n"
-              + "{@code double} parameter onto {@code $L}, in parameter order.\n"
-              + "Allocates nothing.\n", link, seed, tape)
-          .returns(double.class)
+              + "pushes {@code $L} times its partial derivative with respect to each active\n"
+              + "{@code double} parameter onto {@code $L}, in parameter order$L.\n"
+              + "Allocates nothing$L.\n", link, seed, tape,
+              function.hasActiveArrays() ? ", and adds those\nwith respect to each element"
+                  + " of an array parameter {@code a} into {@code aAdjoints},\nfrom slot"
+                  + " {@code aStart} on" : "",
+              function.returnsArray() ? " but the value" : "")
+          .returns(function.returnsArray() ? double[].class : double.class)
           .addParameter(TAPE, tape);
-      for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+      for (int i = 0; i < all.size(); i++) {
+        method.addParameter(typeName(program.parameters().get(i).type()), all.get(i));
       }
-      return method.addParameter(double.class, seed);
+      return method.addCode(emitter.body()).build();
     }
 
     private MethodSpec.Builder start(String name, List<String> parameterNames) {

@@ -25,8 +25,10 @@ final class InstructionText {
       case CAST -> arguments.get(0).castTo(operation.name());
       case CALL -> Expr.call(mathClass.apply(operation.owner()), operation.name(),
           arguments.toArray(Expr[]::new));
+      // slot arguments after the callee's own are for the reverse sweep (transform/ArraySlots)
       case USER_CALL -> Expr.call(operation.callee().userClass(), operation.name(),
-          arguments.toArray(Expr[]::new));
+          arguments.subList(0, operation.callee().parameterTypes().size())
+              .toArray(Expr[]::new));
       case RULED_CALL -> ruledCall(operation, arguments);
       case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
           arguments.toArray(Expr[]::new));

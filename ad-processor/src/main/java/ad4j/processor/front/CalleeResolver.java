@@ -47,13 +47,6 @@ final class CalleeResolver {
   Optional<Callee> resolve(TypeElement owner, String name, List<Operand> arguments, Tree call,
       String shown) {
     ExecutableElement method = select(owner, name, arguments).orElse(null);
-    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
-    if (argumentTypes.stream().anyMatch(NumericType::isArray)) {
-      diagnostics().error(call, "call to '" + shown + "' passes an array: calls that pass"
-          + " arrays between @Differentiable methods are not supported yet; pass the elements"
-          + " the callee needs as 'double's");
-      return Optional.empty();
-    }
     if (method == null) {
       String what = candidates(context, owner, name).isEmpty() ? "" : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
@@ -78,11 +71,30 @@ final class CalleeResolver {
           + " only");
       return Optional.empty();
     }
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+    boolean returnsArray = ActiveParameters.isVectorResult(method.getReturnType());
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE && !returnsArray) {
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
           + " method '" + qualified + "' returns '" + method.getReturnType() + "', and ad4j"
-          + " differentiates methods returning 'double' only");
+          + " differentiates methods returning 'double' or 'double[]' only");
       return Optional.empty();
+    }
+    List<Boolean> active = new ArrayList<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      VariableElement parameter = method.getParameters().get(i);
+      active.add(ActiveParameters.isActive(parameter));
+      Operand argument = arguments.get(i);
+      boolean carries = argument.isActive()
+          || argument instanceof Operand.Use use && use.value().isActiveArray();
+      if (carries && !active.get(i)) {
+        Tree argumentTree = call instanceof com.sun.source.tree.MethodInvocationTree invocation
+            ? invocation.getArguments().get(i) : call;
+        diagnostics().error(call, "call to '" + shown + "': '"
+            + context.source().of(argumentTree) + "' carries derivatives into parameter '"
+            + parameter.getSimpleName() + "' of '" + qualified + "', which is @NoDerivative"
+            + " and would drop them; remove @NoDerivative from '" + parameter.getSimpleName()
+            + "', or pass a value that carries no derivative");
+        return Optional.empty();
+      }
     }
     // An inherited static method (g of A, called as g or B.g in B extends A): its derivatives
     // are generated in the class that declares it.
@@ -115,9 +127,16 @@ final class CalleeResolver {
           + " 'double' parameter, and such calls are not supported at order 2 yet");
       return Optional.empty();
     }
+    if (context.order() == 2 && (returnsArray
+        || arguments.stream().anyMatch(argument -> argument.type().isArray()))) {
+      diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
+          + "', which is @Differentiable(order = 2): calls that pass or return arrays are not"
+          + " supported at order 2 yet; pass the elements '" + name + "' needs as 'double's");
+      return Optional.empty();
+    }
     String userClass = context.referenceTo(declaring);
     return Optional.of(new Callee(userClass, gradClassReference(declaring), name,
-        parameterTypes(method).orElseThrow()));
+        parameterTypes(method).orElseThrow(), active, returnsArray));
   }
 
   private static List<ExecutableElement> candidates(LoweringContext context, TypeElement owner,

@@ -1141,11 +1141,35 @@ final class ExpressionLowering {
       if (callee.isEmpty()) {
         return null;
       }
-      boolean active = arguments.stream().anyMatch(Operand::isActive);
+      if (callee.get().returnsArray()) {
+        return vectorCall(callee.get(), arguments, invocation);
+      }
+      boolean active = arguments.stream().anyMatch(
+          argument -> argument.isActive() || isActiveArray(argument));
       return context.emit(Operation.call(callee.get()), arguments, NumericType.DOUBLE, active);
     }
     return mathCall(((CallTarget.MathFunction) target).owner(), name, arguments, invocation,
         shown);
+  }
+
+  /**
+   * {@code h(arguments)} of a vector function: a new local array of the caller's, like
+   * {@code new double[n]} (its elements may be written over), made outside loops as every local
+   * array is.
+   */
+  private Operand vectorCall(Callee callee, List<Operand> arguments,
+      MethodInvocationTree invocation) {
+    if (context.insideLoop()) {
+      unsupported(invocation, "'" + context.source().of(invocation) + "' inside a loop is not"
+          + " supported: '" + callee.name() + "' returns a new array, and arrays can only be"
+          + " made outside loops; call it once, before the loop");
+      return null;
+    }
+    return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE_ARRAY, true);
+  }
+
+  private static boolean isActiveArray(Operand operand) {
+    return operand instanceof Operand.Use use && use.value().isActiveArray();
   }
 
   /**

@@ -233,18 +233,14 @@ final class InactiveCalls {
     if (!method.getModifiers().contains(Modifier.STATIC)) {
       return Optional.of("it is not static, and ad4j differentiates static methods only");
     }
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
+    if (method.getReturnType().getKind() != TypeKind.DOUBLE
+        && !ActiveParameters.isVectorResult(method.getReturnType())) {
       return Optional.of("it returns '" + method.getReturnType() + "', and ad4j differentiates"
-          + " methods returning 'double' only");
+          + " methods returning 'double' or 'double[]' only");
     }
-    if (method.getParameters().stream()
-        .anyMatch(p -> p.asType().getKind() == TypeKind.ARRAY)) {
-      return Optional.of("calls that pass arrays between @Differentiable methods are not"
-          + " supported yet");
-    }
-    if (method.getParameters().stream()
-        .noneMatch(p -> p.asType().getKind() == TypeKind.DOUBLE)) {
-      return Optional.of("it has no 'double' parameter");
+    if (method.getParameters().stream().noneMatch(ActiveParameters::isActive)) {
+      return Optional.of("it has no 'double', 'double[]' or 'double[][]' parameter without"
+          + " @NoDerivative");
     }
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     if (!context.hasGradClass(declaring)) {

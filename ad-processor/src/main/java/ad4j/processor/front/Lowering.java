@@ -555,6 +555,13 @@ public final class Lowering {
             + ".clone()')");
         return;
       }
+      if (context.isWrittenAndPassedToCalls(use.value())) {
+        unsupported(statement.getExpression(), "'" + context.source().of(
+            statement.getExpression()) + "' is passed to a call of a @Differentiable method and"
+            + " written into, and ad4j cannot return such an array yet: return a copy ('"
+            + context.source().of(statement.getExpression()) + ".clone()')");
+        return;
+      }
     }
     if (loop == null) {
       ir.add(new Return(value, context.line()));

@@ -59,6 +59,9 @@ final class LoweringContext {
   private int statementStart;
   private int loopDepth;
   /** The arrays the method must not write: its array parameters and their rows. */
+  /** The arrays the method writes into, and those it passes to @Differentiable calls. */
+  private final Set<Value> writtenArrays = new java.util.HashSet<>();
+  private final Set<Value> arraysPassedToCalls = new java.util.HashSet<>();
   private final Set<Value> readOnlyArrays =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
@@ -185,7 +188,26 @@ final class LoweringContext {
   Operand emit(Operation operation, List<Operand> arguments, NumericType type, boolean active) {
     Value result = ir.temporary(type, active);
     ir.add(new Instruction(result, operation, arguments, line));
+    if (operation.form() == Operation.Form.STORE && arguments.get(0) instanceof Operand.Use use) {
+      writtenArrays.add(use.value());
+    }
+    if (operation.form() == Operation.Form.USER_CALL) {
+      for (Operand argument : arguments) {
+        if (argument instanceof Operand.Use use && use.value().type().isArray()) {
+          arraysPassedToCalls.add(use.value());
+        }
+      }
+    }
     return new Operand.Use(result);
+  }
+
+  /**
+   * Whether {@code array} is both passed to a call of another {@code @Differentiable} method and
+   * written into. The reverse sweep then puts back each element written over before it reaches
+   * the call, which it must not do to an array it returns.
+   */
+  boolean isWrittenAndPassedToCalls(Value array) {
+    return writtenArrays.contains(array) && arraysPassedToCalls.contains(array);
   }
 
   /** The current value of a local, or null after reporting that it has none. */

@@ -9,16 +9,49 @@ import java.util.List;
  * @param userClass the callee's class, as generated code names it
  * @param gradClass the callee's generated class, as generated code names it
  * @param name the callee's name
- * @param parameterTypes the callee's parameter types; its {@code double} ones get derivatives
+ * @param parameterTypes the callee's parameter types
+ * @param active per parameter, whether it carries derivatives in the callee: a {@code double},
+ *     {@code double[]} or {@code double[][]} not marked {@code @NoDerivative}
+ * @param returnsArray whether the callee is a vector function, returning {@code double[]}
  */
 public record Callee(String userClass, String gradClass, String name,
-    List<NumericType> parameterTypes) {
+    List<NumericType> parameterTypes, List<Boolean> active, boolean returnsArray) {
   public Callee {
     parameterTypes = List.copyOf(parameterTypes);
+    active = List.copyOf(active);
+    if (active.size() != parameterTypes.size()) {
+      throw new IllegalArgumentException("one activity per parameter of " + name);
+    }
   }
 
-  /** The number of {@code double} parameters: the length of the callee's adjoint array. */
+  /** Whether parameter {@code i} is a {@code double} that carries a derivative. */
+  public boolean isActiveScalar(int i) {
+    return active.get(i) && parameterTypes.get(i) == NumericType.DOUBLE;
+  }
+
+  /** Whether parameter {@code i} is an array whose elements carry derivatives. */
+  public boolean isActiveArray(int i) {
+    return active.get(i) && parameterTypes.get(i).isArray();
+  }
+
+  /**
+   * The number of active {@code double} parameters: the adjoints its pullback pushes onto the
+   * tape, and the scalar tangents its tangent takes.
+   */
   public int differentiableParameterCount() {
-    return (int) parameterTypes.stream().filter(t -> t == NumericType.DOUBLE).count();
+    int count = 0;
+    for (int i = 0; i < parameterTypes.size(); i++) {
+      count += isActiveScalar(i) ? 1 : 0;
+    }
+    return count;
+  }
+
+  /** The number of active array parameters: each gets a tangent array, and adjoint targets. */
+  public int activeArrayCount() {
+    int count = 0;
+    for (int i = 0; i < parameterTypes.size(); i++) {
+      count += isActiveArray(i) ? 1 : 0;
+    }
+    return count;
   }
 }

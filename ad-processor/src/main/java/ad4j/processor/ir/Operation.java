@@ -149,20 +149,22 @@ public final class Operation {
 
   /**
    * A call of the tangent of another {@code @Differentiable} method: its arguments, then one
-   * tangent per {@code double} parameter.
+   * tangent per active parameter (an array's tangent is an array of its shape).
    */
   public static Operation tangentCall(Callee callee) {
     return new Operation(Form.TANGENT_CALL, callee.name() + "Tangent",
-        callee.parameterTypes().size() + callee.differentiableParameterCount(), null, callee);
+        callee.parameterTypes().size() + callee.differentiableParameterCount()
+            + callee.activeArrayCount(), null, callee);
   }
 
   /**
    * A call of the pullback of another {@code @Differentiable} method onto the tape: its
-   * arguments, then the seed.
+   * arguments, then per active array parameter the array its adjoints are added into and the
+   * slot of its first element there, then the seed (an array for a vector function).
    */
   public static Operation pullbackCall(Callee callee) {
     return new Operation(Form.PULLBACK_CALL, callee.name() + "Pullback",
-        callee.parameterTypes().size() + 1, null, callee);
+        callee.parameterTypes().size() + 2 * callee.activeArrayCount() + 1, null, callee);
   }
 
   /**
@@ -207,6 +209,17 @@ public final class Operation {
   public static Operation call(Callee callee) {
     return new Operation(Form.USER_CALL, callee.name(), callee.parameterTypes().size(), null,
         callee);
+  }
+
+  /**
+   * A call of another {@code @Differentiable} method as reverse-mode programs see it: its
+   * arguments, then per array parameter that carries derivatives in the callee, the gradient
+   * slot of the argument's first element ({@code transform/ArraySlots}). The Java text is the
+   * same call; the reverse sweep passes the slots to the callee's pullback.
+   */
+  public static Operation callWithSlots(Callee callee) {
+    return new Operation(Form.USER_CALL, callee.name(),
+        callee.parameterTypes().size() + callee.activeArrayCount(), null, callee);
   }
 
   /**

@@ -108,6 +108,15 @@ public final class Adjoint {
   private Value outputArray;
   /** Per local array that carries derivatives, its adjoint array, made beside it. */
   private final Map<Value, Value> adjointArrays = new HashMap<>();
+  /**
+   * In the pullback that callers call, per active array parameter, the array its adjoints go
+   * into (see {@link ArraySlots#perParameter}); empty when they go into {@link #outputArray}.
+   */
+  private Map<Value, Value> parameterTargets = Map.of();
+  /** The local arrays passed to calls, whose overwritten elements the reverse puts back. */
+  private final java.util.Set<Value> passedToCalls;
+  /** Per store into one of {@link #passedToCalls}, the element it wrote over. */
+  private final Map<Instruction, Value> overwrittenElements = new IdentityHashMap<>();
   /** The values whose adjoints the reverse sweep computes; the others get no reverse code. */
   private LiveAdjoints live;
 
@@ -117,6 +126,7 @@ public final class Adjoint {
     this.tape = new TapePlan(flow);
     this.builder = new IrBuilder(flow.nextId());
     this.straightLine = flow.isStraightLine();
+    this.passedToCalls = passedToCalls(primal.body(), flow, new java.util.HashSet<>());
   }
 
   /**
@@ -214,8 +224,11 @@ public final class Adjoint {
       array = builder.generated(output.arrayName, NumericType.DOUBLE_ARRAY, false);
       parameters.add(array);
     } else if (primal.hasActiveArrays()) {
-      throw new IllegalArgumentException("the adjoints of arrays go into an array, not onto"
-          + " the tape: " + primal.name());
+      parameterTargets = ArraySlots.adjointTargets(primal);
+      if (parameterTargets.isEmpty()) {
+        throw new IllegalArgumentException("the adjoints of arrays go into arrays the caller"
+            + " passes (ArraySlots.perParameter), not onto the tape: " + primal.name());
+      }
     }
     outputArray = array;
 
@@ -258,18 +271,20 @@ public final class Adjoint {
     }
     List<Value> differentiable = primal.differentiableParameters();
     // arrays' adjoints are in the output array already; the doubles' slots follow the layout
-    FlatLayout layout = primal.hasActiveArrays()
+    FlatLayout layout = primal.hasActiveArrays() && output != Output.TAPE
         ? new FlatLayout(primal, Value::isActive, false, builder, out) : null;
     for (int i = 0; i < differentiable.size(); i++) {
       Value parameter = differentiable.get(i);
       if (parameter.isActiveArray()) {
         continue;
       }
-      Operand slot = layout != null ? layout.start(parameter) : Operand.Constant.of(i);
       Operand adjoint = parameterAdjoints.get(parameter);
       if (output == Output.TAPE) {
         out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint, null));
-      } else if (output == Output.GRADIENT) {
+        continue;
+      }
+      Operand slot = layout != null ? layout.start(parameter) : Operand.Constant.of(i);
+      if (output == Output.GRADIENT) {
         out.add(new ElementStore(array, slot, adjoint == null ? Site.number(0.0) : adjoint,
             false, null));
       } else if (adjoint != null) {
@@ -326,13 +341,18 @@ public final class Adjoint {
         if (!flow.isLive(instruction)) {
           continue;
         }
+        if (instruction.operation().form() == Operation.Form.STORE && passedToCalls.contains(
+                ((Operand.Use) instruction.arguments().get(0)).value())) {
+          keepOverwritten(instruction, recording, out);
+        }
         out.add(instruction);
         if (straightLine) {
           computed.record(instruction);
         }
         if (instruction.result().isActiveArray()
             && (instruction.operation().form() == Operation.Form.NEW_ARRAY
-                || instruction.operation().form() == Operation.Form.CLONE)) {
+                || instruction.operation().form() == Operation.Form.CLONE
+                || instruction.operation().form() == Operation.Form.USER_CALL)) {
           allocateAdjointArray(instruction, out);
         }
         if (recording) {
@@ -712,6 +732,66 @@ public final class Adjoint {
   }
 
   /**
+   * Before {@code a[i] = v} into a local array that is passed to calls of other
+   * {@code @Differentiable} methods: the element written over, recorded inside loops, so that
+   * the reverse of the store can put it back. The pullback of such a call reads the array as it
+   * was when the call was made, and the reverse sweep reaches the call only after undoing every
+   * later write.
+   */
+  private void keepOverwritten(Instruction store, boolean recording, List<Statement> out) {
+    Value overwritten = builder.derived(store.result(), "Overwritten", store.result().type());
+    out.add(new Instruction(overwritten, Operation.ELEMENT,
+        List.of(store.arguments().get(0), store.arguments().get(1)), store.line()));
+    if (recording) {
+      out.add(new Push(new Operand.Use(overwritten), null));
+      if (!store.result().isActive()) {
+        // the index of an active store is recorded for its adjoint already (FlowAnalysis)
+        out.add(new Push(store.arguments().get(1), null));
+      }
+    }
+    overwrittenElements.put(store, overwritten);
+  }
+
+  /** The reverse of a store into an {@code int[]} passed to calls: the old element back. */
+  private void restoreInactive(Instruction store, Block block, List<Statement> out) {
+    Value overwritten = overwrittenElements.get(store);
+    SourceLine line = store.line().adjoint();
+    Operand index = store.arguments().get(1);
+    Operand old = new Operand.Use(overwritten);
+    if (flow.loopDepth(block) > 0) {
+      index = pop(NumericType.INT, line, out);
+      old = pop(overwritten.type(), line, out);
+    }
+    out.add(new ElementStore(((Operand.Use) store.arguments().get(0)).value(), index, old,
+        false, line));
+  }
+
+  /** The local arrays passed to calls of other {@code @Differentiable} methods. */
+  private static java.util.Set<Value> passedToCalls(Block block, FlowAnalysis flow,
+      java.util.Set<Value> into) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.USER_CALL) {
+        for (Operand argument : instruction.arguments()) {
+          if (argument instanceof Operand.Use use && use.value().type().isArray()
+              && use.value().origin() != Value.Origin.PARAMETER
+              && flow.rowRead(use.value()) == null) {
+            into.add(use.value());
+          }
+        }
+      } else if (statement instanceof If branch) {
+        passedToCalls(branch.thenBlock(), flow, into);
+        passedToCalls(branch.elseBlock(), flow, into);
+      } else if (statement instanceof Loop loop) {
+        passedToCalls(loop.condition(), flow, into);
+        passedToCalls(loop.body(), flow, into);
+        passedToCalls(loop.update(), flow, into);
+      }
+    }
+    return into;
+  }
+
+  /**
    * {@code aBar = new double[a.length]} beside a local array {@code a} that carries
    * derivatives: the adjoints of its elements. Local arrays are made outside loops, so one
    * adjoint array serves the whole reverse sweep.
@@ -744,7 +824,7 @@ public final class Adjoint {
     Value target;
     Operand start;
     if (clone.arguments().size() == 2) {
-      target = outputArray;
+      target = adjointTarget(source);
       start = clone.arguments().get(1);
     } else if (adjointArrays.containsKey(source)) {
       target = adjointArrays.get(source);
@@ -788,7 +868,17 @@ public final class Adjoint {
       reverseClone(instruction, out);
       return;
     }
+    if (instruction.operation().form() == Operation.Form.USER_CALL && value.isActiveArray()) {
+      // a vector function, called outside loops: its result's adjoints are the seed
+      reverseCall(instruction, instruction.arguments(),
+          new Operand.Use(adjointArrays.get(value)), Map.of(),
+          instruction.line().adjoint(), out);
+      return;
+    }
     if (!value.isActive()) {
+      if (overwrittenElements.containsKey(instruction)) {
+        restoreInactive(instruction, block, out);
+      }
       return;
     }
     Map<Value, Operand> popped = restored.computeIfAbsent(block, b -> new HashMap<>());
@@ -808,6 +898,15 @@ public final class Adjoint {
             ? popped.getOrDefault(use.value(), argument) : argument);
       }
       reverseStore(instruction, restoredArguments, out);
+      Value overwritten = overwrittenElements.get(instruction);
+      if (overwritten != null) {
+        // the element written over comes back, for the calls the reverse sweep meets next
+        Operand old = flow.loopDepth(block) > 0
+            ? pop(overwritten.type(), instruction.line().adjoint(), out)
+            : new Operand.Use(overwritten);
+        out.add(new ElementStore(((Operand.Use) instruction.arguments().get(0)).value(),
+            restoredArguments.get(1), old, false, instruction.line().adjoint()));
+      }
       return;
     }
     if (!live.isLive(value)) {
@@ -826,14 +925,14 @@ public final class Adjoint {
           ? popped.getOrDefault(use.value(), argument) : argument);
     }
     if (operation.form() == Operation.Form.USER_CALL) {
-      reverseCall(instruction, arguments, adjoint.expression(), line, out);
+      reverseCall(instruction, arguments, adjoint.expression(), popped, line, out);
       return;
     }
     if (operation.form() == Operation.Form.ELEMENT) {
       // v = w[i]: the element's adjoint, at the slot ArraySlots gave: in the output array for
       // a parameter, in the array's own adjoint array for a local array
       Value array = ((Operand.Use) instruction.arguments().get(0)).value();
-      Value target = adjointArrays.getOrDefault(array, outputArray);
+      Value target = adjointTarget(array);
       out.add(new ElementStore(target, arguments.get(2), adjoint.expression(), true, line));
       return;
     }
@@ -880,19 +979,63 @@ public final class Adjoint {
   }
 
   /**
-   * The reverse of {@code v = g(args)}: g's pullback onto the tape, seeded with v's adjoint,
-   * leaves g's adjoints there, the last on top; taken back at once, nothing is allocated.
+   * The array the adjoints of an array's elements are added into: a local array's own adjoint
+   * array; for a parameter or a row of one, the output array, or in the pullback that callers
+   * call, the array the caller passed for that parameter.
    */
-  private void reverseCall(Instruction instruction, List<Operand> arguments, Operand adjoint,
-      SourceLine line, List<Statement> out) {
+  private Value adjointTarget(Value array) {
+    Value local = adjointArrays.get(array);
+    if (local != null) {
+      return local;
+    }
+    if (parameterTargets.isEmpty()) {
+      return outputArray;
+    }
+    Instruction row = flow.rowRead(array);
+    Value parameter = row != null ? ((Operand.Use) row.arguments().get(0)).value() : array;
+    return parameterTargets.get(parameter);
+  }
+
+  /**
+   * The reverse of {@code v = g(args)}: g's pullback onto the tape, seeded with v's adjoint
+   * (for a vector function, the adjoint array of the array it returned), leaves the adjoints of
+   * g's {@code double} parameters there, the last on top; taken back at once, nothing is
+   * allocated. The adjoints of g's array parameters are added where the caller keeps those of
+   * the arguments: for an array that carries derivatives here, at its slots ({@link
+   * ArraySlots} appended their starts to the call's arguments); for one that carries none, into
+   * a scratch array nobody reads ({@code Slots.discarded}).
+   */
+  private void reverseCall(Instruction instruction, List<Operand> arguments, Operand seed,
+      Map<Value, Operand> popped, SourceLine line, List<Statement> out) {
     Callee callee = instruction.operation().callee();
-    List<Operand> callArguments = new ArrayList<>(arguments);
-    callArguments.add(adjoint);
-    Value value = builder.generated("value", NumericType.DOUBLE, false);
+    int own = callee.parameterTypes().size();
+    List<Operand> callArguments = new ArrayList<>();
+    for (int i = 0; i < own; i++) {
+      callArguments.add(readAgainIfRow(arguments.get(i), popped, line, out));
+    }
+    int nextStart = own;
+    for (int i = 0; i < own; i++) {
+      if (!callee.isActiveArray(i)) {
+        continue;
+      }
+      Operand start = nextStart < arguments.size() ? arguments.get(nextStart++)
+          : Operand.Constant.of(0);
+      if (instruction.arguments().get(i) instanceof Operand.Use use
+          && use.value().isActiveArray()) {
+        callArguments.add(new Operand.Use(adjointTarget(use.value())));
+        callArguments.add(start);
+      } else {
+        callArguments.add(discarded(callArguments.get(i), line, out));
+        callArguments.add(Operand.Constant.of(0));
+      }
+    }
+    callArguments.add(seed);
+    Value value = builder.generated("value",
+        callee.returnsArray() ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, false);
     out.add(new Instruction(value, Operation.pullbackCall(callee), callArguments, line));
     List<Operand> slots = new ArrayList<>();
-    for (int i = 0; i < arguments.size(); i++) {
-      if (callee.parameterTypes().get(i) == NumericType.DOUBLE) {
+    for (int i = 0; i < own; i++) {
+      if (callee.isActiveScalar(i)) {
         slots.add(instruction.arguments().get(i));
       }
     }
@@ -900,10 +1043,10 @@ public final class Adjoint {
     for (int slot = slots.size() - 1; slot >= 0; slot--) {
       // a constant argument has no adjoint: its value is taken off the tape and dropped. The
       // adjoint is active: the forward mode of this program takes its tangent back as well
-      Value popped = builder.generated(callee.name() + "Adjoint", NumericType.DOUBLE, true);
-      out.add(new Instruction(popped, Operation.POP, List.of(), line));
+      Value taking = builder.generated(callee.name() + "Adjoint", NumericType.DOUBLE, true);
+      out.add(new Instruction(taking, Operation.POP, List.of(), line));
       if (slots.get(slot) instanceof Operand.Use use && use.isActive()) {
-        taken[slot] = new Operand.Use(popped);
+        taken[slot] = new Operand.Use(taking);
       }
     }
     for (int slot = 0; slot < slots.size(); slot++) {
@@ -912,6 +1055,40 @@ public final class Adjoint {
             Site.formulas(builder, line), out);
       }
     }
+  }
+
+  /**
+   * A row {@code m[i]} read inside a loop, read again in the reverse sweep from its matrix at
+   * the index the tape gave back (the tape holds numbers, not arrays); any other argument as
+   * it is.
+   */
+  private Operand readAgainIfRow(Operand argument, Map<Value, Operand> popped, SourceLine line,
+      List<Statement> out) {
+    if (!(argument instanceof Operand.Use use) || flow.rowRead(use.value()) == null
+        || flow.loopDepth(flow.definingBlock(use.value())) == 0) {
+      return argument;
+    }
+    Instruction row = flow.rowRead(use.value());
+    List<Operand> read = new ArrayList<>();
+    for (Operand operand : row.arguments()) {
+      read.add(operand instanceof Operand.Use index
+          ? popped.getOrDefault(index.value(), operand) : operand);
+    }
+    Value again = builder.derived(use.value(), "", use.value().type());
+    out.add(new Instruction(again, Operation.ELEMENT, read, line));
+    return new Operand.Use(again);
+  }
+
+  /** {@code Slots.discarded(n)}: where the adjoints of {@code array}'s n elements may go. */
+  private Operand discarded(Operand array, SourceLine line, List<Statement> out) {
+    Value count = builder.generated("count", NumericType.INT, false);
+    out.add(array.type() == NumericType.DOUBLE_MATRIX
+        ? new Instruction(count, Operation.slotsCall("count", 1), List.of(array), line)
+        : new Instruction(count, Operation.LENGTH, List.of(array), line));
+    Value scratch = builder.generated("discarded", NumericType.DOUBLE_ARRAY, false);
+    out.add(new Instruction(scratch, Operation.slotsCall("discarded", 1),
+        List.of(new Operand.Use(count)), line));
+    return new Operand.Use(scratch);
   }
 
   /**

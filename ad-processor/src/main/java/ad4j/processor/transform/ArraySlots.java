@@ -1,6 +1,7 @@
 package ad4j.processor.transform;
 
 import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Callee;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
@@ -39,8 +40,16 @@ public final class ArraySlots {
   private final java.util.Set<Value> local = new java.util.HashSet<>();
   private FlatLayout layout;
 
-  private ArraySlots(Function function) {
+  /**
+   * Whether each array parameter's adjoints go to an array of its own, at a start of its own,
+   * both parameters of the program ({@link #perParameter}); else to one output array, in the
+   * flat layout.
+   */
+  private final boolean perParameter;
+
+  private ArraySlots(Function function, boolean perParameter) {
     this.builder = new IrBuilder(Ids.next(function));
+    this.perParameter = perParameter;
   }
 
   /** {@code function} with slots on its reads of arrays; itself when it has no active array. */
@@ -48,7 +57,37 @@ public final class ArraySlots {
     if (!function.hasActiveArrays() && !readsLocalArrays(function.body())) {
       return function;
     }
-    return new ArraySlots(function).transform(function);
+    return new ArraySlots(function, false).transform(function);
+  }
+
+  /**
+   * {@code function} with slots on its reads of arrays, for the pullback that the generated
+   * code of callers calls: after the user's parameters, each active array parameter {@code a}
+   * gets two more, the array its elements' adjoints are added into and the slot of
+   * {@code a[0]} there ({@code aAdjoints[aStart + i] += ...}). A caller passes its own gradient
+   * and the argument's slot, or the adjoint array of a local array and 0; see
+   * {@link #adjointTargets}.
+   */
+  public static Function perParameter(Function function) {
+    return new ArraySlots(function, true).transform(function);
+  }
+
+  /**
+   * For a program made by {@link #perParameter}: per active array parameter, the parameter
+   * its elements' adjoints are added into.
+   */
+  static Map<Value, Value> adjointTargets(Function function) {
+    Map<Value, Value> targets = new HashMap<>();
+    List<Value> parameters = function.parameters();
+    List<Value> arrays = parameters.stream()
+        .filter(p -> p.origin() == Value.Origin.PARAMETER && p.isActiveArray()).toList();
+    int next = (int) parameters.stream().filter(p -> p.origin() == Value.Origin.PARAMETER)
+        .count();
+    for (Value array : arrays) {
+      targets.put(array, parameters.get(next));
+      next += 2;
+    }
+    return targets;
   }
 
   /** Whether some instruction reads or writes an array the method makes itself. */
@@ -73,14 +112,22 @@ public final class ArraySlots {
 
   private Function transform(Function function) {
     List<Statement> body = new ArrayList<>();
-    layout = new FlatLayout(function, Value::isActiveArray, true, builder, body);
+    layout = perParameter ? FlatLayout.rowLengthsOnly(function, builder, body)
+        : new FlatLayout(function, Value::isActiveArray, true, builder, body);
+    List<Value> parameters = new ArrayList<>(function.parameters());
     for (Value parameter : function.parameters()) {
-      if (parameter.isActiveArray()) {
+      if (parameter.isActiveArray() && perParameter) {
+        Value target = builder.derived(parameter, "Adjoints", NumericType.DOUBLE_ARRAY);
+        Value start = builder.derived(parameter, "Start", NumericType.INT);
+        parameters.add(target);
+        parameters.add(start);
+        starts.put(parameter, new Operand.Use(start));
+      } else if (parameter.isActiveArray()) {
         starts.put(parameter, layout.start(parameter));
       }
     }
     body.addAll(transform(function.body()).statements());
-    return function.with(function.parameters(), new Block(body));
+    return function.with(parameters, new Block(body));
   }
 
   private Block transform(Block block) {
@@ -101,6 +148,9 @@ public final class ArraySlots {
         starts.put(instruction.result(), Operand.Constant.of(0));
         local.add(instruction.result());
       } else if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.USER_CALL) {
+        call(instruction, out);
+      } else if (statement instanceof Instruction instruction
           && (instruction.operation().form() == Operation.Form.NEW_ARRAY
               || instruction.operation().form() == Operation.Form.CLONE)
           && instruction.result().isActiveArray()) {
@@ -119,6 +169,31 @@ public final class ArraySlots {
       }
     }
     return new Block(out);
+  }
+
+  /**
+   * A call of another {@code @Differentiable} method: per array argument for a parameter that
+   * carries derivatives in the callee, the slot of its first element (in the output array for
+   * a parameter or a row of one, 0 in a local array's own adjoint array, and 0 for an array that
+   * carries none here), appended after the call's own arguments for its reverse. The array a
+   * vector function returns is a local array of the caller's.
+   */
+  private void call(Instruction call, List<Statement> out) {
+    Callee callee = call.operation().callee();
+    List<Operand> arguments = new ArrayList<>(call.arguments());
+    for (int i = 0; i < callee.parameterTypes().size(); i++) {
+      if (callee.isActiveArray(i)) {
+        Operand start = call.arguments().get(i) instanceof Operand.Use use
+            ? starts.get(use.value()) : null;
+        arguments.add(start != null ? start : Operand.Constant.of(0));
+      }
+    }
+    out.add(new Instruction(call.result(), Operation.callWithSlots(callee), arguments,
+        call.line()));
+    if (call.result().isActiveArray()) {
+      starts.put(call.result(), Operand.Constant.of(0));
+      local.add(call.result());
+    }
   }
 
   /** Whether {@code array} is a parameter or a row of one, not a local array. */

@@ -67,6 +67,22 @@ final class FlatLayout {
     }
   }
 
+  /**
+   * No starts, only each active {@code double[][]} parameter's row length: for programs whose
+   * callers pass each array parameter's start ({@link ArraySlots#perParameter}).
+   */
+  static FlatLayout rowLengthsOnly(Function function, IrBuilder builder, List<Statement> out) {
+    FlatLayout layout = new FlatLayout(function, parameter -> false, false, builder, out);
+    for (Value parameter : function.differentiableParameters()) {
+      if (parameter.type() == NumericType.DOUBLE_MATRIX) {
+        layout.rowLengths.put(parameter, define(
+            builder.derived(parameter, "RowLength", NumericType.INT),
+            Operation.slotsCall("rowLength", 1), List.of(new Operand.Use(parameter)), out));
+      }
+    }
+    return layout;
+  }
+
   /** The slot of the parameter's first element (its only one, for a {@code double}). */
   Operand start(Value parameter) {
     return starts.get(parameter);

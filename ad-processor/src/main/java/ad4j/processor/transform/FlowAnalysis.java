@@ -51,6 +51,8 @@ public final class FlowAnalysis {
   private final List<Instruction> live;
   private final boolean straightLine;
   private final Set<Instruction> liveSet = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** Per row {@code m[i]} of a matrix, the instruction that reads it. */
+  private final Map<Value, Instruction> rows = new HashMap<>();
 
   public FlowAnalysis(Function function) {
     this.function = function;
@@ -192,8 +194,12 @@ public final class FlowAnalysis {
             noteVariable(read.variable());
           }
         }
+        if (instruction.operation().form() == Operation.Form.ELEMENT
+            && instruction.result().type().isArray()) {
+          rows.put(instruction.result(), instruction);
+        }
         Set<Integer> positions = new HashSet<>();
-        needs.put(instruction, computeNeeds(instruction, positions));
+        needs.put(instruction, withRowsReadAgain(computeNeeds(instruction, positions)));
         differentiated.put(instruction, positions);
       } else if (statement instanceof Declare declare) {
         use(declare.initial(), block);
@@ -213,6 +219,36 @@ public final class FlowAnalysis {
         visit(loop.update(), block, depth + 1);
       }
     }
+  }
+
+  /**
+   * {@code needed} with each row {@code m[i]} replaced by what reads it again: the tape holds
+   * numbers, not arrays, so the reverse sweep reads the row again from its matrix, which is
+   * made outside loops, at the recorded index ({@link #rowRead}).
+   */
+  private List<Value> withRowsReadAgain(List<Value> needed) {
+    if (needed.stream().noneMatch(rows::containsKey)) {
+      return needed;
+    }
+    Set<Value> replaced = new LinkedHashSet<>();
+    for (Value value : needed) {
+      Instruction row = rows.get(value);
+      if (row == null) {
+        replaced.add(value);
+        continue;
+      }
+      for (Operand argument : row.arguments()) {
+        if (argument instanceof Operand.Use use) {
+          replaced.add(use.value());
+        }
+      }
+    }
+    return List.copyOf(replaced);
+  }
+
+  /** The read {@code row = m[i]} that defines {@code row}, a row of a matrix; or null. */
+  public Instruction rowRead(Value row) {
+    return rows.get(row);
   }
 
   private void noteVariable(Variable variable) {

@@ -6,7 +6,6 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Loop;
-import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Return;
@@ -69,6 +68,11 @@ final class LiveAdjoints {
         if (flow.isLive(instruction) && value.isActive() && live.contains(value)) {
           passBack(instruction);
         }
+        if (flow.isLive(instruction) && value.isActiveArray()
+            && instruction.operation().form() == Operation.Form.USER_CALL) {
+          // a vector function's result: its adjoints are an array's, which is always summed
+          passBack(instruction);
+        }
         if (instruction.operation().form() == Operation.Form.STORE && value.isActive()) {
           // what is stored into an array that carries derivatives may be read back: its
           // adjoint comes from the array's adjoint at the reverse of the store
@@ -100,7 +104,8 @@ final class LiveAdjoints {
     }
     for (int i = 0; i < arguments.size(); i++) {
       boolean passed = operation.form() == Operation.Form.USER_CALL
-          ? operation.callee().parameterTypes().get(i) == NumericType.DOUBLE
+          ? i < operation.callee().parameterTypes().size()
+              && operation.callee().isActiveScalar(i)
           : flow.hasPartial(instruction, i);
       if (passed) {
         mark(arguments.get(i));

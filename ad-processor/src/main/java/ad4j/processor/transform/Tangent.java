@@ -214,14 +214,11 @@ public final class Tangent {
           arguments.get(1)), instruction);
     }
     if (operation.form() == Operation.Form.USER_CALL) {
-      List<Operand> callArguments = new ArrayList<>(arguments);
-      for (int i = 0; i < arguments.size(); i++) {
-        if (operation.callee().parameterTypes().get(i) == NumericType.DOUBLE) {
-          callArguments.add(tangentOf(arguments.get(i)));
-        }
-      }
-      return define(tangent, Operation.tangentCall(operation.callee()), callArguments,
-          instruction);
+      List<Instruction> out = new ArrayList<>();
+      List<Operand> callArguments = tangentCallArguments(instruction, out);
+      out.addAll(define(tangent, Operation.tangentCall(operation.callee()), callArguments,
+          instruction));
+      return out;
     }
     if (operation.form() == Operation.Form.COPY && arguments.get(0) instanceof Operand.Read read) {
       return define(tangent, Operation.COPY,
@@ -292,8 +289,54 @@ public final class Tangent {
             new Instruction(tangent, Operation.newArray(NumericType.DOUBLE),
                 List.of(new Operand.Use(length)), line));
       }
+      case USER_CALL -> {
+        // a vector function's tangent member returns J times the direction: the tangent array
+        List<Instruction> out = new ArrayList<>();
+        List<Operand> callArguments = tangentCallArguments(instruction, out);
+        out.add(new Instruction(tangent, Operation.tangentCall(operation.callee()),
+            callArguments, line));
+        yield out;
+      }
       default -> throw new IllegalArgumentException("no array tangent for " + operation);
     };
+  }
+
+  /**
+   * The arguments of the tangent member of the callee of {@code call}: the call's own, then per
+   * parameter that carries derivatives in the callee, in order, the argument's tangent: a
+   * number for a {@code double}, an array of the argument's shape for an array; for an array
+   * that carries no derivative here, zeros ({@code Slots.zeros}, shared, never written).
+   */
+  private List<Operand> tangentCallArguments(Instruction call, List<Instruction> out) {
+    ad4j.processor.ir.Callee callee = call.operation().callee();
+    int own = callee.parameterTypes().size();
+    List<Operand> arguments = new ArrayList<>(call.arguments().subList(0, own));
+    for (int i = 0; i < own; i++) {
+      Operand argument = call.arguments().get(i);
+      if (callee.isActiveScalar(i)) {
+        arguments.add(tangentOf(argument));
+      } else if (callee.isActiveArray(i)) {
+        Value tangent = argument instanceof Operand.Use use ? arrayTangents.get(use.value())
+            : null;
+        arguments.add(tangent != null ? new Operand.Use(tangent) : zeros(argument, call, out));
+      }
+    }
+    return arguments;
+  }
+
+  /** {@code Slots.zeros(...)} of {@code array}'s shape: the tangent of an inactive array. */
+  private Operand zeros(Operand array, Instruction call, List<Instruction> out) {
+    Value zeros = builder.generated("zeros", array.type(), false);
+    if (array.type() == NumericType.DOUBLE_MATRIX) {
+      out.add(new Instruction(zeros, Operation.slotsCall("zeros", 1), List.of(array),
+          call.line()));
+    } else {
+      Value length = builder.generated("length", NumericType.INT, false);
+      out.add(new Instruction(length, Operation.LENGTH, List.of(array), call.line()));
+      out.add(new Instruction(zeros, Operation.slotsCall("zeros", 1),
+          List.of(new Operand.Use(length)), call.line()));
+    }
+    return new Operand.Use(zeros);
   }
 
   /**
@@ -317,7 +360,7 @@ public final class Tangent {
     List<Operand> arguments = call.arguments();
     List<Operand> callArguments = new ArrayList<>(arguments);
     for (int i = 0; i < arguments.size() - 1; i++) {
-      if (operation.callee().parameterTypes().get(i) == NumericType.DOUBLE) {
+      if (operation.callee().isActiveScalar(i)) {
         callArguments.add(tangentOf(arguments.get(i)));
       }
     }
