@@ -93,6 +93,14 @@ public final class IrBuilder {
     return Value.generated(nextId++, hint, type, active);
   }
 
+  /**
+   * A new value like {@code value}, arrays whose elements carry derivatives included, for an
+   * instruction that computes it again.
+   */
+  public Value again(Value value) {
+    return Value.likeOf(nextId++, value);
+  }
+
   /** A new value like {@code value}, for a copy of the statement that defines it. */
   public Value copyOf(Value value) {
     return Value.computed(nextId++, value.origin(), value.nameHint(), value.type(),

@@ -53,6 +53,14 @@ public final class Value {
     return new Value(id, origin, nameHint, type, active, -1);
   }
 
+  /** A value like {@code original} under a new id: same origin, name, type, base, activity. */
+  static Value likeOf(int id, Value original) {
+    Value value = new Value(id, original.origin, original.nameHint, original.type,
+        original.active, -1);
+    value.base = original.base;
+    return value;
+  }
+
   static Value formula(int id, NumericType type, boolean active) {
     return new Value(id, Origin.FORMULA, "f", type, active, -1);
   }

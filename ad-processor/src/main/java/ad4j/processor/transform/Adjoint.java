@@ -113,6 +113,10 @@ public final class Adjoint {
    * into (see {@link ArraySlots#perParameter}); empty when they go into {@link #outputArray}.
    */
   private Map<Value, Value> parameterTargets = Map.of();
+  /** The values the reverse sweep computes again rather than taking back from the tape. */
+  private final Recomputation recomputation;
+  /** The reverse loops the reverse sweep is inside, for the values it computes again. */
+  private final Recomputation.Place place = new Recomputation.Place();
   /** The local arrays passed to calls, whose overwritten elements the reverse puts back. */
   private final java.util.Set<Value> passedToCalls;
   /** Per store into one of {@link #passedToCalls}, the element it wrote over. */
@@ -127,6 +131,7 @@ public final class Adjoint {
     this.builder = new IrBuilder(flow.nextId());
     this.straightLine = flow.isStraightLine();
     this.passedToCalls = passedToCalls(primal.body(), flow, new java.util.HashSet<>());
+    this.recomputation = new Recomputation(primal, flow);
   }
 
   /**
@@ -357,7 +362,9 @@ public final class Adjoint {
         }
         if (recording) {
           for (Value needed : tape.recordedAfter(instruction, block)) {
-            out.add(new Push(new Operand.Use(needed), null));
+            if (!recomputation.isRecomputed(needed)) {
+              out.add(new Push(new Operand.Use(needed), null));
+            }
           }
         }
       } else if (statement instanceof Return ret) {
@@ -717,6 +724,15 @@ public final class Adjoint {
     }
     Variable iteration = builder.generatedVariable("iteration" + loop.id(), NumericType.INT);
     out.add(new Declare(iteration, count, line));
+    if (recomputation.hasCounter(loop)) {
+      // the loop's counter in forward iteration k is start + (k - 1) * step: what reads of it
+      // computed again in the reverse body need
+      Operand start = recomputation.start(loop, place,
+          restored.computeIfAbsent(block, b -> new HashMap<>()), builder, line, out);
+      place.enter(loop, iteration, start);
+    } else {
+      place.enter(loop, iteration, null);
+    }
     Site site = Site.formulas(builder, line);
     Operand test = site.isGreaterThan(new Operand.Read(iteration),
         Operand.Constant.zero(NumericType.INT));
@@ -886,9 +902,17 @@ public final class Adjoint {
       List<Value> taped = tape.recordedAfter(instruction, block);
       for (int i = taped.size() - 1; i >= 0; i--) {
         Value needed = taped.get(i);
+        if (recomputation.isRecomputed(needed)) {
+          continue;
+        }
         Value copy = builder.derived(needed, "", needed.type());
         out.add(new Instruction(copy, Operation.POP, List.of(), null));
         popped.put(needed, new Operand.Use(copy));
+      }
+      for (Value needed : taped) {
+        if (recomputation.isRecomputed(needed)) {
+          recomputation.compute(needed, place, popped, builder, null, out);
+        }
       }
     }
     if (instruction.operation().form() == Operation.Form.STORE) {

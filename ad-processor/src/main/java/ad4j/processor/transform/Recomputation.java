@@ -1,0 +1,371 @@
+package ad4j.processor.transform;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.Note;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SourceLine;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which values the reverse sweep of a loop computes again instead of taking them back from the
+ * tape (Tapenade's to-be-recorded analysis, for the cheap cases). In
+ * {@code for (int j = 0; j < n; j++) z += w[j] * x[i][j];} the forward sweep used to record,
+ * per multiply-add, the slot of {@code w[j]} and the value {@code x[i][j]}; both are functions of
+ * the loop counters and of arrays nothing writes, so the reverse sweep reads them again and the
+ * tape stays empty.
+ *
+ * <p>A loop's <em>counter</em> is a variable that only its update changes, by a constant step
+ * ({@code i++}, {@code i -= 2}), and whose value on entry the reverse sweep can have again: then
+ * in forward iteration {@code k} (counted from 1) it is {@code start + (k - 1) * step}, and the
+ * reverse loop, which counts the iterations down, knows {@code k}. A value can be computed again
+ * when it is a read of such a counter inside the loop's body, or an {@code int} operation, a
+ * {@code double} addition, subtraction, multiplication or negation, a cast, a {@code length}, a
+ * row start, or an element read of an array that the method never writes nor passes to a call (parameters, their rows, tables), over values that can be computed again or
+ * are readable anywhere in the reverse sweep (constants, parameters, values computed outside
+ * loops). Java's arithmetic is deterministic, so the values are the same bit for bit.
+ */
+final class Recomputation {
+  /** A loop counter: the variable, the operand it holds on entry, its constant step. */
+  private record Counter(Variable variable, Operand start, int step) {}
+
+  private final FlowAnalysis flow;
+  private final Map<Value, Instruction> definitions = new HashMap<>();
+  /** Per loop id, its counter; loops without one are absent. */
+  private final Map<Integer, Counter> counters = new HashMap<>();
+  /** Per block inside a loop's body (at any depth), the loops whose bodies contain it. */
+  private final Map<Block, List<Loop>> bodiesAround = new IdentityHashMap<>();
+  /** Arrays written or passed to calls somewhere in the method: their elements may change. */
+  private final Set<Value> changingArrays = new HashSet<>();
+  private final Map<Value, Boolean> memo = new HashMap<>();
+
+  Recomputation(Function function, FlowAnalysis flow) {
+    this.flow = flow;
+    scan(function.body(), List.of());
+  }
+
+  private void scan(Block block, List<Loop> around) {
+    if (!around.isEmpty()) {
+      bodiesAround.put(block, around);
+    }
+    List<Statement> statements = block.statements();
+    for (int i = 0; i < statements.size(); i++) {
+      Statement statement = statements.get(i);
+      if (statement instanceof Instruction instruction) {
+        definitions.put(instruction.result(), instruction);
+        Operation.Form form = instruction.operation().form();
+        if (form == Operation.Form.STORE || form == Operation.Form.USER_CALL
+            || form == Operation.Form.PLAIN_CALL || form == Operation.Form.RULED_CALL) {
+          for (Operand argument : instruction.arguments()) {
+            if (argument instanceof Operand.Use use && use.value().type().isArray()) {
+              changingArrays.add(use.value());
+            }
+          }
+        }
+      } else if (statement instanceof If branch) {
+        scan(branch.thenBlock(), around);
+        scan(branch.elseBlock(), around);
+      } else if (statement instanceof Loop loop) {
+        Counter counter = counterOf(loop, statements.subList(0, i));
+        if (counter != null) {
+          counters.put(loop.id(), counter);
+        }
+        scan(loop.condition(), List.of());
+        List<Loop> inside = new java.util.ArrayList<>(around);
+        inside.add(loop);
+        scan(loop.body(), List.copyOf(inside));
+        scan(loop.update(), List.of());
+      }
+    }
+  }
+
+  /**
+   * The counter of {@code loop}, or null: its update is exactly {@code v = v + c} (or
+   * {@code - c}), nothing else in the loop stores {@code v}, and the statement before the loop
+   * gives {@code v} its start.
+   */
+  private static Counter counterOf(Loop loop, List<Statement> before) {
+    List<Statement> update = loop.update().statements();
+    if (update.size() != 3 || !(update.get(0) instanceof Instruction read)
+        || !(update.get(1) instanceof Instruction step)
+        || !(update.get(2) instanceof Store store)
+        || read.operation() != Operation.COPY
+        || !(read.arguments().get(0) instanceof Operand.Read counter)
+        || counter.variable() != store.variable()
+        || counter.variable().type() != NumericType.INT
+        || !(store.value() instanceof Operand.Use stored) || stored.value() != step.result()
+        || !(step.arguments().get(0) instanceof Operand.Use from) || from.value() != read.result()
+        || !(step.arguments().get(1) instanceof Operand.Constant by)
+        || by.knownValue().isEmpty()) {
+      return null;
+    }
+    int sign;
+    if (step.operation().equals(Operation.ADD)) {
+      sign = 1;
+    } else if (step.operation().equals(Operation.SUBTRACT)) {
+      sign = -1;
+    } else {
+      return null;
+    }
+    Variable variable = counter.variable();
+    if (stores(loop.condition(), variable) || stores(loop.body(), variable)) {
+      return null;
+    }
+    for (int i = before.size() - 1; i >= 0; i--) {
+      Statement statement = before.get(i);
+      if (statement instanceof Note) {
+        continue;
+      }
+      if (statement instanceof Declare declare && declare.variable() == variable) {
+        return new Counter(variable, declare.initial(), sign * (int) by.knownValue().getAsDouble());
+      }
+      if (statement instanceof Store start && start.variable() == variable) {
+        return new Counter(variable, start.value(), sign * (int) by.knownValue().getAsDouble());
+      }
+      return null;
+    }
+    return null;
+  }
+
+  private static boolean stores(Block block, Variable variable) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Store store && store.variable() == variable
+          || statement instanceof Declare declare && declare.variable() == variable) {
+        return true;
+      }
+      if (statement instanceof If branch
+          && (stores(branch.thenBlock(), variable) || stores(branch.elseBlock(), variable))) {
+        return true;
+      }
+      if (statement instanceof Loop loop && (stores(loop.condition(), variable)
+          || stores(loop.body(), variable) || stores(loop.update(), variable))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the reverse sweep computes {@code value} again rather than recording it. */
+  boolean isRecomputed(Value value) {
+    Boolean known = memo.get(value);
+    if (known != null) {
+      return known;
+    }
+    memo.put(value, false); // no cycles in SSA values, but stay safe
+    boolean result = computable(value);
+    memo.put(value, result);
+    return result;
+  }
+
+  private boolean computable(Value value) {
+    Instruction definition = definitions.get(value);
+    if (definition == null || flow.loopDepth(flow.definingBlock(value)) == 0) {
+      return false; // readable as it is: nothing to compute
+    }
+    Operation operation = definition.operation();
+    List<Operand> arguments = definition.arguments();
+    switch (operation.form()) {
+      case COPY -> {
+        return arguments.get(0) instanceof Operand.Read read
+            && loopCounted(read.variable(), flow.definingBlock(value)) != null;
+      }
+      case INFIX -> {
+        // int arithmetic, and the cheapest double arithmetic: one operation instead of a
+        // push and a pop of eight bytes
+        boolean cheap = value.type() == NumericType.INT && isArithmetic(operation)
+            || value.type() == NumericType.DOUBLE && (operation.equals(Operation.ADD)
+                || operation.equals(Operation.SUBTRACT)
+                || operation.equals(Operation.MULTIPLY));
+        if (!cheap) {
+          return false;
+        }
+      }
+      case PREFIX -> {
+        if (!operation.equals(Operation.NEGATE)) {
+          return false;
+        }
+      }
+      case CAST -> {
+        if (value.type() != NumericType.DOUBLE && value.type() != NumericType.INT) {
+          return false;
+        }
+      }
+      case LENGTH -> { }
+      case SLOTS_CALL -> {
+        if (!operation.name().equals("rowStart")) {
+          return false;
+        }
+      }
+      case ELEMENT -> {
+        if (!(arguments.get(0) instanceof Operand.Constant)
+            && !(arguments.get(0) instanceof Operand.Use array
+                && !changingArrays.contains(array.value())
+                && (array.value().origin() == Value.Origin.PARAMETER
+                    || flow.rowRead(array.value()) != null))) {
+          return false;
+        }
+        arguments = arguments.subList(0, 2); // a slot argument is for the reverse sweep
+      }
+      default -> {
+        return false;
+      }
+    }
+    for (Operand argument : arguments) {
+      if (!isAvailable(argument)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isArithmetic(Operation operation) {
+    return operation.equals(Operation.ADD) || operation.equals(Operation.SUBTRACT)
+        || operation.equals(Operation.MULTIPLY) || operation.equals(Operation.DIVIDE)
+        || operation.equals(Operation.REMAINDER);
+  }
+
+  /** Whether the reverse sweep can have {@code operand}: readable, or computed again. */
+  private boolean isAvailable(Operand operand) {
+    if (operand instanceof Operand.Constant) {
+      return true;
+    }
+    if (!(operand instanceof Operand.Use use)) {
+      return false;
+    }
+    Value value = use.value();
+    return value.origin() == Value.Origin.PARAMETER
+        || flow.definingBlock(value) != null && flow.loopDepth(flow.definingBlock(value)) == 0
+        || isRecomputed(value);
+  }
+
+  /** The loop around {@code block} whose counter {@code variable} is, or null. */
+  private Loop loopCounted(Variable variable, Block block) {
+    for (Loop loop : bodiesAround.getOrDefault(block, List.of())) {
+      Counter counter = counters.get(loop.id());
+      if (counter != null && counter.variable() == variable && isAvailableStart(loop, counter)) {
+        return loop;
+      }
+    }
+    return null;
+  }
+
+  private boolean isAvailableStart(Loop loop, Counter counter) {
+    return isAvailable(counter.start());
+  }
+
+  // ---- in the reverse sweep ----------------------------------------------------------------
+
+  /**
+   * Where the reverse sweep stands: per loop it is inside, the counter of its reverse loop
+   * (which counts forward iterations down to 1) and the start of the loop's own counter.
+   */
+  static final class Place {
+    private final Map<Integer, Variable> iterations = new HashMap<>();
+    private final Map<Integer, Operand> starts = new HashMap<>();
+
+    void enter(Loop loop, Variable iteration, Operand start) {
+      iterations.put(loop.id(), iteration);
+      if (start != null) {
+        starts.put(loop.id(), start);
+      }
+    }
+  }
+
+  /** Whether {@code loop} has a counter that the reverse sweep rebuilds. */
+  boolean hasCounter(Loop loop) {
+    Counter counter = counters.get(loop.id());
+    return counter != null && isAvailableStart(loop, counter);
+  }
+
+  /**
+   * The start of {@code loop}'s counter in the reverse sweep, at the reverse loop's head
+   * ({@code known}: the values of the enclosing block had again so far, extended here).
+   */
+  Operand start(Loop loop, Place place, Map<Value, Operand> known, IrBuilder builder,
+      SourceLine line, List<Statement> out) {
+    return again(counters.get(loop.id()).start(), place, known, builder, line, out);
+  }
+
+  /**
+   * {@code value} computed again in the reverse sweep, with what it reads; {@code known} caches
+   * the values had again in the current block.
+   */
+  Operand compute(Value value, Place place, Map<Value, Operand> known, IrBuilder builder,
+      SourceLine line, List<Statement> out) {
+    Operand cached = known.get(value);
+    if (cached != null) {
+      return cached;
+    }
+    Instruction definition = definitions.get(value);
+    Value result = builder.again(value);
+    if (definition.operation().form() == Operation.Form.COPY) {
+      Variable variable = ((Operand.Read) definition.arguments().get(0)).variable();
+      Loop loop = loopCounted(variable, flow.definingBlock(value));
+      Counter counter = counters.get(loop.id());
+      // start + (iteration - 1) * step, iteration counting the forward iterations down
+      Operand iteration = new Operand.Read(place.iterations.get(loop.id()));
+      Operand start = place.starts.get(loop.id());
+      if (counter.step() == 1 && isZero(start)) {
+        out.add(new Instruction(result, Operation.SUBTRACT,
+            List.of(iteration, Operand.Constant.of(1)), line));
+      } else {
+        Operand passed = define(builder.generated("passed", NumericType.INT, false),
+            Operation.SUBTRACT, List.of(iteration, Operand.Constant.of(1)), line, out);
+        Operand moved = counter.step() == 1 ? passed
+            : define(builder.generated("moved", NumericType.INT, false), Operation.MULTIPLY,
+                List.of(passed, Operand.Constant.of(counter.step())), line, out);
+        out.add(new Instruction(result, Operation.ADD, List.of(start, moved), line));
+      }
+    } else {
+      List<Operand> arguments = definition.arguments();
+      Operation operation = definition.operation();
+      if (operation.form() == Operation.Form.ELEMENT) {
+        arguments = arguments.subList(0, 2);
+        operation = Operation.ELEMENT;
+      }
+      List<Operand> again = new java.util.ArrayList<>();
+      for (Operand argument : arguments) {
+        again.add(again(argument, place, known, builder, line, out));
+      }
+      out.add(new Instruction(result, operation, again, line));
+    }
+    Operand computed = new Operand.Use(result);
+    known.put(value, computed);
+    return computed;
+  }
+
+  private Operand again(Operand operand, Place place, Map<Value, Operand> known,
+      IrBuilder builder, SourceLine line, List<Statement> out) {
+    if (operand instanceof Operand.Use use && isRecomputed(use.value())) {
+      return compute(use.value(), place, known, builder, line, out);
+    }
+    return operand;
+  }
+
+  private static boolean isZero(Operand operand) {
+    return operand instanceof Operand.Constant constant && constant.knownValue().isPresent()
+        && constant.knownValue().getAsDouble() == 0;
+  }
+
+  private static Operand define(Value value, Operation operation, List<Operand> arguments,
+      SourceLine line, List<Statement> out) {
+    out.add(new Instruction(value, operation, arguments, line));
+    return new Operand.Use(value);
+  }
+}
