@@ -108,16 +108,13 @@ final class CalleeResolver {
           + " this call needs");
       return Optional.empty();
     }
-    if (context.order() == 2 && method.getParameters().stream().anyMatch(
-        p -> p.asType().getKind() == TypeKind.DOUBLE && !ActiveParameters.isActive(p))) {
-      diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
-          + "', which is @Differentiable(order = 2): '" + qualified + "' has a @NoDerivative"
-          + " 'double' parameter, and such calls are not supported at order 2 yet");
-      return Optional.empty();
-    }
     String userClass = context.referenceTo(declaring);
+    // a @NoDerivative double passes no tangent in and gets no adjoint back
+    List<Boolean> derivatives = method.getParameters().stream()
+        .map(p -> p.asType().getKind() == TypeKind.DOUBLE && ActiveParameters.isActive(p))
+        .toList();
     return Optional.of(new Callee(userClass, gradClassReference(declaring), name,
-        parameterTypes(method).orElseThrow()));
+        parameterTypes(method).orElseThrow(), derivatives));
   }
 
   private static List<ExecutableElement> candidates(LoweringContext context, TypeElement owner,

@@ -892,7 +892,7 @@ public final class Adjoint {
     out.add(new Instruction(value, Operation.pullbackCall(callee), callArguments, line));
     List<Operand> slots = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
-      if (callee.parameterTypes().get(i) == NumericType.DOUBLE) {
+      if (callee.carriesDerivative(i)) {
         slots.add(instruction.arguments().get(i));
       }
     }

@@ -6,7 +6,6 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Loop;
-import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Return;
@@ -100,7 +99,7 @@ final class LiveAdjoints {
     }
     for (int i = 0; i < arguments.size(); i++) {
       boolean passed = operation.form() == Operation.Form.USER_CALL
-          ? operation.callee().parameterTypes().get(i) == NumericType.DOUBLE
+          ? operation.callee().carriesDerivative(i)
           : flow.hasPartial(instruction, i);
       if (passed) {
         mark(arguments.get(i));

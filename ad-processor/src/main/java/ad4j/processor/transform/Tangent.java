@@ -216,7 +216,7 @@ public final class Tangent {
     if (operation.form() == Operation.Form.USER_CALL) {
       List<Operand> callArguments = new ArrayList<>(arguments);
       for (int i = 0; i < arguments.size(); i++) {
-        if (operation.callee().parameterTypes().get(i) == NumericType.DOUBLE) {
+        if (operation.callee().carriesDerivative(i)) {
           callArguments.add(tangentOf(arguments.get(i)));
         }
       }
@@ -317,7 +317,7 @@ public final class Tangent {
     List<Operand> arguments = call.arguments();
     List<Operand> callArguments = new ArrayList<>(arguments);
     for (int i = 0; i < arguments.size() - 1; i++) {
-      if (operation.callee().parameterTypes().get(i) == NumericType.DOUBLE) {
+      if (operation.callee().carriesDerivative(i)) {
         callArguments.add(tangentOf(arguments.get(i)));
       }
     }
