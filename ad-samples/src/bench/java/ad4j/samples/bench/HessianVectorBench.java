@@ -137,6 +137,17 @@ public class HessianVectorBench {
         callDirection);
   }
 
+  /**
+   * Black-Scholes: H·v with HotSpot allowed to compile huge methods. The price's whole
+   * forward-over-reverse sweep is one method of over 8000 bytes of bytecode, which HotSpot by
+   * default never compiles ({@code -XX:+DontCompileHugeMethods}).
+   */
+  @Benchmark
+  @Fork(value = 1, jvmArgsAppend = "-XX:-DontCompileHugeMethods")
+  public double[] blackScholesHessianVectorHugeCompiled() {
+    return blackScholesHessianVector();
+  }
+
   /** Logistic regression: the function itself. */
   @Benchmark
   public double logisticRegressionPrimal() {
