@@ -31,6 +31,8 @@ mvn -q -B -Pbench -DskipTests package -pl ad-samples -am
 cp="ad-samples/target/classes:$(cat ad-samples/target/bench-classpath.txt)"
 
 "$java" -cp "$cp" ad4j.samples.bench.CrossCheck
+# the second-order variants agree too; the finite-difference Hessian's error goes into the report
+"$java" -cp "$cp" ad4j.samples.bench.SecondOrderCheck "$results/second-order-check.json"
 
 jmh_start=$(date +%s)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)

@@ -6,7 +6,8 @@
 Reads from RESULTS_DIR: jmh-jdkNN.json (JMH's JSON, run with -prof gc), run-jdkNN.json (CPU,
 wall time), huge-methods-jdkNN.json (bytecode sizes, -XX:+PrintCompilation), compile-time.json,
 named partial runs jmh-NAME-jdkNN.json with run-NAME-jdkNN.json (run-benchmarks.sh with
-RUN_NAME=NAME; each gets a section of its own), and observations.md (hand-written notes,
+RUN_NAME=NAME; each gets a section of its own; the run named second-order, with
+second-order-check.json, gets the second-order tables), and observations.md (hand-written notes,
 included verbatim under "Findings"). Any subset of the benchmarks may be present: a function or
 variant that was not run is left out, a target none of whose functions was run is not listed.
 """
@@ -41,6 +42,15 @@ ARRAY_FUNCTIONS = [
     ("GaussianMixtureArraysPeersBench", "ADBench GMM d=2 K=5, 1,000 points, with peers", 30),
     ("MlpBench.Binary", "MLP 20-32-1, logistic loss, 1,000 samples", 705),
     ("MlpBench.Softmax", "MLP 20-32-3, softmax cross-entropy, 1,000 samples", 771),
+]
+# The second-order run (run-benchmarks.sh with RUN_NAME=second-order): HessianVectorBench's
+# methods are named <function><Variant>, HessianBench is parameterized by n.
+SECOND_ORDER_RUN = "second-order"
+HESSIAN_VECTOR_FUNCTIONS = [  # (method prefix, title, inputs)
+    ("rosenbrock", "Rosenbrock", 2),
+    ("blackScholes", "Black-Scholes call", 5),
+    ("logisticRegression", "Logistic regression, 10,000 × 100 data", 101),
+    ("gmm", "ADBench GMM d=2 K=5, 1,000 points", 30),
 ]
 VARIANTS = [
     ("primal", "primal (the function)"),
@@ -199,13 +209,9 @@ def allocation_row(L, t, functions):
              + " |")
 
 
-def render_run(L, heading, t, info, functions, straight_line_means):
-    """One run: its conditions, a summary table and a table per function, for the functions
-    of which at least one variant was measured."""
-    if not t:
-        return
+def render_conditions(L, t, info):
+    """The conditions of a run: commit, JVM, CPU, load average, JMH settings, wall time."""
     any_r = next(iter(t.values()))
-    L.append(f"## {heading}\n")
     if info.get("commit"):
         L.append(f"- ad4j commit: {info['commit']} (the processor that generated the measured code)")
     L.append(f"- JVM: {any_r['vm']} {any_r['vmVersion']} (JDK {any_r['jdk']})")
@@ -220,6 +226,101 @@ def render_run(L, heading, t, info, functions, straight_line_means):
                  + (f"; whole script (build, checks, JMH, bytecode and JIT checks) {info['total_seconds']} s"
                     if info.get("total_seconds", 0) > info["jmh_seconds"] else ""))
     L.append("")
+
+
+def render_second_order(L, heading, t, info, check):
+    """The second-order run: Hessian-vector products against primal and gradient, and full
+    Hessians against Hipparchus' DerivativeStructure of order 2 and finite differences of the
+    generated gradient, whose error SecondOrderCheck measured outside the timed code."""
+    if not t:
+        return
+    L.append(f"## {heading}\n")
+    render_conditions(L, t, info)
+    L.append("Run with `RUN_NAME=second-order ad-samples/src/bench/run-benchmarks.sh "
+             "'ad4j.samples.bench.(HessianVectorBench|HessianBench)\\.'` (JSON in "
+             "`results/jmh-second-order-jdkNN.json`); before JMH, `SecondOrderCheck` checks every "
+             "`mHessianVector` against `mHessian` times the same direction and Hipparchus' Hessian "
+             "against the generated one, and measures the finite-difference Hessian's error "
+             "(`results/second-order-check.json`). The functions are `@Differentiable(order = 2)`; "
+             "their order-1 members are those of the tables above.\n")
+    cls = "HessianVectorBench"
+    rows = [(p, title, n) for p, title, n in HESSIAN_VECTOR_FUNCTIONS
+            if get(t, cls, p + "Primal") is not None]
+    if rows:
+        L.append(f"### Hessian-vector products (`{cls}`)\n")
+        L.append("`mHessianVector`: one forward-over-reverse sweep, H·v for a fixed random v; "
+                 "gradient: `mValueAndGradient`.\n")
+        L.append("| function | n | primal ns | gradient ns | H·v ns | gradient / primal | "
+                 "**H·v / primal** | H·v / gradient | H·v B/op |")
+        L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        hv_ratios = []
+        for p, title, n in rows:
+            pr = get(t, cls, p + "Primal")
+            g = get(t, cls, p + "Gradient")
+            hv = t.get((cls, p + "HessianVector"))
+            hvs = hv["score"] if hv else None
+            L.append(f"| {title} | {n} | {fmt_ns(pr)}{fmt_err(t[(cls, p + 'Primal')]['error'])} | "
+                     f"{fmt_ns(g)}{fmt_err(t[(cls, p + 'Gradient')]['error']) if g else ''} | "
+                     f"{fmt_ns(hvs)}{fmt_err(hv['error']) if hv else ''} | "
+                     f"{fmt_ratio(ratio(g, pr))} | **{fmt_ratio(ratio(hvs, pr))}** | "
+                     f"{fmt_ratio(ratio(hvs, g))} | {fmt_alloc(hv['alloc'], hvs) if hv else '–'} |")
+            if ratio(hvs, pr) is not None:
+                hv_ratios.append((title, ratio(hvs, pr)))
+        huge = t.get((cls, "blackScholesHessianVectorHugeCompiled"))
+        if huge:
+            pr = get(t, cls, "blackScholesPrimal")
+            L.append(f"\nBlack-Scholes H·v with `-XX:-DontCompileHugeMethods`: "
+                     f"{fmt_ns(huge['score'])}{fmt_err(huge['error'])} ns, "
+                     f"{fmt_ratio(ratio(huge['score'], pr))} × the primal (see the observations "
+                     "under Findings).")
+        if hv_ratios:
+            L.append(f"\nTarget (issue 12) H·v / primal ≤ 5: "
+                     f"{met(all(v <= 5 for _, v in hv_ratios))} ("
+                     + "; ".join(f"{k} {v:.2f}" for k, v in hv_ratios) + "). `mHessianVector` "
+                     "allocates its result and the gradient it computes on the way (2n doubles).\n")
+    sizes = sorted({int(c.split("=")[1].rstrip("]")) for c, _ in t if c.startswith("HessianBench[")})
+    if sizes:
+        L.append("### Full Hessian of the extended Rosenbrock function (`HessianBench`)\n")
+        L.append("`Σ 100 (x_{i+1} − x_i²)² + (1 − x_i)²` at a seeded point near (1, …, 1). "
+                 "`mHessian`: n forward-over-reverse sweeps into a new n × n matrix; Hipparchus: one "
+                 "evaluation with `DerivativeStructure` of order 2 in n variables; finite differences: "
+                 "central differences of the generated gradient, 2n `mValueAndGradient` calls, step "
+                 "6e-6 relative. *FD error*: largest difference to the generated Hessian, relative to its "
+                 "largest entry (outside the timed code).\n")
+        L.append("| n | primal ns | gradient ns | `mHessian` ns | Hipparchus DS ns | finite diff. ns | "
+                 "`mHessian` / gradient | **DS / `mHessian`** | **finite diff. / `mHessian`** | "
+                 "FD error | `mHessian` B/op |")
+        L.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        speedups = []
+        for n in sizes:
+            c = f"HessianBench[n={n}]"
+            pr = get(t, c, "primal")
+            g = get(t, c, "reverseValueAndGradient")
+            h = t.get((c, "hessian"))
+            hs = h["score"] if h else None
+            ds = get(t, c, "hipparchusDerivativeStructure")
+            fd = get(t, c, "finiteDifferenceHessian")
+            err = (check or {}).get("hessian", {}).get(str(n), {}).get("finiteDifferences")
+            L.append(f"| {n} | {fmt_ns(pr)} | {fmt_ns(g)} | {fmt_ns(hs)}{fmt_err(h['error']) if h else ''} | "
+                     f"{fmt_ns(ds)} | {fmt_ns(fd)} | {fmt_ratio(ratio(hs, g))} | "
+                     f"**{fmt_ratio(ratio(ds, hs))}** | **{fmt_ratio(ratio(fd, hs))}** | "
+                     f"{'–' if err is None else f'{err:.1e}'} | {fmt_alloc(h['alloc'], hs) if h else '–'} |")
+            speedups.append((n, ratio(ds, hs), ratio(fd, hs)))
+        L.append("\nTarget (issue 12) full Hessian ≥ 10× faster than Hipparchus `DerivativeStructure` of "
+                 "order 2: " + met(all(d is not None and d >= 10 for _, d, _ in speedups)) + " ("
+                 + "; ".join(f"n={n} {fmt_ratio(d)}×" for n, d, _ in speedups)
+                 + "); ≥ 10× faster than finite differences of the generated gradient: "
+                 + met(all(f is not None and f >= 10 for _, _, f in speedups)) + " ("
+                 + "; ".join(f"n={n} {fmt_ratio(f)}×" for n, _, f in speedups) + ").\n")
+
+
+def render_run(L, heading, t, info, functions, straight_line_means):
+    """One run: its conditions, a summary table and a table per function, for the functions
+    of which at least one variant was measured."""
+    if not t:
+        return
+    L.append(f"## {heading}\n")
+    render_conditions(L, t, info)
     present = [f for f in functions if any(k[0] == f[0] for k in t)]
     if not present:
         L.append("No benchmark of this report's functions in this run.\n")
@@ -341,6 +442,11 @@ def main(argv):
             continue
         info_path = os.path.join(results, f"run-{name}-jdk{jdk}.json")
         info = load(info_path) if os.path.exists(info_path) else {}
+        if name == SECOND_ORDER_RUN:
+            check_path = os.path.join(results, "second-order-check.json")
+            render_second_order(L, f"Second order on JDK {jdk} (run `{name}`)", t, info,
+                                load(check_path) if os.path.exists(check_path) else None)
+            continue
         named.append((name, jdk, t))
         render_run(L, f"Array parameters on JDK {jdk} (run `{name}`)", t, info,
                    with_parameterized(ARRAY_FUNCTIONS, t) + FUNCTIONS, False)

@@ -138,6 +138,17 @@ class SecondOrderTest {
       "    for (int i = 0; i < w.length; i++) { s += inner(w[i], 2, c) * w[(i + 1) % w.length]; }",
       "    return s;",
       "  }",
+      // calls of an order-2 method with a @NoDerivative double parameter, with constants and
+      // with values that carry no derivative
+      "  @Differentiable(order = 2) static double callsNoDerivative(double x, double y, int n) {",
+      "    double c = 0.5 * n;",
+      "    return scalarOnly(x * y, y, c) + scalarOnly(y, x * x, n > 2 ? 1.5 : -0.5) * x",
+      "        + inactiveFirst(0.25, x, y);",
+      "  }",
+      "  @Differentiable(order = 2) static double inactiveFirst(@NoDerivative double a,",
+      "      double x, double y) {",
+      "    return Math.exp(a * x) * y * y + a * x * y;",
+      "  }",
       "  @Differentiable static double firstOrderOnly(double x) { return x * x * x; }",
       // long enough that its first-order members are split into segments
       longMethod("longOne", 60),
@@ -187,7 +198,10 @@ class SecondOrderTest {
         call("middle", new Object[] {0.4, 0.9}, true, true),
         call("outer", new Object[] {0.5, -0.3}, true, true),
         call("recursive", new Object[] {0.8, 0.3, 4}, true, true, false),
-        call("callsWithArrays", new Object[] {new double[] {0.4, -0.7, 1.2}, 0.6}, true, true));
+        call("callsWithArrays", new Object[] {new double[] {0.4, -0.7, 1.2}, 0.6}, true, true),
+        call("callsNoDerivative", new Object[] {0.45, 0.3, 3}, true, true, false),
+        call("callsNoDerivative", new Object[] {-0.6, 0.8, 1}, true, true, false),
+        call("inactiveFirst", new Object[] {0.7, 0.45, -0.3}, false, true, true));
   }
 
   private static Call call(String name, Object[] arguments, boolean... active) {

@@ -5,7 +5,9 @@ import java.io.PrintStream;
 
 /**
  * The Black-Scholes price of a European call as a {@code @Differentiable} method, so that one
- * generated reverse sweep gives all five first-order sensitivities (the Greeks).
+ * generated reverse sweep gives all five first-order sensitivities (the Greeks); it is
+ * {@code @Differentiable(order = 2)}, so that one generated Hessian gives the second-order ones
+ * (gamma, vanna, volga) as well.
  *
  * <h2>The normal distribution function</h2>
  *
@@ -92,7 +94,7 @@ public final class BlackScholes {
    * @param volatility the volatility {@code σ}, {@code > 0}
    * @return the call price
    */
-  @Differentiable
+  @Differentiable(order = 2)
   public static double callPrice(
       double spot, double strike, double maturity, double rate, double volatility) {
     double sqrtT = Math.sqrt(maturity);
@@ -313,6 +315,63 @@ public final class BlackScholes {
   }
 
   /**
+   * The second-order sensitivities to spot and volatility of a call.
+   *
+   * @param gamma {@code ∂²C/∂S²}
+   * @param vanna {@code ∂²C/∂S∂σ}
+   * @param volga {@code ∂²C/∂σ²} (also called vomma)
+   */
+  public record SecondOrderGreeks(double gamma, double vanna, double volga) {
+
+    /** Slot of the spot in the gradient and Hessian of {@link #callPrice}. */
+    private static final int SPOT = 0;
+
+    /** Slot of the volatility in the gradient and Hessian of {@link #callPrice}. */
+    private static final int VOLATILITY = 4;
+
+    /**
+     * Gamma, vanna and volga as three entries of one generated Hessian
+     * ({@code BlackScholesGrad.callPriceHessian}, the price being
+     * {@code @Differentiable(order = 2)}).
+     *
+     * @param s spot
+     * @param k strike
+     * @param t maturity
+     * @param r rate
+     * @param sigma volatility
+     * @return the second-order Greeks by ad4j
+     */
+    public static SecondOrderGreeks byAd(double s, double k, double t, double r, double sigma) {
+      double[][] h = BlackScholesGrad.callPriceHessian(s, k, t, r, sigma);
+      return new SecondOrderGreeks(h[SPOT][SPOT], h[SPOT][VOLATILITY],
+          h[VOLATILITY][VOLATILITY]);
+    }
+
+    /**
+     * The textbook closed forms: gamma {@code φ(d1) / (S σ √T)}, vanna {@code -φ(d1) d2 / σ},
+     * volga {@code S φ(d1) √T d1 d2 / σ}.
+     *
+     * @param s spot
+     * @param k strike
+     * @param t maturity
+     * @param r rate
+     * @param sigma volatility
+     * @return the closed-form second-order Greeks
+     */
+    public static SecondOrderGreeks closedForm(double s, double k, double t, double r,
+        double sigma) {
+      double sqrtT = Math.sqrt(t);
+      double d1 = (Math.log(s / k) + (r + 0.5 * sigma * sigma) * t) / (sigma * sqrtT);
+      double d2 = d1 - sigma * sqrtT;
+      double density = pdf(d1);
+      return new SecondOrderGreeks(
+          density / (s * sigma * sqrtT),
+          -density * d2 / sigma,
+          s * density * sqrtT * d1 * d2 / sigma);
+    }
+  }
+
+  /**
    * Prints the price and Greeks of one call, from ad4j and in closed form.
    *
    * @param out where to print
@@ -324,7 +383,8 @@ public final class BlackScholes {
     double r = 0.03;
     double sigma = 0.25;
     out.println("Black-Scholes call, S=100 K=95 T=0.75 r=0.03 sigma=0.25"
-        + " (Greeks from ONE reverse sweep vs closed form)");
+        + " (Greeks from ONE reverse sweep, gamma, vanna and volga from ONE callPriceHessian,"
+        + " vs closed form)");
     Greeks ad = Greeks.byAd(s, k, t, r, sigma);
     Greeks cf = Greeks.closedForm(s, k, t, r, sigma);
     out.println("           ad4j                 closed form          rel. difference");
@@ -334,6 +394,11 @@ public final class BlackScholes {
     row(out, "theta", ad.theta(), cf.theta());
     row(out, "rho", ad.rho(), cf.rho());
     row(out, "vega", ad.vega(), cf.vega());
+    SecondOrderGreeks ad2 = SecondOrderGreeks.byAd(s, k, t, r, sigma);
+    SecondOrderGreeks cf2 = SecondOrderGreeks.closedForm(s, k, t, r, sigma);
+    row(out, "gamma", ad2.gamma(), cf2.gamma());
+    row(out, "vanna", ad2.vanna(), cf2.vanna());
+    row(out, "volga", ad2.volga(), cf2.volga());
   }
 
   private static void row(PrintStream out, String name, double ad, double closedForm) {

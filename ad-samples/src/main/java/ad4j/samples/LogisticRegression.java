@@ -31,7 +31,7 @@ public final class LogisticRegression {
    * @param y the labels, {@code -1} or {@code +1}
    * @return the mean loss
    */
-  @Differentiable
+  @Differentiable(order = 2)
   public static double loss(double[] w, double b, @NoDerivative double[][] x,
       @NoDerivative double[] y) {
     double sum = 0;

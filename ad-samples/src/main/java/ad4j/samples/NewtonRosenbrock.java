@@ -10,10 +10,14 @@ import java.util.Locale;
  * Newton's method on the Rosenbrock function with the generated gradient and Hessian
  * ({@code @Differentiable(order = 2)}): from the classic start (-1.2, 1) a damped Newton step,
  * halved until the value decreases, reaches the minimum (1, 1) in a few dozen iterations and
- * converges quadratically at the end.
+ * converges quadratically at the end, in fewer iterations than BFGS with the gradient alone
+ * ({@link RosenbrockBfgs}).
  */
 public final class NewtonRosenbrock {
   private NewtonRosenbrock() {}
+
+  /** The gradient norm at which the printed run stops: BFGS's, for a fair count. */
+  static final double TOLERANCE = RosenbrockBfgs.TOLERANCE;
 
   /** {@code (1 - x)² + 100 (y - x²)²}, with its Hessian generated too. */
   @Differentiable(order = 2)
@@ -61,13 +65,14 @@ public final class NewtonRosenbrock {
 
   /**
    * Prints the minimisation from (-1.2, 1): where it ends, after how many iterations, and the
-   * gradient's norm over the last iterations, which falls quadratically.
+   * gradient's norm over the last iterations, which falls quadratically; then how many
+   * iterations BFGS ({@link RosenbrockBfgs}, gradient only) takes on the same problem.
    *
    * @param out where to print
    */
   public static void print(PrintStream out) {
     List<Double> norms = new ArrayList<>();
-    double[] minimum = minimize(-1.2, 1, 1e-10, 100, (k, value, norm) -> norms.add(norm));
+    double[] minimum = minimize(-1.2, 1, TOLERANCE, 100, (k, value, norm) -> norms.add(norm));
     List<String> last = new ArrayList<>();
     for (double norm : norms.subList(Math.max(0, norms.size() - 4), norms.size())) {
       last.add(String.format(Locale.ROOT, "%.1e", norm));
@@ -77,5 +82,8 @@ public final class NewtonRosenbrock {
     out.println(String.format(Locale.ROOT, "  (%.6f, %.6f) in %d iterations; gradient norms of"
         + " the last ones: %s", minimum[0], minimum[1], norms.size() - 1,
         String.join(", ", last)));
+    Bfgs.Result bfgs = RosenbrockBfgs.run(null);
+    out.println(String.format(Locale.ROOT, "  BFGS on the same function from the same start, to the"
+        + " same gradient norm %.0e: %d iterations", TOLERANCE, bfgs.iterations()));
   }
 }

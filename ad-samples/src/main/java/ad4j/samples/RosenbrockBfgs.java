@@ -11,6 +11,9 @@ public final class RosenbrockBfgs {
   /** The classic starting point. */
   public static final double[] START = {-1.2, 1};
 
+  /** The gradient norm at which the minimisation stops. */
+  public static final double TOLERANCE = 1e-10;
+
   private RosenbrockBfgs() {}
 
   /** Rosenbrock's function and gradient, as one {@link Bfgs.Objective}. */
@@ -24,7 +27,7 @@ public final class RosenbrockBfgs {
    * @return the result
    */
   public static Bfgs.Result run(Bfgs.Listener listener) {
-    return Bfgs.minimize(OBJECTIVE, START, 1e-10, 200, listener);
+    return Bfgs.minimize(OBJECTIVE, START, TOLERANCE, 200, listener);
   }
 
   /**

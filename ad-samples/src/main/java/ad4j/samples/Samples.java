@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Runs every sample and prints its results: worked examples of AD textbooks, Rosenbrock by
- * BFGS, Black-Scholes Greeks (also with a library's erfc and a user-supplied derivative), a
+ * BFGS and by Newton's method with the generated Hessian, Black-Scholes Greeks (gamma, vanna and
+ * volga from the generated Hessian; also with a library's erfc and a user-supplied derivative), a
  * negative-binomial likelihood with a library's log-gamma, a logistic loss, logistic and softmax
  * regression trained on real data sets (array parameters), and functions with loops and
  * branches, then where the generated sources are.

@@ -37,4 +37,30 @@ class NewtonRosenbrockTest {
     assertTrue(norms.get(last - 1) < 1e-3, "gradient norm before the last step "
         + norms.get(last - 1));
   }
+
+  @Test
+  void newtonNeedsFewerIterationsThanBfgsToTheSameTolerance() {
+    List<Double> norms = new ArrayList<>();
+    NewtonRosenbrock.minimize(-1.2, 1, NewtonRosenbrock.TOLERANCE, 100,
+        (k, f, g) -> norms.add(g));
+    Bfgs.Result bfgs = RosenbrockBfgs.run(null);
+    assertTrue(bfgs.converged());
+    int newtonIterations = norms.size() - 1;
+    assertTrue(newtonIterations < bfgs.iterations(),
+        "Newton " + newtonIterations + ", BFGS " + bfgs.iterations());
+  }
+
+  @Test
+  void printShowsNewtonAndBfgsIterationCounts() {
+    java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+    NewtonRosenbrock.print(new java.io.PrintStream(buffer, true,
+        java.nio.charset.StandardCharsets.UTF_8));
+    String output = buffer.toString(java.nio.charset.StandardCharsets.UTF_8);
+    List<Double> norms = new ArrayList<>();
+    NewtonRosenbrock.minimize(-1.2, 1, NewtonRosenbrock.TOLERANCE, 100,
+        (k, f, g) -> norms.add(g));
+    assertTrue(output.contains("in " + (norms.size() - 1) + " iterations"), output);
+    assertTrue(output.contains("BFGS on the same function from the same start, to the same"
+        + " gradient norm 1e-10: " + RosenbrockBfgs.run(null).iterations() + " iterations"), output);
+  }
 }

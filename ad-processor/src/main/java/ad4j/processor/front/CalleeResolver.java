@@ -120,13 +120,6 @@ final class CalleeResolver {
           + " this call needs");
       return Optional.empty();
     }
-    if (context.order() == 2 && method.getParameters().stream().anyMatch(
-        p -> p.asType().getKind() == TypeKind.DOUBLE && !ActiveParameters.isActive(p))) {
-      diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
-          + "', which is @Differentiable(order = 2): '" + qualified + "' has a @NoDerivative"
-          + " 'double' parameter, and such calls are not supported at order 2 yet");
-      return Optional.empty();
-    }
     if (context.order() == 2 && (returnsArray
         || arguments.stream().anyMatch(argument -> argument.type().isArray()))) {
       diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()

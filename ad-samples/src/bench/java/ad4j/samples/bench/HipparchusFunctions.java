@@ -35,6 +35,17 @@ final class HipparchusFunctions {
     return a.multiply(a).add(b.multiply(100).multiply(b));
   }
 
+  /** {@link ExtendedRosenbrock#value}: {@code Σ 100 (x_{i+1} − x_i²)² + (1 − x_i)²}. */
+  static <T extends CalculusFieldElement<T>> T extendedRosenbrock(T[] x) {
+    T sum = x[0].getField().getZero();
+    for (int i = 0; i + 1 < x.length; i++) {
+      T a = x[i].negate().add(1);
+      T b = x[i + 1].subtract(x[i].multiply(x[i]));
+      sum = sum.add(b.multiply(100).multiply(b).add(a.multiply(a)));
+    }
+    return sum;
+  }
+
   /** N(d) as in BlackScholes.callPrice: Chebyshev erfc, reflected without a branch. */
   private static <T extends CalculusFieldElement<T>> T normCdf(T d) {
     T s = d.newInstance(1.0).copySign(d);

@@ -40,7 +40,7 @@ public final class GaussianMixtureArrays {
    * @param wishartConstant {@link #wishartConstant} for these {@code d}, {@code γ}, {@code m}
    * @return the objective
    */
-  @Differentiable
+  @Differentiable(order = 2)
   public static double objective(double[] alphas, double[][] means, double[][] icf,
       @NoDerivative double[][] x, @NoDerivative double wishartGamma,
       @NoDerivative double wishartM, @NoDerivative double wishartConstant) {
