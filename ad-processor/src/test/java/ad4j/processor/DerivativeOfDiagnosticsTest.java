@@ -131,21 +131,90 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
-  void wrtNamingAnArrayParameterIsNotSupportedYet() {
+  void ruleForAnArrayParameterThatReturnsADouble() {
     List<String> lines = classF(
         "  static double g(double[] v, double x) { return v[0] * x; }",
-        "  @DerivativeOf(value = \"g\", wrt = \"v\") static double gV(double[] v, double x) {",
-        "    return x;",
+        "  @DerivativeOf(value = \"g\", wrt = \"v\")",
+        "  static double gV(double[] v, double x) { return x; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gV' must return"
+        + " 'double[]' (the partial derivatives with respect to the elements of 'v', in its"
+        + " shape), not 'double'").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gV"));
+  }
+
+  @Test
+  void ruleForAMatrixParameterThatReturnsAnArray() {
+    List<String> lines = classF(
+        "  static double g(double[][] m) { return m[0][0]; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double[] gM(double[][] m) { return m[0]; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gM' must return"
+        + " 'double[][]' (the partial derivatives with respect to the elements of 'm', in its"
+        + " shape), not 'double[]'").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gM"));
+  }
+
+  @Test
+  void wrtNamingAnIntArrayParameter() {
+    List<String> lines = classF(
+        "  static double g(double[] v, int[] k, double x) { return v[k[0]] * x; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"k\")",
+        "  static double[] gK(double[] v, int[] k, double x) { return v; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gK': parameter 'k' of"
+        + " 'F.g' has type 'int[]' and carries no derivative; its parameters that carry"
+        + " derivatives are v, x").inFile(file).onLine(6).atColumn(columnOf(lines, 6, "\"k\""));
+  }
+
+  @Test
+  void missingWrtWhenTheTargetHasAnArrayAndADoubleParameter() {
+    List<String> lines = classF(
+        "  static double g(double[] v, double x) { return v[0] * x; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double gX(double[] v, double x) { return v[0]; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': missing wrt:"
+        + " 'F.g' has several parameters that carry derivatives (v, x); name the one this rule"
+        + " differentiates by, as wrt = \"v\"").inFile(file).onLine(6)
+        .atColumn(columnOf(lines, 6, "@"));
+  }
+
+  @Test
+  void arrayCarryingDerivativesForAParameterWithoutRule() {
+    List<String> lines = classF(
+        "  static double g(double[] v, double x) { return v[0] * x; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static double gX(double[] v, double x) { return v[0]; }",
+        "  static final double[] TABLE = {1, 2};",
+        "  @Differentiable static double f(double[] w, double a) {",
+        "    double ok = g(TABLE, a);",
+        "    return ok + g(w, a);",
         "  }");
     JavaFileObject file = fileOf(lines);
 
     Compilation compilation = compile(file);
 
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gV': parameter 'v' of"
-        + " 'F.g' has type 'double[]': partial derivatives with respect to arrays (the array"
-        + " forms of @DerivativeOf) are not supported yet")
-        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "\"v\""));
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)': parameter 'v' of 'F.g'"
+        + " receives a value carrying a derivative, but 'F.g' has @DerivativeOf rules only for"
+        + " 'x'; add a rule @DerivativeOf(value = \"g\", wrt = \"v\") for each")
+        .inFile(file).onLine(11).atColumn(columnOf(lines, 11, "(w, a"));
   }
 
   @Test

@@ -167,7 +167,7 @@ final class RuledCalls {
     }
     List<String> missing = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
-      if (arguments.get(i).isActive() && !byParameter.containsKey(i)) {
+      if (carriesDerivative(arguments.get(i)) && !byParameter.containsKey(i)) {
         missing.add(parameterName(target, i));
       }
     }
@@ -189,11 +189,7 @@ final class RuledCalls {
           + " it: " + unreachable.get());
       return null;
     }
-    List<NumericType> parameterTypes = new ArrayList<>();
-    for (var parameter : target.getParameters()) {
-      parameterTypes.add(LoweringContext.variableType(parameter.asType().getKind())
-          .orElseThrow());
-    }
+    List<NumericType> parameterTypes = CalleeResolver.parameterTypes(target).orElseThrow();
     Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
     for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : byParameter.entrySet()) {
       ExecutableElement rule = entry.getValue().method();
@@ -210,8 +206,14 @@ final class RuledCalls {
     RuledCallee callee = new RuledCallee(
         receiver == null ? context.referenceTo(declaring) : receiver,
         target.getSimpleName().toString(), parameterTypes, partials, null);
-    boolean active = arguments.stream().anyMatch(Operand::isActive);
+    boolean active = arguments.stream().anyMatch(RuledCalls::carriesDerivative);
     return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE, active);
+  }
+
+  /** Whether a derivative flows in through {@code argument}: a value or an array's elements. */
+  private static boolean carriesDerivative(Operand argument) {
+    return argument.isActive()
+        || argument instanceof Operand.Use use && use.value().isActiveArray();
   }
 
   private List<DerivativeOfRules.Rule> rulesOf(ExecutableElement target) {

@@ -16,6 +16,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.RuledCallee;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -801,6 +802,9 @@ public final class Adjoint {
         popped.put(needed, new Operand.Use(copy));
       }
     }
+    if (instruction.operation().form() == Operation.Form.RULED_CALL) {
+      readRowsAgain(instruction, block, popped, out);
+    }
     if (instruction.operation().form() == Operation.Form.STORE) {
       List<Operand> restoredArguments = new ArrayList<>();
       for (Operand argument : instruction.arguments()) {
@@ -876,6 +880,66 @@ public final class Adjoint {
       }
       accumulate(use.value(), partial.applyTo(incoming, site), partial.negative(),
           partial.isOne() && sharedDivisor == null, site, out);
+    }
+    if (operation.form() == Operation.Form.RULED_CALL) {
+      reverseArrayArguments(instruction, arguments, adjoint.expression(), site, out);
+    }
+  }
+
+  /**
+   * The reverse of a call with {@code @DerivativeOf} rules for its array arguments: per array
+   * that carries derivatives, {@code Slots.addScaled(partial, a, vBar, target, start)} adds
+   * {@code vBar * partial[k]} at the slot ArraySlots gave its first element: into the output
+   * array for a parameter or a row of one, into the array's own adjoint array for a local
+   * array. The rule's array is the only one allocated, by the user's code.
+   */
+  private void reverseArrayArguments(Instruction call, List<Operand> arguments,
+      Operand adjoint, Site site, List<Statement> out) {
+    RuledCallee ruled = call.operation().ruled();
+    int slot = ruled.parameterTypes().size();
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      if (!(call.arguments().get(i) instanceof Operand.Use use)
+          || !use.value().isActiveArray()) {
+        continue;
+      }
+      Operand start = arguments.get(slot++);
+      Operand partial = DerivativeRules.arrayPartial(ruled, i, site).orElseThrow(
+          () -> new IllegalStateException("no rule for the array argument of " + call));
+      Value target = adjointArrays.getOrDefault(use.value(), outputArray);
+      out.addAll(site.instructionsFor(List.of(partial)));
+      Value added = builder.generated("added", NumericType.INT, false);
+      out.add(new Instruction(added, Operation.slotsCall(ADD_SCALED, 5), List.of(partial,
+          arguments.get(i), adjoint, new Operand.Use(target), start), site.line()));
+    }
+  }
+
+  /** The runtime helper that adds an adjoint times a rule's partials into array slots. */
+  static final String ADD_SCALED = "addScaled";
+
+  /**
+   * Before the reverse of a call with {@code @DerivativeOf} rules inside a loop: each row
+   * {@code r = m[i]} it was passed that the loop computed is read again from {@code m} and the
+   * recorded {@code i} (the tape holds no arrays; see {@code FlowAnalysis.rowDefinition}).
+   */
+  private void readRowsAgain(Instruction call, Block block, Map<Value, Operand> popped,
+      List<Statement> out) {
+    for (Operand argument : call.arguments()) {
+      if (!(argument instanceof Operand.Use use) || popped.containsKey(use.value())) {
+        continue;
+      }
+      Instruction row = flow.rowDefinition(use.value());
+      Block home = flow.definingBlock(use.value());
+      if (row == null || home == null || flow.loopDepth(home) == 0) {
+        continue; // read outside loops: the reverse sweep reads the same value
+      }
+      List<Operand> reads = new ArrayList<>();
+      for (Operand read : row.arguments()) {
+        reads.add(read instanceof Operand.Use source
+            ? popped.getOrDefault(source.value(), read) : read);
+      }
+      Value copy = builder.derived(use.value(), "", use.value().type());
+      out.add(new Instruction(copy, row.operation(), reads, call.line().adjoint()));
+      popped.put(use.value(), new Operand.Use(copy));
     }
   }
 

@@ -44,6 +44,8 @@ public final class FlowAnalysis {
   private final Map<Value, Block> definedIn = new HashMap<>();
   private final Map<Value, Set<Block>> usedIn = new HashMap<>();
   private final Map<Instruction, List<Value>> needs = new IdentityHashMap<>();
+  /** Per row {@code r = m[i]} of a matrix, its reading: see {@link #rowDefinition}. */
+  private final Map<Value, Instruction> rows = new HashMap<>();
   /** Per instruction, the positions of the active arguments its rule has a partial for. */
   private final Map<Instruction, Set<Integer>> differentiated = new IdentityHashMap<>();
   private final Set<Block> conditionBlocks = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -127,6 +129,15 @@ public final class FlowAnalysis {
   }
 
   /**
+   * The instruction {@code r = m[i]} that reads the row {@code r} of a matrix, or null. The
+   * tape holds no arrays: a derivative that reads a row computed inside a loop (a rule called
+   * with {@code m[i]}) needs {@code m} and {@code i} instead, and reads the row again.
+   */
+  public Instruction rowDefinition(Value row) {
+    return rows.get(row);
+  }
+
+  /**
    * Whether the rule of {@code instruction} has a partial for its active argument at
    * {@code position}: only then does the reverse sweep pass a derivative back to it. Calls of
    * other methods are not answered here.
@@ -192,8 +203,14 @@ public final class FlowAnalysis {
             noteVariable(read.variable());
           }
         }
+        if (instruction.operation().form() == Operation.Form.ELEMENT
+            && instruction.result().type().isArray()) {
+          rows.put(instruction.result(), instruction);
+        }
         Set<Integer> positions = new HashSet<>();
-        needs.put(instruction, computeNeeds(instruction, positions));
+        List<Value> needed = computeNeeds(instruction, positions);
+        needs.put(instruction, instruction.operation().form() == Operation.Form.RULED_CALL
+            ? rowsAsReads(needed) : needed);
         differentiated.put(instruction, positions);
       } else if (statement instanceof Declare declare) {
         use(declare.initial(), block);
@@ -231,6 +248,30 @@ public final class FlowAnalysis {
   }
 
   /**
+   * What a call with {@code @DerivativeOf} rules needs, {@code needed}, with each row of a
+   * matrix replaced by what reads it: see {@link #rowDefinition}.
+   */
+  private List<Value> rowsAsReads(List<Value> needed) {
+    if (needed.stream().noneMatch(rows::containsKey)) {
+      return needed;
+    }
+    Set<Value> reads = new LinkedHashSet<>();
+    for (Value value : needed) {
+      Instruction row = rows.get(value);
+      if (row == null) {
+        reads.add(value);
+        continue;
+      }
+      for (Operand argument : row.arguments()) {
+        if (argument instanceof Operand.Use use) {
+          reads.add(use.value());
+        }
+      }
+    }
+    return List.copyOf(reads);
+  }
+
+  /**
    * The values an instruction's derivative formulas read: its rule builds the partials as IR,
    * and the operands they use are the instruction's arguments and result. The positions of the
    * arguments that have a partial go into {@code withPartial}.
@@ -259,6 +300,21 @@ public final class FlowAnalysis {
       for (Operand argument : arguments) {
         if (argument instanceof Operand.Use use) {
           needed.add(use.value());
+        }
+      }
+      return List.copyOf(needed);
+    }
+    if (instruction.operation().form() == Operation.Form.RULED_CALL
+        && arguments.stream().anyMatch(a -> a instanceof Operand.Use use
+            && use.value().isActiveArray())) {
+      // the partials with respect to arrays call the rules with every argument, and the
+      // reverse adds them at the arrays' slots
+      for (int i = 0; i < arguments.size(); i++) {
+        if (arguments.get(i) instanceof Operand.Use use) {
+          needed.add(use.value());
+          if (arguments.get(i).isActive()) {
+            withPartial.add(i);
+          }
         }
       }
       return List.copyOf(needed);

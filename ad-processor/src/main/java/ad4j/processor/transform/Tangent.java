@@ -15,6 +15,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.RuledCallee;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -255,12 +256,42 @@ public final class Tangent {
         sum = partial.negative() ? site.minus(sum, term) : site.plus(sum, term);
       }
     }
+    if (operation.form() == Operation.Form.RULED_CALL && sharedDivisor == null) {
+      for (Operand term : arrayArgumentTerms(instruction, site)) {
+        sum = sum == null ? term : site.plus(sum, term);
+      }
+    }
     if (sum == null) {
       return define(tangent, Operation.COPY, List.of(Site.number(0.0)), instruction);
     }
     tangents.put(value, new Operand.Use(tangent));
     Operand root = sharedDivisor == null ? sum : site.over(sum, sharedDivisor);
     return Sites.define(tangent, root, site, instruction.line());
+  }
+
+  /**
+   * The terms a call with {@code @DerivativeOf} rules adds to its tangent for its array
+   * arguments: per array that carries derivatives, {@code Slots.dot(partial, aDot)}, the rule's
+   * partials times the elements' tangents.
+   */
+  private List<Operand> arrayArgumentTerms(Instruction call, Site site) {
+    RuledCallee ruled = call.operation().ruled();
+    List<Operand> terms = new ArrayList<>();
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      if (!(call.arguments().get(i) instanceof Operand.Use use)
+          || !use.value().isActiveArray()) {
+        continue;
+      }
+      Value arrayTangent = arrayTangents.get(use.value());
+      if (arrayTangent == null) {
+        throw new IllegalArgumentException("no tangent for the array passed to " + call);
+      }
+      Operand partial = DerivativeRules.arrayPartial(ruled, i, site).orElseThrow(
+          () -> new IllegalStateException("no rule for the array argument of " + call));
+      terms.add(site.apply(Operation.slotsCall("dot", 2), NumericType.DOUBLE, partial,
+          new Operand.Use(arrayTangent)));
+    }
+    return terms;
   }
 
   /**
