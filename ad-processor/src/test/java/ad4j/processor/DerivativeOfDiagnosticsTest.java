@@ -50,19 +50,69 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
-  void aRuledCallFromAnOrderTwoMethodIsAnErrorAtTheCall() {
+  void aRuleUsedAtOrderTwoThatIsNotDifferentiableIsAnErrorAtTheCall() {
     List<String> lines = classF(
-        "  static double g(double x) { return x * x; }",
-        "  @DerivativeOf(\"g\") static double gX(double x) { return 2 * x; }",
-        "  @Differentiable(order = 2) static double f(double x) { return g(x) * x; }");
+        "  static double g(double x, double y) { return x * y; }",
+        "  @Differentiable @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static double gX(double x, double y) { return y; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"y\") static double gY(double x, double y) {",
+        "    return x;",
+        "  }",
+        "  @Differentiable static double first(double x) { return g(x, x); }",
+        "  @Differentiable(order = 2) static double f(double x) {",
+        "    double ok = g(x, 2);",
+        "    return ok + g(x, x) * x;",
+        "  }");
     JavaFileObject file = fileOf(lines);
 
     Compilation compilation = compile(file);
 
     assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' from method 'f', which"
-        + " is @Differentiable(order = 2): calls whose derivatives come from @DerivativeOf rules"
-        + " are not supported at order 2 yet (the rules would need derivatives of their own)")
-        .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "(x) * x"));
+        + " is @Differentiable(order = 2): its @DerivativeOf rule 'F.gY' must itself be"
+        + " @Differentiable (order 1 is enough), so that ad4j can differentiate the partial"
+        + " derivative it gives").inFile(file).onLine(14).atColumn(columnOf(lines, 14, "(x, x)"));
+    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
+  }
+
+  @Test
+  void aTargetWithArrayParametersAtOrderTwoIsAnErrorAtTheCall() {
+    List<String> lines = classF(
+        "  static double g(double[] v, double x) { return v[0] * x; }",
+        "  @Differentiable @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static double gX(double[] v, double x) { return v[0]; }",
+        "  @Differentiable(order = 2) static double f(double x, @ad4j.NoDerivative double[] w) {",
+        "    return g(w, x) * x;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' from method 'f', which"
+        + " is @Differentiable(order = 2): 'F.g' has array parameters, and @DerivativeOf rules"
+        + " for such methods are not supported at order 2 yet").inFile(file).onLine(9)
+        .atColumn(columnOf(lines, 9, "(w, x)"));
+    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
+  }
+
+  @Test
+  void anInstanceTargetAtOrderTwoIsAnErrorAtTheCall() {
+    List<String> lines = classF(
+        "  static final class K { double apply(double x) { return x * x; } }",
+        "  static final K R = new K();",
+        "  @DerivativeOf(owner = K.class, value = \"apply\")",
+        "  static double applyX(K k, double x) { return 2 * x; }",
+        "  @Differentiable(order = 2) static double f(double x) {",
+        "    return R.apply(x) * x;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'R.apply(...)' from method 'f',"
+        + " which is @Differentiable(order = 2): 'K.apply' is an instance method, and"
+        + " @DerivativeOf rules of instance methods are not supported at order 2 (the rules take"
+        + " the receiver, so ad4j cannot differentiate them)")
+        .inFile(file).onLine(10).atColumn(columnOf(lines, 10, "(x) * x"));
     assertWithMessage("errors").that(compilation.errors()).hasSize(1);
   }
 

@@ -1,5 +1,6 @@
 package ad4j.processor.front;
 
+import ad4j.processor.ir.Callee;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
@@ -29,10 +30,12 @@ import javax.lang.model.util.ElementFilter;
 final class RuledCalls {
   private final LoweringContext context;
   private final DerivativeOfRules rules;
+  private final CalleeResolver callees;
 
-  RuledCalls(LoweringContext context) {
+  RuledCalls(LoweringContext context, CalleeResolver callees) {
     this.context = context;
     this.rules = new DerivativeOfRules(context.elements(), context.types());
+    this.callees = callees;
   }
 
   /** A call lowered here: its value, or null after an error at the call. */
@@ -190,6 +193,15 @@ final class RuledCalls {
       return null;
     }
     List<NumericType> parameterTypes = CalleeResolver.parameterTypes(target).orElseThrow();
+    if (receiver != null && context.order() == 2) {
+      // its rules take the receiver, an object: they cannot be @Differentiable
+      context.diagnostics().error(call, "call to '" + shown + "' from method '"
+          + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
+          + "' is an instance method, and @DerivativeOf rules of instance methods are not"
+          + " supported at order 2 (the rules take the receiver, so ad4j cannot differentiate"
+          + " them)");
+      return null;
+    }
     Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
     for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : byParameter.entrySet()) {
       ExecutableElement rule = entry.getValue().method();
@@ -199,13 +211,22 @@ final class RuledCalls {
             + " its @DerivativeOf rule '" + describe(rule) + "': " + hidden.get());
         return null;
       }
+      Callee differentiable = null;
+      if (context.order() == 2 && carriesDerivative(arguments.get(entry.getKey()))) {
+        Optional<Callee> atOrderTwo = callees.ruleAtOrderTwo(rule, parameterTypes, call, shown,
+            targetName);
+        if (atOrderTwo.isEmpty()) {
+          return null;
+        }
+        differentiable = atOrderTwo.get();
+      }
       partials.put(entry.getKey(), new RuledCallee(
           context.referenceTo((TypeElement) rule.getEnclosingElement()),
-          rule.getSimpleName().toString(), parameterTypes, Map.of(), receiver));
+          rule.getSimpleName().toString(), parameterTypes, Map.of(), receiver, differentiable));
     }
     RuledCallee callee = new RuledCallee(
         receiver == null ? context.referenceTo(declaring) : receiver,
-        target.getSimpleName().toString(), parameterTypes, partials, null);
+        target.getSimpleName().toString(), parameterTypes, partials, null, null);
     boolean active = arguments.stream().anyMatch(RuledCalls::carriesDerivative);
     return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE, active);
   }

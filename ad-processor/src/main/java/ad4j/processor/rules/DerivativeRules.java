@@ -234,13 +234,19 @@ public final class DerivativeRules {
     return Optional.of(ruleCall(rule, type, site));
   }
 
-  /** {@code rule(arguments)}, each argument with its own type, as the target takes them. */
+  /**
+   * {@code rule(arguments)}, each argument with its own type, as the target takes them. A rule
+   * used at order 2 is a {@code @Differentiable} method, called as one: the tangent of the
+   * partial, which forward-over-reverse needs, is then a call of the rule's own tangent.
+   */
   private static Operand ruleCall(RuledCallee rule, NumericType type, Site site) {
     Operand[] arguments = new Operand[rule.parameterTypes().size()];
     for (int i = 0; i < arguments.length; i++) {
       arguments[i] = site.original(i);
     }
-    return site.apply(Operation.call(rule), type, arguments);
+    Operation call = rule.differentiable() != null
+        ? Operation.call(rule.differentiable()) : Operation.call(rule);
+    return site.apply(call, type, arguments);
   }
 
   /** Whether a {@code Math} or {@code StrictMath} function with this arity has a rule. */
