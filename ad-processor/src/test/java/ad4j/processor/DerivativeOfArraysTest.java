@@ -200,7 +200,7 @@ class DerivativeOfArraysTest {
               Arrays.copyOfRange(call, 1, call.length)));
       assertThat(thrown.getCause()).isInstanceOf(IllegalArgumentException.class);
       assertThat(thrown.getCause()).hasMessageThat().isEqualTo("a @DerivativeOf rule returned"
-          + " 1 elements for an argument with 2 elements: one partial derivative per element");
+          + " 1 elements where 2 are needed: one partial derivative per element");
     }
   }
 

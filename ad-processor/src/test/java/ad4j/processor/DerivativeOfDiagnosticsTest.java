@@ -328,8 +328,89 @@ class DerivativeOfDiagnosticsTest {
 
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': target 'F.g'"
-        + " returns 'int', and ad4j differentiates calls of methods returning 'double' only")
+        + " returns 'int', and ad4j differentiates calls of methods returning 'double' or"
+        + " 'double[]' only")
         .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gX"));
+  }
+
+  @Test
+  void ruleOfAVectorTargetThatReturnsADouble() {
+    List<String> lines = classF(
+        "  static double[] g(double x, double[] v) { return new double[] {x, v[0]}; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static double gX(double x, double[] v) { return 1; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"v\")",
+        "  static double[] gV(double x, double[] v) { return v; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX' must return"
+        + " 'double[]' (element k the partial derivative of the result's element k), not"
+        + " 'double'").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gX"));
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gV' must return"
+        + " 'double[][]' ([k][j] the partial derivative of the result's element k with respect"
+        + " to 'v[j]'), not 'double[]'").inFile(file).onLine(9)
+        .atColumn(columnOf(lines, 9, "gV"));
+  }
+
+  @Test
+  void ruleOfAVectorTargetWithRespectToAMatrix() {
+    List<String> lines = classF(
+        "  static double[] g(double[][] m) { return m[0]; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double[][][] gM(double[][] m) { return null; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gM': target 'F.g'"
+        + " returns 'double[]' and 'm' is a 'double[][]': partial derivatives of a vector target"
+        + " with respect to a matrix are not supported").inFile(file).onLine(7)
+        .atColumn(columnOf(lines, 7, "gM"));
+  }
+
+  @Test
+  void aVectorTargetCalledInsideALoopIsAnErrorAtTheCall() {
+    List<String> lines = classF(
+        "  static double[] g(double x) { return new double[] {x, x * x}; }",
+        "  @DerivativeOf(\"g\") static double[] gX(double x) { return new double[] {1, 2 * x}; }",
+        "  @Differentiable static double f(double x) {",
+        "    double s = 0;",
+        "    for (int i = 0; i < 3; i++) { s += g(x * i)[1]; }",
+        "    return s;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' inside a loop is not"
+        + " supported: 'F.g' returns an array, and arrays are made outside loops; call it once,"
+        + " before the loop").inFile(file).onLine(9).atColumn(columnOf(lines, 9, "(x * i)"));
+    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
+  }
+
+  @Test
+  void aVectorTargetAtOrderTwoIsAnErrorAtTheCall() {
+    List<String> lines = classF(
+        "  static double[] g(double x) { return new double[] {x, x * x}; }",
+        "  @Differentiable @DerivativeOf(\"g\")",
+        "  static double[] gX(double x) { return new double[] {1, 2 * x}; }",
+        "  @Differentiable(order = 2) static double f(double x) {",
+        "    double[] p = g(x);",
+        "    return p[0] * p[1];",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' from method 'f', which"
+        + " is @Differentiable(order = 2): 'F.g' returns an array, and @DerivativeOf rules of"
+        + " such methods are not supported at order 2 yet").inFile(file).onLine(9)
+        .atColumn(columnOf(lines, 9, "(x)"));
+    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
   }
 
   @Test

@@ -168,10 +168,64 @@ public final class Slots {
     return sum;
   }
 
+  /**
+   * Adds {@code sum over k of seed[k] * partial[k][j]} to slot {@code at + j} of {@code to}
+   * for each element {@code j} of the argument: the reverse of a call of a vector function
+   * whose partial derivatives with respect to an array argument a {@code @DerivativeOf} rule
+   * returns ({@code [k][j]}: of the result's element k with respect to the argument's element
+   * j).
+   *
+   * @param partial what the rule returned: one row per element of the result
+   * @param argument the array the call was passed
+   * @param seed the adjoints of the result's elements
+   * @param to the adjoints of the argument (a gradient, or a local array's adjoints)
+   * @param at the slot of the argument's first element in {@code to}
+   * @return the number of elements added to
+   * @throws IllegalArgumentException if the rule's matrix is not of shape result × argument
+   */
+  public static int addTransposed(double[][] partial, double[] argument, double[] seed,
+      double[] to, int at) {
+    checkPartial(partial.length, seed.length, " rows");
+    for (int k = 0; k < partial.length; k++) {
+      double[] row = partial[k];
+      checkPartial(row.length, argument.length, " elements in row " + k);
+      double weight = seed[k];
+      for (int j = 0; j < row.length; j++) {
+        to[at + j] += weight * row[j];
+      }
+    }
+    return argument.length;
+  }
+
+  /**
+   * Adds {@code partial · tangent} to {@code to}: the forward mode of a call of a vector
+   * function whose partial derivatives with respect to an array argument a
+   * {@code @DerivativeOf} rule returns.
+   *
+   * @param partial what the rule returned: one row per element of the result
+   * @param tangent the argument's tangent, of the argument's length
+   * @param to the tangents of the result's elements
+   * @return the number of elements of the result
+   * @throws IllegalArgumentException if the rule's matrix is not of shape result × argument
+   */
+  public static int addProduct(double[][] partial, double[] tangent, double[] to) {
+    checkPartial(partial.length, to.length, " rows");
+    for (int k = 0; k < partial.length; k++) {
+      double[] row = partial[k];
+      checkPartial(row.length, tangent.length, " elements in row " + k);
+      double sum = 0;
+      for (int j = 0; j < row.length; j++) {
+        sum += row[j] * tangent[j];
+      }
+      to[k] += sum;
+    }
+    return to.length;
+  }
+
   private static void checkPartial(int given, int needed, String what) {
     if (given != needed) {
       throw new IllegalArgumentException("a @DerivativeOf rule returned " + given + what
-          + " for an argument with " + needed + what + ": one partial derivative per element");
+          + " where " + needed + " are needed: one partial derivative per element");
     }
   }
 

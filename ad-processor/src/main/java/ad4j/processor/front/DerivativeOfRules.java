@@ -122,10 +122,11 @@ public final class DerivativeOfRules {
           + " instance method)");
     }
     String targetName = ownerName + "." + value;
-    if (target.getReturnType().getKind() != TypeKind.DOUBLE) {
+    if (target.getReturnType().getKind() != TypeKind.DOUBLE
+        && !"double[]".equals(partialType(target.getReturnType()))) {
       return problem(method, null, null, rule + ": target '" + targetName + "' returns '"
           + target.getReturnType() + "', and ad4j differentiates calls of methods returning"
-          + " 'double' only");
+          + " 'double' or 'double[]' only");
     }
     List<? extends VariableElement> parameters = target.getParameters();
     List<Integer> active = new ArrayList<>();
@@ -202,16 +203,35 @@ public final class DerivativeOfRules {
     return null;
   }
 
-  /** The rule for parameter {@code index}, valid when it returns the partial's type. */
+  /**
+   * The rule for parameter {@code index}, valid when it returns the partial's type: for a
+   * target returning {@code double}, the parameter's own shape; for a vector target (returning
+   * {@code double[]}), one more dimension in front, the result's element.
+   */
   private Checked returning(ExecutableElement method, ExecutableElement target, int index,
       String rule) {
     VariableElement parameter = target.getParameters().get(index);
+    String name = parameter.getSimpleName().toString();
     String expected = partialType(parameter.asType());
+    String what;
+    if (target.getReturnType().getKind() == TypeKind.DOUBLE) {
+      what = expected.equals("double") ? "the partial derivative"
+          : "the partial derivatives with respect to the elements of '" + name + "', in its"
+              + " shape";
+    } else if (expected.equals("double[][]")) {
+      return problem(method, null, null, rule + ": target '" + target.getEnclosingElement()
+          .getSimpleName() + "." + target.getSimpleName() + "' returns 'double[]' and '" + name
+          + "' is a 'double[][]': partial derivatives of a vector target with respect to a"
+          + " matrix are not supported");
+    } else {
+      what = expected.equals("double") ? "element k the partial derivative of the result's"
+              + " element k"
+          : "[k][j] the partial derivative of the result's element k with respect to '" + name
+              + "[j]'";
+      expected = expected + "[]";
+    }
     String actual = types.erasure(method.getReturnType()).toString();
     if (!actual.equals(expected)) {
-      String what = expected.equals("double") ? "the partial derivative"
-          : "the partial derivatives with respect to the elements of '"
-              + parameter.getSimpleName() + "', in its shape";
       return problem(method, null, null, rule + " must return '" + expected + "' (" + what
           + "), not '" + method.getReturnType() + "'");
     }

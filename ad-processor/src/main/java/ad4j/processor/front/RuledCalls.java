@@ -19,6 +19,7 @@ import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.ElementFilter;
 
 /**
@@ -193,6 +194,21 @@ final class RuledCalls {
       return null;
     }
     List<NumericType> parameterTypes = CalleeResolver.parameterTypes(target).orElseThrow();
+    boolean vector = target.getReturnType().getKind() != TypeKind.DOUBLE;
+    if (vector && context.insideLoop()) {
+      // its result is an array, and its adjoint an array made beside it, once
+      context.diagnostics().error(call, "call to '" + shown + "' inside a loop is not"
+          + " supported: '" + targetName + "' returns an array, and arrays are made outside"
+          + " loops; call it once, before the loop");
+      return null;
+    }
+    if (vector && context.order() == 2) {
+      context.diagnostics().error(call, "call to '" + shown + "' from method '"
+          + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
+          + "' returns an array, and @DerivativeOf rules of such methods are not supported at"
+          + " order 2 yet");
+      return null;
+    }
     if (receiver != null && context.order() == 2) {
       // its rules take the receiver, an object: they cannot be @Differentiable
       context.diagnostics().error(call, "call to '" + shown + "' from method '"
@@ -228,7 +244,8 @@ final class RuledCalls {
         receiver == null ? context.referenceTo(declaring) : receiver,
         target.getSimpleName().toString(), parameterTypes, partials, null, null);
     boolean active = arguments.stream().anyMatch(RuledCalls::carriesDerivative);
-    return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE, active);
+    return context.emit(Operation.call(callee), arguments,
+        vector ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, active);
   }
 
   /** Whether a derivative flows in through {@code argument}: a value or an array's elements. */

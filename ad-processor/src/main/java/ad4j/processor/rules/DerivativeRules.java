@@ -235,6 +235,24 @@ public final class DerivativeRules {
   }
 
   /**
+   * For a call of a vector target (returning {@code double[]}) with {@code @DerivativeOf}
+   * rules, the partial derivatives of the result's elements with respect to argument
+   * {@code index}: the user's rule called with the call's own arguments, which returns a
+   * {@code double[]} (element k: of the result's element k) for a {@code double} parameter and
+   * a {@code double[][]} ({@code [k][j]}: with respect to the argument's element j) for a
+   * {@code double[]} one. Empty when the parameter has no rule.
+   */
+  public static Optional<Operand> vectorPartial(RuledCallee target, int index, Site site) {
+    RuledCallee rule = target.partials().get(index);
+    if (rule == null) {
+      return Optional.empty();
+    }
+    NumericType type = target.parameterTypes().get(index) == NumericType.DOUBLE
+        ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE_MATRIX;
+    return Optional.of(ruleCall(rule, type, site));
+  }
+
+  /**
    * {@code rule(arguments)}, each argument with its own type, as the target takes them. A rule
    * used at order 2 is a {@code @Differentiable} method, called as one: the tangent of the
    * partial, which forward-over-reverse needs, is then a call of the rule's own tangent.

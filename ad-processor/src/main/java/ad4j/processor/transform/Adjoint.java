@@ -333,7 +333,8 @@ public final class Adjoint {
         }
         if (instruction.result().isActiveArray()
             && (instruction.operation().form() == Operation.Form.NEW_ARRAY
-                || instruction.operation().form() == Operation.Form.CLONE)) {
+                || instruction.operation().form() == Operation.Form.CLONE
+                || instruction.operation().form() == Operation.Form.RULED_CALL)) {
           allocateAdjointArray(instruction, out);
         }
         if (recording) {
@@ -789,6 +790,10 @@ public final class Adjoint {
       reverseClone(instruction, out);
       return;
     }
+    if (instruction.operation().form() == Operation.Form.RULED_CALL && value.isActiveArray()) {
+      reverseVectorCall(instruction, out);
+      return;
+    }
     if (!value.isActive()) {
       return;
     }
@@ -910,6 +915,39 @@ public final class Adjoint {
       Value added = builder.generated("added", NumericType.INT, false);
       out.add(new Instruction(added, Operation.slotsCall(ADD_SCALED, 5), List.of(partial,
           arguments.get(i), adjoint, new Operand.Use(target), start), site.line()));
+    }
+  }
+
+  /**
+   * The reverse of {@code r = v(args)}, a vector target with {@code @DerivativeOf} rules, made
+   * outside loops: with {@code rBar}, the adjoints of r's elements, a {@code double} argument
+   * gets {@code Slots.dot(partial, rBar)}, an array argument {@code Slots.addTransposed(partial,
+   * a, rBar, target, start)} at its slots.
+   */
+  private void reverseVectorCall(Instruction call, List<Statement> out) {
+    RuledCallee ruled = call.operation().ruled();
+    Value resultAdjoint = adjointArrays.get(call.result());
+    SourceLine line = call.line().adjoint();
+    Site site = Sites.of(call, call.arguments(), new Operand.Use(call.result()), builder, line,
+        Site.Reuse.NONE);
+    Operand seeds = new Operand.Use(resultAdjoint);
+    int slot = ruled.parameterTypes().size();
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      Operand argument = call.arguments().get(i);
+      if (argument instanceof Operand.Use use && use.isActive() && live.isLive(use.value())) {
+        Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
+        Operand contribution = site.apply(Operation.slotsCall("dot", 2), NumericType.DOUBLE,
+            partial, seeds);
+        accumulate(use.value(), contribution, false, false, site, out);
+      } else if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
+        Operand start = call.arguments().get(slot++);
+        Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
+        Value target = adjointArrays.getOrDefault(use.value(), outputArray);
+        out.addAll(site.instructionsFor(List.of(partial)));
+        Value added = builder.generated("added", NumericType.INT, false);
+        out.add(new Instruction(added, Operation.slotsCall("addTransposed", 5), List.of(partial,
+            argument, seeds, new Operand.Use(target), start), line));
+      }
     }
   }
 

@@ -56,7 +56,8 @@ public final class ArraySlots {
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction
           && (instruction.result().isActiveArray()
-              || instruction.operation().form() == Operation.Form.STORE)) {
+              || instruction.operation().form() == Operation.Form.STORE
+              || instruction.operation().form() == Operation.Form.RULED_CALL)) {
         return true;
       }
       if (statement instanceof If branch
@@ -136,6 +137,11 @@ public final class ArraySlots {
       if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
         arguments.add(starts.get(use.value()));
       }
+    }
+    if (call.result().isActiveArray()) {
+      // a vector target's result: like a local array, its adjoints are in an array of its own
+      starts.put(call.result(), Operand.Constant.of(0));
+      local.add(call.result());
     }
     int slots = arguments.size() - call.arguments().size();
     return slots == 0 ? call : new Instruction(call.result(),

@@ -195,8 +195,12 @@ public final class FlowAnalysis {
       if (statement instanceof Instruction instruction) {
         nextId = Math.max(nextId, instruction.result().id() + 1);
         definedIn.put(instruction.result(), block);
+        // a vector target's reverse passes its result's adjoints on to its arguments
+        boolean passesBack = instruction.result().isActive()
+            || instruction.operation().form() == Operation.Form.RULED_CALL
+                && instruction.result().isActiveArray();
         for (Operand argument : instruction.arguments()) {
-          if (instruction.result().isActive()) {
+          if (passesBack) {
             use(argument, block);
           }
           if (argument instanceof Operand.Read read) {

@@ -323,8 +323,51 @@ public final class Tangent {
             new Instruction(tangent, Operation.newArray(NumericType.DOUBLE),
                 List.of(new Operand.Use(length)), line));
       }
+      case RULED_CALL -> vectorCallTangent(instruction, tangent);
       default -> throw new IllegalArgumentException("no array tangent for " + operation);
     };
+  }
+
+  /**
+   * The tangent of {@code r = v(args)}, a vector target with {@code @DerivativeOf} rules:
+   * {@code rDot = new double[r.length]}, then per argument that carries derivatives its rule's
+   * partials times its tangent added in ({@code Slots.addScaled} for a {@code double},
+   * {@code Slots.addProduct} for an array).
+   */
+  private List<Instruction> vectorCallTangent(Instruction call, Value tangent) {
+    RuledCallee ruled = call.operation().ruled();
+    Value result = call.result();
+    SourceLine line = call.line();
+    Value length = builder.derived(result, "Length", NumericType.INT);
+    List<Instruction> out = new ArrayList<>(List.of(
+        new Instruction(length, Operation.LENGTH, List.of(new Operand.Use(result)), line),
+        new Instruction(tangent, Operation.newArray(NumericType.DOUBLE),
+            List.of(new Operand.Use(length)), line)));
+    Site site = Sites.of(call, builder, Site.Reuse.NONE);
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      Operand argument = call.arguments().get(i);
+      List<Operand> helperArguments;
+      String helper;
+      if (isActive(argument)) {
+        helper = "addScaled";
+        helperArguments = List.of(new Operand.Use(result), tangentOf(argument),
+            new Operand.Use(tangent), Operand.Constant.of(0));
+      } else if (argument instanceof Operand.Use use && arrayTangents.containsKey(use.value())) {
+        helper = "addProduct";
+        helperArguments = List.of(new Operand.Use(arrayTangents.get(use.value())),
+            new Operand.Use(tangent));
+      } else {
+        continue;
+      }
+      Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
+      List<Operand> all = new ArrayList<>();
+      all.add(partial);
+      all.addAll(helperArguments);
+      out.addAll(site.instructionsFor(List.of(partial)));
+      out.add(new Instruction(builder.derived(result, "Added", NumericType.INT),
+          Operation.slotsCall(helper, all.size()), all, line));
+    }
+    return out;
   }
 
   /**
