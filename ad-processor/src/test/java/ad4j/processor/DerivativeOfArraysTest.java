@@ -114,8 +114,16 @@ class DerivativeOfArraysTest {
       "    double[] y = w.clone();",
       "    return Stats.logSumExp(z, 1.5) + Library.cube(y, 1) * c;",
       "  }",
+      "  static final double[] TABLE = {0.5, -0.25, 2};",
       "  @Differentiable static double constantArray(double x, @NoDerivative double[] data) {",
-      "    return Stats.logSumExp(data, x) * x;",
+      "    return Stats.logSumExp(data, x) * x + Stats.logSumExp(TABLE, x * x);",
+      "  }",
+      "  @Differentiable static double constantRows(@NoDerivative double[][] data, double t) {",
+      "    double s = 1;",
+      "    for (int i = 0; i < data.length; i++) {",
+      "      s = Stats.logSumExp(data[i], t * s) + Stats.weighted(data, s) * 0.01;",
+      "    }",
+      "    return s;",
       "  }",
       "  @Differentiable static double helper(double x, double y) {",
       "    double[] v = new double[3];",
@@ -182,6 +190,13 @@ class DerivativeOfArraysTest {
   void anArrayThatCarriesNoDerivativeNeedsNoPartial() throws Exception {
     model().check(new Call("constantArray", new Object[] {0.7, new double[] {0.3, -1.2}},
         true, false));
+  }
+
+  @Test
+  void rowsOfAMatrixThatCarriesNoDerivativeAreReadAgainInsideLoops() throws Exception {
+    // the rule for t reads the row; the tape holds no arrays, so the row is read again
+    model().check(new Call("constantRows", new Object[] {
+        new double[][] {{0.2, -0.5}, {1.1, 0.3, -0.7}, {0.4}}, 0.6}, false, true));
   }
 
   @Test
