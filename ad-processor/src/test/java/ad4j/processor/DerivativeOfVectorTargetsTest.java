@@ -15,8 +15,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * {@code @DerivativeOf} for vector targets, methods returning {@code double[]} (p elements): the
  * rule for a {@code double} parameter returns {@code double[]} (length p), for a
- * {@code double[]} parameter {@code double[][]} (p × length). The result is used as a local
- * array: its elements read, passed to other targets, returned by a vector function. The
+ * {@code double[]} parameter {@code double[][]} (p × length), in the target's class or the
+ * caller's. The result is used as a local array: its elements read (in loops too), passed to
+ * other targets, returned by a vector function, through calls of other {@code @Differentiable}
+ * methods. The
  * targets' bodies use constructs ad4j rejects (streams, lambdas, {@code try}). Each function is
  * checked against finite differences of the user's own method, forward against reverse mode,
  * its value bit for bit and the pullback; the vector function's Jacobian against finite
@@ -72,10 +74,35 @@ class DerivativeOfVectorTargetsTest {
       "  }",
       "}");
 
+  /** A vector target without rules of its own: the caller's class gives them. */
+  private static final String PAIRS = String.join("\n",
+      "package com.example;",
+      "public final class Pairs {",
+      "  /** (x^2 y, sin(x) + y), through a list. */",
+      "  public static double[] of(double x, double y) {",
+      "    java.util.List<Double> parts = java.util.List.of(x * x * y, Math.sin(x) + y);",
+      "    return new double[] {parts.get(0), parts.get(1)};",
+      "  }",
+      "}");
+
   private static final String MODEL = String.join("\n",
       "package com.example;",
+      "import ad4j.DerivativeOf;",
       "import ad4j.Differentiable;",
       "final class Model {",
+      "  @DerivativeOf(owner = Pairs.class, value = \"of\", wrt = \"x\")",
+      "  static double[] ofX(double x, double y) { return new double[] {2 * x * y, Math.cos(x)}; }",
+      "  @DerivativeOf(owner = Pairs.class, value = \"of\", wrt = \"y\")",
+      "  static double[] ofY(double x, double y) { return new double[] {x * x, 1}; }",
+      "  @Differentiable static double helper(double a, double b) {",
+      "    double[] p = Pairs.of(a, b);",
+      "    return p[0] / (1 + p[1] * p[1]);",
+      "  }",
+      "  @Differentiable static double throughCalls(double x, double y) {",
+      "    double s = 0;",
+      "    for (int k = 0; k < 3; k++) { s += helper(x + 0.1 * k, y * s + 0.2); }",
+      "    return s;",
+      "  }",
       "  @Differentiable static double point(double x, double y) {",
       "    double[] p = Geo.polar(x * y, y);",
       "    return p[0] * p[1] + Math.sin(p[2]) + p[0];",
@@ -102,7 +129,7 @@ class DerivativeOfVectorTargetsTest {
 
   private static final CompiledOnce COMPILED = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
-          "com.example.Geo", GEO, "com.example.Model", MODEL));
+          "com.example.Geo", GEO, "com.example.Pairs", PAIRS, "com.example.Model", MODEL));
 
   private static ArrayFunctionChecks model() {
     return ArrayFunctionChecks.of(COMPILED.get(), "com.example.Model");
@@ -125,6 +152,14 @@ class DerivativeOfVectorTargetsTest {
     model().check(new Call("branch", new Object[] {0.8, new double[] {0.4, 1.2}}, true, true));
     model().check(new Call("branch", new Object[] {-0.8, new double[] {0.4, 1.2}},
         true, true));
+  }
+
+  @Test
+  void rulesInTheCallersClassAreUsedThroughCallsOfDifferentiableMethodsInLoops()
+      throws Exception {
+    model().check(new Call("helper", new Object[] {0.6, -0.4}, true, true));
+    model().check(new Call("throughCalls", new Object[] {0.6, -0.4}, true, true));
+    model().check(new Call("throughCalls", new Object[] {-0.3, 0.9}, true, true));
   }
 
   @Test
