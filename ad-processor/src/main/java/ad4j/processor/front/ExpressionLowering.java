@@ -1337,8 +1337,6 @@ final class ExpressionLowering {
     return new Block(statements);
   }
 
-
-
   private void unsupported(Tree tree, String message) {
     diagnostics.error(tree, message);
   }

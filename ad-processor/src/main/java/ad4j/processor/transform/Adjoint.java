@@ -952,7 +952,7 @@ public final class Adjoint {
   }
 
   /** The runtime helper that adds an adjoint times a rule's partials into array slots. */
-  static final String ADD_SCALED = "addScaled";
+  private static final String ADD_SCALED = "addScaled";
 
   /**
    * Before the reverse of a call with {@code @DerivativeOf} rules inside a loop: each row
