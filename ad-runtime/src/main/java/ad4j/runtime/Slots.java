@@ -118,10 +118,11 @@ public final class Slots {
   public static int addScaled(double[][] partial, double[][] argument, double seed,
       double[] to, int at) {
     checkPartial(partial.length, argument.length, " rows");
-    int slot = at;
     for (int i = 0; i < partial.length; i++) {
-      double[] row = partial[i];
-      checkPartial(row.length, argument[i].length, " elements in row " + i);
+      checkPartial(partial[i].length, argument[i].length, " elements in row " + i);
+    }
+    int slot = at;
+    for (double[] row : partial) {
       for (double element : row) {
         to[slot++] += seed * element;
       }
@@ -185,10 +186,9 @@ public final class Slots {
    */
   public static int addTransposed(double[][] partial, double[] argument, double[] seed,
       double[] to, int at) {
-    checkPartial(partial.length, seed.length, " rows");
+    checkRows(partial, seed.length, argument.length);
     for (int k = 0; k < partial.length; k++) {
       double[] row = partial[k];
-      checkPartial(row.length, argument.length, " elements in row " + k);
       double weight = seed[k];
       for (int j = 0; j < row.length; j++) {
         to[at + j] += weight * row[j];
@@ -209,10 +209,9 @@ public final class Slots {
    * @throws IllegalArgumentException if the rule's matrix is not of shape result × argument
    */
   public static int addProduct(double[][] partial, double[] tangent, double[] to) {
-    checkPartial(partial.length, to.length, " rows");
+    checkRows(partial, to.length, tangent.length);
     for (int k = 0; k < partial.length; k++) {
       double[] row = partial[k];
-      checkPartial(row.length, tangent.length, " elements in row " + k);
       double sum = 0;
       for (int j = 0; j < row.length; j++) {
         sum += row[j] * tangent[j];
@@ -220,6 +219,14 @@ public final class Slots {
       to[k] += sum;
     }
     return to.length;
+  }
+
+  /** Checks that {@code partial} has {@code rows} rows of {@code columns} elements each. */
+  private static void checkRows(double[][] partial, int rows, int columns) {
+    checkPartial(partial.length, rows, " rows");
+    for (int k = 0; k < partial.length; k++) {
+      checkPartial(partial[k].length, columns, " elements in row " + k);
+    }
   }
 
   private static void checkPartial(int given, int needed, String what) {
