@@ -50,19 +50,69 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
-  void aRuledCallFromAnOrderTwoMethodIsAnErrorAtTheCall() {
+  void aRuleUsedAtOrderTwoThatIsNotDifferentiableIsAnErrorAtTheCall() {
     List<String> lines = classF(
-        "  static double g(double x) { return x * x; }",
-        "  @DerivativeOf(\"g\") static double gX(double x) { return 2 * x; }",
-        "  @Differentiable(order = 2) static double f(double x) { return g(x) * x; }");
+        "  static double g(double x, double y) { return x * y; }",
+        "  @Differentiable @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static double gX(double x, double y) { return y; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"y\") static double gY(double x, double y) {",
+        "    return x;",
+        "  }",
+        "  @Differentiable static double first(double x) { return g(x, x); }",
+        "  @Differentiable(order = 2) static double f(double x) {",
+        "    double ok = g(x, 2);",
+        "    return ok + g(x, x) * x;",
+        "  }");
     JavaFileObject file = fileOf(lines);
 
     Compilation compilation = compile(file);
 
     assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' from method 'f', which"
-        + " is @Differentiable(order = 2): calls whose derivatives come from @DerivativeOf rules"
-        + " are not supported at order 2 yet (the rules would need derivatives of their own)")
-        .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "(x) * x"));
+        + " is @Differentiable(order = 2): its @DerivativeOf rule 'F.gY' must itself be"
+        + " @Differentiable (order 1 is enough), so that ad4j can differentiate the partial"
+        + " derivative it gives").inFile(file).onLine(14).atColumn(columnOf(lines, 14, "(x, x)"));
+    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
+  }
+
+  @Test
+  void aTargetWithArrayParametersAtOrderTwoIsAnErrorAtTheCall() {
+    List<String> lines = classF(
+        "  static double g(double[] v, double x) { return v[0] * x; }",
+        "  @Differentiable @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static double gX(double[] v, double x) { return v[0]; }",
+        "  @Differentiable(order = 2) static double f(double x, @ad4j.NoDerivative double[] w) {",
+        "    return g(w, x) * x;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' from method 'f', which"
+        + " is @Differentiable(order = 2): 'F.g' has array parameters, and @DerivativeOf rules"
+        + " for such methods are not supported at order 2 yet").inFile(file).onLine(9)
+        .atColumn(columnOf(lines, 9, "(w, x)"));
+    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
+  }
+
+  @Test
+  void anInstanceTargetAtOrderTwoIsAnErrorAtTheCall() {
+    List<String> lines = classF(
+        "  static final class K { double apply(double x) { return x * x; } }",
+        "  static final K R = new K();",
+        "  @DerivativeOf(owner = K.class, value = \"apply\")",
+        "  static double applyX(K k, double x) { return 2 * x; }",
+        "  @Differentiable(order = 2) static double f(double x) {",
+        "    return R.apply(x) * x;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'R.apply(...)' from method 'f',"
+        + " which is @Differentiable(order = 2): 'K.apply' is an instance method, and"
+        + " @DerivativeOf rules of instance methods are not supported at order 2 (the rules take"
+        + " the receiver, so ad4j cannot differentiate them)")
+        .inFile(file).onLine(10).atColumn(columnOf(lines, 10, "(x) * x"));
     assertWithMessage("errors").that(compilation.errors()).hasSize(1);
   }
 
@@ -131,21 +181,90 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
-  void wrtNamingAnArrayParameterIsNotSupportedYet() {
+  void ruleForAnArrayParameterThatReturnsADouble() {
     List<String> lines = classF(
         "  static double g(double[] v, double x) { return v[0] * x; }",
-        "  @DerivativeOf(value = \"g\", wrt = \"v\") static double gV(double[] v, double x) {",
-        "    return x;",
+        "  @DerivativeOf(value = \"g\", wrt = \"v\")",
+        "  static double gV(double[] v, double x) { return x; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gV' must return"
+        + " 'double[]' (the partial derivatives with respect to the elements of 'v', in its"
+        + " shape), not 'double'").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gV"));
+  }
+
+  @Test
+  void ruleForAMatrixParameterThatReturnsAnArray() {
+    List<String> lines = classF(
+        "  static double g(double[][] m) { return m[0][0]; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double[] gM(double[][] m) { return m[0]; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gM' must return"
+        + " 'double[][]' (the partial derivatives with respect to the elements of 'm', in its"
+        + " shape), not 'double[]'").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gM"));
+  }
+
+  @Test
+  void wrtNamingAnIntArrayParameter() {
+    List<String> lines = classF(
+        "  static double g(double[] v, int[] k, double x) { return v[k[0]] * x; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"k\")",
+        "  static double[] gK(double[] v, int[] k, double x) { return v; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gK': parameter 'k' of"
+        + " 'F.g' has type 'int[]' and carries no derivative; its parameters that carry"
+        + " derivatives are v, x").inFile(file).onLine(6).atColumn(columnOf(lines, 6, "\"k\""));
+  }
+
+  @Test
+  void missingWrtWhenTheTargetHasAnArrayAndADoubleParameter() {
+    List<String> lines = classF(
+        "  static double g(double[] v, double x) { return v[0] * x; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double gX(double[] v, double x) { return v[0]; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': missing wrt:"
+        + " 'F.g' has several parameters that carry derivatives (v, x); name the one this rule"
+        + " differentiates by, as wrt = \"v\"").inFile(file).onLine(6)
+        .atColumn(columnOf(lines, 6, "@"));
+  }
+
+  @Test
+  void arrayCarryingDerivativesForAParameterWithoutRule() {
+    List<String> lines = classF(
+        "  static double g(double[] v, double x) { return v[0] * x; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static double gX(double[] v, double x) { return v[0]; }",
+        "  static final double[] TABLE = {1, 2};",
+        "  @Differentiable static double f(double[] w, double a) {",
+        "    double ok = g(TABLE, a);",
+        "    return ok + g(w, a);",
         "  }");
     JavaFileObject file = fileOf(lines);
 
     Compilation compilation = compile(file);
 
     assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gV': parameter 'v' of"
-        + " 'F.g' has type 'double[]': partial derivatives with respect to arrays (the array"
-        + " forms of @DerivativeOf) are not supported yet")
-        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "\"v\""));
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)': parameter 'v' of 'F.g'"
+        + " receives a value carrying a derivative, but 'F.g' has @DerivativeOf rules only for"
+        + " 'x'; add a rule @DerivativeOf(value = \"g\", wrt = \"v\") for each")
+        .inFile(file).onLine(11).atColumn(columnOf(lines, 11, "(w, a"));
   }
 
   @Test
@@ -209,8 +328,89 @@ class DerivativeOfDiagnosticsTest {
 
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX': target 'F.g'"
-        + " returns 'int', and ad4j differentiates calls of methods returning 'double' only")
+        + " returns 'int', and ad4j differentiates calls of methods returning 'double' or"
+        + " 'double[]' only")
         .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gX"));
+  }
+
+  @Test
+  void ruleOfAVectorTargetThatReturnsADouble() {
+    List<String> lines = classF(
+        "  static double[] g(double x, double[] v) { return new double[] {x, v[0]}; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static double gX(double x, double[] v) { return 1; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"v\")",
+        "  static double[] gV(double x, double[] v) { return v; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gX' must return"
+        + " 'double[]' (element k the partial derivative of the result's element k), not"
+        + " 'double'").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "gX"));
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gV' must return"
+        + " 'double[][]' ([k][j] the partial derivative of the result's element k with respect"
+        + " to 'v[j]'), not 'double[]'").inFile(file).onLine(9)
+        .atColumn(columnOf(lines, 9, "gV"));
+  }
+
+  @Test
+  void ruleOfAVectorTargetWithRespectToAMatrix() {
+    List<String> lines = classF(
+        "  static double[] g(double[][] m) { return m[0]; }",
+        "  @DerivativeOf(\"g\")",
+        "  static double[][][] gM(double[][] m) { return null; }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'gM': target 'F.g'"
+        + " returns 'double[]' and 'm' is a 'double[][]': partial derivatives of a vector target"
+        + " with respect to a matrix are not supported").inFile(file).onLine(7)
+        .atColumn(columnOf(lines, 7, "gM"));
+  }
+
+  @Test
+  void aVectorTargetCalledInsideALoopIsAnErrorAtTheCall() {
+    List<String> lines = classF(
+        "  static double[] g(double x) { return new double[] {x, x * x}; }",
+        "  @DerivativeOf(\"g\") static double[] gX(double x) { return new double[] {1, 2 * x}; }",
+        "  @Differentiable static double f(double x) {",
+        "    double s = 0;",
+        "    for (int i = 0; i < 3; i++) { s += g(x * i)[1]; }",
+        "    return s;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' inside a loop is not"
+        + " supported: 'F.g' returns an array, and arrays are made outside loops; call it once,"
+        + " before the loop").inFile(file).onLine(9).atColumn(columnOf(lines, 9, "(x * i)"));
+    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
+  }
+
+  @Test
+  void aVectorTargetAtOrderTwoIsAnErrorAtTheCall() {
+    List<String> lines = classF(
+        "  static double[] g(double x) { return new double[] {x, x * x}; }",
+        "  @Differentiable @DerivativeOf(\"g\")",
+        "  static double[] gX(double x) { return new double[] {1, 2 * x}; }",
+        "  @Differentiable(order = 2) static double f(double x) {",
+        "    double[] p = g(x);",
+        "    return p[0] * p[1];",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' from method 'f', which"
+        + " is @Differentiable(order = 2): 'F.g' returns an array, and @DerivativeOf rules of"
+        + " such methods are not supported at order 2 yet").inFile(file).onLine(9)
+        .atColumn(columnOf(lines, 9, "(x)"));
+    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
   }
 
   @Test

@@ -82,6 +82,161 @@ public final class Slots {
   }
 
   /**
+   * Adds {@code seed * partial[k]} to the slots of the array argument's elements, from slot
+   * {@code at} on: the reverse of a call whose partial derivative with respect to an array
+   * argument a {@code @DerivativeOf} rule returns.
+   *
+   * @param partial what the rule returned: one partial derivative per element of the argument
+   * @param argument the array the call was passed
+   * @param seed the adjoint of the call's result
+   * @param to the adjoints of the argument (a gradient, or a local array's adjoints)
+   * @param at the slot of the argument's first element in {@code to}
+   * @return the number of elements added
+   * @throws IllegalArgumentException if the rule's array and the argument differ in length
+   */
+  public static int addScaled(double[] partial, double[] argument, double seed, double[] to,
+      int at) {
+    checkPartial(partial.length, argument.length, " elements");
+    for (int i = 0; i < partial.length; i++) {
+      to[at + i] += seed * partial[i];
+    }
+    return partial.length;
+  }
+
+  /**
+   * As {@link #addScaled(double[], double[], double, double[], int)} for a matrix argument,
+   * whose elements lie in {@code to} row by row.
+   *
+   * @param partial what the rule returned: one partial derivative per element of the argument
+   * @param argument the matrix the call was passed
+   * @param seed the adjoint of the call's result
+   * @param to the adjoints of the argument's elements
+   * @param at the slot of the argument's first element in {@code to}
+   * @return the number of elements added
+   * @throws IllegalArgumentException if the rule's matrix and the argument differ in shape
+   */
+  public static int addScaled(double[][] partial, double[][] argument, double seed,
+      double[] to, int at) {
+    checkPartial(partial.length, argument.length, " rows");
+    for (int i = 0; i < partial.length; i++) {
+      checkPartial(partial[i].length, argument[i].length, " elements in row " + i);
+    }
+    int slot = at;
+    for (double[] row : partial) {
+      for (double element : row) {
+        to[slot++] += seed * element;
+      }
+    }
+    return slot - at;
+  }
+
+  /**
+   * {@code sum of partial[k] * tangent[k]}: the forward mode of a call whose partial
+   * derivative with respect to an array argument a {@code @DerivativeOf} rule returns.
+   *
+   * @param partial what the rule returned: one partial derivative per element of the argument
+   * @param tangent the argument's tangent, of the argument's length
+   * @return the dot product
+   * @throws IllegalArgumentException if the rule's array and the argument differ in length
+   */
+  public static double dot(double[] partial, double[] tangent) {
+    checkPartial(partial.length, tangent.length, " elements");
+    double sum = 0;
+    for (int i = 0; i < partial.length; i++) {
+      sum += partial[i] * tangent[i];
+    }
+    return sum;
+  }
+
+  /**
+   * As {@link #dot(double[], double[])} for a matrix argument, row by row.
+   *
+   * @param partial what the rule returned: one partial derivative per element of the argument
+   * @param tangent the argument's tangent, of the argument's shape
+   * @return the sum of the products of all elements
+   * @throws IllegalArgumentException if the rule's matrix and the argument differ in shape
+   */
+  public static double dot(double[][] partial, double[][] tangent) {
+    checkPartial(partial.length, tangent.length, " rows");
+    double sum = 0;
+    for (int i = 0; i < partial.length; i++) {
+      double[] row = partial[i];
+      checkPartial(row.length, tangent[i].length, " elements in row " + i);
+      for (int j = 0; j < row.length; j++) {
+        sum += row[j] * tangent[i][j];
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * Adds {@code sum over k of seed[k] * partial[k][j]} to slot {@code at + j} of {@code to}
+   * for each element {@code j} of the argument: the reverse of a call of a vector function
+   * whose partial derivatives with respect to an array argument a {@code @DerivativeOf} rule
+   * returns ({@code [k][j]}: of the result's element k with respect to the argument's element
+   * j).
+   *
+   * @param partial what the rule returned: one row per element of the result
+   * @param argument the array the call was passed
+   * @param seed the adjoints of the result's elements
+   * @param to the adjoints of the argument (a gradient, or a local array's adjoints)
+   * @param at the slot of the argument's first element in {@code to}
+   * @return the number of elements added to
+   * @throws IllegalArgumentException if the rule's matrix is not of shape result × argument
+   */
+  public static int addTransposed(double[][] partial, double[] argument, double[] seed,
+      double[] to, int at) {
+    checkRows(partial, seed.length, argument.length);
+    for (int k = 0; k < partial.length; k++) {
+      double[] row = partial[k];
+      double weight = seed[k];
+      for (int j = 0; j < row.length; j++) {
+        to[at + j] += weight * row[j];
+      }
+    }
+    return argument.length;
+  }
+
+  /**
+   * Adds {@code partial · tangent} to {@code to}: the forward mode of a call of a vector
+   * function whose partial derivatives with respect to an array argument a
+   * {@code @DerivativeOf} rule returns.
+   *
+   * @param partial what the rule returned: one row per element of the result
+   * @param tangent the argument's tangent, of the argument's length
+   * @param to the tangents of the result's elements
+   * @return the number of elements of the result
+   * @throws IllegalArgumentException if the rule's matrix is not of shape result × argument
+   */
+  public static int addProduct(double[][] partial, double[] tangent, double[] to) {
+    checkRows(partial, to.length, tangent.length);
+    for (int k = 0; k < partial.length; k++) {
+      double[] row = partial[k];
+      double sum = 0;
+      for (int j = 0; j < row.length; j++) {
+        sum += row[j] * tangent[j];
+      }
+      to[k] += sum;
+    }
+    return to.length;
+  }
+
+  /** Checks that {@code partial} has {@code rows} rows of {@code columns} elements each. */
+  private static void checkRows(double[][] partial, int rows, int columns) {
+    checkPartial(partial.length, rows, " rows");
+    for (int k = 0; k < partial.length; k++) {
+      checkPartial(partial[k].length, columns, " elements in row " + k);
+    }
+  }
+
+  private static void checkPartial(int given, int needed, String what) {
+    if (given != needed) {
+      throw new IllegalArgumentException("a @DerivativeOf rule returned " + given + what
+          + " where " + needed + " are needed: one partial derivative per element");
+    }
+  }
+
+  /**
    * Starts the reverse sweep of a vector function: the seed becomes the adjoint of the
    * returned array.
    *

@@ -55,7 +55,8 @@ final class InstructionText {
     if (operation.ruled().leadingArgument() != null) {
       all.add(Expr.atom(operation.ruled().leadingArgument()));
     }
-    all.addAll(arguments);
+    // slots that reverse-mode programs add after the arguments are for the reverse sweep
+    all.addAll(arguments.subList(0, operation.ruled().parameterTypes().size()));
     return Expr.call(operation.ruled().qualifier(), operation.name(), all.toArray(Expr[]::new));
   }
 

@@ -132,6 +132,49 @@ final class CalleeResolver {
         parameterTypes(method).orElseThrow(), active, returnsArray));
   }
 
+  /**
+   * The {@code @DerivativeOf} rule {@code rule} of a call ({@code shown}) of {@code target}
+   * from a method of order 2, as the {@code @Differentiable} method it must then be
+   * (DESIGN.md, "Second order"): the derivative of the partial it gives is its own generated
+   * tangent. Empty after an error at the call.
+   */
+  Optional<Callee> ruleAtOrderTwo(ExecutableElement rule, List<NumericType> parameterTypes,
+      Tree call, String shown, String target) {
+    String atOrderTwo = "call to '" + shown + "' from method '" + context.methodName()
+        + "', which is @Differentiable(order = 2): ";
+    TypeElement declaring = (TypeElement) rule.getEnclosingElement();
+    String qualified = declaring.getSimpleName() + "." + rule.getSimpleName();
+    if (parameterTypes.stream().anyMatch(NumericType::isArray)) {
+      diagnostics().error(call, atOrderTwo + "'" + target + "' has array parameters, and"
+          + " @DerivativeOf rules for such methods are not supported at order 2 yet");
+      return Optional.empty();
+    }
+    if (!isDifferentiable(rule)) {
+      diagnostics().error(call, atOrderTwo + "its @DerivativeOf rule '" + qualified + "' must"
+          + " itself be @Differentiable (order 1 is enough), so that ad4j can differentiate"
+          + " the partial derivative it gives");
+      return Optional.empty();
+    }
+    if (!context.hasGradClass(declaring)) {
+      diagnostics().error(call, atOrderTwo + "its @DerivativeOf rule '" + qualified + "' is in"
+          + " class '" + declaring.getQualifiedName() + "', which is not among the source files"
+          + " of this compilation, so '" + gradClassName(declaring) + "' does not exist; pass"
+          + " its source file to javac with this one, or compile it with ad4j first");
+      return Optional.empty();
+    }
+    if (rule.getParameters().stream().anyMatch(
+        p -> p.asType().getKind() == TypeKind.DOUBLE && !ActiveParameters.isActive(p))) {
+      diagnostics().error(call, atOrderTwo + "its @DerivativeOf rule '" + qualified + "' has a"
+          + " @NoDerivative 'double' parameter, and such rules are not supported at order 2 yet");
+      return Optional.empty();
+    }
+    List<Boolean> active = rule.getParameters().stream()
+        .map(ActiveParameters::isActive).toList();
+    return Optional.of(new Callee(context.referenceTo(declaring),
+        gradClassReference(declaring), rule.getSimpleName().toString(), parameterTypes, active,
+        false));
+  }
+
   private static List<ExecutableElement> candidates(LoweringContext context, TypeElement owner,
       String name) {
     return ElementFilter.methodsIn(context.elements().getAllMembers(owner)).stream()

@@ -11,6 +11,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
@@ -98,10 +99,6 @@ public final class DerivativeOfRules {
       return problem(method, null, null, rule + " is private: generated code lives in another"
           + " class and calls it; make it package-private");
     }
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
-      return problem(method, null, null, rule + " must return 'double' (the partial"
-          + " derivative), not '" + method.getReturnType() + "'");
-    }
     String ownerName = owner.getSimpleName().toString();
     List<ExecutableElement> candidates = ElementFilter.methodsIn(elements.getAllMembers(owner))
         .stream().filter(m -> m.getSimpleName().contentEquals(value)).toList();
@@ -125,15 +122,16 @@ public final class DerivativeOfRules {
           + " instance method)");
     }
     String targetName = ownerName + "." + value;
-    if (target.getReturnType().getKind() != TypeKind.DOUBLE) {
+    if (target.getReturnType().getKind() != TypeKind.DOUBLE
+        && !"double[]".equals(partialType(target.getReturnType()))) {
       return problem(method, null, null, rule + ": target '" + targetName + "' returns '"
           + target.getReturnType() + "', and ad4j differentiates calls of methods returning"
-          + " 'double' only");
+          + " 'double' or 'double[]' only");
     }
     List<? extends VariableElement> parameters = target.getParameters();
     List<Integer> active = new ArrayList<>();
     for (int i = 0; i < parameters.size(); i++) {
-      if (parameters.get(i).asType().getKind() == TypeKind.DOUBLE) {
+      if (carriesDerivative(parameters.get(i).asType())) {
         active.add(i);
       }
     }
@@ -141,16 +139,19 @@ public final class DerivativeOfRules {
       return problem(method, null, null, rule + ": target '" + targetName + "' has no 'double'"
           + " parameter, so there is no derivative to give");
     }
+    // the scalar forms' messages name 'double' parameters; with arrays, all three kinds
+    String kinds = active.stream().allMatch(i -> parameters.get(i).asType().getKind()
+        == TypeKind.DOUBLE) ? "'double' parameters" : "parameters that carry derivatives";
     String activeNames = active.stream().map(i -> parameters.get(i).getSimpleName().toString())
         .collect(Collectors.joining(", "));
     if (wrt.isEmpty()) {
       if (active.size() > 1) {
         return problem(method, annotation, null, rule + ": missing wrt: '" + targetName
-            + "' has several 'double' parameters (" + activeNames + "); name the one this rule"
+            + "' has several " + kinds + " (" + activeNames + "); name the one this rule"
             + " differentiates by, as wrt = \"" + parameters.get(active.get(0)).getSimpleName()
             + "\"");
       }
-      return valid(method, target, active.get(0));
+      return returning(method, target, active.get(0), rule);
     }
     int index = indexOf(parameters, wrt);
     if (index < 0) {
@@ -161,18 +162,78 @@ public final class DerivativeOfRules {
     }
     if (index < 0) {
       return problem(method, annotation, wrtElement, rule + ": unknown wrt: '" + targetName
-          + "' has no parameter '" + wrt + "'; its 'double' parameters are " + activeNames);
-    }
-    if (parameters.get(index).asType().getKind() == TypeKind.ARRAY) {
-      return problem(method, annotation, wrtElement, rule + ": parameter '" + wrt + "' of '"
-          + targetName + "' has type '" + parameters.get(index).asType() + "': partial"
-          + " derivatives with respect to arrays (the array forms of @DerivativeOf) are not"
-          + " supported yet");
+          + "' has no parameter '" + wrt + "'; its " + kinds + " are " + activeNames);
     }
     if (!active.contains(index)) {
       return problem(method, annotation, wrtElement, rule + ": parameter '" + wrt + "' of '"
           + targetName + "' has type '" + parameters.get(index).asType() + "' and carries no"
-          + " derivative; its 'double' parameters are " + activeNames);
+          + " derivative; its " + kinds + " are " + activeNames);
+    }
+    return returning(method, target, index, rule);
+  }
+
+  /**
+   * Whether a parameter of this type carries a derivative: {@code double}, {@code double[]}
+   * and {@code double[][]} (the array forms).
+   */
+  private static boolean carriesDerivative(TypeMirror type) {
+    return partialType(type) != null;
+  }
+
+  /**
+   * The type a partial derivative with respect to a parameter of {@code type} has, written as
+   * Java writes it, or null when such a parameter carries no derivative. A scalar target's
+   * partial has the parameter's own shape: one entry per element, {@code [i][j]} for
+   * {@code m[i][j]} of a matrix.
+   */
+  private static String partialType(TypeMirror type) {
+    if (type.getKind() == TypeKind.DOUBLE) {
+      return "double";
+    }
+    if (type instanceof ArrayType array) {
+      TypeMirror component = array.getComponentType();
+      if (component.getKind() == TypeKind.DOUBLE) {
+        return "double[]";
+      }
+      if (component instanceof ArrayType inner
+          && inner.getComponentType().getKind() == TypeKind.DOUBLE) {
+        return "double[][]";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The rule for parameter {@code index}, valid when it returns the partial's type: for a
+   * target returning {@code double}, the parameter's own shape; for a vector target (returning
+   * {@code double[]}), one more dimension in front, the result's element.
+   */
+  private Checked returning(ExecutableElement method, ExecutableElement target, int index,
+      String rule) {
+    VariableElement parameter = target.getParameters().get(index);
+    String name = parameter.getSimpleName().toString();
+    String expected = partialType(parameter.asType());
+    String what;
+    if (target.getReturnType().getKind() == TypeKind.DOUBLE) {
+      what = expected.equals("double") ? "the partial derivative"
+          : "the partial derivatives with respect to the elements of '" + name + "', in its"
+              + " shape";
+    } else if (expected.equals("double[][]")) {
+      return problem(method, null, null, rule + ": target '" + target.getEnclosingElement()
+          .getSimpleName() + "." + target.getSimpleName() + "' returns 'double[]' and '" + name
+          + "' is a 'double[][]': partial derivatives of a vector target with respect to a"
+          + " matrix are not supported");
+    } else {
+      what = expected.equals("double") ? "element k the partial derivative of the result's"
+              + " element k"
+          : "[k][j] the partial derivative of the result's element k with respect to '" + name
+              + "[j]'";
+      expected = expected + "[]";
+    }
+    // compared by structure, not by the compiler's text for the type
+    if (!expected.equals(partialType(method.getReturnType()))) {
+      return problem(method, null, null, rule + " must return '" + expected + "' (" + what
+          + "), not '" + method.getReturnType() + "'");
     }
     return valid(method, target, index);
   }

@@ -74,7 +74,7 @@ final class ExpressionLowering {
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
     this.callees = new CalleeResolver(context);
-    this.ruledCalls = new RuledCalls(context);
+    this.ruledCalls = new RuledCalls(context, callees);
     this.inactiveCalls = new InactiveCalls(context);
   }
 
@@ -1066,8 +1066,8 @@ final class ExpressionLowering {
         for (ExpressionTree argument : invocation.getArguments()) {
           arguments.add(lower(argument));
         }
-        return arguments.contains(null) ? null : ruledAtOrderTwo(invocation, shown,
-            ruledCalls.lowerOnReceiver(field.get(), method, arguments, invocation, shown));
+        return arguments.contains(null) ? null
+            : ruledCalls.lowerOnReceiver(field.get(), method, arguments, invocation, shown);
       }
       unsupported(invocation, "call to '" + shown + "' is not differentiable: '"
           + context.source().of(member.getExpression()) + "' is "
@@ -1126,7 +1126,7 @@ final class ExpressionLowering {
       Optional<RuledCalls.Lowered> ruled =
           ruledCalls.lower(other.owner(), name, arguments, invocation, shown);
       if (ruled.isPresent()) {
-        return ruledAtOrderTwo(invocation, shown, ruled.get().operand());
+        return ruled.get().operand();
       }
       // not ruled: a method that is not @Differentiable runs as written, if it carries no
       // derivative (else InactiveCalls reports the chain)
@@ -1359,21 +1359,6 @@ final class ExpressionLowering {
     List<Statement> statements = new ArrayList<>(block.statements());
     statements.add(statement);
     return new Block(statements);
-  }
-
-  /**
-   * A call with {@code @DerivativeOf} rules: at order 2 its second derivatives would need the
-   * rules' own derivatives, which are not generated yet; an error at the call.
-   */
-  private Operand ruledAtOrderTwo(Tree call, String shown, Operand lowered) {
-    if (lowered == null || context.order() != 2) {
-      return lowered;
-    }
-    unsupported(call, "call to '" + shown + "' from method '" + context.methodName()
-        + "', which is @Differentiable(order = 2): calls whose derivatives come from"
-        + " @DerivativeOf rules are not supported at order 2 yet (the rules would need"
-        + " derivatives of their own)");
-    return null;
   }
 
   private void unsupported(Tree tree, String message) {

@@ -1,5 +1,6 @@
 package ad4j.processor.front;
 
+import ad4j.processor.ir.Callee;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
@@ -18,6 +19,7 @@ import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.ElementFilter;
 
 /**
@@ -29,10 +31,12 @@ import javax.lang.model.util.ElementFilter;
 final class RuledCalls {
   private final LoweringContext context;
   private final DerivativeOfRules rules;
+  private final CalleeResolver callees;
 
-  RuledCalls(LoweringContext context) {
+  RuledCalls(LoweringContext context, CalleeResolver callees) {
     this.context = context;
     this.rules = new DerivativeOfRules(context.elements(), context.types());
+    this.callees = callees;
   }
 
   /** A call lowered here: its value, or null after an error at the call. */
@@ -167,7 +171,7 @@ final class RuledCalls {
     }
     List<String> missing = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
-      if (arguments.get(i).isActive() && !byParameter.containsKey(i)) {
+      if (carriesDerivative(arguments.get(i)) && !byParameter.containsKey(i)) {
         missing.add(parameterName(target, i));
       }
     }
@@ -189,10 +193,30 @@ final class RuledCalls {
           + " it: " + unreachable.get());
       return null;
     }
-    List<NumericType> parameterTypes = new ArrayList<>();
-    for (var parameter : target.getParameters()) {
-      parameterTypes.add(LoweringContext.variableType(parameter.asType().getKind())
-          .orElseThrow());
+    List<NumericType> parameterTypes = CalleeResolver.parameterTypes(target).orElseThrow();
+    boolean vector = target.getReturnType().getKind() != TypeKind.DOUBLE;
+    if (vector && context.insideLoop()) {
+      // its result is an array, and its adjoint an array made beside it, once
+      context.diagnostics().error(call, "call to '" + shown + "' inside a loop is not"
+          + " supported: '" + targetName + "' returns an array, and arrays are made outside"
+          + " loops; call it once, before the loop");
+      return null;
+    }
+    if (vector && context.order() == 2) {
+      context.diagnostics().error(call, "call to '" + shown + "' from method '"
+          + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
+          + "' returns an array, and @DerivativeOf rules of such methods are not supported at"
+          + " order 2 yet");
+      return null;
+    }
+    if (receiver != null && context.order() == 2) {
+      // its rules take the receiver, an object: they cannot be @Differentiable
+      context.diagnostics().error(call, "call to '" + shown + "' from method '"
+          + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
+          + "' is an instance method, and @DerivativeOf rules of instance methods are not"
+          + " supported at order 2 (the rules take the receiver, so ad4j cannot differentiate"
+          + " them)");
+      return null;
     }
     Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
     for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : byParameter.entrySet()) {
@@ -203,15 +227,31 @@ final class RuledCalls {
             + " its @DerivativeOf rule '" + describe(rule) + "': " + hidden.get());
         return null;
       }
+      Callee differentiable = null;
+      if (context.order() == 2 && carriesDerivative(arguments.get(entry.getKey()))) {
+        Optional<Callee> atOrderTwo = callees.ruleAtOrderTwo(rule, parameterTypes, call, shown,
+            targetName);
+        if (atOrderTwo.isEmpty()) {
+          return null;
+        }
+        differentiable = atOrderTwo.get();
+      }
       partials.put(entry.getKey(), new RuledCallee(
           context.referenceTo((TypeElement) rule.getEnclosingElement()),
-          rule.getSimpleName().toString(), parameterTypes, Map.of(), receiver));
+          rule.getSimpleName().toString(), parameterTypes, Map.of(), receiver, differentiable));
     }
     RuledCallee callee = new RuledCallee(
         receiver == null ? context.referenceTo(declaring) : receiver,
-        target.getSimpleName().toString(), parameterTypes, partials, null);
-    boolean active = arguments.stream().anyMatch(Operand::isActive);
-    return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE, active);
+        target.getSimpleName().toString(), parameterTypes, partials, null, null);
+    boolean active = arguments.stream().anyMatch(RuledCalls::carriesDerivative);
+    return context.emit(Operation.call(callee), arguments,
+        vector ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, active);
+  }
+
+  /** Whether a derivative flows in through {@code argument}: a value or an array's elements. */
+  private static boolean carriesDerivative(Operand argument) {
+    return argument.isActive()
+        || argument instanceof Operand.Use use && use.value().isActiveArray();
   }
 
   private List<DerivativeOfRules.Rule> rulesOf(ExecutableElement target) {

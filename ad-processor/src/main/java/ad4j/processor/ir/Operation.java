@@ -231,6 +231,16 @@ public final class Operation {
         null, ruled);
   }
 
+  /**
+   * A call of {@code ruled} whose arguments are followed by {@code slots} gradient slots, which
+   * reverse-mode programs add ({@code transform/ArraySlots}): per argument that is an array
+   * carrying derivatives, in order, the slot of its first element. The Java text is the same.
+   */
+  public static Operation callAtSlots(RuledCallee ruled, int slots) {
+    return new Operation(Form.RULED_CALL, ruled.name(), ruled.parameterTypes().size() + slots,
+        null, null, ruled);
+  }
+
   public Form form() {
     return form;
   }

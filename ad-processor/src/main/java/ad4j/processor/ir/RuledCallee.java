@@ -20,9 +20,13 @@ import java.util.Map;
  *     empty for a rule itself, which carries no derivative
  * @param leadingArgument for a rule of an instance method, the receiver, passed before the
  *     arguments; else null
+ * @param differentiable for a rule used by a method of order 2, the rule as the
+ *     {@code @Differentiable} method it must then be: the derivative programs call it as a
+ *     {@link Callee}, so that its own generated tangent gives the partial's derivative; else
+ *     null
  */
 public record RuledCallee(String qualifier, String name, List<NumericType> parameterTypes,
-    Map<Integer, RuledCallee> partials, String leadingArgument) {
+    Map<Integer, RuledCallee> partials, String leadingArgument, Callee differentiable) {
   public RuledCallee {
     parameterTypes = List.copyOf(parameterTypes);
     partials = Map.copyOf(partials);

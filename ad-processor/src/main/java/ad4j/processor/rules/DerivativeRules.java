@@ -203,15 +203,10 @@ public final class DerivativeRules {
       @Override
       public Optional<Partial> partial(int index, Site site) {
         RuledCallee rule = target.partials().get(index);
-        if (rule == null) {
-          return Optional.empty();
+        if (rule == null || target.parameterTypes().get(index).isArray()) {
+          return Optional.empty(); // an array's partials are arrays: see arrayPartial
         }
-        Operand[] arguments = new Operand[target.parameterTypes().size()];
-        for (int i = 0; i < arguments.length; i++) {
-          arguments[i] = site.original(i);
-        }
-        return Optional.of(Partial.times(
-            site.apply(Operation.call(rule), NumericType.DOUBLE, arguments)));
+        return Optional.of(Partial.times(ruleCall(rule, NumericType.DOUBLE, site)));
       }
 
       @Override
@@ -219,6 +214,57 @@ public final class DerivativeRules {
         return target.partials().containsKey(index);
       }
     };
+  }
+
+  /**
+   * The partial derivatives of a call of a method with {@code @DerivativeOf} rules with respect
+   * to the elements of its array argument {@code index} ({@code double[]} or
+   * {@code double[][]}): the user's rule for that parameter called with the call's own
+   * arguments, which returns an array of the argument's shape (DESIGN.md, "@DerivativeOf").
+   * The reverse sweep adds the adjoint times each element into the argument's slots, the
+   * forward sweep takes the dot product with the argument's tangent. Empty when the parameter
+   * has no rule.
+   */
+  public static Optional<Operand> arrayPartial(RuledCallee target, int index, Site site) {
+    RuledCallee rule = target.partials().get(index);
+    NumericType type = target.parameterTypes().get(index);
+    if (rule == null || !type.isArray()) {
+      return Optional.empty();
+    }
+    return Optional.of(ruleCall(rule, type, site));
+  }
+
+  /**
+   * For a call of a vector target (returning {@code double[]}) with {@code @DerivativeOf}
+   * rules, the partial derivatives of the result's elements with respect to argument
+   * {@code index}: the user's rule called with the call's own arguments, which returns a
+   * {@code double[]} (element k: of the result's element k) for a {@code double} parameter and
+   * a {@code double[][]} ({@code [k][j]}: with respect to the argument's element j) for a
+   * {@code double[]} one. Empty when the parameter has no rule.
+   */
+  public static Optional<Operand> vectorPartial(RuledCallee target, int index, Site site) {
+    RuledCallee rule = target.partials().get(index);
+    if (rule == null) {
+      return Optional.empty();
+    }
+    NumericType type = target.parameterTypes().get(index) == NumericType.DOUBLE
+        ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE_MATRIX;
+    return Optional.of(ruleCall(rule, type, site));
+  }
+
+  /**
+   * {@code rule(arguments)}, each argument with its own type, as the target takes them. A rule
+   * used at order 2 is a {@code @Differentiable} method, called as one: the tangent of the
+   * partial, which forward-over-reverse needs, is then a call of the rule's own tangent.
+   */
+  private static Operand ruleCall(RuledCallee rule, NumericType type, Site site) {
+    Operand[] arguments = new Operand[rule.parameterTypes().size()];
+    for (int i = 0; i < arguments.length; i++) {
+      arguments[i] = site.original(i);
+    }
+    Operation call = rule.differentiable() != null
+        ? Operation.call(rule.differentiable()) : Operation.call(rule);
+    return site.apply(call, type, arguments);
   }
 
   /** Whether a {@code Math} or {@code StrictMath} function with this arity has a rule. */

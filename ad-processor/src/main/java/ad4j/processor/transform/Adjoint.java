@@ -16,6 +16,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.RuledCallee;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -357,7 +358,8 @@ public final class Adjoint {
         if (instruction.result().isActiveArray()
             && (instruction.operation().form() == Operation.Form.NEW_ARRAY
                 || instruction.operation().form() == Operation.Form.CLONE
-                || instruction.operation().form() == Operation.Form.USER_CALL)) {
+                || instruction.operation().form() == Operation.Form.USER_CALL
+                || instruction.operation().form() == Operation.Form.RULED_CALL)) {
           allocateAdjointArray(instruction, out);
         }
         if (recording) {
@@ -887,8 +889,11 @@ public final class Adjoint {
     if (instruction.operation().form() == Operation.Form.USER_CALL && value.isActiveArray()) {
       // a vector function, called outside loops: its result's adjoints are the seed
       reverseCall(instruction, instruction.arguments(),
-          new Operand.Use(adjointArrays.get(value)), Map.of(),
-          instruction.line().adjoint(), out);
+          new Operand.Use(adjointArrays.get(value)), instruction.line().adjoint(), out);
+      return;
+    }
+    if (instruction.operation().form() == Operation.Form.RULED_CALL && value.isActiveArray()) {
+      reverseVectorCall(instruction, out);
       return;
     }
     if (!value.isActive()) {
@@ -914,6 +919,10 @@ public final class Adjoint {
           recomputation.compute(needed, place, popped, builder, null, out);
         }
       }
+    }
+    if (instruction.operation().form() == Operation.Form.RULED_CALL
+        || instruction.operation().form() == Operation.Form.USER_CALL) {
+      readRowsAgain(instruction, block, popped, out);
     }
     if (instruction.operation().form() == Operation.Form.STORE) {
       List<Operand> restoredArguments = new ArrayList<>();
@@ -949,7 +958,7 @@ public final class Adjoint {
           ? popped.getOrDefault(use.value(), argument) : argument);
     }
     if (operation.form() == Operation.Form.USER_CALL) {
-      reverseCall(instruction, arguments, adjoint.expression(), popped, line, out);
+      reverseCall(instruction, arguments, adjoint.expression(), line, out);
       return;
     }
     if (operation.form() == Operation.Form.ELEMENT) {
@@ -1000,6 +1009,100 @@ public final class Adjoint {
       accumulate(use.value(), partial.applyTo(incoming, site), partial.negative(),
           partial.isOne() && sharedDivisor == null, site, out);
     }
+    if (operation.form() == Operation.Form.RULED_CALL) {
+      reverseArrayArguments(instruction, arguments, adjoint.expression(), site, out);
+    }
+  }
+
+  /**
+   * The reverse of a call with {@code @DerivativeOf} rules for its array arguments: per array
+   * that carries derivatives, {@code Slots.addScaled(partial, a, vBar, target, start)} adds
+   * {@code vBar * partial[k]} at the slot ArraySlots gave its first element: into the output
+   * array for a parameter or a row of one, into the array's own adjoint array for a local
+   * array. The rule's array is the only one allocated, by the user's code.
+   */
+  private void reverseArrayArguments(Instruction call, List<Operand> arguments,
+      Operand adjoint, Site site, List<Statement> out) {
+    RuledCallee ruled = call.operation().ruled();
+    int slot = ruled.parameterTypes().size();
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      if (!(call.arguments().get(i) instanceof Operand.Use use)
+          || !use.value().isActiveArray()) {
+        continue;
+      }
+      Operand start = arguments.get(slot++);
+      Operand partial = DerivativeRules.arrayPartial(ruled, i, site).orElseThrow(
+          () -> new IllegalStateException("no rule for the array argument of " + call));
+      Value target = adjointTarget(use.value());
+      out.addAll(site.instructionsFor(List.of(partial)));
+      Value added = builder.generated("added", NumericType.INT, false);
+      out.add(new Instruction(added, Operation.slotsCall(ADD_SCALED, 5), List.of(partial,
+          arguments.get(i), adjoint, new Operand.Use(target), start), site.line()));
+    }
+  }
+
+  /**
+   * The reverse of {@code r = v(args)}, a vector target with {@code @DerivativeOf} rules, made
+   * outside loops: with {@code rBar}, the adjoints of r's elements, a {@code double} argument
+   * gets {@code Slots.dot(partial, rBar)}, an array argument {@code Slots.addTransposed(partial,
+   * a, rBar, target, start)} at its slots.
+   */
+  private void reverseVectorCall(Instruction call, List<Statement> out) {
+    RuledCallee ruled = call.operation().ruled();
+    Value resultAdjoint = adjointArrays.get(call.result());
+    SourceLine line = call.line().adjoint();
+    Site site = Sites.of(call, call.arguments(), new Operand.Use(call.result()), builder, line,
+        Site.Reuse.NONE);
+    Operand seeds = new Operand.Use(resultAdjoint);
+    int slot = ruled.parameterTypes().size();
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      Operand argument = call.arguments().get(i);
+      if (argument instanceof Operand.Use use && use.isActive() && live.isLive(use.value())) {
+        Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
+        Operand contribution = site.apply(Operation.slotsCall("dot", 2), NumericType.DOUBLE,
+            partial, seeds);
+        accumulate(use.value(), contribution, false, false, site, out);
+      } else if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
+        Operand start = call.arguments().get(slot++);
+        Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
+        Value target = adjointTarget(use.value());
+        out.addAll(site.instructionsFor(List.of(partial)));
+        Value added = builder.generated("added", NumericType.INT, false);
+        out.add(new Instruction(added, Operation.slotsCall("addTransposed", 5), List.of(partial,
+            argument, seeds, new Operand.Use(target), start), line));
+      }
+    }
+  }
+
+  /** The runtime helper that adds an adjoint times a rule's partials into array slots. */
+  private static final String ADD_SCALED = "addScaled";
+
+  /**
+   * Before the reverse of a call inside a loop (of a {@code @Differentiable} method or of one
+   * with {@code @DerivativeOf} rules): each row
+   * {@code r = m[i]} it was passed that the loop computed is read again from {@code m} and the
+   * recorded {@code i} (the tape holds no arrays; see {@code FlowAnalysis.rowRead}).
+   */
+  private void readRowsAgain(Instruction call, Block block, Map<Value, Operand> popped,
+      List<Statement> out) {
+    for (Operand argument : call.arguments()) {
+      if (!(argument instanceof Operand.Use use) || popped.containsKey(use.value())) {
+        continue;
+      }
+      Instruction row = flow.rowRead(use.value());
+      Block home = flow.definingBlock(use.value());
+      if (row == null || home == null || flow.loopDepth(home) == 0) {
+        continue; // read outside loops: the reverse sweep reads the same value
+      }
+      List<Operand> reads = new ArrayList<>();
+      for (Operand read : row.arguments()) {
+        reads.add(read instanceof Operand.Use source
+            ? popped.getOrDefault(source.value(), read) : read);
+      }
+      Value copy = builder.derived(use.value(), "", use.value().type());
+      out.add(new Instruction(copy, row.operation(), reads, call.line().adjoint()));
+      popped.put(use.value(), new Operand.Use(copy));
+    }
   }
 
   /**
@@ -1030,13 +1133,11 @@ public final class Adjoint {
    * a scratch array nobody reads ({@code Slots.discarded}).
    */
   private void reverseCall(Instruction instruction, List<Operand> arguments, Operand seed,
-      Map<Value, Operand> popped, SourceLine line, List<Statement> out) {
+      SourceLine line, List<Statement> out) {
     Callee callee = instruction.operation().callee();
     int own = callee.parameterTypes().size();
     List<Operand> callArguments = new ArrayList<>();
-    for (int i = 0; i < own; i++) {
-      callArguments.add(readAgainIfRow(arguments.get(i), popped, line, out));
-    }
+    callArguments.addAll(arguments.subList(0, own));
     int nextStart = own;
     for (int i = 0; i < own; i++) {
       if (!callee.isActiveArray(i)) {
@@ -1079,28 +1180,6 @@ public final class Adjoint {
             Site.formulas(builder, line), out);
       }
     }
-  }
-
-  /**
-   * A row {@code m[i]} read inside a loop, read again in the reverse sweep from its matrix at
-   * the index the tape gave back (the tape holds numbers, not arrays); any other argument as
-   * it is.
-   */
-  private Operand readAgainIfRow(Operand argument, Map<Value, Operand> popped, SourceLine line,
-      List<Statement> out) {
-    if (!(argument instanceof Operand.Use use) || flow.rowRead(use.value()) == null
-        || flow.loopDepth(flow.definingBlock(use.value())) == 0) {
-      return argument;
-    }
-    Instruction row = flow.rowRead(use.value());
-    List<Operand> read = new ArrayList<>();
-    for (Operand operand : row.arguments()) {
-      read.add(operand instanceof Operand.Use index
-          ? popped.getOrDefault(index.value(), operand) : operand);
-    }
-    Value again = builder.derived(use.value(), "", use.value().type());
-    out.add(new Instruction(again, Operation.ELEMENT, read, line));
-    return new Operand.Use(again);
   }
 
   /** {@code Slots.discarded(n)}: where the adjoints of {@code array}'s n elements may go. */

@@ -95,7 +95,8 @@ public final class ArraySlots {
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction
           && (instruction.result().isActiveArray()
-              || instruction.operation().form() == Operation.Form.STORE)) {
+              || instruction.operation().form() == Operation.Form.STORE
+              || instruction.operation().form() == Operation.Form.RULED_CALL)) {
         return true;
       }
       if (statement instanceof If branch
@@ -158,6 +159,9 @@ public final class ArraySlots {
         out.add(instruction);
         starts.put(instruction.result(), Operand.Constant.of(0));
         local.add(instruction.result());
+      } else if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.RULED_CALL) {
+        out.add(ruledCall(instruction));
       } else if (statement instanceof If branch) {
         out.add(new If(branch.id(), branch.condition(), transform(branch.thenBlock()),
             transform(branch.elseBlock()), branch.line()));
@@ -194,6 +198,29 @@ public final class ArraySlots {
       starts.put(call.result(), Operand.Constant.of(0));
       local.add(call.result());
     }
+  }
+
+  /**
+   * A call with {@code @DerivativeOf} rules learns the slot of the first element of each array
+   * argument that carries derivatives, after its arguments: its reverse adds the adjoint times
+   * the rule's partials there (into the output array for parameters and their rows, into the
+   * adjoint array for local arrays). Unchanged when it passes no such array.
+   */
+  private Instruction ruledCall(Instruction call) {
+    List<Operand> arguments = new ArrayList<>(call.arguments());
+    for (Operand argument : call.arguments()) {
+      if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
+        arguments.add(starts.get(use.value()));
+      }
+    }
+    if (call.result().isActiveArray()) {
+      // a vector target's result: like a local array, its adjoints are in an array of its own
+      starts.put(call.result(), Operand.Constant.of(0));
+      local.add(call.result());
+    }
+    int slots = arguments.size() - call.arguments().size();
+    return slots == 0 ? call : new Instruction(call.result(),
+        Operation.callAtSlots(call.operation().ruled(), slots), arguments, call.line());
   }
 
   /** Whether {@code array} is a parameter or a row of one, not a local array. */

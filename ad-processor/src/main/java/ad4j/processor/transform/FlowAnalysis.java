@@ -186,8 +186,12 @@ public final class FlowAnalysis {
       if (statement instanceof Instruction instruction) {
         nextId = Math.max(nextId, instruction.result().id() + 1);
         definedIn.put(instruction.result(), block);
+        // a vector target's reverse passes its result's adjoints on to its arguments
+        boolean passesBack = instruction.result().isActive()
+            || instruction.operation().form() == Operation.Form.RULED_CALL
+                && instruction.result().isActiveArray();
         for (Operand argument : instruction.arguments()) {
-          if (instruction.result().isActive()) {
+          if (passesBack) {
             use(argument, block);
           }
           if (argument instanceof Operand.Read read) {
@@ -295,6 +299,21 @@ public final class FlowAnalysis {
       for (Operand argument : arguments) {
         if (argument instanceof Operand.Use use) {
           needed.add(use.value());
+        }
+      }
+      return List.copyOf(needed);
+    }
+    if (instruction.operation().form() == Operation.Form.RULED_CALL
+        && arguments.stream().anyMatch(a -> a instanceof Operand.Use use
+            && use.value().isActiveArray())) {
+      // the partials with respect to arrays call the rules with every argument, and the
+      // reverse adds them at the arrays' slots
+      for (int i = 0; i < arguments.size(); i++) {
+        if (arguments.get(i) instanceof Operand.Use use) {
+          needed.add(use.value());
+          if (arguments.get(i).isActive()) {
+            withPartial.add(i);
+          }
         }
       }
       return List.copyOf(needed);

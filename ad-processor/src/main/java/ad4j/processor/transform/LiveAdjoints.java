@@ -73,6 +73,11 @@ final class LiveAdjoints {
           // a vector function's result: its adjoints are an array's, which is always summed
           passBack(instruction);
         }
+        if (instruction.operation().form() == Operation.Form.RULED_CALL
+            && value.isActiveArray()) {
+          // a vector target's arguments: their adjoints come from the result's adjoint array
+          instruction.arguments().forEach(this::mark);
+        }
         if (instruction.operation().form() == Operation.Form.STORE && value.isActive()) {
           // what is stored into an array that carries derivatives may be read back: its
           // adjoint comes from the array's adjoint at the reverse of the store

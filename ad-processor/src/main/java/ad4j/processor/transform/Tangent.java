@@ -15,6 +15,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.RuledCallee;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -252,12 +253,42 @@ public final class Tangent {
         sum = partial.negative() ? site.minus(sum, term) : site.plus(sum, term);
       }
     }
+    if (operation.form() == Operation.Form.RULED_CALL && sharedDivisor == null) {
+      for (Operand term : arrayArgumentTerms(instruction, site)) {
+        sum = sum == null ? term : site.plus(sum, term);
+      }
+    }
     if (sum == null) {
       return define(tangent, Operation.COPY, List.of(Site.number(0.0)), instruction);
     }
     tangents.put(value, new Operand.Use(tangent));
     Operand root = sharedDivisor == null ? sum : site.over(sum, sharedDivisor);
     return Sites.define(tangent, root, site, instruction.line());
+  }
+
+  /**
+   * The terms a call with {@code @DerivativeOf} rules adds to its tangent for its array
+   * arguments: per array that carries derivatives, {@code Slots.dot(partial, aDot)}, the rule's
+   * partials times the elements' tangents.
+   */
+  private List<Operand> arrayArgumentTerms(Instruction call, Site site) {
+    RuledCallee ruled = call.operation().ruled();
+    List<Operand> terms = new ArrayList<>();
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      if (!(call.arguments().get(i) instanceof Operand.Use use)
+          || !use.value().isActiveArray()) {
+        continue;
+      }
+      Value arrayTangent = arrayTangents.get(use.value());
+      if (arrayTangent == null) {
+        throw new IllegalArgumentException("no tangent for the array passed to " + call);
+      }
+      Operand partial = DerivativeRules.arrayPartial(ruled, i, site).orElseThrow(
+          () -> new IllegalStateException("no rule for the array argument of " + call));
+      terms.add(site.apply(Operation.slotsCall("dot", 2), NumericType.DOUBLE, partial,
+          new Operand.Use(arrayTangent)));
+    }
+    return terms;
   }
 
   /**
@@ -297,6 +328,7 @@ public final class Tangent {
             callArguments, line));
         yield out;
       }
+      case RULED_CALL -> vectorCallTangent(instruction, tangent);
       default -> throw new IllegalArgumentException("no array tangent for " + operation);
     };
   }
@@ -337,6 +369,48 @@ public final class Tangent {
           List.of(new Operand.Use(length)), call.line()));
     }
     return new Operand.Use(zeros);
+  }
+
+  /**
+   * The tangent of {@code r = v(args)}, a vector target with {@code @DerivativeOf} rules:
+   * {@code rDot = new double[r.length]}, then per argument that carries derivatives its rule's
+   * partials times its tangent added in ({@code Slots.addScaled} for a {@code double},
+   * {@code Slots.addProduct} for an array).
+   */
+  private List<Instruction> vectorCallTangent(Instruction call, Value tangent) {
+    RuledCallee ruled = call.operation().ruled();
+    Value result = call.result();
+    SourceLine line = call.line();
+    Value length = builder.derived(result, "Length", NumericType.INT);
+    List<Instruction> out = new ArrayList<>(List.of(
+        new Instruction(length, Operation.LENGTH, List.of(new Operand.Use(result)), line),
+        new Instruction(tangent, Operation.newArray(NumericType.DOUBLE),
+            List.of(new Operand.Use(length)), line)));
+    Site site = Sites.of(call, builder, Site.Reuse.NONE);
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      Operand argument = call.arguments().get(i);
+      List<Operand> helperArguments;
+      String helper;
+      if (isActive(argument)) {
+        helper = "addScaled";
+        helperArguments = List.of(new Operand.Use(result), tangentOf(argument),
+            new Operand.Use(tangent), Operand.Constant.of(0));
+      } else if (argument instanceof Operand.Use use && arrayTangents.containsKey(use.value())) {
+        helper = "addProduct";
+        helperArguments = List.of(new Operand.Use(arrayTangents.get(use.value())),
+            new Operand.Use(tangent));
+      } else {
+        continue;
+      }
+      Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
+      List<Operand> all = new ArrayList<>();
+      all.add(partial);
+      all.addAll(helperArguments);
+      out.addAll(site.instructionsFor(List.of(partial)));
+      out.add(new Instruction(builder.derived(result, "Added", NumericType.INT),
+          Operation.slotsCall(helper, all.size()), all, line));
+    }
+    return out;
   }
 
   /**

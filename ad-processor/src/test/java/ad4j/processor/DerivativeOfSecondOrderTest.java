@@ -1,0 +1,193 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.testing.ArrayFunctionChecks;
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.TapeIsEmpty;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code @DerivativeOf} rules used by {@code @Differentiable(order = 2)} methods: each rule is
+ * itself {@code @Differentiable}, and the derivative of the partial it gives is its own
+ * generated tangent. Hessians through ruled calls, in straight-line code, loops and branches
+ * and through calls of other order-2 methods, against analytic second derivatives and
+ * fourth-order central differences of the generated gradient; exact symmetry; the
+ * Hessian-vector product against the Hessian times the vector; the first-order members against
+ * finite differences of the user's method. The targets' bodies use constructs ad4j rejects.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class DerivativeOfSecondOrderTest {
+  /** Targets with @Differentiable rules in their own class. */
+  private static final String CURVES = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "public final class Curves {",
+      "  private static final Object LOCK = new Object();",
+      "  /** log(1 + e^x), under a lock. */",
+      "  public static double softplus(double x) {",
+      "    synchronized (LOCK) { return Math.log1p(Math.exp(x)); }",
+      "  }",
+      "  @Differentiable @DerivativeOf(\"softplus\")",
+      "  static double logistic(double x) { return 1 / (1 + Math.exp(-x)); }",
+      "  /** n x^2 y + sin(y), through a try. */",
+      "  public static double g(double x, int n, double y) {",
+      "    try { return n * x * x * y + Math.sin(y); } catch (RuntimeException e) { throw e; }",
+      "  }",
+      "  @Differentiable @DerivativeOf(value = \"g\", wrt = \"x\")",
+      "  static double gX(double x, int n, double y) { return 2 * n * x * y; }",
+      "  @Differentiable(order = 2) @DerivativeOf(value = \"g\", wrt = \"y\")",
+      "  static double gY(double x, int n, double y) { return n * x * x + Math.cos(y); }",
+      "}");
+
+  private static final String MODEL = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "final class Model {",
+      "  /** exp(a) b, through a StringBuilder; its rules are in this, the caller's, class. */",
+      "  static double scaledExp(double a, double b) {",
+      "    return new StringBuilder().append(b).length() > 0 ? Math.exp(a) * b : 0;",
+      "  }",
+      "  @Differentiable @DerivativeOf(value = \"scaledExp\", wrt = \"a\")",
+      "  static double scaledExpA(double a, double b) { return Math.exp(a) * b; }",
+      "  @Differentiable @DerivativeOf(value = \"scaledExp\", wrt = \"b\")",
+      "  static double scaledExpB(double a, double b) { return Math.exp(a); }",
+      "  @Differentiable(order = 2) static double simple(double x, double y) {",
+      "    return Curves.softplus(x) * y + Curves.g(x, 2, y);",
+      "  }",
+      "  @Differentiable(order = 2) static double straight(double x, double y, double z) {",
+      "    double s = Curves.softplus(x * y - z);",
+      "    return s * scaledExp(z, x) + Curves.g(s, 3, y * z);",
+      "  }",
+      "  @Differentiable(order = 2) static double loop(double x, double y, int n) {",
+      "    double s = x;",
+      "    for (int i = 0; i < n; i++) {",
+      "      if (i % 2 == 0) {",
+      "        s = Curves.softplus(s * y) - 0.3 * scaledExp(0.2 * s, y);",
+      "      } else {",
+      "        s = 0.5 * Curves.g(s, i, y - s);",
+      "      }",
+      "    }",
+      "    return s * x;",
+      "  }",
+      "  @Differentiable(order = 2) static double inner(double a, double b) {",
+      "    return Curves.g(a, 1, b) * scaledExp(b, a);",
+      "  }",
+      "  @Differentiable(order = 2) static double outer(double x, double y) {",
+      "    double t = 0;",
+      "    for (int k = 1; k <= 2; k++) { t += inner(x * k, y - t); }",
+      "    return t + Curves.softplus(t * x);",
+      "  }",
+      "}");
+
+  private static final CompiledOnce COMPILED = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+          "com.example.Curves", CURVES, "com.example.Model", MODEL));
+
+  private static Object generated(String name, Object... arguments) throws Exception {
+    return ArrayFunctionChecks.invoke(COMPILED.get().load("com.example.ModelGrad"), name,
+        arguments);
+  }
+
+  @Test
+  void theHessianThroughRuledCallsIsTheAnalyticOne() throws Exception {
+    for (double[] point : new double[][] {{0.3, 1.2}, {-1.1, 0.4}, {2.0, -0.7}}) {
+      double x = point[0];
+      double y = point[1];
+      double sigma = 1 / (1 + Math.exp(-x));
+      double[][] expected = {
+          {sigma * (1 - sigma) * y + 4 * y, sigma + 4 * x},
+          {sigma + 4 * x, -Math.sin(y)}};
+      double[][] hessian = (double[][]) generated("simpleHessian", x, y);
+      for (int i = 0; i < 2; i++) {
+        for (int j = 0; j < 2; j++) {
+          assertWithMessage("H[%s][%s] at (%s, %s)", i, j, x, y).that(hessian[i][j])
+              .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
+        }
+      }
+    }
+  }
+
+  @Test
+  void straightLineCodeLoopsAndCallsMatchDifferencesOfTheGeneratedGradient() throws Exception {
+    checkAt("simple", 0.3, 1.2);
+    checkAt("straight", 0.3, -0.8, 0.5);
+    checkAt("straight", -1.2, 0.6, 1.1);
+    checkAt("loop", 0.4, 0.9, 5);
+    checkAt("loop", -0.6, 0.7, 4);
+    checkAt("inner", 0.5, -0.3);
+    checkAt("outer", 0.35, 0.6);
+    checkAt("outer", -0.2, 0.45);
+  }
+
+  @Test
+  void theFirstOrderMembersOfOrderTwoMethodsUseTheRulesToo() {
+    DerivativeChecks.checkAt(
+        COMPILED.get().function("com.example.Model", "straight", 3), 0.3, -0.8, 0.5);
+    DerivativeChecks.checkAt(
+        COMPILED.get().function("com.example.Model", "outer", 2), 0.35, 0.6);
+  }
+
+  @Test
+  void theSecondOrderCodeCallsTheRulesOwnTangents() throws Exception {
+    String code = COMPILED.get().compilation()
+        .generatedSourceFile("com.example.ModelGrad").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(code).contains("CurvesGrad.logisticTangent(");
+    assertThat(code).contains("CurvesGrad.gXTangent(");
+    assertThat(code).contains("CurvesGrad.gYTangent(");
+    assertThat(code).contains("ModelGrad.scaledExpATangent(");
+  }
+
+  /**
+   * At {@code point} (the last argument an {@code int} for {@code loop}): the Hessian against
+   * central differences of the generated gradient, exactly symmetric, and H·v against the
+   * Hessian times v.
+   */
+  private static void checkAt(String name, Object... point) throws Exception {
+    int n = point[point.length - 1] instanceof Integer ? point.length - 1 : point.length;
+    double[][] hessian = (double[][]) generated(name + "Hessian", point);
+    assertThat(hessian.length).isEqualTo(n);
+    for (int j = 0; j < n; j++) {
+      double h = 1e-4 * Math.max(1, Math.abs((double) point[j]));
+      double[][] g = new double[4][];
+      double[] steps = {-2 * h, -h, h, 2 * h};
+      for (int s = 0; s < 4; s++) {
+        Object[] moved = point.clone();
+        moved[j] = (double) point[j] + steps[s];
+        g[s] = (double[]) generated(name + "Gradient", moved);
+      }
+      for (int i = 0; i < n; i++) {
+        double reference = (g[0][i] - 8 * g[1][i] + 8 * g[2][i] - g[3][i]) / (12 * h);
+        assertWithMessage("H[%s][%s] of %s", i, j, name).that(hessian[i][j])
+            .isWithin(1e-6 * Math.max(1, Math.abs(reference))).of(reference);
+        assertWithMessage("symmetry [%s][%s] of %s", i, j, name).that(hessian[i][j])
+            .isEqualTo(hessian[j][i]);
+      }
+    }
+    double[] v = new double[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = 0.7 - 0.45 * i;
+    }
+    Object[] withV = java.util.Arrays.copyOf(point, point.length + 1);
+    withV[point.length] = v;
+    double[] product = (double[]) generated(name + "HessianVector", withV);
+    for (int i = 0; i < n; i++) {
+      double expected = 0;
+      double magnitude = 0;
+      for (int j = 0; j < n; j++) {
+        expected += hessian[i][j] * v[j];
+        magnitude += Math.abs(hessian[i][j] * v[j]);
+      }
+      assertWithMessage("(H v)[%s] of %s", i, name).that(product[i])
+          .isWithin(1e-12 * Math.max(1, magnitude)).of(expected);
+    }
+  }
+}
