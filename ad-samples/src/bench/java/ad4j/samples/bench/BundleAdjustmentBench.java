@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The ADBench bundle-adjustment reprojection residual (15 inputs, 2 outputs as two methods,
- * {@link BundleAdjustment#residualU} and {@link BundleAdjustment#residualV}) and its 2×15
- * Jacobian.
+ * {@link BundleAdjustment#residualU} and {@link BundleAdjustment#residualV}, and as one vector
+ * function, {@link BundleAdjustment#residual}) and its 2×15 Jacobian.
  *
  * <p>Inputs come from non-final state fields; every result is returned (JMH consumes it).
  */
@@ -45,6 +45,13 @@ public class BundleAdjustmentBench {
   double[] jacobianU;
   double[] jacobianV;
   double[] adjointsV;
+  double[] camera;
+  double[] point;
+  double weight;
+  double[][] jacobian;
+  double[] seed;
+  double[] cameraDirection;
+  double[] pointDirection;
 
   /** Fills the inputs. */
   @Setup
@@ -58,6 +65,68 @@ public class BundleAdjustmentBench {
     jacobianU = new double[N];
     jacobianV = new double[N];
     adjointsV = new double[N];
+    camera = java.util.Arrays.copyOfRange(p, 0, 11);
+    point = java.util.Arrays.copyOfRange(p, 11, 14);
+    weight = p[14];
+    jacobian = new double[2][N];
+    seed = new double[2];
+    cameraDirection = new double[11];
+    pointDirection = new double[3];
+  }
+
+  /** The residual as one vector function ({@link BundleAdjustment#residual}). */
+  @Benchmark
+  public double[] vectorPrimal() {
+    return BundleAdjustment.residual(camera, point, weight);
+  }
+
+  /**
+   * Its value and 2 × 15 Jacobian from one generated call, which chooses 2 reverse sweeps over
+   * 15 forward ones.
+   */
+  @Benchmark
+  public double[] vectorValueAndJacobian() {
+    return BundleAdjustmentGrad.residualValueAndJacobian(camera, point, weight, jacobian);
+  }
+
+  /** The same Jacobian by the generated vector-Jacobian product, once per row (reverse mode). */
+  @Benchmark
+  public double[][] jacobianByPullbacks() {
+    for (int i = 0; i < 2; i++) {
+      java.util.Arrays.fill(jacobian[i], 0);
+      seed[i] = 1;
+      BundleAdjustmentGrad.residualPullback(camera, point, weight, seed, jacobian[i]);
+      seed[i] = 0;
+    }
+    return jacobian;
+  }
+
+  /**
+   * The same Jacobian by the generated Jacobian-vector product, once per column (forward mode,
+   * the mode {@code residualJacobian} would choose for a function with more outputs than inputs).
+   */
+  @Benchmark
+  public double[][] jacobianByTangents() {
+    for (int j = 0; j < N; j++) {
+      double wDot = 0;
+      if (j < 11) {
+        cameraDirection[j] = 1;
+      } else if (j < 14) {
+        pointDirection[j - 11] = 1;
+      } else {
+        wDot = 1;
+      }
+      double[] column = BundleAdjustmentGrad.residualTangent(camera, point, weight,
+          cameraDirection, pointDirection, wDot);
+      jacobian[0][j] = column[0];
+      jacobian[1][j] = column[1];
+      if (j < 11) {
+        cameraDirection[j] = 0;
+      } else if (j < 14) {
+        pointDirection[j - 11] = 0;
+      }
+    }
+    return jacobian;
   }
 
   /** Both residual components. */
@@ -183,6 +252,15 @@ public class BundleAdjustmentBench {
     Gradient[] g = hipparchusGradient();
     out.add("hipparchusGradient");
     out.add(concat(g[0].getGradient(), g[1].getGradient()));
+    vectorValueAndJacobian();
+    out.add("vectorValueAndJacobian");
+    out.add(concat(jacobian[0], jacobian[1]));
+    jacobianByPullbacks();
+    out.add("jacobianByPullbacks");
+    out.add(concat(jacobian[0], jacobian[1]));
+    jacobianByTangents();
+    out.add("jacobianByTangents");
+    out.add(concat(jacobian[0], jacobian[1]));
     DerivativeStructure[] ds = hipparchusDerivativeStructure();
     out.add("hipparchusDerivativeStructure");
     out.add(concat(java.util.Arrays.copyOfRange(ds[0].getAllDerivatives(), 1, N + 1),

@@ -13,7 +13,7 @@ import ad4j.Differentiable;
  *
  * <p>The 15 inputs are those of ADBench's 2×15 Jacobian block: 11 camera parameters, the
  * 3 coordinates of the point and the weight {@code w}; the observed feature is fixed. The two
- * residual components are two methods.
+ * residual components are two methods, and together one vector function.
  */
 public final class BundleAdjustment {
   private BundleAdjustment() {}
@@ -125,5 +125,44 @@ public final class BundleAdjustment {
     double distortion = 1 + k1 * rsq + k2 * rsq * rsq;
     double proj = f * distortion * p1 + v0;
     return w * (proj - FEATURE_V);
+  }
+
+  /**
+   * Both components of the reprojection residual as one vector function, the way ADBench
+   * states it: the 11 camera parameters, the point and the weight in, {@code w (proj −
+   * feature)} out. Its 2 × 15 Jacobian is one {@code residualJacobian} call.
+   *
+   * @param camera r (3, Rodrigues form), C (3), f, x0 (2), κ (2): 11 values
+   * @param point X: 3 values
+   * @param w the weight
+   * @return the two residual components
+   */
+  @Differentiable
+  public static double[] residual(double[] camera, double[] point, double w) {
+    double r0 = camera[0];
+    double r1 = camera[1];
+    double r2 = camera[2];
+    double d0 = point[0] - camera[3];
+    double d1 = point[1] - camera[4];
+    double d2 = point[2] - camera[5];
+    double theta = Math.sqrt(r0 * r0 + r1 * r1 + r2 * r2);
+    double cosTheta = Math.cos(theta);
+    double sinTheta = Math.sin(theta);
+    double thetaInverse = 1 / theta;
+    double w0 = r0 * thetaInverse;
+    double w1 = r1 * thetaInverse;
+    double w2 = r2 * thetaInverse;
+    double tmp = (w0 * d0 + w1 * d1 + w2 * d2) * (1 - cosTheta);
+    double xc0 = d0 * cosTheta + (w1 * d2 - w2 * d1) * sinTheta + w0 * tmp;
+    double xc1 = d1 * cosTheta + (w2 * d0 - w0 * d2) * sinTheta + w1 * tmp;
+    double xc2 = d2 * cosTheta + (w0 * d1 - w1 * d0) * sinTheta + w2 * tmp;
+    double p0 = xc0 / xc2;
+    double p1 = xc1 / xc2;
+    double rsq = p0 * p0 + p1 * p1;
+    double distortion = 1 + camera[9] * rsq + camera[10] * rsq * rsq;
+    double[] residual = new double[2];
+    residual[0] = w * (camera[6] * distortion * p0 + camera[7] - FEATURE_U);
+    residual[1] = w * (camera[6] * distortion * p1 + camera[8] - FEATURE_V);
+    return residual;
   }
 }
