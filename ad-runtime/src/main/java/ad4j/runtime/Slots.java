@@ -82,6 +82,37 @@ public final class Slots {
   }
 
   /**
+   * As {@link #addInto(double[], double[], int)} for the adjoints of an array made inside a
+   * loop, which are kept in one array as long as the longest such array: adds the elements of
+   * {@code from} that fit into {@code to} from slot {@code at} on (those past the copy's own
+   * length are zeros).
+   *
+   * @param from the adjoints of the copy, zeros past its length
+   * @param to the adjoints of the original
+   * @param at the slot of the original's first element in {@code to}
+   * @return the number of elements added
+   */
+  public static int addIntoWithin(double[] from, double[] to, int at) {
+    int count = Math.min(from.length, to.length - at);
+    for (int i = 0; i < count; i++) {
+      to[at + i] += from[i];
+    }
+    return count;
+  }
+
+  /**
+   * Sets every element of {@code adjoints} to zero: the reverse of making an array inside a
+   * loop, after which the next (earlier) iteration's array starts with no adjoints.
+   *
+   * @param adjoints the adjoints of the array made in the iteration
+   * @return the number of elements cleared
+   */
+  public static int clear(double[] adjoints) {
+    java.util.Arrays.fill(adjoints, 0.0);
+    return adjoints.length;
+  }
+
+  /**
    * Adds {@code seed * partial[k]} to the slots of the array argument's elements, from slot
    * {@code at} on: the reverse of a call whose partial derivative with respect to an array
    * argument a {@code @DerivativeOf} rule returns.

@@ -524,11 +524,6 @@ final class ExpressionLowering {
           + " supported: local arrays are 'double[]' or 'int[]' of one dimension");
       return null;
     }
-    if (context.insideLoop()) {
-      unsupported(creation, "array creation inside a loop is not supported: create the array"
-          + " once, before the loop, and reuse it");
-      return null;
-    }
     List<? extends ExpressionTree> initializers =
         creation.getInitializers() == null ? List.of() : creation.getInitializers();
     Operand length;
@@ -579,11 +574,6 @@ final class ExpressionLowering {
     if (array.type() == NumericType.DOUBLE_MATRIX) {
       unsupported(invocation, "'" + context.source().of(invocation) + "' is not supported: only"
           + " arrays of one dimension can be cloned");
-      return null;
-    }
-    if (context.insideLoop()) {
-      unsupported(invocation, "'" + context.source().of(invocation) + "' inside a loop is not"
-          + " supported: copy the array once, before the loop");
       return null;
     }
     return context.emit(Operation.CLONE, List.of(array), array.type(),
@@ -1123,6 +1113,15 @@ final class ExpressionLowering {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
+      Operand madeInLoop = context.firstArrayMadeInALoop(arguments);
+      if (madeInLoop != null && !isRunAsWritten(other.owner(), name, arguments)) {
+        ExpressionTree argument = invocation.getArguments().get(arguments.indexOf(madeInLoop));
+        unsupported(invocation, "call to '" + shown + "' passes '"
+            + context.source().of(argument) + "', an array made inside a loop: its derivatives"
+            + " would need that iteration's array again, which ad4j does not keep; make the"
+            + " array once, before the loop, and overwrite its elements in each iteration");
+        return null;
+      }
       Optional<RuledCalls.Lowered> ruled =
           ruledCalls.lower(other.owner(), name, arguments, invocation, shown);
       if (ruled.isPresent()) {
@@ -1150,6 +1149,18 @@ final class ExpressionLowering {
     }
     return mathCall(((CallTarget.MathFunction) target).owner(), name, arguments, invocation,
         shown);
+  }
+
+  /**
+   * Whether {@code owner.name(arguments)} is a call of a method that is neither
+   * {@code @Differentiable} nor has {@code @DerivativeOf} rules: ad4j runs it as written.
+   */
+  private boolean isRunAsWritten(javax.lang.model.element.TypeElement owner, String name,
+      List<Operand> arguments) {
+    Optional<javax.lang.model.element.ExecutableElement> method =
+        callees.select(owner, name, arguments);
+    return method.isPresent() && !CalleeResolver.isDifferentiable(method.get())
+        && !ruledCalls.hasRules(method.get());
   }
 
   /**

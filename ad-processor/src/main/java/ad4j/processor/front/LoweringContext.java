@@ -58,10 +58,12 @@ final class LoweringContext {
   private String methodName = "";
   private int statementStart;
   private int loopDepth;
-  /** The arrays the method must not write: its array parameters and their rows. */
+  /** The arrays made inside loops ({@code new}, {@code clone()}): a new one per iteration. */
+  private final Set<Value> arraysMadeInLoops = new java.util.HashSet<>();
   /** The arrays the method writes into, and those it passes to @Differentiable calls. */
   private final Set<Value> writtenArrays = new java.util.HashSet<>();
   private final Set<Value> arraysPassedToCalls = new java.util.HashSet<>();
+  /** The arrays the method must not write: its array parameters and their rows. */
   private final Set<Value> readOnlyArrays =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
@@ -191,6 +193,10 @@ final class LoweringContext {
     if (operation.form() == Operation.Form.STORE && arguments.get(0) instanceof Operand.Use use) {
       writtenArrays.add(use.value());
     }
+    if ((operation.form() == Operation.Form.NEW_ARRAY || operation.form() == Operation.Form.CLONE)
+        && insideLoop()) {
+      arraysMadeInLoops.add(result);
+    }
     if (operation.form() == Operation.Form.USER_CALL) {
       for (Operand argument : arguments) {
         if (argument instanceof Operand.Use use && use.value().type().isArray()) {
@@ -314,6 +320,20 @@ final class LoweringContext {
   /** Lowering leaves a loop. */
   void leaveLoop() {
     loopDepth--;
+  }
+
+  /**
+   * The first argument that is an array made inside a loop, or null. Such an array is a new
+   * one in each iteration, and the reverse sweep has none of them: it cannot pass one again to
+   * a callee's pullback or a rule.
+   */
+  Operand firstArrayMadeInALoop(List<Operand> arguments) {
+    for (Operand argument : arguments) {
+      if (argument instanceof Operand.Use use && arraysMadeInLoops.contains(use.value())) {
+        return argument;
+      }
+    }
+    return null;
   }
 
   /** Whether what is being lowered runs once per iteration of some loop. */

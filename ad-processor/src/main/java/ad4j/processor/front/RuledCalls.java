@@ -254,6 +254,11 @@ final class RuledCalls {
         || argument instanceof Operand.Use use && use.value().isActiveArray();
   }
 
+  /** Whether calls of {@code method} are differentiated with {@code @DerivativeOf} rules. */
+  boolean hasRules(ExecutableElement method) {
+    return method.getModifiers().contains(Modifier.STATIC) && !rulesOf(method).isEmpty();
+  }
+
   private List<DerivativeOfRules.Rule> rulesOf(ExecutableElement target) {
     return rules.rulesOf(target, List.of((TypeElement) target.getEnclosingElement(),
         context.symbols().enclosingType()));

@@ -118,6 +118,11 @@ public final class Adjoint {
   private final Recomputation recomputation;
   /** The reverse loops the reverse sweep is inside, for the values it computes again. */
   private final Recomputation.Place place = new Recomputation.Place();
+  /**
+   * Per local array made inside a loop, the longest length it had: the one adjoint array of all
+   * its iterations is that long (cleared at the reverse of each making).
+   */
+  private final Map<Value, Variable> longestLengths = new HashMap<>();
   /** The local arrays passed to calls, whose overwritten elements the reverse puts back. */
   private final java.util.Set<Value> passedToCalls;
   /** Per store into one of {@link #passedToCalls}, the element it wrote over. */
@@ -246,6 +251,7 @@ public final class Adjoint {
       result = builder.generatedVariable("result", resultType);
       out.add(new Declare(result, Operand.Constant.zero(resultType), null));
       declareTopLevelTripCounts(body, out);
+      declareLongestLengths(body, out);
     }
     boolean anything = hasStatements(body);
     if (anything) {
@@ -260,6 +266,7 @@ public final class Adjoint {
       if (anything) {
         out.add(new Note(REVERSE_NOTE, null));
       }
+      allocateLoopAdjointArrays(out);
       out.addAll(reverse(body));
     }
     Map<Value, Operand> parameterAdjoints = new HashMap<>();
@@ -355,7 +362,9 @@ public final class Adjoint {
         if (straightLine) {
           computed.record(instruction);
         }
-        if (instruction.result().isActiveArray()
+        if (longestLengths.containsKey(instruction.result())) {
+          trackLongest(instruction, out);
+        } else if (instruction.result().isActiveArray()
             && (instruction.operation().form() == Operation.Form.NEW_ARRAY
                 || instruction.operation().form() == Operation.Form.CLONE
                 || instruction.operation().form() == Operation.Form.USER_CALL
@@ -750,6 +759,56 @@ public final class Adjoint {
   }
 
   /**
+   * {@code aLongest = 0} at the top, for each local array {@code a} made inside a loop
+   * ({@code new}, {@code clone()}): a new array in each iteration, all of whose adjoints the
+   * reverse sweep keeps in one adjoint array, made once, as long as the longest of them.
+   */
+  private void declareLongestLengths(Block block, List<Statement> out) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction && instruction.result().isActiveArray()
+          && flow.loopDepth(block) > 0
+          && (instruction.operation().form() == Operation.Form.NEW_ARRAY
+              || instruction.operation().form() == Operation.Form.CLONE)) {
+        Variable longest = builder.derivedVariable(instruction.result(), "Longest",
+            NumericType.INT);
+        out.add(new Declare(longest, Operand.Constant.zero(NumericType.INT), null));
+        longestLengths.put(instruction.result(), longest);
+      } else if (statement instanceof If branch) {
+        declareLongestLengths(branch.thenBlock(), out);
+        declareLongestLengths(branch.elseBlock(), out);
+      } else if (statement instanceof Loop loop) {
+        declareLongestLengths(loop.condition(), out);
+        declareLongestLengths(loop.body(), out);
+        declareLongestLengths(loop.update(), out);
+      }
+    }
+  }
+
+  /** After making {@code a} inside a loop: {@code aLongest = max(aLongest, a.length)}. */
+  private void trackLongest(Instruction making, List<Statement> out) {
+    Variable longest = longestLengths.get(making.result());
+    SourceLine line = making.line();
+    Value length = builder.derived(making.result(), "Length", NumericType.INT);
+    out.add(new Instruction(length, Operation.LENGTH, List.of(new Operand.Use(making.result())),
+        line));
+    Site site = Site.formulas(builder, line);
+    Operand longer = site.isGreaterThan(new Operand.Use(length), new Operand.Read(longest));
+    Operand chosen = site.choose(longer, new Operand.Use(length), new Operand.Read(longest));
+    out.addAll(site.instructionsFor(List.of(chosen)));
+    out.add(new Store(longest, chosen, line));
+  }
+
+  /** Before the reverse sweep: one adjoint array per local array made inside a loop. */
+  private void allocateLoopAdjointArrays(List<Statement> out) {
+    for (Map.Entry<Value, Variable> entry : longestLengths.entrySet()) {
+      Value adjoint = builder.derived(entry.getKey(), "Bar", NumericType.DOUBLE_ARRAY);
+      out.add(new Instruction(adjoint, Operation.newArray(NumericType.DOUBLE),
+          List.of(new Operand.Read(entry.getValue())), null));
+      adjointArrays.put(entry.getKey(), adjoint);
+    }
+  }
+
+  /**
    * Before {@code a[i] = v} into a local array that is passed to calls of other
    * {@code @Differentiable} methods: the element written over, recorded inside loops, so that
    * the reverse of the store can put it back. The pullback of such a call reads the array as it
@@ -831,10 +890,54 @@ public final class Adjoint {
   }
 
   /**
-   * The reverse of {@code c = w.clone()}: the adjoints of c's elements go to w's, in the output
-   * array at w's slots (a parameter) or in w's adjoint array (a local array).
+   * The reverse of making an array inside a loop: its adjoints are consumed, and the adjoint
+   * array, which every iteration's array shares, starts the earlier iteration at zero.
    */
-  private void reverseClone(Instruction clone, List<Statement> out) {
+  private void clearIfMadeInLoop(Instruction making, List<Statement> out) {
+    if (!longestLengths.containsKey(making.result())) {
+      return;
+    }
+    Value cleared = builder.generated("cleared", NumericType.INT, false);
+    out.add(new Instruction(cleared, Operation.slotsCall("clear", 1),
+        List.of(new Operand.Use(adjointArrays.get(making.result()))), making.line().adjoint()));
+  }
+
+  /**
+   * The values {@code instruction}'s reverse needs that were made in this iteration of the
+   * loops around it: popped from the tape in the reverse order of their pushes, or computed
+   * again. Returns, per such value, the operand that holds it in the reverse sweep.
+   */
+  private Map<Value, Operand> restoreRecorded(Instruction instruction, Block block,
+      List<Statement> out) {
+    Map<Value, Operand> popped = restored.computeIfAbsent(block, b -> new HashMap<>());
+    if (flow.loopDepth(block) == 0) {
+      return popped;
+    }
+    List<Value> taped = tape.recordedAfter(instruction, block);
+    for (int i = taped.size() - 1; i >= 0; i--) {
+      Value needed = taped.get(i);
+      if (recomputation.isRecomputed(needed)) {
+        continue;
+      }
+      Value copy = builder.derived(needed, "", needed.type());
+      out.add(new Instruction(copy, Operation.POP, List.of(), null));
+      popped.put(needed, new Operand.Use(copy));
+    }
+    for (Value needed : taped) {
+      if (recomputation.isRecomputed(needed)) {
+        recomputation.compute(needed, place, popped, builder, null, out);
+      }
+    }
+    return popped;
+  }
+
+  /**
+   * The reverse of {@code c = w.clone()}: the adjoints of c's elements go to w's, in the output
+   * array at w's slots (a parameter) or in w's adjoint array (a local array). A row's first
+   * slot, inside a loop, is the one in {@code popped}.
+   */
+  private void reverseClone(Instruction clone, Map<Value, Operand> popped,
+      List<Statement> out) {
     if (!(clone.arguments().get(0) instanceof Operand.Use use)) {
       return; // a copy of a constant table: nothing to pass back
     }
@@ -843,7 +946,9 @@ public final class Adjoint {
     Operand start;
     if (clone.arguments().size() == 2) {
       target = adjointTarget(source);
-      start = clone.arguments().get(1);
+      start = clone.arguments().get(1) instanceof Operand.Use rowStart
+          ? popped.getOrDefault(rowStart.value(), rowStart)
+          : clone.arguments().get(1);
     } else if (adjointArrays.containsKey(source)) {
       target = adjointArrays.get(source);
       start = Operand.Constant.of(0);
@@ -851,7 +956,9 @@ public final class Adjoint {
       return; // a copy of constants: nothing to pass back
     }
     Value added = builder.generated("added", NumericType.INT, false);
-    out.add(new Instruction(added, Operation.slotsCall("addInto", 3), List.of(
+    // an array made inside a loop has its adjoints in an array as long as the longest copy
+    String helper = longestLengths.containsKey(clone.result()) ? "addIntoWithin" : "addInto";
+    out.add(new Instruction(added, Operation.slotsCall(helper, 3), List.of(
         new Operand.Use(adjointArrays.get(clone.result())), new Operand.Use(target), start),
         clone.line().adjoint()));
   }
@@ -883,7 +990,12 @@ public final class Adjoint {
   private void reverseInstruction(Instruction instruction, Block block, List<Statement> out) {
     Value value = instruction.result();
     if (instruction.operation().form() == Operation.Form.CLONE && value.isActiveArray()) {
-      reverseClone(instruction, out);
+      reverseClone(instruction, restoreRecorded(instruction, block, out), out);
+      clearIfMadeInLoop(instruction, out);
+      return;
+    }
+    if (instruction.operation().form() == Operation.Form.NEW_ARRAY) {
+      clearIfMadeInLoop(instruction, out);
       return;
     }
     if (instruction.operation().form() == Operation.Form.USER_CALL && value.isActiveArray()) {
@@ -902,24 +1014,7 @@ public final class Adjoint {
       }
       return;
     }
-    Map<Value, Operand> popped = restored.computeIfAbsent(block, b -> new HashMap<>());
-    if (flow.loopDepth(block) > 0) {
-      List<Value> taped = tape.recordedAfter(instruction, block);
-      for (int i = taped.size() - 1; i >= 0; i--) {
-        Value needed = taped.get(i);
-        if (recomputation.isRecomputed(needed)) {
-          continue;
-        }
-        Value copy = builder.derived(needed, "", needed.type());
-        out.add(new Instruction(copy, Operation.POP, List.of(), null));
-        popped.put(needed, new Operand.Use(copy));
-      }
-      for (Value needed : taped) {
-        if (recomputation.isRecomputed(needed)) {
-          recomputation.compute(needed, place, popped, builder, null, out);
-        }
-      }
-    }
+    Map<Value, Operand> popped = restoreRecorded(instruction, block, out);
     if (instruction.operation().form() == Operation.Form.RULED_CALL
         || instruction.operation().form() == Operation.Form.USER_CALL) {
       readRowsAgain(instruction, block, popped, out);

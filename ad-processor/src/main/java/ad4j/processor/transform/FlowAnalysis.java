@@ -276,10 +276,15 @@ public final class FlowAnalysis {
    * arguments that have a partial go into {@code withPartial}.
    */
   private static List<Value> computeNeeds(Instruction instruction, Set<Integer> withPartial) {
+    List<Operand> arguments = instruction.arguments();
+    if (instruction.operation().form() == Operation.Form.CLONE) {
+      // the reverse of c = m[i].clone() adds c's adjoints from the row's first slot on
+      return instruction.result().isActiveArray() && arguments.size() == 2
+          && arguments.get(1) instanceof Operand.Use start ? List.of(start.value()) : List.of();
+    }
     if (!instruction.result().isActive()) {
       return List.of();
     }
-    List<Operand> arguments = instruction.arguments();
     Set<Value> needed = new LinkedHashSet<>();
     if (instruction.operation().form() == Operation.Form.STORE) {
       // the reverse of a[i] = v moves a's adjoint at i to v: it needs i

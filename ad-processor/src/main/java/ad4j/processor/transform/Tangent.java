@@ -135,8 +135,16 @@ public final class Tangent {
           out.add(new Instruction(tangent, instruction.operation(), instruction.arguments(),
               instruction.line()));
         } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
-            && instruction.operation().name().equals(ADD_INTO)) {
+            && (instruction.operation().name().equals(ADD_INTO)
+                || instruction.operation().name().equals("addIntoWithin"))) {
           addIntoTangent(instruction, out);
+        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
+            && instruction.operation().name().equals("clear")) {
+          // the adjoints' tangents are cleared with the adjoints
+          Value cleared = builder.derived(instruction.result(), "Dot", NumericType.INT);
+          out.add(new Instruction(cleared, instruction.operation(), List.of(new Operand.Use(
+              arrayTangents.get(((Operand.Use) instruction.arguments().get(0)).value()))),
+              instruction.line()));
         }
         if (straightLine) {
           computed.record(instruction);
