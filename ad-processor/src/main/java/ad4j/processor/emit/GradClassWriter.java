@@ -292,7 +292,7 @@ public final class GradClassWriter {
           .returns(double.class)
           .addParameter(TAPE, tape);
       for (int i = 0; i < all.size(); i++) {
-        method.addParameter(typeName(program.parameters().get(i).type()), all.get(i));
+        method.addParameter(parameterType(program.parameters().get(i)), all.get(i));
       }
       return method.addCode(emitter.body()).build();
     }
@@ -328,7 +328,7 @@ public final class GradClassWriter {
               parameters.get(parameters.size() - 1))
           .returns(double.class);
       for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(program.parameters().get(i).type()), parameters.get(i));
+        method.addParameter(parameterType(program.parameters().get(i)), parameters.get(i));
       }
       return method.addCode(bodyWithTape(emitter, names)).build();
     }
@@ -383,7 +383,7 @@ public final class GradClassWriter {
           .addJavadoc("Overwrites the first {@code $L} elements of the first {@code $L} rows of"
               + " {@code $L}\nwith the Hessian of $L.\n", count, count, hessian, link);
       for (int k = 0; k < parameters.size(); k++) {
-        method.addParameter(typeName(function.parameters().get(k).type()), parameters.get(k));
+        method.addParameter(parameterType(function.parameters().get(k)), parameters.get(k));
       }
       method.addParameter(double[][].class, hessian).addParameter(int.class, count);
       CodeBlock.Builder code = CodeBlock.builder();
@@ -621,7 +621,7 @@ public final class GradClassWriter {
           .addJavadoc("The value of $L, as it computes it.\n", link)
           .returns(double[].class);
       for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+        method.addParameter(parameterType(function.parameters().get(i)), parameters.get(i));
       }
       return method.addCode(emitter.body()).build();
     }
@@ -702,7 +702,7 @@ public final class GradClassWriter {
           .addJavadoc("Overwrites the first {@code $L} rows of {@code $L} with the Jacobian of"
               + " $L.\n", rows, jacobian, link);
       for (int k = 0; k < parameters.size(); k++) {
-        method.addParameter(typeName(function.parameters().get(k).type()), parameters.get(k));
+        method.addParameter(parameterType(function.parameters().get(k)), parameters.get(k));
       }
       method.addParameter(int.class, rows).addParameter(double[][].class, jacobian)
           .addParameter(int.class, count);
@@ -913,7 +913,7 @@ public final class GradClassWriter {
           .returns(returns)
           .addParameter(TAPE, tape);
       for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(program.parameters().get(i).type()), parameters.get(i));
+        method.addParameter(parameterType(program.parameters().get(i)), parameters.get(i));
       }
       return method.addCode(emitter.body()).build();
     }
@@ -1019,7 +1019,7 @@ public final class GradClassWriter {
           .returns(double.class)
           .addParameter(TAPE, tape);
       for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+        method.addParameter(parameterType(function.parameters().get(i)), parameters.get(i));
       }
       return method.addParameter(double.class, seed);
     }
@@ -1027,7 +1027,7 @@ public final class GradClassWriter {
     private MethodSpec.Builder start(String name, List<String> parameterNames) {
       MethodSpec.Builder method = withVisibility(name);
       for (int i = 0; i < parameterNames.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
+        method.addParameter(parameterType(function.parameters().get(i)), parameterNames.get(i));
       }
       return method;
     }
@@ -1134,6 +1134,12 @@ public final class GradClassWriter {
           : "fewer than " + slots + " elements";
     }
 
+    /** The type of a parameter of a generated member: the user's own type for an object. */
+    private static TypeName parameterType(Value parameter) {
+      return parameter.type() == NumericType.OBJECT
+          ? TypeName.get(parameter.referenceType()) : typeName(parameter.type());
+    }
+
     private static TypeName typeName(NumericType type) {
       return switch (type) {
         case INT -> TypeName.INT;
@@ -1147,6 +1153,7 @@ public final class GradClassWriter {
         case INT_ARRAY -> com.palantir.javapoet.ArrayTypeName.of(TypeName.INT);
         case STRING -> com.palantir.javapoet.ClassName.get(String.class);
         case VOID -> throw new IllegalArgumentException("no parameter is void");
+        case OBJECT -> throw new IllegalArgumentException("an object's type is its own");
       };
     }
 

@@ -30,7 +30,7 @@ final class InstructionText {
       case RULED_CALL -> ruledCall(operation, arguments);
       case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
           arguments.toArray(Expr[]::new));
-      case PLAIN_CALL -> Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
+      case PLAIN_CALL -> plainCall(operation, arguments);
       case COPY -> arguments.get(0);
       case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
       // the slot argument of a reverse-mode read is for the reverse sweep: not written here
@@ -45,6 +45,18 @@ final class InstructionText {
       case PULLBACK_CALL, LOCAL_CALL, POP ->
           throw new IllegalArgumentException("the emitter writes what uses the tape: " + operation);
     };
+  }
+
+  /** {@code Owner.m(a, ...)}, {@code a.m(b, ...)}, {@code a.field} or {@code new T(a, ...)}. */
+  private static Expr plainCall(Operation operation, List<Expr> arguments) {
+    if (operation.isFieldRead()) {
+      return arguments.get(0).member(operation.memberName());
+    }
+    if (operation.isInstanceCall()) {
+      return Expr.localCall(arguments.get(0).member(operation.memberName()).toString(),
+          arguments.subList(1, arguments.size()).toArray(Expr[]::new));
+    }
+    return Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
   }
 
   /** {@code Qualifier.name(a, ...)}, with the receiver first for a rule of an instance method. */

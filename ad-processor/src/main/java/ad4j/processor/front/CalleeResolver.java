@@ -133,15 +133,59 @@ final class CalleeResolver {
    */
   static ExecutableElement choose(LoweringContext context, TypeElement owner, String name,
       List<Operand> arguments) {
-    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
     List<ExecutableElement> applicable = new ArrayList<>();
     for (ExecutableElement candidate : candidates(context, owner, name)) {
-      Optional<List<NumericType>> parameters = parameterTypes(candidate);
-      if (parameters.isPresent() && widens(argumentTypes, parameters.get())) {
+      if (isApplicable(context, candidate, arguments)) {
         applicable.add(candidate);
       }
     }
-    return mostSpecific(applicable);
+    return arguments.stream().anyMatch(a -> a.type().isReference())
+        ? mostSpecificByType(context, applicable) : mostSpecific(applicable);
+  }
+
+  /**
+   * Whether {@code arguments} convert to the parameters of {@code candidate} without boxing or
+   * varargs (JLS 15.12.2.2): primitives by widening, strings and objects when their Java type
+   * is assignable to the parameter's.
+   */
+  static boolean isApplicable(LoweringContext context, ExecutableElement candidate,
+      List<Operand> arguments) {
+    Optional<List<NumericType>> parameters = parameterTypes(candidate);
+    if (parameters.isEmpty() || parameters.get().size() != arguments.size()) {
+      return false;
+    }
+    for (int i = 0; i < arguments.size(); i++) {
+      Operand argument = arguments.get(i);
+      NumericType parameter = parameters.get().get(i);
+      if (argument.type().isReference() || parameter.isReference()) {
+        Optional<javax.lang.model.type.TypeMirror> type = context.referenceTypeOf(argument);
+        if (!argument.type().isReference() || type.isEmpty() || !context.types().isAssignable(
+            type.get(), candidate.getParameters().get(i).asType())) {
+          return false;
+        }
+      } else if (!argument.type().widensTo(parameter)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The most specific of methods applicable to arguments some of which are objects. */
+  private static ExecutableElement mostSpecificByType(LoweringContext context,
+      List<ExecutableElement> applicable) {
+    for (ExecutableElement candidate : applicable) {
+      boolean best = true;
+      for (ExecutableElement other : applicable) {
+        for (int i = 0; i < candidate.getParameters().size(); i++) {
+          best &= context.types().isSubtype(candidate.getParameters().get(i).asType(),
+              other.getParameters().get(i).asType());
+        }
+      }
+      if (best) {
+        return candidate;
+      }
+    }
+    return null;
   }
 
   /**
@@ -222,6 +266,9 @@ final class CalleeResolver {
     if (type.toString().equals("java.lang.String")) {
       return Optional.of(NumericType.STRING);
     }
+    if (type.getKind() == TypeKind.DECLARED) {
+      return Optional.of(NumericType.OBJECT); // an object: its own type decides (isApplicable)
+    }
     if (type instanceof ArrayType array) {
       TypeMirror component = array.getComponentType();
       if (component instanceof ArrayType inner
@@ -231,7 +278,7 @@ final class CalleeResolver {
       return switch (component.getKind()) {
         case DOUBLE -> Optional.of(NumericType.DOUBLE_ARRAY);
         case INT -> Optional.of(NumericType.INT_ARRAY);
-        default -> Optional.empty();
+        default -> Optional.of(NumericType.OBJECT);
       };
     }
     return LoweringContext.variableType(type.getKind());

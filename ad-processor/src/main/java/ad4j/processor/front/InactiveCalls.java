@@ -125,11 +125,15 @@ final class InactiveCalls {
           + " it on");
       return null;
     }
-    if (type.isEmpty()) {
+    javax.lang.model.type.TypeMirror returned = method.getReturnType();
+    boolean reference = returned.getKind() == TypeKind.DECLARED
+        || (returned.getKind() == TypeKind.ARRAY
+            && context.irType(returned).map(NumericType::isReference).orElse(false));
+    if (type.isEmpty() && !reference) {
       context.diagnostics().error(invocation, "call to '" + shown + "' returns '"
           + method.getReturnType() + "': ad4j runs calls that carry no derivative as written"
-          + " when they return a primitive value or nothing, and does not support values of"
-          + " type '" + method.getReturnType() + "'");
+          + " when they return a primitive value, an object or nothing, and does not support"
+          + " values of type '" + method.getReturnType() + "'");
       return null;
     }
     Optional<String> unreachable = context.reachability().ofMember(method);
@@ -141,6 +145,17 @@ final class InactiveCalls {
     }
     String name = (receiver != null ? receiver : context.referenceTo(declaring)) + "."
         + method.getSimpleName();
+    if (reference) {
+      // an object (or string) that carries no derivative: Integer.valueOf(k), List.of(...)
+      Optional<Operand> result = context.emitReference(
+          Operation.plainCall(name, arguments.size()), arguments, returned);
+      if (result.isEmpty()) {
+        context.diagnostics().error(invocation, "call to '" + shown + "' returns '" + returned
+            + "', which generated code cannot name: " + context.typeProblem(returned));
+        return null;
+      }
+      return result.get();
+    }
     return context.emit(Operation.plainCall(name, arguments.size()), arguments, type.get(),
         false);
   }
@@ -166,16 +181,14 @@ final class InactiveCalls {
    * out of reach. The arguments are evaluated as written, like those of a call run as written.
    */
   Optional<String> constructionProblem(TypeElement type, List<Operand> arguments) {
-    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
     for (ExecutableElement constructor
         : javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements())) {
-      Optional<List<NumericType>> parameters = CalleeResolver.parameterTypes(constructor);
-      if (parameters.isPresent() && CalleeResolver.widens(argumentTypes, parameters.get())) {
+      if (CalleeResolver.isApplicable(context, constructor, arguments)) {
         return context.reachability().ofMember(constructor);
       }
     }
     return Optional.of("ad4j finds no constructor of '" + type.getSimpleName() + "' that takes"
-        + " these arguments (ad4j passes numbers, booleans and strings)");
+        + " these arguments (ad4j passes numbers, booleans, strings and objects)");
   }
 
   private static boolean carriesDerivative(NumericType type) {

@@ -200,6 +200,40 @@ public final class Operation {
     return new Operation(Form.PLAIN_CALL, method, arity, null, null);
   }
 
+  /**
+   * {@code a.method(b, ...)}, run as written like a {@link #plainCall}: a method of an object
+   * that carries no derivative (a parameter, a local), the receiver first among the
+   * {@code arity} arguments.
+   */
+  public static Operation instanceCall(String method, int arity) {
+    return new Operation(Form.PLAIN_CALL, "." + method, arity, null, null);
+  }
+
+  /** {@code a.field}, read as written: a field of an object that carries no derivative. */
+  public static Operation fieldRead(String field) {
+    return new Operation(Form.PLAIN_CALL, "." + field + ";", 1, null, null);
+  }
+
+  /** {@code new type(a, ...)}, run as written: an object that carries no derivative. */
+  public static Operation construction(String type, int arity) {
+    return new Operation(Form.PLAIN_CALL, "new " + type, arity, null, null);
+  }
+
+  /** Whether this {@link Form#PLAIN_CALL} is an {@link #instanceCall}. */
+  public boolean isInstanceCall() {
+    return form == Form.PLAIN_CALL && name.startsWith(".") && !name.endsWith(";");
+  }
+
+  /** Whether this {@link Form#PLAIN_CALL} is a {@link #fieldRead}. */
+  public boolean isFieldRead() {
+    return form == Form.PLAIN_CALL && name.startsWith(".") && name.endsWith(";");
+  }
+
+  /** The member an {@link #instanceCall} or {@link #fieldRead} names, without punctuation. */
+  public String memberName() {
+    return name.substring(1, isFieldRead() ? name.length() - 1 : name.length());
+  }
+
   /** A value taken back from the tape; see {@link Push}. */
   public static final Operation POP = new Operation(Form.POP, "pop", 0, null, null);
 
