@@ -111,10 +111,6 @@ class DiagnosticsTest {
             "call to 't(...)' returns 'T': ad4j runs calls that carry no derivative as written"
                 + " when they return a primitive value, an object or nothing, and does not support"
                 + " values of type 'T'"),
-        error("private @Differentiable method",
-            "@Differentiable static double f(double x) { return h‸(x); }",
-            "call to private @Differentiable method 'h': generated code lives in another class"
-                + " and cannot call it; make it package-private"),
         error("Math.ulp(active)", "@Differentiable static double f(double x) { return Math.ulp‸(x); }",
             "call to 'Math.ulp(...)' is not differentiable: ad4j has no derivative rule for"
                 + " Math.ulp; differentiable functions are abs, acos"),

@@ -240,7 +240,30 @@ public final class GradClassWriter {
       if (DerivativeOrder.of(element) == 2) {
         members.addAll(secondOrderMembers());
       }
+      if (element.getModifiers().contains(Modifier.PRIVATE)) {
+        members.add(privateValue());
+      }
       return members;
+    }
+
+    /**
+     * {@code private static double m(params)} for a private {@code @Differentiable} method: the
+     * user's method as written, computed here, because the generated members of its callers,
+     * in this class, cannot call the private method of the user's class for its value.
+     */
+    private MethodSpec privateValue() {
+      NameAllocator names = names();
+      JavaEmitter emitter = new JavaEmitter(function, names);
+      List<String> parameters = emitter.parameterNames();
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(function.name()))
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("Returns the value of $L, bit for bit, computed here: generated code"
+              + " cannot call\nthe private method.\n", link)
+          .returns(double.class);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(parameterType(function.parameters().get(i)), parameters.get(i));
+      }
+      return method.addCode(bodyWithTape(emitter, names)).build();
     }
 
     // ---- second order (DESIGN.md, "Second order") ------------------------------------------

@@ -66,10 +66,19 @@ final class CalleeResolver {
       throw new IllegalStateException("not @Differentiable, a call InactiveCalls lowers: " + name);
     }
     String qualified = owner.getSimpleName() + "." + name;
-    if (method.getModifiers().contains(Modifier.PRIVATE)) {
-      diagnostics().error(call, "call to private @Differentiable method '" + name + "':"
-          + " generated code lives in another class and cannot call it; make it"
-          + " package-private");
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    boolean privateHere = method.getModifiers().contains(Modifier.PRIVATE)
+        && declaring.equals(context.symbols().enclosingType());
+    if (method.getModifiers().contains(Modifier.PRIVATE) && !privateHere) {
+      diagnostics().error(call, "call to private @Differentiable method '" + name + "' of"
+          + " another class: generated code lives in another class and cannot call it; make"
+          + " it package-private");
+      return Optional.empty();
+    }
+    if (privateHere && method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      diagnostics().error(call, "call to private @Differentiable method '" + name + "': ad4j"
+          + " computes the value of a private callee in the generated class for 'double'"
+          + " results only; make it package-private");
       return Optional.empty();
     }
     if (!method.getModifiers().contains(Modifier.STATIC)) {
@@ -85,9 +94,10 @@ final class CalleeResolver {
       return Optional.empty();
     }
     // An inherited static method (g of A, called as g or B.g in B extends A): its derivatives
-    // are generated in the class that declares it.
-    TypeElement declaring = (TypeElement) method.getEnclosingElement();
-    Optional<String> unreachable = context.reachability().ofMember(method);
+    // are generated in the class that declares it. A private one of this class is computed
+    // there too: its generated class holds a copy of it.
+    Optional<String> unreachable = privateHere ? Optional.empty()
+        : context.reachability().ofMember(method);
     if (unreachable.isPresent()) {
       diagnostics().error(call, "call to '" + shown + "': generated code cannot call it: "
           + unreachable.get());
@@ -115,8 +125,9 @@ final class CalleeResolver {
           + " 'double' parameter, and such calls are not supported at order 2 yet");
       return Optional.empty();
     }
-    String userClass = context.referenceTo(declaring);
-    return Optional.of(new Callee(userClass, gradClassReference(declaring), name,
+    String gradClass = gradClassReference(declaring);
+    String userClass = privateHere ? gradClass : context.referenceTo(declaring);
+    return Optional.of(new Callee(userClass, gradClass, name,
         parameterTypes(method).orElseThrow()));
   }
 

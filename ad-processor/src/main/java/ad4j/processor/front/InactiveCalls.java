@@ -69,11 +69,17 @@ final class InactiveCalls {
   Operand lowerOnField(VariableElement field, String name, List<Operand> arguments,
       CalleeResolver callees, MethodInvocationTree invocation, String shown,
       boolean discarded) {
-    if (!field.getModifiers().contains(Modifier.STATIC)
-        || !(context.types().asElement(field.asType()) instanceof TypeElement type)) {
-      context.diagnostics().error(invocation, "call to '" + shown + "': ad4j runs calls of"
-          + " methods of objects held in static fields as written, and '"
-          + field.getSimpleName() + "' is not a static field of a class type");
+    if (!field.getModifiers().contains(Modifier.STATIC)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': '"
+          + field.getSimpleName() + "' is an instance field, and a @Differentiable method is"
+          + " static: it has no object whose field it could read; pass the object as a"
+          + " parameter, or hold it in a static field");
+      return null;
+    }
+    if (!(context.types().asElement(field.asType()) instanceof TypeElement type)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': '"
+          + field.getSimpleName() + "' has type '" + field.asType() + "', which has no methods"
+          + " ad4j can call");
       return null;
     }
     Optional<ExecutableElement> method = callees.select(type, name, arguments);
@@ -106,7 +112,7 @@ final class InactiveCalls {
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
           + context.source().of(argument) + "' carries a derivative into '"
           + context.source().of(invocation) + "', which ad4j cannot differentiate: "
-          + advice(method, qualified));
+          + (receiver != null ? objectAdvice(method, receiver) : advice(method, qualified)));
       return null;
     }
     for (int i = 0; i < arguments.size(); i++) {
@@ -218,6 +224,20 @@ final class InactiveCalls {
     };
   }
 
+  /**
+   * What to do about a call of a method of an object held in a static field, {@code receiver},
+   * that an argument carries a derivative into: the object's methods run as written, and
+   * {@code @DerivativeOf} rules with the owner's class make them differentiable.
+   */
+  private String objectAdvice(ExecutableElement method, String receiver) {
+    TypeElement owner = (TypeElement) method.getEnclosingElement();
+    String type = owner.getSimpleName().toString();
+    return "'" + receiver + "' holds an object, and ad4j runs its methods as written; give the"
+        + " partial derivatives of '" + type + "." + method.getSimpleName() + "' with"
+        + " @DerivativeOf(owner = " + type + ".class, value = \"" + method.getSimpleName()
+        + "\")";
+  }
+
   /** What to do about a call an argument carries a derivative into. */
   private String advice(ExecutableElement method, String qualified) {
     if (!context.isCompiledFromSource(method)) {
@@ -245,6 +265,19 @@ final class InactiveCalls {
   private Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
     if (!method.getModifiers().contains(Modifier.STATIC)) {
       return Optional.of("it is not static, and ad4j differentiates static methods only");
+    }
+    if (method.getModifiers().contains(Modifier.PRIVATE)) {
+      return Optional.of("it is private, and generated code, in another class, cannot call"
+          + " it; make it package-private as well");
+    }
+    if (!method.getTypeParameters().isEmpty()) {
+      return Optional.of("it is generic, and ad4j differentiates methods that are not");
+    }
+    for (VariableElement parameter : method.getParameters()) {
+      if (ActiveParameters.typeProblem(parameter).isPresent()) {
+        return Optional.of("its parameter '" + parameter.getSimpleName() + "' has type '"
+            + parameter.asType() + "', which a @Differentiable method cannot have");
+      }
     }
     if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
       return Optional.of("it returns '" + method.getReturnType() + "', and ad4j differentiates"
