@@ -274,9 +274,10 @@ final class InactiveCalls {
       return Optional.of("it is generic, and ad4j differentiates methods that are not");
     }
     for (VariableElement parameter : method.getParameters()) {
-      if (ActiveParameters.typeProblem(parameter).isPresent()) {
+      Optional<String> problem = ActiveParameters.typeProblem(parameter);
+      if (problem.isPresent()) {
         return Optional.of("its parameter '" + parameter.getSimpleName() + "' has type '"
-            + parameter.asType() + "', which a @Differentiable method cannot have");
+            + parameter.asType() + "': " + problem.get());
       }
     }
     if (method.getReturnType().getKind() != TypeKind.DOUBLE) {
