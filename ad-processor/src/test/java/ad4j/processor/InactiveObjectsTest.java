@@ -126,6 +126,16 @@ class InactiveObjectsTest {
       "    return Math.log(x) * x;",
       "  }",
       "  static boolean check(double x) { Counter.tick(); return x < 100; }",
+      "  @Differentiable static double overModes(Mode mode, double x) {",
+      "    double s = 0;",
+      "    for (Mode m : Mode.values()) {",
+      "      if (m == mode) { s += x * x * (m.ordinal() + 1); } else { s += x; }",
+      "    }",
+      "    long bits = 6L;",
+      "    bits >>= 1;",
+      "    bits |= 8;",
+      "    return s * bits;",
+      "  }",
       "  static String label(int k) { return k > 0 ? \"k\" + k : null; }",
       "  @Differentiable static double nullable(double x, int k) {",
       "    String name = label(k);",
@@ -210,6 +220,11 @@ class InactiveObjectsTest {
     assertThat(f.gradient(new Object[] {mode("LINEAR"), 0.7})[0]).isEqualTo(1.0);
     assertThat(f.gradient(new Object[] {mode("CUBE"), 0.7})[0]).isWithin(1e-15)
         .of(2 * 0.7 * Math.sin(0.7) + 0.49 * Math.cos(0.7));
+    MixedFunction over = function("overModes", type("Mode"), double.class);
+    check(over, mode("SQUARE"), 0.7);
+    // s = x + 2 x^2 + x, times (6 >> 1) | 8 = 11
+    assertThat(over.gradient(new Object[] {mode("SQUARE"), 0.7})[0]).isWithin(1e-14)
+        .of(11 * (2 + 4 * 0.7));
     MixedFunction g = function("byModeExpression", type("Mode"), double.class);
     for (String mode : List.of("LINEAR", "SQUARE", "CUBE")) {
       check(g, mode(mode), 0.7);

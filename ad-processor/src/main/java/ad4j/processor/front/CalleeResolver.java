@@ -54,6 +54,15 @@ final class CalleeResolver {
           + " the callee needs as 'double's");
       return Optional.empty();
     }
+    if (method != null && context.insideLoop()
+        && argumentTypes.stream().anyMatch(NumericType::isReference)) {
+      // reverse mode would record the arguments of each iteration's call on the tape, which
+      // holds numbers only
+      diagnostics().error(call, "call to '" + shown + "' inside a loop passes an object or a"
+          + " string to a @Differentiable method, which is not supported yet: call it outside"
+          + " the loop, or pass numbers");
+      return Optional.empty();
+    }
     if (method == null) {
       String what = candidates(context, owner, name).isEmpty() ? "" : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"

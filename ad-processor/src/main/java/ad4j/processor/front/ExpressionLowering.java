@@ -155,13 +155,12 @@ final class ExpressionLowering {
       }
       case AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT, LEFT_SHIFT_ASSIGNMENT,
           RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
-        unsupported(expression, "compound assignment '" + operatorOf(expression.getKind())
-            + "=' is not supported: use '+=', '-=', '*=', '/=' or '%='");
-        LocalScopes.Local local =
-            localNamed(((CompoundAssignmentTree) expression).getVariable());
-        if (local != null) {
-          local.markBroken(); // its uses must not add "might not have been initialized"
+        CompoundAssignmentTree assignment = (CompoundAssignmentTree) expression;
+        if (!(assignment.getVariable() instanceof ArrayAccessTree)) {
+          return bitwiseAssignment(assignment); // e >>= 1, flags |= bit: on integers, booleans
         }
+        unsupported(expression, "compound assignment '" + operatorOf(expression.getKind())
+            + "=' into an array element is not supported: use '+=', '-=', '*=', '/=' or '%='");
         return null;
       }
       case NEW_ARRAY -> {
@@ -261,6 +260,35 @@ final class ExpressionLowering {
    * evaluated, the result is narrowed to the target's type, stored, and is the expression's
    * value.
    */
+  /**
+   * {@code v op= e} of a shift or bitwise operator on a local: {@code int}s, {@code long}s and
+   * {@code boolean}s, which carry no derivative; narrowed to the local's type as Java does.
+   */
+  private Operand bitwiseAssignment(CompoundAssignmentTree assignment) {
+    LocalScopes.Local target = assignmentTarget(assignment.getVariable());
+    Operand current = target == null ? null : context.read(target, assignment.getVariable());
+    Operand operand = lower(assignment.getExpression());
+    if (current == null || operand == null) {
+      if (target != null) {
+        target.markBroken(); // its uses must not add "might not have been initialized"
+      }
+      return null;
+    }
+    String operator = operatorOf(assignment.getKind());
+    Optional<NumericType> type = resultType(operator, current.type(), operand.type());
+    if (type.isEmpty() || current.isActive() || operand.isActive()) {
+      unsupported(assignment, "compound assignment '" + operator + "=' cannot be applied to '"
+          + typeName(current) + "' and '" + typeName(operand) + "': it applies to 'int',"
+          + " 'long' and 'boolean' values, which carry no derivative");
+      target.markBroken();
+      return null;
+    }
+    Operand combined = combine(Operation.infix(operator), current, operand, type.get());
+    Operand stored = convert(combined, target.type());
+    context.bind(target, stored);
+    return stored;
+  }
+
   Operand compoundAssignment(CompoundAssignmentTree assignment) {
     if (assignment.getVariable() instanceof ArrayAccessTree access) {
       // a[i] op= v: a and i once, the element read before v is evaluated (JLS 15.26.2)
@@ -636,6 +664,16 @@ final class ExpressionLowering {
     // a field of an object (a parameter, a local, what a call returns): read as written
     Operand receiver = lower(select.getExpression());
     return receiver == null ? null : objects.field(receiver, member, select);
+  }
+
+  /** Whether {@code operand} is an array of another element type or rank: {@code long[]}. */
+  boolean isOtherArray(Operand operand) {
+    return objects.isOtherArray(operand);
+  }
+
+  /** {@code array[index]} of such an array: its element, as written. */
+  Operand otherElement(Operand array, Operand index, Tree at) {
+    return objects.element(array, index, at);
   }
 
   /** An operand's type as messages name it: its keyword, or its class's simple name. */

@@ -688,10 +688,67 @@ public final class Lowering {
    * {@code for (T v : a) body}: {@code a} evaluated once, then a counting loop over its
    * elements, {@code v} declared from {@code a[index]} at the start of each iteration.
    */
+  /**
+   * {@code for (T e : array)} over an array of another element type or rank ({@code long[]},
+   * {@code Mode[]}, {@code int[][]}): a counting loop whose elements are read as written.
+   */
+  private boolean lowerForEachOther(String label, EnhancedForLoopTree tree, Operand array) {
+    VariableTree element = tree.getVariable();
+    String name = element.getName().toString();
+    TypeMirror component = ((javax.lang.model.type.ArrayType)
+        context.referenceTypeOf(array).orElseThrow()).getComponentType();
+    Tree typeTree = element.getType();
+    boolean inferred = typeTree == null || (typeTree instanceof IdentifierTree identifier
+        && identifier.getName().contentEquals("var"));
+    TypeMirror declared = inferred ? component : context.typeMirrorOf(typeTree).orElse(null);
+    NumericType kind = declared == null ? null : context.irType(declared).orElse(null);
+    if (declared == null || kind == null || !context.types().isAssignable(component, declared)) {
+      unsupported(inferred ? tree.getVariable() : typeTree, "the variable '" + name + "' of an"
+          + " enhanced 'for' loop over a '" + context.referenceTypeOf(array).orElseThrow()
+          + "' must have type '" + component + "'");
+      return true;
+    }
+    Variable index = ir.variable("index", NumericType.INT, null);
+    ir.add(new Declare(index, Operand.Constant.of(0), context.line()));
+    Supplier<Operand> test = () -> {
+      Operand length = context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
+      return context.emit(Operation.infix("<"),
+          List.of(new Operand.Use(context.readVariable(index)), length), NumericType.BOOLEAN,
+          false);
+    };
+    Runnable declareElement = () -> {
+      Operand value = expressions.otherElement(array,
+          new Operand.Use(context.readVariable(index)), tree.getExpression());
+      if (kind == NumericType.OBJECT) {
+        context.scopes().declareLocal(name, kind, declared,
+            context.javaText(declared).orElseThrow(), context);
+      } else {
+        value = expressions.convert(value, kind);
+        context.scopes().declareLocal(name, kind, context);
+      }
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local.variable() != null) {
+        ir.add(new Declare(local.variable(), value, context.line()));
+      } else {
+        context.bind(local, value);
+      }
+    };
+    Runnable step = () -> {
+      Operand next = context.emit(Operation.ADD,
+          List.of(new Operand.Use(context.readVariable(index)), Operand.Constant.of(1)),
+          NumericType.INT, false);
+      ir.add(new Store(index, next, context.line()));
+    };
+    return lowerLoop(label, null, test, true, declareElement, tree.getStatement(), step);
+  }
+
   private boolean lowerForEach(String label, EnhancedForLoopTree tree) {
     Operand array = expressions.lower(tree.getExpression());
     if (array == null) {
       return true;
+    }
+    if (expressions.isOtherArray(array)) {
+      return lowerForEachOther(label, tree, array);
     }
     if (!array.type().isArray()) {
       unsupported(tree.getExpression(), "enhanced 'for' loop over '"
