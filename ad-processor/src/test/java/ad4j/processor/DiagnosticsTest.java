@@ -206,7 +206,8 @@ class DiagnosticsTest {
             "a 'do' loop whose condition assigns a 'double' cannot be continued"),
         error("compound shift assignment",
             "@Differentiable static double f(double x) { x ‸<<= 1; return x; }",
-            "compound assignment '<<=' is not supported: use '+=', '-=', '*=', '/=' or '%='"),
+            "compound assignment '<<=' cannot be applied to 'double' and 'int': it applies to"
+                + " 'int', 'long' and 'boolean' values, which carry no derivative"),
         // locals and names
         error("float local", "@Differentiable static double f(double x) { ‸float k = 1; return x; }",
             "local variable 'k' has type 'float': only 'double', 'int', 'long' and 'boolean'"
