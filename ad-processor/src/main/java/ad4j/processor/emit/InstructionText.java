@@ -49,14 +49,13 @@ final class InstructionText {
 
   /** {@code Owner.m(a, ...)}, {@code a.m(b, ...)}, {@code a.field} or {@code new T(a, ...)}. */
   private static Expr plainCall(Operation operation, List<Expr> arguments) {
-    if (operation.isFieldRead()) {
-      return arguments.get(0).member(operation.memberName());
-    }
-    if (operation.isInstanceCall()) {
-      return Expr.localCall(arguments.get(0).member(operation.memberName()).toString(),
+    return switch (operation.plain()) {
+      case FIELD_READ -> arguments.get(0).member(operation.name());
+      case INSTANCE_CALL -> Expr.localCall(arguments.get(0).member(operation.name()).toString(),
           arguments.subList(1, arguments.size()).toArray(Expr[]::new));
-    }
-    return Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
+      case STATIC_CALL, CONSTRUCTION ->
+          Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
+    };
   }
 
   /** {@code Qualifier.name(a, ...)}, with the receiver first for a rule of an instance method. */
