@@ -3,7 +3,7 @@ package ad4j.processor;
 import ad4j.processor.emit.GradClassWriter;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.ir.Function;
-import ad4j.processor.ir.Value;
+import ad4j.processor.ir.NumericType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -75,7 +75,11 @@ final class GeneratedNames {
   }
 
   private static List<String> parameterTypes(Function function) {
-    return function.parameters().stream().map(Value::type).map(t -> t.keyword()).toList();
+    // an object by its class, without type arguments: Java tells signatures apart by erasure
+    return function.parameters().stream()
+        .map(p -> p.type() == NumericType.OBJECT ? p.javaType().replaceAll("<.*>", "")
+            : p.type().keyword())
+        .toList();
   }
 
   private static String signature(String name, List<String> types) {

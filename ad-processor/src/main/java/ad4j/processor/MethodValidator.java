@@ -7,6 +7,7 @@ import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
 import java.util.List;
+import java.util.Optional;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -17,9 +18,10 @@ import javax.lang.model.type.TypeKind;
 
 /**
  * Checks the signature of a {@code @Differentiable} method, before its body is looked at: a
- * static method with a body, returning {@code double}, with at least one {@code double}
- * parameter and otherwise {@code int}, {@code long} or {@code boolean} ones, in a top-level or
- * member class.
+ * static method with a body, returning {@code double} or {@code double[]}, with at least one
+ * parameter that carries derivatives, in a top-level or member class. Parameters of other types
+ * (primitives but {@code float}, {@code char}, {@code short} and {@code byte}; any reference
+ * type) carry none and keep their places in every generated member.
  */
 final class MethodValidator {
   private MethodValidator() {}
@@ -64,12 +66,11 @@ final class MethodValidator {
       VariableElement element = method.getParameters().get(i);
       anyDouble |= ActiveParameters.isActive(element);
       VariableTree parameter = parameters.get(i);
-      if (!ActiveParameters.isSupportedType(parameter.getType())) {
+      Optional<String> problem = ActiveParameters.typeProblem(element);
+      if (problem.isPresent()) {
         diagnostics.error(at(parameter.getType(), parameter), "parameter '" + parameter.getName()
             + "' of @Differentiable method '" + name + "' has type '" + element.asType()
-            + "': only 'double', 'double[]' and 'double[][]' parameters (which get derivatives"
-            + " unless marked @NoDerivative) and 'int', 'long', 'boolean' and 'int[]'"
-            + " parameters (which do not) are supported");
+            + "': " + problem.get());
         valid = false;
       }
     }

@@ -280,8 +280,9 @@ class InactiveCodeTest {
     assertThat(compilation).hadErrorCount(2);
     assertThat(compilation).hadErrorContaining("call to 'STANDARD.density(...)' is not"
         + " differentiable: 't' carries a derivative into 'STANDARD.density(t)', which ad4j"
-        + " cannot differentiate: 'Normal.density' is not a @Differentiable method, and"
-        + " annotating it would not help: it is not static").inFile(file).onLine(7)
+        + " cannot differentiate: 'F.STANDARD' holds an object, and ad4j runs its methods as"
+        + " written; give the partial derivatives of 'Normal.density' with @DerivativeOf(owner"
+        + " = Normal.class, value = \"density\")").inFile(file).onLine(7)
         .atColumn(lines.get(6).indexOf("(t)") + 1);
     assertThat(compilation).hadErrorContaining("call to 'Double.sum(...)' is not"
         + " differentiable: 'x' carries a derivative into 'Double.sum(1, x)'").inFile(file)

@@ -236,7 +236,30 @@ public final class GradClassWriter {
       if (DerivativeOrder.of(element) == 2) {
         members.addAll(secondOrderMembers());
       }
+      if (element.getModifiers().contains(Modifier.PRIVATE)) {
+        members.add(privateValue());
+      }
       return members;
+    }
+
+    /**
+     * {@code private static double m(params)} for a private {@code @Differentiable} method: the
+     * user's method as written, computed here, because the generated members of its callers,
+     * in this class, cannot call the private method of the user's class for its value.
+     */
+    private MethodSpec privateValue() {
+      NameAllocator names = names();
+      JavaEmitter emitter = new JavaEmitter(function, names);
+      List<String> parameters = emitter.parameterNames();
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(function.name()))
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("Returns the value of $L, bit for bit, computed here: generated code"
+              + " cannot call\nthe private method.\n", link)
+          .returns(double.class);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(parameterType(function.parameters().get(i)), parameters.get(i));
+      }
+      return method.addCode(bodyWithTape(emitter, names)).build();
     }
 
     // ---- second order (DESIGN.md, "Second order") ------------------------------------------
@@ -288,7 +311,7 @@ public final class GradClassWriter {
           .returns(double.class)
           .addParameter(TAPE, tape);
       for (int i = 0; i < all.size(); i++) {
-        method.addParameter(typeName(program.parameters().get(i).type()), all.get(i));
+        method.addParameter(parameterType(program.parameters().get(i)), all.get(i));
       }
       return method.addCode(emitter.body()).build();
     }
@@ -324,7 +347,7 @@ public final class GradClassWriter {
               parameters.get(parameters.size() - 1))
           .returns(double.class);
       for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(program.parameters().get(i).type()), parameters.get(i));
+        method.addParameter(parameterType(program.parameters().get(i)), parameters.get(i));
       }
       return method.addCode(bodyWithTape(emitter, names)).build();
     }
@@ -379,7 +402,7 @@ public final class GradClassWriter {
           .addJavadoc("Overwrites the first {@code $L} elements of the first {@code $L} rows of"
               + " {@code $L}\nwith the Hessian of $L.\n", count, count, hessian, link);
       for (int k = 0; k < parameters.size(); k++) {
-        method.addParameter(typeName(function.parameters().get(k).type()), parameters.get(k));
+        method.addParameter(parameterType(function.parameters().get(k)), parameters.get(k));
       }
       method.addParameter(double[][].class, hessian).addParameter(int.class, count);
       CodeBlock.Builder code = CodeBlock.builder();
@@ -617,7 +640,7 @@ public final class GradClassWriter {
           .addJavadoc("The value of $L, as it computes it.\n", link)
           .returns(double[].class);
       for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameters.get(i));
+        method.addParameter(parameterType(function.parameters().get(i)), parameters.get(i));
       }
       return method.addCode(emitter.body()).build();
     }
@@ -698,7 +721,7 @@ public final class GradClassWriter {
           .addJavadoc("Overwrites the first {@code $L} rows of {@code $L} with the Jacobian of"
               + " $L.\n", rows, jacobian, link);
       for (int k = 0; k < parameters.size(); k++) {
-        method.addParameter(typeName(function.parameters().get(k).type()), parameters.get(k));
+        method.addParameter(parameterType(function.parameters().get(k)), parameters.get(k));
       }
       method.addParameter(int.class, rows).addParameter(double[][].class, jacobian)
           .addParameter(int.class, count);
@@ -909,7 +932,7 @@ public final class GradClassWriter {
           .returns(returns)
           .addParameter(TAPE, tape);
       for (int i = 0; i < parameters.size(); i++) {
-        method.addParameter(typeName(program.parameters().get(i).type()), parameters.get(i));
+        method.addParameter(parameterType(program.parameters().get(i)), parameters.get(i));
       }
       return method.addCode(emitter.body()).build();
     }
@@ -1018,7 +1041,7 @@ public final class GradClassWriter {
           .returns(function.returnsArray() ? double[].class : double.class)
           .addParameter(TAPE, tape);
       for (int i = 0; i < all.size(); i++) {
-        method.addParameter(typeName(program.parameters().get(i).type()), all.get(i));
+        method.addParameter(parameterType(program.parameters().get(i)), all.get(i));
       }
       return method.addCode(emitter.body()).build();
     }
@@ -1026,7 +1049,7 @@ public final class GradClassWriter {
     private MethodSpec.Builder start(String name, List<String> parameterNames) {
       MethodSpec.Builder method = withVisibility(name);
       for (int i = 0; i < parameterNames.size(); i++) {
-        method.addParameter(typeName(function.parameters().get(i).type()), parameterNames.get(i));
+        method.addParameter(parameterType(function.parameters().get(i)), parameterNames.get(i));
       }
       return method;
     }
@@ -1133,6 +1156,12 @@ public final class GradClassWriter {
           : "fewer than " + slots + " elements";
     }
 
+    /** The type of a parameter of a generated member: the user's own type for an object. */
+    private static TypeName parameterType(Value parameter) {
+      return parameter.type() == NumericType.OBJECT
+          ? TypeName.get(parameter.referenceType()) : typeName(parameter.type());
+    }
+
     private static TypeName typeName(NumericType type) {
       return switch (type) {
         case INT -> TypeName.INT;
@@ -1146,6 +1175,7 @@ public final class GradClassWriter {
         case INT_ARRAY -> com.palantir.javapoet.ArrayTypeName.of(TypeName.INT);
         case STRING -> com.palantir.javapoet.ClassName.get(String.class);
         case VOID -> throw new IllegalArgumentException("no parameter is void");
+        case OBJECT -> throw new IllegalArgumentException("an object's type is its own");
       };
     }
 

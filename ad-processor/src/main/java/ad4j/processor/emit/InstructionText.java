@@ -32,7 +32,7 @@ final class InstructionText {
       case RULED_CALL -> ruledCall(operation, arguments);
       case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
           arguments.toArray(Expr[]::new));
-      case PLAIN_CALL -> Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
+      case PLAIN_CALL -> plainCall(operation, arguments);
       case COPY -> arguments.get(0);
       case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
       // the slot argument of a reverse-mode read is for the reverse sweep: not written here
@@ -46,6 +46,17 @@ final class InstructionText {
           + arguments.get(2), Expr.ASSIGNMENT);
       case PULLBACK_CALL, LOCAL_CALL, POP ->
           throw new IllegalArgumentException("the emitter writes what uses the tape: " + operation);
+    };
+  }
+
+  /** {@code Owner.m(a, ...)}, {@code a.m(b, ...)}, {@code a.field} or {@code new T(a, ...)}. */
+  private static Expr plainCall(Operation operation, List<Expr> arguments) {
+    return switch (operation.plain()) {
+      case FIELD_READ -> arguments.get(0).member(operation.name());
+      case INSTANCE_CALL -> Expr.localCall(arguments.get(0).member(operation.name()).toString(),
+          arguments.subList(1, arguments.size()).toArray(Expr[]::new));
+      case STATIC_CALL, CONSTRUCTION ->
+          Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
     };
   }
 

@@ -82,7 +82,7 @@ final class JavaEmitter {
    */
   CodeBlock body() {
     for (Value value : facts.hoisted(function)) {
-      code.addStatement("$L $L = $L", declared(value.type()), nameOf(value),
+      code.addStatement("$L $L = $L", value.javaType(), nameOf(value),
           Operand.Constant.zero(value.type()).expression());
     }
     write(function.body());
@@ -103,7 +103,7 @@ final class JavaEmitter {
       } else if (statement instanceof Declare declare) {
         comment(declare.line());
         Variable variable = declare.variable();
-        code.addStatement("$L $L = $L", declared(variable.type()), nameOf(variable),
+        code.addStatement("$L $L = $L", variable.javaType(), nameOf(variable),
             operand(declare.initial()));
       } else if (statement instanceof Store store) {
         comment(store.line());
@@ -162,17 +162,9 @@ final class JavaEmitter {
     } else if (facts.isHoisted(value)) {
       code.addStatement("$L = $L", nameOf(value), expression(instruction));
     } else {
-      code.addStatement("$L $L = $L", declared(value.type()), nameOf(value),
+      code.addStatement("$L $L = $L", value.javaType(), nameOf(value),
           expression(instruction));
     }
-  }
-
-  /**
-   * The type of a declared local: its keyword, and {@code String} by its qualified name, so that
-   * a class {@code String} of the user's package does not capture it.
-   */
-  private static String declared(NumericType type) {
-    return type == NumericType.STRING ? "java.lang.String" : type.keyword();
   }
 
   /** A call of a generated or user method: a statement of its own when its value is unused. */

@@ -1,5 +1,6 @@
 package ad4j.processor.front;
 
+import java.util.Optional;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -10,7 +11,8 @@ import javax.lang.model.type.TypeMirror;
 /**
  * Which parameters carry derivatives: {@code double}, {@code double[]} and {@code double[][]}
  * ones, unless marked {@code @ad4j.NoDerivative}. All others ({@code int}, {@code long},
- * {@code boolean}, {@code int[]}) take part in the values only.
+ * {@code boolean}, {@code int[]}, objects, enums, strings, other arrays) take part in the values
+ * only.
  */
 public final class ActiveParameters {
   /** The annotation that makes a parameter a constant of the differentiation. */
@@ -19,11 +21,38 @@ public final class ActiveParameters {
   private ActiveParameters() {}
 
   /**
-   * Whether a parameter may be declared with this type: {@code double}, {@code int},
-   * {@code long}, {@code boolean}, {@code double[]}, {@code double[][]} or {@code int[]}.
+   * Why a parameter may not be declared with this type, if it may not. Allowed are
+   * {@code double}, {@code int}, {@code long}, {@code boolean}, and every reference type: the
+   * arrays ad4j computes with ({@code double[]}, {@code double[][]}, {@code int[]}), and
+   * objects, enums, records, strings and other arrays, which carry no derivative and are passed
+   * along as written. An array of {@code double}s of a higher rank must say so with
+   * {@code @NoDerivative}.
    */
-  public static boolean isSupportedType(com.sun.source.tree.Tree type) {
-    return LoweringContext.typeOf(type).isPresent();
+  public static Optional<String> typeProblem(VariableElement parameter) {
+    TypeMirror type = parameter.asType();
+    if (type.getKind().isPrimitive()) {
+      return LoweringContext.variableType(type.getKind()).isPresent() ? Optional.empty()
+          : Optional.of("only 'double' (which gets derivatives unless marked @NoDerivative),"
+              + " 'int', 'long' and 'boolean' primitive parameters are supported");
+    }
+    if (type.getKind() == TypeKind.TYPEVAR || type.getKind() == TypeKind.WILDCARD) {
+      return Optional.of("a type variable cannot be a parameter's type");
+    }
+    if (type.getKind() == TypeKind.ARRAY && isArrayOfDoubles(type) && !isDifferentiableType(type)
+        && !isMarkedNoDerivative(parameter)) {
+      return Optional.of("ad4j differentiates 'double', 'double[]' and 'double[][]' parameters;"
+          + " mark an array of a higher rank @NoDerivative to pass it along without"
+          + " derivatives");
+    }
+    return Optional.empty();
+  }
+
+  /** An array whose elements, at its last rank, are {@code double}s. */
+  private static boolean isArrayOfDoubles(TypeMirror type) {
+    while (type.getKind() == TypeKind.ARRAY) {
+      type = ((ArrayType) type).getComponentType();
+    }
+    return type.getKind() == TypeKind.DOUBLE;
   }
 
   /** Whether {@code parameter} gets gradient slots, a tangent and an adjoint. */

@@ -47,6 +47,16 @@ final class CalleeResolver {
   Optional<Callee> resolve(TypeElement owner, String name, List<Operand> arguments, Tree call,
       String shown) {
     ExecutableElement method = select(owner, name, arguments).orElse(null);
+    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    if (method != null && context.insideLoop()
+        && argumentTypes.stream().anyMatch(NumericType::isReference)) {
+      // reverse mode would record the arguments of each iteration's call on the tape, which
+      // holds numbers only
+      diagnostics().error(call, "call to '" + shown + "' inside a loop passes an object or a"
+          + " string to a @Differentiable method, which is not supported yet: call it outside"
+          + " the loop, or pass numbers");
+      return Optional.empty();
+    }
     if (method == null) {
       String what = candidates(context, owner, name).isEmpty() ? "" : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
@@ -59,10 +69,19 @@ final class CalleeResolver {
       throw new IllegalStateException("not @Differentiable, a call InactiveCalls lowers: " + name);
     }
     String qualified = owner.getSimpleName() + "." + name;
-    if (method.getModifiers().contains(Modifier.PRIVATE)) {
-      diagnostics().error(call, "call to private @Differentiable method '" + name + "':"
-          + " generated code lives in another class and cannot call it; make it"
-          + " package-private");
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    boolean privateHere = method.getModifiers().contains(Modifier.PRIVATE)
+        && declaring.equals(context.symbols().enclosingType());
+    if (method.getModifiers().contains(Modifier.PRIVATE) && !privateHere) {
+      diagnostics().error(call, "call to private @Differentiable method '" + name + "' of"
+          + " another class: generated code lives in another class and cannot call it; make"
+          + " it package-private");
+      return Optional.empty();
+    }
+    if (privateHere && method.getReturnType().getKind() != TypeKind.DOUBLE) {
+      diagnostics().error(call, "call to private @Differentiable method '" + name + "': ad4j"
+          + " computes the value of a private callee in the generated class for 'double'"
+          + " results only; make it package-private");
       return Optional.empty();
     }
     if (!method.getModifiers().contains(Modifier.STATIC)) {
@@ -97,9 +116,10 @@ final class CalleeResolver {
       }
     }
     // An inherited static method (g of A, called as g or B.g in B extends A): its derivatives
-    // are generated in the class that declares it.
-    TypeElement declaring = (TypeElement) method.getEnclosingElement();
-    Optional<String> unreachable = context.reachability().ofMember(method);
+    // are generated in the class that declares it. A private one of this class is computed
+    // there too: its generated class holds a copy of it.
+    Optional<String> unreachable = privateHere ? Optional.empty()
+        : context.reachability().ofMember(method);
     if (unreachable.isPresent()) {
       diagnostics().error(call, "call to '" + shown + "': generated code cannot call it: "
           + unreachable.get());
@@ -127,8 +147,9 @@ final class CalleeResolver {
           + " supported at order 2 yet; pass the elements '" + name + "' needs as 'double's");
       return Optional.empty();
     }
-    String userClass = context.referenceTo(declaring);
-    return Optional.of(new Callee(userClass, gradClassReference(declaring), name,
+    String gradClass = gradClassReference(declaring);
+    String userClass = privateHere ? gradClass : context.referenceTo(declaring);
+    return Optional.of(new Callee(userClass, gradClass, name,
         parameterTypes(method).orElseThrow(), active, returnsArray));
   }
 
@@ -188,15 +209,59 @@ final class CalleeResolver {
    */
   static ExecutableElement choose(LoweringContext context, TypeElement owner, String name,
       List<Operand> arguments) {
-    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
     List<ExecutableElement> applicable = new ArrayList<>();
     for (ExecutableElement candidate : candidates(context, owner, name)) {
-      Optional<List<NumericType>> parameters = parameterTypes(candidate);
-      if (parameters.isPresent() && widens(argumentTypes, parameters.get())) {
+      if (isApplicable(context, candidate, arguments)) {
         applicable.add(candidate);
       }
     }
-    return mostSpecific(applicable);
+    return arguments.stream().anyMatch(a -> a.type().isReference())
+        ? mostSpecificByType(context, applicable) : mostSpecific(applicable);
+  }
+
+  /**
+   * Whether {@code arguments} convert to the parameters of {@code candidate} without boxing or
+   * varargs (JLS 15.12.2.2): primitives by widening, strings and objects when their Java type
+   * is assignable to the parameter's.
+   */
+  static boolean isApplicable(LoweringContext context, ExecutableElement candidate,
+      List<Operand> arguments) {
+    Optional<List<NumericType>> parameters = parameterTypes(candidate);
+    if (parameters.isEmpty() || parameters.get().size() != arguments.size()) {
+      return false;
+    }
+    for (int i = 0; i < arguments.size(); i++) {
+      Operand argument = arguments.get(i);
+      NumericType parameter = parameters.get().get(i);
+      if (argument.type().isReference() || parameter.isReference()) {
+        Optional<javax.lang.model.type.TypeMirror> type = context.referenceTypeOf(argument);
+        if (!argument.type().isReference() || type.isEmpty() || !context.types().isAssignable(
+            type.get(), candidate.getParameters().get(i).asType())) {
+          return false;
+        }
+      } else if (!argument.type().widensTo(parameter)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The most specific of methods applicable to arguments some of which are objects. */
+  private static ExecutableElement mostSpecificByType(LoweringContext context,
+      List<ExecutableElement> applicable) {
+    for (ExecutableElement candidate : applicable) {
+      boolean best = true;
+      for (ExecutableElement other : applicable) {
+        for (int i = 0; i < candidate.getParameters().size(); i++) {
+          best &= context.types().isSubtype(candidate.getParameters().get(i).asType(),
+              other.getParameters().get(i).asType());
+        }
+      }
+      if (best) {
+        return candidate;
+      }
+    }
+    return null;
   }
 
   /**
@@ -277,6 +342,9 @@ final class CalleeResolver {
     if (type.toString().equals("java.lang.String")) {
       return Optional.of(NumericType.STRING);
     }
+    if (type.getKind() == TypeKind.DECLARED) {
+      return Optional.of(NumericType.OBJECT); // an object: its own type decides (isApplicable)
+    }
     if (type instanceof ArrayType array) {
       TypeMirror component = array.getComponentType();
       if (component instanceof ArrayType inner
@@ -286,7 +354,7 @@ final class CalleeResolver {
       return switch (component.getKind()) {
         case DOUBLE -> Optional.of(NumericType.DOUBLE_ARRAY);
         case INT -> Optional.of(NumericType.INT_ARRAY);
-        default -> Optional.empty();
+        default -> Optional.of(NumericType.OBJECT);
       };
     }
     return LoweringContext.variableType(type.getKind());

@@ -25,6 +25,7 @@ import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.NewArrayTree;
+import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.PrimitiveTypeTree;
@@ -60,6 +61,7 @@ final class ExpressionLowering {
   private final CalleeResolver callees;
   private final RuledCalls ruledCalls;
   private final InactiveCalls inactiveCalls;
+  private final ObjectValues objects;
   /** The call being lowered as a statement, whose value nothing reads; null otherwise. */
   private MethodInvocationTree discarded;
   private SwitchLowering switches;
@@ -76,6 +78,7 @@ final class ExpressionLowering {
     this.callees = new CalleeResolver(context);
     this.ruledCalls = new RuledCalls(context, callees);
     this.inactiveCalls = new InactiveCalls(context);
+    this.objects = new ObjectValues(context);
   }
 
   /** Where switch expressions are lowered: with the statements of their cases. */
@@ -87,7 +90,7 @@ final class ExpressionLowering {
     switch (expression.getKind()) {
       case PARENTHESIZED -> {
         Operand inner = lower(((ParenthesizedTree) expression).getExpression());
-        if (inner instanceof Operand.Constant constant) {
+        if (inner instanceof Operand.Constant constant && !constant.type().isReference()) {
           return charTypedIf(charConstants.contains(constant), new Operand.Constant(
               Expr.atom("(" + constant.expression() + ")"), constant.type(),
               constant.knownValue()));
@@ -108,10 +111,8 @@ final class ExpressionLowering {
             NumericType.STRING, OptionalDouble.empty());
       }
       case NULL_LITERAL -> {
-        unsupported(expression, describe(expression) + " '" + context.source().of(expression)
-            + "': only numeric and boolean expressions are supported (strings only in the"
-            + " message of a thrown exception)");
-        return null;
+        // no object: compared with '==', assigned to a local of a reference type
+        return context.referenceConstant("null", context.types().getNullType());
       }
       case IDENTIFIER -> {
         return identifier((IdentifierTree) expression);
@@ -154,22 +155,24 @@ final class ExpressionLowering {
       }
       case AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT, LEFT_SHIFT_ASSIGNMENT,
           RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
-        unsupported(expression, "compound assignment '" + operatorOf(expression.getKind())
-            + "=' is not supported: use '+=', '-=', '*=', '/=' or '%='");
-        LocalScopes.Local local =
-            localNamed(((CompoundAssignmentTree) expression).getVariable());
-        if (local != null) {
-          local.markBroken(); // its uses must not add "might not have been initialized"
+        CompoundAssignmentTree assignment = (CompoundAssignmentTree) expression;
+        if (!(assignment.getVariable() instanceof ArrayAccessTree)) {
+          return bitwiseAssignment(assignment); // e >>= 1, flags |= bit: on integers, booleans
         }
+        unsupported(expression, "compound assignment '" + operatorOf(expression.getKind())
+            + "=' into an array element is not supported: use '+=', '-=', '*=', '/=' or '%='");
         return null;
       }
       case NEW_ARRAY -> {
         return newArray((NewArrayTree) expression, null);
       }
       case NEW_CLASS -> {
-        unsupported(expression, "object creation ('new') is not supported: a differentiable"
-            + " method computes with primitive values only");
-        return null;
+        NewClassTree creation = (NewClassTree) expression;
+        List<Operand> arguments = new ArrayList<>();
+        for (ExpressionTree argument : creation.getArguments()) {
+          arguments.add(lower(argument));
+        }
+        return arguments.contains(null) ? null : objects.construction(creation, arguments);
       }
       case LAMBDA_EXPRESSION -> {
         unsupported(expression, "lambda expression is not supported: a differentiable method"
@@ -257,6 +260,35 @@ final class ExpressionLowering {
    * evaluated, the result is narrowed to the target's type, stored, and is the expression's
    * value.
    */
+  /**
+   * {@code v op= e} of a shift or bitwise operator on a local: {@code int}s, {@code long}s and
+   * {@code boolean}s, which carry no derivative; narrowed to the local's type as Java does.
+   */
+  private Operand bitwiseAssignment(CompoundAssignmentTree assignment) {
+    LocalScopes.Local target = assignmentTarget(assignment.getVariable());
+    Operand current = target == null ? null : context.read(target, assignment.getVariable());
+    Operand operand = lower(assignment.getExpression());
+    if (current == null || operand == null) {
+      if (target != null) {
+        target.markBroken(); // its uses must not add "might not have been initialized"
+      }
+      return null;
+    }
+    String operator = operatorOf(assignment.getKind());
+    Optional<NumericType> type = resultType(operator, current.type(), operand.type());
+    if (type.isEmpty() || current.isActive() || operand.isActive()) {
+      unsupported(assignment, "compound assignment '" + operator + "=' cannot be applied to '"
+          + typeName(current) + "' and '" + typeName(operand) + "': it applies to 'int',"
+          + " 'long' and 'boolean' values, which carry no derivative");
+      target.markBroken();
+      return null;
+    }
+    Operand combined = combine(Operation.infix(operator), current, operand, type.get());
+    Operand stored = convert(combined, target.type());
+    context.bind(target, stored);
+    return stored;
+  }
+
   Operand compoundAssignment(CompoundAssignmentTree assignment) {
     if (assignment.getVariable() instanceof ArrayAccessTree access) {
       // a[i] op= v: a and i once, the element read before v is evaluated (JLS 15.26.2)
@@ -421,7 +453,7 @@ final class ExpressionLowering {
     if (array == null || index == null) {
       return null;
     }
-    if (!array.type().isArray()) {
+    if (!array.type().isArray() && !objects.isOtherArray(array)) {
       unsupported(access, "'" + context.source().of(access.getExpression()) + "' is not an"
           + " array: it has type '" + array.type().keyword() + "'");
       return null;
@@ -430,6 +462,9 @@ final class ExpressionLowering {
       unsupported(access.getIndex(), "array index '" + context.source().of(access.getIndex())
           + "' has type '" + index.type().keyword() + "': an index must be an 'int'");
       return null;
+    }
+    if (objects.isOtherArray(array)) {
+      return objects.element(array, index, access); // long[], int[][], String[]: as written
     }
     boolean active = array instanceof Operand.Use use && use.value().isActiveArray();
     NumericType element = array.type().elementType();
@@ -587,9 +622,7 @@ final class ExpressionLowering {
       return null;
     }
     if (!array.type().isArray()) {
-      unsupported(select, "'" + context.source().of(select) + "' is not supported: only static"
-          + " constants and the 'length' of an array can be read with '.'");
-      return null;
+      return objects.field(array, "length", select);
     }
     return context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
   }
@@ -599,8 +632,10 @@ final class ExpressionLowering {
     if (member.equals("length") && isArrayExpression(select.getExpression())) {
       return arrayLength(select);
     }
-    boolean qualifierIsLocal = select.getExpression() instanceof IdentifierTree id
-        && context.scopes().lookUp(id.getName().toString()) != null;
+    boolean qualifierIsLocal = startsWithLocal(select.getExpression());
+    if (member.equals("class") && Symbols.isName(select.getExpression()) && !qualifierIsLocal) {
+      return classLiteral(select);
+    }
     if (Symbols.isName(select.getExpression()) && !qualifierIsLocal) {
       Optional<TypeElement> owner = context.symbols().resolveType(select.getExpression());
       if (owner.isPresent()) {
@@ -616,9 +651,48 @@ final class ExpressionLowering {
           + context.source().of(select.getExpression()) + "'");
       return null;
     }
-    unsupported(select, "'" + context.source().of(select) + "' is not supported: only static"
-        + " constants can be read with '.'");
-    return null;
+    // a field of an object (a parameter, a local, what a call returns): read as written
+    Operand receiver = lower(select.getExpression());
+    return receiver == null ? null : objects.field(receiver, member, select);
+  }
+
+  /** Whether {@code operand} is an array of another element type or rank: {@code long[]}. */
+  boolean isOtherArray(Operand operand) {
+    return objects.isOtherArray(operand);
+  }
+
+  /** {@code array[index]} of such an array: its element, as written. */
+  Operand otherElement(Operand array, Operand index, Tree at) {
+    return objects.element(array, index, at);
+  }
+
+  /** An operand's type as messages name it: its keyword, or its class's simple name. */
+  private String typeName(Operand operand) {
+    return context.referenceTypeOf(operand)
+        .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
+        .map(mirror -> ((javax.lang.model.type.DeclaredType) mirror).asElement()
+            .getSimpleName().toString())
+        .orElse(operand.type().keyword());
+  }
+
+  /** {@code Owner.class}: a constant of type {@code Class<Owner>}. */
+  private Operand classLiteral(MemberSelectTree select) {
+    Optional<TypeElement> owner = context.symbols().resolveType(select.getExpression());
+    if (owner.isEmpty()) {
+      diagnostics.unresolved(select, "cannot find class '"
+          + context.source().of(select.getExpression()) + "'");
+      return null;
+    }
+    Optional<String> unreachable = context.reachability().ofType(owner.get());
+    if (unreachable.isPresent()) {
+      unsupported(select, "generated code cannot name '" + context.source().of(select) + "': "
+          + unreachable.get());
+      return null;
+    }
+    TypeElement classType = context.elements().getTypeElement("java.lang.Class");
+    return context.referenceConstant(context.referenceTo(owner.get()) + ".class",
+        context.types().getDeclaredType(classType,
+            context.types().erasure(owner.get().asType())));
   }
 
   /**
@@ -633,7 +707,8 @@ final class ExpressionLowering {
       String name = identifier.getName().toString();
       LocalScopes.Local local = context.scopes().lookUp(name);
       if (local != null) {
-        return local.type().isArray();
+        return local.type().isArray() || (local.referenceType() != null
+            && local.referenceType().getKind() == TypeKind.ARRAY);
       }
       return context.symbols().resolveField(name)
           .map(field -> field.asType().getKind() == TypeKind.ARRAY).orElse(false);
@@ -648,11 +723,13 @@ final class ExpressionLowering {
   private Operand tableValue(VariableElement field, Tree use) {
     String name = field.getSimpleName().toString();
     Optional<NumericType> type = arrayTypeOf(field.asType());
-    if (type.isEmpty() || !field.getModifiers().contains(Modifier.FINAL)) {
+    if (!field.getModifiers().contains(Modifier.FINAL)) {
       unsupported(use, "field '" + name + "' of type '" + field.asType() + "' cannot be read:"
-          + " only 'static final' tables of type 'double[]', 'double[][]' or 'int[]' are"
-          + " supported, read as constants");
+          + " only 'static final' arrays are supported, read as constants");
       return null;
+    }
+    if (type.isEmpty()) {
+      return referenceField(field, use); // long[], String[], int[][]: read as written
     }
     TypeElement owner = (TypeElement) field.getEnclosingElement();
     Optional<String> unreachable = context.reachability().ofMember(field);
@@ -663,6 +740,54 @@ final class ExpressionLowering {
     }
     return new Operand.Constant(Expr.atom(context.referenceTo(owner) + "." + name), type.get(),
         OptionalDouble.empty());
+  }
+
+  /**
+   * A static field of a reference type (an enum constant, an object, a string, an array of
+   * another type): a {@code final} one is a constant that generated code reads by its name;
+   * another is read once, where the user's method reads it.
+   */
+  private Operand referenceField(VariableElement field, Tree use) {
+    String name = field.getSimpleName().toString();
+    if (field.getConstantValue() instanceof String text) {
+      // a compile-time constant: its literal, as javac inlines it
+      return new Operand.Constant(Expr.atom(context.elements().getConstantExpression(text)),
+          NumericType.STRING, OptionalDouble.empty());
+    }
+    Optional<String> unreachable = context.reachability().ofMember(field);
+    if (unreachable.isPresent()) {
+      unsupported(use, "field '" + name + "' carries no derivative and would be read as"
+          + " written, but generated code cannot read it: " + unreachable.get());
+      return null;
+    }
+    TypeElement owner = (TypeElement) field.getEnclosingElement();
+    if (context.javaText(field.asType()).isEmpty()) {
+      unsupported(use, "field '" + name + "' has type '" + field.asType() + "', which"
+          + " generated code cannot name: " + context.typeProblem(field.asType()));
+      return null;
+    }
+    Operand.Constant constant = context.referenceConstant(context.referenceTo(owner) + "."
+        + name, field.asType());
+    if (field.getModifiers().contains(Modifier.FINAL)) {
+      return constant;
+    }
+    return context.emitReference(Operation.COPY, List.of(constant), field.asType())
+        .orElseThrow();
+  }
+
+  /**
+   * Whether Java's assignment conversion takes {@code value} to a local of the reference type
+   * {@code target}: a string or an object whose type is assignable to it.
+   */
+  boolean assignableReference(Operand value, javax.lang.model.type.TypeMirror target, Tree at) {
+    Optional<javax.lang.model.type.TypeMirror> type = context.referenceTypeOf(value);
+    if (value.type().isReference() && type.isPresent()
+        && context.types().isAssignable(type.get(), target)) {
+      return true;
+    }
+    unsupported(at, "a value of type '" + type.map(Object::toString)
+        .orElse(value.type().keyword()) + "' cannot be assigned to '" + target + "'");
+    return false;
   }
 
   private static Optional<NumericType> arrayTypeOf(javax.lang.model.type.TypeMirror type) {
@@ -696,6 +821,9 @@ final class ExpressionLowering {
       return tableValue(field, use);
     }
     Optional<NumericType> type = ConstantText.valueType(kind);
+    if (type.isEmpty() && kind == TypeKind.DECLARED) {
+      return referenceField(field, use); // an enum constant, an object, a string
+    }
     if (type.isEmpty()) {
       unsupported(use, "field '" + name + "' has type '" + field.asType()
           + "': only numeric and boolean constants are supported");
@@ -748,7 +876,7 @@ final class ExpressionLowering {
     Optional<NumericType> type = resultType(operator, left.type(), right.type());
     if (type.isEmpty()) {
       unsupported(binary, "operator '" + operator + "' cannot be applied to '"
-          + left.type().keyword() + "' and '" + right.type().keyword() + "'");
+          + typeName(left) + "' and '" + typeName(right) + "'");
       return null;
     }
     boolean differentiable = "+-*/%".contains(operator) || isComparison(operator);
@@ -1059,15 +1187,24 @@ final class ExpressionLowering {
         return arguments.contains(null) ? null
             : ruledCalls.lowerOnReceiver(field.get(), method, arguments, invocation, shown);
       }
+      if (startsWithLocal(member.getExpression())) {
+        return instanceCall(member, invocation, shown);
+      }
       unsupported(invocation, "call to '" + shown + "' is not differentiable: '"
           + context.source().of(member.getExpression()) + "' is "
-          + receiverVariable(member.getExpression()).get() + ", and ad4j differentiates calls"
-          + " of static methods only, not of methods of objects");
+          + receiverVariable(member.getExpression()).get() + ", and a @Differentiable method"
+          + " is static: it can call methods of its parameters, its locals and static fields,"
+          + " not of instance fields");
       lowerArguments(invocation);
       return null;
+    } else if (select instanceof MemberSelectTree member && startsWithLocal(member.getExpression())) {
+      return instanceCall(member, invocation, shown); // p.q.m(): a field of a local's object
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())) {
       name = member.getIdentifier().toString();
       target = context.symbols().resolveQualifiedCall(member.getExpression());
+    } else if (select instanceof MemberSelectTree member) {
+      // a method of what an expression gives: T[1].length(), sb.append(a).append(b)
+      return instanceCall(member, invocation, shown);
     } else {
       unsupported(invocation, "call to '" + shown + "' is not differentiable: only calls of"
           + " static methods are supported");
@@ -1149,6 +1286,40 @@ final class ExpressionLowering {
     }
     return mathCall(((CallTarget.MathFunction) target).owner(), name, arguments, invocation,
         shown);
+  }
+
+  /** {@code receiver.name(arguments)} on an object or a string, run as written. */
+  private Operand instanceCall(MemberSelectTree member, MethodInvocationTree invocation,
+      String shown) {
+    boolean isDiscarded = invocation == discarded;
+    Operand receiver = lower(member.getExpression());
+    List<Operand> arguments = lowerAll(invocation);
+    if (receiver == null || arguments == null) {
+      return null;
+    }
+    if (!invocation.getTypeArguments().isEmpty()) {
+      unsupported(invocation, "call to '" + shown + "' with type arguments is not supported");
+      return null;
+    }
+    if (!receiver.type().isReference()) {
+      unsupported(invocation, "call to '" + shown + "': '"
+          + context.source().of(member.getExpression()) + "' has type '"
+          + receiver.type().keyword() + "', which has no methods");
+      return null;
+    }
+    return objects.call(receiver, member.getIdentifier().toString(), arguments, invocation,
+        shown, isDiscarded);
+  }
+
+  /** Whether {@code expression} is a local's name, or a field or element of one's. */
+  private boolean startsWithLocal(ExpressionTree expression) {
+    if (expression instanceof IdentifierTree identifier) {
+      return context.scopes().lookUp(identifier.getName().toString()) != null;
+    }
+    if (expression instanceof MemberSelectTree select) {
+      return startsWithLocal(select.getExpression());
+    }
+    return false;
   }
 
   /**
@@ -1327,6 +1498,7 @@ final class ExpressionLowering {
           bothNumeric ? Optional.of(NumericType.promote(left, right)) : Optional.empty();
       case "<", ">", "<=", ">=" -> bothNumeric ? Optional.of(NumericType.BOOLEAN) : Optional.empty();
       case "==", "!=" -> bothNumeric || bothBoolean
+          || (left.isReference() && right.isReference())
           ? Optional.of(NumericType.BOOLEAN) : Optional.empty();
       case "<<", ">>", ">>>" -> left.isIntegral() && right.isIntegral()
           ? Optional.of(left) : Optional.empty();

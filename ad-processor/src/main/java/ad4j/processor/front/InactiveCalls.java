@@ -69,11 +69,17 @@ final class InactiveCalls {
   Operand lowerOnField(VariableElement field, String name, List<Operand> arguments,
       CalleeResolver callees, MethodInvocationTree invocation, String shown,
       boolean discarded) {
-    if (!field.getModifiers().contains(Modifier.STATIC)
-        || !(context.types().asElement(field.asType()) instanceof TypeElement type)) {
-      context.diagnostics().error(invocation, "call to '" + shown + "': ad4j runs calls of"
-          + " methods of objects held in static fields as written, and '"
-          + field.getSimpleName() + "' is not a static field of a class type");
+    if (!field.getModifiers().contains(Modifier.STATIC)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': '"
+          + field.getSimpleName() + "' is an instance field, and a @Differentiable method is"
+          + " static: it has no object whose field it could read; pass the object as a"
+          + " parameter, or hold it in a static field");
+      return null;
+    }
+    if (!(context.types().asElement(field.asType()) instanceof TypeElement type)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': '"
+          + field.getSimpleName() + "' has type '" + field.asType() + "', which has no methods"
+          + " ad4j can call");
       return null;
     }
     Optional<ExecutableElement> method = callees.select(type, name, arguments);
@@ -106,7 +112,7 @@ final class InactiveCalls {
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
           + context.source().of(argument) + "' carries a derivative into '"
           + context.source().of(invocation) + "', which ad4j cannot differentiate: "
-          + advice(method, qualified));
+          + (receiver != null ? objectAdvice(method, receiver) : advice(method, qualified)));
       return null;
     }
     for (int i = 0; i < arguments.size(); i++) {
@@ -125,11 +131,15 @@ final class InactiveCalls {
           + " it on");
       return null;
     }
-    if (type.isEmpty()) {
+    javax.lang.model.type.TypeMirror returned = method.getReturnType();
+    boolean reference = returned.getKind() == TypeKind.DECLARED
+        || (returned.getKind() == TypeKind.ARRAY
+            && context.irType(returned).map(NumericType::isReference).orElse(false));
+    if (type.isEmpty() && !reference) {
       context.diagnostics().error(invocation, "call to '" + shown + "' returns '"
           + method.getReturnType() + "': ad4j runs calls that carry no derivative as written"
-          + " when they return a primitive value or nothing, and does not support values of"
-          + " type '" + method.getReturnType() + "'");
+          + " when they return a primitive value, an object or nothing, and does not support"
+          + " values of type '" + method.getReturnType() + "'");
       return null;
     }
     Optional<String> unreachable = context.reachability().ofMember(method);
@@ -141,6 +151,17 @@ final class InactiveCalls {
     }
     String name = (receiver != null ? receiver : context.referenceTo(declaring)) + "."
         + method.getSimpleName();
+    if (reference) {
+      // an object (or string) that carries no derivative: Integer.valueOf(k), List.of(...)
+      Optional<Operand> result = context.emitReference(
+          Operation.plainCall(name, arguments.size()), arguments, returned);
+      if (result.isEmpty()) {
+        context.diagnostics().error(invocation, "call to '" + shown + "' returns '" + returned
+            + "', which generated code cannot name: " + context.typeProblem(returned));
+        return null;
+      }
+      return result.get();
+    }
     return context.emit(Operation.plainCall(name, arguments.size()), arguments, type.get(),
         false);
   }
@@ -166,16 +187,14 @@ final class InactiveCalls {
    * out of reach. The arguments are evaluated as written, like those of a call run as written.
    */
   Optional<String> constructionProblem(TypeElement type, List<Operand> arguments) {
-    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
     for (ExecutableElement constructor
         : javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements())) {
-      Optional<List<NumericType>> parameters = CalleeResolver.parameterTypes(constructor);
-      if (parameters.isPresent() && CalleeResolver.widens(argumentTypes, parameters.get())) {
+      if (CalleeResolver.isApplicable(context, constructor, arguments)) {
         return context.reachability().ofMember(constructor);
       }
     }
     return Optional.of("ad4j finds no constructor of '" + type.getSimpleName() + "' that takes"
-        + " these arguments (ad4j passes numbers, booleans and strings)");
+        + " these arguments (ad4j passes numbers, booleans, strings and objects)");
   }
 
   private static boolean carriesDerivative(NumericType type) {
@@ -205,6 +224,20 @@ final class InactiveCalls {
     };
   }
 
+  /**
+   * What to do about a call of a method of an object held in a static field, {@code receiver},
+   * that an argument carries a derivative into: the object's methods run as written, and
+   * {@code @DerivativeOf} rules with the owner's class make them differentiable.
+   */
+  private String objectAdvice(ExecutableElement method, String receiver) {
+    TypeElement owner = (TypeElement) method.getEnclosingElement();
+    String type = owner.getSimpleName().toString();
+    return "'" + receiver + "' holds an object, and ad4j runs its methods as written; give the"
+        + " partial derivatives of '" + type + "." + method.getSimpleName() + "' with"
+        + " @DerivativeOf(owner = " + type + ".class, value = \"" + method.getSimpleName()
+        + "\")";
+  }
+
   /** What to do about a call an argument carries a derivative into. */
   private String advice(ExecutableElement method, String qualified) {
     if (!context.isCompiledFromSource(method)) {
@@ -232,6 +265,20 @@ final class InactiveCalls {
   private Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
     if (!method.getModifiers().contains(Modifier.STATIC)) {
       return Optional.of("it is not static, and ad4j differentiates static methods only");
+    }
+    if (method.getModifiers().contains(Modifier.PRIVATE)) {
+      return Optional.of("it is private, and generated code, in another class, cannot call"
+          + " it; make it package-private as well");
+    }
+    if (!method.getTypeParameters().isEmpty()) {
+      return Optional.of("it is generic, and ad4j differentiates methods that are not");
+    }
+    for (VariableElement parameter : method.getParameters()) {
+      Optional<String> problem = ActiveParameters.typeProblem(parameter);
+      if (problem.isPresent()) {
+        return Optional.of("its parameter '" + parameter.getSimpleName() + "' has type '"
+            + parameter.asType() + "': " + problem.get());
+      }
     }
     if (method.getReturnType().getKind() != TypeKind.DOUBLE
         && !ActiveParameters.isVectorResult(method.getReturnType())) {

@@ -22,6 +22,9 @@ final class LocalScopes {
     private final boolean typeKnown;
     private boolean broken;
     private Value value;
+    /** For an {@link NumericType#OBJECT} local: its declared type. */
+    private javax.lang.model.type.TypeMirror referenceType;
+    private String javaType;
 
     Local(String name, NumericType type, Variable variable, boolean broken, boolean typeKnown) {
       this.name = name;
@@ -46,6 +49,24 @@ final class LocalScopes {
 
     NumericType type() {
       return type;
+    }
+
+    /** The declared type of an {@link NumericType#OBJECT} local; null for others. */
+    javax.lang.model.type.TypeMirror referenceType() {
+      return referenceType;
+    }
+
+    /** How generated code names the declared type of an {@link NumericType#OBJECT} local. */
+    String javaType() {
+      return javaType;
+    }
+
+    private void declareAs(javax.lang.model.type.TypeMirror mirror, String text) {
+      referenceType = mirror;
+      javaType = text;
+      if (variable != null && mirror != null) {
+        variable.declareAs(mirror, text);
+      }
     }
 
     /** The mutable variable behind this local, or null when it is single-assignment. */
@@ -94,14 +115,25 @@ final class LocalScopes {
     Variable variable = context.needsVariable(name)
         ? context.ir().variable(name, parameter.type(), parameter) : null;
     Local local = new Local(name, parameter.type(), variable, false, true);
+    local.declareAs(parameter.referenceType(), parameter.javaType());
     local.hold(parameter);
     scopes.peek().put(name, local);
   }
 
   void declareLocal(String name, NumericType type, LoweringContext context) {
+    declareLocal(name, type, null, null, context);
+  }
+
+  /** A local of an object type ({@code mirror}, named {@code text} in generated code). */
+  void declareLocal(String name, NumericType type, javax.lang.model.type.TypeMirror mirror,
+      String text, LoweringContext context) {
     Variable variable = context.needsVariable(name)
         ? context.ir().variable(name, type, null) : null;
-    scopes.peek().put(name, new Local(name, type, variable, false, true));
+    Local local = new Local(name, type, variable, false, true);
+    if (mirror != null) {
+      local.declareAs(mirror, text);
+    }
+    scopes.peek().put(name, local);
   }
 
   /** A local whose declaration was in error: known, so that its uses are not errors too. */

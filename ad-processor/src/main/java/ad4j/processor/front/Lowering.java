@@ -49,6 +49,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeMirror;
+import com.sun.source.tree.PrimitiveTypeTree;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -145,15 +148,27 @@ public final class Lowering {
     for (int i = 0; i < method.getParameters().size(); i++) {
       VariableTree parameter = method.getParameters().get(i);
       String name = parameter.getName().toString();
-      Optional<NumericType> declared = LoweringContext.typeOf(parameter.getType());
-      if (declared.isEmpty()) {
+      VariableElement parameterElement = element.getParameters().get(i);
+      Optional<NumericType> declared = ActiveParameters.typeProblem(parameterElement).isPresent()
+          ? Optional.empty() : context.irType(parameterElement.asType());
+      Optional<String> text = declared.isPresent() && declared.get() == NumericType.OBJECT
+          ? context.javaText(parameterElement.asType()) : Optional.of("");
+      if (declared.isPresent() && text.isEmpty()) {
+        diagnostics.error(parameter.getType(), "parameter '" + name + "' has type '"
+            + parameterElement.asType() + "', which generated code cannot name: "
+            + context.typeProblem(parameterElement.asType()));
+      }
+      if (declared.isEmpty() || text.isEmpty()) {
         // the signature's error is reported already; the body is checked all the same
         context.scopes().declareBroken(name);
         continue;
       }
       NumericType type = declared.get();
-      boolean active = ActiveParameters.isActive(element.getParameters().get(i));
+      boolean active = ActiveParameters.isActive(parameterElement);
       Value value = ir.parameter(name, type, active, parameters.size());
+      if (type == NumericType.OBJECT) {
+        value.declareAs(parameterElement.asType(), text.get());
+      }
       if (type.isArray()) {
         context.markReadOnly(value);
       }
@@ -293,8 +308,7 @@ public final class Lowering {
       case SYNCHRONIZED -> unsupported(statement,
           "'synchronized' statement is not supported: a differentiable method reads no shared"
               + " state");
-      case ASSERT -> unsupported(statement,
-          "'assert' statement is not supported: check arguments with 'if' and 'throw'");
+      case ASSERT -> lowerAssert((com.sun.source.tree.AssertTree) statement);
       case CLASS, INTERFACE, ENUM, RECORD -> unsupported(statement,
           "local class declaration is not supported in a differentiable method");
       default -> unsupported(statement, ExpressionLowering.describe(statement)
@@ -309,6 +323,10 @@ public final class Lowering {
     boolean inferred = type == null
         || (type instanceof IdentifierTree identifier && identifier.getName().contentEquals("var"));
     Optional<NumericType> declared = inferred ? Optional.empty() : LoweringContext.typeOf(type);
+    if (!inferred && declared.isEmpty() && !(type instanceof PrimitiveTypeTree)) {
+      lowerObjectDeclaration(declaration, name, type);
+      return;
+    }
     if (!inferred && declared.isEmpty()) {
       diagnostics.error(type, "local variable '" + name + "' has type '" + type
           + "': only 'double', 'int', 'long' and 'boolean' locals are supported");
@@ -335,6 +353,19 @@ public final class Lowering {
         return;
       }
       localType = value.type();
+      if (localType == NumericType.OBJECT) {
+        // 'var' of an object: declared as the initializer's type
+        TypeMirror mirror = context.referenceTypeOf(value).orElseThrow();
+        context.scopes().declareLocal(name, localType, mirror,
+            context.javaText(mirror).orElseThrow(), context);
+        LocalScopes.Local local = context.scopes().lookUp(name);
+        if (local.variable() != null) {
+          ir.add(new Declare(local.variable(), value, context.line()));
+        } else {
+          context.bind(local, value);
+        }
+        return;
+      }
       if (localType == NumericType.FLOAT) {
         diagnostics.error(declaration, "'var " + name + "' would have type 'float': only"
             + " 'double', 'int', 'long' and 'boolean' locals are supported");
@@ -369,6 +400,59 @@ public final class Lowering {
       ir.add(new Declare(local.variable(), initial, context.line()));
     } else if (value != null) {
       context.bind(local, value);
+    }
+  }
+
+  /**
+   * A local of a reference type other than the arrays ad4j computes with: an object, an enum,
+   * a {@code String}, another array. It carries no derivative: its initializer runs as written,
+   * and so does the code that uses it.
+   */
+  private void lowerObjectDeclaration(VariableTree declaration, String name, Tree type) {
+    Optional<TypeMirror> mirror = context.typeMirrorOf(type);
+    if (mirror.isEmpty()) {
+      diagnostics.unresolved(type, "cannot find the type '" + type + "' of local variable '"
+          + name + "'");
+      context.scopes().declareBroken(name);
+      lowerInitializerAfterError(declaration);
+      return;
+    }
+    NumericType kind = context.irType(mirror.get()).orElse(null);
+    Optional<String> text = context.javaText(mirror.get());
+    if (kind == null || text.isEmpty()) {
+      diagnostics.error(type, "local variable '" + name + "' has type '" + mirror.get()
+          + "', which generated code cannot name: " + context.typeProblem(mirror.get()));
+      context.scopes().declareBroken(name);
+      lowerInitializerAfterError(declaration);
+      return;
+    }
+    ExpressionTree initializer = declaration.getInitializer();
+    Operand value = initializer == null ? null : expressions.lower(initializer);
+    if (initializer != null && (value == null
+        || !expressions.assignableReference(value, mirror.get(), initializer))) {
+      context.scopes().declareBroken(name);
+      return;
+    }
+    if (name.isEmpty()) {
+      return;
+    }
+    if (kind == NumericType.OBJECT) {
+      context.scopes().declareLocal(name, kind, mirror.get(), text.get(), context);
+    } else {
+      context.scopes().declareLocal(name, kind, context);
+    }
+    LocalScopes.Local local = context.scopes().lookUp(name);
+    if (local.variable() != null) {
+      Operand initial = value != null ? value : Operand.Constant.zero(kind);
+      ir.add(new Declare(local.variable(), initial, context.line()));
+    } else if (value != null) {
+      context.bind(local, value);
+    }
+  }
+
+  private void lowerInitializerAfterError(VariableTree declaration) {
+    if (declaration.getInitializer() != null) {
+      expressions.lower(declaration.getInitializer());
     }
   }
 
@@ -611,10 +695,67 @@ public final class Lowering {
    * {@code for (T v : a) body}: {@code a} evaluated once, then a counting loop over its
    * elements, {@code v} declared from {@code a[index]} at the start of each iteration.
    */
+  /**
+   * {@code for (T e : array)} over an array of another element type or rank ({@code long[]},
+   * {@code Mode[]}, {@code int[][]}): a counting loop whose elements are read as written.
+   */
+  private boolean lowerForEachOther(String label, EnhancedForLoopTree tree, Operand array) {
+    VariableTree element = tree.getVariable();
+    String name = element.getName().toString();
+    TypeMirror component = ((javax.lang.model.type.ArrayType)
+        context.referenceTypeOf(array).orElseThrow()).getComponentType();
+    Tree typeTree = element.getType();
+    boolean inferred = typeTree == null || (typeTree instanceof IdentifierTree identifier
+        && identifier.getName().contentEquals("var"));
+    TypeMirror declared = inferred ? component : context.typeMirrorOf(typeTree).orElse(null);
+    NumericType kind = declared == null ? null : context.irType(declared).orElse(null);
+    if (declared == null || kind == null || !context.types().isAssignable(component, declared)) {
+      unsupported(inferred ? tree.getVariable() : typeTree, "the variable '" + name + "' of an"
+          + " enhanced 'for' loop over a '" + context.referenceTypeOf(array).orElseThrow()
+          + "' must have type '" + component + "'");
+      return true;
+    }
+    Variable index = ir.variable("index", NumericType.INT, null);
+    ir.add(new Declare(index, Operand.Constant.of(0), context.line()));
+    Supplier<Operand> test = () -> {
+      Operand length = context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
+      return context.emit(Operation.infix("<"),
+          List.of(new Operand.Use(context.readVariable(index)), length), NumericType.BOOLEAN,
+          false);
+    };
+    Runnable declareElement = () -> {
+      Operand value = expressions.otherElement(array,
+          new Operand.Use(context.readVariable(index)), tree.getExpression());
+      if (kind == NumericType.OBJECT) {
+        context.scopes().declareLocal(name, kind, declared,
+            context.javaText(declared).orElseThrow(), context);
+      } else {
+        value = expressions.convert(value, kind);
+        context.scopes().declareLocal(name, kind, context);
+      }
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local.variable() != null) {
+        ir.add(new Declare(local.variable(), value, context.line()));
+      } else {
+        context.bind(local, value);
+      }
+    };
+    Runnable step = () -> {
+      Operand next = context.emit(Operation.ADD,
+          List.of(new Operand.Use(context.readVariable(index)), Operand.Constant.of(1)),
+          NumericType.INT, false);
+      ir.add(new Store(index, next, context.line()));
+    };
+    return lowerLoop(label, null, test, true, declareElement, tree.getStatement(), step);
+  }
+
   private boolean lowerForEach(String label, EnhancedForLoopTree tree) {
     Operand array = expressions.lower(tree.getExpression());
     if (array == null) {
       return true;
+    }
+    if (expressions.isOtherArray(array)) {
+      return lowerForEachOther(label, tree, array);
     }
     if (!array.type().isArray()) {
       unsupported(tree.getExpression(), "enhanced 'for' loop over '"
@@ -856,6 +997,44 @@ public final class Lowering {
     ir.add(new Store(flag, Operand.Constant.of(true), context.line()));
     ir.add(new Jump(Jump.Kind.BREAK, loop.id, context.line()));
     loop.exits.add(new Exit(flag, kind, target));
+  }
+
+  /**
+   * {@code assert condition : detail;} as Java runs it: only when assertions are enabled for
+   * the user's class ({@code ad4j.runtime.Assertions}), the condition is evaluated, and when it
+   * is false, {@code new AssertionError(detail)} is thrown.
+   */
+  private void lowerAssert(com.sun.source.tree.AssertTree tree) {
+    TypeElement userClass = context.symbols().enclosingType();
+    TypeElement classType = context.elements().getTypeElement("java.lang.Class");
+    Operand.Constant classLiteral = context.referenceConstant(
+        context.referenceTo(userClass) + ".class",
+        context.types().getDeclaredType(classType, context.types().erasure(userClass.asType())));
+    Operand enabled = context.emit(Operation.plainCall("ad4j.runtime.Assertions.enabled", 1),
+        List.of(classLiteral), NumericType.BOOLEAN, false);
+    ir.openBlock();
+    Operand condition = expressions.lower(tree.getCondition());
+    if (condition != null && condition.type() != NumericType.BOOLEAN) {
+      unsupported(tree.getCondition(), "the condition of 'assert' must be a 'boolean'");
+      condition = null;
+    }
+    ir.openBlock();
+    Operand detail = tree.getDetail() == null ? null : expressions.lower(tree.getDetail());
+    String error = context.referenceTo(context.elements().getTypeElement("java.lang.AssertionError"));
+    if (tree.getDetail() == null) {
+      ir.add(new Throw(error, List.of(), false, context.line()));
+    } else if (detail != null) {
+      ir.add(new Throw(error, List.of(), false, List.of(detail), context.line()));
+    }
+    Block failing = ir.closeBlock();
+    if (condition != null) {
+      Operand fails = context.emit(Operation.NOT, List.of(condition), NumericType.BOOLEAN,
+          false);
+      ir.add(new If(ir.nextStatementId(), fails, failing, new Block(List.of()),
+          context.line()));
+    }
+    Block check = ir.closeBlock();
+    ir.add(new If(ir.nextStatementId(), enabled, check, new Block(List.of()), context.line()));
   }
 
   private void lowerThrow(ThrowTree tree) {

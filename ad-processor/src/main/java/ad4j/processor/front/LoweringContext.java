@@ -216,6 +216,212 @@ final class LoweringContext {
     return writtenArrays.contains(array) && arraysPassedToCalls.contains(array);
   }
 
+  /**
+   * Appends {@code result = operation(arguments)} whose result has the reference type
+   * {@code mirror} (an object, or a {@code String}), and returns a use of the result; empty
+   * when generated code cannot name the type.
+   */
+  Optional<Operand> emitReference(Operation operation, List<Operand> arguments,
+      TypeMirror mirror) {
+    NumericType type = referenceKind(mirror);
+    Optional<String> text = type == NumericType.OBJECT ? javaText(mirror) : Optional.of("");
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    Value result = ir.temporary(type, false);
+    if (type == NumericType.OBJECT) {
+      result.declareAs(mirror, text.get());
+    }
+    ir.add(new Instruction(result, operation, arguments, line));
+    return Optional.of(new Operand.Use(result));
+  }
+
+  private final Map<Operand, TypeMirror> constantTypes = new java.util.IdentityHashMap<>();
+
+  /**
+   * A constant of a reference type, as generated code writes it ({@code F.Mode.LINEAR},
+   * {@code F.NAMES}), with its Java type.
+   */
+  Operand.Constant referenceConstant(String text, TypeMirror mirror) {
+    Operand.Constant constant = new Operand.Constant(ad4j.processor.ir.Expr.atom(text),
+        referenceKind(mirror), java.util.OptionalDouble.empty());
+    constantTypes.put(constant, mirror);
+    return constant;
+  }
+
+  /** The Java type of an operand of a reference type ({@code String} or an object). */
+  Optional<TypeMirror> referenceTypeOf(Operand operand) {
+    if (operand.type() == NumericType.STRING) {
+      return Optional.of(elements.getTypeElement("java.lang.String").asType());
+    }
+    if (operand instanceof Operand.Use use && use.value().referenceType() != null) {
+      return Optional.of(use.value().referenceType());
+    }
+    return Optional.ofNullable(constantTypes.get(operand));
+  }
+
+  /** {@code String} for {@code java.lang.String}, else an object. */
+  NumericType referenceKind(TypeMirror mirror) {
+    return mirror.getKind() != TypeKind.NULL && isString(mirror)
+        ? NumericType.STRING : NumericType.OBJECT;
+  }
+
+  boolean isString(TypeMirror mirror) {
+    TypeElement string = elements.getTypeElement("java.lang.String");
+    return string != null && types.isSameType(mirror, string.asType());
+  }
+
+  /**
+   * The IR type of a value of Java type {@code mirror}: a primitive ad4j computes with, one of
+   * its array types, {@code String}, or an object; empty for {@code char}, {@code short},
+   * {@code byte} and type variables.
+   */
+  Optional<NumericType> irType(TypeMirror mirror) {
+    switch (mirror.getKind()) {
+      case DECLARED -> {
+        return Optional.of(referenceKind(mirror));
+      }
+      case ARRAY -> {
+        javax.lang.model.type.TypeMirror component =
+            ((javax.lang.model.type.ArrayType) mirror).getComponentType();
+        if (component.getKind() == TypeKind.DOUBLE) {
+          return Optional.of(NumericType.DOUBLE_ARRAY);
+        }
+        if (component.getKind() == TypeKind.INT) {
+          return Optional.of(NumericType.INT_ARRAY);
+        }
+        if (component.getKind() == TypeKind.ARRAY && ((javax.lang.model.type.ArrayType) component)
+            .getComponentType().getKind() == TypeKind.DOUBLE) {
+          return Optional.of(NumericType.DOUBLE_MATRIX);
+        }
+        return javaText(mirror).isPresent() ? Optional.of(NumericType.OBJECT) : Optional.empty();
+      }
+      case VOID -> {
+        return Optional.of(NumericType.VOID);
+      }
+      case FLOAT -> {
+        return Optional.of(NumericType.FLOAT);
+      }
+      default -> {
+        return variableType(mirror.getKind());
+      }
+    }
+  }
+
+  /**
+   * How generated code in the user's package writes the type {@code mirror}: classes by the
+   * names {@link #referenceTo} gives, with their type arguments; arrays of any rank. Empty for
+   * what it cannot write (type variables, wildcards, intersections).
+   */
+  Optional<String> javaText(TypeMirror mirror) {
+    switch (mirror.getKind()) {
+      case ARRAY -> {
+        return javaText(((javax.lang.model.type.ArrayType) mirror).getComponentType())
+            .map(component -> component + "[]");
+      }
+      case DECLARED -> {
+        javax.lang.model.type.DeclaredType declared =
+            (javax.lang.model.type.DeclaredType) mirror;
+        if (reachability.ofType((TypeElement) declared.asElement()).isPresent()) {
+          return Optional.empty();
+        }
+        StringBuilder text =
+            new StringBuilder(referenceTo((TypeElement) declared.asElement()));
+        if (!declared.getTypeArguments().isEmpty()) {
+          List<String> arguments = new ArrayList<>();
+          for (TypeMirror argument : declared.getTypeArguments()) {
+            Optional<String> argumentText = javaText(argument);
+            if (argumentText.isEmpty()) {
+              return Optional.empty();
+            }
+            arguments.add(argumentText.get());
+          }
+          text.append('<').append(String.join(", ", arguments)).append('>');
+        }
+        return Optional.of(text.toString());
+      }
+      case WILDCARD -> {
+        javax.lang.model.type.WildcardType wildcard = (javax.lang.model.type.WildcardType) mirror;
+        if (wildcard.getExtendsBound() != null) {
+          return javaText(wildcard.getExtendsBound()).map(bound -> "? extends " + bound);
+        }
+        if (wildcard.getSuperBound() != null) {
+          return javaText(wildcard.getSuperBound()).map(bound -> "? super " + bound);
+        }
+        return Optional.of("?");
+      }
+      default -> {
+        return mirror.getKind().isPrimitive()
+            ? Optional.of(mirror.toString()) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * The Java type a declaration's type tree names: a primitive, an array, a class (raw when
+   * written without type arguments) or a parameterized class; empty when it cannot be resolved
+   * (or has wildcards).
+   */
+  Optional<TypeMirror> typeMirrorOf(Tree tree) {
+    if (tree instanceof PrimitiveTypeTree primitive) {
+      return Optional.of(types.getPrimitiveType(primitive.getPrimitiveTypeKind()));
+    }
+    if (tree instanceof com.sun.source.tree.ArrayTypeTree array) {
+      return typeMirrorOf(array.getType()).map(types::getArrayType);
+    }
+    if (tree instanceof com.sun.source.tree.ParameterizedTypeTree parameterized) {
+      Optional<TypeElement> raw = parameterized.getType() instanceof
+          com.sun.source.tree.ExpressionTree name ? symbols.resolveType(name) : Optional.empty();
+      if (raw.isEmpty()) {
+        return Optional.empty();
+      }
+      List<TypeMirror> arguments = new ArrayList<>();
+      for (Tree argument : parameterized.getTypeArguments()) {
+        Optional<TypeMirror> mirror = typeMirrorOf(argument);
+        if (mirror.isEmpty() || mirror.get().getKind().isPrimitive()) {
+          return Optional.empty();
+        }
+        arguments.add(mirror.get());
+      }
+      if (arguments.size() != raw.get().getTypeParameters().size()) {
+        return Optional.empty();
+      }
+      return Optional.of(types.getDeclaredType(raw.get(), arguments.toArray(TypeMirror[]::new)));
+    }
+    if (tree instanceof com.sun.source.tree.ExpressionTree name && Symbols.isName(name)) {
+      return symbols.resolveType(name).map(type -> types.erasure(type.asType()));
+    }
+    return Optional.empty();
+  }
+
+  /** Why generated code cannot name the type {@code mirror}, when {@link #javaText} is empty. */
+  String typeProblem(TypeMirror mirror) {
+    switch (mirror.getKind()) {
+      case ARRAY -> {
+        return typeProblem(((javax.lang.model.type.ArrayType) mirror).getComponentType());
+      }
+      case DECLARED -> {
+        javax.lang.model.type.DeclaredType declared =
+            (javax.lang.model.type.DeclaredType) mirror;
+        Optional<String> unreachable =
+            reachability.ofType((TypeElement) declared.asElement());
+        if (unreachable.isPresent()) {
+          return unreachable.get();
+        }
+        for (TypeMirror argument : declared.getTypeArguments()) {
+          if (javaText(argument).isEmpty()) {
+            return typeProblem(argument);
+          }
+        }
+        return "it cannot be named";
+      }
+      default -> {
+        return "'" + mirror + "' is not a type generated code can declare (a type variable or"
+            + " a wildcard)";
+      }
+    }
+  }
+
   /** The current value of a local, or null after reporting that it has none. */
   Operand read(LocalScopes.Local local, Tree use) {
     if (local.isBroken()) {
@@ -242,6 +448,9 @@ final class LoweringContext {
       return earlier;
     }
     Value copy = ir.local(variable.name(), variable.type(), variable.isActive());
+    if (variable.referenceType() != null) {
+      copy.declareAs(variable.referenceType(), variable.javaType());
+    }
     ir.add(new Instruction(copy, Operation.COPY, List.of(new Operand.Read(variable)), line));
     ir.rememberRead(variable, copy);
     return copy;
@@ -260,10 +469,16 @@ final class LoweringContext {
       Value defined = use.value();
       if (defined.origin() == Value.Origin.TEMPORARY && defined.id() >= statementStart) {
         defined.nameAsLocal(local.name());
+        if (local.referenceType() != null && defined.type() == NumericType.OBJECT) {
+          defined.declareAs(local.referenceType(), local.javaType()); // as the user declared it
+        }
       }
       local.hold(defined);
     } else {
       Value copy = ir.local(local.name(), local.type(), false);
+      if (local.referenceType() != null) {
+        copy.declareAs(local.referenceType(), local.javaType());
+      }
       ir.add(new Instruction(copy, Operation.COPY, List.of(value), line));
       local.hold(copy);
     }

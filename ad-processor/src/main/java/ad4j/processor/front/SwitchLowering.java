@@ -26,7 +26,7 @@ import java.util.List;
 
 /**
  * Lowers {@code switch} statements and expressions on {@code int} values (and {@code char},
- * {@code short}, {@code byte} constants) to the IR's branches: one {@code if} per case, in
+ * {@code short}, {@code byte} constants), enums and strings to the IR's branches: one {@code if} per case, in
  * order. A case is entered when its label matches, when no label matches and it is the
  * {@code default}, or when the case before it completes normally (fallthrough, colon form only),
  * which a boolean variable remembers. A {@code break} that ends a case, or a {@code yield} that
@@ -123,25 +123,14 @@ final class SwitchLowering {
   /** Lowers the cases; returns whether the switch can complete normally. */
   private boolean lowerCases(Tree tree, ExpressionTree selectorTree,
       List<? extends CaseTree> cases, List<Yield> yields) {
-    String kind = yields == null ? "statement" : "expression";
-    int errors = diagnostics.errorCount();
-    Operand selector = selector(tree, selectorTree, cases, kind);
-    // after a String or enum switch is reported, its labels would only draw more errors
-    boolean lowerLabels = selector != null || diagnostics.errorCount() == errors;
+    Operand selector = selector(selectorTree);
     SourceLine line = context.line();
     List<List<Operand>> labels = new ArrayList<>();
     boolean hasDefault = false;
     for (CaseTree c : cases) {
       List<Operand> constants = new ArrayList<>();
       for (ExpressionTree label : c.getExpressions()) {
-        Operand constant = lowerLabels ? expressions.lower(label) : null;
-        if (constant != null && !(constant instanceof Operand.Constant
-            && constant.type().isIntegral() && constant.type() != NumericType.LONG)) {
-          diagnostics.error(label, "a case label must be an 'int', 'char', 'short' or 'byte'"
-              + " constant");
-          constant = null;
-        }
-        constants.add(constant);
+        constants.add(selector == null ? null : label(selector, label));
       }
       hasDefault |= c.getExpressions().isEmpty();
       labels.add(constants);
@@ -248,39 +237,73 @@ final class SwitchLowering {
   }
 
   /**
-   * The selector's value; null after reporting that it is not an {@code int}. A switch on a
-   * String or an enum gets one error that says so, before its selector draws others.
+   * The selector's value; null after reporting that it is none of an {@code int}, an enum or a
+   * {@code String}. A switch on an enum or a string throws {@code NullPointerException} on
+   * {@code null} before any case, as Java's does.
    */
-  private Operand selector(Tree tree, ExpressionTree selectorTree, List<? extends CaseTree> cases,
-      String kind) {
-    for (CaseTree c : cases) {
-      for (ExpressionTree label : c.getExpressions()) {
-        if (label.getKind() == Tree.Kind.STRING_LITERAL) {
-          diagnostics.error(tree, "'switch' " + kind + " on a String is not supported: ad4j"
-              + " switches on 'int', 'char', 'short' and 'byte' values; use 'if' and 'equals'");
-          return null;
-        }
-        if (label instanceof IdentifierTree identifier && isEnumConstant(identifier)) {
-          diagnostics.error(tree, "'switch' " + kind + " on an enum is not supported: ad4j"
-              + " switches on 'int', 'char', 'short' and 'byte' values");
-          return null;
-        }
-      }
-    }
+  private Operand selector(ExpressionTree selectorTree) {
     Operand selector = expressions.lower(selectorTree);
-    if (selector != null && selector.type() != NumericType.INT) {
-      diagnostics.error(selectorTree, "'switch' on a '" + selector.type().keyword()
-          + "' is not supported: ad4j switches on 'int', 'char', 'short' and 'byte' values");
-      return null;
+    if (selector == null || selector.type() == NumericType.INT) {
+      return selector;
     }
-    return selector;
+    if (selector.type() == NumericType.STRING || enumOf(selector).isPresent()) {
+      context.emit(Operation.plainCall("java.util.Objects.requireNonNull", 1),
+          List.of(selector), NumericType.VOID, false);
+      return selector;
+    }
+    diagnostics.error(selectorTree, "'switch' on a '" + context.referenceTypeOf(selector)
+        .map(Object::toString).orElse(selector.type().keyword()) + "' is not supported: ad4j"
+        + " switches on 'int', 'char', 'short', 'byte', enum and 'String' values");
+    return null;
   }
 
-  /** A case label that names neither a local nor a field: an enum constant. */
-  private boolean isEnumConstant(IdentifierTree label) {
-    String name = label.getName().toString();
-    return context.scopes().lookUp(name) == null
-        && context.symbols().resolveField(name).isEmpty();
+  /** The enum type of {@code selector}, if it is an enum. */
+  private java.util.Optional<javax.lang.model.element.TypeElement> enumOf(Operand selector) {
+    return context.referenceTypeOf(selector)
+        .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
+        .map(mirror -> (javax.lang.model.element.TypeElement)
+            ((javax.lang.model.type.DeclaredType) mirror).asElement())
+        .filter(type -> type.getKind() == javax.lang.model.element.ElementKind.ENUM);
+  }
+
+  /**
+   * A case label: an {@code int} constant, an enum constant of the selector's enum (by its
+   * simple name, or qualified), or a {@code String} constant; null after reporting an error.
+   */
+  private Operand label(Operand selector, ExpressionTree label) {
+    java.util.Optional<javax.lang.model.element.TypeElement> enumType = enumOf(selector);
+    if (enumType.isPresent()) {
+      String name = label instanceof IdentifierTree identifier ? identifier.getName().toString()
+          : label instanceof com.sun.source.tree.MemberSelectTree select
+              ? select.getIdentifier().toString() : null;
+      boolean isConstant = name != null && enumType.get().getEnclosedElements().stream()
+          .anyMatch(e -> e.getKind() == javax.lang.model.element.ElementKind.ENUM_CONSTANT
+              && e.getSimpleName().contentEquals(name));
+      if (!isConstant) {
+        diagnostics.error(label, "'" + context.source().of(label) + "' is not a constant of"
+            + " the enum '" + enumType.get().getQualifiedName() + "'");
+        return null;
+      }
+      return context.referenceConstant(context.referenceTo(enumType.get()) + "." + name,
+          enumType.get().asType());
+    }
+    Operand constant = expressions.lower(label);
+    if (selector.type() == NumericType.STRING) {
+      if (constant != null && !(constant instanceof Operand.Constant
+          && constant.type() == NumericType.STRING)) {
+        diagnostics.error(label, "a case label of a switch on a 'String' must be a 'String'"
+            + " constant");
+        return null;
+      }
+      return constant;
+    }
+    if (constant != null && !(constant instanceof Operand.Constant
+        && constant.type().isIntegral() && constant.type() != NumericType.LONG)) {
+      diagnostics.error(label, "a case label must be an 'int', 'char', 'short' or 'byte'"
+          + " constant");
+      return null;
+    }
+    return constant;
   }
 
   private Operand anyMatches(Operand selector, List<Operand> constants) {
@@ -289,8 +312,7 @@ final class SwitchLowering {
       if (constant == null) {
         return null;
       }
-      Operand equal = context.emit(Operation.infix("=="), List.of(selector, constant),
-          NumericType.BOOLEAN, false);
+      Operand equal = matches(selector, constant);
       any = any == null ? equal : context.emit(Operation.infix("|"), List.of(any, equal),
           NumericType.BOOLEAN, false);
     }
@@ -304,12 +326,25 @@ final class SwitchLowering {
         if (constant == null) {
           return null;
         }
-        Operand differs = context.emit(Operation.infix("!="), List.of(selector, constant),
+        Operand differs = context.emit(Operation.NOT, List.of(matches(selector, constant)),
             NumericType.BOOLEAN, false);
         none = none instanceof Operand.Constant ? differs : context.emit(Operation.infix("&"),
             List.of(none, differs), NumericType.BOOLEAN, false);
       }
     }
     return none;
+  }
+
+  /**
+   * {@code selector == constant}; {@code selector.equals(constant)} for strings, as Java's
+   * switch on a String compares.
+   */
+  private Operand matches(Operand selector, Operand constant) {
+    if (selector.type() == NumericType.STRING) {
+      return context.emit(Operation.instanceCall("equals", 2), List.of(selector, constant),
+          NumericType.BOOLEAN, false);
+    }
+    return context.emit(Operation.infix("=="), List.of(selector, constant), NumericType.BOOLEAN,
+        false);
   }
 }

@@ -23,7 +23,14 @@ public enum NumericType {
    */
   STRING("String"),
   /** The "result" of a call of a {@code void} method, run for its effect; never read. */
-  VOID("void");
+  VOID("void"),
+  /**
+   * Any other reference type: an object, an enum, a record used as data, an array that is not
+   * one of the above ({@code long[]}, {@code int[][]}, a {@code @NoDerivative double[][][]}). It
+   * carries no derivative; its Java type is {@link Value#javaType()} (or {@link
+   * Variable#javaType()}), and the code that uses it runs as written.
+   */
+  OBJECT("Object");
 
   private final String keyword;
 
@@ -37,7 +44,12 @@ public enum NumericType {
   }
 
   public boolean isNumeric() {
-    return this != BOOLEAN && !isArray() && this != VOID && this != STRING;
+    return this != BOOLEAN && !isArray() && this != VOID && this != STRING && this != OBJECT;
+  }
+
+  /** Whether this is a reference type that is not an array ad4j computes with. */
+  public boolean isReference() {
+    return this == STRING || this == OBJECT;
   }
 
   /** Whether this is an array type. */

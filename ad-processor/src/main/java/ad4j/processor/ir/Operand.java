@@ -47,7 +47,7 @@ public sealed interface Operand permits Operand.Use, Operand.Constant, Operand.R
         case INT -> new Constant(Expr.atom("0"), type, OptionalDouble.of(0));
         case DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY ->
             new Constant(Expr.atom("null"), type, OptionalDouble.empty());
-        case STRING -> new Constant(Expr.atom("null"), type, OptionalDouble.empty());
+        case STRING, OBJECT -> new Constant(Expr.atom("null"), type, OptionalDouble.empty());
         case VOID -> throw new IllegalArgumentException("no value of type void");
       };
     }

@@ -77,6 +77,18 @@ public final class Operation {
     PLAIN_CALL
   }
 
+  /** How a {@link Form#PLAIN_CALL} is written; null for other forms. */
+  public enum Plain {
+    /** {@code Owner.name(a, ...)}. */
+    STATIC_CALL,
+    /** {@code a.name(b, ...)}: the receiver is the first argument. */
+    INSTANCE_CALL,
+    /** {@code a.name}. */
+    FIELD_READ,
+    /** {@code new Type(a, ...)}, the name being {@code new Type}. */
+    CONSTRUCTION
+  }
+
   public static final Operation ADD = infix("+");
   public static final Operation SUBTRACT = infix("-");
   public static final Operation MULTIPLY = infix("*");
@@ -117,6 +129,7 @@ public final class Operation {
   private final MathOwner owner;
   private final Callee callee;
   private final RuledCallee ruled;
+  private final Plain plain;
 
   private Operation(Form form, String name, int arity, MathOwner owner, Callee callee) {
     this(form, name, arity, owner, callee, null);
@@ -124,6 +137,12 @@ public final class Operation {
 
   private Operation(Form form, String name, int arity, MathOwner owner, Callee callee,
       RuledCallee ruled) {
+    this(form, name, arity, owner, callee, ruled, null);
+  }
+
+  private Operation(Form form, String name, int arity, MathOwner owner, Callee callee,
+      RuledCallee ruled, Plain plain) {
+    this.plain = plain;
     this.form = form;
     this.name = name;
     this.arity = arity;
@@ -199,7 +218,35 @@ public final class Operation {
    * generated code names it ({@code Double.isNaN}, {@code F.fuzzyEquals}).
    */
   public static Operation plainCall(String method, int arity) {
-    return new Operation(Form.PLAIN_CALL, method, arity, null, null);
+    return plain(Plain.STATIC_CALL, method, arity);
+  }
+
+  private static Operation plain(Plain kind, String name, int arity) {
+    return new Operation(Form.PLAIN_CALL, name, arity, null, null, null, kind);
+  }
+
+  /**
+   * {@code a.method(b, ...)}, run as written like a {@link #plainCall}: a method of an object
+   * that carries no derivative (a parameter, a local), the receiver first among the
+   * {@code arity} arguments.
+   */
+  public static Operation instanceCall(String method, int arity) {
+    return plain(Plain.INSTANCE_CALL, method, arity);
+  }
+
+  /** {@code a.field}, read as written: a field of an object that carries no derivative. */
+  public static Operation fieldRead(String field) {
+    return plain(Plain.FIELD_READ, field, 1);
+  }
+
+  /** {@code new type(a, ...)}, run as written: an object that carries no derivative. */
+  public static Operation construction(String type, int arity) {
+    return plain(Plain.CONSTRUCTION, "new " + type, arity);
+  }
+
+  /** How a {@link Form#PLAIN_CALL} is written; null for other forms. */
+  public Plain plain() {
+    return plain;
   }
 
   /** A value taken back from the tape; see {@link Push}. */
@@ -302,12 +349,13 @@ public final class Operation {
         && arity == that.arity
         && owner == that.owner
         && Objects.equals(callee, that.callee)
-        && Objects.equals(ruled, that.ruled);
+        && Objects.equals(ruled, that.ruled)
+        && plain == that.plain;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(form, name, arity, owner, callee, ruled);
+    return Objects.hash(form, name, arity, owner, callee, ruled, plain);
   }
 
   @Override

@@ -34,6 +34,9 @@ public final class Value {
   private Origin origin;
   private String nameHint;
   private Value base;
+  /** For an {@link NumericType#OBJECT} value: its Java type, and how generated code names it. */
+  private javax.lang.model.type.TypeMirror referenceType;
+  private String javaType;
 
   private Value(int id, Origin origin, String nameHint, NumericType type, boolean active,
       int parameterIndex) {
@@ -115,6 +118,26 @@ public final class Value {
   /** The position among the method's parameters, or -1 for computed values. */
   public int parameterIndex() {
     return parameterIndex;
+  }
+
+  /**
+   * Records the Java type of an {@link NumericType#OBJECT} value: {@code mirror} for the front
+   * end, {@code text} for the declarations generated code writes.
+   */
+  public void declareAs(javax.lang.model.type.TypeMirror mirror, String text) {
+    this.referenceType = mirror;
+    this.javaType = text;
+  }
+
+  /** The Java type of an {@link NumericType#OBJECT} value; null for others. */
+  public javax.lang.model.type.TypeMirror referenceType() {
+    return referenceType;
+  }
+
+  /** How generated code declares this value: its type's keyword, or its reference type. */
+  public String javaType() {
+    return javaType != null ? javaType : type == NumericType.STRING ? "java.lang.String"
+        : type.keyword();
   }
 
   /**

@@ -13,6 +13,9 @@ public final class Variable {
   private final Value parameter;
   private final Object base;
   private final boolean generated;
+  /** For an {@link NumericType#OBJECT} variable: its Java type, as for {@link Value}. */
+  private javax.lang.model.type.TypeMirror referenceType;
+  private String javaType;
 
   Variable(int id, String name, NumericType type, Value parameter) {
     this(id, name, type, parameter, null, false);
@@ -51,6 +54,23 @@ public final class Variable {
 
   public NumericType type() {
     return type;
+  }
+
+  /** Records the Java type of an {@link NumericType#OBJECT} variable; see {@link Value}. */
+  public void declareAs(javax.lang.model.type.TypeMirror mirror, String text) {
+    this.referenceType = mirror;
+    this.javaType = text;
+  }
+
+  /** The Java type of an {@link NumericType#OBJECT} variable; null for others. */
+  public javax.lang.model.type.TypeMirror referenceType() {
+    return referenceType;
+  }
+
+  /** How generated code declares this variable. */
+  public String javaType() {
+    return javaType != null ? javaType : type == NumericType.STRING ? "java.lang.String"
+        : type.keyword();
   }
 
   /** Only {@code double} variables carry derivatives. */

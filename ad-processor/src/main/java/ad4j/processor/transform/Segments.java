@@ -128,6 +128,13 @@ public final class Segments {
     if (!flow.isStraightLine() || flow.liveInstructions().size() <= THRESHOLD) {
       return null;
     }
+    // segments hand values over on the tape, which holds numbers only: a method with strings
+    // or objects stays whole
+    if (function.parameters().stream().anyMatch(p -> p.type().isReference())
+        || flow.liveInstructions().stream()
+            .anyMatch(i -> i.result() != null && i.result().type().isReference())) {
+      return null;
+    }
     return new Segments(function, flow, flow.liveInstructions());
   }
 

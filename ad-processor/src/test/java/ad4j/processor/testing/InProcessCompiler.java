@@ -138,6 +138,19 @@ public final class InProcessCompiler {
     return created;
   }
 
+  /**
+   * The classes of a successful compilation in a class loader of their own, where the classes
+   * named in {@code assertions} have their assertions enabled or disabled (set before any is
+   * loaded, as {@code -ea:com.example.F} would).
+   */
+  public static Compiled loadedWithAssertions(Compilation compilation,
+      Map<String, Boolean> assertions) {
+    requireSuccess(compilation);
+    ClassLoader loader = load(compilation);
+    assertions.forEach(loader::setClassAssertionStatus);
+    return new Compiled(compilation, loader);
+  }
+
   /** A class loader over the class files of a compilation, delegating to the test's loader. */
   private static ClassLoader load(Compilation compilation) {
     Map<String, byte[]> classes = new HashMap<>();

@@ -49,7 +49,8 @@ public final class Mutations {
 
   public static final List<Mutation> ALL = List.of(
       // objects, lambdas, method references, anonymous and local classes
-      expression("object creation", "new java.util.Random(7).nextDouble()"),
+      expression("generic object created with a diamond",
+          "new java.util.ArrayList<>().size() * %p"),
       expression("anonymous class", "new Object() { }.hashCode()"),
       expression("lambda",
           "((java.util.function.DoubleUnaryOperator) t -> t * 2).applyAsDouble(%p)"),
@@ -58,7 +59,7 @@ public final class Mutations {
       statement("lambda in a local", "Runnable r%n = () -> { };"),
       statement("method reference in a local",
           "java.util.function.DoubleSupplier d%n = Math::random;"),
-      statement("object local", "Object o%n = new Object();"),
+      statement("boxing into a collection", "java.util.List<Double> o%n = java.util.List.of(%p);"),
       statement("local class", "class Local%n { }"),
       // fields
       statement("static field write", "staticField = %p;"),
@@ -67,15 +68,13 @@ public final class Mutations {
       // statements
       statement("try", "try { %p = %p * 2; } finally { }"),
       statement("synchronized", "synchronized (Programs.class) { %p += 1; }"),
-      statement("switch statement on a String",
-          "switch (\"s\") { case \"s\": %p += 1; break; default: }"),
-      expression("switch expression on a String", "switch (\"t\") { case \"t\" -> %p; default -> 1.0; }"),
-      statement("assert", "assert %p == %p;"),
+      statement("switch statement on a boxed Integer",
+          "switch (Integer.valueOf(2)) { case 2: %p += 1; break; default: }"),
+      statement("assert with an anonymous object", "assert %p > 0 : new Object() { };"),
       // arrays and strings
       statement("local matrix", "double[][] a%n = {{%p, 2}};"),
       expression("matrix creation and access", "new double[][] {{%p, 1}}[0][0]"),
-      expression("string literal in arithmetic", "\"ab\".length() * %p"),
-      statement("string local", "String s%n = \"a\" + %p;"),
+      expression("number boxed into an argument", "java.util.Objects.hashCode(%p) * %p"),
       // calls that are not differentiable
       expression("Math.random()", "Math.random()"),
       // (a call of a static method that is not @Differentiable runs as written when it carries
@@ -83,7 +82,6 @@ public final class Mutations {
       expression("instance method of the class", "instanceHelper(%p)"),
       statement("Math.random() assigned", "%p = Math.random() + %p;"),
       expression("boxing call", "Double.valueOf(%p)"),
-      expression("instance call on a class literal", "Programs.class.hashCode() * %p"),
       // what generated code, in another class, cannot reach
       statement("throw of a private exception class", "if (%p > 1e300) throw new Hidden(\"x\");"),
       expression("non-constant field of a private class", "Box.ROOT * %p"),
@@ -110,7 +108,7 @@ public final class Mutations {
       signature("float parameter", ") {", ", float extra) {"),
       signature("char parameter", ") {", ", char extra) {"),
       signature("short parameter", ") {", ", short extra) {"),
-      signature("Object parameter", ") {", ", Object extra) {"),
+      signature("double[][][] parameter", ") {", ", double[][][] extra) {"),
       signature("64 more double parameters", ") {", sixtyFourDoubles() + ") {"));
 
   /** {@code , double e0, ..., double e63}: too many for the generated tangent. */

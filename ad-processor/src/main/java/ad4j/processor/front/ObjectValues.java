@@ -1,0 +1,249 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.Tree;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.ExecutableType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * Values of reference types other than the arrays ad4j computes with: objects, enums, records
+ * used as data, strings, arrays of other element types or ranks ({@link NumericType#OBJECT} and
+ * {@link NumericType#STRING}). They carry no derivative; what reads them runs as written in
+ * every generated member, once wherever the user's method runs it: a field read
+ * ({@code p.x}), an element or the length of an array, a call of one of their methods
+ * ({@code d.density(x)}, {@code sb.append(k)}), an object created with {@code new}. A value
+ * that carries a derivative must not flow into an object (an argument of a constructor, or of
+ * an instance method whose result is a floating-point number): that is an error naming the
+ * chain.
+ */
+final class ObjectValues {
+  private final LoweringContext context;
+
+  ObjectValues(LoweringContext context) {
+    this.context = context;
+  }
+
+  /** {@code receiver.field}: a field of an object; null after an error. */
+  Operand field(Operand receiver, String name, Tree at) {
+    Optional<TypeMirror> mirror = context.referenceTypeOf(receiver);
+    boolean isArray = receiver.type().isArray()
+        || mirror.map(m -> m.getKind() == TypeKind.ARRAY).orElse(false);
+    if (isArray && name.equals("length")) {
+      return context.emit(Operation.LENGTH, List.of(receiver), NumericType.INT, false);
+    }
+    if (mirror.isEmpty() || !(mirror.get() instanceof DeclaredType declared)) {
+      context.diagnostics().error(at, "'" + context.source().of(at) + "' is not supported: only"
+          + " fields of objects, static constants and the 'length' of an array can be read"
+          + " with '.'");
+      return null;
+    }
+    TypeElement type = (TypeElement) declared.asElement();
+    Optional<VariableElement> field = ElementFilter.fieldsIn(
+        context.elements().getAllMembers(type)).stream()
+        .filter(f -> f.getSimpleName().contentEquals(name)).findFirst();
+    if (field.isEmpty()) {
+      context.diagnostics().unresolved(at, "cannot find field '" + name + "' in '"
+          + type.getQualifiedName() + "'");
+      return null;
+    }
+    Optional<String> unreachable = reachability(field.get(), type);
+    if (unreachable.isPresent()) {
+      context.diagnostics().error(at, "'" + context.source().of(at) + "' carries no derivative"
+          + " and would be read as written, but generated code cannot read the field: "
+          + unreachable.get());
+      return null;
+    }
+    TypeMirror fieldType = context.types().asMemberOf(declared, field.get());
+    return result(Operation.fieldRead(name), List.of(receiver), fieldType, at);
+  }
+
+  /** {@code array[index]} of an array of another type than those ad4j computes with. */
+  Operand element(Operand array, Operand index, Tree at) {
+    TypeMirror component = ((ArrayType) context.referenceTypeOf(array).orElseThrow())
+        .getComponentType();
+    return result(Operation.ELEMENT, List.of(array, index), component, at);
+  }
+
+  /** Whether {@code operand} is an array of another type than those ad4j computes with. */
+  boolean isOtherArray(Operand operand) {
+    return operand.type() == NumericType.OBJECT && context.referenceTypeOf(operand)
+        .map(mirror -> mirror.getKind() == TypeKind.ARRAY).orElse(false);
+  }
+
+  /**
+   * {@code receiver.name(arguments)}: a method of an object or string; null after an error.
+   * {@code discarded} when the call is a statement of its own.
+   */
+  Operand call(Operand receiver, String name, List<Operand> arguments,
+      MethodInvocationTree invocation, String shown, boolean discarded) {
+    Optional<TypeMirror> mirror = context.referenceTypeOf(receiver);
+    if (mirror.isEmpty() || !(mirror.get() instanceof DeclaredType declared)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': ad4j runs methods of"
+          + " objects and strings as written, and '"
+          + context.source().of(receiverTree(invocation)) + "' is neither");
+      return null;
+    }
+    TypeElement type = (TypeElement) declared.asElement();
+    ExecutableElement method = CalleeResolver.choose(context, type, name, arguments);
+    if (method == null) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': ad4j finds no method '"
+          + name + "' of '" + type.getQualifiedName() + "' that takes these arguments (ad4j"
+          + " passes numbers, booleans, strings and objects to calls it runs as written)");
+      return null;
+    }
+    if (method.getModifiers().contains(Modifier.STATIC)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': '" + name + "' is a"
+          + " static method; call it on its class, as '" + type.getSimpleName() + "." + name
+          + "(...)'");
+      return null;
+    }
+    TypeMirror result =
+        ((ExecutableType) context.types().asMemberOf(declared, method)).getReturnType();
+    int active = firstActive(arguments);
+    if (active >= 0 && !discarded && isFloatingPoint(result)) {
+      context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
+          + context.source().of(invocation.getArguments().get(active)) + "' carries a"
+          + " derivative into '" + context.source().of(invocation) + "', which ad4j cannot"
+          + " differentiate: '" + type.getSimpleName() + "." + name + "' is a method of an"
+          + " object, which ad4j runs as written; compute the value in a static"
+          + " @Differentiable method, or call the method on an object held in a static final"
+          + " field and give its partial derivatives with @DerivativeOf");
+      return null;
+    }
+    for (int i = 0; i < arguments.size(); i++) {
+      if (isActiveArray(arguments.get(i))) {
+        context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
+            + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
+            + " derivatives, to a method of an object, which ad4j would run as written and"
+            + " which could write into it; pass the elements it needs");
+        return null;
+      }
+    }
+    Optional<String> unreachable = reachability(method, type);
+    if (unreachable.isPresent()) {
+      context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
+          + " and would run as written, but generated code cannot call it: "
+          + unreachable.get());
+      return null;
+    }
+    List<Operand> all = new ArrayList<>();
+    all.add(receiver);
+    all.addAll(arguments);
+    return result(Operation.instanceCall(name, all.size()), all, result, invocation);
+  }
+
+  /** {@code new Type(arguments)} of an object that carries no derivative; null after an error. */
+  Operand construction(NewClassTree creation, List<Operand> arguments) {
+    String shown = context.source().of(creation);
+    if (creation.getClassBody() != null || creation.getEnclosingExpression() != null) {
+      context.diagnostics().error(creation, "'" + shown + "' is not supported: ad4j creates"
+          + " objects of named classes only, not anonymous or inner ones");
+      return null;
+    }
+    Optional<TypeMirror> mirror = context.typeMirrorOf(creation.getIdentifier());
+    if (mirror.isEmpty() || !(mirror.get() instanceof DeclaredType declared)) {
+      context.diagnostics().unresolved(creation.getIdentifier(), "cannot find class '"
+          + context.source().of(creation.getIdentifier()) + "'");
+      return null;
+    }
+    TypeElement type = (TypeElement) declared.asElement();
+    if (!type.getTypeParameters().isEmpty() && declared.getTypeArguments().isEmpty()) {
+      context.diagnostics().error(creation, "'" + shown + "' is not supported: ad4j creates"
+          + " objects of generic classes only with their type arguments written out");
+      return null;
+    }
+    int active = firstActive(arguments);
+    if (active >= 0) {
+      context.diagnostics().error(creation, "'" + context.source().of(
+          creation.getArguments().get(active)) + "' carries a derivative into '" + shown
+          + "', which ad4j cannot differentiate: objects carry no derivatives; pass the"
+          + " numbers themselves to a @Differentiable method");
+      return null;
+    }
+    Optional<String> problem = new InactiveCalls(context).constructionProblem(type, arguments);
+    if (problem.isPresent()) {
+      context.diagnostics().error(creation, "'" + shown + "' carries no derivative and would"
+          + " run as written, but generated code cannot create it: " + problem.get());
+      return null;
+    }
+    Optional<String> text = context.javaText(declared);
+    if (text.isEmpty()) {
+      context.diagnostics().error(creation, "'" + shown + "': generated code cannot name its"
+          + " type: " + context.typeProblem(declared));
+      return null;
+    }
+    return result(Operation.construction(text.get(), arguments.size()), arguments, declared,
+        creation);
+  }
+
+  /**
+   * Why generated code cannot use {@code member} of an object of type {@code receiver}: a
+   * public member is reached through the receiver's type (StringBuilder's {@code length()},
+   * declared in a package-private superclass), others as declared.
+   */
+  private Optional<String> reachability(javax.lang.model.element.Element member,
+      TypeElement receiver) {
+    return member.getModifiers().contains(Modifier.PUBLIC)
+        ? context.reachability().ofType(receiver) : context.reachability().ofMember(member);
+  }
+
+  /** The result of an operation whose value has the Java type {@code type}. */
+  private Operand result(Operation operation, List<Operand> arguments, TypeMirror type,
+      Tree at) {
+    Optional<NumericType> kind = context.irType(type);
+    if (kind.isEmpty()) {
+      context.diagnostics().error(at, "'" + context.source().of(at) + "' has type '" + type
+          + "', which ad4j does not compute with");
+      return null;
+    }
+    if (kind.get().isReference()) {
+      Optional<Operand> reference = context.emitReference(operation, arguments, type);
+      if (reference.isEmpty()) {
+        context.diagnostics().error(at, "'" + context.source().of(at) + "' has type '" + type
+            + "', which generated code cannot name: " + context.typeProblem(type));
+        return null;
+      }
+      return reference.get();
+    }
+    return context.emit(operation, arguments, kind.get(), false);
+  }
+
+  private static Tree receiverTree(MethodInvocationTree invocation) {
+    ExpressionTree select = invocation.getMethodSelect();
+    return select instanceof com.sun.source.tree.MemberSelectTree member
+        ? member.getExpression() : select;
+  }
+
+  private static boolean isFloatingPoint(TypeMirror type) {
+    return type.getKind() == TypeKind.DOUBLE || type.getKind() == TypeKind.FLOAT;
+  }
+
+  private static boolean isActiveArray(Operand operand) {
+    return operand instanceof Operand.Use use && use.value().isActiveArray();
+  }
+
+  private static int firstActive(List<Operand> arguments) {
+    for (int i = 0; i < arguments.size(); i++) {
+      if (arguments.get(i).isActive() || isActiveArray(arguments.get(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}
