@@ -122,6 +122,16 @@ class DerivativeOfVectorTargetsTest {
       "    }",
       "    return s * x;",
       "  }",
+      "  @Differentiable static double inLoops(double[] a, double c) {",
+      "    double t = 0;",
+      "    for (int k = 0; k < 3; k++) {",
+      "      double[] s = Geo.scaled(a, c + 0.1 * t);",
+      "      double[] p = Geo.polar(s[k] + t * 0.01, c * k);",
+      "      for (int i = 0; i < s.length; i++) { t += s[i] * (i + 1) * p[i % 3]; }",
+      "      t = t * 0.5 + Geo.scaled(a, t)[a.length];",
+      "    }",
+      "    return t;",
+      "  }",
       "  @Differentiable static double[] vector(double[] a, double c) {",
       "    return Geo.scaled(a, c * c);",
       "  }",
@@ -160,6 +170,19 @@ class DerivativeOfVectorTargetsTest {
     model().check(new Call("helper", new Object[] {0.6, -0.4}, true, true));
     model().check(new Call("throughCalls", new Object[] {0.6, -0.4}, true, true));
     model().check(new Call("throughCalls", new Object[] {-0.3, 0.9}, true, true));
+  }
+
+  @Test
+  void vectorTargetsCalledInsideLoopsGetANewResultInEachIteration() throws Exception {
+    model().check(new Call("inLoops", new Object[] {new double[] {0.3, -0.5, 0.8}, 0.6},
+        true, true));
+    model().check(new Call("inLoops", new Object[] {new double[] {-0.2, 0.4}, -0.3},
+        true, true));
+    String code = COMPILED.get().compilation()
+        .generatedSourceFile("com.example.ModelGrad").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(code).contains("Slots.addTransposedWithin(Geo.scaledA(");
+    assertThat(code).contains("Slots.dotWithin(Geo.polarR(");
   }
 
   @Test

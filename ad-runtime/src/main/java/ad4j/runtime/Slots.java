@@ -180,6 +180,25 @@ public final class Slots {
   }
 
   /**
+   * As {@link #dot(double[], double[])} for the reverse of a call made inside a loop, whose
+   * result's adjoints are kept in an array as long as the longest result of all iterations:
+   * the elements of {@code seed} past the partial's length are zeros and take no part.
+   *
+   * @param partial what the rule returned: one partial derivative per element of the result
+   * @param seed the adjoints of the result's elements, zeros past its length
+   * @return the sum of the products
+   * @throws IllegalArgumentException if the rule's array is longer than {@code seed}
+   */
+  public static double dotWithin(double[] partial, double[] seed) {
+    checkWithin(partial.length, seed.length, " elements");
+    double sum = 0;
+    for (int i = 0; i < partial.length; i++) {
+      sum += partial[i] * seed[i];
+    }
+    return sum;
+  }
+
+  /**
    * As {@link #dot(double[], double[])} for a matrix argument, row by row.
    *
    * @param partial what the rule returned: one partial derivative per element of the argument
@@ -253,6 +272,43 @@ public final class Slots {
   }
 
   /** Checks that {@code partial} has {@code rows} rows of {@code columns} elements each. */
+  /**
+   * As {@link #addTransposed(double[][], double[], double[], double[], int)} for the reverse of
+   * a call made inside a loop, whose result's adjoints {@code seed} are kept in an array as long
+   * as the longest result of all iterations (zeros past this result's length).
+   *
+   * @param partial what the rule returned: one row per element of the result
+   * @param argument the array the call was passed
+   * @param seed the adjoints of the result's elements, zeros past its length
+   * @param to the array that holds the adjoints of the argument's elements
+   * @param at the slot of the argument's first element in {@code to}
+   * @return the number of the argument's elements
+   * @throws IllegalArgumentException if the rule's matrix has more rows than {@code seed} has
+   *     elements, or a row's length differs from the argument's
+   */
+  public static int addTransposedWithin(double[][] partial, double[] argument, double[] seed,
+      double[] to, int at) {
+    checkWithin(partial.length, seed.length, " rows");
+    for (int k = 0; k < partial.length; k++) {
+      checkPartial(partial[k].length, argument.length, " elements in row " + k);
+    }
+    for (int k = 0; k < partial.length; k++) {
+      double[] row = partial[k];
+      double weight = seed[k];
+      for (int j = 0; j < row.length; j++) {
+        to[at + j] += weight * row[j];
+      }
+    }
+    return argument.length;
+  }
+
+  private static void checkWithin(int given, int longest, String what) {
+    if (given > longest) {
+      throw new IllegalArgumentException("a @DerivativeOf rule returned " + given + what
+          + " where at most " + longest + " are needed: one partial derivative per element");
+    }
+  }
+
   private static void checkRows(double[][] partial, int rows, int columns) {
     checkPartial(partial.length, rows, " rows");
     for (int k = 0; k < partial.length; k++) {
@@ -285,6 +341,27 @@ public final class Slots {
       adjoint[i] += seed[i];
     }
     return seed.length;
+  }
+
+  /**
+   * As {@link #seed(double[], double[])} in the pullback that the generated code of callers
+   * calls: a caller that called this vector function inside a loop keeps the adjoints of all
+   * the results in one array as long as the longest of them, zeros past this result's length.
+   *
+   * @param seed the caller's adjoints of the result's elements, zeros past its length
+   * @param adjoint the adjoints of the returned array's elements
+   * @return the number of elements
+   * @throws IllegalArgumentException if {@code seed} is shorter than the result
+   */
+  public static int seedWithin(double[] seed, double[] adjoint) {
+    if (seed.length < adjoint.length) {
+      throw new IllegalArgumentException("'seed' has length " + seed.length + ", the result has "
+          + adjoint.length + " elements: one seed per element");
+    }
+    for (int i = 0; i < adjoint.length; i++) {
+      adjoint[i] += seed[i];
+    }
+    return adjoint.length;
   }
 
   /**

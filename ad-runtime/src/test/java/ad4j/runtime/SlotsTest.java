@@ -17,6 +17,42 @@ import org.junit.jupiter.api.Test;
  */
 class SlotsTest {
   @Test
+  void theWithinFormsReadOnlyThePrefixOfALongerAdjointArray() {
+    // adjoints of a result of 2 elements, in an array as long as the longest result (4)
+    double[] seed = {3, -2, 0, 0};
+    assertEquals(2 * 3 + 5 * -2, Slots.dotWithin(new double[] {2, 5}, seed));
+    double[] to = {0, 10, 10, 10};
+    assertEquals(3, Slots.addTransposedWithin(new double[][] {{1, 2, 3}, {4, 5, 6}},
+        new double[3], seed, to, 1));
+    assertArrayEquals(new double[] {0, 10 + 3 - 8, 10 + 6 - 10, 10 + 9 - 12}, to);
+    double[] adjoint = {1, 1};
+    assertEquals(2, Slots.seedWithin(seed, adjoint));
+    assertArrayEquals(new double[] {4, -1}, adjoint);
+    double[] copy = {0, 0, 0};
+    assertEquals(2, Slots.addIntoWithin(new double[] {7, 8}, copy, 1));
+    assertArrayEquals(new double[] {0, 7, 8}, copy);
+    assertEquals(4, Slots.clear(seed));
+    assertArrayEquals(new double[4], seed);
+  }
+
+  @Test
+  void theWithinFormsRejectARuleOrAResultLongerThanTheAdjoints() {
+    double[] seed = new double[2];
+    IllegalArgumentException dot = assertThrows(IllegalArgumentException.class,
+        () -> Slots.dotWithin(new double[3], seed));
+    assertEquals("a @DerivativeOf rule returned 3 elements where at most 2 are needed: one"
+        + " partial derivative per element", dot.getMessage());
+    double[] to = {5, 5};
+    assertThrows(IllegalArgumentException.class, () -> Slots.addTransposedWithin(
+        new double[][] {{1, 1}, {1}}, new double[2], seed, to, 0));
+    assertArrayEquals(new double[] {5, 5}, to);
+    IllegalArgumentException result = assertThrows(IllegalArgumentException.class,
+        () -> Slots.seedWithin(seed, new double[3]));
+    assertEquals("'seed' has length 2, the result has 3 elements: one seed per element",
+        result.getMessage());
+  }
+
+  @Test
   void addScaledAddsTheSeedTimesEachPartialFromTheStartSlotOn() {
     double[] to = {1, 1, 1, 1, 1};
     assertEquals(3, Slots.addScaled(new double[] {2, -1, 0.5}, new double[3], 4, to, 1));

@@ -1278,7 +1278,7 @@ final class ExpressionLowering {
         return null;
       }
       if (callee.get().returnsArray()) {
-        return vectorCall(callee.get(), arguments, invocation);
+        return vectorCall(callee.get(), arguments);
       }
       boolean active = arguments.stream().anyMatch(
           argument -> argument.isActive() || isActiveArray(argument));
@@ -1336,17 +1336,10 @@ final class ExpressionLowering {
 
   /**
    * {@code h(arguments)} of a vector function: a new local array of the caller's, like
-   * {@code new double[n]} (its elements may be written over), made outside loops as every local
-   * array is.
+   * {@code new double[n]} (its elements may be written over); inside a loop, a new one in each
+   * iteration.
    */
-  private Operand vectorCall(Callee callee, List<Operand> arguments,
-      MethodInvocationTree invocation) {
-    if (context.insideLoop()) {
-      unsupported(invocation, "'" + context.source().of(invocation) + "' inside a loop is not"
-          + " supported: '" + callee.name() + "' returns a new array, and arrays can only be"
-          + " made outside loops; call it once, before the loop");
-      return null;
-    }
+  private Operand vectorCall(Callee callee, List<Operand> arguments) {
     return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE_ARRAY, true);
   }
 

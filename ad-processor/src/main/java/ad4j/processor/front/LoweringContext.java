@@ -58,7 +58,10 @@ final class LoweringContext {
   private String methodName = "";
   private int statementStart;
   private int loopDepth;
-  /** The arrays made inside loops ({@code new}, {@code clone()}): a new one per iteration. */
+  /**
+   * The arrays made inside loops ({@code new}, {@code clone()}, a vector function's result): a
+   * new one per iteration.
+   */
   private final Set<Value> arraysMadeInLoops = new java.util.HashSet<>();
   /** The arrays the method writes into, and those it passes to @Differentiable calls. */
   private final Set<Value> writtenArrays = new java.util.HashSet<>();
@@ -193,7 +196,9 @@ final class LoweringContext {
     if (operation.form() == Operation.Form.STORE && arguments.get(0) instanceof Operand.Use use) {
       writtenArrays.add(use.value());
     }
-    if ((operation.form() == Operation.Form.NEW_ARRAY || operation.form() == Operation.Form.CLONE)
+    if ((operation.form() == Operation.Form.NEW_ARRAY || operation.form() == Operation.Form.CLONE
+        || type.isArray() && (operation.form() == Operation.Form.USER_CALL
+            || operation.form() == Operation.Form.RULED_CALL))
         && insideLoop()) {
       arraysMadeInLoops.add(result);
     }

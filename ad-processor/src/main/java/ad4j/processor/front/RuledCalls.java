@@ -195,13 +195,6 @@ final class RuledCalls {
     }
     List<NumericType> parameterTypes = CalleeResolver.parameterTypes(target).orElseThrow();
     boolean vector = target.getReturnType().getKind() != TypeKind.DOUBLE;
-    if (vector && context.insideLoop()) {
-      // its result is an array, and its adjoint an array made beside it, once
-      context.diagnostics().error(call, "call to '" + shown + "' inside a loop is not"
-          + " supported: '" + targetName + "' returns an array, and arrays are made outside"
-          + " loops; call it once, before the loop");
-      return null;
-    }
     if (vector && context.order() == 2) {
       context.diagnostics().error(call, "call to '" + shown + "' from method '"
           + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName

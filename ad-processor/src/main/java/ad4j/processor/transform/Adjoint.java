@@ -123,6 +123,8 @@ public final class Adjoint {
    * its iterations is that long (cleared at the reverse of each making).
    */
   private final Map<Value, Variable> longestLengths = new HashMap<>();
+  /** Where the adjoints of the parameters go: set by {@link #transform}. */
+  private Output output;
   /** The local arrays passed to calls, whose overwritten elements the reverse puts back. */
   private final java.util.Set<Value> passedToCalls;
   /** Per store into one of {@link #passedToCalls}, the element it wrote over. */
@@ -219,6 +221,7 @@ public final class Adjoint {
   }
 
   private Function transform(Output output) {
+    this.output = output;
     live = new LiveAdjoints(primal, flow, List.of());
     List<Value> parameters = new ArrayList<>(primal.parameters());
     if (output != Output.GRADIENT) {
@@ -660,7 +663,9 @@ public final class Adjoint {
             && adjointArrays.containsKey(use.value())) {
           // a vector function: the seed is the returned array's adjoint
           Value seeded = builder.generated("seeded", NumericType.INT, false);
-          out.add(new Instruction(seeded, Operation.slotsCall("seed", 2),
+          // a caller's adjoint array of a result made in a loop is as long as the longest
+          out.add(new Instruction(seeded,
+              Operation.slotsCall(output == Output.TAPE ? "seedWithin" : "seed", 2),
               List.of(seed, new Operand.Use(adjointArrays.get(use.value()))),
               ret.line().adjoint()));
         }
@@ -760,7 +765,7 @@ public final class Adjoint {
 
   /**
    * {@code aLongest = 0} at the top, for each local array {@code a} made inside a loop
-   * ({@code new}, {@code clone()}): a new array in each iteration, all of whose adjoints the
+   * ({@code new}, {@code clone()}, a vector function's result): a new array in each iteration, all of whose adjoints the
    * reverse sweep keeps in one adjoint array, made once, as long as the longest of them.
    */
   private void declareLongestLengths(Block block, List<Statement> out) {
@@ -768,7 +773,9 @@ public final class Adjoint {
       if (statement instanceof Instruction instruction && instruction.result().isActiveArray()
           && flow.loopDepth(block) > 0
           && (instruction.operation().form() == Operation.Form.NEW_ARRAY
-              || instruction.operation().form() == Operation.Form.CLONE)) {
+              || instruction.operation().form() == Operation.Form.CLONE
+              || instruction.operation().form() == Operation.Form.USER_CALL
+              || instruction.operation().form() == Operation.Form.RULED_CALL)) {
         Variable longest = builder.derivedVariable(instruction.result(), "Longest",
             NumericType.INT);
         out.add(new Declare(longest, Operand.Constant.zero(NumericType.INT), null));
@@ -998,14 +1005,24 @@ public final class Adjoint {
       clearIfMadeInLoop(instruction, out);
       return;
     }
-    if (instruction.operation().form() == Operation.Form.USER_CALL && value.isActiveArray()) {
-      // a vector function, called outside loops: its result's adjoints are the seed
-      reverseCall(instruction, instruction.arguments(),
-          new Operand.Use(adjointArrays.get(value)), instruction.line().adjoint(), out);
-      return;
-    }
-    if (instruction.operation().form() == Operation.Form.RULED_CALL && value.isActiveArray()) {
-      reverseVectorCall(instruction, out);
+    if ((instruction.operation().form() == Operation.Form.USER_CALL
+        || instruction.operation().form() == Operation.Form.RULED_CALL) && value.isActiveArray()) {
+      // a vector function: its result's adjoints are the seed; inside a loop, the arguments
+      // of this iteration's call come back from the tape
+      Map<Value, Operand> popped = restoreRecorded(instruction, block, out);
+      readRowsAgain(instruction, block, popped, out);
+      List<Operand> arguments = new ArrayList<>();
+      for (Operand argument : instruction.arguments()) {
+        arguments.add(argument instanceof Operand.Use use
+            ? popped.getOrDefault(use.value(), argument) : argument);
+      }
+      if (instruction.operation().form() == Operation.Form.USER_CALL) {
+        reverseCall(instruction, arguments, new Operand.Use(adjointArrays.get(value)),
+            instruction.line().adjoint(), out);
+      } else {
+        reverseVectorCall(instruction, arguments, out);
+      }
+      clearIfMadeInLoop(instruction, out);
       return;
     }
     if (!value.isActive()) {
@@ -1137,34 +1154,39 @@ public final class Adjoint {
   }
 
   /**
-   * The reverse of {@code r = v(args)}, a vector target with {@code @DerivativeOf} rules, made
-   * outside loops: with {@code rBar}, the adjoints of r's elements, a {@code double} argument
+   * The reverse of {@code r = v(args)}, a vector target with {@code @DerivativeOf} rules, with
+   * the arguments as the reverse sweep has them: with {@code rBar}, the adjoints of r's elements, a {@code double} argument
    * gets {@code Slots.dot(partial, rBar)}, an array argument {@code Slots.addTransposed(partial,
    * a, rBar, target, start)} at its slots.
    */
-  private void reverseVectorCall(Instruction call, List<Statement> out) {
+  private void reverseVectorCall(Instruction call, List<Operand> arguments,
+      List<Statement> out) {
     RuledCallee ruled = call.operation().ruled();
     Value resultAdjoint = adjointArrays.get(call.result());
     SourceLine line = call.line().adjoint();
-    Site site = Sites.of(call, call.arguments(), new Operand.Use(call.result()), builder, line,
+    Site site = Sites.of(call, arguments, new Operand.Use(call.result()), builder, line,
         Site.Reuse.NONE);
+    // made inside a loop, the result's adjoints are in an array as long as the longest result
+    boolean within = longestLengths.containsKey(call.result());
     Operand seeds = new Operand.Use(resultAdjoint);
     int slot = ruled.parameterTypes().size();
     for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      // the adjoints go to the call's own arguments; the rules take them as restored
       Operand argument = call.arguments().get(i);
       if (argument instanceof Operand.Use use && use.isActive() && live.isLive(use.value())) {
         Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
-        Operand contribution = site.apply(Operation.slotsCall("dot", 2), NumericType.DOUBLE,
-            partial, seeds);
+        Operand contribution = site.apply(Operation.slotsCall(within ? "dotWithin" : "dot", 2),
+            NumericType.DOUBLE, partial, seeds);
         accumulate(use.value(), contribution, false, false, site, out);
       } else if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
-        Operand start = call.arguments().get(slot++);
+        Operand start = arguments.get(slot++);
         Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
         Value target = adjointTarget(use.value());
         out.addAll(site.instructionsFor(List.of(partial)));
         Value added = builder.generated("added", NumericType.INT, false);
-        out.add(new Instruction(added, Operation.slotsCall("addTransposed", 5), List.of(partial,
-            argument, seeds, new Operand.Use(target), start), line));
+        out.add(new Instruction(added,
+            Operation.slotsCall(within ? "addTransposedWithin" : "addTransposed", 5),
+            List.of(partial, arguments.get(i), seeds, new Operand.Use(target), start), line));
       }
     }
   }

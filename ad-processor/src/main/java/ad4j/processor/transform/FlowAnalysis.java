@@ -282,10 +282,24 @@ public final class FlowAnalysis {
       return instruction.result().isActiveArray() && arguments.size() == 2
           && arguments.get(1) instanceof Operand.Use start ? List.of(start.value()) : List.of();
     }
+    Set<Value> needed = new LinkedHashSet<>();
+    if ((instruction.operation().form() == Operation.Form.USER_CALL
+        || instruction.operation().form() == Operation.Form.RULED_CALL)
+        && instruction.result().isActiveArray()) {
+      // a vector function's pullback, or its rules, take every argument again
+      for (int i = 0; i < arguments.size(); i++) {
+        if (arguments.get(i) instanceof Operand.Use use) {
+          needed.add(use.value());
+          if (arguments.get(i).isActive()) {
+            withPartial.add(i);
+          }
+        }
+      }
+      return List.copyOf(needed);
+    }
     if (!instruction.result().isActive()) {
       return List.of();
     }
-    Set<Value> needed = new LinkedHashSet<>();
     if (instruction.operation().form() == Operation.Form.STORE) {
       // the reverse of a[i] = v moves a's adjoint at i to v: it needs i
       if (arguments.get(1) instanceof Operand.Use index) {
