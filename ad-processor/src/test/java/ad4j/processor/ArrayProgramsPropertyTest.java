@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Random programs over arrays: a {@code double[]} parameter read with computed indices, a local
  * array written, overwritten and read back inside a loop, branches on computed values, calls of
  * a {@code @Differentiable} method that takes the parameter and the local arrays (whose
- * elements are overwritten after the calls). Each
+ * elements are overwritten after the calls), arrays made inside the loop ({@code new},
+ * {@code clone()}, a vector function's result). Each
  * program's gradient is checked against fourth-order central differences of the program itself
  * (slots where differences with two step sizes disagree lie on a kink and are skipped), forward
  * mode against reverse mode, and the value bit for bit. The programs are seeded: a failure names
@@ -45,6 +46,11 @@ class ArrayProgramsPropertyTest {
       "    for (int k = 0; k < Math.min(u.length, v.length); k++) {",
       "      r = r * 0.5 + u[k] * Math.sin(v[k] + t);",
       "    }",
+      "    return r;",
+      "  }",
+      "  @Differentiable static double[] spread(double[] u, double t) {",
+      "    double[] r = new double[u.length + 1];",
+      "    for (int k = 0; k < u.length; k++) { r[k] = u[k] * t; r[k + 1] += Math.cos(u[k]); }",
       "    return r;",
       "  }\n");
 
@@ -158,13 +164,20 @@ class ArrayProgramsPropertyTest {
     }
 
     private String statement() {
-      return switch (random.nextInt(6)) {
+      return switch (random.nextInt(9)) {
         case 0 -> "a[" + index() + "] = " + expression(3) + ";";
         case 1 -> "a[" + index() + "] += " + expression(3) + ";";
         case 2 -> "s = s * 0.5 + " + expression(3) + ";";
         case 3 -> "if (" + expression(2) + " > 0) { a[" + index() + "] *= " + expression(2)
             + "; } else { s -= " + expression(2) + "; }";
         case 4 -> "b[i % b.length] = " + expression(2) + ";";
+        // arrays made inside the loop: a new one in each iteration
+        case 5 -> "{ double[] t = new double[i % 2 + 2]; t[0] = " + expression(2)
+            + "; t[t.length - 1] += " + expression(2) + " * t[0]; s += t[0] * t[i % t.length]; }";
+        case 6 -> "{ double[] t = a.clone(); t[" + index() + "] = " + expression(2) + "; s += t["
+            + index() + "] * " + expression(1) + "; }";
+        case 7 -> "{ double[] t = spread(" + array() + ", " + expression(2) + "); s += t[i % t"
+            + ".length] * " + expression(1) + "; }";
         default -> "for (double v : b) { s += 0.25 * v * " + expression(1) + "; }";
       };
     }
