@@ -254,6 +254,34 @@ class ArrayParametersTest {
       "    }",
       "    return s;",
       "  }",
+      "  @Differentiable static double localMatrix(double[] w, double c) {",
+      "    int n = w.length;",
+      "    double[][] a = new double[n][n];",
+      "    for (int i = 0; i < n; i++) {",
+      "      for (int j = 0; j < n; j++) { a[i][j] = w[i] * w[j] + (i == j ? c : 0); }",
+      "    }",
+      "    for (int i = 1; i < n; i++) {",
+      "      double f = a[i][0] / a[0][0];",
+      "      double[] row = a[i];",
+      "      for (int j = 0; j < n; j++) { row[j] -= f * a[0][j]; }",
+      "    }",
+      "    double s = 0;",
+      "    for (double[] r : a) { for (double v : r) { s += v * v; } }",
+      "    double[] copy = a[n - 1].clone();",
+      "    copy[0] += 1;",
+      "    return s + copy[0] * copy[n - 1];",
+      "  }",
+      "  @Differentiable static double jaggedLocal(double[] w, double c) {",
+      "    double[][] b = {{c, w[0]}, {w[1] * c}, {}};",
+      "    b[1][0] *= b[0][1];",
+      "    if (c > 0) { java.util.Arrays.fill(b[0], 0, 1, w[2]); }",
+      "    System.arraycopy(w, 1, b[0], 1, 1);",
+      "    double s = 0;",
+      "    for (int i = 0; i < b.length; i++) {",
+      "      for (int j = 0; j < b[i].length; j++) { s += Math.sin(b[i][j]) * (i + j + 1); }",
+      "    }",
+      "    return s + b[1][0] * b[0][1] + b.length;",
+      "  }",
       "  @Differentiable static double rowCopies(double[][] m, double c) {",
       "    double s = 0;",
       "    for (int i = 0; i < m.length; i++) {",
@@ -321,6 +349,10 @@ class ArrayParametersTest {
             true, true),
         call("withConstant", new Object[] {0.4, 1.3}, true, true),
         call("vectorInLoop", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7}, true, true),
+        call("localMatrix", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7}, true, true),
+        call("localMatrix", new Object[] {new double[] {1.3}, -0.4}, true, true),
+        call("jaggedLocal", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7}, true, true),
+        call("jaggedLocal", new Object[] {new double[] {0.3, -0.6, 0.9}, -0.7}, true, true),
         call("rowCopies", new Object[] {new double[][] {{0.3, -0.2}, {}, {0.5, 0.1, 0.7}},
             0.7}, true, true),
         call("scratch", new Object[] {new double[] {0.3, -0.2, 0.5, 0.1}, 3}, true, false),
@@ -495,7 +527,7 @@ class ArrayParametersTest {
   }
 
   @Test
-  void localMatricesAndArraysMadeInsideLoopsPassedToCallsAreErrorsAtTheirTrees() {
+  void arraysMadeInsideLoopsPassedToCallsAreErrorsAtTheCall() {
     List<String> lines = List.of(
         "package com.example;",
         "import ad4j.Differentiable;",
@@ -504,7 +536,6 @@ class ArrayParametersTest {
         "  @Differentiable static double f(double[] x) {",
         "    double s = 0;",
         "    for (int i = 0; i < 3; i++) { double[] t = new double[2]; t[0] = x[i]; s += g(t); }",
-        "    double[][] m = new double[2][2];",
         "    while (s < 1) { double[] c = x.clone(); s += c[0] + 1; }",
         "    do { double[] c = x.clone(); s += g(c) * s; } while (s < 2);",
         "    return s;",
@@ -515,18 +546,55 @@ class ArrayParametersTest {
 
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
-    // an array made in a loop is fine on its own (line 9)
-    assertThat(compilation).hadErrorCount(3);
+    // an array made in a loop is fine on its own (line 8)
+    assertThat(compilation).hadErrorCount(2);
     String madeInLoop = "', an array made inside a loop: its derivatives would need that"
         + " iteration's array again, which ad4j does not keep; make the array once, before the"
         + " loop, and overwrite its elements in each iteration";
     assertThat(compilation).hadErrorContaining("call to 'g(...)' passes 't" + madeInLoop)
         .inFile(file).onLine(7).atColumn(lines.get(6).indexOf("(t)") + 1);
-    assertThat(compilation).hadErrorContaining("array creation 'new double[2][2]' is not"
-        + " supported: local arrays are 'double[]' or 'int[]' of one dimension").inFile(file)
-        .onLine(8).atColumn(lines.get(7).indexOf("new") + 1);
     assertThat(compilation).hadErrorContaining("call to 'g(...)' passes 'c" + madeInLoop)
-        .inFile(file).onLine(10).atColumn(lines.get(9).indexOf("(c)") + 1);
+        .inFile(file).onLine(9).atColumn(lines.get(8).indexOf("(c)") + 1);
+  }
+
+  @Test
+  void localMatricesMadeInLoopsOrWithoutSizesOrPassedToCallsAreErrorsAtTheirTrees() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double g(double[] t) { return t[0] * t[0]; }",
+        "  @Differentiable static double f(double[] x) {",
+        "    double[][] m = new double[2][2];",
+        "    double[][] open = new double[2][];",
+        "    double s = g(m[1]);",
+        "    for (int i = 0; i < 3; i++) { double[][] t = new double[1][1]; s += t[0][0]; }",
+        "    m[0] = x;",
+        "    double[][] copy = m.clone();",
+        "    return s + m[0][1] + open.length + copy.length;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(5);
+    assertThat(compilation).hadErrorContaining("matrix creation 'new double[2][]' is not"
+        + " supported: give both sizes ('new double[n][m]'), or the rows ('{{a, b}, {c, d}}')")
+        .inFile(file).onLine(7).atColumn(lines.get(6).indexOf("new") + 1);
+    assertThat(compilation).hadErrorContaining("call to 'g(...)' passes 'm[1]', a local matrix"
+        + " or a row of one: passing them to methods with derivatives is not supported yet;"
+        + " pass a local 'double[]' made before any loop, with the row's elements copied into"
+        + " it").inFile(file).onLine(8).atColumn(lines.get(7).indexOf("(m[1])") + 1);
+    assertThat(compilation).hadErrorContaining("matrix creation 'new double[1][1]' inside a"
+        + " loop is not supported: create the matrix once, before the loop, and overwrite its"
+        + " elements").inFile(file).onLine(9).atColumn(lines.get(8).indexOf("new") + 1);
+    assertThat(compilation).hadErrorContaining("write into 'm[0]' is not supported: a matrix"
+        + " keeps the rows it was made with; write their elements ('m[0][j] = ...')")
+        .inFile(file).onLine(10).atColumn(lines.get(9).indexOf("[0]") + 1);
+    assertThat(compilation).hadErrorContaining("'m.clone()' is not supported: only arrays of"
+        + " one dimension can be cloned").inFile(file).onLine(11);
   }
 
   @Test

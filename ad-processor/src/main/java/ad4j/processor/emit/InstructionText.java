@@ -40,7 +40,7 @@ final class InstructionText {
       case LENGTH -> arguments.get(0).member("length");
       case SLOTS_CALL -> Expr.call("ad4j.runtime.Slots", operation.name(),
           arguments.toArray(Expr[]::new));
-      case NEW_ARRAY -> Expr.atom("new " + operation.name() + "[" + arguments.get(0) + "]");
+      case NEW_ARRAY -> Expr.atom(newArray(operation, arguments));
       case CLONE -> Expr.localCall(arguments.get(0).member("clone").toString());
       case STORE -> Expr.source(arguments.get(0).element(arguments.get(1)) + " = "
           + arguments.get(2), Expr.ASSIGNMENT);
@@ -94,5 +94,20 @@ final class InstructionText {
       arguments.add(inline(argument, inline, leaf, text));
     }
     return text.apply(definition, arguments);
+  }
+
+  /** {@code new double[n]}, {@code new double[n][m]}, or a matrix's rows of given lengths. */
+  private static String newArray(Operation operation, List<Expr> arguments) {
+    if (!operation.makesMatrix()) {
+      return "new " + operation.name() + "[" + arguments.get(0) + "]";
+    }
+    if (operation.name().equals("double[][]")) {
+      return "new double[" + arguments.get(0) + "][" + arguments.get(1) + "]";
+    }
+    StringBuilder rows = new StringBuilder("new double[][] {");
+    for (int i = 0; i < arguments.size(); i++) {
+      rows.append(i == 0 ? "" : ", ").append("new double[").append(arguments.get(i)).append(']');
+    }
+    return rows.append('}').toString();
   }
 }

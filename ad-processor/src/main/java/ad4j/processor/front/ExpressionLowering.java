@@ -521,8 +521,13 @@ final class ExpressionLowering {
     if (array == null || index == null) {
       return null;
     }
-    if (!array.type().isArray() || array.type() == NumericType.DOUBLE_MATRIX
-        || !(array instanceof Operand.Use use)) {
+    if (array.type() == NumericType.DOUBLE_MATRIX) {
+      unsupported(access, "write into '" + context.source().of(access) + "' is not supported: a"
+          + " matrix keeps the rows it was made with; write their elements ('"
+          + context.source().of(access) + "[j] = ...')");
+      return null;
+    }
+    if (!array.type().isArray() || !(array instanceof Operand.Use use)) {
       unsupported(access, "write into '" + context.source().of(access.getExpression())
           + "' is not supported: only elements of local 'double[]' and 'int[]' arrays can be"
           + " assigned");
@@ -552,6 +557,11 @@ final class ExpressionLowering {
     if (creation.getType() != null) {
       type = creation.getDimensions().size() > 1 ? NumericType.DOUBLE_MATRIX
           : LoweringContext.typeOf(creation.getType()).map(this::arrayOf).orElse(null);
+    }
+    if (type == NumericType.DOUBLE_MATRIX && isDoubles(creation.getType())
+        || type == null && isMatrixOfDoubles(creation.getType())
+        || declared == NumericType.DOUBLE_MATRIX) {
+      return newMatrix(creation);
     }
     if (type == null || type == NumericType.DOUBLE_MATRIX
         || (creation.getType() instanceof com.sun.source.tree.ArrayTypeTree)) {
@@ -590,6 +600,82 @@ final class ExpressionLowering {
       }
     }
     return array;
+  }
+
+  private static boolean isDoubles(Tree type) {
+    return type instanceof com.sun.source.tree.PrimitiveTypeTree primitive
+        && primitive.getPrimitiveTypeKind() == javax.lang.model.type.TypeKind.DOUBLE;
+  }
+
+  /** {@code double[]}: the element type of {@code new double[][] {...}}. */
+  private static boolean isMatrixOfDoubles(Tree type) {
+    return type instanceof com.sun.source.tree.ArrayTypeTree array && isDoubles(array.getType());
+  }
+
+  /**
+   * {@code new double[n][m]}, {@code new double[][] {{a, b}, {c}}} or, in a declaration of a
+   * {@code double[][]}, {@code {{a, b}, {c}}}: a local matrix, made outside loops, whose rows
+   * keep their arrays (only their elements are written). Its adjoints are kept in one flat
+   * array, row after row, as a {@code double[][]} parameter's are in the gradient.
+   */
+  private Operand newMatrix(NewArrayTree creation) {
+    if (context.insideLoop()) {
+      unsupported(creation, "matrix creation '" + context.source().of(creation) + "' inside a"
+          + " loop is not supported: create the matrix once, before the loop, and overwrite"
+          + " its elements");
+      return null;
+    }
+    List<? extends ExpressionTree> initializers =
+        creation.getInitializers() == null ? List.of() : creation.getInitializers();
+    if (creation.getInitializers() == null) {
+      if (creation.getDimensions().size() != 2) {
+        unsupported(creation, "matrix creation '" + context.source().of(creation) + "' is not"
+            + " supported: give both sizes ('new double[n][m]'), or the rows"
+            + " ('{{a, b}, {c, d}}')");
+        return null;
+      }
+      List<Operand> sizes = new ArrayList<>();
+      for (ExpressionTree dimension : creation.getDimensions()) {
+        Operand size = lower(dimension);
+        if (size == null) {
+          return null;
+        }
+        if (!size.type().widensTo(NumericType.INT)) {
+          unsupported(dimension, "array size '" + context.source().of(dimension) + "' has type '"
+              + size.type().keyword() + "': a size must be an 'int'");
+          return null;
+        }
+        sizes.add(size);
+      }
+      return context.emit(Operation.newMatrix(), sizes, NumericType.DOUBLE_MATRIX, true);
+    }
+    List<Operand> rowLengths = new ArrayList<>();
+    for (ExpressionTree row : initializers) {
+      if (!(row instanceof NewArrayTree rowCreation) || rowCreation.getInitializers() == null
+          || rowCreation.getType() != null && !isDoubles(rowCreation.getType())) {
+        unsupported(row, "row '" + context.source().of(row) + "' of a local matrix is not"
+            + " supported: write each row's elements in braces ('{a, b}')");
+        return null;
+      }
+      rowLengths.add(Operand.Constant.of(rowCreation.getInitializers().size()));
+    }
+    Operand matrix = context.emit(Operation.newRows(rowLengths.size()), rowLengths,
+        NumericType.DOUBLE_MATRIX, true);
+    for (int i = 0; i < initializers.size(); i++) {
+      Operand row = context.emit(Operation.ELEMENT, List.of(matrix, Operand.Constant.of(i)),
+          NumericType.DOUBLE_ARRAY, true);
+      List<? extends ExpressionTree> elements =
+          ((NewArrayTree) initializers.get(i)).getInitializers();
+      for (int j = 0; j < elements.size(); j++) {
+        Operand value = lower(elements.get(j));
+        if (value == null
+            || new ArrayTarget(row, Operand.Constant.of(j), null).store(value, elements.get(j))
+                == null) {
+          return null;
+        }
+      }
+    }
+    return matrix;
   }
 
   private NumericType arrayOf(NumericType element) {
@@ -1257,6 +1343,15 @@ final class ExpressionLowering {
             + context.source().of(argument) + "', an array made inside a loop: its derivatives"
             + " would need that iteration's array again, which ad4j does not keep; make the"
             + " array once, before the loop, and overwrite its elements in each iteration");
+        return null;
+      }
+      Operand matrixPart = context.firstPartOfALocalMatrix(arguments);
+      if (matrixPart != null && !isRunAsWritten(other.owner(), name, arguments)) {
+        ExpressionTree argument = invocation.getArguments().get(arguments.indexOf(matrixPart));
+        unsupported(invocation, "call to '" + shown + "' passes '"
+            + context.source().of(argument) + "', a local matrix or a row of one: passing"
+            + " them to methods with derivatives is not supported yet; pass a local 'double[]'"
+            + " made before any loop, with the row's elements copied into it");
         return null;
       }
       Optional<RuledCalls.Lowered> ruled =

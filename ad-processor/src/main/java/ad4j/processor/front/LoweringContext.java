@@ -58,6 +58,8 @@ final class LoweringContext {
   private String methodName = "";
   private int statementStart;
   private int loopDepth;
+  /** The local {@code double[][]} matrices, and the rows read from them. */
+  private final Set<Value> localMatrices = new java.util.HashSet<>();
   /**
    * The arrays made inside loops ({@code new}, {@code clone()}, a vector function's result): a
    * new one per iteration.
@@ -195,6 +197,13 @@ final class LoweringContext {
     ir.add(new Instruction(result, operation, arguments, line));
     if (operation.form() == Operation.Form.STORE && arguments.get(0) instanceof Operand.Use use) {
       writtenArrays.add(use.value());
+    }
+    if (operation.makesMatrix()) {
+      localMatrices.add(result);
+    } else if (operation.form() == Operation.Form.ELEMENT && type.isArray()
+        && arguments.get(0) instanceof Operand.Use matrix
+        && localMatrices.contains(matrix.value())) {
+      localMatrices.add(result); // a row of a local matrix
     }
     if ((operation.form() == Operation.Form.NEW_ARRAY || operation.form() == Operation.Form.CLONE
         || type.isArray() && (operation.form() == Operation.Form.USER_CALL
@@ -550,6 +559,20 @@ final class LoweringContext {
   Operand firstArrayMadeInALoop(List<Operand> arguments) {
     for (Operand argument : arguments) {
       if (argument instanceof Operand.Use use && arraysMadeInLoops.contains(use.value())) {
+        return argument;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The first argument that is a local matrix or a row of one, or null. The reverse sweep of a
+   * call would need the row as it was at the call, and the matrix's elements are written
+   * through other reads of its rows.
+   */
+  Operand firstPartOfALocalMatrix(List<Operand> arguments) {
+    for (Operand argument : arguments) {
+      if (argument instanceof Operand.Use use && localMatrices.contains(use.value())) {
         return argument;
       }
     }

@@ -110,6 +110,24 @@ public final class Operation {
   public static Operation newArray(NumericType elementType) {
     return new Operation(Form.NEW_ARRAY, elementType.keyword(), 1, null, null);
   }
+
+  /** {@code new double[n][m]}: a local matrix of n rows of m elements. */
+  public static Operation newMatrix() {
+    return new Operation(Form.NEW_ARRAY, "double[][]", 2, null, null);
+  }
+
+  /**
+   * {@code new double[][] {new double[l0], new double[l1], ...}}: a local matrix of
+   * {@code rows} rows, each as long as its argument says (its elements are stored next).
+   */
+  public static Operation newRows(int rows) {
+    return new Operation(Form.NEW_ARRAY, "double[][] rows", rows, null, null);
+  }
+
+  /** Whether this is {@link #newMatrix} or {@link #newRows}: it makes a {@code double[][]}. */
+  public boolean makesMatrix() {
+    return form == Form.NEW_ARRAY && name.startsWith("double[][]");
+  }
   /** {@code a.clone()}. */
   public static final Operation CLONE = new Operation(Form.CLONE, "clone", 1, null, null);
   /** {@code a.clone()} of an array whose elements start at the slot given second. */
@@ -117,6 +135,11 @@ public final class Operation {
       new Operation(Form.CLONE, "clone", 2, null, null);
   /** {@code a[i] = v}. */
   public static final Operation STORE = new Operation(Form.STORE, "[]=", 3, null, null);
+  /**
+   * {@code a[i] = v} into a row of a local matrix, whose element's adjoint is at the slot given
+   * fourth, in the matrix's flat adjoint array.
+   */
+  public static final Operation STORE_AT_SLOT = new Operation(Form.STORE, "[]=", 4, null, null);
 
   /** {@code ad4j.runtime.Slots.name(arguments)}. */
   public static Operation slotsCall(String name, int arity) {

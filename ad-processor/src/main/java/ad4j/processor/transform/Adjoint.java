@@ -882,10 +882,16 @@ public final class Adjoint {
    */
   private void allocateAdjointArray(Instruction creation, List<Statement> out) {
     Value array = creation.result();
-    Value adjoint = builder.derived(array, "Bar", array.type());
+    Value adjoint = builder.derived(array, "Bar", NumericType.DOUBLE_ARRAY);
     Operand length = creation.operation().form() == Operation.Form.NEW_ARRAY
         ? creation.arguments().get(0) : null;
-    if (length == null) {
+    if (creation.operation().makesMatrix()) {
+      // a local matrix: its adjoints in one flat array, row after row
+      Value count = builder.derived(array, "Count", NumericType.INT);
+      out.add(new Instruction(count, Operation.slotsCall("count", 1),
+          List.of(new Operand.Use(array)), null));
+      length = new Operand.Use(count);
+    } else if (length == null) {
       Value measured = builder.derived(array, "Length", NumericType.INT);
       out.add(new Instruction(measured, Operation.LENGTH, List.of(new Operand.Use(array)),
           null));
@@ -977,8 +983,9 @@ public final class Adjoint {
    */
   private void reverseStore(Instruction store, List<Operand> arguments, List<Statement> out) {
     Value array = ((Operand.Use) store.arguments().get(0)).value();
-    Value arrayAdjoint = adjointArrays.get(array);
-    Operand index = arguments.get(1);
+    Value arrayAdjoint = adjointTarget(array);
+    // a row of a local matrix: the element's slot in the matrix's flat adjoints
+    Operand index = arguments.size() > 3 ? arguments.get(3) : arguments.get(1);
     SourceLine line = store.line().adjoint();
     Value moved = builder.derived(store.result(), "Bar", NumericType.DOUBLE);
     out.add(new Instruction(moved, Operation.ELEMENT,
@@ -1231,6 +1238,11 @@ public final class Adjoint {
     Value local = adjointArrays.get(array);
     if (local != null) {
       return local;
+    }
+    Instruction read = flow.rowRead(array);
+    if (read != null && read.arguments().get(0) instanceof Operand.Use matrix
+        && adjointArrays.containsKey(matrix.value())) {
+      return adjointArrays.get(matrix.value()); // a row of a local matrix
     }
     if (parameterTargets.isEmpty()) {
       return outputArray;

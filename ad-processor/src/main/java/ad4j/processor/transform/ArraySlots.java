@@ -38,6 +38,11 @@ public final class ArraySlots {
   private final Map<Value, Operand> starts = new HashMap<>();
   /** The local arrays (created by the method), whose adjoints are arrays of their own. */
   private final java.util.Set<Value> local = new java.util.HashSet<>();
+  /**
+   * Per local {@code double[][]}, its rows' common length or -1: its adjoints are in one flat
+   * array, row after row, at the slots {@code Slots.rowStart} gives, as a parameter's are.
+   */
+  private final Map<Value, Operand> localRowLengths = new HashMap<>();
   private FlatLayout layout;
 
   /**
@@ -159,6 +164,22 @@ public final class ArraySlots {
         out.add(instruction);
         starts.put(instruction.result(), Operand.Constant.of(0));
         local.add(instruction.result());
+        if (instruction.operation().makesMatrix()) {
+          localRowLengths.put(instruction.result(), rowLengthOf(instruction));
+        }
+      } else if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.STORE
+          && instruction.arguments().get(0) instanceof Operand.Use array
+          && array.value().isActiveArray() && !local.contains(array.value())
+          && starts.containsKey(array.value())) {
+        // a[i] = v into a row of a local matrix: the element's slot in the matrix's adjoints
+        Operand slot = FlatLayout.plus(starts.get(array.value()),
+            instruction.arguments().get(1),
+            builder.derived(instruction.result(), "Slot", NumericType.INT), out);
+        List<Operand> arguments = new ArrayList<>(instruction.arguments());
+        arguments.add(slot);
+        out.add(new Instruction(instruction.result(), Operation.STORE_AT_SLOT, arguments,
+            instruction.line()));
       } else if (statement instanceof Instruction instruction
           && instruction.operation().form() == Operation.Form.RULED_CALL) {
         out.add(ruledCall(instruction));
@@ -223,6 +244,22 @@ public final class ArraySlots {
         Operation.callAtSlots(call.operation().ruled(), slots), arguments, call.line());
   }
 
+  /**
+   * The common row length of a local matrix as it is made: {@code m} of {@code new
+   * double[n][m]}; of rows written out, their length when all have the same, else -1.
+   */
+  private static Operand rowLengthOf(Instruction making) {
+    if (making.operation().arity() == 2 && making.operation().name().equals("double[][]")) {
+      return making.arguments().get(1);
+    }
+    java.util.Set<Double> lengths = new java.util.HashSet<>();
+    for (Operand length : making.arguments()) {
+      lengths.add(((Operand.Constant) length).knownValue().orElseThrow());
+    }
+    return Operand.Constant.of(lengths.size() <= 1 && !lengths.isEmpty()
+        ? lengths.iterator().next().intValue() : lengths.isEmpty() ? 0 : -1);
+  }
+
   /** Whether {@code array} is a parameter or a row of one, not a local array. */
   private boolean isParameterData(Value array) {
     return !local.contains(array);
@@ -242,8 +279,10 @@ public final class ArraySlots {
     out.add(read);
     Value matrix = array;
     Value rowStart = builder.derived(result, "RowStart", NumericType.INT);
+    Operand rowLength = localRowLengths.containsKey(matrix) ? localRowLengths.get(matrix)
+        : layout.rowLength(matrix);
     out.add(new Instruction(rowStart, Operation.slotsCall("rowStart", 3), List.of(
-        new Operand.Use(matrix), layout.rowLength(matrix), index), read.line()));
+        new Operand.Use(matrix), rowLength, index), read.line()));
     starts.put(result, FlatLayout.plus(starts.get(matrix), new Operand.Use(rowStart),
         builder.derived(result, "Start", NumericType.INT), out));
   }

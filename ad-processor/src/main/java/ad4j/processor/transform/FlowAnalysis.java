@@ -301,9 +301,11 @@ public final class FlowAnalysis {
       return List.of();
     }
     if (instruction.operation().form() == Operation.Form.STORE) {
-      // the reverse of a[i] = v moves a's adjoint at i to v: it needs i
-      if (arguments.get(1) instanceof Operand.Use index) {
-        needed.add(index.value());
+      // the reverse of a[i] = v moves a's adjoint at i to v: it needs i (in a row of a local
+      // matrix, the element's slot)
+      Operand index = arguments.size() > 3 ? arguments.get(3) : arguments.get(1);
+      if (index instanceof Operand.Use use) {
+        needed.add(use.value());
       }
       return List.copyOf(needed);
     }

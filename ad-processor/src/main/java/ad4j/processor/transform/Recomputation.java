@@ -217,7 +217,7 @@ final class Recomputation {
             && !(arguments.get(0) instanceof Operand.Use array
                 && !changingArrays.contains(array.value())
                 && (array.value().origin() == Value.Origin.PARAMETER
-                    || flow.rowRead(array.value()) != null))) {
+                    || isRowOfUnchangingData(array.value())))) {
           return false;
         }
         arguments = arguments.subList(0, 2); // a slot argument is for the reverse sweep
@@ -232,6 +232,17 @@ final class Recomputation {
       }
     }
     return true;
+  }
+
+  /**
+   * A row {@code m[i]} of a parameter or a table: not of a local matrix, whose rows are written
+   * through other reads of them.
+   */
+  private boolean isRowOfUnchangingData(Value row) {
+    Instruction read = flow.rowRead(row);
+    return read != null && (read.arguments().get(0) instanceof Operand.Constant
+        || read.arguments().get(0) instanceof Operand.Use matrix
+            && matrix.value().origin() == Value.Origin.PARAMETER);
   }
 
   private static boolean isArithmetic(Operation operation) {

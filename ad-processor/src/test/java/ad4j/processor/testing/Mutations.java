@@ -72,8 +72,9 @@ public final class Mutations {
           "switch (Integer.valueOf(2)) { case 2: %p += 1; break; default: }"),
       statement("assert with an anonymous object", "assert %p > 0 : new Object() { };"),
       // arrays and strings
-      statement("local matrix", "double[][] a%n = {{%p, 2}};"),
-      expression("matrix creation and access", "new double[][] {{%p, 1}}[0][0]"),
+      statement("local matrix without its rows' size", "double[][] a%n = new double[2][];"),
+      statement("row of a local matrix assigned",
+          "double[][] a%n = {{%p, 2}}; a%n[0] = new double[1];"),
       expression("number boxed into an argument", "java.util.Objects.hashCode(%p) * %p"),
       // calls that are not differentiable
       expression("Math.random()", "Math.random()"),
