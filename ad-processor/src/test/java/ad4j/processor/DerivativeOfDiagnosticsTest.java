@@ -396,6 +396,33 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
+  void aReceiverMadeInsideALoopIsAnErrorAtTheCall() {
+    List<String> lines = classF(
+        "  static final class Box {",
+        "    final double k;",
+        "    Box(double k) { this.k = k; }",
+        "    double times(double x) { return k * x; }",
+        "  }",
+        "  @DerivativeOf(owner = Box.class, value = \"times\")",
+        "  static double timesX(Box b, double x) { return b.k; }",
+        "  @Differentiable static double f(double x) {",
+        "    double s = new Box(2).times(x);",
+        "    for (int i = 0; i < 3; i++) { Box b = new Box(i); s += b.times(x * s); }",
+        "    return s;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'b.times(...)': its receiver 'b'"
+        + " is assigned more than once or made inside a loop, and the reverse sweep needs the"
+        + " object of each call for its @DerivativeOf rules; make the object once, before any"
+        + " loop, in a local that is not assigned again").inFile(file).onLine(14)
+        .atColumn(columnOf(lines, 14, "(x * s)"));
+    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
+  }
+
+  @Test
   void aVectorTargetAtOrderTwoIsAnErrorAtTheCall() {
     List<String> lines = classF(
         "  static double[] g(double x) { return new double[] {x, x * x}; }",

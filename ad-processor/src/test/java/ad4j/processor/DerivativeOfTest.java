@@ -134,6 +134,17 @@ class DerivativeOfTest {
       "    for (int i = 1; i <= 3; i++) { s += TRIPLE.apply(x / i, s - y) + Model.TRIPLE.apply(x, 2); }",
       "    return s;",
       "  }",
+      "  @Differentiable static double onObjects(double x, double y) {",
+      "    Scaled local = new Scaled(2);",
+      "    double s = local.apply(x, y);",
+      "    for (int i = 1; i <= 3; i++) {",
+      "      s += 0.2 * local.apply(x / i, s - y) * Math.sin(TRIPLE.apply(s, x));",
+      "    }",
+      "    return s + onParameter(TRIPLE, x * y) + onParameter(local, s);",
+      "  }",
+      "  @Differentiable static double onParameter(Scaled scaled, double z) {",
+      "    return scaled.apply(z, z * z);",
+      "  }",
       "  @Differentiable static double helper(double a, double b) {",
       "    return Special.weighted(a, 2, b) - Library.norm(b, a);",
       "  }",
@@ -188,6 +199,18 @@ class DerivativeOfTest {
   void instanceMethodsOnAStaticFinalFieldUseRulesThatTakeTheReceiverFirst() {
     DerivativeChecks.checkAt(function("onReceiver", 2), 0.6, 1.4);
     DerivativeChecks.checkAt(function("onReceiver", 2), -1.1, 0.2);
+  }
+
+  @Test
+  void instanceMethodsOnParametersAndLocalsUseRulesThatTakeTheReceiverFirst() throws Exception {
+    DerivativeChecks.checkAt(function("onObjects", 2), 0.6, 1.4);
+    DerivativeChecks.checkAt(function("onObjects", 2), -1.1, 0.2);
+    String code = COMPILED.get().compilation()
+        .generatedSourceFile("com.example.ModelGrad").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(code).contains("local.apply(");
+    assertThat(code).contains("Scaled.applyX(local, ");
+    assertThat(code).contains("Model.applyY(scaled, ");
   }
 
   /** The classes of {@link #SPECIAL}, compiled alone with {@code options}, in {@code classes}. */

@@ -62,6 +62,12 @@ final class InstructionText {
 
   /** {@code Qualifier.name(a, ...)}, with the receiver first for a rule of an instance method. */
   private static Expr ruledCall(Operation operation, List<Expr> arguments) {
+    int own = operation.ruled().parameterTypes().size();
+    if (operation.ruled().onFirstArgument()) {
+      // an instance method called on an object of the method's: the first argument
+      return Expr.localCall(arguments.get(0).member(operation.name()).toString(),
+          arguments.subList(1, own).toArray(Expr[]::new));
+    }
     List<Expr> all = new ArrayList<>();
     if (operation.ruled().leadingArgument() != null) {
       all.add(Expr.atom(operation.ruled().leadingArgument()));

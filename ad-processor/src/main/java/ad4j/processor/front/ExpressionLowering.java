@@ -1402,8 +1402,18 @@ final class ExpressionLowering {
           + receiver.type().keyword() + "', which has no methods");
       return null;
     }
-    return objects.call(receiver, member.getIdentifier().toString(), arguments, invocation,
-        shown, isDiscarded);
+    String name = member.getIdentifier().toString();
+    Optional<javax.lang.model.type.TypeMirror> type = context.referenceTypeOf(receiver);
+    if (type.isPresent() && type.get() instanceof javax.lang.model.type.DeclaredType declared
+        && ruledCalls.hasInstanceRules((javax.lang.model.element.TypeElement) declared.asElement(),
+            name)
+        && arguments.stream().anyMatch(a -> a.isActive() || isActiveArray(a))) {
+      // a method with @DerivativeOf rules, on an object of this method's
+      return ruledCalls.lowerOnObject(receiver,
+          (javax.lang.model.element.TypeElement) declared.asElement(), name, arguments,
+          invocation, shown, context.source().of(member.getExpression()));
+    }
+    return objects.call(receiver, name, arguments, invocation, shown, isDiscarded);
   }
 
   /** Whether {@code expression} is a local's name, or a field or element of one's. */

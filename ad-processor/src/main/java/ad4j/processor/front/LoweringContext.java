@@ -58,6 +58,8 @@ final class LoweringContext {
   private String methodName = "";
   private int statementStart;
   private int loopDepth;
+  /** The objects and strings computed inside loops: a new one per iteration. */
+  private final Set<Value> objectsMadeInLoops = new java.util.HashSet<>();
   /** The local {@code double[][]} matrices, and the rows read from them. */
   private final Set<Value> localMatrices = new java.util.HashSet<>();
   /**
@@ -198,6 +200,9 @@ final class LoweringContext {
     if (operation.form() == Operation.Form.STORE && arguments.get(0) instanceof Operand.Use use) {
       writtenArrays.add(use.value());
     }
+    if (type.isReference() && insideLoop()) {
+      objectsMadeInLoops.add(result);
+    }
     if (operation.makesMatrix()) {
       localMatrices.add(result);
     } else if (operation.form() == Operation.Form.ELEMENT && type.isArray()
@@ -245,6 +250,9 @@ final class LoweringContext {
     Value result = ir.temporary(type, false);
     if (type == NumericType.OBJECT) {
       result.declareAs(mirror, text.get());
+    }
+    if (insideLoop()) {
+      objectsMadeInLoops.add(result);
     }
     ir.add(new Instruction(result, operation, arguments, line));
     return Optional.of(new Operand.Use(result));
@@ -577,6 +585,11 @@ final class LoweringContext {
       }
     }
     return null;
+  }
+
+  /** Whether {@code value} is an object or a string computed inside a loop. */
+  boolean isMadeInALoop(Value value) {
+    return objectsMadeInLoops.contains(value) || arraysMadeInLoops.contains(value);
   }
 
   /** Whether what is being lowered runs once per iteration of some loop. */

@@ -122,8 +122,8 @@ final class ObjectValues {
           + " derivative into '" + context.source().of(invocation) + "', which ad4j cannot"
           + " differentiate: '" + type.getSimpleName() + "." + name + "' is a method of an"
           + " object, which ad4j runs as written; compute the value in a static"
-          + " @Differentiable method, or call the method on an object held in a static final"
-          + " field and give its partial derivatives with @DerivativeOf");
+          + " @Differentiable method, or give its partial derivatives with @DerivativeOf"
+          + " (rules that take the object first)");
       return null;
     }
     for (int i = 0; i < arguments.size(); i++) {

@@ -133,7 +133,40 @@ final class RuledCalls {
     }
     String text = context.referenceTo((TypeElement) receiver.getEnclosingElement()) + "."
         + receiver.getSimpleName();
-    return lower(target, arguments, call, shown, text);
+    return lower(target, arguments, call, shown, text, null);
+  }
+
+  /** Whether the instance method {@code name} of {@code type} has rules for some overload. */
+  boolean hasInstanceRules(TypeElement type, String name) {
+    return ElementFilter.methodsIn(context.elements().getAllMembers(type)).stream()
+        .anyMatch(m -> m.getSimpleName().contentEquals(name)
+            && !m.getModifiers().contains(Modifier.STATIC) && !rulesOf(m).isEmpty());
+  }
+
+  /**
+   * The call {@code receiver.name(arguments)} of an instance method with rules on an object
+   * the method has (a parameter, or a local made outside loops): the receiver becomes the
+   * call's first argument, as it is the rules' first parameter. Null after an error at it.
+   */
+  Operand lowerOnObject(Operand receiver, TypeElement type, String name,
+      List<Operand> arguments, Tree call, String shown, String receiverText) {
+    ExecutableElement target = CalleeResolver.choose(context, type, name, arguments);
+    if (target == null || target.getModifiers().contains(Modifier.STATIC)
+        || rulesOf(target).isEmpty()) {
+      context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: no"
+          + " method '" + name + "' of '" + type.getSimpleName() + "' that takes these"
+          + " arguments has @DerivativeOf rules");
+      return null;
+    }
+    if (!(receiver instanceof Operand.Use use) || context.isMadeInALoop(use.value())) {
+      // the reverse sweep calls the rules with the receiver, which it cannot record
+      context.diagnostics().error(call, "call to '" + shown + "': its receiver '" + receiverText
+          + "' is assigned more than once or made inside a loop, and the reverse sweep needs"
+          + " the object of each call for its @DerivativeOf rules; make the object once,"
+          + " before any loop, in a local that is not assigned again");
+      return null;
+    }
+    return lower(target, arguments, call, shown, null, receiver);
   }
 
   private Optional<TypeElement> receiverType(VariableElement receiver) {
@@ -144,15 +177,16 @@ final class RuledCalls {
   /** The call of {@code target}, differentiated by its rules; null after an error at it. */
   private Operand lower(ExecutableElement target, List<Operand> arguments, Tree call,
       String shown) {
-    return lower(target, arguments, call, shown, null);
+    return lower(target, arguments, call, shown, null, null);
   }
 
   /**
-   * The call of {@code target} on {@code receiver} (Java text; null for a static method),
-   * differentiated by its rules; null after an error at it.
+   * The call of {@code target} on {@code receiver} (Java text of a static field; null for a
+   * static method) or on {@code object} (a value of the method's, which the call and its rules
+   * then take first), differentiated by its rules; null after an error at it.
    */
   private Operand lower(ExecutableElement target, List<Operand> arguments, Tree call,
-      String shown, String receiver) {
+      String shown, String receiver, Operand object) {
     TypeElement declaring = (TypeElement) target.getEnclosingElement();
     String targetName = declaring.getSimpleName() + "." + target.getSimpleName();
     List<DerivativeOfRules.Rule> found = rulesOf(target);
@@ -202,7 +236,7 @@ final class RuledCalls {
           + " order 2 yet");
       return null;
     }
-    if (receiver != null && context.order() == 2) {
+    if ((receiver != null || object != null) && context.order() == 2) {
       // its rules take the receiver, an object: they cannot be @Differentiable
       context.diagnostics().error(call, "call to '" + shown + "' from method '"
           + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
@@ -233,12 +267,42 @@ final class RuledCalls {
           context.referenceTo((TypeElement) rule.getEnclosingElement()),
           rule.getSimpleName().toString(), parameterTypes, Map.of(), receiver, differentiable));
     }
+    boolean active = arguments.stream().anyMatch(RuledCalls::carriesDerivative);
+    NumericType resultType = vector ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE;
+    if (object != null) {
+      return context.emit(Operation.call(onObject(target, parameterTypes, partials)),
+          withFirst(object, arguments), resultType, active);
+    }
     RuledCallee callee = new RuledCallee(
         receiver == null ? context.referenceTo(declaring) : receiver,
         target.getSimpleName().toString(), parameterTypes, partials, null, null);
-    boolean active = arguments.stream().anyMatch(RuledCalls::carriesDerivative);
-    return context.emit(Operation.call(callee), arguments,
-        vector ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, active);
+    return context.emit(Operation.call(callee), arguments, resultType, active);
+  }
+
+  /**
+   * The target called on its first argument, an object, and its rules, which take that object
+   * first: every parameter index moves one place on.
+   */
+  private static RuledCallee onObject(ExecutableElement target, List<NumericType> parameterTypes,
+      Map<Integer, RuledCallee> partials) {
+    List<NumericType> withObject = new ArrayList<>();
+    withObject.add(NumericType.OBJECT);
+    withObject.addAll(parameterTypes);
+    Map<Integer, RuledCallee> moved = new LinkedHashMap<>();
+    for (Map.Entry<Integer, RuledCallee> entry : partials.entrySet()) {
+      RuledCallee rule = entry.getValue();
+      moved.put(entry.getKey() + 1, new RuledCallee(rule.qualifier(), rule.name(), withObject,
+          Map.of(), null, rule.differentiable()));
+    }
+    return new RuledCallee(null, target.getSimpleName().toString(), withObject, moved, null,
+        null);
+  }
+
+  private static List<Operand> withFirst(Operand first, List<Operand> rest) {
+    List<Operand> all = new ArrayList<>();
+    all.add(first);
+    all.addAll(rest);
+    return all;
   }
 
   /** Whether a derivative flows in through {@code argument}: a value or an array's elements. */

@@ -387,7 +387,8 @@ public final class Operation {
       case CALL -> owner.simpleName() + "." + name + "/" + arity;
       case USER_CALL, TANGENT_CALL, PULLBACK_CALL ->
           callee.userClass() + "." + name + "/" + arity;
-      case RULED_CALL -> ruled.qualifier() + "." + name + "/" + arity;
+      case RULED_CALL -> (ruled.onFirstArgument() ? "receiver" : ruled.qualifier()) + "." + name
+          + "/" + arity;
       default -> name;
     };
   }

@@ -9,11 +9,14 @@ import java.util.Map;
  * the primal calls it as written, and the partial with respect to argument {@code i} is a call
  * of {@code partials().get(i)} with the same arguments.
  *
- * <p>An instance method is called on a receiver, a {@code static final} field: the target is
- * called as {@code receiver.name(a, ...)} and its rules as {@code Rules.rule(receiver, a, ...)}.
+ * <p>An instance method is called on a receiver: a {@code static final} field, written as the
+ * qualifier, the target called as {@code receiver.name(a, ...)} and its rules as
+ * {@code Rules.rule(receiver, a, ...)}; or an object the method has (a parameter or a local),
+ * which is then the call's first argument, of type {@code OBJECT} ({@link #onFirstArgument}).
  *
  * @param qualifier what generated code writes before {@code .name(...)}: the class declaring
- *     the method, or the receiver of an instance method
+ *     the method, or the receiver of an instance method; null when the receiver is the first
+ *     argument
  * @param name the method's name
  * @param parameterTypes its parameter types (the receiver is not one)
  * @param partials for a target, the rule of each parameter that has one, by parameter index;
@@ -30,5 +33,10 @@ public record RuledCallee(String qualifier, String name, List<NumericType> param
   public RuledCallee {
     parameterTypes = List.copyOf(parameterTypes);
     partials = Map.copyOf(partials);
+  }
+
+  /** Whether the target is an instance method called on its first argument. */
+  public boolean onFirstArgument() {
+    return qualifier == null;
   }
 }
