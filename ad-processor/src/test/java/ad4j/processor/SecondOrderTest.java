@@ -31,7 +31,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * writes it; length checks; an empty tape after every call. The functions cover straight-line
  * code, loops and branches (values and decisions on the tape), array parameters,
  * {@code @NoDerivative}, local arrays and their copies, and calls between order-2 methods
- * (through loops, with constant arguments, recursive, from a method with array parameters).
+ * (through loops, with constant arguments, recursive, from a method with array parameters),
+ * also calls that pass arrays (parameters, rows, local arrays, {@code @NoDerivative} data and
+ * tables, in loops and branches, recursive, and on from one callee to the next).
  */
 @ExtendWith(TapeIsEmpty.class)
 class SecondOrderTest {
@@ -188,6 +190,20 @@ class SecondOrderTest {
       "    double[] row = m[1];",
       "    return s + passesOn(row, x[2]) * Math.cos(dot(m[0], TABLE));",
       "  }",
+      "  @Differentiable(order = 2) static double rowsOfData(double[] w,",
+      "      @NoDerivative double[][] data, double c) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < data.length; i++) {",
+      "      double z = dot(data[i], w) * c;",
+      "      if (z > 0) {",
+      "        s += Math.log1p(Math.exp(-z)) + z;",
+      "      } else {",
+      "        s += Math.log1p(Math.exp(z));",
+      "      }",
+      "      s += weighted(data[i], data[i], c * w[i % w.length]) * 0.1;",
+      "    }",
+      "    return s;",
+      "  }",
       "  @Differentiable(order = 2) static double recursiveArrays(double[] x, int n) {",
       "    if (n == 0) { return x[0] * x[1]; }",
       "    return Math.sin(recursiveArrays(x, n - 1)) * x[n % x.length] + dot(x, TABLE);",
@@ -252,7 +268,9 @@ class SecondOrderTest {
         call("arrayCalls", new Object[] {new double[] {0.3, -0.5, 0.4}, new double[][] {
             {0.2, 0.7, -0.4}, {-1.1, 0.4, 0.6}}, 0.9, new double[] {1, 0.5, -2}},
             true, true, true, false),
-        call("recursiveArrays", new Object[] {new double[] {0.6, -0.4, 0.8}, 4}, true, false));
+        call("recursiveArrays", new Object[] {new double[] {0.6, -0.4, 0.8}, 4}, true, false),
+        call("rowsOfData", new Object[] {new double[] {0.6, 0.9, -0.8}, data, 0.7},
+            true, false, true));
   }
 
   private static Call call(String name, Object[] arguments, boolean... active) {
