@@ -202,7 +202,7 @@ class SecondOrderTest {
       "      }",
       "      s += weighted(data[i], data[i], c * w[i % w.length]) * 0.1;",
       "    }",
-      "    return s;",
+      "    return s + entries(data, c * w[0]) * 0.01;",
       "  }",
       "  @Differentiable(order = 2) static double recursiveArrays(double[] x, int n) {",
       "    if (n == 0) { return x[0] * x[1]; }",
