@@ -4,6 +4,7 @@ import ad4j.processor.emit.GradClassWriter;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Value;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,14 +63,18 @@ final class GeneratedNames {
       members.add(signature(name + "Hessian", parameters));
       members.add(signature(name + "HessianVector", hessianVector));
       members.add(signature(name + "ValueGradientAndHessian", valueGradientAndHessian));
-      if (!function.hasActiveArrays()) {
-        List<String> pullbackTangent = new ArrayList<>(List.of("Tape"));
-        pullbackTangent.addAll(parameters);
-        pullbackTangent.add("double");
-        function.differentiableParameters().forEach(p -> pullbackTangent.add(p.type().keyword()));
-        pullbackTangent.add("double");
-        members.add(signature(name + "PullbackTangent", pullbackTangent));
-      }
+      // Tape, params, per array: its adjoints and their start, seed, tangents, seed's tangent,
+      // per array: its adjoints' tangents
+      List<String> pullbackTangent = new ArrayList<>(List.of("Tape"));
+      pullbackTangent.addAll(parameters);
+      List<Value> arrays = function.differentiableParameters().stream()
+          .filter(Value::isActiveArray).toList();
+      arrays.forEach(p -> pullbackTangent.addAll(List.of("double[]", "int")));
+      pullbackTangent.add("double");
+      function.differentiableParameters().forEach(p -> pullbackTangent.add(p.type().keyword()));
+      pullbackTangent.add("double");
+      arrays.forEach(p -> pullbackTangent.add("double[]"));
+      members.add(signature(name + "PullbackTangent", pullbackTangent));
     }
     return members;
   }

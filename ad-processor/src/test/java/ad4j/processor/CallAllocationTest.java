@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * A call between {@code @Differentiable} methods allocates nothing in reverse mode: the caller's
  * value-and-gradient and pullback, called 100,000 times from compiled code, allocate less than
  * one byte per call (a {@code new double[n]} per call for the callee's adjoints would be 24 bytes
- * or more). The same holds for calls of methods with {@code @DerivativeOf} rules.
+ * or more). The same holds for calls of methods with {@code @DerivativeOf} rules, and at order 2
+ * for calls that pass arrays.
  */
 class CallAllocationTest {
   private static final int CALLS = 100_000;
@@ -106,6 +107,67 @@ class CallAllocationTest {
       "    return s;",
       "  }",
       "}");
+
+  /** Calls at order 2 that pass arrays: a parameter, a row, an array that carries none. */
+  private static final String SECOND_ORDER = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Second {",
+      "  static final double[] TABLE = {0.5, -1.5};",
+      "  @Differentiable(order = 2) static double dot(double[] a, double[] b) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < a.length; i++) { s += a[i] * b[i]; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable(order = 2) static double f(double[] x, double[][] m, double c) {",
+      "    double s = Math.exp(dot(x, x) * c) + dot(TABLE, x);",
+      "    for (int i = 0; i < m.length; i++) { s += Math.sin(dot(m[i], x)) * c; }",
+      "    return s;",
+      "  }",
+      "}");
+
+  /**
+   * What an order-2 caller of {@code f} runs in its Hessian sweep: {@code fPullbackTangent},
+   * whose calls of {@code dotPullbackTangent} add adjoints and their tangents into the arrays
+   * passed; the driver takes back the two entries it leaves on the tape (c's adjoint and its
+   * tangent).
+   */
+  private static final String SECOND_ORDER_DRIVER = String.join("\n",
+      "package com.example;",
+      "import ad4j.runtime.Tape;",
+      "public final class SecondDriver {",
+      "  public static double pullbackTangent(int calls, double[] adjoints) {",
+      "    double[] x = {0.3, -0.2};",
+      "    double[][] m = {{0.1, 0.4}, {-0.7, 0.2}};",
+      "    double[] xDot = {1, 0.5};",
+      "    double[][] mDot = {{0, 1}, {0.5, 0}};",
+      "    double[] adjointsDot = new double[adjoints.length];",
+      "    Tape tape = Tape.current();",
+      "    double s = 0;",
+      "    for (int i = 0; i < calls; i++) {",
+      "      s += SecondGrad.fPullbackTangent(tape, x, m, 0.1 + i * 1e-9, adjoints, 0, adjoints,",
+      "          2, 1.0, xDot, mDot, 0.25, 0.0, adjointsDot, adjointsDot);",
+      "      s += tape.popDouble() + tape.popDouble();",
+      "    }",
+      "    return s;",
+      "  }",
+      "}");
+
+  @Test
+  void callsThatPassArraysAtOrderTwoAllocateNothingPerCall()
+      throws ReflectiveOperationException {
+    Compiled compiled = InProcessCompiler.compile("com.example.Second", SECOND_ORDER,
+        "com.example.SecondDriver", SECOND_ORDER_DRIVER);
+    Method run = compiled.load("com.example.SecondDriver")
+        .getMethod("pullbackTangent", int.class, double[].class);
+    double[] adjoints = new double[6];
+    run.invoke(null, CALLS, adjoints); // warm up: the tape grows once, classes load
+    long before = allocatedBytes();
+    run.invoke(null, CALLS, adjoints);
+    long allocated = allocatedBytes() - before;
+    assertWithMessage("bytes allocated by %s calls of fPullbackTangent", CALLS)
+        .that(allocated).isLessThan((long) CALLS);
+  }
 
   @Test
   void callsWithDerivativeOfRulesAllocateNothingPerCall() throws ReflectiveOperationException {

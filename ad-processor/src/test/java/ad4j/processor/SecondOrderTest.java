@@ -31,7 +31,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * writes it; length checks; an empty tape after every call. The functions cover straight-line
  * code, loops and branches (values and decisions on the tape), array parameters,
  * {@code @NoDerivative}, local arrays and their copies, and calls between order-2 methods
- * (through loops, with constant arguments, recursive, from a method with array parameters).
+ * (through loops, with constant arguments, recursive, from a method with array parameters),
+ * also calls that pass arrays (parameters, rows, local arrays, {@code @NoDerivative} data and
+ * tables, in loops and branches, recursive, and on from one callee to the next).
  */
 @ExtendWith(TapeIsEmpty.class)
 class SecondOrderTest {
@@ -166,6 +168,63 @@ class SecondOrderTest {
       "      double x, double y) {",
       "    return Math.exp(a * x) * y * y + a * x * y;",
       "  }",
+      // calls that pass arrays: parameters, rows, local arrays, @NoDerivative data, a table,
+      // an array that carries no derivative for a parameter that does, the same array twice,
+      // a callee that passes its arrays on, recursion
+      "  static final double[] TABLE = {0.5, -1.5, 2.0};",
+      "  @Differentiable(order = 2) static double dot(double[] a, double[] b) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < a.length; i++) { s += a[i] * b[i]; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable(order = 2) static double expSquare(double[] x) {",
+      "    return Math.exp(dot(x, x));",
+      "  }",
+      "  @Differentiable(order = 2) static double weighted(double[] v, @NoDerivative double[] d,",
+      "      double s) {",
+      "    double t = 0;",
+      "    for (int i = 0; i < v.length; i++) { t += Math.sin(v[i] * s) * d[i] + v[i] * v[i]; }",
+      "    return t * s;",
+      "  }",
+      "  @Differentiable(order = 2) static double entries(double[][] a, double k) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < a.length; i++) {",
+      "      for (int j = 0; j < a[i].length; j++) { s += Math.exp(k * a[i][j]) * a[i][j]; }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable(order = 2) static double passesOn(double[] v, double s) {",
+      "    double[] w = {v[1] * s, v[0] + s, v[2]};",
+      "    return weighted(v, TABLE, s) * dot(w, v) + weighted(w, TABLE, v[0]);",
+      "  }",
+      "  @Differentiable(order = 2) static double arrayCalls(double[] x, double[][] m, double c,",
+      "      @NoDerivative double[] d) {",
+      "    double s = weighted(x, d, c) + entries(m, c * 0.3);",
+      "    for (int i = 0; i < m.length; i++) { s += weighted(m[i], TABLE, x[i]) * c; }",
+      "    double[] local = new double[x.length];",
+      "    for (int i = 0; i < x.length; i++) { local[i] = x[i] * m[0][i] + c; }",
+      "    s += weighted(local, d, c * c) * dot(local, x) + weighted(d, TABLE, x[1]);",
+      "    double[] row = m[1];",
+      "    return s + passesOn(row, x[2]) * Math.cos(dot(m[0], TABLE));",
+      "  }",
+      "  @Differentiable(order = 2) static double rowsOfData(double[] w,",
+      "      @NoDerivative double[][] data, double c) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < data.length; i++) {",
+      "      double z = dot(data[i], w) * c;",
+      "      if (z > 0) {",
+      "        s += Math.log1p(Math.exp(-z)) + z;",
+      "      } else {",
+      "        s += Math.log1p(Math.exp(z));",
+      "      }",
+      "      s += weighted(data[i], data[i], c * w[i % w.length]) * 0.1;",
+      "    }",
+      "    return s + entries(data, c * w[0]) * 0.01;",
+      "  }",
+      "  @Differentiable(order = 2) static double recursiveArrays(double[] x, int n) {",
+      "    if (n == 0) { return x[0] * x[1]; }",
+      "    return Math.sin(recursiveArrays(x, n - 1)) * x[n % x.length] + dot(x, TABLE);",
+      "  }",
       "  @Differentiable static double firstOrderOnly(double x) { return x * x * x; }",
       // long enough that its first-order members are split into segments
       longMethod("longOne", 60),
@@ -219,7 +278,17 @@ class SecondOrderTest {
         call("callsWithArrays", new Object[] {new double[] {0.4, -0.7, 1.2}, 0.6}, true, true),
         call("callsNoDerivative", new Object[] {0.45, 0.3, 3}, true, true, false),
         call("callsNoDerivative", new Object[] {-0.6, 0.8, 1}, true, true, false),
-        call("inactiveFirst", new Object[] {0.7, 0.45, -0.3}, false, true, true));
+        call("inactiveFirst", new Object[] {0.7, 0.45, -0.3}, false, true, true),
+        call("expSquare", new Object[] {new double[] {0.3, -0.5, 0.4}}, true),
+        call("weighted", new Object[] {new double[] {0.3, -0.5, 0.4}, new double[] {1, 2, -1},
+            0.8}, true, false, true),
+        call("passesOn", new Object[] {new double[] {0.3, -0.5, 0.4}, 0.7}, true, true),
+        call("arrayCalls", new Object[] {new double[] {0.3, -0.5, 0.4}, new double[][] {
+            {0.2, 0.7, -0.4}, {-1.1, 0.4, 0.6}}, 0.9, new double[] {1, 0.5, -2}},
+            true, true, true, false),
+        call("recursiveArrays", new Object[] {new double[] {0.6, -0.4, 0.8}, 4}, true, false),
+        call("rowsOfData", new Object[] {new double[] {0.6, 0.9, -0.8}, data, 0.7},
+            true, false, true));
   }
 
   private static Call call(String name, Object[] arguments, boolean... active) {
@@ -242,6 +311,28 @@ class SecondOrderTest {
         for (int j = 0; j < 2; j++) {
           assertWithMessage("H[%s][%s] at (%s, %s)", i, j, x, y).that(hessian[i][j])
               .isWithin(1e-10 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aCalleeGivesItsArrayArgumentsSecondDerivativesAnalytically() throws Exception {
+    // expSquare(x) = exp(dot(x, x)): H = exp(|x|^2) (2 I + 4 x x^T)
+    Random random = new Random(17);
+    for (int trial = 0; trial < 10; trial++) {
+      double[] x = new double[1 + trial % 4];
+      for (int i = 0; i < x.length; i++) {
+        x[i] = random.nextDouble() - 0.5;
+      }
+      double e = Math.exp(Arrays.stream(x).map(t -> t * t).sum());
+      double[][] hessian = (double[][]) invoke("expSquareHessian", true, (Object) x);
+      assertThat(hessian.length).isEqualTo(x.length);
+      for (int i = 0; i < x.length; i++) {
+        for (int j = 0; j < x.length; j++) {
+          double expected = e * ((i == j ? 2 : 0) + 4 * x[i] * x[j]);
+          assertWithMessage("H[%s][%s] at %s", i, j, Arrays.toString(x)).that(hessian[i][j])
+              .isWithin(1e-12 * Math.max(1, Math.abs(expected))).of(expected);
         }
       }
     }

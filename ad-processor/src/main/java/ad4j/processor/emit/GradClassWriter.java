@@ -279,25 +279,29 @@ public final class GradClassWriter {
             + " past the JVM's limit of 65535 for one method; shorten the method, or use"
             + " order 1");
       }
-      List<MethodSpec> members = new ArrayList<>(List.of(hessian(), hessianVector(),
-          valueGradientAndHessian(), sweep, hessianInto()));
-      if (!function.hasActiveArrays()) {
-        // what the second-order code of order-2 callers calls (calls pass doubles only)
-        members.add(pullbackTangentOntoTape());
-      }
-      return members;
+      // with what the second-order code of order-2 callers calls
+      return List.of(hessian(), hessianVector(), valueGradientAndHessian(), sweep,
+          hessianInto(), pullbackTangentOntoTape());
     }
 
     /**
-     * {@code mPullbackTangent(Tape tape, params, double seed, directions..., double seedDot)}:
-     * the forward mode of {@link #pullbackOntoTape}, with the seed's tangent too. It pushes,
-     * for each {@code double} parameter in order, the tangent of its adjoint and then the
-     * adjoint; it returns the tangent of the value. The second-order sweeps of callers call it.
+     * {@code mPullbackTangent(Tape tape, params, [aAdjoints, aStart, ...], double seed,
+     * directions..., double seedDot, [aAdjointsDot, ...])}: the forward mode of {@link
+     * #pullbackOntoTape}, with the seed's tangent too. It pushes, for each {@code double}
+     * parameter in order, the tangent of its adjoint and then the adjoint; it adds the
+     * adjoints of each array parameter {@code a}'s elements into {@code aAdjoints} and their
+     * tangents into {@code aAdjointsDot}, both from slot {@code aStart} on (the caller's
+     * gradient and its tangent, or a local array's adjoint array and its tangent); it returns
+     * the tangent of the value. The second-order sweeps of callers call it.
      */
     private MethodSpec pullbackTangentOntoTape() {
       NameAllocator names = names();
       MethodSpec.Builder method = withVisibility(function.name() + "PullbackTangent");
-      Function program = Tangent.of(Adjoint.withActiveSeed(reverseFunction, reverseFlow,
+      Function pullback = function.hasActiveArrays() ? ArraySlots.perParameter(function)
+          : reverseFunction;
+      FlowAnalysis pullbackFlow = function.hasActiveArrays() ? new FlowAnalysis(pullback)
+          : reverseFlow;
+      Function program = Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow,
           Adjoint.Output.TAPE));
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
@@ -306,8 +310,11 @@ public final class GradClassWriter {
       method.addJavadoc("For the second-order code of callers: the forward mode of"
               + " {@code $LPullback(Tape, ...)}\nfor $L along the given directions"
               + " of the parameters and of the seed: pushes,\nfor each {@code double} parameter"
-              + " in order, the tangent of its adjoint and then the adjoint,\nonto {@code $L};"
-              + " returns the tangent of the value.\n", function.name(), link, tape)
+              + " in order, the tangent of its adjoint and then the adjoint,\nonto {@code $L}$L;"
+              + " returns the tangent of the value.\n", function.name(), link, tape,
+              function.hasActiveArrays() ? ", and adds those of each element of an array"
+                  + " parameter {@code a}\ninto {@code aAdjoints} and their tangents into"
+                  + " {@code aAdjointsDot}, from slot\n{@code aStart} on" : "")
           .returns(double.class)
           .addParameter(TAPE, tape);
       for (int i = 0; i < all.size(); i++) {

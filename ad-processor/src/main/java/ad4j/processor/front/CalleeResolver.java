@@ -133,18 +133,21 @@ final class CalleeResolver {
           + " this one, or compile it with ad4j first");
       return Optional.empty();
     }
+    if (context.order() == 2 && returnsArray) {
+      // a vector function has order 1 only (DerivativeOrder): there is no forward mode of its
+      // pullback to give the second derivatives through its result
+      diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
+          + "', which is @Differentiable(order = 2): '" + qualified + "' returns an array, and"
+          + " ad4j generates no second derivatives of vector functions (order 2 is for methods"
+          + " returning 'double'); compute the elements the caller needs in order-2 methods"
+          + " returning 'double'");
+      return Optional.empty();
+    }
     if (context.order() == 2 && DerivativeOrder.of(method) != 2) {
       diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
           + "', which is @Differentiable(order = 2): '" + qualified + "' must be"
           + " @Differentiable(order = 2) as well, so that ad4j generates the second derivatives"
           + " this call needs");
-      return Optional.empty();
-    }
-    if (context.order() == 2 && (returnsArray
-        || arguments.stream().anyMatch(argument -> argument.type().isArray()))) {
-      diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
-          + "', which is @Differentiable(order = 2): calls that pass or return arrays are not"
-          + " supported at order 2 yet; pass the elements '" + name + "' needs as 'double's");
       return Optional.empty();
     }
     String gradClass = gradClassReference(declaring);

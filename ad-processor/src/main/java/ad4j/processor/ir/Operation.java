@@ -211,15 +211,18 @@ public final class Operation {
 
   /**
    * A call of the forward mode of a {@code @Differentiable} method's pullback onto the tape
-   * (written for methods of order 2): its arguments, the seed, one tangent per {@code double}
-   * parameter and the seed's tangent. It pushes each parameter's adjoint's tangent and then the
+   * (written for methods of order 2): the arguments of the {@link #pullbackCall} (with the
+   * seed last), one tangent per active parameter (an array's tangent is an array of its shape),
+   * the seed's tangent, and per active array parameter the array the tangents of its adjoints
+   * are added into. It pushes each {@code double} parameter's adjoint's tangent and then the
    * adjoint, in parameter order, so that the caller takes back each adjoint, then its tangent.
    * Its form is {@link Form#PULLBACK_CALL}: it is written as one, with the tape first.
    */
   public static Operation pullbackTangentCall(Callee callee) {
     return new Operation(Form.PULLBACK_CALL, callee.name() + "PullbackTangent",
-        callee.parameterTypes().size() + 1 + callee.differentiableParameterCount() + 1, null,
-        callee);
+        callee.parameterTypes().size() + 2 * callee.activeArrayCount() + 1
+            + callee.differentiableParameterCount() + callee.activeArrayCount() + 1
+            + callee.activeArrayCount(), null, callee);
   }
 
   /** Whether this is a {@link #pullbackTangentCall}. */

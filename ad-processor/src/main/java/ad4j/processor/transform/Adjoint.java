@@ -1053,9 +1053,15 @@ public final class Adjoint {
       Value overwritten = overwrittenElements.get(instruction);
       if (overwritten != null) {
         // the element written over comes back, for the calls the reverse sweep meets next
-        Operand old = flow.loopDepth(block) > 0
-            ? pop(overwritten.type(), instruction.line().adjoint(), out)
-            : new Operand.Use(overwritten);
+        Operand old = new Operand.Use(overwritten);
+        if (flow.loopDepth(block) > 0) {
+          // it carries a derivative as the element did: forward over reverse, which recorded
+          // its tangent with it, takes that back too
+          Value recorded = builder.again(overwritten);
+          out.add(new Instruction(recorded, Operation.POP, List.of(),
+              instruction.line().adjoint()));
+          old = new Operand.Use(recorded);
+        }
         out.add(new ElementStore(((Operand.Use) instruction.arguments().get(0)).value(),
             restoredArguments.get(1), old, false, instruction.line().adjoint()));
       }
@@ -1223,7 +1229,8 @@ public final class Adjoint {
         reads.add(read instanceof Operand.Use source
             ? popped.getOrDefault(source.value(), read) : read);
       }
-      Value copy = builder.derived(use.value(), "", use.value().type());
+      // like the row read, it carries derivatives: forward over reverse reads its tangent too
+      Value copy = builder.again(use.value());
       out.add(new Instruction(copy, row.operation(), reads, call.line().adjoint()));
       popped.put(use.value(), new Operand.Use(copy));
     }

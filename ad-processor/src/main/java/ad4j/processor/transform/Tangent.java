@@ -113,7 +113,7 @@ public final class Tangent {
       if (statement instanceof Instruction instruction
           && instruction.operation().form() == Operation.Form.PULLBACK_CALL
           && !instruction.operation().isPullbackTangentCall()) {
-        out.add(pullbackTangentCall(instruction));
+        out.addAll(pullbackTangentCall(instruction));
       } else if (statement instanceof Instruction instruction) {
         out.add(instruction);
         if (instruction.operation().form() == Operation.Form.POP
@@ -138,6 +138,10 @@ public final class Tangent {
             && (instruction.operation().name().equals(ADD_INTO)
                 || instruction.operation().name().equals("addIntoWithin"))) {
           addIntoTangent(instruction, out);
+        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
+            && instruction.operation().name().equals("discarded")) {
+          // scratch for adjoints nobody reads: their tangents may go there too
+          arrayTangents.put(instruction.result(), instruction.result());
         } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
             && instruction.operation().name().equals("clear")) {
           // the adjoints' tangents are cleared with the adjoints
@@ -434,22 +438,45 @@ public final class Tangent {
   /**
    * A reverse sweep's {@code g}'s pullback onto the tape becomes the forward mode of that
    * pullback, which pushes each adjoint's tangent below the adjoint: the pops that follow the
-   * call take back both (see the pops above). Its own result, the callee's value, is read by
-   * nobody; the new call's is its tangent.
+   * call take back both (see the pops above). The call's arguments are g's own, then per array
+   * parameter that carries derivatives in g the array its adjoints go into and the slot there,
+   * then the seed (see {@code Adjoint.reverseCall}); the tangents follow in the order of
+   * {@link #transform(Function)}: of each argument for a parameter that carries derivatives
+   * (zeros for an array that carries none here, as in {@link #tangentCallArguments}), of the
+   * seed, and of each array the adjoints go into, where g adds the adjoints' tangents. Its own
+   * result, the callee's value, is read by nobody; the new call's is its tangent.
    */
-  private Instruction pullbackTangentCall(Instruction call) {
-    Operation operation = call.operation();
+  private List<Instruction> pullbackTangentCall(Instruction call) {
+    ad4j.processor.ir.Callee callee = call.operation().callee();
     List<Operand> arguments = call.arguments();
+    int own = callee.parameterTypes().size();
+    List<Instruction> out = new ArrayList<>();
     List<Operand> callArguments = new ArrayList<>(arguments);
-    for (int i = 0; i < arguments.size() - 1; i++) {
-      if (operation.callee().isActiveScalar(i)) {
-        callArguments.add(tangentOf(arguments.get(i)));
+    for (int i = 0; i < own; i++) {
+      Operand argument = arguments.get(i);
+      if (callee.isActiveScalar(i)) {
+        callArguments.add(tangentOf(argument));
+      } else if (callee.isActiveArray(i)) {
+        Value tangent = argument instanceof Operand.Use use ? arrayTangents.get(use.value())
+            : null;
+        callArguments.add(tangent != null ? new Operand.Use(tangent)
+            : zeros(argument, call, out));
       }
     }
-    callArguments.add(tangentOf(arguments.get(arguments.size() - 1)));
+    int seed = arguments.size() - 1;
+    callArguments.add(tangentOf(arguments.get(seed)));
+    for (int target = own; target < seed; target += 2) {
+      Value into = ((Operand.Use) arguments.get(target)).value();
+      Value tangent = arrayTangents.get(into);
+      if (tangent == null) {
+        throw new IllegalArgumentException("no tangent for the adjoints " + into + " of " + call);
+      }
+      callArguments.add(new Operand.Use(tangent));
+    }
     Value valueTangent = builder.derived(call.result(), "Dot", NumericType.DOUBLE);
-    return new Instruction(valueTangent, Operation.pullbackTangentCall(operation.callee()),
-        callArguments, call.line());
+    out.add(new Instruction(valueTangent, Operation.pullbackTangentCall(callee),
+        callArguments, call.line()));
+    return out;
   }
 
   /** The runtime helper that adds one array into another at an offset. */
