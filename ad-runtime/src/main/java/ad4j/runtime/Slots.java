@@ -237,6 +237,12 @@ public final class Slots {
   public static int addTransposed(double[][] partial, double[] argument, double[] seed,
       double[] to, int at) {
     checkRows(partial, seed.length, argument.length);
+    addWeightedRows(partial, seed, to, at);
+    return argument.length;
+  }
+
+  /** Adds {@code seed[k] * partial[k][j]} to {@code to[at + j]} for every k and j. */
+  private static void addWeightedRows(double[][] partial, double[] seed, double[] to, int at) {
     for (int k = 0; k < partial.length; k++) {
       double[] row = partial[k];
       double weight = seed[k];
@@ -244,7 +250,6 @@ public final class Slots {
         to[at + j] += weight * row[j];
       }
     }
-    return argument.length;
   }
 
   /**
@@ -292,13 +297,7 @@ public final class Slots {
     for (int k = 0; k < partial.length; k++) {
       checkPartial(partial[k].length, argument.length, " elements in row " + k);
     }
-    for (int k = 0; k < partial.length; k++) {
-      double[] row = partial[k];
-      double weight = seed[k];
-      for (int j = 0; j < row.length; j++) {
-        to[at + j] += weight * row[j];
-      }
-    }
+    addWeightedRows(partial, seed, to, at);
     return argument.length;
   }
 

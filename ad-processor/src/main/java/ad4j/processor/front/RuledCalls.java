@@ -110,12 +110,8 @@ final class RuledCalls {
   Operand lowerOnReceiver(VariableElement receiver, String name, List<Operand> arguments,
       Tree call, String shown) {
     TypeElement type = receiverType(receiver).orElseThrow();
-    ExecutableElement target = CalleeResolver.choose(context, type, name, arguments);
-    if (target == null || target.getModifiers().contains(Modifier.STATIC)
-        || rulesOf(target).isEmpty()) {
-      context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: no"
-          + " method '" + name + "' of '" + type.getSimpleName() + "' that takes these"
-          + " arguments has @DerivativeOf rules");
+    ExecutableElement target = instanceTarget(type, name, arguments, call, shown);
+    if (target == null) {
       return null;
     }
     if (!receiver.getModifiers().contains(Modifier.STATIC)
@@ -150,12 +146,8 @@ final class RuledCalls {
    */
   Operand lowerOnObject(Operand receiver, TypeElement type, String name,
       List<Operand> arguments, Tree call, String shown, String receiverText) {
-    ExecutableElement target = CalleeResolver.choose(context, type, name, arguments);
-    if (target == null || target.getModifiers().contains(Modifier.STATIC)
-        || rulesOf(target).isEmpty()) {
-      context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: no"
-          + " method '" + name + "' of '" + type.getSimpleName() + "' that takes these"
-          + " arguments has @DerivativeOf rules");
+    ExecutableElement target = instanceTarget(type, name, arguments, call, shown);
+    if (target == null) {
       return null;
     }
     if (!(receiver instanceof Operand.Use use) || context.isMadeInALoop(use.value())) {
@@ -167,6 +159,23 @@ final class RuledCalls {
       return null;
     }
     return lower(target, arguments, call, shown, null, receiver);
+  }
+
+  /**
+   * The instance method {@code name} of {@code type} that takes {@code arguments} and has
+   * rules; null after an error at the call.
+   */
+  private ExecutableElement instanceTarget(TypeElement type, String name, List<Operand> arguments,
+      Tree call, String shown) {
+    ExecutableElement target = CalleeResolver.choose(context, type, name, arguments);
+    if (target == null || target.getModifiers().contains(Modifier.STATIC)
+        || rulesOf(target).isEmpty()) {
+      context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: no"
+          + " method '" + name + "' of '" + type.getSimpleName() + "' that takes these"
+          + " arguments has @DerivativeOf rules");
+      return null;
+    }
+    return target;
   }
 
   private Optional<TypeElement> receiverType(VariableElement receiver) {

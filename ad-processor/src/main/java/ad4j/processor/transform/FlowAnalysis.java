@@ -271,6 +271,23 @@ public final class FlowAnalysis {
   }
 
   /**
+   * Every value among {@code arguments}, for a call whose reverse calls a pullback or rules with
+   * all of them again; the positions of the active ones go into {@code withPartial}.
+   */
+  private static List<Value> everyArgument(List<Operand> arguments, Set<Integer> withPartial) {
+    Set<Value> needed = new LinkedHashSet<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (arguments.get(i) instanceof Operand.Use use) {
+        needed.add(use.value());
+        if (arguments.get(i).isActive()) {
+          withPartial.add(i);
+        }
+      }
+    }
+    return List.copyOf(needed);
+  }
+
+  /**
    * The values an instruction's derivative formulas read: its rule builds the partials as IR,
    * and the operands they use are the instruction's arguments and result. The positions of the
    * arguments that have a partial go into {@code withPartial}.
@@ -287,15 +304,7 @@ public final class FlowAnalysis {
         || instruction.operation().form() == Operation.Form.RULED_CALL)
         && instruction.result().isActiveArray()) {
       // a vector function's pullback, or its rules, take every argument again
-      for (int i = 0; i < arguments.size(); i++) {
-        if (arguments.get(i) instanceof Operand.Use use) {
-          needed.add(use.value());
-          if (arguments.get(i).isActive()) {
-            withPartial.add(i);
-          }
-        }
-      }
-      return List.copyOf(needed);
+      return everyArgument(arguments, withPartial);
     }
     if (!instruction.result().isActive()) {
       return List.of();
@@ -329,15 +338,7 @@ public final class FlowAnalysis {
             && use.value().isActiveArray())) {
       // the partials with respect to arrays call the rules with every argument, and the
       // reverse adds them at the arrays' slots
-      for (int i = 0; i < arguments.size(); i++) {
-        if (arguments.get(i) instanceof Operand.Use use) {
-          needed.add(use.value());
-          if (arguments.get(i).isActive()) {
-            withPartial.add(i);
-          }
-        }
-      }
-      return List.copyOf(needed);
+      return everyArgument(arguments, withPartial);
     }
     Optional<DerivativeRules.Rule> rule = DerivativeRules.forOperation(instruction.operation());
     if (rule.isEmpty()) {
