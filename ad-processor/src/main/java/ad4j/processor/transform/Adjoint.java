@@ -753,7 +753,10 @@ public final class Adjoint {
     Operand test = site.isGreaterThan(new Operand.Read(iteration),
         Operand.Constant.zero(NumericType.INT));
     Block condition = new Block(new ArrayList<>(site.instructionsFor(List.of(test))));
-    out.add(new Loop(loop.id(), condition, test, true, new Block(reverse(loop.body())),
+    List<Statement> reversed = reverse(loop.body());
+    List<Statement> body = new ArrayList<>(place.leave(loop));
+    body.addAll(reversed);
+    out.add(new Loop(loop.id(), condition, test, true, new Block(body),
         new Block(step(iteration, Operation.SUBTRACT, line)), line));
   }
 

@@ -54,6 +54,10 @@ final class Recomputation {
   /** Arrays written or passed to calls somewhere in the method: their elements may change. */
   private final Set<Value> changingArrays = new HashSet<>();
   private final Map<Value, Boolean> memo = new HashMap<>();
+  /** Per loop id, how many loops enclose the loop (0 for a loop outside loops). */
+  private final Map<Integer, Integer> loopDepths = new HashMap<>();
+  /** Per value computed again, the innermost loop whose counter it depends on, or -1. */
+  private final Map<Value, Integer> innermostCounters = new HashMap<>();
 
   Recomputation(Function function, FlowAnalysis flow) {
     this.flow = flow;
@@ -87,6 +91,7 @@ final class Recomputation {
           counters.put(loop.id(), counter);
         }
         scan(loop.condition(), List.of());
+        loopDepths.put(loop.id(), around.size());
         List<Loop> inside = new java.util.ArrayList<>(around);
         inside.add(loop);
         scan(loop.body(), List.copyOf(inside));
@@ -289,12 +294,31 @@ final class Recomputation {
   static final class Place {
     private final Map<Integer, Variable> iterations = new HashMap<>();
     private final Map<Integer, Operand> starts = new HashMap<>();
+    /** The reverse loops the sweep is inside, the innermost last. */
+    private final java.util.ArrayDeque<Integer> open = new java.util.ArrayDeque<>();
+    /**
+     * Per open reverse loop, what its body computes first, once per iteration: the values
+     * computed again that depend on no deeper loop's counter, so that loops inside it do not
+     * compute them in each of their iterations.
+     */
+    private final Map<Integer, List<Statement>> prologues = new HashMap<>();
+    private final Map<Integer, Map<Value, Operand>> hoisted = new HashMap<>();
 
     void enter(Loop loop, Variable iteration, Operand start) {
       iterations.put(loop.id(), iteration);
       if (start != null) {
         starts.put(loop.id(), start);
       }
+      open.addLast(loop.id());
+      prologues.put(loop.id(), new java.util.ArrayList<>());
+      hoisted.put(loop.id(), new HashMap<>());
+    }
+
+    /** Leaves {@code loop}'s reverse body; returns what the body must compute first. */
+    List<Statement> leave(Loop loop) {
+      open.removeLast();
+      hoisted.remove(loop.id());
+      return prologues.remove(loop.id());
     }
   }
 
@@ -323,6 +347,53 @@ final class Recomputation {
     if (cached != null) {
       return cached;
     }
+    if (!place.open.isEmpty()) {
+      // at the head of the innermost reverse loop whose counter it reads (of the outermost,
+      // when it reads none): once per iteration of that loop, not of the loops inside it
+      int loop = innermostCounter(value);
+      int home = loop >= 0 ? loop : place.open.getFirst();
+      if (home != place.open.getLast() && place.open.contains(home)) {
+        Map<Value, Operand> there = place.hoisted.get(home);
+        Operand hoisted = there.get(value);
+        if (hoisted == null) {
+          hoisted = computeAt(value, place, there, builder, null, place.prologues.get(home));
+        }
+        known.put(value, hoisted); // the callers read what they need from known
+        return hoisted;
+      }
+    }
+    return computeAt(value, place, known, builder, line, out);
+  }
+
+  /** The innermost loop (by id) whose counter {@code value}, computed again, depends on; -1. */
+  private int innermostCounter(Value value) {
+    Integer memoized = innermostCounters.get(value);
+    if (memoized != null) {
+      return memoized;
+    }
+    Instruction definition = definitions.get(value);
+    int innermost = -1;
+    if (definition.operation().form() == Operation.Form.COPY) {
+      Variable variable = ((Operand.Read) definition.arguments().get(0)).variable();
+      innermost = loopCounted(variable, flow.definingBlock(value)).id();
+    } else {
+      List<Operand> arguments = definition.operation().form() == Operation.Form.ELEMENT
+          ? definition.arguments().subList(0, 2) : definition.arguments();
+      for (Operand argument : arguments) {
+        if (argument instanceof Operand.Use use && isRecomputed(use.value())) {
+          int loop = innermostCounter(use.value());
+          if (loop >= 0 && (innermost < 0 || loopDepths.get(loop) > loopDepths.get(innermost))) {
+            innermost = loop;
+          }
+        }
+      }
+    }
+    innermostCounters.put(value, innermost);
+    return innermost;
+  }
+
+  private Operand computeAt(Value value, Place place, Map<Value, Operand> known,
+      IrBuilder builder, SourceLine line, List<Statement> out) {
     Instruction definition = definitions.get(value);
     Value result = builder.again(value);
     if (definition.operation().form() == Operation.Form.COPY) {
