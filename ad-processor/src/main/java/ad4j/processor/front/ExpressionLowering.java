@@ -155,13 +155,8 @@ final class ExpressionLowering {
       }
       case AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT, LEFT_SHIFT_ASSIGNMENT,
           RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
-        CompoundAssignmentTree assignment = (CompoundAssignmentTree) expression;
-        if (!(assignment.getVariable() instanceof ArrayAccessTree)) {
-          return bitwiseAssignment(assignment); // e >>= 1, flags |= bit: on integers, booleans
-        }
-        unsupported(expression, "compound assignment '" + operatorOf(expression.getKind())
-            + "=' into an array element is not supported: use '+=', '-=', '*=', '/=' or '%='");
-        return null;
+        // e >>= 1, flags |= bit, n[i] <<= 2: on integers and booleans
+        return bitwiseAssignment((CompoundAssignmentTree) expression);
       }
       case NEW_ARRAY -> {
         return newArray((NewArrayTree) expression, null);
@@ -265,6 +260,17 @@ final class ExpressionLowering {
    * {@code boolean}s, which carry no derivative; narrowed to the local's type as Java does.
    */
   private Operand bitwiseAssignment(CompoundAssignmentTree assignment) {
+    if (assignment.getVariable() instanceof ArrayAccessTree access) {
+      // n[i] op= v on an int[]: n and i once, the element read before v (JLS 15.26.2)
+      ArrayTarget element = arrayTarget(access);
+      Operand current = element == null ? null : element.read();
+      Operand operand = lower(assignment.getExpression());
+      if (current == null || operand == null) {
+        return null;
+      }
+      Operand combined = bitwise(assignment, current, operand);
+      return combined == null ? null : element.store(convert(combined, current.type()), null);
+    }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
     Operand current = target == null ? null : context.read(target, assignment.getVariable());
     Operand operand = lower(assignment.getExpression());
@@ -274,19 +280,27 @@ final class ExpressionLowering {
       }
       return null;
     }
+    Operand combined = bitwise(assignment, current, operand);
+    if (combined == null) {
+      target.markBroken();
+      return null;
+    }
+    Operand stored = convert(combined, target.type());
+    context.bind(target, stored);
+    return stored;
+  }
+
+  /** {@code current op operand} of a shift or bitwise compound assignment, or null. */
+  private Operand bitwise(CompoundAssignmentTree assignment, Operand current, Operand operand) {
     String operator = operatorOf(assignment.getKind());
     Optional<NumericType> type = resultType(operator, current.type(), operand.type());
     if (type.isEmpty() || current.isActive() || operand.isActive()) {
       unsupported(assignment, "compound assignment '" + operator + "=' cannot be applied to '"
           + typeName(current) + "' and '" + typeName(operand) + "': it applies to 'int',"
           + " 'long' and 'boolean' values, which carry no derivative");
-      target.markBroken();
       return null;
     }
-    Operand combined = combine(Operation.infix(operator), current, operand, type.get());
-    Operand stored = convert(combined, target.type());
-    context.bind(target, stored);
-    return stored;
+    return combine(Operation.infix(operator), current, operand, type.get());
   }
 
   Operand compoundAssignment(CompoundAssignmentTree assignment) {

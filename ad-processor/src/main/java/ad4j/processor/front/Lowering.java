@@ -922,6 +922,12 @@ public final class Lowering {
       if (statement instanceof Store store && store.variable().isActive()) {
         return true;
       }
+      // a[i] *= 0.5 into an array that carries derivatives: its reverse moves the element's
+      // adjoint, once per evaluation of the condition
+      if (statement instanceof ad4j.processor.ir.Instruction instruction
+          && instruction.operation().equals(Operation.STORE) && instruction.result().isActive()) {
+        return true;
+      }
       if (statement instanceof If branch
           && (assignsADouble(branch.thenBlock()) || assignsADouble(branch.elseBlock()))) {
         return true;
