@@ -405,7 +405,7 @@ final class ExpressionLowering {
       return new Operand.Constant(castText(constant.expression(), target), target,
           OptionalDouble.empty());
     }
-    boolean active = value.isActive() && target == NumericType.DOUBLE;
+    boolean active = value.isActive() && target.isFloatingPoint();
     return context.emit(Operation.cast(target), List.of(value), target, active);
   }
 
@@ -1147,13 +1147,9 @@ final class ExpressionLowering {
     if (operand.type() == target.get()) {
       return operand;
     }
-    if (operand.isActive() && target.get() == NumericType.FLOAT) {
-      unsupported(cast, "cast of a differentiable value to 'float' is not supported: it would"
-          + " round the value; ad4j computes in 'double'");
-      return null;
-    }
-    // A cast of a differentiable double to int or long is constant between integers.
-    boolean active = operand.isActive() && target.get() == NumericType.DOUBLE;
+    // A cast of a differentiable double to int or long is constant between integers; one to
+    // float rounds the value and passes the derivative on (DerivativeRules).
+    boolean active = operand.isActive() && target.get().isFloatingPoint();
     return context.emit(Operation.cast(target.get()), List.of(operand), target.get(), active);
   }
 
@@ -1496,7 +1492,7 @@ final class ExpressionLowering {
       active |= arguments.get(i).isActive()
           && rule.map(r -> r.carriesDerivative(index)).orElse(true);
     }
-    return context.emit(operation, arguments, type, active && type == NumericType.DOUBLE);
+    return context.emit(operation, arguments, type, active && type.isFloatingPoint());
   }
 
   private static Optional<NumericType> resultType(String operator, NumericType left,

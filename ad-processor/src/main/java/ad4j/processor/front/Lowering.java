@@ -329,7 +329,7 @@ public final class Lowering {
     }
     if (!inferred && declared.isEmpty()) {
       diagnostics.error(type, "local variable '" + name + "' has type '" + type
-          + "': only 'double', 'int', 'long' and 'boolean' locals are supported");
+          + "': only 'double', 'float', 'int', 'long' and 'boolean' locals are supported");
       context.scopes().declareBroken(name);
       return;
     }
@@ -364,12 +364,6 @@ public final class Lowering {
         } else {
           context.bind(local, value);
         }
-        return;
-      }
-      if (localType == NumericType.FLOAT) {
-        diagnostics.error(declaration, "'var " + name + "' would have type 'float': only"
-            + " 'double', 'int', 'long' and 'boolean' locals are supported");
-        context.scopes().declareBroken(name);
         return;
       }
     } else {
