@@ -10,6 +10,7 @@ import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.TapeIsEmpty;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -157,6 +158,30 @@ class FloatArithmeticTest {
     double xf = (float) x;
     assertThat(rounding.gradient(x)[0]).isWithin(1e-6)
         .of(2 * xf / 3 * (xf + 1) + (xf * xf + 0.25) / 3 + 1);
+  }
+
+  @Test
+  void aLongMethodSplitIntoSegmentsHandsFloatValuesOver() {
+    // float values cross the segments' boundaries on the tape, as doubles, and come back exact
+    StringBuilder body = new StringBuilder("    float f = (float) x;\n    double s = 0;\n");
+    for (int i = 0; i < 120; i++) {
+      body.append("    f = f * 0.999f + (float) Math.sin(s * 0.01);\n")
+          .append("    s = s * 0.5 + f * x;\n");
+    }
+    String source = "package com.example;\nimport ad4j.Differentiable;\nfinal class L {\n"
+        + "  @Differentiable static double chain(double x) {\n" + body
+        + "    return s + f;\n  }\n}\n";
+    String reference = source.replace("class L", "class M").replace("(float) ", "")
+        .replaceAll("\\bfloat\\b", "double").replace("0.999f", "0.999");
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.L", source, "com.example.M", reference);
+    assertThat(Arrays.stream(compiled.load("com.example.LGrad").getDeclaredMethods())
+        .map(Method::getName)).contains("chainForward2");
+    CompiledFunction f = compiled.function("com.example.L", "chain", 1);
+    CompiledFunction inDouble = compiled.function("com.example.M", "chain", 1);
+    for (double x : new double[] {0.3, -1.2}) {
+      DerivativeChecks.checkAt(f, inDouble, FLOAT_TOLERANCE, x);
+    }
   }
 
   @Test
