@@ -8,6 +8,7 @@ import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.TapeIsEmpty;
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class ArrayElementSideEffectsTest {
       "import ad4j.Differentiable;",
       "final class Elements {",
       "  static final double[] COEF = {0.5, -1.25, 2, 0.75};",
-      "  @Differentiable static double compoundInSum(double x) {",
+      "  @Differentiable(order = 2) static double compoundInSum(double x) {",
       "    double[] a = {x, 2 * x, x * x};",
       "    double s = 0;",
       "    for (int i = 0; i < a.length; i++) { s += (a[i] *= 2) * x; }",
@@ -79,7 +80,7 @@ class ArrayElementSideEffectsTest {
       "    double w = x > y ? (a[2] = x * y) : (a[2] += y);",
       "    return r + w * a[2] + a[0] * a[1];",
       "  }",
-      "  @Differentiable static double inLoopCondition(double x) {",
+      "  @Differentiable(order = 2) static double inLoopCondition(double x) {",
       "    double[] a = {x, 0};",
       "    int n = 0;",
       "    while ((a[0] *= 0.5) > 0.1 && ++n < 30) { a[1] += a[0] * x; }",
@@ -175,6 +176,23 @@ class ArrayElementSideEffectsTest {
     // a[0] = x - x * x; a[1] = 2x + (2x + 1) x
     assertThat(self.value(x)).isEqualTo((x - x * x) + (2 * x + (2 * x + 1) * x));
     assertThat(self.gradient(x)[0]).isWithin(1e-12).of(1 - 2 * x + 2 + 4 * x + 1);
+  }
+
+  @Test
+  void secondDerivativesThroughElementsWrittenInsideExpressions() throws Exception {
+    Class<?> grad = elements().load("com.example.ElementsGrad");
+    // compoundInSum: s = 2x (x + 2x + x^2), a = {2x, 4x, 2x^2}: 12 x^2 + 2 x^3
+    assertThat(hessian(grad, "compoundInSum", 0.7)).isWithin(1e-10).of(24 + 12 * 0.7);
+    // inLoopCondition: at 0.7 two halvings pass the test (x / 8 + 1.5 x^2), at 3 four
+    // (x / 32 + 3.75 x^2)
+    assertThat(hessian(grad, "inLoopCondition", 0.7)).isWithin(1e-10).of(3);
+    assertThat(hessian(grad, "inLoopCondition", 3)).isWithin(1e-10).of(7.5);
+  }
+
+  private static double hessian(Class<?> grad, String name, double x) throws Exception {
+    Method method = grad.getDeclaredMethod(name + "Hessian", double.class);
+    method.setAccessible(true); // ElementsGrad is package-private, as Elements is
+    return ((double[][]) method.invoke(null, x))[0][0];
   }
 
   @Test
