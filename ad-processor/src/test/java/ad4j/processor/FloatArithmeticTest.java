@@ -27,7 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * compared with finite differences of the same function written in {@code double} (class
  * {@code G}, made from {@code F}'s source by replacing {@code float} with {@code double} and
  * dropping the casts to it), to
- * float's precision; forward and reverse mode must agree as for any function.
+ * float's precision; forward and reverse mode must agree as for any function. Calls that carry
+ * no derivative take {@code float} arguments as written ({@code Float.isNaN(f)}, a helper's
+ * {@code float} parameter).
  */
 @ExtendWith(TapeIsEmpty.class)
 class FloatArithmeticTest {
@@ -86,6 +88,20 @@ class FloatArithmeticTest {
       "    while ((v *= 0.5f) > 0.125f) { n++; }",
       "    return v * n + v;",
       "  }",
+      "  static boolean ok(float v) { return v < 100; }",
+      "  @Differentiable static double inactiveCallsAndSwitches(double x) {",
+      "    float f = (float) x;",
+      "    long k = Math.round(f * 3);",
+      "    float r = switch ((int) k) {",
+      "      case 1 -> f * 2;",
+      "      case 2 -> { float q = f * f; yield q + 1; }",
+      "      default -> f;",
+      "    };",
+      "    float c = x > 0 ? f : x < -1 ? 2 * f : 3;",
+      "    if (Float.isNaN(f) || !ok(f)) { return 0; }",
+      "    do { f *= 0.5f; } while ((f *= 0.9f) > 0.1f);",
+      "    return r * c + Math.min(f, 1f) + k;",
+      "  }",
       "  @Differentiable(order = 2) static double cubic(double x) {",
       "    float f = (float) x;",
       "    float s = 0;",
@@ -98,6 +114,7 @@ class FloatArithmeticTest {
   private static final String DOUBLE_SOURCE = FLOAT_SOURCE
       .replace("class F", "class G")
       .replace("(float) ", "")
+      .replace("Float.", "Double.")
       .replaceAll("\\bfloat\\b", "double")
       .replaceAll("(\\d)f\\b", "$1");
 
@@ -122,6 +139,8 @@ class FloatArithmeticTest {
         Arguments.of("increments", new double[][] {{0.6, 1.3}, {-1.4, 0.7}}),
         Arguments.of("newtonSqrt", new double[][] {{2}, {0.7}, {10}}),
         Arguments.of("halving", new double[][] {{0.7}, {3.3}, {0.1}}),
+        Arguments.of("inactiveCallsAndSwitches",
+            new double[][] {{0.3}, {0.7}, {-0.6}, {-1.4}}),
         Arguments.of("cubic", new double[][] {{0.7}, {-1.3}}));
   }
 
