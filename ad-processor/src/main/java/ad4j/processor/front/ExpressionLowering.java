@@ -251,11 +251,6 @@ final class ExpressionLowering {
   }
 
   /**
-   * {@code target op= operand} (JLS 15.26.2): the target's value is read before the operand is
-   * evaluated, the result is narrowed to the target's type, stored, and is the expression's
-   * value.
-   */
-  /**
    * {@code v op= e} of a shift or bitwise operator on a local: {@code int}s, {@code long}s and
    * {@code boolean}s, which carry no derivative; narrowed to the local's type as Java does.
    */
@@ -303,6 +298,11 @@ final class ExpressionLowering {
     return combine(Operation.infix(operator), current, operand, type.get());
   }
 
+  /**
+   * {@code target op= operand} (JLS 15.26.2): the target's value is read before the operand is
+   * evaluated, the result is narrowed to the target's type, stored, and is the expression's
+   * value.
+   */
   Operand compoundAssignment(CompoundAssignmentTree assignment) {
     if (assignment.getVariable() instanceof ArrayAccessTree access) {
       // a[i] op= v: a and i once, the element read before v is evaluated (JLS 15.26.2)
