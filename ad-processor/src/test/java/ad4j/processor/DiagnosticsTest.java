@@ -204,11 +204,9 @@ class DiagnosticsTest {
             "compound assignment '<<=' cannot be applied to 'double' and 'int': it applies to"
                 + " 'int', 'long' and 'boolean' values, which carry no derivative"),
         // locals and names
-        error("float local", "@Differentiable static double f(double x) { ‸float k = 1; return x; }",
-            "local variable 'k' has type 'float': only 'double', 'int', 'long' and 'boolean'"
-                + " locals are supported"),
-        error("var of type float", "@Differentiable static double f(double x) { var ‸k = 1f; return x; }",
-            "'var k' would have type 'float'"),
+        error("short local", "@Differentiable static double f(double x) { ‸short k = 1; return x; }",
+            "local variable 'k' has type 'short': only 'double', 'float', 'int', 'long' and"
+                + " 'boolean' locals are supported"),
         error("uninitialized local", "@Differentiable static double f(double x) { double y; return x * ‸y; }",
             "variable 'y' might not have been initialized"),
         error("unknown identifier", "@Differentiable static double f(double x) { return x * ‸zz; }",
@@ -461,8 +459,8 @@ class DiagnosticsTest {
 
   static Stream<String> cascades() {
     return Stream.of(
-        "float k = 1; return x * k;",
-        "var k = 1f; return x * k;",
+        "short k = 1; return x * k;",
+        "byte k = 1; return x * k;",
         "double a = Math.random(); return a * x;",
         "double y = switch (Integer.valueOf(1)) { default -> 2.0; }; return x * y;",
         "double a, b; a = b = Math.random(); return a + b;",

@@ -77,6 +77,7 @@ class MutationFuzzTest {
             + "import static java.lang.StrictMath.cos;\n\nimport ad4j.Differentiable;\n\n"
             + (nested ? "final class Outer {\n static final class Programs {\n"
                 : "final class Programs {\n") + Mutations.CLASS_MEMBERS + "\n"
+            + RandomPrograms.HELPERS + "\n"
             + "  private static final double K0 = 0.625;\n  static final int N1 = -3;\n"
             + "  static final long L2 = 5L;\n  static final float F3 = 0.1f;\n"
             + "  static final double R4 = Math.sqrt(2.0);\n  static final char C5 = 'b';\n"

@@ -338,8 +338,8 @@ final class CalleeResolver {
   }
 
   /**
-   * The IR type of a parameter of a callee: a primitive ad4j computes with, {@code double[]},
-   * {@code double[][]}, {@code int[]} or {@code String}.
+   * The IR type of a parameter of a callee: a primitive ad4j computes with ({@code float}
+   * included), {@code double[]}, {@code double[][]}, {@code int[]}, {@code String} or an object.
    */
   private static Optional<NumericType> parameterType(TypeMirror type) {
     if (type.toString().equals("java.lang.String")) {
@@ -359,6 +359,9 @@ final class CalleeResolver {
         case INT -> Optional.of(NumericType.INT_ARRAY);
         default -> Optional.of(NumericType.OBJECT);
       };
+    }
+    if (type.getKind() == TypeKind.FLOAT) {
+      return Optional.of(NumericType.FLOAT); // Float.isNaN(f), a helper's float parameter
     }
     return LoweringContext.variableType(type.getKind());
   }

@@ -155,13 +155,8 @@ final class ExpressionLowering {
       }
       case AND_ASSIGNMENT, OR_ASSIGNMENT, XOR_ASSIGNMENT, LEFT_SHIFT_ASSIGNMENT,
           RIGHT_SHIFT_ASSIGNMENT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> {
-        CompoundAssignmentTree assignment = (CompoundAssignmentTree) expression;
-        if (!(assignment.getVariable() instanceof ArrayAccessTree)) {
-          return bitwiseAssignment(assignment); // e >>= 1, flags |= bit: on integers, booleans
-        }
-        unsupported(expression, "compound assignment '" + operatorOf(expression.getKind())
-            + "=' into an array element is not supported: use '+=', '-=', '*=', '/=' or '%='");
-        return null;
+        // e >>= 1, flags |= bit, n[i] <<= 2: on integers and booleans
+        return bitwiseAssignment((CompoundAssignmentTree) expression);
       }
       case NEW_ARRAY -> {
         return newArray((NewArrayTree) expression, null);
@@ -256,15 +251,21 @@ final class ExpressionLowering {
   }
 
   /**
-   * {@code target op= operand} (JLS 15.26.2): the target's value is read before the operand is
-   * evaluated, the result is narrowed to the target's type, stored, and is the expression's
-   * value.
-   */
-  /**
    * {@code v op= e} of a shift or bitwise operator on a local: {@code int}s, {@code long}s and
    * {@code boolean}s, which carry no derivative; narrowed to the local's type as Java does.
    */
   private Operand bitwiseAssignment(CompoundAssignmentTree assignment) {
+    if (assignment.getVariable() instanceof ArrayAccessTree access) {
+      // n[i] op= v on an int[]: n and i once, the element read before v (JLS 15.26.2)
+      ArrayTarget element = arrayTarget(access);
+      Operand current = element == null ? null : element.read();
+      Operand operand = lower(assignment.getExpression());
+      if (current == null || operand == null) {
+        return null;
+      }
+      Operand combined = bitwise(assignment, current, operand);
+      return combined == null ? null : element.store(convert(combined, current.type()), null);
+    }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
     Operand current = target == null ? null : context.read(target, assignment.getVariable());
     Operand operand = lower(assignment.getExpression());
@@ -274,21 +275,34 @@ final class ExpressionLowering {
       }
       return null;
     }
+    Operand combined = bitwise(assignment, current, operand);
+    if (combined == null) {
+      target.markBroken();
+      return null;
+    }
+    Operand stored = convert(combined, target.type());
+    context.bind(target, stored);
+    return stored;
+  }
+
+  /** {@code current op operand} of a shift or bitwise compound assignment, or null. */
+  private Operand bitwise(CompoundAssignmentTree assignment, Operand current, Operand operand) {
     String operator = operatorOf(assignment.getKind());
     Optional<NumericType> type = resultType(operator, current.type(), operand.type());
     if (type.isEmpty() || current.isActive() || operand.isActive()) {
       unsupported(assignment, "compound assignment '" + operator + "=' cannot be applied to '"
           + typeName(current) + "' and '" + typeName(operand) + "': it applies to 'int',"
           + " 'long' and 'boolean' values, which carry no derivative");
-      target.markBroken();
       return null;
     }
-    Operand combined = combine(Operation.infix(operator), current, operand, type.get());
-    Operand stored = convert(combined, target.type());
-    context.bind(target, stored);
-    return stored;
+    return combine(Operation.infix(operator), current, operand, type.get());
   }
 
+  /**
+   * {@code target op= operand} (JLS 15.26.2): the target's value is read before the operand is
+   * evaluated, the result is narrowed to the target's type, stored, and is the expression's
+   * value.
+   */
   Operand compoundAssignment(CompoundAssignmentTree assignment) {
     if (assignment.getVariable() instanceof ArrayAccessTree access) {
       // a[i] op= v: a and i once, the element read before v is evaluated (JLS 15.26.2)
@@ -391,7 +405,7 @@ final class ExpressionLowering {
       return new Operand.Constant(castText(constant.expression(), target), target,
           OptionalDouble.empty());
     }
-    boolean active = value.isActive() && target == NumericType.DOUBLE;
+    boolean active = value.isActive() && target.isFloatingPoint();
     return context.emit(Operation.cast(target), List.of(value), target, active);
   }
 
@@ -1219,13 +1233,9 @@ final class ExpressionLowering {
     if (operand.type() == target.get()) {
       return operand;
     }
-    if (operand.isActive() && target.get() == NumericType.FLOAT) {
-      unsupported(cast, "cast of a differentiable value to 'float' is not supported: it would"
-          + " round the value; ad4j computes in 'double'");
-      return null;
-    }
-    // A cast of a differentiable double to int or long is constant between integers.
-    boolean active = operand.isActive() && target.get() == NumericType.DOUBLE;
+    // A cast of a differentiable double to int or long is constant between integers; one to
+    // float rounds the value and passes the derivative on (DerivativeRules).
+    boolean active = operand.isActive() && target.get().isFloatingPoint();
     return context.emit(Operation.cast(target.get()), List.of(operand), target.get(), active);
   }
 
@@ -1580,7 +1590,7 @@ final class ExpressionLowering {
       active |= arguments.get(i).isActive()
           && rule.map(r -> r.carriesDerivative(index)).orElse(true);
     }
-    return context.emit(operation, arguments, type, active && type == NumericType.DOUBLE);
+    return context.emit(operation, arguments, type, active && type.isFloatingPoint());
   }
 
   private static Optional<NumericType> resultType(String operator, NumericType left,

@@ -329,7 +329,7 @@ public final class Lowering {
     }
     if (!inferred && declared.isEmpty()) {
       diagnostics.error(type, "local variable '" + name + "' has type '" + type
-          + "': only 'double', 'int', 'long' and 'boolean' locals are supported");
+          + "': only 'double', 'float', 'int', 'long' and 'boolean' locals are supported");
       context.scopes().declareBroken(name);
       return;
     }
@@ -364,12 +364,6 @@ public final class Lowering {
         } else {
           context.bind(local, value);
         }
-        return;
-      }
-      if (localType == NumericType.FLOAT) {
-        diagnostics.error(declaration, "'var " + name + "' would have type 'float': only"
-            + " 'double', 'int', 'long' and 'boolean' locals are supported");
-        context.scopes().declareBroken(name);
         return;
       }
     } else {
@@ -920,6 +914,12 @@ public final class Lowering {
   private static boolean assignsADouble(Block block) {
     for (Statement statement : block.statements()) {
       if (statement instanceof Store store && store.variable().isActive()) {
+        return true;
+      }
+      // a[i] *= 0.5 into an array that carries derivatives: its reverse moves the element's
+      // adjoint, once per evaluation of the condition
+      if (statement instanceof ad4j.processor.ir.Instruction instruction
+          && instruction.operation().equals(Operation.STORE) && instruction.result().isActive()) {
         return true;
       }
       if (statement instanceof If branch

@@ -450,7 +450,7 @@ final class LoweringContext {
       // an error is reported already, so this IR is never emitted: a stand-in of the local's
       // type lets the uses be checked for errors of their own
       return local.hasKnownType()
-          ? new Operand.Use(ir.temporary(local.type(), local.type() == NumericType.DOUBLE))
+          ? new Operand.Use(ir.temporary(local.type(), local.type().isFloatingPoint()))
           : null;
     }
     if (local.variable() != null) {
@@ -624,8 +624,12 @@ final class LoweringContext {
       }
       return Optional.empty();
     }
-    return type instanceof PrimitiveTypeTree primitive
-        ? variableType(primitive.getPrimitiveTypeKind()) : Optional.empty();
+    if (type instanceof PrimitiveTypeTree primitive) {
+      // a float local computes in float and carries a derivative; parameters cannot be float
+      return primitive.getPrimitiveTypeKind() == TypeKind.FLOAT
+          ? Optional.of(NumericType.FLOAT) : variableType(primitive.getPrimitiveTypeKind());
+    }
+    return Optional.empty();
   }
 
   /**

@@ -2,8 +2,8 @@ package ad4j.processor.ir;
 
 /**
  * The primitive types a value of a differentiable method may have: the numeric types, in the
- * order of widening, and {@code boolean} for conditions. Only {@code double} values carry
- * derivatives.
+ * order of widening, and {@code boolean} for conditions. Only {@code double} and {@code float}
+ * values carry derivatives.
  */
 public enum NumericType {
   INT("int"),
@@ -65,6 +65,14 @@ public enum NumericType {
       case INT_ARRAY -> INT;
       default -> throw new IllegalArgumentException("not an array type: " + this);
     };
+  }
+
+  /**
+   * Whether a value of this type can carry a derivative: {@code double}, and {@code float},
+   * whose value is computed in Java's float arithmetic and whose derivative is a {@code double}.
+   */
+  public boolean isFloatingPoint() {
+    return this == DOUBLE || this == FLOAT;
   }
 
   public boolean isIntegral() {

@@ -347,7 +347,9 @@ public final class Operation {
     return switch (form) {
       case INFIX -> name;
       case PREFIX -> "unary" + name;
-      case CAST -> "cast";
+      // to double or float: the value rounded (or not), with derivative 1; to an integer: 0
+      case CAST -> name.equals("double") || name.equals("float") ? "cast to floating point"
+          : "cast";
       case CALL -> name + "/" + arity;
       case USER_CALL -> "call";
       case RULED_CALL -> "ruled call";

@@ -73,9 +73,9 @@ public final class Variable {
         : type.keyword();
   }
 
-  /** Only {@code double} variables carry derivatives. */
+  /** Only {@code double} and {@code float} variables carry derivatives. */
   public boolean isActive() {
-    return type == NumericType.DOUBLE;
+    return type.isFloatingPoint();
   }
 
   /** The parameter this variable is, or null for a local. */

@@ -86,6 +86,9 @@ public final class DerivativeRules {
     entry("unary-", (i, s) -> Partial.MINUS_ONE);
     // A constant copied into a local: never active, so never differentiated.
     entry("copy", (i, s) -> Partial.ONE);
+    // (float) x and (double) f: the rounding to float is taken as the identity, derivative 1,
+    // as for any rounded operation (x * y rounds too); the value keeps Java's float rounding.
+    entry("cast to floating point", (i, s) -> Partial.ONE);
 
     // Trigonometric functions.
     function("sin", 1, (i, s) -> Partial.times(s.call("cos", s.arg(0))));

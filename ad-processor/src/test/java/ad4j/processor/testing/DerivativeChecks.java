@@ -21,6 +21,17 @@ public final class DerivativeChecks {
 
   /** All checks at {@code x}. */
   public static void checkAt(CompiledFunction f, double... x) {
+    checkAt(f, f, NUMERIC_TOLERANCE, x);
+  }
+
+  /**
+   * All checks at {@code x}, with the gradient compared against finite differences of
+   * {@code reference} instead of {@code f} itself, to {@code tolerance}: for a function in
+   * {@code float} arithmetic, whose own differences are rounding noise, the same function
+   * written in {@code double}.
+   */
+  public static void checkAt(CompiledFunction f, CompiledFunction reference, double tolerance,
+      double... x) {
     String where = f + " at " + Arrays.toString(x);
     double value = f.value(x);
     double[] gradient = f.gradient(x);
@@ -32,7 +43,7 @@ public final class DerivativeChecks {
     assertWithMessage("gradient of valueAndGradient, %s", where)
         .that(written).usingExactEquality().containsExactly(gradient).inOrder();
 
-    GradientCheck.check(f.asFunction(), x, gradient).assertWithin(NUMERIC_TOLERANCE);
+    GradientCheck.check(reference.asFunction(), x, gradient).assertWithin(tolerance);
     checkPullback(f, x, value, gradient, where);
     checkTangent(f, x, gradient, where);
   }

@@ -17,7 +17,9 @@ import net.jqwik.api.Tuple;
  * that failures shrink), together with their Java source and an independent interpreter that
  * mirrors Java's semantics (binary numeric promotion, {@code int}/{@code long}/{@code float}
  * constant arithmetic, overload resolution of {@code Math.abs(int)}, {@code Math.signum(float)}
- * ...).
+ * ...), including assignments and increments inside expressions ({@link Effect}, in Java's
+ * evaluation order) and code that carries no derivative and runs as written ({@link Inactive}:
+ * strings, a static helper, an enum switch, a record, a {@code StringBuilder}).
  *
  * <h2>Well-conditioned by construction</h2>
  *
@@ -69,7 +71,8 @@ public final class RandomPrograms {
   // ---- the abstract syntax ---------------------------------------------------------------------
 
   /** An expression. */
-  public sealed interface Expr permits Var, Lit, Named, Unary, Bin, Cast, Call {}
+  public sealed interface Expr permits Var, Lit, Named, Unary, Bin, Cast, Call, Effect,
+      Inactive {}
 
   /** The {@code k mod n}-th of the n variables in scope (parameters first, then locals). */
   public record Var(int k) implements Expr {}
@@ -91,6 +94,23 @@ public final class RandomPrograms {
 
   /** A call; owner is {@code "Math"}, {@code "StrictMath"} or {@code ""} (static import). */
   public record Call(String owner, String function, List<Expr> arguments) implements Expr {}
+
+  /**
+   * An assignment used as an expression, on the {@code target mod n}-th assignable variable:
+   * {@code (v = e)}, {@code (v += e)}, {@code (v -= e)}, {@code (v *= e)} or, ignoring
+   * {@code value}, {@code ++v}, {@code v++}, {@code --v}, {@code v--} ({@code op} is the
+   * operator, with {@code "pre"} or {@code "post"} for increments).
+   */
+  public record Effect(int target, String op, Expr value) implements Expr {}
+
+  /**
+   * An {@code int} that code carrying no derivative computes from {@code k = Math.round(e)}, run
+   * as written in every generated member: kind 0 the length of the string {@code "k" + k}, 1
+   * and 5 a static helper over a {@code long} and a {@code boolean}, 2 a {@code switch} on an
+   * enum constant, 3 a method of a record, 4 a {@code StringBuilder}'s length (see
+   * {@link #HELPERS}).
+   */
+  public record Inactive(int kind, Expr operand) implements Expr {}
 
   /** A statement. */
   public sealed interface Stmt permits Decl, Assign, Block, Empty {}
@@ -181,6 +201,22 @@ public final class RandomPrograms {
       "  static final double R4 = Math.sqrt(2.0); // static final, but not a compile-time constant",
       "  static final char C5 = 'b';");
 
+  /**
+   * Members of the class {@code Programs} that {@link Inactive} expressions use: a static helper
+   * that is not {@code @Differentiable}, an enum and a record.
+   */
+  public static final String HELPERS = String.join("\n",
+      "  static int bucket(long k, boolean wide) {",
+      "    return wide ? (int) (k % 3) : (int) Math.abs(k % 5);",
+      "  }",
+      "  enum Mode {",
+      "    UP, DOWN, FLAT;",
+      "    static Mode of(long k) { return values()[(int) Math.floorMod(k, 3L)]; }",
+      "  }",
+      "  record Cell(long index, int width) {",
+      "    int scaled() { return (int) (index % 4) * width; }",
+      "  }");
+
   private static final List<Expr> POSITIVE_CONSTANTS = List.of(
       lit("2", Type.INT, 2), lit("0.5f", Type.FLOAT, 0.5f), lit("0x1p-2", Type.DOUBLE, 0.25),
       lit("3L", Type.LONG, 3), lit("'\\u0003'", Type.INT, 3), NAMED.get(0), NAMED.get(4),
@@ -202,11 +238,34 @@ public final class RandomPrograms {
 
   /** Expressions of nesting depth at most {@code depth}. */
   public static Arbitrary<Expr> expressions(int depth) {
+    return expressions(depth, false);
+  }
+
+  /**
+   * Expressions of nesting depth at most {@code depth}; with {@code effects}, also assignments
+   * and increments inside them and {@link Inactive} code (in the straight-line programs, whose
+   * variables are all {@code double}s).
+   */
+  static Arbitrary<Expr> expressions(int depth, boolean effects) {
     Arbitrary<Expr> result = leaves();
     for (int d = 1; d <= depth; d++) {
       result = level(result);
+      if (effects) {
+        result = withEffects(result);
+      }
     }
     return result;
+  }
+
+  /** {@code sub}, or now and then an assignment, an increment or inactive code around it. */
+  private static Arbitrary<Expr> withEffects(Arbitrary<Expr> sub) {
+    Arbitrary<Expr> assignment = Combinators.combine(Arbitraries.integers().between(0, 40),
+        Arbitraries.of("=", "+=", "-=", "*=", "++pre", "++post", "--pre", "--post"), sub)
+        .as(Effect::new);
+    Arbitrary<Expr> inactive = Combinators.combine(Arbitraries.integers().between(0, 5), sub)
+        .as(Inactive::new);
+    return Arbitraries.frequencyOf(Tuple.of(14, sub), Tuple.of(1, assignment),
+        Tuple.of(1, inactive));
   }
 
   private static Arbitrary<Expr> leaves() {
@@ -293,13 +352,13 @@ public final class RandomPrograms {
 
   /** Statements; {@code depth} is the depth of their expressions. */
   public static Arbitrary<Stmt> statements(int depth) {
-    Arbitrary<Expr> expression = expressions(depth);
+    Arbitrary<Expr> expression = expressions(depth, true);
     Arbitrary<Stmt> declaration = Combinators.combine(Arbitraries.integers().between(0, 4),
-        expression, expressions(depth - 1)).as(Decl::new);
+        expression, expressions(depth - 1, true)).as(Decl::new);
     Arbitrary<Stmt> assignment = Combinators.combine(Arbitraries.integers().between(0, 40),
         Arbitraries.of("=", "+=", "-=", "*="), expression).as(Assign::new);
     Arbitrary<Stmt> division = Combinators.combine(Arbitraries.integers().between(0, 40),
-        Arbitraries.of("/=", "%="), positive(expressions(depth - 1))).as(Assign::new);
+        Arbitraries.of("/=", "%="), positive(expressions(depth - 1, true))).as(Assign::new);
     Arbitrary<Stmt> simple = Arbitraries.frequencyOf(Tuple.of(5, declaration),
         Tuple.of(4, assignment), Tuple.of(1, division), Tuple.of(1, Arbitraries.just(new Empty())));
     Arbitrary<Stmt> block = simple.list().ofMinSize(1).ofMaxSize(3).map(Block::new);
@@ -310,7 +369,7 @@ public final class RandomPrograms {
   public static Arbitrary<Program> programs(int pointCount) {
     return Combinators.combine(Arbitraries.integers().between(1, 4),
             Arbitraries.integers().between(0, PARAMETER_NAMES.length - 1),
-            statements(2).list().ofMaxSize(8), expressions(3),
+            statements(2).list().ofMaxSize(8), expressions(3, true),
             Arbitraries.doubles().between(-2, 2).ofScale(12)
                 .withDistribution(RandomDistribution.uniform()).list().ofSize(4 * pointCount))
         .as(Program::new);
@@ -433,6 +492,7 @@ public final class RandomPrograms {
         "",
         "final class Programs {",
         FIELDS,
+        HELPERS,
         "",
         "  private Programs() {}",
         ""));
@@ -643,6 +703,10 @@ public final class RandomPrograms {
         return new Node(l + " " + op + " " + r, precedence,
             Type.promote(left.type(), right.type()), left.constant() && right.constant(),
             binaryEval(left, op, right));
+      } else if (expr instanceof Effect e) {
+        return effect(e);
+      } else if (expr instanceof Inactive i) {
+        return inactive(i);
       } else if (expr instanceof Cast c) {
         Node operand = expression(c.operand());
         if (!operand.constant() || operand.type() == c.target()) {
@@ -656,6 +720,76 @@ public final class RandomPrograms {
       } else {
         return call((Call) expr);
       }
+    }
+
+    /**
+     * An assignment or increment inside an expression, of a {@code double} variable: the
+     * interpreter writes the environment where Java evaluates it, and its value is the value
+     * stored (the old one for a postfix increment).
+     */
+    private Node effect(Effect effect) {
+      List<Variable> assignable = scope.stream()
+          .filter(v -> !v.isFinal && v.type == Type.DOUBLE).toList();
+      Variable target = assignable.get(Math.floorMod(effect.target(), assignable.size()));
+      int slot = target.slot;
+      if (effect.op().startsWith("++") || effect.op().startsWith("--")) {
+        double step = effect.op().startsWith("++") ? 1 : -1;
+        boolean postfix = effect.op().endsWith("post");
+        String symbol = effect.op().substring(0, 2);
+        return new Node(postfix ? target.name + symbol : symbol + target.name,
+            postfix ? PRIMARY : UNARY, Type.DOUBLE, false, (env, trace) -> {
+              double old = env[slot];
+              env[slot] = old + step;
+              trace.record(Type.DOUBLE, env[slot]);
+              return new Num(Type.DOUBLE, 0, postfix ? old : env[slot]);
+            });
+      }
+      Node value = expression(effect.value());
+      Eval stored;
+      if (effect.op().equals("=")) {
+        stored = toDouble(value);
+      } else {
+        Node current = new Node(target.name, PRIMARY, Type.DOUBLE, false, variableEval(slot));
+        stored = binaryEval(current, effect.op().charAt(0), value);
+      }
+      return new Node("(" + target.name + " " + effect.op() + " " + value.text() + ")", PRIMARY,
+          Type.DOUBLE, false, (env, trace) -> {
+            Num result = stored.eval(env, trace).to(Type.DOUBLE);
+            env[slot] = result.d();
+            return result;
+          });
+    }
+
+    /**
+     * Code that carries no derivative, from {@code k = Math.round(e)} (whose value the trace's
+     * signature holds, so that the int is constant between points of one signature).
+     */
+    private Node inactive(Inactive inactive) {
+      Node k = call(new Call("Math", "round", List.of(inactive.operand())));
+      Eval round = k.eval();
+      String text = switch (inactive.kind()) {
+        case 0 -> "(\"k\" + " + k.text() + ").length()";
+        case 1, 5 -> "bucket(" + k.text() + ", " + (inactive.kind() == 1) + ")";
+        case 2 -> "(switch (Mode.of(" + k.text() + ")) { case UP -> 2; case DOWN -> -1;"
+            + " default -> 0; })";
+        case 3 -> "new Cell(" + k.text() + ", 3).scaled()";
+        case 4 -> "new StringBuilder(\"s\").append(" + k.text() + ").append(\"!\").length()";
+        default -> throw new IllegalArgumentException("kind " + inactive.kind());
+      };
+      int kind = inactive.kind();
+      return new Node(text, PRIMARY, Type.INT, false, (env, trace) -> {
+        long value = round.eval(env, trace).l();
+        int result = switch (kind) {
+          case 0 -> ("k" + value).length();
+          case 1 -> (int) (value % 3);
+          case 5 -> (int) Math.abs(value % 5);
+          case 2 -> new int[] {2, -1, 0}[(int) Math.floorMod(value, 3L)];
+          case 3 -> (int) (value % 4) * 3;
+          case 4 -> ("s" + value + "!").length();
+          default -> throw new IllegalArgumentException("kind " + kind);
+        };
+        return new Num(Type.INT, result, 0);
+      });
     }
 
     private static Eval binaryEval(Node left, char op, Node right) {
