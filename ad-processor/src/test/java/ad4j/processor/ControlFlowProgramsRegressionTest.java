@@ -166,4 +166,33 @@ class ControlFlowProgramsRegressionTest {
     check("if (x < 0) { return -x; } x = x > 1 ? x * x : x * 3; double s = 0; "
         + "for (int i = 0; i < 3; i++) { s += s * x + x; } return s;", 0.5, 1.5, -1);
   }
+
+  /**
+   * Bug 5 (seed -2739964701167316477 of the property test): a variable that overflows to
+   * infinity in a loop and never reaches the result. Its adjoint is zero, but the reverse sweep
+   * ran the reverse of what was stored into it, and zero times the infinite partial gave NaN in
+   * the gradient of {@code x}. Expected: f = y + 2x², so the gradient is (4x, 1), finite.
+   */
+  @Test
+  void aVariableThatOverflowsAndNeverReachesTheResultLeavesTheGradientFinite() {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Repro {",
+        "  @Differentiable static double f(double x, double y) {",
+        "    double v = y;",
+        "    for (int i = 0; i < 25; i++) { v = (v += x * 3) * v * 1e10; }",
+        "    x *= x + x;",
+        "    return y + x;",
+        "  }",
+        "}");
+    CompiledFunction f = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Repro", source).function("com.example.Repro", "f", 2);
+    double[] gradient = f.gradient(-0.0777, 0.838);
+    assertThat(gradient[0]).isWithin(1e-15).of(4 * -0.0777);
+    assertThat(gradient[1]).isEqualTo(1.0);
+    assertThat(f.tangent(new double[] {-0.0777, 0.838}, new double[] {1, 0}))
+        .isWithin(1e-15).of(4 * -0.0777);
+    assertThat(Tape.current().size()).isEqualTo(0);
+  }
 }

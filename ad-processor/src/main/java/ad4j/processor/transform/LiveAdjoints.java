@@ -12,6 +12,7 @@ import ad4j.processor.ir.Return;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -26,6 +27,11 @@ import java.util.Set;
  * {@code double} argument of a call of another method). Any other value's adjoint is zero
  * whatever the seed, so {@link Adjoint} writes no reverse code for its instruction.
  *
+ * <p>A value stored into an active variable is live only when the variable is read where a
+ * derivative passes back (a live instruction reads it, or it is returned): a variable that
+ * never reaches the result has the adjoint zero, and the reverse of what it stores must not run
+ * (a zero adjoint times an infinite partial, of a value that overflowed, would be NaN).
+ *
  * <p>Some adjoints the reverse sweep sets up whatever their uses, and they count as live: those
  * summed in more than one block, which it declares ahead as zero ({@link
  * FlowAnalysis#needsDeclaredAdjoint}), and those another program hands over (a segment's
@@ -34,6 +40,10 @@ import java.util.Set;
 final class LiveAdjoints {
   private final FlowAnalysis flow;
   private final Set<Value> live = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** The active variables read where a derivative passes back: their stores pass it on. */
+  private final Set<Variable> read = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** In a segment of a split method every variable counts as read (the next one may read it). */
+  private final boolean allVariablesRead;
   private boolean changed;
 
   /**
@@ -42,6 +52,7 @@ final class LiveAdjoints {
    */
   LiveAdjoints(Function function, FlowAnalysis flow, Collection<Value> handedOver) {
     this.flow = flow;
+    this.allVariablesRead = !handedOver.isEmpty();
     live.addAll(handedOver);
     // a use comes after its definition, so one backward walk finds almost all; walked again
     // until nothing changes, the answer does not depend on the order of nested blocks
@@ -85,9 +96,9 @@ final class LiveAdjoints {
         }
       } else if (statement instanceof Return ret) {
         mark(ret.value());
-      } else if (statement instanceof Declare declare && declare.variable().isActive()) {
+      } else if (statement instanceof Declare declare && isRead(declare.variable())) {
         mark(declare.initial());
-      } else if (statement instanceof Store store && store.variable().isActive()) {
+      } else if (statement instanceof Store store && isRead(store.variable())) {
         mark(store.value());
       } else if (statement instanceof If branch) {
         walk(branch.thenBlock());
@@ -105,7 +116,8 @@ final class LiveAdjoints {
     Operation operation = instruction.operation();
     List<Operand> arguments = instruction.arguments();
     if (operation.form() == Operation.Form.COPY && arguments.get(0) instanceof Operand.Read) {
-      return; // into the variable's adjoint, which is not a value's
+      mark(arguments.get(0)); // into the variable's adjoint, which is not a value's
+      return;
     }
     for (int i = 0; i < arguments.size(); i++) {
       boolean passed = operation.form() == Operation.Form.USER_CALL
@@ -121,7 +133,14 @@ final class LiveAdjoints {
   private void mark(Operand operand) {
     if (operand instanceof Operand.Use use && use.isActive() && live.add(use.value())) {
       changed = true;
+    } else if (operand instanceof Operand.Read variable && variable.variable().isActive()
+        && read.add(variable.variable())) {
+      changed = true;
     }
+  }
+
+  private boolean isRead(Variable variable) {
+    return variable.isActive() && (allVariablesRead || read.contains(variable));
   }
 
   private void mark(Value value) {
