@@ -258,7 +258,11 @@ public final class RandomPrograms {
   }
 
   /** {@code sub}, or now and then an assignment, an increment or inactive code around it. */
-  private static Arbitrary<Expr> withEffects(Arbitrary<Expr> sub) {
+  private static Arbitrary<Expr> withEffects(Arbitrary<Expr> nested) {
+    // jqwik hashes an arbitrary through everything it is built of, at each generation: the
+    // three uses of one level below, hashed three times at each level, cost 3^depth. A lazy
+    // arbitrary is hashed by identity and stops that.
+    Arbitrary<Expr> sub = Arbitraries.lazy(() -> nested);
     Arbitrary<Expr> assignment = Combinators.combine(Arbitraries.integers().between(0, 40),
         Arbitraries.of("=", "+=", "-=", "*=", "++pre", "++post", "--pre", "--post"), sub)
         .as(Effect::new);
