@@ -42,6 +42,13 @@ class FastMathTest {
       "  public static double signum(double x) { return StrictMath.signum(x); }",
       "  public static double abs(double x) { return StrictMath.abs(x); }",
       "  public static double log(double base, double x) { return StrictMath.log(x) / StrictMath.log(base); }",
+      "  public static double asinh(double x) {",
+      "    return StrictMath.log(x + StrictMath.sqrt(x * x + 1));",
+      "  }",
+      "  public static double acosh(double x) {",
+      "    return StrictMath.log(x + StrictMath.sqrt(x * x - 1));",
+      "  }",
+      "  public static double atanh(double x) { return 0.5 * StrictMath.log((1 + x) / (1 - x)); }",
       "}");
 
   private static final String COMMONS = String.join("\n",
@@ -89,6 +96,30 @@ class FastMathTest {
     assertThat(generated).contains("org.hipparchus.util.FastMath.cos(");
     assertThat(generated).contains("org.apache.commons.math3.util.FastMath.exp(");
     assertThat(generated).doesNotContainMatch("(?<!Fast)Math\\.(sin|cos|exp)\\(");
+  }
+
+  @Test
+  void fastMathOnlyFunctionsHaveRules() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "org.hipparchus.util.FastMath", HIPPARCHUS, "com.example.Only", String.join("\n",
+            "package com.example;",
+            "import org.hipparchus.util.FastMath;",
+            "final class Only {",
+            "  @ad4j.Differentiable static double f(double x, double y) {",
+            "    return FastMath.asinh(x * y) + FastMath.acosh(1.5 + y * y)",
+            "        + FastMath.atanh(x / 3);",
+            "  }",
+            "}"));
+    CompiledFunction f = compiled.function("com.example.Only", "f", 2);
+    DerivativeChecks.checkAt(f, 0.7, 1.3);
+    DerivativeChecks.checkAt(f, -0.4, 0.2);
+    double x = 0.7;
+    double y = 1.3;
+    double expectedX = y / Math.sqrt(x * x * y * y + 1) + (1.0 / 3) / (1 - x * x / 9);
+    double expectedY = x / Math.sqrt(x * x * y * y + 1) + 2 * y / Math.sqrt(
+        (1.5 + y * y) * (1.5 + y * y) - 1);
+    assertThat(f.gradient(x, y)[0]).isWithin(1e-12).of(expectedX);
+    assertThat(f.gradient(x, y)[1]).isWithin(1e-12).of(expectedY);
   }
 
   @Test

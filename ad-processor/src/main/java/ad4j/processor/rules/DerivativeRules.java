@@ -112,6 +112,13 @@ public final class DerivativeRules {
     function("sinh", 1, (i, s) -> Partial.times(s.call("cosh", s.arg(0))));
     function("cosh", 1, (i, s) -> Partial.times(s.call("sinh", s.arg(0))));
     function("tanh", 1, (i, s) -> Partial.times(oneMinusSquare(s, s.result())));
+    // Inverse hyperbolic functions (FastMath only): asinh' = 1 / sqrt(x² + 1),
+    // acosh' = 1 / sqrt(x² - 1) (infinite at 1), atanh' = 1 / (1 - x²).
+    function("asinh", 1,
+        (i, s) -> Partial.over(s.call("sqrt", s.plus(s.times(s.arg(0), s.arg(0)), ONE))));
+    function("acosh", 1,
+        (i, s) -> Partial.over(s.call("sqrt", s.minus(s.times(s.arg(0), s.arg(0)), ONE))));
+    function("atanh", 1, (i, s) -> Partial.over(oneMinusSquare(s, s.arg(0))));
 
     // Exponentials and logarithms.
     function("exp", 1, (i, s) -> Partial.times(s.result()));
