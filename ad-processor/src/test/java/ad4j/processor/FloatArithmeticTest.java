@@ -71,6 +71,7 @@ class FloatArithmeticTest {
       "    f -= y * f;",
       "    return f;",
       "  }",
+      "  @SuppressWarnings(\"lossy-conversions\") // f *= y narrows, as javac 20+ warns",
       "  @Differentiable static double increments(double x, double y) {",
       "    float f = (float) x;",
       "    float g = f++ * 2 + ++f;",
