@@ -358,12 +358,7 @@ public final class Lowering {
         TypeMirror mirror = context.referenceTypeOf(value).orElseThrow();
         context.scopes().declareLocal(name, localType, mirror,
             context.javaText(mirror).orElseThrow(), context);
-        LocalScopes.Local local = context.scopes().lookUp(name);
-        if (local.variable() != null) {
-          ir.add(new Declare(local.variable(), value, context.line()));
-        } else {
-          context.bind(local, value);
-        }
+        declareOrBind(name, value);
         return;
       }
     } else {
@@ -686,10 +681,6 @@ public final class Lowering {
   }
 
   /**
-   * {@code for (T v : a) body}: {@code a} evaluated once, then a counting loop over its
-   * elements, {@code v} declared from {@code a[index]} at the start of each iteration.
-   */
-  /**
    * {@code for (T e : array)} over an array of another element type or rank ({@code long[]},
    * {@code Mode[]}, {@code int[][]}): a counting loop whose elements are read as written.
    */
@@ -709,17 +700,8 @@ public final class Lowering {
           + "' must have type '" + component + "'");
       return true;
     }
-    Variable index = ir.variable("index", NumericType.INT, null);
-    ir.add(new Declare(index, Operand.Constant.of(0), context.line()));
-    Supplier<Operand> test = () -> {
-      Operand length = context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
-      return context.emit(Operation.infix("<"),
-          List.of(new Operand.Use(context.readVariable(index)), length), NumericType.BOOLEAN,
-          false);
-    };
-    Runnable declareElement = () -> {
-      Operand value = expressions.otherElement(array,
-          new Operand.Use(context.readVariable(index)), tree.getExpression());
+    return lowerCountingLoop(label, tree, array, index -> {
+      Operand value = expressions.otherElement(array, index, tree.getExpression());
       if (kind == NumericType.OBJECT) {
         context.scopes().declareLocal(name, kind, declared,
             context.javaText(declared).orElseThrow(), context);
@@ -727,22 +709,14 @@ public final class Lowering {
         value = expressions.convert(value, kind);
         context.scopes().declareLocal(name, kind, context);
       }
-      LocalScopes.Local local = context.scopes().lookUp(name);
-      if (local.variable() != null) {
-        ir.add(new Declare(local.variable(), value, context.line()));
-      } else {
-        context.bind(local, value);
-      }
-    };
-    Runnable step = () -> {
-      Operand next = context.emit(Operation.ADD,
-          List.of(new Operand.Use(context.readVariable(index)), Operand.Constant.of(1)),
-          NumericType.INT, false);
-      ir.add(new Store(index, next, context.line()));
-    };
-    return lowerLoop(label, null, test, true, declareElement, tree.getStatement(), step);
+      declareOrBind(name, value);
+    });
   }
 
+  /**
+   * {@code for (T v : a) body}: {@code a} evaluated once, then a counting loop over its
+   * elements, {@code v} declared from {@code a[index]} at the start of each iteration.
+   */
   private boolean lowerForEach(String label, EnhancedForLoopTree tree) {
     Operand array = expressions.lower(tree.getExpression());
     if (array == null) {
@@ -770,6 +744,26 @@ public final class Lowering {
           + array.type().keyword() + "' must have type '" + elementType.keyword() + "'");
       return true;
     }
+    return lowerCountingLoop(label, tree, array, index -> {
+      Operand value = context.emit(Operation.ELEMENT, List.of(array, index), elementType,
+          array instanceof Operand.Use use && use.value().isActiveArray());
+      if (elementType.isArray() && array instanceof Operand.Use use
+          && context.isReadOnly(use.value())) {
+        context.markReadOnly(((Operand.Use) value).value());
+      }
+      value = expressions.convert(value, declared);
+      context.scopes().declareLocal(name, declared, context);
+      declareOrBind(name, value);
+    });
+  }
+
+  /**
+   * The loop of an enhanced {@code for} over {@code array}: an {@code index} from 0 while it is
+   * below the array's length, {@code declareElement} given the index at the start of each
+   * iteration, then the body.
+   */
+  private boolean lowerCountingLoop(String label, EnhancedForLoopTree tree, Operand array,
+      java.util.function.Consumer<Operand> declareElement) {
     Variable index = ir.variable("index", NumericType.INT, null);
     ir.add(new Declare(index, Operand.Constant.of(0), context.line()));
     Supplier<Operand> test = () -> {
@@ -778,30 +772,25 @@ public final class Lowering {
           List.of(new Operand.Use(context.readVariable(index)), length), NumericType.BOOLEAN,
           false);
     };
-    Runnable declareElement = () -> {
-      Operand value = context.emit(Operation.ELEMENT,
-          List.of(array, new Operand.Use(context.readVariable(index))), elementType,
-          array instanceof Operand.Use use && use.value().isActiveArray());
-      if (elementType.isArray() && array instanceof Operand.Use use
-          && context.isReadOnly(use.value())) {
-        context.markReadOnly(((Operand.Use) value).value());
-      }
-      value = expressions.convert(value, declared);
-      context.scopes().declareLocal(name, declared, context);
-      LocalScopes.Local local = context.scopes().lookUp(name);
-      if (local.variable() != null) {
-        ir.add(new Declare(local.variable(), value, context.line()));
-      } else {
-        context.bind(local, value);
-      }
-    };
     Runnable step = () -> {
       Operand next = context.emit(Operation.ADD,
           List.of(new Operand.Use(context.readVariable(index)), Operand.Constant.of(1)),
           NumericType.INT, false);
       ir.add(new Store(index, next, context.line()));
     };
-    return lowerLoop(label, null, test, true, declareElement, tree.getStatement(), step);
+    return lowerLoop(label, null, test, true,
+        () -> declareElement.accept(new Operand.Use(context.readVariable(index))),
+        tree.getStatement(), step);
+  }
+
+  /** The local just declared as {@code name} gets {@code value}: a variable's or a bound one. */
+  private void declareOrBind(String name, Operand value) {
+    LocalScopes.Local local = context.scopes().lookUp(name);
+    if (local.variable() != null) {
+      ir.add(new Declare(local.variable(), value, context.line()));
+    } else {
+      context.bind(local, value);
+    }
   }
 
   private boolean lowerLoop(String label, ExpressionTree conditionTree, boolean testFirst,
