@@ -367,11 +367,7 @@ public final class Adjoint {
         }
         if (longestLengths.containsKey(instruction.result())) {
           trackLongest(instruction, out);
-        } else if (instruction.result().isActiveArray()
-            && (instruction.operation().form() == Operation.Form.NEW_ARRAY
-                || instruction.operation().form() == Operation.Form.CLONE
-                || instruction.operation().form() == Operation.Form.USER_CALL
-                || instruction.operation().form() == Operation.Form.RULED_CALL)) {
+        } else if (makesLocalArray(instruction)) {
           allocateAdjointArray(instruction, out);
         }
         if (recording) {
@@ -768,17 +764,14 @@ public final class Adjoint {
 
   /**
    * {@code aLongest = 0} at the top, for each local array {@code a} made inside a loop
-   * ({@code new}, {@code clone()}, a vector function's result): a new array in each iteration, all of whose adjoints the
-   * reverse sweep keeps in one adjoint array, made once, as long as the longest of them.
+   * ({@code new}, {@code clone()}, a vector function's result): a new array in each
+   * iteration, all of whose adjoints the reverse sweep keeps in one adjoint array, made once, as
+   * long as the longest of them.
    */
   private void declareLongestLengths(Block block, List<Statement> out) {
     for (Statement statement : block.statements()) {
-      if (statement instanceof Instruction instruction && instruction.result().isActiveArray()
-          && flow.loopDepth(block) > 0
-          && (instruction.operation().form() == Operation.Form.NEW_ARRAY
-              || instruction.operation().form() == Operation.Form.CLONE
-              || instruction.operation().form() == Operation.Form.USER_CALL
-              || instruction.operation().form() == Operation.Form.RULED_CALL)) {
+      if (statement instanceof Instruction instruction && makesLocalArray(instruction)
+          && flow.loopDepth(block) > 0) {
         Variable longest = builder.derivedVariable(instruction.result(), "Longest",
             NumericType.INT);
         out.add(new Declare(longest, Operand.Constant.zero(NumericType.INT), null));
@@ -792,6 +785,18 @@ public final class Adjoint {
         declareLongestLengths(loop.update(), out);
       }
     }
+  }
+
+  /**
+   * Whether {@code instruction} makes a local array that carries derivatives ({@code new},
+   * {@code clone()}, a vector function's or vector target's result): one with adjoints of its
+   * own.
+   */
+  private static boolean makesLocalArray(Instruction instruction) {
+    Operation.Form form = instruction.operation().form();
+    return instruction.result().isActiveArray()
+        && (form == Operation.Form.NEW_ARRAY || form == Operation.Form.CLONE
+            || form == Operation.Form.USER_CALL || form == Operation.Form.RULED_CALL);
   }
 
   /** After making {@code a} inside a loop: {@code aLongest = max(aLongest, a.length)}. */
@@ -914,7 +919,7 @@ public final class Adjoint {
       return;
     }
     Value cleared = builder.generated("cleared", NumericType.INT, false);
-    out.add(new Instruction(cleared, Operation.slotsCall("clear", 1),
+    out.add(new Instruction(cleared, Operation.slotsCall(CLEAR, 1),
         List.of(new Operand.Use(adjointArrays.get(making.result()))), making.line().adjoint()));
   }
 
@@ -973,7 +978,7 @@ public final class Adjoint {
     }
     Value added = builder.generated("added", NumericType.INT, false);
     // an array made inside a loop has its adjoints in an array as long as the longest copy
-    String helper = longestLengths.containsKey(clone.result()) ? "addIntoWithin" : "addInto";
+    String helper = longestLengths.containsKey(clone.result()) ? ADD_INTO_WITHIN : ADD_INTO;
     out.add(new Instruction(added, Operation.slotsCall(helper, 3), List.of(
         new Operand.Use(adjointArrays.get(clone.result())), new Operand.Use(target), start),
         clone.line().adjoint()));
@@ -1206,6 +1211,16 @@ public final class Adjoint {
       }
     }
   }
+
+  /**
+   * The runtime helpers that add a copy's adjoints into its original's ({@code Slots.addInto},
+   * and {@code addIntoWithin} for a copy made in a loop) and clear the adjoint array of an array
+   * made in a loop ({@code Slots.clear}); {@link Tangent} follows each with the same for the
+   * adjoints' tangents.
+   */
+  static final String ADD_INTO = "addInto";
+  static final String ADD_INTO_WITHIN = "addIntoWithin";
+  static final String CLEAR = "clear";
 
   /** The runtime helper that adds an adjoint times a rule's partials into array slots. */
   private static final String ADD_SCALED = "addScaled";

@@ -135,15 +135,15 @@ public final class Tangent {
           out.add(new Instruction(tangent, instruction.operation(), instruction.arguments(),
               instruction.line()));
         } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
-            && (instruction.operation().name().equals(ADD_INTO)
-                || instruction.operation().name().equals("addIntoWithin"))) {
+            && (instruction.operation().name().equals(Adjoint.ADD_INTO)
+                || instruction.operation().name().equals(Adjoint.ADD_INTO_WITHIN))) {
           addIntoTangent(instruction, out);
         } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
             && instruction.operation().name().equals("discarded")) {
           // scratch for adjoints nobody reads: their tangents may go there too
           arrayTangents.put(instruction.result(), instruction.result());
         } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
-            && instruction.operation().name().equals("clear")) {
+            && instruction.operation().name().equals(Adjoint.CLEAR)) {
           // the adjoints' tangents are cleared with the adjoints
           Value cleared = builder.derived(instruction.result(), "Dot", NumericType.INT);
           out.add(new Instruction(cleared, instruction.operation(), List.of(new Operand.Use(
@@ -478,9 +478,6 @@ public final class Tangent {
         callArguments, call.line()));
     return out;
   }
-
-  /** The runtime helper that adds one array into another at an offset. */
-  private static final String ADD_INTO = "addInto";
 
   /**
    * Whether {@code instruction} makes an adjoint array of a reverse-mode program
