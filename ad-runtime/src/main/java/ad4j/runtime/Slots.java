@@ -75,9 +75,7 @@ public final class Slots {
    * @return the number of elements added
    */
   public static int addInto(double[] from, double[] to, int at) {
-    for (int i = 0; i < from.length; i++) {
-      to[at + i] += from[i];
-    }
+    addFirst(from.length, from, to, at);
     return from.length;
   }
 
@@ -94,10 +92,15 @@ public final class Slots {
    */
   public static int addIntoWithin(double[] from, double[] to, int at) {
     int count = Math.min(from.length, to.length - at);
+    addFirst(count, from, to, at);
+    return count;
+  }
+
+  /** Adds the first {@code count} elements of {@code from} to {@code to} from slot {@code at}. */
+  private static void addFirst(int count, double[] from, double[] to, int at) {
     for (int i = 0; i < count; i++) {
       to[at + i] += from[i];
     }
-    return count;
   }
 
   /**
@@ -172,11 +175,7 @@ public final class Slots {
    */
   public static double dot(double[] partial, double[] tangent) {
     checkPartial(partial.length, tangent.length, " elements");
-    double sum = 0;
-    for (int i = 0; i < partial.length; i++) {
-      sum += partial[i] * tangent[i];
-    }
-    return sum;
+    return sumOfProducts(partial, tangent);
   }
 
   /**
@@ -191,9 +190,14 @@ public final class Slots {
    */
   public static double dotWithin(double[] partial, double[] seed) {
     checkWithin(partial.length, seed.length, " elements");
+    return sumOfProducts(partial, seed);
+  }
+
+  /** The sum of {@code partial[i] * other[i]} over the elements of {@code partial}. */
+  private static double sumOfProducts(double[] partial, double[] other) {
     double sum = 0;
     for (int i = 0; i < partial.length; i++) {
-      sum += partial[i] * seed[i];
+      sum += partial[i] * other[i];
     }
     return sum;
   }
@@ -333,12 +337,9 @@ public final class Slots {
    */
   public static int seed(double[] seed, double[] adjoint) {
     if (seed.length != adjoint.length) {
-      throw new IllegalArgumentException("'seed' has length " + seed.length + ", the result has "
-          + adjoint.length + " elements: one seed per element");
+      throw seedOfAnotherLength(seed, adjoint);
     }
-    for (int i = 0; i < seed.length; i++) {
-      adjoint[i] += seed[i];
-    }
+    addFirst(seed.length, seed, adjoint, 0);
     return seed.length;
   }
 
@@ -354,13 +355,15 @@ public final class Slots {
    */
   public static int seedWithin(double[] seed, double[] adjoint) {
     if (seed.length < adjoint.length) {
-      throw new IllegalArgumentException("'seed' has length " + seed.length + ", the result has "
-          + adjoint.length + " elements: one seed per element");
+      throw seedOfAnotherLength(seed, adjoint);
     }
-    for (int i = 0; i < adjoint.length; i++) {
-      adjoint[i] += seed[i];
-    }
+    addFirst(adjoint.length, seed, adjoint, 0);
     return adjoint.length;
+  }
+
+  private static IllegalArgumentException seedOfAnotherLength(double[] seed, double[] adjoint) {
+    return new IllegalArgumentException("'seed' has length " + seed.length + ", the result has "
+        + adjoint.length + " elements: one seed per element");
   }
 
   /**
