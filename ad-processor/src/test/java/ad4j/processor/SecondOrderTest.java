@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.Sources;
 import ad4j.processor.testing.TapeIsEmpty;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
@@ -118,23 +119,7 @@ class SecondOrderTest {
       "    for (int i = 0; i < a.length; i++) { s += a[i] * a[(i + 1) % a.length] * (i + 1); }",
       "    return s;",
       "  }",
-      "  @Differentiable(order = 2) static double localMatrix(double[] w, double c) {",
-      "    int n = w.length;",
-      "    double[][] a = new double[n][n];",
-      "    for (int i = 0; i < n; i++) {",
-      "      for (int j = 0; j < n; j++) { a[i][j] = w[i] * w[j] + (i == j ? c : 0); }",
-      "    }",
-      "    for (int i = 1; i < n; i++) {",
-      "      double f = a[i][0] / a[0][0];",
-      "      double[] row = a[i];",
-      "      for (int j = 0; j < n; j++) { row[j] -= f * a[0][j]; }",
-      "    }",
-      "    double s = 0;",
-      "    for (double[] r : a) { for (double v : r) { s += v * v; } }",
-      "    double[] copy = a[n - 1].clone();",
-      "    copy[0] += 1;",
-      "    return s + copy[0] * copy[n - 1];",
-      "  }",
+      Sources.localMatrixMethod("@Differentiable(order = 2)"),
       "  @Differentiable(order = 2) static double inner(double a, int n, double b) {",
       "    double s = a;",
       "    for (int i = 0; i < n; i++) { s = s * b + Math.sin(a * i); }",
