@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * array written, overwritten and read back inside a loop, branches on computed values, calls of
  * a {@code @Differentiable} method that takes the parameter and the local arrays (whose
  * elements are overwritten after the calls), arrays made inside the loop ({@code new},
- * {@code clone()}, a vector function's result). Each
+ * {@code clone()}, a vector function's result), also passed to calls and overwritten between
+ * them. Each
  * program's gradient is checked against fourth-order central differences of the program itself
  * (slots where differences with two step sizes disagree lie on a kink and are skipped), forward
  * mode against reverse mode, and the value bit for bit. The programs are seeded: a failure names
@@ -164,7 +165,7 @@ class ArrayProgramsPropertyTest {
     }
 
     private String statement() {
-      return switch (random.nextInt(9)) {
+      return switch (random.nextInt(10)) {
         case 0 -> "a[" + index() + "] = " + expression(3) + ";";
         case 1 -> "a[" + index() + "] += " + expression(3) + ";";
         case 2 -> "s = s * 0.5 + " + expression(3) + ";";
@@ -178,6 +179,12 @@ class ArrayProgramsPropertyTest {
             + index() + "] * " + expression(1) + "; }";
         case 7 -> "{ double[] t = spread(" + array() + ", " + expression(2) + "); s += t[i % t"
             + ".length] * " + expression(1) + "; }";
+        // arrays made inside the loop passed to calls, then overwritten and passed again
+        case 8 -> "{ double[] t = " + (random.nextBoolean() ? "new double[i % 2 + 2]"
+            : random.nextBoolean() ? "a.clone()" : "spread(" + array() + ", c)") + "; t[0] = "
+            + expression(2) + "; s += mix(t, " + array() + ", " + expression(1) + "); t[i % t"
+            + ".length] = " + expression(2) + "; s = s * 0.5 + mix(" + array() + ", t, "
+            + expression(1) + "); }";
         default -> "for (double v : b) { s += 0.25 * v * " + expression(1) + "; }";
       };
     }

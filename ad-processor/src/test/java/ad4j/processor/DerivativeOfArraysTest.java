@@ -125,6 +125,17 @@ class DerivativeOfArraysTest {
       "    }",
       "    return s;",
       "  }",
+      "  @Differentiable static double localInLoop(double[] w, double c) {",
+      "    double s = 0;",
+      "    for (int k = 0; k < 3; k++) {",
+      "      double[] z = new double[k + 1];",
+      "      for (int i = 0; i < z.length; i++) { z[i] = w[i] * (c + k) + s * 0.1; }",
+      "      s += Stats.logSumExp(z, 1.5) * c;",
+      "      z[0] = s;",
+      "      s += Library.cube(z, 2) * 0.01;",
+      "    }",
+      "    return s;",
+      "  }",
       "  @Differentiable static double helper(double x, double y) {",
       "    double[] v = new double[3];",
       "    v[0] = x;",
@@ -183,6 +194,12 @@ class DerivativeOfArraysTest {
   @Test
   void localArraysPassTheirPartialsToTheirOwnAdjoints() throws Exception {
     model().check(new Call("local", new Object[] {new double[] {0.3, -1.2, 0.8}, 0.7},
+        true, true));
+  }
+
+  @Test
+  void localArraysMadeInALoopComeBackFromTheTapeAsTheRulesSawThem() throws Exception {
+    model().check(new Call("localInLoop", new Object[] {new double[] {0.3, -1.2, 0.8}, 0.7},
         true, true));
   }
 

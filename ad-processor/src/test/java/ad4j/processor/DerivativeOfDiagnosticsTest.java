@@ -373,29 +373,6 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
-  void aVectorTargetsResultMadeInsideALoopPassedToATargetIsAnErrorAtThatCall() {
-    List<String> lines = classF(
-        "  static double[] g(double[] x) { return new double[] {x[0], x[0] * x[1]}; }",
-        "  @DerivativeOf(\"g\") static double[][] gX(double[] x) {",
-        "    return new double[][] {{1, 0}, {x[1], x[0]}};",
-        "  }",
-        "  @Differentiable static double f(double[] x) {",
-        "    double s = 0;",
-        "    for (int i = 0; i < 3; i++) { double[] r = g(x); s += g(r)[1] + r[i % 2]; }",
-        "    return s;",
-        "  }");
-    JavaFileObject file = fileOf(lines);
-
-    Compilation compilation = compile(file);
-
-    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' passes 'r', an array made"
-        + " inside a loop: its derivatives would need that iteration's array again, which ad4j"
-        + " does not keep; make the array once, before the loop, and overwrite its elements in"
-        + " each iteration").inFile(file).onLine(11).atColumn(columnOf(lines, 11, "(r)"));
-    assertWithMessage("errors").that(compilation.errors()).hasSize(1);
-  }
-
-  @Test
   void aReceiverMadeInsideALoopIsAnErrorAtTheCall() {
     List<String> lines = classF(
         "  static final class Box {",

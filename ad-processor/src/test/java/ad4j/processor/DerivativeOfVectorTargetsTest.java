@@ -132,6 +132,21 @@ class DerivativeOfVectorTargetsTest {
       "    }",
       "    return t;",
       "  }",
+      "  @Differentiable static double passedOn(double[] a, double c) {",
+      "    double t = 0;",
+      "    for (int k = 0; k < 3; k++) {",
+      "      double[] s = Geo.scaled(a, c + 0.1 * t);",
+      "      t += Geo.squares(s) * 0.1 + Geo.scaled(s, c)[k] + sum(s) * c;",
+      "      s[k] = t * c;",
+      "      t = t * 0.5 + Geo.squares(s) * 0.01;",
+      "    }",
+      "    return t;",
+      "  }",
+      "  @Differentiable static double sum(double[] v) {",
+      "    double s = 0;",
+      "    for (double e : v) { s += e * e * e; }",
+      "    return s;",
+      "  }",
       "  @Differentiable static double[] vector(double[] a, double c) {",
       "    return Geo.scaled(a, c * c);",
       "  }",
@@ -170,6 +185,15 @@ class DerivativeOfVectorTargetsTest {
     model().check(new Call("helper", new Object[] {0.6, -0.4}, true, true));
     model().check(new Call("throughCalls", new Object[] {0.6, -0.4}, true, true));
     model().check(new Call("throughCalls", new Object[] {-0.3, 0.9}, true, true));
+  }
+
+  @Test
+  void resultsMadeInsideLoopsPassedToTargetsAndMethodsAndThenWrittenComeBackFromTheTape()
+      throws Exception {
+    model().check(new Call("passedOn", new Object[] {new double[] {0.3, -0.5, 0.8}, 0.6},
+        true, true));
+    model().check(new Call("passedOn", new Object[] {new double[] {-0.2, 0.4}, -0.3},
+        true, true));
   }
 
   @Test

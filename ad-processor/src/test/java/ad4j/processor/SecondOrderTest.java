@@ -192,6 +192,20 @@ class SecondOrderTest {
       "    double[] row = m[1];",
       "    return s + passesOn(row, x[2]) * Math.cos(dot(m[0], TABLE));",
       "  }",
+      // arrays made in a loop passed to calls, then written over: each iteration's array
+      // and its tangent come back from the tape for the calls' second-order pullbacks
+      "  @Differentiable(order = 2) static double callsInLoop(double[] w, double c) {",
+      "    double s = 0;",
+      "    for (int k = 0; k < 3; k++) {",
+      "      double[] h = new double[k == 1 ? 2 : w.length];",
+      "      for (int i = 0; i < h.length; i++) { h[i] = Math.sin(w[i] * (k + c)); }",
+      "      s += dot(h, w) * c;",
+      "      h[0] = h[0] * h[1] + s * 0.1;",
+      "      s += weighted(h, TABLE, c) * 0.1 + expSquare(h) * 0.01;",
+      "      h[1] *= s;",
+      "    }",
+      "    return s;",
+      "  }",
       "  @Differentiable(order = 2) static double rowsOfData(double[] w,",
       "      @NoDerivative double[][] data, double c) {",
       "    double s = 0;",
@@ -272,6 +286,7 @@ class SecondOrderTest {
             {0.2, 0.7, -0.4}, {-1.1, 0.4, 0.6}}, 0.9, new double[] {1, 0.5, -2}},
             true, true, true, false),
         call("recursiveArrays", new Object[] {new double[] {0.6, -0.4, 0.8}, 4}, true, false),
+        call("callsInLoop", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7}, true, true),
         call("rowsOfData", new Object[] {new double[] {0.6, 0.9, -0.8}, data, 0.7},
             true, false, true));
   }

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * included) and share the tape. A call that ends by an exception resets the tape to the
  * {@link #mark()} it took on entry, so the tape is left as the call found it. The stacks grow by doubling and never shrink, so a thread
  * allocates nothing once its tape has grown to the size its largest call needs. Values are
- * stored unboxed.
+ * stored unboxed; the arrays a loop makes and passes to calls are recorded by reference.
  *
  * <p>This class is public because generated code calls it; it is not meant for direct use.
  */
@@ -28,6 +28,13 @@ public final class Tape {
    */
   private long[] longs = new long[INITIAL_CAPACITY];
   private int longCount;
+  /**
+   * Arrays recorded by reference ({@link #pushArray(double[])}), beside the {@code long}s: each
+   * takes one position of that stack, so that {@link #mark()} still covers everything. Made at
+   * the first array recorded; entries are cleared when taken back, so that the tape does not
+   * keep arrays alive.
+   */
+  private Object[] arrays;
 
   private Tape() {}
 
@@ -128,6 +135,63 @@ public final class Tape {
   }
 
   /**
+   * Records an array made inside a loop by reference, for the reverse sweep of a call that
+   * passed it: that iteration's array is the one the callee's pullback must see. Nothing is
+   * copied; the writes made to it after the call are undone element by element before the
+   * reverse sweep reaches the call.
+   *
+   * @param array the array to record
+   */
+  public void pushArray(double[] array) {
+    pushReference(array);
+  }
+
+  /**
+   * Records an {@code int[]} made inside a loop by reference: see {@link #pushArray(double[])}.
+   *
+   * @param array the array to record
+   */
+  public void pushArray(int[] array) {
+    pushReference(array);
+  }
+
+  /**
+   * Takes back the last array recorded, a {@code double[]}.
+   *
+   * @return that array
+   */
+  public double[] popDoubleArray() {
+    return (double[]) popReference();
+  }
+
+  /**
+   * Takes back the last array recorded, an {@code int[]}.
+   *
+   * @return that array
+   */
+  public int[] popIntArray() {
+    return (int[]) popReference();
+  }
+
+  private void pushReference(Object array) {
+    if (arrays == null || arrays.length < longs.length) {
+      arrays = arrays == null ? new Object[longs.length] : Arrays.copyOf(arrays, longs.length);
+    }
+    if (longCount == longs.length) {
+      longs = Arrays.copyOf(longs, 2 * longs.length);
+      arrays = Arrays.copyOf(arrays, longs.length);
+    }
+    arrays[longCount] = array;
+    longs[longCount++] = 0;
+  }
+
+  private Object popReference() {
+    Object array = arrays[--longCount];
+    arrays[longCount] = null;
+    return array;
+  }
+
+  /**
    * The number of values on the tape, all stacks together: zero between calls.
    *
    * @return that number
@@ -149,12 +213,15 @@ public final class Tape {
   /** Drops everything recorded since {@code mark} was taken with {@link #mark()}. */
   public void reset(long mark) {
     doubleCount = (int) (mark >>> 32);
-    longCount = (int) mark;
+    int longsLeft = (int) mark;
+    if (arrays != null && longsLeft < Math.min(longCount, arrays.length)) {
+      Arrays.fill(arrays, longsLeft, Math.min(longCount, arrays.length), null);
+    }
+    longCount = longsLeft;
   }
 
   /** Empties the tape. Generated code never needs this: see {@link #mark()}. */
   public void clear() {
-    doubleCount = 0;
-    longCount = 0;
+    reset(0L);
   }
 }

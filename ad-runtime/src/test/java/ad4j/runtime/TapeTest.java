@@ -2,6 +2,8 @@ package ad4j.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -60,5 +62,51 @@ class TapeTest {
     assertEquals(170_000, tape.size());
     assertEquals(99_999, tape.popInt());
     assertEquals(69_999.0, tape.popDouble());
+  }
+
+  @Test
+  void arraysComeBackAsTheSameObjectsInMirrorOrderWithTheOtherValues() {
+    Tape tape = Tape.create();
+    double[] first = {1, 2};
+    int[] second = {3};
+    double[] third = new double[0];
+    tape.pushInt(5);
+    tape.pushArray(first);
+    for (int i = 0; i < 200; i++) {
+      tape.pushLong(i); // the long stack grows past the arrays' first capacity
+    }
+    tape.pushArray(second);
+    tape.pushDouble(0.5);
+    tape.pushArray(third);
+    assertEquals(205, tape.size());
+    assertSame(third, tape.popDoubleArray());
+    assertEquals(0.5, tape.popDouble());
+    assertSame(second, tape.popIntArray());
+    for (int i = 199; i >= 0; i--) {
+      assertEquals(i, tape.popLong());
+    }
+    assertSame(first, tape.popDoubleArray());
+    assertEquals(5, tape.popInt());
+    assertEquals(0, tape.size());
+  }
+
+  @Test
+  void resetDropsRecordedArraysSoThatTheTapeNoLongerHoldsThem() throws Exception {
+    Tape tape = Tape.create();
+    tape.pushInt(1);
+    long mark = tape.mark();
+    tape.pushArray(new double[] {1});
+    tape.pushArray(new int[] {2});
+    tape.reset(mark);
+    assertEquals(1, tape.size());
+    java.lang.reflect.Field arrays = Tape.class.getDeclaredField("arrays");
+    arrays.setAccessible(true);
+    for (Object held : (Object[]) arrays.get(tape)) {
+      assertNull(held);
+    }
+    double[] again = {7};
+    tape.pushArray(again);
+    assertSame(again, tape.popDoubleArray());
+    assertEquals(1, tape.popInt());
   }
 }

@@ -443,6 +443,8 @@ final class JavaEmitter {
       case LONG -> Expr.atom(tape + ".popLong()");
       case BOOLEAN -> Expr.atom(tape + ".popBoolean()");
       case FLOAT -> Expr.source("(float) " + tape + ".popDouble()", Expr.unaryPrecedence());
+      case DOUBLE_ARRAY -> Expr.atom(tape + ".popDoubleArray()");
+      case INT_ARRAY -> Expr.atom(tape + ".popIntArray()");
       default -> Expr.atom(tape + ".popDouble()");
     };
   }
@@ -452,6 +454,7 @@ final class JavaEmitter {
       case INT -> "pushInt";
       case LONG -> "pushLong";
       case BOOLEAN -> "pushBoolean";
+      case DOUBLE_ARRAY, INT_ARRAY -> "pushArray"; // an array made in a loop, by reference
       default -> "pushDouble";
     };
   }

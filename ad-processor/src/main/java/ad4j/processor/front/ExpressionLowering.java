@@ -1346,20 +1346,15 @@ final class ExpressionLowering {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
-      // arrays whose elements the reverse sweep would need as they were at the call
-      Operand madeInLoop = context.firstArrayMadeInALoop(arguments);
-      Operand notKept = madeInLoop != null ? madeInLoop
-          : context.firstPartOfALocalMatrix(arguments);
-      if (notKept != null && !isRunAsWritten(other.owner(), name, arguments)) {
-        ExpressionTree argument = invocation.getArguments().get(arguments.indexOf(notKept));
+      // a local matrix or a row of one: the reverse sweep would need the row as it was at the
+      // call, and the matrix's elements are written through other reads of its rows
+      Operand partOfMatrix = context.firstPartOfALocalMatrix(arguments);
+      if (partOfMatrix != null && !isRunAsWritten(other.owner(), name, arguments)) {
+        ExpressionTree argument = invocation.getArguments().get(arguments.indexOf(partOfMatrix));
         unsupported(invocation, "call to '" + shown + "' passes '"
-            + context.source().of(argument) + (notKept == madeInLoop
-                ? "', an array made inside a loop: its derivatives would need that iteration's"
-                    + " array again, which ad4j does not keep; make the array once, before the"
-                    + " loop, and overwrite its elements in each iteration"
-                : "', a local matrix or a row of one: passing them to methods with derivatives"
-                    + " is not supported yet; pass a local 'double[]' made before any loop, with"
-                    + " the row's elements copied into it"));
+            + context.source().of(argument) + "', a local matrix or a row of one: passing them"
+            + " to methods with derivatives is not supported yet; pass a local 'double[]' made"
+            + " before any loop, with the row's elements copied into it");
         return null;
       }
       Optional<RuledCalls.Lowered> ruled =

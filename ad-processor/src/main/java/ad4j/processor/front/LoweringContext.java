@@ -560,20 +560,6 @@ final class LoweringContext {
   }
 
   /**
-   * The first argument that is an array made inside a loop, or null. Such an array is a new
-   * one in each iteration, and the reverse sweep has none of them: it cannot pass one again to
-   * a callee's pullback or a rule.
-   */
-  Operand firstArrayMadeInALoop(List<Operand> arguments) {
-    for (Operand argument : arguments) {
-      if (argument instanceof Operand.Use use && arraysMadeInLoops.contains(use.value())) {
-        return argument;
-      }
-    }
-    return null;
-  }
-
-  /**
    * The first argument that is a local matrix or a row of one, or null. The reverse sweep of a
    * call would need the row as it was at the call, and the matrix's elements are written
    * through other reads of its rows.

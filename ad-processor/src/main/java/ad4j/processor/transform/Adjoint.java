@@ -125,9 +125,9 @@ public final class Adjoint {
   private final Map<Value, Variable> longestLengths = new HashMap<>();
   /** Where the adjoints of the parameters go: set by {@link #transform}. */
   private Output output;
-  /** The local arrays passed to calls, whose overwritten elements the reverse puts back. */
-  private final java.util.Set<Value> passedToCalls;
-  /** Per store into one of {@link #passedToCalls}, the element it wrote over. */
+  /** The stores into local arrays passed to calls whose overwritten elements come back. */
+  private final KeptElements keptElements;
+  /** Per store that {@link #keptElements} keeps, the element it wrote over. */
   private final Map<Instruction, Value> overwrittenElements = new IdentityHashMap<>();
   /** The values whose adjoints the reverse sweep computes; the others get no reverse code. */
   private LiveAdjoints live;
@@ -138,7 +138,7 @@ public final class Adjoint {
     this.tape = new TapePlan(flow);
     this.builder = new IrBuilder(flow.nextId());
     this.straightLine = flow.isStraightLine();
-    this.passedToCalls = passedToCalls(primal.body(), flow, new java.util.HashSet<>());
+    this.keptElements = KeptElements.of(primal.body(), flow);
     this.recomputation = new Recomputation(primal, flow);
   }
 
@@ -357,8 +357,8 @@ public final class Adjoint {
         if (!flow.isLive(instruction)) {
           continue;
         }
-        if (instruction.operation().form() == Operation.Form.STORE && passedToCalls.contains(
-                ((Operand.Use) instruction.arguments().get(0)).value())) {
+        if (instruction.operation().form() == Operation.Form.STORE
+            && keptElements.keeps(instruction)) {
           keepOverwritten(instruction, recording, out);
         }
         out.add(instruction);
@@ -835,6 +835,10 @@ public final class Adjoint {
     out.add(new Instruction(overwritten, Operation.ELEMENT,
         List.of(store.arguments().get(0), store.arguments().get(1)), store.line()));
     if (recording) {
+      if (isMadeInALoop(store.arguments().get(0))) {
+        // the reverse sweep has no variable that holds this iteration's array
+        out.add(new Push(store.arguments().get(0), null));
+      }
       out.add(new Push(new Operand.Use(overwritten), null));
       if (!store.result().isActive()) {
         // the index of an active store is recorded for its adjoint already (FlowAnalysis)
@@ -854,33 +858,30 @@ public final class Adjoint {
       index = pop(NumericType.INT, line, out);
       old = pop(overwritten.type(), line, out);
     }
-    out.add(new ElementStore(((Operand.Use) store.arguments().get(0)).value(), index, old,
-        false, line));
+    out.add(new ElementStore(arrayWrittenOver(store, flow.loopDepth(block) > 0, line, out),
+        index, old, false, line));
   }
 
-  /** The local arrays passed to calls of other {@code @Differentiable} methods. */
-  private static java.util.Set<Value> passedToCalls(Block block, FlowAnalysis flow,
-      java.util.Set<Value> into) {
-    for (Statement statement : block.statements()) {
-      if (statement instanceof Instruction instruction
-          && instruction.operation().form() == Operation.Form.USER_CALL) {
-        for (Operand argument : instruction.arguments()) {
-          if (argument instanceof Operand.Use use && use.value().type().isArray()
-              && use.value().origin() != Value.Origin.PARAMETER
-              && flow.rowRead(use.value()) == null) {
-            into.add(use.value());
-          }
-        }
-      } else if (statement instanceof If branch) {
-        passedToCalls(branch.thenBlock(), flow, into);
-        passedToCalls(branch.elseBlock(), flow, into);
-      } else if (statement instanceof Loop loop) {
-        passedToCalls(loop.condition(), flow, into);
-        passedToCalls(loop.body(), flow, into);
-        passedToCalls(loop.update(), flow, into);
-      }
+  /**
+   * The array a store into a local array passed to calls wrote into, in the reverse sweep: the
+   * array's own variable, or, for an array made in a loop, that iteration's array, taken back
+   * from the tape ({@link #keepOverwritten} recorded it first).
+   */
+  private Value arrayWrittenOver(Instruction store, boolean recorded, SourceLine line,
+      List<Statement> out) {
+    Operand array = store.arguments().get(0);
+    if (!recorded || !isMadeInALoop(array)) {
+      return ((Operand.Use) array).value();
     }
-    return into;
+    Value taken = builder.again(((Operand.Use) array).value());
+    out.add(new Instruction(taken, Operation.POP, List.of(), line));
+    return taken;
+  }
+
+  /** Whether {@code array} is a local array made inside a loop: a new one each iteration. */
+  private boolean isMadeInALoop(Operand array) {
+    return array instanceof Operand.Use use && use.value().origin() != Value.Origin.PARAMETER
+        && flow.loopDepth(flow.definingBlock(use.value())) > 0;
   }
 
   /**
@@ -940,7 +941,9 @@ public final class Adjoint {
       if (recomputation.isRecomputed(needed)) {
         continue;
       }
-      Value copy = builder.derived(needed, "", needed.type());
+      // an array made in this iteration comes back as itself, carrying derivatives as it did
+      Value copy = needed.type().isArray() ? builder.again(needed)
+          : builder.derived(needed, "", needed.type());
       out.add(new Instruction(copy, Operation.POP, List.of(), null));
       popped.put(needed, new Operand.Use(copy));
     }
@@ -1070,7 +1073,8 @@ public final class Adjoint {
               instruction.line().adjoint()));
           old = new Operand.Use(recorded);
         }
-        out.add(new ElementStore(((Operand.Use) instruction.arguments().get(0)).value(),
+        out.add(new ElementStore(arrayWrittenOver(instruction, flow.loopDepth(block) > 0,
+                instruction.line().adjoint(), out),
             restoredArguments.get(1), old, false, instruction.line().adjoint()));
       }
       return;

@@ -180,6 +180,10 @@ public final class Tangent {
         if (isActive(push.value())) {
           // taken back in mirror order: the value first, then its tangent
           out.add(new Push(tangentOf(push.value()), push.line()));
+        } else if (push.value() instanceof Operand.Use use && arrayTangents.containsKey(
+            use.value())) {
+          // an array made in a loop, recorded by reference: its tangent array goes with it
+          out.add(new Push(new Operand.Use(arrayTangents.get(use.value())), push.line()));
         }
         out.add(push);
       } else if (statement instanceof ElementStore store) {
@@ -320,6 +324,8 @@ public final class Tangent {
           new Operand.Use(arrayTangents.get(((Operand.Use) arguments.get(0)).value())),
           arguments.get(1)), line));
       case NEW_ARRAY -> List.of(new Instruction(tangent, operation, arguments, line));
+      // an array made in a loop taken back from the tape: its tangent array lies below it
+      case POP -> List.of(new Instruction(tangent, operation, arguments, line));
       case CLONE -> {
         Value source = arguments.get(0) instanceof Operand.Use use ? use.value() : null;
         if (source != null && arrayTangents.containsKey(source)) {
