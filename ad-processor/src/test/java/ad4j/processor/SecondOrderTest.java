@@ -206,6 +206,15 @@ class SecondOrderTest {
       "    }",
       "    return s;",
       "  }",
+      // a local matrix and its rows passed to calls, then written through other rows
+      "  @Differentiable(order = 2) static double matrixCalls(double[] w, double c) {",
+      "    double[][] m = new double[2][w.length];",
+      "    for (int i = 0; i < w.length; i++) { m[0][i] = w[i] * c; m[1][i] = Math.sin(w[i]); }",
+      "    double s = entries(m, c * 0.5) + dot(m[1], w);",
+      "    m[1][0] = s * c;",
+      "    for (int k = 0; k < 2; k++) { s += dot(m[k], w) * 0.1; m[k][1] = s * 0.2; }",
+      "    return s + entries(m, 0.3) * 0.1;",
+      "  }",
       "  @Differentiable(order = 2) static double rowsOfData(double[] w,",
       "      @NoDerivative double[][] data, double c) {",
       "    double s = 0;",
@@ -287,6 +296,7 @@ class SecondOrderTest {
             true, true, true, false),
         call("recursiveArrays", new Object[] {new double[] {0.6, -0.4, 0.8}, 4}, true, false),
         call("callsInLoop", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7}, true, true),
+        call("matrixCalls", new Object[] {new double[] {0.3, -0.6, 0.9}, 0.7}, true, true),
         call("rowsOfData", new Object[] {new double[] {0.6, 0.9, -0.8}, data, 0.7},
             true, false, true));
   }

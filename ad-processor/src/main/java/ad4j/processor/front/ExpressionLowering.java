@@ -1346,17 +1346,6 @@ final class ExpressionLowering {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
-      // a local matrix or a row of one: the reverse sweep would need the row as it was at the
-      // call, and the matrix's elements are written through other reads of its rows
-      Operand partOfMatrix = context.firstPartOfALocalMatrix(arguments);
-      if (partOfMatrix != null && !isRunAsWritten(other.owner(), name, arguments)) {
-        ExpressionTree argument = invocation.getArguments().get(arguments.indexOf(partOfMatrix));
-        unsupported(invocation, "call to '" + shown + "' passes '"
-            + context.source().of(argument) + "', a local matrix or a row of one: passing them"
-            + " to methods with derivatives is not supported yet; pass a local 'double[]' made"
-            + " before any loop, with the row's elements copied into it");
-        return null;
-      }
       Optional<RuledCalls.Lowered> ruled =
           ruledCalls.lower(other.owner(), name, arguments, invocation, shown);
       if (ruled.isPresent()) {

@@ -60,8 +60,6 @@ final class LoweringContext {
   private int loopDepth;
   /** The objects and strings computed inside loops: a new one per iteration. */
   private final Set<Value> objectsMadeInLoops = new java.util.HashSet<>();
-  /** The local {@code double[][]} matrices, and the rows read from them. */
-  private final Set<Value> localMatrices = new java.util.HashSet<>();
   /**
    * The arrays made inside loops ({@code new}, {@code clone()}, a vector function's result): a
    * new one per iteration.
@@ -202,13 +200,6 @@ final class LoweringContext {
     }
     if (type.isReference() && insideLoop()) {
       objectsMadeInLoops.add(result);
-    }
-    if (operation.makesMatrix()) {
-      localMatrices.add(result);
-    } else if (operation.form() == Operation.Form.ELEMENT && type.isArray()
-        && arguments.get(0) instanceof Operand.Use matrix
-        && localMatrices.contains(matrix.value())) {
-      localMatrices.add(result); // a row of a local matrix
     }
     if ((operation.form() == Operation.Form.NEW_ARRAY || operation.form() == Operation.Form.CLONE
         || type.isArray() && (operation.form() == Operation.Form.USER_CALL
@@ -557,20 +548,6 @@ final class LoweringContext {
   /** Lowering leaves a loop. */
   void leaveLoop() {
     loopDepth--;
-  }
-
-  /**
-   * The first argument that is a local matrix or a row of one, or null. The reverse sweep of a
-   * call would need the row as it was at the call, and the matrix's elements are written
-   * through other reads of its rows.
-   */
-  Operand firstPartOfALocalMatrix(List<Operand> arguments) {
-    for (Operand argument : arguments) {
-      if (argument instanceof Operand.Use use && localMatrices.contains(use.value())) {
-        return argument;
-      }
-    }
-    return null;
   }
 
   /** Whether {@code value} is an object or a string computed inside a loop. */

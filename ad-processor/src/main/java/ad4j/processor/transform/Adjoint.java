@@ -840,12 +840,20 @@ public final class Adjoint {
         out.add(new Push(store.arguments().get(0), null));
       }
       out.add(new Push(new Operand.Use(overwritten), null));
-      if (!store.result().isActive()) {
-        // the index of an active store is recorded for its adjoint already (FlowAnalysis)
+      if (recordsIndex(store)) {
         out.add(new Push(store.arguments().get(1), null));
       }
     }
     overwrittenElements.put(store, overwritten);
+  }
+
+  /**
+   * Whether {@link #keepOverwritten} records the index of a store inside loops: the index of an
+   * active store is recorded for its adjoint already ({@link FlowAnalysis}), unless the store
+   * writes through a row of a local matrix, whose adjoint needs the element's slot instead.
+   */
+  private static boolean recordsIndex(Instruction store) {
+    return !store.result().isActive() || store.arguments().size() > 3;
   }
 
   /** The reverse of a store into an {@code int[]} passed to calls: the old element back. */
@@ -1065,7 +1073,11 @@ public final class Adjoint {
       if (overwritten != null) {
         // the element written over comes back, for the calls the reverse sweep meets next
         Operand old = new Operand.Use(overwritten);
+        Operand index = restoredArguments.get(1);
         if (flow.loopDepth(block) > 0) {
+          if (recordsIndex(instruction)) {
+            index = pop(NumericType.INT, instruction.line().adjoint(), out);
+          }
           // it carries a derivative as the element did: forward over reverse, which recorded
           // its tangent with it, takes that back too
           Value recorded = builder.again(overwritten);
@@ -1075,7 +1087,7 @@ public final class Adjoint {
         }
         out.add(new ElementStore(arrayWrittenOver(instruction, flow.loopDepth(block) > 0,
                 instruction.line().adjoint(), out),
-            restoredArguments.get(1), old, false, instruction.line().adjoint()));
+            index, old, false, instruction.line().adjoint()));
       }
       return;
     }

@@ -23,7 +23,9 @@ import java.util.Set;
  * every later store into that array first. So a store keeps the element it writes over only if
  * such a call may have run before it on the same array: earlier in the method, or in an earlier
  * iteration of a loop around both that does not make the array anew. The stores that fill an
- * array before its first call, the common case, record nothing.
+ * array before its first call, the common case, record nothing. A local matrix counts as one
+ * array with its rows: a call that passes the matrix or any row of it makes every later write
+ * through any of its rows keep what it writes over.
  */
 final class KeptElements {
   /** Where an instruction is: its rank in the order of the program, and the loops around it. */
@@ -52,7 +54,7 @@ final class KeptElements {
 
   /** Whether {@code store}, a store into an array, keeps the element it writes over. */
   boolean keeps(Instruction store) {
-    Value array = ((Operand.Use) store.arguments().get(0)).value();
+    Value array = base(((Operand.Use) store.arguments().get(0)).value());
     Place at = stores.get(store);
     Place made = makings.getOrDefault(array, new Place(-1, List.of()));
     for (Place call : calls.getOrDefault(array, List.of())) {
@@ -95,16 +97,31 @@ final class KeptElements {
     }
   }
 
-  /** The local arrays among a call's arguments (rows of matrices are read again instead). */
+  /**
+   * The local arrays among a call's arguments: a local matrix for itself and for each of its
+   * rows (writes into it go through other reads of its rows), none for parameters and their
+   * rows, which are never written.
+   */
   private Set<Value> localArraysPassed(Instruction call) {
     Set<Value> arrays = Collections.newSetFromMap(new IdentityHashMap<>());
     for (Operand argument : call.arguments()) {
-      if (argument instanceof Operand.Use use && use.value().type().isArray()
-          && use.value().origin() != Value.Origin.PARAMETER
-          && flow.rowRead(use.value()) == null) {
-        arrays.add(use.value());
+      if (argument instanceof Operand.Use use && use.value().type().isArray()) {
+        Value base = base(use.value());
+        if (base.origin() != Value.Origin.PARAMETER) {
+          arrays.add(base);
+        }
       }
     }
     return arrays;
+  }
+
+  /** The array whose elements {@code array} holds: for a row {@code m[i]}, the matrix m. */
+  private Value base(Value array) {
+    Instruction row = flow.rowRead(array);
+    while (row != null && row.arguments().get(0) instanceof Operand.Use matrix) {
+      array = matrix.value();
+      row = flow.rowRead(array);
+    }
+    return array;
   }
 }
