@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * array written, overwritten and read back inside a loop, branches on computed values, calls of
  * a {@code @Differentiable} method that takes the parameter and the local arrays (whose
  * elements are overwritten after the calls), arrays made inside the loop ({@code new},
- * {@code clone()}, a vector function's result), also passed to calls and overwritten between
- * them. Each
+ * {@code clone()}, a vector function's result, a matrix), also passed to calls and
+ * overwritten between them. Each
  * program's gradient is checked against fourth-order central differences of the program itself
  * (slots where differences with two step sizes disagree lie on a kink and are skipped), forward
  * mode against reverse mode, and the value bit for bit. The programs are seeded: a failure names
@@ -165,7 +165,7 @@ class ArrayProgramsPropertyTest {
     }
 
     private String statement() {
-      return switch (random.nextInt(10)) {
+      return switch (random.nextInt(11)) {
         case 0 -> "a[" + index() + "] = " + expression(3) + ";";
         case 1 -> "a[" + index() + "] += " + expression(3) + ";";
         case 2 -> "s = s * 0.5 + " + expression(3) + ";";
@@ -185,6 +185,10 @@ class ArrayProgramsPropertyTest {
             + expression(2) + "; s += mix(t, " + array() + ", " + expression(1) + "); t[i % t"
             + ".length] = " + expression(2) + "; s = s * 0.5 + mix(" + array() + ", t, "
             + expression(1) + "); }";
+        // a local matrix made inside the loop, its rows passed to a call, then written
+        case 9 -> "{ double[][] t = new double[2][i % 2 + 2]; t[0][0] = " + expression(2)
+            + "; t[1][t[1].length - 1] += " + expression(2) + " * t[0][0]; s += mix(t[1], t[0], "
+            + expression(1) + "); t[1][0] = " + expression(2) + "; s += t[1][0] * t[0][0]; }";
         default -> "for (double v : b) { s += 0.25 * v * " + expression(1) + "; }";
       };
     }

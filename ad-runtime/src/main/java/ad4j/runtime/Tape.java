@@ -156,6 +156,25 @@ public final class Tape {
   }
 
   /**
+   * Records a {@code double[][]} made inside a loop by reference: see
+   * {@link #pushArray(double[])}.
+   *
+   * @param matrix the matrix to record
+   */
+  public void pushArray(double[][] matrix) {
+    pushReference(matrix);
+  }
+
+  /**
+   * Takes back the last array recorded, a {@code double[][]}.
+   *
+   * @return that matrix
+   */
+  public double[][] popDoubleMatrix() {
+    return (double[][]) popReference();
+  }
+
+  /**
    * Takes back the last array recorded, a {@code double[]}.
    *
    * @return that array

@@ -78,7 +78,10 @@ class TapeTest {
     tape.pushArray(second);
     tape.pushDouble(0.5);
     tape.pushArray(third);
-    assertEquals(205, tape.size());
+    double[][] fourth = {{1}, {}};
+    tape.pushArray(fourth);
+    assertEquals(206, tape.size());
+    assertSame(fourth, tape.popDoubleMatrix());
     assertSame(third, tape.popDoubleArray());
     assertEquals(0.5, tape.popDouble());
     assertSame(second, tape.popIntArray());

@@ -444,6 +444,7 @@ final class JavaEmitter {
       case BOOLEAN -> Expr.atom(tape + ".popBoolean()");
       case FLOAT -> Expr.source("(float) " + tape + ".popDouble()", Expr.unaryPrecedence());
       case DOUBLE_ARRAY -> Expr.atom(tape + ".popDoubleArray()");
+      case DOUBLE_MATRIX -> Expr.atom(tape + ".popDoubleMatrix()");
       case INT_ARRAY -> Expr.atom(tape + ".popIntArray()");
       default -> Expr.atom(tape + ".popDouble()");
     };
@@ -454,7 +455,8 @@ final class JavaEmitter {
       case INT -> "pushInt";
       case LONG -> "pushLong";
       case BOOLEAN -> "pushBoolean";
-      case DOUBLE_ARRAY, INT_ARRAY -> "pushArray"; // an array made in a loop, by reference
+      // an array made in a loop, by reference
+      case DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY -> "pushArray";
       default -> "pushDouble";
     };
   }

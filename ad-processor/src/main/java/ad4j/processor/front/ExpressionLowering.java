@@ -628,17 +628,12 @@ final class ExpressionLowering {
 
   /**
    * {@code new double[n][m]}, {@code new double[][] {{a, b}, {c}}} or, in a declaration of a
-   * {@code double[][]}, {@code {{a, b}, {c}}}: a local matrix, made outside loops, whose rows
-   * keep their arrays (only their elements are written). Its adjoints are kept in one flat
-   * array, row after row, as a {@code double[][]} parameter's are in the gradient.
+   * {@code double[][]}, {@code {{a, b}, {c}}}: a local matrix whose rows keep their arrays
+   * (only their elements are written). Its adjoints are kept in one flat array, row after row,
+   * as a {@code double[][]} parameter's are in the gradient (for a matrix made inside a loop,
+   * one flat array as long as the largest, as for other arrays made in loops).
    */
   private Operand newMatrix(NewArrayTree creation) {
-    if (context.insideLoop()) {
-      unsupported(creation, "matrix creation '" + context.source().of(creation) + "' inside a"
-          + " loop is not supported: create the matrix once, before the loop, and overwrite"
-          + " its elements");
-      return null;
-    }
     List<? extends ExpressionTree> initializers =
         creation.getInitializers() == null ? List.of() : creation.getInitializers();
     if (creation.getInitializers() == null) {

@@ -804,8 +804,12 @@ public final class Adjoint {
     Variable longest = longestLengths.get(making.result());
     SourceLine line = making.line();
     Value length = builder.derived(making.result(), "Length", NumericType.INT);
-    out.add(new Instruction(length, Operation.LENGTH, List.of(new Operand.Use(making.result())),
-        line));
+    // a matrix's adjoints are all its elements, row after row
+    out.add(making.operation().makesMatrix()
+        ? new Instruction(length, Operation.slotsCall("count", 1),
+            List.of(new Operand.Use(making.result())), line)
+        : new Instruction(length, Operation.LENGTH, List.of(new Operand.Use(making.result())),
+            line));
     Site site = Site.formulas(builder, line);
     Operand longer = site.isGreaterThan(new Operand.Use(length), new Operand.Read(longest));
     Operand chosen = site.choose(longer, new Operand.Use(length), new Operand.Read(longest));
