@@ -75,22 +75,26 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
-  void aTargetWithArrayParametersAtOrderTwoIsAnErrorAtTheCall() {
+  void aRuleForAMatrixAtOrderTwoIsAnErrorAtTheCall() {
+    // targets with double[] parameters work at order 2 (DerivativeOfSecondOrderTest); a rule
+    // for a double[][] returns a double[][], which has no generated derivatives
     List<String> lines = classF(
-        "  static double g(double[] v, double x) { return v[0] * x; }",
-        "  @Differentiable @DerivativeOf(value = \"g\", wrt = \"x\")",
-        "  static double gX(double[] v, double x) { return v[0]; }",
-        "  @Differentiable(order = 2) static double f(double x, @ad4j.NoDerivative double[] w) {",
-        "    return g(w, x) * x;",
+        "  static double g(double[][] m, double x) { return m[0][0] * x; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"m\")",
+        "  static double[][] gM(double[][] m, double x) { return new double[][] {{x}}; }",
+        "  @Differentiable(order = 2) static double f(double x, double[][] w) {",
+        "    return g(w, 2.0) * x;",
         "  }");
     JavaFileObject file = fileOf(lines);
 
     Compilation compilation = compile(file);
 
     assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)' from method 'f', which"
-        + " is @Differentiable(order = 2): 'F.g' has array parameters, and @DerivativeOf rules"
-        + " for such methods are not supported at order 2 yet").inFile(file).onLine(9)
-        .atColumn(columnOf(lines, 9, "(w, x)"));
+        + " is @Differentiable(order = 2): its @DerivativeOf rule 'F.gM' gives the partial"
+        + " derivatives with respect to a 'double[][]' as a 'double[][]', and ad4j cannot"
+        + " differentiate methods that return matrices; at order 2, pass the matrix's rows as"
+        + " 'double[]' arguments instead").inFile(file).onLine(9)
+        .atColumn(columnOf(lines, 9, "(w, 2.0)"));
     assertWithMessage("errors").that(compilation.errors()).hasSize(1);
   }
 

@@ -44,6 +44,24 @@ class DerivativeOfSecondOrderTest {
       "  static double gX(double x, int n, double y) { return 2 * n * x * y; }",
       "  @Differentiable(order = 2) @DerivativeOf(value = \"g\", wrt = \"y\")",
       "  static double gY(double x, int n, double y) { return n * x * x + Math.cos(y); }",
+      "  /** t log(sum of exp(a_i)), through a stream: a target with an array parameter. */",
+      "  public static double lse(double[] a, double t) {",
+      "    return t * Math.log(java.util.Arrays.stream(a).map(Math::exp).sum());",
+      "  }",
+      "  @Differentiable @DerivativeOf(value = \"lse\", wrt = \"a\")",
+      "  static double[] lseA(double[] a, double t) {",
+      "    double sum = 0;",
+      "    for (double v : a) { sum += Math.exp(v); }",
+      "    double[] p = new double[a.length];",
+      "    for (int i = 0; i < a.length; i++) { p[i] = t * Math.exp(a[i]) / sum; }",
+      "    return p;",
+      "  }",
+      "  @Differentiable @DerivativeOf(value = \"lse\", wrt = \"t\")",
+      "  static double lseT(double[] a, double t) {",
+      "    double sum = 0;",
+      "    for (double v : a) { sum += Math.exp(v); }",
+      "    return Math.log(sum);",
+      "  }",
       "}");
 
   private static final String MODEL = String.join("\n",
@@ -85,6 +103,20 @@ class DerivativeOfSecondOrderTest {
       "    for (int k = 1; k <= 2; k++) { t += inner(x * k, y - t); }",
       "    return t + Curves.softplus(t * x);",
       "  }",
+      // a target with an array parameter: its rule for the array is a vector function
+      "  @Differentiable(order = 2) static double arrays(double x, double y, double z) {",
+      "    double[] w = {x, y * x, z};",
+      "    double s = Curves.lse(w, x * z);",
+      "    for (int k = 0; k < 2; k++) {",
+      "      double[] u = new double[k + 2];",
+      "      for (int i = 0; i < u.length; i++) { u[i] = w[i] * (s + k); }",
+      "      s = s * 0.5 + Curves.lse(u, y) * 0.3;",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable(order = 2) static double parameter(double[] w, double c) {",
+      "    return Curves.lse(w, c) * c + Curves.lse(w, 1.5) * w[0];",
+      "  }",
       "}");
 
   private static final CompiledOnce COMPILED = new CompiledOnce(() ->
@@ -125,6 +157,42 @@ class DerivativeOfSecondOrderTest {
     checkAt("inner", 0.5, -0.3);
     checkAt("outer", 0.35, 0.6);
     checkAt("outer", -0.2, 0.45);
+    checkAt("arrays", 0.3, -0.4, 0.7);
+    checkAt("arrays", -0.5, 0.8, 0.2);
+  }
+
+  @Test
+  void anArrayParametersHessianThroughARuleForTheArrayMatchesDifferencesOfTheGradient()
+      throws Exception {
+    double[] w = {0.3, -0.6, 0.9};
+    double c = 0.7;
+    double[][] hessian = (double[][]) generated("parameterHessian", w, c);
+    assertThat(hessian.length).isEqualTo(4);
+    for (int j = 0; j < 4; j++) {
+      double h = 1e-4;
+      double[][] g = new double[4][];
+      double[] steps = {-2 * h, -h, h, 2 * h};
+      for (int s = 0; s < 4; s++) {
+        double[] moved = w.clone();
+        double movedC = c;
+        if (j < 3) {
+          moved[j] += steps[s];
+        } else {
+          movedC += steps[s];
+        }
+        g[s] = (double[]) generated("parameterGradient", moved, movedC);
+      }
+      for (int i = 0; i < 4; i++) {
+        double reference = (g[0][i] - 8 * g[1][i] + 8 * g[2][i] - g[3][i]) / (12 * h);
+        assertWithMessage("H[%s][%s]", i, j).that(hessian[i][j])
+            .isWithin(1e-6 * Math.max(1, Math.abs(reference))).of(reference);
+        assertThat(hessian[i][j]).isEqualTo(hessian[j][i]);
+      }
+    }
+    String code = COMPILED.get().compilation()
+        .generatedSourceFile("com.example.ModelGrad").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(code).contains("CurvesGrad.lseATangent(");
   }
 
   @Test

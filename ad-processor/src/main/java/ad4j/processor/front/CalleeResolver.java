@@ -168,9 +168,14 @@ final class CalleeResolver {
         + "', which is @Differentiable(order = 2): ";
     TypeElement declaring = (TypeElement) rule.getEnclosingElement();
     String qualified = declaring.getSimpleName() + "." + rule.getSimpleName();
-    if (parameterTypes.stream().anyMatch(NumericType::isArray)) {
-      diagnostics().error(call, atOrderTwo + "'" + target + "' has array parameters, and"
-          + " @DerivativeOf rules for such methods are not supported at order 2 yet");
+    if (rule.getReturnType() instanceof javax.lang.model.type.ArrayType array
+        && array.getComponentType().getKind() == TypeKind.ARRAY) {
+      // the partials with respect to a matrix: a method returning double[][] has no
+      // generated derivatives
+      diagnostics().error(call, atOrderTwo + "its @DerivativeOf rule '" + qualified + "' gives"
+          + " the partial derivatives with respect to a 'double[][]' as a 'double[][]', and"
+          + " ad4j cannot differentiate methods that return matrices; at order 2, pass the"
+          + " matrix's rows as 'double[]' arguments instead");
       return Optional.empty();
     }
     if (!isDifferentiable(rule)) {
@@ -196,7 +201,7 @@ final class CalleeResolver {
         .map(ActiveParameters::isActive).toList();
     return Optional.of(new Callee(context.referenceTo(declaring),
         gradClassReference(declaring), rule.getSimpleName().toString(), parameterTypes, active,
-        false));
+        rule.getReturnType().getKind() != TypeKind.DOUBLE));
   }
 
   private static List<ExecutableElement> candidates(LoweringContext context, TypeElement owner,

@@ -1243,7 +1243,7 @@ public final class Adjoint {
   static final String CLEAR = "clear";
 
   /** The runtime helper that adds an adjoint times a rule's partials into array slots. */
-  private static final String ADD_SCALED = "addScaled";
+  static final String ADD_SCALED = "addScaled";
 
   /**
    * Before the reverse of a call inside a loop (of a {@code @Differentiable} method or of one

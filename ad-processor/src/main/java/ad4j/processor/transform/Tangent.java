@@ -49,6 +49,8 @@ public final class Tangent {
   private final Map<Value, Operand> tangents = new HashMap<>();
   private final Map<Variable, Variable> variableTangents = new HashMap<>();
   private final Map<Value, Value> arrayTangents = new HashMap<>();
+  /** The calls of {@code @DerivativeOf} rules that give partials with respect to arrays. */
+  private final Map<Value, Instruction> arrayPartials = new HashMap<>();
   /** Math calls computed so far in straight-line code, which formulas may read again. */
   private final ForwardValues computed = new ForwardValues();
   private final boolean straightLine;
@@ -138,6 +140,13 @@ public final class Tangent {
             && (instruction.operation().name().equals(Adjoint.ADD_INTO)
                 || instruction.operation().name().equals(Adjoint.ADD_INTO_WITHIN))) {
           addIntoTangent(instruction, out);
+        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
+            && instruction.operation().name().equals(Adjoint.ADD_SCALED)) {
+          addScaledTangent(instruction, out);
+        } else if (instruction.operation().form() == Operation.Form.USER_CALL
+            && instruction.result().type() == NumericType.DOUBLE_ARRAY) {
+          // a @DerivativeOf rule's partials with respect to an array (see addScaledTangent)
+          arrayPartials.put(instruction.result(), instruction);
         } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
             && instruction.operation().name().equals("discarded")) {
           // scratch for adjoints nobody reads: their tangents may go there too
@@ -510,6 +519,39 @@ public final class Tangent {
     Value added = builder.derived(addInto.result(), "Dot", NumericType.INT);
     out.add(new Instruction(added, addInto.operation(), List.of(new Operand.Use(from),
         new Operand.Use(into), arguments.get(2)), addInto.line()));
+  }
+
+  /**
+   * The reverse of a call with a {@code @DerivativeOf} rule for an array argument adds
+   * {@code seed * partial[k]} at the argument's slots ({@code Slots.addScaled}); its tangent
+   * adds {@code seedDot * partial[k] + seed * partialDot[k]} at the same slots of the adjoints'
+   * tangents. The rule is {@code @Differentiable} at order 2 (a vector function), so
+   * {@code partialDot} is its tangent member's J·v with the arguments' tangents.
+   */
+  private void addScaledTangent(Instruction addScaled, List<Statement> out) {
+    List<Operand> arguments = addScaled.arguments();
+    Value into = arrayTangents.get(((Operand.Use) arguments.get(3)).value());
+    Instruction partial = arguments.get(0) instanceof Operand.Use use
+        ? arrayPartials.get(use.value()) : null;
+    if (into == null || partial == null) {
+      throw new IllegalArgumentException("no tangents for the partials of " + addScaled);
+    }
+    SourceLine line = addScaled.line();
+    if (isActive(arguments.get(2))) {
+      Value added = builder.derived(addScaled.result(), "Dot", NumericType.INT);
+      out.add(new Instruction(added, addScaled.operation(), List.of(arguments.get(0),
+          arguments.get(1), tangentOf(arguments.get(2)), new Operand.Use(into),
+          arguments.get(4)), line));
+    }
+    List<Instruction> computed = new ArrayList<>();
+    List<Operand> tangentArguments = tangentCallArguments(partial, computed);
+    out.addAll(computed);
+    Value partialDot = builder.derived(partial.result(), "Dot", NumericType.DOUBLE_ARRAY);
+    out.add(new Instruction(partialDot,
+        Operation.tangentCall(partial.operation().callee()), tangentArguments, line));
+    Value added = builder.derived(addScaled.result(), "Dot", NumericType.INT);
+    out.add(new Instruction(added, addScaled.operation(), List.of(new Operand.Use(partialDot),
+        arguments.get(1), arguments.get(2), new Operand.Use(into), arguments.get(4)), line));
   }
 
   /** {@code a[i] = v}: {@code aDot[i] = vDot}; the expression's tangent is {@code vDot}. */
