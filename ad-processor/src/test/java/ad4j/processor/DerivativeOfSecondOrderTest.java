@@ -56,6 +56,16 @@ class DerivativeOfSecondOrderTest {
       "    for (int i = 0; i < a.length; i++) { p[i] = t * Math.exp(a[i]) / sum; }",
       "    return p;",
       "  }",
+      "  /** k sin(x) e^x, through a lambda. */",
+      "  public static final class Scale {",
+      "    private final double k;",
+      "    public Scale(double k) { this.k = k; }",
+      "    public double apply(double x) {",
+      "      java.util.function.DoubleUnaryOperator f = v -> k * Math.sin(v) * Math.exp(v);",
+      "      return f.applyAsDouble(x);",
+      "    }",
+      "    public double k() { return k; }",
+      "  }",
       "  @Differentiable @DerivativeOf(value = \"lse\", wrt = \"t\")",
       "  static double lseT(double[] a, double t) {",
       "    double sum = 0;",
@@ -114,6 +124,17 @@ class DerivativeOfSecondOrderTest {
       "    }",
       "    return s;",
       "  }",
+      // an instance target called on a parameter and on a local object: its rules take the
+      // object first and are @Differentiable with it as an inactive parameter
+      "  @Differentiable @DerivativeOf(owner = Curves.Scale.class, value = \"apply\")",
+      "  static double applyX(Curves.Scale s, double x) {",
+      "    return s.k() * (Math.cos(x) + Math.sin(x)) * Math.exp(x);",
+      "  }",
+      "  @Differentiable(order = 2) static double onObjects(double x, double y,",
+      "      Curves.Scale scale) {",
+      "    Curves.Scale local = new Curves.Scale(0.5);",
+      "    return scale.apply(x * y) * x + local.apply(y) * scale.apply(y * y);",
+      "  }",
       "  @Differentiable(order = 2) static double parameter(double[] w, double c) {",
       "    return Curves.lse(w, c) * c + Curves.lse(w, 1.5) * w[0];",
       "  }",
@@ -159,6 +180,40 @@ class DerivativeOfSecondOrderTest {
     checkAt("outer", -0.2, 0.45);
     checkAt("arrays", 0.3, -0.4, 0.7);
     checkAt("arrays", -0.5, 0.8, 0.2);
+  }
+
+  @Test
+  void instanceTargetsOnAParameterAndALocalObjectUseTheirRulesTangents() throws Exception {
+    Object scale = COMPILED.get().load("com.example.Curves$Scale")
+        .getConstructor(double.class).newInstance(1.3);
+    double x = 0.4;
+    double y = -0.7;
+    double[][] hessian = (double[][]) generated("onObjectsHessian", x, y, scale);
+    double h = 1e-4;
+    double[] steps = {-2 * h, -h, h, 2 * h};
+    for (int j = 0; j < 2; j++) {
+      double[][] g = new double[4][];
+      for (int s = 0; s < 4; s++) {
+        g[s] = (double[]) generated("onObjectsGradient", x + (j == 0 ? steps[s] : 0),
+            y + (j == 1 ? steps[s] : 0), scale);
+      }
+      for (int i = 0; i < 2; i++) {
+        double reference = (g[0][i] - 8 * g[1][i] + 8 * g[2][i] - g[3][i]) / (12 * h);
+        assertWithMessage("H[%s][%s]", i, j).that(hessian[i][j])
+            .isWithin(1e-6 * Math.max(1, Math.abs(reference))).of(reference);
+        assertThat(hessian[i][j]).isEqualTo(hessian[j][i]);
+      }
+    }
+    double[] v = {0.6, -1.1};
+    double[] product = (double[]) generated("onObjectsHessianVector", x, y, scale, v);
+    for (int i = 0; i < 2; i++) {
+      double expected = hessian[i][0] * v[0] + hessian[i][1] * v[1];
+      assertThat(product[i]).isWithin(1e-12 * Math.max(1, Math.abs(expected))).of(expected);
+    }
+    String code = COMPILED.get().compilation()
+        .generatedSourceFile("com.example.ModelGrad").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(code).contains("ModelGrad.applyXTangent(");
   }
 
   @Test

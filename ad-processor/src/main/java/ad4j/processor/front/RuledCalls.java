@@ -245,13 +245,13 @@ final class RuledCalls {
           + " order 2 yet");
       return null;
     }
-    if ((receiver != null || object != null) && context.order() == 2) {
-      // its rules take the receiver, an object: they cannot be @Differentiable
+    if (receiver != null && context.order() == 2) {
+      // the rules' tangents would need the field passed to them first
       context.diagnostics().error(call, "call to '" + shown + "' from method '"
           + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
-          + "' is an instance method, and @DerivativeOf rules of instance methods are not"
-          + " supported at order 2 (the rules take the receiver, so ad4j cannot differentiate"
-          + " them)");
+          + "' is called on the static field '" + receiver + "', and @DerivativeOf rules of"
+          + " instance methods called on fields are not supported at order 2; call it on a"
+          + " parameter or a local variable that holds the object");
       return null;
     }
     Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
@@ -265,7 +265,9 @@ final class RuledCalls {
       }
       Callee differentiable = null;
       if (context.order() == 2 && carriesDerivative(arguments.get(entry.getKey()))) {
-        Optional<Callee> atOrderTwo = callees.ruleAtOrderTwo(rule, parameterTypes, call, shown,
+        // on an object, the rules take it first: their tangents too
+        Optional<Callee> atOrderTwo = callees.ruleAtOrderTwo(rule,
+            object == null ? parameterTypes : withObject(parameterTypes), call, shown,
             targetName);
         if (atOrderTwo.isEmpty()) {
           return null;
@@ -294,9 +296,7 @@ final class RuledCalls {
    */
   private static RuledCallee onObject(ExecutableElement target, List<NumericType> parameterTypes,
       Map<Integer, RuledCallee> partials) {
-    List<NumericType> withObject = new ArrayList<>();
-    withObject.add(NumericType.OBJECT);
-    withObject.addAll(parameterTypes);
+    List<NumericType> withObject = withObject(parameterTypes);
     Map<Integer, RuledCallee> moved = new LinkedHashMap<>();
     for (Map.Entry<Integer, RuledCallee> entry : partials.entrySet()) {
       RuledCallee rule = entry.getValue();
@@ -305,6 +305,14 @@ final class RuledCalls {
     }
     return new RuledCallee(null, target.getSimpleName().toString(), withObject, moved, null,
         null);
+  }
+
+  /** {@code parameterTypes} after an object's: the parameters of rules of instance methods. */
+  private static List<NumericType> withObject(List<NumericType> parameterTypes) {
+    List<NumericType> withObject = new ArrayList<>();
+    withObject.add(NumericType.OBJECT);
+    withObject.addAll(parameterTypes);
+    return withObject;
   }
 
   private static List<Operand> withFirst(Operand first, List<Operand> rest) {
