@@ -42,6 +42,19 @@ class SplitCallsTest {
       "  }",
       "}");
 
+  /** A straight-line method long enough to be cut into segments. */
+  private static final String LONG_CALLEE = longCallee();
+
+  private static String longCallee() {
+    StringBuilder method = new StringBuilder(
+        "  @Differentiable static double longOne(double x) {\n    double v0 = x;\n");
+    for (int i = 1; i <= 400; i++) {
+      method.append("    double v").append(i).append(" = Math.sin(v").append(i - 1)
+          .append(") * 0.9 + x * 0.1;\n");
+    }
+    return method.append("    return v400;\n  }").toString();
+  }
+
   private static final String SOURCE = String.join("\n",
       "package com.example;",
       "import ad4j.DerivativeOf;",
@@ -132,6 +145,29 @@ class SplitCallsTest {
       "  @Differentiable(order = 2) static double outer2(double x, double y) {",
       "    return inner2(x, y) * inner2(y, x) + x;",
       "  }",
+      // calls in a loop left by a break
+      "  @Differentiable static double whileCalls(double x, double y) {",
+      "    double s = x;",
+      "    int k = 0;",
+      "    while (true) {",
+      "      s = Helpers.bump(s, y) * 0.5 + square(s) * 0.1;",
+      "      if (s > 2 || k > 6) { break; }",
+      "      k++;",
+      "    }",
+      "    return s * y;",
+      "  }",
+      // callees that are not split: a local array, a long method cut into segments
+      "  @Differentiable private static double withLocal(double x, double y) {",
+      "    double[] v = new double[] {x, y, x * y};",
+      "    v[1] = v[0] * v[2] + Math.sin(v[1]);",
+      "    return v[1] + v[2];",
+      "  }",
+      LONG_CALLEE,
+      "  @Differentiable static double unsplit(double x, double y) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < 3; i++) { s += withLocal(x + s, y) + longOne(y * 0.1 + s); }",
+      "    return s;",
+      "  }",
       // a callee that throws after recording, at a level of the recursion
       "  @Differentiable static double failing(double x, int n, int failAt) {",
       "    double s = x;",
@@ -167,7 +203,9 @@ class SplitCallsTest {
         new Call("vector", new Object[] {0.3, 0.8}, true, true),
         new Call("callsRuled", new Object[] {0.5, -0.3}, true, true),
         new Call("outer2", new Object[] {0.4, 0.6}, true, true),
-        new Call("failing", new Object[] {0.5, 3, -1}, true, false, false));
+        new Call("failing", new Object[] {0.5, 3, -1}, true, false, false),
+        new Call("whileCalls", new Object[] {0.3, 0.7}, true, true),
+        new Call("unsplit", new Object[] {0.3, -0.6}, true, true));
   }
 
   @ParameterizedTest
@@ -194,6 +232,10 @@ class SplitCallsTest {
     assertThat(replay).doesNotContain("Record(");
     assertThat(replay).doesNotContain(" = Math.sin(");
     assertThat(replay).doesNotContain("Calls.tick()");
+    // not split: the value only, then the whole pullback
+    assertThat(source).contains("return withLocal(x, y);");
+    assertThat(source).contains("return Calls.longOne(x);");
+    assertThat(source).contains("longOnePullback(tape, x, seed);");
   }
 
   private static int ticks() throws Exception {

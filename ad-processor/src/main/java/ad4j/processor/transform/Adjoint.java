@@ -1484,7 +1484,8 @@ public final class Adjoint {
   /**
    * The pullback onto the tape cut after its forward sweep: what the reverse sweep reads of the
    * forward sweep's values and variables is pushed at the end of the first half, in the order
-   * the reverse sweep first reads it, and popped at the start of the second.
+   * the reverse sweep first reads it, and popped at the start of the second; integer
+   * arithmetic on parameters is computed again there instead ({@link #recomputedInReplay}).
    */
   private Optional<Split> splitProgram() {
     Parts parts = parts(Output.TAPE);
@@ -1512,6 +1513,10 @@ public final class Adjoint {
       }
       handedOver.add(item);
     }
+    List<Instruction> recomputed = recomputedInReplay(parts.forward(), handedOver);
+    for (Instruction instruction : recomputed) {
+      handedOver.remove(instruction.result());
+    }
     List<Statement> first = new ArrayList<>(parts.preamble());
     first.addAll(parts.forward());
     for (Object item : handedOver) {
@@ -1532,10 +1537,45 @@ public final class Adjoint {
         second.add(new Declare(variable, pop(variable.type(), null, second), null));
       }
     }
+    second.addAll(recomputed);
     second.addAll(parts.reverse());
     second.add(new Return(null, null));
     return Optional.of(new Split(primal.with(recordParameters, new Block(first)),
         primal.with(parts.parameters(), new Block(second))));
+  }
+
+  /**
+   * The values among {@code handedOver} that the second half computes again rather than taking
+   * back from the tape: {@code int}, {@code long} and {@code boolean} arithmetic and comparisons
+   * of the top level of the forward sweep (run whenever it completes) on parameters, constants
+   * and other such values ({@code n - 1}, {@code n == 0} of a recursion's depth). One operation
+   * costs less than a push and a pop, and it cannot throw where the first half did not.
+   */
+  private List<Instruction> recomputedInReplay(List<Statement> forward, List<Object> handedOver) {
+    java.util.Set<Value> available = java.util.Collections.newSetFromMap(
+        new IdentityHashMap<>());
+    available.addAll(primal.parameters());
+    List<Instruction> recomputed = new ArrayList<>();
+    for (Statement statement : forward) {
+      if (!(statement instanceof Instruction instruction)
+          || !handedOver.contains(instruction.result())) {
+        continue;
+      }
+      Operation.Form form = instruction.operation().form();
+      NumericType type = instruction.result().type();
+      boolean cheap = (form == Operation.Form.INFIX || form == Operation.Form.PREFIX
+          || form == Operation.Form.CAST || form == Operation.Form.COPY
+          || form == Operation.Form.SELECT)
+          && (type.isIntegral() || type == NumericType.BOOLEAN)
+          && instruction.arguments().stream().allMatch(argument ->
+              argument instanceof Operand.Constant
+                  || argument instanceof Operand.Use use && available.contains(use.value()));
+      if (cheap) {
+        available.add(instruction.result());
+        recomputed.add(instruction);
+      }
+    }
+    return recomputed;
   }
 
   /**
