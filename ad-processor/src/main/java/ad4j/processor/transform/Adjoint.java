@@ -1514,9 +1514,9 @@ public final class Adjoint {
       handedOver.add(item);
     }
     List<Instruction> recomputed = recomputedInReplay(parts.forward(), handedOver);
-    for (Instruction instruction : recomputed) {
-      handedOver.remove(instruction.result());
-    }
+    java.util.Set<Value> again = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    recomputed.forEach(instruction -> again.add(instruction.result()));
+    handedOver.removeIf(again::contains);
     List<Statement> first = new ArrayList<>(parts.preamble());
     first.addAll(parts.forward());
     for (Object item : handedOver) {
@@ -1555,10 +1555,13 @@ public final class Adjoint {
     java.util.Set<Value> available = java.util.Collections.newSetFromMap(
         new IdentityHashMap<>());
     available.addAll(primal.parameters());
+    java.util.Set<Object> carried = java.util.Collections.newSetFromMap(
+        new IdentityHashMap<>());
+    carried.addAll(handedOver);
     List<Instruction> recomputed = new ArrayList<>();
     for (Statement statement : forward) {
       if (!(statement instanceof Instruction instruction)
-          || !handedOver.contains(instruction.result())) {
+          || !carried.contains(instruction.result())) {
         continue;
       }
       Operation.Form form = instruction.operation().form();
