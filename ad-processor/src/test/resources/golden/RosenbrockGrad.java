@@ -169,4 +169,52 @@ final class RosenbrockGrad {
     tape.pushDouble(bBar);
     return result;
   }
+
+  /**
+   * For the generated code of callers, not for direct use: the forward sweep of {@link Rosenbrock#value(double, double)};
+   * returns its value, bit for bit, and leaves on {@code tape} what {@code valueReplay} takes back.
+   */
+  static double valueRecord(Tape tape, double x, double y) {
+    // forward sweep
+    // line 8: double a = 1 - x;
+    double a = 1 - x;
+    // line 9: double b = y - x * x;
+    double t1 = x * x;
+    double b = y - t1;
+    // line 10: return a * a + 100 * b * b;
+    double t2 = a * a;
+    double t3 = 100 * b;
+    double t4 = t3 * b;
+    double result = t2 + t4;
+    tape.pushDouble(b);
+    tape.pushDouble(t3);
+    tape.pushDouble(a);
+    return result;
+  }
+
+  /**
+   * For the generated code of callers, not for direct use: the reverse sweep of {@link Rosenbrock#value(double, double)}
+   * after {@code valueRecord}, whose recording it takes back from {@code tape}; then as
+   * {@code valuePullback(Tape, ...)}: pushes the adjoints of the {@code double} parameters.
+   */
+  static void valueReplay(Tape tape, double x, double y, double seed) {
+    double a = tape.popDouble();
+    double t1 = tape.popDouble();
+    double b = tape.popDouble();
+    // reverse sweep
+    // adjoint of line 10: return a * a + 100 * b * b;
+    double t1Bar = seed * b;
+    double bBar = seed * t1;
+    bBar += t1Bar * 100.0;
+    double aBar = seed * a;
+    aBar += seed * a;
+    // adjoint of line 9: double b = y - x * x;
+    double t2Bar = -bBar;
+    double xBar = t2Bar * x;
+    xBar += t2Bar * x;
+    // adjoint of line 8: double a = 1 - x;
+    xBar -= aBar;
+    tape.pushDouble(xBar);
+    tape.pushDouble(bBar);
+  }
 }

@@ -4,6 +4,7 @@ import ad4j.processor.emit.GradClassWriter;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Value;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,8 +39,8 @@ final class GeneratedNames {
   }
 
   /**
-   * The members of the design contract, as {@code name(type, ...)}: four, and three more for
-   * Hessians at order 2.
+   * The members of the design contract, as {@code name(type, ...)}: four, the two halves of
+   * the pullback that callers call, and three more for Hessians at order 2.
    */
   private static List<String> memberSignatures(Function function, int order) {
     List<String> parameters = parameterTypes(function);
@@ -55,6 +56,19 @@ final class GeneratedNames {
         signature(name + "ValueAndGradient", valueAndGradient),
         signature(name + "Tangent", tangents),
         signature(name + "Pullback", pullback)));
+    // the halves of the pullback that callers call: Tape, params, per array: its start; and
+    // Tape, params, per array: its adjoints and their start, seed
+    List<Value> activeArrays = function.differentiableParameters().stream()
+        .filter(Value::isActiveArray).toList();
+    List<String> record = new ArrayList<>(List.of("Tape"));
+    record.addAll(parameters);
+    activeArrays.forEach(p -> record.add("int"));
+    List<String> replay = new ArrayList<>(List.of("Tape"));
+    replay.addAll(parameters);
+    activeArrays.forEach(p -> replay.addAll(List.of("double[]", "int")));
+    replay.add(function.returnsArray() ? "double[]" : "double");
+    members.add(signature(name + Operation.RECORD, record));
+    members.add(signature(name + Operation.REPLAY, replay));
     if (order == 2) {
       List<String> hessianVector = new ArrayList<>(parameters);
       hessianVector.add("double[]");

@@ -3,6 +3,7 @@ package ad4j.processor.emit;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Value;
 import ad4j.processor.transform.Adjoint;
 import ad4j.processor.transform.ArraySlots;
@@ -159,6 +160,8 @@ public final class GradClassWriter {
   /** Writes the four members for one method. */
   private static final class MethodWriter {
     private final String gradType;
+    /** The user's class, as generated code names it. */
+    private final String userType;
     private final ExecutableElement element;
     private final Function function;
     private final String link;
@@ -179,8 +182,12 @@ public final class GradClassWriter {
     private final String segmentSuffix;
     /** The names no variable of these members may take. */
     private final Set<String> reserved;
+    /** {@link #perParameter()}, made at its first use, and its analysis. */
+    private Function perParameter;
+    private FlowAnalysis perParameterFlow;
 
     MethodWriter(String userType, String gradType, Method method, String segmentSuffix) {
+      this.userType = userType;
       this.segmentSuffix = segmentSuffix;
       this.gradType = gradType;
       this.element = method.element();
@@ -232,6 +239,7 @@ public final class GradClassWriter {
       }
       List<MethodSpec> members = new ArrayList<>(
           List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
+      members.addAll(splitMembers());
       members.addAll(segmentMethods());
       if (DerivativeOrder.of(element) == 2) {
         members.addAll(secondOrderMembers());
@@ -625,8 +633,10 @@ public final class GradClassWriter {
      * vector-Jacobian product. It is never split.
      */
     private List<MethodSpec> vectorMembers() {
-      return List.of(jacobian(), valueAndJacobian(), tangent(), pullback(), pullbackOntoTape(),
-          primalValue(), jacobianInto());
+      List<MethodSpec> members = new ArrayList<>(List.of(jacobian(), valueAndJacobian(),
+          tangent(), pullback(), pullbackOntoTape(), primalValue(), jacobianInto()));
+      members.addAll(splitMembers());
+      return members;
     }
 
     private String primalName() {
@@ -783,7 +793,7 @@ public final class GradClassWriter {
     /** The reverse-mode program that writes {@code output}: whole, or calling the segments. */
     private Function reverseProgram(Adjoint.Output output) {
       return segments != null ? segmentCalls.reverse(output)
-          : Adjoint.of(reverseFunction, reverseFlow, output);
+          : Adjoint.withSplitCalls(reverseFunction, reverseFlow, output);
     }
 
     /** The user's parameter names, claimed first so that they stay unchanged. */
@@ -1030,7 +1040,7 @@ public final class GradClassWriter {
       NameAllocator names = names();
       MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
       Function program = function.hasActiveArrays()
-          ? Adjoint.of(ArraySlots.perParameter(function), Adjoint.Output.TAPE)
+          ? Adjoint.withSplitCalls(perParameter(), perParameterFlow(), Adjoint.Output.TAPE)
           : reverseProgram(Adjoint.Output.TAPE);
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
@@ -1051,6 +1061,120 @@ public final class GradClassWriter {
         method.addParameter(parameterType(program.parameters().get(i)), all.get(i));
       }
       return method.addCode(emitter.body()).build();
+    }
+
+    /** {@code function} with slots for the pullback of callers ({@link ArraySlots#perParameter}). */
+    private Function perParameter() {
+      if (perParameter == null) {
+        perParameter = ArraySlots.perParameter(function);
+        perParameterFlow = new FlowAnalysis(perParameter);
+      }
+      return perParameter;
+    }
+
+    private FlowAnalysis perParameterFlow() {
+      perParameter();
+      return perParameterFlow;
+    }
+
+    /**
+     * The two halves of the pullback that callers call in split mode ({@link
+     * Adjoint#withSplitCalls}): {@code mRecord(Tape tape, params, [aStart, ...])}, which their
+     * forward sweep calls, and {@code mReplay(Tape tape, params, [aAdjoints, aStart, ...],
+     * seed)}, which their reverse sweep calls. When the reverse sweep reads only numbers of the
+     * forward sweep, the first runs the forward sweep and records them, the second takes them
+     * back and runs the reverse sweep only: a call costs one forward and one reverse sweep of
+     * the callee, and recursion of depth d costs O(d), not O(d²). Otherwise ({@link
+     * Adjoint#split}: local arrays, a vector result, a method split into segments) the first
+     * only computes the value and the second is the whole pullback, as before.
+     */
+    private List<MethodSpec> splitMembers() {
+      Function pullback = function.hasActiveArrays() ? perParameter() : reverseFunction;
+      FlowAnalysis pullbackFlow = function.hasActiveArrays() ? perParameterFlow() : reverseFlow;
+      java.util.Optional<Adjoint.Split> split = segments != null ? java.util.Optional.empty()
+          : Adjoint.split(pullback, pullbackFlow);
+      if (split.isPresent()) {
+        return List.of(
+            splitMember(function.name() + Operation.RECORD, split.get().record(),
+                function.returnsArray() ? double[].class : double.class,
+                "For the generated code of callers, not for direct use: the forward sweep of"
+                    + " $L;\nreturns its value, bit for bit, and leaves on {@code $L} what"
+                    + " {@code $LReplay} takes back.\n"),
+            splitMember(function.name() + Operation.REPLAY, split.get().replay(), void.class,
+                "For the generated code of callers, not for direct use: the reverse sweep of"
+                    + " $L\nafter {@code $LRecord}, whose recording it takes back from"
+                    + " {@code $L}; then as\n{@code $LPullback(Tape, ...)}: pushes the adjoints"
+                    + " of the {@code double} parameters"
+                    + (function.hasActiveArrays() ? ", adds those\nof the arrays' elements"
+                        + " into {@code aAdjoints} from slot {@code aStart} on" : "")
+                    + ".\n"));
+      }
+      return List.of(recordByValue(), replayByPullback());
+    }
+
+    /** A half of the split pullback: the tape, then the program's parameters. */
+    private MethodSpec splitMember(String name, Function program, Class<?> returns,
+        String javadoc) {
+      NameAllocator names = names();
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> all = emitter.parameterNames();
+      String tape = names.fresh("tape");
+      emitter.bindTape(tape);
+      Object[] arguments = name.endsWith(Operation.RECORD)
+          ? new Object[] {link, tape, function.name()}
+          : new Object[] {link, function.name(), tape, function.name()};
+      MethodSpec.Builder method = withVisibility(name)
+          .addJavadoc(javadoc, arguments)
+          .returns(returns)
+          .addParameter(TAPE, tape);
+      for (int i = 0; i < all.size(); i++) {
+        method.addParameter(parameterType(program.parameters().get(i)), all.get(i));
+      }
+      return method.addCode(emitter.body()).build();
+    }
+
+    /**
+     * {@code mRecord(Tape, params, [aStart, ...])} of a method whose halves are not split: the
+     * value only; nothing is recorded, and {@link #replayByPullback} runs the whole pullback.
+     */
+    private MethodSpec recordByValue() {
+      NameAllocator names = names();
+      List<String> parameters = userParameterNames(names);
+      String tape = names.fresh("tape");
+      MethodSpec.Builder method = withVisibility(function.name() + Operation.RECORD)
+          .addJavadoc("For the generated code of callers, not for direct use: the value of"
+              + " $L, bit for bit.\nRecords nothing: {@code $LReplay} runs the whole"
+              + " pullback.\n", link, function.name())
+          .returns(function.returnsArray() ? double[].class : double.class)
+          .addParameter(TAPE, tape);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(parameterType(function.parameters().get(i)), parameters.get(i));
+      }
+      for (Value parameter : function.parameters()) {
+        if (parameter.isActiveArray()) {
+          method.addParameter(int.class, names.fresh(parameter.nameHint() + "Start"));
+        }
+      }
+      // a private method's value, and a vector function's, are computed in this class
+      String owner = element.getModifiers().contains(Modifier.PRIVATE)
+          || function.returnsArray() ? "" : userType + ".";
+      String name = function.returnsArray() ? primalName() : function.name();
+      return method.addStatement("return $L$L($L)", owner, name, String.join(", ", parameters))
+          .build();
+    }
+
+    /** {@code mReplay(Tape, ...)} of a method whose halves are not split: its whole pullback. */
+    private MethodSpec replayByPullback() {
+      MethodSpec pullback = pullbackOntoTape();
+      List<String> parameters = pullback.parameters().stream().map(p -> p.name()).toList();
+      MethodSpec.Builder method = withVisibility(function.name() + Operation.REPLAY)
+          .addJavadoc("For the generated code of callers, not for direct use: as"
+              + " {@code $LPullback(Tape, ...)}\n(its forward sweep runs again: $L is not"
+              + " split into halves).\n", function.name(), link)
+          .returns(void.class);
+      pullback.parameters().forEach(method::addParameter);
+      return method.addStatement("$LPullback($L)", function.name(),
+          String.join(", ", parameters)).build();
     }
 
     private MethodSpec.Builder start(String name, List<String> parameterNames) {

@@ -225,6 +225,40 @@ public final class Operation {
             + callee.activeArrayCount(), null, callee);
   }
 
+  /**
+   * A call of the recording forward sweep of another {@code @Differentiable} method (split
+   * mode, for order-1 reverse sweeps): the arguments of the {@link #callWithSlots}, with a start
+   * of 0 for each active array parameter the call has no slot for. It returns the callee's
+   * value and leaves on the tape what the callee's {@link #replayCall} takes back. Its form is
+   * {@link Form#PULLBACK_CALL}: it is written as one, with the tape first.
+   */
+  public static Operation recordCall(Callee callee) {
+    return new Operation(Form.PULLBACK_CALL, callee.name() + RECORD,
+        callee.parameterTypes().size() + callee.activeArrayCount(), null, callee);
+  }
+
+  /**
+   * A call of the replaying reverse sweep of another {@code @Differentiable} method: the
+   * arguments of the {@link #pullbackCall}, for a call whose forward sweep was a {@link
+   * #recordCall}. It takes back what that recorded and pushes the adjoints as the pullback does;
+   * it returns nothing.
+   */
+  public static Operation replayCall(Callee callee) {
+    return new Operation(Form.PULLBACK_CALL, callee.name() + REPLAY,
+        callee.parameterTypes().size() + 2 * callee.activeArrayCount() + 1, null, callee);
+  }
+
+  /** What ends the name of a callee's recording forward sweep: {@code fRecord}. */
+  public static final String RECORD = "Record";
+  /** What ends the name of a callee's replaying reverse sweep: {@code fReplay}. */
+  public static final String REPLAY = "Replay";
+
+  /** Whether this is a {@link #recordCall} or a {@link #replayCall}. */
+  public boolean isSplitCall() {
+    return form == Form.PULLBACK_CALL && callee != null
+        && (name.equals(callee.name() + RECORD) || name.equals(callee.name() + REPLAY));
+  }
+
   /** Whether this is a {@link #pullbackTangentCall}. */
   public boolean isPullbackTangentCall() {
     return form == Form.PULLBACK_CALL && callee != null

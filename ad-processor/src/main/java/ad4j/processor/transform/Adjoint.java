@@ -131,6 +131,16 @@ public final class Adjoint {
   private final Map<Instruction, Value> overwrittenElements = new IdentityHashMap<>();
   /** The values whose adjoints the reverse sweep computes; the others get no reverse code. */
   private LiveAdjoints live;
+  /**
+   * Whether calls of other {@code @Differentiable} methods run in split mode: the forward sweep
+   * calls the callee's recording forward sweep, the reverse sweep its replaying reverse sweep
+   * ({@link #withSplitCalls}); else the forward sweep calls the callee itself and the reverse
+   * sweep its whole pullback.
+   */
+  private boolean splitCalls;
+  /** The calls whose reverse this program's reverse sweep makes: the forward sweep records. */
+  private final java.util.Set<Instruction> replayedCalls =
+      java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
   private Adjoint(Function primal, FlowAnalysis flow) {
     this.primal = primal;
@@ -153,6 +163,45 @@ public final class Adjoint {
   /** As {@link #of(Function, Output)}, with the analysis of {@code primal} made once. */
   public static Function of(Function primal, FlowAnalysis flow, Output output) {
     return new Adjoint(primal, flow).transform(output);
+  }
+
+  /**
+   * As {@link #of(Function, FlowAnalysis, Output)}, with the calls of other
+   * {@code @Differentiable} methods in split mode: the forward sweep calls each callee's
+   * recording forward sweep ({@link Operation#recordCall}), which leaves on the tape what the
+   * callee's reverse needs, and the reverse sweep calls its replaying reverse sweep ({@link
+   * Operation#replayCall}), which takes that back instead of running the callee's forward sweep
+   * again. The order-1 members print these programs; the second-order code, which
+   * differentiates reverse-mode programs again, keeps whole pullbacks ({@link #of}).
+   */
+  public static Function withSplitCalls(Function primal, FlowAnalysis flow, Output output) {
+    Adjoint adjoint = new Adjoint(primal, flow);
+    adjoint.splitCalls = true;
+    return adjoint.transform(output);
+  }
+
+  /**
+   * A callee's two halves in split mode: {@code record}, with the callee's parameters and then
+   * the start of each active array parameter's slots (as {@link Operation#recordCall} passes
+   * them), runs the forward sweep, pushes what the reverse sweep reads of it and returns the
+   * value; {@code replay}, with the parameters of the pullback onto the tape (the arguments
+   * again, the arrays for the arrays' adjoints and their starts, the seed), takes that back and
+   * runs the reverse sweep only, leaving the adjoints as the pullback does.
+   */
+  public record Split(Function record, Function replay) {}
+
+  /**
+   * The halves of {@code primal}'s pullback onto the tape (for a method with active array
+   * parameters, made by {@link ArraySlots#perParameter}), or none when the reverse sweep reads
+   * something of the forward sweep that the tape cannot hold (an array: a local array, its
+   * adjoints, a vector function's result), or when the method never returns. Recording is then
+   * always worth it: each value handed over costs one push and one pop, no more than the
+   * instruction that computed it, and the callee's calls are not run again either.
+   */
+  public static Optional<Split> split(Function primal, FlowAnalysis flow) {
+    Adjoint adjoint = new Adjoint(primal, flow);
+    adjoint.splitCalls = true;
+    return adjoint.splitProgram();
   }
 
   /**
@@ -220,7 +269,26 @@ public final class Adjoint {
     return primal.with(parameters, new Block(out));
   }
 
+  /**
+   * The pieces of a reverse-mode program: its parameters; the declarations both sweeps share;
+   * the forward sweep; the reverse sweep with the parameters' adjoints written out (null when
+   * the method never returns: nothing may follow the forward sweep); the value returned.
+   */
+  private record Parts(List<Value> parameters, List<Statement> preamble,
+      List<Statement> forward, List<Statement> reverse, Operand returned) {}
+
   private Function transform(Output output) {
+    Parts parts = parts(output);
+    List<Statement> out = new ArrayList<>(parts.preamble());
+    out.addAll(parts.forward());
+    if (parts.reverse() != null) {
+      out.addAll(parts.reverse());
+      out.add(new Return(parts.returned(), null));
+    }
+    return primal.with(parts.parameters(), new Block(out));
+  }
+
+  private Parts parts(Output output) {
     this.output = output;
     live = new LiveAdjoints(primal, flow, List.of());
     List<Value> parameters = new ArrayList<>(primal.parameters());
@@ -247,24 +315,26 @@ public final class Adjoint {
     outputArray = array;
 
     Block body = primal.body();
-    List<Statement> out = new ArrayList<>();
+    List<Statement> preamble = new ArrayList<>();
     if (!straightLine) {
       NumericType resultType = primal.returnsArray() ? NumericType.DOUBLE_ARRAY
           : NumericType.DOUBLE;
       result = builder.generatedVariable("result", resultType);
-      out.add(new Declare(result, Operand.Constant.zero(resultType), null));
-      declareTopLevelTripCounts(body, out);
-      declareLongestLengths(body, out);
+      preamble.add(new Declare(result, Operand.Constant.zero(resultType), null));
+      declareTopLevelTripCounts(body, preamble);
+      declareLongestLengths(body, preamble);
     }
+    List<Statement> forward = new ArrayList<>();
     boolean anything = hasStatements(body);
     if (anything) {
-      out.add(new Note(FORWARD_NOTE, null));
+      forward.add(new Note(FORWARD_NOTE, null));
     }
-    out.addAll(forward(body).statements());
+    forward.addAll(forward(body).statements());
     if (!forwardCompletes(body)) {
       // the method only throws or loops forever: nothing may follow the forward sweep
-      return primal.with(parameters, new Block(out));
+      return new Parts(parameters, preamble, recordingCalls(forward), null, null);
     }
+    List<Statement> out = new ArrayList<>();
     if (isDifferentiated()) {
       if (anything) {
         out.add(new Note(REVERSE_NOTE, null));
@@ -307,8 +377,8 @@ public final class Adjoint {
         out.add(new ElementStore(array, slot, adjoint, true, null));
       }
     }
-    out.add(new Return(straightLine ? finalReturn().value() : new Operand.Read(result), null));
-    return primal.with(parameters, new Block(out));
+    return new Parts(parameters, preamble, recordingCalls(forward), out,
+        straightLine ? finalReturn().value() : new Operand.Read(result));
   }
 
   /** Whether any derivative reaches a parameter at all. */
@@ -1312,26 +1382,33 @@ public final class Adjoint {
     int own = callee.parameterTypes().size();
     List<Operand> callArguments = new ArrayList<>();
     callArguments.addAll(arguments.subList(0, own));
-    int nextStart = own;
+    List<Operand> starts = starts(instruction, arguments);
+    int nextStart = 0;
     for (int i = 0; i < own; i++) {
       if (!callee.isActiveArray(i)) {
         continue;
       }
-      Operand start = nextStart < arguments.size() ? arguments.get(nextStart++)
-          : Operand.Constant.of(0);
+      Operand start = starts.get(nextStart++);
       if (instruction.arguments().get(i) instanceof Operand.Use use
           && use.value().isActiveArray()) {
         callArguments.add(new Operand.Use(adjointTarget(use.value())));
-        callArguments.add(start);
       } else {
         callArguments.add(discarded(callArguments.get(i), line, out));
-        callArguments.add(Operand.Constant.of(0));
       }
+      callArguments.add(start);
     }
     callArguments.add(seed);
-    Value value = builder.generated("value",
-        callee.returnsArray() ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, false);
-    out.add(new Instruction(value, Operation.pullbackCall(callee), callArguments, line));
+    if (splitCalls) {
+      // the forward sweep called the callee's recording half (recordingCalls): the replaying
+      // half takes back what that left on the tape and returns nothing
+      replayedCalls.add(instruction);
+      Value replayed = builder.generated("replayed", NumericType.VOID, false);
+      out.add(new Instruction(replayed, Operation.replayCall(callee), callArguments, line));
+    } else {
+      Value value = builder.generated("value",
+          callee.returnsArray() ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, false);
+      out.add(new Instruction(value, Operation.pullbackCall(callee), callArguments, line));
+    }
     List<Operand> slots = new ArrayList<>();
     for (int i = 0; i < own; i++) {
       if (callee.isActiveScalar(i)) {
@@ -1353,6 +1430,266 @@ public final class Adjoint {
         accumulate(((Operand.Use) slots.get(slot)).value(), taken[slot], false, false,
             Site.formulas(builder, line), out);
       }
+    }
+  }
+
+  /**
+   * Per active array parameter of the callee of {@code call} (its {@code arguments} as the
+   * sweep has them), the slot of the argument's first element where its adjoints go: the start
+   * {@link ArraySlots} appended to the call for an array that carries derivatives here, 0 for
+   * one that carries none (its adjoints go into scratch).
+   */
+  private static List<Operand> starts(Instruction call, List<Operand> arguments) {
+    Callee callee = call.operation().callee();
+    int own = callee.parameterTypes().size();
+    List<Operand> starts = new ArrayList<>();
+    int nextStart = own;
+    for (int i = 0; i < own; i++) {
+      if (!callee.isActiveArray(i)) {
+        continue;
+      }
+      Operand start = nextStart < arguments.size() ? arguments.get(nextStart++)
+          : Operand.Constant.of(0);
+      boolean carries = call.arguments().get(i) instanceof Operand.Use use
+          && use.value().isActiveArray();
+      starts.add(carries ? start : Operand.Constant.of(0));
+    }
+    return starts;
+  }
+
+  /**
+   * {@code statements} of the forward sweep with each call whose reverse the reverse sweep
+   * replays made a call of the callee's recording half, with the same arguments and the starts
+   * the replay will get: so the forward sweep records exactly what the reverse sweep takes back,
+   * wherever the call is (in branches, in loops, not at all when its reverse is dead).
+   */
+  private List<Statement> recordingCalls(List<Statement> statements) {
+    if (replayedCalls.isEmpty()) {
+      return statements;
+    }
+    List<Statement> out = new ArrayList<>();
+    for (Statement statement : statements) {
+      out.add(recordingCalls(statement));
+    }
+    return out;
+  }
+
+  private Block recordingCalls(Block block) {
+    return new Block(recordingCalls(block.statements()));
+  }
+
+  private Statement recordingCalls(Statement statement) {
+    if (statement instanceof Instruction call && replayedCalls.contains(call)) {
+      Callee callee = call.operation().callee();
+      List<Operand> arguments = new ArrayList<>(
+          call.arguments().subList(0, callee.parameterTypes().size()));
+      arguments.addAll(starts(call, call.arguments()));
+      return new Instruction(call.result(), Operation.recordCall(callee), arguments,
+          call.line());
+    }
+    if (statement instanceof If branch) {
+      return new If(branch.id(), branch.condition(), recordingCalls(branch.thenBlock()),
+          recordingCalls(branch.elseBlock()), branch.line());
+    }
+    if (statement instanceof Loop loop) {
+      return new Loop(loop.id(), recordingCalls(loop.condition()), loop.test(),
+          loop.testFirst(), recordingCalls(loop.body()), recordingCalls(loop.update()),
+          loop.line());
+    }
+    return statement;
+  }
+
+  // ---- split mode: the halves of a callee -------------------------------------------------
+
+  /**
+   * The pullback onto the tape cut after its forward sweep: what the reverse sweep reads of the
+   * forward sweep's values and variables is pushed at the end of the first half, in the order
+   * the reverse sweep first reads it, and popped at the start of the second; integer
+   * arithmetic on parameters is computed again there instead ({@link #recomputedInReplay}).
+   */
+  private Optional<Split> splitProgram() {
+    Parts parts = parts(Output.TAPE);
+    if (parts.reverse() == null) {
+      return Optional.empty();
+    }
+    java.util.Set<Object> defined = java.util.Collections.newSetFromMap(
+        new IdentityHashMap<>());
+    java.util.Set<Object> nested = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    defined(parts.preamble(), defined, nested, true);
+    defined(parts.forward(), defined, nested, true);
+    java.util.Set<Object> read = new java.util.LinkedHashSet<>();
+    for (Statement statement : parts.reverse()) {
+      reads(statement, read);
+    }
+    List<Object> handedOver = new ArrayList<>();
+    for (Object item : read) {
+      if (!defined.contains(item)) {
+        continue; // a parameter, or made by the reverse sweep itself
+      }
+      NumericType type = item instanceof Value value ? value.type()
+          : ((Variable) item).type();
+      if (!(type.isNumeric() || type == NumericType.BOOLEAN) || nested.contains(item)) {
+        return Optional.empty(); // an array or an object; a variable out of the second's scope
+      }
+      handedOver.add(item);
+    }
+    List<Instruction> recomputed = recomputedInReplay(parts.forward(), handedOver);
+    java.util.Set<Value> again = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    recomputed.forEach(instruction -> again.add(instruction.result()));
+    handedOver.removeIf(again::contains);
+    List<Statement> first = new ArrayList<>(parts.preamble());
+    first.addAll(parts.forward());
+    for (Object item : handedOver) {
+      first.add(new Push(item instanceof Value value ? new Operand.Use(value)
+          : new Operand.Read((Variable) item), null));
+    }
+    first.add(new Return(parts.returned(), null));
+    List<Value> recordParameters = new ArrayList<>(primal.parameters().stream()
+        .filter(p -> p.origin() == Value.Origin.PARAMETER).toList());
+    recordParameters.addAll(starts(primal.parameters()));
+    List<Statement> second = new ArrayList<>();
+    for (int i = handedOver.size() - 1; i >= 0; i--) {
+      Object item = handedOver.get(i);
+      if (item instanceof Value value) {
+        second.add(new Instruction(value, Operation.POP, List.of(), null));
+      } else {
+        Variable variable = (Variable) item;
+        second.add(new Declare(variable, pop(variable.type(), null, second), null));
+      }
+    }
+    second.addAll(recomputed);
+    second.addAll(parts.reverse());
+    second.add(new Return(null, null));
+    return Optional.of(new Split(primal.with(recordParameters, new Block(first)),
+        primal.with(parts.parameters(), new Block(second))));
+  }
+
+  /**
+   * The values among {@code handedOver} that the second half computes again rather than taking
+   * back from the tape: {@code int}, {@code long} and {@code boolean} arithmetic and comparisons
+   * of the top level of the forward sweep (run whenever it completes) on parameters, constants
+   * and other such values ({@code n - 1}, {@code n == 0} of a recursion's depth). One operation
+   * costs less than a push and a pop, and it cannot throw where the first half did not.
+   */
+  private List<Instruction> recomputedInReplay(List<Statement> forward, List<Object> handedOver) {
+    java.util.Set<Value> available = java.util.Collections.newSetFromMap(
+        new IdentityHashMap<>());
+    available.addAll(primal.parameters());
+    java.util.Set<Object> carried = java.util.Collections.newSetFromMap(
+        new IdentityHashMap<>());
+    carried.addAll(handedOver);
+    List<Instruction> recomputed = new ArrayList<>();
+    for (Statement statement : forward) {
+      if (!(statement instanceof Instruction instruction)
+          || !carried.contains(instruction.result())) {
+        continue;
+      }
+      Operation.Form form = instruction.operation().form();
+      NumericType type = instruction.result().type();
+      boolean cheap = (form == Operation.Form.INFIX || form == Operation.Form.PREFIX
+          || form == Operation.Form.CAST || form == Operation.Form.COPY
+          || form == Operation.Form.SELECT)
+          && (type.isIntegral() || type == NumericType.BOOLEAN)
+          && instruction.arguments().stream().allMatch(argument ->
+              argument instanceof Operand.Constant
+                  || argument instanceof Operand.Use use && available.contains(use.value()));
+      if (cheap) {
+        available.add(instruction.result());
+        recomputed.add(instruction);
+      }
+    }
+    return recomputed;
+  }
+
+  /**
+   * The parameters that {@link ArraySlots#perParameter} added for the slot of each active
+   * array's first element: the second of the two it adds per array.
+   */
+  private static List<Value> starts(List<Value> parameters) {
+    List<Value> added = parameters.stream()
+        .filter(p -> p.origin() != Value.Origin.PARAMETER).toList();
+    List<Value> starts = new ArrayList<>();
+    for (int i = 1; i < added.size(); i += 2) {
+      starts.add(added.get(i));
+    }
+    return starts;
+  }
+
+  /**
+   * The values and variables {@code statements} define, into {@code into}; those inside
+   * branches or loops also into {@code nested}.
+   */
+  private static void defined(List<Statement> statements, java.util.Set<Object> into,
+      java.util.Set<Object> nested, boolean top) {
+    for (Statement statement : statements) {
+      Object item = null;
+      if (statement instanceof Instruction instruction) {
+        item = instruction.result();
+      } else if (statement instanceof Declare declare) {
+        item = declare.variable();
+      } else if (statement instanceof If branch) {
+        defined(branch.thenBlock().statements(), into, nested, false);
+        defined(branch.elseBlock().statements(), into, nested, false);
+      } else if (statement instanceof Loop loop) {
+        defined(loop.condition().statements(), into, nested, false);
+        defined(loop.body().statements(), into, nested, false);
+        defined(loop.update().statements(), into, nested, false);
+      }
+      if (item != null) {
+        into.add(item);
+        // a value defined in a block is declared where later blocks see it (the printer
+        // hoists it); a variable is not
+        if (!top && item instanceof Variable) {
+          nested.add(item);
+        }
+      }
+    }
+  }
+
+  /** The values and variables {@code statement} reads or stores to, in order, into {@code into}. */
+  private static void reads(Statement statement, java.util.Set<Object> into) {
+    if (statement instanceof Instruction instruction) {
+      instruction.arguments().forEach(argument -> reads(argument, into));
+    } else if (statement instanceof Declare declare) {
+      if (declare.initial() != null) {
+        reads(declare.initial(), into);
+      }
+    } else if (statement instanceof Store store) {
+      reads(store.value(), into);
+      into.add(store.variable());
+    } else if (statement instanceof ElementStore store) {
+      into.add(store.array());
+      reads(store.index(), into);
+      reads(store.value(), into);
+    } else if (statement instanceof Push push) {
+      reads(push.value(), into);
+    } else if (statement instanceof Return ret) {
+      if (ret.value() != null) {
+        reads(ret.value(), into);
+      }
+    } else if (statement instanceof Throw thrown) {
+      thrown.arguments().forEach(argument -> reads(argument, into));
+      thrown.messageParts().stream().filter(Operand.class::isInstance)
+          .forEach(part -> reads((Operand) part, into));
+    } else if (statement instanceof If branch) {
+      reads(branch.condition(), into);
+      branch.thenBlock().statements().forEach(s -> reads(s, into));
+      branch.elseBlock().statements().forEach(s -> reads(s, into));
+    } else if (statement instanceof Loop loop) {
+      loop.condition().statements().forEach(s -> reads(s, into));
+      if (loop.test() != null) {
+        reads(loop.test(), into);
+      }
+      loop.body().statements().forEach(s -> reads(s, into));
+      loop.update().statements().forEach(s -> reads(s, into));
+    }
+  }
+
+  private static void reads(Operand operand, java.util.Set<Object> into) {
+    if (operand instanceof Operand.Use use) {
+      into.add(use.value());
+    } else if (operand instanceof Operand.Read read) {
+      into.add(read.variable());
     }
   }
 

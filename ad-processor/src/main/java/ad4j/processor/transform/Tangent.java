@@ -115,6 +115,10 @@ public final class Tangent {
       if (statement instanceof Instruction instruction
           && instruction.operation().form() == Operation.Form.PULLBACK_CALL
           && !instruction.operation().isPullbackTangentCall()) {
+        if (instruction.operation().isSplitCall()) {
+          // the second-order code differentiates programs whose calls run the whole pullback
+          throw new IllegalArgumentException("no forward mode of a split call: " + instruction);
+        }
         out.addAll(pullbackTangentCall(instruction));
       } else if (statement instanceof Instruction instruction) {
         out.add(instruction);

@@ -29,6 +29,10 @@ public final class CrossCheck {
     check("GmmArrays", gmmArrays());
     check("MlpBinary", mlpBinary());
     check("MlpSoftmax", mlpSoftmax());
+    RecursiveCallsBench calls = new RecursiveCallsBench();
+    calls.setup();
+    check("Nested1000", calls.nestedGradients());
+    check("HelperLoop100", calls.helperLoopGradients());
   }
 
   private static Object[] rosenbrock() {
