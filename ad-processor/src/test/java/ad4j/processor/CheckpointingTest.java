@@ -110,8 +110,10 @@ class CheckpointingTest {
     return source.append("}\n").toString();
   }
 
+  /** With {@code -Xlint:all -Werror}: the generated code compiles without warnings. */
   private static final CompiledOnce LOOPS = new CompiledOnce(() ->
-      InProcessCompiler.compile("com.example.Loops", source()));
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Loops",
+          source()));
 
   private static MixedFunction function(String name) {
     return new MixedFunction(LOOPS.get(), "com.example.Loops", name, double.class,

@@ -872,10 +872,13 @@ public final class Adjoint {
       SourceLine line, List<Statement> out) {
     for (int i = 0; i < variables.size(); i++) {
       Variable variable = variables.get(i);
+      // index * size + i, written without the factor 1 and the term 0
       Site site = Site.formulas(builder, line);
-      Operand place = site.apply(Operation.ADD, NumericType.INT,
-          site.apply(Operation.MULTIPLY, NumericType.INT, index,
-              Operand.Constant.of(variables.size())), Operand.Constant.of(i));
+      Operand place = variables.size() == 1 ? index : site.apply(Operation.MULTIPLY,
+          NumericType.INT, index, Operand.Constant.of(variables.size()));
+      if (i > 0) {
+        place = site.apply(Operation.ADD, NumericType.INT, place, Operand.Constant.of(i));
+      }
       out.addAll(site.instructionsFor(List.of(place)));
       String method = switch (variable.type()) {
         case DOUBLE, FLOAT -> "doubleAt";
