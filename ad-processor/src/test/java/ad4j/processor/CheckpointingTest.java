@@ -62,6 +62,7 @@ class CheckpointingTest {
           "  double k = Math.sin(a * x) + b;",
           "  if (i % 3 == 0) { x = x + 0.1 * k * k; continue; }",
           "  if (x > 50) { x = x * 0.5; break; }",
+          "  if (i == 13) { return x * a; }",
           "  x = x * (1 + 0.01 * a) + 0.1 * k;",
           "}",
           "return x * b;")},
@@ -86,7 +87,12 @@ class CheckpointingTest {
           "}",
           "double s = 0;",
           "for (int j = steps; j > 0; j -= 2) { s = s + x * Math.exp(-0.01 * j * s); }",
-          "return s + x;")});
+          "return s + x;")},
+      // calls of a checkpointed method (of the full-tape one in the twin) in a loop
+      new String[] {"calls", String.join("\n",
+          "double s = 0;",
+          "for (int k = 0; k < 3; k++) { s = s * b + $RK4(a, b, x0 + 0.1 * k, steps); }",
+          "return s;")});
 
   private static String source() {
     StringBuilder source = new StringBuilder(String.join("\n",
@@ -104,7 +110,8 @@ class CheckpointingTest {
             .append("  @Differentiable static double ").append(body[0])
             .append(checkpointed ? "Checkpointed" : "")
             .append("(double a, double b, double x0, int steps) {\n")
-            .append(body[1].indent(4)).append("  }\n");
+            .append(body[1].replace("$RK4", checkpointed ? "rk4Checkpointed" : "rk4")
+                .indent(4)).append("  }\n");
       }
     }
     return source.append("}\n").toString();
