@@ -217,15 +217,13 @@ public final class Tape {
   public int makeRoomForSnapshot(long start, int doubles, int longs, int limit, int every) {
     int doubleStart = (int) (start >>> 32);
     int longStart = (int) start;
-    if (doubles == 0 && longs == 0) {
-      return every; // a loop without state: its snapshots take no room
+    // called at every snapshot: a comparison, no division, while there is room
+    boolean full = doubles > 0 ? doubleCount - doubleStart >= (long) limit * doubles
+        : longs > 0 && longCount - longStart >= (long) limit * longs;
+    if (!full) {
+      return every; // also for a loop without state, whose snapshots take no room
     }
-    int held = doubles > 0 ? (doubleCount - doubleStart) / doubles
-        : (longCount - longStart) / longs;
-    if (held < limit) {
-      return every;
-    }
-    int kept = (held + 1) / 2;
+    int kept = (limit + 1) / 2;
     for (int i = 1; i < kept; i++) {
       System.arraycopy(this.doubles, doubleStart + 2 * i * doubles, this.doubles,
           doubleStart + i * doubles, doubles);
