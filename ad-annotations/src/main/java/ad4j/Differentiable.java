@@ -57,7 +57,7 @@ import java.lang.annotation.Target;
  *
  * <p>Straight-line methods need nothing at run time. Reverse mode of methods with loops (and of
  * very long methods) records values on {@code ad4j.runtime.Tape}, so those need the
- * {@code ad-runtime} artifact at run time.
+ * {@code ad-runtime} artifact at run time; {@link Checkpointed} bounds what long loops record.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -70,10 +70,13 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     this.parser = parser;
   }
 
+  /** Read by {@code front/CheckpointedLoops} on the methods it marks; claimed here. */
+  private static final String CHECKPOINTED = "ad4j.Checkpointed";
+
   @Override
   public Set<String> getSupportedAnnotationTypes() {
     return Set.of(ANNOTATION, DerivativeOfRules.ANNOTATION, ActiveParameters.NO_DERIVATIVE,
-        GENERATED);
+        CHECKPOINTED, GENERATED);
   }
 
   @Override

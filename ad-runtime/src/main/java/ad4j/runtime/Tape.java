@@ -239,6 +239,100 @@ public final class Tape {
     longCount = longsLeft;
   }
 
+  /**
+   * The {@code double} {@code index} places above the position {@code start} (a {@link #mark()}),
+   * which stays on the tape: a snapshot of a checkpointed loop's state, read again for each
+   * segment of the loop that the reverse sweep computes anew.
+   *
+   * @param start the mark taken where the snapshots begin
+   * @param index the place above that mark
+   * @return the value recorded there
+   */
+  public double doubleAt(long start, int index) {
+    return doubles[(int) (start >>> 32) + index];
+  }
+
+  /**
+   * As {@link #doubleAt}, for a {@code long}, an {@code int} or a boolean of a snapshot.
+   *
+   * @param start the mark taken where the snapshots begin
+   * @param index the place above that mark among the {@code long}s
+   * @return the value recorded there
+   */
+  public long longAt(long start, int index) {
+    return longs[(int) start + index];
+  }
+
+  /**
+   * As {@link #longAt}, narrowed to an {@code int}.
+   *
+   * @param start the mark taken where the snapshots begin
+   * @param index the place above that mark among the {@code long}s
+   * @return the value recorded there
+   */
+  public int intAt(long start, int index) {
+    return (int) longAt(start, index);
+  }
+
+  /**
+   * As {@link #longAt}, for a boolean.
+   *
+   * @param start the mark taken where the snapshots begin
+   * @param index the place above that mark among the {@code long}s
+   * @return the value recorded there
+   */
+  public boolean booleanAt(long start, int index) {
+    return longAt(start, index) != 0;
+  }
+
+  /**
+   * Makes room for one more snapshot of a checkpointed loop's state, whose snapshots lie above
+   * {@code start}, each {@code doubles} {@code double}s and {@code longs} {@code long}s, one
+   * every {@code every} iterations. While fewer than {@code limit} are held this changes
+   * nothing; when {@code limit} are held, every other one is dropped (those of the iterations
+   * {@code every}, {@code 3 * every}, ...), the others close up, and snapshots are then taken
+   * every {@code 2 * every} iterations. So a loop of any length holds at most {@code limit}
+   * snapshots, taken at most every {@code 2n / limit} iterations.
+   *
+   * @param start the mark taken where the snapshots begin
+   * @param doubles the {@code double}s of one snapshot
+   * @param longs the {@code long}s of one snapshot
+   * @param limit the most snapshots to hold, even
+   * @param every the iterations between snapshots now
+   * @return the iterations between snapshots from now on: {@code every} or {@code 2 * every}
+   */
+  public int makeRoomForSnapshot(long start, int doubles, int longs, int limit, int every) {
+    int doubleStart = (int) (start >>> 32);
+    int longStart = (int) start;
+    // called at every snapshot: a comparison, no division, while there is room
+    boolean full = doubles > 0 ? doubleCount - doubleStart >= (long) limit * doubles
+        : longs > 0 && longCount - longStart >= (long) limit * longs;
+    if (!full) {
+      return every; // also for a loop without state, whose snapshots take no room
+    }
+    int kept = (limit + 1) / 2;
+    for (int i = 1; i < kept; i++) {
+      System.arraycopy(this.doubles, doubleStart + 2 * i * doubles, this.doubles,
+          doubleStart + i * doubles, doubles);
+      System.arraycopy(this.longs, longStart + 2 * i * longs, this.longs,
+          longStart + i * longs, longs);
+    }
+    doubleCount = doubleStart + kept * doubles;
+    longCount = longStart + kept * longs;
+    return 2 * every;
+  }
+
+  /**
+   * The bytes the tape's stacks take, in use or not. They grow by doubling and never shrink, so
+   * this is at least the most the tape ever held (8 bytes a value) and, once a call needed more
+   * than the first few values, less than twice that: what a thread's tape costs in memory.
+   *
+   * @return that number of bytes
+   */
+  public long capacityBytes() {
+    return 8L * (doubles.length + longs.length);
+  }
+
   /** Empties the tape. Generated code never needs this: see {@link #mark()}. */
   public void clear() {
     reset(0L);

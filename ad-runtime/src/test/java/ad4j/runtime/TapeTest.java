@@ -112,4 +112,43 @@ class TapeTest {
     assertSame(again, tape.popDoubleArray());
     assertEquals(1, tape.popInt());
   }
+
+  @Test
+  void snapshotsAreThinnedToEveryOtherWhenTheLimitIsHeld() {
+    Tape tape = Tape.create();
+    tape.pushDouble(-1); // recorded before the loop: untouched
+    long start = tape.mark();
+    int every = 1;
+    // a loop whose state is one double (the iteration) and one int (its square), limit 4
+    for (int iteration = 0; iteration < 12; iteration++) {
+      if (iteration % every == 0) {
+        every = tape.makeRoomForSnapshot(start, 1, 1, 4, every);
+        if (iteration % every == 0) {
+          tape.pushDouble(iteration);
+          tape.pushInt(iteration * iteration);
+        }
+      }
+    }
+    // 0..3 held at iteration 4: thinned to 0, 2, interval 2; then 4, 6; at 8 thinned to 0, 4,
+    // interval 4; then 8
+    assertEquals(4, every);
+    assertEquals(1 + 3 + 3, tape.size());
+    for (int i = 0; i < 3; i++) {
+      assertEquals(4.0 * i, tape.doubleAt(start, i));
+      assertEquals(16 * i * i, tape.intAt(start, i));
+      assertEquals(16L * i * i, tape.longAt(start, i));
+    }
+    tape.reset(start);
+    assertEquals(-1, tape.popDouble());
+  }
+
+  @Test
+  void aLoopWithoutStateNeverThins() {
+    Tape tape = Tape.create();
+    long start = tape.mark();
+    assertEquals(8, tape.makeRoomForSnapshot(start, 0, 0, 2, 8));
+    assertEquals(8 * 128, tape.capacityBytes()); // two stacks of 64 values: nothing grew
+    tape.pushBoolean(true);
+    assertTrue(tape.booleanAt(start, 0));
+  }
 }

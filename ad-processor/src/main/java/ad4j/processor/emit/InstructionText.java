@@ -44,7 +44,7 @@ final class InstructionText {
       case CLONE -> Expr.localCall(arguments.get(0).member("clone").toString());
       case STORE -> Expr.source(arguments.get(0).element(arguments.get(1)) + " = "
           + arguments.get(2), Expr.ASSIGNMENT);
-      case PULLBACK_CALL, LOCAL_CALL, POP ->
+      case PULLBACK_CALL, LOCAL_CALL, POP, TAPE_CALL ->
           throw new IllegalArgumentException("the emitter writes what uses the tape: " + operation);
     };
   }

@@ -171,15 +171,15 @@ final class JavaEmitter {
   private static boolean isMethodCall(Operation operation) {
     return switch (operation.form()) {
       case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE,
-          PLAIN_CALL -> true;
+          PLAIN_CALL, TAPE_CALL -> true;
       default -> false;
     };
   }
 
   private static boolean isCall(Operation operation) {
     return switch (operation.form()) {
-      case CALL, USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, PLAIN_CALL ->
-          true;
+      case CALL, USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, PLAIN_CALL,
+          TAPE_CALL -> true;
       default -> false;
     };
   }
@@ -336,6 +336,8 @@ final class JavaEmitter {
         && (!loop.update().statements().isEmpty() || inlined.isEmpty());
     if (needsBodyLabel) {
       bodyLabels.put(loop.id(), names.fresh("body" + loop.id()));
+    } else {
+      bodyLabels.remove(loop.id()); // an earlier loop of the same id may have had one
     }
     String prefix = labelled ? label + ": " : "";
     if (loop.test() == null) {
@@ -417,6 +419,9 @@ final class JavaEmitter {
     Operation operation = instruction.operation();
     if (operation.form() == Operation.Form.POP) {
       return pop(instruction.result().type());
+    }
+    if (operation.form() == Operation.Form.TAPE_CALL) {
+      return Expr.call(tape, operation.name(), arguments.toArray(Expr[]::new));
     }
     if (operation.form() == Operation.Form.PULLBACK_CALL
         || operation.form() == Operation.Form.LOCAL_CALL) {

@@ -145,7 +145,7 @@ final class ProgramFacts {
         defined.add(instruction.result());
         Operation.Form form = instruction.operation().form();
         if (form == Operation.Form.POP || form == Operation.Form.PULLBACK_CALL
-            || form == Operation.Form.LOCAL_CALL) {
+            || form == Operation.Form.LOCAL_CALL || form == Operation.Form.TAPE_CALL) {
           usesTape = true;
         }
       } else if (statement instanceof Push) {

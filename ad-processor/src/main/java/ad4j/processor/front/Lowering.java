@@ -186,10 +186,15 @@ public final class Lowering {
     }
     Block lowered =
         new ControlFlowNormalizer(ir).normalize(prepend(context.prologue(), ir.body()));
+    int snapshots = CheckpointedLoops.snapshots(element, method, context.order(), lowered,
+        context.source(), diagnostics);
+    if (diagnostics.hasErrors()) {
+      return Optional.empty();
+    }
     List<String> userNames = new ArrayList<>(userNames(method));
     userNames.addAll(context.referencedTypeNames());
     return Optional.of(new Function(method.getName().toString(), parameters, lowered, userNames,
-        context.shadowedOwners()));
+        context.shadowedOwners(), snapshots));
   }
 
   /** Every parameter and local name the user wrote; generated names must avoid them. */

@@ -13,13 +13,27 @@ import java.util.Set;
  *     parameters and locals, and the types it refers to
  * @param qualifiedOwners the math classes that a class of the user's package shadows, which
  *     generated code must therefore write as {@code java.lang.Math}
+ * @param snapshots for a method marked {@code @ad4j.Checkpointed}, the most snapshots of the
+ *     state of each of its loops outside loops that its reverse mode holds (even, at least 2);
+ *     0 for any other method, whose loops record every value their reverse needs
  */
 public record Function(String name, List<Value> parameters, Block body, List<String> userNames,
-    Set<MathOwner> qualifiedOwners) {
+    Set<MathOwner> qualifiedOwners, int snapshots) {
   public Function {
     parameters = List.copyOf(parameters);
     userNames = List.copyOf(userNames);
     qualifiedOwners = Set.copyOf(qualifiedOwners);
+  }
+
+  /** A function whose loops are not checkpointed. */
+  public Function(String name, List<Value> parameters, Block body, List<String> userNames,
+      Set<MathOwner> qualifiedOwners) {
+    this(name, parameters, body, userNames, qualifiedOwners, 0);
+  }
+
+  /** Whether the reverse mode checkpoints the loops outside loops ({@link #snapshots}). */
+  public boolean isCheckpointed() {
+    return snapshots > 0;
   }
 
   /**
@@ -47,7 +61,7 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
 
   /** The same function with other parameters and body: what a transform returns. */
   public Function with(List<Value> newParameters, Block newBody) {
-    return new Function(name, newParameters, newBody, userNames, qualifiedOwners);
+    return new Function(name, newParameters, newBody, userNames, qualifiedOwners, snapshots);
   }
 
   /** How generated code writes the name of {@code owner}. */

@@ -14,4 +14,38 @@ package ad4j.processor.ir;
  * @param update a {@code for} loop's update statements, run after the body and on continue
  */
 public record Loop(int id, Block condition, Operand test, boolean testFirst, Block body,
-    Block update, SourceLine line) implements Statement {}
+    Block update, SourceLine line) implements Statement {
+
+  /**
+   * The variables this loop assigns that are declared outside it, in the order of their first
+   * assignment: the state carried from one iteration to the next, which a snapshot of a
+   * checkpointed loop holds.
+   */
+  public java.util.List<Variable> carriedVariables() {
+    java.util.Set<Variable> declared = new java.util.HashSet<>();
+    java.util.Set<Variable> assigned = new java.util.LinkedHashSet<>();
+    for (Block block : java.util.List.of(condition, body, update)) {
+      collect(block, declared, assigned);
+    }
+    assigned.removeAll(declared);
+    return java.util.List.copyOf(assigned);
+  }
+
+  private static void collect(Block block, java.util.Set<Variable> declared,
+      java.util.Set<Variable> assigned) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Declare declare) {
+        declared.add(declare.variable());
+      } else if (statement instanceof Store store) {
+        assigned.add(store.variable());
+      } else if (statement instanceof If branch) {
+        collect(branch.thenBlock(), declared, assigned);
+        collect(branch.elseBlock(), declared, assigned);
+      } else if (statement instanceof Loop inner) {
+        collect(inner.condition(), declared, assigned);
+        collect(inner.body(), declared, assigned);
+        collect(inner.update(), declared, assigned);
+      }
+    }
+  }
+}

@@ -42,6 +42,11 @@ public final class Operation {
     LOCAL_CALL,
     /** Takes the most recently recorded value of the result's type back from the tape. */
     POP,
+    /**
+     * {@code tape.name(a, ...)}: a method of the tape other than push and pop, which the
+     * snapshots of checkpointed loops use ({@code mark}, {@code doubleAt}, ...).
+     */
+    TAPE_CALL,
     /** {@code a}: a constant or a variable's current value, copied into a value. */
     COPY,
     /** {@code c ? a : b} where neither operand computes anything. */
@@ -309,6 +314,14 @@ public final class Operation {
     return plain;
   }
 
+  /**
+   * {@code tape.name(a, ...)} with {@code arity} arguments: a method of {@code ad4j.runtime.Tape}
+   * for the snapshots of checkpointed loops.
+   */
+  public static Operation tapeCall(String name, int arity) {
+    return new Operation(Form.TAPE_CALL, name, arity, null, null);
+  }
+
   /** A value taken back from the tape; see {@link Push}. */
   public static final Operation POP = new Operation(Form.POP, "pop", 0, null, null);
 
@@ -391,6 +404,7 @@ public final class Operation {
       case PULLBACK_CALL -> "pullback call";
       case LOCAL_CALL -> "local call";
       case POP -> "pop";
+      case TAPE_CALL -> "tape call";
       case COPY -> "copy";
       case SELECT -> "?:";
       case ELEMENT -> "element";

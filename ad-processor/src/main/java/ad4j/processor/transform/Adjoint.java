@@ -10,6 +10,7 @@ import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Jump;
 import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.MathOwner;
 import ad4j.processor.ir.Note;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
@@ -141,6 +142,20 @@ public final class Adjoint {
   /** The calls whose reverse this program's reverse sweep makes: the forward sweep records. */
   private final java.util.Set<Instruction> replayedCalls =
       java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+  /**
+   * While the forward sweep writes a checkpointed loop's iterations as the primal runs them:
+   * nothing is recorded ({@link #forwardCheckpointedLoop}).
+   */
+  private boolean primalOnly;
+  /**
+   * While the reverse sweep of a checkpointed loop's iteration follows the iteration computed
+   * anew: what the reverse reads is in locals, not on the tape ({@link #reverseCheckpointedLoop}).
+   */
+  private boolean fused;
+  /** Per checkpointed loop, the variables of its snapshots. */
+  private final Map<Integer, Snapshots> snapshots = new HashMap<>();
+  /** The next id for a loop this transform makes: above every id of the primal's. */
+  private int nextLoopId;
 
   private Adjoint(Function primal, FlowAnalysis flow) {
     this.primal = primal;
@@ -150,6 +165,20 @@ public final class Adjoint {
     this.straightLine = flow.isStraightLine();
     this.keptElements = KeptElements.of(primal.body(), flow);
     this.recomputation = new Recomputation(primal, flow);
+    this.nextLoopId = maxStatementId(primal.body()) + 1;
+  }
+
+  private static int maxStatementId(Block block) {
+    int max = 0;
+    for (Statement statement : block.statements()) {
+      if (statement instanceof If branch) {
+        max = Math.max(max, Math.max(branch.id(), Math.max(maxStatementId(branch.thenBlock()),
+            maxStatementId(branch.elseBlock()))));
+      } else if (statement instanceof Loop loop) {
+        max = Math.max(max, Math.max(loop.id(), maxStatementId(loop.body())));
+      }
+    }
+    return max;
   }
 
   /**
@@ -413,6 +442,18 @@ public final class Adjoint {
             NumericType.INT);
         tripCounts.put(loop.id(), count);
         out.add(new Declare(count, Operand.Constant.zero(NumericType.INT), null));
+        if (primal.isCheckpointed()) {
+          Snapshots loopSnapshots = new Snapshots(loop.carriedVariables(),
+              builder.generatedVariable("loop" + loop.id() + "Snapshots", NumericType.LONG),
+              builder.generatedVariable("loop" + loop.id() + "Every", NumericType.INT),
+              builder.generatedVariable("loop" + loop.id() + "Next", NumericType.INT));
+          snapshots.put(loop.id(), loopSnapshots);
+          out.add(new Declare(loopSnapshots.start(), Operand.Constant.zero(NumericType.LONG),
+              null));
+          out.add(new Declare(loopSnapshots.every(), Operand.Constant.of(1), null));
+          out.add(new Declare(loopSnapshots.next(), Operand.Constant.zero(NumericType.INT),
+              null));
+        }
       }
     }
   }
@@ -421,7 +462,8 @@ public final class Adjoint {
 
   private Block forward(Block block) {
     List<Statement> out = new ArrayList<>();
-    boolean recording = flow.loopDepth(block) > 0 && !flow.isConditionBlock(block);
+    boolean recording = !primalOnly && flow.loopDepth(block) > 0
+        && !flow.isConditionBlock(block);
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction) {
         if (!flow.isLive(instruction)) {
@@ -459,9 +501,15 @@ public final class Adjoint {
           out.add(forwardChain(chain, 0));
         }
       } else if (statement instanceof Loop loop) {
-        forwardLoop(loop, block, out);
+        if (snapshots.containsKey(loop.id())) {
+          forwardCheckpointedLoop(loop, out);
+        } else {
+          forwardLoop(loop, block, out);
+        }
       } else if (statement instanceof Jump jump) {
-        recordBranchesLeft(out);
+        if (!primalOnly) {
+          recordBranchesLeft(out);
+        }
         out.add(jump);
       } else {
         out.add(statement); // declarations, stores, throws and notes
@@ -497,7 +545,7 @@ public final class Adjoint {
    * could be written as {@code else if}: 400 pieces were nested 400 deep, quadratic in size.
    */
   private List<If> chain(If branch, Block block) {
-    if (flow.loopDepth(block) == 0 || flow.isConditionBlock(block)) {
+    if (flow.loopDepth(block) == 0 || flow.isConditionBlock(block) || fused) {
       return List.of();
     }
     List<If> links = new ArrayList<>();
@@ -624,6 +672,323 @@ public final class Adjoint {
     }
   }
 
+  // ---- checkpointed loops (@Checkpointed) ---------------------------------------------------
+
+  /**
+   * A checkpointed loop's snapshots: the loop's state (variables of {@code double},
+   * {@code float}, {@code int}, {@code long} or {@code boolean}), the tape's mark below the
+   * first snapshot, the iterations between two snapshots and the trip count of the next one.
+   */
+  private record Snapshots(List<Variable> state, Variable start, Variable every,
+      Variable next) {
+    /** The state's variables recorded as {@code double}s, in order. */
+    List<Variable> doubles() {
+      return state.stream().filter(v -> v.type().isFloatingPoint()).toList();
+    }
+
+    /** The state's variables recorded as {@code long}s ({@code int}, {@code long}, booleans). */
+    List<Variable> longs() {
+      return state.stream().filter(v -> !v.type().isFloatingPoint()).toList();
+    }
+  }
+
+  /**
+   * The forward sweep of a checkpointed loop runs as the primal does and records no value of its
+   * iterations: at the start of every {@code every}-th iteration it pushes a snapshot of the
+   * loop's state, and {@code Tape.makeRoomForSnapshot} drops every other snapshot (doubling
+   * {@code every}) when the method's limit is held, so that their number stays bounded
+   * whatever the trip count.
+   */
+  private void forwardCheckpointedLoop(Loop loop, List<Statement> out) {
+    Snapshots loopSnapshots = snapshots.get(loop.id());
+    Variable count = tripCounts.get(loop.id());
+    SourceLine line = loop.line();
+    out.add(new Store(loopSnapshots.start(),
+        tapeCall("mark", NumericType.LONG, List.of(), line, out), line));
+    Site site = Site.formulas(builder, line);
+    Operand due = site.isEqualTo(new Operand.Read(count), new Operand.Read(loopSnapshots.next()));
+    List<Statement> snapshot = new ArrayList<>();
+    snapshot.add(new Note("a snapshot of the loop's state", null));
+    Operand every = tapeCall("makeRoomForSnapshot", NumericType.INT, List.of(
+        new Operand.Read(loopSnapshots.start()),
+        Operand.Constant.of(loopSnapshots.doubles().size()),
+        Operand.Constant.of(loopSnapshots.longs().size()),
+        Operand.Constant.of(primal.snapshots()),
+        new Operand.Read(loopSnapshots.every())), line, snapshot);
+    snapshot.add(new Store(loopSnapshots.every(), every, line));
+    pushState(loopSnapshots, snapshot);
+    Site next = Site.formulas(builder, line);
+    Operand nextTrip = next.apply(Operation.ADD, NumericType.INT,
+        new Operand.Read(loopSnapshots.next()), new Operand.Read(loopSnapshots.every()));
+    snapshot.addAll(next.instructionsFor(List.of(nextTrip)));
+    snapshot.add(new Store(loopSnapshots.next(), nextTrip, line));
+    List<Statement> body = new ArrayList<>(site.instructionsFor(List.of(due)));
+    body.add(new If(nextLoopId++, due, new Block(snapshot), new Block(List.of()), line));
+    body.addAll(step(count, Operation.ADD, line));
+    primalOnly = true;
+    FreshCopy copy = new FreshCopy(builder);
+    Block condition = copy.of(forward(loop.condition()));
+    Operand test = loop.test() == null ? null : copy.map(loop.test());
+    body.addAll(copy.of(forward(loop.body())).statements());
+    Block update = copy.of(forward(loop.update()));
+    primalOnly = false;
+    out.add(new Loop(loop.id(), condition, test, loop.testFirst(), new Block(body), update,
+        line));
+  }
+
+  /**
+   * The reverse of a checkpointed loop, segment by segment from the last: the state comes back
+   * from the segment's snapshot; the segment's iterations but its last run forward again,
+   * each pushing the state it starts from; then, for each iteration from the last, its state
+   * comes back (from the tape, or as the forward run left it), the iteration is computed once
+   * more, recording nothing, and its reverse follows, reading the values it needs from the
+   * locals just computed. Last, the snapshots leave the tape.
+   */
+  private void reverseCheckpointedLoop(Loop loop, List<Statement> out) {
+    Snapshots loopSnapshots = snapshots.get(loop.id());
+    SourceLine line = loop.line().adjoint();
+    Operand trips = new Operand.Read(tripCounts.get(loop.id()));
+    Operand every = new Operand.Read(loopSnapshots.every());
+    Operand start = new Operand.Read(loopSnapshots.start());
+    for (Variable variable : loopSnapshots.state()) {
+      if (!declaredAtTop(variable)) {
+        // declared in a branch of the forward sweep: out of this branch's scope
+        out.add(new Declare(variable, Operand.Constant.zero(variable.type()), line));
+      }
+    }
+    // segments = (trips + every - 1) / every: one per snapshot taken
+    Site count = Site.formulas(builder, line);
+    Operand segments = count.apply(Operation.DIVIDE, NumericType.INT,
+        count.apply(Operation.SUBTRACT, NumericType.INT,
+            count.apply(Operation.ADD, NumericType.INT, trips, every), Operand.Constant.of(1)),
+        every);
+    out.addAll(count.instructionsFor(List.of(segments)));
+    Variable segment = builder.generatedVariable("loop" + loop.id() + "Segment",
+        NumericType.INT);
+    out.add(new Declare(segment, segments, line));
+    Site more = Site.formulas(builder, line);
+    Operand anyLeft = more.isGreaterThan(new Operand.Read(segment),
+        Operand.Constant.zero(NumericType.INT));
+    List<Statement> segmentBody = new ArrayList<>(step(segment, Operation.SUBTRACT, line));
+    Operand first = named("first", NumericType.INT, Operation.MULTIPLY,
+        List.of(new Operand.Read(segment), every), line, segmentBody);
+    Site bound = Site.formulas(builder, line);
+    Operand end = bound.apply(Operation.ADD, NumericType.INT, first, every);
+    segmentBody.addAll(bound.instructionsFor(List.of(end)));
+    Operand last = named("last", NumericType.INT,
+        Operation.call(MathOwner.MATH, "min", 2), List.of(end, trips), line, segmentBody);
+    restoreSnapshot(loopSnapshots, new Operand.Read(segment), start, line, segmentBody);
+    segmentBody.addAll(replay(loop, loopSnapshots, first, last, line));
+    segmentBody.addAll(reverseIterations(loop, loopSnapshots, first, last, line));
+    out.add(new Loop(nextLoopId++, new Block(new ArrayList<>(more.instructionsFor(List.of(anyLeft)))), anyLeft,
+        true, new Block(segmentBody), new Block(List.of()), line));
+    out.add(new Instruction(builder.generated("dropped", NumericType.VOID, false),
+        Operation.tapeCall("reset", 1), List.of(start), line));
+  }
+
+  /**
+   * {@code for (int replayed = first + 1; replayed < last; replayed++)}: the iterations of the
+   * segment but its last, from the state of its first, each pushing the state it starts from.
+   */
+  private List<Statement> replay(Loop loop, Snapshots loopSnapshots, Operand first,
+      Operand last,
+      SourceLine line) {
+    Variable replayed = builder.generatedVariable("replayed", NumericType.INT);
+    Site site = Site.formulas(builder, line);
+    Operand test = site.isLessThan(new Operand.Read(replayed), last);
+    List<Statement> body = new ArrayList<>();
+    pushState(loopSnapshots, body);
+    primalOnly = true;
+    FreshCopy copy = new FreshCopy(builder);
+    Block condition = copy.of(forward(loop.condition()));
+    if (loop.testFirst() && readsAnyOf(loop, condition)) {
+      body.addAll(condition.statements());
+    }
+    body.addAll(copy.of(forward(loop.body())).statements());
+    List<Statement> update = new ArrayList<>(copy.of(forward(loop.update())).statements());
+    primalOnly = false;
+    update.addAll(step(replayed, Operation.ADD, loop.line()));
+    List<Statement> around = new ArrayList<>();
+    Site from = Site.formulas(builder, line);
+    Operand second = from.apply(Operation.ADD, NumericType.INT, first, Operand.Constant.of(1));
+    around.addAll(from.instructionsFor(List.of(second)));
+    around.add(new Declare(replayed, second, line));
+    around.add(new Loop(loop.id(), new Block(new ArrayList<>(site.instructionsFor(List.of(test)))), test, true,
+        new Block(body), new Block(update), line));
+    return around;
+  }
+
+  /**
+   * {@code for (int iteration = last; iteration > first; iteration--)}: each iteration of the
+   * segment computed anew and, right after, its reverse.
+   */
+  private List<Statement> reverseIterations(Loop loop, Snapshots loopSnapshots, Operand first,
+      Operand last, SourceLine line) {
+    Variable iteration = builder.generatedVariable("iteration" + loop.id(), NumericType.INT);
+    Site site = Site.formulas(builder, line);
+    Operand test = site.isGreaterThan(new Operand.Read(iteration), first);
+    List<Statement> body = new ArrayList<>();
+    Site notLast = Site.formulas(builder, line);
+    Operand popState = notLast.isLessThan(new Operand.Read(iteration), last);
+    body.addAll(notLast.instructionsFor(List.of(popState)));
+    List<Statement> pops = new ArrayList<>();
+    List<Variable> state = loopSnapshots.state();
+    List<Variable> pushed = new ArrayList<>(loopSnapshots.doubles());
+    pushed.addAll(loopSnapshots.longs());
+    for (int i = pushed.size() - 1; i >= 0; i--) {
+      Variable variable = pushed.get(i);
+      pops.add(new Store(variable, pop(variable.type(), line, pops), line));
+    }
+    if (!state.isEmpty()) {
+      body.add(new If(nextLoopId++, popState, new Block(pops), new Block(List.of()), line));
+    }
+    primalOnly = true;
+    List<Statement> again = new ArrayList<>();
+    Block condition = forward(loop.condition());
+    if (loop.testFirst() && readsAnyOf(loop, condition)) {
+      again.addAll(condition.statements());
+    }
+    again.addAll(forward(loop.body()).statements());
+    primalOnly = false;
+    if (loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK, Jump.Kind.CONTINUE)) {
+      // a break or continue of the iteration computed anew leaves only that computation
+      body.add(new Loop(loop.id(), new Block(List.of()), Operand.Constant.of(false), false,
+          new Block(again), new Block(List.of()), loop.line()));
+    } else {
+      body.addAll(again);
+    }
+    fused = true;
+    body.addAll(reverse(loop.body()));
+    fused = false;
+    List<Statement> around = new ArrayList<>();
+    around.add(new Declare(iteration, last, line));
+    around.add(new Loop(nextLoopId++, new Block(new ArrayList<>(site.instructionsFor(List.of(test)))), test,
+        true, new Block(body), new Block(step(iteration, Operation.SUBTRACT, line)), line));
+    return around;
+  }
+
+  /** Whether {@code variable} is in scope in all of the program: a parameter, or at the top. */
+  private boolean declaredAtTop(Variable variable) {
+    if (flow.parameterVariables().contains(variable)) {
+      return true;
+    }
+    for (Statement statement : primal.body().statements()) {
+      if (statement instanceof Declare declare && declare.variable() == variable) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the loop's body or update reads a value that {@code condition} computes. */
+  private static boolean readsAnyOf(Loop loop, Block condition) {
+    java.util.Set<Value> defined = new java.util.HashSet<>();
+    for (Statement statement : condition.statements()) {
+      if (statement instanceof Instruction instruction) {
+        defined.add(instruction.result());
+      }
+    }
+    return !defined.isEmpty() && (reads(loop.body(), defined) || reads(loop.update(), defined));
+  }
+
+  private static boolean reads(Block block, java.util.Set<Value> values) {
+    for (Statement statement : block.statements()) {
+      List<Operand> operands = new ArrayList<>();
+      if (statement instanceof Instruction instruction) {
+        operands.addAll(instruction.arguments());
+      } else if (statement instanceof Store store) {
+        operands.add(store.value());
+      } else if (statement instanceof Declare declare) {
+        operands.add(declare.initial());
+      } else if (statement instanceof If branch) {
+        operands.add(branch.condition());
+        if (reads(branch.thenBlock(), values) || reads(branch.elseBlock(), values)) {
+          return true;
+        }
+      } else if (statement instanceof Throw thrown) {
+        operands.addAll(thrown.arguments());
+        thrown.messageParts().stream().filter(Operand.class::isInstance)
+            .forEach(part -> operands.add((Operand) part));
+      } else if (statement instanceof Return ret && ret.value() != null) {
+        operands.add(ret.value());
+      }
+      for (Operand operand : operands) {
+        if (operand instanceof Operand.Use use && values.contains(use.value())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Pushes the loop's state: its {@code double}s, then its {@code long}s. */
+  private static void pushState(Snapshots loopSnapshots, List<Statement> out) {
+    for (Variable variable : loopSnapshots.doubles()) {
+      out.add(new Push(new Operand.Read(variable), null));
+    }
+    for (Variable variable : loopSnapshots.longs()) {
+      out.add(new Push(new Operand.Read(variable), null));
+    }
+  }
+
+  /** The state's variables from snapshot number {@code index}, read where it lies. */
+  private void restoreSnapshot(Snapshots loopSnapshots, Operand index, Operand start,
+      SourceLine line, List<Statement> out) {
+    restoreFrom(loopSnapshots.doubles(), index, start, line, out);
+    restoreFrom(loopSnapshots.longs(), index, start, line, out);
+  }
+
+  private void restoreFrom(List<Variable> variables, Operand index, Operand start,
+      SourceLine line, List<Statement> out) {
+    for (int i = 0; i < variables.size(); i++) {
+      Variable variable = variables.get(i);
+      // index * size + i, written without the factor 1 and the term 0
+      Site site = Site.formulas(builder, line);
+      Operand place = variables.size() == 1 ? index : site.apply(Operation.MULTIPLY,
+          NumericType.INT, index, Operand.Constant.of(variables.size()));
+      if (i > 0) {
+        place = site.apply(Operation.ADD, NumericType.INT, place, Operand.Constant.of(i));
+      }
+      out.addAll(site.instructionsFor(List.of(place)));
+      String method = switch (variable.type()) {
+        case DOUBLE, FLOAT -> "doubleAt";
+        case INT -> "intAt";
+        case LONG -> "longAt";
+        default -> "booleanAt";
+      };
+      NumericType read = variable.type() == NumericType.FLOAT ? NumericType.DOUBLE
+          : variable.type();
+      Value value = builder.formula(read, false);
+      out.add(new Instruction(value, Operation.tapeCall(method, 2), List.of(start, place),
+          line));
+      Operand restored = new Operand.Use(value);
+      if (variable.type() == NumericType.FLOAT) {
+        Value narrowed = builder.formula(NumericType.FLOAT, false);
+        out.add(new Instruction(narrowed, Operation.cast(NumericType.FLOAT),
+            List.of(restored), line));
+        restored = new Operand.Use(narrowed);
+      }
+      out.add(new Store(variable, restored, line));
+    }
+  }
+
+  /** {@code tape.method(arguments)}, written where the next statement reads it. */
+  private Operand tapeCall(String method, NumericType type, List<Operand> arguments,
+      SourceLine line, List<Statement> out) {
+    Value value = builder.formula(type, false);
+    out.add(new Instruction(value, Operation.tapeCall(method, arguments.size()), arguments,
+        line));
+    return new Operand.Use(value);
+  }
+
+  /** {@code hint = operation(arguments)}, a value of its own that may be read many times. */
+  private Operand named(String hint, NumericType type, Operation operation,
+      List<Operand> arguments, SourceLine line, List<Statement> out) {
+    Value value = builder.generated(hint, type, false);
+    out.add(new Instruction(value, operation, arguments, line));
+    return new Operand.Use(value);
+  }
+
   /** {@code counter = counter ± 1}. */
   private List<Statement> step(Variable counter, Operation operation, SourceLine line) {
     Site site = Site.formulas(builder, line);
@@ -745,7 +1110,11 @@ public final class Adjoint {
           reverseChain(chain, 0, new Operand.Use(piece), out);
         }
       } else if (statement instanceof Loop loop) {
-        reverseLoop(loop, block, out);
+        if (snapshots.containsKey(loop.id())) {
+          reverseCheckpointedLoop(loop, out);
+        } else {
+          reverseLoop(loop, block, out);
+        }
       }
     }
     return out;
@@ -763,12 +1132,13 @@ public final class Adjoint {
   private void reverseIf(If branch, Block block, List<Statement> out) {
     SourceLine line = branch.line().adjoint();
     Operand decision = branch.condition();
-    if (flow.loopDepth(block) > 0) {
+    boolean recorded = flow.loopDepth(block) > 0 && !fused;
+    if (recorded) {
       decision = pop(NumericType.BOOLEAN, line, out);
     }
     List<Statement> thenReverse = reverse(branch.thenBlock());
     List<Statement> elseReverse = reverse(branch.elseBlock());
-    if (thenReverse.isEmpty() && elseReverse.isEmpty() && flow.loopDepth(block) == 0) {
+    if (thenReverse.isEmpty() && elseReverse.isEmpty() && !recorded) {
       return; // nothing to do on either path, and no decision to take back from the tape
     }
     out.add(new If(branch.id(), decision, new Block(thenReverse), new Block(elseReverse), line));
@@ -1014,8 +1384,8 @@ public final class Adjoint {
   private Map<Value, Operand> restoreRecorded(Instruction instruction, Block block,
       List<Statement> out) {
     Map<Value, Operand> popped = restored.computeIfAbsent(block, b -> new HashMap<>());
-    if (flow.loopDepth(block) == 0) {
-      return popped;
+    if (flow.loopDepth(block) == 0 || fused) {
+      return popped; // the forward values are in locals
     }
     List<Value> taped = tape.recordedAfter(instruction, block);
     for (int i = taped.size() - 1; i >= 0; i--) {
@@ -1398,9 +1768,11 @@ public final class Adjoint {
       callArguments.add(start);
     }
     callArguments.add(seed);
-    if (splitCalls) {
+    if (splitCalls && !fused) {
       // the forward sweep called the callee's recording half (recordingCalls): the replaying
-      // half takes back what that left on the tape and returns nothing
+      // half takes back what that left on the tape and returns nothing. A checkpointed loop's
+      // iteration is computed again without recording right before its reverse, which
+      // therefore calls the whole pullback
       replayedCalls.add(instruction);
       Value replayed = builder.generated("replayed", NumericType.VOID, false);
       out.add(new Instruction(replayed, Operation.replayCall(callee), callArguments, line));

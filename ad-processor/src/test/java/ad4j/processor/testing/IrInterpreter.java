@@ -179,7 +179,7 @@ public final class IrInterpreter {
         yield arguments.get(2);
       }
       case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL,
-          PLAIN_CALL ->
+          PLAIN_CALL, TAPE_CALL ->
           throw new UnsupportedOperationException("calls of other methods: " + operation);
     };
   }

@@ -1,0 +1,217 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Variable;
+import com.sun.source.tree.AnnotationTree;
+import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.EnhancedForLoopTree;
+import com.sun.source.tree.ForLoopTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.WhileLoopTree;
+import com.sun.source.util.TreeScanner;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * {@code @ad4j.Checkpointed}: reads how many snapshots a method's loops may hold, and checks
+ * that the loops it applies to (those outside loops) can be computed again from a snapshot of
+ * their state. Errors are at the loop (or at the annotation, for the annotation itself).
+ */
+final class CheckpointedLoops {
+  private static final String ANNOTATION = "ad4j.Checkpointed";
+  private static final String ELEMENT = "snapshots";
+  private static final int DEFAULT_SNAPSHOTS = 1024;
+  private static final Set<NumericType> STATE_TYPES = Set.of(NumericType.DOUBLE,
+      NumericType.FLOAT, NumericType.INT, NumericType.LONG, NumericType.BOOLEAN);
+
+  private final String method;
+  private final Tree annotation;
+  private final Map<Long, Tree> loopsByLine = new HashMap<>();
+  private final Diagnostics diagnostics;
+
+  private CheckpointedLoops(String method, Tree annotation, MethodTree tree, SourceText source,
+      Diagnostics diagnostics) {
+    this.method = method;
+    this.annotation = annotation;
+    this.diagnostics = diagnostics;
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitForLoop(ForLoopTree loop, Void unused) {
+        loopsByLine.putIfAbsent(source.line(loop), loop);
+        return super.visitForLoop(loop, unused);
+      }
+
+      @Override
+      public Void visitEnhancedForLoop(EnhancedForLoopTree loop, Void unused) {
+        loopsByLine.putIfAbsent(source.line(loop), loop);
+        return super.visitEnhancedForLoop(loop, unused);
+      }
+
+      @Override
+      public Void visitWhileLoop(WhileLoopTree loop, Void unused) {
+        loopsByLine.putIfAbsent(source.line(loop), loop);
+        return super.visitWhileLoop(loop, unused);
+      }
+
+      @Override
+      public Void visitDoWhileLoop(DoWhileLoopTree loop, Void unused) {
+        loopsByLine.putIfAbsent(source.line(loop), loop);
+        return super.visitDoWhileLoop(loop, unused);
+      }
+    }.scan(tree.getBody(), null);
+  }
+
+  /**
+   * The snapshots {@code element}'s {@code @Checkpointed} asks for, rounded down to an even
+   * number; 0 when the method has no such annotation, or when it is not supported for the
+   * method's {@code body} (an error is then recorded in {@code diagnostics}).
+   */
+  static int snapshots(ExecutableElement element, MethodTree tree, int order, Block body,
+      SourceText source, Diagnostics diagnostics) {
+    Integer asked = asked(element);
+    if (asked == null) {
+      return 0;
+    }
+    String name = element.getSimpleName().toString();
+    Tree at = annotationTree(tree);
+    int errors = diagnostics.errorCount();
+    if (asked < 2) {
+      diagnostics.error(at, "@Checkpointed(snapshots = " + asked + ") on method '" + name
+          + "' is not supported: a checkpointed loop needs at least 2 snapshots");
+    }
+    if (order == 2) {
+      diagnostics.error(at, "@Checkpointed on method '" + name + "' is not supported together"
+          + " with @Differentiable(order = 2): checkpointing applies to first derivatives only");
+    }
+    CheckpointedLoops checks = new CheckpointedLoops(name, at, tree, source, diagnostics);
+    if (!checks.checkLoops(body)) {
+      diagnostics.error(at, "@Checkpointed on method '" + name + "' has no effect: the method"
+          + " has no loop; remove the annotation");
+    }
+    return diagnostics.errorCount() > errors ? 0 : asked / 2 * 2;
+  }
+
+  /** The element's value, its default when not written, or null without the annotation. */
+  private static Integer asked(ExecutableElement element) {
+    for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+      TypeElement type = (TypeElement) mirror.getAnnotationType().asElement();
+      if (!type.getQualifiedName().contentEquals(ANNOTATION)) {
+        continue;
+      }
+      for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
+          : mirror.getElementValues().entrySet()) {
+        if (entry.getKey().getSimpleName().contentEquals(ELEMENT)
+            && entry.getValue().getValue() instanceof Integer snapshots) {
+          return snapshots;
+        }
+      }
+      return DEFAULT_SNAPSHOTS;
+    }
+    return null;
+  }
+
+  private static Tree annotationTree(MethodTree tree) {
+    for (AnnotationTree annotation : tree.getModifiers().getAnnotations()) {
+      Tree type = annotation.getAnnotationType();
+      String simple = type instanceof IdentifierTree identifier ? identifier.getName().toString()
+          : type instanceof MemberSelectTree select ? select.getIdentifier().toString() : "";
+      if (simple.equals("Checkpointed")) {
+        return annotation;
+      }
+    }
+    return tree;
+  }
+
+  /** Checks each loop outside loops in {@code block}; returns whether there was one. */
+  private boolean checkLoops(Block block) {
+    boolean found = false;
+    for (Statement statement : block.statements()) {
+      if (statement instanceof If branch) {
+        found |= checkLoops(branch.thenBlock());
+        found |= checkLoops(branch.elseBlock());
+      } else if (statement instanceof Loop loop) {
+        found = true;
+        check(loop);
+      }
+    }
+    return found;
+  }
+
+  private void check(Loop loop) {
+    Tree at = treeOf(loop.line() == null ? -1 : loop.line().number());
+    String prefix = "loop of method '" + method + "' cannot be checkpointed (@Checkpointed): ";
+    for (Statement statement : loop.condition().statements()) {
+      if (statement instanceof Store store) {
+        diagnostics.error(at, prefix + "its condition assigns '" + store.variable().name()
+            + "'; assign it in the body or the update");
+        return;
+      }
+    }
+    for (Variable variable : loop.carriedVariables()) {
+      if (!STATE_TYPES.contains(variable.type())) {
+        diagnostics.error(at, prefix + "it assigns '" + variable.name() + "' of type '"
+            + variable.javaType() + "', declared before it; the state a checkpoint holds must"
+            + " be variables of type double, float, int, long or boolean");
+        return;
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    for (Block block : List.of(loop.condition(), loop.body(), loop.update())) {
+      findProblems(block, problems);
+    }
+    if (!problems.isEmpty()) {
+      diagnostics.error(at, prefix + problems.get(0));
+    }
+  }
+
+  private void findProblems(Block block, List<String> problems) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof If branch) {
+        findProblems(branch.thenBlock(), problems);
+        findProblems(branch.elseBlock(), problems);
+      } else if (statement instanceof Loop inner) {
+        // reported at the inner loop, where the user would change the code
+        diagnostics.error(treeOf(inner.line() == null ? -1 : inner.line().number()),
+            "loop inside a checkpointed loop of method '" + method + "' is not supported"
+                + " (@Checkpointed): move it into a @Differentiable method that the outer loop"
+                + " calls");
+      } else if (statement instanceof Instruction instruction) {
+        Operation.Form form = instruction.operation().form();
+        String line = instruction.line() == null ? "" : " (line " + instruction.line().number()
+            + ")";
+        if (form == Operation.Form.PLAIN_CALL) {
+          problems.add("it calls '" + instruction.operation().name() + "'" + line
+              + ", which is not @Differentiable and would run again when the reverse sweep"
+              + " computes iterations anew");
+        } else if (form == Operation.Form.STORE || form == Operation.Form.NEW_ARRAY
+            || form == Operation.Form.CLONE || instruction.result().type().isArray()
+            && (form == Operation.Form.USER_CALL || form == Operation.Form.RULED_CALL)) {
+          problems.add("it makes or writes an array" + line + "; the state a checkpoint holds"
+              + " must be variables of type double, float, int, long or boolean");
+        }
+      }
+    }
+  }
+
+  private Tree treeOf(long line) {
+    Tree tree = loopsByLine.get(line);
+    return tree != null ? tree : annotation;
+  }
+}
