@@ -7,15 +7,18 @@
 # Each checkout must have been built with
 #   mvn -q -B -Pbench -DskipTests package -pl ad-samples -am
 # (as run-benchmarks.sh does). Writes OUT_DIR/<Class>-before.json and -after.json and prints the
-# side-by-side table of scripts/ab_table.py. About 9 minutes on 2 cores.
+# side-by-side table of scripts/ab_table.py. About 9 minutes on 2 cores. CLASSES (benchmark
+# classes without "Bench", separated by spaces) and VARIANTS (a regex of benchmark methods)
+# choose fewer benchmarks.
 set -euo pipefail
 before=$(cd "$1" && pwd)
 after=$(cd "$2" && pwd)
 out=$3
 mkdir -p "$out"
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-variants='(primal|reverseValueAndGradient|reversePullback|forwardTangents|perimeter.*|softplusSum(Primal|ValueAndGradient|Pullback))$'
-for cls in Rosenbrock BlackScholes LogisticLoss BundleAdjustment GaussianMixture Chain Horner Rk4 HelperCalls; do
+variants=${VARIANTS:-'(primal|reverseValueAndGradient|reversePullback|forwardTangents|perimeter.*|softplusSum(Primal|ValueAndGradient|Pullback))$'}
+classes=${CLASSES:-Rosenbrock Beale GoldsteinPrice BlackScholes LogisticLoss BundleAdjustment GaussianMixture Chain Horner Rk4 HelperCalls}
+for cls in $classes; do
   for side in before after; do
     if [ "$side" = before ]; then checkout=$before; else checkout=$after; fi
     cp="$checkout/ad-samples/target/classes:$(cat "$checkout/ad-samples/target/bench-classpath.txt")"

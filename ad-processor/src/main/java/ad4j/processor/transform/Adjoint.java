@@ -152,7 +152,7 @@ public final class Adjoint {
 
   /** As {@link #of(Function, Output)}, with the analysis of {@code primal} made once. */
   public static Function of(Function primal, FlowAnalysis flow, Output output) {
-    return new Adjoint(primal, flow).transform(output);
+    return AdjointSums.of(new Adjoint(primal, flow).transform(output));
   }
 
   /**
@@ -163,7 +163,7 @@ public final class Adjoint {
   public static Function withActiveSeed(Function primal, FlowAnalysis flow, Output output) {
     Adjoint adjoint = new Adjoint(primal, flow);
     adjoint.activeSeed = true;
-    return adjoint.transform(output);
+    return AdjointSums.of(adjoint.transform(output));
   }
 
   /**
@@ -175,7 +175,7 @@ public final class Adjoint {
    */
   static Function reverseSegment(Function primal, FlowAnalysis flow, Segments.Segment segment,
       boolean last) {
-    return new Adjoint(primal, flow).segment(segment, last);
+    return AdjointSums.of(new Adjoint(primal, flow).segment(segment, last));
   }
 
   private Function segment(Segments.Segment segment, boolean last) {
