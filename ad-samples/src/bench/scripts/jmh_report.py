@@ -20,6 +20,8 @@ import sys
 
 FUNCTIONS = [  # (benchmark class, title, inputs)
     ("RosenbrockBench", "Rosenbrock", 2),
+    ("BealeBench", "Beale", 2),
+    ("GoldsteinPriceBench", "Goldstein–Price", 2),
     ("BlackScholesBench", "Black-Scholes call", 5),
     ("BlackScholesErfBench", "Black-Scholes call, Hipparchus erfc with a @DerivativeOf rule", 5),
     ("LogisticLossBench", "Logistic loss", 10),
@@ -369,6 +371,66 @@ def render_run(L, heading, t, info, functions, straight_line_means):
         L.append("")
 
 
+# Before/after comparisons of the straight-line functions made by compare-builds.sh (files
+# <Class>-before.json and <Class>-after.json, ClassBench without "Bench"): (folder, heading,
+# what changed). Issue 14's targets: every reverse / primal <= 2.5, geometric mean <= 1.5.
+STRAIGHT_LINE_AB = [
+    ("accumulation-ab", "Adjoint accumulation (issue 14): straight-line functions before and after",
+     "`transform/AdjointSums` sums the contributions to each adjoint once, as a balanced sum, and "
+     "equal contributions as one term times their count"),
+]
+
+
+def render_straight_line_ab(L, results):
+    """The straight-line functions' reverse / primal before and after a change, measured class
+    by class in one session (compare-builds.sh), with the geometric means."""
+    for folder, heading, change in STRAIGHT_LINE_AB:
+        tables = {}
+        for side in ("before", "after"):
+            t = {}
+            for path in glob.glob(os.path.join(results, folder, f"*-{side}.json")):
+                t.update(jmh_table(load(path)))
+            tables[side] = t
+        rows = [(c, title) for c, title, _ in STRAIGHT
+                if all(get(tables[s], c, m) is not None for s in ("before", "after")
+                       for m in ("primal", "reverseValueAndGradient"))]
+        if not rows:
+            continue
+        any_r = next(iter(tables["after"].values()))
+        L.append(f"## {heading}\n")
+        L.append(f"{change}. Run by `CLASSES=... VARIANTS='(primal|reverseValueAndGradient)$' "
+                 f"ad-samples/src/bench/compare-builds.sh BEFORE AFTER results/{folder}`: the two "
+                 f"builds' benchmarks of one class one after the other, JDK {any_r['jdk']}, "
+                 f"{any_r['forks']} fork, warm-up {any_r['warmup']}, measurement {any_r['measurement']}, "
+                 f"`-prof gc`. JSON in `results/{folder}/`; conditions in the observations below.\n")
+        L.append("| function | primal ns before | reverse ns before | **before / primal** | "
+                 "primal ns after | reverse ns after | **after / primal** | B/op after |")
+        L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+        ratios = {"before": [], "after": []}
+        for c, title in rows:
+            cells = []
+            for side in ("before", "after"):
+                t = tables[side]
+                p, r = t[(c, "primal")], t[(c, "reverseValueAndGradient")]
+                ratios[side].append((title, ratio(r["score"], p["score"])))
+                cells.append(f"{fmt_ns(p['score'])}{fmt_err(p['error'])} | "
+                             f"{fmt_ns(r['score'])}{fmt_err(r['error'])} | "
+                             f"**{fmt_ratio(ratio(r['score'], p['score']))}**")
+            r = tables["after"][(c, "reverseValueAndGradient")]
+            L.append(f"| {title} | {cells[0]} | {cells[1]} | {fmt_alloc(r['alloc'], r['score'])} |")
+        gb = geomean([v for _, v in ratios["before"]])
+        ga = geomean([v for _, v in ratios["after"]])
+        L.append(f"\nGeometric mean of reverse / primal over these {len(rows)} functions: before "
+                 f"**{fmt2(gb)}**, after **{fmt2(ga)}**.\n")
+        L.append("| target (issue 14) | before | after | measured after |")
+        L.append("|---|---|---|---|")
+        L.append(f"| every straight-line function ≤ 2.5 × its primal | "
+                 f"{met(all(v <= 2.5 for _, v in ratios['before']))} | "
+                 f"{met(all(v <= 2.5 for _, v in ratios['after']))} | "
+                 + "; ".join(f"{k} {v:.2f}" for k, v in ratios["after"]) + " |")
+        L.append(f"| geometric mean ≤ 1.5 | {met(gb <= 1.5)} | {met(ga <= 1.5)} | {ga:.2f} |\n")
+
+
 def main(argv):
     results, out_path = argv[1], argv[2]
     runs = {}
@@ -427,6 +489,8 @@ def main(argv):
     for jdk in jdks:
         render_run(L, f"Results on JDK {jdk}", runs[jdk]["table"], runs[jdk]["info"], FUNCTIONS,
                    True)
+
+    render_straight_line_ab(L, results)
 
     # named partial runs (run-benchmarks.sh with RUN_NAME): the array-parameter functions
     named = []

@@ -21,9 +21,9 @@ import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.Site;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +108,8 @@ public final class AdjointSums {
     private final List<Statement> statements;
     /** Where each value defined by an instruction of this block is defined. */
     private final Map<Value, Integer> definedAt = new HashMap<>();
+    /** Per variable, the positions of the statements that assign it (nested ones included). */
+    private final Map<Variable, List<Integer>> assignedAt = new HashMap<>();
     /** The positions whose statement goes away, and the statements that replace others. */
     private final Set<Integer> removed = new HashSet<>();
     private final Map<Integer, List<Statement>> replaced = new HashMap<>();
@@ -117,6 +119,11 @@ public final class AdjointSums {
       for (int i = 0; i < statements.size(); i++) {
         if (statements.get(i) instanceof Instruction instruction) {
           definedAt.put(instruction.result(), i);
+        }
+        Set<Variable> assigned = new HashSet<>();
+        assigned(statements.get(i), assigned);
+        for (Variable variable : assigned) {
+          assignedAt.computeIfAbsent(variable, v -> new ArrayList<>()).add(i);
         }
       }
     }
@@ -243,23 +250,18 @@ public final class AdjointSums {
       // equal contributions of the same sign: one term times their count
       List<Term> kept = new ArrayList<>();
       List<Integer> counts = new ArrayList<>();
+      Map<List<Object>, Integer> keptAt = new HashMap<>();
       for (int k = 0; k < run.terms().size(); k++) {
         Term term = run.terms().get(k);
-        int match = -1;
-        if (whole.get(k)) {
-          for (int j = 0; j < kept.size(); j++) {
-            Term other = kept.get(j);
-            if (other.negated() == term.negated() && whole.get(run.terms().indexOf(other))
-                && same(other.operand(), term.operand())) {
-              match = j;
-              break;
-            }
-          }
-        }
-        if (match >= 0) {
+        List<Object> key = whole.get(k) ? List.of(term.negated(), key(term.operand())) : null;
+        Integer match = key != null ? keptAt.get(key) : null;
+        if (match != null) {
           counts.set(match, counts.get(match) + 1);
           removed.addAll(parts.get(k).keySet()); // its formulas are not needed
         } else {
+          if (key != null) {
+            keptAt.put(key, kept.size());
+          }
           kept.add(term);
           counts.add(1);
           moved.putAll(parts.get(k));
@@ -334,50 +336,36 @@ public final class AdjointSums {
 
     /** Whether a statement in {@code (from, to]}, nested ones included, assigns the variable. */
     private boolean writtenBetween(Variable variable, int from, int to) {
-      for (int i = from + 1; i <= to; i++) {
-        if (assigns(statements.get(i), variable)) {
-          return true;
-        }
-      }
-      return false;
+      List<Integer> positions = assignedAt.getOrDefault(variable, List.of());
+      int next = Collections.binarySearch(positions, from + 1);
+      int index = next >= 0 ? next : -next - 1; // the first position after from
+      return index < positions.size() && positions.get(index) <= to;
     }
 
     /**
-     * Whether two operands compute the same: the same value, variable or constant, or formulas
-     * of this block with equal operations on operands that compute the same.
+     * What an operand computes, equal for operands that compute the same: the same value,
+     * variable or constant, or formulas of this block with equal operations on operands that
+     * compute the same.
      */
-    private boolean same(Operand a, Operand b) {
-      if (a instanceof Operand.Constant ca && b instanceof Operand.Constant cb) {
-        return ca.type() == cb.type()
-            && ca.expression().toString().equals(cb.expression().toString());
+    private Object key(Operand operand) {
+      if (operand instanceof Operand.Constant constant) {
+        return List.of(constant.type(), constant.expression().toString());
       }
-      if (a instanceof Operand.Read ra && b instanceof Operand.Read rb) {
-        return ra.variable() == rb.variable();
+      if (operand instanceof Operand.Read read) {
+        return read.variable();
       }
-      if (!(a instanceof Operand.Use ua) || !(b instanceof Operand.Use ub)) {
-        return false;
+      Value value = ((Operand.Use) operand).value();
+      Integer at = definedAt.get(value);
+      if (at == null || value.origin() != Value.Origin.FORMULA) {
+        return value;
       }
-      if (ua.value() == ub.value()) {
-        return true;
+      Instruction instruction = (Instruction) statements.get(at);
+      List<Object> key = new ArrayList<>();
+      key.add(instruction.operation());
+      for (Operand argument : instruction.arguments()) {
+        key.add(key(argument));
       }
-      Integer atA = definedAt.get(ua.value());
-      Integer atB = definedAt.get(ub.value());
-      if (atA == null || atB == null || ua.value().origin() != Value.Origin.FORMULA
-          || ub.value().origin() != Value.Origin.FORMULA) {
-        return false;
-      }
-      Instruction ia = (Instruction) statements.get(atA);
-      Instruction ib = (Instruction) statements.get(atB);
-      if (!ia.operation().equals(ib.operation())
-          || ia.arguments().size() != ib.arguments().size()) {
-        return false;
-      }
-      for (int i = 0; i < ia.arguments().size(); i++) {
-        if (!same(ia.arguments().get(i), ib.arguments().get(i))) {
-          return false;
-        }
-      }
-      return true;
+      return key;
     }
   }
 
@@ -428,22 +416,18 @@ public final class AdjointSums {
     return operand instanceof Operand.Read read && read.variable() == variable;
   }
 
-  /** Whether the statement, nested ones included, assigns the variable. */
-  private static boolean assigns(Statement statement, Variable variable) {
+  /** Adds the variables the statement, nested ones included, assigns. */
+  private static void assigned(Statement statement, Set<Variable> into) {
     if (statement instanceof Declare declare) {
-      return declare.variable() == variable;
-    }
-    if (statement instanceof Store store) {
-      return store.variable() == variable;
+      into.add(declare.variable());
+    } else if (statement instanceof Store store) {
+      into.add(store.variable());
     }
     for (Block nested : nestedBlocks(statement)) {
       for (Statement inner : nested.statements()) {
-        if (assigns(inner, variable)) {
-          return true;
-        }
+        assigned(inner, into);
       }
     }
-    return false;
   }
 
   /** Adds the adjoint variables the statement, nested ones included, reads or assigns. */
