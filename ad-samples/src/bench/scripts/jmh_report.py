@@ -383,51 +383,81 @@ STRAIGHT_LINE_AB = [
 
 def render_straight_line_ab(L, results):
     """The straight-line functions' reverse / primal before and after a change, measured class
-    by class in one session (compare-builds.sh), with the geometric means."""
+    by class in one session (compare-builds.sh), possibly several times (the folder and its
+    subfolders round*): per run the ratio of the two benchmarks of one JVM, then the median over
+    the runs, with the geometric means of the medians."""
     for folder, heading, change in STRAIGHT_LINE_AB:
-        tables = {}
-        for side in ("before", "after"):
-            t = {}
-            for path in glob.glob(os.path.join(results, folder, f"*-{side}.json")):
-                t.update(jmh_table(load(path)))
-            tables[side] = t
+        base = os.path.join(results, folder)
+        runs = []
+        for d in [base] + sorted(glob.glob(os.path.join(base, "round*"))):
+            tables = {}
+            for side in ("before", "after"):
+                t = {}
+                for path in glob.glob(os.path.join(d, f"*-{side}.json")):
+                    try:
+                        t.update(jmh_table(load(path)))
+                    except ValueError:
+                        print(f"skipping {path}: not complete JSON (a run in progress?)",
+                              file=sys.stderr)
+                tables[side] = t
+            if tables["before"] and tables["after"]:
+                runs.append((os.path.relpath(d, results), tables))
         rows = [(c, title) for c, title, _ in STRAIGHT
-                if all(get(tables[s], c, m) is not None for s in ("before", "after")
-                       for m in ("primal", "reverseValueAndGradient"))]
+                if any(all(get(t[s], c, m) is not None for s in ("before", "after")
+                           for m in ("primal", "reverseValueAndGradient")) for _, t in runs)]
         if not rows:
             continue
-        any_r = next(iter(tables["after"].values()))
         L.append(f"## {heading}\n")
-        L.append(f"{change}. Run by `CLASSES=... VARIANTS='(primal|reverseValueAndGradient)$' "
-                 f"ad-samples/src/bench/compare-builds.sh BEFORE AFTER results/{folder}`: the two "
-                 f"builds' benchmarks of one class one after the other, JDK {any_r['jdk']}, "
-                 f"{any_r['forks']} fork, warm-up {any_r['warmup']}, measurement {any_r['measurement']}, "
-                 f"`-prof gc`. JSON in `results/{folder}/`; conditions in the observations below.\n")
-        L.append("| function | primal ns before | reverse ns before | **before / primal** | "
-                 "primal ns after | reverse ns after | **after / primal** | B/op after |")
-        L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
-        ratios = {"before": [], "after": []}
+        settings = "; ".join(
+            f"`results/{name}/`: {any_r['forks']} fork{'s' if any_r['forks'] != 1 else ''}, warm-up "
+            f"{any_r['warmup']}, measurement {any_r['measurement']}"
+            for name, t in runs for any_r in [next(iter(t["after"].values()))])
+        jdk = next(iter(runs[0][1]["after"].values()))["jdk"]
+        L.append(f"{change}. Each run is `CLASSES=... VARIANTS='(primal|reverseValueAndGradient)$' "
+                 f"ad-samples/src/bench/compare-builds.sh BEFORE AFTER DIR` (the two builds' benchmarks "
+                 f"of one class one after the other, `-prof gc`), JDK {jdk}; {len(runs)} runs: {settings}. "
+                 "Per run, reverse / primal is the ratio of the two benchmarks of one JMH invocation; "
+                 "the table gives its median over the runs and its range (the machine was shared: "
+                 "see the observations below).\n")
+        L.append("| function | runs | primal ns before | reverse ns before | **before / primal** (range) | "
+                 "primal ns after | reverse ns after | **after / primal** (range) | B/op after |")
+        L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+        def median(xs):
+            xs = sorted(xs)
+            n = len(xs)
+            return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+        medians = {"before": [], "after": []}
         for c, title in rows:
             cells = []
+            allocs = []
             for side in ("before", "after"):
-                t = tables[side]
-                p, r = t[(c, "primal")], t[(c, "reverseValueAndGradient")]
-                ratios[side].append((title, ratio(r["score"], p["score"])))
-                cells.append(f"{fmt_ns(p['score'])}{fmt_err(p['error'])} | "
-                             f"{fmt_ns(r['score'])}{fmt_err(r['error'])} | "
-                             f"**{fmt_ratio(ratio(r['score'], p['score']))}**")
-            r = tables["after"][(c, "reverseValueAndGradient")]
-            L.append(f"| {title} | {cells[0]} | {cells[1]} | {fmt_alloc(r['alloc'], r['score'])} |")
-        gb = geomean([v for _, v in ratios["before"]])
-        ga = geomean([v for _, v in ratios["after"]])
-        L.append(f"\nGeometric mean of reverse / primal over these {len(rows)} functions: before "
-                 f"**{fmt2(gb)}**, after **{fmt2(ga)}**.\n")
-        L.append("| target (issue 14) | before | after | measured after |")
+                ps, rs, qs = [], [], []
+                for _, t in runs:
+                    p, r = t[side].get((c, "primal")), t[side].get((c, "reverseValueAndGradient"))
+                    if p and r:
+                        ps.append(p["score"])
+                        rs.append(r["score"])
+                        qs.append(r["score"] / p["score"])
+                        if side == "after" and r["alloc"] is not None:
+                            allocs.append((r["alloc"], r["score"]))
+                m = median(qs)
+                medians[side].append((title, m))
+                cells.append(f"{fmt_ns(median(ps))} | {fmt_ns(median(rs))} | **{fmt_ratio(m)}** "
+                             f"({fmt_ratio(min(qs))}–{fmt_ratio(max(qs))})")
+            alloc = max(allocs) if allocs else (None, None)
+            L.append(f"| {title} | {len(qs)} | {cells[0]} | {cells[1]} | {fmt_alloc(*alloc)} |")
+        gb = geomean([v for _, v in medians["before"]])
+        ga = geomean([v for _, v in medians["after"]])
+        L.append(f"\nGeometric mean of the median reverse / primal over these {len(rows)} functions: "
+                 f"before **{fmt2(gb)}**, after **{fmt2(ga)}**.\n")
+        L.append("| target (issue 14), on the medians | before | after | measured after |")
         L.append("|---|---|---|---|")
         L.append(f"| every straight-line function ≤ 2.5 × its primal | "
-                 f"{met(all(v <= 2.5 for _, v in ratios['before']))} | "
-                 f"{met(all(v <= 2.5 for _, v in ratios['after']))} | "
-                 + "; ".join(f"{k} {v:.2f}" for k, v in ratios["after"]) + " |")
+                 f"{met(all(v <= 2.5 for _, v in medians['before']))} | "
+                 f"{met(all(v <= 2.5 for _, v in medians['after']))} | "
+                 + "; ".join(f"{k} {v:.2f}" for k, v in medians["after"]) + " |")
         L.append(f"| geometric mean ≤ 1.5 | {met(gb <= 1.5)} | {met(ga <= 1.5)} | {ga:.2f} |\n")
 
 
