@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-CLASSES = ("Rosenbrock BlackScholes LogisticLoss BundleAdjustment GaussianMixture Chain Horner Rk4"
+CLASSES = ("Rosenbrock Beale GoldsteinPrice BlackScholes LogisticLoss BundleAdjustment GaussianMixture Chain Horner Rk4"
            " HelperCalls").split()
 
 

@@ -20,6 +20,8 @@ import sys
 
 FUNCTIONS = [  # (benchmark class, title, inputs)
     ("RosenbrockBench", "Rosenbrock", 2),
+    ("BealeBench", "Beale", 2),
+    ("GoldsteinPriceBench", "Goldstein–Price", 2),
     ("BlackScholesBench", "Black-Scholes call", 5),
     ("BlackScholesErfBench", "Black-Scholes call, Hipparchus erfc with a @DerivativeOf rule", 5),
     ("LogisticLossBench", "Logistic loss", 10),
@@ -369,6 +371,96 @@ def render_run(L, heading, t, info, functions, straight_line_means):
         L.append("")
 
 
+# Before/after comparisons of the straight-line functions made by compare-builds.sh (files
+# <Class>-before.json and <Class>-after.json, ClassBench without "Bench"): (folder, heading,
+# what changed). Issue 14's targets: every reverse / primal <= 2.5, geometric mean <= 1.5.
+STRAIGHT_LINE_AB = [
+    ("accumulation-ab", "Adjoint accumulation (issue 14): straight-line functions before and after",
+     "`transform/AdjointSums` sums the contributions to each adjoint once, as a balanced sum, and "
+     "equal contributions as one term times their count"),
+]
+
+
+def render_straight_line_ab(L, results):
+    """The straight-line functions' reverse / primal before and after a change, measured class
+    by class in one session (compare-builds.sh), possibly several times (the folder and its
+    subfolders round*): per run the ratio of the two benchmarks of one JVM, then the median over
+    the runs, with the geometric means of the medians."""
+    for folder, heading, change in STRAIGHT_LINE_AB:
+        base = os.path.join(results, folder)
+        runs = []
+        for d in [base] + sorted(glob.glob(os.path.join(base, "round*"))):
+            tables = {}
+            for side in ("before", "after"):
+                t = {}
+                for path in glob.glob(os.path.join(d, f"*-{side}.json")):
+                    try:
+                        t.update(jmh_table(load(path)))
+                    except ValueError:
+                        print(f"skipping {path}: not complete JSON (a run in progress?)",
+                              file=sys.stderr)
+                tables[side] = t
+            if tables["before"] and tables["after"]:
+                runs.append((os.path.relpath(d, results), tables))
+        rows = [(c, title) for c, title, _ in STRAIGHT
+                if any(all(get(t[s], c, m) is not None for s in ("before", "after")
+                           for m in ("primal", "reverseValueAndGradient")) for _, t in runs)]
+        if not rows:
+            continue
+        L.append(f"## {heading}\n")
+        settings = "; ".join(
+            f"`results/{name}/`: {any_r['forks']} fork{'s' if any_r['forks'] != 1 else ''}, warm-up "
+            f"{any_r['warmup']}, measurement {any_r['measurement']}"
+            for name, t in runs for any_r in [next(iter(t["after"].values()))])
+        jdk = next(iter(runs[0][1]["after"].values()))["jdk"]
+        L.append(f"{change}. Each run is `CLASSES=... VARIANTS='(primal|reverseValueAndGradient)$' "
+                 f"ad-samples/src/bench/compare-builds.sh BEFORE AFTER DIR` (the two builds' benchmarks "
+                 f"of one class one after the other, `-prof gc`), JDK {jdk}; {len(runs)} runs: {settings}. "
+                 "Per run, reverse / primal is the ratio of the two benchmarks of one JMH invocation; "
+                 "the table gives its median over the runs and its range (the machine was shared: "
+                 "see the observations below).\n")
+        L.append("| function | runs | primal ns before | reverse ns before | **before / primal** (range) | "
+                 "primal ns after | reverse ns after | **after / primal** (range) | B/op after |")
+        L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+        def median(xs):
+            xs = sorted(xs)
+            n = len(xs)
+            return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+        medians = {"before": [], "after": []}
+        for c, title in rows:
+            cells = []
+            allocs = []
+            for side in ("before", "after"):
+                ps, rs, qs = [], [], []
+                for _, t in runs:
+                    p, r = t[side].get((c, "primal")), t[side].get((c, "reverseValueAndGradient"))
+                    if p and r:
+                        ps.append(p["score"])
+                        rs.append(r["score"])
+                        qs.append(r["score"] / p["score"])
+                        if side == "after" and r["alloc"] is not None:
+                            allocs.append((r["alloc"], r["score"]))
+                m = median(qs)
+                medians[side].append((title, m))
+                cells.append(f"{fmt_ns(median(ps))} | {fmt_ns(median(rs))} | **{fmt_ratio(m)}** "
+                             f"({fmt_ratio(min(qs))}–{fmt_ratio(max(qs))})")
+            alloc = max(allocs) if allocs else (None, None)
+            L.append(f"| {title} | {len(qs)} | {cells[0]} | {cells[1]} | {fmt_alloc(*alloc)} |")
+        gb = geomean([v for _, v in medians["before"]])
+        ga = geomean([v for _, v in medians["after"]])
+        L.append(f"\nGeometric mean of the median reverse / primal over these {len(rows)} functions: "
+                 f"before **{fmt2(gb)}**, after **{fmt2(ga)}**.\n")
+        L.append("| target (issue 14), on the medians | before | after | measured after |")
+        L.append("|---|---|---|---|")
+        L.append(f"| every straight-line function ≤ 2.5 × its primal | "
+                 f"{met(all(v <= 2.5 for _, v in medians['before']))} | "
+                 f"{met(all(v <= 2.5 for _, v in medians['after']))} | "
+                 + "; ".join(f"{k} {v:.2f}" for k, v in medians["after"]) + " |")
+        L.append(f"| geometric mean ≤ 1.5 | {met(gb <= 1.5)} | {met(ga <= 1.5)} | {ga:.2f} |\n")
+
+
 def main(argv):
     results, out_path = argv[1], argv[2]
     runs = {}
@@ -427,6 +519,8 @@ def main(argv):
     for jdk in jdks:
         render_run(L, f"Results on JDK {jdk}", runs[jdk]["table"], runs[jdk]["info"], FUNCTIONS,
                    True)
+
+    render_straight_line_ab(L, results)
 
     # named partial runs (run-benchmarks.sh with RUN_NAME): the array-parameter functions
     named = []

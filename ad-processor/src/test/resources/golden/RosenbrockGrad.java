@@ -51,16 +51,12 @@ final class RosenbrockGrad {
     // reverse sweep
     // adjoint of line 10: return a * a + 100 * b * b;
     double t3Bar = b;
-    double bBar = t3;
-    bBar += t3Bar * 100.0;
-    double aBar = a;
-    aBar += a;
+    double bBar = t3 + t3Bar * 100.0;
+    double aBar = a * 2.0;
     // adjoint of line 9: double b = y - x * x;
     double t1Bar = -bBar;
-    double xBar = t1Bar * x;
-    xBar += t1Bar * x;
     // adjoint of line 8: double a = 1 - x;
-    xBar -= aBar;
+    double xBar = t1Bar * x * 2.0 - aBar;
     gradient[0] = xBar;
     gradient[1] = bBar;
     return result;
@@ -119,16 +115,12 @@ final class RosenbrockGrad {
     // reverse sweep
     // adjoint of line 10: return a * a + 100 * b * b;
     double t3Bar = seed * b;
-    double bBar = seed * t3;
-    bBar += t3Bar * 100.0;
-    double aBar = seed * a;
-    aBar += seed * a;
+    double bBar = seed * t3 + t3Bar * 100.0;
+    double aBar = seed * a * 2.0;
     // adjoint of line 9: double b = y - x * x;
     double t1Bar = -bBar;
-    double xBar = t1Bar * x;
-    xBar += t1Bar * x;
     // adjoint of line 8: double a = 1 - x;
-    xBar -= aBar;
+    double xBar = t1Bar * x * 2.0 - aBar;
     adjoints[0] += xBar;
     adjoints[1] += bBar;
     return result;
@@ -155,16 +147,12 @@ final class RosenbrockGrad {
     // reverse sweep
     // adjoint of line 10: return a * a + 100 * b * b;
     double t3Bar = seed * b;
-    double bBar = seed * t3;
-    bBar += t3Bar * 100.0;
-    double aBar = seed * a;
-    aBar += seed * a;
+    double bBar = seed * t3 + t3Bar * 100.0;
+    double aBar = seed * a * 2.0;
     // adjoint of line 9: double b = y - x * x;
     double t1Bar = -bBar;
-    double xBar = t1Bar * x;
-    xBar += t1Bar * x;
     // adjoint of line 8: double a = 1 - x;
-    xBar -= aBar;
+    double xBar = t1Bar * x * 2.0 - aBar;
     tape.pushDouble(xBar);
     tape.pushDouble(bBar);
     return result;
@@ -204,16 +192,12 @@ final class RosenbrockGrad {
     // reverse sweep
     // adjoint of line 10: return a * a + 100 * b * b;
     double t1Bar = seed * b;
-    double bBar = seed * t1;
-    bBar += t1Bar * 100.0;
-    double aBar = seed * a;
-    aBar += seed * a;
+    double bBar = seed * t1 + t1Bar * 100.0;
+    double aBar = seed * a * 2.0;
     // adjoint of line 9: double b = y - x * x;
     double t2Bar = -bBar;
-    double xBar = t2Bar * x;
-    xBar += t2Bar * x;
     // adjoint of line 8: double a = 1 - x;
-    xBar -= aBar;
+    double xBar = t2Bar * x * 2.0 - aBar;
     tape.pushDouble(xBar);
     tape.pushDouble(bBar);
   }

@@ -191,7 +191,7 @@ public final class Adjoint {
 
   /** As {@link #of(Function, Output)}, with the analysis of {@code primal} made once. */
   public static Function of(Function primal, FlowAnalysis flow, Output output) {
-    return new Adjoint(primal, flow).transform(output);
+    return AdjointSums.of(new Adjoint(primal, flow).transform(output));
   }
 
   /**
@@ -206,7 +206,7 @@ public final class Adjoint {
   public static Function withSplitCalls(Function primal, FlowAnalysis flow, Output output) {
     Adjoint adjoint = new Adjoint(primal, flow);
     adjoint.splitCalls = true;
-    return adjoint.transform(output);
+    return AdjointSums.of(adjoint.transform(output));
   }
 
   /**
@@ -230,7 +230,8 @@ public final class Adjoint {
   public static Optional<Split> split(Function primal, FlowAnalysis flow) {
     Adjoint adjoint = new Adjoint(primal, flow);
     adjoint.splitCalls = true;
-    return adjoint.splitProgram();
+    return adjoint.splitProgram()
+        .map(halves -> new Split(halves.record(), AdjointSums.of(halves.replay())));
   }
 
   /**
@@ -241,7 +242,7 @@ public final class Adjoint {
   public static Function withActiveSeed(Function primal, FlowAnalysis flow, Output output) {
     Adjoint adjoint = new Adjoint(primal, flow);
     adjoint.activeSeed = true;
-    return adjoint.transform(output);
+    return AdjointSums.of(adjoint.transform(output));
   }
 
   /**
@@ -253,7 +254,7 @@ public final class Adjoint {
    */
   static Function reverseSegment(Function primal, FlowAnalysis flow, Segments.Segment segment,
       boolean last) {
-    return new Adjoint(primal, flow).segment(segment, last);
+    return AdjointSums.of(new Adjoint(primal, flow).segment(segment, last));
   }
 
   private Function segment(Segments.Segment segment, boolean last) {

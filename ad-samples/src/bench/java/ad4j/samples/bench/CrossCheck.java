@@ -17,6 +17,8 @@ public final class CrossCheck {
    */
   public static void main(String[] args) {
     check("Rosenbrock", rosenbrock());
+    check("Beale", beale());
+    check("GoldsteinPrice", goldsteinPrice());
     check("BlackScholes", blackScholes());
     check("BlackScholesErf", blackScholesErf());
     check("LogisticLoss", logistic());
@@ -37,6 +39,18 @@ public final class CrossCheck {
 
   private static Object[] rosenbrock() {
     RosenbrockBench b = new RosenbrockBench();
+    b.setup();
+    return b.gradients();
+  }
+
+  private static Object[] beale() {
+    BealeBench b = new BealeBench();
+    b.setup();
+    return b.gradients();
+  }
+
+  private static Object[] goldsteinPrice() {
+    GoldsteinPriceBench b = new GoldsteinPriceBench();
     b.setup();
     return b.gradients();
   }

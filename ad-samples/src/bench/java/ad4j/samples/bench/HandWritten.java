@@ -19,6 +19,37 @@ final class HandWritten {
     return a * a + 100 * b * b;
   }
 
+  /** {@link Polynomials#beale} and its gradient, each residual's partials written out. */
+  static double beale(double x, double y, double[] gradient) {
+    double y2 = y * y;
+    double y3 = y2 * y;
+    double a = 1.5 - x + x * y;
+    double b = 2.25 - x + x * y2;
+    double c = 2.625 - x + x * y3;
+    gradient[0] = 2 * (a * (y - 1) + b * (y2 - 1) + c * (y3 - 1));
+    gradient[1] = 2 * x * (a + 2 * b * y + 3 * c * y2);
+    return a * a + b * b + c * c;
+  }
+
+  /** {@link Polynomials#goldsteinPrice} and its gradient, by the product rule. */
+  static double goldsteinPrice(double x, double y, double[] gradient) {
+    double s = x + y + 1;
+    double p = 19 - 14 * x + 3 * x * x - 14 * y + 6 * x * y + 3 * y * y;
+    double d = 2 * x - 3 * y;
+    double q = 18 - 32 * x + 12 * x * x + 48 * y - 36 * x * y + 27 * y * y;
+    double s2 = s * s;
+    double d2 = d * d;
+    double first = 1 + s2 * p;
+    double second = 30 + d2 * q;
+    // p has the same partial in x and in y
+    double firstX = 2 * s * p + s2 * (6 * x + 6 * y - 14);
+    double secondX = 4 * d * q + d2 * (24 * x - 36 * y - 32);
+    double secondY = -6 * d * q + d2 * (54 * y - 36 * x + 48);
+    gradient[0] = firstX * second + first * secondX;
+    gradient[1] = firstX * second + first * secondY;
+    return first * second;
+  }
+
   /** Price and the closed-form first derivatives (delta, ∂/∂K, ∂/∂T, rho, vega). */
   static double callPrice(double s, double k, double t, double r, double sigma,
       double[] gradient) {

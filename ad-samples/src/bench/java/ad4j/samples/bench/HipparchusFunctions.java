@@ -35,6 +35,27 @@ final class HipparchusFunctions {
     return a.multiply(a).add(b.multiply(100).multiply(b));
   }
 
+  /** {@link Polynomials#beale}. */
+  static <T extends CalculusFieldElement<T>> T beale(T x, T y) {
+    T y2 = y.multiply(y);
+    T y3 = y2.multiply(y);
+    T a = x.negate().add(1.5).add(x.multiply(y));
+    T b = x.negate().add(2.25).add(x.multiply(y2));
+    T c = x.negate().add(2.625).add(x.multiply(y3));
+    return a.multiply(a).add(b.multiply(b)).add(c.multiply(c));
+  }
+
+  /** {@link Polynomials#goldsteinPrice}. */
+  static <T extends CalculusFieldElement<T>> T goldsteinPrice(T x, T y) {
+    T s = x.add(y).add(1);
+    T p = x.multiply(-14).add(19).add(x.multiply(3).multiply(x)).subtract(y.multiply(14))
+        .add(x.multiply(6).multiply(y)).add(y.multiply(3).multiply(y));
+    T d = x.multiply(2).subtract(y.multiply(3));
+    T q = x.multiply(-32).add(18).add(x.multiply(12).multiply(x)).add(y.multiply(48))
+        .subtract(x.multiply(36).multiply(y)).add(y.multiply(27).multiply(y));
+    return s.multiply(s).multiply(p).add(1).multiply(d.multiply(d).multiply(q).add(30));
+  }
+
   /** {@link ExtendedRosenbrock#value}: {@code Σ 100 (x_{i+1} − x_i²)² + (1 − x_i)²}. */
   static <T extends CalculusFieldElement<T>> T extendedRosenbrock(T[] x) {
     T sum = x[0].getField().getZero();

@@ -1,0 +1,504 @@
+package ad4j.processor.transform;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.ElementStore;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Push;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.SourceLine;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Throw;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import ad4j.processor.rules.Site;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Adjoint accumulation, a pass on the programs {@link Adjoint} makes. The reverse sweep adds
+ * each contribution to an adjoint where it arises, one statement after another
+ * ({@code double xBar = cBar * y3; xBar -= cBar; xBar += bBar * y2; ...}): each addition waits
+ * for the one before, a serial chain as long as the number of contributions, although the
+ * contributions themselves are independent. This pass sums the contributions of such a run
+ * (consecutive additions into one adjoint in one block, nothing reading the adjoint in between)
+ * once, where the run ends, as a balanced sum ({@code (a + b) - (c + d)}): the chain becomes
+ * logarithmic in length, which the processor's instruction-level parallelism can use. A
+ * contribution that occurs several times ({@code xBar += t * x; xBar += t * x}, from
+ * {@code x * x}) is added once times its count ({@code t * x * 2.0}; for two, exactly the same
+ * number).
+ *
+ * <p>The sums are reassociated, so the last bits of a gradient may change (not the primal's
+ * value, which this pass never touches: it rewrites only additions into adjoint variables). A
+ * contribution's formula moves to the sum only when it is pure arithmetic on values that do not
+ * change in between; otherwise it stays where it was computed (as a local), and a contribution
+ * that reads a variable that changes before the end of the run ends the run there.
+ */
+public final class AdjointSums {
+  /** The number of uses of each value in the whole program. */
+  private final Map<Value, Integer> uses = new HashMap<>();
+  private final IrBuilder builder;
+
+  private AdjointSums(Function program) {
+    this.builder = new IrBuilder(Ids.next(program));
+    countUses(program.body());
+  }
+
+  /** {@code program} with the contributions to each adjoint summed as described above. */
+  public static Function of(Function program) {
+    AdjointSums pass = new AdjointSums(program);
+    return program.with(program.parameters(), pass.block(program.body()));
+  }
+
+  private Block block(Block block) {
+    List<Statement> statements = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof If branch) {
+        statements.add(new If(branch.id(), branch.condition(), block(branch.thenBlock()),
+            block(branch.elseBlock()), branch.line()));
+      } else if (statement instanceof Loop loop) {
+        statements.add(new Loop(loop.id(), block(loop.condition()), loop.test(),
+            loop.testFirst(), block(loop.body()), block(loop.update()), loop.line()));
+      } else {
+        statements.add(statement);
+      }
+    }
+    return new Block(new BlockRewrite(statements).result());
+  }
+
+  /** Whether {@code variable} is an adjoint that a reverse sweep sums into. */
+  private static boolean isAdjoint(Variable variable) {
+    return variable.base() != null && variable.name().equals("Bar")
+        && variable.type() == NumericType.DOUBLE;
+  }
+
+  /** One contribution: its operand, its sign, and where it is added. */
+  private record Term(Operand operand, boolean negated, int position) {}
+
+  /** {@code sum = V ± term} at {@code position - 1}, {@code V = sum} at {@code position}. */
+  private record Step(Variable variable, Term term) {}
+
+  /**
+   * A run of contributions to one adjoint: from its declaration ({@code declared}) or added to
+   * its current value.
+   */
+  private record Run(Variable variable, boolean declared, List<Term> terms) {
+    int end() {
+      return terms.get(terms.size() - 1).position();
+    }
+  }
+
+  /** The rewrite of one block's statements (nested blocks are done already). */
+  private final class BlockRewrite {
+    private final List<Statement> statements;
+    /** Where each value defined by an instruction of this block is defined. */
+    private final Map<Value, Integer> definedAt = new HashMap<>();
+    /** Per variable, the positions of the statements that assign it (nested ones included). */
+    private final Map<Variable, List<Integer>> assignedAt = new HashMap<>();
+    /** The positions whose statement goes away, and the statements that replace others. */
+    private final Set<Integer> removed = new HashSet<>();
+    private final Map<Integer, List<Statement>> replaced = new HashMap<>();
+
+    BlockRewrite(List<Statement> statements) {
+      this.statements = statements;
+      for (int i = 0; i < statements.size(); i++) {
+        if (statements.get(i) instanceof Instruction instruction) {
+          definedAt.put(instruction.result(), i);
+        }
+        Set<Variable> assigned = new HashSet<>();
+        assigned(statements.get(i), assigned);
+        for (Variable variable : assigned) {
+          assignedAt.computeIfAbsent(variable, v -> new ArrayList<>()).add(i);
+        }
+      }
+    }
+
+    List<Statement> result() {
+      for (Run run : runs()) {
+        for (Run part : split(run)) {
+          if (part.terms().size() > 1) {
+            sum(part);
+          }
+        }
+      }
+      if (removed.isEmpty()) {
+        return statements;
+      }
+      List<Statement> out = new ArrayList<>();
+      for (int i = 0; i < statements.size(); i++) {
+        if (replaced.containsKey(i)) {
+          out.addAll(replaced.get(i));
+        } else if (!removed.contains(i)) {
+          out.add(statements.get(i));
+        }
+      }
+      return out;
+    }
+
+    /** The runs of additions into adjoints, in order of their ends' positions per variable. */
+    private List<Run> runs() {
+      Map<Variable, Run> open = new LinkedHashMap<>();
+      List<Run> runs = new ArrayList<>();
+      for (int i = 0; i < statements.size(); i++) {
+        Statement statement = statements.get(i);
+        Step step = step(i);
+        if (step != null) {
+          Run run = open.get(step.variable());
+          if (run == null) {
+            run = new Run(step.variable(), false, new ArrayList<>());
+            open.put(step.variable(), run);
+          }
+          run.terms().add(step.term());
+          continue;
+        }
+        Set<Variable> mentioned = new HashSet<>();
+        mentions(statement, mentioned);
+        Step next = i + 1 < statements.size() ? step(i + 1) : null;
+        if (next != null) {
+          // the sum of the next step reads its own variable as part of the step
+          mentioned.remove(next.variable());
+        }
+        for (Variable variable : mentioned) {
+          Run run = open.remove(variable);
+          if (run != null) {
+            runs.add(run);
+          }
+        }
+        if (statement instanceof Declare declare && isAdjoint(declare.variable())
+            && !isZero(declare.initial()) && !reads(declare.initial(), declare.variable())) {
+          List<Term> terms = new ArrayList<>();
+          terms.add(new Term(declare.initial(), false, i));
+          open.put(declare.variable(), new Run(declare.variable(), true, terms));
+        }
+      }
+      runs.addAll(open.values());
+      return runs;
+    }
+
+    /** The step that stores at {@code i}, or null. */
+    private Step step(int i) {
+      if (i == 0 || !(statements.get(i) instanceof Store store) || !isAdjoint(store.variable())
+          || !(store.value() instanceof Operand.Use use)
+          || !(statements.get(i - 1) instanceof Instruction sum) || sum.result() != use.value()
+          || use.value().origin() != Value.Origin.FORMULA
+          || uses.getOrDefault(use.value(), 0) != 1
+          || !(sum.operation().equals(Operation.ADD)
+              || sum.operation().equals(Operation.SUBTRACT))
+          || !(sum.arguments().get(0) instanceof Operand.Read read)
+          || read.variable() != store.variable()
+          || reads(sum.arguments().get(1), store.variable())) {
+        return null;
+      }
+      return new Step(store.variable(), new Term(sum.arguments().get(1),
+          sum.operation().equals(Operation.SUBTRACT), i));
+    }
+
+    /**
+     * The run cut where a contribution that is a variable's current value would be read too
+     * late: that variable changes before the run's end.
+     */
+    private List<Run> split(Run run) {
+      List<Run> parts = new ArrayList<>();
+      List<Term> terms = run.terms();
+      boolean declared = run.declared();
+      while (!terms.isEmpty()) {
+        int cut = terms.size() - 1;
+        for (int k = 0; k < cut; k++) {
+          Term term = terms.get(k);
+          if (term.operand() instanceof Operand.Read read
+              && writtenBetween(read.variable(), term.position(), terms.get(cut).position())) {
+            cut = k;
+            break;
+          }
+        }
+        parts.add(new Run(run.variable(), declared, terms.subList(0, cut + 1)));
+        terms = terms.subList(cut + 1, terms.size());
+        declared = false;
+      }
+      return parts;
+    }
+
+    /** Replaces a run by one sum at its end. */
+    private void sum(Run run) {
+      int end = run.end();
+      SourceLine line = statements.get(end) instanceof Store store ? store.line()
+          : ((Declare) statements.get(end)).line();
+      // the formulas that move to the end, by position; and per term whether all of it moves
+      Map<Integer, Instruction> moved = new TreeMap<>();
+      List<Map<Integer, Instruction>> parts = new ArrayList<>();
+      List<Boolean> whole = new ArrayList<>();
+      for (Term term : run.terms()) {
+        Map<Integer, Instruction> part = new TreeMap<>();
+        whole.add(collect(term.operand(), term.position(), end, run.variable(), part));
+        parts.add(part);
+      }
+      // equal contributions of the same sign: one term times their count
+      List<Term> kept = new ArrayList<>();
+      List<Integer> counts = new ArrayList<>();
+      Map<List<Object>, Integer> keptAt = new HashMap<>();
+      for (int k = 0; k < run.terms().size(); k++) {
+        Term term = run.terms().get(k);
+        List<Object> key = whole.get(k) ? List.of(term.negated(), key(term.operand())) : null;
+        Integer match = key != null ? keptAt.get(key) : null;
+        if (match != null) {
+          counts.set(match, counts.get(match) + 1);
+          removed.addAll(parts.get(k).keySet()); // its formulas are not needed
+        } else {
+          if (key != null) {
+            keptAt.put(key, kept.size());
+          }
+          kept.add(term);
+          counts.add(1);
+          moved.putAll(parts.get(k));
+        }
+      }
+      Site site = Site.formulas(builder, line);
+      List<Signed> signed = new ArrayList<>();
+      for (int k = 0; k < kept.size(); k++) {
+        Operand operand = kept.get(k).operand();
+        if (counts.get(k) > 1) {
+          operand = site.times(operand, Site.number(counts.get(k)));
+        }
+        signed.add(new Signed(operand, kept.get(k).negated()));
+      }
+      Signed total = balanced(signed, 0, signed.size(), site);
+      Operand value;
+      if (run.declared()) {
+        value = total.negated() ? site.negate(total.operand()) : total.operand();
+      } else {
+        Operand current = new Operand.Read(run.variable());
+        value = total.negated() ? site.minus(current, total.operand())
+            : site.plus(current, total.operand());
+      }
+      List<Statement> replacement = new ArrayList<>(moved.values());
+      replacement.addAll(site.instructionsFor(List.of(value)));
+      replacement.add(run.declared() ? new Declare(run.variable(), value, line)
+          : new Store(run.variable(), value, line));
+      removed.addAll(moved.keySet());
+      for (Term term : run.terms()) {
+        removed.add(term.position());
+        if (statements.get(term.position()) instanceof Store) {
+          removed.add(term.position() - 1); // its sum
+        }
+      }
+      replaced.put(end, replacement);
+    }
+
+    /**
+     * Adds to {@code into} the single-use formulas that compute {@code operand} and may be
+     * computed at {@code end} instead of before {@code position}. Returns whether every
+     * single-use formula of the operand moves, so that the term can be dropped for an equal one
+     * without leaving a formula nobody reads.
+     */
+    private boolean collect(Operand operand, int position, int end, Variable variable,
+        Map<Integer, Instruction> into) {
+      if (!(operand instanceof Operand.Use use) || !definedAt.containsKey(use.value())) {
+        return !(operand instanceof Operand.Read read)
+            || !writtenBetween(read.variable(), position, end);
+      }
+      if (use.value().origin() != Value.Origin.FORMULA
+          || uses.getOrDefault(use.value(), 0) != 1) {
+        return true; // a value of its own, which stays
+      }
+      int at = definedAt.get(use.value());
+      Instruction instruction = (Instruction) statements.get(at);
+      if (!isPure(instruction)) {
+        return false;
+      }
+      for (Operand argument : instruction.arguments()) {
+        if (argument instanceof Operand.Read read
+            && (read.variable() == variable || writtenBetween(read.variable(), at, end))) {
+          return false;
+        }
+      }
+      into.put(at, instruction);
+      boolean all = true;
+      for (Operand argument : instruction.arguments()) {
+        all &= collect(argument, at, end, variable, into);
+      }
+      return all;
+    }
+
+    /** Whether a statement in {@code (from, to]}, nested ones included, assigns the variable. */
+    private boolean writtenBetween(Variable variable, int from, int to) {
+      List<Integer> positions = assignedAt.getOrDefault(variable, List.of());
+      int next = Collections.binarySearch(positions, from + 1);
+      int index = next >= 0 ? next : -next - 1; // the first position after from
+      return index < positions.size() && positions.get(index) <= to;
+    }
+
+    /**
+     * What an operand computes, equal for operands that compute the same: the same value,
+     * variable or constant, or formulas of this block with equal operations on operands that
+     * compute the same.
+     */
+    private Object key(Operand operand) {
+      if (operand instanceof Operand.Constant constant) {
+        return List.of(constant.type(), constant.expression().toString());
+      }
+      if (operand instanceof Operand.Read read) {
+        return read.variable();
+      }
+      Value value = ((Operand.Use) operand).value();
+      Integer at = definedAt.get(value);
+      if (at == null || value.origin() != Value.Origin.FORMULA) {
+        return value;
+      }
+      Instruction instruction = (Instruction) statements.get(at);
+      List<Object> key = new ArrayList<>();
+      key.add(instruction.operation());
+      for (Operand argument : instruction.arguments()) {
+        key.add(key(argument));
+      }
+      return key;
+    }
+  }
+
+  /** A partial sum and whether it is to be subtracted. */
+  private record Signed(Operand operand, boolean negated) {}
+
+  /**
+   * The sum of {@code terms[from, to)} as a balanced tree: halves summed separately, then
+   * added. A negative half is subtracted from a positive one; the sum of two negative halves
+   * is negative ({@code -a - b = -(a + b)}, exactly).
+   */
+  private static Signed balanced(List<Signed> terms, int from, int to, Site site) {
+    if (to - from == 1) {
+      return terms.get(from);
+    }
+    int middle = from + (to - from + 1) / 2;
+    Signed left = balanced(terms, from, middle, site);
+    Signed right = balanced(terms, middle, to, site);
+    if (left.negated() == right.negated()) {
+      return new Signed(site.plus(left.operand(), right.operand()), left.negated());
+    }
+    return left.negated() ? new Signed(site.minus(right.operand(), left.operand()), false)
+        : new Signed(site.minus(left.operand(), right.operand()), false);
+  }
+
+  /**
+   * Whether an instruction may be computed later than where it stands: arithmetic and math
+   * functions of {@code double}s, which neither throw nor read arrays or the tape.
+   */
+  private static boolean isPure(Instruction instruction) {
+    NumericType type = instruction.result().type();
+    if (type != NumericType.DOUBLE && type != NumericType.FLOAT
+        && type != NumericType.BOOLEAN) {
+      return false;
+    }
+    return switch (instruction.operation().form()) {
+      case INFIX, PREFIX, CAST, CALL, SELECT, COPY -> true;
+      default -> false;
+    };
+  }
+
+  private static boolean isZero(Operand operand) {
+    return operand instanceof Operand.Constant constant && constant.knownValue().isPresent()
+        && constant.knownValue().getAsDouble() == 0;
+  }
+
+  private static boolean reads(Operand operand, Variable variable) {
+    return operand instanceof Operand.Read read && read.variable() == variable;
+  }
+
+  /** Adds the variables the statement, nested ones included, assigns. */
+  private static void assigned(Statement statement, Set<Variable> into) {
+    if (statement instanceof Declare declare) {
+      into.add(declare.variable());
+    } else if (statement instanceof Store store) {
+      into.add(store.variable());
+    }
+    for (Block nested : nestedBlocks(statement)) {
+      for (Statement inner : nested.statements()) {
+        assigned(inner, into);
+      }
+    }
+  }
+
+  /** Adds the adjoint variables the statement, nested ones included, reads or assigns. */
+  private static void mentions(Statement statement, Set<Variable> into) {
+    if (statement instanceof Declare declare && isAdjoint(declare.variable())) {
+      into.add(declare.variable());
+    } else if (statement instanceof Store store && isAdjoint(store.variable())) {
+      into.add(store.variable());
+    }
+    for (Operand operand : operands(statement)) {
+      if (operand instanceof Operand.Read read && isAdjoint(read.variable())) {
+        into.add(read.variable());
+      }
+    }
+    for (Block nested : nestedBlocks(statement)) {
+      for (Statement inner : nested.statements()) {
+        mentions(inner, into);
+      }
+    }
+  }
+
+  private static List<Block> nestedBlocks(Statement statement) {
+    if (statement instanceof If branch) {
+      return List.of(branch.thenBlock(), branch.elseBlock());
+    }
+    if (statement instanceof Loop loop) {
+      return List.of(loop.condition(), loop.body(), loop.update());
+    }
+    return List.of();
+  }
+
+  /** The operands a statement reads itself (not those of its nested blocks). */
+  private static List<Operand> operands(Statement statement) {
+    if (statement instanceof Instruction instruction) {
+      return instruction.arguments();
+    } else if (statement instanceof Declare declare) {
+      return List.of(declare.initial());
+    } else if (statement instanceof Store store) {
+      return List.of(store.value());
+    } else if (statement instanceof Return ret) {
+      return ret.value() == null ? List.of() : List.of(ret.value());
+    } else if (statement instanceof If branch) {
+      return List.of(branch.condition());
+    } else if (statement instanceof Loop loop) {
+      return loop.test() == null ? List.of() : List.of(loop.test());
+    } else if (statement instanceof Push push) {
+      return List.of(push.value());
+    } else if (statement instanceof ElementStore store) {
+      return List.of(new Operand.Use(store.array()), store.index(), store.value());
+    } else if (statement instanceof Throw thrown) {
+      List<Operand> operands = new ArrayList<>(thrown.arguments());
+      for (Object part : thrown.messageParts()) {
+        if (part instanceof Operand operand) {
+          operands.add(operand);
+        }
+      }
+      return operands;
+    }
+    return List.of();
+  }
+
+  private void countUses(Block block) {
+    for (Statement statement : block.statements()) {
+      for (Operand operand : operands(statement)) {
+        if (operand instanceof Operand.Use use) {
+          uses.merge(use.value(), 1, Integer::sum);
+        }
+      }
+      for (Block nested : nestedBlocks(statement)) {
+        countUses(nested);
+      }
+    }
+  }
+}

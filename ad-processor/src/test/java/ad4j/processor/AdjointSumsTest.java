@@ -1,0 +1,172 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Adjoint accumulation ({@code transform/AdjointSums}): the contributions to one adjoint are
+ * summed once, as a balanced sum, and equal ones are one term times their count. The gradients
+ * stay those of the user's method (finite differences, forward mode against reverse mode), and
+ * the generated code shows the sums.
+ */
+class AdjointSumsTest {
+  private static final String SOURCE = """
+      package com.example;
+
+      import ad4j.Differentiable;
+
+      final class Sums {
+        /** x * x: the same contribution twice. */
+        @Differentiable
+        static double square(double x, double y) {
+          return x * x * y;
+        }
+
+        /** Four independent contributions to x. */
+        @Differentiable
+        static double four(double x, double y) {
+          double a = Math.sin(y);
+          double b = Math.cos(y);
+          double c = Math.exp(y);
+          double d = Math.sqrt(y);
+          return x * a + x * b + x * c + x * d;
+        }
+
+        /** Beale's function: many contributions of both signs to both inputs. */
+        @Differentiable
+        static double beale(double x, double y) {
+          double y2 = y * y;
+          double y3 = y2 * y;
+          double a = 1.5 - x + x * y;
+          double b = 2.25 - x + x * y2;
+          double c = 2.625 - x + x * y3;
+          return a * a + b * b + c * c;
+        }
+
+        /** Subtracted and repeated contributions, some cancelling. */
+        @Differentiable
+        static double signs(double x, double y) {
+          double a = x - y * x;
+          double b = y - x * x;
+          double c = -x - x;
+          return a * b - c * a + x * y - x * y + b * b;
+        }
+
+        /** Contributions inside a loop body, to values and variables outside it. */
+        @Differentiable
+        static double loop(double x, double y) {
+          double s = x;
+          for (int i = 0; i < 4; i++) {
+            s = s * y + x * x - Math.sin(x * y) + x;
+          }
+          return s * x;
+        }
+
+        /** Contributions in branches and after them. */
+        @Differentiable
+        static double branch(double x, double y) {
+          double r;
+          if (x > y) {
+            r = x * x + x * y + y;
+          } else {
+            r = x * y * y - x;
+          }
+          return r * x + r * y + x * y;
+        }
+      }
+      """;
+
+  private static final List<String> FUNCTIONS =
+      List.of("square", "four", "beale", "signs", "loop", "branch");
+
+  private static InProcessCompiler.Compiled compiled;
+  private static String generated;
+
+  @BeforeAll
+  static void compile() {
+    // warnings fail the compilation: the sums must not bring any
+    compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Sums", SOURCE);
+    try {
+      generated = compiled.compilation().generatedSourceFile("com.example.SumsGrad")
+          .orElseThrow().getCharContent(true).toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void gradientsMatchFiniteDifferencesAndForwardMode() {
+    double[][] points = {{0.7, 1.3}, {1.6, 0.4}, {-0.8, 2.1}, {3, 0.5}};
+    for (String name : FUNCTIONS) {
+      CompiledFunction f = compiled.function("com.example.Sums", name, 2);
+      for (double[] point : points) {
+        DerivativeChecks.checkAt(f, point);
+      }
+    }
+  }
+
+  /** {@code x * x}: {@code xBar = t1Bar * x; xBar += t1Bar * x} became one term, times 2. */
+  @Test
+  void aRepeatedContributionIsOneTermTimesItsCount() {
+    String body = method("squareValueAndGradient");
+    assertThat(body).contains("double xBar = t1Bar * x * 2.0;\n");
+    assertThat(assignmentsOf("xBar", body)).isEqualTo(1);
+    // c = -x - x: the two subtracted contributions are one term as well
+    assertThat(method("signsValueAndGradient")).contains(" - cBar * 2.0 ");
+  }
+
+  /**
+   * Four independent contributions are summed once, pairwise: {@code (d + c) + (b + a)}, two
+   * additions deep, where the reverse sweep added them one after another (three deep).
+   */
+  @Test
+  void independentContributionsFormABalancedSum() {
+    String body = method("fourValueAndGradient");
+    assertThat(body).contains("double xBar = d + c + (b + a);\n");
+    assertThat(assignmentsOf("xBar", body)).isEqualTo(1);
+    String beale = method("bealeValueAndGradient");
+    assertThat(assignmentsOf("xBar", beale)).isEqualTo(1);
+    assertThat(assignmentsOf("yBar", beale)).isEqualTo(1);
+  }
+
+  /**
+   * In a loop body, the contributions of one iteration to an adjoint summed across iterations
+   * are added to it in one statement: one addition per iteration on the loop-carried chain.
+   */
+  @Test
+  void aLoopBodyAddsItsContributionsOnce() {
+    String body = method("loopValueAndGradient");
+    String reverseLoop = body.substring(body.indexOf("for (int iteration1"));
+    assertThat(reverseLoop).contains("xBar += t7Bar + t4Bar * y + t2Bar * x * 2.0;\n");
+    assertThat(assignmentsOf("xBar", reverseLoop)).isEqualTo(2); // and once after the loop
+  }
+
+  /** How many statements of {@code code} assign or add to {@code variable}. */
+  private static int assignmentsOf(String variable, String code) {
+    Matcher matcher = Pattern.compile("\\b" + variable + " [-+]?= ").matcher(code);
+    int count = 0;
+    while (matcher.find()) {
+      count++;
+    }
+    return count;
+  }
+
+  /** The body of the generated method {@code name}. */
+  private static String method(String name) {
+    Matcher start = Pattern.compile("static double " + name + "\\(").matcher(generated);
+    assertThat(start.find()).isTrue();
+    int end = generated.indexOf("\n  }\n", start.end());
+    return generated.substring(start.end(), end);
+  }
+}
