@@ -54,6 +54,53 @@ class LongMethodTest {
     assertThat(Tape.current().size()).isEqualTo(0);
   }
 
+  /** {@link #chain} with argument checks before the chain. */
+  private static String checkedChain(int statements) {
+    return chain(statements).replace("double a, double b) {\n", "double a, double b) {\n"
+        + "    if (a <= 0) {\n"
+        + "      throw new IllegalArgumentException(\"a must be positive: \" + a);\n"
+        + "    }\n"
+        + "    if (b > 2) { throw new ArithmeticException(\"b > 2\"); }\n");
+  }
+
+  @Test
+  void argumentChecksAtTheStartDoNotKeepALongChainWhole() throws Exception {
+    Compiled compiled = InProcessCompiler.compileWith(java.util.List.of("-Xlint:all", "-Werror"),
+        "com.example.Chain", checkedChain(500));
+
+    Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/ChainGrad.class");
+    assertThat(generated.keySet()).contains("chainForward1(Lad4j/runtime/Tape;DDDD)V");
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+    CompiledFunction f = compiled.function("com.example.Chain", "chain", 4);
+    DerivativeChecks.checkAt(f, 0.3, 0.2, 0.99, 0.98);
+    DerivativeChecks.checkAt(f, -0.1, 0.5, 0.97, 1.0);
+
+    // every member checks first, as the user's method does, and leaves the tape empty
+    Class<?> grad = compiled.load("com.example.ChainGrad");
+    Object[][] calls = {
+        {"chainGradient", new Object[] {0.3, 0.2, -1.0, 0.9}},
+        {"chainValueAndGradient", new Object[] {0.3, 0.2, -1.0, 0.9, new double[4]}},
+        {"chainTangent", new Object[] {0.3, 0.2, -1.0, 0.9, 1.0, 0.0, 0.0, 0.0}},
+        {"chainPullback", new Object[] {0.3, 0.2, -1.0, 0.9, 1.0, new double[4]}}};
+    for (Object[] call : calls) {
+      java.lang.reflect.Method member = java.util.Arrays.stream(grad.getDeclaredMethods())
+          .filter(m -> m.getName().equals(call[0])
+              && m.getParameterCount() == ((Object[]) call[1]).length
+              && m.getParameterTypes()[0] == double.class)
+          .findFirst().orElseThrow();
+      member.setAccessible(true);
+      java.lang.reflect.InvocationTargetException thrown = org.junit.jupiter.api.Assertions
+          .assertThrows(java.lang.reflect.InvocationTargetException.class,
+              () -> member.invoke(null, (Object[]) call[1]));
+      assertWithMessage("%s", call[0]).that(thrown.getCause())
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThat(thrown.getCause()).hasMessageThat().isEqualTo("a must be positive: -1.0");
+    }
+    assertThat(Tape.current().size()).isEqualTo(0);
+  }
+
   /** Three long overloads whose segment methods' parameter lists coincide across overloads. */
   private static String overloads() {
     StringBuilder source = new StringBuilder(

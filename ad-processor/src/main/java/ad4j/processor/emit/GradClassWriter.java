@@ -9,6 +9,7 @@ import ad4j.processor.transform.Adjoint;
 import ad4j.processor.transform.ArraySlots;
 import ad4j.processor.transform.DeadCode;
 import ad4j.processor.transform.FlowAnalysis;
+import ad4j.processor.transform.Guards;
 import ad4j.processor.transform.SegmentCalls;
 import ad4j.processor.transform.Segments;
 import ad4j.processor.transform.Tangent;
@@ -21,6 +22,7 @@ import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -170,6 +172,8 @@ public final class GradClassWriter {
     private Segments segments;
     /** The programs that call the segments' programs; null when the method stays whole. */
     private SegmentCalls segmentCalls;
+    /** The argument checks before the segments of a split method; null when none. */
+    private Guards guards;
     /** The analysis of the function, shared by all its writers: it is the same for each. */
     private final FlowAnalysis flow;
     /** What reverse mode differentiates: the function, with slots on its reads of arrays. */
@@ -219,6 +223,15 @@ public final class GradClassWriter {
       }
       // methods with array parameters stay whole: segments hand over doubles only
       Segments candidate = function.hasActiveArrays() ? null : Segments.of(function, flow);
+      if (candidate == null && !function.hasActiveArrays()) {
+        // argument checks at the start do not keep a long straight-line method whole: every
+        // member runs them first, then the segments of the rest
+        Optional<Guards> checked = Guards.of(function);
+        if (checked.isPresent()) {
+          candidate = Segments.of(checked.get().rest(), new FlowAnalysis(checked.get().rest()));
+          guards = candidate == null ? null : checked.get();
+        }
+      }
       MethodSpec valueAndGradient;
       MethodSpec tangent;
       if (candidate != null
@@ -787,12 +800,18 @@ public final class GradClassWriter {
     /** From now on, the members call the programs of {@code split}'s segments. */
     private void split(Segments split) {
       segments = split;
-      segmentCalls = new SegmentCalls(function, split, segmentSuffix);
+      segmentCalls = new SegmentCalls(guards == null ? function : guards.rest(), split,
+          segmentSuffix);
+    }
+
+    /** A program calling the segments, after the method's argument checks if it has some. */
+    private Function checkedFirst(Function program) {
+      return guards == null ? program : guards.checkedFirst(program);
     }
 
     /** The reverse-mode program that writes {@code output}: whole, or calling the segments. */
     private Function reverseProgram(Adjoint.Output output) {
-      return segments != null ? segmentCalls.reverse(output)
+      return segments != null ? checkedFirst(segmentCalls.reverse(output))
           : Adjoint.withSplitCalls(reverseFunction, reverseFlow, output);
     }
 
@@ -962,7 +981,7 @@ public final class GradClassWriter {
 
     MethodSpec tangent() {
       NameAllocator names = names();
-      Function program = segments != null ? segmentCalls.tangent()
+      Function program = segments != null ? checkedFirst(segmentCalls.tangent())
           : Tangent.of(DeadCode.removeFrom(function));
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
