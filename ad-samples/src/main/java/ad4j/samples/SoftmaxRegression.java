@@ -65,6 +65,66 @@ public final class SoftmaxRegression {
   }
 
   /**
+   * The same loss as {@link #loss}, written as one often writes it: an array of the scores of
+   * each sample, made in the loop, and helpers for the dot product and the log-sum-exp. ad4j
+   * records each sample's array for the reverse sweep of the calls that take it.
+   *
+   * @param W the weights, one row per class, each as long as a row of {@code x}
+   * @param b the biases, one per class
+   * @param x the features, one row per sample
+   * @param c the class of each sample, from 0 to {@code W.length − 1}
+   * @return the mean cross-entropy
+   */
+  @Differentiable
+  public static double lossWithScores(double[][] W, double[] b, @NoDerivative double[][] x,
+      @NoDerivative int[] c) {
+    double sum = 0;
+    for (int i = 0; i < x.length; i++) {
+      double[] z = new double[W.length];
+      for (int k = 0; k < W.length; k++) {
+        z[k] = b[k] + dot(W[k], x[i]);
+      }
+      sum += logSumExp(z) - z[c[i]];
+    }
+    return sum / x.length;
+  }
+
+  /**
+   * The dot product.
+   *
+   * @param u a vector
+   * @param v a vector as long as {@code u}
+   * @return {@code u · v}
+   */
+  @Differentiable
+  public static double dot(double[] u, double[] v) {
+    double s = 0;
+    for (int j = 0; j < u.length; j++) {
+      s += u[j] * v[j];
+    }
+    return s;
+  }
+
+  /**
+   * {@code log Σ_k exp(z_k)}, computed relative to the largest {@code z_k}.
+   *
+   * @param z the scores, at least one
+   * @return their log-sum-exp
+   */
+  @Differentiable
+  public static double logSumExp(double[] z) {
+    double max = z[0];
+    for (double v : z) {
+      max = Math.max(max, v);
+    }
+    double sum = 0;
+    for (double v : z) {
+      sum += Math.exp(v - max);
+    }
+    return max + Math.log(sum);
+  }
+
+  /**
    * The fraction of samples whose highest score is that of their class.
    *
    * @param W the weights

@@ -69,6 +69,9 @@ class ArraySamplesTest {
             0.2, cancerX, cancerY}, new boolean[] {true, true, false, false}),
         new Call(SoftmaxRegression.class, "loss", new Object[] {matrix(random, 3, 4, 0.5),
             vector(random, 3, 0.5), irisX, irisC}, new boolean[] {true, true, false, false}),
+        new Call(SoftmaxRegression.class, "lossWithScores", new Object[] {
+            matrix(random, 3, 4, 0.5), vector(random, 3, 0.5), irisX, irisC},
+            new boolean[] {true, true, false, false}),
         new Call(GaussianMixtureArrays.class, "objective", new Object[] {
             vector(random, 4, 0.5), matrix(random, 4, 3, 1.0), matrix(random, 4, 6, 0.3), gmmX,
             1.0, 0.0, GaussianMixtureArrays.wishartConstant(3, 1.0, 0.0)},
@@ -150,6 +153,24 @@ class ArraySamplesTest {
     assertEquals(Double.doubleToRawLongBits(LogisticLoss.loss(w[0], w[1], w[2], w[3], w[4], w[5],
         w[6], w[7], w[8], w[9])), Double.doubleToRawLongBits(value));
     assertArrayEquals(LogisticLoss.adGradient(w), fromArray, 0.0);
+  }
+
+  @org.junit.jupiter.api.Test
+  void softmaxLossWithAScoreArrayPerSampleHasTheGradientOfTheStreamingOne() {
+    Dataset iris = Dataset.iris();
+    Random random = new Random(7);
+    double[][] w = matrix(random, 3, 4, 0.5);
+    double[] b = vector(random, 3, 0.5);
+    double[] streaming = new double[15];
+    double[] withScores = new double[15];
+
+    double one = SoftmaxRegressionGrad.lossValueAndGradient(w, b, iris.standardized(),
+        iris.classes(), streaming);
+    double other = SoftmaxRegressionGrad.lossWithScoresValueAndGradient(w, b,
+        iris.standardized(), iris.classes(), withScores);
+
+    assertEquals(one, other, 1e-12);
+    assertArrayEquals(streaming, withScores, 1e-12);
   }
 
   // ---- helpers -------------------------------------------------------------------------------
