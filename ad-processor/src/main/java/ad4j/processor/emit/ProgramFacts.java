@@ -2,7 +2,6 @@ package ad4j.processor.emit;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
-import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
@@ -10,10 +9,8 @@ import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
-import ad4j.processor.ir.Return;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
-import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import java.util.ArrayList;
@@ -268,33 +265,12 @@ final class ProgramFacts {
     return false;
   }
 
-  /** The operands a statement reads itself (not those of its nested blocks). */
-  static List<Operand> operands(Statement statement) {
-    if (statement instanceof Instruction instruction) {
-      return instruction.arguments();
-    } else if (statement instanceof Declare declare) {
-      return List.of(declare.initial());
-    } else if (statement instanceof Store store) {
-      return List.of(store.value());
-    } else if (statement instanceof Return ret) {
-      return ret.value() == null ? List.of() : List.of(ret.value());
-    } else if (statement instanceof If branch) {
-      return List.of(branch.condition());
-    } else if (statement instanceof Push push) {
-      return List.of(push.value());
-    } else if (statement instanceof ElementStore store) {
-      return List.of(new Operand.Use(store.array()), store.index(), store.value());
-    } else if (statement instanceof Throw thrown) {
-      List<Operand> operands = new ArrayList<>();
-      for (Object part : thrown.messageParts()) {
-        if (part instanceof Operand operand) {
-          operands.add(operand);
-        }
-      }
-      operands.addAll(thrown.arguments());
-      return operands;
-    }
-    return List.of();
+  /**
+   * The operands a statement reads where it stands: a loop's test is read at the end of its
+   * condition block instead (see {@code visit}).
+   */
+  private static List<Operand> operands(Statement statement) {
+    return statement instanceof Loop ? List.of() : statement.operands();
   }
 
   /** Whether any statement of {@code statements}, nested ones included, mentions the variable. */

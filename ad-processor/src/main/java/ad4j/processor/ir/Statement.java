@@ -1,5 +1,8 @@
 package ad4j.processor.ir;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A statement of the structured IR: instructions define values; variables are declared and
  * stored to; branches and loops hold nested {@link Block}s; jumps, returns and throws end a path.
@@ -13,4 +16,38 @@ public sealed interface Statement
    * no comment of their own.
    */
   SourceLine line();
+
+  /**
+   * The operands this statement reads itself, not those of its nested blocks: a branch's
+   * condition, a loop's test (read at the end of its condition block), a throw's arguments and
+   * then the operands of its message.
+   */
+  default List<Operand> operands() {
+    if (this instanceof Instruction instruction) {
+      return instruction.arguments();
+    } else if (this instanceof Declare declare) {
+      return List.of(declare.initial());
+    } else if (this instanceof Store store) {
+      return List.of(store.value());
+    } else if (this instanceof Return ret) {
+      return ret.value() == null ? List.of() : List.of(ret.value());
+    } else if (this instanceof If branch) {
+      return List.of(branch.condition());
+    } else if (this instanceof Loop loop) {
+      return loop.test() == null ? List.of() : List.of(loop.test());
+    } else if (this instanceof Push push) {
+      return List.of(push.value());
+    } else if (this instanceof ElementStore store) {
+      return List.of(new Operand.Use(store.array()), store.index(), store.value());
+    } else if (this instanceof Throw thrown) {
+      List<Operand> operands = new ArrayList<>(thrown.arguments());
+      for (Object part : thrown.messageParts()) {
+        if (part instanceof Operand operand) {
+          operands.add(operand);
+        }
+      }
+      return operands;
+    }
+    return List.of();
+  }
 }

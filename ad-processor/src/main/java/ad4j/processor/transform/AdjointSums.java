@@ -2,7 +2,6 @@ package ad4j.processor.transform;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
-import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
@@ -11,12 +10,9 @@ import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
-import ad4j.processor.ir.Push;
-import ad4j.processor.ir.Return;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
-import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.Site;
@@ -437,7 +433,7 @@ public final class AdjointSums {
     } else if (statement instanceof Store store && isAdjoint(store.variable())) {
       into.add(store.variable());
     }
-    for (Operand operand : operands(statement)) {
+    for (Operand operand : statement.operands()) {
       if (operand instanceof Operand.Read read && isAdjoint(read.variable())) {
         into.add(read.variable());
       }
@@ -459,39 +455,11 @@ public final class AdjointSums {
     return List.of();
   }
 
-  /** The operands a statement reads itself (not those of its nested blocks). */
-  private static List<Operand> operands(Statement statement) {
-    if (statement instanceof Instruction instruction) {
-      return instruction.arguments();
-    } else if (statement instanceof Declare declare) {
-      return List.of(declare.initial());
-    } else if (statement instanceof Store store) {
-      return List.of(store.value());
-    } else if (statement instanceof Return ret) {
-      return ret.value() == null ? List.of() : List.of(ret.value());
-    } else if (statement instanceof If branch) {
-      return List.of(branch.condition());
-    } else if (statement instanceof Loop loop) {
-      return loop.test() == null ? List.of() : List.of(loop.test());
-    } else if (statement instanceof Push push) {
-      return List.of(push.value());
-    } else if (statement instanceof ElementStore store) {
-      return List.of(new Operand.Use(store.array()), store.index(), store.value());
-    } else if (statement instanceof Throw thrown) {
-      List<Operand> operands = new ArrayList<>(thrown.arguments());
-      for (Object part : thrown.messageParts()) {
-        if (part instanceof Operand operand) {
-          operands.add(operand);
-        }
-      }
-      return operands;
-    }
-    return List.of();
-  }
+
 
   private void countUses(Block block) {
     for (Statement statement : block.statements()) {
-      for (Operand operand : operands(statement)) {
+      for (Operand operand : statement.operands()) {
         if (operand instanceof Operand.Use use) {
           uses.merge(use.value(), 1, Integer::sum);
         }

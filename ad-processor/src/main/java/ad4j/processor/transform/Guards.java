@@ -5,10 +5,15 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Note;
+import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Throw;
+import ad4j.processor.ir.Value;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The argument checks at the start of a method ({@code if (x < 0) throw new
@@ -36,8 +41,7 @@ public record Guards(List<Statement> checks, Function rest) {
       Statement statement = statements.get(end);
       if (statement instanceof If branch && isCheck(branch)) {
         lastCheck = end;
-      } else if (!(statement instanceof Instruction instruction && isInactive(instruction))
-          && !(statement instanceof Note)) {
+      } else if (!computesNothingActive(statement)) {
         break;
       }
       end++;
@@ -59,7 +63,7 @@ public record Guards(List<Statement> checks, Function rest) {
 
   /** {@code program}, a program of {@link #rest}, with the checks first. */
   public Function checkedFirst(Function program) {
-    List<Statement> body = new java.util.ArrayList<>(checks);
+    List<Statement> body = new ArrayList<>(checks);
     body.addAll(program.body().statements());
     return program.with(program.parameters(), new Block(body));
   }
@@ -70,44 +74,30 @@ public record Guards(List<Statement> checks, Function rest) {
         || !(then.get(then.size() - 1) instanceof Throw)) {
       return false;
     }
-    for (Statement statement : then.subList(0, then.size() - 1)) {
-      if (!(statement instanceof Instruction instruction && isInactive(instruction))
-          && !(statement instanceof Note)) {
-        return false;
-      }
-    }
-    return true;
+    return then.subList(0, then.size() - 1).stream().allMatch(Guards::computesNothingActive);
+  }
+
+  /** An instruction whose result carries no derivative, or a note. */
+  private static boolean computesNothingActive(Statement statement) {
+    return statement instanceof Note || statement instanceof Instruction instruction
+        && !instruction.result().isActive() && !instruction.result().isActiveArray();
   }
 
   /** Whether {@code rest} reads a value that the checks compute. */
   private static boolean readsValuesOf(Function rest, List<Statement> checks) {
-    java.util.Set<ad4j.processor.ir.Value> computed = new java.util.HashSet<>();
+    Set<Value> computed = new HashSet<>();
     for (Statement statement : checks) {
       if (statement instanceof Instruction instruction) {
         computed.add(instruction.result());
       }
     }
-    for (Statement statement : rest.body().statements()) {
-      List<ad4j.processor.ir.Operand> read = statement instanceof Instruction instruction
-          ? instruction.arguments()
-          : statement instanceof ad4j.processor.ir.Return ret && ret.value() != null
-              ? List.of(ret.value()) : List.of();
-      for (ad4j.processor.ir.Operand operand : read) {
-        if (operand instanceof ad4j.processor.ir.Operand.Use use
-            && computed.contains(use.value())) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  private static boolean isInactive(Instruction instruction) {
-    return !instruction.result().isActive() && !instruction.result().isActiveArray();
+    return rest.body().statements().stream().flatMap(s -> s.operands().stream())
+        .anyMatch(operand -> operand instanceof Operand.Use use
+            && computed.contains(use.value()));
   }
 
   private static int maxId(List<Statement> checks) {
-    return Ids.next(new Function("checks", List.of(), new Block(checks), List.of(),
-        java.util.Set.of())) - 1;
+    return Ids.next(new Function("checks", List.of(), new Block(checks), List.of(), Set.of()))
+        - 1;
   }
 }
