@@ -894,29 +894,13 @@ public final class Adjoint {
 
   private static boolean reads(Block block, java.util.Set<Value> values) {
     for (Statement statement : block.statements()) {
-      List<Operand> operands = new ArrayList<>();
-      if (statement instanceof Instruction instruction) {
-        operands.addAll(instruction.arguments());
-      } else if (statement instanceof Store store) {
-        operands.add(store.value());
-      } else if (statement instanceof Declare declare) {
-        operands.add(declare.initial());
-      } else if (statement instanceof If branch) {
-        operands.add(branch.condition());
-        if (reads(branch.thenBlock(), values) || reads(branch.elseBlock(), values)) {
-          return true;
-        }
-      } else if (statement instanceof Throw thrown) {
-        operands.addAll(thrown.arguments());
-        thrown.messageParts().stream().filter(Operand.class::isInstance)
-            .forEach(part -> operands.add((Operand) part));
-      } else if (statement instanceof Return ret && ret.value() != null) {
-        operands.add(ret.value());
+      if (statement.operands().stream().anyMatch(
+          operand -> operand instanceof Operand.Use use && values.contains(use.value()))) {
+        return true;
       }
-      for (Operand operand : operands) {
-        if (operand instanceof Operand.Use use && values.contains(use.value())) {
-          return true;
-        }
+      if (statement instanceof If branch
+          && (reads(branch.thenBlock(), values) || reads(branch.elseBlock(), values))) {
+        return true;
       }
     }
     return false;
@@ -1301,18 +1285,31 @@ public final class Adjoint {
     return !store.result().isActive() || store.arguments().size() > 3;
   }
 
-  /** The reverse of a store into an {@code int[]} passed to calls: the old element back. */
-  private void restoreInactive(Instruction store, Block block, List<Statement> out) {
+  /**
+   * After the reverse of a store that kept the element it wrote over ({@link
+   * #keepOverwritten}): that element back in the array, for the calls the reverse sweep meets
+   * next. {@code index} is the store's index as the reverse sweep has it; inside loops the index
+   * (where {@link #recordsIndex}), the element and, for an array made in the loop, the array
+   * come back from the tape.
+   */
+  private void restoreOverwritten(Instruction store, Operand index, Block block,
+      List<Statement> out) {
     Value overwritten = overwrittenElements.get(store);
     SourceLine line = store.line().adjoint();
-    Operand index = store.arguments().get(1);
     Operand old = new Operand.Use(overwritten);
-    if (flow.loopDepth(block) > 0) {
-      index = pop(NumericType.INT, line, out);
-      old = pop(overwritten.type(), line, out);
+    boolean recorded = flow.loopDepth(block) > 0;
+    if (recorded) {
+      if (recordsIndex(store)) {
+        index = pop(NumericType.INT, line, out);
+      }
+      // an element that carries a derivative comes back as such: forward over reverse, which
+      // recorded its tangent with it, takes that back too
+      Value taken = builder.again(overwritten);
+      out.add(new Instruction(taken, Operation.POP, List.of(), line));
+      old = new Operand.Use(taken);
     }
-    out.add(new ElementStore(arrayWrittenOver(store, flow.loopDepth(block) > 0, line, out),
-        index, old, false, line));
+    out.add(new ElementStore(arrayWrittenOver(store, recorded, line, out), index, old, false,
+        line));
   }
 
   /**
@@ -1498,7 +1495,7 @@ public final class Adjoint {
     }
     if (!value.isActive()) {
       if (overwrittenElements.containsKey(instruction)) {
-        restoreInactive(instruction, block, out);
+        restoreOverwritten(instruction, instruction.arguments().get(1), block, out);
       }
       return;
     }
@@ -1514,25 +1511,8 @@ public final class Adjoint {
             ? popped.getOrDefault(use.value(), argument) : argument);
       }
       reverseStore(instruction, restoredArguments, out);
-      Value overwritten = overwrittenElements.get(instruction);
-      if (overwritten != null) {
-        // the element written over comes back, for the calls the reverse sweep meets next
-        Operand old = new Operand.Use(overwritten);
-        Operand index = restoredArguments.get(1);
-        if (flow.loopDepth(block) > 0) {
-          if (recordsIndex(instruction)) {
-            index = pop(NumericType.INT, instruction.line().adjoint(), out);
-          }
-          // it carries a derivative as the element did: forward over reverse, which recorded
-          // its tangent with it, takes that back too
-          Value recorded = builder.again(overwritten);
-          out.add(new Instruction(recorded, Operation.POP, List.of(),
-              instruction.line().adjoint()));
-          old = new Operand.Use(recorded);
-        }
-        out.add(new ElementStore(arrayWrittenOver(instruction, flow.loopDepth(block) > 0,
-                instruction.line().adjoint(), out),
-            index, old, false, instruction.line().adjoint()));
+      if (overwrittenElements.containsKey(instruction)) {
+        restoreOverwritten(instruction, restoredArguments.get(1), block, out);
       }
       return;
     }
@@ -2021,40 +2001,21 @@ public final class Adjoint {
 
   /** The values and variables {@code statement} reads or stores to, in order, into {@code into}. */
   private static void reads(Statement statement, java.util.Set<Object> into) {
-    if (statement instanceof Instruction instruction) {
-      instruction.arguments().forEach(argument -> reads(argument, into));
-    } else if (statement instanceof Declare declare) {
-      if (declare.initial() != null) {
-        reads(declare.initial(), into);
-      }
-    } else if (statement instanceof Store store) {
-      reads(store.value(), into);
-      into.add(store.variable());
-    } else if (statement instanceof ElementStore store) {
-      into.add(store.array());
-      reads(store.index(), into);
-      reads(store.value(), into);
-    } else if (statement instanceof Push push) {
-      reads(push.value(), into);
-    } else if (statement instanceof Return ret) {
-      if (ret.value() != null) {
-        reads(ret.value(), into);
-      }
-    } else if (statement instanceof Throw thrown) {
-      thrown.arguments().forEach(argument -> reads(argument, into));
-      thrown.messageParts().stream().filter(Operand.class::isInstance)
-          .forEach(part -> reads((Operand) part, into));
-    } else if (statement instanceof If branch) {
-      reads(branch.condition(), into);
-      branch.thenBlock().statements().forEach(s -> reads(s, into));
-      branch.elseBlock().statements().forEach(s -> reads(s, into));
-    } else if (statement instanceof Loop loop) {
+    if (statement instanceof Loop loop) {
+      // the test is read after the condition block
       loop.condition().statements().forEach(s -> reads(s, into));
-      if (loop.test() != null) {
-        reads(loop.test(), into);
-      }
+      statement.operands().forEach(operand -> reads(operand, into));
       loop.body().statements().forEach(s -> reads(s, into));
       loop.update().statements().forEach(s -> reads(s, into));
+      return;
+    }
+    // an element store's operands begin with its array
+    statement.operands().forEach(operand -> reads(operand, into));
+    if (statement instanceof Store store) {
+      into.add(store.variable());
+    } else if (statement instanceof If branch) {
+      branch.thenBlock().statements().forEach(s -> reads(s, into));
+      branch.elseBlock().statements().forEach(s -> reads(s, into));
     }
   }
 

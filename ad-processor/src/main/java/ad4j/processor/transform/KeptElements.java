@@ -74,7 +74,9 @@ final class KeptElements {
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction) {
         Place place = new Place(rank++, loops);
-        makings.putIfAbsent(instruction.result(), place);
+        if (instruction.result().type().isArray()) {
+          makings.putIfAbsent(instruction.result(), place);
+        }
         Operation.Form form = instruction.operation().form();
         if (form == Operation.Form.STORE) {
           stores.put(instruction, place);

@@ -547,12 +547,9 @@ public final class Tangent {
           arguments.get(1), tangentOf(arguments.get(2)), new Operand.Use(into),
           arguments.get(4)), line));
     }
-    List<Instruction> computed = new ArrayList<>();
-    List<Operand> tangentArguments = tangentCallArguments(partial, computed);
-    out.addAll(computed);
-    Value partialDot = builder.derived(partial.result(), "Dot", NumericType.DOUBLE_ARRAY);
-    out.add(new Instruction(partialDot,
-        Operation.tangentCall(partial.operation().callee()), tangentArguments, line));
+    // the rule's J·v, as for any vector function's result
+    out.addAll(arrayTangentOf(partial));
+    Value partialDot = arrayTangents.get(partial.result());
     Value added = builder.derived(addScaled.result(), "Dot", NumericType.INT);
     out.add(new Instruction(added, addScaled.operation(), List.of(new Operand.Use(partialDot),
         arguments.get(1), arguments.get(2), new Operand.Use(into), arguments.get(4)), line));
