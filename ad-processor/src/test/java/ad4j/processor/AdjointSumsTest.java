@@ -72,6 +72,23 @@ class AdjointSumsTest {
           return s * x;
         }
 
+        /**
+         * A sum carried by an inner loop (one row of ADBench's GMM): each iteration of the
+         * reverse inner loop reads the row's adjoint and leaves it as it was.
+         */
+        @Differentiable
+        static double rows(double x, double y) {
+          double sq = 0;
+          for (int r = 0; r < 3; r++) {
+            double row = x * r;
+            for (int j = 0; j < r; j++) {
+              row += y * j;
+            }
+            sq += row * row;
+          }
+          return sq;
+        }
+
         /** Contributions in branches and after them. */
         @Differentiable
         static double branch(double x, double y) {
@@ -87,7 +104,7 @@ class AdjointSumsTest {
       """;
 
   private static final List<String> FUNCTIONS =
-      List.of("square", "four", "beale", "signs", "loop", "branch");
+      List.of("square", "four", "beale", "signs", "loop", "rows", "branch");
 
   private static InProcessCompiler.Compiled compiled;
   private static String generated;
@@ -150,6 +167,25 @@ class AdjointSumsTest {
     String reverseLoop = body.substring(body.indexOf("for (int iteration1"));
     assertThat(reverseLoop).contains("xBar += t7Bar + t4Bar * y + t2Bar * x * 2.0;\n");
     assertThat(assignmentsOf("xBar", reverseLoop)).isEqualTo(2); // and once after the loop
+  }
+
+  /**
+   * An adjoint the reverse sweep zeroes and then gives one contribution is assigned that
+   * contribution ({@code xBar = 0.0; ... xBar += c} was a chain through {@code 0.0 + c}, carried
+   * around a loop), and an iteration that leaves a loop-carried adjoint as it found it does not
+   * store it again.
+   */
+  @Test
+  void aZeroedAdjointIsAssignedItsOneContribution() {
+    String body = method("rowsValueAndGradient");
+    String reverse = body.substring(body.indexOf("// reverse sweep"));
+    assertThat(reverse).doesNotContain("Bar = 0.0;\n        ");
+    assertThat(reverse).doesNotContain("rowBar +=");
+    assertThat(reverse).contains("double rowBar = t4Bar * row2 * 2.0;\n");
+    String inner = reverse.substring(reverse.indexOf("for (int iteration2"));
+    inner = inner.substring(0, inner.indexOf("\n        }\n"));
+    assertThat(assignmentsOf("rowBar", inner)).isEqualTo(0);
+    assertThat(assignmentsOf("sqBar", reverse)).isEqualTo(1); // declared once, never reassigned
   }
 
   /** How many statements of {@code code} assign or add to {@code variable}. */

@@ -48,6 +48,8 @@ import java.util.TreeMap;
 public final class AdjointSums {
   /** The number of uses of each value in the whole program. */
   private final Map<Value, Integer> uses = new HashMap<>();
+  /** The number of reads of each variable in the whole program. */
+  private final Map<Variable, Integer> readCounts = new HashMap<>();
   private final IrBuilder builder;
 
   private AdjointSums(Function program) {
@@ -57,6 +59,12 @@ public final class AdjointSums {
 
   /** {@code program} with the contributions to each adjoint summed as described above. */
   public static Function of(Function program) {
+    // a second round sees the locals the first declared once (x * x's two contributions, now
+    // one term), so that an adjoint can take such a local's place
+    return once(once(program));
+  }
+
+  private static Function once(Function program) {
     AdjointSums pass = new AdjointSums(program);
     return program.with(program.parameters(), pass.block(program.body()));
   }
@@ -74,7 +82,84 @@ public final class AdjointSums {
         statements.add(statement);
       }
     }
-    return new Block(new BlockRewrite(statements).result());
+    return new Block(renameCopies(new BlockRewrite(statements).result()));
+  }
+
+  /**
+   * {@code double c = formula; ... xBar = c}, where nothing else reads the local {@code c} and
+   * nothing in between mentions {@code xBar}, becomes {@code xBar = formula} where {@code c} was
+   * declared: the adjoint takes the local's place instead of being copied from it. (The sums
+   * above leave such copies where an adjoint zeroed or declared as zero gets one contribution.)
+   * And {@code double t = xBar; ... xBar = t}, with {@code xBar} unchanged in between, loses the
+   * store: what a loop-carried adjoint that one iteration reads and leaves as it was comes to.
+   */
+  private List<Statement> renameCopies(List<Statement> statements) {
+    Map<Variable, Integer> declaredAt = new HashMap<>();
+    Map<Integer, Statement> definitions = new HashMap<>();
+    Set<Integer> removed = new HashSet<>();
+    Map<Variable, Integer> lastMention = new HashMap<>();
+    // locals declared as a copy of a variable that has not changed since
+    Map<Variable, Variable> copyOf = new HashMap<>();
+    for (int q = 0; q < statements.size(); q++) {
+      Statement statement = statements.get(q);
+      Variable target = null;
+      Operand value = null;
+      if (statement instanceof Declare declare && isAdjoint(declare.variable())) {
+        target = declare.variable();
+        value = declare.initial();
+      } else if (statement instanceof Store store && isAdjoint(store.variable())) {
+        target = store.variable();
+        value = store.value();
+      }
+      if (value instanceof Operand.Read read && declaredAt.containsKey(read.variable())
+          && readCounts.getOrDefault(read.variable(), 0) == 1
+          && lastMention.getOrDefault(target, -1) < declaredAt.get(read.variable())) {
+        int p = declaredAt.remove(read.variable());
+        Declare local = (Declare) statements.get(p);
+        definitions.put(p, statement instanceof Declare
+            ? new Declare(target, local.initial(), local.line())
+            : new Store(target, local.initial(), local.line()));
+        removed.add(q);
+        lastMention.put(target, q);
+        copyOf.values().removeIf(target::equals); // it is assigned at p now
+        continue;
+      }
+      if (statement instanceof Store store && value instanceof Operand.Read read
+          && copyOf.get(read.variable()) == target) {
+        removed.add(q); // xBar = t where t = xBar still: the adjoint keeps its value
+        continue;
+      }
+      Set<Variable> assigned = new HashSet<>();
+      assigned(statement, assigned);
+      for (Variable variable : assigned) {
+        declaredAt.remove(variable); // assigned again: not a local of one value
+        copyOf.remove(variable);
+        copyOf.values().removeIf(variable::equals);
+      }
+      if (statement instanceof Declare declare && declare.initial() != null) {
+        declaredAt.put(declare.variable(), q);
+        if (declare.initial() instanceof Operand.Read read) {
+          copyOf.put(declare.variable(), read.variable());
+        }
+      }
+      Set<Variable> mentioned = new HashSet<>();
+      mentions(statement, mentioned);
+      for (Variable variable : mentioned) {
+        lastMention.put(variable, q);
+      }
+    }
+    if (removed.isEmpty()) {
+      return statements;
+    }
+    List<Statement> out = new ArrayList<>();
+    for (int i = 0; i < statements.size(); i++) {
+      if (definitions.containsKey(i)) {
+        out.add(definitions.get(i));
+      } else if (!removed.contains(i)) {
+        out.add(statements.get(i));
+      }
+    }
+    return out;
   }
 
   /** Whether {@code variable} is an adjoint that a reverse sweep sums into. */
@@ -90,10 +175,16 @@ public final class AdjointSums {
   private record Step(Variable variable, Term term) {}
 
   /**
-   * A run of contributions to one adjoint: from its declaration ({@code declared}) or added to
-   * its current value.
+   * A run of contributions to one adjoint: from its declaration ({@code declared}), from zero
+   * where the sweep declared or zeroed it ({@code zeroedAt}, the position of
+   * {@code double xBar = 0.0} or {@code xBar = 0.0}, or -1), or added to its current value.
    */
-  private record Run(Variable variable, boolean declared, List<Term> terms) {
+  private record Run(Variable variable, boolean declared, int zeroedAt, List<Term> terms) {
+    /** Whether the run's sum is the adjoint's whole new value (nothing to add it to). */
+    boolean fromZero() {
+      return declared || zeroedAt >= 0;
+    }
+
     int end() {
       return terms.get(terms.size() - 1).position();
     }
@@ -127,7 +218,9 @@ public final class AdjointSums {
     List<Statement> result() {
       for (Run run : runs()) {
         for (Run part : split(run)) {
-          if (part.terms().size() > 1) {
+          // a single term after a zeroing is folded too: xBar = 0.0; ... xBar += y -> xBar = y,
+          // so a loop whose sweep zeroes and refills one adjoint carries no addition 0.0 + y
+          if (part.terms().size() > 1 || part.zeroedAt() >= 0 && !part.terms().isEmpty()) {
             sum(part);
           }
         }
@@ -156,7 +249,7 @@ public final class AdjointSums {
         if (step != null) {
           Run run = open.get(step.variable());
           if (run == null) {
-            run = new Run(step.variable(), false, new ArrayList<>());
+            run = new Run(step.variable(), false, -1, new ArrayList<>());
             open.put(step.variable(), run);
           }
           run.terms().add(step.term());
@@ -179,7 +272,14 @@ public final class AdjointSums {
             && !isZero(declare.initial()) && !reads(declare.initial(), declare.variable())) {
           List<Term> terms = new ArrayList<>();
           terms.add(new Term(declare.initial(), false, i));
-          open.put(declare.variable(), new Run(declare.variable(), true, terms));
+          open.put(declare.variable(), new Run(declare.variable(), true, -1, terms));
+        } else if (statement instanceof Declare declare && isAdjoint(declare.variable())
+            && isZero(declare.initial())) {
+          // declared where its first contribution arrives, with that value
+          open.put(declare.variable(), new Run(declare.variable(), true, i, new ArrayList<>()));
+        } else if (statement instanceof Store store && isAdjoint(store.variable())
+            && isZero(store.value())) {
+          open.put(store.variable(), new Run(store.variable(), false, i, new ArrayList<>()));
         }
       }
       runs.addAll(open.values());
@@ -212,6 +312,7 @@ public final class AdjointSums {
       List<Run> parts = new ArrayList<>();
       List<Term> terms = run.terms();
       boolean declared = run.declared();
+      int zeroedAt = run.zeroedAt();
       while (!terms.isEmpty()) {
         int cut = terms.size() - 1;
         for (int k = 0; k < cut; k++) {
@@ -222,9 +323,10 @@ public final class AdjointSums {
             break;
           }
         }
-        parts.add(new Run(run.variable(), declared, terms.subList(0, cut + 1)));
+        parts.add(new Run(run.variable(), declared, zeroedAt, terms.subList(0, cut + 1)));
         terms = terms.subList(cut + 1, terms.size());
         declared = false;
+        zeroedAt = -1;
       }
       return parts;
     }
@@ -274,7 +376,7 @@ public final class AdjointSums {
       }
       Signed total = balanced(signed, 0, signed.size(), site);
       Operand value;
-      if (run.declared()) {
+      if (run.fromZero()) {
         value = total.negated() ? site.negate(total.operand()) : total.operand();
       } else {
         Operand current = new Operand.Read(run.variable());
@@ -286,6 +388,9 @@ public final class AdjointSums {
       replacement.add(run.declared() ? new Declare(run.variable(), value, line)
           : new Store(run.variable(), value, line));
       removed.addAll(moved.keySet());
+      if (run.zeroedAt() >= 0) {
+        removed.add(run.zeroedAt()); // the sum is the whole value now
+      }
       for (Term term : run.terms()) {
         removed.add(term.position());
         if (statements.get(term.position()) instanceof Store) {
@@ -462,6 +567,8 @@ public final class AdjointSums {
       for (Operand operand : statement.operands()) {
         if (operand instanceof Operand.Use use) {
           uses.merge(use.value(), 1, Integer::sum);
+        } else if (operand instanceof Operand.Read read) {
+          readCounts.merge(read.variable(), 1, Integer::sum);
         }
       }
       for (Block nested : nestedBlocks(statement)) {
