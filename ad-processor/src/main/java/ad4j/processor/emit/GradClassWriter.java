@@ -174,6 +174,14 @@ public final class GradClassWriter {
     private SegmentCalls segmentCalls;
     /** The argument checks before the segments of a split method; null when none. */
     private Guards guards;
+    /**
+     * The segments of the forward-over-reverse sweep (second order), smaller than those of the
+     * first-order members, and their calls, after the argument checks if any; null when the
+     * sweep is whole.
+     */
+    private Segments sweepSegments;
+    private SegmentCalls sweepCalls;
+    private Guards sweepGuards;
     /** The analysis of the function, shared by all its writers: it is the same for each. */
     private final FlowAnalysis flow;
     /** What reverse mode differentiates: the function, with slots on its reads of arrays. */
@@ -292,6 +300,14 @@ public final class GradClassWriter {
      */
     private List<MethodSpec> secondOrderMembers() {
       MethodSpec sweep = hessianSweep();
+      if (exceedsHotSpotLimit(sweep)) {
+        // the sweep is about three times as long as the first-order members: it is split on its
+        // own, into smaller segments, even where they fit whole
+        splitSweep();
+        if (sweepSegments != null) {
+          sweep = hessianSweep();
+        }
+      }
       int bytes = estimatedBytes(sweep);
       if (bytes > JVM_METHOD_LIMIT) {
         throw new Unsupported(element, "@Differentiable(order = 2) method '" + function.name()
@@ -301,8 +317,35 @@ public final class GradClassWriter {
             + " order 1");
       }
       // with what the second-order code of order-2 callers calls
-      return List.of(hessian(), hessianVector(), valueGradientAndHessian(), sweep,
-          hessianInto(), pullbackTangentOntoTape());
+      List<MethodSpec> members = new ArrayList<>(List.of(hessian(), hessianVector(),
+          valueGradientAndHessian(), sweep, hessianInto(), pullbackTangentOntoTape()));
+      members.addAll(secondOrderSegmentMethods());
+      return members;
+    }
+
+    /**
+     * The private methods of a split method's forward-over-reverse sweep: per segment, the
+     * forward modes of its forward and of its reverse sweep. None when it is not split.
+     */
+    private List<MethodSpec> secondOrderSegmentMethods() {
+      List<MethodSpec> methods = new ArrayList<>();
+      if (sweepSegments == null) {
+        return methods;
+      }
+      for (Segments.Segment segment : sweepSegments.list()) {
+        boolean last = segment.number() == sweepSegments.list().size();
+        methods.add(segmentMethod(
+            sweepCalls.name(SegmentCalls.HESSIAN_FORWARD, segment.number()),
+            sweepSegments.forwardWithTangents(segment), last ? double.class : void.class,
+            "Forward sweep of " + segmentLines(segment) + " of " + link
+                + ", with tangents (second order)."));
+        methods.add(segmentMethod(
+            sweepCalls.name(SegmentCalls.HESSIAN_REVERSE, segment.number()),
+            sweepSegments.reverseWithTangents(segment), void.class,
+            "Reverse sweep of " + segmentLines(segment) + " of " + link
+                + ", with tangents (second order)."));
+      }
+      return methods;
     }
 
     /**
@@ -322,8 +365,9 @@ public final class GradClassWriter {
           : reverseFunction;
       FlowAnalysis pullbackFlow = function.hasActiveArrays() ? new FlowAnalysis(pullback)
           : reverseFlow;
-      Function program = Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow,
-          Adjoint.Output.TAPE));
+      Function program = sweepSegments != null
+          ? sweepCheckedFirst(sweepCalls.pullbackTangent())
+          : Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow, Adjoint.Output.TAPE));
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
@@ -357,13 +401,14 @@ public final class GradClassWriter {
      * double[] gradientDot)}: the forward mode of the gradient program (forward over reverse).
      * It writes the gradient into {@code gradient} and the Hessian times the direction into
      * {@code gradientDot}, and returns the directional derivative. With array parameters both
-     * arrays must hold zeros on entry (their elements' adjoints are added into them). The
-     * program is whole even for a method whose first-order members are split into segments.
+     * arrays must hold zeros on entry (their elements' adjoints are added into them). For a
+     * method split into segments it calls the forward modes of the segments' sweeps.
      */
     private MethodSpec hessianSweep() {
       NameAllocator names = names();
-      Function program = Tangent.of(Adjoint.of(reverseFunction, reverseFlow,
-          Adjoint.Output.GRADIENT));
+      // a split method's sweep calls the segments' forward modes, so every piece stays small
+      Function program = sweepSegments != null ? sweepCheckedFirst(sweepCalls.hessianSweep())
+          : Tangent.of(Adjoint.of(reverseFunction, reverseFlow, Adjoint.Output.GRADIENT));
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> parameters = emitter.parameterNames();
       MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(
@@ -802,6 +847,37 @@ public final class GradClassWriter {
       segments = split;
       segmentCalls = new SegmentCalls(guards == null ? function : guards.rest(), split,
           segmentSuffix);
+    }
+
+    /**
+     * Splits the forward-over-reverse sweep of a straight-line method (after its argument
+     * checks, if any) into segments of {@link Segments#SWEEP_SIZE} instructions; leaves it
+     * whole when the method has loops, branches or arrays, or is too short to split.
+     */
+    private void splitSweep() {
+      if (function.hasActiveArrays()) {
+        return;
+      }
+      Function rest = function;
+      FlowAnalysis restFlow = flow;
+      Guards checks = null;
+      Optional<Guards> checked = flow.isStraightLine() ? Optional.empty() : Guards.of(function);
+      if (checked.isPresent()) {
+        checks = checked.get();
+        rest = checks.rest();
+        restFlow = new FlowAnalysis(rest);
+      }
+      Segments split = Segments.forSweep(rest, restFlow);
+      if (split != null) {
+        sweepSegments = split;
+        sweepCalls = new SegmentCalls(rest, split, segmentSuffix);
+        sweepGuards = checks;
+      }
+    }
+
+    /** A program calling the sweep's segments, after the argument checks if there are some. */
+    private Function sweepCheckedFirst(Function program) {
+      return sweepGuards == null ? program : sweepGuards.checkedFirst(program);
     }
 
     /** A program calling the segments, after the method's argument checks if it has some. */

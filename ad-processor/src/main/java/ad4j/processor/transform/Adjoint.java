@@ -152,6 +152,8 @@ public final class Adjoint {
    * anew: what the reverse reads is in locals, not on the tape ({@link #reverseCheckpointedLoop}).
    */
   private boolean fused;
+  /** Whether a segment's reverse sweep is made for its forward mode: see below. */
+  private boolean segmentTangents;
   /** Per checkpointed loop, the variables of its snapshots. */
   private final Map<Integer, Snapshots> snapshots = new HashMap<>();
   /** The next id for a loop this transform makes: above every id of the primal's. */
@@ -257,13 +259,26 @@ public final class Adjoint {
     return AdjointSums.of(new Adjoint(primal, flow).segment(segment, last));
   }
 
+  /**
+   * As {@link #reverseSegment}, for the forward mode of the reverse sweep (second order): the
+   * adjoints taken from the tape carry tangents, and every adjoint handed on is a variable, zero
+   * when nothing reached it, so that {@link Tangent} hands a tangent on beside each one.
+   */
+  static Function reverseSegmentWithTangents(Function primal, FlowAnalysis flow,
+      Segments.Segment segment, boolean last) {
+    Adjoint adjoint = new Adjoint(primal, flow);
+    adjoint.segmentTangents = true;
+    return AdjointSums.of(adjoint.segment(segment, last));
+  }
+
   private Function segment(Segments.Segment segment, boolean last) {
     live = new LiveAdjoints(primal, flow, segment.carriedOut());
     List<Value> parameters = new ArrayList<>(primal.parameters());
     List<Statement> out = new ArrayList<>();
     List<Value> differentiable = primal.differentiableParameters();
     if (last) {
-      Value seedParameter = builder.generated("seed", NumericType.DOUBLE, false);
+      // with tangents, the seed has one too (callers' second-order code seeds the pullback)
+      Value seedParameter = builder.generated("seed", NumericType.DOUBLE, segmentTangents);
       parameters.add(seedParameter);
       seed = new Operand.Use(seedParameter);
     } else {
@@ -272,7 +287,16 @@ public final class Adjoint {
       for (int i = incoming.size() - 1; i >= 0; i--) {
         Value value = incoming.get(i);
         Variable adjoint = builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
-        out.add(new Declare(adjoint, pop(NumericType.DOUBLE, null, out), null));
+        Operand taken;
+        if (segmentTangents) {
+          // active: its tangent, recorded beside it, comes back with it
+          Value popped = builder.formula(NumericType.DOUBLE, true);
+          out.add(new Instruction(popped, Operation.POP, List.of(), null));
+          taken = new Operand.Use(popped);
+        } else {
+          taken = pop(NumericType.DOUBLE, null, out);
+        }
+        out.add(new Declare(adjoint, taken, null));
         adjoints.put(value, new AdjointValue(null, adjoint));
       }
     }
@@ -293,7 +317,16 @@ public final class Adjoint {
     outgoing.addAll(differentiable);
     for (Value value : outgoing) {
       AdjointValue adjoint = adjoints.get(value);
-      out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint.expression(), null));
+      if (segmentTangents) {
+        // handed on in a variable, so that its tangent goes on the tape beside it even where
+        // the adjoint is a constant or nothing reached it (zero)
+        Variable handed = builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
+        out.add(new Declare(handed, adjoint == null ? Site.number(0.0) : adjoint.expression(),
+            null));
+        out.add(new Push(new Operand.Read(handed), null));
+      } else {
+        out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint.expression(), null));
+      }
     }
     out.add(new Return(null, null));
     return primal.with(parameters, new Block(out));

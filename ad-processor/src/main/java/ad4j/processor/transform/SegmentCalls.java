@@ -27,6 +27,9 @@ public final class SegmentCalls {
   public static final String FORWARD = "Forward";
   public static final String REVERSE = "Reverse";
   public static final String TANGENT = "Tangent";
+  /** The forward modes of a segment's forward and reverse sweeps (second order). */
+  public static final String HESSIAN_FORWARD = "HessianForward";
+  public static final String HESSIAN_REVERSE = "HessianReverse";
 
   private final Function function;
   private final Segments segments;
@@ -108,6 +111,101 @@ public final class SegmentCalls {
     callInOrder(TANGENT, uses(parameters), result, builder, body);
     body.add(new Return(new Operand.Use(result), null));
     return function.with(parameters, new Block(body));
+  }
+
+  /**
+   * Forward over reverse for the split method, with the parameters of {@code Tangent.of(
+   * Adjoint.of(function, GRADIENT))}: the user's, the gradient, the directions of the active
+   * parameters, the gradient's tangent. The parameters' adjoints and their tangents come off the
+   * tape into the two arrays; the directional derivative is returned. See
+   * {@link #forwardOverReverse}.
+   */
+  public Function hessianSweep() {
+    IrBuilder builder = new IrBuilder(Ids.next(function));
+    List<Value> parameters = new ArrayList<>(function.parameters());
+    Value gradient = builder.generated(Adjoint.Output.GRADIENT.arrayName(),
+        NumericType.DOUBLE_ARRAY, false);
+    parameters.add(gradient);
+    List<Value> directions = directions(builder);
+    parameters.addAll(directions);
+    Value gradientDot = builder.derived(gradient, "Dot", NumericType.DOUBLE_ARRAY);
+    parameters.add(gradientDot);
+    List<Statement> body = new ArrayList<>();
+    Value derivative = forwardOverReverse(builder, directions, Site.number(1.0),
+        Site.number(0.0), body);
+    // each adjoint lies on its tangent, the last parameter's on top
+    for (int i = function.differentiableParameters().size() - 1; i >= 0; i--) {
+      Value adjoint = builder.formula(NumericType.DOUBLE, false);
+      body.add(new Instruction(adjoint, Operation.POP, List.of(), null));
+      body.add(new ElementStore(gradient, i, new Operand.Use(adjoint), false, null));
+      Value tangent = builder.formula(NumericType.DOUBLE, false);
+      body.add(new Instruction(tangent, Operation.POP, List.of(), null));
+      body.add(new ElementStore(gradientDot, i, new Operand.Use(tangent), false, null));
+    }
+    body.add(new Return(new Operand.Use(derivative), null));
+    return function.with(parameters, new Block(body));
+  }
+
+  /**
+   * The forward mode of the split method's pullback onto the tape, with the parameters of
+   * {@code Tangent.of(Adjoint.withActiveSeed(function, TAPE))}: the user's, the seed, the
+   * directions of the active parameters, the seed's tangent. Each parameter's adjoint stays on
+   * the tape above its tangent, the last parameter's on top, for the second-order code of
+   * callers; the directional derivative is returned. See {@link #forwardOverReverse}.
+   */
+  public Function pullbackTangent() {
+    IrBuilder builder = new IrBuilder(Ids.next(function));
+    List<Value> parameters = new ArrayList<>(function.parameters());
+    Value seed = builder.generated("seed", NumericType.DOUBLE, true);
+    parameters.add(seed);
+    List<Value> directions = directions(builder);
+    parameters.addAll(directions);
+    Value seedDot = builder.derived(seed, "Dot", NumericType.DOUBLE);
+    parameters.add(seedDot);
+    List<Statement> body = new ArrayList<>();
+    Value derivative = forwardOverReverse(builder, directions, new Operand.Use(seed),
+        new Operand.Use(seedDot), body);
+    body.add(new Return(new Operand.Use(derivative), null));
+    return function.with(parameters, new Block(body));
+  }
+
+  /** The directions (tangents) of the active parameters, in order. */
+  private List<Value> directions(IrBuilder builder) {
+    List<Value> directions = new ArrayList<>();
+    for (Value parameter : function.parameters()) {
+      if (parameter.isActive()) {
+        directions.add(builder.derived(parameter, "Dot", NumericType.DOUBLE));
+      }
+    }
+    return directions;
+  }
+
+  /**
+   * Adds the calls of forward over reverse to {@code body}: the forward modes of the forward
+   * segments in order (values and tangents handed on and recorded together), then those of the
+   * reverse segments backwards, the last one seeded with {@code seed} and {@code seedDot}
+   * (adjoints and their tangents handed back); the parameters' adjoints are left on the tape
+   * above their tangents. Returns the local holding the directional derivative.
+   */
+  private Value forwardOverReverse(IrBuilder builder, List<Value> directions, Operand seed,
+      Operand seedDot, List<Statement> body) {
+    List<Operand> arguments = uses(function.parameters());
+    arguments.addAll(uses(directions));
+    int count = segments.list().size();
+    Value derivative = builder.local("derivative", NumericType.DOUBLE, false);
+    callInOrder(HESSIAN_FORWARD, arguments, derivative, builder, body);
+    body.add(new Note(Adjoint.REVERSE_NOTE, null));
+    // the last reverse segment takes the seed after the user's parameters, its tangent last
+    List<Operand> seeded = uses(function.parameters());
+    seeded.add(seed);
+    seeded.addAll(uses(directions));
+    seeded.add(seedDot);
+    body.add(call(builder.temporary(NumericType.DOUBLE, false), HESSIAN_REVERSE, count, seeded));
+    for (int k = count - 1; k >= 1; k--) {
+      body.add(call(builder.temporary(NumericType.DOUBLE, false), HESSIAN_REVERSE, k,
+          arguments));
+    }
+    return derivative;
   }
 
   /**

@@ -4,6 +4,7 @@ package ad4j.processor.transform;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Note;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
@@ -46,6 +47,12 @@ public final class Segments {
    */
   public static final int THRESHOLD = 150;
 
+  /**
+   * Instructions per segment of a forward-over-reverse sweep (second order), whose forward mode
+   * of a reverse segment takes about 60 bytes per instruction: a value and a tangent for each.
+   */
+  public static final int SWEEP_SIZE = 60;
+
   /** One segment: its instructions and what crosses its boundaries. */
   public record Segment(int number, List<Instruction> instructions, List<Value> carriedIn,
       List<Value> needed, List<Value> carriedOut) {
@@ -65,14 +72,14 @@ public final class Segments {
   private final FlowAnalysis flow;
   private final Return finalReturn;
 
-  private Segments(Function function, FlowAnalysis flow, List<Instruction> live) {
+  private Segments(Function function, FlowAnalysis flow, List<Instruction> live, int size) {
     this.function = function;
     this.flow = flow;
     Return ret = (Return) function.body().statements().get(
         function.body().statements().size() - 1);
     this.finalReturn = ret;
     this.result = ret.value() instanceof Operand.Use use ? use.value() : null;
-    List<List<Instruction>> chunks = chunks(live);
+    List<List<Instruction>> chunks = chunks(live, size);
     Map<Value, Integer> definedIn = new HashMap<>();
     for (int k = 0; k < chunks.size(); k++) {
       for (Instruction instruction : chunks.get(k)) {
@@ -125,7 +132,19 @@ public final class Segments {
 
   /** Whether {@code function} is long enough to be split, and the split if so. */
   public static Segments of(Function function, FlowAnalysis flow) {
-    if (!flow.isStraightLine() || flow.liveInstructions().size() <= THRESHOLD) {
+    return of(function, flow, SIZE, THRESHOLD);
+  }
+
+  /**
+   * As {@link #of(Function, FlowAnalysis)}, in segments of {@link #SWEEP_SIZE} instructions for
+   * a forward-over-reverse sweep: split when it has more than that many.
+   */
+  public static Segments forSweep(Function function, FlowAnalysis flow) {
+    return of(function, flow, SWEEP_SIZE, SWEEP_SIZE);
+  }
+
+  private static Segments of(Function function, FlowAnalysis flow, int size, int threshold) {
+    if (!flow.isStraightLine() || flow.liveInstructions().size() <= threshold) {
       return null;
     }
     // segments hand values over on the tape, which holds numbers only: a method with strings
@@ -135,7 +154,7 @@ public final class Segments {
             .anyMatch(i -> i.result() != null && i.result().type().isReference())) {
       return null;
     }
-    return new Segments(function, flow, flow.liveInstructions());
+    return new Segments(function, flow, flow.liveInstructions(), size);
   }
 
   public List<Segment> list() {
@@ -192,14 +211,41 @@ public final class Segments {
     return Adjoint.reverseSegment(function, flow, segment, isLast(segment));
   }
 
-  /** Cuts at statement boundaries once a segment has {@link #SIZE} instructions. */
-  private static List<List<Instruction>> chunks(List<Instruction> live) {
+  /**
+   * The forward mode of a segment's forward sweep (second order): values and their tangents in
+   * from the tape, recorded for the reverse and handed on with their tangents.
+   */
+  public Function forwardWithTangents(Segment segment) {
+    return Tangent.of(forward(segment));
+  }
+
+  /**
+   * The forward mode of a segment's reverse sweep (second order): adjoints and their tangents in
+   * from the tape, and out to it for the previous segment.
+   */
+  public Function reverseWithTangents(Segment segment) {
+    Function program = Tangent.of(Adjoint.reverseSegmentWithTangents(function, flow, segment,
+        isLast(segment)));
+    // the tangent transform opens with its note of a forward sweep: this one is a reverse sweep
+    List<Statement> body = new ArrayList<>();
+    body.add(new Note(REVERSE_WITH_TANGENTS_NOTE, null));
+    program.body().statements().stream()
+        .filter(s -> !(s instanceof Note note && Tangent.NOTE.equals(note.text())))
+        .forEach(body::add);
+    return program.with(program.parameters(), new Block(body));
+  }
+
+  /** The note that opens the forward mode of a segment's reverse sweep. */
+  static final String REVERSE_WITH_TANGENTS_NOTE = "reverse sweep: adjoints and their tangents";
+
+  /** Cuts at statement boundaries once a segment has {@code size} instructions. */
+  private static List<List<Instruction>> chunks(List<Instruction> live, int size) {
     List<List<Instruction>> chunks = new ArrayList<>();
     List<Instruction> current = new ArrayList<>();
     for (Instruction instruction : live) {
       boolean newStatement = !current.isEmpty()
           && !current.get(current.size() - 1).line().equals(instruction.line());
-      if (current.size() >= SIZE && (newStatement || current.size() >= 2 * SIZE)) {
+      if (current.size() >= size && (newStatement || current.size() >= 2 * size)) {
         chunks.add(current);
         current = new ArrayList<>();
       }
