@@ -7,14 +7,10 @@ import ad4j.processor.testing.BytecodeSizes;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.runtime.Tape;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,7 +47,8 @@ class SplitSweepTest {
    */
   @Test
   void theSweepIsSplitWhereItWouldPassTheLimit() {
-    Map<String, Integer> sizes = sizes("com/example/ChainsGrad.class");
+    Map<String, Integer> sizes = BytecodeSizes.of(COMPILED.compilation(),
+        "com/example/ChainsGrad.class");
     assertThat(sizes.keySet()).containsAtLeast(
         "shortishHessianForward1(Lad4j/runtime/Tape;DDDD)V",
         "shortishHessianReverse1(Lad4j/runtime/Tape;DDDD)V",
@@ -136,17 +133,5 @@ class SplitSweepTest {
       }
     }
     throw new AssertionError("no method " + name + " with " + arguments.length + " parameters");
-  }
-
-  private static Map<String, Integer> sizes(String path) {
-    JavaFileObject file = COMPILED.compilation().generatedFiles().stream()
-        .filter(f -> f.toUri().getPath().endsWith(path))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no class file " + path));
-    try (InputStream in = file.openInputStream()) {
-      return BytecodeSizes.of(in.readAllBytes());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

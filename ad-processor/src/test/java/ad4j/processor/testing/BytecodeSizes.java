@@ -1,11 +1,14 @@
 package ad4j.processor.testing;
 
+import com.google.testing.compile.Compilation;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.tools.JavaFileObject;
 
 /**
  * The bytecode length of each method of a class file, read from its {@code Code} attributes
@@ -13,6 +16,22 @@ import java.util.Map;
  */
 public final class BytecodeSizes {
   private BytecodeSizes() {}
+
+  /**
+   * As {@link #of(byte[])}, for the class file a compilation wrote at {@code path}
+   * ({@code com/example/FooGrad.class}).
+   */
+  public static Map<String, Integer> of(Compilation compilation, String path) {
+    JavaFileObject file = compilation.generatedFiles().stream()
+        .filter(f -> f.toUri().getPath().endsWith(path))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no class file " + path));
+    try (InputStream in = file.openInputStream()) {
+      return of(in.readAllBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   /** Method name and descriptor to code length, in declaration order. */
   public static Map<String, Integer> of(byte[] classFile) {
