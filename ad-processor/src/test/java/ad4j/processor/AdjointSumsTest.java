@@ -2,6 +2,7 @@ package ad4j.processor;
 
 import static com.google.common.truth.Truth.assertThat;
 
+import ad4j.processor.testing.ArrayFunctionChecks;
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
@@ -186,6 +187,66 @@ class AdjointSumsTest {
     inner = inner.substring(0, inner.indexOf("\n        }\n"));
     assertThat(assignmentsOf("rowBar", inner)).isEqualTo(0);
     assertThat(assignmentsOf("sqBar", reverse)).isEqualTo(1); // declared once, never reassigned
+  }
+
+  private static final String ELEMENTS = """
+      package com.example;
+
+      import ad4j.Differentiable;
+
+      final class Elements {
+        /** The extended Rosenbrock function: three contributions to x[i] per iteration. */
+        @Differentiable
+        static double rosenbrock(double[] x) {
+          double s = 0;
+          for (int i = 0; i + 1 < x.length; i++) {
+            double a = 1 - x[i];
+            double b = x[i + 1] - x[i] * x[i];
+            s += 100 * b * b + a * a;
+          }
+          return s;
+        }
+
+        /** Contributions to w[k] on both sides of a read of the same array, and to w[k + 1]. */
+        @Differentiable
+        static double interleaved(double[] w, double y) {
+          double s = 0;
+          for (int k = 0; k + 1 < w.length; k++) {
+            double p = w[k] * y;
+            double q = Math.sin(w[k]) * w[k + 1];
+            s += p * q + w[k] * w[k];
+          }
+          return s;
+        }
+      }
+      """;
+
+  /**
+   * The additions into one element of the gradient in one block become one addition of their
+   * sum: one read-modify-write of {@code gradient[i]} per iteration instead of three.
+   */
+  @Test
+  void additionsIntoOneElementAreOneAddition() throws Exception {
+    InProcessCompiler.Compiled elements = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Elements", ELEMENTS);
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(elements, "com.example.Elements");
+    checks.check(new ArrayFunctionChecks.Call("rosenbrock",
+        new Object[] {new double[] {0.3, -1.2, 0.8, 1.1}}, true));
+    checks.check(new ArrayFunctionChecks.Call("interleaved",
+        new Object[] {new double[] {0.3, -1.2, 0.8}, 0.7}, true, true));
+    String code = elements.compilation().generatedSourceFile("com.example.ElementsGrad")
+        .orElseThrow().getCharContent(true).toString();
+    Matcher start = Pattern.compile("static double rosenbrockValueAndGradient\\(")
+        .matcher(code);
+    assertThat(start.find()).isTrue();
+    String body = code.substring(start.end(), code.indexOf("\n  }\n", start.end()));
+    String reverseLoop = body.substring(body.indexOf("for (int iteration1"));
+    Matcher additions = Pattern.compile("gradient\\[\\w+\\] \\+= ").matcher(reverseLoop);
+    int count = 0;
+    while (additions.find()) {
+      count++;
+    }
+    assertThat(count).isEqualTo(2); // x[i] once, x[i + 1] once
   }
 
   /** How many statements of {@code code} assign or add to {@code variable}. */

@@ -82,7 +82,8 @@ public final class AdjointSums {
         statements.add(statement);
       }
     }
-    return new Block(renameCopies(new BlockRewrite(statements).result()));
+    return new Block(ElementAdjointSums.of(renameCopies(new BlockRewrite(statements).result()),
+        builder, uses));
   }
 
   /**
