@@ -10,6 +10,7 @@ import ad4j.processor.transform.ArraySlots;
 import ad4j.processor.transform.DeadCode;
 import ad4j.processor.transform.FlowAnalysis;
 import ad4j.processor.transform.Guards;
+import ad4j.processor.transform.LoopBodies;
 import ad4j.processor.transform.SegmentCalls;
 import ad4j.processor.transform.Segments;
 import ad4j.processor.transform.Tangent;
@@ -186,6 +187,11 @@ public final class GradClassWriter {
     private final String segmentSuffix;
     /** The names no variable of these members may take. */
     private final Set<String> reserved;
+    /**
+     * The private methods of the parts of long loop bodies ({@link LoopBodies}), by the member
+     * whose program calls them: a member printed again replaces its parts.
+     */
+    private final Map<String, List<MethodSpec>> loopParts = new java.util.LinkedHashMap<>();
     /** {@link #perParameter()}, made at its first use, and its analysis. */
     private Function perParameter;
     private FlowAnalysis perParameterFlow;
@@ -254,6 +260,7 @@ public final class GradClassWriter {
           List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
       members.addAll(splitMembers());
       members.addAll(segmentMethods());
+      loopParts.values().forEach(members::addAll);
       if (DerivativeOrder.of(element) == 2) {
         members.addAll(secondOrderMembers());
       }
@@ -843,7 +850,8 @@ public final class GradClassWriter {
     MethodSpec valueAndGradient() {
       NameAllocator names = names();
       String methodName = function.name() + "ValueAndGradient";
-      JavaEmitter emitter = new JavaEmitter(reverseProgram(Adjoint.Output.GRADIENT), names);
+      JavaEmitter emitter = new JavaEmitter(
+          withLoopParts(reverseProgram(Adjoint.Output.GRADIENT), methodName), names);
       List<String> all = emitter.parameterNames();
       String array = all.get(all.size() - 1);
       List<String> parameters = all.subList(0, all.size() - 1);
@@ -918,6 +926,58 @@ public final class GradClassWriter {
       return BytecodeEstimate.of(parameters, method.code().toString());
     }
 
+    /**
+     * {@code program}, the program of {@code member}; when its printed body would pass
+     * HotSpot's limit, with the long bodies of its loops cut into parts ({@link LoopBodies}),
+     * smaller ones until the program and every part are under the limit. The parts' methods are
+     * kept in {@link #loopParts} under the member's name.
+     */
+    private Function withLoopParts(Function program, String member) {
+      loopParts.remove(member);
+      if (estimatedBytes(program) <= BYTECODE_LIMIT) {
+        return program;
+      }
+      Function best = program;
+      List<MethodSpec> bestParts = List.of();
+      for (int size = LoopBodies.PART_SIZE; size >= LoopBodies.PART_SIZE / 8; size /= 2) {
+        Optional<LoopBodies.Cut> cut = LoopBodies.of(program, member + segmentSuffix + "Part", size);
+        if (cut.isEmpty()) {
+          break;
+        }
+        List<MethodSpec> parts = new ArrayList<>();
+        for (LoopBodies.Part part : cut.get().parts()) {
+          parts.add(segmentMethod(part.name(), part.program(), void.class,
+              "Part of a loop's body in {@code " + member + "}: takes the values it reads as"
+                  + " arguments and the rest from\nthe tape, and leaves on the tape what is"
+                  + " read after it."));
+        }
+        best = cut.get().program();
+        bestParts = parts;
+        if (estimatedBytes(best) <= BYTECODE_LIMIT
+            && parts.stream().noneMatch(MethodWriter::exceedsHotSpotLimit)) {
+          break;
+        }
+      }
+      if (!bestParts.isEmpty()) {
+        loopParts.put(member, bestParts);
+      }
+      return best;
+    }
+
+    /** The estimated bytecode of a program printed as a method body. */
+    private int estimatedBytes(Function program) {
+      NameAllocator names = names();
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> parameterNames = emitter.parameterNames();
+      emitter.bindTape(names.fresh("tape"));
+      List<String[]> parameters = new ArrayList<>();
+      for (int i = 0; i < parameterNames.size(); i++) {
+        parameters.add(new String[] {
+            parameterType(program.parameters().get(i)).toString(), parameterNames.get(i)});
+      }
+      return BytecodeEstimate.of(parameters, emitter.body().toString());
+    }
+
     /** The private methods of a split method's segments; none when it is not split. */
     List<MethodSpec> segmentMethods() {
       List<MethodSpec> methods = new ArrayList<>();
@@ -981,8 +1041,8 @@ public final class GradClassWriter {
 
     MethodSpec tangent() {
       NameAllocator names = names();
-      Function program = segments != null ? checkedFirst(segmentCalls.tangent())
-          : Tangent.of(DeadCode.removeFrom(function));
+      Function program = withLoopParts(segments != null ? checkedFirst(segmentCalls.tangent())
+          : Tangent.of(DeadCode.removeFrom(function)), function.name() + "Tangent");
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
@@ -1012,7 +1072,8 @@ public final class GradClassWriter {
     MethodSpec pullback() {
       NameAllocator names = names();
       String methodName = function.name() + "Pullback";
-      JavaEmitter emitter = new JavaEmitter(reverseProgram(Adjoint.Output.PULLBACK), names);
+      JavaEmitter emitter = new JavaEmitter(
+          withLoopParts(reverseProgram(Adjoint.Output.PULLBACK), methodName), names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
       return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
@@ -1058,9 +1119,9 @@ public final class GradClassWriter {
     MethodSpec pullbackOntoTape() {
       NameAllocator names = names();
       MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
-      Function program = function.hasActiveArrays()
+      Function program = withLoopParts(function.hasActiveArrays()
           ? Adjoint.withSplitCalls(perParameter(), perParameterFlow(), Adjoint.Output.TAPE)
-          : reverseProgram(Adjoint.Output.TAPE);
+          : reverseProgram(Adjoint.Output.TAPE), function.name() + "PullbackOntoTape");
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
@@ -1132,9 +1193,10 @@ public final class GradClassWriter {
     }
 
     /** A half of the split pullback: the tape, then the program's parameters. */
-    private MethodSpec splitMember(String name, Function program, Class<?> returns,
+    private MethodSpec splitMember(String name, Function whole, Class<?> returns,
         String javadoc) {
       NameAllocator names = names();
+      Function program = withLoopParts(whole, name);
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
