@@ -939,22 +939,31 @@ public final class GradClassWriter {
       }
       Function best = program;
       List<MethodSpec> bestParts = List.of();
+      int bestBytes = Integer.MAX_VALUE;
       for (int size = LoopBodies.PART_SIZE; size >= LoopBodies.PART_SIZE / 8; size /= 2) {
-        Optional<LoopBodies.Cut> cut = LoopBodies.of(program, member + segmentSuffix + "Part", size);
+        Optional<LoopBodies.Cut> cut = LoopBodies.of(program, member + segmentSuffix + "Part",
+            size);
         if (cut.isEmpty()) {
           break;
         }
         List<MethodSpec> parts = new ArrayList<>();
+        int largest = estimatedBytes(cut.get().program());
         for (LoopBodies.Part part : cut.get().parts()) {
-          parts.add(segmentMethod(part.name(), part.program(), void.class,
+          MethodSpec method = segmentMethod(part.name(), part.program(), void.class,
               "Part of a loop's body in {@code " + member + "}: takes the values it reads as"
                   + " arguments and the rest from\nthe tape, and leaves on the tape what is"
-                  + " read after it."));
+                  + " read after it.");
+          parts.add(method);
+          largest = Math.max(largest, estimatedBytes(method));
         }
-        best = cut.get().program();
-        bestParts = parts;
-        if (estimatedBytes(best) <= BYTECODE_LIMIT
-            && parts.stream().noneMatch(MethodWriter::exceedsHotSpotLimit)) {
+        // the cut whose largest method is smallest; smaller parts only while it passes the
+        // limit (more parts hand more values over)
+        if (largest < bestBytes) {
+          best = cut.get().program();
+          bestParts = parts;
+          bestBytes = largest;
+        }
+        if (largest <= BYTECODE_LIMIT) {
           break;
         }
       }

@@ -152,22 +152,302 @@ public final class LoopBodies {
     }
     int count = (size + partSize - 1) / partSize;
     int target = (size + count - 1) / count;
-    List<Statement> result = new ArrayList<>();
+    List<List<Statement>> cut = new ArrayList<>();
     List<Statement> part = new ArrayList<>();
     int partStatements = 0;
     for (Statement statement : run) {
       part.add(statement);
       partStatements += size(List.of(statement));
-      if (partStatements >= target) {
-        result.addAll(outline(part));
+      // a formula is written where it is read: not cut off from it (a long sum stays whole)
+      boolean formula = statement instanceof Instruction instruction
+          && instruction.result().origin() == Value.Origin.FORMULA;
+      if (partStatements >= target && !formula) {
+        cut.add(part);
         part = new ArrayList<>();
         partStatements = 0;
       }
     }
     if (!part.isEmpty()) {
-      result.addAll(outline(part));
+      cut.add(part);
+    }
+    spreadSums(cut);
+    List<Statement> result = new ArrayList<>();
+    for (List<Statement> statements : cut) {
+      if (!statements.isEmpty()) { // a part whose sum moved to earlier parts
+        result.addAll(outline(statements));
+      }
     }
     return result;
+  }
+
+  /**
+   * Moves the terms of a long sum into the parts that make what they read: {@code v += a * x1 +
+   * b * x2 + ...} (an adjoint summed over the whole body, as {@link AdjointSums} writes it)
+   * would otherwise read values of every part, each handed over on the tape. A term whose
+   * values come from an earlier part is added into {@code v} at that part's end, with the
+   * other terms from there ({@code v += a * x1 + ...}), when nothing in between reads or
+   * writes {@code v}; terms that read a variable stay. The sum is then added in other groups,
+   * which rounds differently, as any reordering of a sum does.
+   */
+  private void spreadSums(List<List<Statement>> parts) {
+    Map<Value, Integer> partOf = new IdentityHashMap<>();
+    Map<Value, Instruction> formulas = new IdentityHashMap<>();
+    for (int k = 0; k < parts.size(); k++) {
+      Set<Value> defined = newIdentitySet();
+      definitions(parts.get(k), defined, newIdentitySet());
+      for (Value value : defined) {
+        partOf.put(value, k);
+      }
+      for (Statement statement : parts.get(k)) {
+        if (statement instanceof Instruction instruction
+            && instruction.result().origin() == Value.Origin.FORMULA) {
+          formulas.put(instruction.result(), instruction);
+        }
+      }
+    }
+    for (int k = 1; k < parts.size(); k++) {
+      for (Statement statement : List.copyOf(parts.get(k))) {
+        if (statement instanceof Store store) {
+          spreadSum(parts, k, store, partOf, formulas);
+        }
+      }
+    }
+  }
+
+  /** {@link #spreadSums} for one store {@code v = v + sum} of part {@code k}. */
+  private void spreadSum(List<List<Statement>> parts, int k, Store store,
+      Map<Value, Integer> partOf, Map<Value, Instruction> formulas) {
+    Variable variable = store.variable();
+    if (!(store.value() instanceof Operand.Use use) || !formulas.containsKey(use.value())) {
+      return;
+    }
+    Instruction root = formulas.get(use.value());
+    if (!root.operation().equals(Operation.ADD)
+        || !(root.arguments().get(0) instanceof Operand.Read read)
+        || read.variable() != variable || !parts.get(k).contains(root)) {
+      return;
+    }
+    // the signed terms, and the formula instructions of the sum's tree above them
+    List<Operand> terms = new ArrayList<>();
+    List<Boolean> negative = new ArrayList<>();
+    List<Instruction> tree = new ArrayList<>(List.of(root));
+    flatten(root.arguments().get(1), false, formulas, parts.get(k), terms, negative, tree);
+    // each term's home: the last part that makes a value it reads or writes a variable it
+    // reads, before the store
+    Map<Object, Integer> made = new IdentityHashMap<>(partOf);
+    writes:
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        if (statement == store) {
+          break writes;
+        }
+        Set<Variable> written = newIdentitySet();
+        assignments(List.of(statement), written);
+        definitions(List.of(statement), newIdentitySet(), written);
+        for (Variable assigned : written) {
+          made.put(assigned, j);
+        }
+      }
+    }
+    int referenced = lastReference(parts, k, store, tree, variable, formulas);
+    Map<Integer, List<Integer>> byHome = new java.util.TreeMap<>();
+    List<List<Instruction>> termInstructions = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      List<Instruction> instructions = new ArrayList<>();
+      int home = home(terms.get(i), made, formulas, parts.get(k), instructions);
+      termInstructions.add(instructions);
+      int target = Math.max(home, referenced);
+      if (target >= 0 && target < k) {
+        byHome.computeIfAbsent(target, h -> new ArrayList<>()).add(i);
+      }
+    }
+    if (byHome.isEmpty()) {
+      return;
+    }
+    Set<Integer> moved = new HashSet<>();
+    for (Map.Entry<Integer, List<Integer>> group : byHome.entrySet()) {
+      List<Statement> home = parts.get(group.getKey());
+      List<Operand> groupTerms = new ArrayList<>();
+      List<Boolean> groupSigns = new ArrayList<>();
+      for (int i : group.getValue()) {
+        parts.get(k).removeAll(termInstructions.get(i));
+        home.addAll(termInstructions.get(i));
+        groupTerms.add(terms.get(i));
+        groupSigns.add(negative.get(i));
+        moved.add(i);
+      }
+      home.addAll(addInto(variable, root.result(), groupTerms, groupSigns));
+    }
+    // the terms that stay, summed where the store was
+    List<Operand> rest = new ArrayList<>();
+    List<Boolean> restSigns = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      if (!moved.contains(i)) {
+        rest.add(terms.get(i));
+        restSigns.add(negative.get(i));
+      }
+    }
+    List<Statement> part = parts.get(k);
+    int at = indexOf(part, store);
+    part.remove(at);
+    if (!rest.isEmpty()) {
+      part.addAll(at, addInto(variable, root.result(), rest, restSigns));
+    }
+    part.removeAll(tree);
+  }
+
+  /** The index of {@code statement} itself in {@code statements} (records may be equal). */
+  private static int indexOf(List<Statement> statements, Statement statement) {
+    for (int i = 0; i < statements.size(); i++) {
+      if (statements.get(i) == statement) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The terms of a sum whose additions and subtractions are formulas of {@code part}. */
+  private static void flatten(Operand operand, boolean negated, Map<Value, Instruction> formulas,
+      List<Statement> part, List<Operand> terms, List<Boolean> negative,
+      List<Instruction> tree) {
+    Instruction definition = operand instanceof Operand.Use use ? formulas.get(use.value())
+        : null;
+    if (definition != null && part.contains(definition)
+        && (definition.operation().equals(Operation.ADD)
+            || definition.operation().equals(Operation.SUBTRACT))) {
+      tree.add(definition);
+      flatten(definition.arguments().get(0), negated, formulas, part, terms, negative, tree);
+      flatten(definition.arguments().get(1),
+          negated ^ definition.operation().equals(Operation.SUBTRACT), formulas, part, terms,
+          negative, tree);
+    } else {
+      terms.add(operand);
+      negative.add(negated);
+    }
+  }
+
+  /**
+   * The last part that makes a value {@code term} reads or writes a variable it reads ({@code
+   * made}; -1 when all come from before the run), collecting the formula instructions of
+   * {@code part} that compute it.
+   */
+  private static int home(Operand term, Map<Object, Integer> made,
+      Map<Value, Instruction> formulas, List<Statement> part, List<Instruction> instructions) {
+    if (term instanceof Operand.Read read) {
+      return made.getOrDefault(read.variable(), -1);
+    }
+    if (!(term instanceof Operand.Use use)) {
+      return -1;
+    }
+    Instruction formula = formulas.get(use.value());
+    if (formula == null || !part.contains(formula)) {
+      // a value, or a formula made and left in an earlier part: the term is added there
+      return made.getOrDefault(use.value(), -1);
+    }
+    int home = -1;
+    for (Operand argument : formula.arguments()) {
+      home = Math.max(home, home(argument, made, formulas, part, instructions));
+    }
+    instructions.add(formula);
+    return home;
+  }
+
+  /**
+   * The last part before {@code store} (of part {@code k}) where a statement reads or writes
+   * {@code variable}, -1 if none: the terms may be added there or later. The sum's own
+   * instructions do not count, nor other sums added into the variable ({@code v = v + e}
+   * where {@code e} does not read {@code v}), which the terms may pass: additions commute.
+   */
+  private static int lastReference(List<List<Statement>> parts, int k, Store store,
+      List<Instruction> sum, Variable variable, Map<Value, Instruction> formulas) {
+    Set<Statement> addingInto = newIdentitySet();
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        Instruction root = statement instanceof Store other && other.variable() == variable
+            && other.value() instanceof Operand.Use use ? formulas.get(use.value()) : null;
+        if (root != null && root.operation().equals(Operation.ADD)
+            && root.arguments().get(0) instanceof Operand.Read read
+            && read.variable() == variable
+            && !reads(root.arguments().get(1), variable, formulas)) {
+          addingInto.add(statement);
+          addingInto.add(root);
+        }
+      }
+    }
+    int last = -1;
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        if (statement == store) {
+          return last;
+        }
+        if (sum.contains(statement) || addingInto.contains(statement)) {
+          continue;
+        }
+        Map<Object, Integer> referenced = new IdentityHashMap<>();
+        count(new Block(List.of(statement)), referenced);
+        if (referenced.containsKey(variable)) {
+          last = j;
+        }
+      }
+    }
+    return last;
+  }
+
+  /** Whether {@code operand}, with the formulas it is made of, reads {@code variable}. */
+  private static boolean reads(Operand operand, Variable variable,
+      Map<Value, Instruction> formulas) {
+    if (operand instanceof Operand.Read read) {
+      return read.variable() == variable;
+    }
+    Instruction formula = operand instanceof Operand.Use use ? formulas.get(use.value()) : null;
+    return formula != null
+        && formula.arguments().stream().anyMatch(a -> reads(a, variable, formulas));
+  }
+
+  /**
+   * {@code variable = variable + (sum of the positive terms - sum of the negative ones)}, each
+   * sum balanced, as formulas and a store.
+   */
+  private List<Statement> addInto(Variable variable, Value like, List<Operand> terms,
+      List<Boolean> negative) {
+    List<Statement> statements = new ArrayList<>();
+    List<Operand> positives = new ArrayList<>();
+    List<Operand> negatives = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      (negative.get(i) ? negatives : positives).add(terms.get(i));
+    }
+    Operand sum;
+    Operation operation = Operation.ADD;
+    if (positives.isEmpty()) {
+      sum = balanced(negatives, like, statements);
+      operation = Operation.SUBTRACT;
+    } else if (negatives.isEmpty()) {
+      sum = balanced(positives, like, statements);
+    } else {
+      Operand plus = balanced(positives, like, statements);
+      Operand minus = balanced(negatives, like, statements);
+      sum = formula(Operation.SUBTRACT, plus, minus, like, statements);
+    }
+    Operand total = formula(operation, new Operand.Read(variable), sum, like, statements);
+    statements.add(new Store(variable, total, null));
+    return statements;
+  }
+
+  private Operand balanced(List<Operand> terms, Value like, List<Statement> statements) {
+    if (terms.size() == 1) {
+      return terms.get(0);
+    }
+    int half = terms.size() / 2;
+    Operand left = balanced(terms.subList(0, half), like, statements);
+    Operand right = balanced(terms.subList(half, terms.size()), like, statements);
+    return formula(Operation.ADD, left, right, like, statements);
+  }
+
+  private Operand formula(Operation operation, Operand left, Operand right, Value like,
+      List<Statement> statements) {
+    Value result = builder.formula(like.type(), like.isActive());
+    statements.add(new Instruction(result, operation, List.of(left, right), null));
+    return new Operand.Use(result);
   }
 
   /**
@@ -225,20 +505,29 @@ public final class LoopBodies {
       return part;
     }
 
-    // the part's parameters: the variables' current values first, then the values read
+    // the part's parameters: the variables' current values first (those standing for a
+    // parameter always: they are written as the parameter), then the values read; what does
+    // not fit travels on the tape
     List<Value> parameters = new ArrayList<>();
     List<Operand> arguments = new ArrayList<>();
     List<Statement> body = new ArrayList<>();
+    List<Object> onTape = new ArrayList<>();
     int slots = 1; // the tape
-    for (Variable variable : inVariables) {
+    List<Variable> ordered = new ArrayList<>();
+    inVariables.stream().filter(v -> v.parameter() != null).forEach(ordered::add);
+    inVariables.stream().filter(v -> v.parameter() == null).forEach(ordered::add);
+    for (Variable variable : ordered) {
       Value parameter = variable.parameter();
-      if (parameter == null) {
+      if (parameter != null) {
+        // the part takes the variable's current value as that parameter, also where it reads
+        // the parameter's value, which the printer writes alike
+        inValues.remove(parameter);
+      } else if (slots + slotsOf(variable.type()) > ARGUMENT_SLOTS) {
+        onTape.add(variable);
+        continue;
+      } else {
         parameter = builder.generated("carried", variable.type(), variable.isActive());
         body.add(new Declare(variable, new Operand.Use(parameter), null));
-      } else {
-        // a variable standing for a parameter is written as the parameter: the part takes
-        // its current value as that parameter, also where it reads the parameter's value
-        inValues.remove(parameter);
       }
       parameters.add(parameter);
       arguments.add(new Operand.Read(variable));
@@ -247,7 +536,6 @@ public final class LoopBodies {
     if (slots > ARGUMENT_SLOTS) {
       return part;
     }
-    List<Value> onTape = new ArrayList<>();
     for (Value value : inValues) {
       if (slots + slotsOf(value.type()) <= ARGUMENT_SLOTS) {
         parameters.add(value);
@@ -258,11 +546,19 @@ public final class LoopBodies {
       }
     }
     List<Statement> caller = new ArrayList<>();
-    for (Value value : onTape) {
-      caller.add(new Push(new Operand.Use(value), null));
+    for (Object handed : onTape) {
+      caller.add(new Push(handed instanceof Variable variable ? new Operand.Read(variable)
+          : new Operand.Use((Value) handed), null));
     }
     for (int i = onTape.size() - 1; i >= 0; i--) {
-      body.addAll(popInto(onTape.get(i)));
+      if (onTape.get(i) instanceof Variable variable) {
+        // popped where it is declared: written inline, in the order of the pops
+        Value popped = builder.formula(variable.type(), variable.isActive());
+        body.add(new Instruction(popped, Operation.POP, List.of(), null));
+        body.add(new Declare(variable, new Operand.Use(popped), null));
+      } else {
+        body.addAll(popInto((Value) onTape.get(i)));
+      }
     }
     body.addAll(part);
     for (Value value : outValues) {

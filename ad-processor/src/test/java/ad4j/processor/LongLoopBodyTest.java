@@ -1,0 +1,81 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.testing.BytecodeSizes;
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A loop whose body is long gives generated members that repeat the body in each sweep: they
+ * would pass HotSpot's 8000-byte limit (and, longer still, javac's 64 KB). The long bodies are
+ * cut into part methods ({@code LoopBodies}); every generated method stays under the limit and
+ * the derivatives stay right.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class LongLoopBodyTest {
+  private static final int HOTSPOT_LIMIT = 8000;
+
+  /** A loop of {@code steps} iterations whose body is {@code statements} statements. */
+  private static String loop(int statements, String steps) {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < statements / 2; i++) {
+      body.append("      x = x * a + Math.sin(y);\n");
+      body.append("      y = y * b - x * 0.001;\n");
+    }
+    return "package com.example;\nimport ad4j.Differentiable;\nfinal class Loop {\n"
+        + "  @Differentiable static double loop(double x, double y, double a, double b) {\n"
+        + "    for (int i = 0; i < " + steps + "; i++) {\n" + body + "    }\n"
+        + "    return x + y;\n  }\n}\n";
+  }
+
+  private static void checkLoop(Compiled compiled) {
+    Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/LoopGrad.class");
+    assertThat(generated.keySet()).contains(
+        "loopValueAndGradientPart1(Lad4j/runtime/Tape;DDIDD)V");
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+    CompiledFunction f = compiled.function("com.example.Loop", "loop", 4);
+    DerivativeChecks.checkAt(f, 0.3, 0.2, 0.99, 0.98);
+    DerivativeChecks.checkAt(f, -0.1, 0.5, 0.97, 1.0);
+  }
+
+  @Test
+  void aLoopWithASixtyStatementBodyIsCutIntoMethodsHotSpotCompiles() {
+    checkLoop(InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Loop", loop(60, "5")));
+  }
+
+  @Test
+  void aLoopWithAFourHundredStatementBodyCompiles() {
+    // before the cut, javac rejected the generated class: "code too large"
+    checkLoop(InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Loop", loop(400, "3")));
+  }
+
+  private static Map<String, Integer> sizes(Compilation compilation, String path) {
+    JavaFileObject file = compilation.generatedFiles().stream()
+        .filter(f -> f.toUri().getPath().endsWith(path))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no class file " + path));
+    try (InputStream in = file.openInputStream()) {
+      return BytecodeSizes.of(in.readAllBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
