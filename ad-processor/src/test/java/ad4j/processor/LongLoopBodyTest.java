@@ -67,6 +67,48 @@ class LongLoopBodyTest {
         "com.example.Loop", loop(400, "3")));
   }
 
+  /**
+   * A {@code while} loop whose long body has branches and {@code int} arithmetic on its own
+   * counter: the branches and the counter move into the parts with the statements around them.
+   */
+  private static String branchingLoop(int statements) {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < statements / 5; i++) {
+      body.append("      int m").append(i).append(" = k * ").append(i % 3 + 1).append(" + 1;\n");
+      body.append("      x = x * a + Math.sin(y) * 0.1 / m").append(i).append(";\n");
+      body.append("      if (x > y) {\n        y = y * b - x * 0.01;\n      } else {\n")
+          .append("        y = y + Math.cos(x) * 0.05;\n      }\n");
+      body.append("      z = z + x * y * 0.001;\n");
+    }
+    return "package com.example;\nimport ad4j.Differentiable;\nfinal class Walk {\n"
+        + "  @Differentiable static double walk(double x, double y, double a, double b) {\n"
+        + "    double z = 0.0;\n    int k = 0;\n"
+        + "    while (k < 4) {\n" + body + "      k++;\n    }\n"
+        + "    return x + y + z;\n  }\n}\n";
+  }
+
+  static String branchingLoopForScratch(int n) {
+    return branchingLoop(n);
+  }
+
+  @Test
+  void aWhileLoopWhoseLongBodyBranchesIsCutToo() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Walk", branchingLoop(100));
+
+    Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/WalkGrad.class");
+    assertThat(generated.keySet().stream().filter(m -> m.contains("Part")).count())
+        .isGreaterThan(2L);
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+    CompiledFunction f = compiled.function("com.example.Walk", "walk", 4);
+    // points on both sides of the branches' tests, away from their kinks
+    DerivativeChecks.checkAt(f, 0.3, 0.2, 0.99, 0.98);
+    DerivativeChecks.checkAt(f, -0.4, 0.5, 0.9, 1.01);
+    DerivativeChecks.checkAt(f, 0.1, -0.3, 1.02, 0.7);
+  }
+
   private static Map<String, Integer> sizes(Compilation compilation, String path) {
     JavaFileObject file = compilation.generatedFiles().stream()
         .filter(f -> f.toUri().getPath().endsWith(path))

@@ -186,8 +186,9 @@ public final class LoopBodies {
    * would otherwise read values of every part, each handed over on the tape. A term whose
    * values come from an earlier part is added into {@code v} at that part's end, with the
    * other terms from there ({@code v += a * x1 + ...}), when nothing in between reads or
-   * writes {@code v}; terms that read a variable stay. The sum is then added in other groups,
-   * which rounds differently, as any reordering of a sum does.
+   * writes {@code v} (but other sums added into it) nor writes a variable the term reads. The
+   * sum is then added in other groups, which rounds differently, as any reordering of a sum
+   * does.
    */
   private void spreadSums(List<List<Statement>> parts) {
     Map<Value, Integer> partOf = new IdentityHashMap<>();
@@ -232,6 +233,9 @@ public final class LoopBodies {
     List<Boolean> negative = new ArrayList<>();
     List<Instruction> tree = new ArrayList<>(List.of(root));
     flatten(root.arguments().get(1), false, formulas, parts.get(k), terms, negative, tree);
+    if (terms.size() < 2) {
+      return; // one term: one value handed over at most
+    }
     // each term's home: the last part that makes a value it reads or writes a variable it
     // reads, before the store
     Map<Object, Integer> made = new IdentityHashMap<>(partOf);
