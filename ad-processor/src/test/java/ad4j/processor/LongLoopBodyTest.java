@@ -87,10 +87,6 @@ class LongLoopBodyTest {
         + "    return x + y + z;\n  }\n}\n";
   }
 
-  static String branchingLoopForScratch(int n) {
-    return branchingLoop(n);
-  }
-
   @Test
   void aWhileLoopWhoseLongBodyBranchesIsCutToo() {
     Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
@@ -107,6 +103,55 @@ class LongLoopBodyTest {
     DerivativeChecks.checkAt(f, 0.3, 0.2, 0.99, 0.98);
     DerivativeChecks.checkAt(f, -0.4, 0.5, 0.9, 1.01);
     DerivativeChecks.checkAt(f, 0.1, -0.3, 1.02, 0.7);
+  }
+
+  /**
+   * Loops that leave early and loops in loops: a {@code break} in the middle of a long body
+   * stays in the member (the statements after it, which the front end moves into the branch
+   * that does not break, are cut there), and the long body of an inner loop is cut inside the
+   * outer loop.
+   */
+  private static String breakingAndNestedLoops(int statements) {
+    StringBuilder half = new StringBuilder();
+    for (int i = 0; i < statements / 4; i++) {
+      half.append("        x = x * a + Math.sin(y);\n");
+      half.append("        y = y * 0.98 + b * 0.02 - x * 0.001;\n");
+    }
+    return "package com.example;\nimport ad4j.Differentiable;\nfinal class Early {\n"
+        + "  @Differentiable static double early(double x, double y, double a, double b) {\n"
+        + "    for (int i = 0; i < 6; i++) {\n" + half
+        + "        if (i == 3 && x * x + y * y < 1.0) {\n          break;\n        }\n" + half
+        + "    }\n    return x + y;\n  }\n\n"
+        + "  @Differentiable static double nested(double x, double y, double a, double b) {\n"
+        + "    double s = 0.0;\n"
+        + "    for (int i = 0; i < 3; i++) {\n      s = s + x * y;\n"
+        + "      for (int j = 0; j < 2; j++) {\n" + half + half + "      }\n"
+        + "    }\n    return s + x + y;\n  }\n}\n";
+  }
+
+  @Test
+  void loopsThatBreakAndLoopsInLoopsAreCutWhereTheirBodiesAreLong() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Early", breakingAndNestedLoops(80));
+
+    Map<String, Integer> generated =
+        sizes(compiled.compilation(), "com/example/EarlyGrad.class");
+    assertThat(generated.keySet().stream().filter(m -> m.startsWith("earlyValueAndGradientPart"))
+        .count()).isGreaterThan(1L);
+    assertThat(generated.keySet().stream()
+        .filter(m -> m.startsWith("nestedValueAndGradientPart")).count()).isGreaterThan(1L);
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+    CompiledFunction early = compiled.function("com.example.Early", "early", 4);
+    // x * x + y * y at the test in the fourth iteration: 0.36 and 0.25 (the loop breaks
+    // there), 3.18 (all six iterations run)
+    DerivativeChecks.checkAt(early, 0.3, 0.2, 0.5, 0.3);
+    DerivativeChecks.checkAt(early, 0.1, 0.4, 0.6, 0.2);
+    DerivativeChecks.checkAt(early, 0.3, 0.2, 0.5, 1.0);
+    CompiledFunction nested = compiled.function("com.example.Early", "nested", 4);
+    DerivativeChecks.checkAt(nested, 0.3, 0.2, 0.99, 0.98);
+    DerivativeChecks.checkAt(nested, -0.1, 0.5, 0.97, 1.0);
   }
 
   private static Map<String, Integer> sizes(Compilation compilation, String path) {

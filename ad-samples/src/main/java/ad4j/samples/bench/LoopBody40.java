@@ -11,7 +11,7 @@ public final class LoopBody40 {
   private LoopBody40() {}
 
   /**
-   * 10 steps of 40 statements alternating {@code x = x * a + sin(y)} and
+   * 10 steps of 40 statements alternating {@code x = x * a + sin(y) * c} and
    * {@code y = cos(x) * b - y * c}.
    *
    * @param x first state variable
@@ -24,45 +24,45 @@ public final class LoopBody40 {
   @Differentiable
   public static double loop(double x, double y, double a, double b, double c) {
     for (int step = 0; step < 10; step++) {
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
-      x = x * a + Math.sin(y);
+      x = x * a + Math.sin(y) * c;
       y = Math.cos(x) * b - y * c;
     }
     return x + y;
