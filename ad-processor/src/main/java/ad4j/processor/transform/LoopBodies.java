@@ -83,7 +83,11 @@ public final class LoopBodies {
   private final int partSize;
   private final IrBuilder builder;
   private final List<Part> parts = new ArrayList<>();
-  /** How often each value is read, and each variable read or written, in the whole program. */
+  /**
+   * How often each value is read, and each variable read or written, in the whole program as
+   * cut so far: a part's statements leave it for the part's program, its call and what takes
+   * back its results come in.
+   */
   private final Map<Object, Integer> uses = new IdentityHashMap<>();
 
   private LoopBodies(Function program, String namePrefix, int partSize) {
@@ -113,8 +117,9 @@ public final class LoopBodies {
     List<Statement> statements = new ArrayList<>();
     for (Statement statement : block.statements()) {
       if (statement instanceof Loop loop) {
-        statements.add(new Loop(loop.id(), rewrite(loop.condition(), true), loop.test(),
-            loop.testFirst(), rewrite(loop.body(), true), rewrite(loop.update(), true),
+        // the condition and the update stay whole: the printer writes them in the loop's head
+        statements.add(new Loop(loop.id(), rewrite(loop.condition(), false), loop.test(),
+            loop.testFirst(), rewrite(loop.body(), true), rewrite(loop.update(), false),
             loop.line()));
       } else if (statement instanceof If branch) {
         statements.add(new If(branch.id(), branch.condition(),
@@ -170,7 +175,14 @@ public final class LoopBodies {
     if (!part.isEmpty()) {
       cut.add(part);
     }
+    // the sums' terms move and new sums come in: counted again
+    Map<Object, Integer> before = new IdentityHashMap<>();
+    count(new Block(run), before);
     spreadSums(cut);
+    before.forEach((used, count) -> uses.merge(used, -count, Integer::sum));
+    for (List<Statement> statements : cut) {
+      count(new Block(statements), uses);
+    }
     List<Statement> result = new ArrayList<>();
     for (List<Statement> statements : cut) {
       if (!statements.isEmpty()) { // a part whose sum moved to earlier parts
@@ -589,6 +601,8 @@ public final class LoopBodies {
     for (int i = outValues.size() - 1; i >= 0; i--) {
       caller.addAll(popInto(outValues.get(i)));
     }
+    inside.forEach((used, count) -> uses.merge(used, -count, Integer::sum));
+    count(new Block(caller), uses);
     return caller;
   }
 
