@@ -179,7 +179,7 @@ public final class LoopBodies {
     Map<Object, Integer> before = new IdentityHashMap<>();
     count(new Block(run), before);
     spreadSums(cut);
-    before.forEach((used, count) -> uses.merge(used, -count, Integer::sum));
+    before.forEach((used, reads) -> uses.merge(used, -reads, Integer::sum));
     for (List<Statement> statements : cut) {
       count(new Block(statements), uses);
     }
@@ -601,7 +601,7 @@ public final class LoopBodies {
     for (int i = outValues.size() - 1; i >= 0; i--) {
       caller.addAll(popInto(outValues.get(i)));
     }
-    inside.forEach((used, count) -> uses.merge(used, -count, Integer::sum));
+    inside.forEach((used, reads) -> uses.merge(used, -reads, Integer::sum));
     count(new Block(caller), uses);
     return caller;
   }
