@@ -154,6 +154,56 @@ class LongLoopBodyTest {
     DerivativeChecks.checkAt(nested, -0.1, 0.5, 0.97, 1.0);
   }
 
+  /**
+   * A vector function with a long loop body, and the same loop returning each element alone:
+   * the Jacobian's rows are the gradients of those, which are checked themselves.
+   */
+  private static String vectorLoop(int statements) {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < statements / 2; i++) {
+      body.append("      x = x * a + Math.sin(y);\n");
+      body.append("      y = y * b - x * 0.001;\n");
+    }
+    String loop = "    for (int i = 0; i < 4; i++) {\n" + body + "    }\n";
+    String parameters = "(double x, double y, double a, double b) {\n";
+    return "package com.example;\nimport ad4j.Differentiable;\nfinal class Pair {\n"
+        + "  @Differentiable static double[] pair" + parameters + loop
+        + "    return new double[] {x, y * y};\n  }\n"
+        + "  @Differentiable static double first" + parameters + loop + "    return x;\n  }\n"
+        + "  @Differentiable static double second" + parameters + loop
+        + "    return y * y;\n  }\n}\n";
+  }
+
+  @Test
+  void aVectorFunctionWithALongLoopBodyIsCutToo() throws Exception {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Pair", vectorLoop(80));
+
+    Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/PairGrad.class");
+    assertThat(generated.keySet().stream().filter(m -> m.startsWith("pairPullbackPart"))
+        .count()).isGreaterThan(1L);
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+    double[] point = {0.3, 0.2, 0.99, 0.98};
+    CompiledFunction first = compiled.function("com.example.Pair", "first", 4);
+    CompiledFunction second = compiled.function("com.example.Pair", "second", 4);
+    DerivativeChecks.checkAt(first, point);
+    DerivativeChecks.checkAt(second, point);
+    Class<?> grad = compiled.load("com.example.PairGrad");
+    java.lang.reflect.Method jacobian = grad.getDeclaredMethod("pairJacobian", double.class,
+        double.class, double.class, double.class);
+    jacobian.setAccessible(true);
+    double[][] rows = (double[][]) jacobian.invoke(null, point[0], point[1], point[2], point[3]);
+    double[][] expected = {first.gradient(point), second.gradient(point)};
+    for (int i = 0; i < 2; i++) {
+      for (int j = 0; j < 4; j++) {
+        assertWithMessage("[%s][%s]", i, j).that(rows[i][j])
+            .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
+      }
+    }
+  }
+
   private static Map<String, Integer> sizes(Compilation compilation, String path) {
     JavaFileObject file = compilation.generatedFiles().stream()
         .filter(f -> f.toUri().getPath().endsWith(path))

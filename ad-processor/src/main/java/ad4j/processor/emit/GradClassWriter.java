@@ -656,6 +656,7 @@ public final class GradClassWriter {
       List<MethodSpec> members = new ArrayList<>(List.of(jacobian(), valueAndJacobian(),
           tangent(), pullback(), pullbackOntoTape(), primalValue(), jacobianInto()));
       members.addAll(splitMembers());
+      loopParts.values().forEach(members::addAll);
       return members;
     }
 
