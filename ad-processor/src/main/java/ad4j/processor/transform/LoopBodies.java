@@ -56,7 +56,9 @@ import java.util.Set;
  * the order of the pushes. A part that would hand over a value the tape cannot hold (a string,
  * an object) leaves its statements where they are. The parts are private to the generated class;
  * the program that calls them is the same program, cut, so every member that prints a program
- * can be cut alike.
+ * can be cut alike. (Cutting the user's loop body before differentiating it, as {@code Segments}
+ * cuts a method, would make each part a call with several results, whose reverse and tangent
+ * every transform would have to know; cut afterwards, a part is plain code.)
  */
 public final class LoopBodies {
   /**
