@@ -45,9 +45,21 @@ public final class GradClassWriter {
   public record Method(ExecutableElement element, Function function) {}
 
   private final Elements elements;
+  /** When positive, every loop body is cut into parts of this many statements (tests only). */
+  private final int forcedPartSize;
 
   public GradClassWriter(Elements elements) {
+    this(elements, 0);
+  }
+
+  /**
+   * A writer that cuts every loop body of the order-1 members into parts of
+   * {@code forcedPartSize} statements, long or not, when it is positive: for the processor's
+   * tests ({@code -Aad4j.loopPartSize}).
+   */
+  public GradClassWriter(Elements elements, int forcedPartSize) {
     this.elements = elements;
+    this.forcedPartSize = forcedPartSize;
   }
 
   /** The generated class's name: {@code FooGrad}, or {@code Outer_InnerGrad} when nested. */
@@ -90,7 +102,7 @@ public final class GradClassWriter {
       // f(double) and a middle one of f(double, double)): each overload numbers its own.
       String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
       MethodWriter writer = new MethodWriter(userType, className.simpleName(), method,
-          segmentSuffix);
+          segmentSuffix, forcedPartSize);
       writer.members().forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
@@ -192,11 +204,15 @@ public final class GradClassWriter {
      * whose program calls them: a member printed again replaces its parts.
      */
     private final Map<String, List<MethodSpec>> loopParts = new java.util.LinkedHashMap<>();
+    /** When positive, every loop body is cut into parts this long (tests only). */
+    private final int forcedPartSize;
     /** {@link #perParameter()}, made at its first use, and its analysis. */
     private Function perParameter;
     private FlowAnalysis perParameterFlow;
 
-    MethodWriter(String userType, String gradType, Method method, String segmentSuffix) {
+    MethodWriter(String userType, String gradType, Method method, String segmentSuffix,
+        int forcedPartSize) {
+      this.forcedPartSize = forcedPartSize;
       this.userType = userType;
       this.segmentSuffix = segmentSuffix;
       this.gradType = gradType;
@@ -935,6 +951,9 @@ public final class GradClassWriter {
      */
     private Function withLoopParts(Function program, String member) {
       loopParts.remove(member);
+      if (forcedPartSize > 0) {
+        return cutInto(program, member, forcedPartSize);
+      }
       if (estimatedBytes(program) <= BYTECODE_LIMIT) {
         return program;
       }
@@ -950,10 +969,7 @@ public final class GradClassWriter {
         List<MethodSpec> parts = new ArrayList<>();
         int largest = estimatedBytes(cut.get().program());
         for (LoopBodies.Part part : cut.get().parts()) {
-          MethodSpec method = segmentMethod(part.name(), part.program(), void.class,
-              "Part of a loop's body in {@code " + member + "}: takes the values it reads as"
-                  + " arguments and the rest from\nthe tape, and leaves on the tape what is"
-                  + " read after it.");
+          MethodSpec method = partMethod(part, member);
           parts.add(method);
           largest = Math.max(largest, estimatedBytes(method));
         }
@@ -972,6 +988,28 @@ public final class GradClassWriter {
         loopParts.put(member, bestParts);
       }
       return best;
+    }
+
+    /** {@code program} cut into parts of {@code size} statements, whatever its length. */
+    private Function cutInto(Function program, String member, int size) {
+      Optional<LoopBodies.Cut> cut = LoopBodies.of(program, member + segmentSuffix + "Part",
+          size);
+      if (cut.isEmpty()) {
+        return program;
+      }
+      List<MethodSpec> parts = new ArrayList<>();
+      for (LoopBodies.Part part : cut.get().parts()) {
+        parts.add(partMethod(part, member));
+      }
+      loopParts.put(member, parts);
+      return cut.get().program();
+    }
+
+    private MethodSpec partMethod(LoopBodies.Part part, String member) {
+      return segmentMethod(part.name(), part.program(), void.class,
+          "Part of a loop's body in {@code " + member + "}: takes the values it reads as"
+              + " arguments and the rest from\nthe tape, and leaves on the tape what is"
+              + " read after it.");
     }
 
     /** The estimated bytecode of a program printed as a method body. */
