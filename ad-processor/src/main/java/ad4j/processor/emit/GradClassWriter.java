@@ -954,7 +954,8 @@ public final class GradClassWriter {
       if (forcedPartSize > 0) {
         return cutInto(program, member, forcedPartSize);
       }
-      if (estimatedBytes(program) <= BYTECODE_LIMIT) {
+      // a program without loops is not printed once more to be measured
+      if (!LoopBodies.hasLoops(program) || estimatedBytes(program) <= BYTECODE_LIMIT) {
         return program;
       }
       Function best = program;

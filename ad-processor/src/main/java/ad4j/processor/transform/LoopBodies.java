@@ -114,6 +114,21 @@ public final class LoopBodies {
         List.copyOf(cut.parts)));
   }
 
+  /** Whether {@code program} has a loop, and so something this pass may cut. */
+  public static boolean hasLoops(Function program) {
+    return hasLoops(program.body().statements());
+  }
+
+  private static boolean hasLoops(List<Statement> statements) {
+    for (Statement statement : statements) {
+      if (statement instanceof Loop
+          || nested(statement).stream().anyMatch(block -> hasLoops(block.statements()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The block with its nested blocks rewritten, and cut itself when it is inside a loop. */
   private Block rewrite(Block block, boolean insideLoop) {
     List<Statement> statements = new ArrayList<>();
