@@ -79,6 +79,18 @@ public final class DifferentiableProcessor extends AbstractProcessor {
         CHECKPOINTED, GENERATED);
   }
 
+  /**
+   * {@code -Aad4j.loopPartSize=N}, for the processor's own tests: cut every loop body of the
+   * order-1 members into parts of N statements ({@code transform/LoopBodies}), long or not, so
+   * that any program can exercise the cut. Not for users: it only makes code slower.
+   */
+  static final String LOOP_PART_SIZE = "ad4j.loopPartSize";
+
+  @Override
+  public Set<String> getSupportedOptions() {
+    return Set.of(LOOP_PART_SIZE);
+  }
+
   @Override
   public SourceVersion getSupportedSourceVersion() {
     return SourceVersion.latestSupported();
@@ -178,6 +190,16 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     }
   }
 
+  /** {@link #LOOP_PART_SIZE}, or 0 when it is not given (or not a positive number). */
+  private int loopPartSize() {
+    String value = processingEnv.getOptions().get(LOOP_PART_SIZE);
+    try {
+      return value == null ? 0 : Math.max(0, Integer.parseInt(value.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
   /**
    * Writes {@code FooGrad} for {@code type}. When a method names something that does not
    * resolve and this is not the last round, the class waits for the next round: another
@@ -185,7 +207,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
    */
   private void processClass(TypeElement type, List<ExecutableElement> methods,
       boolean lastRound) {
-    GradClassWriter writer = new GradClassWriter(processingEnv.getElementUtils());
+    GradClassWriter writer = new GradClassWriter(processingEnv.getElementUtils(),
+        loopPartSize());
     Optional<String> taken = claims.claim(type, writer.gradClassName(type).canonicalName());
     if (taken.isPresent()) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,

@@ -10,6 +10,7 @@ import ad4j.processor.transform.ArraySlots;
 import ad4j.processor.transform.DeadCode;
 import ad4j.processor.transform.FlowAnalysis;
 import ad4j.processor.transform.Guards;
+import ad4j.processor.transform.LoopBodies;
 import ad4j.processor.transform.SegmentCalls;
 import ad4j.processor.transform.Segments;
 import ad4j.processor.transform.Tangent;
@@ -44,9 +45,21 @@ public final class GradClassWriter {
   public record Method(ExecutableElement element, Function function) {}
 
   private final Elements elements;
+  /** When positive, every loop body is cut into parts of this many statements (tests only). */
+  private final int forcedPartSize;
 
   public GradClassWriter(Elements elements) {
+    this(elements, 0);
+  }
+
+  /**
+   * A writer that cuts every loop body of the order-1 members into parts of
+   * {@code forcedPartSize} statements, long or not, when it is positive: for the processor's
+   * tests ({@code -Aad4j.loopPartSize}).
+   */
+  public GradClassWriter(Elements elements, int forcedPartSize) {
     this.elements = elements;
+    this.forcedPartSize = forcedPartSize;
   }
 
   /** The generated class's name: {@code FooGrad}, or {@code Outer_InnerGrad} when nested. */
@@ -89,7 +102,7 @@ public final class GradClassWriter {
       // f(double) and a middle one of f(double, double)): each overload numbers its own.
       String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
       MethodWriter writer = new MethodWriter(userType, className.simpleName(), method,
-          segmentSuffix);
+          segmentSuffix, forcedPartSize);
       writer.members().forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
@@ -194,11 +207,20 @@ public final class GradClassWriter {
     private final String segmentSuffix;
     /** The names no variable of these members may take. */
     private final Set<String> reserved;
+    /**
+     * The private methods of the parts of long loop bodies ({@link LoopBodies}), by the member
+     * whose program calls them: a member printed again replaces its parts.
+     */
+    private final Map<String, List<MethodSpec>> loopParts = new java.util.LinkedHashMap<>();
+    /** When positive, every loop body is cut into parts this long (tests only). */
+    private final int forcedPartSize;
     /** {@link #perParameter()}, made at its first use, and its analysis. */
     private Function perParameter;
     private FlowAnalysis perParameterFlow;
 
-    MethodWriter(String userType, String gradType, Method method, String segmentSuffix) {
+    MethodWriter(String userType, String gradType, Method method, String segmentSuffix,
+        int forcedPartSize) {
+      this.forcedPartSize = forcedPartSize;
       this.userType = userType;
       this.segmentSuffix = segmentSuffix;
       this.gradType = gradType;
@@ -262,6 +284,7 @@ public final class GradClassWriter {
           List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
       members.addAll(splitMembers());
       members.addAll(segmentMethods());
+      loopParts.values().forEach(members::addAll);
       if (DerivativeOrder.of(element) == 2) {
         members.addAll(secondOrderMembers());
       }
@@ -320,6 +343,10 @@ public final class GradClassWriter {
       List<MethodSpec> members = new ArrayList<>(List.of(hessian(), hessianVector(),
           valueGradientAndHessian(), sweep, hessianInto(), pullbackTangentOntoTape()));
       members.addAll(secondOrderSegmentMethods());
+      // the parts of the sweeps' long loop bodies, made while they were printed above
+      for (String member : List.of("HessianSweep", "PullbackTangent")) {
+        members.addAll(loopParts.getOrDefault(function.name() + member, List.of()));
+      }
       return members;
     }
 
@@ -365,9 +392,10 @@ public final class GradClassWriter {
           : reverseFunction;
       FlowAnalysis pullbackFlow = function.hasActiveArrays() ? new FlowAnalysis(pullback)
           : reverseFlow;
-      Function program = sweepSegments != null
+      Function program = withLoopParts(sweepSegments != null
           ? sweepCheckedFirst(sweepCalls.pullbackTangent())
-          : Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow, Adjoint.Output.TAPE));
+          : Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow, Adjoint.Output.TAPE)),
+          function.name() + "PullbackTangent");
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
@@ -406,9 +434,12 @@ public final class GradClassWriter {
      */
     private MethodSpec hessianSweep() {
       NameAllocator names = names();
-      // a split method's sweep calls the segments' forward modes, so every piece stays small
-      Function program = sweepSegments != null ? sweepCheckedFirst(sweepCalls.hessianSweep())
-          : Tangent.of(Adjoint.of(reverseFunction, reverseFlow, Adjoint.Output.GRADIENT));
+      // a split method's sweep calls the segments' forward modes; long loop bodies are cut into
+      // parts
+      Function program = withLoopParts(sweepSegments != null
+          ? sweepCheckedFirst(sweepCalls.hessianSweep())
+          : Tangent.of(Adjoint.of(reverseFunction, reverseFlow, Adjoint.Output.GRADIENT)),
+          function.name() + "HessianSweep");
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> parameters = emitter.parameterNames();
       MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(
@@ -702,6 +733,7 @@ public final class GradClassWriter {
       List<MethodSpec> members = new ArrayList<>(List.of(jacobian(), valueAndJacobian(),
           tangent(), pullback(), pullbackOntoTape(), primalValue(), jacobianInto()));
       members.addAll(splitMembers());
+      loopParts.values().forEach(members::addAll);
       return members;
     }
 
@@ -927,7 +959,8 @@ public final class GradClassWriter {
     MethodSpec valueAndGradient() {
       NameAllocator names = names();
       String methodName = function.name() + "ValueAndGradient";
-      JavaEmitter emitter = new JavaEmitter(reverseProgram(Adjoint.Output.GRADIENT), names);
+      JavaEmitter emitter = new JavaEmitter(
+          withLoopParts(reverseProgram(Adjoint.Output.GRADIENT), methodName), names);
       List<String> all = emitter.parameterNames();
       String array = all.get(all.size() - 1);
       List<String> parameters = all.subList(0, all.size() - 1);
@@ -1002,6 +1035,90 @@ public final class GradClassWriter {
       return BytecodeEstimate.of(parameters, method.code().toString());
     }
 
+    /**
+     * {@code program}, the program of {@code member}; when its printed body would pass
+     * HotSpot's limit, with the long bodies of its loops cut into parts ({@link LoopBodies}),
+     * smaller ones until the program and every part are under the limit. The parts' methods are
+     * kept in {@link #loopParts} under the member's name.
+     */
+    private Function withLoopParts(Function program, String member) {
+      loopParts.remove(member);
+      if (forcedPartSize > 0) {
+        return cutInto(program, member, forcedPartSize);
+      }
+      // a program without loops is not printed once more to be measured
+      if (!LoopBodies.hasLoops(program) || estimatedBytes(program) <= BYTECODE_LIMIT) {
+        return program;
+      }
+      Function best = program;
+      List<MethodSpec> bestParts = List.of();
+      int bestBytes = Integer.MAX_VALUE;
+      for (int size = LoopBodies.PART_SIZE; size >= LoopBodies.PART_SIZE / 8; size /= 2) {
+        Optional<LoopBodies.Cut> cut = LoopBodies.of(program, member + segmentSuffix + "Part",
+            size);
+        if (cut.isEmpty()) {
+          break;
+        }
+        List<MethodSpec> parts = new ArrayList<>();
+        int largest = estimatedBytes(cut.get().program());
+        for (LoopBodies.Part part : cut.get().parts()) {
+          MethodSpec method = partMethod(part, member);
+          parts.add(method);
+          largest = Math.max(largest, estimatedBytes(method));
+        }
+        // the cut whose largest method is smallest; smaller parts only while it passes the
+        // limit (more parts hand more values over)
+        if (largest < bestBytes) {
+          best = cut.get().program();
+          bestParts = parts;
+          bestBytes = largest;
+        }
+        if (largest <= BYTECODE_LIMIT) {
+          break;
+        }
+      }
+      if (!bestParts.isEmpty()) {
+        loopParts.put(member, bestParts);
+      }
+      return best;
+    }
+
+    /** {@code program} cut into parts of {@code size} statements, whatever its length. */
+    private Function cutInto(Function program, String member, int size) {
+      Optional<LoopBodies.Cut> cut = LoopBodies.of(program, member + segmentSuffix + "Part",
+          size);
+      if (cut.isEmpty()) {
+        return program;
+      }
+      List<MethodSpec> parts = new ArrayList<>();
+      for (LoopBodies.Part part : cut.get().parts()) {
+        parts.add(partMethod(part, member));
+      }
+      loopParts.put(member, parts);
+      return cut.get().program();
+    }
+
+    private MethodSpec partMethod(LoopBodies.Part part, String member) {
+      return segmentMethod(part.name(), part.program(), void.class,
+          "Part of a loop's body in {@code " + member + "}: takes the values it reads as"
+              + " arguments and the rest from\nthe tape, and leaves on the tape what is"
+              + " read after it.");
+    }
+
+    /** The estimated bytecode of a program printed as a method body. */
+    private int estimatedBytes(Function program) {
+      NameAllocator names = names();
+      JavaEmitter emitter = new JavaEmitter(program, names);
+      List<String> parameterNames = emitter.parameterNames();
+      emitter.bindTape(names.fresh("tape"));
+      List<String[]> parameters = new ArrayList<>();
+      for (int i = 0; i < parameterNames.size(); i++) {
+        parameters.add(new String[] {
+            parameterType(program.parameters().get(i)).toString(), parameterNames.get(i)});
+      }
+      return BytecodeEstimate.of(parameters, emitter.body().toString());
+    }
+
     /** The private methods of a split method's segments; none when it is not split. */
     List<MethodSpec> segmentMethods() {
       List<MethodSpec> methods = new ArrayList<>();
@@ -1065,8 +1182,8 @@ public final class GradClassWriter {
 
     MethodSpec tangent() {
       NameAllocator names = names();
-      Function program = segments != null ? checkedFirst(segmentCalls.tangent())
-          : Tangent.of(DeadCode.removeFrom(function));
+      Function program = withLoopParts(segments != null ? checkedFirst(segmentCalls.tangent())
+          : Tangent.of(DeadCode.removeFrom(function)), function.name() + "Tangent");
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
@@ -1096,7 +1213,8 @@ public final class GradClassWriter {
     MethodSpec pullback() {
       NameAllocator names = names();
       String methodName = function.name() + "Pullback";
-      JavaEmitter emitter = new JavaEmitter(reverseProgram(Adjoint.Output.PULLBACK), names);
+      JavaEmitter emitter = new JavaEmitter(
+          withLoopParts(reverseProgram(Adjoint.Output.PULLBACK), methodName), names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
       return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
@@ -1142,9 +1260,9 @@ public final class GradClassWriter {
     MethodSpec pullbackOntoTape() {
       NameAllocator names = names();
       MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
-      Function program = function.hasActiveArrays()
+      Function program = withLoopParts(function.hasActiveArrays()
           ? Adjoint.withSplitCalls(perParameter(), perParameterFlow(), Adjoint.Output.TAPE)
-          : reverseProgram(Adjoint.Output.TAPE);
+          : reverseProgram(Adjoint.Output.TAPE), function.name() + "PullbackOntoTape");
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
@@ -1216,9 +1334,10 @@ public final class GradClassWriter {
     }
 
     /** A half of the split pullback: the tape, then the program's parameters. */
-    private MethodSpec splitMember(String name, Function program, Class<?> returns,
+    private MethodSpec splitMember(String name, Function whole, Class<?> returns,
         String javadoc) {
       NameAllocator names = names();
+      Function program = withLoopParts(whole, name);
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");

@@ -1,0 +1,748 @@
+package ad4j.processor.transform;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.Jump;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Push;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The long body of a loop in a generated program, cut into parts that are methods of their own.
+ *
+ * <p>HotSpot compiles no method over 8000 bytes of bytecode, and javac rejects one over 64 KB.
+ * {@link Segments} cuts a long straight-line method before it is differentiated; a loop whose
+ * body is long gives members whose forward and reverse sweeps each repeat that body, with a
+ * local per intermediate value, and {@code Segments} cannot cut it. This pass works on any
+ * finished program instead (a forward or reverse sweep, a tangent program, a half of a split
+ * pullback), after every transform, just before it is printed: it knows nothing of derivatives.
+ * Inside a loop, a run of consecutive statements longer than a part ({@code partSize}
+ * statements, nested ones counted) is cut into parts of about equal size, and each part becomes
+ * a program of its own, called with the operation {@code LOCAL_CALL} where it stood:
+ *
+ * <ul>
+ *   <li>what the part reads that is made before it (values, the current value of variables,
+ *       the tape and output arrays) it takes as arguments; when they would not fit the JVM's
+ *       limit on parameters the last ones travel on the tape, pushed by the caller and popped
+ *       first by the part;
+ *   <li>what it makes that is read after it (values, and variables it assigns: the state the
+ *       loop carries) it pushes onto the tape at its end, and the caller takes them back at
+ *       once, so the tape is as it would be without the cut;
+ *   <li>a part holds no {@code return} and no {@code break} or {@code continue} of a loop
+ *       outside it: such statements stay in the caller (their nested blocks may be cut in turn).
+ * </ul>
+ *
+ * <p>Values taken off the tape that the printer would write inline where they are read (formula
+ * values, integer temporaries) are taken into a value of their own first, so that pops stay in
+ * the order of the pushes. A part that would hand over a value the tape cannot hold (a string,
+ * an object) leaves its statements where they are. The parts are private to the generated class;
+ * the program that calls them is the same program, cut, so every member that prints a program
+ * can be cut alike. (Cutting the user's loop body before differentiating it, as {@code Segments}
+ * cuts a method, would make each part a call with several results, whose reverse and tangent
+ * every transform would have to know; cut afterwards, a part is plain code.)
+ */
+public final class LoopBodies {
+  /**
+   * Statements per part, nested ones counted: measured on a chain of sin, multiply and add in a
+   * loop, a reverse sweep takes about 12 bytes of bytecode per statement, so a part stays near
+   * 2000 bytes, well under HotSpot's 8000.
+   */
+  public static final int PART_SIZE = 160;
+
+  /**
+   * The most parameter slots a part takes as arguments ({@code double} and {@code long} take
+   * two): the JVM allows 255, and arguments beyond this travel on the tape.
+   */
+  private static final int ARGUMENT_SLOTS = 120;
+
+  /** One part: the name of its program and the program, which returns nothing. */
+  public record Part(String name, Function program) {}
+
+  /** The program with its long loop bodies cut, and the parts it calls, in order. */
+  public record Cut(Function program, List<Part> parts) {}
+
+  private final Function program;
+  private final String namePrefix;
+  private final int partSize;
+  private final IrBuilder builder;
+  private final List<Part> parts = new ArrayList<>();
+  /**
+   * How often each value is read, and each variable read or written, in the whole program as
+   * cut so far: a part's statements leave it for the part's program, its call and what takes
+   * back its results come in.
+   */
+  private final Map<Object, Integer> uses = new IdentityHashMap<>();
+
+  private LoopBodies(Function program, String namePrefix, int partSize) {
+    this.program = program;
+    this.namePrefix = namePrefix;
+    this.partSize = partSize;
+    this.builder = new IrBuilder(Ids.next(program));
+    count(program.body(), uses);
+  }
+
+  /**
+   * {@code program} with the long runs of statements inside its loops cut into parts named
+   * {@code namePrefix} and a number; empty when nothing is long enough to cut.
+   */
+  public static Optional<Cut> of(Function program, String namePrefix, int partSize) {
+    LoopBodies cut = new LoopBodies(program, namePrefix, partSize);
+    Block body = cut.rewrite(program.body(), false);
+    if (cut.parts.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Cut(program.with(program.parameters(), body),
+        List.copyOf(cut.parts)));
+  }
+
+  /** Whether {@code program} has a loop, and so something this pass may cut. */
+  public static boolean hasLoops(Function program) {
+    return hasLoops(program.body().statements());
+  }
+
+  private static boolean hasLoops(List<Statement> statements) {
+    for (Statement statement : statements) {
+      if (statement instanceof Loop
+          || nested(statement).stream().anyMatch(block -> hasLoops(block.statements()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The block with its nested blocks rewritten, and cut itself when it is inside a loop. */
+  private Block rewrite(Block block, boolean insideLoop) {
+    List<Statement> statements = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Loop loop) {
+        // the condition and the update stay whole: the printer writes them in the loop's head
+        statements.add(new Loop(loop.id(), rewrite(loop.condition(), false), loop.test(),
+            loop.testFirst(), rewrite(loop.body(), true), rewrite(loop.update(), false),
+            loop.line()));
+      } else if (statement instanceof If branch) {
+        statements.add(new If(branch.id(), branch.condition(),
+            rewrite(branch.thenBlock(), insideLoop), rewrite(branch.elseBlock(), insideLoop),
+            branch.line()));
+      } else {
+        statements.add(statement);
+      }
+    }
+    return insideLoop ? cut(statements) : new Block(statements);
+  }
+
+  /** Cuts every run of movable statements longer than a part into parts. */
+  private Block cut(List<Statement> statements) {
+    List<Statement> result = new ArrayList<>();
+    List<Statement> run = new ArrayList<>();
+    for (Statement statement : statements) {
+      if (movable(statement, Set.of())) {
+        run.add(statement);
+      } else {
+        result.addAll(cutRun(run));
+        run.clear();
+        result.add(statement);
+      }
+    }
+    result.addAll(cutRun(run));
+    return new Block(result);
+  }
+
+  /** A run of movable statements: as it is when short, else its parts' calls. */
+  private List<Statement> cutRun(List<Statement> run) {
+    int size = size(run);
+    if (size <= partSize) {
+      return List.copyOf(run);
+    }
+    int count = (size + partSize - 1) / partSize;
+    int target = (size + count - 1) / count;
+    List<List<Statement>> cut = new ArrayList<>();
+    List<Statement> part = new ArrayList<>();
+    int partStatements = 0;
+    for (Statement statement : run) {
+      part.add(statement);
+      partStatements += size(List.of(statement));
+      // a formula is written where it is read: not cut off from it (a long sum stays whole)
+      boolean formula = statement instanceof Instruction instruction
+          && instruction.result().origin() == Value.Origin.FORMULA;
+      if (partStatements >= target && !formula) {
+        cut.add(part);
+        part = new ArrayList<>();
+        partStatements = 0;
+      }
+    }
+    if (!part.isEmpty()) {
+      cut.add(part);
+    }
+    // the sums' terms move and new sums come in: counted again
+    Map<Object, Integer> before = new IdentityHashMap<>();
+    count(new Block(run), before);
+    spreadSums(cut);
+    before.forEach((used, reads) -> uses.merge(used, -reads, Integer::sum));
+    for (List<Statement> statements : cut) {
+      count(new Block(statements), uses);
+    }
+    List<Statement> result = new ArrayList<>();
+    for (List<Statement> statements : cut) {
+      if (!statements.isEmpty()) { // a part whose sum moved to earlier parts
+        result.addAll(outline(statements));
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Moves the terms of a long sum into the parts that make what they read: {@code v += a * x1 +
+   * b * x2 + ...} (an adjoint summed over the whole body, as {@link AdjointSums} writes it)
+   * would otherwise read values of every part, each handed over on the tape. A term whose
+   * values come from an earlier part is added into {@code v} at that part's end, with the
+   * other terms from there ({@code v += a * x1 + ...}), when nothing in between reads or
+   * writes {@code v} (but other sums added into it) nor writes a variable the term reads. The
+   * sum is then added in other groups, which rounds differently, as any reordering of a sum
+   * does.
+   */
+  private void spreadSums(List<List<Statement>> parts) {
+    Map<Value, Integer> partOf = new IdentityHashMap<>();
+    Map<Value, Instruction> formulas = new IdentityHashMap<>();
+    for (int k = 0; k < parts.size(); k++) {
+      Set<Value> defined = newIdentitySet();
+      definitions(parts.get(k), defined, newIdentitySet());
+      for (Value value : defined) {
+        partOf.put(value, k);
+      }
+      for (Statement statement : parts.get(k)) {
+        if (statement instanceof Instruction instruction
+            && instruction.result().origin() == Value.Origin.FORMULA) {
+          formulas.put(instruction.result(), instruction);
+        }
+      }
+    }
+    for (int k = 1; k < parts.size(); k++) {
+      for (Statement statement : List.copyOf(parts.get(k))) {
+        if (statement instanceof Store store) {
+          spreadSum(parts, k, store, partOf, formulas);
+        }
+      }
+    }
+  }
+
+  /** {@link #spreadSums} for one store {@code v = v + sum} of part {@code k}. */
+  private void spreadSum(List<List<Statement>> parts, int k, Store store,
+      Map<Value, Integer> partOf, Map<Value, Instruction> formulas) {
+    Variable variable = store.variable();
+    if (!(store.value() instanceof Operand.Use use) || !formulas.containsKey(use.value())) {
+      return;
+    }
+    Instruction root = formulas.get(use.value());
+    if (!root.operation().equals(Operation.ADD)
+        || !(root.arguments().get(0) instanceof Operand.Read read)
+        || read.variable() != variable || !parts.get(k).contains(root)) {
+      return;
+    }
+    // the signed terms, and the formula instructions of the sum's tree above them
+    List<Operand> terms = new ArrayList<>();
+    List<Boolean> negative = new ArrayList<>();
+    List<Instruction> tree = new ArrayList<>(List.of(root));
+    flatten(root.arguments().get(1), false, formulas, parts.get(k), terms, negative, tree);
+    if (terms.size() < 2) {
+      return; // one term: one value handed over at most
+    }
+    // each term's home: the last part that makes a value it reads or writes a variable it
+    // reads, before the store
+    Map<Object, Integer> made = new IdentityHashMap<>(partOf);
+    writes:
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        if (statement == store) {
+          break writes;
+        }
+        Set<Variable> written = newIdentitySet();
+        assignments(List.of(statement), written);
+        definitions(List.of(statement), newIdentitySet(), written);
+        for (Variable assigned : written) {
+          made.put(assigned, j);
+        }
+      }
+    }
+    int referenced = lastReference(parts, k, store, tree, variable, formulas);
+    Map<Integer, List<Integer>> byHome = new java.util.TreeMap<>();
+    List<List<Instruction>> termInstructions = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      List<Instruction> instructions = new ArrayList<>();
+      int home = home(terms.get(i), made, formulas, parts.get(k), instructions);
+      termInstructions.add(instructions);
+      int target = Math.max(home, referenced);
+      if (target >= 0 && target < k) {
+        byHome.computeIfAbsent(target, h -> new ArrayList<>()).add(i);
+      }
+    }
+    if (byHome.isEmpty()) {
+      return;
+    }
+    Set<Integer> moved = new HashSet<>();
+    for (Map.Entry<Integer, List<Integer>> group : byHome.entrySet()) {
+      List<Statement> home = parts.get(group.getKey());
+      List<Operand> groupTerms = new ArrayList<>();
+      List<Boolean> groupSigns = new ArrayList<>();
+      for (int i : group.getValue()) {
+        parts.get(k).removeAll(termInstructions.get(i));
+        home.addAll(termInstructions.get(i));
+        groupTerms.add(terms.get(i));
+        groupSigns.add(negative.get(i));
+        moved.add(i);
+      }
+      home.addAll(addInto(variable, root.result(), groupTerms, groupSigns));
+    }
+    // the terms that stay, summed where the store was
+    List<Operand> rest = new ArrayList<>();
+    List<Boolean> restSigns = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      if (!moved.contains(i)) {
+        rest.add(terms.get(i));
+        restSigns.add(negative.get(i));
+      }
+    }
+    List<Statement> part = parts.get(k);
+    int at = indexOf(part, store);
+    part.remove(at);
+    if (!rest.isEmpty()) {
+      part.addAll(at, addInto(variable, root.result(), rest, restSigns));
+    }
+    part.removeAll(tree);
+  }
+
+  /** The index of {@code statement} itself in {@code statements} (records may be equal). */
+  private static int indexOf(List<Statement> statements, Statement statement) {
+    for (int i = 0; i < statements.size(); i++) {
+      if (statements.get(i) == statement) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The terms of a sum whose additions and subtractions are formulas of {@code part}. */
+  private static void flatten(Operand operand, boolean negated, Map<Value, Instruction> formulas,
+      List<Statement> part, List<Operand> terms, List<Boolean> negative,
+      List<Instruction> tree) {
+    Instruction definition = operand instanceof Operand.Use use ? formulas.get(use.value())
+        : null;
+    if (definition != null && part.contains(definition)
+        && (definition.operation().equals(Operation.ADD)
+            || definition.operation().equals(Operation.SUBTRACT))) {
+      tree.add(definition);
+      flatten(definition.arguments().get(0), negated, formulas, part, terms, negative, tree);
+      flatten(definition.arguments().get(1),
+          negated ^ definition.operation().equals(Operation.SUBTRACT), formulas, part, terms,
+          negative, tree);
+    } else {
+      terms.add(operand);
+      negative.add(negated);
+    }
+  }
+
+  /**
+   * The last part that makes a value {@code term} reads or writes a variable it reads ({@code
+   * made}; -1 when all come from before the run), collecting the formula instructions of
+   * {@code part} that compute it.
+   */
+  private static int home(Operand term, Map<Object, Integer> made,
+      Map<Value, Instruction> formulas, List<Statement> part, List<Instruction> instructions) {
+    if (term instanceof Operand.Read read) {
+      return made.getOrDefault(read.variable(), -1);
+    }
+    if (!(term instanceof Operand.Use use)) {
+      return -1;
+    }
+    Instruction formula = formulas.get(use.value());
+    if (formula == null || !part.contains(formula)) {
+      // a value, or a formula made and left in an earlier part: the term is added there
+      return made.getOrDefault(use.value(), -1);
+    }
+    int home = -1;
+    for (Operand argument : formula.arguments()) {
+      home = Math.max(home, home(argument, made, formulas, part, instructions));
+    }
+    instructions.add(formula);
+    return home;
+  }
+
+  /**
+   * The last part before {@code store} (of part {@code k}) where a statement reads or writes
+   * {@code variable}, -1 if none: the terms may be added there or later. The sum's own
+   * instructions do not count, nor other sums added into the variable ({@code v = v + e}
+   * where {@code e} does not read {@code v}), which the terms may pass: additions commute.
+   */
+  private static int lastReference(List<List<Statement>> parts, int k, Store store,
+      List<Instruction> sum, Variable variable, Map<Value, Instruction> formulas) {
+    Set<Statement> addingInto = newIdentitySet();
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        Instruction root = statement instanceof Store other && other.variable() == variable
+            && other.value() instanceof Operand.Use use ? formulas.get(use.value()) : null;
+        if (root != null && root.operation().equals(Operation.ADD)
+            && root.arguments().get(0) instanceof Operand.Read read
+            && read.variable() == variable
+            && !reads(root.arguments().get(1), variable, formulas)) {
+          addingInto.add(statement);
+          addingInto.add(root);
+        }
+      }
+    }
+    int last = -1;
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        if (statement == store) {
+          return last;
+        }
+        if (sum.contains(statement) || addingInto.contains(statement)) {
+          continue;
+        }
+        Map<Object, Integer> referenced = new IdentityHashMap<>();
+        count(new Block(List.of(statement)), referenced);
+        if (referenced.containsKey(variable)) {
+          last = j;
+        }
+      }
+    }
+    return last;
+  }
+
+  /** Whether {@code operand}, with the formulas it is made of, reads {@code variable}. */
+  private static boolean reads(Operand operand, Variable variable,
+      Map<Value, Instruction> formulas) {
+    if (operand instanceof Operand.Read read) {
+      return read.variable() == variable;
+    }
+    Instruction formula = operand instanceof Operand.Use use ? formulas.get(use.value()) : null;
+    return formula != null
+        && formula.arguments().stream().anyMatch(a -> reads(a, variable, formulas));
+  }
+
+  /**
+   * {@code variable = variable + (sum of the positive terms - sum of the negative ones)}, each
+   * sum balanced, as formulas and a store.
+   */
+  private List<Statement> addInto(Variable variable, Value like, List<Operand> terms,
+      List<Boolean> negative) {
+    List<Statement> statements = new ArrayList<>();
+    List<Operand> positives = new ArrayList<>();
+    List<Operand> negatives = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      (negative.get(i) ? negatives : positives).add(terms.get(i));
+    }
+    Operand sum;
+    Operation operation = Operation.ADD;
+    if (positives.isEmpty()) {
+      sum = balanced(negatives, like, statements);
+      operation = Operation.SUBTRACT;
+    } else if (negatives.isEmpty()) {
+      sum = balanced(positives, like, statements);
+    } else {
+      Operand plus = balanced(positives, like, statements);
+      Operand minus = balanced(negatives, like, statements);
+      sum = formula(Operation.SUBTRACT, plus, minus, like, statements);
+    }
+    Operand total = formula(operation, new Operand.Read(variable), sum, like, statements);
+    statements.add(new Store(variable, total, null));
+    return statements;
+  }
+
+  private Operand balanced(List<Operand> terms, Value like, List<Statement> statements) {
+    if (terms.size() == 1) {
+      return terms.get(0);
+    }
+    int half = terms.size() / 2;
+    Operand left = balanced(terms.subList(0, half), like, statements);
+    Operand right = balanced(terms.subList(half, terms.size()), like, statements);
+    return formula(Operation.ADD, left, right, like, statements);
+  }
+
+  private Operand formula(Operation operation, Operand left, Operand right, Value like,
+      List<Statement> statements) {
+    Value result = builder.formula(like.type(), like.isActive());
+    statements.add(new Instruction(result, operation, List.of(left, right), null));
+    return new Operand.Use(result);
+  }
+
+  /**
+   * The statements that stand for {@code part} in the caller: its call, and the values and
+   * variables it hands back taken off the tape; {@code part} itself when it cannot be a method.
+   */
+  private List<Statement> outline(List<Statement> part) {
+    Map<Object, Integer> inside = new IdentityHashMap<>();
+    count(new Block(part), inside);
+    Set<Value> defined = newIdentitySet();
+    Set<Variable> declared = newIdentitySet();
+    definitions(part, defined, declared);
+    Set<Variable> topDeclared = newIdentitySet();
+    for (Statement statement : part) {
+      if (statement instanceof Declare declare) {
+        topDeclared.add(declare.variable());
+      }
+    }
+    List<Value> inValues = new ArrayList<>();
+    List<Variable> inVariables = new ArrayList<>();
+    List<Value> outValues = new ArrayList<>();
+    List<Variable> outVariables = new ArrayList<>();
+    Set<Variable> assigned = newIdentitySet();
+    assignments(part, assigned);
+    for (Object used : inside.keySet()) {
+      if (used instanceof Value value && !defined.contains(value)) {
+        inValues.add(value);
+      } else if (used instanceof Variable variable && !declared.contains(variable)) {
+        inVariables.add(variable);
+        if (assigned.contains(variable)) {
+          outVariables.add(variable);
+        }
+      }
+    }
+    // what is read after the part: read more often in the whole program than in the part
+    for (Value value : defined) {
+      if (uses.getOrDefault(value, 0) > inside.getOrDefault(value, 0)) {
+        outValues.add(value);
+      }
+    }
+    for (Variable variable : topDeclared) {
+      if (uses.getOrDefault(variable, 0) > inside.getOrDefault(variable, 0)) {
+        outVariables.add(variable);
+      }
+    }
+    inValues.sort(Comparator.comparingInt(Value::id));
+    inVariables.sort(Comparator.comparingInt(Variable::id));
+    outValues.sort(Comparator.comparingInt(Value::id));
+    outVariables.sort(Comparator.comparingInt(Variable::id));
+    if (declared.stream().anyMatch(variable -> variable.parameter() != null)
+        || !inValues.stream().allMatch(v -> onTape(v.type()))
+        || !outValues.stream().allMatch(v -> onTape(v.type()))
+        || !inVariables.stream().allMatch(v -> onTape(v.type()))
+        || !outVariables.stream().allMatch(v -> onTape(v.type()))) {
+      return part;
+    }
+
+    // the part's parameters: the variables' current values first (those standing for a
+    // parameter always: they are written as the parameter), then the values read; what does
+    // not fit travels on the tape
+    List<Value> parameters = new ArrayList<>();
+    List<Operand> arguments = new ArrayList<>();
+    List<Statement> body = new ArrayList<>();
+    List<Object> onTape = new ArrayList<>();
+    int slots = 1; // the tape
+    List<Variable> ordered = new ArrayList<>();
+    inVariables.stream().filter(v -> v.parameter() != null).forEach(ordered::add);
+    inVariables.stream().filter(v -> v.parameter() == null).forEach(ordered::add);
+    for (Variable variable : ordered) {
+      Value parameter = variable.parameter();
+      if (parameter != null) {
+        // the part takes the variable's current value as that parameter, also where it reads
+        // the parameter's value, which the printer writes alike
+        inValues.remove(parameter);
+      } else if (slots + slotsOf(variable.type()) > ARGUMENT_SLOTS) {
+        onTape.add(variable);
+        continue;
+      } else {
+        parameter = builder.generated("carried", variable.type(), variable.isActive());
+        body.add(new Declare(variable, new Operand.Use(parameter), null));
+      }
+      parameters.add(parameter);
+      arguments.add(new Operand.Read(variable));
+      slots += slotsOf(variable.type());
+    }
+    if (slots > ARGUMENT_SLOTS) {
+      return part;
+    }
+    for (Value value : inValues) {
+      if (slots + slotsOf(value.type()) <= ARGUMENT_SLOTS) {
+        parameters.add(value);
+        arguments.add(new Operand.Use(value));
+        slots += slotsOf(value.type());
+      } else {
+        onTape.add(value);
+      }
+    }
+    List<Statement> caller = new ArrayList<>();
+    for (Object handed : onTape) {
+      caller.add(new Push(handed instanceof Variable variable ? new Operand.Read(variable)
+          : new Operand.Use((Value) handed), null));
+    }
+    for (int i = onTape.size() - 1; i >= 0; i--) {
+      if (onTape.get(i) instanceof Variable variable) {
+        // popped where it is declared: written inline, in the order of the pops
+        Value popped = builder.formula(variable.type(), variable.isActive());
+        body.add(new Instruction(popped, Operation.POP, List.of(), null));
+        body.add(new Declare(variable, new Operand.Use(popped), null));
+      } else {
+        body.addAll(popInto((Value) onTape.get(i)));
+      }
+    }
+    body.addAll(part);
+    for (Value value : outValues) {
+      body.add(new Push(new Operand.Use(value), null));
+    }
+    for (Variable variable : outVariables) {
+      body.add(new Push(new Operand.Read(variable), null));
+    }
+    body.add(new Return(null, null));
+    String name = namePrefix + (parts.size() + 1);
+    parts.add(new Part(name, program.with(parameters, new Block(body))));
+
+    caller.add(new Instruction(builder.temporary(NumericType.VOID, false),
+        Operation.localCall(name, arguments.size()), arguments, null));
+    for (int i = outVariables.size() - 1; i >= 0; i--) {
+      Variable variable = outVariables.get(i);
+      // popped where it is stored: written inline, in the order of the pops
+      Value popped = builder.formula(variable.type(), variable.isActive());
+      caller.add(new Instruction(popped, Operation.POP, List.of(), null));
+      caller.add(declared.contains(variable)
+          ? new Declare(variable, new Operand.Use(popped), null)
+          : new Store(variable, new Operand.Use(popped), null));
+    }
+    for (int i = outValues.size() - 1; i >= 0; i--) {
+      caller.addAll(popInto(outValues.get(i)));
+    }
+    inside.forEach((used, reads) -> uses.merge(used, -reads, Integer::sum));
+    count(new Block(caller), uses);
+    return caller;
+  }
+
+  /**
+   * Defines {@code value} from the tape. A value the printer may write inline where it is read
+   * (a formula, an integer temporary) would be popped there, out of order: it is popped into a
+   * value of its own first.
+   */
+  private List<Statement> popInto(Value value) {
+    boolean inline = value.origin() == Value.Origin.FORMULA
+        || value.origin() == Value.Origin.TEMPORARY && value.type().isIntegral();
+    if (!inline) {
+      return List.of(new Instruction(value, Operation.POP, List.of(), null));
+    }
+    Value popped = builder.generated("handedOver", value.type(), value.isActive());
+    return List.of(new Instruction(popped, Operation.POP, List.of(), null),
+        new Instruction(value, Operation.COPY, List.of(new Operand.Use(popped)), null));
+  }
+
+  /** Whether a value of this type can be pushed onto the tape and taken back. */
+  private static boolean onTape(NumericType type) {
+    return switch (type) {
+      case INT, LONG, FLOAT, DOUBLE, BOOLEAN, DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY -> true;
+      default -> false;
+    };
+  }
+
+  private static int slotsOf(NumericType type) {
+    return type == NumericType.DOUBLE || type == NumericType.LONG ? 2 : 1;
+  }
+
+  /**
+   * Whether a statement can move into a part: it neither returns nor leaves a loop that is not
+   * nested in it ({@code loops}: the loops inside it that enclose the statement).
+   */
+  private static boolean movable(Statement statement, Set<Integer> loops) {
+    if (statement instanceof Return) {
+      return false;
+    } else if (statement instanceof Jump jump) {
+      return loops.contains(jump.loopId());
+    } else if (statement instanceof If branch) {
+      return movable(branch.thenBlock(), loops) && movable(branch.elseBlock(), loops);
+    } else if (statement instanceof Loop loop) {
+      Set<Integer> inner = new HashSet<>(loops);
+      inner.add(loop.id());
+      return movable(loop.condition(), inner) && movable(loop.body(), inner)
+          && movable(loop.update(), inner);
+    }
+    return true;
+  }
+
+  private static boolean movable(Block block, Set<Integer> loops) {
+    return block.statements().stream().allMatch(s -> movable(s, loops));
+  }
+
+  /** Statements, nested ones included. */
+  private static int size(List<Statement> statements) {
+    int size = 0;
+    for (Statement statement : statements) {
+      size++;
+      for (Block nested : nested(statement)) {
+        size += size(nested.statements());
+      }
+    }
+    return size;
+  }
+
+  private static List<Block> nested(Statement statement) {
+    if (statement instanceof If branch) {
+      return List.of(branch.thenBlock(), branch.elseBlock());
+    } else if (statement instanceof Loop loop) {
+      return List.of(loop.condition(), loop.body(), loop.update());
+    }
+    return List.of();
+  }
+
+  /** Counts each read of a value, and each read, store or declaration of a variable. */
+  private static void count(Block block, Map<Object, Integer> counts) {
+    for (Statement statement : block.statements()) {
+      for (Operand operand : statement.operands()) {
+        if (operand instanceof Operand.Use use) {
+          counts.merge(use.value(), 1, Integer::sum);
+        } else if (operand instanceof Operand.Read read) {
+          counts.merge(read.variable(), 1, Integer::sum);
+        }
+      }
+      if (statement instanceof Store store) {
+        counts.merge(store.variable(), 1, Integer::sum);
+      } else if (statement instanceof Declare declare) {
+        counts.merge(declare.variable(), 1, Integer::sum);
+      }
+      for (Block nested : nested(statement)) {
+        count(nested, counts);
+      }
+    }
+  }
+
+  private static void definitions(List<Statement> statements, Set<Value> values,
+      Set<Variable> variables) {
+    for (Statement statement : statements) {
+      if (statement instanceof Instruction instruction) {
+        values.add(instruction.result());
+      } else if (statement instanceof Declare declare) {
+        variables.add(declare.variable());
+      }
+      for (Block nested : nested(statement)) {
+        definitions(nested.statements(), values, variables);
+      }
+    }
+  }
+
+  private static void assignments(List<Statement> statements, Set<Variable> variables) {
+    for (Statement statement : statements) {
+      if (statement instanceof Store store) {
+        variables.add(store.variable());
+      }
+      for (Block nested : nested(statement)) {
+        assignments(nested.statements(), variables);
+      }
+    }
+  }
+
+  private static <T> Set<T> newIdentitySet() {
+    return java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+  }
+}

@@ -1,0 +1,218 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.testing.BytecodeSizes;
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A loop whose body is long gives generated members that repeat the body in each sweep: they
+ * would pass HotSpot's 8000-byte limit (and, longer still, javac's 64 KB). The long bodies are
+ * cut into part methods ({@code LoopBodies}); every generated method stays under the limit and
+ * the derivatives stay right.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class LongLoopBodyTest {
+  private static final int HOTSPOT_LIMIT = 8000;
+
+  /** A loop of {@code steps} iterations whose body is {@code statements} statements. */
+  private static String loop(int statements, String steps) {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < statements / 2; i++) {
+      body.append("      x = x * a + Math.sin(y) * b;\n");
+      body.append("      y = Math.cos(x) * b - y * 0.001;\n");
+    }
+    return "package com.example;\nimport ad4j.Differentiable;\nfinal class Loop {\n"
+        + "  @Differentiable static double loop(double x, double y, double a, double b) {\n"
+        + "    for (int i = 0; i < " + steps + "; i++) {\n" + body + "    }\n"
+        + "    return x + y;\n  }\n}\n";
+  }
+
+  private static void checkLoop(Compiled compiled) {
+    Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/LoopGrad.class");
+    assertThat(generated.keySet()).contains(
+        "loopValueAndGradientPart1(Lad4j/runtime/Tape;DDIDD)V");
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+    CompiledFunction f = compiled.function("com.example.Loop", "loop", 4);
+    DerivativeChecks.checkAt(f, 0.3, 0.2, 0.99, 0.98);
+    DerivativeChecks.checkAt(f, -0.1, 0.5, 0.97, 1.0);
+  }
+
+  @Test
+  void aLoopWithASixtyStatementBodyIsCutIntoMethodsHotSpotCompiles() {
+    checkLoop(InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Loop", loop(60, "5")));
+  }
+
+  @Test
+  void aLoopWithAFourHundredStatementBodyCompiles() {
+    // before the cut, javac rejected the generated class: "code too large"
+    checkLoop(InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Loop", loop(400, "3")));
+  }
+
+  /**
+   * A {@code while} loop whose long body has branches and {@code int} arithmetic on its own
+   * counter: the branches and the counter move into the parts with the statements around them.
+   */
+  private static String branchingLoop(int statements) {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < statements / 5; i++) {
+      body.append("      int m").append(i).append(" = k * ").append(i % 3 + 1).append(" + 1;\n");
+      body.append("      x = x * a + Math.sin(y) * 0.1 / m").append(i).append(";\n");
+      body.append("      if (x > y) {\n        y = y * b - x * 0.01;\n      } else {\n")
+          .append("        y = y + Math.cos(x) * 0.05;\n      }\n");
+      body.append("      z = z + x * y * 0.001;\n");
+    }
+    return "package com.example;\nimport ad4j.Differentiable;\nfinal class Walk {\n"
+        + "  @Differentiable static double walk(double x, double y, double a, double b) {\n"
+        + "    double z = 0.0;\n    int k = 0;\n"
+        + "    while (k < 4) {\n" + body + "      k++;\n    }\n"
+        + "    return x + y + z;\n  }\n}\n";
+  }
+
+  @Test
+  void aWhileLoopWhoseLongBodyBranchesIsCutToo() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Walk", branchingLoop(100));
+
+    Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/WalkGrad.class");
+    assertThat(generated.keySet().stream().filter(m -> m.contains("Part")).count())
+        .isGreaterThan(2L);
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+    CompiledFunction f = compiled.function("com.example.Walk", "walk", 4);
+    // points on both sides of the branches' tests, away from their kinks
+    DerivativeChecks.checkAt(f, 0.3, 0.2, 0.99, 0.98);
+    DerivativeChecks.checkAt(f, -0.4, 0.5, 0.9, 1.01);
+    DerivativeChecks.checkAt(f, 0.1, -0.3, 1.02, 0.7);
+  }
+
+  /**
+   * Loops that leave early and loops in loops: a {@code break} in the middle of a long body
+   * stays in the member (the statements after it, which the front end moves into the branch
+   * that does not break, are cut there), and the long body of an inner loop is cut inside the
+   * outer loop.
+   */
+  private static String breakingAndNestedLoops(int statements) {
+    StringBuilder half = new StringBuilder();
+    for (int i = 0; i < statements / 4; i++) {
+      half.append("        x = x * a + Math.sin(y);\n");
+      half.append("        y = y * 0.98 + b * 0.02 - x * 0.001;\n");
+    }
+    return "package com.example;\nimport ad4j.Differentiable;\nfinal class Early {\n"
+        + "  @Differentiable static double early(double x, double y, double a, double b) {\n"
+        + "    for (int i = 0; i < 6; i++) {\n" + half
+        + "        if (i == 3 && x * x + y * y < 1.0) {\n          break;\n        }\n" + half
+        + "    }\n    return x + y;\n  }\n\n"
+        + "  @Differentiable static double nested(double x, double y, double a, double b) {\n"
+        + "    double s = 0.0;\n"
+        + "    for (int i = 0; i < 3; i++) {\n      s = s + x * y;\n"
+        + "      for (int j = 0; j < 2; j++) {\n" + half + half + "      }\n"
+        + "    }\n    return s + x + y;\n  }\n}\n";
+  }
+
+  @Test
+  void loopsThatBreakAndLoopsInLoopsAreCutWhereTheirBodiesAreLong() {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Early", breakingAndNestedLoops(80));
+
+    Map<String, Integer> generated =
+        sizes(compiled.compilation(), "com/example/EarlyGrad.class");
+    assertThat(generated.keySet().stream().filter(m -> m.startsWith("earlyValueAndGradientPart"))
+        .count()).isGreaterThan(1L);
+    assertThat(generated.keySet().stream()
+        .filter(m -> m.startsWith("nestedValueAndGradientPart")).count()).isGreaterThan(1L);
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+    CompiledFunction early = compiled.function("com.example.Early", "early", 4);
+    // x * x + y * y at the test in the fourth iteration: 0.36 and 0.25 (the loop breaks
+    // there), 3.18 (all six iterations run)
+    DerivativeChecks.checkAt(early, 0.3, 0.2, 0.5, 0.3);
+    DerivativeChecks.checkAt(early, 0.1, 0.4, 0.6, 0.2);
+    DerivativeChecks.checkAt(early, 0.3, 0.2, 0.5, 1.0);
+    CompiledFunction nested = compiled.function("com.example.Early", "nested", 4);
+    DerivativeChecks.checkAt(nested, 0.3, 0.2, 0.99, 0.98);
+    DerivativeChecks.checkAt(nested, -0.1, 0.5, 0.97, 1.0);
+  }
+
+  /**
+   * A vector function with a long loop body, and the same loop returning each element alone:
+   * the Jacobian's rows are the gradients of those, which are checked themselves.
+   */
+  private static String vectorLoop(int statements) {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < statements / 2; i++) {
+      body.append("      x = x * a + Math.sin(y) * b;\n");
+      body.append("      y = Math.cos(x) * b - y * 0.001;\n");
+    }
+    String loop = "    for (int i = 0; i < 4; i++) {\n" + body + "    }\n";
+    String parameters = "(double x, double y, double a, double b) {\n";
+    return "package com.example;\nimport ad4j.Differentiable;\nfinal class Pair {\n"
+        + "  @Differentiable static double[] pair" + parameters + loop
+        + "    return new double[] {x, y * y};\n  }\n"
+        + "  @Differentiable static double first" + parameters + loop + "    return x;\n  }\n"
+        + "  @Differentiable static double second" + parameters + loop
+        + "    return y * y;\n  }\n}\n";
+  }
+
+  @Test
+  void aVectorFunctionWithALongLoopBodyIsCutToo() throws Exception {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Pair", vectorLoop(80));
+
+    Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/PairGrad.class");
+    assertThat(generated.keySet().stream().filter(m -> m.startsWith("pairPullbackPart"))
+        .count()).isGreaterThan(1L);
+    for (Map.Entry<String, Integer> method : generated.entrySet()) {
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
+    }
+    double[] point = {0.3, 0.2, 0.99, 0.98};
+    CompiledFunction first = compiled.function("com.example.Pair", "first", 4);
+    CompiledFunction second = compiled.function("com.example.Pair", "second", 4);
+    DerivativeChecks.checkAt(first, point);
+    DerivativeChecks.checkAt(second, point);
+    Class<?> grad = compiled.load("com.example.PairGrad");
+    java.lang.reflect.Method jacobian = grad.getDeclaredMethod("pairJacobian", double.class,
+        double.class, double.class, double.class);
+    jacobian.setAccessible(true);
+    double[][] rows = (double[][]) jacobian.invoke(null, point[0], point[1], point[2], point[3]);
+    double[][] expected = {first.gradient(point), second.gradient(point)};
+    for (int i = 0; i < 2; i++) {
+      for (int j = 0; j < 4; j++) {
+        assertWithMessage("[%s][%s]", i, j).that(rows[i][j])
+            .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
+      }
+    }
+  }
+
+  private static Map<String, Integer> sizes(Compilation compilation, String path) {
+    JavaFileObject file = compilation.generatedFiles().stream()
+        .filter(f -> f.toUri().getPath().endsWith(path))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no class file " + path));
+    try (InputStream in = file.openInputStream()) {
+      return BytecodeSizes.of(in.readAllBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
