@@ -663,20 +663,14 @@ public final class GradClassWriter {
         }
       }
       List<String> arguments = new ArrayList<>(parameters);
-      arguments.add(arrays ? gradient : product);
+      arguments.add(gradient);
       arguments.addAll(directions);
       arguments.add(product);
-      if (arrays) {
-        code.addStatement("double[] $L = new double[$L]", gradient, count);
-      }
-      code.addStatement("double[] $L = new double[$L]", product, count);
-      if (!arrays) {
-        // with double parameters only, the sweep stores each slot's gradient entry and then its
-        // H·v entry in its place: one array takes both, and no gradient is allocated to be
-        // thrown away
-        code.add("// the sweep writes each slot's gradient, then its entry of H·v over it\n");
-      }
-      code.addStatement("$L($L)", hessianSweepName(), String.join(", ", arguments))
+      // the gradient, computed on the way, is thrown away: where the sweep is inlined, C2's
+      // escape analysis removes the array and its stores
+      code.addStatement("double[] $L = new double[$L]", gradient, count)
+          .addStatement("double[] $L = new double[$L]", product, count)
+          .addStatement("$L($L)", hessianSweepName(), String.join(", ", arguments))
           .addStatement("return $L", product);
       return method.addCode(code.build()).build();
     }
