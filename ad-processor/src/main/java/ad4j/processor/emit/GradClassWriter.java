@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -251,17 +252,9 @@ public final class GradClassWriter {
       if (function.returnsArray()) {
         return vectorMembers();
       }
-      // methods with array parameters stay whole: segments hand over doubles only
-      Segments candidate = function.hasActiveArrays() ? null : Segments.of(function, flow);
-      if (candidate == null && !function.hasActiveArrays()) {
-        // argument checks at the start do not keep a long straight-line method whole: every
-        // member runs them first, then the segments of the rest
-        Optional<Guards> checked = Guards.of(function);
-        if (checked.isPresent()) {
-          candidate = Segments.of(checked.get().rest(), new FlowAnalysis(checked.get().rest()));
-          guards = candidate == null ? null : checked.get();
-        }
-      }
+      Optional<Split> splittable = splittable(Segments::of);
+      Segments candidate = splittable.map(Split::segments).orElse(null);
+      guards = splittable.map(Split::guards).orElse(null);
       MethodSpec valueAndGradient;
       MethodSpec tangent;
       if (candidate != null
@@ -889,24 +882,41 @@ public final class GradClassWriter {
      * whole when the method has loops, branches or arrays, or is too short to split.
      */
     private void splitSweep() {
+      splittable(Segments::forSweep).ifPresent(split -> {
+        sweepSegments = split.segments();
+        sweepCalls = new SegmentCalls(split.rest(), split.segments(), segmentSuffix);
+        sweepGuards = split.guards();
+      });
+    }
+
+    /**
+     * A split into segments: the segments, the argument checks taken off before them (null
+     * when none) and the program the segments are cut from (the method, or its rest after the
+     * checks).
+     */
+    private record Split(Segments segments, Guards guards, Function rest) {}
+
+    /**
+     * How {@code cut} splits the method, if it can: the method itself, or, when that stays
+     * whole, what follows its argument checks (every member then runs the checks first). A
+     * method with array parameters stays whole: segments hand over doubles only.
+     */
+    private Optional<Split> splittable(BiFunction<Function, FlowAnalysis, Segments> cut) {
       if (function.hasActiveArrays()) {
-        return;
+        return Optional.empty();
       }
-      Function rest = function;
-      FlowAnalysis restFlow = flow;
-      Guards checks = null;
-      Optional<Guards> checked = flow.isStraightLine() ? Optional.empty() : Guards.of(function);
-      if (checked.isPresent()) {
-        checks = checked.get();
-        rest = checks.rest();
-        restFlow = new FlowAnalysis(rest);
+      Segments whole = cut.apply(function, flow);
+      if (whole != null) {
+        return Optional.of(new Split(whole, null, function));
       }
-      Segments split = Segments.forSweep(rest, restFlow);
-      if (split != null) {
-        sweepSegments = split;
-        sweepCalls = new SegmentCalls(rest, split, segmentSuffix);
-        sweepGuards = checks;
+      Optional<Guards> checked = Guards.of(function);
+      if (checked.isEmpty()) {
+        return Optional.empty();
       }
+      Function rest = checked.get().rest();
+      Segments segments = cut.apply(rest, new FlowAnalysis(rest));
+      return segments == null ? Optional.empty()
+          : Optional.of(new Split(segments, checked.get(), rest));
     }
 
     /** A program calling the sweep's segments, after the argument checks if there are some. */

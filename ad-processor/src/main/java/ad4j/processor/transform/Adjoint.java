@@ -287,16 +287,8 @@ public final class Adjoint {
       for (int i = incoming.size() - 1; i >= 0; i--) {
         Value value = incoming.get(i);
         Variable adjoint = builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
-        Operand taken;
-        if (segmentTangents) {
-          // active: its tangent, recorded beside it, comes back with it
-          Value popped = builder.formula(NumericType.DOUBLE, true);
-          out.add(new Instruction(popped, Operation.POP, List.of(), null));
-          taken = new Operand.Use(popped);
-        } else {
-          taken = pop(NumericType.DOUBLE, null, out);
-        }
-        out.add(new Declare(adjoint, taken, null));
+        // with tangents, active: its tangent, recorded beside it, comes back with it
+        out.add(new Declare(adjoint, pop(NumericType.DOUBLE, segmentTangents, null, out), null));
         adjoints.put(value, new AdjointValue(null, adjoint));
       }
     }
@@ -1215,7 +1207,12 @@ public final class Adjoint {
   }
 
   private Operand pop(NumericType type, SourceLine line, List<Statement> out) {
-    Value value = builder.formula(type, false);
+    return pop(type, false, line, out);
+  }
+
+  /** As {@link #pop(NumericType, SourceLine, List)}, of a value that may carry a tangent. */
+  private Operand pop(NumericType type, boolean active, SourceLine line, List<Statement> out) {
+    Value value = builder.formula(type, active);
     out.add(new Instruction(value, Operation.POP, List.of(), line));
     return new Operand.Use(value);
   }

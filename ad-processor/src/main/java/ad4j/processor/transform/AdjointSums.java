@@ -96,7 +96,7 @@ public final class AdjointSums {
    */
   private List<Statement> renameCopies(List<Statement> statements) {
     Map<Variable, Integer> declaredAt = new HashMap<>();
-    Map<Integer, Statement> definitions = new HashMap<>();
+    Map<Integer, List<Statement>> definitions = new HashMap<>();
     Set<Integer> removed = new HashSet<>();
     Map<Variable, Integer> lastMention = new HashMap<>();
     // locals declared as a copy of a variable that has not changed since
@@ -117,9 +117,9 @@ public final class AdjointSums {
           && lastMention.getOrDefault(target, -1) < declaredAt.get(read.variable())) {
         int p = declaredAt.remove(read.variable());
         Declare local = (Declare) statements.get(p);
-        definitions.put(p, statement instanceof Declare
+        definitions.put(p, List.of(statement instanceof Declare
             ? new Declare(target, local.initial(), local.line())
-            : new Store(target, local.initial(), local.line()));
+            : new Store(target, local.initial(), local.line())));
         removed.add(q);
         lastMention.put(target, q);
         copyOf.values().removeIf(target::equals); // it is assigned at p now
@@ -149,13 +149,22 @@ public final class AdjointSums {
         lastMention.put(variable, q);
       }
     }
-    if (removed.isEmpty()) {
+    return rewritten(statements, removed, definitions);
+  }
+
+  /**
+   * {@code statements} with the statements at the {@code removed} positions left out and those at
+   * the {@code replaced} positions replaced (a replaced position counts as removed too).
+   */
+  static List<Statement> rewritten(List<Statement> statements, Set<Integer> removed,
+      Map<Integer, List<Statement>> replaced) {
+    if (removed.isEmpty() && replaced.isEmpty()) {
       return statements;
     }
     List<Statement> out = new ArrayList<>();
     for (int i = 0; i < statements.size(); i++) {
-      if (definitions.containsKey(i)) {
-        out.add(definitions.get(i));
+      if (replaced.containsKey(i)) {
+        out.addAll(replaced.get(i));
       } else if (!removed.contains(i)) {
         out.add(statements.get(i));
       }
@@ -226,18 +235,7 @@ public final class AdjointSums {
           }
         }
       }
-      if (removed.isEmpty()) {
-        return statements;
-      }
-      List<Statement> out = new ArrayList<>();
-      for (int i = 0; i < statements.size(); i++) {
-        if (replaced.containsKey(i)) {
-          out.addAll(replaced.get(i));
-        } else if (!removed.contains(i)) {
-          out.add(statements.get(i));
-        }
-      }
-      return out;
+      return rewritten(statements, removed, replaced);
     }
 
     /** The runs of additions into adjoints, in order of their ends' positions per variable. */
@@ -472,14 +470,14 @@ public final class AdjointSums {
   }
 
   /** A partial sum and whether it is to be subtracted. */
-  private record Signed(Operand operand, boolean negated) {}
+  record Signed(Operand operand, boolean negated) {}
 
   /**
    * The sum of {@code terms[from, to)} as a balanced tree: halves summed separately, then
    * added. A negative half is subtracted from a positive one; the sum of two negative halves
    * is negative ({@code -a - b = -(a + b)}, exactly).
    */
-  private static Signed balanced(List<Signed> terms, int from, int to, Site site) {
+  static Signed balanced(List<Signed> terms, int from, int to, Site site) {
     if (to - from == 1) {
       return terms.get(from);
     }
@@ -551,7 +549,8 @@ public final class AdjointSums {
     }
   }
 
-  private static List<Block> nestedBlocks(Statement statement) {
+  /** The blocks nested in a statement: a branch's two, a loop's three. */
+  static List<Block> nestedBlocks(Statement statement) {
     if (statement instanceof If branch) {
       return List.of(branch.thenBlock(), branch.elseBlock());
     }

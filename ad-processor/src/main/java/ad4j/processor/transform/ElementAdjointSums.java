@@ -3,10 +3,8 @@ package ad4j.processor.transform;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.ElementStore;
-import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.IrBuilder;
-import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Statement;
@@ -103,18 +101,7 @@ final class ElementAdjointSums {
           || run.arrays().stream().anyMatch(written::contains));
     }
     open.values().forEach(runs -> runs.values().forEach(this::close));
-    if (removed.isEmpty()) {
-      return statements;
-    }
-    List<Statement> out = new ArrayList<>();
-    for (int i = 0; i < statements.size(); i++) {
-      if (replaced.containsKey(i)) {
-        out.addAll(replaced.get(i));
-      } else if (!removed.contains(i)) {
-        out.add(statements.get(i));
-      }
-    }
-    return out;
+    return AdjointSums.rewritten(statements, removed, replaced);
   }
 
   private void closeWhere(Map<Value, Map<Object, Run>> open, Predicate<Run> ends) {
@@ -138,11 +125,11 @@ final class ElementAdjointSums {
     int last = positions.get(positions.size() - 1);
     ElementStore store = (ElementStore) statements.get(last);
     Site site = Site.formulas(builder, store.line());
-    List<Operand> terms = new ArrayList<>();
+    List<AdjointSums.Signed> terms = new ArrayList<>();
     for (int position : positions) {
-      terms.add(((ElementStore) statements.get(position)).value());
+      terms.add(new AdjointSums.Signed(((ElementStore) statements.get(position)).value(), false));
     }
-    Operand sum = balanced(terms, 0, terms.size(), site);
+    Operand sum = AdjointSums.balanced(terms, 0, terms.size(), site).operand();
     List<Statement> replacement = new ArrayList<>(site.instructionsFor(List.of(sum)));
     replacement.add(new ElementStore(run.array(), store.index(), sum, true, store.line()));
     removed.addAll(positions);
@@ -155,14 +142,6 @@ final class ElementAdjointSums {
         removed.add(definedAt.get(index.value()));
       }
     }
-  }
-
-  private static Operand balanced(List<Operand> terms, int from, int to, Site site) {
-    if (to - from == 1) {
-      return terms.get(from);
-    }
-    int middle = from + (to - from + 1) / 2;
-    return site.plus(balanced(terms, from, middle, site), balanced(terms, middle, to, site));
   }
 
   /**
@@ -236,14 +215,9 @@ final class ElementAdjointSums {
       assigned.add(declare.variable());
     } else if (statement instanceof Store store) {
       assigned.add(store.variable());
-    } else if (statement instanceof If branch) {
-      for (Block block : List.of(branch.thenBlock(), branch.elseBlock())) {
-        block.statements().forEach(s -> scan(s, used, written, assigned));
-      }
-    } else if (statement instanceof Loop loop) {
-      for (Block block : List.of(loop.condition(), loop.body(), loop.update())) {
-        block.statements().forEach(s -> scan(s, used, written, assigned));
-      }
+    }
+    for (Block block : AdjointSums.nestedBlocks(statement)) {
+      block.statements().forEach(s -> scan(s, used, written, assigned));
     }
   }
 }
