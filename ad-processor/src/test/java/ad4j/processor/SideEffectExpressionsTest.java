@@ -90,6 +90,12 @@ class SideEffectExpressionsTest {
       "    double y = x;",
       "    return y * (y = 2 * x) + y + (y += 1) * y;",
       "  }",
+      // the value of 'd = 1' is the double 1.0: the division is 0.5 and Math.min a double one
+      "  @Differentiable static double widenedConstant(double x) {",
+      "    double d;",
+      "    double m = Math.min(1, d = 1) * x;",
+      "    return (d = 1) / 2 * x + m * d;",
+      "  }",
       "}");
 
   private static final CompiledOnce EFFECTS = new CompiledOnce(() ->
@@ -112,7 +118,8 @@ class SideEffectExpressionsTest {
         Arguments.of("inConditional", new double[][] {{2, 1}, {0.5, 1.5}}),
         Arguments.of("integerNarrowing", new double[][] {{0.4}, {-3}}),
         Arguments.of("doWhileCondition", new double[][] {{1.1}, {0.3}, {2.5}}),
-        Arguments.of("orderOfOperands", new double[][] {{0.7}, {-1.2}}));
+        Arguments.of("orderOfOperands", new double[][] {{0.7}, {-1.2}}),
+        Arguments.of("widenedConstant", new double[][] {{0.7}, {-1.2}}));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -134,5 +141,8 @@ class SideEffectExpressionsTest {
     CompiledFunction narrowing = effects().function("com.example.Effects", "integerNarrowing", 1);
     // i = 5, k = 15; r = 5x + 15 + 5 - 14; then i = 6, k = 14
     assertThat(narrowing.gradient(2)[0]).isWithin(1e-12).of(2 * 5 * 2 + 6);
+    CompiledFunction widened = effects().function("com.example.Effects", "widenedConstant", 1);
+    assertThat(widened.value(3)).isEqualTo(0.5 * 3 + 3);
+    assertThat(widened.gradient(3)[0]).isEqualTo(1.5);
   }
 }

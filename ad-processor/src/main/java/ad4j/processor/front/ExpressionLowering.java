@@ -247,7 +247,9 @@ final class ExpressionLowering {
     }
     Operand stored = convert(value, target.type());
     context.bind(target, stored);
-    return stored;
+    // A constant is stored as written, since Java widens it there, but the expression has the
+    // target's type: with a double d, (d = 1) / 2 is 0.5 and Math.min(1, d = 1) is a double.
+    return literalAs(stored, target.type());
   }
 
   /**
