@@ -784,6 +784,11 @@ public final class ControlFlowPrograms {
               double v = frame.env[bs] + e.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
               frame.env[bs] = v;
               frame.env[as] = v * v;
+              // intermediates of the statement itself, as the expressions' are: a value that
+              // overflows in a loop makes its derivatives NaN even where the result does not
+              // read it (0 * infinity in the reverse sweep)
+              frame.trace.record(Type.DOUBLE, v);
+              frame.trace.record(Type.DOUBLE, v * v);
               return NORMAL;
             });
         case 2 -> new Piece(indent + a.name + " += " + a.name + " * (" + b.name + "++);\n",
@@ -792,6 +797,8 @@ public final class ControlFlowPrograms {
               int k = (int) frame.env[bs];
               frame.env[bs] = k + 1;
               frame.env[as] = old + old * k;
+              frame.trace.record(Type.DOUBLE, old * k);
+              frame.trace.record(Type.DOUBLE, old + old * k);
               return NORMAL;
             });
         default -> new Piece(indent + a.name + " -= --" + b.name + " * (" + value.text()
@@ -799,7 +806,10 @@ public final class ControlFlowPrograms {
               double old = frame.env[as];
               int k = (int) frame.env[bs] - 1;
               frame.env[bs] = k;
-              frame.env[as] = old - k * e.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
+              double product = k * e.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
+              frame.env[as] = old - product;
+              frame.trace.record(Type.DOUBLE, product);
+              frame.trace.record(Type.DOUBLE, old - product);
               return NORMAL;
             });
       };
