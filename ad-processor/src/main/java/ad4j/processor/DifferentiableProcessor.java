@@ -80,15 +80,16 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   }
 
   /**
-   * {@code -Aad4j.loopPartSize=N}, for the processor's own tests: cut every loop body of the
-   * order-1 members into parts of N statements ({@code transform/LoopBodies}), long or not, so
+   * {@code -Aad4j.partSize=N}, for the processor's own tests: cut every block (the method's, a
+   * branch, a loop body) of the order-1 members into parts of N statements
+   * ({@code transform/LongBlocks}), long or not, so
    * that any program can exercise the cut. Not for users: it only makes code slower.
    */
-  static final String LOOP_PART_SIZE = "ad4j.loopPartSize";
+  static final String PART_SIZE = "ad4j.partSize";
 
   @Override
   public Set<String> getSupportedOptions() {
-    return Set.of(LOOP_PART_SIZE);
+    return Set.of(PART_SIZE);
   }
 
   @Override
@@ -190,9 +191,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     }
   }
 
-  /** {@link #LOOP_PART_SIZE}, or 0 when it is not given (or not a positive number). */
-  private int loopPartSize() {
-    String value = processingEnv.getOptions().get(LOOP_PART_SIZE);
+  /** {@link #PART_SIZE}, or 0 when it is not given (or not a positive number). */
+  private int partSize() {
+    String value = processingEnv.getOptions().get(PART_SIZE);
     try {
       return value == null ? 0 : Math.max(0, Integer.parseInt(value.trim()));
     } catch (NumberFormatException e) {
@@ -208,7 +209,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   private void processClass(TypeElement type, List<ExecutableElement> methods,
       boolean lastRound) {
     GradClassWriter writer = new GradClassWriter(processingEnv.getElementUtils(),
-        loopPartSize());
+        partSize());
     Optional<String> taken = claims.claim(type, writer.gradClassName(type).canonicalName());
     if (taken.isPresent()) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,

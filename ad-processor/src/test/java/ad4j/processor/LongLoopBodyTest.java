@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A loop whose body is long gives generated members that repeat the body in each sweep: they
  * would pass HotSpot's 8000-byte limit (and, longer still, javac's 64 KB). The long bodies are
- * cut into part methods ({@code LoopBodies}); every generated method stays under the limit and
+ * cut into part methods ({@code LongBlocks}); every generated method stays under the limit and
  * the derivatives stay right.
  */
 @ExtendWith(TapeIsEmpty.class)

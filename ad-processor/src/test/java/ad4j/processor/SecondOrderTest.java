@@ -506,17 +506,21 @@ class SecondOrderTest {
   }
 
   /**
-   * A long branch keeps the sweep whole: segments cut straight-line methods, parts cut loop
-   * bodies, nothing cuts a branch outside loops.
+   * Segments cut straight-line methods, parts cut loop bodies, the method's own block and the
+   * branches of its {@code if}s: the long branch of an {@code if} nested in another outside
+   * loops stays whole (in a part of its own), and past the JVM's limit that is an error at the
+   * method. At 150 statements in one level of branch, the branch is cut, and compiles.
    */
   @Test
   void aMethodTooLongForOneSweepIsACompileErrorAtTheMethod() {
+    String branch = longMethod("huge", 150).replace("double s = x;\n", "double s = x;\n"
+        + "    if (y > 0) {\n").replace("    return", "    }\n    return");
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.Long", String.join("\n",
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class Long {",
-        longMethod("huge", 150).replace("double s = x;\n", "double s = x;\n"
-            + "    if (y > 0) {\n").replace("    return", "    }\n    return"),
+        longMethod("huge", 250).replace("double s = x;\n", "double s = x;\n"
+            + "    if (y > 0) {\n    if (x > 0) {\n").replace("    return", "    }\n    }\n    return"),
         "}"));
 
     Compilation compilation = InProcessCompiler.javac().compile(file);
@@ -527,6 +531,11 @@ class SecondOrderTest {
     assertThat(compilation).hadErrorContaining("bytes of bytecode, past the JVM's limit of"
         + " 65535 for one method; shorten the method, or use order 1");
     assertThat(compilation.errors()).hasSize(1);
+
+    Compilation oneBranch = InProcessCompiler.javac().compile(JavaFileObjects.forSourceString(
+        "com.example.Long", String.join("\n", "package com.example;",
+            "import ad4j.Differentiable;", "final class Long {", branch, "}")));
+    assertThat(oneBranch).succeeded();
   }
 
   private static String rejection(String name, Object... arguments) {

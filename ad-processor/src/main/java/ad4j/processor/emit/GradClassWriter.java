@@ -10,7 +10,7 @@ import ad4j.processor.transform.ArraySlots;
 import ad4j.processor.transform.DeadCode;
 import ad4j.processor.transform.FlowAnalysis;
 import ad4j.processor.transform.Guards;
-import ad4j.processor.transform.LoopBodies;
+import ad4j.processor.transform.LongBlocks;
 import ad4j.processor.transform.SegmentCalls;
 import ad4j.processor.transform.Segments;
 import ad4j.processor.transform.Tangent;
@@ -46,7 +46,7 @@ public final class GradClassWriter {
   public record Method(ExecutableElement element, Function function) {}
 
   private final Elements elements;
-  /** When positive, every loop body is cut into parts of this many statements (tests only). */
+  /** When positive, every block is cut into parts of this many statements (tests only). */
   private final int forcedPartSize;
 
   public GradClassWriter(Elements elements) {
@@ -54,9 +54,9 @@ public final class GradClassWriter {
   }
 
   /**
-   * A writer that cuts every loop body of the order-1 members into parts of
+   * A writer that cuts every block of the order-1 members into parts of
    * {@code forcedPartSize} statements, long or not, when it is positive: for the processor's
-   * tests ({@code -Aad4j.loopPartSize}).
+   * tests ({@code -Aad4j.partSize}).
    */
   public GradClassWriter(Elements elements, int forcedPartSize) {
     this.elements = elements;
@@ -209,11 +209,11 @@ public final class GradClassWriter {
     /** The names no variable of these members may take. */
     private final Set<String> reserved;
     /**
-     * The private methods of the parts of long loop bodies ({@link LoopBodies}), by the member
+     * The private methods of the parts of long blocks ({@link LongBlocks}), by the member
      * whose program calls them: a member printed again replaces its parts.
      */
-    private final Map<String, List<MethodSpec>> loopParts = new java.util.LinkedHashMap<>();
-    /** When positive, every loop body is cut into parts this long (tests only). */
+    private final Map<String, List<MethodSpec>> partMethods = new java.util.LinkedHashMap<>();
+    /** When positive, every block is cut into parts this long (tests only). */
     private final int forcedPartSize;
     /** {@link #perParameter()}, made at its first use, and its analysis. */
     private Function perParameter;
@@ -277,7 +277,7 @@ public final class GradClassWriter {
           List.of(gradient(), valueAndGradient, tangent, pullback(), pullbackOntoTape()));
       members.addAll(splitMembers());
       members.addAll(segmentMethods());
-      loopParts.values().forEach(members::addAll);
+      partMethods.values().forEach(members::addAll);
       if (DerivativeOrder.of(element) == 2) {
         members.addAll(secondOrderMembers());
       }
@@ -324,7 +324,12 @@ public final class GradClassWriter {
           sweep = hessianSweep();
         }
       }
+      // the sweep, or a part of it where a long branch is cut whole into one
       int bytes = estimatedBytes(sweep);
+      for (MethodSpec part : partMethods.getOrDefault(function.name() + "HessianSweep",
+          List.of())) {
+        bytes = Math.max(bytes, estimatedBytes(part));
+      }
       if (bytes > JVM_METHOD_LIMIT) {
         throw new Unsupported(element, "@Differentiable(order = 2) method '" + function.name()
             + "' is too long for second derivatives: its forward-over-reverse sweep, which is"
@@ -336,9 +341,9 @@ public final class GradClassWriter {
       List<MethodSpec> members = new ArrayList<>(List.of(hessian(), hessianVector(),
           valueGradientAndHessian(), sweep, hessianInto(), pullbackTangentOntoTape()));
       members.addAll(secondOrderSegmentMethods());
-      // the parts of the sweeps' long loop bodies, made while they were printed above
+      // the parts of the sweeps' long blocks, made while they were printed above
       for (String member : List.of("HessianSweep", "PullbackTangent")) {
-        members.addAll(loopParts.getOrDefault(function.name() + member, List.of()));
+        members.addAll(partMethods.getOrDefault(function.name() + member, List.of()));
       }
       return members;
     }
@@ -385,7 +390,7 @@ public final class GradClassWriter {
           : reverseFunction;
       FlowAnalysis pullbackFlow = function.hasActiveArrays() ? new FlowAnalysis(pullback)
           : reverseFlow;
-      Function program = withLoopParts(sweepSegments != null
+      Function program = withParts(sweepSegments != null
           ? sweepCheckedFirst(sweepCalls.pullbackTangent())
           : Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow, Adjoint.Output.TAPE)),
           function.name() + "PullbackTangent");
@@ -427,9 +432,9 @@ public final class GradClassWriter {
      */
     private MethodSpec hessianSweep() {
       NameAllocator names = names();
-      // a split method's sweep calls the segments' forward modes; long loop bodies are cut into
+      // a split method's sweep calls the segments' forward modes; long blocks are cut into
       // parts
-      Function program = withLoopParts(sweepSegments != null
+      Function program = withParts(sweepSegments != null
           ? sweepCheckedFirst(sweepCalls.hessianSweep())
           : Tangent.of(Adjoint.of(reverseFunction, reverseFlow, Adjoint.Output.GRADIENT)),
           function.name() + "HessianSweep");
@@ -720,7 +725,7 @@ public final class GradClassWriter {
       List<MethodSpec> members = new ArrayList<>(List.of(jacobian(), valueAndJacobian(),
           tangent(), pullback(), pullbackOntoTape(), primalValue(), jacobianInto()));
       members.addAll(splitMembers());
-      loopParts.values().forEach(members::addAll);
+      partMethods.values().forEach(members::addAll);
       return members;
     }
 
@@ -964,7 +969,7 @@ public final class GradClassWriter {
       NameAllocator names = names();
       String methodName = function.name() + "ValueAndGradient";
       JavaEmitter emitter = new JavaEmitter(
-          withLoopParts(reverseProgram(Adjoint.Output.GRADIENT), methodName), names);
+          withParts(reverseProgram(Adjoint.Output.GRADIENT), methodName), names);
       List<String> all = emitter.parameterNames();
       String array = all.get(all.size() - 1);
       List<String> parameters = all.subList(0, all.size() - 1);
@@ -1041,31 +1046,32 @@ public final class GradClassWriter {
 
     /**
      * {@code program}, the program of {@code member}; when its printed body would pass
-     * HotSpot's limit, with the long bodies of its loops cut into parts ({@link LoopBodies}),
+     * HotSpot's limit, with its long blocks cut into parts ({@link LongBlocks}),
      * smaller ones until the program and every part are under the limit. The parts' methods are
-     * kept in {@link #loopParts} under the member's name.
+     * kept in {@link #partMethods} under the member's name.
      */
-    private Function withLoopParts(Function program, String member) {
-      loopParts.remove(member);
+    private Function withParts(Function program, String member) {
+      partMethods.remove(member);
       if (forcedPartSize > 0) {
         return cutInto(program, member, forcedPartSize);
       }
-      // a program without loops is not printed once more to be measured
-      if (!LoopBodies.hasLoops(program) || estimatedBytes(program) <= BYTECODE_LIMIT) {
+      // a straight-line program is not printed once more to be measured
+      if (!LongBlocks.mayCut(program)
+          || estimatedBytes(program) <= BYTECODE_LIMIT) {
         return program;
       }
       Function best = program;
       List<MethodSpec> bestParts = List.of();
       int bestBytes = Integer.MAX_VALUE;
-      for (int size = LoopBodies.PART_SIZE; size >= LoopBodies.PART_SIZE / 8; size /= 2) {
-        Optional<LoopBodies.Cut> cut = LoopBodies.of(program, member + segmentSuffix + "Part",
+      for (int size = LongBlocks.PART_SIZE; size >= LongBlocks.PART_SIZE / 8; size /= 2) {
+        Optional<LongBlocks.Cut> cut = LongBlocks.of(program, member + segmentSuffix + "Part",
             size);
         if (cut.isEmpty()) {
           break;
         }
         List<MethodSpec> parts = new ArrayList<>();
         int largest = estimatedBytes(cut.get().program());
-        for (LoopBodies.Part part : cut.get().parts()) {
+        for (LongBlocks.Part part : cut.get().parts()) {
           MethodSpec method = partMethod(part, member);
           parts.add(method);
           largest = Math.max(largest, estimatedBytes(method));
@@ -1082,29 +1088,29 @@ public final class GradClassWriter {
         }
       }
       if (!bestParts.isEmpty()) {
-        loopParts.put(member, bestParts);
+        partMethods.put(member, bestParts);
       }
       return best;
     }
 
     /** {@code program} cut into parts of {@code size} statements, whatever its length. */
     private Function cutInto(Function program, String member, int size) {
-      Optional<LoopBodies.Cut> cut = LoopBodies.of(program, member + segmentSuffix + "Part",
+      Optional<LongBlocks.Cut> cut = LongBlocks.of(program, member + segmentSuffix + "Part",
           size);
       if (cut.isEmpty()) {
         return program;
       }
       List<MethodSpec> parts = new ArrayList<>();
-      for (LoopBodies.Part part : cut.get().parts()) {
+      for (LongBlocks.Part part : cut.get().parts()) {
         parts.add(partMethod(part, member));
       }
-      loopParts.put(member, parts);
+      partMethods.put(member, parts);
       return cut.get().program();
     }
 
-    private MethodSpec partMethod(LoopBodies.Part part, String member) {
+    private MethodSpec partMethod(LongBlocks.Part part, String member) {
       return segmentMethod(part.name(), part.program(), void.class,
-          "Part of a loop's body in {@code " + member + "}: takes the values it reads as"
+          "Part of {@code " + member + "}: takes the values it reads as"
               + " arguments and the rest from\nthe tape, and leaves on the tape what is"
               + " read after it.");
     }
@@ -1186,7 +1192,7 @@ public final class GradClassWriter {
 
     MethodSpec tangent() {
       NameAllocator names = names();
-      Function program = withLoopParts(segments != null ? checkedFirst(segmentCalls.tangent())
+      Function program = withParts(segments != null ? checkedFirst(segmentCalls.tangent())
           : Tangent.of(DeadCode.removeFrom(function)), function.name() + "Tangent");
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
@@ -1218,7 +1224,7 @@ public final class GradClassWriter {
       NameAllocator names = names();
       String methodName = function.name() + "Pullback";
       JavaEmitter emitter = new JavaEmitter(
-          withLoopParts(reverseProgram(Adjoint.Output.PULLBACK), methodName), names);
+          withParts(reverseProgram(Adjoint.Output.PULLBACK), methodName), names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
       return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
@@ -1264,7 +1270,7 @@ public final class GradClassWriter {
     MethodSpec pullbackOntoTape() {
       NameAllocator names = names();
       MethodSpec.Builder method = withVisibility(function.name() + "Pullback");
-      Function program = withLoopParts(function.hasActiveArrays()
+      Function program = withParts(function.hasActiveArrays()
           ? Adjoint.withSplitCalls(perParameter(), perParameterFlow(), Adjoint.Output.TAPE)
           : reverseProgram(Adjoint.Output.TAPE), function.name() + "PullbackOntoTape");
       JavaEmitter emitter = new JavaEmitter(program, names);
@@ -1341,7 +1347,7 @@ public final class GradClassWriter {
     private MethodSpec splitMember(String name, Function whole, Class<?> returns,
         String javadoc) {
       NameAllocator names = names();
-      Function program = withLoopParts(whole, name);
+      Function program = withParts(whole, name);
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");

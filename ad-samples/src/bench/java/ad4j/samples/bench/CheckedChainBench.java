@@ -16,7 +16,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * A chain of 120 statements with and without an argument check at its start
  * ({@link Chain120Checked}, {@link Chain120}): the generated gradient of the checked one must be
  * split into segments as the other's is, so that HotSpot compiles it (issue 14: within 10 % of
- * the unchecked one's ratio to its primal).
+ * the unchecked one's ratio to its primal). The checked chain with a {@code ?:} in its middle
+ * ({@link Chain120Branched}) is not a straight line: its members are cut into part methods
+ * that leave the values of the forward sweep on the tape for the reverse sweep's parts.
  *
  * <p>Inputs come from non-final state fields; every result is returned (JMH consumes it).
  */
@@ -59,5 +61,17 @@ public class CheckedChainBench {
   @Benchmark
   public double checkedValueAndGradient() {
     return Chain120CheckedGrad.chainValueAndGradient(p[0], p[1], p[2], p[3], p[4], gradient);
+  }
+
+  /** The checked chain with a {@code ?:} in its middle. */
+  @Benchmark
+  public double branchedPrimal() {
+    return Chain120Branched.chain(p[0], p[1], p[2], p[3], p[4]);
+  }
+
+  /** Its generated value and gradient. */
+  @Benchmark
+  public double branchedValueAndGradient() {
+    return Chain120BranchedGrad.chainValueAndGradient(p[0], p[1], p[2], p[3], p[4], gradient);
   }
 }

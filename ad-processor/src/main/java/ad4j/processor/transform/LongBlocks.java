@@ -15,6 +15,7 @@ import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import java.util.ArrayList;
@@ -27,17 +28,19 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The long body of a loop in a generated program, cut into parts that are methods of their own.
+ * The long blocks of a generated program, cut into parts that are methods of their own.
  *
  * <p>HotSpot compiles no method over 8000 bytes of bytecode, and javac rejects one over 64 KB.
- * {@link Segments} cuts a long straight-line method before it is differentiated; a loop whose
- * body is long gives members whose forward and reverse sweeps each repeat that body, with a
- * local per intermediate value, and {@code Segments} cannot cut it. This pass works on any
- * finished program instead (a forward or reverse sweep, a tangent program, a half of a split
- * pullback), after every transform, just before it is printed: it knows nothing of derivatives.
- * Inside a loop, a run of consecutive statements longer than a part ({@code partSize}
- * statements, nested ones counted) is cut into parts of about equal size, and each part becomes
- * a program of its own, called with the operation {@code LOCAL_CALL} where it stood:
+ * {@link Segments} cuts a long straight-line method before it is differentiated. A loop whose
+ * body is long, or a long method with a branch outside its loops (a {@code ?:}, an {@code if}),
+ * gives members whose sweeps {@code Segments} cannot cut: a forward and a reverse sweep of each
+ * body, with a local per intermediate value. This pass works on any finished program instead (a
+ * forward or reverse sweep, a tangent program, a half of a split pullback), after every
+ * transform, just before it is printed: it knows nothing of derivatives. In every block (the
+ * method's own, a branch, a loop body), a run of consecutive statements longer than a part
+ * ({@code partSize} statements, nested ones counted) is cut into parts of about equal size, and
+ * each part becomes a program of its own, called with the operation {@code LOCAL_CALL} where it
+ * stood:
  *
  * <ul>
  *   <li>what the part reads that is made before it (values, the current value of variables,
@@ -60,7 +63,7 @@ import java.util.Set;
  * cuts a method, would make each part a call with several results, whose reverse and tangent
  * every transform would have to know; cut afterwards, a part is plain code.)
  */
-public final class LoopBodies {
+public final class LongBlocks {
   /**
    * Statements per part, nested ones counted: measured on a chain of sin, multiply and add in a
    * loop, a reverse sweep takes about 12 bytes of bytecode per statement, so a part stays near
@@ -92,21 +95,44 @@ public final class LoopBodies {
    */
   private final Map<Object, Integer> uses = new IdentityHashMap<>();
 
-  private LoopBodies(Function program, String namePrefix, int partSize) {
+  /**
+   * Whether the parts of the method's own block leave the numbers they make for later parts on
+   * the tape, where those read them ({@code tape.doubleAt(mark, i)}), instead of handing them
+   * back to the caller. A long method with a branch outside loops keeps every value of its
+   * forward sweep for its reverse sweep: handed back, each would be a local of the caller and
+   * the caller would pass HotSpot's limit again. Only where nothing else in the program uses
+   * the tape (no loop, no recorded value, no callee's pullback, which leaves its adjoints
+   * there): then nothing takes anything off the tape below those values before the program
+   * drops them all, at its end.
+   */
+  private final boolean inPlace;
+  /** Where a value left on the tape by a part lies: its part's mark and its place above it. */
+  private record Handed(Value mark, int index) {}
+
+  private final Map<Value, Handed> handed = new IdentityHashMap<>();
+  /** The values each part's call leaves on the tape, by the call. */
+  private final Map<Instruction, List<Value>> handedBy = new IdentityHashMap<>();
+  /** The mark of the first part that leaves values on the tape: the program resets to it. */
+  private Value firstMark;
+
+  private LongBlocks(Function program, String namePrefix, int partSize) {
     this.program = program;
     this.namePrefix = namePrefix;
     this.partSize = partSize;
     this.builder = new IrBuilder(Ids.next(program));
     count(program.body(), uses);
+    List<Statement> statements = program.body().statements();
+    this.inPlace = !usesTape(statements) && returns(statements) == 1
+        && statements.get(statements.size() - 1) instanceof Return;
   }
 
   /**
-   * {@code program} with the long runs of statements inside its loops cut into parts named
-   * {@code namePrefix} and a number; empty when nothing is long enough to cut.
+   * {@code program} with its long runs of statements cut into parts named {@code namePrefix}
+   * and a number; empty when nothing is long enough to cut.
    */
   public static Optional<Cut> of(Function program, String namePrefix, int partSize) {
-    LoopBodies cut = new LoopBodies(program, namePrefix, partSize);
-    Block body = cut.rewrite(program.body(), false);
+    LongBlocks cut = new LongBlocks(program, namePrefix, partSize);
+    Block body = cut.finishHandOver(cut.rewrite(program.body(), 0, false));
     if (cut.parts.isEmpty()) {
       return Optional.empty();
     }
@@ -114,60 +140,148 @@ public final class LoopBodies {
         List.copyOf(cut.parts)));
   }
 
-  /** Whether {@code program} has a loop, and so something this pass may cut. */
-  public static boolean hasLoops(Function program) {
-    return hasLoops(program.body().statements());
+  /**
+   * Whether this pass may have something to cut in {@code program}: a loop or a branch other
+   * than an argument check ({@code if (c) throw ...}). A straight-line method of numbers is cut
+   * before it is differentiated, by {@link Segments}, into smaller pieces than this pass makes.
+   */
+  public static boolean mayCut(Function program) {
+    return program.body().statements().stream().anyMatch(statement ->
+        statement instanceof Loop
+            || statement instanceof If branch && !(branch.elseBlock().statements().isEmpty()
+                && branch.thenBlock().statements().stream().anyMatch(s -> s instanceof Throw)));
   }
 
-  private static boolean hasLoops(List<Statement> statements) {
+  /**
+   * The block with its nested blocks rewritten, and cut itself when it is a loop's body or
+   * inside one, the method's own block, or a branch of an {@code if} in the method's block
+   * ({@code depth} counts the branches around it outside loops). Deeper branches outside loops
+   * stay whole where they are, in the method or in a part: an {@code else if} chain nests each
+   * {@code if} in the {@code else} of the one before, and each level cut on its own would copy
+   * the rest of the chain into a part of its own. The condition and the update of a loop stay
+   * whole: the printer writes them in the loop's head.
+   */
+  private Block rewrite(Block block, int depth, boolean insideLoop) {
+    List<Statement> statements = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Loop loop) {
+        statements.add(new Loop(loop.id(), loop.condition(), loop.test(), loop.testFirst(),
+            rewrite(loop.body(), depth, true), loop.update(), loop.line()));
+      } else if (statement instanceof If branch) {
+        statements.add(new If(branch.id(), branch.condition(),
+            rewrite(branch.thenBlock(), depth + 1, insideLoop),
+            rewrite(branch.elseBlock(), depth + 1, insideLoop), branch.line()));
+      } else {
+        statements.add(statement);
+      }
+    }
+    return insideLoop || depth <= 1 ? cut(statements, depth == 0 && !insideLoop)
+        : new Block(statements);
+  }
+
+  /**
+   * The method's block as cut, made whole where parts left values on the tape: the values its
+   * own statements read are read there after the call of their part, and the tape is reset to
+   * where it was before the first such part just before the final {@code return}.
+   */
+  private Block finishHandOver(Block body) {
+    if (firstMark == null) {
+      return body;
+    }
+    Map<Object, Integer> read = new IdentityHashMap<>();
+    count(body, read);
+    List<Statement> statements = new ArrayList<>();
+    for (Statement statement : body.statements()) {
+      if (statement instanceof Return) {
+        statements.add(new Instruction(builder.temporary(NumericType.VOID, false),
+            Operation.tapeCall("reset", 1), List.of(new Operand.Use(firstMark)), null));
+      }
+      statements.add(statement);
+      List<Value> left = statement instanceof Instruction call ? handedBy.get(call) : null;
+      for (Value value : left == null ? List.<Value>of() : left) {
+        if (read.containsKey(value)) {
+          statements.add(readBack(value));
+        }
+      }
+    }
+    return new Block(statements);
+  }
+
+  /** {@code value = tape.doubleAt(mark, i)} (or {@code intAt}, ...): where its part left it. */
+  private Instruction readBack(Value value) {
+    Handed at = handed.get(value);
+    return new Instruction(value, Operation.tapeCall(readMethod(value.type()), 2),
+        List.of(new Operand.Use(at.mark()), Operand.Constant.of(at.index())), null);
+  }
+
+  /** Whether a value of this type can be left on the tape and read there. */
+  private static boolean readsInPlace(NumericType type) {
+    return switch (type) {
+      case DOUBLE, INT, LONG, BOOLEAN -> true;
+      default -> false;
+    };
+  }
+
+  private static String readMethod(NumericType type) {
+    return switch (type) {
+      case DOUBLE -> "doubleAt";
+      case INT -> "intAt";
+      case LONG -> "longAt";
+      case BOOLEAN -> "booleanAt";
+      default -> throw new IllegalArgumentException("not read in place: " + type);
+    };
+  }
+
+  /**
+   * Whether the statements use the tape: a loop (whose sweeps record), a push, or an operation
+   * that takes from the tape or leaves something there.
+   */
+  private static boolean usesTape(List<Statement> statements) {
     for (Statement statement : statements) {
-      if (statement instanceof Loop
-          || nested(statement).stream().anyMatch(block -> hasLoops(block.statements()))) {
+      if (statement instanceof Loop || statement instanceof Push
+          || statement instanceof Instruction instruction && switch (
+              instruction.operation().form()) {
+            case POP, TAPE_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
+            default -> false;
+          }
+          || nested(statement).stream().anyMatch(b -> usesTape(b.statements()))) {
         return true;
       }
     }
     return false;
   }
 
-  /** The block with its nested blocks rewritten, and cut itself when it is inside a loop. */
-  private Block rewrite(Block block, boolean insideLoop) {
-    List<Statement> statements = new ArrayList<>();
-    for (Statement statement : block.statements()) {
-      if (statement instanceof Loop loop) {
-        // the condition and the update stay whole: the printer writes them in the loop's head
-        statements.add(new Loop(loop.id(), rewrite(loop.condition(), false), loop.test(),
-            loop.testFirst(), rewrite(loop.body(), true), rewrite(loop.update(), false),
-            loop.line()));
-      } else if (statement instanceof If branch) {
-        statements.add(new If(branch.id(), branch.condition(),
-            rewrite(branch.thenBlock(), insideLoop), rewrite(branch.elseBlock(), insideLoop),
-            branch.line()));
-      } else {
-        statements.add(statement);
+  /** The number of {@code return} statements, nested ones counted. */
+  private static int returns(List<Statement> statements) {
+    int returns = 0;
+    for (Statement statement : statements) {
+      returns += statement instanceof Return ? 1 : 0;
+      for (Block nested : nested(statement)) {
+        returns += returns(nested.statements());
       }
     }
-    return insideLoop ? cut(statements) : new Block(statements);
+    return returns;
   }
 
   /** Cuts every run of movable statements longer than a part into parts. */
-  private Block cut(List<Statement> statements) {
+  private Block cut(List<Statement> statements, boolean top) {
     List<Statement> result = new ArrayList<>();
     List<Statement> run = new ArrayList<>();
     for (Statement statement : statements) {
       if (movable(statement, Set.of())) {
         run.add(statement);
       } else {
-        result.addAll(cutRun(run));
+        result.addAll(cutRun(run, top));
         run.clear();
         result.add(statement);
       }
     }
-    result.addAll(cutRun(run));
+    result.addAll(cutRun(run, top));
     return new Block(result);
   }
 
   /** A run of movable statements: as it is when short, else its parts' calls. */
-  private List<Statement> cutRun(List<Statement> run) {
+  private List<Statement> cutRun(List<Statement> run, boolean top) {
     int size = size(run);
     if (size <= partSize) {
       return List.copyOf(run);
@@ -203,7 +317,7 @@ public final class LoopBodies {
     List<Statement> result = new ArrayList<>();
     for (List<Statement> statements : cut) {
       if (!statements.isEmpty()) { // a part whose sum moved to earlier parts
-        result.addAll(outline(statements));
+        result.addAll(outline(statements, top && inPlace));
       }
     }
     return result;
@@ -237,25 +351,29 @@ public final class LoopBodies {
     }
     for (int k = 1; k < parts.size(); k++) {
       for (Statement statement : List.copyOf(parts.get(k))) {
-        if (statement instanceof Store store) {
-          spreadSum(parts, k, store, partOf, formulas);
+        if (statement instanceof Store store && !spreadSum(parts, k, store, partOf, formulas)
+            || statement instanceof Instruction || statement instanceof Declare) {
+          spreadDefinedSum(parts, k, statement, partOf, formulas);
         }
       }
     }
   }
 
-  /** {@link #spreadSums} for one store {@code v = v + sum} of part {@code k}. */
-  private void spreadSum(List<List<Statement>> parts, int k, Store store,
+  /**
+   * {@link #spreadSums} for one store {@code v = v + sum} of part {@code k}; false when the
+   * store is not of that form.
+   */
+  private boolean spreadSum(List<List<Statement>> parts, int k, Store store,
       Map<Value, Integer> partOf, Map<Value, Instruction> formulas) {
     Variable variable = store.variable();
     if (!(store.value() instanceof Operand.Use use) || !formulas.containsKey(use.value())) {
-      return;
+      return false;
     }
     Instruction root = formulas.get(use.value());
     if (!root.operation().equals(Operation.ADD)
         || !(root.arguments().get(0) instanceof Operand.Read read)
         || read.variable() != variable || !parts.get(k).contains(root)) {
-      return;
+      return false;
     }
     // the signed terms, and the formula instructions of the sum's tree above them
     List<Operand> terms = new ArrayList<>();
@@ -263,25 +381,9 @@ public final class LoopBodies {
     List<Instruction> tree = new ArrayList<>(List.of(root));
     flatten(root.arguments().get(1), false, formulas, parts.get(k), terms, negative, tree);
     if (terms.size() < 2) {
-      return; // one term: one value handed over at most
+      return true; // one term: one value handed over at most
     }
-    // each term's home: the last part that makes a value it reads or writes a variable it
-    // reads, before the store
-    Map<Object, Integer> made = new IdentityHashMap<>(partOf);
-    writes:
-    for (int j = 0; j <= k; j++) {
-      for (Statement statement : parts.get(j)) {
-        if (statement == store) {
-          break writes;
-        }
-        Set<Variable> written = newIdentitySet();
-        assignments(List.of(statement), written);
-        definitions(List.of(statement), newIdentitySet(), written);
-        for (Variable assigned : written) {
-          made.put(assigned, j);
-        }
-      }
-    }
+    Map<Object, Integer> made = madeBefore(parts, k, store, partOf);
     int referenced = lastReference(parts, k, store, tree, variable, formulas);
     Map<Integer, List<Integer>> byHome = new java.util.TreeMap<>();
     List<List<Instruction>> termInstructions = new ArrayList<>();
@@ -295,31 +397,13 @@ public final class LoopBodies {
       }
     }
     if (byHome.isEmpty()) {
-      return;
+      return true;
     }
-    Set<Integer> moved = new HashSet<>();
-    for (Map.Entry<Integer, List<Integer>> group : byHome.entrySet()) {
-      List<Statement> home = parts.get(group.getKey());
-      List<Operand> groupTerms = new ArrayList<>();
-      List<Boolean> groupSigns = new ArrayList<>();
-      for (int i : group.getValue()) {
-        parts.get(k).removeAll(termInstructions.get(i));
-        home.addAll(termInstructions.get(i));
-        groupTerms.add(terms.get(i));
-        groupSigns.add(negative.get(i));
-        moved.add(i);
-      }
-      home.addAll(addInto(variable, root.result(), groupTerms, groupSigns));
-    }
-    // the terms that stay, summed where the store was
     List<Operand> rest = new ArrayList<>();
     List<Boolean> restSigns = new ArrayList<>();
-    for (int i = 0; i < terms.size(); i++) {
-      if (!moved.contains(i)) {
-        rest.add(terms.get(i));
-        restSigns.add(negative.get(i));
-      }
-    }
+    moveTerms(parts.get(k), parts, byHome, terms, negative, termInstructions, rest, restSigns,
+        (groupTerms, groupSigns) -> addInto(variable, root.result(), groupTerms, groupSigns));
+    // the terms that stay, summed where the store was
     List<Statement> part = parts.get(k);
     int at = indexOf(part, store);
     part.remove(at);
@@ -327,6 +411,179 @@ public final class LoopBodies {
       part.addAll(at, addInto(variable, root.result(), rest, restSigns));
     }
     part.removeAll(tree);
+    return true;
+  }
+
+  /**
+   * Where each value and variable is made last before {@code at}, of part {@code k}: the part
+   * that makes a value, or that last writes or declares a variable. A term may move into the
+   * last of the parts that make what it reads.
+   */
+  private static Map<Object, Integer> madeBefore(List<List<Statement>> parts, int k,
+      Statement at, Map<Value, Integer> partOf) {
+    Map<Object, Integer> made = new IdentityHashMap<>(partOf);
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        if (statement == at) {
+          return made;
+        }
+        Set<Variable> written = newIdentitySet();
+        assignments(List.of(statement), written);
+        definitions(List.of(statement), newIdentitySet(), written);
+        for (Variable assigned : written) {
+          made.put(assigned, j);
+        }
+      }
+    }
+    return made;
+  }
+
+  /**
+   * {@link #spreadSums} for a value or variable that part {@code k} defines as a long sum,
+   * {@code aBar = t1Bar * x1 + t2Bar * x2 + ...}: the adjoint of a parameter that every
+   * statement of a long method reads, summed once at the end of its reverse sweep. The terms
+   * whose values come from an earlier part are summed there, into a value of that part, and the
+   * definition adds up those partial sums, one per part, instead of reading the values of every
+   * term. The sum is then added in other groups, which rounds differently, as any reordering of
+   * a sum does.
+   */
+  private void spreadDefinedSum(List<List<Statement>> parts, int k, Statement statement,
+      Map<Value, Integer> partOf, Map<Value, Instruction> formulas) {
+    List<Statement> part = parts.get(k);
+    List<Instruction> tree = new ArrayList<>();
+    Instruction root;
+    if (statement instanceof Instruction instruction) {
+      if (instruction.result().origin() == Value.Origin.FORMULA) {
+        return; // a piece of a sum, or a sum written where it is read
+      }
+      root = instruction;
+    } else {
+      Operand value = statement instanceof Declare declare ? declare.initial()
+          : ((Store) statement).value();
+      root = value instanceof Operand.Use use ? formulas.get(use.value()) : null;
+      if (root == null || !part.contains(root)) {
+        return;
+      }
+      tree.add(root);
+    }
+    boolean subtract = root.operation().equals(Operation.SUBTRACT);
+    if (!subtract && !root.operation().equals(Operation.ADD)) {
+      return;
+    }
+    List<Operand> terms = new ArrayList<>();
+    List<Boolean> negative = new ArrayList<>();
+    flatten(root.arguments().get(0), false, formulas, part, terms, negative, tree);
+    flatten(root.arguments().get(1), subtract, formulas, part, terms, negative, tree);
+    if (terms.size() < 3) {
+      return;
+    }
+    Map<Object, Integer> made = madeBefore(parts, k, statement, partOf);
+    Map<Integer, List<Integer>> byHome = new java.util.TreeMap<>();
+    List<List<Instruction>> termInstructions = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      List<Instruction> instructions = new ArrayList<>();
+      int home = home(terms.get(i), made, formulas, part, instructions);
+      termInstructions.add(instructions);
+      if (home >= 0 && home < k) {
+        byHome.computeIfAbsent(home, h -> new ArrayList<>()).add(i);
+      }
+    }
+    if (byHome.isEmpty()) {
+      return;
+    }
+    Value like = root.result();
+    List<Operand> rest = new ArrayList<>();
+    List<Boolean> restSigns = new ArrayList<>();
+    List<Operand> partials = new ArrayList<>();
+    List<Boolean> partialSigns = new ArrayList<>();
+    moveTerms(part, parts, byHome, terms, negative, termInstructions, rest, restSigns,
+        (groupTerms, groupSigns) -> {
+          // a value of its own, not a formula: it is handed to part k
+          Value partial = builder.generated("partialSum", like.type(), like.isActive());
+          List<Statement> sum = new ArrayList<>();
+          SignedSum signed = signedSum(groupTerms, groupSigns, like, sum);
+          sum.add(new Instruction(partial, Operation.COPY, List.of(signed.sum()), null));
+          partials.add(new Operand.Use(partial));
+          partialSigns.add(signed.negated());
+          return sum;
+        });
+    rest.addAll(0, partials);
+    restSigns.addAll(0, partialSigns);
+    List<Statement> sum = new ArrayList<>();
+    SignedSum signed = signedSum(rest, restSigns, like, sum);
+    Operand total = signed.sum();
+    if (signed.negated()) {
+      Value negated = builder.formula(like.type(), like.isActive());
+      sum.add(new Instruction(negated, Operation.NEGATE, List.of(total), null));
+      total = new Operand.Use(negated);
+    }
+    if (statement instanceof Instruction) {
+      sum.add(new Instruction(like, Operation.COPY, List.of(total), root.line()));
+    } else if (statement instanceof Declare declare) {
+      sum.add(new Declare(declare.variable(), total, declare.line()));
+    } else {
+      Store store = (Store) statement;
+      sum.add(new Store(store.variable(), total, store.line()));
+    }
+    int at = indexOf(part, statement);
+    part.remove(at);
+    part.addAll(at, sum);
+    part.removeAll(tree);
+  }
+
+  /**
+   * Moves each group of a sum's terms ({@code byHome}: their indices by the part they move to)
+   * out of {@code part} into its home part, with the formulas that compute them, and adds there
+   * what {@code sumOf} makes of the group's terms and signs; the terms that stay go to
+   * {@code rest} and {@code restSigns}.
+   */
+  private static void moveTerms(List<Statement> part, List<List<Statement>> parts,
+      Map<Integer, List<Integer>> byHome, List<Operand> terms, List<Boolean> negative,
+      List<List<Instruction>> termInstructions, List<Operand> rest, List<Boolean> restSigns,
+      java.util.function.BiFunction<List<Operand>, List<Boolean>, List<Statement>> sumOf) {
+    Set<Integer> moved = new HashSet<>();
+    for (Map.Entry<Integer, List<Integer>> group : byHome.entrySet()) {
+      List<Statement> home = parts.get(group.getKey());
+      List<Operand> groupTerms = new ArrayList<>();
+      List<Boolean> groupSigns = new ArrayList<>();
+      for (int i : group.getValue()) {
+        part.removeAll(termInstructions.get(i));
+        home.addAll(termInstructions.get(i));
+        groupTerms.add(terms.get(i));
+        groupSigns.add(negative.get(i));
+        moved.add(i);
+      }
+      home.addAll(sumOf.apply(groupTerms, groupSigns));
+    }
+    for (int i = 0; i < terms.size(); i++) {
+      if (!moved.contains(i)) {
+        rest.add(terms.get(i));
+        restSigns.add(negative.get(i));
+      }
+    }
+  }
+
+  /** A sum, and whether it is the sum's negation (all its terms were negative). */
+  private record SignedSum(Operand sum, boolean negated) {}
+
+  /**
+   * The sum of the positive terms minus the sum of the negative ones, each balanced, as
+   * formulas; when all are negative, their sum, negated.
+   */
+  private SignedSum signedSum(List<Operand> terms, List<Boolean> negative, Value like,
+      List<Statement> statements) {
+    List<Operand> positives = new ArrayList<>();
+    List<Operand> negatives = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      (negative.get(i) ? negatives : positives).add(terms.get(i));
+    }
+    if (positives.isEmpty()) {
+      return new SignedSum(balanced(negatives, like, statements), true);
+    }
+    Operand plus = balanced(positives, like, statements);
+    return new SignedSum(negatives.isEmpty() ? plus
+        : formula(Operation.SUBTRACT, plus, balanced(negatives, like, statements), like,
+            statements), false);
   }
 
   /** The index of {@code statement} itself in {@code statements} (records may be equal). */
@@ -444,24 +701,9 @@ public final class LoopBodies {
   private List<Statement> addInto(Variable variable, Value like, List<Operand> terms,
       List<Boolean> negative) {
     List<Statement> statements = new ArrayList<>();
-    List<Operand> positives = new ArrayList<>();
-    List<Operand> negatives = new ArrayList<>();
-    for (int i = 0; i < terms.size(); i++) {
-      (negative.get(i) ? negatives : positives).add(terms.get(i));
-    }
-    Operand sum;
-    Operation operation = Operation.ADD;
-    if (positives.isEmpty()) {
-      sum = balanced(negatives, like, statements);
-      operation = Operation.SUBTRACT;
-    } else if (negatives.isEmpty()) {
-      sum = balanced(positives, like, statements);
-    } else {
-      Operand plus = balanced(positives, like, statements);
-      Operand minus = balanced(negatives, like, statements);
-      sum = formula(Operation.SUBTRACT, plus, minus, like, statements);
-    }
-    Operand total = formula(operation, new Operand.Read(variable), sum, like, statements);
+    SignedSum signed = signedSum(terms, negative, like, statements);
+    Operand total = formula(signed.negated() ? Operation.SUBTRACT : Operation.ADD,
+        new Operand.Read(variable), signed.sum(), like, statements);
     statements.add(new Store(variable, total, null));
     return statements;
   }
@@ -486,8 +728,10 @@ public final class LoopBodies {
   /**
    * The statements that stand for {@code part} in the caller: its call, and the values and
    * variables it hands back taken off the tape; {@code part} itself when it cannot be a method.
+   * With {@code inPlace}, the numbers it makes for later parts stay on the tape instead, where
+   * those parts read them ({@link #handed}).
    */
-  private List<Statement> outline(List<Statement> part) {
+  private List<Statement> outline(List<Statement> part, boolean inPlace) {
     Map<Object, Integer> inside = new IdentityHashMap<>();
     count(new Block(part), inside);
     Set<Value> defined = newIdentitySet();
@@ -530,6 +774,25 @@ public final class LoopBodies {
     inVariables.sort(Comparator.comparingInt(Variable::id));
     outValues.sort(Comparator.comparingInt(Value::id));
     outVariables.sort(Comparator.comparingInt(Variable::id));
+    // values an earlier part left on the tape: read there, through the mark of that part
+    List<Value> readInPlace = new ArrayList<>();
+    List<Value> marks = new ArrayList<>();
+    for (Value value : inValues) {
+      Handed at = handed.get(value);
+      if (at != null) {
+        readInPlace.add(value);
+        if (!marks.contains(at.mark())) {
+          marks.add(at.mark());
+        }
+      }
+    }
+    inValues.removeAll(readInPlace);
+    inValues.addAll(0, marks);
+    List<Value> leftInPlace = new ArrayList<>();
+    if (inPlace) {
+      outValues.stream().filter(v -> readsInPlace(v.type())).forEach(leftInPlace::add);
+      outValues.removeAll(leftInPlace);
+    }
     if (declared.stream().anyMatch(variable -> variable.parameter() != null)
         || !inValues.stream().allMatch(v -> onTape(v.type()))
         || !outValues.stream().allMatch(v -> onTape(v.type()))
@@ -579,9 +842,18 @@ public final class LoopBodies {
       }
     }
     List<Statement> caller = new ArrayList<>();
-    for (Object handed : onTape) {
-      caller.add(new Push(handed instanceof Variable variable ? new Operand.Read(variable)
-          : new Operand.Use((Value) handed), null));
+    Value mark = null;
+    if (!leftInPlace.isEmpty()) {
+      // where the part's values will lie: it takes back what the caller pushes for it first
+      mark = builder.generated("handedAt", NumericType.LONG, false);
+      caller.add(new Instruction(mark, Operation.tapeCall("mark", 0), List.of(), null));
+      if (firstMark == null) {
+        firstMark = mark;
+      }
+    }
+    for (Object pushed : onTape) {
+      caller.add(new Push(pushed instanceof Variable variable ? new Operand.Read(variable)
+          : new Operand.Use((Value) pushed), null));
     }
     for (int i = onTape.size() - 1; i >= 0; i--) {
       if (onTape.get(i) instanceof Variable variable) {
@@ -593,7 +865,17 @@ public final class LoopBodies {
         body.addAll(popInto((Value) onTape.get(i)));
       }
     }
+    for (Value value : readInPlace) {
+      body.add(readBack(value));
+    }
     body.addAll(part);
+    int doubles = 0;
+    int longs = 0;
+    for (Value value : leftInPlace) {
+      body.add(new Push(new Operand.Use(value), null));
+      boolean isDouble = value.type() == NumericType.DOUBLE;
+      handed.put(value, new Handed(mark, isDouble ? doubles++ : longs++));
+    }
     for (Value value : outValues) {
       body.add(new Push(new Operand.Use(value), null));
     }
@@ -604,8 +886,12 @@ public final class LoopBodies {
     String name = namePrefix + (parts.size() + 1);
     parts.add(new Part(name, program.with(parameters, new Block(body))));
 
-    caller.add(new Instruction(builder.temporary(NumericType.VOID, false),
-        Operation.localCall(name, arguments.size()), arguments, null));
+    Instruction call = new Instruction(builder.temporary(NumericType.VOID, false),
+        Operation.localCall(name, arguments.size()), arguments, null);
+    caller.add(call);
+    if (!leftInPlace.isEmpty()) {
+      handedBy.put(call, leftInPlace);
+    }
     for (int i = outVariables.size() - 1; i >= 0; i--) {
       Variable variable = outVariables.get(i);
       // popped where it is stored: written inline, in the order of the pops
