@@ -60,7 +60,11 @@ import org.junit.jupiter.api.function.Executable;
  *       terms of the size of the intermediates, which may cancel: the first long run failed at a
  *       point where the gradient was 0.0064 and a pullback with seed -1.75 differed from it by
  *       7e-13 (1e-10 relative) while seeds 1, 2 and 0.5 reproduced it exactly and the tangent
- *       differed by 4e-13, plain rounding;
+ *       differed by 4e-13, plain rounding. The tolerance was 1e-12 until a long run of 10,000
+ *       (seed 8777902955997849875, after 4,428 programs) stopped at a tangent of -4594.560625214
+ *       against gradient . v = -4594.560625221, 1.5e-12 relative, in a loop that squares, divides
+ *       and takes {@code IEEEremainder} of its state four times: rounding, which the forward and
+ *       the reverse sweep do in different orders;
  *   <li>the gradient agrees with {@link GradientCheck}'s extrapolated differences of the user's
  *       function (with its int arguments fixed) within {@value #NUMERIC_TOLERANCE}.
  * </ol>
@@ -93,7 +97,7 @@ class ControlFlowProgramsPropertyTest {
   static final int DEFAULT_PROGRAMS = 300;
   static final int POINTS = 3;
   static final double CAP = 1e4;
-  static final double MODE_TOLERANCE = 1e-12;
+  static final double MODE_TOLERANCE = 1e-11;
   static final double NUMERIC_TOLERANCE = 1e-6;
   static final double MIN_FULLY_CHECKED = 0.5;
 
