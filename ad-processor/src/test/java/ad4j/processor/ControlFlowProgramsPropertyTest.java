@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.ControlFlowPrograms;
 import ad4j.processor.testing.ControlFlowPrograms.Unit;
-import ad4j.processor.testing.GeneratedClassChecks;
 import ad4j.processor.testing.FiniteDifferenceComparison;
+import ad4j.processor.testing.GeneratedClassChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MixedFunction;
+import ad4j.processor.testing.PropertySeeds;
 import ad4j.processor.testing.RandomPrograms.Trace;
 import ad4j.runtime.GradientCheck;
 import ad4j.runtime.Tape;
@@ -311,10 +312,7 @@ class ControlFlowProgramsPropertyTest {
       int count = requested == null || requested.isBlank() ? DEFAULT_PROGRAMS
           : Integer.parseInt(requested.trim());
       context.attributes().setTries(Math.max(1, count / BATCH));
-      String seed = System.getProperty("ad4j.seed");
-      if (seed != null && !seed.isBlank()) {
-        context.attributes().setSeed(seed.trim());
-      }
+      PropertySeeds.apply(context);
       Instant start = Instant.now();
       PropertyExecutionResult result = property.execute();
       Duration duration = Duration.between(start, Instant.now());

@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.PropertySeeds;
 import ad4j.processor.testing.RandomPrograms;
 import ad4j.processor.testing.RandomPrograms.Program;
 import com.google.testing.compile.Compilation;
@@ -25,6 +26,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
  * The generated sources are a function of the input only: byte-identical across builds (two
@@ -46,6 +48,7 @@ class DeterminismTest {
   }
 
   @Property(tries = 3)
+  @AddLifecycleHook(PropertySeeds.Hook.class)
   void generatedSourcesAreIdenticalAcrossCompilations(@ForAll("batches") List<Program> batch) {
     JavaFileObject[] sample = sample(batch);
     Map<String, String> first = generated(sample);

@@ -2,10 +2,11 @@ package ad4j.processor;
 
 import static com.google.common.truth.Truth.assertThat;
 
+import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.ControlFlowPrograms;
 import ad4j.processor.testing.ControlFlowPrograms.Unit;
-import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.PropertySeeds;
 import ad4j.processor.testing.RandomPrograms;
 import ad4j.processor.testing.RandomPrograms.Program;
 import java.util.List;
@@ -14,6 +15,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
  * The random programs of {@link ControlFlowProgramsPropertyTest} and of
@@ -38,6 +40,7 @@ class LongBlocksPropertyTest {
   }
 
   @Property(tries = 10, shrinking = ShrinkingMode.BOUNDED)
+  @AddLifecycleHook(PropertySeeds.Hook.class)
   void cutStraightLineProgramsGiveTheSameDerivatives(
       @ForAll("straightLineBatches") List<Program> batch) throws java.io.IOException {
     InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
@@ -58,6 +61,7 @@ class LongBlocksPropertyTest {
   }
 
   @Property(tries = 10, shrinking = ShrinkingMode.BOUNDED)
+  @AddLifecycleHook(PropertySeeds.Hook.class)
   void cutControlFlowProgramsGiveTheSameDerivatives(@ForAll("batches") List<Unit> batch)
       throws java.io.IOException {
     InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(

@@ -6,6 +6,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.Mutations;
 import ad4j.processor.testing.Mutations.Mutation;
+import ad4j.processor.testing.PropertySeeds;
 import ad4j.processor.testing.RandomPrograms;
 import ad4j.processor.testing.RandomPrograms.Program;
 import com.google.testing.compile.Compilation;
@@ -22,6 +23,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -70,6 +72,7 @@ class MutationFuzzTest {
    * or nested, and compiled with any debug option.
    */
   @Property(tries = 30, shrinking = ShrinkingMode.BOUNDED)
+  @AddLifecycleHook(PropertySeeds.Hook.class)
   void everyMutantIsRejectedAtItsOwnPosition(@ForAll("mutants") List<Mutant> batch,
       @ForAll("debugOptions") String debug, @ForAll boolean nested) {
     StringBuilder source = new StringBuilder(

@@ -3,9 +3,10 @@ package ad4j.processor;
 import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.testing.CompiledFunction;
-import ad4j.processor.testing.GeneratedClassChecks;
 import ad4j.processor.testing.FiniteDifferenceComparison;
+import ad4j.processor.testing.GeneratedClassChecks;
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.PropertySeeds;
 import ad4j.processor.testing.RandomPrograms;
 import ad4j.processor.testing.RandomPrograms.Program;
 import ad4j.processor.testing.RandomPrograms.Trace;
@@ -70,7 +71,8 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
  *
  * <p>Each try compiles one class of {@value #BATCH} methods. The normal build runs
  * {@value #DEFAULT_PROGRAMS} programs with a fresh random seed (jqwik prints it on failure and
- * replays a failing seed first on the next run). The long run:
+ * replays a failing seed first on the next run), and CI with a fixed one ({@link PropertySeeds}).
+ * The long run:
  *
  * <pre>
  * mvn -pl ad-processor test -Dtest=RandomProgramsPropertyTest -Dad4j.programs=20000
@@ -216,10 +218,7 @@ class RandomProgramsPropertyTest {
       int count = requested == null || requested.isBlank() ? DEFAULT_PROGRAMS
           : Integer.parseInt(requested.trim());
       context.attributes().setTries(Math.max(1, count / BATCH));
-      String seed = System.getProperty("ad4j.seed");
-      if (seed != null && !seed.isBlank()) {
-        context.attributes().setSeed(seed.trim());
-      }
+      PropertySeeds.apply(context);
       Instant start = Instant.now();
       PropertyExecutionResult result = property.execute();
       Duration duration = Duration.between(start, Instant.now());
