@@ -127,7 +127,9 @@ class ConditionalChainTest {
     String diagnostics = InProcessCompiler.describe(compilation.diagnostics());
     assertThat(compilation.errors()).isNotEmpty();
     for (var error : compilation.errors()) {
-      assertWithMessage(diagnostics).that(error.getMessage(null)).isEqualTo("code too large");
+      // javac says which limit: of the method, or of the try statement that keeps the tape
+      assertWithMessage(diagnostics).that(error.getMessage(null))
+          .isAnyOf("code too large", "code too large for try statement");
       assertWithMessage(diagnostics).that(error.getSource().getName())
           .endsWith("ChainGrad.java");
     }

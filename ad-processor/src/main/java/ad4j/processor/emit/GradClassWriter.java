@@ -1325,7 +1325,7 @@ public final class GradClassWriter {
       java.util.Optional<Adjoint.Split> split = segments != null ? java.util.Optional.empty()
           : Adjoint.split(pullback, pullbackFlow);
       if (split.isPresent()) {
-        return List.of(
+        List<MethodSpec> halves = List.of(
             splitMember(function.name() + Operation.RECORD, split.get().record(),
                 function.returnsArray() ? double[].class : double.class,
                 "For the generated code of callers, not for direct use: the forward sweep of"
@@ -1339,8 +1339,27 @@ public final class GradClassWriter {
                     + (function.hasActiveArrays() ? ", adds those\nof the arrays' elements"
                         + " into {@code aAdjoints} from slot {@code aStart} on" : "")
                     + ".\n"));
+        if (!overHotSpotLimit(halves)) {
+          return halves;
+        }
+        // the record half hands every number it records back to itself, to push it at its
+        // end, and the replay half takes each back into a local: cut into parts, they still
+        // pass the limit (a long method with branches). Run interpreted, they would cost more
+        // than the second forward sweep of the whole pullback, which is cut to fit.
+        halves.forEach(half -> partMethods.remove(half.name()));
       }
       return List.of(recordByValue(), replayByPullback());
+    }
+
+    /** Whether a member, or a part it calls, passes HotSpot's limit. */
+    private boolean overHotSpotLimit(List<MethodSpec> members) {
+      for (MethodSpec member : members) {
+        if (exceedsHotSpotLimit(member) || partMethods.getOrDefault(member.name(), List.of())
+            .stream().anyMatch(MethodWriter::exceedsHotSpotLimit)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** A half of the split pullback: the tape, then the program's parameters. */

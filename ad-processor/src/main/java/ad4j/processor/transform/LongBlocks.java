@@ -102,8 +102,8 @@ public final class LongBlocks {
    * forward sweep for its reverse sweep: handed back, each would be a local of the caller and
    * the caller would pass HotSpot's limit again. Only where nothing else in the program uses
    * the tape (no loop, no recorded value, no callee's pullback, which leaves its adjoints
-   * there): then nothing takes anything off the tape below those values before the program
-   * drops them all, at its end.
+   * there) but to push its results last: then nothing takes anything off the tape below those
+   * values before the program drops them all, at its end.
    */
   private final boolean inPlace;
   /** Where a value left on the tape by a part lies: its part's mark and its place above it. */
@@ -122,8 +122,22 @@ public final class LongBlocks {
     this.builder = new IrBuilder(Ids.next(program));
     count(program.body(), uses);
     List<Statement> statements = program.body().statements();
-    this.inPlace = !usesTape(statements) && returns(statements) == 1
-        && statements.get(statements.size() - 1) instanceof Return;
+    this.inPlace = returns(statements) == 1
+        && statements.get(statements.size() - 1) instanceof Return
+        && !usesTape(statements.subList(0, resultPushesStart(statements)));
+  }
+
+  /**
+   * Where the pushes just before the final {@code return} start: a pullback that leaves its
+   * results on the tape ({@code mPullback(Tape, ...)}) pushes them there last, above the values
+   * its parts left, which are dropped before those pushes.
+   */
+  private static int resultPushesStart(List<Statement> statements) {
+    int start = statements.size() - 1;
+    while (start > 0 && statements.get(start - 1) instanceof Push) {
+      start--;
+    }
+    return start;
   }
 
   /**
@@ -132,7 +146,7 @@ public final class LongBlocks {
    */
   public static Optional<Cut> of(Function program, String namePrefix, int partSize) {
     LongBlocks cut = new LongBlocks(program, namePrefix, partSize);
-    Block body = cut.finishHandOver(cut.rewrite(program.body(), 0, false));
+    Block body = cut.finishHandOver(cut.rewrite(program.body(), false));
     if (cut.parts.isEmpty()) {
       return Optional.empty();
     }
@@ -153,36 +167,39 @@ public final class LongBlocks {
   }
 
   /**
-   * The block with its nested blocks rewritten, and cut itself when it is a loop's body or
-   * inside one, the method's own block, or a branch of an {@code if} in the method's block
-   * ({@code depth} counts the branches around it outside loops). Deeper branches outside loops
-   * stay whole where they are, in the method or in a part: an {@code else if} chain nests each
-   * {@code if} in the {@code else} of the one before, and each level cut on its own would copy
-   * the rest of the chain into a part of its own. The condition and the update of a loop stay
-   * whole: the printer writes them in the loop's head.
+   * The block with its nested blocks rewritten first, then cut itself: every block is cut, at
+   * any depth of branches and loops. The condition and the update of a loop stay whole: the
+   * printer writes them in the loop's head.
+   *
+   * <p>Outside loops, an {@code if} that holds a part's call after its branches were cut stays
+   * in its block: it is not moved into a part of the block around it. An {@code else if} chain
+   * nests each {@code if} in the {@code else} of the one before; moved level by level into
+   * parts, each level would hand over again, through its own part, what the levels inside it
+   * hand over, which grows with the square of the chain's length.
    */
-  private Block rewrite(Block block, int depth, boolean insideLoop) {
+  private Block rewrite(Block block, boolean insideLoop) {
     List<Statement> statements = new ArrayList<>();
     for (Statement statement : block.statements()) {
       if (statement instanceof Loop loop) {
         statements.add(new Loop(loop.id(), loop.condition(), loop.test(), loop.testFirst(),
-            rewrite(loop.body(), depth, true), loop.update(), loop.line()));
+            rewrite(loop.body(), true), loop.update(), loop.line()));
       } else if (statement instanceof If branch) {
         statements.add(new If(branch.id(), branch.condition(),
-            rewrite(branch.thenBlock(), depth + 1, insideLoop),
-            rewrite(branch.elseBlock(), depth + 1, insideLoop), branch.line()));
+            rewrite(branch.thenBlock(), insideLoop), rewrite(branch.elseBlock(), insideLoop),
+            branch.line()));
       } else {
         statements.add(statement);
       }
     }
-    return insideLoop || depth <= 1 ? cut(statements, depth == 0 && !insideLoop)
-        : new Block(statements);
+    return cut(statements, !insideLoop);
   }
 
   /**
-   * The method's block as cut, made whole where parts left values on the tape: the values its
-   * own statements read are read there after the call of their part, and the tape is reset to
-   * where it was before the first such part just before the final {@code return}.
+   * The method's block as cut, made whole where parts left values on the tape: the values the
+   * program's own statements read are read there after the call of their part, in whichever
+   * block it stands, and the tape is reset to where it was before the first such part just
+   * before the final {@code return} (before the pushes of the results, if any). When that part is called in a branch, the mark it resets
+   * to is taken at the start of the method instead, where every path passes.
    */
   private Block finishHandOver(Block body) {
     if (firstMark == null) {
@@ -190,11 +207,36 @@ public final class LongBlocks {
     }
     Map<Object, Integer> read = new IdentityHashMap<>();
     count(body, read);
+    Block withReads = readBackAfterCalls(body, read);
+    Value resetTo = firstMark;
     List<Statement> statements = new ArrayList<>();
-    for (Statement statement : body.statements()) {
-      if (statement instanceof Return) {
-        statements.add(new Instruction(builder.temporary(NumericType.VOID, false),
-            Operation.tapeCall("reset", 1), List.of(new Operand.Use(firstMark)), null));
+    if (withReads.statements().stream().noneMatch(s -> s instanceof Instruction mark
+        && mark.result() == firstMark)) {
+      resetTo = builder.generated("handedAt", NumericType.LONG, false);
+      statements.add(new Instruction(resetTo, Operation.tapeCall("mark", 0), List.of(), null));
+    }
+    List<Statement> rest = withReads.statements();
+    int resultPushes = resultPushesStart(rest);
+    statements.addAll(rest.subList(0, resultPushes));
+    statements.add(new Instruction(builder.temporary(NumericType.VOID, false),
+        Operation.tapeCall("reset", 1), List.of(new Operand.Use(resetTo)), null));
+    statements.addAll(rest.subList(resultPushes, rest.size()));
+    return new Block(statements);
+  }
+
+  /**
+   * The block with {@link #readBack}s of the values in {@code read} after each call of a part
+   * that left them on the tape, branches included (a program whose parts leave values on the
+   * tape has no loops).
+   */
+  private Block readBackAfterCalls(Block block, Map<Object, Integer> read) {
+    List<Statement> statements = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof If branch) {
+        statements.add(new If(branch.id(), branch.condition(),
+            readBackAfterCalls(branch.thenBlock(), read),
+            readBackAfterCalls(branch.elseBlock(), read), branch.line()));
+        continue;
       }
       statements.add(statement);
       List<Value> left = statement instanceof Instruction call ? handedBy.get(call) : null;
@@ -263,25 +305,32 @@ public final class LongBlocks {
     return returns;
   }
 
-  /** Cuts every run of movable statements longer than a part into parts. */
-  private Block cut(List<Statement> statements, boolean top) {
+  /**
+   * Cuts every run of movable statements longer than a part into parts; {@code outsideLoops}
+   * for a block that no loop encloses, whose parts may leave their values on the tape ({@link
+   * #inPlace}) and whose branches holding parts' calls stay where they are ({@link #rewrite}).
+   */
+  private Block cut(List<Statement> statements, boolean outsideLoops) {
     List<Statement> result = new ArrayList<>();
     List<Statement> run = new ArrayList<>();
     for (Statement statement : statements) {
-      if (movable(statement, Set.of())) {
+      // the results pushed last stay in the program, above where its parts' values are dropped
+      boolean resultPush = inPlace && statement instanceof Push;
+      if (movable(statement, Set.of()) && !resultPush
+          && !(outsideLoops && statement instanceof If && callsPart(nested(statement)))) {
         run.add(statement);
       } else {
-        result.addAll(cutRun(run, top));
+        result.addAll(cutRun(run, outsideLoops));
         run.clear();
         result.add(statement);
       }
     }
-    result.addAll(cutRun(run, top));
+    result.addAll(cutRun(run, outsideLoops));
     return new Block(result);
   }
 
   /** A run of movable statements: as it is when short, else its parts' calls. */
-  private List<Statement> cutRun(List<Statement> run, boolean top) {
+  private List<Statement> cutRun(List<Statement> run, boolean outsideLoops) {
     int size = size(run);
     if (size <= partSize) {
       return List.copyOf(run);
@@ -317,7 +366,7 @@ public final class LongBlocks {
     List<Statement> result = new ArrayList<>();
     for (List<Statement> statements : cut) {
       if (!statements.isEmpty()) { // a part whose sum moved to earlier parts
-        result.addAll(outline(statements, top && inPlace));
+        result.addAll(outline(statements, outsideLoops && inPlace));
       }
     }
     return result;
@@ -971,6 +1020,20 @@ public final class LongBlocks {
       }
     }
     return size;
+  }
+
+  /** Whether the blocks, nested ones included, hold the call of a part. */
+  private static boolean callsPart(List<Block> blocks) {
+    for (Block block : blocks) {
+      for (Statement statement : block.statements()) {
+        if (statement instanceof Instruction instruction
+            && instruction.operation().form() == Operation.Form.LOCAL_CALL
+            || callsPart(nested(statement))) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static List<Block> nested(Statement statement) {
