@@ -18,7 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * split into segments as the other's is, so that HotSpot compiles it (issue 14: within 10 % of
  * the unchecked one's ratio to its primal). The checked chain with a {@code ?:} in its middle
  * ({@link Chain120Branched}) is not a straight line: its members are cut into part methods
- * that leave the values of the forward sweep on the tape for the reverse sweep's parts.
+ * that leave the values of the forward sweep on the tape for the reverse sweep's parts. The
+ * else-if chain of four 120-statement branches ({@link ElseIf120}, the second branch taken) has
+ * its long blocks in branches inside branches, which are cut alike.
  *
  * <p>Inputs come from non-final state fields; every result is returned (JMH consumes it).
  */
@@ -73,5 +75,17 @@ public class CheckedChainBench {
   @Benchmark
   public double branchedValueAndGradient() {
     return Chain120BranchedGrad.chainValueAndGradient(p[0], p[1], p[2], p[3], p[4], gradient);
+  }
+
+  /** The else-if chain, in its second branch (c = 0.3). */
+  @Benchmark
+  public double elseIfPrimal() {
+    return ElseIf120.chain(p[0], p[1], p[2], p[3], p[4]);
+  }
+
+  /** Its generated value and gradient. */
+  @Benchmark
+  public double elseIfValueAndGradient() {
+    return ElseIf120Grad.chainValueAndGradient(p[0], p[1], p[2], p[3], p[4], gradient);
   }
 }
