@@ -8,7 +8,7 @@ import os
 import sys
 
 CLASSES = ("Rosenbrock Beale GoldsteinPrice BlackScholes LogisticLoss BundleAdjustment GaussianMixture Chain Horner Rk4"
-           " HelperCalls CheckedChain").split()
+           " HelperCalls CheckedChain HessianVector").split()
 
 
 def load(path):
