@@ -31,7 +31,7 @@ class NestedLongBranchesTest {
   private static final int HOTSPOT_LIMIT = 8000;
   private static final int JVM_LIMIT = 65535;
 
-  /** {@code statements} statements of a chain in x and y, two a step, indented by {@code indent}. */
+  /** {@code statements} statements of a chain in x and y, two a step, indented so. */
   private static String chain(int statements, String indent) {
     StringBuilder chain = new StringBuilder();
     for (int i = 0; i < statements / 2; i++) {

@@ -198,8 +198,9 @@ public final class LongBlocks {
    * The method's block as cut, made whole where parts left values on the tape: the values the
    * program's own statements read are read there after the call of their part, in whichever
    * block it stands, and the tape is reset to where it was before the first such part just
-   * before the final {@code return} (before the pushes of the results, if any). When that part is called in a branch, the mark it resets
-   * to is taken at the start of the method instead, where every path passes.
+   * before the final {@code return} (before the pushes of the results, if any). When that part
+   * is called in a branch, the mark it resets to is taken at the start of the method instead,
+   * where every path passes.
    */
   private Block finishHandOver(Block body) {
     if (firstMark == null) {
