@@ -99,8 +99,8 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
-  void anInstanceTargetOnAStaticFieldAtOrderTwoIsAnErrorAtTheCall() {
-    // on a parameter or a local object it works (DerivativeOfSecondOrderTest)
+  void anInstanceTargetOnAStaticFieldAtOrderTwoNeedsADifferentiableRule() {
+    // with a @Differentiable rule it works (DerivativeOfSecondOrderTest), as on a parameter
     List<String> lines = classF(
         "  static final class K { double apply(double x) { return x * x; } }",
         "  static final K R = new K();",
@@ -114,10 +114,10 @@ class DerivativeOfDiagnosticsTest {
     Compilation compilation = compile(file);
 
     assertThat(compilation).hadErrorContaining("ad4j: call to 'R.apply(...)' from method 'f',"
-        + " which is @Differentiable(order = 2): 'K.apply' is called on the static field 'F.R',"
-        + " and @DerivativeOf rules of instance methods called on fields are not supported at"
-        + " order 2; call it on a parameter or a local variable that holds the object")
-        .inFile(file).onLine(10).atColumn(columnOf(lines, 10, "(x) * x"));
+        + " which is @Differentiable(order = 2): its @DerivativeOf rule 'F.applyX' must itself"
+        + " be @Differentiable (order 1 is enough), so that ad4j can differentiate the partial"
+        + " derivative it gives").inFile(file).onLine(10)
+        .atColumn(columnOf(lines, 10, "(x) * x"));
     assertWithMessage("errors").that(compilation.errors()).hasSize(1);
   }
 

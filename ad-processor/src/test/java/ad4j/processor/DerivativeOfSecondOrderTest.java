@@ -135,6 +135,11 @@ class DerivativeOfSecondOrderTest {
       "    Curves.Scale local = new Curves.Scale(0.5);",
       "    return scale.apply(x * y) * x + local.apply(y) * scale.apply(y * y);",
       "  }",
+      // the same target called on a static final field: its object goes first to the rules
+      "  static final Curves.Scale SCALE = new Curves.Scale(0.8);",
+      "  @Differentiable(order = 2) static double onField(double x, double y) {",
+      "    return SCALE.apply(x * y) + x * SCALE.apply(y);",
+      "  }",
       "  @Differentiable(order = 2) static double parameter(double[] w, double c) {",
       "    return Curves.lse(w, c) * c + Curves.lse(w, 1.5) * w[0];",
       "  }",
@@ -214,6 +219,34 @@ class DerivativeOfSecondOrderTest {
         .generatedSourceFile("com.example.ModelGrad").orElseThrow()
         .getCharContent(true).toString();
     assertThat(code).contains("ModelGrad.applyXTangent(");
+  }
+
+  @Test
+  void anInstanceTargetOnAStaticFieldUsesItsRulesTangents() throws Exception {
+    for (double[] point : new double[][] {{0.4, -0.7}, {-1.1, 0.3}}) {
+      double x = point[0];
+      double y = point[1];
+      // s(v) = 0.8 sin(v) e^v, s'(v) = 0.8 (cos v + sin v) e^v, s''(v) = 1.6 cos(v) e^v
+      double ds = 0.8 * (Math.cos(x * y) + Math.sin(x * y)) * Math.exp(x * y);
+      double ddsXy = 1.6 * Math.cos(x * y) * Math.exp(x * y);
+      double dsY = 0.8 * (Math.cos(y) + Math.sin(y)) * Math.exp(y);
+      double ddsY = 1.6 * Math.cos(y) * Math.exp(y);
+      double[][] expected = {
+          {y * y * ddsXy, ds + x * y * ddsXy + dsY},
+          {ds + x * y * ddsXy + dsY, x * x * ddsXy + x * ddsY}};
+      double[][] hessian = (double[][]) generated("onFieldHessian", x, y);
+      for (int i = 0; i < 2; i++) {
+        for (int j = 0; j < 2; j++) {
+          assertWithMessage("H[%s][%s] at (%s, %s)", i, j, x, y).that(hessian[i][j])
+              .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
+        }
+      }
+      checkAt("onField", x, y);
+    }
+    String code = COMPILED.get().compilation()
+        .generatedSourceFile("com.example.ModelGrad").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(code).contains("ModelGrad.applyXTangent(Model.SCALE, ");
   }
 
   @Test

@@ -129,6 +129,12 @@ final class RuledCalls {
     }
     String text = context.referenceTo((TypeElement) receiver.getEnclosingElement()) + "."
         + receiver.getSimpleName();
+    if (context.order() == 2) {
+      // the rules' tangents take the object first, as they do for an object of the method's:
+      // the field's, the same object at every call
+      return lower(target, arguments, call, shown, null,
+          context.referenceConstant(text, receiver.asType()));
+    }
     return lower(target, arguments, call, shown, text, null);
   }
 
@@ -243,15 +249,6 @@ final class RuledCalls {
           + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
           + "' returns an array, and @DerivativeOf rules of such methods are not supported at"
           + " order 2 yet");
-      return null;
-    }
-    if (receiver != null && context.order() == 2) {
-      // the rules' tangents would need the field passed to them first
-      context.diagnostics().error(call, "call to '" + shown + "' from method '"
-          + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
-          + "' is called on the static field '" + receiver + "', and @DerivativeOf rules of"
-          + " instance methods called on fields are not supported at order 2; call it on a"
-          + " parameter or a local variable that holds the object");
       return null;
     }
     Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
