@@ -66,6 +66,18 @@ class DerivativeOfSecondOrderTest {
       "    }",
       "    public double k() { return k; }",
       "  }",
+      "  /** (y sin(x), x^2 y^2), through a stream: a vector target. */",
+      "  public static double[] pair(double x, double y) {",
+      "    return java.util.stream.DoubleStream.of(Math.sin(x) * y, x * x * y * y).toArray();",
+      "  }",
+      "  @Differentiable @DerivativeOf(value = \"pair\", wrt = \"x\")",
+      "  static double[] pairX(double x, double y) {",
+      "    return new double[] {Math.cos(x) * y, 2 * x * y * y};",
+      "  }",
+      "  @Differentiable @DerivativeOf(value = \"pair\", wrt = \"y\")",
+      "  static double[] pairY(double x, double y) {",
+      "    return new double[] {Math.sin(x), 2 * x * x * y};",
+      "  }",
       "  @Differentiable @DerivativeOf(value = \"lse\", wrt = \"t\")",
       "  static double lseT(double[] a, double t) {",
       "    double sum = 0;",
@@ -134,6 +146,19 @@ class DerivativeOfSecondOrderTest {
       "      Curves.Scale scale) {",
       "    Curves.Scale local = new Curves.Scale(0.5);",
       "    return scale.apply(x * y) * x + local.apply(y) * scale.apply(y * y);",
+      "  }",
+      // a vector target: the rules for its double parameters are vector functions
+      "  @Differentiable(order = 2) static double vectorTarget(double x, double y) {",
+      "    double[] p = Curves.pair(x * y, y);",
+      "    return p[0] * p[1] + p[0] * x;",
+      "  }",
+      "  @Differentiable(order = 2) static double vectorTargetInLoop(double x, double y) {",
+      "    double s = 0;",
+      "    for (int k = 1; k <= 3; k++) {",
+      "      double[] p = Curves.pair(x * k, y + s * 0.1);",
+      "      s += p[0] * p[1] - p[1] * 0.5;",
+      "    }",
+      "    return s;",
       "  }",
       // the same target called on a static final field: its object goes first to the rules
       "  static final Curves.Scale SCALE = new Curves.Scale(0.8);",
@@ -219,6 +244,46 @@ class DerivativeOfSecondOrderTest {
         .generatedSourceFile("com.example.ModelGrad").orElseThrow()
         .getCharContent(true).toString();
     assertThat(code).contains("ModelGrad.applyXTangent(");
+  }
+
+  /**
+   * A target returning an array: the reverse sweep's {@code Slots.dot(rule, rBar)} is
+   * differentiated with the rule's tangent member. f = p0 p1 + p0 x with p = pair(xy, y) is
+   * (x^2 y^5 + x y) sin(xy).
+   */
+  @Test
+  void aVectorTargetsHessianUsesItsRulesTangents() throws Exception {
+    for (double[] point : new double[][] {{0.7, -0.4}, {-0.3, 1.1}}) {
+      double x = point[0];
+      double y = point[1];
+      double a = x * x * Math.pow(y, 5) + x * y;
+      double ax = 2 * x * Math.pow(y, 5) + y;
+      double ay = 5 * x * x * Math.pow(y, 4) + x;
+      double axx = 2 * Math.pow(y, 5);
+      double axy = 10 * x * Math.pow(y, 4) + 1;
+      double ayy = 20 * x * x * Math.pow(y, 3);
+      double sin = Math.sin(x * y);
+      double cos = Math.cos(x * y);
+      double[][] expected = {
+          {axx * sin + 2 * ax * y * cos - a * y * y * sin,
+              axy * sin + ax * x * cos + ay * y * cos + a * (cos - x * y * sin)},
+          {axy * sin + ax * x * cos + ay * y * cos + a * (cos - x * y * sin),
+              ayy * sin + 2 * ay * x * cos - a * x * x * sin}};
+      double[][] hessian = (double[][]) generated("vectorTargetHessian", x, y);
+      for (int i = 0; i < 2; i++) {
+        for (int j = 0; j < 2; j++) {
+          assertWithMessage("H[%s][%s] at (%s, %s)", i, j, x, y).that(hessian[i][j])
+              .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
+        }
+      }
+      checkAt("vectorTarget", x, y);
+    }
+    checkAt("vectorTargetInLoop", 0.4, 0.9);
+    checkAt("vectorTargetInLoop", -0.6, 0.3);
+    String code = COMPILED.get().compilation()
+        .generatedSourceFile("com.example.ModelGrad").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(code).contains("CurvesGrad.pairXTangent(");
   }
 
   @Test

@@ -244,12 +244,18 @@ final class RuledCalls {
     }
     List<NumericType> parameterTypes = CalleeResolver.parameterTypes(target).orElseThrow();
     boolean vector = target.getReturnType().getKind() != TypeKind.DOUBLE;
-    if (vector && context.order() == 2) {
-      context.diagnostics().error(call, "call to '" + shown + "' from method '"
-          + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
-          + "' returns an array, and @DerivativeOf rules of such methods are not supported at"
-          + " order 2 yet");
-      return null;
+    for (int i = 0; vector && context.order() == 2 && i < arguments.size(); i++) {
+      if (arguments.get(i) instanceof Operand.Use use && use.value().isActiveArray()) {
+        // its rule for the array returns a matrix, which has no generated tangent
+        context.diagnostics().error(call, "call to '" + shown + "' from method '"
+            + context.methodName() + "', which is @Differentiable(order = 2): '" + targetName
+            + "' returns an array, and its parameter '" + parameterName(target, i)
+            + "' receives an array carrying derivatives, whose @DerivativeOf rule returns a"
+            + " 'double[][]'; ad4j cannot differentiate methods that return matrices, so at"
+            + " order 2 a target that returns an array may take arrays only without"
+            + " derivatives");
+        return null;
+      }
     }
     Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
     for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : byParameter.entrySet()) {

@@ -1667,9 +1667,13 @@ public final class Adjoint {
       Operand argument = call.arguments().get(i);
       if (argument instanceof Operand.Use use && use.isActive() && live.isLive(use.value())) {
         Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
-        Operand contribution = site.apply(Operation.slotsCall(within ? "dotWithin" : "dot", 2),
-            NumericType.DOUBLE, partial, seeds);
-        accumulate(use.value(), contribution, false, false, site, out);
+        // active, as the adjoint it adds to: the second-order code differentiates it again
+        // (Tangent), and a formula over two arrays would be taken for a constant
+        out.addAll(site.instructionsFor(List.of(partial)));
+        Value dot = builder.formula(NumericType.DOUBLE, true);
+        out.add(new Instruction(dot, Operation.slotsCall(within ? "dotWithin" : "dot", 2),
+            List.of(partial, seeds), line));
+        accumulate(use.value(), new Operand.Use(dot), false, false, site, out);
       } else if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
         Operand start = arguments.get(slot++);
         Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();

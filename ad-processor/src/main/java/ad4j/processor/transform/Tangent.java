@@ -130,6 +130,8 @@ public final class Tangent {
         } else if (instruction.operation().form() == Operation.Form.STORE
             && instruction.result().isActive()) {
           storeTangent(instruction, out);
+        } else if (isRuledDot(instruction)) {
+          ruledDotTangent(instruction, out);
         } else if (instruction.result().isActive()) {
           out.addAll(tangentOf(instruction));
         } else if (instruction.result().isActiveArray()) {
@@ -553,6 +555,45 @@ public final class Tangent {
     Value added = builder.derived(addScaled.result(), "Dot", NumericType.INT);
     out.add(new Instruction(added, addScaled.operation(), List.of(new Operand.Use(partialDot),
         arguments.get(1), arguments.get(2), new Operand.Use(into), arguments.get(4)), line));
+  }
+
+  /**
+   * Whether {@code instruction} is the reverse of a vector target's {@code @DerivativeOf} rule
+   * for a {@code double} argument: {@code Slots.dot(partial, rBar)} (or {@code dotWithin}),
+   * the rule's partials (a vector) against the adjoints of the target's result.
+   */
+  private boolean isRuledDot(Instruction instruction) {
+    Operation operation = instruction.operation();
+    return operation.form() == Operation.Form.SLOTS_CALL
+        && (operation.name().equals("dot") || operation.name().equals("dotWithin"))
+        && instruction.arguments().get(0) instanceof Operand.Use partial
+        && arrayPartials.containsKey(partial.value());
+  }
+
+  /**
+   * The tangent of {@code Slots.dot(partial, rBar)}: {@code Slots.dot(partialDot, rBar) +
+   * Slots.dot(partial, rBarDot)}. The rule is {@code @Differentiable} at order 2 (a vector
+   * function), so {@code partialDot} is its tangent member's J·v with the arguments' tangents,
+   * as for {@link #addScaledTangent}; {@code rBarDot} holds the tangents of the adjoints.
+   */
+  private void ruledDotTangent(Instruction dot, List<Statement> out) {
+    Instruction partial = arrayPartials.get(((Operand.Use) dot.arguments().get(0)).value());
+    Operand seeds = dot.arguments().get(1);
+    Value seedsDot = seeds instanceof Operand.Use use ? arrayTangents.get(use.value()) : null;
+    if (seedsDot == null) {
+      throw new IllegalArgumentException("no tangents for the adjoints of " + dot);
+    }
+    out.addAll(arrayTangentOf(partial));
+    Value partialDot = arrayTangents.get(partial.result());
+    Site site = Site.formulas(builder, dot.line());
+    Operand tangent = site.plus(
+        site.apply(dot.operation(), NumericType.DOUBLE, new Operand.Use(partialDot), seeds),
+        site.apply(dot.operation(), NumericType.DOUBLE, dot.arguments().get(0),
+            new Operand.Use(seedsDot)));
+    Value value = builder.derived(dot.result(), "Dot", NumericType.DOUBLE);
+    out.addAll(site.instructionsFor(List.of(tangent)));
+    out.add(new Instruction(value, Operation.COPY, List.of(tangent), dot.line()));
+    tangents.put(dot.result(), new Operand.Use(value));
   }
 
   /** {@code a[i] = v}: {@code aDot[i] = vDot}; the expression's tangent is {@code vDot}. */
