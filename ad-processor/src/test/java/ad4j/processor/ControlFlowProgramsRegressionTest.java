@@ -195,4 +195,18 @@ class ControlFlowProgramsRegressionTest {
         .isWithin(1e-15).of(4 * -0.0777);
     assertThat(Tape.current().size()).isEqualTo(0);
   }
+
+  /**
+   * Found by a long run (8,000 programs requested, seed -3957701760595218298, after 2,960): a
+   * local that starts inactive ({@code v = 1.5}), is set again in a branch and then multiplied
+   * by the input, but never read on the way to the result. Its adjoint is declared as zero,
+   * copied once into the adjoint of the product ({@code double t2Bar = v7Bar}) and zeroed again
+   * at each assignment; {@code AdjointSums} let the product's adjoint take the local's
+   * declaration, and the later zeroings referred to a variable no longer declared ("cannot
+   * find symbol v7Bar"). Expected: f(x) = x, f' = 1, on both sides of the branch.
+   */
+  @Test
+  void deadLocalAssignedInABranchThenMultiplied() {
+    check("double v = 1.5; if (x < 1) { v = 1; } v *= x; return x;", 0.5, 2.5);
+  }
 }

@@ -50,6 +50,8 @@ public final class AdjointSums {
   private final Map<Value, Integer> uses = new HashMap<>();
   /** The number of reads of each variable in the whole program. */
   private final Map<Variable, Integer> readCounts = new HashMap<>();
+  /** The variables the whole program stores into, besides declaring them. */
+  private final Set<Variable> stored = new HashSet<>();
   private final IrBuilder builder;
 
   private AdjointSums(Function program) {
@@ -112,8 +114,11 @@ public final class AdjointSums {
         target = store.variable();
         value = store.value();
       }
+      // the local must hold that one value: stores into it later (an adjoint the sweep zeroes
+      // again, read nowhere after) would be left without its declaration
       if (value instanceof Operand.Read read && declaredAt.containsKey(read.variable())
           && readCounts.getOrDefault(read.variable(), 0) == 1
+          && !stored.contains(read.variable())
           && lastMention.getOrDefault(target, -1) < declaredAt.get(read.variable())) {
         int p = declaredAt.remove(read.variable());
         Declare local = (Declare) statements.get(p);
@@ -560,8 +565,6 @@ public final class AdjointSums {
     return List.of();
   }
 
-
-
   private void countUses(Block block) {
     for (Statement statement : block.statements()) {
       for (Operand operand : statement.operands()) {
@@ -570,6 +573,9 @@ public final class AdjointSums {
         } else if (operand instanceof Operand.Read read) {
           readCounts.merge(read.variable(), 1, Integer::sum);
         }
+      }
+      if (statement instanceof Store store) {
+        stored.add(store.variable());
       }
       for (Block nested : nestedBlocks(statement)) {
         countUses(nested);
