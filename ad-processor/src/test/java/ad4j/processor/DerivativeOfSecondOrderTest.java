@@ -188,13 +188,7 @@ class DerivativeOfSecondOrderTest {
       double[][] expected = {
           {sigma * (1 - sigma) * y + 4 * y, sigma + 4 * x},
           {sigma + 4 * x, -Math.sin(y)}};
-      double[][] hessian = (double[][]) generated("simpleHessian", x, y);
-      for (int i = 0; i < 2; i++) {
-        for (int j = 0; j < 2; j++) {
-          assertWithMessage("H[%s][%s] at (%s, %s)", i, j, x, y).that(hessian[i][j])
-              .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
-        }
-      }
+      assertHessian("simple", x, y, expected);
     }
   }
 
@@ -269,13 +263,7 @@ class DerivativeOfSecondOrderTest {
               axy * sin + ax * x * cos + ay * y * cos + a * (cos - x * y * sin)},
           {axy * sin + ax * x * cos + ay * y * cos + a * (cos - x * y * sin),
               ayy * sin + 2 * ay * x * cos - a * x * x * sin}};
-      double[][] hessian = (double[][]) generated("vectorTargetHessian", x, y);
-      for (int i = 0; i < 2; i++) {
-        for (int j = 0; j < 2; j++) {
-          assertWithMessage("H[%s][%s] at (%s, %s)", i, j, x, y).that(hessian[i][j])
-              .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
-        }
-      }
+      assertHessian("vectorTarget", x, y, expected);
       checkAt("vectorTarget", x, y);
     }
     checkAt("vectorTargetInLoop", 0.4, 0.9);
@@ -299,13 +287,7 @@ class DerivativeOfSecondOrderTest {
       double[][] expected = {
           {y * y * ddsXy, ds + x * y * ddsXy + dsY},
           {ds + x * y * ddsXy + dsY, x * x * ddsXy + x * ddsY}};
-      double[][] hessian = (double[][]) generated("onFieldHessian", x, y);
-      for (int i = 0; i < 2; i++) {
-        for (int j = 0; j < 2; j++) {
-          assertWithMessage("H[%s][%s] at (%s, %s)", i, j, x, y).that(hessian[i][j])
-              .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
-        }
-      }
+      assertHessian("onField", x, y, expected);
       checkAt("onField", x, y);
     }
     String code = COMPILED.get().compilation()
@@ -365,6 +347,18 @@ class DerivativeOfSecondOrderTest {
     assertThat(code).contains("CurvesGrad.gXTangent(");
     assertThat(code).contains("CurvesGrad.gYTangent(");
     assertThat(code).contains("ModelGrad.scaledExpATangent(");
+  }
+
+  /** The generated Hessian of {@code name} at (x, y) against the analytic {@code expected}. */
+  private static void assertHessian(String name, double x, double y, double[][] expected)
+      throws Exception {
+    double[][] hessian = (double[][]) generated(name + "Hessian", x, y);
+    for (int i = 0; i < 2; i++) {
+      for (int j = 0; j < 2; j++) {
+        assertWithMessage("H[%s][%s] of %s at (%s, %s)", i, j, name, x, y).that(hessian[i][j])
+            .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
+      }
+    }
   }
 
   /**
