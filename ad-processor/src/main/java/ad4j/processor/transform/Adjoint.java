@@ -1671,7 +1671,7 @@ public final class Adjoint {
         // (Tangent), and a formula over two arrays would be taken for a constant
         out.addAll(site.instructionsFor(List.of(partial)));
         Value dot = builder.formula(NumericType.DOUBLE, true);
-        out.add(new Instruction(dot, Operation.slotsCall(within ? "dotWithin" : "dot", 2),
+        out.add(new Instruction(dot, Operation.slotsCall(within ? DOT_WITHIN : DOT, 2),
             List.of(partial, seeds), line));
         accumulate(use.value(), new Operand.Use(dot), false, false, site, out);
       } else if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
@@ -1699,6 +1699,14 @@ public final class Adjoint {
 
   /** The runtime helper that adds an adjoint times a rule's partials into array slots. */
   static final String ADD_SCALED = "addScaled";
+
+  /**
+   * The runtime helpers that take a vector target's rule's partials against the adjoints of
+   * its result ({@code Slots.dot}, and {@code dotWithin} for a result made in a loop), whose
+   * forward mode {@link Tangent} writes with the rule's tangent member.
+   */
+  static final String DOT = "dot";
+  static final String DOT_WITHIN = "dotWithin";
 
   /**
    * Before the reverse of a call inside a loop (of a {@code @Differentiable} method or of one

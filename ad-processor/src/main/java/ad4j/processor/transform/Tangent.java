@@ -565,7 +565,7 @@ public final class Tangent {
   private boolean isRuledDot(Instruction instruction) {
     Operation operation = instruction.operation();
     return operation.form() == Operation.Form.SLOTS_CALL
-        && (operation.name().equals("dot") || operation.name().equals("dotWithin"))
+        && (operation.name().equals(Adjoint.DOT) || operation.name().equals(Adjoint.DOT_WITHIN))
         && instruction.arguments().get(0) instanceof Operand.Use partial
         && arrayPartials.containsKey(partial.value());
   }
