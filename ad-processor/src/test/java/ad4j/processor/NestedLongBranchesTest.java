@@ -101,10 +101,7 @@ class NestedLongBranchesTest {
     assertThat(sizes.keySet().stream().filter(m -> m.startsWith("nestedTangentPart"))
         .count()).isAtLeast(4L);
     for (Map.Entry<String, Integer> method : sizes.entrySet()) {
-      // the order-2 method's sweeps compile, but their reverse halves hand each adjoint of a
-      // long sum back to the sweep and pass HotSpot's limit (a limitation the README names)
-      int limit = method.getKey().startsWith("inner") ? JVM_LIMIT : HOTSPOT_LIMIT;
-      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(limit);
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
     }
     String code = COMPILED.compilation().generatedSourceFile("com.example.DeepGrad")
         .orElseThrow().getCharContent(true).toString();

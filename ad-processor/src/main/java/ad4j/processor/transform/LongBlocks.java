@@ -110,6 +110,15 @@ public final class LongBlocks {
   private record Handed(Value mark, int index) {}
 
   private final Map<Value, Handed> handed = new IdentityHashMap<>();
+  /**
+   * Where a variable left on the tape by the part that declares it lies: a variable nothing
+   * stores into after that part (an adjoint a later sum reads), read in place as a value is.
+   */
+  private final Map<Variable, Handed> handedVariables = new IdentityHashMap<>();
+  /** The variables each part's call leaves on the tape, by the call. */
+  private final Map<Instruction, List<Variable>> variablesHandedBy = new IdentityHashMap<>();
+  /** How many statements store into each variable, in the whole program. */
+  private final Map<Variable, Integer> stores = new IdentityHashMap<>();
   /** The values each part's call leaves on the tape, by the call. */
   private final Map<Instruction, List<Value>> handedBy = new IdentityHashMap<>();
   /** The mark of the first part that leaves values on the tape: the program resets to it. */
@@ -121,6 +130,7 @@ public final class LongBlocks {
     this.partSize = partSize;
     this.builder = new IrBuilder(Ids.next(program));
     count(program.body(), uses);
+    countStores(program.body().statements(), stores);
     List<Statement> statements = program.body().statements();
     this.inPlace = returns(statements) == 1
         && statements.get(statements.size() - 1) instanceof Return
@@ -246,6 +256,13 @@ public final class LongBlocks {
           statements.add(readBack(value));
         }
       }
+      List<Variable> leftVariables = statement instanceof Instruction call
+          ? variablesHandedBy.get(call) : null;
+      for (Variable variable : leftVariables == null ? List.<Variable>of() : leftVariables) {
+        if (read.containsKey(variable)) {
+          statements.addAll(readBack(variable));
+        }
+      }
     }
     return new Block(statements);
   }
@@ -255,6 +272,15 @@ public final class LongBlocks {
     Handed at = handed.get(value);
     return new Instruction(value, Operation.tapeCall(readMethod(value.type()), 2),
         List.of(new Operand.Use(at.mark()), Operand.Constant.of(at.index())), null);
+  }
+
+  /** {@code double v = tape.doubleAt(mark, i)} (or ...): where its part left the variable. */
+  private List<Statement> readBack(Variable variable) {
+    Handed at = handedVariables.get(variable);
+    Value value = builder.formula(variable.type(), variable.isActive());
+    return List.of(new Instruction(value, Operation.tapeCall(readMethod(variable.type()), 2),
+            List.of(new Operand.Use(at.mark()), Operand.Constant.of(at.index())), null),
+        new Declare(variable, new Operand.Use(value), null));
   }
 
   /** Whether a value of this type can be left on the tape and read there. */
@@ -836,12 +862,32 @@ public final class LongBlocks {
         }
       }
     }
+    List<Variable> variablesInPlace = new ArrayList<>();
+    for (Variable variable : inVariables) {
+      Handed at = handedVariables.get(variable);
+      if (at != null) {
+        variablesInPlace.add(variable);
+        if (!marks.contains(at.mark())) {
+          marks.add(at.mark());
+        }
+      }
+    }
     inValues.removeAll(readInPlace);
+    inVariables.removeAll(variablesInPlace);
     inValues.addAll(0, marks);
     List<Value> leftInPlace = new ArrayList<>();
+    List<Variable> leftVariablesInPlace = new ArrayList<>();
     if (inPlace) {
       outValues.stream().filter(v -> readsInPlace(v.type())).forEach(leftInPlace::add);
       outValues.removeAll(leftInPlace);
+      // a variable declared here that nothing stores into after the part: its value is final
+      Map<Variable, Integer> storesHere = new IdentityHashMap<>();
+      countStores(part, storesHere);
+      outVariables.stream()
+          .filter(v -> topDeclared.contains(v) && readsInPlace(v.type())
+              && storesHere.getOrDefault(v, 0).equals(stores.getOrDefault(v, 0)))
+          .forEach(leftVariablesInPlace::add);
+      outVariables.removeAll(leftVariablesInPlace);
     }
     if (declared.stream().anyMatch(variable -> variable.parameter() != null)
         || !inValues.stream().allMatch(v -> onTape(v.type()))
@@ -893,7 +939,7 @@ public final class LongBlocks {
     }
     List<Statement> caller = new ArrayList<>();
     Value mark = null;
-    if (!leftInPlace.isEmpty()) {
+    if (!leftInPlace.isEmpty() || !leftVariablesInPlace.isEmpty()) {
       // where the part's values will lie: it takes back what the caller pushes for it first
       mark = builder.generated("handedAt", NumericType.LONG, false);
       caller.add(new Instruction(mark, Operation.tapeCall("mark", 0), List.of(), null));
@@ -918,6 +964,9 @@ public final class LongBlocks {
     for (Value value : readInPlace) {
       body.add(readBack(value));
     }
+    for (Variable variable : variablesInPlace) {
+      body.addAll(readBack(variable));
+    }
     body.addAll(part);
     int doubles = 0;
     int longs = 0;
@@ -925,6 +974,11 @@ public final class LongBlocks {
       body.add(new Push(new Operand.Use(value), null));
       boolean isDouble = value.type() == NumericType.DOUBLE;
       handed.put(value, new Handed(mark, isDouble ? doubles++ : longs++));
+    }
+    for (Variable variable : leftVariablesInPlace) {
+      body.add(new Push(new Operand.Read(variable), null));
+      boolean isDouble = variable.type() == NumericType.DOUBLE;
+      handedVariables.put(variable, new Handed(mark, isDouble ? doubles++ : longs++));
     }
     for (Value value : outValues) {
       body.add(new Push(new Operand.Use(value), null));
@@ -941,6 +995,9 @@ public final class LongBlocks {
     caller.add(call);
     if (!leftInPlace.isEmpty()) {
       handedBy.put(call, leftInPlace);
+    }
+    if (!leftVariablesInPlace.isEmpty()) {
+      variablesHandedBy.put(call, leftVariablesInPlace);
     }
     for (int i = outVariables.size() - 1; i >= 0; i--) {
       Variable variable = outVariables.get(i);
@@ -1077,6 +1134,18 @@ public final class LongBlocks {
       }
       for (Block nested : nested(statement)) {
         definitions(nested.statements(), values, variables);
+      }
+    }
+  }
+
+  /** Counts the statements that store into each variable, nested ones included. */
+  private static void countStores(List<Statement> statements, Map<Variable, Integer> counts) {
+    for (Statement statement : statements) {
+      if (statement instanceof Store store) {
+        counts.merge(store.variable(), 1, Integer::sum);
+      }
+      for (Block nested : nested(statement)) {
+        countStores(nested.statements(), counts);
       }
     }
   }
