@@ -109,18 +109,16 @@ public final class LongBlocks {
   /** Where a value left on the tape by a part lies: its part's mark and its place above it. */
   private record Handed(Value mark, int index) {}
 
-  private final Map<Value, Handed> handed = new IdentityHashMap<>();
   /**
-   * Where a variable left on the tape by the part that declares it lies: a variable nothing
-   * stores into after that part (an adjoint a later sum reads), read in place as a value is.
+   * The values, and variables, left on the tape by parts. A variable is left there by the
+   * part that declares it when nothing stores into it after that part (an adjoint a later sum
+   * reads), and read in place as a value is.
    */
-  private final Map<Variable, Handed> handedVariables = new IdentityHashMap<>();
-  /** The variables each part's call leaves on the tape, by the call. */
-  private final Map<Instruction, List<Variable>> variablesHandedBy = new IdentityHashMap<>();
+  private final Map<Object, Handed> handed = new IdentityHashMap<>();
   /** How many statements store into each variable, in the whole program. */
   private final Map<Variable, Integer> stores = new IdentityHashMap<>();
-  /** The values each part's call leaves on the tape, by the call. */
-  private final Map<Instruction, List<Value>> handedBy = new IdentityHashMap<>();
+  /** The values and variables each part's call leaves on the tape, by the call. */
+  private final Map<Instruction, List<Object>> handedBy = new IdentityHashMap<>();
   /** The mark of the first part that leaves values on the tape: the program resets to it. */
   private Value firstMark;
 
@@ -250,37 +248,28 @@ public final class LongBlocks {
         continue;
       }
       statements.add(statement);
-      List<Value> left = statement instanceof Instruction call ? handedBy.get(call) : null;
-      for (Value value : left == null ? List.<Value>of() : left) {
+      List<Object> left = statement instanceof Instruction call ? handedBy.get(call) : null;
+      for (Object value : left == null ? List.of() : left) {
         if (read.containsKey(value)) {
-          statements.add(readBack(value));
-        }
-      }
-      List<Variable> leftVariables = statement instanceof Instruction call
-          ? variablesHandedBy.get(call) : null;
-      for (Variable variable : leftVariables == null ? List.<Variable>of() : leftVariables) {
-        if (read.containsKey(variable)) {
-          statements.addAll(readBack(variable));
+          statements.addAll(readBack(value));
         }
       }
     }
     return new Block(statements);
   }
 
-  /** {@code value = tape.doubleAt(mark, i)} (or {@code intAt}, ...): where its part left it. */
-  private Instruction readBack(Value value) {
-    Handed at = handed.get(value);
-    return new Instruction(value, Operation.tapeCall(readMethod(value.type()), 2),
+  /**
+   * {@code value = tape.doubleAt(mark, i)} (or {@code intAt}, ...) where its part left it; for
+   * a variable, {@code double v = tape.doubleAt(mark, i)}.
+   */
+  private List<Statement> readBack(Object left) {
+    Handed at = handed.get(left);
+    Value value = left instanceof Variable variable
+        ? builder.formula(variable.type(), variable.isActive()) : (Value) left;
+    Instruction read = new Instruction(value, Operation.tapeCall(readMethod(value.type()), 2),
         List.of(new Operand.Use(at.mark()), Operand.Constant.of(at.index())), null);
-  }
-
-  /** {@code double v = tape.doubleAt(mark, i)} (or ...): where its part left the variable. */
-  private List<Statement> readBack(Variable variable) {
-    Handed at = handedVariables.get(variable);
-    Value value = builder.formula(variable.type(), variable.isActive());
-    return List.of(new Instruction(value, Operation.tapeCall(readMethod(variable.type()), 2),
-            List.of(new Operand.Use(at.mark()), Operand.Constant.of(at.index())), null),
-        new Declare(variable, new Operand.Use(value), null));
+    return left instanceof Variable variable
+        ? List.of(read, new Declare(variable, new Operand.Use(value), null)) : List.of(read);
   }
 
   /** Whether a value of this type can be left on the tape and read there. */
@@ -850,44 +839,34 @@ public final class LongBlocks {
     inVariables.sort(Comparator.comparingInt(Variable::id));
     outValues.sort(Comparator.comparingInt(Value::id));
     outVariables.sort(Comparator.comparingInt(Variable::id));
-    // values an earlier part left on the tape: read there, through the mark of that part
-    List<Value> readInPlace = new ArrayList<>();
+    // values and variables an earlier part left on the tape: read there, through the mark of
+    // that part
+    List<Object> readInPlace = new ArrayList<>();
     List<Value> marks = new ArrayList<>();
-    for (Value value : inValues) {
-      Handed at = handed.get(value);
+    for (Object used : concat(inValues, inVariables)) {
+      Handed at = handed.get(used);
       if (at != null) {
-        readInPlace.add(value);
-        if (!marks.contains(at.mark())) {
-          marks.add(at.mark());
-        }
-      }
-    }
-    List<Variable> variablesInPlace = new ArrayList<>();
-    for (Variable variable : inVariables) {
-      Handed at = handedVariables.get(variable);
-      if (at != null) {
-        variablesInPlace.add(variable);
+        readInPlace.add(used);
         if (!marks.contains(at.mark())) {
           marks.add(at.mark());
         }
       }
     }
     inValues.removeAll(readInPlace);
-    inVariables.removeAll(variablesInPlace);
+    inVariables.removeAll(readInPlace);
     inValues.addAll(0, marks);
-    List<Value> leftInPlace = new ArrayList<>();
-    List<Variable> leftVariablesInPlace = new ArrayList<>();
+    List<Object> leftInPlace = new ArrayList<>();
     if (inPlace) {
       outValues.stream().filter(v -> readsInPlace(v.type())).forEach(leftInPlace::add);
-      outValues.removeAll(leftInPlace);
       // a variable declared here that nothing stores into after the part: its value is final
       Map<Variable, Integer> storesHere = new IdentityHashMap<>();
       countStores(part, storesHere);
       outVariables.stream()
           .filter(v -> topDeclared.contains(v) && readsInPlace(v.type())
               && storesHere.getOrDefault(v, 0).equals(stores.getOrDefault(v, 0)))
-          .forEach(leftVariablesInPlace::add);
-      outVariables.removeAll(leftVariablesInPlace);
+          .forEach(leftInPlace::add);
+      outValues.removeAll(leftInPlace);
+      outVariables.removeAll(leftInPlace);
     }
     if (declared.stream().anyMatch(variable -> variable.parameter() != null)
         || !inValues.stream().allMatch(v -> onTape(v.type()))
@@ -939,7 +918,7 @@ public final class LongBlocks {
     }
     List<Statement> caller = new ArrayList<>();
     Value mark = null;
-    if (!leftInPlace.isEmpty() || !leftVariablesInPlace.isEmpty()) {
+    if (!leftInPlace.isEmpty()) {
       // where the part's values will lie: it takes back what the caller pushes for it first
       mark = builder.generated("handedAt", NumericType.LONG, false);
       caller.add(new Instruction(mark, Operation.tapeCall("mark", 0), List.of(), null));
@@ -961,24 +940,22 @@ public final class LongBlocks {
         body.addAll(popInto((Value) onTape.get(i)));
       }
     }
-    for (Value value : readInPlace) {
-      body.add(readBack(value));
-    }
-    for (Variable variable : variablesInPlace) {
-      body.addAll(readBack(variable));
+    for (Object used : readInPlace) {
+      body.addAll(readBack(used));
     }
     body.addAll(part);
     int doubles = 0;
     int longs = 0;
-    for (Value value : leftInPlace) {
-      body.add(new Push(new Operand.Use(value), null));
-      boolean isDouble = value.type() == NumericType.DOUBLE;
-      handed.put(value, new Handed(mark, isDouble ? doubles++ : longs++));
-    }
-    for (Variable variable : leftVariablesInPlace) {
-      body.add(new Push(new Operand.Read(variable), null));
-      boolean isDouble = variable.type() == NumericType.DOUBLE;
-      handedVariables.put(variable, new Handed(mark, isDouble ? doubles++ : longs++));
+    for (Object left : leftInPlace) {
+      boolean isDouble;
+      if (left instanceof Variable variable) {
+        body.add(new Push(new Operand.Read(variable), null));
+        isDouble = variable.type() == NumericType.DOUBLE;
+      } else {
+        body.add(new Push(new Operand.Use((Value) left), null));
+        isDouble = ((Value) left).type() == NumericType.DOUBLE;
+      }
+      handed.put(left, new Handed(mark, isDouble ? doubles++ : longs++));
     }
     for (Value value : outValues) {
       body.add(new Push(new Operand.Use(value), null));
@@ -995,9 +972,6 @@ public final class LongBlocks {
     caller.add(call);
     if (!leftInPlace.isEmpty()) {
       handedBy.put(call, leftInPlace);
-    }
-    if (!leftVariablesInPlace.isEmpty()) {
-      variablesHandedBy.put(call, leftVariablesInPlace);
     }
     for (int i = outVariables.size() - 1; i >= 0; i--) {
       Variable variable = outVariables.get(i);
@@ -1159,6 +1133,12 @@ public final class LongBlocks {
         assignments(nested.statements(), variables);
       }
     }
+  }
+
+  private static List<Object> concat(List<?> first, List<?> second) {
+    List<Object> both = new ArrayList<>(first);
+    both.addAll(second);
+    return both;
   }
 
   private static <T> Set<T> newIdentitySet() {
