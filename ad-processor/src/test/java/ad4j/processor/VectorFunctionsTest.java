@@ -62,6 +62,19 @@ class VectorFunctionsTest {
       "    }",
       "    return r;",
       "  }",
+      // straight-line with a branch: its reverse sweeps share one forward sweep, and the
+      // adjoints of the local arrays w and c, read many times, start each row from zero
+      "  @Differentiable static double[] mixed(double[] x, double s) {",
+      "    double[] w = new double[] {x[0] * s, x[1] - s, x[2]};",
+      "    double[] c = x.clone();",
+      "    double a = w[0] * w[1] + w[2] + c[1] * c[0];",
+      "    double[] out = new double[3];",
+      "    if (a > 0) { out[0] = a * w[0]; } else { out[0] = -a * w[2]; }",
+      "    out[1] = Math.exp(w[1]) * w[0];",
+      "    out[2] = w[2] * w[2] + s;",
+      "    out[2] += out[0] * w[1];",
+      "    return out;",
+      "  }",
       "  @Differentiable static double[] matVec(double[][] a, double[] v, int rows) {",
       "    double[] out = new double[rows];",
       "    for (int i = 0; i < rows; i++) {",
@@ -94,6 +107,8 @@ class VectorFunctionsTest {
         call("residuals", new Object[] {new double[] {2.0, 0.7, -0.1},
             new double[] {0, 0.5, 1, 1.5, 2, 3}, new double[] {1.9, 1.3, 0.9, 0.6, 0.4, 0.2}},
             true, false, false),
+        call("mixed", new Object[] {new double[] {0.7, 1.3, -0.4}, 0.9}, true, true),
+        call("mixed", new Object[] {new double[] {0.7, -1.3, -0.4}, 0.9}, true, true),
         call("matVec", new Object[] {new double[][] {{0.3, -0.6, 1.1}, {0.2, 0.9, -1.4}},
             new double[] {0.5, -0.25, 0.75}, 2}, true, true, false));
   }
@@ -195,6 +210,19 @@ class VectorFunctionsTest {
         .getCharContent(true).toString();
     assertThat(generated).contains("one reverse sweep per row");
     assertThat(generated).contains("one forward sweep per slot");
+  }
+
+  @Test
+  void reverseSweepsShareOneForwardSweepUnlessTheTapeIsInUse() throws Exception {
+    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    // straight-line, with or without a branch: one forward sweep, then a reverse sweep per row
+    for (String name : List.of("seedExample", "polar", "mixed")) {
+      assertThat(generated).contains("private static double[] " + name + "JacobianRows(");
+    }
+    // loops record on the tape, which each reverse sweep empties: whole pullbacks per row
+    assertThat(generated).doesNotContain("residualsJacobianRows");
+    assertThat(generated).doesNotContain("matVecJacobianRows");
   }
 
   @Test

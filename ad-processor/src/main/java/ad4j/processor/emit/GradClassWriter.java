@@ -10,6 +10,7 @@ import ad4j.processor.transform.ArraySlots;
 import ad4j.processor.transform.DeadCode;
 import ad4j.processor.transform.FlowAnalysis;
 import ad4j.processor.transform.Guards;
+import ad4j.processor.transform.JacobianRows;
 import ad4j.processor.transform.LongBlocks;
 import ad4j.processor.transform.SegmentCalls;
 import ad4j.processor.transform.Segments;
@@ -215,6 +216,11 @@ public final class GradClassWriter {
     private final Map<String, List<MethodSpec>> partMethods = new java.util.LinkedHashMap<>();
     /** When positive, every block is cut into parts this long (tests only). */
     private final int forcedPartSize;
+    /**
+     * A vector function's Jacobian by rows after one forward sweep ({@link JacobianRows}); null
+     * when its reverse sweep cannot run again or the program would pass HotSpot's limit.
+     */
+    private Function rowsProgram;
     /** {@link #perParameter()}, made at its first use, and its analysis. */
     private Function perParameter;
     private FlowAnalysis perParameterFlow;
@@ -722,8 +728,15 @@ public final class GradClassWriter {
      * vector-Jacobian product. It is never split.
      */
     private List<MethodSpec> vectorMembers() {
+      rowsProgram = JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName())
+          .filter(program -> estimatedBytes(program) <= BYTECODE_LIMIT)
+          .orElse(null);
       List<MethodSpec> members = new ArrayList<>(List.of(jacobian(), valueAndJacobian(),
           tangent(), pullback(), pullbackOntoTape(), primalValue(), jacobianInto()));
+      if (rowsProgram != null) {
+        members.add(jacobianRows());
+        members.add(prepareRows());
+      }
       members.addAll(splitMembers());
       partMethods.values().forEach(members::addAll);
       return members;
@@ -735,6 +748,94 @@ public final class GradClassWriter {
 
     private String jacobianIntoName() {
       return function.name() + "JacobianInto" + segmentSuffix;
+    }
+
+    private String jacobianRowsName() {
+      return function.name() + "JacobianRows" + segmentSuffix;
+    }
+
+    private String prepareRowsName() {
+      return function.name() + "PrepareRows" + segmentSuffix;
+    }
+
+    /**
+     * {@code private static double[] fJacobianRows(params, double[][] jacobian, int slots)}:
+     * the program of {@link JacobianRows}, one forward sweep and then one reverse sweep per row.
+     */
+    private MethodSpec jacobianRows() {
+      NameAllocator names = names();
+      JavaEmitter emitter = new JavaEmitter(rowsProgram, names);
+      List<String> parameters = emitter.parameterNames();
+      MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(
+              jacobianRowsName()))
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("Returns the value of $L, bit for bit; when the result has no more"
+              + " elements than\n{@code $L}, overwrites its first rows of {@code $L} with the"
+              + " Jacobian: one forward sweep,\nthen one reverse sweep per row. With more"
+              + " elements it leaves {@code $L} alone.\n", link,
+              parameters.get(parameters.size() - 1), parameters.get(parameters.size() - 2),
+              parameters.get(parameters.size() - 2))
+          .returns(double[].class);
+      for (int i = 0; i < parameters.size(); i++) {
+        method.addParameter(parameterType(rowsProgram.parameters().get(i)), parameters.get(i));
+      }
+      return method.addCode(emitter.body()).build();
+    }
+
+    /**
+     * {@code private static void fPrepareRows(double[][] jacobian, int rows, int slots)}: the
+     * argument checks of {@code fValueAndJacobian} on the matrix, which {@code fJacobianRows}
+     * can make only once it knows the number of rows, and the rows cleared for the sweeps to
+     * add into.
+     */
+    private MethodSpec prepareRows() {
+      NameAllocator names = names();
+      userParameterNames(names);
+      String jacobian = names.fresh("jacobian");
+      String rows = names.fresh("rows");
+      String count = names.fresh("slots");
+      String i = names.fresh("i");
+      return MethodSpec.methodBuilder(prepareRowsName())
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("Checks that {@code $L} has {@code $L} rows of at least {@code $L}"
+              + " elements, and clears them.\n", jacobian, rows, count)
+          .addParameter(double[][].class, jacobian)
+          .addParameter(int.class, rows)
+          .addParameter(int.class, count)
+          .addCode(rowCountCheck(jacobian, rows))
+          .addCode(CodeBlock.builder()
+              .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
+              .add(rowLengthCheck(jacobian, i, count))
+              .addStatement("$T.fill($L[$L], 0, $L, 0.0)", java.util.Arrays.class, jacobian, i,
+                  count)
+              .endControlFlow()
+              .build())
+          .build();
+    }
+
+    /** Throws when {@code jacobian} has fewer than {@code rows} rows. */
+    private CodeBlock rowCountCheck(String jacobian, String rows) {
+      return CodeBlock.builder()
+          .beginControlFlow("if ($L.length < $L)", jacobian, rows)
+          .addStatement("throw new $T($S + $L.length + $S + $L + $S)",
+              IllegalArgumentException.class, gradType + "." + function.name()
+                  + "ValueAndJacobian: '" + jacobian + "' has ", jacobian, " rows, needs ", rows,
+              " (one per element of the result of " + function.name() + ")")
+          .endControlFlow()
+          .build();
+    }
+
+    /** Throws when row {@code i} of {@code jacobian} is shorter than {@code count}. */
+    private CodeBlock rowLengthCheck(String jacobian, String i, String count) {
+      return CodeBlock.builder()
+          .beginControlFlow("if ($L[$L].length < $L)", jacobian, i, count)
+          .addStatement("throw new $T($S + $L + $S + $L[$L].length + $S + $L + $S)",
+              IllegalArgumentException.class, gradType + "." + function.name()
+                  + "ValueAndJacobian: row ", i, " of '" + jacobian + "' has length ",
+              jacobian, i, ", needs ", count, " (one per double parameter and array element of "
+                  + function.name() + " that carries a derivative)")
+          .endControlFlow()
+          .build();
     }
 
     /** {@code private static double[] fValue(params)}: the user's computation, for the value. */
@@ -782,7 +883,7 @@ public final class GradClassWriter {
       String value = names.fresh("value");
       String count = names.fresh("slots");
       String methodName = function.name() + "ValueAndJacobian";
-      return start(methodName, parameters)
+      MethodSpec.Builder method = start(methodName, parameters)
           .addJavadoc("Returns the value of $L,\nbit for bit (a new array, as the method returns"
               + " it), and overwrites {@code $L[i][j]} with the partial\nderivative of the"
               + " result's element {@code i} with respect to slot {@code j}.\n$L", link,
@@ -791,18 +892,27 @@ public final class GradClassWriter {
               + " result has elements,\nor a row is shorter than the number of slots\n",
               jacobian)
           .returns(double[].class)
-          .addParameter(double[][].class, jacobian)
+          .addParameter(double[][].class, jacobian);
+      String into = jacobianIntoName() + "(" + String.join(", ",
+          append(append(append(parameters, value + ".length"), jacobian), count)) + ")";
+      if (rowsProgram != null) {
+        // the reverse sweeps share one forward sweep; forward mode needs the value first
+        return method
+            .addStatement("int $L = $L", count, slotCount(parameters))
+            .addStatement("double[] $L = $L($L)", value, jacobianRowsName(),
+                String.join(", ", append(append(parameters, jacobian), count)))
+            .beginControlFlow("if ($L.length > $L)", value, count)
+            .addCode(rowCountCheck(jacobian, value + ".length"))
+            .addStatement(into)
+            .endControlFlow()
+            .addStatement("return $L", value)
+            .build();
+      }
+      return method
           .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
           .addStatement("int $L = $L", count, slotCount(parameters))
-          .beginControlFlow("if ($L.length < $L.length)", jacobian, value)
-          .addStatement("throw new $T($S + $L.length + $S + $L.length + $S)",
-              IllegalArgumentException.class, gradType + "." + methodName + ": '" + jacobian
-                  + "' has ", jacobian, " rows, needs ", value,
-              " (one per element of the result of " + function.name() + ")")
-          .endControlFlow()
-          .addStatement("$L($L)", jacobianIntoName(),
-              String.join(", ", append(append(append(parameters, value + ".length"), jacobian),
-                  count)))
+          .addCode(rowCountCheck(jacobian, value + ".length"))
+          .addStatement(into)
           .addStatement("return $L", value)
           .build();
     }
@@ -833,16 +943,19 @@ public final class GradClassWriter {
       method.addParameter(int.class, rows).addParameter(double[][].class, jacobian)
           .addParameter(int.class, count);
       CodeBlock.Builder code = CodeBlock.builder();
+      if (rowsProgram != null) {
+        code.beginControlFlow("if ($L <= $L)", rows, count)
+            .add("// one forward sweep, then one reverse sweep per row\n")
+            .addStatement("$L($L)", jacobianRowsName(),
+                String.join(", ", append(append(parameters, jacobian), count)))
+            .addStatement("return")
+            .endControlFlow();
+      }
       code.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
-          .beginControlFlow("if ($L[$L].length < $L)", jacobian, i, count)
-          .addStatement("throw new $T($S + $L + $S + $L[$L].length + $S + $L + $S)",
-              IllegalArgumentException.class, gradType + "." + function.name()
-                  + "ValueAndJacobian: row ", i, " of '" + jacobian + "' has length ",
-              jacobian, i, ", needs ", count, " (one per double parameter and array element of "
-                  + function.name() + " that carries a derivative)")
-          .endControlFlow()
+          .add(rowLengthCheck(jacobian, i, count))
           .endControlFlow();
-      code.beginControlFlow("if ($L <= $L)", rows, count)
+      if (rowsProgram == null) {
+        code.beginControlFlow("if ($L <= $L)", rows, count)
           .add("// one reverse sweep per row: row i is the pullback of the unit seed e_i\n")
           .addStatement("double[] $L = new double[$L]", seed, rows)
           .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
@@ -855,6 +968,7 @@ public final class GradClassWriter {
           .endControlFlow()
           .addStatement("return")
           .endControlFlow();
+      }
       code.add("// one forward sweep per slot: column j is the tangent along the unit"
           + " direction e_j\n");
       List<String> directions = declareDirections(parameters, names, code);

@@ -248,6 +248,51 @@ public final class Adjoint {
   }
 
   /**
+   * A vector function's pullback taken apart, for {@link JacobianRows}, which runs its reverse
+   * sweep once per element of the result after one forward sweep.
+   *
+   * @param parameters the pullback's parameters: the primal's, then the seed and the adjoints
+   * @param preamble the declarations both sweeps share
+   * @param forward the forward sweep
+   * @param reverse the reverse sweep with the parameters' adjoints added into {@code adjoints}
+   * @param returned the value the pullback returns
+   * @param seed the seed, a parameter of the pullback
+   * @param adjoints the array the parameters' adjoints are added into, a parameter too
+   * @param adjointArrays the adjoint arrays of the local arrays, which the forward sweep makes
+   *     beside them and the reverse sweep adds into
+   * @param keepsElements whether the reverse sweep puts overwritten elements back into local
+   *     arrays (for the calls it meets)
+   * @param builder for the values and variables of the program made from these pieces
+   * @param nextLoopId the next loop or branch id that is free
+   */
+  record PullbackPieces(List<Value> parameters, List<Statement> preamble,
+      List<Statement> forward, List<Statement> reverse, Operand returned, Value seed,
+      Value adjoints, List<Value> adjointArrays, boolean keepsElements, IrBuilder builder,
+      int nextLoopId) {}
+
+  /**
+   * The pieces of the pullback of the vector function {@code primal} (calls of other
+   * {@code @Differentiable} methods not in split mode); empty when it never returns.
+   */
+  static Optional<PullbackPieces> pullbackPieces(Function primal, FlowAnalysis flow) {
+    if (!primal.returnsArray()) {
+      throw new IllegalArgumentException("not a vector function: " + primal.name());
+    }
+    Adjoint adjoint = new Adjoint(primal, flow);
+    Parts parts = adjoint.parts(Output.PULLBACK);
+    if (parts.reverse() == null) {
+      return Optional.empty();
+    }
+    List<Value> parameters = parts.parameters();
+    return Optional.of(new PullbackPieces(parameters, parts.preamble(), parts.forward(),
+        parts.reverse(), parts.returned(), parameters.get(primal.parameters().size()),
+        adjoint.outputArray,
+        adjoint.adjointArrays.values().stream()
+            .sorted(java.util.Comparator.comparingInt(Value::id)).toList(),
+        !adjoint.overwrittenElements.isEmpty(), adjoint.builder, adjoint.nextLoopId));
+  }
+
+  /**
    * The reverse sweep of one segment of a split method ({@link Segments}): the adjoints of the
    * values the segment handed on and of the parameters come from the tape (in the last segment,
    * the seed instead, a parameter), then the values its forward sweep recorded; after the
