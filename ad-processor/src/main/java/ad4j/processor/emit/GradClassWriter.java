@@ -589,6 +589,7 @@ public final class GradClassWriter {
       List<String> parameters = userParameterNames(names);
       String hessian = names.fresh("hessian");
       String count = names.fresh("slots");
+      String row = names.fresh("row");
       return start(function.name() + "Hessian", parameters)
           .addJavadoc("Returns the Hessian of $L\nat the given point: a new matrix whose"
               + " element {@code [i][j]} is the second partial derivative\nwith respect to"
@@ -596,7 +597,11 @@ public final class GradClassWriter {
               + " forward-over-reverse\nsweep per slot.\n$L", link, layoutNote())
           .returns(double[][].class)
           .addStatement("int $L = $L", count, slotCount(parameters))
-          .addStatement("double[][] $L = new double[$L][$L]", hessian, count, count)
+          .addStatement("double[][] $L = new double[$L][]", hessian, count)
+          // row by row: C2 compiles a two-dimensional new into a call of the runtime
+          .beginControlFlow("for (int $L = 0; $L < $L; $L++)", row, row, count, row)
+          .addStatement("$L[$L] = new double[$L]", hessian, row, count)
+          .endControlFlow()
           .addStatement("$L($L)", hessianIntoName(),
               String.join(", ", append(append(parameters, hessian), count)))
           .addStatement("return $L", hessian)
@@ -859,6 +864,7 @@ public final class GradClassWriter {
       String value = names.fresh("value");
       String jacobian = names.fresh("jacobian");
       String count = names.fresh("slots");
+      String row = names.fresh("row");
       return start(function.name() + "Jacobian", parameters)
           .addJavadoc("Returns the Jacobian of $L\nat the given point: a new matrix whose"
               + " element {@code [i][j]} is the partial derivative\nof the result's element"
@@ -868,7 +874,11 @@ public final class GradClassWriter {
           .returns(double[][].class)
           .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
           .addStatement("int $L = $L", count, slotCount(parameters))
-          .addStatement("double[][] $L = new double[$L.length][$L]", jacobian, value, count)
+          .addStatement("double[][] $L = new double[$L.length][]", jacobian, value)
+          // row by row: C2 compiles a two-dimensional new into a call of the runtime
+          .beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", row, row, jacobian, row)
+          .addStatement("$L[$L] = new double[$L]", jacobian, row, count)
+          .endControlFlow()
           .addStatement("$L($L)", jacobianIntoName(),
               String.join(", ", append(append(append(parameters, value + ".length"), jacobian),
                   count)))

@@ -89,6 +89,15 @@ public class BundleAdjustmentBench {
     return BundleAdjustmentGrad.residualValueAndJacobian(camera, point, weight, jacobian);
   }
 
+  /**
+   * Its 2 × 15 Jacobian from one {@code residualJacobian} call, which computes the value first
+   * to size the new matrix, then takes the two reverse sweeps after one forward sweep.
+   */
+  @Benchmark
+  public double[][] vectorJacobian() {
+    return BundleAdjustmentGrad.residualJacobian(camera, point, weight);
+  }
+
   /** The same Jacobian by the generated vector-Jacobian product, once per row (reverse mode). */
   @Benchmark
   public double[][] jacobianByPullbacks() {
@@ -255,6 +264,9 @@ public class BundleAdjustmentBench {
     vectorValueAndJacobian();
     out.add("vectorValueAndJacobian");
     out.add(concat(jacobian[0], jacobian[1]));
+    double[][] allocated = vectorJacobian();
+    out.add("vectorJacobian");
+    out.add(concat(allocated[0], allocated[1]));
     jacobianByPullbacks();
     out.add("jacobianByPullbacks");
     out.add(concat(jacobian[0], jacobian[1]));
