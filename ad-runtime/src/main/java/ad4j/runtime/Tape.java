@@ -240,6 +240,20 @@ public final class Tape {
   }
 
   /**
+   * Takes back onto the tape everything popped since {@code mark} was taken with {@link
+   * #mark()}: the values are still in place as long as nothing was pushed since. A vector
+   * function's Jacobian so runs its reverse sweep once per row over one recording. Arrays
+   * recorded by reference do not come back (a pop lets go of them): generated code rewinds
+   * only over numbers.
+   *
+   * @param mark a position at or above the tape's position now
+   */
+  public void rewind(long mark) {
+    doubleCount = (int) (mark >>> 32);
+    longCount = (int) mark;
+  }
+
+  /**
    * The {@code double} {@code index} places above the position {@code start} (a {@link #mark()}),
    * which stays on the tape: a snapshot of a checkpointed loop's state, read again for each
    * segment of the loop that the reverse sweep computes anew.

@@ -47,6 +47,30 @@ class TapeTest {
   }
 
   @Test
+  void rewindGivesBackWhatWasPoppedSinceTheMarkForAnotherReverseSweep() {
+    Tape tape = Tape.create();
+    tape.pushDouble(-3.5); // recorded before: stays below
+    long start = tape.mark();
+    for (int i = 0; i < 5_000; i++) {
+      tape.pushDouble(i + 0.5);
+      tape.pushInt(i);
+      tape.pushBoolean(i % 3 == 0);
+    }
+    long recorded = tape.mark();
+    for (int sweep = 0; sweep < 3; sweep++) {
+      tape.rewind(recorded);
+      for (int i = 4_999; i >= 0; i--) {
+        assertEquals(i % 3 == 0, tape.popBoolean());
+        assertEquals(i, tape.popInt());
+        assertEquals(i + 0.5, tape.popDouble());
+      }
+      assertEquals(start, tape.mark());
+    }
+    assertEquals(-3.5, tape.popDouble());
+    assertEquals(0, tape.size());
+  }
+
+  @Test
   void aMarkHoldsCountsBeyondSixteenBits() {
     Tape tape = Tape.create();
     for (int i = 0; i < 70_000; i++) {

@@ -784,7 +784,7 @@ public final class GradClassWriter {
       for (int i = 0; i < parameters.size(); i++) {
         method.addParameter(parameterType(rowsProgram.parameters().get(i)), parameters.get(i));
       }
-      return method.addCode(emitter.body()).build();
+      return method.addCode(bodyWithTape(emitter, names)).build();
     }
 
     /**

@@ -33,11 +33,13 @@ import java.util.Set;
  * gives one row of J per sweep, and the rows share the point they are taken at).
  *
  * <p>The reverse sweep can run again only when it leaves the forward sweep's state as it found
- * it: it reads no tape (a loop or a call of another {@code @Differentiable} method records on
- * it, and the reverse takes the records off), puts no overwritten element back, stores into no
- * variable the forward sweep declared, and writes into no array but its adjoint arrays, which
- * are cleared before each row. A vector function whose reverse sweep does not qualify keeps its
- * Jacobian by whole pullbacks.
+ * it: it puts no overwritten element back, stores into no variable the forward sweep declared,
+ * and writes into no array but its adjoint arrays, which are cleared before each row (those of
+ * arrays made in loops it makes itself). What loops record on the tape the reverse sweep pops;
+ * when it pushes nothing in between and the forward sweep records only numbers, the values are
+ * still in place, and {@code Tape.rewind} gives them back for the next row. A call of another
+ * {@code @Differentiable} method (whose pullback goes through the tape), a checkpointed loop
+ * or an array recorded by reference keeps the Jacobian by whole pullbacks.
  */
 public final class JacobianRows {
   private JacobianRows() {}
@@ -66,7 +68,10 @@ public final class JacobianRows {
     parameters.add(jacobian);
     parameters.add(slots);
 
-    List<Statement> body = new ArrayList<>(pieces.preamble());
+    List<Statement> body = new ArrayList<>();
+    boolean recording = records(pieces.preamble()) || records(pieces.forward());
+    Value unrecorded = recording ? mark("unrecorded", builder, body) : null;
+    body.addAll(pieces.preamble());
     body.addAll(pieces.forward());
     Value rows = builder.generated("rows", NumericType.INT, false);
     body.add(new Instruction(rows, Operation.LENGTH, List.of(pieces.returned()), null));
@@ -81,19 +86,49 @@ public final class JacobianRows {
     byRows.add(new Instruction(builder.generated("prepared", NumericType.VOID, false),
         Operation.plainCall(prepareRows, 3), List.of(new Operand.Use(jacobian),
             new Operand.Use(rows), new Operand.Use(slots)), null));
-    Value seed = pieces.seed();
-    byRows.add(new Instruction(seed, Operation.newArray(NumericType.DOUBLE),
+    // what the forward sweep recorded, each row's reverse sweep takes back again
+    Value recorded = recording ? mark("recorded", builder, byRows) : null;
+    byRows.add(new Instruction(pieces.seed(), Operation.newArray(NumericType.DOUBLE),
         List.of(new Operand.Use(rows)), null));
+    byRows.addAll(rowLoop(pieces, jacobian, rows, recorded));
+    List<Statement> otherwise = new ArrayList<>();
+    if (recording) {
+      // forward mode is cheaper, and the caller runs it: the recording is not needed
+      otherwise.add(new Instruction(builder.generated("dropped", NumericType.VOID, false),
+          Operation.tapeCall("reset", 1), List.of(new Operand.Use(unrecorded)), null));
+    }
+    body.add(new If(pieces.nextLoopId() + 1, reverseIsCheaper, new Block(byRows),
+        new Block(otherwise), null));
+    body.add(new Return(pieces.returned(), null));
+    return primal.with(parameters, new Block(body));
+  }
+
+  /** {@code long name = tape.mark()}. */
+  private static Value mark(String name, IrBuilder builder, List<Statement> out) {
+    Value mark = builder.generated(name, NumericType.LONG, false);
+    out.add(new Instruction(mark, Operation.tapeCall("mark", 0), List.of(), null));
+    return mark;
+  }
+
+  /**
+   * {@code for (int row = 0; row < rows; row++)}: the recording back on the tape, the row as
+   * the adjoints, the unit seed, the adjoint arrays cleared, the reverse sweep.
+   */
+  private static List<Statement> rowLoop(Adjoint.PullbackPieces pieces, Value jacobian,
+      Value rows, Value recorded) {
+    IrBuilder builder = pieces.builder();
     Variable row = builder.generatedVariable("row", NumericType.INT);
-    byRows.add(new Declare(row, Operand.Constant.of(0), null));
-    Site condition = Site.formulas(builder, null);
-    Operand more = condition.isLessThan(new Operand.Read(row), new Operand.Use(rows));
+    Value seed = pieces.seed();
     List<Statement> sweep = new ArrayList<>();
+    if (recorded != null) {
+      sweep.add(new Instruction(builder.generated("rewound", NumericType.VOID, false),
+          Operation.tapeCall("rewind", 1), List.of(new Operand.Use(recorded)), null));
+    }
     sweep.add(new Instruction(pieces.adjoints(), Operation.ELEMENT,
         List.of(new Operand.Use(jacobian), new Operand.Read(row)), null));
     sweep.add(new ElementStore(seed, new Operand.Read(row), Operand.Constant.of(1.0), false,
         null));
-    for (Value adjointArray : pieces.adjointArrays()) {
+    for (Value adjointArray : madeByForward(pieces)) {
       // every row starts from zero adjoints: the previous row's reverse sweep left its own
       sweep.add(new Instruction(builder.generated("cleared", NumericType.INT, false),
           Operation.slotsCall(Adjoint.CLEAR, 1), List.of(new Operand.Use(adjointArray)), null));
@@ -101,32 +136,34 @@ public final class JacobianRows {
     sweep.addAll(pieces.reverse());
     sweep.add(new ElementStore(seed, new Operand.Read(row), Operand.Constant.of(0.0), false,
         null));
+
+    Site condition = Site.formulas(builder, null);
+    Operand more = condition.isLessThan(new Operand.Read(row), new Operand.Use(rows));
     Site next = Site.formulas(builder, null);
     Operand following = next.apply(Operation.ADD, NumericType.INT, new Operand.Read(row),
         Operand.Constant.of(1));
     List<Statement> update = new ArrayList<>(next.instructionsFor(List.of(following)));
     update.add(new Store(row, following, null));
-    int loopId = pieces.nextLoopId();
-    byRows.add(new Loop(loopId, new Block(new ArrayList<>(condition.instructionsFor(List.of(more)))),
-        more, true,
-        new Block(sweep), new Block(update), null));
-    body.add(new If(loopId + 1, reverseIsCheaper, new Block(byRows), new Block(List.of()),
-        null));
-    body.add(new Return(pieces.returned(), null));
-    return primal.with(parameters, new Block(body));
+    return List.of(new Declare(row, Operand.Constant.of(0), null),
+        new Loop(pieces.nextLoopId(), new Block(new ArrayList<>(
+            condition.instructionsFor(List.of(more)))), more, true, new Block(sweep),
+            new Block(update), null));
   }
 
   /** Whether the reverse sweep can run once per row after one forward sweep (see above). */
   private static boolean canRunAgain(Adjoint.PullbackPieces pieces) {
-    if (pieces.keepsElements() || usesTape(pieces.preamble()) || usesTape(pieces.forward())
-        || usesTape(pieces.reverse())) {
+    if (pieces.keepsElements() || !recordsOnlyNumbers(pieces.preamble())
+        || !recordsOnlyNumbers(pieces.forward()) || records(pieces.reverse())
+        || !popsOnly(pieces.reverse())) {
       return false;
     }
-    // the adjoint arrays are cleared at the top of each row: they must be made outside branches
+    // the adjoint arrays are cleared at the top of each row, or made by the reverse sweep
     Set<Value> madeAtTop = new HashSet<>();
-    for (Statement statement : pieces.forward()) {
-      if (statement instanceof Instruction instruction) {
-        madeAtTop.add(instruction.result());
+    for (List<Statement> sweep : List.of(pieces.forward(), pieces.reverse())) {
+      for (Statement statement : sweep) {
+        if (statement instanceof Instruction instruction) {
+          madeAtTop.add(instruction.result());
+        }
       }
     }
     if (!madeAtTop.containsAll(pieces.adjointArrays())) {
@@ -135,6 +172,17 @@ public final class JacobianRows {
     Set<Value> writable = new HashSet<>(pieces.adjointArrays());
     writable.add(pieces.adjoints());
     return writesOnly(pieces.reverse(), writable, new HashSet<>());
+  }
+
+  /** The adjoint arrays the forward sweep makes, beside their arrays: cleared for each row. */
+  private static List<Value> madeByForward(Adjoint.PullbackPieces pieces) {
+    Set<Value> made = new HashSet<>();
+    for (Statement statement : pieces.forward()) {
+      if (statement instanceof Instruction instruction) {
+        made.add(instruction.result());
+      }
+    }
+    return pieces.adjointArrays().stream().filter(made::contains).toList();
   }
 
   /**
@@ -153,36 +201,66 @@ public final class JacobianRows {
       } else if (statement instanceof Instruction instruction
           && instruction.operation().form() == Operation.Form.STORE) {
         return false;
-      } else if (statement instanceof If branch && !(
-          writesOnly(branch.thenBlock().statements(), writable, declared)
-          && writesOnly(branch.elseBlock().statements(), writable, declared))) {
-        return false;
-      } else if (statement instanceof Loop) {
-        return false;
+      }
+      for (Block nested : nested(statement)) {
+        if (!writesOnly(nested.statements(), writable, declared)) {
+          return false;
+        }
       }
     }
     return true;
   }
 
-  /** Whether the statements record on the tape or take from it, or contain a loop. */
-  private static boolean usesTape(List<Statement> statements) {
+  /** Whether the statements push anything onto the tape. */
+  private static boolean records(List<Statement> statements) {
+    return any(statements, statement -> statement instanceof Push);
+  }
+
+  /**
+   * Whether every push in the statements records a number (not an array, which a pop lets go
+   * of) and nothing else uses the tape: no callee's pullback, no part method, no snapshot.
+   */
+  private static boolean recordsOnlyNumbers(List<Statement> statements) {
+    return !any(statements, statement -> statement instanceof Push push
+        && push.value().type().isArray() || usesTapeOtherwise(statement));
+  }
+
+  /** Whether the statements use the tape for nothing but pops. */
+  private static boolean popsOnly(List<Statement> statements) {
+    return !any(statements, JacobianRows::usesTapeOtherwise);
+  }
+
+  private static boolean usesTapeOtherwise(Statement statement) {
+    return statement instanceof Instruction instruction
+        && switch (instruction.operation().form()) {
+          case TAPE_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
+          default -> false;
+        };
+  }
+
+  /** Whether some statement in {@code statements}, at any depth, passes {@code test}. */
+  private static boolean any(List<Statement> statements,
+      java.util.function.Predicate<Statement> test) {
     for (Statement statement : statements) {
-      if (statement instanceof Loop || statement instanceof Push) {
+      if (test.test(statement)) {
         return true;
       }
-      if (statement instanceof Instruction instruction) {
-        switch (instruction.operation().form()) {
-          case POP, TAPE_CALL, PULLBACK_CALL, LOCAL_CALL -> {
-            return true;
-          }
-          default -> { }
+      for (Block nested : nested(statement)) {
+        if (any(nested.statements(), test)) {
+          return true;
         }
-      }
-      if (statement instanceof If branch && (usesTape(branch.thenBlock().statements())
-          || usesTape(branch.elseBlock().statements()))) {
-        return true;
       }
     }
     return false;
+  }
+
+  private static List<Block> nested(Statement statement) {
+    if (statement instanceof If branch) {
+      return List.of(branch.thenBlock(), branch.elseBlock());
+    }
+    if (statement instanceof Loop loop) {
+      return List.of(loop.condition(), loop.body(), loop.update());
+    }
+    return List.of();
   }
 }
