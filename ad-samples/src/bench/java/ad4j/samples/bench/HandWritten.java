@@ -142,6 +142,117 @@ final class HandWritten {
   static final double DT = 0.01;
 
   /**
+   * The final prey of {@link ad4j.samples.ControlFlow#finalPrey} and its gradient by a
+   * hand-written discrete adjoint, the floor a reverse mode can reach: the forward sweep keeps
+   * only the state at the start of each step (2 doubles per step, Tapenade's to-be-recorded
+   * minimum), the reverse sweep computes the step's stages again from it and takes the adjoint
+   * of the state back through the four stages, with the Jacobian of the right-hand side
+   * {@code f(x, y) = (a x - b x y, c x y - d y)} written out. Nothing is allocated.
+   *
+   * @param gradient receives the 6 partial derivatives
+   * @param states 2 × {@link #STEPS} entries of scratch for the states
+   */
+  static double finalPreyAdjoint(double a, double b, double c, double d, double x0, double y0,
+      double[] gradient, double[] states) {
+    double x = x0;
+    double y = y0;
+    for (int i = 0; i < STEPS; i++) {
+      states[2 * i] = x;
+      states[2 * i + 1] = y;
+      double k1x = a * x - b * x * y;
+      double k1y = c * x * y - d * y;
+      double x1 = x + 0.5 * DT * k1x;
+      double y1 = y + 0.5 * DT * k1y;
+      double k2x = a * x1 - b * x1 * y1;
+      double k2y = c * x1 * y1 - d * y1;
+      double x2 = x + 0.5 * DT * k2x;
+      double y2 = y + 0.5 * DT * k2y;
+      double k3x = a * x2 - b * x2 * y2;
+      double k3y = c * x2 * y2 - d * y2;
+      double x3 = x + DT * k3x;
+      double y3 = y + DT * k3y;
+      double k4x = a * x3 - b * x3 * y3;
+      double k4y = c * x3 * y3 - d * y3;
+      x += DT / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+      y += DT / 6 * (k1y + 2 * k2y + 2 * k3y + k4y);
+    }
+    double xb = 1;
+    double yb = 0;
+    double ab = 0;
+    double bb = 0;
+    double cb = 0;
+    double db = 0;
+    for (int i = STEPS - 1; i >= 0; i--) {
+      double sx = states[2 * i];
+      double sy = states[2 * i + 1];
+      double k1x = a * sx - b * sx * sy;
+      double k1y = c * sx * sy - d * sy;
+      double x1 = sx + 0.5 * DT * k1x;
+      double y1 = sy + 0.5 * DT * k1y;
+      double k2x = a * x1 - b * x1 * y1;
+      double k2y = c * x1 * y1 - d * y1;
+      double x2 = sx + 0.5 * DT * k2x;
+      double y2 = sy + 0.5 * DT * k2y;
+      double k3x = a * x2 - b * x2 * y2;
+      double k3y = c * x2 * y2 - d * y2;
+      double x3 = sx + DT * k3x;
+      double y3 = sy + DT * k3y;
+      // the weights of the stages in the step
+      double k4xb = DT / 6 * xb;
+      double k4yb = DT / 6 * yb;
+      double k3xb = DT / 3 * xb;
+      double k3yb = DT / 3 * yb;
+      double k2xb = DT / 3 * xb;
+      double k2yb = DT / 3 * yb;
+      double k1xb = DT / 6 * xb;
+      double k1yb = DT / 6 * yb;
+      // stage 4 at (x3, y3)
+      ab += k4xb * x3;
+      bb -= k4xb * x3 * y3;
+      cb += k4yb * x3 * y3;
+      db -= k4yb * y3;
+      double x3b = k4xb * (a - b * y3) + k4yb * c * y3;
+      double y3b = k4yb * (c * x3 - d) - k4xb * b * x3;
+      k3xb += DT * x3b;
+      k3yb += DT * y3b;
+      // stage 3 at (x2, y2)
+      ab += k3xb * x2;
+      bb -= k3xb * x2 * y2;
+      cb += k3yb * x2 * y2;
+      db -= k3yb * y2;
+      double x2b = k3xb * (a - b * y2) + k3yb * c * y2;
+      double y2b = k3yb * (c * x2 - d) - k3xb * b * x2;
+      k2xb += 0.5 * DT * x2b;
+      k2yb += 0.5 * DT * y2b;
+      // stage 2 at (x1, y1)
+      ab += k2xb * x1;
+      bb -= k2xb * x1 * y1;
+      cb += k2yb * x1 * y1;
+      db -= k2yb * y1;
+      double x1b = k2xb * (a - b * y1) + k2yb * c * y1;
+      double y1b = k2yb * (c * x1 - d) - k2xb * b * x1;
+      k1xb += 0.5 * DT * x1b;
+      k1yb += 0.5 * DT * y1b;
+      // stage 1 at (sx, sy)
+      ab += k1xb * sx;
+      bb -= k1xb * sx * sy;
+      cb += k1yb * sx * sy;
+      db -= k1yb * sy;
+      double sxb = k1xb * (a - b * sy) + k1yb * c * sy;
+      double syb = k1yb * (c * sx - d) - k1xb * b * sx;
+      xb += x3b + x2b + x1b + sxb;
+      yb += y3b + y2b + y1b + syb;
+    }
+    gradient[0] = ab;
+    gradient[1] = bb;
+    gradient[2] = cb;
+    gradient[3] = db;
+    gradient[4] = xb;
+    gradient[5] = yb;
+    return x;
+  }
+
+  /**
    * The final prey of {@link ad4j.samples.ControlFlow#finalPrey} and its gradient with respect to
    * (a, b, c, d, x0, y0) by forward sensitivities: every RK4 stage also advances the tangents
    * (u, v) of the state in the 6 parameter directions, u' = (a - b y) u - b x v + ∂f/∂p,

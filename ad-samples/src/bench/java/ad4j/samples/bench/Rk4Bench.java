@@ -43,6 +43,7 @@ public class Rk4Bench {
   double[] direction;
   double[] work;
   double[] sensitivities;
+  double[] states;
   DSFactory factory;
 
   /** Fills the inputs. */
@@ -54,6 +55,7 @@ public class Rk4Bench {
     direction = new double[N];
     work = p.clone();
     sensitivities = new double[N];
+    states = new double[2 * HandWritten.STEPS];
     factory = new DSFactory(N, 1);
   }
 
@@ -98,6 +100,15 @@ public class Rk4Bench {
   public double handWritten() {
     return HandWritten.finalPrey(p[0], p[1], p[2], p[3], p[4], p[5], gradient,
         sensitivities);
+  }
+
+  /**
+   * Value and gradient by a hand-written discrete adjoint: the states of the steps stored, the
+   * stages computed again in the reverse sweep (the least a reverse mode records).
+   */
+  @Benchmark
+  public double handWrittenAdjoint() {
+    return HandWritten.finalPreyAdjoint(p[0], p[1], p[2], p[3], p[4], p[5], gradient, states);
   }
 
   /** Full gradient by central finite differences (2N evaluations). */
@@ -155,6 +166,9 @@ public class Rk4Bench {
     out.add(forwardTangents().clone());
     handWritten();
     out.add("handWritten");
+    out.add(gradient.clone());
+    handWrittenAdjoint();
+    out.add("handWrittenAdjoint");
     out.add(gradient.clone());
     out.add("finiteDifferences");
     out.add(finiteDifferences().clone());
