@@ -729,8 +729,9 @@ public final class GradClassWriter {
 
     /**
      * The members of a vector function (DESIGN.md, "Vector result"): its Jacobian, by p reverse
-     * sweeps or N forward sweeps, whichever is fewer; the Jacobian-vector product; the
-     * vector-Jacobian product. It is never split.
+     * sweeps (after one shared forward sweep where {@link JacobianRows} allows) or N forward
+     * sweeps, whichever is fewer; the Jacobian-vector product; the vector-Jacobian product. It
+     * is never split.
      */
     private List<MethodSpec> vectorMembers() {
       rowsProgram = JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName())
@@ -929,8 +930,9 @@ public final class GradClassWriter {
 
     /**
      * {@code private static void fJacobianInto(params, int p, double[][] jacobian, int n)}:
-     * p reverse sweeps, one per row, seeded with a unit vector; or, when there are fewer slots
-     * than rows, n forward sweeps, one per column, along a unit direction.
+     * p reverse sweeps, one per row, seeded with a unit vector (after one forward sweep, {@code
+     * fJacobianRows}, where {@link JacobianRows} allows; else p whole pullbacks); or, when there
+     * are fewer slots than rows, n forward sweeps, one per column, along a unit direction.
      */
     private MethodSpec jacobianInto() {
       NameAllocator names = names();
@@ -966,18 +968,18 @@ public final class GradClassWriter {
           .endControlFlow();
       if (rowsProgram == null) {
         code.beginControlFlow("if ($L <= $L)", rows, count)
-          .add("// one reverse sweep per row: row i is the pullback of the unit seed e_i\n")
-          .addStatement("double[] $L = new double[$L]", seed, rows)
-          .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
-          .addStatement("$T.fill($L[$L], 0, $L, 0.0)", java.util.Arrays.class, jacobian, i,
-              count)
-          .addStatement("$L[$L] = 1", seed, i)
-          .addStatement("$LPullback($L)", function.name(),
-              String.join(", ", append(append(parameters, seed), jacobian + "[" + i + "]")))
-          .addStatement("$L[$L] = 0", seed, i)
-          .endControlFlow()
-          .addStatement("return")
-          .endControlFlow();
+            .add("// one reverse sweep per row: row i is the pullback of the unit seed e_i\n")
+            .addStatement("double[] $L = new double[$L]", seed, rows)
+            .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
+            .addStatement("$T.fill($L[$L], 0, $L, 0.0)", java.util.Arrays.class, jacobian, i,
+                count)
+            .addStatement("$L[$L] = 1", seed, i)
+            .addStatement("$LPullback($L)", function.name(),
+                String.join(", ", append(append(parameters, seed), jacobian + "[" + i + "]")))
+            .addStatement("$L[$L] = 0", seed, i)
+            .endControlFlow()
+            .addStatement("return")
+            .endControlFlow();
       }
       code.add("// one forward sweep per slot: column j is the tangent along the unit"
           + " direction e_j\n");
