@@ -726,6 +726,16 @@ public final class Adjoint {
   /** A loop counts its trips; an inner loop records the count for the reverse sweep. */
   private void forwardLoop(Loop loop, Block block, List<Statement> out) {
     boolean nested = flow.loopDepth(block) > 0;
+    if (nested && !primalOnly && recomputation.countsTrips(loop, block)) {
+      // the reverse sweep counts the trips again from the loop's start and bound (not the fused
+      // reverse of a checkpointed loop, which takes them from the iteration computed anew)
+      loopBranchBase.push(openBranches.size());
+      Block body = forward(loop.body());
+      loopBranchBase.pop();
+      out.add(new Loop(loop.id(), forward(loop.condition()), loop.test(), loop.testFirst(),
+          body, forward(loop.update()), loop.line()));
+      return;
+    }
     Variable count = tripCounts.get(loop.id());
     if (count == null) {
       count = builder.generatedVariable("loop" + loop.id() + "Trips", NumericType.INT);
@@ -1223,8 +1233,13 @@ public final class Adjoint {
   /** {@code for (int iteration = trips; iteration > 0; iteration--)} over the body's reverse. */
   private void reverseLoop(Loop loop, Block block, List<Statement> out) {
     SourceLine line = loop.line().adjoint();
-    Operand count = new Operand.Read(tripCounts.get(loop.id()));
-    if (flow.loopDepth(block) > 0) {
+    Operand count;
+    if (flow.loopDepth(block) == 0) {
+      count = new Operand.Read(tripCounts.get(loop.id()));
+    } else if (!fused && recomputation.countsTrips(loop, block)) {
+      count = recomputation.tripCount(loop, block, place,
+          restored.computeIfAbsent(block, b -> new HashMap<>()), builder, line, out);
+    } else {
       Value popped = builder.generated("loop" + loop.id() + "Trips", NumericType.INT, false);
       out.add(new Instruction(popped, Operation.POP, List.of(), line));
       count = new Operand.Use(popped);

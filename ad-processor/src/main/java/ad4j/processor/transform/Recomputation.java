@@ -6,16 +6,20 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.Jump;
 import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.MathOwner;
 import ad4j.processor.ir.Note;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Return;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
+import ad4j.processor.rules.Site;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -322,6 +326,139 @@ final class Recomputation {
     }
   }
 
+  /**
+   * How the reverse sweep counts a nested loop's trips itself instead of taking the count back
+   * from the tape: the loop's counter steps by 1 (or -1) from a start the reverse sweep has
+   * again, its test compares the counter with a bound that no iteration changes ({@code
+   * <}, {@code <=}, or {@code >}, {@code >=} when it counts down), and nothing leaves the loop
+   * before the test fails.
+   *
+   * @param bound the other side of the test, as the forward sweep has it: a constant, a value
+   *     made before the loop, the read of a counter of a loop around it, or the length of an
+   *     array made before the loop
+   * @param inclusive whether the test holds at the bound ({@code <=}, {@code >=})
+   */
+  private record Trips(Counter counter, Operand bound, boolean inclusive) {}
+
+  /**
+   * Whether the reverse sweep counts {@code loop}'s trips again ({@link Trips}); {@code block}
+   * holds the loop. In ADBench GMM's {@code for (int j = 0; j < r; j++)} inside the loop over
+   * {@code r} the count is {@code r}: the forward sweep records nothing for it.
+   */
+  boolean countsTrips(Loop loop, Block block) {
+    return trips(loop, block) != null;
+  }
+
+  private Trips trips(Loop loop, Block block) {
+    Counter counter = counters.get(loop.id());
+    if (counter == null || !isAvailableStart(loop, counter) || Math.abs(counter.step()) != 1
+        || !loop.testFirst() || !(loop.test() instanceof Operand.Use test)
+        || leavesEarly(loop.body(), loop.id(), new HashSet<>())) {
+      return null;
+    }
+    List<Statement> condition = loop.condition().statements();
+    Map<Value, Instruction> made = new HashMap<>();
+    for (Statement statement : condition) {
+      if (!(statement instanceof Instruction instruction)) {
+        return null;
+      }
+      made.put(instruction.result(), instruction);
+    }
+    Instruction comparison = made.get(test.value());
+    if (comparison == null || comparison.operation().form() != Operation.Form.INFIX
+        || made.size() > 3) {
+      return null;
+    }
+    String symbol = comparison.operation().name();
+    Operand left = comparison.arguments().get(0);
+    Operand right = comparison.arguments().get(1);
+    Operand bound;
+    if (readsCounter(left, made, counter)) {
+      bound = right;
+    } else if (readsCounter(right, made, counter)) {
+      bound = left;
+      symbol = switch (symbol) { // the counter on the left: flip the comparison
+        case "<" -> ">";
+        case "<=" -> ">=";
+        case ">" -> "<";
+        case ">=" -> "<=";
+        default -> symbol;
+      };
+    } else {
+      return null;
+    }
+    boolean up = counter.step() == 1;
+    boolean fits = up ? symbol.equals("<") || symbol.equals("<=")
+        : symbol.equals(">") || symbol.equals(">=");
+    if (!fits || !isFixedBound(bound, made, block)) {
+      return null;
+    }
+    return new Trips(counter, bound, symbol.length() == 2);
+  }
+
+  /** Whether {@code operand} is the condition's read of the loop's counter. */
+  private static boolean readsCounter(Operand operand, Map<Value, Instruction> made,
+      Counter counter) {
+    Instruction read = operand instanceof Operand.Use use ? made.get(use.value()) : null;
+    return read != null && read.operation() == Operation.COPY
+        && read.arguments().get(0) instanceof Operand.Read variable
+        && variable.variable() == counter.variable();
+  }
+
+  /**
+   * Whether the reverse sweep has {@code bound} again where the loop's reverse starts, the same
+   * in every iteration: see {@link Trips}.
+   */
+  private boolean isFixedBound(Operand bound, Map<Value, Instruction> made, Block block) {
+    if (bound instanceof Operand.Constant) {
+      return true;
+    }
+    if (!(bound instanceof Operand.Use use)) {
+      return false;
+    }
+    Instruction definition = made.get(use.value());
+    if (definition == null) {
+      return isAvailable(bound); // made before the loop: SSA, so the same in every iteration
+    }
+    if (definition.operation() == Operation.COPY
+        && definition.arguments().get(0) instanceof Operand.Read read) {
+      return loopCounted(read.variable(), block) != null;
+    }
+    return definition.operation().form() == Operation.Form.LENGTH
+        && definition.arguments().get(0) instanceof Operand.Use array
+        && made.get(array.value()) == null && isAvailable(array);
+  }
+
+  /**
+   * Whether a statement in {@code block}, the body of loop {@code loopId} or a block in it,
+   * leaves that loop other than by its test: a {@code return}, a {@code break} of the loop or of
+   * one around it, a {@code continue} of one around it ({@code inside}: the loops within the
+   * body, whose own jumps stay in it).
+   */
+  private static boolean leavesEarly(Block block, int loopId, Set<Integer> inside) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Return) {
+        return true;
+      }
+      if (statement instanceof Jump jump && !inside.contains(jump.loopId())
+          && !(jump.loopId() == loopId && jump.kind() == Jump.Kind.CONTINUE)) {
+        return true;
+      }
+      if (statement instanceof If branch && (leavesEarly(branch.thenBlock(), loopId, inside)
+          || leavesEarly(branch.elseBlock(), loopId, inside))) {
+        return true;
+      }
+      if (statement instanceof Loop inner) {
+        Set<Integer> deeper = new HashSet<>(inside);
+        deeper.add(inner.id());
+        if (leavesEarly(inner.body(), loopId, deeper)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Whether {@code loop} has a counter that the reverse sweep rebuilds. */
   boolean hasCounter(Loop loop) {
     Counter counter = counters.get(loop.id());
@@ -335,6 +472,64 @@ final class Recomputation {
   Operand start(Loop loop, Place place, Map<Value, Operand> known, IrBuilder builder,
       SourceLine line, List<Statement> out) {
     return again(counters.get(loop.id()).start(), place, known, builder, line, out);
+  }
+
+  /**
+   * The trip count of {@code loop} (held by {@code block}), which {@link #countsTrips} allows,
+   * computed in the reverse sweep at the reverse loop's head, as one formula: {@code
+   * Math.max(bound - start, 0)}, or {@code start - bound} counting down, one more when the test
+   * holds at the bound (0 when the body never ran).
+   */
+  Operand tripCount(Loop loop, Block block, Place place, Map<Value, Operand> known,
+      IrBuilder builder, SourceLine line, List<Statement> out) {
+    Trips trips = trips(loop, block);
+    Operand start = again(trips.counter().start(), place, known, builder, line, out);
+    Site site = Site.formulas(builder, line);
+    Operand bound = boundAgain(trips.bound(), loop, block, place, known, builder, line, out,
+        site);
+    boolean up = trips.counter().step() == 1;
+    Operand span = up && isZero(start) ? bound
+        : site.apply(Operation.SUBTRACT, NumericType.INT, up ? bound : start, up ? start : bound);
+    if (trips.inclusive()) {
+      span = site.apply(Operation.ADD, NumericType.INT, span, Operand.Constant.of(1));
+    }
+    Operand count = site.apply(Operation.call(MathOwner.MATH, "max", 2), NumericType.INT, span,
+        Operand.Constant.of(0));
+    out.addAll(site.instructionsFor(List.of(count)));
+    return count;
+  }
+
+  /** The bound of a loop's test (see {@link Trips}) in the reverse sweep. */
+  private Operand boundAgain(Operand bound, Loop loop, Block block, Place place,
+      Map<Value, Operand> known, IrBuilder builder, SourceLine line, List<Statement> out,
+      Site site) {
+    if (!(bound instanceof Operand.Use use)) {
+      return bound;
+    }
+    Instruction definition = null;
+    for (Statement statement : loop.condition().statements()) {
+      if (statement instanceof Instruction instruction && instruction.result() == use.value()) {
+        definition = instruction;
+      }
+    }
+    if (definition == null) {
+      return again(bound, place, known, builder, line, out); // made before the loop
+    }
+    if (definition.operation().form() == Operation.Form.LENGTH) {
+      Operand array = again(definition.arguments().get(0), place, known, builder, line, out);
+      return site.apply(Operation.LENGTH, NumericType.INT, array);
+    }
+    // the counter of a loop around this one, in the iteration the reverse sweep is in:
+    // start + (iteration - 1) * step
+    Variable variable = ((Operand.Read) definition.arguments().get(0)).variable();
+    Loop around = loopCounted(variable, block);
+    int step = counters.get(around.id()).step();
+    Operand start = place.starts.get(around.id());
+    Operand passed = site.apply(Operation.SUBTRACT, NumericType.INT,
+        new Operand.Read(place.iterations.get(around.id())), Operand.Constant.of(1));
+    Operand moved = step == 1 ? passed
+        : site.apply(Operation.MULTIPLY, NumericType.INT, passed, Operand.Constant.of(step));
+    return isZero(start) ? moved : site.apply(Operation.ADD, NumericType.INT, start, moved);
   }
 
   /**

@@ -1,0 +1,131 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.TapeIsEmpty;
+import ad4j.runtime.Tape;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Nested loops whose trip counts the reverse sweep counts again instead of taking them from the
+ * tape ({@code Recomputation.countsTrips}): a bound that is a counter of a loop around
+ * (ADBench GMM's triangle {@code j < r}), with other starts and steps, inclusive tests,
+ * counting down, the counter on the right, an array's length, a count that may be negative,
+ * and a {@code continue}; a {@code break} keeps the count on the tape. Each function against
+ * finite differences of itself and forward against reverse, at points where the loops run a
+ * different number of times.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class TripCountsTest {
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Trips {",
+      "  @Differentiable static double triangle(double x, double y) {",
+      "    double s = y;",
+      "    int n = (int) Math.floor(x * 3) + 3;", // no trips at all for x < -2/3
+      "    for (int r = 0; r < n; r++) {",
+      "      for (int j = 0; j < r; j++) { s = s * 0.9 + Math.sin(x * j + s); }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double inclusiveFromOuter(double x, double y) {",
+      "    double s = x;",
+      "    for (int r = 1; r < 7; r += 2) {",
+      "      for (int j = r; j <= 6; j++) { s += Math.cos(s * y) * x; }",
+      "      for (int j = 0; j <= r; j++) { s = s * 0.7 + y; }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double countingDown(double x, double y) {",
+      "    double s = y;",
+      "    for (int r = 5; r > 0; r--) {",
+      "      for (int j = 6; j >= r; j--) { s = s * x * 0.5 + Math.sin(s); }",
+      "      for (int j = 0; r > j; j++) { s += 0.1 * s * y; }",
+      "      for (int j = r; j > 0; j--) { s = s * 0.95 + x; }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double lengths(double x, double y) {",
+      "    double[] w = {x, y, x * y};",
+      "    double s = 0;",
+      "    for (int r = 0; r < 3; r++) {",
+      "      for (int j = 0; j < w.length; j++) { s += w[j] * Math.sin(s + r); }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double jumps(double x, double y) {",
+      "    double s = x;",
+      "    for (int r = 0; r < 4; r++) {",
+      "      for (int j = 0; j < 5; j++) {",
+      "        if (j == r) { continue; }",
+      "        s = s * 0.8 + y * Math.cos(s);",
+      "      }",
+      "      for (int j = 0; j < 5; j++) {",
+      "        if (s > 2 + j) { break; }",
+      "        s += x * 0.3;",
+      "      }",
+      "    }",
+      "    return s;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce TRIPS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Trips",
+          SOURCE));
+
+  static Stream<Arguments> functions() {
+    return Stream.of(
+        Arguments.of("triangle", new double[][] {{0.45, 0.3}, {1.1, -0.2}, {-0.9, 0.4}}),
+        Arguments.of("inclusiveFromOuter", new double[][] {{0.3, 0.8}, {-0.2, 1.4}}),
+        Arguments.of("countingDown", new double[][] {{0.9, 0.3}, {1.3, -0.4}}),
+        Arguments.of("lengths", new double[][] {{0.6, -0.3}, {1.2, 0.5}}),
+        Arguments.of("jumps", new double[][] {{0.1, 0.2}, {0.8, 0.9}, {1.9, 0.1}}));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("functions")
+  void derivativesMatchFiniteDifferencesAndEachOther(String name, double[][] points) {
+    CompiledFunction f = TRIPS.get().function("com.example.Trips", name, 2);
+    for (double[] x : points) {
+      DerivativeChecks.checkAt(f, x);
+      assertThat(Tape.current().size()).isEqualTo(0);
+    }
+  }
+
+  @Test
+  void theReverseSweepCountsTripsAgainUnlessABreakMayEndTheLoop() throws Exception {
+    String generated = TRIPS.get().compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    for (String name : List.of("triangle", "inclusiveFromOuter", "countingDown", "lengths")) {
+      String member = member(generated, name + "ValueAndGradient");
+      assertThat(member).doesNotContain("tape.pushInt(");
+      assertThat(member).doesNotContain("tape.popInt()");
+      assertThat(member).contains("Math.max(");
+    }
+    // the triangle's inner count is the outer counter in the iteration the reverse is in
+    assertThat(member(generated, "triangleValueAndGradient"))
+        .containsMatch("iteration\\d+ = Math\\.max\\(iteration\\d+ - 1, 0\\)");
+    String jumps = member(generated, "jumpsValueAndGradient");
+    // the loop with a continue is counted again, the one with a break records its count
+    assertThat(jumps.split("tape\\.pushInt\\(", -1)).hasLength(2);
+    assertThat(jumps).contains("Math.max(");
+  }
+
+  /** The text of the generated method {@code name}, up to its closing brace. */
+  private static String member(String source, String name) {
+    int start = source.indexOf("static double " + name + "(");
+    assertThat(start).isAtLeast(0);
+    return source.substring(start, source.indexOf("\n  }\n", start));
+  }
+}
