@@ -377,7 +377,7 @@ final class Recomputation {
       bound = right;
     } else if (readsCounter(right, made, counter)) {
       bound = left;
-      symbol = switch (symbol) { // the counter on the left: flip the comparison
+      symbol = switch (symbol) { // the counter on the right: the same test read from its side
         case "<" -> ">";
         case "<=" -> ">=";
         case ">" -> "<";
