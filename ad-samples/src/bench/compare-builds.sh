@@ -8,8 +8,9 @@
 #   mvn -q -B -Pbench -DskipTests package -pl ad-samples -am
 # (as run-benchmarks.sh does). Writes OUT_DIR/<Class>-before.json and -after.json and prints the
 # side-by-side table of scripts/ab_table.py. About 9 minutes on 2 cores. CLASSES (benchmark
-# classes without "Bench", separated by spaces) and VARIANTS (a regex of benchmark methods)
-# choose fewer benchmarks; FORKS and ITERATIONS (of measurement) default to 1 and 4.
+# classes without "Bench", separated by spaces; their nested state classes, as MlpBench's, are
+# included) and VARIANTS (a regex of benchmark methods) choose fewer benchmarks; FORKS and
+# ITERATIONS (of measurement) default to 1 and 4.
 set -euo pipefail
 before=$(cd "$1" && pwd)
 after=$(cd "$2" && pwd)
@@ -23,7 +24,8 @@ for cls in $classes; do
     if [ "$side" = before ]; then checkout=$before; else checkout=$after; fi
     cp="$checkout/ad-samples/target/classes:$(cat "$checkout/ad-samples/target/bench-classpath.txt")"
     "$java" -cp "$cp" org.openjdk.jmh.Main -f "${FORKS:-1}" -wi 3 -w 1s -i "${ITERATIONS:-4}" -r 1s -prof gc \
-      -rf json -rff "$out/$cls-$side.json" "ad4j.samples.bench.${cls}Bench.$variants" > "$out/$cls-$side.log"
+      -rf json -rff "$out/$cls-$side.json" "ad4j.samples.bench.${cls}Bench\\.([A-Za-z]+\\.)?$variants" \
+      > "$out/$cls-$side.log"
     # The JVM's path on this machine says nothing to a reader of the results: keep its name only.
     sed -i 's#"jvm" : "[^"]*/\(java\)"#"jvm" : "\1"#' "$out/$cls-$side.json"
   done
