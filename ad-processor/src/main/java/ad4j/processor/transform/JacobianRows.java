@@ -88,8 +88,6 @@ public final class JacobianRows {
             new Operand.Use(rows), new Operand.Use(slots)), null));
     // what the forward sweep recorded, each row's reverse sweep takes back again
     Value recorded = recording ? mark("recorded", builder, byRows) : null;
-    byRows.add(new Instruction(pieces.seed(), Operation.newArray(NumericType.DOUBLE),
-        List.of(new Operand.Use(rows)), null));
     byRows.addAll(rowLoop(pieces, jacobian, rows, recorded));
     List<Statement> otherwise = new ArrayList<>();
     if (recording) {
@@ -103,6 +101,13 @@ public final class JacobianRows {
     return primal.with(parameters, new Block(body));
   }
 
+  /** Whether {@code instruction} is the pullback's {@code Slots.seed(seed, resultAdjoints)}. */
+  private static boolean isSeeding(Instruction instruction, Value seed) {
+    return instruction.operation().form() == Operation.Form.SLOTS_CALL
+        && instruction.operation().name().equals("seed")
+        && instruction.arguments().get(0) instanceof Operand.Use use && use.value() == seed;
+  }
+
   /** {@code long name = tape.mark()}. */
   private static Value mark(String name, IrBuilder builder, List<Statement> out) {
     Value mark = builder.generated(name, NumericType.LONG, false);
@@ -112,13 +117,14 @@ public final class JacobianRows {
 
   /**
    * {@code for (int row = 0; row < rows; row++)}: the recording back on the tape, the row as
-   * the adjoints, the unit seed, the adjoint arrays cleared, the reverse sweep.
+   * the adjoints, the adjoint arrays cleared, the reverse sweep seeded with the unit vector of
+   * the row: the result's adjoint is 1 at the row, where the pullback adds its seed
+   * ({@code Slots.seed}).
    */
   private static List<Statement> rowLoop(Adjoint.PullbackPieces pieces, Value jacobian,
       Value rows, Value recorded) {
     IrBuilder builder = pieces.builder();
     Variable row = builder.generatedVariable("row", NumericType.INT);
-    Value seed = pieces.seed();
     List<Statement> sweep = new ArrayList<>();
     if (recorded != null) {
       sweep.add(new Instruction(builder.generated("rewound", NumericType.VOID, false),
@@ -126,16 +132,20 @@ public final class JacobianRows {
     }
     sweep.add(new Instruction(pieces.adjoints(), Operation.ELEMENT,
         List.of(new Operand.Use(jacobian), new Operand.Read(row)), null));
-    sweep.add(new ElementStore(seed, new Operand.Read(row), Operand.Constant.of(1.0), false,
-        null));
     for (Value adjointArray : madeByForward(pieces)) {
       // every row starts from zero adjoints: the previous row's reverse sweep left its own
       sweep.add(new Instruction(builder.generated("cleared", NumericType.INT, false),
           Operation.slotsCall(Adjoint.CLEAR, 1), List.of(new Operand.Use(adjointArray)), null));
     }
-    sweep.addAll(pieces.reverse());
-    sweep.add(new ElementStore(seed, new Operand.Read(row), Operand.Constant.of(0.0), false,
-        null));
+    for (Statement statement : pieces.reverse()) {
+      if (statement instanceof Instruction seeding && isSeeding(seeding, pieces.seed())) {
+        // the result's adjoints are zero here: the unit seed is one store
+        sweep.add(new ElementStore(((Operand.Use) seeding.arguments().get(1)).value(),
+            new Operand.Read(row), Operand.Constant.of(1.0), true, null));
+      } else {
+        sweep.add(statement);
+      }
+    }
 
     Site condition = Site.formulas(builder, null);
     Operand more = condition.isLessThan(new Operand.Read(row), new Operand.Use(rows));
@@ -152,7 +162,10 @@ public final class JacobianRows {
 
   /** Whether the reverse sweep can run once per row after one forward sweep (see above). */
   private static boolean canRunAgain(Adjoint.PullbackPieces pieces) {
-    if (pieces.keepsElements() || !recordsOnlyNumbers(pieces.preamble())
+    long seedings = pieces.reverse().stream().filter(statement ->
+        statement instanceof Instruction instruction && isSeeding(instruction, pieces.seed()))
+        .count();
+    if (seedings != 1 || pieces.keepsElements() || !recordsOnlyNumbers(pieces.preamble())
         || !recordsOnlyNumbers(pieces.forward()) || records(pieces.reverse())
         || !popsOnly(pieces.reverse())) {
       return false;
