@@ -84,6 +84,18 @@ class VectorFunctionsTest {
       "    }",
       "    return out;",
       "  }",
+      // the generated code's own names taken by the user's parameters and locals
+      "  @Differentiable static double[] named(double[] jacobian, double rows, double slots) {",
+      "    double[] seed = new double[2];",
+      "    double recorded = rows;",
+      "    for (int row = 0; row < jacobian.length; row++) {",
+      "      double adjoints = jacobian[row] * slots;",
+      "      recorded = recorded * 0.5 + Math.sin(adjoints + recorded);",
+      "      seed[row % 2] += recorded * jacobian[row];",
+      "    }",
+      "    double[] unrecorded = {seed[0] * rows, seed[1] + recorded};",
+      "    return unrecorded;",
+      "  }",
       // calls of another @Differentiable method: its pullback goes through the tape
       "  @Differentiable static double norm(double a, double b) {",
       "    return Math.sqrt(a * a + b * b);",
@@ -129,6 +141,7 @@ class VectorFunctionsTest {
         call("mixed", new Object[] {new double[] {0.7, 1.3, -0.4}, 0.9}, true, true),
         call("mixed", new Object[] {new double[] {0.7, -1.3, -0.4}, 0.9}, true, true),
         call("windows", new Object[] {new double[] {0.7, -1.3, 0.4, 1.1, -0.6}}, true),
+        call("named", new Object[] {new double[] {0.7, -1.3, 0.4}, 0.6, -0.8}, true, true, true),
         call("withCalls", new Object[] {new double[] {0.7, -1.3, 0.4}}, true),
         call("matVec", new Object[] {new double[][] {{0.3, -0.6, 1.1}, {0.2, 0.9, -1.4}},
             new double[] {0.5, -0.25, 0.75}, 2}, true, true, false));
@@ -239,7 +252,7 @@ class VectorFunctionsTest {
         .getCharContent(true).toString();
     // one forward sweep, then a reverse sweep per row: straight-line, with or without a branch,
     // and loops, whose recording each row takes back from the tape again
-    for (String name : List.of("seedExample", "polar", "mixed", "windows", "matVec")) {
+    for (String name : List.of("seedExample", "polar", "mixed", "windows", "matVec", "named")) {
       assertThat(generated).contains("private static double[] " + name + "JacobianRows(");
     }
     assertThat(generated).contains("tape.rewind(recorded);");
