@@ -50,4 +50,14 @@ public sealed interface Statement
     }
     return List.of();
   }
+
+  /** The blocks this statement holds: a branch's two, a loop's three (condition, body, update). */
+  default List<Block> nestedBlocks() {
+    if (this instanceof If branch) {
+      return List.of(branch.thenBlock(), branch.elseBlock());
+    } else if (this instanceof Loop loop) {
+      return List.of(loop.condition(), loop.body(), loop.update());
+    }
+    return List.of();
+  }
 }

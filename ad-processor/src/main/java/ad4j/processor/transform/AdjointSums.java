@@ -528,7 +528,7 @@ public final class AdjointSums {
     } else if (statement instanceof Store store) {
       into.add(store.variable());
     }
-    for (Block nested : nestedBlocks(statement)) {
+    for (Block nested : statement.nestedBlocks()) {
       for (Statement inner : nested.statements()) {
         assigned(inner, into);
       }
@@ -547,22 +547,11 @@ public final class AdjointSums {
         into.add(read.variable());
       }
     }
-    for (Block nested : nestedBlocks(statement)) {
+    for (Block nested : statement.nestedBlocks()) {
       for (Statement inner : nested.statements()) {
         mentions(inner, into);
       }
     }
-  }
-
-  /** The blocks nested in a statement: a branch's two, a loop's three. */
-  static List<Block> nestedBlocks(Statement statement) {
-    if (statement instanceof If branch) {
-      return List.of(branch.thenBlock(), branch.elseBlock());
-    }
-    if (statement instanceof Loop loop) {
-      return List.of(loop.condition(), loop.body(), loop.update());
-    }
-    return List.of();
   }
 
   private void countUses(Block block) {
@@ -577,7 +566,7 @@ public final class AdjointSums {
       if (statement instanceof Store store) {
         stored.add(store.variable());
       }
-      for (Block nested : nestedBlocks(statement)) {
+      for (Block nested : statement.nestedBlocks()) {
         countUses(nested);
       }
     }

@@ -216,7 +216,7 @@ final class ElementAdjointSums {
     } else if (statement instanceof Store store) {
       assigned.add(store.variable());
     }
-    for (Block block : AdjointSums.nestedBlocks(statement)) {
+    for (Block block : statement.nestedBlocks()) {
       block.statements().forEach(s -> scan(s, used, written, assigned));
     }
   }

@@ -215,7 +215,7 @@ public final class JacobianRows {
           && instruction.operation().form() == Operation.Form.STORE) {
         return false;
       }
-      for (Block nested : nested(statement)) {
+      for (Block nested : statement.nestedBlocks()) {
         if (!writesOnly(nested.statements(), writable, declared)) {
           return false;
         }
@@ -258,22 +258,12 @@ public final class JacobianRows {
       if (test.test(statement)) {
         return true;
       }
-      for (Block nested : nested(statement)) {
+      for (Block nested : statement.nestedBlocks()) {
         if (any(nested.statements(), test)) {
           return true;
         }
       }
     }
     return false;
-  }
-
-  private static List<Block> nested(Statement statement) {
-    if (statement instanceof If branch) {
-      return List.of(branch.thenBlock(), branch.elseBlock());
-    }
-    if (statement instanceof Loop loop) {
-      return List.of(loop.condition(), loop.body(), loop.update());
-    }
-    return List.of();
   }
 }

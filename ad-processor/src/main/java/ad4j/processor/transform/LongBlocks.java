@@ -302,7 +302,7 @@ public final class LongBlocks {
             case POP, TAPE_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
             default -> false;
           }
-          || nested(statement).stream().anyMatch(b -> usesTape(b.statements()))) {
+          || statement.nestedBlocks().stream().anyMatch(b -> usesTape(b.statements()))) {
         return true;
       }
     }
@@ -314,7 +314,7 @@ public final class LongBlocks {
     int returns = 0;
     for (Statement statement : statements) {
       returns += statement instanceof Return ? 1 : 0;
-      for (Block nested : nested(statement)) {
+      for (Block nested : statement.nestedBlocks()) {
         returns += returns(nested.statements());
       }
     }
@@ -333,7 +333,7 @@ public final class LongBlocks {
       // the results pushed last stay in the program, above where its parts' values are dropped
       boolean resultPush = inPlace && statement instanceof Push;
       if (movable(statement, Set.of()) && !resultPush
-          && !(outsideLoops && statement instanceof If && callsPart(nested(statement)))) {
+          && !(outsideLoops && statement instanceof If && callsPart(statement.nestedBlocks()))) {
         run.add(statement);
       } else {
         result.addAll(cutRun(run, outsideLoops));
@@ -1047,7 +1047,7 @@ public final class LongBlocks {
     int size = 0;
     for (Statement statement : statements) {
       size++;
-      for (Block nested : nested(statement)) {
+      for (Block nested : statement.nestedBlocks()) {
         size += size(nested.statements());
       }
     }
@@ -1060,7 +1060,7 @@ public final class LongBlocks {
       for (Statement statement : block.statements()) {
         if (statement instanceof Instruction instruction
             && instruction.operation().form() == Operation.Form.LOCAL_CALL
-            || callsPart(nested(statement))) {
+            || callsPart(statement.nestedBlocks())) {
           return true;
         }
       }
@@ -1068,14 +1068,6 @@ public final class LongBlocks {
     return false;
   }
 
-  private static List<Block> nested(Statement statement) {
-    if (statement instanceof If branch) {
-      return List.of(branch.thenBlock(), branch.elseBlock());
-    } else if (statement instanceof Loop loop) {
-      return List.of(loop.condition(), loop.body(), loop.update());
-    }
-    return List.of();
-  }
 
   /** Counts each read of a value, and each read, store or declaration of a variable. */
   private static void count(Block block, Map<Object, Integer> counts) {
@@ -1092,7 +1084,7 @@ public final class LongBlocks {
       } else if (statement instanceof Declare declare) {
         counts.merge(declare.variable(), 1, Integer::sum);
       }
-      for (Block nested : nested(statement)) {
+      for (Block nested : statement.nestedBlocks()) {
         count(nested, counts);
       }
     }
@@ -1106,7 +1098,7 @@ public final class LongBlocks {
       } else if (statement instanceof Declare declare) {
         variables.add(declare.variable());
       }
-      for (Block nested : nested(statement)) {
+      for (Block nested : statement.nestedBlocks()) {
         definitions(nested.statements(), values, variables);
       }
     }
@@ -1118,7 +1110,7 @@ public final class LongBlocks {
       if (statement instanceof Store store) {
         counts.merge(store.variable(), 1, Integer::sum);
       }
-      for (Block nested : nested(statement)) {
+      for (Block nested : statement.nestedBlocks()) {
         countStores(nested.statements(), counts);
       }
     }
@@ -1129,7 +1121,7 @@ public final class LongBlocks {
       if (statement instanceof Store store) {
         variables.add(store.variable());
       }
-      for (Block nested : nested(statement)) {
+      for (Block nested : statement.nestedBlocks()) {
         assignments(nested.statements(), variables);
       }
     }
