@@ -947,14 +947,10 @@ public final class LongBlocks {
     int doubles = 0;
     int longs = 0;
     for (Object left : leftInPlace) {
-      boolean isDouble;
-      if (left instanceof Variable variable) {
-        body.add(new Push(new Operand.Read(variable), null));
-        isDouble = variable.type() == NumericType.DOUBLE;
-      } else {
-        body.add(new Push(new Operand.Use((Value) left), null));
-        isDouble = ((Value) left).type() == NumericType.DOUBLE;
-      }
+      Operand pushed = left instanceof Variable variable ? new Operand.Read(variable)
+          : new Operand.Use((Value) left);
+      body.add(new Push(pushed, null));
+      boolean isDouble = pushed.type() == NumericType.DOUBLE;
       handed.put(left, new Handed(mark, isDouble ? doubles++ : longs++));
     }
     for (Value value : outValues) {
@@ -1116,15 +1112,11 @@ public final class LongBlocks {
     }
   }
 
+  /** Adds the variables the statements store into, nested ones included. */
   private static void assignments(List<Statement> statements, Set<Variable> variables) {
-    for (Statement statement : statements) {
-      if (statement instanceof Store store) {
-        variables.add(store.variable());
-      }
-      for (Block nested : statement.nestedBlocks()) {
-        assignments(nested.statements(), variables);
-      }
-    }
+    Map<Variable, Integer> counts = new IdentityHashMap<>();
+    countStores(statements, counts);
+    variables.addAll(counts.keySet());
   }
 
   private static List<Object> concat(List<?> first, List<?> second) {
