@@ -1161,7 +1161,7 @@ public final class Adjoint {
           Value seeded = builder.generated("seeded", NumericType.INT, false);
           // a caller's adjoint array of a result made in a loop is as long as the longest
           out.add(new Instruction(seeded,
-              Operation.slotsCall(output == Output.TAPE ? "seedWithin" : "seed", 2),
+              Operation.slotsCall(output == Output.TAPE ? SEED_WITHIN : SEED, 2),
               List.of(seed, new Operand.Use(adjointArrays.get(use.value()))),
               ret.line().adjoint()));
         }
@@ -1756,6 +1756,14 @@ public final class Adjoint {
   static final String ADD_INTO = "addInto";
   static final String ADD_INTO_WITHIN = "addIntoWithin";
   static final String CLEAR = "clear";
+
+  /**
+   * The runtime helpers that start a vector function's reverse sweep from the seed ({@code
+   * Slots.seed}, and {@code seedWithin} in the pullback callers call), which {@link
+   * JacobianRows} replaces by a unit seed per row.
+   */
+  static final String SEED = "seed";
+  static final String SEED_WITHIN = "seedWithin";
 
   /** The runtime helper that adds an adjoint times a rule's partials into array slots. */
   static final String ADD_SCALED = "addScaled";

@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A vector function's Jacobian by rows, its forward sweep shared: the forward sweep runs once,
@@ -104,7 +105,7 @@ public final class JacobianRows {
   /** Whether {@code instruction} is the pullback's {@code Slots.seed(seed, resultAdjoints)}. */
   private static boolean isSeeding(Instruction instruction, Value seed) {
     return instruction.operation().form() == Operation.Form.SLOTS_CALL
-        && instruction.operation().name().equals("seed")
+        && instruction.operation().name().equals(Adjoint.SEED)
         && instruction.arguments().get(0) instanceof Operand.Use use && use.value() == seed;
   }
 
@@ -171,14 +172,8 @@ public final class JacobianRows {
       return false;
     }
     // the adjoint arrays are cleared at the top of each row, or made by the reverse sweep
-    Set<Value> madeAtTop = new HashSet<>();
-    for (List<Statement> sweep : List.of(pieces.forward(), pieces.reverse())) {
-      for (Statement statement : sweep) {
-        if (statement instanceof Instruction instruction) {
-          madeAtTop.add(instruction.result());
-        }
-      }
-    }
+    Set<Value> madeAtTop = madeIn(pieces.forward());
+    madeAtTop.addAll(madeIn(pieces.reverse()));
     if (!madeAtTop.containsAll(pieces.adjointArrays())) {
       return false;
     }
@@ -189,13 +184,19 @@ public final class JacobianRows {
 
   /** The adjoint arrays the forward sweep makes, beside their arrays: cleared for each row. */
   private static List<Value> madeByForward(Adjoint.PullbackPieces pieces) {
+    Set<Value> made = madeIn(pieces.forward());
+    return pieces.adjointArrays().stream().filter(made::contains).toList();
+  }
+
+  /** The values the instructions among {@code statements} make (not those of nested blocks). */
+  private static Set<Value> madeIn(List<Statement> statements) {
     Set<Value> made = new HashSet<>();
-    for (Statement statement : pieces.forward()) {
+    for (Statement statement : statements) {
       if (statement instanceof Instruction instruction) {
         made.add(instruction.result());
       }
     }
-    return pieces.adjointArrays().stream().filter(made::contains).toList();
+    return made;
   }
 
   /**
@@ -253,7 +254,7 @@ public final class JacobianRows {
 
   /** Whether some statement in {@code statements}, at any depth, passes {@code test}. */
   private static boolean any(List<Statement> statements,
-      java.util.function.Predicate<Statement> test) {
+      Predicate<Statement> test) {
     for (Statement statement : statements) {
       if (test.test(statement)) {
         return true;
