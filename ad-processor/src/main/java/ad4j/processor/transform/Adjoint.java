@@ -726,29 +726,26 @@ public final class Adjoint {
   /** A loop counts its trips; an inner loop records the count for the reverse sweep. */
   private void forwardLoop(Loop loop, Block block, List<Statement> out) {
     boolean nested = flow.loopDepth(block) > 0;
-    if (nested && !primalOnly && recomputation.countsTrips(loop, block)) {
-      // the reverse sweep counts the trips again from the loop's start and bound (not the fused
-      // reverse of a checkpointed loop, which takes them from the iteration computed anew)
-      loopBranchBase.push(openBranches.size());
-      Block body = forward(loop.body());
-      loopBranchBase.pop();
-      out.add(new Loop(loop.id(), forward(loop.condition()), loop.test(), loop.testFirst(),
-          body, forward(loop.update()), loop.line()));
-      return;
-    }
+    // the reverse sweep counts a nested loop's trips again from its start and bound where it
+    // can (not the fused reverse of a checkpointed loop, which takes them from the iteration
+    // computed anew): then the loop counts nothing here
+    boolean counted = !(nested && !primalOnly && recomputation.countsTrips(loop, block));
+    List<Statement> body = new ArrayList<>();
     Variable count = tripCounts.get(loop.id());
-    if (count == null) {
-      count = builder.generatedVariable("loop" + loop.id() + "Trips", NumericType.INT);
-      tripCounts.put(loop.id(), count);
-      out.add(new Declare(count, Operand.Constant.zero(NumericType.INT), loop.line()));
+    if (counted) {
+      if (count == null) {
+        count = builder.generatedVariable("loop" + loop.id() + "Trips", NumericType.INT);
+        tripCounts.put(loop.id(), count);
+        out.add(new Declare(count, Operand.Constant.zero(NumericType.INT), loop.line()));
+      }
+      body.addAll(step(count, Operation.ADD, loop.line()));
     }
-    List<Statement> body = new ArrayList<>(step(count, Operation.ADD, loop.line()));
     loopBranchBase.push(openBranches.size());
     body.addAll(forward(loop.body()).statements());
     loopBranchBase.pop();
     out.add(new Loop(loop.id(), forward(loop.condition()), loop.test(), loop.testFirst(),
         new Block(body), forward(loop.update()), loop.line()));
-    if (nested) {
+    if (nested && counted) {
       out.add(new Push(new Operand.Read(count), null));
     }
   }
