@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -62,6 +63,11 @@ final class Recomputation {
   private final Map<Integer, Integer> loopDepths = new HashMap<>();
   /** Per value computed again, the innermost loop whose counter it depends on, or -1. */
   private final Map<Value, Integer> innermostCounters = new HashMap<>();
+  /**
+   * Per nested loop asked about, how the reverse sweep counts its trips again, if it can: the
+   * forward and the reverse sweep both ask.
+   */
+  private final Map<Integer, Optional<Trips>> tripsByLoop = new HashMap<>();
 
   Recomputation(Function function, FlowAnalysis flow) {
     this.flow = flow;
@@ -350,6 +356,11 @@ final class Recomputation {
   }
 
   private Trips trips(Loop loop, Block block) {
+    return tripsByLoop.computeIfAbsent(loop.id(),
+        id -> Optional.ofNullable(analyzeTrips(loop, block))).orElse(null);
+  }
+
+  private Trips analyzeTrips(Loop loop, Block block) {
     Counter counter = counters.get(loop.id());
     if (counter == null || !isAvailableStart(loop, counter) || Math.abs(counter.step()) != 1
         || !loop.testFirst() || !(loop.test() instanceof Operand.Use test)
