@@ -597,11 +597,7 @@ public final class GradClassWriter {
               + " forward-over-reverse\nsweep per slot.\n$L", link, layoutNote())
           .returns(double[][].class)
           .addStatement("int $L = $L", count, slotCount(parameters))
-          .addStatement("double[][] $L = new double[$L][]", hessian, count)
-          // row by row: C2 compiles a two-dimensional new into a call of the runtime
-          .beginControlFlow("for (int $L = 0; $L < $L; $L++)", row, row, count, row)
-          .addStatement("$L[$L] = new double[$L]", hessian, row, count)
-          .endControlFlow()
+          .addCode(newMatrix(hessian, count, count, row))
           .addStatement("$L($L)", hessianIntoName(),
               String.join(", ", append(append(parameters, hessian), count)))
           .addStatement("return $L", hessian)
@@ -819,6 +815,19 @@ public final class GradClassWriter {
           .build();
     }
 
+    /**
+     * {@code double[][] matrix = new double[rows][columns]}, written row by row: C2 compiles a
+     * two-dimensional {@code new} into a call of the runtime, which costs more than the rows.
+     */
+    private static CodeBlock newMatrix(String matrix, String rows, String columns, String row) {
+      return CodeBlock.builder()
+          .addStatement("double[][] $L = new double[$L][]", matrix, rows)
+          .beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", row, row, matrix, row)
+          .addStatement("$L[$L] = new double[$L]", matrix, row, columns)
+          .endControlFlow()
+          .build();
+    }
+
     /** Throws when {@code jacobian} has fewer than {@code rows} rows. */
     private CodeBlock rowCountCheck(String jacobian, String rows) {
       return CodeBlock.builder()
@@ -875,11 +884,7 @@ public final class GradClassWriter {
           .returns(double[][].class)
           .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
           .addStatement("int $L = $L", count, slotCount(parameters))
-          .addStatement("double[][] $L = new double[$L.length][]", jacobian, value)
-          // row by row: C2 compiles a two-dimensional new into a call of the runtime
-          .beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", row, row, jacobian, row)
-          .addStatement("$L[$L] = new double[$L]", jacobian, row, count)
-          .endControlFlow()
+          .addCode(newMatrix(jacobian, value + ".length", count, row))
           .addStatement("$L($L)", jacobianIntoName(),
               String.join(", ", append(append(append(parameters, value + ".length"), jacobian),
                   count)))
