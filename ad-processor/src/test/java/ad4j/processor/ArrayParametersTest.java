@@ -840,16 +840,8 @@ class ArrayParametersTest {
 
   private static Object invoke(String name, boolean generated, Object... arguments)
       throws Exception {
-    Class<?> owner = ARR.get().load(generated ? "com.example.ArrGrad" : "com.example.Arr");
-    for (Method method : owner.getDeclaredMethods()) {
-      if (method.getName().equals(name) && method.getParameterCount() == arguments.length
-          && (method.getParameterCount() == 0
-              || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
-        method.setAccessible(true);
-        return method.invoke(null, arguments);
-      }
-    }
-    throw new AssertionError("no method " + name + " with " + arguments.length + " parameters");
+    return ARR.get().invoke(generated ? "com.example.ArrGrad" : "com.example.Arr", name,
+        arguments);
   }
 
   private static Class<? extends Throwable> thrownBy(String name, boolean generated,

@@ -6,7 +6,6 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -119,15 +118,9 @@ class ArrayProgramsPropertyTest {
 
   private static Object invoke(String name, boolean generated, Object... arguments)
       throws Exception {
-    Class<?> owner = PROGRAMS_CLASS.get().load(
-        generated ? "com.example.ArrayProgramsGrad" : "com.example.ArrayPrograms");
-    for (Method method : owner.getDeclaredMethods()) {
-      if (method.getName().equals(name) && method.getParameterCount() == arguments.length) {
-        method.setAccessible(true);
-        return method.invoke(null, arguments);
-      }
-    }
-    throw new AssertionError("no method " + name);
+    return PROGRAMS_CLASS.get().invoke(
+        generated ? "com.example.ArrayProgramsGrad" : "com.example.ArrayPrograms", name,
+        arguments);
   }
 
   /** Writes one random program {@code static double name(double[] x, double c)}. */

@@ -637,16 +637,7 @@ class SecondOrderTest {
 
   private static Object invoke(String name, boolean generated, Object... arguments)
       throws Exception {
-    Class<?> owner = SECOND.get().load(generated ? "com.example.SecondGrad"
-        : "com.example.Second");
-    for (Method method : owner.getDeclaredMethods()) {
-      if (method.getName().equals(name) && method.getParameterCount() == arguments.length
-          && (method.getParameterCount() == 0
-              || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
-        method.setAccessible(true);
-        return method.invoke(null, arguments);
-      }
-    }
-    throw new AssertionError("no method " + name + " with " + arguments.length + " parameters");
+    return SECOND.get().invoke(generated ? "com.example.SecondGrad" : "com.example.Second",
+        name, arguments);
   }
 }

@@ -16,7 +16,6 @@ import ad4j.processor.testing.TapeIsEmpty;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -310,16 +309,8 @@ class VectorFunctionsTest {
 
   private static Object invoke(String name, boolean generated, Object... arguments)
       throws Exception {
-    Class<?> owner = VEC.get().load(generated ? "com.example.VecGrad" : "com.example.Vec");
-    for (Method method : owner.getDeclaredMethods()) {
-      if (method.getName().equals(name) && method.getParameterCount() == arguments.length
-          && (method.getParameterCount() == 0
-              || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
-        method.setAccessible(true);
-        return method.invoke(null, arguments);
-      }
-    }
-    throw new AssertionError("no method " + name + " with " + arguments.length + " parameters");
+    return VEC.get().invoke(generated ? "com.example.VecGrad" : "com.example.Vec", name,
+        arguments);
   }
 
   /** Fourth-order central differences of the user's method: column j for slot j. */

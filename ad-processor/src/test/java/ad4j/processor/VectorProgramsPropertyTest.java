@@ -6,7 +6,6 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -141,16 +140,9 @@ class VectorProgramsPropertyTest {
 
   private static Object invoke(String name, boolean generated, Object... arguments)
       throws Exception {
-    Class<?> owner = PROGRAMS_CLASS.get().load(
-        generated ? "com.example.VectorProgramsGrad" : "com.example.VectorPrograms");
-    for (Method method : owner.getDeclaredMethods()) {
-      if (method.getName().equals(name) && method.getParameterCount() == arguments.length
-          && (arguments.length == 0 || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
-        method.setAccessible(true);
-        return method.invoke(null, arguments);
-      }
-    }
-    throw new AssertionError("no method " + name);
+    return PROGRAMS_CLASS.get().invoke(
+        generated ? "com.example.VectorProgramsGrad" : "com.example.VectorPrograms", name,
+        arguments);
   }
 
   /** Writes one random program {@code static double[] name(double[] x, double c)}. */

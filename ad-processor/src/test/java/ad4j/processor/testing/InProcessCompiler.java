@@ -203,6 +203,26 @@ public final class InProcessCompiler {
     }
 
     /**
+     * Calls the static method {@code name} of the class {@code binaryName} that takes
+     * {@code arguments.length} parameters, the first not a {@code Tape} (generated classes
+     * overload members with the tape first for the code of callers); private ones included.
+     *
+     * @throws java.lang.reflect.InvocationTargetException what the method throws, wrapped
+     */
+    public Object invoke(String binaryName, String name, Object... arguments) throws Exception {
+      for (java.lang.reflect.Method method : load(binaryName).getDeclaredMethods()) {
+        if (method.getName().equals(name) && method.getParameterCount() == arguments.length
+            && (arguments.length == 0
+                || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
+          method.setAccessible(true); // generated classes are package-private, as the user's
+          return method.invoke(null, arguments);
+        }
+      }
+      throw new AssertionError("no method " + name + " with " + arguments.length
+          + " parameters in " + binaryName);
+    }
+
+    /**
      * The method {@code name} with {@code arity} double parameters of the class
      * {@code userClass} (binary name), with its generated derivatives in {@code gradClass}.
      */
