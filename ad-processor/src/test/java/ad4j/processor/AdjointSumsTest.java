@@ -54,6 +54,19 @@ class AdjointSumsTest {
           return a * a + b * b + c * c;
         }
 
+        /**
+         * The Goldstein–Price function: polynomials whose partials in x and y collect many
+         * multiples of one adjoint.
+         */
+        @Differentiable
+        static double goldsteinPrice(double x, double y) {
+          double s = x + y + 1;
+          double p = 19 - 14 * x + 3 * x * x - 14 * y + 6 * x * y + 3 * y * y;
+          double d = 2 * x - 3 * y;
+          double q = 18 - 32 * x + 12 * x * x + 48 * y - 36 * x * y + 27 * y * y;
+          return (1 + s * s * p) * (30 + d * d * q);
+        }
+
         /** Subtracted and repeated contributions, some cancelling. */
         @Differentiable
         static double signs(double x, double y) {
@@ -105,7 +118,7 @@ class AdjointSumsTest {
       """;
 
   private static final List<String> FUNCTIONS =
-      List.of("square", "four", "beale", "signs", "loop", "rows", "branch");
+      List.of("square", "four", "beale", "goldsteinPrice", "signs", "loop", "rows", "branch");
 
   private static InProcessCompiler.Compiled compiled;
   private static String generated;
@@ -156,6 +169,30 @@ class AdjointSumsTest {
     String beale = method("bealeValueAndGradient");
     assertThat(assignmentsOf("xBar", beale)).isEqualTo(1);
     assertThat(assignmentsOf("yBar", beale)).isEqualTo(1);
+  }
+
+  /**
+   * The contributions that are multiples of one adjoint are summed before one multiplication by
+   * it: Beale's {@code xBar} was {@code cBar * y3 - cBar + bBar * y2 + ...}, six products and
+   * sums on the adjoints; now the partials {@code y3 - 1.0} read the forward sweep only.
+   */
+  @Test
+  void multiplesOfOneAdjointAreFactored() {
+    assertThat(method("bealeValueAndGradient")).contains(
+        "double xBar = cBar * (y3 - 1.0) + bBar * (y2 - 1.0) + aBar * (y - 1.0);\n");
+    // Goldstein–Price: p's and q's partials in x and in y, each read through the adjoints of
+    // the polynomials' terms (t18Bar = qBar * x, t16Bar = -qBar, ...), which are gone
+    String gp = method("goldsteinPriceValueAndGradient");
+    String xBar = gp.substring(gp.indexOf("double xBar = "));
+    xBar = xBar.substring(0, xBar.indexOf('\n'));
+    assertThat(xBar).contains("qBar * (t18 + x * 12.0 - 32.0)");
+    assertThat(xBar).contains("pBar * (y * 6.0 + t4 + (x * 3.0 - 14.0))");
+    for (String gone : List.of("t2Bar", "t4Bar", "t9Bar", "t16Bar", "t18Bar", "t26Bar")) {
+      assertThat(gp).doesNotContain(gone);
+    }
+    // t24Bar = -qBar is read twice (by t23Bar and by yBar): it stays, as does what reads it
+    assertThat(gp).contains("double t24Bar = -qBar;\n");
+    assertThat(gp).contains("double t23Bar = t24Bar * y;\n");
   }
 
   /**

@@ -190,6 +190,18 @@ public final class AdjointSums {
   private record Step(Variable variable, Term term) {}
 
   /**
+   * A contribution as {@code ± adjoint × factors}: the formulas the factors need, by position,
+   * and the positions of what the product replaces (its own formulas, and the declarations of
+   * the adjoints it reads through).
+   */
+  private record Monomial(Variable adjoint, boolean negated, List<Operand> factors,
+      Map<Integer, Instruction> formulas, List<Integer> replaced) {
+    Monomial negate() {
+      return new Monomial(adjoint, !negated, factors, formulas, replaced);
+    }
+  }
+
+  /**
    * A run of contributions to one adjoint: from its declaration ({@code declared}), from zero
    * where the sweep declared or zeroed it ({@code zeroedAt}, the position of
    * {@code double xBar = 0.0} or {@code xBar = 0.0}, or -1), or added to its current value.
@@ -210,6 +222,10 @@ public final class AdjointSums {
     private final List<Statement> statements;
     /** Where each value defined by an instruction of this block is defined. */
     private final Map<Value, Integer> definedAt = new HashMap<>();
+    /** Per value of this block, whether it reads an adjoint: see {@link #readsAdjoint}. */
+    private final Map<Value, Boolean> readsAdjoint = new HashMap<>();
+    /** Where each adjoint declared once in this block, and nowhere nested, is declared. */
+    private final Map<Variable, Integer> declaredAt = new HashMap<>();
     /** Per variable, the positions of the statements that assign it (nested ones included). */
     private final Map<Variable, List<Integer>> assignedAt = new HashMap<>();
     /** The positions whose statement goes away, and the statements that replace others. */
@@ -221,6 +237,9 @@ public final class AdjointSums {
       for (int i = 0; i < statements.size(); i++) {
         if (statements.get(i) instanceof Instruction instruction) {
           definedAt.put(instruction.result(), i);
+        } else if (statements.get(i) instanceof Declare declare
+            && isAdjoint(declare.variable())) {
+          declaredAt.put(declare.variable(), i);
         }
         Set<Variable> assigned = new HashSet<>();
         assigned(statements.get(i), assigned);
@@ -351,6 +370,7 @@ public final class AdjointSums {
       }
       // equal contributions of the same sign: one term times their count
       List<Term> kept = new ArrayList<>();
+      List<Boolean> keptWhole = new ArrayList<>();
       List<Integer> counts = new ArrayList<>();
       Map<List<Object>, Integer> keptAt = new HashMap<>();
       for (int k = 0; k < run.terms().size(); k++) {
@@ -365,19 +385,13 @@ public final class AdjointSums {
             keptAt.put(key, kept.size());
           }
           kept.add(term);
+          keptWhole.add(whole.get(k));
           counts.add(1);
           moved.putAll(parts.get(k));
         }
       }
       Site site = Site.formulas(builder, line);
-      List<Signed> signed = new ArrayList<>();
-      for (int k = 0; k < kept.size(); k++) {
-        Operand operand = kept.get(k).operand();
-        if (counts.get(k) > 1) {
-          operand = site.times(operand, Site.number(counts.get(k)));
-        }
-        signed.add(new Signed(operand, kept.get(k).negated()));
-      }
+      List<Signed> signed = factored(kept, counts, keptWhole, end, run.variable(), moved, site);
       Signed total = balanced(signed, 0, signed.size(), site);
       Operand value;
       if (run.fromZero()) {
@@ -402,6 +416,165 @@ public final class AdjointSums {
         }
       }
       replaced.put(end, replacement);
+    }
+
+    /**
+     * The run's terms as signed operands, each counted term times its count, with the terms
+     * that are multiples of one adjoint factored: {@code qBar * t18 + t18Bar * 12.0 - t16Bar *
+     * 32.0}, where {@code t18Bar = qBar * x} and {@code t16Bar = -qBar} are read nowhere else,
+     * becomes {@code qBar * (t18 + x * 12.0 - 32.0)}. That is the statement's local partial
+     * derivative (here of {@code q = 18 - 32x + 12x² + ...} in {@code x}) summed before one
+     * multiplication by its adjoint, as a hand-written gradient does: the partial reads only
+     * values of the forward sweep, so it is computed off the chain that waits for the adjoint,
+     * and the adjoints of the statement's subexpressions are no longer computed one by one.
+     * A group of one term stays as it was. Positions of formulas that move to the end are put
+     * into {@code moved}; those of the factored terms' products and of the subexpressions'
+     * adjoints they replace are removed.
+     */
+    private List<Signed> factored(List<Term> kept, List<Integer> counts, List<Boolean> whole,
+        int end, Variable variable, Map<Integer, Instruction> moved, Site site) {
+      Map<Variable, List<Integer>> byAdjoint = new LinkedHashMap<>();
+      Map<Integer, Monomial> monomials = new HashMap<>();
+      for (int k = 0; k < kept.size(); k++) {
+        if (!whole.get(k)) {
+          continue;
+        }
+        Monomial monomial = monomial(kept.get(k).operand(), kept.get(k).position(), end,
+            variable);
+        if (monomial != null) {
+          monomials.put(k, monomial);
+          byAdjoint.computeIfAbsent(monomial.adjoint(), a -> new ArrayList<>()).add(k);
+        }
+      }
+      List<Signed> signed = new ArrayList<>();
+      Set<Integer> grouped = new HashSet<>();
+      for (Map.Entry<Variable, List<Integer>> group : byAdjoint.entrySet()) {
+        if (group.getValue().size() < 2) {
+          continue;
+        }
+        List<Signed> partials = new ArrayList<>();
+        for (int k : group.getValue()) {
+          Monomial monomial = monomials.get(k);
+          Operand partial = null;
+          for (Operand factor : monomial.factors()) {
+            partial = partial == null ? factor : site.times(partial, factor);
+          }
+          if (counts.get(k) > 1) {
+            partial = partial == null ? Site.number(counts.get(k))
+                : site.times(partial, Site.number(counts.get(k)));
+          }
+          partials.add(new Signed(partial == null ? Site.number(1) : partial,
+              kept.get(k).negated() != monomial.negated()));
+          moved.putAll(monomial.formulas());
+          moved.keySet().removeAll(monomial.replaced());
+          removed.addAll(monomial.replaced());
+          grouped.add(k);
+        }
+        Signed sum = balanced(partials, 0, partials.size(), site);
+        signed.add(new Signed(site.times(new Operand.Read(group.getKey()), sum.operand()),
+            sum.negated()));
+      }
+      for (int k = 0; k < kept.size(); k++) {
+        if (grouped.contains(k)) {
+          continue;
+        }
+        Operand operand = kept.get(k).operand();
+        if (counts.get(k) > 1) {
+          operand = site.times(operand, Site.number(counts.get(k)));
+        }
+        signed.add(new Signed(operand, kept.get(k).negated()));
+      }
+      return signed;
+    }
+
+    /**
+     * {@code operand}, used at {@code position}, as ± one adjoint times factors that read no
+     * adjoint, through products, negations and the declarations of adjoints read only there
+     * (each of one such monomial); or null. The adjoint and the factors must be readable at
+     * {@code end} still, and the factors' formulas movable there.
+     */
+    private Monomial monomial(Operand operand, int position, int end, Variable variable) {
+      if (operand instanceof Operand.Read read && isAdjoint(read.variable())) {
+        Variable adjoint = read.variable();
+        Integer at = declaredAt.get(adjoint);
+        if (at != null && at < position && readCounts.getOrDefault(adjoint, 0) == 1
+            && !stored.contains(adjoint)) {
+          Declare declare = (Declare) statements.get(at);
+          Monomial inner = declare.initial() == null ? null
+              : monomial(declare.initial(), at, end, variable);
+          if (inner != null) {
+            inner.replaced().add(at);
+            return inner;
+          }
+        }
+        if (adjoint == variable || writtenBetween(adjoint, position, end)) {
+          return null;
+        }
+        return new Monomial(adjoint, false, new ArrayList<>(), new TreeMap<>(),
+            new ArrayList<>());
+      }
+      if (!(operand instanceof Operand.Use use) || !definedAt.containsKey(use.value())
+          || use.value().origin() != Value.Origin.FORMULA
+          || uses.getOrDefault(use.value(), 0) != 1) {
+        return null;
+      }
+      int at = definedAt.get(use.value());
+      Instruction instruction = (Instruction) statements.get(at);
+      Monomial monomial = null;
+      if (instruction.operation().equals(Operation.NEGATE)) {
+        Monomial inner = monomial(instruction.arguments().get(0), at, end, variable);
+        monomial = inner == null ? null : inner.negate();
+      } else if (instruction.operation().equals(Operation.MULTIPLY)
+          && instruction.result().type() == NumericType.DOUBLE) {
+        for (int side = 0; side < 2 && monomial == null; side++) {
+          Operand other = instruction.arguments().get(1 - side);
+          Map<Integer, Instruction> formulas = new TreeMap<>();
+          if (readsAdjoint(other)
+              || !collect(other, at, end, variable, formulas)) {
+            continue;
+          }
+          monomial = monomial(instruction.arguments().get(side), at, end, variable);
+          if (monomial != null) {
+            monomial.factors().add(other);
+            monomial.formulas().putAll(formulas);
+          }
+        }
+      }
+      if (monomial != null) {
+        monomial.replaced().add(at);
+      }
+      return monomial;
+    }
+
+    /**
+     * Whether {@code operand} reads an adjoint, through the instructions of this block (a value
+     * from elsewhere counts when it is named after another, as adjoint values are).
+     */
+    private boolean readsAdjoint(Operand operand) {
+      if (operand instanceof Operand.Read read) {
+        return isAdjoint(read.variable());
+      }
+      if (!(operand instanceof Operand.Use use)) {
+        return false;
+      }
+      Integer at = definedAt.get(use.value());
+      if (at == null) {
+        return use.value().origin() == Value.Origin.DERIVED
+            || use.value().origin() == Value.Origin.GENERATED;
+      }
+      // remembered: values shared by several formulas would be visited once per path
+      Boolean known = readsAdjoint.get(use.value());
+      if (known == null) {
+        known = false;
+        for (Operand argument : ((Instruction) statements.get(at)).arguments()) {
+          if (readsAdjoint(argument)) {
+            known = true;
+            break;
+          }
+        }
+        readsAdjoint.put(use.value(), known);
+      }
+      return known;
     }
 
     /**
