@@ -105,6 +105,15 @@ class VectorFunctionsTest {
       "    r[1] = x[0] - norm(x[1], x[2]);",
       "    return r;",
       "  }",
+      // a length the method fixes, more rows than slots: the matrix is made first, then the
+      // value's forward sweep and forward mode per slot
+      "  @Differentiable static double[] spread(double a) {",
+      "    double[] out = new double[3];",
+      "    out[0] = a * a;",
+      "    out[1] = Math.sin(a) * out[0];",
+      "    out[2] = 1 / a;",
+      "    return out;",
+      "  }",
       "  @Differentiable static double[] matVec(double[][] a, double[] v, int rows) {",
       "    double[] out = new double[rows];",
       "    for (int i = 0; i < rows; i++) {",
@@ -142,6 +151,7 @@ class VectorFunctionsTest {
         call("windows", new Object[] {new double[] {0.7, -1.3, 0.4, 1.1, -0.6}}, true),
         call("named", new Object[] {new double[] {0.7, -1.3, 0.4}, 0.6, -0.8}, true, true, true),
         call("withCalls", new Object[] {new double[] {0.7, -1.3, 0.4}}, true),
+        call("spread", new Object[] {0.8}, true),
         call("matVec", new Object[] {new double[][] {{0.3, -0.6, 1.1}, {0.2, 0.9, -1.4}},
             new double[] {0.5, -0.25, 0.75}, 2}, true, true, false));
   }
@@ -243,6 +253,33 @@ class VectorFunctionsTest {
         .getCharContent(true).toString();
     assertThat(generated).contains("one reverse sweep per row");
     assertThat(generated).contains("one forward sweep per slot");
+  }
+
+  /**
+   * {@code mJacobian} of a method that fixes its result's length ({@code new double[2]}, an
+   * array initializer) makes the matrix first and takes the value and the rows from one forward
+   * sweep; with a length it learns from its arguments it computes the value first.
+   */
+  @Test
+  void aFixedResultLengthSparesTheJacobianTheValueFirst() throws Exception {
+    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    for (String name : List.of("polar", "mixed", "windows", "seedExample", "named", "spread")) {
+      String member = member(generated, "static double[][] " + name + "Jacobian(");
+      assertWithMessage(name).that(member).doesNotContain(name + "Value(");
+      assertWithMessage(name).that(member).contains(name + "JacobianRows(");
+    }
+    assertThat(member(generated, "static double[][] polarJacobian("))
+        .contains("double[][] jacobian = new double[2][];");
+    assertThat(member(generated, "static double[][] matVecJacobian("))
+        .contains("matVecValue(");
+  }
+
+  /** The text of the generated member that starts with {@code head}, up to its end. */
+  private static String member(String generated, String head) {
+    int start = generated.indexOf(head);
+    assertWithMessage(head).that(start).isAtLeast(0);
+    return generated.substring(start, generated.indexOf("\n  }\n", start));
   }
 
   @Test

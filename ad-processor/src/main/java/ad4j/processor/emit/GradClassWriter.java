@@ -11,6 +11,7 @@ import ad4j.processor.transform.DeadCode;
 import ad4j.processor.transform.FlowAnalysis;
 import ad4j.processor.transform.Guards;
 import ad4j.processor.transform.JacobianRows;
+import ad4j.processor.transform.ResultLength;
 import ad4j.processor.transform.LongBlocks;
 import ad4j.processor.transform.SegmentCalls;
 import ad4j.processor.transform.Segments;
@@ -24,8 +25,9 @@ import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
@@ -875,13 +877,31 @@ public final class GradClassWriter {
       String jacobian = names.fresh("jacobian");
       String count = names.fresh("slots");
       String row = names.fresh("row");
-      return start(function.name() + "Jacobian", parameters)
+      MethodSpec.Builder method = start(function.name() + "Jacobian", parameters)
           .addJavadoc("Returns the Jacobian of $L\nat the given point: a new matrix whose"
               + " element {@code [i][j]} is the partial derivative\nof the result's element"
               + " {@code i} with respect to slot {@code j}. Computed by one reverse sweep per\n"
               + "element of the result or one forward sweep per slot, whichever is fewer.\n$L",
               link, layoutNote())
-          .returns(double[][].class)
+          .returns(double[][].class);
+      OptionalInt rows = ResultLength.of(function);
+      if (rowsProgram != null && rows.isPresent()) {
+        // the method fixes its result's length: the matrix is made first, and one forward
+        // sweep gives the value and the rows together (forward mode still needs the value)
+        return method
+            .addStatement("int $L = $L", count, slotCount(parameters))
+            .addCode(newMatrix(jacobian, Integer.toString(rows.getAsInt()), count, row))
+            .addStatement("double[] $L = $L($L)", value, jacobianRowsName(),
+                String.join(", ", append(append(parameters, jacobian), count)))
+            .beginControlFlow("if ($L.length > $L)", value, count)
+            .addStatement("$L($L)", jacobianIntoName(),
+                String.join(", ", append(append(append(parameters, value + ".length"), jacobian),
+                    count)))
+            .endControlFlow()
+            .addStatement("return $L", jacobian)
+            .build();
+      }
+      return method
           .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
           .addStatement("int $L = $L", count, slotCount(parameters))
           .addCode(newMatrix(jacobian, value + ".length", count, row))
