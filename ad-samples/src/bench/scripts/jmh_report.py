@@ -377,7 +377,13 @@ def render_run(L, heading, t, info, functions, straight_line_means):
 STRAIGHT_LINE_AB = [
     ("accumulation-ab", "Adjoint accumulation (issue 14): straight-line functions before and after",
      "`transform/AdjointSums` sums the contributions to each adjoint once, as a balanced sum, and "
-     "equal contributions as one term times their count"),
+     "equal contributions as one term times their count",
+     "the machine was shared: see the observations below"),
+    ("factoring-ab", "Adjoint factoring (issue 14): straight-line functions before and after",
+     "`transform/AdjointSums` sums the contributions that are multiples of one adjoint before one "
+     "multiplication by it (`qBar * (t18 + x * 12.0 - 32.0)`, the statement's local partial, "
+     "in place of the adjoints of its terms one by one)",
+     "nothing else ran on the machine"),
 ]
 
 
@@ -386,7 +392,7 @@ def render_straight_line_ab(L, results):
     by class in one session (compare-builds.sh), possibly several times (the folder and its
     subfolders round*): per run the ratio of the two benchmarks of one JVM, then the median over
     the runs, with the geometric means of the medians."""
-    for folder, heading, change in STRAIGHT_LINE_AB:
+    for folder, heading, change, conditions in STRAIGHT_LINE_AB:
         base = os.path.join(results, folder)
         runs = []
         for d in [base] + sorted(glob.glob(os.path.join(base, "round*"))):
@@ -417,8 +423,7 @@ def render_straight_line_ab(L, results):
                  f"ad-samples/src/bench/compare-builds.sh BEFORE AFTER DIR` (the two builds' benchmarks "
                  f"of one class one after the other, `-prof gc`), JDK {jdk}; {len(runs)} runs: {settings}. "
                  "Per run, reverse / primal is the ratio of the two benchmarks of one JMH invocation; "
-                 "the table gives its median over the runs and its range (the machine was shared: "
-                 "see the observations below).\n")
+                 f"the table gives its median over the runs and its range ({conditions}).\n")
         L.append("| function | runs | primal ns before | reverse ns before | **before / primal** (range) | "
                  "primal ns after | reverse ns after | **after / primal** (range) | B/op after |")
         L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
