@@ -792,6 +792,19 @@ public final class GradClassWriter {
       return function.name() + "PrepareRows" + segmentSuffix;
     }
 
+    /** {@code fJacobianRows(params, jacobian, slots)}, the call of {@link #jacobianRows}. */
+    private String jacobianRowsCall(List<String> parameters, String jacobian, String count) {
+      return jacobianRowsName() + "("
+          + String.join(", ", append(append(parameters, jacobian), count)) + ")";
+    }
+
+    /** {@code fJacobianInto(params, rows, jacobian, slots)}, the call of {@link #jacobianInto}. */
+    private String jacobianIntoCall(List<String> parameters, String rows, String jacobian,
+        String count) {
+      return jacobianIntoName() + "("
+          + String.join(", ", append(append(append(parameters, rows), jacobian), count)) + ")";
+    }
+
     /**
      * {@code private static double[] fJacobianRows(params, double[][] jacobian, int slots)}:
      * the program of {@link JacobianRows}, one forward sweep and then one reverse sweep per row.
@@ -921,12 +934,9 @@ public final class GradClassWriter {
         return method
             .addStatement("int $L = $L", count, slotCount(parameters))
             .addCode(newMatrix(jacobian, Integer.toString(rows.getAsInt()), count, row))
-            .addStatement("double[] $L = $L($L)", value, jacobianRowsName(),
-                String.join(", ", append(append(parameters, jacobian), count)))
+            .addStatement("double[] $L = $L", value, jacobianRowsCall(parameters, jacobian, count))
             .beginControlFlow("if ($L.length > $L)", value, count)
-            .addStatement("$L($L)", jacobianIntoName(),
-                String.join(", ", append(append(append(parameters, value + ".length"), jacobian),
-                    count)))
+            .addStatement("$L", jacobianIntoCall(parameters, value + ".length", jacobian, count))
             .endControlFlow()
             .addStatement("return $L", jacobian)
             .build();
@@ -935,9 +945,7 @@ public final class GradClassWriter {
           .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
           .addStatement("int $L = $L", count, slotCount(parameters))
           .addCode(newMatrix(jacobian, value + ".length", count, row))
-          .addStatement("$L($L)", jacobianIntoName(),
-              String.join(", ", append(append(append(parameters, value + ".length"), jacobian),
-                  count)))
+          .addStatement("$L", jacobianIntoCall(parameters, value + ".length", jacobian, count))
           .addStatement("return $L", jacobian)
           .build();
     }
@@ -959,17 +967,15 @@ public final class GradClassWriter {
               jacobian)
           .returns(double[].class)
           .addParameter(double[][].class, jacobian);
-      String into = jacobianIntoName() + "(" + String.join(", ",
-          append(append(append(parameters, value + ".length"), jacobian), count)) + ")";
+      String into = jacobianIntoCall(parameters, value + ".length", jacobian, count);
       if (rowsProgram != null) {
         // the reverse sweeps share one forward sweep; forward mode needs the value first
         return method
             .addStatement("int $L = $L", count, slotCount(parameters))
-            .addStatement("double[] $L = $L($L)", value, jacobianRowsName(),
-                String.join(", ", append(append(parameters, jacobian), count)))
+            .addStatement("double[] $L = $L", value, jacobianRowsCall(parameters, jacobian, count))
             .beginControlFlow("if ($L.length > $L)", value, count)
             .addCode(rowCountCheck(jacobian, value + ".length"))
-            .addStatement(into)
+            .addStatement("$L", into)
             .endControlFlow()
             .addStatement("return $L", value)
             .build();
@@ -978,7 +984,7 @@ public final class GradClassWriter {
           .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
           .addStatement("int $L = $L", count, slotCount(parameters))
           .addCode(rowCountCheck(jacobian, value + ".length"))
-          .addStatement(into)
+          .addStatement("$L", into)
           .addStatement("return $L", value)
           .build();
     }
@@ -1013,8 +1019,7 @@ public final class GradClassWriter {
       if (rowsProgram != null) {
         code.beginControlFlow("if ($L <= $L)", rows, count)
             .add("// one forward sweep, then one reverse sweep per row\n")
-            .addStatement("$L($L)", jacobianRowsName(),
-                String.join(", ", append(append(parameters, jacobian), count)))
+            .addStatement("$L", jacobianRowsCall(parameters, jacobian, count))
             .addStatement("return")
             .endControlFlow();
       }
