@@ -224,7 +224,7 @@ public final class AdjointSums {
     private final Map<Value, Integer> definedAt = new HashMap<>();
     /** Per value of this block, whether it reads an adjoint: see {@link #readsAdjoint}. */
     private final Map<Value, Boolean> readsAdjoint = new HashMap<>();
-    /** Where each adjoint declared once in this block, and nowhere nested, is declared. */
+    /** Where each adjoint declared in this block (not in its nested blocks) is declared. */
     private final Map<Variable, Integer> declaredAt = new HashMap<>();
     /** Per variable, the positions of the statements that assign it (nested ones included). */
     private final Map<Variable, List<Integer>> assignedAt = new HashMap<>();
@@ -459,10 +459,7 @@ public final class AdjointSums {
           for (Operand factor : monomial.factors()) {
             partial = partial == null ? factor : site.times(partial, factor);
           }
-          if (counts.get(k) > 1) {
-            partial = partial == null ? Site.number(counts.get(k))
-                : site.times(partial, Site.number(counts.get(k)));
-          }
+          partial = counted(partial, counts.get(k), site);
           partials.add(new Signed(partial == null ? Site.number(1) : partial,
               kept.get(k).negated() != monomial.negated()));
           moved.putAll(monomial.formulas());
@@ -478,13 +475,21 @@ public final class AdjointSums {
         if (grouped.contains(k)) {
           continue;
         }
-        Operand operand = kept.get(k).operand();
-        if (counts.get(k) > 1) {
-          operand = site.times(operand, Site.number(counts.get(k)));
-        }
-        signed.add(new Signed(operand, kept.get(k).negated()));
+        signed.add(new Signed(counted(kept.get(k).operand(), counts.get(k), site),
+            kept.get(k).negated()));
       }
       return signed;
+    }
+
+    /**
+     * {@code operand} times {@code count}, a term that occurs {@code count} times; null (a
+     * product of no factors) stands for 1, and stays null when counted once.
+     */
+    private static Operand counted(Operand operand, int count, Site site) {
+      if (count == 1) {
+        return operand;
+      }
+      return operand == null ? Site.number(count) : site.times(operand, Site.number(count));
     }
 
     /**
