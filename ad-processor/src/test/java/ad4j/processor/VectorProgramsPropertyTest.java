@@ -5,6 +5,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.PropertySeeds;
 import ad4j.processor.testing.TapeIsEmpty;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @ExtendWith(TapeIsEmpty.class)
 class VectorProgramsPropertyTest {
   private static final int PROGRAMS = 40;
-  private static final long SEED = Long.parseLong(
-      System.getProperty("ad4j.seed", "20261127").trim());
+  private static final long SEED = PropertySeeds.programsSeed(20261127);
   private static final List<String> BODIES = new ArrayList<>();
 
   static {

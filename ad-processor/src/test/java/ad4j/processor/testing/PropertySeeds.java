@@ -26,6 +26,15 @@ public final class PropertySeeds {
 
   private PropertySeeds() {}
 
+  /**
+   * The seed of a test that draws its own fixed set of programs (a parameterized test, not a
+   * jqwik property): {@code -Dad4j.seed=...} when given, else {@code own}, on CI as anywhere.
+   */
+  public static long programsSeed(long own) {
+    String requested = System.getProperty("ad4j.seed");
+    return requested != null && !requested.isBlank() ? Long.parseLong(requested.trim()) : own;
+  }
+
   /** Sets the property's seed as described above; leaves jqwik's fresh seed otherwise. */
   public static void apply(PropertyLifecycleContext context) {
     String requested = System.getProperty("ad4j.seed");
