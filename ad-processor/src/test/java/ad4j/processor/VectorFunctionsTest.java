@@ -275,6 +275,33 @@ class VectorFunctionsTest {
         .contains("matVecValue(");
   }
 
+  /**
+   * A {@code $} in a parameter's name is Java, written as it is: the calls of the rows program
+   * and of {@code fJacobianInto} once took it for a format and stopped the generation with an
+   * internal error.
+   */
+  @Test
+  void aDollarInAParameterNameIsWrittenAsItIs() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Dollar", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Dollar {",
+            "  @Differentiable static double[] f(double[] a$b) {",
+            "    double[] r = new double[2];",
+            "    r[0] = a$b[0] * a$b[1];",
+            "    r[1] = Math.sin(a$b[0]);",
+            "    return r;",
+            "  }",
+            "}"));
+    double[] a = {0.7, -1.3};
+    double[][] jacobian = (double[][]) compiled.invoke("com.example.DollarGrad", "fJacobian",
+        (Object) a);
+    assertThat(jacobian[0]).usingTolerance(1e-15).containsExactly(a[1], a[0]).inOrder();
+    assertThat(jacobian[1]).usingTolerance(1e-15).containsExactly(Math.cos(a[0]), 0.0)
+        .inOrder();
+  }
+
   /** The text of the generated member that starts with {@code head}, up to its end. */
   private static String member(String generated, String head) {
     int start = generated.indexOf(head);
