@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
  */
 class SplitSweepTest {
   private static final int HOTSPOT_LIMIT = 8000;
-  private static final int JVM_LIMIT = 65535;
 
   /** {@code lines} statements of a chain in two inputs; at 150 its whole sweep passes 64 KB. */
   private static String chain(String name, int lines) {
@@ -64,12 +63,7 @@ class SplitSweepTest {
     assertThat(sizes.keySet().stream().filter(m -> m.startsWith("shortishForward")).toList())
         .isEmpty();
     for (Map.Entry<String, Integer> method : sizes.entrySet()) {
-      // the looped sweep's parts hand many recorded values back to the code around its loop
-      // (in the sweep or, cut too, in one of its parts): it compiles (its whole sweep would
-      // pass the JVM's 64 KB) but stays over HotSpot's limit
-      int limit = method.getKey().startsWith("loopedHessianSweep")
-          || method.getKey().startsWith("loopedPullbackTangent") ? JVM_LIMIT : HOTSPOT_LIMIT;
-      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(limit);
+      assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
     }
   }
 

@@ -51,7 +51,9 @@ import java.util.Set;
  *       loop carries) it pushes onto the tape at its end, and the caller takes them back at
  *       once, so the tape is as it would be without the cut;
  *   <li>a part holds no {@code return} and no {@code break} or {@code continue} of a loop
- *       outside it: such statements stay in the caller (their nested blocks may be cut in turn).
+ *       outside it: such statements stay in the caller (their nested blocks may be cut in turn);
+ *   <li>where the parts' calls, with what they hand back, are still longer than a part, they
+ *       are cut in turn: parts then call parts.
  * </ul>
  *
  * <p>Values taken off the tape that the printer would write inline where they are read (formula
@@ -356,13 +358,19 @@ public final class LongBlocks {
     List<List<Statement>> cut = new ArrayList<>();
     List<Statement> part = new ArrayList<>();
     int partStatements = 0;
+    // formulas of the part not read yet: a formula is written where it is read, not cut off
+    // from it (a long sum stays whole, and so does its tangent, stored after the sum)
+    Set<Value> unread = newIdentitySet();
     for (Statement statement : run) {
       part.add(statement);
       partStatements += size(List.of(statement));
-      // a formula is written where it is read: not cut off from it (a long sum stays whole)
-      boolean formula = statement instanceof Instruction instruction
-          && instruction.result().origin() == Value.Origin.FORMULA;
-      if (partStatements >= target && !formula) {
+      Map<Object, Integer> reads = new IdentityHashMap<>();
+      count(new Block(List.of(statement)), reads);
+      unread.removeAll(reads.keySet());
+      if (statement instanceof Instruction instruction && isFormula(instruction)) {
+        unread.add(instruction.result());
+      }
+      if (partStatements >= target && unread.isEmpty()) {
         cut.add(part);
         part = new ArrayList<>();
         partStatements = 0;
@@ -385,7 +393,31 @@ public final class LongBlocks {
         result.addAll(outline(statements, outsideLoops && inPlace));
       }
     }
+    // The parts' calls, with the values each hands back, are a run of their own. Where it is
+    // still longer than a part (a loop body of some hundreds of statements, or a second-order
+    // sweep's, whose parts hand back many values), it is cut in turn, into parts that call the
+    // first ones; only when longer than a part of the default size, so that the tiny parts the
+    // processor's tests ask for (-Aad4j.partSize=3) are not cut again and again, and only while
+    // that shortens it.
+    if (!(outsideLoops && inPlace) && size(result) > Math.max(partSize, PART_SIZE)
+        && size(result) < size) {
+      return cutRun(result, outsideLoops);
+    }
     return result;
+  }
+
+  /**
+   * Whether the instruction makes a piece of a formula, read once where it is used: a formula
+   * value, or the tangent of one that is read once (a second-order sweep's {@code aBarDot =
+   * aBarDot + (t1BarDot * x1 + x1Dot * t1Bar + ...)}, whose pieces {@link Tangent} names after
+   * the formulas they are the tangents of). Its sum is spread and kept whole as the formula's.
+   */
+  private boolean isFormula(Instruction instruction) {
+    Value result = instruction.result();
+    return result.origin() == Value.Origin.FORMULA
+        || result.origin() == Value.Origin.DERIVED && result.base() != null
+            && result.base().origin() == Value.Origin.FORMULA
+            && uses.getOrDefault(result, 0) == 1;
   }
 
   /**
@@ -408,8 +440,7 @@ public final class LongBlocks {
         partOf.put(value, k);
       }
       for (Statement statement : parts.get(k)) {
-        if (statement instanceof Instruction instruction
-            && instruction.result().origin() == Value.Origin.FORMULA) {
+        if (statement instanceof Instruction instruction && isFormula(instruction)) {
           formulas.put(instruction.result(), instruction);
         }
       }
@@ -518,7 +549,7 @@ public final class LongBlocks {
     List<Instruction> tree = new ArrayList<>();
     Instruction root;
     if (statement instanceof Instruction instruction) {
-      if (instruction.result().origin() == Value.Origin.FORMULA) {
+      if (isFormula(instruction)) {
         return; // a piece of a sum, or a sum written where it is read
       }
       root = instruction;
