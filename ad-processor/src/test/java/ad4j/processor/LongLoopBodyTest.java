@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -274,6 +275,65 @@ class LongLoopBodyTest {
         assertWithMessage("[%s][%s]", i, j).that(rows[i][j])
             .isWithin(1e-12 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
       }
+    }
+  }
+
+  /**
+   * The second-order sweeps of loops with branches, breaks and nested loops, every block cut
+   * into parts of three statements ({@code -Aad4j.partSize=3}): the sums into the adjoints and
+   * their tangents spread over many parts, parts calling parts. Their Hessian-vector products
+   * are those of the uncut build (up to the order of the sums' additions) and the central
+   * differences of the gradient.
+   */
+  @Test
+  void secondOrderSweepsCutIntoTinyPartsGiveTheSameHessianVectorProducts() throws Exception {
+    String walk = branchingLoop(20).replace("@Differentiable", "@Differentiable(order = 2)");
+    String early = breakingAndNestedLoops(16)
+        .replace("@Differentiable", "@Differentiable(order = 2)");
+    Compiled cutWalk = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror", "-Aad4j.partSize=3"), "com.example.Walk", walk);
+    Compiled wholeWalk = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Walk", walk);
+    Compiled cutEarly = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror", "-Aad4j.partSize=3"), "com.example.Early", early);
+    Compiled wholeEarly = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Early", early);
+    assertThat(cutWalk.compilation().generatedSourceFile("com.example.WalkGrad").orElseThrow()
+        .getCharContent(true).toString()).containsMatch("walkHessianSweepPart\\d+\\(tape");
+    double[][] points = {{0.3, 0.2, 0.99, 0.98}, {-0.4, 0.5, 0.9, 1.01}, {0.3, 0.2, 0.5, 1.0}};
+    double[] v = {0.4, -0.7, 0.2, 0.5};
+    for (double[] point : points) {
+      checkHessianVector(cutWalk, wholeWalk, "com.example.WalkGrad", "walk", point, v);
+      checkHessianVector(cutEarly, wholeEarly, "com.example.EarlyGrad", "early", point, v);
+      checkHessianVector(cutEarly, wholeEarly, "com.example.EarlyGrad", "nested", point, v);
+    }
+  }
+
+  private static void checkHessianVector(Compiled cut, Compiled whole, String grad, String name,
+      double[] point, double[] v) throws Exception {
+    Object[] arguments = {point[0], point[1], point[2], point[3], v};
+    double[] product = (double[]) cut.invoke(grad, name + "HessianVector", arguments);
+    double[] reference = (double[]) whole.invoke(grad, name + "HessianVector", arguments);
+    double[] difference = new double[4];
+    double h = 1e-5;
+    double[] weights = {1, -8, 8, -1};
+    double[] steps = {-2, -1, 1, 2};
+    for (int s = 0; s < 4; s++) {
+      double[] gradient = (double[]) whole.invoke(grad, name + "Gradient",
+          point[0] + steps[s] * h * v[0], point[1] + steps[s] * h * v[1],
+          point[2] + steps[s] * h * v[2], point[3] + steps[s] * h * v[3]);
+      for (int i = 0; i < 4; i++) {
+        difference[i] += weights[s] * gradient[i] / (12 * h);
+      }
+    }
+    for (int i = 0; i < 4; i++) {
+      double scale = Math.max(1, Math.abs(reference[i]));
+      assertWithMessage("(H v)[%s] of %s at %s, cut against whole", i, name,
+          Arrays.toString(point)).that(product[i]).isWithin(1e-12 * scale)
+          .of(reference[i]);
+      assertWithMessage("(H v)[%s] of %s at %s, against differences", i, name,
+          Arrays.toString(point)).that(product[i]).isWithin(1e-5 * scale)
+          .of(difference[i]);
     }
   }
 
