@@ -80,6 +80,13 @@ public final class Adjoint {
   public static final String FORWARD_NOTE = "forward sweep";
   public static final String REVERSE_NOTE = "reverse sweep";
 
+  /**
+   * The links from which an {@code if / else if} chain outside loops records the number of its
+   * piece ({@link #longChain}); shorter chains keep their conditions for the reverse sweep, as
+   * users write them.
+   */
+  static final int LONG_CHAIN = 32;
+
   /** An adjoint: a variable being summed into, or an operand passed on unchanged. */
   private record AdjointValue(Operand shared, Variable variable) {
     Operand expression() {
@@ -96,6 +103,11 @@ public final class Adjoint {
   private final Map<Value, AdjointValue> adjoints = new HashMap<>();
   private final Map<Variable, Variable> variableAdjoints = new HashMap<>();
   private final Map<Integer, Variable> tripCounts = new HashMap<>();
+  /**
+   * For each long {@code if / else if} chain outside loops (by its first link's id), the variable
+   * that holds the number of the piece the forward sweep took: see {@link #longChain}.
+   */
+  private final Map<Integer, Variable> chainPieces = new HashMap<>();
   /** Per block of the reverse sweep, the values taken back from the tape. */
   private final Map<Block, Map<Value, Operand>> restored = new IdentityHashMap<>();
   /** The branches the forward sweep is inside, innermost first: true in a then-block. */
@@ -502,10 +514,23 @@ public final class Adjoint {
     return false;
   }
 
-  /** The trip counts of loops outside loops, read by the reverse sweep wherever it is. */
+  /**
+   * The trip counts of loops outside loops, and the piece numbers of long chains outside loops
+   * ({@link #longChain}), read by the reverse sweep wherever it is.
+   */
   private void declareTopLevelTripCounts(Block block, List<Statement> out) {
     for (Statement statement : block.statements()) {
-      if (statement instanceof If branch) {
+      List<If> chain = statement instanceof If head ? longChain(head, block) : List.of();
+      if (!chain.isEmpty()) {
+        Variable piece = builder.generatedVariable("chain" + chain.get(0).id() + "Piece",
+            NumericType.INT);
+        chainPieces.put(chain.get(0).id(), piece);
+        out.add(new Declare(piece, Operand.Constant.zero(NumericType.INT), null));
+        for (If link : chain) {
+          declareTopLevelTripCounts(link.thenBlock(), out);
+        }
+        declareTopLevelTripCounts(chain.get(chain.size() - 1).elseBlock(), out);
+      } else if (statement instanceof If branch) {
         declareTopLevelTripCounts(branch.thenBlock(), out);
         declareTopLevelTripCounts(branch.elseBlock(), out);
       } else if (statement instanceof Loop loop) {
@@ -566,10 +591,13 @@ public final class Adjoint {
         }
       } else if (statement instanceof If branch) {
         List<If> chain = recording ? chain(branch, block) : List.of();
-        if (chain.isEmpty()) {
+        Variable piece = chainPieces.get(branch.id());
+        if (piece != null) {
+          out.add(forwardChain(longChain(branch, block), 0, piece));
+        } else if (chain.isEmpty()) {
           forwardIf(branch, recording, out);
         } else {
-          out.add(forwardChain(chain, 0));
+          out.add(forwardChain(chain, 0, null));
         }
       } else if (statement instanceof Loop loop) {
         if (snapshots.containsKey(loop.id())) {
@@ -619,6 +647,27 @@ public final class Adjoint {
     if (flow.loopDepth(block) == 0 || flow.isConditionBlock(block) || fused) {
       return List.of();
     }
+    return links(branch);
+  }
+
+  /**
+   * The links of a long {@code if / else if} chain outside loops ({@link #LONG_CHAIN} links or
+   * more), or none. Its sweeps tell the pieces apart by one number as a chain in a loop does,
+   * kept in a variable instead of on the tape ({@link #chainPieces}): the reverse sweep then
+   * reads no condition of the forward sweep, one per link, and {@link LongBlocks} can cut both
+   * chains into parts that hand over a few values each (a {@code ?:} chain of hundreds of
+   * pieces, each a short branch nested in the one before, made members past the JVM's limit).
+   */
+  private List<If> longChain(If branch, Block block) {
+    if (flow.loopDepth(block) != 0 || flow.isConditionBlock(block) || fused) {
+      return List.of();
+    }
+    List<If> links = links(branch);
+    return links.size() >= LONG_CHAIN ? links : List.of();
+  }
+
+  /** The links of the chain that starts at {@code branch}, as {@link #chain} describes them. */
+  private List<If> links(If branch) {
     List<If> links = new ArrayList<>();
     If link = branch;
     while (true) {
@@ -686,9 +735,9 @@ public final class Adjoint {
    * number, once, above everything it recorded, so every else block stays the next condition
    * and the next link, which the printer writes as {@code else if}.
    */
-  private If forwardChain(List<If> chain, int index) {
+  private If forwardChain(List<If> chain, int index, Variable piece) {
     If link = chain.get(index);
-    Block thenBlock = withPush(forward(link.thenBlock()), index);
+    Block thenBlock = withPiece(forward(link.thenBlock()), index, piece);
     Block elseBlock;
     if (index + 1 < chain.size()) {
       List<Statement> next = new ArrayList<>();
@@ -697,17 +746,22 @@ public final class Adjoint {
           next.add(instruction);
         }
       }
-      next.add(forwardChain(chain, index + 1));
+      next.add(forwardChain(chain, index + 1, piece));
       elseBlock = new Block(next);
     } else {
-      elseBlock = withPush(forward(link.elseBlock()), chain.size());
+      elseBlock = withPiece(forward(link.elseBlock()), chain.size(), piece);
     }
     return new If(link.id(), link.condition(), thenBlock, elseBlock, link.line());
   }
 
-  private static Block withPush(Block block, int piece) {
+  /**
+   * The block, then the number of its piece recorded: on the tape, or into {@code piece} for a
+   * long chain outside loops.
+   */
+  private static Block withPiece(Block block, int number, Variable piece) {
     List<Statement> statements = new ArrayList<>(block.statements());
-    statements.add(new Push(Operand.Constant.of(piece), null));
+    statements.add(piece == null ? new Push(Operand.Constant.of(number), null)
+        : new Store(piece, Operand.Constant.of(number), null));
     return new Block(statements);
   }
 
@@ -1164,7 +1218,10 @@ public final class Adjoint {
         }
       } else if (statement instanceof If branch) {
         List<If> chain = chain(branch, block);
-        if (chain.isEmpty()) {
+        Variable kept = chainPieces.get(branch.id());
+        if (kept != null) {
+          reverseChain(longChain(branch, block), 0, new Operand.Read(kept), out);
+        } else if (chain.isEmpty()) {
           reverseIf(branch, block, out);
         } else {
           Value piece = builder.generated("piece", NumericType.INT, false);

@@ -79,6 +79,12 @@ public final class LongBlocks {
    */
   private static final int ARGUMENT_SLOTS = 120;
 
+  /**
+   * The most values and variables an {@code if} that calls parts may hand over and still move
+   * into a part ({@link #handsOverLittle}).
+   */
+  private static final int HANDED_OVER_LITTLE = 8;
+
   /** One part: the name of its program and the program, which returns nothing. */
   public record Part(String name, Function program) {}
 
@@ -335,7 +341,8 @@ public final class LongBlocks {
       // the results pushed last stay in the program, above where its parts' values are dropped
       boolean resultPush = inPlace && statement instanceof Push;
       if (movable(statement, Set.of()) && !resultPush
-          && !(outsideLoops && statement instanceof If && callsPart(statement.nestedBlocks()))) {
+          && !(outsideLoops && statement instanceof If && callsPart(statement.nestedBlocks())
+              && !handsOverLittle(statement))) {
         run.add(statement);
       } else {
         result.addAll(cutRun(run, outsideLoops));
@@ -345,6 +352,75 @@ public final class LongBlocks {
     }
     result.addAll(cutRun(run, outsideLoops));
     return new Block(result);
+  }
+
+  /**
+   * Whether an {@code if} whose branches call parts may move into a part of the block around it
+   * all the same: when it hands over at most {@link #HANDED_OVER_LITTLE} values and variables,
+   * and no part it calls leaves values on the tape for later statements (those are read back
+   * where the program's own statements are, see {@link #finishHandOver}). The links of a long
+   * {@code if / else if} chain that records the number of its piece hand over only what the
+   * chain assigns: moved level by level, each level hands over the same few values, and the
+   * chain becomes parts that call parts, not one member as long as the chain.
+   */
+  private boolean handsOverLittle(Statement branch) {
+    // one whose inner links were moved into parts is short; a long one is not looked through
+    // (at every level of a chain that cannot be cut, that would take time quadratic in it)
+    if (longerThan(branch.nestedBlocks(), 2 * Math.max(partSize, PART_SIZE))
+        || leavesValuesInPlace(branch.nestedBlocks())) {
+      return false;
+    }
+    Map<Object, Integer> inside = new IdentityHashMap<>();
+    count(new Block(List.of(branch)), inside);
+    // nor may it read what parts left on the tape, through their marks
+    for (Handed at : handed.values()) {
+      if (inside.containsKey(at.mark())) {
+        return false;
+      }
+    }
+    Set<Value> defined = newIdentitySet();
+    Set<Variable> declared = newIdentitySet();
+    definitions(List.of(branch), defined, declared);
+    Set<Variable> assigned = newIdentitySet();
+    assignments(List.of(branch), assigned);
+    int handedOver = 0;
+    for (Value value : defined) {
+      handedOver += uses.getOrDefault(value, 0) > inside.getOrDefault(value, 0) ? 1 : 0;
+    }
+    for (Variable variable : assigned) {
+      handedOver += uses.getOrDefault(variable, 0) > inside.getOrDefault(variable, 0) ? 1 : 0;
+    }
+    return handedOver <= HANDED_OVER_LITTLE;
+  }
+
+  /** Whether the blocks hold more than {@code limit} statements, nested ones counted. */
+  private static boolean longerThan(List<Block> blocks, int limit) {
+    int[] left = {limit};
+    return longerThan(blocks, left);
+  }
+
+  private static boolean longerThan(List<Block> blocks, int[] left) {
+    for (Block block : blocks) {
+      for (Statement statement : block.statements()) {
+        if (--left[0] < 0 || longerThan(statement.nestedBlocks(), left)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether a call of a part in the blocks, nested ones included, left values on the tape. */
+  private boolean leavesValuesInPlace(List<Block> blocks) {
+    for (Block block : blocks) {
+      for (Statement statement : block.statements()) {
+        if (statement instanceof Instruction call && handedBy.containsKey(call)
+            || leavesValuesInPlace(statement.nestedBlocks())) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** A run of movable statements: as it is when short, else its parts' calls. */
