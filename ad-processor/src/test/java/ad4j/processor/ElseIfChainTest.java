@@ -55,4 +55,63 @@ class ElseIfChainTest {
     // five members of 400 pieces each, each piece a few short lines
     assertThat(generated.length()).isLessThan(5_000 * PIECES);
   }
+
+  /**
+   * Chains of 40 pieces (past the 32 from which a chain outside loops records the number of its
+   * piece) in other shapes: in a branch of an {@code if}, with pieces that assign two variables,
+   * that hold a short {@code if} of their own, or read a variable the chain assigns, and, in
+   * the same method, one in a loop body (which records its piece on the tape). Cut into parts of
+   * three statements too ({@code -Aad4j.partSize=3}): the same derivatives, against finite
+   * differences and between the members.
+   */
+  @Test
+  void longChainsInBranchesAndLoopsGiveTheDerivativesOfThePieceTaken() throws IOException {
+    StringBuilder chain = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      chain.append(i == 0 ? "      if" : "      else if").append(" (x < ").append(i - 20)
+          .append(") {\n");
+      switch (i % 4) {
+        case 0 -> chain.append("        r = x * y + ").append(i).append(";\n");
+        case 1 -> chain.append("        r = Math.exp(x * 0.01) * y;\n        s = s * x;\n");
+        case 2 -> chain.append("        if (y > 0.5) { r = r + y * y; } else { r = x - y; }\n");
+        default -> chain.append("        s = s + r * x;\n        r = Math.sin(x + s);\n");
+      }
+      chain.append("      }\n");
+    }
+    chain.append("      else { r = Math.cos(y) * s; }\n");
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Shapes {",
+        "  @Differentiable static double branched(double x, double y) {",
+        "    double r = y;",
+        "    double s = x + 1;",
+        "    if (y > -5) {",
+        chain.toString(),
+        "    }",
+        "    double t = 0;",
+        "    for (int k = 0; k < 3; k++) {",
+        "      x = x + 0.5;",
+        chain.toString().replace("r =", "t =").replace("r +", "t +").replace("r *", "t *"),
+        "    }",
+        "    return r * s + t;",
+        "  }",
+        "}",
+        "");
+    for (List<String> options : List.of(List.of("-Xlint:all", "-Werror"),
+        List.of("-Xlint:all", "-Werror", "-Aad4j.partSize=3"))) {
+      Compiled compiled = LargeStack.run(() -> InProcessCompiler.compileWith(options,
+          "com.example.Shapes", source));
+      // the chain in the branch tells its pieces apart by their number
+      assertThat(compiled.compilation().generatedSourceFile("com.example.ShapesGrad")
+          .orElseThrow().getCharContent(true).toString()).containsMatch("chain\\d+Piece == 39");
+      CompiledFunction f = compiled.function("com.example.Shapes", "branched", 2);
+      // pieces of each kind, the last else, and y on both sides of the inner if's test (x and
+      // the loop's x + 0.5 k away from the integers the chains test)
+      for (double x : new double[] {-25.25, -18.25, -17.75, -16.25, -15.75, 0.25, 25.25}) {
+        DerivativeChecks.checkAt(f, x, 0.3);
+        DerivativeChecks.checkAt(f, x, 0.8);
+      }
+    }
+  }
 }
