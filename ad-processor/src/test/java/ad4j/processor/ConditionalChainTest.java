@@ -60,6 +60,19 @@ class ConditionalChainTest {
         "");
   }
 
+  /** {@code com.example.Chain} with one method: its declaration (line 4) and its body. */
+  private static String oneMethod(String declaration, String body) {
+    return String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Chain {",
+        "  " + declaration + " {",
+        "    " + body,
+        "  }",
+        "}",
+        "");
+  }
+
   private static Compiled compile(int pieces) {
     return LargeStack.run(() -> InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
         "com.example.Chain", source(pieces)));
@@ -123,15 +136,9 @@ class ConditionalChainTest {
   @Test
   void aChainOfAThousandPiecesIsCutIntoPartsThatCallParts() {
     Compiled compiled = LargeStack.run(() -> InProcessCompiler.compileWith(
-        List.of("-Xlint:all", "-Werror"), "com.example.Chain", String.join("\n",
-            "package com.example;",
-            "import ad4j.Differentiable;",
-            "final class Chain {",
-            "  @Differentiable static double returned(double x, double y) {",
-            "    return " + chain(1_000) + ";",
-            "  }",
-            "}",
-            "")));
+        List.of("-Xlint:all", "-Werror"), "com.example.Chain",
+        oneMethod("@Differentiable static double returned(double x, double y)",
+            "return " + chain(1_000) + ";")));
     Map<String, Integer> sizes = BytecodeSizes.of(compiled.compilation(),
         "com/example/ChainGrad.class");
     assertThat(sizes.keySet().stream().filter(m -> m.startsWith("returnedValueAndGradientPart"))
@@ -167,16 +174,9 @@ class ConditionalChainTest {
   @Test
   void theSecondOrderSweepOfALongChainIsCutToo() throws Exception {
     Compiled compiled = LargeStack.run(() -> InProcessCompiler.compileWith(
-        List.of("-Xlint:all", "-Werror"), "com.example.Chain", String.join("\n",
-            "package com.example;",
-            "import ad4j.Differentiable;",
-            "final class Chain {",
-            "  @Differentiable(order = 2) static double squared(double x, double y) {",
-            "    double r = " + chain(300) + ";",
-            "    return r * r;",
-            "  }",
-            "}",
-            "")));
+        List.of("-Xlint:all", "-Werror"), "com.example.Chain",
+        oneMethod("@Differentiable(order = 2) static double squared(double x, double y)",
+            "double r = " + chain(300) + ";\n    return r * r;")));
     for (Map.Entry<String, Integer> method : BytecodeSizes.of(compiled.compilation(),
         "com/example/ChainGrad.class").entrySet()) {
       assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(8000);
@@ -211,15 +211,9 @@ class ConditionalChainTest {
    */
   @Test
   void aChainTooLongForTheJvmIsAnErrorAtTheMethod() {
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Chain", String.join("\n",
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class Chain {",
-        "  @Differentiable static double returned(double x, double y) {",
-        "    return " + chain(600).replace("? x * y +", "? Math.exp(x * y) +") + ";",
-        "  }",
-        "}",
-        ""));
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Chain", oneMethod(
+        "@Differentiable static double returned(double x, double y)",
+        "return " + chain(600).replace("? x * y +", "? Math.exp(x * y) +") + ";"));
     Compilation compilation = LargeStack.run(() -> InProcessCompiler.javac().compile(file));
     assertThat(compilation).hadErrorContaining("ad4j: @Differentiable method 'returned' is too"
         + " long to differentiate: its generated returnedValueAndGradient would take about ")

@@ -119,22 +119,8 @@ class LongLoopBodyTest {
     double[] v = {0.4, -0.7, 0.2, 0.5};
     double[] product = (double[]) compiled.invoke("com.example.LoopGrad", "loopHessianVector",
         point[0], point[1], point[2], point[3], v);
-    // fourth-order central difference of the generated gradient along v
-    double h = 1e-4;
-    double[] weights = {1, -8, 8, -1};
-    double[] steps = {-2, -1, 1, 2};
-    double[] expected = new double[4];
-    for (int s = 0; s < 4; s++) {
-      double[] at = new double[4];
-      for (int i = 0; i < 4; i++) {
-        at[i] = point[i] + steps[s] * h * v[i];
-      }
-      double[] gradient = (double[]) compiled.invoke("com.example.LoopGrad", "loopGradient",
-          at[0], at[1], at[2], at[3]);
-      for (int i = 0; i < 4; i++) {
-        expected[i] += weights[s] * gradient[i] / (12 * h);
-      }
-    }
+    double[] expected = gradientDifference(compiled, "com.example.LoopGrad", "loop", point, v,
+        1e-4);
     for (int i = 0; i < 4; i++) {
       assertWithMessage("(H v)[%s]", i).that(product[i])
           .isWithin(1e-6 * Math.max(1, Math.abs(expected[i]))).of(expected[i]);
@@ -314,18 +300,7 @@ class LongLoopBodyTest {
     Object[] arguments = {point[0], point[1], point[2], point[3], v};
     double[] product = (double[]) cut.invoke(grad, name + "HessianVector", arguments);
     double[] reference = (double[]) whole.invoke(grad, name + "HessianVector", arguments);
-    double[] difference = new double[4];
-    double h = 1e-5;
-    double[] weights = {1, -8, 8, -1};
-    double[] steps = {-2, -1, 1, 2};
-    for (int s = 0; s < 4; s++) {
-      double[] gradient = (double[]) whole.invoke(grad, name + "Gradient",
-          point[0] + steps[s] * h * v[0], point[1] + steps[s] * h * v[1],
-          point[2] + steps[s] * h * v[2], point[3] + steps[s] * h * v[3]);
-      for (int i = 0; i < 4; i++) {
-        difference[i] += weights[s] * gradient[i] / (12 * h);
-      }
-    }
+    double[] difference = gradientDifference(whole, grad, name, point, v, 1e-5);
     for (int i = 0; i < 4; i++) {
       double scale = Math.max(1, Math.abs(reference[i]));
       assertWithMessage("(H v)[%s] of %s at %s, cut against whole", i, name,
@@ -335,6 +310,29 @@ class LongLoopBodyTest {
           Arrays.toString(point)).that(product[i]).isWithin(1e-5 * scale)
           .of(difference[i]);
     }
+  }
+
+  /**
+   * The fourth-order central difference, with step {@code h}, of the generated gradient of the
+   * four-input method {@code name} along {@code v}: the Hessian times {@code v}, up to
+   * truncation and rounding.
+   */
+  private static double[] gradientDifference(Compiled compiled, String grad, String name,
+      double[] point, double[] v, double h) throws Exception {
+    double[] weights = {1, -8, 8, -1};
+    double[] steps = {-2, -1, 1, 2};
+    double[] difference = new double[4];
+    for (int s = 0; s < 4; s++) {
+      Object[] at = new Object[4];
+      for (int i = 0; i < 4; i++) {
+        at[i] = point[i] + steps[s] * h * v[i];
+      }
+      double[] gradient = (double[]) compiled.invoke(grad, name + "Gradient", at);
+      for (int i = 0; i < 4; i++) {
+        difference[i] += weights[s] * gradient[i] / (12 * h);
+      }
+    }
+    return difference;
   }
 
   private static Map<String, Integer> sizes(Compilation compilation, String path) {
