@@ -370,27 +370,16 @@ public final class LongBlocks {
         || leavesValuesInPlace(branch.nestedBlocks())) {
       return false;
     }
-    Map<Object, Integer> inside = new IdentityHashMap<>();
-    count(new Block(List.of(branch)), inside);
+    // what a part of the if alone would hand over (outline's rules)
+    Handover handover = handover(List.of(branch));
     // nor may it read what parts left on the tape, through their marks
     for (Handed at : handed.values()) {
-      if (inside.containsKey(at.mark())) {
+      if (handover.inside().containsKey(at.mark())) {
         return false;
       }
     }
-    Set<Value> defined = newIdentitySet();
-    Set<Variable> declared = newIdentitySet();
-    definitions(List.of(branch), defined, declared);
-    Set<Variable> assigned = newIdentitySet();
-    assignments(List.of(branch), assigned);
-    int handedOver = 0;
-    for (Value value : defined) {
-      handedOver += uses.getOrDefault(value, 0) > inside.getOrDefault(value, 0) ? 1 : 0;
-    }
-    for (Variable variable : assigned) {
-      handedOver += uses.getOrDefault(variable, 0) > inside.getOrDefault(variable, 0) ? 1 : 0;
-    }
-    return handedOver <= HANDED_OVER_LITTLE;
+    return handover.outValues().size() + handover.outVariables().size()
+        <= HANDED_OVER_LITTLE;
   }
 
   /** Whether the blocks hold more than {@code limit} statements, nested ones counted. */
@@ -903,7 +892,16 @@ public final class LongBlocks {
    * With {@code inPlace}, the numbers it makes for later parts stay on the tape instead, where
    * those parts read them ({@link #handed}).
    */
-  private List<Statement> outline(List<Statement> part, boolean inPlace) {
+  /**
+   * What a part made of {@code statements} would take and hand over: {@code inside} counts
+   * their reads, stores and declarations; {@code declared} are the variables they declare (at
+   * any depth), {@code topDeclared} those declared among them directly.
+   */
+  private record Handover(Map<Object, Integer> inside, Set<Variable> declared,
+      Set<Variable> topDeclared, List<Value> inValues, List<Variable> inVariables,
+      List<Value> outValues, List<Variable> outVariables) {}
+
+  private Handover handover(List<Statement> part) {
     Map<Object, Integer> inside = new IdentityHashMap<>();
     count(new Block(part), inside);
     Set<Value> defined = newIdentitySet();
@@ -942,6 +940,19 @@ public final class LongBlocks {
         outVariables.add(variable);
       }
     }
+    return new Handover(inside, declared, topDeclared, inValues, inVariables, outValues,
+        outVariables);
+  }
+
+  private List<Statement> outline(List<Statement> part, boolean inPlace) {
+    Handover handover = handover(part);
+    Map<Object, Integer> inside = handover.inside();
+    Set<Variable> declared = handover.declared();
+    Set<Variable> topDeclared = handover.topDeclared();
+    List<Value> inValues = handover.inValues();
+    List<Variable> inVariables = handover.inVariables();
+    List<Value> outValues = handover.outValues();
+    List<Variable> outVariables = handover.outVariables();
     inValues.sort(Comparator.comparingInt(Value::id));
     inVariables.sort(Comparator.comparingInt(Variable::id));
     outValues.sort(Comparator.comparingInt(Value::id));
