@@ -104,10 +104,13 @@ public final class Adjoint {
   private final Map<Variable, Variable> variableAdjoints = new HashMap<>();
   private final Map<Integer, Variable> tripCounts = new HashMap<>();
   /**
-   * For each long {@code if / else if} chain outside loops (by its first link's id), the variable
-   * that holds the number of the piece the forward sweep took: see {@link #longChain}.
+   * A long {@code if / else if} chain outside loops ({@link #longChain}): its links, and the
+   * variable that holds the number of the piece the forward sweep took.
    */
-  private final Map<Integer, Variable> chainPieces = new HashMap<>();
+  private record LongChain(List<If> links, Variable piece) {}
+
+  /** The long chains outside loops, by their first link's id. */
+  private final Map<Integer, LongChain> longChains = new HashMap<>();
   /** Per block of the reverse sweep, the values taken back from the tape. */
   private final Map<Block, Map<Value, Operand>> restored = new IdentityHashMap<>();
   /** The branches the forward sweep is inside, innermost first: true in a then-block. */
@@ -524,7 +527,7 @@ public final class Adjoint {
       if (!chain.isEmpty()) {
         Variable piece = builder.generatedVariable("chain" + chain.get(0).id() + "Piece",
             NumericType.INT);
-        chainPieces.put(chain.get(0).id(), piece);
+        longChains.put(chain.get(0).id(), new LongChain(chain, piece));
         out.add(new Declare(piece, Operand.Constant.zero(NumericType.INT), null));
         for (If link : chain) {
           declareTopLevelTripCounts(link.thenBlock(), out);
@@ -591,9 +594,9 @@ public final class Adjoint {
         }
       } else if (statement instanceof If branch) {
         List<If> chain = recording ? chain(branch, block) : List.of();
-        Variable piece = chainPieces.get(branch.id());
-        if (piece != null) {
-          out.add(forwardChain(longChain(branch, block), 0, piece));
+        LongChain numbered = longChains.get(branch.id());
+        if (numbered != null) {
+          out.add(forwardChain(numbered.links(), 0, numbered.piece()));
         } else if (chain.isEmpty()) {
           forwardIf(branch, recording, out);
         } else {
@@ -653,7 +656,7 @@ public final class Adjoint {
   /**
    * The links of a long {@code if / else if} chain outside loops ({@link #LONG_CHAIN} links or
    * more), or none. Its sweeps tell the pieces apart by one number as a chain in a loop does,
-   * kept in a variable instead of on the tape ({@link #chainPieces}): the reverse sweep then
+   * kept in a variable instead of on the tape ({@link #longChains}): the reverse sweep then
    * reads no condition of the forward sweep, one per link, and {@link LongBlocks} can cut both
    * chains into parts that hand over a few values each (a {@code ?:} chain of hundreds of
    * pieces, each a short branch nested in the one before, made members past the JVM's limit).
@@ -1218,9 +1221,9 @@ public final class Adjoint {
         }
       } else if (statement instanceof If branch) {
         List<If> chain = chain(branch, block);
-        Variable kept = chainPieces.get(branch.id());
-        if (kept != null) {
-          reverseChain(longChain(branch, block), 0, new Operand.Read(kept), out);
+        LongChain numbered = longChains.get(branch.id());
+        if (numbered != null) {
+          reverseChain(numbered.links(), 0, new Operand.Read(numbered.piece()), out);
         } else if (chain.isEmpty()) {
           reverseIf(branch, block, out);
         } else {
