@@ -436,7 +436,7 @@ public final class Adjoint {
           : NumericType.DOUBLE;
       result = builder.generatedVariable("result", resultType);
       preamble.add(new Declare(result, Operand.Constant.zero(resultType), null));
-      declareTopLevelTripCounts(body, preamble);
+      declareTopLevelCounters(body, preamble);
       declareLongestLengths(body, preamble);
     }
     List<Statement> forward = new ArrayList<>();
@@ -521,7 +521,7 @@ public final class Adjoint {
    * The trip counts of loops outside loops, and the piece numbers of long chains outside loops
    * ({@link #longChain}), read by the reverse sweep wherever it is.
    */
-  private void declareTopLevelTripCounts(Block block, List<Statement> out) {
+  private void declareTopLevelCounters(Block block, List<Statement> out) {
     for (Statement statement : block.statements()) {
       List<If> chain = statement instanceof If head ? longChain(head, block) : List.of();
       if (!chain.isEmpty()) {
@@ -530,12 +530,12 @@ public final class Adjoint {
         longChains.put(chain.get(0).id(), new LongChain(chain, piece));
         out.add(new Declare(piece, Operand.Constant.zero(NumericType.INT), null));
         for (If link : chain) {
-          declareTopLevelTripCounts(link.thenBlock(), out);
+          declareTopLevelCounters(link.thenBlock(), out);
         }
-        declareTopLevelTripCounts(chain.get(chain.size() - 1).elseBlock(), out);
+        declareTopLevelCounters(chain.get(chain.size() - 1).elseBlock(), out);
       } else if (statement instanceof If branch) {
-        declareTopLevelTripCounts(branch.thenBlock(), out);
-        declareTopLevelTripCounts(branch.elseBlock(), out);
+        declareTopLevelCounters(branch.thenBlock(), out);
+        declareTopLevelCounters(branch.elseBlock(), out);
       } else if (statement instanceof Loop loop) {
         Variable count = builder.generatedVariable("loop" + loop.id() + "Trips",
             NumericType.INT);
