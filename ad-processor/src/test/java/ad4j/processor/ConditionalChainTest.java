@@ -2,7 +2,6 @@ package ad4j.processor;
 
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
-import static com.google.testing.compile.CompilationSubject.assertThat;
 
 import ad4j.processor.testing.BytecodeSizes;
 import ad4j.processor.testing.CompiledFunction;
@@ -12,11 +11,9 @@ import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.LargeStack;
 import ad4j.processor.testing.MixedFunction;
 import com.google.testing.compile.Compilation;
-import com.google.testing.compile.JavaFileObjects;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -200,29 +197,6 @@ class ConditionalChainTest {
         }
       }
     }
-  }
-
-  /**
-   * A chain whose pieces make values their reverse reads ({@code Math.exp(x * y)}, whose
-   * derivative is itself) hands those over from level to level and cannot be cut: with 600
-   * pieces its members would pass the JVM's 65,535 bytes per method. Before, javac rejected
-   * the generated class with "code too large" at lines the user did not write; it is one error
-   * at the user's method that says why and what to do.
-   */
-  @Test
-  void aChainTooLongForTheJvmIsAnErrorAtTheMethod() {
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Chain", oneMethod(
-        "@Differentiable static double returned(double x, double y)",
-        "return " + chain(600).replace("? x * y +", "? Math.exp(x * y) +") + ";"));
-    Compilation compilation = LargeStack.run(() -> InProcessCompiler.javac().compile(file));
-    assertThat(compilation).hadErrorContaining("ad4j: @Differentiable method 'returned' is too"
-        + " long to differentiate: its generated returnedValueAndGradient would take about ")
-        .inFile(file).onLine(4);
-    assertThat(compilation).hadErrorContaining("bytes of bytecode, past the JVM's limit of 65535"
-        + " for one method, and ad4j cannot cut it into parts (a long chain of short branches,"
-        + " such as a ?: chain of many pieces, is not cut); move parts of the method into"
-        + " methods of their own");
-    assertThat(compilation.errors()).hasSize(1);
   }
 
   @Test

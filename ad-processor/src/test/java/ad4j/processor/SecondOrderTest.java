@@ -508,19 +508,20 @@ class SecondOrderTest {
 
   /**
    * Segments cut straight-line methods, parts cut loop bodies and branches at any depth, and
-   * the levels of a long {@code ?:} chain (300 pieces {@code x * y + i}: {@code
-   * ConditionalChainTest}). What is still too long for one forward-over-reverse sweep is a
-   * chain of 300 pieces that each make a value their reverse reads ({@code Math.exp(x * y)}),
-   * handed over from level to level, whose sweep would pass the JVM's limit: an error at the
-   * method. A long branch nested in another (250 statements in {@code if (y > 0) { if (x > 0)
+   * the levels of a long chain (300 pieces {@code x * y + i}: {@code ConditionalChainTest};
+   * pieces that make values their reverse reads, branch, loop or return: {@code
+   * LongChainPiecesTest}). What is still too long for one forward-over-reverse sweep is a chain
+   * of 250 pieces that each make a local array, whose adjoint arrays are handed over from level
+   * to level, whose sweep would pass the JVM's limit: an error at the method. A long branch nested in another (250 statements in {@code if (y > 0) { if (x > 0)
    * { ... } }}), an error before branches inside branches were cut, compiles, with its Hessian
    * ({@code NestedLongBranchesTest}).
    */
   @Test
   void aMethodTooLongForOneSweepIsACompileErrorAtTheMethod() {
     StringBuilder chain = new StringBuilder();
-    for (int i = 0; i < 300; i++) {
-      chain.append("x < ").append(i).append(" ? Math.exp(x * y) + ").append(i).append(" : ");
+    for (int i = 0; i < 250; i++) {
+      chain.append("x < ").append(i).append(" ? new double[] {x * y, x + y}[1] * x + ")
+          .append(i).append(" : ");
     }
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.Long", String.join("\n",
         "package com.example;",

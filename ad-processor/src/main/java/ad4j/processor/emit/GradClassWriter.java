@@ -307,8 +307,8 @@ public final class GradClassWriter {
      * {@code members}, or an error at the user's method when one of them would be past the
      * JVM's limit for one method: javac would reject the generated class with "code too large"
      * at a line of code the user did not write. What {@link LongBlocks} and {@link Segments}
-     * cannot cut stays that long, such as a {@code ?:} chain of hundreds of short pieces, each
-     * nested in the one before.
+     * cannot cut stays that long, such as an {@code else if} chain of hundreds of pieces that
+     * each make a local array (their adjoint arrays are handed from part to part).
      */
     private List<MethodSpec> withinJvmLimit(List<MethodSpec> members) {
       for (MethodSpec member : members) {
@@ -317,8 +317,8 @@ public final class GradClassWriter {
           throw new Unsupported(element, "@Differentiable method '" + function.name()
               + "' is too long to differentiate: its generated " + member.name() + " would take"
               + " about " + bytes + " bytes of bytecode, past the JVM's limit of 65535 for one"
-              + " method, and ad4j cannot cut it into parts (a long chain of short branches,"
-              + " such as a ?: chain of many pieces, is not cut); move parts of the method into"
+              + " method, and ad4j cannot cut it into parts that fit (a long chain of branches"
+              + " that each make a local array is not cut); move parts of the method into"
               + " methods of their own");
         }
       }

@@ -32,9 +32,11 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -111,6 +113,12 @@ public final class Adjoint {
 
   /** The long chains outside loops, by their first link's id. */
   private final Map<Integer, LongChain> longChains = new HashMap<>();
+  /**
+   * Per block of a piece of a long chain ({@link #pieceSlots}), the values made there that the
+   * piece's reverse reads, each with the variable that carries it from the forward sweep to the
+   * reverse sweep, stored at the block's end.
+   */
+  private final Map<Block, Map<Value, Variable>> carriedFrom = new IdentityHashMap<>();
   /** Per block of the reverse sweep, the values taken back from the tape. */
   private final Map<Block, Map<Value, Operand>> restored = new IdentityHashMap<>();
   /** The branches the forward sweep is inside, innermost first: true in a then-block. */
@@ -522,6 +530,17 @@ public final class Adjoint {
    * ({@link #longChain}), read by the reverse sweep wherever it is.
    */
   private void declareTopLevelCounters(Block block, List<Statement> out) {
+    declareTopLevelCounters(block, out, null);
+  }
+
+  /**
+   * As {@link #declareTopLevelCounters(Block, List)}; inside a piece of a long chain, {@code
+   * shared} holds the chain's trip counts, which its pieces share as they share the values they
+   * carry ({@link #pieceSlots}): only one piece runs, and each of its loops at most once, so its
+   * n-th loop counts in the chain's n-th trip count. One count per loop of every piece made a
+   * chain of 300 pieces with a loop each hand 300 counts from part to part.
+   */
+  private void declareTopLevelCounters(Block block, List<Statement> out, PieceCounters shared) {
     for (Statement statement : block.statements()) {
       List<If> chain = statement instanceof If head ? longChain(head, block) : List.of();
       if (!chain.isEmpty()) {
@@ -529,13 +548,19 @@ public final class Adjoint {
             NumericType.INT);
         longChains.put(chain.get(0).id(), new LongChain(chain, piece));
         out.add(new Declare(piece, Operand.Constant.zero(NumericType.INT), null));
+        pieceSlots(chain, out);
+        PieceCounters counters = primal.isCheckpointed() ? null
+            : new PieceCounters(chain.get(0).id(), new ArrayList<>(), new int[1]);
         for (If link : chain) {
-          declareTopLevelCounters(link.thenBlock(), out);
+          declareTopLevelCounters(link.thenBlock(), out, counters == null ? null : counters.next());
         }
-        declareTopLevelCounters(chain.get(chain.size() - 1).elseBlock(), out);
+        declareTopLevelCounters(chain.get(chain.size() - 1).elseBlock(), out,
+            counters == null ? null : counters.next());
       } else if (statement instanceof If branch) {
-        declareTopLevelCounters(branch.thenBlock(), out);
-        declareTopLevelCounters(branch.elseBlock(), out);
+        declareTopLevelCounters(branch.thenBlock(), out, shared);
+        declareTopLevelCounters(branch.elseBlock(), out, shared);
+      } else if (statement instanceof Loop loop && shared != null) {
+        tripCounts.put(loop.id(), shared.take(builder, out));
       } else if (statement instanceof Loop loop) {
         Variable count = builder.generatedVariable("loop" + loop.id() + "Trips",
             NumericType.INT);
@@ -553,6 +578,112 @@ public final class Adjoint {
           out.add(new Declare(loopSnapshots.next(), Operand.Constant.zero(NumericType.INT),
               null));
         }
+      }
+    }
+  }
+
+  /**
+   * The trip counts a long chain's pieces share ({@link #declareTopLevelCounters(Block, List,
+   * PieceCounters)}): {@code used[0]} of them are taken by the piece being declared.
+   */
+  private record PieceCounters(int chainId, List<Variable> counts, int[] used) {
+    /** The same counts, none taken yet: for the next piece. */
+    PieceCounters next() {
+      return new PieceCounters(chainId, counts, new int[1]);
+    }
+
+    /** The next count of this piece, declared when no piece took as many before. */
+    Variable take(IrBuilder builder, List<Statement> out) {
+      int index = used[0]++;
+      if (index == counts.size()) {
+        Variable count = builder.generatedVariable("chain" + chainId + "Trips", NumericType.INT);
+        counts.add(count);
+        out.add(new Declare(count, Operand.Constant.zero(NumericType.INT), null));
+      }
+      return counts.get(index);
+    }
+  }
+
+  /**
+   * The variables that carry, from a long chain's forward sweep to its reverse sweep, the values
+   * its pieces compute and their reverses read ({@code e = Math.exp(x * y)}, whose partial is
+   * {@code e}; the condition of a branch inside a piece). Only one piece runs, so the pieces
+   * share them: the first value of each type that a piece carries goes into the chain's first
+   * variable of that type, and so on. Left in locals of their own, hoisted to the top of the
+   * method, a chain of 500 such pieces handed 500 values from part to part of the cut sweeps,
+   * past the JVM's limit; now each part hands over what one piece carries. Values made and read
+   * in loops inside a piece go on the tape as in any loop; the pieces of a long chain inside a
+   * piece carry their own.
+   */
+  private void pieceSlots(List<If> chain, List<Statement> out) {
+    List<Block> pieces = new ArrayList<>();
+    for (If link : chain) {
+      pieces.add(link.thenBlock());
+    }
+    pieces.add(chain.get(chain.size() - 1).elseBlock());
+    Map<NumericType, List<Variable>> slots = new java.util.EnumMap<>(NumericType.class);
+    for (Block piece : pieces) {
+      List<Block> blocks = new ArrayList<>();
+      blocksOfPiece(piece, blocks);
+      // the values made outside the piece's loops: those inside go on the tape
+      Set<Block> within = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      blocks.stream().filter(block -> flow.loopDepth(block) == 0).forEach(within::add);
+      Map<Value, Variable> carried = new HashMap<>();
+      Map<NumericType, Integer> used = new java.util.EnumMap<>(NumericType.class);
+      for (Block block : blocks) {
+        List<Value> read = new ArrayList<>();
+        for (Statement statement : block.statements()) {
+          if (statement instanceof Instruction instruction && flow.isLive(instruction)) {
+            read.addAll(flow.needs(instruction));
+          } else if (statement instanceof If branch
+              && branch.condition() instanceof Operand.Use use) {
+            read.add(use.value());
+          }
+        }
+        for (Value value : read) {
+          NumericType type = value.type();
+          if (!within.contains(flow.definingBlock(value))
+              || !(type.isFloatingPoint() || type == NumericType.INT
+                  || type == NumericType.LONG || type == NumericType.BOOLEAN)) {
+            continue;
+          }
+          Variable slot = carried.get(value);
+          if (slot == null) {
+            int index = used.merge(type, 1, Integer::sum) - 1;
+            List<Variable> ofType = slots.computeIfAbsent(type, t -> new ArrayList<>());
+            if (index == ofType.size()) {
+              Variable added = builder.generatedVariable(
+                  "chain" + chain.get(0).id() + "Carried", type);
+              ofType.add(added);
+              out.add(new Declare(added, Operand.Constant.zero(type), null));
+            }
+            slot = ofType.get(index);
+            carried.put(value, slot);
+            carriedFrom.computeIfAbsent(flow.definingBlock(value), b -> new LinkedHashMap<>())
+                .put(value, slot);
+          }
+          restored.computeIfAbsent(block, b -> new HashMap<>())
+              .put(value, new Operand.Read(slot));
+        }
+      }
+    }
+  }
+
+  /**
+   * {@code block} and the blocks inside it, at any depth, in order, into {@code within}: those
+   * of its branches and loops (in a loop's, values made outside it are read too), not those of
+   * the pieces of long chains, which carry their own values.
+   */
+  private void blocksOfPiece(Block block, List<Block> within) {
+    within.add(block);
+    for (Statement statement : block.statements()) {
+      if (statement instanceof If branch && longChain(branch, block).isEmpty()) {
+        blocksOfPiece(branch.thenBlock(), within);
+        blocksOfPiece(branch.elseBlock(), within);
+      } else if (statement instanceof Loop loop) {
+        blocksOfPiece(loop.condition(), within);
+        blocksOfPiece(loop.body(), within);
+        blocksOfPiece(loop.update(), within);
       }
     }
   }
@@ -617,6 +748,8 @@ public final class Adjoint {
         out.add(statement); // declarations, stores, throws and notes
       }
     }
+    carriedFrom.getOrDefault(block, Map.of()).forEach((value, slot) ->
+        out.add(new Store(slot, new Operand.Use(value), null)));
     return new Block(out);
   }
 
@@ -650,7 +783,7 @@ public final class Adjoint {
     if (flow.loopDepth(block) == 0 || flow.isConditionBlock(block) || fused) {
       return List.of();
     }
-    return links(branch);
+    return links(branch, false);
   }
 
   /**
@@ -660,22 +793,28 @@ public final class Adjoint {
    * reads no condition of the forward sweep, one per link, and {@link LongBlocks} can cut both
    * chains into parts that hand over a few values each (a {@code ?:} chain of hundreds of
    * pieces, each a short branch nested in the one before, made members past the JVM's limit).
+   * Its pieces may end in a {@code return} ({@code if (x < 1) return a; if (x < 2) return b;
+   * ...}, which Java's lowering nests as such a chain): the forward sweep only stores the result
+   * there, and the piece's number after it.
    */
   private List<If> longChain(If branch, Block block) {
     if (flow.loopDepth(block) != 0 || flow.isConditionBlock(block) || fused) {
       return List.of();
     }
-    List<If> links = links(branch);
+    List<If> links = links(branch, true);
     return links.size() >= LONG_CHAIN ? links : List.of();
   }
 
-  /** The links of the chain that starts at {@code branch}, as {@link #chain} describes them. */
-  private List<If> links(If branch) {
+  /**
+   * The links of the chain that starts at {@code branch}, as {@link #chain} describes them;
+   * with {@code returns}, a piece may also end in a {@code return} ({@link #longChain}).
+   */
+  private List<If> links(If branch, boolean returns) {
     List<If> links = new ArrayList<>();
     If link = branch;
     while (true) {
       links.add(link);
-      if (!leavesOnlyByItsEnd(link.thenBlock())) {
+      if (!leavesOnlyByItsEnd(link.thenBlock(), returns)) {
         return List.of();
       }
       List<Statement> next = link.elseBlock().statements();
@@ -685,7 +824,8 @@ public final class Adjoint {
       }
       link = nested;
     }
-    return links.size() > 1 && leavesOnlyByItsEnd(link.elseBlock()) ? links : List.of();
+    return links.size() > 1 && leavesOnlyByItsEnd(link.elseBlock(), returns) ? links
+        : List.of();
   }
 
   /**
@@ -714,19 +854,28 @@ public final class Adjoint {
     return true;
   }
 
-  /** Whether no statement of {@code block}, at any depth, jumps, returns or throws. */
-  private static boolean leavesOnlyByItsEnd(Block block) {
-    for (Statement statement : block.statements()) {
+  /**
+   * Whether no statement of {@code block}, at any depth, jumps, returns or throws; with {@code
+   * finalReturn}, but for a {@code return} that is the block's last statement.
+   */
+  private static boolean leavesOnlyByItsEnd(Block block, boolean finalReturn) {
+    List<Statement> statements = block.statements();
+    for (int i = 0; i < statements.size(); i++) {
+      Statement statement = statements.get(i);
+      if (statement instanceof Return && finalReturn && i == statements.size() - 1) {
+        continue;
+      }
       if (statement instanceof Jump || statement instanceof Return
           || statement instanceof Throw) {
         return false;
       }
-      if (statement instanceof If branch && !(leavesOnlyByItsEnd(branch.thenBlock())
-          && leavesOnlyByItsEnd(branch.elseBlock()))) {
+      if (statement instanceof If branch && !(leavesOnlyByItsEnd(branch.thenBlock(), false)
+          && leavesOnlyByItsEnd(branch.elseBlock(), false))) {
         return false;
       }
-      if (statement instanceof Loop loop && !(leavesOnlyByItsEnd(loop.condition())
-          && leavesOnlyByItsEnd(loop.body()) && leavesOnlyByItsEnd(loop.update()))) {
+      if (statement instanceof Loop loop && !(leavesOnlyByItsEnd(loop.condition(), false)
+          && leavesOnlyByItsEnd(loop.body(), false)
+          && leavesOnlyByItsEnd(loop.update(), false))) {
         return false;
       }
     }
@@ -1253,7 +1402,9 @@ public final class Adjoint {
   /** A branch's reverse takes the same path: by its condition, or its decision on the tape. */
   private void reverseIf(If branch, Block block, List<Statement> out) {
     SourceLine line = branch.line().adjoint();
-    Operand decision = branch.condition();
+    // in a piece of a long chain, a condition made in the piece comes in a variable
+    Operand decision = branch.condition() instanceof Operand.Use use
+        ? restored.getOrDefault(block, Map.of()).getOrDefault(use.value(), use) : branch.condition();
     boolean recorded = flow.loopDepth(block) > 0 && !fused;
     if (recorded) {
       decision = pop(NumericType.BOOLEAN, line, out);
