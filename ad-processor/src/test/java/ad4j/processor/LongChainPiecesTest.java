@@ -20,12 +20,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Long chains whose pieces make values their reverse reads ({@code Math.exp(x * y)}, whose
- * derivative is itself), branch inside or loop inside: the pieces share the variables that
- * carry those values and the loops' trip counts from the forward to the reverse sweep, so that
- * every generated method is cut under HotSpot's limit. Before, each piece's values were locals of their own,
+ * derivative is itself), branch inside, loop inside, or return: the pieces share the variables
+ * that carry those values and the loops' trip counts from the forward to the reverse sweep, and
+ * a method of many {@code return}s returns once in its forward mode, so that every generated
+ * method is cut under HotSpot's limit. Before, each piece's values were locals of their own,
  * handed from part to part: 450 {@code ?:} pieces of {@code Math.exp(x * y) + i} made members
  * of 55 KB that ran interpreted, 520 did not compile; 300 else-if pieces with a loop each made
- * members of 41 KB.
+ * members of 41 KB; 600 {@code if (x < i) return ...;} did not compile.
  */
 class LongChainPiecesTest {
   /** Pieces per chain: each chain below made members past HotSpot's limit before. */
@@ -166,10 +167,36 @@ class LongChainPiecesTest {
     checkDeepIn(f, x, Y, slope * e * Y, slope * e * x + a * a * a);
   }
 
+  /** {@code if (x < 1) { return piece(1); } if (x < 2) { ... } ... return Math.sin(y);}. */
+  private static String returns(int pieces, IntFunction<String> piece) {
+    StringBuilder chain = new StringBuilder();
+    for (int i = 1; i < pieces; i++) {
+      chain.append("    if (x < ").append(i).append(") {\n      return ").append(piece.apply(i))
+          .append(";\n    }\n");
+    }
+    return chain.append("    return Math.sin(y);").toString();
+  }
+
+  @Test
+  void manyReturnsAreCutInEveryMember() {
+    Compiled compiled = compile(oneMethod(
+        "@Differentiable static double guarded(double x, double y)",
+        returns(PIECES, i -> "Math.exp(x * y) + " + i)));
+    assertAllCompilable(compiled);
+    CompiledFunction f = compiled.function("com.example.Chain", "guarded", 2);
+    for (double x : new double[] {-0.5, 2.5}) {
+      DerivativeChecks.checkAt(f, x, Y);
+    }
+    checkDeepIn(f, PIECES + 0.5, Y, 0.0, Math.cos(Y));
+    double x = 150.5;
+    double e = Math.exp(x * Y);
+    checkDeepIn(f, x, Y, Y * e, x * e);
+  }
+
   /**
-   * At second order: the forward-over-reverse sweep of 150 pieces with a loop each is cut too,
-   * every method under HotSpot's limit, and the Hessian is the central difference of the
-   * gradient.
+   * At second order: the forward-over-reverse sweeps of 300 returns and of 150 pieces with a
+   * loop each are cut too, every method under HotSpot's limit, and the Hessian is the central
+   * difference of the gradient.
    */
   @Test
   void theSecondOrderSweepsAreCutToo() throws Exception {
@@ -177,13 +204,16 @@ class LongChainPiecesTest {
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class Chain {",
+        "  @Differentiable(order = 2) static double guarded(double x, double y) {",
+        returns(300, i -> "Math.exp(x * y) + " + i),
+        "  }",
         "  @Differentiable(order = 2) static double looped(double x, double y) {",
         elseIf(150, LongChainPiecesTest::loopPiece),
         "  }",
         "}",
         ""));
     assertAllCompilable(compiled);
-    for (String name : List.of("looped")) {
+    for (String name : List.of("guarded", "looped")) {
       for (double x : new double[] {-0.5, 100.5, 400.5}) {
         double[][] hessian = (double[][]) compiled.invoke("com.example.ChainGrad",
             name + "Hessian", x, Y);

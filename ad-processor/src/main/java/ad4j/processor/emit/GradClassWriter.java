@@ -15,6 +15,7 @@ import ad4j.processor.transform.LongBlocks;
 import ad4j.processor.transform.ResultLength;
 import ad4j.processor.transform.SegmentCalls;
 import ad4j.processor.transform.Segments;
+import ad4j.processor.transform.SingleReturn;
 import ad4j.processor.transform.Tangent;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
@@ -1379,7 +1380,8 @@ public final class GradClassWriter {
     MethodSpec tangent() {
       NameAllocator names = names();
       Function program = withParts(segments != null ? checkedFirst(segmentCalls.tangent())
-          : Tangent.of(DeadCode.removeFrom(function)), function.name() + "Tangent");
+          : Tangent.of(SingleReturn.of(DeadCode.removeFrom(function))),
+          function.name() + "Tangent");
       JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
