@@ -1234,7 +1234,8 @@ public final class GradClassWriter {
     /**
      * {@code program}, the program of {@code member}; when its printed body would pass
      * HotSpot's limit, with its long blocks cut into parts ({@link LongBlocks}),
-     * smaller ones until the program and every part are under the limit. The parts' methods are
+     * smaller ones until the program and every part are under the limit, or larger ones when
+     * the program calling its parts is what passes it. The parts' methods are
      * kept in {@link #partMethods} under the member's name.
      */
     private Function withParts(Function program, String member) {
@@ -1247,37 +1248,63 @@ public final class GradClassWriter {
           || estimatedBytes(program) <= BYTECODE_LIMIT) {
         return program;
       }
-      Function best = program;
-      List<MethodSpec> bestParts = List.of();
-      int bestBytes = Integer.MAX_VALUE;
+      // the cut whose largest method is smallest; smaller parts only while it passes the limit
+      // (more parts hand more values over), and while a part, not the member, is the largest
+      PartsTried best = null;
       for (int size = LongBlocks.PART_SIZE; size >= LongBlocks.PART_SIZE / 8; size /= 2) {
-        Optional<LongBlocks.Cut> cut = LongBlocks.of(program, member + segmentSuffix + "Part",
-            size);
+        Optional<PartsTried> cut = cutOnce(program, member, size);
         if (cut.isEmpty()) {
           break;
         }
-        List<MethodSpec> parts = new ArrayList<>();
-        int largest = estimatedBytes(cut.get().program());
-        for (LongBlocks.Part part : cut.get().parts()) {
-          MethodSpec method = partMethod(part, member);
-          parts.add(method);
-          largest = Math.max(largest, estimatedBytes(method));
+        if (best == null || cut.get().largest() < best.largest()) {
+          best = cut.get();
         }
-        // the cut whose largest method is smallest; smaller parts only while it passes the
-        // limit (more parts hand more values over)
-        if (largest < bestBytes) {
-          best = cut.get().program();
-          bestParts = parts;
-          bestBytes = largest;
-        }
-        if (largest <= BYTECODE_LIMIT) {
+        if (cut.get().largest() <= BYTECODE_LIMIT || cut.get().memberLargest()) {
           break;
         }
       }
-      if (!bestParts.isEmpty()) {
-        partMethods.put(member, bestParts);
+      // Where the member itself, with its parts' calls, is what passes the limit, fewer and
+      // larger parts make it shorter (seven branches of 300 statements each called 11 parts
+      // of 160: a member of 12 KB that ran interpreted, each part near 1 KB).
+      for (int size = 2 * LongBlocks.PART_SIZE; best != null && best.memberLargest()
+          && best.largest() > BYTECODE_LIMIT && size <= 16 * LongBlocks.PART_SIZE; size *= 2) {
+        Optional<PartsTried> cut = cutOnce(program, member, size);
+        if (cut.isEmpty() || cut.get().largest() >= best.largest()) {
+          break;
+        }
+        best = cut.get();
       }
-      return best;
+      if (best == null) {
+        return program;
+      }
+      partMethods.put(member, best.parts());
+      return best.program();
+    }
+
+    /**
+     * A cut of a member's program tried by {@link #withParts}: the member's program, its part
+     * methods, and the estimated bytes of the largest method, the member or a part.
+     */
+    private record PartsTried(Function program, List<MethodSpec> parts, int largest,
+        boolean memberLargest) {}
+
+    /** {@code program} cut into parts of {@code size} statements and measured, if it cuts. */
+    private Optional<PartsTried> cutOnce(Function program, String member, int size) {
+      Optional<LongBlocks.Cut> cut = LongBlocks.of(program, member + segmentSuffix + "Part",
+          size);
+      if (cut.isEmpty()) {
+        return Optional.empty();
+      }
+      List<MethodSpec> parts = new ArrayList<>();
+      int calling = estimatedBytes(cut.get().program());
+      int largest = calling;
+      for (LongBlocks.Part part : cut.get().parts()) {
+        MethodSpec method = partMethod(part, member);
+        parts.add(method);
+        largest = Math.max(largest, estimatedBytes(method));
+      }
+      return Optional.of(new PartsTried(cut.get().program(), parts, largest,
+          calling == largest));
     }
 
     /** {@code program} cut into parts of {@code size} statements, whatever its length. */
