@@ -20,7 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@link Chain120Branched}) is not a straight line: its members are cut into part methods
  * that leave the values of the forward sweep on the tape for the reverse sweep's parts. The
  * else-if chain of four 120-statement branches ({@link ElseIf120}, the second branch taken) has
- * its long blocks in branches inside branches, which are cut alike.
+ * its long blocks in branches inside branches, which are cut alike; so has the chain of seven
+ * 300-statement branches ({@link ElseIf300x7}, the third taken), whose members call many parts.
  *
  * <p>Inputs come from non-final state fields; every result is returned (JMH consumes it).
  */
@@ -87,5 +88,17 @@ public class CheckedChainBench {
   @Benchmark
   public double elseIfValueAndGradient() {
     return ElseIf120Grad.chainValueAndGradient(p[0], p[1], p[2], p[3], p[4], gradient);
+  }
+
+  /** The else-if chain of seven 300-statement branches, in its third (c = 0.3). */
+  @Benchmark
+  public double elseIf7Primal() {
+    return ElseIf300x7.chain(p[0], p[1], p[2], p[3], p[4]);
+  }
+
+  /** Its generated value and gradient. */
+  @Benchmark
+  public double elseIf7ValueAndGradient() {
+    return ElseIf300x7Grad.chainValueAndGradient(p[0], p[1], p[2], p[3], p[4], gradient);
   }
 }
