@@ -16,6 +16,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * A {@code ?:} chain of 300 short pieces ({@link ConditionalChain300}), at a point in its
  * middle piece: its generated members were one method each of about 30 KB of bytecode (run
  * interpreted); the chain's levels are now cut into parts that call parts (issue 14, item 0).
+ * So is the chain of 450 pieces whose reverses read what they made ({@link
+ * ConditionalChainExp450}): its members were 55 KB each before its pieces shared the variables
+ * that carry those values.
  * The function sits in the benchmarks' sources, processed only with {@code -Pbench}: its 300
  * levels take seconds to process.
  *
@@ -50,5 +53,17 @@ public class ConditionalChainBench {
   @Benchmark
   public double valueAndGradient() {
     return ConditionalChain300Grad.chainValueAndGradient(x, y, gradient);
+  }
+
+  /** The chain of 450 pieces {@code Math.exp(x * y) + i}, in its piece {@code x < 151}. */
+  @Benchmark
+  public double expPrimal() {
+    return ConditionalChainExp450.chain(x, y);
+  }
+
+  /** Its generated value and gradient, whose reverse reads each piece's exponential. */
+  @Benchmark
+  public double expValueAndGradient() {
+    return ConditionalChainExp450Grad.chainValueAndGradient(x, y, gradient);
   }
 }
