@@ -98,6 +98,16 @@ public class BundleAdjustmentBench {
     return BundleAdjustmentGrad.residualJacobian(camera, point, weight);
   }
 
+  /**
+   * Its value and 2 × 15 Jacobian written by hand ({@link HandWritten#bundleValueAndJacobian}):
+   * one forward pass, then one reverse pass per row, with the rows' shared partials computed
+   * once.
+   */
+  @Benchmark
+  public double[] handWrittenValueAndJacobian() {
+    return HandWritten.bundleValueAndJacobian(camera, point, weight, jacobian);
+  }
+
   /** The same Jacobian by the generated vector-Jacobian product, once per row (reverse mode). */
   @Benchmark
   public double[][] jacobianByPullbacks() {
@@ -263,6 +273,9 @@ public class BundleAdjustmentBench {
     out.add(concat(g[0].getGradient(), g[1].getGradient()));
     vectorValueAndJacobian();
     out.add("vectorValueAndJacobian");
+    out.add(concat(jacobian[0], jacobian[1]));
+    handWrittenValueAndJacobian();
+    out.add("handWrittenValueAndJacobian");
     out.add(concat(jacobian[0], jacobian[1]));
     double[][] allocated = vectorJacobian();
     out.add("vectorJacobian");

@@ -313,4 +313,92 @@ final class HandWritten {
     }
     return x;
   }
+
+  /**
+   * The bundle-adjustment residual ({@link BundleAdjustment#residual}) and its 2 × 15 Jacobian,
+   * as a careful programmer writes them: one forward pass, then each row's reverse pass through
+   * the projection, the distortion and the Rodrigues rotation, written with the vector
+   * identities ({@code g · (w × d) = d · (g × w) = w · (d × g)}) and the partials shared by the
+   * rows computed once. Same contract as the generated {@code residualValueAndJacobian}: the
+   * value in a new array, the rows overwritten; slots: camera (11), point (3), weight.
+   */
+  static double[] bundleValueAndJacobian(double[] camera, double[] point, double w,
+      double[][] jacobian) {
+    double r0 = camera[0];
+    double r1 = camera[1];
+    double r2 = camera[2];
+    double d0 = point[0] - camera[3];
+    double d1 = point[1] - camera[4];
+    double d2 = point[2] - camera[5];
+    double theta = Math.sqrt(r0 * r0 + r1 * r1 + r2 * r2);
+    double cos = Math.cos(theta);
+    double sin = Math.sin(theta);
+    double inverse = 1 / theta;
+    double w0 = r0 * inverse;
+    double w1 = r1 * inverse;
+    double w2 = r2 * inverse;
+    double wd = w0 * d0 + w1 * d1 + w2 * d2;
+    double oneMinusCos = 1 - cos;
+    double tmp = wd * oneMinusCos;
+    // w × d
+    double c0 = w1 * d2 - w2 * d1;
+    double c1 = w2 * d0 - w0 * d2;
+    double c2 = w0 * d1 - w1 * d0;
+    double xc0 = d0 * cos + c0 * sin + w0 * tmp;
+    double xc1 = d1 * cos + c1 * sin + w1 * tmp;
+    double xc2 = d2 * cos + c2 * sin + w2 * tmp;
+    double inverseZ = 1 / xc2;
+    double p0 = xc0 * inverseZ;
+    double p1 = xc1 * inverseZ;
+    double rsq = p0 * p0 + p1 * p1;
+    double f = camera[6];
+    double k1 = camera[9];
+    double k2 = camera[10];
+    double distortion = 1 + k1 * rsq + k2 * rsq * rsq;
+    double e0 = f * distortion * p0 + camera[7] - BundleAdjustment.FEATURE_U;
+    double e1 = f * distortion * p1 + camera[8] - BundleAdjustment.FEATURE_V;
+    double[] value = {w * e0, w * e1};
+    // shared by the rows: dL/dp_j = slope p_j, and w f
+    double slope = 2 * (k1 + 2 * k2 * rsq);
+    double wf = w * f;
+    for (int row = 0; row < 2; row++) {
+      double[] out = jacobian[row];
+      double p = row == 0 ? p0 : p1;
+      out[6] = w * distortion * p;
+      out[7] = row == 0 ? w : 0;
+      out[8] = row == 0 ? 0 : w;
+      out[9] = wf * p * rsq;
+      out[10] = wf * p * rsq * rsq;
+      out[14] = row == 0 ? e0 : e1;
+      // through p = xc[0:2] / xc[2]
+      double gp0 = wf * (slope * p * p0 + (row == 0 ? distortion : 0));
+      double gp1 = wf * (slope * p * p1 + (row == 1 ? distortion : 0));
+      double g0 = gp0 * inverseZ;
+      double g1 = gp1 * inverseZ;
+      double g2 = -(gp0 * p0 + gp1 * p1) * inverseZ;
+      // through xc = d cos + (w × d) sin + w (w · d)(1 − cos)
+      double wg = w0 * g0 + w1 * g1 + w2 * g2;
+      double gd0 = cos * g0 + sin * (g1 * w2 - g2 * w1) + oneMinusCos * wg * w0;
+      double gd1 = cos * g1 + sin * (g2 * w0 - g0 * w2) + oneMinusCos * wg * w1;
+      double gd2 = cos * g2 + sin * (g0 * w1 - g1 * w0) + oneMinusCos * wg * w2;
+      double gw0 = sin * (d1 * g2 - d2 * g1) + oneMinusCos * (wd * g0 + wg * d0);
+      double gw1 = sin * (d2 * g0 - d0 * g2) + oneMinusCos * (wd * g1 + wg * d1);
+      double gw2 = sin * (d0 * g1 - d1 * g0) + oneMinusCos * (wd * g2 + wg * d2);
+      double gCos = d0 * g0 + d1 * g1 + d2 * g2 - wd * wg;
+      double gSin = c0 * g0 + c1 * g1 + c2 * g2;
+      double gTheta = cos * gSin - sin * gCos;
+      // through w = r / θ and θ = |r|: g_r = g_w / θ + r (g_θ − (g_w · r) / θ²) / θ
+      double scale = (gTheta - (gw0 * r0 + gw1 * r1 + gw2 * r2) * inverse * inverse) * inverse;
+      out[0] = gw0 * inverse + r0 * scale;
+      out[1] = gw1 * inverse + r1 * scale;
+      out[2] = gw2 * inverse + r2 * scale;
+      out[3] = -gd0;
+      out[4] = -gd1;
+      out[5] = -gd2;
+      out[11] = gd0;
+      out[12] = gd1;
+      out[13] = gd2;
+    }
+    return value;
+  }
 }
