@@ -234,6 +234,42 @@ class LongChainPiecesTest {
   }
 
   /**
+   * A caller's members call a long chain's split halves ({@code mRecord}, which leaves on the
+   * tape what the reverse reads, the variables its pieces share included, and {@code mReplay}):
+   * the caller's derivatives are those of the composition, in every kind of piece.
+   */
+  @Test
+  void aCallerOfALongChainGetsItsDerivatives() throws java.io.IOException {
+    Compiled compiled = compile(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Chain {",
+        "  @Differentiable static double conditional(double x, double y) {",
+        "    return " + conditional(40, i -> i % 2 == 0 ? "Math.exp(x * y) + " + i
+            : "(y > 0 ? Math.exp(x * y) : Math.exp(y) * x) + " + i) + ";",
+        "  }",
+        "  @Differentiable static double looped(double x, double y) {",
+        elseIf(40, LongChainPiecesTest::loopPiece),
+        "  }",
+        "  @Differentiable static double guarded(double x, double y) {",
+        returns(40, i -> "Math.exp(x * y) + " + i),
+        "  }",
+        "  @Differentiable static double caller(double x, double y) {",
+        "    double a = conditional(x, y) * looped(y, x);",
+        "    return a + guarded(x * y, y) * Math.sin(x);",
+        "  }",
+        "}",
+        ""));
+    String code = compiled.compilation().generatedSourceFile("com.example.ChainGrad")
+        .orElseThrow().getCharContent(true).toString();
+    assertThat(code).contains("conditionalReplay(");
+    CompiledFunction f = compiled.function("com.example.Chain", "caller", 2);
+    for (double[] point : new double[][] {{0.3, 0.7}, {2.5, -0.4}, {-0.6, 0.2}}) {
+      DerivativeChecks.checkAt(f, point);
+    }
+  }
+
+  /**
    * What is still not cut: pieces that each make a local array, whose adjoint array the reverse
    * sweep reads; with 300 such pieces the members would pass the JVM's 65,535 bytes per method.
    * Before, javac rejected the generated class with "code too large" at lines the user did not
