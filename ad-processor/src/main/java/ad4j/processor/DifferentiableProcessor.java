@@ -87,9 +87,16 @@ public final class DifferentiableProcessor extends AbstractProcessor {
    */
   static final String PART_SIZE = "ad4j.partSize";
 
+  /**
+   * {@code -Aad4j.methodLimit=N}, for the processor's own tests: a generated member whose
+   * estimated bytecode passes N bytes counts as past the JVM's limit for one method, so that
+   * the error for such methods can be tested on a short program. Not for users.
+   */
+  static final String METHOD_LIMIT = "ad4j.methodLimit";
+
   @Override
   public Set<String> getSupportedOptions() {
-    return Set.of(PART_SIZE);
+    return Set.of(PART_SIZE, METHOD_LIMIT);
   }
 
   @Override
@@ -191,9 +198,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     }
   }
 
-  /** {@link #PART_SIZE}, or 0 when it is not given (or not a positive number). */
-  private int partSize() {
-    String value = processingEnv.getOptions().get(PART_SIZE);
+  /** The option {@code name} as a positive number, or 0 when it is not given (or not one). */
+  private int positiveOption(String name) {
+    String value = processingEnv.getOptions().get(name);
     try {
       return value == null ? 0 : Math.max(0, Integer.parseInt(value.trim()));
     } catch (NumberFormatException e) {
@@ -209,7 +216,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   private void processClass(TypeElement type, List<ExecutableElement> methods,
       boolean lastRound) {
     GradClassWriter writer = new GradClassWriter(processingEnv.getElementUtils(),
-        partSize());
+        positiveOption(PART_SIZE), positiveOption(METHOD_LIMIT));
     Optional<String> taken = claims.claim(type, writer.gradClassName(type).canonicalName());
     if (taken.isPresent()) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,

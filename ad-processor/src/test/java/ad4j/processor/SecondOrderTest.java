@@ -510,18 +510,17 @@ class SecondOrderTest {
    * Segments cut straight-line methods, parts cut loop bodies and branches at any depth, and
    * the levels of a long chain (300 pieces {@code x * y + i}: {@code ConditionalChainTest};
    * pieces that make values their reverse reads, branch, loop or return: {@code
-   * LongChainPiecesTest}). What is still too long for one forward-over-reverse sweep is a chain
-   * of 250 pieces that each make a local array, whose adjoint arrays are handed over from level
-   * to level, whose sweep would pass the JVM's limit: an error at the method. A long branch nested in another (250 statements in {@code if (y > 0) { if (x > 0)
+   * LongChainPiecesTest}). A sweep that would still pass the JVM's limit is an error at the
+   * method; no program known to the tests stays so long once cut, so this one lowers the limit
+   * ({@code -Aad4j.methodLimit}). A long branch nested in another (250 statements in {@code if (y > 0) { if (x > 0)
    * { ... } }}), an error before branches inside branches were cut, compiles, with its Hessian
    * ({@code NestedLongBranchesTest}).
    */
   @Test
   void aMethodTooLongForOneSweepIsACompileErrorAtTheMethod() {
     StringBuilder chain = new StringBuilder();
-    for (int i = 0; i < 250; i++) {
-      chain.append("x < ").append(i).append(" ? new double[] {x * y, x + y}[1] * x + ")
-          .append(i).append(" : ");
+    for (int i = 0; i < 40; i++) {
+      chain.append("x < ").append(i).append(" ? Math.exp(x * y) + ").append(i).append(" : ");
     }
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.Long", String.join("\n",
         "package com.example;",
@@ -532,7 +531,8 @@ class SecondOrderTest {
         "  }",
         "}"));
 
-    Compilation compilation = LargeStack.run(() -> InProcessCompiler.javac().compile(file));
+    Compilation compilation = LargeStack.run(() ->
+        InProcessCompiler.javac("-Aad4j.methodLimit=500").compile(file));
 
     assertThat(compilation).hadErrorContaining("ad4j: @Differentiable(order = 2) method 'huge'"
         + " is too long for second derivatives: its forward-over-reverse sweep, which is not"

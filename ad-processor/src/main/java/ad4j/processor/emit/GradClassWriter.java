@@ -52,6 +52,7 @@ public final class GradClassWriter {
   private final Elements elements;
   /** When positive, every block is cut into parts of this many statements (tests only). */
   private final int forcedPartSize;
+  private final int methodLimit;
 
   public GradClassWriter(Elements elements) {
     this(elements, 0);
@@ -63,8 +64,19 @@ public final class GradClassWriter {
    * tests ({@code -Aad4j.partSize}).
    */
   public GradClassWriter(Elements elements, int forcedPartSize) {
+    this(elements, forcedPartSize, 0);
+  }
+
+  /**
+   * As {@link #GradClassWriter(Elements, int)}; when {@code methodLimit} is positive, a member
+   * whose estimated bytecode passes it counts as past the JVM's limit for one method: for the
+   * processor's tests of that error ({@code -Aad4j.methodLimit}), which no program they can
+   * afford to compile reaches otherwise.
+   */
+  public GradClassWriter(Elements elements, int forcedPartSize, int methodLimit) {
     this.elements = elements;
     this.forcedPartSize = forcedPartSize;
+    this.methodLimit = methodLimit;
   }
 
   /** The generated class's name: {@code FooGrad}, or {@code Outer_InnerGrad} when nested. */
@@ -107,7 +119,7 @@ public final class GradClassWriter {
       // f(double) and a middle one of f(double, double)): each overload numbers its own.
       String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
       MethodWriter writer = new MethodWriter(userType, className.simpleName(), method,
-          segmentSuffix, forcedPartSize);
+          segmentSuffix, forcedPartSize, methodLimit);
       writer.members().forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
@@ -227,6 +239,8 @@ public final class GradClassWriter {
     private final Map<String, List<MethodSpec>> partMethods = new java.util.LinkedHashMap<>();
     /** When positive, every block is cut into parts this long (tests only). */
     private final int forcedPartSize;
+    /** When positive, the estimate past which a member counts as too long (tests only). */
+    private final int methodLimit;
     /**
      * A vector function's Jacobian by rows after one forward sweep ({@link JacobianRows}); null
      * when its reverse sweep cannot run again or the program would pass HotSpot's limit.
@@ -237,8 +251,9 @@ public final class GradClassWriter {
     private FlowAnalysis perParameterFlow;
 
     MethodWriter(String userType, String gradType, Method method, String segmentSuffix,
-        int forcedPartSize) {
+        int forcedPartSize, int methodLimit) {
       this.forcedPartSize = forcedPartSize;
+      this.methodLimit = methodLimit;
       this.userType = userType;
       this.segmentSuffix = segmentSuffix;
       this.gradType = gradType;
@@ -308,19 +323,18 @@ public final class GradClassWriter {
      * {@code members}, or an error at the user's method when one of them would be past the
      * JVM's limit for one method: javac would reject the generated class with "code too large"
      * at a line of code the user did not write. What {@link LongBlocks} and {@link Segments}
-     * cannot cut stays that long, such as an {@code else if} chain of hundreds of pieces that
-     * each make a local array (their adjoint arrays are handed from part to part).
+     * cannot cut stays that long (no program of the processor's tests is known to stay so; they
+     * lower the limit with {@code -Aad4j.methodLimit}).
      */
     private List<MethodSpec> withinJvmLimit(List<MethodSpec> members) {
       for (MethodSpec member : members) {
         int bytes = estimatedBytes(member);
-        if (bytes > PAST_JVM_METHOD_LIMIT) {
+        if (bytes > (methodLimit > 0 ? methodLimit : PAST_JVM_METHOD_LIMIT)) {
           throw new Unsupported(element, "@Differentiable method '" + function.name()
               + "' is too long to differentiate: its generated " + member.name() + " would take"
               + " about " + bytes + " bytes of bytecode, past the JVM's limit of 65535 for one"
-              + " method, and ad4j cannot cut it into parts that fit (a long chain of branches"
-              + " that each make a local array is not cut); move parts of the method into"
-              + " methods of their own");
+              + " method, and ad4j cannot cut it into parts that fit; move parts of the method"
+              + " into methods of their own");
         }
       }
       return members;
@@ -369,7 +383,7 @@ public final class GradClassWriter {
           List.of())) {
         bytes = Math.max(bytes, estimatedBytes(part));
       }
-      if (bytes > JVM_METHOD_LIMIT) {
+      if (bytes > (methodLimit > 0 ? methodLimit : JVM_METHOD_LIMIT)) {
         throw new Unsupported(element, "@Differentiable(order = 2) method '" + function.name()
             + "' is too long for second derivatives: its forward-over-reverse sweep, which is"
             + " not split into segments, would take about " + bytes + " bytes of bytecode,"

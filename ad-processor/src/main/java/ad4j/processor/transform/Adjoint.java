@@ -119,6 +119,14 @@ public final class Adjoint {
    * reverse sweep, stored at the block's end.
    */
   private final Map<Block, Map<Value, Variable>> carriedFrom = new IdentityHashMap<>();
+  /**
+   * The local arrays made in a piece of a long chain ({@code double[] a = {...}}, {@code new
+   * double[n]}) whose adjoint arrays the reverse sweep of the piece makes, not the forward
+   * sweep: only that reverse adds into them, and an adjoint array made in the forward sweep was
+   * one more variable per piece handed from part to part.
+   */
+  private final Set<Instruction> arraysOfPieces =
+      java.util.Collections.newSetFromMap(new IdentityHashMap<>());
   /** Per block of the reverse sweep, the values taken back from the tape. */
   private final Map<Block, Map<Value, Operand>> restored = new IdentityHashMap<>();
   /** The branches the forward sweep is inside, innermost first: true in a then-block. */
@@ -635,6 +643,15 @@ public final class Adjoint {
         for (Statement statement : block.statements()) {
           if (statement instanceof Instruction instruction && flow.isLive(instruction)) {
             read.addAll(flow.needs(instruction));
+            if (within.contains(block) && makesLocalArray(instruction)
+                && instruction.operation().form() == Operation.Form.NEW_ARRAY
+                && !instruction.operation().makesMatrix() && !primal.returnsArray()) {
+              // its adjoint array is made in the piece's reverse, of the length it was made with
+              arraysOfPieces.add(instruction);
+              if (instruction.arguments().get(0) instanceof Operand.Use length) {
+                read.add(length.value());
+              }
+            }
           } else if (statement instanceof If branch
               && branch.condition() instanceof Operand.Use use) {
             read.add(use.value());
@@ -709,7 +726,7 @@ public final class Adjoint {
         }
         if (longestLengths.containsKey(instruction.result())) {
           trackLongest(instruction, out);
-        } else if (makesLocalArray(instruction)) {
+        } else if (makesLocalArray(instruction) && !arraysOfPieces.contains(instruction)) {
           allocateAdjointArray(instruction, out);
         }
         if (recording) {
@@ -1327,6 +1344,14 @@ public final class Adjoint {
       }
     }
     for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction making && arraysOfPieces.contains(making)) {
+        Operand length = making.arguments().get(0);
+        allocateAdjointArray(making, length instanceof Operand.Use use
+            ? restored.getOrDefault(block, Map.of()).getOrDefault(use.value(), length) : length,
+            out);
+      }
+    }
+    for (Statement statement : block.statements()) {
       if (statement instanceof Declare declare) {
         declareVariableAdjoint(declare.variable(), out);
       }
@@ -1638,10 +1663,18 @@ public final class Adjoint {
    * adjoint array serves the whole reverse sweep.
    */
   private void allocateAdjointArray(Instruction creation, List<Statement> out) {
+    allocateAdjointArray(creation, creation.operation().form() == Operation.Form.NEW_ARRAY
+        ? creation.arguments().get(0) : null, out);
+  }
+
+  /**
+   * As {@link #allocateAdjointArray(Instruction, List)}, of {@code length} elements when it is
+   * not null (for an array made in a piece of a long chain, in the piece's reverse sweep: the
+   * length there, {@link #arraysOfPieces}).
+   */
+  private void allocateAdjointArray(Instruction creation, Operand length, List<Statement> out) {
     Value array = creation.result();
     Value adjoint = builder.derived(array, "Bar", NumericType.DOUBLE_ARRAY);
-    Operand length = creation.operation().form() == Operation.Form.NEW_ARRAY
-        ? creation.arguments().get(0) : null;
     if (creation.operation().makesMatrix()) {
       // a local matrix: its adjoints in one flat array, row after row
       Value count = builder.derived(array, "Count", NumericType.INT);

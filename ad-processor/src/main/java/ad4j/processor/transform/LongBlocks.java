@@ -83,7 +83,7 @@ public final class LongBlocks {
    * The most values and variables an {@code if} that calls parts may hand over and still move
    * into a part ({@link #handsOverLittle}).
    */
-  private static final int HANDED_OVER_LITTLE = 8;
+  private static final int HANDED_OVER_LITTLE = 16;
 
   /** One part: the name of its program and the program, which returns nothing. */
   public record Part(String name, Function program) {}
