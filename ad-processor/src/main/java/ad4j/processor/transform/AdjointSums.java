@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,12 @@ public final class AdjointSums {
   private final Map<Variable, Integer> readCounts = new HashMap<>();
   /** The variables the whole program stores into, besides declaring them. */
   private final Set<Variable> stored = new HashSet<>();
+  /**
+   * Per statement with nested blocks, the adjoint variables they mention and those they
+   * assign, not counting those they declare ({@link #visible}).
+   */
+  private final Map<Statement, Set<Variable>> nestedMentions = new IdentityHashMap<>();
+  private final Map<Statement, Set<Variable>> nestedAssigned = new IdentityHashMap<>();
   private final IrBuilder builder;
 
   private AdjointSums(Function program) {
@@ -699,22 +706,26 @@ public final class AdjointSums {
     return operand instanceof Operand.Read read && read.variable() == variable;
   }
 
-  /** Adds the variables the statement, nested ones included, assigns. */
-  private static void assigned(Statement statement, Set<Variable> into) {
+  /**
+   * Adds the variables the statement, nested ones included, assigns; not those declared in its
+   * nested blocks, which the block around the statement cannot name.
+   */
+  private void assigned(Statement statement, Set<Variable> into) {
     if (statement instanceof Declare declare) {
       into.add(declare.variable());
     } else if (statement instanceof Store store) {
       into.add(store.variable());
     }
-    for (Block nested : statement.nestedBlocks()) {
-      for (Statement inner : nested.statements()) {
-        assigned(inner, into);
-      }
+    if (!statement.nestedBlocks().isEmpty()) {
+      into.addAll(memo(nestedAssigned, statement, this::assigned));
     }
   }
 
-  /** Adds the adjoint variables the statement, nested ones included, reads or assigns. */
-  private static void mentions(Statement statement, Set<Variable> into) {
+  /**
+   * Adds the adjoint variables the statement, nested ones included, reads or assigns; not those
+   * declared in its nested blocks.
+   */
+  private void mentions(Statement statement, Set<Variable> into) {
     if (statement instanceof Declare declare && isAdjoint(declare.variable())) {
       into.add(declare.variable());
     } else if (statement instanceof Store store && isAdjoint(store.variable())) {
@@ -725,11 +736,44 @@ public final class AdjointSums {
         into.add(read.variable());
       }
     }
-    for (Block nested : statement.nestedBlocks()) {
-      for (Statement inner : nested.statements()) {
-        mentions(inner, into);
-      }
+    if (!statement.nestedBlocks().isEmpty()) {
+      into.addAll(memo(nestedMentions, statement, this::mentions));
     }
+  }
+
+  /**
+   * What {@code collect} gathers from the statements of {@code statement}'s nested blocks, less
+   * the variables declared in those blocks, kept per statement in {@code memo} ({@link
+   * #nestedMentions}, {@link #nestedAssigned}): each
+   * block's pass asks about the statements of the blocks around it again, so that a chain of
+   * {@code else if} nested n deep was walked n times over (quadratic in the chain), and what a
+   * level declares is all but the whole of it.
+   */
+  private static Set<Variable> memo(Map<Statement, Set<Variable>> memo, Statement statement,
+      java.util.function.BiConsumer<Statement, Set<Variable>> collect) {
+    // not computeIfAbsent: collecting asks the memo about the nested statements
+    Set<Variable> known = memo.get(statement);
+    if (known == null) {
+      known = visible(statement, collect);
+      memo.put(statement, known);
+    }
+    return known;
+  }
+
+  private static Set<Variable> visible(Statement statement,
+      java.util.function.BiConsumer<Statement, Set<Variable>> collect) {
+    Set<Variable> found = new HashSet<>();
+    for (Block nested : statement.nestedBlocks()) {
+      Set<Variable> declared = new HashSet<>();
+      for (Statement inner : nested.statements()) {
+        collect.accept(inner, found);
+        if (inner instanceof Declare declare) {
+          declared.add(declare.variable());
+        }
+      }
+      found.removeAll(declared);
+    }
+    return found;
   }
 
   private void countUses(Block block) {

@@ -92,6 +92,9 @@ final class ElementAdjointSums {
         run.arrays().addAll(arrays);
         continue;
       }
+      if (open.values().stream().allMatch(Map::isEmpty)) {
+        continue; // no run to end: not scanned (a long else-if chain would be, at every level)
+      }
       Set<Value> used = new HashSet<>();
       Set<Value> written = new HashSet<>();
       Set<Variable> assigned = new HashSet<>();
