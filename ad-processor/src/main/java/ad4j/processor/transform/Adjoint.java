@@ -548,7 +548,7 @@ public final class Adjoint {
    * n-th loop counts in the chain's n-th trip count. One count per loop of every piece made a
    * chain of 300 pieces with a loop each hand 300 counts from part to part.
    */
-  private void declareTopLevelCounters(Block block, List<Statement> out, PieceCounters shared) {
+  private void declareTopLevelCounters(Block block, List<Statement> out, ChainSlots shared) {
     for (Statement statement : block.statements()) {
       List<If> chain = statement instanceof If head ? longChain(head, block) : List.of();
       if (!chain.isEmpty()) {
@@ -556,19 +556,17 @@ public final class Adjoint {
             NumericType.INT);
         longChains.put(chain.get(0).id(), new LongChain(chain, piece));
         out.add(new Declare(piece, Operand.Constant.zero(NumericType.INT), null));
-        pieceSlots(chain, out);
-        PieceCounters counters = primal.isCheckpointed() ? null
-            : new PieceCounters(chain.get(0).id(), new ArrayList<>(), new int[1]);
-        for (If link : chain) {
-          declareTopLevelCounters(link.thenBlock(), out, counters == null ? null : counters.next());
+        ChainSlots slots = new ChainSlots(chain.get(0).id(), out);
+        pieceSlots(chain, slots);
+        for (Block pieceBlock : pieces(chain)) {
+          slots.startPiece();
+          declareTopLevelCounters(pieceBlock, out, primal.isCheckpointed() ? null : slots);
         }
-        declareTopLevelCounters(chain.get(chain.size() - 1).elseBlock(), out,
-            counters == null ? null : counters.next());
       } else if (statement instanceof If branch) {
         declareTopLevelCounters(branch.thenBlock(), out, shared);
         declareTopLevelCounters(branch.elseBlock(), out, shared);
       } else if (statement instanceof Loop loop && shared != null) {
-        tripCounts.put(loop.id(), shared.take(builder, out));
+        tripCounts.put(loop.id(), shared.take("Trips", NumericType.INT));
       } else if (statement instanceof Loop loop) {
         Variable count = builder.generatedVariable("loop" + loop.id() + "Trips",
             NumericType.INT);
@@ -590,25 +588,51 @@ public final class Adjoint {
     }
   }
 
+  /** The pieces of a long chain: its links' then-blocks, and the last link's else block. */
+  private static List<Block> pieces(List<If> chain) {
+    List<Block> pieces = new ArrayList<>();
+    for (If link : chain) {
+      pieces.add(link.thenBlock());
+    }
+    pieces.add(chain.get(chain.size() - 1).elseBlock());
+    return pieces;
+  }
+
   /**
-   * The trip counts a long chain's pieces share ({@link #declareTopLevelCounters(Block, List,
-   * PieceCounters)}): {@code used[0]} of them are taken by the piece being declared.
+   * The variables a long chain's pieces share: the values they carry to the reverse sweep
+   * ({@link #pieceSlots}) and the trip counts of their loops ({@link
+   * #declareTopLevelCounters(Block, List, ChainSlots)}). Only one piece runs, so a piece's n-th
+   * variable of a kind and type is the chain's n-th, declared when no piece took as many
+   * before.
    */
-  private record PieceCounters(int chainId, List<Variable> counts, int[] used) {
-    /** The same counts, none taken yet: for the next piece. */
-    PieceCounters next() {
-      return new PieceCounters(chainId, counts, new int[1]);
+  private final class ChainSlots {
+    private final int chainId;
+    private final List<Statement> out;
+    private final Map<String, List<Variable>> pools = new HashMap<>();
+    /** How many of each pool the piece being declared has taken. */
+    private final Map<String, Integer> taken = new HashMap<>();
+
+    ChainSlots(int chainId, List<Statement> out) {
+      this.chainId = chainId;
+      this.out = out;
     }
 
-    /** The next count of this piece, declared when no piece took as many before. */
-    Variable take(IrBuilder builder, List<Statement> out) {
-      int index = used[0]++;
-      if (index == counts.size()) {
-        Variable count = builder.generatedVariable("chain" + chainId + "Trips", NumericType.INT);
-        counts.add(count);
-        out.add(new Declare(count, Operand.Constant.zero(NumericType.INT), null));
+    /** The next piece: none of the variables taken yet. */
+    void startPiece() {
+      taken.clear();
+    }
+
+    /** The piece's next variable of {@code type}, named {@code chainNKind}. */
+    Variable take(String kind, NumericType type) {
+      String pool = kind + " " + type;
+      int index = taken.merge(pool, 1, Integer::sum) - 1;
+      List<Variable> variables = pools.computeIfAbsent(pool, p -> new ArrayList<>());
+      if (index == variables.size()) {
+        Variable added = builder.generatedVariable("chain" + chainId + kind, type);
+        variables.add(added);
+        out.add(new Declare(added, Operand.Constant.zero(type), null));
       }
-      return counts.get(index);
+      return variables.get(index);
     }
   }
 
@@ -616,28 +640,22 @@ public final class Adjoint {
    * The variables that carry, from a long chain's forward sweep to its reverse sweep, the values
    * its pieces compute and their reverses read ({@code e = Math.exp(x * y)}, whose partial is
    * {@code e}; the condition of a branch inside a piece). Only one piece runs, so the pieces
-   * share them: the first value of each type that a piece carries goes into the chain's first
-   * variable of that type, and so on. Left in locals of their own, hoisted to the top of the
-   * method, a chain of 500 such pieces handed 500 values from part to part of the cut sweeps,
-   * past the JVM's limit; now each part hands over what one piece carries. Values made and read
-   * in loops inside a piece go on the tape as in any loop; the pieces of a long chain inside a
-   * piece carry their own.
+   * share them ({@link ChainSlots}): the first value of each type that a piece carries goes
+   * into the chain's first variable of that type, and so on. Left in locals of their own,
+   * hoisted to the top of the method, a chain of 500 such pieces handed 500 values from part
+   * to part of the cut sweeps, past the JVM's limit; now each part hands over what one piece
+   * carries. Values made and read in loops inside a piece go on the tape as in any loop; the
+   * pieces of a long chain inside a piece carry their own.
    */
-  private void pieceSlots(List<If> chain, List<Statement> out) {
-    List<Block> pieces = new ArrayList<>();
-    for (If link : chain) {
-      pieces.add(link.thenBlock());
-    }
-    pieces.add(chain.get(chain.size() - 1).elseBlock());
-    Map<NumericType, List<Variable>> slots = new java.util.EnumMap<>(NumericType.class);
-    for (Block piece : pieces) {
+  private void pieceSlots(List<If> chain, ChainSlots slots) {
+    for (Block piece : pieces(chain)) {
+      slots.startPiece();
       List<Block> blocks = new ArrayList<>();
       blocksOfPiece(piece, blocks);
       // the values made outside the piece's loops: those inside go on the tape
       Set<Block> within = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
       blocks.stream().filter(block -> flow.loopDepth(block) == 0).forEach(within::add);
       Map<Value, Variable> carried = new HashMap<>();
-      Map<NumericType, Integer> used = new java.util.EnumMap<>(NumericType.class);
       for (Block block : blocks) {
         List<Value> read = new ArrayList<>();
         for (Statement statement : block.statements()) {
@@ -666,15 +684,7 @@ public final class Adjoint {
           }
           Variable slot = carried.get(value);
           if (slot == null) {
-            int index = used.merge(type, 1, Integer::sum) - 1;
-            List<Variable> ofType = slots.computeIfAbsent(type, t -> new ArrayList<>());
-            if (index == ofType.size()) {
-              Variable added = builder.generatedVariable(
-                  "chain" + chain.get(0).id() + "Carried", type);
-              ofType.add(added);
-              out.add(new Declare(added, Operand.Constant.zero(type), null));
-            }
-            slot = ofType.get(index);
+            slot = slots.take("Carried", type);
             carried.put(value, slot);
             carriedFrom.computeIfAbsent(flow.definingBlock(value), b -> new LinkedHashMap<>())
                 .put(value, slot);
@@ -1429,7 +1439,8 @@ public final class Adjoint {
     SourceLine line = branch.line().adjoint();
     // in a piece of a long chain, a condition made in the piece comes in a variable
     Operand decision = branch.condition() instanceof Operand.Use use
-        ? restored.getOrDefault(block, Map.of()).getOrDefault(use.value(), use) : branch.condition();
+        ? restored.getOrDefault(block, Map.of()).getOrDefault(use.value(), use)
+        : branch.condition();
     boolean recorded = flow.loopDepth(block) > 0 && !fused;
     if (recorded) {
       decision = pop(NumericType.BOOLEAN, line, out);
