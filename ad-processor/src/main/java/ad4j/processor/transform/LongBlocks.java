@@ -887,12 +887,6 @@ public final class LongBlocks {
   }
 
   /**
-   * The statements that stand for {@code part} in the caller: its call, and the values and
-   * variables it hands back taken off the tape; {@code part} itself when it cannot be a method.
-   * With {@code inPlace}, the numbers it makes for later parts stay on the tape instead, where
-   * those parts read them ({@link #handed}).
-   */
-  /**
    * What a part made of {@code statements} would take and hand over: {@code inside} counts
    * their reads, stores and declarations; {@code declared} are the variables they declare (at
    * any depth), {@code topDeclared} those declared among them directly.
@@ -944,6 +938,12 @@ public final class LongBlocks {
         outVariables);
   }
 
+  /**
+   * The statements that stand for {@code part} in the caller: its call, and the values and
+   * variables it hands back taken off the tape; {@code part} itself when it cannot be a method.
+   * With {@code inPlace}, the numbers it makes for later parts stay on the tape instead, where
+   * those parts read them ({@link #handed}).
+   */
   private List<Statement> outline(List<Statement> part, boolean inPlace) {
     Handover handover = handover(part);
     Map<Object, Integer> inside = handover.inside();
