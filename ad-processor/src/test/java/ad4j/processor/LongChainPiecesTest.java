@@ -89,18 +89,34 @@ class LongChainPiecesTest {
     }
   }
 
+  /**
+   * {@code static double name(double x, double y)} with {@code body}, compiled with every
+   * generated method under HotSpot's limit.
+   */
+  private static CompiledFunction compileCut(String name, String body) {
+    Compiled compiled = compile(oneMethod(
+        "@Differentiable static double " + name + "(double x, double y)", body));
+    assertAllCompilable(compiled);
+    return compiled.function("com.example.Chain", name, 2);
+  }
+
+  /**
+   * The checks at both ends of a chain of {@link #PIECES}: all of {@link DerivativeChecks} in
+   * the first piece and the fourth (finite differences need room), and past the last link, where
+   * every chain here is {@code Math.sin(y)}, the gradient (0, cos y).
+   */
+  private static void checkEnds(CompiledFunction f, double y) {
+    for (double x : new double[] {-0.5, 2.5}) {
+      DerivativeChecks.checkAt(f, x, y);
+    }
+    checkDeepIn(f, PIECES + 0.5, y, 0.0, Math.cos(y));
+  }
+
   @Test
   void piecesThatMakeWhatTheirReverseReadsAreCut() {
-    Compiled compiled = compile(oneMethod(
-        "@Differentiable static double returned(double x, double y)",
-        "    return " + conditional(PIECES, i -> "Math.exp(x * y) + " + i) + ";"));
-    assertAllCompilable(compiled);
-    CompiledFunction f = compiled.function("com.example.Chain", "returned", 2);
-    // the first piece and the fourth (finite differences need room)
-    for (double x : new double[] {-0.5, 2.5}) {
-      DerivativeChecks.checkAt(f, x, Y);
-    }
-    checkDeepIn(f, PIECES + 0.5, Y, 0.0, Math.cos(Y)); // the last else: Math.sin(y)
+    CompiledFunction f = compileCut("returned",
+        "    return " + conditional(PIECES, i -> "Math.exp(x * y) + " + i) + ";");
+    checkEnds(f, Y);
     // x < 151: e^(xy) + 151, whose gradient is (y e^(xy), x e^(xy))
     double x = 150.5;
     double e = Math.exp(x * Y);
@@ -109,17 +125,10 @@ class LongChainPiecesTest {
 
   @Test
   void piecesWithBranchesInsideAreCut() {
-    Compiled compiled = compile(oneMethod(
-        "@Differentiable static double returned(double x, double y)",
-        "    return " + conditional(PIECES,
-            i -> "(y > 0 ? Math.exp(x * y) : Math.exp(y) * x) + " + i) + ";"));
-    assertAllCompilable(compiled);
-    CompiledFunction f = compiled.function("com.example.Chain", "returned", 2);
+    CompiledFunction f = compileCut("returned", "    return " + conditional(PIECES,
+        i -> "(y > 0 ? Math.exp(x * y) : Math.exp(y) * x) + " + i) + ";");
     for (double y : new double[] {Y, -0.3}) {
-      for (double x : new double[] {-0.5, 2.5}) {
-        DerivativeChecks.checkAt(f, x, y);
-      }
-      checkDeepIn(f, PIECES + 0.5, y, 0.0, Math.cos(y));
+      checkEnds(f, y);
     }
     double x = 150.5;
     double e = Math.exp(x * Y);
@@ -150,15 +159,8 @@ class LongChainPiecesTest {
 
   @Test
   void piecesWithLoopsInsideShareTheirTripCounts() {
-    Compiled compiled = compile(oneMethod(
-        "@Differentiable static double looped(double x, double y)",
-        elseIf(PIECES, LongChainPiecesTest::loopPiece)));
-    assertAllCompilable(compiled);
-    CompiledFunction f = compiled.function("com.example.Chain", "looped", 2);
-    for (double x : new double[] {-0.5, 2.5}) {
-      DerivativeChecks.checkAt(f, x, Y);
-    }
-    checkDeepIn(f, PIECES + 0.5, Y, 0.0, Math.cos(Y));
+    CompiledFunction f = compileCut("looped", elseIf(PIECES, LongChainPiecesTest::loopPiece));
+    checkEnds(f, Y);
     // x < 151: three steps r += e r + 151 from r = y, e = e^(xy): r3 = a³ y + 151 (a² + a + 1)
     // with a = 1 + e, whose partials are r3'(a) e y (by x) and r3'(a) e x + a³ (by y)
     double x = 150.5;
@@ -180,15 +182,8 @@ class LongChainPiecesTest {
 
   @Test
   void manyReturnsAreCutInEveryMember() {
-    Compiled compiled = compile(oneMethod(
-        "@Differentiable static double guarded(double x, double y)",
-        returns(PIECES, i -> "Math.exp(x * y) + " + i)));
-    assertAllCompilable(compiled);
-    CompiledFunction f = compiled.function("com.example.Chain", "guarded", 2);
-    for (double x : new double[] {-0.5, 2.5}) {
-      DerivativeChecks.checkAt(f, x, Y);
-    }
-    checkDeepIn(f, PIECES + 0.5, Y, 0.0, Math.cos(Y));
+    CompiledFunction f = compileCut("guarded", returns(PIECES, i -> "Math.exp(x * y) + " + i));
+    checkEnds(f, Y);
     double x = 150.5;
     double e = Math.exp(x * Y);
     checkDeepIn(f, x, Y, Y * e, x * e);
@@ -287,15 +282,8 @@ class LongChainPiecesTest {
    */
   @Test
   void piecesThatMakeArraysAreCut() {
-    Compiled compiled = compile(oneMethod(
-        "@Differentiable static double arrays(double x, double y)",
-        elseIf(PIECES, LongChainPiecesTest::arrayPiece)));
-    assertAllCompilable(compiled);
-    CompiledFunction f = compiled.function("com.example.Chain", "arrays", 2);
-    for (double x : new double[] {-0.5, 2.5}) {
-      DerivativeChecks.checkAt(f, x, Y);
-    }
-    checkDeepIn(f, PIECES + 0.5, Y, 0.0, Math.cos(Y));
+    CompiledFunction f = compileCut("arrays", elseIf(PIECES, LongChainPiecesTest::arrayPiece));
+    checkEnds(f, Y);
     double x = 150.5;
     checkDeepIn(f, x, Y, Y * Y + 3 * x * x, 2 * x * Y);
   }
