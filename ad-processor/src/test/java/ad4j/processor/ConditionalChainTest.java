@@ -10,6 +10,7 @@ import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.LargeStack;
 import ad4j.processor.testing.MixedFunction;
+import ad4j.processor.testing.Sources;
 import com.google.testing.compile.Compilation;
 import java.io.IOException;
 import java.util.List;
@@ -52,19 +53,6 @@ class ConditionalChainTest {
         "    double r = y;",
         "    r = " + chain + ";",
         "    return r * x;",
-        "  }",
-        "}",
-        "");
-  }
-
-  /** {@code com.example.Chain} with one method: its declaration (line 4) and its body. */
-  private static String oneMethod(String declaration, String body) {
-    return String.join("\n",
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class Chain {",
-        "  " + declaration + " {",
-        "    " + body,
         "  }",
         "}",
         "");
@@ -134,8 +122,8 @@ class ConditionalChainTest {
   void aChainOfAThousandPiecesIsCutIntoPartsThatCallParts() {
     Compiled compiled = LargeStack.run(() -> InProcessCompiler.compileWith(
         List.of("-Xlint:all", "-Werror"), "com.example.Chain",
-        oneMethod("@Differentiable static double returned(double x, double y)",
-            "return " + chain(1_000) + ";")));
+        Sources.chainClass("@Differentiable static double returned(double x, double y)",
+            "    return " + chain(1_000) + ";")));
     Map<String, Integer> sizes = BytecodeSizes.of(compiled.compilation(),
         "com/example/ChainGrad.class");
     assertThat(sizes.keySet().stream().filter(m -> m.startsWith("returnedValueAndGradientPart"))
@@ -172,8 +160,8 @@ class ConditionalChainTest {
   void theSecondOrderSweepOfALongChainIsCutToo() throws Exception {
     Compiled compiled = LargeStack.run(() -> InProcessCompiler.compileWith(
         List.of("-Xlint:all", "-Werror"), "com.example.Chain",
-        oneMethod("@Differentiable(order = 2) static double squared(double x, double y)",
-            "double r = " + chain(300) + ";\n    return r * r;")));
+        Sources.chainClass("@Differentiable(order = 2) static double squared(double x, double y)",
+            "    double r = " + chain(300) + ";\n    return r * r;")));
     for (Map.Entry<String, Integer> method : BytecodeSizes.of(compiled.compilation(),
         "com/example/ChainGrad.class").entrySet()) {
       assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(8000);

@@ -10,6 +10,7 @@ import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.LargeStack;
+import ad4j.processor.testing.Sources;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
 import java.util.List;
@@ -33,19 +34,6 @@ class LongChainPiecesTest {
   /** Pieces per chain: each chain below made members past HotSpot's limit before. */
   private static final int PIECES = 300;
   private static final double Y = 0.01;
-
-  /** {@code com.example.Chain} with one method: its declaration (line 4) and its body. */
-  private static String oneMethod(String declaration, String body) {
-    return String.join("\n",
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class Chain {",
-        "  " + declaration + " {",
-        body,
-        "  }",
-        "}",
-        "");
-  }
 
   /** {@code x < 1 ? piece(1) : x < 2 ? piece(2) : ... : Math.sin(y)}. */
   private static String conditional(int pieces, IntFunction<String> piece) {
@@ -94,7 +82,7 @@ class LongChainPiecesTest {
    * generated method under HotSpot's limit.
    */
   private static CompiledFunction compileCut(String name, String body) {
-    Compiled compiled = compile(oneMethod(
+    Compiled compiled = compile(Sources.chainClass(
         "@Differentiable static double " + name + "(double x, double y)", body));
     assertAllCompilable(compiled);
     return compiled.function("com.example.Chain", name, 2);
@@ -296,7 +284,7 @@ class LongChainPiecesTest {
    */
   @Test
   void aMemberPastTheJvmsLimitIsAnErrorAtTheMethod() {
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Chain", oneMethod(
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Chain", Sources.chainClass(
         "@Differentiable static double returned(double x, double y)",
         "    return " + conditional(40, i -> "Math.exp(x * y) + " + i) + ";"));
     Compilation compilation = LargeStack.run(() ->

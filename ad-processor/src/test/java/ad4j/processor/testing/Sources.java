@@ -18,6 +18,22 @@ public final class Sources {
   }
 
   /**
+   * {@code com.example.Chain} with one method, for the tests of long chains: its declaration
+   * (on line 4, where errors point), then {@code body} as written, indented by the caller.
+   */
+  public static String chainClass(String declaration, String body) {
+    return String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Chain {",
+        "  " + declaration + " {",
+        body,
+        "  }",
+        "}",
+        "");
+  }
+
+  /**
    * {@code localMatrix(double[] w, double c)}, marked with {@code annotation}: a local matrix
    * {@code new double[n][n]} written element by element, one step of Gaussian elimination in
    * place through a row, walked by for-each, and a row cloned. Shared by the tests of order 1
