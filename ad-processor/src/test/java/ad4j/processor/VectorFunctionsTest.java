@@ -114,6 +114,32 @@ class VectorFunctionsTest {
       "    out[2] = 1 / a;",
       "    return out;",
       "  }",
+      // divisions by forward values, a fixed length: rows one after the other, reciprocals
+      "  @Differentiable static double[] quotients(double a, double b, double c) {",
+      "    double[] r = new double[3];",
+      "    double n = Math.sqrt(a * a + b * b);",
+      "    r[0] = a / c;",
+      "    r[1] = b / n;",
+      "    r[2] = n / c - a / (b * c);",
+      "    return r;",
+      "  }",
+      // straight-line, more rows than are written one after the other: one loop over the rows
+      "  @Differentiable static double[] five(double[] x) {",
+      "    double[] r = new double[5];",
+      "    r[0] = x[0] / x[1];",
+      "    r[1] = x[1] * x[2];",
+      "    r[2] = Math.sin(x[3]) / x[4];",
+      "    r[3] = x[4] - x[0] * x[5];",
+      "    r[4] = x[2] / x[3] + x[0];",
+      "    return r;",
+      "  }",
+      // where one element overflows, the other's row is still its derivative
+      "  @Differentiable static double[] overflowing(double x, double y) {",
+      "    double[] r = new double[2];",
+      "    r[0] = x * y;",
+      "    r[1] = Math.exp(y);",
+      "    return r;",
+      "  }",
       "  @Differentiable static double[] matVec(double[][] a, double[] v, int rows) {",
       "    double[] out = new double[rows];",
       "    for (int i = 0; i < rows; i++) {",
@@ -152,6 +178,9 @@ class VectorFunctionsTest {
         call("named", new Object[] {new double[] {0.7, -1.3, 0.4}, 0.6, -0.8}, true, true, true),
         call("withCalls", new Object[] {new double[] {0.7, -1.3, 0.4}}, true),
         call("spread", new Object[] {0.8}, true),
+        call("quotients", new Object[] {0.8, -1.7, 0.6}, true, true, true),
+        call("five", new Object[] {new double[] {0.8, -1.7, 0.6, 1.2, 2.5, -0.3}}, true),
+        call("overflowing", new Object[] {0.8, -1.7}, true, true),
         call("matVec", new Object[] {new double[][] {{0.3, -0.6, 1.1}, {0.2, 0.9, -1.4}},
             new double[] {0.5, -0.25, 0.75}, 2}, true, true, false));
   }
@@ -244,6 +273,79 @@ class VectorFunctionsTest {
     }
     // the dot-product test: <seed, J v> = <J^T seed, v>
     assertThat(left).isWithin(1e-12 * Math.max(1, Math.abs(right))).of(right);
+  }
+
+  /**
+   * Each row of the Jacobian is the pullback of its unit seed: to the last bits where the rows
+   * multiply by a reciprocal that the pullback divides by.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void eachRowIsThePullbackOfItsUnitSeed(Call call) throws Exception {
+    double[][] jacobian = (double[][]) invoke(call.name() + "Jacobian", true, call.arguments());
+    for (int i = 0; i < jacobian.length; i++) {
+      double[] seed = new double[jacobian.length];
+      seed[i] = 1;
+      double[] adjoints = new double[jacobian[i].length];
+      invoke(call.name() + "Pullback", true, append(call.arguments(), seed, adjoints));
+      for (int j = 0; j < adjoints.length; j++) {
+        assertWithMessage("[%s][%s] of %s", i, j, call).that(jacobian[i][j])
+            .isWithin(4e-16 * Math.max(1, Math.abs(adjoints[j]))).of(adjoints[j]);
+      }
+    }
+  }
+
+  /**
+   * A method that fixes its result's length at 4 or less and whose reverse sweep is
+   * straight-line gets its rows one after the other, each with its unit seed folded in: the
+   * result's adjoints are constants, not an array, and what only another row's seed reaches is
+   * not computed. Divisions by the forward sweep's values are multiplications by reciprocals
+   * made once before the rows. Five rows take a loop.
+   */
+  @Test
+  void rowsOfAFixedLengthAreWrittenOneAfterTheOtherWithTheirSeedsFolded() throws Exception {
+    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    for (String name : List.of("polar", "quotients", "overflowing")) {
+      String rows = member(generated, "private static double[] " + name + "JacobianRows(");
+      assertWithMessage(name).that(rows).doesNotContain("for (int row");
+      assertWithMessage(name).that(rows).doesNotContain("Slots.clear");
+      // the result, and no adjoint array for it
+      assertWithMessage(name).that(rows.lines().filter(line -> !line.strip().startsWith("//")
+          && line.contains("new double[")).count()).isEqualTo(1);
+      assertWithMessage(name).that(rows).contains("= jacobian[1];");
+    }
+    String quotients = member(generated, "private static double[] quotientsJacobianRows(");
+    List<String> code = quotients.substring(quotients.indexOf("computed once")).lines()
+        .map(String::strip).filter(line -> !line.startsWith("//")).toList();
+    assertThat(code).contains("double cReciprocal = 1.0 / c;");
+    assertThat(code).contains("double nReciprocal = 1.0 / n;");
+    // the rows divide by nothing: each divisor's reciprocal is made once, before them
+    int firstRow = code.indexOf("double[] adjoints = jacobian[0];");
+    assertThat(firstRow).isGreaterThan(0);
+    for (int i = 0; i < code.size(); i++) {
+      if (code.get(i).contains(" / ")) {
+        assertWithMessage(code.get(i)).that(i).isLessThan(firstRow);
+        assertThat(code.get(i))
+            .containsMatch("^double \\w*[rR]eciprocal\\d* = 1\\.0 / \\w+;$");
+      }
+    }
+    assertThat(member(generated, "private static double[] fiveJacobianRows("))
+        .contains("for (int row = 0; row < rows; row++)");
+  }
+
+  /**
+   * Row 0 of {@code (x y, exp(y))} at {@code y = 800}, where {@code exp(y)} overflows: the
+   * derivative of {@code x y}, {@code (y, x)}. The pullback with the seed {@code (1, 0)}
+   * multiplies {@code exp(y)} by that zero and gives NaN; the folded row never does.
+   */
+  @Test
+  void aRowIsTheDerivativeOfItsOwnElementWhereAnotherElementOverflows() throws Exception {
+    double[][] jacobian = (double[][]) invoke("overflowingJacobian", true, 0.8, 800.0);
+
+    assertThat(jacobian[0]).usingExactEquality().containsExactly(800.0, 0.8).inOrder();
+    assertThat(jacobian[1]).usingExactEquality()
+        .containsExactly(0.0, Double.POSITIVE_INFINITY).inOrder();
   }
 
   @Test

@@ -777,8 +777,11 @@ public final class GradClassWriter {
      * is never split.
      */
     private List<MethodSpec> vectorMembers() {
-      rowsProgram = JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName())
+      // rows one after the other where they fit in a method, else one loop over them
+      rowsProgram = JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName(), true)
           .filter(program -> estimatedBytes(program) <= BYTECODE_LIMIT)
+          .or(() -> JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName(), false)
+              .filter(program -> estimatedBytes(program) <= BYTECODE_LIMIT))
           .orElse(null);
       List<MethodSpec> members = new ArrayList<>(List.of(jacobian(), valueAndJacobian(),
           tangent(), pullback(), pullbackOntoTape(), primalValue(), jacobianInto()));

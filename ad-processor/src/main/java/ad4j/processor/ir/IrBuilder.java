@@ -107,9 +107,13 @@ public final class IrBuilder {
         value.isActive());
   }
 
-  /** A new variable like {@code variable}, for a copy of the statements that declare it. */
+  /**
+   * A new variable like {@code variable}, for a copy of the statements that declare it: named
+   * after the same base ({@code tBar}), so that it is an adjoint as the original is.
+   */
   public Variable copyOf(Variable variable) {
-    return new Variable(nextId++, variable.name(), variable.type(), variable.parameter());
+    return new Variable(nextId++, variable.name(), variable.type(), variable.parameter(),
+        variable.base(), variable.isGenerated());
   }
 
   /** A mutable variable; {@code parameter} is the parameter it stands for, or null. */

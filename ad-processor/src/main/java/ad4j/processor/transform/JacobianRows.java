@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -41,8 +42,21 @@ import java.util.function.Predicate;
  * still in place, and {@code Tape.rewind} gives them back for the next row. A call of another
  * {@code @Differentiable} method (whose pullback goes through the tape), a checkpointed loop
  * or an array recorded by reference keeps the Jacobian by whole pullbacks.
+ *
+ * <p>Where the reverse sweep is straight-line, what every row computes alike from the forward
+ * sweep's values is computed once before the rows, and divisions by those values become
+ * multiplications by reciprocals ({@link RowInvariants}). Where the method also fixes its
+ * result's length at a few elements, the rows are written one after the other and each has its
+ * seed folded in ({@link SeedFolding}): the result's adjoints are then constants, not an array,
+ * and a row computes only what its own element reaches, as a hand-written Jacobian does.
  */
 public final class JacobianRows {
+  /**
+   * The most rows written one after the other, each with its seed folded in, when the method
+   * fixes their number; more take one loop.
+   */
+  static final int UNROLLED_ROWS = 4;
+
   private JacobianRows() {}
 
   /**
@@ -53,15 +67,22 @@ public final class JacobianRows {
    * clears them) has run. With more elements than slots the matrix is left alone: forward mode,
    * one sweep per slot, is cheaper then, and the caller runs it. Empty when the reverse sweep
    * cannot run more than once after one forward sweep.
+   *
+   * <p>With {@code unroll}, a method that fixes its result's length at {@link #UNROLLED_ROWS}
+   * or less and whose reverse sweep is straight-line gets its rows one after the other, each
+   * with its unit seed folded in ({@link SeedFolding}); otherwise, and always without
+   * {@code unroll} (for a method too large to hold them), the rows are one loop.
    */
-  public static Optional<Function> of(Function primal, FlowAnalysis flow, String prepareRows) {
+  public static Optional<Function> of(Function primal, FlowAnalysis flow, String prepareRows,
+      boolean unroll) {
+    OptionalInt fixed = unroll ? ResultLength.of(primal) : OptionalInt.empty();
     return Adjoint.pullbackPieces(primal, flow)
         .filter(JacobianRows::canRunAgain)
-        .map(pieces -> AdjointSums.of(program(primal, pieces, prepareRows)));
+        .map(pieces -> AdjointSums.of(program(primal, pieces, prepareRows, fixed)));
   }
 
   private static Function program(Function primal, Adjoint.PullbackPieces pieces,
-      String prepareRows) {
+      String prepareRows, OptionalInt fixedRows) {
     IrBuilder builder = pieces.builder();
     Value jacobian = builder.generated("jacobian", NumericType.DOUBLE_MATRIX, false);
     Value slots = builder.generated("slots", NumericType.INT, false);
@@ -69,27 +90,57 @@ public final class JacobianRows {
     parameters.add(jacobian);
     parameters.add(slots);
 
-    List<Statement> body = new ArrayList<>();
     boolean recording = records(pieces.preamble()) || records(pieces.forward());
+    List<Statement> byRows = new ArrayList<>();
+    byRows.add(new Note("the reverse sweep once per element i of the result, seeded with e_i:"
+        + " row i of the Jacobian", null));
+    Value rows = builder.generated("rows", NumericType.INT, false);
+    byRows.add(new Instruction(builder.generated("prepared", NumericType.VOID, false),
+        Operation.plainCall(prepareRows, 3), List.of(new Operand.Use(jacobian),
+            new Operand.Use(rows), new Operand.Use(slots)), null));
+    // what the forward sweep recorded, each row's reverse sweep takes back again
+    Value recorded = recording ? mark("recorded", builder, byRows) : null;
+    List<Statement> sweep = pieces.reverse();
+    int unrolled = 0;
+    if (isStraightLine(sweep)) {
+      RowInvariants.Split split = RowInvariants.of(sweep, forwardValues(pieces),
+          fixedRows.orElse(2) > 1, builder);
+      if (!split.before().isEmpty()) {
+        byRows.add(new Note("what every row's reverse sweep computes alike, computed once",
+            null));
+        byRows.addAll(split.before());
+      }
+      sweep = split.sweep();
+      int fixed = fixedRows.orElse(0);
+      if (fixed > 0 && fixed <= UNROLLED_ROWS) {
+        unrolled = fixed;
+      }
+    }
+    Value seeded = seededArray(pieces);
+    boolean seedRead = true;
+    if (unrolled > 0) {
+      List<Statement> written = new ArrayList<>();
+      seedRead = unrolledRows(pieces, sweep, jacobian, unrolled, recorded, written);
+      byRows.addAll(written);
+    } else {
+      byRows.addAll(rowLoop(pieces, sweep, jacobian, rows, recorded));
+    }
+
+    List<Statement> body = new ArrayList<>();
     Value unrecorded = recording ? mark("unrecorded", builder, body) : null;
     body.addAll(pieces.preamble());
-    body.addAll(pieces.forward());
-    Value rows = builder.generated("rows", NumericType.INT, false);
+    for (Statement statement : pieces.forward()) {
+      // without the result's adjoint array, where the unrolled rows no longer read it
+      if (seedRead || !(statement instanceof Instruction made && made.result() == seeded)) {
+        body.add(statement);
+      }
+    }
     body.add(new Instruction(rows, Operation.LENGTH, List.of(pieces.returned()), null));
     Site compare = Site.formulas(builder, null);
     Operand reverseIsCheaper = compare.apply(Operation.infix("<="), NumericType.BOOLEAN,
         new Operand.Use(rows), new Operand.Use(slots));
     body.addAll(compare.instructionsFor(List.of(reverseIsCheaper)));
 
-    List<Statement> byRows = new ArrayList<>();
-    byRows.add(new Note("the reverse sweep once per element i of the result, seeded with e_i:"
-        + " row i of the Jacobian", null));
-    byRows.add(new Instruction(builder.generated("prepared", NumericType.VOID, false),
-        Operation.plainCall(prepareRows, 3), List.of(new Operand.Use(jacobian),
-            new Operand.Use(rows), new Operand.Use(slots)), null));
-    // what the forward sweep recorded, each row's reverse sweep takes back again
-    Value recorded = recording ? mark("recorded", builder, byRows) : null;
-    byRows.addAll(rowLoop(pieces, jacobian, rows, recorded));
     List<Statement> otherwise = new ArrayList<>();
     if (recording) {
       // forward mode is cheaper, and the caller runs it: the recording is not needed
@@ -122,31 +173,11 @@ public final class JacobianRows {
    * the row: the result's adjoint is 1 at the row, where the pullback adds its seed
    * ({@code Slots.seed}).
    */
-  private static List<Statement> rowLoop(Adjoint.PullbackPieces pieces, Value jacobian,
-      Value rows, Value recorded) {
+  private static List<Statement> rowLoop(Adjoint.PullbackPieces pieces,
+      List<Statement> reverse, Value jacobian, Value rows, Value recorded) {
     IrBuilder builder = pieces.builder();
     Variable row = builder.generatedVariable("row", NumericType.INT);
-    List<Statement> sweep = new ArrayList<>();
-    if (recorded != null) {
-      sweep.add(new Instruction(builder.generated("rewound", NumericType.VOID, false),
-          Operation.tapeCall("rewind", 1), List.of(new Operand.Use(recorded)), null));
-    }
-    sweep.add(new Instruction(pieces.adjoints(), Operation.ELEMENT,
-        List.of(new Operand.Use(jacobian), new Operand.Read(row)), null));
-    for (Value adjointArray : madeByForward(pieces)) {
-      // every row starts from zero adjoints: the previous row's reverse sweep left its own
-      sweep.add(new Instruction(builder.generated("cleared", NumericType.INT, false),
-          Operation.slotsCall(Adjoint.CLEAR, 1), List.of(new Operand.Use(adjointArray)), null));
-    }
-    for (Statement statement : pieces.reverse()) {
-      if (statement instanceof Instruction seeding && isSeeding(seeding, pieces.seed())) {
-        // the result's adjoints are zero here: the unit seed is one store
-        sweep.add(new ElementStore(((Operand.Use) seeding.arguments().get(1)).value(),
-            new Operand.Read(row), Operand.Constant.of(1.0), true, null));
-      } else {
-        sweep.add(statement);
-      }
-    }
+    List<Statement> sweep = rowSweep(pieces, reverse, jacobian, new Operand.Read(row), recorded);
 
     Site condition = Site.formulas(builder, null);
     Operand more = condition.isLessThan(new Operand.Read(row), new Operand.Use(rows));
@@ -159,6 +190,96 @@ public final class JacobianRows {
         new Loop(pieces.nextLoopId(), new Block(new ArrayList<>(
             condition.instructionsFor(List.of(more)))), more, true, new Block(sweep),
             new Block(update), null));
+  }
+
+  /**
+   * The {@code count} rows one after the other, into {@code out}; whether they still read the
+   * result's adjoint array. Where the seeds folded away all it held, the rows no longer clear
+   * it or store into it, and the forward sweep need not make it.
+   */
+  private static boolean unrolledRows(Adjoint.PullbackPieces pieces, List<Statement> reverse,
+      Value jacobian, int count, Value recorded, List<Statement> out) {
+    Value seeded = seededArray(pieces);
+    List<List<Statement>> rows = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      rows.add(unrolledRow(pieces, reverse, jacobian, i, count, recorded));
+    }
+    boolean seedRead = rows.stream().anyMatch(row -> SeedFolding.reads(row, seeded));
+    for (List<Statement> row : rows) {
+      out.addAll(seedRead ? row : SeedFolding.withoutWrites(row, seeded));
+    }
+    return seedRead;
+  }
+
+  /**
+   * Row {@code row} of the Jacobian, for rows written one after the other: its sweep with fresh
+   * values, the seed {@code e_row} folded in ({@link SeedFolding}).
+   */
+  private static List<Statement> unrolledRow(Adjoint.PullbackPieces pieces,
+      List<Statement> reverse, Value jacobian, int row, int rows, Value recorded) {
+    List<Statement> sweep = rowSweep(pieces, reverse, jacobian, Operand.Constant.of(row),
+        recorded);
+    int adjointsAt = recorded == null ? 0 : 1;
+    List<Statement> copy = new FreshCopy(pieces.builder()).of(new Block(sweep)).statements();
+    Value adjoints = ((Instruction) copy.get(adjointsAt)).result();
+    return SeedFolding.fold(copy, seededArray(pieces), rows, adjoints);
+  }
+
+  /**
+   * One row's reverse sweep: the recording back on the tape, the row of {@code jacobian} at
+   * {@code row} as the adjoints, the adjoint arrays cleared, {@code reverse} seeded with the
+   * unit vector of the row.
+   */
+  private static List<Statement> rowSweep(Adjoint.PullbackPieces pieces,
+      List<Statement> reverse, Value jacobian, Operand row, Value recorded) {
+    IrBuilder builder = pieces.builder();
+    List<Statement> sweep = new ArrayList<>();
+    if (recorded != null) {
+      sweep.add(new Instruction(builder.generated("rewound", NumericType.VOID, false),
+          Operation.tapeCall("rewind", 1), List.of(new Operand.Use(recorded)), null));
+    }
+    sweep.add(new Instruction(pieces.adjoints(), Operation.ELEMENT,
+        List.of(new Operand.Use(jacobian), row), null));
+    for (Value adjointArray : madeByForward(pieces)) {
+      // every row starts from zero adjoints: the previous row's reverse sweep left its own
+      sweep.add(new Instruction(builder.generated("cleared", NumericType.INT, false),
+          Operation.slotsCall(Adjoint.CLEAR, 1), List.of(new Operand.Use(adjointArray)), null));
+    }
+    for (Statement statement : reverse) {
+      if (statement instanceof Instruction seeding && isSeeding(seeding, pieces.seed())) {
+        // the result's adjoints are zero here: the unit seed is one store
+        sweep.add(new ElementStore(seededArray(pieces), row, Operand.Constant.of(1.0), true,
+            null));
+      } else {
+        sweep.add(statement);
+      }
+    }
+    return sweep;
+  }
+
+  /** The result's adjoints, into which the pullback adds its seed. */
+  private static Value seededArray(Adjoint.PullbackPieces pieces) {
+    for (Statement statement : pieces.reverse()) {
+      if (statement instanceof Instruction seeding && isSeeding(seeding, pieces.seed())) {
+        return ((Operand.Use) seeding.arguments().get(1)).value();
+      }
+    }
+    throw new IllegalStateException("the reverse sweep adds no seed");
+  }
+
+  /** The values the preamble and the forward sweep define outside branches and loops. */
+  private static Set<Value> forwardValues(Adjoint.PullbackPieces pieces) {
+    Set<Value> values = new HashSet<>(pieces.parameters());
+    values.addAll(madeIn(pieces.preamble()));
+    values.addAll(madeIn(pieces.forward()));
+    return values;
+  }
+
+  /** Whether {@code statements} have no branch, no loop, nothing but these kinds. */
+  private static boolean isStraightLine(List<Statement> statements) {
+    return statements.stream().allMatch(statement -> statement instanceof Instruction
+        || statement instanceof ElementStore || statement instanceof Declare
+        || statement instanceof Store || statement instanceof Note);
   }
 
   /** Whether the reverse sweep can run once per row after one forward sweep (see above). */
