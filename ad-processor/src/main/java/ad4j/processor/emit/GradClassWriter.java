@@ -810,10 +810,14 @@ public final class GradClassWriter {
       return function.name() + "PrepareRows" + segmentSuffix;
     }
 
-    /** {@code fJacobianRows(params, jacobian, slots)}, the call of {@link #jacobianRows}. */
-    private String jacobianRowsCall(List<String> parameters, String jacobian, String count) {
-      return jacobianRowsName() + "("
-          + String.join(", ", append(append(parameters, jacobian), count)) + ")";
+    /**
+     * {@code fJacobianRows(params, jacobian, slots, cleared)}, the call of {@link #jacobianRows};
+     * {@code cleared} when the caller has just made the rows, all zeros, of the right lengths.
+     */
+    private String jacobianRowsCall(List<String> parameters, String jacobian, String count,
+        boolean cleared) {
+      return jacobianRowsName() + "(" + String.join(", ",
+          append(append(append(parameters, jacobian), count), Boolean.toString(cleared))) + ")";
     }
 
     /** {@code fJacobianInto(params, rows, jacobian, slots)}, the call of {@link #jacobianInto}. */
@@ -824,8 +828,9 @@ public final class GradClassWriter {
     }
 
     /**
-     * {@code private static double[] fJacobianRows(params, double[][] jacobian, int slots)}:
-     * the program of {@link JacobianRows}, one forward sweep and then one reverse sweep per row.
+     * {@code private static double[] fJacobianRows(params, double[][] jacobian, int slots,
+     * boolean cleared)}: the program of {@link JacobianRows}, one forward sweep and then one
+     * reverse sweep per row.
      */
     private MethodSpec jacobianRows() {
       NameAllocator names = names();
@@ -837,9 +842,10 @@ public final class GradClassWriter {
           .addJavadoc("Returns the value of $L, bit for bit; when the result has no more"
               + " elements than\n{@code $L}, overwrites its first rows of {@code $L} with the"
               + " Jacobian: one forward sweep,\nthen one reverse sweep per row. With more"
-              + " elements it leaves {@code $L} alone.\n", link,
-              parameters.get(parameters.size() - 1), parameters.get(parameters.size() - 2),
-              parameters.get(parameters.size() - 2))
+              + " elements it leaves {@code $L} alone. {@code $L}: the caller has just\nmade"
+              + " the rows, all zeros, and they need no checks and no clearing.\n", link,
+              parameters.get(parameters.size() - 2), parameters.get(parameters.size() - 3),
+              parameters.get(parameters.size() - 3), parameters.get(parameters.size() - 1))
           .returns(double[].class);
       for (int i = 0; i < parameters.size(); i++) {
         method.addParameter(parameterType(rowsProgram.parameters().get(i)), parameters.get(i));
@@ -952,7 +958,8 @@ public final class GradClassWriter {
         return method
             .addStatement("int $L = $L", count, slotCount(parameters))
             .addCode(newMatrix(jacobian, Integer.toString(rows.getAsInt()), count, row))
-            .addStatement("double[] $L = $L", value, jacobianRowsCall(parameters, jacobian, count))
+            .addStatement("double[] $L = $L", value,
+                jacobianRowsCall(parameters, jacobian, count, true))
             .beginControlFlow("if ($L.length > $L)", value, count)
             .addStatement("$L", jacobianIntoCall(parameters, value + ".length", jacobian, count))
             .endControlFlow()
@@ -990,7 +997,8 @@ public final class GradClassWriter {
         // the reverse sweeps share one forward sweep; forward mode needs the value first
         return method
             .addStatement("int $L = $L", count, slotCount(parameters))
-            .addStatement("double[] $L = $L", value, jacobianRowsCall(parameters, jacobian, count))
+            .addStatement("double[] $L = $L", value,
+                jacobianRowsCall(parameters, jacobian, count, false))
             .beginControlFlow("if ($L.length > $L)", value, count)
             .addCode(rowCountCheck(jacobian, value + ".length"))
             .addStatement("$L", into)
@@ -1037,7 +1045,7 @@ public final class GradClassWriter {
       if (rowsProgram != null) {
         code.beginControlFlow("if ($L <= $L)", rows, count)
             .add("// one forward sweep, then one reverse sweep per row\n")
-            .addStatement("$L", jacobianRowsCall(parameters, jacobian, count))
+            .addStatement("$L", jacobianRowsCall(parameters, jacobian, count, false))
             .addStatement("return")
             .endControlFlow();
       }

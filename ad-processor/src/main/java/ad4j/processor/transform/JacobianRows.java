@@ -60,11 +60,12 @@ public final class JacobianRows {
   private JacobianRows() {}
 
   /**
-   * The program {@code (parameters..., double[][] jacobian, int slots) -> double[]}: the value
-   * of {@code primal}, bit for bit; when the result has no more elements than {@code slots},
-   * the first rows of {@code jacobian} hold the Jacobian, after {@code prepareRows(jacobian,
-   * rows, slots)} (a method of the generated class that checks the rows' number and lengths and
-   * clears them) has run. With more elements than slots the matrix is left alone: forward mode,
+   * The program {@code (parameters..., double[][] jacobian, int slots, boolean cleared) ->
+   * double[]}: the value of {@code primal}, bit for bit; when the result has no more elements
+   * than {@code slots}, the first rows of {@code jacobian} hold the Jacobian, after {@code
+   * prepareRows(jacobian, rows, slots)} (a method of the generated class that checks the rows'
+   * number and lengths and clears them) has run, unless {@code cleared} says the caller has
+   * just made the rows, all zeros. With more elements than slots the matrix is left alone: forward mode,
    * one sweep per slot, is cheaper then, and the caller runs it. Empty when the reverse sweep
    * cannot run more than once after one forward sweep.
    *
@@ -86,18 +87,27 @@ public final class JacobianRows {
     IrBuilder builder = pieces.builder();
     Value jacobian = builder.generated("jacobian", NumericType.DOUBLE_MATRIX, false);
     Value slots = builder.generated("slots", NumericType.INT, false);
+    Value cleared = builder.generated("cleared", NumericType.BOOLEAN, false);
     List<Value> parameters = new ArrayList<>(primal.parameters());
     parameters.add(jacobian);
     parameters.add(slots);
+    parameters.add(cleared);
 
     boolean recording = records(pieces.preamble()) || records(pieces.forward());
     List<Statement> byRows = new ArrayList<>();
     byRows.add(new Note("the reverse sweep once per element i of the result, seeded with e_i:"
         + " row i of the Jacobian", null));
     Value rows = builder.generated("rows", NumericType.INT, false);
-    byRows.add(new Instruction(builder.generated("prepared", NumericType.VOID, false),
+    // rows the caller has just made are of the right lengths and all zeros already
+    Site notCleared = Site.formulas(builder, null);
+    Operand prepare = notCleared.apply(Operation.NOT, NumericType.BOOLEAN,
+        new Operand.Use(cleared));
+    byRows.addAll(notCleared.instructionsFor(List.of(prepare)));
+    byRows.add(new If(pieces.nextLoopId() + 2, prepare, new Block(List.of(new Instruction(
+        builder.generated("prepared", NumericType.VOID, false),
         Operation.plainCall(prepareRows, 3), List.of(new Operand.Use(jacobian),
-            new Operand.Use(rows), new Operand.Use(slots)), null));
+            new Operand.Use(rows), new Operand.Use(slots)), null))), new Block(List.of()),
+        null));
     // what the forward sweep recorded, each row's reverse sweep takes back again
     Value recorded = recording ? mark("recorded", builder, byRows) : null;
     List<Statement> sweep = pieces.reverse();
