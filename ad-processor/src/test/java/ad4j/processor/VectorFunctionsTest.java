@@ -335,6 +335,64 @@ class VectorFunctionsTest {
   }
 
   /**
+   * Four rows that share a long chain: written one after the other they would make a method
+   * too large to compile well, so they take one loop over the rows, whose Jacobian is the
+   * same: each row is the pullback of its unit seed and matches differences of the method.
+   * Five links of the chain still fit one after the other.
+   */
+  @Test
+  void rowsTooLargeToWriteOneAfterTheOtherTakeOneLoop() throws Exception {
+    for (int links : new int[] {5, 20}) {
+      StringBuilder body = new StringBuilder();
+      for (int t = 0; t < links; t++) {
+        body.append("    a = Math.sin(a * x[").append(t % 6).append("] + ").append(t + 1)
+            .append(") / (x[").append((t * 5 + 2) % 6).append("] + 7);\n");
+      }
+      InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+          List.of("-Xlint:all", "-Werror"), "com.example.Shared", "package com.example;\n"
+              + "import ad4j.Differentiable;\n"
+              + "final class Shared {\n"
+              + "  @Differentiable static double[] f(double[] x) {\n"
+              + "    double[] r = new double[4];\n"
+              + "    double a = x[0];\n" + body
+              + "    r[0] = a * x[0]; r[1] = a * x[1]; r[2] = a * x[2]; r[3] = a * x[3];\n"
+              + "    return r;\n  }\n}\n");
+      String generated = compiled.compilation().generatedSourceFiles().get(0)
+          .getCharContent(true).toString();
+      String rows = member(generated, "private static double[] fJacobianRows(");
+      assertWithMessage("%s links", links).that(rows.contains("for (int row = 0; row < rows"))
+          .isEqualTo(links == 20);
+      assertWithMessage("%s links", links).that(rows.contains("= jacobian[3];"))
+          .isEqualTo(links == 5);
+
+      double[] x = {0.7, -1.1, 0.4, 1.3, -0.6, 0.9};
+      double[][] jacobian = (double[][]) compiled.invoke("com.example.SharedGrad", "fJacobian",
+          (Object) x);
+      for (int i = 0; i < 4; i++) {
+        double[] seed = new double[4];
+        seed[i] = 1;
+        double[] adjoints = new double[6];
+        compiled.invoke("com.example.SharedGrad", "fPullback", x, seed, adjoints);
+        for (int j = 0; j < 6; j++) {
+          double h = 1e-3;
+          double[] f = new double[4];
+          double[] steps = {-2 * h, -h, h, 2 * h};
+          for (int k = 0; k < 4; k++) {
+            double[] moved = x.clone();
+            moved[j] += steps[k];
+            f[k] = ((double[]) compiled.invoke("com.example.Shared", "f", (Object) moved))[i];
+          }
+          double difference = (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h);
+          assertWithMessage("[%s][%s], %s links", i, j, links).that(jacobian[i][j])
+              .isWithin(4e-16 * Math.max(1, Math.abs(adjoints[j]))).of(adjoints[j]);
+          assertWithMessage("[%s][%s], %s links", i, j, links).that(jacobian[i][j])
+              .isWithin(1e-8 * Math.max(1, Math.abs(difference))).of(difference);
+        }
+      }
+    }
+  }
+
+  /**
    * Row 0 of {@code (x y, exp(y))} at {@code y = 800}, where {@code exp(y)} overflows: the
    * derivative of {@code x y}, {@code (y, x)}. The pullback with the seed {@code (1, 0)}
    * multiplies {@code exp(y)} by that zero and gives NaN; the folded row never does.
