@@ -255,6 +255,17 @@ class AdjointSumsTest {
           }
           return s;
         }
+
+        /** The adjoint of mu[j] in x[j] - mu[j] is minus that of the difference. */
+        @Differentiable
+        static double differences(double[] x, double[] mu) {
+          double s = 0;
+          for (int j = 0; j < x.length; j++) {
+            double d = x[j] - mu[j];
+            s += d * d * x[j];
+          }
+          return s;
+        }
       }
       """;
 
@@ -284,6 +295,29 @@ class AdjointSumsTest {
       count++;
     }
     assertThat(count).isEqualTo(2); // x[i] once, x[i + 1] once
+  }
+
+  /**
+   * An adjoint that is the negation of another and goes into an element only is subtracted from
+   * the element ({@code gradient[k] -= dBar}), not declared as {@code muBar = -dBar} and added,
+   * as one would write it by hand. The gradient is the user's method's.
+   */
+  @Test
+  void aNegatedAdjointIsSubtractedFromItsElement() throws Exception {
+    InProcessCompiler.Compiled elements = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Elements", ELEMENTS);
+    ArrayFunctionChecks.of(elements, "com.example.Elements").check(
+        new ArrayFunctionChecks.Call("differences", new Object[] {
+            new double[] {0.3, -1.2, 0.8}, new double[] {1.1, 0.4, -0.6}}, true, true));
+    String code = elements.compilation().generatedSourceFile("com.example.ElementsGrad")
+        .orElseThrow().getCharContent(true).toString();
+    Matcher start = Pattern.compile("static double differencesValueAndGradient\\(")
+        .matcher(code);
+    assertThat(start.find()).isTrue();
+    String body = code.substring(start.end(), code.indexOf("\n  }\n", start.end()));
+    String reverseLoop = body.substring(body.indexOf("for (int iteration1"));
+    assertThat(reverseLoop).containsMatch("gradient\\[\\w+\\] -= dBar;");
+    assertThat(reverseLoop).doesNotContainMatch("= -dBar;");
   }
 
   /** How many statements of {@code code} assign or add to {@code variable}. */

@@ -101,6 +101,9 @@ final class JavaEmitter {
       } else if (statement instanceof Instruction instruction) {
         writeInstruction(instruction);
       } else if (statement instanceof Declare declare) {
+        if (facts.subtrahend(declare.variable()) != null) {
+          continue; // written where it is subtracted
+        }
         comment(declare.line());
         Variable variable = declare.variable();
         code.addStatement("$L $L = $L", variable.javaType(), nameOf(variable),
@@ -114,8 +117,15 @@ final class JavaEmitter {
             operand(push.value()));
       } else if (statement instanceof ElementStore store) {
         comment(store.line());
-        code.addStatement("$L[$L] $L $L", nameOf(store.array()), operand(store.index()),
-            store.add() ? "+=" : "=", operand(store.value()));
+        if (store.value() instanceof Operand.Read read
+            && facts.subtrahend(read.variable()) != null) {
+          // a[i] += xBar with xBar = -y: a[i] -= y
+          code.addStatement("$L[$L] -= $L", nameOf(store.array()), operand(store.index()),
+              operand(facts.subtrahend(read.variable())));
+        } else {
+          code.addStatement("$L[$L] $L $L", nameOf(store.array()), operand(store.index()),
+              store.add() ? "+=" : "=", operand(store.value()));
+        }
       } else if (statement instanceof Return ret) {
         comment(ret.line());
         if (ret.value() != null) {

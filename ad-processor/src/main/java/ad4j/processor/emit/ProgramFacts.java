@@ -2,6 +2,7 @@ package ad4j.processor.emit;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
@@ -44,6 +45,13 @@ final class ProgramFacts {
   private final Map<Block, Block> parents = new IdentityHashMap<>();
   private final Set<Value> inline = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Set<Value> hoisted = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** How many operands read each variable, in the whole program. */
+  private final Map<Variable, Integer> variableReads = new IdentityHashMap<>();
+  /**
+   * Adjoints declared as a negation and read once, by an addition into an element of the same
+   * block, with what they negate: written {@code a[i] -= x}, and not declared.
+   */
+  private final Map<Variable, Operand> subtracted = new IdentityHashMap<>();
   /** Every block with the values it defines, for decisions that need all reads first. */
   private final List<BlockValues> blocks = new ArrayList<>();
   private boolean usesTape;
@@ -52,6 +60,9 @@ final class ProgramFacts {
     visit(function.body(), null);
     for (BlockValues block : blocks) {
       decideInline(block.statements(), block.defined());
+    }
+    for (BlockValues block : blocks) {
+      findSubtractions(block.statements());
     }
     for (Map.Entry<Value, Facts> entry : facts.entrySet()) {
       Facts value = entry.getValue();
@@ -76,6 +87,17 @@ final class ProgramFacts {
   /** Whether the value is written inline where it is read, not as a local of its own. */
   boolean isInline(Value value) {
     return inline.contains(value);
+  }
+
+  /**
+   * What {@code variable} negates, when it is declared {@code double xBar = -y} and read once,
+   * as what a later statement of its block adds into an array's element: that statement is
+   * written {@code a[i] -= y} ({@code a - b} is {@code a + (-b)} in IEEE arithmetic, bit for
+   * bit) and the variable is not declared, as one would write it by hand. Null for other
+   * variables.
+   */
+  Operand subtrahend(Variable variable) {
+    return subtracted.get(variable);
   }
 
   /** Whether {@code value} must be declared before its block, at the start of the method. */
@@ -133,6 +155,8 @@ final class ProgramFacts {
       for (Operand operand : operands(statement)) {
         if (operand instanceof Operand.Use use) {
           read(use.value(), block, i);
+        } else if (operand instanceof Operand.Read read) {
+          variableReads.merge(read.variable(), 1, Integer::sum);
         }
       }
       if (statement instanceof Instruction instruction) {
@@ -230,6 +254,38 @@ final class ProgramFacts {
       }
     }
     inline.addAll(candidates);
+  }
+
+  /** The subtractions among {@code statements} (see {@link #subtrahend}). */
+  private void findSubtractions(List<Statement> statements) {
+    Map<Variable, Integer> negations = new IdentityHashMap<>();
+    for (int i = 0; i < statements.size(); i++) {
+      Statement statement = statements.get(i);
+      if (statement instanceof Declare declare && declare.initial() instanceof Operand.Use use
+          && inline.contains(use.value()) && variableReads.getOrDefault(declare.variable(), 0) == 1
+          && facts.get(use.value()).home != null
+          && definition(use.value()).operation().equals(Operation.NEGATE)) {
+        negations.put(declare.variable(), i);
+      } else if (statement instanceof ElementStore store && store.add()
+          && store.value() instanceof Operand.Read read && negations.containsKey(read.variable())) {
+        int declared = negations.remove(read.variable());
+        Operand negated = definition(((Operand.Use) ((Declare) statements.get(declared))
+            .initial()).value()).arguments().get(0);
+        // what the negation reads must be what it was where the variable was declared
+        boolean unchanged = negated instanceof Operand.Use use ? !inline.contains(use.value())
+            : negated instanceof Operand.Read variable
+                && !writes(statements.subList(declared + 1, i), variable.variable());
+        if (unchanged && !writes(statements.subList(declared + 1, i), read.variable())) {
+          subtracted.put(read.variable(), negated);
+        }
+      }
+    }
+  }
+
+  /** The instruction that defines {@code value}. */
+  private Instruction definition(Value value) {
+    Facts known = facts.get(value);
+    return (Instruction) known.home.statements().get(known.definedAt);
   }
 
   private static boolean isCopyOfVariable(Instruction instruction) {
