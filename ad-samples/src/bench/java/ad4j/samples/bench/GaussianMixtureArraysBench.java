@@ -79,6 +79,12 @@ public class GaussianMixtureArraysBench {
         constant, gradient);
   }
 
+  /** Value and full gradient, written by hand ({@link HandWritten#gmmValueAndGradient}). */
+  @Benchmark
+  public double handWrittenValueAndGradient() {
+    return HandWritten.gmmValueAndGradient(alphas, means, icf, x, gamma, m, constant, gradient);
+  }
+
   /** Value and seed times the gradient, accumulated (generated). */
   @Benchmark
   public double reversePullback() {

@@ -151,6 +151,14 @@ public class GaussianMixtureArraysPeersBench {
     reversePullback();
     out.add("reversePullback");
     out.add(adjoints.clone());
+    double[] byHand = new double[slots];
+    double value = HandWritten.gmmValueAndGradient(alphas, means, icf, x, gamma, m, constant,
+        byHand);
+    if (Math.abs(value - primal()) > 1e-12 * Math.abs(primal())) {
+      throw new AssertionError("GaussianMixtureArrays: hand-written value " + value);
+    }
+    out.add("handWritten");
+    out.add(byHand);
     out.add("forwardTangents");
     out.add(forwardTangents().clone());
     out.add("finiteDifferences");
