@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 
 import ad4j.processor.testing.ArrayFunctionChecks;
 import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import java.io.IOException;
@@ -275,20 +276,13 @@ class AdjointSumsTest {
    */
   @Test
   void additionsIntoOneElementAreOneAddition() throws Exception {
-    InProcessCompiler.Compiled elements = InProcessCompiler.compileWith(
-        List.of("-Xlint:all", "-Werror"), "com.example.Elements", ELEMENTS);
-    ArrayFunctionChecks checks = ArrayFunctionChecks.of(elements, "com.example.Elements");
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(ELEMENTS_CLASS.get(),
+        "com.example.Elements");
     checks.check(new ArrayFunctionChecks.Call("rosenbrock",
         new Object[] {new double[] {0.3, -1.2, 0.8, 1.1}}, true));
     checks.check(new ArrayFunctionChecks.Call("interleaved",
         new Object[] {new double[] {0.3, -1.2, 0.8}, 0.7}, true, true));
-    String code = elements.compilation().generatedSourceFile("com.example.ElementsGrad")
-        .orElseThrow().getCharContent(true).toString();
-    Matcher start = Pattern.compile("static double rosenbrockValueAndGradient\\(")
-        .matcher(code);
-    assertThat(start.find()).isTrue();
-    String body = code.substring(start.end(), code.indexOf("\n  }\n", start.end()));
-    String reverseLoop = body.substring(body.indexOf("for (int iteration1"));
+    String reverseLoop = elementsReverseLoop("rosenbrockValueAndGradient");
     Matcher additions = Pattern.compile("gradient\\[\\w+\\] \\+= ").matcher(reverseLoop);
     int count = 0;
     while (additions.find()) {
@@ -304,20 +298,27 @@ class AdjointSumsTest {
    */
   @Test
   void aNegatedAdjointIsSubtractedFromItsElement() throws Exception {
-    InProcessCompiler.Compiled elements = InProcessCompiler.compileWith(
-        List.of("-Xlint:all", "-Werror"), "com.example.Elements", ELEMENTS);
-    ArrayFunctionChecks.of(elements, "com.example.Elements").check(
+    ArrayFunctionChecks.of(ELEMENTS_CLASS.get(), "com.example.Elements").check(
         new ArrayFunctionChecks.Call("differences", new Object[] {
             new double[] {0.3, -1.2, 0.8}, new double[] {1.1, 0.4, -0.6}}, true, true));
-    String code = elements.compilation().generatedSourceFile("com.example.ElementsGrad")
-        .orElseThrow().getCharContent(true).toString();
-    Matcher start = Pattern.compile("static double differencesValueAndGradient\\(")
-        .matcher(code);
-    assertThat(start.find()).isTrue();
-    String body = code.substring(start.end(), code.indexOf("\n  }\n", start.end()));
-    String reverseLoop = body.substring(body.indexOf("for (int iteration1"));
+    String reverseLoop = elementsReverseLoop("differencesValueAndGradient");
     assertThat(reverseLoop).containsMatch("gradient\\[\\w+\\] -= dBar;");
     assertThat(reverseLoop).doesNotContainMatch("= -dBar;");
+  }
+
+  private static final CompiledOnce ELEMENTS_CLASS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Elements",
+          ELEMENTS));
+
+  /** The reverse loop of the generated method {@code name} of {@code ElementsGrad}. */
+  private static String elementsReverseLoop(String name) throws IOException {
+    String code = ELEMENTS_CLASS.get().compilation()
+        .generatedSourceFile("com.example.ElementsGrad").orElseThrow().getCharContent(true)
+        .toString();
+    Matcher start = Pattern.compile("static double " + name + "\\(").matcher(code);
+    assertThat(start.find()).isTrue();
+    String body = code.substring(start.end(), code.indexOf("\n  }\n", start.end()));
+    return body.substring(body.indexOf("for (int iteration1"));
   }
 
   /** How many statements of {@code code} assign or add to {@code variable}. */
