@@ -45,6 +45,9 @@ final class ProgramFacts {
   private final Map<Block, Block> parents = new IdentityHashMap<>();
   private final Set<Value> inline = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Set<Value> hoisted = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** The variables stored into after their declaration, anywhere in the program. */
+  private final Set<Variable> storedVariables =
+      Collections.newSetFromMap(new IdentityHashMap<>());
   /** How many operands read each variable, in the whole program. */
   private final Map<Variable, Integer> variableReads = new IdentityHashMap<>();
   /**
@@ -169,6 +172,8 @@ final class ProgramFacts {
             || form == Operation.Form.LOCAL_CALL || form == Operation.Form.TAPE_CALL) {
           usesTape = true;
         }
+      } else if (statement instanceof Store store) {
+        storedVariables.add(store.variable());
       } else if (statement instanceof Push) {
         usesTape = true;
       } else if (statement instanceof If branch) {
@@ -262,7 +267,8 @@ final class ProgramFacts {
     for (int i = 0; i < statements.size(); i++) {
       Statement statement = statements.get(i);
       if (statement instanceof Declare declare && declare.initial() instanceof Operand.Use use
-          && inline.contains(use.value()) && variableReads.getOrDefault(declare.variable(), 0) == 1
+          && inline.contains(use.value()) && !storedVariables.contains(declare.variable())
+          && variableReads.getOrDefault(declare.variable(), 0) == 1
           && facts.get(use.value()).home != null
           && definition(use.value()).operation().equals(Operation.NEGATE)) {
         negations.put(declare.variable(), i);
@@ -275,7 +281,7 @@ final class ProgramFacts {
         boolean unchanged = negated instanceof Operand.Use use ? !inline.contains(use.value())
             : negated instanceof Operand.Read variable
                 && !writes(statements.subList(declared + 1, i), variable.variable());
-        if (unchanged && !writes(statements.subList(declared + 1, i), read.variable())) {
+        if (unchanged) {
           subtracted.put(read.variable(), negated);
         }
       }
