@@ -65,9 +65,9 @@ public final class JacobianRows {
    * than {@code slots}, the first rows of {@code jacobian} hold the Jacobian, after {@code
    * prepareRows(jacobian, rows, slots)} (a method of the generated class that checks the rows'
    * number and lengths and clears them) has run, unless {@code cleared} says the caller has
-   * just made the rows, all zeros. With more elements than slots the matrix is left alone: forward mode,
-   * one sweep per slot, is cheaper then, and the caller runs it. Empty when the reverse sweep
-   * cannot run more than once after one forward sweep.
+   * just made the rows, all zeros. With more elements than slots the matrix is left alone:
+   * forward mode, one sweep per slot, is cheaper then, and the caller runs it. Empty when the
+   * reverse sweep cannot run more than once after one forward sweep.
    *
    * <p>With {@code unroll}, a method that fixes its result's length at {@link #UNROLLED_ROWS}
    * or less and whose reverse sweep is straight-line gets its rows one after the other, each
