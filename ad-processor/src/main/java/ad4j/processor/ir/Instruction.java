@@ -48,4 +48,17 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
     return !(arguments.get(1) instanceof Operand.Constant divisor)
         || divisor.knownValue().isEmpty() || divisor.knownValue().getAsDouble() == 0;
   }
+
+  /**
+   * Whether this instruction only computes its value: arithmetic, a math function, a copy or a
+   * selection that cannot throw. It may be removed when nothing reads its value, or computed
+   * elsewhere; other instructions (calls, array reads and writes, the tape) must run where
+   * they stand.
+   */
+  public boolean isPure() {
+    return switch (operation.form()) {
+      case INFIX, PREFIX, CAST, CALL, COPY, SELECT -> !mayThrow();
+      default -> false;
+    };
+  }
 }

@@ -2,6 +2,7 @@ package ad4j.processor.ir;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * A statement of the structured IR: instructions define values; variables are declared and
@@ -49,6 +50,44 @@ public sealed interface Statement
       return operands;
     }
     return List.of();
+  }
+
+  /**
+   * This statement with each operand it reads itself ({@link #operands}) replaced by what
+   * {@code map} gives for it; what it defines or writes, and its nested blocks, as they are.
+   * Jumps and notes read nothing and come back as they are.
+   */
+  default Statement withOperands(UnaryOperator<Operand> map) {
+    if (this instanceof Instruction instruction) {
+      return new Instruction(instruction.result(), instruction.operation(),
+          instruction.arguments().stream().map(map).toList(), instruction.line());
+    } else if (this instanceof Declare declare) {
+      return new Declare(declare.variable(),
+          declare.initial() == null ? null : map.apply(declare.initial()), declare.line());
+    } else if (this instanceof Store store) {
+      return new Store(store.variable(), map.apply(store.value()), store.line());
+    } else if (this instanceof Return ret) {
+      return new Return(ret.value() == null ? null : map.apply(ret.value()), ret.line());
+    } else if (this instanceof If branch) {
+      return new If(branch.id(), map.apply(branch.condition()), branch.thenBlock(),
+          branch.elseBlock(), branch.line());
+    } else if (this instanceof Loop loop) {
+      return new Loop(loop.id(), loop.condition(), loop.test() == null ? null
+          : map.apply(loop.test()), loop.testFirst(), loop.body(), loop.update(), loop.line());
+    } else if (this instanceof Push push) {
+      return new Push(map.apply(push.value()), push.line());
+    } else if (this instanceof ElementStore store) {
+      return new ElementStore(store.array(), map.apply(store.index()), map.apply(store.value()),
+          store.add(), store.line());
+    } else if (this instanceof Throw thrown) {
+      List<Object> parts = new ArrayList<>();
+      for (Object part : thrown.messageParts()) {
+        parts.add(part instanceof Operand operand ? map.apply(operand) : part);
+      }
+      return new Throw(thrown.exceptionType(), parts, thrown.hasMessage(),
+          thrown.arguments().stream().map(map).toList(), thrown.line());
+    }
+    return this;
   }
 
   /** The blocks this statement holds: a branch's two, a loop's three (condition, body, update). */

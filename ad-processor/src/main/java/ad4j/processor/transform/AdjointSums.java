@@ -687,14 +687,8 @@ public final class AdjointSums {
    */
   private static boolean isPure(Instruction instruction) {
     NumericType type = instruction.result().type();
-    if (type != NumericType.DOUBLE && type != NumericType.FLOAT
-        && type != NumericType.BOOLEAN) {
-      return false;
-    }
-    return switch (instruction.operation().form()) {
-      case INFIX, PREFIX, CAST, CALL, SELECT, COPY -> true;
-      default -> false;
-    };
+    return (type == NumericType.DOUBLE || type == NumericType.FLOAT
+        || type == NumericType.BOOLEAN) && instruction.isPure();
   }
 
   private static boolean isZero(Operand operand) {

@@ -4,7 +4,6 @@ import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Operand;
-import ad4j.processor.ir.Return;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import java.util.ArrayList;
@@ -26,27 +25,32 @@ public final class DeadCode {
     if (!function.isStraightLine()) {
       return function;
     }
-    List<Statement> statements = function.body().statements();
-    Set<Value> needed = new HashSet<>();
+    return function.with(function.parameters(),
+        new Block(withoutUnused(function.body().statements())));
+  }
+
+  /**
+   * {@code statements} (straight-line: no branch, no loop) without the {@link
+   * Instruction#isPure pure} instructions whose values no later statement reads; every other
+   * statement stays, and what it reads is read.
+   */
+  static List<Statement> withoutUnused(List<Statement> statements) {
+    Set<Value> read = new HashSet<>();
     List<Statement> kept = new ArrayList<>();
     for (int i = statements.size() - 1; i >= 0; i--) {
       Statement statement = statements.get(i);
-      if (statement instanceof Return ret) {
-        addUse(ret.value(), needed);
-        kept.add(ret);
-      } else if (statement instanceof Instruction instruction
-          && (needed.contains(instruction.result()) || instruction.mayThrow())) {
-        instruction.arguments().forEach(argument -> addUse(argument, needed));
-        kept.add(instruction);
+      if (statement instanceof Instruction instruction && !read.contains(instruction.result())
+          && instruction.isPure()) {
+        continue;
+      }
+      kept.add(statement);
+      for (Operand operand : statement.operands()) {
+        if (operand instanceof Operand.Use use) {
+          read.add(use.value());
+        }
       }
     }
     Collections.reverse(kept);
-    return function.with(function.parameters(), new Block(kept));
-  }
-
-  private static void addUse(Operand operand, Set<Value> needed) {
-    if (operand instanceof Operand.Use use) {
-      needed.add(use.value());
-    }
+    return kept;
   }
 }

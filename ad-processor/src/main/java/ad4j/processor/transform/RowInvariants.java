@@ -1,14 +1,11 @@
 package ad4j.processor.transform;
 
-import ad4j.processor.ir.Declare;
-import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Statement;
-import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,11 +59,11 @@ final class RowInvariants {
   }
 
   private void place(Statement statement, boolean reciprocals, List<Statement> rest) {
-    if (!(statement instanceof Instruction original)) {
-      rest.add(mapped(statement));
+    Statement mapped = statement.withOperands(this::map);
+    if (!(mapped instanceof Instruction instruction)) {
+      rest.add(mapped);
       return;
     }
-    Instruction instruction = mapped(original);
     if (isArithmetic(instruction)
         && instruction.arguments().stream().allMatch(this::isInvariant)) {
       // a formula is written where it is read: hoisted, it becomes a value of its own
@@ -121,24 +118,5 @@ final class RowInvariants {
   private Operand map(Operand operand) {
     return operand instanceof Operand.Use use ? replaced.getOrDefault(use.value(), operand)
         : operand;
-  }
-
-  private Instruction mapped(Instruction instruction) {
-    return new Instruction(instruction.result(), instruction.operation(),
-        instruction.arguments().stream().map(this::map).toList(), instruction.line());
-  }
-
-  private Statement mapped(Statement statement) {
-    if (statement instanceof ElementStore store) {
-      return new ElementStore(store.array(), map(store.index()), map(store.value()),
-          store.add(), store.line());
-    }
-    if (statement instanceof Store store) {
-      return new Store(store.variable(), map(store.value()), store.line());
-    }
-    if (statement instanceof Declare declare && declare.initial() != null) {
-      return new Declare(declare.variable(), map(declare.initial()), declare.line());
-    }
-    return statement;
   }
 }

@@ -11,8 +11,6 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -44,12 +42,15 @@ final class SeedFolding {
    */
   private final Map<Variable, Integer> pendingDeclarations = new HashMap<>();
   private final Value seeded;
+  /** The number of elements of {@link #seeded}. */
+  private final int length;
   private final Value row;
   /** The seeded array's elements while each is known, or null once one is not. */
   private double[] contents;
 
-  private SeedFolding(Value seeded, Value row) {
+  private SeedFolding(Value seeded, int length, Value row) {
     this.seeded = seeded;
+    this.length = length;
     this.row = row;
   }
 
@@ -60,31 +61,25 @@ final class SeedFolding {
    */
   static List<Statement> fold(List<Statement> statements, Value seeded, int length,
       Value row) {
-    SeedFolding folding = new SeedFolding(seeded, row);
+    SeedFolding folding = new SeedFolding(seeded, length, row);
     List<Statement> folded = new ArrayList<>();
     for (Statement statement : statements) {
-      folding.fold(statement, length, folded);
+      folding.fold(statement, folded);
     }
     folded.removeIf(java.util.Objects::isNull);
-    return withoutUnused(withoutUnreadVariables(folded));
+    return DeadCode.withoutUnused(withoutUnreadVariables(folded));
   }
 
   /** Whether {@code statements} read {@code array}: not only clear it or store into it. */
   static boolean reads(List<Statement> statements, Value array) {
-    for (Statement statement : statements) {
-      if (statement instanceof ElementStore store) {
-        if (uses(store.index(), array) || uses(store.value(), array)) {
-          return true;
-        }
-      } else if (statement instanceof Instruction instruction && !isClearing(instruction, array)
-          && instruction.arguments().stream().anyMatch(argument -> uses(argument, array))) {
-        return true;
-      } else if (statement instanceof Store store && uses(store.value(), array)
-          || statement instanceof Declare declare && uses(declare.initial(), array)) {
-        return true;
+    return statements.stream().anyMatch(statement -> {
+      if (statement instanceof Instruction instruction && isClearing(instruction, array)) {
+        return false;
       }
-    }
-    return false;
+      List<Operand> read = statement instanceof ElementStore store
+          ? List.of(store.index(), store.value()) : statement.operands();
+      return read.stream().anyMatch(operand -> uses(operand, array));
+    });
   }
 
   /** {@code statements} without the clearing of {@code array} and the stores into it. */
@@ -105,18 +100,18 @@ final class SeedFolding {
     return operand instanceof Operand.Use use && use.value() == value;
   }
 
-  private void fold(Statement statement, int length, List<Statement> out) {
+  private void fold(Statement statement, List<Statement> out) {
     if (statement instanceof Instruction instruction) {
-      foldInstruction(instruction, length, out);
+      foldInstruction(instruction, out);
     } else if (statement instanceof ElementStore store) {
       foldStore(store, out);
-    } else if (statement instanceof Declare declare) {
-      Operand initial = declare.initial() == null ? null : map(declare.initial());
-      remember(declare.variable(), initial);
+    } else if (statement instanceof Declare original) {
+      Declare declare = (Declare) original.withOperands(this::map);
+      remember(declare.variable(), declare.initial());
       if (knownVariables.containsKey(declare.variable())) {
         pendingDeclarations.put(declare.variable(), out.size());
       }
-      out.add(new Declare(declare.variable(), initial, declare.line()));
+      out.add(declare);
     } else if (statement instanceof Store store) {
       foldStore(store, out);
     } else {
@@ -124,10 +119,9 @@ final class SeedFolding {
     }
   }
 
-  private void foldInstruction(Instruction original, int length, List<Statement> out) {
-    List<Operand> arguments = original.arguments().stream().map(this::map).toList();
-    Instruction instruction = new Instruction(original.result(), original.operation(),
-        arguments, original.line());
+  private void foldInstruction(Instruction original, List<Statement> out) {
+    Instruction instruction = (Instruction) original.withOperands(this::map);
+    List<Operand> arguments = instruction.arguments();
     if (isClearing(instruction, seeded)) {
       contents = new double[length];
       out.add(instruction);
@@ -226,8 +220,7 @@ final class SeedFolding {
   }
 
   private void foldStore(ElementStore original, List<Statement> out) {
-    ElementStore store = new ElementStore(original.array(), map(original.index()),
-        map(original.value()), original.add(), original.line());
+    ElementStore store = (ElementStore) original.withOperands(this::map);
     boolean intoSeeded = store.array() == seeded;
     if (store.add() && isZero(store.value()) && (intoSeeded || store.array() == row)) {
       return;
@@ -287,35 +280,11 @@ final class SeedFolding {
     return Operand.Constant.of(0.0);
   }
 
-  /**
-   * {@code statements} without the instructions whose values nothing reads, when they have no
-   * effect: arithmetic and math functions, whose operands the folding made zero or one.
-   */
-  private static List<Statement> withoutUnused(List<Statement> statements) {
-    Set<Value> read = new HashSet<>();
-    List<Statement> kept = new ArrayList<>();
-    for (int i = statements.size() - 1; i >= 0; i--) {
-      Statement statement = statements.get(i);
-      if (statement instanceof Instruction instruction && !read.contains(instruction.result())
-          && isPure(instruction)) {
-        continue;
-      }
-      kept.add(statement);
-      operandsOf(statement).forEach(operand -> {
-        if (operand instanceof Operand.Use use) {
-          read.add(use.value());
-        }
-      });
-    }
-    Collections.reverse(kept);
-    return kept;
-  }
-
   /** {@code statements} without the declarations of and stores into variables nothing reads. */
   private static List<Statement> withoutUnreadVariables(List<Statement> statements) {
     Set<Variable> read = new HashSet<>();
     for (Statement statement : statements) {
-      for (Operand operand : operandsOf(statement)) {
+      for (Operand operand : statement.operands()) {
         if (operand instanceof Operand.Read variable) {
           read.add(variable.variable());
         }
@@ -324,28 +293,5 @@ final class SeedFolding {
     return statements.stream().filter(statement ->
         !(statement instanceof Declare declare && !read.contains(declare.variable()))
         && !(statement instanceof Store store && !read.contains(store.variable()))).toList();
-  }
-
-  private static boolean isPure(Instruction instruction) {
-    return switch (instruction.operation().form()) {
-      case INFIX, PREFIX, CAST, CALL, COPY, SELECT -> !instruction.mayThrow();
-      default -> false;
-    };
-  }
-
-  private static List<Operand> operandsOf(Statement statement) {
-    if (statement instanceof Instruction instruction) {
-      return instruction.arguments();
-    }
-    if (statement instanceof ElementStore store) {
-      return Arrays.asList(store.index(), store.value());
-    }
-    if (statement instanceof Store store) {
-      return List.of(store.value());
-    }
-    if (statement instanceof Declare declare && declare.initial() != null) {
-      return List.of(declare.initial());
-    }
-    return List.of();
   }
 }
