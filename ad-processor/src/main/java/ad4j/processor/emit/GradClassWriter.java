@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -778,10 +779,12 @@ public final class GradClassWriter {
      */
     private List<MethodSpec> vectorMembers() {
       // rows one after the other where they fit in a method, else one loop over them
+      Predicate<Function> fits =
+          program -> estimatedBytes(program) <= BYTECODE_LIMIT;
       rowsProgram = JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName(), true)
-          .filter(program -> estimatedBytes(program) <= BYTECODE_LIMIT)
+          .filter(fits)
           .or(() -> JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName(), false)
-              .filter(program -> estimatedBytes(program) <= BYTECODE_LIMIT))
+              .filter(fits))
           .orElse(null);
       List<MethodSpec> members = new ArrayList<>(List.of(jacobian(), valueAndJacobian(),
           tangent(), pullback(), pullbackOntoTape(), primalValue(), jacobianInto()));

@@ -127,12 +127,18 @@ public final class JacobianRows {
       }
     }
     Value seeded = seededArray(pieces);
-    boolean seedRead = true;
-    if (unrolled > 0) {
-      List<Statement> written = new ArrayList<>();
-      seedRead = unrolledRows(pieces, sweep, jacobian, unrolled, recorded, written);
-      byRows.addAll(written);
-    } else {
+    List<List<Statement>> rowSweeps = new ArrayList<>();
+    for (int i = 0; i < unrolled; i++) {
+      rowSweeps.add(unrolledRow(pieces, sweep, seeded, jacobian, i, unrolled, recorded));
+    }
+    // where the seeds folded away all the result's adjoint array held, the rows no longer
+    // clear it or store into it, and the forward sweep need not make it
+    boolean seedRead = unrolled == 0
+        || rowSweeps.stream().anyMatch(row -> SeedFolding.reads(row, seeded));
+    for (List<Statement> row : rowSweeps) {
+      byRows.addAll(seedRead ? row : SeedFolding.withoutWrites(row, seeded));
+    }
+    if (unrolled == 0) {
       byRows.addAll(rowLoop(pieces, sweep, jacobian, rows, recorded));
     }
 
@@ -203,36 +209,18 @@ public final class JacobianRows {
   }
 
   /**
-   * The {@code count} rows one after the other, into {@code out}; whether they still read the
-   * result's adjoint array. Where the seeds folded away all it held, the rows no longer clear
-   * it or store into it, and the forward sweep need not make it.
-   */
-  private static boolean unrolledRows(Adjoint.PullbackPieces pieces, List<Statement> reverse,
-      Value jacobian, int count, Value recorded, List<Statement> out) {
-    Value seeded = seededArray(pieces);
-    List<List<Statement>> rows = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      rows.add(unrolledRow(pieces, reverse, jacobian, i, count, recorded));
-    }
-    boolean seedRead = rows.stream().anyMatch(row -> SeedFolding.reads(row, seeded));
-    for (List<Statement> row : rows) {
-      out.addAll(seedRead ? row : SeedFolding.withoutWrites(row, seeded));
-    }
-    return seedRead;
-  }
-
-  /**
    * Row {@code row} of the Jacobian, for rows written one after the other: its sweep with fresh
    * values, the seed {@code e_row} folded in ({@link SeedFolding}).
    */
   private static List<Statement> unrolledRow(Adjoint.PullbackPieces pieces,
-      List<Statement> reverse, Value jacobian, int row, int rows, Value recorded) {
+      List<Statement> reverse, Value seeded, Value jacobian, int row, int rows,
+      Value recorded) {
     List<Statement> sweep = rowSweep(pieces, reverse, jacobian, Operand.Constant.of(row),
         recorded);
     int adjointsAt = recorded == null ? 0 : 1;
     List<Statement> copy = new FreshCopy(pieces.builder()).of(new Block(sweep)).statements();
     Value adjoints = ((Instruction) copy.get(adjointsAt)).result();
-    return SeedFolding.fold(copy, seededArray(pieces), rows, adjoints);
+    return SeedFolding.fold(copy, seeded, rows, adjoints);
   }
 
   /**
@@ -258,8 +246,8 @@ public final class JacobianRows {
     for (Statement statement : reverse) {
       if (statement instanceof Instruction seeding && isSeeding(seeding, pieces.seed())) {
         // the result's adjoints are zero here: the unit seed is one store
-        sweep.add(new ElementStore(seededArray(pieces), row, Operand.Constant.of(1.0), true,
-            null));
+        sweep.add(new ElementStore(((Operand.Use) seeding.arguments().get(1)).value(), row,
+            Operand.Constant.of(1.0), true, null));
       } else {
         sweep.add(statement);
       }
