@@ -704,13 +704,11 @@ public final class Adjoint {
   private void blocksOfPiece(Block block, List<Block> within) {
     within.add(block);
     for (Statement statement : block.statements()) {
-      if (statement instanceof If branch && longChain(branch, block).isEmpty()) {
-        blocksOfPiece(branch.thenBlock(), within);
-        blocksOfPiece(branch.elseBlock(), within);
-      } else if (statement instanceof Loop loop) {
-        blocksOfPiece(loop.condition(), within);
-        blocksOfPiece(loop.body(), within);
-        blocksOfPiece(loop.update(), within);
+      if (statement instanceof If branch && !longChain(branch, block).isEmpty()) {
+        continue;
+      }
+      for (Block nested : statement.nestedBlocks()) {
+        blocksOfPiece(nested, within);
       }
     }
   }
