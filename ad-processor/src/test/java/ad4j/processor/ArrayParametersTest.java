@@ -597,8 +597,9 @@ class ArrayParametersTest {
         List.of("-Xlint:all", "-Werror"), "com.example.F", String.join("\n", lines));
     String code = compiled.compilation().generatedSourceFile("com.example.FGrad").orElseThrow()
         .getCharContent(true).toString();
-    String gradient = code.substring(code.indexOf("static double fValueAndGradient("),
-        code.indexOf("catch (Throwable", code.indexOf("static double fValueAndGradient(")));
+    // the member calls its body, which records on the tape
+    int body = code.indexOf("static double fValueAndGradientOnTape(");
+    String gradient = code.substring(body, code.indexOf("\n  }\n", body));
 
     // the fill on line 9 runs before any call on this iteration's array: nothing to put back;
     // the write on line 11 follows a call: the array and the element go on the tape

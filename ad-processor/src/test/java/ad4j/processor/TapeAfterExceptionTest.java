@@ -9,8 +9,10 @@ import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.MixedFunction;
 import ad4j.runtime.Tape;
+import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -112,5 +114,37 @@ class TapeAfterExceptionTest {
       assertThat(gradient[0]).isFinite();
       assertThat(tape.size()).isEqualTo(0);
     }
+  }
+
+  /**
+   * The handler that puts the tape back is in the member, around one call of the private
+   * method that holds the sweeps; their loops run without it (it cost up to 6 % of the GMM's
+   * gradient, BENCHMARKS.md). A member that records nothing has no handler and no such method.
+   */
+  @Test
+  void theHandlerSurroundsOneCallOfTheSweepsNotTheirLoops() throws IOException {
+    String code = throwing().compilation().generatedSourceFile("com.example.ThrowingGrad")
+        .orElseThrow().getCharContent(true).toString();
+    for (String member : List.of("userThrowValueAndGradient", "userThrowPullback",
+        "calleeValueAndGradient", "calleePullback")) {
+      String handler = method(code, "static double " + member + "(");
+      assertWithMessage(member).that(handler).contains("catch (Throwable thrown)");
+      assertWithMessage(member).that(handler).contains("return " + member + "OnTape(tape, x, n");
+      assertWithMessage(member).that(handler).doesNotContain("for (");
+      String sweeps = method(code, "private static double " + member + "OnTape(Tape tape, ");
+      assertWithMessage(member).that(sweeps).contains("for (");
+      assertWithMessage(member).that(sweeps).contains("tape.push");
+      assertWithMessage(member).that(sweeps).doesNotContain("catch");
+    }
+    // the tangent records nothing
+    assertThat(method(code, "static double userThrowTangent(")).doesNotContain("Tape");
+    assertThat(code).doesNotContain("userThrowTangentOnTape");
+  }
+
+  /** The text of the generated method whose declaration starts with {@code head}. */
+  private static String method(String code, String head) {
+    int start = code.indexOf(head);
+    assertWithMessage(head).that(start).isAtLeast(0);
+    return code.substring(start, code.indexOf("\n  }\n", start));
   }
 }

@@ -122,9 +122,15 @@ class TripCountsTest {
     assertThat(jumps).contains("Math.max(");
   }
 
-  /** The text of the generated method {@code name}, up to its closing brace. */
+  /**
+   * The text of the generated method {@code name}, up to its closing brace; for a member that
+   * records on the tape, the text of {@code nameOnTape}, which holds its body.
+   */
   private static String member(String source, String name) {
-    int start = source.indexOf("static double " + name + "(");
+    int start = source.indexOf("static double " + name + "OnTape(");
+    if (start < 0) {
+      start = source.indexOf("static double " + name + "(");
+    }
     assertThat(start).isAtLeast(0);
     return source.substring(start, source.indexOf("\n  }\n", start));
   }

@@ -238,6 +238,11 @@ public final class GradClassWriter {
      * whose program calls them: a member printed again replaces its parts.
      */
     private final Map<String, List<MethodSpec>> partMethods = new java.util.LinkedHashMap<>();
+    /**
+     * The private methods holding the bodies of the members that record on the tape, by the
+     * member ({@link #withBody}); by identity, since a member printed again is a new one.
+     */
+    private final Map<MethodSpec, MethodSpec> tapeBodies = new java.util.IdentityHashMap<>();
     /** When positive, every block is cut into parts this long (tests only). */
     private final int forcedPartSize;
     /** When positive, the estimate past which a member counts as too long (tests only). */
@@ -317,7 +322,7 @@ public final class GradClassWriter {
       if (element.getModifiers().contains(Modifier.PRIVATE)) {
         members.add(privateValue());
       }
-      return withinJvmLimit(members);
+      return withinJvmLimit(withTapeBodies(members));
     }
 
     /**
@@ -358,7 +363,7 @@ public final class GradClassWriter {
       for (int i = 0; i < parameters.size(); i++) {
         method.addParameter(parameterType(function.parameters().get(i)), parameters.get(i));
       }
-      return method.addCode(bodyWithTape(emitter, names)).build();
+      return withBody(method, emitter, names);
     }
 
     // ---- second order (DESIGN.md, "Second order") ------------------------------------------
@@ -379,7 +384,7 @@ public final class GradClassWriter {
         }
       }
       // the sweep, or a part of it where a long branch is cut whole into one
-      int bytes = estimatedBytes(sweep);
+      int bytes = estimatedBytesWithBody(sweep);
       for (MethodSpec part : partMethods.getOrDefault(function.name() + "HessianSweep",
           List.of())) {
         bytes = Math.max(bytes, estimatedBytes(part));
@@ -505,7 +510,7 @@ public final class GradClassWriter {
       for (int i = 0; i < parameters.size(); i++) {
         method.addParameter(parameterType(program.parameters().get(i)), parameters.get(i));
       }
-      return method.addCode(bodyWithTape(emitter, names)).build();
+      return withBody(method, emitter, names);
     }
 
     /** The direction variables of the active parameters: zeros of each one's shape. */
@@ -794,7 +799,7 @@ public final class GradClassWriter {
       }
       members.addAll(splitMembers());
       partMethods.values().forEach(members::addAll);
-      return withinJvmLimit(members);
+      return withinJvmLimit(withTapeBodies(members));
     }
 
     private String primalName() {
@@ -853,7 +858,7 @@ public final class GradClassWriter {
       for (int i = 0; i < parameters.size(); i++) {
         method.addParameter(parameterType(rowsProgram.parameters().get(i)), parameters.get(i));
       }
-      return method.addCode(bodyWithTape(emitter, names)).build();
+      return withBody(method, emitter, names);
     }
 
     /**
@@ -1194,7 +1199,7 @@ public final class GradClassWriter {
         method.addStatement("$T.fill($L, 0, $L, 0.0)", java.util.Arrays.class, array,
             slotCount(parameters));
       }
-      return method.addCode(bodyWithTape(emitter, names)).build();
+      return withBody(method, emitter, names);
     }
 
     private MethodSpec.Builder valueAndGradientMethod(String methodName, List<String> parameters,
@@ -1211,31 +1216,59 @@ public final class GradClassWriter {
           .addCode(lengthCheck(methodName, array, parameters));
     }
 
-    /** The emitted body; when it records on the tape, bound to the thread's tape. */
-    private static CodeBlock bodyWithTape(JavaEmitter emitter, NameAllocator names) {
-      String tape = emitter.usesTape() ? names.fresh("tape") : null;
+    /**
+     * {@code method} with the emitted body. A body that records on the tape goes into a private
+     * method of its own, {@code <member>OnTape(Tape tape, <member's parameters>)}, which
+     * {@code method} calls inside the handler that puts the thread's tape back when the body
+     * throws ({@link #tapeHandler}). Why apart: a handler around the sweeps themselves keeps the
+     * tape's mark alive through all their loops and gives every call in them an edge to the
+     * handler; measured on the ADBench GMM's gradient, that cost up to 6 % (BENCHMARKS.md,
+     * "The tape's handler"). A small body is inlined back by the JIT. The body's method is
+     * kept in {@link #tapeBodies} and listed after {@code method} by {@link #withTapeBodies}.
+     */
+    private MethodSpec withBody(MethodSpec.Builder method, JavaEmitter emitter,
+        NameAllocator names) {
+      if (!emitter.usesTape()) {
+        return method.addCode(emitter.body()).build();
+      }
+      MethodSpec signature = method.build();
+      String tape = names.fresh("tape");
       emitter.bindTape(tape);
-      return withTape(names, tape, emitter.body());
+      MethodSpec body = MethodSpec.methodBuilder(signature.name() + "OnTape")
+          .addAnnotations(signature.annotations())
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .addJavadoc("The body of {@code $L}, which puts the thread's tape back when this"
+              + " throws.\nRecords on {@code $L}.\n", signature.name(), tape)
+          .returns(signature.returnType())
+          .addParameter(TAPE, tape)
+          .addParameters(signature.parameters())
+          .addCode(emitter.body())
+          .build();
+      List<String> arguments = new ArrayList<>(List.of(tape));
+      signature.parameters().forEach(parameter -> arguments.add(parameter.name()));
+      CodeBlock call = CodeBlock.of("$L($L)", body.name(), String.join(", ", arguments));
+      MethodSpec member = method.addCode(tapeHandler(names, tape,
+          signature.returnType().equals(TypeName.VOID)
+              ? CodeBlock.builder().addStatement("$L", call).build()
+              : CodeBlock.builder().addStatement("return $L", call).build())).build();
+      tapeBodies.put(member, body);
+      return member;
     }
 
     /**
-     * {@code body}, which records on the thread's tape, with the tape bound to {@code tape}; when
-     * the body ends by an exception, the tape is reset to where the call found it, so that a
+     * {@code call}, which records on the thread's tape, with the tape bound to {@code tape};
+     * when it ends by an exception, the tape is reset to where the member found it, so that a
      * thread that catches the exception and goes on keeps nothing of the failed call. The
      * normal path pays for one mark; a try block itself costs nothing until something throws.
-     * Without a tape ({@code tape} null) the body is returned as it is.
      */
-    private static CodeBlock withTape(NameAllocator names, String tape, CodeBlock body) {
-      if (tape == null) {
-        return body;
-      }
+    private static CodeBlock tapeHandler(NameAllocator names, String tape, CodeBlock call) {
       String mark = names.fresh("tapeMark");
       String thrown = names.fresh("thrown");
       return CodeBlock.builder()
           .addStatement("$T $L = $T.current()", TAPE, tape, TAPE)
           .addStatement("long $L = $L.mark()", mark, tape)
           .beginControlFlow("try")
-          .add(body)
+          .add(call)
           .nextControlFlow("catch ($T $L)", Throwable.class, thrown)
           .add("// leave the thread's tape as this call found it\n")
           .addStatement("$L.reset($L)", tape, mark)
@@ -1244,12 +1277,31 @@ public final class GradClassWriter {
           .build();
     }
 
+    /** {@code members}, each followed by the method of its body when it has one apart. */
+    private List<MethodSpec> withTapeBodies(List<MethodSpec> members) {
+      List<MethodSpec> all = new ArrayList<>();
+      for (MethodSpec member : members) {
+        all.add(member);
+        MethodSpec body = tapeBodies.get(member);
+        if (body != null) {
+          all.add(body);
+        }
+      }
+      return all;
+    }
+
+    /** The largest estimated bytecode of {@code member} and of its body's method, if apart. */
+    private int estimatedBytesWithBody(MethodSpec member) {
+      MethodSpec body = tapeBodies.get(member);
+      return Math.max(estimatedBytes(member), body == null ? 0 : estimatedBytes(body));
+    }
+
     /**
      * Whether HotSpot would refuse to compile the method: over 8000 bytes of bytecode, with a
      * margin for the estimate's error.
      */
-    private static boolean exceedsHotSpotLimit(MethodSpec method) {
-      return estimatedBytes(method) > BYTECODE_LIMIT;
+    private boolean exceedsHotSpotLimit(MethodSpec method) {
+      return estimatedBytesWithBody(method) > BYTECODE_LIMIT;
     }
 
     private static int estimatedBytes(MethodSpec method) {
@@ -1446,7 +1498,7 @@ public final class GradClassWriter {
       }
       MethodSpec.Builder method = tangentMethod(all.subList(0, primal),
           all.subList(primal, all.size()), tangentTypes);
-      return method.addCode(bodyWithTape(emitter, names)).build();
+      return withBody(method, emitter, names);
     }
 
     private MethodSpec.Builder tangentMethod(List<String> parameters, List<String> tangentNames,
@@ -1470,8 +1522,8 @@ public final class GradClassWriter {
           withParts(reverseProgram(Adjoint.Output.PULLBACK), methodName), names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
-      return pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
-          all.get(primal + 1)).addCode(bodyWithTape(emitter, names)).build();
+      return withBody(pullbackMethod(methodName, all.subList(0, primal), all.get(primal),
+          all.get(primal + 1)), emitter, names);
     }
 
     private MethodSpec.Builder pullbackMethod(String methodName, List<String> parameters,
@@ -1598,7 +1650,7 @@ public final class GradClassWriter {
     private boolean overHotSpotLimit(List<MethodSpec> members) {
       for (MethodSpec member : members) {
         if (exceedsHotSpotLimit(member) || partMethods.getOrDefault(member.name(), List.of())
-            .stream().anyMatch(MethodWriter::exceedsHotSpotLimit)) {
+            .stream().anyMatch(this::exceedsHotSpotLimit)) {
           return true;
         }
       }
