@@ -9,6 +9,8 @@ import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
 import ad4j.runtime.Tape;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -124,7 +126,8 @@ class TripCountsTest {
 
   /**
    * The text of the generated method {@code name}, up to its closing brace; for a member that
-   * records on the tape, the text of {@code nameOnTape}, which holds its body.
+   * records on the tape, the text of {@code nameOnTape}, which holds its body, followed by that
+   * of the loop nests it calls.
    */
   private static String member(String source, String name) {
     int start = source.indexOf("static double " + name + "OnTape(");
@@ -132,6 +135,17 @@ class TripCountsTest {
       start = source.indexOf("static double " + name + "(");
     }
     assertThat(start).isAtLeast(0);
-    return source.substring(start, source.indexOf("\n  }\n", start));
+    String body = source.substring(start, source.indexOf("\n  }\n", start));
+    // A loop nest the member calls in a method of its own (LongBlocks.loopNestsOf) hands what
+    // it carries back on the tape, pushed at its end and popped by the member at once, not per
+    // trip: read without those hand-overs, the member's text and its nests' are the sweeps.
+    StringBuilder sweeps = new StringBuilder(
+        body.replaceAll("(Nest\\d+\\([^;]*\\);\n)(\\s*\\w+ = tape\\.pop\\w+\\(\\);\n)+", "$1"));
+    Matcher nest = Pattern.compile("static void (" + name + "Nest\\d+)\\(").matcher(source);
+    while (nest.find()) {
+      String text = source.substring(nest.start(), source.indexOf("\n  }\n", nest.start()));
+      sweeps.append('\n').append(text.replaceAll("(\n\\s*tape\\.push\\w+\\(\\w+\\);)+$", ""));
+    }
+    return sweeps.toString();
   }
 }

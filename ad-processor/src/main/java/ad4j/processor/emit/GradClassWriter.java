@@ -1326,7 +1326,7 @@ public final class GradClassWriter {
       // a straight-line program is not printed once more to be measured
       if (!LongBlocks.mayCut(program)
           || estimatedBytes(program) <= BYTECODE_LIMIT) {
-        return program;
+        return withLoopNestsApart(program, member);
       }
       // the cut whose largest method is smallest; smaller parts only while it passes the limit
       // (more parts hand more values over), and while a part, not the member, is the largest
@@ -1359,6 +1359,27 @@ public final class GradClassWriter {
       }
       partMethods.put(member, best.parts());
       return best.program();
+    }
+
+    /**
+     * {@code program}, which fits a method, with each of its loop nests in a method of its own
+     * where {@link LongBlocks#loopNestsOf} moves them, kept in {@link #partMethods} as parts.
+     */
+    private Function withLoopNestsApart(Function program, String member) {
+      Optional<LongBlocks.Cut> cut = LongBlocks.loopNestsOf(program,
+          member + segmentSuffix + "Nest");
+      if (cut.isEmpty()) {
+        return program;
+      }
+      List<MethodSpec> nests = new ArrayList<>();
+      for (LongBlocks.Part part : cut.get().parts()) {
+        nests.add(segmentMethod(part.name(), part.program(), void.class,
+            "A loop nest of {@code " + member + "}, in a method of its own: takes the values"
+                + " it reads as\narguments and the rest from the tape, and leaves on the tape"
+                + " what is read after it."));
+      }
+      partMethods.put(member, nests);
+      return cut.get().program();
     }
 
     /**

@@ -85,6 +85,13 @@ public final class LongBlocks {
    */
   private static final int HANDED_OVER_LITTLE = 16;
 
+  /**
+   * Statements, nested ones counted, from which a loop nest gets a method of its own ({@link
+   * #loopNestsOf}): at about 12 bytes of bytecode per statement, past the 325 bytes up to which
+   * HotSpot inlines a hot call, so that the nest's method is compiled apart, not inlined back.
+   */
+  private static final int NEST_SIZE = 40;
+
   /** One part: the name of its program and the program, which returns nothing. */
   public record Part(String name, Function program) {}
 
@@ -168,6 +175,68 @@ public final class LongBlocks {
     }
     return Optional.of(new Cut(program.with(program.parameters(), body),
         List.copyOf(cut.parts)));
+  }
+
+  /**
+   * {@code program} with each loop nest of its own block (a loop that holds another loop) moved
+   * into a part of its own, named {@code namePrefix} and a number, when the program records on
+   * the tape and its block holds two nests or more of at least {@link #NEST_SIZE} statements
+   * (smaller ones stay); empty otherwise. A part takes what it reads
+   * and hands back what is read after it as the parts of {@link #of} do.
+   *
+   * <p>Why, though the program fits a method: HotSpot compiled the reverse gradient of
+   * ADBench's GMM, a forward and a reverse sweep of two loop nests each in one method, 13 to 16
+   * % slower than with each nest in a method of its own (BENCHMARKS.md, "Loop nests apart"),
+   * and the hand-written gradient, one nest per pass, needs no such help. A nest's part is
+   * called once per call of the member, so the call costs nothing measurable.
+   */
+  public static Optional<Cut> loopNestsOf(Function program, String namePrefix) {
+    List<Statement> statements = program.body().statements();
+    if (!usesTape(statements)
+        || statements.stream().filter(LongBlocks::isLoopNest).count() < 2) {
+      return Optional.empty();
+    }
+    LongBlocks cut = new LongBlocks(program, namePrefix, Integer.MAX_VALUE);
+    List<Statement> apart = new ArrayList<>();
+    for (Statement statement : statements) {
+      if (isLoopNest(statement) && movable(statement, Set.of())) {
+        // the counter's declaration goes with its loop, which the part then writes as a for
+        List<Statement> nest = new ArrayList<>(List.of(statement));
+        if (!apart.isEmpty() && apart.get(apart.size() - 1) instanceof Declare counter
+            && stepsCounter((Loop) statement, counter.variable())) {
+          nest.add(0, apart.remove(apart.size() - 1));
+        }
+        apart.addAll(cut.outline(nest, false));
+      } else {
+        apart.add(statement);
+      }
+    }
+    if (cut.parts.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Cut(program.with(program.parameters(), new Block(apart)),
+        List.copyOf(cut.parts)));
+  }
+
+  /** Whether the loop's update ends by storing into {@code counter}. */
+  private static boolean stepsCounter(Loop loop, Variable counter) {
+    List<Statement> update = loop.update().statements();
+    return !update.isEmpty() && update.get(update.size() - 1) instanceof Store store
+        && store.variable() == counter;
+  }
+
+  /**
+   * Whether the statement is a loop that holds a loop, at any depth of its body, and has at
+   * least {@link #NEST_SIZE} statements.
+   */
+  private static boolean isLoopNest(Statement statement) {
+    return statement instanceof Loop loop && holdsLoop(loop.body().statements())
+        && size(List.of(statement)) >= NEST_SIZE;
+  }
+
+  private static boolean holdsLoop(List<Statement> statements) {
+    return statements.stream().anyMatch(s -> s instanceof Loop
+        || s.nestedBlocks().stream().anyMatch(b -> holdsLoop(b.statements())));
   }
 
   /**
