@@ -393,6 +393,60 @@ class VectorFunctionsTest {
   }
 
   /**
+   * The rows reuse a reciprocal the method makes itself ({@code inverse = 1 / r}) instead of
+   * dividing by {@code r} again, and take {@code 1 / (2.0 * r)}, the derivative of the square
+   * root, as {@code 0.5 * inverse}: no division in the rows or before them. The Jacobian
+   * matches the pullbacks to the last bits and differences of the method.
+   */
+  @Test
+  void rowsShareTheMethodsReciprocalAndHalveItForASquareRoot() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Radial", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Radial {",
+            "  @Differentiable static double[] f(double[] x) {",
+            "    double r = Math.sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);",
+            "    double inverse = 1 / r;",
+            "    return new double[] {x[0] * inverse, x[1] * inverse * x[2]};",
+            "  }",
+            "}"));
+    String generated = compiled.compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    String rows = member(generated, "private static double[] fJacobianRows(");
+    String shared = rows.substring(rows.indexOf("computed once"));
+    List<String> code = shared.lines().map(String::strip)
+        .filter(line -> !line.startsWith("//")).toList();
+    assertThat(code).contains("double reciprocal = 0.5 * inverse;");
+    assertThat(code.stream().filter(line -> line.contains(" / "))).isEmpty();
+
+    double[] x = {0.7, -1.1, 0.4};
+    double[][] jacobian = (double[][]) compiled.invoke("com.example.RadialGrad", "fJacobian",
+        (Object) x);
+    for (int i = 0; i < 2; i++) {
+      double[] seed = new double[2];
+      seed[i] = 1;
+      double[] adjoints = new double[3];
+      compiled.invoke("com.example.RadialGrad", "fPullback", x, seed, adjoints);
+      for (int j = 0; j < 3; j++) {
+        double h = 1e-3;
+        double[] f = new double[4];
+        double[] steps = {-2 * h, -h, h, 2 * h};
+        for (int k = 0; k < 4; k++) {
+          double[] moved = x.clone();
+          moved[j] += steps[k];
+          f[k] = ((double[]) compiled.invoke("com.example.Radial", "f", (Object) moved))[i];
+        }
+        double difference = (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h);
+        assertWithMessage("[%s][%s]", i, j).that(jacobian[i][j])
+            .isWithin(4e-16 * Math.max(1, Math.abs(adjoints[j]))).of(adjoints[j]);
+        assertWithMessage("[%s][%s]", i, j).that(jacobian[i][j])
+            .isWithin(1e-8 * Math.max(1, Math.abs(difference))).of(difference);
+      }
+    }
+  }
+
+  /**
    * Row 0 of {@code (x y, exp(y))} at {@code y = 800}, where {@code exp(y)} overflows: the
    * derivative of {@code x y}, {@code (y, x)}. The pullback with the seed {@code (1, 0)}
    * multiplies {@code exp(y)} by that zero and gives NaN; the folded row never does.

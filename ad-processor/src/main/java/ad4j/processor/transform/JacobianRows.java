@@ -113,7 +113,9 @@ public final class JacobianRows {
     List<Statement> sweep = pieces.reverse();
     int unrolled = 0;
     if (isStraightLine(sweep)) {
-      RowInvariants.Split split = RowInvariants.of(sweep, forwardValues(pieces),
+      List<Statement> forward = new ArrayList<>(pieces.preamble());
+      forward.addAll(pieces.forward());
+      RowInvariants.Split split = RowInvariants.of(sweep, forward, forwardValues(pieces),
           fixedRows.orElse(2) > 1, builder);
       if (!split.before().isEmpty()) {
         byRows.add(new Note("what every row's reverse sweep computes alike, computed once",

@@ -48,14 +48,36 @@ final class RowInvariants {
    * alone and the rest, its divisions by such values turned into multiplications by
    * reciprocals when {@code reciprocals} (the rows are more than one).
    */
-  static Split of(List<Statement> sweep, Set<Value> invariant, boolean reciprocals,
-      IrBuilder builder) {
+  static Split of(List<Statement> sweep, List<Statement> forward, Set<Value> invariant,
+      boolean reciprocals, IrBuilder builder) {
     RowInvariants split = new RowInvariants(invariant, builder);
+    // reciprocals the forward sweep makes already (thetaInverse = 1 / theta) serve the rows
+    for (Statement statement : forward) {
+      if (statement instanceof Instruction made && isReciprocal(made)
+          && made.result().origin() != Value.Origin.FORMULA
+          && made.arguments().get(1) instanceof Operand.Use divisor) {
+        split.inverses.putIfAbsent(divisor.value(), made.result());
+      }
+    }
     List<Statement> rest = new ArrayList<>();
     for (Statement statement : sweep) {
       split.place(statement, reciprocals, rest);
     }
-    return new Split(split.before, rest);
+    // what only a reciprocal made otherwise read (2.0 * theta) is read no more
+    List<Statement> all = new ArrayList<>(split.before);
+    all.addAll(rest);
+    Set<Statement> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    kept.addAll(DeadCode.withoutUnused(all));
+    return new Split(split.before.stream().filter(kept::contains).toList(), rest);
+  }
+
+  /** Whether the instruction is {@code 1 / x} of {@code double}s. */
+  private static boolean isReciprocal(Instruction instruction) {
+    return instruction.operation().equals(Operation.DIVIDE)
+        && instruction.result().type() == NumericType.DOUBLE
+        && instruction.arguments().get(0) instanceof Operand.Constant one
+        && one.knownValue().orElse(0) == 1.0
+        && instruction.arguments().get(1).type() == NumericType.DOUBLE;
   }
 
   private void place(Statement statement, boolean reciprocals, List<Statement> rest) {
@@ -81,7 +103,7 @@ final class RowInvariants {
         && instruction.result().type() == NumericType.DOUBLE
         && instruction.arguments().get(1) instanceof Operand.Use divisor
         && divisor.type() == NumericType.DOUBLE && invariant.contains(divisor.value())) {
-      Value inverse = inverses.computeIfAbsent(divisor.value(), this::reciprocal);
+      Value inverse = inverseOf(divisor.value());
       rest.add(new Instruction(instruction.result(), Operation.MULTIPLY,
           List.of(instruction.arguments().get(0), new Operand.Use(inverse)),
           instruction.line()));
@@ -90,15 +112,84 @@ final class RowInvariants {
     rest.add(instruction);
   }
 
-  /** {@code 1 / divisor}, made once before the rows. */
-  private Value reciprocal(Value divisor) {
-    boolean named = divisor.origin() == Value.Origin.LOCAL
-        || divisor.origin() == Value.Origin.PARAMETER;
-    Value inverse = builder.generated(named ? divisor.nameHint() + "Reciprocal" : "reciprocal",
-        NumericType.DOUBLE, false);
-    before.add(new Instruction(inverse, Operation.DIVIDE,
-        List.of(Operand.Constant.of(1.0), new Operand.Use(divisor)), null));
+  /**
+   * {@code 1 / divisor}, made once before the rows, or the one the forward sweep or an earlier
+   * division made. Of {@code c * x} with {@code c} a power of two, it is {@code (1 / c) * (1 /
+   * x)}, which shares {@code x}'s reciprocal and is the same number (scaling by a power of two
+   * is exact, but where a value overflows or is subnormal): the derivative of {@code
+   * Math.sqrt(x)}, {@code 1 / (2.0 * theta)}, then costs a multiplication, not a division.
+   */
+  private Value inverseOf(Value divisor) {
+    Value known = inverses.get(divisor);
+    if (known != null) {
+      return known;
+    }
+    Instruction scaling = hoisted(divisor);
+    Operand scaled = scaling == null ? null : scaledByPowerOfTwo(scaling);
+    Value inverse;
+    if (scaled instanceof Operand.Use x && invariant.contains(x.value())) {
+      double factor = 1.0 / factorOf(scaling);
+      Value xInverse = inverseOf(x.value());
+      inverse = builder.generated("reciprocal", NumericType.DOUBLE, false);
+      before.add(new Instruction(inverse, Operation.MULTIPLY,
+          List.of(Operand.Constant.of(factor), new Operand.Use(xInverse)), null));
+    } else {
+      boolean named = divisor.origin() == Value.Origin.LOCAL
+          || divisor.origin() == Value.Origin.PARAMETER;
+      inverse = builder.generated(named ? divisor.nameHint() + "Reciprocal" : "reciprocal",
+          NumericType.DOUBLE, false);
+      before.add(new Instruction(inverse, Operation.DIVIDE,
+          List.of(Operand.Constant.of(1.0), new Operand.Use(divisor)), null));
+    }
+    inverses.put(divisor, inverse);
     return inverse;
+  }
+
+  /** The instruction hoisted before the rows that makes {@code value}; null if none. */
+  private Instruction hoisted(Value value) {
+    for (Statement statement : before) {
+      if (statement instanceof Instruction made && made.result() == value) {
+        return made;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Of {@code c * x} or {@code x * c} of {@code double}s, with {@code c} a constant power of
+   * two, {@code x}; null otherwise.
+   */
+  private static Operand scaledByPowerOfTwo(Instruction instruction) {
+    if (!instruction.operation().equals(Operation.MULTIPLY)
+        || instruction.result().type() != NumericType.DOUBLE) {
+      return null;
+    }
+    Operand left = instruction.arguments().get(0);
+    Operand right = instruction.arguments().get(1);
+    if (isPowerOfTwo(left) && right.type() == NumericType.DOUBLE) {
+      return right;
+    }
+    if (isPowerOfTwo(right) && left.type() == NumericType.DOUBLE) {
+      return left;
+    }
+    return null;
+  }
+
+  /** The constant factor of an instruction {@link #scaledByPowerOfTwo} accepts. */
+  private static double factorOf(Instruction instruction) {
+    Operand left = instruction.arguments().get(0);
+    return isPowerOfTwo(left) ? ((Operand.Constant) left).knownValue().getAsDouble()
+        : ((Operand.Constant) instruction.arguments().get(1)).knownValue().getAsDouble();
+  }
+
+  private static boolean isPowerOfTwo(Operand operand) {
+    if (!(operand instanceof Operand.Constant constant) || constant.knownValue().isEmpty()) {
+      return false;
+    }
+    double c = constant.knownValue().getAsDouble();
+    // 1 / c is exact and normal too
+    return c != 0 && Math.abs(c) <= 0x1p1000 && Math.abs(c) >= 0x1p-1000
+        && c == Math.copySign(Math.scalb(1.0, Math.getExponent(c)), c);
   }
 
   /** Arithmetic and math functions of numbers, which throw nothing. */
