@@ -801,17 +801,26 @@ public final class ControlFlowPrograms {
               frame.trace.record(Type.DOUBLE, old + old * k);
               return NORMAL;
             });
-        default -> new Piece(indent + a.name + " -= --" + b.name + " * (" + value.text()
-            + ");\n", frame -> {
+        default -> {
+          // --b * (value) multiplies in the type the two promote to: an int value makes it an
+          // int multiplication, which wraps around (4 * (int) expm1('b') is -4, not 8.6e9)
+          Node decremented = new Node("--" + b.name, RandomPrograms.UNARY, Type.INT, false,
+              (env, trace) -> {
+                int k = (int) env[bs] - 1;
+                env[bs] = k;
+                return new Num(Type.INT, k, 0);
+              });
+          Eval times = RandomPrograms.binary(decremented, '*', value);
+          yield new Piece(indent + a.name + " -= --" + b.name + " * (" + value.text()
+              + ");\n", frame -> {
               double old = frame.env[as];
-              int k = (int) frame.env[bs] - 1;
-              frame.env[bs] = k;
-              double product = k * e.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
+              double product = times.eval(frame.env, frame.trace).to(Type.DOUBLE).d();
               frame.env[as] = old - product;
               frame.trace.record(Type.DOUBLE, product);
               frame.trace.record(Type.DOUBLE, old - product);
               return NORMAL;
             });
+        }
       };
     }
 
