@@ -1223,7 +1223,8 @@ public final class GradClassWriter {
      * throws ({@link #tapeHandler}). Why apart: a handler around the sweeps themselves keeps the
      * tape's mark alive through all their loops and gives every call in them an edge to the
      * handler; measured on the ADBench GMM's gradient, that cost up to 6 % (BENCHMARKS.md,
-     * "The tape's handler"). A small body is inlined back by the JIT. The body's method is
+     * observations, "The tape's handler out of the sweeps' method"). A small body is inlined
+     * back by the JIT. The body's method is
      * kept in {@link #tapeBodies} and listed after {@code method} by {@link #withTapeBodies}.
      */
     private MethodSpec withBody(MethodSpec.Builder method, JavaEmitter emitter,

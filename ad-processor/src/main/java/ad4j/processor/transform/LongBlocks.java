@@ -181,14 +181,15 @@ public final class LongBlocks {
    * {@code program} with each loop nest of its own block (a loop that holds another loop) moved
    * into a part of its own, named {@code namePrefix} and a number, when the program records on
    * the tape and its block holds two nests or more of at least {@link #NEST_SIZE} statements
-   * (smaller ones stay); empty otherwise. A part takes what it reads
-   * and hands back what is read after it as the parts of {@link #of} do.
+   * (smaller ones stay); empty otherwise. A part takes what it reads and hands back what is
+   * read after it as the parts of {@link #of} do.
    *
-   * <p>Why, though the program fits a method: HotSpot compiled the reverse gradient of
-   * ADBench's GMM, a forward and a reverse sweep of two loop nests each in one method, 13 to 16
-   * % slower than with each nest in a method of its own (BENCHMARKS.md, "Loop nests apart"),
-   * and the hand-written gradient, one nest per pass, needs no such help. A nest's part is
-   * called once per call of the member, so the call costs nothing measurable.
+   * <p>Why, though the program fits a method: the reverse gradient of ADBench's GMM, a forward
+   * and a reverse sweep of two loop nests each, took 10 to 16 % less time with each nest in a
+   * method of its own than with all in one (BENCHMARKS.md, observations, "Loop nests in
+   * methods of their own"), about the time of the hand-written gradient, which has one nest
+   * per pass. A nest's part is called once per call of the
+   * member, so the call costs nothing measurable.
    */
   public static Optional<Cut> loopNestsOf(Function program, String namePrefix) {
     List<Statement> statements = program.body().statements();
