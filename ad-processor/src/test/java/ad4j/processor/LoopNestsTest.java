@@ -1,5 +1,6 @@
 package ad4j.processor;
 
+import static ad4j.processor.testing.GeneratedClassChecks.methodText;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
@@ -70,19 +71,19 @@ class LoopNestsTest {
   void largeNestsAreMethodsOfTheirOwnAndSmallOnesStay() throws Exception {
     String generated = NESTS.get().compilation().generatedSourceFile("com.example.NestsGrad")
         .orElseThrow().getCharContent(true).toString();
-    String body = method(generated, "private static double largeValueAndGradientOnTape(");
+    String body = methodText(generated, "private static double largeValueAndGradientOnTape(");
     // the two forward nests, then the two reverse nests
     for (int nest = 1; nest <= 4; nest++) {
       assertWithMessage("nest %s", nest).that(body)
           .contains("largeValueAndGradientNest" + nest + "(tape, ");
-      String part = method(generated,
+      String part = methodText(generated,
           "private static void largeValueAndGradientNest" + nest + "(Tape tape, ");
       assertWithMessage("nest %s", nest).that(part).contains("for (int ");
     }
     assertThat(body).doesNotContain("for (");
     assertThat(generated).contains("largePullbackNest1(tape, ");
     assertThat(generated).doesNotContain("smallValueAndGradientNest");
-    assertThat(method(generated, "private static double smallValueAndGradientOnTape("))
+    assertThat(methodText(generated, "private static double smallValueAndGradientOnTape("))
         .contains("for (");
   }
 
@@ -98,12 +99,5 @@ class LoopNestsTest {
             true, true));
       }
     }
-  }
-
-  /** The text of the generated method whose declaration starts with {@code head}. */
-  private static String method(String code, String head) {
-    int start = code.indexOf(head);
-    assertWithMessage(head).that(start).isAtLeast(0);
-    return code.substring(start, code.indexOf("\n  }\n", start));
   }
 }

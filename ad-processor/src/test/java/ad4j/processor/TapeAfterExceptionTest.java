@@ -1,5 +1,6 @@
 package ad4j.processor;
 
+import static ad4j.processor.testing.GeneratedClassChecks.methodText;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -127,24 +128,17 @@ class TapeAfterExceptionTest {
         .orElseThrow().getCharContent(true).toString();
     for (String member : List.of("userThrowValueAndGradient", "userThrowPullback",
         "calleeValueAndGradient", "calleePullback")) {
-      String handler = method(code, "static double " + member + "(");
+      String handler = methodText(code, "static double " + member + "(");
       assertWithMessage(member).that(handler).contains("catch (Throwable thrown)");
       assertWithMessage(member).that(handler).contains("return " + member + "OnTape(tape, x, n");
       assertWithMessage(member).that(handler).doesNotContain("for (");
-      String sweeps = method(code, "private static double " + member + "OnTape(Tape tape, ");
+      String sweeps = methodText(code, "private static double " + member + "OnTape(Tape tape, ");
       assertWithMessage(member).that(sweeps).contains("for (");
       assertWithMessage(member).that(sweeps).contains("tape.push");
       assertWithMessage(member).that(sweeps).doesNotContain("catch");
     }
     // the tangent records nothing
-    assertThat(method(code, "static double userThrowTangent(")).doesNotContain("Tape");
+    assertThat(methodText(code, "static double userThrowTangent(")).doesNotContain("Tape");
     assertThat(code).doesNotContain("userThrowTangentOnTape");
-  }
-
-  /** The text of the generated method whose declaration starts with {@code head}. */
-  private static String method(String code, String head) {
-    int start = code.indexOf(head);
-    assertWithMessage(head).that(start).isAtLeast(0);
-    return code.substring(start, code.indexOf("\n  }\n", start));
   }
 }

@@ -5,6 +5,7 @@ import static ad4j.processor.testing.ArrayArguments.deepCopy;
 import static ad4j.processor.testing.ArrayArguments.flatten;
 import static ad4j.processor.testing.ArrayArguments.shapedLike;
 import static ad4j.processor.testing.ArrayArguments.withSlot;
+import static ad4j.processor.testing.GeneratedClassChecks.methodText;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static com.google.testing.compile.CompilationSubject.assertThat;
@@ -307,7 +308,7 @@ class VectorFunctionsTest {
     String generated = VEC.get().compilation().generatedSourceFiles().get(0)
         .getCharContent(true).toString();
     for (String name : List.of("polar", "quotients", "overflowing")) {
-      String rows = member(generated, "private static double[] " + name + "JacobianRows(");
+      String rows = methodText(generated, "private static double[] " + name + "JacobianRows(");
       assertWithMessage(name).that(rows).doesNotContain("for (int row");
       assertWithMessage(name).that(rows).doesNotContain("Slots.clear");
       // the result, and no adjoint array for it
@@ -315,7 +316,7 @@ class VectorFunctionsTest {
           && line.contains("new double[")).count()).isEqualTo(1);
       assertWithMessage(name).that(rows).contains("= jacobian[1];");
     }
-    String quotients = member(generated, "private static double[] quotientsJacobianRows(");
+    String quotients = methodText(generated, "private static double[] quotientsJacobianRows(");
     List<String> code = quotients.substring(quotients.indexOf("computed once")).lines()
         .map(String::strip).filter(line -> !line.startsWith("//")).toList();
     assertThat(code).contains("double cReciprocal = 1.0 / c;");
@@ -330,7 +331,7 @@ class VectorFunctionsTest {
             .containsMatch("^double \\w*[rR]eciprocal\\d* = 1\\.0 / \\w+;$");
       }
     }
-    assertThat(member(generated, "private static double[] fiveJacobianRows("))
+    assertThat(methodText(generated, "private static double[] fiveJacobianRows("))
         .contains("for (int row = 0; row < rows; row++)");
   }
 
@@ -359,36 +360,14 @@ class VectorFunctionsTest {
               + "    return r;\n  }\n}\n");
       String generated = compiled.compilation().generatedSourceFiles().get(0)
           .getCharContent(true).toString();
-      String rows = member(generated, "private static double[] fJacobianRows(");
+      String rows = methodText(generated, "private static double[] fJacobianRows(");
       assertWithMessage("%s links", links).that(rows.contains("for (int row = 0; row < rows"))
           .isEqualTo(links == 20);
       assertWithMessage("%s links", links).that(rows.contains("= jacobian[3];"))
           .isEqualTo(links == 5);
 
-      double[] x = {0.7, -1.1, 0.4, 1.3, -0.6, 0.9};
-      double[][] jacobian = (double[][]) compiled.invoke("com.example.SharedGrad", "fJacobian",
-          (Object) x);
-      for (int i = 0; i < 4; i++) {
-        double[] seed = new double[4];
-        seed[i] = 1;
-        double[] adjoints = new double[6];
-        compiled.invoke("com.example.SharedGrad", "fPullback", x, seed, adjoints);
-        for (int j = 0; j < 6; j++) {
-          double h = 1e-3;
-          double[] f = new double[4];
-          double[] steps = {-2 * h, -h, h, 2 * h};
-          for (int k = 0; k < 4; k++) {
-            double[] moved = x.clone();
-            moved[j] += steps[k];
-            f[k] = ((double[]) compiled.invoke("com.example.Shared", "f", (Object) moved))[i];
-          }
-          double difference = (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h);
-          assertWithMessage("[%s][%s], %s links", i, j, links).that(jacobian[i][j])
-              .isWithin(4e-16 * Math.max(1, Math.abs(adjoints[j]))).of(adjoints[j]);
-          assertWithMessage("[%s][%s], %s links", i, j, links).that(jacobian[i][j])
-              .isWithin(1e-8 * Math.max(1, Math.abs(difference))).of(difference);
-        }
-      }
+      assertRowsArePullbacksAndDifferences(compiled, "com.example.Shared",
+          new double[] {0.7, -1.1, 0.4, 1.3, -0.6, 0.9}, links + " links");
     }
   }
 
@@ -413,37 +392,15 @@ class VectorFunctionsTest {
             "}"));
     String generated = compiled.compilation().generatedSourceFiles().get(0)
         .getCharContent(true).toString();
-    String rows = member(generated, "private static double[] fJacobianRows(");
+    String rows = methodText(generated, "private static double[] fJacobianRows(");
     String shared = rows.substring(rows.indexOf("computed once"));
     List<String> code = shared.lines().map(String::strip)
         .filter(line -> !line.startsWith("//")).toList();
     assertThat(code).contains("double reciprocal = 0.5 * inverse;");
     assertThat(code.stream().filter(line -> line.contains(" / "))).isEmpty();
 
-    double[] x = {0.7, -1.1, 0.4};
-    double[][] jacobian = (double[][]) compiled.invoke("com.example.RadialGrad", "fJacobian",
-        (Object) x);
-    for (int i = 0; i < 2; i++) {
-      double[] seed = new double[2];
-      seed[i] = 1;
-      double[] adjoints = new double[3];
-      compiled.invoke("com.example.RadialGrad", "fPullback", x, seed, adjoints);
-      for (int j = 0; j < 3; j++) {
-        double h = 1e-3;
-        double[] f = new double[4];
-        double[] steps = {-2 * h, -h, h, 2 * h};
-        for (int k = 0; k < 4; k++) {
-          double[] moved = x.clone();
-          moved[j] += steps[k];
-          f[k] = ((double[]) compiled.invoke("com.example.Radial", "f", (Object) moved))[i];
-        }
-        double difference = (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h);
-        assertWithMessage("[%s][%s]", i, j).that(jacobian[i][j])
-            .isWithin(4e-16 * Math.max(1, Math.abs(adjoints[j]))).of(adjoints[j]);
-        assertWithMessage("[%s][%s]", i, j).that(jacobian[i][j])
-            .isWithin(1e-8 * Math.max(1, Math.abs(difference))).of(difference);
-      }
-    }
+    assertRowsArePullbacksAndDifferences(compiled, "com.example.Radial",
+        new double[] {0.7, -1.1, 0.4}, "radial");
   }
 
   /**
@@ -479,13 +436,13 @@ class VectorFunctionsTest {
     String generated = VEC.get().compilation().generatedSourceFiles().get(0)
         .getCharContent(true).toString();
     for (String name : List.of("polar", "mixed", "windows", "seedExample", "named", "spread")) {
-      String member = member(generated, "static double[][] " + name + "Jacobian(");
+      String member = methodText(generated, "static double[][] " + name + "Jacobian(");
       assertWithMessage(name).that(member).doesNotContain(name + "Value(");
       assertWithMessage(name).that(member).contains(name + "JacobianRows(");
     }
-    assertThat(member(generated, "static double[][] polarJacobian("))
+    assertThat(methodText(generated, "static double[][] polarJacobian("))
         .contains("double[][] jacobian = new double[2][];");
-    assertThat(member(generated, "static double[][] matVecJacobian("))
+    assertThat(methodText(generated, "static double[][] matVecJacobian("))
         .contains("matVecValue(");
   }
 
@@ -514,13 +471,6 @@ class VectorFunctionsTest {
     assertThat(jacobian[0]).usingTolerance(1e-15).containsExactly(a[1], a[0]).inOrder();
     assertThat(jacobian[1]).usingTolerance(1e-15).containsExactly(Math.cos(a[0]), 0.0)
         .inOrder();
-  }
-
-  /** The text of the generated member that starts with {@code head}, up to its end. */
-  private static String member(String generated, String head) {
-    int start = generated.indexOf(head);
-    assertWithMessage(head).that(start).isAtLeast(0);
-    return generated.substring(start, generated.indexOf("\n  }\n", start));
   }
 
   @Test
@@ -584,6 +534,38 @@ class VectorFunctionsTest {
   }
 
   // ---- helpers -------------------------------------------------------------------------------
+
+  /**
+   * The Jacobian of {@code userClass}'s {@code double[] f(double[] x)} at {@code x}, from its
+   * generated {@code fJacobian}: each row is the pullback of its unit seed to the last bits,
+   * and matches fourth-order central differences of {@code f} to 1e-8.
+   */
+  private static void assertRowsArePullbacksAndDifferences(InProcessCompiler.Compiled compiled,
+      String userClass, double[] x, String what) throws Exception {
+    String gradClass = userClass + "Grad";
+    double[][] jacobian = (double[][]) compiled.invoke(gradClass, "fJacobian", (Object) x);
+    for (int i = 0; i < jacobian.length; i++) {
+      double[] seed = new double[jacobian.length];
+      seed[i] = 1;
+      double[] adjoints = new double[x.length];
+      compiled.invoke(gradClass, "fPullback", x, seed, adjoints);
+      for (int j = 0; j < x.length; j++) {
+        double h = 1e-3;
+        double[] f = new double[4];
+        double[] steps = {-2 * h, -h, h, 2 * h};
+        for (int k = 0; k < 4; k++) {
+          double[] moved = x.clone();
+          moved[j] += steps[k];
+          f[k] = ((double[]) compiled.invoke(userClass, "f", (Object) moved))[i];
+        }
+        double difference = (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h);
+        assertWithMessage("[%s][%s], %s", i, j, what).that(jacobian[i][j])
+            .isWithin(4e-16 * Math.max(1, Math.abs(adjoints[j]))).of(adjoints[j]);
+        assertWithMessage("[%s][%s], %s", i, j, what).that(jacobian[i][j])
+            .isWithin(1e-8 * Math.max(1, Math.abs(difference))).of(difference);
+      }
+    }
+  }
 
   private static Object invoke(String name, boolean generated, Object... arguments)
       throws Exception {

@@ -5,9 +5,20 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 
-/** Reflective checks of a generated {@code FooGrad} class. */
+/** Checks of a generated {@code FooGrad} class: of its source text, and reflective ones. */
 public final class GeneratedClassChecks {
   private GeneratedClassChecks() {}
+
+  /**
+   * The text of the generated method whose declaration starts with {@code head} ({@code
+   * "private static double[] fJacobianRows("}), up to its closing brace; fails when there is
+   * no such method.
+   */
+  public static String methodText(String generated, String head) {
+    int start = generated.indexOf(head);
+    assertWithMessage(head).that(start).isAtLeast(0);
+    return generated.substring(start, generated.indexOf("\n  }\n", start));
+  }
 
   /**
    * The class holds no shared mutable state: every field (static or not, synthetic ones
