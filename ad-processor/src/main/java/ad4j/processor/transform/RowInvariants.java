@@ -125,14 +125,15 @@ final class RowInvariants {
       return known;
     }
     Instruction scaling = hoisted(divisor);
-    Operand scaled = scaling == null ? null : scaledByPowerOfTwo(scaling);
+    Scaled scaled = scaling == null ? null : scaledByPowerOfTwo(scaling);
     Value inverse;
-    if (scaled instanceof Operand.Use x && invariant.contains(x.value())) {
-      double factor = 1.0 / factorOf(scaling);
+    if (scaled != null && scaled.x() instanceof Operand.Use x
+        && invariant.contains(x.value())) {
       Value xInverse = inverseOf(x.value());
       inverse = builder.generated("reciprocal", NumericType.DOUBLE, false);
       before.add(new Instruction(inverse, Operation.MULTIPLY,
-          List.of(Operand.Constant.of(factor), new Operand.Use(xInverse)), null));
+          List.of(Operand.Constant.of(1.0 / scaled.factor()), new Operand.Use(xInverse)),
+          null));
     } else {
       boolean named = divisor.origin() == Value.Origin.LOCAL
           || divisor.origin() == Value.Origin.PARAMETER;
@@ -155,11 +156,14 @@ final class RowInvariants {
     return null;
   }
 
+  /** {@code factor * x}, {@code factor} a constant power of two. */
+  private record Scaled(double factor, Operand x) {}
+
   /**
-   * Of {@code c * x} or {@code x * c} of {@code double}s, with {@code c} a constant power of
-   * two, {@code x}; null otherwise.
+   * {@code c * x} or {@code x * c} of {@code double}s with {@code c} a constant power of two, as
+   * {@code c} and {@code x}; null for another instruction.
    */
-  private static Operand scaledByPowerOfTwo(Instruction instruction) {
+  private static Scaled scaledByPowerOfTwo(Instruction instruction) {
     if (!instruction.operation().equals(Operation.MULTIPLY)
         || instruction.result().type() != NumericType.DOUBLE) {
       return null;
@@ -167,19 +171,12 @@ final class RowInvariants {
     Operand left = instruction.arguments().get(0);
     Operand right = instruction.arguments().get(1);
     if (isPowerOfTwo(left) && right.type() == NumericType.DOUBLE) {
-      return right;
+      return new Scaled(((Operand.Constant) left).knownValue().getAsDouble(), right);
     }
     if (isPowerOfTwo(right) && left.type() == NumericType.DOUBLE) {
-      return left;
+      return new Scaled(((Operand.Constant) right).knownValue().getAsDouble(), left);
     }
     return null;
-  }
-
-  /** The constant factor of an instruction {@link #scaledByPowerOfTwo} accepts. */
-  private static double factorOf(Instruction instruction) {
-    Operand left = instruction.arguments().get(0);
-    return isPowerOfTwo(left) ? ((Operand.Constant) left).knownValue().getAsDouble()
-        : ((Operand.Constant) instruction.arguments().get(1)).knownValue().getAsDouble();
   }
 
   private static boolean isPowerOfTwo(Operand operand) {
