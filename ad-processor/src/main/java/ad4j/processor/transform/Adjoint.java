@@ -189,6 +189,17 @@ public final class Adjoint {
   private final Map<Integer, Snapshots> snapshots = new HashMap<>();
   /** The next id for a loop this transform makes: above every id of the primal's. */
   private int nextLoopId;
+  /**
+   * The loops outside loops whose reverse follows each of their iterations in the forward
+   * sweep ({@link AccumulatingLoops}), by id; none but in the programs of {@link
+   * #withSplitCalls}.
+   */
+  private Map<Integer, AccumulatingLoops.Fusible> fusedLoops = Map.of();
+  /**
+   * The reads, after a fused loop, of the sums it adds into: the adjoint they would pass back is
+   * the one the loop's reverse took before the loop ran, so the reverse sweep computes none.
+   */
+  private final Set<Value> sumReadsAfterFusedLoops = new java.util.HashSet<>();
 
   private Adjoint(Function primal, FlowAnalysis flow) {
     this.primal = primal;
@@ -239,6 +250,7 @@ public final class Adjoint {
   public static Function withSplitCalls(Function primal, FlowAnalysis flow, Output output) {
     Adjoint adjoint = new Adjoint(primal, flow);
     adjoint.splitCalls = true;
+    adjoint.fusedLoops = AccumulatingLoops.of(primal);
     return AdjointSums.of(adjoint.transform(output));
   }
 
@@ -761,6 +773,8 @@ public final class Adjoint {
       } else if (statement instanceof Loop loop) {
         if (snapshots.containsKey(loop.id())) {
           forwardCheckpointedLoop(loop, out);
+        } else if (fusedLoops.containsKey(loop.id())) {
+          forwardFusedLoop(fusedLoops.get(loop.id()), block, out);
         } else {
           forwardLoop(loop, block, out);
         }
@@ -979,6 +993,118 @@ public final class Adjoint {
     if (nested && counted) {
       out.add(new Push(new Operand.Read(count), null));
     }
+  }
+
+  /**
+   * A loop that only adds into sums whose adjoints are known before it ({@link
+   * AccumulatingLoops}), with each iteration's reverse right after the iteration: the sums'
+   * adjoints, the seed carried back along their paths to the result, are computed before the
+   * loop; so are the adjoints of what the loop reads from before it, declared here since the
+   * loop adds into them first. What an iteration records, its reverse takes back before the
+   * next iteration records: the tape holds one iteration's values, not all of them.
+   */
+  private void forwardFusedLoop(AccumulatingLoops.Fusible fusible, Block block,
+      List<Statement> out) {
+    Loop loop = fusible.loop();
+    SourceLine line = loop.line();
+    List<Statement> before = new ArrayList<>();
+    for (Value value : fusible.valuesFromBefore()) {
+      if (!adjoints.containsKey(value)) {
+        Variable adjoint = builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
+        before.add(new Declare(adjoint, Site.number(0.0), null));
+        adjoints.put(value, new AdjointValue(null, adjoint));
+      }
+    }
+    for (Variable variable : fusible.variablesFromBefore()) {
+      declareVariableAdjoint(variable, before);
+    }
+    for (AccumulatingLoops.Accumulator accumulator : fusible.accumulators()) {
+      Operand adjoint = seed;
+      List<AccumulatingLoops.Step> path = accumulator.path();
+      for (int i = path.size() - 1; i >= 0; i--) {
+        Instruction instruction = path.get(i).instruction();
+        // what the step's factor needs that is made after the loop, made before it as well
+        FreshCopy copy = new FreshCopy(builder);
+        before.addAll(copy.of(new Block(List.copyOf(path.get(i).again()))).statements());
+        List<Operand> arguments = instruction.arguments().stream().map(copy::map).toList();
+        Site site = Sites.of(instruction, arguments,
+            new Operand.Use(instruction.result()), builder, null, Site.Reuse.NONE);
+        Partial partial = Sites.ruleFor(instruction).partial(path.get(i).position(), site)
+            .orElseThrow(() -> new IllegalStateException("no partial on the path of "
+                + accumulator.variable().name() + ": " + instruction));
+        Operand next = partial.applyTo(adjoint, site);
+        if (partial.negative()) {
+          next = site.negate(next);
+        }
+        before.addAll(site.instructionsFor(List.of(next)));
+        adjoint = next;
+      }
+      Variable sumAdjoint = builder.derived(accumulator.variable(), "Bar", NumericType.DOUBLE,
+          null);
+      before.add(new Declare(sumAdjoint, adjoint, null));
+      variableAdjoints.put(accumulator.variable(), sumAdjoint);
+      // the read, and what only it makes active on the way to the result
+      sumReadsAfterFusedLoops.add(accumulator.read().result());
+      for (AccumulatingLoops.Step step : path) {
+        List<Operand> arguments = step.instruction().arguments();
+        boolean others = false;
+        for (int i = 0; i < arguments.size(); i++) {
+          others |= i != step.position() && arguments.get(i).isActive()
+              && !(arguments.get(i) instanceof Operand.Use use
+                  && sumReadsAfterFusedLoops.contains(use.value()));
+        }
+        if (others) {
+          break;
+        }
+        sumReadsAfterFusedLoops.add(step.instruction().result());
+      }
+    }
+    Variable count = tripCounts.get(loop.id());
+    List<Statement> body = new ArrayList<>(step(count, Operation.ADD, line));
+    loopBranchBase.push(openBranches.size());
+    body.addAll(forward(loop.body()).statements());
+    loopBranchBase.pop();
+    body.add(new Note("the reverse of this iteration, at once", null));
+    Variable iteration = builder.generatedVariable("iteration" + loop.id(), NumericType.INT);
+    body.add(new Declare(iteration, new Operand.Read(count), null));
+    if (recomputation.hasCounter(loop)) {
+      Operand start = recomputation.start(loop, place,
+          restored.computeIfAbsent(block, b -> new HashMap<>()), builder, null, before);
+      place.enter(loop, iteration, start);
+    } else {
+      place.enter(loop, iteration, null);
+    }
+    List<Statement> reversed = reverse(loop.body());
+    body.addAll(place.leave(loop));
+    body.addAll(reversed);
+    if (!before.isEmpty()) {
+      before.add(0, new Note("the adjoints of the sums of the loop of line " + line.number()
+          + ", known before it runs", null));
+    }
+    // before the counter's declaration, which the loop's for statement takes in
+    int at = out.size();
+    if (at > 0 && out.get(at - 1) instanceof Declare declare
+        && assigns(loop.update(), declare.variable())) {
+      at--;
+    }
+    out.addAll(at, before);
+    out.add(new Loop(loop.id(), forward(loop.condition()), loop.test(), loop.testFirst(),
+        new Block(body), forward(loop.update()), line));
+  }
+
+  /** Whether {@code block} assigns {@code variable}, at any depth. */
+  private static boolean assigns(Block block, Variable variable) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Store store && store.variable() == variable) {
+        return true;
+      }
+      for (Block nested : statement.nestedBlocks()) {
+        if (assigns(nested, variable)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   // ---- checkpointed loops (@Checkpointed) ---------------------------------------------------
@@ -1340,7 +1466,8 @@ public final class Adjoint {
     for (Value value : flow.valuesDefinedIn(block)) {
       boolean parameter = value.origin() == Value.Origin.PARAMETER && !straightLine
           && !flow.isVariableParameter(value);
-      if (value.isActive() && (flow.needsDeclaredAdjoint(value) || parameter)) {
+      if (value.isActive() && (flow.needsDeclaredAdjoint(value) || parameter)
+          && !adjoints.containsKey(value)) { // declared before a fused loop: forwardFusedLoop
         Variable adjoint = builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
         out.add(new Declare(adjoint, Site.number(0.0), null));
         adjoints.put(value, new AdjointValue(null, adjoint));
@@ -1416,6 +1543,10 @@ public final class Adjoint {
       } else if (statement instanceof Loop loop) {
         if (snapshots.containsKey(loop.id())) {
           reverseCheckpointedLoop(loop, out);
+        } else if (fusedLoops.containsKey(loop.id())) {
+          // its sums' adjoints are the same at its start as at its end: nothing to do here
+          out.add(new Note("the reverse of the loop of line " + loop.line().number()
+              + " followed each of its iterations", null));
         } else {
           reverseLoop(loop, block, out);
         }
@@ -1856,8 +1987,8 @@ public final class Adjoint {
       }
       return;
     }
-    if (!live.isLive(value)) {
-      return; // nothing that reaches the result depends on this value
+    if (!live.isLive(value) || sumReadsAfterFusedLoops.contains(value)) {
+      return; // nothing that reaches the result depends on this value, or it is passed back
     }
     AdjointValue adjoint = adjoints.get(value);
     if (adjoint == null) {
@@ -2406,6 +2537,9 @@ public final class Adjoint {
    */
   private void accumulate(Value target, Operand contribution, boolean negated, boolean mayShare,
       Site site, List<Statement> out) {
+    if (sumReadsAfterFusedLoops.contains(target)) {
+      return;
+    }
     SourceLine line = site.line();
     AdjointValue existing = adjoints.get(target);
     if (existing != null && existing.variable() != null) {

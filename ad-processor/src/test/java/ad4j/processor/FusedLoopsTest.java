@@ -1,0 +1,212 @@
+package ad4j.processor;
+
+import static ad4j.processor.testing.GeneratedClassChecks.methodText;
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.testing.ArrayFunctionChecks;
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.TapeIsEmpty;
+import ad4j.runtime.Tape;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A loop that only adds into sums whose adjoints are known before it runs
+ * ({@code transform/AccumulatingLoops}) has each iteration's reverse right after the
+ * iteration: the tape holds one iteration's values, not all of them. Derivatives stay those of
+ * the method (finite differences, forward against reverse, pullback accumulation); loops that
+ * read their sum, sums read otherwise after the loop, jumps out of the loop, factors made after
+ * it and variables assigned after it keep the reverse sweep after the forward sweep.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class FusedLoopsTest {
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "final class Sums {",
+      "  @Differentiable static double meanLoss(double[] w, double b,",
+      "      @NoDerivative double[][] x, @NoDerivative double[] y) {",
+      "    double sum = 0;",
+      "    for (int i = 0; i < x.length; i++) {",
+      "      double z = b;",
+      "      for (int j = 0; j < w.length; j++) { z += w[j] * x[i][j]; }",
+      "      double margin = y[i] * z;",
+      "      if (margin >= 0) {",
+      "        sum += Math.log1p(Math.exp(-margin));",
+      "      } else {",
+      "        sum += Math.log1p(Math.exp(margin)) - margin;",
+      "      }",
+      "    }",
+      "    return sum / x.length;",
+      "  }",
+      "  @Differentiable static double softplus(double v) { return Math.log1p(Math.exp(v)); }",
+      "  @Differentiable static double withCalls(double[] w, double t) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) { s += softplus(w[i] * t) * (i + 1); }",
+      "    return 2.0 * s - t;",
+      "  }",
+      "  @Differentiable static double twoSums(double[] w, double c) {",
+      "    double scale = c * c + 1;",
+      "    double shift = c;",
+      "    if (c > 0) { shift = c * 2; }",
+      "    double p = 0;",
+      "    double q = 1;",
+      "    int k = 0;",
+      "    while (k < w.length) {",
+      "      p += Math.sin(w[k] * scale + shift);",
+      "      q = q - w[k] * w[k] * shift;",
+      "      k++;",
+      "    }",
+      "    return -(p / scale) + q * 3;",
+      "  }",
+      "  @Differentiable static double readsItsSum(double[] w) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) { s = s * 0.5 + Math.sin(w[i] * s + 0.3); }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double squaredAfter(double[] w) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) { s += Math.sin(w[i]); }",
+      "    return s * s;",
+      "  }",
+      "  @Differentiable static double breaksOut(double[] w) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      s += Math.exp(w[i]);",
+      "      if (w[i] > 0.9) { break; }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double factorAfter(double[] w, double t) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) { s += Math.sin(w[i] * t); }",
+      "    double u = Math.exp(t);",
+      "    return s * u;",
+      "  }",
+      "  @Differentiable static double assignedAfter(double[] w) {",
+      "    double a = w[0];",
+      "    if (a > 0) { a = a * 2; }",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) { s += a * Math.cos(w[i]); }",
+      "    a = a * 3;",
+      "    return s + a;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce SUMS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Sums",
+          SOURCE));
+
+  private static final String FUSED = "// the reverse of this iteration, at once";
+
+  private static String generated() throws Exception {
+    return SUMS.get().compilation().generatedSourceFile("com.example.SumsGrad").orElseThrow()
+        .getCharContent(true).toString();
+  }
+
+  @Test
+  void loopsThatOnlyAddIntoTheirSumsAreReversedIterationByIteration() throws Exception {
+    String generated = generated();
+    for (String name : List.of("meanLoss", "withCalls", "twoSums")) {
+      for (String member : List.of("ValueAndGradient", "Pullback")) {
+        String body = methodText(generated, "private static double " + name + member
+            + "OnTape(");
+        assertWithMessage("%s%s", name, member).that(body).contains(FUSED);
+        // nothing of the loop is left for the reverse sweep
+        assertWithMessage("%s%s", name, member)
+            .that(body.substring(body.indexOf("// reverse sweep"))).doesNotContain("for (");
+      }
+    }
+    // the sum's adjoint, the seed over the number of rows, computed before the loop
+    assertThat(methodText(generated, "private static double meanLossValueAndGradientOnTape("))
+        .contains("double sumBar = 1.0 / (double) x.length;\n");
+    assertThat(methodText(generated, "private static double meanLossPullbackOnTape("))
+        .contains("double sumBar = seed / (double) x.length;\n");
+  }
+
+  @Test
+  void otherLoopsKeepTheirReverseAfterTheForwardSweep() throws Exception {
+    String generated = generated();
+    for (String name : List.of("readsItsSum", "squaredAfter", "breaksOut", "factorAfter",
+        "assignedAfter")) {
+      String body = generated.contains(name + "ValueAndGradientOnTape(")
+          ? methodText(generated, "private static double " + name + "ValueAndGradientOnTape(")
+          : methodText(generated, "static double " + name + "ValueAndGradient(");
+      assertWithMessage(name).that(body).doesNotContain(FUSED);
+      assertWithMessage(name).that(body.substring(body.indexOf("// reverse sweep")))
+          .contains("for (int iteration");
+    }
+  }
+
+  @Test
+  void derivativesMatchDifferencesOfTheMethod() throws Exception {
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(SUMS.get(), "com.example.Sums");
+    double[][] x = {{0.5, -1.2, 0.3}, {-0.7, 0.1, 2.0}, {1.5, 0.4, -0.9}, {0.2, 0.2, 0.2}};
+    double[] y = {1, -1, -1, 1};
+    for (double[] w : new double[][] {{0.3, -0.4, 0.8}, {-1.1, 0.5, 0.7}, {2.0, -1.5, 0.1}}) {
+      checks.check(new ArrayFunctionChecks.Call("meanLoss",
+          new Object[] {w, 0.25, x, y}, true, true, false, false));
+      for (double t : new double[] {0.7, -0.45}) {
+        checks.check(new ArrayFunctionChecks.Call("withCalls", new Object[] {w, t}, true, true));
+        checks.check(new ArrayFunctionChecks.Call("twoSums", new Object[] {w, t}, true, true));
+        checks.check(new ArrayFunctionChecks.Call("factorAfter", new Object[] {w, t}, true,
+            true));
+      }
+      for (String name : List.of("readsItsSum", "squaredAfter", "breaksOut", "assignedAfter")) {
+        checks.check(new ArrayFunctionChecks.Call(name, new Object[] {w}, true));
+      }
+    }
+    // no row at all: the loop never runs, the sum's adjoint is still made before it
+    checks.check(new ArrayFunctionChecks.Call("withCalls", new Object[] {new double[0], 0.3},
+        true, true));
+  }
+
+  /**
+   * The tape of a fresh thread after one gradient of 20,000 rows: one row's values for the
+   * loop that only adds into its sum, all of them for the loop that reads its sum.
+   */
+  @Test
+  void theTapeHoldsOneIterationAtATime() throws Exception {
+    Class<?> generated = SUMS.get().load("com.example.SumsGrad");
+    int n = 20_000;
+    double[][] x = new double[n][];
+    double[] y = new double[n];
+    double[] w = new double[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = new double[] {Math.sin(i), Math.cos(i), 0.5};
+      y[i] = i % 3 == 0 ? 1 : -1;
+      w[i] = Math.sin(0.1 * i);
+    }
+    long fused = capacityAfter(() -> ArrayFunctionChecks.invoke(generated,
+        "meanLossValueAndGradient", new double[] {0.1, -0.2, 0.3}, 0.05, x, y, new double[4]));
+    long notFused = capacityAfter(() -> ArrayFunctionChecks.invoke(generated,
+        "readsItsSumValueAndGradient", w, new double[n]));
+    assertThat(fused).isLessThan(8_192L);
+    assertThat(notFused).isAtLeast(8L * n);
+  }
+
+  /** Tape.current().capacityBytes() after {@code call} on a thread of its own. */
+  private static long capacityAfter(java.util.concurrent.Callable<?> call) throws Exception {
+    AtomicLong bytes = new AtomicLong();
+    Exception[] failure = new Exception[1];
+    Thread thread = new Thread(() -> {
+      try {
+        call.call();
+        bytes.set(Tape.current().capacityBytes());
+      } catch (Exception e) {
+        failure[0] = e;
+      }
+    });
+    thread.start();
+    thread.join();
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+    return bytes.get();
+  }
+}
