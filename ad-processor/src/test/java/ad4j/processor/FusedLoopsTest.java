@@ -18,9 +18,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A loop that only adds into sums whose adjoints are known before it runs
  * ({@code transform/AccumulatingLoops}) has each iteration's reverse right after the
  * iteration: the tape holds one iteration's values, not all of them. Derivatives stay those of
- * the method (finite differences, forward against reverse, pullback accumulation); loops that
- * read their sum, sums read otherwise after the loop, jumps out of the loop, factors made after
- * it and variables assigned after it keep the reverse sweep after the forward sweep.
+ * the method (finite differences, forward against reverse, pullback accumulation). Such a loop
+ * is fused only when its iterations record inside loops of their own (a flat loop's two sweeps
+ * run faster apart); loops that read their sum, sums read otherwise after the loop, jumps out of
+ * the loop, factors made after it and variables assigned after it keep the reverse sweep after
+ * the forward sweep.
  */
 @ExtendWith(TapeIsEmpty.class)
 class FusedLoopsTest {
@@ -34,7 +36,7 @@ class FusedLoopsTest {
       "    double sum = 0;",
       "    for (int i = 0; i < x.length; i++) {",
       "      double z = b;",
-      "      for (int j = 0; j < w.length; j++) { z += w[j] * x[i][j]; }",
+      "      for (int j = 0; j < w.length; j++) { z += Math.tanh(w[j] * x[i][j]); }",
       "      double margin = y[i] * z;",
       "      if (margin >= 0) {",
       "        sum += Math.log1p(Math.exp(-margin));",
@@ -47,7 +49,9 @@ class FusedLoopsTest {
       "  @Differentiable static double softplus(double v) { return Math.log1p(Math.exp(v)); }",
       "  @Differentiable static double withCalls(double[] w, double t) {",
       "    double s = 0;",
-      "    for (int i = 0; i < w.length; i++) { s += softplus(w[i] * t) * (i + 1); }",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      for (int j = 1; j < 3; j++) { s += Math.sin(softplus(w[i] * t) * j); }",
+      "    }",
       "    return 2.0 * s - t;",
       "  }",
       "  @Differentiable static double twoSums(double[] w, double c) {",
@@ -58,11 +62,16 @@ class FusedLoopsTest {
       "    double q = 1;",
       "    int k = 0;",
       "    while (k < w.length) {",
-      "      p += Math.sin(w[k] * scale + shift);",
+      "      for (int r = 0; r < 2; r++) { p += Math.sin(w[k] * scale + shift * r); }",
       "      q = q - w[k] * w[k] * shift;",
       "      k++;",
       "    }",
       "    return -(p / scale) + q * 3;",
+      "  }",
+      "  @Differentiable static double flat(double[] w, double t) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) { s += Math.sin(w[i] * t); }",
+      "    return s / w.length;",
       "  }",
       "  @Differentiable static double readsItsSum(double[] w) {",
       "    double s = 0;",
@@ -71,20 +80,24 @@ class FusedLoopsTest {
       "  }",
       "  @Differentiable static double squaredAfter(double[] w) {",
       "    double s = 0;",
-      "    for (int i = 0; i < w.length; i++) { s += Math.sin(w[i]); }",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      for (int j = 0; j < 2; j++) { s += Math.sin(w[i] * j); }",
+      "    }",
       "    return s * s;",
       "  }",
       "  @Differentiable static double breaksOut(double[] w) {",
       "    double s = 0;",
       "    for (int i = 0; i < w.length; i++) {",
-      "      s += Math.exp(w[i]);",
+      "      for (int j = 0; j < 2; j++) { s += Math.exp(w[i] * j); }",
       "      if (w[i] > 0.9) { break; }",
       "    }",
       "    return s;",
       "  }",
       "  @Differentiable static double factorAfter(double[] w, double t) {",
       "    double s = 0;",
-      "    for (int i = 0; i < w.length; i++) { s += Math.sin(w[i] * t); }",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      for (int j = 0; j < 2; j++) { s += Math.sin(w[i] * t + j); }",
+      "    }",
       "    double u = Math.exp(t);",
       "    return s * u;",
       "  }",
@@ -92,7 +105,9 @@ class FusedLoopsTest {
       "    double a = w[0];",
       "    if (a > 0) { a = a * 2; }",
       "    double s = 0;",
-      "    for (int i = 0; i < w.length; i++) { s += a * Math.cos(w[i]); }",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      for (int j = 0; j < 2; j++) { s += a * Math.cos(w[i] + j); }",
+      "    }",
       "    a = a * 3;",
       "    return s + a;",
       "  }",
@@ -122,6 +137,11 @@ class FusedLoopsTest {
             .that(body.substring(body.indexOf("// reverse sweep"))).doesNotContain("for (");
       }
     }
+    // what the loop's body makes itself, such as the branch's decision, is read where it is
+    String meanLoss = methodText(generated,
+        "private static double meanLossValueAndGradientOnTape(");
+    assertThat(meanLoss).contains("boolean t8 = margin >= 0;");
+    assertThat(meanLoss).doesNotContain("pushBoolean");
     // the sum's adjoint, the seed over the number of rows, computed before the loop
     assertThat(methodText(generated, "private static double meanLossValueAndGradientOnTape("))
         .contains("double sumBar = 1.0 / (double) x.length;\n");
@@ -132,8 +152,8 @@ class FusedLoopsTest {
   @Test
   void otherLoopsKeepTheirReverseAfterTheForwardSweep() throws Exception {
     String generated = generated();
-    for (String name : List.of("readsItsSum", "squaredAfter", "breaksOut", "factorAfter",
-        "assignedAfter")) {
+    for (String name : List.of("flat", "readsItsSum", "squaredAfter", "breaksOut",
+        "factorAfter", "assignedAfter")) {
       String body = generated.contains(name + "ValueAndGradientOnTape(")
           ? methodText(generated, "private static double " + name + "ValueAndGradientOnTape(")
           : methodText(generated, "static double " + name + "ValueAndGradient(");
@@ -156,6 +176,7 @@ class FusedLoopsTest {
         checks.check(new ArrayFunctionChecks.Call("twoSums", new Object[] {w, t}, true, true));
         checks.check(new ArrayFunctionChecks.Call("factorAfter", new Object[] {w, t}, true,
             true));
+        checks.check(new ArrayFunctionChecks.Call("flat", new Object[] {w, t}, true, true));
       }
       for (String name : List.of("readsItsSum", "squaredAfter", "breaksOut", "assignedAfter")) {
         checks.check(new ArrayFunctionChecks.Call(name, new Object[] {w}, true));

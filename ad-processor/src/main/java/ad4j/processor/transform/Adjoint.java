@@ -250,8 +250,49 @@ public final class Adjoint {
   public static Function withSplitCalls(Function primal, FlowAnalysis flow, Output output) {
     Adjoint adjoint = new Adjoint(primal, flow);
     adjoint.splitCalls = true;
-    adjoint.fusedLoops = AccumulatingLoops.of(primal);
+    adjoint.fusedLoops = adjoint.worthFusing(AccumulatingLoops.of(primal));
+    // each iteration's reverse follows it in its body, where the body's values still are
+    adjoint.fusedLoops.values().forEach(loop -> adjoint.tape.keepInLocals(loop.loop().body()));
     return AdjointSums.of(adjoint.transform(output));
+  }
+
+  /**
+   * The fusible loops whose iterations record values inside loops of their own, so that the
+   * whole loop's tape grows with the product of the trip counts (ADBench GMM: two values per
+   * row of each component's matrix, 205 MB at d = 64, K = 200). Only there does fusing pay on
+   * HotSpot: GMM's gradient 5 to 10 % faster; logistic regression, whose iterations record two
+   * values each, 10 % slower fused than as two loops (BENCHMARKS.md, "Fused loops of sums").
+   */
+  private Map<Integer, AccumulatingLoops.Fusible> worthFusing(
+      Map<Integer, AccumulatingLoops.Fusible> fusible) {
+    TapePlan plan = new TapePlan(flow); // no body kept in locals yet: the plain loop's records
+    Map<Integer, AccumulatingLoops.Fusible> worth = new HashMap<>();
+    fusible.forEach((id, loop) -> {
+      if (recordsInInnerLoops(loop.loop().body(), false, plan)) {
+        worth.put(id, loop);
+      }
+    });
+    return worth;
+  }
+
+  /** Whether an instruction of {@code block} inside a loop of it records a value. */
+  private boolean recordsInInnerLoops(Block block, boolean inner, TapePlan plan) {
+    for (Statement statement : block.statements()) {
+      if (inner && statement instanceof Instruction instruction) {
+        for (Value value : plan.recordedAfter(instruction, block)) {
+          if (!recomputation.isRecomputed(value)) {
+            return true;
+          }
+        }
+      }
+      boolean loop = statement instanceof Loop;
+      for (Block nested : statement.nestedBlocks()) {
+        if (recordsInInnerLoops(nested, inner || loop, plan)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**
@@ -730,7 +771,7 @@ public final class Adjoint {
   private Block forward(Block block) {
     List<Statement> out = new ArrayList<>();
     boolean recording = !primalOnly && flow.loopDepth(block) > 0
-        && !flow.isConditionBlock(block);
+        && !flow.isConditionBlock(block) && !tape.keepsInLocals(block);
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction) {
         if (!flow.isLive(instruction)) {
@@ -1570,7 +1611,7 @@ public final class Adjoint {
     Operand decision = branch.condition() instanceof Operand.Use use
         ? restored.getOrDefault(block, Map.of()).getOrDefault(use.value(), use)
         : branch.condition();
-    boolean recorded = flow.loopDepth(block) > 0 && !fused;
+    boolean recorded = flow.loopDepth(block) > 0 && !fused && !tape.keepsInLocals(block);
     if (recorded) {
       decision = pop(NumericType.BOOLEAN, line, out);
     }

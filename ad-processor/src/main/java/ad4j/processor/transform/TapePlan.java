@@ -19,9 +19,26 @@ import java.util.Map;
 final class TapePlan {
   private final FlowAnalysis flow;
   private final Map<Block, Map<Instruction, List<Value>>> plans = new IdentityHashMap<>();
+  /** Loop bodies whose values the reverse reads where they were made: see keepInLocals. */
+  private final java.util.Set<Block> keptInLocals =
+      java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
   TapePlan(FlowAnalysis flow) {
     this.flow = flow;
+  }
+
+  /**
+   * The values made directly in {@code body}, a loop's body, are read where they were made,
+   * not recorded: the reverse of each iteration follows it in the same body (a fused loop of
+   * {@link Adjoint}), where they are still in scope. Called before any plan is made.
+   */
+  void keepInLocals(Block body) {
+    keptInLocals.add(body);
+  }
+
+  /** Whether the values made directly in {@code block} are read where they were made. */
+  boolean keepsInLocals(Block block) {
+    return keptInLocals.contains(block);
   }
 
   /** The values recorded right after {@code instruction}, which lies in the loop block. */
@@ -58,7 +75,8 @@ final class TapePlan {
   private List<Value> taped(Instruction instruction) {
     return flow.needs(instruction).stream()
         .filter(v -> v.origin() != Value.Origin.PARAMETER
-            && flow.loopDepth(flow.definingBlock(v)) > 0)
+            && flow.loopDepth(flow.definingBlock(v)) > 0
+            && !keptInLocals.contains(flow.definingBlock(v)))
         .toList();
   }
 }
