@@ -111,6 +111,8 @@ class ControlFlowProgramsPropertyTest {
   static final AtomicLong notConverged = new AtomicLong();
   static final AtomicLong throwing = new AtomicLong();
   static final AtomicLong compileMillis = new AtomicLong();
+  /** Generated members whose reverse follows each iteration of a loop (fused loops). */
+  static final AtomicLong fusedMembers = new AtomicLong();
   static final AtomicLong checkMillis = new AtomicLong();
 
   @Provide
@@ -127,6 +129,7 @@ class ControlFlowProgramsPropertyTest {
         List.of("-Xlint:all", "-Werror"), "com.example.Flows",
         ControlFlowPrograms.classSource(batch));
     GeneratedClassChecks.assertNoMutableStaticState(compiled.load("com.example.FlowsGrad"));
+    fusedMembers.addAndGet(fusedMembers(compiled));
     long compiledAt = System.currentTimeMillis();
     compileMillis.addAndGet(compiledAt - start);
     for (int i = 0; i < batch.size(); i++) {
@@ -134,6 +137,17 @@ class ControlFlowProgramsPropertyTest {
       programs.incrementAndGet();
     }
     checkMillis.addAndGet(System.currentTimeMillis() - compiledAt);
+  }
+
+  /** How many members of the generated class reverse a loop iteration by iteration. */
+  private static long fusedMembers(InProcessCompiler.Compiled compiled) {
+    try {
+      String code = compiled.compilation().generatedSourceFile("com.example.FlowsGrad")
+          .orElseThrow().getCharContent(true).toString();
+      return code.split("followed each of its iterations", -1).length - 1;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** The checks of unit i of a compiled class; also for the regression tests. */
@@ -319,11 +333,12 @@ class ControlFlowProgramsPropertyTest {
       String statistics = String.format(
           "programs %d (each a main method and its helper), points %d: fully checked %d (%d of"
               + " them with finer steps), over the cap %d, straddling a branch or kink %d,"
-              + " finite differences not converged %d, throwing (every member alike) %d; %d ms"
-              + " compiling, %d ms checking, the rest generating",
+              + " finite differences not converged %d, throwing (every member alike) %d;"
+              + " members reversing a loop iteration by iteration %d; %d ms compiling, %d ms"
+              + " checking, the rest generating",
           programs.get(), points.get(), fullyChecked.get(), refined.get(), tooLarge.get(),
-          straddling.get(), notConverged.get(), throwing.get(), compileMillis.get(),
-          checkMillis.get());
+          straddling.get(), notConverged.get(), throwing.get(), fusedMembers.get(),
+          compileMillis.get(), checkMillis.get());
       System.out.println("ControlFlowProgramsPropertyTest: " + statistics + ", seed "
           + result.seed().orElse("?") + ", " + duration.toMillis() + " ms");
       if (result.status() == PropertyExecutionResult.Status.SUCCESSFUL

@@ -68,6 +68,22 @@ class FusedLoopsTest {
       "    }",
       "    return -(p / scale) + q * 3;",
       "  }",
+      "  @Differentiable static double picks(double[] w, @NoDerivative int[] c) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      double z0 = 0;",
+      "      double z1 = 0;",
+      "      double z2 = 0;",
+      "      for (int j = 0; j < 2; j++) {",
+      "        z0 += Math.sin(w[i] * j);",
+      "        z1 += Math.cos(w[i] + j);",
+      "        z2 += Math.exp(-w[i] * j);",
+      "      }",
+      "      double target = c[i] == 0 ? z0 : c[i] == 1 ? z1 : z2;",
+      "      s += target * target;",
+      "    }",
+      "    return s;",
+      "  }",
       "  @Differentiable static double flat(double[] w, double t) {",
       "    double s = 0;",
       "    for (int i = 0; i < w.length; i++) { s += Math.sin(w[i] * t); }",
@@ -127,7 +143,7 @@ class FusedLoopsTest {
   @Test
   void loopsThatOnlyAddIntoTheirSumsAreReversedIterationByIteration() throws Exception {
     String generated = generated();
-    for (String name : List.of("meanLoss", "withCalls", "twoSums")) {
+    for (String name : List.of("meanLoss", "withCalls", "twoSums", "picks")) {
       for (String member : List.of("ValueAndGradient", "Pullback")) {
         String body = methodText(generated, "private static double " + name + member
             + "OnTape(");
@@ -182,6 +198,9 @@ class FusedLoopsTest {
         checks.check(new ArrayFunctionChecks.Call(name, new Object[] {w}, true));
       }
     }
+    // an if / else-if chain in the fused body, each piece taken
+    checks.check(new ArrayFunctionChecks.Call("picks", new Object[] {
+        new double[] {0.3, -0.4, 0.8, 1.2, -0.9}, new int[] {0, 1, 2, 1, 0}}, true, false));
     // no row at all: the loop never runs, the sum's adjoint is still made before it
     checks.check(new ArrayFunctionChecks.Call("withCalls", new Object[] {new double[0], 0.3},
         true, true));

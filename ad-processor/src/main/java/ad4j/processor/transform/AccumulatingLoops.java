@@ -37,7 +37,8 @@ import java.util.function.Consumer;
  * iteration records, and the tape holds one iteration's values instead of all of them (ADBench's
  * GMM at d = 64, K = 200 recorded 205 MB).
  *
- * <p>A loop outside loops qualifies when
+ * <p>This class finds the loops where fusing is correct; {@code Adjoint.worthFusing} keeps
+ * those where it is also faster. A loop outside loops qualifies when
  *
  * <ul>
  *   <li>the method returns a {@code double} from its last statement only, and keeps no

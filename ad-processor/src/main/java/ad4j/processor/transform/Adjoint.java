@@ -860,7 +860,9 @@ public final class Adjoint {
    * could be written as {@code else if}: 400 pieces were nested 400 deep, quadratic in size.
    */
   private List<If> chain(If branch, Block block) {
-    if (flow.loopDepth(block) == 0 || flow.isConditionBlock(block) || fused) {
+    // a fused loop's body reads its decisions where they were made, as outside loops
+    if (flow.loopDepth(block) == 0 || flow.isConditionBlock(block) || fused
+        || tape.keepsInLocals(block)) {
       return List.of();
     }
     return links(branch, false);
