@@ -206,6 +206,77 @@ class FusedLoopsTest {
         true, true));
   }
 
+  /** Terms a generated loop adds into its sum: of {@code a}, the counter {@code j}, and {@code g}. */
+  private static final List<String> TERMS = List.of("Math.exp(-a * a * (j + 1))",
+      "Math.tanh(a + j * g)", "Math.sin(a * j + g) * Math.exp(a)", "a * a * g",
+      "Math.log1p(Math.exp(a * g - j))");
+
+  /** Ways the sum reaches the returned value after the loop. */
+  private static final List<String> RETURNS = List.of("s / w.length", "2.0 * s - t",
+      "-(s * g) + t", "s", "t - s / 4");
+
+  /**
+   * Random loops of sums (seed {@code -Dad4j.seed}, fixed otherwise): adding in the inner loop,
+   * in branches, in a chain and directly, from a start that carries a derivative, reaching the
+   * result through the ways of {@link #RETURNS}. Most are fused; all have the method's
+   * derivatives.
+   */
+  @Test
+  void randomLoopsOfSumsHaveTheMethodsDerivatives() throws Exception {
+    java.util.Random random = new java.util.Random(Long.getLong("ad4j.seed", 20261128L));
+    int count = 24;
+    StringBuilder source = new StringBuilder(
+        "package com.example;\nimport ad4j.Differentiable;\nfinal class Random {\n");
+    for (int k = 0; k < count; k++) {
+      String term = TERMS.get(random.nextInt(TERMS.size()));
+      String other = TERMS.get(random.nextInt(TERMS.size()));
+      source.append("  @Differentiable static double f").append(k)
+          .append("(double[] w, double t) {\n")
+          .append("    double s = ").append(random.nextBoolean() ? "t" : "0").append(";\n")
+          .append("    double g = t * ").append(0.25 + random.nextInt(4) * 0.25).append(";\n")
+          .append("    for (int i = 0; i < w.length; i++) {\n")
+          .append("      double a = w[i] * t + 0.1 * i;\n")
+          .append("      for (int j = 0; j < ").append(1 + random.nextInt(3)).append("; j++) {\n");
+      switch (random.nextInt(3)) {
+        case 0 -> source.append("        s += ").append(term).append(";\n");
+        case 1 -> source.append("        s -= ").append(term).append(";\n");
+        default -> source.append("        if (a > 0.1 * j) { s += ").append(term)
+            .append("; } else { s -= ").append(other).append("; }\n");
+      }
+      source.append("      }\n");
+      if (random.nextBoolean()) {
+        source.append("      double q = a > 0.5 ? a * g : a > -0.2 ? Math.sin(a) : 1 - a;\n")
+            .append("      s += q * g;\n");
+      }
+      if (random.nextBoolean()) {
+        source.append("      s += Math.cos(a) * g;\n");
+      }
+      source.append("    }\n    return ").append(RETURNS.get(random.nextInt(RETURNS.size())))
+          .append(";\n  }\n");
+    }
+    source.append("}\n");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Random", source.toString());
+    String generated = compiled.compilation().generatedSourceFile("com.example.RandomGrad")
+        .orElseThrow().getCharContent(true).toString();
+    int fused = 0;
+    for (int k = 0; k < count; k++) {
+      String marker = "static double f" + k + "ValueAndGradientOnTape(";
+      if (generated.contains(marker) && methodText(generated, "private " + marker)
+          .contains(FUSED)) {
+        fused++;
+      }
+    }
+    assertWithMessage("fused methods of %s\n%s", count, source).that(fused)
+        .isAtLeast(count / 2);
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(compiled, "com.example.Random");
+    for (int k = 0; k < count; k++) {
+      for (double[] w : new double[][] {{0.3, -0.45, 0.8, 0.05}, {1.2}, {-0.6, 1.1}}) {
+        checks.check(new ArrayFunctionChecks.Call("f" + k, new Object[] {w, 0.7}, true, true));
+      }
+    }
+  }
+
   /**
    * The tape of a fresh thread after one gradient of 20,000 rows: one row's values for the
    * loop that only adds into its sum, all of them for the loop that reads its sum.

@@ -1110,13 +1110,7 @@ public final class Adjoint {
     body.add(new Note("the reverse of this iteration, at once", null));
     Variable iteration = builder.generatedVariable("iteration" + loop.id(), NumericType.INT);
     body.add(new Declare(iteration, new Operand.Read(count), null));
-    if (recomputation.hasCounter(loop)) {
-      Operand start = recomputation.start(loop, place,
-          restored.computeIfAbsent(block, b -> new HashMap<>()), builder, null, before);
-      place.enter(loop, iteration, start);
-    } else {
-      place.enter(loop, iteration, null);
-    }
+    enterReverseBody(loop, block, iteration, null, before);
     List<Statement> reversed = reverse(loop.body());
     body.addAll(place.leave(loop));
     body.addAll(reversed);
@@ -1662,15 +1656,7 @@ public final class Adjoint {
     }
     Variable iteration = builder.generatedVariable("iteration" + loop.id(), NumericType.INT);
     out.add(new Declare(iteration, count, line));
-    if (recomputation.hasCounter(loop)) {
-      // the loop's counter in forward iteration k is start + (k - 1) * step: what reads of it
-      // computed again in the reverse body need
-      Operand start = recomputation.start(loop, place,
-          restored.computeIfAbsent(block, b -> new HashMap<>()), builder, line, out);
-      place.enter(loop, iteration, start);
-    } else {
-      place.enter(loop, iteration, null);
-    }
+    enterReverseBody(loop, block, iteration, line, out);
     Site site = Site.formulas(builder, line);
     Operand test = site.isGreaterThan(new Operand.Read(iteration),
         Operand.Constant.zero(NumericType.INT));
@@ -1680,6 +1666,23 @@ public final class Adjoint {
     body.addAll(reversed);
     out.add(new Loop(loop.id(), condition, test, true, new Block(body),
         new Block(step(iteration, Operation.SUBTRACT, line)), line));
+  }
+
+  /**
+   * Enters the reverse of an iteration of {@code loop} (held by {@code block}), whose number
+   * from 1 is in {@code iteration}; what the counter's start needs goes into {@code out}.
+   */
+  private void enterReverseBody(Loop loop, Block block, Variable iteration, SourceLine line,
+      List<Statement> out) {
+    if (recomputation.hasCounter(loop)) {
+      // the loop's counter in forward iteration k is start + (k - 1) * step: what reads of it
+      // computed again in the reverse body need
+      Operand start = recomputation.start(loop, place,
+          restored.computeIfAbsent(block, b -> new HashMap<>()), builder, line, out);
+      place.enter(loop, iteration, start);
+    } else {
+      place.enter(loop, iteration, null);
+    }
   }
 
   private Operand pop(NumericType type, SourceLine line, List<Statement> out) {
