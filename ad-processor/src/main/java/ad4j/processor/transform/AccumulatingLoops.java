@@ -105,6 +105,9 @@ final class AccumulatingLoops {
   private final Map<Value, Integer> uses = new HashMap<>();
   /** The instruction that makes each value. */
   private final Map<Value, Instruction> makers = new HashMap<>();
+  /** The instructions of the method's own block, outside its branches and loops. */
+  private final Set<Instruction> topLevel =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   private AccumulatingLoops(Function primal) {
     this.primal = primal;
@@ -118,6 +121,11 @@ final class AccumulatingLoops {
         makers.put(instruction.result(), instruction);
       }
     });
+    for (Statement statement : primal.body().statements()) {
+      if (statement instanceof Instruction instruction) {
+        topLevel.add(instruction);
+      }
+    }
   }
 
   /** The loops of {@code primal} whose reverse can follow each iteration, by loop id. */
@@ -232,7 +240,7 @@ final class AccumulatingLoops {
       return true;
     }
     Instruction maker = makers.get(array);
-    return maker != null && primal.body().statements().contains(maker)
+    return maker != null && topLevel.contains(maker)
         && maker.operation().form() != Operation.Form.COPY;
   }
 
@@ -283,12 +291,8 @@ final class AccumulatingLoops {
       }
     }
     Set<Value> added = new HashSet<>();
-    for (Block block : List.of(loop.condition(), loop.update())) {
-      boolean[] assigns = {false};
-      walk(block, s -> assigns[0] |= s instanceof Store store && store.variable() == variable);
-      if (assigns[0]) {
-        return false;
-      }
+    if (assigns(loop.condition(), variable) || assigns(loop.update(), variable)) {
+      return false;
     }
     for (Statement statement : inLoop) {
       if (!(statement instanceof Store store) || store.variable() != variable) {
@@ -338,7 +342,7 @@ final class AccumulatingLoops {
         if (operand instanceof Operand.Read reading && reading.variable() == variable) {
           if (read != null || !(statement instanceof Instruction copy)
               || copy.operation().form() != Operation.Form.COPY
-              || !primal.body().statements().contains(copy)) {
+              || !topLevel.contains(copy)) {
             return Optional.empty();
           }
           read = copy;
@@ -348,7 +352,6 @@ final class AccumulatingLoops {
     if (read == null) {
       return Optional.empty();
     }
-    List<Statement> top = primal.body().statements();
     List<Step> path = new ArrayList<>();
     Value current = read.result();
     while (true) {
@@ -366,7 +369,7 @@ final class AccumulatingLoops {
       if (user instanceof Return) {
         return Optional.of(new Accumulator(variable, read, path));
       }
-      if (!(user instanceof Instruction instruction) || !top.contains(instruction)
+      if (!(user instanceof Instruction instruction) || !topLevel.contains(instruction)
           || instruction.result().type() != NumericType.DOUBLE) {
         return Optional.empty();
       }
@@ -420,7 +423,7 @@ final class AccumulatingLoops {
       return false;
     }
     Instruction maker = makers.get(use.value());
-    if (maker == null || !primal.body().statements().contains(maker)
+    if (maker == null || !topLevel.contains(maker)
         || !COMPUTED_AGAIN.contains(maker.operation().form())
         || maker.operation().equals(Operation.DIVIDE)
         || maker.operation().equals(Operation.REMAINDER)
@@ -456,6 +459,13 @@ final class AccumulatingLoops {
       }
     }
     return false;
+  }
+
+  /** Whether {@code block} assigns {@code variable}, at any depth. */
+  static boolean assigns(Block block, Variable variable) {
+    boolean[] assigns = {false};
+    walk(block, s -> assigns[0] |= s instanceof Store store && store.variable() == variable);
+    return assigns[0];
   }
 
   /** How many {@code return} statements {@code block} holds, at any depth. */

@@ -1121,27 +1121,12 @@ public final class Adjoint {
     // before the counter's declaration, which the loop's for statement takes in
     int at = out.size();
     if (at > 0 && out.get(at - 1) instanceof Declare declare
-        && assigns(loop.update(), declare.variable())) {
+        && AccumulatingLoops.assigns(loop.update(), declare.variable())) {
       at--;
     }
     out.addAll(at, before);
     out.add(new Loop(loop.id(), forward(loop.condition()), loop.test(), loop.testFirst(),
         new Block(body), forward(loop.update()), line));
-  }
-
-  /** Whether {@code block} assigns {@code variable}, at any depth. */
-  private static boolean assigns(Block block, Variable variable) {
-    for (Statement statement : block.statements()) {
-      if (statement instanceof Store store && store.variable() == variable) {
-        return true;
-      }
-      for (Block nested : statement.nestedBlocks()) {
-        if (assigns(nested, variable)) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   // ---- checkpointed loops (@Checkpointed) ---------------------------------------------------
