@@ -1,6 +1,7 @@
 package ad4j.processor.ir;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 /** A sequence of statements, executed in order. */
 public record Block(List<Statement> statements) {
@@ -27,5 +28,15 @@ public record Block(List<Statement> statements) {
       }
     }
     return false;
+  }
+
+  /** Runs {@code visitor} on every statement of this block and of the blocks inside it, in order. */
+  public void walk(Consumer<Statement> visitor) {
+    for (Statement statement : statements) {
+      visitor.accept(statement);
+      for (Block nested : statement.nestedBlocks()) {
+        nested.walk(visitor);
+      }
+    }
   }
 }

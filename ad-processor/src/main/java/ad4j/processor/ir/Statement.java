@@ -99,4 +99,19 @@ public sealed interface Statement
     }
     return List.of();
   }
+
+  /**
+   * This statement with each of its nested blocks ({@link #nestedBlocks}) replaced by what
+   * {@code map} makes of it; statements without blocks come back as they are.
+   */
+  default Statement withNestedBlocks(UnaryOperator<Block> map) {
+    if (this instanceof If branch) {
+      return new If(branch.id(), branch.condition(), map.apply(branch.thenBlock()),
+          map.apply(branch.elseBlock()), branch.line());
+    } else if (this instanceof Loop loop) {
+      return new Loop(loop.id(), map.apply(loop.condition()), loop.test(), loop.testFirst(),
+          map.apply(loop.body()), map.apply(loop.update()), loop.line());
+    }
+    return this;
+  }
 }

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * The loops whose reverse can run right after each of their iterations instead of after the
@@ -111,7 +110,7 @@ final class AccumulatingLoops {
 
   private AccumulatingLoops(Function primal) {
     this.primal = primal;
-    walk(primal.body(), statement -> {
+    primal.body().walk(statement -> {
       for (Operand operand : statement.operands()) {
         if (operand instanceof Operand.Use use) {
           uses.merge(use.value(), 1, Integer::sum);
@@ -153,13 +152,11 @@ final class AccumulatingLoops {
     }
     List<Statement> inLoop = new ArrayList<>();
     for (Block block : loop.nestedBlocks()) {
-      walk(block, inLoop::add);
+      block.walk(inLoop::add);
     }
     List<Statement> after = new ArrayList<>();
     List<Statement> top = primal.body().statements();
-    for (Statement statement : top.subList(index + 1, top.size())) {
-      walk(statement, after::add);
-    }
+    new Block(top.subList(index + 1, top.size())).walk(after::add);
     Set<Value> madeInLoop = new HashSet<>();
     Set<Variable> declaredInLoop = new HashSet<>();
     for (Statement statement : inLoop) {
@@ -252,7 +249,7 @@ final class AccumulatingLoops {
   private static boolean onlyComputes(Loop loop) {
     boolean[] computes = {true};
     for (Block block : loop.nestedBlocks()) {
-      walk(block, statement -> {
+      block.walk(statement -> {
         if (statement instanceof Instruction instruction) {
           Operation.Form form = instruction.operation().form();
           NumericType type = instruction.result().type();
@@ -464,28 +461,14 @@ final class AccumulatingLoops {
   /** Whether {@code block} assigns {@code variable}, at any depth. */
   static boolean assigns(Block block, Variable variable) {
     boolean[] assigns = {false};
-    walk(block, s -> assigns[0] |= s instanceof Store store && store.variable() == variable);
+    block.walk(s -> assigns[0] |= s instanceof Store store && store.variable() == variable);
     return assigns[0];
   }
 
   /** How many {@code return} statements {@code block} holds, at any depth. */
   private static int returns(Block block) {
     int[] count = {0};
-    walk(block, statement -> count[0] += statement instanceof Return ? 1 : 0);
+    block.walk(statement -> count[0] += statement instanceof Return ? 1 : 0);
     return count[0];
-  }
-
-  /** Every statement of {@code block}, and of the blocks inside it, in order. */
-  private static void walk(Block block, Consumer<Statement> visitor) {
-    for (Statement statement : block.statements()) {
-      walk(statement, visitor);
-    }
-  }
-
-  private static void walk(Statement statement, Consumer<Statement> visitor) {
-    visitor.accept(statement);
-    for (Block nested : statement.nestedBlocks()) {
-      walk(nested, visitor);
-    }
   }
 }
