@@ -438,12 +438,112 @@ class VectorFunctionsTest {
     for (String name : List.of("polar", "mixed", "windows", "seedExample", "named", "spread")) {
       String member = methodText(generated, "static double[][] " + name + "Jacobian(");
       assertWithMessage(name).that(member).doesNotContain(name + "Value(");
-      assertWithMessage(name).that(member).contains(name + "JacobianRows(");
+      assertWithMessage(name).that(member).doesNotContain(name + "Value(");
     }
     assertThat(methodText(generated, "static double[][] polarJacobian("))
         .contains("double[][] jacobian = new double[2][];");
     assertThat(methodText(generated, "static double[][] matVecJacobian("))
         .contains("matVecValue(");
+  }
+
+  /**
+   * {@code mJacobian} returns the matrix only: where the method makes its result with a fixed
+   * length and only writes it at constant indices, and records nothing on the tape, the member
+   * holds the sweeps itself, into the matrix it has just made, and does not make the array at
+   * all. Where an element is read back ({@code spread}, {@code mixed}), written at an index
+   * computed at run time ({@code windows}) or the forward sweep records on the tape ({@code
+   * named}, a loop), the member calls the rows program, which returns the value.
+   */
+  @Test
+  void aJacobianMakesNoResultArrayWhereTheMethodOnlyWritesIt() throws Exception {
+    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    for (String name : List.of("polar", "seedExample", "quotients", "five", "overflowing")) {
+      String member = methodText(generated, "static double[][] " + name + "Jacobian(");
+      String rows = methodText(generated, "private static double[] " + name + "JacobianRows(");
+      assertWithMessage(name).that(member).doesNotContain("JacobianRows(");
+      assertWithMessage(name).that(member).contains("// forward sweep");
+      // the matrix (its row array and its rows), the method's local arrays, not the result
+      assertWithMessage(name).that(arraysMade(member)).isEqualTo(arraysMade(rows) - 1 + 2);
+      assertWithMessage(name).that(member).contains(name + "JacobianInto(");
+    }
+    for (String name : List.of("spread", "mixed", "windows", "named")) {
+      assertWithMessage(name).that(methodText(generated, "static double[][] " + name
+          + "Jacobian(")).contains(name + "JacobianRows(");
+    }
+  }
+
+  /**
+   * A result written in both arms of a branch, at constant indices, from a local array: the
+   * Jacobian without the value matches the pullbacks and differences on both sides of the
+   * branch, and {@code mValueAndJacobian} to the last bit. A store past the end of the result,
+   * or at an index the arguments give, keeps the array, and {@code fJacobian} throws where the
+   * method throws.
+   */
+  @Test
+  void aJacobianWithoutTheValueKeepsTheMethodsDerivativesAndExceptions() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Written", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Written {",
+            "  @Differentiable static double[] f(double[] x) {",
+            "    double[] r = new double[2];",
+            "    double[] q = {x[1] * x[2], x[0] / x[2]};",
+            "    if (x[0] > 0) { r[0] = x[0] * q[0]; } else { r[0] = Math.sin(x[1]) / x[2]; }",
+            "    r[1] = Math.sqrt(x[0] * x[0] + q[1] * q[1]) * x[2];",
+            "    return r;",
+            "  }",
+            "  @Differentiable static double[] pastTheEnd(double x) {",
+            "    double[] r = new double[2];",
+            "    r[0] = x * x;",
+            "    r[2] = x;",
+            "    return r;",
+            "  }",
+            "  @Differentiable static double[] at(double x, int k) {",
+            "    double[] r = new double[2];",
+            "    r[1 - k] = Math.exp(x);",
+            "    r[k] = x * x;",
+            "    return r;",
+            "  }",
+            "}"));
+    String generated = compiled.compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    assertThat(methodText(generated, "static double[][] fJacobian("))
+        .doesNotContain("JacobianRows(");
+    for (double[] x : new double[][] {{0.7, -1.1, 0.4}, {-0.7, -1.1, 0.4}}) {
+      assertRowsArePullbacksAndDifferences(compiled, "com.example.Written", x,
+          "x[0] = " + x[0]);
+      double[][] viaValue = new double[2][3];
+      compiled.invoke("com.example.WrittenGrad", "fValueAndJacobian", x, viaValue);
+      assertThat(compiled.invoke("com.example.WrittenGrad", "fJacobian", (Object) x))
+          .isEqualTo(viaValue);
+    }
+
+    for (String name : List.of("pastTheEnd", "at")) {
+      assertWithMessage(name).that(methodText(generated, "static double[][] " + name
+          + "Jacobian(")).contains(name + "JacobianRows(");
+    }
+    Object[] past = {1.5};
+    assertThat(assertThrows(InvocationTargetException.class,
+        () -> compiled.invoke("com.example.Written", "pastTheEnd", past)).getCause())
+        .isInstanceOf(ArrayIndexOutOfBoundsException.class);
+    assertThat(assertThrows(InvocationTargetException.class,
+        () -> compiled.invoke("com.example.WrittenGrad", "pastTheEndJacobian", past))
+        .getCause()).isInstanceOf(ArrayIndexOutOfBoundsException.class);
+    assertThat(assertThrows(InvocationTargetException.class,
+        () -> compiled.invoke("com.example.WrittenGrad", "atJacobian", 1.5, 2)).getCause())
+        .isInstanceOf(ArrayIndexOutOfBoundsException.class);
+    double[][] jacobian = (double[][]) compiled.invoke("com.example.WrittenGrad", "atJacobian",
+        1.5, 1);
+    assertThat(jacobian[0]).usingTolerance(1e-15).containsExactly(Math.exp(1.5));
+    assertThat(jacobian[1]).usingTolerance(1e-15).containsExactly(3.0);
+  }
+
+  /** How many lines of {@code method}, comments aside, make an array. */
+  private static long arraysMade(String method) {
+    return method.lines().filter(line -> !line.strip().startsWith("//")
+        && line.contains("new double[")).count();
   }
 
   /**

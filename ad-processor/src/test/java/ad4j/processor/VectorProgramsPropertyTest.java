@@ -1,5 +1,6 @@
 package ad4j.processor;
 
+import static ad4j.processor.testing.GeneratedClassChecks.methodText;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
@@ -22,7 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * slots, so that their Jacobian is taken by rows: straight-line or with a loop, local arrays
  * written, overwritten, made in the loop and read back, branches on computed values. Their
  * Jacobian members run the reverse sweep once per row after one forward sweep ({@code
- * JacobianRows}, taking what loops recorded back from the tape for each row); each row is
+ * JacobianRows}, taking what loops recorded back from the tape for each row; {@code
+ * mJacobian} of a straight-line program that only writes its result holds the sweeps itself,
+ * without making the result, and must equal {@code mValueAndJacobian}'s); each row is
  * checked against the pullback of its unit seed (a whole reverse sweep of its own), against
  * fourth-order central differences of the user's method (slots where two step sizes disagree
  * lie on a kink and are skipped), and the Jacobian against the tangent (forward mode) along a
@@ -61,6 +64,14 @@ class VectorProgramsPropertyTest {
     for (int p = 0; p < PROGRAMS; p++) {
       assertWithMessage(BODIES.get(p)).that(generated)
           .contains("private static double[] v" + p + "JacobianRows(");
+      // mJacobian holds the sweeps and makes no result array where the method only writes it
+      // and the forward sweep records nothing on the tape (no loop)
+      boolean readsBack = BODIES.get(p).lines().anyMatch(line -> line.strip().matches(
+          "out\\[\\d\\] \\+= .*"));
+      boolean records = generated.contains("v" + p + "JacobianRowsOnTape(");
+      String member = methodText(generated, "static double[][] v" + p + "Jacobian(");
+      assertWithMessage(BODIES.get(p)).that(member.contains("v" + p + "JacobianRows("))
+          .isEqualTo(readsBack || records);
     }
   }
 
@@ -184,8 +195,9 @@ class VectorProgramsPropertyTest {
       out.append("    out[0] = s + a[0] * a[1];\n");
       out.append("    out[1] = a[").append(size - 1).append("] - b[b.length - 1] * c;\n");
       out.append("    out[2] = ").append(expression(2)).append(";\n");
-      out.append("    out[").append(random.nextInt(3)).append("] += ").append(expression(2))
-          .append(";\n");
+      // an element added to reads the result back; one overwritten only writes it
+      out.append("    out[").append(random.nextInt(3))
+          .append(random.nextBoolean() ? "] += " : "] = ").append(expression(2)).append(";\n");
       out.append("    return out;\n");
       out.append("  }\n");
       return out.toString();

@@ -13,6 +13,7 @@ import ad4j.processor.transform.Guards;
 import ad4j.processor.transform.JacobianRows;
 import ad4j.processor.transform.LongBlocks;
 import ad4j.processor.transform.ResultLength;
+import ad4j.processor.transform.RowsWithoutValue;
 import ad4j.processor.transform.SegmentCalls;
 import ad4j.processor.transform.Segments;
 import ad4j.processor.transform.SingleReturn;
@@ -252,6 +253,12 @@ public final class GradClassWriter {
      * when its reverse sweep cannot run again or the program would pass HotSpot's limit.
      */
     private Function rowsProgram;
+    /**
+     * The body of {@code fJacobian}, {@link #rowsProgram} without the value, where the method
+     * fixes its result's length and only writes the array ({@link RowsWithoutValue}) and the
+     * program records nothing on the tape; else null.
+     */
+    private Function rowsWithoutValue;
     /** {@link #perParameter()}, made at its first use, and its analysis. */
     private Function perParameter;
     private FlowAnalysis perParameterFlow;
@@ -791,6 +798,13 @@ public final class GradClassWriter {
           .or(() -> JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName(), false)
               .filter(fits))
           .orElse(null);
+      // a program that records on the tape is one of loops, where the result array costs
+      // little, and its member would need the tape's handler around the matrix's making too
+      rowsWithoutValue = rowsProgram == null ? null : ResultLength.of(function).stream()
+          .mapToObj(length -> RowsWithoutValue.of(rowsProgram, length, jacobianIntoName()))
+          .flatMap(Optional::stream)
+          .filter(program -> !new ProgramFacts(program).usesTape())
+          .findFirst().orElse(null);
       List<MethodSpec> members = new ArrayList<>(List.of(jacobian(), valueAndJacobian(),
           tangent(), pullback(), pullbackOntoTape(), primalValue(), jacobianInto()));
       if (rowsProgram != null) {
@@ -946,19 +960,16 @@ public final class GradClassWriter {
     }
 
     MethodSpec jacobian() {
+      if (rowsWithoutValue != null) {
+        return jacobianWithTheSweeps();
+      }
       NameAllocator names = names();
       List<String> parameters = userParameterNames(names);
       String value = names.fresh("value");
       String jacobian = names.fresh("jacobian");
       String count = names.fresh("slots");
       String row = names.fresh("row");
-      MethodSpec.Builder method = start(function.name() + "Jacobian", parameters)
-          .addJavadoc("Returns the Jacobian of $L\nat the given point: a new matrix whose"
-              + " element {@code [i][j]} is the partial derivative\nof the result's element"
-              + " {@code i} with respect to slot {@code j}. Computed by one reverse sweep per\n"
-              + "element of the result or one forward sweep per slot, whichever is fewer.\n$L",
-              link, layoutNote())
-          .returns(double[][].class);
+      MethodSpec.Builder method = jacobianStart(parameters);
       OptionalInt rows = ResultLength.of(function);
       if (rowsProgram != null && rows.isPresent()) {
         // the method fixes its result's length: the matrix is made first, and one forward
@@ -979,6 +990,39 @@ public final class GradClassWriter {
           .addStatement("int $L = $L", count, slotCount(parameters))
           .addCode(newMatrix(jacobian, value + ".length", count, row))
           .addStatement("$L", jacobianIntoCall(parameters, value + ".length", jacobian, count))
+          .addStatement("return $L", jacobian)
+          .build();
+    }
+
+    /** {@code public static double[][] fJacobian(params)}, its javadoc, no body yet. */
+    private MethodSpec.Builder jacobianStart(List<String> parameters) {
+      return start(function.name() + "Jacobian", parameters)
+          .addJavadoc("Returns the Jacobian of $L\nat the given point: a new matrix whose"
+              + " element {@code [i][j]} is the partial derivative\nof the result's element"
+              + " {@code i} with respect to slot {@code j}. Computed by one reverse sweep per\n"
+              + "element of the result or one forward sweep per slot, whichever is fewer.\n$L",
+              link, layoutNote())
+          .returns(double[][].class);
+    }
+
+    /**
+     * {@code fJacobian} holding the sweeps itself ({@link #rowsWithoutValue}): the matrix made,
+     * then one forward sweep and the rows' reverse sweeps into it; the value, which this member
+     * does not return, is not made, and no call stands between the sweeps and the matrix.
+     */
+    private MethodSpec jacobianWithTheSweeps() {
+      NameAllocator names = names();
+      JavaEmitter emitter = new JavaEmitter(rowsWithoutValue, names);
+      List<String> parameters = emitter.parameterNames();
+      List<String> userParameters = parameters.subList(0, parameters.size() - 2);
+      String jacobian = parameters.get(parameters.size() - 2);
+      String count = parameters.get(parameters.size() - 1);
+      String row = names.fresh("row");
+      return jacobianStart(userParameters)
+          .addStatement("int $L = $L", count, slotCount(userParameters))
+          .addCode(newMatrix(jacobian,
+              Integer.toString(ResultLength.of(function).getAsInt()), count, row))
+          .addCode(emitter.body())
           .addStatement("return $L", jacobian)
           .build();
     }
