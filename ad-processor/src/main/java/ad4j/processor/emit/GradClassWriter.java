@@ -254,9 +254,10 @@ public final class GradClassWriter {
      */
     private Function rowsProgram;
     /**
-     * The body of {@code fJacobian}, {@link #rowsProgram} without the value, where the method
-     * fixes its result's length and only writes the array ({@link RowsWithoutValue}) and the
-     * program records nothing on the tape; else null.
+     * The body of {@code fJacobian}: the rows of {@link #rowsProgram} into a matrix just made
+     * ({@link JacobianRows#intoNewRows}) without the value, where the method fixes its result's
+     * length and only writes the array ({@link RowsWithoutValue}) and the program records
+     * nothing on the tape; else null.
      */
     private Function rowsWithoutValue;
     /** {@link #perParameter()}, made at its first use, and its analysis. */
@@ -793,15 +794,19 @@ public final class GradClassWriter {
       // rows one after the other where they fit in a method, else one loop over them
       Predicate<Function> fits =
           program -> estimatedBytes(program) <= BYTECODE_LIMIT;
-      rowsProgram = JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName(), true)
-          .filter(fits)
+      Optional<Function> unrolled =
+          JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName(), true).filter(fits);
+      rowsProgram = unrolled
           .or(() -> JacobianRows.of(reverseFunction, reverseFlow, prepareRowsName(), false)
               .filter(fits))
           .orElse(null);
-      // a program that records on the tape is one of loops, where the result array costs
-      // little, and its member would need the tape's handler around the matrix's making too
+      // the same rows into a matrix just made, for mJacobian; a program that records on the
+      // tape is one of loops, where the result array costs little, and its member would need
+      // the tape's handler around the matrix's making too
       rowsWithoutValue = rowsProgram == null ? null : ResultLength.of(function).stream()
-          .mapToObj(length -> RowsWithoutValue.of(rowsProgram, length, jacobianIntoName()))
+          .mapToObj(length -> JacobianRows.intoNewRows(reverseFunction, reverseFlow,
+                  jacobianIntoName(), unrolled.isPresent())
+              .flatMap(program -> RowsWithoutValue.of(program, length)))
           .flatMap(Optional::stream)
           .filter(program -> !new ProgramFacts(program).usesTape())
           .findFirst().orElse(null);

@@ -76,38 +76,63 @@ public final class JacobianRows {
    */
   public static Optional<Function> of(Function primal, FlowAnalysis flow, String prepareRows,
       boolean unroll) {
+    return of(primal, flow, new Caller(prepareRows, null), unroll);
+  }
+
+  /**
+   * As {@link #of}, for a caller that has just made the rows, all zeros, of the right lengths
+   * ({@code fJacobian}): the program {@code (parameters..., double[][] jacobian, int slots) ->
+   * double[]} neither checks nor clears them, and when the result has more elements than
+   * {@code slots} it calls {@code forwardMode(parameters..., rows, jacobian, slots)}, the
+   * method of the generated class that fills the rows by forward sweeps, one per slot.
+   */
+  public static Optional<Function> intoNewRows(Function primal, FlowAnalysis flow,
+      String forwardMode, boolean unroll) {
+    return of(primal, flow, new Caller(null, forwardMode), unroll);
+  }
+
+  /**
+   * Which of the generated class's methods the program calls: {@code prepareRows} on rows it
+   * is given, or {@code forwardMode} with rows just made; the other is null.
+   */
+  private record Caller(String prepareRows, String forwardMode) {}
+
+  private static Optional<Function> of(Function primal, FlowAnalysis flow, Caller caller,
+      boolean unroll) {
     OptionalInt fixed = unroll ? ResultLength.of(primal) : OptionalInt.empty();
     return Adjoint.pullbackPieces(primal, flow)
         .filter(JacobianRows::canRunAgain)
-        .map(pieces -> AdjointSums.of(program(primal, pieces, prepareRows, fixed)));
+        .map(pieces -> AdjointSums.of(program(primal, pieces, caller, fixed)));
   }
 
   private static Function program(Function primal, Adjoint.PullbackPieces pieces,
-      String prepareRows, OptionalInt fixedRows) {
+      Caller caller, OptionalInt fixedRows) {
     IrBuilder builder = pieces.builder();
     Value jacobian = builder.generated("jacobian", NumericType.DOUBLE_MATRIX, false);
     Value slots = builder.generated("slots", NumericType.INT, false);
-    Value cleared = builder.generated("cleared", NumericType.BOOLEAN, false);
     List<Value> parameters = new ArrayList<>(primal.parameters());
     parameters.add(jacobian);
     parameters.add(slots);
-    parameters.add(cleared);
 
     boolean recording = records(pieces.preamble()) || records(pieces.forward());
     List<Statement> byRows = new ArrayList<>();
     byRows.add(new Note("the reverse sweep once per element i of the result, seeded with e_i:"
         + " row i of the Jacobian", null));
     Value rows = builder.generated("rows", NumericType.INT, false);
-    // rows the caller has just made are of the right lengths and all zeros already
-    Site notCleared = Site.formulas(builder, null);
-    Operand prepare = notCleared.apply(Operation.NOT, NumericType.BOOLEAN,
-        new Operand.Use(cleared));
-    byRows.addAll(notCleared.instructionsFor(List.of(prepare)));
-    byRows.add(new If(pieces.nextLoopId() + 2, prepare, new Block(List.of(new Instruction(
-        builder.generated("prepared", NumericType.VOID, false),
-        Operation.plainCall(prepareRows, 3), List.of(new Operand.Use(jacobian),
-            new Operand.Use(rows), new Operand.Use(slots)), null))), new Block(List.of()),
-        null));
+    if (caller.prepareRows() != null) {
+      // rows the caller has just made are of the right lengths and all zeros already
+      Value cleared = builder.generated("cleared", NumericType.BOOLEAN, false);
+      parameters.add(cleared);
+      Site notCleared = Site.formulas(builder, null);
+      Operand prepare = notCleared.apply(Operation.NOT, NumericType.BOOLEAN,
+          new Operand.Use(cleared));
+      byRows.addAll(notCleared.instructionsFor(List.of(prepare)));
+      byRows.add(new If(pieces.nextLoopId() + 2, prepare, new Block(List.of(new Instruction(
+          builder.generated("prepared", NumericType.VOID, false),
+          Operation.plainCall(caller.prepareRows(), 3), List.of(new Operand.Use(jacobian),
+              new Operand.Use(rows), new Operand.Use(slots)), null))), new Block(List.of()),
+          null));
+    }
     // what the forward sweep recorded, each row's reverse sweep takes back again
     Value recorded = recording ? mark("recorded", builder, byRows) : null;
     List<Statement> sweep = pieces.reverse();
@@ -165,10 +190,26 @@ public final class JacobianRows {
       otherwise.add(new Instruction(builder.generated("dropped", NumericType.VOID, false),
           Operation.tapeCall("reset", 1), List.of(new Operand.Use(unrecorded)), null));
     }
+    if (caller.forwardMode() != null) {
+      otherwise.add(forwardModeCall(caller.forwardMode(), primal, rows, jacobian, slots,
+          builder));
+    }
     body.add(new If(pieces.nextLoopId() + 1, reverseIsCheaper, new Block(byRows),
         new Block(otherwise), null));
     body.add(new Return(pieces.returned(), null));
     return primal.with(parameters, new Block(body));
+  }
+
+  /** {@code forwardMode(parameters..., rows, jacobian, slots)}. */
+  private static Instruction forwardModeCall(String forwardMode, Function primal, Value rows,
+      Value jacobian, Value slots, IrBuilder builder) {
+    List<Operand> arguments = new ArrayList<>();
+    primal.parameters().forEach(parameter -> arguments.add(new Operand.Use(parameter)));
+    arguments.add(new Operand.Use(rows));
+    arguments.add(new Operand.Use(jacobian));
+    arguments.add(new Operand.Use(slots));
+    return new Instruction(builder.generated("forwardMode", NumericType.VOID, false),
+        Operation.plainCall(forwardMode, arguments.size()), arguments, null);
   }
 
   /** Whether {@code instruction} is the pullback's {@code Slots.seed(seed, resultAdjoints)}. */

@@ -3,10 +3,7 @@ package ad4j.processor.transform;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;
-import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
-import ad4j.processor.ir.IrBuilder;
-import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Return;
@@ -21,12 +18,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The body of {@code fJacobian} where the method fixes its result's length: the rows program of
- * {@link JacobianRows} writing into the matrix {@code fJacobian} has just made, without the
- * result array the method makes, its element stores and what only they read ({@code double[]
- * residual = new double[2]; ... residual[1] = w * t59;}). {@code fJacobian} returns the matrix
- * and never the value; the program reads the array's length only to choose between the modes,
- * and that length is the constant the method fixes ({@link ResultLength}).
+ * The body of {@code fJacobian} where the method fixes its result's length: the program of
+ * {@link JacobianRows#intoNewRows}, writing into the rows {@code fJacobian} has just made,
+ * without the result array the method makes, its element stores and what only they read
+ * ({@code double[] residual = new double[2]; ... residual[1] = w * t59;}). {@code fJacobian}
+ * returns the matrix and never the value; the program reads the array's length only to choose
+ * between the modes, and that length is the constant the method fixes ({@link ResultLength}).
  *
  * <p>The array is left out only where that changes nothing the caller can see: it is made by
  * {@code new double[n]} with the constant {@code n}, held only by locals that hold nothing
@@ -43,123 +40,36 @@ public final class RowsWithoutValue {
   private final Set<Value> arrayValues = new HashSet<>();
   /** The locals that hold the result array. */
   private final Set<Variable> arrayVariables = new HashSet<>();
-  /** The results of {@code length} instructions on the array: its constant length now. */
-  private final Set<Value> measured = new HashSet<>();
-  /** The values {@code !cleared}. */
-  private final Set<Value> notCleared = new HashSet<>();
   private final int length;
-  /** Whether the caller has just made the rows: always, for {@code fJacobian}. */
-  private final Value cleared;
 
-  private RowsWithoutValue(int length, Value cleared) {
+  private RowsWithoutValue(int length) {
     this.length = length;
-    this.cleared = cleared;
   }
 
   /**
-   * The body of {@code fJacobian}, {@code (parameters..., double[][] jacobian, int slots)}, from
-   * {@code rows}: its sweeps into rows the caller has just made (all zeros, of the right
-   * lengths: neither checked nor cleared), without the result array, when the array goes only
-   * where leaving it out is invisible (above); empty otherwise. When the result has more
-   * elements than there are slots, the program calls {@code forwardMode(parameters..., rows,
-   * jacobian, slots)}, which fills the rows by forward sweeps, one per slot.
+   * {@code rows} returning nothing, without its result array, when the array goes only where
+   * leaving it out is invisible (above); empty otherwise.
    *
-   * @param rows a program of {@link JacobianRows}, {@code (parameters..., jacobian, slots,
-   *     cleared)}, which ends by returning the method's value
+   * @param rows a program of {@link JacobianRows#intoNewRows}, which ends by returning the
+   *     method's value
    * @param length the length every result of the method has ({@link ResultLength})
-   * @param forwardMode the method of the generated class that fills the rows in forward mode
    */
-  public static Optional<Function> of(Function rows, int length, String forwardMode) {
+  public static Optional<Function> of(Function rows, int length) {
     List<Statement> body = rows.body().statements();
-    List<Value> parameters = rows.parameters();
     if (body.isEmpty() || !(body.get(body.size() - 1) instanceof Return exit)
-        || exit.value() == null || parameters.size() < 3
-        || parameters.get(parameters.size() - 1).type() != NumericType.BOOLEAN) {
+        || exit.value() == null) {
       return Optional.empty();
     }
-    RowsWithoutValue analysis = new RowsWithoutValue(length,
-        parameters.get(parameters.size() - 1));
+    RowsWithoutValue analysis = new RowsWithoutValue(length);
     analysis.addAlias(exit.value());
     analysis.collectAliases(rows.body());
     if (!analysis.isMadeOnceWithItsLength(rows.body())
         || !analysis.isOnlyWrittenAndMeasured(rows.body(), exit)) {
       return Optional.empty();
     }
-    analysis.notCleared(rows.body());
-    Block rewritten = analysis.rewrite(rows.body());
-    boolean[] readsCleared = {false};
-    rewritten.walk(statement -> readsCleared[0] |= statement.operands().stream().anyMatch(
-        operand -> operand instanceof Operand.Use use && use.value() == analysis.cleared));
-    List<Value> kept = parameters.subList(0, parameters.size() - 1);
-    List<Statement> without = analysis.withForwardMode(rewritten.statements(), kept,
-        forwardMode, new IrBuilder(Ids.next(rows)));
-    if (readsCleared[0] || without == null) {
-      return Optional.empty();
-    }
+    List<Statement> without = new ArrayList<>(analysis.rewrite(rows.body()).statements());
     without.set(without.size() - 1, new Return(null, exit.line()));
-    return Optional.of(rows.with(kept, withoutUnread(new Block(without))));
-  }
-
-  /** Notes the values {@code !cleared}, under which the rows are checked and cleared. */
-  private void notCleared(Block body) {
-    body.walk(statement -> {
-      if (statement instanceof Instruction instruction
-          && instruction.operation().equals(Operation.NOT)
-          && instruction.arguments().get(0) instanceof Operand.Use use
-          && use.value() == cleared) {
-        notCleared.add(instruction.result());
-      }
-    });
-  }
-
-  /**
-   * {@code statements} (the top level of the rewritten program) with the call of {@code
-   * forwardMode} in the branch the program takes when the result has more elements than
-   * slots; null when there is not exactly one such branch.
-   */
-  private List<Statement> withForwardMode(List<Statement> statements, List<Value> parameters,
-      String forwardMode, IrBuilder builder) {
-    Set<Value> cheaperByRows = new HashSet<>();
-    for (Statement statement : statements) {
-      if (statement instanceof Instruction instruction
-          && instruction.operation().form() == Operation.Form.INFIX
-          && instruction.operation().name().equals("<=")
-          && instruction.arguments().get(0) instanceof Operand.Use use
-          && measured.contains(use.value())) {
-        cheaperByRows.add(instruction.result());
-      }
-    }
-    List<Statement> out = new ArrayList<>(statements);
-    int branches = 0;
-    for (int i = 0; i < out.size(); i++) {
-      if (out.get(i) instanceof If branch && branch.condition() instanceof Operand.Use use
-          && cheaperByRows.contains(use.value())) {
-        Value rowCount = ((Operand.Use) definitionOf(use.value(), statements).arguments()
-            .get(0)).value();
-        List<Operand> arguments = new ArrayList<>();
-        List<Value> userParameters = parameters.subList(0, parameters.size() - 2);
-        userParameters.forEach(parameter -> arguments.add(new Operand.Use(parameter)));
-        arguments.add(new Operand.Use(rowCount));
-        arguments.add(new Operand.Use(parameters.get(parameters.size() - 2)));
-        arguments.add(new Operand.Use(parameters.get(parameters.size() - 1)));
-        List<Statement> otherwise = new ArrayList<>(branch.elseBlock().statements());
-        otherwise.add(new Instruction(builder.generated("forwardMode", NumericType.VOID, false),
-            Operation.plainCall(forwardMode, arguments.size()), arguments, null));
-        out.set(i, new If(branch.id(), branch.condition(), branch.thenBlock(),
-            new Block(otherwise), branch.line()));
-        branches++;
-      }
-    }
-    return branches == 1 ? out : null;
-  }
-
-  private static Instruction definitionOf(Value value, List<Statement> statements) {
-    for (Statement statement : statements) {
-      if (statement instanceof Instruction instruction && instruction.result() == value) {
-        return instruction;
-      }
-    }
-    throw new IllegalStateException("no definition of " + value);
+    return Optional.of(rows.with(rows.parameters(), DeadCode.withoutUnread(new Block(without))));
   }
 
   private void addAlias(Operand operand) {
@@ -294,57 +204,16 @@ public final class RowsWithoutValue {
         continue;
       }
       if (statement instanceof Instruction instruction) {
-        if (arrayValues.contains(instruction.result()) || isStoreIntoArray(instruction)
-            || notCleared.contains(instruction.result())) {
+        if (arrayValues.contains(instruction.result()) || isStoreIntoArray(instruction)) {
           continue;
         }
         if (isLength(instruction)) {
-          measured.add(instruction.result());
           out.add(new Instruction(instruction.result(), Operation.COPY,
               List.of(Operand.Constant.of(length)), instruction.line()));
           continue;
         }
       }
-      // the rows' checks and clearing: rows just made need neither
-      if (statement instanceof If branch && branch.condition() instanceof Operand.Use use
-          && notCleared.contains(use.value())) {
-        continue;
-      }
       out.add(statement.withNestedBlocks(this::rewrite));
-    }
-    return new Block(out);
-  }
-
-  /**
-   * {@code block} without the pure instructions whose values nothing reads any longer (the
-   * numbers only the array's stores took), until none is left.
-   */
-  private static Block withoutUnread(Block block) {
-    Block current = block;
-    int removed;
-    do {
-      Set<Value> read = new HashSet<>();
-      current.walk(statement -> statement.operands().forEach(operand -> {
-        if (operand instanceof Operand.Use use) {
-          read.add(use.value());
-        }
-      }));
-      int[] count = {0};
-      current = withoutUnreadOnce(current, read, count);
-      removed = count[0];
-    } while (removed > 0);
-    return current;
-  }
-
-  private static Block withoutUnreadOnce(Block block, Set<Value> read, int[] removed) {
-    List<Statement> out = new ArrayList<>();
-    for (Statement statement : block.statements()) {
-      if (statement instanceof Instruction instruction && instruction.isPure()
-          && !read.contains(instruction.result())) {
-        removed[0]++;
-        continue;
-      }
-      out.add(statement.withNestedBlocks(nested -> withoutUnreadOnce(nested, read, removed)));
     }
     return new Block(out);
   }
