@@ -60,7 +60,11 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.CLASS)
 @Target(ElementType.METHOD)
 public @interface DerivativeOf {
-  /** The target's simple name. */
+  /**
+   * The target's simple name.
+   *
+   * @return the name of the method this rule differentiates
+   */
   String value();
 
   /**
@@ -69,12 +73,16 @@ public @interface DerivativeOf {
    * target compiled without parameter names, the rule's own parameter name at that position
    * counts; a library that ships rules naming {@code wrt} must be compiled with parameter names
    * ({@code -g}, the default of Maven and Gradle, or {@code -parameters}).
+   *
+   * @return the name of the target's parameter, or {@code ""} for its only {@code double} one
    */
   String wrt() default "";
 
   /**
    * The class declaring the target; the default, {@code void.class}, means the class declaring
    * the annotated rule.
+   *
+   * @return the class declaring the target, or {@code void.class} for the rule's own class
    */
   Class<?> owner() default void.class;
 }

@@ -224,12 +224,18 @@ public final class Tape {
    * member starts, and resets to it when the member ends by an exception (an argument check,
    * an {@code ArithmeticException}, a callee's exception): what the member had recorded is then
    * dropped, and the thread's tape is as the member found it. Costs two reads.
+   *
+   * @return the position, to pass to {@link #reset(long)} or {@link #rewind(long)}
    */
   public long mark() {
     return (long) doubleCount << 32 | longCount;
   }
 
-  /** Drops everything recorded since {@code mark} was taken with {@link #mark()}. */
+  /**
+   * Drops everything recorded since {@code mark} was taken with {@link #mark()}.
+   *
+   * @param mark a position returned by {@link #mark()} on this tape
+   */
   public void reset(long mark) {
     doubleCount = (int) (mark >>> 32);
     int longsLeft = (int) mark;
