@@ -99,8 +99,8 @@ public final class CurveFit {
     LeastSquaresOptimizer.Optimum optimum = fit(t, y, start);
     double[] fitted = optimum.getPoint().toArray();
     out.println("Curve fitting by Levenberg-Marquardt (Hipparchus) with the generated Jacobian");
-    out.println("  y(t) = a exp(-b t) cos(w t) + c, 100 noisy samples (sd 0.05), from "
-        + fmt(start));
+    out.println("  y(t) = a exp(-b t) cos(w t) + c, 100 noisy samples (sd 0.05)");
+    out.println("  start  " + fmt(start));
     out.println("  fitted " + fmt(fitted) + " in " + optimum.getIterations() + " iterations, "
         + optimum.getEvaluations() + " evaluations; RMS residual "
         + String.format(Locale.ROOT, "%.4f", optimum.getRMS()));
