@@ -18,7 +18,8 @@ public record MixtureParameters(double[] alphas, double[][] means, double[][] ic
 
   /**
    * A start for {@code components} components in the plane: equal weights, unit covariances,
-   * means spread over the square {@code [−1, 1]²} (a fixed pattern, so that runs repeat).
+   * means on the circle of radius 3 at angles {@code 2π c / K + 0.5} (a fixed pattern, so that
+   * runs repeat; near, not at, the directions of {@link SyntheticData.Mixture}'s components).
    *
    * @param components {@code K}
    * @return the parameters
@@ -28,8 +29,8 @@ public record MixtureParameters(double[] alphas, double[][] means, double[][] ic
     double[][] means = new double[components][];
     double[][] icf = new double[components][3];
     for (int c = 0; c < components; c++) {
-      double angle = 2 * Math.PI * (c + 0.5) / components;
-      means[c] = new double[] {Math.cos(angle), Math.sin(angle)};
+      double angle = 2 * Math.PI * c / components + 0.5;
+      means[c] = new double[] {3 * Math.cos(angle), 3 * Math.sin(angle)};
     }
     return new MixtureParameters(alphas, means, icf);
   }

@@ -34,14 +34,14 @@ class DistributedGradientTest {
 
   @BeforeAll
   static void start() {
-    spark = LocalSpark.start(2, "DistributedGradientTest");
+    spark = TestSpark.context();
     blocks = DATA.rdd(spark, BLOCKS, PARTITIONS);
     all = DATA.all(BLOCKS);
   }
 
   @AfterAll
-  static void stop() {
-    spark.close();
+  static void dropData() {
+    blocks.unpersist(false);
   }
 
   @Test
