@@ -13,6 +13,7 @@ import org.apache.spark.mllib.linalg.Vector;
 import org.apache.spark.mllib.linalg.Vectors;
 import org.apache.spark.mllib.optimization.Gradient;
 import org.apache.spark.mllib.optimization.LogisticGradient;
+import org.apache.spark.storage.RDDInfo;
 import scala.Tuple2;
 
 /**
@@ -56,8 +57,9 @@ public final class SparkTiming {
     SyntheticData.Logistic data = new SyntheticData.Logistic(2026, 20, rows / blockCount);
     double[] w = data.trueWeights();
     try (JavaSparkContext spark = LocalSpark.start(1, "ad4j SparkTiming")) {
-      JavaRDD<Block> blocks = data.rdd(spark, blockCount, partitions);
-      JavaRDD<Tuple2<Object, Vector>> points = Training.labelledPoints(blocks).cache();
+      JavaRDD<Block> blocks = data.rdd(spark, blockCount, partitions).setName("blocks");
+      JavaRDD<Tuple2<Object, Vector>> points =
+          Training.labelledPoints(blocks).setName("(label, features) pairs").cache();
       long n = points.count();
       List<Block> local = new ArrayList<>();
       for (int b = 0; b < blockCount; b++) {
@@ -80,7 +82,7 @@ public final class SparkTiming {
       double[][] nanosPerRow = new double[variants.length][rounds];
       double[][] cpuNanosPerRow = new double[variants.length][rounds];
       double[] losses = new double[variants.length];
-      for (int warmup = 0; warmup < 5; warmup++) {
+      for (int warmup = 0; warmup < 10; warmup++) {
         for (int v = 0; v < variants.length; v++) {
           losses[v] = variants[v].getAsDouble();
         }
@@ -106,6 +108,11 @@ public final class SparkTiming {
         System.out.printf(Locale.ROOT, "  %-36s %8.1f (%6.1f, %6.1f) %11.1f (%6.1f, %6.1f)  %.10f%n",
             names[v], wall[v], min(nanosPerRow[v]), max(nanosPerRow[v]), cpu[v],
             min(cpuNanosPerRow[v]), max(cpuNanosPerRow[v]), losses[v] / n);
+      }
+      for (RDDInfo cached : spark.sc().getRDDStorageInfo()) {
+        System.out.printf(Locale.ROOT, "cached: %s, %d of %d partitions in memory, %.0f MB%n",
+            cached.name(), cached.numCachedPartitions(), cached.numPartitions(),
+            cached.memSize() / 1e6);
       }
       System.out.printf(Locale.ROOT, "ratios of medians, wall (JVM CPU): Spark blocks / plain loop"
           + " %.3f (%.3f); MLlib LogisticGradient / Spark blocks %.2f (%.2f);"
