@@ -12,8 +12,8 @@ import org.apache.spark.api.java.JavaSparkContext;
  * the accuracy is printed, and the weights are compared with the same training on one machine.
  * Then a Gaussian mixture fitted to points in partitions by gradient descent, likewise.
  *
- * <p>Run with {@code mvn -B -pl ad-spark -am package exec:exec}; arguments (rows, partitions,
- * executor threads) with {@code -Dspark.sample.args="1000000 8 2"}.
+ * <p>Run with {@code ad-spark/run.sh} after {@code mvn -q -B -DskipTests package}; arguments
+ * (rows, partitions, executor threads) follow: {@code ad-spark/run.sh SparkTraining 200000 4 2}.
  */
 public final class SparkTraining {
   private SparkTraining() {}
