@@ -14,8 +14,9 @@ import java.lang.annotation.Target;
  * {@code Gamma.logGamma}, native or table-driven code) or whose derivative is better known in
  * closed form.
  *
- * <p>One rule per {@code double} parameter of the target, returning the partial derivative of
- * the target with respect to that parameter, with exactly the target's parameter list:
+ * <p>One rule per parameter of the target that carries a derivative ({@code double},
+ * {@code double[]}, {@code double[][]}), returning the partial derivative of the target with
+ * respect to that parameter, with exactly the target's parameter list:
  *
  * <pre>{@code
  * static double erf(double x) { return org.hipparchus.special.Erf.erf(x); }
@@ -29,16 +30,24 @@ import java.lang.annotation.Target;
  * static double fY(double x, double y) { ... }
  * }</pre>
  *
- * <p>The target must return {@code double}; its {@code double} parameters are the ones that can
- * carry derivatives ({@code int}, {@code long} and {@code boolean} parameters carry none and need
- * no rule). A target declared in another class names it with {@link #owner()}. ad4j looks for
- * rules in the target's own class and in the class of the {@code @Differentiable} method that
- * calls it. A rule must be {@code static}, not {@code private} (the generated class calls it),
- * and return {@code double}.
+ * <p>The target returns {@code double} or {@code double[]} and takes {@code double},
+ * {@code double[]}, {@code double[][]}, {@code int}, {@code long} and {@code boolean} parameters
+ * (and must not write into its arrays); parameters that carry no derivative need no rule. A
+ * target declared in another class names it with {@link #owner()}. ad4j looks for rules in the
+ * target's own class and in the class of the {@code @Differentiable} method that calls it
+ * (sources being compiled and compiled libraries alike); a rule in any other class is not found.
+ * A rule must be {@code static}, not {@code private} (the generated class calls it), and return
+ * the partial: {@code double} for a {@code double} parameter, {@code double[]} with one entry per
+ * element for a {@code double[]} one, {@code double[][]} of the argument's shape for a
+ * {@code double[][]} one. For a target returning {@code double[]} (p elements), the rule for a
+ * {@code double} parameter returns {@code double[]} (element k: the partial of the result's
+ * element k) and the rule for a {@code double[]} parameter {@code double[][]} (p rows, one
+ * column per element). Used from a {@code @Differentiable(order = 2)} method, the rules must be
+ * {@code @Differentiable} themselves.
  *
  * <p>The target may be an instance method, called on a {@code static final} field (a
- * distribution object, say): its rule takes the receiver first, then the target's parameters,
- * and the receiver carries no derivative:
+ * distribution object, say), a parameter or a local made outside loops: its rule takes the
+ * receiver first, then the target's parameters, and the receiver carries no derivative:
  *
  * <pre>{@code
  * static final NormalDistribution STANDARD = new NormalDistribution(0, 1);
@@ -49,7 +58,8 @@ import java.lang.annotation.Target;
  *
  * <p>A call that passes a value carrying a derivative to a parameter of the target without a
  * rule is a compile error at the call, naming that parameter; a parameter that only ever
- * receives constants needs no rule. A rule that names an unknown method or parameter, whose
+ * receives values without derivative (constants, integers, {@code @NoDerivative} data) needs no
+ * rule. A rule that names an unknown method or parameter, whose
  * parameter list or return type does not match the target's, or that repeats another rule's
  * partial, is a compile error at the rule.
  *

@@ -25,12 +25,13 @@ import java.lang.annotation.Target;
  *       {@code m}, adding {@code seed * dm/dpi} to {@code adjoints[i]}.
  * </ul>
  *
- * <p>{@code int}, {@code long}, {@code boolean} and {@code int[]} parameters, and parameters
- * marked {@link NoDerivative}, keep their places in these signatures but get no derivative.
- * {@code double[]} and {@code double[][]} parameters carry derivatives like {@code double}s:
- * gradient entries and adjoints are laid out flat over the parameters that carry derivatives,
- * in order (a {@code double} one slot, a {@code double[] w} {@code w.length} slots, a
- * {@code double[][]} its elements row by row); their tangent parameters are arrays of the same
+ * <p>Every {@code double}, {@code double[]} and {@code double[][]} parameter is differentiated
+ * unless it is marked {@link NoDerivative}. Parameters of other types ({@code int},
+ * {@code long}, {@code boolean}, other arrays, objects, enums, strings) carry no derivative; they,
+ * and {@code @NoDerivative} ones, keep their places in the generated signatures but get no
+ * derivative. Gradient entries and adjoints are laid out flat over the parameters that carry
+ * derivatives, in order (a {@code double} one slot, a {@code double[] w} {@code w.length} slots,
+ * a {@code double[][]} its elements row by row); their tangent parameters are arrays of the same
  * shape.
  *
  * <p>A method returning {@code double[]} is a vector function: for it the processor writes
@@ -39,25 +40,26 @@ import java.lang.annotation.Target;
  * members.
  *
  * <p>The method must be {@code static}, return {@code double} or {@code double[]} and have at
- * least one parameter that carries derivatives. Its body may use locals of type {@code double},
- * {@code int}, {@code long} and {@code boolean}; elements and {@code length} of array
- * parameters, which it only reads; local {@code double[]} and {@code int[]} arrays made outside
- * loops ({@code new}, initializers, {@code clone()}), whose elements it may write; assignments, compound assignments, {@code ++} and
- * {@code --}, also inside expressions; {@code if}/{@code else}; {@code switch} statements and
- * expressions on {@code int} values; {@code for}, {@code while} and {@code do} loops with
- * {@code break} and {@code continue};
- * {@code return} anywhere; {@code throw} of an unchecked exception for argument checks;
- * arithmetic, comparison, logical and bit operators, casts and the conditional operator;
- * compile-time constants; the elementary functions of {@link Math} and {@link StrictMath}
+ * least one parameter that carries derivatives. What is active (depends on such a parameter) is
+ * differentiated: arithmetic, {@code float} and {@code double} locals, local arrays (inside
+ * loops too), branches, {@code switch}, loops with {@code break} and {@code continue},
+ * {@code return} anywhere; the elementary functions of {@link Math} and {@link StrictMath}
  * ({@code sin}, {@code exp}, {@code log}, {@code sqrt}, {@code pow}, {@code min}, ...), and of
- * Hipparchus' and Commons Math 3's {@code FastMath} when on the class path; and
- * calls to other {@code @Differentiable} methods (not {@code private} ones), in this class or
- * another, recursion included; and calls of methods whose derivatives {@link DerivativeOf}
- * rules give. Anything else is a compile error at the offending code, saying what is supported.
+ * Hipparchus' and Commons Math 3's {@code FastMath} when on the class path; calls to other
+ * {@code @Differentiable} methods, in this class or another, recursion included; and calls of
+ * methods whose derivatives {@link DerivativeOf} rules give, which ad4j looks for in the
+ * target's class and in the calling method's class. Code that carries no derivative (argument
+ * checks, {@code throw}, {@code assert}, logging, calls whose result is a {@code boolean}, an
+ * integer, an object or nothing) runs as written, once per call of each generated member. An
+ * active construct ad4j cannot differentiate exactly (a call of another method, a value put into
+ * an object or a field, {@code try}, {@code synchronized}, a lambda, a write into an array
+ * parameter) is a compile error at the offending code, saying what to do. The whole language is
+ * the user guide's language reference ({@code docs/guide/language.md} in the repository).
  *
- * <p>Straight-line methods need nothing at run time. Reverse mode of methods with loops (and of
- * very long methods) records values on {@code ad4j.runtime.Tape}, so those need the
- * {@code ad-runtime} artifact at run time; {@link Checkpointed} bounds what long loops record.
+ * <p>Every generated class refers to {@code ad4j.runtime.Tape}, on which loops, calls between
+ * {@code @Differentiable} methods and very long methods record values in reverse mode, so
+ * generated code needs the {@code ad-runtime} artifact at compile time and at run time (a
+ * normal, compile-scope dependency); {@link Checkpointed} bounds what long loops record.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -80,7 +82,9 @@ public @interface Differentiable {
    * <p>{@code N} and the order of the slots are those of the gradient. Any other value is a
    * compile error at the annotation, and so is {@code 2} on a method returning
    * {@code double[]}. A method of order 2 may call other {@code @Differentiable} methods only
-   * when they are of order 2 too (otherwise a compile error at the call).
+   * when they are of order 2 too, and cannot call vector functions (methods returning
+   * {@code double[]}); {@link DerivativeOf} rules it uses must be {@code @Differentiable}
+   * themselves. Each is otherwise a compile error at the call.
    *
    * @return 1 or 2
    */

@@ -13,7 +13,12 @@ import java.lang.annotation.Target;
  * adjoint; it keeps its place in every generated signature.
  *
  * <p>Typical uses are the data of a loss ({@code @NoDerivative double[][] x},
- * {@code @NoDerivative double[] y}) next to the weights that are differentiated.
+ * {@code @NoDerivative double[] y}) next to the weights that are differentiated. Without it,
+ * every {@code double}, {@code double[]} and {@code double[][]} parameter is differentiated.
+ *
+ * <p>Passing a value that carries a derivative to a {@code @NoDerivative} parameter of a
+ * {@code @Differentiable} method would drop that derivative, so it is a compile error at the
+ * call.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * The README's setup snippets are the ones the integration tests build: every user project
  * under {@code src/it} holds the README's Maven snippet line for line (indented as a child of
  * {@code <project>}), apart from the lines it marks as its own between {@code <!-- it-only -->}
- * and {@code <!-- /it-only -->}. So the README cannot drift from what CI builds.
+ * and {@code <!-- /it-only -->}. So the README cannot drift from what CI builds. Its Gradle
+ * snippets (Kotlin and Groovy DSL), which CI cannot build, name the same artifacts.
  */
 class ReadmeSnippetTest {
   private static final Path README = Path.of("..", "README.md");
@@ -52,11 +53,14 @@ class ReadmeSnippetTest {
     assertFalse(version == null || version.isEmpty(), "the build passes ad4j.version");
     String maven = String.join("\n", block("maven-setup", "xml"));
     assertTrue(maven.contains("<ad4j.version>" + version + "</ad4j.version>"), maven);
-    String gradle = String.join("\n", block("gradle-setup", "groovy"));
-    for (String artifact : List.of("ad-annotations", "ad-processor", "ad-runtime")) {
-      assertTrue(gradle.contains("io.github.ad4j:" + artifact + ":" + version), gradle);
+    for (String language : List.of("kotlin", "groovy")) {
+      String gradle = String.join("\n", block("gradle-setup", language));
+      for (String artifact : List.of("ad-annotations", "ad-processor", "ad-runtime")) {
+        assertTrue(gradle.contains("io.github.ad4j:" + artifact + ":" + version), gradle);
+      }
+      assertTrue(gradle.contains("mavenLocal()"), gradle);
+      assertTrue(gradle.contains("java"), "the Gradle snippets apply the java plugin: " + gradle);
     }
-    assertTrue(gradle.contains("mavenLocal()"), gradle);
   }
 
   @Test

@@ -4,8 +4,11 @@ import java.util.Arrays;
 
 /**
  * The tape of a reverse sweep: stacks of primitive values that the forward sweep of generated
- * code records where a function has branches and loops — branch decisions, loop trip counts and
- * the intermediate values of each iteration — and that its reverse sweep replays backwards.
+ * code records where a function has loops, calls other {@code @Differentiable} methods or is
+ * split into parts — branch decisions, loop trip counts and the intermediate values of each
+ * iteration, what a callee's reverse sweep reads, the values that cross from one part to the
+ * next — and that its reverse sweep replays backwards. Every generated class refers to it, so
+ * {@code ad-runtime} is needed at run time.
  *
  * <p>Generated code takes the current thread's tape with {@link #current()}. Pushes and pops of
  * one call are balanced, so calls may nest (a pullback calling another pullback, recursion

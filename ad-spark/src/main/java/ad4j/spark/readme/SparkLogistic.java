@@ -5,7 +5,7 @@ import ad4j.NoDerivative;
 import java.io.Serializable;
 import org.apache.spark.api.java.JavaRDD;
 
-/** Logistic regression on Spark with a generated gradient, as the README shows it. */
+/** Logistic regression on Spark with a generated gradient, as the user guide shows it. */
 public final class SparkLogistic {
   private SparkLogistic() {}
 

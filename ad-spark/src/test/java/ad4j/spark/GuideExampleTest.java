@@ -16,27 +16,28 @@ import org.apache.spark.api.java.JavaRDD;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's "Running on Spark" snippet is {@link SparkLogistic}, which this module compiles
- * with the processor: the README's block is in its source line for line, and the snippet trains
+ * The user guide's "Running on Spark" snippet ({@code docs/guide/spark.md}) is {@link
+ * SparkLogistic}, which this module compiles with the processor: the guide's block is in its
+ * source line for line, and the snippet trains
  * on partitions to the weights that gradient descent on one machine reaches.
  */
-class ReadmeExampleTest {
-  private static final Path README = Path.of("..", "README.md");
+class GuideExampleTest {
+  private static final Path GUIDE = Path.of("..", "docs", "guide", "spark.md");
   private static final Path SOURCE =
       Path.of("src", "main", "java", "ad4j", "spark", "readme", "SparkLogistic.java");
 
   @Test
   void theReadmesSparkSnippetIsTheCompiledExample() throws IOException {
-    String readme = Files.readString(README);
-    int at = readme.indexOf("<!-- spark-snippet:");
-    assertTrue(at >= 0, "README.md has no <!-- spark-snippet: ... --> marker");
+    String readme = Files.readString(GUIDE);
+    int at = readme.indexOf("<!-- snippet: module=ad-spark -->");
+    assertTrue(at >= 0, GUIDE + " has no <!-- snippet: module=ad-spark --> marker");
     Matcher fence = Pattern.compile("```java\\n(.*?)\\n```", Pattern.DOTALL).matcher(readme);
-    assertTrue(fence.find(at), "no ```java block after the spark-snippet marker");
+    assertTrue(fence.find(at), "no ```java block after the marker");
     List<String> snippet = List.of(fence.group(1).split("\n", -1));
     List<String> source = Files.readAllLines(SOURCE);
     assertTrue(snippet.size() > 20, "the snippet: " + snippet);
     if (Collections.indexOfSubList(source, snippet) < 0) {
-      fail(SOURCE + " does not hold the README's Spark snippet line for line; the snippet is:\n"
+      fail(SOURCE + " does not hold the guide's Spark snippet line for line; the snippet is:\n"
           + String.join("\n", snippet));
     }
   }
