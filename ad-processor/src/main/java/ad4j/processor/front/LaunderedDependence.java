@@ -44,8 +44,9 @@ import javax.lang.model.element.Element;
  * <p>A call run as written that receives a dependent value may keep it anywhere: in its
  * arguments' objects, in its receiver, in static fields. From then on (in the order the method
  * runs, loops going round) what a call run as written returns, what is read through an object
- * (its fields, an element of an array of objects) and what a static field that is not
- * {@code final} holds may depend on it too. Calls that only read their arguments are exempt:
+ * (its fields, an element of an array of objects), an element of a {@code static final} table,
+ * what a static field that is not {@code final} holds, and the arrays and objects given to such
+ * a call may depend on it too. Calls that only read their arguments are exempt:
  * the methods of {@code Math}, {@code StrictMath}, {@code String} and the boxed types
  * ({@code Double.toString(x)} depends on {@code x} alone). Exceptions' messages
  * ({@code throw new IllegalArgumentException("bad " + x)}) leave the method and come back
@@ -294,6 +295,14 @@ final class LaunderedDependence {
         if (!call.argumentsOnly()) {
           state = Dependence.join(state, made); // it may have kept what it received
           made = Dependence.join(made, state); // and may give back what an earlier one kept
+          if (state != null) {
+            for (Operand argument : arguments) {
+              if (argument instanceof Operand.Use use && (use.value().type().isArray()
+                  || use.value().type() == NumericType.OBJECT)) {
+                depend(use.value(), state); // and may have written into what it was given
+              }
+            }
+          }
         }
         if (made != null) {
           depend(result, made.as(isIntegral(result.type())));
@@ -333,7 +342,10 @@ final class LaunderedDependence {
         }
       }
       default -> {
-        if (form == Operation.Form.ELEMENT && stateReads.contains(result)) {
+        if (form == Operation.Form.ELEMENT && (stateReads.contains(result)
+            || arguments.get(0) instanceof Operand.Constant)) {
+          // an element of an array of objects, or of a static final table: a call run as
+          // written may have written it
           dependence = Dependence.join(dependence, state);
         }
         if (form == Operation.Form.ELEMENT && result.type().isArray()
