@@ -152,6 +152,15 @@ class LaunderedDependenceTest {
       "    Helpers.hashInto(hashes, x);",
       "    return x + (hashes[0] & 1);",
       "  }",
+      "  @Differentiable static double arrayText(double x, double y) {",
+      "    double[] a = {x, y};",
+      "    String text = java.util.Arrays.toString(a);",
+      "    return Double.parseDouble(text.substring(1, 4)) * x;",
+      "  }",
+      "  @Differentiable static double arrayHash(double x, double y) {",
+      "    double[] a = {x, y};",
+      "    return x + (java.util.Arrays.hashCode(a) & 1);",
+      "  }",
       "  @Differentiable static double hashed(double x) {",
       "    int h = Double.hashCode(x);",
       "    return x * (h & 1);",
@@ -293,10 +302,25 @@ class LaunderedDependenceTest {
         + ")").inFile(REJECTED_FILE).onLine(lineOf("return x + (hashes[0] & 1)"));
   }
 
+  /** {@code Arrays.toString} may read an array that carries derivatives; its text is laundered. */
+  @Test
+  void theTextOfAnArrayIsRejected() {
+    assertLaundered("Double.parseDouble(text.substring(1, 4))", "a", "Arrays.toString",
+        "String text = java.util.Arrays.toString(a)", "return Double.parseDouble(text.substring");
+  }
+
+  @Test
+  void theHashCodeOfAnArrayGetsAWarning() {
+    assertThat(rejected()).hadWarningContaining("[ad4j.zero-derivative]"
+        + " 'java.util.Arrays.hashCode(a) & 1' depends on 'a' through 'Arrays.hashCode' (line "
+        + lineOf("return x + (java.util.Arrays.hashCode(a) & 1)") + ")").inFile(REJECTED_FILE)
+        .onLine(lineOf("return x + (java.util.Arrays.hashCode(a) & 1)"));
+  }
+
   @Test
   void everyRouteIsOneErrorAndEachIntegerRouteOneWarning() {
-    assertThat(rejected()).hadErrorCount(14);
-    assertThat(rejected()).hadWarningCount(2);
+    assertThat(rejected()).hadErrorCount(15);
+    assertThat(rejected()).hadWarningCount(3);
   }
 
   @Test
@@ -362,6 +386,11 @@ class LaunderedDependenceTest {
       "    String s = Double.toString(x);",
       "    return s.length() > 100 ? x : 2 * x * x;",
       "  }",
+      "  @Differentiable static double arrayLogged(double x, double y) {",
+      "    double[] a = {x, y};",
+      "    Helpers.log(java.util.Arrays.toString(a) + java.util.Arrays.hashCode(a));",
+      "    return java.util.Arrays.equals(a, new double[] {0, 0}) ? 0 : a[0] * a[1];",
+      "  }",
       "  @Differentiable static double countedBeforeLogging(double x) {",
       "    double before = Helpers.scale();",
       "    Helpers.log(String.valueOf(x));",
@@ -405,6 +434,16 @@ class LaunderedDependenceTest {
   void aDecisionOnLaunderedTextIsExact() {
     CompiledFunction f = accepted("decidedByText");
     for (double x : new double[] {0.7, -2.5}) {
+      DerivativeChecks.checkAt(f, x);
+    }
+  }
+
+  /** Arrays.toString, hashCode and equals only read an array that carries derivatives. */
+  @Test
+  void anArrayReadByAReadOnlyJdkMethodIsExact() {
+    CompiledFunction f = ACCEPTED_CLASSES.get().function("com.example.Accepted", "arrayLogged",
+        2);
+    for (double[] x : new double[][] {{0.7, -1.5}, {2.5, 0.25}}) {
       DerivativeChecks.checkAt(f, x);
     }
   }

@@ -116,7 +116,7 @@ final class InactiveCalls {
       return null;
     }
     for (int i = 0; i < arguments.size(); i++) {
-      if (isActiveArray(arguments.get(i))) {
+      if (isActiveArray(arguments.get(i)) && !LaunderedDependence.onlyReads(method)) {
         context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
             + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
             + " derivatives, to '" + qualified + "', which ad4j would run as written and which"
@@ -151,8 +151,9 @@ final class InactiveCalls {
     }
     String name = (receiver != null ? receiver : context.referenceTo(declaring)) + "."
         + method.getSimpleName();
-    boolean argumentsOnly = receiver == null && LaunderedDependence.readsArgumentsOnly(declaring)
-        && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT);
+    boolean argumentsOnly = receiver == null && (LaunderedDependence.onlyReads(method)
+        || LaunderedDependence.readsArgumentsOnly(declaring)
+            && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT));
     if (reference) {
       // an object (or string) that carries no derivative: Integer.valueOf(k), List.of(...)
       Optional<Operand> result = context.emitReference(

@@ -66,6 +66,13 @@ final class LaunderedDependence {
       "java.lang.Long", "java.lang.Short", "java.lang.Byte", "java.lang.Boolean",
       "java.lang.Character", "java.lang.String");
 
+  /**
+   * Methods of the JDK that only read the arrays they are given and keep nothing: an array that
+   * carries derivatives may be passed to them, and what they return depends on it.
+   */
+  private static final Set<String> READ_ONLY = Set.of("java.util.Arrays.toString",
+      "java.util.Arrays.equals", "java.util.Arrays.hashCode");
+
   /** Where a dependence left derivative-carrying code: which value, into what, on which line. */
   private record Departure(String source, String through, long line) {}
 
@@ -179,6 +186,16 @@ final class LaunderedDependence {
   static boolean readsArgumentsOnly(Element owner) {
     return owner instanceof javax.lang.model.element.TypeElement type
         && ARGUMENTS_ONLY.contains(type.getQualifiedName().toString());
+  }
+
+  /**
+   * Whether {@code method} only reads the arrays it is given and keeps nothing
+   * ({@code Arrays.toString}, {@code Arrays.equals}, {@code Arrays.hashCode}), so that an array
+   * carrying derivatives may be passed to it.
+   */
+  static boolean onlyReads(javax.lang.model.element.ExecutableElement method) {
+    return method.getEnclosingElement() instanceof javax.lang.model.element.TypeElement type
+        && READ_ONLY.contains(type.getQualifiedName() + "." + method.getSimpleName());
   }
 
   // ---- the analysis ------------------------------------------------------------------------
