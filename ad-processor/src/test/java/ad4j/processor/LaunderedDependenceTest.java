@@ -138,6 +138,14 @@ class LaunderedDependenceTest {
       "    }",
       "    return y;",
       "  }",
+      "  @Differentiable static double returnedFromALoop(double x) {",
+      "    for (int i = 0; i < 3; i++) {",
+      "      if (i == 2) {",
+      "        return Double.valueOf(x * i).doubleValue();",
+      "      }",
+      "    }",
+      "    return x;",
+      "  }",
       "  @Differentiable static double intoACallee(double x) {",
       "    double y = Double.parseDouble(String.valueOf(x));",
       "    return square(y);",
@@ -280,6 +288,16 @@ class LaunderedDependenceTest {
     assertLaundered("acc", "x", "Double.toString", "acc = Double.parseDouble(", "y = y + acc * x");
   }
 
+  /** A return inside a loop keeps its value for the return after the loop. */
+  @Test
+  void aValueReturnedFromInsideALoopIsRejected() {
+    assertThat(rejected()).hadErrorContaining("'Double.valueOf(x * i).doubleValue()' depends on"
+        + " 'x * i' through 'Double.valueOf' (line "
+        + lineOf("return Double.valueOf(x * i).doubleValue()") + "), which carries no"
+        + " derivative, and reaches the result").inFile(REJECTED_FILE)
+        .onLine(lineOf("return Double.valueOf(x * i).doubleValue()"));
+  }
+
   @Test
   void aValuePassedToADifferentiatedCallIsRejected() {
     assertThat(rejected()).hadErrorContaining("'y' depends on 'x' through 'String.valueOf' (line "
@@ -319,7 +337,7 @@ class LaunderedDependenceTest {
 
   @Test
   void everyRouteIsOneErrorAndEachIntegerRouteOneWarning() {
-    assertThat(rejected()).hadErrorCount(15);
+    assertThat(rejected()).hadErrorCount(16);
     assertThat(rejected()).hadWarningCount(3);
   }
 

@@ -238,6 +238,7 @@ final class LaunderedDependence {
     } else if (statement instanceof Store store) {
       assign(store.variable(), store.value(), store);
     } else if (statement instanceof Return ret) {
+      // a return without a place returns what a return inside a loop kept, reported there
       Dependence dependence = dependenceOf(ret.value());
       Tree at = resultPlaces.get(ret);
       if (dependence != null && at != null) {
