@@ -16,11 +16,12 @@ public final class Diagnostics {
   /** The prefix of every ad4j message, so users know which tool speaks. */
   public static final String PREFIX = "ad4j: ";
 
-  private record Error(Tree tree, String message) {}
+  private record Message(Tree tree, String message) {}
 
   private final Trees trees;
   private final CompilationUnitTree unit;
-  private final List<Error> errors = new ArrayList<>();
+  private final List<Message> errors = new ArrayList<>();
+  private final List<Message> warnings = new ArrayList<>();
   private boolean unresolvedNames;
 
   public Diagnostics(Trees trees, CompilationUnitTree unit) {
@@ -30,7 +31,15 @@ public final class Diagnostics {
 
   /** Records an error at {@code tree}; the message is prefixed with {@value #PREFIX}. */
   public void error(Tree tree, String message) {
-    errors.add(new Error(tree, PREFIX + message));
+    errors.add(new Message(tree, PREFIX + message));
+  }
+
+  /**
+   * Records a warning at {@code tree}, prefixed with {@value #PREFIX}: the method compiles, and
+   * the message says what a convention of ad4j decided there.
+   */
+  public void warning(Tree tree, String message) {
+    warnings.add(new Message(tree, PREFIX + message));
   }
 
   /**
@@ -56,11 +65,15 @@ public final class Diagnostics {
     return unresolvedNames;
   }
 
-  /** Hands every recorded error to javac, in the order found. */
+  /** Hands every recorded error, then every warning, to javac, in the order found. */
   public void report() {
-    for (Error error : errors) {
+    for (Message error : errors) {
       trees.printMessage(Diagnostic.Kind.ERROR, error.message(), error.tree(), unit);
     }
+    for (Message warning : warnings) {
+      trees.printMessage(Diagnostic.Kind.WARNING, warning.message(), warning.tree(), unit);
+    }
     errors.clear();
+    warnings.clear();
   }
 }

@@ -87,6 +87,15 @@ final class ExpressionLowering {
   }
 
   Operand lower(ExpressionTree expression) {
+    Tree outer = context.enterExpression(expression);
+    try {
+      return lowerExpression(expression);
+    } finally {
+      context.leaveExpression(outer);
+    }
+  }
+
+  private Operand lowerExpression(ExpressionTree expression) {
     switch (expression.getKind()) {
       case PARENTHESIZED -> {
         Operand inner = lower(((ParenthesizedTree) expression).getExpression());
@@ -868,8 +877,10 @@ final class ExpressionLowering {
     if (field.getModifiers().contains(Modifier.FINAL)) {
       return constant;
     }
-    return context.emitReference(Operation.COPY, List.of(constant), field.asType())
+    Operand value = context.emitReference(Operation.COPY, List.of(constant), field.asType())
         .orElseThrow();
+    context.dependences().readsState(value); // a call run as written may have set it
+    return value;
   }
 
   /**

@@ -116,7 +116,7 @@ final class InactiveCalls {
       return null;
     }
     for (int i = 0; i < arguments.size(); i++) {
-      if (isActiveArray(arguments.get(i))) {
+      if (isActiveArray(arguments.get(i)) && !LaunderedDependence.onlyReads(method)) {
         context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
             + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
             + " derivatives, to '" + qualified + "', which ad4j would run as written and which"
@@ -151,6 +151,9 @@ final class InactiveCalls {
     }
     String name = (receiver != null ? receiver : context.referenceTo(declaring)) + "."
         + method.getSimpleName();
+    boolean argumentsOnly = receiver == null && (LaunderedDependence.onlyReads(method)
+        || LaunderedDependence.readsArgumentsOnly(declaring)
+            && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT));
     if (reference) {
       // an object (or string) that carries no derivative: Integer.valueOf(k), List.of(...)
       Optional<Operand> result = context.emitReference(
@@ -160,10 +163,13 @@ final class InactiveCalls {
             + "', which generated code cannot name: " + context.typeProblem(returned));
         return null;
       }
+      context.dependences().runsAsWritten(result.get(), qualified, argumentsOnly);
       return result.get();
     }
-    return context.emit(Operation.plainCall(name, arguments.size()), arguments, type.get(),
-        false);
+    Operand result = context.emit(Operation.plainCall(name, arguments.size()), arguments,
+        type.get(), false);
+    context.dependences().runsAsWritten(result, qualified, argumentsOnly);
+    return result;
   }
 
   /**
@@ -177,8 +183,10 @@ final class InactiveCalls {
     if (carriesDerivative(resultType) && firstActive(arguments) >= 0 && !discarded) {
       return Optional.empty();
     }
-    return Optional.of(context.emit(Operation.plainCall(owner + "." + name, arguments.size()),
-        arguments, resultType, false));
+    Operand result = context.emit(Operation.plainCall(owner + "." + name, arguments.size()),
+        arguments, resultType, false);
+    context.dependences().roundsAsWritten(result, owner + "." + name);
+    return Optional.of(result);
   }
 
   /**

@@ -55,6 +55,7 @@ import com.sun.source.tree.PrimitiveTypeTree;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
@@ -184,8 +185,12 @@ public final class Lowering {
     if (diagnostics.hasErrors()) {
       return Optional.empty();
     }
-    Block lowered =
-        new ControlFlowNormalizer(ir).normalize(prepend(context.prologue(), ir.body()));
+    Block whole = prepend(context.prologue(), ir.body());
+    context.dependences().check(whole, diagnostics, !suppressesZeroDerivatives(element), method);
+    if (diagnostics.hasErrors()) {
+      return Optional.empty();
+    }
+    Block lowered = new ControlFlowNormalizer(ir).normalize(whole);
     int snapshots = CheckpointedLoops.snapshots(element, method, context.order(), lowered,
         context.source(), diagnostics);
     if (diagnostics.hasErrors()) {
@@ -195,6 +200,21 @@ public final class Lowering {
     userNames.addAll(context.referencedTypeNames());
     return Optional.of(new Function(method.getName().toString(), parameters, lowered, userNames,
         context.shadowedOwners(), snapshots));
+  }
+
+  /**
+   * Whether {@code @SuppressWarnings("ad4j.zero-derivative")} on the method or a class around
+   * it silences the warnings about integers that carry no derivative.
+   */
+  private static boolean suppressesZeroDerivatives(Element element) {
+    for (Element at = element; at != null; at = at.getEnclosingElement()) {
+      SuppressWarnings suppressed = at.getAnnotation(SuppressWarnings.class);
+      if (suppressed != null
+          && List.of(suppressed.value()).contains(LaunderedDependence.ZERO_DERIVATIVE)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Every parameter and local name the user wrote; generated names must avoid them. */
@@ -642,7 +662,9 @@ public final class Lowering {
       }
     }
     if (loop == null) {
-      ir.add(new Return(value, context.line()));
+      Return result = new Return(value, context.line());
+      context.dependences().givesResult(result, statement.getExpression());
+      ir.add(result);
       return;
     }
     // A return inside a loop: remember the value, leave the loops one by one, return after.
@@ -652,7 +674,9 @@ public final class Lowering {
       context.prologue().add(new Declare(returning, Operand.Constant.of(false), context.line()));
       context.prologue().add(new Declare(returnValue, Operand.Constant.zero(NumericType.DOUBLE), context.line()));
     }
-    ir.add(new Store(returnValue, value, context.line()));
+    Store result = new Store(returnValue, value, context.line());
+    context.dependences().givesResult(result, statement.getExpression());
+    ir.add(result);
     ir.add(new Store(returning, Operand.Constant.of(true), context.line()));
     ir.add(new Jump(Jump.Kind.BREAK, loop.id, context.line()));
     loop.exits.add(new Exit(returning, Jump.Kind.BREAK, null));

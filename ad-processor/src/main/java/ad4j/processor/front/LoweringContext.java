@@ -52,6 +52,9 @@ final class LoweringContext {
   private final List<Statement> prologue = new ArrayList<>();
   private final Map<Integer, List<Statement>> loopPrologues = new HashMap<>();
   private SourceLine line;
+  /** The innermost statement or expression being lowered: where new values are made. */
+  private Tree lowering;
+  private final LaunderedDependence dependences;
   /** The {@code order} of the method's {@code @Differentiable}: 1, or 2 for Hessians. */
   private int order = 1;
   /** The method's name, for messages. */
@@ -82,6 +85,7 @@ final class LoweringContext {
     this.symbols = new Symbols(elements, enclosingType, unit);
     this.reachability = new Reachability(elements, types, trees, symbols.packageName());
     this.source = new SourceText(trees, unit);
+    this.dependences = new LaunderedDependence(source);
     this.diagnostics = diagnostics;
     this.variableNames = variableNames;
     for (MathOwner owner : MathOwner.values()) {
@@ -133,6 +137,23 @@ final class LoweringContext {
     return ir;
   }
 
+  /** Where values computed through code that carries no derivative are followed. */
+  LaunderedDependence dependences() {
+    return dependences;
+  }
+
+  /** Starts lowering {@code expression}; returns what to give {@link #leaveExpression}. */
+  Tree enterExpression(Tree expression) {
+    Tree outer = lowering;
+    lowering = expression;
+    return outer;
+  }
+
+  /** Ends lowering an expression, {@code outer} being what {@link #enterExpression} gave. */
+  void leaveExpression(Tree outer) {
+    lowering = outer;
+  }
+
   LocalScopes scopes() {
     return scopes;
   }
@@ -166,6 +187,7 @@ final class LoweringContext {
   /** Starts lowering a user statement: its line for comments, and a mark for new values. */
   void startStatement(Tree statement) {
     line = new SourceLine(source.line(statement), source.forComment(statement));
+    lowering = statement;
     statementStart = ir.nextValueId();
   }
 
@@ -194,6 +216,7 @@ final class LoweringContext {
   /** Appends {@code result = operation(arguments)} and returns a use of the result. */
   Operand emit(Operation operation, List<Operand> arguments, NumericType type, boolean active) {
     Value result = ir.temporary(type, active);
+    dependences.made(result, lowering);
     ir.add(new Instruction(result, operation, arguments, line));
     if (operation.form() == Operation.Form.STORE && arguments.get(0) instanceof Operand.Use use) {
       writtenArrays.add(use.value());
@@ -239,6 +262,7 @@ final class LoweringContext {
       return Optional.empty();
     }
     Value result = ir.temporary(type, false);
+    dependences.made(result, lowering);
     if (type == NumericType.OBJECT) {
       result.declareAs(mirror, text.get());
     }
@@ -461,6 +485,7 @@ final class LoweringContext {
       return earlier;
     }
     Value copy = ir.local(variable.name(), variable.type(), variable.isActive());
+    dependences.made(copy, lowering);
     if (variable.referenceType() != null) {
       copy.declareAs(variable.referenceType(), variable.javaType());
     }

@@ -70,14 +70,20 @@ final class ObjectValues {
       return null;
     }
     TypeMirror fieldType = context.types().asMemberOf(declared, field.get());
-    return result(Operation.fieldRead(name), List.of(receiver), fieldType, at);
+    Operand read = result(Operation.fieldRead(name), List.of(receiver), fieldType, at);
+    // a final field holds what the constructor put there; another one what any call may have
+    context.dependences().runsAsWritten(read, type.getSimpleName() + "." + name,
+        field.get().getModifiers().contains(Modifier.FINAL));
+    return read;
   }
 
   /** {@code array[index]} of an array of another type than those ad4j computes with. */
   Operand element(Operand array, Operand index, Tree at) {
     TypeMirror component = ((ArrayType) context.referenceTypeOf(array).orElseThrow())
         .getComponentType();
-    return result(Operation.ELEMENT, List.of(array, index), component, at);
+    Operand element = result(Operation.ELEMENT, List.of(array, index), component, at);
+    context.dependences().readsState(element); // a call run as written may have written it
+    return element;
   }
 
   /** Whether {@code operand} is an array of another type than those ad4j computes with. */
@@ -145,7 +151,11 @@ final class ObjectValues {
     List<Operand> all = new ArrayList<>();
     all.add(receiver);
     all.addAll(arguments);
-    return result(Operation.instanceCall(name, all.size()), all, result, invocation);
+    Operand value = result(Operation.instanceCall(name, all.size()), all, result, invocation);
+    context.dependences().runsAsWritten(value, type.getSimpleName() + "." + name,
+        LaunderedDependence.readsArgumentsOnly(method.getEnclosingElement())
+            && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT));
+    return value;
   }
 
   /** {@code new Type(arguments)} of an object that carries no derivative; null after an error. */
@@ -188,8 +198,10 @@ final class ObjectValues {
           + " type: " + context.typeProblem(declared));
       return null;
     }
-    return result(Operation.construction(text.get(), arguments.size()), arguments, declared,
-        creation);
+    Operand made = result(Operation.construction(text.get(), arguments.size()), arguments,
+        declared, creation);
+    context.dependences().runsAsWritten(made, "new " + type.getSimpleName(), false);
+    return made;
   }
 
   /**
