@@ -49,6 +49,20 @@ class PlainCallsOncePerCallTest {
       "    double h = helper(0.25);",
       "    return x * x * y * h;",
       "  }",
+      "  @Differentiable(order = 2) static double square(double z) { return z * z; }",
+      "  @Differentiable(order = 2)",
+      "  static double reparameterised(double mu, double sigma) {",
+      "    double eps = RNG.nextGaussian();",
+      "    tick();",
+      "    double z = mu + sigma * eps;",
+      "    return square(z) + Math.sin(z);",
+      "  }",
+      "  @Differentiable static double[] reparameterisedRows(double mu, double sigma) {",
+      "    double eps = RNG.nextGaussian();",
+      "    tick();",
+      "    double z = mu + sigma * eps;",
+      "    return new double[] {square(z), z * mu, sigma * square(eps)};",
+      "  }",
       "  @Differentiable static double[] tall(double x, double y) {",
       "    tick();",
       "    double e = RNG.nextGaussian();",
@@ -136,34 +150,46 @@ class PlainCallsOncePerCallTest {
 
   @Test
   void hessianMembersDrawOnceAndDifferentiateThatDraw() throws Exception {
-    double[] x = {0.3, -0.8};
+    checkHessians("scalar", new double[] {0.3, -0.8});
+  }
+
+  @Test
+  void aDrawPassedToACalleeIsDrawnOnce() throws Exception {
+    // the reparameterisation trick: z = mu + sigma * eps, eps drawn once, z passed on
+    checkHessians("reparameterised", new double[] {0.4, 1.3});
+    checkJacobians("reparameterisedRows", new double[] {0.4, 1.3}, 3);
+  }
+
+  private static void checkHessians(String name, double[] x) throws Exception {
     // the gradient for a fixed draw, checked against the user's method first
     Function<double[], double[]> gradient = p -> {
       try {
         reset();
-        return (double[]) invoke(grad(), "scalarGradient", p[0], p[1]);
+        return (double[]) invoke(grad(), name + "Gradient", p[0], p[1]);
       } catch (Exception e) {
         throw new AssertionError(e);
       }
     };
     GradientCheck.Result numeric =
-        GradientCheck.check(p -> seededValue("scalar", p), x, gradient.apply(x));
+        GradientCheck.check(p -> seededValue(name, p), x, gradient.apply(x));
     assertThat(numeric.worstError()).isAtMost(1e-7);
     double[][] expected = hessianByDifferences(gradient, x);
 
     reset();
-    double[][] hessian = (double[][]) invoke(grad(), "scalarHessian", x[0], x[1]);
-    assertThat(count()).isEqualTo(1);
-    assertClose("scalarHessian", hessian, expected);
+    double[][] hessian = (double[][]) invoke(grad(), name + "Hessian", x[0], x[1]);
+    assertWithMessage("calls of tick() by %sHessian", name).that(count()).isEqualTo(1);
+    assertClose(name + "Hessian", hessian, expected);
 
     reset();
     double[] g = new double[2];
     double[][] both = new double[2][2];
-    double value = (double) invoke(grad(), "scalarValueGradientAndHessian", x[0], x[1], g, both);
-    assertThat(count()).isEqualTo(1);
-    assertThat(value).isEqualTo(seededValue("scalar", x));
+    double value = (double) invoke(grad(), name + "ValueGradientAndHessian", x[0], x[1], g,
+        both);
+    assertWithMessage("calls of tick() by %sValueGradientAndHessian", name).that(count())
+        .isEqualTo(1);
+    assertThat(value).isEqualTo(seededValue(name, x));
     assertThat(g).isEqualTo(gradient.apply(x));
-    assertClose("scalarValueGradientAndHessian", both, expected);
+    assertClose(name + "ValueGradientAndHessian", both, expected);
   }
 
   @Test

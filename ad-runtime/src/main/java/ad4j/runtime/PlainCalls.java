@@ -14,7 +14,8 @@ import java.util.Arrays;
  * PlainCalls.record(call()) : PlainCalls.next()} and a call of a {@code void} method as {@code
  * if (PlainCalls.runs()) { call(); PlainCalls.ran(); }}. Outside such a member nothing is
  * recorded. While a call runs, code that it runs in turn (generated code of another method)
- * records nothing here.
+ * records nothing here; nor does a call of another method's code ({@code
+ * PlainCalls.through(PlainCalls.around(), g(x))}), whose own calls run in every sweep.
  *
  * <p>This class is public because generated code calls it; it is not meant for direct use.
  */
@@ -128,6 +129,48 @@ public final class PlainCalls {
   @SuppressWarnings("unchecked")
   public static <T> T next() {
     return (T) CURRENT.get().read;
+  }
+
+  /**
+   * Before a call of another method's code (a {@code @Differentiable} callee, its generated
+   * members, a {@code @DerivativeOf} rule), which runs in every sweep: what it runs records
+   * nothing and reads nothing back, until {@link #through} after it.
+   *
+   * @return true, an argument for {@link #through(boolean, Object)} to take
+   */
+  public static boolean around() {
+    PlainCalls current = CURRENT.get();
+    if (current == null) {
+      return true;
+    }
+    if (current.log != null) {
+      current.nested++;
+      return true;
+    }
+    if (current.running == null) {
+      current.running = new PlainCalls(null, current);
+    }
+    current.running.nested = 0;
+    CURRENT.set(current.running);
+    return true;
+  }
+
+  /**
+   * After a call that {@link #around} began.
+   *
+   * @param <T> the call's result type
+   * @param around the value of {@link #around}, evaluated before the call
+   * @param value the call's result
+   * @return {@code value}
+   */
+  public static <T> T through(boolean around, T value) {
+    finished();
+    return value;
+  }
+
+  /** After a call of a {@code void} method that {@link #around} began. */
+  public static void through() {
+    finished();
   }
 
   /** The log whose call has just returned, made current again; null when there is none. */

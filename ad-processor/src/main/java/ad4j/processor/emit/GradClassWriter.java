@@ -255,9 +255,9 @@ public final class GradClassWriter {
     /**
      * Whether the members that make several sweeps (Hessian, Jacobian) run the method's calls
      * that run as written once per call, recording their results in the first sweep for the
-     * later ones (DESIGN.md, "Soundness"): for methods that make such calls and call no other
-     * {@code @Differentiable} method, whose generated code (of the callee's class) would not
-     * read them back. The generated code of other methods is unchanged.
+     * later ones (DESIGN.md, "Soundness"): for methods that make such calls. Calls of other
+     * methods' code record nothing in the log (its own calls run in every sweep, as the value's
+     * direct call of the user's callee does). The generated code of other methods is unchanged.
      */
     private final boolean logsPlainCalls;
     /** When positive, every block is cut into parts this long (tests only). */
@@ -299,8 +299,7 @@ public final class GradClassWriter {
       this.reverseFlow = reverseFunction == function ? flow : new FlowAnalysis(reverseFunction);
       this.reserved = ReservedNames.of(function);
       this.logsPlainCalls = (function.returnsArray() || DerivativeOrder.of(element) == 2)
-          && makes(function.body(), Operation.Form.PLAIN_CALL)
-          && !makes(function.body(), Operation.Form.USER_CALL);
+          && makes(function.body(), Operation.Form.PLAIN_CALL);
     }
 
     /** Whether {@code block}, at any depth, holds an instruction of {@code form}. */

@@ -37,6 +37,7 @@ import java.util.Optional;
  * program computes, the emitter only how it reads.
  */
 final class JavaEmitter {
+  private static final String PLAIN_CALLS = "ad4j.runtime.PlainCalls";
   private final Function function;
   private final NameAllocator names;
   private final Map<Value, String> valueNames = new HashMap<>();
@@ -49,9 +50,8 @@ final class JavaEmitter {
   private final ProgramFacts facts;
   private SourceLine commentedLine;
   private String tape;
-  /** Whether calls that run as written go through {@code PlainCalls}: see {@link #logPlainCalls}. */
+  /** Whether calls that run as written go through {@code PlainCalls}: {@link #logPlainCalls}. */
   private boolean logsPlainCalls;
-  private static final String PLAIN_CALLS = "ad4j.runtime.PlainCalls";
 
   JavaEmitter(Function function, NameAllocator names) {
     this.function = function;
@@ -184,6 +184,13 @@ final class JavaEmitter {
           .addStatement("$L", plainCall(instruction))
           .addStatement("$L.ran()", PLAIN_CALLS)
           .endControlFlow();
+    } else if (facts.uses(value) == 0 && value.type() == NumericType.VOID
+        && isForeign(instruction.operation())) {
+      // another method's code, which records nothing in this method's log
+      code.addStatement("$L.around()", PLAIN_CALLS)
+          .addStatement("$L", text(instruction, instruction.arguments().stream()
+              .map(this::operand).toList(), false))
+          .addStatement("$L.through()", PLAIN_CALLS);
     } else if (facts.uses(value) == 0 && isMethodCall(instruction.operation())) {
       code.addStatement("$L", expression(instruction)); // called for its effect
     } else if (facts.isHoisted(value)) {
@@ -443,6 +450,28 @@ final class JavaEmitter {
   }
 
   private Expr text(Instruction instruction, List<Expr> arguments) {
+    Expr text = text(instruction, arguments, true);
+    if (isForeign(instruction.operation())) {
+      // another method's code runs in every sweep and records nothing in this method's log
+      return Expr.atom(PLAIN_CALLS + ".<" + boxed(instruction.result().javaType())
+          + ">through(" + PLAIN_CALLS + ".around(), " + text + ")");
+    }
+    return text;
+  }
+
+  /**
+   * Whether {@code operation} calls code of another method (or a rule), around which a
+   * program that logs its calls that run as written ({@link #logPlainCalls}) records nothing.
+   */
+  private boolean isForeign(Operation operation) {
+    return logsPlainCalls && switch (operation.form()) {
+      case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL -> true;
+      default -> false;
+    };
+  }
+
+  /** The instruction's text; {@code logged}: its plain call through the log, if it logs. */
+  private Expr text(Instruction instruction, List<Expr> arguments, boolean logged) {
     Operation operation = instruction.operation();
     if (operation.form() == Operation.Form.POP) {
       return pop(instruction.result().type());
@@ -461,7 +490,7 @@ final class JavaEmitter {
           : Expr.call(operation.callee().gradClass(), operation.name(), all);
     }
     Expr text = InstructionText.of(instruction.operation(), arguments, function::mathClassName);
-    if (logs(operation)) {
+    if (logged && logs(operation)) {
       // run in the first sweep of a member that makes several, read back in the later ones
       String boxed = boxed(instruction.result().javaType());
       return Expr.atom(PLAIN_CALLS + ".runs()").choose(
