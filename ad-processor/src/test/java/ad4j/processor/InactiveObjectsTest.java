@@ -1,6 +1,7 @@
 package ad4j.processor;
 
 import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
@@ -11,6 +12,7 @@ import ad4j.processor.testing.TapeIsEmpty;
 import ad4j.runtime.GradientCheck;
 import com.google.testing.compile.Compilation;
 import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
@@ -126,6 +128,12 @@ class InactiveObjectsTest {
       "    return Math.log(x) * x;",
       "  }",
       "  static boolean check(double x) { Counter.tick(); return x < 100; }",
+      "  static final class Inner {",
+      "    @Differentiable static double asserted(double x) {",
+      "      assert x > 0 : \"x must be positive, is \" + x;",
+      "      return Math.log(x) * x;",
+      "    }",
+      "  }",
       "  @Differentiable static double overModes(Mode mode, double x) {",
       "    double s = 0;",
       "    for (Mode m : Mode.values()) {",
@@ -325,6 +333,59 @@ class InactiveObjectsTest {
         assertThat(generated).isNull();
       }
     }
+  }
+
+  @Test
+  void assertionsOfANestedClassFollowItsTopLevelClass() throws ReflectiveOperationException {
+    Compilation compilation = objects().compilation();
+    for (boolean enabled : List.of(true, false)) {
+      // JLS 14.10: the nested class's assert runs as its top-level class's status says, not as
+      // its own (nor the generated class's) does
+      Compiled loaded = InProcessCompiler.loadedWithAssertions(compilation,
+          Map.of("com.example.Objects", enabled, "com.example.Objects$Inner", !enabled));
+      Class<?> grad = loaded.load("com.example.Objects_InnerGrad");
+      Map<String, Supplier<?>> calls = Map.of(
+          "the method", invoker(loaded.load("com.example.Objects$Inner"), "asserted",
+              new Class<?>[] {double.class}, -0.5),
+          "assertedGradient", invoker(grad, "assertedGradient",
+              new Class<?>[] {double.class}, -0.5),
+          "assertedTangent", invoker(grad, "assertedTangent",
+              new Class<?>[] {double.class, double.class}, -0.5, 1.0),
+          "assertedPullback", invoker(grad, "assertedPullback",
+              new Class<?>[] {double.class, double.class, double[].class}, -0.5, 1.0,
+              new double[1]));
+      calls.forEach((name, call) -> {
+        Throwable thrown = thrownBy(call);
+        if (enabled) {
+          assertWithMessage(name).that(thrown).isInstanceOf(AssertionError.class);
+          assertThat(thrown).hasMessageThat().isEqualTo("x must be positive, is -0.5");
+        } else {
+          assertWithMessage(name).that(thrown).isNull(); // log(-0.5) is NaN, as written
+        }
+      });
+    }
+  }
+
+  /** A call of the static method {@code name} of {@code owner}, rethrowing what it throws. */
+  private static Supplier<?> invoker(Class<?> owner, String name, Class<?>[] types,
+      Object... arguments) throws NoSuchMethodException {
+    Method method = owner.getDeclaredMethod(name, types);
+    method.setAccessible(true);
+    return () -> {
+      try {
+        return method.invoke(null, arguments);
+      } catch (InvocationTargetException e) {
+        if (e.getCause() instanceof Error error) {
+          throw error;
+        }
+        if (e.getCause() instanceof RuntimeException runtime) {
+          throw runtime;
+        }
+        throw new AssertionError(e);
+      } catch (IllegalAccessException e) {
+        throw new AssertionError(e);
+      }
+    };
   }
 
   @Test

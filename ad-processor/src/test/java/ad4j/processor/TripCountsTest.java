@@ -125,6 +125,79 @@ class TripCountsTest {
   }
 
   /**
+   * Loops counted by a {@code long}: their trip counts may pass {@code Integer.MAX_VALUE}, where
+   * an {@code int} count wrapped to a negative number and the reverse sweep ran no iteration
+   * (gradient 0). Counts are {@code long}s on the tape and in locals, and counters near the end
+   * of {@code long}'s range run as written.
+   */
+  private static final String LONG_SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.Differentiable;",
+      "final class LongTrips {",
+      "  @Differentiable static double topLevel(double x, double y) {",
+      "    double s = y;",
+      "    for (long i = 0; i < 5L; i++) { s = s * 0.9 + Math.sin(x * s); }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double nearTheEndOfLong(double x, double y) {",
+      "    double s = x;",
+      "    for (int r = 0; r < 3; r++) {",
+      "      for (long i = Long.MAX_VALUE - 4; i < Long.MAX_VALUE - 1; i++) {",
+      "        s = s * y + Math.sin(x + s) * (i - Long.MAX_VALUE + 5);",
+      "      }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double intCounterLongBound(double x, double y) {",
+      "    long n = 4;",
+      "    double s = x;",
+      "    for (int r = 0; r < 3; r++) {",
+      "      for (int i = 0; i < n; i++) { s = s * 0.8 + y * Math.cos(s); }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Checkpointed(snapshots = 2)",
+      "  @Differentiable static double checkpointed(double x, double y) {",
+      "    double s = x;",
+      "    for (long i = 4_000_000_000L; i < 4_000_000_007L; i++) {",
+      "      s = s * 0.9 + y * Math.sin(s);",
+      "    }",
+      "    return s;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce LONG_TRIPS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.LongTrips",
+          LONG_SOURCE));
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("longCounted")
+  void loopsCountedByALongCountTheirTripsInLongs(String name, String count) throws Exception {
+    CompiledFunction f = LONG_TRIPS.get().function("com.example.LongTrips", name, 2);
+    DerivativeChecks.checkAt(f, 0.4, 0.7);
+    DerivativeChecks.checkAt(f, -0.3, 1.1);
+    String generated = LONG_TRIPS.get().compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    String member = member(generated, name + "ValueAndGradient");
+    assertThat(member).containsMatch(count);
+  }
+
+  static Stream<Arguments> longCounted() {
+    return Stream.of(
+        Arguments.of("topLevel", "long loop\\d+Trips = 0L;[\\s\\S]*"
+            + "for \\(long iteration\\d+ = loop\\d+Trips; iteration\\d+ > 0L;"),
+        Arguments.of("nearTheEndOfLong", "long loop\\d+Trips = 0L;[\\s\\S]*"
+            + "tape\\.pushLong\\(loop\\d+Trips\\);[\\s\\S]*"
+            + "long (loop\\d+Trips\\d*) = tape\\.popLong\\(\\);\\s*"
+            + "for \\(long iteration\\d+ = \\1; iteration\\d+ > 0L;"),
+        // an int counter's count, from a long bound: the loop ends only at a bound an int reaches
+        Arguments.of("intCounterLongBound", "iteration\\d+ = \\(int\\) Math\\.max\\(n, 0L?\\)"),
+        Arguments.of("checkpointed", "long loop\\d+Trips = 0L;[\\s\\S]*"
+            + "long loop\\d+Segment = [\\s\\S]*for \\(long iteration\\d+ = last;"));
+  }
+
+  /**
    * The text of the generated method {@code name}, up to its closing brace; for a member that
    * records on the tape, the text of {@code nameOnTape}, which holds its body, followed by that
    * of the loop nests it calls.

@@ -4,7 +4,8 @@ package ad4j.runtime;
  * Whether the {@code assert} statements of a user's class run. Generated code runs the
  * assertions of a {@code @Differentiable} method exactly when the method's own class would: the
  * JVM decides that per class ({@code -ea}, {@code -ea:com.example...}, {@code -ea:com.example.F}),
- * and the generated class is another class, so it asks for the user's.
+ * and the generated class is another class, so it asks for the user's top-level class, whose
+ * status javac's code asks for in nested classes too (JLS 14.10).
  *
  * <p>This class is public because generated code calls it; it is not meant for direct use.
  */
@@ -22,7 +23,7 @@ public final class Assertions {
   /**
    * Whether assertions are enabled for {@code userClass}.
    *
-   * @param userClass the class declaring the {@code @Differentiable} method
+   * @param userClass the top-level class around the {@code @Differentiable} method
    * @return its desired assertion status
    */
   public static boolean enabled(Class<?> userClass) {

@@ -323,6 +323,7 @@ public final class Tape {
    * @param limit the most snapshots to hold, even
    * @param every the iterations between snapshots now
    * @return the iterations between snapshots from now on: {@code every} or {@code 2 * every}
+   * @throws ArithmeticException when {@code 2 * every} is past {@code Integer.MAX_VALUE}
    */
   public int makeRoomForSnapshot(long start, int doubles, int longs, int limit, int every) {
     int doubleStart = (int) (start >>> 32);
@@ -342,7 +343,9 @@ public final class Tape {
     }
     doubleCount = doubleStart + kept * doubles;
     longCount = longStart + kept * longs;
-    return 2 * every;
+    // a loop counted by a long may run past limit * 2^30 iterations: an error, never a wrong
+    // segment length
+    return Math.multiplyExact(2, every);
   }
 
   /**

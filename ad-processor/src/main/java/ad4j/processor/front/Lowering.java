@@ -57,6 +57,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
@@ -1019,11 +1020,19 @@ public final class Lowering {
 
   /**
    * {@code assert condition : detail;} as Java runs it: only when assertions are enabled for
-   * the user's class ({@code ad4j.runtime.Assertions}), the condition is evaluated, and when it
-   * is false, {@code new AssertionError(detail)} is thrown.
+   * the user's top-level class ({@code ad4j.runtime.Assertions}; JLS 14.10: a nested class's
+   * assertions follow the class that encloses it at the top, as javac's code asks), the
+   * condition is evaluated, and when it is false, {@code new AssertionError(detail)} is thrown.
    */
   private void lowerAssert(com.sun.source.tree.AssertTree tree) {
     TypeElement userClass = context.symbols().enclosingType();
+    for (Element around = userClass.getEnclosingElement();
+        around != null && !(around instanceof PackageElement);
+        around = around.getEnclosingElement()) {
+      if (around instanceof TypeElement type) {
+        userClass = type;
+      }
+    }
     TypeElement classType = context.elements().getTypeElement("java.lang.Class");
     Operand.Constant classLiteral = context.referenceConstant(
         context.referenceTo(userClass) + ".class",

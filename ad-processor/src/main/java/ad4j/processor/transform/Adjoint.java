@@ -619,22 +619,22 @@ public final class Adjoint {
         declareTopLevelCounters(branch.thenBlock(), out, shared);
         declareTopLevelCounters(branch.elseBlock(), out, shared);
       } else if (statement instanceof Loop loop && shared != null) {
-        tripCounts.put(loop.id(), shared.take("Trips", NumericType.INT));
+        tripCounts.put(loop.id(), shared.take("Trips", tripType(loop)));
       } else if (statement instanceof Loop loop) {
         Variable count = builder.generatedVariable("loop" + loop.id() + "Trips",
-            NumericType.INT);
+            tripType(loop));
         tripCounts.put(loop.id(), count);
-        out.add(new Declare(count, Operand.Constant.zero(NumericType.INT), null));
+        out.add(new Declare(count, Operand.Constant.zero(count.type()), null));
         if (primal.isCheckpointed()) {
           Snapshots loopSnapshots = new Snapshots(loop.carriedVariables(),
               builder.generatedVariable("loop" + loop.id() + "Snapshots", NumericType.LONG),
               builder.generatedVariable("loop" + loop.id() + "Every", NumericType.INT),
-              builder.generatedVariable("loop" + loop.id() + "Next", NumericType.INT));
+              builder.generatedVariable("loop" + loop.id() + "Next", count.type()));
           snapshots.put(loop.id(), loopSnapshots);
           out.add(new Declare(loopSnapshots.start(), Operand.Constant.zero(NumericType.LONG),
               null));
           out.add(new Declare(loopSnapshots.every(), Operand.Constant.of(1), null));
-          out.add(new Declare(loopSnapshots.next(), Operand.Constant.zero(NumericType.INT),
+          out.add(new Declare(loopSnapshots.next(), Operand.Constant.zero(count.type()),
               null));
         }
       }
@@ -1011,6 +1011,22 @@ public final class Adjoint {
     }
   }
 
+  /**
+   * The type of {@code loop}'s trip count: {@code long} when its test reads a {@code long} (a
+   * loop counted by a {@code long} may run more than {@code Integer.MAX_VALUE} times), else
+   * {@code int}.
+   */
+  private static NumericType tripType(Loop loop) {
+    for (Statement statement : loop.condition().statements()) {
+      if (statement instanceof Instruction instruction
+          && (instruction.result().type() == NumericType.LONG || instruction.arguments().stream()
+              .anyMatch(argument -> argument.type() == NumericType.LONG))) {
+        return NumericType.LONG;
+      }
+    }
+    return NumericType.INT;
+  }
+
   /** A loop counts its trips; an inner loop records the count for the reverse sweep. */
   private void forwardLoop(Loop loop, Block block, List<Statement> out) {
     boolean nested = flow.loopDepth(block) > 0;
@@ -1022,9 +1038,9 @@ public final class Adjoint {
     Variable count = tripCounts.get(loop.id());
     if (counted) {
       if (count == null) {
-        count = builder.generatedVariable("loop" + loop.id() + "Trips", NumericType.INT);
+        count = builder.generatedVariable("loop" + loop.id() + "Trips", tripType(loop));
         tripCounts.put(loop.id(), count);
-        out.add(new Declare(count, Operand.Constant.zero(NumericType.INT), loop.line()));
+        out.add(new Declare(count, Operand.Constant.zero(count.type()), loop.line()));
       }
       body.addAll(step(count, Operation.ADD, loop.line()));
     }
@@ -1108,7 +1124,7 @@ public final class Adjoint {
     body.addAll(forward(loop.body()).statements());
     loopBranchBase.pop();
     body.add(new Note("the reverse of this iteration, at once", null));
-    Variable iteration = builder.generatedVariable("iteration" + loop.id(), NumericType.INT);
+    Variable iteration = builder.generatedVariable("iteration" + loop.id(), count.type());
     body.add(new Declare(iteration, new Operand.Read(count), null));
     enterReverseBody(loop, block, iteration, null, before);
     List<Statement> reversed = reverse(loop.body());
@@ -1175,7 +1191,7 @@ public final class Adjoint {
     snapshot.add(new Store(loopSnapshots.every(), every, line));
     pushState(loopSnapshots, snapshot);
     Site next = Site.formulas(builder, line);
-    Operand nextTrip = next.apply(Operation.ADD, NumericType.INT,
+    Operand nextTrip = next.apply(Operation.ADD, count.type(),
         new Operand.Read(loopSnapshots.next()), new Operand.Read(loopSnapshots.every()));
     snapshot.addAll(next.instructionsFor(List.of(nextTrip)));
     snapshot.add(new Store(loopSnapshots.next(), nextTrip, line));
@@ -1205,6 +1221,8 @@ public final class Adjoint {
     Snapshots loopSnapshots = snapshots.get(loop.id());
     SourceLine line = loop.line().adjoint();
     Operand trips = new Operand.Read(tripCounts.get(loop.id()));
+    // a loop counted by a long counts its trips, and so its segments' iterations, in longs
+    NumericType tripType = trips.type();
     Operand every = new Operand.Read(loopSnapshots.every());
     Operand start = new Operand.Read(loopSnapshots.start());
     for (Variable variable : loopSnapshots.state()) {
@@ -1215,26 +1233,31 @@ public final class Adjoint {
     }
     // segments = (trips + every - 1) / every: one per snapshot taken
     Site count = Site.formulas(builder, line);
-    Operand segments = count.apply(Operation.DIVIDE, NumericType.INT,
-        count.apply(Operation.SUBTRACT, NumericType.INT,
-            count.apply(Operation.ADD, NumericType.INT, trips, every), Operand.Constant.of(1)),
+    Operand segments = count.apply(Operation.DIVIDE, tripType,
+        count.apply(Operation.SUBTRACT, tripType,
+            count.apply(Operation.ADD, tripType, trips, every), Operand.Constant.of(1)),
         every);
     out.addAll(count.instructionsFor(List.of(segments)));
-    Variable segment = builder.generatedVariable("loop" + loop.id() + "Segment",
-        NumericType.INT);
+    Variable segment = builder.generatedVariable("loop" + loop.id() + "Segment", tripType);
     out.add(new Declare(segment, segments, line));
     Site more = Site.formulas(builder, line);
     Operand anyLeft = more.isGreaterThan(new Operand.Read(segment),
         Operand.Constant.zero(NumericType.INT));
     List<Statement> segmentBody = new ArrayList<>(step(segment, Operation.SUBTRACT, line));
-    Operand first = named("first", NumericType.INT, Operation.MULTIPLY,
+    Operand first = named("first", tripType, Operation.MULTIPLY,
         List.of(new Operand.Read(segment), every), line, segmentBody);
     Site bound = Site.formulas(builder, line);
-    Operand end = bound.apply(Operation.ADD, NumericType.INT, first, every);
+    Operand end = bound.apply(Operation.ADD, tripType, first, every);
     segmentBody.addAll(bound.instructionsFor(List.of(end)));
-    Operand last = named("last", NumericType.INT,
+    Operand last = named("last", tripType,
         Operation.call(MathOwner.MATH, "min", 2), List.of(end, trips), line, segmentBody);
-    restoreSnapshot(loopSnapshots, new Operand.Read(segment), start, line, segmentBody);
+    Operand snapshot = new Operand.Read(segment);
+    if (tripType != NumericType.INT) {
+      // at most the snapshots' limit of segments: the snapshot's number is an int
+      snapshot = named("snapshot", NumericType.INT, Operation.cast(NumericType.INT),
+          List.of(snapshot), line, segmentBody);
+    }
+    restoreSnapshot(loopSnapshots, snapshot, start, line, segmentBody);
     segmentBody.addAll(replay(loop, loopSnapshots, first, last, line));
     segmentBody.addAll(reverseIterations(loop, loopSnapshots, first, last, line));
     out.add(new Loop(nextLoopId++, new Block(new ArrayList<>(more.instructionsFor(List.of(anyLeft)))), anyLeft,
@@ -1250,7 +1273,7 @@ public final class Adjoint {
   private List<Statement> replay(Loop loop, Snapshots loopSnapshots, Operand first,
       Operand last,
       SourceLine line) {
-    Variable replayed = builder.generatedVariable("replayed", NumericType.INT);
+    Variable replayed = builder.generatedVariable("replayed", first.type());
     Site site = Site.formulas(builder, line);
     Operand test = site.isLessThan(new Operand.Read(replayed), last);
     List<Statement> body = new ArrayList<>();
@@ -1267,7 +1290,7 @@ public final class Adjoint {
     update.addAll(step(replayed, Operation.ADD, loop.line()));
     List<Statement> around = new ArrayList<>();
     Site from = Site.formulas(builder, line);
-    Operand second = from.apply(Operation.ADD, NumericType.INT, first, Operand.Constant.of(1));
+    Operand second = from.apply(Operation.ADD, first.type(), first, Operand.Constant.of(1));
     around.addAll(from.instructionsFor(List.of(second)));
     around.add(new Declare(replayed, second, line));
     around.add(new Loop(loop.id(), new Block(new ArrayList<>(site.instructionsFor(List.of(test)))), test, true,
@@ -1281,7 +1304,7 @@ public final class Adjoint {
    */
   private List<Statement> reverseIterations(Loop loop, Snapshots loopSnapshots, Operand first,
       Operand last, SourceLine line) {
-    Variable iteration = builder.generatedVariable("iteration" + loop.id(), NumericType.INT);
+    Variable iteration = builder.generatedVariable("iteration" + loop.id(), last.type());
     Site site = Site.formulas(builder, line);
     Operand test = site.isGreaterThan(new Operand.Read(iteration), first);
     List<Statement> body = new ArrayList<>();
@@ -1433,7 +1456,7 @@ public final class Adjoint {
   /** {@code counter = counter ± 1}. */
   private List<Statement> step(Variable counter, Operation operation, SourceLine line) {
     Site site = Site.formulas(builder, line);
-    Operand next = site.apply(operation, NumericType.INT, new Operand.Read(counter),
+    Operand next = site.apply(operation, counter.type(), new Operand.Read(counter),
         Operand.Constant.of(1));
     List<Statement> out = new ArrayList<>(site.instructionsFor(List.of(next)));
     out.add(new Store(counter, next, line));
@@ -1635,16 +1658,16 @@ public final class Adjoint {
       count = recomputation.tripCount(loop, block, place,
           restored.computeIfAbsent(block, b -> new HashMap<>()), builder, line, out);
     } else {
-      Value popped = builder.generated("loop" + loop.id() + "Trips", NumericType.INT, false);
+      Value popped = builder.generated("loop" + loop.id() + "Trips", tripType(loop), false);
       out.add(new Instruction(popped, Operation.POP, List.of(), line));
       count = new Operand.Use(popped);
     }
-    Variable iteration = builder.generatedVariable("iteration" + loop.id(), NumericType.INT);
+    Variable iteration = builder.generatedVariable("iteration" + loop.id(), count.type());
     out.add(new Declare(iteration, count, line));
     enterReverseBody(loop, block, iteration, line, out);
     Site site = Site.formulas(builder, line);
     Operand test = site.isGreaterThan(new Operand.Read(iteration),
-        Operand.Constant.zero(NumericType.INT));
+        Operand.Constant.zero(count.type()));
     Block condition = new Block(new ArrayList<>(site.instructionsFor(List.of(test))));
     List<Statement> reversed = reverse(loop.body());
     List<Statement> body = new ArrayList<>(place.leave(loop));

@@ -499,13 +499,19 @@ final class Recomputation {
     Operand bound = boundAgain(trips.bound(), loop, block, place, known, builder, line, out,
         site);
     boolean up = trips.counter().step() == 1;
+    // an int counter tested against a long bound: the difference is a long; the loop ends only
+    // at a bound an int reaches, so the count is an int's span, as with an int bound
+    NumericType type = bound.type() == NumericType.LONG ? NumericType.LONG : NumericType.INT;
     Operand span = up && isZero(start) ? bound
-        : site.apply(Operation.SUBTRACT, NumericType.INT, up ? bound : start, up ? start : bound);
+        : site.apply(Operation.SUBTRACT, type, up ? bound : start, up ? start : bound);
     if (trips.inclusive()) {
-      span = site.apply(Operation.ADD, NumericType.INT, span, Operand.Constant.of(1));
+      span = site.apply(Operation.ADD, type, span, Operand.Constant.of(1));
     }
-    Operand count = site.apply(Operation.call(MathOwner.MATH, "max", 2), NumericType.INT, span,
+    Operand count = site.apply(Operation.call(MathOwner.MATH, "max", 2), type, span,
         Operand.Constant.of(0));
+    if (type != NumericType.INT) {
+      count = site.apply(Operation.cast(NumericType.INT), NumericType.INT, count);
+    }
     out.addAll(site.instructionsFor(List.of(count)));
     return count;
   }
