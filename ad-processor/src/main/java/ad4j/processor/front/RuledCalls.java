@@ -8,10 +8,10 @@ import ad4j.processor.ir.RuledCallee;
 import com.sun.source.tree.Tree;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;
@@ -257,8 +257,17 @@ final class RuledCalls {
         return null;
       }
     }
-    Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
-    for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : byParameter.entrySet()) {
+    // the arguments as the rules take them: an object of the method's goes first
+    List<Operand> ruleArguments = object == null ? arguments : withFirst(object, arguments);
+    List<NumericType> ruleTypes = object == null ? parameterTypes : withObject(parameterTypes);
+    int shift = object == null ? 0 : 1;
+    Map<Integer, RuledCallee> partials = new TreeMap<>();
+    List<Operand> partialValues = new ArrayList<>();
+    for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : new TreeMap<>(byParameter).entrySet()) {
+      int parameter = entry.getKey();
+      if (!carriesDerivative(arguments.get(parameter))) {
+        continue; // a constant argument: its partial is never needed
+      }
       ExecutableElement rule = entry.getValue().method();
       Optional<String> hidden = context.reachability().ofMember(rule);
       if (hidden.isPresent()) {
@@ -266,48 +275,51 @@ final class RuledCalls {
             + " its @DerivativeOf rule '" + describe(rule) + "': " + hidden.get());
         return null;
       }
-      Callee differentiable = null;
-      if (context.order() == 2 && carriesDerivative(arguments.get(entry.getKey()))) {
-        // on an object, the rules take it first: their tangents too
-        Optional<Callee> atOrderTwo = callees.ruleAtOrderTwo(rule,
-            object == null ? parameterTypes : withObject(parameterTypes), call, shown,
+      RuledCallee ruleCallee = new RuledCallee(
+          context.referenceTo((TypeElement) rule.getEnclosingElement()),
+          rule.getSimpleName().toString(), ruleTypes, Map.of(), receiver);
+      NumericType partialType = partialType(parameterTypes.get(parameter), vector);
+      Operation ruleCall;
+      boolean activePartial = false;
+      if (context.order() == 2) {
+        // a @Differentiable rule, called as one: the tangent of the partial, which
+        // forward-over-reverse needs, is then the rule's own generated tangent
+        Optional<Callee> atOrderTwo = callees.ruleAtOrderTwo(rule, ruleTypes, call, shown,
             targetName);
         if (atOrderTwo.isEmpty()) {
           return null;
         }
-        differentiable = atOrderTwo.get();
+        ruleCall = Operation.call(atOrderTwo.get());
+        activePartial = partialType == NumericType.DOUBLE;
+      } else {
+        ruleCall = Operation.call(ruleCallee);
       }
-      partials.put(entry.getKey(), new RuledCallee(
-          context.referenceTo((TypeElement) rule.getEnclosingElement()),
-          rule.getSimpleName().toString(), parameterTypes, Map.of(), receiver, differentiable));
+      // computed here, before the call, so that the rule sees the arguments and the object
+      // as the call does, whatever changes them later
+      partialValues.add(context.emit(ruleCall, ruleArguments, partialType, activePartial));
+      partials.put(parameter + shift, ruleCallee);
     }
     boolean active = arguments.stream().anyMatch(RuledCalls::carriesDerivative);
     NumericType resultType = vector ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE;
-    if (object != null) {
-      return context.emit(Operation.call(onObject(target, parameterTypes, partials)),
-          withFirst(object, arguments), resultType, active);
-    }
-    RuledCallee callee = new RuledCallee(
-        receiver == null ? context.referenceTo(declaring) : receiver,
-        target.getSimpleName().toString(), parameterTypes, partials, null, null);
-    return context.emit(Operation.call(callee), arguments, resultType, active);
+    List<Operand> callArguments = new ArrayList<>(ruleArguments);
+    callArguments.addAll(partialValues);
+    RuledCallee callee = object != null
+        ? new RuledCallee(null, target.getSimpleName().toString(), ruleTypes, partials, null)
+        : new RuledCallee(receiver == null ? context.referenceTo(declaring) : receiver,
+            target.getSimpleName().toString(), parameterTypes, partials, null);
+    return context.emit(Operation.call(callee), callArguments, resultType, active);
   }
 
   /**
-   * The target called on its first argument, an object, and its rules, which take that object
-   * first: every parameter index moves one place on.
+   * The type of the partial derivative with respect to a parameter of {@code parameter}'s
+   * type: its own shape for a target returning {@code double}, one dimension more in front
+   * (the result's element) for a vector target.
    */
-  private static RuledCallee onObject(ExecutableElement target, List<NumericType> parameterTypes,
-      Map<Integer, RuledCallee> partials) {
-    List<NumericType> withObject = withObject(parameterTypes);
-    Map<Integer, RuledCallee> moved = new LinkedHashMap<>();
-    for (Map.Entry<Integer, RuledCallee> entry : partials.entrySet()) {
-      RuledCallee rule = entry.getValue();
-      moved.put(entry.getKey() + 1, new RuledCallee(rule.qualifier(), rule.name(), withObject,
-          Map.of(), null, rule.differentiable()));
+  private static NumericType partialType(NumericType parameter, boolean vector) {
+    if (!vector) {
+      return parameter;
     }
-    return new RuledCallee(null, target.getSimpleName().toString(), withObject, moved, null,
-        null);
+    return parameter == NumericType.DOUBLE ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE_MATRIX;
   }
 
   /** {@code parameterTypes} after an object's: the parameters of rules of instance methods. */
