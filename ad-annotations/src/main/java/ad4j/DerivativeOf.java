@@ -31,10 +31,15 @@ import java.lang.annotation.Target;
  *
  * <p>The target must return {@code double}; its {@code double} parameters are the ones that can
  * carry derivatives ({@code int}, {@code long} and {@code boolean} parameters carry none and need
- * no rule). A target declared in another class names it with {@link #owner()}. ad4j looks for
- * rules in the target's own class and in the class of the {@code @Differentiable} method that
- * calls it. A rule must be {@code static}, not {@code private} (the generated class calls it),
- * and return {@code double}.
+ * no rule). A target declared in another class names it with {@link #owner()}. A call sees the
+ * rules in the target's own class, in the class of the {@code @Differentiable} method that
+ * calls it, in every class of the same compilation, and in the classes listed by
+ * {@link UsesDerivatives} (rules compiled earlier). A rule for a {@code java.lang.Math},
+ * {@code StrictMath} or {@code FastMath} function replaces ad4j's built-in derivative for the
+ * calls that see it (a straight-through estimator for {@code Math.floor}). A rule must be
+ * {@code static}, not {@code private} (the generated class calls it), and return
+ * {@code double}; a rule in a private, local or anonymous class, which generated code cannot
+ * call, gets a warning.
  *
  * <p>The target may be an instance method, called on a {@code static final} field (a
  * distribution object, say): its rule takes the receiver first, then the target's parameters,
@@ -51,10 +56,13 @@ import java.lang.annotation.Target;
  * rule is a compile error at the call, naming that parameter; a parameter that only ever
  * receives constants needs no rule. A rule that names an unknown method or parameter, whose
  * parameter list or return type does not match the target's, or that repeats another rule's
- * partial, is a compile error at the rule.
+ * partial, is a compile error at the rule; two rules for the same partial that a call sees are
+ * a compile error at the call, naming both.
  *
  * <p>The primal value of a call is the target's own result, bit for bit: generated code calls
- * the target, then the rules for the parameters whose arguments carry derivatives.
+ * the rules for the parameters whose arguments carry derivatives just before the target, with
+ * the same arguments, so that they see the receiver and the arguments as the call does (a
+ * setter called later changes nothing); both modes use those values.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

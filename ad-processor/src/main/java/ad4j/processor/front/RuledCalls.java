@@ -25,8 +25,10 @@ import javax.lang.model.util.ElementFilter;
 /**
  * Lowers calls of methods whose partial derivatives the user supplies with
  * {@code @DerivativeOf}: one {@link Operation#call(RuledCallee)} instruction, whose partials
- * the rule table builds as calls of the rules. Rules are looked up in the target's class and in
- * the class of the method being lowered.
+ * the rules give where the call is. Rules are looked up where DESIGN.md says a call sees them:
+ * the target's class, the caller's, every class of this compilation, and the classes that
+ * {@code @UsesDerivatives} lists; a call of a {@code Math} function that sees a rule is lowered
+ * here too, instead of with the built-in derivative.
  */
 final class RuledCalls {
   private final LoweringContext context;
@@ -72,19 +74,31 @@ final class RuledCalls {
    * parameter names (neither {@code -g} nor {@code -parameters}) cannot match {@code wrt}.
    */
   private Optional<String> unusableLibraryRule(ExecutableElement target) {
-    TypeElement declaring = (TypeElement) target.getEnclosingElement();
-    if (context.isCompiledFromSource(declaring)) {
-      return Optional.empty();
-    }
-    for (ExecutableElement method : ElementFilter.methodsIn(declaring.getEnclosedElements())) {
-      Optional<AnnotationMirror> annotation = DerivativeOfRules.annotationOf(method);
-      if (annotation.isPresent() && DerivativeOfRules.targetName(annotation.get())
-          .equals(target.getSimpleName().toString())) {
-        Optional<DerivativeOfRules.Problem> problem = rules.check(method).problem();
-        if (problem.isPresent()) {
-          return Optional.of("its rule in the compiled class '" + declaring.getQualifiedName()
-              + "' cannot be used: " + problem.get().message() + " (a library whose rules name"
-              + " wrt must be compiled with parameter names: -g or -parameters)");
+    return unusable.computeIfAbsent(target, this::findUnusableLibraryRule);
+  }
+
+  /** What {@link #unusableLibraryRule} found for each target so far. */
+  private final Map<ExecutableElement, Optional<String>> unusable = new HashMap<>();
+
+  private Optional<String> findUnusableLibraryRule(ExecutableElement target) {
+    List<TypeElement> classes = new ArrayList<>();
+    classes.add((TypeElement) target.getEnclosingElement());
+    classes.addAll(seenClasses());
+    for (TypeElement declaring : classes) {
+      if (context.isCompiledFromSource(declaring)) {
+        continue;
+      }
+      for (ExecutableElement method : ElementFilter.methodsIn(declaring.getEnclosedElements())) {
+        Optional<AnnotationMirror> annotation = DerivativeOfRules.annotationOf(method);
+        if (annotation.isPresent() && DerivativeOfRules.targetName(annotation.get())
+            .equals(target.getSimpleName().toString())
+            && rules.namesOwner(method, (TypeElement) target.getEnclosingElement())) {
+          Optional<DerivativeOfRules.Problem> problem = rules.check(method).problem();
+          if (problem.isPresent()) {
+            return Optional.of("its rule in the compiled class '" + declaring.getQualifiedName()
+                + "' cannot be used: " + problem.get().message() + " (a library whose rules"
+                + " name wrt must be compiled with parameter names: -g or -parameters)");
+          }
         }
       }
     }
@@ -208,9 +222,7 @@ final class RuledCalls {
     Map<Integer, DerivativeOfRules.Rule> byParameter = new HashMap<>();
     for (DerivativeOfRules.Rule rule : found) {
       DerivativeOfRules.Rule other = byParameter.putIfAbsent(rule.wrt(), rule);
-      // Two rules compiled here are reported at the second rule; one from a library, here.
-      if (other != null && !(context.isCompiledFromSource(other.method())
-          && context.isCompiledFromSource(rule.method()))) {
+      if (other != null) {
         context.diagnostics().error(call, "call to '" + shown + "': two @DerivativeOf rules"
             + " give the partial derivative of '" + targetName + "' with respect to '"
             + parameterName(target, rule.wrt()) + "': '" + describe(other.method()) + "' and '"
@@ -348,9 +360,36 @@ final class RuledCalls {
     return method.getModifiers().contains(Modifier.STATIC) && !rulesOf(method).isEmpty();
   }
 
+  /**
+   * The valid rules of {@code target} that a call of it from the method being lowered sees
+   * (DESIGN.md, "Where @DerivativeOf rules are found"): those in the target's own class, in the
+   * caller's class, in every class of this compilation, and in the classes that
+   * {@code @UsesDerivatives} lists on the caller's class, the classes it is nested in, or its
+   * package.
+   */
   private List<DerivativeOfRules.Rule> rulesOf(ExecutableElement target) {
-    return rules.rulesOf(target, List.of((TypeElement) target.getEnclosingElement(),
-        context.symbols().enclosingType()));
+    return found.computeIfAbsent(target, t -> {
+      List<TypeElement> classes = new ArrayList<>();
+      classes.add((TypeElement) t.getEnclosingElement());
+      classes.addAll(seenClasses());
+      return rules.rulesOf(t, classes);
+    });
+  }
+
+  /** The rules of each target looked up so far: lowering asks at every call. */
+  private final Map<ExecutableElement, List<DerivativeOfRules.Rule>> found = new HashMap<>();
+
+  private List<TypeElement> seen;
+
+  /** The classes besides a target's own whose rules every call of this method sees. */
+  private List<TypeElement> seenClasses() {
+    if (seen == null) {
+      List<TypeElement> classes = new ArrayList<>(
+          rules.classesSeenFrom(context.symbols().enclosingType()));
+      classes.addAll(context.ruleClasses());
+      seen = List.copyOf(classes);
+    }
+    return seen;
   }
 
   /**
