@@ -1,6 +1,7 @@
 package ad4j.processor;
 
 import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
 
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.CompiledOnce;
@@ -8,7 +9,10 @@ import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.HessianChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
 import java.util.List;
+import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -152,6 +156,38 @@ class DerivativeOfObjectStateTest {
     HessianChecks.checkAt(function("loopTwice"), grad, -0.3, 0.7);
     HessianChecks.checkAt(function("fieldTwice"), grad, 0.6, 0.9);
     HessianChecks.checkAt(function("fieldTwice"), grad, -0.4, 1.2);
+  }
+
+  @Test
+  void aCheckpointedLoopCallingATargetOnAnObjectIsAnErrorAtTheLoop() {
+    // computing iterations anew, the reverse sweep would see the object as the setter left it
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Checkpointed;",
+        "import ad4j.Differentiable;",
+        "final class Stepper {",
+        "  @Checkpointed(snapshots = 4) @Differentiable static double f(double x) {",
+        "    Dist d = new Dist(0.3, 1.0);",
+        "    double s = x;",
+        "    for (int i = 0; i < 5; i++) {",
+        "      s = 0.5 * s + d.cdf(s);",
+        "    }",
+        "    d.setMean(4);",
+        "    return s;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Stepper",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(
+        JavaFileObjects.forSourceString("com.example.Dist", DIST), file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: loop of method 'f' cannot be checkpointed"
+        + " (@Checkpointed): it calls 'cdf' (line 9) on an object, with @DerivativeOf rules:"
+        + " computing iterations anew, the reverse sweep would call it and its rules with the"
+        + " object as the code after the loop left it, not as the loop saw it; call it outside"
+        + " the loop").inFile(file).onLine(8).atColumn(5);
   }
 
   @Test
