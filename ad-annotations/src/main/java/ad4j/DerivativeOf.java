@@ -33,16 +33,20 @@ import java.lang.annotation.Target;
  * <p>The target returns {@code double} or {@code double[]} and takes {@code double},
  * {@code double[]}, {@code double[][]}, {@code int}, {@code long} and {@code boolean} parameters
  * (and must not write into its arrays); parameters that carry no derivative need no rule. A
- * target declared in another class names it with {@link #owner()}. ad4j looks for rules in the
- * target's own class and in the class of the {@code @Differentiable} method that calls it
- * (sources being compiled and compiled libraries alike); a rule in any other class is not found.
- * A rule must be {@code static}, not {@code private} (the generated class calls it), and return
- * the partial: {@code double} for a {@code double} parameter, {@code double[]} with one entry per
- * element for a {@code double[]} one, {@code double[][]} of the argument's shape for a
- * {@code double[][]} one. For a target returning {@code double[]} (p elements), the rule for a
- * {@code double} parameter returns {@code double[]} (element k: the partial of the result's
- * element k) and the rule for a {@code double[]} parameter {@code double[][]} (p rows, one
- * column per element). Used from a {@code @Differentiable(order = 2)} method, the rules must be
+ * target declared in another class names it with {@link #owner()}. A call sees the rules in the
+ * target's own class, in the class of the {@code @Differentiable} method that calls it, in every
+ * class of the same compilation, and in the classes listed by {@link UsesDerivatives} (rules
+ * compiled earlier, in another module or a jar). A rule for a {@code java.lang.Math},
+ * {@code StrictMath} or {@code FastMath} function replaces ad4j's built-in derivative for the
+ * calls that see it (a straight-through estimator for {@code Math.floor}). A rule must be
+ * {@code static}, not {@code private} (the generated class calls it), and return the partial:
+ * {@code double} for a {@code double} parameter, {@code double[]} with one entry per element for
+ * a {@code double[]} one, {@code double[][]} of the argument's shape for a {@code double[][]}
+ * one. For a target returning {@code double[]} (p elements), the rule for a {@code double}
+ * parameter returns {@code double[]} (element k: the partial of the result's element k) and the
+ * rule for a {@code double[]} parameter {@code double[][]} (p rows, one column per element). A
+ * rule in a private, local or anonymous class, which generated code cannot call, gets a
+ * warning. Used from a {@code @Differentiable(order = 2)} method, the rules must be
  * {@code @Differentiable} themselves.
  *
  * <p>The target may be an instance method, called on a {@code static final} field (a
@@ -61,10 +65,13 @@ import java.lang.annotation.Target;
  * receives values without derivative (constants, integers, {@code @NoDerivative} data) needs no
  * rule. A rule that names an unknown method or parameter, whose
  * parameter list or return type does not match the target's, or that repeats another rule's
- * partial, is a compile error at the rule.
+ * partial, is a compile error at the rule; two rules for the same partial that a call sees are
+ * a compile error at the call, naming both.
  *
  * <p>The primal value of a call is the target's own result, bit for bit: generated code calls
- * the target, then the rules for the parameters whose arguments carry derivatives.
+ * the rules for the parameters whose arguments carry derivatives just before the target, with
+ * the same arguments, so that they see the receiver and the arguments as the call does (a
+ * setter called later changes nothing); both modes use those values.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -47,8 +47,8 @@ import java.lang.annotation.Target;
  * ({@code sin}, {@code exp}, {@code log}, {@code sqrt}, {@code pow}, {@code min}, ...), and of
  * Hipparchus' and Commons Math 3's {@code FastMath} when on the class path; calls to other
  * {@code @Differentiable} methods, in this class or another, recursion included; and calls of
- * methods whose derivatives {@link DerivativeOf} rules give, which ad4j looks for in the
- * target's class and in the calling method's class. Code that carries no derivative (argument
+ * methods whose derivatives {@link DerivativeOf} rules give, which ad4j finds in every class of
+ * the compilation and in the classes {@link UsesDerivatives} lists. Code that carries no derivative (argument
  * checks, {@code throw}, {@code assert}, logging, calls whose result is a {@code boolean}, an
  * integer, an object or nothing) runs as written, once per call of each generated member. An
  * active construct ad4j cannot differentiate exactly (a call of another method, a value put into

@@ -56,6 +56,11 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   private Trees trees;
   private GradClassClaims claims;
   private Rounds rounds;
+  /**
+   * The classes of this compilation that declare {@code @DerivativeOf} rules, gathered over the
+   * rounds: every call sees their rules.
+   */
+  private final Set<TypeElement> ruleClasses = new java.util.LinkedHashSet<>();
 
   /** The processor javac and other compilers load. */
   public DifferentiableProcessor() {
@@ -75,8 +80,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(ANNOTATION, DerivativeOfRules.ANNOTATION, ActiveParameters.NO_DERIVATIVE,
-        CHECKPOINTED, GENERATED);
+    return Set.of(ANNOTATION, DerivativeOfRules.ANNOTATION, DerivativeOfRules.USES,
+        ActiveParameters.NO_DERIVATIVE, CHECKPOINTED, GENERATED);
   }
 
   /**
@@ -144,9 +149,20 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     TypeElement rules = processingEnv.getElementUtils()
         .getTypeElement(DerivativeOfRules.ANNOTATION);
     if (rules != null) {
-      new RuleValidator(new DerivativeOfRules(processingEnv.getElementUtils(),
-          processingEnv.getTypeUtils()), processingEnv.getMessager())
-          .validate(round.getElementsAnnotatedWith(rules));
+      Set<? extends Element> ruleMethods = round.getElementsAnnotatedWith(rules);
+      RuleValidator validator = new RuleValidator(new DerivativeOfRules(
+          processingEnv.getElementUtils(), processingEnv.getTypeUtils()),
+          processingEnv.getMessager());
+      validator.validate(ruleMethods);
+      for (Element method : ruleMethods) {
+        if (method.getEnclosingElement() instanceof TypeElement type) {
+          ruleClasses.add(type);
+        }
+      }
+      TypeElement uses = processingEnv.getElementUtils().getTypeElement(DerivativeOfRules.USES);
+      if (uses != null) {
+        validator.validateUses(round.getElementsAnnotatedWith(uses));
+      }
     }
     Map<TypeElement, List<ExecutableElement>> work = rounds.work(annotated, ANNOTATION);
     onLargeStack(() -> {
@@ -287,7 +303,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       // Also after a rejected signature: the body's errors are reported in the same compilation.
       Optional<Function> function = Lowering.lower(processingEnv.getElementUtils(),
           processingEnv.getTypeUtils(), trees, unit, method, tree, diagnostics,
-          this::hasGradClass);
+          this::hasGradClass, ruleClasses);
       return valid ? function : Optional.empty();
     } catch (RuntimeException | StackOverflowError | AssertionError e) {
       reportInternalError("differentiating '" + method.getSimpleName() + "'",

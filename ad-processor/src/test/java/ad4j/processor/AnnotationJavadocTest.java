@@ -60,11 +60,12 @@ class AnnotationJavadocTest {
 
   @Test
   void derivativeOfAndTheGuideNameTheSameClassesForRules() throws IOException {
-    assertTrue(javadoc("DerivativeOf").contains("ad4j looks for rules in the target's own class"
-        + " and in the class of the {@code @Differentiable} method that calls it"));
-    assertTrue(guide("docs/guide/custom-derivatives.md").contains("ad4j looks for rules in two"
-        + " classes: **the target's class** (its `owner`) and **the class of the calling"
-        + " `@Differentiable` method**"));
+    assertTrue(javadoc("DerivativeOf").contains("A call sees the rules in the target's own class,"
+        + " in the class of the {@code @Differentiable} method that calls it, in every class of the"
+        + " same compilation, and in the classes listed by {@link UsesDerivatives}"));
+    assertTrue(guide("docs/guide/custom-derivatives.md").contains("A call sees the rules in **the"
+        + " target's class** (its `owner`), in **the class of the calling `@Differentiable`"
+        + " method**, in **every class of the same compilation**"));
   }
 
   /** The annotation's javadoc and its elements', with the code between them. */

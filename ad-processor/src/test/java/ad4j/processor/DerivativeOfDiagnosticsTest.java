@@ -520,10 +520,15 @@ class DerivativeOfDiagnosticsTest {
 
     Compilation compilation = compile(LIBRARY, file);
 
-    assertThat(compilation).hadErrorCount(1);
+    // at the second rule, and at the call, which sees both
+    assertThat(compilation).hadErrorCount(2);
     assertThat(compilation).hadErrorContaining("ad4j: @DerivativeOf rule 'g2' repeats rule"
         + " 'Lib.gX': both give the partial derivative of 'Lib.g' with respect to 'x'; keep one")
         .inFile(file).onLine(5).atColumn(columnOf(CALLER_WITH_SECOND_RULE, 5, "g2"));
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'Lib.g(...)': two @DerivativeOf"
+        + " rules give the partial derivative of 'Lib.g' with respect to 'x': 'Lib.gX' and"
+        + " 'F.g2'; keep one").inFile(file).onLine(9)
+        .atColumn(columnOf(CALLER_WITH_SECOND_RULE, 9, "(a)"));
   }
 
   @Test

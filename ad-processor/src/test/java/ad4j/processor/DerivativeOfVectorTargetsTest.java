@@ -9,6 +9,7 @@ import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -205,8 +206,13 @@ class DerivativeOfVectorTargetsTest {
     String code = COMPILED.get().compilation()
         .generatedSourceFile("com.example.ModelGrad").orElseThrow()
         .getCharContent(true).toString();
-    assertThat(code).contains("Slots.addTransposedWithin(Geo.scaledA(");
-    assertThat(code).contains("Slots.dotWithin(Geo.polarR(");
+    // each iteration's partials are computed at its call and recorded for the reverse sweep
+    assertThat(code).containsMatch(
+        "double\\[\\]\\[\\] (\\w+) = Geo\\.scaledA\\([^;]*\\);[\\s\\S]*tape\\.pushArray\\(\\1\\)");
+    assertThat(code).containsMatch(
+        "double\\[\\] (\\w+) = Geo\\.polarR\\([^;]*\\);[\\s\\S]*tape\\.pushArray\\(\\1\\)");
+    assertThat(code).contains("Slots.addTransposedWithin(");
+    assertThat(code).contains("Slots.dotWithin(");
   }
 
   @Test
@@ -234,9 +240,19 @@ class DerivativeOfVectorTargetsTest {
     String code = COMPILED.get().compilation()
         .generatedSourceFile("com.example.ModelGrad").orElseThrow()
         .getCharContent(true).toString();
-    assertThat(code).contains("Slots.addTransposed(Geo.scaledA(");
-    assertThat(code).contains("Slots.dot(Geo.polarR(");
-    assertThat(code).contains("Slots.addProduct(Geo.scaledA(");
-    assertThat(code).contains("Slots.addScaled(Geo.polarT(");
+    // the rules are called where their targets are, and their arrays used from there
+    assertThat(code).containsMatch(ruleThenHelper("double[][]", "Geo.scaledA", "addTransposed"));
+    assertThat(code).containsMatch(ruleThenHelper("double[]", "Geo.polarR", "dot"));
+    assertThat(code).containsMatch(ruleThenHelper("double[][]", "Geo.scaledA", "addProduct"));
+    assertThat(code).containsMatch(ruleThenHelper("double[]", "Geo.polarT", "addScaled"));
+  }
+
+  /**
+   * A pattern of generated code that calls {@code rule}, a rule returning {@code type}, into a
+   * local and later passes that local first to the runtime helper {@code Slots.helper}.
+   */
+  static String ruleThenHelper(String type, String rule, String helper) {
+    return Pattern.quote(type) + " (\\w+) = " + Pattern.quote(rule)
+        + "\\([^;]*\\);[\\s\\S]*Slots\\." + helper + "\\(\\1, ";
   }
 }

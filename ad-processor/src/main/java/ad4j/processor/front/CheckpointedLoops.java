@@ -200,6 +200,16 @@ final class CheckpointedLoops {
           problems.add("it calls '" + instruction.operation().name() + "'" + line
               + ", which is not @Differentiable and would run again when the reverse sweep"
               + " computes iterations anew");
+        } else if (form == Operation.Form.RULED_CALL
+            && !instruction.operation().ruled().partials().isEmpty() && onObject(instruction)) {
+          problems.add("it calls '" + instruction.operation().name() + "'" + line + " on an"
+              + " object, with @DerivativeOf rules: computing iterations anew, the reverse sweep"
+              + " would call it and its rules with the object as the code after the loop left"
+              + " it, not as the loop saw it; call it outside the loop");
+        } else if (form == Operation.Form.RULED_CALL
+            && instruction.operation().ruled().partials().isEmpty()) {
+          continue; // a rule's partials, made and read again in the same iteration (its call,
+                    // after it, is checked)
         } else if (form == Operation.Form.STORE || form == Operation.Form.NEW_ARRAY
             || form == Operation.Form.CLONE || instruction.result().type().isArray()
             && (form == Operation.Form.USER_CALL || form == Operation.Form.RULED_CALL)) {
@@ -208,6 +218,19 @@ final class CheckpointedLoops {
         }
       }
     }
+  }
+
+  /**
+   * Whether a call with {@code @DerivativeOf} rules takes an object: a
+   * receiver (an argument, or a {@code static final} field its rules take first) or an object
+   * argument. Objects are no part of a snapshot, and may have changed when iterations are
+   * computed again.
+   */
+  private static boolean onObject(Instruction call) {
+    ad4j.processor.ir.RuledCallee ruled = call.operation().ruled();
+    return ruled.onFirstArgument() || ruled.leadingArgument() != null
+        || ruled.partials().values().stream().anyMatch(rule -> rule.leadingArgument() != null)
+        || call.arguments().stream().anyMatch(argument -> argument.type() == NumericType.OBJECT);
   }
 
   private Tree treeOf(long line) {

@@ -28,6 +28,8 @@ import javax.lang.model.util.Types;
 public final class DerivativeOfRules {
   /** The annotation's qualified name. */
   public static final String ANNOTATION = "ad4j.DerivativeOf";
+  /** The qualified name of the annotation that lists classes of rules to use. */
+  public static final String USES = "ad4j.UsesDerivatives";
 
   /**
    * A valid rule.
@@ -50,6 +52,8 @@ public final class DerivativeOfRules {
 
   private final Elements elements;
   private final Types types;
+  /** Each rule checked once: lowering looks rules up at every call. */
+  private final Map<ExecutableElement, Checked> checked = new java.util.HashMap<>();
 
   public DerivativeOfRules(Elements elements, Types types) {
     this.elements = elements;
@@ -75,6 +79,65 @@ public final class DerivativeOfRules {
 
   /** Checks the rule {@code method}, which carries {@code @DerivativeOf}. */
   public Checked check(ExecutableElement method) {
+    return checked.computeIfAbsent(method, this::checkOnce);
+  }
+
+  /**
+   * The classes an {@code @ad4j.UsesDerivatives} annotation on {@code element} (a class or a
+   * package) lists, in order; empty without one.
+   */
+  public static List<TypeElement> usedBy(javax.lang.model.element.Element element) {
+    List<TypeElement> classes = new ArrayList<>();
+    for (AnnotationMirror annotation : element.getAnnotationMirrors()) {
+      TypeElement type = (TypeElement) annotation.getAnnotationType().asElement();
+      if (!type.getQualifiedName().contentEquals(USES)) {
+        continue;
+      }
+      AnnotationValue value = element(annotation, "value");
+      if (value != null && value.getValue() instanceof List<?> listed) {
+        for (Object item : listed) {
+          if (item instanceof AnnotationValue entry && entry.getValue() instanceof DeclaredType
+              declared && declared.asElement() instanceof TypeElement listedType) {
+            classes.add(listedType);
+          }
+        }
+      }
+    }
+    return classes;
+  }
+
+  /**
+   * The classes whose rules the calls of a {@code @Differentiable} method of {@code caller}
+   * see besides the target's own class and the compilation's: {@code caller} itself, the
+   * classes that {@code @UsesDerivatives} lists on it, on the classes it is nested in, and on
+   * its package ({@code package-info.java}).
+   */
+  public List<TypeElement> classesSeenFrom(TypeElement caller) {
+    List<TypeElement> classes = new ArrayList<>(List.of(caller));
+    for (javax.lang.model.element.Element element = caller; element != null;
+        element = element.getEnclosingElement()) {
+      classes.addAll(usedBy(element));
+      if (element instanceof javax.lang.model.element.PackageElement) {
+        break;
+      }
+    }
+    return classes;
+  }
+
+  /**
+   * Whether the rule {@code method} names {@code owner} as its target's class (with
+   * {@code owner = ...}, or by being declared in it).
+   */
+  public boolean namesOwner(ExecutableElement method, TypeElement owner) {
+    AnnotationValue ownerElement = annotationOf(method).map(a -> element(a, "owner"))
+        .orElse(null);
+    if (ownerElement != null && ownerElement.getValue() instanceof DeclaredType declared) {
+      return declared.asElement().equals(owner);
+    }
+    return method.getEnclosingElement().equals(owner);
+  }
+
+  private Checked checkOnce(ExecutableElement method) {
     AnnotationMirror annotation = annotationOf(method).orElseThrow();
     AnnotationValue valueElement = element(annotation, "value");
     AnnotationValue wrtElement = element(annotation, "wrt");
@@ -239,9 +302,9 @@ public final class DerivativeOfRules {
   }
 
   /**
-   * The valid rules of {@code target} declared in {@code classes} (the target's class and the
-   * caller's), in the order found. Invalid ones are left out: the processor reports them at the
-   * rules.
+   * The valid rules of {@code target} declared in {@code classes} (those a call sees), in the
+   * order found. Invalid ones are left out: the processor reports them at the rules (those
+   * compiled here) or the call (those of compiled classes).
    */
   public List<Rule> rulesOf(ExecutableElement target, List<TypeElement> classes) {
     List<Rule> rules = new ArrayList<>();

@@ -1544,6 +1544,17 @@ final class ExpressionLowering {
       return new Operand.Constant(Expr.call(context.mathClassName(owner), name, texts),
           resultType.get(), OptionalDouble.empty());
     }
+    if (arguments.stream().anyMatch(Operand::isActive)) {
+      // a user's @DerivativeOf rule that this call sees replaces the built-in derivative (a
+      // straight-through estimator for floor)
+      javax.lang.model.element.TypeElement type =
+          context.elements().getTypeElement(owner.qualifiedName());
+      Optional<RuledCalls.Lowered> ruled = type == null ? Optional.empty()
+          : ruledCalls.lower(type, name, arguments, invocation, shown);
+      if (ruled.isPresent()) {
+        return ruled.get().operand();
+      }
+    }
     if (!DerivativeRules.isDifferentiableFunction(name, arguments.size())) {
       Optional<Operand> inactive = inactiveCalls.lowerMath(context.mathClassName(owner), name,
           arguments, resultType.get(), invocation == discarded);

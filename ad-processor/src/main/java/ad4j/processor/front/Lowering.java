@@ -133,9 +133,23 @@ public final class Lowering {
   public static Optional<Function> lower(Elements elements, Types types, Trees trees,
       CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
       Diagnostics diagnostics, Predicate<TypeElement> hasGradClass) {
+    return lower(elements, types, trees, unit, method, tree, diagnostics, hasGradClass,
+        java.util.List.of());
+  }
+
+  /**
+   * As {@link #lower(Elements, Types, Trees, CompilationUnitTree, ExecutableElement, MethodTree,
+   * Diagnostics, Predicate)}; {@code ruleClasses} are the classes of this compilation that
+   * declare {@code @DerivativeOf} rules, which every call sees.
+   */
+  public static Optional<Function> lower(Elements elements, Types types, Trees trees,
+      CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
+      Diagnostics diagnostics, Predicate<TypeElement> hasGradClass,
+      java.util.Collection<TypeElement> ruleClasses) {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
         diagnostics, VariablePlanner.plan(tree), hasGradClass);
+    context.setRuleClasses(ruleClasses);
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     Lowering lowering = new Lowering(context);
     lowering.resultType = ActiveParameters.isVectorResult(method.getReturnType())

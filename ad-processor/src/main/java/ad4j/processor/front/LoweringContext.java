@@ -95,6 +95,19 @@ final class LoweringContext {
     }
   }
 
+  /** The classes of this compilation that declare {@code @DerivativeOf} rules. */
+  private java.util.Collection<TypeElement> ruleClasses = List.of();
+
+  /** Tells the classes of this compilation that declare {@code @DerivativeOf} rules. */
+  void setRuleClasses(java.util.Collection<TypeElement> classes) {
+    this.ruleClasses = List.copyOf(classes);
+  }
+
+  /** The classes of this compilation that declare {@code @DerivativeOf} rules. */
+  java.util.Collection<TypeElement> ruleClasses() {
+    return ruleClasses;
+  }
+
   /** The method's {@code @Differentiable(order)} and name. */
   void setMethod(String name, int order) {
     this.methodName = name;

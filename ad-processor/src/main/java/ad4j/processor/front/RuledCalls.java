@@ -8,10 +8,10 @@ import ad4j.processor.ir.RuledCallee;
 import com.sun.source.tree.Tree;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;
@@ -25,8 +25,10 @@ import javax.lang.model.util.ElementFilter;
 /**
  * Lowers calls of methods whose partial derivatives the user supplies with
  * {@code @DerivativeOf}: one {@link Operation#call(RuledCallee)} instruction, whose partials
- * the rule table builds as calls of the rules. Rules are looked up in the target's class and in
- * the class of the method being lowered.
+ * the rules give where the call is. Rules are looked up where DESIGN.md says a call sees them:
+ * the target's class, the caller's, every class of this compilation, and the classes that
+ * {@code @UsesDerivatives} lists; a call of a {@code Math} function that sees a rule is lowered
+ * here too, instead of with the built-in derivative.
  */
 final class RuledCalls {
   private final LoweringContext context;
@@ -72,19 +74,31 @@ final class RuledCalls {
    * parameter names (neither {@code -g} nor {@code -parameters}) cannot match {@code wrt}.
    */
   private Optional<String> unusableLibraryRule(ExecutableElement target) {
-    TypeElement declaring = (TypeElement) target.getEnclosingElement();
-    if (context.isCompiledFromSource(declaring)) {
-      return Optional.empty();
-    }
-    for (ExecutableElement method : ElementFilter.methodsIn(declaring.getEnclosedElements())) {
-      Optional<AnnotationMirror> annotation = DerivativeOfRules.annotationOf(method);
-      if (annotation.isPresent() && DerivativeOfRules.targetName(annotation.get())
-          .equals(target.getSimpleName().toString())) {
-        Optional<DerivativeOfRules.Problem> problem = rules.check(method).problem();
-        if (problem.isPresent()) {
-          return Optional.of("its rule in the compiled class '" + declaring.getQualifiedName()
-              + "' cannot be used: " + problem.get().message() + " (a library whose rules name"
-              + " wrt must be compiled with parameter names: -g or -parameters)");
+    return unusable.computeIfAbsent(target, this::findUnusableLibraryRule);
+  }
+
+  /** What {@link #unusableLibraryRule} found for each target so far. */
+  private final Map<ExecutableElement, Optional<String>> unusable = new HashMap<>();
+
+  private Optional<String> findUnusableLibraryRule(ExecutableElement target) {
+    List<TypeElement> classes = new ArrayList<>();
+    classes.add((TypeElement) target.getEnclosingElement());
+    classes.addAll(seenClasses());
+    for (TypeElement declaring : classes) {
+      if (context.isCompiledFromSource(declaring)) {
+        continue;
+      }
+      for (ExecutableElement method : ElementFilter.methodsIn(declaring.getEnclosedElements())) {
+        Optional<AnnotationMirror> annotation = DerivativeOfRules.annotationOf(method);
+        if (annotation.isPresent() && DerivativeOfRules.targetName(annotation.get())
+            .equals(target.getSimpleName().toString())
+            && rules.namesOwner(method, (TypeElement) target.getEnclosingElement())) {
+          Optional<DerivativeOfRules.Problem> problem = rules.check(method).problem();
+          if (problem.isPresent()) {
+            return Optional.of("its rule in the compiled class '" + declaring.getQualifiedName()
+                + "' cannot be used: " + problem.get().message() + " (a library whose rules"
+                + " name wrt must be compiled with parameter names: -g or -parameters)");
+          }
         }
       }
     }
@@ -208,9 +222,7 @@ final class RuledCalls {
     Map<Integer, DerivativeOfRules.Rule> byParameter = new HashMap<>();
     for (DerivativeOfRules.Rule rule : found) {
       DerivativeOfRules.Rule other = byParameter.putIfAbsent(rule.wrt(), rule);
-      // Two rules compiled here are reported at the second rule; one from a library, here.
-      if (other != null && !(context.isCompiledFromSource(other.method())
-          && context.isCompiledFromSource(rule.method()))) {
+      if (other != null) {
         context.diagnostics().error(call, "call to '" + shown + "': two @DerivativeOf rules"
             + " give the partial derivative of '" + targetName + "' with respect to '"
             + parameterName(target, rule.wrt()) + "': '" + describe(other.method()) + "' and '"
@@ -257,8 +269,17 @@ final class RuledCalls {
         return null;
       }
     }
-    Map<Integer, RuledCallee> partials = new LinkedHashMap<>();
-    for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : byParameter.entrySet()) {
+    // the arguments as the rules take them: an object of the method's goes first
+    List<Operand> ruleArguments = object == null ? arguments : withFirst(object, arguments);
+    List<NumericType> ruleTypes = object == null ? parameterTypes : withObject(parameterTypes);
+    int shift = object == null ? 0 : 1;
+    Map<Integer, RuledCallee> partials = new TreeMap<>();
+    List<Operand> partialValues = new ArrayList<>();
+    for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : new TreeMap<>(byParameter).entrySet()) {
+      int parameter = entry.getKey();
+      if (!carriesDerivative(arguments.get(parameter))) {
+        continue; // a constant argument: its partial is never needed
+      }
       ExecutableElement rule = entry.getValue().method();
       Optional<String> hidden = context.reachability().ofMember(rule);
       if (hidden.isPresent()) {
@@ -266,48 +287,51 @@ final class RuledCalls {
             + " its @DerivativeOf rule '" + describe(rule) + "': " + hidden.get());
         return null;
       }
-      Callee differentiable = null;
-      if (context.order() == 2 && carriesDerivative(arguments.get(entry.getKey()))) {
-        // on an object, the rules take it first: their tangents too
-        Optional<Callee> atOrderTwo = callees.ruleAtOrderTwo(rule,
-            object == null ? parameterTypes : withObject(parameterTypes), call, shown,
+      RuledCallee ruleCallee = new RuledCallee(
+          context.referenceTo((TypeElement) rule.getEnclosingElement()),
+          rule.getSimpleName().toString(), ruleTypes, Map.of(), receiver);
+      NumericType partialType = partialType(parameterTypes.get(parameter), vector);
+      Operation ruleCall;
+      boolean activePartial = false;
+      if (context.order() == 2) {
+        // a @Differentiable rule, called as one: the tangent of the partial, which
+        // forward-over-reverse needs, is then the rule's own generated tangent
+        Optional<Callee> atOrderTwo = callees.ruleAtOrderTwo(rule, ruleTypes, call, shown,
             targetName);
         if (atOrderTwo.isEmpty()) {
           return null;
         }
-        differentiable = atOrderTwo.get();
+        ruleCall = Operation.call(atOrderTwo.get());
+        activePartial = partialType == NumericType.DOUBLE;
+      } else {
+        ruleCall = Operation.call(ruleCallee);
       }
-      partials.put(entry.getKey(), new RuledCallee(
-          context.referenceTo((TypeElement) rule.getEnclosingElement()),
-          rule.getSimpleName().toString(), parameterTypes, Map.of(), receiver, differentiable));
+      // computed here, before the call, so that the rule sees the arguments and the object
+      // as the call does, whatever changes them later
+      partialValues.add(context.emit(ruleCall, ruleArguments, partialType, activePartial));
+      partials.put(parameter + shift, ruleCallee);
     }
     boolean active = arguments.stream().anyMatch(RuledCalls::carriesDerivative);
     NumericType resultType = vector ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE;
-    if (object != null) {
-      return context.emit(Operation.call(onObject(target, parameterTypes, partials)),
-          withFirst(object, arguments), resultType, active);
-    }
-    RuledCallee callee = new RuledCallee(
-        receiver == null ? context.referenceTo(declaring) : receiver,
-        target.getSimpleName().toString(), parameterTypes, partials, null, null);
-    return context.emit(Operation.call(callee), arguments, resultType, active);
+    List<Operand> callArguments = new ArrayList<>(ruleArguments);
+    callArguments.addAll(partialValues);
+    RuledCallee callee = object != null
+        ? new RuledCallee(null, target.getSimpleName().toString(), ruleTypes, partials, null)
+        : new RuledCallee(receiver == null ? context.referenceTo(declaring) : receiver,
+            target.getSimpleName().toString(), parameterTypes, partials, null);
+    return context.emit(Operation.call(callee), callArguments, resultType, active);
   }
 
   /**
-   * The target called on its first argument, an object, and its rules, which take that object
-   * first: every parameter index moves one place on.
+   * The type of the partial derivative with respect to a parameter of {@code parameter}'s
+   * type: its own shape for a target returning {@code double}, one dimension more in front
+   * (the result's element) for a vector target.
    */
-  private static RuledCallee onObject(ExecutableElement target, List<NumericType> parameterTypes,
-      Map<Integer, RuledCallee> partials) {
-    List<NumericType> withObject = withObject(parameterTypes);
-    Map<Integer, RuledCallee> moved = new LinkedHashMap<>();
-    for (Map.Entry<Integer, RuledCallee> entry : partials.entrySet()) {
-      RuledCallee rule = entry.getValue();
-      moved.put(entry.getKey() + 1, new RuledCallee(rule.qualifier(), rule.name(), withObject,
-          Map.of(), null, rule.differentiable()));
+  private static NumericType partialType(NumericType parameter, boolean vector) {
+    if (!vector) {
+      return parameter;
     }
-    return new RuledCallee(null, target.getSimpleName().toString(), withObject, moved, null,
-        null);
+    return parameter == NumericType.DOUBLE ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE_MATRIX;
   }
 
   /** {@code parameterTypes} after an object's: the parameters of rules of instance methods. */
@@ -336,9 +360,36 @@ final class RuledCalls {
     return method.getModifiers().contains(Modifier.STATIC) && !rulesOf(method).isEmpty();
   }
 
+  /**
+   * The valid rules of {@code target} that a call of it from the method being lowered sees
+   * (DESIGN.md, "Where @DerivativeOf rules are found"): those in the target's own class, in the
+   * caller's class, in every class of this compilation, and in the classes that
+   * {@code @UsesDerivatives} lists on the caller's class, the classes it is nested in, or its
+   * package.
+   */
   private List<DerivativeOfRules.Rule> rulesOf(ExecutableElement target) {
-    return rules.rulesOf(target, List.of((TypeElement) target.getEnclosingElement(),
-        context.symbols().enclosingType()));
+    return found.computeIfAbsent(target, t -> {
+      List<TypeElement> classes = new ArrayList<>();
+      classes.add((TypeElement) t.getEnclosingElement());
+      classes.addAll(seenClasses());
+      return rules.rulesOf(t, classes);
+    });
+  }
+
+  /** The rules of each target looked up so far: lowering asks at every call. */
+  private final Map<ExecutableElement, List<DerivativeOfRules.Rule>> found = new HashMap<>();
+
+  private List<TypeElement> seen;
+
+  /** The classes besides a target's own whose rules every call of this method sees. */
+  private List<TypeElement> seenClasses() {
+    if (seen == null) {
+      List<TypeElement> classes = new ArrayList<>(
+          rules.classesSeenFrom(context.symbols().enclosingType()));
+      classes.addAll(context.ruleClasses());
+      seen = List.copyOf(classes);
+    }
+    return seen;
   }
 
   /**

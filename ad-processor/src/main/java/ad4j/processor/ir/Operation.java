@@ -360,8 +360,8 @@ public final class Operation {
    * rules (see {@code DerivativeRules}), never by looking inside.
    */
   public static Operation call(RuledCallee ruled) {
-    return new Operation(Form.RULED_CALL, ruled.name(), ruled.parameterTypes().size(), null,
-        null, ruled);
+    return new Operation(Form.RULED_CALL, ruled.name(), ruled.argumentCount(), null, null,
+        ruled);
   }
 
   /**
@@ -370,8 +370,8 @@ public final class Operation {
    * carrying derivatives, in order, the slot of its first element. The Java text is the same.
    */
   public static Operation callAtSlots(RuledCallee ruled, int slots) {
-    return new Operation(Form.RULED_CALL, ruled.name(), ruled.parameterTypes().size() + slots,
-        null, null, ruled);
+    return new Operation(Form.RULED_CALL, ruled.name(), ruled.argumentCount() + slots, null,
+        null, ruled);
   }
 
   public Form form() {

@@ -6,8 +6,11 @@ import java.util.Map;
 /**
  * A method called by the one being differentiated whose partial derivatives the user supplies
  * with {@code @DerivativeOf} (the target), or one of those rules. ad4j never looks inside it:
- * the primal calls it as written, and the partial with respect to argument {@code i} is a call
- * of {@code partials().get(i)} with the same arguments.
+ * the primal calls it as written. Each partial derivative is computed where the call is, before
+ * it, by a call of its rule with the same arguments, so that the rule sees the arguments and the
+ * receiver as the call does (a setter called later changes nothing): the target's call takes
+ * those partials after its own arguments ({@link #partialArgument}), and forward and reverse
+ * mode read them there, the reverse sweep as any value of the forward sweep it reads.
  *
  * <p>An instance method is called on a receiver: a {@code static final} field, written as the
  * qualifier, the target called as {@code receiver.name(a, ...)} and its rules as
@@ -19,20 +22,42 @@ import java.util.Map;
  *     argument
  * @param name the method's name
  * @param parameterTypes its parameter types (the receiver is not one)
- * @param partials for a target, the rule of each parameter that has one, by parameter index;
- *     empty for a rule itself, which carries no derivative
+ * @param partials for a target, the rule of each parameter whose argument carries a derivative
+ *     at this call, by parameter index; empty for a rule itself, which carries no derivative
  * @param leadingArgument for a rule of an instance method, the receiver, passed before the
  *     arguments; else null
- * @param differentiable for a rule used by a method of order 2, the rule as the
- *     {@code @Differentiable} method it must then be: the derivative programs call it as a
- *     {@link Callee}, so that its own generated tangent gives the partial's derivative; else
- *     null
  */
 public record RuledCallee(String qualifier, String name, List<NumericType> parameterTypes,
-    Map<Integer, RuledCallee> partials, String leadingArgument, Callee differentiable) {
+    Map<Integer, RuledCallee> partials, String leadingArgument) {
   public RuledCallee {
     parameterTypes = List.copyOf(parameterTypes);
     partials = Map.copyOf(partials);
+  }
+
+  /**
+   * The number of the call's own arguments: the target's, then one partial per entry of
+   * {@link #partials}. Reverse-mode programs add gradient slots after them.
+   */
+  public int argumentCount() {
+    return parameterTypes.size() + partials.size();
+  }
+
+  /**
+   * The position among the call's arguments of the partial derivative with respect to
+   * parameter {@code parameter}, which has a rule: after the target's arguments, in the order
+   * of the parameters.
+   */
+  public int partialArgument(int parameter) {
+    if (!partials.containsKey(parameter)) {
+      throw new IllegalArgumentException("no rule for parameter " + parameter + " of " + name);
+    }
+    int position = parameterTypes.size();
+    for (int other : partials.keySet()) {
+      if (other < parameter) {
+        position++;
+      }
+    }
+    return position;
   }
 
   /** Whether the target is an instance method called on its first argument. */

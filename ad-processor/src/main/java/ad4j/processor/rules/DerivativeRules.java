@@ -204,19 +204,21 @@ public final class DerivativeRules {
 
   /**
    * The rule of a call of a method whose partials the user supplies with {@code @DerivativeOf}:
-   * the partial with respect to argument i is a call of the user's rule for parameter i with
-   * the call's own arguments (each with its own type, as the target takes them). A parameter
-   * without a rule carries no derivative (the front end rejects a call passing one there).
+   * the partial with respect to argument i is the value the user's rule for parameter i gave
+   * where the call is (the call's argument {@link RuledCallee#partialArgument}), computed there
+   * so that it sees the arguments and the receiver as the call did. A parameter without a rule
+   * carries no derivative (the front end rejects a call passing one there), and neither do the
+   * partials themselves.
    */
   private static Rule userSupplied(RuledCallee target) {
     return new Rule() {
       @Override
       public Optional<Partial> partial(int index, Site site) {
-        RuledCallee rule = target.partials().get(index);
-        if (rule == null || target.parameterTypes().get(index).isArray()) {
+        if (!target.partials().containsKey(index)
+            || target.parameterTypes().get(index).isArray()) {
           return Optional.empty(); // an array's partials are arrays: see arrayPartial
         }
-        return Optional.of(Partial.times(ruleCall(rule, NumericType.DOUBLE, site)));
+        return Optional.of(Partial.times(site.original(target.partialArgument(index))));
       }
 
       @Override
@@ -229,52 +231,32 @@ public final class DerivativeRules {
   /**
    * The partial derivatives of a call of a method with {@code @DerivativeOf} rules with respect
    * to the elements of its array argument {@code index} ({@code double[]} or
-   * {@code double[][]}): the user's rule for that parameter called with the call's own
-   * arguments, which returns an array of the argument's shape (DESIGN.md, "@DerivativeOf").
-   * The reverse sweep adds the adjoint times each element into the argument's slots, the
-   * forward sweep takes the dot product with the argument's tangent. Empty when the parameter
-   * has no rule.
+   * {@code double[][]}): the array of the argument's shape that the user's rule for that
+   * parameter returned where the call is (DESIGN.md, "@DerivativeOf"). The reverse sweep adds
+   * the adjoint times each element into the argument's slots, the forward sweep takes the dot
+   * product with the argument's tangent. Empty when the parameter has no rule.
    */
   public static Optional<Operand> arrayPartial(RuledCallee target, int index, Site site) {
-    RuledCallee rule = target.partials().get(index);
     NumericType type = target.parameterTypes().get(index);
-    if (rule == null || !type.isArray()) {
+    if (!target.partials().containsKey(index) || !type.isArray()) {
       return Optional.empty();
     }
-    return Optional.of(ruleCall(rule, type, site));
+    return Optional.of(site.original(target.partialArgument(index)));
   }
 
   /**
    * For a call of a vector target (returning {@code double[]}) with {@code @DerivativeOf}
    * rules, the partial derivatives of the result's elements with respect to argument
-   * {@code index}: the user's rule called with the call's own arguments, which returns a
-   * {@code double[]} (element k: of the result's element k) for a {@code double} parameter and
-   * a {@code double[][]} ({@code [k][j]}: with respect to the argument's element j) for a
+   * {@code index}: what the user's rule returned where the call is, a {@code double[]}
+   * (element k: of the result's element k) for a {@code double} parameter and a
+   * {@code double[][]} ({@code [k][j]}: with respect to the argument's element j) for a
    * {@code double[]} one. Empty when the parameter has no rule.
    */
   public static Optional<Operand> vectorPartial(RuledCallee target, int index, Site site) {
-    RuledCallee rule = target.partials().get(index);
-    if (rule == null) {
+    if (!target.partials().containsKey(index)) {
       return Optional.empty();
     }
-    NumericType type = target.parameterTypes().get(index) == NumericType.DOUBLE
-        ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE_MATRIX;
-    return Optional.of(ruleCall(rule, type, site));
-  }
-
-  /**
-   * {@code rule(arguments)}, each argument with its own type, as the target takes them. A rule
-   * used at order 2 is a {@code @Differentiable} method, called as one: the tangent of the
-   * partial, which forward-over-reverse needs, is then a call of the rule's own tangent.
-   */
-  private static Operand ruleCall(RuledCallee rule, NumericType type, Site site) {
-    Operand[] arguments = new Operand[rule.parameterTypes().size()];
-    for (int i = 0; i < arguments.length; i++) {
-      arguments[i] = site.original(i);
-    }
-    Operation call = rule.differentiable() != null
-        ? Operation.call(rule.differentiable()) : Operation.call(rule);
-    return site.apply(call, type, arguments);
+    return Optional.of(site.original(target.partialArgument(index)));
   }
 
   /** Whether a {@code Math} or {@code StrictMath} function with this arity has a rule. */

@@ -1917,7 +1917,9 @@ public final class Adjoint {
         continue;
       }
       // an array made in this iteration comes back as itself, carrying derivatives as it did
-      Value copy = needed.type().isArray() ? builder.again(needed)
+      // (an array without derivatives, such as a rule's partials, is named after the one
+      // recorded, so that the second-order code knows it: see Tangent)
+      Value copy = needed.isActiveArray() ? builder.again(needed)
           : builder.derived(needed, "", needed.type());
       out.add(new Instruction(copy, Operation.POP, List.of(), null));
       popped.put(needed, new Operand.Use(copy));
@@ -2123,7 +2125,7 @@ public final class Adjoint {
   private void reverseArrayArguments(Instruction call, List<Operand> arguments,
       Operand adjoint, Site site, List<Statement> out) {
     RuledCallee ruled = call.operation().ruled();
-    int slot = ruled.parameterTypes().size();
+    int slot = ruled.argumentCount();
     for (int i = 0; i < ruled.parameterTypes().size(); i++) {
       if (!(call.arguments().get(i) instanceof Operand.Use use)
           || !use.value().isActiveArray()) {
@@ -2156,7 +2158,7 @@ public final class Adjoint {
     // made inside a loop, the result's adjoints are in an array as long as the longest result
     boolean within = longestLengths.containsKey(call.result());
     Operand seeds = new Operand.Use(resultAdjoint);
-    int slot = ruled.parameterTypes().size();
+    int slot = ruled.argumentCount();
     for (int i = 0; i < ruled.parameterTypes().size(); i++) {
       // the adjoints go to the call's own arguments; the rules take them as restored
       Operand argument = call.arguments().get(i);

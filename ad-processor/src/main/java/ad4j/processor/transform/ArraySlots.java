@@ -228,6 +228,9 @@ public final class ArraySlots {
    * adjoint array for local arrays). Unchanged when it passes no such array.
    */
   private Instruction ruledCall(Instruction call) {
+    if (call.operation().ruled().partials().isEmpty()) {
+      return call; // a rule, computing a partial where its target is called: no reverse
+    }
     List<Operand> arguments = new ArrayList<>(call.arguments());
     for (Operand argument : call.arguments()) {
       if (argument instanceof Operand.Use use && use.value().isActiveArray()) {

@@ -10,6 +10,7 @@ import ad4j.processor.ir.MathOwner;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.RuledCallee;
 import ad4j.processor.ir.Return;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -288,6 +289,31 @@ public final class FlowAnalysis {
   }
 
   /**
+   * What the reverse of a call with {@code @DerivativeOf} rules reads when arrays are involved
+   * (a vector target, or array arguments that carry derivatives): the partials its rules gave
+   * where the call is, the arrays that carry derivatives (whose shapes the runtime helpers
+   * check against the partials') and the slots after them; not the other arguments, which the
+   * partials already saw. The positions of the active scalar arguments with rules go into
+   * {@code withPartial}.
+   */
+  private static List<Value> ruledCallNeeds(Instruction instruction, Set<Integer> withPartial) {
+    List<Operand> arguments = instruction.arguments();
+    RuledCallee ruled = instruction.operation().ruled();
+    Set<Value> needed = new LinkedHashSet<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (!(arguments.get(i) instanceof Operand.Use use)) {
+        continue;
+      }
+      if (i >= ruled.parameterTypes().size() || use.value().isActiveArray()) {
+        needed.add(use.value());
+      } else if (use.isActive() && ruled.partials().containsKey(i)) {
+        withPartial.add(i);
+      }
+    }
+    return List.copyOf(needed);
+  }
+
+  /**
    * The values an instruction's derivative formulas read: its rule builds the partials as IR,
    * and the operands they use are the instruction's arguments and result. The positions of the
    * arguments that have a partial go into {@code withPartial}.
@@ -300,10 +326,15 @@ public final class FlowAnalysis {
           && arguments.get(1) instanceof Operand.Use start ? List.of(start.value()) : List.of();
     }
     Set<Value> needed = new LinkedHashSet<>();
-    if ((instruction.operation().form() == Operation.Form.USER_CALL
-        || instruction.operation().form() == Operation.Form.RULED_CALL)
+    if (instruction.operation().form() == Operation.Form.RULED_CALL
+        && !instruction.operation().ruled().partials().isEmpty()
+        && (instruction.result().isActiveArray() || arguments.stream().anyMatch(
+            a -> a instanceof Operand.Use use && use.value().isActiveArray()))) {
+      return ruledCallNeeds(instruction, withPartial);
+    }
+    if (instruction.operation().form() == Operation.Form.USER_CALL
         && instruction.result().isActiveArray()) {
-      // a vector function's pullback, or its rules, take every argument again
+      // a vector function's pullback takes every argument again
       return everyArgument(arguments, withPartial);
     }
     if (!instruction.result().isActive()) {
@@ -332,13 +363,6 @@ public final class FlowAnalysis {
         }
       }
       return List.copyOf(needed);
-    }
-    if (instruction.operation().form() == Operation.Form.RULED_CALL
-        && arguments.stream().anyMatch(a -> a instanceof Operand.Use use
-            && use.value().isActiveArray())) {
-      // the partials with respect to arrays call the rules with every argument, and the
-      // reverse adds them at the arrays' slots
-      return everyArgument(arguments, withPartial);
     }
     Optional<DerivativeRules.Rule> rule = DerivativeRules.forOperation(instruction.operation());
     if (rule.isEmpty()) {

@@ -87,7 +87,9 @@ final class LiveAdjoints {
         if (instruction.operation().form() == Operation.Form.RULED_CALL
             && value.isActiveArray()) {
           // a vector target's arguments: their adjoints come from the result's adjoint array
-          instruction.arguments().forEach(this::mark);
+          // (its partials, after them, pass nothing on)
+          instruction.arguments().subList(0, instruction.operation().ruled().parameterTypes()
+              .size()).forEach(this::mark);
         }
         if (instruction.operation().form() == Operation.Form.STORE && value.isActive()) {
           // what is stored into an array that carries derivatives may be read back: its

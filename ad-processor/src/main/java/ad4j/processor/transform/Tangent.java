@@ -49,8 +49,12 @@ public final class Tangent {
   private final Map<Value, Operand> tangents = new HashMap<>();
   private final Map<Variable, Variable> variableTangents = new HashMap<>();
   private final Map<Value, Value> arrayTangents = new HashMap<>();
-  /** The calls of {@code @DerivativeOf} rules that give partials with respect to arrays. */
-  private final Map<Value, Instruction> arrayPartials = new HashMap<>();
+  /**
+   * The arrays of partials that {@code @DerivativeOf} rules gave where their targets are
+   * called (and their copies taken back from the tape), each with a tangent array in
+   * {@link #arrayTangents}: the reverse sweep reads them.
+   */
+  private final java.util.Set<Value> arrayPartials = new java.util.HashSet<>();
   /** Math calls computed so far in straight-line code, which formulas may read again. */
   private final ForwardValues computed = new ForwardValues();
   private final boolean straightLine;
@@ -150,9 +154,22 @@ public final class Tangent {
             && instruction.operation().name().equals(Adjoint.ADD_SCALED)) {
           addScaledTangent(instruction, out);
         } else if (instruction.operation().form() == Operation.Form.USER_CALL
-            && instruction.result().type() == NumericType.DOUBLE_ARRAY) {
-          // a @DerivativeOf rule's partials with respect to an array (see addScaledTangent)
-          arrayPartials.put(instruction.result(), instruction);
+            && instruction.result().type() == NumericType.DOUBLE_ARRAY
+            && instruction.arguments().stream().anyMatch(this::carriesTangent)) {
+          // a @DerivativeOf rule's partials, with respect to an array or of a vector target,
+          // computed where the target is called: their tangents (the rule's J·v) are too, so
+          // that both see the arguments as the call did (see addScaledTangent)
+          out.addAll(arrayTangentOf(instruction));
+          arrayPartials.add(instruction.result());
+        } else if (instruction.operation().form() == Operation.Form.POP
+            && instruction.result().type() == NumericType.DOUBLE_ARRAY
+            && arrayPartials.contains(instruction.result().base())) {
+          // partials recorded in a loop: their tangents lie below them (see Push above)
+          Value tangent = builder.derived(instruction.result(), "Dot", NumericType.DOUBLE_ARRAY);
+          arrayTangents.put(instruction.result(), tangent);
+          arrayPartials.add(instruction.result());
+          out.add(new Instruction(tangent, instruction.operation(), instruction.arguments(),
+              instruction.line()));
         } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
             && instruction.operation().name().equals("discarded")) {
           // scratch for adjoints nobody reads: their tangents may go there too
@@ -537,8 +554,8 @@ public final class Tangent {
   private void addScaledTangent(Instruction addScaled, List<Statement> out) {
     List<Operand> arguments = addScaled.arguments();
     Value into = arrayTangents.get(((Operand.Use) arguments.get(3)).value());
-    Instruction partial = arguments.get(0) instanceof Operand.Use use
-        ? arrayPartials.get(use.value()) : null;
+    Value partial = arguments.get(0) instanceof Operand.Use use
+        && arrayPartials.contains(use.value()) ? use.value() : null;
     if (into == null || partial == null) {
       throw new IllegalArgumentException("no tangents for the partials of " + addScaled);
     }
@@ -549,9 +566,8 @@ public final class Tangent {
           arguments.get(1), tangentOf(arguments.get(2)), new Operand.Use(into),
           arguments.get(4)), line));
     }
-    // the rule's J·v, as for any vector function's result
-    out.addAll(arrayTangentOf(partial));
-    Value partialDot = arrayTangents.get(partial.result());
+    // the rule's J·v, computed where the partials were
+    Value partialDot = arrayTangents.get(partial);
     Value added = builder.derived(addScaled.result(), "Dot", NumericType.INT);
     out.add(new Instruction(added, addScaled.operation(), List.of(new Operand.Use(partialDot),
         arguments.get(1), arguments.get(2), new Operand.Use(into), arguments.get(4)), line));
@@ -567,7 +583,7 @@ public final class Tangent {
     return operation.form() == Operation.Form.SLOTS_CALL
         && (operation.name().equals(Adjoint.DOT) || operation.name().equals(Adjoint.DOT_WITHIN))
         && instruction.arguments().get(0) instanceof Operand.Use partial
-        && arrayPartials.containsKey(partial.value());
+        && arrayPartials.contains(partial.value());
   }
 
   /**
@@ -577,14 +593,13 @@ public final class Tangent {
    * as for {@link #addScaledTangent}; {@code rBarDot} holds the tangents of the adjoints.
    */
   private void ruledDotTangent(Instruction dot, List<Statement> out) {
-    Instruction partial = arrayPartials.get(((Operand.Use) dot.arguments().get(0)).value());
+    Value partial = ((Operand.Use) dot.arguments().get(0)).value();
     Operand seeds = dot.arguments().get(1);
     Value seedsDot = seeds instanceof Operand.Use use ? arrayTangents.get(use.value()) : null;
     if (seedsDot == null) {
       throw new IllegalArgumentException("no tangents for the adjoints of " + dot);
     }
-    out.addAll(arrayTangentOf(partial));
-    Value partialDot = arrayTangents.get(partial.result());
+    Value partialDot = arrayTangents.get(partial);
     Site site = Site.formulas(builder, dot.line());
     Operand tangent = site.plus(
         site.apply(dot.operation(), NumericType.DOUBLE, new Operand.Use(partialDot), seeds),
@@ -619,6 +634,12 @@ public final class Tangent {
   private boolean isActive(Operand operand) {
     return operand instanceof Operand.Use use && use.isActive()
         || operand instanceof Operand.Read read && variableTangents.containsKey(read.variable());
+  }
+
+  /** Whether a derivative flows in through {@code operand}: a value, or an array's elements. */
+  private boolean carriesTangent(Operand operand) {
+    return isActive(operand)
+        || operand instanceof Operand.Use use && arrayTangents.containsKey(use.value());
   }
 
   private Operand tangentOf(Operand operand) {
