@@ -33,13 +33,14 @@ final class InactiveCalls {
   }
 
   /**
-   * Lowers {@code method(arguments)}, the call {@code invocation} of a method that is not
-   * {@code @Differentiable}; null after an error. A {@code discarded} call is a statement of
-   * its own: its result reaches nothing, so it carries no derivative.
+   * Lowers {@code method(arguments)}, the call {@code invocation} of a static method that is
+   * not {@code @Differentiable}, a member of {@code qualifier} (the class the call names, or
+   * the enclosing class that has it); null after an error. A {@code discarded} call is a
+   * statement of its own: its result reaches nothing, so it carries no derivative.
    */
-  Operand lower(ExecutableElement method, List<Operand> arguments,
+  Operand lower(ExecutableElement method, TypeElement qualifier, List<Operand> arguments,
       MethodInvocationTree invocation, String shown, boolean discarded) {
-    return lower(method, null, arguments, invocation, shown, discarded);
+    return lower(method, qualifier, null, arguments, invocation, shown, discarded);
   }
 
   /**
@@ -83,6 +84,7 @@ final class InactiveCalls {
       return null;
     }
     Optional<ExecutableElement> method = callees.select(type, name, arguments);
+    method.ifPresent(m -> ResolutionLog.resolved(context, invocation, m));
     if (method.isEmpty()) {
       context.diagnostics().error(invocation, "call to '" + shown + "': ad4j finds no method '"
           + name + "' of '" + type.getQualifiedName() + "' that takes these arguments (ad4j"
@@ -98,11 +100,12 @@ final class InactiveCalls {
     }
     TypeElement owner = (TypeElement) field.getEnclosingElement();
     String receiver = context.referenceTo(owner) + "." + field.getSimpleName();
-    return lower(method.get(), receiver, arguments, invocation, shown, discarded);
+    return lower(method.get(), null, receiver, arguments, invocation, shown, discarded);
   }
 
-  private Operand lower(ExecutableElement method, String receiver, List<Operand> arguments,
-      MethodInvocationTree invocation, String shown, boolean discarded) {
+  private Operand lower(ExecutableElement method, TypeElement qualifier, String receiver,
+      List<Operand> arguments, MethodInvocationTree invocation, String shown,
+      boolean discarded) {
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
     Optional<NumericType> type = resultType(method.getReturnType().getKind());
@@ -131,7 +134,10 @@ final class InactiveCalls {
           + " it on");
       return null;
     }
-    javax.lang.model.type.TypeMirror returned = method.getReturnType();
+    // a generic method's result as the arguments make it: List.of(1, 2) is a List<Integer>
+    javax.lang.model.type.TypeMirror returned = context.overloads().resultType(method,
+        (javax.lang.model.type.ExecutableType) method.asType(),
+        context.javaTypesOf(arguments).orElseThrow());
     boolean reference = returned.getKind() == TypeKind.DECLARED
         || (returned.getKind() == TypeKind.ARRAY
             && context.irType(returned).map(NumericType::isReference).orElse(false));
@@ -142,14 +148,16 @@ final class InactiveCalls {
           + " values of type '" + method.getReturnType() + "'");
       return null;
     }
-    Optional<String> unreachable = context.reachability().ofMember(method);
+    Optional<String> unreachable = receiver != null ? context.reachability().ofMember(method)
+        : context.memberReachability(method, qualifier);
     if (unreachable.isPresent()) {
       context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
           + " and would run as written, but generated code cannot call it: "
           + unreachable.get());
       return null;
     }
-    String name = (receiver != null ? receiver : context.referenceTo(declaring)) + "."
+    String name = (receiver != null ? receiver
+        : context.referenceTo(context.qualifyingType(method, qualifier))) + "."
         + method.getSimpleName();
     if (reference) {
       // an object (or string) that carries no derivative: Integer.valueOf(k), List.of(...)
@@ -187,11 +195,11 @@ final class InactiveCalls {
    * out of reach. The arguments are evaluated as written, like those of a call run as written.
    */
   Optional<String> constructionProblem(TypeElement type, List<Operand> arguments) {
-    for (ExecutableElement constructor
-        : javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements())) {
-      if (CalleeResolver.isApplicable(context, constructor, arguments)) {
-        return context.reachability().ofMember(constructor);
-      }
+    Optional<Overloads.Choice> constructor = CalleeResolver.choice(context,
+        javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements()),
+        arguments);
+    if (constructor.isPresent()) {
+      return context.reachability().ofMember(constructor.get().method());
     }
     return Optional.of("ad4j finds no constructor of '" + type.getSimpleName() + "' that takes"
         + " these arguments (ad4j passes numbers, booleans, strings and objects)");

@@ -19,7 +19,6 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.ExecutableType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
 
 /**
  * Values of reference types other than the arrays ad4j computes with: objects, enums, records
@@ -54,9 +53,7 @@ final class ObjectValues {
       return null;
     }
     TypeElement type = (TypeElement) declared.asElement();
-    Optional<VariableElement> field = ElementFilter.fieldsIn(
-        context.elements().getAllMembers(type)).stream()
-        .filter(f -> f.getSimpleName().contentEquals(name)).findFirst();
+    Optional<VariableElement> field = context.symbols().fieldOf(type, name);
     if (field.isEmpty()) {
       context.diagnostics().unresolved(at, "cannot find field '" + name + "' in '"
           + type.getQualifiedName() + "'");
@@ -113,8 +110,10 @@ final class ObjectValues {
           + "(...)'");
       return null;
     }
-    TypeMirror result =
-        ((ExecutableType) context.types().asMemberOf(declared, method)).getReturnType();
+    ResolutionLog.resolved(context, invocation, method);
+    TypeMirror result = context.overloads().resultType(method,
+        (ExecutableType) context.types().asMemberOf(declared, method),
+        context.javaTypesOf(arguments).orElseThrow());
     int active = firstActive(arguments);
     if (active >= 0 && !discarded && isFloatingPoint(result)) {
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"

@@ -29,6 +29,16 @@ final class SourceText {
     }
   }
 
+  /** Where a tree starts: its offset in the source file. */
+  long start(Tree tree) {
+    return positions.getStartPosition(unit, tree);
+  }
+
+  /** The source file's URI, as the compiler names it. */
+  String file() {
+    return unit.getSourceFile().toUri().toString();
+  }
+
   /** The exact text of a tree, as the user wrote it. */
   String of(Tree tree) {
     long start = positions.getStartPosition(unit, tree);

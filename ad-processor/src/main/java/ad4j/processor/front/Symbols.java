@@ -23,6 +23,7 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
 
 /**
  * Resolves the names a method body uses that are not its own locals and parameters: types,
@@ -50,6 +51,7 @@ final class Symbols {
   }
 
   private final Elements elements;
+  private final Members members;
   private final TypeElement enclosingType;
   private final CompilationUnitTree unit;
   private final String packageName;
@@ -59,8 +61,9 @@ final class Symbols {
     return enclosingType;
   }
 
-  Symbols(Elements elements, TypeElement enclosingType, CompilationUnitTree unit) {
+  Symbols(Elements elements, Types types, TypeElement enclosingType, CompilationUnitTree unit) {
     this.elements = elements;
+    this.members = new Members(elements, types);
     this.enclosingType = enclosingType;
     this.unit = unit;
     PackageElement pkg = elements.getPackageOf(enclosingType);
@@ -69,6 +72,11 @@ final class Symbols {
 
   String packageName() {
     return packageName;
+  }
+
+  /** The members of classes, with Java's hiding and overriding. */
+  Members members() {
+    return members;
   }
 
   /** The class of a static method or field written as {@code Owner.member}, if {@code Owner} is a type. */
@@ -89,13 +97,14 @@ final class Symbols {
 
   /** The type a simple name denotes here. */
   Optional<TypeElement> resolveSimpleType(String name) {
+    // a member type of a class shadows that class's own name, declared around it
     for (TypeElement type = enclosingType; type != null; type = enclosingTypeOf(type)) {
-      if (type.getSimpleName().contentEquals(name)) {
-        return Optional.of(type);
-      }
       Optional<TypeElement> member = memberType(type, name);
       if (member.isPresent()) {
         return member;
+      }
+      if (type.getSimpleName().contentEquals(name)) {
+        return Optional.of(type);
       }
     }
     for (ImportTree importTree : unit.getImports()) {
@@ -210,32 +219,39 @@ final class Symbols {
 
   /** A field named {@code name} visible without qualification: inherited, outer, or imported. */
   Optional<VariableElement> resolveField(String name) {
+    return fieldQualifier(name).flatMap(type -> fieldOf(type, name));
+  }
+
+  /**
+   * The class whose member the simple name {@code name} of a field means (its qualifying type,
+   * JLS 13.1): the innermost enclosing class that declares or inherits a field of that name
+   * (JLS 6.4.1: it shadows the fields of classes around it and static imports), else the class
+   * a single static import, then an on-demand one, names.
+   */
+  Optional<TypeElement> fieldQualifier(String name) {
     for (TypeElement type = enclosingType; type != null; type = enclosingTypeOf(type)) {
-      Optional<VariableElement> field = fieldOf(type, name);
-      if (field.isPresent()) {
-        return field;
+      if (fieldOf(type, name).isPresent()) {
+        return Optional.of(type);
       }
     }
     for (TypeElement owner : staticImportOwners(name, true)) {
       Optional<VariableElement> field = fieldOf(owner, name);
-      if (field.isPresent()) {
-        return field;
+      if (field.isPresent() && field.get().getModifiers().contains(Modifier.STATIC)) {
+        return Optional.of(owner);
       }
     }
     for (TypeElement owner : staticImportOwners(name, false)) {
       Optional<VariableElement> field = fieldOf(owner, name);
       if (field.isPresent() && field.get().getModifiers().contains(Modifier.STATIC)) {
-        return field;
+        return Optional.of(owner);
       }
     }
     return Optional.empty();
   }
 
-  /** A field {@code name} of {@code type} or its supertypes. */
+  /** The field {@code name} that is a member of {@code type}: its own, or an inherited one. */
   Optional<VariableElement> fieldOf(TypeElement type, String name) {
-    return ElementFilter.fieldsIn(elements.getAllMembers(type)).stream()
-        .filter(f -> f.getSimpleName().contentEquals(name))
-        .findFirst();
+    return members.field(type, name);
   }
 
   /** What an unqualified call {@code name(...)} calls. A method of the user's class shadows imports. */
@@ -285,9 +301,8 @@ final class Symbols {
   }
 
   private boolean hasMethod(TypeElement type, String name, boolean staticOnly) {
-    return ElementFilter.methodsIn(elements.getAllMembers(type)).stream()
-        .anyMatch(m -> m.getSimpleName().contentEquals(name)
-            && (!staticOnly || m.getModifiers().contains(Modifier.STATIC)));
+    return members.methods(type, name).stream()
+        .anyMatch(m -> !staticOnly || m.getModifiers().contains(Modifier.STATIC));
   }
 
   /**
@@ -325,9 +340,7 @@ final class Symbols {
   }
 
   private Optional<TypeElement> memberType(TypeElement type, String name) {
-    return ElementFilter.typesIn(elements.getAllMembers(type)).stream()
-        .filter(t -> t.getSimpleName().contentEquals(name))
-        .findFirst();
+    return members.memberType(type, name);
   }
 
   private static TypeElement enclosingTypeOf(TypeElement type) {
