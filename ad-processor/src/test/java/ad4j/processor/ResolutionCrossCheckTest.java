@@ -60,7 +60,10 @@ class ResolutionCrossCheckTest {
         source("com.example.Model", ResolutionTest.MODEL),
         source("com.lib.Base", ResolutionTest.LIB_BASE),
         source("com.lib.Api", ResolutionTest.LIB_API),
-        source("com.example.User", ResolutionTest.USER));
+        source("com.example.User", ResolutionTest.USER),
+        source("com.example.Scales", ResolutionTest.SCALES),
+        source("com.example.Factors", ResolutionTest.FACTORS),
+        source("com.example.Imports", ResolutionTest.IMPORTS));
     ResolutionCrossCheck.Outcome outcome = ResolutionCrossCheck.compile(sources);
     assertWithMessage("errors").that(outcome.errors()).isEmpty();
     assertThat(outcome.check().mismatches()).isEmpty();
@@ -117,6 +120,93 @@ class ResolutionCrossCheckTest {
     System.out.println("ResolutionCrossCheckTest: " + PROGRAMS + " random programs, seed "
         + SEED + ", " + compared + " names and calls compared with javac's, " + unrecorded
         + " that javac resolved and ad4j did not record");
+  }
+
+  /**
+   * Under ECJ, which gives processors no syntax trees (ad4j parses the source itself,
+   * {@code ParsedTrees}): ad4j's resolutions while ECJ compiles the sources of
+   * {@link ResolutionTest} and random programs, against javac's of the same files.
+   */
+  @Test
+  void underEcjNamesResolveAsJavacResolvesThem() throws IOException {
+    java.util.Map<String, String> sources = new java.util.LinkedHashMap<>();
+    sources.put("com.example.Constants", ResolutionTest.CONSTANTS);
+    sources.put("com.example.Base", ResolutionTest.BASE);
+    sources.put("com.example.Hiding", ResolutionTest.HIDING);
+    sources.put("com.example.Groups", ResolutionTest.GROUPS);
+    sources.put("com.example.Model", ResolutionTest.MODEL);
+    List<ResolutionPrograms.Program> programs = new ArrayList<>();
+    for (int i = 0; i < Math.min(PROGRAMS, 4); i++) {
+      ResolutionPrograms.Program program =
+          ResolutionPrograms.generate(new Random(SEED + i), "p" + i);
+      programs.add(program);
+      sources.putAll(program.sources());
+    }
+    Path src = directory.resolve("src");
+    List<Path> files = new ArrayList<>();
+    for (java.util.Map.Entry<String, String> entry : sources.entrySet()) {
+      Path file = src.resolve(entry.getKey().replace('.', '/') + ".java");
+      java.nio.file.Files.createDirectories(file.getParent());
+      java.nio.file.Files.writeString(file, entry.getValue());
+      files.add(file);
+    }
+    Path classes = java.nio.file.Files.createDirectories(directory.resolve("classes"));
+    Path generated = java.nio.file.Files.createDirectories(directory.resolve("generated"));
+    // ParsedTrees names a file string:///<path>, javac file:///<path>: keys from src/ on
+    ResolutionCrossCheck check =
+        new ResolutionCrossCheck(uri -> uri.substring(uri.lastIndexOf("/src/") + 1));
+
+    javax.tools.JavaCompiler ecj = new org.eclipse.jdt.internal.compiler.tool.EclipseCompiler();
+    javax.tools.DiagnosticCollector<JavaFileObject> diagnostics =
+        new javax.tools.DiagnosticCollector<>();
+    boolean succeeded;
+    try (javax.tools.StandardJavaFileManager fileManager = ecj.getStandardFileManager(
+        diagnostics, java.util.Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8)) {
+      javax.tools.JavaCompiler.CompilationTask task = ecj.getTask(null, fileManager,
+          diagnostics, List.of("-17", "-proc:full", "-d", classes.toString(), "-s",
+              generated.toString(), "-classpath", System.getProperty("java.class.path")),
+          null, fileManager.getJavaFileObjects(files.toArray(Path[]::new)));
+      task.setProcessors(List.of(new DifferentiableProcessor()));
+      ad4j.processor.front.ResolutionLog.listen(check.recorder());
+      try {
+        succeeded = task.call();
+      } finally {
+        ad4j.processor.front.ResolutionLog.listen(null);
+      }
+    }
+    assertWithMessage("ECJ's errors").that(diagnostics.getDiagnostics().stream()
+            .filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
+            .map(d -> d.getSource().getName() + ":" + d.getLineNumber() + " "
+                + d.getMessage(null))
+            .toList())
+        .isEmpty();
+    assertThat(succeeded).isTrue();
+
+    java.nio.file.Files.createDirectories(directory.resolve("javac"));
+    javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+    try (javax.tools.StandardJavaFileManager fileManager =
+        javac.getStandardFileManager(null, null, null)) {
+      com.sun.source.util.JavacTask task = (com.sun.source.util.JavacTask) javac.getTask(
+          new java.io.StringWriter(), fileManager, null, List.of("-proc:none", "-d",
+              directory.resolve("javac").toString(), "-classpath",
+              System.getProperty("java.class.path")),
+          null, fileManager.getJavaFileObjectsFromPaths(files));
+      task.addTaskListener(check.comparingListener(com.sun.source.util.Trees.instance(task)));
+      assertThat(task.call()).isTrue();
+    }
+    assertThat(check.mismatches()).isEmpty();
+    assertThat(check.compared()).isAtLeast(40);
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+        getClass().getClassLoader())) {
+      for (ResolutionPrograms.Program program : programs) {
+        for (String userClass : program.classes()) {
+          String gradClass = program.pkg() + "."
+              + userClass.substring(program.pkg().length() + 1).replace('$', '_') + "Grad";
+          DerivativeChecks.checkAt(
+              CompiledFunction.load(loader, userClass, gradClass, "f", 1), 0.7);
+        }
+      }
+    }
   }
 
   private static JavaFileObject source(String name, String text) {

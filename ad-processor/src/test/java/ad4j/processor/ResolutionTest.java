@@ -151,6 +151,33 @@ class ResolutionTest {
       "  }",
       "}");
 
+  static final String SCALES = String.join("\n",
+      "package com.example;",
+      "final class Scales {",
+      "  static double scale(double a) { return a * 10; }",
+      "  static final double LEVEL = 4.0;",
+      "}");
+
+  static final String FACTORS = String.join("\n",
+      "package com.example;",
+      "final class Factors {",
+      "  static double scale(int a) { return a + 0.5; }",
+      "  static double scale(double a) { return a * 100; }",
+      "  static final double LEVEL = 9.0;",
+      "}");
+
+  static final String IMPORTS = String.join("\n",
+      "package com.example;",
+      "import static com.example.Factors.*;",
+      "import static com.example.Scales.LEVEL;",
+      "import static com.example.Scales.scale;",
+      "import ad4j.Differentiable;",
+      "final class Imports {",
+      "  @Differentiable static double f(double x) {",
+      "    return scale(2) * x * x + scale(0.5) * x + LEVEL * x;",
+      "  }",
+      "}");
+
   private static final CompiledOnce HIDDEN = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
           "com.example.Constants", CONSTANTS, "com.example.Base", BASE,
@@ -196,6 +223,19 @@ class ResolutionTest {
     DerivativeChecks.checkAt(nested, 0.7);
     // Inner's SCALE and helper, Base's EPS and OFFSET inherited by Inner (not Hiding's)
     assertThat(nested.gradient(0.7)[0]).isWithin(1e-12).of(7.0 + 2.25 + Math.sqrt(2.0));
+  }
+
+  @Test
+  void singleStaticImportsComeBeforeOnDemandOnes() {
+    // as javac resolves it: the single import's Scales.scale(double) applies to scale(2) and
+    // scale(0.5), so Factors' methods, imported on demand, are not considered (though
+    // Factors.scale(int) is more specific); LEVEL: the single import's
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Scales", SCALES, "com.example.Factors", FACTORS,
+        "com.example.Imports", IMPORTS);
+    CompiledFunction f = compiled.function("com.example.Imports", "f", 1);
+    DerivativeChecks.checkAt(f, 0.7);
+    assertThat(f.gradient(0.7)[0]).isWithin(1e-12).of(2 * 20.0 * 0.7 + 5.0 + 4.0);
   }
 
   @Test

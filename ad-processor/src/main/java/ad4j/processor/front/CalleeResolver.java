@@ -220,6 +220,21 @@ final class CalleeResolver {
         .map(Overloads.Choice::method).orElse(null);
   }
 
+  /**
+   * The method {@code receiver.name(arguments)} calls, for a receiver of type {@code site}
+   * ({@code List<Double>}: {@code add(Double)}); null when none applies.
+   */
+  static ExecutableElement chooseOn(LoweringContext context,
+      javax.lang.model.type.DeclaredType site, String name, List<Operand> arguments) {
+    Optional<List<TypeMirror>> types = context.javaTypesOf(arguments);
+    if (types.isEmpty()) {
+      return null;
+    }
+    TypeElement owner = (TypeElement) site.asElement();
+    return context.overloads().choose(candidates(context, owner, name), types.get(), site)
+        .map(Overloads.Choice::method).orElse(null);
+  }
+
   /** The method or constructor of {@code candidates} that a call with {@code arguments} means. */
   static Optional<Overloads.Choice> choice(LoweringContext context,
       List<ExecutableElement> candidates, List<Operand> arguments) {
@@ -227,8 +242,7 @@ final class CalleeResolver {
     if (types.isEmpty()) {
       return Optional.empty();
     }
-    Optional<Overloads.Choice> choice = context.overloads().choose(candidates, types.get());
-    return choice;
+    return context.overloads().choose(candidates, types.get());
   }
 
   /**

@@ -1271,7 +1271,7 @@ final class ExpressionLowering {
       List<Operand> arguments = lowerAll(invocation);
       return arguments == null ? null : inactiveCalls.lowerOnField(
           inactiveCalls.receiverField(member.getExpression()).get(),
-          member.getIdentifier().toString(), arguments, callees, invocation, shown,
+          member.getIdentifier().toString(), arguments, invocation, shown,
           invocation == discarded);
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
         && receiverVariable(member.getExpression()).isPresent()) {
@@ -1314,13 +1314,6 @@ final class ExpressionLowering {
       lowerArguments(invocation);
       return null;
     }
-    if (target instanceof CallTarget.Ambiguous ambiguous) {
-      unsupported(invocation, "call to '" + shown + "' is ambiguous between the static imports of "
-          + ambiguous.owners().stream().map(t -> t.getQualifiedName().toString())
-              .collect(Collectors.joining(" and ")));
-      lowerArguments(invocation);
-      return null;
-    }
     if (target instanceof CallTarget.Unresolved) {
       if (select instanceof MemberSelectTree member) {
         diagnostics.unresolved(invocation, "cannot find class '"
@@ -1346,6 +1339,28 @@ final class ExpressionLowering {
     }
     if (failed) {
       return null;
+    }
+    if (target instanceof CallTarget.Imported imported) {
+      // the class of the imported method that overload resolution picks among all of them
+      // javac's order: the methods of single imports, then, when none of them applies, those
+      // of on-demand imports (Resolve.findFun)
+      java.util.Map<javax.lang.model.element.ExecutableElement, TypeElement> methods =
+          context.symbols().importedMethods(imported.single(), name);
+      Optional<Overloads.Choice> choice = CalleeResolver.choice(context,
+          new ArrayList<>(methods.keySet()), arguments);
+      if (choice.isEmpty()) {
+        methods = context.symbols().importedMethods(imported.onDemand(), name);
+        choice = CalleeResolver.choice(context, new ArrayList<>(methods.keySet()), arguments);
+      }
+      if (choice.isEmpty()) {
+        List<TypeElement> owners = new ArrayList<>(imported.single());
+        owners.addAll(imported.onDemand());
+        unsupported(invocation, "call to '" + shown + "' is ambiguous between the static imports"
+            + " of " + owners.stream().map(t -> t.getQualifiedName().toString())
+                .collect(Collectors.joining(" and ")));
+        return null;
+      }
+      target = context.symbols().targetOf(methods.get(choice.get().method()));
     }
     if (target instanceof CallTarget.OtherMethod other) {
       Optional<Overloads.Choice> choice = CalleeResolver.choice(context,

@@ -535,9 +535,11 @@ final class LoweringContext {
       ir.add(new Store(local.variable(), value, line));
       return;
     }
-    if (value instanceof Operand.Use use) {
+    boolean fresh = value instanceof Operand.Use use
+        && use.value().origin() == Value.Origin.TEMPORARY && use.value().id() >= statementStart;
+    if (value instanceof Operand.Use use && (fresh || !retyped(local, use.value()))) {
       Value defined = use.value();
-      if (defined.origin() == Value.Origin.TEMPORARY && defined.id() >= statementStart) {
+      if (fresh) {
         defined.nameAsLocal(local.name());
         if (local.referenceType() != null && defined.type() == NumericType.OBJECT) {
           defined.declareAs(local.referenceType(), local.javaType()); // as the user declared it
@@ -552,6 +554,16 @@ final class LoweringContext {
       ir.add(new Instruction(copy, Operation.COPY, List.of(value), line));
       local.hold(copy);
     }
+  }
+
+  /**
+   * Whether an object local takes a value of another declared type ({@code Distribution d = n}
+   * of a {@code Normal n}): it gets a copy of its own type, as calls on it see that type.
+   */
+  private boolean retyped(LocalScopes.Local local, Value value) {
+    return local.referenceType() != null && value.type() == NumericType.OBJECT
+        && (value.referenceType() == null
+            || !types.isSameType(value.referenceType(), local.referenceType()));
   }
 
   /** Whether {@code element} is in this compilation's sources, where the user can annotate it. */

@@ -97,7 +97,7 @@ final class ObjectValues {
       return null;
     }
     TypeElement type = (TypeElement) declared.asElement();
-    ExecutableElement method = CalleeResolver.choose(context, type, name, arguments);
+    ExecutableElement method = CalleeResolver.chooseOn(context, declared, name, arguments);
     if (method == null) {
       context.diagnostics().error(invocation, "call to '" + shown + "': ad4j finds no method '"
           + name + "' of '" + type.getQualifiedName() + "' that takes these arguments (ad4j"
@@ -133,6 +133,10 @@ final class ObjectValues {
             + " which could write into it; pass the elements it needs");
         return null;
       }
+    }
+    if (!new InactiveCalls(context).refuseBoxedDerivative(method, arguments, invocation,
+        shown)) {
+      return null;
     }
     Optional<String> unreachable = reachability(method, type);
     if (unreachable.isPresent()) {

@@ -28,6 +28,8 @@ import javax.lang.model.util.Types;
  */
 final class Overloads {
   private final Types types;
+  /** The type of the object whose methods are chosen among; null for static calls. */
+  private DeclaredType site;
 
   Overloads(Types types) {
     this.types = types;
@@ -41,6 +43,16 @@ final class Overloads {
    * when none applies, or when no one is most specific (javac rejects such a call).
    */
   Optional<Choice> choose(List<ExecutableElement> candidates, List<TypeMirror> arguments) {
+    return choose(candidates, arguments, null);
+  }
+
+  /**
+   * As {@link #choose(List, List)}, for instance methods of an object of type {@code site}
+   * ({@code List<Double>}), whose parameters are seen as its members' ({@code add(Double)}).
+   */
+  Optional<Choice> choose(List<ExecutableElement> candidates, List<TypeMirror> arguments,
+      DeclaredType site) {
+    this.site = site;
     for (Phase phase : Phase.values()) {
       List<ExecutableElement> applicable = new ArrayList<>();
       for (ExecutableElement candidate : candidates) {
@@ -135,8 +147,15 @@ final class Overloads {
     if (maximal.size() == 1) {
       return Optional.of(maximal.get(0));
     }
-    return maximal.stream().filter(m -> !m.getModifiers().contains(Modifier.ABSTRACT))
-        .findFirst().filter(m -> maximal.size() > 1 && allSameSignature(maximal));
+    if (maximal.size() < 2 || !allSameSignature(maximal)) {
+      return Optional.empty(); // ambiguous: javac rejects the call
+    }
+    // methods of one signature (inherited from several interfaces): the one concrete method,
+    // or any when all are abstract; two concrete ones are ambiguous
+    List<ExecutableElement> concrete = maximal.stream()
+        .filter(m -> !m.getModifiers().contains(Modifier.ABSTRACT)).toList();
+    return concrete.size() == 1 ? Optional.of(concrete.get(0))
+        : concrete.isEmpty() ? Optional.of(maximal.get(0)) : Optional.empty();
   }
 
   private boolean allSameSignature(List<ExecutableElement> methods) {
@@ -179,10 +198,16 @@ final class Overloads {
 
   /** Parameter types, erased for a generic method (whose type variables inference fixes). */
   private List<TypeMirror> parameterTypes(ExecutableElement method) {
-    List<TypeMirror> parameters = new ArrayList<>();
     boolean generic = !method.getTypeParameters().isEmpty();
-    method.getParameters().forEach(p ->
-        parameters.add(generic ? types.erasure(p.asType()) : p.asType()));
+    List<? extends TypeMirror> declared;
+    if (site != null && !method.getModifiers().contains(Modifier.STATIC)
+        && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
+      declared = ((ExecutableType) types.asMemberOf(site, method)).getParameterTypes();
+    } else {
+      declared = method.getParameters().stream().map(p -> p.asType()).toList();
+    }
+    List<TypeMirror> parameters = new ArrayList<>();
+    declared.forEach(p -> parameters.add(generic ? types.erasure(p) : p));
     return parameters;
   }
 

@@ -14,11 +14,12 @@ public final class ResolutionLog {
   private ResolutionLog() {}
 
   /**
-   * One resolution: the tree at offset {@code start} of the source file {@code file} means
+   * One resolution: the tree from offset {@code start} to {@code end} of the source file
+   * {@code file} (a call, and the call on its result, start alike) means
    * {@code element}, or the local variable or parameter {@code localName} when
    * {@code element} is null.
    */
-  public record Resolution(String file, long start, Tree.Kind kind, Element element,
+  public record Resolution(String file, long start, long end, Tree.Kind kind, Element element,
       String localName) {}
 
   /** Inherited: the processor lowers on a thread it starts from the compiling thread. */
@@ -39,7 +40,7 @@ public final class ResolutionLog {
     Consumer<Resolution> listener = LISTENER.get();
     if (listener != null && element != null) {
       listener.accept(new Resolution(context.source().file(), context.source().start(tree),
-          tree.getKind(), element, null));
+          context.source().end(tree), tree.getKind(), element, null));
     }
   }
 
@@ -48,7 +49,7 @@ public final class ResolutionLog {
     Consumer<Resolution> listener = LISTENER.get();
     if (listener != null) {
       listener.accept(new Resolution(context.source().file(), context.source().start(tree),
-          tree.getKind(), null, name));
+          context.source().end(tree), tree.getKind(), null, name));
     }
   }
 }

@@ -34,6 +34,11 @@ final class SourceText {
     return positions.getStartPosition(unit, tree);
   }
 
+  /** Where a tree ends: the offset after its last character. */
+  long end(Tree tree) {
+    return positions.getEndPosition(unit, tree);
+  }
+
   /** The source file's URI, as the compiler names it. */
   String file() {
     return unit.getSourceFile().toUri().toString();

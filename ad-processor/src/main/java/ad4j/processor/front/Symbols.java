@@ -43,8 +43,13 @@ final class Symbols {
     /** A method of some other class, the user's own included. */
     record OtherMethod(TypeElement owner) implements CallTarget {}
 
-    /** Two on-demand static imports both supply the name. */
-    record Ambiguous(List<TypeElement> owners) implements CallTarget {}
+    /**
+     * Static imports of several classes supply the name: overload resolution picks the class,
+     * as javac does, among the methods of the single imports, then, when none of them
+     * applies, among those of the on-demand imports.
+     */
+    record Imported(List<TypeElement> single, List<TypeElement> onDemand)
+        implements CallTarget {}
 
     /** Nothing of that name is visible. */
     record Unresolved() implements CallTarget {}
@@ -264,19 +269,38 @@ final class Symbols {
     List<TypeElement> single = staticImportOwners(name, true).stream()
         .filter(owner -> hasMethod(owner, name, true))
         .toList();
-    if (!single.isEmpty()) {
-      return targetFor(single.get(0));
-    }
     List<TypeElement> onDemand = staticImportOwners(name, false).stream()
-        .filter(owner -> hasMethod(owner, name, true))
+        .filter(owner -> hasMethod(owner, name, true) && !single.contains(owner))
         .toList();
-    if (onDemand.size() > 1) {
-      return new CallTarget.Ambiguous(onDemand);
+    if (single.size() + onDemand.size() > 1) {
+      return new CallTarget.Imported(single, onDemand);
     }
-    if (onDemand.size() == 1) {
-      return targetFor(onDemand.get(0));
+    if (single.size() + onDemand.size() == 1) {
+      return targetFor(single.isEmpty() ? onDemand.get(0) : single.get(0));
     }
     return new CallTarget.Unresolved();
+  }
+
+  /**
+   * The static methods named {@code name} of {@code owners} (classes static imports name), each
+   * with the class whose import supplies it.
+   */
+  java.util.Map<ExecutableElement, TypeElement> importedMethods(List<TypeElement> owners,
+      String name) {
+    java.util.Map<ExecutableElement, TypeElement> methods = new java.util.LinkedHashMap<>();
+    for (TypeElement owner : owners) {
+      for (ExecutableElement method : members.methods(owner, name)) {
+        if (method.getModifiers().contains(Modifier.STATIC)) {
+          methods.putIfAbsent(method, owner);
+        }
+      }
+    }
+    return methods;
+  }
+
+  /** The call target of a method of {@code owner}: a Math function, or another method. */
+  CallTarget targetOf(TypeElement owner) {
+    return targetFor(owner);
   }
 
   /** What {@code qualifier.name(...)} calls, when the qualifier is a type. */

@@ -51,8 +51,10 @@ public final class InProcessCompiler {
   public static Compiler javac(String... options) {
     Compiler compiler = System.getProperty("ad4j.crossCheck") == null
         ? Compiler.javac().withProcessors(new DifferentiableProcessor())
-        : Compiler.javac().withProcessors(new DifferentiableProcessor(),
-            new ResolutionCrossCheck.CorpusProcessor());
+        // first: javac initializes a processor when a round first reaches it, and ad4j
+        // claims every annotation it processes
+        : Compiler.javac().withProcessors(new ResolutionCrossCheck.CorpusProcessor(),
+            new DifferentiableProcessor());
     return compiler.withOptions((Object[]) options);
   }
 

@@ -61,11 +61,26 @@ public final class ResolutionCrossCheck {
   private final List<String> mismatches = new ArrayList<>();
   private int compared;
   private int unrecorded;
+  /** The part of a source file's URI that names it in keys. */
+  private final java.util.function.UnaryOperator<String> fileKey;
+
+  /** A check whose two compilations name the source files alike. */
+  public ResolutionCrossCheck() {
+    this(uri -> uri);
+  }
+
+  /**
+   * A check whose compilations name the same source files differently (ECJ's parse and javac's
+   * compilation of a file): {@code fileKey} gives what both names share.
+   */
+  public ResolutionCrossCheck(java.util.function.UnaryOperator<String> fileKey) {
+    this.fileKey = fileKey;
+  }
 
   /** Records ad4j's resolutions; set on the compiling thread with {@link ResolutionLog#listen}. */
   public Consumer<ResolutionLog.Resolution> recorder() {
     return resolution -> ad4jChoices.put(
-        key(resolution.file(), resolution.start(), resolution.kind()),
+        key(resolution.file(), resolution.start(), resolution.end(), resolution.kind()),
         resolution.element() == null ? "local " + resolution.localName()
             : describe(resolution.element()));
   }
@@ -156,7 +171,8 @@ public final class ResolutionCrossCheck {
           return;
         }
         long start = trees.getSourcePositions().getStartPosition(unit, tree);
-        String ad4jChoice = ad4jChoices.get(key(file, start, tree.getKind()));
+        long end = trees.getSourcePositions().getEndPosition(unit, tree);
+        String ad4jChoice = ad4jChoices.get(key(file, start, end, tree.getKind()));
         if (ad4jChoice == null) {
           unrecorded++;
           return;
@@ -173,8 +189,8 @@ public final class ResolutionCrossCheck {
     }.scan(classPath, false);
   }
 
-  private static String key(String file, long start, Tree.Kind kind) {
-    return file + "@" + start + ":" + kind;
+  private String key(String file, long start, long end, Tree.Kind kind) {
+    return fileKey.apply(file) + "@" + start + "-" + end + ":" + kind;
   }
 
   /** An element as the comparison names it: locals by name, members by owner and signature. */
