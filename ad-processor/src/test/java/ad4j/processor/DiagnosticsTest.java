@@ -101,11 +101,23 @@ class DiagnosticsTest {
             "@Differentiable static double f(double x) { return r‸(x) ? x : -x; }",
             "call to 'r(...)': 'F.r' is not static, and a @Differentiable method is static: it"
                 + " has no object to call it on"),
-        error("inactive call returning a type variable",
-            "@Differentiable static double f(double x) { return t‸(x) == null ? x : -x; }",
-            "call to 't(...)' returns 'T': ad4j runs calls that carry no derivative as written"
-                + " when they return a primitive value, an object or nothing, and does not support"
-                + " values of type 'T'"),
+        error("number carried into an object",
+            "@Differentiable static double f(double x) { return Double.valueOf‸(x).doubleValue(); }",
+            "call to 'Double.valueOf(...)' is not differentiable: 'x' carries a derivative into"
+                + " 'Double.valueOf(x)', an object, and objects carry no derivatives; pass the"
+                + " numbers themselves to a @Differentiable method"),
+        error("number boxed into a collection",
+            "@Differentiable static double f(double x) { java.util.List<Double> l ="
+                + " new java.util.ArrayList<Double>(); l.add‸(x); return x + l.size(); }",
+            "call to 'l.add(...)' is not differentiable: 'x' carries a derivative into a"
+                + " parameter of type 'E', which boxes it into an object, and objects carry no"
+                + " derivatives; pass a value that carries no derivative, or call a"
+                + " @Differentiable method"),
+        error("inactive call returning a short",
+            "@Differentiable static double f(double x) { return t‸(x) == 0 ? x : -x; }",
+            "call to 't(...)' returns 'short': ad4j runs calls that carry no derivative as"
+                + " written when they return a primitive value, an object or nothing, and does not"
+                + " support values of type 'short'"),
         error("Math.ulp(active)", "@Differentiable static double f(double x) { return Math.ulp‸(x); }",
             "call to 'Math.ulp(...)' is not differentiable: ad4j has no derivative rule for"
                 + " Math.ulp; differentiable functions are abs, acos"),
@@ -239,7 +251,7 @@ class DiagnosticsTest {
             + " static double g(double x) { return x; }"
             + " private static boolean q(double x) { return x > 0; }"
             + " boolean r(double x) { return x > 0; } static String o(double x) { return null; }"
-            + " static <T> T t(double x) { return null; }"
+            + " static short t(double x) { return 0; }"
             + " @Differentiable private static double h(double x) { return x; }"
             + " @Differentiable static double k(double x) { return x * x; }",
         "  " + method,

@@ -80,6 +80,41 @@ class EcjTest {
   }
 
   @Test
+  void callsStaticMethodsInheritedFromASuperclassUnderEcj() throws IOException {
+    Ecj ecj = compile("com.example.Derived", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "class Shapes {",
+        "  static final double EPS = 1e-3;",
+        "  static double twice(double t) { return 2 * t; }",
+        "  @Differentiable static double square(double t) { return t * t; }",
+        "}",
+        "",
+        "final class Derived extends Shapes {",
+        "  static final double EPS = 0.5;",
+        "  static double twice(double t) { return 3 * t; }",
+        "",
+        "  @Differentiable",
+        "  static double loss(double x) {",
+        "    return twice(1.5) * square(x) + EPS * x + Shapes.twice(0.25) + Shapes.EPS;",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertThat(ecj.succeeded).isTrue();
+    try (URLClassLoader loader = ecj.loader()) {
+      CompiledFunction loss = CompiledFunction.load(loader, "com.example.Derived",
+          "com.example.DerivedGrad", "loss", 1);
+      DerivativeChecks.checkAt(loss, 0.7);
+      DerivativeChecks.checkAt(loss, -1.3);
+      // Derived's own twice and EPS hide Shapes': 4.5 x^2 + 0.5 x + 0.001
+      assertThat(loss.gradient(0.7)[0]).isWithin(1e-12).of(9 * 0.7 + 0.5);
+    }
+  }
+
+  @Test
   void usesDerivativeOfRulesUnderEcj() throws IOException {
     Ecj ecj = compile("com.example.Rules", String.join("\n",
         "package com.example;",

@@ -15,7 +15,6 @@ import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
 
 /**
  * Resolves a call of a user method: it must be another {@code @Differentiable} method, whose
@@ -119,7 +118,7 @@ final class CalleeResolver {
     // are generated in the class that declares it. A private one of this class is computed
     // there too: its generated class holds a copy of it.
     Optional<String> unreachable = privateHere ? Optional.empty()
-        : context.reachability().ofMember(method);
+        : context.memberReachability(method, owner);
     if (unreachable.isPresent()) {
       diagnostics().error(call, "call to '" + shown + "': generated code cannot call it: "
           + unreachable.get());
@@ -151,7 +150,8 @@ final class CalleeResolver {
       return Optional.empty();
     }
     String gradClass = gradClassReference(declaring);
-    String userClass = privateHere ? gradClass : context.referenceTo(declaring);
+    String userClass = privateHere ? gradClass
+        : context.referenceTo(context.qualifyingType(method, owner));
     return Optional.of(new Callee(userClass, gradClass, name,
         parameterTypes(method).orElseThrow(), active, returnsArray));
   }
@@ -204,72 +204,45 @@ final class CalleeResolver {
         rule.getReturnType().getKind() != TypeKind.DOUBLE));
   }
 
-  private static List<ExecutableElement> candidates(LoweringContext context, TypeElement owner,
+  /** The member methods of {@code owner} named {@code name}, inherited ones included. */
+  static List<ExecutableElement> candidates(LoweringContext context, TypeElement owner,
       String name) {
-    return ElementFilter.methodsIn(context.elements().getAllMembers(owner)).stream()
-        .filter(m -> m.getSimpleName().contentEquals(name))
-        .toList();
+    return context.symbols().members().methods(owner, name);
   }
 
   /**
-   * The method {@code owner.name(arguments)} calls, chosen as Java chooses among overloads with
-   * primitive parameters; null when none applies.
+   * The method {@code owner.name(arguments)} calls, chosen as javac chooses among its member
+   * methods of that name (JLS 15.12.2); null when none applies.
    */
   static ExecutableElement choose(LoweringContext context, TypeElement owner, String name,
       List<Operand> arguments) {
-    List<ExecutableElement> applicable = new ArrayList<>();
-    for (ExecutableElement candidate : candidates(context, owner, name)) {
-      if (isApplicable(context, candidate, arguments)) {
-        applicable.add(candidate);
-      }
-    }
-    return arguments.stream().anyMatch(a -> a.type().isReference())
-        ? mostSpecificByType(context, applicable) : mostSpecific(applicable);
+    return choice(context, candidates(context, owner, name), arguments)
+        .map(Overloads.Choice::method).orElse(null);
   }
 
   /**
-   * Whether {@code arguments} convert to the parameters of {@code candidate} without boxing or
-   * varargs (JLS 15.12.2.2): primitives by widening, strings and objects when their Java type
-   * is assignable to the parameter's.
+   * The method {@code receiver.name(arguments)} calls, for a receiver of type {@code site}
+   * ({@code List<Double>}: {@code add(Double)}); null when none applies.
    */
-  static boolean isApplicable(LoweringContext context, ExecutableElement candidate,
-      List<Operand> arguments) {
-    Optional<List<NumericType>> parameters = parameterTypes(candidate);
-    if (parameters.isEmpty() || parameters.get().size() != arguments.size()) {
-      return false;
+  static ExecutableElement chooseOn(LoweringContext context,
+      javax.lang.model.type.DeclaredType site, String name, List<Operand> arguments) {
+    Optional<List<TypeMirror>> types = context.javaTypesOf(arguments);
+    if (types.isEmpty()) {
+      return null;
     }
-    for (int i = 0; i < arguments.size(); i++) {
-      Operand argument = arguments.get(i);
-      NumericType parameter = parameters.get().get(i);
-      if (argument.type().isReference() || parameter.isReference()) {
-        Optional<javax.lang.model.type.TypeMirror> type = context.referenceTypeOf(argument);
-        if (!argument.type().isReference() || type.isEmpty() || !context.types().isAssignable(
-            type.get(), candidate.getParameters().get(i).asType())) {
-          return false;
-        }
-      } else if (!argument.type().widensTo(parameter)) {
-        return false;
-      }
-    }
-    return true;
+    TypeElement owner = (TypeElement) site.asElement();
+    return context.overloads().choose(candidates(context, owner, name), types.get(), site)
+        .map(Overloads.Choice::method).orElse(null);
   }
 
-  /** The most specific of methods applicable to arguments some of which are objects. */
-  private static ExecutableElement mostSpecificByType(LoweringContext context,
-      List<ExecutableElement> applicable) {
-    for (ExecutableElement candidate : applicable) {
-      boolean best = true;
-      for (ExecutableElement other : applicable) {
-        for (int i = 0; i < candidate.getParameters().size(); i++) {
-          best &= context.types().isSubtype(candidate.getParameters().get(i).asType(),
-              other.getParameters().get(i).asType());
-        }
-      }
-      if (best) {
-        return candidate;
-      }
+  /** The method or constructor of {@code candidates} that a call with {@code arguments} means. */
+  static Optional<Overloads.Choice> choice(LoweringContext context,
+      List<ExecutableElement> candidates, List<Operand> arguments) {
+    Optional<List<TypeMirror>> types = context.javaTypesOf(arguments);
+    if (types.isEmpty()) {
+      return Optional.empty();
     }
-    return null;
+    return context.overloads().choose(candidates, types.get());
   }
 
   /**
@@ -328,20 +301,6 @@ final class CalleeResolver {
     return Optional.of(types);
   }
 
-  private static ExecutableElement mostSpecific(List<ExecutableElement> applicable) {
-    for (ExecutableElement candidate : applicable) {
-      List<NumericType> mine = parameterTypes(candidate).orElseThrow();
-      boolean best = true;
-      for (ExecutableElement other : applicable) {
-        best &= widens(mine, parameterTypes(other).orElseThrow());
-      }
-      if (best) {
-        return candidate;
-      }
-    }
-    return null;
-  }
-
   /**
    * The IR type of a parameter of a callee: a primitive ad4j computes with ({@code float}
    * included), {@code double[]}, {@code double[][]}, {@code int[]}, {@code String} or an object.
@@ -351,7 +310,7 @@ final class CalleeResolver {
       return Optional.of(NumericType.STRING);
     }
     if (type.getKind() == TypeKind.DECLARED) {
-      return Optional.of(NumericType.OBJECT); // an object: its own type decides (isApplicable)
+      return Optional.of(NumericType.OBJECT); // an object: its own type decides (Overloads)
     }
     if (type instanceof ArrayType array) {
       TypeMirror component = array.getComponentType();
@@ -369,18 +328,6 @@ final class CalleeResolver {
       return Optional.of(NumericType.FLOAT); // Float.isNaN(f), a helper's float parameter
     }
     return LoweringContext.variableType(type.getKind());
-  }
-
-  static boolean widens(List<NumericType> from, List<NumericType> to) {
-    if (from.size() != to.size()) {
-      return false;
-    }
-    for (int i = 0; i < from.size(); i++) {
-      if (!from.get(i).widensTo(to.get(i))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private Diagnostics diagnostics() {

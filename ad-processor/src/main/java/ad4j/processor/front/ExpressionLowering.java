@@ -65,11 +65,8 @@ final class ExpressionLowering {
   /** The call being lowered as a statement, whose value nothing reads; null otherwise. */
   private MethodInvocationTree discarded;
   private SwitchLowering switches;
-  /**
-   * The constants whose Java type is {@code char} (their type here is {@code int}, as in
-   * arithmetic): a cast {@code (int) 'z'} of one must stay, or a message would print "z".
-   */
-  private final Set<Operand> charConstants = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** The constants whose Java type is {@code char}: {@link LoweringContext#charConstants}. */
+  private final Set<Operand> charConstants;
 
   ExpressionLowering(LoweringContext context) {
     this.context = context;
@@ -79,6 +76,7 @@ final class ExpressionLowering {
     this.ruledCalls = new RuledCalls(context, callees);
     this.inactiveCalls = new InactiveCalls(context);
     this.objects = new ObjectValues(context);
+    this.charConstants = context.charConstants();
   }
 
   /** Where switch expressions are lowered: with the statements of their cases. */
@@ -458,11 +456,15 @@ final class ExpressionLowering {
     String name = identifier.getName().toString();
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local != null) {
+      ResolutionLog.local(context, identifier, name);
       return context.read(local, identifier);
     }
-    Optional<VariableElement> field = context.symbols().resolveField(name);
+    Optional<TypeElement> qualifier = context.symbols().fieldQualifier(name);
+    Optional<VariableElement> field =
+        qualifier.flatMap(type -> context.symbols().fieldOf(type, name));
     if (field.isPresent()) {
-      return fieldValue(field.get(), identifier);
+      ResolutionLog.resolved(context, identifier, field.get());
+      return fieldValue(field.get(), qualifier.get(), identifier);
     }
     diagnostics.unresolved(identifier, "cannot find variable '" + name + "'");
     return null;
@@ -747,7 +749,9 @@ final class ExpressionLowering {
       if (owner.isPresent()) {
         Optional<VariableElement> field = context.symbols().fieldOf(owner.get(), member);
         if (field.isPresent()) {
-          return fieldValue(field.get(), select);
+          ResolutionLog.resolved(context, select.getExpression(), owner.get());
+          ResolutionLog.resolved(context, select, field.get());
+          return fieldValue(field.get(), owner.get(), select);
         }
         unsupported(select, "cannot find field '" + member + "' in "
             + owner.get().getQualifiedName());
@@ -826,7 +830,7 @@ final class ExpressionLowering {
    * A {@code static final} array field, a table of coefficients: read by its name, its
    * elements carry no derivative.
    */
-  private Operand tableValue(VariableElement field, Tree use) {
+  private Operand tableValue(VariableElement field, TypeElement qualifier, Tree use) {
     String name = field.getSimpleName().toString();
     Optional<NumericType> type = arrayTypeOf(field.asType());
     if (!field.getModifiers().contains(Modifier.FINAL)) {
@@ -835,10 +839,10 @@ final class ExpressionLowering {
       return null;
     }
     if (type.isEmpty()) {
-      return referenceField(field, use); // long[], String[], int[][]: read as written
+      return referenceField(field, qualifier, use); // long[], String[], int[][]: as written
     }
-    TypeElement owner = (TypeElement) field.getEnclosingElement();
-    Optional<String> unreachable = context.reachability().ofMember(field);
+    TypeElement owner = context.qualifyingType(field, qualifier);
+    Optional<String> unreachable = context.memberReachability(field, qualifier);
     if (unreachable.isPresent()) {
       unsupported(use, "table '" + name + "' cannot be read by generated code: "
           + unreachable.get());
@@ -853,20 +857,20 @@ final class ExpressionLowering {
    * another type): a {@code final} one is a constant that generated code reads by its name;
    * another is read once, where the user's method reads it.
    */
-  private Operand referenceField(VariableElement field, Tree use) {
+  private Operand referenceField(VariableElement field, TypeElement qualifier, Tree use) {
     String name = field.getSimpleName().toString();
     if (field.getConstantValue() instanceof String text) {
       // a compile-time constant: its literal, as javac inlines it
       return new Operand.Constant(Expr.atom(context.elements().getConstantExpression(text)),
           NumericType.STRING, OptionalDouble.empty());
     }
-    Optional<String> unreachable = context.reachability().ofMember(field);
+    Optional<String> unreachable = context.memberReachability(field, qualifier);
     if (unreachable.isPresent()) {
       unsupported(use, "field '" + name + "' carries no derivative and would be read as"
           + " written, but generated code cannot read it: " + unreachable.get());
       return null;
     }
-    TypeElement owner = (TypeElement) field.getEnclosingElement();
+    TypeElement owner = context.qualifyingType(field, qualifier);
     if (context.javaText(field.asType()).isEmpty()) {
       unsupported(use, "field '" + name + "' has type '" + field.asType() + "', which"
           + " generated code cannot name: " + context.typeProblem(field.asType()));
@@ -917,7 +921,7 @@ final class ExpressionLowering {
   }
 
   /** A static final field: inlined when a compile-time constant, else read by its name. */
-  private Operand fieldValue(VariableElement field, Tree use) {
+  private Operand fieldValue(VariableElement field, TypeElement qualifier, Tree use) {
     String name = field.getSimpleName().toString();
     if (!field.getModifiers().contains(Modifier.STATIC)) {
       unsupported(use, "instance field '" + name + "' cannot be read: a differentiable method is"
@@ -926,11 +930,11 @@ final class ExpressionLowering {
     }
     TypeKind kind = field.asType().getKind();
     if (kind == TypeKind.ARRAY) {
-      return tableValue(field, use);
+      return tableValue(field, qualifier, use);
     }
     Optional<NumericType> type = ConstantText.valueType(kind);
     if (type.isEmpty() && kind == TypeKind.DECLARED) {
-      return referenceField(field, use); // an enum constant, an object, a string
+      return referenceField(field, qualifier, use); // an enum constant, an object, a string
     }
     if (type.isEmpty()) {
       unsupported(use, "field '" + name + "' has type '" + field.asType()
@@ -958,7 +962,7 @@ final class ExpressionLowering {
           ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(constant));
       return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(text, type.get(), known));
     }
-    Optional<String> unreachable = context.reachability().ofMember(field);
+    Optional<String> unreachable = context.memberReachability(field, qualifier);
     Optional<Expr> initializer = unreachable.isPresent()
         ? new PureInitializers(context).textOf(field, type.get()) : Optional.empty();
     if (initializer.isPresent()) {
@@ -971,7 +975,8 @@ final class ExpressionLowering {
       return null;
     }
     return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
-        Expr.atom(context.referenceTo(owner) + "." + name), type.get(), OptionalDouble.empty()));
+        Expr.atom(context.referenceTo(context.qualifyingType(field, qualifier)) + "." + name),
+        type.get(), OptionalDouble.empty()));
   }
 
   private Operand binary(BinaryTree binary) {
@@ -1277,7 +1282,7 @@ final class ExpressionLowering {
       List<Operand> arguments = lowerAll(invocation);
       return arguments == null ? null : inactiveCalls.lowerOnField(
           inactiveCalls.receiverField(member.getExpression()).get(),
-          member.getIdentifier().toString(), arguments, callees, invocation, shown,
+          member.getIdentifier().toString(), arguments, invocation, shown,
           invocation == discarded);
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
         && receiverVariable(member.getExpression()).isPresent()) {
@@ -1320,13 +1325,6 @@ final class ExpressionLowering {
       lowerArguments(invocation);
       return null;
     }
-    if (target instanceof CallTarget.Ambiguous ambiguous) {
-      unsupported(invocation, "call to '" + shown + "' is ambiguous between the static imports of "
-          + ambiguous.owners().stream().map(t -> t.getQualifiedName().toString())
-              .collect(Collectors.joining(" and ")));
-      lowerArguments(invocation);
-      return null;
-    }
     if (target instanceof CallTarget.Unresolved) {
       if (select instanceof MemberSelectTree member) {
         diagnostics.unresolved(invocation, "cannot find class '"
@@ -1353,7 +1351,35 @@ final class ExpressionLowering {
     if (failed) {
       return null;
     }
+    if (target instanceof CallTarget.Imported imported) {
+      // the class of the imported method that overload resolution picks among all of them
+      // javac's order: the methods of single imports, then, when none of them applies, those
+      // of on-demand imports (Resolve.findFun)
+      java.util.Map<javax.lang.model.element.ExecutableElement, TypeElement> methods =
+          context.symbols().importedMethods(imported.single(), name);
+      Optional<Overloads.Choice> choice = CalleeResolver.choice(context,
+          new ArrayList<>(methods.keySet()), arguments);
+      if (choice.isEmpty()) {
+        methods = context.symbols().importedMethods(imported.onDemand(), name);
+        choice = CalleeResolver.choice(context, new ArrayList<>(methods.keySet()), arguments);
+      }
+      if (choice.isEmpty()) {
+        List<TypeElement> owners = new ArrayList<>(imported.single());
+        owners.addAll(imported.onDemand());
+        unsupported(invocation, "call to '" + shown + "' is ambiguous between the static imports"
+            + " of " + owners.stream().map(t -> t.getQualifiedName().toString())
+                .collect(Collectors.joining(" and ")));
+        return null;
+      }
+      target = context.symbols().targetOf(methods.get(choice.get().method()));
+    }
     if (target instanceof CallTarget.OtherMethod other) {
+      Optional<Overloads.Choice> choice = CalleeResolver.choice(context,
+          CalleeResolver.candidates(context, other.owner(), name), arguments);
+      if (select instanceof MemberSelectTree member) {
+        ResolutionLog.resolved(context, member.getExpression(), other.owner());
+      }
+      choice.ifPresent(c -> ResolutionLog.resolved(context, invocation, c.method()));
       Optional<RuledCalls.Lowered> ruled =
           ruledCalls.lower(other.owner(), name, arguments, invocation, shown);
       if (ruled.isPresent()) {
@@ -1362,10 +1388,17 @@ final class ExpressionLowering {
       // not ruled: a method that is not @Differentiable runs as written, if it carries no
       // derivative (else InactiveCalls reports the chain)
       Optional<javax.lang.model.element.ExecutableElement> method =
-          callees.select(other.owner(), name, arguments);
+          choice.map(Overloads.Choice::method);
       if (method.isPresent() && !CalleeResolver.isDifferentiable(method.get())) {
-        return inactiveCalls.lower(method.get(), arguments, invocation, shown,
+        return inactiveCalls.lower(method.get(), other.owner(), arguments, invocation, shown,
             invocation == discarded);
+      }
+      if (choice.isPresent() && choice.get().variableArity()) {
+        // f(a, b, c) of a @Differentiable f(double... xs): the array Java makes for the call
+        arguments = variableArityArguments(choice.get().method(), arguments, invocation);
+        if (arguments == null) {
+          return null;
+        }
       }
       Optional<Callee> callee = callees.resolve(other.owner(), name, arguments, invocation,
           shown);
@@ -1381,6 +1414,39 @@ final class ExpressionLowering {
     }
     return mathCall(((CallTarget.MathFunction) target).owner(), name, arguments, invocation,
         shown);
+  }
+
+  /**
+   * The arguments of a variable arity call of a {@code @Differentiable} method: those before
+   * its last parameter, then a new array of the rest, made after all are evaluated, as Java
+   * makes it (JLS 15.12.4.2); null after an error.
+   */
+  private List<Operand> variableArityArguments(
+      javax.lang.model.element.ExecutableElement method, List<Operand> arguments,
+      MethodInvocationTree invocation) {
+    int fixed = method.getParameters().size() - 1;
+    javax.lang.model.type.TypeMirror last = method.getParameters().get(fixed).asType();
+    Optional<NumericType> type = context.irType(last);
+    if (type.isEmpty() || (type.get() != NumericType.DOUBLE_ARRAY
+        && type.get() != NumericType.INT_ARRAY)) {
+      unsupported(invocation, "call to '" + context.source().of(invocation.getMethodSelect())
+          + "(...)' passes its variable arity parameter of type '" + last + "' element by"
+          + " element, which ad4j supports for 'double...' and 'int...' only; pass an array");
+      return null;
+    }
+    NumericType element = type.get().elementType();
+    List<Operand> packed = new ArrayList<>(arguments.subList(0, fixed));
+    Operand array = context.emit(Operation.newArray(element),
+        List.of(Operand.Constant.of(arguments.size() - fixed)), type.get(),
+        element == NumericType.DOUBLE);
+    for (int k = fixed; k < arguments.size(); k++) {
+      if (new ArrayTarget(array, Operand.Constant.of(k - fixed), null)
+          .store(arguments.get(k), invocation.getArguments().get(k)) == null) {
+        return null;
+      }
+    }
+    packed.add(array);
+    return packed;
   }
 
   /** {@code receiver.name(arguments)} on an object or a string, run as written. */
@@ -1529,9 +1595,16 @@ final class ExpressionLowering {
   private Operand mathCall(MathOwner owner, String name, List<Operand> arguments,
       MethodInvocationTree invocation, String shown) {
     List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
-    Optional<NumericType> resultType = argumentTypes.contains(NumericType.BOOLEAN)
+    // Math's functions take primitives only: ad4j passes them no boxes to unbox
+    Optional<javax.lang.model.element.ExecutableElement> chosen =
+        argumentTypes.contains(NumericType.BOOLEAN)
+            || argumentTypes.stream().anyMatch(NumericType::isReference)
         ? Optional.empty()
-        : MathSignatures.resultType(context.symbols().mathMethods(owner, name), argumentTypes);
+        : CalleeResolver.choice(context, context.symbols().mathMethods(owner, name), arguments)
+            .map(Overloads.Choice::method);
+    chosen.ifPresent(method -> ResolutionLog.resolved(context, invocation, method));
+    Optional<NumericType> resultType =
+        chosen.flatMap(method -> ConstantText.numericType(method.getReturnType().getKind()));
     if (resultType.isEmpty()) {
       unsupported(invocation, "no " + owner.simpleName() + "." + name + " takes ("
           + argumentTypes.stream().map(NumericType::keyword).collect(Collectors.joining(", "))

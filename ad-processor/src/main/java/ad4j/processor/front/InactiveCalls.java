@@ -33,13 +33,14 @@ final class InactiveCalls {
   }
 
   /**
-   * Lowers {@code method(arguments)}, the call {@code invocation} of a method that is not
-   * {@code @Differentiable}; null after an error. A {@code discarded} call is a statement of
-   * its own: its result reaches nothing, so it carries no derivative.
+   * Lowers {@code method(arguments)}, the call {@code invocation} of a static method that is
+   * not {@code @Differentiable}, a member of {@code qualifier} (the class the call names, or
+   * the enclosing class that has it); null after an error. A {@code discarded} call is a
+   * statement of its own: its result reaches nothing, so it carries no derivative.
    */
-  Operand lower(ExecutableElement method, List<Operand> arguments,
+  Operand lower(ExecutableElement method, TypeElement qualifier, List<Operand> arguments,
       MethodInvocationTree invocation, String shown, boolean discarded) {
-    return lower(method, null, arguments, invocation, shown, discarded);
+    return lower(method, qualifier, null, arguments, invocation, shown, discarded);
   }
 
   /**
@@ -67,7 +68,7 @@ final class InactiveCalls {
    * carries no derivative unless an argument carries one into a floating-point result.
    */
   Operand lowerOnField(VariableElement field, String name, List<Operand> arguments,
-      CalleeResolver callees, MethodInvocationTree invocation, String shown,
+      MethodInvocationTree invocation, String shown,
       boolean discarded) {
     if (!field.getModifiers().contains(Modifier.STATIC)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '"
@@ -82,7 +83,9 @@ final class InactiveCalls {
           + " ad4j can call");
       return null;
     }
-    Optional<ExecutableElement> method = callees.select(type, name, arguments);
+    Optional<ExecutableElement> method = Optional.ofNullable(CalleeResolver.chooseOn(context,
+        (javax.lang.model.type.DeclaredType) field.asType(), name, arguments));
+    method.ifPresent(m -> ResolutionLog.resolved(context, invocation, m));
     if (method.isEmpty()) {
       context.diagnostics().error(invocation, "call to '" + shown + "': ad4j finds no method '"
           + name + "' of '" + type.getQualifiedName() + "' that takes these arguments (ad4j"
@@ -98,11 +101,12 @@ final class InactiveCalls {
     }
     TypeElement owner = (TypeElement) field.getEnclosingElement();
     String receiver = context.referenceTo(owner) + "." + field.getSimpleName();
-    return lower(method.get(), receiver, arguments, invocation, shown, discarded);
+    return lower(method.get(), null, receiver, arguments, invocation, shown, discarded);
   }
 
-  private Operand lower(ExecutableElement method, String receiver, List<Operand> arguments,
-      MethodInvocationTree invocation, String shown, boolean discarded) {
+  private Operand lower(ExecutableElement method, TypeElement qualifier, String receiver,
+      List<Operand> arguments, MethodInvocationTree invocation, String shown,
+      boolean discarded) {
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
     Optional<NumericType> type = resultType(method.getReturnType().getKind());
@@ -125,13 +129,29 @@ final class InactiveCalls {
         return null;
       }
     }
+    if (!refuseBoxedDerivative(method, arguments, invocation, shown)) {
+      return null;
+    }
+    boolean objectResult = method.getReturnType().getKind() == TypeKind.DECLARED
+        || method.getReturnType().getKind() == TypeKind.TYPEVAR;
+    if (objectResult && active >= 0 && !discarded && !isString(method.getReturnType())) {
+      // the object could hold the value, and what is read back from it carries nothing
+      context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
+          + context.source().of(invocation.getArguments().get(active)) + "' carries a"
+          + " derivative into '" + context.source().of(invocation) + "', an object, and objects"
+          + " carry no derivatives; pass the numbers themselves to a @Differentiable method");
+      return null;
+    }
     if (receiver == null && !method.getModifiers().contains(Modifier.STATIC)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '" + qualified
           + "' is not static, and a @Differentiable method is static: it has no object to call"
           + " it on");
       return null;
     }
-    javax.lang.model.type.TypeMirror returned = method.getReturnType();
+    // a generic method's result as the arguments make it: List.of(1, 2) is a List<Integer>
+    javax.lang.model.type.TypeMirror returned = context.overloads().resultType(method,
+        (javax.lang.model.type.ExecutableType) method.asType(),
+        context.javaTypesOf(arguments).orElseThrow());
     boolean reference = returned.getKind() == TypeKind.DECLARED
         || (returned.getKind() == TypeKind.ARRAY
             && context.irType(returned).map(NumericType::isReference).orElse(false));
@@ -142,14 +162,16 @@ final class InactiveCalls {
           + " values of type '" + method.getReturnType() + "'");
       return null;
     }
-    Optional<String> unreachable = context.reachability().ofMember(method);
+    Optional<String> unreachable = receiver != null ? context.reachability().ofMember(method)
+        : context.memberReachability(method, qualifier);
     if (unreachable.isPresent()) {
       context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
           + " and would run as written, but generated code cannot call it: "
           + unreachable.get());
       return null;
     }
-    String name = (receiver != null ? receiver : context.referenceTo(declaring)) + "."
+    String name = (receiver != null ? receiver
+        : context.referenceTo(context.qualifyingType(method, qualifier))) + "."
         + method.getSimpleName();
     boolean argumentsOnly = receiver == null && (LaunderedDependence.onlyReads(method)
         || LaunderedDependence.readsArgumentsOnly(declaring)
@@ -195,14 +217,58 @@ final class InactiveCalls {
    * out of reach. The arguments are evaluated as written, like those of a call run as written.
    */
   Optional<String> constructionProblem(TypeElement type, List<Operand> arguments) {
-    for (ExecutableElement constructor
-        : javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements())) {
-      if (CalleeResolver.isApplicable(context, constructor, arguments)) {
-        return context.reachability().ofMember(constructor);
-      }
+    Optional<Overloads.Choice> constructor = CalleeResolver.choice(context,
+        javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements()),
+        arguments);
+    if (constructor.isPresent()) {
+      return context.reachability().ofMember(constructor.get().method());
     }
     return Optional.of("ad4j finds no constructor of '" + type.getSimpleName() + "' that takes"
         + " these arguments (ad4j passes numbers, booleans, strings and objects)");
+  }
+
+  /**
+   * Reports, and returns false, when an argument that carries a derivative is boxed into a
+   * parameter of a reference type ({@code list.add(x)}, {@code Objects.hash(x)}): the object it
+   * becomes could keep the value, and what is read back from it would carry no derivative.
+   * Only the elements of a variable arity {@code Object...} of a call that returns nothing or a
+   * string are formatting arguments, and may be boxed ({@code String.format("%f", x)}, a
+   * logger's {@code log(String, Object...)}).
+   */
+  boolean refuseBoxedDerivative(ExecutableElement method, List<Operand> arguments,
+      MethodInvocationTree invocation, String shown) {
+    int k = method.getParameters().size();
+    boolean expanded = method.isVarArgs() && (arguments.size() != k
+        || !arguments.get(k - 1).type().isReference() && !arguments.get(k - 1).type().isArray());
+    TypeKind result = method.getReturnType().getKind();
+    boolean formats = result == TypeKind.VOID || isString(method.getReturnType());
+    for (int i = 0; i < arguments.size(); i++) {
+      Operand argument = arguments.get(i);
+      if (!argument.isActive()) {
+        continue;
+      }
+      javax.lang.model.type.TypeMirror parameter = expanded && i >= k - 1
+          ? ((javax.lang.model.type.ArrayType) method.getParameters().get(k - 1).asType())
+              .getComponentType()
+          : method.getParameters().get(i).asType();
+      if (parameter.getKind().isPrimitive()) {
+        continue;
+      }
+      if (expanded && i >= k - 1 && formats) {
+        continue;
+      }
+      context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
+          + context.source().of(invocation.getArguments().get(i)) + "' carries a derivative"
+          + " into a parameter of type '" + parameter + "', which boxes it into an object, and"
+          + " objects carry no derivatives; pass a value that carries no derivative, or call a"
+          + " @Differentiable method");
+      return false;
+    }
+    return true;
+  }
+
+  private boolean isString(javax.lang.model.type.TypeMirror type) {
+    return type.getKind() == TypeKind.DECLARED && context.isString(type);
   }
 
   private static boolean carriesDerivative(NumericType type) {

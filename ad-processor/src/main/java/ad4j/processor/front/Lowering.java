@@ -119,7 +119,18 @@ public final class Lowering {
   private Lowering(LoweringContext context) {
     this.context = context;
     this.expressions = new ExpressionLowering(context);
-    this.switches = new SwitchLowering(context, expressions, this::lowerStatements);
+    this.switches = new SwitchLowering(context, expressions,
+        new SwitchLowering.StatementLowerer() {
+          @Override
+          public boolean lower(List<? extends StatementTree> statements) {
+            return lowerStatements(statements);
+          }
+
+          @Override
+          public void declareInLaterCase(VariableTree declaration) {
+            Lowering.this.declareInLaterCase(declaration);
+          }
+        });
     expressions.useSwitches(switches);
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
@@ -358,13 +369,26 @@ public final class Lowering {
   }
 
   private void lowerDeclaration(VariableTree declaration) {
+    lowerDeclaration(declaration, true);
+  }
+
+  /**
+   * Declares again, with no value, a local that an earlier group of statements of an old-style
+   * switch declared: its scope is the rest of the switch block (JLS 6.3), so a later case may
+   * assign and read it. Only a local of an explicit type that was declared without error.
+   */
+  void declareInLaterCase(VariableTree declaration) {
+    lowerDeclaration(declaration, false);
+  }
+
+  private void lowerDeclaration(VariableTree declaration, boolean withInitializer) {
     String name = declaration.getName().toString();
     Tree type = declaration.getType();
     boolean inferred = type == null
         || (type instanceof IdentifierTree identifier && identifier.getName().contentEquals("var"));
     Optional<NumericType> declared = inferred ? Optional.empty() : LoweringContext.typeOf(type);
     if (!inferred && declared.isEmpty() && !(type instanceof PrimitiveTypeTree)) {
-      lowerObjectDeclaration(declaration, name, type);
+      lowerObjectDeclaration(declaration, name, type, withInitializer);
       return;
     }
     if (!inferred && declared.isEmpty()) {
@@ -373,7 +397,7 @@ public final class Lowering {
       context.scopes().declareBroken(name);
       return;
     }
-    ExpressionTree initializer = declaration.getInitializer();
+    ExpressionTree initializer = withInitializer ? declaration.getInitializer() : null;
     Operand value;
     if (initializer instanceof NewArrayTree array && array.getType() == null && !inferred
         && declared.get().isArray()) {
@@ -437,7 +461,8 @@ public final class Lowering {
    * a {@code String}, another array. It carries no derivative: its initializer runs as written,
    * and so does the code that uses it.
    */
-  private void lowerObjectDeclaration(VariableTree declaration, String name, Tree type) {
+  private void lowerObjectDeclaration(VariableTree declaration, String name, Tree type,
+      boolean withInitializer) {
     Optional<TypeMirror> mirror = context.typeMirrorOf(type);
     if (mirror.isEmpty()) {
       diagnostics.unresolved(type, "cannot find the type '" + type + "' of local variable '"
@@ -455,7 +480,7 @@ public final class Lowering {
       lowerInitializerAfterError(declaration);
       return;
     }
-    ExpressionTree initializer = declaration.getInitializer();
+    ExpressionTree initializer = withInitializer ? declaration.getInitializer() : null;
     Operand value = initializer == null ? null : expressions.lower(initializer);
     if (initializer != null && (value == null
         || !expressions.assignableReference(value, mirror.get(), initializer))) {

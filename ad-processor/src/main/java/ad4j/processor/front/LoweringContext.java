@@ -82,7 +82,7 @@ final class LoweringContext {
     this.elements = elements;
     this.types = types;
     this.trees = trees;
-    this.symbols = new Symbols(elements, enclosingType, unit);
+    this.symbols = new Symbols(elements, types, enclosingType, unit);
     this.reachability = new Reachability(elements, types, trees, symbols.packageName());
     this.source = new SourceText(trees, unit);
     this.dependences = new LaunderedDependence(source);
@@ -287,6 +287,63 @@ final class LoweringContext {
   }
 
   private final Map<Operand, TypeMirror> constantTypes = new java.util.IdentityHashMap<>();
+
+  /**
+   * The constants whose Java type is {@code char} (their type here is {@code int}, as in
+   * arithmetic): a cast {@code (int) 'z'} of one must stay, or a message would print "z", and
+   * {@code sb.append('z')} calls {@code append(char)}.
+   */
+  private final Set<Operand> charConstants =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+  Set<Operand> charConstants() {
+    return charConstants;
+  }
+
+  private Overloads overloads;
+
+  /** Overload resolution as javac does it. */
+  Overloads overloads() {
+    if (overloads == null) {
+      overloads = new Overloads(types);
+    }
+    return overloads;
+  }
+
+  /**
+   * The Java type of an operand, as overload resolution sees it: a primitive ({@code char} for
+   * a character constant), one of the arrays ad4j computes with, or a reference type; empty
+   * for the result of a {@code void} call.
+   */
+  Optional<TypeMirror> javaTypeOf(Operand operand) {
+    return switch (operand.type()) {
+      case INT -> Optional.of(types.getPrimitiveType(
+          charConstants.contains(operand) ? TypeKind.CHAR : TypeKind.INT));
+      case LONG -> Optional.of(types.getPrimitiveType(TypeKind.LONG));
+      case FLOAT -> Optional.of(types.getPrimitiveType(TypeKind.FLOAT));
+      case DOUBLE -> Optional.of(types.getPrimitiveType(TypeKind.DOUBLE));
+      case BOOLEAN -> Optional.of(types.getPrimitiveType(TypeKind.BOOLEAN));
+      case DOUBLE_ARRAY -> Optional.of(types.getArrayType(types.getPrimitiveType(TypeKind.DOUBLE)));
+      case INT_ARRAY -> Optional.of(types.getArrayType(types.getPrimitiveType(TypeKind.INT)));
+      case DOUBLE_MATRIX -> Optional.of(types.getArrayType(
+          types.getArrayType(types.getPrimitiveType(TypeKind.DOUBLE))));
+      case STRING, OBJECT -> referenceTypeOf(operand);
+      case VOID -> Optional.empty();
+    };
+  }
+
+  /** The Java types of arguments; empty when one has none (a {@code void} call's). */
+  Optional<List<TypeMirror>> javaTypesOf(List<Operand> operands) {
+    List<TypeMirror> mirrors = new ArrayList<>();
+    for (Operand operand : operands) {
+      Optional<TypeMirror> mirror = javaTypeOf(operand);
+      if (mirror.isEmpty()) {
+        return Optional.empty();
+      }
+      mirrors.add(mirror.get());
+    }
+    return Optional.of(mirrors);
+  }
 
   /**
    * A constant of a reference type, as generated code writes it ({@code F.Mode.LINEAR},
@@ -516,9 +573,11 @@ final class LoweringContext {
       ir.add(new Store(local.variable(), value, line));
       return;
     }
-    if (value instanceof Operand.Use use) {
+    boolean fresh = value instanceof Operand.Use use
+        && use.value().origin() == Value.Origin.TEMPORARY && use.value().id() >= statementStart;
+    if (value instanceof Operand.Use use && (fresh || !retyped(local, use.value()))) {
       Value defined = use.value();
-      if (defined.origin() == Value.Origin.TEMPORARY && defined.id() >= statementStart) {
+      if (fresh) {
         defined.nameAsLocal(local.name());
         if (local.referenceType() != null && defined.type() == NumericType.OBJECT) {
           defined.declareAs(local.referenceType(), local.javaType()); // as the user declared it
@@ -533,6 +592,16 @@ final class LoweringContext {
       ir.add(new Instruction(copy, Operation.COPY, List.of(value), line));
       local.hold(copy);
     }
+  }
+
+  /**
+   * Whether an object local takes a value of another declared type ({@code Distribution d = n}
+   * of a {@code Normal n}): it gets a copy of its own type, as calls on it see that type.
+   */
+  private boolean retyped(LocalScopes.Local local, Value value) {
+    return local.referenceType() != null && value.type() == NumericType.OBJECT
+        && (value.referenceType() == null
+            || !types.isSameType(value.referenceType(), local.referenceType()));
   }
 
   /** Whether {@code element} is in this compilation's sources, where the user can annotate it. */
@@ -558,6 +627,45 @@ final class LoweringContext {
   /** What generated code, in another class of the user's package, can refer to. */
   Reachability reachability() {
     return reachability;
+  }
+
+  /**
+   * The class generated code names to reach {@code member}, which the user's code reaches as a
+   * member of {@code qualifier} (the class a name was looked up in, JLS 13.1: {@code Sub} in
+   * {@code Sub.EPS}, or the enclosing class inheriting an unqualified {@code helper}): the
+   * qualifier, where generated code can reach the member through it, else the class declaring
+   * the member. Naming the qualifier keeps javac's choice (a field hidden in a subclass is not
+   * the same as the inherited one) and reaches public members of classes generated code cannot
+   * name, such as a package-private superclass of another package.
+   */
+  TypeElement qualifyingType(javax.lang.model.element.Element member, TypeElement qualifier) {
+    TypeElement declaring = (TypeElement) member.getEnclosingElement();
+    if (qualifier == null || qualifier.equals(declaring)) {
+      return declaring;
+    }
+    return reachableThrough(member, qualifier) ? qualifier : declaring;
+  }
+
+  /**
+   * Why generated code cannot use {@code member} as a member of {@code qualifier}
+   * ({@link #qualifyingType}), if it cannot.
+   */
+  Optional<String> memberReachability(javax.lang.model.element.Element member,
+      TypeElement qualifier) {
+    TypeElement declaring = (TypeElement) member.getEnclosingElement();
+    return qualifyingType(member, qualifier).equals(declaring)
+        ? reachability.ofMember(member) : Optional.empty();
+  }
+
+  private boolean reachableThrough(javax.lang.model.element.Element member, TypeElement via) {
+    if (reachability.ofType(via).isPresent()
+        || member.getModifiers().contains(Modifier.PRIVATE)) {
+      return false;
+    }
+    // protected and package-private members are accessible in generated code only from their
+    // own package, which generated code is in only when the user's class is
+    return member.getModifiers().contains(Modifier.PUBLIC)
+        || elements.getPackageOf(member).getQualifiedName().contentEquals(symbols.packageName());
   }
 
   /** How generated code in the user's package names {@code type}; remembered as used. */

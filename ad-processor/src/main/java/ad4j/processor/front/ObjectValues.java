@@ -19,7 +19,6 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.ExecutableType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
 
 /**
  * Values of reference types other than the arrays ad4j computes with: objects, enums, records
@@ -54,9 +53,7 @@ final class ObjectValues {
       return null;
     }
     TypeElement type = (TypeElement) declared.asElement();
-    Optional<VariableElement> field = ElementFilter.fieldsIn(
-        context.elements().getAllMembers(type)).stream()
-        .filter(f -> f.getSimpleName().contentEquals(name)).findFirst();
+    Optional<VariableElement> field = context.symbols().fieldOf(type, name);
     if (field.isEmpty()) {
       context.diagnostics().unresolved(at, "cannot find field '" + name + "' in '"
           + type.getQualifiedName() + "'");
@@ -106,7 +103,7 @@ final class ObjectValues {
       return null;
     }
     TypeElement type = (TypeElement) declared.asElement();
-    ExecutableElement method = CalleeResolver.choose(context, type, name, arguments);
+    ExecutableElement method = CalleeResolver.chooseOn(context, declared, name, arguments);
     if (method == null) {
       context.diagnostics().error(invocation, "call to '" + shown + "': ad4j finds no method '"
           + name + "' of '" + type.getQualifiedName() + "' that takes these arguments (ad4j"
@@ -119,8 +116,10 @@ final class ObjectValues {
           + "(...)'");
       return null;
     }
-    TypeMirror result =
-        ((ExecutableType) context.types().asMemberOf(declared, method)).getReturnType();
+    ResolutionLog.resolved(context, invocation, method);
+    TypeMirror result = context.overloads().resultType(method,
+        (ExecutableType) context.types().asMemberOf(declared, method),
+        context.javaTypesOf(arguments).orElseThrow());
     int active = firstActive(arguments);
     if (active >= 0 && !discarded && isFloatingPoint(result)) {
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
@@ -140,6 +139,10 @@ final class ObjectValues {
             + " which could write into it; pass the elements it needs");
         return null;
       }
+    }
+    if (!new InactiveCalls(context).refuseBoxedDerivative(method, arguments, invocation,
+        shown)) {
+      return null;
     }
     Optional<String> unreachable = reachability(method, type);
     if (unreachable.isPresent()) {

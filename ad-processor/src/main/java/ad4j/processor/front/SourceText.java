@@ -29,6 +29,21 @@ final class SourceText {
     }
   }
 
+  /** Where a tree starts: its offset in the source file. */
+  long start(Tree tree) {
+    return positions.getStartPosition(unit, tree);
+  }
+
+  /** Where a tree ends: the offset after its last character. */
+  long end(Tree tree) {
+    return positions.getEndPosition(unit, tree);
+  }
+
+  /** The source file's URI, as the compiler names it. */
+  String file() {
+    return unit.getSourceFile().toUri().toString();
+  }
+
   /** The exact text of a tree, as the user wrote it. */
   String of(Tree tree) {
     long start = positions.getStartPosition(unit, tree);

@@ -20,6 +20,7 @@ import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.YieldTree;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,9 @@ final class SwitchLowering {
   /** Lowers statements in the current block; returns whether they can complete normally. */
   interface StatementLowerer {
     boolean lower(List<? extends StatementTree> statements);
+
+    /** {@link Lowering#declareInLaterCase}. */
+    void declareInLaterCase(VariableTree declaration);
   }
 
   private final LoweringContext context;
@@ -117,6 +121,11 @@ final class SwitchLowering {
     return new Operand.Use(context.readVariable(result));
   }
 
+  private static boolean isExplicitlyTyped(VariableTree declaration) {
+    return declaration.getType() != null && !(declaration.getType() instanceof
+        com.sun.source.tree.IdentifierTree identifier && identifier.getName().contentEquals("var"));
+  }
+
   /** A value a case yields, and the index of its case's branch in the current block. */
   private record Yield(Operand value, int branchIndex) {}
 
@@ -139,6 +148,8 @@ final class SwitchLowering {
     Variable entered = null;
     boolean completes = !hasDefault;
     boolean breakBefore = setBreakLeavesSwitch(yields == null);
+    // the locals that groups of statements declared, in scope in the groups after them
+    List<VariableTree> declaredInGroups = new ArrayList<>();
     for (int i = 0; i < cases.size(); i++) {
       CaseTree c = cases.get(i);
       boolean rule = c.getCaseKind() == CaseTree.CaseKind.RULE;
@@ -153,6 +164,9 @@ final class SwitchLowering {
       }
       ir.openBlock();
       context.scopes().push();
+      if (!rule) {
+        declaredInGroups.forEach(statements::declareInLaterCase);
+      }
       CaseBody body = body(c, rule, yields);
       Operand yieldedValue = null;
       boolean caseCompletes = statements.lower(body.statements());
@@ -169,6 +183,16 @@ final class SwitchLowering {
           diagnostics.error(body.ending(), "unreachable statement");
         }
         caseCompletes = false;
+      }
+      if (!rule) {
+        for (StatementTree statement : body.statements()) {
+          if (statement instanceof VariableTree declaration && isExplicitlyTyped(declaration)) {
+            LocalScopes.Local local = context.scopes().lookUp(declaration.getName().toString());
+            if (local != null && !local.isBroken()) {
+              declaredInGroups.add(declaration);
+            }
+          }
+        }
       }
       context.scopes().pop();
       List<Statement> caseStatements = new ArrayList<>(ir.closeBlock().statements());

@@ -23,6 +23,7 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
 
 /**
  * Resolves the names a method body uses that are not its own locals and parameters: types,
@@ -42,14 +43,20 @@ final class Symbols {
     /** A method of some other class, the user's own included. */
     record OtherMethod(TypeElement owner) implements CallTarget {}
 
-    /** Two on-demand static imports both supply the name. */
-    record Ambiguous(List<TypeElement> owners) implements CallTarget {}
+    /**
+     * Static imports of several classes supply the name: overload resolution picks the class,
+     * as javac does, among the methods of the single imports, then, when none of them
+     * applies, among those of the on-demand imports.
+     */
+    record Imported(List<TypeElement> single, List<TypeElement> onDemand)
+        implements CallTarget {}
 
     /** Nothing of that name is visible. */
     record Unresolved() implements CallTarget {}
   }
 
   private final Elements elements;
+  private final Members members;
   private final TypeElement enclosingType;
   private final CompilationUnitTree unit;
   private final String packageName;
@@ -59,8 +66,9 @@ final class Symbols {
     return enclosingType;
   }
 
-  Symbols(Elements elements, TypeElement enclosingType, CompilationUnitTree unit) {
+  Symbols(Elements elements, Types types, TypeElement enclosingType, CompilationUnitTree unit) {
     this.elements = elements;
+    this.members = new Members(elements, types);
     this.enclosingType = enclosingType;
     this.unit = unit;
     PackageElement pkg = elements.getPackageOf(enclosingType);
@@ -69,6 +77,11 @@ final class Symbols {
 
   String packageName() {
     return packageName;
+  }
+
+  /** The members of classes, with Java's hiding and overriding. */
+  Members members() {
+    return members;
   }
 
   /** The class of a static method or field written as {@code Owner.member}, if {@code Owner} is a type. */
@@ -89,13 +102,14 @@ final class Symbols {
 
   /** The type a simple name denotes here. */
   Optional<TypeElement> resolveSimpleType(String name) {
+    // a member type of a class shadows that class's own name, declared around it
     for (TypeElement type = enclosingType; type != null; type = enclosingTypeOf(type)) {
-      if (type.getSimpleName().contentEquals(name)) {
-        return Optional.of(type);
-      }
       Optional<TypeElement> member = memberType(type, name);
       if (member.isPresent()) {
         return member;
+      }
+      if (type.getSimpleName().contentEquals(name)) {
+        return Optional.of(type);
       }
     }
     for (ImportTree importTree : unit.getImports()) {
@@ -210,32 +224,39 @@ final class Symbols {
 
   /** A field named {@code name} visible without qualification: inherited, outer, or imported. */
   Optional<VariableElement> resolveField(String name) {
+    return fieldQualifier(name).flatMap(type -> fieldOf(type, name));
+  }
+
+  /**
+   * The class whose member the simple name {@code name} of a field means (its qualifying type,
+   * JLS 13.1): the innermost enclosing class that declares or inherits a field of that name
+   * (JLS 6.4.1: it shadows the fields of classes around it and static imports), else the class
+   * a single static import, then an on-demand one, names.
+   */
+  Optional<TypeElement> fieldQualifier(String name) {
     for (TypeElement type = enclosingType; type != null; type = enclosingTypeOf(type)) {
-      Optional<VariableElement> field = fieldOf(type, name);
-      if (field.isPresent()) {
-        return field;
+      if (fieldOf(type, name).isPresent()) {
+        return Optional.of(type);
       }
     }
     for (TypeElement owner : staticImportOwners(name, true)) {
       Optional<VariableElement> field = fieldOf(owner, name);
-      if (field.isPresent()) {
-        return field;
+      if (field.isPresent() && field.get().getModifiers().contains(Modifier.STATIC)) {
+        return Optional.of(owner);
       }
     }
     for (TypeElement owner : staticImportOwners(name, false)) {
       Optional<VariableElement> field = fieldOf(owner, name);
       if (field.isPresent() && field.get().getModifiers().contains(Modifier.STATIC)) {
-        return field;
+        return Optional.of(owner);
       }
     }
     return Optional.empty();
   }
 
-  /** A field {@code name} of {@code type} or its supertypes. */
+  /** The field {@code name} that is a member of {@code type}: its own, or an inherited one. */
   Optional<VariableElement> fieldOf(TypeElement type, String name) {
-    return ElementFilter.fieldsIn(elements.getAllMembers(type)).stream()
-        .filter(f -> f.getSimpleName().contentEquals(name))
-        .findFirst();
+    return members.field(type, name);
   }
 
   /** What an unqualified call {@code name(...)} calls. A method of the user's class shadows imports. */
@@ -248,19 +269,38 @@ final class Symbols {
     List<TypeElement> single = staticImportOwners(name, true).stream()
         .filter(owner -> hasMethod(owner, name, true))
         .toList();
-    if (!single.isEmpty()) {
-      return targetFor(single.get(0));
-    }
     List<TypeElement> onDemand = staticImportOwners(name, false).stream()
-        .filter(owner -> hasMethod(owner, name, true))
+        .filter(owner -> hasMethod(owner, name, true) && !single.contains(owner))
         .toList();
-    if (onDemand.size() > 1) {
-      return new CallTarget.Ambiguous(onDemand);
+    if (single.size() + onDemand.size() > 1) {
+      return new CallTarget.Imported(single, onDemand);
     }
-    if (onDemand.size() == 1) {
-      return targetFor(onDemand.get(0));
+    if (single.size() + onDemand.size() == 1) {
+      return targetFor(single.isEmpty() ? onDemand.get(0) : single.get(0));
     }
     return new CallTarget.Unresolved();
+  }
+
+  /**
+   * The static methods named {@code name} of {@code owners} (classes static imports name), each
+   * with the class whose import supplies it.
+   */
+  java.util.Map<ExecutableElement, TypeElement> importedMethods(List<TypeElement> owners,
+      String name) {
+    java.util.Map<ExecutableElement, TypeElement> methods = new java.util.LinkedHashMap<>();
+    for (TypeElement owner : owners) {
+      for (ExecutableElement method : members.methods(owner, name)) {
+        if (method.getModifiers().contains(Modifier.STATIC)) {
+          methods.putIfAbsent(method, owner);
+        }
+      }
+    }
+    return methods;
+  }
+
+  /** The call target of a method of {@code owner}: a Math function, or another method. */
+  CallTarget targetOf(TypeElement owner) {
+    return targetFor(owner);
   }
 
   /** What {@code qualifier.name(...)} calls, when the qualifier is a type. */
@@ -285,9 +325,8 @@ final class Symbols {
   }
 
   private boolean hasMethod(TypeElement type, String name, boolean staticOnly) {
-    return ElementFilter.methodsIn(elements.getAllMembers(type)).stream()
-        .anyMatch(m -> m.getSimpleName().contentEquals(name)
-            && (!staticOnly || m.getModifiers().contains(Modifier.STATIC)));
+    return members.methods(type, name).stream()
+        .anyMatch(m -> !staticOnly || m.getModifiers().contains(Modifier.STATIC));
   }
 
   /**
@@ -325,9 +364,7 @@ final class Symbols {
   }
 
   private Optional<TypeElement> memberType(TypeElement type, String name) {
-    return ElementFilter.typesIn(elements.getAllMembers(type)).stream()
-        .filter(t -> t.getSimpleName().contentEquals(name))
-        .findFirst();
+    return members.memberType(type, name);
   }
 
   private static TypeElement enclosingTypeOf(TypeElement type) {

@@ -43,10 +43,19 @@ import javax.tools.JavaFileObject;
 public final class InProcessCompiler {
   private InProcessCompiler() {}
 
-  /** javac with the ad4j processor and the given options (e.g. {@code -Xlint:all}). */
+  /**
+   * javac with the ad4j processor and the given options (e.g. {@code -Xlint:all}). With the
+   * system property {@code ad4j.crossCheck} set, every compilation also compares ad4j's name
+   * resolution with javac's ({@link ResolutionCrossCheck.CorpusProcessor}).
+   */
   public static Compiler javac(String... options) {
-    return Compiler.javac().withProcessors(new DifferentiableProcessor()).withOptions(
-        (Object[]) options);
+    Compiler compiler = System.getProperty("ad4j.crossCheck") == null
+        ? Compiler.javac().withProcessors(new DifferentiableProcessor())
+        // first: javac initializes a processor when a round first reaches it, and ad4j
+        // claims every annotation it processes
+        : Compiler.javac().withProcessors(new ResolutionCrossCheck.CorpusProcessor(),
+            new DifferentiableProcessor());
+    return compiler.withOptions((Object[]) options);
   }
 
   /** Compiles one source; the compilation is not required to succeed. */

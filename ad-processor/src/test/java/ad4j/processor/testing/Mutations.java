@@ -59,7 +59,10 @@ public final class Mutations {
       statement("lambda in a local", "Runnable r%n = () -> { };"),
       statement("method reference in a local",
           "java.util.function.DoubleSupplier d%n = Math::random;"),
-      statement("boxing into a collection", "java.util.List<Double> o%n = java.util.List.of(%p);"),
+      // (a number boxed into an object is an error only when it carries a derivative, which
+      // the parameter, perhaps assigned before, need not: an array of it always does)
+      statement("array into a collection",
+          "java.util.List<double[]> o%n = java.util.List.of(new double[] {%p});"),
       statement("local class", "class Local%n { }"),
       // fields
       statement("static field write", "staticField = %p;"),
@@ -75,7 +78,8 @@ public final class Mutations {
       statement("local matrix without its rows' size", "double[][] a%n = new double[2][];"),
       statement("row of a local matrix assigned",
           "double[][] a%n = {{%p, 2}}; a%n[0] = new double[1];"),
-      expression("number boxed into an argument", "java.util.Objects.hashCode(%p) * %p"),
+      expression("array passed as an object",
+          "java.util.Objects.hashCode(new double[] {%p}) * %p"),
       // calls that are not differentiable
       expression("Math.random()", "Math.random()"),
       // (a call of a static method that is not @Differentiable runs as written when it carries
