@@ -1,14 +1,9 @@
 package ad4j.processor.emit;
 
 import ad4j.processor.front.DerivativeOrder;
-import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Function;
-import ad4j.processor.ir.If;
-import ad4j.processor.ir.Instruction;
-import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operation;
-import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import ad4j.processor.transform.Adjoint;
 import ad4j.processor.transform.ArraySlots;
@@ -205,9 +200,6 @@ public final class GradClassWriter {
   private static final int MIN_BYTES_PER_INSTRUCTION = 3;
 
   /** Writes the four members for one method. */
-  /** The runtime class of the calls that run as written, as generated code names it. */
-  private static final String PLAIN_CALLS = "ad4j.runtime.PlainCalls";
-
   private static final class MethodWriter {
     private final String gradType;
     /** The user's class, as generated code names it. */
@@ -252,14 +244,6 @@ public final class GradClassWriter {
      * member ({@link #withBody}); by identity, since a member printed again is a new one.
      */
     private final Map<MethodSpec, MethodSpec> tapeBodies = new java.util.IdentityHashMap<>();
-    /**
-     * Whether the members that make several sweeps (Hessian, Jacobian) run the method's calls
-     * that run as written once per call, recording their results in the first sweep for the
-     * later ones (DESIGN.md, "Soundness"): for methods that make such calls. Calls of other
-     * methods' code record nothing in the log (its own calls run in every sweep, as the value's
-     * direct call of the user's callee does). The generated code of other methods is unchanged.
-     */
-    private final boolean logsPlainCalls;
     /** When positive, every block is cut into parts this long (tests only). */
     private final int forcedPartSize;
     /** When positive, the estimate past which a member counts as too long (tests only). */
@@ -298,63 +282,6 @@ public final class GradClassWriter {
       this.reverseFunction = ArraySlots.of(function);
       this.reverseFlow = reverseFunction == function ? flow : new FlowAnalysis(reverseFunction);
       this.reserved = ReservedNames.of(function);
-      this.logsPlainCalls = (function.returnsArray() || DerivativeOrder.of(element) == 2)
-          && makes(function.body(), Operation.Form.PLAIN_CALL);
-    }
-
-    /** Whether {@code block}, at any depth, holds an instruction of {@code form}. */
-    private static boolean makes(Block block, Operation.Form form) {
-      for (Statement statement : block.statements()) {
-        if (statement instanceof Instruction instruction
-            && instruction.operation().form() == form
-            || statement instanceof If branch
-                && (makes(branch.thenBlock(), form) || makes(branch.elseBlock(), form))
-            || statement instanceof Loop loop && (makes(loop.condition(), form)
-                || makes(loop.body(), form) || makes(loop.update(), form))) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    /**
-     * In a member that makes several sweeps, {@code PlainCalls.sweep()} before each sweep,
-     * where {@link #logsPlainCalls}: the first sweep runs the calls that run as written, the
-     * later ones read their results back.
-     */
-    private CodeBlock sweepStart() {
-      return logsPlainCalls ? CodeBlock.of("$L.sweep();\n", PLAIN_CALLS) : CodeBlock.of("");
-    }
-
-    /**
-     * {@code body} between {@code PlainCalls.open()} and, in a {@code finally} block, its
-     * {@code close()}, where {@link #logsPlainCalls}; else {@code body} as it is.
-     */
-    private CodeBlock logging(CodeBlock body, NameAllocator names) {
-      if (!logsPlainCalls) {
-        return body;
-      }
-      String log = names.fresh("plainCalls");
-      return CodeBlock.builder()
-          .addStatement("$L $L = $L.open()", PLAIN_CALLS, log, PLAIN_CALLS)
-          .beginControlFlow("try")
-          .add(body)
-          .nextControlFlow("finally")
-          .addStatement("$L.close()", log)
-          .endControlFlow()
-          .build();
-    }
-
-    /**
-     * A printer of {@code program}, one of this method's; it writes the calls that run as
-     * written through {@code PlainCalls} where {@link #logsPlainCalls}.
-     */
-    private JavaEmitter emitter(Function program, NameAllocator names) {
-      JavaEmitter emitter = new JavaEmitter(program, names);
-      if (logsPlainCalls) {
-        emitter.logPlainCalls();
-      }
-      return emitter;
     }
 
     /** The names of one member: each member chooses its own. */
@@ -434,7 +361,7 @@ public final class GradClassWriter {
      */
     private MethodSpec privateValue() {
       NameAllocator names = names();
-      JavaEmitter emitter = emitter(function, names);
+      JavaEmitter emitter = new JavaEmitter(function, names);
       List<String> parameters = emitter.parameterNames();
       MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(function.name()))
           .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
@@ -534,7 +461,7 @@ public final class GradClassWriter {
           ? sweepCheckedFirst(sweepCalls.pullbackTangent())
           : Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow, Adjoint.Output.TAPE)),
           function.name() + "PullbackTangent");
-      JavaEmitter emitter = emitter(program, names);
+      JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
       emitter.bindTape(tape);
@@ -578,7 +505,7 @@ public final class GradClassWriter {
           ? sweepCheckedFirst(sweepCalls.hessianSweep())
           : Tangent.of(Adjoint.of(reverseFunction, reverseFlow, Adjoint.Output.GRADIENT)),
           function.name() + "HessianSweep");
-      JavaEmitter emitter = emitter(program, names);
+      JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> parameters = emitter.parameterNames();
       MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(
               hessianSweepName()))
@@ -668,7 +595,6 @@ public final class GradClassWriter {
           .addStatement("$T.fill($L[$L], 0, $L, 0.0)", java.util.Arrays.class, hessian, slot,
               count)
           .addStatement("$T.fill($L, 0.0)", java.util.Arrays.class, gradient)
-          .add(sweepStart())
           .addStatement("$L($L)", hessianSweepName(), String.join(", ", arguments))
           .addStatement("$L++", slot)
           .build();
@@ -733,8 +659,8 @@ public final class GradClassWriter {
           .returns(double[][].class)
           .addStatement("int $L = $L", count, slotCount(parameters))
           .addCode(newMatrix(hessian, count, count, row))
-          .addCode(logging(CodeBlock.of("$L($L);\n", hessianIntoName(),
-              String.join(", ", append(append(parameters, hessian), count))), names))
+          .addStatement("$L($L)", hessianIntoName(),
+              String.join(", ", append(append(parameters, hessian), count)))
           .addStatement("return $L", hessian)
           .build();
     }
@@ -842,14 +768,11 @@ public final class GradClassWriter {
               gradType + "." + methodName + ": '" + hessian + "' has ", hessian, " rows, needs ",
               count, " (" + slotsInWords() + ")")
           .endControlFlow()
-          .addCode(logging(CodeBlock.builder()
-              .addStatement("$L($L)", hessianIntoName(),
-                  String.join(", ", append(append(parameters, hessian), count)))
-              .add(sweepStart())
-              .addStatement("double $L = $LValueAndGradient($L)", value, function.name(),
-                  String.join(", ", append(parameters, gradient)))
-              .addStatement("return $L", value)
-              .build(), names))
+          .addStatement("$L($L)", hessianIntoName(),
+              String.join(", ", append(append(parameters, hessian), count)))
+          .addStatement("double $L = $LValueAndGradient($L)", value, function.name(),
+              String.join(", ", append(parameters, gradient)))
+          .addStatement("return $L", value)
           .build();
     }
 
@@ -938,7 +861,7 @@ public final class GradClassWriter {
      */
     private MethodSpec jacobianRows() {
       NameAllocator names = names();
-      JavaEmitter emitter = emitter(rowsProgram, names);
+      JavaEmitter emitter = new JavaEmitter(rowsProgram, names);
       List<String> parameters = emitter.parameterNames();
       MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(
               jacobianRowsName()))
@@ -1029,7 +952,7 @@ public final class GradClassWriter {
     /** {@code private static double[] fValue(params)}: the user's computation, for the value. */
     private MethodSpec primalValue() {
       NameAllocator names = names();
-      JavaEmitter emitter = emitter(function, names);
+      JavaEmitter emitter = new JavaEmitter(function, names);
       List<String> parameters = emitter.parameterNames();
       MethodSpec.Builder method = suppressingWarnings(MethodSpec.methodBuilder(primalName()))
           .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
@@ -1059,29 +982,20 @@ public final class GradClassWriter {
         return method
             .addStatement("int $L = $L", count, slotCount(parameters))
             .addCode(newMatrix(jacobian, Integer.toString(rows.getAsInt()), count, row))
-            .addCode(logging(CodeBlock.builder()
-                .add(sweepStart())
-                .addStatement("double[] $L = $L", value,
-                    jacobianRowsCall(parameters, jacobian, count, true))
-                .beginControlFlow("if ($L.length > $L)", value, count)
-                .addStatement("$L",
-                    jacobianIntoCall(parameters, value + ".length", jacobian, count))
-                .endControlFlow()
-                .build(), names))
+            .addStatement("double[] $L = $L", value,
+                jacobianRowsCall(parameters, jacobian, count, true))
+            .beginControlFlow("if ($L.length > $L)", value, count)
+            .addStatement("$L", jacobianIntoCall(parameters, value + ".length", jacobian, count))
+            .endControlFlow()
             .addStatement("return $L", jacobian)
             .build();
       }
       return method
-          .addCode(logging(CodeBlock.builder()
-              .add(sweepStart())
-              .addStatement("double[] $L = $L($L)", value, primalName(),
-                  String.join(", ", parameters))
-              .addStatement("int $L = $L", count, slotCount(parameters))
-              .add(newMatrix(jacobian, value + ".length", count, row))
-              .addStatement("$L",
-                  jacobianIntoCall(parameters, value + ".length", jacobian, count))
-              .addStatement("return $L", jacobian)
-              .build(), names))
+          .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
+          .addStatement("int $L = $L", count, slotCount(parameters))
+          .addCode(newMatrix(jacobian, value + ".length", count, row))
+          .addStatement("$L", jacobianIntoCall(parameters, value + ".length", jacobian, count))
+          .addStatement("return $L", jacobian)
           .build();
     }
 
@@ -1103,7 +1017,7 @@ public final class GradClassWriter {
      */
     private MethodSpec jacobianWithTheSweeps() {
       NameAllocator names = names();
-      JavaEmitter emitter = emitter(rowsWithoutValue, names);
+      JavaEmitter emitter = new JavaEmitter(rowsWithoutValue, names);
       List<String> parameters = emitter.parameterNames();
       List<String> userParameters = parameters.subList(0, parameters.size() - 2);
       String jacobian = parameters.get(parameters.size() - 2);
@@ -1113,8 +1027,7 @@ public final class GradClassWriter {
           .addStatement("int $L = $L", count, slotCount(userParameters))
           .addCode(newMatrix(jacobian,
               Integer.toString(ResultLength.of(function).getAsInt()), count, row))
-          .addCode(logging(CodeBlock.builder().add(sweepStart()).add(emitter.body()).build(),
-              names))
+          .addCode(emitter.body())
           .addStatement("return $L", jacobian)
           .build();
     }
@@ -1141,28 +1054,21 @@ public final class GradClassWriter {
         // the reverse sweeps share one forward sweep; forward mode needs the value first
         return method
             .addStatement("int $L = $L", count, slotCount(parameters))
-            .addCode(logging(CodeBlock.builder()
-                .add(sweepStart())
-                .addStatement("double[] $L = $L", value,
-                    jacobianRowsCall(parameters, jacobian, count, false))
-                .beginControlFlow("if ($L.length > $L)", value, count)
-                .add(rowCountCheck(jacobian, value + ".length"))
-                .addStatement("$L", into)
-                .endControlFlow()
-                .addStatement("return $L", value)
-                .build(), names))
+            .addStatement("double[] $L = $L", value,
+                jacobianRowsCall(parameters, jacobian, count, false))
+            .beginControlFlow("if ($L.length > $L)", value, count)
+            .addCode(rowCountCheck(jacobian, value + ".length"))
+            .addStatement("$L", into)
+            .endControlFlow()
+            .addStatement("return $L", value)
             .build();
       }
       return method
-          .addCode(logging(CodeBlock.builder()
-              .add(sweepStart())
-              .addStatement("double[] $L = $L($L)", value, primalName(),
-                  String.join(", ", parameters))
-              .addStatement("int $L = $L", count, slotCount(parameters))
-              .add(rowCountCheck(jacobian, value + ".length"))
-              .addStatement("$L", into)
-              .addStatement("return $L", value)
-              .build(), names))
+          .addStatement("double[] $L = $L($L)", value, primalName(), String.join(", ", parameters))
+          .addStatement("int $L = $L", count, slotCount(parameters))
+          .addCode(rowCountCheck(jacobian, value + ".length"))
+          .addStatement("$L", into)
+          .addStatement("return $L", value)
           .build();
     }
 
@@ -1196,7 +1102,6 @@ public final class GradClassWriter {
       if (rowsProgram != null) {
         code.beginControlFlow("if ($L <= $L)", rows, count)
             .add("// one forward sweep, then one reverse sweep per row\n")
-            .add(sweepStart())
             .addStatement("$L", jacobianRowsCall(parameters, jacobian, count, false))
             .addStatement("return")
             .endControlFlow();
@@ -1212,7 +1117,6 @@ public final class GradClassWriter {
             .addStatement("$T.fill($L[$L], 0, $L, 0.0)", java.util.Arrays.class, jacobian, i,
                 count)
             .addStatement("$L[$L] = 1", seed, i)
-            .add(sweepStart())
             .addStatement("$LPullback($L)", function.name(),
                 String.join(", ", append(append(parameters, seed), jacobian + "[" + i + "]")))
             .addStatement("$L[$L] = 0", seed, i)
@@ -1227,7 +1131,6 @@ public final class GradClassWriter {
           appendAll(parameters, directions)) + ")";
       CodeBlock columnStore = CodeBlock.builder()
           .add("{\n$>") // a block of its own: one column variable per sweep
-          .add(sweepStart())
           .addStatement("double[] $L = $L", column, call)
           .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
           .addStatement("$L[$L][$L] = $L[$L]", jacobian, i, slot, column, i)
@@ -1334,7 +1237,7 @@ public final class GradClassWriter {
     MethodSpec valueAndGradient() {
       NameAllocator names = names();
       String methodName = function.name() + "ValueAndGradient";
-      JavaEmitter emitter = emitter(
+      JavaEmitter emitter = new JavaEmitter(
           withParts(reverseProgram(Adjoint.Output.GRADIENT), methodName), names);
       List<String> all = emitter.parameterNames();
       String array = all.get(all.size() - 1);
@@ -1580,7 +1483,7 @@ public final class GradClassWriter {
     /** The estimated bytecode of a program printed as a method body. */
     private int estimatedBytes(Function program) {
       NameAllocator names = names();
-      JavaEmitter emitter = emitter(program, names);
+      JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> parameterNames = emitter.parameterNames();
       emitter.bindTape(names.fresh("tape"));
       List<String[]> parameters = new ArrayList<>();
@@ -1631,7 +1534,7 @@ public final class GradClassWriter {
     private MethodSpec segmentMethod(String name, Function program, Class<?> returns,
         String javadoc) {
       NameAllocator names = names();
-      JavaEmitter emitter = emitter(program, names);
+      JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> parameters = emitter.parameterNames();
       String tape = names.fresh("tape");
       emitter.bindTape(tape);
@@ -1657,7 +1560,7 @@ public final class GradClassWriter {
       Function program = withParts(segments != null ? checkedFirst(segmentCalls.tangent())
           : Tangent.of(SingleReturn.of(DeadCode.removeFrom(function))),
           function.name() + "Tangent");
-      JavaEmitter emitter = emitter(program, names);
+      JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
       List<TypeName> tangentTypes = new ArrayList<>();
@@ -1686,7 +1589,7 @@ public final class GradClassWriter {
     MethodSpec pullback() {
       NameAllocator names = names();
       String methodName = function.name() + "Pullback";
-      JavaEmitter emitter = emitter(
+      JavaEmitter emitter = new JavaEmitter(
           withParts(reverseProgram(Adjoint.Output.PULLBACK), methodName), names);
       List<String> all = emitter.parameterNames();
       int primal = function.parameters().size();
@@ -1736,7 +1639,7 @@ public final class GradClassWriter {
       Function program = withParts(function.hasActiveArrays()
           ? Adjoint.withSplitCalls(perParameter(), perParameterFlow(), Adjoint.Output.TAPE)
           : reverseProgram(Adjoint.Output.TAPE), function.name() + "PullbackOntoTape");
-      JavaEmitter emitter = emitter(program, names);
+      JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
       emitter.bindTape(tape);
@@ -1830,7 +1733,7 @@ public final class GradClassWriter {
         String javadoc) {
       NameAllocator names = names();
       Function program = withParts(whole, name);
-      JavaEmitter emitter = emitter(program, names);
+      JavaEmitter emitter = new JavaEmitter(program, names);
       List<String> all = emitter.parameterNames();
       String tape = names.fresh("tape");
       emitter.bindTape(tape);

@@ -55,7 +55,7 @@ final class InstructionText {
       case FIELD_READ -> arguments.get(0).member(operation.name());
       case INSTANCE_CALL -> Expr.localCall(arguments.get(0).member(operation.name()).toString(),
           arguments.subList(1, arguments.size()).toArray(Expr[]::new));
-      case STATIC_CALL, CONSTRUCTION, GENERATED_CALL ->
+      case STATIC_CALL, CONSTRUCTION ->
           Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
     };
   }

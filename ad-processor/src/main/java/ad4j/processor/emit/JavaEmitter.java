@@ -37,7 +37,6 @@ import java.util.Optional;
  * program computes, the emitter only how it reads.
  */
 final class JavaEmitter {
-  private static final String PLAIN_CALLS = "ad4j.runtime.PlainCalls";
   private final Function function;
   private final NameAllocator names;
   private final Map<Value, String> valueNames = new HashMap<>();
@@ -50,8 +49,6 @@ final class JavaEmitter {
   private final ProgramFacts facts;
   private SourceLine commentedLine;
   private String tape;
-  /** Whether calls that run as written go through {@code PlainCalls}: {@link #logPlainCalls}. */
-  private boolean logsPlainCalls;
 
   JavaEmitter(Function function, NameAllocator names) {
     this.function = function;
@@ -72,14 +69,6 @@ final class JavaEmitter {
   /** Whether the program records values on the tape: see {@link #bindTape}. */
   boolean usesTape() {
     return facts.usesTape();
-  }
-
-  /**
-   * Writes the calls that run as written through {@code ad4j.runtime.PlainCalls}, so that a
-   * member making several sweeps runs each once and its later sweeps read the results back.
-   */
-  void logPlainCalls() {
-    this.logsPlainCalls = true;
   }
 
   /** The name of the tape the program records on, which the caller declares. */
@@ -178,19 +167,6 @@ final class JavaEmitter {
       // not be a statement)
       code.addStatement("$L", pop(value.type() == NumericType.FLOAT ? NumericType.DOUBLE
           : value.type()));
-    } else if (facts.uses(value) == 0 && logs(instruction.operation())) {
-      // called for its effect, in the first sweep of a member that makes several
-      code.beginControlFlow("if ($L.runs())", PLAIN_CALLS)
-          .addStatement("$L", plainCall(instruction))
-          .addStatement("$L.ran()", PLAIN_CALLS)
-          .endControlFlow();
-    } else if (facts.uses(value) == 0 && value.type() == NumericType.VOID
-        && isForeign(instruction.operation())) {
-      // another method's code, which records nothing in this method's log
-      code.addStatement("$L.around()", PLAIN_CALLS)
-          .addStatement("$L", text(instruction, instruction.arguments().stream()
-              .map(this::operand).toList(), false))
-          .addStatement("$L.through()", PLAIN_CALLS);
     } else if (facts.uses(value) == 0 && isMethodCall(instruction.operation())) {
       code.addStatement("$L", expression(instruction)); // called for its effect
     } else if (facts.isHoisted(value)) {
@@ -450,28 +426,6 @@ final class JavaEmitter {
   }
 
   private Expr text(Instruction instruction, List<Expr> arguments) {
-    Expr text = text(instruction, arguments, true);
-    if (isForeign(instruction.operation())) {
-      // another method's code runs in every sweep and records nothing in this method's log
-      return Expr.atom(PLAIN_CALLS + ".<" + boxed(instruction.result().javaType())
-          + ">through(" + PLAIN_CALLS + ".around(), " + text + ")");
-    }
-    return text;
-  }
-
-  /**
-   * Whether {@code operation} calls code of another method (or a rule), around which a
-   * program that logs its calls that run as written ({@link #logPlainCalls}) records nothing.
-   */
-  private boolean isForeign(Operation operation) {
-    return logsPlainCalls && switch (operation.form()) {
-      case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL -> true;
-      default -> false;
-    };
-  }
-
-  /** The instruction's text; {@code logged}: its plain call through the log, if it logs. */
-  private Expr text(Instruction instruction, List<Expr> arguments, boolean logged) {
     Operation operation = instruction.operation();
     if (operation.form() == Operation.Form.POP) {
       return pop(instruction.result().type());
@@ -489,42 +443,7 @@ final class JavaEmitter {
           ? Expr.localCall(operation.name(), all)
           : Expr.call(operation.callee().gradClass(), operation.name(), all);
     }
-    Expr text = InstructionText.of(instruction.operation(), arguments, function::mathClassName);
-    if (logged && logs(operation)) {
-      // run in the first sweep of a member that makes several, read back in the later ones
-      String boxed = boxed(instruction.result().javaType());
-      return Expr.atom(PLAIN_CALLS + ".runs()").choose(
-          Expr.atom(PLAIN_CALLS + ".<" + boxed + ">record(" + text + ")"),
-          Expr.atom(PLAIN_CALLS + ".<" + boxed + ">next()"));
-    }
-    return text;
-  }
-
-  /** Whether {@code operation} is a call of the user's code that goes through the log. */
-  private boolean logs(Operation operation) {
-    return logsPlainCalls && operation.form() == Operation.Form.PLAIN_CALL
-        && operation.plain() != Operation.Plain.GENERATED_CALL;
-  }
-
-  /** A plain call as written, without {@code PlainCalls}. */
-  private Expr plainCall(Instruction instruction) {
-    List<Expr> arguments = instruction.arguments().stream().map(this::operand).toList();
     return InstructionText.of(instruction.operation(), arguments, function::mathClassName);
-  }
-
-  /** The reference type of values of {@code javaType}: itself, or a primitive's box. */
-  private static String boxed(String javaType) {
-    return switch (javaType) {
-      case "double" -> "java.lang.Double";
-      case "float" -> "java.lang.Float";
-      case "long" -> "java.lang.Long";
-      case "int" -> "java.lang.Integer";
-      case "short" -> "java.lang.Short";
-      case "byte" -> "java.lang.Byte";
-      case "char" -> "java.lang.Character";
-      case "boolean" -> "java.lang.Boolean";
-      default -> javaType;
-    };
   }
 
   /** An operand as Java text: a name, a constant, or a formula written inline. */

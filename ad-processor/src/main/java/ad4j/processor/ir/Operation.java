@@ -91,12 +91,7 @@ public final class Operation {
     /** {@code a.name}. */
     FIELD_READ,
     /** {@code new Type(a, ...)}, the name being {@code new Type}. */
-    CONSTRUCTION,
-    /**
-     * {@code name(a, ...)}: a method of the generated class that a member's program calls
-     * (the Jacobian's checks, its forward mode), which runs no code of the user's.
-     */
-    GENERATED_CALL
+    CONSTRUCTION
   }
 
   public static final Operation ADD = infix("+");
@@ -302,14 +297,6 @@ public final class Operation {
    */
   public static Operation instanceCall(String method, int arity) {
     return plain(Plain.INSTANCE_CALL, method, arity);
-  }
-
-  /**
-   * A call of the method {@code name} of the generated class, with {@code arity} arguments,
-   * that runs no code of the user's: see {@link Plain#GENERATED_CALL}.
-   */
-  public static Operation generatedCall(String name, int arity) {
-    return plain(Plain.GENERATED_CALL, name, arity);
   }
 
   /** {@code a.field}, read as written: a field of an object that carries no derivative. */

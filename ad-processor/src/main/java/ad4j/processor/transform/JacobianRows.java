@@ -129,7 +129,7 @@ public final class JacobianRows {
       byRows.addAll(notCleared.instructionsFor(List.of(prepare)));
       byRows.add(new If(pieces.nextLoopId() + 2, prepare, new Block(List.of(new Instruction(
           builder.generated("prepared", NumericType.VOID, false),
-          Operation.generatedCall(caller.prepareRows(), 3), List.of(new Operand.Use(jacobian),
+          Operation.plainCall(caller.prepareRows(), 3), List.of(new Operand.Use(jacobian),
               new Operand.Use(rows), new Operand.Use(slots)), null))), new Block(List.of()),
           null));
     }
@@ -209,7 +209,7 @@ public final class JacobianRows {
     arguments.add(new Operand.Use(jacobian));
     arguments.add(new Operand.Use(slots));
     return new Instruction(builder.generated("forwardMode", NumericType.VOID, false),
-        Operation.generatedCall(forwardMode, arguments.size()), arguments, null);
+        Operation.plainCall(forwardMode, arguments.size()), arguments, null);
   }
 
   /** Whether {@code instruction} is the pullback's {@code Slots.seed(seed, resultAdjoints)}. */
