@@ -614,6 +614,10 @@ class LaunderedDependenceTest {
       "    Holder.set(x);",
       "    return Holder.viaGetter(3) - x;",
       "  }",
+      "  @Differentiable static double systemProperty(double x) {",
+      "    System.setProperty(\"ad4j.test.scale\", Double.toString(x));",
+      "    return Integer.getInteger(\"ad4j.test.scale\", 1).intValue() * x;",
+      "  }",
       "  @Differentiable static double argumentOnlyButLaundered(double x) {",
       "    Holder.set(x);",
       "    double y = Double.parseDouble(String.valueOf(x));",
@@ -687,6 +691,15 @@ class LaunderedDependenceTest {
     int set = statefulLine("return Holder.viaGetter(3) - x") - 1;
     assertThat(stateful()).hadErrorContaining("'Holder.viaGetter(3)' depends on 'x'"
         + " through 'Holder.set' (line " + set + ")").inFile(STATEFUL_FILE).onLine(set + 1);
+  }
+
+  /** Integer.getInteger reads a system property, which an earlier call may have set. */
+  @Test
+  void aSystemPropertyReadBackGetsAWarning() {
+    int set = statefulLine("System.setProperty(");
+    assertThat(stateful()).hadWarningContaining("[ad4j.zero-derivative] 'Integer.getInteger("
+        + "\"ad4j.test.scale\", 1).intValue()' depends on 'x' through 'Double.toString' (line "
+        + set + ")").inFile(STATEFUL_FILE).onLine(set + 1);
   }
 
   /** A helper that reads its arguments only still passes on what its arguments depend on. */
