@@ -153,6 +153,57 @@ class EcjTest {
     }
   }
 
+  /**
+   * The helpers' bodies come from the processor's own parse under ECJ: a check and a helper
+   * that read their arguments only are recognized there as under javac.
+   */
+  @Test
+  void readsHelpersThatReadTheirArgumentsOnlyUnderEcj() throws IOException {
+    Ecj ecj = compile("com.example.Counts", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Counts {",
+        "  static final java.util.List<String> LINES = new java.util.ArrayList<>();",
+        "",
+        "  static double logFactorial(int n) {",
+        "    double sum = 0;",
+        "    for (int i = 2; i <= n; i++) {",
+        "      sum += Math.log(i);",
+        "    }",
+        "    return sum;",
+        "  }",
+        "",
+        "  static void isTrue(boolean c, String message, double value) {",
+        "    if (!c) {",
+        "      throw new IllegalArgumentException(message + value);",
+        "    }",
+        "  }",
+        "",
+        "  static void log(String line) {",
+        "    LINES.add(line);",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  static double logPoisson(double mean) {",
+        "    int k = 3;",
+        "    isTrue(mean > 0, \"mean must be positive, is \", mean);",
+        "    log(\"mean = \" + mean);",
+        "    return k * Math.log(mean) - mean - logFactorial(k);",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertThat(ecj.succeeded).isTrue();
+    try (URLClassLoader loader = ecj.loader()) {
+      CompiledFunction logPoisson = CompiledFunction.load(loader, "com.example.Counts",
+          "com.example.CountsGrad", "logPoisson", 1);
+      DerivativeChecks.checkAt(logPoisson, 0.7);
+      DerivativeChecks.checkAt(logPoisson, 2.5);
+    }
+  }
+
   @Test
   void readsTheOrderOfDifferentiableUnderEcj() throws Exception {
     Ecj ecj = compile("com.example.Curved", String.join("\n",

@@ -7,6 +7,7 @@ import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.MixedFunction;
 import ad4j.processor.testing.TapeIsEmpty;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
@@ -473,5 +474,243 @@ class LaunderedDependenceTest {
     for (double x : new double[] {0.7, -2.5}) {
       DerivativeChecks.checkAt(f, x);
     }
+  }
+
+  // ---- callees of the sources that read their arguments only -------------------------------
+
+  /** The guide's example: a check and logging before a helper that reads its argument only. */
+  private static final String POISSON = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import java.util.logging.Logger;",
+      "final class Poisson {",
+      "  static final Logger LOG = Logger.getLogger(\"ad4j.test.poisson\");",
+      "  static double logFactorial(int n) {",
+      "    double sum = 0;",
+      "    for (int i = 2; i <= n; i++) { sum += Math.log(i); }",
+      "    return sum;",
+      "  }",
+      "  @Differentiable",
+      "  static double logPoisson(double mean, int k) {",
+      "    if (Double.isNaN(mean)) { return mean; }",
+      "    Checks.isTrue(mean > 0, \"mean must be positive, is \", mean);",
+      "    LOG.fine(\"k = \" + k + \", mean = \" + mean);",
+      "    return k * Math.log(mean) - mean - logFactorial(k);",
+      "  }",
+      "}");
+
+  private static final String CHECKS = String.join("\n",
+      "package com.example;",
+      "final class Checks {",
+      "  static void isTrue(boolean c, String message, double value) {",
+      "    if (!c) { throw new IllegalArgumentException(message + value); }",
+      "  }",
+      "}");
+
+  private static final CompiledOnce POISSON_CLASS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Poisson",
+          POISSON, "com.example.Checks", CHECKS));
+
+  /**
+   * A check and logging receive the dependent mean, and a helper of the sources that reads its
+   * argument only runs after them: accepted, and exact against the analytic derivative
+   * {@code k / mean - 1}, forward against reverse; each member logs once and checks once.
+   */
+  @Test
+  void aHelperReadingItsArgumentsOnlyAfterACheckAndLoggingIsExact() {
+    MixedFunction f = new MixedFunction(POISSON_CLASS.get(), "com.example.Poisson", "logPoisson",
+        double.class, int.class);
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger("ad4j.test.poisson");
+    java.util.List<String> records = new java.util.ArrayList<>();
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord logRecord) {
+        records.add(logRecord.getMessage());
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    java.util.logging.Level level = log.getLevel();
+    log.setLevel(java.util.logging.Level.FINE);
+    log.addHandler(handler);
+    try {
+      for (double mean : new double[] {0.7, 3.25}) {
+        for (int k : new int[] {0, 4}) {
+          Object[] arguments = {mean, k};
+          double expected = k / mean - 1;
+          double[] gradient = f.gradient(arguments);
+          assertThat(gradient[0]).isWithin(1e-12 * Math.max(1, Math.abs(expected)))
+              .of(expected);
+          double[] out = new double[1];
+          assertThat(f.valueAndGradient(arguments, out)).isEqualTo(f.value(arguments));
+          assertThat(out[0]).isWithin(1e-12).of(gradient[0]);
+          assertThat(f.tangent(arguments, new double[] {1})).isWithin(1e-12).of(gradient[0]);
+          double[] adjoints = new double[1];
+          f.pullback(arguments, 1, adjoints);
+          assertThat(adjoints[0]).isWithin(1e-12).of(gradient[0]);
+        }
+      }
+      records.clear();
+      Object[] arguments = {1.5, 2};
+      f.gradient(arguments);
+      f.tangent(arguments, new double[] {1});
+      assertThat(records).containsExactly("k = 2, mean = 1.5", "k = 2, mean = 1.5");
+      for (Runnable member : List.<Runnable>of(() -> f.gradient(new Object[] {-1.0, 2}),
+          () -> f.tangent(new Object[] {-1.0, 2}, new double[] {1}))) {
+        IllegalArgumentException thrown =
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                member::run);
+        assertThat(thrown).hasMessageThat().isEqualTo("mean must be positive, is -1.0");
+      }
+    } finally {
+      log.removeHandler(handler);
+      log.setLevel(level);
+    }
+  }
+
+  private static final String HOLDER = String.join("\n",
+      "package com.example;",
+      "final class Holder {",
+      "  static final class Box { double value; double get() { return value; } }",
+      "  static double value;",
+      "  static final Box BOX = new Box();",
+      "  static final double[] TABLE = new double[2];",
+      "  static void set(double v) { value = v; BOX.value = v; TABLE[0] = v; }",
+      "  static void put(Box box, double v) { box.value = v; }",
+      "  static double get() { return value; }",
+      "  static double valueOf(Box box) { return box.value; }",
+      "  static double viaObject(int n) { return n * BOX.get(); }",
+      "  static double first() { return TABLE[0]; }",
+      "  static double viaGetter(int n) { return n * get(); }",
+      "  static double twice(double t) { return 2 * t; }",
+      "}");
+
+  private static final List<String> STATEFUL = List.of(
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Stateful {",
+      "  @Differentiable static double staticField(double x) {",
+      "    Holder.set(x);",
+      "    return Holder.get() * 2;",
+      "  }",
+      "  @Differentiable static double throughParameter(double x) {",
+      "    Holder.Box box = new Holder.Box();",
+      "    Holder.put(box, x);",
+      "    return Holder.valueOf(box) * x;",
+      "  }",
+      "  @Differentiable static double callsAnObject(double x) {",
+      "    Holder.set(x);",
+      "    return Holder.viaObject(2) + x;",
+      "  }",
+      "  @Differentiable static double readsATable(double x) {",
+      "    Holder.set(x);",
+      "    return Holder.first() * x;",
+      "  }",
+      "  @Differentiable static double callsAGetter(double x) {",
+      "    Holder.set(x);",
+      "    return Holder.viaGetter(3) - x;",
+      "  }",
+      "  @Differentiable static double systemProperty(double x) {",
+      "    System.setProperty(\"ad4j.test.scale\", Double.toString(x));",
+      "    return Integer.getInteger(\"ad4j.test.scale\", 1).intValue() * x;",
+      "  }",
+      "  @Differentiable static double argumentOnlyButLaundered(double x) {",
+      "    Holder.set(x);",
+      "    double y = Double.parseDouble(String.valueOf(x));",
+      "    return Holder.twice(y);",
+      "  }",
+      "}");
+
+  private static final JavaFileObject STATEFUL_FILE =
+      JavaFileObjects.forSourceString("com.example.Stateful", String.join("\n", STATEFUL));
+
+  private static Compilation stateful;
+
+  private static Compilation stateful() {
+    if (stateful == null) {
+      stateful = InProcessCompiler.javac().compile(STATEFUL_FILE,
+          JavaFileObjects.forSourceString("com.example.Holder", HOLDER));
+    }
+    return stateful;
+  }
+
+  /** The 1-based line of {@link #STATEFUL} that holds {@code text}, which must be unique. */
+  private static int statefulLine(String text) {
+    int found = -1;
+    for (int i = 0; i < STATEFUL.size(); i++) {
+      if (STATEFUL.get(i).contains(text)) {
+        assertThat(found).isEqualTo(-1);
+        found = i + 1;
+      }
+    }
+    assertThat(found).isAtLeast(1);
+    return found;
+  }
+
+  private static void assertStateful(String name, String through, String leftAt,
+      String comesBackAt) {
+    assertThat(stateful()).hadErrorContaining("'" + name + "' depends on 'x' through '"
+        + through + "' (line " + statefulLine(leftAt) + "), which carries no derivative")
+        .inFile(STATEFUL_FILE).onLine(statefulLine(comesBackAt));
+  }
+
+  /** Callees of the sources that read state an earlier call may have written stay rejected. */
+  @Test
+  void aHelperReadingANonFinalStaticFieldIsRejected() {
+    int set = statefulLine("return Holder.get() * 2") - 1;
+    assertThat(stateful()).hadErrorContaining("'Holder.get() * 2' depends on 'x' through"
+        + " 'Holder.set' (line " + set + ")").inFile(STATEFUL_FILE).onLine(set + 1);
+  }
+
+  @Test
+  void aHelperReadingAFieldThroughAParameterObjectIsRejected() {
+    assertStateful("Holder.valueOf(box)", "Holder.put", "Holder.put(box, x)",
+        "return Holder.valueOf(box) * x");
+  }
+
+  @Test
+  void aHelperCallingAMethodOfAnObjectIsRejected() {
+    int set = statefulLine("return Holder.viaObject(2) + x") - 1;
+    assertThat(stateful()).hadErrorContaining("'Holder.viaObject(2)' depends on 'x'"
+        + " through 'Holder.set' (line " + set + ")").inFile(STATEFUL_FILE).onLine(set + 1);
+  }
+
+  @Test
+  void aHelperReadingAStaticArrayElementIsRejected() {
+    int set = statefulLine("return Holder.first() * x") - 1;
+    assertThat(stateful()).hadErrorContaining("'Holder.first()' depends on 'x' through"
+        + " 'Holder.set' (line " + set + ")").inFile(STATEFUL_FILE).onLine(set + 1);
+  }
+
+  @Test
+  void aHelperCallingAHelperThatReadsStateIsRejected() {
+    int set = statefulLine("return Holder.viaGetter(3) - x") - 1;
+    assertThat(stateful()).hadErrorContaining("'Holder.viaGetter(3)' depends on 'x'"
+        + " through 'Holder.set' (line " + set + ")").inFile(STATEFUL_FILE).onLine(set + 1);
+  }
+
+  /** Integer.getInteger reads a system property, which an earlier call may have set. */
+  @Test
+  void aSystemPropertyReadBackGetsAWarning() {
+    int set = statefulLine("System.setProperty(");
+    assertThat(stateful()).hadWarningContaining("[ad4j.zero-derivative] 'Integer.getInteger("
+        + "\"ad4j.test.scale\", 1).intValue()' depends on 'x' through 'Double.toString' (line "
+        + set + ")").inFile(STATEFUL_FILE).onLine(set + 1);
+  }
+
+  /** A helper that reads its arguments only still passes on what its arguments depend on. */
+  @Test
+  void aLaunderedArgumentOfAnArgumentOnlyHelperIsRejected() {
+    assertStateful("Holder.twice(y)", "String.valueOf", "String.valueOf(x)",
+        "return Holder.twice(y)");
+  }
+
+  @Test
+  void eachStatefulRouteIsOneError() {
+    assertThat(stateful()).hadErrorCount(6);
   }
 }

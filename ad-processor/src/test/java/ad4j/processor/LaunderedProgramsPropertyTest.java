@@ -19,13 +19,15 @@ import org.junit.jupiter.api.Test;
 /**
  * Property: random methods that route derivative-carrying values through code that carries no
  * derivative — strings, string concatenation, boxes, builders, a double-double object, a static
- * field written and read back, an object's setter and getter, bit patterns, logging — are
+ * field written and read back, an object's setter and getter, bit patterns, logging, helpers
+ * of the sources that read a static field or only their arguments — are
  * either rejected with an error at the first line where a laundered value comes back (into a
  * derivative-carrying value or the result), or compile and are exact: the values bit for bit
  * the user's method's, the gradient against extrapolated differences, pullback, tangent and
  * gradient consistent ({@link DerivativeChecks}). The expected outcome of each method is worked
  * out while it is generated, by the rule of the contract, the conservative part included: after
- * a call run as written received a dependent value, what such calls return is dependent too.
+ * a call run as written received a dependent value, what such calls return is dependent too,
+ * unless they read their arguments only.
  *
  * <p>Each round compiles a batch of {@value #BATCH} methods and compares the errors with the
  * expectations, then compiles the methods expected to be accepted on their own (under
@@ -66,6 +68,14 @@ class LaunderedProgramsPropertyTest {
       "  public static void keep(double v) { kept = v; }",
       "  public static double kept() { return kept; }",
       "  public static void log(String line) { lastLine = line; }",
+      "  static final double STEP = 0.25;",
+      "  public static double weight(int n) {",
+      "    double w = 1;",
+      "    for (int i = 0; i < n; i++) { w = w * (1 + STEP) + Math.sqrt(i); }",
+      "    return w;",
+      "  }",
+      "  static double rate = 0.5;",
+      "  public static double drift(int n) { return n * rate + weight(n); }",
       "}");
 
   /** What a local holds, as the contract sees it. */
@@ -158,7 +168,18 @@ class LaunderedProgramsPropertyTest {
     }
 
     private void statement() {
-      int route = random.nextInt(11);
+      int route = random.nextInt(13);
+      if (route == 11) {
+        // a helper of the sources that reads its argument only: never dependent
+        local("LaunderHelpers.weight(" + (1 + random.nextInt(4)) + ")", Kind.CONSTANT);
+        return;
+      }
+      if (route == 12) {
+        // one that reads a static field (no call writes it, but ad4j cannot know): dependent
+        // once a call may have kept a value
+        local("LaunderHelpers.drift(" + (1 + random.nextInt(4)) + ")", launderedIf(kept));
+        return;
+      }
       if (route == 10 || names.size() < 3 && route >= 8) {
         // a constant that goes the same ways
         local(random.nextInt(2) == 0 ? "2.5" : "Math.sqrt(3.0)", Kind.CONSTANT);

@@ -174,8 +174,9 @@ final class InactiveCalls {
         : context.referenceTo(context.qualifyingType(method, qualifier))) + "."
         + method.getSimpleName();
     boolean argumentsOnly = receiver == null && (LaunderedDependence.onlyReads(method)
-        || LaunderedDependence.readsArgumentsOnly(declaring)
-            && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT));
+        || ArgumentOnlyMethods.isArgumentOnlyLibraryMethod(method)
+            && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT)
+        || context.argumentOnlyMethods().test(method));
     if (reference) {
       // an object (or string) that carries no derivative: Integer.valueOf(k), List.of(...)
       Optional<Operand> result = context.emitReference(

@@ -48,7 +48,9 @@ import javax.lang.model.element.Element;
  * what a static field that is not {@code final} holds, and the arrays and objects given to such
  * a call may depend on it too. Calls that only read their arguments are exempt:
  * the methods of {@code Math}, {@code StrictMath}, {@code String} and the boxed types
- * ({@code Double.toString(x)} depends on {@code x} alone). Exceptions' messages
+ * ({@code Double.toString(x)} depends on {@code x} alone), and the static methods of the sources
+ * whose bodies read and keep nothing but their arguments ({@link ArgumentOnlyMethods}: a check
+ * {@code Checks.isTrue(mean > 0, "...", mean)}, a helper {@code logFactorial(k)}). Exceptions' messages
  * ({@code throw new IllegalArgumentException("bad " + x)}) leave the method and come back
  * nowhere.
  *

@@ -75,6 +75,8 @@ final class LoweringContext {
   private final Set<Value> readOnlyArrays =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
+  private ArgumentOnlyMethods argumentOnlyMethods;
+
   LoweringContext(Elements elements, Types types, Trees trees, CompilationUnitTree unit,
       TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames,
       Predicate<TypeElement> hasGradClass) {
@@ -153,6 +155,14 @@ final class LoweringContext {
   /** Where values computed through code that carries no derivative are followed. */
   LaunderedDependence dependences() {
     return dependences;
+  }
+
+  /** The static methods of the sources that read their arguments only and keep none. */
+  ArgumentOnlyMethods argumentOnlyMethods() {
+    if (argumentOnlyMethods == null) {
+      argumentOnlyMethods = new ArgumentOnlyMethods(elements, trees);
+    }
+    return argumentOnlyMethods;
   }
 
   /** Starts lowering {@code expression}; returns what to give {@link #leaveExpression}. */

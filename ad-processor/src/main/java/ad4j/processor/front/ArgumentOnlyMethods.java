@@ -1,0 +1,417 @@
+package ad4j.processor.front;
+
+import com.sun.source.tree.ArrayAccessTree;
+import com.sun.source.tree.AssertTree;
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.CompoundAssignmentTree;
+import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.EnhancedForLoopTree;
+import com.sun.source.tree.ExpressionStatementTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.ForLoopTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.IfTree;
+import com.sun.source.tree.LabeledStatementTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.NewArrayTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TypeCastTree;
+import com.sun.source.tree.UnaryTree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.tree.WhileLoopTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.Trees;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+
+/**
+ * Static methods of this compilation's sources whose result depends on their arguments alone
+ * and that keep none of them, found by reading their bodies ({@code logFactorial(int n)},
+ * {@code Checks.isTrue(boolean, String, double)}): for {@link LaunderedDependence} such a call is
+ * like one of {@code Math}, so a dependent value given to an earlier call does not make its
+ * result dependent, and one given to it goes nowhere.
+ *
+ * <p>The rule is syntactic and errs towards "no": the method is static, its parameters are
+ * primitives or {@code String} (so it reaches no array or object of its caller's), and its body
+ * reads and writes only its parameters and locals, the elements of arrays it makes, and
+ * compile-time constants, and calls only static methods that are themselves argument-only
+ * (those of {@code Math}, {@code StrictMath}, {@code String} and the boxed types, or methods of
+ * the sources passing this test, recursion included: every method of a name it may call must
+ * pass). What a {@code throw} evaluates is not read: it leaves the method and the
+ * {@code @Differentiable} method around the call, which has no {@code try}. Lambdas, classes,
+ * objects made with {@code new}, instance calls, {@code try}, {@code switch}, {@code instanceof}
+ * and names that cannot be resolved with certainty make the answer "no". Without the method's
+ * syntax tree the answer is "no".
+ */
+final class ArgumentOnlyMethods {
+  /** Static methods of the argument-only classes that read state: system properties. */
+  private static final Set<String> READ_SYSTEM_PROPERTIES = Set.of("getInteger", "getLong",
+      "getBoolean");
+
+  private final Elements elements;
+  private final Trees trees;
+  private final Map<ExecutableElement, Boolean> known = new HashMap<>();
+  /** The methods being read now: assumed argument-only while their own body is read. */
+  private final Set<ExecutableElement> reading = new HashSet<>();
+
+  ArgumentOnlyMethods(Elements elements, Trees trees) {
+    this.elements = elements;
+    this.trees = trees;
+  }
+
+  /** Whether {@code method} computes its result from its arguments alone and keeps none. */
+  boolean test(ExecutableElement method) {
+    Boolean answer = known.get(method);
+    if (answer != null) {
+      return answer;
+    }
+    if (reading.contains(method)) {
+      return true;
+    }
+    boolean outermost = reading.isEmpty();
+    reading.add(method);
+    boolean result;
+    try {
+      result = read(method);
+    } finally {
+      reading.remove(method);
+    }
+    // an answer "yes" inside a recursion assumed the methods being read: only the outermost
+    // answer, or a "no", is final
+    if (outermost || !result) {
+      known.put(method, result);
+    }
+    return result;
+  }
+
+  /** Whether a static method of {@code Math}, {@code String} or a boxed type reads only its arguments. */
+  static boolean isArgumentOnlyLibraryMethod(ExecutableElement method) {
+    return method.getModifiers().contains(Modifier.STATIC)
+        && LaunderedDependence.readsArgumentsOnly(method.getEnclosingElement())
+        && !READ_SYSTEM_PROPERTIES.contains(method.getSimpleName().toString());
+  }
+
+  private boolean read(ExecutableElement method) {
+    if (!method.getModifiers().contains(Modifier.STATIC) || trees == null
+        || !(method.getEnclosingElement() instanceof TypeElement owner)) {
+      return false;
+    }
+    for (VariableElement parameter : method.getParameters()) {
+      if (!isPrimitiveOrString(parameter.asType())) {
+        return false;
+      }
+    }
+    TreePath path = trees.getPath(method);
+    if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
+      return false;
+    }
+    Body body = new Body(new Symbols(elements, owner, path.getCompilationUnit()));
+    for (VariableTree parameter : tree.getParameters()) {
+      body.declare(parameter.getName().toString());
+    }
+    return body.statement(tree.getBody());
+  }
+
+  private static boolean isPrimitiveOrString(TypeMirror type) {
+    return type.getKind().isPrimitive() || type instanceof DeclaredType declared
+        && declared.asElement() instanceof TypeElement element
+        && element.getQualifiedName().contentEquals("java.lang.String");
+  }
+
+  /** One method body: its scopes of locals, resolved against its own class and imports. */
+  private final class Body {
+    private final Symbols symbols;
+    private final Deque<Set<String>> scopes = new ArrayDeque<>();
+
+    Body(Symbols symbols) {
+      this.symbols = symbols;
+      scopes.push(new HashSet<>());
+    }
+
+    void declare(String name) {
+      scopes.peek().add(name);
+    }
+
+    private boolean isLocal(String name) {
+      for (Set<String> scope : scopes) {
+        if (scope.contains(name)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean inScope(List<? extends Tree> trees) {
+      scopes.push(new HashSet<>());
+      try {
+        for (Tree tree : trees) {
+          if (tree != null && !(tree instanceof ExpressionTree expression
+              ? expression(expression) : statement((StatementTree) tree))) {
+            return false;
+          }
+        }
+        return true;
+      } finally {
+        scopes.pop();
+      }
+    }
+
+    boolean statement(StatementTree statement) {
+      if (statement == null) {
+        return true;
+      }
+      switch (statement.getKind()) {
+        case BLOCK:
+          return inScope(((BlockTree) statement).getStatements());
+        case VARIABLE: {
+          VariableTree variable = (VariableTree) statement;
+          declare(variable.getName().toString()); // in scope in its own initializer
+          return variable.getInitializer() == null || expression(variable.getInitializer());
+        }
+        case EXPRESSION_STATEMENT:
+          return expression(((ExpressionStatementTree) statement).getExpression());
+        case IF: {
+          IfTree branch = (IfTree) statement;
+          return expression(branch.getCondition()) && scoped(branch.getThenStatement())
+              && scoped(branch.getElseStatement());
+        }
+        case WHILE_LOOP: {
+          WhileLoopTree loop = (WhileLoopTree) statement;
+          return expression(loop.getCondition()) && scoped(loop.getStatement());
+        }
+        case DO_WHILE_LOOP: {
+          DoWhileLoopTree loop = (DoWhileLoopTree) statement;
+          return scoped(loop.getStatement()) && expression(loop.getCondition());
+        }
+        case FOR_LOOP: {
+          ForLoopTree loop = (ForLoopTree) statement;
+          List<Tree> parts = new java.util.ArrayList<>(loop.getInitializer());
+          parts.add(loop.getCondition());
+          parts.addAll(loop.getUpdate());
+          parts.add(loop.getStatement());
+          return inScope(parts);
+        }
+        case ENHANCED_FOR_LOOP: {
+          // over an array it made: a parameter or a local can hold no Iterable
+          EnhancedForLoopTree loop = (EnhancedForLoopTree) statement;
+          return expression(loop.getExpression()) && inScope(List.of(loop.getVariable(),
+              loop.getStatement()));
+        }
+        case RETURN: {
+          ExpressionTree value = ((ReturnTree) statement).getExpression();
+          return value == null || expression(value);
+        }
+        case LABELED_STATEMENT:
+          return statement(((LabeledStatementTree) statement).getStatement());
+        case ASSERT: {
+          AssertTree assertion = (AssertTree) statement;
+          return expression(assertion.getCondition())
+              && (assertion.getDetail() == null || expression(assertion.getDetail()));
+        }
+        case THROW:
+          // leaves this method and the @Differentiable one around its call (which has no try):
+          // nothing it computes comes back
+          return true;
+        case BREAK, CONTINUE, EMPTY_STATEMENT:
+          return true;
+        default:
+          return false; // try, switch, synchronized, classes, yield: not read
+      }
+    }
+
+    /** The statement of an {@code if} or a loop, in a scope of its own. */
+    private boolean scoped(StatementTree statement) {
+      return statement == null || inScope(List.of(statement));
+    }
+
+    boolean expression(ExpressionTree expression) {
+      switch (expression.getKind()) {
+        case INT_LITERAL, LONG_LITERAL, FLOAT_LITERAL, DOUBLE_LITERAL, BOOLEAN_LITERAL,
+            CHAR_LITERAL, STRING_LITERAL, NULL_LITERAL:
+          return true;
+        case PARENTHESIZED:
+          return expression(((ParenthesizedTree) expression).getExpression());
+        case TYPE_CAST:
+          return expression(((TypeCastTree) expression).getExpression());
+        case CONDITIONAL_EXPRESSION: {
+          ConditionalExpressionTree conditional = (ConditionalExpressionTree) expression;
+          return expression(conditional.getCondition())
+              && expression(conditional.getTrueExpression())
+              && expression(conditional.getFalseExpression());
+        }
+        case ARRAY_ACCESS: {
+          ArrayAccessTree access = (ArrayAccessTree) expression;
+          return expression(access.getExpression()) && expression(access.getIndex());
+        }
+        case NEW_ARRAY: {
+          NewArrayTree array = (NewArrayTree) expression;
+          for (ExpressionTree dimension : array.getDimensions()) {
+            if (!expression(dimension)) {
+              return false;
+            }
+          }
+          if (array.getInitializers() != null) {
+            for (ExpressionTree initializer : array.getInitializers()) {
+              if (!expression(initializer)) {
+                return false;
+              }
+            }
+          }
+          return true;
+        }
+        case ASSIGNMENT: {
+          AssignmentTree assignment = (AssignmentTree) expression;
+          return target(assignment.getVariable()) && expression(assignment.getExpression());
+        }
+        case PREFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_INCREMENT, POSTFIX_DECREMENT:
+          return target(((UnaryTree) expression).getExpression());
+        case IDENTIFIER:
+          return identifier(((IdentifierTree) expression).getName().toString());
+        case MEMBER_SELECT:
+          return memberSelect((MemberSelectTree) expression);
+        case METHOD_INVOCATION:
+          return invocation((MethodInvocationTree) expression);
+        default:
+          if (expression instanceof CompoundAssignmentTree compound) {
+            return target(compound.getVariable()) && expression(compound.getExpression());
+          }
+          if (expression instanceof BinaryTree binary) {
+            return expression(binary.getLeftOperand()) && expression(binary.getRightOperand());
+          }
+          if (expression instanceof UnaryTree unary) {
+            return expression(unary.getExpression());
+          }
+          return false; // new objects, lambdas, instanceof, switch expressions...
+      }
+    }
+
+    /**
+     * What an assignment writes: a local, or an element of an array, which can only be one the
+     * method made (its parameters hold no arrays, and it reads no field that holds one).
+     */
+    private boolean target(ExpressionTree target) {
+      if (target instanceof ParenthesizedTree parenthesized) {
+        return target(parenthesized.getExpression());
+      }
+      if (target instanceof IdentifierTree identifier) {
+        return isLocal(identifier.getName().toString());
+      }
+      if (target instanceof ArrayAccessTree access) {
+        return expression(access.getExpression()) && expression(access.getIndex());
+      }
+      return false;
+    }
+
+    /** A local, or a compile-time constant. */
+    private boolean identifier(String name) {
+      return isLocal(name) || symbols.resolveField(name).filter(ArgumentOnlyMethods::isConstant)
+          .isPresent();
+    }
+
+    private boolean memberSelect(MemberSelectTree select) {
+      ExpressionTree qualifier = select.getExpression();
+      if (!Symbols.isName(qualifier)) {
+        // (expression).length: the length of an array it made
+        return select.getIdentifier().contentEquals("length") && expression(qualifier);
+      }
+      if (isLocal(firstName(qualifier))) {
+        return qualifier instanceof IdentifierTree
+            && select.getIdentifier().contentEquals("length");
+      }
+      return ownerType(qualifier)
+          .flatMap(owner -> symbols.fieldOf(owner, select.getIdentifier().toString()))
+          .filter(ArgumentOnlyMethods::isConstant).isPresent();
+    }
+
+    /**
+     * The type a qualifier names, when it surely names one: not when its first name is a field
+     * (a variable obscures a type of the same name) or a local.
+     */
+    private Optional<TypeElement> ownerType(ExpressionTree qualifier) {
+      String first = firstName(qualifier);
+      if (isLocal(first) || symbols.resolveField(first).isPresent()) {
+        return Optional.empty();
+      }
+      return symbols.resolveType(qualifier);
+    }
+
+    private boolean invocation(MethodInvocationTree invocation) {
+      for (ExpressionTree argument : invocation.getArguments()) {
+        if (!expression(argument)) {
+          return false;
+        }
+      }
+      ExpressionTree select = invocation.getMethodSelect();
+      if (select instanceof IdentifierTree identifier) {
+        String name = identifier.getName().toString();
+        Symbols.CallTarget target = symbols.resolveUnqualifiedCall(name);
+        if (target instanceof Symbols.CallTarget.MathFunction) {
+          return true;
+        }
+        return target instanceof Symbols.CallTarget.OtherMethod other
+            && everyStaticMethod(other.owner(), name);
+      }
+      if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())) {
+        Optional<TypeElement> owner = ownerType(member.getExpression());
+        return owner.isPresent()
+            && everyStaticMethod(owner.get(), member.getIdentifier().toString());
+      }
+      return false; // a method of an object
+    }
+
+    /**
+     * Whether every static method {@code name} of {@code owner} is argument-only, so that
+     * whichever the call selects is (a call in a static method selects a static one).
+     */
+    private boolean everyStaticMethod(TypeElement owner, String name) {
+      boolean any = false;
+      for (ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(owner))) {
+        if (!method.getSimpleName().contentEquals(name)
+            || !method.getModifiers().contains(Modifier.STATIC)) {
+          continue;
+        }
+        any = true;
+        if (!isArgumentOnlyLibraryMethod(method) && !test(method)) {
+          return false;
+        }
+      }
+      return any;
+    }
+  }
+
+  private static String firstName(ExpressionTree name) {
+    ExpressionTree first = name;
+    while (first instanceof MemberSelectTree select) {
+      first = select.getExpression();
+    }
+    return first instanceof IdentifierTree identifier ? identifier.getName().toString() : "";
+  }
+
+  /** A {@code static final} field whose value is a compile-time constant, which never changes. */
+  private static boolean isConstant(VariableElement field) {
+    return field.getModifiers().contains(Modifier.STATIC)
+        && field.getModifiers().contains(Modifier.FINAL) && field.getConstantValue() != null;
+  }
+}
