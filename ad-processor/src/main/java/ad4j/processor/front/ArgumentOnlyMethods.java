@@ -45,6 +45,7 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
 
 /**
  * Static methods of this compilation's sources whose result depends on their arguments alone
@@ -71,13 +72,15 @@ final class ArgumentOnlyMethods {
       "getBoolean");
 
   private final Elements elements;
+  private final Types types;
   private final Trees trees;
   private final Map<ExecutableElement, Boolean> known = new HashMap<>();
   /** The methods being read now: assumed argument-only while their own body is read. */
   private final Set<ExecutableElement> reading = new HashSet<>();
 
-  ArgumentOnlyMethods(Elements elements, Trees trees) {
+  ArgumentOnlyMethods(Elements elements, Types types, Trees trees) {
     this.elements = elements;
+    this.types = types;
     this.trees = trees;
   }
 
@@ -127,7 +130,7 @@ final class ArgumentOnlyMethods {
     if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
       return false;
     }
-    Body body = new Body(new Symbols(elements, owner, path.getCompilationUnit()));
+    Body body = new Body(new Symbols(elements, types, owner, path.getCompilationUnit()));
     for (VariableTree parameter : tree.getParameters()) {
       body.declare(parameter.getName().toString());
     }

@@ -129,19 +129,8 @@ final class InactiveCalls {
         return null;
       }
     }
-    if (!refuseBoxedDerivative(method, arguments, invocation, shown)) {
-      return null;
-    }
-    boolean objectResult = method.getReturnType().getKind() == TypeKind.DECLARED
-        || method.getReturnType().getKind() == TypeKind.TYPEVAR;
-    if (objectResult && active >= 0 && !discarded && !isString(method.getReturnType())) {
-      // the object could hold the value, and what is read back from it carries nothing
-      context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
-          + context.source().of(invocation.getArguments().get(active)) + "' carries a"
-          + " derivative into '" + context.source().of(invocation) + "', an object, and objects"
-          + " carry no derivatives; pass the numbers themselves to a @Differentiable method");
-      return null;
-    }
+    // A value that carries a derivative may go into an object (boxed, a string, a result of a
+    // reference type): LaunderedDependence rejects it where it comes back into the result.
     if (receiver == null && !method.getModifiers().contains(Modifier.STATIC)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '" + qualified
           + "' is not static, and a @Differentiable method is static: it has no object to call"
@@ -226,46 +215,6 @@ final class InactiveCalls {
     }
     return Optional.of("ad4j finds no constructor of '" + type.getSimpleName() + "' that takes"
         + " these arguments (ad4j passes numbers, booleans, strings and objects)");
-  }
-
-  /**
-   * Reports, and returns false, when an argument that carries a derivative is boxed into a
-   * parameter of a reference type ({@code list.add(x)}, {@code Objects.hash(x)}): the object it
-   * becomes could keep the value, and what is read back from it would carry no derivative.
-   * Only the elements of a variable arity {@code Object...} of a call that returns nothing or a
-   * string are formatting arguments, and may be boxed ({@code String.format("%f", x)}, a
-   * logger's {@code log(String, Object...)}).
-   */
-  boolean refuseBoxedDerivative(ExecutableElement method, List<Operand> arguments,
-      MethodInvocationTree invocation, String shown) {
-    int k = method.getParameters().size();
-    boolean expanded = method.isVarArgs() && (arguments.size() != k
-        || !arguments.get(k - 1).type().isReference() && !arguments.get(k - 1).type().isArray());
-    TypeKind result = method.getReturnType().getKind();
-    boolean formats = result == TypeKind.VOID || isString(method.getReturnType());
-    for (int i = 0; i < arguments.size(); i++) {
-      Operand argument = arguments.get(i);
-      if (!argument.isActive()) {
-        continue;
-      }
-      javax.lang.model.type.TypeMirror parameter = expanded && i >= k - 1
-          ? ((javax.lang.model.type.ArrayType) method.getParameters().get(k - 1).asType())
-              .getComponentType()
-          : method.getParameters().get(i).asType();
-      if (parameter.getKind().isPrimitive()) {
-        continue;
-      }
-      if (expanded && i >= k - 1 && formats) {
-        continue;
-      }
-      context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
-          + context.source().of(invocation.getArguments().get(i)) + "' carries a derivative"
-          + " into a parameter of type '" + parameter + "', which boxes it into an object, and"
-          + " objects carry no derivatives; pass a value that carries no derivative, or call a"
-          + " @Differentiable method");
-      return false;
-    }
-    return true;
   }
 
   private boolean isString(javax.lang.model.type.TypeMirror type) {

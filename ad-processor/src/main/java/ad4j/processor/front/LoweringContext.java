@@ -160,7 +160,7 @@ final class LoweringContext {
   /** The static methods of the sources that read their arguments only and keep none. */
   ArgumentOnlyMethods argumentOnlyMethods() {
     if (argumentOnlyMethods == null) {
-      argumentOnlyMethods = new ArgumentOnlyMethods(elements, trees);
+      argumentOnlyMethods = new ArgumentOnlyMethods(elements, types, trees);
     }
     return argumentOnlyMethods;
   }

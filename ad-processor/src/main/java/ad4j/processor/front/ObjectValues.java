@@ -140,10 +140,6 @@ final class ObjectValues {
         return null;
       }
     }
-    if (!new InactiveCalls(context).refuseBoxedDerivative(method, arguments, invocation,
-        shown)) {
-      return null;
-    }
     Optional<String> unreachable = reachability(method, type);
     if (unreachable.isPresent()) {
       context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
