@@ -8,8 +8,6 @@ import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -536,36 +534,17 @@ class DerivativeOfDiagnosticsTest {
       throws IOException {
     Compilation library = compile(LIBRARY);
     assertThat(library).succeededWithoutWarnings();
-    for (JavaFileObject output : library.generatedFiles()) {
-      if (output.getKind() == JavaFileObject.Kind.CLASS) {
-        String name = output.getName().replaceFirst("^.*?/com/", "com/");
-        Path target = classes.resolve(name);
-        Files.createDirectories(target.getParent());
-        try (InputStream in = output.openInputStream()) {
-          Files.copy(in, target);
-        }
-      }
-    }
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
     JavaFileObject file = fileOf(CALLER_WITH_SECOND_RULE);
 
     Compilation compilation = InProcessCompiler.javac()
-        .withClasspath(classpathWith(classes)).compile(file);
+        .withClasspath(classpath).compile(file);
 
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation).hadErrorContaining("ad4j: call to 'Lib.g(...)': two @DerivativeOf"
         + " rules give the partial derivative of 'Lib.g' with respect to 'x': 'Lib.gX' and"
         + " 'F.g2'; keep one").inFile(file).onLine(9)
         .atColumn(columnOf(CALLER_WITH_SECOND_RULE, 9, "(a)"));
-  }
-
-  /** This test's class path (the annotations and the runtime) and {@code directory}. */
-  private static List<File> classpathWith(Path directory) {
-    List<File> path = new ArrayList<>();
-    path.add(directory.toFile());
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      path.add(new File(entry));
-    }
-    return path;
   }
 
   @Test

@@ -149,11 +149,64 @@ final class CalleeResolver {
           + " this call needs");
       return Optional.empty();
     }
+    context.calls(method);
+    if (!context.examining() && runsAgain(method, call, shown, qualified)) {
+      return Optional.empty();
+    }
     String gradClass = gradClassReference(declaring);
     String userClass = privateHere ? gradClass
         : context.referenceTo(context.qualifyingType(method, owner));
     return Optional.of(new Callee(userClass, gradClass, name,
         parameterTypes(method).orElseThrow(), active, returnsArray));
+  }
+
+  /**
+   * Whether a generated member of the method being lowered would run {@code method}'s code more
+   * than once per call, and that code (or its callees') makes calls that run as written: they
+   * would run again, a draw differ, a side effect repeat (DESIGN.md, "Soundness"). Such a call
+   * is then an error at {@code call}. The members are the Hessian's of an order-2 method (a
+   * sweep per direction), the Jacobian's of a vector function (a pullback per row, once it calls
+   * other methods), and the reverse sweep of a {@code @Checkpointed} loop (it computes
+   * iterations anew).
+   */
+  private boolean runsAgain(ExecutableElement method, Tree call, String shown,
+      String qualified) {
+    ExecutableElement caller = context.element();
+    if (caller == null) {
+      return false;
+    }
+    String callee = method.getSimpleName().toString();
+    String members;
+    String once = "once";
+    if (context.order() == 2) {
+      members = "which mHessian and mValueGradientAndHessian of '" + context.methodName()
+          + "' would run once per sweep";
+    } else if (ActiveParameters.isVectorResult(caller.getReturnType())) {
+      members = "which mJacobian and mValueAndJacobian of '" + context.methodName()
+          + "' would run once per row";
+    } else if (context.insideLoop() && CheckpointedLoops.isCheckpointed(caller)) {
+      members = "which the reverse sweep of this @Checkpointed loop would run again when it"
+          + " computes iterations anew";
+      once = "once per iteration";
+    } else {
+      return false;
+    }
+    Optional<CalleePlainCalls.Found> found = context.calleePlainCalls().in(method);
+    if (found.isEmpty()) {
+      return false;
+    }
+    String advice = found.get().kind() == CalleePlainCalls.Kind.CALL
+        ? "make that call in '" + context.methodName() + "' instead and pass its result to '"
+            + callee + "' as a @NoDerivative parameter"
+        : "pass its source file to javac with this one";
+    String message = "call to '" + shown + "': " + found.get().describe(qualified) + ", "
+        + members + ", where '" + context.methodName() + "' runs it " + once + "; " + advice;
+    if (found.get().kind() == CalleePlainCalls.Kind.UNRESOLVED) {
+      diagnostics().unresolved(call, message); // the class waits for the next round
+    } else {
+      diagnostics().error(call, message);
+    }
+    return true;
   }
 
   /**

@@ -108,6 +108,11 @@ final class CheckpointedLoops {
     return diagnostics.errorCount() > errors ? 0 : asked / 2 * 2;
   }
 
+  /** Whether {@code element} is marked {@code @Checkpointed}. */
+  static boolean isCheckpointed(ExecutableElement element) {
+    return asked(element) != null;
+  }
+
   /** The element's value, its default when not written, or null without the annotation. */
   private static Integer asked(ExecutableElement element) {
     for (AnnotationMirror mirror : element.getAnnotationMirrors()) {

@@ -176,11 +176,17 @@ final class InactiveCalls {
         return null;
       }
       context.dependences().runsAsWritten(result.get(), qualified, argumentsOnly);
+      if (argumentsOnly) {
+        context.runsAlike(result.get());
+      }
       return result.get();
     }
     Operand result = context.emit(Operation.plainCall(name, arguments.size()), arguments,
         type.get(), false);
     context.dependences().runsAsWritten(result, qualified, argumentsOnly);
+    if (argumentsOnly) {
+      context.runsAlike(result);
+    }
     return result;
   }
 
@@ -198,6 +204,7 @@ final class InactiveCalls {
     Operand result = context.emit(Operation.plainCall(owner + "." + name, arguments.size()),
         arguments, resultType, false);
     context.dependences().roundsAsWritten(result, owner + "." + name);
+    context.runsAlike(result); // a function of its arguments (random is rejected before)
     return Optional.of(result);
   }
 

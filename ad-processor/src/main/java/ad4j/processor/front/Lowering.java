@@ -162,6 +162,36 @@ public final class Lowering {
         diagnostics, VariablePlanner.plan(tree), hasGradClass);
     context.setRuleClasses(ruleClasses);
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
+    context.setElement(method, false);
+    return lower(context, method, tree);
+  }
+
+  /**
+   * What {@code method}'s code calls: it is lowered as for its own generated members, its
+   * errors left in {@code diagnostics} (they are reported where it is processed itself).
+   */
+  static Examined examine(Elements elements, Types types, Trees trees,
+      CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
+      Diagnostics diagnostics, Predicate<TypeElement> hasGradClass) {
+    TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
+    LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
+        diagnostics, VariablePlanner.plan(tree), hasGradClass);
+    context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
+    context.setElement(method, true);
+    Optional<Function> function = lower(context, method, tree);
+    return new Examined(function, context.callees(), context.alike());
+  }
+
+  /**
+   * A method lowered by {@link #examine}: its IR (empty after an error), the
+   * {@code @Differentiable} methods it calls, and the results of its calls that run as written
+   * and run alike each time.
+   */
+  record Examined(Optional<Function> function, List<ExecutableElement> callees,
+      Set<Value> alike) {}
+
+  private static Optional<Function> lower(LoweringContext context, ExecutableElement method,
+      MethodTree tree) {
     Lowering lowering = new Lowering(context);
     lowering.resultType = ActiveParameters.isVectorResult(method.getReturnType())
         ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE;

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
@@ -114,6 +115,65 @@ final class LoweringContext {
   void setMethod(String name, int order) {
     this.methodName = name;
     this.order = order;
+  }
+
+  /** The method being lowered; null until {@link #setElement}. */
+  private ExecutableElement element;
+  /** The {@code @Differentiable} methods it calls, in the order its calls resolve. */
+  private final List<ExecutableElement> callees = new ArrayList<>();
+  /**
+   * Whether the method is lowered only to learn what its code calls ({@link CalleePlainCalls}):
+   * its own calls are then not examined in turn.
+   */
+  private boolean examining;
+  private CalleePlainCalls calleePlainCalls;
+
+  void setElement(ExecutableElement element, boolean examining) {
+    this.element = element;
+    this.examining = examining;
+  }
+
+  ExecutableElement element() {
+    return element;
+  }
+
+  boolean examining() {
+    return examining;
+  }
+
+  /** The results of calls that run as written and run alike each time ({@link #runsAlike}). */
+  private final Set<Value> alike = new java.util.HashSet<>();
+
+  /**
+   * Marks {@code call}, the result of a call that runs as written, as one that gives the same
+   * result each time and changes nothing ({@code Math.floor}, {@code Double.isNaN}): running it
+   * again in another sweep is harmless.
+   */
+  void runsAlike(Operand call) {
+    if (call instanceof Operand.Use use) {
+      alike.add(use.value());
+    }
+  }
+
+  Set<Value> alike() {
+    return Set.copyOf(alike);
+  }
+
+  /** Records a resolved call of the {@code @Differentiable} method {@code callee}. */
+  void calls(ExecutableElement callee) {
+    callees.add(callee);
+  }
+
+  List<ExecutableElement> callees() {
+    return List.copyOf(callees);
+  }
+
+  /** What the method's {@code @Differentiable} callees' code calls as written. */
+  CalleePlainCalls calleePlainCalls() {
+    if (calleePlainCalls == null) {
+      calleePlainCalls = new CalleePlainCalls(elements, types, trees, hasGradClass);
+    }
+    return calleePlainCalls;
   }
 
   int order() {

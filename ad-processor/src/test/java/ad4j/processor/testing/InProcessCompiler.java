@@ -58,6 +58,31 @@ public final class InProcessCompiler {
     return compiler.withOptions((Object[]) options);
   }
 
+  /**
+   * Writes the class files {@code library} produced under {@code directory}, and returns a
+   * class path of that directory and this test's own (the annotations and the runtime): for a
+   * compilation against a library compiled earlier, whose sources it does not see.
+   */
+  public static List<java.io.File> classpathWithClassesOf(Compilation library, Path directory)
+      throws IOException {
+    for (JavaFileObject output : library.generatedFiles()) {
+      if (output.getKind() == JavaFileObject.Kind.CLASS) {
+        String name = output.getName().replaceFirst("^.*?/com/", "com/");
+        Path target = directory.resolve(name);
+        Files.createDirectories(target.getParent());
+        try (InputStream in = output.openInputStream()) {
+          Files.copy(in, target);
+        }
+      }
+    }
+    List<java.io.File> path = new java.util.ArrayList<>();
+    path.add(directory.toFile());
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      path.add(new java.io.File(entry));
+    }
+    return path;
+  }
+
   /** Compiles one source; the compilation is not required to succeed. */
   public static Compilation compileUnchecked(String qualifiedName, String source) {
     return javac().compile(JavaFileObjects.forSourceString(qualifiedName, source));
