@@ -135,7 +135,6 @@ final class CalleePlainCalls {
 
   private static boolean runsUserCode(Operation operation) {
     return operation.form() == Operation.Form.PLAIN_CALL
-        && operation.plain() != Operation.Plain.GENERATED_CALL
         && operation.plain() != Operation.Plain.FIELD_READ
         && !LOWERING_CHECKS.contains(operation.name());
   }
