@@ -34,6 +34,10 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.CLASS)
 @Target({ElementType.TYPE, ElementType.PACKAGE})
 public @interface UsesDerivatives {
-  /** The classes whose {@code @DerivativeOf} rules calls from the annotated code see. */
+  /**
+   * The classes whose {@code @DerivativeOf} rules calls from the annotated code see.
+   *
+   * @return the classes holding the rules
+   */
   Class<?>[] value();
 }
