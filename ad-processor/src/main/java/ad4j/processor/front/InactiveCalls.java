@@ -175,14 +175,18 @@ final class InactiveCalls {
             + "', which generated code cannot name: " + context.typeProblem(returned));
         return null;
       }
-      context.dependences().runsAsWritten(result.get(), qualified, argumentsOnly);
-      if (argumentsOnly) {
-        context.runsAlike(result.get());
-      }
-      return result.get();
+      return ranAsWritten(result.get(), qualified, argumentsOnly);
     }
-    Operand result = context.emit(Operation.plainCall(name, arguments.size()), arguments,
-        type.get(), false);
+    return ranAsWritten(context.emit(Operation.plainCall(name, arguments.size()), arguments,
+        type.get(), false), qualified, argumentsOnly);
+  }
+
+  /**
+   * Tells the dependence analysis that {@code result} comes from the call {@code qualified}, run
+   * as written, and, when that call reads its arguments only, that it gives the same result
+   * each time it runs.
+   */
+  private Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly) {
     context.dependences().runsAsWritten(result, qualified, argumentsOnly);
     if (argumentsOnly) {
       context.runsAlike(result);
@@ -222,10 +226,6 @@ final class InactiveCalls {
     }
     return Optional.of("ad4j finds no constructor of '" + type.getSimpleName() + "' that takes"
         + " these arguments (ad4j passes numbers, booleans, strings and objects)");
-  }
-
-  private boolean isString(javax.lang.model.type.TypeMirror type) {
-    return type.getKind() == TypeKind.DECLARED && context.isString(type);
   }
 
   private static boolean carriesDerivative(NumericType type) {
