@@ -247,11 +247,12 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     CompilationUnitTree unit = source == null ? null : source.getCompilationUnit();
     for (ExecutableElement method : methods) {
       Diagnostics diagnostics = new Diagnostics(trees, unit);
-      Optional<Function> function = processMethod(method, diagnostics);
+      Optional<Lowering.Lowered> function = processMethod(method, diagnostics);
       reports.add(diagnostics);
       unresolved |= diagnostics.hasUnresolvedNames();
       if (function.isPresent()) {
-        lowered.add(new GradClassWriter.Method(method, function.get()));
+        lowered.add(new GradClassWriter.Method(method, function.get().function(),
+            function.get().callRunAsWritten()));
       } else {
         failed = true;
       }
@@ -285,7 +286,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   }
 
   /** Lowers one method; its errors are recorded in {@code diagnostics}, not reported yet. */
-  private Optional<Function> processMethod(ExecutableElement method, Diagnostics diagnostics) {
+  private Optional<Lowering.Lowered> processMethod(ExecutableElement method,
+      Diagnostics diagnostics) {
     TreePath path = trees.getPath(method);
     if (path == null || !(path.getLeaf() instanceof MethodTree tree)) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
@@ -301,9 +303,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
         return Optional.empty();
       }
       // Also after a rejected signature: the body's errors are reported in the same compilation.
-      Optional<Function> function = Lowering.lower(processingEnv.getElementUtils(),
-          processingEnv.getTypeUtils(), trees, unit, method, tree, diagnostics,
-          this::hasGradClass, ruleClasses);
+      Optional<Lowering.Lowered> function = Lowering.lowerMethod(
+          processingEnv.getElementUtils(), processingEnv.getTypeUtils(), trees, unit, method,
+          tree, diagnostics, this::hasGradClass, ruleClasses);
       return valid ? function : Optional.empty();
     } catch (RuntimeException | StackOverflowError | AssertionError e) {
       reportInternalError("differentiating '" + method.getSimpleName() + "'",

@@ -6,18 +6,24 @@ import static com.google.testing.compile.CompilationSubject.assertThat;
 import ad4j.processor.testing.InProcessCompiler;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A member that runs a {@code @Differentiable} callee once per sweep (the Hessian's, the
- * Jacobian's, a checkpointed loop's reverse sweep) would run the calls the callee's code makes
- * as written more than once per call, where the method runs them once (DESIGN.md,
- * "Soundness"): such a call of such a callee is a compile error at the call. Callees whose
- * code makes no such call are accepted.
+ * Code that runs as written and may give another result or do something again when run again
+ * (a draw, a counter) must run once per call of a generated member, as the method runs it
+ * (DESIGN.md, "Soundness"). Where a member would run it more than once, it is a compile error
+ * at the call: a method's own such call in an order-2 method (a sweep per slot) or a vector
+ * function (a sweep per slot, and twice in callers' gradients); a call of a
+ * {@code @Differentiable} method whose code makes one from any other (a caller's tangent asks
+ * for the value, then the tangent), from a checkpointed loop's reverse sweep. A callee compiled
+ * earlier is judged by what its generated class records. Calls that read and change nothing
+ * (Math, strings, getters, record accessors) are accepted everywhere.
  */
 class CalleePlainCallsTest {
   /** Lines 1 to 12; the method under test starts on line 13. */
@@ -29,11 +35,11 @@ class CalleePlainCallsTest {
       "  static final java.util.Random RNG = new java.util.Random(1);",
       "  static int count;",
       "  static void tick() { count++; }",
-      "  @Differentiable(order = 2) static double noisy(double x) {",
+      "  @Differentiable static double noisy(double x) {",
       "    return x * RNG.nextGaussian();",
       "  }",
-      "  @Differentiable(order = 2) static double counting(double x) { tick(); return x * x; }",
-      "  @Differentiable static double outer(double x) { return Math.sin(noisy(x)); }",
+      "  @Differentiable static double counting(double x) { tick(); return x * x; }",
+      "  record Point(double x, double y) { double norm() { return Math.hypot(x, y); } }",
       "");
 
   private static Compilation compile(String method) {
@@ -50,17 +56,40 @@ class CalleePlainCallsTest {
   }
 
   @Test
-  void anOrderTwoMethodCallingADrawingCalleeIsAnError() {
+  void anOrderTwoMethodsOwnDrawIsAnError() {
     Compilation compilation = compile(String.join("\n",
         "  @Differentiable(order = 2) static double f(double x, double y) {",
-        "    double a = x * y;",
-        "    return noisy(a) + y;",
+        "    double e = RNG.nextGaussian();",
+        "    return x * y * e;",
         "  }"));
+    assertOnlyError(compilation, "call to 'RNG.nextGaussian()' runs as written and may give"
+        + " another result or do something again each time it runs: mHessian and"
+        + " mValueGradientAndHessian of 'f' make one sweep per slot and would run it once per"
+        + " sweep, where 'f' runs it once; make the call where 'f' is called and pass its result"
+        + " as a @NoDerivative parameter", 14);
+  }
+
+  @Test
+  void aVectorFunctionsOwnCounterIsAnError() {
+    Compilation compilation = compile(String.join("\n",
+        "  @Differentiable static double[] f(double x) {",
+        "    tick();",
+        "    return new double[] {x, x * x};",
+        "  }"));
+    assertOnlyError(compilation, "call to 'tick()' runs as written and may give another result"
+        + " or do something again each time it runs: mJacobian and mValueAndJacobian of 'f'",
+        14);
+  }
+
+  @Test
+  void anOrderOneCallerOfADrawingCalleeIsAnError() {
+    Compilation compilation = compile(
+        "  @Differentiable static double f(double x) { return Math.sin(noisy(x)); }");
     assertOnlyError(compilation, "call to 'noisy(...)': 'Model.noisy' runs code that carries no"
-        + " derivative ('Model.RNG.nextGaussian(...)', line 9), which mHessian and"
-        + " mValueGradientAndHessian of 'f' would run once per sweep, where 'f' runs it once;"
+        + " derivative ('RNG.nextGaussian()', line 9), which the tangent of 'f' would"
+        + " run twice, once for its value and once for its tangent, where 'f' runs it once;"
         + " make that call in 'f' instead and pass its result to 'noisy' as a @NoDerivative"
-        + " parameter", 15);
+        + " parameter", 13);
   }
 
   @Test
@@ -70,19 +99,25 @@ class CalleePlainCallsTest {
         "    return new double[] {x * y, counting(x)};",
         "  }"));
     assertOnlyError(compilation, "call to 'counting(...)': 'Model.counting' runs code that"
-        + " carries no derivative ('Model.tick(...)', line 11), which mJacobian and"
+        + " carries no derivative ('tick()', line 11), which mJacobian and"
         + " mValueAndJacobian of 'f' would run once per row", 14);
   }
 
   @Test
   void aPlainCallInACalleeOfACalleeIsAnError() {
     Compilation compilation = compile(String.join("\n",
+        "  @Differentiable static double outer(double x) { return noisy(x) * 2; }",
         "  @Differentiable static double[] f(double x) {",
         "    return new double[] {outer(x) * x, x};",
         "  }"));
-    assertOnlyError(compilation, "call to 'outer(...)': 'Model.outer' runs code that carries no"
-        + " derivative ('Model.RNG.nextGaussian(...)', line 9, in 'Model.noisy', which it"
-        + " calls), which mJacobian", 14);
+    assertThat(compilation).hadErrorContaining("call to 'noisy(...)': 'Model.noisy' runs code")
+        .inFile(compilation.sourceFiles().get(0)).onLine(13);
+    assertThat(compilation).hadErrorContaining("call to 'outer(...)': 'Model.outer' runs code"
+        + " that carries no derivative ('RNG.nextGaussian()', line 9, in 'Model.noisy',"
+        + " which it calls), which mJacobian").inFile(compilation.sourceFiles().get(0))
+        .onLine(15);
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(2);
   }
 
   @Test
@@ -97,42 +132,75 @@ class CalleePlainCallsTest {
         "    return s;",
         "  }"));
     assertOnlyError(compilation, "call to 'noisy(...)': 'Model.noisy' runs code that carries no"
-        + " derivative ('Model.RNG.nextGaussian(...)', line 9), which the reverse sweep of this"
+        + " derivative ('RNG.nextGaussian()', line 9), which the reverse sweep of this"
         + " @Checkpointed loop would run again when it computes iterations anew", 17);
   }
 
   @Test
-  void aCalleeCompiledEarlierCountsAsMakingSuchCalls(@TempDir Path classes) throws IOException {
+  void aCalleeCompiledEarlierIsJudgedByWhatItsClassRecords(@TempDir Path classes)
+      throws IOException {
     Compilation library = InProcessCompiler.javac().compile(JavaFileObjects.forSourceString(
         "com.example.Lib", String.join("\n",
             "package com.example;",
             "import ad4j.Differentiable;",
             "public final class Lib {",
+            "  static final java.util.Random RNG = new java.util.Random(3);",
+            "  @Differentiable public static double draw(double x) {",
+            "    return x * RNG.nextGaussian();",
+            "  }",
             "  @Differentiable(order = 2) public static double square(double x) { return x * x; }",
             "}")));
     assertThat(library).succeededWithoutWarnings();
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Caller", String.join("\n",
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class Caller {",
-        "  @Differentiable(order = 2) static double f(double x) {",
-        "    return Lib.square(x) * x;",
-        "  }",
-        "}"));
-    Compilation compilation = InProcessCompiler.javac()
-        .withClasspath(InProcessCompiler.classpathWithClassesOf(library, classes)).compile(file);
-    assertOnlyError(compilation, "call to 'Lib.square(...)': 'Lib.square' was compiled earlier,"
-        + " and ad4j cannot see whether its code makes calls that carry no derivative, which"
-        + " mHessian and mValueGradientAndHessian of 'f' would run once per sweep, where 'f' runs"
-        + " it once; pass its source file to javac with this one", 5);
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
+    Compilation drawing = InProcessCompiler.javac().withClasspath(classpath).compile(
+        JavaFileObjects.forSourceString("com.example.Caller", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Caller {",
+            "  @Differentiable static double f(double x) {",
+            "    return Lib.draw(x) * x;",
+            "  }",
+            "}")));
+    assertOnlyError(drawing, "call to 'Lib.draw(...)': 'Lib.draw' runs code that carries no"
+        + " derivative ('RNG.nextGaussian() (line 6)'), which the tangent of 'f' would run"
+        + " twice", 5);
+    Compilation quiet = InProcessCompiler.javac().withClasspath(classpath).compile(
+        JavaFileObjects.forSourceString("com.example.Caller", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Caller {",
+            "  @Differentiable(order = 2) static double f(double x) {",
+            "    return Lib.square(x) * x;",
+            "  }",
+            "}")));
+    assertThat(quiet).succeededWithoutWarnings();
   }
 
   @Test
-  void calleesWithoutPlainCallsAreAccepted() {
+  void aGetterThatDrawsIsNoGetter() {
+    Compilation compilation = compile(String.join("\n",
+        "  static final class Noise {",
+        "    private final double scale = 0.1;",
+        "    double scale() { return scale; }",
+        "    double sample() { return scale() * Math.random(); }",
+        "  }",
+        "  static final Noise NOISE = new Noise();",
+        "  @Differentiable(order = 2) static double f(double x) {",
+        "    return x * x * NOISE.scale() + x * NOISE.sample();",
+        "  }"));
+    assertOnlyError(compilation, "call to 'NOISE.sample()' runs as written and may give another"
+        + " result or do something again each time it runs: mHessian", 20);
+  }
+
+  @Test
+  void callsThatReadAndChangeNothingAreAccepted() {
     Compilation compilation = compile(String.join("\n",
         "  @Differentiable(order = 2) static double quiet(double x) {",
         "    assert x == x;",
-        "    return Double.isNaN(x) ? 0 : Math.floor(x) + x * x;",
+        "    Point p = new Point(0.5, 2);",
+        "    String unit = String.valueOf(p.y());",
+        "    double w = unit.length() > 1 ? p.x() : p.norm();",
+        "    return Double.isNaN(x) ? 0 : Math.floor(x) + x * x * w;",
         "  }",
         "  @Differentiable(order = 2) static double f(double x) { return quiet(x) * x; }",
         "  @Differentiable static double[] g(double x) { return new double[] {quiet(x), x}; }",
@@ -144,7 +212,8 @@ class CalleePlainCallsTest {
         "    }",
         "    return s;",
         "  }",
-        "  @Differentiable static double once(double x) { return noisy(x) + counting(x); }"));
+        // an order-1 method's own draw runs once in each member
+        "  @Differentiable static double once(double x) { return x * RNG.nextGaussian(); }"));
     assertThat(compilation).succeeded();
   }
 }

@@ -21,6 +21,7 @@ import ad4j.processor.transform.Tangent;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
@@ -49,7 +50,19 @@ public final class GradClassWriter {
   public static final String GENERATOR = "ad4j.processor.DifferentiableProcessor";
 
   /** A lowered method with the element it came from. */
-  public record Method(ExecutableElement element, Function function) {}
+  /**
+   * An annotated method and its IR. {@code callRunAsWritten}: the first call its code makes that
+   * runs as written and may give another result or do something again when it runs again
+   * ({@code "RNG.nextGaussian() (line 8)"}), if it makes one.
+   */
+  public record Method(ExecutableElement element, Function function,
+      Optional<String> callRunAsWritten) {
+    /** A method whose code makes no such call. */
+    public Method(ExecutableElement element, Function function) {
+      this(element, function, Optional.empty());
+    }
+  }
+
 
   private final Elements elements;
   /** When positive, every block is cut into parts of this many statements (tests only). */
@@ -113,6 +126,21 @@ public final class GradClassWriter {
       overloads.merge(method.function().name(), 1, Integer::sum);
     }
     Map<String, Integer> seen = new java.util.HashMap<>();
+    java.util.Set<String> marked = new java.util.HashSet<>();
+    for (Method method : methods) {
+      String name = method.function().name();
+      if (method.callRunAsWritten().isPresent() && marked.add(name)) {
+        gradClass.addField(FieldSpec.builder(String.class,
+                name + ad4j.processor.front.Lowering.Lowered.CONSTANT_SUFFIX, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc("For ad4j, compiling callers of {@code $L} later: the first call its"
+                + " code makes that runs as\nwritten and may give another result or do"
+                + " something again when run again. Generated code that\nwould run {@code $L}"
+                + " more than once per call of a member (a caller's tangent) is an error.\n",
+                name, name)
+            .initializer("$S", method.callRunAsWritten().get())
+            .build());
+      }
+    }
     for (Method method : methods) {
       String name = method.function().name();
       int ordinal = seen.merge(name, 1, Integer::sum);

@@ -1,9 +1,5 @@
 package ad4j.processor.front;
 
-import ad4j.processor.ir.Function;
-import ad4j.processor.ir.Instruction;
-import ad4j.processor.ir.Operation;
-import ad4j.processor.ir.Value;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
@@ -27,17 +23,14 @@ import javax.lang.model.util.Types;
  * would run such a call more than once per call of the member, where the method runs it once
  * (DESIGN.md, "Soundness"): a draw would differ between sweeps, a side effect repeat.
  *
- * <p>Calls that run alike each time and change nothing are left out: the functions of
- * {@code Math}-like classes without a derivative, static methods of {@code Math}, the boxed
- * types and {@code String} ({@code Double.isNaN}), the checks the lowering itself writes, and
- * field reads. A callee compiled earlier, whose code ad4j
- * cannot read, counts as making such calls.
+ * <p>The calls are those {@link RepeatedRuns} notes while the callee is lowered: calls that run
+ * alike each time and change nothing are left out (the functions of {@code Math}-like classes,
+ * static methods of the boxed types and {@code String}, argument-only and read-only methods,
+ * the checks the lowering itself writes, field reads). A callee compiled earlier is judged by
+ * the constant its generated class holds ({@link Lowering.Lowered#CONSTANT_SUFFIX}); one
+ * without a generated class counts as making such calls.
  */
 final class CalleePlainCalls {
-  /** The lowering's own calls, which run the same each time and change nothing. */
-  private static final Set<String> LOWERING_CHECKS = Set.of("ad4j.runtime.Assertions.enabled",
-      "java.util.Objects.requireNonNull");
-
   /** What was found: a call, a callee without source, or one that names what does not exist yet. */
   enum Kind { CALL, NO_SOURCE, UNRESOLVED }
 
@@ -97,7 +90,14 @@ final class CalleePlainCalls {
       String name = method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName();
       TreePath path = trees.getPath(method);
       if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
-        return Optional.of(new Found(Kind.NO_SOURCE, name, null, 0));
+        Optional<Optional<Found>> recorded = recorded(method, name);
+        if (recorded.isEmpty()) {
+          return Optional.of(new Found(Kind.NO_SOURCE, name, null, 0));
+        }
+        if (recorded.get().isPresent()) {
+          return recorded.get();
+        }
+        continue; // its callees were checked when it was compiled
       }
       Diagnostics errors = new Diagnostics(trees, path.getCompilationUnit());
       Lowering.Examined examined = Lowering.examine(elements, types, trees,
@@ -108,10 +108,9 @@ final class CalleePlainCalls {
       if (examined.function().isEmpty()) {
         continue; // its errors are reported where it is processed itself
       }
-      Optional<Instruction> call = firstPlainCall(examined.function().get(), examined.alike());
-      if (call.isPresent()) {
-        return Optional.of(new Found(Kind.CALL, name, call.get().operation().name() + "(...)",
-            call.get().line() == null ? 0 : call.get().line().number()));
+      if (examined.callRunAsWritten().isPresent()) {
+        LoweringContext.CallRunAsWritten call = examined.callRunAsWritten().get();
+        return Optional.of(new Found(Kind.CALL, name, call.shown(), call.line()));
       }
       for (ExecutableElement callee : examined.callees()) {
         if (seen.add(callee)) {
@@ -122,20 +121,27 @@ final class CalleePlainCalls {
     return Optional.empty();
   }
 
-  private static Optional<Instruction> firstPlainCall(Function function, Set<Value> alike) {
-    List<Instruction> found = new ArrayList<>();
-    function.body().walk(statement -> {
-      if (statement instanceof Instruction instruction
-          && runsUserCode(instruction.operation()) && !alike.contains(instruction.result())) {
-        found.add(instruction);
+  /**
+   * What the class ad4j generated for {@code method}, compiled earlier, records of it
+   * ({@link Lowering.Lowered#CONSTANT_SUFFIX}): the call its code makes that runs as written,
+   * or none when the constant is absent; empty when there is no such class.
+   */
+  private Optional<Optional<Found>> recorded(ExecutableElement method, String name) {
+    if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
+      return Optional.empty();
+    }
+    TypeElement grad = elements.getTypeElement(CalleeResolver.gradClassName(elements, owner));
+    if (grad == null) {
+      return Optional.empty();
+    }
+    String constant = method.getSimpleName() + Lowering.Lowered.CONSTANT_SUFFIX;
+    for (javax.lang.model.element.VariableElement field
+        : javax.lang.model.util.ElementFilter.fieldsIn(grad.getEnclosedElements())) {
+      if (field.getSimpleName().contentEquals(constant)
+          && field.getConstantValue() instanceof String call) {
+        return Optional.of(Optional.of(new Found(Kind.CALL, name, call, 0)));
       }
-    });
-    return found.stream().findFirst();
-  }
-
-  private static boolean runsUserCode(Operation operation) {
-    return operation.form() == Operation.Form.PLAIN_CALL
-        && operation.plain() != Operation.Plain.FIELD_READ
-        && !LOWERING_CHECKS.contains(operation.name());
+    }
+    return Optional.of(Optional.empty());
   }
 }

@@ -14,6 +14,7 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.util.Elements;
 import javax.lang.model.type.TypeMirror;
 
 /**
@@ -162,35 +163,20 @@ final class CalleeResolver {
 
   /**
    * Whether a generated member of the method being lowered would run {@code method}'s code more
-   * than once per call, and that code (or its callees') makes calls that run as written: they
-   * would run again, a draw differ, a side effect repeat (DESIGN.md, "Soundness"). Such a call
-   * is then an error at {@code call}. The members are the Hessian's of an order-2 method (a
-   * sweep per direction), the Jacobian's of a vector function (a pullback per row, once it calls
-   * other methods), and the reverse sweep of a {@code @Checkpointed} loop (it computes
-   * iterations anew).
+   * than once per call ({@link RepeatedRuns#ofCallee}: every caller's tangent does), and that
+   * code (or its callees') makes calls that run as written: they would run again, a draw differ,
+   * a side effect repeat (DESIGN.md, "Soundness"). Such a call is then an error at
+   * {@code call}.
    */
   private boolean runsAgain(ExecutableElement method, Tree call, String shown,
       String qualified) {
-    ExecutableElement caller = context.element();
-    if (caller == null) {
+    Optional<String> members = new RepeatedRuns(context).ofCallee();
+    if (members.isEmpty()) {
       return false;
     }
     String callee = method.getSimpleName().toString();
-    String members;
-    String once = "once";
-    if (context.order() == 2) {
-      members = "which mHessian and mValueGradientAndHessian of '" + context.methodName()
-          + "' would run once per sweep";
-    } else if (ActiveParameters.isVectorResult(caller.getReturnType())) {
-      members = "which mJacobian and mValueAndJacobian of '" + context.methodName()
-          + "' would run once per row";
-    } else if (context.insideLoop() && CheckpointedLoops.isCheckpointed(caller)) {
-      members = "which the reverse sweep of this @Checkpointed loop would run again when it"
-          + " computes iterations anew";
-      once = "once per iteration";
-    } else {
-      return false;
-    }
+    String once = context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())
+        ? "once per iteration" : "once";
     Optional<CalleePlainCalls.Found> found = context.calleePlainCalls().in(method);
     if (found.isEmpty()) {
       return false;
@@ -200,7 +186,8 @@ final class CalleeResolver {
             + callee + "' as a @NoDerivative parameter"
         : "pass its source file to javac with this one";
     String message = "call to '" + shown + "': " + found.get().describe(qualified) + ", "
-        + members + ", where '" + context.methodName() + "' runs it " + once + "; " + advice;
+        + members.get() + ", where '" + context.methodName() + "' runs it " + once + "; "
+        + advice;
     if (found.get().kind() == CalleePlainCalls.Kind.UNRESOLVED) {
       diagnostics().unresolved(call, message); // the class waits for the next round
     } else {
@@ -313,13 +300,23 @@ final class CalleeResolver {
 
   /** The qualified name of the class ad4j generates for {@code owner}. */
   private String gradClassName(TypeElement owner) {
-    String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
-    return pkg.isEmpty() ? gradSimpleName(owner) : pkg + "." + gradSimpleName(owner);
+    return gradClassName(context.elements(), owner);
+  }
+
+  /** The qualified name of the class ad4j generates for {@code owner}. */
+  static String gradClassName(Elements elements, TypeElement owner) {
+    String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
+    String simple = gradSimpleName(elements, owner);
+    return pkg.isEmpty() ? simple : pkg + "." + simple;
   }
 
   private String gradSimpleName(TypeElement owner) {
+    return gradSimpleName(context.elements(), owner);
+  }
+
+  private static String gradSimpleName(Elements elements, TypeElement owner) {
     String qualified = owner.getQualifiedName().toString();
-    String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
+    String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
     String nested = pkg.isEmpty() ? qualified : qualified.substring(pkg.length() + 1);
     return nested.replace('.', '_') + "Grad";
   }

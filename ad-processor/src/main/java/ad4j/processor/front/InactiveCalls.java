@@ -175,21 +175,25 @@ final class InactiveCalls {
             + "', which generated code cannot name: " + context.typeProblem(returned));
         return null;
       }
-      return ranAsWritten(result.get(), qualified, argumentsOnly);
+      return ranAsWritten(result.get(), qualified, argumentsOnly, method, invocation, shown);
     }
     return ranAsWritten(context.emit(Operation.plainCall(name, arguments.size()), arguments,
-        type.get(), false), qualified, argumentsOnly);
+        type.get(), false), qualified, argumentsOnly, method, invocation, shown);
   }
 
   /**
    * Tells the dependence analysis that {@code result} comes from the call {@code qualified}, run
-   * as written, and, when that call reads its arguments only, that it gives the same result
-   * each time it runs.
+   * as written. Unless the call reads its arguments only or reads and changes no state
+   * ({@link ReadOnlyMethods}), so that it gives the same result each time it runs, it is noted
+   * and is an error where a generated member would run it more than once ({@link
+   * RepeatedRuns}). Null after an error.
    */
-  private Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly) {
+  private Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly,
+      ExecutableElement method, MethodInvocationTree invocation, String shown) {
     context.dependences().runsAsWritten(result, qualified, argumentsOnly);
-    if (argumentsOnly) {
-      context.runsAlike(result);
+    if (!argumentsOnly && !context.readOnlyMethods().test(method)
+        && new RepeatedRuns(context).rejectOwnCall(invocation, shown)) {
+      return null;
     }
     return result;
   }
@@ -208,7 +212,6 @@ final class InactiveCalls {
     Operand result = context.emit(Operation.plainCall(owner + "." + name, arguments.size()),
         arguments, resultType, false);
     context.dependences().roundsAsWritten(result, owner + "." + name);
-    context.runsAlike(result); // a function of its arguments (random is rejected before)
     return Optional.of(result);
   }
 

@@ -157,13 +157,41 @@ public final class Lowering {
       CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
       Diagnostics diagnostics, Predicate<TypeElement> hasGradClass,
       java.util.Collection<TypeElement> ruleClasses) {
+    return lowerMethod(elements, types, trees, unit, method, tree, diagnostics, hasGradClass,
+        ruleClasses).map(Lowered::function);
+  }
+
+  /**
+   * A method lowered for its generated members: its IR, and the first call of its own code that
+   * runs as written and may not run alike again ({@code "RNG.nextGaussian() (line 8)"}), which
+   * the generated class records for callers compiled later.
+   */
+  public record Lowered(Function function, Optional<String> callRunAsWritten) {
+    /**
+     * The generated class records {@code callRunAsWritten} of its method {@code m} in a
+     * constant {@code mCallRunAsWritten}: all that ad4j can see of it when it compiles callers
+     * of {@code m} later, against the class file.
+     */
+    public static final String CONSTANT_SUFFIX = "CallRunAsWritten";
+  }
+
+  /**
+   * As {@link #lower(Elements, Types, Trees, CompilationUnitTree, ExecutableElement, MethodTree,
+   * Diagnostics, Predicate, java.util.Collection)}, with what the generated class records of it.
+   */
+  public static Optional<Lowered> lowerMethod(Elements elements, Types types, Trees trees,
+      CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
+      Diagnostics diagnostics, Predicate<TypeElement> hasGradClass,
+      java.util.Collection<TypeElement> ruleClasses) {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
         diagnostics, VariablePlanner.plan(tree), hasGradClass);
     context.setRuleClasses(ruleClasses);
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     context.setElement(method, false);
-    return lower(context, method, tree);
+    return lower(context, method, tree)
+        .map(function -> new Lowered(function,
+            context.firstCallRunAsWritten().map(LoweringContext.CallRunAsWritten::describe)));
   }
 
   /**
@@ -179,16 +207,16 @@ public final class Lowering {
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     context.setElement(method, true);
     Optional<Function> function = lower(context, method, tree);
-    return new Examined(function, context.callees(), context.alike());
+    return new Examined(function, context.callees(), context.firstCallRunAsWritten());
   }
 
   /**
    * A method lowered by {@link #examine}: its IR (empty after an error), the
-   * {@code @Differentiable} methods it calls, and the results of its calls that run as written
-   * and run alike each time.
+   * {@code @Differentiable} methods it calls, and the first call of its own code that runs as
+   * written and not alike each time.
    */
   record Examined(Optional<Function> function, List<ExecutableElement> callees,
-      Set<Value> alike) {}
+      Optional<LoweringContext.CallRunAsWritten> callRunAsWritten) {}
 
   private static Optional<Function> lower(LoweringContext context, ExecutableElement method,
       MethodTree tree) {

@@ -141,22 +141,26 @@ final class LoweringContext {
     return examining;
   }
 
-  /** The results of calls that run as written and run alike each time ({@link #runsAlike}). */
-  private final Set<Value> alike = new java.util.HashSet<>();
-
-  /**
-   * Marks {@code call}, the result of a call that runs as written, as one that gives the same
-   * result each time and changes nothing ({@code Math.floor}, {@code Double.isNaN}): running it
-   * again in another sweep is harmless.
-   */
-  void runsAlike(Operand call) {
-    if (call instanceof Operand.Use use) {
-      alike.add(use.value());
+  /** A call of the method's own code that runs as written and not alike each time. */
+  record CallRunAsWritten(String shown, long line) {
+    /** For messages and the generated class: {@code "RNG.nextGaussian() (line 8)"}. */
+    String describe() {
+      return shown + (line > 0 ? " (line " + line + ")" : "");
     }
   }
 
-  Set<Value> alike() {
-    return Set.copyOf(alike);
+  /** The first {@link CallRunAsWritten}; null while there is none. */
+  private CallRunAsWritten firstCallRunAsWritten;
+
+  /** Notes a call of the method's own code that runs as written and not alike each time. */
+  void callRunsAsWritten(String shown, long line) {
+    if (firstCallRunAsWritten == null) {
+      firstCallRunAsWritten = new CallRunAsWritten(shown, line);
+    }
+  }
+
+  java.util.Optional<CallRunAsWritten> firstCallRunAsWritten() {
+    return java.util.Optional.ofNullable(firstCallRunAsWritten);
   }
 
   /** Records a resolved call of the {@code @Differentiable} method {@code callee}. */
@@ -218,6 +222,16 @@ final class LoweringContext {
   }
 
   /** The static methods of the sources that read their arguments only and keep none. */
+  /** Methods that read state and change none ({@link ReadOnlyMethods}). */
+  ReadOnlyMethods readOnlyMethods() {
+    if (readOnlyMethods == null) {
+      readOnlyMethods = new ReadOnlyMethods(trees, argumentOnlyMethods());
+    }
+    return readOnlyMethods;
+  }
+
+  private ReadOnlyMethods readOnlyMethods;
+
   ArgumentOnlyMethods argumentOnlyMethods() {
     if (argumentOnlyMethods == null) {
       argumentOnlyMethods = new ArgumentOnlyMethods(elements, types, trees);

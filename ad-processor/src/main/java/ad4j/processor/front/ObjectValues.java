@@ -151,9 +151,15 @@ final class ObjectValues {
     all.add(receiver);
     all.addAll(arguments);
     Operand value = result(Operation.instanceCall(name, all.size()), all, result, invocation);
+    boolean argumentsOnly = LaunderedDependence.readsArgumentsOnly(method.getEnclosingElement())
+        && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT);
     context.dependences().runsAsWritten(value, type.getSimpleName() + "." + name,
-        LaunderedDependence.readsArgumentsOnly(method.getEnclosingElement())
-            && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT));
+        argumentsOnly);
+    // a method of a string or a box, a getter: it runs alike each time and changes nothing
+    if (!argumentsOnly && !context.readOnlyMethods().test(method)
+        && new RepeatedRuns(context).rejectOwnCall(invocation, shown)) {
+      return null;
+    }
     return value;
   }
 
@@ -200,6 +206,18 @@ final class ObjectValues {
     Operand made = result(Operation.construction(text.get(), arguments.size()), arguments,
         declared, creation);
     context.dependences().runsAsWritten(made, "new " + type.getSimpleName(), false);
+    if (made == null) {
+      return null;
+    }
+    Optional<ExecutableElement> constructor = CalleeResolver.choice(context,
+        javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements()),
+        arguments).map(Overloads.Choice::method);
+    // a record's own constructor, one that only sets its fields: it changes nothing else
+    boolean readOnly = constructor.isPresent()
+        && context.readOnlyMethods().test(constructor.get());
+    if (!readOnly && new RepeatedRuns(context).rejectOwnCall(creation, shown)) {
+      return null;
+    }
     return made;
   }
 

@@ -1,0 +1,252 @@
+package ad4j.processor.front;
+
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.ExpressionStatementTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.IfTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.TreeScanner;
+import com.sun.source.util.Trees;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * Methods run as written that read state and change none, so that running them again in the
+ * same call of a generated member gives the same result ({@link RepeatedRuns}): a record's
+ * accessors and canonical constructor as javac writes them, the final methods of enums ({@code equals}, {@code name}, {@code ordinal}, ...),
+ * and methods of this compilation's sources whose bodies are read-only: getters and
+ * computations on fields ({@code return Math.log(sd) + 0.5 * LOG_2_PI;}).
+ *
+ * <p>The rule for a body is syntactic and errs towards "no": locals declared and assigned,
+ * {@code if}, {@code return} and {@code throw} statements; expressions that read names and
+ * fields, compute with operators and call {@code Math}-like functions, argument-only methods
+ * ({@link ArgumentOnlyMethods}) or, without a qualifier or on {@code this}, methods of the same
+ * class that pass this test (recursion included). Anything else (a field or element written,
+ * an object made, a call on another object, a loop) makes the answer "no".
+ */
+final class ReadOnlyMethods {
+  /** Final methods of {@link Enum}, which read the constant and change nothing. */
+  private static final Set<String> ENUM_METHODS = Set.of("equals", "hashCode", "compareTo",
+      "name", "ordinal", "getDeclaringClass");
+
+  private final Trees trees;
+  private final ArgumentOnlyMethods argumentOnly;
+  private final Map<ExecutableElement, Boolean> known = new HashMap<>();
+  /** The methods being read now: assumed read-only while their own body is read. */
+  private final Set<ExecutableElement> reading = new HashSet<>();
+
+  ReadOnlyMethods(Trees trees, ArgumentOnlyMethods argumentOnly) {
+    this.trees = trees;
+    this.argumentOnly = argumentOnly;
+  }
+
+  /** Whether {@code method}, run again, reads the same state and changes none. */
+  boolean test(ExecutableElement method) {
+    if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
+      return false;
+    }
+    if (owner.getKind() == ElementKind.ENUM || owner.getQualifiedName().contentEquals(
+        "java.lang.Enum")) {
+      if (ENUM_METHODS.contains(method.getSimpleName().toString())) {
+        return true;
+      }
+    }
+    if ((isRecordAccessor(owner, method) || owner.getKind() == ElementKind.RECORD
+        && method.getKind() == ElementKind.CONSTRUCTOR) && trees.getPath(method) == null) {
+      return true; // the accessor or canonical constructor javac writes
+    }
+    Boolean answer = known.get(method);
+    if (answer != null) {
+      return answer;
+    }
+    if (reading.contains(method)) {
+      return true;
+    }
+    boolean outermost = reading.isEmpty();
+    reading.add(method);
+    boolean result;
+    try {
+      result = read(method, owner);
+    } finally {
+      reading.remove(method);
+    }
+    // a "yes" inside a recursion assumed the methods being read: only the outermost answer, or
+    // a "no", is final
+    if (outermost || !result) {
+      known.put(method, result);
+    }
+    return result;
+  }
+
+  private static boolean isRecordAccessor(TypeElement owner, ExecutableElement method) {
+    return owner.getKind() == ElementKind.RECORD && method.getParameters().isEmpty()
+        && ElementFilter.recordComponentsIn(owner.getEnclosedElements()).stream()
+            .anyMatch(c -> c.getSimpleName().contentEquals(method.getSimpleName()));
+  }
+
+  private boolean read(ExecutableElement method, TypeElement owner) {
+    TreePath path = trees.getPath(method);
+    if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null
+        || method.getModifiers().contains(Modifier.SYNCHRONIZED)) {
+      return false;
+    }
+    Set<String> locals = new HashSet<>();
+    tree.getParameters().forEach(parameter -> locals.add(parameter.getName().toString()));
+    if (method.getKind() == ElementKind.CONSTRUCTOR) {
+      // a constructor may set the fields of the object it makes, which nothing else sees yet
+      ElementFilter.fieldsIn(owner.getEnclosedElements()).stream()
+          .filter(field -> !field.getModifiers().contains(Modifier.STATIC))
+          .forEach(field -> locals.add("this." + field.getSimpleName()));
+    }
+    return statement(tree.getBody(), locals, owner);
+  }
+
+  private boolean statement(StatementTree statement, Set<String> locals, TypeElement owner) {
+    if (statement == null) {
+      return true;
+    }
+    switch (statement.getKind()) {
+      case BLOCK:
+        for (StatementTree inner : ((BlockTree) statement).getStatements()) {
+          if (!statement(inner, locals, owner)) {
+            return false;
+          }
+        }
+        return true;
+      case VARIABLE: {
+        VariableTree variable = (VariableTree) statement;
+        locals.add(variable.getName().toString());
+        return variable.getInitializer() == null
+            || expression(variable.getInitializer(), locals, owner);
+      }
+      case EXPRESSION_STATEMENT:
+        return expression(((ExpressionStatementTree) statement).getExpression(), locals, owner);
+      case IF: {
+        IfTree branch = (IfTree) statement;
+        return expression(branch.getCondition(), locals, owner)
+            && statement(branch.getThenStatement(), locals, owner)
+            && statement(branch.getElseStatement(), locals, owner);
+      }
+      case RETURN: {
+        ExpressionTree value = ((ReturnTree) statement).getExpression();
+        return value == null || expression(value, locals, owner);
+      }
+      case THROW:
+        return true; // leaves the method and the @Differentiable one around its call
+      default:
+        return false;
+    }
+  }
+
+  /** Whether an expression only reads, calls read-only methods and assigns locals. */
+  private boolean expression(ExpressionTree expression, Set<String> locals, TypeElement owner) {
+    boolean[] readOnly = {true};
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void scan(Tree tree, Void unused) {
+        if (tree == null || !readOnly[0]) {
+          return null;
+        }
+        switch (tree.getKind()) {
+          case ASSIGNMENT, PLUS_ASSIGNMENT, MINUS_ASSIGNMENT, MULTIPLY_ASSIGNMENT,
+              DIVIDE_ASSIGNMENT, REMAINDER_ASSIGNMENT, AND_ASSIGNMENT, OR_ASSIGNMENT,
+              XOR_ASSIGNMENT, LEFT_SHIFT_ASSIGNMENT, RIGHT_SHIFT_ASSIGNMENT,
+              UNSIGNED_RIGHT_SHIFT_ASSIGNMENT, PREFIX_INCREMENT, PREFIX_DECREMENT,
+              POSTFIX_INCREMENT, POSTFIX_DECREMENT:
+            if (!writesLocal(tree, locals)) {
+              readOnly[0] = false;
+              return null;
+            }
+            return super.scan(tree, unused);
+          case METHOD_INVOCATION:
+            if (!call((MethodInvocationTree) tree, owner)) {
+              readOnly[0] = false;
+              return null;
+            }
+            return super.scan(((MethodInvocationTree) tree).getArguments(), unused);
+          case NEW_CLASS, NEW_ARRAY, LAMBDA_EXPRESSION, MEMBER_REFERENCE, SWITCH_EXPRESSION:
+            readOnly[0] = false;
+            return null;
+          default:
+            return super.scan(tree, unused);
+        }
+      }
+    }.scan(expression, null); // scan, not accept: the expression itself is looked at too
+    return readOnly[0];
+  }
+
+  private static boolean writesLocal(Tree tree, Set<String> locals) {
+    ExpressionTree target = tree instanceof com.sun.source.tree.AssignmentTree assignment
+        ? assignment.getVariable()
+        : tree instanceof com.sun.source.tree.CompoundAssignmentTree compound
+            ? compound.getVariable() : ((com.sun.source.tree.UnaryTree) tree).getExpression();
+    if (target instanceof MemberSelectTree select
+        && select.getExpression() instanceof IdentifierTree self
+        && self.getName().contentEquals("this")) {
+      return locals.contains("this." + select.getIdentifier());
+    }
+    return target instanceof IdentifierTree identifier
+        && (locals.contains(identifier.getName().toString())
+            || locals.contains("this." + identifier.getName()));
+  }
+
+  /**
+   * A call a read-only body may make: of a static method of {@code Math}, {@code String} or a
+   * boxed type, or of a method of {@code owner} named without a qualifier or on {@code this},
+   * every method of that name being argument-only or read-only.
+   */
+  private boolean call(MethodInvocationTree invocation, TypeElement owner) {
+    ExpressionTree select = invocation.getMethodSelect();
+    String name;
+    TypeElement where;
+    if (select instanceof IdentifierTree identifier) {
+      name = identifier.getName().toString();
+      if (name.equals("super") && invocation.getArguments().isEmpty()
+          && Set.of("java.lang.Object", "java.lang.Record")
+              .contains(owner.getSuperclass().toString())) {
+        return true; // the constructor of Object or Record, which sets nothing
+      }
+      where = owner;
+    } else if (select instanceof MemberSelectTree member
+        && member.getExpression() instanceof IdentifierTree qualifier) {
+      name = member.getIdentifier().toString();
+      String first = qualifier.getName().toString();
+      if (first.equals("this")) {
+        where = owner;
+      } else if (first.equals("Math") || first.equals("StrictMath")) {
+        return !name.equals("random"); // Math's functions, but a draw differs each time
+      } else {
+        return false;
+      }
+    } else {
+      return false;
+    }
+    boolean any = false;
+    for (ExecutableElement method : ElementFilter.methodsIn(where.getEnclosedElements())) {
+      if (!method.getSimpleName().contentEquals(name)) {
+        continue;
+      }
+      any = true;
+      if (!(method.getModifiers().contains(Modifier.STATIC) && argumentOnly.test(method))
+          && !test(method)) {
+        return false;
+      }
+    }
+    return any;
+  }
+}
