@@ -6,6 +6,7 @@ import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.MixedFunction;
 import ad4j.processor.testing.TapeIsEmpty;
 import ad4j.runtime.Tape;
 import java.util.List;
@@ -195,6 +196,186 @@ class TripCountsTest {
         Arguments.of("intCounterLongBound", "iteration\\d+ = \\(int\\) Math\\.max\\(n, 0L?\\)"),
         Arguments.of("checkpointed", "long loop\\d+Trips = 0L;[\\s\\S]*"
             + "long loop\\d+Segment = [\\s\\S]*for \\(long iteration\\d+ = last;"));
+  }
+
+  /**
+   * Loops whose tests read no {@code long} but that may run more than {@code Integer.MAX_VALUE}
+   * times: an {@code int} count wrapped to a negative number and the reverse sweep ran no
+   * iteration (gradient 0). A constant negative start, a start of {@code -n} in a loop whose
+   * reverse counts its trips again ({@code Math.max(n - -n, 0)} wrapped in {@code int}s), a test
+   * on a {@code double}, a {@code do} loop with a counter of its own. Each body adds {@code x}
+   * once and records nothing: only the count is kept, and the derivative is the number of
+   * trips, 2^31 + 2 (the fewest past {@code Integer.MAX_VALUE} that these loops can run).
+   */
+  private static final String WIDE_SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class WideTrips {",
+      "  @Differentiable static double fromIntMin(double x, int n) {",
+      "    double s = 0;",
+      "    for (int i = Integer.MIN_VALUE; i < n; i++) { s += x; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double symmetricInALoop(double x, int n) {",
+      "    double s = 0;",
+      "    for (int r = 0; r < 1; r++) {",
+      "      for (int i = -n; i < n; i++) { s += x; }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double testedOnADouble(double x, int n) {",
+      "    double s = 0;",
+      "    double t = -n;",
+      "    while (t < n) { s += x; t += 1; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double pastIntMinInALoop(double x, int n) {",
+      "    double s = 0;",
+      "    for (int r = 0; r < 1; r++) {",
+      "      for (int i = 5; i < n; i++) { s += x; }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double doWhile(double x, int n) {",
+      "    double s = 0;",
+      "    int i = -n;",
+      "    do { s += x; i++; } while (i < n);",
+      "    return s;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce WIDE_TRIPS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.WideTrips",
+          WIDE_SOURCE));
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("wideLoops")
+  void loopsPastIntegerMaxValueTripsCountEveryTrip(String name, int few, int many) {
+    MixedFunction f = new MixedFunction(WIDE_TRIPS.get(), "com.example.WideTrips", name,
+        double.class, int.class);
+    // six trips: the derivative, forward mode against reverse mode
+    Object[] small = {0.5, few};
+    assertThat(f.tangent(small, new double[] {1})).isEqualTo(6.0);
+    assertThat(f.gradient(small)).usingExactEquality().containsExactly(6.0);
+    // Calls enough, and long enough, that the JIT has compiled the members whole before the
+    // long call: compiled on the stack during that call instead, a loop counted by a long, or
+    // tested on a double, runs two to three times slower (seconds here)
+    long warm = System.nanoTime() + 500_000_000L;
+    for (int i = 0; i < 3000 || System.nanoTime() < warm; i++) {
+      f.valueAndGradient(small, new double[1]);
+    }
+    long trips = (1L << 31) + 2;
+    double[] gradient = new double[1];
+    double value = f.valueAndGradient(new Object[] {0.5, many}, gradient);
+    assertThat(value).isEqualTo(0.5 * trips); // exact: sums of halves below 2^53
+    assertThat(gradient[0]).isEqualTo((double) trips);
+  }
+
+  static Stream<Arguments> wideLoops() {
+    int half = (1 << 30) + 1; // -half to half: 2^31 + 2 trips
+    return Stream.of(
+        Arguments.of("fromIntMin", Integer.MIN_VALUE + 6, Integer.MIN_VALUE + 2 * half),
+        Arguments.of("symmetricInALoop", 3, half),
+        Arguments.of("testedOnADouble", 3, half),
+        Arguments.of("doWhile", 3, half));
+  }
+
+  /**
+   * A nested loop whose reverse counts its trips again as {@code Math.max(n - 5, 0)}: for
+   * {@code n} near {@code Integer.MIN_VALUE} the {@code int} difference wrapped to a positive
+   * count, and the reverse sweep ran some 2^31 iterations of a loop that ran none.
+   */
+  @Test
+  void aDifferenceThatWouldWrapIsNoCount() {
+    MixedFunction f = new MixedFunction(WIDE_TRIPS.get(), "com.example.WideTrips",
+        "pastIntMinInALoop", double.class, int.class);
+    Object[] six = {0.5, 11};
+    assertThat(f.tangent(six, new double[] {1})).isEqualTo(6.0);
+    assertThat(f.gradient(six)).usingExactEquality().containsExactly(6.0);
+    Object[] none = {0.5, Integer.MIN_VALUE + 2};
+    assertThat(f.tangent(none, new double[] {1})).isEqualTo(0.0);
+    assertThat(f.gradient(none)).usingExactEquality().containsExactly(0.0);
+  }
+
+  /**
+   * Which loops count their trips in an {@code int} ({@code TripBounds}): those that provably
+   * run at most {@code Integer.MAX_VALUE} times, the common ones, as before; the others in a
+   * {@code long}. Each body reads its counter, which the reverse sweep computes again from the
+   * iteration it is in (a {@code long} one's low 32 bits), and each function is checked against
+   * finite differences and forward against reverse.
+   */
+  private static final String KINDS_SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.Differentiable;",
+      "final class TripKinds {",
+      loop("upFromZero", "for (int i = 0; i < n; i++)"),
+      loop("inclusive", "for (int i = 1; i <= n; i++)"),
+      loop("offsetTest", "for (int i = 0; i + 1 < w.length; i++)"),
+      loop("downToZero", "for (int i = n; i > 0; i--)"),
+      loop("constantStride", "for (int i = 0; i < 12; i += 3)"),
+      loop("afterAnOuterCounter",
+          "for (int r = 0; r < n; r++) for (int i = r + 1; i <= n + 1; i++)"),
+      // n = Integer.MAX_VALUE: 2^32 - 2 trips
+      loop("fromMinusN", "for (int i = -n; i < n; i++)"),
+      // n = Integer.MAX_VALUE: past it by a wrap, 3 579 139 414 trips until i is n
+      loop("wideStride", "for (int i = 0; i < n; i += 3)"),
+      // n = Integer.MAX_VALUE: 2^31 trips
+      loop("downToAndWithZero", "for (int i = n; i >= 0; i--)"),
+      // n = Integer.MAX_VALUE: i wraps and the loop goes on until the break
+      loop("inclusiveWithABreak", "for (int i = 0; i <= n; i++) if (i == n + 9) break; else"),
+      loop("inALoopFromMinusN", "for (int r = 0; r < 2; r++) for (int i = -n; i < r; i++)"),
+      "  @Checkpointed(snapshots = 2)",
+      loop("checkpointedFromMinusN", "for (int i = -n; i < n; i++)"),
+      "}");
+
+  /** {@code name(x, y)}: {@code loop} around a body that reads the counter {@code i}. */
+  private static String loop(String name, String loop) {
+    return String.join("\n",
+        "  @Differentiable static double " + name + "(double x, double y) {",
+        "    int n = 3 + (int) Math.floor(y);",
+        "    double[] w = {x, y, x * y, 0.5};",
+        "    double s = x;",
+        "    " + loop + " { s = s * 0.9 + Math.sin(x * i + s) * y; }",
+        "    return s;",
+        "  }");
+  }
+
+  private static final CompiledOnce TRIP_KINDS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.TripKinds",
+          KINDS_SOURCE));
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("tripKinds")
+  void tripCountsAreIntsOnlyWhereTheLoopRunsAtMostIntegerMaxValueTimes(String name,
+      String countType) throws Exception {
+    CompiledFunction f = TRIP_KINDS.get().function("com.example.TripKinds", name, 2);
+    DerivativeChecks.checkAt(f, 0.4, 0.7);
+    DerivativeChecks.checkAt(f, -0.3, 1.6);
+    String generated = TRIP_KINDS.get().compilation().generatedSourceFiles().get(0)
+        .getCharContent(true).toString();
+    String member = member(generated, name + "ValueAndGradient");
+    String count = " (loop\\d+Trips|iteration\\d+) =";
+    assertThat(member).containsMatch("\\b" + countType + count);
+    if (countType.equals("int")) {
+      assertThat(member).doesNotContainMatch("\\blong" + count);
+    }
+  }
+
+  static Stream<Arguments> tripKinds() {
+    return Stream.of(
+        Arguments.of("upFromZero", "int"),
+        Arguments.of("inclusive", "int"),
+        Arguments.of("offsetTest", "int"),
+        Arguments.of("downToZero", "int"),
+        Arguments.of("constantStride", "int"),
+        Arguments.of("afterAnOuterCounter", "int"),
+        Arguments.of("fromMinusN", "long"),
+        Arguments.of("wideStride", "long"),
+        Arguments.of("downToAndWithZero", "long"),
+        Arguments.of("inclusiveWithABreak", "long"),
+        Arguments.of("inALoopFromMinusN", "long"),
+        Arguments.of("checkpointedFromMinusN", "long"));
   }
 
   /**

@@ -150,6 +150,8 @@ public final class Adjoint {
   private final Recomputation recomputation;
   /** The reverse loops the reverse sweep is inside, for the values it computes again. */
   private final Recomputation.Place place = new Recomputation.Place();
+  /** Which loops count their trips in an {@code int}. */
+  private final TripBounds tripBounds;
   /**
    * Per local array made inside a loop, the longest length it had: the one adjoint array of all
    * its iterations is that long (cleared at the reverse of each making).
@@ -208,7 +210,8 @@ public final class Adjoint {
     this.builder = new IrBuilder(flow.nextId());
     this.straightLine = flow.isStraightLine();
     this.keptElements = KeptElements.of(primal.body(), flow);
-    this.recomputation = new Recomputation(primal, flow);
+    this.tripBounds = new TripBounds(primal);
+    this.recomputation = new Recomputation(primal, flow, tripBounds);
     this.nextLoopId = maxStatementId(primal.body()) + 1;
   }
 
@@ -1012,19 +1015,16 @@ public final class Adjoint {
   }
 
   /**
-   * The type of {@code loop}'s trip count: {@code long} when its test reads a {@code long} (a
-   * loop counted by a {@code long} may run more than {@code Integer.MAX_VALUE} times), else
-   * {@code int}.
+   * The type of {@code loop}'s trip count: {@code int} when the loop provably runs at most
+   * {@code Integer.MAX_VALUE} times ({@link TripBounds}: {@code for (int i = 0; i < n; i++)}
+   * and its kin), else {@code long}. A loop tested on a {@code double}, counted by a {@code
+   * long}, or by an {@code int} from a start that may be negative may run longer, where an
+   * {@code int} count wrapped; a {@code long} count cannot, as no loop runs 2^63 times. An
+   * {@code int} counter checked once per loop ({@code Math.toIntExact}) would throw for loops
+   * that a {@code long} differentiates exactly.
    */
-  private static NumericType tripType(Loop loop) {
-    for (Statement statement : loop.condition().statements()) {
-      if (statement instanceof Instruction instruction
-          && (instruction.result().type() == NumericType.LONG || instruction.arguments().stream()
-              .anyMatch(argument -> argument.type() == NumericType.LONG))) {
-        return NumericType.LONG;
-      }
-    }
-    return NumericType.INT;
+  private NumericType tripType(Loop loop) {
+    return tripBounds.fitsInt(loop) ? NumericType.INT : NumericType.LONG;
   }
 
   /** A loop counts its trips; an inner loop records the count for the reverse sweep. */

@@ -48,7 +48,7 @@ import java.util.Set;
  */
 final class Recomputation {
   /** A loop counter: the variable, the operand it holds on entry, its constant step. */
-  private record Counter(Variable variable, Operand start, int step) {}
+  record Counter(Variable variable, Operand start, int step) {}
 
   private final FlowAnalysis flow;
   private final Map<Value, Instruction> definitions = new HashMap<>();
@@ -68,9 +68,11 @@ final class Recomputation {
    * forward and the reverse sweep both ask.
    */
   private final Map<Integer, Optional<Trips>> tripsByLoop = new HashMap<>();
+  private final TripBounds tripBounds;
 
-  Recomputation(Function function, FlowAnalysis flow) {
+  Recomputation(Function function, FlowAnalysis flow, TripBounds tripBounds) {
     this.flow = flow;
+    this.tripBounds = tripBounds;
     scan(function.body(), List.of());
   }
 
@@ -115,7 +117,7 @@ final class Recomputation {
    * {@code - c}), nothing else in the loop stores {@code v}, and the statement before the loop
    * gives {@code v} its start.
    */
-  private static Counter counterOf(Loop loop, List<Statement> before) {
+  static Counter counterOf(Loop loop, List<Statement> before) {
     List<Statement> update = loop.update().statements();
     if (update.size() != 3 || !(update.get(0) instanceof Instruction read)
         || !(update.get(1) instanceof Instruction step)
@@ -158,7 +160,7 @@ final class Recomputation {
     return null;
   }
 
-  private static boolean stores(Block block, Variable variable) {
+  static boolean stores(Block block, Variable variable) {
     for (Statement statement : block.statements()) {
       if (statement instanceof Store store && store.variable() == variable
           || statement instanceof Declare declare && declare.variable() == variable) {
@@ -446,7 +448,7 @@ final class Recomputation {
    * one around it, a {@code continue} of one around it ({@code inside}: the loops within the
    * body, whose own jumps stay in it).
    */
-  private static boolean leavesEarly(Block block, int loopId, Set<Integer> inside) {
+  static boolean leavesEarly(Block block, int loopId, Set<Integer> inside) {
     for (Statement statement : block.statements()) {
       if (statement instanceof Return) {
         return true;
@@ -499,17 +501,24 @@ final class Recomputation {
     Operand bound = boundAgain(trips.bound(), loop, block, place, known, builder, line, out,
         site);
     boolean up = trips.counter().step() == 1;
-    // an int counter tested against a long bound: the difference is a long; the loop ends only
-    // at a bound an int reaches, so the count is an int's span, as with an int bound
-    NumericType type = bound.type() == NumericType.LONG ? NumericType.LONG : NumericType.INT;
-    Operand span = up && isZero(start) ? bound
-        : site.apply(Operation.SUBTRACT, type, up ? bound : start, up ? start : bound);
+    // in ints only where that is the count (TripBounds.spanFitsInt); else in longs: from -n
+    // to n the difference of two ints passes an int's range
+    boolean fits = tripBounds.fitsInt(loop);
+    NumericType type = tripBounds.spanFitsInt(loop) && bound.type() == NumericType.INT
+        ? NumericType.INT : NumericType.LONG;
+    Operand from = up ? start : bound;
+    Operand to = up ? bound : start;
+    if (type == NumericType.LONG && to.type() == NumericType.INT) {
+      to = site.apply(Operation.cast(NumericType.LONG), NumericType.LONG, to);
+    }
+    Operand span = up && isZero(start) ? to : site.apply(Operation.SUBTRACT, type, to, from);
     if (trips.inclusive()) {
       span = site.apply(Operation.ADD, type, span, Operand.Constant.of(1));
     }
     Operand count = site.apply(Operation.call(MathOwner.MATH, "max", 2), type, span,
         Operand.Constant.of(0));
-    if (type != NumericType.INT) {
+    if (type != NumericType.INT && fits) {
+      // a loop that runs at most Integer.MAX_VALUE times: an int count
       count = site.apply(Operation.cast(NumericType.INT), NumericType.INT, count);
     }
     out.addAll(site.instructionsFor(List.of(count)));
@@ -542,8 +551,12 @@ final class Recomputation {
     Loop around = loopCounted(variable, block);
     int step = counters.get(around.id()).step();
     Operand start = place.starts.get(around.id());
-    Operand passed = site.apply(Operation.SUBTRACT, NumericType.INT,
-        new Operand.Read(place.iterations.get(around.id())), Operand.Constant.of(1));
+    Operand iteration = new Operand.Read(place.iterations.get(around.id()));
+    if (iteration.type() != NumericType.INT) { // its low 32 bits, as in lowBits
+      iteration = site.apply(Operation.cast(NumericType.INT), NumericType.INT, iteration);
+    }
+    Operand passed = site.apply(Operation.SUBTRACT, NumericType.INT, iteration,
+        Operand.Constant.of(1));
     Operand moved = step == 1 ? passed
         : site.apply(Operation.MULTIPLY, NumericType.INT, passed, Operand.Constant.of(step));
     return isZero(start) ? moved : site.apply(Operation.ADD, NumericType.INT, start, moved);
@@ -613,7 +626,8 @@ final class Recomputation {
       Loop loop = loopCounted(variable, flow.definingBlock(value));
       Counter counter = counters.get(loop.id());
       // start + (iteration - 1) * step, iteration counting the forward iterations down
-      Operand iteration = new Operand.Read(place.iterations.get(loop.id()));
+      Operand iteration = lowBits(new Operand.Read(place.iterations.get(loop.id())), builder,
+          line, out);
       Operand start = place.starts.get(loop.id());
       if (counter.step() == 1 && isZero(start)) {
         out.add(new Instruction(result, Operation.SUBTRACT,
@@ -642,6 +656,21 @@ final class Recomputation {
     Operand computed = new Operand.Use(result);
     known.put(value, computed);
     return computed;
+  }
+
+  /**
+   * {@code iteration} as an {@code int}: a loop counted in a {@code long} ({@link TripBounds})
+   * whose {@code int} counter is computed again. The forward sweep's {@code start + (k - 1) *
+   * step} wraps modulo 2^32 as {@code int} arithmetic does, so the low 32 bits of {@code k}
+   * give the counter exactly.
+   */
+  private static Operand lowBits(Operand iteration, IrBuilder builder, SourceLine line,
+      List<Statement> out) {
+    if (iteration.type() == NumericType.INT) {
+      return iteration;
+    }
+    return define(builder.generated("k", NumericType.INT, false),
+        Operation.cast(NumericType.INT), List.of(iteration), line, out);
   }
 
   private Operand again(Operand operand, Place place, Map<Value, Operand> known,
