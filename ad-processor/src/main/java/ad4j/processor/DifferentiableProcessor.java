@@ -252,7 +252,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       unresolved |= diagnostics.hasUnresolvedNames();
       if (function.isPresent()) {
         lowered.add(new GradClassWriter.Method(method, function.get().function(),
-            function.get().callRunAsWritten()));
+            function.get().callRunAsWritten(), function.get().privateFields()));
       } else {
         failed = true;
       }

@@ -115,6 +115,38 @@ class EcjTest {
   }
 
   @Test
+  void readsPrivateStaticFieldsThroughAPrivateLookupUnderEcj() throws IOException {
+    Ecj ecj = compile("com.example.Series", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Series {",
+        "  private static final double LOG_2 = Math.log(2);",
+        "  private static final double[] C = {1.0, 0.5, 0.25};",
+        "",
+        "  @Differentiable",
+        "  static double loss(double x) {",
+        "    double s = LOG_2;",
+        "    for (int i = 0; i < C.length; i++) {",
+        "      s += C[i] * Math.pow(x, i + 1);",
+        "    }",
+        "    return s;",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertThat(ecj.succeeded).isTrue();
+    try (URLClassLoader loader = ecj.loader()) {
+      CompiledFunction loss = CompiledFunction.load(loader, "com.example.Series",
+          "com.example.SeriesGrad", "loss", 1);
+      DerivativeChecks.checkAt(loss, 0.7);
+      assertThat(loss.gradient(0.7)[0]).isWithin(1e-12).of(1.0 + 2 * 0.5 * 0.7
+          + 3 * 0.25 * 0.7 * 0.7);
+    }
+  }
+
+  @Test
   void usesDerivativeOfRulesUnderEcj() throws IOException {
     Ecj ecj = compile("com.example.Rules", String.join("\n",
         "package com.example;",

@@ -391,6 +391,21 @@ public final class Slots {
   }
 
   /**
+   * The check of {@code Arrays.copyOfRange(a, from, to)}, which generated code writes as a loop:
+   * throws an {@code IllegalArgumentException}, as the library does, when {@code from > to}.
+   *
+   * @param from the first index copied
+   * @param to the index after the last one copied
+   * @return the length of the copy, {@code to - from}
+   */
+  public static int checkRange(int from, int to) {
+    if (from > to) {
+      throw new IllegalArgumentException(from + " > " + to);
+    }
+    return to - from;
+  }
+
+  /**
    * The range check of {@code System.arraycopy}, which generated code writes as a loop: throws
    * an {@code ArrayIndexOutOfBoundsException}, as the library does, before anything is copied.
    *

@@ -1,6 +1,7 @@
 package ad4j.processor.emit;
 
 import ad4j.processor.front.DerivativeOrder;
+import ad4j.processor.front.PrivateStaticFields;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operation;
@@ -53,13 +54,14 @@ public final class GradClassWriter {
   /**
    * An annotated method and its IR. {@code callRunAsWritten}: the first call its code makes that
    * runs as written and may give another result or do something again when it runs again
-   * ({@code "RNG.nextGaussian() (line 8)"}), if it makes one.
+   * ({@code "RNG.nextGaussian() (line 8)"}), if it makes one. {@code privateFields}: the
+   * private static fields it reads, which the generated class copies.
    */
   public record Method(ExecutableElement element, Function function,
-      Optional<String> callRunAsWritten) {
-    /** A method whose code makes no such call. */
+      Optional<String> callRunAsWritten, List<PrivateStaticFields.Copy> privateFields) {
+    /** A method whose code makes no such call and reads no private static field. */
     public Method(ExecutableElement element, Function function) {
-      this(element, function, Optional.empty());
+      this(element, function, Optional.empty(), List.of());
     }
   }
 
@@ -141,6 +143,7 @@ public final class GradClassWriter {
             .build());
       }
     }
+    addPrivateFieldCopies(gradClass, methods);
     for (Method method : methods) {
       String name = method.function().name();
       int ordinal = seen.merge(name, 1, Integer::sum);
@@ -164,6 +167,47 @@ public final class GradClassWriter {
    * {@code IllegalArgumentException} beside the user's would capture a simple name, so these
    * are written qualified.
    */
+  /**
+   * The copies of the private static fields the methods read ({@link PrivateStaticFields}):
+   * {@code private static final} fields of the generated class, read once in its static
+   * initializer through a private lookup of each field's class.
+   */
+  private static void addPrivateFieldCopies(TypeSpec.Builder gradClass, List<Method> methods) {
+    Map<String, PrivateStaticFields.Copy> copies = new java.util.LinkedHashMap<>();
+    methods.forEach(method -> method.privateFields().forEach(c -> copies.putIfAbsent(c.copy(), c)));
+    if (copies.isEmpty()) {
+      return;
+    }
+    ClassName handles = ClassName.get("java.lang.invoke", "MethodHandles");
+    CodeBlock.Builder reads = CodeBlock.builder()
+        .add("// generated code cannot name these private fields: it reads each once, through\n")
+        .add("// a private lookup of its class (this class is in the same package and module)\n")
+        .beginControlFlow("try");
+    Map<TypeElement, String> lookups = new java.util.LinkedHashMap<>();
+    for (PrivateStaticFields.Copy copy : copies.values()) {
+      TypeName type = TypeName.get(copy.field().asType());
+      gradClass.addField(FieldSpec.builder(type, copy.copy(), Modifier.PRIVATE, Modifier.STATIC,
+              Modifier.FINAL)
+          .addJavadoc("{@code $L.$L}, private there.\n", copy.owner().getSimpleName(),
+              copy.field().getSimpleName())
+          .build());
+      String lookup = lookups.get(copy.owner());
+      if (lookup == null) {
+        lookup = "lookup" + (lookups.size() + 1);
+        lookups.put(copy.owner(), lookup);
+        reads.addStatement("$T.Lookup $L = $T.privateLookupIn($T.class, $T.lookup())", handles,
+            lookup, handles, ClassName.get(copy.owner()), handles);
+      }
+      reads.addStatement("$L = ($T) $L.findStaticVarHandle($T.class, $S, $T.class).get()",
+          copy.copy(), type, lookup, ClassName.get(copy.owner()),
+          copy.field().getSimpleName().toString(), type); // never generic
+    }
+    reads.nextControlFlow("catch ($T e)", ReflectiveOperationException.class)
+        .addStatement("throw new $T(e)", ExceptionInInitializerError.class)
+        .endControlFlow();
+    gradClass.addStaticBlock(reads.build());
+  }
+
   private Set<String> hiddenNames(String packageName) {
     Set<String> hidden = new java.util.TreeSet<>();
     for (String name : List.of("Double", "Float", "IllegalArgumentException", "Object", "String",

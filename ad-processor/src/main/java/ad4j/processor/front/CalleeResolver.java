@@ -314,7 +314,8 @@ final class CalleeResolver {
     return gradSimpleName(context.elements(), owner);
   }
 
-  private static String gradSimpleName(Elements elements, TypeElement owner) {
+  /** The simple name of the class ad4j generates for {@code owner}. */
+  static String gradSimpleName(Elements elements, TypeElement owner) {
     String qualified = owner.getQualifiedName().toString();
     String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
     String nested = pkg.isEmpty() ? qualified : qualified.substring(pkg.length() + 1);

@@ -843,6 +843,11 @@ final class ExpressionLowering {
     }
     TypeElement owner = context.qualifyingType(field, qualifier);
     Optional<String> unreachable = context.memberReachability(field, qualifier);
+    Optional<Expr> copy = unreachable.isPresent()
+        ? new PrivateStaticFields(context).read(field) : Optional.empty();
+    if (copy.isPresent()) {
+      return new Operand.Constant(copy.get(), type.get(), OptionalDouble.empty());
+    }
     if (unreachable.isPresent()) {
       unsupported(use, "table '" + name + "' cannot be read by generated code: "
           + unreachable.get());
@@ -865,6 +870,11 @@ final class ExpressionLowering {
           NumericType.STRING, OptionalDouble.empty());
     }
     Optional<String> unreachable = context.memberReachability(field, qualifier);
+    Optional<Expr> copy = unreachable.isPresent()
+        ? new PrivateStaticFields(context).read(field) : Optional.empty();
+    if (copy.isPresent()) {
+      return context.referenceConstant(copy.get().toString(), field.asType());
+    }
     if (unreachable.isPresent()) {
       unsupported(use, "field '" + name + "' carries no derivative and would be read as"
           + " written, but generated code cannot read it: " + unreachable.get());
@@ -968,6 +978,13 @@ final class ExpressionLowering {
     if (initializer.isPresent()) {
       // generated code evaluates the same initializer, with the same result
       return new Operand.Constant(initializer.get(), type.get(), OptionalDouble.empty());
+    }
+    Optional<Expr> copy = unreachable.isPresent()
+        ? new PrivateStaticFields(context).read(field) : Optional.empty();
+    if (copy.isPresent()) {
+      // the generated class's copy, read from the field once
+      return charTypedIf(kind == TypeKind.CHAR,
+          new Operand.Constant(copy.get(), type.get(), OptionalDouble.empty()));
     }
     if (unreachable.isPresent()) {
       unsupported(use, "field '" + name + "' is not a compile-time constant and generated code"

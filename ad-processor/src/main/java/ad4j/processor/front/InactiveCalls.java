@@ -93,14 +93,16 @@ final class InactiveCalls {
       return null;
     }
     Optional<String> unreachable = context.reachability().ofMember(field);
-    if (unreachable.isPresent()) {
+    Optional<String> copy = unreachable.isPresent()
+        ? new PrivateStaticFields(context).read(field).map(Object::toString) : Optional.empty();
+    if (unreachable.isPresent() && copy.isEmpty()) {
       context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
           + " and would run as written, but generated code cannot read its receiver: "
           + unreachable.get());
       return null;
     }
     TypeElement owner = (TypeElement) field.getEnclosingElement();
-    String receiver = context.referenceTo(owner) + "." + field.getSimpleName();
+    String receiver = copy.orElse(context.referenceTo(owner) + "." + field.getSimpleName());
     return lower(method.get(), null, receiver, arguments, invocation, shown, discarded);
   }
 
@@ -110,6 +112,10 @@ final class InactiveCalls {
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
     Optional<NumericType> type = resultType(method.getReturnType().getKind());
+    if (discarded && type.isEmpty()) {
+      // a call made as a statement, whose result nothing reads: Objects.requireNonNull(w)
+      type = resultType(TypeKind.VOID);
+    }
     int active = firstActive(arguments);
     if (type.isPresent() && carriesDerivative(type.get()) && active >= 0 && !discarded) {
       ExpressionTree argument = invocation.getArguments().get(active);
@@ -120,12 +126,17 @@ final class InactiveCalls {
       return null;
     }
     for (int i = 0; i < arguments.size(); i++) {
-      if (isActiveArray(arguments.get(i)) && !LaunderedDependence.onlyReads(method)) {
+      if (isActiveArray(arguments.get(i)) && !LaunderedDependence.onlyReads(method)
+          && !(method.getModifiers().contains(Modifier.STATIC)
+              && context.readOnlyMethods().test(method))) {
         context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
             + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
             + " derivatives, to '" + qualified + "', which ad4j would run as written and which"
-            + " could write into it; pass the elements it needs, or annotate it with"
-            + " @Differentiable");
+            + " could write into it; ad4j passes such an array only to static methods of your"
+            + " sources whose code only reads it and to Arrays.toString, equals, hashCode and"
+            + " Objects.requireNonNull: pass the elements it needs"
+            + (method.getReturnType().getKind() == TypeKind.DOUBLE
+                ? ", or annotate it with @Differentiable" : ", or make it only read the array"));
         return null;
       }
     }
@@ -190,8 +201,13 @@ final class InactiveCalls {
    */
   private Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly,
       ExecutableElement method, MethodInvocationTree invocation, String shown) {
-    context.dependences().runsAsWritten(result, qualified, argumentsOnly);
-    if (!argumentsOnly && !context.readOnlyMethods().test(method)
+    boolean readOnly = !argumentsOnly && context.readOnlyMethods().test(method);
+    if (readOnly) {
+      context.dependences().readsAsWritten(result, qualified);
+    } else {
+      context.dependences().runsAsWritten(result, qualified, argumentsOnly);
+    }
+    if (!argumentsOnly && !readOnly
         && new RepeatedRuns(context).rejectOwnCall(invocation, shown)) {
       return null;
     }

@@ -73,7 +73,7 @@ final class LaunderedDependence {
    * carries derivatives may be passed to them, and what they return depends on it.
    */
   private static final Set<String> READ_ONLY = Set.of("java.util.Arrays.toString",
-      "java.util.Arrays.equals", "java.util.Arrays.hashCode");
+      "java.util.Arrays.equals", "java.util.Arrays.hashCode", "java.util.Objects.requireNonNull");
 
   /** Where a dependence left derivative-carrying code: which value, into what, on which line. */
   private record Departure(String source, String through, long line) {}
@@ -100,11 +100,17 @@ final class LaunderedDependence {
   }
 
   /**
-   * A call run as written: how messages name it, whether it reads its arguments only, and
-   * whether an integer it returns is a rounding of the kind that by convention carries no
+   * A call run as written: how messages name it, whether it reads its arguments only, whether
+   * it keeps and writes nothing (it may read state others kept), and whether an integer it
+   * returns is a rounding of the kind that by convention carries no
    * derivative ({@code Math.round(x)}, {@code Math.floorMod}), as a cast does.
    */
-  private record Call(String through, boolean argumentsOnly, boolean rounds) {}
+  private record Call(String through, boolean argumentsOnly, boolean rounds,
+      boolean keepsNothing) {
+    Call(String through, boolean argumentsOnly, boolean rounds) {
+      this(through, argumentsOnly, rounds, argumentsOnly);
+    }
+  }
 
   private final SourceText source;
   private final Map<Value, Tree> places = new IdentityHashMap<>();
@@ -149,6 +155,18 @@ final class LaunderedDependence {
   void runsAsWritten(Operand result, String through, boolean argumentsOnly) {
     if (result instanceof Operand.Use use) {
       calls.put(use.value(), new Call(through, argumentsOnly, false));
+    }
+  }
+
+  /**
+   * {@code result} is the result of a call run as written that reads its arguments and state
+   * and keeps and writes nothing ({@link ReadOnlyMethods}: a getter, {@code maxIndex(a)}): what
+   * it returns may depend on its arguments and on what earlier calls kept, and it changes no
+   * state and no array it is given.
+   */
+  void readsAsWritten(Operand result, String through) {
+    if (result instanceof Operand.Use use) {
+      calls.put(use.value(), new Call(through, false, false, true));
     }
   }
 
@@ -312,7 +330,9 @@ final class LaunderedDependence {
             ? new Dependence(new Departure(nameOf(carried), call.through(),
                 instruction.line().number()), false)
             : dependence;
-        if (!call.argumentsOnly()) {
+        if (!call.argumentsOnly() && call.keepsNothing()) {
+          made = Dependence.join(made, state); // it may give back what an earlier one kept
+        } else if (!call.argumentsOnly()) {
           state = Dependence.join(state, made); // it may have kept what it received
           made = Dependence.join(made, state); // and may give back what an earlier one kept
           if (state != null) {

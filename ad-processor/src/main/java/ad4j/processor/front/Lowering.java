@@ -164,9 +164,11 @@ public final class Lowering {
   /**
    * A method lowered for its generated members: its IR, and the first call of its own code that
    * runs as written and may not run alike again ({@code "RNG.nextGaussian() (line 8)"}), which
-   * the generated class records for callers compiled later.
+   * the generated class records for callers compiled later; the private static fields it reads,
+   * which the generated class copies ({@link PrivateStaticFields}).
    */
-  public record Lowered(Function function, Optional<String> callRunAsWritten) {
+  public record Lowered(Function function, Optional<String> callRunAsWritten,
+      List<PrivateStaticFields.Copy> privateFields) {
     /**
      * The generated class records {@code callRunAsWritten} of its method {@code m} in a
      * constant {@code mCallRunAsWritten}: all that ad4j can see of it when it compiles callers
@@ -191,7 +193,8 @@ public final class Lowering {
     context.setElement(method, false);
     return lower(context, method, tree)
         .map(function -> new Lowered(function,
-            context.firstCallRunAsWritten().map(LoweringContext.CallRunAsWritten::describe)));
+            context.firstCallRunAsWritten().map(LoweringContext.CallRunAsWritten::describe),
+            context.privateFieldCopies()));
   }
 
   /**
@@ -460,6 +463,8 @@ public final class Lowering {
     if (initializer instanceof NewArrayTree array && array.getType() == null && !inferred
         && declared.get().isArray()) {
       value = expressions.newArray(array, declared.get()); // double[] a = {x, y};
+    } else if (initializer instanceof MethodInvocationTree call && isArraysCopy(call)) {
+      value = lowerArraysCopy(call); // double[] c = Arrays.copyOf(w, n);
     } else {
       value = initializer == null ? null : expressions.lower(initializer);
     }
@@ -692,6 +697,82 @@ public final class Lowering {
       return context.emit(Operation.STORE, List.of(target, to, read), element,
           isActive(target, element));
     });
+  }
+
+  /** Whether {@code call} is {@code Arrays.copyOf(a, n)} or {@code Arrays.copyOfRange(a, i, j)}. */
+  private boolean isArraysCopy(MethodInvocationTree call) {
+    if (!(call.getMethodSelect() instanceof MemberSelectTree select)) {
+      return false;
+    }
+    String name = select.getIdentifier().toString();
+    return (name.equals("copyOf") && call.getArguments().size() == 2
+            || name.equals("copyOfRange") && call.getArguments().size() == 3)
+        && context.symbols().resolveType(select.getExpression())
+            .map(type -> type.getQualifiedName().contentEquals("java.util.Arrays"))
+            .orElse(false);
+  }
+
+  /**
+   * {@code Arrays.copyOf(a, n)} and {@code Arrays.copyOfRange(a, from, to)} of a
+   * {@code double[]} or {@code int[]}: a new array, written by a loop of element copies, so its
+   * elements carry the derivatives of those they copy (as {@code clone()} does). The checks
+   * throw what the library throws: {@code new double[n]} a {@code NegativeArraySizeException},
+   * {@code from > to} an {@code IllegalArgumentException}, a start past the end what
+   * {@code System.arraycopy} throws. Null after an error.
+   */
+  private Operand lowerArraysCopy(MethodInvocationTree call) {
+    List<Operand> lowered = new ArrayList<>();
+    for (ExpressionTree argument : call.getArguments()) {
+      lowered.add(expressions.lower(argument));
+    }
+    if (lowered.contains(null)) {
+      return null;
+    }
+    Operand source = lowered.get(0);
+    if (source.type() != NumericType.DOUBLE_ARRAY && source.type() != NumericType.INT_ARRAY) {
+      unsupported(call.getArguments().get(0), "'" + context.source().of(call) + "' copies a '"
+          + source.type().keyword() + "': ad4j copies 'double[]' and 'int[]' arrays");
+      return null;
+    }
+    for (int i = 1; i < lowered.size(); i++) {
+      if (!lowered.get(i).type().widensTo(NumericType.INT)) {
+        unsupported(call.getArguments().get(i), "'" + context.source().of(
+            call.getArguments().get(i)) + "' is not an 'int'");
+        return null;
+      }
+    }
+    boolean range = lowered.size() == 3;
+    Operand from = range ? lowered.get(1) : Operand.Constant.of(0);
+    Operand length = range
+        ? context.emit(Operation.slotsCall("checkRange", 2), List.of(from, lowered.get(2)),
+            NumericType.INT, false)
+        : lowered.get(1);
+    NumericType element = source.type().elementType();
+    Operand copy = context.emit(Operation.newArray(element), List.of(length), source.type(),
+        element == NumericType.DOUBLE);
+    Operand sourceLength = context.emit(Operation.LENGTH, List.of(source), NumericType.INT,
+        false);
+    Operand left = range ? context.emit(Operation.SUBTRACT, List.of(sourceLength, from),
+        NumericType.INT, false) : sourceLength;
+    String min = context.mathClassName(ad4j.processor.ir.MathOwner.MATH) + ".min";
+    Operand count = context.emit(Operation.plainCall(min, 2), List.of(left, length),
+        NumericType.INT, false);
+    context.dependences().roundsAsWritten(count, min); // a function of its arguments
+    if (range) {
+      context.emit(Operation.slotsCall("checkCopy", 5),
+          List.of(sourceLength, from, length, Operand.Constant.of(0), count), NumericType.INT,
+          false);
+    }
+    boolean sourceActive = source instanceof Operand.Use use && use.value().isActiveArray();
+    writeLoop(Operand.Constant.of(0), count, k -> {
+      Operand at = range ? context.emit(Operation.ADD, List.of(from, k), NumericType.INT, false)
+          : k;
+      Operand read = context.emit(Operation.ELEMENT, List.of(source, at), element,
+          sourceActive && element == NumericType.DOUBLE);
+      return context.emit(Operation.STORE, List.of(copy, k, read), element,
+          isActive(copy, element));
+    });
+    return copy;
   }
 
   /** {@code for (int k = from; k < to; k++) write(k)}. */

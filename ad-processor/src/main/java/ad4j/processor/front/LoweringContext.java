@@ -141,6 +141,18 @@ final class LoweringContext {
     return examining;
   }
 
+  /** The private static fields the generated class copies for this method, by copy name. */
+  private final Map<String, PrivateStaticFields.Copy> privateFieldCopies =
+      new java.util.LinkedHashMap<>();
+
+  void copiesPrivateField(PrivateStaticFields.Copy copy) {
+    privateFieldCopies.putIfAbsent(copy.copy(), copy);
+  }
+
+  List<PrivateStaticFields.Copy> privateFieldCopies() {
+    return List.copyOf(privateFieldCopies.values());
+  }
+
   /** A call of the method's own code that runs as written and not alike each time. */
   record CallRunAsWritten(String shown, long line) {
     /** For messages and the generated class: {@code "RNG.nextGaussian() (line 8)"}. */

@@ -153,10 +153,15 @@ final class ObjectValues {
     Operand value = result(Operation.instanceCall(name, all.size()), all, result, invocation);
     boolean argumentsOnly = LaunderedDependence.readsArgumentsOnly(method.getEnclosingElement())
         && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT);
-    context.dependences().runsAsWritten(value, type.getSimpleName() + "." + name,
-        argumentsOnly);
     // a method of a string or a box, a getter: it runs alike each time and changes nothing
-    if (!argumentsOnly && !context.readOnlyMethods().test(method)
+    boolean readOnly = !argumentsOnly && context.readOnlyMethods().test(method);
+    if (readOnly) {
+      context.dependences().readsAsWritten(value, type.getSimpleName() + "." + name);
+    } else {
+      context.dependences().runsAsWritten(value, type.getSimpleName() + "." + name,
+          argumentsOnly);
+    }
+    if (!argumentsOnly && !readOnly
         && new RepeatedRuns(context).rejectOwnCall(invocation, shown)) {
       return null;
     }

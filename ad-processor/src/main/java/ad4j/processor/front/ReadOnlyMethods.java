@@ -1,10 +1,14 @@
 package ad4j.processor.front;
 
 import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionStatementTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.IfTree;
+import com.sun.source.tree.LabeledStatementTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
@@ -12,6 +16,7 @@ import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
+import com.sun.source.tree.WhileLoopTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreeScanner;
 import com.sun.source.util.Trees;
@@ -33,11 +38,13 @@ import javax.lang.model.util.ElementFilter;
  * computations on fields ({@code return Math.log(sd) + 0.5 * LOG_2_PI;}).
  *
  * <p>The rule for a body is syntactic and errs towards "no": locals declared and assigned,
- * {@code if}, {@code return} and {@code throw} statements; expressions that read names and
+ * {@code if}, loops, {@code return} and {@code throw} statements; expressions that read names and
  * fields, compute with operators and call {@code Math}-like functions, argument-only methods
  * ({@link ArgumentOnlyMethods}) or, without a qualifier or on {@code this}, methods of the same
  * class that pass this test (recursion included). Anything else (a field or element written,
- * an object made, a call on another object, a loop) makes the answer "no".
+ * an object or array made, a call on another object) makes the answer "no". So an array passed
+ * to such a method is only read: {@link InactiveCalls} may pass it one that carries derivatives
+ * ({@code checkEqualLength(a, b)}, {@code maxIndex(a)}).
  */
 final class ReadOnlyMethods {
   /** Final methods of {@link Enum}, which read the constant and change nothing. */
@@ -148,6 +155,41 @@ final class ReadOnlyMethods {
       }
       case THROW:
         return true; // leaves the method and the @Differentiable one around its call
+      case WHILE_LOOP: {
+        WhileLoopTree loop = (WhileLoopTree) statement;
+        return expression(loop.getCondition(), locals, owner)
+            && statement(loop.getStatement(), locals, owner);
+      }
+      case DO_WHILE_LOOP: {
+        DoWhileLoopTree loop = (DoWhileLoopTree) statement;
+        return statement(loop.getStatement(), locals, owner)
+            && expression(loop.getCondition(), locals, owner);
+      }
+      case FOR_LOOP: {
+        ForLoopTree loop = (ForLoopTree) statement;
+        for (StatementTree initializer : loop.getInitializer()) {
+          if (!statement(initializer, locals, owner)) {
+            return false;
+          }
+        }
+        for (StatementTree update : loop.getUpdate()) {
+          if (!statement(update, locals, owner)) {
+            return false;
+          }
+        }
+        return (loop.getCondition() == null || expression(loop.getCondition(), locals, owner))
+            && statement(loop.getStatement(), locals, owner);
+      }
+      case ENHANCED_FOR_LOOP: {
+        EnhancedForLoopTree loop = (EnhancedForLoopTree) statement;
+        locals.add(loop.getVariable().getName().toString());
+        return expression(loop.getExpression(), locals, owner)
+            && statement(loop.getStatement(), locals, owner);
+      }
+      case LABELED_STATEMENT:
+        return statement(((LabeledStatementTree) statement).getStatement(), locals, owner);
+      case BREAK, CONTINUE, EMPTY_STATEMENT:
+        return true;
       default:
         return false;
     }

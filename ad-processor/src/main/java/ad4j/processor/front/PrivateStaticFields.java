@@ -1,0 +1,84 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.Expr;
+import java.util.Optional;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * The {@code private static final} fields of the user's classes that a {@code @Differentiable}
+ * method reads ({@code private static final double HALF_LOG_2_PI = 0.5 * Math.log(2 *
+ * Math.PI)}, {@code private static final double[] LANCZOS = {...}}, a private {@code Logger}):
+ * generated code lives in another class and cannot name them, so the generated class holds a
+ * copy of each, read once when that class is initialised, through a private lookup
+ * ({@code MethodHandles.privateLookupIn}: the generated class is in the user's package and
+ * module). A final field holds the same value in both places; for an array or an object it is
+ * the same array or object, whose elements the method reads as it does.
+ *
+ * <p>The copy has the field's name, prefixed for a field of a nested class by the nested path
+ * ({@code Inner_TABLE}), so fields of different classes never share a copy. Fields of generic
+ * types are left out (a cast to them would be unchecked), as are non-final ones, which the
+ * method may see change.
+ */
+public final class PrivateStaticFields {
+  /**
+   * A field the generated class copies.
+   *
+   * @param owner the class that declares it
+   * @param field the field
+   * @param copy the name of the copy in the generated class
+   */
+  public record Copy(TypeElement owner, VariableElement field, String copy) {}
+
+  private final LoweringContext context;
+
+  PrivateStaticFields(LoweringContext context) {
+    this.context = context;
+  }
+
+  /**
+   * How generated code reads {@code field}, a private static final field of a class it can
+   * name, through the generated class's copy ({@code StatsGrad.HALF_LOG_2_PI}); empty for any
+   * other field.
+   */
+  Optional<Expr> read(VariableElement field) {
+    if (!field.getModifiers().containsAll(java.util.Set.of(Modifier.PRIVATE, Modifier.STATIC,
+        Modifier.FINAL)) || !(field.getEnclosingElement() instanceof TypeElement owner)
+        || context.reachability().ofType(owner).isPresent() || !isCopyable(field.asType())) {
+      return Optional.empty();
+    }
+    String copy = nestedPath(owner).replace('.', '_');
+    copy = copy.isEmpty() ? field.getSimpleName().toString()
+        : copy + "_" + field.getSimpleName();
+    context.copiesPrivateField(new Copy(owner, field, copy));
+    TypeElement own = context.symbols().enclosingType();
+    return Optional.of(Expr.atom(CalleeResolver.gradSimpleName(context.elements(), own) + "."
+        + copy));
+  }
+
+  /** {@code Inner} for {@code Outer.Inner}: the path below the top-level class. */
+  private static String nestedPath(TypeElement owner) {
+    StringBuilder path = new StringBuilder();
+    for (TypeElement t = owner; t.getEnclosingElement() instanceof TypeElement outer;
+        t = outer) {
+      path.insert(0, path.length() == 0 ? t.getSimpleName() : t.getSimpleName() + ".");
+    }
+    return path.toString();
+  }
+
+  /** Primitives, arrays of them, and classes that are not generic. */
+  private static boolean isCopyable(TypeMirror type) {
+    if (type.getKind().isPrimitive()) {
+      return true;
+    }
+    if (type instanceof ArrayType array) {
+      return isCopyable(array.getComponentType());
+    }
+    return type instanceof DeclaredType declared && declared.getTypeArguments().isEmpty()
+        && ((TypeElement) declared.asElement()).getTypeParameters().isEmpty();
+  }
+}

@@ -1,0 +1,99 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.util.List;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code private static final} fields of the user's classes (issue 36, item 1: constants
+ * computed with {@code Math.log}, coefficient tables, a logger, a nested class's table): the
+ * generated class reads each once, through a private lookup, and its members compute with the
+ * same values. Checked against differences of the user's own methods, values bit for bit,
+ * forward against reverse mode; the generated code compiles under {@code -Xlint:all -Werror}.
+ */
+class PrivateStaticFieldsTest {
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import java.util.logging.Logger;",
+      "public final class Gamma {",
+      "  private static final Logger LOG = Logger.getLogger(\"gamma\");",
+      "  private static final double HALF_LOG_2_PI = 0.5 * Math.log(2.0 * Math.PI);",
+      "  private static final double[] LANCZOS = {",
+      "    0.99999999999999709182, 57.156235665862923517, -59.597960355475491248,",
+      "    14.136097974741747174, -0.49191381609762019978};",
+      "  private static final int[] POWERS = {1, 2, 3};",
+      "  private static final String UNIT = \"nats\";",
+      "  static final class Table {",
+      "    private static final double[] LANCZOS = {2.0, -1.0};",
+      "  }",
+      "  @Differentiable static double lanczos(double x) {",
+      "    double sum = 0;",
+      "    for (int i = LANCZOS.length - 1; i > 0; --i) { sum += LANCZOS[i] / (x + i); }",
+      "    return sum + LANCZOS[0];",
+      "  }",
+      "  @Differentiable static double logGamma(double x) {",
+      "    LOG.fine(\"logGamma in \" + UNIT);",
+      "    double g = 607.0 / 128.0;",
+      "    double tmp = x + g + .5;",
+      "    return ((x + .5) * Math.log(tmp)) - tmp + HALF_LOG_2_PI + Math.log(lanczos(x) / x);",
+      "  }",
+      "  @Differentiable static double shadowed(double x, double y) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < POWERS.length; i++) { s += Math.pow(x, POWERS[i]) * LANCZOS[i]; }",
+      "    return s + Table.LANCZOS[0] * y + Table.LANCZOS[1] * x * y;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce COMPILED = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Gamma",
+          SOURCE));
+
+  @Test
+  void constantsTablesAndObjectsArePrivateAndReadOnce() {
+    DerivativeChecks.checkAt(COMPILED.get().function("com.example.Gamma", "logGamma", 1), 8.5);
+    DerivativeChecks.checkAt(COMPILED.get().function("com.example.Gamma", "logGamma", 1), 12.25);
+    DerivativeChecks.checkAt(COMPILED.get().function("com.example.Gamma", "lanczos", 1), 3.5);
+    CompiledFunction shadowed = COMPILED.get().function("com.example.Gamma", "shadowed", 2);
+    DerivativeChecks.checkAt(shadowed, 0.7, -1.3);
+    // d/dy: Table.LANCZOS[0] + Table.LANCZOS[1] x, the nested class's table, not the outer one
+    assertThat(shadowed.gradient(0.7, -1.3)[1]).isEqualTo(2.0 - 0.7);
+  }
+
+  @Test
+  void eachFieldIsCopiedOnceAndReadThroughAPrivateLookup() throws Exception {
+    String code = COMPILED.get().compilation().generatedSourceFile("com.example.GammaGrad")
+        .orElseThrow().getCharContent(true).toString();
+    assertThat(code).contains("private static final double[] LANCZOS;");
+    assertThat(code).contains("private static final double[] Table_LANCZOS;");
+    assertThat(code).contains("private static final double HALF_LOG_2_PI;");
+    assertThat(code).contains("private static final Logger LOG;");
+    assertThat(code).contains("MethodHandles.privateLookupIn(Gamma.class, MethodHandles.lookup())");
+    assertThat(code.split("findStaticVarHandle\\(Gamma.class, \"LANCZOS\"", -1)).hasLength(2);
+    // a compile-time constant is inlined, as javac does
+    assertThat(code).doesNotContain("UNIT;");
+  }
+
+  @Test
+  void aPrivateFieldThatIsNotFinalIsStillAnError() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Counter", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Counter {",
+        "  private static double scale = 2;",
+        "  @Differentiable static double f(double x) { return scale * x; }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining("field 'scale' is not final: ad4j treats only"
+        + " static final fields as constants").inFile(file).onLine(5);
+  }
+}
