@@ -17,7 +17,9 @@ final class RosenbrockGrad {
   /**
    * Returns the gradient of {@link Rosenbrock#value(double, double)}
    * at the given point, computed in reverse mode: a new array whose element {@code i}
-   * is the partial derivative with respect to the {@code i}-th {@code double} parameter.
+   * is the partial derivative with respect to slot {@code i}.
+   *
+   * <p>Slots, in order: {@code x}, {@code y}.
    */
   static double[] valueGradient(double x, double y) {
     double[] gradient = new double[2];
@@ -28,14 +30,15 @@ final class RosenbrockGrad {
   /**
    * Returns the value of {@link Rosenbrock#value(double, double)},
    * bit for bit, and writes its gradient into {@code gradient}: element {@code i} becomes
-   * the partial derivative with respect to the {@code i}-th {@code double} parameter.
-   * Allocates nothing.
+   * the partial derivative with respect to slot {@code i}. Allocates nothing.
+   *
+   * <p>Slots, in order: {@code x}, {@code y}.
    *
    * @throws IllegalArgumentException if {@code gradient} has fewer than 2 elements
    */
   static double valueValueAndGradient(double x, double y, double[] gradient) {
     if (gradient.length < 2) {
-      throw new IllegalArgumentException("RosenbrockGrad.valueValueAndGradient: 'gradient' has length " + gradient.length + ", needs 2 (one per double parameter of value)");
+      throw new IllegalArgumentException("RosenbrockGrad.valueValueAndGradient: 'gradient' has length " + gradient.length + ", needs 2 (slots in order: x, y)");
     }
     // forward sweep
     // line 8: double a = 1 - x;
@@ -91,15 +94,17 @@ final class RosenbrockGrad {
 
   /**
    * Returns the value of {@link Rosenbrock#value(double, double)},
-   * bit for bit, and adds {@code seed} times its partial derivative with respect to the
-   * {@code i}-th {@code double} parameter to {@code adjoints[i]}. Accumulating lets callers compose
-   * derivatives (chain rule through an enclosing computation). Allocates nothing.
+   * bit for bit, and adds {@code seed} times its partial derivative with respect to
+   * slot {@code i} to {@code adjoints[i]}. Accumulating lets callers compose derivatives (chain
+   * rule through an enclosing computation). Allocates nothing.
+   *
+   * <p>Slots, in order: {@code x}, {@code y}.
    *
    * @throws IllegalArgumentException if {@code adjoints} has fewer than 2 elements
    */
   static double valuePullback(double x, double y, double seed, double[] adjoints) {
     if (adjoints.length < 2) {
-      throw new IllegalArgumentException("RosenbrockGrad.valuePullback: 'adjoints' has length " + adjoints.length + ", needs 2 (one per double parameter of value)");
+      throw new IllegalArgumentException("RosenbrockGrad.valuePullback: 'adjoints' has length " + adjoints.length + ", needs 2 (slots in order: x, y)");
     }
     // forward sweep
     // line 8: double a = 1 - x;

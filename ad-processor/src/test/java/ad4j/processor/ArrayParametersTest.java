@@ -530,8 +530,7 @@ class ArrayParametersTest {
 
     assertThat(e.getCause()).isInstanceOf(IllegalArgumentException.class);
     assertThat(e.getCause()).hasMessageThat().isEqualTo("ArrGrad.emptyOkValueAndGradient:"
-        + " 'gradient' has length 3, needs 4 (one per double parameter and array element of"
-        + " emptyOk that carries a derivative)");
+        + " 'gradient' has length 3, needs 4 (slots in order: w (one per element), then c)");
   }
 
   @Test

@@ -463,25 +463,24 @@ class SecondOrderTest {
     double[][] data = {{0.5, -1.2, 0.3}, {1.5, 0.2, -0.7}};
     Object[] arguments = {new double[] {0.3, -0.2, 0.5}, 0.1, data, new double[] {1, -1}};
     assertThat(rejection("logisticHessianVector", append(arguments, new double[3])))
-        .isEqualTo("SecondGrad.logisticHessianVector: 'v' has length 3, needs 4 (one per double"
-            + " parameter and array element of logistic that carries a derivative)");
+        .isEqualTo("SecondGrad.logisticHessianVector: 'v' has length 3, needs 4 (slots in"
+            + " order: w (one per element), then b)");
     assertThat(rejection("rosenbrockHessianVector", 1.0, 2.0, new double[3]))
-        .isEqualTo("SecondGrad.rosenbrockHessianVector: 'v' has length 3, needs 2 (one per"
-            + " double parameter of rosenbrock)");
+        .isEqualTo("SecondGrad.rosenbrockHessianVector: 'v' has length 3, needs 2 (slots in"
+            + " order: x, y)");
     assertThat(rejection("rosenbrockValueGradientAndHessian", 1.0, 2.0, new double[1],
         new double[2][2]))
         .isEqualTo("SecondGrad.rosenbrockValueGradientAndHessian: 'gradient' has length 1,"
-            + " needs 2 (one per double parameter of rosenbrock)");
+            + " needs 2 (slots in order: x, y)");
     assertThat(rejection("rosenbrockValueGradientAndHessian", 1.0, 2.0, new double[2],
         new double[1][2]))
         .isEqualTo("SecondGrad.rosenbrockValueGradientAndHessian: 'hessian' has 1 rows, needs 2"
-            + " (one per double parameter of rosenbrock)");
+            + " (slots in order: x, y)");
     assertThat(rejection("logisticValueGradientAndHessian",
         append(append(arguments, new double[4]), new double[][] {new double[4], new double[4],
             new double[3], new double[4]})))
         .isEqualTo("SecondGrad.logisticValueGradientAndHessian: row 2 of 'hessian' has length"
-            + " 3, needs 4 (one per double parameter and array element of logistic that carries"
-            + " a derivative)");
+            + " 3, needs 4 (slots in order: w (one per element), then b)");
   }
 
   @Test

@@ -600,9 +600,8 @@ class VectorFunctionsTest {
     assertThat(rows.getCause()).hasMessageThat().isEqualTo("VecGrad.seedExampleValueAndJacobian:"
         + " 'jacobian' has 2 rows, needs 3 (one per element of the result of seedExample)");
     assertThat(columns.getCause()).hasMessageThat().isEqualTo(
-        "VecGrad.seedExampleValueAndJacobian: row 0 of 'jacobian' has length 2, needs 3 (one"
-            + " per double parameter and array element of seedExample that carries a"
-            + " derivative)");
+        "VecGrad.seedExampleValueAndJacobian: row 0 of 'jacobian' has length 2, needs 3 (slots"
+            + " in order: x (one per element))");
   }
 
   @Test

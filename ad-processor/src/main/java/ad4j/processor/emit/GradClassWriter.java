@@ -849,11 +849,34 @@ public final class GradClassWriter {
     }
 
     /** What the slots are, for messages. */
+    /** For messages: {@code "slots in order: x, y"}. */
     private String slotsInWords() {
-      return function.hasActiveArrays()
-          ? "one per double parameter and array element of " + function.name()
-              + " that carries a derivative"
-          : "one per double parameter of " + function.name();
+      return "slots in order: " + slotNames(false);
+    }
+
+    /**
+     * The slots in order, by the user's parameter names: {@code x, y}; with arrays
+     * {@code x, then w (one per element), then lambda}; in {@code {@code ...}} for javadoc.
+     */
+    private String slotNames(boolean javadoc) {
+      List<String> parts = new ArrayList<>();
+      List<Value> all = function.parameters();
+      List<? extends javax.lang.model.element.VariableElement> declared = element.getParameters();
+      for (int k = 0; k < all.size(); k++) {
+        Value parameter = all.get(k);
+        if (!parameter.isActive() && !parameter.isActiveArray()) {
+          continue;
+        }
+        String name = declared.size() == all.size()
+            ? declared.get(k).getSimpleName().toString() : parameter.nameHint();
+        String shown = javadoc ? "{@code " + name + "}" : name;
+        if (parameter.isActiveArray()) {
+          shown += parameter.type() == NumericType.DOUBLE_MATRIX
+              ? " (one per element, row by row)" : " (one per element)";
+        }
+        parts.add(shown);
+      }
+      return String.join(function.hasActiveArrays() ? ", then " : ", ", parts);
     }
 
     /**
@@ -1015,8 +1038,7 @@ public final class GradClassWriter {
           .addStatement("throw new $T($S + $L + $S + $L[$L].length + $S + $L + $S)",
               IllegalArgumentException.class, gradType + "." + function.name()
                   + "ValueAndJacobian: row ", i, " of '" + jacobian + "' has length ",
-              jacobian, i, ", needs ", count, " (one per double parameter and array element of "
-                  + function.name() + " that carries a derivative)")
+              jacobian, i, ", needs ", count, " (" + slotsInWords() + ")")
           .endControlFlow()
           .build();
     }
@@ -1297,7 +1319,7 @@ public final class GradClassWriter {
       return start(function.name() + "Gradient", parameters)
           .addJavadoc("Returns the gradient of $L\nat the given point, computed in reverse mode:"
               + " a new array whose element {@code i}\nis the partial derivative with respect to"
-              + " the {@code i}-th {@code double} parameter.\n$L", link, layoutNote())
+              + " slot {@code i}.\n$L", link, layoutNote())
           .returns(double[].class)
           .addStatement("double[] $L = new double[$L]", array, slotCount(parameters))
           .addStatement("$LValueAndGradient($L)", function.name(),
@@ -1328,8 +1350,7 @@ public final class GradClassWriter {
       return start(methodName, parameters)
           .addJavadoc("Returns the value of $L,\nbit for bit, and writes its gradient into"
               + " {@code $L}: element {@code i} becomes\nthe partial derivative with respect to"
-              + " the {@code i}-th {@code double} parameter.\n$LAllocates nothing.\n", link,
-              array, layoutNote())
+              + " slot {@code i}. Allocates nothing.\n$L", link, array, layoutNote())
           .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L\n", array,
               tooShortInWords())
           .returns(double.class)
@@ -1678,9 +1699,9 @@ public final class GradClassWriter {
               + " element\n{@code k} with respect to slot {@code i}. Accumulating lets callers"
               + " compose derivatives.\n$L"
           : "Returns the value of $L,\nbit for bit, and adds {@code $L} times its"
-              + " partial derivative with respect to the\n{@code i}-th {@code double} parameter"
-              + " to {@code $L[i]}. Accumulating lets callers compose\nderivatives (chain"
-              + " rule through an enclosing computation). Allocates nothing.\n$L";
+              + " partial derivative with respect to\nslot {@code i} to {@code $L[i]}."
+              + " Accumulating lets callers compose derivatives (chain\nrule through an"
+              + " enclosing computation). Allocates nothing.\n$L";
       Object[] whatArguments = function.returnsArray()
           ? new Object[] {link, seed, array, seed, layoutNote()}
           : new Object[] {link, seed, array, layoutNote()};
@@ -1919,7 +1940,7 @@ public final class GradClassWriter {
             .beginControlFlow("if ($L.length < $L)", array, slots)
             .addStatement("throw new $T($S + $L.length + $S)", IllegalArgumentException.class,
                 gradType + "." + methodName + ": '" + array + "' has length ", array,
-                ", needs " + slots + " (one per double parameter of " + function.name() + ")")
+                ", needs " + slots + " (" + slotsInWords() + ")")
             .endControlFlow()
             .build();
       }
@@ -1929,8 +1950,7 @@ public final class GradClassWriter {
           .addStatement("throw new $T($S + $L.length + $S + ($L) + $S)",
               IllegalArgumentException.class,
               gradType + "." + methodName + ": '" + array + "' has length ", array, ", needs ",
-              count, " (one per double parameter and array element of " + function.name()
-                  + " that carries a derivative)")
+              count, " (" + slotsInWords() + ")")
           .endControlFlow()
           .build();
     }
@@ -1960,12 +1980,9 @@ public final class GradClassWriter {
     }
 
     /** For methods with array parameters, what "the i-th parameter" means in the javadoc. */
+    /** The slots in order, a paragraph at the end of a member's description. */
     private String layoutNote() {
-      return function.hasActiveArrays()
-          ? "Slots follow the parameters in order: one for each {@code double}, one for each"
-              + "\nelement of an array that carries derivatives ({@code double[][]} row by"
-              + " row).\n"
-          : "";
+      return "\n<p>Slots, in order: " + slotNames(true) + ".\n";
     }
 
     /** When an output array is too short, as the javadoc says it. */
