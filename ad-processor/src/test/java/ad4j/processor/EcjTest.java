@@ -5,6 +5,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.GeneratedManifest;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -281,7 +282,8 @@ class EcjTest {
               "-17", "-proc:full", "-d", classes.toString(), "-s", generated.toString(),
               "-classpath", System.getProperty("java.class.path")),
           null, files.getJavaFileObjects(file));
-      task.setProcessors(List.of(new DifferentiableProcessor()));
+      task.setProcessors(
+          List.of(GeneratedManifest.recording(new DifferentiableProcessor())));
       boolean succeeded = task.call();
       return new Ecj(succeeded, diagnostics.getDiagnostics(), classes);
     }
