@@ -152,9 +152,10 @@ public final class Adjoint {
   private final Recomputation.Place place = new Recomputation.Place();
   /**
    * Per local array made inside a loop, the longest length it had: the one adjoint array of all
-   * its iterations is that long (cleared at the reverse of each making).
+   * its iterations is that long (cleared at the reverse of each making). In the order the
+   * arrays are made: values hash by identity, and the adjoint arrays are declared in this order.
    */
-  private final Map<Value, Variable> longestLengths = new HashMap<>();
+  private final Map<Value, Variable> longestLengths = new LinkedHashMap<>();
   /** Where the adjoints of the parameters go: set by {@link #transform}. */
   private Output output;
   /** The stores into local arrays passed to calls whose overwritten elements come back. */
