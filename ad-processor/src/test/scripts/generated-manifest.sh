@@ -4,9 +4,9 @@
 # the key a hash of the user sources of its compilation (GeneratedManifest), or "samples".
 # A change that must keep the generated code byte for byte the same leaves it unchanged:
 #
-#   ad-processor/src/test/scripts/generated-manifest.sh /tmp/before.txt   (before the change)
-#   ad-processor/src/test/scripts/generated-manifest.sh /tmp/after.txt    (after it)
-#   diff /tmp/before.txt /tmp/after.txt
+#   ad-processor/src/test/scripts/generated-manifest.sh ~/before.txt   (before the change)
+#   ad-processor/src/test/scripts/generated-manifest.sh ~/after.txt    (after it)
+#   diff ~/before.txt ~/after.txt
 #
 # Runs the processor's and the samples' tests (mvn verify) with CI=true, so that the random
 # property tests draw the same programs on every run. Further arguments go to Maven.
