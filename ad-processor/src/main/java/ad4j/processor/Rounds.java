@@ -1,6 +1,7 @@
 package ad4j.processor;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -53,7 +54,9 @@ final class Rounds {
   /**
    * The annotated methods of this round by class, in the order javac lists them, then those of
    * the classes deferred from the previous round (looked up again: elements of an earlier round
-   * may be stale).
+   * may be stale). Each class's methods come in the order the class declares them, so that its
+   * generated members do: javac lists them so, ECJ as a hash set of its elements, which hash by
+   * identity and so came in another order at each compilation.
    */
   Map<TypeElement, List<ExecutableElement>> work(Set<? extends Element> annotated,
       String annotation) {
@@ -63,6 +66,7 @@ final class Rounds {
         byClass.computeIfAbsent(type, t -> new ArrayList<>()).add(method);
       }
     }
+    byClass.replaceAll(Rounds::inDeclarationOrder);
     for (String name : deferred) {
       TypeElement type = elements.getTypeElement(name);
       if (type != null && byClass.keySet().stream()
@@ -74,6 +78,14 @@ final class Rounds {
     }
     deferred.clear();
     return byClass;
+  }
+
+  private static List<ExecutableElement> inDeclarationOrder(TypeElement type,
+      List<ExecutableElement> methods) {
+    List<? extends Element> declared = type.getEnclosedElements();
+    List<ExecutableElement> ordered = new ArrayList<>(methods);
+    ordered.sort(Comparator.comparingInt(declared::indexOf));
+    return ordered;
   }
 
   private static boolean isAnnotated(Element element, String annotation) {

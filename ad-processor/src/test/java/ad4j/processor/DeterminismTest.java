@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.tools.JavaFileObject;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -107,6 +108,49 @@ class DeterminismTest {
       assertWithMessage("%s differs between JDK %s and %s", entry.getKey(),
           System.getProperty("java.version"), otherJdk)
           .that(there.get(entry.getKey())).isEqualTo(entry.getValue());
+    }
+  }
+
+  /**
+   * A method whose local arrays are made inside a loop: the reverse sweep makes one adjoint array
+   * per such array, declared in the order the arrays are made. That order once came from a hash
+   * map keyed by values, which hash by identity, so two compilations of one source could declare
+   * them, and pass them to a part method, in different orders.
+   */
+  static final String ARRAYS_MADE_IN_A_LOOP = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "class Made {",
+      "  @Differentiable static double f(double[] w, double c) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      double[] a = new double[i + 1];",
+      "      double[] b = w.clone();",
+      "      double[] d = new double[2];",
+      "      double[] e = new double[3];",
+      "      a[0] = w[i] * c;",
+      "      b[i] = b[i] * c;",
+      "      d[1] = a[0] + b[i];",
+      "      e[2] = d[1] * c;",
+      "      s += a[0] + b[i] + d[1] + e[2];",
+      "    }",
+      "    return s;",
+      "  }",
+      "}");
+
+  @Example
+  void adjointArraysOfArraysMadeInALoopComeInTheOrderTheArraysAreMade() {
+    Map<String, String> first =
+        generated(JavaFileObjects.forSourceString("com.example.Made", ARRAYS_MADE_IN_A_LOOP));
+    assertThat(first.get("com/example/MadeGrad.java"))
+        .contains("double[] aBar = new double[aLongest];\n"
+            + "    double[] bBar = new double[bLongest];\n"
+            + "    double[] dBar = new double[dLongest];\n"
+            + "    double[] eBar = new double[eLongest];");
+    for (int i = 0; i < 7; i++) {
+      assertThat(generated(
+          JavaFileObjects.forSourceString("com.example.Made", ARRAYS_MADE_IN_A_LOOP)))
+          .containsExactlyEntriesIn(first);
     }
   }
 

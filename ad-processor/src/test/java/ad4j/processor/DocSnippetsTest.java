@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import ad4j.processor.testing.GeneratedManifest;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -313,7 +314,8 @@ class DocSnippetsTest {
             List.of("-d", classes.toString(), "-s", generated.toString(), "-classpath",
                 System.getProperty("java.class.path")),
             null, units);
-        task.setProcessors(List.of(new DifferentiableProcessor()));
+        task.setProcessors(
+            List.of(GeneratedManifest.recording(new DifferentiableProcessor())));
         success = task.call();
       }
       String printed = output.toString().replace(src + java.io.File.separator, "")

@@ -5,6 +5,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.GeneratedManifest;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -236,6 +237,39 @@ class EcjTest {
     }
   }
 
+  /**
+   * The members of a generated class follow the order of the user's methods under ECJ as under
+   * javac. ECJ hands a processor the annotated methods as a hash set of its elements, which hash
+   * by identity: the order of the members changed from one compilation to the next.
+   */
+  @Test
+  void membersComeInTheOrderOfTheMethodsUnderEcj() throws IOException {
+    String source = String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Ordered {",
+        "  @Differentiable static double delta(double x) { return x * x; }",
+        "  @Differentiable static double alpha(double x) { return Math.sin(x); }",
+        "  @Differentiable static double charlie(double x) { return Math.exp(x); }",
+        "  @Differentiable static double bravo(double x) { return x * x * x; }",
+        "}");
+    for (int i = 0; i < 4; i++) {
+      Ecj ecj = compile("com.example.Ordered", source);
+      assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+      String generated = Files.readString(
+          directory.resolve("generated/com/example/OrderedGrad.java"), StandardCharsets.UTF_8);
+      int delta = generated.indexOf("static double[] deltaGradient(");
+      int alpha = generated.indexOf("static double[] alphaGradient(");
+      int charlie = generated.indexOf("static double[] charlieGradient(");
+      int bravo = generated.indexOf("static double[] bravoGradient(");
+      assertWithMessage("compilation %s: members in the methods' order", i)
+          .that(List.of(delta, alpha, charlie, bravo)).isInStrictOrder();
+      assertThat(delta).isAtLeast(0);
+    }
+  }
+
   @Test
   void readsTheOrderOfDifferentiableUnderEcj() throws Exception {
     Ecj ecj = compile("com.example.Curved", String.join("\n",
@@ -313,7 +347,8 @@ class EcjTest {
               "-17", "-proc:full", "-d", classes.toString(), "-s", generated.toString(),
               "-classpath", System.getProperty("java.class.path")),
           null, files.getJavaFileObjects(file));
-      task.setProcessors(List.of(new DifferentiableProcessor()));
+      task.setProcessors(
+          List.of(GeneratedManifest.recording(new DifferentiableProcessor())));
       boolean succeeded = task.call();
       return new Ecj(succeeded, diagnostics.getDiagnostics(), classes);
     }

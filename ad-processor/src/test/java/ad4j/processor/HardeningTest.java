@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.GeneratedManifest;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.MixedFunction;
@@ -475,7 +476,8 @@ class HardeningTest {
   @Test
   void methodReferringToAClassAnotherProcessorGenerates() {
     Compilation compilation = Compiler.javac()
-        .withProcessors(new GeneratingProcessor(), new DifferentiableProcessor())
+        .withProcessors(new GeneratingProcessor(),
+            GeneratedManifest.recording(new DifferentiableProcessor()))
         .withOptions("-Xlint:all", "-Werror")
         .compile(JavaFileObjects.forSourceString("com.example.Bar", BAR));
 

@@ -5,6 +5,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.GeneratedManifest;
 import ad4j.processor.testing.PropertySeeds;
 import ad4j.processor.testing.ResolutionCrossCheck;
 import ad4j.processor.testing.ResolutionPrograms;
@@ -166,7 +167,8 @@ class ResolutionCrossCheckTest {
           diagnostics, List.of("-17", "-proc:full", "-d", classes.toString(), "-s",
               generated.toString(), "-classpath", System.getProperty("java.class.path")),
           null, fileManager.getJavaFileObjects(files.toArray(Path[]::new)));
-      task.setProcessors(List.of(new DifferentiableProcessor()));
+      task.setProcessors(
+          List.of(GeneratedManifest.recording(new DifferentiableProcessor())));
       ad4j.processor.front.ResolutionLog.listen(check.recorder());
       try {
         succeeded = task.call();

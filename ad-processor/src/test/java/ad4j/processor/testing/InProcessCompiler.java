@@ -50,11 +50,12 @@ public final class InProcessCompiler {
    */
   public static Compiler javac(String... options) {
     Compiler compiler = System.getProperty("ad4j.crossCheck") == null
-        ? Compiler.javac().withProcessors(new DifferentiableProcessor())
+        ? Compiler.javac()
+            .withProcessors(GeneratedManifest.recording(new DifferentiableProcessor()))
         // first: javac initializes a processor when a round first reaches it, and ad4j
         // claims every annotation it processes
         : Compiler.javac().withProcessors(new ResolutionCrossCheck.CorpusProcessor(),
-            new DifferentiableProcessor());
+            GeneratedManifest.recording(new DifferentiableProcessor()));
     return compiler.withOptions((Object[]) options);
   }
 
@@ -159,7 +160,8 @@ public final class InProcessCompiler {
         };
         JavaCompiler.CompilationTask task = javac.getTask(new StringWriter(), recording,
             diagnostic -> { }, List.of("-proc:only"), null, List.of(sources));
-        task.setProcessors(List.of(new DifferentiableProcessor()));
+        task.setProcessors(
+            List.of(GeneratedManifest.recording(new DifferentiableProcessor())));
         task.call();
       } finally {
         try (Stream<Path> files = Files.walk(output)) {

@@ -257,7 +257,8 @@ public final class ResolutionCrossCheck {
       files.setLocationFromPaths(StandardLocation.CLASS_OUTPUT, List.of(output));
       JavacTask task = (JavacTask) javac.getTask(new StringWriter(), files, diagnostics,
           List.of("-Xlint:all"), null, sources);
-      task.setProcessors(List.of(new DifferentiableProcessor()));
+      task.setProcessors(
+          List.of(GeneratedManifest.recording(new DifferentiableProcessor())));
       task.addTaskListener(check.comparingListener(Trees.instance(task)));
       ResolutionLog.listen(check.recorder());
       boolean succeeded;

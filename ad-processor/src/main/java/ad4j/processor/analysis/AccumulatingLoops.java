@@ -1,0 +1,474 @@
+package ad4j.processor.analysis;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.ElementStore;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Jump;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Push;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The loops whose reverse can run right after each of their iterations instead of after the
+ * whole forward sweep: a loss summed over data points, {@code for (i ...) sum += f(i)}, whose sum
+ * reaches the result only through additions and factors known before the loop ({@code return
+ * sum / n}). The adjoint of such a sum is known before the loop runs (the seed times those
+ * factors), and the reverse of an iteration leaves it as it found it, since the iteration only
+ * adds into the sum. So each iteration's reverse can follow it at once, as a hand-written
+ * gradient of a loss does: what the iteration records on the tape is taken back before the next
+ * iteration records, and the tape holds one iteration's values instead of all of them (ADBench's
+ * GMM at d = 64, K = 200 recorded 205 MB).
+ *
+ * <p>This class finds the loops where fusing is correct; {@code Adjoint.worthFusing} keeps
+ * those where it is also faster. A loop outside loops qualifies when
+ *
+ * <ul>
+ *   <li>the method returns a {@code double} from its last statement only, and keeps no
+ *       snapshots ({@code @Checkpointed});
+ *   <li>the loop has a test, and nothing in it returns, leaves the loop by {@code break} or
+ *       {@code continue}, writes an array, makes one, or calls a method that carries no
+ *       derivative (which may write one): an iteration's reverse puts nothing back that a later
+ *       iteration reads;
+ *   <li>each variable declared before it that it assigns and that carries a derivative is only
+ *       added into ({@code s = s + e}, {@code s = e + s}, {@code s = s - e}, in branches too),
+ *       and read nowhere else in the loop;
+ *   <li>after the loop, each such sum is read once and never assigned, and that read reaches the
+ *       returned value through {@code +}, {@code -}, unary {@code -}, and {@code *} or {@code /}
+ *       by a constant or a value made before the loop, each result read once;
+ *   <li>the variables declared before it that it reads are assigned nowhere after it, and no
+ *       array is written after it (their adjoints receive the loop's contributions first);
+ *   <li>the arrays it reads from before it are parameters or made outside loops, not held in
+ *       variables (their adjoints exist before the loop), and the values from before it that
+ *       carry a derivative are {@code double}s.
+ * </ul>
+ */
+public final class AccumulatingLoops {
+  /**
+   * A variable the loop only adds into.
+   *
+   * @param variable the sum
+   * @param read its one read after the loop, a copy of its value
+   * @param path the instructions after the loop that this copy passes through to the result,
+   *     in order, each with the position of the argument it enters at
+   */
+  public record Accumulator(Variable variable, Instruction read, List<Step> path) {}
+
+  /**
+   * An instruction on an accumulator's path and the position at which the path enters it.
+   *
+   * @param again the instructions after the loop that make its other argument, to be computed
+   *     before the loop too, in order ({@code x.length} in {@code sum / x.length}); often none
+   */
+  public record Step(Instruction instruction, int position, List<Instruction> again) {}
+
+  /** What an instruction after the loop may be to be computed before it as well. */
+  private static final Set<Operation.Form> COMPUTED_AGAIN = Set.of(Operation.Form.LENGTH,
+      Operation.Form.CAST, Operation.Form.INFIX, Operation.Form.PREFIX);
+
+  /**
+   * A loop whose reverse follows each iteration.
+   *
+   * @param loop the loop
+   * @param accumulators its sums, whose adjoints are known before it runs
+   * @param valuesFromBefore the values that carry a derivative, made before the loop, that the
+   *     loop reads: their adjoints receive the loop's contributions before the reverse sweep
+   * @param variablesFromBefore the same for variables declared before the loop
+   */
+  public record Fusible(Loop loop, List<Accumulator> accumulators, List<Value> valuesFromBefore,
+      List<Variable> variablesFromBefore) {}
+
+  private static final Set<Operation.Form> WRITES_OR_MAKES_ARRAYS = Set.of(
+      Operation.Form.STORE, Operation.Form.NEW_ARRAY, Operation.Form.CLONE,
+      Operation.Form.PLAIN_CALL, Operation.Form.POP, Operation.Form.TAPE_CALL,
+      Operation.Form.LOCAL_CALL);
+
+  private final Function primal;
+  /** How many operands read each value, anywhere in the method. */
+  private final Map<Value, Integer> uses = new HashMap<>();
+  /** The instruction that makes each value. */
+  private final Map<Value, Instruction> makers = new HashMap<>();
+  /** The instructions of the method's own block, outside its branches and loops. */
+  private final Set<Instruction> topLevel =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+  private AccumulatingLoops(Function primal) {
+    this.primal = primal;
+    primal.body().walk(statement -> {
+      for (Operand operand : statement.operands()) {
+        if (operand instanceof Operand.Use use) {
+          uses.merge(use.value(), 1, Integer::sum);
+        }
+      }
+      if (statement instanceof Instruction instruction) {
+        makers.put(instruction.result(), instruction);
+      }
+    });
+    for (Statement statement : primal.body().statements()) {
+      if (statement instanceof Instruction instruction) {
+        topLevel.add(instruction);
+      }
+    }
+  }
+
+  /** The loops of {@code primal} whose reverse can follow each iteration, by loop id. */
+  public static Map<Integer, Fusible> of(Function primal) {
+    List<Statement> statements = primal.body().statements();
+    if (primal.isCheckpointed() || primal.returnsArray() || statements.isEmpty()
+        || !(statements.get(statements.size() - 1) instanceof Return last)
+        || !(last.value() instanceof Operand.Use returned) || !returned.isActive()
+        || returned.type() != NumericType.DOUBLE || returns(primal.body()) != 1) {
+      return Map.of();
+    }
+    AccumulatingLoops analysis = new AccumulatingLoops(primal);
+    Map<Integer, Fusible> fusible = new HashMap<>();
+    for (int i = 0; i < statements.size(); i++) {
+      if (statements.get(i) instanceof Loop loop) {
+        analysis.fusible(loop, i).ifPresent(found -> fusible.put(loop.id(), found));
+      }
+    }
+    return fusible;
+  }
+
+  private Optional<Fusible> fusible(Loop loop, int index) {
+    if (loop.test() == null || !onlyComputes(loop)) {
+      return Optional.empty();
+    }
+    List<Statement> inLoop = new ArrayList<>();
+    for (Block block : loop.nestedBlocks()) {
+      block.walk(inLoop::add);
+    }
+    List<Statement> after = new ArrayList<>();
+    List<Statement> top = primal.body().statements();
+    new Block(top.subList(index + 1, top.size())).walk(after::add);
+    Set<Value> madeInLoop = new HashSet<>();
+    Set<Variable> declaredInLoop = new HashSet<>();
+    for (Statement statement : inLoop) {
+      if (statement instanceof Instruction instruction) {
+        madeInLoop.add(instruction.result());
+      } else if (statement instanceof Declare declare) {
+        declaredInLoop.add(declare.variable());
+      }
+    }
+    Set<Value> madeBefore = new HashSet<>(primal.parameters());
+    for (Statement statement : top.subList(0, index)) {
+      if (statement instanceof Instruction instruction) {
+        madeBefore.add(instruction.result());
+      }
+    }
+    List<Accumulator> accumulators = new ArrayList<>();
+    for (Variable variable : loop.carriedVariables()) {
+      if (!variable.isActive()) {
+        continue; // a counter, or a value that carries no derivative: no adjoint to hand on
+      }
+      if (variable.type() != NumericType.DOUBLE || !onlyAddedInto(variable, loop, inLoop)) {
+        return Optional.empty();
+      }
+      Optional<Accumulator> accumulator = pathToResult(variable, loop, after, madeBefore);
+      if (accumulator.isEmpty()) {
+        return Optional.empty();
+      }
+      accumulators.add(accumulator.get());
+    }
+    if (accumulators.isEmpty()) {
+      return Optional.empty(); // nothing is summed: the loop's reverse needs the later values
+    }
+    Set<Variable> sums = new HashSet<>();
+    accumulators.forEach(accumulator -> sums.add(accumulator.variable()));
+    Set<Value> values = new LinkedHashSet<>();
+    Set<Variable> variables = new LinkedHashSet<>();
+    for (Statement statement : inLoop) {
+      for (Operand operand : statement.operands()) {
+        if (operand instanceof Operand.Use use && !madeInLoop.contains(use.value())) {
+          if (use.type().isArray() && !isArrayMadeOnce(use.value())
+              || use.isActive() && use.type() != NumericType.DOUBLE) {
+            return Optional.empty();
+          }
+          if (use.isActive()) {
+            values.add(use.value());
+          }
+        } else if (operand instanceof Operand.Read read) {
+          if (read.type().isArray()) {
+            return Optional.empty(); // an array variable: its adjoints may be made later
+          }
+          if (read.isActive() && !declaredInLoop.contains(read.variable())
+              && !sums.contains(read.variable())) {
+            variables.add(read.variable());
+          }
+        }
+      }
+    }
+    for (Statement statement : after) {
+      // a write into an array after the loop would take the adjoint of the element it writes
+      // over, to which the loop's reverse has added already
+      if (statement instanceof Store store && variables.contains(store.variable())
+          || statement instanceof Instruction instruction
+              && instruction.operation().form() == Operation.Form.STORE) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(new Fusible(loop, accumulators, List.copyOf(values),
+        List.copyOf(variables)));
+  }
+
+  /**
+   * Whether {@code array}, read in the loop and made before it, is a parameter or made by an
+   * instruction outside loops other than a copy of a variable: its adjoints, if it has any, are
+   * then in the output array or in an adjoint array made beside it, before the loop.
+   */
+  private boolean isArrayMadeOnce(Value array) {
+    if (primal.parameters().contains(array)) {
+      return true;
+    }
+    Instruction maker = makers.get(array);
+    return maker != null && topLevel.contains(maker)
+        && maker.operation().form() != Operation.Form.COPY;
+  }
+
+  /**
+   * Whether the loop only computes: no array written or made, no call that may write one, no
+   * return, and no jump out of it ({@code break} or {@code continue} of its own would skip the
+   * reverse that follows its body).
+   */
+  private static boolean onlyComputes(Loop loop) {
+    boolean[] computes = {true};
+    for (Block block : loop.nestedBlocks()) {
+      block.walk(statement -> {
+        if (statement instanceof Instruction instruction) {
+          Operation.Form form = instruction.operation().form();
+          NumericType type = instruction.result().type();
+          boolean array = type == NumericType.DOUBLE_ARRAY || type == NumericType.DOUBLE_MATRIX
+              || type == NumericType.INT_ARRAY;
+          if (WRITES_OR_MAKES_ARRAYS.contains(form) || array
+              && (form == Operation.Form.USER_CALL || form == Operation.Form.RULED_CALL)) {
+            computes[0] = false;
+          }
+        } else if (statement instanceof Return || statement instanceof ElementStore
+            || statement instanceof Push
+            || statement instanceof Jump jump && jump.loopId() == loop.id()) {
+          computes[0] = false;
+        }
+      });
+    }
+    return computes[0];
+  }
+
+  /**
+   * Whether the loop's only use of {@code variable} is adding into it: every assignment is
+   * {@code variable = c + e}, {@code e + c} or {@code c - e} with {@code c} its read, each read
+   * feeding one such assignment and nothing else.
+   */
+  private boolean onlyAddedInto(Variable variable, Loop loop, List<Statement> inLoop) {
+    Set<Value> reads = new HashSet<>();
+    for (Statement statement : inLoop) {
+      for (Operand operand : statement.operands()) {
+        if (operand instanceof Operand.Read read && read.variable() == variable) {
+          if (!(statement instanceof Instruction copy)
+              || copy.operation().form() != Operation.Form.COPY) {
+            return false;
+          }
+          reads.add(copy.result());
+        }
+      }
+    }
+    Set<Value> added = new HashSet<>();
+    if (assigns(loop.condition(), variable) || assigns(loop.update(), variable)) {
+      return false;
+    }
+    for (Statement statement : inLoop) {
+      if (!(statement instanceof Store store) || store.variable() != variable) {
+        continue;
+      }
+      if (!(store.value() instanceof Operand.Use sum) || uses.get(sum.value()) != 1) {
+        return false;
+      }
+      Instruction addition = makers.get(sum.value());
+      Value read = addition == null ? null : addedRead(addition, reads);
+      if (read == null || uses.get(read) != 1 || !added.add(read)) {
+        return false;
+      }
+    }
+    return added.equals(reads);
+  }
+
+  /** The read of the sum that {@code addition} adds to, or null if it is no such addition. */
+  private static Value addedRead(Instruction addition, Set<Value> reads) {
+    Operation operation = addition.operation();
+    List<Operand> arguments = addition.arguments();
+    if (arguments.size() != 2 || !operation.equals(Operation.ADD)
+        && !operation.equals(Operation.SUBTRACT)) {
+      return null;
+    }
+    for (int position = 0; position < 2; position++) {
+      if (arguments.get(position) instanceof Operand.Use use && reads.contains(use.value())
+          && (position == 0 || operation.equals(Operation.ADD))) {
+        return use.value();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The instructions through which the sum's one read after the loop reaches the returned
+   * value, or empty when it is read or assigned otherwise.
+   */
+  private Optional<Accumulator> pathToResult(Variable variable, Loop loop, List<Statement> after,
+      Set<Value> madeBefore) {
+    Instruction read = null;
+    for (Statement statement : after) {
+      if (statement instanceof Store store && store.variable() == variable) {
+        return Optional.empty();
+      }
+      for (Operand operand : statement.operands()) {
+        if (operand instanceof Operand.Read reading && reading.variable() == variable) {
+          if (read != null || !(statement instanceof Instruction copy)
+              || copy.operation().form() != Operation.Form.COPY
+              || !topLevel.contains(copy)) {
+            return Optional.empty();
+          }
+          read = copy;
+        }
+      }
+    }
+    if (read == null) {
+      return Optional.empty();
+    }
+    List<Step> path = new ArrayList<>();
+    Value current = read.result();
+    while (true) {
+      if (uses.getOrDefault(current, 0) != 1) {
+        return Optional.empty();
+      }
+      Statement user = null;
+      for (Statement statement : after) {
+        for (Operand operand : statement.operands()) {
+          if (operand instanceof Operand.Use use && use.value() == current) {
+            user = statement;
+          }
+        }
+      }
+      if (user instanceof Return) {
+        return Optional.of(new Accumulator(variable, read, path));
+      }
+      if (!(user instanceof Instruction instruction) || !topLevel.contains(instruction)
+          || instruction.result().type() != NumericType.DOUBLE) {
+        return Optional.empty();
+      }
+      int position = instruction.arguments().indexOf(new Operand.Use(current));
+      List<Instruction> again = new ArrayList<>();
+      if (!passesAdjointOn(instruction, position, madeBefore, loop, again)) {
+        return Optional.empty();
+      }
+      path.add(new Step(instruction, position, again));
+      current = instruction.result();
+    }
+  }
+
+  /**
+   * Whether the adjoint that {@code instruction}'s result receives reaches its argument at
+   * {@code position} as a factor known before the loop: through {@code +}, {@code -}, unary
+   * {@code -}, and {@code *} or {@code /} (the dividend) by a constant or a value made before.
+   */
+  private boolean passesAdjointOn(Instruction instruction, int position,
+      Set<Value> madeBefore, Loop loop, List<Instruction> again) {
+    Operation operation = instruction.operation();
+    List<Operand> arguments = instruction.arguments();
+    if (operation.equals(Operation.NEGATE)) {
+      return true;
+    }
+    if (arguments.size() != 2) {
+      return false;
+    }
+    if (operation.equals(Operation.ADD) || operation.equals(Operation.SUBTRACT)) {
+      return true;
+    }
+    boolean factor = operation.equals(Operation.MULTIPLY)
+        || operation.equals(Operation.DIVIDE) && position == 0;
+    return factor && knownBefore(arguments.get(1 - position), madeBefore, loop, again);
+  }
+
+  /**
+   * Whether {@code operand} can be had before the loop: a constant, a value made before it, or
+   * one that carries no derivative made after it by an arithmetic, a cast or an array's length
+   * of such operands, which is then added to {@code again}. Made before the loop, it must throw
+   * nothing the method would not have thrown by then: no integer division, and only the length
+   * of an array whose length the loop's test or the code before it reads already.
+   */
+  private boolean knownBefore(Operand operand, Set<Value> madeBefore, Loop loop,
+      List<Instruction> again) {
+    if (operand instanceof Operand.Constant
+        || operand instanceof Operand.Use use && madeBefore.contains(use.value())) {
+      return true;
+    }
+    if (!(operand instanceof Operand.Use use) || use.isActive()) {
+      return false;
+    }
+    Instruction maker = makers.get(use.value());
+    if (maker == null || !topLevel.contains(maker)
+        || !COMPUTED_AGAIN.contains(maker.operation().form())
+        || maker.operation().equals(Operation.DIVIDE)
+        || maker.operation().equals(Operation.REMAINDER)
+        || maker.operation().form() == Operation.Form.LENGTH
+            && !lengthReadBefore(maker.arguments().get(0), madeBefore, loop)) {
+      return false;
+    }
+    for (Operand argument : maker.arguments()) {
+      if (!knownBefore(argument, madeBefore, loop, again)) {
+        return false;
+      }
+    }
+    if (!again.contains(maker)) {
+      again.add(maker);
+    }
+    return true;
+  }
+
+  /** Whether the loop's test or an instruction before the loop reads {@code array.length}. */
+  private boolean lengthReadBefore(Operand array, Set<Value> madeBefore, Loop loop) {
+    List<Statement> candidates = new ArrayList<>(loop.condition().statements());
+    for (Value value : madeBefore) {
+      Instruction maker = makers.get(value);
+      if (maker != null) {
+        candidates.add(maker);
+      }
+    }
+    for (Statement statement : candidates) {
+      if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.LENGTH
+          && instruction.arguments().get(0).equals(array)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code block} assigns {@code variable}, at any depth. */
+  public static boolean assigns(Block block, Variable variable) {
+    boolean[] assigns = {false};
+    block.walk(s -> assigns[0] |= s instanceof Store store && store.variable() == variable);
+    return assigns[0];
+  }
+
+  /** How many {@code return} statements {@code block} holds, at any depth. */
+  private static int returns(Block block) {
+    int[] count = {0};
+    block.walk(statement -> count[0] += statement instanceof Return ? 1 : 0);
+    return count[0];
+  }
+}

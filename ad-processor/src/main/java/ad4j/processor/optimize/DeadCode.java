@@ -1,0 +1,73 @@
+package ad4j.processor.optimize;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Value;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Removes the instructions of a straight-line function whose values the result does not
+ * depend on, except those that may throw (with what they read), so that every member throws
+ * where the user's method does. Functions with branches and loops are returned unchanged:
+ * their instructions are all kept, as the user wrote them. Transforms that make programs of
+ * their own drop what those no longer read, in branches and loops too ({@link #withoutUnread}).
+ */
+public final class DeadCode {
+  private DeadCode() {}
+
+  public static Function removeFrom(Function function) {
+    if (!function.isStraightLine()) {
+      return function;
+    }
+    return function.with(function.parameters(),
+        new Block(withoutUnused(function.body().statements())));
+  }
+
+  /**
+   * {@code statements} without the {@link Instruction#isPure pure} instructions whose values
+   * no statement reads; every other statement stays, and what it reads is read.
+   */
+  static List<Statement> withoutUnused(List<Statement> statements) {
+    return withoutUnread(new Block(statements)).statements();
+  }
+
+  /**
+   * {@code block} without the {@link Instruction#isPure pure} instructions, at any depth, whose
+   * values no statement reads, until none is left (one removed may leave what it read unread).
+   */
+  public static Block withoutUnread(Block block) {
+    Block current = block;
+    int removed;
+    do {
+      Set<Value> read = new HashSet<>();
+      current.walk(statement -> statement.operands().forEach(operand -> {
+        if (operand instanceof Operand.Use use) {
+          read.add(use.value());
+        }
+      }));
+      int[] count = {0};
+      current = withoutUnreadOnce(current, read, count);
+      removed = count[0];
+    } while (removed > 0);
+    return current;
+  }
+
+  private static Block withoutUnreadOnce(Block block, Set<Value> read, int[] removed) {
+    List<Statement> out = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction && instruction.isPure()
+          && !read.contains(instruction.result())) {
+        removed[0]++;
+        continue;
+      }
+      out.add(statement.withNestedBlocks(nested -> withoutUnreadOnce(nested, read, removed)));
+    }
+    return new Block(out);
+  }
+}
