@@ -8,6 +8,7 @@ import ad4j.processor.derive.JacobianRows;
 import ad4j.processor.derive.RowsWithoutValue;
 import ad4j.processor.derive.Tangent;
 import ad4j.processor.front.DerivativeOrder;
+import ad4j.processor.front.Lowering;
 import ad4j.processor.front.PrivateStaticFields;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
@@ -133,7 +134,7 @@ public final class GradClassWriter {
       String name = method.function().name();
       if (method.callRunAsWritten().isPresent() && marked.add(name)) {
         gradClass.addField(FieldSpec.builder(String.class,
-                name + ad4j.processor.front.Lowering.Lowered.CONSTANT_SUFFIX, Modifier.STATIC, Modifier.FINAL)
+                name + Lowering.Lowered.CONSTANT_SUFFIX, Modifier.STATIC, Modifier.FINAL)
             .addJavadoc("For ad4j, compiling callers of {@code $L} later: the first call its"
                 + " code makes that runs as\nwritten and may give another result or do"
                 + " something again when run again. Generated code that\nwould run {@code $L}"

@@ -31,10 +31,8 @@ import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.ExecutableElement;
@@ -74,9 +72,7 @@ final class ArgumentOnlyMethods {
   private final Elements elements;
   private final Types types;
   private final Trees trees;
-  private final Map<ExecutableElement, Boolean> known = new HashMap<>();
-  /** The methods being read now: assumed argument-only while their own body is read. */
-  private final Set<ExecutableElement> reading = new HashSet<>();
+  private final MethodAnswers answers = new MethodAnswers();
 
   ArgumentOnlyMethods(Elements elements, Types types, Trees trees) {
     this.elements = elements;
@@ -86,27 +82,7 @@ final class ArgumentOnlyMethods {
 
   /** Whether {@code method} computes its result from its arguments alone and keeps none. */
   boolean test(ExecutableElement method) {
-    Boolean answer = known.get(method);
-    if (answer != null) {
-      return answer;
-    }
-    if (reading.contains(method)) {
-      return true;
-    }
-    boolean outermost = reading.isEmpty();
-    reading.add(method);
-    boolean result;
-    try {
-      result = read(method);
-    } finally {
-      reading.remove(method);
-    }
-    // an answer "yes" inside a recursion assumed the methods being read: only the outermost
-    // answer, or a "no", is final
-    if (outermost || !result) {
-      known.put(method, result);
-    }
-    return result;
+    return answers.of(method, this::read);
   }
 
   /** Whether a static method of {@code Math}, {@code String} or a boxed type reads only its arguments. */

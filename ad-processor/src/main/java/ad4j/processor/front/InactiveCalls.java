@@ -194,12 +194,12 @@ final class InactiveCalls {
 
   /**
    * Tells the dependence analysis that {@code result} comes from the call {@code qualified}, run
-   * as written. Unless the call reads its arguments only or reads and changes no state
+   * as written (a static method's, or an object's: {@link ObjectValues}). Unless the call reads its arguments only or reads and changes no state
    * ({@link ReadOnlyMethods}), so that it gives the same result each time it runs, it is noted
    * and is an error where a generated member would run it more than once ({@link
    * RepeatedRuns}). Null after an error.
    */
-  private Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly,
+  Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly,
       ExecutableElement method, MethodInvocationTree invocation, String shown) {
     boolean readOnly = !argumentsOnly && context.readOnlyMethods().test(method);
     if (readOnly) {

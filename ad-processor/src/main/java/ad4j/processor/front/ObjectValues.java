@@ -153,19 +153,9 @@ final class ObjectValues {
     Operand value = result(Operation.instanceCall(name, all.size()), all, result, invocation);
     boolean argumentsOnly = LaunderedDependence.readsArgumentsOnly(method.getEnclosingElement())
         && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT);
-    // a method of a string or a box, a getter: it runs alike each time and changes nothing
-    boolean readOnly = !argumentsOnly && context.readOnlyMethods().test(method);
-    if (readOnly) {
-      context.dependences().readsAsWritten(value, type.getSimpleName() + "." + name);
-    } else {
-      context.dependences().runsAsWritten(value, type.getSimpleName() + "." + name,
-          argumentsOnly);
-    }
-    if (!argumentsOnly && !readOnly
-        && new RepeatedRuns(context).rejectOwnCall(invocation, shown)) {
-      return null;
-    }
-    return value;
+    // a method of a string or a box runs alike each time and changes nothing
+    return new InactiveCalls(context).ranAsWritten(value, type.getSimpleName() + "." + name,
+        argumentsOnly, method, invocation, shown);
   }
 
   /** {@code new Type(arguments)} of an object that carries no derivative; null after an error. */

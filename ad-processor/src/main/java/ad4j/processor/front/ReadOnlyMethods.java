@@ -20,9 +20,7 @@ import com.sun.source.tree.WhileLoopTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreeScanner;
 import com.sun.source.util.Trees;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
@@ -53,9 +51,7 @@ final class ReadOnlyMethods {
 
   private final Trees trees;
   private final ArgumentOnlyMethods argumentOnly;
-  private final Map<ExecutableElement, Boolean> known = new HashMap<>();
-  /** The methods being read now: assumed read-only while their own body is read. */
-  private final Set<ExecutableElement> reading = new HashSet<>();
+  private final MethodAnswers answers = new MethodAnswers();
 
   ReadOnlyMethods(Trees trees, ArgumentOnlyMethods argumentOnly) {
     this.trees = trees;
@@ -77,27 +73,7 @@ final class ReadOnlyMethods {
         && method.getKind() == ElementKind.CONSTRUCTOR) && trees.getPath(method) == null) {
       return true; // the accessor or canonical constructor javac writes
     }
-    Boolean answer = known.get(method);
-    if (answer != null) {
-      return answer;
-    }
-    if (reading.contains(method)) {
-      return true;
-    }
-    boolean outermost = reading.isEmpty();
-    reading.add(method);
-    boolean result;
-    try {
-      result = read(method, owner);
-    } finally {
-      reading.remove(method);
-    }
-    // a "yes" inside a recursion assumed the methods being read: only the outermost answer, or
-    // a "no", is final
-    if (outermost || !result) {
-      known.put(method, result);
-    }
-    return result;
+    return answers.of(method, m -> read(m, owner));
   }
 
   private static boolean isRecordAccessor(TypeElement owner, ExecutableElement method) {
