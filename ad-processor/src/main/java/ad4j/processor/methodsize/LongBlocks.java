@@ -2,10 +2,14 @@ package ad4j.processor.methodsize;
 
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Throw;
 import ad4j.processor.optimize.SumsAcrossParts;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -65,6 +69,24 @@ public final class LongBlocks {
   /** The program with its long loop bodies cut, and the parts it calls, in order. */
   public record Cut(Function program, List<Part> parts) {}
 
+  /**
+   * What the parts of a long run of a derivative program need before they become methods: its
+   * long sums spread across them and its formulas kept whole ({@link SumsAcrossParts}, in
+   * {@code optimize/}, which this package uses and which does not know this one).
+   */
+  private static final PartRegrouping SUMS_ACROSS_PARTS = new PartRegrouping() {
+    @Override
+    public boolean keepsWithReader(Instruction instruction, Map<Object, Integer> uses) {
+      return SumsAcrossParts.isFormula(instruction, uses);
+    }
+
+    @Override
+    public void regroup(List<List<Statement>> parts, Map<Object, Integer> uses,
+        IrBuilder builder) {
+      SumsAcrossParts.spread(parts, uses, builder);
+    }
+  };
+
   private LongBlocks() {}
 
   /**
@@ -73,7 +95,7 @@ public final class LongBlocks {
    * the parts that make what they read ({@link SumsAcrossParts}).
    */
   public static Optional<Cut> of(Function program, String namePrefix, int partSize) {
-    return LongRuns.of(program, namePrefix, partSize, new SumsAcrossParts());
+    return LongRuns.of(program, namePrefix, partSize, SUMS_ACROSS_PARTS);
   }
 
   /**

@@ -12,9 +12,9 @@ import java.util.Map;
  * it is read, and which statements move from one part to another. The cutting of long blocks
  * ({@link LongRuns}) knows only that such a rewrite keeps what the run computes; what the
  * statements mean (a long adjoint sum, whose terms read values of every part) is the
- * implementation's, in {@code optimize/}.
+ * implementation's: {@link LongBlocks} hands in {@code optimize/SumsAcrossParts}.
  */
-public interface PartRegrouping {
+interface PartRegrouping {
   /**
    * Whether {@code instruction} makes a piece of a formula, written where it is read: a part
    * does not end before it is read. {@code uses} counts the reads of each value in the whole
