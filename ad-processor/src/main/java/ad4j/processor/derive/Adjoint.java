@@ -5,6 +5,7 @@ import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.analysis.KeptElements;
 import ad4j.processor.analysis.LiveAdjoints;
 import ad4j.processor.analysis.TapePlan;
+import ad4j.processor.analysis.TripBounds;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Callee;
 import ad4j.processor.ir.Declare;

@@ -1,4 +1,4 @@
-package ad4j.processor.derive;
+package ad4j.processor.analysis;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
@@ -27,7 +27,7 @@ import java.util.Set;
  * iterations: a gradient of 0, or a wrong one.
  *
  * <p>The proof is syntactic and cheap, from ranges of values as longs: a loop with a counter
- * ({@link Recomputation#counterOf}: an {@code int} that only the update {@code v += c} or {@code
+ * ({@link LoopCounters#counterOf}: an {@code int} that only the update {@code v += c} or {@code
  * v -= c} changes, by a constant) whose test is exactly {@code v < b} or {@code v <= b} counting
  * up ({@code v + k < b} too, with a constant {@code k >= 0}: {@code i + 1 < x.length}), {@code v
  * > b} or {@code v >= b} counting down. While the counter does not wrap, a trip happens only at
@@ -43,7 +43,7 @@ import java.util.Set;
  * from a non-negative start, {@code for (int i = 0; i < n; i++)}, {@code i <= n}, {@code for
  * (int k = n; k > 0; k--)}, keep {@code int} counts, as before.
  */
-final class TripBounds {
+public final class TripBounds {
   private static final long INT_MIN = Integer.MIN_VALUE;
   private static final long INT_MAX = Integer.MAX_VALUE;
   /**
@@ -76,27 +76,28 @@ final class TripBounds {
   /** Of the proven loops, those whose count {@link #spanFitsInt} computes in ints. */
   private final Set<Integer> intSpans = new HashSet<>();
 
-  TripBounds(Function function) {
+  /** The loops of {@code function} proven to run at most {@code Integer.MAX_VALUE} times. */
+  public TripBounds(Function function) {
     collect(function.body());
     initials.keySet().removeAll(stored);
     scan(function.body());
   }
 
   /** Whether {@code loop} runs at most {@code Integer.MAX_VALUE} times, by the proof above. */
-  boolean fitsInt(Loop loop) {
+  public boolean fitsInt(Loop loop) {
     return provenLoops.contains(loop.id());
   }
 
   /**
    * Whether {@code bound - start} ({@code start - bound} counting down), one more when the test
    * holds at the bound, computed in {@code int}s, gives a loop that {@link #fitsInt} its count
-   * through {@code Math.max(span, 0)} ({@code Recomputation.tripCount}). The {@code int} result
-   * is the span modulo 2^32, which is the span itself up to {@code Integer.MAX_VALUE} (no run
-   * that ends has more trips); only a span below {@code Integer.MIN_VALUE} would wrap to a
-   * positive count where the loop runs no trip ({@code for (int j = 5; j < n; j++)} with
+   * through {@code Math.max(span, 0)} ({@code derive/Recomputation.tripCount}). The {@code
+   * int} result is the span modulo 2^32, which is the span itself up to {@code
+   * Integer.MAX_VALUE} (no run that ends has more trips); only a span below {@code
+   * Integer.MIN_VALUE} would wrap to a positive count where the loop runs no trip ({@code for (int j = 5; j < n; j++)} with
    * {@code n} near {@code Integer.MIN_VALUE}), which the ranges of start and bound rule out.
    */
-  boolean spanFitsInt(Loop loop) {
+  public boolean spanFitsInt(Loop loop) {
     return provenLoops.contains(loop.id()) && intSpans.contains(loop.id());
   }
 
@@ -136,7 +137,7 @@ final class TripBounds {
         scan(branch.elseBlock());
       } else if (statement instanceof Loop loop) {
         scan(loop.condition());
-        Recomputation.Counter counter = Recomputation.counterOf(loop, statements.subList(0, i));
+        LoopCounters.Counter counter = LoopCounters.counterOf(loop, statements.subList(0, i));
         Range inBody = counter == null ? null : counterRange(loop, counter);
         if (inBody != null) {
           provenLoops.add(loop.id());
@@ -155,7 +156,7 @@ final class TripBounds {
    * The range of {@code loop}'s counter in the loop's body when the loop provably runs at most
    * {@code Integer.MAX_VALUE} times, else null.
    */
-  private Range counterRange(Loop loop, Recomputation.Counter counter) {
+  private Range counterRange(Loop loop, LoopCounters.Counter counter) {
     if (!loop.testFirst() || !(loop.test() instanceof Operand.Use test)) {
       return null;
     }
@@ -195,7 +196,7 @@ final class TripBounds {
     // wrapping past an end of int makes the test true forever, for a step of 1 and a bound the
     // loop keeps, so that a run that ends, which nothing but the test ends, never wraps
     boolean wrapNeverEnds = Math.abs(step) == 1 && offset == 0 && isKept(bound, made, loop)
-        && !Recomputation.leavesEarly(loop.body(), loop.id(), new HashSet<>());
+        && !LoopCounters.leavesEarly(loop.body(), loop.id(), new HashSet<>());
     if (step > 0 && (symbol.equals("<") || symbol.equals("<="))) {
       long top = (symbol.equals("<") ? limit.hi() - 1 : limit.hi()) - offset;
       if (start.hi() + offset > INT_MAX) {
@@ -240,7 +241,7 @@ final class TripBounds {
    * read plus a constant {@code k >= 0}; else null.
    */
   private static Long offset(Operand operand, Map<Value, Instruction> made,
-      Recomputation.Counter counter) {
+      LoopCounters.Counter counter) {
     Instruction definition = operand instanceof Operand.Use use ? made.get(use.value()) : null;
     if (definition == null) {
       return null;
@@ -344,9 +345,9 @@ final class TripBounds {
     if (definition.operation() == Operation.COPY
         && definition.arguments().get(0) instanceof Operand.Read read) {
       Variable variable = read.variable();
-      return !Recomputation.stores(loop.condition(), variable)
-          && !Recomputation.stores(loop.body(), variable)
-          && !Recomputation.stores(loop.update(), variable);
+      return !LoopCounters.stores(loop.condition(), variable)
+          && !LoopCounters.stores(loop.body(), variable)
+          && !LoopCounters.stores(loop.update(), variable);
     }
     Operation operation = definition.operation();
     if (operation.equals(Operation.ADD) || operation.equals(Operation.SUBTRACT)

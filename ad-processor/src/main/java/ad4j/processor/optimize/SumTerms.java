@@ -1,0 +1,161 @@
+package ad4j.processor.optimize;
+
+import static ad4j.processor.analysis.StatementFacts.assignments;
+import static ad4j.processor.analysis.StatementFacts.count;
+import static ad4j.processor.analysis.StatementFacts.definitions;
+import static ad4j.processor.analysis.StatementFacts.newIdentitySet;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where the terms of a long sum in a run cut into parts come from: the terms of a sum's tree of
+ * additions and subtractions, the last part that makes what a term reads, the last part that
+ * reads or writes the variable summed into. Apart from {@link SumSpreading}, which moves the
+ * terms, because these only read the parts.
+ */
+final class SumTerms {
+  private SumTerms() {}
+
+  /**
+   * Where each value and variable is made last before {@code at}, of part {@code k}: the part
+   * that makes a value, or that last writes or declares a variable. A term may move into the
+   * last of the parts that make what it reads.
+   */
+  static Map<Object, Integer> madeBefore(List<List<Statement>> parts, int k,
+      Statement at, Map<Value, Integer> partOf) {
+    Map<Object, Integer> made = new IdentityHashMap<>(partOf);
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        if (statement == at) {
+          return made;
+        }
+        Set<Variable> written = newIdentitySet();
+        assignments(List.of(statement), written);
+        definitions(List.of(statement), newIdentitySet(), written);
+        for (Variable assigned : written) {
+          made.put(assigned, j);
+        }
+      }
+    }
+    return made;
+  }
+
+  /** The index of {@code statement} itself in {@code statements} (records may be equal). */
+  static int indexOf(List<Statement> statements, Statement statement) {
+    for (int i = 0; i < statements.size(); i++) {
+      if (statements.get(i) == statement) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The terms of a sum whose additions and subtractions are formulas of {@code part}. */
+  static void flatten(Operand operand, boolean negated, Map<Value, Instruction> formulas,
+      List<Statement> part, List<Operand> terms, List<Boolean> negative,
+      List<Instruction> tree) {
+    Instruction definition = operand instanceof Operand.Use use ? formulas.get(use.value())
+        : null;
+    if (definition != null && part.contains(definition)
+        && (definition.operation().equals(Operation.ADD)
+            || definition.operation().equals(Operation.SUBTRACT))) {
+      tree.add(definition);
+      flatten(definition.arguments().get(0), negated, formulas, part, terms, negative, tree);
+      flatten(definition.arguments().get(1),
+          negated ^ definition.operation().equals(Operation.SUBTRACT), formulas, part, terms,
+          negative, tree);
+    } else {
+      terms.add(operand);
+      negative.add(negated);
+    }
+  }
+
+  /**
+   * The last part that makes a value {@code term} reads or writes a variable it reads ({@code
+   * made}; -1 when all come from before the run), collecting the formula instructions of
+   * {@code part} that compute it.
+   */
+  static int home(Operand term, Map<Object, Integer> made,
+      Map<Value, Instruction> formulas, List<Statement> part, List<Instruction> instructions) {
+    if (term instanceof Operand.Read read) {
+      return made.getOrDefault(read.variable(), -1);
+    }
+    if (!(term instanceof Operand.Use use)) {
+      return -1;
+    }
+    Instruction formula = formulas.get(use.value());
+    if (formula == null || !part.contains(formula)) {
+      // a value, or a formula made and left in an earlier part: the term is added there
+      return made.getOrDefault(use.value(), -1);
+    }
+    int home = -1;
+    for (Operand argument : formula.arguments()) {
+      home = Math.max(home, home(argument, made, formulas, part, instructions));
+    }
+    instructions.add(formula);
+    return home;
+  }
+
+  /**
+   * The last part before {@code store} (of part {@code k}) where a statement reads or writes
+   * {@code variable}, -1 if none: the terms may be added there or later. The sum's own
+   * instructions do not count, nor other sums added into the variable ({@code v = v + e}
+   * where {@code e} does not read {@code v}), which the terms may pass: additions commute.
+   */
+  static int lastReference(List<List<Statement>> parts, int k, Store store,
+      List<Instruction> sum, Variable variable, Map<Value, Instruction> formulas) {
+    Set<Statement> addingInto = newIdentitySet();
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        Instruction root = statement instanceof Store other && other.variable() == variable
+            && other.value() instanceof Operand.Use use ? formulas.get(use.value()) : null;
+        if (root != null && root.operation().equals(Operation.ADD)
+            && root.arguments().get(0) instanceof Operand.Read read
+            && read.variable() == variable
+            && !reads(root.arguments().get(1), variable, formulas)) {
+          addingInto.add(statement);
+          addingInto.add(root);
+        }
+      }
+    }
+    int last = -1;
+    for (int j = 0; j <= k; j++) {
+      for (Statement statement : parts.get(j)) {
+        if (statement == store) {
+          return last;
+        }
+        if (sum.contains(statement) || addingInto.contains(statement)) {
+          continue;
+        }
+        Map<Object, Integer> referenced = new IdentityHashMap<>();
+        count(new Block(List.of(statement)), referenced);
+        if (referenced.containsKey(variable)) {
+          last = j;
+        }
+      }
+    }
+    return last;
+  }
+
+  /** Whether {@code operand}, with the formulas it is made of, reads {@code variable}. */
+  static boolean reads(Operand operand, Variable variable,
+      Map<Value, Instruction> formulas) {
+    if (operand instanceof Operand.Read read) {
+      return read.variable() == variable;
+    }
+    Instruction formula = operand instanceof Operand.Use use ? formulas.get(use.value()) : null;
+    return formula != null
+        && formula.arguments().stream().anyMatch(a -> reads(a, variable, formulas));
+  }
+}
