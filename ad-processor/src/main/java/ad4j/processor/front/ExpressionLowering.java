@@ -1003,7 +1003,8 @@ final class ExpressionLowering {
       return null;
     }
     String operator = operatorOf(binary.getKind());
-    Optional<NumericType> type = resultType(operator, left.type(), right.type());
+    Optional<NumericType> type = isNullTest(binary, left, right)
+        ? Optional.of(NumericType.BOOLEAN) : resultType(operator, left.type(), right.type());
     if (type.isEmpty()) {
       unsupported(binary, "operator '" + operator + "' cannot be applied to '"
           + typeName(left) + "' and '" + typeName(right) + "'");
@@ -1016,6 +1017,22 @@ final class ExpressionLowering {
       return null;
     }
     return combine(Operation.infix(operator), left, right, type.get());
+  }
+
+  /**
+   * {@code w == null} or {@code w != null} of an array. (Two arrays are not compared: the
+   * arrays of generated code need not be the user's code's, such as a callee's result.)
+   */
+  private static boolean isNullTest(BinaryTree binary, Operand left, Operand right) {
+    boolean equality = binary.getKind() == Tree.Kind.EQUAL_TO
+        || binary.getKind() == Tree.Kind.NOT_EQUAL_TO;
+    return equality
+        && (left.type().isArray() && isNull(binary.getRightOperand())
+            || right.type().isArray() && isNull(binary.getLeftOperand()));
+  }
+
+  private static boolean isNull(ExpressionTree expression) {
+    return withoutParentheses(expression).getKind() == Tree.Kind.NULL_LITERAL;
   }
 
   /** {@code a && b}, {@code a || b}: b is evaluated only when Java would evaluate it. */
@@ -1162,12 +1179,23 @@ final class ExpressionLowering {
           return null;
         }
         types[i] = NumericType.BOOLEAN;
+      } else if (trueType == NumericType.STRING && falseType == NumericType.STRING) {
+        types[i] = NumericType.STRING; // a message chosen for an exception or a call
+      } else if (!trueType.isNumeric() || !falseType.isNumeric()) {
+        unsupported(level.tree(), "'?:' choosing between " + chainOperandKind(trueType, falseType)
+            + " is not supported: a differentiable method keeps each array or object variable"
+            + " bound to one value; choose with 'if' and 'else' around the code that reads it");
+        return null;
       } else {
         types[i] = NumericType.promote(trueType, falseType);
       }
       falseType = types[i];
     }
     return types;
+  }
+
+  private static String chainOperandKind(NumericType whenTrue, NumericType whenFalse) {
+    return whenTrue.isArray() || whenFalse.isArray() ? "arrays" : "objects";
   }
 
   /** {@code c ? a : b} of operands computed without statements: a constant or a select. */

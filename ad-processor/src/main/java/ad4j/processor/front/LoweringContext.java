@@ -171,6 +171,29 @@ final class LoweringContext {
     }
   }
 
+  /** How many {@code throw} statements' exceptions are being lowered around the current tree. */
+  private int buildingThrown;
+
+  /**
+   * Runs {@code lowering} of the exception a {@code throw} (or a failing {@code assert})
+   * builds, and gives its result. The calls it makes run
+   * at most once per call of any generated member: once the exception is thrown the member
+   * ends (a differentiable method catches nothing), so no sweep or caller runs them again.
+   */
+  <T> T lowerThrown(java.util.function.Supplier<T> lowering) {
+    buildingThrown++;
+    try {
+      return lowering.get();
+    } finally {
+      buildingThrown--;
+    }
+  }
+
+  /** Whether the tree being lowered builds the exception of a {@code throw}. */
+  boolean buildingThrown() {
+    return buildingThrown > 0;
+  }
+
   java.util.Optional<CallRunAsWritten> firstCallRunAsWritten() {
     return java.util.Optional.ofNullable(firstCallRunAsWritten);
   }
