@@ -70,10 +70,17 @@ final class Recomputation {
    */
   private final Map<Integer, Optional<Trips>> tripsByLoop = new HashMap<>();
   private final TripBounds tripBounds;
+  /**
+   * Whether a call run as written may change any array between the forward sweep's read of an
+   * element and the reverse sweep's ({@link Function#changesState}): then no element is read
+   * again.
+   */
+  private final boolean elementsMayChange;
 
   Recomputation(Function function, FlowAnalysis flow, TripBounds tripBounds) {
     this.flow = flow;
     this.tripBounds = tripBounds;
+    this.elementsMayChange = function.changesState();
     scan(function.body(), List.of());
   }
 
@@ -231,6 +238,9 @@ final class Recomputation {
         }
       }
       case ELEMENT -> {
+        if (elementsMayChange) {
+          return false;
+        }
         if (!(arguments.get(0) instanceof Operand.Constant)
             && !(arguments.get(0) instanceof Operand.Use array
                 && !changingArrays.contains(array.value())

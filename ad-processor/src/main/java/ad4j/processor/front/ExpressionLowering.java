@@ -740,7 +740,9 @@ final class ExpressionLowering {
     if (member.equals("length") && isArrayExpression(select.getExpression())) {
       return arrayLength(select);
     }
-    boolean qualifierIsLocal = startsWithLocal(select.getExpression());
+    // a variable obscures a type of the same name (JLS 6.4.2): 'H.k' of a field H is H's field k
+    boolean qualifierIsLocal = startsWithLocal(select.getExpression())
+        || startsWithField(select.getExpression());
     if (member.equals("class") && Symbols.isName(select.getExpression()) && !qualifierIsLocal) {
       return classLiteral(select);
     }
@@ -894,6 +896,7 @@ final class ExpressionLowering {
     Operand value = context.emitReference(Operation.COPY, List.of(constant), field.asType())
         .orElseThrow();
     context.dependences().readsState(value); // a call run as written may have set it
+    context.readsState();
     return value;
   }
 
@@ -1528,6 +1531,16 @@ final class ExpressionLowering {
   }
 
   /** Whether {@code expression} is a local's name, or a field or element of one's. */
+  private boolean startsWithField(ExpressionTree expression) {
+    if (expression instanceof IdentifierTree identifier) {
+      return context.symbols().resolveField(identifier.getName().toString()).isPresent();
+    }
+    if (expression instanceof MemberSelectTree select) {
+      return startsWithField(select.getExpression());
+    }
+    return false;
+  }
+
   private boolean startsWithLocal(ExpressionTree expression) {
     if (expression instanceof IdentifierTree identifier) {
       return context.scopes().lookUp(identifier.getName().toString()) != null;

@@ -210,16 +210,19 @@ public final class Lowering {
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     context.setElement(method, true);
     Optional<Function> function = lower(context, method, tree);
-    return new Examined(function, context.callees(), context.firstCallRunAsWritten());
+    return new Examined(function, context.callees(), context.firstCallRunAsWritten(),
+        context.firstStateRead());
   }
 
   /**
    * A method lowered by {@link #examine}: its IR (empty after an error), the
-   * {@code @Differentiable} methods it calls, and the first call of its own code that runs as
-   * written and not alike each time.
+   * {@code @Differentiable} methods it calls, the first call of its own code that runs as
+   * written and not alike each time, and the first read of a static field that is not final
+   * or of an object array's element.
    */
   record Examined(Optional<Function> function, List<ExecutableElement> callees,
-      Optional<LoweringContext.CallRunAsWritten> callRunAsWritten) {}
+      Optional<LoweringContext.CallRunAsWritten> callRunAsWritten,
+      Optional<ad4j.processor.ir.SourceLine> stateRead) {}
 
   private static Optional<Function> lower(LoweringContext context, ExecutableElement method,
       MethodTree tree) {
@@ -285,8 +288,12 @@ public final class Lowering {
     }
     List<String> userNames = new ArrayList<>(userNames(method));
     userNames.addAll(context.referencedTypeNames());
+    new StateReadAgain(context).check(element, method);
+    if (diagnostics.hasErrors()) {
+      return Optional.empty();
+    }
     return Optional.of(new Function(method.getName().toString(), parameters, lowered, userNames,
-        context.shadowedOwners(), snapshots));
+        context.shadowedOwners(), snapshots, context.firstCallRunAsWritten().isPresent()));
   }
 
   /**

@@ -38,7 +38,7 @@ final class RepeatedRuns {
     if (context.buildingThrown()) {
       return false; // runs once, as the member ends
     }
-    context.callRunsAsWritten(shown, context.source().line(call));
+    context.callRunsAsWritten(shown, context.source().line(call), call);
     ExecutableElement method = context.element();
     if (method == null || context.examining()) {
       return false;
