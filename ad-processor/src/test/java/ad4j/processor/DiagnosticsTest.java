@@ -176,12 +176,6 @@ class DiagnosticsTest {
         error("throw of a checked exception",
             "@Differentiable static double f(double x) { if (x < 0) { throw new ‸Exception(); } return x; }",
             "'throw' needs an unchecked exception class"),
-        error("strings in a conditional of a message",
-            "@Differentiable static double f(double x) { if (x < 0) { throw new"
-                + " IllegalArgumentException(\"bad \" + (x > 1 ‸? \"a\" : \"b\")); } return x; }",
-            "conditional expression 'x > 1 ? \"a\" : \"b\"' is not supported in the message of a"
-                + " thrown exception: join string literals and numeric or boolean values with '+'"
-                + " only"),
         error("assert with an anonymous object",
             "@Differentiable static double f(double x) { assert x > 0 : ‸new Object() { }; return x; }",
             "'new Object() { }' is not supported: ad4j creates objects of named classes only, not"

@@ -62,9 +62,17 @@ public final class RecomputedValues {
   /** Per value computed again, the innermost loop whose counter it depends on, or -1. */
   private final Map<Value, Integer> innermostCounters = new HashMap<>();
 
+  /**
+   * Whether a call run as written may change any array between the forward sweep's read of an
+   * element and the reverse sweep's ({@link Function#changesState}): then no element is read
+   * again.
+   */
+  private final boolean elementsMayChange;
+
   /** The values of {@code function} that its reverse sweep computes again ({@code flow}: its). */
   public RecomputedValues(Function function, FlowAnalysis flow) {
     this.flow = flow;
+    this.elementsMayChange = function.changesState();
     scan(function.body(), List.of());
   }
 
@@ -156,6 +164,9 @@ public final class RecomputedValues {
         }
       }
       case ELEMENT -> {
+        if (elementsMayChange) {
+          return false;
+        }
         if (!(arguments.get(0) instanceof Operand.Constant)
             && !(arguments.get(0) instanceof Operand.Use array
                 && !changingArrays.contains(array.value())

@@ -61,6 +61,7 @@ final class CalleePlainCalls {
   private final Trees trees;
   private final Predicate<TypeElement> hasGradClass;
   private final Map<ExecutableElement, Optional<Found>> known = new HashMap<>();
+  private final Map<ExecutableElement, Optional<Found>> knownReads = new HashMap<>();
 
   CalleePlainCalls(Elements elements, Types types, Trees trees,
       Predicate<TypeElement> hasGradClass) {
@@ -74,14 +75,45 @@ final class CalleePlainCalls {
   Optional<Found> in(ExecutableElement method) {
     Optional<Found> answer = known.get(method);
     if (answer == null) {
-      answer = search(method);
+      answer = search(method, CalleePlainCalls::callRunAsWritten, true);
       known.put(method, answer);
     }
     return answer;
   }
 
-  /** Breadth first through the callees, each once: recursion ends. */
-  private Optional<Found> search(ExecutableElement start) {
+  /**
+   * The first read in {@code method}'s code or its callees' of what a call run as written may
+   * change: an array element, a call's result, a field of an object, a static field that is not
+   * {@code final} ({@link StateReadAgain}). Its {@link Found#call} is the statement's source.
+   */
+  Optional<Found> readsChangeable(ExecutableElement method) {
+    Optional<Found> answer = knownReads.get(method);
+    if (answer == null) {
+      answer = search(method, CalleePlainCalls::changeableRead, false);
+      knownReads.put(method, answer);
+    }
+    return answer;
+  }
+
+  private static Optional<Found> callRunAsWritten(String name, Lowering.Examined examined) {
+    return examined.callRunAsWritten().map(call ->
+        new Found(Kind.CALL, name, call.shown(), call.line()));
+  }
+
+  private static Optional<Found> changeableRead(String name, Lowering.Examined examined) {
+    return examined.stateRead()
+        .or(() -> StateReadAgain.firstChangeableRead(examined.function().orElseThrow().body()))
+        .map(read -> new Found(Kind.CALL, name, read.text(), read.number()));
+  }
+
+  /**
+   * Breadth first through the callees, each once: recursion ends. {@code inspect} answers for
+   * one method's lowered code; a method compiled earlier answers by its generated class's
+   * constant when {@code recordedAnswers}, else as one whose code ad4j cannot see.
+   */
+  private Optional<Found> search(ExecutableElement start,
+      java.util.function.BiFunction<String, Lowering.Examined, Optional<Found>> inspect,
+      boolean recordedAnswers) {
     Set<ExecutableElement> seen = new HashSet<>();
     List<ExecutableElement> pending = new ArrayList<>(List.of(start));
     seen.add(start);
@@ -90,7 +122,8 @@ final class CalleePlainCalls {
       String name = method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName();
       TreePath path = trees.getPath(method);
       if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
-        Optional<Optional<Found>> recorded = recorded(method, name);
+        Optional<Optional<Found>> recorded = recordedAnswers ? recorded(method, name)
+            : Optional.empty();
         if (recorded.isEmpty()) {
           return Optional.of(new Found(Kind.NO_SOURCE, name, null, 0));
         }
@@ -108,9 +141,9 @@ final class CalleePlainCalls {
       if (examined.function().isEmpty()) {
         continue; // its errors are reported where it is processed itself
       }
-      if (examined.callRunAsWritten().isPresent()) {
-        LoweringContext.CallRunAsWritten call = examined.callRunAsWritten().get();
-        return Optional.of(new Found(Kind.CALL, name, call.shown(), call.line()));
+      Optional<Found> found = inspect.apply(name, examined);
+      if (found.isPresent()) {
+        return found;
       }
       for (ExecutableElement callee : examined.callees()) {
         if (seen.add(callee)) {

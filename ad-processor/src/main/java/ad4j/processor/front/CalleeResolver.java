@@ -151,6 +151,7 @@ final class CalleeResolver {
       return Optional.empty();
     }
     context.calls(method);
+    context.callsDifferentiable(method, call, shown);
     if (!context.examining() && runsAgain(method, call, shown, qualified)) {
       return Optional.empty();
     }

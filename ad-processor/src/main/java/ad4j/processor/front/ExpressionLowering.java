@@ -740,7 +740,9 @@ final class ExpressionLowering {
     if (member.equals("length") && isArrayExpression(select.getExpression())) {
       return arrayLength(select);
     }
-    boolean qualifierIsLocal = startsWithLocal(select.getExpression());
+    // a variable obscures a type of the same name (JLS 6.4.2): 'H.k' of a field H is H's field k
+    boolean qualifierIsLocal = startsWithLocal(select.getExpression())
+        || startsWithField(select.getExpression());
     if (member.equals("class") && Symbols.isName(select.getExpression()) && !qualifierIsLocal) {
       return classLiteral(select);
     }
@@ -894,6 +896,7 @@ final class ExpressionLowering {
     Operand value = context.emitReference(Operation.COPY, List.of(constant), field.asType())
         .orElseThrow();
     context.dependences().readsState(value); // a call run as written may have set it
+    context.readsState();
     return value;
   }
 
@@ -1003,7 +1006,8 @@ final class ExpressionLowering {
       return null;
     }
     String operator = operatorOf(binary.getKind());
-    Optional<NumericType> type = resultType(operator, left.type(), right.type());
+    Optional<NumericType> type = isNullTest(binary, left, right)
+        ? Optional.of(NumericType.BOOLEAN) : resultType(operator, left.type(), right.type());
     if (type.isEmpty()) {
       unsupported(binary, "operator '" + operator + "' cannot be applied to '"
           + typeName(left) + "' and '" + typeName(right) + "'");
@@ -1016,6 +1020,22 @@ final class ExpressionLowering {
       return null;
     }
     return combine(Operation.infix(operator), left, right, type.get());
+  }
+
+  /**
+   * {@code w == null} or {@code w != null} of an array. (Two arrays are not compared: the
+   * arrays of generated code need not be the user's code's, such as a callee's result.)
+   */
+  private static boolean isNullTest(BinaryTree binary, Operand left, Operand right) {
+    boolean equality = binary.getKind() == Tree.Kind.EQUAL_TO
+        || binary.getKind() == Tree.Kind.NOT_EQUAL_TO;
+    return equality
+        && (left.type().isArray() && isNull(binary.getRightOperand())
+            || right.type().isArray() && isNull(binary.getLeftOperand()));
+  }
+
+  private static boolean isNull(ExpressionTree expression) {
+    return withoutParentheses(expression).getKind() == Tree.Kind.NULL_LITERAL;
   }
 
   /** {@code a && b}, {@code a || b}: b is evaluated only when Java would evaluate it. */
@@ -1162,12 +1182,23 @@ final class ExpressionLowering {
           return null;
         }
         types[i] = NumericType.BOOLEAN;
+      } else if (trueType == NumericType.STRING && falseType == NumericType.STRING) {
+        types[i] = NumericType.STRING; // a message chosen for an exception or a call
+      } else if (!trueType.isNumeric() || !falseType.isNumeric()) {
+        unsupported(level.tree(), "'?:' choosing between " + chainOperandKind(trueType, falseType)
+            + " is not supported: a differentiable method keeps each array or object variable"
+            + " bound to one value; choose with 'if' and 'else' around the code that reads it");
+        return null;
       } else {
         types[i] = NumericType.promote(trueType, falseType);
       }
       falseType = types[i];
     }
     return types;
+  }
+
+  private static String chainOperandKind(NumericType whenTrue, NumericType whenFalse) {
+    return whenTrue.isArray() || whenFalse.isArray() ? "arrays" : "objects";
   }
 
   /** {@code c ? a : b} of operands computed without statements: a constant or a select. */
@@ -1500,6 +1531,16 @@ final class ExpressionLowering {
   }
 
   /** Whether {@code expression} is a local's name, or a field or element of one's. */
+  private boolean startsWithField(ExpressionTree expression) {
+    if (expression instanceof IdentifierTree identifier) {
+      return context.symbols().resolveField(identifier.getName().toString()).isPresent();
+    }
+    if (expression instanceof MemberSelectTree select) {
+      return startsWithField(select.getExpression());
+    }
+    return false;
+  }
+
   private boolean startsWithLocal(ExpressionTree expression) {
     if (expression instanceof IdentifierTree identifier) {
       return context.scopes().lookUp(identifier.getName().toString()) != null;

@@ -210,16 +210,19 @@ public final class Lowering {
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     context.setElement(method, true);
     Optional<Function> function = lower(context, method, tree);
-    return new Examined(function, context.callees(), context.firstCallRunAsWritten());
+    return new Examined(function, context.callees(), context.firstCallRunAsWritten(),
+        context.firstStateRead());
   }
 
   /**
    * A method lowered by {@link #examine}: its IR (empty after an error), the
-   * {@code @Differentiable} methods it calls, and the first call of its own code that runs as
-   * written and not alike each time.
+   * {@code @Differentiable} methods it calls, the first call of its own code that runs as
+   * written and not alike each time, and the first read of a static field that is not final
+   * or of an object array's element.
    */
   record Examined(Optional<Function> function, List<ExecutableElement> callees,
-      Optional<LoweringContext.CallRunAsWritten> callRunAsWritten) {}
+      Optional<LoweringContext.CallRunAsWritten> callRunAsWritten,
+      Optional<ad4j.processor.ir.SourceLine> stateRead) {}
 
   private static Optional<Function> lower(LoweringContext context, ExecutableElement method,
       MethodTree tree) {
@@ -285,8 +288,12 @@ public final class Lowering {
     }
     List<String> userNames = new ArrayList<>(userNames(method));
     userNames.addAll(context.referencedTypeNames());
+    new StateReadAgain(context).check(element, method);
+    if (diagnostics.hasErrors()) {
+      return Optional.empty();
+    }
     return Optional.of(new Function(method.getName().toString(), parameters, lowered, userNames,
-        context.shadowedOwners(), snapshots));
+        context.shadowedOwners(), snapshots, context.firstCallRunAsWritten().isPresent()));
   }
 
   /**
@@ -1224,7 +1231,8 @@ public final class Lowering {
       condition = null;
     }
     ir.openBlock();
-    Operand detail = tree.getDetail() == null ? null : expressions.lower(tree.getDetail());
+    Operand detail = tree.getDetail() == null ? null
+        : context.lowerThrown(() -> expressions.lower(tree.getDetail()));
     String error = context.referenceTo(context.elements().getTypeElement("java.lang.AssertionError"));
     if (tree.getDetail() == null) {
       ir.add(new Throw(error, List.of(), false, context.line()));
@@ -1243,6 +1251,13 @@ public final class Lowering {
   }
 
   private void lowerThrow(ThrowTree tree) {
+    context.lowerThrown(() -> {
+      lowerThrownException(tree);
+      return null;
+    });
+  }
+
+  private void lowerThrownException(ThrowTree tree) {
     ExpressionTree thrown = tree.getExpression();
     if (!(thrown instanceof NewClassTree creation) || creation.getClassBody() != null) {
       unsupported(tree, "'throw' is supported only as 'throw new SomeException(message)'");
@@ -1261,7 +1276,9 @@ public final class Lowering {
     }
     List<Object> parts = new ArrayList<>();
     boolean hasMessage = !creation.getArguments().isEmpty();
-    if (creation.getArguments().size() > 1) {
+    if (hasMessage && (creation.getArguments().size() > 1
+        || !isStringConcatenation(creation.getArguments().get(0)))) {
+      // a cause, an enum, a message made by a call or a '?:': built as written
       lowerConstruction(creation, type.get());
       return;
     }
@@ -1278,7 +1295,8 @@ public final class Lowering {
   }
 
   /**
-   * {@code throw new Type(a, b, ...)} with several arguments: they carry no derivative into
+   * {@code throw new Type(a, b, ...)} with several arguments, or one that is not a message
+   * joined with '+' ({@code String.format(...)}, a cause): they carry no derivative into
    * anything and are evaluated as written, then the exception is built as written.
    */
   private void lowerConstruction(NewClassTree creation, TypeElement type) {
@@ -1301,7 +1319,11 @@ public final class Lowering {
     ir.add(new Throw(context.referenceTo(type), List.of(), false, arguments, context.line()));
   }
 
-  /** Splits a message {@code "x = " + x} into literal texts and operands. */
+  /**
+   * Splits a message {@code "x = " + x} into literal texts and operands; a part that is
+   * neither ({@code String.format(...)}, {@code c ? "a" : "b"}) is one operand, computed as
+   * written.
+   */
   private boolean messageParts(ExpressionTree message, List<Object> parts) {
     ExpressionTree expression = message;
     while (expression instanceof ParenthesizedTree parenthesized) {
@@ -1316,33 +1338,12 @@ public final class Lowering {
       return messageParts(concatenation.getLeftOperand(), parts)
           && messageParts(concatenation.getRightOperand(), parts);
     }
-    if (containsString(expression)) {
-      unsupported(expression, ExpressionLowering.describe(expression) + " '"
-          + context.source().of(expression) + "' is not supported in the message of a thrown"
-          + " exception: join string literals and numeric or boolean values with '+' only");
-      return false;
-    }
     Operand value = expressions.lower(expression);
     if (value == null) {
       return false;
     }
     parts.add(value);
     return true;
-  }
-
-  private static boolean containsString(ExpressionTree expression) {
-    Boolean found = new TreeScanner<Boolean, Void>() {
-      @Override
-      public Boolean visitLiteral(com.sun.source.tree.LiteralTree literal, Void unused) {
-        return literal.getKind() == Tree.Kind.STRING_LITERAL;
-      }
-
-      @Override
-      public Boolean reduce(Boolean first, Boolean second) {
-        return Boolean.TRUE.equals(first) || Boolean.TRUE.equals(second);
-      }
-    }.scan(expression, null);
-    return Boolean.TRUE.equals(found);
   }
 
   private static boolean isStringConcatenation(ExpressionTree expression) {

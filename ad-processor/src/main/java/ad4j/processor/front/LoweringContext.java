@@ -62,6 +62,8 @@ final class LoweringContext {
   private String methodName = "";
   private int statementStart;
   private int loopDepth;
+  private final java.util.ArrayDeque<Integer> enclosingLoops = new java.util.ArrayDeque<>();
+  private int loopsEntered;
   /** The objects and strings computed inside loops: a new one per iteration. */
   private final Set<Value> objectsMadeInLoops = new java.util.HashSet<>();
   /**
@@ -154,21 +156,54 @@ final class LoweringContext {
   }
 
   /** A call of the method's own code that runs as written and not alike each time. */
-  record CallRunAsWritten(String shown, long line) {
+  record CallRunAsWritten(String shown, long line, Tree at, long start, List<Integer> loops) {
     /** For messages and the generated class: {@code "RNG.nextGaussian() (line 8)"}. */
     String describe() {
       return shown + (line > 0 ? " (line " + line + ")" : "");
     }
   }
 
+  /** Every {@link CallRunAsWritten}, in the order of lowering. */
+  private final List<CallRunAsWritten> callsRunAsWritten = new ArrayList<>();
+
+  List<CallRunAsWritten> callsRunAsWritten() {
+    return List.copyOf(callsRunAsWritten);
+  }
+
   /** The first {@link CallRunAsWritten}; null while there is none. */
   private CallRunAsWritten firstCallRunAsWritten;
 
   /** Notes a call of the method's own code that runs as written and not alike each time. */
-  void callRunsAsWritten(String shown, long line) {
+  void callRunsAsWritten(String shown, long line, Tree at) {
+    CallRunAsWritten call = new CallRunAsWritten(shown, line, at,
+        at == null ? -1 : source().start(at), enclosingLoops());
+    callsRunAsWritten.add(call);
     if (firstCallRunAsWritten == null) {
-      firstCallRunAsWritten = new CallRunAsWritten(shown, line);
+      firstCallRunAsWritten = call;
     }
+  }
+
+  /** How many {@code throw} statements' exceptions are being lowered around the current tree. */
+  private int buildingThrown;
+
+  /**
+   * Runs {@code lowering} of the exception a {@code throw} (or a failing {@code assert})
+   * builds, and gives its result. The calls it makes run
+   * at most once per call of any generated member: once the exception is thrown the member
+   * ends (a differentiable method catches nothing), so no sweep or caller runs them again.
+   */
+  <T> T lowerThrown(java.util.function.Supplier<T> lowering) {
+    buildingThrown++;
+    try {
+      return lowering.get();
+    } finally {
+      buildingThrown--;
+    }
+  }
+
+  /** Whether the tree being lowered builds the exception of a {@code throw}. */
+  boolean buildingThrown() {
+    return buildingThrown > 0;
   }
 
   java.util.Optional<CallRunAsWritten> firstCallRunAsWritten() {
@@ -178,6 +213,36 @@ final class LoweringContext {
   /** Records a resolved call of the {@code @Differentiable} method {@code callee}. */
   void calls(ExecutableElement callee) {
     callees.add(callee);
+  }
+
+  /** The line of the first read of a static field that is not final or an object array's element. */
+  private ad4j.processor.ir.SourceLine firstStateRead;
+
+  /** Notes a read of state that a call run as written may have written ({@link StateReadAgain}). */
+  void readsState() {
+    if (firstStateRead == null) {
+      firstStateRead = line();
+    }
+  }
+
+  java.util.Optional<ad4j.processor.ir.SourceLine> firstStateRead() {
+    return java.util.Optional.ofNullable(firstStateRead);
+  }
+
+  /** A call of a {@code @Differentiable} method, at {@code at}, written {@code shown}. */
+  record DifferentiableCall(ExecutableElement callee, Tree at, String shown, long start,
+      List<Integer> loops) {}
+
+  private final List<DifferentiableCall> differentiableCalls = new ArrayList<>();
+
+  /** Notes a call of the {@code @Differentiable} method {@code callee} for {@link StateReadAgain}. */
+  void callsDifferentiable(ExecutableElement callee, Tree at, String shown) {
+    differentiableCalls.add(new DifferentiableCall(callee, at, shown, source().start(at),
+        enclosingLoops()));
+  }
+
+  List<DifferentiableCall> differentiableCalls() {
+    return List.copyOf(differentiableCalls);
   }
 
   List<ExecutableElement> callees() {
@@ -785,11 +850,18 @@ final class LoweringContext {
   /** Lowering enters the condition and body of a loop. */
   void enterLoop() {
     loopDepth++;
+    enclosingLoops.push(++loopsEntered);
   }
 
   /** Lowering leaves a loop. */
   void leaveLoop() {
     loopDepth--;
+    enclosingLoops.pop();
+  }
+
+  /** The loops around what is being lowered, each by the number of loops entered before it. */
+  List<Integer> enclosingLoops() {
+    return List.copyOf(enclosingLoops);
   }
 
   /** Whether {@code value} is an object or a string computed inside a loop. */

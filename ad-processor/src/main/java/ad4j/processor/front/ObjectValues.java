@@ -80,6 +80,7 @@ final class ObjectValues {
         .getComponentType();
     Operand element = result(Operation.ELEMENT, List.of(array, index), component, at);
     context.dependences().readsState(element); // a call run as written may have written it
+    context.readsState();
     return element;
   }
 

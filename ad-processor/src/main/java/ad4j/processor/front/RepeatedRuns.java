@@ -35,7 +35,10 @@ final class RepeatedRuns {
    * lowered would run it more than once per call. Returns whether it did.
    */
   boolean rejectOwnCall(Tree call, String shown) {
-    context.callRunsAsWritten(shown, context.source().line(call));
+    if (context.buildingThrown()) {
+      return false; // runs once, as the member ends
+    }
+    context.callRunsAsWritten(shown, context.source().line(call), call);
     ExecutableElement method = context.element();
     if (method == null || context.examining()) {
       return false;

@@ -16,9 +16,12 @@ import java.util.Set;
  * @param snapshots for a method marked {@code @ad4j.Checkpointed}, the most snapshots of the
  *     state of each of its loops outside loops that its reverse mode holds (even, at least 2);
  *     0 for any other method, whose loops record every value their reverse needs
+ * @param changesState whether the method makes calls that run as written and may change what
+ *     it reads (a setter, a counter, a log line): then no derivative program reads an array
+ *     element again after the forward sweep read it, it takes the value from the tape
  */
 public record Function(String name, List<Value> parameters, Block body, List<String> userNames,
-    Set<MathOwner> qualifiedOwners, int snapshots) {
+    Set<MathOwner> qualifiedOwners, int snapshots, boolean changesState) {
   public Function {
     parameters = List.copyOf(parameters);
     userNames = List.copyOf(userNames);
@@ -28,7 +31,7 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
   /** A function whose loops are not checkpointed. */
   public Function(String name, List<Value> parameters, Block body, List<String> userNames,
       Set<MathOwner> qualifiedOwners) {
-    this(name, parameters, body, userNames, qualifiedOwners, 0);
+    this(name, parameters, body, userNames, qualifiedOwners, 0, false);
   }
 
   /** Whether the reverse mode checkpoints the loops outside loops ({@link #snapshots}). */
@@ -61,7 +64,8 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
 
   /** The same function with other parameters and body: what a transform returns. */
   public Function with(List<Value> newParameters, Block newBody) {
-    return new Function(name, newParameters, newBody, userNames, qualifiedOwners, snapshots);
+    return new Function(name, newParameters, newBody, userNames, qualifiedOwners, snapshots,
+        changesState);
   }
 
   /** How generated code writes the name of {@code owner}. */

@@ -90,9 +90,10 @@ public final class Mutations {
       // what generated code, in another class, cannot reach
       statement("throw of a private exception class", "if (%p > 1e300) throw new Hidden(\"x\");"),
       expression("non-constant field of a private class", "Box.ROOT * %p"),
-      // strings in a thrown message other than joined with +
-      statement("conditional of strings in a thrown message",
-          "if (%p > 1e300) throw new IllegalStateException(\"a\" + (%p > 0 ? \"b\" : \"c\"));"),
+      // an array of objects in a thrown exception's arguments
+      statement("array of objects in a thrown message",
+          "if (%p > 1e300) throw new IllegalStateException(java.util.Arrays.toString("
+              + "new Object[] {%p}));"),
       // classes ad4j cannot see
       statement("local class with a @Differentiable method",
           "class Local%n { @Differentiable static double h(double a) { return a; } }"),
