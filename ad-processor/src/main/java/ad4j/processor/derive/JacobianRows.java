@@ -2,6 +2,7 @@ package ad4j.processor.derive;
 
 import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.analysis.ResultLength;
+import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.ElementStore;

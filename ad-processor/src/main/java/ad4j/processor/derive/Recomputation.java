@@ -47,7 +47,7 @@ import java.util.Set;
  * are readable anywhere in the reverse sweep (constants, parameters, values computed outside
  * loops). Java's arithmetic is deterministic, so the values are the same bit for bit.
  */
-final class Recomputation {
+public final class Recomputation {
   /** A loop counter: the variable, the operand it holds on entry, its constant step. */
   record Counter(Variable variable, Operand start, int step) {}
 
@@ -71,7 +71,7 @@ final class Recomputation {
   private final Map<Integer, Optional<Trips>> tripsByLoop = new HashMap<>();
   private final TripBounds tripBounds;
 
-  Recomputation(Function function, FlowAnalysis flow, TripBounds tripBounds) {
+  public Recomputation(Function function, FlowAnalysis flow, TripBounds tripBounds) {
     this.flow = flow;
     this.tripBounds = tripBounds;
     scan(function.body(), List.of());
@@ -180,7 +180,7 @@ final class Recomputation {
   }
 
   /** Whether the reverse sweep computes {@code value} again rather than recording it. */
-  boolean isRecomputed(Value value) {
+  public boolean isRecomputed(Value value) {
     Boolean known = memo.get(value);
     if (known != null) {
       return known;
@@ -304,7 +304,7 @@ final class Recomputation {
    * Where the reverse sweep stands: per loop it is inside, the counter of its reverse loop
    * (which counts forward iterations down to 1) and the start of the loop's own counter.
    */
-  static final class Place {
+  public static final class Place {
     private final Map<Integer, Variable> iterations = new HashMap<>();
     private final Map<Integer, Operand> starts = new HashMap<>();
     /** The reverse loops the sweep is inside, the innermost last. */
@@ -317,7 +317,7 @@ final class Recomputation {
     private final Map<Integer, List<Statement>> prologues = new HashMap<>();
     private final Map<Integer, Map<Value, Operand>> hoisted = new HashMap<>();
 
-    void enter(Loop loop, Variable iteration, Operand start) {
+    public void enter(Loop loop, Variable iteration, Operand start) {
       iterations.put(loop.id(), iteration);
       if (start != null) {
         starts.put(loop.id(), start);
@@ -328,7 +328,7 @@ final class Recomputation {
     }
 
     /** Leaves {@code loop}'s reverse body; returns what the body must compute first. */
-    List<Statement> leave(Loop loop) {
+    public List<Statement> leave(Loop loop) {
       open.removeLast();
       hoisted.remove(loop.id());
       return prologues.remove(loop.id());
@@ -354,7 +354,7 @@ final class Recomputation {
    * holds the loop. In ADBench GMM's {@code for (int j = 0; j < r; j++)} inside the loop over
    * {@code r} the count is {@code r}: the forward sweep records nothing for it.
    */
-  boolean countsTrips(Loop loop, Block block) {
+  public boolean countsTrips(Loop loop, Block block) {
     return trips(loop, block) != null;
   }
 
@@ -474,7 +474,7 @@ final class Recomputation {
   }
 
   /** Whether {@code loop} has a counter that the reverse sweep rebuilds. */
-  boolean hasCounter(Loop loop) {
+  public boolean hasCounter(Loop loop) {
     Counter counter = counters.get(loop.id());
     return counter != null && isAvailableStart(loop, counter);
   }
@@ -483,7 +483,7 @@ final class Recomputation {
    * The start of {@code loop}'s counter in the reverse sweep, at the reverse loop's head
    * ({@code known}: the values of the enclosing block had again so far, extended here).
    */
-  Operand start(Loop loop, Place place, Map<Value, Operand> known, IrBuilder builder,
+  public Operand start(Loop loop, Place place, Map<Value, Operand> known, IrBuilder builder,
       SourceLine line, List<Statement> out) {
     return again(counters.get(loop.id()).start(), place, known, builder, line, out);
   }
@@ -494,7 +494,7 @@ final class Recomputation {
    * Math.max(bound - start, 0)}, or {@code start - bound} counting down, one more when the test
    * holds at the bound (0 when the body never ran).
    */
-  Operand tripCount(Loop loop, Block block, Place place, Map<Value, Operand> known,
+  public Operand tripCount(Loop loop, Block block, Place place, Map<Value, Operand> known,
       IrBuilder builder, SourceLine line, List<Statement> out) {
     Trips trips = trips(loop, block);
     Operand start = again(trips.counter().start(), place, known, builder, line, out);
@@ -567,7 +567,7 @@ final class Recomputation {
    * {@code value} computed again in the reverse sweep, with what it reads; {@code known} caches
    * the values had again in the current block.
    */
-  Operand compute(Value value, Place place, Map<Value, Operand> known, IrBuilder builder,
+  public Operand compute(Value value, Place place, Map<Value, Operand> known, IrBuilder builder,
       SourceLine line, List<Statement> out) {
     Operand cached = known.get(value);
     if (cached != null) {

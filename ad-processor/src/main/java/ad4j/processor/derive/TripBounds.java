@@ -43,7 +43,7 @@ import java.util.Set;
  * from a non-negative start, {@code for (int i = 0; i < n; i++)}, {@code i <= n}, {@code for
  * (int k = n; k > 0; k--)}, keep {@code int} counts, as before.
  */
-final class TripBounds {
+public final class TripBounds {
   private static final long INT_MIN = Integer.MIN_VALUE;
   private static final long INT_MAX = Integer.MAX_VALUE;
   /**
@@ -76,14 +76,14 @@ final class TripBounds {
   /** Of the proven loops, those whose count {@link #spanFitsInt} computes in ints. */
   private final Set<Integer> intSpans = new HashSet<>();
 
-  TripBounds(Function function) {
+  public TripBounds(Function function) {
     collect(function.body());
     initials.keySet().removeAll(stored);
     scan(function.body());
   }
 
   /** Whether {@code loop} runs at most {@code Integer.MAX_VALUE} times, by the proof above. */
-  boolean fitsInt(Loop loop) {
+  public boolean fitsInt(Loop loop) {
     return provenLoops.contains(loop.id());
   }
 

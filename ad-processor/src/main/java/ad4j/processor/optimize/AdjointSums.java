@@ -1,7 +1,7 @@
 package ad4j.processor.optimize;
 
 import ad4j.processor.analysis.Ids;
-import ad4j.processor.derive.Adjoint;
+import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;
