@@ -67,8 +67,8 @@ public final class Adjoint {
 
   /**
    * The links from which an {@code if / else if} chain outside loops records the number of its
-   * piece ({@link BranchChains#longChain}); shorter chains keep their conditions for the reverse sweep, as
-   * users write them.
+   * piece ({@link BranchChains#longChain}); shorter chains keep their conditions for the reverse
+   * sweep, as users write them.
    */
   public static final int LONG_CHAIN = 32;
 
@@ -82,7 +82,8 @@ public final class Adjoint {
 
   /** As {@link #of(Function, Output)}, with the analysis of {@code primal} made once. */
   public static Function of(Function primal, FlowAnalysis flow, Output output) {
-    return AdjointSums.of(new SweepState(primal, flow).program.transform(output));
+    return AdjointSums.of(new SweepState(primal, flow, PullbackCalls.WHOLE).program
+        .transform(AdjointsOut.of(output, false)));
   }
 
   /**
@@ -95,12 +96,11 @@ public final class Adjoint {
    * differentiates reverse-mode programs again, keeps whole pullbacks ({@link #of}).
    */
   public static Function withSplitCalls(Function primal, FlowAnalysis flow, Output output) {
-    SweepState adjoint = new SweepState(primal, flow);
-    adjoint.splitCalls = true;
+    SweepState adjoint = new SweepState(primal, flow, PullbackCalls.SPLIT);
     adjoint.fusedLoops = adjoint.fusion.worthFusing(AccumulatingLoops.of(primal));
     // each iteration's reverse follows it in its body, where the body's values still are
     adjoint.fusedLoops.values().forEach(loop -> adjoint.tape.keepInLocals(loop.loop().body()));
-    return AdjointSums.of(adjoint.program.transform(output));
+    return AdjointSums.of(adjoint.program.transform(AdjointsOut.of(output, false)));
   }
 
   /**
@@ -122,8 +122,7 @@ public final class Adjoint {
    * instruction that computed it, and the callee's calls are not run again either.
    */
   public static Optional<Split> split(Function primal, FlowAnalysis flow) {
-    SweepState adjoint = new SweepState(primal, flow);
-    adjoint.splitCalls = true;
+    SweepState adjoint = new SweepState(primal, flow, PullbackCalls.SPLIT);
     return adjoint.halves.splitProgram()
         .map(halves -> new Split(halves.record(), AdjointSums.of(halves.replay())));
   }
@@ -134,9 +133,8 @@ public final class Adjoint {
    * pullback that the second-order code of callers differentiates again.
    */
   public static Function withActiveSeed(Function primal, FlowAnalysis flow, Output output) {
-    SweepState adjoint = new SweepState(primal, flow);
-    adjoint.activeSeed = true;
-    return AdjointSums.of(adjoint.program.transform(output));
+    return AdjointSums.of(new SweepState(primal, flow, PullbackCalls.WHOLE).program
+        .transform(AdjointsOut.of(output, true)));
   }
 
   /**
@@ -170,8 +168,8 @@ public final class Adjoint {
     if (!primal.returnsArray()) {
       throw new IllegalArgumentException("not a vector function: " + primal.name());
     }
-    SweepState adjoint = new SweepState(primal, flow);
-    ReverseProgram.Parts parts = adjoint.program.parts(Output.PULLBACK);
+    SweepState adjoint = new SweepState(primal, flow, PullbackCalls.WHOLE);
+    ReverseProgram.Parts parts = adjoint.program.parts(AdjointsOut.of(Output.PULLBACK, false));
     if (parts.reverse() == null) {
       return Optional.empty();
     }
@@ -193,7 +191,8 @@ public final class Adjoint {
    */
   public static Function reverseSegment(Function primal, FlowAnalysis flow,
       Segments.Segment segment, boolean last) {
-    return AdjointSums.of(new SweepState(primal, flow).segments.segment(segment, last));
+    return AdjointSums.of(new SegmentSweep(new SweepState(primal, flow, PullbackCalls.WHOLE),
+        false).segment(segment, last));
   }
 
   /**
@@ -203,9 +202,8 @@ public final class Adjoint {
    */
   public static Function reverseSegmentWithTangents(Function primal, FlowAnalysis flow,
       Segments.Segment segment, boolean last) {
-    SweepState adjoint = new SweepState(primal, flow);
-    adjoint.segmentTangents = true;
-    return AdjointSums.of(adjoint.segments.segment(segment, last));
+    return AdjointSums.of(new SegmentSweep(new SweepState(primal, flow, PullbackCalls.WHOLE),
+        true).segment(segment, last));
   }
 
   /**

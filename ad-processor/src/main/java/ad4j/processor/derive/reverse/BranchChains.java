@@ -31,8 +31,8 @@ final class BranchChains {
    * apart by one number, or none: each else block but the last is only the computation of the
    * next condition (inactive, recording nothing) and the next link, and no piece leaves the
    * chain other than by its end. Recording one decision per link after the link (as
-   * {@link ForwardWalk#forwardIf} does) would put a push after each nested link, so that no else block
-   * could be written as {@code else if}: 400 pieces were nested 400 deep, quadratic in size.
+   * {@link ForwardWalk#forwardIf} does) would put a push after each nested link, so that no else
+   * block could be written as {@code else if}: 400 pieces were nested 400 deep, quadratic in size.
    */
   List<If> chain(If branch, Block block) {
     // a fused loop's body reads its decisions where they were made, as outside loops
@@ -44,10 +44,10 @@ final class BranchChains {
   }
 
   /**
-   * The links of a long {@code if / else if} chain outside loops ({@link Adjoint#LONG_CHAIN} links or
-   * more), or none. Its sweeps tell the pieces apart by one number as a chain in a loop does,
-   * kept in a variable instead of on the tape ({@link SweepState#longChains}): the reverse sweep then
-   * reads no condition of the forward sweep, one per link, and {@link LongBlocks} can cut both
+   * The links of a long {@code if / else if} chain outside loops ({@link Adjoint#LONG_CHAIN} links
+   * or more), or none. Its sweeps tell the pieces apart by one number as a chain in a loop does,
+   * kept in a variable instead of on the tape ({@link SweepState#longChains}): the reverse sweep
+   * then reads no condition of the forward sweep, one per link, and {@link LongBlocks} can cut both
    * chains into parts that hand over a few values each (a {@code ?:} chain of hundreds of
    * pieces, each a short branch nested in the one before, made members past the JVM's limit).
    * Its pieces may end in a {@code return} ({@code if (x < 1) return a; if (x < 2) return b;

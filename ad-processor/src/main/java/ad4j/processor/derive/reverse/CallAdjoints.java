@@ -60,19 +60,7 @@ final class CallAdjoints {
       callArguments.add(start);
     }
     callArguments.add(seed);
-    if (s.splitCalls && !s.fused) {
-      // the forward sweep called the callee's recording half (recordingCalls): the replaying
-      // half takes back what that left on the tape and returns nothing. A checkpointed loop's
-      // iteration is computed again without recording right before its reverse, which
-      // therefore calls the whole pullback
-      s.replayedCalls.add(instruction);
-      Value replayed = s.builder.generated("replayed", NumericType.VOID, false);
-      out.add(new Instruction(replayed, Operation.replayCall(callee), callArguments, line));
-    } else {
-      Value value = s.builder.generated("value",
-          callee.returnsArray() ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, false);
-      out.add(new Instruction(value, Operation.pullbackCall(callee), callArguments, line));
-    }
+    s.pullbackCalls.call(s, instruction, callArguments, line, out);
     List<Operand> slots = new ArrayList<>();
     for (int i = 0; i < own; i++) {
       if (callee.isActiveScalar(i)) {

@@ -15,8 +15,8 @@ import java.util.Map;
 /**
  * The variables a long chain's pieces share: the values they carry to the reverse sweep
  * ({@link LongChainSlots#pieceSlots}) and the trip counts of their loops ({@link
- * TopLevelCounters#declareTopLevelCounters(Block, List, ChainSlots)}). Only one piece runs, so a piece's n-th
- * variable of a kind and type is the chain's n-th, declared when no piece took as many
+ * TopLevelCounters#declareTopLevelCounters(Block, List, ChainSlots)}). Only one piece runs, so a
+ * piece's n-th variable of a kind and type is the chain's n-th, declared when no piece took as many
  * before.
  */
 final class ChainSlots {

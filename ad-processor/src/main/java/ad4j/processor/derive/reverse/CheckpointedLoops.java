@@ -86,13 +86,11 @@ final class CheckpointedLoops {
     List<Statement> body = new ArrayList<>(site.instructionsFor(List.of(due)));
     body.add(new If(s.nextLoopId++, due, new Block(snapshot), new Block(List.of()), line));
     body.addAll(s.statements.step(count, Operation.ADD, line));
-    s.primalOnly = true;
     FreshCopy copy = new FreshCopy(s.builder);
-    Block condition = copy.of(s.forwardWalk.forward(loop.condition()));
+    Block condition = copy.of(s.primalWalk.forward(loop.condition()));
     Operand test = loop.test() == null ? null : copy.map(loop.test());
-    body.addAll(copy.of(s.forwardWalk.forward(loop.body())).statements());
-    Block update = copy.of(s.forwardWalk.forward(loop.update()));
-    s.primalOnly = false;
+    body.addAll(copy.of(s.primalWalk.forward(loop.body())).statements());
+    Block update = copy.of(s.primalWalk.forward(loop.update()));
     out.add(new Loop(loop.id(), condition, test, loop.testFirst(), new Block(body), update,
         line));
   }
@@ -166,15 +164,14 @@ final class CheckpointedLoops {
     Operand test = site.isLessThan(new Operand.Read(replayed), last);
     List<Statement> body = new ArrayList<>();
     pushState(loopSnapshots, body);
-    s.primalOnly = true;
     FreshCopy copy = new FreshCopy(s.builder);
-    Block condition = copy.of(s.forwardWalk.forward(loop.condition()));
+    Block condition = copy.of(s.primalWalk.forward(loop.condition()));
     if (loop.testFirst() && readsAnyOf(loop, condition)) {
       body.addAll(condition.statements());
     }
-    body.addAll(copy.of(s.forwardWalk.forward(loop.body())).statements());
-    List<Statement> update = new ArrayList<>(copy.of(s.forwardWalk.forward(loop.update())).statements());
-    s.primalOnly = false;
+    body.addAll(copy.of(s.primalWalk.forward(loop.body())).statements());
+    List<Statement> update =
+        new ArrayList<>(copy.of(s.primalWalk.forward(loop.update())).statements());
     update.addAll(s.statements.step(replayed, Operation.ADD, loop.line()));
     List<Statement> around = new ArrayList<>();
     Site from = Site.formulas(s.builder, line);
@@ -210,14 +207,12 @@ final class CheckpointedLoops {
     if (!state.isEmpty()) {
       body.add(new If(s.nextLoopId++, popState, new Block(pops), new Block(List.of()), line));
     }
-    s.primalOnly = true;
     List<Statement> again = new ArrayList<>();
-    Block condition = s.forwardWalk.forward(loop.condition());
+    Block condition = s.primalWalk.forward(loop.condition());
     if (loop.testFirst() && readsAnyOf(loop, condition)) {
       again.addAll(condition.statements());
     }
-    again.addAll(s.forwardWalk.forward(loop.body()).statements());
-    s.primalOnly = false;
+    again.addAll(s.primalWalk.forward(loop.body()).statements());
     if (loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK, Jump.Kind.CONTINUE)) {
       // a break or continue of the iteration computed anew leaves only that computation
       body.add(new Loop(loop.id(), new Block(List.of()), Operand.Constant.of(false), false,

@@ -26,16 +26,24 @@ import java.util.Map;
  * recorded (values, branch decisions, trip counts) inside loops; checkpointed and fused loops go
  * to their own classes. Apart from the reverse walk, which mirrors it.
  */
-final class ForwardWalk {
+class ForwardWalk {
   private final SweepState s;
 
   ForwardWalk(SweepState s) {
     this.s = s;
   }
 
+  /**
+   * Whether this walk records for the reverse sweep; not the walk of a checkpointed loop's
+   * iterations as the primal runs them ({@link PrimalWalk}).
+   */
+  boolean records() {
+    return true;
+  }
+
   Block forward(Block block) {
     List<Statement> out = new ArrayList<>();
-    boolean recording = !s.primalOnly && s.flow.loopDepth(block) > 0
+    boolean recording = records() && s.flow.loopDepth(block) > 0
         && !s.flow.isConditionBlock(block) && !s.tape.keepsInLocals(block);
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction) {
@@ -80,12 +88,12 @@ final class ForwardWalk {
         if (s.snapshots.containsKey(loop.id())) {
           s.checkpoints.forwardCheckpointedLoop(loop, out);
         } else if (s.fusedLoops.containsKey(loop.id())) {
-          s.fusion.forwardFusedLoop(s.fusedLoops.get(loop.id()), block, out);
+          s.fusion.forwardFusedLoop(this, s.fusedLoops.get(loop.id()), block, out);
         } else {
           forwardLoop(loop, block, out);
         }
       } else if (statement instanceof Jump jump) {
-        if (!s.primalOnly) {
+        if (records()) {
           recordBranchesLeft(out);
         }
         out.add(jump);
@@ -182,7 +190,7 @@ final class ForwardWalk {
     // the reverse sweep counts a nested loop's trips again from its start and bound where it
     // can (not the fused reverse of a checkpointed loop, which takes them from the iteration
     // computed anew): then the loop counts nothing here
-    boolean counted = !(nested && !s.primalOnly && s.recomputation.countsTrips(loop, block));
+    boolean counted = !(nested && records() && s.recomputation.countsTrips(loop, block));
     List<Statement> body = new ArrayList<>();
     Variable count = s.tripCounts.get(loop.id());
     if (counted) {

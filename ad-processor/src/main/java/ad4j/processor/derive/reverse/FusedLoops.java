@@ -82,7 +82,7 @@ final class FusedLoops {
    * loop adds into them first. What an iteration records, its reverse takes back before the
    * next iteration records: the tape holds one iteration's values, not all of them.
    */
-  void forwardFusedLoop(AccumulatingLoops.Fusible fusible, Block block,
+  void forwardFusedLoop(ForwardWalk walk, AccumulatingLoops.Fusible fusible, Block block,
       List<Statement> out) {
     Loop loop = fusible.loop();
     SourceLine line = loop.line();
@@ -141,7 +141,7 @@ final class FusedLoops {
     Variable count = s.tripCounts.get(loop.id());
     List<Statement> body = new ArrayList<>(s.statements.step(count, Operation.ADD, line));
     s.loopBranchBase.push(s.openBranches.size());
-    body.addAll(s.forwardWalk.forward(loop.body()).statements());
+    body.addAll(walk.forward(loop.body()).statements());
     s.loopBranchBase.pop();
     body.add(new Note("the reverse of this iteration, at once", null));
     Variable iteration = s.builder.generatedVariable("iteration" + loop.id(), count.type());
@@ -161,7 +161,7 @@ final class FusedLoops {
       at--;
     }
     out.addAll(at, before);
-    out.add(new Loop(loop.id(), s.forwardWalk.forward(loop.condition()), loop.test(), loop.testFirst(),
-        new Block(body), s.forwardWalk.forward(loop.update()), line));
+    out.add(new Loop(loop.id(), walk.forward(loop.condition()), loop.test(),
+        loop.testFirst(), new Block(body), walk.forward(loop.update()), line));
   }
 }

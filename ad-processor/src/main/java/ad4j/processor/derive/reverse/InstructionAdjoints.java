@@ -285,9 +285,9 @@ final class InstructionAdjoints {
 
   /**
    * The reverse of {@code r = v(args)}, a vector target with {@code @DerivativeOf} rules, with
-   * the arguments as the reverse sweep has them: with {@code rBar}, the adjoints of r's elements, a {@code double} argument
-   * gets {@code Slots.dot(partial, rBar)}, an array argument {@code Slots.addTransposed(partial,
-   * a, rBar, target, start)} at its slots.
+   * the arguments as the reverse sweep has them: with {@code rBar}, the adjoints of r's elements,
+   * a {@code double} argument gets {@code Slots.dot(partial, rBar)}, an array argument {@code
+   * Slots.addTransposed(partial, a, rBar, target, start)} at its slots.
    */
   private void reverseVectorCall(Instruction call, List<Operand> arguments,
       List<Statement> out) {

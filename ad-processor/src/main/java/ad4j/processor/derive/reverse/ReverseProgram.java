@@ -1,22 +1,18 @@
 package ad4j.processor.derive.reverse;
 
 import ad4j.processor.analysis.LiveAdjoints;
-import ad4j.processor.derive.ArraySlots;
 import ad4j.processor.derive.FlatLayout;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
-import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Note;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
-import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
-import ad4j.processor.rules.Site;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +21,7 @@ import java.util.Map;
 /**
  * The whole reverse-mode program of a method: its parameters (the seed, the output array),
  * the declarations both sweeps share, the forward sweep, the reverse sweep and the parameters'
- * adjoints written where {@link Adjoint.Output} says. Apart from the sweeps because it only
+ * adjoints written where {@link AdjointsOut} says. Apart from the sweeps because it only
  * composes them: what each sweep writes is decided in its own class.
  */
 final class ReverseProgram {
@@ -43,8 +39,8 @@ final class ReverseProgram {
   record Parts(List<Value> parameters, List<Statement> preamble,
       List<Statement> forward, List<Statement> reverse, Operand returned) {}
 
-  Function transform(Adjoint.Output output) {
-    Parts parts = parts(output);
+  Function transform(AdjointsOut adjointsOut) {
+    Parts parts = parts(adjointsOut);
     List<Statement> out = new ArrayList<>(parts.preamble());
     out.addAll(parts.forward());
     if (parts.reverse() != null) {
@@ -54,30 +50,12 @@ final class ReverseProgram {
     return s.primal.with(parts.parameters(), new Block(out));
   }
 
-  Parts parts(Adjoint.Output output) {
-    s.output = output;
+  Parts parts(AdjointsOut adjointsOut) {
+    s.adjointsOut = adjointsOut;
     s.live = new LiveAdjoints(s.primal, s.flow, List.of());
     List<Value> parameters = new ArrayList<>(s.primal.parameters());
-    if (output != Adjoint.Output.GRADIENT) {
-      // a vector function's pullback takes one seed per element of its result
-      Value seedParameter = s.builder.generated("seed",
-          s.primal.returnsArray() ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, s.activeSeed);
-      parameters.add(seedParameter);
-      s.seed = new Operand.Use(seedParameter);
-    } else {
-      s.seed = Site.number(1.0);
-    }
-    Value array = null;
-    if (output.arrayName() != null) {
-      array = s.builder.generated(output.arrayName(), NumericType.DOUBLE_ARRAY, false);
-      parameters.add(array);
-    } else if (s.primal.hasActiveArrays()) {
-      s.parameterTargets = ArraySlots.adjointTargets(s.primal);
-      if (s.parameterTargets.isEmpty()) {
-        throw new IllegalArgumentException("the adjoints of arrays go into arrays the caller"
-            + " passes (ArraySlots.perParameter), not onto the tape: " + s.primal.name());
-      }
-    }
+    s.seed = adjointsOut.seed(s, parameters);
+    Value array = adjointsOut.outputArray(s, parameters);
     s.outputArray = array;
 
     Block body = s.primal.body();
@@ -123,25 +101,14 @@ final class ReverseProgram {
     }
     List<Value> differentiable = s.primal.differentiableParameters();
     // arrays' adjoints are in the output array already; the doubles' slots follow the layout
-    FlatLayout layout = s.primal.hasActiveArrays() && output != Adjoint.Output.TAPE
+    FlatLayout layout = s.primal.hasActiveArrays() && adjointsOut.laysOutSlots()
         ? new FlatLayout(s.primal, Value::isActive, false, s.builder, out) : null;
     for (int i = 0; i < differentiable.size(); i++) {
       Value parameter = differentiable.get(i);
       if (parameter.isActiveArray()) {
         continue;
       }
-      Operand adjoint = parameterAdjoints.get(parameter);
-      if (output == Adjoint.Output.TAPE) {
-        out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint, null));
-        continue;
-      }
-      Operand slot = layout != null ? layout.start(parameter) : Operand.Constant.of(i);
-      if (output == Adjoint.Output.GRADIENT) {
-        out.add(new ElementStore(array, slot, adjoint == null ? Site.number(0.0) : adjoint,
-            false, null));
-      } else if (adjoint != null) {
-        out.add(new ElementStore(array, slot, adjoint, true, null));
-      }
+      adjointsOut.write(parameter, i, parameterAdjoints.get(parameter), layout, array, out);
     }
     return new Parts(parameters, preamble, s.calls.recordingCalls(forward), out,
         s.straightLine ? finalReturn().value() : new Operand.Read(s.result));

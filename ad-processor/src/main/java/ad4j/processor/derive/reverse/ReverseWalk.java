@@ -96,7 +96,7 @@ final class ReverseWalk {
           Value seeded = s.builder.generated("seeded", NumericType.INT, false);
           // a caller's adjoint array of a result made in a loop is as long as the longest
           out.add(new Instruction(seeded,
-              Operation.slotsCall(s.output == Adjoint.Output.TAPE ? Adjoint.SEED_WITHIN : Adjoint.SEED, 2),
+              Operation.slotsCall(s.adjointsOut.seedHelper(), 2),
               List.of(s.seed, new Operand.Use(s.adjointArrays.get(use.value()))),
               ret.line().adjoint()));
         }

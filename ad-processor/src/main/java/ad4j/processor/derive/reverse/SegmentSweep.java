@@ -25,9 +25,15 @@ import java.util.List;
  */
 final class SegmentSweep {
   private final SweepState s;
+  /**
+   * Whether the sweep is made for its forward mode (second order): see {@link
+   * Adjoint#reverseSegmentWithTangents}.
+   */
+  private final boolean tangents;
 
-  SegmentSweep(SweepState s) {
+  SegmentSweep(SweepState s, boolean tangents) {
     this.s = s;
+    this.tangents = tangents;
   }
 
   Function segment(Segments.Segment segment, boolean last) {
@@ -37,7 +43,7 @@ final class SegmentSweep {
     List<Value> differentiable = s.primal.differentiableParameters();
     if (last) {
       // with tangents, the seed has one too (callers' second-order code seeds the pullback)
-      Value seedParameter = s.builder.generated("seed", NumericType.DOUBLE, s.segmentTangents);
+      Value seedParameter = s.builder.generated("seed", NumericType.DOUBLE, tangents);
       parameters.add(seedParameter);
       s.seed = new Operand.Use(seedParameter);
     } else {
@@ -47,7 +53,7 @@ final class SegmentSweep {
         Value value = incoming.get(i);
         Variable adjoint = s.builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
         // with tangents, active: its tangent, recorded beside it, comes back with it
-        out.add(new Declare(adjoint, s.statements.pop(NumericType.DOUBLE, s.segmentTangents, null, out), null));
+        out.add(new Declare(adjoint, s.statements.pop(NumericType.DOUBLE, tangents, null, out), null));
         s.adjoints.put(value, new Accumulation.AdjointValue(null, adjoint));
       }
     }
@@ -68,7 +74,7 @@ final class SegmentSweep {
     outgoing.addAll(differentiable);
     for (Value value : outgoing) {
       Accumulation.AdjointValue adjoint = s.adjoints.get(value);
-      if (s.segmentTangents) {
+      if (tangents) {
         // handed on in a variable, so that its tangent goes on the tape beside it even where
         // the adjoint is a constant or nothing reached it (zero)
         Variable handed = s.builder.derivedVariable(value, "Bar", NumericType.DOUBLE);

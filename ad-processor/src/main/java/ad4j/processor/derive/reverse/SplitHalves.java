@@ -40,7 +40,7 @@ final class SplitHalves {
    * arithmetic on parameters is computed again there instead ({@link #recomputedInReplay}).
    */
   Optional<Adjoint.Split> splitProgram() {
-    ReverseProgram.Parts parts = s.program.parts(Adjoint.Output.TAPE);
+    ReverseProgram.Parts parts = s.program.parts(AdjointsOut.of(Adjoint.Output.TAPE, false));
     if (parts.reverse() == null) {
       return Optional.empty();
     }

@@ -52,8 +52,8 @@ final class SweepState {
   final Map<Integer, Variable> tripCounts = new HashMap<>();
 
   /**
-   * A long {@code if / else if} chain outside loops ({@link BranchChains#longChain}): its links, and the
-   * variable that holds the number of the piece the forward sweep took.
+   * A long {@code if / else if} chain outside loops ({@link BranchChains#longChain}): its links,
+   * and the variable that holds the number of the piece the forward sweep took.
    */
   record LongChain(List<If> links, Variable piece) {}
 
@@ -61,9 +61,9 @@ final class SweepState {
   final Map<Integer, LongChain> longChains = new HashMap<>();
 
   /**
-   * Per block of a piece of a long chain ({@link LongChainSlots#pieceSlots}), the values made there that the
-   * piece's reverse reads, each with the variable that carries it from the forward sweep to the
-   * reverse sweep, stored at the block's end.
+   * Per block of a piece of a long chain ({@link LongChainSlots#pieceSlots}), the values made
+   * there that the piece's reverse reads, each with the variable that carries it from the forward
+   * sweep to the reverse sweep, stored at the block's end.
    */
   final Map<Block, Map<Value, Variable>> carriedFrom = new IdentityHashMap<>();
 
@@ -88,8 +88,6 @@ final class SweepState {
 
   Operand seed;
 
-  /** Whether the seed parameter is active: see {@link Adjoint#withActiveSeed}. */
-  boolean activeSeed;
 
   /** The gradient or adjoint array, into which reads of arrays add their adjoints; or null. */
   Value outputArray;
@@ -119,8 +117,8 @@ final class SweepState {
    */
   final Map<Value, Variable> longestLengths = new LinkedHashMap<>();
 
-  /** Where the adjoints of the parameters go: set by {@link ReverseProgram#transform}. */
-  Adjoint.Output output;
+  /** Where the adjoints of the parameters go: set by {@link ReverseProgram#parts}. */
+  AdjointsOut adjointsOut;
 
   /** The stores into local arrays passed to calls whose overwritten elements come back. */
   final KeptElements keptElements;
@@ -131,32 +129,21 @@ final class SweepState {
   /** The values whose adjoints the reverse sweep computes; the others get no reverse code. */
   LiveAdjoints live;
 
-  /**
-   * Whether calls of other {@code @Differentiable} methods run in split mode: the forward sweep
-   * calls the callee's recording forward sweep, the reverse sweep its replaying reverse sweep
-   * ({@link Adjoint#withSplitCalls}); else the forward sweep calls the callee itself and the reverse
-   * sweep its whole pullback.
-   */
-  boolean splitCalls;
+  /** How the reverse sweep calls other {@code @Differentiable} methods' pullbacks. */
+  final PullbackCalls pullbackCalls;
 
   /** The calls whose reverse this program's reverse sweep makes: the forward sweep records. */
   final java.util.Set<Instruction> replayedCalls =
       java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
-  /**
-   * While the forward sweep writes a checkpointed loop's iterations as the primal runs them:
-   * nothing is recorded ({@link CheckpointedLoops#forwardCheckpointedLoop}).
-   */
-  boolean primalOnly;
 
   /**
    * While the reverse sweep of a checkpointed loop's iteration follows the iteration computed
-   * anew: what the reverse reads is in locals, not on the tape ({@link CheckpointedLoops#reverseCheckpointedLoop}).
+   * anew: what the reverse reads is in locals, not on the tape ({@link
+   * CheckpointedLoops#reverseCheckpointedLoop}).
    */
   boolean fused;
 
-  /** Whether a segment's reverse sweep is made for its forward mode: see below. */
-  boolean segmentTangents;
 
   /** Per checkpointed loop, the variables of its snapshots. */
   final Map<Integer, CheckpointedLoops.Snapshots> snapshots = new HashMap<>();
@@ -180,12 +167,12 @@ final class SweepState {
 
   // the classes of one job each, sharing this state; made once per program
   final ReverseProgram program = new ReverseProgram(this);
-  final SegmentSweep segments = new SegmentSweep(this);
   final SplitHalves halves = new SplitHalves(this);
   final TopLevelCounters counters = new TopLevelCounters(this);
   final LongChainSlots chainSlots = new LongChainSlots(this);
   final BranchChains chains = new BranchChains(this);
   final ForwardWalk forwardWalk = new ForwardWalk(this);
+  final PrimalWalk primalWalk = new PrimalWalk(this);
   final FusedLoops fusion = new FusedLoops(this);
   final CheckpointedLoops checkpoints = new CheckpointedLoops(this);
   final ReverseWalk reverseWalk = new ReverseWalk(this);
@@ -195,7 +182,7 @@ final class SweepState {
   final CallAdjoints calls = new CallAdjoints(this);
   final CommonStatements statements = new CommonStatements(this);
 
-  SweepState(Function primal, FlowAnalysis flow) {
+  SweepState(Function primal, FlowAnalysis flow, PullbackCalls pullbackCalls) {
     this.primal = primal;
     this.flow = flow;
     this.tape = new TapePlan(flow);
@@ -205,6 +192,7 @@ final class SweepState {
     this.tripBounds = new TripBounds(primal);
     this.recomputation = new Recomputation(primal, flow, tripBounds);
     this.nextLoopId = maxStatementId(primal.body()) + 1;
+    this.pullbackCalls = pullbackCalls;
   }
 
   private static int maxStatementId(Block block) {

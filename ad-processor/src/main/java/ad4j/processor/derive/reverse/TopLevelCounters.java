@@ -33,9 +33,9 @@ final class TopLevelCounters {
   /**
    * As {@link #declareTopLevelCounters(Block, List)}; inside a piece of a long chain, {@code
    * shared} holds the chain's trip counts, which its pieces share as they share the values they
-   * carry ({@link LongChainSlots#pieceSlots}): only one piece runs, and each of its loops at most once, so its
-   * n-th loop counts in the chain's n-th trip count. One count per loop of every piece made a
-   * chain of 300 pieces with a loop each hand 300 counts from part to part.
+   * carry ({@link LongChainSlots#pieceSlots}): only one piece runs, and each of its loops at most
+   * once, so its n-th loop counts in the chain's n-th trip count. One count per loop of every
+   * piece made a chain of 300 pieces with a loop each hand 300 counts from part to part.
    */
   private void declareTopLevelCounters(Block block, List<Statement> out, ChainSlots shared) {
     for (Statement statement : block.statements()) {
