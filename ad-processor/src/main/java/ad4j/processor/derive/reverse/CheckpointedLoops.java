@@ -129,7 +129,8 @@ final class CheckpointedLoops {
     Site more = Site.formulas(s.builder, line);
     Operand anyLeft = more.isGreaterThan(new Operand.Read(segment),
         Operand.Constant.zero(NumericType.INT));
-    List<Statement> segmentBody = new ArrayList<>(s.statements.step(segment, Operation.SUBTRACT, line));
+    List<Statement> segmentBody =
+        new ArrayList<>(s.statements.step(segment, Operation.SUBTRACT, line));
     Operand first = s.statements.named("first", tripType, Operation.MULTIPLY,
         List.of(new Operand.Read(segment), every), line, segmentBody);
     Site bound = Site.formulas(s.builder, line);
@@ -146,7 +147,8 @@ final class CheckpointedLoops {
     restoreSnapshot(loopSnapshots, snapshot, start, line, segmentBody);
     segmentBody.addAll(replay(loop, loopSnapshots, first, last, line));
     segmentBody.addAll(reverseIterations(loop, loopSnapshots, first, last, line));
-    out.add(new Loop(s.nextLoopId++, new Block(new ArrayList<>(more.instructionsFor(List.of(anyLeft)))), anyLeft,
+    out.add(new Loop(s.nextLoopId++,
+        new Block(new ArrayList<>(more.instructionsFor(List.of(anyLeft)))), anyLeft,
         true, new Block(segmentBody), new Block(List.of()), line));
     out.add(new Instruction(s.builder.generated("dropped", NumericType.VOID, false),
         Operation.tapeCall("reset", 1), List.of(start), line));
@@ -178,7 +180,8 @@ final class CheckpointedLoops {
     Operand second = from.apply(Operation.ADD, first.type(), first, Operand.Constant.of(1));
     around.addAll(from.instructionsFor(List.of(second)));
     around.add(new Declare(replayed, second, line));
-    around.add(new Loop(loop.id(), new Block(new ArrayList<>(site.instructionsFor(List.of(test)))), test, true,
+    around.add(new Loop(loop.id(),
+        new Block(new ArrayList<>(site.instructionsFor(List.of(test)))), test, true,
         new Block(body), new Block(update), line));
     return around;
   }
@@ -225,8 +228,10 @@ final class CheckpointedLoops {
     s.fused = false;
     List<Statement> around = new ArrayList<>();
     around.add(new Declare(iteration, last, line));
-    around.add(new Loop(s.nextLoopId++, new Block(new ArrayList<>(site.instructionsFor(List.of(test)))), test,
-        true, new Block(body), new Block(s.statements.step(iteration, Operation.SUBTRACT, line)), line));
+    around.add(new Loop(s.nextLoopId++,
+        new Block(new ArrayList<>(site.instructionsFor(List.of(test)))), test, true,
+        new Block(body), new Block(s.statements.step(iteration, Operation.SUBTRACT, line)),
+        line));
     return around;
   }
 

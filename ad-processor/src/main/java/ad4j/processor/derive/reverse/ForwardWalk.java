@@ -60,7 +60,8 @@ class ForwardWalk {
         }
         if (s.longestLengths.containsKey(instruction.result())) {
           s.arrays.trackLongest(instruction, out);
-        } else if (LocalArrayAdjoints.makesLocalArray(instruction) && !s.arraysOfPieces.contains(instruction)) {
+        } else if (LocalArrayAdjoints.makesLocalArray(instruction)
+            && !s.arraysOfPieces.contains(instruction)) {
           s.arrays.allocateAdjointArray(instruction, out);
         }
         if (recording) {

@@ -99,7 +99,8 @@ final class InstructionAdjoints {
     }
     Value added = s.builder.generated("added", NumericType.INT, false);
     // an array made inside a loop has its adjoints in an array as long as the longest copy
-    String helper = s.longestLengths.containsKey(clone.result()) ? Adjoint.ADD_INTO_WITHIN : Adjoint.ADD_INTO;
+    String helper = s.longestLengths.containsKey(clone.result()) ? Adjoint.ADD_INTO_WITHIN
+        : Adjoint.ADD_INTO;
     out.add(new Instruction(added, Operation.slotsCall(helper, 3), List.of(
         new Operand.Use(s.adjointArrays.get(clone.result())), new Operand.Use(target), start),
         clone.line().adjoint()));
@@ -309,7 +310,8 @@ final class InstructionAdjoints {
         // (Tangent), and a formula over two arrays would be taken for a constant
         out.addAll(site.instructionsFor(List.of(partial)));
         Value dot = s.builder.formula(NumericType.DOUBLE, true);
-        out.add(new Instruction(dot, Operation.slotsCall(within ? Adjoint.DOT_WITHIN : Adjoint.DOT, 2),
+        out.add(new Instruction(dot,
+            Operation.slotsCall(within ? Adjoint.DOT_WITHIN : Adjoint.DOT, 2),
             List.of(partial, seeds), line));
         s.sums.accumulate(use.value(), new Operand.Use(dot), false, false, site, out);
       } else if (argument instanceof Operand.Use use && use.value().isActiveArray()) {

@@ -88,8 +88,8 @@ final class ReverseWalk {
         }
       } else if (statement instanceof Return ret) {
         if (ret.value() instanceof Operand.Use use && use.isActive()) {
-          s.sums.accumulate(use.value(), s.seed, false, true, Site.formulas(s.builder, ret.line().adjoint()),
-              out);
+          s.sums.accumulate(use.value(), s.seed, false, true,
+              Site.formulas(s.builder, ret.line().adjoint()), out);
         } else if (ret.value() instanceof Operand.Use use
             && s.adjointArrays.containsKey(use.value())) {
           // a vector function: the seed is the returned array's adjoint
@@ -177,7 +177,8 @@ final class ReverseWalk {
       count = s.recomputation.tripCount(loop, block, s.place,
           s.restored.computeIfAbsent(block, b -> new HashMap<>()), s.builder, line, out);
     } else {
-      Value popped = s.builder.generated("loop" + loop.id() + "Trips", s.forwardWalk.tripType(loop), false);
+      Value popped = s.builder.generated("loop" + loop.id() + "Trips",
+          s.forwardWalk.tripType(loop), false);
       out.add(new Instruction(popped, Operation.POP, List.of(), line));
       count = new Operand.Use(popped);
     }

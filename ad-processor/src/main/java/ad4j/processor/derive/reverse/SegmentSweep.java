@@ -53,7 +53,8 @@ final class SegmentSweep {
         Value value = incoming.get(i);
         Variable adjoint = s.builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
         // with tangents, active: its tangent, recorded beside it, comes back with it
-        out.add(new Declare(adjoint, s.statements.pop(NumericType.DOUBLE, tangents, null, out), null));
+        out.add(new Declare(adjoint, s.statements.pop(NumericType.DOUBLE, tangents, null, out),
+            null));
         s.adjoints.put(value, new Accumulation.AdjointValue(null, adjoint));
       }
     }
@@ -63,8 +64,8 @@ final class SegmentSweep {
     }
     Return ret = s.program.finalReturn();
     if (last && ret.value() instanceof Operand.Use use && use.isActive()) {
-      s.sums.accumulate(use.value(), s.seed, false, true, Site.formulas(s.builder, ret.line().adjoint()),
-          out);
+      s.sums.accumulate(use.value(), s.seed, false, true,
+          Site.formulas(s.builder, ret.line().adjoint()), out);
     }
     List<Instruction> instructions = segment.instructions();
     for (int i = instructions.size() - 1; i >= 0; i--) {

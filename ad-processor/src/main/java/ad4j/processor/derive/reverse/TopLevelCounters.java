@@ -62,7 +62,8 @@ final class TopLevelCounters {
         s.tripCounts.put(loop.id(), count);
         out.add(new Declare(count, Operand.Constant.zero(count.type()), null));
         if (s.primal.isCheckpointed()) {
-          CheckpointedLoops.Snapshots loopSnapshots = new CheckpointedLoops.Snapshots(loop.carriedVariables(),
+          CheckpointedLoops.Snapshots loopSnapshots = new CheckpointedLoops.Snapshots(
+              loop.carriedVariables(),
               s.builder.generatedVariable("loop" + loop.id() + "Snapshots", NumericType.LONG),
               s.builder.generatedVariable("loop" + loop.id() + "Every", NumericType.INT),
               s.builder.generatedVariable("loop" + loop.id() + "Next", count.type()));
