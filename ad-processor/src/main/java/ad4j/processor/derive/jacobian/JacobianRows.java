@@ -1,7 +1,8 @@
-package ad4j.processor.derive;
+package ad4j.processor.derive.jacobian;
 
 import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.analysis.ResultLength;
+import ad4j.processor.derive.FreshCopy;
 import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
