@@ -32,6 +32,7 @@ public final class FreshCopy {
   private final Map<Value, Value> values = new HashMap<>();
   private final Map<Variable, Variable> variables = new HashMap<>();
 
+  /** A copier whose copies take new ids from {@code builder}. */
   public FreshCopy(IrBuilder builder) {
     this.builder = builder;
   }

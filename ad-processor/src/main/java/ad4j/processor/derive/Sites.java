@@ -37,11 +37,13 @@ public final class Sites {
     return new Site(siteArguments, result, owner, builder, line, reuse);
   }
 
+  /** As the other {@code of}, with the instruction's own arguments, result and line. */
   public static Site of(Instruction instruction, IrBuilder builder, Site.Reuse reuse) {
     return of(instruction, instruction.arguments(), new Operand.Use(instruction.result()),
         builder, instruction.line(), reuse);
   }
 
+  /** The rule of {@code instruction}'s operation; every active instruction has one. */
   public static DerivativeRules.Rule ruleFor(Instruction instruction) {
     return DerivativeRules.forOperation(instruction.operation()).orElseThrow(
         () -> new IllegalStateException("no derivative rule for " + instruction.operation()));

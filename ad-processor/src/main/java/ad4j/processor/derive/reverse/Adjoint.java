@@ -61,8 +61,10 @@ public final class Adjoint {
     }
   }
 
+  /** The note that opens the forward sweep of a reverse-mode program. */
   public static final String FORWARD_NOTE = "forward sweep";
 
+  /** The note that opens its reverse sweep. */
   public static final String REVERSE_NOTE = "reverse sweep";
 
   /**

@@ -9,6 +9,7 @@ import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
+import ad4j.processor.methodsize.LongBlocks;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
