@@ -36,7 +36,7 @@ import java.util.Set;
  * iteration records, and the tape holds one iteration's values instead of all of them (ADBench's
  * GMM at d = 64, K = 200 recorded 205 MB).
  *
- * <p>This class finds the loops where fusing is correct; {@code Adjoint.worthFusing} keeps
+ * <p>This class finds the loops where fusing is correct; {@code derive/reverse/FusedLoops.worthFusing} keeps
  * those where it is also faster. A loop outside loops qualifies when
  *
  * <ul>

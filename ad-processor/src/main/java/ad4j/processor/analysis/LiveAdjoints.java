@@ -25,7 +25,7 @@ import java.util.Set;
  * adjoint is live: the returned value, an active variable it is stored into, or an instruction
  * whose result's adjoint is live and whose rule has a partial for that argument (every
  * {@code double} argument of a call of another method). Any other value's adjoint is zero
- * whatever the seed, so {@link ad4j.processor.derive.Adjoint Adjoint} writes no reverse code for
+ * whatever the seed, so {@link ad4j.processor.derive.reverse.Adjoint Adjoint} writes no reverse code for
  * its instruction.
  *
  * <p>A value stored into an active variable is live only when the variable is read where a

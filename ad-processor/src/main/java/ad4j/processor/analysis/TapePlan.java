@@ -30,7 +30,7 @@ public final class TapePlan {
   /**
    * The values made directly in {@code body}, a loop's body, are read where they were made,
    * not recorded: the reverse of each iteration follows it in the same body (a fused loop of
-   * {@link ad4j.processor.derive.Adjoint Adjoint}), where they are still in scope. Called
+   * {@link ad4j.processor.derive.reverse.Adjoint Adjoint}), where they are still in scope. Called
    * before any plan is made.
    */
   public void keepInLocals(Block body) {

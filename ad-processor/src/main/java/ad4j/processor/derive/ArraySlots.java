@@ -82,7 +82,7 @@ public final class ArraySlots {
    * For a program made by {@link #perParameter}: per active array parameter, the parameter
    * its elements' adjoints are added into.
    */
-  static Map<Value, Value> adjointTargets(Function function) {
+  public static Map<Value, Value> adjointTargets(Function function) {
     Map<Value, Value> targets = new HashMap<>();
     List<Value> parameters = function.parameters();
     List<Value> arrays = parameters.stream()

@@ -20,7 +20,7 @@ import java.util.function.Predicate;
  * rows' lengths, row by row. Before the first array every start is a constant; after it, an
  * {@code int} computed at run time by the instructions this class writes.
  */
-final class FlatLayout {
+public final class FlatLayout {
   /** Per differentiable parameter, the slot of its first element. */
   private final Map<Value, Operand> starts = new LinkedHashMap<>();
   /** Per {@code double[][]} parameter, its common row length or -1 ({@code Slots.rowLength}). */
@@ -31,7 +31,7 @@ final class FlatLayout {
    * last of them), appending to {@code out} the instructions that compute those known only at
    * run time; with {@code rowLengths}, also each {@code double[][]} parameter's row length.
    */
-  FlatLayout(Function function, Predicate<Value> wanted, boolean rowLengths, IrBuilder builder,
+  public FlatLayout(Function function, Predicate<Value> wanted, boolean rowLengths, IrBuilder builder,
       List<Statement> out) {
     List<Value> parameters = function.differentiableParameters();
     int last = -1;
@@ -84,7 +84,7 @@ final class FlatLayout {
   }
 
   /** The slot of the parameter's first element (its only one, for a {@code double}). */
-  Operand start(Value parameter) {
+  public Operand start(Value parameter) {
     return starts.get(parameter);
   }
 

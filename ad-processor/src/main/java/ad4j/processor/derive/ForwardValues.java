@@ -16,11 +16,11 @@ import java.util.Optional;
  * their operation and operands, so that the derivative of {@code sin(t)} reads the
  * {@code cos(t)} the user computed instead of calling it again.
  */
-final class ForwardValues implements Site.Reuse {
+public final class ForwardValues implements Site.Reuse {
   private final Map<List<Object>, Operand> calls = new HashMap<>();
 
   /** Remembers the value of {@code instruction} when it is a math call. */
-  void record(Instruction instruction) {
+  public void record(Instruction instruction) {
     if (instruction.operation().form() == Operation.Form.CALL
         && instruction.result().type() == NumericType.DOUBLE) {
       calls.putIfAbsent(key(instruction.operation(), instruction.arguments()),

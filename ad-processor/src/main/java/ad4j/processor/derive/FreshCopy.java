@@ -27,17 +27,18 @@ import java.util.Map;
  * variables from outside the statements are shared; branches and loops keep their ids, so that
  * jumps keep their targets.
  */
-final class FreshCopy {
+public final class FreshCopy {
   private final IrBuilder builder;
   private final Map<Value, Value> values = new HashMap<>();
   private final Map<Variable, Variable> variables = new HashMap<>();
 
-  FreshCopy(IrBuilder builder) {
+  /** A copier whose copies take new ids from {@code builder}. */
+  public FreshCopy(IrBuilder builder) {
     this.builder = builder;
   }
 
   /** A copy of {@code block}; values it defines and later copies read map to their copies. */
-  Block of(Block block) {
+  public Block of(Block block) {
     List<Statement> copies = new ArrayList<>();
     for (Statement statement : block.statements()) {
       copies.add(copy(statement));
@@ -46,7 +47,7 @@ final class FreshCopy {
   }
 
   /** The operand in the copy: {@code operand} with the copies' values and variables. */
-  Operand map(Operand operand) {
+  public Operand map(Operand operand) {
     if (operand instanceof Operand.Use use) {
       return new Operand.Use(values.getOrDefault(use.value(), use.value()));
     }

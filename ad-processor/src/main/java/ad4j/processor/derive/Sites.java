@@ -16,14 +16,14 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /** What the derivative transforms share about applying a rule to one instruction. */
-final class Sites {
+public final class Sites {
   private Sites() {}
 
   /**
    * The site of {@code instruction}, its arguments as {@code arguments} (the operands as the
    * derivative program refers to them: the same, or values taken back from the tape).
    */
-  static Site of(Instruction instruction, List<Operand> arguments, Operand result,
+  public static Site of(Instruction instruction, List<Operand> arguments, Operand result,
       IrBuilder builder, SourceLine line, Site.Reuse reuse) {
     List<Site.Argument> siteArguments = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
@@ -37,18 +37,20 @@ final class Sites {
     return new Site(siteArguments, result, owner, builder, line, reuse);
   }
 
-  static Site of(Instruction instruction, IrBuilder builder, Site.Reuse reuse) {
+  /** As the other {@code of}, with the instruction's own arguments, result and line. */
+  public static Site of(Instruction instruction, IrBuilder builder, Site.Reuse reuse) {
     return of(instruction, instruction.arguments(), new Operand.Use(instruction.result()),
         builder, instruction.line(), reuse);
   }
 
-  static DerivativeRules.Rule ruleFor(Instruction instruction) {
+  /** The rule of {@code instruction}'s operation; every active instruction has one. */
+  public static DerivativeRules.Rule ruleFor(Instruction instruction) {
     return DerivativeRules.forOperation(instruction.operation()).orElseThrow(
         () -> new IllegalStateException("no derivative rule for " + instruction.operation()));
   }
 
   /** The divisor all of several partials share, if they do: divide once, then multiply. */
-  static Operand sharedDivisor(Collection<Partial> partials, Site site) {
+  public static Operand sharedDivisor(Collection<Partial> partials, Site site) {
     if (partials.size() < 2) {
       return null;
     }
@@ -69,7 +71,7 @@ final class Sites {
    * The instructions defining {@code target} as {@code root}: the formula's instructions, the
    * last one defining {@code target} itself, or a copy when {@code root} is no formula.
    */
-  static List<Instruction> define(Value target, Operand root, Site site, SourceLine line) {
+  public static List<Instruction> define(Value target, Operand root, Site site, SourceLine line) {
     List<Instruction> out = new ArrayList<>(site.instructionsFor(List.of(root)));
     if (site.isFormula(root)) {
       Instruction last = out.remove(out.size() - 1);

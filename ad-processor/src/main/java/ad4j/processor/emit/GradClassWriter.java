@@ -2,11 +2,11 @@ package ad4j.processor.emit;
 
 import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.analysis.ResultLength;
-import ad4j.processor.derive.Adjoint;
 import ad4j.processor.derive.ArraySlots;
-import ad4j.processor.derive.JacobianRows;
-import ad4j.processor.derive.RowsWithoutValue;
-import ad4j.processor.derive.Tangent;
+import ad4j.processor.derive.forward.Tangent;
+import ad4j.processor.derive.jacobian.JacobianRows;
+import ad4j.processor.derive.jacobian.RowsWithoutValue;
+import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.front.Lowering;
 import ad4j.processor.front.PrivateStaticFields;

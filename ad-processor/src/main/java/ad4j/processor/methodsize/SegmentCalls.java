@@ -1,8 +1,8 @@
 package ad4j.processor.methodsize;
 
 import ad4j.processor.analysis.Ids;
-import ad4j.processor.derive.Adjoint;
-import ad4j.processor.derive.Tangent;
+import ad4j.processor.derive.forward.Tangent;
+import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Function;

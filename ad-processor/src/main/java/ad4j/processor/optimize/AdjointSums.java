@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Adjoint accumulation, a pass on the programs {@code derive/Adjoint} makes. The reverse sweep adds
+ * Adjoint accumulation, a pass on the programs {@code derive/reverse/Adjoint} makes. The reverse sweep adds
  * each contribution to an adjoint where it arises, one statement after another
  * ({@code double xBar = cBar * y3; xBar -= cBar; xBar += bBar * y2; ...}): each addition waits
  * for the one before, a serial chain as long as the number of contributions, although the

@@ -1,6 +1,6 @@
 package ad4j.processor.optimize;
 
-import ad4j.processor.derive.Adjoint;
+import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Instruction;

@@ -2,7 +2,7 @@ package ad4j.processor.analysis;
 
 import static com.google.common.truth.Truth.assertThat;
 
-import ad4j.processor.derive.Adjoint;
+import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;

@@ -1,5 +1,7 @@
 package ad4j.processor.derive;
 
+import ad4j.processor.derive.forward.Tangent;
+import ad4j.processor.derive.reverse.Adjoint;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 

@@ -1,7 +1,9 @@
-package ad4j.processor.derive;
+package ad4j.processor.derive.jacobian;
 
 import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.analysis.ResultLength;
+import ad4j.processor.derive.FreshCopy;
+import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.ElementStore;
@@ -14,7 +16,6 @@ import ad4j.processor.ir.Note;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
-import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -30,7 +31,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * A vector function's Jacobian by rows, its forward sweep shared: the forward sweep runs once,
@@ -106,7 +106,7 @@ public final class JacobianRows {
       boolean unroll) {
     OptionalInt fixed = unroll ? ResultLength.of(primal) : OptionalInt.empty();
     return Adjoint.pullbackPieces(primal, flow)
-        .filter(JacobianRows::canRunAgain)
+        .filter(RerunnableReverse::canRunAgain)
         .map(pieces -> AdjointSums.of(program(primal, pieces, caller, fixed)));
   }
 
@@ -119,7 +119,8 @@ public final class JacobianRows {
     parameters.add(jacobian);
     parameters.add(slots);
 
-    boolean recording = records(pieces.preamble()) || records(pieces.forward());
+    boolean recording = RerunnableReverse.records(pieces.preamble())
+        || RerunnableReverse.records(pieces.forward());
     List<Statement> byRows = new ArrayList<>();
     byRows.add(new Note("the reverse sweep once per element i of the result, seeded with e_i:"
         + " row i of the Jacobian", null));
@@ -218,7 +219,7 @@ public final class JacobianRows {
   }
 
   /** Whether {@code instruction} is the pullback's {@code Slots.seed(seed, resultAdjoints)}. */
-  private static boolean isSeeding(Instruction instruction, Value seed) {
+  static boolean isSeeding(Instruction instruction, Value seed) {
     return instruction.operation().form() == Operation.Form.SLOTS_CALL
         && instruction.operation().name().equals(Adjoint.SEED)
         && instruction.arguments().get(0) instanceof Operand.Use use && use.value() == seed;
@@ -316,8 +317,8 @@ public final class JacobianRows {
   /** The values the preamble and the forward sweep define outside branches and loops. */
   private static Set<Value> forwardValues(Adjoint.PullbackPieces pieces) {
     Set<Value> values = new HashSet<>(pieces.parameters());
-    values.addAll(madeIn(pieces.preamble()));
-    values.addAll(madeIn(pieces.forward()));
+    values.addAll(RerunnableReverse.madeIn(pieces.preamble()));
+    values.addAll(RerunnableReverse.madeIn(pieces.forward()));
     return values;
   }
 
@@ -328,110 +329,10 @@ public final class JacobianRows {
         || statement instanceof Store || statement instanceof Note);
   }
 
-  /** Whether the reverse sweep can run once per row after one forward sweep (see above). */
-  private static boolean canRunAgain(Adjoint.PullbackPieces pieces) {
-    long seedings = pieces.reverse().stream().filter(statement ->
-        statement instanceof Instruction instruction && isSeeding(instruction, pieces.seed()))
-        .count();
-    if (seedings != 1 || pieces.keepsElements() || !recordsOnlyNumbers(pieces.preamble())
-        || !recordsOnlyNumbers(pieces.forward()) || records(pieces.reverse())
-        || !popsOnly(pieces.reverse())) {
-      return false;
-    }
-    // the adjoint arrays are cleared at the top of each row, or made by the reverse sweep
-    Set<Value> madeAtTop = madeIn(pieces.forward());
-    madeAtTop.addAll(madeIn(pieces.reverse()));
-    if (!madeAtTop.containsAll(pieces.adjointArrays())) {
-      return false;
-    }
-    Set<Value> writable = new HashSet<>(pieces.adjointArrays());
-    writable.add(pieces.adjoints());
-    return writesOnly(pieces.reverse(), writable, new HashSet<>());
-  }
-
   /** The adjoint arrays the forward sweep makes, beside their arrays: cleared for each row. */
   private static List<Value> madeByForward(Adjoint.PullbackPieces pieces) {
-    Set<Value> made = madeIn(pieces.forward());
+    Set<Value> made = RerunnableReverse.madeIn(pieces.forward());
     return pieces.adjointArrays().stream().filter(made::contains).toList();
   }
 
-  /** The values the instructions among {@code statements} make (not those of nested blocks). */
-  private static Set<Value> madeIn(List<Statement> statements) {
-    Set<Value> made = new HashSet<>();
-    for (Statement statement : statements) {
-      if (statement instanceof Instruction instruction) {
-        made.add(instruction.result());
-      }
-    }
-    return made;
-  }
-
-  /**
-   * Whether {@code statements} store only into {@code writable} arrays and into variables they
-   * declare themselves (collected into {@code declared} on the way).
-   */
-  private static boolean writesOnly(List<Statement> statements, Set<Value> writable,
-      Set<Variable> declared) {
-    for (Statement statement : statements) {
-      if (statement instanceof Declare declare) {
-        declared.add(declare.variable());
-      } else if (statement instanceof Store store && !declared.contains(store.variable())) {
-        return false;
-      } else if (statement instanceof ElementStore store && !writable.contains(store.array())) {
-        return false;
-      } else if (statement instanceof Instruction instruction
-          && instruction.operation().form() == Operation.Form.STORE) {
-        return false;
-      }
-      for (Block nested : statement.nestedBlocks()) {
-        if (!writesOnly(nested.statements(), writable, declared)) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  /** Whether the statements push anything onto the tape. */
-  private static boolean records(List<Statement> statements) {
-    return any(statements, statement -> statement instanceof Push);
-  }
-
-  /**
-   * Whether every push in the statements records a number (not an array, which a pop lets go
-   * of) and nothing else uses the tape: no callee's pullback, no part method, no snapshot.
-   */
-  private static boolean recordsOnlyNumbers(List<Statement> statements) {
-    return !any(statements, statement -> statement instanceof Push push
-        && push.value().type().isArray() || usesTapeOtherwise(statement));
-  }
-
-  /** Whether the statements use the tape for nothing but pops. */
-  private static boolean popsOnly(List<Statement> statements) {
-    return !any(statements, JacobianRows::usesTapeOtherwise);
-  }
-
-  private static boolean usesTapeOtherwise(Statement statement) {
-    return statement instanceof Instruction instruction
-        && switch (instruction.operation().form()) {
-          case TAPE_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
-          default -> false;
-        };
-  }
-
-  /** Whether some statement in {@code statements}, at any depth, passes {@code test}. */
-  private static boolean any(List<Statement> statements,
-      Predicate<Statement> test) {
-    for (Statement statement : statements) {
-      if (test.test(statement)) {
-        return true;
-      }
-      for (Block nested : statement.nestedBlocks()) {
-        if (any(nested.statements(), test)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
 }

@@ -1,4 +1,4 @@
-package ad4j.processor.derive;
+package ad4j.processor.derive.jacobian;
 
 import ad4j.processor.analysis.ResultLength;
 import ad4j.processor.ir.Block;

@@ -1,0 +1,218 @@
+package ad4j.processor.derive.forward;
+
+import ad4j.processor.derive.Sites;
+import ad4j.processor.ir.ElementStore;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Push;
+import ad4j.processor.ir.RuledCallee;
+import ad4j.processor.ir.SourceLine;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Value;
+import ad4j.processor.rules.DerivativeRules;
+import ad4j.processor.rules.Partial;
+import ad4j.processor.rules.Site;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The tangent of one instruction: {@code sum of partial * argumentTangent} from the rule
+ * table, the tangents of arrays made and copied, and the tangent of a store into an array.
+ * Apart because it is the rule application, the same whatever structure holds the
+ * instruction.
+ */
+final class InstructionTangents {
+  private final TangentState s;
+
+  InstructionTangents(TangentState s) {
+    this.s = s;
+  }
+
+  /** The instructions computing the tangent of an active instruction's result. */
+  List<Instruction> tangentOf(Instruction instruction) {
+    Value value = instruction.result();
+    Value tangent = s.builder.derived(value, "Dot", NumericType.DOUBLE);
+    Operation operation = instruction.operation();
+    List<Operand> arguments = instruction.arguments();
+    if (operation.form() == Operation.Form.TANGENT_CALL) {
+      throw new IllegalArgumentException("no second derivative of a forward-mode program with"
+          + " calls of other methods: " + operation);
+    }
+    if (operation.form() == Operation.Form.POP) {
+      // recorded after the value: see Push above
+      return define(tangent, Operation.POP, List.of(), instruction);
+    }
+    if (operation.form() == Operation.Form.ELEMENT) {
+      // the tangent of w[i] is wDot[i]
+      Value arrayTangent = s.arrayTangents.get(((Operand.Use) arguments.get(0)).value());
+      if (arrayTangent == null) {
+        throw new IllegalArgumentException("no tangent for the array of " + instruction.result());
+      }
+      return define(tangent, Operation.ELEMENT, List.of(new Operand.Use(arrayTangent),
+          arguments.get(1)), instruction);
+    }
+    if (operation.form() == Operation.Form.USER_CALL) {
+      List<Instruction> out = new ArrayList<>();
+      List<Operand> callArguments = s.calls.tangentCallArguments(instruction, out);
+      out.addAll(define(tangent, Operation.tangentCall(operation.callee()), callArguments,
+          instruction));
+      return out;
+    }
+    if (operation.form() == Operation.Form.COPY && arguments.get(0) instanceof Operand.Read read) {
+      return define(tangent, Operation.COPY,
+          List.of(new Operand.Read(s.variableTangents.get(read.variable()))), instruction);
+    }
+    Site site = Sites.of(instruction, s.builder, s.straightLine ? s.computed : Site.Reuse.NONE);
+    DerivativeRules.Rule rule = Sites.ruleFor(instruction);
+    List<Partial> partials = new ArrayList<>();
+    List<Operand> derivatives = new ArrayList<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (isActive(arguments.get(i))) {
+        Optional<Partial> partial = rule.partial(i, site);
+        if (partial.isPresent()) {
+          partials.add(partial.get());
+          derivatives.add(tangentOf(arguments.get(i)));
+        }
+      }
+    }
+    Operand sharedDivisor = Sites.sharedDivisor(partials, site);
+    Operand sum = null;
+    for (int i = 0; i < partials.size(); i++) {
+      Partial partial = partials.get(i);
+      if (sharedDivisor != null) {
+        // (aDot - y * bDot) / b: one division for terms over the same divisor
+        partial = partial.undivided();
+      }
+      Operand term = partial.applyTo(derivatives.get(i), site);
+      if (sum == null) {
+        sum = partial.negative() ? site.negate(term) : term;
+      } else {
+        sum = partial.negative() ? site.minus(sum, term) : site.plus(sum, term);
+      }
+    }
+    if (operation.form() == Operation.Form.RULED_CALL && sharedDivisor == null) {
+      for (Operand term : arrayArgumentTerms(instruction, site)) {
+        sum = sum == null ? term : site.plus(sum, term);
+      }
+    }
+    if (sum == null) {
+      return define(tangent, Operation.COPY, List.of(Site.number(0.0)), instruction);
+    }
+    s.tangents.put(value, new Operand.Use(tangent));
+    Operand root = sharedDivisor == null ? sum : site.over(sum, sharedDivisor);
+    return Sites.define(tangent, root, site, instruction.line());
+  }
+
+  /**
+   * The terms a call with {@code @DerivativeOf} rules adds to its tangent for its array
+   * arguments: per array that carries derivatives, {@code Slots.dot(partial, aDot)}, the rule's
+   * partials times the elements' tangents.
+   */
+  private List<Operand> arrayArgumentTerms(Instruction call, Site site) {
+    RuledCallee ruled = call.operation().ruled();
+    List<Operand> terms = new ArrayList<>();
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      if (!(call.arguments().get(i) instanceof Operand.Use use)
+          || !use.value().isActiveArray()) {
+        continue;
+      }
+      Value arrayTangent = s.arrayTangents.get(use.value());
+      if (arrayTangent == null) {
+        throw new IllegalArgumentException("no tangent for the array passed to " + call);
+      }
+      Operand partial = DerivativeRules.arrayPartial(ruled, i, site).orElseThrow(
+          () -> new IllegalStateException("no rule for the array argument of " + call));
+      terms.add(site.apply(Operation.slotsCall("dot", 2), NumericType.DOUBLE, partial,
+          new Operand.Use(arrayTangent)));
+    }
+    return terms;
+  }
+
+  /**
+   * The tangent of an array that carries derivatives, an array of the same shape: of a row
+   * {@code m[i]}, {@code mDot[i]}; of {@code new double[n]}, {@code new double[n]}; of
+   * {@code w.clone()}, {@code wDot.clone()} (zeros when {@code w} carries none).
+   */
+  List<Instruction> arrayTangentOf(Instruction instruction) {
+    Value array = instruction.result();
+    Value tangent = s.builder.derived(array, "Dot", array.type());
+    s.arrayTangents.put(array, tangent);
+    Operation operation = instruction.operation();
+    List<Operand> arguments = instruction.arguments();
+    SourceLine line = instruction.line();
+    return switch (operation.form()) {
+      case ELEMENT -> List.of(new Instruction(tangent, Operation.ELEMENT, List.of(
+          new Operand.Use(s.arrayTangents.get(((Operand.Use) arguments.get(0)).value())),
+          arguments.get(1)), line));
+      case NEW_ARRAY -> List.of(new Instruction(tangent, operation, arguments, line));
+      // an array made in a loop taken back from the tape: its tangent array lies below it
+      case POP -> List.of(new Instruction(tangent, operation, arguments, line));
+      case CLONE -> {
+        Value source = arguments.get(0) instanceof Operand.Use use ? use.value() : null;
+        if (source != null && s.arrayTangents.containsKey(source)) {
+          yield List.of(new Instruction(tangent, Operation.CLONE,
+              List.of(new Operand.Use(s.arrayTangents.get(source))), line));
+        }
+        Value length = s.builder.derived(array, "Length", NumericType.INT);
+        yield List.of(
+            new Instruction(length, Operation.LENGTH, List.of(new Operand.Use(array)), line),
+            new Instruction(tangent, Operation.newArray(NumericType.DOUBLE),
+                List.of(new Operand.Use(length)), line));
+      }
+      case USER_CALL -> {
+        // a vector function's tangent member returns J times the direction: the tangent array
+        List<Instruction> out = new ArrayList<>();
+        List<Operand> callArguments = s.calls.tangentCallArguments(instruction, out);
+        out.add(new Instruction(tangent, Operation.tangentCall(operation.callee()),
+            callArguments, line));
+        yield out;
+      }
+      case RULED_CALL -> s.calls.vectorCallTangent(instruction, tangent);
+      default -> throw new IllegalArgumentException("no array tangent for " + operation);
+    };
+  }
+
+  /** {@code a[i] = v}: {@code aDot[i] = vDot}; the expression's tangent is {@code vDot}. */
+  void storeTangent(Instruction store, List<Statement> out) {
+    List<Operand> arguments = store.arguments();
+    Value array = ((Operand.Use) arguments.get(0)).value();
+    Operand valueTangent = tangentOf(arguments.get(2));
+    out.add(new ElementStore(s.arrayTangents.get(array), arguments.get(1), valueTangent, false,
+        store.line()));
+    s.tangents.put(store.result(), valueTangent);
+  }
+
+  private List<Instruction> define(Value tangent, Operation operation, List<Operand> arguments,
+      Instruction instruction) {
+    s.tangents.put(instruction.result(), new Operand.Use(tangent));
+    return List.of(new Instruction(tangent, operation, arguments, instruction.line()));
+  }
+
+  /**
+   * Whether derivatives flow through {@code operand}: an active value, or the current value of
+   * an active variable (derivative programs read their adjoints so).
+   */
+  boolean isActive(Operand operand) {
+    return operand instanceof Operand.Use use && use.isActive()
+        || operand instanceof Operand.Read read && s.variableTangents.containsKey(read.variable());
+  }
+
+  /** Whether a derivative flows in through {@code operand}: a value, or an array's elements. */
+  boolean carriesTangent(Operand operand) {
+    return isActive(operand)
+        || operand instanceof Operand.Use use && s.arrayTangents.containsKey(use.value());
+  }
+
+  Operand tangentOf(Operand operand) {
+    if (operand instanceof Operand.Use use && use.isActive()) {
+      return s.tangents.get(use.value());
+    }
+    if (operand instanceof Operand.Read read && s.variableTangents.containsKey(read.variable())) {
+      return new Operand.Read(s.variableTangents.get(read.variable()));
+    }
+    return Site.number(0.0);
+  }
+}

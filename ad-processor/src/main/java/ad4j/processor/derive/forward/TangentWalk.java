@@ -1,0 +1,209 @@
+package ad4j.processor.derive.forward;
+
+import ad4j.processor.analysis.Ids;
+import ad4j.processor.derive.reverse.Adjoint;
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.ElementStore;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.Note;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Push;
+import ad4j.processor.ir.Return;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import ad4j.processor.rules.Site;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The walk of a tangent program: the parameters' tangents, then every statement of the
+ * primal in place, each active instruction followed by its tangent ({@link InstructionTangents})
+ * and each store to an active variable by a store to its tangent. Apart from the rules per
+ * instruction, which do not depend on the structure around them.
+ */
+final class TangentWalk {
+  private final TangentState s;
+
+  TangentWalk(TangentState s) {
+    this.s = s;
+  }
+
+  Function transform(Function function) {
+    List<Value> parameters = new ArrayList<>(function.parameters());
+    for (Value parameter : function.parameters()) {
+      if (parameter.isActive()) {
+        Value tangent = s.builder.derived(parameter, "Dot", NumericType.DOUBLE);
+        parameters.add(tangent);
+        s.tangents.put(parameter, new Operand.Use(tangent));
+      } else if (parameter.isActiveArray()) {
+        // an array's tangent is an array of the same shape: wDot[i] is the tangent of w[i]
+        Value tangent = s.builder.derived(parameter, "Dot", parameter.type());
+        parameters.add(tangent);
+        s.arrayTangents.put(parameter, tangent);
+      }
+    }
+    for (Value parameter : function.parameters()) {
+      if (parameter.type() == NumericType.DOUBLE_ARRAY
+          && parameter.origin() != Value.Origin.PARAMETER) {
+        // an output array (a gradient) gets one for the tangents of what is written into it
+        Value tangent = s.builder.derived(parameter, "Dot", NumericType.DOUBLE_ARRAY);
+        parameters.add(tangent);
+        s.arrayTangents.put(parameter, tangent);
+      }
+    }
+    for (Variable variable : Ids.parameterVariables(function.body())) {
+      if (variable.isActive()) {
+        Value tangent = ((Operand.Use) s.tangents.get(variable.parameter())).value();
+        s.variableTangents.put(variable,
+            s.builder.derived(variable, "Dot", NumericType.DOUBLE, tangent));
+      }
+    }
+    List<Statement> body = new ArrayList<>();
+    List<Statement> statements = function.body().statements();
+    // a reverse-mode program's note of its forward sweep stands for the tangents' too
+    if (statements.stream().anyMatch(s -> !(s instanceof Return))
+        && statements.stream().noneMatch(s -> s instanceof Note note
+            && Adjoint.FORWARD_NOTE.equals(note.text()))) {
+      body.add(new Note(Tangent.NOTE, null));
+    }
+    body.addAll(transform(function.body()).statements());
+    return function.with(parameters, new Block(body));
+  }
+
+  private Block transform(Block block) {
+    List<Statement> out = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.PULLBACK_CALL
+          && !instruction.operation().isPullbackTangentCall()) {
+        if (instruction.operation().isSplitCall()) {
+          // the second-order code differentiates programs whose calls run the whole pullback
+          throw new IllegalArgumentException("no forward mode of a split call: " + instruction);
+        }
+        out.addAll(s.calls.pullbackTangentCall(instruction));
+      } else if (statement instanceof Instruction instruction) {
+        out.add(instruction);
+        if (instruction.operation().form() == Operation.Form.POP
+            && instruction.result().isActive()
+            && !CallTangents.recordedWithTangent(instruction.result())) {
+          // a copy of a value that carried no derivative where it was recorded: no tangent
+          // was recorded with it either
+          s.tangents.put(instruction.result(), Site.number(0.0));
+        } else if (instruction.operation().form() == Operation.Form.STORE
+            && instruction.result().isActive()) {
+          s.instructions.storeTangent(instruction, out);
+        } else if (s.sweepHelpers.isRuledDot(instruction)) {
+          s.sweepHelpers.ruledDotTangent(instruction, out);
+        } else if (instruction.result().isActive()) {
+          out.addAll(s.instructions.tangentOf(instruction));
+        } else if (instruction.result().isActiveArray()) {
+          out.addAll(s.instructions.arrayTangentOf(instruction));
+        } else if (ReverseSweepTangents.isAdjointArray(instruction)) {
+          // a reverse-mode program's adjoint array: its tangent holds the adjoints' tangents
+          Value tangent = s.builder.derived(instruction.result(), "Dot", NumericType.DOUBLE_ARRAY);
+          s.arrayTangents.put(instruction.result(), tangent);
+          out.add(new Instruction(tangent, instruction.operation(), instruction.arguments(),
+              instruction.line()));
+        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
+            && (instruction.operation().name().equals(Adjoint.ADD_INTO)
+                || instruction.operation().name().equals(Adjoint.ADD_INTO_WITHIN))) {
+          s.sweepHelpers.addIntoTangent(instruction, out);
+        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
+            && instruction.operation().name().equals(Adjoint.ADD_SCALED)) {
+          s.sweepHelpers.addScaledTangent(instruction, out);
+        } else if (instruction.operation().form() == Operation.Form.USER_CALL
+            && instruction.result().type() == NumericType.DOUBLE_ARRAY
+            && instruction.arguments().stream().anyMatch(s.instructions::carriesTangent)) {
+          // a @DerivativeOf rule's partials, with respect to an array or of a vector target,
+          // computed where the target is called: their tangents (the rule's J·v) are too, so
+          // that both see the arguments as the call did (see addScaledTangent)
+          out.addAll(s.instructions.arrayTangentOf(instruction));
+          s.arrayPartials.add(instruction.result());
+        } else if (instruction.operation().form() == Operation.Form.POP
+            && instruction.result().type() == NumericType.DOUBLE_ARRAY
+            && s.arrayPartials.contains(instruction.result().base())) {
+          // partials recorded in a loop: their tangents lie below them (see Push above)
+          Value tangent = s.builder.derived(instruction.result(), "Dot", NumericType.DOUBLE_ARRAY);
+          s.arrayTangents.put(instruction.result(), tangent);
+          s.arrayPartials.add(instruction.result());
+          out.add(new Instruction(tangent, instruction.operation(), instruction.arguments(),
+              instruction.line()));
+        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
+            && instruction.operation().name().equals("discarded")) {
+          // scratch for adjoints nobody reads: their tangents may go there too
+          s.arrayTangents.put(instruction.result(), instruction.result());
+        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
+            && instruction.operation().name().equals(Adjoint.CLEAR)) {
+          // the adjoints' tangents are cleared with the adjoints
+          Value cleared = s.builder.derived(instruction.result(), "Dot", NumericType.INT);
+          out.add(new Instruction(cleared, instruction.operation(), List.of(new Operand.Use(
+              s.arrayTangents.get(((Operand.Use) instruction.arguments().get(0)).value()))),
+              instruction.line()));
+        }
+        if (s.straightLine) {
+          s.computed.record(instruction);
+        }
+      } else if (statement instanceof Declare declare) {
+        out.add(declare);
+        Variable variable = declare.variable();
+        if (variable.isActive()) {
+          Variable tangent = s.builder.derived(variable, "Dot", NumericType.DOUBLE, null);
+          s.variableTangents.put(variable, tangent);
+          out.add(new Declare(tangent, s.instructions.tangentOf(declare.initial()),
+              declare.line()));
+        }
+      } else if (statement instanceof Store store) {
+        out.add(store);
+        if (store.variable().isActive()) {
+          out.add(new Store(s.variableTangents.get(store.variable()),
+              s.instructions.tangentOf(store.value()), store.line()));
+        }
+      } else if (statement instanceof Return ret) {
+        Operand returned = ret.value();
+        if (returned != null && returned.type().isArray()) {
+          // a vector function: J times the direction is the result's tangent array
+          out.add(new Return(new Operand.Use(
+              s.arrayTangents.get(((Operand.Use) returned).value())), ret.line()));
+        } else {
+          out.add(new Return(returned == null ? null : s.instructions.tangentOf(returned),
+              ret.line()));
+        }
+      } else if (statement instanceof Push push) {
+        if (s.instructions.isActive(push.value())) {
+          // taken back in mirror order: the value first, then its tangent
+          out.add(new Push(s.instructions.tangentOf(push.value()), push.line()));
+        } else if (push.value() instanceof Operand.Use use && s.arrayTangents.containsKey(
+            use.value())) {
+          // an array made in a loop, recorded by reference: its tangent array goes with it
+          out.add(new Push(new Operand.Use(s.arrayTangents.get(use.value())), push.line()));
+        }
+        out.add(push);
+      } else if (statement instanceof ElementStore store) {
+        out.add(store);
+        Value arrayTangent = s.arrayTangents.get(store.array());
+        if (arrayTangent != null && (s.instructions.isActive(store.value()) || !store.add())) {
+          // an overwrite with a constant (a reverse sweep zeroing an adjoint) zeroes the tangent
+          out.add(new ElementStore(arrayTangent, store.index(),
+              s.instructions.tangentOf(store.value()), store.add(), store.line()));
+        }
+      } else if (statement instanceof If branch) {
+        out.add(new If(branch.id(), branch.condition(), transform(branch.thenBlock()),
+            transform(branch.elseBlock()), branch.line()));
+      } else if (statement instanceof Loop loop) {
+        out.add(new Loop(loop.id(), transform(loop.condition()), loop.test(), loop.testFirst(),
+            transform(loop.body()), transform(loop.update()), loop.line()));
+      } else {
+        out.add(statement); // jumps, throws and notes are the same in both programs
+      }
+    }
+    return new Block(out);
+  }
+}

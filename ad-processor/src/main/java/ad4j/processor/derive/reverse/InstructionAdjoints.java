@@ -1,0 +1,358 @@
+package ad4j.processor.derive.reverse;
+
+import ad4j.processor.analysis.FlowAnalysis;
+import ad4j.processor.analysis.LiveAdjoints;
+import ad4j.processor.derive.ArraySlots;
+import ad4j.processor.derive.Sites;
+import ad4j.processor.derive.forward.Tangent;
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.ElementStore;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.RuledCallee;
+import ad4j.processor.ir.SourceLine;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
+import ad4j.processor.rules.DerivativeRules;
+import ad4j.processor.rules.Partial;
+import ad4j.processor.rules.Site;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The reverse of one instruction: the values it needs taken back from the tape or computed
+ * again, then its partials from the rule table added into its arguments' adjoints, with the
+ * special forms (stores, clones, element reads, vector targets) handled here. Apart because it
+ * is the rule application, the same whatever structure holds the instruction.
+ */
+final class InstructionAdjoints {
+  private final SweepState s;
+
+  InstructionAdjoints(SweepState s) {
+    this.s = s;
+  }
+
+  /**
+   * The values {@code instruction}'s reverse needs that were made in this iteration of the
+   * loops around it: popped from the tape in the reverse order of their pushes, or computed
+   * again. Returns, per such value, the operand that holds it in the reverse sweep.
+   */
+  private Map<Value, Operand> restoreRecorded(Instruction instruction, Block block,
+      List<Statement> out) {
+    Map<Value, Operand> popped = s.restored.computeIfAbsent(block, b -> new HashMap<>());
+    if (s.flow.loopDepth(block) == 0 || s.fused) {
+      return popped; // the forward values are in locals
+    }
+    List<Value> taped = s.tape.recordedAfter(instruction, block);
+    for (int i = taped.size() - 1; i >= 0; i--) {
+      Value needed = taped.get(i);
+      if (s.recomputation.isRecomputed(needed)) {
+        continue;
+      }
+      // an array made in this iteration comes back as itself, carrying derivatives as it did
+      // (an array without derivatives, such as a rule's partials, is named after the one
+      // recorded, so that the second-order code knows it: see Tangent)
+      Value copy = needed.isActiveArray() ? s.builder.again(needed)
+          : s.builder.derived(needed, "", needed.type());
+      out.add(new Instruction(copy, Operation.POP, List.of(), null));
+      popped.put(needed, new Operand.Use(copy));
+    }
+    for (Value needed : taped) {
+      if (s.recomputation.isRecomputed(needed)) {
+        s.recomputation.compute(needed, s.place, popped, s.builder, null, out);
+      }
+    }
+    return popped;
+  }
+
+  /**
+   * The reverse of {@code c = w.clone()}: the adjoints of c's elements go to w's, in the output
+   * array at w's slots (a parameter) or in w's adjoint array (a local array). A row's first
+   * slot, inside a loop, is the one in {@code popped}.
+   */
+  private void reverseClone(Instruction clone, Map<Value, Operand> popped,
+      List<Statement> out) {
+    if (!(clone.arguments().get(0) instanceof Operand.Use use)) {
+      return; // a copy of a constant table: nothing to pass back
+    }
+    Value source = use.value();
+    Value target;
+    Operand start;
+    if (clone.arguments().size() == 2) {
+      target = s.arrays.adjointTarget(source);
+      start = clone.arguments().get(1) instanceof Operand.Use rowStart
+          ? popped.getOrDefault(rowStart.value(), rowStart)
+          : clone.arguments().get(1);
+    } else if (s.adjointArrays.containsKey(source)) {
+      target = s.adjointArrays.get(source);
+      start = Operand.Constant.of(0);
+    } else {
+      return; // a copy of constants: nothing to pass back
+    }
+    Value added = s.builder.generated("added", NumericType.INT, false);
+    // an array made inside a loop has its adjoints in an array as long as the longest copy
+    String helper = s.longestLengths.containsKey(clone.result()) ? Adjoint.ADD_INTO_WITHIN
+        : Adjoint.ADD_INTO;
+    out.add(new Instruction(added, Operation.slotsCall(helper, 3), List.of(
+        new Operand.Use(s.adjointArrays.get(clone.result())), new Operand.Use(target), start),
+        clone.line().adjoint()));
+  }
+
+  /**
+   * The reverse of {@code a[i] = v}: v's adjoint takes a's adjoint at i, which then becomes
+   * zero (the element written over had no part in what follows), plus the adjoint of the
+   * assignment expression's own value where that was used.
+   */
+  private void reverseStore(Instruction store, List<Operand> arguments, List<Statement> out) {
+    Value array = ((Operand.Use) store.arguments().get(0)).value();
+    Value arrayAdjoint = s.arrays.adjointTarget(array);
+    // a row of a local matrix: the element's slot in the matrix's flat adjoints
+    Operand index = arguments.size() > 3 ? arguments.get(3) : arguments.get(1);
+    SourceLine line = store.line().adjoint();
+    Value moved = s.builder.derived(store.result(), "Bar", NumericType.DOUBLE);
+    out.add(new Instruction(moved, Operation.ELEMENT,
+        List.of(new Operand.Use(arrayAdjoint), index), line));
+    out.add(new ElementStore(arrayAdjoint, index, Site.number(0.0), false, line));
+    if (store.arguments().get(2) instanceof Operand.Use stored && stored.isActive()) {
+      Site site = Site.formulas(s.builder, line);
+      s.sums.accumulate(stored.value(), new Operand.Use(moved), false, false, site, out);
+      Accumulation.AdjointValue own = s.adjoints.get(store.result());
+      if (own != null && s.live.isLive(store.result())) {
+        s.sums.accumulate(stored.value(), own.expression(), false, false, site, out);
+      }
+    }
+  }
+
+  void reverseInstruction(Instruction instruction, Block block, List<Statement> out) {
+    Value value = instruction.result();
+    if (instruction.operation().form() == Operation.Form.CLONE && value.isActiveArray()) {
+      reverseClone(instruction, restoreRecorded(instruction, block, out), out);
+      s.arrays.clearIfMadeInLoop(instruction, out);
+      return;
+    }
+    if (instruction.operation().form() == Operation.Form.NEW_ARRAY) {
+      s.arrays.clearIfMadeInLoop(instruction, out);
+      return;
+    }
+    if ((instruction.operation().form() == Operation.Form.USER_CALL
+        || instruction.operation().form() == Operation.Form.RULED_CALL) && value.isActiveArray()) {
+      // a vector function: its result's adjoints are the seed; inside a loop, the arguments
+      // of this iteration's call come back from the tape
+      Map<Value, Operand> popped = restoreRecorded(instruction, block, out);
+      readRowsAgain(instruction, block, popped, out);
+      List<Operand> arguments = new ArrayList<>();
+      for (Operand argument : instruction.arguments()) {
+        arguments.add(argument instanceof Operand.Use use
+            ? popped.getOrDefault(use.value(), argument) : argument);
+      }
+      if (instruction.operation().form() == Operation.Form.USER_CALL) {
+        s.calls.reverseCall(instruction, arguments, new Operand.Use(s.adjointArrays.get(value)),
+            instruction.line().adjoint(), out);
+      } else {
+        reverseVectorCall(instruction, arguments, out);
+      }
+      s.arrays.clearIfMadeInLoop(instruction, out);
+      return;
+    }
+    if (!value.isActive()) {
+      if (s.overwrittenElements.containsKey(instruction)) {
+        s.arrays.restoreOverwritten(instruction, instruction.arguments().get(1), block, out);
+      }
+      return;
+    }
+    Map<Value, Operand> popped = restoreRecorded(instruction, block, out);
+    if (instruction.operation().form() == Operation.Form.RULED_CALL
+        || instruction.operation().form() == Operation.Form.USER_CALL) {
+      readRowsAgain(instruction, block, popped, out);
+    }
+    if (instruction.operation().form() == Operation.Form.STORE) {
+      List<Operand> restoredArguments = new ArrayList<>();
+      for (Operand argument : instruction.arguments()) {
+        restoredArguments.add(argument instanceof Operand.Use use
+            ? popped.getOrDefault(use.value(), argument) : argument);
+      }
+      reverseStore(instruction, restoredArguments, out);
+      if (s.overwrittenElements.containsKey(instruction)) {
+        s.arrays.restoreOverwritten(instruction, restoredArguments.get(1), block, out);
+      }
+      return;
+    }
+    if (!s.live.isLive(value) || s.sumReadsAfterFusedLoops.contains(value)) {
+      return; // nothing that reaches the result depends on this value, or it is passed back
+    }
+    Accumulation.AdjointValue adjoint = s.adjoints.get(value);
+    if (adjoint == null) {
+      throw new IllegalStateException("the reverse sweep reached " + value
+          + " before all uses of it that LiveAdjoints found");
+    }
+    SourceLine line = instruction.line().adjoint();
+    Operation operation = instruction.operation();
+    List<Operand> arguments = new ArrayList<>();
+    for (Operand argument : instruction.arguments()) {
+      arguments.add(argument instanceof Operand.Use use
+          ? popped.getOrDefault(use.value(), argument) : argument);
+    }
+    if (operation.form() == Operation.Form.USER_CALL) {
+      s.calls.reverseCall(instruction, arguments, adjoint.expression(), line, out);
+      return;
+    }
+    if (operation.form() == Operation.Form.ELEMENT) {
+      // v = w[i]: the element's adjoint, at the slot ArraySlots gave: in the output array for
+      // a parameter, in the array's own adjoint array for a local array
+      Value array = ((Operand.Use) instruction.arguments().get(0)).value();
+      Value target = s.arrays.adjointTarget(array);
+      out.add(new ElementStore(target, arguments.get(2), adjoint.expression(), true, line));
+      return;
+    }
+    if (operation.form() == Operation.Form.COPY
+        && instruction.arguments().get(0) instanceof Operand.Read read) {
+      Variable target = s.variableAdjoints.get(read.variable());
+      Site site = Site.formulas(s.builder, line);
+      Operand sum = site.plus(new Operand.Read(target), adjoint.expression());
+      out.addAll(site.instructionsFor(List.of(sum)));
+      out.add(new Store(target, sum, line));
+      return;
+    }
+    Operand resultOperand = popped.getOrDefault(value, new Operand.Use(value));
+    Site site = Sites.of(instruction, arguments, resultOperand, s.builder, line,
+        s.straightLine ? s.computed : Site.Reuse.NONE);
+    DerivativeRules.Rule rule = Sites.ruleFor(instruction);
+    Map<Integer, Partial> partials = new TreeMap<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      if (instruction.arguments().get(i) instanceof Operand.Use use && use.isActive()) {
+        Optional<Partial> partial = rule.partial(i, site);
+        if (partial.isPresent()) {
+          partials.put(i, partial.get());
+        }
+      }
+    }
+    Operand incoming = adjoint.expression();
+    Operand sharedDivisor = Sites.sharedDivisor(partials.values(), site);
+    if (sharedDivisor != null) {
+      // a / b: both partials divide by b; divide the adjoint once and multiply.
+      Value scaled = s.builder.derived(value, "BarOver", NumericType.DOUBLE);
+      out.addAll(Sites.define(scaled, Partial.over(sharedDivisor).applyTo(incoming, site), site,
+          line));
+      incoming = new Operand.Use(scaled);
+    }
+    for (Map.Entry<Integer, Partial> entry : partials.entrySet()) {
+      Operand.Use use = (Operand.Use) instruction.arguments().get(entry.getKey());
+      Partial partial = entry.getValue();
+      if (sharedDivisor != null) {
+        partial = partial.undivided();
+      }
+      s.sums.accumulate(use.value(), partial.applyTo(incoming, site), partial.negative(),
+          partial.isOne() && sharedDivisor == null, site, out);
+    }
+    if (operation.form() == Operation.Form.RULED_CALL) {
+      reverseArrayArguments(instruction, arguments, adjoint.expression(), site, out);
+    }
+  }
+
+  /**
+   * The reverse of a call with {@code @DerivativeOf} rules for its array arguments: per array
+   * that carries derivatives, {@code Slots.addScaled(partial, a, vBar, target, start)} adds
+   * {@code vBar * partial[k]} at the slot ArraySlots gave its first element: into the output
+   * array for a parameter or a row of one, into the array's own adjoint array for a local
+   * array. The rule's array is the only one allocated, by the user's code.
+   */
+  private void reverseArrayArguments(Instruction call, List<Operand> arguments,
+      Operand adjoint, Site site, List<Statement> out) {
+    RuledCallee ruled = call.operation().ruled();
+    int slot = ruled.argumentCount();
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      if (!(call.arguments().get(i) instanceof Operand.Use use)
+          || !use.value().isActiveArray()) {
+        continue;
+      }
+      Operand start = arguments.get(slot++);
+      Operand partial = DerivativeRules.arrayPartial(ruled, i, site).orElseThrow(
+          () -> new IllegalStateException("no rule for the array argument of " + call));
+      Value target = s.arrays.adjointTarget(use.value());
+      out.addAll(site.instructionsFor(List.of(partial)));
+      Value added = s.builder.generated("added", NumericType.INT, false);
+      out.add(new Instruction(added, Operation.slotsCall(Adjoint.ADD_SCALED, 5), List.of(partial,
+          arguments.get(i), adjoint, new Operand.Use(target), start), site.line()));
+    }
+  }
+
+  /**
+   * The reverse of {@code r = v(args)}, a vector target with {@code @DerivativeOf} rules, with
+   * the arguments as the reverse sweep has them: with {@code rBar}, the adjoints of r's elements,
+   * a {@code double} argument gets {@code Slots.dot(partial, rBar)}, an array argument {@code
+   * Slots.addTransposed(partial, a, rBar, target, start)} at its slots.
+   */
+  private void reverseVectorCall(Instruction call, List<Operand> arguments,
+      List<Statement> out) {
+    RuledCallee ruled = call.operation().ruled();
+    Value resultAdjoint = s.adjointArrays.get(call.result());
+    SourceLine line = call.line().adjoint();
+    Site site = Sites.of(call, arguments, new Operand.Use(call.result()), s.builder, line,
+        Site.Reuse.NONE);
+    // made inside a loop, the result's adjoints are in an array as long as the longest result
+    boolean within = s.longestLengths.containsKey(call.result());
+    Operand seeds = new Operand.Use(resultAdjoint);
+    int slot = ruled.argumentCount();
+    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
+      // the adjoints go to the call's own arguments; the rules take them as restored
+      Operand argument = call.arguments().get(i);
+      if (argument instanceof Operand.Use use && use.isActive() && s.live.isLive(use.value())) {
+        Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
+        // active, as the adjoint it adds to: the second-order code differentiates it again
+        // (Tangent), and a formula over two arrays would be taken for a constant
+        out.addAll(site.instructionsFor(List.of(partial)));
+        Value dot = s.builder.formula(NumericType.DOUBLE, true);
+        out.add(new Instruction(dot,
+            Operation.slotsCall(within ? Adjoint.DOT_WITHIN : Adjoint.DOT, 2),
+            List.of(partial, seeds), line));
+        s.sums.accumulate(use.value(), new Operand.Use(dot), false, false, site, out);
+      } else if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
+        Operand start = arguments.get(slot++);
+        Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
+        Value target = s.arrays.adjointTarget(use.value());
+        out.addAll(site.instructionsFor(List.of(partial)));
+        Value added = s.builder.generated("added", NumericType.INT, false);
+        out.add(new Instruction(added,
+            Operation.slotsCall(within ? "addTransposedWithin" : "addTransposed", 5),
+            List.of(partial, arguments.get(i), seeds, new Operand.Use(target), start), line));
+      }
+    }
+  }
+
+  /**
+   * Before the reverse of a call inside a loop (of a {@code @Differentiable} method or of one
+   * with {@code @DerivativeOf} rules): each row
+   * {@code r = m[i]} it was passed that the loop computed is read again from {@code m} and the
+   * recorded {@code i} (the tape holds no arrays; see {@code FlowAnalysis.rowRead}).
+   */
+  private void readRowsAgain(Instruction call, Block block, Map<Value, Operand> popped,
+      List<Statement> out) {
+    for (Operand argument : call.arguments()) {
+      if (!(argument instanceof Operand.Use use) || popped.containsKey(use.value())) {
+        continue;
+      }
+      Instruction row = s.flow.rowRead(use.value());
+      Block home = s.flow.definingBlock(use.value());
+      if (row == null || home == null || s.flow.loopDepth(home) == 0) {
+        continue; // read outside loops: the reverse sweep reads the same value
+      }
+      List<Operand> reads = new ArrayList<>();
+      for (Operand read : row.arguments()) {
+        reads.add(read instanceof Operand.Use source
+            ? popped.getOrDefault(source.value(), read) : read);
+      }
+      // like the row read, it carries derivatives: forward over reverse reads its tangent too
+      Value copy = s.builder.again(use.value());
+      out.add(new Instruction(copy, row.operation(), reads, call.line().adjoint()));
+      popped.put(use.value(), new Operand.Use(copy));
+    }
+  }
+}
