@@ -36,8 +36,8 @@ import java.util.Set;
  * iteration records, and the tape holds one iteration's values instead of all of them (ADBench's
  * GMM at d = 64, K = 200 recorded 205 MB).
  *
- * <p>This class finds the loops where fusing is correct; {@code derive/reverse/FusedLoops.worthFusing} keeps
- * those where it is also faster. A loop outside loops qualifies when
+ * <p>This class finds the loops where fusing is correct;
+ * {@code derive/reverse/FusedLoops.worthFusing} keeps those where it is also faster. A loop outside loops qualifies when
  *
  * <ul>
  *   <li>the method returns a {@code double} from its last statement only, and keeps no
