@@ -205,11 +205,10 @@ class DiagnosticsTest {
             "variable 'y' might not have been initialized"),
         error("unknown identifier", "@Differentiable static double f(double x) { return x * ‸zz; }",
             "cannot find variable 'zz'"),
-        error("non-final static field", "@Differentiable static double f(double x) { return x * ‸S2; }",
-            "field 'S2' is not final: ad4j treats only static final fields as constants"),
         error("private static field that is not final",
             "@Differentiable static double f(double x) { return x * ‸Q; }",
-            "field 'Q' is not final: ad4j treats only static final fields as constants"),
+            "field 'Q' is not final, and generated code cannot read it: field 'F.Q' is private;"
+                + " make it package-private"),
         error("string literal", "@Differentiable static double f(double x) { double t = ‸\"a\"; return x; }",
             "a value of type 'String' cannot be assigned to 'double'"),
         error("boolean assigned to a double",

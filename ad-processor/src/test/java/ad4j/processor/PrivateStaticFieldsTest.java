@@ -93,7 +93,8 @@ class PrivateStaticFieldsTest {
         "  @Differentiable static double f(double x) { return scale * x; }",
         "}"));
     Compilation compilation = InProcessCompiler.javac().compile(file);
-    assertThat(compilation).hadErrorContaining("field 'scale' is not final: ad4j treats only"
-        + " static final fields as constants").inFile(file).onLine(5);
+    assertThat(compilation).hadErrorContaining("field 'scale' is not final, and generated code"
+        + " cannot read it: field 'Counter.scale' is private; make it package-private")
+        .inFile(file).onLine(5);
   }
 }

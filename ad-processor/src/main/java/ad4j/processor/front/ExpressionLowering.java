@@ -955,9 +955,7 @@ final class ExpressionLowering {
       return null;
     }
     if (!field.getModifiers().contains(Modifier.FINAL)) {
-      unsupported(use, "field '" + name + "' is not final: ad4j treats only static final fields"
-          + " as constants");
-      return null;
+      return mutableField(field, qualifier, use, type.get(), kind == TypeKind.CHAR);
     }
     TypeElement owner = (TypeElement) field.getEnclosingElement();
     Object constant = field.getConstantValue();
@@ -997,6 +995,29 @@ final class ExpressionLowering {
     return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
         Expr.atom(context.referenceTo(context.qualifyingType(field, qualifier)) + "." + name),
         type.get(), OptionalDouble.empty()));
+  }
+
+  /**
+   * A static field that is not {@code final}, read where the method reads it, as written: a
+   * value of its own, which no derivative program reads again from the field (a call run as
+   * written may set it in between: {@link LaunderedDependence}, {@link StateReadAgain}).
+   */
+  private Operand mutableField(VariableElement field, TypeElement qualifier, Tree use,
+      NumericType type, boolean isChar) {
+    String name = field.getSimpleName().toString();
+    Optional<String> unreachable = context.memberReachability(field, qualifier);
+    if (unreachable.isPresent() || isChar) {
+      unsupported(use, "field '" + name + "' is not final, and generated code cannot read it"
+          + unreachable.map(why -> ": " + why).orElse(" as a 'char'"));
+      return null;
+    }
+    Operand.Constant text = new Operand.Constant(
+        Expr.atom(context.referenceTo(context.qualifyingType(field, qualifier)) + "." + name),
+        type, OptionalDouble.empty());
+    Operand value = context.emit(Operation.COPY, List.of(text), type, false);
+    context.dependences().readsState(value); // a call run as written may have set it
+    context.readsState();
+    return value;
   }
 
   private Operand binary(BinaryTree binary) {

@@ -67,7 +67,6 @@ public final class Mutations {
       // fields
       statement("static field write", "staticField = %p;"),
       statement("qualified static field write", "Programs.staticField = %p * 2;"),
-      expression("non-final static field read", "staticField * %p"),
       // statements
       statement("try", "try { %p = %p * 2; } finally { }"),
       statement("synchronized", "synchronized (Programs.class) { %p += 1; }"),
