@@ -37,7 +37,8 @@ import java.util.Set;
  * GMM at d = 64, K = 200 recorded 205 MB).
  *
  * <p>This class finds the loops where fusing is correct;
- * {@code derive/reverse/FusedLoops.worthFusing} keeps those where it is also faster. A loop outside loops qualifies when
+ * {@code derive/reverse/FusedLoops.worthFusing} keeps those where it is also faster. A loop
+ * outside loops qualifies when
  *
  * <ul>
  *   <li>the method returns a {@code double} from its last statement only, and keeps no
