@@ -8,6 +8,8 @@ import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
 import ad4j.processor.methodsize.SingleReturn;
 import ad4j.processor.optimize.DeadCode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -61,6 +63,23 @@ public sealed interface Segmentation {
     @Override
     public Function tangent() {
       return checkedFirst(calls.tangent());
+    }
+
+    /**
+     * The private methods of the segments, made when asked: per segment, its forward, reverse
+     * and tangent sweeps.
+     */
+    public List<SegmentMethod> methods() {
+      List<SegmentMethod> methods = new ArrayList<>();
+      for (Segments.Segment segment : segments.list()) {
+        methods.add(SegmentMethod.of(calls.name(SegmentCalls.FORWARD, segment.number()),
+            segments.forward(segment), SegmentMethod.Sweep.FORWARD, segments, segment));
+        methods.add(SegmentMethod.of(calls.name(SegmentCalls.REVERSE, segment.number()),
+            segments.reverse(segment), SegmentMethod.Sweep.REVERSE, segments, segment));
+        methods.add(SegmentMethod.of(calls.name(SegmentCalls.TANGENT, segment.number()),
+            segments.tangent(segment), SegmentMethod.Sweep.TANGENT, segments, segment));
+      }
+      return methods;
     }
 
     /** None: the segments hand values over on the tape, which the halves would split. */

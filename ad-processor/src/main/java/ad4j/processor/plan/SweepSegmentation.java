@@ -8,6 +8,8 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.methodsize.Guards;
 import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -55,6 +57,23 @@ public sealed interface SweepSegmentation {
     @Override
     public Function pullbackTangent() {
       return checkedFirst(calls.pullbackTangent());
+    }
+
+    /**
+     * The private methods of the sweep's segments, made when asked: per segment, the forward
+     * modes of its forward and of its reverse sweep.
+     */
+    public List<SegmentMethod> methods() {
+      List<SegmentMethod> methods = new ArrayList<>();
+      for (Segments.Segment segment : segments.list()) {
+        methods.add(SegmentMethod.of(calls.name(SegmentCalls.HESSIAN_FORWARD, segment.number()),
+            segments.forwardWithTangents(segment), SegmentMethod.Sweep.HESSIAN_FORWARD,
+            segments, segment));
+        methods.add(SegmentMethod.of(calls.name(SegmentCalls.HESSIAN_REVERSE, segment.number()),
+            segments.reverseWithTangents(segment), SegmentMethod.Sweep.HESSIAN_REVERSE,
+            segments, segment));
+      }
+      return methods;
     }
 
     private Function checkedFirst(Function program) {

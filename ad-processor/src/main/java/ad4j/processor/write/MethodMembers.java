@@ -75,7 +75,7 @@ final class MethodMembers implements MemberSizes {
         orderOne.pullback(plan.pullback()), Written.alone(pullbackOntoTape)));
     pullbacks.halves(plan.halves(), pullbackOntoTape).forEach(m -> members.add(alone(m)));
     if (plan.firstOrder() instanceof Segmentation.Segmented split) {
-      onTape.segments(split).forEach(m -> members.add(alone(m)));
+      onTape.segments(split.methods()).forEach(m -> members.add(alone(m)));
     }
     onTape.parts(plan.parts()).forEach(m -> members.add(alone(m)));
     plan.secondOrder().ifPresent(secondOrder -> members.addAll(secondOrder(secondOrder)));
@@ -92,7 +92,7 @@ final class MethodMembers implements MemberSizes {
         sweeps.hessianSweep(plan.hessianSweep()), alone(sweeps.hessianInto()),
         alone(sweeps.pullbackTangent(plan.pullbackTangent()))));
     if (plan.sweep() instanceof SweepSegmentation.SegmentedSweep split) {
-      onTape.sweepSegments(split).forEach(m -> members.add(alone(m)));
+      onTape.segments(split.methods()).forEach(m -> members.add(alone(m)));
     }
     onTape.parts(plan.hessianSweep().parts()).forEach(m -> members.add(alone(m)));
     onTape.parts(plan.pullbackTangent().parts()).forEach(m -> members.add(alone(m)));

@@ -4,11 +4,8 @@ import ad4j.processor.emit.JavaEmitter;
 import ad4j.processor.emit.JavaTypes;
 import ad4j.processor.emit.NameAllocator;
 import ad4j.processor.ir.Function;
-import ad4j.processor.methodsize.SegmentCalls;
-import ad4j.processor.methodsize.Segments;
 import ad4j.processor.plan.PartMethod;
-import ad4j.processor.plan.Segmentation;
-import ad4j.processor.plan.SweepSegmentation;
+import ad4j.processor.plan.SegmentMethod;
 import com.palantir.javapoet.MethodSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,46 +23,29 @@ final class MethodsOnTape {
     this.method = method;
   }
 
-  /** The methods of a split method's segments: per segment, forward, reverse, tangent. */
-  List<MethodSpec> segments(Segmentation.Segmented split) {
-    Segments segments = split.segments();
-    SegmentCalls calls = split.calls();
+  /** The methods of a split method's segments, or of its split sweep's, in order. */
+  List<MethodSpec> segments(List<SegmentMethod> segments) {
     List<MethodSpec> methods = new ArrayList<>();
-    for (Segments.Segment segment : segments.list()) {
-      boolean last = segment.number() == segments.list().size();
-      methods.add(methodOnTape(calls.name(SegmentCalls.FORWARD, segment.number()),
-          segments.forward(segment), last ? double.class : void.class,
-          "Forward sweep of " + lines(segment) + " of " + method.link() + "."));
-      methods.add(methodOnTape(calls.name(SegmentCalls.REVERSE, segment.number()),
-          segments.reverse(segment), void.class,
-          "Reverse sweep of " + lines(segment) + " of " + method.link() + "."));
-      methods.add(methodOnTape(calls.name(SegmentCalls.TANGENT, segment.number()),
-          segments.tangent(segment), last ? double.class : void.class,
-          "Forward mode over " + lines(segment) + " of " + method.link() + "."));
+    for (SegmentMethod segment : segments) {
+      methods.add(segment(segment));
     }
     return methods;
   }
 
-  /**
-   * The methods of a split forward-over-reverse sweep: per segment, the forward modes of its
-   * forward and of its reverse sweep.
-   */
-  List<MethodSpec> sweepSegments(SweepSegmentation.SegmentedSweep split) {
-    Segments segments = split.segments();
-    SegmentCalls calls = split.calls();
-    List<MethodSpec> methods = new ArrayList<>();
-    for (Segments.Segment segment : segments.list()) {
-      boolean last = segment.number() == segments.list().size();
-      methods.add(methodOnTape(calls.name(SegmentCalls.HESSIAN_FORWARD, segment.number()),
-          segments.forwardWithTangents(segment), last ? double.class : void.class,
-          "Forward sweep of " + lines(segment) + " of " + method.link()
-              + ", with tangents (second order)."));
-      methods.add(methodOnTape(calls.name(SegmentCalls.HESSIAN_REVERSE, segment.number()),
-          segments.reverseWithTangents(segment), void.class,
-          "Reverse sweep of " + lines(segment) + " of " + method.link()
-              + ", with tangents (second order)."));
-    }
-    return methods;
+  private MethodSpec segment(SegmentMethod segment) {
+    String lines = segment.firstLine() == segment.lastLine() ? "line " + segment.firstLine()
+        : "lines " + segment.firstLine() + " to " + segment.lastLine();
+    String javadoc = switch (segment.sweep()) {
+      case FORWARD -> "Forward sweep of " + lines + " of " + method.link() + ".";
+      case REVERSE -> "Reverse sweep of " + lines + " of " + method.link() + ".";
+      case TANGENT -> "Forward mode over " + lines + " of " + method.link() + ".";
+      case HESSIAN_FORWARD -> "Forward sweep of " + lines + " of " + method.link()
+          + ", with tangents (second order).";
+      case HESSIAN_REVERSE -> "Reverse sweep of " + lines + " of " + method.link()
+          + ", with tangents (second order).";
+    };
+    return methodOnTape(segment.name(), segment.program(),
+        segment.returnsValue() ? double.class : void.class, javadoc);
   }
 
   /** The methods of {@code parts}, in order. */
@@ -110,11 +90,5 @@ final class MethodsOnTape {
           parameters.get(i));
     }
     return builder.addCode(emitter.body()).build();
-  }
-
-  private static String lines(Segments.Segment segment) {
-    long first = segment.firstLine();
-    long last = segment.lastLine();
-    return first == last ? "line " + first : "lines " + first + " to " + last;
   }
 }
