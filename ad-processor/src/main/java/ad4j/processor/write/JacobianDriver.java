@@ -3,17 +3,14 @@ package ad4j.processor.write;
 import ad4j.processor.emit.JavaTypes;
 import ad4j.processor.emit.NameAllocator;
 import ad4j.processor.ir.Function;
-import ad4j.processor.plan.JacobianPlan;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * {@code private static void fJacobianInto(params, int p, double[][] jacobian, int n)}, the
  * driver loop of a vector function's Jacobian members: p reverse sweeps, one per row, seeded
- * with a unit vector (after one forward sweep, {@code fJacobianRows}, where the plan has the
- * rows; else p whole pullbacks); or, when there are fewer slots than rows, n forward sweeps,
+ * with a unit vector (after one forward sweep, or p whole pullbacks: {@link RowSweeps}); or, when there are fewer slots than rows, n forward sweeps,
  * one per column, along a unit direction.
  */
 final class JacobianDriver {
@@ -27,7 +24,12 @@ final class JacobianDriver {
     this.function = method.function();
   }
 
-  MethodSpec jacobianInto(JacobianPlan plan) {
+  /** The names of the driver's parameters and locals that the variants' code reads. */
+  record Names(List<String> parameters, String rows, String jacobian, String count, String i,
+      String seed) {}
+
+  /** {@code fJacobianInto}, with what {@code sweeps} runs when there are no more rows than slots. */
+  MethodSpec jacobianInto(RowSweeps sweeps) {
     NameAllocator names = method.names();
     List<String> parameters = method.userParameterNames(names);
     String rows = names.fresh("rows");
@@ -47,31 +49,12 @@ final class JacobianDriver {
     into.addParameter(int.class, rows).addParameter(double[][].class, jacobian)
         .addParameter(int.class, count);
     CodeBlock.Builder code = CodeBlock.builder();
-    if (plan instanceof JacobianPlan.ByRows) {
-      code.beginControlFlow("if ($L <= $L)", rows, count)
-          .add("// one forward sweep, then one reverse sweep per row\n")
-          .addStatement("$L", checks.rowsCall(parameters, jacobian, count, false))
-          .addStatement("return")
-          .endControlFlow();
-    }
+    Names named = new Names(parameters, rows, jacobian, count, i, seed);
+    sweeps.beforeRowChecks(named, code);
     code.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
         .add(checks.rowLength(jacobian, i, count))
         .endControlFlow();
-    if (plan instanceof JacobianPlan.BySweeps) {
-      code.beginControlFlow("if ($L <= $L)", rows, count)
-          .add("// one reverse sweep per row: row i is the pullback of the unit seed e_i\n")
-          .addStatement("double[] $L = new double[$L]", seed, rows)
-          .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
-          .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, jacobian, i, count)
-          .addStatement("$L[$L] = 1", seed, i)
-          .addStatement("$LPullback($L)", function.name(), String.join(", ",
-              MethodContext.append(MethodContext.append(parameters, seed),
-                  jacobian + "[" + i + "]")))
-          .addStatement("$L[$L] = 0", seed, i)
-          .endControlFlow()
-          .addStatement("return")
-          .endControlFlow();
-    }
+    sweeps.afterRowChecks(named, code);
     code.add("// one forward sweep per slot: column j is the tangent along the unit"
         + " direction e_j\n");
     List<String> directions = UnitDirections.declare(function, parameters, names, code);

@@ -1,7 +1,6 @@
 package ad4j.processor.write;
 
 import ad4j.processor.emit.PrintedSize;
-import ad4j.processor.plan.JacobianPlan;
 import ad4j.processor.plan.MemberNames;
 import ad4j.processor.plan.MemberSizes;
 import ad4j.processor.plan.MethodPlan;
@@ -34,6 +33,7 @@ final class MethodMembers implements MemberSizes {
   private final HessianSweeps sweeps;
   private final VectorMembers vectors;
   private final JacobianDriver jacobianDriver;
+  private final JacobianChecks checks;
 
   MethodMembers(GradClassWriter.Method user, String userType, String gradType,
       String segmentSuffix, SizeLimits limits) {
@@ -42,7 +42,7 @@ final class MethodMembers implements MemberSizes {
     this.method = new MethodContext(user.element(), user.function(), userType, gradType,
         new MemberNames(user.function().name(), segmentSuffix), programs.names());
     SlotText slots = new SlotText(method);
-    JacobianChecks checks = new JacobianChecks(method, slots);
+    this.checks = new JacobianChecks(method, slots);
     this.orderOne = new OrderOneMembers(method, slots);
     this.pullbacks = new PullbackMembers(method);
     this.onTape = new MethodsOnTape(method);
@@ -105,16 +105,13 @@ final class MethodMembers implements MemberSizes {
    * Jacobian-vector product; the vector-Jacobian product.
    */
   private List<Written> vector(MethodPlan.Vector plan) {
-    JacobianPlan jacobian = plan.jacobian();
+    RowSweeps rowSweeps = RowSweeps.of(plan.jacobian(), vectors, checks, method);
     MethodSpec pullbackOntoTape = pullbacks.pullbackOntoTape(plan.pullbackOntoTape());
-    List<Written> members = new ArrayList<>(List.of(alone(vectors.jacobian(jacobian)),
-        alone(vectors.valueAndJacobian(jacobian)), orderOne.tangent(plan.tangent()),
+    List<Written> members = new ArrayList<>(List.of(alone(rowSweeps.jacobian()),
+        alone(rowSweeps.valueAndJacobian()), orderOne.tangent(plan.tangent()),
         orderOne.pullback(plan.pullback()), alone(pullbackOntoTape),
-        alone(vectors.primalValue()), alone(jacobianDriver.jacobianInto(jacobian))));
-    if (jacobian instanceof JacobianPlan.ByRows rows) {
-      members.add(vectors.jacobianRows(rows.rows()));
-      members.add(alone(vectors.prepareRows()));
-    }
+        alone(vectors.primalValue()), alone(jacobianDriver.jacobianInto(rowSweeps))));
+    members.addAll(rowSweeps.helpers());
     pullbacks.halves(plan.halves(), pullbackOntoTape).forEach(m -> members.add(alone(m)));
     onTape.parts(plan.parts()).forEach(m -> members.add(alone(m)));
     return members;

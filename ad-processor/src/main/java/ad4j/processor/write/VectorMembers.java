@@ -4,7 +4,6 @@ import ad4j.processor.emit.JavaEmitter;
 import ad4j.processor.emit.JavaTypes;
 import ad4j.processor.emit.NameAllocator;
 import ad4j.processor.ir.Function;
-import ad4j.processor.plan.JacobianPlan;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import java.util.Arrays;
@@ -30,35 +29,39 @@ final class VectorMembers {
     this.function = method.function();
   }
 
-  /** {@code mJacobian(params)}: a new matrix. */
-  MethodSpec jacobian(JacobianPlan plan) {
-    if (plan instanceof JacobianPlan.ByRows rows && rows.withoutValue().isPresent()) {
-      return jacobianWithTheSweeps(rows.withoutValue().get(),
-          rows.resultLength().getAsInt());
-    }
+  /**
+   * {@code mJacobian(params)} where the method fixes its result's length and the rows follow
+   * one forward sweep: the matrix is made first, and one forward sweep gives the value and the
+   * rows together (forward mode still needs the value).
+   */
+  MethodSpec jacobianAfterRows(int resultLength) {
     NameAllocator names = method.names();
     List<String> parameters = method.userParameterNames(names);
     String value = names.fresh("value");
     String jacobian = names.fresh("jacobian");
     String count = names.fresh("slots");
     String row = names.fresh("row");
-    MethodSpec.Builder member = jacobianStart(parameters);
-    if (plan instanceof JacobianPlan.ByRows rows && rows.resultLength().isPresent()) {
-      // the method fixes its result's length: the matrix is made first, and one forward
-      // sweep gives the value and the rows together (forward mode still needs the value)
-      return member
-          .addStatement("int $L = $L", count, slots.count(parameters))
-          .addCode(UnitDirections.newMatrix(jacobian,
-              Integer.toString(rows.resultLength().getAsInt()), count, row))
-          .addStatement("double[] $L = $L", value,
-              checks.rowsCall(parameters, jacobian, count, true))
-          .beginControlFlow("if ($L.length > $L)", value, count)
-          .addStatement("$L", checks.intoCall(parameters, value + ".length", jacobian, count))
-          .endControlFlow()
-          .addStatement("return $L", jacobian)
-          .build();
-    }
-    return member
+    return jacobianStart(parameters)
+        .addStatement("int $L = $L", count, slots.count(parameters))
+        .addCode(UnitDirections.newMatrix(jacobian, Integer.toString(resultLength), count, row))
+        .addStatement("double[] $L = $L", value,
+            checks.rowsCall(parameters, jacobian, count, true))
+        .beginControlFlow("if ($L.length > $L)", value, count)
+        .addStatement("$L", checks.intoCall(parameters, value + ".length", jacobian, count))
+        .endControlFlow()
+        .addStatement("return $L", jacobian)
+        .build();
+  }
+
+  /** {@code mJacobian(params)}: the value first, for its length, then the matrix filled. */
+  MethodSpec jacobianAfterValue() {
+    NameAllocator names = method.names();
+    List<String> parameters = method.userParameterNames(names);
+    String value = names.fresh("value");
+    String jacobian = names.fresh("jacobian");
+    String count = names.fresh("slots");
+    String row = names.fresh("row");
+    return jacobianStart(parameters)
         .addStatement("double[] $L = $L($L)", value, method.memberNames().primal(),
             String.join(", ", parameters))
         .addStatement("int $L = $L", count, slots.count(parameters))
@@ -84,7 +87,7 @@ final class VectorMembers {
    * forward sweep and the rows' reverse sweeps into it; the value, which this member does not
    * return, is not made, and no call stands between the sweeps and the matrix.
    */
-  private MethodSpec jacobianWithTheSweeps(Function program, int resultLength) {
+  MethodSpec jacobianWithTheSweeps(Function program, int resultLength) {
     NameAllocator names = method.names();
     JavaEmitter emitter = new JavaEmitter(program, names);
     List<String> parameters = emitter.parameterNames();
@@ -100,8 +103,42 @@ final class VectorMembers {
         .build();
   }
 
-  /** {@code mValueAndJacobian(params, jacobian)}. */
-  MethodSpec valueAndJacobian(JacobianPlan plan) {
+  /**
+   * {@code mValueAndJacobian(params, jacobian)} where the rows follow one forward sweep: the
+   * reverse sweeps share it; forward mode needs the value first.
+   */
+  MethodSpec valueAndJacobianAfterRows() {
+    ValueAndJacobian member = valueAndJacobianStart();
+    return member.builder()
+        .addStatement("int $L = $L", member.count(), slots.count(member.parameters()))
+        .addStatement("double[] $L = $L", member.value(),
+            checks.rowsCall(member.parameters(), member.jacobian(), member.count(), false))
+        .beginControlFlow("if ($L.length > $L)", member.value(), member.count())
+        .addCode(checks.rowCount(member.jacobian(), member.value() + ".length"))
+        .addStatement("$L", member.into())
+        .endControlFlow()
+        .addStatement("return $L", member.value())
+        .build();
+  }
+
+  /** {@code mValueAndJacobian(params, jacobian)}: the value, then the matrix filled. */
+  MethodSpec valueAndJacobianAfterValue() {
+    ValueAndJacobian member = valueAndJacobianStart();
+    return member.builder()
+        .addStatement("double[] $L = $L($L)", member.value(), method.memberNames().primal(),
+            String.join(", ", member.parameters()))
+        .addStatement("int $L = $L", member.count(), slots.count(member.parameters()))
+        .addCode(checks.rowCount(member.jacobian(), member.value() + ".length"))
+        .addStatement("$L", member.into())
+        .addStatement("return $L", member.value())
+        .build();
+  }
+
+  /** {@code mValueAndJacobian} with its signature and javadoc, its names and its driver call. */
+  private record ValueAndJacobian(MethodSpec.Builder builder, List<String> parameters,
+      String jacobian, String value, String count, String into) {}
+
+  private ValueAndJacobian valueAndJacobianStart() {
     NameAllocator names = method.names();
     List<String> parameters = method.userParameterNames(names);
     String jacobian = names.fresh("jacobian");
@@ -118,28 +155,8 @@ final class VectorMembers {
             jacobian)
         .returns(double[].class)
         .addParameter(double[][].class, jacobian);
-    String into = checks.intoCall(parameters, value + ".length", jacobian, count);
-    if (plan instanceof JacobianPlan.ByRows) {
-      // the reverse sweeps share one forward sweep; forward mode needs the value first
-      return member
-          .addStatement("int $L = $L", count, slots.count(parameters))
-          .addStatement("double[] $L = $L", value,
-              checks.rowsCall(parameters, jacobian, count, false))
-          .beginControlFlow("if ($L.length > $L)", value, count)
-          .addCode(checks.rowCount(jacobian, value + ".length"))
-          .addStatement("$L", into)
-          .endControlFlow()
-          .addStatement("return $L", value)
-          .build();
-    }
-    return member
-        .addStatement("double[] $L = $L($L)", value, method.memberNames().primal(),
-            String.join(", ", parameters))
-        .addStatement("int $L = $L", count, slots.count(parameters))
-        .addCode(checks.rowCount(jacobian, value + ".length"))
-        .addStatement("$L", into)
-        .addStatement("return $L", value)
-        .build();
+    return new ValueAndJacobian(member, parameters, jacobian, value, count,
+        checks.intoCall(parameters, value + ".length", jacobian, count));
   }
 
   /** {@code private static double[] fValue(params)}: the user's computation, for the value. */
