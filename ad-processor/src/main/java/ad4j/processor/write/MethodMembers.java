@@ -1,6 +1,7 @@
 package ad4j.processor.write;
 
 import ad4j.processor.emit.PrintedSize;
+import ad4j.processor.plan.Halves;
 import ad4j.processor.plan.MemberNames;
 import ad4j.processor.plan.MemberSizes;
 import ad4j.processor.plan.MethodPlan;
@@ -19,8 +20,9 @@ import javax.lang.model.element.Modifier;
 /**
  * The members generated for one user's method, in the order the class lists them: plans the
  * method ({@link MethodPlanner}), answering its questions about members' sizes by printing
- * them, then has each member family print what the plan says, and rejects the method when a
- * member would still pass the JVM's limit for one method.
+ * them (and keeping what it printed, {@link PrintedOnce}), then has each member family print
+ * what the plan says, and rejects the method when a member would still pass the JVM's limit
+ * for one method.
  */
 final class MethodMembers implements MemberSizes {
   private final MethodContext method;
@@ -34,6 +36,11 @@ final class MethodMembers implements MemberSizes {
   private final VectorMembers vectors;
   private final JacobianDriver jacobianDriver;
   private final JacobianChecks checks;
+  private final PrintedOnce valueAndGradients;
+  private final PrintedOnce tangents;
+  private final PrintedOnce hessianSweeps;
+  private final PrintedOnce records;
+  private final PrintedOnce replays;
 
   MethodMembers(GradClassWriter.Method user, String userType, String gradType,
       String segmentSuffix, SizeLimits limits) {
@@ -50,6 +57,11 @@ final class MethodMembers implements MemberSizes {
     this.sweeps = new HessianSweeps(method, slots);
     this.vectors = new VectorMembers(method, slots, checks);
     this.jacobianDriver = new JacobianDriver(method, checks);
+    this.valueAndGradients = new PrintedOnce(orderOne::valueAndGradient);
+    this.tangents = new PrintedOnce(orderOne::tangent);
+    this.hessianSweeps = new PrintedOnce(sweeps::hessianSweep);
+    this.records = new PrintedOnce(program -> alone(pullbacks.record(program)));
+    this.replays = new PrintedOnce(program -> alone(pullbacks.replay(program)));
   }
 
   /** Every method generated for the user's method: its members, their bodies and parts. */
@@ -71,9 +83,9 @@ final class MethodMembers implements MemberSizes {
   private List<Written> scalar(MethodPlan.Scalar plan) {
     MethodSpec pullbackOntoTape = pullbacks.pullbackOntoTape(plan.pullbackOntoTape());
     List<Written> members = new ArrayList<>(List.of(Written.alone(orderOne.gradient()),
-        orderOne.valueAndGradient(plan.valueAndGradient()), orderOne.tangent(plan.tangent()),
+        valueAndGradients.of(plan.valueAndGradient()), tangents.of(plan.tangent()),
         orderOne.pullback(plan.pullback()), Written.alone(pullbackOntoTape)));
-    pullbacks.halves(plan.halves(), pullbackOntoTape).forEach(m -> members.add(alone(m)));
+    members.addAll(halves(plan.halves(), pullbackOntoTape));
     if (plan.firstOrder() instanceof Segmentation.Segmented split) {
       onTape.segments(split.methods()).forEach(m -> members.add(alone(m)));
     }
@@ -89,7 +101,7 @@ final class MethodMembers implements MemberSizes {
   private List<Written> secondOrder(MethodPlan.SecondOrder plan) {
     List<Written> members = new ArrayList<>(List.of(alone(hessians.hessian()),
         alone(hessians.hessianVector()), alone(hessians.valueGradientAndHessian()),
-        sweeps.hessianSweep(plan.hessianSweep()), alone(sweeps.hessianInto()),
+        hessianSweeps.of(plan.hessianSweep()), alone(sweeps.hessianInto()),
         alone(sweeps.pullbackTangent(plan.pullbackTangent()))));
     if (plan.sweep() instanceof SweepSegmentation.SegmentedSweep split) {
       onTape.segments(split.methods()).forEach(m -> members.add(alone(m)));
@@ -108,13 +120,21 @@ final class MethodMembers implements MemberSizes {
     RowSweeps rowSweeps = RowSweeps.of(plan.jacobian(), vectors, checks, method);
     MethodSpec pullbackOntoTape = pullbacks.pullbackOntoTape(plan.pullbackOntoTape());
     List<Written> members = new ArrayList<>(List.of(alone(rowSweeps.jacobian()),
-        alone(rowSweeps.valueAndJacobian()), orderOne.tangent(plan.tangent()),
+        alone(rowSweeps.valueAndJacobian()), tangents.of(plan.tangent()),
         orderOne.pullback(plan.pullback()), alone(pullbackOntoTape),
         alone(vectors.primalValue()), alone(jacobianDriver.jacobianInto(rowSweeps))));
     members.addAll(rowSweeps.helpers());
-    pullbacks.halves(plan.halves(), pullbackOntoTape).forEach(m -> members.add(alone(m)));
+    members.addAll(halves(plan.halves(), pullbackOntoTape));
     onTape.parts(plan.parts()).forEach(m -> members.add(alone(m)));
     return members;
+  }
+
+  /** {@code mRecord} and {@code mReplay}: the halves of the pullback, or the fallback. */
+  private List<Written> halves(Halves halves, MethodSpec pullbackOntoTape) {
+    if (halves instanceof Halves.Recorded recorded) {
+      return List.of(records.of(recorded.record()), replays.of(recorded.replay()));
+    }
+    return pullbacks.byPullback(pullbackOntoTape).stream().map(MethodMembers::alone).toList();
   }
 
   private static Written alone(MethodSpec member) {
@@ -144,26 +164,26 @@ final class MethodMembers implements MemberSizes {
 
   @Override
   public int valueAndGradient(Parted program) {
-    return orderOne.valueAndGradient(program).bytes();
+    return valueAndGradients.of(program).bytes();
   }
 
   @Override
   public int tangent(Parted program) {
-    return orderOne.tangent(program).bytes();
+    return tangents.of(program).bytes();
   }
 
   @Override
   public int hessianSweep(Parted program) {
-    return sweeps.hessianSweep(program).bytes();
+    return hessianSweeps.of(program).bytes();
   }
 
   @Override
   public int record(Parted program) {
-    return alone(pullbacks.record(program)).bytes();
+    return records.of(program).bytes();
   }
 
   @Override
   public int replay(Parted program) {
-    return alone(pullbacks.replay(program)).bytes();
+    return replays.of(program).bytes();
   }
 }

@@ -5,7 +5,6 @@ import ad4j.processor.emit.JavaTypes;
 import ad4j.processor.emit.NameAllocator;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Value;
-import ad4j.processor.plan.Halves;
 import ad4j.processor.plan.Parted;
 import com.palantir.javapoet.MethodSpec;
 import java.util.List;
@@ -64,21 +63,20 @@ final class PullbackMembers {
   }
 
   /**
-   * {@code mRecord(Tape tape, params, [aStart, ...])}, which callers' forward sweeps call, and
-   * {@code mReplay(Tape tape, params, [aAdjoints, aStart, ...], seed)}, which their reverse
-   * sweeps call. With the halves, a call costs one forward and one reverse sweep of the
-   * callee, and recursion of depth d costs O(d), not O(d²). {@code pullbackOntoTape}: the
-   * member {@link #pullbackOntoTape} wrote, whose parameters {@code mReplay} takes without
-   * the halves.
+   * {@code mRecord} and {@code mReplay} without the halves: the value, and the whole pullback
+   * onto the tape ({@code pullbackOntoTape}, the member {@link #pullbackOntoTape} wrote, whose
+   * parameters {@code mReplay} takes).
    */
-  List<MethodSpec> halves(Halves halves, MethodSpec pullbackOntoTape) {
-    if (halves instanceof Halves.Recorded recorded) {
-      return List.of(record(recorded.record()), replay(recorded.replay()));
-    }
+  List<MethodSpec> byPullback(MethodSpec pullbackOntoTape) {
     return List.of(recordByValue(), replayByPullback(pullbackOntoTape));
   }
 
-  /** The forward half: the forward sweep, which records for {@code mReplay}. */
+  /**
+   * The forward half, {@code mRecord(Tape tape, params, [aStart, ...])}, which callers' forward
+   * sweeps call: the forward sweep, which records for {@code mReplay}. With the halves, a call
+   * costs one forward and one reverse sweep of the callee, and recursion of depth d costs
+   * O(d), not O(d²).
+   */
   MethodSpec record(Parted program) {
     return half(method.memberNames().record(), program,
         function.returnsArray() ? double[].class : double.class,
@@ -87,7 +85,11 @@ final class PullbackMembers {
             + " {@code $LReplay} takes back.\n");
   }
 
-  /** The reverse half: takes back what {@code mRecord} recorded, and runs the reverse sweep. */
+  /**
+   * The reverse half, {@code mReplay(Tape tape, params, [aAdjoints, aStart, ...], seed)},
+   * which callers' reverse sweeps call: takes back what {@code mRecord} recorded, and runs the
+   * reverse sweep.
+   */
   MethodSpec replay(Parted program) {
     return half(method.memberNames().replay(), program, void.class,
         "For the generated code of callers, not for direct use: the reverse sweep of"
