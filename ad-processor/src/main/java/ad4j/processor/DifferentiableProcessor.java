@@ -1,11 +1,12 @@
 package ad4j.processor;
 
-import ad4j.processor.emit.GradClassWriter;
 import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.DerivativeOfRules;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Lowering;
 import ad4j.processor.ir.Function;
+import ad4j.processor.plan.Unsupported;
+import ad4j.processor.write.GradClassWriter;
 import com.google.auto.service.AutoService;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.MethodTree;
@@ -276,7 +277,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     } catch (IOException e) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
           + "cannot write " + writer.gradClassName(type) + ": " + e, type);
-    } catch (GradClassWriter.Unsupported e) {
+    } catch (Unsupported e) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
           Diagnostics.PREFIX + e.getMessage(), e.method());
     } catch (RuntimeException | StackOverflowError | AssertionError e) {

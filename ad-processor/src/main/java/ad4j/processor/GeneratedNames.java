@@ -1,11 +1,11 @@
 package ad4j.processor;
 
-import ad4j.processor.emit.GradClassWriter;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Value;
+import ad4j.processor.write.GradClassWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

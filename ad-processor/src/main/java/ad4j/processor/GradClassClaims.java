@@ -1,6 +1,6 @@
 package ad4j.processor;
 
-import ad4j.processor.emit.GradClassWriter;
+import ad4j.processor.write.GradClassWriter;
 import com.sun.source.util.Trees;
 import java.util.HashMap;
 import java.util.List;

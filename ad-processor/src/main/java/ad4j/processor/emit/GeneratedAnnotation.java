@@ -14,14 +14,16 @@ import javax.lang.model.util.Elements;
  * Dagger do, the annotation is written only where the user's own code could name it, so that
  * generated code compiles wherever the user's code does.
  */
-final class GeneratedAnnotation {
-  static final String PACKAGE = "javax.annotation.processing";
-  static final String SIMPLE_NAME = "Generated";
+public final class GeneratedAnnotation {
+  /** The annotation's package. */
+  public static final String PACKAGE = "javax.annotation.processing";
+  /** The annotation's simple name. */
+  public static final String SIMPLE_NAME = "Generated";
 
   private GeneratedAnnotation() {}
 
   /** Whether code in {@code userType}'s module and release can name the annotation. */
-  static boolean isVisibleTo(Elements elements, TypeElement userType) {
+  public static boolean isVisibleTo(Elements elements, TypeElement userType) {
     TypeElement generated = elements.getTypeElement(PACKAGE + "." + SIMPLE_NAME);
     if (generated == null) {
       return false; // an older release, or no java.compiler in the module graph

@@ -36,7 +36,7 @@ import java.util.Optional;
  * they are used. The emitter knows nothing about derivatives: the transforms decide what the
  * program computes, the emitter only how it reads.
  */
-final class JavaEmitter {
+public final class JavaEmitter {
   private final Function function;
   private final NameAllocator names;
   private final Map<Value, String> valueNames = new HashMap<>();
@@ -50,7 +50,8 @@ final class JavaEmitter {
   private SourceLine commentedLine;
   private String tape;
 
-  JavaEmitter(Function function, NameAllocator names) {
+  /** A printer of {@code function}'s body whose locals take their names from {@code names}. */
+  public JavaEmitter(Function function, NameAllocator names) {
     this.function = function;
     this.names = names;
     this.returnedAtEnd = finalReturnValue(function);
@@ -58,7 +59,7 @@ final class JavaEmitter {
   }
 
   /** Names the parameters, in order; call first, so that the user's names stay unchanged. */
-  List<String> parameterNames() {
+  public List<String> parameterNames() {
     List<String> result = new ArrayList<>();
     for (Value parameter : function.parameters()) {
       result.add(nameOf(parameter));
@@ -67,12 +68,17 @@ final class JavaEmitter {
   }
 
   /** Whether the program records values on the tape: see {@link #bindTape}. */
-  boolean usesTape() {
+  public boolean usesTape() {
     return facts.usesTape();
   }
 
+  /** Whether {@code program}, printed, would record values on the tape. */
+  public static boolean usesTape(Function program) {
+    return new ProgramFacts(program).usesTape();
+  }
+
   /** The name of the tape the program records on, which the caller declares. */
-  void bindTape(String name) {
+  public void bindTape(String name) {
     this.tape = name;
   }
 
@@ -80,7 +86,7 @@ final class JavaEmitter {
    * The statements of the body, preceded by the values that Java's scopes require to be
    * declared before the block that computes them.
    */
-  CodeBlock body() {
+  public CodeBlock body() {
     for (Value value : facts.hoisted(function)) {
       code.addStatement("$L $L = $L", value.javaType(), nameOf(value),
           Operand.Constant.zero(value.type()).expression());

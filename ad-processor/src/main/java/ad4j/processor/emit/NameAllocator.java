@@ -14,7 +14,7 @@ import javax.lang.model.SourceVersion;
  * parameter {@code Tape} or {@code geo} is renamed rather than hide {@code Tape.current()} or
  * {@code geo.LibGrad}.
  */
-final class NameAllocator {
+public final class NameAllocator {
   private final Set<String> userNames;
   private final Set<String> reserved;
   private final Set<String> used = new HashSet<>();
@@ -27,7 +27,7 @@ final class NameAllocator {
   }
 
   /** A name the user wrote: kept unless it is already taken here or is reserved. */
-  String user(String name) {
+  public String user(String name) {
     if (!used.contains(name) && !reserved.contains(name)) {
       used.add(name);
       return name;
@@ -36,7 +36,7 @@ final class NameAllocator {
   }
 
   /** A generated name: {@code hint} itself if free, else {@code hint2}, {@code hint3}, ... */
-  String fresh(String hint) {
+  public String fresh(String hint) {
     if (isFree(hint)) {
       used.add(hint);
       return hint;

@@ -1,0 +1,180 @@
+package ad4j.processor.plan;
+
+import ad4j.processor.derive.reverse.Adjoint;
+import ad4j.processor.emit.PrintedSize;
+import ad4j.processor.front.DerivativeOrder;
+import ad4j.processor.ir.Function;
+import ad4j.processor.methodsize.Guards;
+import ad4j.processor.methodsize.SegmentCalls;
+import ad4j.processor.methodsize.Segments;
+import java.util.Optional;
+import javax.lang.model.element.ExecutableElement;
+
+/**
+ * Decides the {@link MethodPlan} of one annotated method, in the order the decisions depend on
+ * each other: whether the first-order members split the method into segments, how each
+ * member's program is cut into parts, whether callers get the pullback's two halves, and, for
+ * an order-2 method, whether its sweep is split and whether it fits the JVM at all. Where a
+ * decision depends on how long a whole member prints, it asks the writers ({@link MemberSizes}).
+ */
+public final class MethodPlanner {
+  private final ExecutableElement element;
+  private final MethodPrograms programs;
+  private final Function function;
+  private final MemberNames names;
+  private final SizeLimits limits;
+  private final MemberSizes sizes;
+  private final PartsSearch search;
+  private final PartsByMember parts;
+
+  /**
+   * A planner for {@code element}'s method, whose programs are {@code programs} and whose
+   * members are named {@code names}.
+   */
+  public MethodPlanner(ExecutableElement element, MethodPrograms programs, MemberNames names,
+      SizeLimits limits, MemberSizes sizes) {
+    this.element = element;
+    this.programs = programs;
+    this.function = programs.function();
+    this.names = names;
+    this.limits = limits;
+    this.sizes = sizes;
+    this.search = new PartsSearch(programs.names(), names.suffix(), limits.forcedPartSize());
+    this.parts = new PartsByMember(search);
+  }
+
+  /** The plan; call once. */
+  public MethodPlan plan() {
+    return function.returnsArray() ? vector() : scalar();
+  }
+
+  /**
+   * A long straight-line method is split only if its whole members would pass HotSpot's
+   * limit, so those are planned and measured first, unless it is so long that they would pass
+   * it for certain.
+   */
+  private MethodPlan.Scalar scalar() {
+    Optional<SegmentSplits.Split> splittable = SegmentSplits.of(programs, Segments::of);
+    Segments candidate = splittable.map(SegmentSplits.Split::segments).orElse(null);
+    Optional<Guards> guards = splittable.map(SegmentSplits.Split::guards);
+    Segmentation firstOrder = new Segmentation.Whole(programs);
+    if (candidate != null && candidate.instructionCount() * SizeLimits.MIN_BYTES_PER_INSTRUCTION
+        > SizeLimits.BYTECODE_LIMIT) {
+      // so long that the whole members would pass the limit for certain: not planned first
+      firstOrder = segmented(candidate, guards);
+    }
+    Parted valueAndGradient = parts.cut(firstOrder.reverse(Adjoint.Output.GRADIENT),
+        names.valueAndGradient());
+    Parted tangent = parts.cut(firstOrder.tangent(), names.tangent());
+    if (candidate != null && firstOrder instanceof Segmentation.Whole
+        && (SizeLimits.pastHotSpotLimit(sizes.valueAndGradient(valueAndGradient))
+            || SizeLimits.pastHotSpotLimit(sizes.tangent(tangent)))) {
+      firstOrder = segmented(candidate, guards);
+      valueAndGradient = parts.cut(firstOrder.reverse(Adjoint.Output.GRADIENT),
+          names.valueAndGradient());
+      tangent = parts.cut(firstOrder.tangent(), names.tangent());
+    }
+    Parted pullback = parts.cut(firstOrder.reverse(Adjoint.Output.PULLBACK), names.pullback());
+    Parted pullbackOntoTape = pullbackOntoTape(firstOrder);
+    Halves halves = halves(firstOrder);
+    if (halves instanceof Halves.ByPullback) {
+      // mReplay calls mPullback(Tape, ...), planned again: its parts come after the others
+      pullbackOntoTape = pullbackOntoTape(firstOrder);
+    }
+    Optional<MethodPlan.SecondOrder> secondOrder = DerivativeOrder.of(element) == 2
+        ? Optional.of(secondOrder()) : Optional.empty();
+    return new MethodPlan.Scalar(programs, names, firstOrder, valueAndGradient, tangent,
+        pullback, pullbackOntoTape, halves, parts.inOrder(), secondOrder);
+  }
+
+  /** A vector function's members: never split into segments. */
+  private MethodPlan.Vector vector() {
+    JacobianPlan jacobian = JacobianPlan.of(programs, names);
+    Segmentation whole = new Segmentation.Whole(programs);
+    Parted tangent = parts.cut(whole.tangent(), names.tangent());
+    Parted pullback = parts.cut(whole.reverse(Adjoint.Output.PULLBACK), names.pullback());
+    Parted pullbackOntoTape = pullbackOntoTape(whole);
+    Halves halves = halves(whole);
+    if (halves instanceof Halves.ByPullback) {
+      pullbackOntoTape = pullbackOntoTape(whole);
+    }
+    return new MethodPlan.Vector(programs, names, jacobian, tangent, pullback,
+        pullbackOntoTape, halves, parts.inOrder());
+  }
+
+  /** From now on, the members call the programs of {@code split}'s segments. */
+  private Segmentation segmented(Segments split,
+      Optional<Guards> guards) {
+    return new Segmentation.Segmented(split, new SegmentCalls(
+        guards.isEmpty() ? function : guards.get().rest(), split, names.suffix()), guards);
+  }
+
+  /** The program of {@code mPullback(Tape, ...)}: slots per array parameter where it has some. */
+  private Parted pullbackOntoTape(Segmentation firstOrder) {
+    return parts.cut(function.hasActiveArrays()
+        ? Adjoint.withSplitCalls(programs.perParameter(), programs.perParameterFlow(),
+            Adjoint.Output.TAPE)
+        : firstOrder.reverse(Adjoint.Output.TAPE), names.pullbackOntoTape());
+  }
+
+  /**
+   * The halves of the pullback, where the method has them and, cut into parts, they fit
+   * HotSpot's limit. The record half hands every number it records back to itself, to push it
+   * at its end, and the replay half takes each back into a local: cut into parts, they may
+   * still pass the limit (a long method with branches). Run interpreted, they would cost more
+   * than the second forward sweep of the whole pullback, which is cut to fit.
+   */
+  private Halves halves(Segmentation firstOrder) {
+    Optional<Adjoint.Split> split = firstOrder.halves();
+    if (split.isEmpty()) {
+      return new Halves.ByPullback();
+    }
+    Parted record = parts.cut(split.get().record(), names.record());
+    Parted replay = parts.cut(split.get().replay(), names.replay());
+    if (!SizeLimits.pastHotSpotLimit(sizes.record(record)) && !partPastLimit(record)
+        && !SizeLimits.pastHotSpotLimit(sizes.replay(replay)) && !partPastLimit(replay)) {
+      return new Halves.Recorded(record, replay);
+    }
+    parts.remove(names.record());
+    parts.remove(names.replay());
+    return new Halves.ByPullback();
+  }
+
+  /** Whether a part of {@code program} passes HotSpot's limit. */
+  private boolean partPastLimit(Parted program) {
+    return program.parts().stream().anyMatch(part -> SizeLimits.pastHotSpotLimit(
+        PrintedSize.ofMethodOnTape(part.program(), programs.names())));
+  }
+
+  /**
+   * The sweeps of an order-2 method. The sweep is about three times as long as the first-order
+   * members: it is split on its own, into smaller segments, even where they fit whole.
+   */
+  private MethodPlan.SecondOrder secondOrder() {
+    SweepSegmentation sweep = new SweepSegmentation.WholeSweep(programs);
+    Parted hessianSweep = search.cut(sweep.hessianSweep(), names.hessianSweepParts());
+    if (SizeLimits.pastHotSpotLimit(sizes.hessianSweep(hessianSweep))) {
+      Optional<SegmentSplits.Split> split = SegmentSplits.of(programs, Segments::forSweep);
+      if (split.isPresent()) {
+        sweep = new SweepSegmentation.SegmentedSweep(split.get().segments(),
+            new SegmentCalls(split.get().rest(), split.get().segments(), names.suffix()),
+            Optional.ofNullable(split.get().guards()));
+        hessianSweep = search.cut(sweep.hessianSweep(), names.hessianSweepParts());
+      }
+    }
+    // the sweep, or a part of it where a long branch is cut whole into one
+    int bytes = sizes.hessianSweep(hessianSweep);
+    for (PartMethod part : hessianSweep.parts()) {
+      bytes = Math.max(bytes, PrintedSize.ofMethodOnTape(part.program(), programs.names()));
+    }
+    if (bytes > limits.sweepJvmLimit()) {
+      throw new Unsupported(element, "@Differentiable(order = 2) method '" + function.name()
+          + "' is too long for second derivatives: its forward-over-reverse sweep, which is"
+          + " not split into segments, would take about " + bytes + " bytes of bytecode,"
+          + " past the JVM's limit of 65535 for one method; shorten the method, or use"
+          + " order 1");
+    }
+    return new MethodPlan.SecondOrder(sweep, hessianSweep,
+        search.cut(sweep.pullbackTangent(), names.pullbackTangent()));
+  }
+}

@@ -1,0 +1,126 @@
+package ad4j.processor.plan;
+
+import ad4j.processor.emit.NameScope;
+import ad4j.processor.emit.PrintedSize;
+import ad4j.processor.ir.Function;
+import ad4j.processor.methodsize.LongBlocks;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which cut of a member's program into part methods ({@link LongBlocks}) the member prints:
+ * when its printed body would pass HotSpot's limit, smaller parts until the program and every
+ * part are under the limit, or larger ones when the program calling its parts is what passes
+ * it; when it fits, its loop nests apart where that is faster. Apart from {@link LongBlocks},
+ * which cuts, because this measures each cut as printed and chooses.
+ */
+final class PartsSearch {
+  private final NameScope names;
+  private final String segmentSuffix;
+  private final int forcedPartSize;
+
+  PartsSearch(NameScope names, String segmentSuffix, int forcedPartSize) {
+    this.names = names;
+    this.segmentSuffix = segmentSuffix;
+    this.forcedPartSize = forcedPartSize;
+  }
+
+  /** {@code program}, the program of {@code member}, cut as it prints best. */
+  Parted cut(Function program, String member) {
+    if (forcedPartSize > 0) {
+      return cutInto(program, member, forcedPartSize);
+    }
+    // a straight-line program is not printed once more to be measured
+    if (!LongBlocks.mayCut(program)
+        || PrintedSize.ofBody(program, names) <= SizeLimits.BYTECODE_LIMIT) {
+      return withLoopNestsApart(program, member);
+    }
+    // the cut whose largest method is smallest; smaller parts only while it passes the limit
+    // (more parts hand more values over), and while a part, not the member, is the largest
+    PartsTried best = null;
+    for (int size = LongBlocks.PART_SIZE; size >= LongBlocks.PART_SIZE / 8; size /= 2) {
+      Optional<PartsTried> cut = cutOnce(program, member, size);
+      if (cut.isEmpty()) {
+        break;
+      }
+      if (best == null || cut.get().largest() < best.largest()) {
+        best = cut.get();
+      }
+      if (cut.get().largest() <= SizeLimits.BYTECODE_LIMIT || cut.get().memberLargest()) {
+        break;
+      }
+    }
+    // Where the member itself, with its parts' calls, is what passes the limit, fewer and
+    // larger parts make it shorter (seven branches of 300 statements each called 11 parts
+    // of 160: a member of 12 KB that ran interpreted, each part near 1 KB).
+    for (int size = 2 * LongBlocks.PART_SIZE; best != null && best.memberLargest()
+        && best.largest() > SizeLimits.BYTECODE_LIMIT && size <= 16 * LongBlocks.PART_SIZE;
+        size *= 2) {
+      Optional<PartsTried> cut = cutOnce(program, member, size);
+      if (cut.isEmpty() || cut.get().largest() >= best.largest()) {
+        break;
+      }
+      best = cut.get();
+    }
+    if (best == null) {
+      return Parted.whole(program);
+    }
+    return new Parted(best.program(), best.parts());
+  }
+
+  /**
+   * {@code program}, which fits a method, with each of its loop nests in a method of its own
+   * where {@link LongBlocks#loopNestsOf} moves them.
+   */
+  private Parted withLoopNestsApart(Function program, String member) {
+    Optional<LongBlocks.Cut> cut = LongBlocks.loopNestsOf(program,
+        member + segmentSuffix + "Nest");
+    if (cut.isEmpty()) {
+      return Parted.whole(program);
+    }
+    return new Parted(cut.get().program(), parts(cut.get(), member, PartMethod.Kind.LOOP_NEST));
+  }
+
+  /**
+   * A cut tried by {@link #cut}: the member's program, its parts, and the estimated bytes of
+   * the largest method, the member or a part.
+   */
+  private record PartsTried(Function program, List<PartMethod> parts, int largest,
+      boolean memberLargest) {}
+
+  /** {@code program} cut into parts of {@code size} statements and measured, if it cuts. */
+  private Optional<PartsTried> cutOnce(Function program, String member, int size) {
+    Optional<LongBlocks.Cut> cut = LongBlocks.of(program, member + segmentSuffix + "Part",
+        size);
+    if (cut.isEmpty()) {
+      return Optional.empty();
+    }
+    int calling = PrintedSize.ofBody(cut.get().program(), names);
+    int largest = calling;
+    for (LongBlocks.Part part : cut.get().parts()) {
+      largest = Math.max(largest, PrintedSize.ofMethodOnTape(part.program(), names));
+    }
+    return Optional.of(new PartsTried(cut.get().program(),
+        parts(cut.get(), member, PartMethod.Kind.PART), largest, calling == largest));
+  }
+
+  /** {@code program} cut into parts of {@code size} statements, whatever its length. */
+  private Parted cutInto(Function program, String member, int size) {
+    Optional<LongBlocks.Cut> cut = LongBlocks.of(program, member + segmentSuffix + "Part",
+        size);
+    if (cut.isEmpty()) {
+      return Parted.whole(program);
+    }
+    return new Parted(cut.get().program(), parts(cut.get(), member, PartMethod.Kind.PART));
+  }
+
+  private static List<PartMethod> parts(LongBlocks.Cut cut, String member,
+      PartMethod.Kind kind) {
+    List<PartMethod> parts = new ArrayList<>();
+    for (LongBlocks.Part part : cut.parts()) {
+      parts.add(new PartMethod(part.name(), part.program(), member, kind));
+    }
+    return parts;
+  }
+}

@@ -1,0 +1,96 @@
+package ad4j.processor.plan;
+
+import ad4j.processor.derive.forward.Tangent;
+import ad4j.processor.derive.reverse.Adjoint;
+import ad4j.processor.ir.Function;
+import ad4j.processor.methodsize.Guards;
+import ad4j.processor.methodsize.SegmentCalls;
+import ad4j.processor.methodsize.Segments;
+import ad4j.processor.methodsize.SingleReturn;
+import ad4j.processor.optimize.DeadCode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Whether the first-order members of a method run it whole or call the programs of its
+ * segments, and so which transform composition feeds each: chosen once per method by
+ * {@link MethodPlanner}, so that no member asks again.
+ */
+public sealed interface Segmentation {
+  /** The reverse-mode program that writes {@code output}. */
+  Function reverse(Adjoint.Output output);
+
+  /** The forward-mode program of {@code mTangent}. */
+  Function tangent();
+
+  /**
+   * The two halves of the pullback that callers call in split mode ({@link Adjoint#split}),
+   * when the method has them; else {@code mRecord} only computes the value and {@code mReplay}
+   * runs the whole pullback.
+   */
+  Optional<Adjoint.Split> halves();
+
+  /** The method run whole by every member. */
+  record Whole(MethodPrograms programs) implements Segmentation {
+    @Override
+    public Function reverse(Adjoint.Output output) {
+      return Adjoint.withSplitCalls(programs.reverseFunction(), programs.reverseFlow(), output);
+    }
+
+    @Override
+    public Function tangent() {
+      return Tangent.of(SingleReturn.of(DeadCode.removeFrom(programs.function())));
+    }
+
+    @Override
+    public Optional<Adjoint.Split> halves() {
+      return Adjoint.split(programs.pullbackSource(), programs.pullbackSourceFlow());
+    }
+  }
+
+  /**
+   * A long straight-line method split into segments: the members call the segments' programs
+   * ({@code calls}), after the method's argument checks ({@code guards}) when it has some.
+   */
+  record Segmented(Segments segments, SegmentCalls calls, Optional<Guards> guards)
+      implements Segmentation {
+    @Override
+    public Function reverse(Adjoint.Output output) {
+      return checkedFirst(calls.reverse(output));
+    }
+
+    @Override
+    public Function tangent() {
+      return checkedFirst(calls.tangent());
+    }
+
+    /**
+     * The private methods of the segments, made when asked: per segment, its forward, reverse
+     * and tangent sweeps.
+     */
+    public List<SegmentMethod> methods() {
+      List<SegmentMethod> methods = new ArrayList<>();
+      for (Segments.Segment segment : segments.list()) {
+        methods.add(SegmentMethod.of(calls.name(SegmentCalls.FORWARD, segment.number()),
+            segments.forward(segment), SegmentMethod.Sweep.FORWARD, segments, segment));
+        methods.add(SegmentMethod.of(calls.name(SegmentCalls.REVERSE, segment.number()),
+            segments.reverse(segment), SegmentMethod.Sweep.REVERSE, segments, segment));
+        methods.add(SegmentMethod.of(calls.name(SegmentCalls.TANGENT, segment.number()),
+            segments.tangent(segment), SegmentMethod.Sweep.TANGENT, segments, segment));
+      }
+      return methods;
+    }
+
+    /** None: the segments hand values over on the tape, which the halves would split. */
+    @Override
+    public Optional<Adjoint.Split> halves() {
+      return Optional.empty();
+    }
+
+    /** A program calling the segments, after the method's argument checks if it has some. */
+    private Function checkedFirst(Function program) {
+      return guards.map(checks -> checks.checkedFirst(program)).orElse(program);
+    }
+  }
+}

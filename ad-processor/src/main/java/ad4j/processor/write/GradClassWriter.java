@@ -1,0 +1,166 @@
+package ad4j.processor.write;
+
+import ad4j.processor.emit.GeneratedAnnotation;
+import ad4j.processor.front.Lowering;
+import ad4j.processor.front.PrivateStaticFields;
+import ad4j.processor.ir.Function;
+import ad4j.processor.plan.SizeLimits;
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeSpec;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.Elements;
+
+/**
+ * Writes {@code FooGrad}: the class shell (javadoc, {@code @Generated}, the constants that
+ * tell callers of a method what it runs as written, the copies of private static fields), and
+ * for each differentiable method of {@code Foo}, in source order, the members that
+ * {@link MethodMembers} plans and writes.
+ */
+public final class GradClassWriter {
+  /** The processor named in {@code @Generated}. */
+  public static final String GENERATOR = "ad4j.processor.DifferentiableProcessor";
+
+  /**
+   * An annotated method and its IR. {@code callRunAsWritten}: the first call its code makes that
+   * runs as written and may give another result or do something again when it runs again
+   * ({@code "RNG.nextGaussian() (line 8)"}), if it makes one. {@code privateFields}: the
+   * private static fields it reads, which the generated class copies.
+   */
+  public record Method(ExecutableElement element, Function function,
+      Optional<String> callRunAsWritten, List<PrivateStaticFields.Copy> privateFields) {
+    /** A method whose code makes no such call and reads no private static field. */
+    public Method(ExecutableElement element, Function function) {
+      this(element, function, Optional.empty(), List.of());
+    }
+  }
+
+  private final Elements elements;
+  private final SizeLimits limits;
+
+  /** A writer with the processor's own limits. */
+  public GradClassWriter(Elements elements) {
+    this(elements, 0);
+  }
+
+  /**
+   * A writer that cuts every block of the order-1 members into parts of
+   * {@code forcedPartSize} statements, long or not, when it is positive: for the processor's
+   * tests ({@code -Aad4j.partSize}).
+   */
+  public GradClassWriter(Elements elements, int forcedPartSize) {
+    this(elements, forcedPartSize, 0);
+  }
+
+  /**
+   * As {@link #GradClassWriter(Elements, int)}; when {@code methodLimit} is positive, a member
+   * whose estimated bytecode passes it counts as past the JVM's limit for one method: for the
+   * processor's tests of that error ({@code -Aad4j.methodLimit}), which no program they can
+   * afford to compile reaches otherwise.
+   */
+  public GradClassWriter(Elements elements, int forcedPartSize, int methodLimit) {
+    this.elements = elements;
+    this.limits = new SizeLimits(forcedPartSize, methodLimit);
+  }
+
+  /** The generated class's name: {@code FooGrad}, or {@code Outer_InnerGrad} when nested. */
+  public ClassName gradClassName(TypeElement type) {
+    String packageName = elements.getPackageOf(type).getQualifiedName().toString();
+    return ClassName.get(packageName, nestedName(type).replace('.', '_') + "Grad");
+  }
+
+  /** The generated file for {@code type}'s differentiable methods, in source order. */
+  public JavaFile write(TypeElement type, List<Method> methods) {
+    ClassName className = gradClassName(type);
+    String userType = nestedName(type);
+    TypeSpec.Builder gradClass = TypeSpec.classBuilder(className)
+        .addOriginatingElement(type)
+        .addJavadoc("Derivatives of the {@code @Differentiable} methods of {@link $L},\n"
+            + "written by ad4j at compile time.\n", userType)
+        .addJavadoc("\n<p>Do not edit: this file is generated again at each compilation.\n")
+        .addModifiers(Modifier.FINAL)
+        .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+    if (GeneratedAnnotation.isVisibleTo(elements, type)) {
+      gradClass.addAnnotation(AnnotationSpec.builder(
+              ClassName.get(GeneratedAnnotation.PACKAGE, GeneratedAnnotation.SIMPLE_NAME))
+          .addMember("value", "$S", GENERATOR)
+          .build());
+    }
+    if (type.getModifiers().contains(Modifier.PUBLIC)) {
+      gradClass.addModifiers(Modifier.PUBLIC);
+    }
+    gradClass.alwaysQualify(hiddenNames(className.packageName()).toArray(String[]::new));
+    Map<String, Integer> overloads = new HashMap<>();
+    for (Method method : methods) {
+      overloads.merge(method.function().name(), 1, Integer::sum);
+    }
+    Map<String, Integer> seen = new HashMap<>();
+    Set<String> marked = new HashSet<>();
+    for (Method method : methods) {
+      String name = method.function().name();
+      if (method.callRunAsWritten().isPresent() && marked.add(name)) {
+        gradClass.addField(FieldSpec.builder(String.class,
+                name + Lowering.Lowered.CONSTANT_SUFFIX, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc("For ad4j, compiling callers of {@code $L} later: the first call its"
+                + " code makes that runs as\nwritten and may give another result or do"
+                + " something again when run again. Generated code that\nwould run {@code $L}"
+                + " more than once per call of a member (a caller's tangent) is an error.\n",
+                name, name)
+            .initializer("$S", method.callRunAsWritten().get())
+            .build());
+      }
+    }
+    PrivateFieldCopies.addTo(gradClass, methods);
+    for (Method method : methods) {
+      String name = method.function().name();
+      int ordinal = seen.merge(name, 1, Integer::sum);
+      // Overloads split into segments would give segment methods of the same name, and their
+      // parameter lists may coincide (fReverse3(Tape, double, double) is the last segment of
+      // f(double) and a middle one of f(double, double)): each overload numbers its own.
+      String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
+      new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
+          .members().forEach(gradClass::addMethod);
+    }
+    return JavaFile.builder(className.packageName(), gradClass.build())
+        .skipJavaLangImports(true)
+        .indent("  ")
+        .build();
+  }
+
+  /**
+   * The classes generated code names by their simple names ({@code java.lang}'s, and imported
+   * ones) that a class of the user's package hides: a class {@code Double} or
+   * {@code IllegalArgumentException} beside the user's would capture a simple name, so these
+   * are written qualified.
+   */
+  private Set<String> hiddenNames(String packageName) {
+    Set<String> hidden = new TreeSet<>();
+    for (String name : List.of("Double", "Float", "IllegalArgumentException", "Object", "String",
+        "System", "Throwable", "Tape", "Generated", "Arrays")) {
+      String qualified = packageName.isEmpty() ? name : packageName + "." + name;
+      if (elements.getTypeElement(qualified) != null) {
+        hidden.add(name);
+      }
+    }
+    return hidden;
+  }
+
+  /** {@code Outer.Inner} for a nested type, as code in its package names it. */
+  private String nestedName(TypeElement type) {
+    String qualified = type.getQualifiedName().toString();
+    String packageName = elements.getPackageOf(type).getQualifiedName().toString();
+    return packageName.isEmpty() ? qualified : qualified.substring(packageName.length() + 1);
+  }
+}
