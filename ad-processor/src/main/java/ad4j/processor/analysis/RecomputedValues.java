@@ -11,6 +11,7 @@ import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
@@ -159,7 +160,7 @@ public final class RecomputedValues {
       }
       case LENGTH -> { }
       case SLOTS_CALL -> {
-        if (!operation.name().equals("rowStart")) {
+        if (!operation.isSlotsCall(SlotsCall.ROW_START)) {
           return false;
         }
       }

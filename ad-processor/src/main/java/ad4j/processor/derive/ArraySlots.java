@@ -11,6 +11,7 @@ import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import java.util.ArrayList;
@@ -285,7 +286,7 @@ public final class ArraySlots {
     Value rowStart = builder.derived(result, "RowStart", NumericType.INT);
     Operand rowLength = localRowLengths.containsKey(matrix) ? localRowLengths.get(matrix)
         : layout.rowLength(matrix);
-    out.add(new Instruction(rowStart, Operation.slotsCall("rowStart", 3), List.of(
+    out.add(new Instruction(rowStart, Operation.slotsCall(SlotsCall.ROW_START, 3), List.of(
         new Operand.Use(matrix), rowLength, index), read.line()));
     starts.put(result, FlatLayout.plus(starts.get(matrix), new Operand.Use(rowStart),
         builder.derived(result, "Start", NumericType.INT), out));

@@ -6,6 +6,7 @@ import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import java.util.LinkedHashMap;
@@ -47,7 +48,7 @@ public final class FlatLayout {
       if (rowLengths && parameter.type() == NumericType.DOUBLE_MATRIX) {
         this.rowLengths.put(parameter, define(
             builder.derived(parameter, "RowLength", NumericType.INT),
-            Operation.slotsCall("rowLength", 1), List.of(new Operand.Use(parameter)), out));
+            Operation.slotsCall(SlotsCall.ROW_LENGTH, 1), List.of(new Operand.Use(parameter)), out));
       }
       if (i == last) {
         break; // nothing lies beyond: no size needed
@@ -60,7 +61,7 @@ public final class FlatLayout {
             List.of(new Operand.Use(parameter)), out);
       } else {
         size = define(builder.derived(parameter, "Count", NumericType.INT),
-            Operation.slotsCall("count", 1), List.of(new Operand.Use(parameter)), out);
+            Operation.slotsCall(SlotsCall.COUNT, 1), List.of(new Operand.Use(parameter)), out);
       }
       next = plus(next, size, builder.derived(parameters.get(i + 1), "Start", NumericType.INT),
           out);
@@ -77,7 +78,7 @@ public final class FlatLayout {
       if (parameter.type() == NumericType.DOUBLE_MATRIX) {
         layout.rowLengths.put(parameter, define(
             builder.derived(parameter, "RowLength", NumericType.INT),
-            Operation.slotsCall("rowLength", 1), List.of(new Operand.Use(parameter)), out));
+            Operation.slotsCall(SlotsCall.ROW_LENGTH, 1), List.of(new Operand.Use(parameter)), out));
       }
     }
     return layout;

@@ -8,9 +8,10 @@ import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Jump;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.NumericType;
-import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -646,7 +647,7 @@ public final class Lowering {
     if (arguments.size() == 4) {
       from = lowered.get(1);
       to = lowered.get(2);
-      context.emit(Operation.slotsCall("checkFill", 3), List.of(length, from, to),
+      context.emit(Operation.slotsCall(SlotsCall.CHECK_FILL, 3), List.of(length, from, to),
           NumericType.INT, false);
     }
     NumericType element = array.type().elementType();
@@ -690,7 +691,7 @@ public final class Lowering {
         false);
     Operand targetLength = context.emit(Operation.LENGTH, List.of(target), NumericType.INT,
         false);
-    context.emit(Operation.slotsCall("checkCopy", 5),
+    context.emit(Operation.slotsCall(SlotsCall.CHECK_COPY, 5),
         List.of(sourceLength, sourceStart, targetLength, targetStart, count), NumericType.INT,
         false);
     NumericType element = target.type().elementType();
@@ -751,7 +752,7 @@ public final class Lowering {
     boolean range = lowered.size() == 3;
     Operand from = range ? lowered.get(1) : Operand.Constant.of(0);
     Operand length = range
-        ? context.emit(Operation.slotsCall("checkRange", 2), List.of(from, lowered.get(2)),
+        ? context.emit(Operation.slotsCall(SlotsCall.CHECK_RANGE, 2), List.of(from, lowered.get(2)),
             NumericType.INT, false)
         : lowered.get(1);
     NumericType element = source.type().elementType();
@@ -766,7 +767,7 @@ public final class Lowering {
         NumericType.INT, false);
     context.dependences().roundsAsWritten(count, min); // a function of its arguments
     if (range) {
-      context.emit(Operation.slotsCall("checkCopy", 5),
+      context.emit(Operation.slotsCall(SlotsCall.CHECK_COPY, 5),
           List.of(sourceLength, from, length, Operand.Constant.of(0), count), NumericType.INT,
           false);
     }

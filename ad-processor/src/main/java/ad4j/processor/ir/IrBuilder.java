@@ -65,27 +65,41 @@ public final class IrBuilder {
     return Value.formula(nextId++, type, active);
   }
 
-  /** A value named after {@code base} with {@code suffix}: its tangent, its adjoint. */
+  /**
+   * A value named after {@code base} with {@code suffix}: what a transform keeps for it (its
+   * slot, its length, a copy).
+   */
   public Value derived(Value base, String suffix, NumericType type) {
     return Value.derived(nextId++, base, suffix, type);
   }
 
-  /**
-   * A variable named after {@code base} with {@code suffix}; {@code parameter}, when not null,
-   * is the parameter it stands for (the tangent of a parameter assigned in a loop).
-   */
-  public Variable derived(Variable base, String suffix, NumericType type, Value parameter) {
-    return new Variable(nextId++, suffix, type, parameter, base, true);
+  /** The tangent or the adjoint of {@code base}, a value named after it. */
+  public Value derived(Value base, Derivative role, NumericType type) {
+    return Value.derived(nextId++, base, role.suffix(), type);
   }
 
-  /** A variable named after the value {@code base} with {@code suffix}: an adjoint. */
+  /**
+   * The tangent or the adjoint of the variable {@code base}, a variable named after it;
+   * {@code parameter}, when not null, is the parameter it stands for (the tangent of a
+   * parameter assigned in a loop).
+   */
+  public Variable derived(Variable base, Derivative role, NumericType type, Value parameter) {
+    return new Variable(nextId++, role.suffix(), type, parameter, base, true, role);
+  }
+
+  /** A variable named after the value {@code base} with {@code suffix}. */
   public Variable derivedVariable(Value base, String suffix, NumericType type) {
-    return new Variable(nextId++, suffix, type, null, base, true);
+    return new Variable(nextId++, suffix, type, null, base, true, null);
+  }
+
+  /** The tangent or the adjoint of the value {@code base}, a variable named after it. */
+  public Variable derivedVariable(Value base, Derivative role, NumericType type) {
+    return new Variable(nextId++, role.suffix(), type, null, base, true, role);
   }
 
   /** A variable of a transform's own, named {@code hint} unless the user took that name. */
   public Variable generatedVariable(String hint, NumericType type) {
-    return new Variable(nextId++, hint, type, null, null, true);
+    return new Variable(nextId++, hint, type, null, null, true, null);
   }
 
   /** A value of a transform's own, such as a parameter it adds. */
@@ -109,11 +123,11 @@ public final class IrBuilder {
 
   /**
    * A new variable like {@code variable}, for a copy of the statements that declare it: named
-   * after the same base ({@code tBar}), so that it is an adjoint as the original is.
+   * after the same base ({@code tBar}), in the same role.
    */
   public Variable copyOf(Variable variable) {
     return new Variable(nextId++, variable.name(), variable.type(), variable.parameter(),
-        variable.base(), variable.isGenerated());
+        variable.base(), variable.isGenerated(), variable.role());
   }
 
   /** A mutable variable; {@code parameter} is the parameter it stands for, or null. */

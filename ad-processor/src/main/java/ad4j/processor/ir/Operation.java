@@ -146,9 +146,14 @@ public final class Operation {
    */
   public static final Operation STORE_AT_SLOT = new Operation(Form.STORE, "[]=", 4, null, null);
 
-  /** {@code ad4j.runtime.Slots.name(arguments)}. */
-  public static Operation slotsCall(String name, int arity) {
-    return new Operation(Form.SLOTS_CALL, name, arity, null, null);
+  /** {@code ad4j.runtime.Slots.name(arguments)} with {@code arity} arguments. */
+  public static Operation slotsCall(SlotsCall call, int arity) {
+    return new Operation(Form.SLOTS_CALL, call.javaName(), arity, null, null);
+  }
+
+  /** Whether this is a call of {@code call}, with any number of arguments. */
+  public boolean isSlotsCall(SlotsCall call) {
+    return form == Form.SLOTS_CALL && name.equals(call.javaName());
   }
 
   private final Form form;

@@ -17,18 +17,27 @@ public final class Variable {
   private javax.lang.model.type.TypeMirror referenceType;
   private String javaType;
 
+  /** What it is to {@link #base}, when it is a tangent or an adjoint; null otherwise. */
+  private final Derivative role;
+
   Variable(int id, String name, NumericType type, Value parameter) {
-    this(id, name, type, parameter, null, false);
+    this(id, name, type, parameter, null, false, null);
   }
 
   Variable(int id, String name, NumericType type, Value parameter, Object base,
-      boolean generated) {
+      boolean generated, Derivative role) {
+    this.role = role;
     this.id = id;
     this.name = name;
     this.type = type;
     this.parameter = parameter;
     this.base = base;
     this.generated = generated;
+  }
+
+  /** Whether this is the tangent or the adjoint of {@link #base}; null for other variables. */
+  public Derivative role() {
+    return role;
   }
 
   /**

@@ -4,6 +4,7 @@ import ad4j.processor.analysis.Ids;
 import ad4j.processor.derive.forward.Tangent;
 import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Instruction;
@@ -105,7 +106,7 @@ public final class SegmentCalls {
     List<Value> parameters = new ArrayList<>(function.parameters());
     for (Value parameter : function.parameters()) {
       if (parameter.isActive()) {
-        parameters.add(builder.derived(parameter, "Dot", NumericType.DOUBLE));
+        parameters.add(builder.derived(parameter, Derivative.TANGENT, NumericType.DOUBLE));
       }
     }
     List<Statement> body = new ArrayList<>();
@@ -131,7 +132,7 @@ public final class SegmentCalls {
     parameters.add(gradient);
     List<Value> directions = directions(builder);
     parameters.addAll(directions);
-    Value gradientDot = builder.derived(gradient, "Dot", NumericType.DOUBLE_ARRAY);
+    Value gradientDot = builder.derived(gradient, Derivative.TANGENT, NumericType.DOUBLE_ARRAY);
     parameters.add(gradientDot);
     List<Statement> body = new ArrayList<>();
     Value derivative = forwardOverReverse(builder, directions, Site.number(1.0),
@@ -163,7 +164,7 @@ public final class SegmentCalls {
     parameters.add(seed);
     List<Value> directions = directions(builder);
     parameters.addAll(directions);
-    Value seedDot = builder.derived(seed, "Dot", NumericType.DOUBLE);
+    Value seedDot = builder.derived(seed, Derivative.TANGENT, NumericType.DOUBLE);
     parameters.add(seedDot);
     List<Statement> body = new ArrayList<>();
     Value derivative = forwardOverReverse(builder, directions, new Operand.Use(seed),
@@ -177,7 +178,7 @@ public final class SegmentCalls {
     List<Value> directions = new ArrayList<>();
     for (Value parameter : function.parameters()) {
       if (parameter.isActive()) {
-        directions.add(builder.derived(parameter, "Dot", NumericType.DOUBLE));
+        directions.add(builder.derived(parameter, Derivative.TANGENT, NumericType.DOUBLE));
       }
     }
     return directions;

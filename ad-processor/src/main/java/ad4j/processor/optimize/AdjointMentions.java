@@ -2,6 +2,7 @@ package ad4j.processor.optimize;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
@@ -65,8 +66,7 @@ final class AdjointMentions {
 
   /** Whether {@code variable} is an adjoint that a reverse sweep sums into. */
   static boolean isAdjoint(Variable variable) {
-    return variable.base() != null && variable.name().equals("Bar")
-        && variable.type() == NumericType.DOUBLE;
+    return variable.role() == Derivative.ADJOINT && variable.type() == NumericType.DOUBLE;
   }
 
   /**

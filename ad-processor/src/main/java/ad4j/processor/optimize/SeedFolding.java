@@ -1,12 +1,12 @@
 package ad4j.processor.optimize;
 
-import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
@@ -93,7 +93,7 @@ public final class SeedFolding {
 
   private static boolean isClearing(Instruction instruction, Value array) {
     return instruction.operation().form() == Operation.Form.SLOTS_CALL
-        && instruction.operation().name().equals(Adjoint.CLEAR)
+        && instruction.operation().isSlotsCall(SlotsCall.CLEAR)
         && uses(instruction.arguments().get(0), array);
   }
 

@@ -2,6 +2,7 @@ package ad4j.processor.derive.forward;
 
 import ad4j.processor.derive.Sites;
 import ad4j.processor.derive.reverse.Adjoint;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.NumericType;
@@ -9,6 +10,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.RuledCallee;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Value;
 import ad4j.processor.rules.DerivativeRules;
@@ -55,12 +57,12 @@ final class CallTangents {
   private Operand zeros(Operand array, Instruction call, List<Instruction> out) {
     Value zeros = s.builder.generated("zeros", array.type(), false);
     if (array.type() == NumericType.DOUBLE_MATRIX) {
-      out.add(new Instruction(zeros, Operation.slotsCall("zeros", 1), List.of(array),
+      out.add(new Instruction(zeros, Operation.slotsCall(SlotsCall.ZEROS, 1), List.of(array),
           call.line()));
     } else {
       Value length = s.builder.generated("length", NumericType.INT, false);
       out.add(new Instruction(length, Operation.LENGTH, List.of(array), call.line()));
-      out.add(new Instruction(zeros, Operation.slotsCall("zeros", 1),
+      out.add(new Instruction(zeros, Operation.slotsCall(SlotsCall.ZEROS, 1),
           List.of(new Operand.Use(length)), call.line()));
     }
     return new Operand.Use(zeros);
@@ -85,13 +87,13 @@ final class CallTangents {
     for (int i = 0; i < ruled.parameterTypes().size(); i++) {
       Operand argument = call.arguments().get(i);
       List<Operand> helperArguments;
-      String helper;
+      SlotsCall helper;
       if (s.instructions.isActive(argument)) {
-        helper = "addScaled";
+        helper = SlotsCall.ADD_SCALED;
         helperArguments = List.of(new Operand.Use(result), s.instructions.tangentOf(argument),
             new Operand.Use(tangent), Operand.Constant.of(0));
       } else if (argument instanceof Operand.Use use && s.arrayTangents.containsKey(use.value())) {
-        helper = "addProduct";
+        helper = SlotsCall.ADD_PRODUCT;
         helperArguments = List.of(new Operand.Use(s.arrayTangents.get(use.value())),
             new Operand.Use(tangent));
       } else {
@@ -156,7 +158,7 @@ final class CallTangents {
       }
       callArguments.add(new Operand.Use(tangent));
     }
-    Value valueTangent = s.builder.derived(call.result(), "Dot", NumericType.DOUBLE);
+    Value valueTangent = s.builder.derived(call.result(), Derivative.TANGENT, NumericType.DOUBLE);
     out.add(new Instruction(valueTangent, Operation.pullbackTangentCall(callee),
         callArguments, call.line()));
     return out;

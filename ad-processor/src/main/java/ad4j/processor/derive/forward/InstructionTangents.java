@@ -1,6 +1,7 @@
 package ad4j.processor.derive.forward;
 
 import ad4j.processor.derive.Sites;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.NumericType;
@@ -8,6 +9,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.RuledCallee;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
@@ -34,7 +36,7 @@ final class InstructionTangents {
   /** The instructions computing the tangent of an active instruction's result. */
   List<Instruction> tangentOf(Instruction instruction) {
     Value value = instruction.result();
-    Value tangent = s.builder.derived(value, "Dot", NumericType.DOUBLE);
+    Value tangent = s.builder.derived(value, Derivative.TANGENT, NumericType.DOUBLE);
     Operation operation = instruction.operation();
     List<Operand> arguments = instruction.arguments();
     if (operation.form() == Operation.Form.TANGENT_CALL) {
@@ -125,7 +127,7 @@ final class InstructionTangents {
       }
       Operand partial = DerivativeRules.arrayPartial(ruled, i, site).orElseThrow(
           () -> new IllegalStateException("no rule for the array argument of " + call));
-      terms.add(site.apply(Operation.slotsCall("dot", 2), NumericType.DOUBLE, partial,
+      terms.add(site.apply(Operation.slotsCall(SlotsCall.DOT, 2), NumericType.DOUBLE, partial,
           new Operand.Use(arrayTangent)));
     }
     return terms;
@@ -138,7 +140,7 @@ final class InstructionTangents {
    */
   List<Instruction> arrayTangentOf(Instruction instruction) {
     Value array = instruction.result();
-    Value tangent = s.builder.derived(array, "Dot", array.type());
+    Value tangent = s.builder.derived(array, Derivative.TANGENT, array.type());
     s.arrayTangents.put(array, tangent);
     Operation operation = instruction.operation();
     List<Operand> arguments = instruction.arguments();

@@ -1,10 +1,11 @@
 package ad4j.processor.derive.forward;
 
-import ad4j.processor.derive.reverse.Adjoint;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
@@ -46,7 +47,7 @@ final class ReverseSweepTangents {
     if (from == null || into == null) {
       throw new IllegalArgumentException("no tangents for the arrays of " + addInto.result());
     }
-    Value added = s.builder.derived(addInto.result(), "Dot", NumericType.INT);
+    Value added = s.builder.derived(addInto.result(), Derivative.TANGENT, NumericType.INT);
     out.add(new Instruction(added, addInto.operation(), List.of(new Operand.Use(from),
         new Operand.Use(into), arguments.get(2)), addInto.line()));
   }
@@ -68,14 +69,14 @@ final class ReverseSweepTangents {
     }
     SourceLine line = addScaled.line();
     if (s.instructions.isActive(arguments.get(2))) {
-      Value added = s.builder.derived(addScaled.result(), "Dot", NumericType.INT);
+      Value added = s.builder.derived(addScaled.result(), Derivative.TANGENT, NumericType.INT);
       out.add(new Instruction(added, addScaled.operation(), List.of(arguments.get(0),
           arguments.get(1), s.instructions.tangentOf(arguments.get(2)), new Operand.Use(into),
           arguments.get(4)), line));
     }
     // the rule's J·v, computed where the partials were
     Value partialDot = s.arrayTangents.get(partial);
-    Value added = s.builder.derived(addScaled.result(), "Dot", NumericType.INT);
+    Value added = s.builder.derived(addScaled.result(), Derivative.TANGENT, NumericType.INT);
     out.add(new Instruction(added, addScaled.operation(), List.of(new Operand.Use(partialDot),
         arguments.get(1), arguments.get(2), new Operand.Use(into), arguments.get(4)), line));
   }
@@ -88,7 +89,7 @@ final class ReverseSweepTangents {
   boolean isRuledDot(Instruction instruction) {
     Operation operation = instruction.operation();
     return operation.form() == Operation.Form.SLOTS_CALL
-        && (operation.name().equals(Adjoint.DOT) || operation.name().equals(Adjoint.DOT_WITHIN))
+        && (operation.isSlotsCall(SlotsCall.DOT) || operation.isSlotsCall(SlotsCall.DOT_WITHIN))
         && instruction.arguments().get(0) instanceof Operand.Use partial
         && s.arrayPartials.contains(partial.value());
   }
@@ -112,7 +113,7 @@ final class ReverseSweepTangents {
         site.apply(dot.operation(), NumericType.DOUBLE, new Operand.Use(partialDot), seeds),
         site.apply(dot.operation(), NumericType.DOUBLE, dot.arguments().get(0),
             new Operand.Use(seedsDot)));
-    Value value = s.builder.derived(dot.result(), "Dot", NumericType.DOUBLE);
+    Value value = s.builder.derived(dot.result(), Derivative.TANGENT, NumericType.DOUBLE);
     out.addAll(site.instructionsFor(List.of(tangent)));
     out.add(new Instruction(value, Operation.COPY, List.of(tangent), dot.line()));
     s.tangents.put(dot.result(), new Operand.Use(value));

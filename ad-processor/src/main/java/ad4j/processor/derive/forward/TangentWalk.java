@@ -4,6 +4,7 @@ import ad4j.processor.analysis.Ids;
 import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
@@ -15,6 +16,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
@@ -40,12 +42,12 @@ final class TangentWalk {
     List<Value> parameters = new ArrayList<>(function.parameters());
     for (Value parameter : function.parameters()) {
       if (parameter.isActive()) {
-        Value tangent = s.builder.derived(parameter, "Dot", NumericType.DOUBLE);
+        Value tangent = s.builder.derived(parameter, Derivative.TANGENT, NumericType.DOUBLE);
         parameters.add(tangent);
         s.tangents.put(parameter, new Operand.Use(tangent));
       } else if (parameter.isActiveArray()) {
         // an array's tangent is an array of the same shape: wDot[i] is the tangent of w[i]
-        Value tangent = s.builder.derived(parameter, "Dot", parameter.type());
+        Value tangent = s.builder.derived(parameter, Derivative.TANGENT, parameter.type());
         parameters.add(tangent);
         s.arrayTangents.put(parameter, tangent);
       }
@@ -54,7 +56,7 @@ final class TangentWalk {
       if (parameter.type() == NumericType.DOUBLE_ARRAY
           && parameter.origin() != Value.Origin.PARAMETER) {
         // an output array (a gradient) gets one for the tangents of what is written into it
-        Value tangent = s.builder.derived(parameter, "Dot", NumericType.DOUBLE_ARRAY);
+        Value tangent = s.builder.derived(parameter, Derivative.TANGENT, NumericType.DOUBLE_ARRAY);
         parameters.add(tangent);
         s.arrayTangents.put(parameter, tangent);
       }
@@ -63,7 +65,7 @@ final class TangentWalk {
       if (variable.isActive()) {
         Value tangent = ((Operand.Use) s.tangents.get(variable.parameter())).value();
         s.variableTangents.put(variable,
-            s.builder.derived(variable, "Dot", NumericType.DOUBLE, tangent));
+            s.builder.derived(variable, Derivative.TANGENT, NumericType.DOUBLE, tangent));
       }
     }
     List<Statement> body = new ArrayList<>();
@@ -108,16 +110,14 @@ final class TangentWalk {
           out.addAll(s.instructions.arrayTangentOf(instruction));
         } else if (ReverseSweepTangents.isAdjointArray(instruction)) {
           // a reverse-mode program's adjoint array: its tangent holds the adjoints' tangents
-          Value tangent = s.builder.derived(instruction.result(), "Dot", NumericType.DOUBLE_ARRAY);
+          Value tangent = s.builder.derived(instruction.result(), Derivative.TANGENT, NumericType.DOUBLE_ARRAY);
           s.arrayTangents.put(instruction.result(), tangent);
           out.add(new Instruction(tangent, instruction.operation(), instruction.arguments(),
               instruction.line()));
-        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
-            && (instruction.operation().name().equals(Adjoint.ADD_INTO)
-                || instruction.operation().name().equals(Adjoint.ADD_INTO_WITHIN))) {
+        } else if (instruction.operation().isSlotsCall(SlotsCall.ADD_INTO)
+            || instruction.operation().isSlotsCall(SlotsCall.ADD_INTO_WITHIN)) {
           s.sweepHelpers.addIntoTangent(instruction, out);
-        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
-            && instruction.operation().name().equals(Adjoint.ADD_SCALED)) {
+        } else if (instruction.operation().isSlotsCall(SlotsCall.ADD_SCALED)) {
           s.sweepHelpers.addScaledTangent(instruction, out);
         } else if (instruction.operation().form() == Operation.Form.USER_CALL
             && instruction.result().type() == NumericType.DOUBLE_ARRAY
@@ -131,19 +131,17 @@ final class TangentWalk {
             && instruction.result().type() == NumericType.DOUBLE_ARRAY
             && s.arrayPartials.contains(instruction.result().base())) {
           // partials recorded in a loop: their tangents lie below them (see Push above)
-          Value tangent = s.builder.derived(instruction.result(), "Dot", NumericType.DOUBLE_ARRAY);
+          Value tangent = s.builder.derived(instruction.result(), Derivative.TANGENT, NumericType.DOUBLE_ARRAY);
           s.arrayTangents.put(instruction.result(), tangent);
           s.arrayPartials.add(instruction.result());
           out.add(new Instruction(tangent, instruction.operation(), instruction.arguments(),
               instruction.line()));
-        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
-            && instruction.operation().name().equals("discarded")) {
+        } else if (instruction.operation().isSlotsCall(SlotsCall.DISCARDED)) {
           // scratch for adjoints nobody reads: their tangents may go there too
           s.arrayTangents.put(instruction.result(), instruction.result());
-        } else if (instruction.operation().form() == Operation.Form.SLOTS_CALL
-            && instruction.operation().name().equals(Adjoint.CLEAR)) {
+        } else if (instruction.operation().isSlotsCall(SlotsCall.CLEAR)) {
           // the adjoints' tangents are cleared with the adjoints
-          Value cleared = s.builder.derived(instruction.result(), "Dot", NumericType.INT);
+          Value cleared = s.builder.derived(instruction.result(), Derivative.TANGENT, NumericType.INT);
           out.add(new Instruction(cleared, instruction.operation(), List.of(new Operand.Use(
               s.arrayTangents.get(((Operand.Use) instruction.arguments().get(0)).value()))),
               instruction.line()));
@@ -155,7 +153,7 @@ final class TangentWalk {
         out.add(declare);
         Variable variable = declare.variable();
         if (variable.isActive()) {
-          Variable tangent = s.builder.derived(variable, "Dot", NumericType.DOUBLE, null);
+          Variable tangent = s.builder.derived(variable, Derivative.TANGENT, NumericType.DOUBLE, null);
           s.variableTangents.put(variable, tangent);
           out.add(new Declare(tangent, s.instructions.tangentOf(declare.initial()),
               declare.line()));

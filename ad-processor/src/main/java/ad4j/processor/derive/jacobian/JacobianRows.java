@@ -17,6 +17,7 @@ import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
@@ -221,7 +222,7 @@ public final class JacobianRows {
   /** Whether {@code instruction} is the pullback's {@code Slots.seed(seed, resultAdjoints)}. */
   static boolean isSeeding(Instruction instruction, Value seed) {
     return instruction.operation().form() == Operation.Form.SLOTS_CALL
-        && instruction.operation().name().equals(Adjoint.SEED)
+        && instruction.operation().isSlotsCall(SlotsCall.SEED)
         && instruction.arguments().get(0) instanceof Operand.Use use && use.value() == seed;
   }
 
@@ -290,7 +291,7 @@ public final class JacobianRows {
     for (Value adjointArray : madeByForward(pieces)) {
       // every row starts from zero adjoints: the previous row's reverse sweep left its own
       sweep.add(new Instruction(builder.generated("cleared", NumericType.INT, false),
-          Operation.slotsCall(Adjoint.CLEAR, 1), List.of(new Operand.Use(adjointArray)), null));
+          Operation.slotsCall(SlotsCall.CLEAR, 1), List.of(new Operand.Use(adjointArray)), null));
     }
     for (Statement statement : reverse) {
       if (statement instanceof Instruction seeding && isSeeding(seeding, pieces.seed())) {

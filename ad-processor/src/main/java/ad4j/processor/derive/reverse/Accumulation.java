@@ -1,6 +1,7 @@
 package ad4j.processor.derive.reverse;
 
 import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.SourceLine;
@@ -32,7 +33,7 @@ final class Accumulation {
 
   void declareVariableAdjoint(Variable variable, List<Statement> out) {
     if (variable.isActive() && !s.variableAdjoints.containsKey(variable)) {
-      Variable adjoint = s.builder.derived(variable, "Bar", NumericType.DOUBLE, null);
+      Variable adjoint = s.builder.derived(variable, Derivative.ADJOINT, NumericType.DOUBLE, null);
       out.add(new Declare(adjoint, Site.number(0.0), null));
       s.variableAdjoints.put(variable, adjoint);
     }
@@ -61,7 +62,7 @@ final class Accumulation {
       s.adjoints.put(target, new AdjointValue(contribution, null));
       return;
     }
-    Variable adjoint = s.builder.derivedVariable(target, "Bar", NumericType.DOUBLE);
+    Variable adjoint = s.builder.derivedVariable(target, Derivative.ADJOINT, NumericType.DOUBLE);
     Operand initial;
     if (existing == null) {
       initial = negated ? site.negate(contribution) : contribution;

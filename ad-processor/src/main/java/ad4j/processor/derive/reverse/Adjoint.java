@@ -207,37 +207,4 @@ public final class Adjoint {
     return AdjointSums.of(new SegmentSweep(new SweepState(primal, flow, PullbackCalls.WHOLE),
         true).segment(segment, last));
   }
-
-  /**
-   * The runtime helpers that add a copy's adjoints into its original's ({@code Slots.addInto},
-   * and {@code addIntoWithin} for a copy made in a loop) and clear the adjoint array of an array
-   * made in a loop ({@code Slots.clear}); {@link Tangent} follows each with the same for the
-   * adjoints' tangents.
-   */
-  public static final String ADD_INTO = "addInto";
-
-  public static final String ADD_INTO_WITHIN = "addIntoWithin";
-
-  public static final String CLEAR = "clear";
-
-  /**
-   * The runtime helpers that start a vector function's reverse sweep from the seed ({@code
-   * Slots.seed}, and {@code seedWithin} in the pullback callers call), which {@link
-   * JacobianRows} replaces by a unit seed per row.
-   */
-  public static final String SEED = "seed";
-
-  public static final String SEED_WITHIN = "seedWithin";
-
-  /** The runtime helper that adds an adjoint times a rule's partials into array slots. */
-  public static final String ADD_SCALED = "addScaled";
-
-  /**
-   * The runtime helpers that take a vector target's rule's partials against the adjoints of
-   * its result ({@code Slots.dot}, and {@code dotWithin} for a result made in a loop), whose
-   * forward mode {@link Tangent} writes with the rule's tangent member.
-   */
-  public static final String DOT = "dot";
-
-  public static final String DOT_WITHIN = "dotWithin";
 }

@@ -6,6 +6,7 @@ import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Push;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import ad4j.processor.rules.Site;
@@ -48,10 +49,10 @@ sealed interface AdjointsOut {
 
   /**
    * The runtime helper that starts a vector function's reverse sweep from the seed: see
-   * {@link Adjoint#SEED}.
+   * {@link SlotsCall#SEED}.
    */
-  default String seedHelper() {
-    return Adjoint.SEED;
+  default SlotsCall seedHelper() {
+    return SlotsCall.SEED;
   }
 
   /** Seed 1; {@code gradient[i] = xBar}: the gradient. */
@@ -141,8 +142,8 @@ sealed interface AdjointsOut {
     }
 
     @Override
-    public String seedHelper() {
-      return Adjoint.SEED_WITHIN;
+    public SlotsCall seedHelper() {
+      return SlotsCall.SEED_WITHIN;
     }
   }
 

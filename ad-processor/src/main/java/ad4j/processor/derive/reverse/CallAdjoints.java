@@ -9,6 +9,7 @@ import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
@@ -155,10 +156,10 @@ final class CallAdjoints {
   private Operand discarded(Operand array, SourceLine line, List<Statement> out) {
     Value count = s.builder.generated("count", NumericType.INT, false);
     out.add(array.type() == NumericType.DOUBLE_MATRIX
-        ? new Instruction(count, Operation.slotsCall("count", 1), List.of(array), line)
+        ? new Instruction(count, Operation.slotsCall(SlotsCall.COUNT, 1), List.of(array), line)
         : new Instruction(count, Operation.LENGTH, List.of(array), line));
     Value scratch = s.builder.generated("discarded", NumericType.DOUBLE_ARRAY, false);
-    out.add(new Instruction(scratch, Operation.slotsCall("discarded", 1),
+    out.add(new Instruction(scratch, Operation.slotsCall(SlotsCall.DISCARDED, 1),
         List.of(new Operand.Use(count)), line));
     return new Operand.Use(scratch);
   }

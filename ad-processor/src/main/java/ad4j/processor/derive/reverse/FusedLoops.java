@@ -6,6 +6,7 @@ import ad4j.processor.derive.FreshCopy;
 import ad4j.processor.derive.Sites;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.Note;
@@ -89,7 +90,7 @@ final class FusedLoops {
     List<Statement> before = new ArrayList<>();
     for (Value value : fusible.valuesFromBefore()) {
       if (!s.adjoints.containsKey(value)) {
-        Variable adjoint = s.builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
+        Variable adjoint = s.builder.derivedVariable(value, Derivative.ADJOINT, NumericType.DOUBLE);
         before.add(new Declare(adjoint, Site.number(0.0), null));
         s.adjoints.put(value, new Accumulation.AdjointValue(null, adjoint));
       }
@@ -118,7 +119,7 @@ final class FusedLoops {
         before.addAll(site.instructionsFor(List.of(next)));
         adjoint = next;
       }
-      Variable sumAdjoint = s.builder.derived(accumulator.variable(), "Bar", NumericType.DOUBLE,
+      Variable sumAdjoint = s.builder.derived(accumulator.variable(), Derivative.ADJOINT, NumericType.DOUBLE,
           null);
       before.add(new Declare(sumAdjoint, adjoint, null));
       s.variableAdjoints.put(accumulator.variable(), sumAdjoint);

@@ -6,12 +6,14 @@ import ad4j.processor.derive.ArraySlots;
 import ad4j.processor.derive.Sites;
 import ad4j.processor.derive.forward.Tangent;
 import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.RuledCallee;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -99,8 +101,9 @@ final class InstructionAdjoints {
     }
     Value added = s.builder.generated("added", NumericType.INT, false);
     // an array made inside a loop has its adjoints in an array as long as the longest copy
-    String helper = s.longestLengths.containsKey(clone.result()) ? Adjoint.ADD_INTO_WITHIN
-        : Adjoint.ADD_INTO;
+    SlotsCall helper = s.longestLengths.containsKey(clone.result())
+        ? SlotsCall.ADD_INTO_WITHIN
+        : SlotsCall.ADD_INTO;
     out.add(new Instruction(added, Operation.slotsCall(helper, 3), List.of(
         new Operand.Use(s.adjointArrays.get(clone.result())), new Operand.Use(target), start),
         clone.line().adjoint()));
@@ -117,7 +120,7 @@ final class InstructionAdjoints {
     // a row of a local matrix: the element's slot in the matrix's flat adjoints
     Operand index = arguments.size() > 3 ? arguments.get(3) : arguments.get(1);
     SourceLine line = store.line().adjoint();
-    Value moved = s.builder.derived(store.result(), "Bar", NumericType.DOUBLE);
+    Value moved = s.builder.derived(store.result(), Derivative.ADJOINT, NumericType.DOUBLE);
     out.add(new Instruction(moved, Operation.ELEMENT,
         List.of(new Operand.Use(arrayAdjoint), index), line));
     out.add(new ElementStore(arrayAdjoint, index, Site.number(0.0), false, line));
@@ -279,7 +282,7 @@ final class InstructionAdjoints {
       Value target = s.arrays.adjointTarget(use.value());
       out.addAll(site.instructionsFor(List.of(partial)));
       Value added = s.builder.generated("added", NumericType.INT, false);
-      out.add(new Instruction(added, Operation.slotsCall(Adjoint.ADD_SCALED, 5), List.of(partial,
+      out.add(new Instruction(added, Operation.slotsCall(SlotsCall.ADD_SCALED, 5), List.of(partial,
           arguments.get(i), adjoint, new Operand.Use(target), start), site.line()));
     }
   }
@@ -311,7 +314,7 @@ final class InstructionAdjoints {
         out.addAll(site.instructionsFor(List.of(partial)));
         Value dot = s.builder.formula(NumericType.DOUBLE, true);
         out.add(new Instruction(dot,
-            Operation.slotsCall(within ? Adjoint.DOT_WITHIN : Adjoint.DOT, 2),
+            Operation.slotsCall(within ? SlotsCall.DOT_WITHIN : SlotsCall.DOT, 2),
             List.of(partial, seeds), line));
         s.sums.accumulate(use.value(), new Operand.Use(dot), false, false, site, out);
       } else if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
@@ -321,7 +324,7 @@ final class InstructionAdjoints {
         out.addAll(site.instructionsFor(List.of(partial)));
         Value added = s.builder.generated("added", NumericType.INT, false);
         out.add(new Instruction(added,
-            Operation.slotsCall(within ? "addTransposedWithin" : "addTransposed", 5),
+            Operation.slotsCall(within ? SlotsCall.ADD_TRANSPOSED_WITHIN : SlotsCall.ADD_TRANSPOSED, 5),
             List.of(partial, arguments.get(i), seeds, new Operand.Use(target), start), line));
       }
     }

@@ -3,6 +3,7 @@ package ad4j.processor.derive.reverse;
 import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
@@ -11,6 +12,7 @@ import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
+import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -77,7 +79,7 @@ final class LocalArrayAdjoints {
     Value length = s.builder.derived(making.result(), "Length", NumericType.INT);
     // a matrix's adjoints are all its elements, row after row
     out.add(making.operation().makesMatrix()
-        ? new Instruction(length, Operation.slotsCall("count", 1),
+        ? new Instruction(length, Operation.slotsCall(SlotsCall.COUNT, 1),
             List.of(new Operand.Use(making.result())), line)
         : new Instruction(length, Operation.LENGTH, List.of(new Operand.Use(making.result())),
             line));
@@ -91,7 +93,7 @@ final class LocalArrayAdjoints {
   /** Before the reverse sweep: one adjoint array per local array made inside a loop. */
   void allocateLoopAdjointArrays(List<Statement> out) {
     for (Map.Entry<Value, Variable> entry : s.longestLengths.entrySet()) {
-      Value adjoint = s.builder.derived(entry.getKey(), "Bar", NumericType.DOUBLE_ARRAY);
+      Value adjoint = s.builder.derived(entry.getKey(), Derivative.ADJOINT, NumericType.DOUBLE_ARRAY);
       out.add(new Instruction(adjoint, Operation.newArray(NumericType.DOUBLE),
           List.of(new Operand.Read(entry.getValue())), null));
       s.adjointArrays.put(entry.getKey(), adjoint);
@@ -197,11 +199,11 @@ final class LocalArrayAdjoints {
    */
   void allocateAdjointArray(Instruction creation, Operand length, List<Statement> out) {
     Value array = creation.result();
-    Value adjoint = s.builder.derived(array, "Bar", NumericType.DOUBLE_ARRAY);
+    Value adjoint = s.builder.derived(array, Derivative.ADJOINT, NumericType.DOUBLE_ARRAY);
     if (creation.operation().makesMatrix()) {
       // a local matrix: its adjoints in one flat array, row after row
       Value count = s.builder.derived(array, "Count", NumericType.INT);
-      out.add(new Instruction(count, Operation.slotsCall("count", 1),
+      out.add(new Instruction(count, Operation.slotsCall(SlotsCall.COUNT, 1),
           List.of(new Operand.Use(array)), null));
       length = new Operand.Use(count);
     } else if (length == null) {
@@ -224,7 +226,7 @@ final class LocalArrayAdjoints {
       return;
     }
     Value cleared = s.builder.generated("cleared", NumericType.INT, false);
-    out.add(new Instruction(cleared, Operation.slotsCall(Adjoint.CLEAR, 1),
+    out.add(new Instruction(cleared, Operation.slotsCall(SlotsCall.CLEAR, 1),
         List.of(new Operand.Use(s.adjointArrays.get(making.result()))), making.line().adjoint()));
   }
 

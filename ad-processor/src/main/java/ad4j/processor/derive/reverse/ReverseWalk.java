@@ -2,6 +2,7 @@ package ad4j.processor.derive.reverse;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Loop;
@@ -40,7 +41,7 @@ final class ReverseWalk {
           && !s.flow.isVariableParameter(value);
       if (value.isActive() && (s.flow.needsDeclaredAdjoint(value) || parameter)
           && !s.adjoints.containsKey(value)) { // declared before a fused loop: forwardFusedLoop
-        Variable adjoint = s.builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
+        Variable adjoint = s.builder.derivedVariable(value, Derivative.ADJOINT, NumericType.DOUBLE);
         out.add(new Declare(adjoint, Site.number(0.0), null));
         s.adjoints.put(value, new Accumulation.AdjointValue(null, adjoint));
       }

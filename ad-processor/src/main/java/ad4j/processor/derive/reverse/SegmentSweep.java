@@ -3,6 +3,7 @@ package ad4j.processor.derive.reverse;
 import ad4j.processor.analysis.LiveAdjoints;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.NumericType;
@@ -51,7 +52,7 @@ final class SegmentSweep {
       incoming.addAll(differentiable);
       for (int i = incoming.size() - 1; i >= 0; i--) {
         Value value = incoming.get(i);
-        Variable adjoint = s.builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
+        Variable adjoint = s.builder.derivedVariable(value, Derivative.ADJOINT, NumericType.DOUBLE);
         // with tangents, active: its tangent, recorded beside it, comes back with it
         out.add(new Declare(adjoint, s.statements.pop(NumericType.DOUBLE, tangents, null, out),
             null));
@@ -78,7 +79,7 @@ final class SegmentSweep {
       if (tangents) {
         // handed on in a variable, so that its tangent goes on the tape beside it even where
         // the adjoint is a constant or nothing reached it (zero)
-        Variable handed = s.builder.derivedVariable(value, "Bar", NumericType.DOUBLE);
+        Variable handed = s.builder.derivedVariable(value, Derivative.ADJOINT, NumericType.DOUBLE);
         out.add(new Declare(handed, adjoint == null ? Site.number(0.0) : adjoint.expression(),
             null));
         out.add(new Push(new Operand.Read(handed), null));
