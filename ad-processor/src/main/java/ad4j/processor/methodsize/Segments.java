@@ -12,6 +12,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.Segment;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import java.util.ArrayList;
@@ -55,19 +56,6 @@ public final class Segments {
    * of a reverse segment takes about 60 bytes per instruction: a value and a tangent for each.
    */
   public static final int SWEEP_SIZE = 60;
-
-  /** One segment: its instructions and what crosses its boundaries. */
-  public record Segment(int number, List<Instruction> instructions, List<Value> carriedIn,
-      List<Value> needed, List<Value> carriedOut) {
-    /** The user's first and last line in this segment. */
-    public long firstLine() {
-      return instructions.get(0).line().number();
-    }
-
-    public long lastLine() {
-      return instructions.get(instructions.size() - 1).line().number();
-    }
-  }
 
   private final List<Segment> segments = new ArrayList<>();
   private final Value result;

@@ -1,6 +1,7 @@
 package ad4j.processor.plan;
 
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.Segment;
 import ad4j.processor.methodsize.Segments;
 
 /**
@@ -26,7 +27,7 @@ public record SegmentMethod(String name, Function program, boolean returnsValue,
 
   /** The method of {@code sweep} of {@code segment}, one of {@code segments}. */
   static SegmentMethod of(String name, Function program, Sweep sweep, Segments segments,
-      Segments.Segment segment) {
+      Segment segment) {
     return new SegmentMethod(name, program,
         segment.number() == segments.list().size() && returnsValueWhenLast(sweep), sweep,
         segment.firstLine(), segment.lastLine());

@@ -3,6 +3,7 @@ package ad4j.processor.plan;
 import ad4j.processor.derive.forward.Tangent;
 import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.Segment;
 import ad4j.processor.methodsize.Guards;
 import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
@@ -71,7 +72,7 @@ public sealed interface Segmentation {
      */
     public List<SegmentMethod> methods() {
       List<SegmentMethod> methods = new ArrayList<>();
-      for (Segments.Segment segment : segments.list()) {
+      for (Segment segment : segments.list()) {
         methods.add(SegmentMethod.of(calls.name(SegmentCalls.FORWARD, segment.number()),
             segments.forward(segment), SegmentMethod.Sweep.FORWARD, segments, segment));
         methods.add(SegmentMethod.of(calls.name(SegmentCalls.REVERSE, segment.number()),

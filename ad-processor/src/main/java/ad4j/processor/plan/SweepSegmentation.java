@@ -5,6 +5,7 @@ import ad4j.processor.derive.ArraySlots;
 import ad4j.processor.derive.forward.Tangent;
 import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.Segment;
 import ad4j.processor.methodsize.Guards;
 import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
@@ -65,7 +66,7 @@ public sealed interface SweepSegmentation {
      */
     public List<SegmentMethod> methods() {
       List<SegmentMethod> methods = new ArrayList<>();
-      for (Segments.Segment segment : segments.list()) {
+      for (Segment segment : segments.list()) {
         methods.add(SegmentMethod.of(calls.name(SegmentCalls.HESSIAN_FORWARD, segment.number()),
             segments.forwardWithTangents(segment), SegmentMethod.Sweep.HESSIAN_FORWARD,
             segments, segment));

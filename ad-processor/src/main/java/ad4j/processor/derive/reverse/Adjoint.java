@@ -11,9 +11,9 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Segment;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
-import ad4j.processor.methodsize.Segments;
 import ad4j.processor.optimize.AdjointSums;
 import java.util.List;
 import java.util.Optional;
@@ -185,14 +185,14 @@ public final class Adjoint {
   }
 
   /**
-   * The reverse sweep of one segment of a split method ({@link Segments}): the adjoints of the
-   * values the segment handed on and of the parameters come from the tape (in the last segment,
-   * the seed instead, a parameter), then the values its forward sweep recorded; after the
-   * reverse of its instructions, the adjoints of the values it took and of the parameters go
-   * back on the tape for the previous segment.
+   * The reverse sweep of one segment of a split method ({@code methodsize/Segments}): the adjoints
+   * of the values the segment handed on and of the parameters come from the tape (in the last
+   * segment, the seed instead, a parameter), then the values its forward sweep recorded; after the
+   * reverse of its instructions, the adjoints of the values it took and of the parameters go back
+   * on the tape for the previous segment.
    */
   public static Function reverseSegment(Function primal, FlowAnalysis flow,
-      Segments.Segment segment, boolean last) {
+      Segment segment, boolean last) {
     return AdjointSums.of(new SegmentSweep(new SweepState(primal, flow, PullbackCalls.WHOLE),
         false).segment(segment, last));
   }
@@ -203,7 +203,7 @@ public final class Adjoint {
    * when nothing reached it, so that {@link Tangent} hands a tangent on beside each one.
    */
   public static Function reverseSegmentWithTangents(Function primal, FlowAnalysis flow,
-      Segments.Segment segment, boolean last) {
+      Segment segment, boolean last) {
     return AdjointSums.of(new SegmentSweep(new SweepState(primal, flow, PullbackCalls.WHOLE),
         true).segment(segment, last));
   }

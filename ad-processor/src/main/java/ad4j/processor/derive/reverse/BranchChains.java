@@ -10,7 +10,6 @@ import ad4j.processor.ir.Return;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
-import ad4j.processor.methodsize.LongBlocks;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,12 +46,12 @@ final class BranchChains {
    * The links of a long {@code if / else if} chain outside loops ({@link Adjoint#LONG_CHAIN} links
    * or more), or none. Its sweeps tell the pieces apart by one number as a chain in a loop does,
    * kept in a variable instead of on the tape ({@link SweepState#longChains}): the reverse sweep
-   * then reads no condition of the forward sweep, one per link, and {@link LongBlocks} can cut both
-   * chains into parts that hand over a few values each (a {@code ?:} chain of hundreds of
-   * pieces, each a short branch nested in the one before, made members past the JVM's limit).
-   * Its pieces may end in a {@code return} ({@code if (x < 1) return a; if (x < 2) return b;
-   * ...}, which Java's lowering nests as such a chain): the forward sweep only stores the result
-   * there, and the piece's number after it.
+   * then reads no condition of the forward sweep, one per link, and {@code methodsize/LongBlocks}
+   * can cut both chains into parts that hand over a few values each (a {@code ?:} chain of hundreds
+   * of pieces, each a short branch nested in the one before, made members past the JVM's limit).
+   * Its pieces may end in a {@code return} ({@code if (x < 1) return a; if (x < 2) return b; ...},
+   * which Java's lowering nests as such a chain): the forward sweep only stores the result there,
+   * and the piece's number after it.
    */
   List<If> longChain(If branch, Block block) {
     if (s.flow.loopDepth(block) != 0 || s.flow.isConditionBlock(block) || s.fused) {

@@ -9,7 +9,6 @@ import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
-import ad4j.processor.methodsize.LongBlocks;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -21,8 +20,8 @@ import java.util.Set;
 /**
  * The values the pieces of a long {@code if / else if} chain outside loops carry from the
  * forward sweep to the reverse sweep, in variables all pieces share ({@link ChainSlots}). These
- * exist for {@link LongBlocks}, which cuts long chains into parts: apart so that the sweeps
- * only read the slots.
+ * exist for {@code methodsize/LongBlocks}, which cuts long chains into parts: apart so that the
+ * sweeps only read the slots.
  */
 final class LongChainSlots {
   private final SweepState s;

@@ -11,18 +11,18 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.Segment;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
-import ad4j.processor.methodsize.Segments;
 import ad4j.processor.rules.Site;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The reverse sweep of one segment of a method cut by {@link Segments}: adjoints come from the
- * tape (or the seed, in the last segment), go back on the tape for the previous segment. Apart
- * because it frames the per-instruction reverse differently from a whole program.
+ * The reverse sweep of one segment of a method cut by {@code methodsize/Segments}: adjoints come
+ * from the tape (or the seed, in the last segment), go back on the tape for the previous segment.
+ * Apart because it frames the per-instruction reverse differently from a whole program.
  */
 final class SegmentSweep {
   private final SweepState s;
@@ -37,7 +37,7 @@ final class SegmentSweep {
     this.tangents = tangents;
   }
 
-  Function segment(Segments.Segment segment, boolean last) {
+  Function segment(Segment segment, boolean last) {
     s.live = new LiveAdjoints(s.primal, s.flow, segment.carriedOut());
     List<Value> parameters = new ArrayList<>(s.primal.parameters());
     List<Statement> out = new ArrayList<>();
