@@ -5,8 +5,6 @@ import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.analysis.LiveAdjoints;
 import ad4j.processor.analysis.TapePlan;
 import ad4j.processor.derive.ArraySlots;
-import ad4j.processor.derive.forward.Tangent;
-import ad4j.processor.derive.jacobian.JacobianRows;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Operand;
@@ -130,8 +128,8 @@ public final class Adjoint {
   }
 
   /**
-   * As {@link #of(Function, FlowAnalysis, Output)} for a pullback whose seed carries a
-   * derivative: {@link Tangent} gives the program a tangent of the seed too. This is the
+   * As {@link #of(Function, FlowAnalysis, Output)} for a pullback whose seed carries a derivative:
+   * {@code derive/forward/Tangent} gives the program a tangent of the seed too. This is the
    * pullback that the second-order code of callers differentiates again.
    */
   public static Function withActiveSeed(Function primal, FlowAnalysis flow, Output output) {
@@ -140,8 +138,8 @@ public final class Adjoint {
   }
 
   /**
-   * A vector function's pullback taken apart, for {@link JacobianRows}, which runs its reverse
-   * sweep once per element of the result after one forward sweep.
+   * A vector function's pullback taken apart, for {@code derive/jacobian/JacobianRows}, which runs
+   * its reverse sweep once per element of the result after one forward sweep.
    *
    * @param parameters the pullback's parameters: the primal's, then the seed and the adjoints
    * @param preamble the declarations both sweeps share
@@ -200,7 +198,8 @@ public final class Adjoint {
   /**
    * As {@link #reverseSegment}, for the forward mode of the reverse sweep (second order): the
    * adjoints taken from the tape carry tangents, and every adjoint handed on is a variable, zero
-   * when nothing reached it, so that {@link Tangent} hands a tangent on beside each one.
+   * when nothing reached it, so that {@code derive/forward/Tangent} hands a tangent on beside each
+   * one.
    */
   public static Function reverseSegmentWithTangents(Function primal, FlowAnalysis flow,
       Segment segment, boolean last) {

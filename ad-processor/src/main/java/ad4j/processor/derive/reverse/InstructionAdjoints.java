@@ -4,7 +4,6 @@ import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.analysis.LiveAdjoints;
 import ad4j.processor.derive.ArraySlots;
 import ad4j.processor.derive.Sites;
-import ad4j.processor.derive.forward.Tangent;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.ElementStore;
