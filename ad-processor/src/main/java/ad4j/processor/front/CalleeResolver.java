@@ -150,8 +150,7 @@ final class CalleeResolver {
           + " this call needs");
       return Optional.empty();
     }
-    context.calls(method);
-    context.callsDifferentiable(method, call, shown);
+    context.calls(method, call, shown);
     if (!context.examining() && runsAgain(method, call, shown, qualified)) {
       return Optional.empty();
     }

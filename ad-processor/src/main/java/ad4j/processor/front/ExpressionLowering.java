@@ -845,8 +845,7 @@ final class ExpressionLowering {
     }
     TypeElement owner = context.qualifyingType(field, qualifier);
     Optional<String> unreachable = context.memberReachability(field, qualifier);
-    Optional<Expr> copy = unreachable.isPresent()
-        ? new PrivateStaticFields(context).read(field) : Optional.empty();
+    Optional<Expr> copy = privateCopy(field, unreachable);
     if (copy.isPresent()) {
       return new Operand.Constant(copy.get(), type.get(), OptionalDouble.empty());
     }
@@ -872,8 +871,7 @@ final class ExpressionLowering {
           NumericType.STRING, OptionalDouble.empty());
     }
     Optional<String> unreachable = context.memberReachability(field, qualifier);
-    Optional<Expr> copy = unreachable.isPresent()
-        ? new PrivateStaticFields(context).read(field) : Optional.empty();
+    Optional<Expr> copy = privateCopy(field, unreachable);
     if (copy.isPresent()) {
       return context.referenceConstant(copy.get().toString(), field.asType());
     }
@@ -895,8 +893,7 @@ final class ExpressionLowering {
     }
     Operand value = context.emitReference(Operation.COPY, List.of(constant), field.asType())
         .orElseThrow();
-    context.dependences().readsState(value); // a call run as written may have set it
-    context.readsState();
+    context.readsState(value); // a call run as written may have set it
     return value;
   }
 
@@ -980,8 +977,7 @@ final class ExpressionLowering {
       // generated code evaluates the same initializer, with the same result
       return new Operand.Constant(initializer.get(), type.get(), OptionalDouble.empty());
     }
-    Optional<Expr> copy = unreachable.isPresent()
-        ? new PrivateStaticFields(context).read(field) : Optional.empty();
+    Optional<Expr> copy = privateCopy(field, unreachable);
     if (copy.isPresent()) {
       // the generated class's copy, read from the field once
       return charTypedIf(kind == TypeKind.CHAR,
@@ -995,6 +991,15 @@ final class ExpressionLowering {
     return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
         Expr.atom(context.referenceTo(context.qualifyingType(field, qualifier)) + "." + name),
         type.get(), OptionalDouble.empty()));
+  }
+
+  /**
+   * The generated class's copy of a {@code private static final} field that generated code
+   * cannot read ({@code unreachable} says why), when {@link PrivateStaticFields} can make one.
+   */
+  private Optional<Expr> privateCopy(VariableElement field, Optional<String> unreachable) {
+    return unreachable.isPresent() ? new PrivateStaticFields(context).read(field)
+        : Optional.empty();
   }
 
   /**
@@ -1015,8 +1020,7 @@ final class ExpressionLowering {
         Expr.atom(context.referenceTo(context.qualifyingType(field, qualifier)) + "." + name),
         type, OptionalDouble.empty());
     Operand value = context.emit(Operation.COPY, List.of(text), type, false);
-    context.dependences().readsState(value); // a call run as written may have set it
-    context.readsState();
+    context.readsState(value); // a call run as written may have set it
     return value;
   }
 

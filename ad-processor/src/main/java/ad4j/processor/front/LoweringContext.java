@@ -61,7 +61,6 @@ final class LoweringContext {
   /** The method's name, for messages. */
   private String methodName = "";
   private int statementStart;
-  private int loopDepth;
   private final java.util.ArrayDeque<Integer> enclosingLoops = new java.util.ArrayDeque<>();
   private int loopsEntered;
   /** The objects and strings computed inside loops: a new one per iteration. */
@@ -121,8 +120,6 @@ final class LoweringContext {
 
   /** The method being lowered; null until {@link #setElement}. */
   private ExecutableElement element;
-  /** The {@code @Differentiable} methods it calls, in the order its calls resolve. */
-  private final List<ExecutableElement> callees = new ArrayList<>();
   /**
    * Whether the method is lowered only to learn what its code calls ({@link CalleePlainCalls}):
    * its own calls are then not examined in turn.
@@ -170,17 +167,11 @@ final class LoweringContext {
     return List.copyOf(callsRunAsWritten);
   }
 
-  /** The first {@link CallRunAsWritten}; null while there is none. */
-  private CallRunAsWritten firstCallRunAsWritten;
-
   /** Notes a call of the method's own code that runs as written and not alike each time. */
   void callRunsAsWritten(String shown, long line, Tree at) {
     CallRunAsWritten call = new CallRunAsWritten(shown, line, at,
         at == null ? -1 : source().start(at), enclosingLoops());
     callsRunAsWritten.add(call);
-    if (firstCallRunAsWritten == null) {
-      firstCallRunAsWritten = call;
-    }
   }
 
   /** How many {@code throw} statements' exceptions are being lowered around the current tree. */
@@ -206,20 +197,21 @@ final class LoweringContext {
     return buildingThrown > 0;
   }
 
+  /** The first {@link CallRunAsWritten}. */
   java.util.Optional<CallRunAsWritten> firstCallRunAsWritten() {
-    return java.util.Optional.ofNullable(firstCallRunAsWritten);
-  }
-
-  /** Records a resolved call of the {@code @Differentiable} method {@code callee}. */
-  void calls(ExecutableElement callee) {
-    callees.add(callee);
+    return callsRunAsWritten.stream().findFirst();
   }
 
   /** The line of the first read of a static field that is not final or an object array's element. */
   private ad4j.processor.ir.SourceLine firstStateRead;
 
-  /** Notes a read of state that a call run as written may have written ({@link StateReadAgain}). */
-  void readsState() {
+  /**
+   * {@code value} reads state that a call run as written may have written: a static field that
+   * is not final, an element of an array of objects ({@link LaunderedDependence#readsState},
+   * {@link StateReadAgain}).
+   */
+  void readsState(Operand value) {
+    dependences.readsState(value);
     if (firstStateRead == null) {
       firstStateRead = line();
     }
@@ -235,8 +227,8 @@ final class LoweringContext {
 
   private final List<DifferentiableCall> differentiableCalls = new ArrayList<>();
 
-  /** Notes a call of the {@code @Differentiable} method {@code callee} for {@link StateReadAgain}. */
-  void callsDifferentiable(ExecutableElement callee, Tree at, String shown) {
+  /** Records a resolved call, at {@code at}, of the {@code @Differentiable} method {@code callee}. */
+  void calls(ExecutableElement callee, Tree at, String shown) {
     differentiableCalls.add(new DifferentiableCall(callee, at, shown, source().start(at),
         enclosingLoops()));
   }
@@ -245,8 +237,9 @@ final class LoweringContext {
     return List.copyOf(differentiableCalls);
   }
 
+  /** The {@code @Differentiable} methods it calls, in the order its calls resolve. */
   List<ExecutableElement> callees() {
-    return List.copyOf(callees);
+    return differentiableCalls.stream().map(DifferentiableCall::callee).toList();
   }
 
   /** What the method's {@code @Differentiable} callees' code calls as written. */
@@ -849,13 +842,11 @@ final class LoweringContext {
   /** The type of a declared local or parameter, if ad4j supports it. */
   /** Lowering enters the condition and body of a loop. */
   void enterLoop() {
-    loopDepth++;
     enclosingLoops.push(++loopsEntered);
   }
 
   /** Lowering leaves a loop. */
   void leaveLoop() {
-    loopDepth--;
     enclosingLoops.pop();
   }
 
@@ -871,7 +862,7 @@ final class LoweringContext {
 
   /** Whether what is being lowered runs once per iteration of some loop. */
   boolean insideLoop() {
-    return loopDepth > 0;
+    return !enclosingLoops.isEmpty();
   }
 
   /** Marks an array the method must not write into (a parameter, a row of one). */

@@ -79,8 +79,7 @@ final class ObjectValues {
     TypeMirror component = ((ArrayType) context.referenceTypeOf(array).orElseThrow())
         .getComponentType();
     Operand element = result(Operation.ELEMENT, List.of(array, index), component, at);
-    context.dependences().readsState(element); // a call run as written may have written it
-    context.readsState();
+    context.readsState(element); // a call run as written may have written it
     return element;
   }
 
