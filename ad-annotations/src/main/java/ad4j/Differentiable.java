@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a static method over {@code double}s whose derivatives the ad4j annotation processor
- * writes at compile time.
+ * Marks a method over {@code double}s whose derivatives the ad4j annotation processor writes at
+ * compile time.
  *
  * <p>For a method {@code m(double p1, ..., double pn)} returning {@code double} in class
  * {@code Foo}, the processor generates a class {@code FooGrad} in the same package (for a nested
@@ -39,8 +39,10 @@ import java.lang.annotation.Target;
  * and {@code mPullback} (adding {@code seed}-transposed times the Jacobian), and no gradient
  * members.
  *
- * <p>The method must be {@code static}, return {@code double} or {@code double[]} and have at
- * least one parameter that carries derivatives. What is active (depends on such a parameter) is
+ * <p>The method returns {@code double} or {@code double[]} and has at least one parameter that
+ * carries derivatives. It may be static or an instance method: for an instance method every
+ * generated member is static and takes the receiver first ({@code mGradient(Foo self, p1, ...,
+ * pn)}), and the receiver and the fields read through it carry no derivative. What is active (depends on such a parameter) is
  * differentiated: arithmetic, {@code float} and {@code double} locals, local arrays (inside
  * loops too), branches, {@code switch}, loops with {@code break} and {@code continue},
  * {@code return} anywhere; the elementary functions of {@link Math} and {@link StrictMath}

@@ -3,6 +3,7 @@ package ad4j.processor;
 import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.front.Diagnostics;
+import ad4j.processor.front.Receivers;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -18,10 +19,11 @@ import javax.lang.model.type.TypeKind;
 
 /**
  * Checks the signature of a {@code @Differentiable} method, before its body is looked at: a
- * static method with a body, returning {@code double} or {@code double[]}, with at least one
- * parameter that carries derivatives, in a top-level or member class. Parameters of other types
- * (primitives but {@code float}, {@code char}, {@code short} and {@code byte}; any reference
- * type) carry none and keep their places in every generated member.
+ * static or instance method ({@link Receivers}) with a body, returning {@code double} or
+ * {@code double[]}, with at least one parameter that carries derivatives, in a top-level or
+ * member class. Parameters of other types (primitives but {@code float}, {@code char},
+ * {@code short} and {@code byte}; any reference type) carry none and keep their places in every
+ * generated member.
  */
 final class MethodValidator {
   private MethodValidator() {}
@@ -38,10 +40,8 @@ final class MethodValidator {
           + " top-level or nested class, not a local or anonymous one");
       valid = false;
     }
-    if (!method.getModifiers().contains(Modifier.STATIC)) {
-      diagnostics.error(tree, "@Differentiable method '" + name + "' must be static: ad4j"
-          + " differentiates static methods over doubles");
-      valid = false;
+    if (!method.getModifiers().contains(Modifier.STATIC) && enclosing instanceof TypeElement owner) {
+      valid &= Receivers.check(method, owner, tree, diagnostics);
     }
     if (method.getModifiers().contains(Modifier.ABSTRACT)
         || method.getModifiers().contains(Modifier.NATIVE) || tree.getBody() == null) {
@@ -106,6 +106,9 @@ final class MethodValidator {
       Diagnostics diagnostics) {
     // the tape; at order 2, the Hessian sweep's gradient and its tangent instead
     int slots = DerivativeOrder.of(method) == 2 ? 2 : 1;
+    if (!method.getModifiers().contains(Modifier.STATIC)) {
+      slots++; // the receiver, the first parameter of every generated member
+    }
     for (var parameter : method.getParameters()) {
       TypeKind kind = parameter.asType().getKind();
       // a double and its direction take two slots each

@@ -148,6 +148,48 @@ class EcjTest {
   }
 
   @Test
+  void differentiatesInstanceMethodsReadingPrivateFieldsUnderEcj() throws Exception {
+    Ecj ecj = compile("com.example.Body", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Body {",
+        "  private final double mass;",
+        "",
+        "  Body(double mass) {",
+        "    this.mass = mass;",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  double energy(double v, double h) {",
+        "    return 0.5 * mass * v * v + mass * 9.81 * h + this.mass * lift(h);",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  double lift(double h) {",
+        "    return Math.sin(h) / mass;",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertThat(ecj.succeeded).isTrue();
+    try (URLClassLoader loader = ecj.loader()) {
+      Class<?> body = loader.loadClass("com.example.Body");
+      var constructor = body.getDeclaredConstructor(double.class);
+      constructor.setAccessible(true);
+      Object self = constructor.newInstance(2.5);
+      java.lang.reflect.Method gradient = loader.loadClass("com.example.BodyGrad")
+          .getDeclaredMethod("energyGradient", body, double.class, double.class);
+      gradient.setAccessible(true);
+      double[] g = (double[]) gradient.invoke(null, self, 0.8, 0.3);
+      // by hand: 0.5 m v^2 + m g h + sin(h)
+      assertThat(g[0]).isWithin(1e-14).of(2.5 * 0.8);
+      assertThat(g[1]).isWithin(1e-14).of(2.5 * 9.81 + Math.cos(0.3));
+    }
+  }
+
+  @Test
   void usesDerivativeOfRulesUnderEcj() throws IOException {
     Ecj ecj = compile("com.example.Rules", String.join("\n",
         "package com.example;",

@@ -26,9 +26,7 @@ final class InstructionText {
       case CALL -> Expr.call(mathClass.apply(operation.owner()), operation.name(),
           arguments.toArray(Expr[]::new));
       // slot arguments after the callee's own are for the reverse sweep (transform/ArraySlots)
-      case USER_CALL -> Expr.call(operation.callee().userClass(), operation.name(),
-          arguments.subList(0, operation.callee().parameterTypes().size())
-              .toArray(Expr[]::new));
+      case USER_CALL -> userCall(operation, arguments);
       case RULED_CALL -> ruledCall(operation, arguments);
       case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
           arguments.toArray(Expr[]::new));
@@ -49,10 +47,23 @@ final class InstructionText {
     };
   }
 
+  /** {@code Owner.m(a, ...)} of a static callee, {@code a.m(b, ...)} of an instance one. */
+  private static Expr userCall(Operation operation, List<Expr> arguments) {
+    // slot arguments after the callee's own are for the reverse sweep (derive/reverse)
+    List<Expr> own = arguments.subList(0, operation.callee().parameterTypes().size());
+    if (operation.callee().receiverFirst()) {
+      return Expr.localCall(own.get(0).member(operation.name()).toString(),
+          own.subList(1, own.size()).toArray(Expr[]::new));
+    }
+    return Expr.call(operation.callee().userClass(), operation.name(), own.toArray(Expr[]::new));
+  }
+
   /** {@code Owner.m(a, ...)}, {@code a.m(b, ...)}, {@code a.field} or {@code new T(a, ...)}. */
   private static Expr plainCall(Operation operation, List<Expr> arguments) {
     return switch (operation.plain()) {
       case FIELD_READ -> arguments.get(0).member(operation.name());
+      case HANDLE_READ -> Expr.source(operation.name() + ".get(" + arguments.get(0) + ")",
+          Expr.unaryPrecedence());
       case INSTANCE_CALL -> Expr.localCall(arguments.get(0).member(operation.name()).toString(),
           arguments.subList(1, arguments.size()).toArray(Expr[]::new));
       case STATIC_CALL, CONSTRUCTION ->

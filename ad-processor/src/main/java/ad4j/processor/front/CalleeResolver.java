@@ -46,10 +46,24 @@ final class CalleeResolver {
    */
   Optional<Callee> resolve(TypeElement owner, String name, List<Operand> arguments, Tree call,
       String shown) {
-    ExecutableElement method = select(owner, name, arguments).orElse(null);
-    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    return resolve(owner, name, select(owner, name, arguments).orElse(null), arguments, call,
+        shown);
+  }
+
+  /**
+   * The instance {@code @Differentiable} method {@code method} of {@code owner}, called on the
+   * first of {@code arguments} ({@code this.g(x)}, {@code g(x)} or {@code p.g(x)}); empty after
+   * an error.
+   */
+  Optional<Callee> resolveOnReceiver(TypeElement owner, ExecutableElement method,
+      List<Operand> arguments, Tree call, String shown) {
+    return resolve(owner, method.getSimpleName().toString(), method, arguments, call, shown);
+  }
+
+  private Optional<Callee> resolve(TypeElement owner, String name, ExecutableElement method,
+      List<Operand> arguments, Tree call, String shown) {
     if (method != null && context.insideLoop()
-        && argumentTypes.stream().anyMatch(NumericType::isReference)) {
+        && arguments.stream().anyMatch(CalleeResolver::isRecordedReference)) {
       // reverse mode would record the arguments of each iteration's call on the tape, which
       // holds numbers only
       diagnostics().error(call, "call to '" + shown + "' inside a loop passes an object or a"
@@ -84,10 +98,18 @@ final class CalleeResolver {
           + " results only; make it package-private");
       return Optional.empty();
     }
-    if (!method.getModifiers().contains(Modifier.STATIC)) {
+    // an instance method's receiver is its first argument (resolveOnReceiver)
+    int receiver = Receivers.hasReceiver(method) ? 1 : 0;
+    if (receiver == 1 && arguments.size() != method.getParameters().size() + 1) {
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
-          + " method '" + qualified + "' is not static, and ad4j differentiates static methods"
-          + " only");
+          + " method '" + qualified + "' is an instance method; call it on an object of '"
+          + declaring.getSimpleName() + "'");
+      return Optional.empty();
+    }
+    if (receiver == 1 && method.getModifiers().contains(Modifier.PRIVATE)) {
+      diagnostics().error(call, "call to private @Differentiable instance method '" + name
+          + "': generated code lives in another class and cannot call it; make it"
+          + " package-private");
       return Optional.empty();
     }
     boolean returnsArray = ActiveParameters.isVectorResult(method.getReturnType());
@@ -98,15 +120,21 @@ final class CalleeResolver {
       return Optional.empty();
     }
     List<Boolean> active = new ArrayList<>();
-    for (int i = 0; i < arguments.size(); i++) {
-      VariableElement parameter = method.getParameters().get(i);
+    if (receiver == 1) {
+      if (arguments.get(0).isActive()) {
+        throw new IllegalStateException("an object carries no derivative: " + shown);
+      }
+      active.add(false);
+    }
+    for (int i = receiver; i < arguments.size(); i++) {
+      VariableElement parameter = method.getParameters().get(i - receiver);
       active.add(ActiveParameters.isActive(parameter));
       Operand argument = arguments.get(i);
       boolean carries = argument.isActive()
           || argument instanceof Operand.Use use && use.value().isActiveArray();
       if (carries && !active.get(i)) {
         Tree argumentTree = call instanceof com.sun.source.tree.MethodInvocationTree invocation
-            ? invocation.getArguments().get(i) : call;
+            ? invocation.getArguments().get(i - receiver) : call;
         diagnostics().error(call, "call to '" + shown + "': '"
             + context.source().of(argumentTree) + "' carries derivatives into parameter '"
             + parameter.getSimpleName() + "' of '" + qualified + "', which is @NoDerivative"
@@ -157,8 +185,13 @@ final class CalleeResolver {
     String gradClass = gradClassReference(declaring);
     String userClass = privateHere ? gradClass
         : context.referenceTo(context.qualifyingType(method, owner));
-    return Optional.of(new Callee(userClass, gradClass, name,
-        parameterTypes(method).orElseThrow(), active, returnsArray));
+    List<NumericType> parameterTypes = new ArrayList<>();
+    if (receiver == 1) {
+      parameterTypes.add(NumericType.OBJECT);
+    }
+    parameterTypes.addAll(parameterTypes(method).orElseThrow());
+    return Optional.of(new Callee(userClass, gradClass, name, parameterTypes, active,
+        returnsArray, receiver == 1));
   }
 
   /**
@@ -328,6 +361,15 @@ final class CalleeResolver {
     boolean samePackage = pkg.equals(context.symbols().packageName());
     context.referencedTypeNames().add(samePackage ? simple : pkg.split("\\.")[0]);
     return samePackage || pkg.isEmpty() ? simple : pkg + "." + simple;
+  }
+
+  /**
+   * Whether the reverse sweep would take {@code argument} of a call in a loop from the tape: an
+   * object or string, except a parameter's (the receiver), which the sweep reads where it is.
+   */
+  private static boolean isRecordedReference(Operand argument) {
+    return argument.type().isReference() && !(argument instanceof Operand.Use use
+        && use.value().origin() == ad4j.processor.ir.Value.Origin.PARAMETER);
   }
 
   static boolean isDifferentiable(ExecutableElement method) {

@@ -43,6 +43,7 @@ import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
@@ -464,10 +465,28 @@ final class ExpressionLowering {
         qualifier.flatMap(type -> context.symbols().fieldOf(type, name));
     if (field.isPresent()) {
       ResolutionLog.resolved(context, identifier, field.get());
+      Optional<Operand> receiver = field.get().getModifiers().contains(Modifier.STATIC)
+          ? Optional.empty() : implicitReceiver(qualifier.get(), identifier);
+      if (receiver.isPresent()) {
+        return objects.field(receiver.get(), name, identifier); // 'k' is 'this.k'
+      }
       return fieldValue(field.get(), qualifier.get(), identifier);
     }
     diagnostics.unresolved(identifier, "cannot find variable '" + name + "'");
     return null;
+  }
+
+  /**
+   * The receiver of an instance method, which a member of {@code owner} named without a
+   * qualifier is read through; empty in a static method, and for a member of an enclosing
+   * class's instance, which the method's class does not hold.
+   */
+  private Optional<Operand> implicitReceiver(TypeElement owner, Tree use) {
+    LocalScopes.Local self = context.scopes().lookUp(Receivers.THIS);
+    if (self == null || !owner.equals(context.symbols().enclosingType())) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(context.read(self, use));
   }
 
   /**
@@ -995,10 +1014,10 @@ final class ExpressionLowering {
 
   /**
    * The generated class's copy of a {@code private static final} field that generated code
-   * cannot read ({@code unreachable} says why), when {@link PrivateStaticFields} can make one.
+   * cannot read ({@code unreachable} says why), when {@link PrivateFields} can make one.
    */
   private Optional<Expr> privateCopy(VariableElement field, Optional<String> unreachable) {
-    return unreachable.isPresent() ? new PrivateStaticFields(context).read(field)
+    return unreachable.isPresent() ? new PrivateFields(context).read(field)
         : Optional.empty();
   }
 
@@ -1340,6 +1359,11 @@ final class ExpressionLowering {
       target = context.symbols().resolveUnqualifiedCall(name);
     } else if (select instanceof MemberSelectTree member
         && member.getExpression() instanceof IdentifierTree receiver
+        && receiver.getName().contentEquals(Receivers.THIS)
+        && context.scopes().lookUp(Receivers.THIS) != null) {
+      return instanceCall(member, invocation, shown); // this.g(x) in an instance method
+    } else if (select instanceof MemberSelectTree member
+        && member.getExpression() instanceof IdentifierTree receiver
         && (receiver.getName().contentEquals("this") || receiver.getName().contentEquals("super"))) {
       unsupported(invocation, "call to '" + shown + "': a @Differentiable method is static and"
           + " has no '" + receiver.getName() + "'; call '" + member.getIdentifier()
@@ -1453,6 +1477,13 @@ final class ExpressionLowering {
         ResolutionLog.resolved(context, member.getExpression(), other.owner());
       }
       choice.ifPresent(c -> ResolutionLog.resolved(context, invocation, c.method()));
+      Optional<Operand> self = choice.isPresent() && select instanceof IdentifierTree
+          && Receivers.hasReceiver(choice.get().method())
+          ? implicitReceiver(other.owner(), invocation) : Optional.empty();
+      if (self.isPresent()) {
+        // g(x) in an instance method is this.g(x)
+        return callOnObject(self.get(), other.owner(), name, arguments, invocation, shown);
+      }
       Optional<RuledCalls.Lowered> ruled =
           ruledCalls.lower(other.owner(), name, arguments, invocation, shown);
       if (ruled.isPresent()) {
@@ -1543,16 +1574,53 @@ final class ExpressionLowering {
     }
     String name = member.getIdentifier().toString();
     Optional<javax.lang.model.type.TypeMirror> type = context.referenceTypeOf(receiver);
-    if (type.isPresent() && type.get() instanceof javax.lang.model.type.DeclaredType declared
-        && ruledCalls.hasInstanceRules((javax.lang.model.element.TypeElement) declared.asElement(),
-            name)
-        && arguments.stream().anyMatch(a -> a.isActive() || isActiveArray(a))) {
-      // a method with @DerivativeOf rules, on an object of this method's
-      return ruledCalls.lowerOnObject(receiver,
-          (javax.lang.model.element.TypeElement) declared.asElement(), name, arguments,
-          invocation, shown, context.source().of(member.getExpression()));
+    if (type.isPresent() && type.get() instanceof javax.lang.model.type.DeclaredType declared) {
+      return callOnObject(receiver, (TypeElement) declared.asElement(), name, arguments,
+          invocation, shown);
     }
     return objects.call(receiver, name, arguments, invocation, shown, isDiscarded);
+  }
+
+  /**
+   * {@code receiver.name(arguments)} on an object of {@code type}: differentiated when the
+   * method is an instance {@code @Differentiable} one, by its rules when it has
+   * {@code @DerivativeOf} rules and a derivative flows in, else run as written.
+   */
+  private Operand callOnObject(Operand receiver, TypeElement type, String name,
+      List<Operand> arguments, MethodInvocationTree invocation, String shown) {
+    ExecutableElement method = context.referenceTypeOf(receiver)
+        .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
+        .map(mirror -> CalleeResolver.chooseOn(context,
+            (javax.lang.model.type.DeclaredType) mirror, name, arguments))
+        .orElse(null);
+    if (method != null && Receivers.hasReceiver(method)
+        && CalleeResolver.isDifferentiable(method)) {
+      List<Operand> all = new ArrayList<>();
+      all.add(receiver);
+      all.addAll(arguments);
+      Optional<Callee> callee = callees.resolveOnReceiver(type, method, all, invocation, shown);
+      if (callee.isEmpty()) {
+        return null;
+      }
+      if (callee.get().returnsArray()) {
+        return vectorCall(callee.get(), all);
+      }
+      boolean active = all.stream().anyMatch(a -> a.isActive() || isActiveArray(a));
+      return context.emit(Operation.call(callee.get()), all, NumericType.DOUBLE, active);
+    }
+    if (ruledCalls.hasInstanceRules(type, name)
+        && arguments.stream().anyMatch(a -> a.isActive() || isActiveArray(a))) {
+      // a method with @DerivativeOf rules, on an object of this method's
+      return ruledCalls.lowerOnObject(receiver, type, name, arguments, invocation, shown,
+          receiverText(invocation));
+    }
+    return objects.call(receiver, name, arguments, invocation, shown, invocation == discarded);
+  }
+
+  /** The receiver a call names: {@code p} of {@code p.g(x)}, {@code this} of {@code g(x)}. */
+  private String receiverText(MethodInvocationTree invocation) {
+    return invocation.getMethodSelect() instanceof MemberSelectTree member
+        ? context.source().of(member.getExpression()) : Receivers.THIS;
   }
 
   /** Whether {@code expression} is a local's name, or a field or element of one's. */

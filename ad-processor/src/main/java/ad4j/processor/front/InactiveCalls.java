@@ -94,7 +94,7 @@ final class InactiveCalls {
     }
     Optional<String> unreachable = context.reachability().ofMember(field);
     Optional<String> copy = unreachable.isPresent()
-        ? new PrivateStaticFields(context).read(field).map(Object::toString) : Optional.empty();
+        ? new PrivateFields(context).read(field).map(Object::toString) : Optional.empty();
     if (unreachable.isPresent() && copy.isEmpty()) {
       context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
           + " and would run as written, but generated code cannot read its receiver: "

@@ -166,10 +166,10 @@ public final class Lowering {
    * A method lowered for its generated members: its IR, and the first call of its own code that
    * runs as written and may not run alike again ({@code "RNG.nextGaussian() (line 8)"}), which
    * the generated class records for callers compiled later; the private static fields it reads,
-   * which the generated class copies ({@link PrivateStaticFields}).
+   * which the generated class copies ({@link PrivateFields}).
    */
   public record Lowered(Function function, Optional<String> callRunAsWritten,
-      List<PrivateStaticFields.Copy> privateFields) {
+      List<PrivateFields.Copy> privateFields) {
     /**
      * The generated class records {@code callRunAsWritten} of its method {@code m} in a
      * constant {@code mCallRunAsWritten}: all that ad4j can see of it when it compiles callers
@@ -237,6 +237,9 @@ public final class Lowering {
 
   private Optional<Function> lowerMethod(MethodTree method, ExecutableElement element) {
     List<Value> parameters = new ArrayList<>();
+    if (Receivers.hasReceiver(element)) {
+      declareReceiver(method, element, parameters);
+    }
     for (int i = 0; i < method.getParameters().size(); i++) {
       VariableTree parameter = method.getParameters().get(i);
       String name = parameter.getName().toString();
@@ -310,6 +313,28 @@ public final class Lowering {
       }
     }
     return false;
+  }
+
+  /**
+   * The receiver of an instance method: the first parameter of every generated member, an
+   * object that carries no derivative, which {@code this} (written or implied) names.
+   */
+  private void declareReceiver(MethodTree method, ExecutableElement element,
+      List<Value> parameters) {
+    TypeElement owner = (TypeElement) element.getEnclosingElement();
+    javax.lang.model.type.TypeMirror type = owner.asType();
+    Optional<String> text = context.javaText(type);
+    if (text.isEmpty()) {
+      diagnostics.error(method, "method '" + method.getName() + "' is an instance method of '"
+          + owner.getSimpleName() + "', which generated code cannot name: "
+          + context.typeProblem(type));
+      context.scopes().declareBroken(Receivers.THIS);
+      return;
+    }
+    Value receiver = ir.parameter(Receivers.name(method, owner), NumericType.OBJECT, false, 0);
+    receiver.declareAs(type, text.get());
+    parameters.add(receiver);
+    context.scopes().declareParameter(Receivers.THIS, receiver, context);
   }
 
   /** Every parameter and local name the user wrote; generated names must avoid them. */

@@ -141,14 +141,14 @@ final class LoweringContext {
   }
 
   /** The private static fields the generated class copies for this method, by copy name. */
-  private final Map<String, PrivateStaticFields.Copy> privateFieldCopies =
+  private final Map<String, PrivateFields.Copy> privateFieldCopies =
       new java.util.LinkedHashMap<>();
 
-  void copiesPrivateField(PrivateStaticFields.Copy copy) {
+  void copiesPrivateField(PrivateFields.Copy copy) {
     privateFieldCopies.putIfAbsent(copy.copy(), copy);
   }
 
-  List<PrivateStaticFields.Copy> privateFieldCopies() {
+  List<PrivateFields.Copy> privateFieldCopies() {
     return List.copyOf(privateFieldCopies.values());
   }
 

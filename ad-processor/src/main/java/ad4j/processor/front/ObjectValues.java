@@ -59,15 +59,22 @@ final class ObjectValues {
           + type.getQualifiedName() + "'");
       return null;
     }
+    TypeMirror fieldType = context.types().asMemberOf(declared, field.get());
     Optional<String> unreachable = reachability(field.get(), type);
-    if (unreachable.isPresent()) {
+    Optional<String> handle = unreachable.isPresent()
+        ? new PrivateFields(context).handle(field.get()) : Optional.empty();
+    Optional<String> typeText = fieldType.getKind().isPrimitive()
+        ? Optional.of(fieldType.toString()) : context.javaText(fieldType);
+    if (unreachable.isPresent() && (handle.isEmpty() || typeText.isEmpty())) {
       context.diagnostics().error(at, "'" + context.source().of(at) + "' carries no derivative"
           + " and would be read as written, but generated code cannot read the field: "
           + unreachable.get());
       return null;
     }
-    TypeMirror fieldType = context.types().asMemberOf(declared, field.get());
-    Operand read = result(Operation.fieldRead(name), List.of(receiver), fieldType, at);
+    // a private field of a class generated code can name: through the generated class's handle
+    Operation operation = handle.isPresent()
+        ? Operation.handleRead(handle.get(), typeText.get()) : Operation.fieldRead(name);
+    Operand read = result(operation, List.of(receiver), fieldType, at);
     // a final field holds what the constructor put there; another one what any call may have
     context.dependences().runsAsWritten(read, type.getSimpleName() + "." + name,
         field.get().getModifiers().contains(Modifier.FINAL));

@@ -13,15 +13,28 @@ import java.util.List;
  * @param active per parameter, whether it carries derivatives in the callee: a {@code double},
  *     {@code double[]} or {@code double[][]} not marked {@code @NoDerivative}
  * @param returnsArray whether the callee is a vector function, returning {@code double[]}
+ * @param receiverFirst whether the callee is an instance method: its receiver is its first
+ *     parameter here and in its generated members, and the method itself is called on it
  */
 public record Callee(String userClass, String gradClass, String name,
-    List<NumericType> parameterTypes, List<Boolean> active, boolean returnsArray) {
+    List<NumericType> parameterTypes, List<Boolean> active, boolean returnsArray,
+    boolean receiverFirst) {
   public Callee {
     parameterTypes = List.copyOf(parameterTypes);
     active = List.copyOf(active);
     if (active.size() != parameterTypes.size()) {
       throw new IllegalArgumentException("one activity per parameter of " + name);
     }
+    if (receiverFirst && (parameterTypes.isEmpty() || parameterTypes.get(0) != NumericType.OBJECT
+        || active.get(0))) {
+      throw new IllegalArgumentException("the receiver of " + name + " is an object first");
+    }
+  }
+
+  /** A static callee. */
+  public Callee(String userClass, String gradClass, String name,
+      List<NumericType> parameterTypes, List<Boolean> active, boolean returnsArray) {
+    this(userClass, gradClass, name, parameterTypes, active, returnsArray, false);
   }
 
   /** Whether parameter {@code i} is a {@code double} that carries a derivative. */

@@ -90,6 +90,11 @@ public final class Operation {
     INSTANCE_CALL,
     /** {@code a.name}. */
     FIELD_READ,
+    /**
+     * {@code (T) HANDLE.get(a)}, the name being {@code (T) HANDLE}: a private field of an object,
+     * read through a {@code VarHandle} of the generated class.
+     */
+    HANDLE_READ,
     /** {@code new Type(a, ...)}, the name being {@code new Type}. */
     CONSTRUCTION
   }
@@ -307,6 +312,14 @@ public final class Operation {
   /** {@code a.field}, read as written: a field of an object that carries no derivative. */
   public static Operation fieldRead(String field) {
     return plain(Plain.FIELD_READ, field, 1);
+  }
+
+  /**
+   * {@code (type) handle.get(a)}, read as written: a private field of an object that carries no
+   * derivative, through {@code handle}, a {@code VarHandle} the generated class holds.
+   */
+  public static Operation handleRead(String handle, String type) {
+    return plain(Plain.HANDLE_READ, "(" + type + ") " + handle, 1);
   }
 
   /** {@code new type(a, ...)}, run as written: an object that carries no derivative. */

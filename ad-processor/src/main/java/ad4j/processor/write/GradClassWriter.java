@@ -2,7 +2,7 @@ package ad4j.processor.write;
 
 import ad4j.processor.emit.GeneratedAnnotation;
 import ad4j.processor.front.Lowering;
-import ad4j.processor.front.PrivateStaticFields;
+import ad4j.processor.front.PrivateFields;
 import ad4j.processor.ir.Function;
 import ad4j.processor.plan.SizeLimits;
 import com.palantir.javapoet.AnnotationSpec;
@@ -40,7 +40,7 @@ public final class GradClassWriter {
    * private static fields it reads, which the generated class copies.
    */
   public record Method(ExecutableElement element, Function function,
-      Optional<String> callRunAsWritten, List<PrivateStaticFields.Copy> privateFields) {
+      Optional<String> callRunAsWritten, List<PrivateFields.Copy> privateFields) {
     /** A method whose code makes no such call and reads no private static field. */
     public Method(ExecutableElement element, Function function) {
       this(element, function, Optional.empty(), List.of());

@@ -1,6 +1,6 @@
 package ad4j.processor.write;
 
-import ad4j.processor.front.PrivateStaticFields;
+import ad4j.processor.front.PrivateFields;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.FieldSpec;
@@ -13,9 +13,10 @@ import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 
 /**
- * The copies of the private static fields the methods read ({@link PrivateStaticFields}):
+ * The copies of the private static fields the methods read ({@link PrivateFields}):
  * {@code private static final} fields of the generated class, read once in its static
- * initializer through a private lookup of each field's class. Apart from the members because
+ * initializer through a private lookup of each field's class; for a private instance field,
+ * a {@code VarHandle} on it, found there in the same way. Apart from the members because
  * the class holds one copy per field, whichever methods read it.
  */
 final class PrivateFieldCopies {
@@ -23,23 +24,30 @@ final class PrivateFieldCopies {
 
   /** Adds the copies of the fields {@code methods} read to {@code gradClass}. */
   static void addTo(TypeSpec.Builder gradClass, List<GradClassWriter.Method> methods) {
-    Map<String, PrivateStaticFields.Copy> copies = new LinkedHashMap<>();
+    Map<String, PrivateFields.Copy> copies = new LinkedHashMap<>();
     methods.forEach(method -> method.privateFields().forEach(c -> copies.putIfAbsent(c.copy(), c)));
     if (copies.isEmpty()) {
       return;
     }
     ClassName handles = ClassName.get("java.lang.invoke", "MethodHandles");
+    ClassName varHandle = ClassName.get("java.lang.invoke", "VarHandle");
     CodeBlock.Builder reads = CodeBlock.builder()
-        .add("// generated code cannot name these private fields: it reads each once, through\n")
-        .add("// a private lookup of its class (this class is in the same package and module)\n")
+        .add(copies.values().stream().anyMatch(c -> !c.field().getModifiers()
+                .contains(Modifier.STATIC))
+            ? "// generated code cannot name these private fields: it reads each static one\n"
+                + "// once, and finds a handle on each instance one, through a private lookup of\n"
+                + "// its class (this class is in the same package and module)\n"
+            : "// generated code cannot name these private fields: it reads each once, through\n"
+                + "// a private lookup of its class (this class is in the same package and module)\n")
         .beginControlFlow("try");
     Map<TypeElement, String> lookups = new LinkedHashMap<>();
-    for (PrivateStaticFields.Copy copy : copies.values()) {
+    for (PrivateFields.Copy copy : copies.values()) {
       TypeName type = TypeName.get(copy.field().asType());
-      gradClass.addField(FieldSpec.builder(type, copy.copy(), Modifier.PRIVATE, Modifier.STATIC,
-              Modifier.FINAL)
-          .addJavadoc("{@code $L.$L}, private there.\n", copy.owner().getSimpleName(),
-              copy.field().getSimpleName())
+      boolean instance = !copy.field().getModifiers().contains(Modifier.STATIC);
+      gradClass.addField(FieldSpec.builder(instance ? varHandle : type, copy.copy(),
+              Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+          .addJavadoc(instance ? "Reads {@code $L.$L}, private there.\n" : "{@code $L.$L},"
+              + " private there.\n", copy.owner().getSimpleName(), copy.field().getSimpleName())
           .build());
       String lookup = lookups.get(copy.owner());
       if (lookup == null) {
@@ -48,9 +56,15 @@ final class PrivateFieldCopies {
         reads.addStatement("$T.Lookup $L = $T.privateLookupIn($T.class, $T.lookup())", handles,
             lookup, handles, ClassName.get(copy.owner()), handles);
       }
-      reads.addStatement("$L = ($T) $L.findStaticVarHandle($T.class, $S, $T.class).get()",
-          copy.copy(), type, lookup, ClassName.get(copy.owner()),
-          copy.field().getSimpleName().toString(), type); // never generic
+      if (instance) {
+        // read at each use, from the object the method reads it of
+        reads.addStatement("$L = $L.findVarHandle($T.class, $S, $T.class)", copy.copy(), lookup,
+            ClassName.get(copy.owner()), copy.field().getSimpleName().toString(), type);
+      } else {
+        reads.addStatement("$L = ($T) $L.findStaticVarHandle($T.class, $S, $T.class).get()",
+            copy.copy(), type, lookup, ClassName.get(copy.owner()),
+            copy.field().getSimpleName().toString(), type); // never generic
+      }
     }
     reads.nextControlFlow("catch ($T e)", ReflectiveOperationException.class)
         .addStatement("throw new $T(e)", ExceptionInInitializerError.class)

@@ -24,19 +24,19 @@ import javax.lang.model.type.TypeMirror;
  * types are left out (a cast to them would be unchecked), as are non-final ones, which the
  * method may see change.
  */
-public final class PrivateStaticFields {
+public final class PrivateFields {
   /**
-   * A field the generated class copies.
+   * A field the generated class copies, or, for an instance field, holds a handle on.
    *
    * @param owner the class that declares it
    * @param field the field
-   * @param copy the name of the copy in the generated class
+   * @param copy the name of the copy (or of the handle) in the generated class
    */
   public record Copy(TypeElement owner, VariableElement field, String copy) {}
 
   private final LoweringContext context;
 
-  PrivateStaticFields(LoweringContext context) {
+  PrivateFields(LoweringContext context) {
     this.context = context;
   }
 
@@ -58,6 +58,26 @@ public final class PrivateStaticFields {
     TypeElement own = context.symbols().enclosingType();
     return Optional.of(Expr.atom(CalleeResolver.gradSimpleName(context.elements(), own) + "."
         + copy));
+  }
+
+  /**
+   * How generated code reads {@code field}, a private instance field of a class it can name
+   * (the receiver's {@code private final double mass}): the name of a {@code VarHandle} of the
+   * generated class ({@code SpringGrad.massField}), found once when that class is initialised;
+   * empty for any other field.
+   */
+  Optional<String> handle(VariableElement field) {
+    if (!field.getModifiers().contains(Modifier.PRIVATE)
+        || field.getModifiers().contains(Modifier.STATIC)
+        || !(field.getEnclosingElement() instanceof TypeElement owner)
+        || context.reachability().ofType(owner).isPresent() || !isCopyable(field.asType())) {
+      return Optional.empty();
+    }
+    String path = nestedPath(owner).replace('.', '_');
+    String handle = (path.isEmpty() ? "" : path + "_") + field.getSimpleName() + "Field";
+    context.copiesPrivateField(new Copy(owner, field, handle));
+    TypeElement own = context.symbols().enclosingType();
+    return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + handle);
   }
 
   /** {@code Inner} for {@code Outer.Inner}: the path below the top-level class. */

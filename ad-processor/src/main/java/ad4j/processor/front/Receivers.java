@@ -1,0 +1,93 @@
+package ad4j.processor.front;
+
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreeScanner;
+import java.util.HashSet;
+import java.util.Set;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * The receiver of an instance {@code @Differentiable} method (DESIGN.md, part 3, "Instance
+ * methods"). Generated members are static and take it first ({@code FooGrad.mGradient(Foo self,
+ * x)}); it and every field read through it carry no derivative, like any object parameter
+ * ({@link ObjectValues}): the method's code reads them as written, once where it reads them.
+ *
+ * <p>An instance method of a <em>value record</em> (a record with a component that carries
+ * derivatives) differentiates with respect to its receiver as well; that is not built yet, so
+ * such a method is an error rather than a derivative that silently leaves the components out.
+ */
+public final class Receivers {
+  /** The name by which the method's code reads its receiver, in the lowering's scopes. */
+  static final String THIS = "this";
+
+  private Receivers() {}
+
+  /** Whether {@code method} has a receiver. */
+  public static boolean hasReceiver(ExecutableElement method) {
+    return !method.getModifiers().contains(Modifier.STATIC);
+  }
+
+  /**
+   * Checks an instance method's receiver; records an error and returns false when generated
+   * code cannot treat it as an object that carries no derivative.
+   */
+  public static boolean check(ExecutableElement method, TypeElement owner, Tree at,
+      Diagnostics diagnostics) {
+    String name = method.getSimpleName().toString();
+    if (owner.getKind() == ElementKind.RECORD) {
+      for (var component : owner.getRecordComponents()) {
+        if (ActiveParameters.isDifferentiableType(component.getAccessor().getReturnType())) {
+          diagnostics.error(at, "@Differentiable method '" + name + "' is an instance method of"
+              + " record '" + owner.getSimpleName() + "', whose component '"
+              + component.getSimpleName() + "' carries derivatives: ad4j does not yet"
+              + " differentiate with respect to a record's components; make the method static"
+              + " and pass the components it needs as 'double' parameters");
+          return false;
+        }
+      }
+    }
+    if (!owner.getTypeParameters().isEmpty()) {
+      diagnostics.error(at, "@Differentiable method '" + name + "' is an instance method of"
+          + " generic class '" + owner.getSimpleName() + "': ad4j's generated members, which"
+          + " take the receiver first, are not generic; make the method static");
+      return false;
+    }
+    if (owner.getKind() == ElementKind.INTERFACE) {
+      diagnostics.error(at, "@Differentiable method '" + name + "' is a default method of"
+          + " interface '" + owner.getSimpleName() + "': ad4j differentiates static methods and"
+          + " instance methods of classes; make it static");
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * The name of the receiver in generated code: {@code self}, or {@code self1}, ... when the
+   * method names a parameter, local or field so.
+   */
+  static String name(MethodTree tree, TypeElement owner) {
+    Set<String> taken = new HashSet<>();
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitVariable(VariableTree variable, Void unused) {
+        taken.add(variable.getName().toString());
+        return super.visitVariable(variable, unused);
+      }
+    }.scan(tree, null);
+    for (VariableElement field : ElementFilter.fieldsIn(owner.getEnclosedElements())) {
+      taken.add(field.getSimpleName().toString());
+    }
+    String name = "self";
+    for (int k = 1; taken.contains(name); k++) {
+      name = "self" + k;
+    }
+    return name;
+  }
+}
