@@ -253,7 +253,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       unresolved |= diagnostics.hasUnresolvedNames();
       if (function.isPresent()) {
         lowered.add(new GradClassWriter.Method(method, function.get().function(),
-            function.get().callRunAsWritten(), function.get().privateFields()));
+            function.get().callRunAsWritten(), function.get().privateFields(),
+            function.get().recordParameters()));
       } else {
         failed = true;
       }

@@ -4,6 +4,7 @@ import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Receivers;
+import ad4j.processor.front.ValueRecords;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -64,7 +65,7 @@ final class MethodValidator {
     boolean anyDouble = false;
     for (int i = 0; i < parameters.size(); i++) {
       VariableElement element = method.getParameters().get(i);
-      anyDouble |= ActiveParameters.isActive(element);
+      anyDouble |= ActiveParameters.isActive(element) || isFlattened(element);
       VariableTree parameter = parameters.get(i);
       Optional<String> problem = ActiveParameters.typeProblem(element);
       if (problem.isPresent()) {
@@ -111,6 +112,12 @@ final class MethodValidator {
     }
     for (var parameter : method.getParameters()) {
       TypeKind kind = parameter.asType().getKind();
+      if (isFlattened(parameter)) {
+        // a value record: a double and its direction per leaf
+        slots += 4 * ValueRecords.leaves(ValueRecords.valueRecord(parameter.asType())
+            .orElseThrow()).size();
+        continue;
+      }
       // a double and its direction take two slots each
       slots += kind == TypeKind.LONG ? 2 : kind == TypeKind.DOUBLE ? 4
           : ActiveParameters.isActive(parameter) ? 2 : 1; // an array and its direction
@@ -125,6 +132,12 @@ final class MethodValidator {
         + " and 'long' take two each), more than the JVM's limit of " + MAX_PARAMETER_SLOTS
         + "; with 'double' parameters only, at most 63 fit");
     return false;
+  }
+
+  /** A value record parameter that carries derivatives: its members take its leaves. */
+  private static boolean isFlattened(VariableElement parameter) {
+    return ValueRecords.valueRecord(parameter.asType()).isPresent()
+        && !ActiveParameters.isMarkedNoDerivative(parameter);
   }
 
   private static Tree at(Tree preferred, Tree fallback) {

@@ -35,6 +35,12 @@ public final class ActiveParameters {
           : Optional.of("only 'double' (which gets derivatives unless marked @NoDerivative),"
               + " 'int', 'long' and 'boolean' primitive parameters are supported");
     }
+    if (ValueRecords.isMixed(type) && !isMarkedNoDerivative(parameter)) {
+      return Optional.of("a record whose components carry derivatives beside others (an"
+          + " 'int', a 'String', an array) is not differentiated yet; mark it @NoDerivative to"
+          + " pass it along without derivatives, or take its 'double' components as"
+          + " parameters");
+    }
     if (type.getKind() == TypeKind.TYPEVAR || type.getKind() == TypeKind.WILDCARD) {
       return Optional.of("a type variable cannot be a parameter's type");
     }

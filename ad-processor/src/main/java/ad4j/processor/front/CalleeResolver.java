@@ -98,6 +98,13 @@ final class CalleeResolver {
           + " results only; make it package-private");
       return Optional.empty();
     }
+    if (method.getParameters().stream().anyMatch(p -> ValueRecords.valueRecord(p.asType())
+        .isPresent() && !ActiveParameters.isMarkedNoDerivative(p))) {
+      diagnostics().error(call, "call to '" + shown + "' is not differentiable yet: '"
+          + qualified + "' takes a value record, and ad4j does not yet pass value records"
+          + " between @Differentiable methods; pass its components as 'double's");
+      return Optional.empty();
+    }
     // an instance method's receiver is its first argument (resolveOnReceiver)
     int receiver = Receivers.hasReceiver(method) ? 1 : 0;
     if (receiver == 1 && arguments.size() != method.getParameters().size() + 1) {

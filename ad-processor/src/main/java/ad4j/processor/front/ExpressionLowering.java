@@ -63,6 +63,7 @@ final class ExpressionLowering {
   private final RuledCalls ruledCalls;
   private final InactiveCalls inactiveCalls;
   private final ObjectValues objects;
+  private final RecordLowering records;
   /** The call being lowered as a statement, whose value nothing reads; null otherwise. */
   private MethodInvocationTree discarded;
   private SwitchLowering switches;
@@ -77,7 +78,13 @@ final class ExpressionLowering {
     this.ruledCalls = new RuledCalls(context, callees);
     this.inactiveCalls = new InactiveCalls(context);
     this.objects = new ObjectValues(context);
+    this.records = new RecordLowering(context, this);
     this.charConstants = context.charConstants();
+  }
+
+  /** Where values of value records are lowered, flattened. */
+  RecordLowering records() {
+    return records;
   }
 
   /** Where switch expressions are lowered: with the statements of their cases. */
@@ -245,6 +252,11 @@ final class ExpressionLowering {
           : target.store(value, assignment.getExpression());
     }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
+    if (target != null && target.valueRecord() != null) {
+      unsupported(assignment, "an assignment to value record local '" + target.name()
+          + "' is supported as a statement of its own, not inside an expression");
+      return null;
+    }
     Operand value = lower(assignment.getExpression());
     if (target == null) {
       return null;
@@ -456,9 +468,29 @@ final class ExpressionLowering {
   private Operand identifier(IdentifierTree identifier) {
     String name = identifier.getName().toString();
     LocalScopes.Local local = context.scopes().lookUp(name);
+    if (local != null && local.valueRecord() != null) {
+      records.misused(identifier, name);
+      return null;
+    }
     if (local != null) {
       ResolutionLog.local(context, identifier, name);
       return context.read(local, identifier);
+    }
+    Optional<TypeElement> inlined = records.inlinedRecord();
+    if (inlined.isPresent()) {
+      // the code of a record's method, inlined: its names are the record's
+      if (records.isReceiverComponent(name)) {
+        return records.receiverComponent(identifier);
+      }
+      if (records.typeOf(identifier).isPresent()) {
+        records.misused(identifier, name);
+        return null;
+      }
+      Optional<VariableElement> own = context.symbols().fieldOf(inlined.get(), name)
+          .filter(field -> field.getModifiers().contains(Modifier.STATIC));
+      if (own.isPresent()) {
+        return fieldValue(own.get(), inlined.get(), identifier);
+      }
     }
     Optional<TypeElement> qualifier = context.symbols().fieldQualifier(name);
     Optional<VariableElement> field =
@@ -755,6 +787,9 @@ final class ExpressionLowering {
   }
 
   private Operand memberSelect(MemberSelectTree select) {
+    if (records.handles(select)) {
+      return records.memberSelect(select); // o.x of a flattened record
+    }
     String member = select.getIdentifier().toString();
     if (member.equals("length") && isArrayExpression(select.getExpression())) {
       return arrayLength(select);
@@ -953,8 +988,11 @@ final class ExpressionLowering {
   private Operand fieldValue(VariableElement field, TypeElement qualifier, Tree use) {
     String name = field.getSimpleName().toString();
     if (!field.getModifiers().contains(Modifier.STATIC)) {
-      unsupported(use, "instance field '" + name + "' cannot be read: a differentiable method is"
-          + " static");
+      unsupported(use, "instance field '" + name + "' cannot be read: "
+          + (context.scopes().lookUp(Receivers.THIS) == null ? "the method is static"
+              : "it is a field of an enclosing instance, which ad4j does not pass to generated"
+                  + " code; read it into a field of '"
+                  + context.symbols().enclosingType().getSimpleName() + "'"));
       return null;
     }
     TypeKind kind = field.asType().getKind();
@@ -1345,6 +1383,9 @@ final class ExpressionLowering {
   }
 
   private Operand call(MethodInvocationTree invocation) {
+    if (records.handles(invocation)) {
+      return records.scalarCall(invocation); // p.x(), p.dot(q): a flattened record's
+    }
     ExpressionTree select = invocation.getMethodSelect();
     if (select instanceof MemberSelectTree member && member.getIdentifier().contentEquals("clone")
         && invocation.getArguments().isEmpty() && isArrayExpression(member.getExpression())) {

@@ -6,6 +6,7 @@ import ad4j.processor.ir.Variable;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The locals and parameters in scope, block by block, with what each holds now. */
@@ -25,6 +26,11 @@ final class LocalScopes {
     /** For an {@link NumericType#OBJECT} local: its declared type. */
     private javax.lang.model.type.TypeMirror referenceType;
     private String javaType;
+    /**
+     * For a local of a value record that {@link RecordLowering} flattens: the record; its
+     * leaves are locals of their own ({@link #leafKey}).
+     */
+    private javax.lang.model.element.TypeElement valueRecord;
 
     Local(String name, NumericType type, Variable variable, boolean broken, boolean typeKnown) {
       this.name = name;
@@ -69,6 +75,11 @@ final class LocalScopes {
       }
     }
 
+    /** The value record this local holds, flattened; null for any other local. */
+    javax.lang.model.element.TypeElement valueRecord() {
+      return valueRecord;
+    }
+
     /** The mutable variable behind this local, or null when it is single-assignment. */
     Variable variable() {
       return variable;
@@ -98,6 +109,9 @@ final class LocalScopes {
   }
 
   private final Deque<Map<String, Local>> scopes = new ArrayDeque<>();
+  /** The scopes that hide those outside them: the code of an inlined method's own. */
+  private final java.util.Set<Map<String, Local>> isolated =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   LocalScopes() {
     scopes.push(new HashMap<>());
@@ -108,7 +122,49 @@ final class LocalScopes {
   }
 
   void pop() {
-    scopes.pop();
+    isolated.remove(scopes.pop());
+  }
+
+  /**
+   * A scope whose code sees none of the locals outside it: the body of a method inlined where
+   * it is called ({@link RecordLowering}), which has its own names.
+   */
+  void pushIsolated() {
+    push();
+    isolated.add(scopes.peek());
+  }
+
+  /** The name under which leaf {@code index} of record local {@code name} is in scope. */
+  static String leafKey(String name, int index) {
+    return name + "." + index; // no Java name has a dot: never a user's local
+  }
+
+  /**
+   * A local of value record {@code record}, flattened: a marker under {@code name}, and its
+   * leaves, {@code double}s, under {@link #leafKey}, named {@code leafNames} in generated code;
+   * mutable (backed by variables) when the user assigns the record local. For a parameter,
+   * {@code parameters} are the leaves' parameter values, which they hold first; null for a
+   * local, whose leaves the caller binds.
+   */
+  List<Local> declareRecord(String name, javax.lang.model.element.TypeElement record,
+      List<String> leafNames, List<Value> parameters, LoweringContext context) {
+    Local marker = new Local(name, NumericType.OBJECT, null, false, true);
+    marker.valueRecord = record;
+    scopes.peek().put(name, marker);
+    boolean mutable = context.needsVariable(name);
+    List<Local> leaves = new java.util.ArrayList<>();
+    for (int i = 0; i < leafNames.size(); i++) {
+      Value parameter = parameters == null ? null : parameters.get(i);
+      Variable variable = mutable
+          ? context.ir().variable(leafNames.get(i), NumericType.DOUBLE, parameter) : null;
+      Local leaf = new Local(leafNames.get(i), NumericType.DOUBLE, variable, false, true);
+      if (parameter != null) {
+        leaf.hold(parameter);
+      }
+      scopes.peek().put(leafKey(name, i), leaf);
+      leaves.add(leaf);
+    }
+    return leaves;
   }
 
   void declareParameter(String name, Value parameter, LoweringContext context) {
@@ -152,6 +208,9 @@ final class LocalScopes {
       Local local = scope.get(name);
       if (local != null) {
         return local;
+      }
+      if (isolated.contains(scope)) {
+        return null;
       }
     }
     return null;

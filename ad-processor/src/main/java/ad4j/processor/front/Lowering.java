@@ -18,6 +18,7 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Throw;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
+import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.BreakTree;
@@ -169,7 +170,7 @@ public final class Lowering {
    * which the generated class copies ({@link PrivateFields}).
    */
   public record Lowered(Function function, Optional<String> callRunAsWritten,
-      List<PrivateFields.Copy> privateFields) {
+      List<PrivateFields.Copy> privateFields, List<ValueRecords.FlatParameter> recordParameters) {
     /**
      * The generated class records {@code callRunAsWritten} of its method {@code m} in a
      * constant {@code mCallRunAsWritten}: all that ad4j can see of it when it compiles callers
@@ -195,7 +196,7 @@ public final class Lowering {
     return lower(context, method, tree)
         .map(function -> new Lowered(function,
             context.firstCallRunAsWritten().map(LoweringContext.CallRunAsWritten::describe),
-            context.privateFieldCopies()));
+            context.privateFieldCopies(), context.flatParameters()));
   }
 
   /**
@@ -256,6 +257,21 @@ public final class Lowering {
       if (declared.isEmpty() || text.isEmpty()) {
         // the signature's error is reported already; the body is checked all the same
         context.scopes().declareBroken(name);
+        continue;
+      }
+      Optional<TypeElement> record = ValueRecords.valueRecord(parameterElement.asType())
+          .filter(r -> !ActiveParameters.isMarkedNoDerivative(parameterElement));
+      if (record.isPresent()) {
+        // a value record: one active parameter per leaf, in place of the record
+        List<Value> leaves = new ArrayList<>();
+        for (String leaf : RecordLowering.leafNames(name, record.get())) {
+          Value value = ir.parameter(leaf, NumericType.DOUBLE, true, parameters.size());
+          parameters.add(value);
+          leaves.add(value);
+        }
+        expressions.records().declareParameter(name, record.get(), leaves);
+        context.flattensParameter(new ValueRecords.FlatParameter(name, parameterElement.asType(),
+            RecordLowering.leafNames(name, record.get()), ValueRecords.leaves(record.get())));
         continue;
       }
       NumericType type = declared.get();
@@ -485,6 +501,12 @@ public final class Lowering {
       lowerObjectDeclaration(declaration, name, type, withInitializer);
       return;
     }
+    Optional<TypeElement> inferredRecord = inferred && declaration.getInitializer() != null
+        ? expressions.records().typeOf(declaration.getInitializer()) : Optional.empty();
+    if (inferredRecord.isPresent()) {
+      lowerRecordDeclaration(declaration, name, inferredRecord.get(), withInitializer);
+      return;
+    }
     if (!inferred && declared.isEmpty()) {
       diagnostics.error(type, "local variable '" + name + "' has type '" + type
           + "': only 'double', 'float', 'int', 'long' and 'boolean' locals are supported");
@@ -567,6 +589,11 @@ public final class Lowering {
       lowerInitializerAfterError(declaration);
       return;
     }
+    Optional<TypeElement> record = ValueRecords.valueRecord(mirror.get());
+    if (record.isPresent()) {
+      lowerRecordDeclaration(declaration, name, record.get(), withInitializer);
+      return;
+    }
     NumericType kind = context.irType(mirror.get()).orElse(null);
     Optional<String> text = context.javaText(mirror.get());
     if (kind == null || text.isEmpty()) {
@@ -600,6 +627,33 @@ public final class Lowering {
     }
   }
 
+  /**
+   * A local of a value record ({@code Vec3 p = new Vec3(x, y, z)}), flattened: one local per
+   * leaf ({@link RecordLowering}).
+   */
+  private void lowerRecordDeclaration(VariableTree declaration, String name, TypeElement record,
+      boolean withInitializer) {
+    ExpressionTree initializer = withInitializer ? declaration.getInitializer() : null;
+    RecordLowering records = expressions.records();
+    RecordLowering.Tuple value = null;
+    if (initializer != null) {
+      Optional<TypeElement> type = records.typeOf(initializer);
+      if (type.isEmpty() || !type.get().equals(record)) {
+        diagnostics.error(initializer, "'" + context.source().of(initializer) + "' cannot"
+            + " initialize value record local '" + name + "': ad4j gives it values of its"
+            + " record made in the method (a local, 'new', a call of the record's methods)");
+        context.scopes().declareBroken(name);
+        return;
+      }
+      value = records.lower(initializer);
+      if (value == null) {
+        context.scopes().declareBroken(name);
+        return;
+      }
+    }
+    records.declareLocal(name, record, value);
+  }
+
   private void lowerInitializerAfterError(VariableTree declaration) {
     if (declaration.getInitializer() != null) {
       expressions.lower(declaration.getInitializer());
@@ -607,6 +661,11 @@ public final class Lowering {
   }
 
   private void lowerExpressionStatement(ExpressionTree expression) {
+    if (expression instanceof AssignmentTree assignment && isRecordAssignment(assignment)) {
+      String name = ((IdentifierTree) assignment.getVariable()).getName().toString();
+      expressions.records().assign(assignment, name, context.scopes().lookUp(name));
+      return;
+    }
     switch (expression.getKind()) {
       // Assignments, increments and calls for their effect: a @Differentiable callee runs
       // (and may throw) in every generated member, as in the user's method; an unused value
@@ -624,6 +683,15 @@ public final class Lowering {
       default -> unsupported(expression, ExpressionLowering.describe(expression)
           + " is not supported as a statement");
     }
+  }
+
+  /** {@code p = ...} of a local of a value record, flattened ({@link RecordLowering}). */
+  private boolean isRecordAssignment(AssignmentTree assignment) {
+    if (!(assignment.getVariable() instanceof IdentifierTree identifier)) {
+      return false;
+    }
+    LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
+    return local != null && local.valueRecord() != null;
   }
 
   // ---- java.util.Arrays.fill and System.arraycopy ------------------------------------------

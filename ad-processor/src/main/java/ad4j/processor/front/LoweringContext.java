@@ -83,6 +83,7 @@ final class LoweringContext {
       TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames,
       Predicate<TypeElement> hasGradClass) {
     this.hasGradClass = hasGradClass;
+    this.unit = unit;
     this.elements = elements;
     this.types = types;
     this.trees = trees;
@@ -97,6 +98,13 @@ final class LoweringContext {
         shadowedOwners.add(owner);
       }
     }
+  }
+
+  private final CompilationUnitTree unit;
+
+  /** The source file of the method being lowered. */
+  CompilationUnitTree unit() {
+    return unit;
   }
 
   /** The classes of this compilation that declare {@code @DerivativeOf} rules. */
@@ -138,6 +146,18 @@ final class LoweringContext {
 
   boolean examining() {
     return examining;
+  }
+
+  private final List<ValueRecords.FlatParameter> flatParameters = new ArrayList<>();
+
+  /** Records that parameter {@code parameter}, a value record, is flattened. */
+  void flattensParameter(ValueRecords.FlatParameter parameter) {
+    flatParameters.add(parameter);
+  }
+
+  /** The value record parameters the method's members take flattened, in order. */
+  List<ValueRecords.FlatParameter> flatParameters() {
+    return List.copyOf(flatParameters);
   }
 
   /** The private static fields the generated class copies for this method, by copy name. */

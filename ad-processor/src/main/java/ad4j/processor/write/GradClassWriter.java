@@ -3,6 +3,7 @@ package ad4j.processor.write;
 import ad4j.processor.emit.GeneratedAnnotation;
 import ad4j.processor.front.Lowering;
 import ad4j.processor.front.PrivateFields;
+import ad4j.processor.front.ValueRecords;
 import ad4j.processor.ir.Function;
 import ad4j.processor.plan.SizeLimits;
 import com.palantir.javapoet.AnnotationSpec;
@@ -37,13 +38,16 @@ public final class GradClassWriter {
    * An annotated method and its IR. {@code callRunAsWritten}: the first call its code makes that
    * runs as written and may give another result or do something again when it runs again
    * ({@code "RNG.nextGaussian() (line 8)"}), if it makes one. {@code privateFields}: the
-   * private static fields it reads, which the generated class copies.
+   * private static fields it reads, which the generated class copies. {@code recordParameters}:
+   * its value record parameters, which its function takes flattened and its public members as
+   * records ({@link RecordAdapters}).
    */
   public record Method(ExecutableElement element, Function function,
-      Optional<String> callRunAsWritten, List<PrivateFields.Copy> privateFields) {
+      Optional<String> callRunAsWritten, List<PrivateFields.Copy> privateFields,
+      List<ValueRecords.FlatParameter> recordParameters) {
     /** A method whose code makes no such call and reads no private static field. */
     public Method(ExecutableElement element, Function function) {
-      this(element, function, Optional.empty(), List.of());
+      this(element, function, Optional.empty(), List.of(), List.of());
     }
   }
 
@@ -130,8 +134,10 @@ public final class GradClassWriter {
       // parameter lists may coincide (fReverse3(Tape, double, double) is the last segment of
       // f(double) and a middle one of f(double, double)): each overload numbers its own.
       String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
-      new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
-          .members().forEach(gradClass::addMethod);
+      List<MethodSpec> members =
+          new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
+              .members();
+      RecordAdapters.of(method, members).forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
         .skipJavaLangImports(true)

@@ -107,8 +107,6 @@ public final class Mutations {
       expression("field assignment inside an expression", "(staticField = %p) * 2"),
       expression("chained assignment ending in a field", "(%p = staticField = 2) * %p"),
       // signatures
-      signature("instance method", "static double m", "double m"),
-      signature("instance method reading an instance field", "static double m", "double m"),
       signature("float parameter", ") {", ", float extra) {"),
       signature("char parameter", ") {", ", char extra) {"),
       signature("short parameter", ") {", ", short extra) {"),

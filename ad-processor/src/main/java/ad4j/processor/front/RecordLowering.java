@@ -1,0 +1,601 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Value;
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * Value records flattened into their {@code double} leaves ({@link ValueRecords}), in the front
+ * end, so that every later stage sees scalars only and generated code makes no record the user's
+ * code does not: a record parameter is one parameter per leaf, a record local one local per leaf
+ * ({@code Vec3 p} is {@code pX, pY, pZ}), {@code new Vec3(a, b, c)} is its arguments,
+ * {@code p.x()} (and {@code x} or {@code o.x} in the record's own code) a leaf, and a call of the
+ * record's own methods is their code, inlined where it is called with its receiver's and
+ * arguments' leaves bound ({@code p.add(v.scale(dt))}).
+ *
+ * <p>Built so far: records whose components are {@code double}s or value records, with the
+ * canonical constructor javac writes; their methods inlined when their source is in the same
+ * file and their body is local declarations and a final {@code return}. A record value is read
+ * through its accessors, assigned, and passed to its own methods; passed anywhere else, it is an
+ * error that says so.
+ */
+final class RecordLowering {
+  /** How deep inlined record methods may call each other: past it, recursion, an error. */
+  private static final int MAX_DEPTH = 16;
+
+  /** A value record's value: its type and one operand per leaf, depth first. */
+  record Tuple(TypeElement type, List<Operand> leaves) {
+    Tuple {
+      leaves = List.copyOf(leaves);
+    }
+
+    Tuple slice(TypeElement nested, int first, int size) {
+      return new Tuple(nested, leaves.subList(first, first + size));
+    }
+  }
+
+  /** An inlined method of a record: its record, and its receiver (null for a static one). */
+  private record Frame(TypeElement record, Tuple receiver) {}
+
+  private final LoweringContext context;
+  private final ExpressionLowering expressions;
+  private final Deque<Frame> frames = new ArrayDeque<>();
+
+  RecordLowering(LoweringContext context, ExpressionLowering expressions) {
+    this.context = context;
+    this.expressions = expressions;
+  }
+
+  // ---- what is a record value --------------------------------------------------------------
+
+  /**
+   * The value record {@code expression} gives, when it gives one that is flattened: a record
+   * local, {@code this} or a component in an inlined record method, {@code new R(...)}, a call
+   * of a record's method returning one. Lowers nothing.
+   */
+  Optional<TypeElement> typeOf(ExpressionTree expression) {
+    if (expression instanceof ParenthesizedTree parenthesized) {
+      return typeOf(parenthesized.getExpression());
+    }
+    if (expression instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local != null && local.valueRecord() == null && local.referenceType() != null) {
+        return ValueRecords.valueRecord(local.referenceType()); // @NoDerivative: an object
+      }
+      if (local != null) {
+        return Optional.ofNullable(local.valueRecord());
+      }
+      Frame frame = frames.peek();
+      if (frame != null && frame.receiver() != null) {
+        if (name.equals("this")) {
+          return Optional.of(frame.record());
+        }
+        return ValueRecords.componentRecord(frame.record(), name);
+      }
+      return Optional.empty();
+    }
+    if (expression instanceof NewClassTree creation && creation.getClassBody() == null) {
+      return context.typeMirrorOf(creation.getIdentifier()).flatMap(ValueRecords::valueRecord);
+    }
+    if (expression instanceof MemberSelectTree select) {
+      return typeOf(select.getExpression()).flatMap(owner ->
+          ValueRecords.componentRecord(owner, select.getIdentifier().toString()));
+    }
+    if (expression instanceof MethodInvocationTree invocation) {
+      return target(invocation).flatMap(target -> ValueRecords.valueRecord(
+          target.method().getReturnType()));
+    }
+    return Optional.empty();
+  }
+
+  /** Whether {@code invocation} calls a method or accessor of a flattened record. */
+  boolean handles(MethodInvocationTree invocation) {
+    return target(invocation).isPresent();
+  }
+
+  /** Whether {@code select} reads a component of a flattened record ({@code o.x}). */
+  boolean handles(MemberSelectTree select) {
+    return typeOf(select.getExpression()).isPresent();
+  }
+
+  /** Whether {@code name}, unqualified, is a component of the inlined method's receiver. */
+  boolean isReceiverComponent(String name) {
+    Frame frame = frames.peek();
+    return frame != null && frame.receiver() != null && context.scopes().lookUp(name) == null
+        && ValueRecords.range(frame.record(), name).isPresent();
+  }
+
+  /** The record of the inlined method whose code is being lowered, if one is. */
+  Optional<TypeElement> inlinedRecord() {
+    return Optional.ofNullable(frames.peek()).map(Frame::record);
+  }
+
+  /**
+   * A call of a record's method: {@code receiver.m(...)} on a flattened record, {@code m(...)}
+   * in a record's own code, {@code R.m(...)} of a static one of value record {@code R}.
+   */
+  private record Target(ExecutableElement method, TypeElement record, ExpressionTree receiver) {}
+
+  private Optional<Target> target(MethodInvocationTree invocation) {
+    ExpressionTree select = invocation.getMethodSelect();
+    int arity = invocation.getArguments().size();
+    if (select instanceof MemberSelectTree member) {
+      String name = member.getIdentifier().toString();
+      Optional<TypeElement> receiver = typeOf(member.getExpression());
+      if (receiver.isPresent()) {
+        return methodOf(receiver.get(), name, arity, false)
+            .map(m -> new Target(m, receiver.get(), member.getExpression()));
+      }
+      if (Symbols.isName(member.getExpression())
+          && context.scopes().lookUp(rootName(member.getExpression())) == null) {
+        Optional<TypeElement> owner = context.symbols().resolveType(member.getExpression())
+            .flatMap(type -> ValueRecords.valueRecord(type.asType()));
+        return owner.flatMap(record -> methodOf(record, name, arity, true)
+            .map(m -> new Target(m, record, null)));
+      }
+      return Optional.empty();
+    }
+    Frame frame = frames.peek();
+    if (select instanceof IdentifierTree identifier && frame != null) {
+      return methodOf(frame.record(), identifier.getName().toString(), arity,
+          frame.receiver() == null).map(m -> new Target(m, frame.record(), null));
+    }
+    return Optional.empty();
+  }
+
+  private static String rootName(ExpressionTree name) {
+    ExpressionTree root = name;
+    while (root instanceof MemberSelectTree select) {
+      root = select.getExpression();
+    }
+    return root instanceof IdentifierTree identifier ? identifier.getName().toString() : "";
+  }
+
+  /**
+   * The method {@code name} of {@code record} with {@code arity} parameters (static only when
+   * {@code staticOnly}), or the accessor javac writes for a component: a method of no element.
+   */
+  private Optional<ExecutableElement> methodOf(TypeElement record, String name, int arity,
+      boolean staticOnly) {
+    List<ExecutableElement> found = new ArrayList<>();
+    for (ExecutableElement method : ElementFilter.methodsIn(record.getEnclosedElements())) {
+      if (method.getSimpleName().contentEquals(name) && method.getParameters().size() == arity
+          && (!staticOnly || method.getModifiers().contains(Modifier.STATIC))) {
+        found.add(method);
+      }
+    }
+    return found.size() == 1 ? Optional.of(found.get(0)) : Optional.empty();
+  }
+
+  // ---- lowering ----------------------------------------------------------------------------
+
+  /** The value of a record expression ({@link #typeOf} is present); null after an error. */
+  Tuple lower(ExpressionTree expression) {
+    if (expression instanceof ParenthesizedTree parenthesized) {
+      return lower(parenthesized.getExpression());
+    }
+    if (expression instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local != null && local.valueRecord() == null) {
+        Operand object = context.read(local, identifier);
+        return object == null ? null
+            : ofObject(object, typeOf(identifier).orElseThrow());
+      }
+      if (local != null) {
+        return read(name, local.valueRecord(), identifier);
+      }
+      Frame frame = frames.peek();
+      if (name.equals("this")) {
+        return frame.receiver();
+      }
+      return component(frame.receiver(), name);
+    }
+    if (expression instanceof NewClassTree creation) {
+      return construction(creation);
+    }
+    if (expression instanceof MemberSelectTree select) {
+      Tuple owner = lower(select.getExpression());
+      return owner == null ? null : component(owner, select.getIdentifier().toString());
+    }
+    if (expression instanceof MethodInvocationTree invocation) {
+      Object result = call(invocation);
+      return result instanceof Tuple tuple ? tuple : null;
+    }
+    error(expression, "'" + context.source().of(expression) + "' is not supported yet for a"
+        + " value record");
+    return null;
+  }
+
+  /**
+   * A record that carries no derivative ({@code @NoDerivative Vec3 g}), an object: its leaves
+   * read through its accessors, as written, where the method reads them.
+   */
+  private Tuple ofObject(Operand object, TypeElement record) {
+    List<Operand> leaves = new ArrayList<>();
+    for (ValueRecords.Leaf leaf : ValueRecords.leaves(record)) {
+      Operand value = object;
+      TypeElement owner = record;
+      for (String accessor : leaf.path()) {
+        Optional<TypeElement> nested = ValueRecords.componentRecord(owner, accessor);
+        ad4j.processor.ir.Operation read = ad4j.processor.ir.Operation.instanceCall(accessor, 1);
+        String shown = owner.getSimpleName() + "." + accessor;
+        if (nested.isPresent()) {
+          value = context.emitReference(read, List.of(value), nested.get().asType())
+              .orElseThrow();
+          owner = nested.get();
+        } else {
+          value = context.emit(read, List.of(value), NumericType.DOUBLE, false);
+        }
+        // a record's accessor gives what its constructor was given, each time
+        context.dependences().runsAsWritten(value, shown, true);
+      }
+      leaves.add(value);
+    }
+    return new Tuple(record, leaves);
+  }
+
+  /** {@code receiver.name}: a component, a leaf or a nested record. */
+  private Tuple component(Tuple receiver, String name) {
+    int[] range = ValueRecords.range(receiver.type(), name).orElseThrow();
+    TypeElement nested = ValueRecords.componentRecord(receiver.type(), name).orElseThrow();
+    return receiver.slice(nested, range[0], range[1]);
+  }
+
+  /** {@code o.x} or {@code x} of a {@code double} component. */
+  Operand scalarComponent(Tuple receiver, String name, Tree at) {
+    int[] range = ValueRecords.range(receiver.type(), name).orElseThrow();
+    if (ValueRecords.componentRecord(receiver.type(), name).isPresent()) {
+      error(at, "'" + context.source().of(at) + "' is a value record, which ad4j flattens: read"
+          + " its components");
+      return null;
+    }
+    return receiver.leaves().get(range[0]);
+  }
+
+  /** {@code o.x} in a record's own code, or {@code p.pos.x}. */
+  Operand memberSelect(MemberSelectTree select) {
+    Tuple owner = lower(select.getExpression());
+    return owner == null ? null
+        : scalarComponent(owner, select.getIdentifier().toString(), select);
+  }
+
+  /** {@code x}, unqualified, in a record's own code: the receiver's component. */
+  Operand receiverComponent(IdentifierTree identifier) {
+    return scalarComponent(frames.peek().receiver(), identifier.getName().toString(),
+        identifier);
+  }
+
+  /** A call that {@link #handles}, whose result is not a record: its value; null after error. */
+  Operand scalarCall(MethodInvocationTree invocation) {
+    Object result = call(invocation);
+    if (result instanceof Tuple) {
+      error(invocation, "'" + context.source().of(invocation) + "' is a value record, which ad4j"
+          + " flattens: read its components, assign it to a local or pass it to its own methods");
+      return null;
+    }
+    return (Operand) result;
+  }
+
+  /** A record's method or accessor: a {@link Tuple}, an {@link Operand}, or null after error. */
+  private Object call(MethodInvocationTree invocation) {
+    Target target = target(invocation).orElseThrow();
+    Tuple receiver = null;
+    if (!target.method().getModifiers().contains(Modifier.STATIC)) {
+      receiver = target.receiver() == null ? frames.peek().receiver() : lower(target.receiver());
+      if (receiver == null) {
+        return null;
+      }
+    }
+    if (receiver != null && isImplicitAccessor(target.record(), target.method())) {
+      String name = target.method().getSimpleName().toString();
+      return ValueRecords.componentRecord(target.record(), name).isPresent()
+          ? component(receiver, name) : receiver.leaves().get(
+              ValueRecords.range(target.record(), name).orElseThrow()[0]);
+    }
+    List<Object> arguments = new ArrayList<>();
+    for (ExpressionTree argument : invocation.getArguments()) {
+      Object value = typeOf(argument).isPresent() ? lower(argument) : expressions.lower(argument);
+      if (value == null) {
+        return null;
+      }
+      arguments.add(value);
+    }
+    return inline(target.method(), target.record(), receiver, arguments, invocation);
+  }
+
+  private boolean isImplicitAccessor(TypeElement record, ExecutableElement method) {
+    return method.getParameters().isEmpty()
+        && ValueRecords.range(record, method.getSimpleName().toString()).isPresent()
+        && isWrittenByTheCompiler(method);
+  }
+
+  /** Whether the compiler wrote {@code member} (a record's accessor, its canonical constructor). */
+  private boolean isWrittenByTheCompiler(ExecutableElement member) {
+    return context.trees().getPath(member) == null
+        || context.elements().getOrigin(member) != javax.lang.model.util.Elements.Origin.EXPLICIT;
+  }
+
+  /** {@code new R(a, ...)}: the arguments, as {@code double}s. */
+  private Tuple construction(NewClassTree creation) {
+    TypeElement record = typeOf(creation).orElseThrow();
+    for (ExecutableElement constructor :
+        ElementFilter.constructorsIn(record.getEnclosedElements())) {
+      if (!isWrittenByTheCompiler(constructor)) {
+        error(creation, "'new " + record.getSimpleName() + "(...)': record '"
+            + record.getSimpleName() + "' declares a constructor, and ad4j does not yet"
+            + " flatten records whose constructors have code; remove it, or check the values"
+            + " where the record is made");
+        return null;
+      }
+    }
+    List<javax.lang.model.element.RecordComponentElement> components =
+        ValueRecords.components(record);
+    if (creation.getArguments().size() != components.size()) {
+      error(creation, "'new " + record.getSimpleName() + "(...)' needs " + components.size()
+          + " arguments");
+      return null;
+    }
+    List<Operand> leaves = new ArrayList<>();
+    for (int i = 0; i < components.size(); i++) {
+      ExpressionTree argument = creation.getArguments().get(i);
+      Optional<TypeElement> nested =
+          ValueRecords.valueRecord(components.get(i).getAccessor().getReturnType());
+      if (nested.isPresent()) {
+        Tuple part = typeOf(argument).isPresent() ? lower(argument) : null;
+        if (part == null) {
+          if (typeOf(argument).isEmpty()) {
+            error(argument, "'" + context.source().of(argument) + "' is not supported yet as"
+                + " a component of value record '" + record.getSimpleName() + "'");
+          }
+          return null;
+        }
+        leaves.addAll(part.leaves());
+      } else {
+        Operand value = scalar(expressions.lower(argument), argument);
+        if (value == null) {
+          return null;
+        }
+        leaves.add(value);
+      }
+    }
+    return new Tuple(record, leaves);
+  }
+
+  /** {@code value} as a {@code double}; null after an error. */
+  private Operand scalar(Operand value, Tree at) {
+    if (value == null || !expressions.assignable(value, NumericType.DOUBLE, at)) {
+      return null;
+    }
+    return expressions.convert(value, NumericType.DOUBLE);
+  }
+
+  // ---- inlining ------------------------------------------------------------------------------
+
+  /**
+   * The value of {@code method} of {@code record} called on {@code receiver} (null for a static
+   * one) with {@code arguments}: its code, lowered here with the leaves bound.
+   */
+  private Object inline(ExecutableElement method, TypeElement record, Tuple receiver,
+      List<Object> arguments, MethodInvocationTree at) {
+    String shown = record.getSimpleName() + "." + method.getSimpleName();
+    TreePath path = context.trees().getPath(method);
+    if (path == null || path.getCompilationUnit() != context.unit()
+        || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
+      error(at, "call to '" + shown + "': ad4j inlines the methods of a value record when"
+          + " their source is in the same file as the method that calls them, which '" + shown
+          + "''s is not");
+      return null;
+    }
+    if (frames.size() >= MAX_DEPTH) {
+      error(at, "call to '" + shown + "': the methods of value record '"
+          + record.getSimpleName() + "' call each other " + MAX_DEPTH + " deep, which ad4j"
+          + " takes for recursion: ad4j inlines them, and cannot inline recursion");
+      return null;
+    }
+    List<? extends StatementTree> statements = tree.getBody().getStatements();
+    for (int i = 0; i < statements.size(); i++) {
+      StatementTree statement = statements.get(i);
+      boolean last = i == statements.size() - 1;
+      if (last ? !(statement instanceof ReturnTree ret && ret.getExpression() != null)
+          : !(statement instanceof VariableTree)) {
+        error(at, "call to '" + shown + "': ad4j inlines the methods of a value record whose"
+            + " body is local declarations and a final 'return', which '" + shown + "''s is"
+            + " not (line " + context.source().line(statement) + ")");
+        return null;
+      }
+    }
+    context.scopes().pushIsolated();
+    frames.push(new Frame(record, receiver));
+    try {
+      for (int i = 0; i < arguments.size(); i++) {
+        VariableElement parameter = method.getParameters().get(i);
+        String name = parameter.getSimpleName().toString();
+        if (arguments.get(i) instanceof Tuple tuple) {
+          declareLocal(name, tuple.type(), tuple);
+        } else {
+          Optional<NumericType> type = context.irType(parameter.asType());
+          Operand value = (Operand) arguments.get(i);
+          if (type.isEmpty() || type.get().isReference()
+              || !expressions.assignable(value, type.get(), at)) {
+            error(at, "call to '" + shown + "': ad4j inlines the methods of a value record with"
+                + " parameters of primitive and value record types, not '" + parameter.asType()
+                + "'");
+            return null;
+          }
+          context.scopes().declareLocal(name, type.get(), context);
+          context.bind(context.scopes().lookUp(name), expressions.convert(value, type.get()));
+        }
+      }
+      for (StatementTree statement : statements.subList(0, statements.size() - 1)) {
+        if (!declare((VariableTree) statement)) {
+          return null;
+        }
+      }
+      ExpressionTree result = ((ReturnTree) statements.get(statements.size() - 1))
+          .getExpression();
+      Optional<TypeElement> returned = ValueRecords.valueRecord(method.getReturnType());
+      if (returned.isPresent()) {
+        return lower(result);
+      }
+      Optional<NumericType> type = context.irType(method.getReturnType());
+      Operand value = expressions.lower(result);
+      if (value == null || type.isEmpty() || type.get().isReference()
+          || !expressions.assignable(value, type.get(), result)) {
+        if (value != null) {
+          error(at, "call to '" + shown + "': ad4j inlines the methods of a value record that"
+              + " return primitive values or value records, not '" + method.getReturnType()
+              + "'");
+        }
+        return null;
+      }
+      return expressions.convert(value, type.get());
+    } finally {
+      frames.pop();
+      context.scopes().pop();
+    }
+  }
+
+  /** A local declaration in an inlined method: a primitive or a value record. */
+  private boolean declare(VariableTree declaration) {
+    String name = declaration.getName().toString();
+    Optional<TypeMirror> type = context.typeMirrorOf(declaration.getType());
+    Optional<TypeElement> record = type.flatMap(ValueRecords::valueRecord);
+    if (declaration.getInitializer() == null) {
+      error(declaration, "local variable '" + name + "' of an inlined record method needs an"
+          + " initializer");
+      return false;
+    }
+    if (record.isPresent()) {
+      Tuple value = typeOf(declaration.getInitializer()).isPresent()
+          ? lower(declaration.getInitializer()) : null;
+      if (value == null) {
+        return false;
+      }
+      declareLocal(name, record.get(), value);
+      return true;
+    }
+    Optional<NumericType> kind = type.flatMap(context::irType);
+    if (kind.isEmpty() || kind.get().isReference() || type.get().getKind() == TypeKind.CHAR) {
+      error(declaration, "local variable '" + name + "' of an inlined record method has type '"
+          + declaration.getType() + "': ad4j inlines record methods whose locals are primitive"
+          + " values or value records");
+      return false;
+    }
+    Operand value = expressions.lower(declaration.getInitializer());
+    if (value == null || !expressions.assignable(value, kind.get(),
+        declaration.getInitializer())) {
+      return false;
+    }
+    context.scopes().declareLocal(name, kind.get(), context);
+    context.bind(context.scopes().lookUp(name), expressions.convert(value, kind.get()));
+    return true;
+  }
+
+  // ---- record locals -----------------------------------------------------------------------
+
+  /** The names generated code gives the leaves of record local or parameter {@code name}. */
+  static List<String> leafNames(String name, TypeElement record) {
+    return ValueRecords.leaves(record).stream().map(leaf -> name + leaf.suffix()).toList();
+  }
+
+  /** Declares record local {@code name} holding {@code value} (null: not yet assigned). */
+  void declareLocal(String name, TypeElement record, Tuple value) {
+    List<LocalScopes.Local> leaves = context.scopes().declareRecord(name, record,
+        leafNames(name, record), null, context);
+    for (int i = 0; i < leaves.size(); i++) {
+      LocalScopes.Local leaf = leaves.get(i);
+      if (leaf.variable() != null) {
+        Operand initial = value != null ? value.leaves().get(i)
+            : Operand.Constant.zero(NumericType.DOUBLE);
+        context.ir().add(new Declare(leaf.variable(), initial, context.line()));
+      } else if (value != null) {
+        context.bind(leaf, value.leaves().get(i));
+      }
+    }
+  }
+
+  /** Declares the flattened record parameter {@code name}, whose leaves are {@code values}. */
+  void declareParameter(String name, TypeElement record, List<Value> values) {
+    context.scopes().declareRecord(name, record, leafNames(name, record), values, context);
+  }
+
+
+  /** The current value of record local {@code name}. */
+  private Tuple read(String name, TypeElement record, Tree use) {
+    List<Operand> leaves = new ArrayList<>();
+    int count = ValueRecords.leaves(record).size();
+    for (int i = 0; i < count; i++) {
+      Operand leaf = context.read(context.scopes().lookUp(LocalScopes.leafKey(name, i)), use);
+      if (leaf == null) {
+        return null;
+      }
+      leaves.add(leaf);
+    }
+    return new Tuple(record, leaves);
+  }
+
+  /** {@code p = value} of record local {@code p}. */
+  void assign(AssignmentTree assignment, String assignedName, LocalScopes.Local target) {
+    TypeElement record = target.valueRecord();
+    ExpressionTree expression = assignment.getExpression();
+    Optional<TypeElement> type = typeOf(expression);
+    if (type.isEmpty() || !type.get().equals(record)) {
+      error(expression, "'" + context.source().of(expression) + "' cannot be assigned to value"
+          + " record local '" + assignedName + "': ad4j assigns it values of its record made"
+          + " in the method (a local, 'new', a call of the record's methods)");
+      return;
+    }
+    Tuple value = lower(expression);
+    if (value == null) {
+      return;
+    }
+    List<LocalScopes.Local> leaves = new ArrayList<>();
+    for (int i = 0; i < value.leaves().size(); i++) {
+      leaves.add(context.scopes().lookUp(LocalScopes.leafKey(assignedName, i)));
+    }
+    for (int i = 0; i < leaves.size(); i++) {
+      context.bind(leaves.get(i), value.leaves().get(i));
+    }
+  }
+
+  /** The error for a record value used where ad4j does not take one. */
+  void misused(Tree at, String name) {
+    error(at, "'" + name + "' is a value record, which ad4j flattens into its components:"
+        + " read them through its accessors, assign it, or pass it to its own methods; passing"
+        + " it elsewhere (to other methods, as an object) is not supported yet");
+  }
+
+  private void error(Tree at, String message) {
+    context.diagnostics().error(at, message);
+  }
+
+}

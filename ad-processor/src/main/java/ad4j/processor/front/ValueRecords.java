@@ -1,0 +1,159 @@
+package ad4j.processor.front;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * Which records are <em>value records</em> (DESIGN.md, part 3): records whose components carry
+ * derivatives, which ad4j flattens into their {@code double} components, depth first ("leaves":
+ * {@code record Vec3(double x, double y, double z)} has three; {@code record Body(Vec3 pos,
+ * double mass)} four, {@code pos.x} first). Built so far: records whose components are all
+ * {@code double}s or value records. A record that mixes such components with others
+ * ({@code int}, {@code String}, arrays) is {@link #isMixed mixed}: not built yet, an error where
+ * it would carry derivatives; a record with no such component is an ordinary object.
+ */
+public final class ValueRecords {
+  private ValueRecords() {}
+
+  /** The record type {@code type} names, when it is a value record. */
+  public static Optional<TypeElement> valueRecord(TypeMirror type) {
+    if (!(type instanceof DeclaredType declared)
+        || !(declared.asElement() instanceof TypeElement element)
+        || element.getKind() != ElementKind.RECORD || !element.getTypeParameters().isEmpty()) {
+      return Optional.empty();
+    }
+    List<RecordComponentElement> components = components(element);
+    if (components.isEmpty()) {
+      return Optional.empty();
+    }
+    for (RecordComponentElement component : components) {
+      TypeMirror componentType = component.getAccessor().getReturnType();
+      if (componentType.getKind() != TypeKind.DOUBLE && valueRecord(componentType).isEmpty()) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(element);
+  }
+
+  /**
+   * Whether {@code type} is a record with a component that carries derivatives beside others:
+   * not a value record that ad4j can flatten yet, and not an object it may treat as one.
+   */
+  public static boolean isMixed(TypeMirror type) {
+    if (!(type instanceof DeclaredType declared)
+        || !(declared.asElement() instanceof TypeElement element)
+        || element.getKind() != ElementKind.RECORD || valueRecord(type).isPresent()) {
+      return false;
+    }
+    for (RecordComponentElement component : components(element)) {
+      TypeMirror componentType = component.getAccessor().getReturnType();
+      if (ActiveParameters.isDifferentiableType(componentType)
+          || componentType.getKind() == TypeKind.FLOAT
+          || valueRecord(componentType).isPresent() || isMixed(componentType)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The record's components, in declaration order. */
+  static List<RecordComponentElement> components(TypeElement record) {
+    return ElementFilter.recordComponentsIn(record.getEnclosedElements());
+  }
+
+  /**
+   * A leaf of a value record: a {@code double} reached through {@code path}, the accessors from
+   * the record down ({@code [pos, x]}).
+   */
+  public record Leaf(List<String> path) {
+    public Leaf {
+      path = List.copyOf(path);
+    }
+
+    /** {@code pos().x()}: how Java reads the leaf from the record. */
+    public String accessors() {
+      return String.join("().", path) + "()";
+    }
+
+    /** {@code PosX}: the leaf's part of a generated name, after the record's name. */
+    public String suffix() {
+      StringBuilder suffix = new StringBuilder();
+      for (String part : path) {
+        suffix.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+      }
+      return suffix.toString();
+    }
+  }
+
+  /**
+   * A value record parameter that the method's members take flattened, one {@code double} per
+   * leaf: the public members take the record itself ({@code write/RecordAdapters}).
+   *
+   * @param name the parameter's name
+   * @param type the record's type
+   * @param flatNames the names of the flat parameters, one per leaf
+   * @param leaves the leaves, in the same order
+   */
+  public record FlatParameter(String name, TypeMirror type, List<String> flatNames,
+      List<Leaf> leaves) {
+    public FlatParameter {
+      flatNames = List.copyOf(flatNames);
+      leaves = List.copyOf(leaves);
+    }
+  }
+
+  /** The leaves of value record {@code record}, depth first. */
+  public static List<Leaf> leaves(TypeElement record) {
+    List<Leaf> leaves = new ArrayList<>();
+    collect(record, new ArrayList<>(), leaves);
+    return leaves;
+  }
+
+  private static void collect(TypeElement record, List<String> path, List<Leaf> into) {
+    for (RecordComponentElement component : components(record)) {
+      path.add(component.getSimpleName().toString());
+      Optional<TypeElement> nested = valueRecord(component.getAccessor().getReturnType());
+      if (nested.isPresent()) {
+        collect(nested.get(), path, into);
+      } else {
+        into.add(new Leaf(path));
+      }
+      path.remove(path.size() - 1);
+    }
+  }
+
+  /**
+   * The first leaf and the number of leaves of component {@code name} of {@code record};
+   * empty when it has no such component.
+   */
+  static Optional<int[]> range(TypeElement record, String name) {
+    int first = 0;
+    for (RecordComponentElement component : components(record)) {
+      Optional<TypeElement> nested = valueRecord(component.getAccessor().getReturnType());
+      int size = nested.map(n -> leaves(n).size()).orElse(1);
+      if (component.getSimpleName().contentEquals(name)) {
+        return Optional.of(new int[] {first, size});
+      }
+      first += size;
+    }
+    return Optional.empty();
+  }
+
+  /** The value record of component {@code name} of {@code record}, when it is one. */
+  static Optional<TypeElement> componentRecord(TypeElement record, String name) {
+    for (RecordComponentElement component : components(record)) {
+      if (component.getSimpleName().contentEquals(name)) {
+        return valueRecord(component.getAccessor().getReturnType());
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,291 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.TapeIsEmpty;
+import ad4j.runtime.GradientCheck;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Value records (DESIGN.md, part 3), flattened into their {@code double} leaves: record
+ * parameters take one gradient slot per leaf, depth first, and their tangents are records of the
+ * same type; record locals, {@code new}, accessors, component reads and the record's own methods
+ * (inlined, static and instance, calling each other) inside the method, in loops too; a
+ * {@code @NoDerivative} record is read through its accessors. Each derivative against
+ * differences of the user's own method and forward against reverse.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class ValueRecordsTest {
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "final class Orbits {",
+      "  record Vec3(double x, double y, double z) {",
+      "    Vec3 plus(Vec3 o) { return new Vec3(x + o.x, y + o.y, z + o.z()); }",
+      "    Vec3 minus(Vec3 o) { return new Vec3(x - o.x, this.y - o.y, z - o.z); }",
+      "    Vec3 scale(double k) { return new Vec3(k * x, k * y, k * z); }",
+      "    double dot(Vec3 o) { return x * o.x + y * o.y + z * o.z; }",
+      "    double norm() {",
+      "      double s = dot(this);",
+      "      return Math.sqrt(s);",
+      "    }",
+      "    static Vec3 cross(Vec3 a, Vec3 b) {",
+      "      return new Vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);",
+      "    }",
+      "  }",
+      "  record Body(Vec3 pos, double mass) {}",
+      "  @Differentiable static double spring(Vec3 p, Vec3 q, double k) {",
+      "    Vec3 d = p.minus(q);",
+      "    double r = d.norm();",
+      "    return 0.5 * k * (r - 1) * (r - 1) + Vec3.cross(p, q).dot(d);",
+      "  }",
+      "  @Differentiable static double orbit(Vec3 p0, Vec3 v0, double dt, int steps) {",
+      "    Vec3 p = p0;",
+      "    var v = v0;",
+      "    for (int i = 0; i < steps; i++) {",
+      "      double r = p.norm();",
+      "      Vec3 a = p.scale(-1.0 / (r * r * r));",
+      "      v = v.plus(a.scale(dt));",
+      "      p = p.plus(v.scale(dt));",
+      "    }",
+      "    return 0.5 * v.dot(v) - 1 / p.norm();",
+      "  }",
+      "  @Differentiable static double potential(Body b, @NoDerivative Vec3 g, double h) {",
+      "    return b.mass() * b.pos().plus(new Vec3(0, 0, h)).dot(g) + b.pos.x() * h;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce ORBITS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+          "com.example.Orbits", SOURCE));
+
+  private Class<?> vec3() {
+    return ORBITS.get().load("com.example.Orbits$Vec3");
+  }
+
+  private Object vec(double x, double y, double z) throws Exception {
+    Constructor<?> constructor =
+        vec3().getDeclaredConstructor(double.class, double.class, double.class);
+    constructor.setAccessible(true);
+    return constructor.newInstance(x, y, z);
+  }
+
+  private Object body(Object pos, double mass) throws Exception {
+    Constructor<?> constructor = ORBITS.get().load("com.example.Orbits$Body")
+        .getDeclaredConstructor(vec3(), double.class);
+    constructor.setAccessible(true);
+    return constructor.newInstance(pos, mass);
+  }
+
+  private static Object call(Class<?> owner, String name, Object... arguments)
+      throws Exception {
+    for (Method method : owner.getDeclaredMethods()) {
+      if (method.getName().equals(name) && method.getParameterCount() == arguments.length
+          && !Modifier.isPrivate(method.getModifiers())
+          && (arguments.length == 0 || arguments[0] == null
+              || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
+        method.setAccessible(true);
+        try {
+          return method.invoke(null, arguments);
+        } catch (InvocationTargetException e) {
+          throw new AssertionError(name + " threw", e.getCause());
+        }
+      }
+    }
+    throw new AssertionError("no " + name + " with " + arguments.length + " parameters");
+  }
+
+  private Object user(String name, Object... arguments) throws Exception {
+    return call(ORBITS.get().load("com.example.Orbits"), name, arguments);
+  }
+
+  private Object generated(String name, Object... arguments) throws Exception {
+    return call(ORBITS.get().load("com.example.OrbitsGrad"), name, arguments);
+  }
+
+  private ToDoubleFunction<double[]> unchecked(ThrowingFunction f) {
+    return x -> {
+      try {
+        return f.apply(x);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    };
+  }
+
+  private interface ThrowingFunction {
+    double apply(double[] x) throws Exception;
+  }
+
+  private static void assertDot(double tangent, double[] gradient, double[] direction) {
+    double dot = 0;
+    for (int i = 0; i < gradient.length; i++) {
+      dot += gradient[i] * direction[i];
+    }
+    assertThat(tangent).isWithin(1e-12 * (1 + Math.abs(dot))).of(dot);
+  }
+
+  @Test
+  void theContractsMembersTakeTheRecordAndItsTangentAsARecord() throws Exception {
+    Class<?> grad = ORBITS.get().load("com.example.OrbitsGrad");
+    Class<?> vec = vec3();
+    List<String> signatures = Arrays.stream(grad.getDeclaredMethods())
+        .filter(m -> m.getName().startsWith("spring") && !Modifier.isPrivate(m.getModifiers())
+            && m.getParameterTypes()[0] != ad4j.runtime.Tape.class)
+        .map(m -> m.getName() + Arrays.toString(m.getParameterTypes()))
+        .sorted().toList();
+    String v = vec.toString();
+    assertThat(signatures).containsExactly(
+        "springGradient[" + v + ", " + v + ", double]",
+        "springPullback[" + v + ", " + v + ", double, double, class [D]",
+        "springTangent[" + v + ", " + v + ", double, " + v + ", " + v + ", double]",
+        "springValueAndGradient[" + v + ", " + v + ", double, class [D]");
+  }
+
+  @Test
+  void gradientOfASpringOverRecordMethodsInlined() throws Exception {
+    double[] x = {0.3, -1.2, 0.8, 1.1, 0.4, -0.5, 2.0};
+    ToDoubleFunction<double[]> f = unchecked(point -> (Double) user("spring",
+        vec(point[0], point[1], point[2]), vec(point[3], point[4], point[5]), point[6]));
+    double[] gradient = (double[]) generated("springGradient", vec(x[0], x[1], x[2]),
+        vec(x[3], x[4], x[5]), x[6]);
+    assertThat(gradient).hasLength(7); // p's 3 slots, q's 3, then k
+    GradientCheck.check(f, x, gradient).assertWithin(1e-7);
+    double[] out = new double[7];
+    assertThat((Double) generated("springValueAndGradient", vec(x[0], x[1], x[2]),
+        vec(x[3], x[4], x[5]), x[6], out)).isEqualTo(f.applyAsDouble(x));
+    assertThat(out).usingExactEquality().containsExactly(gradient).inOrder();
+    double[] d = {0.5, -0.25, 1.5, -2.0, 0.75, 0.1, -0.3};
+    double tangent = (Double) generated("springTangent", vec(x[0], x[1], x[2]),
+        vec(x[3], x[4], x[5]), x[6], vec(d[0], d[1], d[2]), vec(d[3], d[4], d[5]), d[6]);
+    assertDot(tangent, gradient, d);
+  }
+
+  @Test
+  void gradientOfAnOrbitWhoseRecordLocalsChangeInALoop() throws Exception {
+    double[] x = {1.0, 0.1, -0.2, 0.05, 0.9, 0.1};
+    int steps = 40;
+    double dt = 0.01;
+    ToDoubleFunction<double[]> f = unchecked(point -> (Double) user("orbit",
+        vec(point[0], point[1], point[2]), vec(point[3], point[4], point[5]), dt, steps));
+    double[] all = (double[]) generated("orbitGradient", vec(x[0], x[1], x[2]),
+        vec(x[3], x[4], x[5]), dt, steps);
+    assertThat(all).hasLength(7); // and dt's slot last
+    double[] gradient = Arrays.copyOf(all, 6);
+    GradientCheck.check(f, x, gradient).assertWithin(1e-7);
+    double[] d = {0.5, -0.25, 1.5, -2.0, 0.75, 0.1};
+    double tangent = (Double) generated("orbitTangent", vec(x[0], x[1], x[2]),
+        vec(x[3], x[4], x[5]), dt, steps, vec(d[0], d[1], d[2]), vec(d[3], d[4], d[5]), 0.0);
+    assertDot(tangent, gradient, d);
+    double[] adjoints = new double[7];
+    assertThat((Double) generated("orbitPullback", vec(x[0], x[1], x[2]),
+        vec(x[3], x[4], x[5]), dt, steps, 1.0, adjoints)).isEqualTo(f.applyAsDouble(x));
+    for (int i = 0; i < 7; i++) {
+      assertThat(adjoints[i]).isWithin(1e-12 * (1 + Math.abs(all[i]))).of(all[i]);
+    }
+  }
+
+  @Test
+  void nestedRecordsTakeTheirLeavesDepthFirstAndANoDerivativeRecordIsData() throws Exception {
+    Object g = vec(0.2, -0.7, 9.81);
+    double[] x = {0.4, 1.3, -0.6, 2.5, 0.9}; // pos.x, pos.y, pos.z, mass, h
+    ToDoubleFunction<double[]> f = unchecked(point -> (Double) user("potential",
+        body(vec(point[0], point[1], point[2]), point[3]), g, point[4]));
+    double[] gradient = (double[]) generated("potentialGradient",
+        body(vec(x[0], x[1], x[2]), x[3]), g, x[4]);
+    assertThat(gradient).hasLength(5);
+    GradientCheck.check(f, x, gradient).assertWithin(1e-7);
+    // by hand: m ((pos + h e_z) . g) + pos.x h
+    double dotted = x[0] * 0.2 + x[1] * -0.7 + (x[2] + x[4]) * 9.81;
+    assertThat(gradient[0]).isWithin(1e-13).of(x[3] * 0.2 + x[4]);
+    assertThat(gradient[3]).isWithin(1e-13).of(dotted);
+    assertThat(gradient[4]).isWithin(1e-13).of(x[3] * 9.81 + x[0]);
+  }
+
+  private static void assertRejected(String source, String message, int line) {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", source);
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(line);
+  }
+
+  @Test
+  void aRecordPassedToAnotherMethodIsAnError() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {}",
+        "  static double show(Object o) { return o.hashCode(); }",
+        "  @Differentiable static double f(V v) {",
+        "    return v.a() * show(v);",
+        "  }",
+        "}"),
+        "'v' is a value record, which ad4j flattens into its components: read them through its"
+            + " accessors, assign it, or pass it to its own methods; passing it elsewhere (to"
+            + " other methods, as an object) is not supported yet", 7);
+  }
+
+  @Test
+  void aRecordWithACompactConstructorIsAnErrorWhereItIsMade() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {",
+        "    V { if (a < 0) throw new IllegalArgumentException(); }",
+        "  }",
+        "  @Differentiable static double f(double x) {",
+        "    V v = new V(x, 2 * x);",
+        "    return v.a() * v.b();",
+        "  }",
+        "}"),
+        "'new V(...)': record 'V' declares a constructor, and ad4j does not yet flatten records"
+            + " whose constructors have code", 8);
+  }
+
+  @Test
+  void aRecordMixingDoublesAndOtherComponentsIsAnErrorAsAParameter() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record P(double a, String name) {}",
+        "  @Differentiable static double f(P p, double x) {",
+        "    return p.a() * x;",
+        "  }",
+        "}"),
+        "parameter 'p' of @Differentiable method 'f' has type 'com.example.F.P': a record whose"
+            + " components carry derivatives beside others", 5);
+  }
+
+  @Test
+  void aCallOfAMethodTakingARecordIsAnError() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static double g(V v) { return v.a() * v.b(); }",
+        "  @Differentiable static double f(double x) {",
+        "    return g(new V(1, 2)) * x;",
+        "  }",
+        "}"),
+        "call to 'g(...)' is not differentiable yet: 'F.g' takes a value record, and ad4j does"
+            + " not yet pass value records between @Differentiable methods", 7);
+  }
+}
