@@ -62,7 +62,8 @@ final class MethodValidator {
       valid = false;
     }
     List<? extends VariableTree> parameters = tree.getParameters();
-    boolean anyDouble = false;
+    // an instance method of a value record differentiates with respect to its receiver
+    boolean anyDouble = Receivers.valueRecordReceiver(method).isPresent();
     for (int i = 0; i < parameters.size(); i++) {
       VariableElement element = method.getParameters().get(i);
       anyDouble |= ActiveParameters.isActive(element) || isFlattened(element);
@@ -75,7 +76,7 @@ final class MethodValidator {
         valid = false;
       }
     }
-    if (parameters.isEmpty()) {
+    if (parameters.isEmpty() && !anyDouble) {
       diagnostics.error(tree, "@Differentiable method '" + name + "' has no parameters: there is"
           + " nothing to differentiate with respect to");
       valid = false;
@@ -108,7 +109,10 @@ final class MethodValidator {
     // the tape; at order 2, the Hessian sweep's gradient and its tangent instead
     int slots = DerivativeOrder.of(method) == 2 ? 2 : 1;
     if (!method.getModifiers().contains(Modifier.STATIC)) {
-      slots++; // the receiver, the first parameter of every generated member
+      // the receiver, the first parameter of every generated member; a value record's, a
+      // double and its direction per leaf
+      slots += Receivers.valueRecordReceiver(method)
+          .map(record -> 4 * ValueRecords.leaves(record).size()).orElse(1);
     }
     for (var parameter : method.getParameters()) {
       TypeKind kind = parameter.asType().getKind();

@@ -48,7 +48,11 @@ class ValueRecordsTest {
       "      return new Vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);",
       "    }",
       "  }",
-      "  record Body(Vec3 pos, double mass) {}",
+      "  record Body(Vec3 pos, double mass) {",
+      "    @Differentiable double energy(double g) {",
+      "      return 0.5 * mass * pos.dot(pos) + mass * g * pos().z();",
+      "    }",
+      "  }",
       "  @Differentiable static double spring(Vec3 p, Vec3 q, double k) {",
       "    Vec3 d = p.minus(q);",
       "    double r = d.norm();",
@@ -217,6 +221,31 @@ class ValueRecordsTest {
     assertThat(gradient[4]).isWithin(1e-13).of(x[3] * 9.81 + x[0]);
   }
 
+  @Test
+  void anInstanceMethodOfAValueRecordDifferentiatesWithRespectToItsReceiverFirst()
+      throws Exception {
+    Class<?> bodyType = ORBITS.get().load("com.example.Orbits$Body");
+    double[] x = {0.4, 1.3, -0.6, 2.5, 9.81}; // pos.x, pos.y, pos.z, mass, g
+    ToDoubleFunction<double[]> f = unchecked(point -> {
+      Method energy = bodyType.getDeclaredMethod("energy", double.class);
+      energy.setAccessible(true);
+      return (Double) energy.invoke(body(vec(point[0], point[1], point[2]), point[3]),
+          point[4]);
+    });
+    // the members of a nested record's methods are in its own generated class
+    Class<?> grad = ORBITS.get().load("com.example.Orbits_BodyGrad");
+    double[] gradient = (double[]) call(grad, "energyGradient",
+        body(vec(x[0], x[1], x[2]), x[3]), x[4]);
+    assertThat(gradient).hasLength(5); // the receiver's four leaves first
+    GradientCheck.check(f, x, gradient).assertWithin(1e-7);
+    assertThat(gradient[3]).isWithin(1e-13)
+        .of(0.5 * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) + x[4] * x[2]);
+    double[] d = {0.5, -0.25, 1.5, -2.0, 0.75};
+    double tangent = (Double) call(grad, "energyTangent", body(vec(x[0], x[1], x[2]), x[3]),
+        x[4], body(vec(d[0], d[1], d[2]), d[3]), d[4]);
+    assertDot(tangent, gradient, d);
+  }
+
   private static void assertRejected(String source, String message, int line) {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", source);
     Compilation compilation = InProcessCompiler.javac().compile(file);
@@ -274,18 +303,56 @@ class ValueRecordsTest {
   }
 
   @Test
-  void aCallOfAMethodTakingARecordIsAnError() {
-    assertRejected(String.join("\n",
+  void aRecordPassedToAMethodOfTheSameClassIsPassedFlattened() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Calls", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Calls {",
+            "  record V(double a, double b) {}",
+            "  @Differentiable static double g(V v, double s) {",
+            "    return Math.sin(v.a()) * v.b() * s;",
+            "  }",
+            "  @Differentiable static double f(double x, double y) {",
+            "    V v = new V(x * y, 2);",
+            "    double t = 0;",
+            "    for (int i = 0; i < 3; i++) {",
+            "      t += g(v, i + 1) + g(new V(y, x), x);",
+            "    }",
+            "    return t;",
+            "  }",
+            "}"));
+    Class<?> user = compiled.load("com.example.Calls");
+    Class<?> grad = compiled.load("com.example.CallsGrad");
+    double[] x = {0.7, -1.3};
+    ToDoubleFunction<double[]> f = unchecked(p -> (Double) call(user, "f", p[0], p[1]));
+    double[] gradient = (double[]) call(grad, "fGradient", x[0], x[1]);
+    GradientCheck.check(f, x, gradient).assertWithin(1e-7);
+    double tangent = (Double) call(grad, "fTangent", x[0], x[1], 0.4, -0.9);
+    assertDot(tangent, gradient, new double[] {0.4, -0.9});
+  }
+
+  @Test
+  void aRecordPassedToAMethodOfAnotherClassIsAnError() {
+    JavaFileObject other = JavaFileObjects.forSourceString("com.example.G", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class G {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static double g(V v) { return v.a() * v.b(); }",
+        "}"));
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
-        "  record V(double a, double b) {}",
-        "  @Differentiable static double g(V v) { return v.a() * v.b(); }",
         "  @Differentiable static double f(double x) {",
-        "    return g(new V(1, 2)) * x;",
+        "    G.V v = new G.V(x, 1);",
+        "    return G.g(v);",
         "  }",
-        "}"),
-        "call to 'g(...)' is not differentiable yet: 'F.g' takes a value record, and ad4j does"
-            + " not yet pass value records between @Differentiable methods", 7);
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().compile(file, other);
+    assertThat(compilation).hadErrorContaining("call to 'G.g(...)': 'G.g' takes value record 'V',"
+        + " and ad4j passes value records only to @Differentiable methods of the caller's own"
+        + " class yet").inFile(file).onLine(6);
   }
 }

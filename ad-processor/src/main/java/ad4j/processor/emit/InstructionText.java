@@ -50,12 +50,31 @@ final class InstructionText {
   /** {@code Owner.m(a, ...)} of a static callee, {@code a.m(b, ...)} of an instance one. */
   private static Expr userCall(Operation operation, List<Expr> arguments) {
     // slot arguments after the callee's own are for the reverse sweep (derive/reverse)
-    List<Expr> own = arguments.subList(0, operation.callee().parameterTypes().size());
+    List<Expr> own = withRecords(operation.callee(),
+        arguments.subList(0, operation.callee().parameterTypes().size()));
     if (operation.callee().receiverFirst()) {
       return Expr.localCall(own.get(0).member(operation.name()).toString(),
           own.subList(1, own.size()).toArray(Expr[]::new));
     }
     return Expr.call(operation.callee().userClass(), operation.name(), own.toArray(Expr[]::new));
+  }
+
+  /** The arguments of the callee itself: each value record made again of its leaves. */
+  private static List<Expr> withRecords(ad4j.processor.ir.Callee callee, List<Expr> flat) {
+    if (callee.records().isEmpty()) {
+      return flat;
+    }
+    List<Expr> own = new ArrayList<>();
+    int next = 0;
+    for (ad4j.processor.ir.Callee.RecordArgument record : callee.records()) {
+      own.addAll(flat.subList(next, record.first()));
+      Object[] leaves = flat.subList(record.first(), record.first() + record.leaves())
+          .stream().map(Expr::toString).toArray();
+      own.add(Expr.atom(String.format(record.construction(), leaves)));
+      next = record.first() + record.leaves();
+    }
+    own.addAll(flat.subList(next, flat.size()));
+    return own;
   }
 
   /** {@code Owner.m(a, ...)}, {@code a.m(b, ...)}, {@code a.field} or {@code new T(a, ...)}. */

@@ -63,7 +63,8 @@ final class CalleeResolver {
   private Optional<Callee> resolve(TypeElement owner, String name, ExecutableElement method,
       List<Operand> arguments, Tree call, String shown) {
     if (method != null && context.insideLoop()
-        && arguments.stream().anyMatch(CalleeResolver::isRecordedReference)) {
+        && arguments.stream().anyMatch(a -> context.recordOf(a).isEmpty()
+            && isRecordedReference(a))) {
       // reverse mode would record the arguments of each iteration's call on the tape, which
       // holds numbers only
       diagnostics().error(call, "call to '" + shown + "' inside a loop passes an object or a"
@@ -96,13 +97,6 @@ final class CalleeResolver {
       diagnostics().error(call, "call to private @Differentiable method '" + name + "': ad4j"
           + " computes the value of a private callee in the generated class for 'double'"
           + " results only; make it package-private");
-      return Optional.empty();
-    }
-    if (method.getParameters().stream().anyMatch(p -> ValueRecords.valueRecord(p.asType())
-        .isPresent() && !ActiveParameters.isMarkedNoDerivative(p))) {
-      diagnostics().error(call, "call to '" + shown + "' is not differentiable yet: '"
-          + qualified + "' takes a value record, and ad4j does not yet pass value records"
-          + " between @Differentiable methods; pass its components as 'double's");
       return Optional.empty();
     }
     // an instance method's receiver is its first argument (resolveOnReceiver)
@@ -197,8 +191,42 @@ final class CalleeResolver {
       parameterTypes.add(NumericType.OBJECT);
     }
     parameterTypes.addAll(parameterTypes(method).orElseThrow());
-    return Optional.of(new Callee(userClass, gradClass, name, parameterTypes, active,
-        returnsArray, receiver == 1));
+    // value record parameters: their members take them flattened, one double per leaf
+    List<NumericType> flatTypes = new ArrayList<>();
+    List<Boolean> flatActive = new ArrayList<>();
+    List<Callee.RecordArgument> records = new ArrayList<>();
+    for (int i = 0; i < parameterTypes.size(); i++) {
+      Optional<TypeElement> record = i < receiver ? Optional.empty()
+          : flattened(method.getParameters().get(i - receiver));
+      if (record.isEmpty()) {
+        flatTypes.add(parameterTypes.get(i));
+        flatActive.add(active.get(i));
+        continue;
+      }
+      int leaves = ValueRecords.leaves(record.get()).size();
+      Optional<String> construction = construction(record.get());
+      if (construction.isEmpty()) {
+        diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
+            + " record '" + record.get().getSimpleName() + "': "
+            + context.typeProblem(record.get().asType()));
+        return Optional.empty();
+      }
+      if (!declaring.equals(context.symbols().enclosingType())) {
+        // the forward mode calls its mTangent, whose record-free form is private
+        diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
+            + " record '" + record.get().getSimpleName() + "', and ad4j passes value records"
+            + " only to @Differentiable methods of the caller's own class yet; pass its"
+            + " components as 'double's");
+        return Optional.empty();
+      }
+      records.add(new Callee.RecordArgument(flatTypes.size(), leaves, construction.get()));
+      for (int k = 0; k < leaves; k++) {
+        flatTypes.add(NumericType.DOUBLE);
+        flatActive.add(true);
+      }
+    }
+    return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive,
+        returnsArray, receiver == 1, records));
   }
 
   /**
@@ -377,6 +405,35 @@ final class CalleeResolver {
   private static boolean isRecordedReference(Operand argument) {
     return argument.type().isReference() && !(argument instanceof Operand.Use use
         && use.value().origin() == ad4j.processor.ir.Value.Origin.PARAMETER);
+  }
+
+  /** The value record of {@code parameter}, when the callee's members take it flattened. */
+  static Optional<TypeElement> flattened(VariableElement parameter) {
+    return ActiveParameters.isMarkedNoDerivative(parameter) ? Optional.empty()
+        : ValueRecords.valueRecord(parameter.asType());
+  }
+
+  /** {@code new Body(new Vec3(%s, %s, %s), %s)}: record {@code record} made of its leaves. */
+  private Optional<String> construction(TypeElement record) {
+    Optional<String> type = context.javaText(record.asType());
+    if (type.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> parts = new ArrayList<>();
+    for (var component : ValueRecords.components(record)) {
+      Optional<TypeElement> nested = ValueRecords.valueRecord(
+          component.getAccessor().getReturnType());
+      if (nested.isPresent()) {
+        Optional<String> inner = construction(nested.get());
+        if (inner.isEmpty()) {
+          return Optional.empty();
+        }
+        parts.add(inner.get());
+      } else {
+        parts.add("%s");
+      }
+    }
+    return Optional.of("new " + type.get() + "(" + String.join(", ", parts) + ")");
   }
 
   static boolean isDifferentiable(ExecutableElement method) {

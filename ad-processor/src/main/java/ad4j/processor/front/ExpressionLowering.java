@@ -1482,7 +1482,9 @@ final class ExpressionLowering {
     List<Operand> arguments = new ArrayList<>();
     boolean failed = false;
     for (ExpressionTree argument : invocation.getArguments()) {
-      Operand operand = lower(argument);
+      // a flattened value record: its leaves, standing in for it while the method is chosen
+      Operand operand = records.isFlattened(argument)
+          ? records.placeholder(argument) : lower(argument);
       failed |= operand == null;
       arguments.add(operand);
     }
@@ -1518,6 +1520,17 @@ final class ExpressionLowering {
         ResolutionLog.resolved(context, member.getExpression(), other.owner());
       }
       choice.ifPresent(c -> ResolutionLog.resolved(context, invocation, c.method()));
+      boolean passesRecords = arguments.stream().anyMatch(a -> context.recordOf(a).isPresent());
+      if (passesRecords && (choice.isEmpty()
+          || !CalleeResolver.isDifferentiable(choice.get().method()))) {
+        for (int i = 0; i < arguments.size(); i++) {
+          if (context.recordOf(arguments.get(i)).isPresent()) {
+            records.misused(invocation.getArguments().get(i),
+                context.source().of(invocation.getArguments().get(i)));
+          }
+        }
+        return null;
+      }
       Optional<Operand> self = choice.isPresent() && select instanceof IdentifierTree
           && Receivers.hasReceiver(choice.get().method())
           ? implicitReceiver(other.owner(), invocation) : Optional.empty();
@@ -1548,6 +1561,10 @@ final class ExpressionLowering {
       Optional<Callee> callee = callees.resolve(other.owner(), name, arguments, invocation,
           shown);
       if (callee.isEmpty()) {
+        return null;
+      }
+      arguments = records.spread(callee.get(), arguments, invocation);
+      if (arguments == null) {
         return null;
       }
       if (callee.get().returnsArray()) {

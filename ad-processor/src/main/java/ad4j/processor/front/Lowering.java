@@ -339,6 +339,20 @@ public final class Lowering {
       List<Value> parameters) {
     TypeElement owner = (TypeElement) element.getEnclosingElement();
     javax.lang.model.type.TypeMirror type = owner.asType();
+    if (Receivers.valueRecordReceiver(element).isPresent()) {
+      // a value record's own method: its receiver carries derivatives, flattened, first
+      String name = Receivers.name(method, owner);
+      List<Value> leaves = new ArrayList<>();
+      for (String leaf : RecordLowering.leafNames(name, owner)) {
+        Value value = ir.parameter(leaf, NumericType.DOUBLE, true, parameters.size());
+        parameters.add(value);
+        leaves.add(value);
+      }
+      expressions.records().enterOwnMethod(owner, leaves);
+      context.flattensParameter(new ValueRecords.FlatParameter(name, type,
+          RecordLowering.leafNames(name, owner), ValueRecords.leaves(owner)));
+      return;
+    }
     Optional<String> text = context.javaText(type);
     if (text.isEmpty()) {
       diagnostics.error(method, "method '" + method.getName() + "' is an instance method of '"

@@ -461,6 +461,23 @@ final class LoweringContext {
   }
 
   private final Map<Operand, TypeMirror> constantTypes = new java.util.IdentityHashMap<>();
+  private final Map<Operand, Object> recordPlaceholders = new java.util.IdentityHashMap<>();
+
+  /**
+   * A stand-in for a flattened value record ({@code value}, a {@link RecordLowering.Tuple})
+   * among a call's arguments, of the record's type, while the call's method is chosen; the
+   * call then passes the record's leaves instead.
+   */
+  Operand.Constant recordPlaceholder(RecordLowering.Tuple value) {
+    Operand.Constant placeholder = referenceConstant("null", value.type().asType());
+    recordPlaceholders.put(placeholder, value);
+    return placeholder;
+  }
+
+  /** The record {@code operand} stands for, if it is a {@link #recordPlaceholder}. */
+  Optional<RecordLowering.Tuple> recordOf(Operand operand) {
+    return Optional.ofNullable((RecordLowering.Tuple) recordPlaceholders.get(operand));
+  }
 
   /**
    * The constants whose Java type is {@code char} (their type here is {@code int}, as in

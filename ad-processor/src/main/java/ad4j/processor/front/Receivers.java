@@ -19,15 +19,24 @@ import javax.lang.model.util.ElementFilter;
  * x)}); it and every field read through it carry no derivative, like any object parameter
  * ({@link ObjectValues}): the method's code reads them as written, once where it reads them.
  *
- * <p>An instance method of a <em>value record</em> (a record with a component that carries
- * derivatives) differentiates with respect to its receiver as well; that is not built yet, so
- * such a method is an error rather than a derivative that silently leaves the components out.
+ * <p>An instance method of a <em>value record</em> ({@link ValueRecords}) differentiates with
+ * respect to its receiver as well: the receiver is flattened like a record parameter, its
+ * leaves first among the parameters, and the method's code reads it as the code of the record's
+ * methods that {@link RecordLowering} inlines does. A record that mixes components carrying
+ * derivatives with others is not built yet: an error rather than a derivative that silently
+ * leaves the components out.
  */
 public final class Receivers {
   /** The name by which the method's code reads its receiver, in the lowering's scopes. */
   static final String THIS = "this";
 
   private Receivers() {}
+
+  /** The value record {@code method} is an instance method of, if it is one. */
+  public static java.util.Optional<TypeElement> valueRecordReceiver(ExecutableElement method) {
+    return hasReceiver(method) ? ValueRecords.valueRecord(method.getEnclosingElement().asType())
+        : java.util.Optional.empty();
+  }
 
   /** Whether {@code method} has a receiver. */
   public static boolean hasReceiver(ExecutableElement method) {
@@ -41,17 +50,12 @@ public final class Receivers {
   public static boolean check(ExecutableElement method, TypeElement owner, Tree at,
       Diagnostics diagnostics) {
     String name = method.getSimpleName().toString();
-    if (owner.getKind() == ElementKind.RECORD) {
-      for (var component : owner.getRecordComponents()) {
-        if (ActiveParameters.isDifferentiableType(component.getAccessor().getReturnType())) {
-          diagnostics.error(at, "@Differentiable method '" + name + "' is an instance method of"
-              + " record '" + owner.getSimpleName() + "', whose component '"
-              + component.getSimpleName() + "' carries derivatives: ad4j does not yet"
-              + " differentiate with respect to a record's components; make the method static"
-              + " and pass the components it needs as 'double' parameters");
-          return false;
-        }
-      }
+    if (ValueRecords.isMixed(owner.asType())) {
+      diagnostics.error(at, "@Differentiable method '" + name + "' is an instance method of"
+          + " record '" + owner.getSimpleName() + "', whose components carry derivatives beside"
+          + " others: ad4j does not yet differentiate with respect to such a record; make the"
+          + " method static and pass the components it needs as 'double' parameters");
+      return false;
     }
     if (!owner.getTypeParameters().isEmpty()) {
       diagnostics.error(at, "@Differentiable method '" + name + "' is an instance method of"

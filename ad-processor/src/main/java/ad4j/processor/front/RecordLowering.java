@@ -73,6 +73,15 @@ final class RecordLowering {
     this.expressions = expressions;
   }
 
+  /**
+   * Lowers an instance method of value record {@code record} itself: its receiver's leaves are
+   * {@code leaves}, read as the code of an inlined method of the record reads them.
+   */
+  void enterOwnMethod(TypeElement record, List<Value> leaves) {
+    frames.push(new Frame(record, new Tuple(record,
+        leaves.stream().<Operand>map(Operand.Use::new).toList())));
+  }
+
   // ---- what is a record value --------------------------------------------------------------
 
   /**
@@ -396,6 +405,68 @@ final class RecordLowering {
       return null;
     }
     return expressions.convert(value, NumericType.DOUBLE);
+  }
+
+  // ---- passing records to @Differentiable methods ------------------------------------------
+
+  /**
+   * Whether {@code argument} is a flattened record value ({@link #typeOf}), not a record held
+   * as an object (a {@code @NoDerivative} one), which is passed as it is.
+   */
+  boolean isFlattened(ExpressionTree argument) {
+    if (typeOf(argument).isEmpty()) {
+      return false;
+    }
+    ExpressionTree inner = argument;
+    while (inner instanceof ParenthesizedTree parenthesized) {
+      inner = parenthesized.getExpression();
+    }
+    if (inner instanceof IdentifierTree identifier) {
+      LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
+      return local == null || local.valueRecord() != null;
+    }
+    return true;
+  }
+
+  /** A flattened record argument's stand-in while the method is chosen; null after error. */
+  Operand placeholder(ExpressionTree argument) {
+    Tuple value = lower(argument);
+    return value == null ? null : context.recordPlaceholder(value);
+  }
+
+  /**
+   * The arguments of {@code call} of {@code callee} as its members take them: each value record
+   * its members take flattened as its leaves (a record held as an object read through its
+   * accessors); null after an error (a flattened record where the callee takes an object).
+   */
+  List<Operand> spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
+      MethodInvocationTree call) {
+    List<Operand> flat = new ArrayList<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      Operand argument = arguments.get(i);
+      int at = flat.size();
+      boolean flattened = callee.records().stream().anyMatch(r -> r.first() == at);
+      Optional<Tuple> tuple = context.recordOf(argument);
+      Optional<TypeElement> record = context.referenceTypeOf(argument)
+          .flatMap(ValueRecords::valueRecord);
+      if (!flattened && tuple.isPresent()) {
+        ExpressionTree tree = call.getArguments().get(i - (callee.receiverFirst() ? 1 : 0));
+        misused(tree, context.source().of(tree));
+        return null;
+      } else if (!flattened) {
+        flat.add(argument);
+      } else if (tuple.isPresent()) {
+        flat.addAll(tuple.get().leaves());
+      } else if (record.isPresent()) {
+        flat.addAll(ofObject(argument, record.get()).leaves());
+      } else {
+        ExpressionTree tree = call.getArguments().get(i - (callee.receiverFirst() ? 1 : 0));
+        error(tree, "'" + context.source().of(tree) + "' is passed where '" + callee.name()
+            + "' takes a value record, which ad4j passes flattened: pass a record");
+        return null;
+      }
+    }
+    return flat;
   }
 
   // ---- inlining ------------------------------------------------------------------------------

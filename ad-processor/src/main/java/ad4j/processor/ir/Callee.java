@@ -15,13 +15,24 @@ import java.util.List;
  * @param returnsArray whether the callee is a vector function, returning {@code double[]}
  * @param receiverFirst whether the callee is an instance method: its receiver is its first
  *     parameter here and in its generated members, and the method itself is called on it
+ * @param records the callee's value record parameters, which its generated members take
+ *     flattened (one {@code double} per leaf, among {@code parameterTypes}) and the method
+ *     itself as records
  */
 public record Callee(String userClass, String gradClass, String name,
     List<NumericType> parameterTypes, List<Boolean> active, boolean returnsArray,
-    boolean receiverFirst) {
+    boolean receiverFirst, List<RecordArgument> records) {
+  /**
+   * A value record parameter of a callee, flattened: its leaves are the parameters from
+   * {@code first} on, and {@code construction} makes the record of them where the callee itself
+   * is called ({@code new Vec3(%s, %s, %s)}, one {@code %s} per leaf).
+   */
+  public record RecordArgument(int first, int leaves, String construction) {}
+
   public Callee {
     parameterTypes = List.copyOf(parameterTypes);
     active = List.copyOf(active);
+    records = List.copyOf(records);
     if (active.size() != parameterTypes.size()) {
       throw new IllegalArgumentException("one activity per parameter of " + name);
     }
@@ -34,7 +45,7 @@ public record Callee(String userClass, String gradClass, String name,
   /** A static callee. */
   public Callee(String userClass, String gradClass, String name,
       List<NumericType> parameterTypes, List<Boolean> active, boolean returnsArray) {
-    this(userClass, gradClass, name, parameterTypes, active, returnsArray, false);
+    this(userClass, gradClass, name, parameterTypes, active, returnsArray, false, List.of());
   }
 
   /** Whether parameter {@code i} is a {@code double} that carries a derivative. */

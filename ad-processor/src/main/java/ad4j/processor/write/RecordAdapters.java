@@ -16,9 +16,9 @@ import javax.lang.model.element.Modifier;
  * flattened, one {@code double} per leaf ({@code front/RecordLowering}), and so do the members
  * the other writers make of it; the contract's members take the record itself, and its tangent
  * as a record of the same type ({@code mTangent(Vec3 p, Vec3 pDot)}). Each such member becomes a
- * private one of the same name, taking the leaves, and a member with the record signature that
- * reads the leaves through the accessors and calls it: nothing is allocated, and the JIT inlines
- * the call. Members for the code of callers (those taking a tape first) stay flat.
+ * private one of the same name, taking the leaves, and a member with the record signature
+ * reads the leaves through the accessors and calls it: nothing is allocated, and the
+ * JIT inlines the call. Members for the code of callers (those taking a tape first) stay flat.
  */
 final class RecordAdapters {
   /** The suffix of a tangent parameter's name ({@code xDot}). */
@@ -65,7 +65,10 @@ final class RecordAdapters {
     return member.parameters().stream().anyMatch(p -> leaves.containsKey(p.name()));
   }
 
-  /** {@code member}, private, without its javadoc: the adapter carries it. */
+  /**
+   * {@code member}, private (callers of the method in its class call its {@code mTangent} with
+   * the leaves of the records they pass), without its javadoc: the adapter carries it.
+   */
   private static MethodSpec flat(MethodSpec member) {
     return MethodSpec.methodBuilder(member.name())
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
