@@ -8,8 +8,8 @@ import java.util.List;
  * BFGS and by Newton's method with the generated Hessian, Black-Scholes Greeks (gamma, vanna and
  * volga from the generated Hessian; also with a library's erfc and a user-supplied derivative), a
  * negative-binomial likelihood with a library's log-gamma, a logistic loss, logistic and softmax
- * regression trained on real data sets (array parameters), and functions with loops and
- * branches, then where the generated sources are.
+ * regression trained on real data sets (array parameters), a spring-mass simulation over a value
+ * record, and functions with loops and branches, then where the generated sources are.
  */
 public final class Samples {
   private Samples() {}
@@ -19,7 +19,7 @@ public final class Samples {
       SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
       BlackScholesErfGrad.class, NegativeBinomialGrad.class, LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
       OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class,
-      CurveFitGrad.class, NewtonRosenbrockGrad.class);
+      CurveFitGrad.class, NewtonRosenbrockGrad.class, SpringMassGrad.class);
 
   /**
    * Prints all samples to standard output.
@@ -49,6 +49,8 @@ public final class Samples {
     SoftmaxRegression.print(out);
     out.println();
     CurveFit.print(out);
+    out.println();
+    SpringMass.print(out);
     out.println();
     ControlFlow.print(out);
     out.println();
