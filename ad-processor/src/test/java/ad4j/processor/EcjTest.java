@@ -190,6 +190,47 @@ class EcjTest {
   }
 
   @Test
+  void flattensValueRecordsUnderEcj() throws Exception {
+    Ecj ecj = compile("com.example.Springs", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Springs {",
+        "  record Vec2(double x, double y) {",
+        "    Vec2 minus(Vec2 o) {",
+        "      return new Vec2(x - o.x, y - o.y());",
+        "    }",
+        "",
+        "    double dot(Vec2 o) {",
+        "      return x * o.x + y * o.y;",
+        "    }",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  static double stretch(Vec2 p, Vec2 q) {",
+        "    Vec2 d = p.minus(q);",
+        "    return d.dot(d);",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertThat(ecj.succeeded).isTrue();
+    try (URLClassLoader loader = ecj.loader()) {
+      Class<?> vec = loader.loadClass("com.example.Springs$Vec2");
+      var constructor = vec.getDeclaredConstructor(double.class, double.class);
+      constructor.setAccessible(true);
+      java.lang.reflect.Method gradient = loader.loadClass("com.example.SpringsGrad")
+          .getDeclaredMethod("stretchGradient", vec, vec);
+      gradient.setAccessible(true);
+      double[] g = (double[]) gradient.invoke(null, constructor.newInstance(1.5, -0.5),
+          constructor.newInstance(0.25, 0.75));
+      // by hand: |p - q|^2, so 2 (p - q) for p and -2 (p - q) for q
+      assertThat(g).usingTolerance(1e-15).containsExactly(2.5, -2.5, -2.5, 2.5).inOrder();
+    }
+  }
+
+  @Test
   void usesDerivativeOfRulesUnderEcj() throws IOException {
     Ecj ecj = compile("com.example.Rules", String.join("\n",
         "package com.example;",
