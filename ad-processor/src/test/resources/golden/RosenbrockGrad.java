@@ -81,13 +81,10 @@ final class RosenbrockGrad {
     double b = y - t1;
     double bDot = yDot - t1Dot;
     // line 10: return a * a + 100 * b * b;
-    double t2 = a * a;
     double t2Dot = aDot * a + aDot * a;
     double t3 = 100 * b;
     double t3Dot = bDot * 100.0;
-    double t4 = t3 * b;
     double t4Dot = t3Dot * b + bDot * t3;
-    double result = t2 + t4;
     double resultDot = t2Dot + t4Dot;
     return resultDot;
   }

@@ -41,7 +41,9 @@ public sealed interface Segmentation {
 
     @Override
     public Function tangent() {
-      return Tangent.of(SingleReturn.of(DeadCode.removeFrom(programs.function())));
+      Function tangent = Tangent.of(SingleReturn.of(DeadCode.removeFrom(programs.function())));
+      // the method's own value is no longer read once only its tangent is returned
+      return tangent.with(tangent.parameters(), DeadCode.withoutUnread(tangent.body()));
     }
 
     @Override

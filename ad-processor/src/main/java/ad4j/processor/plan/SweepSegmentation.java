@@ -29,8 +29,8 @@ public sealed interface SweepSegmentation {
   record WholeSweep(MethodPrograms programs) implements SweepSegmentation {
     @Override
     public Function hessianSweep() {
-      return Tangent.of(Adjoint.of(programs.reverseFunction(), programs.reverseFlow(),
-          Adjoint.Output.GRADIENT));
+      return withoutUnread(Tangent.of(Adjoint.of(programs.reverseFunction(),
+          programs.reverseFlow(), Adjoint.Output.GRADIENT)));
     }
 
     @Override
@@ -40,8 +40,18 @@ public sealed interface SweepSegmentation {
           : programs.reverseFunction();
       FlowAnalysis pullbackFlow = function.hasActiveArrays() ? new FlowAnalysis(pullback)
           : programs.reverseFlow();
-      return Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow, Adjoint.Output.TAPE));
+      return withoutUnread(
+          Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow, Adjoint.Output.TAPE)));
     }
+  }
+
+  /**
+   * {@code sweep} without the values it no longer reads: the method's own value, whose tangent
+   * is all a sweep needs of it.
+   */
+  private static Function withoutUnread(Function sweep) {
+    return sweep.with(sweep.parameters(),
+        ad4j.processor.optimize.DeadCode.withoutUnread(sweep.body()));
   }
 
   /**
