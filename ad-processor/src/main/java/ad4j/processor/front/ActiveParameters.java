@@ -31,28 +31,37 @@ public final class ActiveParameters {
   public static Optional<String> typeProblem(VariableElement parameter) {
     TypeMirror type = parameter.asType();
     if (type.getKind().isPrimitive()) {
-      return LoweringContext.variableType(type.getKind()).isPresent() ? Optional.empty()
-          : Optional.of("only 'double' (which gets derivatives unless marked @NoDerivative),"
-              + " 'int', 'long' and 'boolean' primitive parameters are supported");
+      return type.getKind() == TypeKind.FLOAT
+          || LoweringContext.variableType(type.getKind()).isPresent() ? Optional.empty()
+          : Optional.of("only 'double' and 'float' (which get derivatives unless marked"
+              + " @NoDerivative), 'int', 'long' and 'boolean' primitive parameters are"
+              + " supported");
     }
     if (type.getKind() == TypeKind.TYPEVAR || type.getKind() == TypeKind.WILDCARD) {
       return Optional.of("a type variable cannot be a parameter's type");
     }
-    if (type.getKind() == TypeKind.ARRAY && isArrayOfDoubles(type) && !isDifferentiableType(type)
+    if (type.getKind() == TypeKind.ARRAY && isArrayOf(type, TypeKind.DOUBLE)
+        && !isDifferentiableType(type) && !isMarkedNoDerivative(parameter)) {
+      return Optional.of("ad4j differentiates 'double', 'float', 'double[]' and 'double[][]'"
+          + " parameters; mark an array of a higher rank @NoDerivative to pass it along without"
+          + " derivatives");
+    }
+    if (type.getKind() == TypeKind.ARRAY && isArrayOf(type, TypeKind.FLOAT)
         && !isMarkedNoDerivative(parameter)) {
-      return Optional.of("ad4j differentiates 'double', 'double[]' and 'double[][]' parameters;"
-          + " mark an array of a higher rank @NoDerivative to pass it along without"
+      // a float[] would carry derivatives (DESIGN.md), which ad4j does not compute yet
+      return Optional.of("ad4j differentiates 'double', 'float', 'double[]' and 'double[][]'"
+          + " parameters; pass a 'double[]', or mark it @NoDerivative to pass it along without"
           + " derivatives");
     }
     return Optional.empty();
   }
 
-  /** An array whose elements, at its last rank, are {@code double}s. */
-  private static boolean isArrayOfDoubles(TypeMirror type) {
+  /** An array whose elements, at its last rank, are of the primitive type {@code element}. */
+  private static boolean isArrayOf(TypeMirror type, TypeKind element) {
     while (type.getKind() == TypeKind.ARRAY) {
       type = ((ArrayType) type).getComponentType();
     }
-    return type.getKind() == TypeKind.DOUBLE;
+    return type.getKind() == element;
   }
 
   /** Whether {@code parameter} gets gradient slots, a tangent and an adjoint. */
@@ -60,8 +69,11 @@ public final class ActiveParameters {
     return isDifferentiableType(parameter.asType()) && !isMarkedNoDerivative(parameter);
   }
 
-  /** {@code double}, {@code double[]} or {@code double[][]}. */
+  /** {@code double}, {@code float}, {@code double[]} or {@code double[][]}. */
   public static boolean isDifferentiableType(TypeMirror type) {
+    if (type.getKind() == TypeKind.FLOAT) {
+      return true; // computed in float, its derivative a double
+    }
     for (int rank = 0; rank <= 2; rank++) {
       if (type.getKind() == TypeKind.DOUBLE) {
         return true;
@@ -72,6 +84,14 @@ public final class ActiveParameters {
       type = ((ArrayType) type).getComponentType();
     }
     return false;
+  }
+
+  /**
+   * Whether a method returning {@code type} is a scalar function: {@code double}, or
+   * {@code float}, whose value is computed in float and whose derivatives are doubles.
+   */
+  public static boolean isScalarResult(TypeMirror type) {
+    return type.getKind() == TypeKind.DOUBLE || type.getKind() == TypeKind.FLOAT;
   }
 
   /** Whether a method returning {@code type} is a vector function: {@code double[]}. */

@@ -78,10 +78,10 @@ final class CalleeResolver {
           + " it package-private");
       return Optional.empty();
     }
-    if (privateHere && method.getReturnType().getKind() != TypeKind.DOUBLE) {
+    if (privateHere && !ActiveParameters.isScalarResult(method.getReturnType())) {
       diagnostics().error(call, "call to private @Differentiable method '" + name + "': ad4j"
-          + " computes the value of a private callee in the generated class for 'double'"
-          + " results only; make it package-private");
+          + " computes the value of a private callee in the generated class for 'double' and"
+          + " 'float' results only; make it package-private");
       return Optional.empty();
     }
     if (!method.getModifiers().contains(Modifier.STATIC)) {
@@ -91,10 +91,10 @@ final class CalleeResolver {
       return Optional.empty();
     }
     boolean returnsArray = ActiveParameters.isVectorResult(method.getReturnType());
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE && !returnsArray) {
+    if (!ActiveParameters.isScalarResult(method.getReturnType()) && !returnsArray) {
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
           + " method '" + qualified + "' returns '" + method.getReturnType() + "', and ad4j"
-          + " differentiates methods returning 'double' or 'double[]' only");
+          + " differentiates methods returning 'double', 'float' or 'double[]' only");
       return Optional.empty();
     }
     List<Boolean> active = new ArrayList<>();
@@ -157,8 +157,11 @@ final class CalleeResolver {
     String gradClass = gradClassReference(declaring);
     String userClass = privateHere ? gradClass
         : context.referenceTo(context.qualifyingType(method, owner));
+    NumericType result = returnsArray ? NumericType.DOUBLE_ARRAY
+        : method.getReturnType().getKind() == TypeKind.FLOAT ? NumericType.FLOAT
+        : NumericType.DOUBLE;
     return Optional.of(new Callee(userClass, gradClass, name,
-        parameterTypes(method).orElseThrow(), active, returnsArray));
+        parameterTypes(method).orElseThrow(), active, result));
   }
 
   /**
@@ -241,7 +244,8 @@ final class CalleeResolver {
         .map(ActiveParameters::isActive).toList();
     return Optional.of(new Callee(context.referenceTo(declaring),
         gradClassReference(declaring), rule.getSimpleName().toString(), parameterTypes, active,
-        rule.getReturnType().getKind() != TypeKind.DOUBLE));
+        rule.getReturnType().getKind() != TypeKind.DOUBLE ? NumericType.DOUBLE_ARRAY
+            : NumericType.DOUBLE));
   }
 
   /** The member methods of {@code owner} named {@code name}, inherited ones included. */

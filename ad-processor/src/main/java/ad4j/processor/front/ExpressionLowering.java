@@ -1483,7 +1483,8 @@ final class ExpressionLowering {
       }
       boolean active = arguments.stream().anyMatch(
           argument -> argument.isActive() || isActiveArray(argument));
-      return context.emit(Operation.call(callee.get()), arguments, NumericType.DOUBLE, active);
+      return context.emit(Operation.call(callee.get()), arguments, callee.get().resultType(),
+          active);
     }
     return mathCall(((CallTarget.MathFunction) target).owner(), name, arguments, invocation,
         shown);

@@ -51,6 +51,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import com.sun.source.tree.PrimitiveTypeTree;
 import java.util.Set;
@@ -229,7 +230,9 @@ public final class Lowering {
       MethodTree tree) {
     Lowering lowering = new Lowering(context);
     lowering.resultType = ActiveParameters.isVectorResult(method.getReturnType())
-        ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE;
+        ? NumericType.DOUBLE_ARRAY
+        : method.getReturnType().getKind() == TypeKind.FLOAT ? NumericType.FLOAT
+        : NumericType.DOUBLE;
     lowering.lastStatement = tree.getBody() == null || tree.getBody().getStatements().isEmpty()
         ? null : tree.getBody().getStatements().get(tree.getBody().getStatements().size() - 1);
     return lowering.lowerMethod(tree, method);
@@ -294,7 +297,8 @@ public final class Lowering {
       return Optional.empty();
     }
     return Optional.of(new Function(method.getName().toString(), parameters, lowered, userNames,
-        context.shadowedOwners(), snapshots, context.firstCallRunAsWritten().isPresent()));
+        context.shadowedOwners(), snapshots, context.firstCallRunAsWritten().isPresent(),
+        resultType));
   }
 
   /**
@@ -857,9 +861,10 @@ public final class Lowering {
     // A return inside a loop: remember the value, leave the loops one by one, return after.
     if (returning == null) {
       returning = context.ir().variable("returning", NumericType.BOOLEAN, null);
-      returnValue = context.ir().variable("returnValue", NumericType.DOUBLE, null);
+      returnValue = context.ir().variable("returnValue", resultType, null);
       context.prologue().add(new Declare(returning, Operand.Constant.of(false), context.line()));
-      context.prologue().add(new Declare(returnValue, Operand.Constant.zero(NumericType.DOUBLE), context.line()));
+      context.prologue().add(new Declare(returnValue, Operand.Constant.zero(resultType),
+          context.line()));
     }
     Store result = new Store(returnValue, value, context.line());
     context.dependences().givesResult(result, statement.getExpression());

@@ -11,11 +11,12 @@ import java.util.List;
  * @param name the callee's name
  * @param parameterTypes the callee's parameter types
  * @param active per parameter, whether it carries derivatives in the callee: a {@code double},
- *     {@code double[]} or {@code double[][]} not marked {@code @NoDerivative}
- * @param returnsArray whether the callee is a vector function, returning {@code double[]}
+ *     {@code float}, {@code double[]} or {@code double[][]} not marked {@code @NoDerivative}
+ * @param resultType what the callee returns: {@code double}, {@code float} (its value computed
+ *     in float, its tangent and adjoint doubles) or {@code double[]} (a vector function)
  */
 public record Callee(String userClass, String gradClass, String name,
-    List<NumericType> parameterTypes, List<Boolean> active, boolean returnsArray) {
+    List<NumericType> parameterTypes, List<Boolean> active, NumericType resultType) {
   public Callee {
     parameterTypes = List.copyOf(parameterTypes);
     active = List.copyOf(active);
@@ -24,9 +25,17 @@ public record Callee(String userClass, String gradClass, String name,
     }
   }
 
-  /** Whether parameter {@code i} is a {@code double} that carries a derivative. */
+  /** Whether the callee is a vector function, returning {@code double[]}. */
+  public boolean returnsArray() {
+    return resultType == NumericType.DOUBLE_ARRAY;
+  }
+
+  /**
+   * Whether parameter {@code i} is a {@code double} or {@code float} that carries a derivative
+   * (a {@code double} one either way).
+   */
   public boolean isActiveScalar(int i) {
-    return active.get(i) && parameterTypes.get(i) == NumericType.DOUBLE;
+    return active.get(i) && parameterTypes.get(i).isFloatingPoint();
   }
 
   /** Whether parameter {@code i} is an array whose elements carry derivatives. */
@@ -35,8 +44,8 @@ public record Callee(String userClass, String gradClass, String name,
   }
 
   /**
-   * The number of active {@code double} parameters: the adjoints its pullback pushes onto the
-   * tape, and the scalar tangents its tangent takes.
+   * The number of active {@code double} and {@code float} parameters: the adjoints its
+   * pullback pushes onto the tape, and the scalar tangents ({@code double}s) its tangent takes.
    */
   public int differentiableParameterCount() {
     int count = 0;

@@ -19,9 +19,13 @@ import java.util.Set;
  * @param changesState whether the method makes calls that run as written and may change what
  *     it reads (a setter, a counter, a log line): then no derivative program reads an array
  *     element again after the forward sweep read it, it takes the value from the tape
+ * @param resultType the type the user's method returns: {@code double}, {@code float} (computed
+ *     in float, its derivatives doubles) or {@code double[]}; a program derived from the
+ *     method keeps it, as the type of the method's value that it computes
  */
 public record Function(String name, List<Value> parameters, Block body, List<String> userNames,
-    Set<MathOwner> qualifiedOwners, int snapshots, boolean changesState) {
+    Set<MathOwner> qualifiedOwners, int snapshots, boolean changesState,
+    NumericType resultType) {
   public Function {
     parameters = List.copyOf(parameters);
     userNames = List.copyOf(userNames);
@@ -31,7 +35,7 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
   /** A function whose loops are not checkpointed. */
   public Function(String name, List<Value> parameters, Block body, List<String> userNames,
       Set<MathOwner> qualifiedOwners) {
-    this(name, parameters, body, userNames, qualifiedOwners, 0, false);
+    this(name, parameters, body, userNames, qualifiedOwners, 0, false, NumericType.DOUBLE);
   }
 
   /** Whether the reverse mode checkpoints the loops outside loops ({@link #snapshots}). */
@@ -57,6 +61,15 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
         && ret.value() != null && ret.value().type() == NumericType.DOUBLE_ARRAY;
   }
 
+  /**
+   * The type of the value a scalar function's programs compute and hand on before they return
+   * it: {@code float} or {@code double}; {@code double[]} for a vector function.
+   */
+  public NumericType valueType() {
+    return returnsArray() ? NumericType.DOUBLE_ARRAY
+        : resultType == NumericType.FLOAT ? NumericType.FLOAT : NumericType.DOUBLE;
+  }
+
   /** Whether some parameter is an active array, so that gradient slots are known at run time. */
   public boolean hasActiveArrays() {
     return parameters.stream().anyMatch(Value::isActiveArray);
@@ -65,7 +78,7 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
   /** The same function with other parameters and body: what a transform returns. */
   public Function with(List<Value> newParameters, Block newBody) {
     return new Function(name, newParameters, newBody, userNames, qualifiedOwners, snapshots,
-        changesState);
+        changesState, resultType);
   }
 
   /** How generated code writes the name of {@code owner}. */

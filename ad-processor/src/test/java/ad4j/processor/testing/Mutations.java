@@ -109,7 +109,6 @@ public final class Mutations {
       // signatures
       signature("instance method", "static double m", "double m"),
       signature("instance method reading an instance field", "static double m", "double m"),
-      signature("float parameter", ") {", ", float extra) {"),
       signature("char parameter", ") {", ", char extra) {"),
       signature("short parameter", ") {", ", short extra) {"),
       signature("double[][][] parameter", ") {", ", double[][][] extra) {"),
