@@ -93,9 +93,12 @@ final class GeneratedNames {
     return members;
   }
 
-  /** The type of an active parameter's tangent: a {@code float}'s is a {@code double}. */
+  /**
+   * The type of an active parameter's tangent: a {@code float}'s is a {@code double}, a
+   * {@code float[]}'s a {@code double[]}.
+   */
   private static String tangentType(Value parameter) {
-    return parameter.type() == NumericType.FLOAT ? "double" : parameter.type().keyword();
+    return parameter.type().derivativeType().keyword();
   }
 
   private static List<String> parameterTypes(Function function) {

@@ -57,7 +57,8 @@ final class MethodValidator {
     if (!ActiveParameters.isScalarResult(method.getReturnType())
         && !(ActiveParameters.isVectorResult(method.getReturnType()))) {
       diagnostics.error(at(tree.getReturnType(), tree), "@Differentiable method '" + name
-          + "' must return 'double', 'float' or 'double[]', not '" + method.getReturnType()
+          + "' must return 'double', 'float', 'double[]' or 'float[]', not '"
+          + method.getReturnType()
           + "'");
       valid = false;
     }
@@ -81,8 +82,8 @@ final class MethodValidator {
       valid = false;
     } else if (!anyDouble && valid) {
       diagnostics.error(tree, "@Differentiable method '" + name + "' has no 'double',"
-          + " 'float', 'double[]' or 'double[][]' parameter without @NoDerivative: there is"
-          + " nothing to differentiate with respect to");
+          + " 'float', 'double[]', 'float[]' or 'double[][]' parameter without @NoDerivative:"
+          + " there is nothing to differentiate with respect to");
       valid = false;
     }
     if (!DerivativeOrder.check(method, tree,

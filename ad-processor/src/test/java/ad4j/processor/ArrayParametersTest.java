@@ -720,9 +720,9 @@ class ArrayParametersTest {
     // a @NoDerivative float[] is passed along; a double[][][] must say so
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation).hadErrorContaining("parameter 't' of @Differentiable method 'f' has"
-        + " type 'double[][][]': ad4j differentiates 'double', 'float', 'double[]' and"
-        + " 'double[][]' parameters; mark an array of a higher rank @NoDerivative to pass it"
-        + " along without derivatives")
+        + " type 'double[][][]': ad4j differentiates 'double', 'float', 'double[]', 'float[]'"
+        + " and 'double[][]' parameters; mark an array of a higher rank @NoDerivative to pass"
+        + " it along without derivatives")
         .inFile(file).onLine(5).atColumn(lines.get(4).indexOf("[][][]") + 1);
   }
 
@@ -743,7 +743,8 @@ class ArrayParametersTest {
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
     assertThat(compilation).hadErrorContaining("@Differentiable method 'f' has no 'double',"
-        + " 'float', 'double[]' or 'double[][]' parameter without @NoDerivative").inFile(file)
+        + " 'float', 'double[]', 'float[]' or 'double[][]' parameter without @NoDerivative")
+        .inFile(file)
         .onLine(5).atColumn(lines.get(4).indexOf("f(") + 1);
   }
 

@@ -48,22 +48,24 @@ class DiagnosticsTest {
                 + " 'float' (which get derivatives unless marked @NoDerivative), 'int', 'long'"
                 + " and 'boolean' primitive parameters are supported"),
         error("no double parameter", "@Differentiable static double ‸f(int n) { return n; }",
-            "@Differentiable method 'f' has no 'double', 'float', 'double[]' or 'double[][]'"
-                + " parameter without @NoDerivative"),
+            "@Differentiable method 'f' has no 'double', 'float', 'double[]', 'float[]' or"
+                + " 'double[][]' parameter without @NoDerivative"),
         error("double[][][] parameter",
             "@Differentiable static double f(double‸[][][] x) { return 1; }",
             "parameter 'x' of @Differentiable method 'f' has type 'double[][][]'"),
         error("int return type", "@Differentiable static ‸int f(double x) { return 1; }",
-            "@Differentiable method 'f' must return 'double', 'float' or 'double[]', not 'int'"),
-        error("float[] parameter", "@Differentiable static double f(float‸[] x) { return 1; }",
-            "parameter 'x' of @Differentiable method 'f' has type 'float[]': ad4j"
-                + " differentiates 'double', 'float', 'double[]' and 'double[][]' parameters;"
-                + " pass a 'double[]', or mark it @NoDerivative to pass it along without"
-                + " derivatives"),
-        error("float[] return type",
-            "@Differentiable static float‸[] f(double x) { throw new IllegalStateException(); }",
-            "@Differentiable method 'f' must return 'double', 'float' or 'double[]', not"
-                + " 'float[]'"),
+            "@Differentiable method 'f' must return 'double', 'float', 'double[]' or 'float[]',"
+                + " not 'int'"),
+        error("float[][] parameter",
+            "@Differentiable static double f(float‸[][] x) { return 1; }",
+            "parameter 'x' of @Differentiable method 'f' has type 'float[][]': ad4j"
+                + " differentiates 'double', 'float', 'double[]', 'float[]' and 'double[][]'"
+                + " parameters; mark an array of a higher rank @NoDerivative to pass it along"
+                + " without derivatives"),
+        error("double[][] return type",
+            "@Differentiable static double‸[][] f(double x) { throw new RuntimeException(); }",
+            "@Differentiable method 'f' must return 'double', 'float', 'double[]' or 'float[]',"
+                + " not 'double[][]'"),
         new Case("abstract method", "@Differentiable abstract double ‸f(double x);",
             "'f' has no body to differentiate (abstract or native)", 2), // also: not static
         error("native method", "@Differentiable static native double ‸f(double x);",
@@ -364,7 +366,7 @@ class DiagnosticsTest {
   @Test
   void advisesAnnotatingOnlyWhereThatWouldWork() {
     List<String> lines = classF(
-        "  static float count(double x, float... more) { return 1; }",
+        "  static float count(double x, float[]... more) { return 1; }",
         "  double scale(double x) { return x; }",
         "  @Differentiable static double f(double x) {",
         "    return count(x) * x + scale(x);",
@@ -377,8 +379,8 @@ class DiagnosticsTest {
     assertThat(compilation).hadErrorContaining("call to 'count(...)' is not differentiable:"
         + " 'x' carries a derivative into 'count(x)', which ad4j cannot differentiate:"
         + " 'F.count' is not a @Differentiable method, and annotating it would not help: its"
-        + " parameter 'more' has type 'float[]': ad4j differentiates 'double', 'float',"
-        + " 'double[]' and 'double[][]' parameters")
+        + " parameter 'more' has type 'float[][]': ad4j differentiates 'double', 'float',"
+        + " 'double[]', 'float[]' and 'double[][]' parameters")
         .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "(x) *"));
     assertThat(compilation).hadErrorContaining("call to 'scale(...)' is not differentiable:"
         + " 'x' carries a derivative into 'scale(x)', which ad4j cannot differentiate:"

@@ -9,6 +9,7 @@ import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.TapeIsEmpty;
+import ad4j.runtime.GradientCheck;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -75,6 +76,51 @@ class FloatValuesTest {
       "    r[0] = x * y;",
       "    r[1] = (float) Math.sin(x) * x;",
       "    return r;",
+      "  }",
+      // float[] parameters, locals and results
+      "  @Differentiable static float sumSq(float[] a, double k) {",
+      "    float t = 0;",
+      "    for (int i = 0; i < a.length; i++) { t += a[i] * a[i] * 1.1f; }",
+      "    return (float) (t * k) + a[0];",
+      "  }",
+      "  @Differentiable static double locals(float[] a, double k) {",
+      "    float[] b = new float[a.length];",
+      "    for (int i = 0; i < a.length; i++) { b[i] = a[i] * (float) k; b[i] *= 1.3f; }",
+      "    float[] c = {b[0], (float) Math.sin(k)};",
+      "    float[] d = b.clone();",
+      "    float[] e = java.util.Arrays.copyOf(a, 2);",
+      "    double s = 0;",
+      "    for (float v : d) { s += v * c[1]; }",
+      "    return s + c[0] * e[1];",
+      "  }",
+      "  @Differentiable static float[] stretched(float[] a, double k) {",
+      "    float[] r = new float[a.length + 1];",
+      "    for (int i = 0; i < a.length; i++) { r[i] = (float) (a[i] * k); }",
+      "    r[a.length] = a[0] * a[1];",
+      "    return r;",
+      "  }",
+      // a float[] passed to and returned from @Differentiable callees
+      "  @Differentiable static double composed(float[] a, double k) {",
+      "    float[] r = stretched(a, k);",
+      "    return sumSq(r, k) * k + locals(r, 0.5);",
+      "  }",
+      // a float[] made in a loop and passed to a callee: the tape keeps each iteration's
+      "  @Differentiable static double inLoops(float[] a, double k) {",
+      "    double s = 0;",
+      "    for (int i = 1; i <= 3; i++) {",
+      "      float[] b = new float[a.length];",
+      "      for (int j = 0; j < a.length; j++) { b[j] = a[j] * i * 0.7f; }",
+      "      s += sumSq(b, k);",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable(order = 2) static double squares(float[] a, double y) {",
+      "    double s = 0;",
+      "    for (float v : a) { s += v * v * 1.1f * y; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double data(@NoDerivative float[] w, double x) {",
+      "    return w[0] * x + w[1];",
       "  }",
       "}");
 
@@ -170,6 +216,136 @@ class FloatValuesTest {
     }
   }
 
+  /** The point of the float[] functions: floats, so that F and G start from the same numbers. */
+  private static final float[] A = {0.75f, -1.25f, 0.5f};
+  private static final double K = 0.375;
+
+  /** The point {@code (A, K)} as the flat slots of the gradient. */
+  private static double[] flatPoint() {
+    return new double[] {A[0], A[1], A[2], K};
+  }
+
+  /** A flat point as the arguments of the double twin: {@code (double[] a, double k)}. */
+  private static Object[] twinArguments(double[] x) {
+    return new Object[] {new double[] {x[0], x[1], x[2]}, x[3]};
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("arrayFunctions")
+  void floatArrayParametersAndLocals(String name) throws Exception {
+    Object user = both().invoke("com.example.F", name, A.clone(), K);
+    double value = ((Number) user).doubleValue();
+    double[] gradient = (double[]) both().invoke(GRAD, name + "Gradient", A.clone(), K);
+    assertThat(gradient).hasLength(4); // one slot per element of a, then k
+
+    // the value bit for bit, from every member that returns it, in the method's own type
+    double[] written = new double[4];
+    Object returned = both().invoke(GRAD, name + "ValueAndGradient", A.clone(), K, written);
+    assertThat(returned.getClass()).isEqualTo(user.getClass());
+    assertThat(returned).isEqualTo(user);
+    assertThat(written).usingExactEquality().containsExactly(gradient).inOrder();
+    double[] adjoints = {0.5, -0.5, 1, 2};
+    double seed = -1.75;
+    assertThat(both().invoke(GRAD, name + "Pullback", A.clone(), K, seed, adjoints))
+        .isEqualTo(user);
+    double[] start = {0.5, -0.5, 1, 2};
+    for (int i = 0; i < 4; i++) {
+      assertThat(adjoints[i]).isWithin(1e-12 * Math.max(1, Math.abs(gradient[i])))
+          .of(start[i] + seed * gradient[i]);
+    }
+
+    // the gradient against differences of the same function in double
+    GradientCheck.check(x -> ((Number) invokeTwin(name, twinArguments(x))).doubleValue(),
+        flatPoint(), gradient).assertWithin(FLOAT_TOLERANCE);
+    assertWithMessage("%s computes the same in float and double", name).that(value)
+        .isNotEqualTo(((Number) invokeTwin(name, twinArguments(flatPoint()))).doubleValue());
+
+    // forward against reverse: the tangent along a direction is the gradient's dot product
+    double[] aDot = {0.3, -0.7, 1.1};
+    double kDot = -0.4;
+    double dot = gradient[3] * kDot;
+    for (int i = 0; i < 3; i++) {
+      dot += gradient[i] * aDot[i];
+    }
+    double tangent = (double) both().invoke(GRAD, name + "Tangent", A.clone(), K, aDot, kDot);
+    assertThat(tangent).isWithin(1e-12 * Math.max(1, Math.abs(dot))).of(dot);
+  }
+
+  static Stream<String> arrayFunctions() {
+    return Stream.of("sumSq", "locals", "composed", "inLoops", "squares");
+  }
+
+  @Test
+  void floatArrayResultIsAVectorFunction() throws Exception {
+    float[] user = (float[]) both().invoke("com.example.F", "stretched", A.clone(), K);
+    double[][] jacobian =
+        (double[][]) both().invoke(GRAD, "stretchedJacobian", A.clone(), K);
+    assertThat(jacobian.length).isEqualTo(4); // p = 4 rows over N = 4 slots
+    for (int row = 0; row < 4; row++) {
+      int r = row;
+      assertThat(jacobian[row]).hasLength(4);
+      GradientCheck.check(x -> ((double[]) invokeTwin("stretched", twinArguments(x)))[r],
+          flatPoint(), jacobian[row]).assertWithin(FLOAT_TOLERANCE);
+    }
+    double[][] written = new double[4][4];
+    assertThat((float[]) both().invoke(GRAD, "stretchedValueAndJacobian", A.clone(), K,
+        written)).isEqualTo(user);
+    assertThat(written).isEqualTo(jacobian);
+    // J v in forward mode, seed^T J in reverse mode
+    double[] aDot = {0.3, -0.7, 1.1};
+    double kDot = -0.4;
+    double[] v = {0.3, -0.7, 1.1, -0.4};
+    double[] tangent =
+        (double[]) both().invoke(GRAD, "stretchedTangent", A.clone(), K, aDot, kDot);
+    double[] seed = {1.5, -0.5, 0.25, 2};
+    double[] adjoints = new double[4];
+    assertThat((float[]) both().invoke(GRAD, "stretchedPullback", A.clone(), K, seed,
+        adjoints)).isEqualTo(user);
+    for (int i = 0; i < 4; i++) {
+      double jv = 0;
+      double sj = 0;
+      for (int j = 0; j < 4; j++) {
+        jv += jacobian[i][j] * v[j];
+        sj += seed[j] * jacobian[j][i];
+      }
+      assertThat(tangent[i]).isWithin(1e-12).of(jv);
+      assertThat(adjoints[i]).isWithin(1e-12).of(sj);
+    }
+  }
+
+  @Test
+  void hessianOverAFloatArrayIsTheAnalyticOne() throws Exception {
+    // squares(a, y) = c y sum a_i^2, c = 1.1f: H[i][i] = 2 c y, H[i][y] = 2 c a_i,
+    // H[y][y] = 0; the products of float values in a loop come back from the tape with their
+    // tangents
+    double c = 1.1f;
+    double[][] hessian = (double[][]) both().invoke(GRAD, "squaresHessian", A.clone(), K);
+    for (int i = 0; i < 4; i++) {
+      for (int j = 0; j < 4; j++) {
+        double expected = i < 3 && j < 3 ? (i == j ? 2 * c * K : 0)
+            : i == 3 && j == 3 ? 0 : 2 * c * A[Math.min(i, j)];
+        assertWithMessage("H[%s][%s]", i, j).that(hessian[i][j]).isWithin(1e-12).of(expected);
+      }
+    }
+  }
+
+  @Test
+  void noDerivativeFloatArrayIsData() throws Exception {
+    float[] w = {1.5f, 0.25f};
+    double[] gradient = (double[]) both().invoke(GRAD, "dataGradient", w, 2.0);
+    assertThat(gradient).usingExactEquality().containsExactly(1.5);
+    assertThat(floatGrad().getDeclaredMethod("dataTangent", float[].class, double.class,
+        double.class).getReturnType()).isEqualTo(double.class);
+  }
+
+  private static Object invokeTwin(String name, Object[] arguments) {
+    try {
+      return both().invoke("com.example.G", name, arguments);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
   @Test
   void membersHaveTheContractsSignatures() throws Exception {
     Class<?> grad = floatGrad();
@@ -205,6 +381,23 @@ class FloatValuesTest {
         .isEqualTo(double[].class);
     assertThat(grad.getDeclaredMethod("pairPullback", f, d, double[].class, double[].class)
         .getReturnType()).isEqualTo(double[].class);
+    // float[]: the value's own type, a double[] tangent and seed
+    Class<?> fs = float[].class;
+    Class<?> ds = double[].class;
+    assertThat(grad.getDeclaredMethod("sumSqValueAndGradient", fs, d, ds).getReturnType())
+        .isEqualTo(f);
+    assertThat(grad.getDeclaredMethod("sumSqTangent", fs, d, ds, d).getReturnType())
+        .isEqualTo(d);
+    assertThat(grad.getDeclaredMethod("stretchedJacobian", fs, d).getReturnType())
+        .isEqualTo(double[][].class);
+    assertThat(grad.getDeclaredMethod("stretchedValueAndJacobian", fs, d, double[][].class)
+        .getReturnType()).isEqualTo(fs);
+    assertThat(grad.getDeclaredMethod("stretchedTangent", fs, d, ds, d).getReturnType())
+        .isEqualTo(ds);
+    assertThat(grad.getDeclaredMethod("stretchedPullback", fs, d, ds, ds).getReturnType())
+        .isEqualTo(fs);
+    assertThat(grad.getDeclaredMethod("squaresHessianVector", fs, d, ds).getReturnType())
+        .isEqualTo(ds);
   }
 
   @Test

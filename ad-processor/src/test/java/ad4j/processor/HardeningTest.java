@@ -138,7 +138,8 @@ class HardeningTest {
         + " differentiates static methods only").inFile(caller).onLine(4).atColumn(65);
     assertThat(compilation).hadErrorContaining("call to 'G.notDouble(...)' is not"
         + " differentiable: @Differentiable method 'G.notDouble' returns 'int', and ad4j"
-        + " differentiates methods returning 'double', 'float' or 'double[]' only").inFile(caller)
+        + " differentiates methods returning 'double', 'float', 'double[]' or 'float[]' only")
+        .inFile(caller)
         .onLine(5)
         .atColumn(65);
     assertThat(compilation).hadErrorContaining("'notStatic' must be static").inFile(callees)

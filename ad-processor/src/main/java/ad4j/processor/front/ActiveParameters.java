@@ -9,8 +9,8 @@ import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 
 /**
- * Which parameters carry derivatives: {@code double}, {@code double[]} and {@code double[][]}
- * ones, unless marked {@code @ad4j.NoDerivative}. All others ({@code int}, {@code long},
+ * Which parameters carry derivatives: {@code double}, {@code float}, {@code double[]},
+ * {@code float[]} and {@code double[][]} ones, unless marked {@code @ad4j.NoDerivative}. All others ({@code int}, {@code long},
  * {@code boolean}, {@code int[]}, objects, enums, strings, other arrays) take part in the values
  * only.
  */
@@ -40,18 +40,12 @@ public final class ActiveParameters {
     if (type.getKind() == TypeKind.TYPEVAR || type.getKind() == TypeKind.WILDCARD) {
       return Optional.of("a type variable cannot be a parameter's type");
     }
-    if (type.getKind() == TypeKind.ARRAY && isArrayOf(type, TypeKind.DOUBLE)
+    if (type.getKind() == TypeKind.ARRAY
+        && (isArrayOf(type, TypeKind.DOUBLE) || isArrayOf(type, TypeKind.FLOAT))
         && !isDifferentiableType(type) && !isMarkedNoDerivative(parameter)) {
-      return Optional.of("ad4j differentiates 'double', 'float', 'double[]' and 'double[][]'"
-          + " parameters; mark an array of a higher rank @NoDerivative to pass it along without"
-          + " derivatives");
-    }
-    if (type.getKind() == TypeKind.ARRAY && isArrayOf(type, TypeKind.FLOAT)
-        && !isMarkedNoDerivative(parameter)) {
-      // a float[] would carry derivatives (DESIGN.md), which ad4j does not compute yet
-      return Optional.of("ad4j differentiates 'double', 'float', 'double[]' and 'double[][]'"
-          + " parameters; pass a 'double[]', or mark it @NoDerivative to pass it along without"
-          + " derivatives");
+      return Optional.of("ad4j differentiates 'double', 'float', 'double[]', 'float[]' and"
+          + " 'double[][]' parameters; mark an array of a higher rank @NoDerivative to pass it"
+          + " along without derivatives");
     }
     return Optional.empty();
   }
@@ -69,10 +63,14 @@ public final class ActiveParameters {
     return isDifferentiableType(parameter.asType()) && !isMarkedNoDerivative(parameter);
   }
 
-  /** {@code double}, {@code float}, {@code double[]} or {@code double[][]}. */
+  /**
+   * {@code double}, {@code float}, {@code double[]}, {@code float[]} or {@code double[][]}; a
+   * {@code float}'s values are computed in float, its derivatives are doubles.
+   */
   public static boolean isDifferentiableType(TypeMirror type) {
-    if (type.getKind() == TypeKind.FLOAT) {
-      return true; // computed in float, its derivative a double
+    if (type.getKind() == TypeKind.FLOAT || type.getKind() == TypeKind.ARRAY
+        && ((ArrayType) type).getComponentType().getKind() == TypeKind.FLOAT) {
+      return true;
     }
     for (int rank = 0; rank <= 2; rank++) {
       if (type.getKind() == TypeKind.DOUBLE) {
@@ -94,10 +92,16 @@ public final class ActiveParameters {
     return type.getKind() == TypeKind.DOUBLE || type.getKind() == TypeKind.FLOAT;
   }
 
-  /** Whether a method returning {@code type} is a vector function: {@code double[]}. */
+  /**
+   * Whether a method returning {@code type} is a vector function: {@code double[]}, or
+   * {@code float[]}, whose elements are computed in float and whose derivatives are doubles.
+   */
   public static boolean isVectorResult(TypeMirror type) {
-    return type.getKind() == TypeKind.ARRAY
-        && ((ArrayType) type).getComponentType().getKind() == TypeKind.DOUBLE;
+    if (type.getKind() != TypeKind.ARRAY) {
+      return false;
+    }
+    TypeKind element = ((ArrayType) type).getComponentType().getKind();
+    return element == TypeKind.DOUBLE || element == TypeKind.FLOAT;
   }
 
   /** Whether {@code parameter} carries {@code @ad4j.NoDerivative}. */

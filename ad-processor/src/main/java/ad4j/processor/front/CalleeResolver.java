@@ -94,7 +94,7 @@ final class CalleeResolver {
     if (!ActiveParameters.isScalarResult(method.getReturnType()) && !returnsArray) {
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
           + " method '" + qualified + "' returns '" + method.getReturnType() + "', and ad4j"
-          + " differentiates methods returning 'double', 'float' or 'double[]' only");
+          + " differentiates methods returning 'double', 'float', 'double[]' or 'float[]' only");
       return Optional.empty();
     }
     List<Boolean> active = new ArrayList<>();
@@ -157,9 +157,7 @@ final class CalleeResolver {
     String gradClass = gradClassReference(declaring);
     String userClass = privateHere ? gradClass
         : context.referenceTo(context.qualifyingType(method, owner));
-    NumericType result = returnsArray ? NumericType.DOUBLE_ARRAY
-        : method.getReturnType().getKind() == TypeKind.FLOAT ? NumericType.FLOAT
-        : NumericType.DOUBLE;
+    NumericType result = context.irType(method.getReturnType()).orElseThrow();
     return Optional.of(new Callee(userClass, gradClass, name,
         parameterTypes(method).orElseThrow(), active, result));
   }
@@ -375,6 +373,7 @@ final class CalleeResolver {
       }
       return switch (component.getKind()) {
         case DOUBLE -> Optional.of(NumericType.DOUBLE_ARRAY);
+        case FLOAT -> Optional.of(NumericType.FLOAT_ARRAY);
         case INT -> Optional.of(NumericType.INT_ARRAY);
         default -> Optional.of(NumericType.OBJECT);
       };

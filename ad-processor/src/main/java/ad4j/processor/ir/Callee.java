@@ -13,7 +13,8 @@ import java.util.List;
  * @param active per parameter, whether it carries derivatives in the callee: a {@code double},
  *     {@code float}, {@code double[]} or {@code double[][]} not marked {@code @NoDerivative}
  * @param resultType what the callee returns: {@code double}, {@code float} (its value computed
- *     in float, its tangent and adjoint doubles) or {@code double[]} (a vector function)
+ *     in float, its tangent and adjoint doubles), {@code double[]} or {@code float[]} (a vector
+ *     function)
  */
 public record Callee(String userClass, String gradClass, String name,
     List<NumericType> parameterTypes, List<Boolean> active, NumericType resultType) {
@@ -25,9 +26,9 @@ public record Callee(String userClass, String gradClass, String name,
     }
   }
 
-  /** Whether the callee is a vector function, returning {@code double[]}. */
+  /** Whether the callee is a vector function, returning {@code double[]} or {@code float[]}. */
   public boolean returnsArray() {
-    return resultType == NumericType.DOUBLE_ARRAY;
+    return resultType.isArray();
   }
 
   /**

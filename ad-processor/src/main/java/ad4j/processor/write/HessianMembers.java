@@ -113,7 +113,7 @@ final class HessianMembers {
           code.addStatement("double $L = $L[$L]", d, v, constantSlot++);
         }
         directions.add(d);
-      } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
+      } else if (parameter.isActiveArray() && parameter.type().isFloatingPointArray()) {
         code.addStatement("double[] $L = $T.copyOfRange($L, $L, $L + $L.length)", d,
                 Arrays.class, v, at, at, p)
             .addStatement("$L += $L.length", at, p);

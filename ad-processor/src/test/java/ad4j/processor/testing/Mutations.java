@@ -99,7 +99,6 @@ public final class Mutations {
       expression("anonymous class with a @Differentiable method",
           "new Object() { @Differentiable double h(double a) { return a; } }.hashCode() * %p"),
       // locals of unsupported types
-      statement("float array local", "float[] f%n = {1.5f};"),
       statement("char local", "char c%n = 'a';"),
       statement("short local", "short s%n = 2;"),
       statement("byte local", "byte b%n = 1;"),
