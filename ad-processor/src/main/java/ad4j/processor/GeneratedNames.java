@@ -45,7 +45,7 @@ final class GeneratedNames {
   private static List<String> memberSignatures(Function function, int order) {
     List<String> parameters = parameterTypes(function);
     List<String> tangents = new ArrayList<>(parameters);
-    function.differentiableParameters().forEach(p -> tangents.add(p.type().keyword()));
+    function.differentiableParameters().forEach(p -> tangents.add(tangentType(p)));
     List<String> pullback = new ArrayList<>(parameters);
     pullback.addAll(List.of("double", "double[]"));
     List<String> valueAndGradient = new ArrayList<>(parameters);
@@ -85,12 +85,20 @@ final class GeneratedNames {
           .filter(Value::isActiveArray).toList();
       arrays.forEach(p -> pullbackTangent.addAll(List.of("double[]", "int")));
       pullbackTangent.add("double");
-      function.differentiableParameters().forEach(p -> pullbackTangent.add(p.type().keyword()));
+      function.differentiableParameters().forEach(p -> pullbackTangent.add(tangentType(p)));
       pullbackTangent.add("double");
       arrays.forEach(p -> pullbackTangent.add("double[]"));
       members.add(signature(name + "PullbackTangent", pullbackTangent));
     }
     return members;
+  }
+
+  /**
+   * The type of an active parameter's tangent: a {@code float}'s is a {@code double}, a
+   * {@code float[]}'s a {@code double[]}.
+   */
+  private static String tangentType(Value parameter) {
+    return parameter.type().derivativeType().keyword();
   }
 
   private static List<String> parameterTypes(Function function) {

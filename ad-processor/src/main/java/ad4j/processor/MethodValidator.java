@@ -20,11 +20,11 @@ import javax.lang.model.type.TypeKind;
 
 /**
  * Checks the signature of a {@code @Differentiable} method, before its body is looked at: a
- * static or instance method ({@link Receivers}) with a body, returning {@code double} or
- * {@code double[]}, with at least one parameter that carries derivatives, in a top-level or
- * member class. Parameters of other types (primitives but {@code float}, {@code char},
- * {@code short} and {@code byte}; any reference type) carry none and keep their places in every
- * generated member.
+ * static or instance method ({@link Receivers}) with a body, returning {@code double},
+ * {@code float}, {@code double[]} or {@code float[]}, with at least one parameter that carries
+ * derivatives, in a top-level or member class. Parameters of other types (primitives but
+ * {@code char}, {@code short} and {@code byte}; any reference type) carry none and keep their
+ * places in every generated member.
  */
 final class MethodValidator {
   private MethodValidator() {}
@@ -55,10 +55,12 @@ final class MethodValidator {
           + "' must not be generic");
       valid = false;
     }
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE
+    if (!ActiveParameters.isScalarResult(method.getReturnType())
         && !(ActiveParameters.isVectorResult(method.getReturnType()))) {
       diagnostics.error(at(tree.getReturnType(), tree), "@Differentiable method '" + name
-          + "' must return 'double' or 'double[]', not '" + method.getReturnType() + "'");
+          + "' must return 'double', 'float', 'double[]' or 'float[]', not '"
+          + method.getReturnType()
+          + "'");
       valid = false;
     }
     List<? extends VariableTree> parameters = tree.getParameters();
@@ -82,12 +84,12 @@ final class MethodValidator {
       valid = false;
     } else if (!anyDouble && valid) {
       diagnostics.error(tree, "@Differentiable method '" + name + "' has no 'double',"
-          + " 'double[]' or 'double[][]' parameter without @NoDerivative: there is nothing to"
-          + " differentiate with respect to");
+          + " 'float', 'double[]', 'float[]' or 'double[][]' parameter without @NoDerivative:"
+          + " there is nothing to differentiate with respect to");
       valid = false;
     }
     if (!DerivativeOrder.check(method, tree,
-        method.getReturnType().getKind() == TypeKind.DOUBLE, diagnostics)) {
+        ActiveParameters.isScalarResult(method.getReturnType()), diagnostics)) {
       valid = false;
     }
     if (valid) {
@@ -122,8 +124,10 @@ final class MethodValidator {
             .orElseThrow()).size();
         continue;
       }
-      // a double and its direction take two slots each
+      // a double and its direction take two slots each; a float one, its direction (a
+      // double) two
       slots += kind == TypeKind.LONG ? 2 : kind == TypeKind.DOUBLE ? 4
+          : kind == TypeKind.FLOAT ? (ActiveParameters.isActive(parameter) ? 3 : 1)
           : ActiveParameters.isActive(parameter) ? 2 : 1; // an array and its direction
     }
     if (slots <= MAX_PARAMETER_SLOTS) {

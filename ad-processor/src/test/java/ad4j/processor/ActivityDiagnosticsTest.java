@@ -39,7 +39,7 @@ class ActivityDiagnosticsTest {
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
-        "  @Differentiable static double f(float k, double x) {",
+        "  @Differentiable static double f(short k, double x) {",
         "    double a = Math.random();",
         "    return x * zz + a;",
         "  }",
@@ -49,7 +49,7 @@ class ActivityDiagnosticsTest {
 
     assertThat(compilation).hadErrorCount(3);
     assertThat(compilation).hadErrorContaining("parameter 'k' of @Differentiable method 'f' has"
-        + " type 'float'").inFile(file).onLine(4).atColumn(lines.get(3).indexOf("float") + 1);
+        + " type 'short'").inFile(file).onLine(4).atColumn(lines.get(3).indexOf("short") + 1);
     assertThat(compilation).hadErrorContaining("call to 'Math.random()' is not differentiable")
         .inFile(file).onLine(5).atColumn(call(lines.get(4), "Math.random"));
     assertThat(compilation).hadErrorContaining("cannot find variable 'zz'").inFile(file)
@@ -150,8 +150,8 @@ class ActivityDiagnosticsTest {
         .inFile(file).onLine(10).atColumn(call(lines.get(9), "hidden"));
     assertThat(compilation).hadErrorContaining("'F.deep' is not a @Differentiable method, and"
         + " annotating it would not help: its parameter 't' has type 'double[][][]': ad4j"
-        + " differentiates 'double', 'double[]' and 'double[][]' parameters; mark an array of a"
-        + " higher rank @NoDerivative")
+        + " differentiates 'double', 'float', 'double[]', 'float[]' and 'double[][]' parameters;"
+        + " mark an array of a higher rank @NoDerivative")
         .inFile(file).onLine(11).atColumn(call(lines.get(10), "deep"));
   }
 

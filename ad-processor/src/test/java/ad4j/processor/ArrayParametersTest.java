@@ -706,8 +706,9 @@ class ArrayParametersTest {
     List<String> lines = List.of(
         "package com.example;",
         "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
         "final class F {",
-        "  @Differentiable static double f(double[][][] t, float[] g, double x) {",
+        "  @Differentiable static double f(double[][][] t, @NoDerivative float[] g, double x) {",
         "    return x;",
         "  }",
         "}");
@@ -716,13 +717,13 @@ class ArrayParametersTest {
 
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
-    // a float[] carries no derivative and is passed along; a double[][][] must say so
+    // a @NoDerivative float[] is passed along; a double[][][] must say so
     assertThat(compilation).hadErrorCount(1);
     assertThat(compilation).hadErrorContaining("parameter 't' of @Differentiable method 'f' has"
-        + " type 'double[][][]': ad4j differentiates 'double', 'double[]' and 'double[][]'"
-        + " parameters; mark an array of a higher rank @NoDerivative to pass it along without"
-        + " derivatives")
-        .inFile(file).onLine(4).atColumn(lines.get(3).indexOf("[][][]") + 1);
+        + " type 'double[][][]': ad4j differentiates 'double', 'float', 'double[]', 'float[]'"
+        + " and 'double[][]' parameters; mark an array of a higher rank @NoDerivative to pass"
+        + " it along without derivatives")
+        .inFile(file).onLine(5).atColumn(lines.get(4).indexOf("[][][]") + 1);
   }
 
   @Test
@@ -742,7 +743,8 @@ class ArrayParametersTest {
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
     assertThat(compilation).hadErrorContaining("@Differentiable method 'f' has no 'double',"
-        + " 'double[]' or 'double[][]' parameter without @NoDerivative").inFile(file)
+        + " 'float', 'double[]', 'float[]' or 'double[][]' parameter without @NoDerivative")
+        .inFile(file)
         .onLine(5).atColumn(lines.get(4).indexOf("f(") + 1);
   }
 

@@ -41,18 +41,29 @@ class DiagnosticsTest {
   static Stream<Case> cases() {
     return Stream.of(
         // signature
-        error("float parameter", "@Differentiable static double f(‸float x) { return x; }",
-            "parameter 'x' of @Differentiable method 'f' has type 'float': only 'double'"
-                + " (which gets derivatives unless marked @NoDerivative), 'int', 'long' and"
-                + " 'boolean' primitive parameters are supported"),
+        error("short parameter", "@Differentiable static double f(‸short x) { return x; }",
+            "parameter 'x' of @Differentiable method 'f' has type 'short': only 'double' and"
+                + " 'float' (which get derivatives unless marked @NoDerivative), 'int', 'long'"
+                + " and 'boolean' primitive parameters are supported"),
         error("no double parameter", "@Differentiable static double ‸f(int n) { return n; }",
-            "@Differentiable method 'f' has no 'double', 'double[]' or 'double[][]' parameter"
-                + " without @NoDerivative"),
+            "@Differentiable method 'f' has no 'double', 'float', 'double[]', 'float[]' or"
+                + " 'double[][]' parameter without @NoDerivative"),
         error("double[][][] parameter",
             "@Differentiable static double f(double‸[][][] x) { return 1; }",
             "parameter 'x' of @Differentiable method 'f' has type 'double[][][]'"),
-        error("float return type", "@Differentiable static ‸float f(double x) { return 1; }",
-            "@Differentiable method 'f' must return 'double' or 'double[]', not 'float'"),
+        error("int return type", "@Differentiable static ‸int f(double x) { return 1; }",
+            "@Differentiable method 'f' must return 'double', 'float', 'double[]' or 'float[]',"
+                + " not 'int'"),
+        error("float[][] parameter",
+            "@Differentiable static double f(float‸[][] x) { return 1; }",
+            "parameter 'x' of @Differentiable method 'f' has type 'float[][]': ad4j"
+                + " differentiates 'double', 'float', 'double[]', 'float[]' and 'double[][]'"
+                + " parameters; mark an array of a higher rank @NoDerivative to pass it along"
+                + " without derivatives"),
+        error("double[][] return type",
+            "@Differentiable static double‸[][] f(double x) { throw new RuntimeException(); }",
+            "@Differentiable method 'f' must return 'double', 'float', 'double[]' or 'float[]',"
+                + " not 'double[][]'"),
         error("abstract method", "@Differentiable abstract double ‸f(double x);",
             "'f' has no body to differentiate (abstract or native)"),
         error("native method", "@Differentiable static native double ‸f(double x);",
@@ -307,7 +318,7 @@ class DiagnosticsTest {
   @Test
   void reportsTheBodysErrorsAlsoWhenTheSignatureIsRejected() {
     List<String> lines = classF(
-        "  @Differentiable static double f(float k, double x) {",
+        "  @Differentiable static double f(short k, double x) {",
         "    double a = Math.random();",
         "    return a * k + x;",
         "  }");
@@ -317,7 +328,7 @@ class DiagnosticsTest {
 
     assertThat(compilation).hadErrorCount(2);
     assertThat(compilation).hadErrorContaining("parameter 'k' of @Differentiable method 'f' has"
-        + " type 'float'").inFile(file).onLine(4).atColumn(columnOf(lines, 4, "float"));
+        + " type 'short'").inFile(file).onLine(4).atColumn(columnOf(lines, 4, "short"));
     assertThat(compilation).hadErrorContaining("call to 'Math.random()'").inFile(file)
         .onLine(5).atColumn(columnOf(lines, 5, "()"));
   }
@@ -353,7 +364,7 @@ class DiagnosticsTest {
   @Test
   void advisesAnnotatingOnlyWhereThatWouldWork() {
     List<String> lines = classF(
-        "  static float count(double x) { return 1; }",
+        "  static float count(double x, float[]... more) { return 1; }",
         "  double scale(double x) { return x; }",
         "  @Differentiable static double f(double x) {",
         "    return count(x) * x + scale(x);",
@@ -365,9 +376,9 @@ class DiagnosticsTest {
     assertThat(compilation).hadErrorCount(2);
     assertThat(compilation).hadErrorContaining("call to 'count(...)' is not differentiable:"
         + " 'x' carries a derivative into 'count(x)', which ad4j cannot differentiate:"
-        + " 'F.count' is not a @Differentiable method, and annotating it would not help: it"
-        + " returns 'float', and ad4j differentiates methods returning 'double' or 'double[]'"
-        + " only")
+        + " 'F.count' is not a @Differentiable method, and annotating it would not help: its"
+        + " parameter 'more' has type 'float[][]': ad4j differentiates 'double', 'float',"
+        + " 'double[]', 'float[]' and 'double[][]' parameters")
         .inFile(file).onLine(7).atColumn(columnOf(lines, 7, "(x) *"));
     assertThat(compilation).hadErrorContaining("call to 'scale(...)' is not differentiable:"
         + " 'x' carries a derivative into 'scale(x)', which ad4j cannot differentiate:"

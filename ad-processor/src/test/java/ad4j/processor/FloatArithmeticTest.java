@@ -205,6 +205,32 @@ class FloatArithmeticTest {
   }
 
   @Test
+  void floatValuesRecordedInALoopKeepTheirTangentsAtOrderTwo() throws Exception {
+    // v * v, a float made in each iteration, goes on the tape with its tangent below it; the
+    // reverse sweep's copy taken back must carry a tangent too (it had none: every entry of the
+    // Hessian was 0, and the tangents stayed on the tape)
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class H {",
+        "  @Differentiable(order = 2) static double f(double x, double y) {",
+        "    double s = 0;",
+        "    for (int i = 1; i <= 3; i++) { float v = (float) (x * i); s += v * v * y; }",
+        "    return s;",
+        "  }",
+        "}");
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.H", source);
+    double x = 0.75; // x, 2x and 3x are floats: f = 14 x^2 y exactly
+    double y = 0.375;
+    double[][] hessian = (double[][]) compiled.invoke("com.example.HGrad", "fHessian", x, y);
+    assertThat(hessian[0][0]).isWithin(1e-12).of(28 * y);
+    assertThat(hessian[0][1]).isWithin(1e-12).of(28 * x);
+    assertThat(hessian[1][0]).isWithin(1e-12).of(28 * x);
+    assertThat(hessian[1][1]).isWithin(1e-12).of(0);
+  }
+
+  @Test
   void hessianOfAFloatFunctionIsTheAnalyticOne() throws Exception {
     // cubic(x) = (1 + 1/2 + 1/3) f^2 x with f = (float) x: 11/6 x^3, second derivative 11 x
     Method cubicHessian = both().load("com.example.FGrad")

@@ -114,7 +114,7 @@ class HardeningTest {
       "import ad4j.Differentiable;",
       "final class G {",
       "  @Differentiable double notStatic(double x) { return x; }",
-      "  @Differentiable static float notDouble(double x) { return 1; }",
+      "  @Differentiable static int notDouble(double x) { return 1; }",
       "}",
       "");
 
@@ -137,8 +137,9 @@ class HardeningTest {
         + " differentiable: @Differentiable method 'G.notStatic' is an instance method; call it"
         + " on an object of 'G'").inFile(caller).onLine(4).atColumn(65);
     assertThat(compilation).hadErrorContaining("call to 'G.notDouble(...)' is not"
-        + " differentiable: @Differentiable method 'G.notDouble' returns 'float', and ad4j"
-        + " differentiates methods returning 'double' or 'double[]' only").inFile(caller)
+        + " differentiable: @Differentiable method 'G.notDouble' returns 'int', and ad4j"
+        + " differentiates methods returning 'double', 'float', 'double[]' or 'float[]' only")
+        .inFile(caller)
         .onLine(5)
         .atColumn(65);
     assertThat(compilation).hadErrorContaining("'notDouble' must return 'double'")

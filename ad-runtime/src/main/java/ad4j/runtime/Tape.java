@@ -159,6 +159,15 @@ public final class Tape {
   }
 
   /**
+   * Records a {@code float[]} made inside a loop by reference: see {@link #pushArray(double[])}.
+   *
+   * @param array the array to record
+   */
+  public void pushArray(float[] array) {
+    pushReference(array);
+  }
+
+  /**
    * Records a {@code double[][]} made inside a loop by reference: see
    * {@link #pushArray(double[])}.
    *
@@ -184,6 +193,15 @@ public final class Tape {
    */
   public double[] popDoubleArray() {
     return (double[]) popReference();
+  }
+
+  /**
+   * Takes back the last array recorded, a {@code float[]}.
+   *
+   * @return that array
+   */
+  public float[] popFloatArray() {
+    return (float[]) popReference();
   }
 
   /**

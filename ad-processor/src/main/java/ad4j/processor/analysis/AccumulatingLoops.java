@@ -256,8 +256,7 @@ public final class AccumulatingLoops {
         if (statement instanceof Instruction instruction) {
           Operation.Form form = instruction.operation().form();
           NumericType type = instruction.result().type();
-          boolean array = type == NumericType.DOUBLE_ARRAY || type == NumericType.DOUBLE_MATRIX
-              || type == NumericType.INT_ARRAY;
+          boolean array = type.isArray();
           if (WRITES_OR_MAKES_ARRAYS.contains(form) || array
               && (form == Operation.Form.USER_CALL || form == Operation.Form.RULED_CALL)) {
             computes[0] = false;

@@ -273,7 +273,7 @@ public final class ArraySlots {
   private void element(Instruction read, Value array, List<Statement> out) {
     Operand index = read.arguments().get(1);
     Value result = read.result();
-    if (result.type() == NumericType.DOUBLE) {
+    if (result.type().isFloatingPoint()) { // an element of a double[] or a float[]
       Operand slot = FlatLayout.plus(starts.get(array), index,
           builder.derived(result, "Slot", NumericType.INT), out);
       out.add(new Instruction(result, Operation.ELEMENT_AT_SLOT,

@@ -54,9 +54,9 @@ public final class FlatLayout {
         break; // nothing lies beyond: no size needed
       }
       Operand size;
-      if (parameter.type() == NumericType.DOUBLE) {
+      if (parameter.type().isFloatingPoint()) {
         size = Operand.Constant.of(1);
-      } else if (parameter.type() == NumericType.DOUBLE_ARRAY) {
+      } else if (parameter.type().isFloatingPointArray()) {
         size = define(builder.derived(parameter, "Length", NumericType.INT), Operation.LENGTH,
             List.of(new Operand.Use(parameter)), out);
       } else {

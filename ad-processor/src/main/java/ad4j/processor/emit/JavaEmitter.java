@@ -467,6 +467,7 @@ public final class JavaEmitter {
       case DOUBLE_ARRAY -> Expr.atom(tape + ".popDoubleArray()");
       case DOUBLE_MATRIX -> Expr.atom(tape + ".popDoubleMatrix()");
       case INT_ARRAY -> Expr.atom(tape + ".popIntArray()");
+      case FLOAT_ARRAY -> Expr.atom(tape + ".popFloatArray()");
       default -> Expr.atom(tape + ".popDouble()");
     };
   }
@@ -477,7 +478,7 @@ public final class JavaEmitter {
       case LONG -> "pushLong";
       case BOOLEAN -> "pushBoolean";
       // an array made in a loop, by reference
-      case DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY -> "pushArray";
+      case DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY, FLOAT_ARRAY -> "pushArray";
       default -> "pushDouble";
     };
   }

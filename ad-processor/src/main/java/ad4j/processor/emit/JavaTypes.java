@@ -30,6 +30,7 @@ public final class JavaTypes {
       case DOUBLE_ARRAY -> ArrayTypeName.of(TypeName.DOUBLE);
       case DOUBLE_MATRIX -> ArrayTypeName.of(ArrayTypeName.of(TypeName.DOUBLE));
       case INT_ARRAY -> ArrayTypeName.of(TypeName.INT);
+      case FLOAT_ARRAY -> ArrayTypeName.of(TypeName.FLOAT);
       case STRING -> ClassName.get(String.class);
       case VOID -> throw new IllegalArgumentException("no parameter is void");
       case OBJECT -> throw new IllegalArgumentException("an object's type is its own");

@@ -9,8 +9,8 @@ import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 
 /**
- * Which parameters carry derivatives: {@code double}, {@code double[]} and {@code double[][]}
- * ones, unless marked {@code @ad4j.NoDerivative}. All others ({@code int}, {@code long},
+ * Which parameters carry derivatives: {@code double}, {@code float}, {@code double[]},
+ * {@code float[]} and {@code double[][]} ones, unless marked {@code @ad4j.NoDerivative}. All others ({@code int}, {@code long},
  * {@code boolean}, {@code int[]}, objects, enums, strings, other arrays) take part in the values
  * only.
  */
@@ -31,9 +31,11 @@ public final class ActiveParameters {
   public static Optional<String> typeProblem(VariableElement parameter) {
     TypeMirror type = parameter.asType();
     if (type.getKind().isPrimitive()) {
-      return LoweringContext.variableType(type.getKind()).isPresent() ? Optional.empty()
-          : Optional.of("only 'double' (which gets derivatives unless marked @NoDerivative),"
-              + " 'int', 'long' and 'boolean' primitive parameters are supported");
+      return type.getKind() == TypeKind.FLOAT
+          || LoweringContext.variableType(type.getKind()).isPresent() ? Optional.empty()
+          : Optional.of("only 'double' and 'float' (which get derivatives unless marked"
+              + " @NoDerivative), 'int', 'long' and 'boolean' primitive parameters are"
+              + " supported");
     }
     if (ValueRecords.isMixed(type) && !isMarkedNoDerivative(parameter)) {
       return Optional.of("a record whose components carry derivatives beside others (an"
@@ -44,21 +46,22 @@ public final class ActiveParameters {
     if (type.getKind() == TypeKind.TYPEVAR || type.getKind() == TypeKind.WILDCARD) {
       return Optional.of("a type variable cannot be a parameter's type");
     }
-    if (type.getKind() == TypeKind.ARRAY && isArrayOfDoubles(type) && !isDifferentiableType(type)
-        && !isMarkedNoDerivative(parameter)) {
-      return Optional.of("ad4j differentiates 'double', 'double[]' and 'double[][]' parameters;"
-          + " mark an array of a higher rank @NoDerivative to pass it along without"
-          + " derivatives");
+    if (type.getKind() == TypeKind.ARRAY
+        && (isArrayOf(type, TypeKind.DOUBLE) || isArrayOf(type, TypeKind.FLOAT))
+        && !isDifferentiableType(type) && !isMarkedNoDerivative(parameter)) {
+      return Optional.of("ad4j differentiates 'double', 'float', 'double[]', 'float[]' and"
+          + " 'double[][]' parameters; mark an array of a higher rank @NoDerivative to pass it"
+          + " along without derivatives");
     }
     return Optional.empty();
   }
 
-  /** An array whose elements, at its last rank, are {@code double}s. */
-  private static boolean isArrayOfDoubles(TypeMirror type) {
+  /** An array whose elements, at its last rank, are of the primitive type {@code element}. */
+  private static boolean isArrayOf(TypeMirror type, TypeKind element) {
     while (type.getKind() == TypeKind.ARRAY) {
       type = ((ArrayType) type).getComponentType();
     }
-    return type.getKind() == TypeKind.DOUBLE;
+    return type.getKind() == element;
   }
 
   /** Whether {@code parameter} gets gradient slots, a tangent and an adjoint. */
@@ -66,8 +69,15 @@ public final class ActiveParameters {
     return isDifferentiableType(parameter.asType()) && !isMarkedNoDerivative(parameter);
   }
 
-  /** {@code double}, {@code double[]} or {@code double[][]}. */
+  /**
+   * {@code double}, {@code float}, {@code double[]}, {@code float[]} or {@code double[][]}; a
+   * {@code float}'s values are computed in float, its derivatives are doubles.
+   */
   public static boolean isDifferentiableType(TypeMirror type) {
+    if (type.getKind() == TypeKind.FLOAT || type.getKind() == TypeKind.ARRAY
+        && ((ArrayType) type).getComponentType().getKind() == TypeKind.FLOAT) {
+      return true;
+    }
     for (int rank = 0; rank <= 2; rank++) {
       if (type.getKind() == TypeKind.DOUBLE) {
         return true;
@@ -80,10 +90,24 @@ public final class ActiveParameters {
     return false;
   }
 
-  /** Whether a method returning {@code type} is a vector function: {@code double[]}. */
+  /**
+   * Whether a method returning {@code type} is a scalar function: {@code double}, or
+   * {@code float}, whose value is computed in float and whose derivatives are doubles.
+   */
+  public static boolean isScalarResult(TypeMirror type) {
+    return type.getKind() == TypeKind.DOUBLE || type.getKind() == TypeKind.FLOAT;
+  }
+
+  /**
+   * Whether a method returning {@code type} is a vector function: {@code double[]}, or
+   * {@code float[]}, whose elements are computed in float and whose derivatives are doubles.
+   */
   public static boolean isVectorResult(TypeMirror type) {
-    return type.getKind() == TypeKind.ARRAY
-        && ((ArrayType) type).getComponentType().getKind() == TypeKind.DOUBLE;
+    if (type.getKind() != TypeKind.ARRAY) {
+      return false;
+    }
+    TypeKind element = ((ArrayType) type).getComponentType().getKind();
+    return element == TypeKind.DOUBLE || element == TypeKind.FLOAT;
   }
 
   /** Whether {@code parameter} carries {@code @ad4j.NoDerivative}. */

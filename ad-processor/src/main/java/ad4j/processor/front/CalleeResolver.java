@@ -93,10 +93,10 @@ final class CalleeResolver {
           + " it package-private");
       return Optional.empty();
     }
-    if (privateHere && method.getReturnType().getKind() != TypeKind.DOUBLE) {
+    if (privateHere && !ActiveParameters.isScalarResult(method.getReturnType())) {
       diagnostics().error(call, "call to private @Differentiable method '" + name + "': ad4j"
-          + " computes the value of a private callee in the generated class for 'double'"
-          + " results only; make it package-private");
+          + " computes the value of a private callee in the generated class for 'double' and"
+          + " 'float' results only; make it package-private");
       return Optional.empty();
     }
     // an instance method's receiver is its first argument (resolveOnReceiver)
@@ -114,10 +114,10 @@ final class CalleeResolver {
       return Optional.empty();
     }
     boolean returnsArray = ActiveParameters.isVectorResult(method.getReturnType());
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE && !returnsArray) {
+    if (!ActiveParameters.isScalarResult(method.getReturnType()) && !returnsArray) {
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
           + " method '" + qualified + "' returns '" + method.getReturnType() + "', and ad4j"
-          + " differentiates methods returning 'double' or 'double[]' only");
+          + " differentiates methods returning 'double', 'float', 'double[]' or 'float[]' only");
       return Optional.empty();
     }
     List<Boolean> active = new ArrayList<>();
@@ -225,8 +225,9 @@ final class CalleeResolver {
         flatActive.add(true);
       }
     }
-    return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive,
-        returnsArray, receiver == 1, records));
+    NumericType result = context.irType(method.getReturnType()).orElseThrow();
+    return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive, result,
+        receiver == 1, records));
   }
 
   /**
@@ -309,7 +310,8 @@ final class CalleeResolver {
         .map(ActiveParameters::isActive).toList();
     return Optional.of(new Callee(context.referenceTo(declaring),
         gradClassReference(declaring), rule.getSimpleName().toString(), parameterTypes, active,
-        rule.getReturnType().getKind() != TypeKind.DOUBLE));
+        rule.getReturnType().getKind() != TypeKind.DOUBLE ? NumericType.DOUBLE_ARRAY
+            : NumericType.DOUBLE));
   }
 
   /** The member methods of {@code owner} named {@code name}, inherited ones included. */
@@ -477,6 +479,7 @@ final class CalleeResolver {
       }
       return switch (component.getKind()) {
         case DOUBLE -> Optional.of(NumericType.DOUBLE_ARRAY);
+        case FLOAT -> Optional.of(NumericType.FLOAT_ARRAY);
         case INT -> Optional.of(NumericType.INT_ARRAY);
         default -> Optional.of(NumericType.OBJECT);
       };

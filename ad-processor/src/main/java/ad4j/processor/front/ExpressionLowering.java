@@ -583,7 +583,7 @@ final class ExpressionLowering {
         return null;
       }
       Operand stored = convert(value, element);
-      boolean active = element == NumericType.DOUBLE
+      boolean active = element.isFloatingPoint()
           && ((Operand.Use) array).value().isActiveArray();
       return context.emit(Operation.STORE, List.of(array, index, stored), element, active);
     }
@@ -644,7 +644,7 @@ final class ExpressionLowering {
     if (type == null || type == NumericType.DOUBLE_MATRIX
         || (creation.getType() instanceof com.sun.source.tree.ArrayTypeTree)) {
       unsupported(creation, "array creation '" + context.source().of(creation) + "' is not"
-          + " supported: local arrays are 'double[]' or 'int[]' of one dimension");
+          + " supported: local arrays are 'double[]', 'float[]' or 'int[]' of one dimension");
       return null;
     }
     List<? extends ExpressionTree> initializers =
@@ -666,7 +666,7 @@ final class ExpressionLowering {
     }
     NumericType element = type.elementType();
     Operand array = context.emit(Operation.newArray(element), List.of(length), type,
-        element == NumericType.DOUBLE);
+        element.isFloatingPoint());
     for (int k = 0; k < initializers.size(); k++) {
       Operand value = lower(initializers.get(k));
       if (value == null) {
@@ -754,6 +754,7 @@ final class ExpressionLowering {
   private NumericType arrayOf(NumericType element) {
     return switch (element) {
       case DOUBLE -> NumericType.DOUBLE_ARRAY;
+      case FLOAT -> NumericType.FLOAT_ARRAY;
       case INT -> NumericType.INT_ARRAY;
       default -> null;
     };
@@ -771,7 +772,7 @@ final class ExpressionLowering {
       return null;
     }
     return context.emit(Operation.CLONE, List.of(array), array.type(),
-        array.type() == NumericType.DOUBLE_ARRAY);
+        array.type().isArray() && array.type().elementType().isFloatingPoint());
   }
 
   /** {@code a.length} of an array. */
@@ -1572,7 +1573,8 @@ final class ExpressionLowering {
       }
       boolean active = arguments.stream().anyMatch(
           argument -> argument.isActive() || isActiveArray(argument));
-      return context.emit(Operation.call(callee.get()), arguments, NumericType.DOUBLE, active);
+      return context.emit(Operation.call(callee.get()), arguments, callee.get().resultType(),
+          active);
     }
     return mathCall(((CallTarget.MathFunction) target).owner(), name, arguments, invocation,
         shown);
@@ -1720,7 +1722,7 @@ final class ExpressionLowering {
    * iteration.
    */
   private Operand vectorCall(Callee callee, List<Operand> arguments) {
-    return context.emit(Operation.call(callee), arguments, NumericType.DOUBLE_ARRAY, true);
+    return context.emit(Operation.call(callee), arguments, callee.resultType(), true);
   }
 
   private static boolean isActiveArray(Operand operand) {

@@ -330,14 +330,14 @@ final class InactiveCalls {
             + parameter.asType() + "': " + problem.get());
       }
     }
-    if (method.getReturnType().getKind() != TypeKind.DOUBLE
+    if (!ActiveParameters.isScalarResult(method.getReturnType())
         && !ActiveParameters.isVectorResult(method.getReturnType())) {
       return Optional.of("it returns '" + method.getReturnType() + "', and ad4j differentiates"
-          + " methods returning 'double' or 'double[]' only");
+          + " methods returning 'double', 'float', 'double[]' or 'float[]' only");
     }
     if (method.getParameters().stream().noneMatch(ActiveParameters::isActive)) {
-      return Optional.of("it has no 'double', 'double[]' or 'double[][]' parameter without"
-          + " @NoDerivative");
+      return Optional.of("it has no 'double', 'float', 'double[]', 'float[]' or 'double[][]'"
+          + " parameter without @NoDerivative");
     }
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     if (!context.hasGradClass(declaring)) {

@@ -229,8 +229,8 @@ public final class Lowering {
   private static Optional<Function> lower(LoweringContext context, ExecutableElement method,
       MethodTree tree) {
     Lowering lowering = new Lowering(context);
-    lowering.resultType = ActiveParameters.isVectorResult(method.getReturnType())
-        ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE;
+    // double, float, double[] or float[] (MethodValidator)
+    lowering.resultType = context.irType(method.getReturnType()).orElse(NumericType.DOUBLE);
     lowering.lastStatement = tree.getBody() == null || tree.getBody().getStatements().isEmpty()
         ? null : tree.getBody().getStatements().get(tree.getBody().getStatements().size() - 1);
     return lowering.lowerMethod(tree, method);
@@ -313,7 +313,8 @@ public final class Lowering {
       return Optional.empty();
     }
     return Optional.of(new Function(method.getName().toString(), parameters, lowered, userNames,
-        context.shadowedOwners(), snapshots, context.firstCallRunAsWritten().isPresent()));
+        context.shadowedOwners(), snapshots, context.firstCallRunAsWritten().isPresent(),
+        resultType));
   }
 
   /**
@@ -807,7 +808,7 @@ public final class Lowering {
       Operand from = context.emit(Operation.ADD, List.of(sourceStart, k), NumericType.INT,
           false);
       Operand read = context.emit(Operation.ELEMENT, List.of(source, from), element,
-          sourceActive && element == NumericType.DOUBLE);
+          sourceActive && element.isFloatingPoint());
       Operand to = context.emit(Operation.ADD, List.of(targetStart, k), NumericType.INT, false);
       return context.emit(Operation.STORE, List.of(target, to, read), element,
           isActive(target, element));
@@ -844,9 +845,11 @@ public final class Lowering {
       return null;
     }
     Operand source = lowered.get(0);
-    if (source.type() != NumericType.DOUBLE_ARRAY && source.type() != NumericType.INT_ARRAY) {
+    if (source.type() != NumericType.DOUBLE_ARRAY && source.type() != NumericType.INT_ARRAY
+        && source.type() != NumericType.FLOAT_ARRAY) {
       unsupported(call.getArguments().get(0), "'" + context.source().of(call) + "' copies a '"
-          + source.type().keyword() + "': ad4j copies 'double[]' and 'int[]' arrays");
+          + source.type().keyword() + "': ad4j copies 'double[]', 'float[]' and 'int[]'"
+          + " arrays");
       return null;
     }
     for (int i = 1; i < lowered.size(); i++) {
@@ -864,7 +867,7 @@ public final class Lowering {
         : lowered.get(1);
     NumericType element = source.type().elementType();
     Operand copy = context.emit(Operation.newArray(element), List.of(length), source.type(),
-        element == NumericType.DOUBLE);
+        element.isFloatingPoint());
     Operand sourceLength = context.emit(Operation.LENGTH, List.of(source), NumericType.INT,
         false);
     Operand left = range ? context.emit(Operation.SUBTRACT, List.of(sourceLength, from),
@@ -883,7 +886,7 @@ public final class Lowering {
       Operand at = range ? context.emit(Operation.ADD, List.of(from, k), NumericType.INT, false)
           : k;
       Operand read = context.emit(Operation.ELEMENT, List.of(source, at), element,
-          sourceActive && element == NumericType.DOUBLE);
+          sourceActive && element.isFloatingPoint());
       return context.emit(Operation.STORE, List.of(copy, k, read), element,
           isActive(copy, element));
     });
@@ -908,7 +911,7 @@ public final class Lowering {
   }
 
   private static boolean isActive(Operand array, NumericType element) {
-    return element == NumericType.DOUBLE && array instanceof Operand.Use use
+    return element.isFloatingPoint() && array instanceof Operand.Use use
         && use.value().isActiveArray();
   }
 
@@ -934,9 +937,10 @@ public final class Lowering {
         statement.getExpression())) {
       return;
     }
-    if (resultType == NumericType.DOUBLE_ARRAY) {
+    if (resultType.isArray()) {
       if (statement != lastStatement) {
-        unsupported(statement, "a method returning 'double[]' must return once, as its last"
+        unsupported(statement, "a method returning '" + resultType.keyword()
+            + "' must return once, as its last"
             + " statement: compute the result into one local array and return it at the end");
         return;
       }
@@ -964,9 +968,10 @@ public final class Lowering {
     // A return inside a loop: remember the value, leave the loops one by one, return after.
     if (returning == null) {
       returning = context.ir().variable("returning", NumericType.BOOLEAN, null);
-      returnValue = context.ir().variable("returnValue", NumericType.DOUBLE, null);
+      returnValue = context.ir().variable("returnValue", resultType, null);
       context.prologue().add(new Declare(returning, Operand.Constant.of(false), context.line()));
-      context.prologue().add(new Declare(returnValue, Operand.Constant.zero(NumericType.DOUBLE), context.line()));
+      context.prologue().add(new Declare(returnValue, Operand.Constant.zero(resultType),
+          context.line()));
     }
     Store result = new Store(returnValue, value, context.line());
     context.dependences().givesResult(result, statement.getExpression());

@@ -516,6 +516,8 @@ final class LoweringContext {
       case BOOLEAN -> Optional.of(types.getPrimitiveType(TypeKind.BOOLEAN));
       case DOUBLE_ARRAY -> Optional.of(types.getArrayType(types.getPrimitiveType(TypeKind.DOUBLE)));
       case INT_ARRAY -> Optional.of(types.getArrayType(types.getPrimitiveType(TypeKind.INT)));
+      case FLOAT_ARRAY ->
+          Optional.of(types.getArrayType(types.getPrimitiveType(TypeKind.FLOAT)));
       case DOUBLE_MATRIX -> Optional.of(types.getArrayType(
           types.getArrayType(types.getPrimitiveType(TypeKind.DOUBLE))));
       case STRING, OBJECT -> referenceTypeOf(operand);
@@ -587,6 +589,9 @@ final class LoweringContext {
         }
         if (component.getKind() == TypeKind.INT) {
           return Optional.of(NumericType.INT_ARRAY);
+        }
+        if (component.getKind() == TypeKind.FLOAT) {
+          return Optional.of(NumericType.FLOAT_ARRAY);
         }
         if (component.getKind() == TypeKind.ARRAY && ((javax.lang.model.type.ArrayType) component)
             .getComponentType().getKind() == TypeKind.DOUBLE) {
@@ -924,13 +929,14 @@ final class LoweringContext {
         return switch (primitive.getPrimitiveTypeKind()) {
           case DOUBLE -> Optional.of(NumericType.DOUBLE_ARRAY);
           case INT -> Optional.of(NumericType.INT_ARRAY);
+          case FLOAT -> Optional.of(NumericType.FLOAT_ARRAY);
           default -> Optional.empty();
         };
       }
       return Optional.empty();
     }
     if (type instanceof PrimitiveTypeTree primitive) {
-      // a float local computes in float and carries a derivative; parameters cannot be float
+      // a float local computes in float and carries a derivative
       return primitive.getPrimitiveTypeKind() == TypeKind.FLOAT
           ? Optional.of(NumericType.FLOAT) : variableType(primitive.getPrimitiveTypeKind());
     }

@@ -11,8 +11,10 @@ import java.util.List;
  * @param name the callee's name
  * @param parameterTypes the callee's parameter types
  * @param active per parameter, whether it carries derivatives in the callee: a {@code double},
- *     {@code double[]} or {@code double[][]} not marked {@code @NoDerivative}
- * @param returnsArray whether the callee is a vector function, returning {@code double[]}
+ *     {@code float}, {@code double[]} or {@code double[][]} not marked {@code @NoDerivative}
+ * @param resultType what the callee returns: {@code double}, {@code float} (its value computed
+ *     in float, its tangent and adjoint doubles), {@code double[]} or {@code float[]} (a vector
+ *     function)
  * @param receiverFirst whether the callee is an instance method: its receiver is its first
  *     parameter here and in its generated members, and the method itself is called on it
  * @param records the callee's value record parameters, which its generated members take
@@ -20,7 +22,7 @@ import java.util.List;
  *     itself as records
  */
 public record Callee(String userClass, String gradClass, String name,
-    List<NumericType> parameterTypes, List<Boolean> active, boolean returnsArray,
+    List<NumericType> parameterTypes, List<Boolean> active, NumericType resultType,
     boolean receiverFirst, List<RecordArgument> records) {
   /**
    * A value record parameter of a callee, flattened: its leaves are the parameters from
@@ -42,15 +44,23 @@ public record Callee(String userClass, String gradClass, String name,
     }
   }
 
-  /** A static callee. */
+  /** A static callee that takes no value record. */
   public Callee(String userClass, String gradClass, String name,
-      List<NumericType> parameterTypes, List<Boolean> active, boolean returnsArray) {
-    this(userClass, gradClass, name, parameterTypes, active, returnsArray, false, List.of());
+      List<NumericType> parameterTypes, List<Boolean> active, NumericType resultType) {
+    this(userClass, gradClass, name, parameterTypes, active, resultType, false, List.of());
   }
 
-  /** Whether parameter {@code i} is a {@code double} that carries a derivative. */
+  /** Whether the callee is a vector function, returning {@code double[]} or {@code float[]}. */
+  public boolean returnsArray() {
+    return resultType.isArray();
+  }
+
+  /**
+   * Whether parameter {@code i} is a {@code double} or {@code float} that carries a derivative
+   * (a {@code double} one either way).
+   */
   public boolean isActiveScalar(int i) {
-    return active.get(i) && parameterTypes.get(i) == NumericType.DOUBLE;
+    return active.get(i) && parameterTypes.get(i).isFloatingPoint();
   }
 
   /** Whether parameter {@code i} is an array whose elements carry derivatives. */
@@ -59,8 +69,8 @@ public record Callee(String userClass, String gradClass, String name,
   }
 
   /**
-   * The number of active {@code double} parameters: the adjoints its pullback pushes onto the
-   * tape, and the scalar tangents its tangent takes.
+   * The number of active {@code double} and {@code float} parameters: the adjoints its
+   * pullback pushes onto the tape, and the scalar tangents ({@code double}s) its tangent takes.
    */
   public int differentiableParameterCount() {
     int count = 0;

@@ -19,9 +19,13 @@ import java.util.Set;
  * @param changesState whether the method makes calls that run as written and may change what
  *     it reads (a setter, a counter, a log line): then no derivative program reads an array
  *     element again after the forward sweep read it, it takes the value from the tape
+ * @param resultType the type the user's method returns: {@code double}, {@code float} (computed
+ *     in float, its derivatives doubles), {@code double[]} or {@code float[]}; a program derived
+ *     from the method keeps it, as the type of the method's value that it computes
  */
 public record Function(String name, List<Value> parameters, Block body, List<String> userNames,
-    Set<MathOwner> qualifiedOwners, int snapshots, boolean changesState) {
+    Set<MathOwner> qualifiedOwners, int snapshots, boolean changesState,
+    NumericType resultType) {
   public Function {
     parameters = List.copyOf(parameters);
     userNames = List.copyOf(userNames);
@@ -31,7 +35,7 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
   /** A function whose loops are not checkpointed. */
   public Function(String name, List<Value> parameters, Block body, List<String> userNames,
       Set<MathOwner> qualifiedOwners) {
-    this(name, parameters, body, userNames, qualifiedOwners, 0, false);
+    this(name, parameters, body, userNames, qualifiedOwners, 0, false, NumericType.DOUBLE);
   }
 
   /** Whether the reverse mode checkpoints the loops outside loops ({@link #snapshots}). */
@@ -48,13 +52,25 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
   }
 
   /**
-   * Whether this is a vector function: it returns a {@code double[]}, once, as its last
-   * statement.
+   * Whether this is a vector function: it returns a {@code double[]} or a {@code float[]},
+   * once, as its last statement.
    */
   public boolean returnsArray() {
     List<Statement> statements = body.statements();
     return !statements.isEmpty() && statements.get(statements.size() - 1) instanceof Return ret
-        && ret.value() != null && ret.value().type() == NumericType.DOUBLE_ARRAY;
+        && ret.value() != null && (ret.value().type() == NumericType.DOUBLE_ARRAY
+            || ret.value().type() == NumericType.FLOAT_ARRAY);
+  }
+
+  /**
+   * The type of the value a function's programs compute and hand on before they return it:
+   * {@code float} or {@code double}; {@code double[]} or {@code float[]} for a vector function.
+   */
+  public NumericType valueType() {
+    if (returnsArray()) {
+      return resultType == NumericType.FLOAT_ARRAY ? resultType : NumericType.DOUBLE_ARRAY;
+    }
+    return resultType == NumericType.FLOAT ? NumericType.FLOAT : NumericType.DOUBLE;
   }
 
   /** Whether some parameter is an active array, so that gradient slots are known at run time. */
@@ -65,7 +81,7 @@ public record Function(String name, List<Value> parameters, Block body, List<Str
   /** The same function with other parameters and body: what a transform returns. */
   public Function with(List<Value> newParameters, Block newBody) {
     return new Function(name, newParameters, newBody, userNames, qualifiedOwners, snapshots,
-        changesState);
+        changesState, resultType);
   }
 
   /** How generated code writes the name of {@code owner}. */

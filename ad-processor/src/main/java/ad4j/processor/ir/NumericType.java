@@ -18,6 +18,11 @@ public enum NumericType {
   /** An {@code int[]} parameter of the user's: indices, counts, labels; never active. */
   INT_ARRAY("int[]"),
   /**
+   * A {@code float[]}: its elements are computed in float and carry derivatives, which are
+   * {@code double}s (its tangent and adjoint arrays are {@code double[]}s).
+   */
+  FLOAT_ARRAY("float[]"),
+  /**
    * {@code java.lang.String}: literals and concatenations passed to calls run as written; it
    * carries no derivative.
    */
@@ -54,7 +59,28 @@ public enum NumericType {
 
   /** Whether this is an array type. */
   public boolean isArray() {
-    return this == DOUBLE_ARRAY || this == DOUBLE_MATRIX || this == INT_ARRAY;
+    return this == DOUBLE_ARRAY || this == DOUBLE_MATRIX || this == INT_ARRAY
+        || this == FLOAT_ARRAY;
+  }
+
+  /**
+   * The type of the derivatives (tangents, adjoints) of a value of this type: {@code double}
+   * for a {@code float}, {@code double[]} for a {@code float[]}, the type itself otherwise.
+   */
+  public NumericType derivativeType() {
+    return switch (this) {
+      case FLOAT -> DOUBLE;
+      case FLOAT_ARRAY -> DOUBLE_ARRAY;
+      default -> this;
+    };
+  }
+
+  /**
+   * Whether this is an array of one dimension whose elements may carry derivatives:
+   * {@code double[]} or {@code float[]}.
+   */
+  public boolean isFloatingPointArray() {
+    return this == DOUBLE_ARRAY || this == FLOAT_ARRAY;
   }
 
   /** The type of this array type's elements ({@code double[]} for a row of a matrix). */
@@ -63,6 +89,7 @@ public enum NumericType {
       case DOUBLE_ARRAY -> DOUBLE;
       case DOUBLE_MATRIX -> DOUBLE_ARRAY;
       case INT_ARRAY -> INT;
+      case FLOAT_ARRAY -> FLOAT;
       default -> throw new IllegalArgumentException("not an array type: " + this);
     };
   }

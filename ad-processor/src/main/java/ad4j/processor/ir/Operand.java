@@ -45,7 +45,7 @@ public sealed interface Operand permits Operand.Use, Operand.Constant, Operand.R
         case FLOAT -> new Constant(Expr.atom("0.0f"), type, OptionalDouble.of(0));
         case LONG -> new Constant(Expr.atom("0L"), type, OptionalDouble.of(0));
         case INT -> new Constant(Expr.atom("0"), type, OptionalDouble.of(0));
-        case DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY ->
+        case DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY, FLOAT_ARRAY ->
             new Constant(Expr.atom("null"), type, OptionalDouble.empty());
         case STRING, OBJECT -> new Constant(Expr.atom("null"), type, OptionalDouble.empty());
         case VOID -> throw new IllegalArgumentException("no value of type void");

@@ -73,7 +73,8 @@ public final class Value {
   }
 
   static Value derived(int id, Value base, String suffix, NumericType type) {
-    Value value = new Value(id, Origin.DERIVED, suffix, type, type == NumericType.DOUBLE, -1);
+    // a copy of a float (taken back from the tape) carries a tangent as a copy of a double does
+    Value value = new Value(id, Origin.DERIVED, suffix, type, type.isFloatingPoint(), -1);
     value.base = base;
     return value;
   }

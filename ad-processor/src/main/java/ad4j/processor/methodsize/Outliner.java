@@ -322,7 +322,8 @@ final class Outliner {
   /** Whether a value of this type can be pushed onto the tape and taken back. */
   private static boolean onTape(NumericType type) {
     return switch (type) {
-      case INT, LONG, FLOAT, DOUBLE, BOOLEAN, DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY -> true;
+      case INT, LONG, FLOAT, DOUBLE, BOOLEAN, DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY,
+          FLOAT_ARRAY -> true;
       default -> false;
     };
   }

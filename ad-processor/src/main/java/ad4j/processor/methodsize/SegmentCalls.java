@@ -77,7 +77,7 @@ public final class SegmentCalls {
     List<Operand> arguments = uses(function.parameters());
     int count = segments.list().size();
     List<Statement> body = new ArrayList<>();
-    Value result = builder.temporary(NumericType.DOUBLE, false);
+    Value result = builder.temporary(function.valueType(), false);
     callInOrder(FORWARD, arguments, result, builder, body);
     body.add(new Note(Adjoint.REVERSE_NOTE, null));
     List<Operand> seeded = new ArrayList<>(arguments);

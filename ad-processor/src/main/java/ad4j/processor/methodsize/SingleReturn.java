@@ -44,9 +44,9 @@ public final class SingleReturn {
       return function;
     }
     Variable result = new IrBuilder(Ids.next(function))
-        .generatedVariable("result", NumericType.DOUBLE);
+        .generatedVariable("result", function.valueType());
     List<Statement> body = new ArrayList<>();
-    body.add(new Declare(result, Operand.Constant.zero(NumericType.DOUBLE), null));
+    body.add(new Declare(result, Operand.Constant.zero(function.valueType()), null));
     body.addAll(stored(function.body(), result).statements());
     body.add(new Return(new Operand.Read(result), null));
     return function.with(function.parameters(), new Block(body));

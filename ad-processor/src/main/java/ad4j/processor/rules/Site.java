@@ -187,7 +187,7 @@ public final class Site {
       active |= operands[i].isActive() && DerivativeRules.forOperation(operation)
           .map(rule -> rule.carriesDerivative(index)).orElse(true);
     }
-    Value value = values.formula(type, active && type == NumericType.DOUBLE);
+    Value value = values.formula(type, active && type.isFloatingPoint());
     Instruction instruction = new Instruction(value, operation, List.of(operands), line);
     built.put(value, instruction);
     order.add(instruction);

@@ -113,7 +113,7 @@ final class HessianMembers {
           code.addStatement("double $L = $L[$L]", d, v, constantSlot++);
         }
         directions.add(d);
-      } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
+      } else if (parameter.isActiveArray() && parameter.type().isFloatingPointArray()) {
         code.addStatement("double[] $L = $T.copyOfRange($L, $L, $L + $L.length)", d,
                 Arrays.class, v, at, at, p)
             .addStatement("$L += $L.length", at, p);
@@ -150,7 +150,7 @@ final class HessianMembers {
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L, or"
             + " {@code $L} has fewer rows\nthan that or a row shorter than that\n", gradient,
             slots.tooShortInWords(), hessian)
-        .returns(double.class)
+        .returns(method.valueType())
         .addParameter(double[].class, gradient)
         .addParameter(double[][].class, hessian)
         .addCode(slots.lengthCheck(methodName, gradient, parameters))
@@ -163,7 +163,8 @@ final class HessianMembers {
         .endControlFlow()
         .addStatement("$L($L)", method.memberNames().hessianInto(), String.join(", ",
             MethodContext.append(MethodContext.append(parameters, hessian), count)))
-        .addStatement("double $L = $LValueAndGradient($L)", value, function.name(),
+        .addStatement("$T $L = $LValueAndGradient($L)", method.valueType(), value,
+            function.name(),
             String.join(", ", MethodContext.append(parameters, gradient)))
         .addStatement("return $L", value)
         .build();

@@ -7,9 +7,11 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Value;
 import ad4j.processor.plan.MemberNames;
 import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -56,6 +58,23 @@ final class MethodContext {
 
   Function function() {
     return function;
+  }
+
+  /**
+   * The type of the method's value, which the members that return it return: {@code double},
+   * {@code float} or {@code double[]}.
+   */
+  TypeName valueType() {
+    return TypeName.get(element.getReturnType());
+  }
+
+  /**
+   * The type of the method's derivatives with respect to its result, of a tangent result and of
+   * a seed: {@code double[]} for a vector function, else {@code double} ({@code float}'s
+   * derivatives are computed in {@code double}).
+   */
+  TypeName derivativeType() {
+    return function.returnsArray() ? ArrayTypeName.of(TypeName.DOUBLE) : TypeName.DOUBLE;
   }
 
   /** The user's class, as generated code names it. */

@@ -7,6 +7,7 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.plan.PartMethod;
 import ad4j.processor.plan.SegmentMethod;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,8 +45,11 @@ final class MethodsOnTape {
       case HESSIAN_REVERSE -> "Reverse sweep of " + lines + " of " + method.link()
           + ", with tangents (second order).";
     };
-    return methodOnTape(segment.name(), segment.program(),
-        segment.returnsValue() ? double.class : void.class, javadoc);
+    // the forward sweep returns the method's value (a float method's float); the others a
+    // tangent, a double
+    TypeName returns = !segment.returnsValue() ? TypeName.VOID
+        : segment.sweep() == SegmentMethod.Sweep.FORWARD ? method.valueType() : TypeName.DOUBLE;
+    return methodOnTape(segment.name(), segment.program(), returns, javadoc);
   }
 
   /** The methods of {@code parts}, in order. */
@@ -67,14 +71,14 @@ final class MethodsOnTape {
           + " takes the values it reads as\narguments and the rest from the tape, and leaves"
           + " on the tape what is read after it.";
     };
-    return methodOnTape(part.name(), part.program(), void.class, javadoc);
+    return methodOnTape(part.name(), part.program(), TypeName.VOID, javadoc);
   }
 
   /**
    * A private method: the tape, then the program's parameters (the user's, then the
    * {@code double}s a transform added: tangents, the seed).
    */
-  private MethodSpec methodOnTape(String name, Function program, Class<?> returns,
+  private MethodSpec methodOnTape(String name, Function program, TypeName returns,
       String javadoc) {
     NameAllocator names = method.names();
     JavaEmitter emitter = new JavaEmitter(program, names);

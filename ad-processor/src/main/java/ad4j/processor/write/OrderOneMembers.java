@@ -60,7 +60,7 @@ final class OrderOneMembers {
             slots.layoutNote())
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L\n", array,
             slots.tooShortInWords())
-        .returns(double.class)
+        .returns(method.valueType())
         .addParameter(double[].class, array)
         .addCode(slots.lengthCheck(methodName, array, parameters));
     if (function.hasActiveArrays()) {
@@ -88,7 +88,7 @@ final class OrderOneMembers {
             + " direction ($L),\ncomputed in forward mode in one sweep$L.\n", method.link(),
             String.join(", ", tangentNames.stream().map(n -> "{@code " + n + "}").toList()),
             function.returnsArray() ? ": the Jacobian times the direction" : "")
-        .returns(function.returnsArray() ? double[].class : double.class);
+        .returns(method.derivativeType());
     for (int i = 0; i < tangentNames.size(); i++) {
       member.addParameter(tangentTypes.get(i), tangentNames.get(i));
     }
@@ -122,8 +122,8 @@ final class OrderOneMembers {
         .addJavadoc(what, whatArguments)
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L\n", array,
             slots.tooShortInWords())
-        .returns(function.returnsArray() ? double[].class : double.class)
-        .addParameter(function.returnsArray() ? double[].class : double.class, seed)
+        .returns(method.valueType())
+        .addParameter(method.derivativeType(), seed)
         .addParameter(double[].class, array)
         .addCode(slots.lengthCheck(methodName, array, parameters));
     return TapeBodies.withBody(member, emitter, names);
@@ -141,7 +141,7 @@ final class OrderOneMembers {
     MethodSpec.Builder member = method.privateMethod(function.name())
         .addJavadoc("Returns the value of $L, bit for bit, computed here: generated code"
             + " cannot call\nthe private method.\n", method.link())
-        .returns(double.class);
+        .returns(method.valueType());
     for (int i = 0; i < parameters.size(); i++) {
       member.addParameter(JavaTypes.parameterType(function.parameters().get(i)),
           parameters.get(i));

@@ -7,6 +7,7 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Value;
 import ad4j.processor.plan.Parted;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
 import java.util.List;
 import javax.lang.model.element.Modifier;
 
@@ -54,7 +55,7 @@ final class PullbackMembers {
                 + " of an array parameter {@code a} into {@code aAdjoints},\nfrom slot"
                 + " {@code aStart} on" : "",
             function.returnsArray() ? " but the value" : "")
-        .returns(function.returnsArray() ? double[].class : double.class)
+        .returns(method.valueType())
         .addParameter(MethodContext.TAPE, tape);
     for (int i = 0; i < all.size(); i++) {
       member.addParameter(JavaTypes.parameterType(program.parameters().get(i)), all.get(i));
@@ -78,8 +79,7 @@ final class PullbackMembers {
    * O(d), not O(d²).
    */
   MethodSpec record(Parted program) {
-    return half(method.memberNames().record(), program,
-        function.returnsArray() ? double[].class : double.class,
+    return half(method.memberNames().record(), program, method.valueType(),
         "For the generated code of callers, not for direct use: the forward sweep of"
             + " $L;\nreturns its value, bit for bit, and leaves on {@code $L} what"
             + " {@code $LReplay} takes back.\n");
@@ -91,7 +91,7 @@ final class PullbackMembers {
    * reverse sweep.
    */
   MethodSpec replay(Parted program) {
-    return half(method.memberNames().replay(), program, void.class,
+    return half(method.memberNames().replay(), program, TypeName.VOID,
         "For the generated code of callers, not for direct use: the reverse sweep of"
             + " $L\nafter {@code $LRecord}, whose recording it takes back from"
             + " {@code $L}; then as\n{@code $LPullback(Tape, ...)}: pushes the adjoints"
@@ -102,7 +102,7 @@ final class PullbackMembers {
   }
 
   /** A half of the split pullback: the tape, then the program's parameters. */
-  private MethodSpec half(String name, Parted parted, Class<?> returns, String javadoc) {
+  private MethodSpec half(String name, Parted parted, TypeName returns, String javadoc) {
     NameAllocator names = method.names();
     Function program = parted.program();
     JavaEmitter emitter = new JavaEmitter(program, names);
@@ -134,7 +134,7 @@ final class PullbackMembers {
         .addJavadoc("For the generated code of callers, not for direct use: the value of"
             + " $L, bit for bit.\nRecords nothing: {@code $LReplay} runs the whole"
             + " pullback.\n", method.link(), function.name())
-        .returns(function.returnsArray() ? double[].class : double.class)
+        .returns(method.valueType())
         .addParameter(MethodContext.TAPE, tape);
     for (int i = 0; i < parameters.size(); i++) {
       member.addParameter(JavaTypes.parameterType(function.parameters().get(i)),

@@ -58,7 +58,7 @@ final class SlotText {
       Value parameter = all.get(i);
       if (parameter.isActive()) {
         doubles++;
-      } else if (parameter.type() == NumericType.DOUBLE_ARRAY && parameter.isActiveArray()) {
+      } else if (parameter.type().isFloatingPointArray() && parameter.isActiveArray()) {
         terms.add(parameterNames.get(i) + ".length");
       } else if (parameter.isActiveArray()) {
         terms.add("ad4j.runtime.Slots.count(" + parameterNames.get(i) + ")");

@@ -29,7 +29,7 @@ final class UnitDirections {
         String d = names.fresh(p + "Direction");
         code.addStatement("double $L = 0", d);
         directions.add(d);
-      } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
+      } else if (parameter.isActiveArray() && parameter.type().isFloatingPointArray()) {
         String d = names.fresh(p + "Direction");
         code.addStatement("double[] $L = new double[$L.length]", d, p);
         directions.add(d);
@@ -58,7 +58,7 @@ final class UnitDirections {
         String direction = directions.get(d++);
         code.addStatement("$L = 1", direction).add(perDirection)
             .addStatement("$L = 0", direction);
-      } else if (parameter.isActiveArray() && parameter.type() == NumericType.DOUBLE_ARRAY) {
+      } else if (parameter.isActiveArray() && parameter.type().isFloatingPointArray()) {
         String direction = directions.get(d++);
         String e = names.fresh("element");
         code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", e, e, p, e)

@@ -44,7 +44,7 @@ final class VectorMembers {
     return jacobianStart(parameters)
         .addStatement("int $L = $L", count, slots.count(parameters))
         .addCode(UnitDirections.newMatrix(jacobian, Integer.toString(resultLength), count, row))
-        .addStatement("double[] $L = $L", value,
+        .addStatement("$T $L = $L", method.valueType(), value,
             checks.rowsCall(parameters, jacobian, count, true))
         .beginControlFlow("if ($L.length > $L)", value, count)
         .addStatement("$L", checks.intoCall(parameters, value + ".length", jacobian, count))
@@ -62,7 +62,7 @@ final class VectorMembers {
     String count = names.fresh("slots");
     String row = names.fresh("row");
     return jacobianStart(parameters)
-        .addStatement("double[] $L = $L($L)", value, method.memberNames().primal(),
+        .addStatement("$T $L = $L($L)", method.valueType(), value, method.memberNames().primal(),
             String.join(", ", parameters))
         .addStatement("int $L = $L", count, slots.count(parameters))
         .addCode(UnitDirections.newMatrix(jacobian, value + ".length", count, row))
@@ -111,7 +111,7 @@ final class VectorMembers {
     ValueAndJacobian member = valueAndJacobianStart();
     return member.builder()
         .addStatement("int $L = $L", member.count(), slots.count(member.parameters()))
-        .addStatement("double[] $L = $L", member.value(),
+        .addStatement("$T $L = $L", method.valueType(), member.value(),
             checks.rowsCall(member.parameters(), member.jacobian(), member.count(), false))
         .beginControlFlow("if ($L.length > $L)", member.value(), member.count())
         .addCode(checks.rowCount(member.jacobian(), member.value() + ".length"))
@@ -125,7 +125,8 @@ final class VectorMembers {
   MethodSpec valueAndJacobianAfterValue() {
     ValueAndJacobian member = valueAndJacobianStart();
     return member.builder()
-        .addStatement("double[] $L = $L($L)", member.value(), method.memberNames().primal(),
+        .addStatement("$T $L = $L($L)", method.valueType(), member.value(),
+            method.memberNames().primal(),
             String.join(", ", member.parameters()))
         .addStatement("int $L = $L", member.count(), slots.count(member.parameters()))
         .addCode(checks.rowCount(member.jacobian(), member.value() + ".length"))
@@ -153,7 +154,7 @@ final class VectorMembers {
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer rows than the"
             + " result has elements,\nor a row is shorter than the number of slots\n",
             jacobian)
-        .returns(double[].class)
+        .returns(method.valueType())
         .addParameter(double[][].class, jacobian);
     return new ValueAndJacobian(member, parameters, jacobian, value, count,
         checks.intoCall(parameters, value + ".length", jacobian, count));
@@ -166,7 +167,7 @@ final class VectorMembers {
     List<String> parameters = emitter.parameterNames();
     MethodSpec.Builder member = method.privateMethod(method.memberNames().primal())
         .addJavadoc("The value of $L, as it computes it.\n", method.link())
-        .returns(double[].class);
+        .returns(method.valueType());
     for (int i = 0; i < parameters.size(); i++) {
       member.addParameter(JavaTypes.parameterType(function.parameters().get(i)),
           parameters.get(i));
@@ -190,7 +191,7 @@ final class VectorMembers {
             + " the rows, all zeros, and they need no checks and no clearing.\n", method.link(),
             parameters.get(parameters.size() - 2), parameters.get(parameters.size() - 3),
             parameters.get(parameters.size() - 3), parameters.get(parameters.size() - 1))
-        .returns(double[].class);
+        .returns(method.valueType());
     for (int i = 0; i < parameters.size(); i++) {
       member.addParameter(JavaTypes.parameterType(rows.parameters().get(i)),
           parameters.get(i));

@@ -8,11 +8,15 @@ import java.util.function.ToDoubleFunction;
 /**
  * A compiled {@code @Differentiable} method {@code m(double...)} and the four members ad4j
  * generated for it ({@code mGradient}, {@code mValueAndGradient}, {@code mTangent},
- * {@code mPullback}), called reflectively.
+ * {@code mPullback}), called reflectively. Parameters may be {@code float} too (every one
+ * active), and the result {@code float}: the points and values are doubles here
+ * (a float argument is the point's coordinate rounded to float, a float result widened
+ * exactly), the directions, seeds and gradients doubles as the generated members take them.
  */
 public final class CompiledFunction {
   private final String name;
   private final int arity;
+  private final Class<?>[] parameterTypes;
   private final Method original;
   private final Method gradient;
   private final Method valueAndGradient;
@@ -20,16 +24,26 @@ public final class CompiledFunction {
   private final Method pullback;
 
   CompiledFunction(Class<?> userClass, Class<?> gradClass, String name, int arity) {
-    this.name = name;
-    this.arity = arity;
-    this.original = method(userClass, name, doubles(arity));
-    this.gradient = method(gradClass, name + "Gradient", doubles(arity));
-    this.valueAndGradient =
-        method(gradClass, name + "ValueAndGradient", append(doubles(arity), double[].class));
-    this.tangent = method(gradClass, name + "Tangent", doubles(2 * arity));
-    this.pullback = method(gradClass, name + "Pullback",
-        append(doubles(arity + 1), double[].class));
+    this(userClass, gradClass, name, doubles(arity));
   }
+
+  /** With these parameter types, each {@code double.class} or {@code float.class}. */
+  CompiledFunction(Class<?> userClass, Class<?> gradClass, String name,
+      Class<?>[] parameterTypes) {
+    this.name = name;
+    this.arity = parameterTypes.length;
+    this.parameterTypes = parameterTypes.clone();
+    this.original = method(userClass, name, parameterTypes);
+    this.gradient = method(gradClass, name + "Gradient", parameterTypes);
+    this.valueAndGradient =
+        method(gradClass, name + "ValueAndGradient", append(parameterTypes, double[].class));
+    Class<?>[] withDirections = Arrays.copyOf(parameterTypes, 2 * arity);
+    Arrays.fill(withDirections, arity, 2 * arity, double.class);
+    this.tangent = method(gradClass, name + "Tangent", withDirections);
+    this.pullback = method(gradClass, name + "Pullback",
+        append(append(parameterTypes, double.class), double[].class));
+  }
+
 
   /**
    * The function {@code name} of the class {@code userClass} with its derivatives in
@@ -56,7 +70,7 @@ public final class CompiledFunction {
 
   /** The user's own method. */
   public double value(double... x) {
-    return (double) invoke(original, boxed(x));
+    return number(invoke(original, boxed(x)));
   }
 
   /** The user's method as a function of an array, for {@code GradientCheck}. */
@@ -70,7 +84,7 @@ public final class CompiledFunction {
 
   /** Calls {@code mValueAndGradient(x..., out)}; returns the value. */
   public double valueAndGradient(double[] x, double[] out) {
-    return (double) invoke(valueAndGradient, with(boxed(x), out));
+    return number(invoke(valueAndGradient, with(boxed(x), out)));
   }
 
   public double tangent(double[] x, double[] direction) {
@@ -84,7 +98,7 @@ public final class CompiledFunction {
 
   /** Calls {@code mPullback(x..., seed, adjoints)}; returns the value. */
   public double pullback(double[] x, double seed, double[] adjoints) {
-    return (double) invoke(pullback, with(with(boxed(x), seed), adjoints));
+    return number(invoke(pullback, with(with(boxed(x), seed), adjoints)));
   }
 
   /** The generated members, for checks of modifiers. */
@@ -111,7 +125,16 @@ public final class CompiledFunction {
 
   private Object[] boxed(double[] x) {
     check(x);
-    return Arrays.stream(x).boxed().toArray();
+    Object[] boxed = new Object[arity];
+    for (int i = 0; i < arity; i++) {
+      boxed[i] = parameterTypes[i] == float.class ? (Object) (float) x[i] : (Object) x[i];
+    }
+    return boxed;
+  }
+
+  /** A value the method returned, {@code double} or {@code float}, widened exactly. */
+  private static double number(Object value) {
+    return ((Number) value).doubleValue();
   }
 
   private void check(double[] x) {

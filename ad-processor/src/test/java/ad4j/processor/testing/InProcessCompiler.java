@@ -270,5 +270,16 @@ public final class InProcessCompiler {
     public CompiledFunction function(String userClass, String name, int arity) {
       return function(userClass, userClass + "Grad", name, arity);
     }
+
+    /**
+     * The method {@code name} of {@code userClass} with these parameter types, each
+     * {@code double.class} or {@code float.class}, its derivatives in {@code userClass +
+     * "Grad"}.
+     */
+    public CompiledFunction function(String userClass, String name,
+        Class<?>... parameterTypes) {
+      return new CompiledFunction(load(userClass), load(userClass + "Grad"), name,
+          parameterTypes);
+    }
   }
 }

@@ -99,7 +99,6 @@ public final class Mutations {
       expression("anonymous class with a @Differentiable method",
           "new Object() { @Differentiable double h(double a) { return a; } }.hashCode() * %p"),
       // locals of unsupported types
-      statement("float array local", "float[] f%n = {1.5f};"),
       statement("char local", "char c%n = 'a';"),
       statement("short local", "short s%n = 2;"),
       statement("byte local", "byte b%n = 1;"),
@@ -107,7 +106,6 @@ public final class Mutations {
       expression("field assignment inside an expression", "(staticField = %p) * 2"),
       expression("chained assignment ending in a field", "(%p = staticField = 2) * %p"),
       // signatures
-      signature("float parameter", ") {", ", float extra) {"),
       signature("char parameter", ") {", ", char extra) {"),
       signature("short parameter", ") {", ", short extra) {"),
       signature("double[][][] parameter", ") {", ", double[][][] extra) {"),

@@ -55,7 +55,7 @@ final class CallTangents {
 
   /** {@code Slots.zeros(...)} of {@code array}'s shape: the tangent of an inactive array. */
   private Operand zeros(Operand array, Instruction call, List<Instruction> out) {
-    Value zeros = s.builder.generated("zeros", array.type(), false);
+    Value zeros = s.builder.generated("zeros", array.type().derivativeType(), false);
     if (array.type() == NumericType.DOUBLE_MATRIX) {
       out.add(new Instruction(zeros, Operation.slotsCall(SlotsCall.ZEROS, 1), List.of(array),
           call.line()));

@@ -140,7 +140,8 @@ final class InstructionTangents {
    */
   List<Instruction> arrayTangentOf(Instruction instruction) {
     Value array = instruction.result();
-    Value tangent = s.builder.derived(array, Derivative.TANGENT, array.type());
+    // a float[]'s tangent is a double[]
+    Value tangent = s.builder.derived(array, Derivative.TANGENT, array.type().derivativeType());
     s.arrayTangents.put(array, tangent);
     Operation operation = instruction.operation();
     List<Operand> arguments = instruction.arguments();
@@ -149,7 +150,9 @@ final class InstructionTangents {
       case ELEMENT -> List.of(new Instruction(tangent, Operation.ELEMENT, List.of(
           new Operand.Use(s.arrayTangents.get(((Operand.Use) arguments.get(0)).value())),
           arguments.get(1)), line));
-      case NEW_ARRAY -> List.of(new Instruction(tangent, operation, arguments, line));
+      // new float[n]'s tangent is new double[n]; a matrix's, a matrix as it is made
+      case NEW_ARRAY -> List.of(new Instruction(tangent, array.type() == NumericType.FLOAT_ARRAY
+          ? Operation.newArray(NumericType.DOUBLE) : operation, arguments, line));
       // an array made in a loop taken back from the tape: its tangent array lies below it
       case POP -> List.of(new Instruction(tangent, operation, arguments, line));
       case CLONE -> {

@@ -47,7 +47,9 @@ final class TangentWalk {
         s.tangents.put(parameter, new Operand.Use(tangent));
       } else if (parameter.isActiveArray()) {
         // an array's tangent is an array of the same shape: wDot[i] is the tangent of w[i]
-        Value tangent = s.builder.derived(parameter, Derivative.TANGENT, parameter.type());
+        // (a double[] for a float[])
+        Value tangent = s.builder.derived(parameter, Derivative.TANGENT,
+            parameter.type().derivativeType());
         parameters.add(tangent);
         s.arrayTangents.put(parameter, tangent);
       }

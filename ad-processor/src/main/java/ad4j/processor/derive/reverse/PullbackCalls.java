@@ -22,8 +22,7 @@ enum PullbackCalls {
     void call(SweepState s, Instruction instruction, List<Operand> callArguments,
         SourceLine line, List<Statement> out) {
       Callee callee = instruction.operation().callee();
-      Value value = s.builder.generated("value",
-          callee.returnsArray() ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE, false);
+      Value value = s.builder.generated("value", callee.resultType(), false);
       out.add(new Instruction(value, Operation.pullbackCall(callee), callArguments, line));
     }
   },

@@ -61,8 +61,7 @@ final class ReverseProgram {
     Block body = s.primal.body();
     List<Statement> preamble = new ArrayList<>();
     if (!s.straightLine) {
-      NumericType resultType = s.primal.returnsArray() ? NumericType.DOUBLE_ARRAY
-          : NumericType.DOUBLE;
+      NumericType resultType = s.primal.valueType();
       s.result = s.builder.generatedVariable("result", resultType);
       preamble.add(new Declare(s.result, Operand.Constant.zero(resultType), null));
       s.counters.declareTopLevelCounters(body, preamble);
