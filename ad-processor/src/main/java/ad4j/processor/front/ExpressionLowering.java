@@ -54,6 +54,11 @@ import javax.lang.model.type.TypeKind;
  */
 final class ExpressionLowering {
   static final String STRAIGHT_LINE_ARITHMETIC = "use + - * / %";
+  /** Where a function value may be, for messages. */
+  static final String FUNCTION_USES = "ad4j specialises a function value where its code is"
+      + " known, so a lambda or method reference may initialise a local of a functional"
+      + " interface type (called in this method) or be given to a stream operation; it cannot"
+      + " be stored in a field, returned or passed to a method";
 
   private final LoweringContext context;
   private final IrBuilder ir;
@@ -62,6 +67,7 @@ final class ExpressionLowering {
   private final RuledCalls ruledCalls;
   private final InactiveCalls inactiveCalls;
   private final ObjectValues objects;
+  private final FunctionValues functions;
   /** The call being lowered as a statement, whose value nothing reads; null otherwise. */
   private MethodInvocationTree discarded;
   private SwitchLowering switches;
@@ -77,6 +83,12 @@ final class ExpressionLowering {
     this.inactiveCalls = new InactiveCalls(context);
     this.objects = new ObjectValues(context);
     this.charConstants = context.charConstants();
+    this.functions = new FunctionValues(context, this);
+  }
+
+  /** Where calls of function values with known code are lowered. */
+  FunctionValues functions() {
+    return functions;
   }
 
   /** Where switch expressions are lowered: with the statements of their cases. */
@@ -176,14 +188,10 @@ final class ExpressionLowering {
         }
         return arguments.contains(null) ? null : objects.construction(creation, arguments);
       }
-      case LAMBDA_EXPRESSION -> {
-        unsupported(expression, "lambda expression is not supported: a differentiable method"
-            + " computes with primitive values only");
-        return null;
-      }
-      case MEMBER_REFERENCE -> {
-        unsupported(expression, "method reference is not supported: a differentiable method"
-            + " computes with primitive values only");
+      case LAMBDA_EXPRESSION, MEMBER_REFERENCE -> {
+        unsupported(expression, (expression.getKind() == Tree.Kind.LAMBDA_EXPRESSION
+            ? "lambda expression" : "method reference '" + context.source().of(expression)
+            + "'") + " is not supported here: " + FUNCTION_USES);
         return null;
       }
       case ARRAY_ACCESS -> {
@@ -206,6 +214,12 @@ final class ExpressionLowering {
         unsupported(variable, "array variable '" + name + "' cannot be assigned: a"
             + " differentiable method keeps each array variable bound to the array it was"
             + " declared with");
+        return null;
+      }
+      if (local != null && local.function() != null) {
+        unsupported(variable, "function value '" + name + "' cannot be assigned: ad4j"
+            + " specialises a function value by the code it is declared with; declare another"
+            + " local");
         return null;
       }
       if (local != null) {
@@ -455,6 +469,11 @@ final class ExpressionLowering {
   private Operand identifier(IdentifierTree identifier) {
     String name = identifier.getName().toString();
     LocalScopes.Local local = context.scopes().lookUp(name);
+    if (local != null && local.function() != null) {
+      unsupported(identifier, "function value '" + name + "' escapes here: " + FUNCTION_USES
+          + "; call it ('" + name + "." + local.function().signature().name() + "(...)')");
+      return null;
+    }
     if (local != null) {
       ResolutionLog.local(context, identifier, name);
       return context.read(local, identifier);
@@ -1333,6 +1352,26 @@ final class ExpressionLowering {
     }
     String shown = context.source().of(select)
         + (invocation.getArguments().isEmpty() ? "()" : "(...)");
+    if (select instanceof MemberSelectTree member) {
+      Optional<FunctionValues.Known> function = functions.known(member.getExpression());
+      if (function.isPresent()) {
+        return functions.call(function.get(), member, invocation); // f.applyAsDouble(x)
+      }
+      Optional<String> unknown = functions.unknown(member.getExpression());
+      if (unknown.isPresent()) {
+        List<Operand> arguments = lowerAll(invocation);
+        if (arguments == null) {
+          return null;
+        }
+        if (arguments.stream().anyMatch(a -> a.isActive() || isActiveArray(a))) {
+          unsupported(invocation, "call to '" + shown + "' is not differentiable: the code of "
+              + unknown.get() + " is not known at compile time, and an argument carries a"
+              + " derivative into it; " + FunctionValues.KNOWN_FUNCTIONS);
+          return null;
+        }
+        return unknownFunctionCall(member, invocation, shown, arguments);
+      }
+    }
     String name;
     CallTarget target;
     if (select instanceof IdentifierTree identifier) {
@@ -1424,6 +1463,16 @@ final class ExpressionLowering {
     if (failed) {
       return null;
     }
+    return resolvedCall(invocation, select, name, target, arguments, shown);
+  }
+
+  /**
+   * The call of {@code name} that {@code target} resolves, with its arguments lowered:
+   * {@code select} is the tree that named it (a method reference's, when a function value
+   * applies one), {@code invocation} where errors are reported.
+   */
+  Operand resolvedCall(MethodInvocationTree invocation, ExpressionTree select, String name,
+      CallTarget target, List<Operand> arguments, String shown) {
     if (target instanceof CallTarget.Imported imported) {
       // the class of the imported method that overload resolution picks among all of them
       // javac's order: the methods of single imports, then, when none of them applies, those
@@ -1520,6 +1569,22 @@ final class ExpressionLowering {
     }
     packed.add(array);
     return packed;
+  }
+
+  /**
+   * A call of a function value whose code is not known, with arguments that carry no
+   * derivative: it runs as written, as a call on an object in a field or a local does.
+   */
+  private Operand unknownFunctionCall(MemberSelectTree member, MethodInvocationTree invocation,
+      String shown, List<Operand> arguments) {
+    Optional<VariableElement> field = inactiveCalls.receiverField(member.getExpression());
+    if (field.isPresent()) {
+      return inactiveCalls.lowerOnField(field.get(), member.getIdentifier().toString(),
+          arguments, invocation, shown, invocation == discarded);
+    }
+    Operand receiver = lower(member.getExpression());
+    return receiver == null ? null : objects.call(receiver, member.getIdentifier().toString(),
+        arguments, invocation, shown, invocation == discarded);
   }
 
   /** {@code receiver.name(arguments)} on an object or a string, run as written. */

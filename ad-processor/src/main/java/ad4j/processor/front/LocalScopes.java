@@ -25,6 +25,8 @@ final class LocalScopes {
     /** For an {@link NumericType#OBJECT} local: its declared type. */
     private javax.lang.model.type.TypeMirror referenceType;
     private String javaType;
+    /** For a local of a functional interface type: the function it holds, known here. */
+    private FunctionValues.Known function;
 
     Local(String name, NumericType type, Variable variable, boolean broken, boolean typeKnown) {
       this.name = name;
@@ -67,6 +69,11 @@ final class LocalScopes {
       if (variable != null && mirror != null) {
         variable.declareAs(mirror, text);
       }
+    }
+
+    /** The function a local of a functional interface type holds; null for other locals. */
+    FunctionValues.Known function() {
+      return function;
     }
 
     /** The mutable variable behind this local, or null when it is single-assignment. */
@@ -134,6 +141,42 @@ final class LocalScopes {
       local.declareAs(mirror, text);
     }
     scopes.peek().put(name, local);
+  }
+
+  /**
+   * A local of a functional interface type that holds {@code function}: it has no value in the
+   * IR, since each call of it becomes the function's code ({@link FunctionValues}).
+   */
+  void declareFunction(String name, FunctionValues.Known function) {
+    Local local = new Local(name, NumericType.OBJECT, null, false, true);
+    local.function = function;
+    scopes.peek().put(name, local);
+  }
+
+  /** The locals and parameters in scope now, by name, the innermost of each name. */
+  Map<String, Local> visible() {
+    Map<String, Local> visible = new HashMap<>();
+    for (Map<String, Local> scope : scopes) {
+      scope.forEach(visible::putIfAbsent);
+    }
+    return visible;
+  }
+
+  /**
+   * Makes {@code visible} the only locals in scope, as the body of a lambda sees them where it
+   * was written; returns what {@link #leave} restores.
+   */
+  Deque<Map<String, Local>> enter(Map<String, Local> visible) {
+    Deque<Map<String, Local>> saved = new ArrayDeque<>(scopes);
+    scopes.clear();
+    scopes.push(new HashMap<>(visible));
+    return saved;
+  }
+
+  /** Restores the scopes {@link #enter} saved. */
+  void leave(Deque<Map<String, Local>> saved) {
+    scopes.clear();
+    scopes.addAll(saved);
   }
 
   /** A local whose declaration was in error: known, so that its uses are not errors too. */

@@ -133,6 +133,7 @@ public final class Lowering {
           }
         });
     expressions.useSwitches(switches);
+    expressions.functions().useStatements(this::lowerStatements);
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
   }
@@ -457,6 +458,13 @@ public final class Lowering {
         || (type instanceof IdentifierTree identifier && identifier.getName().contentEquals("var"));
     Optional<NumericType> declared = inferred ? Optional.empty() : LoweringContext.typeOf(type);
     if (!inferred && declared.isEmpty() && !(type instanceof PrimitiveTypeTree)) {
+      Optional<TypeMirror> mirror = context.typeMirrorOf(type);
+      Optional<FunctionValues.Signature> function =
+          mirror.flatMap(expressions.functions()::signature);
+      if (function.isPresent() && withInitializer) {
+        expressions.functions().declare(declaration, mirror.get(), function.get());
+        return;
+      }
       lowerObjectDeclaration(declaration, name, type, withInitializer);
       return;
     }

@@ -78,6 +78,7 @@ final class LoweringContext {
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   private ArgumentOnlyMethods argumentOnlyMethods;
+  private final CompilationUnitTree unit;
 
   LoweringContext(Elements elements, Types types, Trees trees, CompilationUnitTree unit,
       TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames,
@@ -86,6 +87,7 @@ final class LoweringContext {
     this.elements = elements;
     this.types = types;
     this.trees = trees;
+    this.unit = unit;
     this.symbols = new Symbols(elements, types, enclosingType, unit);
     this.reachability = new Reachability(elements, types, trees, symbols.packageName());
     this.source = new SourceText(trees, unit);
@@ -258,6 +260,11 @@ final class LoweringContext {
     return methodName;
   }
 
+  /** The source file of the method being lowered. */
+  CompilationUnitTree unit() {
+    return unit;
+  }
+
   Trees trees() {
     return trees;
   }
@@ -356,6 +363,21 @@ final class LoweringContext {
     line = new SourceLine(source.line(statement), source.forComment(statement));
     lowering = statement;
     statementStart = ir.nextValueId();
+  }
+
+  /** Where lowering is: the statement, its line and its first new value. */
+  record Position(SourceLine line, Tree lowering, int statementStart) {}
+
+  /** Where lowering is now, to {@link #resume} after lowering code written elsewhere. */
+  Position position() {
+    return new Position(line, lowering, statementStart);
+  }
+
+  /** Goes on lowering where {@link #position} was taken. */
+  void resume(Position position) {
+    line = position.line();
+    lowering = position.lowering();
+    statementStart = position.statementStart();
   }
 
   void restoreLine(SourceLine previous) {
