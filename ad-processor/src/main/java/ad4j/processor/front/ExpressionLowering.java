@@ -68,6 +68,7 @@ final class ExpressionLowering {
   private final InactiveCalls inactiveCalls;
   private final ObjectValues objects;
   private final FunctionValues functions;
+  private final StreamLowering streams;
   /** The call being lowered as a statement, whose value nothing reads; null otherwise. */
   private MethodInvocationTree discarded;
   private SwitchLowering switches;
@@ -84,6 +85,12 @@ final class ExpressionLowering {
     this.objects = new ObjectValues(context);
     this.charConstants = context.charConstants();
     this.functions = new FunctionValues(context, this);
+    this.streams = new StreamLowering(context, this, functions);
+  }
+
+  /** Where stream pipelines are lowered to loops. */
+  StreamLowering streams() {
+    return streams;
   }
 
   /** Where calls of function values with known code are lowered. */
@@ -1352,6 +1359,10 @@ final class ExpressionLowering {
     }
     String shown = context.source().of(select)
         + (invocation.getArguments().isEmpty() ? "()" : "(...)");
+    Optional<MethodInvocationTree> streamSource = streams.source(invocation);
+    if (streamSource.isPresent()) {
+      return streams.lower(invocation, streamSource.get()); // Arrays.stream(a).map(f).sum()
+    }
     if (select instanceof MemberSelectTree member) {
       Optional<FunctionValues.Known> function = functions.known(member.getExpression());
       if (function.isPresent()) {
@@ -1738,6 +1749,11 @@ final class ExpressionLowering {
     for (ExpressionTree argument : invocation.getArguments()) {
       lower(argument);
     }
+  }
+
+  /** {@code Math.name(arguments)}, for a call that lowering makes ({@code max()} of a stream). */
+  Operand mathFunction(String name, List<Operand> arguments, MethodInvocationTree at) {
+    return mathCall(MathOwner.MATH, name, arguments, at, "Math." + name + "(...)");
   }
 
   private Operand mathCall(MathOwner owner, String name, List<Operand> arguments,

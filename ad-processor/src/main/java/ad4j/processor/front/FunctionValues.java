@@ -218,12 +218,23 @@ final class FunctionValues {
           ? Optional.of(new Known(code, Map.of(), signature)) : Optional.empty();
     }
     Optional<Known> named = known(code);
-    if (named.isPresent() && named.get().signature().equals(signature)) {
+    if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
+        && named.get().signature().result() == signature.result()) {
       return named;
     }
     unsupported(initializer, "the code of '" + context.source().of(initializer) + "' is not"
         + " known at compile time: " + KNOWN_FUNCTIONS);
     return Optional.empty();
+  }
+
+  /**
+   * The function given as {@code argument} to an operation that applies it as
+   * {@code signature} (a stream's {@code map}): a lambda or a method reference written there,
+   * or a name of a known function. Null after an error.
+   */
+  Known argument(ExpressionTree argument, Signature signature) {
+    Optional<Known> known = definition(argument, signature);
+    return known.orElse(null);
   }
 
   /** What ad4j can specialise, for messages. */

@@ -134,6 +134,7 @@ public final class Lowering {
         });
     expressions.useSwitches(switches);
     expressions.functions().useStatements(this::lowerStatements);
+    expressions.streams().useLoops(this::countingLoop);
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
   }
@@ -806,6 +807,26 @@ public final class Lowering {
       ir.add(new Store(index, next, context.line()));
     };
     lowerLoop(null, null, test, true, body, null, step);
+  }
+
+  /**
+   * {@code for (index = from; index < to; index++) body(index)} with an index of
+   * {@code indexType} ({@code int} or {@code long}): the loop of a stream pipeline.
+   */
+  private void countingLoop(Operand from, Operand to, NumericType indexType,
+      java.util.function.Consumer<Operand> body) {
+    Variable index = ir.variable("index", indexType, null);
+    ir.add(new Declare(index, from, context.line()));
+    Supplier<Operand> test = () -> context.emit(Operation.infix("<"),
+        List.of(new Operand.Use(context.readVariable(index)), to), NumericType.BOOLEAN, false);
+    Runnable step = () -> {
+      Operand next = context.emit(Operation.ADD,
+          List.of(new Operand.Use(context.readVariable(index)), Operand.Constant.of(1)),
+          indexType, false);
+      ir.add(new Store(index, next, context.line()));
+    };
+    lowerLoop(null, null, test, true,
+        () -> body.accept(new Operand.Use(context.readVariable(index))), null, step);
   }
 
   private static boolean isActive(Operand array, NumericType element) {
