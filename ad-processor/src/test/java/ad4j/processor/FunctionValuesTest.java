@@ -99,6 +99,12 @@ class FunctionValuesTest {
       "    }",
       "    return sum;",
       "  }",
+      "  /** Integer constants passed and returned are converted as Java converts them. */",
+      "  @Differentiable static double constants(double a, double b) {",
+      "    DoubleSupplier one = () -> 1;",
+      "    DoubleUnaryOperator half = x -> x / 2;",
+      "    return a * (one.getAsDouble() / 2) + half.applyAsDouble(1) * b;",
+      "  }",
       "  /** Order 2, through a lambda. */",
       "  @Differentiable(order = 2) static double second(double a, double b) {",
       "    DoubleBinaryOperator g = (x, y) -> Math.sin(x * y) + x * x * y;",
@@ -158,6 +164,12 @@ class FunctionValuesTest {
   void lambdaInALoopSeesEachIterationsCapture() {
     DerivativeChecks.checkAt(function("inLoop"), 0.7, 1.3);
     DerivativeChecks.checkAt(function("inLoop"), 0.3, -0.4);
+  }
+
+  @Test
+  void integerConstantsAreConvertedAsJavaConvertsThem() {
+    assertThat(function("constants").value(2.0, 4.0)).isEqualTo(3.0);
+    DerivativeChecks.checkAt(function("constants"), 2.0, 4.0);
   }
 
   @Test

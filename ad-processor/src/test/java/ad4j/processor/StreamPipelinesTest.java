@@ -61,7 +61,8 @@ class StreamPipelinesTest {
       "        + IntStream.rangeClosed(1, 3).asDoubleStream().map(x -> x * s).sum()",
       "        + IntStream.of(3, 1, 2).max().getAsInt() + IntStream.range(0, 5).sum()",
       "        + IntStream.rangeClosed(2, 5).average().orElse(0)",
-      "        + DoubleStream.of(s, 2 * s, Math.exp(s)).sum();",
+      "        + DoubleStream.of(s, 2 * s, Math.exp(s)).sum()",
+      "        + DoubleStream.of(1, 3).map(x -> x / 2 * s).sum();",
       "  }",
       "}");
 

@@ -1464,6 +1464,13 @@ final class ExpressionLowering {
       lowerArguments(invocation);
       return null;
     }
+    if (target instanceof CallTarget.OtherMethod other) {
+      Optional<javax.lang.model.element.ExecutableElement> template =
+          functions.template(other.owner(), name, invocation.getArguments().size());
+      if (template.isPresent()) {
+        return functions.inline(template.get(), invocation, shown); // integrate(x -> ..., a, b)
+      }
+    }
     List<Operand> arguments = new ArrayList<>();
     boolean failed = false;
     for (ExpressionTree argument : invocation.getArguments()) {
@@ -1867,6 +1874,14 @@ final class ExpressionLowering {
   }
 
   /** A constant operand of a '?:' given the expression's type, so both branches agree. */
+  /**
+   * {@code value} as a value of {@code type}, a constant included (written with a cast): what a
+   * call's result or a bound parameter is, where Java has converted it already.
+   */
+  Operand widened(Operand value, NumericType type) {
+    return literalAs(convert(value, type), type);
+  }
+
   private static Operand literalAs(Operand operand, NumericType type) {
     if (operand instanceof Operand.Constant constant && constant.type() != type
         && type != NumericType.BOOLEAN) {

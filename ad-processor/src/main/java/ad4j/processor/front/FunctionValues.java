@@ -54,7 +54,7 @@ import javax.lang.model.util.ElementFilter;
  */
 final class FunctionValues {
 
-  /** Lowers statements of a lambda's block body that hold no {@code return}. */
+  /** Lowers statements of a lambda's or an inlined method's body that hold no {@code return}. */
   interface StatementLowerer {
     boolean lower(List<? extends StatementTree> statements);
   }
@@ -80,7 +80,7 @@ final class FunctionValues {
   private final Diagnostics diagnostics;
   private StatementLowerer statements;
   /** The functions being inlined now, innermost last: a function met again is recursion. */
-  private final List<ExpressionTree> inlining = new ArrayList<>();
+  private final List<Tree> inlining = new ArrayList<>();
 
   FunctionValues(LoweringContext context, ExpressionLowering expressions) {
     this.context = context;
@@ -142,15 +142,42 @@ final class FunctionValues {
   }
 
   /** Whether {@code type} is an interface with one abstract method (a function value). */
-  boolean isFunctionalInterface(TypeMirror type) {
+  static boolean isFunctionalInterface(TypeMirror type, javax.lang.model.util.Elements elements) {
     if (!(type instanceof DeclaredType declared)
         || declared.asElement().getKind() != ElementKind.INTERFACE) {
       return false;
     }
-    return ElementFilter.methodsIn(context.elements().getAllMembers(
+    return ElementFilter.methodsIn(elements.getAllMembers(
             (TypeElement) declared.asElement())).stream()
         .filter(m -> m.getModifiers().contains(Modifier.ABSTRACT) && !isObjectMethod(m))
         .count() == 1;
+  }
+
+  /**
+   * Whether {@code method} takes a function: a parameter whose type is an interface of
+   * {@code java.util.function} or one marked {@code @FunctionalInterface}. Such a
+   * {@code @Differentiable} method is a template, differentiated at each call for the function
+   * passed there, with no generated members of its own. Other interfaces with one abstract
+   * method (a {@code Distribution} that classes implement) stay objects whose methods run as
+   * written.
+   */
+  public static boolean takesFunction(ExecutableElement method,
+      javax.lang.model.util.Elements elements) {
+    return method.getParameters().stream()
+        .anyMatch(parameter -> isFunctionType(parameter.asType(), elements));
+  }
+
+  /**
+   * Whether {@code type} is a function type: an interface of {@code java.util.function} or one
+   * marked {@code @FunctionalInterface}, whose values ad4j must know the code of.
+   */
+  static boolean isFunctionType(TypeMirror type, javax.lang.model.util.Elements elements) {
+    if (!isFunctionalInterface(type, elements)) {
+      return false;
+    }
+    TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
+    return element.getQualifiedName().toString().startsWith("java.util.function.")
+        || element.getAnnotation(FunctionalInterface.class) != null;
   }
 
   private Optional<NumericType> valueType(TypeMirror type) {
@@ -177,6 +204,23 @@ final class FunctionValues {
     int arity = method.getParameters().size();
     return name.equals("equals") && arity == 1 || name.equals("hashCode") && arity == 0
         || name.equals("toString") && arity == 0;
+  }
+
+  /**
+   * Whether the local {@code declaration} of {@code type} holds a function value: its type is a
+   * function type, or it is initialised with a lambda or a method reference. A local of another
+   * interface with one method ({@code Distribution d = new Normal(0, 1)}) is an object.
+   */
+  boolean holdsFunction(VariableTree declaration, TypeMirror type) {
+    if (isFunctionType(type, context.elements())) {
+      return true;
+    }
+    ExpressionTree code = declaration.getInitializer();
+    while (code != null && code.getKind() == Tree.Kind.PARENTHESIZED) {
+      code = ((com.sun.source.tree.ParenthesizedTree) code).getExpression();
+    }
+    return code != null && (code.getKind() == Tree.Kind.LAMBDA_EXPRESSION
+        || code.getKind() == Tree.Kind.MEMBER_REFERENCE);
   }
 
   /**
@@ -305,13 +349,14 @@ final class FunctionValues {
       if (local != null) {
         boolean parameter = context.element().getParameters().stream()
             .anyMatch(p -> p.getSimpleName().contentEquals(identifier.getName()));
-        return local.referenceType() != null && signature(local.referenceType()).isPresent()
+        return local.referenceType() != null
+            && isFunctionType(local.referenceType(), context.elements())
             ? Optional.of((parameter ? "parameter '" : "local '") + identifier.getName() + "'")
             : Optional.empty();
       }
     }
     return functionField(receiver)
-        .filter(field -> signature(field.asType()).isPresent())
+        .filter(field -> isFunctionType(field.asType(), context.elements()))
         .map(field -> "field '" + field.getSimpleName() + "'");
   }
 
@@ -406,7 +451,7 @@ final class FunctionValues {
       if (!expressions.assignable(argument, type, site)) {
         return null;
       }
-      bound.add(expressions.convert(argument, type));
+      bound.add(expressions.widened(argument, type));
     }
     inlining.add(function.code());
     try {
@@ -421,7 +466,7 @@ final class FunctionValues {
       if (!expressions.assignable(result, signature.result(), at)) {
         return null;
       }
-      return expressions.convert(result, signature.result());
+      return expressions.widened(result, signature.result());
     } finally {
       inlining.remove(inlining.size() - 1);
     }
@@ -445,11 +490,11 @@ final class FunctionValues {
       Variable result = ir.variable("result", type, null);
       ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
       List<StatementTree> body = new ArrayList<>(((BlockTree) lambda.getBody()).getStatements());
-      boolean failed = diagnostics.hasErrors();
-      if (lowerTail(body, result) && !diagnostics.hasErrors()) {
+      int errors = diagnostics.errorCount();
+      if (lowerTail(body, result) && diagnostics.errorCount() == errors) {
         unsupported(lambda, "the lambda can complete without a 'return'");
       }
-      return diagnostics.hasErrors() && !failed ? null
+      return diagnostics.errorCount() != errors ? null
           : new Operand.Use(context.readVariable(result));
     } finally {
       context.scopes().leave(saved);
@@ -533,10 +578,10 @@ final class FunctionValues {
         }
         return thenCompletes || elseCompletes;
       }
-      unsupported(statement, "a 'return' of a lambda inside " + ExpressionLowering.describe(
-          statement) + " is not supported: ad4j inlines a lambda where it is called; return at"
-          + " the end of the body or of the branches of an 'if', after the loop or switch"
-          + " (assign the value to a local inside it)");
+      unsupported(statement, "a 'return' of a lambda or of a method taking a function inside "
+          + ExpressionLowering.describe(statement) + " is not supported: ad4j inlines such code"
+          + " where it is called; return at the end of the body or of the branches of an 'if',"
+          + " after the loop or switch (assign the value to a local inside it)");
       return false;
     }
     return true;
@@ -573,6 +618,131 @@ final class FunctionValues {
       }
     }.scan(statement, null);
     return found[0];
+  }
+
+  // ---- methods that take functions: templates ---------------------------------------------
+
+  /**
+   * The {@code @Differentiable} method taking a function that {@code owner.name(...)} calls with
+   * {@code arity} arguments: the only one of that name and arity, when it is such a method.
+   */
+  Optional<ExecutableElement> template(TypeElement owner, String name, int arity) {
+    List<ExecutableElement> candidates = CalleeResolver.candidates(context, owner, name).stream()
+        .filter(m -> m.getParameters().size() == arity).toList();
+    if (candidates.size() != 1 || !CalleeResolver.isDifferentiable(candidates.get(0))
+        || !takesFunction(candidates.get(0), context.elements())
+        || candidates.get(0).isVarArgs()) {
+      return Optional.empty();
+    }
+    return Optional.of(candidates.get(0));
+  }
+
+  /**
+   * {@code method(arguments)} of a {@code @Differentiable} method taking a function: its body,
+   * inlined here with its parameters bound to the arguments and its function parameters to the
+   * functions passed, so that it is differentiated for them. Null after an error.
+   */
+  Operand inline(ExecutableElement method, MethodInvocationTree invocation, String shown) {
+    TreePath path = context.trees().getPath(method);
+    if (path == null || path.getCompilationUnit() != context.unit()
+        || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
+        || tree.getBody() == null
+        || !method.getEnclosingElement().equals(context.element().getEnclosingElement())) {
+      unsupported(invocation, "call to '" + shown + "' is not supported: '"
+          + method.getSimpleName() + "' takes a function, and ad4j differentiates such a method"
+          + " at each call, for the function passed there, by its source: it must be declared"
+          + " in the calling method's class");
+      return null;
+    }
+    Optional<NumericType> resultType = valueType(method.getReturnType());
+    if (resultType.isEmpty()) {
+      unsupported(invocation, "call to '" + shown + "': '" + method.getSimpleName() + "' takes a"
+          + " function and returns '" + method.getReturnType() + "'; ad4j specialises such"
+          + " methods returning 'double', 'int', 'long' or 'boolean'");
+      return null;
+    }
+    if (inlining.contains(tree)) {
+      unsupported(invocation, "recursion through a function value is not supported: '"
+          + method.getSimpleName() + "' takes a function and calls itself; ad4j specialises it"
+          + " at each call, which a recursive one would never end");
+      return null;
+    }
+    List<Object> bound = new ArrayList<>(); // a Known for a function, else an Operand
+    for (int i = 0; i < method.getParameters().size(); i++) {
+      VariableElement parameter = method.getParameters().get(i);
+      ExpressionTree argument = invocation.getArguments().get(i);
+      if (isFunctionType(parameter.asType(), context.elements())) {
+        Optional<Signature> signature = signature(parameter.asType());
+        if (signature.isEmpty()) {
+          unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
+              + method.getSimpleName() + "' has type '" + parameter.asType() + "': ad4j"
+              + " specialises functions that take and return 'double', 'int', 'long' or"
+              + " 'boolean' values");
+          return null;
+        }
+        Known known = argument(argument, signature.get());
+        if (known == null) {
+          return null;
+        }
+        bound.add(known);
+        continue;
+      }
+      Optional<NumericType> type = context.irType(parameter.asType());
+      Operand value = expressions.lower(argument);
+      if (value == null) {
+        return null;
+      }
+      if (type.isEmpty() || type.get().isReference()) {
+        unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
+            + method.getSimpleName() + "' has type '" + parameter.asType() + "': a method"
+            + " taking a function is inlined where it is called, with numbers and arrays of"
+            + " numbers for its other parameters");
+        return null;
+      }
+      if (type.get().isArray()) {
+        if (value.type() != type.get()) {
+          unsupported(argument, "'" + context.source().of(argument) + "' is not a '"
+              + type.get().keyword() + "'");
+          return null;
+        }
+        bound.add(value);
+      } else {
+        if (!expressions.assignable(value, type.get(), argument)) {
+          return null;
+        }
+        bound.add(expressions.widened(value, type.get()));
+      }
+    }
+    context.planInlined(VariablePlanner.plan(tree));
+    LoweringContext.Position position = context.position();
+    java.util.Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
+    inlining.add(tree);
+    try {
+      context.scopes().push();
+      for (int i = 0; i < bound.size(); i++) {
+        String name = method.getParameters().get(i).getSimpleName().toString();
+        if (bound.get(i) instanceof Known known) {
+          context.scopes().declareFunction(name, known);
+        } else {
+          Operand value = (Operand) bound.get(i);
+          declareBound(name, value.type(), value);
+        }
+      }
+      NumericType type = resultType.get();
+      Variable result = ir.variable(method.getSimpleName().toString(), type, null);
+      ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
+      int errors = diagnostics.errorCount();
+      if (lowerTail(tree.getBody().getStatements(), result) && diagnostics.errorCount() == errors) {
+        unsupported(tree, "method '" + method.getSimpleName() + "' can reach its end without a"
+            + " 'return'");
+      }
+      return diagnostics.errorCount() != errors ? null
+          : new Operand.Use(context.readVariable(result));
+    } finally {
+      inlining.remove(inlining.size() - 1);
+      context.scopes().leave(saved);
+      context.resume(position);
+    }
   }
 
   /**

@@ -165,6 +165,14 @@ public final class Lowering {
   }
 
   /**
+   * Whether {@code method} takes a function (a parameter of a functional interface type): it is
+   * differentiated at each call, for the function passed there, and has no generated members.
+   */
+  public static boolean takesFunction(ExecutableElement method, Elements elements) {
+    return FunctionValues.takesFunction(method, elements);
+  }
+
+  /**
    * A method lowered for its generated members: its IR, and the first call of its own code that
    * runs as written and may not run alike again ({@code "RNG.nextGaussian() (line 8)"}), which
    * the generated class records for callers compiled later; the private static fields it reads,
@@ -462,7 +470,8 @@ public final class Lowering {
       Optional<TypeMirror> mirror = context.typeMirrorOf(type);
       Optional<FunctionValues.Signature> function =
           mirror.flatMap(expressions.functions()::signature);
-      if (function.isPresent() && withInitializer) {
+      if (function.isPresent() && withInitializer
+          && expressions.functions().holdsFunction(declaration, mirror.get())) {
         expressions.functions().declare(declaration, mirror.get(), function.get());
         return;
       }

@@ -48,6 +48,7 @@ final class LoweringContext {
   private final IrBuilder ir = new IrBuilder();
   private final LocalScopes scopes = new LocalScopes();
   private final Set<String> variableNames;
+  private final Set<String> inlinedVariableNames = new java.util.HashSet<>();
   private final Set<MathOwner> shadowedOwners = EnumSet.noneOf(MathOwner.class);
   private final Set<String> referencedTypeNames = new LinkedHashSet<>();
   private final List<Statement> prologue = new ArrayList<>();
@@ -355,7 +356,16 @@ final class LoweringContext {
   }
 
   boolean needsVariable(String name) {
-    return variableNames.contains(name);
+    return variableNames.contains(name) || inlinedVariableNames.contains(name);
+  }
+
+  /**
+   * The names that need mutable variables in code inlined from another method (a callee taking
+   * a function, {@link FunctionValues}): a local of such a name becomes one anywhere, which is
+   * always correct.
+   */
+  void planInlined(Set<String> names) {
+    inlinedVariableNames.addAll(names);
   }
 
   /** Starts lowering a user statement: its line for comments, and a mark for new values. */

@@ -274,7 +274,7 @@ final class StreamLowering {
       if (!expressions.assignable(arguments.get(k), type, source.getArguments().get(k))) {
         return null;
       }
-      listed.add(expressions.convert(arguments.get(k), type));
+      listed.add(expressions.widened(arguments.get(k), type));
     }
     return new Elements(type, null, null, null, false, listed);
   }
