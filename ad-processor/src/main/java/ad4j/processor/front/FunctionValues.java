@@ -50,7 +50,9 @@ import javax.lang.model.util.ElementFilter;
  * the arguments, so that the IR holds no function object and every later stage differentiates
  * it as if the user had written the code in place. A lambda's body sees the locals that were in
  * scope where it was written (Java lets it capture only effectively final ones, so their values
- * at the call are those at its definition).
+ * at the call are those at its definition). A {@code @Differentiable} method that takes a
+ * function ({@link #takesFunction}) is inlined the same way at each call from its class, for the
+ * function passed there: a template, with no generated members of its own.
  */
 final class FunctionValues {
 
@@ -224,11 +226,11 @@ final class FunctionValues {
   }
 
   /**
-   * Declares the local {@code declaration} of the functional interface {@code type}: it holds
+   * Declares the local {@code declaration} of a functional interface type: it holds
    * the function its initializer gives, a lambda, a method reference or another local holding a
    * function. Anything else is an error at the initializer, since ad4j must see the code.
    */
-  void declare(VariableTree declaration, TypeMirror type, Signature signature) {
+  void declare(VariableTree declaration, Signature signature) {
     String name = declaration.getName().toString();
     ExpressionTree initializer = declaration.getInitializer();
     if (initializer == null) {

@@ -472,7 +472,7 @@ public final class Lowering {
           mirror.flatMap(expressions.functions()::signature);
       if (function.isPresent() && withInitializer
           && expressions.functions().holdsFunction(declaration, mirror.get())) {
-        expressions.functions().declare(declaration, mirror.get(), function.get());
+        expressions.functions().declare(declaration, function.get());
         return;
       }
       lowerObjectDeclaration(declaration, name, type, withInitializer);
