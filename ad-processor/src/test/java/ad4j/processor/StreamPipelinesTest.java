@@ -64,6 +64,10 @@ class StreamPipelinesTest {
       "        + DoubleStream.of(s, 2 * s, Math.exp(s)).sum()",
       "        + DoubleStream.of(1, 3).map(x -> x / 2 * s).sum();",
       "  }",
+      "  /** A stream of other operations, without functions, runs as written. */",
+      "  @Differentiable static double asWritten(double[] w, double s) {",
+      "    return s * IntStream.range(0, w.length).toArray().length;",
+      "  }",
       "}");
 
   private static final CompiledOnce COMPILED = new CompiledOnce(() ->
@@ -92,6 +96,7 @@ class StreamPipelinesTest {
         checks().check(new Call(name, new Object[] {w, s}, true, true));
       }
       checks().check(new Call("sum", new Object[] {w}, true));
+      checks().check(new Call("asWritten", new Object[] {w, s}, true, true));
       checks().check(new Call("average", new Object[] {w}, true));
     }
   }

@@ -89,18 +89,46 @@ final class StreamLowering {
     this.loops = loopBuilder;
   }
 
-  /** The source of the stream {@code call} operates on, or empty when it is no such call. */
+  /**
+   * The source of the stream {@code call} operates on, or empty when it is no such call. A
+   * pipeline with an operation that is not lowered and no function given to any stage
+   * ({@code IntStream.range(0, n).toArray()}) is not one either: it runs as written, as calls on
+   * objects do, and carries no derivative.
+   */
   Optional<MethodInvocationTree> source(MethodInvocationTree call) {
+    if (runAsWritten.contains(call)) {
+      return Optional.empty();
+    }
     ExpressionTree at = call;
+    boolean unlisted = false;
+    boolean givesFunction = false;
+    List<MethodInvocationTree> chain = new ArrayList<>();
     while (at instanceof MethodInvocationTree invocation
         && invocation.getMethodSelect() instanceof MemberSelectTree select) {
+      chain.add(invocation);
       if (isSource(invocation)) {
+        if (unlisted && !givesFunction) {
+          runAsWritten.addAll(chain); // its receivers are lowered next, as objects
+          return Optional.empty();
+        }
         return Optional.of(invocation);
       }
+      unlisted |= !LISTED.contains(select.getIdentifier().toString());
+      givesFunction |= invocation.getArguments().stream().anyMatch(argument ->
+          argument.getKind() == com.sun.source.tree.Tree.Kind.LAMBDA_EXPRESSION
+              || argument.getKind() == com.sun.source.tree.Tree.Kind.MEMBER_REFERENCE);
       at = select.getExpression();
     }
     return Optional.empty();
   }
+
+  /** The calls of pipelines that run as written ({@link #source}). */
+  private final java.util.Set<com.sun.source.tree.Tree> runAsWritten = new java.util.HashSet<>();
+
+  /** The operations after a source that ad4j lowers. */
+  private static final java.util.Set<String> LISTED = java.util.Set.of("map", "mapToDouble",
+      "asDoubleStream", "filter", "sum", "average", "reduce", "max", "min", "getAsDouble",
+      "getAsInt", "orElse");
 
   /** {@code Arrays.stream}, {@code DoubleStream.of}, {@code IntStream.of}, {@code range}... */
   private boolean isSource(MethodInvocationTree call) {
