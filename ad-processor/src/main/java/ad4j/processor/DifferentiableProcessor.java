@@ -247,6 +247,13 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     TreePath source = trees.getPath(type);
     CompilationUnitTree unit = source == null ? null : source.getCompilationUnit();
     for (ExecutableElement method : methods) {
+      if (Lowering.takesFunction(method, processingEnv.getElementUtils())) {
+        processingEnv.getMessager().printMessage(Diagnostic.Kind.NOTE, Diagnostics.PREFIX + "'"
+            + method.getSimpleName() + "' takes a function: it is differentiated at each call"
+            + " from a @Differentiable method of its class, for the function passed there,"
+            + " and gets no generated members of its own", method);
+        continue;
+      }
       Diagnostics diagnostics = new Diagnostics(trees, unit);
       Optional<Lowering.Lowered> function = processMethod(method, diagnostics);
       reports.add(diagnostics);
@@ -266,6 +273,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     reports.forEach(Diagnostics::report);
     if (failed) {
       return; // javac stops after this round; a partial FooGrad would only add noise
+    }
+    if (lowered.isEmpty()) {
+      return; // only methods taking functions, which have no members of their own
     }
     Optional<String> clash = GeneratedNames.findClash(lowered);
     if (clash.isPresent()) {

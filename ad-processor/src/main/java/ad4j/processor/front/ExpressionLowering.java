@@ -55,6 +55,11 @@ import javax.lang.model.type.TypeKind;
  */
 final class ExpressionLowering {
   static final String STRAIGHT_LINE_ARITHMETIC = "use + - * / %";
+  /** Where a function value may be, for messages. */
+  static final String FUNCTION_USES = "ad4j specialises a function value where its code is"
+      + " known, so a lambda or method reference may initialise a local of a functional"
+      + " interface type (called in this method) or be given to a stream operation; it cannot"
+      + " be stored in a field, returned or passed to a method";
 
   private final LoweringContext context;
   private final IrBuilder ir;
@@ -64,6 +69,8 @@ final class ExpressionLowering {
   private final InactiveCalls inactiveCalls;
   private final ObjectValues objects;
   private final RecordLowering records;
+  private final FunctionValues functions;
+  private final StreamLowering streams;
   /** The call being lowered as a statement, whose value nothing reads; null otherwise. */
   private MethodInvocationTree discarded;
   private SwitchLowering switches;
@@ -80,6 +87,18 @@ final class ExpressionLowering {
     this.objects = new ObjectValues(context);
     this.records = new RecordLowering(context, this);
     this.charConstants = context.charConstants();
+    this.functions = new FunctionValues(context, this);
+    this.streams = new StreamLowering(context, this, functions);
+  }
+
+  /** Where stream pipelines are lowered to loops. */
+  StreamLowering streams() {
+    return streams;
+  }
+
+  /** Where calls of function values with known code are lowered. */
+  FunctionValues functions() {
+    return functions;
   }
 
   /** Where values of value records are lowered, flattened. */
@@ -184,14 +203,10 @@ final class ExpressionLowering {
         }
         return arguments.contains(null) ? null : objects.construction(creation, arguments);
       }
-      case LAMBDA_EXPRESSION -> {
-        unsupported(expression, "lambda expression is not supported: a differentiable method"
-            + " computes with primitive values only");
-        return null;
-      }
-      case MEMBER_REFERENCE -> {
-        unsupported(expression, "method reference is not supported: a differentiable method"
-            + " computes with primitive values only");
+      case LAMBDA_EXPRESSION, MEMBER_REFERENCE -> {
+        unsupported(expression, (expression.getKind() == Tree.Kind.LAMBDA_EXPRESSION
+            ? "lambda expression" : "method reference '" + context.source().of(expression)
+            + "'") + " is not supported here: " + FUNCTION_USES);
         return null;
       }
       case ARRAY_ACCESS -> {
@@ -214,6 +229,12 @@ final class ExpressionLowering {
         unsupported(variable, "array variable '" + name + "' cannot be assigned: a"
             + " differentiable method keeps each array variable bound to the array it was"
             + " declared with");
+        return null;
+      }
+      if (local != null && local.function() != null) {
+        unsupported(variable, "function value '" + name + "' cannot be assigned: ad4j"
+            + " specialises a function value by the code it is declared with; declare another"
+            + " local");
         return null;
       }
       if (local != null) {
@@ -470,6 +491,11 @@ final class ExpressionLowering {
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local != null && local.valueRecord() != null) {
       records.misused(identifier, name);
+      return null;
+    }
+    if (local != null && local.function() != null) {
+      unsupported(identifier, "function value '" + name + "' escapes here: " + FUNCTION_USES
+          + "; call it ('" + name + "." + local.function().signature().name() + "(...)')");
       return null;
     }
     if (local != null) {
@@ -1394,6 +1420,30 @@ final class ExpressionLowering {
     }
     String shown = context.source().of(select)
         + (invocation.getArguments().isEmpty() ? "()" : "(...)");
+    Optional<MethodInvocationTree> streamSource = streams.source(invocation);
+    if (streamSource.isPresent()) {
+      return streams.lower(invocation, streamSource.get()); // Arrays.stream(a).map(f).sum()
+    }
+    if (select instanceof MemberSelectTree member) {
+      Optional<FunctionValues.Known> function = functions.known(member.getExpression());
+      if (function.isPresent()) {
+        return functions.call(function.get(), member, invocation); // f.applyAsDouble(x)
+      }
+      Optional<String> unknown = functions.unknown(member.getExpression());
+      if (unknown.isPresent()) {
+        List<Operand> arguments = lowerAll(invocation);
+        if (arguments == null) {
+          return null;
+        }
+        if (arguments.stream().anyMatch(a -> a.isActive() || isActiveArray(a))) {
+          unsupported(invocation, "call to '" + shown + "' is not differentiable: the code of "
+              + unknown.get() + " is not known at compile time, and an argument carries a"
+              + " derivative into it; " + FunctionValues.KNOWN_FUNCTIONS);
+          return null;
+        }
+        return unknownFunctionCall(member, invocation, shown, arguments);
+      }
+    }
     String name;
     CallTarget target;
     if (select instanceof IdentifierTree identifier) {
@@ -1480,6 +1530,13 @@ final class ExpressionLowering {
       lowerArguments(invocation);
       return null;
     }
+    if (target instanceof CallTarget.OtherMethod other) {
+      Optional<javax.lang.model.element.ExecutableElement> template =
+          functions.template(other.owner(), name, invocation.getArguments().size());
+      if (template.isPresent()) {
+        return functions.inline(template.get(), invocation, shown); // integrate(x -> ..., a, b)
+      }
+    }
     List<Operand> arguments = new ArrayList<>();
     boolean failed = false;
     for (ExpressionTree argument : invocation.getArguments()) {
@@ -1492,6 +1549,16 @@ final class ExpressionLowering {
     if (failed) {
       return null;
     }
+    return resolvedCall(invocation, select, name, target, arguments, shown);
+  }
+
+  /**
+   * The call of {@code name} that {@code target} resolves, with its arguments lowered:
+   * {@code select} is the tree that named it (a method reference's, when a function value
+   * applies one), {@code invocation} where errors are reported.
+   */
+  Operand resolvedCall(MethodInvocationTree invocation, ExpressionTree select, String name,
+      CallTarget target, List<Operand> arguments, String shown) {
     if (target instanceof CallTarget.Imported imported) {
       // the class of the imported method that overload resolution picks among all of them
       // javac's order: the methods of single imports, then, when none of them applies, those
@@ -1611,6 +1678,22 @@ final class ExpressionLowering {
     }
     packed.add(array);
     return packed;
+  }
+
+  /**
+   * A call of a function value whose code is not known, with arguments that carry no
+   * derivative: it runs as written, as a call on an object in a field or a local does.
+   */
+  private Operand unknownFunctionCall(MemberSelectTree member, MethodInvocationTree invocation,
+      String shown, List<Operand> arguments) {
+    Optional<VariableElement> field = inactiveCalls.receiverField(member.getExpression());
+    if (field.isPresent()) {
+      return inactiveCalls.lowerOnField(field.get(), member.getIdentifier().toString(),
+          arguments, invocation, shown, invocation == discarded);
+    }
+    Operand receiver = lower(member.getExpression());
+    return receiver == null ? null : objects.call(receiver, member.getIdentifier().toString(),
+        arguments, invocation, shown, invocation == discarded);
   }
 
   /** {@code receiver.name(arguments)} on an object or a string, run as written. */
@@ -1803,6 +1886,11 @@ final class ExpressionLowering {
     }
   }
 
+  /** {@code Math.name(arguments)}, for a call that lowering makes ({@code max()} of a stream). */
+  Operand mathFunction(String name, List<Operand> arguments, MethodInvocationTree at) {
+    return mathCall(MathOwner.MATH, name, arguments, at, "Math." + name + "(...)");
+  }
+
   private Operand mathCall(MathOwner owner, String name, List<Operand> arguments,
       MethodInvocationTree invocation, String shown) {
     List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
@@ -1914,6 +2002,14 @@ final class ExpressionLowering {
   }
 
   /** A constant operand of a '?:' given the expression's type, so both branches agree. */
+  /**
+   * {@code value} as a value of {@code type}, a constant included (written with a cast): what a
+   * call's result or a bound parameter is, where Java has converted it already.
+   */
+  Operand widened(Operand value, NumericType type) {
+    return literalAs(convert(value, type), type);
+  }
+
   private static Operand literalAs(Operand operand, NumericType type) {
     if (operand instanceof Operand.Constant constant && constant.type() != type
         && type != NumericType.BOOLEAN) {

@@ -31,6 +31,8 @@ final class LocalScopes {
      * leaves are locals of their own ({@link #leafKey}).
      */
     private javax.lang.model.element.TypeElement valueRecord;
+    /** For a local of a functional interface type: the function it holds, known here. */
+    private FunctionValues.Known function;
 
     Local(String name, NumericType type, Variable variable, boolean broken, boolean typeKnown) {
       this.name = name;
@@ -78,6 +80,11 @@ final class LocalScopes {
     /** The value record this local holds, flattened; null for any other local. */
     javax.lang.model.element.TypeElement valueRecord() {
       return valueRecord;
+    }
+
+    /** The function a local of a functional interface type holds; null for other locals. */
+    FunctionValues.Known function() {
+      return function;
     }
 
     /** The mutable variable behind this local, or null when it is single-assignment. */
@@ -190,6 +197,42 @@ final class LocalScopes {
       local.declareAs(mirror, text);
     }
     scopes.peek().put(name, local);
+  }
+
+  /**
+   * A local of a functional interface type that holds {@code function}: it has no value in the
+   * IR, since each call of it becomes the function's code ({@link FunctionValues}).
+   */
+  void declareFunction(String name, FunctionValues.Known function) {
+    Local local = new Local(name, NumericType.OBJECT, null, false, true);
+    local.function = function;
+    scopes.peek().put(name, local);
+  }
+
+  /** The locals and parameters in scope now, by name, the innermost of each name. */
+  Map<String, Local> visible() {
+    Map<String, Local> visible = new HashMap<>();
+    for (Map<String, Local> scope : scopes) {
+      scope.forEach(visible::putIfAbsent);
+    }
+    return visible;
+  }
+
+  /**
+   * Makes {@code visible} the only locals in scope, as the body of a lambda sees them where it
+   * was written; returns what {@link #leave} restores.
+   */
+  Deque<Map<String, Local>> enter(Map<String, Local> visible) {
+    Deque<Map<String, Local>> saved = new ArrayDeque<>(scopes);
+    scopes.clear();
+    scopes.push(new HashMap<>(visible));
+    return saved;
+  }
+
+  /** Restores the scopes {@link #enter} saved. */
+  void leave(Deque<Map<String, Local>> saved) {
+    scopes.clear();
+    scopes.addAll(saved);
   }
 
   /** A local whose declaration was in error: known, so that its uses are not errors too. */

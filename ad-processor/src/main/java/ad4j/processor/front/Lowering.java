@@ -134,6 +134,8 @@ public final class Lowering {
           }
         });
     expressions.useSwitches(switches);
+    expressions.functions().useStatements(this::lowerStatements);
+    expressions.streams().useLoops(this::countingLoop);
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
   }
@@ -161,6 +163,14 @@ public final class Lowering {
       java.util.Collection<TypeElement> ruleClasses) {
     return lowerMethod(elements, types, trees, unit, method, tree, diagnostics, hasGradClass,
         ruleClasses).map(Lowered::function);
+  }
+
+  /**
+   * Whether {@code method} takes a function (a parameter of a functional interface type): it is
+   * differentiated at each call, for the function passed there, and has no generated members.
+   */
+  public static boolean takesFunction(ExecutableElement method, Elements elements) {
+    return FunctionValues.takesFunction(method, elements);
   }
 
   /**
@@ -513,6 +523,14 @@ public final class Lowering {
         || (type instanceof IdentifierTree identifier && identifier.getName().contentEquals("var"));
     Optional<NumericType> declared = inferred ? Optional.empty() : LoweringContext.typeOf(type);
     if (!inferred && declared.isEmpty() && !(type instanceof PrimitiveTypeTree)) {
+      Optional<TypeMirror> mirror = context.typeMirrorOf(type);
+      Optional<FunctionValues.Signature> function =
+          mirror.flatMap(expressions.functions()::signature);
+      if (function.isPresent() && withInitializer
+          && expressions.functions().holdsFunction(declaration, mirror.get())) {
+        expressions.functions().declare(declaration, function.get());
+        return;
+      }
       lowerObjectDeclaration(declaration, name, type, withInitializer);
       return;
     }
@@ -908,6 +926,26 @@ public final class Lowering {
       ir.add(new Store(index, next, context.line()));
     };
     lowerLoop(null, null, test, true, body, null, step);
+  }
+
+  /**
+   * {@code for (index = from; index < to; index++) body(index)} with an index of
+   * {@code indexType} ({@code int} or {@code long}): the loop of a stream pipeline.
+   */
+  private void countingLoop(Operand from, Operand to, NumericType indexType,
+      java.util.function.Consumer<Operand> body) {
+    Variable index = ir.variable("index", indexType, null);
+    ir.add(new Declare(index, from, context.line()));
+    Supplier<Operand> test = () -> context.emit(Operation.infix("<"),
+        List.of(new Operand.Use(context.readVariable(index)), to), NumericType.BOOLEAN, false);
+    Runnable step = () -> {
+      Operand next = context.emit(Operation.ADD,
+          List.of(new Operand.Use(context.readVariable(index)), Operand.Constant.of(1)),
+          indexType, false);
+      ir.add(new Store(index, next, context.line()));
+    };
+    lowerLoop(null, null, test, true,
+        () -> body.accept(new Operand.Use(context.readVariable(index))), null, step);
   }
 
   private static boolean isActive(Operand array, NumericType element) {

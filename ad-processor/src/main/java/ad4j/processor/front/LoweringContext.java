@@ -48,6 +48,7 @@ final class LoweringContext {
   private final IrBuilder ir = new IrBuilder();
   private final LocalScopes scopes = new LocalScopes();
   private final Set<String> variableNames;
+  private final Set<String> inlinedVariableNames = new java.util.HashSet<>();
   private final Set<MathOwner> shadowedOwners = EnumSet.noneOf(MathOwner.class);
   private final Set<String> referencedTypeNames = new LinkedHashSet<>();
   private final List<Statement> prologue = new ArrayList<>();
@@ -78,15 +79,16 @@ final class LoweringContext {
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   private ArgumentOnlyMethods argumentOnlyMethods;
+  private final CompilationUnitTree unit;
 
   LoweringContext(Elements elements, Types types, Trees trees, CompilationUnitTree unit,
       TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames,
       Predicate<TypeElement> hasGradClass) {
     this.hasGradClass = hasGradClass;
-    this.unit = unit;
     this.elements = elements;
     this.types = types;
     this.trees = trees;
+    this.unit = unit;
     this.symbols = new Symbols(elements, types, enclosingType, unit);
     this.reachability = new Reachability(elements, types, trees, symbols.packageName());
     this.source = new SourceText(trees, unit);
@@ -98,13 +100,6 @@ final class LoweringContext {
         shadowedOwners.add(owner);
       }
     }
-  }
-
-  private final CompilationUnitTree unit;
-
-  /** The source file of the method being lowered. */
-  CompilationUnitTree unit() {
-    return unit;
   }
 
   /** The classes of this compilation that declare {@code @DerivativeOf} rules. */
@@ -278,6 +273,11 @@ final class LoweringContext {
     return methodName;
   }
 
+  /** The source file of the method being lowered. */
+  CompilationUnitTree unit() {
+    return unit;
+  }
+
   Trees trees() {
     return trees;
   }
@@ -368,7 +368,16 @@ final class LoweringContext {
   }
 
   boolean needsVariable(String name) {
-    return variableNames.contains(name);
+    return variableNames.contains(name) || inlinedVariableNames.contains(name);
+  }
+
+  /**
+   * The names that need mutable variables in code inlined from another method (a callee taking
+   * a function, {@link FunctionValues}): a local of such a name becomes one anywhere, which is
+   * always correct.
+   */
+  void planInlined(Set<String> names) {
+    inlinedVariableNames.addAll(names);
   }
 
   /** Starts lowering a user statement: its line for comments, and a mark for new values. */
@@ -376,6 +385,21 @@ final class LoweringContext {
     line = new SourceLine(source.line(statement), source.forComment(statement));
     lowering = statement;
     statementStart = ir.nextValueId();
+  }
+
+  /** Where lowering is: the statement, its line and its first new value. */
+  record Position(SourceLine line, Tree lowering, int statementStart) {}
+
+  /** Where lowering is now, to {@link #resume} after lowering code written elsewhere. */
+  Position position() {
+    return new Position(line, lowering, statementStart);
+  }
+
+  /** Goes on lowering where {@link #position} was taken. */
+  void resume(Position position) {
+    line = position.line();
+    lowering = position.lowering();
+    statementStart = position.statementStart();
   }
 
   void restoreLine(SourceLine previous) {

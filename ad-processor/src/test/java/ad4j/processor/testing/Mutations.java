@@ -57,8 +57,8 @@ public final class Mutations {
       expression("method reference",
           "((java.util.function.DoubleUnaryOperator) Math::sin).applyAsDouble(%p)"),
       statement("lambda in a local", "Runnable r%n = () -> { };"),
-      statement("method reference in a local",
-          "java.util.function.DoubleSupplier d%n = Math::random;"),
+      statement("method reference to an object's method in a local",
+          "java.util.function.DoubleSupplier d%n = new java.util.Random()::nextDouble;"),
       // (a number boxed into an object is an error only when it carries a derivative, which
       // the parameter, perhaps assigned before, need not: an array of it always does)
       statement("array into a collection",

@@ -1,0 +1,809 @@
+package ad4j.processor.front;
+
+import ad4j.processor.front.Symbols.CallTarget;
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Variable;
+import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.IfTree;
+import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.TreeScanner;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.ExecutableType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * Function values whose code is known where they are called: a lambda or a method reference
+ * held in a local of a functional interface type, or in a {@code static final} field of the
+ * method's class initialised with one. A call of such a function
+ * ({@code f.applyAsDouble(x)}) is lowered as the function's code with its parameters bound to
+ * the arguments, so that the IR holds no function object and every later stage differentiates
+ * it as if the user had written the code in place. A lambda's body sees the locals that were in
+ * scope where it was written (Java lets it capture only effectively final ones, so their values
+ * at the call are those at its definition). A {@code @Differentiable} method that takes a
+ * function ({@link #takesFunction}) is inlined the same way at each call from its class, for the
+ * function passed there: a template, with no generated members of its own.
+ */
+final class FunctionValues {
+
+  /** Lowers statements of a lambda's or an inlined method's body that hold no {@code return}. */
+  interface StatementLowerer {
+    boolean lower(List<? extends StatementTree> statements);
+  }
+
+  /**
+   * The single abstract method of a functional interface that ad4j specialises: its name and
+   * the IR types of its parameters and result ({@code Double} read as {@code double} for the
+   * boxed interfaces of {@code java.util.function}).
+   */
+  record Signature(String name, List<NumericType> parameters, NumericType result,
+      boolean boxed) {}
+
+  /**
+   * A function whose code is known: a lambda or a method reference, the locals its code sees
+   * (empty for a field's), and the interface's method it implements.
+   */
+  record Known(ExpressionTree code, Map<String, LocalScopes.Local> captured,
+      Signature signature) {}
+
+  private final LoweringContext context;
+  private final ExpressionLowering expressions;
+  private final IrBuilder ir;
+  private final Diagnostics diagnostics;
+  private StatementLowerer statements;
+  /** The functions being inlined now, innermost last: a function met again is recursion. */
+  private final List<Tree> inlining = new ArrayList<>();
+
+  FunctionValues(LoweringContext context, ExpressionLowering expressions) {
+    this.context = context;
+    this.expressions = expressions;
+    this.ir = context.ir();
+    this.diagnostics = context.diagnostics();
+  }
+
+  void useStatements(StatementLowerer lowerer) {
+    this.statements = lowerer;
+  }
+
+  // ---- which types and values are functions -----------------------------------------------
+
+  /**
+   * The method of {@code type} when it is a functional interface whose method takes and returns
+   * {@code double}, {@code int}, {@code long} or {@code boolean} values (their boxes for the
+   * generic interfaces of {@code java.util.function}); empty for every other type.
+   */
+  Optional<Signature> signature(TypeMirror type) {
+    if (!(type instanceof DeclaredType declared)
+        || declared.asElement().getKind() != ElementKind.INTERFACE) {
+      return Optional.empty();
+    }
+    TypeElement element = (TypeElement) declared.asElement();
+    List<ExecutableElement> abstractMethods = new ArrayList<>();
+    for (ExecutableElement method
+        : ElementFilter.methodsIn(context.elements().getAllMembers(element))) {
+      if (method.getModifiers().contains(Modifier.ABSTRACT) && !isObjectMethod(method)) {
+        abstractMethods.add(method);
+      }
+    }
+    if (abstractMethods.size() != 1) {
+      return Optional.empty();
+    }
+    ExecutableElement method = abstractMethods.get(0);
+    ExecutableType resolved =
+        (ExecutableType) context.types().asMemberOf(declared, method);
+    boolean boxed = false;
+    List<NumericType> parameters = new ArrayList<>();
+    for (TypeMirror parameter : resolved.getParameterTypes()) {
+      Optional<NumericType> kind = valueType(parameter);
+      if (kind.isEmpty()) {
+        return Optional.empty();
+      }
+      boxed |= !parameter.getKind().isPrimitive();
+      parameters.add(kind.get());
+    }
+    Optional<NumericType> result = valueType(resolved.getReturnType());
+    if (result.isEmpty()) {
+      return Optional.empty();
+    }
+    boxed |= !resolved.getReturnType().getKind().isPrimitive();
+    if (boxed && !element.getQualifiedName().toString().startsWith("java.util.function.")) {
+      return Optional.empty();
+    }
+    return Optional.of(new Signature(method.getSimpleName().toString(), parameters,
+        result.get(), boxed));
+  }
+
+  /** Whether {@code type} is an interface with one abstract method (a function value). */
+  static boolean isFunctionalInterface(TypeMirror type, javax.lang.model.util.Elements elements) {
+    if (!(type instanceof DeclaredType declared)
+        || declared.asElement().getKind() != ElementKind.INTERFACE) {
+      return false;
+    }
+    return ElementFilter.methodsIn(elements.getAllMembers(
+            (TypeElement) declared.asElement())).stream()
+        .filter(m -> m.getModifiers().contains(Modifier.ABSTRACT) && !isObjectMethod(m))
+        .count() == 1;
+  }
+
+  /**
+   * Whether {@code method} takes a function: a parameter whose type is an interface of
+   * {@code java.util.function} or one marked {@code @FunctionalInterface}. Such a
+   * {@code @Differentiable} method is a template, differentiated at each call for the function
+   * passed there, with no generated members of its own. Other interfaces with one abstract
+   * method (a {@code Distribution} that classes implement) stay objects whose methods run as
+   * written.
+   */
+  public static boolean takesFunction(ExecutableElement method,
+      javax.lang.model.util.Elements elements) {
+    return method.getParameters().stream()
+        .anyMatch(parameter -> isFunctionType(parameter.asType(), elements));
+  }
+
+  /**
+   * Whether {@code type} is a function type: an interface of {@code java.util.function} or one
+   * marked {@code @FunctionalInterface}, whose values ad4j must know the code of.
+   */
+  static boolean isFunctionType(TypeMirror type, javax.lang.model.util.Elements elements) {
+    if (!isFunctionalInterface(type, elements)) {
+      return false;
+    }
+    TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
+    return element.getQualifiedName().toString().startsWith("java.util.function.")
+        || element.getAnnotation(FunctionalInterface.class) != null;
+  }
+
+  private Optional<NumericType> valueType(TypeMirror type) {
+    TypeMirror primitive = type;
+    if (!type.getKind().isPrimitive()) {
+      try {
+        primitive = context.types().unboxedType(type);
+      } catch (IllegalArgumentException notABox) {
+        return Optional.empty();
+      }
+    }
+    return switch (primitive.getKind()) {
+      case DOUBLE -> Optional.of(NumericType.DOUBLE);
+      case INT -> Optional.of(NumericType.INT);
+      case LONG -> Optional.of(NumericType.LONG);
+      case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
+      default -> Optional.empty();
+    };
+  }
+
+  /** {@code equals}, {@code hashCode}, {@code toString}: an interface's restatement of them. */
+  private static boolean isObjectMethod(ExecutableElement method) {
+    String name = method.getSimpleName().toString();
+    int arity = method.getParameters().size();
+    return name.equals("equals") && arity == 1 || name.equals("hashCode") && arity == 0
+        || name.equals("toString") && arity == 0;
+  }
+
+  /**
+   * Whether the local {@code declaration} of {@code type} holds a function value: its type is a
+   * function type, or it is initialised with a lambda or a method reference. A local of another
+   * interface with one method ({@code Distribution d = new Normal(0, 1)}) is an object.
+   */
+  boolean holdsFunction(VariableTree declaration, TypeMirror type) {
+    if (isFunctionType(type, context.elements())) {
+      return true;
+    }
+    ExpressionTree code = declaration.getInitializer();
+    while (code != null && code.getKind() == Tree.Kind.PARENTHESIZED) {
+      code = ((com.sun.source.tree.ParenthesizedTree) code).getExpression();
+    }
+    return code != null && (code.getKind() == Tree.Kind.LAMBDA_EXPRESSION
+        || code.getKind() == Tree.Kind.MEMBER_REFERENCE);
+  }
+
+  /**
+   * Declares the local {@code declaration} of a functional interface type: it holds
+   * the function its initializer gives, a lambda, a method reference or another local holding a
+   * function. Anything else is an error at the initializer, since ad4j must see the code.
+   */
+  void declare(VariableTree declaration, Signature signature) {
+    String name = declaration.getName().toString();
+    ExpressionTree initializer = declaration.getInitializer();
+    if (initializer == null) {
+      unsupported(declaration, "function value '" + name + "' must be initialised where it is"
+          + " declared, with a lambda or a method reference, so that ad4j knows its code");
+      context.scopes().declareBroken(name);
+      return;
+    }
+    Optional<Known> known = definition(initializer, signature);
+    if (known.isEmpty()) {
+      context.scopes().declareBroken(name);
+      return;
+    }
+    context.scopes().declareFunction(name, known.get());
+  }
+
+  /** The function {@code initializer} gives; empty after an error. */
+  private Optional<Known> definition(ExpressionTree initializer, Signature signature) {
+    ExpressionTree code = initializer;
+    while (code.getKind() == Tree.Kind.PARENTHESIZED) {
+      code = ((com.sun.source.tree.ParenthesizedTree) code).getExpression();
+    }
+    if (code.getKind() == Tree.Kind.LAMBDA_EXPRESSION) {
+      if (!checkBoxedComparisons((LambdaExpressionTree) code, signature)) {
+        return Optional.empty();
+      }
+      return Optional.of(new Known(code, context.scopes().visible(), signature));
+    }
+    if (code.getKind() == Tree.Kind.MEMBER_REFERENCE) {
+      return isStaticReferenceShape((MemberReferenceTree) code)
+          ? Optional.of(new Known(code, Map.of(), signature)) : Optional.empty();
+    }
+    Optional<Known> named = known(code);
+    if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
+        && named.get().signature().result() == signature.result()) {
+      return named;
+    }
+    unsupported(initializer, "the code of '" + context.source().of(initializer) + "' is not"
+        + " known at compile time: " + KNOWN_FUNCTIONS);
+    return Optional.empty();
+  }
+
+  /**
+   * The function given as {@code argument} to an operation that applies it as
+   * {@code signature} (a stream's {@code map}): a lambda or a method reference written there,
+   * or a name of a known function. Null after an error.
+   */
+  Known argument(ExpressionTree argument, Signature signature) {
+    Optional<Known> known = definition(argument, signature);
+    return known.orElse(null);
+  }
+
+  /** What ad4j can specialise, for messages. */
+  static final String KNOWN_FUNCTIONS = "ad4j differentiates a function value by its code,"
+      + " so it must be a lambda or a method reference written in this method (held in a local),"
+      + " or a 'static final' field of this class initialised with one";
+
+  /**
+   * With boxed parameters ({@code BiFunction<Double, Double, Double>}), {@code a == b}
+   * compares objects, which the specialised code, over {@code double} values, cannot do: an
+   * error at the comparison.
+   */
+  private boolean checkBoxedComparisons(LambdaExpressionTree lambda, Signature signature) {
+    if (!signature.boxed()) {
+      return true;
+    }
+    Set<String> parameters = new HashSet<>();
+    lambda.getParameters().forEach(p -> parameters.add(p.getName().toString()));
+    boolean[] ok = {true};
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitBinary(BinaryTree tree, Void unused) {
+        if ((tree.getKind() == Tree.Kind.EQUAL_TO || tree.getKind() == Tree.Kind.NOT_EQUAL_TO)
+            && (isParameter(tree.getLeftOperand()) || isParameter(tree.getRightOperand()))) {
+          unsupported(tree, "'" + context.source().of(tree) + "' compares boxed values of a"
+              + " function over boxes: ad4j specialises it over 'double' values; compare"
+              + " with '" + (tree.getKind() == Tree.Kind.EQUAL_TO ? "equals" : "!equals")
+              + "', or use the primitive interface ('DoubleUnaryOperator',"
+              + " 'DoubleBinaryOperator')");
+          ok[0] = false;
+        }
+        return super.visitBinary(tree, unused);
+      }
+
+      private boolean isParameter(ExpressionTree operand) {
+        return operand instanceof IdentifierTree identifier
+            && parameters.contains(identifier.getName().toString());
+      }
+    }.scan(lambda.getBody(), null);
+    return ok[0];
+  }
+
+  /**
+   * The function {@code receiver} names: a local holding one, or a {@code static final} field
+   * of the method's class initialised with a lambda or a method reference. Empty when it names
+   * no such thing (other fields and parameters of functional types are {@link #unknown}).
+   */
+  Optional<Known> known(ExpressionTree receiver) {
+    if (receiver instanceof IdentifierTree identifier) {
+      LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
+      if (local != null) {
+        return Optional.ofNullable(local.function());
+      }
+    }
+    return functionField(receiver).flatMap(this::fieldFunction);
+  }
+
+  /**
+   * Whether {@code receiver} names a parameter, local or field of a functional interface type
+   * whose code ad4j does not know here, and what it is, for messages.
+   */
+  Optional<String> unknown(ExpressionTree receiver) {
+    if (known(receiver).isPresent()) {
+      return Optional.empty();
+    }
+    if (receiver instanceof IdentifierTree identifier) {
+      LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
+      if (local != null) {
+        boolean parameter = context.element().getParameters().stream()
+            .anyMatch(p -> p.getSimpleName().contentEquals(identifier.getName()));
+        return local.referenceType() != null
+            && isFunctionType(local.referenceType(), context.elements())
+            ? Optional.of((parameter ? "parameter '" : "local '") + identifier.getName() + "'")
+            : Optional.empty();
+      }
+    }
+    return functionField(receiver)
+        .filter(field -> isFunctionType(field.asType(), context.elements()))
+        .map(field -> "field '" + field.getSimpleName() + "'");
+  }
+
+  private Optional<VariableElement> functionField(ExpressionTree receiver) {
+    if (receiver instanceof IdentifierTree identifier) {
+      if (context.scopes().lookUp(identifier.getName().toString()) != null) {
+        return Optional.empty();
+      }
+      return context.symbols().resolveField(identifier.getName().toString());
+    }
+    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
+        && !(select.getExpression() instanceof IdentifierTree first
+            && context.scopes().lookUp(first.getName().toString()) != null)) {
+      return context.symbols().resolveType(select.getExpression())
+          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()));
+    }
+    return Optional.empty();
+  }
+
+  /** A {@code static final} field of the method's class holding a lambda or a reference. */
+  private Optional<Known> fieldFunction(VariableElement field) {
+    if (!field.getModifiers().contains(Modifier.STATIC)
+        || !field.getModifiers().contains(Modifier.FINAL)) {
+      return Optional.empty();
+    }
+    Optional<Signature> signature = signature(field.asType());
+    TreePath path = context.trees().getPath(field);
+    if (signature.isEmpty() || path == null || path.getCompilationUnit() != context.unit()
+        || !(path.getLeaf() instanceof VariableTree declaration)
+        || declaration.getInitializer() == null) {
+      return Optional.empty();
+    }
+    ExpressionTree code = declaration.getInitializer();
+    while (code.getKind() == Tree.Kind.PARENTHESIZED) {
+      code = ((com.sun.source.tree.ParenthesizedTree) code).getExpression();
+    }
+    if (code.getKind() != Tree.Kind.LAMBDA_EXPRESSION
+        && code.getKind() != Tree.Kind.MEMBER_REFERENCE) {
+      return Optional.empty();
+    }
+    // the field's class must be the method's, so that the names in the code mean at the call
+    // what they mean where it is written
+    if (!field.getEnclosingElement().equals(context.element().getEnclosingElement())) {
+      return Optional.empty();
+    }
+    return Optional.of(new Known(code, Map.of(), signature.get()));
+  }
+
+  // ---- calls ------------------------------------------------------------------------------
+
+  /**
+   * {@code receiver.m(arguments)} of a known function: its code with the arguments bound; null
+   * after an error. Another method of the interface ({@code andThen}) is an error.
+   */
+  Operand call(Known function, MemberSelectTree select, MethodInvocationTree invocation) {
+    String name = select.getIdentifier().toString();
+    if (!name.equals(function.signature().name())
+        || invocation.getArguments().size() != function.signature().parameters().size()) {
+      unsupported(invocation, "call to '" + context.source().of(select) + "(...)' is not"
+          + " supported: ad4j specialises a function value where its code is known, so it can"
+          + " only be called, by '" + context.source().of(select.getExpression()) + "."
+          + function.signature().name() + "(...)'");
+      return null;
+    }
+    List<Operand> arguments = new ArrayList<>();
+    for (ExpressionTree argument : invocation.getArguments()) {
+      arguments.add(expressions.lower(argument));
+    }
+    if (arguments.contains(null)) {
+      return null;
+    }
+    return apply(function, arguments, invocation);
+  }
+
+  /**
+   * The value of {@code function} at {@code arguments}, lowered in place; {@code site} is the
+   * call that applies it, where errors are reported. Null after an error.
+   */
+  Operand apply(Known function, List<Operand> arguments, MethodInvocationTree site) {
+    Signature signature = function.signature();
+    if (inlining.contains(function.code())) {
+      unsupported(site, "recursion through a function value is not supported: '"
+          + context.source().of(function.code()) + "' calls itself; ad4j specialises a"
+          + " function value where it is called, which a recursive one would never end; write"
+          + " a recursive static method instead");
+      return null;
+    }
+    List<Operand> bound = new ArrayList<>();
+    for (int i = 0; i < arguments.size(); i++) {
+      Operand argument = arguments.get(i);
+      NumericType type = signature.parameters().get(i);
+      if (!expressions.assignable(argument, type, site)) {
+        return null;
+      }
+      bound.add(expressions.widened(argument, type));
+    }
+    inlining.add(function.code());
+    try {
+      Operand result = function.code() instanceof LambdaExpressionTree lambda
+          ? lambda(lambda, function, bound)
+          : reference((MemberReferenceTree) function.code(), bound, site);
+      if (result == null) {
+        return null;
+      }
+      Tree at = function.code() instanceof LambdaExpressionTree lambda ? lambda.getBody()
+          : function.code();
+      if (!expressions.assignable(result, signature.result(), at)) {
+        return null;
+      }
+      return expressions.widened(result, signature.result());
+    } finally {
+      inlining.remove(inlining.size() - 1);
+    }
+  }
+
+  /** A lambda's body, in the scope it was written in, its parameters bound to {@code values}. */
+  private Operand lambda(LambdaExpressionTree lambda, Known function, List<Operand> values) {
+    LoweringContext.Position position = context.position();
+    java.util.Deque<Map<String, LocalScopes.Local>> saved =
+        context.scopes().enter(function.captured());
+    try {
+      context.scopes().push();
+      for (int i = 0; i < values.size(); i++) {
+        String name = lambda.getParameters().get(i).getName().toString();
+        declareBound(name, function.signature().parameters().get(i), values.get(i));
+      }
+      if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
+        return expressions.lower((ExpressionTree) lambda.getBody());
+      }
+      NumericType type = function.signature().result();
+      Variable result = ir.variable("result", type, null);
+      ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
+      List<StatementTree> body = new ArrayList<>(((BlockTree) lambda.getBody()).getStatements());
+      int errors = diagnostics.errorCount();
+      if (lowerTail(body, result) && diagnostics.errorCount() == errors) {
+        unsupported(lambda, "the lambda can complete without a 'return'");
+      }
+      return diagnostics.errorCount() != errors ? null
+          : new Operand.Use(context.readVariable(result));
+    } finally {
+      context.scopes().leave(saved);
+      context.resume(position);
+    }
+  }
+
+  private void declareBound(String name, NumericType type, Operand value) {
+    if (name.isEmpty() || name.equals("_")) {
+      return;
+    }
+    context.scopes().declareLocal(name, type, context);
+    LocalScopes.Local local = context.scopes().lookUp(name);
+    if (local.variable() != null) {
+      ir.add(new Declare(local.variable(), value, context.line()));
+    } else {
+      context.bind(local, value);
+    }
+  }
+
+  /**
+   * The statements of a lambda's block body, each {@code return} storing into {@code result}.
+   * A {@code return} may end the body, a block or a branch of an {@code if}: the statements
+   * after an {@code if} whose branch returns are lowered into each branch that goes on (no
+   * jump is needed to skip them), so the lambda's value is stored on every path. Returns
+   * whether the end can be reached.
+   */
+  private boolean lowerTail(List<? extends StatementTree> body, Variable result) {
+    for (int i = 0; i < body.size(); i++) {
+      StatementTree statement = body.get(i);
+      List<? extends StatementTree> rest = body.subList(i + 1, body.size());
+      if (statement instanceof ReturnTree ret) {
+        if (!rest.isEmpty()) {
+          diagnostics.error(rest.get(0), "unreachable statement");
+          return false;
+        }
+        context.startStatement(ret);
+        if (ret.getExpression() == null) {
+          unsupported(ret, "'return' without a value in a lambda that returns a value");
+          return false;
+        }
+        Operand value = expressions.lower(ret.getExpression());
+        if (value == null || !expressions.assignable(value, result.type(),
+            ret.getExpression())) {
+          return false;
+        }
+        Store store = new Store(result, expressions.convert(value, result.type()),
+            context.line());
+        ir.add(store);
+        return false;
+      }
+      if (!containsReturn(statement)) {
+        if (!statements.lower(List.of(statement))) {
+          if (!rest.isEmpty()) {
+            diagnostics.error(rest.get(0), "unreachable statement");
+          }
+          return false;
+        }
+        continue;
+      }
+      if (statement instanceof BlockTree block) {
+        context.scopes().push();
+        boolean completes = lowerTail(block.getStatements(), result);
+        context.scopes().pop();
+        return completes && lowerTail(rest, result);
+      }
+      if (statement instanceof IfTree branch) {
+        context.startStatement(branch);
+        Operand condition = expressions.lower(branch.getCondition());
+        if (condition != null && condition.type() != NumericType.BOOLEAN) {
+          unsupported(branch.getCondition(), "the condition must be a boolean");
+          condition = null;
+        }
+        ad4j.processor.ir.SourceLine line = context.line();
+        boolean thenCompletes = branch(branch.getThenStatement(), rest, result);
+        Block thenBlock = ir.closeBlock();
+        boolean elseCompletes = branch(branch.getElseStatement(), rest, result);
+        Block elseBlock = ir.closeBlock();
+        if (condition != null) {
+          ir.add(new If(ir.nextStatementId(), condition, thenBlock, elseBlock, line));
+        }
+        return thenCompletes || elseCompletes;
+      }
+      unsupported(statement, "a 'return' of a lambda or of a method taking a function inside "
+          + ExpressionLowering.describe(statement) + " is not supported: ad4j inlines such code"
+          + " where it is called; return at the end of the body or of the branches of an 'if',"
+          + " after the loop or switch (assign the value to a local inside it)");
+      return false;
+    }
+    return true;
+  }
+
+  /** One branch of an {@code if} in a lambda, then {@code rest}, in a new block left open. */
+  private boolean branch(StatementTree statement, List<? extends StatementTree> rest,
+      Variable result) {
+    ir.openBlock();
+    context.scopes().push();
+    boolean completes = statement == null || lowerTail(List.of(statement), result);
+    context.scopes().pop();
+    return completes && lowerTail(rest, result);
+  }
+
+  /** Whether {@code statement} holds a {@code return} of the lambda (not of a nested one). */
+  private static boolean containsReturn(StatementTree statement) {
+    boolean[] found = {false};
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitReturn(ReturnTree tree, Void unused) {
+        found[0] = true;
+        return null;
+      }
+
+      @Override
+      public Void visitLambdaExpression(LambdaExpressionTree tree, Void unused) {
+        return null;
+      }
+
+      @Override
+      public Void visitClass(ClassTree tree, Void unused) {
+        return null;
+      }
+    }.scan(statement, null);
+    return found[0];
+  }
+
+  // ---- methods that take functions: templates ---------------------------------------------
+
+  /**
+   * The {@code @Differentiable} method taking a function that {@code owner.name(...)} calls with
+   * {@code arity} arguments: the only one of that name and arity, when it is such a method.
+   */
+  Optional<ExecutableElement> template(TypeElement owner, String name, int arity) {
+    List<ExecutableElement> candidates = CalleeResolver.candidates(context, owner, name).stream()
+        .filter(m -> m.getParameters().size() == arity).toList();
+    if (candidates.size() != 1 || !CalleeResolver.isDifferentiable(candidates.get(0))
+        || !takesFunction(candidates.get(0), context.elements())
+        || candidates.get(0).isVarArgs()) {
+      return Optional.empty();
+    }
+    return Optional.of(candidates.get(0));
+  }
+
+  /**
+   * {@code method(arguments)} of a {@code @Differentiable} method taking a function: its body,
+   * inlined here with its parameters bound to the arguments and its function parameters to the
+   * functions passed, so that it is differentiated for them. Null after an error.
+   */
+  Operand inline(ExecutableElement method, MethodInvocationTree invocation, String shown) {
+    TreePath path = context.trees().getPath(method);
+    if (path == null || path.getCompilationUnit() != context.unit()
+        || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
+        || tree.getBody() == null
+        || !method.getEnclosingElement().equals(context.element().getEnclosingElement())) {
+      unsupported(invocation, "call to '" + shown + "' is not supported: '"
+          + method.getSimpleName() + "' takes a function, and ad4j differentiates such a method"
+          + " at each call, for the function passed there, by its source: it must be declared"
+          + " in the calling method's class");
+      return null;
+    }
+    Optional<NumericType> resultType = valueType(method.getReturnType());
+    if (resultType.isEmpty()) {
+      unsupported(invocation, "call to '" + shown + "': '" + method.getSimpleName() + "' takes a"
+          + " function and returns '" + method.getReturnType() + "'; ad4j specialises such"
+          + " methods returning 'double', 'int', 'long' or 'boolean'");
+      return null;
+    }
+    if (inlining.contains(tree)) {
+      unsupported(invocation, "recursion through a function value is not supported: '"
+          + method.getSimpleName() + "' takes a function and calls itself; ad4j specialises it"
+          + " at each call, which a recursive one would never end");
+      return null;
+    }
+    List<Object> bound = new ArrayList<>(); // a Known for a function, else an Operand
+    for (int i = 0; i < method.getParameters().size(); i++) {
+      VariableElement parameter = method.getParameters().get(i);
+      ExpressionTree argument = invocation.getArguments().get(i);
+      if (isFunctionType(parameter.asType(), context.elements())) {
+        Optional<Signature> signature = signature(parameter.asType());
+        if (signature.isEmpty()) {
+          unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
+              + method.getSimpleName() + "' has type '" + parameter.asType() + "': ad4j"
+              + " specialises functions that take and return 'double', 'int', 'long' or"
+              + " 'boolean' values");
+          return null;
+        }
+        Known known = argument(argument, signature.get());
+        if (known == null) {
+          return null;
+        }
+        bound.add(known);
+        continue;
+      }
+      Optional<NumericType> type = context.irType(parameter.asType());
+      Operand value = expressions.lower(argument);
+      if (value == null) {
+        return null;
+      }
+      if (type.isEmpty() || type.get().isReference()) {
+        unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
+            + method.getSimpleName() + "' has type '" + parameter.asType() + "': a method"
+            + " taking a function is inlined where it is called, with numbers and arrays of"
+            + " numbers for its other parameters");
+        return null;
+      }
+      if (type.get().isArray()) {
+        if (value.type() != type.get()) {
+          unsupported(argument, "'" + context.source().of(argument) + "' is not a '"
+              + type.get().keyword() + "'");
+          return null;
+        }
+        bound.add(value);
+      } else {
+        if (!expressions.assignable(value, type.get(), argument)) {
+          return null;
+        }
+        bound.add(expressions.widened(value, type.get()));
+      }
+    }
+    context.planInlined(VariablePlanner.plan(tree));
+    LoweringContext.Position position = context.position();
+    java.util.Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
+    inlining.add(tree);
+    try {
+      context.scopes().push();
+      for (int i = 0; i < bound.size(); i++) {
+        String name = method.getParameters().get(i).getSimpleName().toString();
+        if (bound.get(i) instanceof Known known) {
+          context.scopes().declareFunction(name, known);
+        } else {
+          Operand value = (Operand) bound.get(i);
+          declareBound(name, value.type(), value);
+        }
+      }
+      NumericType type = resultType.get();
+      Variable result = ir.variable(method.getSimpleName().toString(), type, null);
+      ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
+      int errors = diagnostics.errorCount();
+      if (lowerTail(tree.getBody().getStatements(), result) && diagnostics.errorCount() == errors) {
+        unsupported(tree, "method '" + method.getSimpleName() + "' can reach its end without a"
+            + " 'return'");
+      }
+      return diagnostics.errorCount() != errors ? null
+          : new Operand.Use(context.readVariable(result));
+    } finally {
+      inlining.remove(inlining.size() - 1);
+      context.scopes().leave(saved);
+      context.resume(position);
+    }
+  }
+
+  /**
+   * {@code Owner::name} applied to {@code values}: the call {@code Owner.name(values)} of a
+   * static method ({@code Math::sin}, a method of the compilation, {@code @Differentiable} or
+   * not), lowered as that call is.
+   */
+  private Operand reference(MemberReferenceTree reference, List<Operand> values,
+      MethodInvocationTree site) {
+    String shown = context.source().of(reference);
+    if (!isStaticReferenceShape(reference)) {
+      return null;
+    }
+    CallTarget target = context.symbols().resolveQualifiedCall(
+        reference.getQualifierExpression());
+    if (target instanceof CallTarget.Unresolved) {
+      diagnostics.unresolved(reference, "cannot find class '"
+          + context.source().of(reference.getQualifierExpression()) + "'");
+      return null;
+    }
+    if (target instanceof CallTarget.OtherMethod other) {
+      Optional<ExecutableElement> method = CalleeResolver.choice(context,
+          CalleeResolver.candidates(context, other.owner(), reference.getName().toString()),
+          values).map(Overloads.Choice::method);
+      if (method.isPresent() && !method.get().getModifiers().contains(Modifier.STATIC)) {
+        unsupported(reference, "method reference '" + shown + "' names an instance method:"
+            + " ad4j specialises references to static methods; write a lambda instead");
+        return null;
+      }
+      if (method.isPresent() && method.get().getReturnType().getKind() == TypeKind.VOID) {
+        unsupported(reference, "method reference '" + shown + "' names a 'void' method");
+        return null;
+      }
+    }
+    String call = context.source().of(reference.getQualifierExpression()) + "."
+        + reference.getName() + "(...)";
+    return expressions.resolvedCall(site, reference, reference.getName().toString(), target,
+        values, call);
+  }
+
+  /**
+   * Whether {@code reference} has the shape of a reference to a static method,
+   * {@code Owner::name} with a class name; else an error at it.
+   */
+  private boolean isStaticReferenceShape(MemberReferenceTree reference) {
+    if (reference.getMode() != MemberReferenceTree.ReferenceMode.INVOKE
+        || !Symbols.isName(reference.getQualifierExpression())
+        || (reference.getQualifierExpression() instanceof IdentifierTree first
+            && (context.scopes().lookUp(first.getName().toString()) != null
+                || context.symbols().resolveField(first.getName().toString()).isPresent()))) {
+      unsupported(reference, "method reference '" + context.source().of(reference) + "' is not"
+          + " supported: ad4j specialises references to static methods ('Math::sin',"
+          + " 'MyClass::f'); write a lambda instead");
+      return false;
+    }
+    return true;
+  }
+
+  private void unsupported(Tree tree, String message) {
+    diagnostics.error(tree, message);
+  }
+}
