@@ -333,6 +333,32 @@ class ValueRecordsTest {
   }
 
   @Test
+  void anInlinedRecordMethodsNamesResolveInTheRecordsScopeNotTheCallers() throws Exception {
+    // B.scale doubles, A.scale triples: the record's 'scale(x)' is B's, as Java resolves it
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.A", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class A {",
+            "  @Differentiable static double scale(double t) { return 3 * t; }",
+            "  @Differentiable static double f(double x) {",
+            "    B.V v = new B.V(x);",
+            "    return v.scaled();",
+            "  }",
+            "  static final class B {",
+            "    @Differentiable static double scale(double t) { return 2 * t; }",
+            "    record V(double a) {",
+            "      double scaled() { return scale(a); }",
+            "    }",
+            "  }",
+            "}"));
+    Class<?> grad = compiled.load("com.example.AGrad");
+    double[] gradient = (double[]) call(grad, "fGradient", 0.7);
+    assertThat(gradient[0]).isEqualTo(2.0);
+    assertThat((Double) call(compiled.load("com.example.A"), "f", 0.7)).isEqualTo(1.4);
+  }
+
+  @Test
   void aRecordPassedToAMethodOfAnotherClassIsAnError() {
     JavaFileObject other = JavaFileObjects.forSourceString("com.example.G", String.join("\n",
         "package com.example;",

@@ -40,7 +40,9 @@ final class LoweringContext {
   private final Elements elements;
   private final Types types;
   private final Trees trees;
-  private final Symbols symbols;
+  /** How names resolve: in the method's class, or in the record whose method is inlined. */
+  private Symbols symbols;
+  private final Map<TypeElement, Symbols> symbolsOfTypes = new HashMap<>();
   private final Reachability reachability;
   private final Predicate<TypeElement> hasGradClass;
   private final SourceText source;
@@ -292,6 +294,23 @@ final class LoweringContext {
 
   Symbols symbols() {
     return symbols;
+  }
+
+  /**
+   * Makes names resolve as in {@code type}'s code (a record's method inlined into the method:
+   * its unqualified names are the record's, not the caller's class's); returns what to give
+   * {@link #resolveAs} back after it.
+   */
+  Symbols resolveIn(TypeElement type) {
+    Symbols outer = symbols;
+    symbols = symbolsOfTypes.computeIfAbsent(type,
+        t -> new Symbols(elements, types, t, unit));
+    return outer;
+  }
+
+  /** Makes names resolve as {@code previous} resolved them ({@link #resolveIn}). */
+  void resolveAs(Symbols previous) {
+    symbols = previous;
   }
 
   SourceText source() {

@@ -506,6 +506,8 @@ final class RecordLowering {
     }
     context.scopes().pushIsolated();
     frames.push(new Frame(record, receiver));
+    // the record's code names what its class sees, not what the caller's class sees
+    Symbols callers = context.resolveIn(record);
     try {
       for (int i = 0; i < arguments.size(); i++) {
         VariableElement parameter = method.getParameters().get(i);
@@ -550,6 +552,7 @@ final class RecordLowering {
       }
       return expressions.convert(value, type.get());
     } finally {
+      context.resolveAs(callers);
       frames.pop();
       context.scopes().pop();
     }
