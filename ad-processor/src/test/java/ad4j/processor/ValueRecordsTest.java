@@ -359,6 +359,33 @@ class ValueRecordsTest {
   }
 
   @Test
+  void theHessianOfAnOrderTwoMethodTakesTheRecordsLeavesAsItsFirstSlots() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Second", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Second {",
+            "  record V(double a, double b) { double aa() { return a * a; } }",
+            "  @Differentiable(order = 2) static double f(V v, double s) {",
+            "    return v.aa() * s + v.b() * s * s;",
+            "  }",
+            "}"));
+    Class<?> vType = compiled.load("com.example.Second$V");
+    Constructor<?> constructor = vType.getDeclaredConstructor(double.class, double.class);
+    constructor.setAccessible(true);
+    double a = 0.3;
+    double b = -0.7;
+    double s = 1.1;
+    double[][] hessian = (double[][]) call(compiled.load("com.example.SecondGrad"), "fHessian",
+        constructor.newInstance(a, b), s);
+    // by hand: f = a^2 s + b s^2
+    double[][] expected = {{2 * s, 0, 2 * a}, {0, 0, 2 * s}, {2 * a, 2 * s, 2 * b}};
+    for (int i = 0; i < 3; i++) {
+      assertThat(hessian[i]).usingTolerance(1e-14).containsExactly(expected[i]).inOrder();
+    }
+  }
+
+  @Test
   void aRecordPassedToAMethodOfAnotherClassIsAnError() {
     JavaFileObject other = JavaFileObjects.forSourceString("com.example.G", String.join("\n",
         "package com.example;",
