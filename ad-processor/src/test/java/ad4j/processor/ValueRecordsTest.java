@@ -386,6 +386,35 @@ class ValueRecordsTest {
   }
 
   @Test
+  void aLeafNamedLikeAnotherParameterKeepsEveryValueInItsPlace() throws Exception {
+    // the record p's leaf x would be named pX, which the method's first parameter is called
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Names", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Names {",
+            "  record V(double x, double y) {}",
+            "  @Differentiable static double f(double pX, V p, double s) {",
+            "    return p.x() * 10 + pX * 100 + p.y() + s * 1000;",
+            "  }",
+            "}"));
+    Class<?> vType = compiled.load("com.example.Names$V");
+    Constructor<?> constructor = vType.getDeclaredConstructor(double.class, double.class);
+    constructor.setAccessible(true);
+    Class<?> grad = compiled.load("com.example.NamesGrad");
+    Method gradient = grad.getDeclaredMethod("fGradient", double.class, vType, double.class);
+    gradient.setAccessible(true);
+    double[] g = (double[]) gradient.invoke(null, 0.5, constructor.newInstance(0.25, 0.75), 2.0);
+    // slots in parameter order: pX, then p's x and y, then s
+    assertThat(g).usingExactEquality().containsExactly(100.0, 10.0, 1.0, 1000.0).inOrder();
+    Method value = grad.getDeclaredMethod("fValueAndGradient", double.class, vType,
+        double.class, double[].class);
+    value.setAccessible(true);
+    assertThat((Double) value.invoke(null, 0.5, constructor.newInstance(0.25, 0.75), 2.0,
+        new double[4])).isEqualTo(0.25 * 10 + 0.5 * 100 + 0.75 + 2000.0);
+  }
+
+  @Test
   void aRecordPassedToAMethodOfAnotherClassIsAnError() {
     JavaFileObject other = JavaFileObjects.forSourceString("com.example.G", String.join("\n",
         "package com.example;",

@@ -246,8 +246,15 @@ public final class Lowering {
     return lowering.lowerMethod(tree, method);
   }
 
+  /**
+   * The names a record parameter's leaves may not take: the method's own, and earlier leaves'
+   * ({@link RecordLowering#parameterLeafNames}).
+   */
+  private java.util.Set<String> namesTaken = java.util.Set.of();
+
   private Optional<Function> lowerMethod(MethodTree method, ExecutableElement element) {
     List<Value> parameters = new ArrayList<>();
+    namesTaken = new java.util.HashSet<>(userNames(method));
     if (Receivers.hasReceiver(element)) {
       declareReceiver(method, element, parameters);
     }
@@ -274,14 +281,16 @@ public final class Lowering {
       if (record.isPresent()) {
         // a value record: one active parameter per leaf, in place of the record
         List<Value> leaves = new ArrayList<>();
-        for (String leaf : RecordLowering.leafNames(name, record.get())) {
+        List<String> leafNames =
+            RecordLowering.parameterLeafNames(name, record.get(), namesTaken);
+        for (String leaf : leafNames) {
           Value value = ir.parameter(leaf, NumericType.DOUBLE, true, parameters.size());
           parameters.add(value);
           leaves.add(value);
         }
-        expressions.records().declareParameter(name, record.get(), leaves);
+        expressions.records().declareParameter(name, record.get(), leaves, leafNames);
         context.flattensParameter(new ValueRecords.FlatParameter(name, parameterElement.asType(),
-            RecordLowering.leafNames(name, record.get()), ValueRecords.leaves(record.get())));
+            leafNames, ValueRecords.leaves(record.get())));
         continue;
       }
       NumericType type = declared.get();
@@ -318,6 +327,8 @@ public final class Lowering {
     }
     List<String> userNames = new ArrayList<>(userNames(method));
     userNames.addAll(context.referencedTypeNames());
+    // the leaves of record parameters: no generated name may take them either
+    namesTaken.stream().filter(n -> !userNames.contains(n)).sorted().forEach(userNames::add);
     new StateReadAgain(context).check(element, method);
     if (diagnostics.hasErrors()) {
       return Optional.empty();
@@ -354,14 +365,15 @@ public final class Lowering {
       // a value record's own method: its receiver carries derivatives, flattened, first
       String name = Receivers.name(method, owner);
       List<Value> leaves = new ArrayList<>();
-      for (String leaf : RecordLowering.leafNames(name, owner)) {
+      List<String> leafNames = RecordLowering.parameterLeafNames(name, owner, namesTaken);
+      for (String leaf : leafNames) {
         Value value = ir.parameter(leaf, NumericType.DOUBLE, true, parameters.size());
         parameters.add(value);
         leaves.add(value);
       }
       expressions.records().enterOwnMethod(owner, leaves);
-      context.flattensParameter(new ValueRecords.FlatParameter(name, type,
-          RecordLowering.leafNames(name, owner), ValueRecords.leaves(owner)));
+      context.flattensParameter(new ValueRecords.FlatParameter(name, type, leafNames,
+          ValueRecords.leaves(owner)));
       return;
     }
     Optional<String> text = context.javaText(type);

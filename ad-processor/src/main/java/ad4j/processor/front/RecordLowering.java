@@ -617,9 +617,34 @@ final class RecordLowering {
     }
   }
 
-  /** Declares the flattened record parameter {@code name}, whose leaves are {@code values}. */
-  void declareParameter(String name, TypeElement record, List<Value> values) {
-    context.scopes().declareRecord(name, record, leafNames(name, record), values, context);
+  /**
+   * The names of the flat parameters of record parameter {@code name}: {@link #leafNames}, each
+   * made distinct from {@code taken} (the method's own names and earlier leaves', to which it is
+   * added) with a number, so that no name of generated code or of the user's coincides with a
+   * parameter's, and the members that take the records pass each leaf where it belongs
+   * ({@code write/RecordAdapters} finds the leaves by these names).
+   */
+  static List<String> parameterLeafNames(String name, TypeElement record,
+      java.util.Set<String> taken) {
+    List<String> names = new ArrayList<>();
+    for (String leaf : leafNames(name, record)) {
+      String unique = leaf;
+      for (int k = 2; taken.contains(unique); k++) {
+        unique = leaf + k;
+      }
+      taken.add(unique);
+      names.add(unique);
+    }
+    return names;
+  }
+
+  /**
+   * Declares the flattened record parameter {@code name}, whose leaves are {@code values},
+   * named {@code names} in generated code.
+   */
+  void declareParameter(String name, TypeElement record, List<Value> values,
+      List<String> names) {
+    context.scopes().declareRecord(name, record, names, values, context);
   }
 
 
