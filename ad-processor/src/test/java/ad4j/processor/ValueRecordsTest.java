@@ -397,6 +397,9 @@ class ValueRecordsTest {
             "  @Differentiable static double f(double pX, V p, double s) {",
             "    return p.x() * 10 + pX * 100 + p.y() + s * 1000;",
             "  }",
+            "  @Differentiable static double g(double pYDot, V p) {",
+            "    return p.y() * 10 + pYDot * 100;",
+            "  }",
             "}"));
     Class<?> vType = compiled.load("com.example.Names$V");
     Constructor<?> constructor = vType.getDeclaredConstructor(double.class, double.class);
@@ -412,6 +415,14 @@ class ValueRecordsTest {
     value.setAccessible(true);
     assertThat((Double) value.invoke(null, 0.5, constructor.newInstance(0.25, 0.75), 2.0,
         new double[4])).isEqualTo(0.25 * 10 + 0.5 * 100 + 0.75 + 2000.0);
+    // p's leaf y (pY) would have a tangent named pYDot, which the first parameter is called
+    Method tangent = grad.getDeclaredMethod("gTangent", double.class, vType, double.class,
+        vType);
+    tangent.setAccessible(true);
+    assertThat((Double) tangent.invoke(null, 0.5, constructor.newInstance(0.25, 0.75), 1.0,
+        constructor.newInstance(0.0, 0.0))).isEqualTo(100.0);
+    assertThat((Double) tangent.invoke(null, 0.5, constructor.newInstance(0.25, 0.75), 0.0,
+        constructor.newInstance(3.0, 1.0))).isEqualTo(10.0);
   }
 
   @Test

@@ -629,13 +629,23 @@ final class RecordLowering {
     List<String> names = new ArrayList<>();
     for (String leaf : leafNames(name, record)) {
       String unique = leaf;
-      for (int k = 2; taken.contains(unique); k++) {
+      for (int k = 2; clashes(unique, taken); k++) {
         unique = leaf + k;
       }
       taken.add(unique);
       names.add(unique);
     }
     return names;
+  }
+
+  /**
+   * Whether leaf name {@code leaf}, or its tangent's name ({@code leafDot}), is a name of
+   * {@code taken} or a tangent's of one.
+   */
+  private static boolean clashes(String leaf, java.util.Set<String> taken) {
+    String dot = "Dot";
+    return taken.contains(leaf) || taken.contains(leaf + dot)
+        || leaf.endsWith(dot) && taken.contains(leaf.substring(0, leaf.length() - dot.length()));
   }
 
   /**
