@@ -426,6 +426,39 @@ class ValueRecordsTest {
   }
 
   @Test
+  void staticFinalRecordConstantsAreReadAsConstants() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Constants", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Constants {",
+            "  record V(double a, double b) {",
+            "    V plus(V o) { return new V(a + o.a, b + o.b); }",
+            "    double dot(V o) { return a * o.a + b * o.b; }",
+            "  }",
+            "  static final V G = new V(0.5, -2);",
+            "  static final class Table { static final V H = new V(1, 3); }",
+            "  static double weight(V v, double s) { return v.a() * s; }",
+            "  @Differentiable static double g(V v, double s) { return v.dot(G) * s; }",
+            "  @Differentiable static double f(V p, double s) {",
+            "    double shown = String.valueOf(G).isEmpty() ? 1 : 0;",
+            "    return p.plus(G).dot(Table.H) * s + G.a() + g(p, s) + g(G, s) + shown;",
+            "  }",
+            "}"));
+    Class<?> vType = compiled.load("com.example.Constants$V");
+    Constructor<?> constructor = vType.getDeclaredConstructor(double.class, double.class);
+    constructor.setAccessible(true);
+    double a = 0.3;
+    double b = -0.7;
+    double s = 1.1;
+    double[] gradient = (double[]) call(compiled.load("com.example.ConstantsGrad"),
+        "fGradient", constructor.newInstance(a, b), s);
+    // by hand: ((a + 0.5) + 3 (b - 2)) s + 0.5 + (0.5 a - 2 b) s + (0.25 + 4) s
+    assertThat(gradient).usingTolerance(1e-14).containsExactly(s + 0.5 * s, 3 * s - 2 * s,
+        (a + 0.5) + 3 * (b - 2) + (0.5 * a - 2 * b) + 4.25).inOrder();
+  }
+
+  @Test
   void aRecordPassedToAMethodOfAnotherClassIsAnError() {
     JavaFileObject other = JavaFileObjects.forSourceString("com.example.G", String.join("\n",
         "package com.example;",

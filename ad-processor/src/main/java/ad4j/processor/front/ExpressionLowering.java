@@ -508,8 +508,8 @@ final class ExpressionLowering {
       if (records.isReceiverComponent(name)) {
         return records.receiverComponent(identifier);
       }
-      if (records.typeOf(identifier).isPresent()) {
-        records.misused(identifier, name);
+      if (name.equals("this")) {
+        records.misused(identifier, name); // the receiver, flattened
         return null;
       }
       Optional<VariableElement> own = context.symbols().fieldOf(inlined.get(), name)

@@ -107,22 +107,42 @@ final class RecordLowering {
         if (name.equals("this")) {
           return Optional.of(frame.record());
         }
-        return ValueRecords.componentRecord(frame.record(), name);
+        Optional<TypeElement> component = ValueRecords.componentRecord(frame.record(), name);
+        if (component.isPresent()) {
+          return component;
+        }
       }
-      return Optional.empty();
+      return constant(context.symbols().resolveField(name));
     }
     if (expression instanceof NewClassTree creation && creation.getClassBody() == null) {
       return context.typeMirrorOf(creation.getIdentifier()).flatMap(ValueRecords::valueRecord);
     }
     if (expression instanceof MemberSelectTree select) {
-      return typeOf(select.getExpression()).flatMap(owner ->
-          ValueRecords.componentRecord(owner, select.getIdentifier().toString()));
+      Optional<TypeElement> owner = typeOf(select.getExpression());
+      if (owner.isPresent()) {
+        return ValueRecords.componentRecord(owner.get(), select.getIdentifier().toString());
+      }
+      return Symbols.isName(select.getExpression())
+          && context.scopes().lookUp(rootName(select.getExpression())) == null
+          ? constant(context.symbols().resolveType(select.getExpression()).flatMap(type ->
+              context.symbols().fieldOf(type, select.getIdentifier().toString())))
+          : Optional.empty();
     }
     if (expression instanceof MethodInvocationTree invocation) {
       return target(invocation).flatMap(target -> ValueRecords.valueRecord(
           target.method().getReturnType()));
     }
     return Optional.empty();
+  }
+
+  /**
+   * The value record of {@code field} when it is a {@code static final} constant of one
+   * ({@code static final Vec3 GRAVITY}): read as a constant, through its accessors.
+   */
+  private static Optional<TypeElement> constant(Optional<VariableElement> field) {
+    return field.filter(f -> f.getModifiers().containsAll(
+            java.util.Set.of(Modifier.STATIC, Modifier.FINAL)))
+        .flatMap(f -> ValueRecords.valueRecord(f.asType()));
   }
 
   /** Whether {@code invocation} calls a method or accessor of a flattened record. */
@@ -223,15 +243,22 @@ final class RecordLowering {
         return read(name, local.valueRecord(), identifier);
       }
       Frame frame = frames.peek();
-      if (name.equals("this")) {
+      if (frame != null && name.equals("this")) {
         return frame.receiver();
       }
-      return component(frame.receiver(), name);
+      if (frame != null && frame.receiver() != null
+          && ValueRecords.componentRecord(frame.record(), name).isPresent()) {
+        return component(frame.receiver(), name);
+      }
+      return constantValue(identifier);
     }
     if (expression instanceof NewClassTree creation) {
       return construction(creation);
     }
     if (expression instanceof MemberSelectTree select) {
+      if (typeOf(select.getExpression()).isEmpty()) {
+        return constantValue(select); // Constants.GRAVITY
+      }
       Tuple owner = lower(select.getExpression());
       return owner == null ? null : component(owner, select.getIdentifier().toString());
     }
@@ -270,6 +297,12 @@ final class RecordLowering {
       leaves.add(value);
     }
     return new Tuple(record, leaves);
+  }
+
+  /** A {@code static final} value record constant, read as written, through its accessors. */
+  private Tuple constantValue(ExpressionTree constant) {
+    Operand object = expressions.lower(constant);
+    return object == null ? null : ofObject(object, typeOf(constant).orElseThrow());
   }
 
   /** {@code receiver.name}: a component, a leaf or a nested record. */
@@ -422,8 +455,18 @@ final class RecordLowering {
       inner = parenthesized.getExpression();
     }
     if (inner instanceof IdentifierTree identifier) {
-      LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
-      return local == null || local.valueRecord() != null;
+      String name = identifier.getName().toString();
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local != null) {
+        return local.valueRecord() != null;
+      }
+      Frame frame = frames.peek();
+      // this or a component of an inlined method's receiver; else a constant, an object
+      return frame != null && frame.receiver() != null && (name.equals("this")
+          || ValueRecords.componentRecord(frame.record(), name).isPresent());
+    }
+    if (inner instanceof MemberSelectTree select) {
+      return typeOf(select.getExpression()).isPresent(); // else Constants.GRAVITY, an object
     }
     return true;
   }
