@@ -280,17 +280,8 @@ public final class Lowering {
           .filter(r -> !ActiveParameters.isMarkedNoDerivative(parameterElement));
       if (record.isPresent()) {
         // a value record: one active parameter per leaf, in place of the record
-        List<Value> leaves = new ArrayList<>();
-        List<String> leafNames =
-            RecordLowering.parameterLeafNames(name, record.get(), namesTaken);
-        for (String leaf : leafNames) {
-          Value value = ir.parameter(leaf, NumericType.DOUBLE, true, parameters.size());
-          parameters.add(value);
-          leaves.add(value);
-        }
-        expressions.records().declareParameter(name, record.get(), leaves, leafNames);
-        context.flattensParameter(new ValueRecords.FlatParameter(name, parameterElement.asType(),
-            leafNames, ValueRecords.leaves(record.get())));
+        expressions.records().declareParameter(name, record.get(),
+            flatten(name, record.get(), parameterElement.asType(), parameters));
         continue;
       }
       NumericType type = declared.get();
@@ -363,17 +354,8 @@ public final class Lowering {
     javax.lang.model.type.TypeMirror type = owner.asType();
     if (Receivers.valueRecordReceiver(element).isPresent()) {
       // a value record's own method: its receiver carries derivatives, flattened, first
-      String name = Receivers.name(method, owner);
-      List<Value> leaves = new ArrayList<>();
-      List<String> leafNames = RecordLowering.parameterLeafNames(name, owner, namesTaken);
-      for (String leaf : leafNames) {
-        Value value = ir.parameter(leaf, NumericType.DOUBLE, true, parameters.size());
-        parameters.add(value);
-        leaves.add(value);
-      }
-      expressions.records().enterOwnMethod(owner, leaves);
-      context.flattensParameter(new ValueRecords.FlatParameter(name, type, leafNames,
-          ValueRecords.leaves(owner)));
+      expressions.records().enterOwnMethod(owner,
+          flatten(Receivers.name(method, owner), owner, type, parameters));
       return;
     }
     Optional<String> text = context.javaText(type);
@@ -388,6 +370,25 @@ public final class Lowering {
     receiver.declareAs(type, text.get());
     parameters.add(receiver);
     context.scopes().declareParameter(Receivers.THIS, receiver, context);
+  }
+
+  /**
+   * The leaves of value record parameter {@code name} (of {@code record}, declared as
+   * {@code type}) as parameters of their own, one active {@code double} each, added to
+   * {@code parameters}; the members that take the record are told of them.
+   */
+  private List<Value> flatten(String name, TypeElement record,
+      javax.lang.model.type.TypeMirror type, List<Value> parameters) {
+    List<String> leafNames = RecordLowering.parameterLeafNames(name, record, namesTaken);
+    List<Value> leaves = new ArrayList<>();
+    for (String leaf : leafNames) {
+      Value value = ir.parameter(leaf, NumericType.DOUBLE, true, parameters.size());
+      parameters.add(value);
+      leaves.add(value);
+    }
+    context.flattensParameter(new ValueRecords.FlatParameter(name, type, leafNames,
+        ValueRecords.leaves(record)));
+    return leaves;
   }
 
   /** Every parameter and local name the user wrote; generated names must avoid them. */

@@ -691,13 +691,10 @@ final class RecordLowering {
         || leaf.endsWith(dot) && taken.contains(leaf.substring(0, leaf.length() - dot.length()));
   }
 
-  /**
-   * Declares the flattened record parameter {@code name}, whose leaves are {@code values},
-   * named {@code names} in generated code.
-   */
-  void declareParameter(String name, TypeElement record, List<Value> values,
-      List<String> names) {
-    context.scopes().declareRecord(name, record, names, values, context);
+  /** Declares the flattened record parameter {@code name}, whose leaves are {@code values}. */
+  void declareParameter(String name, TypeElement record, List<Value> values) {
+    context.scopes().declareRecord(name, record,
+        values.stream().map(Value::nameHint).toList(), values, context);
   }
 
 
