@@ -83,17 +83,20 @@ class ValueRecordsTest {
   }
 
   private Object vec(double x, double y, double z) throws Exception {
-    Constructor<?> constructor =
-        vec3().getDeclaredConstructor(double.class, double.class, double.class);
-    constructor.setAccessible(true);
-    return constructor.newInstance(x, y, z);
+    return record(vec3(), x, y, z);
   }
 
   private Object body(Object pos, double mass) throws Exception {
-    Constructor<?> constructor = ORBITS.get().load("com.example.Orbits$Body")
-        .getDeclaredConstructor(vec3(), double.class);
+    return record(ORBITS.get().load("com.example.Orbits$Body"), pos, mass);
+  }
+
+  /** A record of {@code type} made by its canonical constructor of {@code components}. */
+  private static Object record(Class<?> type, Object... components) throws Exception {
+    Class<?>[] types = Arrays.stream(type.getRecordComponents())
+        .map(java.lang.reflect.RecordComponent::getType).toArray(Class<?>[]::new);
+    Constructor<?> constructor = type.getDeclaredConstructor(types);
     constructor.setAccessible(true);
-    return constructor.newInstance(pos, mass);
+    return constructor.newInstance(components);
   }
 
   private static Object call(Class<?> owner, String name, Object... arguments)
@@ -371,13 +374,11 @@ class ValueRecordsTest {
             "  }",
             "}"));
     Class<?> vType = compiled.load("com.example.Second$V");
-    Constructor<?> constructor = vType.getDeclaredConstructor(double.class, double.class);
-    constructor.setAccessible(true);
     double a = 0.3;
     double b = -0.7;
     double s = 1.1;
     double[][] hessian = (double[][]) call(compiled.load("com.example.SecondGrad"), "fHessian",
-        constructor.newInstance(a, b), s);
+        record(vType, a, b), s);
     // by hand: f = a^2 s + b s^2
     double[][] expected = {{2 * s, 0, 2 * a}, {0, 0, 2 * s}, {2 * a, 2 * s, 2 * b}};
     for (int i = 0; i < 3; i++) {
@@ -402,27 +403,25 @@ class ValueRecordsTest {
             "  }",
             "}"));
     Class<?> vType = compiled.load("com.example.Names$V");
-    Constructor<?> constructor = vType.getDeclaredConstructor(double.class, double.class);
-    constructor.setAccessible(true);
     Class<?> grad = compiled.load("com.example.NamesGrad");
     Method gradient = grad.getDeclaredMethod("fGradient", double.class, vType, double.class);
     gradient.setAccessible(true);
-    double[] g = (double[]) gradient.invoke(null, 0.5, constructor.newInstance(0.25, 0.75), 2.0);
+    double[] g = (double[]) gradient.invoke(null, 0.5, record(vType, 0.25, 0.75), 2.0);
     // slots in parameter order: pX, then p's x and y, then s
     assertThat(g).usingExactEquality().containsExactly(100.0, 10.0, 1.0, 1000.0).inOrder();
     Method value = grad.getDeclaredMethod("fValueAndGradient", double.class, vType,
         double.class, double[].class);
     value.setAccessible(true);
-    assertThat((Double) value.invoke(null, 0.5, constructor.newInstance(0.25, 0.75), 2.0,
+    assertThat((Double) value.invoke(null, 0.5, record(vType, 0.25, 0.75), 2.0,
         new double[4])).isEqualTo(0.25 * 10 + 0.5 * 100 + 0.75 + 2000.0);
     // p's leaf y (pY) would have a tangent named pYDot, which the first parameter is called
     Method tangent = grad.getDeclaredMethod("gTangent", double.class, vType, double.class,
         vType);
     tangent.setAccessible(true);
-    assertThat((Double) tangent.invoke(null, 0.5, constructor.newInstance(0.25, 0.75), 1.0,
-        constructor.newInstance(0.0, 0.0))).isEqualTo(100.0);
-    assertThat((Double) tangent.invoke(null, 0.5, constructor.newInstance(0.25, 0.75), 0.0,
-        constructor.newInstance(3.0, 1.0))).isEqualTo(10.0);
+    assertThat((Double) tangent.invoke(null, 0.5, record(vType, 0.25, 0.75), 1.0,
+        record(vType, 0.0, 0.0))).isEqualTo(100.0);
+    assertThat((Double) tangent.invoke(null, 0.5, record(vType, 0.25, 0.75), 0.0,
+        record(vType, 3.0, 1.0))).isEqualTo(10.0);
   }
 
   @Test
@@ -446,13 +445,11 @@ class ValueRecordsTest {
             "  }",
             "}"));
     Class<?> vType = compiled.load("com.example.Constants$V");
-    Constructor<?> constructor = vType.getDeclaredConstructor(double.class, double.class);
-    constructor.setAccessible(true);
     double a = 0.3;
     double b = -0.7;
     double s = 1.1;
     double[] gradient = (double[]) call(compiled.load("com.example.ConstantsGrad"),
-        "fGradient", constructor.newInstance(a, b), s);
+        "fGradient", record(vType, a, b), s);
     // by hand: ((a + 0.5) + 3 (b - 2)) s + 0.5 + (0.5 a - 2 b) s + (0.25 + 4) s
     assertThat(gradient).usingTolerance(1e-14).containsExactly(s + 0.5 * s, 3 * s - 2 * s,
         (a + 0.5) + 3 * (b - 2) + (0.5 * a - 2 * b) + 4.25).inOrder();

@@ -1,6 +1,8 @@
 package ad4j.samples.bench;
 
-import ad4j.samples.bench.ValueFunctions.Vec3;
+import ad4j.samples.SpringMass;
+import ad4j.samples.SpringMass.Vec3;
+import ad4j.samples.SpringMassGrad;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -15,7 +17,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Records, lambdas and streams against their scalar twins ({@link ValueFunctions}), primal and
+ * Records, lambdas and streams against their scalar twins ({@link ValueFunctions}; the record
+ * spring is the sample {@link SpringMass}), primal and
  * generated value-and-gradient: a spring-mass simulation over {@code record Vec3} (200 steps,
  * 14 inputs), Simpson's rule over a capturing lambda (1,000 intervals, 2 inputs), and a
  * least-squares loss written with {@code IntStream} (1,000 weights).
@@ -71,13 +74,13 @@ public class ValuesBench {
   /** The spring over records. */
   @Benchmark
   public double springRecordsPrimal() {
-    return ValueFunctions.springRecords(p, q, u, v, s[12], s[13], STEPS);
+    return SpringMass.energyAfter(p, q, u, v, s[12], s[13], STEPS);
   }
 
   /** Its value and gradient (generated). */
   @Benchmark
   public double springRecordsGradient() {
-    return ValueFunctionsGrad.springRecordsValueAndGradient(p, q, u, v, s[12], s[13], STEPS,
+    return SpringMassGrad.energyAfterValueAndGradient(p, q, u, v, s[12], s[13], STEPS,
         springGradient);
   }
 

@@ -6,67 +6,18 @@ import java.util.function.DoubleUnaryOperator;
 import java.util.stream.IntStream;
 
 /**
- * Functions written with value records, lambdas and streams, each beside its twin written with
- * scalars and loops, for {@code ValuesBench}: ad4j flattens records, inlines functions and
- * lowers streams in its front end, so the generated derivatives of a pair should cost the same.
+ * Functions written with lambdas and streams, each beside its twin written with scalars and
+ * loops, and the scalar twin of the spring-mass sample over {@code record Vec3}
+ * ({@link ad4j.samples.SpringMass}), for {@code ValuesBench}: ad4j flattens records, inlines
+ * functions and lowers streams in its front end, so the generated derivatives of a pair should
+ * cost the same.
  */
 public final class ValueFunctions {
   private ValueFunctions() {}
 
-  /** A vector of three {@code double}s. */
-  public record Vec3(double x, double y, double z) {
-    Vec3 plus(Vec3 o) {
-      return new Vec3(x + o.x, y + o.y, z + o.z);
-    }
-
-    Vec3 minus(Vec3 o) {
-      return new Vec3(x - o.x, y - o.y, z - o.z);
-    }
-
-    Vec3 times(double k) {
-      return new Vec3(k * x, k * y, k * z);
-    }
-
-    double dot(Vec3 o) {
-      return x * o.x + y * o.y + z * o.z;
-    }
-
-    double length() {
-      return Math.sqrt(dot(this));
-    }
-  }
-
   /**
-   * Two unit masses on a spring of stiffness {@code k} (rest length 1), {@code steps} symplectic
-   * Euler steps of {@code dt}: the total energy at the end, over records.
-   *
-   * @param p the first mass's position
-   * @param q the second mass's position
-   * @param u the first mass's velocity
-   * @param v the second mass's velocity
-   * @param k the stiffness
-   * @param dt the step
-   * @param steps the number of steps
-   * @return the energy at the end
-   */
-  @Differentiable
-  public static double springRecords(Vec3 p, Vec3 q, Vec3 u, Vec3 v, double k, double dt,
-      int steps) {
-    for (int i = 0; i < steps; i++) {
-      Vec3 d = q.minus(p);
-      double length = d.length();
-      Vec3 force = d.times(k * (length - 1) / length);
-      u = u.plus(force.times(dt));
-      v = v.minus(force.times(dt));
-      p = p.plus(u.times(dt));
-      q = q.plus(v.times(dt));
-    }
-    double stretch = q.minus(p).length() - 1;
-    return 0.5 * (u.dot(u) + v.dot(v)) + 0.5 * k * stretch * stretch;
-  }
-
-  /**
-   * {@link #springRecords} written with scalars.
+   * {@link ad4j.samples.SpringMass#energyAfter}, the spring over {@code record Vec3}, written
+   * with scalars.
    *
    * @param px p's x
    * @param py p's y

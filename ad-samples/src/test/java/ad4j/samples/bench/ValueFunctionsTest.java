@@ -3,7 +3,8 @@ package ad4j.samples.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ad4j.runtime.GradientCheck;
-import ad4j.samples.bench.ValueFunctions.Vec3;
+import ad4j.samples.SpringMass.Vec3;
+import ad4j.samples.SpringMassGrad;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -22,8 +23,8 @@ class ValueFunctionsTest {
     Vec3 v = new Vec3(s[9], s[10], s[11]);
     double[] records = new double[14];
     double[] scalars = new double[14];
-    double value = ValueFunctionsGrad.springRecordsValueAndGradient(p, q, u, v, s[12], s[13],
-        50, records);
+    double value = SpringMassGrad.energyAfterValueAndGradient(p, q, u, v, s[12], s[13], 50,
+        records);
     double twin = ValueFunctionsGrad.springScalarsValueAndGradient(s[0], s[1], s[2], s[3],
         s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], 50, scalars);
     assertEquals(twin, value, 1e-12 * Math.abs(twin));
