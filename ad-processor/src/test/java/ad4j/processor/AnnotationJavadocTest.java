@@ -25,8 +25,8 @@ class AnnotationJavadocTest {
     assertFalse(javadoc.contains("need nothing at run time"), javadoc);
     assertTrue(javadoc.contains("Every generated class refers to {@code ad4j.runtime.Tape}"),
         javadoc);
-    assertTrue(guide("README.md").contains("every generated class refers to `ad4j.runtime.Tape`"),
-        "the README's Maven notes say so too");
+    assertTrue(guide("README.md").contains("**Generated code needs `ad-runtime` at run time**"),
+        "the README says so too");
   }
 
   @Test
