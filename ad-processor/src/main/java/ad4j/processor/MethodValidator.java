@@ -4,6 +4,7 @@ import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Receivers;
+import ad4j.processor.front.StaticMembers;
 import ad4j.processor.front.ValueRecords;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
@@ -41,7 +42,7 @@ final class MethodValidator {
           + " top-level or nested class, not a local or anonymous one");
       valid = false;
     }
-    if (!method.getModifiers().contains(Modifier.STATIC) && enclosing instanceof TypeElement owner) {
+    if (!StaticMembers.isStatic(method) && enclosing instanceof TypeElement owner) {
       valid &= Receivers.check(method, owner, tree, diagnostics);
     }
     if (method.getModifiers().contains(Modifier.ABSTRACT)
@@ -110,7 +111,7 @@ final class MethodValidator {
       Diagnostics diagnostics) {
     // the tape; at order 2, the Hessian sweep's gradient and its tangent instead
     int slots = DerivativeOrder.of(method) == 2 ? 2 : 1;
-    if (!method.getModifiers().contains(Modifier.STATIC)) {
+    if (!StaticMembers.isStatic(method)) {
       // the receiver, the first parameter of every generated member; a value record's, a
       // double and its direction per leaf
       slots += Receivers.valueRecordReceiver(method)

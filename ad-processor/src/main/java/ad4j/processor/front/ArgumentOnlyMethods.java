@@ -87,13 +87,13 @@ final class ArgumentOnlyMethods {
 
   /** Whether a static method of {@code Math}, {@code String} or a boxed type reads only its arguments. */
   static boolean isArgumentOnlyLibraryMethod(ExecutableElement method) {
-    return method.getModifiers().contains(Modifier.STATIC)
+    return StaticMembers.isStatic(method)
         && LaunderedDependence.readsArgumentsOnly(method.getEnclosingElement())
         && !READ_SYSTEM_PROPERTIES.contains(method.getSimpleName().toString());
   }
 
   private boolean read(ExecutableElement method) {
-    if (!method.getModifiers().contains(Modifier.STATIC) || trees == null
+    if (!StaticMembers.isStatic(method) || trees == null
         || !(method.getEnclosingElement() instanceof TypeElement owner)) {
       return false;
     }
@@ -368,7 +368,7 @@ final class ArgumentOnlyMethods {
       boolean any = false;
       for (ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(owner))) {
         if (!method.getSimpleName().contentEquals(name)
-            || !method.getModifiers().contains(Modifier.STATIC)) {
+            || !StaticMembers.isStatic(method)) {
           continue;
         }
         any = true;
@@ -390,7 +390,7 @@ final class ArgumentOnlyMethods {
 
   /** A {@code static final} field whose value is a compile-time constant, which never changes. */
   private static boolean isConstant(VariableElement field) {
-    return field.getModifiers().contains(Modifier.STATIC)
+    return StaticMembers.isStatic(field)
         && field.getModifiers().contains(Modifier.FINAL) && field.getConstantValue() != null;
   }
 }

@@ -361,7 +361,7 @@ final class CalleeResolver {
    * else nothing.
    */
   static String ruleAdvice(ExecutableElement method, String advice) {
-    boolean fits = method.getModifiers().contains(Modifier.STATIC)
+    boolean fits = StaticMembers.isStatic(method)
         && method.getReturnType().getKind() == TypeKind.DOUBLE
         && method.getParameters().stream()
             .anyMatch(p -> p.asType().getKind() == TypeKind.DOUBLE);

@@ -155,7 +155,7 @@ public final class DerivativeOfRules {
       }
       owner = (TypeElement) declared.asElement();
     }
-    if (!method.getModifiers().contains(Modifier.STATIC)) {
+    if (!StaticMembers.isStatic(method)) {
       return problem(method, null, null, rule + " must be static");
     }
     if (method.getModifiers().contains(Modifier.PRIVATE)) {
@@ -219,7 +219,7 @@ public final class DerivativeOfRules {
     int index = indexOf(parameters, wrt);
     if (index < 0) {
       // A library compiled without parameter names: the rule's own names, in the same order.
-      int offset = target.getModifiers().contains(Modifier.STATIC) ? 0 : 1;
+      int offset = StaticMembers.isStatic(target) ? 0 : 1;
       int own = indexOf(method.getParameters(), wrt) - offset;
       index = own >= 0 ? own : -1;
     }
@@ -341,7 +341,7 @@ public final class DerivativeOfRules {
 
   private List<TypeMirror> expectedTypes(ExecutableElement target, TypeElement owner) {
     List<TypeMirror> expected = new ArrayList<>();
-    if (!target.getModifiers().contains(Modifier.STATIC)) {
+    if (!StaticMembers.isStatic(target)) {
       expected.add(owner.asType());
     }
     for (VariableElement parameter : target.getParameters()) {

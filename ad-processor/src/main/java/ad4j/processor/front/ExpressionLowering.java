@@ -513,7 +513,7 @@ final class ExpressionLowering {
         return null;
       }
       Optional<VariableElement> own = context.symbols().fieldOf(inlined.get(), name)
-          .filter(field -> field.getModifiers().contains(Modifier.STATIC));
+          .filter(field -> StaticMembers.isStatic(field));
       if (own.isPresent()) {
         return fieldValue(own.get(), inlined.get(), identifier);
       }
@@ -523,7 +523,7 @@ final class ExpressionLowering {
         qualifier.flatMap(type -> context.symbols().fieldOf(type, name));
     if (field.isPresent()) {
       ResolutionLog.resolved(context, identifier, field.get());
-      Optional<Operand> receiver = field.get().getModifiers().contains(Modifier.STATIC)
+      Optional<Operand> receiver = StaticMembers.isStatic(field.get())
           ? Optional.empty() : implicitReceiver(qualifier.get(), identifier);
       if (receiver.isPresent()) {
         return objects.field(receiver.get(), name, identifier); // 'k' is 'this.k'
@@ -1014,7 +1014,7 @@ final class ExpressionLowering {
   /** A static final field: inlined when a compile-time constant, else read by its name. */
   private Operand fieldValue(VariableElement field, TypeElement qualifier, Tree use) {
     String name = field.getSimpleName().toString();
-    if (!field.getModifiers().contains(Modifier.STATIC)) {
+    if (!StaticMembers.isStatic(field)) {
       unsupported(use, "instance field '" + name + "' cannot be read: "
           + (context.scopes().lookUp(Receivers.THIS) == null ? "the method is static"
               : "it is a field of an enclosing instance, which ad4j does not pass to generated"

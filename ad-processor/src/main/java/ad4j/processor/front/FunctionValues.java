@@ -380,7 +380,7 @@ final class FunctionValues {
 
   /** A {@code static final} field of the method's class holding a lambda or a reference. */
   private Optional<Known> fieldFunction(VariableElement field) {
-    if (!field.getModifiers().contains(Modifier.STATIC)
+    if (!StaticMembers.isStatic(field)
         || !field.getModifiers().contains(Modifier.FINAL)) {
       return Optional.empty();
     }
@@ -769,7 +769,7 @@ final class FunctionValues {
       Optional<ExecutableElement> method = CalleeResolver.choice(context,
           CalleeResolver.candidates(context, other.owner(), reference.getName().toString()),
           values).map(Overloads.Choice::method);
-      if (method.isPresent() && !method.get().getModifiers().contains(Modifier.STATIC)) {
+      if (method.isPresent() && !StaticMembers.isStatic(method.get())) {
         unsupported(reference, "method reference '" + shown + "' names an instance method:"
             + " ad4j specialises references to static methods; write a lambda instead");
         return null;

@@ -70,7 +70,7 @@ final class InactiveCalls {
   Operand lowerOnField(VariableElement field, String name, List<Operand> arguments,
       MethodInvocationTree invocation, String shown,
       boolean discarded) {
-    if (!field.getModifiers().contains(Modifier.STATIC)) {
+    if (!StaticMembers.isStatic(field)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '"
           + field.getSimpleName() + "' is an instance field, and a @Differentiable method is"
           + " static: it has no object whose field it could read; pass the object as a"
@@ -127,7 +127,7 @@ final class InactiveCalls {
     }
     for (int i = 0; i < arguments.size(); i++) {
       if (isActiveArray(arguments.get(i)) && !LaunderedDependence.onlyReads(method)
-          && !(method.getModifiers().contains(Modifier.STATIC)
+          && !(StaticMembers.isStatic(method)
               && context.readOnlyMethods().test(method))) {
         context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
             + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
@@ -142,7 +142,7 @@ final class InactiveCalls {
     }
     // A value that carries a derivative may go into an object (boxed, a string, a result of a
     // reference type): LaunderedDependence rejects it where it comes back into the result.
-    if (receiver == null && !method.getModifiers().contains(Modifier.STATIC)) {
+    if (receiver == null && !StaticMembers.isStatic(method)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '" + qualified
           + "' is not static, and a @Differentiable method is static: it has no object to call"
           + " it on");
@@ -313,7 +313,7 @@ final class InactiveCalls {
    * call it.
    */
   private Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
-    if (!method.getModifiers().contains(Modifier.STATIC)) {
+    if (!StaticMembers.isStatic(method)) {
       return Optional.of("it is not static, and ad4j differentiates static methods only");
     }
     if (method.getModifiers().contains(Modifier.PRIVATE)) {

@@ -81,7 +81,7 @@ final class Members {
     int declared = members.size();
     for (TypeElement supertype : directSupertypes(type)) {
       for (ExecutableElement inherited : methods(supertype, name)) {
-        boolean staticOfInterface = inherited.getModifiers().contains(Modifier.STATIC)
+        boolean staticOfInterface = StaticMembers.isStatic(inherited)
             && inherited.getEnclosingElement().getKind().isInterface();
         if (staticOfInterface || !isInherited(inherited, type) || members.contains(inherited)
             || overriddenIn(members.subList(0, declared), inherited)) {

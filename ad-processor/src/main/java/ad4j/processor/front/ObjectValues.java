@@ -117,7 +117,7 @@ final class ObjectValues {
           + " passes numbers, booleans, strings and objects to calls it runs as written)");
       return null;
     }
-    if (method.getModifiers().contains(Modifier.STATIC)) {
+    if (StaticMembers.isStatic(method)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '" + name + "' is a"
           + " static method; call it on its class, as '" + type.getSimpleName() + "." + name
           + "(...)'");

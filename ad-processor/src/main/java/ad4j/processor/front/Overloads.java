@@ -200,7 +200,7 @@ final class Overloads {
   private List<TypeMirror> parameterTypes(ExecutableElement method) {
     boolean generic = !method.getTypeParameters().isEmpty();
     List<? extends TypeMirror> declared;
-    if (site != null && !method.getModifiers().contains(Modifier.STATIC)
+    if (site != null && !StaticMembers.isStatic(method)
         && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
       declared = ((ExecutableType) types.asMemberOf(site, method)).getParameterTypes();
     } else {

@@ -46,8 +46,8 @@ public final class PrivateFields {
    * other field.
    */
   Optional<Expr> read(VariableElement field) {
-    if (!field.getModifiers().containsAll(java.util.Set.of(Modifier.PRIVATE, Modifier.STATIC,
-        Modifier.FINAL)) || !(field.getEnclosingElement() instanceof TypeElement owner)
+    if (!field.getModifiers().containsAll(java.util.Set.of(Modifier.PRIVATE, Modifier.FINAL))
+        || !StaticMembers.isStatic(field) || !(field.getEnclosingElement() instanceof TypeElement owner)
         || context.reachability().ofType(owner).isPresent() || !isCopyable(field.asType())) {
       return Optional.empty();
     }
@@ -68,7 +68,7 @@ public final class PrivateFields {
    */
   Optional<String> handle(VariableElement field) {
     if (!field.getModifiers().contains(Modifier.PRIVATE)
-        || field.getModifiers().contains(Modifier.STATIC)
+        || StaticMembers.isStatic(field)
         || !(field.getEnclosingElement() instanceof TypeElement owner)
         || context.reachability().ofType(owner).isPresent() || !isCopyable(field.asType())) {
       return Optional.empty();

@@ -46,7 +46,7 @@ final class PureInitializers {
    * ({@code (double) (7 / 2)}), or empty when it is not pure and exact or cannot be found.
    */
   Optional<Expr> textOf(VariableElement field, NumericType type) {
-    if (!field.getModifiers().contains(Modifier.STATIC)
+    if (!StaticMembers.isStatic(field)
         || !field.getModifiers().contains(Modifier.FINAL)) {
       return Optional.empty();
     }

@@ -93,7 +93,7 @@ final class ReadOnlyMethods {
     if (method.getKind() == ElementKind.CONSTRUCTOR) {
       // a constructor may set the fields of the object it makes, which nothing else sees yet
       ElementFilter.fieldsIn(owner.getEnclosedElements()).stream()
-          .filter(field -> !field.getModifiers().contains(Modifier.STATIC))
+          .filter(field -> !StaticMembers.isStatic(field))
           .forEach(field -> locals.add("this." + field.getSimpleName()));
     }
     return statement(tree.getBody(), locals, owner);
@@ -260,7 +260,7 @@ final class ReadOnlyMethods {
         continue;
       }
       any = true;
-      if (!(method.getModifiers().contains(Modifier.STATIC) && argumentOnly.test(method))
+      if (!(StaticMembers.isStatic(method) && argumentOnly.test(method))
           && !test(method)) {
         return false;
       }

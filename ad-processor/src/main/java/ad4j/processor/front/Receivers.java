@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.Set;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
-import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.util.ElementFilter;
@@ -40,7 +39,7 @@ public final class Receivers {
 
   /** Whether {@code method} has a receiver. */
   public static boolean hasReceiver(ExecutableElement method) {
-    return !method.getModifiers().contains(Modifier.STATIC);
+    return !StaticMembers.isStatic(method);
   }
 
   /**

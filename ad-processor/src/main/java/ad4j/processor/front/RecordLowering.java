@@ -140,8 +140,7 @@ final class RecordLowering {
    * ({@code static final Vec3 GRAVITY}): read as a constant, through its accessors.
    */
   private static Optional<TypeElement> constant(Optional<VariableElement> field) {
-    return field.filter(f -> f.getModifiers().containsAll(
-            java.util.Set.of(Modifier.STATIC, Modifier.FINAL)))
+    return field.filter(f -> f.getModifiers().contains(Modifier.FINAL) && StaticMembers.isStatic(f))
         .flatMap(f -> ValueRecords.valueRecord(f.asType()));
   }
 
@@ -217,7 +216,7 @@ final class RecordLowering {
     List<ExecutableElement> found = new ArrayList<>();
     for (ExecutableElement method : ElementFilter.methodsIn(record.getEnclosedElements())) {
       if (method.getSimpleName().contentEquals(name) && method.getParameters().size() == arity
-          && (!staticOnly || method.getModifiers().contains(Modifier.STATIC))) {
+          && (!staticOnly || StaticMembers.isStatic(method))) {
         found.add(method);
       }
     }
@@ -351,7 +350,7 @@ final class RecordLowering {
   private Object call(MethodInvocationTree invocation) {
     Target target = target(invocation).orElseThrow();
     Tuple receiver = null;
-    if (!target.method().getModifiers().contains(Modifier.STATIC)) {
+    if (!StaticMembers.isStatic(target.method())) {
       receiver = target.receiver() == null ? frames.peek().receiver() : lower(target.receiver());
       if (receiver == null) {
         return null;

@@ -53,7 +53,7 @@ final class RuledCalls {
   Optional<Lowered> lower(TypeElement owner, String name, List<Operand> arguments, Tree call,
       String shown) {
     ExecutableElement method = CalleeResolver.choose(context, owner, name, arguments);
-    if (method == null || !method.getModifiers().contains(Modifier.STATIC)) {
+    if (method == null || !StaticMembers.isStatic(method)) {
       return Optional.empty();
     }
     if (rulesOf(method).isEmpty()) {
@@ -113,7 +113,7 @@ final class RuledCalls {
     return receiverType(receiver).map(type -> ElementFilter.methodsIn(
             context.elements().getAllMembers(type)).stream()
         .anyMatch(m -> m.getSimpleName().contentEquals(name)
-            && !m.getModifiers().contains(Modifier.STATIC) && !rulesOf(m).isEmpty()))
+            && !StaticMembers.isStatic(m) && !rulesOf(m).isEmpty()))
         .orElse(false);
   }
 
@@ -128,7 +128,7 @@ final class RuledCalls {
     if (target == null) {
       return null;
     }
-    if (!receiver.getModifiers().contains(Modifier.STATIC)
+    if (!StaticMembers.isStatic(receiver)
         || !receiver.getModifiers().contains(Modifier.FINAL)) {
       context.diagnostics().error(call, "call to '" + shown + "': its receiver '"
           + receiver.getSimpleName() + "' must be a static final field, so that the call and"
@@ -156,7 +156,7 @@ final class RuledCalls {
   boolean hasInstanceRules(TypeElement type, String name) {
     return ElementFilter.methodsIn(context.elements().getAllMembers(type)).stream()
         .anyMatch(m -> m.getSimpleName().contentEquals(name)
-            && !m.getModifiers().contains(Modifier.STATIC) && !rulesOf(m).isEmpty());
+            && !StaticMembers.isStatic(m) && !rulesOf(m).isEmpty());
   }
 
   /**
@@ -188,7 +188,7 @@ final class RuledCalls {
   private ExecutableElement instanceTarget(TypeElement type, String name, List<Operand> arguments,
       Tree call, String shown) {
     ExecutableElement target = CalleeResolver.choose(context, type, name, arguments);
-    if (target == null || target.getModifiers().contains(Modifier.STATIC)
+    if (target == null || StaticMembers.isStatic(target)
         || rulesOf(target).isEmpty()) {
       context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: no"
           + " method '" + name + "' of '" + type.getSimpleName() + "' that takes these"
@@ -357,7 +357,7 @@ final class RuledCalls {
 
   /** Whether calls of {@code method} are differentiated with {@code @DerivativeOf} rules. */
   boolean hasRules(ExecutableElement method) {
-    return method.getModifiers().contains(Modifier.STATIC) && !rulesOf(method).isEmpty();
+    return StaticMembers.isStatic(method) && !rulesOf(method).isEmpty();
   }
 
   /**
@@ -401,7 +401,7 @@ final class RuledCalls {
     if (!context.isCompiledFromSource(target)) {
       for (DerivativeOfRules.Rule rule : rulesOf(target)) {
         if (context.isCompiledFromSource(rule.method())) {
-          int receiver = target.getModifiers().contains(Modifier.STATIC) ? 0 : 1;
+          int receiver = StaticMembers.isStatic(target) ? 0 : 1;
           return rule.method().getParameters().get(receiver + index).getSimpleName().toString();
         }
       }

@@ -241,13 +241,13 @@ final class Symbols {
     }
     for (TypeElement owner : staticImportOwners(name, true)) {
       Optional<VariableElement> field = fieldOf(owner, name);
-      if (field.isPresent() && field.get().getModifiers().contains(Modifier.STATIC)) {
+      if (field.isPresent() && StaticMembers.isStatic(field.get())) {
         return Optional.of(owner);
       }
     }
     for (TypeElement owner : staticImportOwners(name, false)) {
       Optional<VariableElement> field = fieldOf(owner, name);
-      if (field.isPresent() && field.get().getModifiers().contains(Modifier.STATIC)) {
+      if (field.isPresent() && StaticMembers.isStatic(field.get())) {
         return Optional.of(owner);
       }
     }
@@ -290,7 +290,7 @@ final class Symbols {
     java.util.Map<ExecutableElement, TypeElement> methods = new java.util.LinkedHashMap<>();
     for (TypeElement owner : owners) {
       for (ExecutableElement method : members.methods(owner, name)) {
-        if (method.getModifiers().contains(Modifier.STATIC)) {
+        if (StaticMembers.isStatic(method)) {
           methods.putIfAbsent(method, owner);
         }
       }
@@ -313,7 +313,7 @@ final class Symbols {
     TypeElement type = elements.getTypeElement(owner.qualifiedName());
     return ElementFilter.methodsIn(type.getEnclosedElements()).stream()
         .filter(m -> m.getSimpleName().contentEquals(name))
-        .filter(m -> m.getModifiers().contains(Modifier.STATIC)
+        .filter(m -> StaticMembers.isStatic(m)
             && m.getModifiers().contains(Modifier.PUBLIC))
         .toList();
   }
@@ -326,7 +326,7 @@ final class Symbols {
 
   private boolean hasMethod(TypeElement type, String name, boolean staticOnly) {
     return members.methods(type, name).stream()
-        .anyMatch(m -> !staticOnly || m.getModifiers().contains(Modifier.STATIC));
+        .anyMatch(m -> !staticOnly || StaticMembers.isStatic(m));
   }
 
   /**

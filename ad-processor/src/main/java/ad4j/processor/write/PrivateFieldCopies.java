@@ -1,6 +1,7 @@
 package ad4j.processor.write;
 
 import ad4j.processor.front.PrivateFields;
+import ad4j.processor.front.StaticMembers;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.FieldSpec;
@@ -32,8 +33,7 @@ final class PrivateFieldCopies {
     ClassName handles = ClassName.get("java.lang.invoke", "MethodHandles");
     ClassName varHandle = ClassName.get("java.lang.invoke", "VarHandle");
     CodeBlock.Builder reads = CodeBlock.builder()
-        .add(copies.values().stream().anyMatch(c -> !c.field().getModifiers()
-                .contains(Modifier.STATIC))
+        .add(copies.values().stream().anyMatch(c -> !StaticMembers.isStatic(c.field()))
             ? "// generated code cannot name these private fields: it reads each static one\n"
                 + "// once, and finds a handle on each instance one, through a private lookup of\n"
                 + "// its class (this class is in the same package and module)\n"
@@ -43,7 +43,7 @@ final class PrivateFieldCopies {
     Map<TypeElement, String> lookups = new LinkedHashMap<>();
     for (PrivateFields.Copy copy : copies.values()) {
       TypeName type = TypeName.get(copy.field().asType());
-      boolean instance = !copy.field().getModifiers().contains(Modifier.STATIC);
+      boolean instance = !StaticMembers.isStatic(copy.field());
       gradClass.addField(FieldSpec.builder(instance ? varHandle : type, copy.copy(),
               Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
           .addJavadoc(instance ? "Reads {@code $L.$L}, private there.\n" : "{@code $L.$L},"

@@ -28,4 +28,20 @@ class LombokBesideAd4jTest {
     assertEquals(dz, gradient[1], 1e-12);
     assertEquals(dz * at[0], gradient[2], 1e-12);
   }
+
+  @Test
+  void utilityClassMethodsAreStaticMethods() {
+    // Lombok's @UtilityClass makes energy, square and the fields static: the generated members
+    // take no receiver
+    double x = 0.7;
+    double y = 1.3;
+    double[] gradient = FormulasGrad.energyGradient(x, y);
+    // energy = 2 x^2 y + 1.5 sin y
+    assertEquals(4 * x * y, gradient[0], 1e-12);
+    assertEquals(2 * x * x + 1.5 * Math.cos(y), gradient[1], 1e-12);
+    assertEquals(0.3 * gradient[0] - 0.4 * gradient[1],
+        FormulasGrad.energyTangent(x, y, 0.3, -0.4), 1e-12);
+    GradientCheck.check(p -> Formulas.energy(p[0], p[1]), new double[] {x, y}, gradient)
+        .assertWithin(1e-8);
+  }
 }
