@@ -9,7 +9,8 @@ import java.util.List;
  * volga from the generated Hessian; also with a library's erfc and a user-supplied derivative), a
  * negative-binomial likelihood with a library's log-gamma, a logistic loss, logistic and softmax
  * regression trained on real data sets (array parameters), a spring-mass simulation over a value
- * record, and functions with loops and branches, then where the generated sources are.
+ * record, Simpson's rule and Runge-Kutta called with lambdas, and functions with loops and
+ * branches, then where the generated sources are.
  */
 public final class Samples {
   private Samples() {}
@@ -19,7 +20,8 @@ public final class Samples {
       SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
       BlackScholesErfGrad.class, NegativeBinomialGrad.class, LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
       OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class,
-      CurveFitGrad.class, NewtonRosenbrockGrad.class, SpringMassGrad.class);
+      CurveFitGrad.class, NewtonRosenbrockGrad.class, SpringMassGrad.class,
+      QuadratureGrad.class);
 
   /**
    * Prints all samples to standard output.
@@ -51,6 +53,8 @@ public final class Samples {
     CurveFit.print(out);
     out.println();
     SpringMass.print(out);
+    out.println();
+    Quadrature.print(out);
     out.println();
     ControlFlow.print(out);
     out.println();
