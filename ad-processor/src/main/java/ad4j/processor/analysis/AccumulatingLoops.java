@@ -94,10 +94,6 @@ public final class AccumulatingLoops {
   public record Fusible(Loop loop, List<Accumulator> accumulators, List<Value> valuesFromBefore,
       List<Variable> variablesFromBefore) {}
 
-  private static final Set<Operation.Form> WRITES_OR_MAKES_ARRAYS = Set.of(
-      Operation.Form.STORE, Operation.Form.NEW_ARRAY, Operation.Form.CLONE,
-      Operation.Form.PLAIN_CALL, Operation.Form.POP, Operation.Form.TAPE_CALL,
-      Operation.Form.LOCAL_CALL);
 
   private final Function primal;
   /** How many operands read each value, anywhere in the method. */
@@ -257,8 +253,7 @@ public final class AccumulatingLoops {
           Operation.Form form = instruction.operation().form();
           NumericType type = instruction.result().type();
           boolean array = type.isArray();
-          if (WRITES_OR_MAKES_ARRAYS.contains(form) || array
-              && (form == Operation.Form.USER_CALL || form == Operation.Form.RULED_CALL)) {
+          if (writesOrMakesArrays(form) || array && form.callsDifferentiated()) {
             computes[0] = false;
           }
         } else if (statement instanceof Return || statement instanceof ElementStore
@@ -338,5 +333,14 @@ public final class AccumulatingLoops {
     int[] count = {0};
     block.walk(statement -> count[0] += statement instanceof Return ? 1 : 0);
     return count[0];
+  }
+
+  /**
+   * Whether an instruction of {@code form} writes or makes an array, or does what a loop's
+   * accumulation cannot be moved across: a call run as written, the tape.
+   */
+  private static boolean writesOrMakesArrays(Operation.Form form) {
+    return form == Operation.Form.STORE || form.makesArray()
+        || form == Operation.Form.PLAIN_CALL || form.usesTape();
   }
 }

@@ -80,7 +80,7 @@ public final class KeptElements {
         Operation.Form form = instruction.operation().form();
         if (form == Operation.Form.STORE) {
           stores.put(instruction, place);
-        } else if (form == Operation.Form.USER_CALL || form == Operation.Form.RULED_CALL) {
+        } else if (form.callsDifferentiated()) {
           for (Value array : localArraysPassed(instruction)) {
             calls.computeIfAbsent(array, a -> new ArrayList<>()).add(place);
           }

@@ -87,8 +87,8 @@ public final class RecomputedValues {
       if (statement instanceof Instruction instruction) {
         definitions.put(instruction.result(), instruction);
         Operation.Form form = instruction.operation().form();
-        if (form == Operation.Form.STORE || form == Operation.Form.USER_CALL
-            || form == Operation.Form.PLAIN_CALL || form == Operation.Form.RULED_CALL) {
+        if (form == Operation.Form.STORE || form == Operation.Form.PLAIN_CALL
+            || form.callsDifferentiated()) {
           for (Operand argument : instruction.arguments()) {
             if (argument instanceof Operand.Use use && use.value().type().isArray()) {
               changingArrays.add(use.value());

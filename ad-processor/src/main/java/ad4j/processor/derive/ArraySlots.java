@@ -159,8 +159,7 @@ public final class ArraySlots {
           && instruction.operation().form() == Operation.Form.USER_CALL) {
         call(instruction, out);
       } else if (statement instanceof Instruction instruction
-          && (instruction.operation().form() == Operation.Form.NEW_ARRAY
-              || instruction.operation().form() == Operation.Form.CLONE)
+          && instruction.operation().form().makesArray()
           && instruction.result().isActiveArray()) {
         // a local array: its elements' adjoints are in an adjoint array of its own
         out.add(instruction);

@@ -167,9 +167,7 @@ final class ProgramFacts {
         value.home = block;
         value.definedAt = i;
         defined.add(instruction.result());
-        Operation.Form form = instruction.operation().form();
-        if (form == Operation.Form.POP || form == Operation.Form.PULLBACK_CALL
-            || form == Operation.Form.LOCAL_CALL || form == Operation.Form.TAPE_CALL) {
+        if (instruction.operation().form().usesTape()) {
           usesTape = true;
         }
       } else if (statement instanceof Store store) {

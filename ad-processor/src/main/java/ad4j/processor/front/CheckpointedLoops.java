@@ -215,9 +215,8 @@ final class CheckpointedLoops {
             && instruction.operation().ruled().partials().isEmpty()) {
           continue; // a rule's partials, made and read again in the same iteration (its call,
                     // after it, is checked)
-        } else if (form == Operation.Form.STORE || form == Operation.Form.NEW_ARRAY
-            || form == Operation.Form.CLONE || instruction.result().type().isArray()
-            && (form == Operation.Form.USER_CALL || form == Operation.Form.RULED_CALL)) {
+        } else if (form == Operation.Form.STORE || form.makesArray()
+            || instruction.result().type().isArray() && form.callsDifferentiated()) {
           problems.add("it makes or writes an array" + line + "; the state a checkpoint holds"
               + " must be variables of type double, float, int, long or boolean");
         }

@@ -454,9 +454,8 @@ final class LoweringContext {
     if (type.isReference() && insideLoop()) {
       objectsMadeInLoops.add(result);
     }
-    if ((operation.form() == Operation.Form.NEW_ARRAY || operation.form() == Operation.Form.CLONE
-        || type.isArray() && (operation.form() == Operation.Form.USER_CALL
-            || operation.form() == Operation.Form.RULED_CALL))
+    if ((operation.form().makesArray()
+        || type.isArray() && operation.form().callsDifferentiated())
         && insideLoop()) {
       arraysMadeInLoops.add(result);
     }

@@ -10,75 +10,127 @@ public final class Operation {
   /** How the operation is written in Java. */
   public enum Form {
     /** {@code a op b}. */
-    INFIX,
+    INFIX(Family.OPERATOR),
     /** {@code op a}. */
-    PREFIX,
+    PREFIX(Family.OPERATOR),
     /** {@code (type) a}. */
-    CAST,
+    CAST(Family.OPERATOR),
     /** {@code Owner.name(a, ...)} of a math function. */
-    CALL,
+    CALL(Family.MATH_CALL),
     /** {@code Owner.name(a, ...)} of a {@code @Differentiable} method. */
-    USER_CALL,
+    USER_CALL(Family.DIFFERENTIATED_CALL),
     /**
      * {@code Owner.name(a, ...)} of a method with {@code @DerivativeOf} rules, or of one of the
      * rules; see {@link RuledCallee}.
      */
-    RULED_CALL,
+    RULED_CALL(Family.DIFFERENTIATED_CALL),
     /**
      * {@code GradClass.nameTangent(a, ..., aDot, ...)}: the forward mode of a
      * {@code @Differentiable} method, generated for it.
      */
-    TANGENT_CALL,
+    TANGENT_CALL(Family.GENERATED_CALL),
     /**
      * {@code GradClass.namePullback(tape, a, ..., seed)}: the reverse mode of a
      * {@code @Differentiable} method, which returns its value and leaves the adjoints of its
      * {@code double} parameters on the tape, the last on top.
      */
-    PULLBACK_CALL,
+    PULLBACK_CALL(Family.TAPE),
     /**
      * {@code name(tape, a, ...)}: a call of another program of the same generated class, which
      * works on the caller's tape. A program that returns nothing gives a value nobody reads.
      */
-    LOCAL_CALL,
+    LOCAL_CALL(Family.TAPE),
     /** Takes the most recently recorded value of the result's type back from the tape. */
-    POP,
+    POP(Family.TAPE),
     /**
      * {@code tape.name(a, ...)}: a method of the tape other than push and pop, which the
      * snapshots of checkpointed loops use ({@code mark}, {@code doubleAt}, ...).
      */
-    TAPE_CALL,
+    TAPE_CALL(Family.TAPE),
     /** {@code a}: a constant or a variable's current value, copied into a value. */
-    COPY,
+    COPY(Family.OPERATOR),
     /** {@code c ? a : b} where neither operand computes anything. */
-    SELECT,
+    SELECT(Family.OPERATOR),
     /**
      * {@code a[i]}: an element of an array, or a row of a matrix. A third argument, which the
      * reverse-mode programs add ({@code transform/ArraySlots}), is the gradient slot of the
      * element: the Java text is the same, the reverse sweep adds the element's adjoint there.
      */
-    ELEMENT,
+    ELEMENT(Family.ARRAY),
     /** {@code a.length}. */
-    LENGTH,
+    LENGTH(Family.ARRAY),
     /** {@code ad4j.runtime.Slots.name(a, ...)}: where an array's elements lie in a gradient. */
-    SLOTS_CALL,
+    SLOTS_CALL(Family.ARRAY),
     /** {@code new double[n]}, {@code new int[n]}: a local array of the user's, all zeros. */
-    NEW_ARRAY,
+    NEW_ARRAY(Family.ARRAY),
     /**
      * {@code a.clone()}. A second argument, which reverse-mode programs add
      * ({@code transform/ArraySlots}), is the gradient slot of the source's first element.
      */
-    CLONE,
+    CLONE(Family.ARRAY),
     /**
      * {@code a[i] = v}, whose value is {@code v} (JLS 15.26.1): a write into a local array. Its
      * result is the stored value, so that it is an instruction like any other.
      */
-    STORE,
+    STORE(Family.ARRAY),
     /**
      * {@code Owner.name(a, ...)} of a method that carries no derivative, run as written, with
      * the user's side effects, once wherever the instruction runs: a call whose result is not a
      * floating-point number ({@code boolean}, {@code int}, {@code long}, {@code void}) or whose
      * arguments carry no derivative. Its result is never active.
      */
+    PLAIN_CALL(Family.PLAIN_CALL);
+
+    private final Family family;
+
+    Form(Family family) {
+      this.family = family;
+    }
+
+    /** The family this form belongs to, which the analyses ask instead of naming forms. */
+    public Family family() {
+      return family;
+    }
+
+    /**
+     * Whether it calls a method whose derivatives come from elsewhere: the generated members of
+     * a {@code @Differentiable} method, or a method's {@code @DerivativeOf} rules. Such a call
+     * may read the arrays it is passed, and makes the array it returns.
+     */
+    public boolean callsDifferentiated() {
+      return family == Family.DIFFERENTIATED_CALL;
+    }
+
+    /** Whether it reads or changes the tape. */
+    public boolean usesTape() {
+      return family == Family.TAPE;
+    }
+
+    /** Whether it makes a new array: a local array of the user's, or a copy of one. */
+    public boolean makesArray() {
+      return this == NEW_ARRAY || this == CLONE;
+    }
+  }
+
+  /**
+   * What kind of thing a {@link Form} does, declared by every form, so that an analysis that
+   * asks a family (is it an operator, does it use the tape) covers a new form of that family
+   * without naming it. Only a form of new meaning needs the places that test forms by name.
+   */
+  public enum Family {
+    /** Computes its result from its operands with Java's operators: reads nothing else. */
+    OPERATOR,
+    /** A call of a {@code Math}-like function with a rule in {@code rules/DerivativeRules}. */
+    MATH_CALL,
+    /** A call of a {@code @Differentiable} method, or of one with {@code @DerivativeOf} rules. */
+    DIFFERENTIATED_CALL,
+    /** A call of a generated member that works without the tape (a tangent). */
+    GENERATED_CALL,
+    /** Reads or changes the tape: pops, its methods, and programs that work on it. */
+    TAPE,
+    /** Reads, writes, makes or measures an array. */
+    ARRAY,
+    /** A call that carries no derivative, run as written. */
     PLAIN_CALL
   }
 

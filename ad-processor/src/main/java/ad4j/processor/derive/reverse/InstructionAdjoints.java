@@ -144,8 +144,7 @@ final class InstructionAdjoints {
       s.arrays.clearIfMadeInLoop(instruction, out);
       return;
     }
-    if ((instruction.operation().form() == Operation.Form.USER_CALL
-        || instruction.operation().form() == Operation.Form.RULED_CALL) && value.isActiveArray()) {
+    if (instruction.operation().form().callsDifferentiated() && value.isActiveArray()) {
       // a vector function: its result's adjoints are the seed; inside a loop, the arguments
       // of this iteration's call come back from the tape
       Map<Value, Operand> popped = restoreRecorded(instruction, block, out);
@@ -171,8 +170,7 @@ final class InstructionAdjoints {
       return;
     }
     Map<Value, Operand> popped = restoreRecorded(instruction, block, out);
-    if (instruction.operation().form() == Operation.Form.RULED_CALL
-        || instruction.operation().form() == Operation.Form.USER_CALL) {
+    if (instruction.operation().form().callsDifferentiated()) {
       readRowsAgain(instruction, block, popped, out);
     }
     if (instruction.operation().form() == Operation.Form.STORE) {

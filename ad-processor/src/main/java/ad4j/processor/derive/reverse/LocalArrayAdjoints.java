@@ -68,8 +68,7 @@ final class LocalArrayAdjoints {
   static boolean makesLocalArray(Instruction instruction) {
     Operation.Form form = instruction.operation().form();
     return instruction.result().isActiveArray()
-        && (form == Operation.Form.NEW_ARRAY || form == Operation.Form.CLONE
-            || form == Operation.Form.USER_CALL || form == Operation.Form.RULED_CALL);
+        && (form.makesArray() || form.callsDifferentiated());
   }
 
   /** After making {@code a} inside a loop: {@code aLongest = max(aLongest, a.length)}. */

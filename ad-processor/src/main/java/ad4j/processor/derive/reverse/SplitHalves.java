@@ -118,9 +118,7 @@ final class SplitHalves {
       }
       Operation.Form form = instruction.operation().form();
       NumericType type = instruction.result().type();
-      boolean cheap = (form == Operation.Form.INFIX || form == Operation.Form.PREFIX
-          || form == Operation.Form.CAST || form == Operation.Form.COPY
-          || form == Operation.Form.SELECT)
+      boolean cheap = form.family() == Operation.Family.OPERATOR
           && (type.isIntegral() || type == NumericType.BOOLEAN)
           && instruction.arguments().stream().allMatch(argument ->
               argument instanceof Operand.Constant
