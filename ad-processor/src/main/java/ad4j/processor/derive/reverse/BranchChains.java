@@ -34,8 +34,9 @@ final class BranchChains {
    * block could be written as {@code else if}: 400 pieces were nested 400 deep, quadratic in size.
    */
   List<If> chain(If branch, Block block) {
-    // a fused loop's body reads its decisions where they were made, as outside loops
-    if (s.flow.loopDepth(block) == 0 || s.flow.isConditionBlock(block) || s.fused
+    // a checkpointed iteration computed anew reads its decisions where they were made, as
+    // outside loops
+    if (s.flow.loopDepth(block) == 0 || s.flow.isConditionBlock(block) || s.iterationInLocals
         || s.tape.keepsInLocals(block)) {
       return List.of();
     }
@@ -54,7 +55,7 @@ final class BranchChains {
    * and the piece's number after it.
    */
   List<If> longChain(If branch, Block block) {
-    if (s.flow.loopDepth(block) != 0 || s.flow.isConditionBlock(block) || s.fused) {
+    if (s.flow.loopDepth(block) != 0 || s.flow.isConditionBlock(block) || s.iterationInLocals) {
       return List.of();
     }
     List<If> links = links(branch, true);

@@ -223,9 +223,9 @@ final class CheckpointedLoops {
     } else {
       body.addAll(again);
     }
-    s.fused = true;
+    s.iterationInLocals = true;
     body.addAll(s.reverseWalk.reverse(loop.body()));
-    s.fused = false;
+    s.iterationInLocals = false;
     List<Statement> around = new ArrayList<>();
     around.add(new Declare(iteration, last, line));
     around.add(new Loop(s.nextLoopId++,

@@ -49,7 +49,7 @@ final class InstructionAdjoints {
   private Map<Value, Operand> restoreRecorded(Instruction instruction, Block block,
       List<Statement> out) {
     Map<Value, Operand> popped = s.restored.computeIfAbsent(block, b -> new HashMap<>());
-    if (s.flow.loopDepth(block) == 0 || s.fused) {
+    if (s.flow.loopDepth(block) == 0 || s.iterationInLocals) {
       return popped; // the forward values are in locals
     }
     List<Value> taped = s.tape.recordedAfter(instruction, block);

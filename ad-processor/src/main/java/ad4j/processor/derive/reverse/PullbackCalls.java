@@ -35,7 +35,7 @@ enum PullbackCalls {
     @Override
     void call(SweepState s, Instruction instruction, List<Operand> callArguments,
         SourceLine line, List<Statement> out) {
-      if (s.fused) {
+      if (s.iterationInLocals) {
         // a checkpointed loop's iteration is computed again without recording right before
         // its reverse, which therefore calls the whole pullback
         WHOLE.call(s, instruction, callArguments, line, out);

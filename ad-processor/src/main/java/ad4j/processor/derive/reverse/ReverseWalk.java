@@ -135,7 +135,8 @@ final class ReverseWalk {
     Operand decision = branch.condition() instanceof Operand.Use use
         ? s.restored.getOrDefault(block, Map.of()).getOrDefault(use.value(), use)
         : branch.condition();
-    boolean recorded = s.flow.loopDepth(block) > 0 && !s.fused && !s.tape.keepsInLocals(block);
+    boolean recorded = s.flow.loopDepth(block) > 0 && !s.iterationInLocals
+        && !s.tape.keepsInLocals(block);
     if (recorded) {
       decision = s.statements.pop(NumericType.BOOLEAN, line, out);
     }
@@ -174,7 +175,7 @@ final class ReverseWalk {
     Operand count;
     if (s.flow.loopDepth(block) == 0) {
       count = new Operand.Read(s.tripCounts.get(loop.id()));
-    } else if (!s.fused && s.recomputation.countsTrips(loop, block)) {
+    } else if (!s.iterationInLocals && s.recomputation.countsTrips(loop, block)) {
       count = s.recomputation.tripCount(loop, block, s.place,
           s.restored.computeIfAbsent(block, b -> new HashMap<>()), s.builder, line, out);
     } else {

@@ -150,7 +150,7 @@ final class SweepState {
    * CheckpointedLoops#reverseCheckpointedLoop}). A place of the walk, like the open branches,
    * not a variant of the program: the same reverse walk runs on both sides of it.
    */
-  boolean fused;
+  boolean iterationInLocals;
   /** The next id for a loop this transform makes: above every id of the primal's. */
   int nextLoopId;
 
