@@ -64,6 +64,10 @@ class StreamPipelinesTest {
       "        + DoubleStream.of(s, 2 * s, Math.exp(s)).sum()",
       "        + DoubleStream.of(1, 3).map(x -> x / 2 * s).sum();",
       "  }",
+      "  /** Part of an array: Arrays.stream(a, from, to). */",
+      "  @Differentiable static double ranged(double[] w, double s, int from, int to) {",
+      "    return Arrays.stream(w, from, to).map(x -> x * s * Math.sin(x)).sum();",
+      "  }",
       "  /** A stream of other operations, without functions, runs as written. */",
       "  @Differentiable static double asWritten(double[] w, double s) {",
       "    return s * IntStream.range(0, w.length).toArray().length;",
@@ -96,6 +100,8 @@ class StreamPipelinesTest {
         checks().check(new Call(name, new Object[] {w, s}, true, true));
       }
       checks().check(new Call("sum", new Object[] {w}, true));
+      checks().check(new Call("ranged", new Object[] {w, s, 1, w.length - 1}, true, true, false,
+          false));
       checks().check(new Call("asWritten", new Object[] {w, s}, true, true));
       checks().check(new Call("average", new Object[] {w}, true));
     }
@@ -151,5 +157,43 @@ class StreamPipelinesTest {
             (Object) new double[0]));
     assertThat(thrown.getCause()).isInstanceOf(NoSuchElementException.class);
     assertThat(thrown.getCause()).hasMessageThat().isEqualTo("No value present");
+  }
+
+  @Test
+  void partOfAnArrayIsCheckedAsTheJdkChecksIt() throws Exception {
+    double[] w = {0.5, -1.25, 3.0, 0.125};
+    // from > to, from < 0, to > length, and an empty range, which is no error
+    int[][] bounds = {{3, 1}, {-1, 2}, {1, 5}, {2, 2}};
+    for (int[] b : bounds) {
+      String expected = outcome(() -> COMPILED.get().invoke("com.example.Streams", "ranged", w,
+          0.3, b[0], b[1]));
+      for (String member : List.of("rangedGradient", "rangedTangent")) {
+        Object[] arguments = member.equals("rangedGradient")
+            ? new Object[] {w, 0.3, b[0], b[1]}
+            : new Object[] {w, 0.3, b[0], b[1], new double[4], 1.0};
+        assertWithMessage("%s at %s", member, java.util.Arrays.toString(b))
+            .that(outcome(() -> COMPILED.get().invoke("com.example.StreamsGrad", member,
+                arguments)))
+            .isEqualTo(expected);
+      }
+    }
+    assertThat(outcome(() -> COMPILED.get().invoke("com.example.Streams", "ranged", w, 0.3, 3,
+        1))).isEqualTo("java.lang.ArrayIndexOutOfBoundsException: origin(3) > fence(1)");
+  }
+
+  /** What {@code call} throws, as its {@code toString()}, or "returns". */
+  private static String outcome(ThrowingCall call) {
+    try {
+      call.run();
+      return "returns";
+    } catch (InvocationTargetException e) {
+      return e.getCause().toString();
+    } catch (Exception e) {
+      return e.getCause() != null ? e.getCause().toString() : e.toString();
+    }
+  }
+
+  private interface ThrowingCall {
+    Object run() throws Exception;
   }
 }

@@ -24,8 +24,9 @@ import java.util.function.Consumer;
 
 /**
  * {@code DoubleStream} and {@code IntStream} pipelines over arrays, listed values and ranges,
- * lowered to the loops they are: {@code Arrays.stream(a)}, {@code DoubleStream.of(...)},
- * {@code IntStream.of(...)}, {@code IntStream.range(i, j)} and {@code rangeClosed(i, j)}, then
+ * lowered to the loops they are: {@code Arrays.stream(a)}, {@code Arrays.stream(a, from, to)},
+ * {@code DoubleStream.of(...)}, {@code IntStream.of(...)}, {@code IntStream.range(i, j)} and
+ * {@code rangeClosed(i, j)}, then
  * {@code map}, {@code mapToDouble}, {@code asDoubleStream} and {@code filter}, ended by
  * {@code sum()}, {@code reduce(identity, op)}, or {@code average()}, {@code max()} or
  * {@code min()} with {@code getAsDouble()}, {@code getAsInt()} or {@code orElse(v)}. A sequential
@@ -50,6 +51,7 @@ final class StreamLowering {
 
   /** The operations ad4j lowers, for messages. */
   static final String SUPPORTED = "ad4j lowers streams made by 'Arrays.stream(a)',"
+      + " 'Arrays.stream(a, from, to)',"
       + " 'DoubleStream.of(...)', 'IntStream.of(...)', 'IntStream.range(i, j)' and"
       + " 'rangeClosed(i, j)', with 'map', 'mapToDouble', 'asDoubleStream' and 'filter', ended by"
       + " 'sum()', 'reduce(identity, op)', or 'average()', 'max()' or 'min()' with"
@@ -285,16 +287,25 @@ final class StreamLowering {
     }
     boolean ofArray = arguments.size() == 1 && arguments.get(0).type().isArray();
     if (name.equals("stream") || ofArray) {
-      if (arguments.size() != 1 || (arguments.get(0).type() != NumericType.DOUBLE_ARRAY
+      boolean ranged = name.equals("stream") && arguments.size() == 3
+          && arguments.get(1).type().widensTo(NumericType.INT)
+          && arguments.get(2).type().widensTo(NumericType.INT);
+      if (arguments.size() != 1 && !ranged || (arguments.get(0).type() != NumericType.DOUBLE_ARRAY
           && arguments.get(0).type() != NumericType.INT_ARRAY)) {
         unsupported(source, "'" + context.source().of(source) + "' is not supported: " + SUPPORTED
-            + " over a whole 'double[]' or 'int[]'");
+            + " over a 'double[]' or 'int[]'");
         return null;
       }
       Operand array = arguments.get(0);
       Operand length = context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
-      return new Elements(array.type().elementType(), array, Operand.Constant.of(0), length,
-          false, null);
+      if (!ranged) {
+        return new Elements(array.type().elementType(), array, Operand.Constant.of(0), length,
+            false, null);
+      }
+      Operand from = expressions.convert(arguments.get(1), NumericType.INT);
+      Operand to = expressions.convert(arguments.get(2), NumericType.INT);
+      checkBounds(length, from, to);
+      return new Elements(array.type().elementType(), array, from, to, false, null);
     }
     NumericType type = owner.endsWith("IntStream") ? NumericType.INT : NumericType.DOUBLE;
     List<Operand> listed = new ArrayList<>();
@@ -305,6 +316,32 @@ final class StreamLowering {
       listed.add(expressions.widened(arguments.get(k), type));
     }
     return new Elements(type, null, null, null, false, listed);
+  }
+
+  /**
+   * The checks {@code Arrays.stream(a, from, to)} makes before it streams anything (the JDK's
+   * {@code Spliterators.checkFromToBounds}), with the same exceptions and messages, so that
+   * every generated member fails where and as the method does.
+   */
+  private void checkBounds(Operand length, Operand from, Operand to) {
+    String exception = context.referenceTo(
+        context.elements().getTypeElement("java.lang.ArrayIndexOutOfBoundsException"));
+    throwIf(Operation.infix(">"), from, to, new Throw(exception,
+        List.of("\"origin(\"", from, "\") > fence(\"", to, "\")\""), true, context.line()));
+    throwIf(Operation.infix("<"), from, Operand.Constant.of(0),
+        new Throw(exception, List.of(), false, List.of(from), context.line()));
+    throwIf(Operation.infix(">"), to, length,
+        new Throw(exception, List.of(), false, List.of(to), context.line()));
+  }
+
+  /** {@code if (left comparison right) thrown}. */
+  private void throwIf(Operation comparison, Operand left, Operand right, Throw thrown) {
+    Operand condition = context.emit(comparison, List.of(left, right), NumericType.BOOLEAN,
+        false);
+    ir.openBlock();
+    ir.add(thrown);
+    Block then = ir.closeBlock();
+    ir.add(new If(ir.nextStatementId(), condition, then, new Block(List.of()), context.line()));
   }
 
   // ---- the loop ---------------------------------------------------------------------------
