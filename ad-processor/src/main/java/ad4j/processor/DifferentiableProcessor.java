@@ -250,7 +250,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       if (Lowering.takesFunction(method, processingEnv.getElementUtils())) {
         processingEnv.getMessager().printMessage(Diagnostic.Kind.NOTE, Diagnostics.PREFIX + "'"
             + method.getSimpleName() + "' takes a function: it is differentiated at each call"
-            + " from a @Differentiable method of its class, for the function passed there,"
+            + " from a @Differentiable method of its source file, for the function passed there,"
             + " and gets no generated members of its own", method);
         continue;
       }

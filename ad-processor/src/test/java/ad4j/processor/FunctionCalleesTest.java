@@ -117,9 +117,81 @@ class FunctionCalleesTest {
     Compilation compilation = InProcessCompiler.javac().compile(file);
     assertThat(compilation).succeeded();
     assertThat(compilation).hadNoteContaining("'integrate' takes a function: it is"
-        + " differentiated at each call from a @Differentiable method of its class, for the"
+        + " differentiated at each call from a @Differentiable method of its source file, for the"
         + " function passed there, and gets no generated members of its own")
         .inFile(file).onLine(LINES.indexOf("  @Differentiable static double integrate("
             + "DoubleUnaryOperator f, double a, double b,") + 1);
+  }
+
+  /**
+   * A template in another class of the file (a nested class of rules), whose names and the
+   * lambda's names clash: each resolves where it is written. Before, such a call was an error.
+   */
+  private static final List<String> NESTED = List.of(
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import java.util.function.DoubleUnaryOperator;",
+      "final class Model {",
+      "  static double weight(double t) { return 3.0; }",
+      "  @Differentiable static double scale(double t) { return 3 * t; }",
+      "  /** Uses Model's weight and scale in the lambda; Rules' inside the template. */",
+      "  @Differentiable static double fit(double a, double b) {",
+      "    return Rules.weighted(t -> scale(t) * Math.exp(-a * t) + weight(t) * b, 0.5, 2.0);",
+      "  }",
+      "  static final class Rules {",
+      "    static double weight(double t) { return 1 + t; }",
+      "    @Differentiable static double scale(double t) { return 5 * t; }",
+      "    @Differentiable static double weighted(DoubleUnaryOperator f, double x, double y) {",
+      "      return weight(x) * f.applyAsDouble(x) + scale(y) * f.applyAsDouble(y);",
+      "    }",
+      "  }",
+      "}");
+
+  @Test
+  void aTemplateOfAnotherClassOfTheFileResolvesItsNamesAndTheLambdasWhereWritten()
+      throws Exception {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Model", String.join("\n", NESTED));
+    double a = 0.7;
+    double b = 1.3;
+    // fit = (1 + x) f(x) + 5 y f(y) at x = 0.5, y = 2, f(t) = 3 t e^{-a t} + 3 b
+    double x = 0.5;
+    double y = 2.0;
+    double value = (1 + x) * (3 * x * Math.exp(-a * x) + 3 * b)
+        + 5 * y * (3 * y * Math.exp(-a * y) + 3 * b);
+    double da = (1 + x) * (-3 * x * x * Math.exp(-a * x)) + 5 * y * (-3 * y * y * Math.exp(-a * y));
+    double db = (1 + x) * 3 + 5 * y * 3;
+    assertThat((double) compiled.invoke("com.example.Model", "fit", a, b))
+        .isWithin(1e-12).of(value);
+    double[] gradient = compiled.function("com.example.Model", "fit", 2).gradient(a, b);
+    assertThat(gradient[0]).isWithin(1e-12).of(da);
+    assertThat(gradient[1]).isWithin(1e-12).of(db);
+    DerivativeChecks.checkAt(compiled.function("com.example.Model", "fit", 2), a, b);
+  }
+
+  @Test
+  void aTemplateInAnotherFileIsAnErrorAtTheCall() {
+    JavaFileObject rules = JavaFileObjects.forSourceString("com.example.Rules", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import java.util.function.DoubleUnaryOperator;",
+        "final class Rules {",
+        "  @Differentiable static double twice(DoubleUnaryOperator f, double x) {",
+        "    return 2 * f.applyAsDouble(x);",
+        "  }",
+        "}"));
+    JavaFileObject model = JavaFileObjects.forSourceString("com.example.User", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class User {",
+        "  @Differentiable static double f(double a) {",
+        "    return Rules.twice(t -> t * a, 3.0);",
+        "  }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().compile(rules, model);
+    assertThat(compilation).hadErrorContaining("call to 'Rules.twice(...)' is not supported:"
+        + " 'twice' takes a function, and ad4j differentiates such a method at each call, for"
+        + " the function passed there, by its source: it must be declared in the calling"
+        + " method's source file").inFile(model).onLine(5);
   }
 }

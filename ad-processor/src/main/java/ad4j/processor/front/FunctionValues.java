@@ -74,7 +74,7 @@ final class FunctionValues {
    * (empty for a field's), and the interface's method it implements.
    */
   record Known(ExpressionTree code, Map<String, LocalScopes.Local> captured,
-      Signature signature) {}
+      Signature signature, Symbols home) {}
 
   private final LoweringContext context;
   private final ExpressionLowering expressions;
@@ -257,11 +257,13 @@ final class FunctionValues {
       if (!checkBoxedComparisons((LambdaExpressionTree) code, signature)) {
         return Optional.empty();
       }
-      return Optional.of(new Known(code, context.scopes().visible(), signature));
+      return Optional.of(new Known(code, context.scopes().visible(), signature,
+          context.symbols()));
     }
     if (code.getKind() == Tree.Kind.MEMBER_REFERENCE) {
       return isStaticReferenceShape((MemberReferenceTree) code)
-          ? Optional.of(new Known(code, Map.of(), signature)) : Optional.empty();
+          ? Optional.of(new Known(code, Map.of(), signature, context.symbols()))
+          : Optional.empty();
     }
     Optional<Known> named = known(code);
     if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
@@ -404,7 +406,7 @@ final class FunctionValues {
     if (!field.getEnclosingElement().equals(context.element().getEnclosingElement())) {
       return Optional.empty();
     }
-    return Optional.of(new Known(code, Map.of(), signature.get()));
+    return Optional.of(new Known(code, Map.of(), signature.get(), context.ownSymbols()));
   }
 
   // ---- calls ------------------------------------------------------------------------------
@@ -456,6 +458,10 @@ final class FunctionValues {
       bound.add(expressions.widened(argument, type));
     }
     inlining.add(function.code());
+    // the function's names mean what they mean where it is written, also when a template of
+    // another class applies it
+    Symbols applying = context.symbols();
+    context.resolveAs(function.home());
     try {
       Operand result = function.code() instanceof LambdaExpressionTree lambda
           ? lambda(lambda, function, bound)
@@ -470,6 +476,7 @@ final class FunctionValues {
       }
       return expressions.widened(result, signature.result());
     } finally {
+      context.resolveAs(applying);
       inlining.remove(inlining.size() - 1);
     }
   }
@@ -649,11 +656,11 @@ final class FunctionValues {
     if (path == null || path.getCompilationUnit() != context.unit()
         || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
         || tree.getBody() == null
-        || !method.getEnclosingElement().equals(context.element().getEnclosingElement())) {
+        || !(method.getEnclosingElement() instanceof TypeElement owner)) {
       unsupported(invocation, "call to '" + shown + "' is not supported: '"
           + method.getSimpleName() + "' takes a function, and ad4j differentiates such a method"
           + " at each call, for the function passed there, by its source: it must be declared"
-          + " in the calling method's class");
+          + " in the calling method's source file");
       return null;
     }
     Optional<NumericType> resultType = valueType(method.getReturnType());
@@ -719,6 +726,8 @@ final class FunctionValues {
     LoweringContext.Position position = context.position();
     java.util.Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
     inlining.add(tree);
+    // its unqualified names are its own class's, which may be another class of the file
+    Symbols calling = context.resolveIn(owner);
     try {
       context.scopes().push();
       for (int i = 0; i < bound.size(); i++) {
@@ -741,6 +750,7 @@ final class FunctionValues {
       return diagnostics.errorCount() != errors ? null
           : new Operand.Use(context.readVariable(result));
     } finally {
+      context.resolveAs(calling);
       inlining.remove(inlining.size() - 1);
       context.scopes().leave(saved);
       context.resume(position);

@@ -42,6 +42,8 @@ final class LoweringContext {
   private final Trees trees;
   /** How names resolve: in the method's class, or in the record whose method is inlined. */
   private Symbols symbols;
+  /** How names resolve in the method's own class. */
+  private final Symbols ownSymbols;
   private final Map<TypeElement, Symbols> symbolsOfTypes = new HashMap<>();
   private final Reachability reachability;
   private final Predicate<TypeElement> hasGradClass;
@@ -92,6 +94,7 @@ final class LoweringContext {
     this.trees = trees;
     this.unit = unit;
     this.symbols = new Symbols(elements, types, enclosingType, unit);
+    this.ownSymbols = symbols;
     this.reachability = new Reachability(elements, types, trees, symbols.packageName());
     this.source = new SourceText(trees, unit);
     this.dependences = new LaunderedDependence(source);
@@ -290,6 +293,11 @@ final class LoweringContext {
 
   Elements elements() {
     return elements;
+  }
+
+  /** How names resolve in the method's own class, wherever the lowering is now. */
+  Symbols ownSymbols() {
+    return ownSymbols;
   }
 
   Symbols symbols() {
