@@ -3,6 +3,8 @@ package ad4j.processor;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
+import ad4j.processor.testing.ArrayFunctionChecks;
+import ad4j.processor.testing.ArrayFunctionChecks.Call;
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
@@ -192,5 +194,62 @@ class FunctionValuesTest {
     assertThat(generated).doesNotContain("applyAsDouble");
     assertThat(generated).doesNotContain("->");
     assertThat(generated).doesNotContain("::");
+  }
+
+  /** Functions that take arrays ({@code double[]}) and {@code float}s (DESIGN part 3). */
+  private static final String ARRAYS_AND_FLOATS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import java.util.function.ToDoubleFunction;",
+      "final class Models {",
+      "  @FunctionalInterface interface Model { double at(double[] w, double x); }",
+      "  @FunctionalInterface interface FloatOp { float apply(float x); }",
+      "  @Differentiable static double quadratic(double[] w, double s) {",
+      "    Model m = (v, x) -> v[0] * x + v[1] * x * x + s;",
+      "    double sum = 0;",
+      "    for (int i = 0; i < 3; i++) {",
+      "      sum += m.at(w, i + 0.5) * m.at(w, s);",
+      "    }",
+      "    return sum;",
+      "  }",
+      "  @Differentiable static double norm(double[] w, double s) {",
+      "    ToDoubleFunction<double[]> length = v -> {",
+      "      double t = 0;",
+      "      for (double e : v) {",
+      "        t += e * e;",
+      "      }",
+      "      return Math.sqrt(t) * s;",
+      "    };",
+      "    return length.applyAsDouble(w);",
+      "  }",
+      "  @Differentiable static double fit(Model m, double[] w, double x) {",
+      "    return m.at(w, x) * m.at(w, 2 * x);",
+      "  }",
+      "  @Differentiable static double exponential(double[] w, double x) {",
+      "    return fit((v, t) -> v[0] * Math.exp(v[1] * t), w, x);",
+      "  }",
+      "  @Differentiable static double floats(double x, double y) {",
+      "    FloatOp f = t -> t * t * 1.5f;",
+      "    return f.apply((float) x) * y;",
+      "  }",
+      "}");
+
+  @Test
+  void functionsTakeArraysAndFloats() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Models", ARRAYS_AND_FLOATS);
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(compiled, "com.example.Models");
+    for (double[] w : new double[][] {{0.3, -0.7}, {1.2, 0.4}}) {
+      for (String name : List.of("quadratic", "norm", "exponential")) {
+        checks.check(new Call(name, new Object[] {w, 0.9}, true, true));
+      }
+    }
+    // a rounding to float counts as the identity: d/dx (1.5 x^2 y) = 3 x y at the float x
+    double x = 0.7;
+    double y = 1.3;
+    double[] gradient = compiled.function("com.example.Models", "floats", 2).gradient(x, y);
+    float rounded = (float) x;
+    assertThat(gradient[0]).isWithin(1e-12).of(3.0 * rounded * y);
+    assertThat(gradient[1]).isEqualTo((double) (rounded * rounded * 1.5f));
   }
 }

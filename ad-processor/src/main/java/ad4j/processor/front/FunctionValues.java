@@ -98,9 +98,10 @@ final class FunctionValues {
   // ---- which types and values are functions -----------------------------------------------
 
   /**
-   * The method of {@code type} when it is a functional interface whose method takes and returns
-   * {@code double}, {@code int}, {@code long} or {@code boolean} values (their boxes for the
-   * generic interfaces of {@code java.util.function}); empty for every other type.
+   * The method of {@code type} when it is a functional interface whose method takes
+   * {@code double}, {@code float}, {@code int}, {@code long} or {@code boolean} values (their
+   * boxes for the generic interfaces of {@code java.util.function}) or {@code double[]} or
+   * {@code float[]} arrays, and returns such a value; empty for every other type.
    */
   Optional<Signature> signature(TypeMirror type) {
     if (!(type instanceof DeclaredType declared)
@@ -124,11 +125,11 @@ final class FunctionValues {
     boolean boxed = false;
     List<NumericType> parameters = new ArrayList<>();
     for (TypeMirror parameter : resolved.getParameterTypes()) {
-      Optional<NumericType> kind = valueType(parameter);
+      Optional<NumericType> kind = parameterType(parameter);
       if (kind.isEmpty()) {
         return Optional.empty();
       }
-      boxed |= !parameter.getKind().isPrimitive();
+      boxed |= parameter.getKind() == TypeKind.DECLARED;
       parameters.add(kind.get());
     }
     Optional<NumericType> result = valueType(resolved.getReturnType());
@@ -182,6 +183,19 @@ final class FunctionValues {
         || element.getAnnotation(FunctionalInterface.class) != null;
   }
 
+  /**
+   * A function's parameter type: a value ({@link #valueType}) or an array of {@code double}s or
+   * {@code float}s, which the function reads as the caller's array.
+   */
+  private Optional<NumericType> parameterType(TypeMirror type) {
+    if (type.getKind() == TypeKind.ARRAY) {
+      return context.irType(type).filter(array -> array == NumericType.DOUBLE_ARRAY
+          || array == NumericType.FLOAT_ARRAY);
+    }
+    return valueType(type);
+  }
+
+  /** A function's or a template's result type: a number or a {@code boolean}, or its box. */
   private Optional<NumericType> valueType(TypeMirror type) {
     TypeMirror primitive = type;
     if (!type.getKind().isPrimitive()) {
@@ -193,6 +207,7 @@ final class FunctionValues {
     }
     return switch (primitive.getKind()) {
       case DOUBLE -> Optional.of(NumericType.DOUBLE);
+      case FLOAT -> Optional.of(NumericType.FLOAT);
       case INT -> Optional.of(NumericType.INT);
       case LONG -> Optional.of(NumericType.LONG);
       case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
@@ -667,7 +682,7 @@ final class FunctionValues {
     if (resultType.isEmpty()) {
       unsupported(invocation, "call to '" + shown + "': '" + method.getSimpleName() + "' takes a"
           + " function and returns '" + method.getReturnType() + "'; ad4j specialises such"
-          + " methods returning 'double', 'int', 'long' or 'boolean'");
+          + " methods returning 'double', 'float', 'int', 'long' or 'boolean'");
       return null;
     }
     if (inlining.contains(tree)) {
@@ -685,8 +700,8 @@ final class FunctionValues {
         if (signature.isEmpty()) {
           unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
               + method.getSimpleName() + "' has type '" + parameter.asType() + "': ad4j"
-              + " specialises functions that take and return 'double', 'int', 'long' or"
-              + " 'boolean' values");
+              + " specialises functions that take 'double', 'float', 'int', 'long' or 'boolean'"
+              + " values or 'double[]' or 'float[]' arrays, and return such a value");
           return null;
         }
         Known known = argument(argument, signature.get());
