@@ -159,4 +159,39 @@ class FunctionDiagnosticsTest {
         "    return s.sum();",
         "  }");
   }
+
+  @Test
+  void anAnonymousClassWithMoreThanItsMethodIsAnError() {
+    assertError("an anonymous class used as a function is supported when it holds only its"
+        + " method 'applyAsDouble'", "double k = 3;",
+        "  @Differentiable static double f(double a) {",
+        "    DoubleUnaryOperator g = new DoubleUnaryOperator() {",
+        "      double k = 3;",
+        "      public double applyAsDouble(double t) { return k * t * a; }",
+        "    };",
+        "    return g.applyAsDouble(a);",
+        "  }");
+  }
+
+  @Test
+  void anAnonymousClassNamingItsInstanceIsAnError() {
+    assertError("'this' in an anonymous class used as a function names the class's instance or"
+        + " its members", "this.hashCode()",
+        "  @Differentiable static double f(double a) {",
+        "    DoubleUnaryOperator g = new DoubleUnaryOperator() {",
+        "      public double applyAsDouble(double t) { return t * a + this.hashCode(); }",
+        "    };",
+        "    return g.applyAsDouble(a);",
+        "  }");
+    assertError("'andThen' in an anonymous class used as a function names the class's instance"
+        + " or its members", "andThen(",
+        "  @Differentiable static double f(double a) {",
+        "    DoubleUnaryOperator g = new DoubleUnaryOperator() {",
+        "      public double applyAsDouble(double t) {",
+        "        return andThen(x -> x).applyAsDouble(t) * a;",
+        "      }",
+        "    };",
+        "    return g.applyAsDouble(a);",
+        "  }");
+  }
 }

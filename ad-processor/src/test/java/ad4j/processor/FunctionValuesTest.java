@@ -252,4 +252,58 @@ class FunctionValuesTest {
     assertThat(gradient[0]).isWithin(1e-12).of(3.0 * rounded * y);
     assertThat(gradient[1]).isEqualTo((double) (rounded * rounded * 1.5f));
   }
+
+  /** Anonymous classes of functional interfaces (DESIGN part 3): inlined as lambdas are. */
+  private static final String ANONYMOUS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import java.util.Arrays;",
+      "import java.util.function.DoubleUnaryOperator;",
+      "final class Anonymous {",
+      "  @Differentiable static double sq(double t) { return t * t; }",
+      "  @Differentiable static double simpson(DoubleUnaryOperator f, double lo, double hi) {",
+      "    return (hi - lo) * (f.applyAsDouble(lo) + 4 * f.applyAsDouble((lo + hi) / 2)",
+      "        + f.applyAsDouble(hi)) / 6;",
+      "  }",
+      "  @Differentiable static double local(double a, double b) {",
+      "    DoubleUnaryOperator f = new DoubleUnaryOperator() {",
+      "      @Override",
+      "      public double applyAsDouble(double t) {",
+      "        double u = a * t;",
+      "        if (u > 1) {",
+      "          return Math.sin(u) * b;",
+      "        }",
+      "        return sq(u) + b;",
+      "      }",
+      "    };",
+      "    return f.applyAsDouble(0.5) * f.applyAsDouble(b);",
+      "  }",
+      "  @Differentiable static double passed(double a, double b) {",
+      "    return simpson(new DoubleUnaryOperator() {",
+      "      @Override",
+      "      public double applyAsDouble(double t) {",
+      "        return Math.exp(-a * t) * b;",
+      "      }",
+      "    }, 0, 2) + Arrays.stream(new double[] {1, 2}).map(new DoubleUnaryOperator() {",
+      "      public double applyAsDouble(double x) {",
+      "        return x * a;",
+      "      }",
+      "    }).sum();",
+      "  }",
+      "}");
+
+  @Test
+  void anonymousClassesAreInlinedAsLambdasAre() {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Anonymous", ANONYMOUS);
+    for (double[] point : new double[][] {{0.7, 1.3}, {3.1, 0.4}, {-0.5, 2.0}}) {
+      DerivativeChecks.checkAt(compiled.function("com.example.Anonymous", "local", 2), point);
+      DerivativeChecks.checkAt(compiled.function("com.example.Anonymous", "passed", 2), point);
+    }
+    // passed = b (1 - e^{-2a}) / a by Simpson's rule on one panel, + 3 a: d/db is exact
+    double a = 0.7;
+    double simpson = 2 * (1 + 4 * Math.exp(-a) + Math.exp(-2 * a)) / 6;
+    assertThat(compiled.function("com.example.Anonymous", "passed", 2).gradient(a, 1.3)[1])
+        .isWithin(1e-12).of(simpson);
+  }
 }

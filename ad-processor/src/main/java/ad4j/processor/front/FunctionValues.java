@@ -19,6 +19,8 @@ import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.Tree;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -280,6 +283,11 @@ final class FunctionValues {
           ? Optional.of(new Known(code, Map.of(), signature, context.symbols()))
           : Optional.empty();
     }
+    if (code instanceof NewClassTree creation && creation.getClassBody() != null) {
+      return implementation(creation, signature) == null ? Optional.empty()
+          : Optional.of(new Known(code, context.scopes().visible(), signature,
+              context.symbols()));
+    }
     Optional<Known> named = known(code);
     if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
         && named.get().signature().result() == signature.result()) {
@@ -480,7 +488,9 @@ final class FunctionValues {
     try {
       Operand result = function.code() instanceof LambdaExpressionTree lambda
           ? lambda(lambda, function, bound)
-          : reference((MemberReferenceTree) function.code(), bound, site);
+          : function.code() instanceof NewClassTree creation
+              ? anonymous(implementation(creation, signature), function, bound)
+              : reference((MemberReferenceTree) function.code(), bound, site);
       if (result == null) {
         return null;
       }
@@ -517,6 +527,111 @@ final class FunctionValues {
       int errors = diagnostics.errorCount();
       if (lowerTail(body, result) && diagnostics.errorCount() == errors) {
         unsupported(lambda, "the lambda can complete without a 'return'");
+      }
+      return diagnostics.errorCount() != errors ? null
+          : new Operand.Use(context.readVariable(result));
+    } finally {
+      context.scopes().leave(saved);
+      context.resume(position);
+    }
+  }
+
+  // ---- anonymous classes ------------------------------------------------------------------
+
+  /**
+   * The method of {@code creation}, an anonymous class of a functional interface, that
+   * implements it; null after an error. ad4j inlines that method's body as a lambda's, so the
+   * class must hold nothing else (no field, other method or initializer, which the body could
+   * use through its instance), and the body must not name its instance: no {@code this} or
+   * {@code super}, and no unqualified name of a member of the interface or of {@code Object},
+   * which in the class mean the instance's members and here would not.
+   */
+  private MethodTree implementation(NewClassTree creation, Signature signature) {
+    MethodTree method = null;
+    for (Tree member : creation.getClassBody().getMembers()) {
+      if (member instanceof MethodTree constructor
+          && constructor.getName().contentEquals("<init>")) {
+        continue; // the constructor javac writes: an anonymous class cannot declare one
+      }
+      if (member instanceof MethodTree candidate
+          && candidate.getName().contentEquals(signature.name())
+          && candidate.getParameters().size() == signature.parameters().size()
+          && candidate.getBody() != null && method == null) {
+        method = candidate;
+      } else {
+        unsupported(member, "an anonymous class used as a function is supported when it holds"
+            + " only its method '" + signature.name() + "': ad4j inlines that method where the"
+            + " function is called; write the rest as static methods, or use a lambda");
+        return null;
+      }
+    }
+    if (method == null || !creation.getArguments().isEmpty()) {
+      unsupported(creation, "the anonymous class '" + context.source().of(creation.getIdentifier())
+          + "' does not implement '" + signature.name() + "' in its body; ad4j inlines that"
+          + " method where the function is called");
+      return null;
+    }
+    Set<String> instanceNames = new HashSet<>();
+    Element type = context.trees().getElement(context.trees().getPath(context.unit(),
+        creation.getIdentifier()));
+    for (Element owner : List.of(type == null ? context.elements()
+        .getTypeElement("java.lang.Object") : type, context.elements()
+        .getTypeElement("java.lang.Object"))) {
+      if (owner instanceof TypeElement ownerType) {
+        for (Element member : context.elements().getAllMembers(ownerType)) {
+          instanceNames.add(member.getSimpleName().toString());
+        }
+      }
+    }
+    Tree[] instanceUse = {null};
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitIdentifier(IdentifierTree tree, Void unused) {
+        String name = tree.getName().toString();
+        if (instanceUse[0] == null && (name.equals("this") || name.equals("super")
+            || instanceNames.contains(name))) {
+          instanceUse[0] = tree;
+        }
+        return null;
+      }
+
+      @Override
+      public Void visitMemberSelect(MemberSelectTree tree, Void unused) {
+        return scan(tree.getExpression(), null); // a qualified name is not the instance's
+      }
+    }.scan(method.getBody(), null);
+    if (instanceUse[0] != null) {
+      unsupported(instanceUse[0], "'" + context.source().of(instanceUse[0]) + "' in an anonymous"
+          + " class used as a function names the class's instance or its members; ad4j inlines"
+          + " the method's body where the function is called, where no such instance exists");
+      return null;
+    }
+    return method;
+  }
+
+  /** An anonymous class's method, in the scope it was written in, bound to {@code values}. */
+  private Operand anonymous(MethodTree method, Known function, List<Operand> values) {
+    if (method == null) {
+      return null;
+    }
+    context.planInlined(VariablePlanner.plan(method));
+    LoweringContext.Position position = context.position();
+    java.util.Deque<Map<String, LocalScopes.Local>> saved =
+        context.scopes().enter(function.captured());
+    try {
+      context.scopes().push();
+      for (int i = 0; i < values.size(); i++) {
+        declareBound(method.getParameters().get(i).getName().toString(),
+            function.signature().parameters().get(i), values.get(i));
+      }
+      NumericType type = function.signature().result();
+      Variable result = ir.variable("result", type, null);
+      ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
+      int errors = diagnostics.errorCount();
+      if (lowerTail(method.getBody().getStatements(), result)
+          && diagnostics.errorCount() == errors) {
+        unsupported(method, "method '" + method.getName() + "' can complete without a"
+            + " 'return'");
       }
       return diagnostics.errorCount() != errors ? null
           : new Operand.Use(context.readVariable(result));
