@@ -175,7 +175,7 @@ class FunctionDiagnosticsTest {
 
   @Test
   void anAnonymousClassNamingItsInstanceIsAnError() {
-    assertError("'this' in an anonymous class used as a function names the class's instance or"
+    assertError("'this' in a class used as a function names the class's instance or"
         + " its members", "this.hashCode()",
         "  @Differentiable static double f(double a) {",
         "    DoubleUnaryOperator g = new DoubleUnaryOperator() {",
@@ -183,7 +183,7 @@ class FunctionDiagnosticsTest {
         "    };",
         "    return g.applyAsDouble(a);",
         "  }");
-    assertError("'andThen' in an anonymous class used as a function names the class's instance"
+    assertError("'andThen' in a class used as a function names the class's instance"
         + " or its members", "andThen(",
         "  @Differentiable static double f(double a) {",
         "    DoubleUnaryOperator g = new DoubleUnaryOperator() {",
@@ -191,6 +191,42 @@ class FunctionDiagnosticsTest {
         "        return andThen(x -> x).applyAsDouble(t) * a;",
         "      }",
         "    };",
+        "    return g.applyAsDouble(a);",
+        "  }");
+  }
+
+  @Test
+  void aClassUsedAsAFunctionMustMakeNothing() {
+    assertError("'new Scaled()' as a function: ad4j inlines the method of a class used as a"
+        + " function without making an instance, so the class must hold no instance fields or"
+        + " initializers", "double k = 2;",
+        "  static final class Scaled implements DoubleUnaryOperator {",
+        "    double k = 2;",
+        "    public double applyAsDouble(double t) { return k * t; }",
+        "  }",
+        "  @Differentiable static double f(double a) {",
+        "    DoubleUnaryOperator g = new Scaled();",
+        "    return g.applyAsDouble(a);",
+        "  }");
+    assertError("'new Loud()' as a function: ad4j inlines the method of a class used as a"
+        + " function without making an instance, so the class must not declare a constructor"
+        + " that takes or does anything", "Loud() {",
+        "  static final class Loud implements DoubleUnaryOperator {",
+        "    Loud() { System.out.println(\"made\"); }",
+        "    public double applyAsDouble(double t) { return t; }",
+        "  }",
+        "  @Differentiable static double f(double a) {",
+        "    DoubleUnaryOperator g = new Loud();",
+        "    return g.applyAsDouble(a);",
+        "  }");
+    assertError("'twice' in a class used as a function names the class's instance or its"
+        + " members", "return twice(t);",
+        "  static final class Self implements DoubleUnaryOperator {",
+        "    double twice(double t) { return 2 * t; }",
+        "    public double applyAsDouble(double t) { return twice(t); }",
+        "  }",
+        "  @Differentiable static double f(double a) {",
+        "    DoubleUnaryOperator g = new Self();",
         "    return g.applyAsDouble(a);",
         "  }");
   }

@@ -306,4 +306,42 @@ class FunctionValuesTest {
     assertThat(compiled.function("com.example.Anonymous", "passed", 2).gradient(a, 1.3)[1])
         .isWithin(1e-12).of(simpson);
   }
+
+  /** {@code new C()} of a class of the file implementing the interface (DESIGN part 3). */
+  private static final String NAMED = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import java.util.function.DoubleUnaryOperator;",
+      "final class Named {",
+      "  static double w(double t) { return 3.0; }",
+      "  static final class Bump implements DoubleUnaryOperator {",
+      "    @Differentiable static double w(double t) { return 1 + t; }",
+      "    @Override public double applyAsDouble(double t) { return w(t) * Math.exp(-t * t); }",
+      "  }",
+      "  @Differentiable static double simpson(DoubleUnaryOperator f, double lo, double hi) {",
+      "    return (hi - lo) * (f.applyAsDouble(lo) + 4 * f.applyAsDouble((lo + hi) / 2)",
+      "        + f.applyAsDouble(hi)) / 6;",
+      "  }",
+      "  @Differentiable static double bump(double a, double b) {",
+      "    DoubleUnaryOperator f = new Bump();",
+      "    return f.applyAsDouble(a) * b + simpson(new Bump(), a, b);",
+      "  }",
+      "}");
+
+  @Test
+  void aClassOfTheFileIsInlinedWithItsOwnNames() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Named", NAMED);
+    double a = 0.6;
+    double b = 1.4;
+    // Bump's w (1 + t), not Named's (3): f(t) = (1 + t) e^{-t^2}
+    java.util.function.DoubleUnaryOperator f = t -> (1 + t) * Math.exp(-t * t);
+    double expected = f.applyAsDouble(a) * b + (b - a) * (f.applyAsDouble(a)
+        + 4 * f.applyAsDouble((a + b) / 2) + f.applyAsDouble(b)) / 6;
+    assertThat((double) compiled.invoke("com.example.Named", "bump", a, b))
+        .isWithin(1e-14).of(expected);
+    for (double[] point : new double[][] {{0.6, 1.4}, {-0.3, 0.9}}) {
+      DerivativeChecks.checkAt(compiled.function("com.example.Named", "bump", 2), point);
+    }
+  }
 }

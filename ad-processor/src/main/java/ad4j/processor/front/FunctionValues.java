@@ -288,6 +288,14 @@ final class FunctionValues {
           : Optional.of(new Known(code, context.scopes().visible(), signature,
               context.symbols()));
     }
+    if (code instanceof NewClassTree creation && creation.getArguments().isEmpty()
+        && context.trees().getElement(context.trees().getPath(context.unit(),
+            creation.getIdentifier())) instanceof TypeElement named
+        && named.getKind() == ElementKind.CLASS) {
+      // new C() of a class of the file: its method's names are C's
+      return namedImplementation(creation, named, signature) == null ? Optional.empty()
+          : Optional.of(new Known(code, Map.of(), signature, context.symbolsIn(named)));
+    }
     Optional<Known> named = known(code);
     if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
         && named.get().signature().result() == signature.result()) {
@@ -489,7 +497,10 @@ final class FunctionValues {
       Operand result = function.code() instanceof LambdaExpressionTree lambda
           ? lambda(lambda, function, bound)
           : function.code() instanceof NewClassTree creation
-              ? anonymous(implementation(creation, signature), function, bound)
+              ? anonymous(creation.getClassBody() != null ? implementation(creation, signature)
+                  : namedImplementation(creation, (TypeElement) context.trees().getElement(
+                      context.trees().getPath(context.unit(), creation.getIdentifier())),
+                      signature), function, bound)
               : reference((MemberReferenceTree) function.code(), bound, site);
       if (result == null) {
         return null;
@@ -583,6 +594,79 @@ final class FunctionValues {
         }
       }
     }
+    return namesNoInstance(method, instanceNames) ? method : null;
+  }
+
+  /**
+   * The method of {@code named} that implements the function, for {@code new C()} of a class
+   * of the file; null after an error. ad4j inlines it as it inlines an anonymous class's, its
+   * names resolved in the class, so {@code new C()} must make nothing the method could read:
+   * the class extends {@code Object}, has no instance field or initializer and no constructor
+   * that does anything, and the method names no instance member.
+   */
+  private MethodTree namedImplementation(NewClassTree creation, TypeElement named,
+      Signature signature) {
+    TreePath path = context.trees().getPath(named);
+    String shown = "new " + context.source().of(creation.getIdentifier()) + "()";
+    if (path == null || path.getCompilationUnit() != context.unit()
+        || !(path.getLeaf() instanceof ClassTree declaration)) {
+      unsupported(creation, "'" + shown + "' as a function: ad4j inlines the method of a class"
+          + " used as a function, by its source, which must be in this file");
+      return null;
+    }
+    TypeMirror object = context.elements().getTypeElement("java.lang.Object").asType();
+    if (!context.types().isSameType(named.getSuperclass(), object)) {
+      unsupported(creation, "'" + shown + "' as a function: ad4j inlines the method of a class"
+          + " used as a function when the class extends only 'Object'");
+      return null;
+    }
+    MethodTree method = null;
+    for (Tree member : declaration.getMembers()) {
+      if (member instanceof MethodTree candidate && candidate.getName().contentEquals("<init>")) {
+        List<? extends StatementTree> statements = candidate.getBody().getStatements();
+        boolean onlySuper = statements.stream().allMatch(statement ->
+            context.source().of(statement).replace(" ", "").equals("super();"));
+        if (!candidate.getParameters().isEmpty() || !onlySuper) {
+          unsupported(member, "'" + shown + "' as a function: ad4j inlines the method of a class"
+              + " used as a function without making an instance, so the class must not declare"
+              + " a constructor that takes or does anything");
+          return null;
+        }
+      } else if (member instanceof MethodTree candidate
+          && candidate.getName().contentEquals(signature.name())
+          && candidate.getParameters().size() == signature.parameters().size()
+          && candidate.getBody() != null) {
+        method = candidate;
+      } else if (member instanceof VariableTree field
+          && !field.getModifiers().getFlags().contains(Modifier.STATIC)
+          || member instanceof BlockTree block && !block.isStatic()) {
+        unsupported(member, "'" + shown + "' as a function: ad4j inlines the method of a class"
+            + " used as a function without making an instance, so the class must hold no"
+            + " instance fields or initializers; make them static, or use a lambda");
+        return null;
+      }
+    }
+    if (method == null) {
+      unsupported(creation, "'" + shown + "' as a function: its class does not declare '"
+          + signature.name() + "' itself; ad4j inlines that method where the function is"
+          + " called");
+      return null;
+    }
+    Set<String> instanceNames = new HashSet<>();
+    for (Element member : context.elements().getAllMembers(named)) {
+      if (!StaticMembers.isStatic(member)) {
+        instanceNames.add(member.getSimpleName().toString());
+      }
+    }
+    return namesNoInstance(method, instanceNames) ? method : null;
+  }
+
+  /**
+   * Whether the body of {@code method}, inlined without its instance, names none of
+   * {@code instanceNames}, nor {@code this} or {@code super}; an error at the first that it
+   * names.
+   */
+  private boolean namesNoInstance(MethodTree method, Set<String> instanceNames) {
     Tree[] instanceUse = {null};
     new TreeScanner<Void, Void>() {
       @Override
@@ -601,12 +685,12 @@ final class FunctionValues {
       }
     }.scan(method.getBody(), null);
     if (instanceUse[0] != null) {
-      unsupported(instanceUse[0], "'" + context.source().of(instanceUse[0]) + "' in an anonymous"
-          + " class used as a function names the class's instance or its members; ad4j inlines"
-          + " the method's body where the function is called, where no such instance exists");
-      return null;
+      unsupported(instanceUse[0], "'" + context.source().of(instanceUse[0]) + "' in a class"
+          + " used as a function names the class's instance or its members; ad4j inlines the"
+          + " method's body where the function is called, where no such instance exists");
+      return false;
     }
-    return method;
+    return true;
   }
 
   /** An anonymous class's method, in the scope it was written in, bound to {@code values}. */

@@ -316,6 +316,11 @@ final class LoweringContext {
     return outer;
   }
 
+  /** How names resolve in {@code type}'s code. */
+  Symbols symbolsIn(TypeElement type) {
+    return symbolsOfTypes.computeIfAbsent(type, t -> new Symbols(elements, types, t, unit));
+  }
+
   /** Makes names resolve as {@code previous} resolved them ({@link #resolveIn}). */
   void resolveAs(Symbols previous) {
     symbols = previous;
