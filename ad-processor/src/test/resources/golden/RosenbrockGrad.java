@@ -1,6 +1,6 @@
 package com.example;
 
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import javax.annotation.processing.Generated;
 
 /**

@@ -23,9 +23,10 @@ class AnnotationJavadocTest {
   void differentiableSaysGeneratedCodeNeedsTheRuntime() throws IOException {
     String javadoc = javadoc("Differentiable");
     assertFalse(javadoc.contains("need nothing at run time"), javadoc);
-    assertTrue(javadoc.contains("Every generated class refers to {@code ad4j.runtime.Tape}"),
-        javadoc);
-    assertTrue(guide("README.md").contains("every generated class refers to `ad4j.runtime.Tape`"),
+    assertTrue(javadoc.contains(
+        "Every generated class refers to {@code ad4j.runtime.internal.Tape}"), javadoc);
+    assertTrue(guide("README.md").contains(
+        "every generated class refers to `ad4j.runtime.internal.Tape`"),
         "the README's Maven notes say so too");
   }
 

@@ -134,7 +134,7 @@ class CallAllocationTest {
    */
   private static final String SECOND_ORDER_DRIVER = String.join("\n",
       "package com.example;",
-      "import ad4j.runtime.Tape;",
+      "import ad4j.runtime.internal.Tape;",
       "public final class SecondDriver {",
       "  public static double pullbackTangent(int calls, double[] adjoints) {",
       "    double[] x = {0.3, -0.2};",

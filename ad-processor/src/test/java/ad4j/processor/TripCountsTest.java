@@ -8,7 +8,7 @@ import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MixedFunction;
 import ad4j.processor.testing.TapeIsEmpty;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

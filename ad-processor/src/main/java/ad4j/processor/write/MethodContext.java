@@ -28,7 +28,7 @@ import javax.lang.model.element.Modifier;
  */
 final class MethodContext {
   /** The runtime's tape. */
-  static final ClassName TAPE = ClassName.get("ad4j.runtime", "Tape");
+  static final ClassName TAPE = ClassName.get("ad4j.runtime.internal", "Tape");
 
   private final ExecutableElement element;
   private final Function function;

@@ -249,7 +249,7 @@ public final class InProcessCompiler {
       for (java.lang.reflect.Method method : load(binaryName).getDeclaredMethods()) {
         if (method.getName().equals(name) && method.getParameterCount() == arguments.length
             && (arguments.length == 0
-                || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
+                || method.getParameterTypes()[0] != ad4j.runtime.internal.Tape.class)) {
           method.setAccessible(true); // generated classes are package-private, as the user's
           return method.invoke(null, arguments);
         }
