@@ -217,12 +217,12 @@ class SplitCallsTest {
   void theCallersRecordAndReplay() throws Exception {
     String source = compiled().compilation().generatedSourceFile("com.example.CallsGrad")
         .orElseThrow().getCharContent(true).toString();
-    assertThat(source).contains("inner = CallsGrad.chainRecord(tape, x, a, ");
-    assertThat(source).contains("HelpersGrad.bumpRecord(tape, ");
-    assertThat(source).contains("HelpersGrad.bumpReplay(tape, ");
+    assertThat(source).contains("inner = CallsGradSweeps.chainRecord(tape, x, a, ");
+    assertThat(source).contains("HelpersGradSweeps.bumpRecord(tape, ");
+    assertThat(source).contains("HelpersGradSweeps.bumpReplay(tape, ");
     String replay = source.substring(source.indexOf("static void chainReplay("));
     replay = replay.substring(0, replay.indexOf("\n  }\n"));
-    assertThat(replay).contains("CallsGrad.chainReplay(tape, x, a, ");
+    assertThat(replay).contains("CallsGradSweeps.chainReplay(tape, x, a, ");
     assertThat(replay).doesNotContain("Record(");
     assertThat(replay).doesNotContain(" = Math.sin(");
     // not split: the value only, then the whole pullback

@@ -141,6 +141,24 @@ final class MethodContext {
   }
 
   /**
+   * A member for the generated code of callers, taking the tape first: static and
+   * package-private whatever the user's method's visibility, so that it is no member of the
+   * generated class's API; its companion ({@link SweepsClass}) calls it from callers' code.
+   */
+  MethodSpec.Builder forCallers(String name) {
+    return suppressingWarnings(MethodSpec.methodBuilder(name).addModifiers(Modifier.STATIC));
+  }
+
+  /**
+   * Whether {@code member} is one {@link #forCallers} starts: not private, and taking the tape
+   * first.
+   */
+  static boolean isForCallers(MethodSpec member) {
+    return !member.modifiers().contains(Modifier.PRIVATE) && !member.parameters().isEmpty()
+        && member.parameters().get(0).type().equals(TAPE);
+  }
+
+  /**
    * {@code method} with the warnings suppressed that the user's method suppresses, on itself
    * or on its enclosing classes: generated code repeats what the method refers to (a
    * deprecated constant or callee, say), and must compile as quietly as the method does, also

@@ -121,6 +121,17 @@ public final class InProcessCompiler {
     return new Compiled(compilation, load(compilation));
   }
 
+  /**
+   * The one generated class {@code FooGrad} of a compilation of one user's class, without its
+   * companion {@code FooGradSweeps}.
+   */
+  public static JavaFileObject gradSource(Compilation compilation) {
+    List<JavaFileObject> grad = compilation.generatedSourceFiles().stream()
+        .filter(file -> !file.getName().endsWith("GradSweeps.java")).toList();
+    assertWithMessage("generated classes besides companions").that(grad).hasSize(1);
+    return grad.get(0);
+  }
+
   /** Fails with every diagnostic in the message unless the compilation succeeded. */
   public static void requireSuccess(Compilation compilation) {
     assertWithMessage("compilation failed:\n%s", describe(compilation.diagnostics()))
