@@ -31,7 +31,8 @@ FUNCTIONS = [  # (benchmark class, title, inputs)
     ("HornerBench", "Horner, degree 100 (loop)", 1),
     ("Rk4Bench", "RK4 Lotka-Volterra, 1,000 steps (loop)", 6),
 ]
-# Functions with loops: their reverse mode records values on ad4j.runtime.Tape, and their target
+# Functions with loops: their reverse mode records values on ad4j.runtime.internal.Tape, and their
+# target
 # is reverse / primal <= 4 (tape included) instead of the straight-line functions' 3.
 LOOPS = {"HornerBench", "Rk4Bench"}
 # Hand-written variants that are not a hand-written reverse mode (so not in the 1.2x target).

@@ -58,7 +58,8 @@ import java.lang.annotation.Target;
  * parameter) is a compile error at the offending code, saying what to do. The whole language is
  * the user guide's language reference ({@code docs/guide/language.md} in the repository).
  *
- * <p>Every generated class refers to {@code ad4j.runtime.Tape}, on which loops, calls between
+ * <p>Every generated class refers to {@code ad4j.runtime.internal.Tape}, on which loops, calls
+ * between
  * {@code @Differentiable} methods and very long methods record values in reverse mode, so
  * generated code needs the {@code ad-runtime} artifact at compile time and at run time (a
  * normal, compile-scope dependency); {@link Checkpointed} bounds what long loops record.

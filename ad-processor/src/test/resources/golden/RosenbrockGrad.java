@@ -1,6 +1,6 @@
 package com.example;
 
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import javax.annotation.processing.Generated;
 
 /**
@@ -129,10 +129,7 @@ final class RosenbrockGrad {
   }
 
   /**
-   * For the generated code of callers: the value of {@link Rosenbrock#value(double, double)}, bit for bit;
-   * pushes {@code seed} times its partial derivative with respect to each active
-   * {@code double} parameter onto {@code tape}, in parameter order.
-   * Allocates nothing.
+   * The code of {@code RosenbrockGradSweeps.valuePullback}, here beside the private methods it calls.
    */
   static double valuePullback(Tape tape, double x, double y, double seed) {
     // forward sweep
@@ -161,8 +158,7 @@ final class RosenbrockGrad {
   }
 
   /**
-   * For the generated code of callers, not for direct use: the forward sweep of {@link Rosenbrock#value(double, double)};
-   * returns its value, bit for bit, and leaves on {@code tape} what {@code valueReplay} takes back.
+   * The code of {@code RosenbrockGradSweeps.valueRecord}, here beside the private methods it calls.
    */
   static double valueRecord(Tape tape, double x, double y) {
     // forward sweep
@@ -183,9 +179,7 @@ final class RosenbrockGrad {
   }
 
   /**
-   * For the generated code of callers, not for direct use: the reverse sweep of {@link Rosenbrock#value(double, double)}
-   * after {@code valueRecord}, whose recording it takes back from {@code tape}; then as
-   * {@code valuePullback(Tape, ...)}: pushes the adjoints of the {@code double} parameters.
+   * The code of {@code RosenbrockGradSweeps.valueReplay}, here beside the private methods it calls.
    */
   static void valueReplay(Tape tape, double x, double y, double seed) {
     double a = tape.popDouble();

@@ -8,6 +8,7 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.plan.Unsupported;
 import ad4j.processor.write.GradClassWriter;
 import com.google.auto.service.AutoService;
+import com.palantir.javapoet.JavaFile;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.util.TreePath;
@@ -234,7 +235,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       boolean lastRound) {
     GradClassWriter writer = new GradClassWriter(processingEnv.getElementUtils(),
         positiveOption(PART_SIZE), positiveOption(METHOD_LIMIT));
-    Optional<String> taken = claims.claim(type, writer.gradClassName(type).canonicalName());
+    Optional<String> taken = claims.claim(type, writer.gradClassName(type).canonicalName())
+        .or(() -> claims.claim(type, writer.sweepsClassName(type).canonicalName()));
     if (taken.isPresent()) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
           Diagnostics.PREFIX + taken.get(), type);
@@ -284,7 +286,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       return;
     }
     try {
-      writer.write(type, lowered).writeTo(processingEnv.getFiler());
+      for (JavaFile file : writer.write(type, lowered)) {
+        file.writeTo(processingEnv.getFiler());
+      }
     } catch (IOException e) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
           + "cannot write " + writer.gradClassName(type) + ": " + e, type);

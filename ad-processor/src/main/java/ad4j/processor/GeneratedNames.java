@@ -39,8 +39,9 @@ final class GeneratedNames {
   }
 
   /**
-   * The members of the design contract, as {@code name(type, ...)}: four, the two halves of
-   * the pullback that callers call, and three more for Hessians at order 2.
+   * The members of {@code FooGrad}, as {@code name(type, ...)}: the design contract's four, the
+   * two halves of the pullback that callers call (package-private, and repeated in the
+   * companion {@code FooGradSweeps}), and three more for Hessians at order 2.
    */
   private static List<String> memberSignatures(Function function, int order) {
     List<String> parameters = parameterTypes(function);

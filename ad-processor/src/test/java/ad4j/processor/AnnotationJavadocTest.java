@@ -23,8 +23,8 @@ class AnnotationJavadocTest {
   void differentiableSaysGeneratedCodeNeedsTheRuntime() throws IOException {
     String javadoc = javadoc("Differentiable");
     assertFalse(javadoc.contains("need nothing at run time"), javadoc);
-    assertTrue(javadoc.contains("Every generated class refers to {@code ad4j.runtime.Tape}"),
-        javadoc);
+    assertTrue(javadoc.contains(
+        "Every generated class refers to {@code ad4j.runtime.internal.Tape}"), javadoc);
     assertTrue(guide("README.md").contains("**Generated code needs `ad-runtime` at run time**"),
         "the README says so too");
   }

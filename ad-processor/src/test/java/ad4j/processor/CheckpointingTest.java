@@ -9,7 +9,7 @@ import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MixedFunction;
 import ad4j.runtime.GradientCheck;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
 import java.util.ArrayList;

@@ -12,7 +12,7 @@ import ad4j.processor.testing.MixedFunction;
 import ad4j.processor.testing.PropertySeeds;
 import ad4j.processor.testing.RandomPrograms.Trace;
 import ad4j.runtime.GradientCheck;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

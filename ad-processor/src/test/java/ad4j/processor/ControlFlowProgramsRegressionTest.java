@@ -5,7 +5,7 @@ import static com.google.common.truth.Truth.assertThat;
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

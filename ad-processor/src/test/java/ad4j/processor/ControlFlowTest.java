@@ -9,7 +9,7 @@ import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.TapeIsEmpty;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import com.google.testing.compile.Compilation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

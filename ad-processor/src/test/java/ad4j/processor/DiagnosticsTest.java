@@ -441,7 +441,8 @@ class DiagnosticsTest {
     };
 
     assertThat(InProcessCompiler.javac().compile(files)).hadErrorCount(1);
-    assertThat(InProcessCompiler.generatedSourceNames(files)).containsExactly("com.example.GoodGrad");
+    assertThat(InProcessCompiler.generatedSourceNames(files))
+        .containsExactly("com.example.GoodGrad", "com.example.GoodGradSweeps");
   }
 
   /**

@@ -8,7 +8,7 @@ import ad4j.processor.testing.ArrayFunctionChecks;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;

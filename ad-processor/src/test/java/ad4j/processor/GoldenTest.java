@@ -22,9 +22,10 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole generated class for the design's example, checked in as
- * {@code src/test/resources/golden/RosenbrockGrad.java} so that a reviewer sees every line; and
- * determinism: two compilations write identical bytes.
+ * The whole generated class for the design's example and its companion for callers' code,
+ * checked in as {@code src/test/resources/golden/RosenbrockGrad.java} and
+ * {@code RosenbrockGradSweeps.java} so that a reviewer sees every line; and determinism: two
+ * compilations write identical bytes.
  */
 class GoldenTest {
   static final String ROSENBROCK = String.join("\n",
@@ -42,7 +43,9 @@ class GoldenTest {
       "}",
       "");
 
-  private static final String GOLDEN = "golden/RosenbrockGrad.java";
+  /** The generated classes, each checked against {@code golden/<simple name>.java}. */
+  private static final List<String> GENERATED =
+      List.of("com.example.RosenbrockGrad", "com.example.RosenbrockGradSweeps");
 
   private static Compilation compileRosenbrock() {
     Compilation compilation = InProcessCompiler.compileUnchecked("com.example.Rosenbrock", ROSENBROCK);
@@ -56,20 +59,24 @@ class GoldenTest {
    */
   @Test
   void generatesTheGoldenSourceEquivalently() {
-    assertThat(compileRosenbrock())
-        .generatedSourceFile("com.example.RosenbrockGrad")
-        .hasSourceEquivalentTo(JavaFileObjects.forSourceString("com.example.RosenbrockGrad",
-            golden()));
+    Compilation compilation = compileRosenbrock();
+    for (String name : GENERATED) {
+      assertThat(compilation)
+          .generatedSourceFile(name)
+          .hasSourceEquivalentTo(JavaFileObjects.forSourceString(name, golden(name)));
+    }
   }
 
   /** The same syntax tree, ignoring comments and formatting (javac's parser, public API). */
   @Test
   void generatesTheGoldenSyntaxTree() {
-    JavaFileObject generated = compileRosenbrock()
-        .generatedSourceFile("com.example.RosenbrockGrad").orElseThrow();
+    Compilation compilation = compileRosenbrock();
+    for (String name : GENERATED) {
+      JavaFileObject generated = compilation.generatedSourceFile(name).orElseThrow();
 
-    assertThat(syntaxTree(generated)).isEqualTo(syntaxTree(
-        JavaFileObjects.forSourceString("com.example.RosenbrockGrad", golden())));
+      assertThat(syntaxTree(generated)).isEqualTo(syntaxTree(
+          JavaFileObjects.forSourceString(name, golden(name))));
+    }
   }
 
   private static String syntaxTree(JavaFileObject file) {
@@ -85,20 +92,22 @@ class GoldenTest {
   /**
    * After an intended change of the generated code, run once with {@code -Dad4j.updateGolden}
    * (e.g. {@code mvn -pl ad-processor test -Dtest=GoldenTest -Dad4j.updateGolden}) to rewrite
-   * the golden file, and review its diff.
+   * the golden files, and review their diff.
    */
   @Test
   void generatesTheGoldenSourceExactly() throws IOException {
-    JavaFileObject generated = compileRosenbrock()
-        .generatedSourceFile("com.example.RosenbrockGrad").orElseThrow();
-    if (System.getProperty("ad4j.updateGolden") != null) {
-      Files.writeString(Path.of("src/test/resources", GOLDEN), content(generated));
-      return;
-    }
+    Compilation compilation = compileRosenbrock();
+    for (String name : GENERATED) {
+      JavaFileObject generated = compilation.generatedSourceFile(name).orElseThrow();
+      if (System.getProperty("ad4j.updateGolden") != null) {
+        Files.writeString(Path.of("src/test/resources", goldenPath(name)), content(generated));
+        continue;
+      }
 
-    assertWithMessage("generated source differs from %s; if the change is intended, copy it"
-        + " there", GOLDEN)
-        .that(content(generated)).isEqualTo(golden());
+      assertWithMessage("generated source differs from %s; if the change is intended, copy it"
+          + " there", goldenPath(name))
+          .that(content(generated)).isEqualTo(golden(name));
+    }
   }
 
   @Test
@@ -108,7 +117,9 @@ class GoldenTest {
 
     assertThat(first.keySet()).containsAtLeast(
         "/SOURCE_OUTPUT/com/example/RosenbrockGrad.java",
-        "/CLASS_OUTPUT/com/example/RosenbrockGrad.class");
+        "/CLASS_OUTPUT/com/example/RosenbrockGrad.class",
+        "/SOURCE_OUTPUT/com/example/RosenbrockGradSweeps.java",
+        "/CLASS_OUTPUT/com/example/RosenbrockGradSweeps.class");
     assertThat(second.keySet()).isEqualTo(first.keySet());
     for (String name : first.keySet()) {
       assertWithMessage(name).that(second.get(name)).isEqualTo(first.get(name));
@@ -135,9 +146,15 @@ class GoldenTest {
     }
   }
 
-  private static String golden() {
-    try (InputStream in = GoldenTest.class.getClassLoader().getResourceAsStream(GOLDEN)) {
-      assertWithMessage("missing resource %s", GOLDEN).that(in).isNotNull();
+  /** {@code golden/RosenbrockGrad.java} for {@code com.example.RosenbrockGrad}. */
+  private static String goldenPath(String generatedClass) {
+    return "golden/" + generatedClass.substring(generatedClass.lastIndexOf('.') + 1) + ".java";
+  }
+
+  private static String golden(String generatedClass) {
+    String path = goldenPath(generatedClass);
+    try (InputStream in = GoldenTest.class.getClassLoader().getResourceAsStream(path)) {
+      assertWithMessage("missing resource %s", path).that(in).isNotNull();
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -360,17 +360,20 @@ class HardeningTest {
     assertThat(error.getLineNumber()).isEqualTo(2);
   }
 
-  @Test
-  void userClassWithTheGeneratedName() {
+  /** A user class named as the generated class or as its companion for callers' code. */
+  @ParameterizedTest
+  @ValueSource(strings = {"FooGrad", "FooGradSweeps"})
+  void userClassWithTheGeneratedName(String name) {
     JavaFileObject user = JavaFileObjects.forSourceString("com.example.Foo",
         "package com.example;\nfinal class Foo { " + DIFFERENTIABLE_F + " }\n");
-    JavaFileObject existing = JavaFileObjects.forSourceString("com.example.FooGrad",
-        "package com.example;\nfinal class FooGrad { }\n");
+    JavaFileObject existing = JavaFileObjects.forSourceString("com.example." + name,
+        "package com.example;\nfinal class " + name + " { }\n");
 
     Compilation compilation = InProcessCompiler.javac().compile(user, existing);
 
-    assertThat(compilation).hadErrorContaining("class 'com.example.FooGrad' already exists, and"
-        + " ad4j needs that name for the derivatives of 'com.example.Foo'; rename 'FooGrad'")
+    assertThat(compilation).hadErrorContaining("class 'com.example." + name + "' already exists,"
+        + " and ad4j needs that name for the derivatives of 'com.example.Foo'; rename '" + name
+        + "'")
         .inFile(user).onLine(2).atColumn(7);
     assertThat(compilation).hadErrorCount(1);
   }

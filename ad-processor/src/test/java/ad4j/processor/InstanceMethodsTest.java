@@ -91,7 +91,8 @@ class InstanceMethodsTest {
       throws Exception {
     for (Method method : owner.getDeclaredMethods()) {
       if (method.getName().equals(name) && method.getParameterCount() == arguments.length
-          && (arguments.length == 0 || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
+          && (arguments.length == 0
+              || method.getParameterTypes()[0] != ad4j.runtime.internal.Tape.class)) {
         method.setAccessible(true);
         try {
           return method.invoke(self, arguments);
@@ -114,7 +115,7 @@ class InstanceMethodsTest {
       }
       assertThat(Modifier.isStatic(method.getModifiers())).isTrue();
       List<Class<?>> types = Arrays.asList(method.getParameterTypes());
-      int receiver = types.get(0) == ad4j.runtime.Tape.class ? 1 : 0; // for callers' code
+      int receiver = types.get(0) == ad4j.runtime.internal.Tape.class ? 1 : 0; // for callers' code
       assertThat(types.get(receiver)).isEqualTo(spring);
       checked++;
     }

@@ -49,7 +49,7 @@ class LongLoopBodyTest {
   private static void checkLoop(Compiled compiled) {
     Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/LoopGrad.class");
     assertThat(generated.keySet()).contains(
-        "loopValueAndGradientPart1(Lad4j/runtime/Tape;DDIDD)V");
+        "loopValueAndGradientPart1(Lad4j/runtime/internal/Tape;DDIDD)V");
     for (Map.Entry<String, Integer> method : generated.entrySet()) {
       assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
     }

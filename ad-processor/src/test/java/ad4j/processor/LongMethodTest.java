@@ -8,7 +8,7 @@ import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import com.google.testing.compile.Compilation;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,7 +43,7 @@ class LongMethodTest {
     Map<String, Integer> user = sizes(compiled.compilation(), "com/example/Chain.class");
     Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/ChainGrad.class");
     assertThat(user.get("chain(DDDD)D")).isLessThan(HOTSPOT_LIMIT);
-    assertThat(generated.keySet()).contains("chainForward1(Lad4j/runtime/Tape;DDDD)V");
+    assertThat(generated.keySet()).contains("chainForward1(Lad4j/runtime/internal/Tape;DDDD)V");
     for (Map.Entry<String, Integer> method : generated.entrySet()) {
       assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
     }
@@ -69,7 +69,7 @@ class LongMethodTest {
         "com.example.Chain", checkedChain(500));
 
     Map<String, Integer> generated = sizes(compiled.compilation(), "com/example/ChainGrad.class");
-    assertThat(generated.keySet()).contains("chainForward1(Lad4j/runtime/Tape;DDDD)V");
+    assertThat(generated.keySet()).contains("chainForward1(Lad4j/runtime/internal/Tape;DDDD)V");
     for (Map.Entry<String, Integer> method : generated.entrySet()) {
       assertWithMessage(method.getKey()).that(method.getValue()).isLessThan(HOTSPOT_LIMIT);
     }
@@ -143,7 +143,7 @@ class LongMethodTest {
     Compiled compiled = InProcessCompiler.compile("com.example.Chain", chain(40));
 
     assertThat(sizes(compiled.compilation(), "com/example/ChainGrad.class").keySet())
-        .doesNotContain("chainForward1(Lad4j/runtime/Tape;DDDD)V");
+        .doesNotContain("chainForward1(Lad4j/runtime/internal/Tape;DDDD)V");
   }
 
   private static Map<String, Integer> sizes(Compilation compilation, String path) {

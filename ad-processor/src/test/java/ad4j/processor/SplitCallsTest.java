@@ -12,7 +12,7 @@ import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.LargeStack;
 import ad4j.processor.testing.TapeIsEmpty;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import java.lang.reflect.InvocationTargetException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -217,12 +217,12 @@ class SplitCallsTest {
   void theCallersRecordAndReplay() throws Exception {
     String source = compiled().compilation().generatedSourceFile("com.example.CallsGrad")
         .orElseThrow().getCharContent(true).toString();
-    assertThat(source).contains("inner = CallsGrad.chainRecord(tape, x, a, ");
-    assertThat(source).contains("HelpersGrad.bumpRecord(tape, ");
-    assertThat(source).contains("HelpersGrad.bumpReplay(tape, ");
+    assertThat(source).contains("inner = CallsGradSweeps.chainRecord(tape, x, a, ");
+    assertThat(source).contains("HelpersGradSweeps.bumpRecord(tape, ");
+    assertThat(source).contains("HelpersGradSweeps.bumpReplay(tape, ");
     String replay = source.substring(source.indexOf("static void chainReplay("));
     replay = replay.substring(0, replay.indexOf("\n  }\n"));
-    assertThat(replay).contains("CallsGrad.chainReplay(tape, x, a, ");
+    assertThat(replay).contains("CallsGradSweeps.chainReplay(tape, x, a, ");
     assertThat(replay).doesNotContain("Record(");
     assertThat(replay).doesNotContain(" = Math.sin(");
     // not split: the value only, then the whole pullback

@@ -6,7 +6,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import ad4j.processor.testing.BytecodeSizes;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
@@ -54,10 +54,10 @@ class SplitSweepTest {
     Map<String, Integer> sizes = BytecodeSizes.of(COMPILED.compilation(),
         "com/example/ChainsGrad.class");
     assertThat(sizes.keySet()).containsAtLeast(
-        "shortishHessianForward1(Lad4j/runtime/Tape;DDDD)V",
-        "shortishHessianReverse1(Lad4j/runtime/Tape;DDDD)V",
-        "hugeForward1(Lad4j/runtime/Tape;DD)V",
-        "hugeHessianForward1(Lad4j/runtime/Tape;DDDD)V");
+        "shortishHessianForward1(Lad4j/runtime/internal/Tape;DDDD)V",
+        "shortishHessianReverse1(Lad4j/runtime/internal/Tape;DDDD)V",
+        "hugeForward1(Lad4j/runtime/internal/Tape;DD)V",
+        "hugeHessianForward1(Lad4j/runtime/internal/Tape;DDDD)V");
     assertThat(sizes.keySet().stream().filter(m -> m.startsWith("loopedHessianSweepPart"))
         .toList()).isNotEmpty();
     assertThat(sizes.keySet().stream().filter(m -> m.startsWith("shortishForward")).toList())

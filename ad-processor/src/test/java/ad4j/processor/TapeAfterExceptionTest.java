@@ -9,7 +9,7 @@ import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.MixedFunction;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;

@@ -8,7 +8,7 @@ import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MixedFunction;
 import ad4j.processor.testing.TapeIsEmpty;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -108,7 +108,7 @@ class TripCountsTest {
 
   @Test
   void theReverseSweepCountsTripsAgainUnlessABreakMayEndTheLoop() throws Exception {
-    String generated = TRIPS.get().compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(TRIPS.get().compilation())
         .getCharContent(true).toString();
     for (String name : List.of("triangle", "inclusiveFromOuter", "countingDown", "lengths")) {
       String member = member(generated, name + "ValueAndGradient");
@@ -178,7 +178,7 @@ class TripCountsTest {
     CompiledFunction f = LONG_TRIPS.get().function("com.example.LongTrips", name, 2);
     DerivativeChecks.checkAt(f, 0.4, 0.7);
     DerivativeChecks.checkAt(f, -0.3, 1.1);
-    String generated = LONG_TRIPS.get().compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(LONG_TRIPS.get().compilation())
         .getCharContent(true).toString();
     String member = member(generated, name + "ValueAndGradient");
     assertThat(member).containsMatch(count);
@@ -352,7 +352,7 @@ class TripCountsTest {
     CompiledFunction f = TRIP_KINDS.get().function("com.example.TripKinds", name, 2);
     DerivativeChecks.checkAt(f, 0.4, 0.7);
     DerivativeChecks.checkAt(f, -0.3, 1.6);
-    String generated = TRIP_KINDS.get().compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(TRIP_KINDS.get().compilation())
         .getCharContent(true).toString();
     String member = member(generated, name + "ValueAndGradient");
     String count = " (loop\\d+Trips|iteration\\d+) =";

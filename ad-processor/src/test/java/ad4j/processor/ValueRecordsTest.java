@@ -105,7 +105,7 @@ class ValueRecordsTest {
       if (method.getName().equals(name) && method.getParameterCount() == arguments.length
           && !Modifier.isPrivate(method.getModifiers())
           && (arguments.length == 0 || arguments[0] == null
-              || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
+              || method.getParameterTypes()[0] != ad4j.runtime.internal.Tape.class)) {
         method.setAccessible(true);
         try {
           return method.invoke(null, arguments);
@@ -153,7 +153,7 @@ class ValueRecordsTest {
     Class<?> vec = vec3();
     List<String> signatures = Arrays.stream(grad.getDeclaredMethods())
         .filter(m -> m.getName().startsWith("spring") && !Modifier.isPrivate(m.getModifiers())
-            && m.getParameterTypes()[0] != ad4j.runtime.Tape.class)
+            && m.getParameterTypes()[0] != ad4j.runtime.internal.Tape.class)
         .map(m -> m.getName() + Arrays.toString(m.getParameterTypes()))
         .sorted().toList();
     String v = vec.toString();

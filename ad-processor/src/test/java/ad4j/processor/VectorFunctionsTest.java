@@ -305,7 +305,7 @@ class VectorFunctionsTest {
    */
   @Test
   void rowsOfAFixedLengthAreWrittenOneAfterTheOtherWithTheirSeedsFolded() throws Exception {
-    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(VEC.get().compilation())
         .getCharContent(true).toString();
     for (String name : List.of("polar", "quotients", "overflowing")) {
       String rows = methodText(generated, "private static double[] " + name + "JacobianRows(");
@@ -358,7 +358,7 @@ class VectorFunctionsTest {
               + "    double a = x[0];\n" + body
               + "    r[0] = a * x[0]; r[1] = a * x[1]; r[2] = a * x[2]; r[3] = a * x[3];\n"
               + "    return r;\n  }\n}\n");
-      String generated = compiled.compilation().generatedSourceFiles().get(0)
+      String generated = InProcessCompiler.gradSource(compiled.compilation())
           .getCharContent(true).toString();
       String rows = methodText(generated, "private static double[] fJacobianRows(");
       assertWithMessage("%s links", links).that(rows.contains("for (int row = 0; row < rows"))
@@ -390,7 +390,7 @@ class VectorFunctionsTest {
             "    return new double[] {x[0] * inverse, x[1] * inverse * x[2]};",
             "  }",
             "}"));
-    String generated = compiled.compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(compiled.compilation())
         .getCharContent(true).toString();
     String rows = methodText(generated, "private static double[] fJacobianRows(");
     String shared = rows.substring(rows.indexOf("computed once"));
@@ -420,7 +420,7 @@ class VectorFunctionsTest {
   @Test
   void jacobiansTakeTheCheaperModeAndBothGiveTheSameMatrix() throws Exception {
     // residuals: 6 rows, 3 slots: forward sweeps; seedExample: 3 by 3: reverse sweeps
-    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(VEC.get().compilation())
         .getCharContent(true).toString();
     assertThat(generated).contains("one reverse sweep per row");
     assertThat(generated).contains("one forward sweep per slot");
@@ -433,7 +433,7 @@ class VectorFunctionsTest {
    */
   @Test
   void aFixedResultLengthSparesTheJacobianTheValueFirst() throws Exception {
-    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(VEC.get().compilation())
         .getCharContent(true).toString();
     for (String name : List.of("polar", "mixed", "windows", "seedExample", "named", "spread")) {
       String member = methodText(generated, "static double[][] " + name + "Jacobian(");
@@ -456,7 +456,7 @@ class VectorFunctionsTest {
    */
   @Test
   void aJacobianMakesNoResultArrayWhereTheMethodOnlyWritesIt() throws Exception {
-    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(VEC.get().compilation())
         .getCharContent(true).toString();
     for (String name : List.of("polar", "seedExample", "quotients", "five", "overflowing")) {
       String member = methodText(generated, "static double[][] " + name + "Jacobian(");
@@ -507,7 +507,7 @@ class VectorFunctionsTest {
             "    return r;",
             "  }",
             "}"));
-    String generated = compiled.compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(compiled.compilation())
         .getCharContent(true).toString();
     assertThat(methodText(generated, "static double[][] fJacobian("))
         .doesNotContain("JacobianRows(");
@@ -575,7 +575,7 @@ class VectorFunctionsTest {
 
   @Test
   void reverseSweepsShareOneForwardSweepUnlessACalleesPullbackUsesTheTape() throws Exception {
-    String generated = VEC.get().compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(VEC.get().compilation())
         .getCharContent(true).toString();
     // one forward sweep, then a reverse sweep per row: straight-line, with or without a branch,
     // and loops, whose recording each row takes back from the tape again

@@ -59,7 +59,7 @@ class VectorProgramsPropertyTest {
 
   @Test
   void everyProgramTakesItsRowsAfterOneForwardSweep() throws Exception {
-    String generated = PROGRAMS_CLASS.get().compilation().generatedSourceFiles().get(0)
+    String generated = InProcessCompiler.gradSource(PROGRAMS_CLASS.get().compilation())
         .getCharContent(true).toString();
     for (int p = 0; p < PROGRAMS; p++) {
       assertWithMessage(BODIES.get(p)).that(generated)

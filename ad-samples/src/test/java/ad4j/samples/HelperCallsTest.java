@@ -3,7 +3,7 @@ package ad4j.samples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ad4j.runtime.GradientCheck;
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import ad4j.samples.bench.HelperCalls;
 import ad4j.samples.bench.HelperCallsGrad;
 import org.junit.jupiter.api.AfterEach;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import ad4j.spark.DistributedGradient.BlockPullback;
 import ad4j.spark.DistributedGradient.LossAndGradient;
 import java.util.List;

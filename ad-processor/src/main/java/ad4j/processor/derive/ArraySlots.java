@@ -27,7 +27,8 @@ import java.util.Map;
  *
  * <p>The slots are {@code int} values of the primal: the starts of the parameters
  * ({@link FlatLayout}) at the top, {@code wStart + i} before each read, and for a row
- * {@code m[i]} of a matrix, where the row starts ({@code ad4j.runtime.Slots.rowStart}). Being
+ * {@code m[i]} of a matrix, where the row starts ({@code ad4j.runtime.internal.Slots.rowStart}).
+ * Being
  * values, they are recorded on the tape inside loops like any value a derivative reads; being
  * integers, nothing of Java's floating-point semantics changes.
  */

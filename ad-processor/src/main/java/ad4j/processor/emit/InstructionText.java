@@ -36,7 +36,7 @@ final class InstructionText {
       // the slot argument of a reverse-mode read is for the reverse sweep: not written here
       case ELEMENT -> arguments.get(0).element(arguments.get(1));
       case LENGTH -> arguments.get(0).member("length");
-      case SLOTS_CALL -> Expr.call("ad4j.runtime.Slots", operation.name(),
+      case SLOTS_CALL -> Expr.call("ad4j.runtime.internal.Slots", operation.name(),
           arguments.toArray(Expr[]::new));
       case NEW_ARRAY -> Expr.atom(newArray(operation, arguments));
       case CLONE -> Expr.localCall(arguments.get(0).member("clone").toString());

@@ -447,7 +447,7 @@ public final class JavaEmitter {
       Expr[] all = withTape.toArray(Expr[]::new);
       return operation.form() == Operation.Form.LOCAL_CALL
           ? Expr.localCall(operation.name(), all)
-          : Expr.call(operation.callee().gradClass(), operation.name(), all);
+          : Expr.call(operation.callee().sweepsClass(), operation.name(), all);
     }
     return InstructionText.of(instruction.operation(), arguments, function::mathClassName);
   }

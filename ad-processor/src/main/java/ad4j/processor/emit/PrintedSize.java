@@ -13,7 +13,7 @@ import java.util.List;
  */
 public final class PrintedSize {
   /** How JavaPoet writes the runtime's tape class in a signature. */
-  private static final String TAPE = "ad4j.runtime.Tape";
+  private static final String TAPE = "ad4j.runtime.internal.Tape";
 
   private PrintedSize() {}
 

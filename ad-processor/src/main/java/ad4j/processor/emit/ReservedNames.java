@@ -46,6 +46,7 @@ final class ReservedNames {
         if (instruction.operation().callee() != null) {
           names.add(firstSegment(instruction.operation().callee().userClass()));
           names.add(firstSegment(instruction.operation().callee().gradClass()));
+          names.add(firstSegment(instruction.operation().callee().sweepsClass()));
         }
         operands(instruction.arguments(), names);
       } else if (statement instanceof Declare declare) {

@@ -397,6 +397,9 @@ final class CalleeResolver {
     String simple = gradSimpleName(owner);
     boolean samePackage = pkg.equals(context.symbols().packageName());
     context.referencedTypeNames().add(samePackage ? simple : pkg.split("\\.")[0]);
+    if (samePackage) {
+      context.referencedTypeNames().add(simple + Callee.SWEEPS);
+    }
     return samePackage || pkg.isEmpty() ? simple : pkg + "." + simple;
   }
 

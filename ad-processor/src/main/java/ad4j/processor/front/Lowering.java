@@ -1369,7 +1369,8 @@ public final class Lowering {
 
   /**
    * {@code assert condition : detail;} as Java runs it: only when assertions are enabled for
-   * the user's top-level class ({@code ad4j.runtime.Assertions}; JLS 14.10: a nested class's
+   * the user's top-level class ({@code ad4j.runtime.internal.Assertions}; JLS 14.10: a nested
+   * class's
    * assertions follow the class that encloses it at the top, as javac's code asks), the
    * condition is evaluated, and when it is false, {@code new AssertionError(detail)} is thrown.
    */
@@ -1386,8 +1387,8 @@ public final class Lowering {
     Operand.Constant classLiteral = context.referenceConstant(
         context.referenceTo(userClass) + ".class",
         context.types().getDeclaredType(classType, context.types().erasure(userClass.asType())));
-    Operand enabled = context.emit(Operation.plainCall("ad4j.runtime.Assertions.enabled", 1),
-        List.of(classLiteral), NumericType.BOOLEAN, false);
+    Operand enabled = context.emit(
+        Operation.plainCall("ad4j.runtime.internal.Assertions.enabled", 1), List.of(classLiteral), NumericType.BOOLEAN, false);
     ir.openBlock();
     Operand condition = expressions.lower(tree.getCondition());
     if (condition != null && condition.type() != NumericType.BOOLEAN) {

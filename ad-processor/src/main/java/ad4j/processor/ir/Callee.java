@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * Another {@code @Differentiable} method called by the one being differentiated. Forward mode
- * calls its tangent, reverse mode its pullback; both are generated for it in {@code gradClass}.
+ * calls its tangent, generated for it in {@code gradClass}; reverse mode its pullback onto the
+ * tape or the halves of it, generated for callers' code in {@link #sweepsClass()}.
  *
  * @param userClass the callee's class, as generated code names it
  * @param gradClass the callee's generated class, as generated code names it
@@ -48,6 +49,17 @@ public record Callee(String userClass, String gradClass, String name,
   public Callee(String userClass, String gradClass, String name,
       List<NumericType> parameterTypes, List<Boolean> active, NumericType resultType) {
     this(userClass, gradClass, name, parameterTypes, active, resultType, false, List.of());
+  }
+
+  /** What the name of a generated class's companion adds to it: {@code FooGradSweeps}. */
+  public static final String SWEEPS = "Sweeps";
+
+  /**
+   * The companion of the callee's generated class, as generated code names it: the class of the
+   * members for callers' code ({@link Operation.Form#PULLBACK_CALL}), {@code FooGradSweeps}.
+   */
+  public String sweepsClass() {
+    return gradClass + SWEEPS;
   }
 
   /** Whether the callee is a vector function, returning {@code double[]} or {@code float[]}. */

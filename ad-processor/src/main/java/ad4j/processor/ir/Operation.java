@@ -59,7 +59,10 @@ public final class Operation {
     ELEMENT(Family.ARRAY),
     /** {@code a.length}. */
     LENGTH(Family.ARRAY),
-    /** {@code ad4j.runtime.Slots.name(a, ...)}: where an array's elements lie in a gradient. */
+    /**
+     * {@code ad4j.runtime.internal.Slots.name(a, ...)}: where an array's elements lie in a
+     * gradient.
+     */
     SLOTS_CALL(Family.ARRAY),
     /** {@code new double[n]}, {@code new int[n]}: a local array of the user's, all zeros. */
     NEW_ARRAY(Family.ARRAY),
@@ -203,7 +206,7 @@ public final class Operation {
    */
   public static final Operation STORE_AT_SLOT = new Operation(Form.STORE, "[]=", 4, null, null);
 
-  /** {@code ad4j.runtime.Slots.name(arguments)} with {@code arity} arguments. */
+  /** {@code ad4j.runtime.internal.Slots.name(arguments)} with {@code arity} arguments. */
   public static Operation slotsCall(SlotsCall call, int arity) {
     return new Operation(Form.SLOTS_CALL, call.javaName(), arity, null, null);
   }
@@ -385,8 +388,8 @@ public final class Operation {
   }
 
   /**
-   * {@code tape.name(a, ...)} with {@code arity} arguments: a method of {@code ad4j.runtime.Tape}
-   * for the snapshots of checkpointed loops.
+   * {@code tape.name(a, ...)} with {@code arity} arguments: a method of
+   * {@code ad4j.runtime.internal.Tape} for the snapshots of checkpointed loops.
    */
   public static Operation tapeCall(String name, int arity) {
     return new Operation(Form.TAPE_CALL, name, arity, null, null);

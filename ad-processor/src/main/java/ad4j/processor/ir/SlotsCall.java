@@ -1,7 +1,8 @@
 package ad4j.processor.ir;
 
 /**
- * The methods of {@code ad4j.runtime.Slots} that programs call ({@link Operation#slotsCall}),
+ * The methods of {@code ad4j.runtime.internal.Slots} that programs call ({@link
+ * Operation#slotsCall}),
  * one constant each: the runtime's surface for generated code in one list, and what a pass asks
  * of an instruction ({@link Operation#isSlotsCall}) instead of comparing names.
  */
@@ -51,7 +52,7 @@ public enum SlotsCall {
     this.javaName = javaName;
   }
 
-  /** The method's name in {@code ad4j.runtime.Slots}. */
+  /** The method's name in {@code ad4j.runtime.internal.Slots}. */
   public String javaName() {
     return javaName;
   }

@@ -25,7 +25,8 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
 
 /**
- * Writes {@code FooGrad}: the class shell (javadoc, {@code @Generated}, the constants that
+ * Writes {@code FooGrad} and its companion {@code FooGradSweeps} ({@link SweepsClass}, the
+ * members for callers' code). {@code FooGrad}: the class shell (javadoc, {@code @Generated}, the constants that
  * tell callers of a method what it runs as written, the copies of private static fields), and
  * for each differentiable method of {@code Foo}, in source order, the members that
  * {@link MethodMembers} plans and writes.
@@ -85,8 +86,19 @@ public final class GradClassWriter {
     return ClassName.get(packageName, nestedName(type).replace('.', '_') + "Grad");
   }
 
-  /** The generated file for {@code type}'s differentiable methods, in source order. */
-  public JavaFile write(TypeElement type, List<Method> methods) {
+  /**
+   * The name of the companion of {@code type}'s generated class, {@code FooGradSweeps}, which
+   * holds the members that the generated code of callers calls.
+   */
+  public ClassName sweepsClassName(TypeElement type) {
+    return SweepsClass.name(gradClassName(type));
+  }
+
+  /**
+   * The generated files for {@code type}'s differentiable methods, their members in source
+   * order: {@code FooGrad}, then {@code FooGradSweeps}.
+   */
+  public List<JavaFile> write(TypeElement type, List<Method> methods) {
     ClassName className = gradClassName(type);
     String userType = nestedName(type);
     TypeSpec.Builder gradClass = TypeSpec.classBuilder(className)
@@ -96,7 +108,8 @@ public final class GradClassWriter {
         .addJavadoc("\n<p>Do not edit: this file is generated again at each compilation.\n")
         .addModifiers(Modifier.FINAL)
         .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
-    if (GeneratedAnnotation.isVisibleTo(elements, type)) {
+    boolean generated = GeneratedAnnotation.isVisibleTo(elements, type);
+    if (generated) {
       gradClass.addAnnotation(AnnotationSpec.builder(
               ClassName.get(GeneratedAnnotation.PACKAGE, GeneratedAnnotation.SIMPLE_NAME))
           .addMember("value", "$S", GENERATOR)
@@ -105,7 +118,9 @@ public final class GradClassWriter {
     if (type.getModifiers().contains(Modifier.PUBLIC)) {
       gradClass.addModifiers(Modifier.PUBLIC);
     }
-    gradClass.alwaysQualify(hiddenNames(className.packageName()).toArray(String[]::new));
+    String[] hidden = hiddenNames(className.packageName()).toArray(String[]::new);
+    gradClass.alwaysQualify(hidden);
+    SweepsClass sweeps = new SweepsClass(className, type, userType, generated, hidden);
     Map<String, Integer> overloads = new HashMap<>();
     for (Method method : methods) {
       overloads.merge(method.function().name(), 1, Integer::sum);
@@ -137,9 +152,15 @@ public final class GradClassWriter {
       List<MethodSpec> members =
           new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
               .members();
-      RecordAdapters.of(method, members).forEach(gradClass::addMethod);
+      sweeps.split(method.element(), RecordAdapters.of(method, members))
+          .forEach(gradClass::addMethod);
     }
-    return JavaFile.builder(className.packageName(), gradClass.build())
+    return List.of(file(className.packageName(), gradClass.build()),
+        file(className.packageName(), sweeps.build()));
+  }
+
+  private static JavaFile file(String packageName, TypeSpec type) {
+    return JavaFile.builder(packageName, type)
         .skipJavaLangImports(true)
         .indent("  ")
         .build();

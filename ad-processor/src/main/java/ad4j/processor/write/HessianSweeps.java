@@ -128,7 +128,7 @@ final class HessianSweeps {
    */
   MethodSpec pullbackTangent(Parted parted) {
     NameAllocator names = method.names();
-    MethodSpec.Builder member = method.withVisibility(method.memberNames().pullbackTangent());
+    MethodSpec.Builder member = method.forCallers(method.memberNames().pullbackTangent());
     Function program = parted.program();
     JavaEmitter emitter = new JavaEmitter(program, names);
     List<String> all = emitter.parameterNames();

@@ -28,7 +28,7 @@ import javax.lang.model.element.Modifier;
  */
 final class MethodContext {
   /** The runtime's tape. */
-  static final ClassName TAPE = ClassName.get("ad4j.runtime", "Tape");
+  static final ClassName TAPE = ClassName.get("ad4j.runtime.internal", "Tape");
 
   private final ExecutableElement element;
   private final Function function;
@@ -138,6 +138,24 @@ final class MethodContext {
       }
     }
     return suppressingWarnings(method.addModifiers(Modifier.STATIC));
+  }
+
+  /**
+   * A member for the generated code of callers, taking the tape first: static and
+   * package-private whatever the user's method's visibility, so that it is no member of the
+   * generated class's API; its companion ({@link SweepsClass}) calls it from callers' code.
+   */
+  MethodSpec.Builder forCallers(String name) {
+    return suppressingWarnings(MethodSpec.methodBuilder(name).addModifiers(Modifier.STATIC));
+  }
+
+  /**
+   * Whether {@code member} is one {@link #forCallers} starts: not private, and taking the tape
+   * first.
+   */
+  static boolean isForCallers(MethodSpec member) {
+    return !member.modifiers().contains(Modifier.PRIVATE) && !member.parameters().isEmpty()
+        && member.parameters().get(0).type().equals(TAPE);
   }
 
   /**

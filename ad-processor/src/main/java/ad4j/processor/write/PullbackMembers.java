@@ -40,7 +40,7 @@ final class PullbackMembers {
    */
   MethodSpec pullbackOntoTape(Parted parted) {
     NameAllocator names = method.names();
-    MethodSpec.Builder member = method.withVisibility(method.memberNames().pullback());
+    MethodSpec.Builder member = method.forCallers(method.memberNames().pullback());
     Function program = parted.program();
     JavaEmitter emitter = new JavaEmitter(program, names);
     List<String> all = emitter.parameterNames();
@@ -112,7 +112,7 @@ final class PullbackMembers {
     Object[] arguments = name.equals(method.memberNames().record())
         ? new Object[] {method.link(), tape, function.name()}
         : new Object[] {method.link(), function.name(), tape, function.name()};
-    MethodSpec.Builder member = method.withVisibility(name)
+    MethodSpec.Builder member = method.forCallers(name)
         .addJavadoc(javadoc, arguments)
         .returns(returns)
         .addParameter(MethodContext.TAPE, tape);
@@ -130,7 +130,7 @@ final class PullbackMembers {
     NameAllocator names = method.names();
     List<String> parameters = method.userParameterNames(names);
     String tape = names.fresh("tape");
-    MethodSpec.Builder member = method.withVisibility(method.memberNames().record())
+    MethodSpec.Builder member = method.forCallers(method.memberNames().record())
         .addJavadoc("For the generated code of callers, not for direct use: the value of"
             + " $L, bit for bit.\nRecords nothing: {@code $LReplay} runs the whole"
             + " pullback.\n", method.link(), function.name())
@@ -156,7 +156,7 @@ final class PullbackMembers {
   /** {@code mReplay(Tape, ...)} of a method whose halves are not split: its whole pullback. */
   private MethodSpec replayByPullback(MethodSpec pullback) {
     List<String> parameters = pullback.parameters().stream().map(p -> p.name()).toList();
-    MethodSpec.Builder member = method.withVisibility(method.memberNames().replay())
+    MethodSpec.Builder member = method.forCallers(method.memberNames().replay())
         .addJavadoc("For the generated code of callers, not for direct use: as"
             + " {@code $LPullback(Tape, ...)}\n(its forward sweep runs again: $L is not"
             + " split into halves).\n", function.name(), method.link())

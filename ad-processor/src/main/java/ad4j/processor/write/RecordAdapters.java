@@ -58,8 +58,7 @@ final class RecordAdapters {
 
   /** Whether {@code member} is one of the contract's, taking leaves of a record parameter. */
   private static boolean takesRecords(MethodSpec member, Map<String, Leaf> leaves) {
-    if (member.modifiers().contains(Modifier.PRIVATE) || member.parameters().isEmpty()
-        || member.parameters().get(0).type().toString().endsWith(".Tape")) {
+    if (member.modifiers().contains(Modifier.PRIVATE) || MethodContext.isForCallers(member)) {
       return false;
     }
     return member.parameters().stream().anyMatch(p -> leaves.containsKey(p.name()));

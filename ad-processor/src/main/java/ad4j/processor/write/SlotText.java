@@ -48,7 +48,7 @@ final class SlotText {
 
   /**
    * The number of gradient slots as Java text over the parameters' names: a constant for
-   * {@code double}s only, else {@code 2 + w.length + ad4j.runtime.Slots.count(m)}.
+   * {@code double}s only, else {@code 2 + w.length + ad4j.runtime.internal.Slots.count(m)}.
    */
   String count(List<String> parameterNames) {
     int doubles = 0;
@@ -61,7 +61,7 @@ final class SlotText {
       } else if (parameter.type().isFloatingPointArray() && parameter.isActiveArray()) {
         terms.add(parameterNames.get(i) + ".length");
       } else if (parameter.isActiveArray()) {
-        terms.add("ad4j.runtime.Slots.count(" + parameterNames.get(i) + ")");
+        terms.add("ad4j.runtime.internal.Slots.count(" + parameterNames.get(i) + ")");
       }
     }
     if (doubles > 0 || terms.isEmpty()) {

@@ -96,7 +96,7 @@ public record ArrayFunctionChecks(Class<?> user, Class<?> generated) {
     for (Method method : owner.getDeclaredMethods()) {
       if (method.getName().equals(name) && method.getParameterCount() == arguments.length
           && (arguments.length == 0
-              || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
+              || method.getParameterTypes()[0] != ad4j.runtime.internal.Tape.class)) {
         method.setAccessible(true);
         return method.invoke(null, arguments);
       }

@@ -121,6 +121,17 @@ public final class InProcessCompiler {
     return new Compiled(compilation, load(compilation));
   }
 
+  /**
+   * The one generated class {@code FooGrad} of a compilation of one user's class, without its
+   * companion {@code FooGradSweeps}.
+   */
+  public static JavaFileObject gradSource(Compilation compilation) {
+    List<JavaFileObject> grad = compilation.generatedSourceFiles().stream()
+        .filter(file -> !file.getName().endsWith("GradSweeps.java")).toList();
+    assertWithMessage("generated classes besides companions").that(grad).hasSize(1);
+    return grad.get(0);
+  }
+
   /** Fails with every diagnostic in the message unless the compilation succeeded. */
   public static void requireSuccess(Compilation compilation) {
     assertWithMessage("compilation failed:\n%s", describe(compilation.diagnostics()))
@@ -249,7 +260,7 @@ public final class InProcessCompiler {
       for (java.lang.reflect.Method method : load(binaryName).getDeclaredMethods()) {
         if (method.getName().equals(name) && method.getParameterCount() == arguments.length
             && (arguments.length == 0
-                || method.getParameterTypes()[0] != ad4j.runtime.Tape.class)) {
+                || method.getParameterTypes()[0] != ad4j.runtime.internal.Tape.class)) {
           method.setAccessible(true); // generated classes are package-private, as the user's
           return method.invoke(null, arguments);
         }

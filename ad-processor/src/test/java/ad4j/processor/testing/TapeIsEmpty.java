@@ -2,7 +2,7 @@ package ad4j.processor.testing;
 
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 

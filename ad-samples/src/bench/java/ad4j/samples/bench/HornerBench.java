@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Horner's scheme for a degree-100 polynomial in a loop (1 input),
  * {@link ad4j.samples.ControlFlow#horner}: the generated reverse mode records one value per
- * iteration on {@code ad4j.runtime.Tape}.
+ * iteration on {@code ad4j.runtime.internal.Tape}.
  *
  * <p>Inputs come from non-final state fields; every result is returned (JMH consumes it).
  */

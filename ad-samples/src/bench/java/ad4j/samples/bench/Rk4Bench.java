@@ -20,7 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Lotka-Volterra integrated by explicit RK4 over 1,000 steps, differentiated with respect to its
  * 6 parameters (a, b, c, d, x0, y0), {@link ad4j.samples.ControlFlow#finalPrey}: the generated
- * reverse mode records 16 values per step on {@code ad4j.runtime.Tape} (16,000 per gradient).
+ * reverse mode records 16 values per step on {@code ad4j.runtime.internal.Tape} (16,000 per
+ * gradient).
  *
  * <p>Inputs come from non-final state fields; every result is returned (JMH consumes it).
  */

@@ -1,6 +1,6 @@
 package ad4j.samples.bench;
 
-import ad4j.runtime.Tape;
+import ad4j.runtime.internal.Tape;
 import ad4j.samples.ControlFlowGrad;
 import ad4j.samples.LongIntegrationGrad;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package ad4j.runtime;
+package ad4j.runtime.internal;
 
 import java.util.Arrays;
 

@@ -1,4 +1,4 @@
-package ad4j.runtime;
+package ad4j.runtime.internal;
 
 /**
  * The flat layout of gradients over array parameters: a {@code double[][] m} takes

@@ -1,4 +1,4 @@
-package ad4j.runtime;
+package ad4j.runtime.internal;
 
 /**
  * Whether the {@code assert} statements of a user's class run. Generated code runs the

@@ -1,4 +1,4 @@
-package ad4j.runtime;
+package ad4j.runtime.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
