@@ -68,6 +68,9 @@ class EcjTest {
 
     assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
     assertThat(ecj.succeeded).isTrue();
+    // no local that a member computes and never reads ('t > 0 ? ... : t' in the tangent)
+    assertWithMessage("ECJ's warnings on generated code").that(ecj.generatedCodeWarnings())
+        .isEmpty();
     try (URLClassLoader loader = ecj.loader()) {
       CompiledFunction loss = CompiledFunction.load(loader, "com.example.Model",
           "com.example.ModelGrad", "loss", 2);
@@ -446,6 +449,17 @@ class EcjTest {
 
     List<String> errorMessages() {
       return errors().stream()
+          .map(d -> d.getSource().getName() + ":" + d.getLineNumber() + ": "
+              + d.getMessage(Locale.ROOT))
+          .collect(Collectors.toList());
+    }
+
+    /** ECJ's warnings on the generated sources (in files named {@code ...Grad.java}). */
+    List<String> generatedCodeWarnings() {
+      return diagnostics.stream()
+          .filter(d -> d.getKind() == Diagnostic.Kind.WARNING
+              || d.getKind() == Diagnostic.Kind.MANDATORY_WARNING)
+          .filter(d -> d.getSource() != null && d.getSource().getName().endsWith("Grad.java"))
           .map(d -> d.getSource().getName() + ":" + d.getLineNumber() + ": "
               + d.getMessage(Locale.ROOT))
           .collect(Collectors.toList());

@@ -1,11 +1,14 @@
 package ad4j.processor.optimize;
 
 import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -39,34 +42,43 @@ public final class DeadCode {
 
   /**
    * {@code block} without the {@link Instruction#isPure pure} instructions, at any depth, whose
-   * values no statement reads, until none is left (one removed may leave what it read unread).
+   * values no statement reads, and without the variables no statement reads (their declarations
+   * and stores: a tangent member computes the value's variables for the tangents' sake and may
+   * read only the tangents), until none is left (one removed may leave what it read unread).
    */
   public static Block withoutUnread(Block block) {
     Block current = block;
     int removed;
     do {
       Set<Value> read = new HashSet<>();
+      Set<Variable> readVariables = new HashSet<>();
       current.walk(statement -> statement.operands().forEach(operand -> {
         if (operand instanceof Operand.Use use) {
           read.add(use.value());
+        } else if (operand instanceof Operand.Read variable) {
+          readVariables.add(variable.variable());
         }
       }));
       int[] count = {0};
-      current = withoutUnreadOnce(current, read, count);
+      current = withoutUnreadOnce(current, read, readVariables, count);
       removed = count[0];
     } while (removed > 0);
     return current;
   }
 
-  private static Block withoutUnreadOnce(Block block, Set<Value> read, int[] removed) {
+  private static Block withoutUnreadOnce(Block block, Set<Value> read,
+      Set<Variable> readVariables, int[] removed) {
     List<Statement> out = new ArrayList<>();
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction && instruction.isPure()
-          && !read.contains(instruction.result())) {
+          && !read.contains(instruction.result())
+          || statement instanceof Declare declare && !readVariables.contains(declare.variable())
+          || statement instanceof Store store && !readVariables.contains(store.variable())) {
         removed[0]++;
         continue;
       }
-      out.add(statement.withNestedBlocks(nested -> withoutUnreadOnce(nested, read, removed)));
+      out.add(statement.withNestedBlocks(
+          nested -> withoutUnreadOnce(nested, read, readVariables, removed)));
     }
     return new Block(out);
   }
