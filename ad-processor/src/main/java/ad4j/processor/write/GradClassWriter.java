@@ -11,6 +11,7 @@ import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -134,15 +135,33 @@ public final class GradClassWriter {
       // parameter lists may coincide (fReverse3(Tape, double, double) is the last segment of
       // f(double) and a middle one of f(double, double)): each overload numbers its own.
       String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
-      List<MethodSpec> members =
+      List<MethodSpec> members = declaringThrown(method,
           new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
-              .members();
+              .members());
       RecordAdapters.of(method, members).forEach(gradClass::addMethod);
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
+  }
+
+  /**
+   * {@code members} declaring the checked exceptions {@code method} declares: they run its code,
+   * its calls and the rules of its calls included, and throw what it throws.
+   */
+  private static List<MethodSpec> declaringThrown(Method method, List<MethodSpec> members) {
+    List<TypeName> thrown = method.element().getThrownTypes().stream()
+        .map(TypeName::get).toList();
+    if (thrown.isEmpty()) {
+      return members;
+    }
+    return members.stream().map(member -> {
+      MethodSpec.Builder builder = member.toBuilder();
+      thrown.stream().filter(t -> !member.exceptions().contains(t))
+          .forEach(builder::addException);
+      return builder.build();
+    }).toList();
   }
 
   /**
