@@ -653,10 +653,52 @@ final class ExpressionLowering {
   }
 
   /**
+   * {@code new Object[] {a, b}}, {@code new String[] {...}}: an array of objects, made as
+   * written, to pass to a call run as written or an exception ({@code MessageFormat.format(p,
+   * new Object[] {x, n})}); it carries no derivative. Its elements may carry one into it only
+   * where it builds a thrown exception (the member ends there); elsewhere that is an error, as
+   * it is for an object's construction. Null after an error.
+   */
+  private Operand objectArray(NewArrayTree creation, javax.lang.model.type.TypeMirror component) {
+    String shown = context.source().of(creation);
+    List<Operand> elements = new ArrayList<>();
+    for (ExpressionTree initializer : creation.getInitializers()) {
+      Operand element = lower(initializer);
+      if (element == null) {
+        return null;
+      }
+      if (!context.buildingThrown() && (element.isActive() || isActiveArray(element))) {
+        unsupported(initializer, "'" + context.source().of(initializer) + "' carries a"
+            + " derivative into '" + shown + "', which ad4j cannot differentiate: arrays of"
+            + " objects carry no derivatives (they may hold such values only to build a thrown"
+            + " exception); pass the numbers themselves to a @Differentiable method");
+        return null;
+      }
+      elements.add(element);
+    }
+    Optional<String> text = context.javaText(component);
+    javax.lang.model.type.TypeMirror arrayType = context.types().getArrayType(component);
+    Optional<Operand> made = text.isEmpty() ? Optional.empty() : context.emitReference(
+        Operation.arrayCreation(text.get(), elements.size()), elements, arrayType);
+    if (made.isEmpty()) {
+      unsupported(creation, "'" + shown + "': generated code cannot name its type: "
+          + context.typeProblem(component));
+      return null;
+    }
+    return made.get();
+  }
+
+  /**
    * {@code new double[n]}, {@code new double[] {a, b}} or, in a declaration of type
    * {@code declared}, {@code {a, b}}: a local array of one dimension, created outside loops.
    */
   Operand newArray(NewArrayTree creation, NumericType declared) {
+    Optional<javax.lang.model.type.TypeMirror> component = creation.getType() == null
+        ? Optional.empty() : context.typeMirrorOf(creation.getType());
+    if (component.isPresent() && component.get().getKind() == javax.lang.model.type.TypeKind.DECLARED
+        && creation.getDimensions().isEmpty()) {
+      return objectArray(creation, component.get());
+    }
     NumericType type = declared;
     if (creation.getType() != null) {
       type = creation.getDimensions().size() > 1 ? NumericType.DOUBLE_MATRIX
