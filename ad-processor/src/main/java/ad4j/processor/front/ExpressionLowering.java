@@ -225,10 +225,16 @@ final class ExpressionLowering {
     if (variable instanceof IdentifierTree identifier) {
       String name = identifier.getName().toString();
       LocalScopes.Local local = context.scopes().lookUp(name);
-      if (local != null && local.type().isArray() && !local.isBroken()) {
-        unsupported(variable, "array variable '" + name + "' cannot be assigned: a"
-            + " differentiable method keeps each array variable bound to the array it was"
-            + " declared with");
+      // An array variable assigned where it was declared (not in a branch or loop inside its
+      // scope) is bound to the new array from there on: the old array stays as it is, and any
+      // other variable bound to it too, as in Java. Assigned deeper, it would stand for one
+      // array or another depending on the path taken, which ad4j does not follow.
+      if (local != null && local.type().isArray() && !local.isBroken()
+          && (local.variable() != null || context.needsVariable(name))) {
+        unsupported(variable, "array variable '" + name + "' cannot be assigned in a branch or"
+            + " loop inside its scope: a differentiable method binds an array variable to one"
+            + " array at each point of the code; assign it outside the branch or loop, declare"
+            + " another local there, or copy the elements into it ('System.arraycopy')");
         return null;
       }
       if (local != null && local.function() != null) {
@@ -430,6 +436,13 @@ final class ExpressionLowering {
   boolean assignable(Operand value, NumericType target, Tree at) {
     if (value.type().widensTo(target)) {
       return true;
+    }
+    if (target.isArray() && at instanceof ExpressionTree expression && isNull(expression)) {
+      unsupported(at, "'null' cannot be assigned to a '" + target.keyword() + "' variable: a"
+          + " differentiable method binds each array variable to an array; declare it where"
+          + " its array is made, or with no initializer and assign it once where it is"
+          + " declared");
+      return false;
     }
     unsupported(at, "a value of type '" + value.type().keyword() + "' cannot be assigned to '"
         + target.keyword() + "'");
