@@ -230,7 +230,8 @@ final class ExpressionLowering {
       // other variable bound to it too, as in Java. Assigned deeper, it would stand for one
       // array or another depending on the path taken, which ad4j does not follow.
       if (local != null && local.type().isArray() && !local.isBroken()
-          && (local.variable() != null || context.needsVariable(name))) {
+          && (local.variable() != null || context.needsVariable(name)
+              || context.swappedArrays().contains(name))) {
         unsupported(variable, "array variable '" + name + "' cannot be assigned in a branch or"
             + " loop inside its scope: a differentiable method binds an array variable to one"
             + " array at each point of the code; assign it outside the branch or loop, declare"
@@ -748,6 +749,7 @@ final class ExpressionLowering {
     NumericType element = type.elementType();
     Operand array = context.emit(Operation.newArray(element), List.of(length), type,
         element.isFloatingPoint());
+    context.madeArray(array, length);
     for (int k = 0; k < initializers.size(); k++) {
       Operand value = lower(initializers.get(k));
       if (value == null) {
