@@ -102,7 +102,7 @@ class DiagnosticsTest {
             "call to 'g(...)' is not differentiable: 'x' carries a derivative into 'g(x)', which"
                 + " ad4j cannot differentiate: annotate 'F.g' with @Differentiable, so that"
                 + " ad4j generates the derivatives this call needs"),
-        error("private inactive method",
+        error("private generic inactive method",
             "@Differentiable static double f(double x) { return q‸(x) ? x : -x; }",
             "call to 'q(...)' carries no derivative and would run as written, but generated code"
                 + " cannot call it: method 'F.q' is private; make it package-private"),
@@ -240,7 +240,7 @@ class DiagnosticsTest {
         "  static double s; static double S2 = 2; private static final double P = Math.log(2);"
             + " private static double Q = 3;"
             + " static double g(double x) { return x; }"
-            + " private static boolean q(double x) { return x > 0; }"
+            + " private static <T extends Comparable<T>> boolean q(T x) { return x != null; }"
             + " boolean r(double x) { return x > 0; } static String o(double x) { return null; }"
             + " static short t(double x) { return 0; }"
             + " @Differentiable private static double h(double x) { return x; }"

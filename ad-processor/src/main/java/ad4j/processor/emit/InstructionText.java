@@ -77,7 +77,10 @@ final class InstructionText {
     return own;
   }
 
-  /** {@code Owner.m(a, ...)}, {@code a.m(b, ...)}, {@code a.field} or {@code new T(a, ...)}. */
+  /**
+   * {@code Owner.m(a, ...)}, {@code a.m(b, ...)}, {@code a.field}, {@code new T(a, ...)} or
+   * {@code new T[] {a, ...}}.
+   */
   private static Expr plainCall(Operation operation, List<Expr> arguments) {
     return switch (operation.plain()) {
       case FIELD_READ -> arguments.get(0).member(operation.name());
@@ -87,6 +90,8 @@ final class InstructionText {
           arguments.subList(1, arguments.size()).toArray(Expr[]::new));
       case STATIC_CALL, CONSTRUCTION ->
           Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
+      case ARRAY_CREATION -> Expr.atom(operation.name() + " {" + String.join(", ",
+          arguments.stream().map(Expr::toString).toList()) + "}");
     };
   }
 

@@ -298,7 +298,29 @@ public final class DerivativeOfRules {
       return problem(method, null, null, rule + " must return '" + expected + "' (" + what
           + "), not '" + method.getReturnType() + "'");
     }
+    Optional<javax.lang.model.type.TypeMirror> undeclared = undeclaredChecked(method, target);
+    if (undeclared.isPresent()) {
+      // generated members declare what the calling method declares, which covers the
+      // target's checked exceptions only
+      return problem(method, null, null, rule + " declares '" + undeclared.get() + "', a"
+          + " checked exception that its target '" + target.getEnclosingElement().getSimpleName()
+          + "." + target.getSimpleName() + "' does not declare: a rule may throw only what its"
+          + " target throws; declare it on the target too, or throw an unchecked exception");
+    }
     return valid(method, target, index);
+  }
+
+  /** A checked exception {@code rule} declares that {@code target} does not, if any. */
+  private Optional<javax.lang.model.type.TypeMirror> undeclaredChecked(ExecutableElement rule,
+      ExecutableElement target) {
+    javax.lang.model.type.TypeMirror unchecked = elements.getTypeElement(
+        "java.lang.RuntimeException").asType();
+    javax.lang.model.type.TypeMirror error = elements.getTypeElement("java.lang.Error").asType();
+    return rule.getThrownTypes().stream()
+        .filter(t -> !types.isSubtype(t, unchecked) && !types.isSubtype(t, error))
+        .filter(t -> target.getThrownTypes().stream().noneMatch(d -> types.isSubtype(t, d)))
+        .map(t -> (javax.lang.model.type.TypeMirror) t)
+        .findFirst();
   }
 
   /**

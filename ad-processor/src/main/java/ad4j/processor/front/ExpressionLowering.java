@@ -225,10 +225,17 @@ final class ExpressionLowering {
     if (variable instanceof IdentifierTree identifier) {
       String name = identifier.getName().toString();
       LocalScopes.Local local = context.scopes().lookUp(name);
-      if (local != null && local.type().isArray() && !local.isBroken()) {
-        unsupported(variable, "array variable '" + name + "' cannot be assigned: a"
-            + " differentiable method keeps each array variable bound to the array it was"
-            + " declared with");
+      // An array variable assigned where it was declared (not in a branch or loop inside its
+      // scope) is bound to the new array from there on: the old array stays as it is, and any
+      // other variable bound to it too, as in Java. Assigned deeper, it would stand for one
+      // array or another depending on the path taken, which ad4j does not follow.
+      if (local != null && local.type().isArray() && !local.isBroken()
+          && (local.variable() != null || context.needsVariable(name)
+              || context.swappedArrays().contains(name))) {
+        unsupported(variable, "array variable '" + name + "' cannot be assigned in a branch or"
+            + " loop inside its scope: a differentiable method binds an array variable to one"
+            + " array at each point of the code; assign it outside the branch or loop, declare"
+            + " another local there, or copy the elements into it ('System.arraycopy')");
         return null;
       }
       if (local != null && local.function() != null) {
@@ -430,6 +437,13 @@ final class ExpressionLowering {
   boolean assignable(Operand value, NumericType target, Tree at) {
     if (value.type().widensTo(target)) {
       return true;
+    }
+    if (target.isArray() && at instanceof ExpressionTree expression && isNull(expression)) {
+      unsupported(at, "'null' cannot be assigned to a '" + target.keyword() + "' variable: a"
+          + " differentiable method binds each array variable to an array; declare it where"
+          + " its array is made, or with no initializer and assign it once where it is"
+          + " declared");
+      return false;
     }
     unsupported(at, "a value of type '" + value.type().keyword() + "' cannot be assigned to '"
         + target.keyword() + "'");
@@ -653,10 +667,52 @@ final class ExpressionLowering {
   }
 
   /**
+   * {@code new Object[] {a, b}}, {@code new String[] {...}}: an array of objects, made as
+   * written, to pass to a call run as written or an exception ({@code MessageFormat.format(p,
+   * new Object[] {x, n})}); it carries no derivative. Its elements may carry one into it only
+   * where it builds a thrown exception (the member ends there); elsewhere that is an error, as
+   * it is for an object's construction. Null after an error.
+   */
+  private Operand objectArray(NewArrayTree creation, javax.lang.model.type.TypeMirror component) {
+    String shown = context.source().of(creation);
+    List<Operand> elements = new ArrayList<>();
+    for (ExpressionTree initializer : creation.getInitializers()) {
+      Operand element = lower(initializer);
+      if (element == null) {
+        return null;
+      }
+      if (!context.buildingThrown() && (element.isActive() || isActiveArray(element))) {
+        unsupported(initializer, "'" + context.source().of(initializer) + "' carries a"
+            + " derivative into '" + shown + "', which ad4j cannot differentiate: arrays of"
+            + " objects carry no derivatives (they may hold such values only to build a thrown"
+            + " exception); pass the numbers themselves to a @Differentiable method");
+        return null;
+      }
+      elements.add(element);
+    }
+    Optional<String> text = context.javaText(component);
+    javax.lang.model.type.TypeMirror arrayType = context.types().getArrayType(component);
+    Optional<Operand> made = text.isEmpty() ? Optional.empty() : context.emitReference(
+        Operation.arrayCreation(text.get(), elements.size()), elements, arrayType);
+    if (made.isEmpty()) {
+      unsupported(creation, "'" + shown + "': generated code cannot name its type: "
+          + context.typeProblem(component));
+      return null;
+    }
+    return made.get();
+  }
+
+  /**
    * {@code new double[n]}, {@code new double[] {a, b}} or, in a declaration of type
    * {@code declared}, {@code {a, b}}: a local array of one dimension, created outside loops.
    */
   Operand newArray(NewArrayTree creation, NumericType declared) {
+    Optional<javax.lang.model.type.TypeMirror> component = creation.getType() == null
+        ? Optional.empty() : context.typeMirrorOf(creation.getType());
+    if (component.isPresent() && component.get().getKind() == javax.lang.model.type.TypeKind.DECLARED
+        && creation.getDimensions().isEmpty()) {
+      return objectArray(creation, component.get());
+    }
     NumericType type = declared;
     if (creation.getType() != null) {
       type = creation.getDimensions().size() > 1 ? NumericType.DOUBLE_MATRIX
@@ -693,6 +749,7 @@ final class ExpressionLowering {
     NumericType element = type.elementType();
     Operand array = context.emit(Operation.newArray(element), List.of(length), type,
         element.isFloatingPoint());
+    context.madeArray(array, length);
     for (int k = 0; k < initializers.size(); k++) {
       Operand value = lower(initializers.get(k));
       if (value == null) {

@@ -937,6 +937,13 @@ final class FunctionValues {
       }
     }
     context.planInlined(VariablePlanner.plan(tree));
+    // an inlined body's swaps exchange nothing: their arrays get variables, and are errors
+    Set<String> swapped = new java.util.HashSet<>();
+    ArraySwaps.in(tree).forEach(swap -> {
+      swapped.add(swap.first());
+      swapped.add(swap.second());
+    });
+    context.planInlined(swapped);
     LoweringContext.Position position = context.position();
     java.util.Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
     inlining.add(tree);

@@ -164,15 +164,19 @@ final class InactiveCalls {
     }
     Optional<String> unreachable = receiver != null ? context.reachability().ofMember(method)
         : context.memberReachability(method, qualifier);
-    if (unreachable.isPresent()) {
+    // a private static method of the user's class: the generated class calls it through a
+    // method handle of its own
+    Optional<String> privateCall = unreachable.isPresent() && receiver == null
+        ? new PrivateFields(context).call(method) : Optional.empty();
+    if (unreachable.isPresent() && privateCall.isEmpty()) {
       context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
           + " and would run as written, but generated code cannot call it: "
           + unreachable.get());
       return null;
     }
-    String name = (receiver != null ? receiver
+    String name = privateCall.orElseGet(() -> (receiver != null ? receiver
         : context.referenceTo(context.qualifyingType(method, qualifier))) + "."
-        + method.getSimpleName();
+        + method.getSimpleName());
     boolean argumentsOnly = receiver == null && (LaunderedDependence.onlyReads(method)
         || ArgumentOnlyMethods.isArgumentOnlyLibraryMethod(method)
             && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT)
@@ -316,7 +320,11 @@ final class InactiveCalls {
     if (!StaticMembers.isStatic(method)) {
       return Optional.of("it is not static, and ad4j differentiates static methods only");
     }
-    if (method.getModifiers().contains(Modifier.PRIVATE)) {
+    // a private @Differentiable method of the method's own class is a callee (its value
+    // computed by a copy in the generated class) when it returns a number
+    if (method.getModifiers().contains(Modifier.PRIVATE)
+        && (!method.getEnclosingElement().equals(context.symbols().enclosingType())
+            || !ActiveParameters.isScalarResult(method.getReturnType()))) {
       return Optional.of("it is private, and generated code, in another class, cannot call"
           + " it; make it package-private as well");
     }

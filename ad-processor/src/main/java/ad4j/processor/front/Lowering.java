@@ -252,7 +252,14 @@ public final class Lowering {
    */
   private java.util.Set<String> namesTaken = java.util.Set.of();
 
+  /** The body of the method being lowered, and the double-buffer swaps in it. */
+  private Tree methodBody;
+  private List<ArraySwaps> swaps = List.of();
+
   private Optional<Function> lowerMethod(MethodTree method, ExecutableElement element) {
+    methodBody = method.getBody();
+    swaps = ArraySwaps.in(method.getBody());
+    context.swapsArrays(swaps);
     List<Value> parameters = new ArrayList<>();
     namesTaken = new java.util.HashSet<>(userNames(method));
     if (Receivers.hasReceiver(element)) {
@@ -412,14 +419,87 @@ public final class Lowering {
    */
   private boolean lowerStatements(List<? extends StatementTree> statements) {
     boolean reachable = true;
-    for (StatementTree statement : statements) {
+    for (int i = 0; i < statements.size(); i++) {
+      StatementTree statement = statements.get(i);
       if (!reachable) {
         diagnostics.error(statement, "unreachable statement");
         return false;
       }
+      Optional<ArraySwaps> swap = ArraySwaps.at(statements, i);
+      if (swap.isPresent() && swapsElements(swap.get(), statements.subList(i, i + 3))) {
+        i += 2;
+        continue;
+      }
       reachable = lowerStatement(statement);
     }
     return reachable;
+  }
+
+  /**
+   * Lowers the double-buffer swap {@code swap} (its three statements) as an exchange of the two
+   * arrays' elements, which computes what Java's exchange of the arrays computes when the
+   * method made both with {@code new} of the same length and no other variable names either;
+   * otherwise an error at the swap. False, lowering nothing, when the two are not both array
+   * variables kept bound to one array each: the statements are then lowered as written.
+   */
+  private boolean swapsElements(ArraySwaps swap, List<? extends StatementTree> statements) {
+    LocalScopes.Local first = context.scopes().lookUp(swap.first());
+    LocalScopes.Local second = context.scopes().lookUp(swap.second());
+    if (first == null || second == null || first.isBroken() || second.isBroken()
+        || !first.type().isArray() || first.type() != second.type()
+        || first.variable() != null || second.variable() != null
+        || context.needsVariable(swap.first()) || context.needsVariable(swap.second())
+        || first.value() == null || second.value() == null) {
+      return false;
+    }
+    context.startStatement(statements.get(1));
+    Value a = first.value();
+    Value b = second.value();
+    String problem = null;
+    if (first.type() != NumericType.DOUBLE_ARRAY && first.type() != NumericType.FLOAT_ARRAY) {
+      problem = "ad4j exchanges the elements of 'double[]' and 'float[]' arrays only";
+    } else if (context.lengthOfMadeArray(a).isEmpty()
+        || context.lengthOfMadeArray(b).isEmpty()) {
+      problem = "ad4j exchanges their elements instead, so both must be arrays the method makes"
+          + " with 'new' (not parameters, rows, clones or results of calls)";
+    } else if (!context.lengthOfMadeArray(a).equals(context.lengthOfMadeArray(b))) {
+      problem = "ad4j exchanges their elements instead, so both must be made with the same"
+          + " length ('new double[n]' with the same 'n', or the same number of elements)";
+    } else if (!context.swappedArrays().contains(swap.first())
+        || !context.swappedArrays().contains(swap.second())) {
+      problem = "ad4j exchanges the elements of arrays of the method's own code only";
+    } else {
+      for (String name : List.of(swap.first(), swap.second())) {
+        if (!ArraySwaps.onlyIndexed(methodBody, name, swaps)) {
+          problem = "ad4j exchanges their elements instead, so '" + name + "' may only be"
+              + " indexed, have its length read, be iterated or copied with System.arraycopy;"
+              + " here it is also used otherwise (bound to another variable, passed to a"
+              + " method or returned), which could name the array itself";
+          break;
+        }
+      }
+    }
+    if (problem != null) {
+      diagnostics.error(statements.get(1), "the swap of array variables '" + swap.first()
+          + "' and '" + swap.second() + "' is not supported here: " + problem);
+      return true;
+    }
+    NumericType element = first.type().elementType();
+    Operand length = context.emit(Operation.LENGTH, List.of(new Operand.Use(a)),
+        NumericType.INT, false);
+    Operand arrayA = new Operand.Use(a);
+    Operand arrayB = new Operand.Use(b);
+    writeLoop(Operand.Constant.of(0), length, k -> {
+      Operand fromFirst = context.emit(Operation.ELEMENT, List.of(arrayA, k), element,
+          isActive(arrayA, element));
+      Operand fromSecond = context.emit(Operation.ELEMENT, List.of(arrayB, k), element,
+          isActive(arrayB, element));
+      context.emit(Operation.STORE, List.of(arrayA, k, fromSecond), element,
+          isActive(arrayA, element));
+      return context.emit(Operation.STORE, List.of(arrayB, k, fromFirst), element,
+          isActive(arrayB, element));
+    });
+    return true;
   }
 
   /** Lowers one statement; returns whether it can complete normally. */
@@ -800,6 +880,17 @@ public final class Lowering {
         List.of(array, position, filled), element, isActive(array, element)));
   }
 
+  /**
+   * How the JVM's message names the elements of an array of {@code type} that
+   * {@code System.arraycopy} rejects ({@code double[4]}; a matrix's rows: {@code object
+   * array[4]}), a string constant for {@code Slots.checkCopy}.
+   */
+  private static Operand copiedElements(NumericType type) {
+    String name = type == NumericType.DOUBLE_MATRIX ? "object array" : type.elementType().keyword();
+    return new Operand.Constant(ad4j.processor.ir.Expr.atom("\"" + name + "\""),
+        NumericType.STRING, java.util.OptionalDouble.empty());
+  }
+
   private void lowerArrayCopy(MethodInvocationTree call, List<? extends ExpressionTree> arguments) {
     List<Operand> lowered = new ArrayList<>();
     for (ExpressionTree argument : arguments) {
@@ -830,9 +921,9 @@ public final class Lowering {
         false);
     Operand targetLength = context.emit(Operation.LENGTH, List.of(target), NumericType.INT,
         false);
-    context.emit(Operation.slotsCall(SlotsCall.CHECK_COPY, 5),
-        List.of(sourceLength, sourceStart, targetLength, targetStart, count), NumericType.INT,
-        false);
+    context.emit(Operation.slotsCall(SlotsCall.CHECK_COPY, 6),
+        List.of(copiedElements(target.type()), sourceLength, sourceStart, targetLength,
+            targetStart, count), NumericType.INT, false);
     NumericType element = target.type().elementType();
     boolean sourceActive = source instanceof Operand.Use use && use.value().isActiveArray();
     writeLoop(Operand.Constant.of(0), count, k -> {
@@ -908,9 +999,9 @@ public final class Lowering {
         NumericType.INT, false);
     context.dependences().roundsAsWritten(count, min); // a function of its arguments
     if (range) {
-      context.emit(Operation.slotsCall(SlotsCall.CHECK_COPY, 5),
-          List.of(sourceLength, from, length, Operand.Constant.of(0), count), NumericType.INT,
-          false);
+      context.emit(Operation.slotsCall(SlotsCall.CHECK_COPY, 6),
+          List.of(copiedElements(source.type()), sourceLength, from, length,
+              Operand.Constant.of(0), count), NumericType.INT, false);
     }
     boolean sourceActive = source instanceof Operand.Use use && use.value().isActiveArray();
     writeLoop(Operand.Constant.of(0), count, k -> {

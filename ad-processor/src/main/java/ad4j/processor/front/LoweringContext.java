@@ -160,6 +160,46 @@ final class LoweringContext {
     return List.copyOf(flatParameters);
   }
 
+  /** The names of the arrays the method's own double-buffer swaps exchange. */
+  private Set<String> swappedArrays = Set.of();
+
+  void swapsArrays(List<ArraySwaps> swaps) {
+    Set<String> names = new java.util.HashSet<>();
+    swaps.forEach(swap -> {
+      names.add(swap.first());
+      names.add(swap.second());
+    });
+    swappedArrays = names;
+  }
+
+  /**
+   * The names of the arrays the method's own swaps exchange ({@link ArraySwaps}): no other
+   * assignment may rebind them, since {@link VariablePlanner} gave them no variable.
+   */
+  Set<String> swappedArrays() {
+    return swappedArrays;
+  }
+
+  /**
+   * The arrays the method makes with {@code new}, each with what gives its length: the value
+   * of its size ({@code n}) or the text of a constant one. Two arrays with the same entry have
+   * the same length ({@link ArraySwaps}).
+   */
+  private final Map<Value, Object> madeArrays = new java.util.IdentityHashMap<>();
+
+  /** Records that {@code array} was made with {@code new} of length {@code length}. */
+  void madeArray(Operand array, Operand length) {
+    if (array instanceof Operand.Use use) {
+      madeArrays.put(use.value(), length instanceof Operand.Use size ? size.value()
+          : "constant " + length);
+    }
+  }
+
+  /** What gives the length of {@code array}, if the method made it with {@code new}. */
+  java.util.Optional<Object> lengthOfMadeArray(Value array) {
+    return java.util.Optional.ofNullable(madeArrays.get(array));
+  }
+
   /** The private static fields the generated class copies for this method, by copy name. */
   private final Map<String, PrivateFields.Copy> privateFieldCopies =
       new java.util.LinkedHashMap<>();

@@ -148,7 +148,11 @@ final class ObjectValues {
       }
     }
     Optional<String> unreachable = reachability(method, type);
-    if (unreachable.isPresent()) {
+    // a private method of the user's class: the generated class calls it through a method
+    // handle of its own, the receiver first
+    Optional<String> privateCall = unreachable.isPresent()
+        ? new PrivateFields(context).call(method) : Optional.empty();
+    if (unreachable.isPresent() && privateCall.isEmpty()) {
       context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
           + " and would run as written, but generated code cannot call it: "
           + unreachable.get());
@@ -157,7 +161,8 @@ final class ObjectValues {
     List<Operand> all = new ArrayList<>();
     all.add(receiver);
     all.addAll(arguments);
-    Operand value = result(Operation.instanceCall(name, all.size()), all, result, invocation);
+    Operand value = result(privateCall.map(call -> Operation.plainCall(call, all.size()))
+        .orElseGet(() -> Operation.instanceCall(name, all.size())), all, result, invocation);
     boolean argumentsOnly = LaunderedDependence.readsArgumentsOnly(method.getEnclosingElement())
         && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT);
     // a method of a string or a box runs alike each time and changes nothing

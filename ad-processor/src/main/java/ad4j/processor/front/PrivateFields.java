@@ -2,6 +2,8 @@ package ad4j.processor.front;
 
 import ad4j.processor.ir.Expr;
 import java.util.Optional;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -26,13 +28,15 @@ import javax.lang.model.type.TypeMirror;
  */
 public final class PrivateFields {
   /**
-   * A field the generated class copies, or, for an instance field, holds a handle on.
+   * A field the generated class copies, or, for an instance field, holds a handle on; or a
+   * private method the generated class calls through a method of its own ({@link #call}).
    *
    * @param owner the class that declares it
-   * @param field the field
-   * @param copy the name of the copy (or of the handle) in the generated class
+   * @param member the field, or the method
+   * @param copy the name of the copy (or of the handle, or of the method that calls it) in the
+   *     generated class
    */
-  public record Copy(TypeElement owner, VariableElement field, String copy) {}
+  public record Copy(TypeElement owner, Element member, String copy) {}
 
   private final LoweringContext context;
 
@@ -78,6 +82,39 @@ public final class PrivateFields {
     context.copiesPrivateField(new Copy(owner, field, handle));
     TypeElement own = context.symbols().enclosingType();
     return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + handle);
+  }
+
+  /**
+   * The method generated code calls for {@code method}, a private method that is not generic of
+   * a class it can name, run as written ({@code private static int order(int n)}, an argument
+   * check): {@code StatsGrad.order}, a private static method of the generated class with the
+   * same parameters (an instance method's receiver first), which calls {@code method} through
+   * a {@code MethodHandle} found once when that class is initialised, exactly, and throws what
+   * it throws; empty for any other method.
+   */
+  Optional<String> call(ExecutableElement method) {
+    if (!method.getModifiers().contains(Modifier.PRIVATE)
+        || !method.getTypeParameters().isEmpty()
+        || !(method.getEnclosingElement() instanceof TypeElement owner)
+        || context.reachability().ofType(owner).isPresent()
+        || !(method.getReturnType().getKind() == javax.lang.model.type.TypeKind.VOID
+            || isCopyable(method.getReturnType()))
+        || !method.getParameters().stream().allMatch(p -> isCopyable(p.asType()))
+        || !method.getThrownTypes().stream().allMatch(PrivateFields::isCopyable)) {
+      return Optional.empty();
+    }
+    String path = nestedPath(owner).replace('.', '_');
+    String copy = (path.isEmpty() ? "" : path + "_") + method.getSimpleName();
+    // overloads of one name get one method each: the position among them tells them apart
+    java.util.List<ExecutableElement> sameName = javax.lang.model.util.ElementFilter
+        .methodsIn(owner.getEnclosedElements()).stream()
+        .filter(m -> m.getSimpleName().equals(method.getSimpleName())).toList();
+    if (sameName.size() > 1) {
+      copy = copy + "_" + (sameName.indexOf(method) + 1);
+    }
+    context.copiesPrivateField(new Copy(owner, method, copy));
+    TypeElement own = context.symbols().enclosingType();
+    return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + copy);
   }
 
   /** {@code Inner} for {@code Outer.Inner}: the path below the top-level class. */

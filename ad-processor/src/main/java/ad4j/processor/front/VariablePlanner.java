@@ -20,6 +20,7 @@ import com.sun.source.tree.WhileLoopTree;
 import com.sun.source.util.TreeScanner;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -54,6 +55,22 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
   public Void visitVariable(VariableTree variable, Void unused) {
     declarationDepth.putIfAbsent(variable.getName().toString(), depth);
     return super.visitVariable(variable, unused);
+  }
+
+  /**
+   * A double-buffer swap ({@link ArraySwaps}) assigns its two arrays' variables without
+   * rebinding them: {@link Lowering} exchanges the elements.
+   */
+  @Override
+  public Void visitBlock(BlockTree block, Void unused) {
+    List<? extends com.sun.source.tree.StatementTree> statements = block.getStatements();
+    for (int i = 0; i < statements.size(); i++) {
+      scan(statements.get(i), null);
+      if (ArraySwaps.at(statements, i).isPresent()) {
+        i += 2;
+      }
+    }
+    return null;
   }
 
   @Override
@@ -147,11 +164,6 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
     super.visitCase(tree, unused);
     depth--;
     return null;
-  }
-
-  @Override
-  public Void visitBlock(BlockTree block, Void unused) {
-    return super.visitBlock(block, unused);
   }
 
   private void nested(Tree tree) {

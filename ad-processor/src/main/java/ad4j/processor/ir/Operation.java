@@ -151,7 +151,9 @@ public final class Operation {
      */
     HANDLE_READ,
     /** {@code new Type(a, ...)}, the name being {@code new Type}. */
-    CONSTRUCTION
+    CONSTRUCTION,
+    /** {@code new Type[] {a, ...}}, the name being {@code new Type[]}. */
+    ARRAY_CREATION
   }
 
   public static final Operation ADD = infix("+");
@@ -380,6 +382,14 @@ public final class Operation {
   /** {@code new type(a, ...)}, run as written: an object that carries no derivative. */
   public static Operation construction(String type, int arity) {
     return plain(Plain.CONSTRUCTION, "new " + type, arity);
+  }
+
+  /**
+   * {@code new type[] {a, ...}}, run as written: an array of objects (the arguments boxed as
+   * Java boxes them), which carries no derivative.
+   */
+  public static Operation arrayCreation(String type, int arity) {
+    return plain(Plain.ARRAY_CREATION, "new " + type + "[]", arity);
   }
 
   /** How a {@link Form#PLAIN_CALL} is written; null for other forms. */

@@ -11,6 +11,7 @@ import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -152,7 +153,8 @@ public final class GradClassWriter {
       List<MethodSpec> members =
           new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
               .members();
-      sweeps.split(method.element(), RecordAdapters.of(method, members))
+      // every member, a record adapter too, declares what the method declares
+      sweeps.split(method.element(), declaringThrown(method, RecordAdapters.of(method, members)))
           .forEach(gradClass::addMethod);
     }
     return List.of(file(className.packageName(), gradClass.build()),
@@ -164,6 +166,24 @@ public final class GradClassWriter {
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
+  }
+
+  /**
+   * {@code members} declaring the checked exceptions {@code method} declares: they run its code,
+   * its calls and the rules of its calls included, and throw what it throws.
+   */
+  private static List<MethodSpec> declaringThrown(Method method, List<MethodSpec> members) {
+    List<TypeName> thrown = method.element().getThrownTypes().stream()
+        .map(TypeName::get).toList();
+    if (thrown.isEmpty()) {
+      return members;
+    }
+    return members.stream().map(member -> {
+      MethodSpec.Builder builder = member.toBuilder();
+      thrown.stream().filter(t -> !member.exceptions().contains(t))
+          .forEach(builder::addException);
+      return builder.build();
+    }).toList();
   }
 
   /**

@@ -10,14 +10,18 @@ import com.palantir.javapoet.TypeSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 
 /**
  * The copies of the private static fields the methods read ({@link PrivateFields}):
  * {@code private static final} fields of the generated class, read once in its static
  * initializer through a private lookup of each field's class; for a private instance field,
- * a {@code VarHandle} on it, found there in the same way. Apart from the members because
+ * a {@code VarHandle} on it, found there in the same way; for a private method run as written,
+ * a {@code MethodHandle}, found there too, and the method that calls it
+ * ({@link PrivateMethodCalls}). Apart from the members because
  * the class holds one copy per field, whichever methods read it.
  */
 final class PrivateFieldCopies {
@@ -33,22 +37,16 @@ final class PrivateFieldCopies {
     ClassName handles = ClassName.get("java.lang.invoke", "MethodHandles");
     ClassName varHandle = ClassName.get("java.lang.invoke", "VarHandle");
     CodeBlock.Builder reads = CodeBlock.builder()
-        .add(copies.values().stream().anyMatch(c -> !StaticMembers.isStatic(c.field()))
-            ? "// generated code cannot name these private fields: it reads each static one\n"
-                + "// once, and finds a handle on each instance one, through a private lookup of\n"
-                + "// its class (this class is in the same package and module)\n"
+        .add(copies.values().stream().anyMatch(c -> !(c.member() instanceof VariableElement)
+                || !StaticMembers.isStatic(c.member()))
+            ? "// generated code cannot name these private members: it reads each static field\n"
+                + "// once, and finds a handle on each instance field and each method, through a\n"
+                + "// private lookup of its class (this class is in the same package and module)\n"
             : "// generated code cannot name these private fields: it reads each once, through\n"
                 + "// a private lookup of its class (this class is in the same package and module)\n")
         .beginControlFlow("try");
     Map<TypeElement, String> lookups = new LinkedHashMap<>();
     for (PrivateFields.Copy copy : copies.values()) {
-      TypeName type = TypeName.get(copy.field().asType());
-      boolean instance = !StaticMembers.isStatic(copy.field());
-      gradClass.addField(FieldSpec.builder(instance ? varHandle : type, copy.copy(),
-              Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-          .addJavadoc(instance ? "Reads {@code $L.$L}, private there.\n" : "{@code $L.$L},"
-              + " private there.\n", copy.owner().getSimpleName(), copy.field().getSimpleName())
-          .build());
       String lookup = lookups.get(copy.owner());
       if (lookup == null) {
         lookup = "lookup" + (lookups.size() + 1);
@@ -56,14 +54,25 @@ final class PrivateFieldCopies {
         reads.addStatement("$T.Lookup $L = $T.privateLookupIn($T.class, $T.lookup())", handles,
             lookup, handles, ClassName.get(copy.owner()), handles);
       }
+      if (copy.member() instanceof ExecutableElement method) {
+        PrivateMethodCalls.add(gradClass, reads, copy, method, lookup);
+        continue;
+      }
+      TypeName type = TypeName.get(copy.member().asType());
+      boolean instance = !StaticMembers.isStatic(copy.member());
+      gradClass.addField(FieldSpec.builder(instance ? varHandle : type, copy.copy(),
+              Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+          .addJavadoc(instance ? "Reads {@code $L.$L}, private there.\n" : "{@code $L.$L},"
+              + " private there.\n", copy.owner().getSimpleName(), copy.member().getSimpleName())
+          .build());
       if (instance) {
         // read at each use, from the object the method reads it of
         reads.addStatement("$L = $L.findVarHandle($T.class, $S, $T.class)", copy.copy(), lookup,
-            ClassName.get(copy.owner()), copy.field().getSimpleName().toString(), type);
+            ClassName.get(copy.owner()), copy.member().getSimpleName().toString(), type);
       } else {
         reads.addStatement("$L = ($T) $L.findStaticVarHandle($T.class, $S, $T.class).get()",
             copy.copy(), type, lookup, ClassName.get(copy.owner()),
-            copy.field().getSimpleName().toString(), type); // never generic
+            copy.member().getSimpleName().toString(), type); // never generic
       }
     }
     reads.nextControlFlow("catch ($T e)", ReflectiveOperationException.class)

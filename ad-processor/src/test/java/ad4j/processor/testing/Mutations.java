@@ -89,10 +89,9 @@ public final class Mutations {
       // what generated code, in another class, cannot reach
       statement("throw of a private exception class", "if (%p > 1e300) throw new Hidden(\"x\");"),
       expression("non-constant field of a private class", "Box.ROOT * %p"),
-      // an array of objects in a thrown exception's arguments
-      statement("array of objects in a thrown message",
-          "if (%p > 1e300) throw new IllegalStateException(java.util.Arrays.toString("
-              + "new Object[] {%p}));"),
+      // an array of objects holding a value that carries a derivative, outside a throw
+      statement("array of objects holding a derivative",
+          "Object[] kept%n = new Object[] {%p};"),
       // classes ad4j cannot see
       statement("local class with a @Differentiable method",
           "class Local%n { @Differentiable static double h(double a) { return a; } }"),

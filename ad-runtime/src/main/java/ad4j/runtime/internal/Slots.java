@@ -407,8 +407,11 @@ public final class Slots {
 
   /**
    * The range check of {@code System.arraycopy}, which generated code writes as a loop: throws
-   * an {@code ArrayIndexOutOfBoundsException}, as the library does, before anything is copied.
+   * an {@code ArrayIndexOutOfBoundsException}, as the library does, before anything is copied,
+   * with the message HotSpot gives, checks in its order.
    *
+   * @param elementType how the message names the arrays' elements: {@code "double"},
+   *     {@code "float"}, {@code "int"}, or {@code "object array"} for the rows of a matrix
    * @param sourceLength the source array's length
    * @param sourceStart the first index read
    * @param targetLength the destination array's length
@@ -416,18 +419,28 @@ public final class Slots {
    * @param count the number of elements
    * @return {@code count}
    */
-  public static int checkCopy(int sourceLength, int sourceStart, int targetLength,
-      int targetStart, int count) {
+  public static int checkCopy(String elementType, int sourceLength, int sourceStart,
+      int targetLength, int targetStart, int count) {
+    if (sourceStart < 0) {
+      throw new ArrayIndexOutOfBoundsException("arraycopy: source index " + sourceStart
+          + " out of bounds for " + elementType + "[" + sourceLength + "]");
+    }
+    if (targetStart < 0) {
+      throw new ArrayIndexOutOfBoundsException("arraycopy: destination index " + targetStart
+          + " out of bounds for " + elementType + "[" + targetLength + "]");
+    }
     if (count < 0) {
       throw new ArrayIndexOutOfBoundsException("arraycopy: length " + count + " is negative");
     }
-    if (sourceStart < 0 || sourceStart > sourceLength - count) {
+    if ((long) sourceStart + count > sourceLength) {
       throw new ArrayIndexOutOfBoundsException("arraycopy: last source index "
-          + ((long) sourceStart + count) + " out of bounds for length " + sourceLength);
+          + ((long) sourceStart + count) + " out of bounds for " + elementType + "["
+          + sourceLength + "]");
     }
-    if (targetStart < 0 || targetStart > targetLength - count) {
+    if ((long) targetStart + count > targetLength) {
       throw new ArrayIndexOutOfBoundsException("arraycopy: last destination index "
-          + ((long) targetStart + count) + " out of bounds for length " + targetLength);
+          + ((long) targetStart + count) + " out of bounds for " + elementType + "["
+          + targetLength + "]");
     }
     return count;
   }
