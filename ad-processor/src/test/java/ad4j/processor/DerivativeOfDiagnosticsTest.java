@@ -633,7 +633,7 @@ class DerivativeOfDiagnosticsTest {
     assertThat(compilation).hadErrorContaining("ad4j: call to 'Double.sum(...)' is not"
         + " differentiable: 'a' carries a derivative into 'Double.sum(a, 1)', which ad4j cannot"
         + " differentiate: 'Double.sum' is not a @Differentiable method; ad4j differentiates"
-        + " calls to java.lang.Math and StrictMath functions and to @Differentiable methods;"
+        + " calls to Math, StrictMath and FastMath functions and to @Differentiable methods;"
         + " give its partial derivatives with @DerivativeOf").inFile(file).onLine(6)
         .atColumn(columnOf(lines, 6, "(a, 1)"));
   }

@@ -96,8 +96,11 @@ class DiagnosticsTest {
             "@Differentiable static double f(double x) { return Double.sum‸(x * 2, 1); }",
             "call to 'Double.sum(...)' is not differentiable: 'x * 2' carries a derivative into"
                 + " 'Double.sum(x * 2, 1)', which ad4j cannot differentiate: 'Double.sum' is not a"
-                + " @Differentiable method; ad4j differentiates calls to java.lang.Math and"
-                + " StrictMath functions and to @Differentiable methods"),
+                + " @Differentiable method; ad4j differentiates calls to Math, StrictMath and"
+                + " FastMath functions and to @Differentiable methods; give its partial"
+                + " derivatives with @DerivativeOf, one rule per parameter that receives a"
+                + " derivative, such as '@DerivativeOf(owner = java.lang.Double.class, value ="
+                + " \"sum\", wrt = \"a\") static double sumA(double a, double b)'"),
         error("user method", "@Differentiable static double f(double x) { return g‸(x); }",
             "call to 'g(...)' is not differentiable: 'x' carries a derivative into 'g(x)', which"
                 + " ad4j cannot differentiate: annotate 'F.g' with @Differentiable, so that"

@@ -75,7 +75,7 @@ final class CalleeResolver {
     if (method == null) {
       String what = candidates(context, owner, name).isEmpty() ? "" : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
-          + " differentiates calls to java.lang.Math and StrictMath functions and to other"
+          + " differentiates calls to Math, StrictMath and FastMath functions and to other"
           + " @Differentiable methods, and finds no method '" + name + "'" + what + " in "
           + owner.getSimpleName());
       return Optional.empty();

@@ -122,7 +122,8 @@ final class InactiveCalls {
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
           + context.source().of(argument) + "' carries a derivative into '"
           + context.source().of(invocation) + "', which ad4j cannot differentiate: "
-          + (receiver != null ? objectAdvice(method, receiver) : advice(method, qualified)));
+          + (receiver != null ? objectAdvice(method, receiver)
+              : advice(method, qualified, parameterOf(method, active))));
       return null;
     }
     for (int i = 0; i < arguments.size(); i++) {
@@ -293,12 +294,13 @@ final class InactiveCalls {
   }
 
   /** What to do about a call an argument carries a derivative into. */
-  private String advice(ExecutableElement method, String qualified) {
+  private String advice(ExecutableElement method, String qualified, int parameter) {
     if (!context.isCompiledFromSource(method)) {
       return "'" + qualified + "' is not a @Differentiable method; ad4j differentiates calls to"
-          + " java.lang.Math and StrictMath functions and to @Differentiable methods"
+          + " Math, StrictMath and FastMath functions and to @Differentiable methods"
           + CalleeResolver.ruleAdvice(method, "; give its partial derivatives with"
-              + " @DerivativeOf");
+              + " @DerivativeOf, one rule per parameter that receives a derivative, such as '"
+              + ruleFor(method, parameter) + "'");
     }
     Optional<String> obstacle = whyAnnotatingWouldNotHelp(method);
     if (obstacle.isPresent()) {
@@ -309,6 +311,32 @@ final class InactiveCalls {
     return "annotate '" + qualified + "' with @Differentiable, so that ad4j generates the"
         + " derivatives this call needs" + CalleeResolver.ruleAdvice(method, ", or give its"
             + " partial derivatives with @DerivativeOf");
+  }
+
+  /** The parameter of {@code method} that the argument at {@code argument} is passed to. */
+  private static int parameterOf(ExecutableElement method, int argument) {
+    return Math.min(argument, method.getParameters().size() - 1); // past the last: varargs
+  }
+
+  /**
+   * The declaration of a {@code @DerivativeOf} rule for parameter {@code parameter} of
+   * {@code method}, ready to paste into the calling class: the target's owner and name, the
+   * parameter's name, and exactly the target's parameter list.
+   */
+  static String ruleFor(ExecutableElement method, int parameter) {
+    TypeElement owner = (TypeElement) method.getEnclosingElement();
+    String name = method.getSimpleName().toString();
+    String wrt = method.getParameters().get(parameter).getSimpleName().toString();
+    StringBuilder parameters = new StringBuilder();
+    for (VariableElement each : method.getParameters()) {
+      if (parameters.length() > 0) {
+        parameters.append(", ");
+      }
+      parameters.append(each.asType()).append(' ').append(each.getSimpleName());
+    }
+    return "@DerivativeOf(owner = " + owner.getQualifiedName() + ".class, value = \"" + name
+        + "\", wrt = \"" + wrt + "\") static double " + name
+        + Character.toUpperCase(wrt.charAt(0)) + wrt.substring(1) + "(" + parameters + ")";
   }
 
   /**
