@@ -478,4 +478,206 @@ class ValueRecordsTest {
         + " and ad4j passes value records only to @Differentiable methods of the caller's own"
         + " class yet").inFile(file).onLine(6);
   }
+
+  private static final CompiledOnce MOTION = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Motion",
+          String.join("\n",
+              "package com.example;",
+              "import ad4j.Differentiable;",
+              "final class Motion {",
+              "  record V(double a, double b) {",
+              "    V scale(double k) { return new V(k * a, k * b); }",
+              "  }",
+              "  record B(V p, double m) {}",
+              "  @Differentiable static V polar(double r, double t) {",
+              "    return new V(r * Math.cos(t), r * Math.sin(t));",
+              "  }",
+              "  @Differentiable static B push(V v, double s) {",
+              "    V w = polar(v.a(), s).scale(v.b());",
+              "    return new B(w, v.b() * w.a() + s);",
+              "  }",
+              "  @Differentiable static double energy(double r, double t, double s) {",
+              "    B b = push(polar(r, t), s);",
+              "    double e = 0;",
+              "    for (int i = 0; i < 3; i++) {",
+              "      V q = polar(t, s * i);",
+              "      e += b.p().a() * b.m() + q.b() * b.p().b();",
+              "    }",
+              "    return e;",
+              "  }",
+              "}")));
+
+  private Object motionRecord(String name, Object... components) throws Exception {
+    return record(MOTION.get().load("com.example.Motion$" + name), components);
+  }
+
+  /** The leaves of {@code record}, depth first, read through its accessors. */
+  private static double[] leavesOf(Object record) throws Exception {
+    List<Double> leaves = new java.util.ArrayList<>();
+    collectLeaves(record, leaves);
+    return leaves.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  private static void collectLeaves(Object record, List<Double> into) throws Exception {
+    for (java.lang.reflect.RecordComponent component : record.getClass().getRecordComponents()) {
+      Method accessor = component.getAccessor();
+      accessor.setAccessible(true);
+      Object value = accessor.invoke(record);
+      if (value instanceof Double leaf) {
+        into.add(leaf);
+      } else {
+        collectLeaves(value, into);
+      }
+    }
+  }
+
+  @Test
+  void aMethodReturningARecordGetsTheVectorMembersWithTheRecordAsValueTangentAndSeed()
+      throws Exception {
+    Class<?> grad = MOTION.get().load("com.example.MotionGrad");
+    String v = MOTION.get().load("com.example.Motion$V").getName();
+    String b = MOTION.get().load("com.example.Motion$B").getName();
+    List<String> signatures = Arrays.stream(grad.getDeclaredMethods())
+        .filter(m -> (m.getName().startsWith("polar") || m.getName().startsWith("push"))
+            && !Modifier.isPrivate(m.getModifiers())
+            && m.getParameterTypes()[0] != ad4j.runtime.Tape.class)
+        .map(m -> m.getReturnType().getTypeName() + " " + m.getName() + Arrays.stream(
+            m.getParameterTypes()).map(Class::getTypeName).toList())
+        .sorted().toList();
+    assertThat(signatures).containsExactly(
+        "double[][] polarJacobian[double, double]",
+        v + " polarValueAndJacobian[double, double, double[][]]",
+        v + " polarTangent[double, double, double, double]",
+        v + " polarPullback[double, double, " + v + ", double[]]",
+        "double[][] pushJacobian[" + v + ", double]",
+        b + " pushValueAndJacobian[" + v + ", double, double[][]]",
+        b + " pushTangent[" + v + ", double, " + v + ", double]",
+        b + " pushPullback[" + v + ", double, " + b + ", double[]]");
+  }
+
+  @Test
+  void theJacobianOfAMethodReturningNestedRecordsIsOverTheResultsLeaves() throws Exception {
+    Class<?> grad = MOTION.get().load("com.example.MotionGrad");
+    double a = 0.7;
+    double b = -1.3;
+    double s = 0.4;
+    Object v = motionRecord("V", a, b);
+    double[][] jacobian = (double[][]) call(grad, "pushJacobian", v, s);
+    // by hand: push((a, b), s) = (b a cos s, b a sin s, b^2 a cos s + s), slots a, b, s
+    double c = Math.cos(s);
+    double n = Math.sin(s);
+    double[][] expected = {
+        {b * c, a * c, -b * a * n},
+        {b * n, a * n, b * a * c},
+        {b * b * c, 2 * b * a * c, -b * b * a * n + 1}};
+    assertThat(jacobian).hasLength(3);
+    for (int i = 0; i < 3; i++) {
+      assertThat(jacobian[i]).usingTolerance(1e-14).containsExactly(expected[i]).inOrder();
+    }
+    double[][] written = {new double[3], new double[3], new double[3]};
+    Object value = call(grad, "pushValueAndJacobian", v, s, written);
+    Object user = call(MOTION.get().load("com.example.Motion"), "push", v, s);
+    assertThat(value).isEqualTo(user); // component by component, bit for bit
+    for (int i = 0; i < 3; i++) {
+      assertThat(written[i]).usingTolerance(1e-14).containsExactly(expected[i]).inOrder();
+    }
+    // forward: J times a direction, as a record; reverse: a seed record times J
+    double[] d = {0.3, -0.8, 1.7};
+    double[] tangent = leavesOf(call(grad, "pushTangent", v, s, motionRecord("V", d[0], d[1]),
+        d[2]));
+    double[] w = {-0.6, 0.25, 1.1};
+    double[] adjoints = new double[3];
+    Object pulled = call(grad, "pushPullback", v, s,
+        motionRecord("B", motionRecord("V", w[0], w[1]), w[2]), adjoints);
+    assertThat(pulled).isEqualTo(user);
+    double forward = 0;
+    double reverse = 0;
+    for (int i = 0; i < 3; i++) {
+      double row = 0;
+      for (int j = 0; j < 3; j++) {
+        row += expected[i][j] * d[j];
+      }
+      assertThat(tangent[i]).isWithin(1e-14).of(row);
+      assertThat(adjoints[i]).isWithin(1e-14)
+          .of(w[0] * expected[0][i] + w[1] * expected[1][i] + w[2] * expected[2][i]);
+      forward += w[i] * tangent[i];
+      reverse += adjoints[i] * d[i];
+    }
+    assertThat(forward).isWithin(1e-13).of(reverse); // the dot-product test
+  }
+
+  @Test
+  void aRecordWithoutRecordParametersKeepsItsValueAndTangentApartFromTheFlatMembers()
+      throws Exception {
+    Class<?> grad = MOTION.get().load("com.example.MotionGrad");
+    double r = 1.5;
+    double t = 0.9;
+    Object value = call(grad, "polarValueAndJacobian", r, t, new double[2][2]);
+    assertThat(value).isEqualTo(call(MOTION.get().load("com.example.Motion"), "polar", r, t));
+    double[] tangent = leavesOf(call(grad, "polarTangent", r, t, 0.5, -2.0));
+    // by hand: J = [[cos t, -r sin t], [sin t, r cos t]]
+    assertThat(tangent).usingTolerance(1e-14).containsExactly(
+        0.5 * Math.cos(t) + 2.0 * r * Math.sin(t),
+        0.5 * Math.sin(t) - 2.0 * r * Math.cos(t)).inOrder();
+  }
+
+  @Test
+  void recordsReturnedByCalleesAreTheirLeavesInTheCaller() throws Exception {
+    Class<?> user = MOTION.get().load("com.example.Motion");
+    Class<?> grad = MOTION.get().load("com.example.MotionGrad");
+    double[] x = {0.8, 0.35, -0.6};
+    ToDoubleFunction<double[]> f = unchecked(p -> (Double) call(user, "energy", p[0], p[1],
+        p[2]));
+    double[] gradient = (double[]) call(grad, "energyGradient", x[0], x[1], x[2]);
+    GradientCheck.check(f, x, gradient).assertWithin(1e-7);
+    double[] d = {0.5, -1.25, 0.75};
+    assertDot((Double) call(grad, "energyTangent", x[0], x[1], x[2], d[0], d[1], d[2]),
+        gradient, d);
+    double[] adjoints = new double[3];
+    assertThat((Double) call(grad, "energyPullback", x[0], x[1], x[2], 1.0, adjoints))
+        .isEqualTo(f.applyAsDouble(x));
+    assertThat(adjoints).usingTolerance(1e-13).containsExactly(gradient).inOrder();
+  }
+
+  @Test
+  void aRecordResultReturnedBeforeTheEndIsAnError() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static V f(double x) {",
+        "    if (x > 0) {",
+        "      return new V(x, 1);",
+        "    }",
+        "    return new V(-x, 1);",
+        "  }",
+        "}"),
+        "a method returning value record 'V' must return once, as its last statement: assign"
+            + " the result to one local 'V' and return it at the end", 7);
+  }
+
+  @Test
+  void aRecordReturnedByAMethodOfAnotherClassIsAnError() {
+    JavaFileObject other = JavaFileObjects.forSourceString("com.example.G", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class G {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static V g(double x) { return new V(x, x * x); }",
+        "}"));
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double x) {",
+        "    G.V v = G.g(x);",
+        "    return v.a() * v.b();",
+        "  }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().compile(file, other);
+    assertThat(compilation).hadErrorContaining("call to 'G.g(...)': 'G.g' returns value record"
+        + " 'V', and ad4j takes value records only from @Differentiable methods of the caller's"
+        + " own class yet").inFile(file).onLine(5);
+  }
 }

@@ -100,9 +100,13 @@ public final class ActiveParameters {
 
   /**
    * Whether a method returning {@code type} is a vector function: {@code double[]}, or
-   * {@code float[]}, whose elements are computed in float and whose derivatives are doubles.
+   * {@code float[]}, whose elements are computed in float and whose derivatives are doubles,
+   * or a value record, over its leaves.
    */
   public static boolean isVectorResult(TypeMirror type) {
+    if (ValueRecords.valueRecord(type).isPresent()) {
+      return true; // over its leaves (DESIGN.md, part 3)
+    }
     if (type.getKind() != TypeKind.ARRAY) {
       return false;
     }

@@ -225,9 +225,26 @@ final class CalleeResolver {
         flatActive.add(true);
       }
     }
-    NumericType result = context.irType(method.getReturnType()).orElseThrow();
+    Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
+    if (resultRecord.isPresent() && !declaring.equals(context.symbols().enclosingType())) {
+      // its members return the record's leaves, and its tangent taking them is private
+      diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' returns value"
+          + " record '" + resultRecord.get().getSimpleName() + "', and ad4j takes value records"
+          + " only from @Differentiable methods of the caller's own class yet; return its"
+          + " components as a 'double[]'");
+      return Optional.empty();
+    }
+    if (resultRecord.isPresent() && context.javaText(resultRecord.get().asType()).isEmpty()) {
+      diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
+          + " record '" + resultRecord.get().getSimpleName() + "': "
+          + context.typeProblem(resultRecord.get().asType()));
+      return Optional.empty();
+    }
+    // a value record result: the vector function of its leaves
+    NumericType result = resultRecord.isPresent() ? NumericType.DOUBLE_ARRAY
+        : context.irType(method.getReturnType()).orElseThrow();
     return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive, result,
-        receiver == 1, records));
+        receiver == 1, records, resultRecord.map(ValueRecords::leavesMember).orElse(null)));
   }
 
   /**

@@ -43,8 +43,10 @@ import javax.lang.model.util.ElementFilter;
  * <p>Built so far: records whose components are {@code double}s or value records, with the
  * canonical constructor javac writes; their methods inlined when their source is in the same
  * file and their body is local declarations and a final {@code return}. A record value is read
- * through its accessors, assigned, and passed to its own methods; passed anywhere else, it is an
- * error that says so.
+ * through its accessors, assigned, passed to its own methods and to {@code @Differentiable}
+ * methods of the same class, returned (a {@code double[]} of its leaves: {@code Lowering}), and
+ * taken from a {@code @Differentiable} method of the same class returning one (the elements of
+ * its members' {@code double[]}); passed anywhere else, it is an error that says so.
  */
 final class RecordLowering {
   /** How deep inlined record methods may call each other: past it, recursion, an error. */
@@ -129,10 +131,71 @@ final class RecordLowering {
           : Optional.empty();
     }
     if (expression instanceof MethodInvocationTree invocation) {
-      return target(invocation).flatMap(target -> ValueRecords.valueRecord(
-          target.method().getReturnType()));
+      Optional<Target> target = target(invocation);
+      return target.isPresent()
+          ? ValueRecords.valueRecord(target.get().method().getReturnType())
+          : calleeRecord(invocation);
     }
     return Optional.empty();
+  }
+
+  /**
+   * The value record a call of {@code @Differentiable} methods returns ({@code step(p, v)}):
+   * every method the call may choose among, named as it names them and taking as many
+   * arguments, is one returning the same value record. Its members return the leaves.
+   */
+  private Optional<TypeElement> calleeRecord(MethodInvocationTree invocation) {
+    ExpressionTree select = invocation.getMethodSelect();
+    String name;
+    Symbols.CallTarget target;
+    if (select instanceof IdentifierTree identifier) {
+      name = identifier.getName().toString();
+      target = context.symbols().resolveUnqualifiedCall(name);
+    } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
+        && context.scopes().lookUp(rootName(member.getExpression())) == null) {
+      name = member.getIdentifier().toString();
+      target = context.symbols().resolveQualifiedCall(member.getExpression());
+    } else {
+      return Optional.empty();
+    }
+    if (!(target instanceof Symbols.CallTarget.OtherMethod other)) {
+      return Optional.empty();
+    }
+    List<ExecutableElement> candidates = CalleeResolver.candidates(context, other.owner(), name)
+        .stream().filter(m -> m.getParameters().size() == invocation.getArguments().size())
+        .toList();
+    Optional<TypeElement> record = candidates.isEmpty() ? Optional.empty()
+        : ValueRecords.valueRecord(candidates.get(0).getReturnType());
+    for (ExecutableElement candidate : candidates) {
+      if (!CalleeResolver.isDifferentiable(candidate)
+          || !ValueRecords.valueRecord(candidate.getReturnType()).equals(record)) {
+        return Optional.empty();
+      }
+    }
+    return record;
+  }
+
+  /**
+   * A call of a {@code @Differentiable} method returning a value record ({@link #calleeRecord}):
+   * the elements of the {@code double[]} of leaves its members give; null after an error.
+   */
+  private Tuple calleeResult(MethodInvocationTree invocation, TypeElement record) {
+    Operand array = expressions.lower(invocation);
+    if (array == null) {
+      return null;
+    }
+    if (array.type() != NumericType.DOUBLE_ARRAY) {
+      error(invocation, "'" + context.source().of(invocation) + "' is not supported yet for a"
+          + " value record");
+      return null;
+    }
+    boolean active = array instanceof Operand.Use use && use.value().isActiveArray();
+    List<Operand> leaves = new ArrayList<>();
+    for (int i = 0; i < ValueRecords.leaves(record).size(); i++) {
+      leaves.add(context.emit(ad4j.processor.ir.Operation.ELEMENT,
+          List.of(array, Operand.Constant.of(i)), NumericType.DOUBLE, active));
+    }
+    return new Tuple(record, leaves);
   }
 
   /**
@@ -263,6 +326,9 @@ final class RecordLowering {
       return owner == null ? null : component(owner, select.getIdentifier().toString());
     }
     if (expression instanceof MethodInvocationTree invocation) {
+      if (target(invocation).isEmpty()) {
+        return calleeResult(invocation, typeOf(invocation).orElseThrow());
+      }
       Object result = call(invocation);
       return result instanceof Tuple tuple ? tuple : null;
     }

@@ -110,6 +110,20 @@ public final class ValueRecords {
     }
   }
 
+  /**
+   * The name of the private member of a generated class that gives the leaves of a record of
+   * value record {@code record} as a {@code double[]} ({@code leavesOfOrbits_Vec3}): what the
+   * code of callers of a method returning the record makes of the method's value.
+   */
+  public static String leavesMember(TypeElement record) {
+    StringBuilder name = new StringBuilder();
+    for (javax.lang.model.element.Element at = record;
+        at instanceof TypeElement type; at = at.getEnclosingElement()) {
+      name.insert(0, name.length() == 0 ? type.getSimpleName() : type.getSimpleName() + "_");
+    }
+    return "leavesOf" + name;
+  }
+
   /** The leaves of value record {@code record}, depth first. */
   public static List<Leaf> leaves(TypeElement record) {
     List<Leaf> leaves = new ArrayList<>();

@@ -127,6 +127,8 @@ public final class GradClassWriter {
       }
     }
     PrivateFieldCopies.addTo(gradClass, methods);
+    // one per value record that methods return, for the code of their callers
+    Set<String> leavesMembers = new HashSet<>();
     for (Method method : methods) {
       String name = method.function().name();
       int ordinal = seen.merge(name, 1, Integer::sum);
@@ -138,6 +140,9 @@ public final class GradClassWriter {
           new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
               .members();
       RecordAdapters.of(method, members).forEach(gradClass::addMethod);
+      ValueRecords.valueRecord(method.element().getReturnType())
+          .filter(record -> leavesMembers.add(ValueRecords.leavesMember(record)))
+          .ifPresent(record -> gradClass.addMethod(RecordAdapters.leavesMember(record)));
     }
     return JavaFile.builder(className.packageName(), gradClass.build())
         .skipJavaLangImports(true)
