@@ -680,4 +680,103 @@ class ValueRecordsTest {
         + " 'V', and ad4j takes value records only from @Differentiable methods of the caller's"
         + " own class yet").inFile(file).onLine(5);
   }
+
+  private static final CompiledOnce MIXED = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Mixed",
+          String.join("\n",
+              "package com.example;",
+              "import ad4j.Differentiable;",
+              "final class Mixed {",
+              "  record P(double x, float w, int n, boolean on) {",
+              "    double weight() { return on ? w * x * n : x; }",
+              "  }",
+              "  record Q(P p, long id, float s) {}",
+              "  record F(double a, float b) {}",
+              "  record Counts(int a, boolean b) {}",
+              "  @Differentiable static double f(P p, double k) {",
+              "    P q = new P(p.x() * k, p.w() * 2, p.n() + 1, !p.on());",
+              "    return q.weight() + p.weight() * k;",
+              "  }",
+              "  @Differentiable static double g(Q q, double k) {",
+              "    Q r = new Q(new P(k, q.s(), 3, true), q.id(), (float) k);",
+              "    return f(r.p(), k) + q.p().x() * r.s() + r.id();",
+              "  }",
+              "  @Differentiable static F h(F v, double k) {",
+              "    return new F(v.a() * k, v.b() * (float) k);",
+              "  }",
+              "  @Differentiable static double u(double x, Counts c) {",
+              "    F y = h(new F(x, (float) x), c.a() * x);",
+              "    return y.a() + y.b();",
+              "  }",
+              "}")));
+
+  private Object mixed(String name, Object... components) throws Exception {
+    return record(MIXED.get().load("com.example.Mixed$" + name), components);
+  }
+
+  @Test
+  void floatComponentsCarryDerivativesAndIntLongAndBooleanOnesAreKeptBesideThem()
+      throws Exception {
+    Class<?> grad = MIXED.get().load("com.example.MixedGrad");
+    double x = 0.3;
+    float w = 1.5f;
+    double k = 1.2;
+    Object p = mixed("P", x, w, 2, true);
+    // f = q.weight() + p.weight() k = x k + w x n k (n = 2, q's 'on' false): slots x, w, k
+    double[] gradient = (double[]) call(grad, "fGradient", p, k);
+    assertThat(gradient).usingTolerance(1e-14)
+        .containsExactly(k + w * 2 * k, x * 2 * k, x + w * x * 2).inOrder();
+    double[] d = {0.5, -1.5, 0.25};
+    // the tangent record's int and boolean components carry nothing: ignored
+    double tangent = (Double) call(grad, "fTangent", p, k,
+        mixed("P", d[0], (float) d[1], 99, false), d[2]);
+    assertDot(tangent, gradient, d);
+    // Q's leaves: p.x, p.w, (p.n, p.on), (id), s: slots p.x, p.w, s, then k
+    float s = 0.25f;
+    double kk = 0.7;
+    Object q = mixed("Q", p, 7L, s);
+    double[] g = (double[]) call(grad, "gGradient", q, kk);
+    float kf = (float) kk;
+    // by hand: g = k^2 + 3 s k^2 + x (float) k + 7
+    assertThat(g).usingTolerance(1e-7).containsExactly(
+        (double) kf, 0.0, 3 * kk * kk, 2 * kk + 6 * s * kk + x).inOrder();
+    assertThat(g[0]).isEqualTo((double) kf); // the float cast's value, exactly
+    assertThat((Double) call(grad, "gValueAndGradient", q, kk, new double[4]))
+        .isEqualTo(call(MIXED.get().load("com.example.Mixed"), "g", q, kk));
+  }
+
+  @Test
+  void aRecordResultWithAFloatComponentIsAVectorFunctionAndARecordOfIntsIsAnObject()
+      throws Exception {
+    Class<?> grad = MIXED.get().load("com.example.MixedGrad");
+    Object v = mixed("F", 0.5, 0.25f);
+    Object value = call(grad, "hValueAndJacobian", v, 3.0, new double[2][3]);
+    assertThat(value).isEqualTo(call(MIXED.get().load("com.example.Mixed"), "h", v, 3.0));
+    double[][] jacobian = (double[][]) call(grad, "hJacobian", v, 3.0);
+    assertThat(jacobian[0]).usingExactEquality().containsExactly(3.0, 0.0, 0.5).inOrder();
+    assertThat(jacobian[1]).usingExactEquality().containsExactly(0.0, 3.0, 0.25).inOrder();
+    // Counts (ints and a boolean) carries no derivative: no slot, no tangent
+    Object counts = mixed("Counts", 2, true);
+    double[] gradient = (double[]) call(grad, "uGradient", 0.4, counts);
+    // by hand: u = x (2 x) + (float) x (float) (2 x) in float
+    assertThat(gradient).hasLength(1);
+    assertThat(gradient[0]).isWithin(1e-6).of(8 * 0.4);
+    assertThat((Double) call(grad, "uTangent", 0.4, counts, 1.0)).isEqualTo(gradient[0]);
+  }
+
+  @Test
+  void aRecordResultWithAnIntComponentIsAnError() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, int n) {}",
+        "  @Differentiable static V f(double x) {",
+        "    return new V(x, 1);",
+        "  }",
+        "}"),
+        "@Differentiable method 'f' returns value record 'V', which has components that carry"
+            + " no derivative ('int', 'long', 'boolean'): ad4j returns value records of 'double'"
+            + " and 'float' components only yet", 5);
+  }
 }

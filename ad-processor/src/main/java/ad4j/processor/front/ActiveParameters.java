@@ -38,8 +38,8 @@ public final class ActiveParameters {
               + " supported");
     }
     if (ValueRecords.isMixed(type) && !isMarkedNoDerivative(parameter)) {
-      return Optional.of("a record whose components carry derivatives beside others (an"
-          + " 'int', a 'String', an array) is not differentiated yet; mark it @NoDerivative to"
+      return Optional.of("a record whose components carry derivatives beside others (a"
+          + " 'String', an object, an array) is not differentiated yet; mark it @NoDerivative to"
           + " pass it along without derivatives, or take its 'double' components as"
           + " parameters");
     }
@@ -105,7 +105,8 @@ public final class ActiveParameters {
    */
   public static boolean isVectorResult(TypeMirror type) {
     if (ValueRecords.valueRecord(type).isPresent()) {
-      return true; // over its leaves (DESIGN.md, part 3)
+      // over its leaves (DESIGN.md, part 3), all doubles and floats
+      return ValueRecords.isReturnable(ValueRecords.valueRecord(type).get());
     }
     if (type.getKind() != TypeKind.ARRAY) {
       return false;

@@ -203,7 +203,7 @@ final class CalleeResolver {
         flatActive.add(active.get(i));
         continue;
       }
-      int leaves = ValueRecords.leaves(record.get()).size();
+      List<ValueRecords.Leaf> leaves = ValueRecords.leaves(record.get());
       Optional<String> construction = construction(record.get());
       if (construction.isEmpty()) {
         diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
@@ -219,10 +219,11 @@ final class CalleeResolver {
             + " components as 'double's");
         return Optional.empty();
       }
-      records.add(new Callee.RecordArgument(flatTypes.size(), leaves, construction.get()));
-      for (int k = 0; k < leaves; k++) {
-        flatTypes.add(NumericType.DOUBLE);
-        flatActive.add(true);
+      records.add(new Callee.RecordArgument(flatTypes.size(), leaves.size(),
+          construction.get()));
+      for (ValueRecords.Leaf leaf : leaves) {
+        flatTypes.add(leaf.type());
+        flatActive.add(leaf.active());
       }
     }
     Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());

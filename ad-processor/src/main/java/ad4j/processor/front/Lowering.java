@@ -385,9 +385,12 @@ public final class Lowering {
   private List<Value> flatten(String name, TypeElement record,
       javax.lang.model.type.TypeMirror type, List<Value> parameters) {
     List<String> leafNames = RecordLowering.parameterLeafNames(name, record, namesTaken);
+    List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
     List<Value> leaves = new ArrayList<>();
-    for (String leaf : leafNames) {
-      Value value = ir.parameter(leaf, NumericType.DOUBLE, true, parameters.size());
+    for (int i = 0; i < leafNames.size(); i++) {
+      // a double or float carries a derivative, an int, long or boolean none
+      Value value = ir.parameter(leafNames.get(i), types.get(i).type(), types.get(i).active(),
+          parameters.size());
       parameters.add(value);
       leaves.add(value);
     }

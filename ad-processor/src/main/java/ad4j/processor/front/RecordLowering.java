@@ -191,9 +191,12 @@ final class RecordLowering {
     }
     boolean active = array instanceof Operand.Use use && use.value().isActiveArray();
     List<Operand> leaves = new ArrayList<>();
-    for (int i = 0; i < ValueRecords.leaves(record).size(); i++) {
-      leaves.add(context.emit(ad4j.processor.ir.Operation.ELEMENT,
-          List.of(array, Operand.Constant.of(i)), NumericType.DOUBLE, active));
+    List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
+    for (int i = 0; i < types.size(); i++) {
+      Operand element = context.emit(ad4j.processor.ir.Operation.ELEMENT,
+          List.of(array, Operand.Constant.of(i)), NumericType.DOUBLE, active);
+      // a float leaf: the double it was widened to, exactly
+      leaves.add(expressions.convert(element, types.get(i).type()));
     }
     return new Tuple(record, leaves);
   }
@@ -355,7 +358,7 @@ final class RecordLowering {
               .orElseThrow();
           owner = nested.get();
         } else {
-          value = context.emit(read, List.of(value), NumericType.DOUBLE, false);
+          value = context.emit(read, List.of(value), leaf.type(), false);
         }
         // a record's accessor gives what its constructor was given, each time
         context.dependences().runsAsWritten(value, shown, true);
@@ -488,7 +491,8 @@ final class RecordLowering {
         }
         leaves.addAll(part.leaves());
       } else {
-        Operand value = scalar(expressions.lower(argument), argument);
+        Operand value = scalar(expressions.lower(argument), ValueRecords.leafType(
+            components.get(i).getAccessor().getReturnType()).orElseThrow(), argument);
         if (value == null) {
           return null;
         }
@@ -498,12 +502,12 @@ final class RecordLowering {
     return new Tuple(record, leaves);
   }
 
-  /** {@code value} as a {@code double}; null after an error. */
-  private Operand scalar(Operand value, Tree at) {
-    if (value == null || !expressions.assignable(value, NumericType.DOUBLE, at)) {
+  /** {@code value} as a component of {@code type}; null after an error. */
+  private Operand scalar(Operand value, NumericType type, Tree at) {
+    if (value == null || !expressions.assignable(value, type, at)) {
       return null;
     }
-    return expressions.convert(value, NumericType.DOUBLE);
+    return expressions.convert(value, type);
   }
 
   // ---- passing records to @Differentiable methods ------------------------------------------
@@ -718,7 +722,7 @@ final class RecordLowering {
       LocalScopes.Local leaf = leaves.get(i);
       if (leaf.variable() != null) {
         Operand initial = value != null ? value.leaves().get(i)
-            : Operand.Constant.zero(NumericType.DOUBLE);
+            : Operand.Constant.zero(leaf.variable().type());
         context.ir().add(new Declare(leaf.variable(), initial, context.line()));
       } else if (value != null) {
         context.bind(leaf, value.leaves().get(i));

@@ -1,5 +1,6 @@
 package ad4j.processor.front;
 
+import ad4j.processor.ir.NumericType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,12 +14,14 @@ import javax.lang.model.util.ElementFilter;
 
 /**
  * Which records are <em>value records</em> (DESIGN.md, part 3): records whose components carry
- * derivatives, which ad4j flattens into their {@code double} components, depth first ("leaves":
+ * derivatives, which ad4j flattens into their primitive components, depth first ("leaves":
  * {@code record Vec3(double x, double y, double z)} has three; {@code record Body(Vec3 pos,
- * double mass)} four, {@code pos.x} first). Built so far: records whose components are all
- * {@code double}s or value records. A record that mixes such components with others
- * ({@code int}, {@code String}, arrays) is {@link #isMixed mixed}: not built yet, an error where
- * it would carry derivatives; a record with no such component is an ordinary object.
+ * double mass)} four, {@code pos.x} first). Built so far: records whose components are
+ * {@code double}s, {@code float}s (which carry derivatives), {@code int}s, {@code long}s,
+ * {@code boolean}s (which carry none, kept beside them) or value records, at least one of them
+ * carrying a derivative. A record that mixes such components with others ({@code String},
+ * objects, arrays) is {@link #isMixed mixed}: not built yet, an error where it would carry
+ * derivatives; a record with no such component is an ordinary object.
  */
 public final class ValueRecords {
   private ValueRecords() {}
@@ -34,13 +37,41 @@ public final class ValueRecords {
     if (components.isEmpty()) {
       return Optional.empty();
     }
+    boolean carries = false;
     for (RecordComponentElement component : components) {
       TypeMirror componentType = component.getAccessor().getReturnType();
-      if (componentType.getKind() != TypeKind.DOUBLE && valueRecord(componentType).isEmpty()) {
+      Optional<NumericType> leaf = leafType(componentType);
+      if (leaf.isEmpty() && valueRecord(componentType).isEmpty()) {
         return Optional.empty();
       }
+      carries |= leaf.isEmpty() || leaf.get().isFloatingPoint();
     }
-    return Optional.of(element);
+    // a record of ints and booleans only is an ordinary object
+    return carries ? Optional.of(element) : Optional.empty();
+  }
+
+  /**
+   * The type of a leaf of a value record's component of type {@code type}: a {@code double}
+   * or {@code float} carries a derivative (a {@code float} its value in float, its derivative
+   * in double); an {@code int}, {@code long} or {@code boolean} none, and is kept beside them.
+   */
+  static Optional<NumericType> leafType(TypeMirror type) {
+    return switch (type.getKind()) {
+      case DOUBLE -> Optional.of(NumericType.DOUBLE);
+      case FLOAT -> Optional.of(NumericType.FLOAT);
+      case INT -> Optional.of(NumericType.INT);
+      case LONG -> Optional.of(NumericType.LONG);
+      case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
+      default -> Optional.empty();
+    };
+  }
+
+  /**
+   * Whether a method may return value record {@code record} (a vector function over its
+   * leaves, in a {@code double[]}): its leaves are all {@code double}s and {@code float}s.
+   */
+  public static boolean isReturnable(TypeElement record) {
+    return leaves(record).stream().allMatch(Leaf::active);
   }
 
   /**
@@ -70,12 +101,17 @@ public final class ValueRecords {
   }
 
   /**
-   * A leaf of a value record: a {@code double} reached through {@code path}, the accessors from
-   * the record down ({@code [pos, x]}).
+   * A leaf of a value record: a primitive of {@code type} reached through {@code path}, the
+   * accessors from the record down ({@code [pos, x]}).
    */
-  public record Leaf(List<String> path) {
+  public record Leaf(List<String> path, NumericType type) {
     public Leaf {
       path = List.copyOf(path);
+    }
+
+    /** Whether the leaf carries a derivative: a {@code double} or {@code float}. */
+    public boolean active() {
+      return type.isFloatingPoint();
     }
 
     /** {@code pos().x()}: how Java reads the leaf from the record. */
@@ -138,7 +174,8 @@ public final class ValueRecords {
       if (nested.isPresent()) {
         collect(nested.get(), path, into);
       } else {
-        into.add(new Leaf(path));
+        into.add(new Leaf(path, leafType(component.getAccessor().getReturnType())
+            .orElseThrow()));
       }
       path.remove(path.size() - 1);
     }

@@ -14,6 +14,8 @@ import java.util.Optional;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 
 /**
@@ -46,11 +48,16 @@ final class RecordAdapters {
     }
     Map<String, Leaf> leaves = new HashMap<>();
     for (ValueRecords.FlatParameter parameter : method.recordParameters()) {
+      boolean firstTangent = true;
       for (int i = 0; i < parameter.flatNames().size(); i++) {
-        String accessors = parameter.leaves().get(i).accessors();
-        leaves.put(parameter.flatNames().get(i), new Leaf(parameter, i == 0, accessors, ""));
-        leaves.put(parameter.flatNames().get(i) + DOT,
-            new Leaf(parameter, i == 0, accessors, DOT));
+        ValueRecords.Leaf leaf = parameter.leaves().get(i);
+        leaves.put(parameter.flatNames().get(i),
+            new Leaf(parameter, i == 0, leaf.accessors(), ""));
+        if (leaf.active()) { // an int, long or boolean leaf has no tangent
+          leaves.put(parameter.flatNames().get(i) + DOT,
+              new Leaf(parameter, firstTangent, leaf.accessors(), DOT));
+          firstTangent = false;
+        }
       }
     }
     String name = method.function().name();
@@ -196,15 +203,19 @@ final class RecordAdapters {
     return adapter.build();
   }
 
-  /** {@code new R(leaves[0], new S(leaves[1], ...))}: value record {@code record}'s leaves. */
+  /**
+   * {@code new R(leaves[0], new S(leaves[1], ...))}: value record {@code record}'s leaves, a
+   * {@code float} one narrowed back ({@code (float) leaves[2]}).
+   */
   private static CodeBlock construction(TypeElement record, String array, int[] next) {
     List<CodeBlock> parts = new ArrayList<>();
     for (RecordComponentElement component : ElementFilter.recordComponentsIn(
         record.getEnclosedElements())) {
-      Optional<TypeElement> nested = ValueRecords.valueRecord(
-          component.getAccessor().getReturnType());
+      TypeMirror type = component.getAccessor().getReturnType();
+      Optional<TypeElement> nested = ValueRecords.valueRecord(type);
       parts.add(nested.isPresent() ? construction(nested.get(), array, next)
-          : CodeBlock.of("$L[$L]", array, next[0]++));
+          : CodeBlock.of(type.getKind() == TypeKind.FLOAT ? "(float) $L[$L]" : "$L[$L]", array,
+              next[0]++));
     }
     return CodeBlock.of("new $T($L)", TypeName.get(record.asType()),
         CodeBlock.join(parts, ",$W"));
