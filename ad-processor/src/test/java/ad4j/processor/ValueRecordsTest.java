@@ -779,4 +779,61 @@ class ValueRecordsTest {
             + " no derivative ('int', 'long', 'boolean'): ad4j returns value records of 'double'"
             + " and 'float' components only yet", 5);
   }
+
+  @Test
+  void aRecordThatHoldsItselfIsDataAndARecordOfTwoEqualRecordsIsFlattened() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Shapes", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "import ad4j.NoDerivative;",
+            "final class Shapes {",
+            "  record Node(double v, Node next) {}",
+            "  record V(double a, double b) {}",
+            "  record Seg(V from, V to) {}",
+            "  @Differentiable static double f(Seg s, @NoDerivative Node n) {",
+            "    return (s.to().a() - s.from().a()) * s.to().b() * n.v();",
+            "  }",
+            "}"));
+    Class<?> v = compiled.load("com.example.Shapes$V");
+    Object seg = record(compiled.load("com.example.Shapes$Seg"), record(v, 0.5, 2.0),
+        record(v, 1.5, -3.0));
+    Object node = record(compiled.load("com.example.Shapes$Node"), 2.0, null);
+    double[] gradient = (double[]) call(compiled.load("com.example.ShapesGrad"), "fGradient",
+        seg, node);
+    // by hand: (ta - fa) tb v, slots fa, fb, ta, tb
+    assertThat(gradient).usingExactEquality().containsExactly(6.0, 0.0, -6.0, 2.0).inOrder();
+  }
+
+  @Test
+  void aRecordWithAConstructorIsAnErrorWhereGeneratedCodeWouldMakeItAgain() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {",
+        "    V { a = 2 * a; }",
+        "  }",
+        "  @Differentiable static V f(V v, double k) {",
+        "    return v;",
+        "  }",
+        "}"),
+        "'v' is returned as value record 'V', which declares a constructor: the generated"
+            + " members make the record of the result's components and of its tangents, and"
+            + " would run its code on them again", 8);
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {",
+        "    V { a = 2 * a; }",
+        "  }",
+        "  @Differentiable static double g(V v) { return v.a() * v.b(); }",
+        "  @Differentiable static double f(V v, double k) {",
+        "    return g(v) * k;",
+        "  }",
+        "}"),
+        "call to 'g(...)': 'F.g' takes value record 'V', which declares a constructor:"
+            + " generated code makes the record again of its components", 9);
+  }
 }

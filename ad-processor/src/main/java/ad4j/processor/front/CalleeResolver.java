@@ -211,6 +211,15 @@ final class CalleeResolver {
             + context.typeProblem(record.get().asType()));
         return Optional.empty();
       }
+      if (context.declaresConstructor(record.get())) {
+        // generated code calls the method itself with the record made again of its leaves
+        diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
+            + " record '" + record.get().getSimpleName() + "', which declares a constructor:"
+            + " generated code makes the record again of its components to call '" + qualified
+            + "', and would run the constructor's code on them again; ad4j does not yet pass"
+            + " such records");
+        return Optional.empty();
+      }
       if (!declaring.equals(context.symbols().enclosingType())) {
         // the forward mode calls its mTangent, whose record-free form is private
         diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"

@@ -592,6 +592,22 @@ final class LoweringContext {
     return constant;
   }
 
+  /**
+   * Whether record {@code record} declares a constructor (a compact or custom canonical one, or
+   * another): its code would run again, on the components, where generated code makes the
+   * record of its leaves, and may change them.
+   */
+  boolean declaresConstructor(TypeElement record) {
+    for (javax.lang.model.element.ExecutableElement constructor :
+        javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())) {
+      if (trees.getPath(constructor) != null
+          && elements.getOrigin(constructor) == javax.lang.model.util.Elements.Origin.EXPLICIT) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The Java type of an operand of a reference type ({@code String} or an object). */
   Optional<TypeMirror> referenceTypeOf(Operand operand) {
     if (operand.type() == NumericType.STRING) {

@@ -28,26 +28,38 @@ public final class ValueRecords {
 
   /** The record type {@code type} names, when it is a value record. */
   public static Optional<TypeElement> valueRecord(TypeMirror type) {
+    return valueRecord(type, new java.util.HashSet<>());
+  }
+
+  /**
+   * As {@link #valueRecord(TypeMirror)}; {@code enclosing}: the records whose components are
+   * being looked at, which a component's type may not be (a record that holds itself, a
+   * {@code Node(double v, Node next)}, has no flat layout).
+   */
+  private static Optional<TypeElement> valueRecord(TypeMirror type,
+      java.util.Set<TypeElement> enclosing) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || !element.getTypeParameters().isEmpty()) {
+        || element.getKind() != ElementKind.RECORD || !element.getTypeParameters().isEmpty()
+        || !enclosing.add(element)) {
       return Optional.empty();
     }
-    List<RecordComponentElement> components = components(element);
-    if (components.isEmpty()) {
-      return Optional.empty();
-    }
-    boolean carries = false;
-    for (RecordComponentElement component : components) {
-      TypeMirror componentType = component.getAccessor().getReturnType();
-      Optional<NumericType> leaf = leafType(componentType);
-      if (leaf.isEmpty() && valueRecord(componentType).isEmpty()) {
-        return Optional.empty();
+    try {
+      List<RecordComponentElement> components = components(element);
+      boolean carries = false;
+      for (RecordComponentElement component : components) {
+        TypeMirror componentType = component.getAccessor().getReturnType();
+        Optional<NumericType> leaf = leafType(componentType);
+        if (leaf.isEmpty() && valueRecord(componentType, enclosing).isEmpty()) {
+          return Optional.empty();
+        }
+        carries |= leaf.isEmpty() || leaf.get().isFloatingPoint();
       }
-      carries |= leaf.isEmpty() || leaf.get().isFloatingPoint();
+      // a record of ints and booleans only (or of no components) is an ordinary object
+      return carries ? Optional.of(element) : Optional.empty();
+    } finally {
+      enclosing.remove(element);
     }
-    // a record of ints and booleans only is an ordinary object
-    return carries ? Optional.of(element) : Optional.empty();
   }
 
   /**
@@ -79,20 +91,29 @@ public final class ValueRecords {
    * not a value record that ad4j can flatten yet, and not an object it may treat as one.
    */
   public static boolean isMixed(TypeMirror type) {
+    return isMixed(type, new java.util.HashSet<>());
+  }
+
+  private static boolean isMixed(TypeMirror type, java.util.Set<TypeElement> enclosing) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || valueRecord(type).isPresent()) {
+        || element.getKind() != ElementKind.RECORD || valueRecord(type).isPresent()
+        || !enclosing.add(element)) {
       return false;
     }
-    for (RecordComponentElement component : components(element)) {
-      TypeMirror componentType = component.getAccessor().getReturnType();
-      if (ActiveParameters.isDifferentiableType(componentType)
-          || componentType.getKind() == TypeKind.FLOAT
-          || valueRecord(componentType).isPresent() || isMixed(componentType)) {
-        return true;
+    try {
+      for (RecordComponentElement component : components(element)) {
+        TypeMirror componentType = component.getAccessor().getReturnType();
+        if (ActiveParameters.isDifferentiableType(componentType)
+            || componentType.getKind() == TypeKind.FLOAT
+            || valueRecord(componentType).isPresent() || isMixed(componentType, enclosing)) {
+          return true;
+        }
       }
+      return false;
+    } finally {
+      enclosing.remove(element);
     }
-    return false;
   }
 
   /** The record's components, in declaration order. */
