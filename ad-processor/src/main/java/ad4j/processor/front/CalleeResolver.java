@@ -211,13 +211,13 @@ final class CalleeResolver {
             + context.typeProblem(record.get().asType()));
         return Optional.empty();
       }
-      if (context.declaresConstructor(record.get())) {
+      if (context.changesComponents(record.get())) {
         // generated code calls the method itself with the record made again of its leaves
         diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
-            + " record '" + record.get().getSimpleName() + "', which declares a constructor:"
-            + " generated code makes the record again of its components to call '" + qualified
-            + "', and would run the constructor's code on them again; ad4j does not yet pass"
-            + " such records");
+            + " record '" + record.get().getSimpleName() + "', whose constructor changes its"
+            + " components: generated code makes the record again of its components to call '"
+            + qualified + "', and would run the constructor's code on them again; ad4j does not"
+            + " yet pass such records");
         return Optional.empty();
       }
       if (!declaring.equals(context.symbols().enclosingType())) {

@@ -1065,11 +1065,11 @@ public final class Lowering {
           + " method (a local, a parameter, 'new', a call of the record's methods)");
       return;
     }
-    if (context.declaresConstructor(resultRecord)) {
+    if (context.changesComponents(resultRecord)) {
       unsupported(expression, "'" + context.source().of(expression) + "' is returned as value"
-          + " record '" + shown + "', which declares a constructor: the generated members make"
-          + " the record of the result's components and of its tangents, and would run its code"
-          + " on them again; ad4j does not yet return such records");
+          + " record '" + shown + "', whose constructor changes its components: the generated"
+          + " members make the record of the result's components and of its tangents, and would"
+          + " run its code on them again; ad4j does not yet return such records");
       return;
     }
     RecordLowering.Tuple tuple = expressions.records().lower(expression);

@@ -455,18 +455,27 @@ final class RecordLowering {
         || context.elements().getOrigin(member) != javax.lang.model.util.Elements.Origin.EXPLICIT;
   }
 
-  /** {@code new R(a, ...)}: the arguments, as {@code double}s. */
+  /**
+   * {@code new R(a, ...)}: the arguments, as its leaves; a compact constructor that only checks
+   * them ({@link LoweringContext#checksOnly}) runs as written on them, where the record is made.
+   */
   private Tuple construction(NewClassTree creation) {
     TypeElement record = typeOf(creation).orElseThrow();
+    ExecutableElement checks = null;
     for (ExecutableElement constructor :
         ElementFilter.constructorsIn(record.getEnclosedElements())) {
-      if (!isWrittenByTheCompiler(constructor)) {
+      if (isWrittenByTheCompiler(constructor)) {
+        continue;
+      }
+      if (!context.checksOnly(constructor)) {
         error(creation, "'new " + record.getSimpleName() + "(...)': record '"
-            + record.getSimpleName() + "' declares a constructor, and ad4j does not yet"
-            + " flatten records whose constructors have code; remove it, or check the values"
-            + " where the record is made");
+            + record.getSimpleName() + "' declares a constructor that is not a compact one"
+            + " leaving its components as given, and ad4j does not yet flatten records whose"
+            + " constructors change or set their components; check the values in a compact"
+            + " constructor, or where the record is made");
         return null;
       }
+      checks = constructor;
     }
     List<javax.lang.model.element.RecordComponentElement> components =
         ValueRecords.components(record);
@@ -499,7 +508,60 @@ final class RecordLowering {
         leaves.add(value);
       }
     }
-    return new Tuple(record, leaves);
+    Tuple made = new Tuple(record, leaves);
+    if (checks != null && runChecks(made, checks, creation) == null) {
+      return null;
+    }
+    return made;
+  }
+
+  /**
+   * Runs the checks of {@code value}'s compact constructor {@code constructor} on its leaves:
+   * generated code makes the record as written ({@code new V(a, b);}, its value unused), which
+   * throws where the user's code would. Null after an error.
+   */
+  private Operand runChecks(Tuple value, ExecutableElement constructor, Tree at) {
+    Operand made = object(value, at);
+    if (made == null) {
+      return null;
+    }
+    String shown = "new " + value.type().getSimpleName();
+    context.dependences().runsAsWritten(made, shown, true);
+    if (!context.readOnlyMethods().test(constructor)
+        && new RepeatedRuns(context).rejectOwnCall(at, shown + "(...)")) {
+      return null;
+    }
+    return made;
+  }
+
+  /** The record {@code value} is, made of its leaves as written; null after an error. */
+  private Operand object(Tuple value, Tree at) {
+    Optional<String> text = context.javaText(value.type().asType());
+    if (text.isEmpty()) {
+      error(at, "'" + context.source().of(at) + "': generated code cannot name value record '"
+          + value.type().getSimpleName() + "': " + context.typeProblem(value.type().asType()));
+      return null;
+    }
+    List<Operand> arguments = new ArrayList<>();
+    int next = 0;
+    for (javax.lang.model.element.RecordComponentElement component :
+        ValueRecords.components(value.type())) {
+      Optional<TypeElement> nested = ValueRecords.valueRecord(
+          component.getAccessor().getReturnType());
+      if (nested.isPresent()) {
+        int size = ValueRecords.leaves(nested.get()).size();
+        Operand part = object(value.slice(nested.get(), next, size), at);
+        if (part == null) {
+          return null;
+        }
+        arguments.add(part);
+        next += size;
+      } else {
+        arguments.add(value.leaves().get(next++));
+      }
+    }
+    return context.emitReference(ad4j.processor.ir.Operation.construction(text.get(),
+        arguments.size()), arguments, value.type().asType()).orElse(null);
   }
 
   /** {@code value} as a component of {@code type}; null after an error. */
