@@ -32,7 +32,7 @@ import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 
 /**
- * Value records flattened into their {@code double} leaves ({@link ValueRecords}), in the front
+ * Value records flattened into their primitive leaves ({@link ValueRecords}), in the front
  * end, so that every later stage sees scalars only and generated code makes no record the user's
  * code does not: a record parameter is one parameter per leaf, a record local one local per leaf
  * ({@code Vec3 p} is {@code pX, pY, pZ}), {@code new Vec3(a, b, c)} is its arguments,
@@ -40,8 +40,9 @@ import javax.lang.model.util.ElementFilter;
  * record's own methods is their code, inlined where it is called with its receiver's and
  * arguments' leaves bound ({@code p.add(v.scale(dt))}).
  *
- * <p>Built so far: records whose components are {@code double}s or value records, with the
- * canonical constructor javac writes; their methods inlined when their source is in the same
+ * <p>Built so far: records of the components {@link ValueRecords} takes, with the canonical
+ * constructor javac writes or a compact one that only checks the components (run as written
+ * where the record is made); their methods inlined when their source is in the same
  * file and their body is local declarations and a final {@code return}. A record value is read
  * through its accessors, assigned, passed to its own methods and to {@code @Differentiable}
  * methods of the same class, returned (a {@code double[]} of its leaves: {@code Lowering}), and
