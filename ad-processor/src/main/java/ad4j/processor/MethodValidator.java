@@ -56,7 +56,16 @@ final class MethodValidator {
           + "' must not be generic");
       valid = false;
     }
-    if (!ActiveParameters.isScalarResult(method.getReturnType())
+    Optional<javax.lang.model.element.TypeElement> resultRecord =
+        ValueRecords.valueRecord(method.getReturnType());
+    if (resultRecord.isPresent() && !ValueRecords.isReturnable(resultRecord.get())) {
+      diagnostics.error(at(tree.getReturnType(), tree), "@Differentiable method '" + name
+          + "' returns value record '" + resultRecord.get().getSimpleName() + "', which has"
+          + " components that carry no derivative ('int', 'long', 'boolean'): ad4j returns"
+          + " value records of 'double' and 'float' components only yet; return those in a"
+          + " record of their own");
+      valid = false;
+    } else if (!ActiveParameters.isScalarResult(method.getReturnType())
         && !(ActiveParameters.isVectorResult(method.getReturnType()))) {
       diagnostics.error(at(tree.getReturnType(), tree), "@Differentiable method '" + name
           + "' must return 'double', 'float', 'double[]' or 'float[]', not '"

@@ -273,21 +273,74 @@ class ValueRecordsTest {
   }
 
   @Test
-  void aRecordWithACompactConstructorIsAnErrorWhereItIsMade() {
+  void aRecordWhoseConstructorChangesItsComponentsIsAnErrorWhereItIsMade() {
     assertRejected(String.join("\n",
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
         "  record V(double a, double b) {",
-        "    V { if (a < 0) throw new IllegalArgumentException(); }",
+        "    V { if (a < 0) a = -a; }",
         "  }",
         "  @Differentiable static double f(double x) {",
         "    V v = new V(x, 2 * x);",
         "    return v.a() * v.b();",
         "  }",
         "}"),
-        "'new V(...)': record 'V' declares a constructor, and ad4j does not yet flatten records"
-            + " whose constructors have code", 8);
+        "'new V(...)': record 'V' declares a constructor that is not a compact one leaving its"
+            + " components as given, and ad4j does not yet flatten records whose constructors"
+            + " change or set their components", 8);
+  }
+
+  @Test
+  void aCompactConstructorsChecksRunAsWrittenWhereTheRecordIsMade() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Checked", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Checked {",
+            "  record V(double a, double b) {",
+            "    V {",
+            "      if (-a > 0 || !(b == b)) throw new IllegalArgumentException(\"a < 0: \" + a);",
+            "    }",
+            "    double prod() { return a * b; }",
+            "  }",
+            "  record W(V v, double c) {",
+            "    W { if (c > 100) throw new IllegalStateException(\"big\"); }",
+            "  }",
+            "  @Differentiable static V g(V v, double k) { return new V(v.a() * k, v.b()); }",
+            "  @Differentiable static double f(double x, double y) {",
+            "    V v = new V(x * y, y);",
+            "    double p = g(v, y).prod();",
+            "    double s = 0;",
+            "    for (int i = 0; i < 3; i++) {",
+            "      W w = new W(new V(x + i, y), s);",
+            "      s += w.v().prod() + p * w.c();",
+            "    }",
+            "    return s;",
+            "  }",
+            "}"));
+    Class<?> user = compiled.load("com.example.Checked");
+    Class<?> grad = compiled.load("com.example.CheckedGrad");
+    double[] x = {0.5, 1.5};
+    ToDoubleFunction<double[]> f = unchecked(p -> (Double) call(user, "f", p[0], p[1]));
+    double[] gradient = (double[]) call(grad, "fGradient", x[0], x[1]);
+    GradientCheck.check(f, x, gradient).assertWithin(1e-7);
+    double[] d = {0.4, -0.9};
+    assertDot((Double) call(grad, "fTangent", x[0], x[1], d[0], d[1]), gradient, d);
+    // where the user's code throws, so do the members, with the check's own exception
+    for (String member : List.of("fGradient", "fTangent")) {
+      Object[] arguments = member.equals("fGradient") ? new Object[] {-0.5, 1.5}
+          : new Object[] {-0.5, 1.5, 1.0, 0.0};
+      Method method = Arrays.stream(grad.getDeclaredMethods())
+          .filter(m -> m.getName().equals(member) && !Modifier.isPrivate(m.getModifiers())
+              && m.getParameterCount() == arguments.length)
+          .findFirst().orElseThrow();
+      method.setAccessible(true);
+      InvocationTargetException thrown = org.junit.jupiter.api.Assertions.assertThrows(
+          InvocationTargetException.class, () -> method.invoke(null, arguments));
+      assertThat(thrown.getCause()).isInstanceOf(IllegalArgumentException.class);
+      assertThat(thrown.getCause()).hasMessageThat().isEqualTo("a < 0: -0.75");
+    }
   }
 
   @Test
@@ -477,5 +530,363 @@ class ValueRecordsTest {
     assertThat(compilation).hadErrorContaining("call to 'G.g(...)': 'G.g' takes value record 'V',"
         + " and ad4j passes value records only to @Differentiable methods of the caller's own"
         + " class yet").inFile(file).onLine(6);
+  }
+
+  private static final CompiledOnce MOTION = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Motion",
+          String.join("\n",
+              "package com.example;",
+              "import ad4j.Differentiable;",
+              "final class Motion {",
+              "  record V(double a, double b) {",
+              "    V scale(double k) { return new V(k * a, k * b); }",
+              "  }",
+              "  record B(V p, double m) {}",
+              "  @Differentiable static V polar(double r, double t) {",
+              "    return new V(r * Math.cos(t), r * Math.sin(t));",
+              "  }",
+              "  @Differentiable static B push(V v, double s) {",
+              "    V w = polar(v.a(), s).scale(v.b());",
+              "    return new B(w, v.b() * w.a() + s);",
+              "  }",
+              "  @Differentiable static double energy(double r, double t, double s) {",
+              "    B b = push(polar(r, t), s);",
+              "    double e = 0;",
+              "    for (int i = 0; i < 3; i++) {",
+              "      V q = polar(t, s * i);",
+              "      e += b.p().a() * b.m() + q.b() * b.p().b();",
+              "    }",
+              "    return e;",
+              "  }",
+              "}")));
+
+  private Object motionRecord(String name, Object... components) throws Exception {
+    return record(MOTION.get().load("com.example.Motion$" + name), components);
+  }
+
+  /** The leaves of {@code record}, depth first, read through its accessors. */
+  private static double[] leavesOf(Object record) throws Exception {
+    List<Double> leaves = new java.util.ArrayList<>();
+    collectLeaves(record, leaves);
+    return leaves.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  private static void collectLeaves(Object record, List<Double> into) throws Exception {
+    for (java.lang.reflect.RecordComponent component : record.getClass().getRecordComponents()) {
+      Method accessor = component.getAccessor();
+      accessor.setAccessible(true);
+      Object value = accessor.invoke(record);
+      if (value instanceof Double leaf) {
+        into.add(leaf);
+      } else {
+        collectLeaves(value, into);
+      }
+    }
+  }
+
+  @Test
+  void aMethodReturningARecordGetsTheVectorMembersWithTheRecordAsValueTangentAndSeed()
+      throws Exception {
+    Class<?> grad = MOTION.get().load("com.example.MotionGrad");
+    String v = MOTION.get().load("com.example.Motion$V").getName();
+    String b = MOTION.get().load("com.example.Motion$B").getName();
+    List<String> signatures = Arrays.stream(grad.getDeclaredMethods())
+        .filter(m -> (m.getName().startsWith("polar") || m.getName().startsWith("push"))
+            && !Modifier.isPrivate(m.getModifiers())
+            && m.getParameterTypes()[0] != ad4j.runtime.internal.Tape.class)
+        .map(m -> m.getReturnType().getTypeName() + " " + m.getName() + Arrays.stream(
+            m.getParameterTypes()).map(Class::getTypeName).toList())
+        .sorted().toList();
+    assertThat(signatures).containsExactly(
+        "double[][] polarJacobian[double, double]",
+        v + " polarValueAndJacobian[double, double, double[][]]",
+        v + " polarTangent[double, double, double, double]",
+        v + " polarPullback[double, double, " + v + ", double[]]",
+        "double[][] pushJacobian[" + v + ", double]",
+        b + " pushValueAndJacobian[" + v + ", double, double[][]]",
+        b + " pushTangent[" + v + ", double, " + v + ", double]",
+        b + " pushPullback[" + v + ", double, " + b + ", double[]]");
+  }
+
+  @Test
+  void theJacobianOfAMethodReturningNestedRecordsIsOverTheResultsLeaves() throws Exception {
+    Class<?> grad = MOTION.get().load("com.example.MotionGrad");
+    double a = 0.7;
+    double b = -1.3;
+    double s = 0.4;
+    Object v = motionRecord("V", a, b);
+    double[][] jacobian = (double[][]) call(grad, "pushJacobian", v, s);
+    // by hand: push((a, b), s) = (b a cos s, b a sin s, b^2 a cos s + s), slots a, b, s
+    double c = Math.cos(s);
+    double n = Math.sin(s);
+    double[][] expected = {
+        {b * c, a * c, -b * a * n},
+        {b * n, a * n, b * a * c},
+        {b * b * c, 2 * b * a * c, -b * b * a * n + 1}};
+    assertThat(jacobian).hasLength(3);
+    for (int i = 0; i < 3; i++) {
+      assertThat(jacobian[i]).usingTolerance(1e-14).containsExactly(expected[i]).inOrder();
+    }
+    double[][] written = {new double[3], new double[3], new double[3]};
+    Object value = call(grad, "pushValueAndJacobian", v, s, written);
+    Object user = call(MOTION.get().load("com.example.Motion"), "push", v, s);
+    assertThat(value).isEqualTo(user); // component by component, bit for bit
+    for (int i = 0; i < 3; i++) {
+      assertThat(written[i]).usingTolerance(1e-14).containsExactly(expected[i]).inOrder();
+    }
+    // forward: J times a direction, as a record; reverse: a seed record times J
+    double[] d = {0.3, -0.8, 1.7};
+    double[] tangent = leavesOf(call(grad, "pushTangent", v, s, motionRecord("V", d[0], d[1]),
+        d[2]));
+    double[] w = {-0.6, 0.25, 1.1};
+    double[] adjoints = new double[3];
+    Object pulled = call(grad, "pushPullback", v, s,
+        motionRecord("B", motionRecord("V", w[0], w[1]), w[2]), adjoints);
+    assertThat(pulled).isEqualTo(user);
+    double forward = 0;
+    double reverse = 0;
+    for (int i = 0; i < 3; i++) {
+      double row = 0;
+      for (int j = 0; j < 3; j++) {
+        row += expected[i][j] * d[j];
+      }
+      assertThat(tangent[i]).isWithin(1e-14).of(row);
+      assertThat(adjoints[i]).isWithin(1e-14)
+          .of(w[0] * expected[0][i] + w[1] * expected[1][i] + w[2] * expected[2][i]);
+      forward += w[i] * tangent[i];
+      reverse += adjoints[i] * d[i];
+    }
+    assertThat(forward).isWithin(1e-13).of(reverse); // the dot-product test
+  }
+
+  @Test
+  void aRecordWithoutRecordParametersKeepsItsValueAndTangentApartFromTheFlatMembers()
+      throws Exception {
+    Class<?> grad = MOTION.get().load("com.example.MotionGrad");
+    double r = 1.5;
+    double t = 0.9;
+    Object value = call(grad, "polarValueAndJacobian", r, t, new double[2][2]);
+    assertThat(value).isEqualTo(call(MOTION.get().load("com.example.Motion"), "polar", r, t));
+    double[] tangent = leavesOf(call(grad, "polarTangent", r, t, 0.5, -2.0));
+    // by hand: J = [[cos t, -r sin t], [sin t, r cos t]]
+    assertThat(tangent).usingTolerance(1e-14).containsExactly(
+        0.5 * Math.cos(t) + 2.0 * r * Math.sin(t),
+        0.5 * Math.sin(t) - 2.0 * r * Math.cos(t)).inOrder();
+  }
+
+  @Test
+  void recordsReturnedByCalleesAreTheirLeavesInTheCaller() throws Exception {
+    Class<?> user = MOTION.get().load("com.example.Motion");
+    Class<?> grad = MOTION.get().load("com.example.MotionGrad");
+    double[] x = {0.8, 0.35, -0.6};
+    ToDoubleFunction<double[]> f = unchecked(p -> (Double) call(user, "energy", p[0], p[1],
+        p[2]));
+    double[] gradient = (double[]) call(grad, "energyGradient", x[0], x[1], x[2]);
+    GradientCheck.check(f, x, gradient).assertWithin(1e-7);
+    double[] d = {0.5, -1.25, 0.75};
+    assertDot((Double) call(grad, "energyTangent", x[0], x[1], x[2], d[0], d[1], d[2]),
+        gradient, d);
+    double[] adjoints = new double[3];
+    assertThat((Double) call(grad, "energyPullback", x[0], x[1], x[2], 1.0, adjoints))
+        .isEqualTo(f.applyAsDouble(x));
+    assertThat(adjoints).usingTolerance(1e-13).containsExactly(gradient).inOrder();
+  }
+
+  @Test
+  void aRecordResultReturnedBeforeTheEndIsAnError() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static V f(double x) {",
+        "    if (x > 0) {",
+        "      return new V(x, 1);",
+        "    }",
+        "    return new V(-x, 1);",
+        "  }",
+        "}"),
+        "a method returning value record 'V' must return once, as its last statement: assign"
+            + " the result to one local 'V' and return it at the end", 7);
+  }
+
+  @Test
+  void aRecordReturnedByAMethodOfAnotherClassIsAnError() {
+    JavaFileObject other = JavaFileObjects.forSourceString("com.example.G", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class G {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static V g(double x) { return new V(x, x * x); }",
+        "}"));
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double x) {",
+        "    G.V v = G.g(x);",
+        "    return v.a() * v.b();",
+        "  }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().compile(file, other);
+    assertThat(compilation).hadErrorContaining("call to 'G.g(...)': 'G.g' returns value record"
+        + " 'V', and ad4j takes value records only from @Differentiable methods of the caller's"
+        + " own class yet").inFile(file).onLine(5);
+  }
+
+  private static final CompiledOnce MIXED = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Mixed",
+          String.join("\n",
+              "package com.example;",
+              "import ad4j.Differentiable;",
+              "final class Mixed {",
+              "  record P(double x, float w, int n, boolean on) {",
+              "    double weight() { return on ? w * x * n : x; }",
+              "  }",
+              "  record Q(P p, long id, float s) {}",
+              "  record F(double a, float b) {}",
+              "  record Counts(int a, boolean b) {}",
+              "  @Differentiable static double f(P p, double k) {",
+              "    P q = new P(p.x() * k, p.w() * 2, p.n() + 1, !p.on());",
+              "    return q.weight() + p.weight() * k;",
+              "  }",
+              "  @Differentiable static double g(Q q, double k) {",
+              "    Q r = new Q(new P(k, q.s(), 3, true), q.id(), (float) k);",
+              "    return f(r.p(), k) + q.p().x() * r.s() + r.id();",
+              "  }",
+              "  @Differentiable static F h(F v, double k) {",
+              "    return new F(v.a() * k, v.b() * (float) k);",
+              "  }",
+              "  @Differentiable static double u(double x, Counts c) {",
+              "    F y = h(new F(x, (float) x), c.a() * x);",
+              "    return y.a() + y.b();",
+              "  }",
+              "}")));
+
+  private Object mixed(String name, Object... components) throws Exception {
+    return record(MIXED.get().load("com.example.Mixed$" + name), components);
+  }
+
+  @Test
+  void floatComponentsCarryDerivativesAndIntLongAndBooleanOnesAreKeptBesideThem()
+      throws Exception {
+    Class<?> grad = MIXED.get().load("com.example.MixedGrad");
+    double x = 0.3;
+    float w = 1.5f;
+    double k = 1.2;
+    Object p = mixed("P", x, w, 2, true);
+    // f = q.weight() + p.weight() k = x k + w x n k (n = 2, q's 'on' false): slots x, w, k
+    double[] gradient = (double[]) call(grad, "fGradient", p, k);
+    assertThat(gradient).usingTolerance(1e-14)
+        .containsExactly(k + w * 2 * k, x * 2 * k, x + w * x * 2).inOrder();
+    double[] d = {0.5, -1.5, 0.25};
+    // the tangent record's int and boolean components carry nothing: ignored
+    double tangent = (Double) call(grad, "fTangent", p, k,
+        mixed("P", d[0], (float) d[1], 99, false), d[2]);
+    assertDot(tangent, gradient, d);
+    // Q's leaves: p.x, p.w, (p.n, p.on), (id), s: slots p.x, p.w, s, then k
+    float s = 0.25f;
+    double kk = 0.7;
+    Object q = mixed("Q", p, 7L, s);
+    double[] g = (double[]) call(grad, "gGradient", q, kk);
+    float kf = (float) kk;
+    // by hand: g = k^2 + 3 s k^2 + x (float) k + 7
+    assertThat(g).usingTolerance(1e-7).containsExactly(
+        (double) kf, 0.0, 3 * kk * kk, 2 * kk + 6 * s * kk + x).inOrder();
+    assertThat(g[0]).isEqualTo((double) kf); // the float cast's value, exactly
+    assertThat((Double) call(grad, "gValueAndGradient", q, kk, new double[4]))
+        .isEqualTo(call(MIXED.get().load("com.example.Mixed"), "g", q, kk));
+  }
+
+  @Test
+  void aRecordResultWithAFloatComponentIsAVectorFunctionAndARecordOfIntsIsAnObject()
+      throws Exception {
+    Class<?> grad = MIXED.get().load("com.example.MixedGrad");
+    Object v = mixed("F", 0.5, 0.25f);
+    Object value = call(grad, "hValueAndJacobian", v, 3.0, new double[2][3]);
+    assertThat(value).isEqualTo(call(MIXED.get().load("com.example.Mixed"), "h", v, 3.0));
+    double[][] jacobian = (double[][]) call(grad, "hJacobian", v, 3.0);
+    assertThat(jacobian[0]).usingExactEquality().containsExactly(3.0, 0.0, 0.5).inOrder();
+    assertThat(jacobian[1]).usingExactEquality().containsExactly(0.0, 3.0, 0.25).inOrder();
+    // Counts (ints and a boolean) carries no derivative: no slot, no tangent
+    Object counts = mixed("Counts", 2, true);
+    double[] gradient = (double[]) call(grad, "uGradient", 0.4, counts);
+    // by hand: u = x (2 x) + (float) x (float) (2 x) in float
+    assertThat(gradient).hasLength(1);
+    assertThat(gradient[0]).isWithin(1e-6).of(8 * 0.4);
+    assertThat((Double) call(grad, "uTangent", 0.4, counts, 1.0)).isEqualTo(gradient[0]);
+  }
+
+  @Test
+  void aRecordResultWithAnIntComponentIsAnError() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, int n) {}",
+        "  @Differentiable static V f(double x) {",
+        "    return new V(x, 1);",
+        "  }",
+        "}"),
+        "@Differentiable method 'f' returns value record 'V', which has components that carry"
+            + " no derivative ('int', 'long', 'boolean'): ad4j returns value records of 'double'"
+            + " and 'float' components only yet", 5);
+  }
+
+  @Test
+  void aRecordThatHoldsItselfIsDataAndARecordOfTwoEqualRecordsIsFlattened() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Shapes", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "import ad4j.NoDerivative;",
+            "final class Shapes {",
+            "  record Node(double v, Node next) {}",
+            "  record V(double a, double b) {}",
+            "  record Seg(V from, V to) {}",
+            "  @Differentiable static double f(Seg s, @NoDerivative Node n) {",
+            "    return (s.to().a() - s.from().a()) * s.to().b() * n.v();",
+            "  }",
+            "}"));
+    Class<?> v = compiled.load("com.example.Shapes$V");
+    Object seg = record(compiled.load("com.example.Shapes$Seg"), record(v, 0.5, 2.0),
+        record(v, 1.5, -3.0));
+    Object node = record(compiled.load("com.example.Shapes$Node"), 2.0, null);
+    double[] gradient = (double[]) call(compiled.load("com.example.ShapesGrad"), "fGradient",
+        seg, node);
+    // by hand: (ta - fa) tb v, slots fa, fb, ta, tb
+    assertThat(gradient).usingExactEquality().containsExactly(6.0, 0.0, -6.0, 2.0).inOrder();
+  }
+
+  @Test
+  void aRecordWithAConstructorIsAnErrorWhereGeneratedCodeWouldMakeItAgain() {
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {",
+        "    V { a = 2 * a; }",
+        "  }",
+        "  @Differentiable static V f(V v, double k) {",
+        "    return v;",
+        "  }",
+        "}"),
+        "'v' is returned as value record 'V', whose constructor changes its components: the"
+            + " generated members make the record of the result's components and of its"
+            + " tangents, and would run its code on them again", 8);
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {",
+        "    V { a = 2 * a; }",
+        "  }",
+        "  @Differentiable static double g(V v) { return v.a() * v.b(); }",
+        "  @Differentiable static double f(V v, double k) {",
+        "    return g(v) * k;",
+        "  }",
+        "}"),
+        "call to 'g(...)': 'F.g' takes value record 'V', whose constructor changes its"
+            + " components: generated code makes the record again of its components", 9);
   }
 }

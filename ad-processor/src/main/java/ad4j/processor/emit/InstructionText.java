@@ -52,11 +52,19 @@ final class InstructionText {
     // slot arguments after the callee's own are for the reverse sweep (derive/reverse)
     List<Expr> own = withRecords(operation.callee(),
         arguments.subList(0, operation.callee().parameterTypes().size()));
+    Expr call;
     if (operation.callee().receiverFirst()) {
-      return Expr.localCall(own.get(0).member(operation.name()).toString(),
+      call = Expr.localCall(own.get(0).member(operation.name()).toString(),
           own.subList(1, own.size()).toArray(Expr[]::new));
+    } else {
+      call = Expr.call(operation.callee().userClass(), operation.name(),
+          own.toArray(Expr[]::new));
     }
-    return Expr.call(operation.callee().userClass(), operation.name(), own.toArray(Expr[]::new));
+    if (operation.callee().resultLeaves() != null) {
+      // a value record the method returns: its leaves, the value of the vector function
+      return Expr.call(operation.callee().gradClass(), operation.callee().resultLeaves(), call);
+    }
+    return call;
   }
 
   /** The arguments of the callee itself: each value record made again of its leaves. */

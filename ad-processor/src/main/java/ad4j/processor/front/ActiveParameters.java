@@ -38,8 +38,8 @@ public final class ActiveParameters {
               + " supported");
     }
     if (ValueRecords.isMixed(type) && !isMarkedNoDerivative(parameter)) {
-      return Optional.of("a record whose components carry derivatives beside others (an"
-          + " 'int', a 'String', an array) is not differentiated yet; mark it @NoDerivative to"
+      return Optional.of("a record whose components carry derivatives beside others (a"
+          + " 'String', an object, an array) is not differentiated yet; mark it @NoDerivative to"
           + " pass it along without derivatives, or take its 'double' components as"
           + " parameters");
     }
@@ -100,9 +100,14 @@ public final class ActiveParameters {
 
   /**
    * Whether a method returning {@code type} is a vector function: {@code double[]}, or
-   * {@code float[]}, whose elements are computed in float and whose derivatives are doubles.
+   * {@code float[]}, whose elements are computed in float and whose derivatives are doubles,
+   * or a value record, over its leaves.
    */
   public static boolean isVectorResult(TypeMirror type) {
+    if (ValueRecords.valueRecord(type).isPresent()) {
+      // over its leaves (DESIGN.md, part 3), all doubles and floats
+      return ValueRecords.isReturnable(ValueRecords.valueRecord(type).get());
+    }
     if (type.getKind() != TypeKind.ARRAY) {
       return false;
     }

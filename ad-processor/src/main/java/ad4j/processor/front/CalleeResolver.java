@@ -203,12 +203,21 @@ final class CalleeResolver {
         flatActive.add(active.get(i));
         continue;
       }
-      int leaves = ValueRecords.leaves(record.get()).size();
+      List<ValueRecords.Leaf> leaves = ValueRecords.leaves(record.get());
       Optional<String> construction = construction(record.get());
       if (construction.isEmpty()) {
         diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
             + " record '" + record.get().getSimpleName() + "': "
             + context.typeProblem(record.get().asType()));
+        return Optional.empty();
+      }
+      if (context.changesComponents(record.get())) {
+        // generated code calls the method itself with the record made again of its leaves
+        diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
+            + " record '" + record.get().getSimpleName() + "', whose constructor changes its"
+            + " components: generated code makes the record again of its components to call '"
+            + qualified + "', and would run the constructor's code on them again; ad4j does not"
+            + " yet pass such records");
         return Optional.empty();
       }
       if (!declaring.equals(context.symbols().enclosingType())) {
@@ -219,15 +228,33 @@ final class CalleeResolver {
             + " components as 'double's");
         return Optional.empty();
       }
-      records.add(new Callee.RecordArgument(flatTypes.size(), leaves, construction.get()));
-      for (int k = 0; k < leaves; k++) {
-        flatTypes.add(NumericType.DOUBLE);
-        flatActive.add(true);
+      records.add(new Callee.RecordArgument(flatTypes.size(), leaves.size(),
+          construction.get()));
+      for (ValueRecords.Leaf leaf : leaves) {
+        flatTypes.add(leaf.type());
+        flatActive.add(leaf.active());
       }
     }
-    NumericType result = context.irType(method.getReturnType()).orElseThrow();
+    Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
+    if (resultRecord.isPresent() && !declaring.equals(context.symbols().enclosingType())) {
+      // its members return the record's leaves, and its tangent taking them is private
+      diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' returns value"
+          + " record '" + resultRecord.get().getSimpleName() + "', and ad4j takes value records"
+          + " only from @Differentiable methods of the caller's own class yet; return its"
+          + " components as a 'double[]'");
+      return Optional.empty();
+    }
+    if (resultRecord.isPresent() && context.javaText(resultRecord.get().asType()).isEmpty()) {
+      diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
+          + " record '" + resultRecord.get().getSimpleName() + "': "
+          + context.typeProblem(resultRecord.get().asType()));
+      return Optional.empty();
+    }
+    // a value record result: the vector function of its leaves
+    NumericType result = resultRecord.isPresent() ? NumericType.DOUBLE_ARRAY
+        : context.irType(method.getReturnType()).orElseThrow();
     return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive, result,
-        receiver == 1, records));
+        receiver == 1, records, resultRecord.map(ValueRecords::leavesMember).orElse(null)));
   }
 
   /**

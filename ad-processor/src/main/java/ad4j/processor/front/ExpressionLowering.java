@@ -763,6 +763,22 @@ final class ExpressionLowering {
     return array;
   }
 
+  /**
+   * A new {@code double[]} of {@code values}, in order, as {@code new double[] {a, b}} makes
+   * it: the leaves of a value record a method returns. Null after an error.
+   */
+  Operand arrayOf(List<Operand> values, Tree at) {
+    Operand array = context.emit(Operation.newArray(NumericType.DOUBLE),
+        List.of(Operand.Constant.of(values.size())), NumericType.DOUBLE_ARRAY, true);
+    for (int k = 0; k < values.size(); k++) {
+      if (new ArrayTarget(array, Operand.Constant.of(k), null).store(values.get(k), at)
+          == null) {
+        return null;
+      }
+    }
+    return array;
+  }
+
   private static boolean isDoubles(Tree type) {
     return type instanceof com.sun.source.tree.PrimitiveTypeTree primitive
         && primitive.getPrimitiveTypeKind() == javax.lang.model.type.TypeKind.DOUBLE;

@@ -148,7 +148,7 @@ final class LocalScopes {
 
   /**
    * A local of value record {@code record}, flattened: a marker under {@code name}, and its
-   * leaves, {@code double}s, under {@link #leafKey}, named {@code leafNames} in generated code;
+   * leaves, primitives ({@link ValueRecords.Leaf#type}), under {@link #leafKey}, named {@code leafNames} in generated code;
    * mutable (backed by variables) when the user assigns the record local. For a parameter,
    * {@code parameters} are the leaves' parameter values, which they hold first; null for a
    * local, whose leaves the caller binds.
@@ -160,11 +160,13 @@ final class LocalScopes {
     scopes.peek().put(name, marker);
     boolean mutable = context.needsVariable(name);
     List<Local> leaves = new java.util.ArrayList<>();
+    List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
     for (int i = 0; i < leafNames.size(); i++) {
       Value parameter = parameters == null ? null : parameters.get(i);
+      NumericType type = types.get(i).type();
       Variable variable = mutable
-          ? context.ir().variable(leafNames.get(i), NumericType.DOUBLE, parameter) : null;
-      Local leaf = new Local(leafNames.get(i), NumericType.DOUBLE, variable, false, true);
+          ? context.ir().variable(leafNames.get(i), type, parameter) : null;
+      Local leaf = new Local(leafNames.get(i), type, variable, false, true);
       if (parameter != null) {
         leaf.hold(parameter);
       }

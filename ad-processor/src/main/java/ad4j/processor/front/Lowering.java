@@ -112,6 +112,8 @@ public final class Lowering {
   private LoopFrame loop;
   /** {@code double}, or {@code double[]} for a vector function. */
   private NumericType resultType = NumericType.DOUBLE;
+  /** The value record the method returns, if it returns one: its leaves, as a {@code double[]}. */
+  private TypeElement resultRecord;
   /** The method body's last statement: where a vector function returns. */
   private StatementTree lastStatement;
   private Variable returning;
@@ -240,7 +242,10 @@ public final class Lowering {
       MethodTree tree) {
     Lowering lowering = new Lowering(context);
     // double, float, double[] or float[] (MethodValidator)
-    lowering.resultType = context.irType(method.getReturnType()).orElse(NumericType.DOUBLE);
+    lowering.resultRecord = ValueRecords.valueRecord(method.getReturnType()).orElse(null);
+    // a value record result is a vector function over its leaves (DESIGN.md, part 3)
+    lowering.resultType = lowering.resultRecord != null ? NumericType.DOUBLE_ARRAY
+        : context.irType(method.getReturnType()).orElse(NumericType.DOUBLE);
     lowering.lastStatement = tree.getBody() == null || tree.getBody().getStatements().isEmpty()
         ? null : tree.getBody().getStatements().get(tree.getBody().getStatements().size() - 1);
     return lowering.lowerMethod(tree, method);
@@ -387,9 +392,12 @@ public final class Lowering {
   private List<Value> flatten(String name, TypeElement record,
       javax.lang.model.type.TypeMirror type, List<Value> parameters) {
     List<String> leafNames = RecordLowering.parameterLeafNames(name, record, namesTaken);
+    List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
     List<Value> leaves = new ArrayList<>();
-    for (String leaf : leafNames) {
-      Value value = ir.parameter(leaf, NumericType.DOUBLE, true, parameters.size());
+    for (int i = 0; i < leafNames.size(); i++) {
+      // a double or float carries a derivative, an int, long or boolean none
+      Value value = ir.parameter(leafNames.get(i), types.get(i).type(), types.get(i).active(),
+          parameters.size());
       parameters.add(value);
       leaves.add(value);
     }
@@ -1074,6 +1082,10 @@ public final class Lowering {
       unsupported(statement, "'return' without a value: the method returns 'double'");
       return;
     }
+    if (resultRecord != null) {
+      lowerRecordReturn(statement);
+      return;
+    }
     Operand value = expressions.lower(statement.getExpression());
     if (value == null || !expressions.assignable(value, resultType,
         statement.getExpression())) {
@@ -1121,6 +1133,47 @@ public final class Lowering {
     ir.add(new Store(returning, Operand.Constant.of(true), context.line()));
     ir.add(new Jump(Jump.Kind.BREAK, loop.id, context.line()));
     loop.exits.add(new Exit(returning, Jump.Kind.BREAK, null));
+  }
+
+  /**
+   * {@code return r;} of a method returning value record {@code R}: a new {@code double[]} of
+   * {@code r}'s leaves, depth first, the vector function's result; the public members make the
+   * record of it ({@code write/RecordAdapters}).
+   */
+  private void lowerRecordReturn(ReturnTree statement) {
+    ExpressionTree expression = statement.getExpression();
+    String shown = resultRecord.getSimpleName().toString();
+    if (statement != lastStatement) {
+      unsupported(statement, "a method returning value record '" + shown + "' must return"
+          + " once, as its last statement: assign the result to one local '" + shown + "' and"
+          + " return it at the end");
+      return;
+    }
+    Optional<TypeElement> type = expressions.records().typeOf(expression);
+    if (type.isEmpty() || !type.get().equals(resultRecord)) {
+      unsupported(expression, "'" + context.source().of(expression) + "' cannot be returned as"
+          + " value record '" + shown + "': ad4j returns values of the record made in the"
+          + " method (a local, a parameter, 'new', a call of the record's methods)");
+      return;
+    }
+    if (context.changesComponents(resultRecord)) {
+      unsupported(expression, "'" + context.source().of(expression) + "' is returned as value"
+          + " record '" + shown + "', whose constructor changes its components: the generated"
+          + " members make the record of the result's components and of its tangents, and would"
+          + " run its code on them again; ad4j does not yet return such records");
+      return;
+    }
+    RecordLowering.Tuple tuple = expressions.records().lower(expression);
+    if (tuple == null) {
+      return;
+    }
+    Operand array = expressions.arrayOf(tuple.leaves(), expression);
+    if (array == null) {
+      return;
+    }
+    Return result = new Return(array, context.line());
+    context.dependences().givesResult(result, expression);
+    ir.add(result);
   }
 
   private boolean lowerIf(IfTree tree) {

@@ -644,6 +644,77 @@ final class LoweringContext {
     return constant;
   }
 
+  /**
+   * Whether record {@code record} declares a constructor that may change its components (any
+   * but a compact one that only checks them, {@link #checksOnly}): its code would run again,
+   * on the components, where generated code makes the record of its leaves, and change them.
+   */
+  boolean changesComponents(TypeElement record) {
+    for (javax.lang.model.element.ExecutableElement constructor :
+        javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())) {
+      if (trees.getPath(constructor) != null
+          && elements.getOrigin(constructor) == javax.lang.model.util.Elements.Origin.EXPLICIT
+          && !checksOnly(constructor)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code constructor} is a compact canonical constructor, in the file being compiled,
+   * that leaves the components as given (it assigns none of them): its checks may run as
+   * written, and the record's components are its arguments.
+   */
+  boolean checksOnly(javax.lang.model.element.ExecutableElement constructor) {
+    com.sun.source.util.TreePath path = trees.getPath(constructor);
+    if (path == null || path.getCompilationUnit() != unit
+        || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
+        || tree.getBody() == null) {
+      return false;
+    }
+    // compact: no parameter list written ('V {'), so it cannot set the fields itself
+    String text = source().of(tree);
+    int body = text.indexOf('{');
+    if (body < 0 || text.substring(0, body).indexOf('(') >= 0) {
+      return false;
+    }
+    java.util.Set<String> components = new java.util.HashSet<>();
+    constructor.getParameters().forEach(p -> components.add(p.getSimpleName().toString()));
+    boolean[] assigns = {false};
+    new com.sun.source.util.TreeScanner<Void, Void>() {
+      @Override
+      public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment,
+          Void unused) {
+        assigns[0] |= names(assignment.getVariable());
+        return super.visitAssignment(assignment, unused);
+      }
+
+      @Override
+      public Void visitCompoundAssignment(com.sun.source.tree.CompoundAssignmentTree assignment,
+          Void unused) {
+        assigns[0] |= names(assignment.getVariable());
+        return super.visitCompoundAssignment(assignment, unused);
+      }
+
+      @Override
+      public Void visitUnary(com.sun.source.tree.UnaryTree unary, Void unused) {
+        boolean step = switch (unary.getKind()) {
+          case PREFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_INCREMENT, POSTFIX_DECREMENT -> true;
+          default -> false;
+        };
+        assigns[0] |= step && names(unary.getExpression());
+        return super.visitUnary(unary, unused);
+      }
+
+      private boolean names(com.sun.source.tree.ExpressionTree target) {
+        return target instanceof com.sun.source.tree.IdentifierTree identifier
+            && components.contains(identifier.getName().toString());
+      }
+    }.scan(tree.getBody(), null);
+    return !assigns[0];
+  }
+
   /** The Java type of an operand of a reference type ({@code String} or an object). */
   Optional<TypeMirror> referenceTypeOf(Operand operand) {
     if (operand.type() == NumericType.STRING) {

@@ -32,7 +32,7 @@ import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 
 /**
- * Value records flattened into their {@code double} leaves ({@link ValueRecords}), in the front
+ * Value records flattened into their primitive leaves ({@link ValueRecords}), in the front
  * end, so that every later stage sees scalars only and generated code makes no record the user's
  * code does not: a record parameter is one parameter per leaf, a record local one local per leaf
  * ({@code Vec3 p} is {@code pX, pY, pZ}), {@code new Vec3(a, b, c)} is its arguments,
@@ -40,11 +40,14 @@ import javax.lang.model.util.ElementFilter;
  * record's own methods is their code, inlined where it is called with its receiver's and
  * arguments' leaves bound ({@code p.add(v.scale(dt))}).
  *
- * <p>Built so far: records whose components are {@code double}s or value records, with the
- * canonical constructor javac writes; their methods inlined when their source is in the same
+ * <p>Built so far: records of the components {@link ValueRecords} takes, with the canonical
+ * constructor javac writes or a compact one that only checks the components (run as written
+ * where the record is made); their methods inlined when their source is in the same
  * file and their body is local declarations and a final {@code return}. A record value is read
- * through its accessors, assigned, and passed to its own methods; passed anywhere else, it is an
- * error that says so.
+ * through its accessors, assigned, passed to its own methods and to {@code @Differentiable}
+ * methods of the same class, returned (a {@code double[]} of its leaves: {@code Lowering}), and
+ * taken from a {@code @Differentiable} method of the same class returning one (the elements of
+ * its members' {@code double[]}); passed anywhere else, it is an error that says so.
  */
 final class RecordLowering {
   /** How deep inlined record methods may call each other: past it, recursion, an error. */
@@ -129,10 +132,74 @@ final class RecordLowering {
           : Optional.empty();
     }
     if (expression instanceof MethodInvocationTree invocation) {
-      return target(invocation).flatMap(target -> ValueRecords.valueRecord(
-          target.method().getReturnType()));
+      Optional<Target> target = target(invocation);
+      return target.isPresent()
+          ? ValueRecords.valueRecord(target.get().method().getReturnType())
+          : calleeRecord(invocation);
     }
     return Optional.empty();
+  }
+
+  /**
+   * The value record a call of {@code @Differentiable} methods returns ({@code step(p, v)}):
+   * every method the call may choose among, named as it names them and taking as many
+   * arguments, is one returning the same value record. Its members return the leaves.
+   */
+  private Optional<TypeElement> calleeRecord(MethodInvocationTree invocation) {
+    ExpressionTree select = invocation.getMethodSelect();
+    String name;
+    Symbols.CallTarget target;
+    if (select instanceof IdentifierTree identifier) {
+      name = identifier.getName().toString();
+      target = context.symbols().resolveUnqualifiedCall(name);
+    } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
+        && context.scopes().lookUp(rootName(member.getExpression())) == null) {
+      name = member.getIdentifier().toString();
+      target = context.symbols().resolveQualifiedCall(member.getExpression());
+    } else {
+      return Optional.empty();
+    }
+    if (!(target instanceof Symbols.CallTarget.OtherMethod other)) {
+      return Optional.empty();
+    }
+    List<ExecutableElement> candidates = CalleeResolver.candidates(context, other.owner(), name)
+        .stream().filter(m -> m.getParameters().size() == invocation.getArguments().size())
+        .toList();
+    Optional<TypeElement> record = candidates.isEmpty() ? Optional.empty()
+        : ValueRecords.valueRecord(candidates.get(0).getReturnType());
+    for (ExecutableElement candidate : candidates) {
+      if (!CalleeResolver.isDifferentiable(candidate)
+          || !ValueRecords.valueRecord(candidate.getReturnType()).equals(record)) {
+        return Optional.empty();
+      }
+    }
+    return record;
+  }
+
+  /**
+   * A call of a {@code @Differentiable} method returning a value record ({@link #calleeRecord}):
+   * the elements of the {@code double[]} of leaves its members give; null after an error.
+   */
+  private Tuple calleeResult(MethodInvocationTree invocation, TypeElement record) {
+    Operand array = expressions.lower(invocation);
+    if (array == null) {
+      return null;
+    }
+    if (array.type() != NumericType.DOUBLE_ARRAY) {
+      error(invocation, "'" + context.source().of(invocation) + "' is not supported yet for a"
+          + " value record");
+      return null;
+    }
+    boolean active = array instanceof Operand.Use use && use.value().isActiveArray();
+    List<Operand> leaves = new ArrayList<>();
+    List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
+    for (int i = 0; i < types.size(); i++) {
+      Operand element = context.emit(ad4j.processor.ir.Operation.ELEMENT,
+          List.of(array, Operand.Constant.of(i)), NumericType.DOUBLE, active);
+      // a float leaf: the double it was widened to, exactly
+      leaves.add(expressions.convert(element, types.get(i).type()));
+    }
+    return new Tuple(record, leaves);
   }
 
   /**
@@ -262,6 +329,9 @@ final class RecordLowering {
       return owner == null ? null : component(owner, select.getIdentifier().toString());
     }
     if (expression instanceof MethodInvocationTree invocation) {
+      if (target(invocation).isEmpty()) {
+        return calleeResult(invocation, typeOf(invocation).orElseThrow());
+      }
       Object result = call(invocation);
       return result instanceof Tuple tuple ? tuple : null;
     }
@@ -288,7 +358,7 @@ final class RecordLowering {
               .orElseThrow();
           owner = nested.get();
         } else {
-          value = context.emit(read, List.of(value), NumericType.DOUBLE, false);
+          value = context.emit(read, List.of(value), leaf.type(), false);
         }
         // a record's accessor gives what its constructor was given, each time
         context.dependences().runsAsWritten(value, shown, true);
@@ -385,18 +455,27 @@ final class RecordLowering {
         || context.elements().getOrigin(member) != javax.lang.model.util.Elements.Origin.EXPLICIT;
   }
 
-  /** {@code new R(a, ...)}: the arguments, as {@code double}s. */
+  /**
+   * {@code new R(a, ...)}: the arguments, as its leaves; a compact constructor that only checks
+   * them ({@link LoweringContext#checksOnly}) runs as written on them, where the record is made.
+   */
   private Tuple construction(NewClassTree creation) {
     TypeElement record = typeOf(creation).orElseThrow();
+    ExecutableElement checks = null;
     for (ExecutableElement constructor :
         ElementFilter.constructorsIn(record.getEnclosedElements())) {
-      if (!isWrittenByTheCompiler(constructor)) {
+      if (isWrittenByTheCompiler(constructor)) {
+        continue;
+      }
+      if (!context.checksOnly(constructor)) {
         error(creation, "'new " + record.getSimpleName() + "(...)': record '"
-            + record.getSimpleName() + "' declares a constructor, and ad4j does not yet"
-            + " flatten records whose constructors have code; remove it, or check the values"
-            + " where the record is made");
+            + record.getSimpleName() + "' declares a constructor that is not a compact one"
+            + " leaving its components as given, and ad4j does not yet flatten records whose"
+            + " constructors change or set their components; check the values in a compact"
+            + " constructor, or where the record is made");
         return null;
       }
+      checks = constructor;
     }
     List<javax.lang.model.element.RecordComponentElement> components =
         ValueRecords.components(record);
@@ -421,22 +500,76 @@ final class RecordLowering {
         }
         leaves.addAll(part.leaves());
       } else {
-        Operand value = scalar(expressions.lower(argument), argument);
+        Operand value = scalar(expressions.lower(argument), ValueRecords.leafType(
+            components.get(i).getAccessor().getReturnType()).orElseThrow(), argument);
         if (value == null) {
           return null;
         }
         leaves.add(value);
       }
     }
-    return new Tuple(record, leaves);
-  }
-
-  /** {@code value} as a {@code double}; null after an error. */
-  private Operand scalar(Operand value, Tree at) {
-    if (value == null || !expressions.assignable(value, NumericType.DOUBLE, at)) {
+    Tuple made = new Tuple(record, leaves);
+    if (checks != null && runChecks(made, checks, creation) == null) {
       return null;
     }
-    return expressions.convert(value, NumericType.DOUBLE);
+    return made;
+  }
+
+  /**
+   * Runs the checks of {@code value}'s compact constructor {@code constructor} on its leaves:
+   * generated code makes the record as written ({@code new V(a, b);}, its value unused), which
+   * throws where the user's code would. Null after an error.
+   */
+  private Operand runChecks(Tuple value, ExecutableElement constructor, Tree at) {
+    Operand made = object(value, at);
+    if (made == null) {
+      return null;
+    }
+    String shown = "new " + value.type().getSimpleName();
+    context.dependences().runsAsWritten(made, shown, true);
+    if (!context.readOnlyMethods().test(constructor)
+        && new RepeatedRuns(context).rejectOwnCall(at, shown + "(...)")) {
+      return null;
+    }
+    return made;
+  }
+
+  /** The record {@code value} is, made of its leaves as written; null after an error. */
+  private Operand object(Tuple value, Tree at) {
+    Optional<String> text = context.javaText(value.type().asType());
+    if (text.isEmpty()) {
+      error(at, "'" + context.source().of(at) + "': generated code cannot name value record '"
+          + value.type().getSimpleName() + "': " + context.typeProblem(value.type().asType()));
+      return null;
+    }
+    List<Operand> arguments = new ArrayList<>();
+    int next = 0;
+    for (javax.lang.model.element.RecordComponentElement component :
+        ValueRecords.components(value.type())) {
+      Optional<TypeElement> nested = ValueRecords.valueRecord(
+          component.getAccessor().getReturnType());
+      if (nested.isPresent()) {
+        int size = ValueRecords.leaves(nested.get()).size();
+        Operand part = object(value.slice(nested.get(), next, size), at);
+        if (part == null) {
+          return null;
+        }
+        arguments.add(part);
+        next += size;
+      } else {
+        arguments.add(value.leaves().get(next++));
+      }
+    }
+    return context.emitReference(ad4j.processor.ir.Operation.construction(text.get(),
+        arguments.size()), arguments, value.type().asType()).orElse(null);
+  }
+
+  /** {@code value} as a component of {@code type}; null after an error. */
+  private Operand scalar(Operand value, NumericType type, Tree at) {
+    if (value == null || !expressions.assignable(value, type, at)) {
+      return null;
+    }
+    return expressions.convert(value, type);
   }
 
   // ---- passing records to @Differentiable methods ------------------------------------------
@@ -651,7 +784,7 @@ final class RecordLowering {
       LocalScopes.Local leaf = leaves.get(i);
       if (leaf.variable() != null) {
         Operand initial = value != null ? value.leaves().get(i)
-            : Operand.Constant.zero(NumericType.DOUBLE);
+            : Operand.Constant.zero(leaf.variable().type());
         context.ir().add(new Declare(leaf.variable(), initial, context.line()));
       } else if (value != null) {
         context.bind(leaf, value.leaves().get(i));

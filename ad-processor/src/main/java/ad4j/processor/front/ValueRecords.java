@@ -1,5 +1,6 @@
 package ad4j.processor.front;
 
+import ad4j.processor.ir.NumericType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,34 +14,76 @@ import javax.lang.model.util.ElementFilter;
 
 /**
  * Which records are <em>value records</em> (DESIGN.md, part 3): records whose components carry
- * derivatives, which ad4j flattens into their {@code double} components, depth first ("leaves":
+ * derivatives, which ad4j flattens into their primitive components, depth first ("leaves":
  * {@code record Vec3(double x, double y, double z)} has three; {@code record Body(Vec3 pos,
- * double mass)} four, {@code pos.x} first). Built so far: records whose components are all
- * {@code double}s or value records. A record that mixes such components with others
- * ({@code int}, {@code String}, arrays) is {@link #isMixed mixed}: not built yet, an error where
- * it would carry derivatives; a record with no such component is an ordinary object.
+ * double mass)} four, {@code pos.x} first). Built so far: records whose components are
+ * {@code double}s, {@code float}s (which carry derivatives), {@code int}s, {@code long}s,
+ * {@code boolean}s (which carry none, kept beside them) or value records, at least one of them
+ * carrying a derivative. A record that mixes such components with others ({@code String},
+ * objects, arrays) is {@link #isMixed mixed}: not built yet, an error where it would carry
+ * derivatives; a record with no such component is an ordinary object.
  */
 public final class ValueRecords {
   private ValueRecords() {}
 
   /** The record type {@code type} names, when it is a value record. */
   public static Optional<TypeElement> valueRecord(TypeMirror type) {
+    return valueRecord(type, new java.util.HashSet<>());
+  }
+
+  /**
+   * As {@link #valueRecord(TypeMirror)}; {@code enclosing}: the records whose components are
+   * being looked at, which a component's type may not be (a record that holds itself, a
+   * {@code Node(double v, Node next)}, has no flat layout).
+   */
+  private static Optional<TypeElement> valueRecord(TypeMirror type,
+      java.util.Set<TypeElement> enclosing) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || !element.getTypeParameters().isEmpty()) {
+        || element.getKind() != ElementKind.RECORD || !element.getTypeParameters().isEmpty()
+        || !enclosing.add(element)) {
       return Optional.empty();
     }
-    List<RecordComponentElement> components = components(element);
-    if (components.isEmpty()) {
-      return Optional.empty();
-    }
-    for (RecordComponentElement component : components) {
-      TypeMirror componentType = component.getAccessor().getReturnType();
-      if (componentType.getKind() != TypeKind.DOUBLE && valueRecord(componentType).isEmpty()) {
-        return Optional.empty();
+    try {
+      List<RecordComponentElement> components = components(element);
+      boolean carries = false;
+      for (RecordComponentElement component : components) {
+        TypeMirror componentType = component.getAccessor().getReturnType();
+        Optional<NumericType> leaf = leafType(componentType);
+        if (leaf.isEmpty() && valueRecord(componentType, enclosing).isEmpty()) {
+          return Optional.empty();
+        }
+        carries |= leaf.isEmpty() || leaf.get().isFloatingPoint();
       }
+      // a record of ints and booleans only (or of no components) is an ordinary object
+      return carries ? Optional.of(element) : Optional.empty();
+    } finally {
+      enclosing.remove(element);
     }
-    return Optional.of(element);
+  }
+
+  /**
+   * The type of a leaf of a value record's component of type {@code type}: a {@code double}
+   * or {@code float} carries a derivative (a {@code float} its value in float, its derivative
+   * in double); an {@code int}, {@code long} or {@code boolean} none, and is kept beside them.
+   */
+  static Optional<NumericType> leafType(TypeMirror type) {
+    return switch (type.getKind()) {
+      case DOUBLE -> Optional.of(NumericType.DOUBLE);
+      case FLOAT -> Optional.of(NumericType.FLOAT);
+      case INT -> Optional.of(NumericType.INT);
+      case LONG -> Optional.of(NumericType.LONG);
+      case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
+      default -> Optional.empty();
+    };
+  }
+
+  /**
+   * Whether a method may return value record {@code record} (a vector function over its
+   * leaves, in a {@code double[]}): its leaves are all {@code double}s and {@code float}s.
+   */
+  public static boolean isReturnable(TypeElement record) {
+    return leaves(record).stream().allMatch(Leaf::active);
   }
 
   /**
@@ -48,20 +91,29 @@ public final class ValueRecords {
    * not a value record that ad4j can flatten yet, and not an object it may treat as one.
    */
   public static boolean isMixed(TypeMirror type) {
+    return isMixed(type, new java.util.HashSet<>());
+  }
+
+  private static boolean isMixed(TypeMirror type, java.util.Set<TypeElement> enclosing) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || valueRecord(type).isPresent()) {
+        || element.getKind() != ElementKind.RECORD || valueRecord(type).isPresent()
+        || !enclosing.add(element)) {
       return false;
     }
-    for (RecordComponentElement component : components(element)) {
-      TypeMirror componentType = component.getAccessor().getReturnType();
-      if (ActiveParameters.isDifferentiableType(componentType)
-          || componentType.getKind() == TypeKind.FLOAT
-          || valueRecord(componentType).isPresent() || isMixed(componentType)) {
-        return true;
+    try {
+      for (RecordComponentElement component : components(element)) {
+        TypeMirror componentType = component.getAccessor().getReturnType();
+        if (ActiveParameters.isDifferentiableType(componentType)
+            || componentType.getKind() == TypeKind.FLOAT
+            || valueRecord(componentType).isPresent() || isMixed(componentType, enclosing)) {
+          return true;
+        }
       }
+      return false;
+    } finally {
+      enclosing.remove(element);
     }
-    return false;
   }
 
   /** The record's components, in declaration order. */
@@ -70,12 +122,17 @@ public final class ValueRecords {
   }
 
   /**
-   * A leaf of a value record: a {@code double} reached through {@code path}, the accessors from
-   * the record down ({@code [pos, x]}).
+   * A leaf of a value record: a primitive of {@code type} reached through {@code path}, the
+   * accessors from the record down ({@code [pos, x]}).
    */
-  public record Leaf(List<String> path) {
+  public record Leaf(List<String> path, NumericType type) {
     public Leaf {
       path = List.copyOf(path);
+    }
+
+    /** Whether the leaf carries a derivative: a {@code double} or {@code float}. */
+    public boolean active() {
+      return type.isFloatingPoint();
     }
 
     /** {@code pos().x()}: how Java reads the leaf from the record. */
@@ -110,6 +167,20 @@ public final class ValueRecords {
     }
   }
 
+  /**
+   * The name of the private member of a generated class that gives the leaves of a record of
+   * value record {@code record} as a {@code double[]} ({@code leavesOfOrbits_Vec3}): what the
+   * code of callers of a method returning the record makes of the method's value.
+   */
+  public static String leavesMember(TypeElement record) {
+    StringBuilder name = new StringBuilder();
+    for (javax.lang.model.element.Element at = record;
+        at instanceof TypeElement type; at = at.getEnclosingElement()) {
+      name.insert(0, name.length() == 0 ? type.getSimpleName() : type.getSimpleName() + "_");
+    }
+    return "leavesOf" + name;
+  }
+
   /** The leaves of value record {@code record}, depth first. */
   public static List<Leaf> leaves(TypeElement record) {
     List<Leaf> leaves = new ArrayList<>();
@@ -124,7 +195,8 @@ public final class ValueRecords {
       if (nested.isPresent()) {
         collect(nested.get(), path, into);
       } else {
-        into.add(new Leaf(path));
+        into.add(new Leaf(path, leafType(component.getAccessor().getReturnType())
+            .orElseThrow()));
       }
       path.remove(path.size() - 1);
     }

@@ -21,10 +21,20 @@ import java.util.List;
  * @param records the callee's value record parameters, which its generated members take
  *     flattened (one {@code double} per leaf, among {@code parameterTypes}) and the method
  *     itself as records
+ * @param resultLeaves when the callee returns a value record (its members return its leaves,
+ *     a {@code double[]}: {@code resultType}), the member of {@code gradClass} that gives the
+ *     leaves of the record the method itself returns; else null
  */
 public record Callee(String userClass, String gradClass, String name,
     List<NumericType> parameterTypes, List<Boolean> active, NumericType resultType,
-    boolean receiverFirst, List<RecordArgument> records) {
+    boolean receiverFirst, List<RecordArgument> records, String resultLeaves) {
+  /**
+   * What ends the names of the private members with flat signatures of a method that returns a
+   * value record ({@code fTangentFlat}), which its public members with the record's signatures
+   * call; the tangent of its callers calls it too.
+   */
+  public static final String FLAT = "Flat";
+
   /**
    * A value record parameter of a callee, flattened: its leaves are the parameters from
    * {@code first} on, and {@code construction} makes the record of them where the callee itself
@@ -48,7 +58,12 @@ public record Callee(String userClass, String gradClass, String name,
   /** A static callee that takes no value record. */
   public Callee(String userClass, String gradClass, String name,
       List<NumericType> parameterTypes, List<Boolean> active, NumericType resultType) {
-    this(userClass, gradClass, name, parameterTypes, active, resultType, false, List.of());
+    this(userClass, gradClass, name, parameterTypes, active, resultType, false, List.of(), null);
+  }
+
+  /** The name of the callee's tangent member that takes and returns leaves. */
+  public String tangentName() {
+    return name + "Tangent" + (resultLeaves != null ? FLAT : "");
   }
 
   /** What the name of a generated class's companion adds to it: {@code FooGradSweeps}. */

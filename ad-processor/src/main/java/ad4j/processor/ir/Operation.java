@@ -266,7 +266,7 @@ public final class Operation {
    * tangent per active parameter (an array's tangent is an array of its shape).
    */
   public static Operation tangentCall(Callee callee) {
-    return new Operation(Form.TANGENT_CALL, callee.name() + "Tangent",
+    return new Operation(Form.TANGENT_CALL, callee.tangentName(),
         callee.parameterTypes().size() + callee.differentiableParameterCount()
             + callee.activeArrayCount(), null, callee);
   }

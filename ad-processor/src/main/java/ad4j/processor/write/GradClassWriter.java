@@ -143,6 +143,8 @@ public final class GradClassWriter {
       }
     }
     PrivateFieldCopies.addTo(gradClass, methods);
+    // one per value record that methods return, for the code of their callers
+    Set<String> leavesMembers = new HashSet<>();
     for (Method method : methods) {
       String name = method.function().name();
       int ordinal = seen.merge(name, 1, Integer::sum);
@@ -156,6 +158,9 @@ public final class GradClassWriter {
       // every member, a record adapter too, declares what the method declares
       sweeps.split(method.element(), declaringThrown(method, RecordAdapters.of(method, members)))
           .forEach(gradClass::addMethod);
+      ValueRecords.valueRecord(method.element().getReturnType())
+          .filter(record -> leavesMembers.add(ValueRecords.leavesMember(record)))
+          .ifPresent(record -> gradClass.addMethod(RecordAdapters.leavesMember(record)));
     }
     return List.of(file(className.packageName(), gradClass.build()),
         file(className.packageName(), sweeps.build()));

@@ -58,7 +58,8 @@ final class JacobianDriver {
     code.add("// one forward sweep per slot: column j is the tangent along the unit"
         + " direction e_j\n");
     List<String> directions = UnitDirections.declare(function, parameters, names, code);
-    String call = function.name() + "Tangent(" + String.join(", ",
+    // a value record result: the tangent that returns the leaves ({@link RecordAdapters})
+    String call = function.name() + "Tangent" + method.flatSuffix() + "(" + String.join(", ",
         MethodContext.appendAll(parameters, directions)) + ")";
     CodeBlock columnStore = CodeBlock.builder()
         .add("{\n$>") // a block of its own: one column variable per sweep

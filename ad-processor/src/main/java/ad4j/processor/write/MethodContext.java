@@ -62,10 +62,24 @@ final class MethodContext {
 
   /**
    * The type of the method's value, which the members that return it return: {@code double},
-   * {@code float} or {@code double[]}.
+   * {@code float} or {@code double[]} (the leaves of a value record the method returns, of
+   * which {@link RecordAdapters} makes the record).
    */
   TypeName valueType() {
+    if (ad4j.processor.front.ValueRecords.valueRecord(element.getReturnType()).isPresent()) {
+      return TypeName.get(double[].class);
+    }
     return TypeName.get(element.getReturnType());
+  }
+
+  /**
+   * What ends the names of the contract's members that take and give leaves, which the other
+   * members call: {@link ad4j.processor.ir.Callee#FLAT} for a method returning a value record,
+   * whose public members with the record's signatures are others ({@link RecordAdapters}).
+   */
+  String flatSuffix() {
+    return ad4j.processor.front.ValueRecords.valueRecord(element.getReturnType()).isPresent()
+        ? ad4j.processor.ir.Callee.FLAT : "";
   }
 
   /**

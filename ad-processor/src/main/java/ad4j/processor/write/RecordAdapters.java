@@ -1,6 +1,7 @@
 package ad4j.processor.write;
 
 import ad4j.processor.front.ValueRecords;
+import ad4j.processor.ir.Callee;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterSpec;
@@ -9,7 +10,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
 
 /**
  * The public members of a method with value record parameters. Its function takes each record
@@ -19,6 +26,13 @@ import javax.lang.model.element.Modifier;
  * private one of the same name, taking the leaves, and a member with the record signature
  * reads the leaves through the accessors and calls it: nothing is allocated, and the
  * JIT inlines the call. Members for the code of callers (those taking a tape first) stay flat.
+ *
+ * <p>A method returning a value record is a vector function over the record's leaves: its
+ * members return them as a {@code double[]}, and {@code mPullback} takes its seed as one. The
+ * contract's {@code mValueAndJacobian} and {@code mTangent} return the record (made by its
+ * canonical constructor), {@code mPullback} takes the seed as a record too. Such a method's
+ * flat members are named apart ({@link Callee#FLAT}), for without record parameters their
+ * parameters are the adapters'.
  */
 final class RecordAdapters {
   /** The suffix of a tangent parameter's name ({@code xDot}). */
@@ -28,39 +42,88 @@ final class RecordAdapters {
 
   /** {@code members}, with the adapters and private flat members when the method needs them. */
   static List<MethodSpec> of(GradClassWriter.Method method, List<MethodSpec> members) {
-    if (method.recordParameters().isEmpty()) {
+    Optional<TypeElement> result = ValueRecords.valueRecord(method.element().getReturnType());
+    if (method.recordParameters().isEmpty() && result.isEmpty()) {
       return members;
     }
     Map<String, Leaf> leaves = new HashMap<>();
     for (ValueRecords.FlatParameter parameter : method.recordParameters()) {
+      boolean firstTangent = true;
       for (int i = 0; i < parameter.flatNames().size(); i++) {
-        String accessors = parameter.leaves().get(i).accessors();
-        leaves.put(parameter.flatNames().get(i), new Leaf(parameter, i == 0, accessors, ""));
-        leaves.put(parameter.flatNames().get(i) + DOT,
-            new Leaf(parameter, i == 0, accessors, DOT));
+        ValueRecords.Leaf leaf = parameter.leaves().get(i);
+        leaves.put(parameter.flatNames().get(i),
+            new Leaf(parameter, i == 0, leaf.accessors(), ""));
+        if (leaf.active()) { // an int, long or boolean leaf has no tangent
+          leaves.put(parameter.flatNames().get(i) + DOT,
+              new Leaf(parameter, firstTangent, leaf.accessors(), DOT));
+          firstTangent = false;
+        }
       }
     }
+    String name = method.function().name();
     List<MethodSpec> written = new ArrayList<>();
     for (MethodSpec member : members) {
-      if (!takesRecords(member, leaves)) {
+      Optional<Result> returned = result.flatMap(record -> Result.of(name, member, record));
+      if (!isContracts(member) || !takesRecords(member, leaves) && returned.isEmpty()) {
         written.add(member);
         continue;
       }
-      written.add(flat(member));
-      written.add(adapter(member, leaves));
+      // a method returning a record: its flat members are named apart, for their parameters
+      // may be the adapters' ('fTangent(double x, double xDot)' returning V and double[])
+      written.add(flat(member, member.name() + (result.isPresent() ? Callee.FLAT : "")));
+      written.add(adapter(member, leaves, returned, result.isPresent()));
     }
     return written;
+  }
+
+  /**
+   * The private member that gives the leaves of a record of value record {@code record}, depth
+   * first, as a {@code double[]} ({@link ValueRecords#leavesMember}): the code of callers makes
+   * them of the value of a method returning the record.
+   */
+  static MethodSpec leavesMember(TypeElement record) {
+    String value = "value";
+    List<CodeBlock> leaves = ValueRecords.leaves(record).stream()
+        .map(leaf -> CodeBlock.of("$L.$L", value, leaf.accessors())).toList();
+    return MethodSpec.methodBuilder(ValueRecords.leavesMember(record))
+        .addJavadoc("The leaves of {@code $L}, depth first: the value of a vector function.\n",
+            value)
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .returns(double[].class)
+        .addParameter(TypeName.get(record.asType()), value)
+        .addStatement("return new double[] {$L}", CodeBlock.join(leaves, ",$W"))
+        .build();
+  }
+
+  /**
+   * How a member of a method returning value record {@code record} takes or gives it:
+   * {@code mValueAndJacobian} and {@code mTangent} return it (the value, the tangents),
+   * {@code mPullback} returns it and takes the seed as one ({@code seed}: its index).
+   */
+  private record Result(TypeElement record, int seed) {
+    static Optional<Result> of(String method, MethodSpec member, TypeElement record) {
+      if (member.name().equals(method + "Pullback")) {
+        return Optional.of(new Result(record, member.parameters().size() - 2));
+      }
+      if (member.name().equals(method + "ValueAndJacobian")
+          || member.name().equals(method + "Tangent")) {
+        return Optional.of(new Result(record, -1));
+      }
+      return Optional.empty(); // mJacobian: its matrix is over the leaves, as the flat one's
+    }
   }
 
   /** A flat parameter: its record parameter, whether it is the first leaf, how it is read. */
   private record Leaf(ValueRecords.FlatParameter record, boolean first, String accessors,
       String suffix) {}
 
-  /** Whether {@code member} is one of the contract's, taking leaves of a record parameter. */
+  /** Whether {@code member} is one of the contract's (not private, not for callers' code). */
+  private static boolean isContracts(MethodSpec member) {
+    return !member.modifiers().contains(Modifier.PRIVATE) && !MethodContext.isForCallers(member);
+  }
+
+  /** Whether {@code member} takes leaves of a record parameter. */
   private static boolean takesRecords(MethodSpec member, Map<String, Leaf> leaves) {
-    if (member.modifiers().contains(Modifier.PRIVATE) || MethodContext.isForCallers(member)) {
-      return false;
-    }
     return member.parameters().stream().anyMatch(p -> leaves.containsKey(p.name()));
   }
 
@@ -68,8 +131,8 @@ final class RecordAdapters {
    * {@code member}, private (callers of the method in its class call its {@code mTangent} with
    * the leaves of the records they pass), without its javadoc: the adapter carries it.
    */
-  private static MethodSpec flat(MethodSpec member) {
-    return MethodSpec.methodBuilder(member.name())
+  private static MethodSpec flat(MethodSpec member, String name) {
+    return MethodSpec.methodBuilder(name)
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
         .addAnnotations(member.annotations())
         .returns(member.returnType())
@@ -79,34 +142,81 @@ final class RecordAdapters {
         .build();
   }
 
-  /** The member with record parameters, calling the flat one. */
-  private static MethodSpec adapter(MethodSpec member, Map<String, Leaf> leaves) {
+  /**
+   * The member with record parameters and result ({@code returned}), calling the flat one
+   * ({@code named apart}: its name ends with {@link Callee#FLAT}).
+   */
+  private static MethodSpec adapter(MethodSpec member, Map<String, Leaf> leaves,
+      Optional<Result> returned, boolean namedApart) {
     MethodSpec.Builder adapter = MethodSpec.methodBuilder(member.name())
         .addJavadoc(member.javadoc())
         .addModifiers(member.modifiers())
         .addAnnotations(member.annotations())
-        .returns(member.returnType())
+        .returns(returned.map(r -> TypeName.get(r.record().asType()))
+            .orElse(member.returnType()))
         .addExceptions(member.exceptions());
     List<CodeBlock> arguments = new ArrayList<>();
-    for (ParameterSpec parameter : member.parameters()) {
+    List<String> names = new ArrayList<>();
+    for (int k = 0; k < member.parameters().size(); k++) {
+      ParameterSpec parameter = member.parameters().get(k);
       Leaf leaf = leaves.get(parameter.name());
+      if (returned.isPresent() && returned.get().seed() == k) {
+        // the seed, a record of the result's type: its leaves
+        TypeElement record = returned.get().record();
+        adapter.addParameter(TypeName.get(record.asType()), parameter.name());
+        names.add(parameter.name());
+        List<CodeBlock> seed = ValueRecords.leaves(record).stream()
+            .map(l -> CodeBlock.of("$N.$L", parameter.name(), l.accessors())).toList();
+        arguments.add(CodeBlock.of("new double[] {$L}", CodeBlock.join(seed, ",$W")));
+        continue;
+      }
       if (leaf == null) {
         adapter.addParameter(parameter);
+        names.add(parameter.name());
         arguments.add(CodeBlock.of("$N", parameter.name()));
         continue;
       }
       String record = leaf.record().name() + leaf.suffix();
       if (leaf.first()) {
         adapter.addParameter(TypeName.get(leaf.record().type()), record);
+        names.add(record);
       }
       arguments.add(CodeBlock.of("$L.$L", record, leaf.accessors()));
     }
-    CodeBlock call = CodeBlock.of("$N($L)", member.name(), CodeBlock.join(arguments, ",$W"));
-    if (member.returnType().equals(TypeName.VOID)) {
+    String flat = member.name() + (namedApart ? Callee.FLAT : "");
+    CodeBlock call = CodeBlock.of("$N($L)", flat, CodeBlock.join(arguments, ",$W"));
+    if (returned.isPresent()) {
+      // the record of the leaves the flat member returns, made by its canonical constructor
+      String local = "leaves";
+      for (int k = 2; names.contains(local); k++) {
+        local = "leaves" + k;
+      }
+      adapter.addStatement("double[] $L = $L", local, call);
+      adapter.addStatement("return $L", construction(returned.get().record(), local,
+          new int[] {0}));
+    } else if (member.returnType().equals(TypeName.VOID)) {
       adapter.addStatement("$L", call);
     } else {
       adapter.addStatement("return $L", call);
     }
     return adapter.build();
+  }
+
+  /**
+   * {@code new R(leaves[0], new S(leaves[1], ...))}: value record {@code record}'s leaves, a
+   * {@code float} one narrowed back ({@code (float) leaves[2]}).
+   */
+  private static CodeBlock construction(TypeElement record, String array, int[] next) {
+    List<CodeBlock> parts = new ArrayList<>();
+    for (RecordComponentElement component : ElementFilter.recordComponentsIn(
+        record.getEnclosedElements())) {
+      TypeMirror type = component.getAccessor().getReturnType();
+      Optional<TypeElement> nested = ValueRecords.valueRecord(type);
+      parts.add(nested.isPresent() ? construction(nested.get(), array, next)
+          : CodeBlock.of(type.getKind() == TypeKind.FLOAT ? "(float) $L[$L]" : "$L[$L]", array,
+              next[0]++));
+    }
+    return CodeBlock.of("new $T($L)", TypeName.get(record.asType()),
+        CodeBlock.join(parts, ",$W"));
   }
 }

@@ -44,7 +44,9 @@ final class RowsByPullbacks implements RowSweeps {
         .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
         .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, jacobian, i, names.count())
         .addStatement("$L[$L] = 1", seed, i)
-        .addStatement("$LPullback($L)", method.function().name(), String.join(", ",
+        // a value record result: the pullback that takes the seed's leaves (RecordAdapters)
+        .addStatement("$LPullback$L($L)", method.function().name(), method.flatSuffix(),
+            String.join(", ",
             MethodContext.append(MethodContext.append(names.parameters(), seed),
                 jacobian + "[" + i + "]")))
         .addStatement("$L[$L] = 0", seed, i)
