@@ -179,9 +179,10 @@ public final class FlowAnalysis {
       if (statement instanceof Instruction instruction) {
         nextId = Math.max(nextId, instruction.result().id() + 1);
         definedIn.put(instruction.result(), block);
-        // a vector target's reverse passes its result's adjoints on to its arguments
+        // a vector function's or a vector target's reverse passes its result's adjoints on to
+        // its arguments
         boolean passesBack = instruction.result().isActive()
-            || instruction.operation().form() == Operation.Form.RULED_CALL
+            || instruction.operation().form().callsDifferentiated()
                 && instruction.result().isActiveArray();
         for (Operand argument : instruction.arguments()) {
           if (passesBack) {
