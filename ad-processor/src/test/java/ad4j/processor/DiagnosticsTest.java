@@ -217,10 +217,10 @@ class DiagnosticsTest {
             "variable 'y' might not have been initialized"),
         error("unknown identifier", "@Differentiable static double f(double x) { return x * ‸zz; }",
             "cannot find variable 'zz'"),
-        error("private static field that is not final",
-            "@Differentiable static double f(double x) { return x * ‸Q; }",
-            "field 'Q' is not final, and generated code cannot read it: field 'F.Q' is private;"
-                + " make it package-private"),
+        error("private static object field that is not final",
+            "@Differentiable static double f(double x) { return x * (‸Q == null ? 1 : 2); }",
+            "field 'Q' carries no derivative and would be read as written, but generated code"
+                + " cannot read it: field 'F.Q' is private; make it package-private"),
         error("string literal", "@Differentiable static double f(double x) { double t = ‸\"a\"; return x; }",
             "a value of type 'String' cannot be assigned to 'double'"),
         error("boolean assigned to a double",
@@ -241,7 +241,7 @@ class DiagnosticsTest {
         "import ad4j.Differentiable;",
         "abstract class F {",
         "  static double s; static double S2 = 2; private static final double P = Math.log(2);"
-            + " private static double Q = 3;"
+            + " private static Object Q = null;"
             + " static double g(double x) { return x; }"
             + " private static <T extends Comparable<T>> boolean q(T x) { return x != null; }"
             + " boolean r(double x) { return x > 0; } static String o(double x) { return null; }"
