@@ -364,6 +364,45 @@ class DiagnosticsTest {
         .atColumn(columnOf(lines, 9, "(a)"));
   }
 
+  /**
+   * Calls that are not differentiable inside one another (issue 36): each is reported at its
+   * own call, the outer one because the inner one's result would carry a derivative; a
+   * differentiable function of such a result ({@code Math.sqrt}) and a local holding it are no
+   * errors of their own.
+   */
+  @Test
+  void reportsEachNestedCallThatIsNotDifferentiable() {
+    List<String> lines = classF(
+        "  static double g(double x) { return 2 * x; }",
+        "  static double h(double x) { return x + 1; }",
+        "  @Differentiable static double f(double x) {",
+        "    double y = g(h(x));",
+        "    return y * Math.sqrt(h(x) + 1) + Math.ulp(Math.getExponent(x) + Math.ulp(x));",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(5);
+    assertThat(compilation).hadErrorContaining("call to 'g(...)' is not differentiable:"
+        + " 'h(x)' carries a derivative into 'g(h(x))', which ad4j cannot differentiate:"
+        + " annotate 'F.g' with @Differentiable").inFile(file).onLine(7)
+        .atColumn(columnOf(lines, 7, "(h(x))"));
+    assertThat(compilation).hadErrorContaining("call to 'h(...)' is not differentiable: 'x'"
+        + " carries a derivative into 'h(x)', which ad4j cannot differentiate: annotate 'F.h'"
+        + " with @Differentiable").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "(x))"));
+    assertThat(compilation).hadErrorContaining("call to 'h(...)' is not differentiable: 'x'"
+        + " carries a derivative into 'h(x)'").inFile(file).onLine(8)
+        .atColumn(columnOf(lines, 8, "(x) + 1"));
+    assertThat(compilation).hadErrorContaining("call to 'Math.ulp(...)' is not differentiable:"
+        + " ad4j has no derivative rule for Math.ulp").inFile(file).onLine(8)
+        .atColumn(columnOf(lines, 8, "(Math.getExponent"));
+    assertThat(compilation).hadErrorContaining("call to 'Math.ulp(...)' is not differentiable:"
+        + " ad4j has no derivative rule for Math.ulp").inFile(file).onLine(8)
+        .atColumn(columnOf(lines, 8, "(x));"));
+  }
+
   @Test
   void advisesAnnotatingOnlyWhereThatWouldWork() {
     List<String> lines = classF(

@@ -2012,7 +2012,7 @@ final class ExpressionLowering {
       unsupported(invocation, "call to '" + shown + "' is not differentiable: ad4j has no"
           + " derivative rule for " + owner.simpleName() + "." + name + "; differentiable"
           + " functions are " + String.join(", ", DerivativeRules.differentiableFunctionNames()));
-      return null;
+      return context.notDifferentiableResult(resultType.get());
     }
     context.mathClassName(owner); // generated code names it
     Operation operation = Operation.call(owner, name, arguments.size());
