@@ -108,6 +108,7 @@ class PrivateStaticFieldsTest {
       "    return acc * scale + s * x;",
       "  }",
       "  @Differentiable static double g(double x) { return scale * x * x + Math.sin(scale * x); }",
+      "  @Differentiable static double caller(double x) { return g(x) * Math.exp(x); }",
       "}");
 
   private static final CompiledOnce MUTABLE_COMPILED = new CompiledOnce(() ->
@@ -140,6 +141,9 @@ class PrivateStaticFieldsTest {
     for (double scale : new double[] {3.0, -1.25}) {
       MUTABLE_COMPILED.get().invoke("com.example.Counter", "setScale", scale);
       DerivativeChecks.checkAt(g, 0.6);
+      // a caller's sweeps read it through g's pullback
+      DerivativeChecks.checkAt(
+          MUTABLE_COMPILED.get().function("com.example.Counter", "caller", 1), 0.6);
       assertThat(g.gradient(0.6)[0])
           .isWithin(1e-12).of(2 * scale * 0.6 + scale * Math.cos(scale * 0.6));
     }
