@@ -217,10 +217,10 @@ class DiagnosticsTest {
             "variable 'y' might not have been initialized"),
         error("unknown identifier", "@Differentiable static double f(double x) { return x * ‸zz; }",
             "cannot find variable 'zz'"),
-        error("private static field that is not final",
-            "@Differentiable static double f(double x) { return x * ‸Q; }",
-            "field 'Q' is not final, and generated code cannot read it: field 'F.Q' is private;"
-                + " make it package-private"),
+        error("private static object field that is not final",
+            "@Differentiable static double f(double x) { return x * (‸Q == null ? 1 : 2); }",
+            "field 'Q' carries no derivative and would be read as written, but generated code"
+                + " cannot read it: field 'F.Q' is private; make it package-private"),
         error("string literal", "@Differentiable static double f(double x) { double t = ‸\"a\"; return x; }",
             "a value of type 'String' cannot be assigned to 'double'"),
         error("boolean assigned to a double",
@@ -241,7 +241,7 @@ class DiagnosticsTest {
         "import ad4j.Differentiable;",
         "abstract class F {",
         "  static double s; static double S2 = 2; private static final double P = Math.log(2);"
-            + " private static double Q = 3;"
+            + " private static Object Q = null;"
             + " static double g(double x) { return x; }"
             + " private static <T extends Comparable<T>> boolean q(T x) { return x != null; }"
             + " boolean r(double x) { return x > 0; } static String o(double x) { return null; }"
@@ -362,6 +362,45 @@ class DiagnosticsTest {
     assertThat(compilation).hadErrorContaining("call to 'Math.ulp(...)' is not differentiable:"
         + " ad4j has no derivative rule for Math.ulp").inFile(file).onLine(9)
         .atColumn(columnOf(lines, 9, "(a)"));
+  }
+
+  /**
+   * Calls that are not differentiable inside one another (issue 36): each is reported at its
+   * own call, the outer one because the inner one's result would carry a derivative; a
+   * differentiable function of such a result ({@code Math.sqrt}) and a local holding it are no
+   * errors of their own.
+   */
+  @Test
+  void reportsEachNestedCallThatIsNotDifferentiable() {
+    List<String> lines = classF(
+        "  static double g(double x) { return 2 * x; }",
+        "  static double h(double x) { return x + 1; }",
+        "  @Differentiable static double f(double x) {",
+        "    double y = g(h(x));",
+        "    return y * Math.sqrt(h(x) + 1) + Math.ulp(Math.getExponent(x) + Math.ulp(x));",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(5);
+    assertThat(compilation).hadErrorContaining("call to 'g(...)' is not differentiable:"
+        + " 'h(x)' carries a derivative into 'g(h(x))', which ad4j cannot differentiate:"
+        + " annotate 'F.g' with @Differentiable").inFile(file).onLine(7)
+        .atColumn(columnOf(lines, 7, "(h(x))"));
+    assertThat(compilation).hadErrorContaining("call to 'h(...)' is not differentiable: 'x'"
+        + " carries a derivative into 'h(x)', which ad4j cannot differentiate: annotate 'F.h'"
+        + " with @Differentiable").inFile(file).onLine(7).atColumn(columnOf(lines, 7, "(x))"));
+    assertThat(compilation).hadErrorContaining("call to 'h(...)' is not differentiable: 'x'"
+        + " carries a derivative into 'h(x)'").inFile(file).onLine(8)
+        .atColumn(columnOf(lines, 8, "(x) + 1"));
+    assertThat(compilation).hadErrorContaining("call to 'Math.ulp(...)' is not differentiable:"
+        + " ad4j has no derivative rule for Math.ulp").inFile(file).onLine(8)
+        .atColumn(columnOf(lines, 8, "(Math.getExponent"));
+    assertThat(compilation).hadErrorContaining("call to 'Math.ulp(...)' is not differentiable:"
+        + " ad4j has no derivative rule for Math.ulp").inFile(file).onLine(8)
+        .atColumn(columnOf(lines, 8, "(x));"));
   }
 
   @Test

@@ -83,18 +83,125 @@ class PrivateStaticFieldsTest {
     assertThat(code).doesNotContain("UNIT;");
   }
 
+  /**
+   * A private static field that is not final (issue 36): read through a {@code VarHandle} where
+   * the method reads it, as a package-private one is ({@code MutableStaticFieldsTest}).
+   */
+  private static final String MUTABLE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Counter {",
+      "  private static double scale = 2;",
+      "  private static int calls;",
+      "  private static void reset() { scale = 2; }",
+      "  private static void change() { scale = 5; calls++; }",
+      "  static void setScale(double s) { scale = s; }",
+      "  static int calls() { return calls; }",
+      "  @Differentiable static double f(double x) {",
+      "    reset();",
+      "    double s = scale;",
+      "    double acc = 0;",
+      "    for (int i = 0; i < 3; i++) {",
+      "      acc += Math.sin(x * scale) * acc + x * s;",
+      "      change();",
+      "    }",
+      "    return acc * scale + s * x;",
+      "  }",
+      "  @Differentiable static double g(double x) { return scale * x * x + Math.sin(scale * x); }",
+      "  @Differentiable static double caller(double x) { return g(x) * Math.exp(x); }",
+      "}");
+
+  private static final CompiledOnce MUTABLE_COMPILED = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Counter",
+          MUTABLE));
+
   @Test
-  void aPrivateFieldThatIsNotFinalIsStillAnError() {
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Counter", String.join("\n",
+  void aPrivateFieldThatIsNotFinalIsReadWhereTheMethodReadsIt() {
+    CompiledFunction f = MUTABLE_COMPILED.get().function("com.example.Counter", "f", 1);
+    DerivativeChecks.checkAt(f, 1.5);
+    DerivativeChecks.checkAt(f, -0.4);
+    // by hand: scale is 2 in the first iteration, 5 after; s stays 2
+    double x = 0.7;
+    double acc = 0;
+    double dacc = 0;
+    for (int i = 0; i < 3; i++) {
+      double k = i == 0 ? 2 : 5;
+      double t = Math.sin(x * k);
+      double dt = Math.cos(x * k) * k;
+      double next = acc + t * acc + x * 2;
+      dacc = dacc + dt * acc + t * dacc + 2;
+      acc = next;
+    }
+    assertThat(f.gradient(x)[0]).isWithin(1e-12).of(dacc * 5 + 2);
+  }
+
+  @Test
+  void aChangeOfAPrivateFieldBetweenCallsIsSeen() throws Exception {
+    CompiledFunction g = MUTABLE_COMPILED.get().function("com.example.Counter", "g", 1);
+    for (double scale : new double[] {3.0, -1.25}) {
+      MUTABLE_COMPILED.get().invoke("com.example.Counter", "setScale", scale);
+      DerivativeChecks.checkAt(g, 0.6);
+      // a caller's sweeps read it through g's pullback
+      DerivativeChecks.checkAt(
+          MUTABLE_COMPILED.get().function("com.example.Counter", "caller", 1), 0.6);
+      assertThat(g.gradient(0.6)[0])
+          .isWithin(1e-12).of(2 * scale * 0.6 + scale * Math.cos(scale * 0.6));
+    }
+  }
+
+  @Test
+  void eachPrivateFieldThatIsNotFinalHasAHandleReadAtEachUse() throws Exception {
+    String code = MUTABLE_COMPILED.get().compilation()
+        .generatedSourceFile("com.example.CounterGrad").orElseThrow().getCharContent(true)
+        .toString();
+    assertThat(code).contains("private static final VarHandle scaleField;");
+    assertThat(code).contains("(double) CounterGrad.scaleField.get()");
+    assertThat(code.split("findStaticVarHandle\\(Counter.class, \"scale\"", -1)).hasLength(2);
+  }
+
+  /** What a call run as written may change is still not read again after it (StateReadAgain). */
+  @Test
+  void aCalleeReadingAPrivateFieldAfterACallThatMayChangeItIsAnError() {
+    List<String> lines = List.of(
         "package com.example;",
         "import ad4j.Differentiable;",
-        "final class Counter {",
-        "  private static double scale = 2;",
-        "  @Differentiable static double f(double x) { return scale * x; }",
+        "final class Callers {",
+        "  private static double scale = 1;",
+        "  private static void change() { scale = 3; }",
+        "  @Differentiable static double field(double x) {",
+        "    double[] t = {x, x * x};",
+        "    return t[1] * scale;",
+        "  }",
+        "  @Differentiable static double caller(double x) {",
+        "    double a = field(x);",
+        "    change();",
+        "    return a;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Callers",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("call to 'field(...)': 'Callers.field' reads what a"
+        + " call run as written may change (line 8: return t[1] * scale;), and the gradient of"
+        + " 'caller' may run 'Callers.field' again in its reverse sweep, after 'change()' (line"
+        + " 12), which runs as written and may change it")
+        .inFile(file).onLine(11);
+  }
+
+  @Test
+  void aPrivateCharFieldThatIsNotFinalIsStillAnError() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Letters", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Letters {",
+        "  private static char letter = 'a';",
+        "  @Differentiable static double f(double x) { return letter * x; }",
         "}"));
     Compilation compilation = InProcessCompiler.javac().compile(file);
-    assertThat(compilation).hadErrorContaining("field 'scale' is not final, and generated code"
-        + " cannot read it: field 'Counter.scale' is private; make it package-private")
-        .inFile(file).onLine(5);
+    assertThat(compilation).hadErrorContaining("field 'letter' is not final, and generated code"
+        + " cannot read it as a 'char'").inFile(file).onLine(5);
   }
 }

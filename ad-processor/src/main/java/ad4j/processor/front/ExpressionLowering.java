@@ -1168,13 +1168,16 @@ final class ExpressionLowering {
       NumericType type, boolean isChar) {
     String name = field.getSimpleName().toString();
     Optional<String> unreachable = context.memberReachability(field, qualifier);
-    if (unreachable.isPresent() || isChar) {
+    // a private field of a class generated code can name: through the generated class's handle
+    Optional<Expr> handle = unreachable.isPresent() && !isChar
+        ? new PrivateFields(context).staticHandleRead(field) : Optional.empty();
+    if ((unreachable.isPresent() && handle.isEmpty()) || isChar) {
       unsupported(use, "field '" + name + "' is not final, and generated code cannot read it"
-          + unreachable.map(why -> ": " + why).orElse(" as a 'char'"));
+          + (isChar ? " as a 'char'" : ": " + unreachable.get()));
       return null;
     }
-    Operand.Constant text = new Operand.Constant(
-        Expr.atom(context.referenceTo(context.qualifyingType(field, qualifier)) + "." + name),
+    Operand.Constant text = new Operand.Constant(handle.orElseGet(() ->
+        Expr.atom(context.referenceTo(context.qualifyingType(field, qualifier)) + "." + name)),
         type, OptionalDouble.empty());
     Operand value = context.emit(Operation.COPY, List.of(text), type, false);
     context.readsState(value); // a call run as written may have set it
@@ -2009,7 +2012,7 @@ final class ExpressionLowering {
       unsupported(invocation, "call to '" + shown + "' is not differentiable: ad4j has no"
           + " derivative rule for " + owner.simpleName() + "." + name + "; differentiable"
           + " functions are " + String.join(", ", DerivativeRules.differentiableFunctionNames()));
-      return null;
+      return context.notDifferentiableResult(resultType.get());
     }
     context.mathClassName(owner); // generated code names it
     Operation operation = Operation.call(owner, name, arguments.size());

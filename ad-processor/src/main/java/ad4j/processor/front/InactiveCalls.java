@@ -124,7 +124,7 @@ final class InactiveCalls {
           + context.source().of(invocation) + "', which ad4j cannot differentiate: "
           + (receiver != null ? objectAdvice(method, receiver)
               : advice(method, qualified, parameterOf(method, active))));
-      return null;
+      return context.notDifferentiableResult(type.get());
     }
     for (int i = 0; i < arguments.size(); i++) {
       if (isActiveArray(arguments.get(i)) && !LaunderedDependence.onlyReads(method)

@@ -891,6 +891,16 @@ final class LoweringContext {
     }
   }
 
+  /**
+   * What a call of {@code type} reported as not differentiable stands for: an error is
+   * reported already, so this IR is never emitted; a value that carries a derivative, as the
+   * call's result would once the call is made differentiable, lets the calls and uses it
+   * reaches be checked for errors of their own ({@code g(h(x))} reports {@code g} as well).
+   */
+  Operand notDifferentiableResult(NumericType type) {
+    return new Operand.Use(ir.temporary(type, true));
+  }
+
   /** The current value of a local, or null after reporting that it has none. */
   Operand read(LocalScopes.Local local, Tree use) {
     if (local.isBroken()) {

@@ -23,8 +23,9 @@ import javax.lang.model.type.TypeMirror;
  *
  * <p>The copy has the field's name, prefixed for a field of a nested class by the nested path
  * ({@code Inner_TABLE}), so fields of different classes never share a copy. Fields of generic
- * types are left out (a cast to them would be unchecked), as are non-final ones, which the
- * method may see change.
+ * types are left out (a cast to them would be unchecked). A non-final one, which the method
+ * may see change, is read through a {@code VarHandle} where the method reads it
+ * ({@link #staticHandleRead}).
  */
 public final class PrivateFields {
   /**
@@ -62,6 +63,29 @@ public final class PrivateFields {
     TypeElement own = context.symbols().enclosingType();
     return Optional.of(Expr.atom(CalleeResolver.gradSimpleName(context.elements(), own) + "."
         + copy));
+  }
+
+  /**
+   * How generated code reads {@code field}, a private static field that is not final, of a
+   * class it can name ({@code private static double scale}), where the method reads it:
+   * {@code (double) StatsGrad.scaleField.get()}, through a {@code VarHandle} of the generated
+   * class found once when that class is initialised, so that each read sees what the field
+   * holds then; empty for any other field.
+   */
+  Optional<Expr> staticHandleRead(VariableElement field) {
+    if (!field.getModifiers().contains(Modifier.PRIVATE)
+        || field.getModifiers().contains(Modifier.FINAL) || !StaticMembers.isStatic(field)
+        || !(field.getEnclosingElement() instanceof TypeElement owner)
+        || context.reachability().ofType(owner).isPresent() || !isCopyable(field.asType())) {
+      return Optional.empty();
+    }
+    String path = nestedPath(owner).replace('.', '_');
+    String handle = (path.isEmpty() ? "" : path + "_") + field.getSimpleName() + "Field";
+    context.copiesPrivateField(new Copy(owner, field, handle));
+    TypeElement own = context.symbols().enclosingType();
+    return Optional.of(Expr.source("(" + field.asType() + ") "
+        + CalleeResolver.gradSimpleName(context.elements(), own) + "." + handle + ".get()",
+        Expr.unaryPrecedence()));
   }
 
   /**

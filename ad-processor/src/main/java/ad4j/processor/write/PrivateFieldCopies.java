@@ -18,11 +18,11 @@ import javax.lang.model.element.VariableElement;
 /**
  * The copies of the private static fields the methods read ({@link PrivateFields}):
  * {@code private static final} fields of the generated class, read once in its static
- * initializer through a private lookup of each field's class; for a private instance field,
- * a {@code VarHandle} on it, found there in the same way; for a private method run as written,
- * a {@code MethodHandle}, found there too, and the method that calls it
- * ({@link PrivateMethodCalls}). Apart from the members because
- * the class holds one copy per field, whichever methods read it.
+ * initializer through a private lookup of each field's class; for a private instance field or
+ * a private static field that is not final, a {@code VarHandle} on it, found there in the
+ * same way; for a private method run as written, a {@code MethodHandle}, found there too, and
+ * the method that calls it ({@link PrivateMethodCalls}). Apart from the members because the
+ * class holds one copy per field, whichever methods read it.
  */
 final class PrivateFieldCopies {
   private PrivateFieldCopies() {}
@@ -38,10 +38,12 @@ final class PrivateFieldCopies {
     ClassName varHandle = ClassName.get("java.lang.invoke", "VarHandle");
     CodeBlock.Builder reads = CodeBlock.builder()
         .add(copies.values().stream().anyMatch(c -> !(c.member() instanceof VariableElement)
-                || !StaticMembers.isStatic(c.member()))
-            ? "// generated code cannot name these private members: it reads each static field\n"
-                + "// once, and finds a handle on each instance field and each method, through a\n"
-                + "// private lookup of its class (this class is in the same package and module)\n"
+                || !StaticMembers.isStatic(c.member())
+                || !c.member().getModifiers().contains(Modifier.FINAL))
+            ? "// generated code cannot name these private members: it reads each final\n"
+                + "// static field once, and finds a handle on each other field and each method,\n"
+                + "// through a private lookup of its class (this class is in the same package\n"
+                + "// and module)\n"
             : "// generated code cannot name these private fields: it reads each once, through\n"
                 + "// a private lookup of its class (this class is in the same package and module)\n")
         .beginControlFlow("try");
@@ -60,15 +62,21 @@ final class PrivateFieldCopies {
       }
       TypeName type = TypeName.get(copy.member().asType());
       boolean instance = !StaticMembers.isStatic(copy.member());
-      gradClass.addField(FieldSpec.builder(instance ? varHandle : type, copy.copy(),
+      // a static field that is not final is read where the method reads it, through a handle
+      boolean handle = instance || !copy.member().getModifiers().contains(Modifier.FINAL);
+      gradClass.addField(FieldSpec.builder(handle ? varHandle : type, copy.copy(),
               Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-          .addJavadoc(instance ? "Reads {@code $L.$L}, private there.\n" : "{@code $L.$L},"
+          .addJavadoc(handle ? "Reads {@code $L.$L}, private there.\n" : "{@code $L.$L},"
               + " private there.\n", copy.owner().getSimpleName(), copy.member().getSimpleName())
           .build());
       if (instance) {
         // read at each use, from the object the method reads it of
         reads.addStatement("$L = $L.findVarHandle($T.class, $S, $T.class)", copy.copy(), lookup,
             ClassName.get(copy.owner()), copy.member().getSimpleName().toString(), type);
+      } else if (handle) {
+        // read at each use, when the method reads it
+        reads.addStatement("$L = $L.findStaticVarHandle($T.class, $S, $T.class)", copy.copy(),
+            lookup, ClassName.get(copy.owner()), copy.member().getSimpleName().toString(), type);
       } else {
         reads.addStatement("$L = ($T) $L.findStaticVarHandle($T.class, $S, $T.class).get()",
             copy.copy(), type, lookup, ClassName.get(copy.owner()),
