@@ -67,10 +67,28 @@ final class FunctionValues {
   /**
    * The single abstract method of a functional interface that ad4j specialises: its name and
    * the IR types of its parameters and result ({@code Double} read as {@code double} for the
-   * boxed interfaces of {@code java.util.function}).
+   * boxed interfaces of {@code java.util.function}); {@code records} holds, for each parameter,
+   * the value record it takes (bound to the argument's flattened leaves, its IR type
+   * {@code OBJECT}), or null.
    */
-  record Signature(String name, List<NumericType> parameters, NumericType result,
-      boolean boxed) {}
+  record Signature(String name, List<NumericType> parameters, List<TypeElement> records,
+      NumericType result, boolean boxed) {
+    Signature {
+      parameters = List.copyOf(parameters);
+      records = java.util.Collections.unmodifiableList(new ArrayList<>(records));
+    }
+
+    /** A signature over numbers and arrays only. */
+    Signature(String name, List<NumericType> parameters, NumericType result, boolean boxed) {
+      this(name, parameters, java.util.Collections.nCopies(parameters.size(), null), result,
+          boxed);
+    }
+
+    /** The value record parameter {@code i} takes, if it takes one. */
+    Optional<TypeElement> record(int i) {
+      return Optional.ofNullable(records.get(i));
+    }
+  }
 
   /**
    * A function whose code is known: a lambda or a method reference, the locals its code sees
@@ -127,13 +145,21 @@ final class FunctionValues {
         (ExecutableType) context.types().asMemberOf(declared, method);
     boolean boxed = false;
     List<NumericType> parameters = new ArrayList<>();
+    List<TypeElement> records = new ArrayList<>();
     for (TypeMirror parameter : resolved.getParameterTypes()) {
+      Optional<TypeElement> record = ValueRecords.valueRecord(parameter);
+      if (record.isPresent()) {
+        parameters.add(NumericType.OBJECT);
+        records.add(record.get());
+        continue;
+      }
       Optional<NumericType> kind = parameterType(parameter);
       if (kind.isEmpty()) {
         return Optional.empty();
       }
       boxed |= parameter.getKind() == TypeKind.DECLARED;
       parameters.add(kind.get());
+      records.add(null);
     }
     Optional<NumericType> result = valueType(resolved.getReturnType());
     if (result.isEmpty()) {
@@ -143,7 +169,7 @@ final class FunctionValues {
     if (boxed && !element.getQualifiedName().toString().startsWith("java.util.function.")) {
       return Optional.empty();
     }
-    return Optional.of(new Signature(method.getSimpleName().toString(), parameters,
+    return Optional.of(new Signature(method.getSimpleName().toString(), parameters, records,
         result.get(), boxed));
   }
 
@@ -298,6 +324,7 @@ final class FunctionValues {
     }
     Optional<Known> named = known(code);
     if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
+        && named.get().signature().records().equals(signature.records())
         && named.get().signature().result() == signature.result()) {
       return named;
     }
@@ -457,13 +484,34 @@ final class FunctionValues {
       return null;
     }
     List<Operand> arguments = new ArrayList<>();
-    for (ExpressionTree argument : invocation.getArguments()) {
-      arguments.add(expressions.lower(argument));
+    for (int i = 0; i < invocation.getArguments().size(); i++) {
+      ExpressionTree argument = invocation.getArguments().get(i);
+      Optional<TypeElement> record = function.signature().record(i);
+      arguments.add(record.isPresent() ? recordArgument(argument, record.get())
+          : expressions.lower(argument));
     }
     if (arguments.contains(null)) {
       return null;
     }
     return apply(function, arguments, invocation);
+  }
+
+  /**
+   * {@code argument} given where a function or a template takes value record {@code record}:
+   * its leaves (read through its accessors when it is held as an object), standing in for it
+   * until they are bound to the parameter; null after an error.
+   */
+  private Operand recordArgument(ExpressionTree argument, TypeElement record) {
+    Optional<TypeElement> type = expressions.records().typeOf(argument);
+    if (type.isEmpty() || !type.get().equals(record)) {
+      unsupported(argument, "'" + context.source().of(argument) + "' is passed where a value"
+          + " record '" + record.getSimpleName() + "' is taken, which ad4j passes to a function"
+          + " flattened: pass a record made or held in the method (a local, a parameter,"
+          + " 'new', a call of the record's methods)");
+      return null;
+    }
+    RecordLowering.Tuple value = expressions.records().lower(argument);
+    return value == null ? null : context.recordPlaceholder(value);
   }
 
   /**
@@ -483,6 +531,10 @@ final class FunctionValues {
     for (int i = 0; i < arguments.size(); i++) {
       Operand argument = arguments.get(i);
       NumericType type = signature.parameters().get(i);
+      if (signature.record(i).isPresent()) {
+        bound.add(argument); // a record's placeholder (recordArgument), bound by declareBound
+        continue;
+      }
       if (!expressions.assignable(argument, type, site)) {
         return null;
       }
@@ -729,6 +781,13 @@ final class FunctionValues {
     if (name.isEmpty() || name.equals("_")) {
       return;
     }
+    Optional<RecordLowering.Tuple> record = context.recordOf(value);
+    if (record.isPresent()) {
+      // a value record: a record local whose leaves are the argument's, as a record's own
+      // inlined method binds the records passed to it
+      expressions.records().declareLocal(name, record.get().type(), record.get());
+      return;
+    }
     context.scopes().declareLocal(name, type, context);
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local.variable() != null) {
@@ -900,7 +959,8 @@ final class FunctionValues {
           unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
               + method.getSimpleName() + "' has type '" + parameter.asType() + "': ad4j"
               + " specialises functions that take 'double', 'float', 'int', 'long' or 'boolean'"
-              + " values or 'double[]' or 'float[]' arrays, and return such a value");
+              + " values, 'double[]' or 'float[]' arrays or value records, and return such a"
+              + " value");
           return null;
         }
         Known known = argument(argument, signature.get());
@@ -908,6 +968,15 @@ final class FunctionValues {
           return null;
         }
         bound.add(known);
+        continue;
+      }
+      Optional<TypeElement> record = ValueRecords.valueRecord(parameter.asType());
+      if (record.isPresent()) {
+        Operand value = recordArgument(argument, record.get());
+        if (value == null) {
+          return null;
+        }
+        bound.add(value);
         continue;
       }
       Optional<NumericType> type = context.irType(parameter.asType());
@@ -918,8 +987,8 @@ final class FunctionValues {
       if (type.isEmpty() || type.get().isReference()) {
         unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
             + method.getSimpleName() + "' has type '" + parameter.asType() + "': a method"
-            + " taking a function is inlined where it is called, with numbers and arrays of"
-            + " numbers for its other parameters");
+            + " taking a function is inlined where it is called, with numbers, arrays of"
+            + " numbers and value records for its other parameters");
         return null;
       }
       if (type.get().isArray()) {
