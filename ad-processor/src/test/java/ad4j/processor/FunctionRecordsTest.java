@@ -31,13 +31,16 @@ class FunctionRecordsTest {
       "package com.example;",
       "import ad4j.Differentiable;",
       "import java.util.function.ToDoubleFunction;",
+      "import java.util.function.UnaryOperator;",
       "final class Fields {",
       "  record Vec3(double x, double y, double z) {",
       "    double dot(Vec3 o) { return x * o.x + y * o.y + z * o.z; }",
       "    Vec3 scale(double k) { return new Vec3(k * x, k * y, k * z); }",
+      "    Vec3 plus(Vec3 o) { return new Vec3(x + o.x, y + o.y, z + o.z); }",
       "  }",
       "  record Body(Vec3 pos, double mass) {}",
       "  @FunctionalInterface interface Energy { double of(Vec3 p, double s); }",
+      "  @FunctionalInterface interface Force { Vec3 at(Vec3 p); }",
       "  /** A record local, a capture and a new record as arguments. */",
       "  @Differentiable static double local(double a, double b, double c, double k) {",
       "    Vec3 p = new Vec3(a, b, c);",
@@ -72,6 +75,29 @@ class FunctionRecordsTest {
       "    Vec3 p = new Vec3(a, b, c);",
       "    return total(q -> k * q.x() * q.y() + Math.sin(q.z()), p, k)",
       "        + total(q -> q.dot(p), new Vec3(c, a, b), 0.5);",
+      "  }",
+      "  @Differentiable static double energyOf(Vec3 p) { return p.x() * p.y() + Math.exp(p.z()); }",
+      "  /** A reference to a @Differentiable method taking a record. */",
+      "  @Differentiable static double viaReference(double a, double b, double c, double k) {",
+      "    ToDoubleFunction<Vec3> f = Fields::energyOf;",
+      "    return k * f.applyAsDouble(new Vec3(a, b, c));",
+      "  }",
+      "  /** Functions returning records: in a loop, chained, read through accessors. */",
+      "  @Differentiable static double step(double a, double b, double c, double k) {",
+      "    Vec3 p = new Vec3(a, b, c);",
+      "    UnaryOperator<Vec3> twice = v -> v.scale(2);",
+      "    Force spring = q -> new Vec3(-k * q.x(), -k * q.y() * q.z(), Math.sin(q.z()));",
+      "    Vec3 v = p;",
+      "    for (int i = 0; i < 3; i++) {",
+      "      v = v.plus(spring.at(v).scale(0.1));",
+      "    }",
+      "    Vec3 w = twice.apply(v);",
+      "    return w.dot(p) + spring.at(p).x() + twice.apply(spring.at(w)).dot(v);",
+      "  }",
+      "  /** A record returned by a function passed to a @Differentiable method taking a record. */",
+      "  @Differentiable static double passed(double a, double b, double c, double k) {",
+      "    Force f = q -> q.scale(k);",
+      "    return energyOf(f.at(new Vec3(a, b, c)));",
       "  }",
       "}");
 
@@ -125,6 +151,31 @@ class FunctionRecordsTest {
   }
 
   @Test
+  void aReferenceToADifferentiableMethodTakingARecord() {
+    for (double[] point : POINTS) {
+      DerivativeChecks.checkAt(function("viaReference"), point);
+    }
+  }
+
+  @Test
+  void functionsReturningRecordsInALoopChainedAndReadThroughAccessors() {
+    for (double[] point : POINTS) {
+      DerivativeChecks.checkAt(function("step"), point);
+    }
+  }
+
+  @Test
+  void aRecordAFunctionReturnsPassedToADifferentiableMethod() {
+    for (double[] point : POINTS) {
+      DerivativeChecks.checkAt(function("passed"), point);
+    }
+    // by hand: k^2 a b + exp(k c)
+    double[] gradient = function("passed").gradient(0.7, -1.3, 0.4, 1.1);
+    assertWithMessage("d/dk").that(gradient[3]).isWithin(1e-13)
+        .of(2 * 1.1 * 0.7 * -1.3 + 0.4 * Math.exp(1.1 * 0.4));
+  }
+
+  @Test
   void theGeneratedCodeHoldsNoFunctionObject() throws Exception {
     String source = COMPILED.get().compilation().generatedSourceFile(
         "com.example.FieldsGrad").orElseThrow().getCharContent(true).toString();
@@ -132,6 +183,8 @@ class FunctionRecordsTest {
         && !line.trim().startsWith("*") && !line.trim().startsWith("/*"))
         .collect(java.util.stream.Collectors.joining("\n"));
     assertThat(code).doesNotContain("applyAsDouble");
+    assertThat(code).doesNotContain(".apply(");
+    assertThat(code).doesNotContain(".at(");
     assertThat(code).doesNotContain("->");
     assertThat(code).contains("Math.sin(");
   }
@@ -149,6 +202,52 @@ class FunctionRecordsTest {
       }
     }
     assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(line);
+  }
+
+  /** The lines of {@code com.example.F} with value record {@code V}, then {@code members}. */
+  private static String[] classF(String... members) {
+    List<String> lines = new java.util.ArrayList<>(List.of("package com.example;",
+        "import ad4j.Differentiable;", "import java.util.function.UnaryOperator;",
+        "final class F {", "  record V(double a, double b) {",
+        "    V scale(double k) { return new V(k * a, k * b); }", "  }"));
+    lines.addAll(List.of(members));
+    lines.add("}");
+    return lines.toArray(String[]::new);
+  }
+
+  @Test
+  void aLambdaReturningARecordWithABlockBodyIsAnError() {
+    assertError("a lambda returning value record 'V' with a block body is not supported yet:"
+        + " ad4j flattens the record it returns when the body is an expression",
+        "UnaryOperator<V> f = v -> {",
+        classF("  @Differentiable static double f(double x) {",
+            "    UnaryOperator<V> f = v -> { return v.scale(x); };",
+            "    return f.apply(new V(x, 1)).a();",
+            "  }"));
+  }
+
+  @Test
+  void anAnonymousClassReturningARecordIsAnError() {
+    assertError("'new UnaryOperator<V>() {...}' returns value record 'V', which ad4j supports"
+        + " for a lambda with an expression body ('p -> p.scale(2)'): write a lambda instead",
+        "UnaryOperator<V> f = new UnaryOperator<V>() {",
+        classF("  @Differentiable static double f(double x) {",
+            "    UnaryOperator<V> f = new UnaryOperator<V>() {",
+            "      @Override public V apply(V v) { return v.scale(x); }",
+            "    };",
+            "    return f.apply(new V(x, 1)).a();",
+            "  }"));
+  }
+
+  @Test
+  void aRecordAFunctionReturnsUsedAsAnObjectIsAnError() {
+    assertError("'f.apply(new V(x, 1))' is a value record, which ad4j flattens into its"
+        + " components", "Object o = f.apply(new V(x, 1));",
+        classF("  @Differentiable static double f(double x) {",
+            "    UnaryOperator<V> f = v -> v.scale(x);",
+            "    Object o = f.apply(new V(x, 1));",
+            "    return x * o.hashCode();",
+            "  }"));
   }
 
   @Test

@@ -69,10 +69,11 @@ final class FunctionValues {
    * the IR types of its parameters and result ({@code Double} read as {@code double} for the
    * boxed interfaces of {@code java.util.function}); {@code records} holds, for each parameter,
    * the value record it takes (bound to the argument's flattened leaves, its IR type
-   * {@code OBJECT}), or null.
+   * {@code OBJECT}), or null; {@code resultRecord} the value record it returns (its result's IR
+   * type {@code OBJECT}), or null.
    */
   record Signature(String name, List<NumericType> parameters, List<TypeElement> records,
-      NumericType result, boolean boxed) {
+      NumericType result, TypeElement resultRecord, boolean boxed) {
     Signature {
       parameters = List.copyOf(parameters);
       records = java.util.Collections.unmodifiableList(new ArrayList<>(records));
@@ -81,7 +82,7 @@ final class FunctionValues {
     /** A signature over numbers and arrays only. */
     Signature(String name, List<NumericType> parameters, NumericType result, boolean boxed) {
       this(name, parameters, java.util.Collections.nCopies(parameters.size(), null), result,
-          boxed);
+          null, boxed);
     }
 
     /** The value record parameter {@code i} takes, if it takes one. */
@@ -161,16 +162,18 @@ final class FunctionValues {
       parameters.add(kind.get());
       records.add(null);
     }
-    Optional<NumericType> result = valueType(resolved.getReturnType());
+    Optional<TypeElement> resultRecord = ValueRecords.valueRecord(resolved.getReturnType());
+    Optional<NumericType> result = resultRecord.isPresent() ? Optional.of(NumericType.OBJECT)
+        : valueType(resolved.getReturnType());
     if (result.isEmpty()) {
       return Optional.empty();
     }
-    boxed |= !resolved.getReturnType().getKind().isPrimitive();
+    boxed |= !resolved.getReturnType().getKind().isPrimitive() && resultRecord.isEmpty();
     if (boxed && !element.getQualifiedName().toString().startsWith("java.util.function.")) {
       return Optional.empty();
     }
     return Optional.of(new Signature(method.getSimpleName().toString(), parameters, records,
-        result.get(), boxed));
+        result.get(), resultRecord.orElse(null), boxed));
   }
 
   /** Whether {@code type} is an interface with one abstract method (a function value). */
@@ -325,7 +328,9 @@ final class FunctionValues {
     Optional<Known> named = known(code);
     if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
         && named.get().signature().records().equals(signature.records())
-        && named.get().signature().result() == signature.result()) {
+        && named.get().signature().result() == signature.result()
+        && java.util.Objects.equals(named.get().signature().resultRecord(),
+            signature.resultRecord())) {
       return named;
     }
     unsupported(initializer, "the code of '" + context.source().of(initializer) + "' is not"
@@ -540,6 +545,17 @@ final class FunctionValues {
       }
       bound.add(expressions.widened(argument, type));
     }
+    if (signature.resultRecord() != null
+        && !(function.code() instanceof LambdaExpressionTree)) {
+      String shown = function.code() instanceof NewClassTree creation
+          ? "new " + context.source().of(creation.getIdentifier()) + "() {...}"
+          : context.source().of(function.code());
+      unsupported(function.code(), "'" + shown + "' returns"
+          + " value record '" + signature.resultRecord().getSimpleName() + "', which ad4j"
+          + " supports for a lambda with an expression body ('p -> p.scale(2)'): write a"
+          + " lambda instead");
+      return null;
+    }
     inlining.add(function.code());
     // the function's names mean what they mean where it is written, also when a template of
     // another class applies it
@@ -554,8 +570,8 @@ final class FunctionValues {
                       context.trees().getPath(context.unit(), creation.getIdentifier())),
                       signature), function, bound)
               : reference((MemberReferenceTree) function.code(), bound, site);
-      if (result == null) {
-        return null;
+      if (result == null || signature.resultRecord() != null) {
+        return result; // a record's placeholder (recordResult)
       }
       Tree at = function.code() instanceof LambdaExpressionTree lambda ? lambda.getBody()
           : function.code();
@@ -569,6 +585,44 @@ final class FunctionValues {
     }
   }
 
+  /**
+   * The value record {@code record} that {@code lambda}'s expression body gives, its leaves
+   * standing in for it; null after an error. A block body that returns a record is an error.
+   */
+  private Operand recordResult(LambdaExpressionTree lambda, TypeElement record) {
+    if (lambda.getBodyKind() != LambdaExpressionTree.BodyKind.EXPRESSION) {
+      unsupported(lambda, "a lambda returning value record '" + record.getSimpleName() + "'"
+          + " with a block body is not supported yet: ad4j flattens the record it returns when"
+          + " the body is an expression ('p -> p.scale(2)'); move the statements into a method"
+          + " of the record or a local function");
+      return null;
+    }
+    ExpressionTree body = (ExpressionTree) lambda.getBody();
+    Optional<TypeElement> type = expressions.records().typeOf(body);
+    if (type.isEmpty() || !type.get().equals(record)) {
+      unsupported(body, "'" + context.source().of(body) + "' is returned where value record '"
+          + record.getSimpleName() + "' is, which ad4j returns from a function flattened:"
+          + " return a record made or held in the method (a local, a parameter, 'new', a call"
+          + " of the record's methods)");
+      return null;
+    }
+    RecordLowering.Tuple value = expressions.records().lower(body);
+    return value == null ? null : context.recordPlaceholder(value);
+  }
+
+  /**
+   * The value record that {@code invocation} gives when it calls a known function returning
+   * one ({@code f.apply(p)} of a {@code UnaryOperator<Vec3>}).
+   */
+  Optional<TypeElement> recordResult(MethodInvocationTree invocation) {
+    if (!(invocation.getMethodSelect() instanceof MemberSelectTree select)) {
+      return Optional.empty();
+    }
+    return known(select.getExpression())
+        .filter(f -> f.signature().name().contentEquals(select.getIdentifier()))
+        .map(f -> f.signature().resultRecord());
+  }
+
   /** A lambda's body, in the scope it was written in, its parameters bound to {@code values}. */
   private Operand lambda(LambdaExpressionTree lambda, Known function, List<Operand> values) {
     LoweringContext.Position position = context.position();
@@ -579,6 +633,10 @@ final class FunctionValues {
       for (int i = 0; i < values.size(); i++) {
         String name = lambda.getParameters().get(i).getName().toString();
         declareBound(name, function.signature().parameters().get(i), values.get(i));
+      }
+      TypeElement record = function.signature().resultRecord();
+      if (record != null) {
+        return recordResult(lambda, record);
       }
       if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
         return expressions.lower((ExpressionTree) lambda.getBody());

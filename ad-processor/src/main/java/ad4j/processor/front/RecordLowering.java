@@ -132,6 +132,10 @@ final class RecordLowering {
           : Optional.empty();
     }
     if (expression instanceof MethodInvocationTree invocation) {
+      Optional<TypeElement> returned = expressions.functions().recordResult(invocation);
+      if (returned.isPresent()) {
+        return returned; // f.apply(p) of a known function returning a record
+      }
       Optional<Target> target = target(invocation);
       return target.isPresent()
           ? ValueRecords.valueRecord(target.get().method().getReturnType())
@@ -329,6 +333,13 @@ final class RecordLowering {
       return owner == null ? null : component(owner, select.getIdentifier().toString());
     }
     if (expression instanceof MethodInvocationTree invocation) {
+      if (expressions.functions().recordResult(invocation).isPresent()) {
+        Operand result = expressions.functions().call(
+            expressions.functions().known(((MemberSelectTree) invocation.getMethodSelect())
+                .getExpression()).orElseThrow(),
+            (MemberSelectTree) invocation.getMethodSelect(), invocation);
+        return result == null ? null : context.recordOf(result).orElseThrow();
+      }
       if (target(invocation).isEmpty()) {
         return calleeResult(invocation, typeOf(invocation).orElseThrow());
       }
