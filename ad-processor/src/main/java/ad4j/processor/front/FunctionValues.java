@@ -122,8 +122,9 @@ final class FunctionValues {
   /**
    * The method of {@code type} when it is a functional interface whose method takes
    * {@code double}, {@code float}, {@code int}, {@code long} or {@code boolean} values (their
-   * boxes for the generic interfaces of {@code java.util.function}) or {@code double[]} or
-   * {@code float[]} arrays, and returns such a value; empty for every other type.
+   * boxes for the generic interfaces of {@code java.util.function}), {@code double[]} or
+   * {@code float[]} arrays or value records, and returns such a value or a value record; empty
+   * for every other type.
    */
   Optional<Signature> signature(TypeMirror type) {
     if (!(type instanceof DeclaredType declared)

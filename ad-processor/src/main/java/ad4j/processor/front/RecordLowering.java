@@ -47,7 +47,8 @@ import javax.lang.model.util.ElementFilter;
  * through its accessors, assigned, passed to its own methods and to {@code @Differentiable}
  * methods of the same class, returned (a {@code double[]} of its leaves: {@code Lowering}), and
  * taken from a {@code @Differentiable} method of the same class returning one (the elements of
- * its members' {@code double[]}); passed anywhere else, it is an error that says so.
+ * its members' {@code double[]}), passed to and returned by a function value whose code is known
+ * ({@link FunctionValues}); passed anywhere else, it is an error that says so.
  */
 final class RecordLowering {
   /** How deep inlined record methods may call each other: past it, recursion, an error. */
