@@ -1502,6 +1502,11 @@ final class ExpressionLowering {
     }
     if (select instanceof MemberSelectTree member) {
       Optional<FunctionValues.Known> function = functions.known(member.getExpression());
+      if (function.isPresent() && functions.recordResult(invocation).isPresent()) {
+        // a value record, taken by RecordLowering where records are; here, an object
+        records.misused(invocation, context.source().of(invocation));
+        return null;
+      }
       if (function.isPresent()) {
         return functions.call(function.get(), member, invocation); // f.applyAsDouble(x)
       }

@@ -67,10 +67,29 @@ final class FunctionValues {
   /**
    * The single abstract method of a functional interface that ad4j specialises: its name and
    * the IR types of its parameters and result ({@code Double} read as {@code double} for the
-   * boxed interfaces of {@code java.util.function}).
+   * boxed interfaces of {@code java.util.function}); {@code records} holds, for each parameter,
+   * the value record it takes (bound to the argument's flattened leaves, its IR type
+   * {@code OBJECT}), or null; {@code resultRecord} the value record it returns (its result's IR
+   * type {@code OBJECT}), or null.
    */
-  record Signature(String name, List<NumericType> parameters, NumericType result,
-      boolean boxed) {}
+  record Signature(String name, List<NumericType> parameters, List<TypeElement> records,
+      NumericType result, TypeElement resultRecord, boolean boxed) {
+    Signature {
+      parameters = List.copyOf(parameters);
+      records = java.util.Collections.unmodifiableList(new ArrayList<>(records));
+    }
+
+    /** A signature over numbers and arrays only. */
+    Signature(String name, List<NumericType> parameters, NumericType result, boolean boxed) {
+      this(name, parameters, java.util.Collections.nCopies(parameters.size(), null), result,
+          null, boxed);
+    }
+
+    /** The value record parameter {@code i} takes, if it takes one. */
+    Optional<TypeElement> record(int i) {
+      return Optional.ofNullable(records.get(i));
+    }
+  }
 
   /**
    * A function whose code is known: a lambda or a method reference, the locals its code sees
@@ -103,8 +122,9 @@ final class FunctionValues {
   /**
    * The method of {@code type} when it is a functional interface whose method takes
    * {@code double}, {@code float}, {@code int}, {@code long} or {@code boolean} values (their
-   * boxes for the generic interfaces of {@code java.util.function}) or {@code double[]} or
-   * {@code float[]} arrays, and returns such a value; empty for every other type.
+   * boxes for the generic interfaces of {@code java.util.function}), {@code double[]} or
+   * {@code float[]} arrays or value records, and returns such a value or a value record; empty
+   * for every other type.
    */
   Optional<Signature> signature(TypeMirror type) {
     if (!(type instanceof DeclaredType declared)
@@ -127,24 +147,34 @@ final class FunctionValues {
         (ExecutableType) context.types().asMemberOf(declared, method);
     boolean boxed = false;
     List<NumericType> parameters = new ArrayList<>();
+    List<TypeElement> records = new ArrayList<>();
     for (TypeMirror parameter : resolved.getParameterTypes()) {
+      Optional<TypeElement> record = ValueRecords.valueRecord(parameter);
+      if (record.isPresent()) {
+        parameters.add(NumericType.OBJECT);
+        records.add(record.get());
+        continue;
+      }
       Optional<NumericType> kind = parameterType(parameter);
       if (kind.isEmpty()) {
         return Optional.empty();
       }
       boxed |= parameter.getKind() == TypeKind.DECLARED;
       parameters.add(kind.get());
+      records.add(null);
     }
-    Optional<NumericType> result = valueType(resolved.getReturnType());
+    Optional<TypeElement> resultRecord = ValueRecords.valueRecord(resolved.getReturnType());
+    Optional<NumericType> result = resultRecord.isPresent() ? Optional.of(NumericType.OBJECT)
+        : valueType(resolved.getReturnType());
     if (result.isEmpty()) {
       return Optional.empty();
     }
-    boxed |= !resolved.getReturnType().getKind().isPrimitive();
+    boxed |= !resolved.getReturnType().getKind().isPrimitive() && resultRecord.isEmpty();
     if (boxed && !element.getQualifiedName().toString().startsWith("java.util.function.")) {
       return Optional.empty();
     }
-    return Optional.of(new Signature(method.getSimpleName().toString(), parameters,
-        result.get(), boxed));
+    return Optional.of(new Signature(method.getSimpleName().toString(), parameters, records,
+        result.get(), resultRecord.orElse(null), boxed));
   }
 
   /** Whether {@code type} is an interface with one abstract method (a function value). */
@@ -298,7 +328,10 @@ final class FunctionValues {
     }
     Optional<Known> named = known(code);
     if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
-        && named.get().signature().result() == signature.result()) {
+        && named.get().signature().records().equals(signature.records())
+        && named.get().signature().result() == signature.result()
+        && java.util.Objects.equals(named.get().signature().resultRecord(),
+            signature.resultRecord())) {
       return named;
     }
     unsupported(initializer, "the code of '" + context.source().of(initializer) + "' is not"
@@ -457,13 +490,34 @@ final class FunctionValues {
       return null;
     }
     List<Operand> arguments = new ArrayList<>();
-    for (ExpressionTree argument : invocation.getArguments()) {
-      arguments.add(expressions.lower(argument));
+    for (int i = 0; i < invocation.getArguments().size(); i++) {
+      ExpressionTree argument = invocation.getArguments().get(i);
+      Optional<TypeElement> record = function.signature().record(i);
+      arguments.add(record.isPresent() ? recordArgument(argument, record.get())
+          : expressions.lower(argument));
     }
     if (arguments.contains(null)) {
       return null;
     }
     return apply(function, arguments, invocation);
+  }
+
+  /**
+   * {@code argument} given where a function or a template takes value record {@code record}:
+   * its leaves (read through its accessors when it is held as an object), standing in for it
+   * until they are bound to the parameter; null after an error.
+   */
+  private Operand recordArgument(ExpressionTree argument, TypeElement record) {
+    Optional<TypeElement> type = expressions.records().typeOf(argument);
+    if (type.isEmpty() || !type.get().equals(record)) {
+      unsupported(argument, "'" + context.source().of(argument) + "' is passed where a value"
+          + " record '" + record.getSimpleName() + "' is taken, which ad4j passes to a function"
+          + " flattened: pass a record made or held in the method (a local, a parameter,"
+          + " 'new', a call of the record's methods)");
+      return null;
+    }
+    RecordLowering.Tuple value = expressions.records().lower(argument);
+    return value == null ? null : context.recordPlaceholder(value);
   }
 
   /**
@@ -483,10 +537,25 @@ final class FunctionValues {
     for (int i = 0; i < arguments.size(); i++) {
       Operand argument = arguments.get(i);
       NumericType type = signature.parameters().get(i);
+      if (signature.record(i).isPresent()) {
+        bound.add(argument); // a record's placeholder (recordArgument), bound by declareBound
+        continue;
+      }
       if (!expressions.assignable(argument, type, site)) {
         return null;
       }
       bound.add(expressions.widened(argument, type));
+    }
+    if (signature.resultRecord() != null
+        && !(function.code() instanceof LambdaExpressionTree)) {
+      String shown = function.code() instanceof NewClassTree creation
+          ? "new " + context.source().of(creation.getIdentifier()) + "() {...}"
+          : context.source().of(function.code());
+      unsupported(function.code(), "'" + shown + "' returns"
+          + " value record '" + signature.resultRecord().getSimpleName() + "', which ad4j"
+          + " supports for a lambda with an expression body ('p -> p.scale(2)'): write a"
+          + " lambda instead");
+      return null;
     }
     inlining.add(function.code());
     // the function's names mean what they mean where it is written, also when a template of
@@ -502,8 +571,8 @@ final class FunctionValues {
                       context.trees().getPath(context.unit(), creation.getIdentifier())),
                       signature), function, bound)
               : reference((MemberReferenceTree) function.code(), bound, site);
-      if (result == null) {
-        return null;
+      if (result == null || signature.resultRecord() != null) {
+        return result; // a record's placeholder (recordResult)
       }
       Tree at = function.code() instanceof LambdaExpressionTree lambda ? lambda.getBody()
           : function.code();
@@ -517,6 +586,44 @@ final class FunctionValues {
     }
   }
 
+  /**
+   * The value record {@code record} that {@code lambda}'s expression body gives, its leaves
+   * standing in for it; null after an error. A block body that returns a record is an error.
+   */
+  private Operand recordResult(LambdaExpressionTree lambda, TypeElement record) {
+    if (lambda.getBodyKind() != LambdaExpressionTree.BodyKind.EXPRESSION) {
+      unsupported(lambda, "a lambda returning value record '" + record.getSimpleName() + "'"
+          + " with a block body is not supported yet: ad4j flattens the record it returns when"
+          + " the body is an expression ('p -> p.scale(2)'); move the statements into a method"
+          + " of the record or a local function");
+      return null;
+    }
+    ExpressionTree body = (ExpressionTree) lambda.getBody();
+    Optional<TypeElement> type = expressions.records().typeOf(body);
+    if (type.isEmpty() || !type.get().equals(record)) {
+      unsupported(body, "'" + context.source().of(body) + "' is returned where value record '"
+          + record.getSimpleName() + "' is, which ad4j returns from a function flattened:"
+          + " return a record made or held in the method (a local, a parameter, 'new', a call"
+          + " of the record's methods)");
+      return null;
+    }
+    RecordLowering.Tuple value = expressions.records().lower(body);
+    return value == null ? null : context.recordPlaceholder(value);
+  }
+
+  /**
+   * The value record that {@code invocation} gives when it calls a known function returning
+   * one ({@code f.apply(p)} of a {@code UnaryOperator<Vec3>}).
+   */
+  Optional<TypeElement> recordResult(MethodInvocationTree invocation) {
+    if (!(invocation.getMethodSelect() instanceof MemberSelectTree select)) {
+      return Optional.empty();
+    }
+    return known(select.getExpression())
+        .filter(f -> f.signature().name().contentEquals(select.getIdentifier()))
+        .map(f -> f.signature().resultRecord());
+  }
+
   /** A lambda's body, in the scope it was written in, its parameters bound to {@code values}. */
   private Operand lambda(LambdaExpressionTree lambda, Known function, List<Operand> values) {
     LoweringContext.Position position = context.position();
@@ -527,6 +634,10 @@ final class FunctionValues {
       for (int i = 0; i < values.size(); i++) {
         String name = lambda.getParameters().get(i).getName().toString();
         declareBound(name, function.signature().parameters().get(i), values.get(i));
+      }
+      TypeElement record = function.signature().resultRecord();
+      if (record != null) {
+        return recordResult(lambda, record);
       }
       if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
         return expressions.lower((ExpressionTree) lambda.getBody());
@@ -729,6 +840,13 @@ final class FunctionValues {
     if (name.isEmpty() || name.equals("_")) {
       return;
     }
+    Optional<RecordLowering.Tuple> record = context.recordOf(value);
+    if (record.isPresent()) {
+      // a value record: a record local whose leaves are the argument's, as a record's own
+      // inlined method binds the records passed to it
+      expressions.records().declareLocal(name, record.get().type(), record.get());
+      return;
+    }
     context.scopes().declareLocal(name, type, context);
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local.variable() != null) {
@@ -900,7 +1018,8 @@ final class FunctionValues {
           unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
               + method.getSimpleName() + "' has type '" + parameter.asType() + "': ad4j"
               + " specialises functions that take 'double', 'float', 'int', 'long' or 'boolean'"
-              + " values or 'double[]' or 'float[]' arrays, and return such a value");
+              + " values, 'double[]' or 'float[]' arrays or value records, and return such a"
+              + " value");
           return null;
         }
         Known known = argument(argument, signature.get());
@@ -908,6 +1027,15 @@ final class FunctionValues {
           return null;
         }
         bound.add(known);
+        continue;
+      }
+      Optional<TypeElement> record = ValueRecords.valueRecord(parameter.asType());
+      if (record.isPresent()) {
+        Operand value = recordArgument(argument, record.get());
+        if (value == null) {
+          return null;
+        }
+        bound.add(value);
         continue;
       }
       Optional<NumericType> type = context.irType(parameter.asType());
@@ -918,8 +1046,8 @@ final class FunctionValues {
       if (type.isEmpty() || type.get().isReference()) {
         unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
             + method.getSimpleName() + "' has type '" + parameter.asType() + "': a method"
-            + " taking a function is inlined where it is called, with numbers and arrays of"
-            + " numbers for its other parameters");
+            + " taking a function is inlined where it is called, with numbers, arrays of"
+            + " numbers and value records for its other parameters");
         return null;
       }
       if (type.get().isArray()) {

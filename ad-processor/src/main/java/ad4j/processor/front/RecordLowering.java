@@ -47,7 +47,8 @@ import javax.lang.model.util.ElementFilter;
  * through its accessors, assigned, passed to its own methods and to {@code @Differentiable}
  * methods of the same class, returned (a {@code double[]} of its leaves: {@code Lowering}), and
  * taken from a {@code @Differentiable} method of the same class returning one (the elements of
- * its members' {@code double[]}); passed anywhere else, it is an error that says so.
+ * its members' {@code double[]}), passed to and returned by a function value whose code is known
+ * ({@link FunctionValues}); passed anywhere else, it is an error that says so.
  */
 final class RecordLowering {
   /** How deep inlined record methods may call each other: past it, recursion, an error. */
@@ -132,6 +133,10 @@ final class RecordLowering {
           : Optional.empty();
     }
     if (expression instanceof MethodInvocationTree invocation) {
+      Optional<TypeElement> returned = expressions.functions().recordResult(invocation);
+      if (returned.isPresent()) {
+        return returned; // f.apply(p) of a known function returning a record
+      }
       Optional<Target> target = target(invocation);
       return target.isPresent()
           ? ValueRecords.valueRecord(target.get().method().getReturnType())
@@ -329,6 +334,13 @@ final class RecordLowering {
       return owner == null ? null : component(owner, select.getIdentifier().toString());
     }
     if (expression instanceof MethodInvocationTree invocation) {
+      if (expressions.functions().recordResult(invocation).isPresent()) {
+        Operand result = expressions.functions().call(
+            expressions.functions().known(((MemberSelectTree) invocation.getMethodSelect())
+                .getExpression()).orElseThrow(),
+            (MemberSelectTree) invocation.getMethodSelect(), invocation);
+        return result == null ? null : context.recordOf(result).orElseThrow();
+      }
       if (target(invocation).isEmpty()) {
         return calleeResult(invocation, typeOf(invocation).orElseThrow());
       }
