@@ -626,15 +626,9 @@ final class FunctionValues {
 
   /** A lambda's body, in the scope it was written in, its parameters bound to {@code values}. */
   private Operand lambda(LambdaExpressionTree lambda, Known function, List<Operand> values) {
-    LoweringContext.Position position = context.position();
-    java.util.Deque<Map<String, LocalScopes.Local>> saved =
-        context.scopes().enter(function.captured());
-    try {
-      context.scopes().push();
-      for (int i = 0; i < values.size(); i++) {
-        String name = lambda.getParameters().get(i).getName().toString();
-        declareBound(name, function.signature().parameters().get(i), values.get(i));
-      }
+    List<String> names = lambda.getParameters().stream()
+        .map(parameter -> parameter.getName().toString()).toList();
+    return withBound(function, names, values, () -> {
       TypeElement record = function.signature().resultRecord();
       if (record != null) {
         return recordResult(lambda, record);
@@ -642,20 +636,47 @@ final class FunctionValues {
       if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
         return expressions.lower((ExpressionTree) lambda.getBody());
       }
-      NumericType type = function.signature().result();
-      Variable result = ir.variable("result", type, null);
-      ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
-      List<StatementTree> body = new ArrayList<>(((BlockTree) lambda.getBody()).getStatements());
-      int errors = diagnostics.errorCount();
-      if (lowerTail(body, result) && diagnostics.errorCount() == errors) {
-        unsupported(lambda, "the lambda can complete without a 'return'");
+      return returnedBy(((BlockTree) lambda.getBody()).getStatements(), "result",
+          function.signature().result(), lambda, "the lambda can complete without a 'return'");
+    });
+  }
+
+  /**
+   * {@code body}, lowered in the scope {@code function} was written in, with its parameters
+   * {@code names} bound to {@code values}.
+   */
+  private Operand withBound(Known function, List<String> names, List<Operand> values,
+      java.util.function.Supplier<Operand> body) {
+    LoweringContext.Position position = context.position();
+    java.util.Deque<Map<String, LocalScopes.Local>> saved =
+        context.scopes().enter(function.captured());
+    try {
+      context.scopes().push();
+      for (int i = 0; i < values.size(); i++) {
+        declareBound(names.get(i), function.signature().parameters().get(i), values.get(i));
       }
-      return diagnostics.errorCount() != errors ? null
-          : new Operand.Use(context.readVariable(result));
+      return body.get();
     } finally {
       context.scopes().leave(saved);
       context.resume(position);
     }
+  }
+
+  /**
+   * The value {@code body} returns, lowered here, each {@code return} storing into a variable
+   * {@code name} of {@code type}; an error at {@code at}, {@code withoutReturn}, when its end
+   * can be reached. Null after an error.
+   */
+  private Operand returnedBy(List<? extends StatementTree> body, String name, NumericType type,
+      Tree at, String withoutReturn) {
+    Variable result = ir.variable(name, type, null);
+    ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
+    int errors = diagnostics.errorCount();
+    if (lowerTail(body, result) && diagnostics.errorCount() == errors) {
+      unsupported(at, withoutReturn);
+    }
+    return diagnostics.errorCount() != errors ? null
+        : new Operand.Use(context.readVariable(result));
   }
 
   // ---- anonymous classes ------------------------------------------------------------------
@@ -810,30 +831,11 @@ final class FunctionValues {
       return null;
     }
     context.planInlined(VariablePlanner.plan(method));
-    LoweringContext.Position position = context.position();
-    java.util.Deque<Map<String, LocalScopes.Local>> saved =
-        context.scopes().enter(function.captured());
-    try {
-      context.scopes().push();
-      for (int i = 0; i < values.size(); i++) {
-        declareBound(method.getParameters().get(i).getName().toString(),
-            function.signature().parameters().get(i), values.get(i));
-      }
-      NumericType type = function.signature().result();
-      Variable result = ir.variable("result", type, null);
-      ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
-      int errors = diagnostics.errorCount();
-      if (lowerTail(method.getBody().getStatements(), result)
-          && diagnostics.errorCount() == errors) {
-        unsupported(method, "method '" + method.getName() + "' can complete without a"
-            + " 'return'");
-      }
-      return diagnostics.errorCount() != errors ? null
-          : new Operand.Use(context.readVariable(result));
-    } finally {
-      context.scopes().leave(saved);
-      context.resume(position);
-    }
+    List<String> names = method.getParameters().stream()
+        .map(parameter -> parameter.getName().toString()).toList();
+    return withBound(function, names, values, () -> returnedBy(method.getBody().getStatements(),
+        "result", function.signature().result(), method, "method '" + method.getName()
+            + "' can complete without a 'return'"));
   }
 
   private void declareBound(String name, NumericType type, Operand value) {
@@ -1088,16 +1090,9 @@ final class FunctionValues {
           declareBound(name, value.type(), value);
         }
       }
-      NumericType type = resultType.get();
-      Variable result = ir.variable(method.getSimpleName().toString(), type, null);
-      ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
-      int errors = diagnostics.errorCount();
-      if (lowerTail(tree.getBody().getStatements(), result) && diagnostics.errorCount() == errors) {
-        unsupported(tree, "method '" + method.getSimpleName() + "' can reach its end without a"
-            + " 'return'");
-      }
-      return diagnostics.errorCount() != errors ? null
-          : new Operand.Use(context.readVariable(result));
+      return returnedBy(tree.getBody().getStatements(), method.getSimpleName().toString(),
+          resultType.get(), tree, "method '" + method.getSimpleName() + "' can reach its end"
+              + " without a 'return'");
     } finally {
       context.resolveAs(calling);
       inlining.remove(inlining.size() - 1);

@@ -73,19 +73,11 @@ public final class PrivateFields {
    * holds then; empty for any other field.
    */
   Optional<Expr> staticHandleRead(VariableElement field) {
-    if (!field.getModifiers().contains(Modifier.PRIVATE)
-        || field.getModifiers().contains(Modifier.FINAL) || !StaticMembers.isStatic(field)
-        || !(field.getEnclosingElement() instanceof TypeElement owner)
-        || context.reachability().ofType(owner).isPresent() || !isCopyable(field.asType())) {
+    if (field.getModifiers().contains(Modifier.FINAL)) {
       return Optional.empty();
     }
-    String path = nestedPath(owner).replace('.', '_');
-    String handle = (path.isEmpty() ? "" : path + "_") + field.getSimpleName() + "Field";
-    context.copiesPrivateField(new Copy(owner, field, handle));
-    TypeElement own = context.symbols().enclosingType();
-    return Optional.of(Expr.source("(" + field.asType() + ") "
-        + CalleeResolver.gradSimpleName(context.elements(), own) + "." + handle + ".get()",
-        Expr.unaryPrecedence()));
+    return handleOf(field, true).map(handle -> Expr.source("(" + field.asType() + ") " + handle
+        + ".get()", Expr.unaryPrecedence()));
   }
 
   /**
@@ -95,8 +87,17 @@ public final class PrivateFields {
    * empty for any other field.
    */
   Optional<String> handle(VariableElement field) {
+    return handleOf(field, false);
+  }
+
+  /**
+   * The qualified name of the generated class's {@code VarHandle} on {@code field}, a private
+   * field, static or not as {@code isStatic} says, of a class generated code can name (the
+   * handle is noted for {@code PrivateFieldCopies}); empty for any other field.
+   */
+  private Optional<String> handleOf(VariableElement field, boolean isStatic) {
     if (!field.getModifiers().contains(Modifier.PRIVATE)
-        || StaticMembers.isStatic(field)
+        || StaticMembers.isStatic(field) != isStatic
         || !(field.getEnclosingElement() instanceof TypeElement owner)
         || context.reachability().ofType(owner).isPresent() || !isCopyable(field.asType())) {
       return Optional.empty();
