@@ -2,14 +2,18 @@ package ad4j.spark;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
+import scala.collection.Iterator;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction2;
 
 /**
  * The loss and gradient of a data set held in an RDD of blocks: each partition runs the generated
  * pullback of a loss over each of its blocks, adding the block's gradient into one accumulator of
- * its own, and {@code treeAggregate} adds the partitions' accumulators up. Nothing is allocated
- * per row, nor per block: a partition's accumulator is the copy of the zero value that its task
- * brings along, and the generated pullback adds into it in place.
+ * its own, and the driver adds the partitions' accumulators up. Nothing is allocated per row,
+ * nor per block: a partition's task makes its accumulator once, and the generated pullback adds
+ * into it in place.
  */
 public final class DistributedGradient {
   private DistributedGradient() {}
@@ -57,19 +61,48 @@ public final class DistributedGradient {
    */
   public static <P, B> LossAndGradient sum(JavaRDD<B> blocks, P parameters, int slots,
       BlockPullback<P, B> pullback) {
-    // One array per partition: the gradient in slots [0, slots), the loss in the last place.
-    double[] total = blocks.treeAggregate(new double[slots + 1],
-        (sums, block) -> {
-          sums[slots] += pullback.pullback(parameters, block, sums);
-          return sums;
-        },
-        (sums, other) -> {
-          for (int i = 0; i < sums.length; i++) {
-            sums[i] += other[i];
-          }
-          return sums;
-        },
-        2);
+    // One job, one task per partition, each returning its sums; the driver adds them up.
+    // SparkContext.runJob is called with a function object of our own rather than through
+    // treeAggregate, because every RDD combinator hands Spark's closure cleaner a lambda of
+    // Spark's own, which it checks by reading the bytecode of the class that declares it
+    // (RDD, over 100 kB) on every call: two thirds of the driver's time per job when measured
+    // (BENCHMARKS.md, "Running on Spark"). The cleaner leaves a named class alone.
+    Object perPartition = blocks.context().runJob(blocks.rdd(),
+        new PartitionSum<>(parameters, slots, pullback), ClassTag$.MODULE$.apply(double[].class));
+    double[] total = new double[slots + 1];
+    for (Object sums : (Object[]) perPartition) {
+      double[] partition = (double[]) sums;
+      for (int i = 0; i < total.length; i++) {
+        total[i] += partition[i];
+      }
+    }
     return new LossAndGradient(total[slots], Arrays.copyOf(total, slots));
+  }
+
+  /**
+   * The task of one partition: the sums of its blocks' gradients (slots {@code [0, slots)}) and
+   * losses (the last place), in one array that the generated pullback adds into in place.
+   */
+  private static final class PartitionSum<P, B>
+      extends AbstractFunction2<TaskContext, Iterator<B>, double[]> implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final P parameters;
+    private final int slots;
+    private final BlockPullback<P, B> pullback;
+
+    PartitionSum(P parameters, int slots, BlockPullback<P, B> pullback) {
+      this.parameters = parameters;
+      this.slots = slots;
+      this.pullback = pullback;
+    }
+
+    @Override
+    public double[] apply(TaskContext task, Iterator<B> blocks) {
+      double[] sums = new double[slots + 1];
+      while (blocks.hasNext()) {
+        sums[slots] += pullback.pullback(parameters, blocks.next(), sums);
+      }
+      return sums;
+    }
   }
 }

@@ -30,7 +30,10 @@ import scala.Tuple2;
  *       row over {@code (label, features)} pairs, summed by {@code treeAggregate} as MLlib's
  *       L-BFGS sums it;
  *   <li>{@code Spark, GeneratedLogisticGradient}: the generated code through MLlib's
- *       {@code Gradient}, on the same path.
+ *       {@code Gradient}, on the same path;
+ *   <li>{@code Spark, empty job}: a job over the same cached blocks, on the same path as
+ *       {@code Spark, blocks}, whose tasks only step through their partitions: Spark's own cost
+ *       of a job, spread over the rows.
  * </ul>
  *
  * <p>The variants take turns, round after round, so that a machine shared with other work slows
@@ -71,12 +74,14 @@ public final class SparkTiming {
           System.getProperty("java.vm.name"), System.getProperty("java.version"));
 
       String[] names = {"plain loop, generated pullback", "Spark, blocks, generated pullback",
-          "Spark, MLlib LogisticGradient", "Spark, GeneratedLogisticGradient"};
+          "Spark, MLlib LogisticGradient", "Spark, GeneratedLogisticGradient",
+          "Spark, empty job"};
       DoubleSupplier[] variants = {
           () -> plainLoop(local, w),
           () -> DistributedGradient.sum(blocks, w, w.length, Training.logisticPullback()).loss(),
           () -> perRow(points, w, new LogisticGradient(2)),
-          () -> perRow(points, w, new GeneratedLogisticGradient())};
+          () -> perRow(points, w, new GeneratedLogisticGradient()),
+          () -> DistributedGradient.sum(blocks, w, w.length, (p, block, adjoints) -> 0.0).loss()};
       OperatingSystemMXBean os =
           (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
       double[][] nanosPerRow = new double[variants.length][rounds];
@@ -116,9 +121,11 @@ public final class SparkTiming {
       }
       System.out.printf(Locale.ROOT, "ratios of medians, wall (JVM CPU): Spark blocks / plain loop"
           + " %.3f (%.3f); MLlib LogisticGradient / Spark blocks %.2f (%.2f);"
-          + " GeneratedLogisticGradient / MLlib LogisticGradient %.2f (%.2f)%n",
+          + " GeneratedLogisticGradient / MLlib LogisticGradient %.2f (%.2f);"
+          + " (plain loop + empty job) / plain loop %.3f (%.3f)%n",
           wall[1] / wall[0], cpu[1] / cpu[0], wall[2] / wall[1], cpu[2] / cpu[1],
-          wall[3] / wall[2], cpu[3] / cpu[2]);
+          wall[3] / wall[2], cpu[3] / cpu[2], (wall[0] + wall[4]) / wall[0],
+          (cpu[0] + cpu[4]) / cpu[0]);
     }
   }
 

@@ -51,7 +51,7 @@ public final class SparkTraining {
         blockCount, blocks.getNumPartitions(), seconds(made));
 
     out.printf(Locale.ROOT, "%nGradient descent on partitions, step %.1f (one Spark job per"
-        + " gradient: LogisticLossGrad.lossPullback per block, summed by treeAggregate):%n",
+        + " gradient: LogisticLossGrad.lossPullback per block, partitions summed on the driver):%n",
         STEP);
     double[] start = new double[FEATURES];
     long started = System.nanoTime();
