@@ -625,6 +625,28 @@ final class ExpressionLowering {
       Operand stored = convert(value, element);
       boolean active = element.isFloatingPoint()
           && ((Operand.Use) array).value().isActiveArray();
+      if (context.isForeignArray(array) && !stored.isActive() && access != null
+          && new RepeatedRuns(context).rejectOwnWrite(access, "the write into '"
+              + context.source().of(access) + "'", context.source().of(access) + " = ...",
+              context.source().of(access.getExpression()))) {
+        return null;
+      }
+      if (!active && stored.isActive()) {
+        // an array this method did not make (a field's, or one reached through an object or
+        // returned by a call run as written) carries no derivative: the element read back
+        // would have lost the value's, silently
+        Tree at = access != null ? access : valueTree;
+        String shownArray = access != null ? context.source().of(access.getExpression())
+            : "the array";
+        String what = valueTree != null ? "'" + context.source().of(valueTree) + "'"
+            : "the value stored";
+        unsupported(at, what + " carries a derivative into '" + (access != null
+                ? context.source().of(access) : shownArray) + "', an element of an array that"
+            + " this method did not make (a field's array, or one reached through an object or"
+            + " returned by a call run as written), which carries no derivative; copy it into a"
+            + " local array first ('" + shownArray + ".clone()') and write there");
+        return null;
+      }
       return context.emit(Operation.STORE, List.of(array, index, stored), element, active);
     }
   }

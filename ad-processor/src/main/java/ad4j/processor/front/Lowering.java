@@ -883,6 +883,9 @@ public final class Lowering {
       return;
     }
     Operand filled = expressions.convert(value, element);
+    if (losesDerivatives(array, element, filled.isActive(), call, arguments.get(0))) {
+      return;
+    }
     Operand last = to;
     writeLoop(from, last, position -> context.emit(Operation.STORE,
         List.of(array, position, filled), element, isActive(array, element)));
@@ -934,6 +937,10 @@ public final class Lowering {
             targetStart, count), NumericType.INT, false);
     NumericType element = target.type().elementType();
     boolean sourceActive = source instanceof Operand.Use use && use.value().isActiveArray();
+    if (losesDerivatives(target, element, sourceActive && element.isFloatingPoint(), call,
+        arguments.get(2))) {
+      return;
+    }
     writeLoop(Operand.Constant.of(0), count, k -> {
       Operand from = context.emit(Operation.ADD, List.of(sourceStart, k), NumericType.INT,
           false);
@@ -1063,6 +1070,31 @@ public final class Lowering {
   private static boolean isActive(Operand array, NumericType element) {
     return element.isFloatingPoint() && array instanceof Operand.Use use
         && use.value().isActiveArray();
+  }
+
+  /**
+   * Whether a library call's write into {@code array} is an error, reported at {@code call}:
+   * values that carry derivatives written into an array this method did not make (a field's,
+   * or one reached through an object or returned by a call run as written), which carries none,
+   * so that the elements read back would have lost them; or any write into such an array where
+   * members of the method would run it more than once per call ({@link RepeatedRuns}).
+   */
+  private boolean losesDerivatives(Operand array, NumericType element, boolean writesActive,
+      MethodInvocationTree call, ExpressionTree arrayTree) {
+    String shown = context.source().of(arrayTree);
+    if (!writesActive && context.isForeignArray(array)) {
+      String written = context.source().of(call);
+      return new RepeatedRuns(context).rejectOwnWrite(call, "'" + written + "'", written, shown);
+    }
+    if (!writesActive || isActive(array, element)) {
+      return false;
+    }
+    unsupported(call, "'" + context.source().of(call) + "' writes values that carry"
+        + " derivatives into '" + shown + "', an array that this method did not make (a field's"
+        + " array, or one reached through an object or returned by a call run as written), which"
+        + " carries no derivative; copy it into a local array first ('" + shown + ".clone()')"
+        + " and write there");
+    return true;
   }
 
   /** The array a library call writes into: a local array, not a parameter or a table. */

@@ -78,6 +78,15 @@ final class LoweringContext {
   /** The arrays the method writes into, and those it passes to @Differentiable calls. */
   private final Set<Value> writtenArrays = new java.util.HashSet<>();
   private final Set<Value> arraysPassedToCalls = new java.util.HashSet<>();
+  /**
+   * The arrays this method did not make, which it reaches as written: a field's, an object's,
+   * one a call run as written returns, a {@code static final} table held in a local. They
+   * carry no derivative, and a write into one changes state outside the method.
+   */
+  private final Set<Value> foreignArrays =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  /** The array locals that have held a foreign array: what they hold is foreign too. */
+  private final Set<Variable> foreignArrayVariables = new java.util.HashSet<>();
   /** The arrays the method must not write: its array parameters and their rows. */
   private final Set<Value> readOnlyArrays =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -512,6 +521,9 @@ final class LoweringContext {
         && insideLoop()) {
       arraysMadeInLoops.add(result);
     }
+    if (type.isArray() && operation.form() == Operation.Form.PLAIN_CALL) {
+      foreignArrays.add(result);
+    }
     if (operation.form() == Operation.Form.USER_CALL) {
       for (Operand argument : arguments) {
         if (argument instanceof Operand.Use use && use.value().type().isArray()) {
@@ -928,6 +940,9 @@ final class LoweringContext {
     }
     Value copy = ir.local(variable.name(), variable.type(), variable.isActive());
     dependences.made(copy, lowering);
+    if (foreignArrayVariables.contains(variable)) {
+      foreignArrays.add(copy);
+    }
     if (variable.referenceType() != null) {
       copy.declareAs(variable.referenceType(), variable.javaType());
     }
@@ -942,6 +957,9 @@ final class LoweringContext {
       return;
     }
     if (local.variable() != null) {
+      if (isForeignArray(value)) {
+        foreignArrayVariables.add(local.variable());
+      }
       ir.add(new Store(local.variable(), value, line));
       return;
     }
@@ -962,8 +980,23 @@ final class LoweringContext {
         copy.declareAs(local.referenceType(), local.javaType());
       }
       ir.add(new Instruction(copy, Operation.COPY, List.of(value), line));
+      if (isForeignArray(value)) {
+        foreignArrays.add(copy);
+      }
       local.hold(copy);
     }
+  }
+
+  /**
+   * Whether {@code array} is an array this method did not make and reaches as written (a
+   * field's, an object's, one a call run as written returns, a {@code static final} table): it
+   * carries no derivative, and writing into it changes state outside the method.
+   */
+  boolean isForeignArray(Operand array) {
+    if (array instanceof Operand.Constant constant) {
+      return constant.type().isArray();
+    }
+    return array instanceof Operand.Use use && foreignArrays.contains(use.value());
   }
 
   /**

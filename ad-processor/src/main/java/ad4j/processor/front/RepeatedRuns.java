@@ -35,31 +35,67 @@ final class RepeatedRuns {
    * lowered would run it more than once per call. Returns whether it did.
    */
   boolean rejectOwnCall(Tree call, String shown) {
-    if (context.buildingThrown()) {
-      return false; // runs once, as the member ends
-    }
-    context.callRunsAsWritten(shown, context.source().line(call), call);
-    ExecutableElement method = context.element();
-    if (method == null || context.examining()) {
+    Optional<String> members = noteRunAsWritten(call, shown);
+    if (members.isEmpty()) {
       return false;
     }
     String name = context.methodName();
-    String members;
-    if (context.order() == 2) {
-      members = "mHessian and mValueGradientAndHessian of '" + name + "' make one sweep per"
-          + " slot and would run it once per sweep";
-    } else if (ActiveParameters.isVectorResult(method.getReturnType())) {
-      members = "mJacobian and mValueAndJacobian of '" + name + "' make one sweep per slot when"
-          + " the result is longer, and the gradients of methods that call '" + name + "' run"
-          + " its code twice";
-    } else {
-      return false; // a @Checkpointed loop's calls are CheckpointedLoops' to reject
-    }
     context.diagnostics().error(call, "call to '" + shown + "' runs as written and may give"
-        + " another result or do something again each time it runs: " + members + ", where '"
-        + name + "' runs it once; make the call where '" + name + "' is called and pass its"
-        + " result as a @NoDerivative parameter");
+        + " another result or do something again each time it runs: " + members.get()
+        + ", where '" + name + "' runs it once; make the call where '" + name + "' is called"
+        + " and pass its result as a @NoDerivative parameter");
     return true;
+  }
+
+  /**
+   * Notes {@code write}, a write into {@code array}, an array the method did not make
+   * ({@link LoweringContext#isForeignArray}): it changes state outside the method, again each
+   * time it runs. Reports an error at it when members of the method being lowered would run it
+   * more than once per call (in a Hessian's sweeps, {@code t[0]++} on a field's array would
+   * count once per sweep, and each sweep would see another value). {@code what} names the
+   * write for messages ({@code the write into 't[0]'}, {@code 'Arrays.fill(t, 0.0)'}), and
+   * {@code shown} for callers' messages. Returns whether it reported an error.
+   */
+  boolean rejectOwnWrite(Tree write, String what, String shown, String array) {
+    Optional<String> members = noteRunAsWritten(write, shown);
+    if (members.isEmpty()) {
+      return false;
+    }
+    String name = context.methodName();
+    context.diagnostics().error(write, what + " changes '" + array + "', an array that '"
+        + name + "' did not make (a field's, or one reached through an object or a call), and"
+        + " changes it again each time it runs: " + members.get() + ", where '" + name
+        + "' runs it once; copy the array into a local one ('" + array + ".clone()') and write"
+        + " there, or write it where '" + name + "' is called");
+    return true;
+  }
+
+  /**
+   * Notes code that runs as written and not alike each time, for callers
+   * ({@link CalleePlainCalls}), and says which members of the method being lowered would run
+   * it more than once per call: empty when none would, while the method is only examined, or
+   * inside a thrown exception's construction.
+   */
+  private Optional<String> noteRunAsWritten(Tree at, String shown) {
+    if (context.buildingThrown()) {
+      return Optional.empty(); // runs once, as the member ends
+    }
+    context.callRunsAsWritten(shown, context.source().line(at), at);
+    ExecutableElement method = context.element();
+    if (method == null || context.examining()) {
+      return Optional.empty();
+    }
+    String name = context.methodName();
+    if (context.order() == 2) {
+      return Optional.of("mHessian and mValueGradientAndHessian of '" + name + "' make one"
+          + " sweep per slot and would run it once per sweep");
+    }
+    if (ActiveParameters.isVectorResult(method.getReturnType())) {
+      return Optional.of("mJacobian and mValueAndJacobian of '" + name + "' make one sweep per"
+          + " slot when the result is longer, and the gradients of methods that call '" + name
+          + "' run its code twice");
+    }
+    return Optional.empty(); // a @Checkpointed loop's calls are CheckpointedLoops' to reject
   }
 
   /**
