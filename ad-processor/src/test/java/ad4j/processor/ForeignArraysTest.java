@@ -30,6 +30,7 @@ class ForeignArraysTest {
       "  public static final double[] T = {1, 2, 3};",
       "  public double[] table = {1, 2, 3};",
       "  public int[] counts = {0};",
+      "  public double[][] grid = {{1, 2}, {3, 4}};",
       "  public static final class Box {",
       "    public double[] data = {1, 2};",
       "    public double[] get() { return data; }",
@@ -57,6 +58,11 @@ class ForeignArraysTest {
       "    double[] d = b.get();",
       "    d[1] = x;",
       "    return d[1] * x;",
+      "  }",
+      "  @Differentiable public double row(double x) {",
+      "    double[][] g = grid;",
+      "    g[0][1] = x;",
+      "    return g[0][1] * x;",
       "  }",
       "  @Differentiable public double filled(double x) {",
       "    java.util.Arrays.fill(table, x);",
@@ -157,6 +163,11 @@ class ForeignArraysTest {
   }
 
   @Test
+  void aValueWrittenIntoARowOfAFieldsMatrixIsAnError() {
+    assertLoses("'x'", "g[0][1]", "g[0]", "g[0][1] = x;");
+  }
+
+  @Test
   void fillingAndCopyingValuesIntoAFieldsArrayAreErrors() {
     for (String call : List.of("java.util.Arrays.fill(table, x)",
         "System.arraycopy(a, 0, table, 0, 2)")) {
@@ -209,7 +220,7 @@ class ForeignArraysTest {
 
   @Test
   void theRejectedSourceHasNoOtherErrors() {
-    assertThat(rejected().errors()).hasSize(13);
+    assertThat(rejected().errors()).hasSize(14);
   }
 
   private static final String ACCEPTED = String.join("\n",

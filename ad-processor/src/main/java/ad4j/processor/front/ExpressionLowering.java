@@ -631,10 +631,12 @@ final class ExpressionLowering {
               context.source().of(access.getExpression()))) {
         return null;
       }
-      if (!active && stored.isActive()) {
+      if (!active && stored.isActive()
+          && (context.isForeignArray(array) || !context.diagnostics().hasErrors())) {
         // an array this method did not make (a field's, or one reached through an object or
         // returned by a call run as written) carries no derivative: the element read back
-        // would have lost the value's, silently
+        // would have lost the value's, silently. Another array that carries none stands for
+        // one whose making was an error already: no second error for it
         Tree at = access != null ? access : valueTree;
         String shownArray = access != null ? context.source().of(access.getExpression())
             : "the array";

@@ -521,8 +521,9 @@ final class LoweringContext {
         && insideLoop()) {
       arraysMadeInLoops.add(result);
     }
-    if (type.isArray() && operation.form() == Operation.Form.PLAIN_CALL) {
-      foreignArrays.add(result);
+    if (type.isArray() && (operation.form() == Operation.Form.PLAIN_CALL
+        || operation.form() == Operation.Form.ELEMENT && isForeignArray(arguments.get(0)))) {
+      foreignArrays.add(result); // read as written, or a row of such a matrix
     }
     if (operation.form() == Operation.Form.USER_CALL) {
       for (Operand argument : arguments) {
