@@ -152,9 +152,11 @@ public final class GradClassWriter {
       // parameter lists may coincide (fReverse3(Tape, double, double) is the last segment of
       // f(double) and a middle one of f(double, double)): each overload numbers its own.
       String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
-      List<MethodSpec> members =
+      List<MethodSpec> members = OverridingReceivers.guard(method.element(),
+          "overridersOf" + Character.toUpperCase(name.charAt(0)) + name.substring(1)
+              + segmentSuffix, className.simpleName(), gradClass,
           new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
-              .members();
+              .members());
       // every member, a record adapter too, declares what the method declares
       sweeps.split(method.element(), declaringThrown(method, RecordAdapters.of(method, members)))
           .forEach(gradClass::addMethod);
