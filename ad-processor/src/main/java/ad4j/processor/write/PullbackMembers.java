@@ -128,7 +128,12 @@ final class PullbackMembers {
    */
   private MethodSpec recordByValue() {
     NameAllocator names = method.names();
-    List<String> parameters = method.userParameterNames(names);
+    // the user's method cannot be called with the function's parameters (a receiver first,
+    // the leaves of value records): the value is computed here
+    JavaEmitter here = function.returnsArray() || takesItsOwnParameters() ? null
+        : new JavaEmitter(function, names);
+    List<String> parameters =
+        here == null ? method.userParameterNames(names) : here.parameterNames();
     String tape = names.fresh("tape");
     MethodSpec.Builder member = method.forCallers(method.memberNames().record())
         .addJavadoc("For the generated code of callers, not for direct use: the value of"
@@ -145,12 +150,25 @@ final class PullbackMembers {
         member.addParameter(int.class, names.fresh(parameter.nameHint() + "Start"));
       }
     }
+    if (here != null) {
+      return member.addCode(here.body()).build();
+    }
     // a private method's value, and a vector function's, are computed in this class
     String owner = method.element().getModifiers().contains(Modifier.PRIVATE)
         || function.returnsArray() ? "" : method.userType() + ".";
     String name = function.returnsArray() ? method.memberNames().primal() : function.name();
     return member.addStatement("return $L$L($L)", owner, name, String.join(", ", parameters))
         .build();
+  }
+
+  /**
+   * Whether the function's parameters are the user's method's own, so that {@code mRecord}
+   * may call it: not for an instance method (the receiver comes first) nor for a method taking
+   * value records (their leaves stand in for them).
+   */
+  private boolean takesItsOwnParameters() {
+    return method.element().getModifiers().contains(Modifier.STATIC)
+        && function.parameters().size() == method.element().getParameters().size();
   }
 
   /** {@code mReplay(Tape, ...)} of a method whose halves are not split: its whole pullback. */
