@@ -88,4 +88,76 @@ class AdversarialProgramsTest {
             "}"));
     checkAtPoints(compiled.function("com.example.I", "caller", 2));
   }
+  /**
+   * A record whose accessor {@code x()} computes ({@code return 2 * x;}) instead of returning its
+   * component: generated code reads a record's components through its accessors, so a record
+   * parameter's gradient was taken at {@code (2x, y)} and a constant's leaves were {@code 2x}
+   * (the gradient of {@code a * K.x + b * k.x() + K.y * a * b} at {@code (1, 1)} with
+   * {@code K = (3, 5)} was {@code {11, 17}}, not {@code {8, 11}}). Each such use is an error at
+   * its place; the accessor inside the method keeps its meaning.
+   */
+  @Test
+  void aRecordWhoseAccessorComputesIsAnErrorWhereItsComponentsAreReadFromOutside() {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  record W(double x, double y) {",
+        "    public double x() { return 2 * x; }",
+        "  }",
+        "  record P(W w, double s) {}",
+        "  static final W K = new W(3, 5);",
+        "  @Differentiable static double parameter(W w) { return w.x * w.y + w.x(); }",
+        "  @Differentiable static double nested(P p) { return p.w().y() * p.s(); }",
+        "  @Differentiable static W result(double a) { return new W(a, a * a); }",
+        "  @Differentiable static double constant(double a, double b) {",
+        "    W k = K;",
+        "    return a * K.x + b * k.x() + K.y * a * b;",
+        "  }",
+        "  @Differentiable static double data(double a, @NoDerivative W w) {",
+        "    return a * w.y();",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", source);
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    String message = "record 'W' declares accessor 'x()', which does not return its component"
+        + " 'x'";
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(10);
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(11);
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(12);
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(14);
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(15);
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(18);
+  }
+
+  /**
+   * An accessor written by hand that returns its component ({@code return x;},
+   * {@code return this.y;}) is the one javac would write: records that declare one keep
+   * working, and a computing method of another name is differentiated as written.
+   */
+  @Test
+  void aRecordWithAccessorsThatReturnTheirComponentsIsDifferentiated() {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.G", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class G {",
+            "  record W(double x, double y) {",
+            "    @Override public double x() { return x; }",
+            "    public double y() { return (this.y); }",
+            "    double doubledX() { return 2 * x; }",
+            "  }",
+            "  static final W K = new W(3, 5);",
+            "  @Differentiable static double inner(W w) { return w.x * w.y() + w.doubledX(); }",
+            "  @Differentiable static double f(double a, double b) {",
+            "    W k = K;",
+            "    return inner(new W(a, b)) + a * K.x + b * k.doubledX() + K.y() * a * b;",
+            "  }",
+            "}"));
+    CompiledFunction f = compiled.function("com.example.G", "f", 2);
+    checkAtPoints(f);
+    assertWithMessage("gradient at (1, 1) by hand: (b + 2 + 3 + 5b, a + 6 + 5a)")
+        .that(f.gradient(1, 1)).usingTolerance(1e-12).containsExactly(11, 12).inOrder();
+  }
 }

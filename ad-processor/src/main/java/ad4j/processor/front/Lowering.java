@@ -267,6 +267,11 @@ public final class Lowering {
     context.swapsArrays(swaps);
     List<Value> parameters = new ArrayList<>();
     namesTaken = new java.util.HashSet<>(userNames(method));
+    if (resultRecord != null) {
+      expressions.records().checkAccessors(resultRecord,
+          method.getReturnType() != null ? method.getReturnType() : method,
+          "the value record '" + method.getName() + "' returns");
+    }
     if (Receivers.hasReceiver(element)) {
       declareReceiver(method, element, parameters);
     }
@@ -292,6 +297,8 @@ public final class Lowering {
           .filter(r -> !ActiveParameters.isMarkedNoDerivative(parameterElement));
       if (record.isPresent()) {
         // a value record: one active parameter per leaf, in place of the record
+        expressions.records().checkAccessors(record.get(), parameter,
+            "value record parameter '" + name + "'");
         expressions.records().declareParameter(name, record.get(),
             flatten(name, record.get(), parameterElement.asType(), parameters));
         continue;
@@ -366,6 +373,8 @@ public final class Lowering {
     javax.lang.model.type.TypeMirror type = owner.asType();
     if (Receivers.valueRecordReceiver(element).isPresent()) {
       // a value record's own method: its receiver carries derivatives, flattened, first
+      expressions.records().checkAccessors(owner, method, "the receiver of '"
+          + method.getName() + "'");
       expressions.records().enterOwnMethod(owner,
           flatten(Receivers.name(method, owner), owner, type, parameters));
       return;
