@@ -160,4 +160,60 @@ class AdversarialProgramsTest {
     assertWithMessage("gradient at (1, 1) by hand: (b + 2 + 3 + 5b, a + 6 + 5a)")
         .that(f.gradient(1, 1)).usingTolerance(1e-12).containsExactly(11, 12).inOrder();
   }
+  /**
+   * An instance method that a subclass may override: its generated members differentiate the
+   * body they see, whatever the receiver's class, so for a subclass overriding it with
+   * {@code return a * 100;} they gave the value 2 and gradient {4} at 1 for a method whose value
+   * was 100 and derivative 100 (and callers in the class, {@code base(a)}, did the same). An
+   * error at the method; a final method of a class that is not final is differentiated.
+   */
+  @Test
+  void anInstanceMethodThatASubclassMayOverrideIsAnError() {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "class F {",
+        "  double k = 2;",
+        "  @Differentiable double base(double a) { return a * a * k; }",
+        "  @Differentiable protected double uses(double a, double b) { return base(a) * b; }",
+        "  @Differentiable final double fixed(double a) { return a * k; }",
+        "  @Differentiable private double own(double a) { return a * k; }",
+        "  @Differentiable static double call(double a, F f) { return f.fixed(a) * a; }",
+        "  static class Sub extends F {",
+        "    @Override double base(double a) { return a * 100; }",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", source);
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'base' is an instance"
+        + " method that a subclass of 'F' may override").inFile(file).onLine(5);
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'uses' is an instance"
+        + " method that a subclass of 'F' may override").inFile(file).onLine(6);
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  /** A final method of a class that is not final: the receiver's class runs this code. */
+  @Test
+  void aFinalInstanceMethodOfAClassThatIsNotFinalIsDifferentiated() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.F", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "class F {",
+            "  double k = 2;",
+            "  @Differentiable final double fixed(double a, double b) { return a * a * k * b; }",
+            "  static final class Sub extends F {",
+            "    Sub() { k = 3; }",
+            "  }",
+            "}"));
+    java.lang.reflect.Constructor<?> constructor =
+        compiled.load("com.example.F$Sub").getDeclaredConstructor();
+    constructor.setAccessible(true);
+    Object sub = constructor.newInstance();
+    double[] gradient = (double[]) compiled.invoke("com.example.FGrad", "fixedGradient", sub,
+        1.5, -2.0);
+    assertWithMessage("gradient of a * a * k * b with k = 3 at (1.5, -2), by hand")
+        .that(gradient).usingTolerance(1e-12).containsExactly(2 * 1.5 * 3 * -2.0, 1.5 * 1.5 * 3)
+        .inOrder();
+  }
 }

@@ -7,6 +7,7 @@ import com.sun.source.util.TreeScanner;
 import java.util.HashSet;
 import java.util.Set;
 import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -66,6 +67,17 @@ public final class Receivers {
       diagnostics.error(at, "@Differentiable method '" + name + "' is a default method of"
           + " interface '" + owner.getSimpleName() + "': ad4j differentiates static methods and"
           + " instance methods of classes; make it static");
+      return false;
+    }
+    if (!method.getModifiers().contains(Modifier.FINAL)
+        && !method.getModifiers().contains(Modifier.PRIVATE)
+        && !method.getModifiers().contains(Modifier.ABSTRACT) // an error of its own
+        && !owner.getModifiers().contains(Modifier.FINAL)) {
+      // generated members run this body whatever the receiver's class is
+      diagnostics.error(at, "@Differentiable method '" + name + "' is an instance method that"
+          + " a subclass of '" + owner.getSimpleName() + "' may override, and its generated"
+          + " members differentiate this body whatever the receiver's class: make the method"
+          + " or the class final, or make the method static");
       return false;
     }
     return true;
