@@ -216,4 +216,29 @@ class AdversarialProgramsTest {
         .that(gradient).usingTolerance(1e-12).containsExactly(2 * 1.5 * 3 * -2.0, 1.5 * 1.5 * 3)
         .inOrder();
   }
+  /**
+   * A value record's method, inlined into a method of the class around the record, reading a
+   * private static field of that class that is not final and calling a private method of it:
+   * the generated code named the handles as members of the record's generated class
+   * ({@code F_VGrad.scaleField}), which does not exist; the class did not compile.
+   */
+  @Test
+  void aRecordMethodReadingPrivateMembersOfTheClassAroundIt() {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.F", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class F {",
+            "  private static double scale = 1.5;",
+            "  private static double factor(int n) { return n * 0.25; }",
+            "  record V(double x, double y) {",
+            "    V step(double h) { return new V(x + h * y * factor(3), y - h * x * scale); }",
+            "  }",
+            "  @Differentiable static double f(double a, double b) {",
+            "    V p = new V(a, b).step(0.1).step(a);",
+            "    return p.x() * p.y();",
+            "  }",
+            "}"));
+    checkAtPoints(compiled.function("com.example.F", "f", 2));
+  }
 }
