@@ -10,10 +10,13 @@ import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import java.io.File;
+import java.nio.file.Path;
 import java.util.List;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Programs written to break the newer features (value records, instance methods, functions,
@@ -240,5 +243,40 @@ class AdversarialProgramsTest {
             "  }",
             "}"));
     checkAtPoints(compiled.function("com.example.F", "f", 2));
+  }
+  /**
+   * A value record compiled earlier, whose source ad4j does not see, made inside the method:
+   * ad4j took its accessors for its components, so with {@code public double x() { return 2 *
+   * x; }} the value of {@code new W(a, b).x() * y()} and its gradient were half the method's
+   * (value -0.91 for -1.82 at (0.7, -1.3)); a canonical constructor that changes its values
+   * would be missed the same way. Such a record made in the method is an error at
+   * {@code new}; passed in, it is read through its accessors throughout, and is no error.
+   */
+  @Test
+  void aValueRecordCompiledEarlierMadeInTheMethodIsAnError(@TempDir Path classes)
+      throws Exception {
+    Compilation library = InProcessCompiler.javac().compile(JavaFileObjects.forSourceString(
+        "com.lib.W", String.join("\n",
+            "package com.lib;",
+            "public record W(double x, double y) {",
+            "  public double x() { return 2 * x; }",
+            "}")));
+    assertThat(library).succeededWithoutWarnings();
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import com.lib.W;",
+        "final class F {",
+        "  @Differentiable static double f(double a, double b) {",
+        "    W w = new W(a, b);",
+        "    return w.x() * w.y();",
+        "  }",
+        "  @Differentiable static double g(W w, double s) { return w.x() * w.y() * s; }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().withClasspath(classpath).compile(file);
+    assertThat(compilation).hadErrorContaining("'new W(...)': record 'W' is compiled without"
+        + " its source here").inFile(file).onLine(6);
+    assertThat(compilation).hadErrorCount(1);
   }
 }

@@ -474,6 +474,15 @@ final class RecordLowering {
    */
   private Tuple construction(NewClassTree creation) {
     TypeElement record = typeOf(creation).orElseThrow();
+    if (context.trees().getPath(record) == null) {
+      // a class file does not tell the accessors and constructor javac wrote from others
+      error(creation, "'new " + record.getSimpleName() + "(...)': record '"
+          + record.getSimpleName() + "' is compiled without its source here, and ad4j cannot"
+          + " see whether its constructor keeps the values it is given and its accessors return"
+          + " them, which it would take them for; make the record where the method is called"
+          + " and pass it in, or compile the record's source with this class");
+      return null;
+    }
     ExecutableElement checks = null;
     for (ExecutableElement constructor :
         ElementFilter.constructorsIn(record.getEnclosedElements())) {
