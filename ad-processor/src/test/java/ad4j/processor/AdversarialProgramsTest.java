@@ -251,6 +251,9 @@ class AdversarialProgramsTest {
    * (value -0.91 for -1.82 at (0.7, -1.3)); a canonical constructor that changes its values
    * would be missed the same way. Such a record made in the method is an error at
    * {@code new}; passed in, it is read through its accessors throughout, and is no error.
+   * Returned (alone or in a record), generated code made it again of what its accessors gave,
+   * a record of another value ({@code W[x=6.0, y=5.0]} for {@code W[x=3.0, y=5.0]}): an error
+   * at the method.
    */
   @Test
   void aValueRecordCompiledEarlierMadeInTheMethodIsAnError(@TempDir Path classes)
@@ -273,10 +276,19 @@ class AdversarialProgramsTest {
         "    return w.x() * w.y();",
         "  }",
         "  @Differentiable static double g(W w, double s) { return w.x() * w.y() * s; }",
+        "  record S(W w, double t) {}",
+        "  @Differentiable static W id(W w, double s) { return w; }",
+        "  @Differentiable static S wrap(W w, double s) { return new S(w, s); }",
         "}"));
     Compilation compilation = InProcessCompiler.javac().withClasspath(classpath).compile(file);
     assertThat(compilation).hadErrorContaining("'new W(...)': record 'W' is compiled without"
         + " its source here").inFile(file).onLine(6);
-    assertThat(compilation).hadErrorCount(1);
+    // returned, it is made again of what its accessors gave: W[x=6.0, y=5.0] for W[x=3.0, ...]
+    String withoutSource = "compiled without its source here";
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'id' returns value record"
+        + " 'W', which is " + withoutSource).inFile(file).onLine(11);
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'wrap' returns value"
+        + " record 'S', which is made of 'W', which is " + withoutSource).inFile(file).onLine(12);
+    assertThat(compilation).hadErrorCount(3);
   }
 }

@@ -268,9 +268,18 @@ public final class Lowering {
     List<Value> parameters = new ArrayList<>();
     namesTaken = new java.util.HashSet<>(userNames(method));
     if (resultRecord != null) {
-      expressions.records().checkAccessors(resultRecord,
-          method.getReturnType() != null ? method.getReturnType() : method,
+      Tree returnType = method.getReturnType() != null ? method.getReturnType() : method;
+      expressions.records().checkAccessors(resultRecord, returnType,
           "the value record '" + method.getName() + "' returns");
+      // generated members make the result again of its leaves, read through its accessors
+      RecordAccessors.withoutSource(resultRecord, context.trees()).ifPresent(record ->
+          diagnostics.error(returnType, "@Differentiable method '" + method.getName()
+              + "' returns value record '" + resultRecord.getSimpleName() + "', which is"
+              + (record.equals(resultRecord) ? "" : " made of '" + record.getSimpleName()
+                  + "', which is") + " compiled without its source here: generated members"
+              + " make the result again of what its accessors give, and ad4j cannot see"
+              + " whether they return the values the record was made of; return its"
+              + " components as a 'double[]', or compile the record's source with this class"));
     }
     if (Receivers.hasReceiver(element)) {
       declareReceiver(method, element, parameters);

@@ -50,6 +50,25 @@ final class RecordAccessors {
     return Optional.empty();
   }
 
+  /**
+   * {@code record}, or the first value record among its components (depth first), whose source
+   * is not in this compilation (a class file does not tell the accessors and constructor javac
+   * wrote from others); empty when every one's source is.
+   */
+  static Optional<TypeElement> withoutSource(TypeElement record, Trees trees) {
+    if (trees.getPath(record) == null) {
+      return Optional.of(record);
+    }
+    for (RecordComponentElement component : ValueRecords.components(record)) {
+      Optional<TypeElement> nested = ValueRecords.valueRecord(
+          component.getAccessor().getReturnType()).flatMap(n -> withoutSource(n, trees));
+      if (nested.isPresent()) {
+        return nested;
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Accessor {@code component()} of {@code record}, which computes. */
   record Computed(TypeElement record, String component) {
     /** The error where generated code would read the record's components through it. */
