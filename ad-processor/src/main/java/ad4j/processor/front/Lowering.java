@@ -267,6 +267,20 @@ public final class Lowering {
     context.swapsArrays(swaps);
     List<Value> parameters = new ArrayList<>();
     namesTaken = new java.util.HashSet<>(userNames(method));
+    if (resultRecord != null) {
+      Tree returnType = method.getReturnType() != null ? method.getReturnType() : method;
+      expressions.records().checkAccessors(resultRecord, returnType,
+          "the value record '" + method.getName() + "' returns");
+      // generated members make the result again of its leaves, read through its accessors
+      RecordAccessors.withoutSource(resultRecord, context.trees()).ifPresent(record ->
+          diagnostics.error(returnType, "@Differentiable method '" + method.getName()
+              + "' returns value record '" + resultRecord.getSimpleName() + "', which is"
+              + (record.equals(resultRecord) ? "" : " made of '" + record.getSimpleName()
+                  + "', which is") + " compiled without its source here: generated members"
+              + " make the result again of what its accessors give, and ad4j cannot see"
+              + " whether they return the values the record was made of; return its"
+              + " components as a 'double[]', or compile the record's source with this class"));
+    }
     if (Receivers.hasReceiver(element)) {
       declareReceiver(method, element, parameters);
     }
@@ -292,6 +306,8 @@ public final class Lowering {
           .filter(r -> !ActiveParameters.isMarkedNoDerivative(parameterElement));
       if (record.isPresent()) {
         // a value record: one active parameter per leaf, in place of the record
+        expressions.records().checkAccessors(record.get(), parameter,
+            "value record parameter '" + name + "'");
         expressions.records().declareParameter(name, record.get(),
             flatten(name, record.get(), parameterElement.asType(), parameters));
         continue;
@@ -366,6 +382,8 @@ public final class Lowering {
     javax.lang.model.type.TypeMirror type = owner.asType();
     if (Receivers.valueRecordReceiver(element).isPresent()) {
       // a value record's own method: its receiver carries derivatives, flattened, first
+      expressions.records().checkAccessors(owner, method, "the receiver of '"
+          + method.getName() + "'");
       expressions.records().enterOwnMethod(owner,
           flatten(Receivers.name(method, owner), owner, type, parameters));
       return;

@@ -60,7 +60,8 @@ public final class PrivateFields {
     copy = copy.isEmpty() ? field.getSimpleName().toString()
         : copy + "_" + field.getSimpleName();
     context.copiesPrivateField(new Copy(owner, field, copy));
-    TypeElement own = context.symbols().enclosingType();
+    // the generated class of the method's own class, also in a record's inlined code
+    TypeElement own = context.ownSymbols().enclosingType();
     return Optional.of(Expr.atom(CalleeResolver.gradSimpleName(context.elements(), own) + "."
         + copy));
   }
@@ -105,7 +106,8 @@ public final class PrivateFields {
     String path = nestedPath(owner).replace('.', '_');
     String handle = (path.isEmpty() ? "" : path + "_") + field.getSimpleName() + "Field";
     context.copiesPrivateField(new Copy(owner, field, handle));
-    TypeElement own = context.symbols().enclosingType();
+    // the generated class of the method's own class, also in a record's inlined code
+    TypeElement own = context.ownSymbols().enclosingType();
     return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + handle);
   }
 
@@ -138,7 +140,8 @@ public final class PrivateFields {
       copy = copy + "_" + (sameName.indexOf(method) + 1);
     }
     context.copiesPrivateField(new Copy(owner, method, copy));
-    TypeElement own = context.symbols().enclosingType();
+    // the generated class of the method's own class, also in a record's inlined code
+    TypeElement own = context.ownSymbols().enclosingType();
     return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + copy);
   }
 

@@ -308,7 +308,7 @@ final class RecordLowering {
       if (local != null && local.valueRecord() == null) {
         Operand object = context.read(local, identifier);
         return object == null ? null
-            : ofObject(object, typeOf(identifier).orElseThrow());
+            : ofObject(object, typeOf(identifier).orElseThrow(), identifier);
       }
       if (local != null) {
         return read(name, local.valueRecord(), identifier);
@@ -356,7 +356,8 @@ final class RecordLowering {
    * A record that carries no derivative ({@code @NoDerivative Vec3 g}), an object: its leaves
    * read through its accessors, as written, where the method reads them.
    */
-  private Tuple ofObject(Operand object, TypeElement record) {
+  private Tuple ofObject(Operand object, TypeElement record, Tree at) {
+    checkAccessors(record, at, "'" + context.source().of(at) + "'");
     List<Operand> leaves = new ArrayList<>();
     for (ValueRecords.Leaf leaf : ValueRecords.leaves(record)) {
       Operand value = object;
@@ -383,7 +384,7 @@ final class RecordLowering {
   /** A {@code static final} value record constant, read as written, through its accessors. */
   private Tuple constantValue(ExpressionTree constant) {
     Operand object = expressions.lower(constant);
-    return object == null ? null : ofObject(object, typeOf(constant).orElseThrow());
+    return object == null ? null : ofObject(object, typeOf(constant).orElseThrow(), constant);
   }
 
   /** {@code receiver.name}: a component, a leaf or a nested record. */
@@ -473,6 +474,15 @@ final class RecordLowering {
    */
   private Tuple construction(NewClassTree creation) {
     TypeElement record = typeOf(creation).orElseThrow();
+    if (context.trees().getPath(record) == null) {
+      // a class file does not tell the accessors and constructor javac wrote from others
+      error(creation, "'new " + record.getSimpleName() + "(...)': record '"
+          + record.getSimpleName() + "' is compiled without its source here, and ad4j cannot"
+          + " see whether its constructor keeps the values it is given and its accessors return"
+          + " them, which it would take them for; make the record where the method is called"
+          + " and pass it in, or compile the record's source with this class");
+      return null;
+    }
     ExecutableElement checks = null;
     for (ExecutableElement constructor :
         ElementFilter.constructorsIn(record.getEnclosedElements())) {
@@ -645,7 +655,8 @@ final class RecordLowering {
       } else if (tuple.isPresent()) {
         flat.addAll(tuple.get().leaves());
       } else if (record.isPresent()) {
-        flat.addAll(ofObject(argument, record.get()).leaves());
+        ExpressionTree tree = call.getArguments().get(i - (callee.receiverFirst() ? 1 : 0));
+        flat.addAll(ofObject(argument, record.get(), tree).leaves());
       } else {
         ExpressionTree tree = call.getArguments().get(i - (callee.receiverFirst() ? 1 : 0));
         error(tree, "'" + context.source().of(tree) + "' is passed where '" + callee.name()
@@ -889,6 +900,16 @@ final class RecordLowering {
 
   private void error(Tree at, String message) {
     context.diagnostics().error(at, message);
+  }
+
+  /**
+   * An error at {@code at} when generated code would read the components of {@code record}
+   * ({@code use}: what it reads them of) through an accessor that computes something else
+   * ({@link RecordAccessors}).
+   */
+  void checkAccessors(TypeElement record, Tree at, String use) {
+    RecordAccessors.computed(record, context.trees(), context.elements())
+        .ifPresent(computed -> error(at, computed.message(use)));
   }
 
 }

@@ -1,0 +1,106 @@
+package ad4j.processor.front;
+
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.util.Trees;
+import java.util.List;
+import java.util.Optional;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.Elements;
+
+/**
+ * Accessors of value records written by hand. Generated code reads the components of a record
+ * it is given (a parameter, a tangent, a seed, a constant, a {@code @NoDerivative} record)
+ * through the accessors, for it cannot read the record's private fields; an accessor that
+ * computes something else ({@code public double x() { return 2 * x; }}) would give it that
+ * instead of the component, and every derivative taken there would be wrong.
+ */
+final class RecordAccessors {
+  private RecordAccessors() {}
+
+  /**
+   * The first accessor of {@code record}, or of a value record among its components (depth
+   * first), that is written in its source and returns something other than its component;
+   * empty when every accessor returns its component.
+   */
+  static Optional<Computed> computed(TypeElement record, Trees trees, Elements elements) {
+    for (RecordComponentElement component : ValueRecords.components(record)) {
+      ExecutableElement accessor = component.getAccessor();
+      String name = component.getSimpleName().toString();
+      MethodTree tree = elements.getOrigin(accessor) == Elements.Origin.EXPLICIT
+          ? trees.getTree(accessor) : null;
+      if (tree != null && !returnsField(tree, name)) {
+        return Optional.of(new Computed(record, name));
+      }
+      Optional<TypeElement> nested = ValueRecords.valueRecord(accessor.getReturnType());
+      if (nested.isPresent()) {
+        Optional<Computed> inNested = computed(nested.get(), trees, elements);
+        if (inNested.isPresent()) {
+          return inNested;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * {@code record}, or the first value record among its components (depth first), whose source
+   * is not in this compilation (a class file does not tell the accessors and constructor javac
+   * wrote from others); empty when every one's source is.
+   */
+  static Optional<TypeElement> withoutSource(TypeElement record, Trees trees) {
+    if (trees.getPath(record) == null) {
+      return Optional.of(record);
+    }
+    for (RecordComponentElement component : ValueRecords.components(record)) {
+      Optional<TypeElement> nested = ValueRecords.valueRecord(
+          component.getAccessor().getReturnType()).flatMap(n -> withoutSource(n, trees));
+      if (nested.isPresent()) {
+        return nested;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Accessor {@code component()} of {@code record}, which computes. */
+  record Computed(TypeElement record, String component) {
+    /** The error where generated code would read the record's components through it. */
+    String message(String use) {
+      return "record '" + record.getSimpleName() + "' declares accessor '" + component
+          + "()', which does not return its component '" + component + "': " + use
+          + " is read through its accessors by generated code, which cannot read the"
+          + " record's fields, and would take what '" + component + "()' computes for the"
+          + " component; give that method another name and leave the accessor as javac"
+          + " writes it";
+    }
+  }
+
+  /** Whether {@code accessor}'s body is {@code return name;} or {@code return this.name;}. */
+  private static boolean returnsField(MethodTree accessor, String name) {
+    if (accessor.getBody() == null) {
+      return false;
+    }
+    List<? extends StatementTree> statements = accessor.getBody().getStatements();
+    if (statements.size() != 1 || !(statements.get(0) instanceof ReturnTree returned)) {
+      return false;
+    }
+    ExpressionTree value = returned.getExpression();
+    while (value instanceof ParenthesizedTree parenthesized) {
+      value = parenthesized.getExpression();
+    }
+    if (value instanceof IdentifierTree identifier) {
+      return identifier.getName().contentEquals(name);
+    }
+    return value instanceof MemberSelectTree select
+        && select.getIdentifier().contentEquals(name)
+        && select.getExpression() instanceof IdentifierTree self
+        && self.getName().contentEquals("this");
+  }
+}
