@@ -209,4 +209,37 @@ class ControlFlowProgramsRegressionTest {
   void deadLocalAssignedInABranchThenMultiplied() {
     check("double v = 1.5; if (x < 1) { v = 1; } v *= x; return x;", 0.5, 2.5);
   }
+  /**
+   * Found by {@link LongBlocksPropertyTest} (seed -4735630697577003672), a wrong gradient, not
+   * a compile error, present on 14f5fc2: {@code p = p = w}, its reverse cut into parts of three
+   * statements ({@code -Aad4j.partSize=3}, which long methods reach without the option). The
+   * adjoint of the chained assignment is {@code t = wBar + pBar; pBar = 0.0; wBar = t + pBar};
+   * spreading that sum over the parts flattened {@code t} into the last statement and summed
+   * {@code pBar} after it was zeroed, so the gradient with respect to {@code w} missed the loop's
+   * part: 1.0 where forward mode and differences give 2.609 at (0.3, -0.0969).
+   */
+  @Test
+  void aChainedAssignmentsAdjointSumIsNotMovedPastTheStoreItReads() {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Chained {",
+        "  @Differentiable static double f(double p, double w) {",
+        "    p = p = w;",
+        "    w += p;",
+        "    while (p <= 0) {",
+        "      p += 1 / (1.5 + Math.sin(p));",
+        "      w += p * p;",
+        "    }",
+        "    return w;",
+        "  }",
+        "}");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror", "-Aad4j.partSize=3"), "com.example.Chained", source);
+    CompiledFunction f = compiled.function("com.example.Chained", "f", 2);
+    for (double[] point : new double[][] {{0.3, -0.0969}, {0.1, -0.5}, {-2, 0.4}}) {
+      DerivativeChecks.checkAt(f, point);
+      assertThat(Tape.current().size()).isEqualTo(0);
+    }
+  }
 }

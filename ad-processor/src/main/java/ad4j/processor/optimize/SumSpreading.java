@@ -105,6 +105,9 @@ final class SumSpreading {
     if (terms.size() < 2) {
       return true; // one term: one value handed over at most
     }
+    if (SumTerms.readsAssignedBefore(terms, tree, parts.get(k), store)) {
+      return true; // summed again here, a term would read a variable written since
+    }
     Map<Object, Integer> made = madeBefore(parts, k, store, partOf);
     int referenced = lastReference(parts, k, store, tree, variable, formulas);
     Map<Integer, List<Integer>> byHome = new TreeMap<>();
@@ -172,8 +175,8 @@ final class SumSpreading {
     List<Boolean> negative = new ArrayList<>();
     flatten(root.arguments().get(0), false, formulas, part, terms, negative, tree);
     flatten(root.arguments().get(1), subtract, formulas, part, terms, negative, tree);
-    if (terms.size() < 3) {
-      return;
+    if (terms.size() < 3 || SumTerms.readsAssignedBefore(terms, tree, part, statement)) {
+      return; // too short to spread; or, summed again here, a term would read another value
     }
     Map<Object, Integer> made = madeBefore(parts, k, statement, partOf);
     Map<Integer, List<Integer>> byHome = new TreeMap<>();

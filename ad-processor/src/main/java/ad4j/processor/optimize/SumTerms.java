@@ -51,6 +51,45 @@ final class SumTerms {
     return made;
   }
 
+  /**
+   * Whether a term that reads a variable ({@code Operand.Read}, flattened out of the formulas
+   * of {@code tree}) would read another value if the sum were written again at {@code at}: a
+   * statement of {@code part} after the first of {@code tree}'s formulas and before {@code at}
+   * assigns the variable. The formulas read it where they are; the sum written again at
+   * {@code at} would read it there ({@code t = aBar + pBar; pBar = 0.0; wBar = t + pBar} is not
+   * {@code pBar = 0.0; wBar = aBar + pBar + pBar}).
+   */
+  static boolean readsAssignedBefore(List<Operand> terms, List<Instruction> tree,
+      List<Statement> part, Statement at) {
+    Set<Variable> read = newIdentitySet();
+    for (Operand term : terms) {
+      if (term instanceof Operand.Read reading) {
+        read.add(reading.variable());
+      }
+    }
+    if (read.isEmpty()) {
+      return false;
+    }
+    int first = indexOf(part, at);
+    for (Instruction formula : tree) {
+      int index = indexOf(part, formula);
+      if (index >= 0 && index < first) {
+        first = index;
+      }
+    }
+    for (int i = first + 1; i < indexOf(part, at); i++) {
+      Set<Variable> written = newIdentitySet();
+      assignments(List.of(part.get(i)), written);
+      definitions(List.of(part.get(i)), newIdentitySet(), written);
+      for (Variable variable : written) {
+        if (read.contains(variable)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** The index of {@code statement} itself in {@code statements} (records may be equal). */
   static int indexOf(List<Statement> statements, Statement statement) {
     for (int i = 0; i < statements.size(); i++) {
