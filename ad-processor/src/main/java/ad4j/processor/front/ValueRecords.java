@@ -18,10 +18,12 @@ import javax.lang.model.util.ElementFilter;
  * {@code record Vec3(double x, double y, double z)} has three; {@code record Body(Vec3 pos,
  * double mass)} four, {@code pos.x} first). Built so far: records whose components are
  * {@code double}s, {@code float}s (which carry derivatives), {@code int}s, {@code long}s,
- * {@code boolean}s (which carry none, kept beside them) or value records, at least one of them
- * carrying a derivative. A record that mixes such components with others ({@code String},
- * objects, arrays) is {@link #isMixed mixed}: not built yet, an error where it would carry
- * derivatives; a record with no such component is an ordinary object.
+ * {@code boolean}s, {@code String}s, objects and arrays other than {@code double[]},
+ * {@code float[]} and {@code double[][]} (which carry none, kept beside them as leaves of their
+ * own that take no slot) or value records, at least one of them carrying a derivative. A record
+ * that mixes such components with derivative-carrying arrays, or with {@code char},
+ * {@code short} or {@code byte} ones, is {@link #isMixed mixed}: not built yet, an error where it
+ * would carry derivatives; a record with no derivative-carrying component is an ordinary object.
  */
 public final class ValueRecords {
   private ValueRecords() {}
@@ -49,11 +51,15 @@ public final class ValueRecords {
       boolean carries = false;
       for (RecordComponentElement component : components) {
         TypeMirror componentType = component.getAccessor().getReturnType();
+        if (valueRecord(componentType, enclosing).isPresent()) {
+          carries = true;
+          continue;
+        }
         Optional<NumericType> leaf = leafType(componentType);
-        if (leaf.isEmpty() && valueRecord(componentType, enclosing).isEmpty()) {
+        if (leaf.isEmpty()) {
           return Optional.empty();
         }
-        carries |= leaf.isEmpty() || leaf.get().isFloatingPoint();
+        carries |= leaf.get().isFloatingPoint();
       }
       // a record of ints and booleans only (or of no components) is an ordinary object
       return carries ? Optional.of(element) : Optional.empty();
@@ -65,7 +71,10 @@ public final class ValueRecords {
   /**
    * The type of a leaf of a value record's component of type {@code type}: a {@code double}
    * or {@code float} carries a derivative (a {@code float} its value in float, its derivative
-   * in double); an {@code int}, {@code long} or {@code boolean} none, and is kept beside them.
+   * in double); an {@code int}, {@code long}, {@code boolean}, {@code String}, object or array
+   * that is not one of ad4j's derivative-carrying arrays none, and is kept beside them (passed
+   * along unchanged). Empty for a value record (not a leaf), a derivative-carrying array, a
+   * {@code char}, {@code short}, {@code byte} or a type variable.
    */
   static Optional<NumericType> leafType(TypeMirror type) {
     return switch (type.getKind()) {
@@ -74,8 +83,36 @@ public final class ValueRecords {
       case INT -> Optional.of(NumericType.INT);
       case LONG -> Optional.of(NumericType.LONG);
       case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
+      case ARRAY -> ActiveParameters.isDifferentiableType(type) ? Optional.empty()
+          : Optional.of(((javax.lang.model.type.ArrayType) type).getComponentType().getKind()
+              == TypeKind.INT ? NumericType.INT_ARRAY : NumericType.OBJECT);
+      case DECLARED -> mayCarry(type, new java.util.HashSet<>()) ? Optional.empty()
+          : Optional.of(((TypeElement) ((DeclaredType) type).asElement()).getQualifiedName()
+              .contentEquals("java.lang.String") ? NumericType.STRING : NumericType.OBJECT);
       default -> Optional.empty();
     };
+  }
+
+  /**
+   * Whether {@code type} is a record with a {@code double}, {@code float} or derivative-carrying
+   * array among its components, or among those of records it holds ({@code visited}: the records
+   * looked at, once each): a value record, or one ad4j cannot flatten, never an object to pass
+   * along as a component that carries nothing.
+   */
+  private static boolean mayCarry(TypeMirror type, java.util.Set<TypeElement> visited) {
+    if (!(type instanceof DeclaredType declared)
+        || !(declared.asElement() instanceof TypeElement element)
+        || element.getKind() != ElementKind.RECORD || !visited.add(element)) {
+      return false;
+    }
+    for (RecordComponentElement component : components(element)) {
+      TypeMirror componentType = component.getAccessor().getReturnType();
+      if (ActiveParameters.isDifferentiableType(componentType)
+          || mayCarry(componentType, visited)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -116,16 +153,41 @@ public final class ValueRecords {
     }
   }
 
+  /**
+   * For a {@link #isMixed mixed} record, the component that keeps it from being a value record,
+   * as the errors name it ({@code component 'c' of type 'double[]'}, of a nested record's too).
+   */
+  public static String obstacle(TypeMirror type) {
+    return obstacle(type, new java.util.HashSet<>()).orElse("a component");
+  }
+
+  private static Optional<String> obstacle(TypeMirror type, java.util.Set<TypeElement> visited) {
+    if (!(type instanceof DeclaredType declared)
+        || !(declared.asElement() instanceof TypeElement element)
+        || element.getKind() != ElementKind.RECORD || !visited.add(element)) {
+      return Optional.empty();
+    }
+    for (RecordComponentElement component : components(element)) {
+      TypeMirror componentType = component.getAccessor().getReturnType();
+      if (valueRecord(componentType).isEmpty() && leafType(componentType).isEmpty()) {
+        return obstacle(componentType, visited).or(() -> Optional.of("component '"
+            + component.getSimpleName() + "' of type '" + componentType + "'"));
+      }
+    }
+    return Optional.empty();
+  }
+
   /** The record's components, in declaration order. */
   static List<RecordComponentElement> components(TypeElement record) {
     return ElementFilter.recordComponentsIn(record.getEnclosedElements());
   }
 
   /**
-   * A leaf of a value record: a primitive of {@code type} reached through {@code path}, the
-   * accessors from the record down ({@code [pos, x]}).
+   * A leaf of a value record: a value of {@code type} reached through {@code path}, the
+   * accessors from the record down ({@code [pos, x]}); {@code declared}: the component's Java
+   * type (what generated code names a {@code String} or object leaf by).
    */
-  public record Leaf(List<String> path, NumericType type) {
+  public record Leaf(List<String> path, NumericType type, TypeMirror declared) {
     public Leaf {
       path = List.copyOf(path);
     }
@@ -195,8 +257,8 @@ public final class ValueRecords {
       if (nested.isPresent()) {
         collect(nested.get(), path, into);
       } else {
-        into.add(new Leaf(path, leafType(component.getAccessor().getReturnType())
-            .orElseThrow()));
+        TypeMirror type = component.getAccessor().getReturnType();
+        into.add(new Leaf(path, leafType(type).orElseThrow(), type));
       }
       path.remove(path.size() - 1);
     }

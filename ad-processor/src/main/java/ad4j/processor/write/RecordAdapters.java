@@ -150,6 +150,7 @@ final class RecordAdapters {
       Optional<Result> returned, boolean namedApart) {
     MethodSpec.Builder adapter = MethodSpec.methodBuilder(member.name())
         .addJavadoc(member.javadoc())
+        .addJavadoc(carriedAlong(member, leaves))
         .addModifiers(member.modifiers())
         .addAnnotations(member.annotations())
         .returns(returned.map(r -> TypeName.get(r.record().asType()))
@@ -200,6 +201,33 @@ final class RecordAdapters {
       adapter.addStatement("return $L", call);
     }
     return adapter.build();
+  }
+
+  /**
+   * The javadoc's note on the components of {@code member}'s record parameters that carry no
+   * derivative ({@code p.name()}): they take no slot and are passed along as the record holds
+   * them; a tangent record's are ignored. Empty when there are none.
+   */
+  private static CodeBlock carriedAlong(MethodSpec member, Map<String, Leaf> leaves) {
+    List<String> carried = new ArrayList<>();
+    boolean tangents = false;
+    for (ParameterSpec parameter : member.parameters()) {
+      Leaf leaf = leaves.get(parameter.name());
+      if (leaf == null) {
+        continue;
+      }
+      tangents |= !leaf.suffix().isEmpty();
+      boolean active = leaves.containsKey(parameter.name() + DOT);
+      if (leaf.suffix().isEmpty() && !active) {
+        carried.add("{@code " + leaf.record().name() + "." + leaf.accessors() + "}");
+      }
+    }
+    if (carried.isEmpty()) {
+      return CodeBlock.of("");
+    }
+    return CodeBlock.of("\n<p>$L carr$L no derivative: passed along as given, in no slot$L.\n",
+        String.join(", ", carried), carried.size() == 1 ? "ies" : "y",
+        tangents ? "; the tangent records' are ignored" : "");
   }
 
   /**
