@@ -4,6 +4,7 @@ import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.DerivativeOfRules;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Lowering;
+import ad4j.processor.front.ValueClasses;
 import ad4j.processor.ir.Function;
 import ad4j.processor.plan.Unsupported;
 import ad4j.processor.write.GradClassWriter;
@@ -167,11 +168,12 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       }
     }
     Map<TypeElement, List<ExecutableElement>> work = rounds.work(annotated, ANNOTATION);
-    onLargeStack(() -> {
+    // value classes are told apart by their constructors' and getters' trees
+    onLargeStack(() -> ValueClasses.during(trees, () -> {
       for (Map.Entry<TypeElement, List<ExecutableElement>> entry : work.entrySet()) {
         processClass(entry.getKey(), entry.getValue(), round.processingOver());
       }
-    });
+    }));
     return true;
   }
 

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.ElementKind;
-import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
@@ -42,15 +41,15 @@ public final class ValueRecords {
       java.util.Set<TypeElement> enclosing) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || !element.getTypeParameters().isEmpty()
+        || !isRecordLike(element) || !element.getTypeParameters().isEmpty()
         || !enclosing.add(element)) {
       return Optional.empty();
     }
     try {
-      List<RecordComponentElement> components = components(element);
+      List<Component> components = components(element);
       boolean carries = false;
-      for (RecordComponentElement component : components) {
-        TypeMirror componentType = component.getAccessor().getReturnType();
+      for (Component component : components) {
+        TypeMirror componentType = component.type();
         if (valueRecord(componentType, enclosing).isPresent()) {
           carries = true;
           continue;
@@ -102,11 +101,11 @@ public final class ValueRecords {
   private static boolean mayCarry(TypeMirror type, java.util.Set<TypeElement> visited) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || !visited.add(element)) {
+        || !isRecordLike(element) || !visited.add(element)) {
       return false;
     }
-    for (RecordComponentElement component : components(element)) {
-      TypeMirror componentType = component.getAccessor().getReturnType();
+    for (Component component : components(element)) {
+      TypeMirror componentType = component.type();
       if (ActiveParameters.isDifferentiableType(componentType)
           || mayCarry(componentType, visited)) {
         return true;
@@ -134,13 +133,13 @@ public final class ValueRecords {
   private static boolean isMixed(TypeMirror type, java.util.Set<TypeElement> enclosing) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || valueRecord(type).isPresent()
+        || !isRecordLike(element) || valueRecord(type).isPresent()
         || !enclosing.add(element)) {
       return false;
     }
     try {
-      for (RecordComponentElement component : components(element)) {
-        TypeMirror componentType = component.getAccessor().getReturnType();
+      for (Component component : components(element)) {
+        TypeMirror componentType = component.type();
         if (ActiveParameters.isDifferentiableType(componentType)
             || componentType.getKind() == TypeKind.FLOAT
             || valueRecord(componentType).isPresent() || isMixed(componentType, enclosing)) {
@@ -164,32 +163,58 @@ public final class ValueRecords {
   private static Optional<String> obstacle(TypeMirror type, java.util.Set<TypeElement> visited) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || !visited.add(element)) {
+        || !isRecordLike(element) || !visited.add(element)) {
       return Optional.empty();
     }
-    for (RecordComponentElement component : components(element)) {
-      TypeMirror componentType = component.getAccessor().getReturnType();
+    for (Component component : components(element)) {
+      TypeMirror componentType = component.type();
       if (valueRecord(componentType).isEmpty() && leafType(componentType).isEmpty()) {
         return obstacle(componentType, visited).or(() -> Optional.of("component '"
-            + component.getSimpleName() + "' of type '" + componentType + "'"));
+            + component.name() + "' of type '" + componentType + "'"));
       }
     }
     return Optional.empty();
   }
 
-  /** The record's components, in declaration order. */
-  static List<RecordComponentElement> components(TypeElement record) {
-    return ElementFilter.recordComponentsIn(record.getEnclosedElements());
+  /**
+   * A component of a value record or class: its name (a record component's, a field's), its
+   * type, and the accessor that reads it (the record's accessor, the class's getter).
+   */
+  public record Component(String name, TypeMirror type, String accessor) {}
+
+  /**
+   * The components of record or {@link ValueClasses value class} {@code record}, in declaration
+   * order; none for any other type.
+   */
+  public static List<Component> components(TypeElement record) {
+    if (record.getKind() == ElementKind.RECORD) {
+      return ElementFilter.recordComponentsIn(record.getEnclosedElements()).stream()
+          .map(c -> new Component(c.getSimpleName().toString(), c.getAccessor().getReturnType(),
+              c.getSimpleName().toString()))
+          .toList();
+    }
+    return ValueClasses.fields(record).map(fields -> fields.stream()
+        .map(f -> new Component(f.field().getSimpleName().toString(), f.field().asType(),
+            f.getter()))
+        .toList()).orElse(List.of());
+  }
+
+  /** Whether {@code element} is a record or a {@link ValueClasses value class}. */
+  private static boolean isRecordLike(TypeElement element) {
+    return element.getKind() == ElementKind.RECORD || ValueClasses.isValueClass(element);
   }
 
   /**
    * A leaf of a value record: a value of {@code type} reached through {@code path}, the
-   * accessors from the record down ({@code [pos, x]}); {@code declared}: the component's Java
-   * type (what generated code names a {@code String} or object leaf by).
+   * components from the record down ({@code [pos, x]}), which {@code getters} read ({@code
+   * [pos, x]} for records, a value class's getters for its fields); {@code declared}: the
+   * component's Java type (what generated code names a {@code String} or object leaf by).
    */
-  public record Leaf(List<String> path, NumericType type, TypeMirror declared) {
+  public record Leaf(List<String> path, List<String> getters, NumericType type,
+      TypeMirror declared) {
     public Leaf {
       path = List.copyOf(path);
+      getters = List.copyOf(getters);
     }
 
     /** Whether the leaf carries a derivative: a {@code double} or {@code float}. */
@@ -199,7 +224,7 @@ public final class ValueRecords {
 
     /** {@code pos().x()}: how Java reads the leaf from the record. */
     public String accessors() {
-      return String.join("().", path) + "()";
+      return String.join("().", getters) + "()";
     }
 
     /** {@code PosX}: the leaf's part of a generated name, after the record's name. */
@@ -246,21 +271,24 @@ public final class ValueRecords {
   /** The leaves of value record {@code record}, depth first. */
   public static List<Leaf> leaves(TypeElement record) {
     List<Leaf> leaves = new ArrayList<>();
-    collect(record, new ArrayList<>(), leaves);
+    collect(record, new ArrayList<>(), new ArrayList<>(), leaves);
     return leaves;
   }
 
-  private static void collect(TypeElement record, List<String> path, List<Leaf> into) {
-    for (RecordComponentElement component : components(record)) {
-      path.add(component.getSimpleName().toString());
-      Optional<TypeElement> nested = valueRecord(component.getAccessor().getReturnType());
+  private static void collect(TypeElement record, List<String> path, List<String> getters,
+      List<Leaf> into) {
+    for (Component component : components(record)) {
+      path.add(component.name());
+      getters.add(component.accessor());
+      Optional<TypeElement> nested = valueRecord(component.type());
       if (nested.isPresent()) {
-        collect(nested.get(), path, into);
+        collect(nested.get(), path, getters, into);
       } else {
-        TypeMirror type = component.getAccessor().getReturnType();
-        into.add(new Leaf(path, leafType(type).orElseThrow(), type));
+        TypeMirror type = component.type();
+        into.add(new Leaf(path, getters, leafType(type).orElseThrow(), type));
       }
       path.remove(path.size() - 1);
+      getters.remove(getters.size() - 1);
     }
   }
 
@@ -270,10 +298,10 @@ public final class ValueRecords {
    */
   static Optional<int[]> range(TypeElement record, String name) {
     int first = 0;
-    for (RecordComponentElement component : components(record)) {
-      Optional<TypeElement> nested = valueRecord(component.getAccessor().getReturnType());
+    for (Component component : components(record)) {
+      Optional<TypeElement> nested = valueRecord(component.type());
       int size = nested.map(n -> leaves(n).size()).orElse(1);
-      if (component.getSimpleName().contentEquals(name)) {
+      if (component.name().contentEquals(name)) {
         return Optional.of(new int[] {first, size});
       }
       first += size;
@@ -283,9 +311,9 @@ public final class ValueRecords {
 
   /** The value record of component {@code name} of {@code record}, when it is one. */
   static Optional<TypeElement> componentRecord(TypeElement record, String name) {
-    for (RecordComponentElement component : components(record)) {
-      if (component.getSimpleName().contentEquals(name)) {
-        return valueRecord(component.getAccessor().getReturnType());
+    for (Component component : components(record)) {
+      if (component.name().contentEquals(name)) {
+        return valueRecord(component.type());
       }
     }
     return Optional.empty();

@@ -12,11 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.lang.model.element.Modifier;
-import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
 
 /**
  * The public members of a method with value record parameters. Its function takes each record
@@ -236,9 +234,8 @@ final class RecordAdapters {
    */
   private static CodeBlock construction(TypeElement record, String array, int[] next) {
     List<CodeBlock> parts = new ArrayList<>();
-    for (RecordComponentElement component : ElementFilter.recordComponentsIn(
-        record.getEnclosedElements())) {
-      TypeMirror type = component.getAccessor().getReturnType();
+    for (ValueRecords.Component component : ValueRecords.components(record)) {
+      TypeMirror type = component.type();
       Optional<TypeElement> nested = ValueRecords.valueRecord(type);
       parts.add(nested.isPresent() ? construction(nested.get(), array, next)
           : CodeBlock.of(type.getKind() == TypeKind.FLOAT ? "(float) $L[$L]" : "$L[$L]", array,
