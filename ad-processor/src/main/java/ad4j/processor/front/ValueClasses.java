@@ -32,7 +32,8 @@ import javax.lang.model.util.ElementFilter;
  * each read by a getter that is not private ({@code double re() { return re; }}): an immutable {@code Complex} or {@code Vector3D}
  * written as a class. ad4j flattens it as it flattens a value record ({@link ValueRecords}), its
  * fields the components, its getters the accessors. A class that is not one (a mutable one, one
- * whose constructor computes its fields) stays an ordinary object.
+ * whose constructor computes its fields) stays an ordinary object, and so does a class whose
+ * methods {@code @DerivativeOf} rules target (the user has said how to differentiate through it).
  *
  * <p>Whether the constructor and the getters only copy takes their syntax trees, which the
  * processor gives for the work it runs on its own thread ({@link #during}); the elements alone
@@ -46,10 +47,16 @@ public final class ValueClasses {
 
   private ValueClasses() {}
 
-  /** Runs {@code work} with {@code trees}, which gives the classes' bodies, in this thread. */
-  public static void during(Trees trees, Runnable work) {
+  /**
+   * Runs {@code work} with {@code trees}, which gives the classes' bodies, in this thread;
+   * {@code ruled}: the classes whose methods {@code @DerivativeOf} rules target, which stay
+   * objects, differentiated through their rules as before.
+   */
+  public static void during(Trees trees, java.util.Set<TypeElement> ruled, Runnable work) {
     TREES.set(trees);
-    FOUND.set(new java.util.HashMap<>());
+    java.util.Map<TypeElement, Optional<List<Field>>> found = new java.util.HashMap<>();
+    ruled.forEach(type -> found.put(type, Optional.empty()));
+    FOUND.set(found);
     try {
       work.run();
     } finally {

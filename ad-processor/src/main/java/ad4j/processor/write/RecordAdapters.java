@@ -147,8 +147,7 @@ final class RecordAdapters {
   private static MethodSpec adapter(MethodSpec member, Map<String, Leaf> leaves,
       Optional<Result> returned, boolean namedApart) {
     MethodSpec.Builder adapter = MethodSpec.methodBuilder(member.name())
-        .addJavadoc(member.javadoc())
-        .addJavadoc(carriedAlong(member, leaves))
+        .addJavadoc(withNote(member.javadoc(), carriedAlong(member, leaves)))
         .addModifiers(member.modifiers())
         .addAnnotations(member.annotations())
         .returns(returned.map(r -> TypeName.get(r.record().asType()))
@@ -199,6 +198,20 @@ final class RecordAdapters {
       adapter.addStatement("return $L", call);
     }
     return adapter.build();
+  }
+
+  /** {@code javadoc} with {@code note} at the end of its description, before its tags. */
+  private static CodeBlock withNote(CodeBlock javadoc, CodeBlock note) {
+    if (note.isEmpty()) {
+      return javadoc;
+    }
+    String text = javadoc.toString();
+    int tags = text.startsWith("@") ? 0 : text.indexOf("\n@") + 1;
+    if (tags <= 0 && !text.startsWith("@")) {
+      return CodeBlock.builder().add(javadoc).add(note).build();
+    }
+    return CodeBlock.of("$L$L$L", text.substring(0, tags).stripTrailing() + "\n", note,
+        "\n" + text.substring(tags));
   }
 
   /**
