@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static com.google.testing.compile.CompilationSubject.assertThat;
 
+import ad4j.processor.testing.ArrayFunctionChecks;
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * takes 7 slots. Its members take the record and a tangent record of the same type (whose
  * {@code name} is ignored); the record goes through locals, loops, its own methods, a
  * {@code @Differentiable} callee (inside a loop too, where the tape records the string) and an
- * order-2 method. Each derivative against differences of the user's own method and forward
+ * order-2 method. A {@code double[]} component takes one slot per element, in its place. Each derivative against differences of the user's own method and forward
  * against reverse, the generated code compiling under {@code -Xlint:all -Werror}.
  */
 @ExtendWith(TapeIsEmpty.class)
@@ -54,6 +55,22 @@ class ValueRecordComponentsTest {
               "    double weight() { return name.isEmpty() ? mass : mass * name.length(); }",
               "  }",
               "  record Tagged(double v, List<String> tags, int[] ids, long id) {}",
+              "  public record Poly(double[] c, int degree) {}",
+              "  @Differentiable(order = 2) public static double poly(Poly p, double x) {",
+              "    double s = 0;",
+              "    for (int i = p.degree(); i >= 0; i--) {",
+              "      s = s * x + p.c()[i];",
+              "    }",
+              "    return s * p.c()[0];",
+              "  }",
+              "  @Differentiable static double viaPoly(double[] c, double x) {",
+              "    double[] d = new double[c.length];",
+              "    for (int i = 0; i < c.length; i++) {",
+              "      d[i] = c[i] * c[i];",
+              "    }",
+              "    Poly q = new Poly(d, c.length - 1);",
+              "    return poly(q, x) + poly(new Poly(c, c.length - 2), x * x) * q.c()[1];",
+              "  }",
               "  static final Particle HOME =",
               "      new Particle(new Vec3(0, 0, 1), new Vec3(0, 0, 0), 2, \"home\");",
               "  @Differentiable(order = 2) public static double energy(Particle p) {",
@@ -232,6 +249,68 @@ class ValueRecordComponentsTest {
     assertThat(tangent).isWithin(1e-12).of(gradient[0]);
   }
 
+  @Test
+  void aDoubleArrayComponentTakesOneSlotPerElementInItsPlace() throws Exception {
+    Class<?> poly = load("Particles$Poly");
+    String p = poly.toString();
+    List<String> signatures = Arrays.stream(load("ParticlesGrad").getDeclaredMethods())
+        .filter(m -> m.getName().matches("poly[A-Z].*") && Modifier.isPublic(m.getModifiers())
+            && m.getParameterTypes()[0] != ad4j.runtime.internal.Tape.class)
+        .map(m -> m.getReturnType().getSimpleName() + " " + m.getName()
+            + Arrays.toString(m.getParameterTypes()))
+        .sorted().toList();
+    assertThat(signatures).containsExactly(
+        "double polyPullback[" + p + ", double, double, class [D]",
+        "double polyTangent[" + p + ", double, " + p + ", double]",
+        "double polyValueAndGradient[" + p + ", double, class [D]",
+        "double polyValueGradientAndHessian[" + p + ", double, class [D, class [[D]",
+        "double[] polyGradient[" + p + ", double]",
+        "double[] polyHessianVector[" + p + ", double, class [D]",
+        "double[][] polyHessian[" + p + ", double]");
+    double[] x = {0.5, -1.2, 0.8, 2.0, 0.7}; // c[0..3], then x
+    ToDoubleFunction<double[]> f = point -> {
+      try {
+        return (Double) user("poly", Records.make(poly, Arrays.copyOf(point, 4), 3), point[4]);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    };
+    Object at = Records.make(poly, Arrays.copyOf(x, 4), 3);
+    double[] gradient = (double[]) grad("polyGradient", at, x[4]);
+    assertThat(gradient).hasLength(5);
+    GradientCheck.check(f, x, gradient).assertWithin(1e-7);
+    double[] written = new double[5];
+    assertThat((Double) grad("polyValueAndGradient", at, x[4], written))
+        .isEqualTo(f.applyAsDouble(x));
+    assertThat(written).usingExactEquality().containsExactly(gradient).inOrder();
+    double[] d = {0.3, -0.4, 1.1, 0.2, -0.9};
+    // the tangent's degree carries nothing: 99 is ignored
+    double tangent = (Double) grad("polyTangent", at, x[4],
+        Records.make(poly, Arrays.copyOf(d, 4), 99), d[4]);
+    assertThat(tangent).isWithin(1e-12 * (1 + Math.abs(dot(gradient, d))))
+        .of(dot(gradient, d));
+    // its Hessian: columns against central differences of the gradient
+    double[][] hessian = (double[][]) grad("polyHessian", at, x[4]);
+    double h = 1e-5;
+    for (int k = 0; k < 5; k++) {
+      double[] up = x.clone();
+      double[] down = x.clone();
+      up[k] += h;
+      down[k] -= h;
+      double[] gUp = (double[]) grad("polyGradient", Records.make(poly, Arrays.copyOf(up, 4), 3),
+          up[4]);
+      double[] gDown = (double[]) grad("polyGradient",
+          Records.make(poly, Arrays.copyOf(down, 4), 3), down[4]);
+      for (int i = 0; i < 5; i++) {
+        assertThat(hessian[i][k]).isWithin(1e-6).of((gUp[i] - gDown[i]) / (2 * h));
+      }
+    }
+    // a record made of a local array and of a parameter, passed to the callee
+    ArrayFunctionChecks.of(PARTICLES.get(), "com.example.Particles").check(
+        new ArrayFunctionChecks.Call("viaPoly", new Object[] {new double[] {0.5, -1.2, 0.8},
+            0.7}, true, true));
+  }
+
   private static void assertRejected(String source, String message, int line) {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", source);
     Compilation compilation = InProcessCompiler.javac().compile(file);
@@ -266,8 +345,9 @@ class ValueRecordComponentsTest {
         "  }",
         "}");
     assertRejected(source, "@Differentiable method 'f' returns value record 'P', which has"
-        + " components that carry no derivative ('int', 'long', 'boolean', 'String', objects):"
-        + " ad4j returns value records of 'double' and 'float' components only yet", 5);
+        + " components that are not 'double' or 'float' ('int', 'long', 'boolean', 'String',"
+        + " objects, 'double[]'): ad4j returns value records of 'double' and 'float' components"
+        + " only yet", 5);
     Compilation compilation = InProcessCompiler.javac()
         .compile(JavaFileObjects.forSourceString("com.example.F", source));
     assertThat(compilation.errors()).hasSize(1);

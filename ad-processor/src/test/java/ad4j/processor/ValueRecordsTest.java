@@ -331,14 +331,14 @@ class ValueRecordsTest {
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
-        "  record P(double a, double[] c) {}",
+        "  record P(double a, float[] c) {}",
         "  @Differentiable static double f(P p, double x) {",
         "    return p.a() * x;",
         "  }",
         "}"),
         "parameter 'p' of @Differentiable method 'f' has type 'com.example.F.P': a record whose"
             + " components carry derivatives beside one ad4j does not flatten yet (component 'c'"
-            + " of type 'double[]';", 5);
+            + " of type 'float[]';", 5);
   }
 
   @Test
@@ -811,9 +811,9 @@ class ValueRecordsTest {
         "    return new V(x, 1);",
         "  }",
         "}"),
-        "@Differentiable method 'f' returns value record 'V', which has components that carry"
-            + " no derivative ('int', 'long', 'boolean', 'String', objects): ad4j returns value"
-            + " records of 'double'"
+        "@Differentiable method 'f' returns value record 'V', which has components that"
+            + " are not 'double' or 'float' ('int', 'long', 'boolean', 'String', objects,"
+            + " 'double[]'): ad4j returns value records of 'double'"
             + " and 'float' components only yet", 5);
   }
 

@@ -39,8 +39,8 @@ public final class ActiveParameters {
     }
     if (ValueRecords.isMixed(type) && !isMarkedNoDerivative(parameter)) {
       return Optional.of("a record whose components carry derivatives beside one ad4j does"
-          + " not flatten yet (" + ValueRecords.obstacle(type) + "; a 'double[]', 'float[]',"
-          + " 'double[][]', 'char', 'short' or 'byte' component, or a record holding itself) is"
+          + " not flatten yet (" + ValueRecords.obstacle(type) + "; a 'float[]', 'double[][]',"
+          + " 'char', 'short' or 'byte' component, or a record holding itself) is"
           + " not differentiated yet; mark it @NoDerivative to pass it along without"
           + " derivatives, or take its 'double' components as parameters");
     }

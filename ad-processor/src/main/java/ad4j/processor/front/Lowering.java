@@ -399,6 +399,9 @@ public final class Lowering {
       // a double or float carries a derivative, an int, long or boolean none
       Value value = ir.parameter(leafNames.get(i), types.get(i).type(), types.get(i).active(),
           parameters.size());
+      if (types.get(i).type().isArray()) {
+        context.markReadOnly(value); // as an array parameter is
+      }
       if (types.get(i).type() == NumericType.OBJECT) {
         // a component that carries nothing, of an object type: passed along as declared
         javax.lang.model.type.TypeMirror declared = types.get(i).declared();

@@ -58,7 +58,7 @@ public final class ValueRecords {
         if (leaf.isEmpty()) {
           return Optional.empty();
         }
-        carries |= leaf.get().isFloatingPoint();
+        carries |= leaf.get().isFloatingPoint() || leaf.get() == NumericType.DOUBLE_ARRAY;
       }
       // a record of ints and booleans only (or of no components) is an ordinary object
       return carries ? Optional.of(element) : Optional.empty();
@@ -82,14 +82,32 @@ public final class ValueRecords {
       case INT -> Optional.of(NumericType.INT);
       case LONG -> Optional.of(NumericType.LONG);
       case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
-      case ARRAY -> ActiveParameters.isDifferentiableType(type) ? Optional.empty()
-          : Optional.of(((javax.lang.model.type.ArrayType) type).getComponentType().getKind()
-              == TypeKind.INT ? NumericType.INT_ARRAY : NumericType.OBJECT);
+      case ARRAY -> arrayLeafType((javax.lang.model.type.ArrayType) type);
       case DECLARED -> mayCarry(type, new java.util.HashSet<>()) ? Optional.empty()
           : Optional.of(((TypeElement) ((DeclaredType) type).asElement()).getQualifiedName()
               .contentEquals("java.lang.String") ? NumericType.STRING : NumericType.OBJECT);
       default -> Optional.empty();
     };
+  }
+
+  /**
+   * The type of an array component's leaf: a {@code double[]} carries derivatives, one slot per
+   * element; an {@code int[]} or an array of objects none; empty for other arrays of
+   * {@code double}s or {@code float}s ({@code float[]}, {@code double[][]}), not built yet.
+   */
+  private static Optional<NumericType> arrayLeafType(javax.lang.model.type.ArrayType type) {
+    TypeMirror element = type.getComponentType();
+    if (element.getKind() == TypeKind.DOUBLE) {
+      return Optional.of(NumericType.DOUBLE_ARRAY);
+    }
+    if (element.getKind() == TypeKind.INT) {
+      return Optional.of(NumericType.INT_ARRAY);
+    }
+    while (element instanceof javax.lang.model.type.ArrayType inner) {
+      element = inner.getComponentType();
+    }
+    return element.getKind() == TypeKind.DOUBLE || element.getKind() == TypeKind.FLOAT
+        ? Optional.empty() : Optional.of(NumericType.OBJECT);
   }
 
   /**
@@ -119,7 +137,7 @@ public final class ValueRecords {
    * leaves, in a {@code double[]}): its leaves are all {@code double}s and {@code float}s.
    */
   public static boolean isReturnable(TypeElement record) {
-    return leaves(record).stream().allMatch(Leaf::active);
+    return leaves(record).stream().allMatch(leaf -> leaf.type().isFloatingPoint());
   }
 
   /**
@@ -217,9 +235,12 @@ public final class ValueRecords {
       getters = List.copyOf(getters);
     }
 
-    /** Whether the leaf carries a derivative: a {@code double} or {@code float}. */
+    /**
+     * Whether the leaf carries a derivative: a {@code double} or {@code float}, or a
+     * {@code double[]}, whose elements do (one slot each, in order).
+     */
     public boolean active() {
-      return type.isFloatingPoint();
+      return type.isFloatingPoint() || type == NumericType.DOUBLE_ARRAY;
     }
 
     /** {@code pos().x()}: how Java reads the leaf from the record. */
