@@ -15,14 +15,15 @@ import javax.lang.model.util.ElementFilter;
  * Which records are <em>value records</em> (DESIGN.md, part 3): records whose components carry
  * derivatives, which ad4j flattens into their primitive components, depth first ("leaves":
  * {@code record Vec3(double x, double y, double z)} has three; {@code record Body(Vec3 pos,
- * double mass)} four, {@code pos.x} first). Built so far: records whose components are
- * {@code double}s, {@code float}s (which carry derivatives), {@code int}s, {@code long}s,
- * {@code boolean}s, {@code String}s, objects and arrays other than {@code double[]},
- * {@code float[]} and {@code double[][]} (which carry none, kept beside them as leaves of their
- * own that take no slot) or value records, at least one of them carrying a derivative. A record
- * that mixes such components with derivative-carrying arrays, or with {@code char},
- * {@code short} or {@code byte} ones, is {@link #isMixed mixed}: not built yet, an error where it
- * would carry derivatives; a record with no derivative-carrying component is an ordinary object.
+ * double mass)} four, {@code pos.x} first). Built so far: records (and {@link ValueClasses value
+ * classes}) whose components are {@code double}s, {@code float}s, {@code double[]}s (which carry
+ * derivatives, an array one per element), {@code int}s, {@code long}s, {@code boolean}s,
+ * {@code String}s, objects and arrays of neither {@code double}s nor {@code float}s (which carry
+ * none, kept beside them as leaves that take no slot) or value records, at least one of them
+ * carrying a derivative. A record that mixes such components with {@code float[]}s, higher
+ * ranks of {@code double} arrays, {@code char}s, {@code short}s or {@code byte}s is {@link
+ * #isMixed mixed}: not built yet, an error where it would carry derivatives; a record with no
+ * derivative-carrying component is an ordinary object.
  */
 public final class ValueRecords {
   private ValueRecords() {}
@@ -70,10 +71,11 @@ public final class ValueRecords {
   /**
    * The type of a leaf of a value record's component of type {@code type}: a {@code double}
    * or {@code float} carries a derivative (a {@code float} its value in float, its derivative
-   * in double); an {@code int}, {@code long}, {@code boolean}, {@code String}, object or array
-   * that is not one of ad4j's derivative-carrying arrays none, and is kept beside them (passed
-   * along unchanged). Empty for a value record (not a leaf), a derivative-carrying array, a
-   * {@code char}, {@code short}, {@code byte} or a type variable.
+   * in double), and so do a {@code double[]}'s elements; an {@code int}, {@code long},
+   * {@code boolean}, {@code String}, object or array of neither {@code double}s nor
+   * {@code float}s none, and is kept beside them (passed along unchanged). Empty for a record
+   * that may carry derivatives (a value record is not a leaf), a {@code float[]}, a
+   * {@code double[][]}, a {@code char}, {@code short}, {@code byte} or a type variable.
    */
   static Optional<NumericType> leafType(TypeMirror type) {
     return switch (type.getKind()) {
