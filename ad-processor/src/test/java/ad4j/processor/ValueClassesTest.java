@@ -301,6 +301,51 @@ class ValueClassesTest {
   }
 
   @Test
+  void aClassWithAPrivateConstructorStaysAnObjectAndOneImplementingAnInterfaceIsAValueClass()
+      throws Exception {
+    // generated code could not make the first again: it is an object, made by a call run as
+    // written, and the derivative through it is an error
+    assertRejected(String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static final class Real {",
+        "    private final double re;",
+        "    private Real(double re) { this.re = re; }",
+        "    double re() { return re; }",
+        "    static Real of(double re) { return new Real(re); }",
+        "  }",
+        "  @Differentiable static double f(double x) {",
+        "    Real r = Real.of(x);",
+        "    return r.re() * x;",
+        "  }",
+        "}"),
+        "'r.re()' depends on 'x' through 'Real.of' (line 11), which carries no derivative", 12);
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Ordered", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Ordered {",
+            "  static final class Real implements Comparable<Real> {",
+            "    private final double re;",
+            "    Real(double re) { this.re = re; }",
+            "    double re() { return re; }",
+            "    @Override public int compareTo(Real o) { return Double.compare(re, o.re); }",
+            "  }",
+            "  @Differentiable static double f(Real r, double x) {",
+            "    return r.re() * r.re() * x;",
+            "  }",
+            "}"));
+    Class<?> real = compiled.load("com.example.Ordered$Real");
+    Constructor<?> make = real.getDeclaredConstructor(double.class);
+    make.setAccessible(true);
+    double[] gradient = (double[]) Records.call(compiled.load("com.example.OrderedGrad"),
+        "fGradient", make.newInstance(1.5), 0.5);
+    // by hand: d/dr = 2 r x, d/dx = r^2
+    assertThat(gradient).usingTolerance(1e-15).containsExactly(1.5, 2.25).inOrder();
+  }
+
+  @Test
   void aClassWhoseConstructorComputesItsFieldsStaysAnObject() {
     assertRejected(String.join("\n",
         "package com.example;",
