@@ -4,6 +4,7 @@ import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.DerivativeOfRules;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Lowering;
+import ad4j.processor.front.ValueClasses;
 import ad4j.processor.ir.Function;
 import ad4j.processor.plan.Unsupported;
 import ad4j.processor.write.GradClassWriter;
@@ -63,6 +64,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
    * rounds: every call sees their rules.
    */
   private final Set<TypeElement> ruleClasses = new java.util.LinkedHashSet<>();
+  /** The classes whose methods {@code @DerivativeOf} rules of the compilation target. */
+  private final Set<TypeElement> ruledClasses = new java.util.HashSet<>();
 
   /** The processor javac and other compilers load. */
   public DifferentiableProcessor() {
@@ -152,13 +155,16 @@ public final class DifferentiableProcessor extends AbstractProcessor {
         .getTypeElement(DerivativeOfRules.ANNOTATION);
     if (rules != null) {
       Set<? extends Element> ruleMethods = round.getElementsAnnotatedWith(rules);
-      RuleValidator validator = new RuleValidator(new DerivativeOfRules(
-          processingEnv.getElementUtils(), processingEnv.getTypeUtils()),
-          processingEnv.getMessager());
+      DerivativeOfRules found = new DerivativeOfRules(
+          processingEnv.getElementUtils(), processingEnv.getTypeUtils());
+      RuleValidator validator = new RuleValidator(found, processingEnv.getMessager());
       validator.validate(ruleMethods);
       for (Element method : ruleMethods) {
         if (method.getEnclosingElement() instanceof TypeElement type) {
           ruleClasses.add(type);
+        }
+        if (method instanceof ExecutableElement rule) {
+          found.ownerOf(rule).ifPresent(ruledClasses::add);
         }
       }
       TypeElement uses = processingEnv.getElementUtils().getTypeElement(DerivativeOfRules.USES);
@@ -167,11 +173,12 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       }
     }
     Map<TypeElement, List<ExecutableElement>> work = rounds.work(annotated, ANNOTATION);
-    onLargeStack(() -> {
+    // value classes are told apart by their constructors' and getters' trees
+    onLargeStack(() -> ValueClasses.during(trees, ruledClasses, () -> {
       for (Map.Entry<TypeElement, List<ExecutableElement>> entry : work.entrySet()) {
         processClass(entry.getKey(), entry.getValue(), round.processingOver());
       }
-    });
+    }));
     return true;
   }
 

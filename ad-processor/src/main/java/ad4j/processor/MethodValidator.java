@@ -61,9 +61,9 @@ final class MethodValidator {
     if (resultRecord.isPresent() && !ValueRecords.isReturnable(resultRecord.get())) {
       diagnostics.error(at(tree.getReturnType(), tree), "@Differentiable method '" + name
           + "' returns value record '" + resultRecord.get().getSimpleName() + "', which has"
-          + " components that carry no derivative ('int', 'long', 'boolean'): ad4j returns"
-          + " value records of 'double' and 'float' components only yet; return those in a"
-          + " record of their own");
+          + " components that are not 'double' or 'float' ('int', 'long', 'boolean', 'String',"
+          + " objects, 'double[]'): ad4j returns value records of 'double' and 'float'"
+          + " components only yet; return those in a record of their own");
       valid = false;
     } else if (!ActiveParameters.isScalarResult(method.getReturnType())
         && !(ActiveParameters.isVectorResult(method.getReturnType()))) {

@@ -5,11 +5,11 @@ import static com.google.testing.compile.CompilationSubject.assertThat;
 
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.Records;
 import ad4j.processor.testing.TapeIsEmpty;
 import ad4j.runtime.GradientCheck;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -90,31 +90,13 @@ class ValueRecordsTest {
     return record(ORBITS.get().load("com.example.Orbits$Body"), pos, mass);
   }
 
-  /** A record of {@code type} made by its canonical constructor of {@code components}. */
   private static Object record(Class<?> type, Object... components) throws Exception {
-    Class<?>[] types = Arrays.stream(type.getRecordComponents())
-        .map(java.lang.reflect.RecordComponent::getType).toArray(Class<?>[]::new);
-    Constructor<?> constructor = type.getDeclaredConstructor(types);
-    constructor.setAccessible(true);
-    return constructor.newInstance(components);
+    return Records.make(type, components);
   }
 
   private static Object call(Class<?> owner, String name, Object... arguments)
       throws Exception {
-    for (Method method : owner.getDeclaredMethods()) {
-      if (method.getName().equals(name) && method.getParameterCount() == arguments.length
-          && !Modifier.isPrivate(method.getModifiers())
-          && (arguments.length == 0 || arguments[0] == null
-              || method.getParameterTypes()[0] != ad4j.runtime.internal.Tape.class)) {
-        method.setAccessible(true);
-        try {
-          return method.invoke(null, arguments);
-        } catch (InvocationTargetException e) {
-          throw new AssertionError(name + " threw", e.getCause());
-        }
-      }
-    }
-    throw new AssertionError("no " + name + " with " + arguments.length + " parameters");
+    return Records.call(owner, name, arguments);
   }
 
   private Object user(String name, Object... arguments) throws Exception {
@@ -349,13 +331,14 @@ class ValueRecordsTest {
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
-        "  record P(double a, String name) {}",
+        "  record P(double a, float[] c) {}",
         "  @Differentiable static double f(P p, double x) {",
         "    return p.a() * x;",
         "  }",
         "}"),
         "parameter 'p' of @Differentiable method 'f' has type 'com.example.F.P': a record whose"
-            + " components carry derivatives beside others", 5);
+            + " components carry derivatives beside one ad4j does not flatten yet (component 'c'"
+            + " of type 'float[]';", 5);
   }
 
   @Test
@@ -828,8 +811,9 @@ class ValueRecordsTest {
         "    return new V(x, 1);",
         "  }",
         "}"),
-        "@Differentiable method 'f' returns value record 'V', which has components that carry"
-            + " no derivative ('int', 'long', 'boolean'): ad4j returns value records of 'double'"
+        "@Differentiable method 'f' returns value record 'V', which has components that"
+            + " are not 'double' or 'float' ('int', 'long', 'boolean', 'String', objects,"
+            + " 'double[]'): ad4j returns value records of 'double'"
             + " and 'float' components only yet", 5);
   }
 

@@ -468,6 +468,8 @@ public final class JavaEmitter {
       case DOUBLE_MATRIX -> Expr.atom(tape + ".popDoubleMatrix()");
       case INT_ARRAY -> Expr.atom(tape + ".popIntArray()");
       case FLOAT_ARRAY -> Expr.atom(tape + ".popFloatArray()");
+      // a string or object a loop passes to a call, by reference, as its declaration types it
+      case STRING, OBJECT -> Expr.atom(tape + ".popObject()");
       default -> Expr.atom(tape + ".popDouble()");
     };
   }
@@ -479,6 +481,7 @@ public final class JavaEmitter {
       case BOOLEAN -> "pushBoolean";
       // an array made in a loop, by reference
       case DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY, FLOAT_ARRAY -> "pushArray";
+      case STRING, OBJECT -> "pushObject";
       default -> "pushDouble";
     };
   }

@@ -38,10 +38,11 @@ public final class ActiveParameters {
               + " supported");
     }
     if (ValueRecords.isMixed(type) && !isMarkedNoDerivative(parameter)) {
-      return Optional.of("a record whose components carry derivatives beside others (a"
-          + " 'String', an object, an array) is not differentiated yet; mark it @NoDerivative to"
-          + " pass it along without derivatives, or take its 'double' components as"
-          + " parameters");
+      return Optional.of("a record whose components carry derivatives beside one ad4j does"
+          + " not flatten yet (" + ValueRecords.obstacle(type) + "; a 'float[]', 'double[][]',"
+          + " 'char', 'short' or 'byte' component, or a record holding itself) is"
+          + " not differentiated yet; mark it @NoDerivative to pass it along without"
+          + " derivatives, or take its 'double' components as parameters");
     }
     if (type.getKind() == TypeKind.TYPEVAR || type.getKind() == TypeKind.WILDCARD) {
       return Optional.of("a type variable cannot be a parameter's type");

@@ -453,8 +453,7 @@ final class CalleeResolver {
     }
     List<String> parts = new ArrayList<>();
     for (var component : ValueRecords.components(record)) {
-      Optional<TypeElement> nested = ValueRecords.valueRecord(
-          component.getAccessor().getReturnType());
+      Optional<TypeElement> nested = ValueRecords.valueRecord(component.type());
       if (nested.isPresent()) {
         Optional<String> inner = construction(nested.get());
         if (inner.isEmpty()) {

@@ -125,6 +125,21 @@ public final class DerivativeOfRules {
   }
 
   /**
+   * The class of the target of rule {@code method}: the one {@code owner = ...} names, or the
+   * class declaring the rule.
+   */
+  public Optional<TypeElement> ownerOf(ExecutableElement method) {
+    AnnotationValue ownerElement = annotationOf(method).map(a -> element(a, "owner"))
+        .orElse(null);
+    if (ownerElement != null && ownerElement.getValue() instanceof DeclaredType declared) {
+      return declared.asElement() instanceof TypeElement owner ? Optional.of(owner)
+          : Optional.empty();
+    }
+    return method.getEnclosingElement() instanceof TypeElement declaring
+        ? Optional.of(declaring) : Optional.empty();
+  }
+
+  /**
    * Whether the rule {@code method} names {@code owner} as its target's class (with
    * {@code owner = ...}, or by being declared in it).
    */

@@ -1567,6 +1567,12 @@ final class ExpressionLowering {
           + (invocation.getArguments().isEmpty() ? "()" : "(...)") + "' without it");
       lowerArguments(invocation);
       return null;
+    } else if (select instanceof MemberSelectTree member
+        && member.getExpression() instanceof IdentifierTree receiver
+        && records.isReceiverComponent(receiver.getName().toString())) {
+      // name.length() in a value record's own code: a method of a component that carries
+      // no derivative (a String, an object), not of the field javac sees
+      return instanceCall(member, invocation, shown);
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
         && inactiveCalls.receiverField(member.getExpression()).isPresent()
         && invocation.getTypeArguments().isEmpty()

@@ -167,6 +167,11 @@ final class LocalScopes {
       Variable variable = mutable
           ? context.ir().variable(leafNames.get(i), type, parameter) : null;
       Local leaf = new Local(leafNames.get(i), type, variable, false, true);
+      if (type == NumericType.OBJECT) {
+        // a component that carries nothing, of an object type: named as declared
+        javax.lang.model.type.TypeMirror declared = types.get(i).declared();
+        leaf.declareAs(declared, context.javaText(declared).orElse("Object"));
+      }
       if (parameter != null) {
         leaf.hold(parameter);
       }

@@ -309,7 +309,7 @@ public final class Lowering {
         expressions.records().checkAccessors(record.get(), parameter,
             "value record parameter '" + name + "'");
         expressions.records().declareParameter(name, record.get(),
-            flatten(name, record.get(), parameterElement.asType(), parameters));
+            flatten(name, record.get(), parameterElement.asType(), parameters, parameter));
         continue;
       }
       NumericType type = declared.get();
@@ -385,7 +385,7 @@ public final class Lowering {
       expressions.records().checkAccessors(owner, method, "the receiver of '"
           + method.getName() + "'");
       expressions.records().enterOwnMethod(owner,
-          flatten(Receivers.name(method, owner), owner, type, parameters));
+          flatten(Receivers.name(method, owner), owner, type, parameters, method));
       return;
     }
     Optional<String> text = context.javaText(type);
@@ -404,11 +404,12 @@ public final class Lowering {
 
   /**
    * The leaves of value record parameter {@code name} (of {@code record}, declared as
-   * {@code type}) as parameters of their own, one active {@code double} each, added to
-   * {@code parameters}; the members that take the record are told of them.
+   * {@code type}, at {@code declaration}) as parameters of their own, each of its leaf's type
+   * (a {@code double} active), added to {@code parameters}; the members that take the record are
+   * told of them.
    */
   private List<Value> flatten(String name, TypeElement record,
-      javax.lang.model.type.TypeMirror type, List<Value> parameters) {
+      javax.lang.model.type.TypeMirror type, List<Value> parameters, Tree declaration) {
     List<String> leafNames = RecordLowering.parameterLeafNames(name, record, namesTaken);
     List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
     List<Value> leaves = new ArrayList<>();
@@ -416,6 +417,21 @@ public final class Lowering {
       // a double or float carries a derivative, an int, long or boolean none
       Value value = ir.parameter(leafNames.get(i), types.get(i).type(), types.get(i).active(),
           parameters.size());
+      if (types.get(i).type().isArray()) {
+        context.markReadOnly(value); // as an array parameter is
+      }
+      if (types.get(i).type() == NumericType.OBJECT) {
+        // a component that carries nothing, of an object type: passed along as declared
+        javax.lang.model.type.TypeMirror declared = types.get(i).declared();
+        Optional<String> text = context.javaText(declared);
+        if (text.isEmpty()) {
+          diagnostics.error(declaration, "component '"
+              + String.join(".", types.get(i).path()) + "' of value record '"
+              + record.getSimpleName() + "' has type '" + declared + "', which generated code"
+              + " cannot name: " + context.typeProblem(declared));
+        }
+        value.declareAs(declared, text.orElse("Object"));
+      }
       parameters.add(value);
       leaves.add(value);
     }
@@ -1214,8 +1230,8 @@ public final class Lowering {
       return;
     }
     RecordLowering.Tuple tuple = expressions.records().lower(expression);
-    if (tuple == null) {
-      return;
+    if (tuple == null || !ValueRecords.isReturnable(resultRecord)) {
+      return; // a record with components that carry nothing: rejected at the method already
     }
     Operand array = expressions.arrayOf(tuple.leaves(), expression);
     if (array == null) {

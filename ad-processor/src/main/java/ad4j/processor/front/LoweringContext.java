@@ -663,6 +663,9 @@ final class LoweringContext {
    * on the components, where generated code makes the record of its leaves, and change them.
    */
   boolean changesComponents(TypeElement record) {
+    if (ValueClasses.isValueClass(record)) {
+      return false; // its constructor copies its arguments into the fields, unchanged
+    }
     for (javax.lang.model.element.ExecutableElement constructor :
         javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())) {
       if (trees.getPath(constructor) != null

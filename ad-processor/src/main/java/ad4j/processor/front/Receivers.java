@@ -52,7 +52,8 @@ public final class Receivers {
     if (ValueRecords.isMixed(owner.asType())) {
       diagnostics.error(at, "@Differentiable method '" + name + "' is an instance method of"
           + " record '" + owner.getSimpleName() + "', whose components carry derivatives beside"
-          + " others: ad4j does not yet differentiate with respect to such a record; make the"
+          + " one ad4j does not flatten yet (" + ValueRecords.obstacle(owner.asType())
+          + "): ad4j does not yet differentiate with respect to such a record; make the"
           + " method static and pass the components it needs as 'double' parameters");
       return false;
     }

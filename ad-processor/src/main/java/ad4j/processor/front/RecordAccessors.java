@@ -13,6 +13,7 @@ import java.util.Optional;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 
 /**
@@ -31,7 +32,8 @@ final class RecordAccessors {
    * empty when every accessor returns its component.
    */
   static Optional<Computed> computed(TypeElement record, Trees trees, Elements elements) {
-    for (RecordComponentElement component : ValueRecords.components(record)) {
+    for (RecordComponentElement component
+        : ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
       ExecutableElement accessor = component.getAccessor();
       String name = component.getSimpleName().toString();
       MethodTree tree = elements.getOrigin(accessor) == Elements.Origin.EXPLICIT
@@ -59,7 +61,8 @@ final class RecordAccessors {
     if (trees.getPath(record) == null) {
       return Optional.of(record);
     }
-    for (RecordComponentElement component : ValueRecords.components(record)) {
+    for (RecordComponentElement component
+        : ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
       Optional<TypeElement> nested = ValueRecords.valueRecord(
           component.getAccessor().getReturnType()).flatMap(n -> withoutSource(n, trees));
       if (nested.isPresent()) {

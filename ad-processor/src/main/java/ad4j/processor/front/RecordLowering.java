@@ -354,7 +354,8 @@ final class RecordLowering {
 
   /**
    * A record that carries no derivative ({@code @NoDerivative Vec3 g}), an object: its leaves
-   * read through its accessors, as written, where the method reads them.
+   * read through its accessors, as written, where the method reads them; null when generated
+   * code cannot name an object component's type.
    */
   private Tuple ofObject(Operand object, TypeElement record, Tree at) {
     checkAccessors(record, at, "'" + context.source().of(at) + "'");
@@ -362,14 +363,20 @@ final class RecordLowering {
     for (ValueRecords.Leaf leaf : ValueRecords.leaves(record)) {
       Operand value = object;
       TypeElement owner = record;
-      for (String accessor : leaf.path()) {
-        Optional<TypeElement> nested = ValueRecords.componentRecord(owner, accessor);
+      for (int k = 0; k < leaf.path().size(); k++) {
+        String accessor = leaf.getters().get(k);
+        Optional<TypeElement> nested = ValueRecords.componentRecord(owner, leaf.path().get(k));
         ad4j.processor.ir.Operation read = ad4j.processor.ir.Operation.instanceCall(accessor, 1);
         String shown = owner.getSimpleName() + "." + accessor;
         if (nested.isPresent()) {
           value = context.emitReference(read, List.of(value), nested.get().asType())
               .orElseThrow();
           owner = nested.get();
+        } else if (leaf.type() == NumericType.OBJECT) {
+          value = context.emitReference(read, List.of(value), leaf.declared()).orElse(null);
+          if (value == null) {
+            return null;
+          }
         } else {
           value = context.emit(read, List.of(value), leaf.type(), false);
         }
@@ -439,8 +446,10 @@ final class RecordLowering {
         return null;
       }
     }
-    if (receiver != null && isImplicitAccessor(target.record(), target.method())) {
-      String name = target.method().getSimpleName().toString();
+    Optional<String> read = receiver == null ? Optional.empty()
+        : accessedComponent(target.record(), target.method());
+    if (read.isPresent()) {
+      String name = read.get();
       return ValueRecords.componentRecord(target.record(), name).isPresent()
           ? component(receiver, name) : receiver.leaves().get(
               ValueRecords.range(target.record(), name).orElseThrow()[0]);
@@ -456,10 +465,18 @@ final class RecordLowering {
     return inline(target.method(), target.record(), receiver, arguments, invocation);
   }
 
-  private boolean isImplicitAccessor(TypeElement record, ExecutableElement method) {
+  /**
+   * The component {@code method} reads unchanged: a record's accessor that the compiler wrote,
+   * a value class's getter ({@link ValueClasses}), read as the leaves, wherever its source is.
+   */
+  private Optional<String> accessedComponent(TypeElement record, ExecutableElement method) {
+    if (record.getKind() != ElementKind.RECORD) {
+      return ValueClasses.fieldOfGetter(record, method);
+    }
     return method.getParameters().isEmpty()
         && ValueRecords.range(record, method.getSimpleName().toString()).isPresent()
-        && isWrittenByTheCompiler(method);
+        && isWrittenByTheCompiler(method)
+        ? Optional.of(method.getSimpleName().toString()) : Optional.empty();
   }
 
   /** Whether the compiler wrote {@code member} (a record's accessor, its canonical constructor). */
@@ -486,7 +503,8 @@ final class RecordLowering {
     ExecutableElement checks = null;
     for (ExecutableElement constructor :
         ElementFilter.constructorsIn(record.getEnclosedElements())) {
-      if (isWrittenByTheCompiler(constructor)) {
+      // a value class's one constructor only copies its arguments into the fields
+      if (isWrittenByTheCompiler(constructor) || record.getKind() != ElementKind.RECORD) {
         continue;
       }
       if (!context.checksOnly(constructor)) {
@@ -499,8 +517,7 @@ final class RecordLowering {
       }
       checks = constructor;
     }
-    List<javax.lang.model.element.RecordComponentElement> components =
-        ValueRecords.components(record);
+    List<ValueRecords.Component> components = ValueRecords.components(record);
     if (creation.getArguments().size() != components.size()) {
       error(creation, "'new " + record.getSimpleName() + "(...)' needs " + components.size()
           + " arguments");
@@ -510,7 +527,7 @@ final class RecordLowering {
     for (int i = 0; i < components.size(); i++) {
       ExpressionTree argument = creation.getArguments().get(i);
       Optional<TypeElement> nested =
-          ValueRecords.valueRecord(components.get(i).getAccessor().getReturnType());
+          ValueRecords.valueRecord(components.get(i).type());
       if (nested.isPresent()) {
         Tuple part = typeOf(argument).isPresent() ? lower(argument) : null;
         if (part == null) {
@@ -523,7 +540,7 @@ final class RecordLowering {
         leaves.addAll(part.leaves());
       } else {
         Operand value = scalar(expressions.lower(argument), ValueRecords.leafType(
-            components.get(i).getAccessor().getReturnType()).orElseThrow(), argument);
+            components.get(i).type()).orElseThrow(), argument);
         if (value == null) {
           return null;
         }
@@ -566,10 +583,8 @@ final class RecordLowering {
     }
     List<Operand> arguments = new ArrayList<>();
     int next = 0;
-    for (javax.lang.model.element.RecordComponentElement component :
-        ValueRecords.components(value.type())) {
-      Optional<TypeElement> nested = ValueRecords.valueRecord(
-          component.getAccessor().getReturnType());
+    for (ValueRecords.Component component : ValueRecords.components(value.type())) {
+      Optional<TypeElement> nested = ValueRecords.valueRecord(component.type());
       if (nested.isPresent()) {
         int size = ValueRecords.leaves(nested.get()).size();
         Operand part = object(value.slice(nested.get(), next, size), at);
@@ -656,7 +671,11 @@ final class RecordLowering {
         flat.addAll(tuple.get().leaves());
       } else if (record.isPresent()) {
         ExpressionTree tree = call.getArguments().get(i - (callee.receiverFirst() ? 1 : 0));
-        flat.addAll(ofObject(argument, record.get(), tree).leaves());
+        Tuple read = ofObject(argument, record.get(), tree);
+        if (read == null) {
+          return null;
+        }
+        flat.addAll(read.leaves());
       } else {
         ExpressionTree tree = call.getArguments().get(i - (callee.receiverFirst() ? 1 : 0));
         error(tree, "'" + context.source().of(tree) + "' is passed where '" + callee.name()

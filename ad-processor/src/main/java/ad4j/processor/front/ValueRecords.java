@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.ElementKind;
-import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
@@ -16,12 +15,15 @@ import javax.lang.model.util.ElementFilter;
  * Which records are <em>value records</em> (DESIGN.md, part 3): records whose components carry
  * derivatives, which ad4j flattens into their primitive components, depth first ("leaves":
  * {@code record Vec3(double x, double y, double z)} has three; {@code record Body(Vec3 pos,
- * double mass)} four, {@code pos.x} first). Built so far: records whose components are
- * {@code double}s, {@code float}s (which carry derivatives), {@code int}s, {@code long}s,
- * {@code boolean}s (which carry none, kept beside them) or value records, at least one of them
- * carrying a derivative. A record that mixes such components with others ({@code String},
- * objects, arrays) is {@link #isMixed mixed}: not built yet, an error where it would carry
- * derivatives; a record with no such component is an ordinary object.
+ * double mass)} four, {@code pos.x} first). Built so far: records (and {@link ValueClasses value
+ * classes}) whose components are {@code double}s, {@code float}s, {@code double[]}s (which carry
+ * derivatives, an array one per element), {@code int}s, {@code long}s, {@code boolean}s,
+ * {@code String}s, objects and arrays of neither {@code double}s nor {@code float}s (which carry
+ * none, kept beside them as leaves that take no slot) or value records, at least one of them
+ * carrying a derivative. A record that mixes such components with {@code float[]}s, higher
+ * ranks of {@code double} arrays, {@code char}s, {@code short}s or {@code byte}s is {@link
+ * #isMixed mixed}: not built yet, an error where it would carry derivatives; a record with no
+ * derivative-carrying component is an ordinary object.
  */
 public final class ValueRecords {
   private ValueRecords() {}
@@ -40,20 +42,24 @@ public final class ValueRecords {
       java.util.Set<TypeElement> enclosing) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || !element.getTypeParameters().isEmpty()
+        || !isRecordLike(element) || !element.getTypeParameters().isEmpty()
         || !enclosing.add(element)) {
       return Optional.empty();
     }
     try {
-      List<RecordComponentElement> components = components(element);
+      List<Component> components = components(element);
       boolean carries = false;
-      for (RecordComponentElement component : components) {
-        TypeMirror componentType = component.getAccessor().getReturnType();
+      for (Component component : components) {
+        TypeMirror componentType = component.type();
+        if (valueRecord(componentType, enclosing).isPresent()) {
+          carries = true;
+          continue;
+        }
         Optional<NumericType> leaf = leafType(componentType);
-        if (leaf.isEmpty() && valueRecord(componentType, enclosing).isEmpty()) {
+        if (leaf.isEmpty()) {
           return Optional.empty();
         }
-        carries |= leaf.isEmpty() || leaf.get().isFloatingPoint();
+        carries |= leaf.get().isFloatingPoint() || leaf.get() == NumericType.DOUBLE_ARRAY;
       }
       // a record of ints and booleans only (or of no components) is an ordinary object
       return carries ? Optional.of(element) : Optional.empty();
@@ -65,7 +71,11 @@ public final class ValueRecords {
   /**
    * The type of a leaf of a value record's component of type {@code type}: a {@code double}
    * or {@code float} carries a derivative (a {@code float} its value in float, its derivative
-   * in double); an {@code int}, {@code long} or {@code boolean} none, and is kept beside them.
+   * in double), and so do a {@code double[]}'s elements; an {@code int}, {@code long},
+   * {@code boolean}, {@code String}, object or array of neither {@code double}s nor
+   * {@code float}s none, and is kept beside them (passed along unchanged). Empty for a record
+   * that may carry derivatives (a value record is not a leaf), a {@code float[]}, a
+   * {@code double[][]}, a {@code char}, {@code short}, {@code byte} or a type variable.
    */
   static Optional<NumericType> leafType(TypeMirror type) {
     return switch (type.getKind()) {
@@ -74,8 +84,54 @@ public final class ValueRecords {
       case INT -> Optional.of(NumericType.INT);
       case LONG -> Optional.of(NumericType.LONG);
       case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
+      case ARRAY -> arrayLeafType((javax.lang.model.type.ArrayType) type);
+      case DECLARED -> mayCarry(type, new java.util.HashSet<>()) ? Optional.empty()
+          : Optional.of(((TypeElement) ((DeclaredType) type).asElement()).getQualifiedName()
+              .contentEquals("java.lang.String") ? NumericType.STRING : NumericType.OBJECT);
       default -> Optional.empty();
     };
+  }
+
+  /**
+   * The type of an array component's leaf: a {@code double[]} carries derivatives, one slot per
+   * element; an {@code int[]} or an array of objects none; empty for other arrays of
+   * {@code double}s or {@code float}s ({@code float[]}, {@code double[][]}), not built yet.
+   */
+  private static Optional<NumericType> arrayLeafType(javax.lang.model.type.ArrayType type) {
+    TypeMirror element = type.getComponentType();
+    if (element.getKind() == TypeKind.DOUBLE) {
+      return Optional.of(NumericType.DOUBLE_ARRAY);
+    }
+    if (element.getKind() == TypeKind.INT) {
+      return Optional.of(NumericType.INT_ARRAY);
+    }
+    while (element instanceof javax.lang.model.type.ArrayType inner) {
+      element = inner.getComponentType();
+    }
+    return element.getKind() == TypeKind.DOUBLE || element.getKind() == TypeKind.FLOAT
+        ? Optional.empty() : Optional.of(NumericType.OBJECT);
+  }
+
+  /**
+   * Whether {@code type} is a record with a {@code double}, {@code float} or derivative-carrying
+   * array among its components, or among those of records it holds ({@code visited}: the records
+   * looked at, once each): a value record, or one ad4j cannot flatten, never an object to pass
+   * along as a component that carries nothing.
+   */
+  private static boolean mayCarry(TypeMirror type, java.util.Set<TypeElement> visited) {
+    if (!(type instanceof DeclaredType declared)
+        || !(declared.asElement() instanceof TypeElement element)
+        || !isRecordLike(element) || !visited.add(element)) {
+      return false;
+    }
+    for (Component component : components(element)) {
+      TypeMirror componentType = component.type();
+      if (ActiveParameters.isDifferentiableType(componentType)
+          || mayCarry(componentType, visited)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -83,7 +139,7 @@ public final class ValueRecords {
    * leaves, in a {@code double[]}): its leaves are all {@code double}s and {@code float}s.
    */
   public static boolean isReturnable(TypeElement record) {
-    return leaves(record).stream().allMatch(Leaf::active);
+    return leaves(record).stream().allMatch(leaf -> leaf.type().isFloatingPoint());
   }
 
   /**
@@ -97,13 +153,13 @@ public final class ValueRecords {
   private static boolean isMixed(TypeMirror type, java.util.Set<TypeElement> enclosing) {
     if (!(type instanceof DeclaredType declared)
         || !(declared.asElement() instanceof TypeElement element)
-        || element.getKind() != ElementKind.RECORD || valueRecord(type).isPresent()
+        || !isRecordLike(element) || valueRecord(type).isPresent()
         || !enclosing.add(element)) {
       return false;
     }
     try {
-      for (RecordComponentElement component : components(element)) {
-        TypeMirror componentType = component.getAccessor().getReturnType();
+      for (Component component : components(element)) {
+        TypeMirror componentType = component.type();
         if (ActiveParameters.isDifferentiableType(componentType)
             || componentType.getKind() == TypeKind.FLOAT
             || valueRecord(componentType).isPresent() || isMixed(componentType, enclosing)) {
@@ -116,28 +172,82 @@ public final class ValueRecords {
     }
   }
 
-  /** The record's components, in declaration order. */
-  static List<RecordComponentElement> components(TypeElement record) {
-    return ElementFilter.recordComponentsIn(record.getEnclosedElements());
+  /**
+   * For a {@link #isMixed mixed} record, the component that keeps it from being a value record,
+   * as the errors name it ({@code component 'c' of type 'double[]'}, of a nested record's too).
+   */
+  public static String obstacle(TypeMirror type) {
+    return obstacle(type, new java.util.HashSet<>()).orElse("a component");
+  }
+
+  private static Optional<String> obstacle(TypeMirror type, java.util.Set<TypeElement> visited) {
+    if (!(type instanceof DeclaredType declared)
+        || !(declared.asElement() instanceof TypeElement element)
+        || !isRecordLike(element) || !visited.add(element)) {
+      return Optional.empty();
+    }
+    for (Component component : components(element)) {
+      TypeMirror componentType = component.type();
+      if (valueRecord(componentType).isEmpty() && leafType(componentType).isEmpty()) {
+        return obstacle(componentType, visited).or(() -> Optional.of("component '"
+            + component.name() + "' of type '" + componentType + "'"));
+      }
+    }
+    return Optional.empty();
   }
 
   /**
-   * A leaf of a value record: a primitive of {@code type} reached through {@code path}, the
-   * accessors from the record down ({@code [pos, x]}).
+   * A component of a value record or class: its name (a record component's, a field's), its
+   * type, and the accessor that reads it (the record's accessor, the class's getter).
    */
-  public record Leaf(List<String> path, NumericType type) {
+  public record Component(String name, TypeMirror type, String accessor) {}
+
+  /**
+   * The components of record or {@link ValueClasses value class} {@code record}, in declaration
+   * order; none for any other type.
+   */
+  public static List<Component> components(TypeElement record) {
+    if (record.getKind() == ElementKind.RECORD) {
+      return ElementFilter.recordComponentsIn(record.getEnclosedElements()).stream()
+          .map(c -> new Component(c.getSimpleName().toString(), c.getAccessor().getReturnType(),
+              c.getSimpleName().toString()))
+          .toList();
+    }
+    return ValueClasses.fields(record).map(fields -> fields.stream()
+        .map(f -> new Component(f.field().getSimpleName().toString(), f.field().asType(),
+            f.getter()))
+        .toList()).orElse(List.of());
+  }
+
+  /** Whether {@code element} is a record or a {@link ValueClasses value class}. */
+  private static boolean isRecordLike(TypeElement element) {
+    return element.getKind() == ElementKind.RECORD || ValueClasses.isValueClass(element);
+  }
+
+  /**
+   * A leaf of a value record: a value of {@code type} reached through {@code path}, the
+   * components from the record down ({@code [pos, x]}), which {@code getters} read ({@code
+   * [pos, x]} for records, a value class's getters for its fields); {@code declared}: the
+   * component's Java type (what generated code names a {@code String} or object leaf by).
+   */
+  public record Leaf(List<String> path, List<String> getters, NumericType type,
+      TypeMirror declared) {
     public Leaf {
       path = List.copyOf(path);
+      getters = List.copyOf(getters);
     }
 
-    /** Whether the leaf carries a derivative: a {@code double} or {@code float}. */
+    /**
+     * Whether the leaf carries a derivative: a {@code double} or {@code float}, or a
+     * {@code double[]}, whose elements do (one slot each, in order).
+     */
     public boolean active() {
-      return type.isFloatingPoint();
+      return type.isFloatingPoint() || type == NumericType.DOUBLE_ARRAY;
     }
 
     /** {@code pos().x()}: how Java reads the leaf from the record. */
     public String accessors() {
-      return String.join("().", path) + "()";
+      return String.join("().", getters) + "()";
     }
 
     /** {@code PosX}: the leaf's part of a generated name, after the record's name. */
@@ -184,21 +294,24 @@ public final class ValueRecords {
   /** The leaves of value record {@code record}, depth first. */
   public static List<Leaf> leaves(TypeElement record) {
     List<Leaf> leaves = new ArrayList<>();
-    collect(record, new ArrayList<>(), leaves);
+    collect(record, new ArrayList<>(), new ArrayList<>(), leaves);
     return leaves;
   }
 
-  private static void collect(TypeElement record, List<String> path, List<Leaf> into) {
-    for (RecordComponentElement component : components(record)) {
-      path.add(component.getSimpleName().toString());
-      Optional<TypeElement> nested = valueRecord(component.getAccessor().getReturnType());
+  private static void collect(TypeElement record, List<String> path, List<String> getters,
+      List<Leaf> into) {
+    for (Component component : components(record)) {
+      path.add(component.name());
+      getters.add(component.accessor());
+      Optional<TypeElement> nested = valueRecord(component.type());
       if (nested.isPresent()) {
-        collect(nested.get(), path, into);
+        collect(nested.get(), path, getters, into);
       } else {
-        into.add(new Leaf(path, leafType(component.getAccessor().getReturnType())
-            .orElseThrow()));
+        TypeMirror type = component.type();
+        into.add(new Leaf(path, getters, leafType(type).orElseThrow(), type));
       }
       path.remove(path.size() - 1);
+      getters.remove(getters.size() - 1);
     }
   }
 
@@ -208,10 +321,10 @@ public final class ValueRecords {
    */
   static Optional<int[]> range(TypeElement record, String name) {
     int first = 0;
-    for (RecordComponentElement component : components(record)) {
-      Optional<TypeElement> nested = valueRecord(component.getAccessor().getReturnType());
+    for (Component component : components(record)) {
+      Optional<TypeElement> nested = valueRecord(component.type());
       int size = nested.map(n -> leaves(n).size()).orElse(1);
-      if (component.getSimpleName().contentEquals(name)) {
+      if (component.name().contentEquals(name)) {
         return Optional.of(new int[] {first, size});
       }
       first += size;
@@ -221,9 +334,9 @@ public final class ValueRecords {
 
   /** The value record of component {@code name} of {@code record}, when it is one. */
   static Optional<TypeElement> componentRecord(TypeElement record, String name) {
-    for (RecordComponentElement component : components(record)) {
-      if (component.getSimpleName().contentEquals(name)) {
-        return valueRecord(component.getAccessor().getReturnType());
+    for (Component component : components(record)) {
+      if (component.name().contentEquals(name)) {
+        return valueRecord(component.type());
       }
     }
     return Optional.empty();

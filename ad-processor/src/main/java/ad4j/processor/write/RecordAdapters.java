@@ -12,11 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.lang.model.element.Modifier;
-import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
 
 /**
  * The public members of a method with value record parameters. Its function takes each record
@@ -149,7 +147,7 @@ final class RecordAdapters {
   private static MethodSpec adapter(MethodSpec member, Map<String, Leaf> leaves,
       Optional<Result> returned, boolean namedApart) {
     MethodSpec.Builder adapter = MethodSpec.methodBuilder(member.name())
-        .addJavadoc(member.javadoc())
+        .addJavadoc(withNote(member.javadoc(), carriedAlong(member, leaves)))
         .addModifiers(member.modifiers())
         .addAnnotations(member.annotations())
         .returns(returned.map(r -> TypeName.get(r.record().asType()))
@@ -202,15 +200,55 @@ final class RecordAdapters {
     return adapter.build();
   }
 
+  /** {@code javadoc} with {@code note} at the end of its description, before its tags. */
+  private static CodeBlock withNote(CodeBlock javadoc, CodeBlock note) {
+    if (note.isEmpty()) {
+      return javadoc;
+    }
+    String text = javadoc.toString();
+    int tags = text.startsWith("@") ? 0 : text.indexOf("\n@") + 1;
+    if (tags <= 0 && !text.startsWith("@")) {
+      return CodeBlock.builder().add(javadoc).add(note).build();
+    }
+    return CodeBlock.of("$L$L$L", text.substring(0, tags).stripTrailing() + "\n", note,
+        "\n" + text.substring(tags));
+  }
+
+  /**
+   * The javadoc's note on the components of {@code member}'s record parameters that carry no
+   * derivative ({@code p.name()}): they take no slot and are passed along as the record holds
+   * them; a tangent record's are ignored. Empty when there are none.
+   */
+  private static CodeBlock carriedAlong(MethodSpec member, Map<String, Leaf> leaves) {
+    List<String> carried = new ArrayList<>();
+    boolean tangents = false;
+    for (ParameterSpec parameter : member.parameters()) {
+      Leaf leaf = leaves.get(parameter.name());
+      if (leaf == null) {
+        continue;
+      }
+      tangents |= !leaf.suffix().isEmpty();
+      boolean active = leaves.containsKey(parameter.name() + DOT);
+      if (leaf.suffix().isEmpty() && !active) {
+        carried.add("{@code " + leaf.record().name() + "." + leaf.accessors() + "}");
+      }
+    }
+    if (carried.isEmpty()) {
+      return CodeBlock.of("");
+    }
+    return CodeBlock.of("\n<p>$L carr$L no derivative: passed along as given, in no slot$L.\n",
+        String.join(", ", carried), carried.size() == 1 ? "ies" : "y",
+        tangents ? "; the tangent records' are ignored" : "");
+  }
+
   /**
    * {@code new R(leaves[0], new S(leaves[1], ...))}: value record {@code record}'s leaves, a
    * {@code float} one narrowed back ({@code (float) leaves[2]}).
    */
   private static CodeBlock construction(TypeElement record, String array, int[] next) {
     List<CodeBlock> parts = new ArrayList<>();
-    for (RecordComponentElement component : ElementFilter.recordComponentsIn(
-        record.getEnclosedElements())) {
-      TypeMirror type = component.getAccessor().getReturnType();
+    for (ValueRecords.Component component : ValueRecords.components(record)) {
+      TypeMirror type = component.type();
       Optional<TypeElement> nested = ValueRecords.valueRecord(type);
       parts.add(nested.isPresent() ? construction(nested.get(), array, next)
           : CodeBlock.of(type.getKind() == TypeKind.FLOAT ? "(float) $L[$L]" : "$L[$L]", array,

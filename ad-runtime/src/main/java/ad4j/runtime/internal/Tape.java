@@ -213,6 +213,29 @@ public final class Tape {
     return (int[]) popReference();
   }
 
+  /**
+   * Records an object or a string by reference: a component that carries no derivative of a
+   * value record passed to a call inside a loop, which that iteration's reverse sweep of the
+   * call passes along again. See {@link #pushArray(double[])}.
+   *
+   * @param object the object to record
+   */
+  public void pushObject(Object object) {
+    pushReference(object);
+  }
+
+  /**
+   * Takes back the last object recorded by {@link #pushObject(Object)}, as the type the
+   * generated code that recorded it declared it with.
+   *
+   * @param <T> that type
+   * @return that object
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T popObject() {
+    return (T) popReference();
+  }
+
   private void pushReference(Object array) {
     if (arrays == null || arrays.length < longs.length) {
       arrays = arrays == null ? new Object[longs.length] : Arrays.copyOf(arrays, longs.length);

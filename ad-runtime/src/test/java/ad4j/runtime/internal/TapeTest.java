@@ -118,6 +118,28 @@ class TapeTest {
   }
 
   @Test
+  void objectsComeBackAsTheSameObjectsBesideArraysAndNumbers() {
+    Tape tape = Tape.create();
+    String name = "probe";
+    java.util.List<String> tags = java.util.List.of("a");
+    double[] array = {1};
+    tape.pushObject(name);
+    tape.pushLong(3);
+    tape.pushArray(array);
+    tape.pushObject(tags);
+    tape.pushObject(null);
+    assertEquals(5, tape.size());
+    assertNull(tape.popObject());
+    java.util.List<String> back = tape.popObject();
+    assertSame(tags, back);
+    assertSame(array, tape.popDoubleArray());
+    assertEquals(3, tape.popLong());
+    String named = tape.popObject();
+    assertSame(name, named);
+    assertEquals(0, tape.size());
+  }
+
+  @Test
   void resetDropsRecordedArraysSoThatTheTapeNoLongerHoldsThem() throws Exception {
     Tape tape = Tape.create();
     tape.pushInt(1);

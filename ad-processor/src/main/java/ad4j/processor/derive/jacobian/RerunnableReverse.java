@@ -85,12 +85,14 @@ final class RerunnableReverse {
     return any(statements, statement -> statement instanceof Push);
   }
   /**
-   * Whether every push in the statements records a number (not an array, which a pop lets go
-   * of) and nothing else uses the tape: no callee's pullback, no part method, no snapshot.
+   * Whether every push in the statements records a number (not an array or an object, which a
+   * pop lets go of) and nothing else uses the tape: no callee's pullback, no part method, no
+   * snapshot.
    */
   private static boolean recordsOnlyNumbers(List<Statement> statements) {
     return !any(statements, statement -> statement instanceof Push push
-        && push.value().type().isArray() || usesTapeOtherwise(statement));
+        && (push.value().type().isArray() || push.value().type().isReference())
+        || usesTapeOtherwise(statement));
   }
   /** Whether the statements use the tape for nothing but pops. */
   private static boolean popsOnly(List<Statement> statements) {
