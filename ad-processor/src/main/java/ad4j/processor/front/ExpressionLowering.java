@@ -1398,7 +1398,7 @@ final class ExpressionLowering {
     return context.emit(Operation.SELECT, List.of(condition, whenTrue, whenFalse), type, active);
   }
 
-  private static ExpressionTree withoutParentheses(ExpressionTree expression) {
+  static ExpressionTree withoutParentheses(ExpressionTree expression) {
     ExpressionTree unwrapped = expression;
     while (unwrapped instanceof ParenthesizedTree parenthesized) {
       unwrapped = parenthesized.getExpression();

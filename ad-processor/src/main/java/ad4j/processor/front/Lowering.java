@@ -23,6 +23,7 @@ import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.BreakTree;
 import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ContinueTree;
 import com.sun.source.tree.DoWhileLoopTree;
 import com.sun.source.tree.EnhancedForLoopTree;
@@ -654,6 +655,10 @@ public final class Lowering {
       value = expressions.newArray(array, declared.get()); // double[] a = {x, y};
     } else if (initializer instanceof MethodInvocationTree call && isArraysCopy(call)) {
       value = lowerArraysCopy(call); // double[] c = Arrays.copyOf(w, n);
+    } else if (!inferred && isChosenArray(declared.get())
+        && ExpressionLowering.withoutParentheses(initializer)
+            instanceof ConditionalExpressionTree choice) {
+      value = lowerArrayChoice(name, declared.get(), choice); // double[] t = c ? u : v;
     } else {
       value = initializer == null ? null : expressions.lower(initializer);
     }
@@ -1021,6 +1026,96 @@ public final class Lowering {
           isActive(copy, element));
     });
     return copy;
+  }
+
+  private static boolean isChosenArray(NumericType type) {
+    return type == NumericType.DOUBLE_ARRAY || type == NumericType.FLOAT_ARRAY
+        || type == NumericType.INT_ARRAY;
+  }
+
+  /**
+   * {@code double[] t = c ? u : v} of two array variables: a new array of the chosen one's
+   * length, written by a loop of element copies from it, so its elements carry the derivatives
+   * of those they copy ({@link ArrayChoices} says why a copy computes what Java's alias does,
+   * and when). Only the chosen array is read, as Java does. Null after an error.
+   */
+  private Operand lowerArrayChoice(String name, NumericType type,
+      ConditionalExpressionTree choice) {
+    ExpressionTree whenTrue = ExpressionLowering.withoutParentheses(choice.getTrueExpression());
+    ExpressionTree whenFalse = ExpressionLowering.withoutParentheses(choice.getFalseExpression());
+    String problem = null;
+    if (!(whenTrue instanceof IdentifierTree first)
+        || !(whenFalse instanceof IdentifierTree second)) {
+      problem = "both operands must be array variables or parameters (declare a local for"
+          + " each other array)";
+    } else {
+      for (String read : List.of(name, first.getName().toString(),
+          second.getName().toString())) {
+        if (!ArrayChoices.onlyRead(methodBody, read)) {
+          problem = "ad4j makes '" + name + "' a copy of the chosen array, which computes the"
+              + " same only while '" + read + "' is only read (indexed, its length, iterated or"
+              + " copied from); here it is also used otherwise (assigned, written into, compared,"
+              + " passed to a method or returned)";
+          break;
+        }
+      }
+    }
+    if (problem != null) {
+      unsupported(choice, "'?:' choosing between arrays for '" + name + "' is not supported"
+          + " here: " + problem);
+      return null;
+    }
+    Operand condition = expressions.lower(choice.getCondition());
+    Operand first = expressions.lower(whenTrue);
+    Operand second = expressions.lower(whenFalse);
+    if (condition == null || first == null || second == null) {
+      return null;
+    }
+    if (condition.type() != NumericType.BOOLEAN) {
+      unsupported(choice.getCondition(), "the condition of '?:' must be a boolean");
+      return null;
+    }
+    for (Operand arm : List.of(first, second)) {
+      if (arm.type() != type) {
+        unsupported(choice, "'?:' choosing between arrays for '" + name + "': both operands"
+            + " must be '" + type.keyword() + "' arrays");
+        return null;
+      }
+    }
+    Variable length = ir.variable("length", NumericType.INT, null);
+    ir.add(new Declare(length, Operand.Constant.of(0), context.line()));
+    ir.add(new If(ir.nextStatementId(), condition, lengthOf(first, length),
+        lengthOf(second, length), context.line()));
+    NumericType element = type.elementType();
+    boolean active = element.isFloatingPoint()
+        && (isActive(first, element) || isActive(second, element));
+    Operand copy = context.emit(Operation.newArray(element),
+        List.of(new Operand.Use(context.readVariable(length))), type, active);
+    ir.add(new If(ir.nextStatementId(), condition, copyInto(copy, first),
+        copyInto(copy, second), context.line()));
+    return copy;
+  }
+
+  /** A block storing {@code array.length} into {@code length}. */
+  private Block lengthOf(Operand array, Variable length) {
+    ir.openBlock();
+    Operand read = context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
+    ir.add(new Store(length, read, context.line()));
+    return ir.closeBlock();
+  }
+
+  /** A block copying every element of {@code source} into {@code copy}, as long. */
+  private Block copyInto(Operand copy, Operand source) {
+    ir.openBlock();
+    NumericType element = copy.type().elementType();
+    boolean sourceActive = isActive(source, element);
+    Operand count = context.emit(Operation.LENGTH, List.of(source), NumericType.INT, false);
+    writeLoop(Operand.Constant.of(0), count, k -> {
+      Operand read = context.emit(Operation.ELEMENT, List.of(source, k), element, sourceActive);
+      return context.emit(Operation.STORE, List.of(copy, k, read), element,
+          isActive(copy, element));
+    });
+    return ir.closeBlock();
   }
 
   /** {@code for (int k = from; k < to; k++) write(k)}. */
