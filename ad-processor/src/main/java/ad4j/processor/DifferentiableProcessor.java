@@ -56,6 +56,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
 
   private final Supplier<JavaCompiler> parser;
   private Trees trees;
+  /** Whether {@link #trees} are the compiler's own (javac's), not parsed by ad4j (ECJ). */
+  private boolean compilerTrees;
   private GradClassClaims claims;
   private Rounds rounds;
   /**
@@ -114,7 +116,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   @Override
   public synchronized void init(ProcessingEnvironment environment) {
     super.init(environment);
-    trees = TreesLocator.find(environment).orElseGet(() -> parsedTrees(environment));
+    Optional<Trees> found = AnnotatedLocalClassesProcessor.compilerTrees(environment);
+    compilerTrees = found.isPresent();
+    trees = found.orElseGet(() -> parsedTrees(environment));
     claims = new GradClassClaims(environment.getElementUtils(), trees);
     rounds = new Rounds(environment.getElementUtils());
   }
@@ -147,7 +151,10 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       }
       return true;
     }
-    LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
+    if (!compilerTrees) {
+      // with the compiler's trees, AnnotatedLocalClassesProcessor reports these in every round
+      LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
+    }
     TypeElement rules = processingEnv.getElementUtils()
         .getTypeElement(DerivativeOfRules.ANNOTATION);
     if (rules != null) {
