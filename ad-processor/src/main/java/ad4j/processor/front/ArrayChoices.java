@@ -37,11 +37,14 @@ final class ArrayChoices {
    * (not as the target of an assignment, compound assignment, {@code ++} or {@code --}), its
    * {@code length} read, iterated by {@code for}, chosen by {@code ?:}, or copied from (the
    * first argument of {@code System.arraycopy}, {@code Arrays.copyOf} or
-   * {@code Arrays.copyOfRange}). Any other use (assigned, bound to another variable, passed to
-   * a method, returned) could write the array or name it. Decided by name over the whole
-   * method, so a local of the same name in another block counts too.
+   * {@code Arrays.copyOfRange}), and with {@code passed} an argument of any call (a
+   * {@code @Differentiable} method never writes into its array parameters, and a method run as
+   * written writes no derivative). Any other use (assigned, bound to another variable,
+   * returned; passed to a method, without {@code passed}) could write the array or name it.
+   * Decided by name over the whole method, so a local of the same name in another block counts
+   * too.
    */
-  static boolean onlyRead(Tree body, String name) {
+  static boolean onlyRead(Tree body, String name, boolean passed) {
     boolean[] other = {false};
     Deque<Tree> ancestors = new ArrayDeque<>();
     new TreeScanner<Void, Void>() {
@@ -51,7 +54,7 @@ final class ArrayChoices {
           return null;
         }
         if (tree instanceof IdentifierTree identifier && identifier.getName().contentEquals(name)
-            && !reads(identifier, ancestors)) {
+            && !reads(identifier, ancestors, passed)) {
           other[0] = true;
         }
         ancestors.push(tree);
@@ -65,7 +68,8 @@ final class ArrayChoices {
     return !other[0];
   }
 
-  private static boolean reads(IdentifierTree identifier, Deque<Tree> ancestors) {
+  private static boolean reads(IdentifierTree identifier, Deque<Tree> ancestors,
+      boolean passed) {
     Iterator<Tree> up = ancestors.iterator();
     Tree use = identifier; // the identifier, with the parentheses around it
     Tree parent = up.hasNext() ? up.next() : null;
@@ -87,6 +91,9 @@ final class ArrayChoices {
       return choice.getTrueExpression() == use || choice.getFalseExpression() == use;
     }
     if (parent instanceof MethodInvocationTree call) {
+      if (passed && call.getArguments().contains(use)) {
+        return true;
+      }
       return READING_CALLS.contains(call.getMethodSelect().toString())
           && !call.getArguments().isEmpty() && call.getArguments().get(0) == use;
     }

@@ -193,7 +193,7 @@ final class ExpressionLowering {
         return bitwiseAssignment((CompoundAssignmentTree) expression);
       }
       case NEW_ARRAY -> {
-        return newArray((NewArrayTree) expression, null);
+        return newArray((NewArrayTree) expression, null, false);
       }
       case NEW_CLASS -> {
         NewClassTree creation = (NewClassTree) expression;
@@ -706,7 +706,14 @@ final class ExpressionLowering {
    * {@code new double[n]}, {@code new double[] {a, b}} or, in a declaration of type
    * {@code declared}, {@code {a, b}}: a local array of one dimension, created outside loops.
    */
-  Operand newArray(NewArrayTree creation, NumericType declared) {
+  /**
+   * {@code new double[] {a, b}}, {@code new double[n]}, or {@code {a, b}} declared as a
+   * {@code declared} local. With {@code neverWritten} (the array is bound to a local that is
+   * only read: {@link ArrayChoices#onlyRead}), an array whose elements all carry no derivative
+   * carries none either, so that it may go to a @NoDerivative parameter or a call's argument
+   * that needs no rule ({@code double[] c = {1.0, 2.0}}).
+   */
+  Operand newArray(NewArrayTree creation, NumericType declared, boolean neverWritten) {
     Optional<javax.lang.model.type.TypeMirror> component = creation.getType() == null
         ? Optional.empty() : context.typeMirrorOf(creation.getType());
     if (component.isPresent() && component.get().getKind() == javax.lang.model.type.TypeKind.DECLARED
@@ -747,11 +754,24 @@ final class ExpressionLowering {
       }
     }
     NumericType element = type.elementType();
-    Operand array = context.emit(Operation.newArray(element), List.of(length), type,
-        element.isFloatingPoint());
+    List<Operand> values = new ArrayList<>();
+    if (neverWritten) {
+      // the elements first, to know whether any carries a derivative (Java's order of
+      // evaluation is the same: the array is made before its elements are stored)
+      for (ExpressionTree initializer : initializers) {
+        Operand value = lower(initializer);
+        if (value == null) {
+          return null;
+        }
+        values.add(value);
+      }
+    }
+    boolean active = element.isFloatingPoint()
+        && (!neverWritten || values.stream().anyMatch(Operand::isActive));
+    Operand array = context.emit(Operation.newArray(element), List.of(length), type, active);
     context.madeArray(array, length);
     for (int k = 0; k < initializers.size(); k++) {
-      Operand value = lower(initializers.get(k));
+      Operand value = neverWritten ? values.get(k) : lower(initializers.get(k));
       if (value == null) {
         return null;
       }

@@ -650,9 +650,14 @@ public final class Lowering {
     }
     ExpressionTree initializer = withInitializer ? declaration.getInitializer() : null;
     Operand value;
+    boolean neverWritten = !inferred && declared.get().isArray()
+        && initializer instanceof NewArrayTree && isOwnLocal(declaration)
+        && ArrayChoices.onlyRead(methodBody, name, true);
     if (initializer instanceof NewArrayTree array && array.getType() == null && !inferred
         && declared.get().isArray()) {
-      value = expressions.newArray(array, declared.get()); // double[] a = {x, y};
+      value = expressions.newArray(array, declared.get(), neverWritten); // double[] a = {x, y};
+    } else if (initializer instanceof NewArrayTree array && neverWritten) {
+      value = expressions.newArray(array, null, true); // double[] a = new double[] {x, y};
     } else if (initializer instanceof MethodInvocationTree call && isArraysCopy(call)) {
       value = lowerArraysCopy(call); // double[] c = Arrays.copyOf(w, n);
     } else if (!inferred && isChosenArray(declared.get())
@@ -1028,6 +1033,25 @@ public final class Lowering {
     return copy;
   }
 
+  /**
+   * Whether {@code tree} is in the body of the method being lowered, where
+   * {@link ArrayChoices#onlyRead} sees every use of its locals' names; not in the body of a
+   * method or a field's lambda that is inlined into it (FunctionValues).
+   */
+  private boolean isOwnLocal(Tree tree) {
+    boolean[] found = {false};
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void scan(Tree node, Void unused) {
+        if (node == tree) {
+          found[0] = true;
+        }
+        return found[0] ? null : super.scan(node, unused);
+      }
+    }.scan(methodBody, null);
+    return found[0];
+  }
+
   private static boolean isChosenArray(NumericType type) {
     return type == NumericType.DOUBLE_ARRAY || type == NumericType.FLOAT_ARRAY
         || type == NumericType.INT_ARRAY;
@@ -1044,14 +1068,18 @@ public final class Lowering {
     ExpressionTree whenTrue = ExpressionLowering.withoutParentheses(choice.getTrueExpression());
     ExpressionTree whenFalse = ExpressionLowering.withoutParentheses(choice.getFalseExpression());
     String problem = null;
-    if (!(whenTrue instanceof IdentifierTree first)
+    if (!isOwnLocal(choice)) {
+      problem = "ad4j makes '" + name + "' a copy of the chosen array where it can check"
+          + " that this computes the same, in a @Differentiable method's own body, not in a"
+          + " method or lambda it inlines from elsewhere";
+    } else if (!(whenTrue instanceof IdentifierTree first)
         || !(whenFalse instanceof IdentifierTree second)) {
       problem = "both operands must be array variables or parameters (declare a local for"
           + " each other array)";
     } else {
       for (String read : List.of(name, first.getName().toString(),
           second.getName().toString())) {
-        if (!ArrayChoices.onlyRead(methodBody, read)) {
+        if (!ArrayChoices.onlyRead(methodBody, read, false)) {
           problem = "ad4j makes '" + name + "' a copy of the chosen array, which computes the"
               + " same only while '" + read + "' is only read (indexed, its length, iterated or"
               + " copied from); here it is also used otherwise (assigned, written into, compared,"
