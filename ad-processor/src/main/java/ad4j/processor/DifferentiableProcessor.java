@@ -279,7 +279,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       rounds.defer(type);
       return;
     }
-    reports.forEach(Diagnostics::report);
+    Diagnostics.reportAll(reports);
     if (failed) {
       return; // javac stops after this round; a partial FooGrad would only add noise
     }

@@ -212,6 +212,19 @@ final class ExpressionLowering {
       case ARRAY_ACCESS -> {
         return element((ArrayAccessTree) expression);
       }
+      case INSTANCE_OF -> {
+        unsupported(expression, describe(expression) + " '" + context.source().of(expression)
+            + "' is not supported in a differentiable method");
+        // the pattern's variables ('o instanceof Double d') add no errors where they are read
+        new com.sun.source.util.TreeScanner<Void, Void>() {
+          @Override
+          public Void visitVariable(com.sun.source.tree.VariableTree binding, Void unused) {
+            context.scopes().declareBroken(binding.getName().toString());
+            return super.visitVariable(binding, unused);
+          }
+        }.scan(expression, null);
+        return null;
+      }
       default -> {
         unsupported(expression, describe(expression) + " '" + context.source().of(expression)
             + "' is not supported in a differentiable method");

@@ -597,8 +597,12 @@ public final class Lowering {
           "'synchronized' statement is not supported: a differentiable method reads no shared"
               + " state");
       case ASSERT -> lowerAssert((com.sun.source.tree.AssertTree) statement);
-      case CLASS, INTERFACE, ENUM, RECORD -> unsupported(statement,
-          "local class declaration is not supported in a differentiable method");
+      case CLASS, INTERFACE, ENUM, RECORD -> {
+        unsupported(statement,
+            "local class declaration is not supported in a differentiable method");
+        context.declareLocalClass(((com.sun.source.tree.ClassTree) statement).getSimpleName()
+            .toString());
+      }
       default -> unsupported(statement, ExpressionLowering.describe(statement)
           + " is not supported in a differentiable method");
     }
@@ -726,6 +730,10 @@ public final class Lowering {
   private void lowerObjectDeclaration(VariableTree declaration, String name, Tree type,
       boolean withInitializer) {
     Optional<TypeMirror> mirror = context.typeMirrorOf(type);
+    if (mirror.isEmpty() && context.isLocalClass(type)) {
+      context.scopes().declareBroken(name); // the class's declaration is the error
+      return;
+    }
     if (mirror.isEmpty()) {
       diagnostics.unresolved(type, "cannot find the type '" + type + "' of local variable '"
           + name + "'");
