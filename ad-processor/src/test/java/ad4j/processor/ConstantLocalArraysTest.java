@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * A local array of values that carry no derivative ({@code double[] c = {1.0, 2.0}}), never
  * written nor bound to another variable, carries none either (issue 36): it goes to a
  * {@code @DerivativeOf} target with a rule for the other arguments only, to a
- * {@code @NoDerivative} parameter, and to a {@code @Differentiable} method's array parameter.
+ * {@code @NoDerivative} parameter, and to a {@code @Differentiable} method's array parameter;
+ * so does such an array made as a call's argument ({@code new double[] {0.5, 1.5}}).
  * Checked against differences of the user's own method, forward against reverse. Written
  * after it is made, it carries derivatives as before.
  */
@@ -50,7 +51,8 @@ class ConstantLocalArraysTest {
       "    double[] labels = new double[] {1, 0.5};",
       "    double[] d = {3.0, Math.PI};",
       "    return weighted(c, x) * x + loss(new double[] {x * x, Math.exp(x)}, labels)",
-      "        + product(d) * x + c.length;",
+      "        + product(d) * x + c.length + weighted(new double[] {0.5, 1.5}, x * x)",
+      "        + loss(new double[] {Math.exp(x)}, new double[] {2});",
       "  }",
       "}");
 
@@ -62,6 +64,27 @@ class ConstantLocalArraysTest {
   @ValueSource(doubles = {0.7, 1.9})
   void constantArraysGoWhereArraysCarryingNoDerivativeGo(double x) {
     DerivativeChecks.checkAt(COMPILED.get().function("com.example.Constants", "entry", 1), x);
+  }
+
+  /** Found by ArrayCopyMessagesTest: library calls that ad4j writes as element stores. */
+  private static final String WRITTEN_BY_CALLS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Copied {",
+      "  @Differentiable static double entry(double x) {",
+      "    double[] y = new double[3];",
+      "    System.arraycopy(new double[] {x, x * x}, 0, y, 1, 2);",
+      "    double[] z = {1.0, 2.0};",
+      "    java.util.Arrays.fill(z, Math.sin(x));",
+      "    return y[1] * y[2] + z[0] * y.length;",
+      "  }",
+      "}");
+
+  @ParameterizedTest
+  @ValueSource(doubles = {0.7, 1.9})
+  void anArrayThatArraycopyOrFillWritesCarriesDerivatives(double x) {
+    DerivativeChecks.checkAt(InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Copied", WRITTEN_BY_CALLS).function("com.example.Copied", "entry", 1), x);
   }
 
   @Test

@@ -37,9 +37,10 @@ final class ArrayChoices {
    * (not as the target of an assignment, compound assignment, {@code ++} or {@code --}), its
    * {@code length} read, iterated by {@code for}, chosen by {@code ?:}, or copied from (the
    * first argument of {@code System.arraycopy}, {@code Arrays.copyOf} or
-   * {@code Arrays.copyOfRange}), and with {@code passed} an argument of any call (a
-   * {@code @Differentiable} method never writes into its array parameters, and a method run as
-   * written writes no derivative). Any other use (assigned, bound to another variable,
+   * {@code Arrays.copyOfRange}), and with {@code passed} an argument of any call but
+   * {@code System.arraycopy} and {@code Arrays.fill}, which ad4j writes as element stores (a
+   * {@code @Differentiable} method never writes into its array parameters, and what a method
+   * run as written writes there carries no derivative: LaunderedDependence reports its reads). Any other use (assigned, bound to another variable,
    * returned; passed to a method, without {@code passed}) could write the array or name it.
    * Decided by name over the whole method, so a local of the same name in another block counts
    * too.
@@ -91,13 +92,24 @@ final class ArrayChoices {
       return choice.getTrueExpression() == use || choice.getFalseExpression() == use;
     }
     if (parent instanceof MethodInvocationTree call) {
-      if (passed && call.getArguments().contains(use)) {
+      if (passed && call.getArguments().contains(use) && !isWritingCall(call)) {
         return true;
       }
       return READING_CALLS.contains(call.getMethodSelect().toString())
           && !call.getArguments().isEmpty() && call.getArguments().get(0) == use;
     }
     return false;
+  }
+
+  /**
+   * Whether {@code call} may be {@code System.arraycopy} or {@code Arrays.fill}, which ad4j
+   * writes as element stores into an array argument (whatever their qualifier).
+   */
+  private static boolean isWritingCall(MethodInvocationTree call) {
+    Tree select = call.getMethodSelect();
+    String name = select instanceof MemberSelectTree member ? member.getIdentifier().toString()
+        : select instanceof IdentifierTree identifier ? identifier.getName().toString() : "";
+    return name.equals("arraycopy") || name.equals("fill");
   }
 
   /** Whether {@code tree} writes the element {@code access}. */

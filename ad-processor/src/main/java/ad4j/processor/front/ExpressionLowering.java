@@ -722,7 +722,7 @@ final class ExpressionLowering {
   /**
    * {@code new double[] {a, b}}, {@code new double[n]}, or {@code {a, b}} declared as a
    * {@code declared} local. With {@code neverWritten} (the array is bound to a local that is
-   * only read: {@link ArrayChoices#onlyRead}), an array whose elements all carry no derivative
+   * only read: {@link ArrayChoices#onlyRead}, or made as a call's argument), an array whose elements all carry no derivative
    * carries none either, so that it may go to a @NoDerivative parameter or a call's argument
    * that needs no rule ({@code double[] c = {1.0, 2.0}}).
    */
@@ -1654,9 +1654,13 @@ final class ExpressionLowering {
     List<Operand> arguments = new ArrayList<>();
     boolean failed = false;
     for (ExpressionTree argument : invocation.getArguments()) {
-      // a flattened value record: its leaves, standing in for it while the method is chosen
-      Operand operand = records.isFlattened(argument)
-          ? records.placeholder(argument) : lower(argument);
+      // a flattened value record: its leaves, standing in for it while the method is chosen;
+      // an array made for the call (no variable names it, so only the callee could write it)
+      // carries no derivative when its elements carry none
+      Operand operand = records.isFlattened(argument) ? records.placeholder(argument)
+          : withoutParentheses(argument) instanceof NewArrayTree made
+              && made.getType() != null && made.getDimensions().size() <= 1
+              ? newArray(made, null, true) : lower(argument);
       failed |= operand == null;
       arguments.add(operand);
     }
