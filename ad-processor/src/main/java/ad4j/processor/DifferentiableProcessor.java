@@ -57,6 +57,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
 
   private final Supplier<JavaCompiler> parser;
   private Trees trees;
+  /** Whether {@link #trees} are the compiler's own (javac's), not parsed by ad4j (ECJ). */
+  private boolean compilerTrees;
   private GradClassClaims claims;
   private Rounds rounds;
   /**
@@ -117,7 +119,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   @Override
   public synchronized void init(ProcessingEnvironment environment) {
     super.init(environment);
-    trees = TreesLocator.find(environment).orElseGet(() -> parsedTrees(environment));
+    Optional<Trees> found = AnnotatedLocalClassesProcessor.compilerTrees(environment);
+    compilerTrees = found.isPresent();
+    trees = found.orElseGet(() -> parsedTrees(environment));
     claims = new GradClassClaims(environment.getElementUtils(), trees);
     rounds = new Rounds(environment.getElementUtils());
   }
@@ -150,7 +154,10 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       }
       return true;
     }
-    LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
+    if (!compilerTrees) {
+      // with the compiler's trees, AnnotatedLocalClassesProcessor reports these in every round
+      LocalClassMethods.report(trees, processingEnv.getElementUtils(), round.getRootElements());
+    }
     TypeElement rules = processingEnv.getElementUtils()
         .getTypeElement(DerivativeOfRules.ANNOTATION);
     if (rules != null) {
@@ -279,7 +286,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       rounds.defer(type);
       return;
     }
-    reports.forEach(Diagnostics::report);
+    Diagnostics.reportAll(reports);
     if (failed) {
       return; // javac stops after this round; a partial FooGrad would only add noise
     }

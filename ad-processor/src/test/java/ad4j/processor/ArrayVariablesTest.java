@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * swap of a stencil ({@code tmp = cur; cur = next; next = tmp} in its loop) exchanges the
  * elements of two arrays the method made with the same length that no other variable names;
  * any other swap, and an array variable assigned in a branch or loop inside its scope, is an
- * error at the assignment.
+ * error at the assignment. An array local declared as a choice between two arrays
+ * ({@code double[] t = c ? u : v}) is a copy of the chosen one while all three are only read.
  */
 @ExtendWith(TapeIsEmpty.class)
 class ArrayVariablesTest {
@@ -77,6 +78,17 @@ class ArrayVariablesTest {
       "    a = new double[] {s * x[1], x[1]};",
       "    return a[0] + a[1] * a[1];",
       "  }",
+      "  @Differentiable static double chosen(double[] u, double[] v, double s) {",
+      "    double[] w = new double[] {s * s, v[0] * s, 0.5};",
+      "    double[] t = s > 0.5 ? u : (w);",
+      "    double r = 0;",
+      "    for (int i = 0; i < t.length; i++) r += t[i] * t[i] * s;",
+      "    for (double e : t) r += Math.sin(e);",
+      "    int[] n = {1, 2};",
+      "    int[] k = {3};",
+      "    int[] m = v.length > 2 ? n : k;",
+      "    return r + u[0] * v[1] + m[0] * t[t.length - 1];",
+      "  }",
       "}");
 
   private static final CompiledOnce REBOUND = new CompiledOnce(() ->
@@ -98,6 +110,53 @@ class ArrayVariablesTest {
         new Object[] {new double[] {0.7, -1.3, 0.4, 1.1}, 4}, true, false));
     checks.check(new ArrayFunctionChecks.Call("declaredFirst",
         new Object[] {new double[] {0.7, -1.3, 0.4}}, true));
+  }
+
+  @Test
+  void anArrayChosenByAConditionalIsACopyOfTheChosenOne() throws Exception {
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(REBOUND.get(), "com.example.Rebound");
+    for (double s : new double[] {0.7, 0.3}) {
+      checks.check(new ArrayFunctionChecks.Call("chosen",
+          new Object[] {new double[] {0.7, -1.3, 0.4, 1.1}, new double[] {0.2, -0.5}, s},
+          true, true, true));
+    }
+  }
+
+  @Test
+  void anArrayChoiceThatACopyWouldNotMatchIsAnErrorAtIt() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Choice", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Choice {",
+        "  @Differentiable static double written(double[] x, double[] v, boolean c) {",
+        "    double[] u = x.clone();",
+        "    double[] t = c ? u : v;",
+        "    u[0] = 2 * v[0];",
+        "    return t[0];",
+        "  }",
+        "  @Differentiable static double passed(double[] u, double[] v, boolean c) {",
+        "    double[] t = c ? u : v;",
+        "    return sum(t);",
+        "  }",
+        "  @Differentiable static double sum(double[] a) { return a[0] + a[1]; }",
+        "  @Differentiable static double computed(double[] u, boolean c) {",
+        "    double[] t = c ? u : u.clone();",
+        "    return t[0];",
+        "  }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining("'?:' choosing between arrays for 't' is not"
+        + " supported here: ad4j makes 't' a copy of the chosen array, which computes the same"
+        + " only while 'u' is only read (indexed, its length, iterated or copied from); here it"
+        + " is also used otherwise (assigned, written into, compared, passed to a method or"
+        + " returned)").inFile(file).onLine(6);
+    assertThat(compilation).hadErrorContaining("'?:' choosing between arrays for 't' is not"
+        + " supported here: ad4j makes 't' a copy of the chosen array, which computes the same"
+        + " only while 't' is only read").inFile(file).onLine(11);
+    assertThat(compilation).hadErrorContaining("'?:' choosing between arrays for 't' is not"
+        + " supported here: both operands must be array variables or parameters (declare a"
+        + " local for each other array)").inFile(file).onLine(16);
+    assertThat(compilation).hadErrorCount(3);
   }
 
   @Test

@@ -430,6 +430,40 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
+  void aReceiverThatIsAnElementOfAnArrayInALoopIsAnErrorThatSaysSo() {
+    List<String> lines = classF(
+        "  static final class Law {",
+        "    final double k;",
+        "    Law(double k) { this.k = k; }",
+        "    double value(double x) { return Math.sin(k * x); }",
+        "    @Differentiable double cdf(double x) { return Math.tanh(k * x); }",
+        "  }",
+        "  @DerivativeOf(owner = Law.class, value = \"value\")",
+        "  static double valueX(Law law, double x) { return law.k * Math.cos(law.k * x); }",
+        "  @Differentiable static double f(double x, @ad4j.NoDerivative Law[] laws) {",
+        "    double s = laws[0].value(x);",
+        "    for (int i = 0; i < laws.length; i++) {",
+        "      s += laws[i].value(x * x);",
+        "      s += laws[i].cdf(x);",
+        "    }",
+        "    return s;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'laws[i].value(...)': its receiver"
+        + " 'laws[i]' is an element of an array read inside a loop, and the reverse sweep needs"
+        + " the object of each call for its @DerivativeOf rules, which ad4j does not keep; pass"
+        + " the numbers the call needs (the object's fields) to a static @Differentiable method,"
+        + " or to a static method with @DerivativeOf rules, instead").inFile(file).onLine(16);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'laws[i].cdf(...)' inside a loop"
+        + " passes an object or a string to a @Differentiable method, which is not supported"
+        + " yet").inFile(file).onLine(17);
+    assertWithMessage("errors").that(compilation.errors()).hasSize(2);
+  }
+
+  @Test
   void twoRulesForTheSamePartial() {
     List<String> lines = classF(
         "  static double g(double x) { return x * x; }",

@@ -318,6 +318,53 @@ class DiagnosticsTest {
     return column;
   }
 
+  /**
+   * One error per construct: a lambda lowered at each of its calls, and a function passed to a
+   * method that takes one and calls it twice, report their errors once; a pattern's variable
+   * and a local class's uses add none after the error at the construct.
+   */
+  @Test
+  void reportsEachConstructOnceWithoutFollowOnErrors() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import java.util.function.DoubleUnaryOperator;",
+        "final class F {",
+        "  @Differentiable static double twice(DoubleUnaryOperator f, double x) {",
+        "    return f.applyAsDouble(x) + f.applyAsDouble(2 * x);",
+        "  }",
+        "  @Differentiable static double a(double x) {",
+        "    DoubleUnaryOperator f = y -> { synchronized (F.class) { return y * y; } };",
+        "    return f.applyAsDouble(x) + f.applyAsDouble(3 * x) + twice(z -> z * Math.random(), x);",
+        "  }",
+        "  @Differentiable static double b(double x, Object o) {",
+        "    if (o instanceof Double d) {",
+        "      return x * d;",
+        "    }",
+        "    return x;",
+        "  }",
+        "  @Differentiable static double c(double x) {",
+        "    class Sq { double of(double y) { return y * y; } }",
+        "    Sq s = new Sq();",
+        "    var t = new Sq();",
+        "    return s.of(x) + t.of(x) + new Sq().of(x);",
+        "  }",
+        "}");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("a 'return' of a lambda or of a method taking a"
+        + " function inside synchronized is not supported").inFile(file).onLine(9);
+    assertThat(compilation).hadErrorContaining("call to 'Math.random()' is not differentiable")
+        .inFile(file).onLine(10);
+    assertThat(compilation).hadErrorContaining("instance of 'o instanceof Double d' is not"
+        + " supported in a differentiable method").inFile(file).onLine(13);
+    assertThat(compilation).hadErrorContaining("local class declaration is not supported in a"
+        + " differentiable method").inFile(file).onLine(19);
+    assertThat(compilation).hadErrorCount(4);
+  }
+
   @Test
   void reportsTheBodysErrorsAlsoWhenTheSignatureIsRejected() {
     List<String> lines = classF(

@@ -422,6 +422,48 @@ class HardeningTest {
     assertThat(compilation).hadErrorCount(expected.length);
   }
 
+  /**
+   * A source whose only {@code @Differentiable} methods are in local and anonymous classes: no
+   * annotation of ad4j is on an element javac enters before processing, so only a processor
+   * called in every round sees them.
+   */
+  @Test
+  void differentiableMethodsOnlyInLocalAndAnonymousClasses() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.G", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class G {",
+        "  static double m(double x) {",
+        "    class L { @Differentiable double f(double y) { return y * y; } }",
+        "    Runnable r = new Runnable() { @Differentiable public void run() {} };",
+        "    r.run();",
+        "    return new L().f(x);",
+        "  }",
+        "}"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'f' is in a local class:"
+        + " ad4j differentiates methods of top-level and nested (member) classes only; move it"
+        + " into one").inFile(file).onLine(5);
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'run' is in an anonymous"
+        + " class: ad4j differentiates methods of top-level and nested (member) classes only;"
+        + " move it into one").inFile(file).onLine(6);
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  /** javac calls the processors in this order: the one that claims nothing must come first. */
+  @Test
+  void theProcessorOfLocalClassesComesFirstInTheServiceFile() throws Exception {
+    try (java.io.InputStream in = DifferentiableProcessor.class.getClassLoader()
+        .getResourceAsStream("META-INF/services/javax.annotation.processing.Processor")) {
+      List<String> names = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+          .lines().map(String::trim).filter(line -> !line.isEmpty()).toList();
+      assertThat(names).containsExactly(AnnotatedLocalClassesProcessor.class.getName(),
+          DifferentiableProcessor.class.getName()).inOrder();
+    }
+  }
+
   // ---- rounds and the source path ------------------------------------------------------------
 
   /** Another annotation processor that writes {@code com.example.Gen} in the first round. */

@@ -150,9 +150,11 @@ class ThrownExceptionsTest {
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
     assertThat(compilation).hadErrorCount(2);
-    assertThat(compilation).hadErrorContaining("'?:' choosing between arrays is not supported:"
-        + " a differentiable method keeps each array or object variable bound to one value;"
-        + " choose with 'if' and 'else' around the code that reads it")
+    assertThat(compilation).hadErrorContaining("'?:' choosing between arrays for 't' is not"
+        + " supported here: ad4j makes 't' a copy of the chosen array, which computes the same"
+        + " only while 'a' is only read (indexed, its length, iterated or copied from); here it"
+        + " is also used otherwise (assigned, written into, compared, passed to a method or"
+        + " returned)")
         .inFile(file).onLine(5).atColumn(lines.get(4).indexOf("?") + 1);
     assertThat(compilation).hadErrorContaining("operator '==' cannot be applied to 'double[]'"
         + " and 'double[]'").inFile(file).onLine(6).atColumn(lines.get(5).indexOf("==") + 1);

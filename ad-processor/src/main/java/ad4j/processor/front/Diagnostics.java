@@ -4,7 +4,9 @@ import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.Trees;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import javax.tools.Diagnostic;
 
 /**
@@ -67,13 +69,32 @@ public final class Diagnostics {
 
   /** Hands every recorded error, then every warning, to javac, in the order found. */
   public void report() {
-    for (Message error : errors) {
-      trees.printMessage(Diagnostic.Kind.ERROR, error.message(), error.tree(), unit);
+    reportAll(List.of(this));
+  }
+
+  /**
+   * Hands every error, then every warning, of each of {@code reports} to javac, in the order
+   * found, each message at each place once: code lowered more than once (a lambda at each of
+   * its calls, a method taking a function at each call from each method) records its errors
+   * each time.
+   */
+  public static void reportAll(List<Diagnostics> reports) {
+    Set<Message> printed = new HashSet<>();
+    for (Diagnostics report : reports) {
+      for (Message error : report.errors) {
+        if (printed.add(error)) {
+          report.trees.printMessage(Diagnostic.Kind.ERROR, error.message(), error.tree(),
+              report.unit);
+        }
+      }
+      for (Message warning : report.warnings) {
+        if (printed.add(new Message(warning.tree(), "warning: " + warning.message()))) {
+          report.trees.printMessage(Diagnostic.Kind.WARNING, warning.message(), warning.tree(),
+              report.unit);
+        }
+      }
+      report.errors.clear();
+      report.warnings.clear();
     }
-    for (Message warning : warnings) {
-      trees.printMessage(Diagnostic.Kind.WARNING, warning.message(), warning.tree(), unit);
-    }
-    errors.clear();
-    warnings.clear();
   }
 }

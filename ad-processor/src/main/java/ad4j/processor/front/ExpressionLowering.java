@@ -193,7 +193,7 @@ final class ExpressionLowering {
         return bitwiseAssignment((CompoundAssignmentTree) expression);
       }
       case NEW_ARRAY -> {
-        return newArray((NewArrayTree) expression, null);
+        return newArray((NewArrayTree) expression, null, false);
       }
       case NEW_CLASS -> {
         NewClassTree creation = (NewClassTree) expression;
@@ -211,6 +211,19 @@ final class ExpressionLowering {
       }
       case ARRAY_ACCESS -> {
         return element((ArrayAccessTree) expression);
+      }
+      case INSTANCE_OF -> {
+        unsupported(expression, describe(expression) + " '" + context.source().of(expression)
+            + "' is not supported in a differentiable method");
+        // the pattern's variables ('o instanceof Double d') add no errors where they are read
+        new com.sun.source.util.TreeScanner<Void, Void>() {
+          @Override
+          public Void visitVariable(com.sun.source.tree.VariableTree binding, Void unused) {
+            context.scopes().declareBroken(binding.getName().toString());
+            return super.visitVariable(binding, unused);
+          }
+        }.scan(expression, null);
+        return null;
       }
       default -> {
         unsupported(expression, describe(expression) + " '" + context.source().of(expression)
@@ -730,7 +743,14 @@ final class ExpressionLowering {
    * {@code new double[n]}, {@code new double[] {a, b}} or, in a declaration of type
    * {@code declared}, {@code {a, b}}: a local array of one dimension, created outside loops.
    */
-  Operand newArray(NewArrayTree creation, NumericType declared) {
+  /**
+   * {@code new double[] {a, b}}, {@code new double[n]}, or {@code {a, b}} declared as a
+   * {@code declared} local. With {@code neverWritten} (the array is bound to a local that is
+   * only read: {@link ArrayChoices#onlyRead}, or made as a call's argument), an array whose elements all carry no derivative
+   * carries none either, so that it may go to a @NoDerivative parameter or a call's argument
+   * that needs no rule ({@code double[] c = {1.0, 2.0}}).
+   */
+  Operand newArray(NewArrayTree creation, NumericType declared, boolean neverWritten) {
     Optional<javax.lang.model.type.TypeMirror> component = creation.getType() == null
         ? Optional.empty() : context.typeMirrorOf(creation.getType());
     if (component.isPresent() && component.get().getKind() == javax.lang.model.type.TypeKind.DECLARED
@@ -771,11 +791,24 @@ final class ExpressionLowering {
       }
     }
     NumericType element = type.elementType();
-    Operand array = context.emit(Operation.newArray(element), List.of(length), type,
-        element.isFloatingPoint());
+    List<Operand> values = new ArrayList<>();
+    if (neverWritten) {
+      // the elements first, to know whether any carries a derivative (Java's order of
+      // evaluation is the same: the array is made before its elements are stored)
+      for (ExpressionTree initializer : initializers) {
+        Operand value = lower(initializer);
+        if (value == null) {
+          return null;
+        }
+        values.add(value);
+      }
+    }
+    boolean active = element.isFloatingPoint()
+        && (!neverWritten || values.stream().anyMatch(Operand::isActive));
+    Operand array = context.emit(Operation.newArray(element), List.of(length), type, active);
     context.madeArray(array, length);
     for (int k = 0; k < initializers.size(); k++) {
-      Operand value = lower(initializers.get(k));
+      Operand value = neverWritten ? values.get(k) : lower(initializers.get(k));
       if (value == null) {
         return null;
       }
@@ -1422,7 +1455,7 @@ final class ExpressionLowering {
     return context.emit(Operation.SELECT, List.of(condition, whenTrue, whenFalse), type, active);
   }
 
-  private static ExpressionTree withoutParentheses(ExpressionTree expression) {
+  static ExpressionTree withoutParentheses(ExpressionTree expression) {
     ExpressionTree unwrapped = expression;
     while (unwrapped instanceof ParenthesizedTree parenthesized) {
       unwrapped = parenthesized.getExpression();
@@ -1651,9 +1684,13 @@ final class ExpressionLowering {
     List<Operand> arguments = new ArrayList<>();
     boolean failed = false;
     for (ExpressionTree argument : invocation.getArguments()) {
-      // a flattened value record: its leaves, standing in for it while the method is chosen
-      Operand operand = records.isFlattened(argument)
-          ? records.placeholder(argument) : lower(argument);
+      // a flattened value record: its leaves, standing in for it while the method is chosen;
+      // an array made for the call (no variable names it, so only the callee could write it)
+      // carries no derivative when its elements carry none
+      Operand operand = records.isFlattened(argument) ? records.placeholder(argument)
+          : withoutParentheses(argument) instanceof NewArrayTree made
+              && made.getType() != null && made.getDimensions().size() <= 1
+              ? newArray(made, null, true) : lower(argument);
       failed |= operand == null;
       arguments.add(operand);
     }

@@ -23,6 +23,7 @@ import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.BreakTree;
 import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ContinueTree;
 import com.sun.source.tree.DoWhileLoopTree;
 import com.sun.source.tree.EnhancedForLoopTree;
@@ -630,8 +631,12 @@ public final class Lowering {
           "'synchronized' statement is not supported: a differentiable method reads no shared"
               + " state");
       case ASSERT -> lowerAssert((com.sun.source.tree.AssertTree) statement);
-      case CLASS, INTERFACE, ENUM, RECORD -> unsupported(statement,
-          "local class declaration is not supported in a differentiable method");
+      case CLASS, INTERFACE, ENUM, RECORD -> {
+        unsupported(statement,
+            "local class declaration is not supported in a differentiable method");
+        context.declareLocalClass(((com.sun.source.tree.ClassTree) statement).getSimpleName()
+            .toString());
+      }
       default -> unsupported(statement, ExpressionLowering.describe(statement)
           + " is not supported in a differentiable method");
     }
@@ -683,11 +688,20 @@ public final class Lowering {
     }
     ExpressionTree initializer = withInitializer ? declaration.getInitializer() : null;
     Operand value;
+    boolean neverWritten = !inferred && declared.get().isArray()
+        && initializer instanceof NewArrayTree && isOwnLocal(declaration)
+        && ArrayChoices.onlyRead(methodBody, name, true);
     if (initializer instanceof NewArrayTree array && array.getType() == null && !inferred
         && declared.get().isArray()) {
-      value = expressions.newArray(array, declared.get()); // double[] a = {x, y};
+      value = expressions.newArray(array, declared.get(), neverWritten); // double[] a = {x, y};
+    } else if (initializer instanceof NewArrayTree array && neverWritten) {
+      value = expressions.newArray(array, null, true); // double[] a = new double[] {x, y};
     } else if (initializer instanceof MethodInvocationTree call && isArraysCopy(call)) {
       value = lowerArraysCopy(call); // double[] c = Arrays.copyOf(w, n);
+    } else if (!inferred && isChosenArray(declared.get())
+        && ExpressionLowering.withoutParentheses(initializer)
+            instanceof ConditionalExpressionTree choice) {
+      value = lowerArrayChoice(name, declared.get(), choice); // double[] t = c ? u : v;
     } else {
       value = initializer == null ? null : expressions.lower(initializer);
     }
@@ -750,6 +764,10 @@ public final class Lowering {
   private void lowerObjectDeclaration(VariableTree declaration, String name, Tree type,
       boolean withInitializer) {
     Optional<TypeMirror> mirror = context.typeMirrorOf(type);
+    if (mirror.isEmpty() && context.isLocalClass(type)) {
+      context.scopes().declareBroken(name); // the class's declaration is the error
+      return;
+    }
     if (mirror.isEmpty()) {
       diagnostics.unresolved(type, "cannot find the type '" + type + "' of local variable '"
           + name + "'");
@@ -1062,6 +1080,119 @@ public final class Lowering {
           isActive(copy, element));
     });
     return copy;
+  }
+
+  /**
+   * Whether {@code tree} is in the body of the method being lowered, where
+   * {@link ArrayChoices#onlyRead} sees every use of its locals' names; not in the body of a
+   * method or a field's lambda that is inlined into it (FunctionValues).
+   */
+  private boolean isOwnLocal(Tree tree) {
+    boolean[] found = {false};
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void scan(Tree node, Void unused) {
+        if (node == tree) {
+          found[0] = true;
+        }
+        return found[0] ? null : super.scan(node, unused);
+      }
+    }.scan(methodBody, null);
+    return found[0];
+  }
+
+  private static boolean isChosenArray(NumericType type) {
+    return type == NumericType.DOUBLE_ARRAY || type == NumericType.FLOAT_ARRAY
+        || type == NumericType.INT_ARRAY;
+  }
+
+  /**
+   * {@code double[] t = c ? u : v} of two array variables: a new array of the chosen one's
+   * length, written by a loop of element copies from it, so its elements carry the derivatives
+   * of those they copy ({@link ArrayChoices} says why a copy computes what Java's alias does,
+   * and when). Only the chosen array is read, as Java does. Null after an error.
+   */
+  private Operand lowerArrayChoice(String name, NumericType type,
+      ConditionalExpressionTree choice) {
+    ExpressionTree whenTrue = ExpressionLowering.withoutParentheses(choice.getTrueExpression());
+    ExpressionTree whenFalse = ExpressionLowering.withoutParentheses(choice.getFalseExpression());
+    String problem = null;
+    if (!isOwnLocal(choice)) {
+      problem = "ad4j makes '" + name + "' a copy of the chosen array where it can check"
+          + " that this computes the same, in a @Differentiable method's own body, not in a"
+          + " method or lambda it inlines from elsewhere";
+    } else if (!(whenTrue instanceof IdentifierTree first)
+        || !(whenFalse instanceof IdentifierTree second)) {
+      problem = "both operands must be array variables or parameters (declare a local for"
+          + " each other array)";
+    } else {
+      for (String read : List.of(name, first.getName().toString(),
+          second.getName().toString())) {
+        if (!ArrayChoices.onlyRead(methodBody, read, false)) {
+          problem = "ad4j makes '" + name + "' a copy of the chosen array, which computes the"
+              + " same only while '" + read + "' is only read (indexed, its length, iterated or"
+              + " copied from); here it is also used otherwise (assigned, written into, compared,"
+              + " passed to a method or returned)";
+          break;
+        }
+      }
+    }
+    if (problem != null) {
+      unsupported(choice, "'?:' choosing between arrays for '" + name + "' is not supported"
+          + " here: " + problem);
+      return null;
+    }
+    Operand condition = expressions.lower(choice.getCondition());
+    Operand first = expressions.lower(whenTrue);
+    Operand second = expressions.lower(whenFalse);
+    if (condition == null || first == null || second == null) {
+      return null;
+    }
+    if (condition.type() != NumericType.BOOLEAN) {
+      unsupported(choice.getCondition(), "the condition of '?:' must be a boolean");
+      return null;
+    }
+    for (Operand arm : List.of(first, second)) {
+      if (arm.type() != type) {
+        unsupported(choice, "'?:' choosing between arrays for '" + name + "': both operands"
+            + " must be '" + type.keyword() + "' arrays");
+        return null;
+      }
+    }
+    Variable length = ir.variable("length", NumericType.INT, null);
+    ir.add(new Declare(length, Operand.Constant.of(0), context.line()));
+    ir.add(new If(ir.nextStatementId(), condition, lengthOf(first, length),
+        lengthOf(second, length), context.line()));
+    NumericType element = type.elementType();
+    boolean active = element.isFloatingPoint()
+        && (isActive(first, element) || isActive(second, element));
+    Operand copy = context.emit(Operation.newArray(element),
+        List.of(new Operand.Use(context.readVariable(length))), type, active);
+    ir.add(new If(ir.nextStatementId(), condition, copyInto(copy, first),
+        copyInto(copy, second), context.line()));
+    return copy;
+  }
+
+  /** A block storing {@code array.length} into {@code length}. */
+  private Block lengthOf(Operand array, Variable length) {
+    ir.openBlock();
+    Operand read = context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
+    ir.add(new Store(length, read, context.line()));
+    return ir.closeBlock();
+  }
+
+  /** A block copying every element of {@code source} into {@code copy}, as long. */
+  private Block copyInto(Operand copy, Operand source) {
+    ir.openBlock();
+    NumericType element = copy.type().elementType();
+    boolean sourceActive = isActive(source, element);
+    Operand count = context.emit(Operation.LENGTH, List.of(source), NumericType.INT, false);
+    writeLoop(Operand.Constant.of(0), count, k -> {
+      Operand read = context.emit(Operation.ELEMENT, List.of(source, k), element, sourceActive);
+      return context.emit(Operation.STORE, List.of(copy, k, read), element,
+          isActive(copy, element));
+    });
+    return ir.closeBlock();
   }
 
   /** {@code for (int k = from; k < to; k++) write(k)}. */

@@ -77,6 +77,8 @@ final class LoweringContext {
   private final Set<Value> arraysMadeInLoops = new java.util.HashSet<>();
   /** The arrays the method writes into, and those it passes to @Differentiable calls. */
   private final Set<Value> writtenArrays = new java.util.HashSet<>();
+  /** The names of local classes declared in the method, each an error at its declaration. */
+  private final Set<String> localClasses = new java.util.HashSet<>();
   private final Set<Value> arraysPassedToCalls = new java.util.HashSet<>();
   /**
    * The arrays this method did not make, which it reaches as written: a field's, an object's,
@@ -1118,6 +1120,22 @@ final class LoweringContext {
   /** Whether what is being lowered runs once per iteration of some loop. */
   boolean insideLoop() {
     return !enclosingLoops.isEmpty();
+  }
+
+  /**
+   * Records a local class of the method, reported at its declaration: its uses, which ad4j
+   * cannot resolve, add no errors ({@link #isLocalClass}).
+   */
+  void declareLocalClass(String name) {
+    localClasses.add(name);
+  }
+
+  /** Whether {@code type} names a local class of the method ({@link #declareLocalClass}). */
+  boolean isLocalClass(Tree type) {
+    Tree named = type instanceof com.sun.source.tree.ParameterizedTypeTree parameterized
+        ? parameterized.getType() : type;
+    return named instanceof com.sun.source.tree.IdentifierTree identifier
+        && localClasses.contains(identifier.getName().toString());
   }
 
   /** Marks an array the method must not write into (a parameter, a row of one). */

@@ -179,6 +179,9 @@ final class ObjectValues {
       return null;
     }
     Optional<TypeMirror> mirror = context.typeMirrorOf(creation.getIdentifier());
+    if (mirror.isEmpty() && context.isLocalClass(creation.getIdentifier())) {
+      return null; // the class's declaration is the error
+    }
     if (mirror.isEmpty() || !(mirror.get() instanceof DeclaredType declared)) {
       context.diagnostics().unresolved(creation.getIdentifier(), "cannot find class '"
           + context.source().of(creation.getIdentifier()) + "'");

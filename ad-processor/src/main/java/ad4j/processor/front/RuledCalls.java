@@ -5,6 +5,9 @@ import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.RuledCallee;
+import com.sun.source.tree.ArrayAccessTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.Tree;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -172,13 +175,29 @@ final class RuledCalls {
     }
     if (!(receiver instanceof Operand.Use use) || context.isMadeInALoop(use.value())) {
       // the reverse sweep calls the rules with the receiver, which it cannot record
-      context.diagnostics().error(call, "call to '" + shown + "': its receiver '" + receiverText
-          + "' is assigned more than once or made inside a loop, and the reverse sweep needs"
-          + " the object of each call for its @DerivativeOf rules; make the object once,"
-          + " before any loop, in a local that is not assigned again");
+      if (isElement(call)) {
+        context.diagnostics().error(call, "call to '" + shown + "': its receiver '"
+            + receiverText + "' is an element of an array read inside a loop, and the reverse"
+            + " sweep needs the object of each call for its @DerivativeOf rules, which ad4j"
+            + " does not keep; pass the numbers the call needs (the object's fields) to a static"
+            + " @Differentiable method, or to a static method with @DerivativeOf rules, instead");
+      } else {
+        context.diagnostics().error(call, "call to '" + shown + "': its receiver '"
+            + receiverText + "' is assigned more than once or made inside a loop, and the"
+            + " reverse sweep needs the object of each call for its @DerivativeOf rules; make"
+            + " the object once, before any loop, in a local that is not assigned again");
+      }
       return null;
     }
     return lower(target, arguments, call, shown, null, receiver);
+  }
+
+  /** Whether {@code call} is made on an element of an array ({@code parts[i].cdf(x)}). */
+  private static boolean isElement(Tree call) {
+    return call instanceof MethodInvocationTree invocation
+        && invocation.getMethodSelect() instanceof MemberSelectTree select
+        && ExpressionLowering.withoutParentheses(select.getExpression())
+            instanceof ArrayAccessTree;
   }
 
   /**

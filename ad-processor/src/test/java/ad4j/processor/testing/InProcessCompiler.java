@@ -3,6 +3,7 @@ package ad4j.processor.testing;
 import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.DifferentiableProcessor;
+import ad4j.processor.AnnotatedLocalClassesProcessor;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.Compiler;
 import com.google.testing.compile.JavaFileObjects;
@@ -44,17 +45,19 @@ public final class InProcessCompiler {
   private InProcessCompiler() {}
 
   /**
-   * javac with the ad4j processor and the given options (e.g. {@code -Xlint:all}). With the
+   * javac with the ad4j processors, in the order javac loads them from the jar, and the given options (e.g. {@code -Xlint:all}). With the
    * system property {@code ad4j.crossCheck} set, every compilation also compares ad4j's name
    * resolution with javac's ({@link ResolutionCrossCheck.CorpusProcessor}).
    */
   public static Compiler javac(String... options) {
     Compiler compiler = System.getProperty("ad4j.crossCheck") == null
         ? Compiler.javac()
-            .withProcessors(GeneratedManifest.recording(new DifferentiableProcessor()))
+            .withProcessors(new AnnotatedLocalClassesProcessor(),
+                GeneratedManifest.recording(new DifferentiableProcessor()))
         // first: javac initializes a processor when a round first reaches it, and ad4j
         // claims every annotation it processes
         : Compiler.javac().withProcessors(new ResolutionCrossCheck.CorpusProcessor(),
+            new AnnotatedLocalClassesProcessor(),
             GeneratedManifest.recording(new DifferentiableProcessor()));
     return compiler.withOptions((Object[]) options);
   }

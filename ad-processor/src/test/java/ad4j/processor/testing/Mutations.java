@@ -77,8 +77,11 @@ public final class Mutations {
       statement("local matrix without its rows' size", "double[][] a%n = new double[2][];"),
       statement("row of a local matrix assigned",
           "double[][] a%n = {{%p, 2}}; a%n[0] = new double[1];"),
-      expression("array passed as an object",
-          "java.util.Objects.hashCode(new double[] {%p}) * %p"),
+      // (a written local array: one made for the call of values that carry no derivative,
+      // which %p, assigned a constant earlier in a random program, need not carry, carries
+      // none, and goes to any call)
+      statement("array passed as an object", "double[] a%n = new double[1]; a%n[0] = %p;"
+          + " int h%n = java.util.Objects.hashCode(a%n);"),
       // calls that are not differentiable
       expression("Math.random()", "Math.random()"),
       // (a call of a static method that is not @Differentiable runs as written when it carries

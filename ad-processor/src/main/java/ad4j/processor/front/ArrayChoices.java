@@ -1,0 +1,131 @@
+package ad4j.processor.front;
+
+import com.sun.source.tree.ArrayAccessTree;
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.CompoundAssignmentTree;
+import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.EnhancedForLoopTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.UnaryTree;
+import com.sun.source.util.TreeScanner;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * An array local declared with a choice between two arrays, {@code double[] t = c ? u : v}.
+ * Java binds {@code t} to the array chosen; ad4j binds each array variable to one array at each
+ * point of the code, so it makes {@code t} a copy of the chosen array's elements instead. The
+ * copy computes what the alias computes when neither can see a write the other does not: when
+ * {@code t}, {@code u} and {@code v} are only read in the whole method ({@link #onlyRead}).
+ */
+final class ArrayChoices {
+  /** Calls that read their first argument only and keep no reference to it. */
+  private static final Set<String> READING_CALLS = Set.of("System.arraycopy",
+      "java.lang.System.arraycopy", "Arrays.copyOf", "java.util.Arrays.copyOf",
+      "Arrays.copyOfRange", "java.util.Arrays.copyOfRange");
+
+  private ArrayChoices() {}
+
+  /**
+   * Whether {@code body} uses the variable {@code name} only to read the array it names: indexed
+   * (not as the target of an assignment, compound assignment, {@code ++} or {@code --}), its
+   * {@code length} read, iterated by {@code for}, chosen by {@code ?:}, or copied from (the
+   * first argument of {@code System.arraycopy}, {@code Arrays.copyOf} or
+   * {@code Arrays.copyOfRange}), and with {@code passed} an argument of any call but
+   * {@code System.arraycopy} and {@code Arrays.fill}, which ad4j writes as element stores (a
+   * {@code @Differentiable} method never writes into its array parameters, and what a method
+   * run as written writes there carries no derivative: LaunderedDependence reports its reads). Any other use (assigned, bound to another variable,
+   * returned; passed to a method, without {@code passed}) could write the array or name it.
+   * Decided by name over the whole method, so a local of the same name in another block counts
+   * too.
+   */
+  static boolean onlyRead(Tree body, String name, boolean passed) {
+    boolean[] other = {false};
+    Deque<Tree> ancestors = new ArrayDeque<>();
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void scan(Tree tree, Void unused) {
+        if (tree == null) {
+          return null;
+        }
+        if (tree instanceof IdentifierTree identifier && identifier.getName().contentEquals(name)
+            && !reads(identifier, ancestors, passed)) {
+          other[0] = true;
+        }
+        ancestors.push(tree);
+        try {
+          return super.scan(tree, unused);
+        } finally {
+          ancestors.pop();
+        }
+      }
+    }.scan(body, null);
+    return !other[0];
+  }
+
+  private static boolean reads(IdentifierTree identifier, Deque<Tree> ancestors,
+      boolean passed) {
+    Iterator<Tree> up = ancestors.iterator();
+    Tree use = identifier; // the identifier, with the parentheses around it
+    Tree parent = up.hasNext() ? up.next() : null;
+    while (parent instanceof ParenthesizedTree && up.hasNext()) {
+      use = parent;
+      parent = up.next();
+    }
+    Tree grandparent = up.hasNext() ? up.next() : null;
+    if (parent instanceof ArrayAccessTree access) {
+      return access.getExpression() == use && !writes(grandparent, access);
+    }
+    if (parent instanceof MemberSelectTree select) {
+      return select.getIdentifier().contentEquals("length");
+    }
+    if (parent instanceof EnhancedForLoopTree loop) {
+      return loop.getExpression() == use;
+    }
+    if (parent instanceof ConditionalExpressionTree choice) {
+      return choice.getTrueExpression() == use || choice.getFalseExpression() == use;
+    }
+    if (parent instanceof MethodInvocationTree call) {
+      if (passed && call.getArguments().contains(use) && !isWritingCall(call)) {
+        return true;
+      }
+      return READING_CALLS.contains(call.getMethodSelect().toString())
+          && !call.getArguments().isEmpty() && call.getArguments().get(0) == use;
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code call} may be {@code System.arraycopy} or {@code Arrays.fill}, which ad4j
+   * writes as element stores into an array argument (whatever their qualifier).
+   */
+  private static boolean isWritingCall(MethodInvocationTree call) {
+    Tree select = call.getMethodSelect();
+    String name = select instanceof MemberSelectTree member ? member.getIdentifier().toString()
+        : select instanceof IdentifierTree identifier ? identifier.getName().toString() : "";
+    return name.equals("arraycopy") || name.equals("fill");
+  }
+
+  /** Whether {@code tree} writes the element {@code access}. */
+  private static boolean writes(Tree tree, ArrayAccessTree access) {
+    if (tree instanceof AssignmentTree assignment) {
+      return assignment.getVariable() == access;
+    }
+    if (tree instanceof CompoundAssignmentTree assignment) {
+      return assignment.getVariable() == access;
+    }
+    if (tree instanceof UnaryTree unary) {
+      return unary.getExpression() == access && switch (unary.getKind()) {
+        case PREFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_INCREMENT, POSTFIX_DECREMENT -> true;
+        default -> false;
+      };
+    }
+    return false;
+  }
+}
