@@ -55,17 +55,18 @@ public final class DistributedGradient {
    * @param parameters where to take the gradient; shipped to every task
    * @param slots the number of slots of the parameters (the gradient's length)
    * @param pullback the generated pullback of the loss of one block
-   * @param <P> the parameters
+   * @param <P> the parameters, serializable: each task takes a copy
    * @param <B> a block
    * @return the summed loss and gradient
    */
-  public static <P, B> LossAndGradient sum(JavaRDD<B> blocks, P parameters, int slots,
-      BlockPullback<P, B> pullback) {
+  public static <P extends Serializable, B> LossAndGradient sum(JavaRDD<B> blocks, P parameters,
+      int slots, BlockPullback<P, B> pullback) {
     // One job, one task per partition, each returning its sums; the driver adds them up.
     // SparkContext.runJob is called with a function object of our own rather than through
     // treeAggregate, because every RDD combinator hands Spark's closure cleaner a lambda of
     // Spark's own, which it checks by reading the bytecode of the class that declares it
-    // (RDD, over 100 kB) on every call: two thirds of the driver's time per job when measured
+    // (RDD, over 100 kB) on every call: about three quarters of the driver's samples per job when
+    // profiled
     // (BENCHMARKS.md, "Running on Spark"). The cleaner leaves a named class alone.
     Object perPartition = blocks.context().runJob(blocks.rdd(),
         new PartitionSum<>(parameters, slots, pullback), ClassTag$.MODULE$.apply(double[].class));
@@ -83,7 +84,7 @@ public final class DistributedGradient {
    * The task of one partition: the sums of its blocks' gradients (slots {@code [0, slots)}) and
    * losses (the last place), in one array that the generated pullback adds into in place.
    */
-  private static final class PartitionSum<P, B>
+  private static final class PartitionSum<P extends Serializable, B>
       extends AbstractFunction2<TaskContext, Iterator<B>, double[]> implements Serializable {
     private static final long serialVersionUID = 1L;
     private final P parameters;
