@@ -11,8 +11,6 @@ import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.UnaryTree;
-import com.sun.source.util.TreeScanner;
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.Set;
@@ -46,27 +44,8 @@ final class ArrayChoices {
    * too.
    */
   static boolean onlyRead(Tree body, String name, boolean passed) {
-    boolean[] other = {false};
-    Deque<Tree> ancestors = new ArrayDeque<>();
-    new TreeScanner<Void, Void>() {
-      @Override
-      public Void scan(Tree tree, Void unused) {
-        if (tree == null) {
-          return null;
-        }
-        if (tree instanceof IdentifierTree identifier && identifier.getName().contentEquals(name)
-            && !reads(identifier, ancestors, passed)) {
-          other[0] = true;
-        }
-        ancestors.push(tree);
-        try {
-          return super.scan(tree, unused);
-        } finally {
-          ancestors.pop();
-        }
-      }
-    }.scan(body, null);
-    return !other[0];
+    return NameUses.all(body, name, (identifier, ancestors) -> reads(identifier, ancestors,
+        passed));
   }
 
   private static boolean reads(IdentifierTree identifier, Deque<Tree> ancestors,

@@ -79,28 +79,8 @@ record ArraySwaps(String temporary, String first, String second) {
       arrays.add(swap.second());
       temporaries.add(swap.temporary());
     });
-    boolean[] other = {false};
-    java.util.Deque<com.sun.source.tree.Tree> ancestors = new java.util.ArrayDeque<>();
-    new TreeScanner<Void, Void>() {
-      @Override
-      public Void scan(com.sun.source.tree.Tree tree, Void unused) {
-        if (tree == null) {
-          return null;
-        }
-        if (tree instanceof IdentifierTree identifier
-            && identifier.getName().contentEquals(name)
-            && !allowed(identifier, ancestors.peek(), arrays, temporaries)) {
-          other[0] = true;
-        }
-        ancestors.push(tree);
-        try {
-          return super.scan(tree, unused);
-        } finally {
-          ancestors.pop();
-        }
-      }
-    }.scan(body, null);
-    return !other[0];
+    return NameUses.all(body, name,
+        (identifier, ancestors) -> allowed(identifier, ancestors.peek(), arrays, temporaries));
   }
 
   private static boolean allowed(com.sun.source.tree.Tree use, com.sun.source.tree.Tree parent,

@@ -40,10 +40,7 @@ final class SumTerms {
         if (statement == at) {
           return made;
         }
-        Set<Variable> written = newIdentitySet();
-        assignments(List.of(statement), written);
-        definitions(List.of(statement), newIdentitySet(), written);
-        for (Variable assigned : written) {
+        for (Variable assigned : written(statement)) {
           made.put(assigned, j);
         }
       }
@@ -78,16 +75,21 @@ final class SumTerms {
       }
     }
     for (int i = first + 1; i < indexOf(part, at); i++) {
-      Set<Variable> written = newIdentitySet();
-      assignments(List.of(part.get(i)), written);
-      definitions(List.of(part.get(i)), newIdentitySet(), written);
-      for (Variable variable : written) {
+      for (Variable variable : written(part.get(i))) {
         if (read.contains(variable)) {
           return true;
         }
       }
     }
     return false;
+  }
+
+  /** The variables {@code statement} writes or declares, nested statements included. */
+  private static Set<Variable> written(Statement statement) {
+    Set<Variable> written = newIdentitySet();
+    assignments(List.of(statement), written);
+    definitions(List.of(statement), newIdentitySet(), written);
+    return written;
   }
 
   /** The index of {@code statement} itself in {@code statements} (records may be equal). */
