@@ -2,6 +2,7 @@ package ad4j.processor;
 
 import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.DerivativeOrder;
+import ad4j.processor.front.ParameterSlots;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Receivers;
 import ad4j.processor.front.StaticMembers;
@@ -17,7 +18,6 @@ import javax.lang.model.element.Modifier;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
-import javax.lang.model.type.TypeKind;
 
 /**
  * Checks the signature of a {@code @Differentiable} method, before its body is looked at: a
@@ -108,48 +108,36 @@ final class MethodValidator {
     return valid;
   }
 
-  /** The JVM's limit on the parameter slots of a static method (JVMS 4.3.3). */
-  static final int MAX_PARAMETER_SLOTS = 255;
-
   /**
-   * Whether every generated member fits in {@link #MAX_PARAMETER_SLOTS}. The largest is
-   * {@code mTangent}: the parameters and one direction per {@code double}, and a tape as well in
-   * the segment methods of a long method. ({@code mPullback} adds only a seed and an array.)
+   * Whether the generated members fit the JVM's limit on parameter slots
+   * ({@link ParameterSlots}). The widest is {@code mTangent}, which takes a direction per
+   * parameter: without it, an order-1 method keeps its other members (a warning says so, and
+   * its callers' generated code, which would call it, is an error there); an order-2 method
+   * is an error, because its Hessian sweeps take the directions as well.
    */
   private static boolean fitsParameterSlots(ExecutableElement method, MethodTree tree,
       Diagnostics diagnostics) {
-    // the tape; at order 2, the Hessian sweep's gradient and its tangent instead
-    int slots = DerivativeOrder.of(method) == 2 ? 2 : 1;
-    if (!StaticMembers.isStatic(method)) {
-      // the receiver, the first parameter of every generated member; a value record's, a
-      // double and its direction per leaf
-      slots += Receivers.valueRecordReceiver(method)
-          .map(record -> 4 * ValueRecords.leaves(record).size()).orElse(1);
-    }
-    for (var parameter : method.getParameters()) {
-      TypeKind kind = parameter.asType().getKind();
-      if (isFlattened(parameter)) {
-        // a value record: a double and its direction per leaf
-        slots += 4 * ValueRecords.leaves(ValueRecords.valueRecord(parameter.asType())
-            .orElseThrow()).size();
-        continue;
-      }
-      // a double and its direction take two slots each; a float one, its direction (a
-      // double) two
-      slots += kind == TypeKind.LONG ? 2 : kind == TypeKind.DOUBLE ? 4
-          : kind == TypeKind.FLOAT ? (ActiveParameters.isActive(parameter) ? 3 : 1)
-          : ActiveParameters.isActive(parameter) ? 2 : 1; // an array and its direction
-    }
-    if (slots <= MAX_PARAMETER_SLOTS) {
+    int slots = ParameterSlots.ofTangent(method);
+    if (slots <= ParameterSlots.MAX) {
       return true;
     }
     String name = method.getSimpleName().toString();
-    diagnostics.error(tree, "@Differentiable method '" + name + "' has too many parameters:"
-        + " its generated '" + name + "Tangent' takes them and one direction per 'double'"
-        + " parameter, " + slots + " parameter slots with the tape of long methods ('double'"
-        + " and 'long' take two each), more than the JVM's limit of " + MAX_PARAMETER_SLOTS
-        + "; with 'double' parameters only, at most 63 fit");
-    return false;
+    String why = "its generated '" + name + "Tangent' would take them and one direction per"
+        + " 'double' parameter, " + slots + " parameter slots with the tape of long methods"
+        + " ('double' and 'long' take two each), more than the JVM's limit of "
+        + ParameterSlots.MAX;
+    if (DerivativeOrder.of(method) == 2) {
+      diagnostics.error(tree, "@Differentiable method '" + name + "' has too many parameters:"
+          + " " + why + ", and its Hessian sweeps take the directions too; with 'double'"
+          + " parameters only, at most 63 fit; pass them in a 'double[]'");
+      return false;
+    }
+    diagnostics.warning(tree, "@Differentiable method '" + name + "' has too many parameters"
+        + " for a tangent member: " + why + ", so it is not generated; the other members are,"
+        + " and a @Differentiable method calling '" + name + "' is an error, its generated"
+        + " tangent needing this one. With 'double' parameters only, at most 63 fit; pass them"
+        + " in a 'double[]' to have '" + name + "Tangent'");
+    return true;
   }
 
   /** A value record parameter that carries derivatives: its members take its leaves. */

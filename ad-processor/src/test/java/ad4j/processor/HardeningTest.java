@@ -309,24 +309,6 @@ class HardeningTest {
     DerivativeChecks.checkAt(f, x);
   }
 
-  /** Beyond the JVM's 255 parameter slots: one ad4j error at the method, no generated class. */
-  @ParameterizedTest
-  @CsvSource({"64, 0, 257", "63, 3, 256", "127, 0, 509"})
-  void tooManyParametersForTheTangent(int doubles, int ints, int slots) {
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
-        manyParameters(doubles, ints));
-
-    Compilation compilation = InProcessCompiler.javac().compile(file);
-
-    assertThat(compilation).hadErrorContaining("@Differentiable method 'f' has too many"
-        + " parameters: its generated 'fTangent' takes them and one direction per 'double'"
-        + " parameter, " + slots + " parameter slots with the tape of long methods ('double' and"
-        + " 'long' take two each), more than the JVM's limit of 255; with 'double' parameters"
-        + " only, at most 63 fit").inFile(file).onLine(6).atColumn(33);
-    assertThat(compilation).hadErrorCount(1);
-    assertThat(InProcessCompiler.generatedSourceNames(file)).isEmpty();
-  }
-
   // ---- names of generated classes ------------------------------------------------------------
 
   private static final String DIFFERENTIABLE_F =

@@ -179,6 +179,16 @@ final class CalleeResolver {
           + " this call needs");
       return Optional.empty();
     }
+    if (!ParameterSlots.hasTangent(method)) {
+      // its generated class has no mTangent, which this method's tangent member would call
+      diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' has too many"
+          + " parameters for a tangent member ('" + method.getSimpleName() + "Tangent' would"
+          + " take " + ParameterSlots.ofTangent(method) + " parameter slots, more than the"
+          + " JVM's limit of " + ParameterSlots.MAX + ", and is not generated), and the"
+          + " tangent of '" + context.methodName() + "' would call it; pass the parameters of '"
+          + qualified + "' in a 'double[]'");
+      return Optional.empty();
+    }
     context.calls(method, call, shown);
     if (!context.examining() && runsAgain(method, call, shown, qualified)) {
       return Optional.empty();

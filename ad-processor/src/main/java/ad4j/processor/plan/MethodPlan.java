@@ -15,8 +15,11 @@ public sealed interface MethodPlan {
   /** The names of its members. */
   MemberNames names();
 
-  /** The program of {@code mTangent}. */
-  Parted tangent();
+  /**
+   * The program of {@code mTangent}; empty where the member would take more parameter slots
+   * than the JVM allows ({@link ad4j.processor.front.ParameterSlots}).
+   */
+  Optional<Parted> tangent();
 
   /** The program of {@code mPullback}. */
   Parted pullback();
@@ -37,13 +40,13 @@ public sealed interface MethodPlan {
    * @param secondOrder for an order-2 method, its Hessian sweeps
    */
   record Scalar(MethodPrograms programs, MemberNames names, Segmentation firstOrder,
-      Parted valueAndGradient, Parted tangent, Parted pullback, Parted pullbackOntoTape,
+      Parted valueAndGradient, Optional<Parted> tangent, Parted pullback, Parted pullbackOntoTape,
       Halves halves, List<PartMethod> parts, Optional<SecondOrder> secondOrder)
       implements MethodPlan {}
 
   /** A method of {@code double[]} result (a vector function); never split into segments. */
   record Vector(MethodPrograms programs, MemberNames names, JacobianPlan jacobian,
-      Parted tangent, Parted pullback, Parted pullbackOntoTape, Halves halves,
+      Optional<Parted> tangent, Parted pullback, Parted pullbackOntoTape, Halves halves,
       List<PartMethod> parts) implements MethodPlan {}
 
   /**

@@ -3,6 +3,7 @@ package ad4j.processor.plan;
 import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.emit.PrintedSize;
 import ad4j.processor.front.DerivativeOrder;
+import ad4j.processor.front.ParameterSlots;
 import ad4j.processor.ir.Function;
 import ad4j.processor.methodsize.Guards;
 import ad4j.processor.methodsize.SegmentCalls;
@@ -65,14 +66,14 @@ public final class MethodPlanner {
     }
     Parted valueAndGradient = parts.cut(firstOrder.reverse(Adjoint.Output.GRADIENT),
         names.valueAndGradient());
-    Parted tangent = parts.cut(firstOrder.tangent(), names.tangent());
+    Optional<Parted> tangent = tangent(firstOrder);
     if (candidate != null && firstOrder instanceof Segmentation.Whole
         && (SizeLimits.pastHotSpotLimit(sizes.valueAndGradient(valueAndGradient))
-            || SizeLimits.pastHotSpotLimit(sizes.tangent(tangent)))) {
+            || tangent.filter(t -> SizeLimits.pastHotSpotLimit(sizes.tangent(t))).isPresent())) {
       firstOrder = segmented(candidate, guards);
       valueAndGradient = parts.cut(firstOrder.reverse(Adjoint.Output.GRADIENT),
           names.valueAndGradient());
-      tangent = parts.cut(firstOrder.tangent(), names.tangent());
+      tangent = tangent(firstOrder);
     }
     Parted pullback = parts.cut(firstOrder.reverse(Adjoint.Output.PULLBACK), names.pullback());
     Parted pullbackOntoTape = pullbackOntoTape(firstOrder);
@@ -91,7 +92,7 @@ public final class MethodPlanner {
   private MethodPlan.Vector vector() {
     JacobianPlan jacobian = JacobianPlan.of(programs, names);
     Segmentation whole = new Segmentation.Whole(programs);
-    Parted tangent = parts.cut(whole.tangent(), names.tangent());
+    Optional<Parted> tangent = tangent(whole);
     Parted pullback = parts.cut(whole.reverse(Adjoint.Output.PULLBACK), names.pullback());
     Parted pullbackOntoTape = pullbackOntoTape(whole);
     Halves halves = halves(whole);
@@ -100,6 +101,15 @@ public final class MethodPlanner {
     }
     return new MethodPlan.Vector(programs, names, jacobian, tangent, pullback,
         pullbackOntoTape, halves, parts.inOrder());
+  }
+
+  /**
+   * The program of {@code mTangent}, cut into parts where it needs them; none where the
+   * member would take more parameter slots than the JVM allows (its parts would serve nothing).
+   */
+  private Optional<Parted> tangent(Segmentation firstOrder) {
+    return ParameterSlots.hasTangent(element)
+        ? Optional.of(parts.cut(firstOrder.tangent(), names.tangent())) : Optional.empty();
   }
 
   /** From now on, the members call the programs of {@code split}'s segments. */

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * {@code private static void fJacobianInto(params, int p, double[][] jacobian, int n)}, the
  * driver loop of a vector function's Jacobian members: p reverse sweeps, one per row, seeded
- * with a unit vector (after one forward sweep, or p whole pullbacks: {@link RowSweeps}); or, when there are fewer slots than rows, n forward sweeps,
+ * with a unit vector (after one forward sweep, or p whole pullbacks: {@link RowSweeps}); or,
+ * when there are fewer slots than rows and the method has {@code mTangent}, n forward sweeps,
  * one per column, along a unit direction.
  */
 final class JacobianDriver {
@@ -55,6 +56,9 @@ final class JacobianDriver {
         .add(checks.rowLength(jacobian, i, count))
         .endControlFlow();
     sweeps.afterRowChecks(named, code);
+    if (!sweeps.columnsWhenWider()) {
+      return into.addCode(code.build()).build();
+    }
     code.add("// one forward sweep per slot: column j is the tangent along the unit"
         + " direction e_j\n");
     List<String> directions = UnitDirections.declare(function, parameters, names, code);

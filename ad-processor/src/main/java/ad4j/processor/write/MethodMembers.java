@@ -1,6 +1,7 @@
 package ad4j.processor.write;
 
 import ad4j.processor.emit.PrintedSize;
+import ad4j.processor.front.ParameterSlots;
 import ad4j.processor.plan.Halves;
 import ad4j.processor.plan.MemberNames;
 import ad4j.processor.plan.MemberSizes;
@@ -8,11 +9,14 @@ import ad4j.processor.plan.MethodPlan;
 import ad4j.processor.plan.MethodPlanner;
 import ad4j.processor.plan.MethodPrograms;
 import ad4j.processor.plan.Parted;
+import ad4j.processor.plan.SegmentMethod;
 import ad4j.processor.plan.Segmentation;
 import ad4j.processor.plan.SizeLimits;
 import ad4j.processor.plan.SweepSegmentation;
 import ad4j.processor.plan.Unsupported;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterSpec;
+import com.palantir.javapoet.TypeName;
 import java.util.ArrayList;
 import java.util.List;
 import javax.lang.model.element.Modifier;
@@ -83,11 +87,17 @@ final class MethodMembers implements MemberSizes {
   private List<Written> scalar(MethodPlan.Scalar plan) {
     MethodSpec pullbackOntoTape = pullbacks.pullbackOntoTape(plan.pullbackOntoTape());
     List<Written> members = new ArrayList<>(List.of(Written.alone(orderOne.gradient()),
-        valueAndGradients.of(plan.valueAndGradient()), tangents.of(plan.tangent()),
-        orderOne.pullback(plan.pullback()), Written.alone(pullbackOntoTape)));
+        valueAndGradients.of(plan.valueAndGradient())));
+    plan.tangent().ifPresent(tangent -> members.add(tangents.of(tangent)));
+    members.add(orderOne.pullback(plan.pullback()));
+    members.add(Written.alone(pullbackOntoTape));
     members.addAll(halves(plan.halves(), pullbackOntoTape));
     if (plan.firstOrder() instanceof Segmentation.Segmented split) {
-      onTape.segments(split.methods()).forEach(m -> members.add(alone(m)));
+      // a method without mTangent has no use for its segments' tangent sweeps
+      List<SegmentMethod> segments = split.methods().stream()
+          .filter(m -> plan.tangent().isPresent() || m.sweep() != SegmentMethod.Sweep.TANGENT)
+          .toList();
+      onTape.segments(segments).forEach(m -> members.add(alone(m)));
     }
     onTape.parts(plan.parts()).forEach(m -> members.add(alone(m)));
     plan.secondOrder().ifPresent(secondOrder -> members.addAll(secondOrder(secondOrder)));
@@ -117,11 +127,13 @@ final class MethodMembers implements MemberSizes {
    * Jacobian-vector product; the vector-Jacobian product.
    */
   private List<Written> vector(MethodPlan.Vector plan) {
-    RowSweeps rowSweeps = RowSweeps.of(plan.jacobian(), vectors, checks, method);
+    RowSweeps rowSweeps = RowSweeps.of(plan.jacobian(), plan.tangent().isPresent(), vectors,
+        checks, method);
     MethodSpec pullbackOntoTape = pullbacks.pullbackOntoTape(plan.pullbackOntoTape());
     List<Written> members = new ArrayList<>(List.of(alone(rowSweeps.jacobian()),
-        alone(rowSweeps.valueAndJacobian()), tangents.of(plan.tangent()),
-        orderOne.pullback(plan.pullback()), alone(pullbackOntoTape),
+        alone(rowSweeps.valueAndJacobian())));
+    plan.tangent().ifPresent(tangent -> members.add(tangents.of(tangent)));
+    members.addAll(List.of(orderOne.pullback(plan.pullback()), alone(pullbackOntoTape),
         alone(vectors.primalValue()), alone(jacobianDriver.jacobianInto(rowSweeps))));
     members.addAll(rowSweeps.helpers());
     members.addAll(halves(plan.halves(), pullbackOntoTape));
@@ -150,6 +162,14 @@ final class MethodMembers implements MemberSizes {
    */
   private List<MethodSpec> withinJvmLimit(List<MethodSpec> members) {
     for (MethodSpec member : members) {
+      int slots = parameterSlots(member);
+      if (slots > ParameterSlots.MAX) {
+        throw new Unsupported(method.element(), "@Differentiable method '"
+            + method.function().name() + "' has too many parameters: its generated '"
+            + member.name() + "' would take " + slots + " parameter slots ('double' and"
+            + " 'long' take two each), more than the JVM's limit of " + ParameterSlots.MAX
+            + "; pass the parameters in a 'double[]'");
+      }
       int bytes = PrintedSize.of(member);
       if (bytes > limits.pastJvmLimit()) {
         throw new Unsupported(method.element(), "@Differentiable method '"
@@ -160,6 +180,16 @@ final class MethodMembers implements MemberSizes {
       }
     }
     return members;
+  }
+
+  /** The parameter slots of {@code member}, a static method. */
+  private static int parameterSlots(MethodSpec member) {
+    int slots = 0;
+    for (ParameterSpec parameter : member.parameters()) {
+      slots += parameter.type().equals(TypeName.DOUBLE) || parameter.type().equals(TypeName.LONG)
+          ? 2 : 1;
+    }
+    return slots;
   }
 
   @Override

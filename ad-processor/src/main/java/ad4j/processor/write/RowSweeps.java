@@ -28,9 +28,23 @@ interface RowSweeps {
   /** The private methods the variant adds, after the driver. */
   List<Written> helpers();
 
-  /** The variant of {@code plan}. */
-  static RowSweeps of(JacobianPlan plan, VectorMembers members, JacobianChecks checks,
-      MethodContext method) {
+  /**
+   * Whether the driver runs one forward sweep per column, through {@code mTangent}, when
+   * there are more rows than slots; otherwise the variant's rows cover every result length.
+   */
+  default boolean columnsWhenWider() {
+    return true;
+  }
+
+  /**
+   * The variant of {@code plan}; for a method without {@code mTangent} (too many parameters
+   * for it), whole pullbacks for every row whatever the result's length.
+   */
+  static RowSweeps of(JacobianPlan plan, boolean hasTangent, VectorMembers members,
+      JacobianChecks checks, MethodContext method) {
+    if (!hasTangent) {
+      return new RowsWithoutTangent(members, method);
+    }
     if (plan instanceof JacobianPlan.ByRows rows) {
       return new RowsAfterOneSweep(rows, members, checks);
     }

@@ -34,12 +34,19 @@ final class RowsByPullbacks implements RowSweeps {
 
   @Override
   public void afterRowChecks(JacobianDriver.Names names, CodeBlock.Builder code) {
+    code.beginControlFlow("if ($L <= $L)", names.rows(), names.count());
+    rows(method, names, code);
+    code.addStatement("return")
+        .endControlFlow();
+  }
+
+  /** One reverse sweep per row, each a whole pullback of a unit seed. */
+  static void rows(MethodContext method, JacobianDriver.Names names, CodeBlock.Builder code) {
     String rows = names.rows();
     String jacobian = names.jacobian();
     String seed = names.seed();
     String i = names.i();
-    code.beginControlFlow("if ($L <= $L)", rows, names.count())
-        .add("// one reverse sweep per row: row i is the pullback of the unit seed e_i\n")
+    code.add("// one reverse sweep per row: row i is the pullback of the unit seed e_i\n")
         .addStatement("double[] $L = new double[$L]", seed, rows)
         .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
         .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, jacobian, i, names.count())
@@ -50,8 +57,6 @@ final class RowsByPullbacks implements RowSweeps {
             MethodContext.append(MethodContext.append(names.parameters(), seed),
                 jacobian + "[" + i + "]")))
         .addStatement("$L[$L] = 0", seed, i)
-        .endControlFlow()
-        .addStatement("return")
         .endControlFlow();
   }
 

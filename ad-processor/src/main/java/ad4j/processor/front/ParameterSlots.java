@@ -1,0 +1,61 @@
+package ad4j.processor.front;
+
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
+
+/**
+ * The parameter slots of the widest generated member, {@code mTangent}: its method's
+ * parameters and one direction for each that carries derivatives. The JVM allows a method 255
+ * (JVMS 4.3.3; {@code double} and {@code long} take two), so a method with more than 63
+ * {@code double} parameters can have no tangent member. Such a method still gets its other
+ * members (they take its parameters and a few more); its callers' generated code, which would
+ * call the tangent, cannot be written.
+ */
+public final class ParameterSlots {
+  /** The JVM's limit on the parameter slots of a static method (JVMS 4.3.3). */
+  public static final int MAX = 255;
+
+  private ParameterSlots() {}
+
+  /** Whether {@code method}'s generated class can have its {@code mTangent}. */
+  public static boolean hasTangent(ExecutableElement method) {
+    return ofTangent(method) <= MAX;
+  }
+
+  /**
+   * The parameter slots of {@code method}'s {@code mTangent}, counting the tape that the
+   * segment methods of a long method take as well, and at order 2 the gradient and its tangent
+   * that the Hessian sweep takes instead.
+   */
+  public static int ofTangent(ExecutableElement method) {
+    int slots = DerivativeOrder.of(method) == 2 ? 2 : 1;
+    if (!StaticMembers.isStatic(method)) {
+      // the receiver, the first parameter of every generated member; a value record's, a
+      // double and its direction per leaf
+      slots += Receivers.valueRecordReceiver(method)
+          .map(record -> 4 * ValueRecords.leaves(record).size()).orElse(1);
+    }
+    for (VariableElement parameter : method.getParameters()) {
+      TypeKind kind = parameter.asType().getKind();
+      if (isFlattened(parameter)) {
+        // a value record: a double and its direction per leaf
+        slots += 4 * ValueRecords.leaves(ValueRecords.valueRecord(parameter.asType())
+            .orElseThrow()).size();
+        continue;
+      }
+      // a double and its direction take two slots each; a float one, its direction (a
+      // double) two
+      slots += kind == TypeKind.LONG ? 2 : kind == TypeKind.DOUBLE ? 4
+          : kind == TypeKind.FLOAT ? (ActiveParameters.isActive(parameter) ? 3 : 1)
+          : ActiveParameters.isActive(parameter) ? 2 : 1; // an array and its direction
+    }
+    return slots;
+  }
+
+  /** A value record parameter that carries derivatives: its members take its leaves. */
+  private static boolean isFlattened(VariableElement parameter) {
+    return ValueRecords.valueRecord(parameter.asType()).isPresent()
+        && !ActiveParameters.isMarkedNoDerivative(parameter);
+  }
+}
