@@ -89,6 +89,30 @@ class ArrayVariablesTest {
       "    int[] m = v.length > 2 ? n : k;",
       "    return r + u[0] * v[1] + m[0] * t[t.length - 1];",
       "  }",
+      "  @Differentiable static double nullFirst(double[] x, int n) {",
+      "    double[] a = null;",
+      "    double s = x[0] * n;",
+      "    a = new double[n];",
+      "    for (int i = 0; i < n; i++) a[i] = x[i] * s;",
+      "    return a[0] * a[n - 1];",
+      "  }",
+      "  @Differentiable static double checkedChoice(double[] w, double x) {",
+      "    if (w == null || null == w) return x;",
+      "    double[] a = {Math.cos(w[0] * x), x * w[1], 0.5};",
+      "    double[] t = x > 0 ? w : a;",
+      "    return t[0] * t[1] * x;",
+      "  }",
+      "  @Differentiable static double stencil(double[] w, double x) {",
+      "    double[] cur = new double[w.length], next = new double[w.length];",
+      "    for (int i = 0; i < w.length; i++) cur[i] = w[i] * x;",
+      "    for (int step = 0; step < 3; step++) {",
+      "      for (int i = 0; i < w.length; i++) {",
+      "        next[i] = 0.5 * cur[i] + 0.25 * cur[(i + 1) % w.length] * x;",
+      "      }",
+      "      double[] tmp = cur; cur = next; next = tmp;",
+      "    }",
+      "    return cur[0] * cur[1] + next[2];",
+      "  }",
       "}");
 
   private static final CompiledOnce REBOUND = new CompiledOnce(() ->
@@ -110,6 +134,12 @@ class ArrayVariablesTest {
         new Object[] {new double[] {0.7, -1.3, 0.4, 1.1}, 4}, true, false));
     checks.check(new ArrayFunctionChecks.Call("declaredFirst",
         new Object[] {new double[] {0.7, -1.3, 0.4}}, true));
+    // 'double[] a = null;' assigned next, before any other mention: as 'double[] a;'
+    checks.check(new ArrayFunctionChecks.Call("nullFirst",
+        new Object[] {new double[] {0.7, -1.3, 0.4}, 3}, true, false));
+    // a swap of arrays made with 'new double[w.length]' at two places
+    checks.check(new ArrayFunctionChecks.Call("stencil",
+        new Object[] {new double[] {0.7, -1.3, 0.4, 1.1}, 0.8}, true, true));
   }
 
   @Test
@@ -119,6 +149,9 @@ class ArrayVariablesTest {
       checks.check(new ArrayFunctionChecks.Call("chosen",
           new Object[] {new double[] {0.7, -1.3, 0.4, 1.1}, new double[] {0.2, -0.5}, s},
           true, true, true));
+      // an array copied from may be checked against null before the choice
+      checks.check(new ArrayFunctionChecks.Call("checkedChoice",
+          new Object[] {new double[] {0.7, -1.3, 0.4}, s - 0.5}, true, true));
     }
   }
 
@@ -143,6 +176,11 @@ class ArrayVariablesTest {
         "    double[] t = c ? u : u.clone();",
         "    return t[0];",
         "  }",
+        "  @Differentiable static double comparedAfter(double[] u, double[] v, boolean c) {",
+        "    double[] t = c ? u : v;",
+        "    if (u == null) return 0;",
+        "    return t[0];",
+        "  }",
         "}"));
     Compilation compilation = InProcessCompiler.javac().compile(file);
     assertThat(compilation).hadErrorContaining("'?:' choosing between arrays for 't' is not"
@@ -156,7 +194,11 @@ class ArrayVariablesTest {
     assertThat(compilation).hadErrorContaining("'?:' choosing between arrays for 't' is not"
         + " supported here: both operands must be array variables or parameters (declare a"
         + " local for each other array)").inFile(file).onLine(16);
-    assertThat(compilation).hadErrorCount(3);
+    // compared with null after the choice: where the chosen array is null, Java binds null
+    assertThat(compilation).hadErrorContaining("'?:' choosing between arrays for 't' is not"
+        + " supported here: ad4j makes 't' a copy of the chosen array, which computes the same"
+        + " only while 'u' is only read").inFile(file).onLine(20);
+    assertThat(compilation).hadErrorCount(4);
   }
 
   @Test

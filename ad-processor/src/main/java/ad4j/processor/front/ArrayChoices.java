@@ -2,6 +2,7 @@ package ad4j.processor.front;
 
 import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.EnhancedForLoopTree;
@@ -14,6 +15,7 @@ import com.sun.source.tree.UnaryTree;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * An array local declared with a choice between two arrays, {@code double[] t = c ? u : v}.
@@ -46,6 +48,30 @@ final class ArrayChoices {
   static boolean onlyRead(Tree body, String name, boolean passed) {
     return NameUses.all(body, name, (identifier, ancestors) -> reads(identifier, ancestors,
         passed));
+  }
+
+  /**
+   * As {@link #onlyRead} without {@code passed}, and also compared with {@code null}
+   * ({@code w == null}, {@code w != null}) where {@code before} says the comparison comes
+   * before the choice in the source: the argument checks of an array that a choice copies
+   * from ({@code if (w == null) return 0;}), which read the reference, not the elements, and
+   * see the same array whatever the choice binds.
+   */
+  static boolean onlyReadOrComparedWithNull(Tree body, String name, Predicate<Tree> before) {
+    return NameUses.all(body, name, (identifier, ancestors) ->
+        reads(identifier, ancestors, false)
+            || comparedWithNull(identifier, ancestors) && before.test(identifier));
+  }
+
+  /** {@code w == null} or {@code w != null}, either way round. */
+  private static boolean comparedWithNull(IdentifierTree identifier, Deque<Tree> ancestors) {
+    Tree parent = ancestors.peek();
+    return parent instanceof BinaryTree comparison
+        && (comparison.getKind() == Tree.Kind.EQUAL_TO
+            || comparison.getKind() == Tree.Kind.NOT_EQUAL_TO)
+        && (comparison.getLeftOperand() == identifier
+            ? comparison.getRightOperand() : comparison.getLeftOperand()).getKind()
+            == Tree.Kind.NULL_LITERAL;
   }
 
   private static boolean reads(IdentifierTree identifier, Deque<Tree> ancestors,

@@ -12,6 +12,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.DerivativeRules;
 import ad4j.processor.ir.Expr;
@@ -750,6 +751,23 @@ final class ExpressionLowering {
    * carries none either, so that it may go to a @NoDerivative parameter or a call's argument
    * that needs no rule ({@code double[] c = {1.0, 2.0}}).
    */
+  /**
+   * For a size {@code w.length}, {@code w} a local or parameter array bound to one array for
+   * the whole method (no variable of its own), that array.
+   */
+  private Optional<Value> lengthOfBoundArray(ExpressionTree size) {
+    if (size instanceof com.sun.source.tree.MemberSelectTree select
+        && select.getIdentifier().contentEquals("length")
+        && select.getExpression() instanceof com.sun.source.tree.IdentifierTree name) {
+      LocalScopes.Local local = context.scopes().lookUp(name.getName().toString());
+      if (local != null && !local.isBroken() && local.type().isArray()
+          && local.variable() == null && local.value() != null) {
+        return Optional.of(local.value());
+      }
+    }
+    return Optional.empty();
+  }
+
   Operand newArray(NewArrayTree creation, NumericType declared, boolean neverWritten) {
     Optional<javax.lang.model.type.TypeMirror> component = creation.getType() == null
         ? Optional.empty() : context.typeMirrorOf(creation.getType());
@@ -806,7 +824,8 @@ final class ExpressionLowering {
     boolean active = element.isFloatingPoint()
         && (!neverWritten || values.stream().anyMatch(Operand::isActive));
     Operand array = context.emit(Operation.newArray(element), List.of(length), type, active);
-    context.madeArray(array, length);
+    context.madeArray(array, length, creation.getDimensions().isEmpty() ? Optional.empty()
+        : lengthOfBoundArray(creation.getDimensions().get(0)));
     for (int k = 0; k < initializers.size(); k++) {
       Operand value = neverWritten ? values.get(k) : lower(initializers.get(k));
       if (value == null) {

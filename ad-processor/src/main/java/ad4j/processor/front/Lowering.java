@@ -468,6 +468,11 @@ public final class Lowering {
         diagnostics.error(statement, "unreachable statement");
         return false;
       }
+      if (NullArrayDeclarations.assignedBeforeUse(statements, i)) {
+        context.startStatement(statement);
+        lowerDeclaration((VariableTree) statement, false); // as 'double[] a;'
+        continue;
+      }
       Optional<ArraySwaps> swap = ArraySwaps.at(statements, i);
       if (swap.isPresent() && swapsElements(swap.get(), statements.subList(i, i + 3))) {
         i += 2;
@@ -1128,7 +1133,12 @@ public final class Lowering {
     } else {
       for (String read : List.of(name, first.getName().toString(),
           second.getName().toString())) {
-        if (!ArrayChoices.onlyRead(methodBody, read, false)) {
+        // the arrays copied from may be checked against null before the choice
+        long choiceStart = context.source().start(choice);
+        boolean onlyRead = read.equals(name) ? ArrayChoices.onlyRead(methodBody, read, false)
+            : ArrayChoices.onlyReadOrComparedWithNull(methodBody, read,
+                use -> context.source().start(use) < choiceStart);
+        if (!onlyRead) {
           problem = "ad4j makes '" + name + "' a copy of the chosen array, which computes the"
               + " same only while '" + read + "' is only read (indexed, its length, iterated or"
               + " copied from); here it is also used otherwise (assigned, written into, compared,"

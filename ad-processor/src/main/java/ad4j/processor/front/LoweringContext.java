@@ -198,13 +198,21 @@ final class LoweringContext {
    */
   private final Map<Value, Object> madeArrays = new java.util.IdentityHashMap<>();
 
-  /** Records that {@code array} was made with {@code new} of length {@code length}. */
-  void madeArray(Operand array, Operand length) {
+  /**
+   * Records that {@code array} was made with {@code new} of length {@code length}; with
+   * {@code lengthOf}, the length of that array, which is bound once, so that arrays made
+   * with {@code new double[w.length]} at two places have the same entry though each read
+   * of {@code w.length} is a value of its own.
+   */
+  void madeArray(Operand array, Operand length, Optional<Value> lengthOf) {
     if (array instanceof Operand.Use use) {
-      madeArrays.put(use.value(), length instanceof Operand.Use size ? size.value()
-          : "constant " + length);
+      madeArrays.put(use.value(), lengthOf.<Object>map(LengthOf::new)
+          .orElse(length instanceof Operand.Use size ? size.value() : "constant " + length));
     }
   }
+
+  /** The length of an array bound once: equal for the same array. */
+  private record LengthOf(Value array) {}
 
   /** What gives the length of {@code array}, if the method made it with {@code new}. */
   java.util.Optional<Object> lengthOfMadeArray(Value array) {
