@@ -19,10 +19,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Arrays of objects made as written (issue 36, items 2 and 3): {@code new Object[] {x, n}} in
  * a thrown exception's arguments ({@code MessageFormat.format(pattern, new Object[] {...})}, a
- * constructor taking {@code Object[]}) and, with values that carry no derivative, passed to a
- * logger. Members throw what the user's method throws, message included; derivatives against
- * differences of the user's method, forward against reverse. An element that carries a
- * derivative into such an array outside a {@code throw} is an error at the element.
+ * constructor taking {@code Object[]}) and passed to a logger, with values that carry
+ * derivatives or not (boxed, as into an {@code Object...} parameter). Members throw what the
+ * user's method throws, message included; derivatives against differences of the user's
+ * method, forward against reverse. A number read back from such an array into the result is an
+ * error where it comes back; an array that carries derivatives as an element, outside a
+ * {@code throw}, is an error at the element.
  */
 @ExtendWith(TapeIsEmpty.class)
 class ObjectArraysRunAsWrittenTest {
@@ -44,6 +46,7 @@ class ObjectArraysRunAsWrittenTest {
       "        MessageFormat.format(\"x = {0} with n = {1}\", new Object[] {x, n}));",
       "    if (y > 10) throw new Failure(Kind.TOO_LARGE, new Object[] {y * 2, \"y\", n});",
       "    LOG.log(Level.FINEST, \"n = {0}, {1}\", new Object[] {n, \"f\"});",
+      "    LOG.log(Level.FINEST, \"x = {0}, y = {1}\", new Object[] {x, y * n});",
       "    return x * Math.exp(y) + n * y;",
       "  }",
       "}");
@@ -82,19 +85,28 @@ class ObjectArraysRunAsWrittenTest {
   }
 
   @Test
-  void aDerivativeIntoAnArrayOfObjectsOutsideAThrowIsAnError() {
+  void aNumberReadBackFromAnArrayOfObjectsAndAnArrayInOneAreErrors() {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.Kept", String.join("\n",
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class Kept {",
-        "  @Differentiable static double f(double x) {",
+        "  @Differentiable static double readBack(double x) {",
         "    Object[] kept = new Object[] {1, x};",
-        "    return x * kept.length;",
+        "    double y = Double.parseDouble(String.valueOf(kept[1]));",
+        "    return x * y;",
+        "  }",
+        "  @Differentiable static double arrayInside(double[] w) {",
+        "    Object[] kept = new Object[] {w, \"w\"};",
+        "    return w[0] * kept.length;",
         "  }",
         "}"));
     Compilation compilation = InProcessCompiler.javac().compile(file);
-    assertThat(compilation).hadErrorContaining("'x' carries a derivative into 'new Object[] {1,"
-        + " x}', which ad4j cannot differentiate: arrays of objects carry no derivatives")
-        .inFile(file).onLine(5);
+    assertThat(compilation).hadErrorContaining("'y' depends on 'x' through 'new Object[]' (line 5), which carries"
+        + " no derivative, and reaches a value that carries a derivative")
+        .inFile(file).onLine(7);
+    assertThat(compilation).hadErrorContaining("'w' is an array that carries derivatives, put"
+        + " into 'new Object[] {w, \"w\"}', which ad4j cannot differentiate: code run as written could"
+        + " write into it through the array of objects").inFile(file).onLine(10);
+    assertThat(compilation).hadErrorCount(2);
   }
 }

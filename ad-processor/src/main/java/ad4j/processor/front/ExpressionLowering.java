@@ -707,9 +707,12 @@ final class ExpressionLowering {
   /**
    * {@code new Object[] {a, b}}, {@code new String[] {...}}: an array of objects, made as
    * written, to pass to a call run as written or an exception ({@code MessageFormat.format(p,
-   * new Object[] {x, n})}); it carries no derivative. Its elements may carry one into it only
-   * where it builds a thrown exception (the member ends there); elsewhere that is an error, as
-   * it is for an object's construction. Null after an error.
+   * new Object[] {x, n})}, {@code logger.log(level, p, new Object[] {x, n})}); it carries no
+   * derivative. Numbers that carry one go into it boxed, as into a call's {@code Object...}
+   * parameter: {@link LaunderedDependence} follows the array and rejects what comes back from
+   * it, or from the calls it is given to, into the result. An array that carries derivatives
+   * may be an element only where it builds a thrown exception (the member ends there): code run
+   * as written could write into it. Null after an error.
    */
   private Operand objectArray(NewArrayTree creation, javax.lang.model.type.TypeMirror component) {
     String shown = context.source().of(creation);
@@ -719,11 +722,11 @@ final class ExpressionLowering {
       if (element == null) {
         return null;
       }
-      if (!context.buildingThrown() && (element.isActive() || isActiveArray(element))) {
-        unsupported(initializer, "'" + context.source().of(initializer) + "' carries a"
-            + " derivative into '" + shown + "', which ad4j cannot differentiate: arrays of"
-            + " objects carry no derivatives (they may hold such values only to build a thrown"
-            + " exception); pass the numbers themselves to a @Differentiable method");
+      if (!context.buildingThrown() && isActiveArray(element)) {
+        unsupported(initializer, "'" + context.source().of(initializer) + "' is an array that"
+            + " carries derivatives, put into '" + shown + "', which ad4j cannot differentiate:"
+            + " code run as written could write into it through the array of objects (it may"
+            + " hold such arrays only to build a thrown exception); pass its elements instead");
         return null;
       }
       elements.add(element);
