@@ -9,8 +9,8 @@ import java.util.List;
  * volga from the generated Hessian; also with a library's erfc and a user-supplied derivative), a
  * negative-binomial likelihood with a library's log-gamma, a logistic loss, logistic and softmax
  * regression trained on real data sets (array parameters), a spring-mass simulation over a value
- * record, Simpson's rule and Runge-Kutta called with lambdas, and functions with loops and
- * branches, then where the generated sources are.
+ * record, Simpson's rule and Runge-Kutta called with lambdas, a loss written with streams,
+ * and functions with loops and branches, then where the generated sources are.
  */
 public final class Samples {
   private Samples() {}
@@ -21,7 +21,7 @@ public final class Samples {
       BlackScholesErfGrad.class, NegativeBinomialGrad.class, LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
       OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class,
       CurveFitGrad.class, NewtonRosenbrockGrad.class, SpringMassGrad.class,
-      QuadratureGrad.class);
+      QuadratureGrad.class, StreamLossGrad.class);
 
   /**
    * Prints all samples to standard output.
@@ -55,6 +55,8 @@ public final class Samples {
     SpringMass.print(out);
     out.println();
     Quadrature.print(out);
+    out.println();
+    StreamLoss.print(out);
     out.println();
     ControlFlow.print(out);
     out.println();
