@@ -155,8 +155,9 @@ final class MethodMembers implements MemberSizes {
 
   /**
    * {@code members}, or an error at the user's method when one of them would be past the
-   * JVM's limit for one method: javac would reject the generated class with "code too large"
-   * at a line of code the user did not write. What the plan cannot cut stays that long (no
+   * JVM's limits for one method, its 255 parameter slots or its 65535 bytes of code: javac
+   * would reject the generated class ("too many parameters", "code too large") at a line of
+   * code the user did not write. What the plan cannot cut stays that long (no
    * program of the processor's tests is known to stay so; they lower the limit with
    * {@code -Aad4j.methodLimit}).
    */
