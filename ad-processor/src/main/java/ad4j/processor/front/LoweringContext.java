@@ -107,7 +107,7 @@ final class LoweringContext {
     this.symbols = new Symbols(elements, types, enclosingType, unit);
     this.ownSymbols = symbols;
     this.reachability = new Reachability(elements, types, trees, symbols.packageName());
-    this.source = new SourceText(trees, unit);
+    this.source = new SourceText(trees, unit, diagnostics::unitOf);
     this.dependences = new LaunderedDependence(source);
     this.diagnostics = diagnostics;
     this.variableNames = variableNames;
@@ -362,14 +362,28 @@ final class LoweringContext {
    */
   Symbols resolveIn(TypeElement type) {
     Symbols outer = symbols;
-    symbols = symbolsOfTypes.computeIfAbsent(type,
-        t -> new Symbols(elements, types, t, unit));
+    symbols = symbolsIn(type);
     return outer;
   }
 
-  /** How names resolve in {@code type}'s code. */
+  /** How names resolve in {@code type}'s code: with the imports of its own file. */
   Symbols symbolsIn(TypeElement type) {
-    return symbolsOfTypes.computeIfAbsent(type, t -> new Symbols(elements, types, t, unit));
+    return symbolsOfTypes.computeIfAbsent(type, t -> new Symbols(elements, types, t,
+        homeOf(t).orElse(unit)));
+  }
+
+  /** The file of this compilation that declares {@code element}; empty for a class file's. */
+  Optional<CompilationUnitTree> homeOf(javax.lang.model.element.Element element) {
+    com.sun.source.util.TreePath path = trees.getPath(element);
+    return path == null ? Optional.empty() : Optional.of(path.getCompilationUnit());
+  }
+
+  /**
+   * Reads {@code tree}, of file {@code home} of this compilation, as the method's code reads its
+   * own trees: its text, lines and the messages about it are those of its own file.
+   */
+  void adopt(Tree tree, CompilationUnitTree home) {
+    diagnostics.adopt(tree, home);
   }
 
   /** Makes names resolve as {@code previous} resolved them ({@link #resolveIn}). */
@@ -680,17 +694,17 @@ final class LoweringContext {
   }
 
   /**
-   * Whether {@code constructor} is a compact canonical constructor, in the file being compiled,
-   * that leaves the components as given (it assigns none of them): its checks may run as
-   * written, and the record's components are its arguments.
+   * Whether {@code constructor} is a compact canonical constructor, in a file of this
+   * compilation, that leaves the components as given (it assigns none of them): its checks may
+   * run as written, and the record's components are its arguments.
    */
   boolean checksOnly(javax.lang.model.element.ExecutableElement constructor) {
     com.sun.source.util.TreePath path = trees.getPath(constructor);
-    if (path == null || path.getCompilationUnit() != unit
-        || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
+    if (path == null || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
         || tree.getBody() == null) {
       return false;
     }
+    adopt(tree, path.getCompilationUnit());
     // compact: no parameter list written ('V {'), so it cannot set the fields itself
     String text = source().of(tree);
     int body = text.indexOf('{');

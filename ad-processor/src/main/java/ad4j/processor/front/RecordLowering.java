@@ -696,13 +696,13 @@ final class RecordLowering {
       List<Object> arguments, MethodInvocationTree at) {
     String shown = record.getSimpleName() + "." + method.getSimpleName();
     TreePath path = context.trees().getPath(method);
-    if (path == null || path.getCompilationUnit() != context.unit()
-        || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
+    if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
       error(at, "call to '" + shown + "': ad4j inlines the methods of a value record when"
-          + " their source is in the same file as the method that calls them, which '" + shown
-          + "''s is not");
+          + " their source is in this compilation, which '" + shown + "''s is not");
       return null;
     }
+    // a record of another file: its code is read, and reported about, in its own file
+    context.adopt(tree, path.getCompilationUnit());
     if (frames.size() >= MAX_DEPTH) {
       error(at, "call to '" + shown + "': the methods of value record '"
           + record.getSimpleName() + "' call each other " + MAX_DEPTH + " deep, which ad4j"
