@@ -694,23 +694,38 @@ final class LoweringContext {
   }
 
   /**
+   * The tree of {@code constructor} when it is a compact canonical constructor of a file of
+   * this compilation ({@code V { ... }}: it cannot set the fields itself, and its parameters are
+   * the components, assigned to the fields after its body); empty for any other.
+   */
+  Optional<com.sun.source.tree.MethodTree> compact(
+      javax.lang.model.element.ExecutableElement constructor) {
+    com.sun.source.util.TreePath path = trees.getPath(constructor);
+    if (path == null || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
+        || tree.getBody() == null) {
+      return Optional.empty();
+    }
+    adopt(tree, path.getCompilationUnit());
+    // compact: no parameter list written ('V {')
+    String text = source().of(tree);
+    int body = text.indexOf('{');
+    if (body < 0 || text.substring(0, body).indexOf('(') >= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(tree);
+  }
+
+  /**
    * Whether {@code constructor} is a compact canonical constructor, in a file of this
    * compilation, that leaves the components as given (it assigns none of them): its checks may
    * run as written, and the record's components are its arguments.
    */
   boolean checksOnly(javax.lang.model.element.ExecutableElement constructor) {
-    com.sun.source.util.TreePath path = trees.getPath(constructor);
-    if (path == null || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
-        || tree.getBody() == null) {
+    Optional<com.sun.source.tree.MethodTree> compact = compact(constructor);
+    if (compact.isEmpty()) {
       return false;
     }
-    adopt(tree, path.getCompilationUnit());
-    // compact: no parameter list written ('V {'), so it cannot set the fields itself
-    String text = source().of(tree);
-    int body = text.indexOf('{');
-    if (body < 0 || text.substring(0, body).indexOf('(') >= 0) {
-      return false;
-    }
+    com.sun.source.tree.MethodTree tree = compact.get();
     java.util.Set<String> components = new java.util.HashSet<>();
     constructor.getParameters().forEach(p -> components.add(p.getSimpleName().toString()));
     boolean[] assigns = {false};
