@@ -286,9 +286,10 @@ class ValueRecordsTest {
         "    return v.a() * v.b();",
         "  }",
         "}"),
-        "'new V(...)': record 'V' declares a constructor that is not a compact one leaving its"
-            + " components as given, and ad4j does not yet flatten records whose constructors"
-            + " change or set their components", 8);
+        "'new V(...)': record 'V' declares a constructor that is neither a compact one leaving"
+            + " its components as given nor a compact one of local declarations and assignments"
+            + " only, and ad4j does not yet flatten records whose constructors set their"
+            + " components otherwise", 8);
   }
 
   @Test

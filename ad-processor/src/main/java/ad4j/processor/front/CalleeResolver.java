@@ -214,8 +214,8 @@ final class CalleeResolver {
       if (context.changesComponents(record.get())) {
         // generated code calls the method itself with the record made again of its leaves
         diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
-            + " record '" + record.get().getSimpleName() + "', whose constructor changes its"
-            + " components: generated code makes the record again of its components to call '"
+            + " record '" + record.get().getSimpleName() + "', "
+            + context.changerText(record.get()) + " changes its components: generated code makes the record again of its components to call '"
             + qualified + "', and would run the constructor's code on them again; ad4j does not"
             + " yet pass such records");
         return Optional.empty();

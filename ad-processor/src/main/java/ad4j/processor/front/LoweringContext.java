@@ -675,22 +675,53 @@ final class LoweringContext {
 
   /**
    * Whether record {@code record} declares a constructor that may change its components (any
-   * but a compact one that only checks them, {@link #checksOnly}): its code would run again,
-   * on the components, where generated code makes the record of its leaves, and change them.
+   * but a compact one that only checks them, {@link #checksOnly}), or holds a value record
+   * that does: its code would run again, on the components, where generated code makes the
+   * record of its leaves ({@code new W(new V(a, b), c)}), and change them.
    */
   boolean changesComponents(TypeElement record) {
+    return componentChanger(record).isPresent();
+  }
+
+  /**
+   * The record whose constructor would change the components of {@code record} made again of
+   * its leaves ({@link #changesComponents}): {@code record} itself, or a value record it holds.
+   */
+  Optional<TypeElement> componentChanger(TypeElement record) {
     if (ValueClasses.isValueClass(record)) {
-      return false; // its constructor copies its arguments into the fields, unchanged
+      // its constructor copies its arguments into the fields, unchanged
+      return componentChangerAmongComponents(record);
     }
     for (javax.lang.model.element.ExecutableElement constructor :
         javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())) {
       if (trees.getPath(constructor) != null
           && elements.getOrigin(constructor) == javax.lang.model.util.Elements.Origin.EXPLICIT
           && !checksOnly(constructor)) {
-        return true;
+        return Optional.of(record);
       }
     }
-    return false;
+    return componentChangerAmongComponents(record);
+  }
+
+  private Optional<TypeElement> componentChangerAmongComponents(TypeElement record) {
+    for (ValueRecords.Component component : ValueRecords.components(record)) {
+      Optional<TypeElement> changer = ValueRecords.valueRecord(component.type())
+          .flatMap(this::componentChanger);
+      if (changer.isPresent()) {
+        return changer;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * How messages name the constructor {@link #componentChanger} found for {@code record}:
+   * {@code whose constructor}, or {@code which holds value record 'V', whose constructor}.
+   */
+  String changerText(TypeElement record) {
+    TypeElement changer = componentChanger(record).orElse(record);
+    return changer.equals(record) ? "whose constructor"
+        : "which holds value record '" + changer.getSimpleName() + "', whose constructor";
   }
 
   /**
