@@ -28,7 +28,7 @@ final class InstructionText {
       // slot arguments after the callee's own are for the reverse sweep (transform/ArraySlots)
       case USER_CALL -> userCall(operation, arguments);
       case RULED_CALL -> ruledCall(operation, arguments);
-      case TANGENT_CALL -> Expr.call(operation.callee().gradClass(), operation.name(),
+      case TANGENT_CALL -> Expr.call(operation.callee().flatOwner(), operation.name(),
           arguments.toArray(Expr[]::new));
       case PLAIN_CALL -> plainCall(operation, arguments);
       case COPY -> arguments.get(0);
@@ -62,7 +62,7 @@ final class InstructionText {
     }
     if (operation.callee().resultLeaves() != null) {
       // a value record the method returns: its leaves, the value of the vector function
-      return Expr.call(operation.callee().gradClass(), operation.callee().resultLeaves(), call);
+      return Expr.call(operation.callee().flatOwner(), operation.callee().resultLeaves(), call);
     }
     return call;
   }

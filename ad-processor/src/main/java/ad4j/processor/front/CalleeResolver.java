@@ -224,18 +224,10 @@ final class CalleeResolver {
       if (context.changesComponents(record.get())) {
         // generated code calls the method itself with the record made again of its leaves
         diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
-            + " record '" + record.get().getSimpleName() + "', whose constructor changes its"
-            + " components: generated code makes the record again of its components to call '"
+            + " record '" + record.get().getSimpleName() + "', "
+            + context.changerText(record.get()) + " changes its components: generated code makes the record again of its components to call '"
             + qualified + "', and would run the constructor's code on them again; ad4j does not"
             + " yet pass such records");
-        return Optional.empty();
-      }
-      if (!declaring.equals(context.symbols().enclosingType())) {
-        // the forward mode calls its mTangent, whose record-free form is private
-        diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
-            + " record '" + record.get().getSimpleName() + "', and ad4j passes value records"
-            + " only to @Differentiable methods of the caller's own class yet; pass its"
-            + " components as 'double's");
         return Optional.empty();
       }
       records.add(new Callee.RecordArgument(flatTypes.size(), leaves.size(),
@@ -246,14 +238,6 @@ final class CalleeResolver {
       }
     }
     Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
-    if (resultRecord.isPresent() && !declaring.equals(context.symbols().enclosingType())) {
-      // its members return the record's leaves, and its tangent taking them is private
-      diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' returns value"
-          + " record '" + resultRecord.get().getSimpleName() + "', and ad4j takes value records"
-          + " only from @Differentiable methods of the caller's own class yet; return its"
-          + " components as a 'double[]'");
-      return Optional.empty();
-    }
     if (resultRecord.isPresent() && context.javaText(resultRecord.get().asType()).isEmpty()) {
       diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
           + " record '" + resultRecord.get().getSimpleName() + "': "
@@ -264,7 +248,10 @@ final class CalleeResolver {
     NumericType result = resultRecord.isPresent() ? NumericType.DOUBLE_ARRAY
         : context.irType(method.getReturnType()).orElseThrow();
     return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive, result,
-        receiver == 1, records, resultRecord.map(ValueRecords::leavesMember).orElse(null)));
+        receiver == 1, records, resultRecord.map(ValueRecords::leavesMember).orElse(null),
+        // the code is written into the method's own generated class, wherever it came from
+        !declaring.equals(context.ownSymbols().enclosingType())
+            && (!records.isEmpty() || resultRecord.isPresent())));
   }
 
   /**

@@ -5,7 +5,9 @@ import com.sun.source.tree.Tree;
 import com.sun.source.util.Trees;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.tools.Diagnostic;
 
@@ -18,10 +20,15 @@ public final class Diagnostics {
   /** The prefix of every ad4j message, so users know which tool speaks. */
   public static final String PREFIX = "ad4j: ";
 
-  private record Message(Tree tree, String message) {}
+  private record Message(Tree tree, CompilationUnitTree unit, String message) {}
 
   private final Trees trees;
   private final CompilationUnitTree unit;
+  /**
+   * The trees of other files of the compilation that the method's lowering reads (a value
+   * record's methods and constructor, inlined where they are called), each with its file.
+   */
+  private final Map<Tree, CompilationUnitTree> adopted = new IdentityHashMap<>();
   private final List<Message> errors = new ArrayList<>();
   private final List<Message> warnings = new ArrayList<>();
   private boolean unresolvedNames;
@@ -33,7 +40,32 @@ public final class Diagnostics {
 
   /** Records an error at {@code tree}; the message is prefixed with {@value #PREFIX}. */
   public void error(Tree tree, String message) {
-    errors.add(new Message(tree, PREFIX + message));
+    errors.add(new Message(tree, unitOf(tree), PREFIX + message));
+  }
+
+  /**
+   * Takes {@code root} and every tree inside it as trees of file {@code home}, another file of
+   * the compilation whose code the method's lowering reads: a message about one is reported in
+   * that file, at that tree.
+   */
+  public void adopt(Tree root, CompilationUnitTree home) {
+    if (home == unit || adopted.containsKey(root)) {
+      return;
+    }
+    new com.sun.source.util.TreeScanner<Void, Void>() {
+      @Override
+      public Void scan(Tree tree, Void unused) {
+        if (tree != null) {
+          adopted.put(tree, home);
+        }
+        return super.scan(tree, unused);
+      }
+    }.scan(root, null);
+  }
+
+  /** The file {@code tree} is in: the method's own, or the one it was {@link #adopt adopted} from. */
+  public CompilationUnitTree unitOf(Tree tree) {
+    return adopted.getOrDefault(tree, unit);
   }
 
   /**
@@ -41,7 +73,7 @@ public final class Diagnostics {
    * the message says what a convention of ad4j decided there.
    */
   public void warning(Tree tree, String message) {
-    warnings.add(new Message(tree, PREFIX + message));
+    warnings.add(new Message(tree, unitOf(tree), PREFIX + message));
   }
 
   /**
@@ -84,13 +116,14 @@ public final class Diagnostics {
       for (Message error : report.errors) {
         if (printed.add(error)) {
           report.trees.printMessage(Diagnostic.Kind.ERROR, error.message(), error.tree(),
-              report.unit);
+              error.unit());
         }
       }
       for (Message warning : report.warnings) {
-        if (printed.add(new Message(warning.tree(), "warning: " + warning.message()))) {
+        if (printed.add(new Message(warning.tree(), warning.unit(),
+            "warning: " + warning.message()))) {
           report.trees.printMessage(Diagnostic.Kind.WARNING, warning.message(), warning.tree(),
-              report.unit);
+              warning.unit());
         }
       }
       report.errors.clear();

@@ -76,7 +76,8 @@ final class LaunderedDependence {
       "java.util.Arrays.equals", "java.util.Arrays.hashCode", "java.util.Objects.requireNonNull");
 
   /** Where a dependence left derivative-carrying code: which value, into what, on which line. */
-  private record Departure(String source, String through, long line) {}
+  /** {@code where}: {@code line 81}, or {@code line 4 of Vec3.java} in a record's own file. */
+  private record Departure(String source, String through, String where) {}
 
   /**
    * A value's dependence on a derivative-carrying value through code that carries none;
@@ -328,7 +329,7 @@ final class LaunderedDependence {
         boolean rounding = call.rounds() && isIntegral(result.type());
         Dependence made = carried != null && !rounding
             ? new Dependence(new Departure(nameOf(carried), call.through(),
-                instruction.line().number()), false)
+                where(placeOf(result), instruction)), false)
             : dependence;
         if (!call.argumentsOnly() && call.keepsNothing()) {
           made = Dependence.join(made, state); // it may give back what an earlier one kept
@@ -397,7 +398,7 @@ final class LaunderedDependence {
           // "x = " + x: text made from a derivative-carrying value
           Tree at = placeOf(result);
           dependence = Dependence.join(new Dependence(new Departure(nameOf(carried),
-              source.of(at), instruction.line().number()), false), dependence);
+              source.of(at), where(at, instruction)), false), dependence);
         }
         if (dependence != null && carries) {
           comesBack(placeOf(result), firstDependent(arguments), dependence,
@@ -500,13 +501,24 @@ final class LaunderedDependence {
     return String.valueOf(operand);
   }
 
+  /**
+   * Where a dependence leaves at {@code at}, made by {@code instruction}: the line of its
+   * statement, or for code of another file inlined here (a record's method) its line there.
+   */
+  private String where(Tree at, Instruction instruction) {
+    if (at != null && !source.isOwn(at)) {
+      return "line " + source.line(at) + " of " + source.fileName(at);
+    }
+    return "line " + instruction.line().number();
+  }
+
   /** A finding where a dependence comes back, reported once per place and value. */
   private void comesBack(Tree at, Operand what, Dependence dependence, String into) {
     String name = nameOf(what);
     Departure departure = dependence.departure();
     String key = System.identityHashCode(at) + ":" + name + ":" + dependence.integral();
     String chain = "'" + name + "' depends on '" + departure.source() + "' through '"
-        + departure.through() + "' (line " + departure.line() + "), which carries no derivative";
+        + departure.through() + "' (" + departure.where() + "), which carries no derivative";
     if (!dependence.integral()) {
       findings.putIfAbsent(key, () -> diagnostics.error(at, chain + ", and reaches " + into
           + ": its derivative would be silently wrong; compute it with code that carries"

@@ -1365,7 +1365,8 @@ public final class Lowering {
     }
     if (context.changesComponents(resultRecord)) {
       unsupported(expression, "'" + context.source().of(expression) + "' is returned as value"
-          + " record '" + shown + "', whose constructor changes its components: the generated"
+          + " record '" + shown + "', " + context.changerText(resultRecord)
+          + " changes its components: the generated"
           + " members make the record of the result's components and of its tangents, and would"
           + " run its code on them again; ad4j does not yet return such records");
       return;

@@ -107,7 +107,7 @@ final class LoweringContext {
     this.symbols = new Symbols(elements, types, enclosingType, unit);
     this.ownSymbols = symbols;
     this.reachability = new Reachability(elements, types, trees, symbols.packageName());
-    this.source = new SourceText(trees, unit);
+    this.source = new SourceText(trees, unit, diagnostics::unitOf);
     this.dependences = new LaunderedDependence(source);
     this.diagnostics = diagnostics;
     this.variableNames = variableNames;
@@ -370,14 +370,28 @@ final class LoweringContext {
    */
   Symbols resolveIn(TypeElement type) {
     Symbols outer = symbols;
-    symbols = symbolsOfTypes.computeIfAbsent(type,
-        t -> new Symbols(elements, types, t, unit));
+    symbols = symbolsIn(type);
     return outer;
   }
 
-  /** How names resolve in {@code type}'s code. */
+  /** How names resolve in {@code type}'s code: with the imports of its own file. */
   Symbols symbolsIn(TypeElement type) {
-    return symbolsOfTypes.computeIfAbsent(type, t -> new Symbols(elements, types, t, unit));
+    return symbolsOfTypes.computeIfAbsent(type, t -> new Symbols(elements, types, t,
+        homeOf(t).orElse(unit)));
+  }
+
+  /** The file of this compilation that declares {@code element}; empty for a class file's. */
+  Optional<CompilationUnitTree> homeOf(javax.lang.model.element.Element element) {
+    com.sun.source.util.TreePath path = trees.getPath(element);
+    return path == null ? Optional.empty() : Optional.of(path.getCompilationUnit());
+  }
+
+  /**
+   * Reads {@code tree}, of file {@code home} of this compilation, as the method's code reads its
+   * own trees: its text, lines and the messages about it are those of its own file.
+   */
+  void adopt(Tree tree, CompilationUnitTree home) {
+    diagnostics.adopt(tree, home);
   }
 
   /** Makes names resolve as {@code previous} resolved them ({@link #resolveIn}). */
@@ -669,42 +683,88 @@ final class LoweringContext {
 
   /**
    * Whether record {@code record} declares a constructor that may change its components (any
-   * but a compact one that only checks them, {@link #checksOnly}): its code would run again,
-   * on the components, where generated code makes the record of its leaves, and change them.
+   * but a compact one that only checks them, {@link #checksOnly}), or holds a value record
+   * that does: its code would run again, on the components, where generated code makes the
+   * record of its leaves ({@code new W(new V(a, b), c)}), and change them.
    */
   boolean changesComponents(TypeElement record) {
+    return componentChanger(record).isPresent();
+  }
+
+  /**
+   * The record whose constructor would change the components of {@code record} made again of
+   * its leaves ({@link #changesComponents}): {@code record} itself, or a value record it holds.
+   */
+  Optional<TypeElement> componentChanger(TypeElement record) {
     if (ValueClasses.isValueClass(record)) {
-      return false; // its constructor copies its arguments into the fields, unchanged
+      // its constructor copies its arguments into the fields, unchanged
+      return componentChangerAmongComponents(record);
     }
     for (javax.lang.model.element.ExecutableElement constructor :
         javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())) {
       if (trees.getPath(constructor) != null
           && elements.getOrigin(constructor) == javax.lang.model.util.Elements.Origin.EXPLICIT
           && !checksOnly(constructor)) {
-        return true;
+        return Optional.of(record);
       }
     }
-    return false;
+    return componentChangerAmongComponents(record);
+  }
+
+  private Optional<TypeElement> componentChangerAmongComponents(TypeElement record) {
+    for (ValueRecords.Component component : ValueRecords.components(record)) {
+      Optional<TypeElement> changer = ValueRecords.valueRecord(component.type())
+          .flatMap(this::componentChanger);
+      if (changer.isPresent()) {
+        return changer;
+      }
+    }
+    return Optional.empty();
   }
 
   /**
-   * Whether {@code constructor} is a compact canonical constructor, in the file being compiled,
-   * that leaves the components as given (it assigns none of them): its checks may run as
-   * written, and the record's components are its arguments.
+   * How messages name the constructor {@link #componentChanger} found for {@code record}:
+   * {@code whose constructor}, or {@code which holds value record 'V', whose constructor}.
    */
-  boolean checksOnly(javax.lang.model.element.ExecutableElement constructor) {
+  String changerText(TypeElement record) {
+    TypeElement changer = componentChanger(record).orElse(record);
+    return changer.equals(record) ? "whose constructor"
+        : "which holds value record '" + changer.getSimpleName() + "', whose constructor";
+  }
+
+  /**
+   * The tree of {@code constructor} when it is a compact canonical constructor of a file of
+   * this compilation ({@code V { ... }}: it cannot set the fields itself, and its parameters are
+   * the components, assigned to the fields after its body); empty for any other.
+   */
+  Optional<com.sun.source.tree.MethodTree> compact(
+      javax.lang.model.element.ExecutableElement constructor) {
     com.sun.source.util.TreePath path = trees.getPath(constructor);
-    if (path == null || path.getCompilationUnit() != unit
-        || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
+    if (path == null || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
         || tree.getBody() == null) {
-      return false;
+      return Optional.empty();
     }
-    // compact: no parameter list written ('V {'), so it cannot set the fields itself
+    adopt(tree, path.getCompilationUnit());
+    // compact: no parameter list written ('V {')
     String text = source().of(tree);
     int body = text.indexOf('{');
     if (body < 0 || text.substring(0, body).indexOf('(') >= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(tree);
+  }
+
+  /**
+   * Whether {@code constructor} is a compact canonical constructor, in a file of this
+   * compilation, that leaves the components as given (it assigns none of them): its checks may
+   * run as written, and the record's components are its arguments.
+   */
+  boolean checksOnly(javax.lang.model.element.ExecutableElement constructor) {
+    Optional<com.sun.source.tree.MethodTree> compact = compact(constructor);
+    if (compact.isEmpty()) {
       return false;
     }
+    com.sun.source.tree.MethodTree tree = compact.get();
     java.util.Set<String> components = new java.util.HashSet<>();
     constructor.getParameters().forEach(p -> components.add(p.getSimpleName().toString()));
     boolean[] assigns = {false};

@@ -71,6 +71,8 @@ final class RecordLowering {
   private final LoweringContext context;
   private final ExpressionLowering expressions;
   private final Deque<Frame> frames = new ArrayDeque<>();
+  /** How many constructors that compute components are being lowered, one inside another. */
+  private int constructors;
 
   RecordLowering(LoweringContext context, ExpressionLowering expressions) {
     this.context = context;
@@ -501,18 +503,27 @@ final class RecordLowering {
       return null;
     }
     ExecutableElement checks = null;
+    MethodTree transform = null;
     for (ExecutableElement constructor :
         ElementFilter.constructorsIn(record.getEnclosedElements())) {
       // a value class's one constructor only copies its arguments into the fields
       if (isWrittenByTheCompiler(constructor) || record.getKind() != ElementKind.RECORD) {
         continue;
       }
+      Optional<MethodTree> compact = context.compact(constructor);
+      if (!context.checksOnly(constructor) && compact.isPresent()
+          && isStraightLine(compact.get())) {
+        // it computes the components of its arguments: differentiated like a helper
+        transform = compact.get();
+        continue;
+      }
       if (!context.checksOnly(constructor)) {
         error(creation, "'new " + record.getSimpleName() + "(...)': record '"
-            + record.getSimpleName() + "' declares a constructor that is not a compact one"
-            + " leaving its components as given, and ad4j does not yet flatten records whose"
-            + " constructors change or set their components; check the values in a compact"
-            + " constructor, or where the record is made");
+            + record.getSimpleName() + "' declares a constructor that is neither a compact one"
+            + " leaving its components as given nor a compact one of local declarations and"
+            + " assignments only, and ad4j does not yet flatten records whose constructors set"
+            + " their components otherwise; check the values in a compact constructor, or where"
+            + " the record is made");
         return null;
       }
       checks = constructor;
@@ -551,7 +562,94 @@ final class RecordLowering {
     if (checks != null && runChecks(made, checks, creation) == null) {
       return null;
     }
-    return made;
+    return transform == null ? made : transformed(made, transform, creation);
+  }
+
+  /**
+   * Whether compact constructor {@code constructor}'s body is local declarations and
+   * assignments only ({@code V { a = 2 * a; }}), which ad4j lowers as the code of a helper.
+   */
+  private static boolean isStraightLine(MethodTree constructor) {
+    for (StatementTree statement : constructor.getBody().getStatements()) {
+      boolean assignment = statement instanceof com.sun.source.tree.ExpressionStatementTree
+          expression && (expression.getExpression() instanceof AssignmentTree
+              || expression.getExpression() instanceof com.sun.source.tree.CompoundAssignmentTree);
+      if (!assignment && !(statement instanceof VariableTree)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The record that compact constructor {@code constructor} makes of {@code arguments}: its
+   * body lowered like a helper's, in an isolated scope where its parameters (named as the
+   * components) hold the arguments' leaves; the components are what they hold at its end, as
+   * Java assigns the fields after the body. Null after an error.
+   */
+  private Tuple transformed(Tuple arguments, MethodTree constructor, NewClassTree at) {
+    TypeElement record = arguments.type();
+    String shown = "new " + record.getSimpleName() + "(...)";
+    if (constructors >= MAX_DEPTH) {
+      error(at, "'" + shown + "': the constructor of value record '" + record.getSimpleName()
+          + "' makes records " + MAX_DEPTH + " deep, which ad4j takes for recursion");
+      return null;
+    }
+    constructors++;
+    context.scopes().pushIsolated();
+    // its code calls the record's static methods unqualified, as a static method's does
+    frames.push(new Frame(record, null));
+    Symbols callers = context.resolveIn(record);
+    try {
+      List<ValueRecords.Component> components = ValueRecords.components(record);
+      int next = 0;
+      for (ValueRecords.Component component : components) {
+        Optional<TypeElement> nested = ValueRecords.valueRecord(component.type());
+        if (nested.isPresent()) {
+          int size = ValueRecords.leaves(nested.get()).size();
+          declareLocal(component.name(), nested.get(),
+              arguments.slice(nested.get(), next, size));
+          next += size;
+        } else {
+          NumericType type = ValueRecords.leafType(component.type()).orElseThrow();
+          context.scopes().declareLocal(component.name(), type, context);
+          context.bind(context.scopes().lookUp(component.name()), arguments.leaves().get(next++));
+        }
+      }
+      for (StatementTree statement : constructor.getBody().getStatements()) {
+        if (statement instanceof VariableTree declaration) {
+          if (!declare(declaration)) {
+            return null;
+          }
+        } else if (expressions.lower(((com.sun.source.tree.ExpressionStatementTree) statement)
+            .getExpression()) == null) {
+          return null;
+        }
+      }
+      List<Operand> leaves = new ArrayList<>();
+      for (ValueRecords.Component component : components) {
+        Optional<TypeElement> nested = ValueRecords.valueRecord(component.type());
+        if (nested.isPresent()) {
+          Tuple part = read(component.name(), nested.get(), at);
+          if (part == null) {
+            return null;
+          }
+          leaves.addAll(part.leaves());
+        } else {
+          Operand leaf = context.read(context.scopes().lookUp(component.name()), at);
+          if (leaf == null) {
+            return null;
+          }
+          leaves.add(leaf);
+        }
+      }
+      return new Tuple(record, leaves);
+    } finally {
+      context.resolveAs(callers);
+      frames.pop();
+      context.scopes().pop();
+      constructors--;
+    }
   }
 
   /**
@@ -696,13 +794,13 @@ final class RecordLowering {
       List<Object> arguments, MethodInvocationTree at) {
     String shown = record.getSimpleName() + "." + method.getSimpleName();
     TreePath path = context.trees().getPath(method);
-    if (path == null || path.getCompilationUnit() != context.unit()
-        || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
+    if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
       error(at, "call to '" + shown + "': ad4j inlines the methods of a value record when"
-          + " their source is in the same file as the method that calls them, which '" + shown
-          + "''s is not");
+          + " their source is in this compilation, which '" + shown + "''s is not");
       return null;
     }
+    // a record of another file: its code is read, and reported about, in its own file
+    context.adopt(tree, path.getCompilationUnit());
     if (frames.size() >= MAX_DEPTH) {
       error(at, "call to '" + shown + "': the methods of value record '"
           + record.getSimpleName() + "' call each other " + MAX_DEPTH + " deep, which ad4j"

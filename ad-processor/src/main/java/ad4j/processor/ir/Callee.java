@@ -22,12 +22,16 @@ import java.util.List;
  *     flattened (one {@code double} per leaf, among {@code parameterTypes}) and the method
  *     itself as records
  * @param resultLeaves when the callee returns a value record (its members return its leaves,
- *     a {@code double[]}: {@code resultType}), the member of {@code gradClass} that gives the
+ *     a {@code double[]}: {@code resultType}), the member of {@link #flatOwner()} that gives the
  *     leaves of the record the method itself returns; else null
+ * @param otherClass whether the callee is in another class than its caller and takes or
+ *     returns value records: its tangent over the leaves and the member that gives the leaves
+ *     of its value are called in {@link #sweepsClass()}, as they are private to {@code gradClass}
  */
 public record Callee(String userClass, String gradClass, String name,
     List<NumericType> parameterTypes, List<Boolean> active, NumericType resultType,
-    boolean receiverFirst, List<RecordArgument> records, String resultLeaves) {
+    boolean receiverFirst, List<RecordArgument> records, String resultLeaves,
+    boolean otherClass) {
   /**
    * What ends the names of the private members with flat signatures of a method that returns a
    * value record ({@code fTangentFlat}), which its public members with the record's signatures
@@ -58,7 +62,16 @@ public record Callee(String userClass, String gradClass, String name,
   /** A static callee that takes no value record. */
   public Callee(String userClass, String gradClass, String name,
       List<NumericType> parameterTypes, List<Boolean> active, NumericType resultType) {
-    this(userClass, gradClass, name, parameterTypes, active, resultType, false, List.of(), null);
+    this(userClass, gradClass, name, parameterTypes, active, resultType, false, List.of(), null,
+        false);
+  }
+
+  /**
+   * The class whose members the caller's forward sweep calls: the callee's tangent
+   * ({@link #tangentName()}) and, for a value record result, {@link #resultLeaves()}.
+   */
+  public String flatOwner() {
+    return otherClass ? sweepsClass() : gradClass;
   }
 
   /** The name of the callee's tangent member that takes and returns leaves. */

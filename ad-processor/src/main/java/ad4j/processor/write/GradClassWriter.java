@@ -158,11 +158,16 @@ public final class GradClassWriter {
           new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
               .members());
       // every member, a record adapter too, declares what the method declares
-      sweeps.split(method.element(), declaringThrown(method, RecordAdapters.of(method, members)))
+      List<MethodSpec> adapted = RecordAdapters.of(method, members,
+          flat -> sweeps.addFlat(method.element(), flat));
+      sweeps.split(method.element(), declaringThrown(method, adapted))
           .forEach(gradClass::addMethod);
       ValueRecords.valueRecord(method.element().getReturnType())
           .filter(record -> leavesMembers.add(ValueRecords.leavesMember(record)))
-          .ifPresent(record -> gradClass.addMethod(RecordAdapters.leavesMember(record)));
+          .ifPresent(record -> {
+            gradClass.addMethod(RecordAdapters.leavesMember(record, Modifier.PRIVATE));
+            sweeps.addLeaves(method.element(), record);
+          });
     }
     return List.of(file(className.packageName(), gradClass.build()),
         file(className.packageName(), sweeps.build()));

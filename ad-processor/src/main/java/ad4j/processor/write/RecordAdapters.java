@@ -38,8 +38,14 @@ final class RecordAdapters {
 
   private RecordAdapters() {}
 
-  /** {@code members}, with the adapters and private flat members when the method needs them. */
-  static List<MethodSpec> of(GradClassWriter.Method method, List<MethodSpec> members) {
+  /**
+   * {@code members}, with the adapters and private flat members when the method needs them;
+   * the flat tangent, which the forward sweep of callers calls, is package-private and handed
+   * to {@code flatTangent} too (callers of other classes call it through the companion,
+   * {@link SweepsClass#addFlat}).
+   */
+  static List<MethodSpec> of(GradClassWriter.Method method, List<MethodSpec> members,
+      java.util.function.Consumer<MethodSpec> flatTangent) {
     Optional<TypeElement> result = ValueRecords.valueRecord(method.element().getReturnType());
     if (method.recordParameters().isEmpty() && result.isEmpty()) {
       return members;
@@ -68,7 +74,12 @@ final class RecordAdapters {
       }
       // a method returning a record: its flat members are named apart, for their parameters
       // may be the adapters' ('fTangent(double x, double xDot)' returning V and double[])
-      written.add(flat(member, member.name() + (result.isPresent() ? Callee.FLAT : "")));
+      MethodSpec flat = flat(member, member.name() + (result.isPresent() ? Callee.FLAT : ""),
+          member.name().equals(name + "Tangent"));
+      if (member.name().equals(name + "Tangent")) {
+        flatTangent.accept(flat);
+      }
+      written.add(flat);
       written.add(adapter(member, leaves, returned, result.isPresent()));
     }
     return written;
@@ -79,14 +90,15 @@ final class RecordAdapters {
    * first, as a {@code double[]} ({@link ValueRecords#leavesMember}): the code of callers makes
    * them of the value of a method returning the record.
    */
-  static MethodSpec leavesMember(TypeElement record) {
+  static MethodSpec leavesMember(TypeElement record, Modifier... modifiers) {
     String value = "value";
     List<CodeBlock> leaves = ValueRecords.leaves(record).stream()
         .map(leaf -> CodeBlock.of("$L.$L", value, leaf.accessors())).toList();
     return MethodSpec.methodBuilder(ValueRecords.leavesMember(record))
         .addJavadoc("The leaves of {@code $L}, depth first: the value of a vector function.\n",
             value)
-        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .addModifiers(modifiers)
+        .addModifiers(Modifier.STATIC)
         .returns(double[].class)
         .addParameter(TypeName.get(record.asType()), value)
         .addStatement("return new double[] {$L}", CodeBlock.join(leaves, ",$W"))
@@ -126,12 +138,14 @@ final class RecordAdapters {
   }
 
   /**
-   * {@code member}, private (callers of the method in its class call its {@code mTangent} with
-   * the leaves of the records they pass), without its javadoc: the adapter carries it.
+   * {@code member}, private, or package-private when it is the {@code tangent} (callers of the
+   * method call its {@code mTangent} with the leaves of the records they pass, those of other
+   * classes through the companion), without its javadoc: the adapter carries it.
    */
-  private static MethodSpec flat(MethodSpec member, String name) {
+  private static MethodSpec flat(MethodSpec member, String name, boolean tangent) {
     return MethodSpec.methodBuilder(name)
-        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .addModifiers(tangent ? new Modifier[] {Modifier.STATIC}
+            : new Modifier[] {Modifier.PRIVATE, Modifier.STATIC})
         .addAnnotations(member.annotations())
         .returns(member.returnType())
         .addParameters(member.parameters())

@@ -29,6 +29,8 @@ import javax.lang.model.element.TypeElement;
 final class SweepsClass {
   private final ClassName gradClass;
   private final TypeSpec.Builder sweeps;
+  /** The names of the {@link #addLeaves leaves members} written. */
+  private final Set<String> leaves = new HashSet<>();
 
   /**
    * The companion of {@code gradClass}, which is written for {@code type} (named
@@ -90,6 +92,33 @@ final class SweepsClass {
           .build());
     }
     return kept;
+  }
+
+  /**
+   * For callers in other classes of a method taking or returning value records: a member of the
+   * companion calling {@code flatTangent}, the method's package-private tangent over the
+   * records' leaves, which their forward sweep calls.
+   */
+  void addFlat(ExecutableElement userMethod, MethodSpec flatTangent) {
+    sweeps.addMethod(calling(userMethod, flatTangent.toBuilder()
+        .addJavadoc("For the generated code of callers in other classes, not for direct use:"
+            + " the tangent\nover the leaves of its value records that {@code $T.$L}"
+            + " computes.\n", gradClass, flatTangent.name())
+        .build()));
+  }
+
+  /**
+   * For callers in other classes of a method returning value record {@code record}: the member
+   * that gives the leaves of the record the method returns, once per record.
+   */
+  void addLeaves(ExecutableElement userMethod, TypeElement record) {
+    String name = ad4j.processor.front.ValueRecords.leavesMember(record);
+    if (!leaves.add(name)) {
+      return;
+    }
+    List<Modifier> visibility = userMethod.getModifiers().stream()
+        .filter(m -> m == Modifier.PUBLIC || m == Modifier.PROTECTED).toList();
+    sweeps.addMethod(RecordAdapters.leavesMember(record, visibility.toArray(Modifier[]::new)));
   }
 
   /** The companion's class, once {@link #split} has seen every method's members. */
