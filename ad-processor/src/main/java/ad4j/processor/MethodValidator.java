@@ -117,11 +117,20 @@ final class MethodValidator {
    */
   private static boolean fitsParameterSlots(ExecutableElement method, MethodTree tree,
       Diagnostics diagnostics) {
+    String name = method.getSimpleName().toString();
+    int pullback = ParameterSlots.ofPullback(method);
+    if (pullback > ParameterSlots.MAX) {
+      diagnostics.error(tree, "@Differentiable method '" + name + "' has too many parameters:"
+          + " its generated '" + name + "Pullback' would take them, a seed and an array of"
+          + " adjoints, " + pullback + " parameter slots ('double' and 'long' take two each),"
+          + " more than the JVM's limit of " + ParameterSlots.MAX + "; pass them in a"
+          + " 'double[]'");
+      return false;
+    }
     int slots = ParameterSlots.ofTangent(method);
     if (slots <= ParameterSlots.MAX) {
       return true;
     }
-    String name = method.getSimpleName().toString();
     String why = "its generated '" + name + "Tangent' would take them and one direction per"
         + " 'double' parameter, " + slots + " parameter slots with the tape of long methods"
         + " ('double' and 'long' take two each), more than the JVM's limit of "

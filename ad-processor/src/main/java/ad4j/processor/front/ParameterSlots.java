@@ -53,6 +53,40 @@ public final class ParameterSlots {
     return slots;
   }
 
+  /**
+   * The parameter slots of {@code method}'s {@code mPullback}, over the leaves of its value
+   * records: its parameters, the seed (a {@code double}, or an array for a vector function) and
+   * the adjoints' array. Every method gets it, so past the limit there is no method to
+   * generate; the other members but {@code mTangent} take fewer, or as many with a tape, except
+   * the private sweeps of a method long enough to be split, which take one more (an error when
+   * they are written).
+   */
+  public static int ofPullback(ExecutableElement method) {
+    int slots = 0;
+    if (!StaticMembers.isStatic(method)) {
+      slots += Receivers.valueRecordReceiver(method).map(ParameterSlots::ofLeaves).orElse(1);
+    }
+    for (VariableElement parameter : method.getParameters()) {
+      TypeKind kind = parameter.asType().getKind();
+      slots += isFlattened(parameter)
+          ? ofLeaves(ValueRecords.valueRecord(parameter.asType()).orElseThrow())
+          : kind == TypeKind.DOUBLE || kind == TypeKind.LONG ? 2 : 1;
+    }
+    TypeKind result = method.getReturnType().getKind();
+    boolean scalar = result == TypeKind.DOUBLE || result == TypeKind.FLOAT;
+    return slots + (scalar ? 2 : 1) + 1;
+  }
+
+  /** The slots of a value record's leaves, each a parameter of the flat members. */
+  private static int ofLeaves(javax.lang.model.element.TypeElement record) {
+    int slots = 0;
+    for (ValueRecords.Leaf leaf : ValueRecords.leaves(record)) {
+      slots += leaf.type() == ad4j.processor.ir.NumericType.DOUBLE
+          || leaf.type() == ad4j.processor.ir.NumericType.LONG ? 2 : 1;
+    }
+    return slots;
+  }
+
   /** A value record parameter that carries derivatives: its members take its leaves. */
   private static boolean isFlattened(VariableElement parameter) {
     return ValueRecords.valueRecord(parameter.asType()).isPresent()
