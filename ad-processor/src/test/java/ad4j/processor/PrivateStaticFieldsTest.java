@@ -93,11 +93,14 @@ class PrivateStaticFieldsTest {
       "final class Counter {",
       "  private static double scale = 2;",
       "  private static int calls;",
+      "  private static java.util.logging.Logger log = java.util.logging.Logger.getLogger(\"c\");",
+      "  static void setLog(java.util.logging.Logger l) { log = l; }",
       "  private static void reset() { scale = 2; }",
       "  private static void change() { scale = 5; calls++; }",
       "  static void setScale(double s) { scale = s; }",
       "  static int calls() { return calls; }",
       "  @Differentiable static double f(double x) {",
+      "    log.fine(\"f\");",
       "    reset();",
       "    double s = scale;",
       "    double acc = 0;",
@@ -157,6 +160,39 @@ class PrivateStaticFieldsTest {
     assertThat(code).contains("private static final VarHandle scaleField;");
     assertThat(code).contains("(double) CounterGrad.scaleField.get()");
     assertThat(code.split("findStaticVarHandle\\(Counter.class, \"scale\"", -1)).hasLength(2);
+  }
+
+  /**
+   * A private static object that is not final, the receiver of a call run as written: read
+   * through its handle where the method reads it, so a logger set between calls is the one
+   * the generated members log to.
+   */
+  @Test
+  void aPrivateObjectFieldThatIsNotFinalIsReadWhereTheMethodCallsIt() throws Exception {
+    java.util.logging.Logger logger = java.util.logging.Logger.getAnonymousLogger();
+    logger.setUseParentHandlers(false);
+    logger.setLevel(java.util.logging.Level.FINE);
+    List<String> seen = new java.util.ArrayList<>();
+    logger.addHandler(new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord record) {
+        seen.add(record.getMessage());
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    });
+    MUTABLE_COMPILED.get().invoke("com.example.Counter", "setLog", logger);
+    MUTABLE_COMPILED.get().invoke("com.example.CounterGrad", "fGradient", 0.7);
+    MUTABLE_COMPILED.get().invoke("com.example.CounterGrad", "fTangent", 0.7, 1.0);
+    assertThat(seen).containsExactly("f", "f");
+    String code = MUTABLE_COMPILED.get().compilation()
+        .generatedSourceFile("com.example.CounterGrad").orElseThrow().getCharContent(true)
+        .toString();
+    assertThat(code).contains("((java.util.logging.Logger) CounterGrad.logField.get()).fine(");
   }
 
   /** What a call run as written may change is still not read again after it (StateReadAgain). */

@@ -93,8 +93,13 @@ final class InactiveCalls {
       return null;
     }
     Optional<String> unreachable = context.reachability().ofMember(field);
+    // a private static final field through the generated class's copy; one that is not final
+    // through its VarHandle, read where the method reads it
+    PrivateFields privateFields = new PrivateFields(context);
     Optional<String> copy = unreachable.isPresent()
-        ? new PrivateFields(context).read(field).map(Object::toString) : Optional.empty();
+        ? privateFields.read(field).map(Object::toString)
+            .or(() -> privateFields.staticHandleRead(field).map(read -> "(" + read + ")"))
+        : Optional.empty();
     if (unreachable.isPresent() && copy.isEmpty()) {
       context.diagnostics().error(invocation, "call to '" + shown + "' carries no derivative"
           + " and would run as written, but generated code cannot read its receiver: "
