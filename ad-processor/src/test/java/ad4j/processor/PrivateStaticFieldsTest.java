@@ -84,6 +84,45 @@ class PrivateStaticFieldsTest {
   }
 
   /**
+   * Tables and constants of private nested classes (holders, issue 36 item 1): generated code
+   * cannot name the class, so the generated class finds it by its binary name through a private
+   * lookup of the top-level class, whose nestmate it is, and copies the fields once.
+   */
+  @Test
+  void fieldsOfPrivateNestedClassesAreFoundThroughTheTopLevelClass() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Series", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Series {",
+            "  private static final class Holder {",
+            "    static final double[] P = {0.5, 0.25, -0.125};",
+            "    static final double ROOT = Math.log(3);",
+            "  }",
+            "  private static final class Outer {",
+            "    static final class Deep { private static final double[] D = {2.0, -1.0}; }",
+            "  }",
+            "  @Differentiable static double f(double x, double y) {",
+            "    double s = 0;",
+            "    for (int i = 0; i < Holder.P.length; i++) s += Holder.P[i] * Math.pow(x, i);",
+            "    return s * y + Holder.ROOT * x * x + Outer.Deep.D[1] * Math.sin(x * y);",
+            "  }",
+            "}"));
+    CompiledFunction f = compiled.function("com.example.Series", "f", 2);
+    DerivativeChecks.checkAt(f, 0.7, -1.3);
+    DerivativeChecks.checkAt(f, 1.9, 0.4);
+    double x = 0.7;
+    double y = -1.3;
+    assertThat(f.gradient(x, y)[1]).isWithin(1e-14)
+        .of(0.5 + 0.25 * x - 0.125 * x * x - x * Math.cos(x * y));
+    String code = compiled.compilation().generatedSourceFile("com.example.SeriesGrad")
+        .orElseThrow().getCharContent(true).toString();
+    assertThat(code).contains("findClass(\"com.example.Series$Holder\")");
+    assertThat(code).contains("findClass(\"com.example.Series$Outer$Deep\")");
+    assertThat(code).contains("private static final double[] Holder_P;");
+  }
+
+  /**
    * A private static field that is not final (issue 36): read through a {@code VarHandle} where
    * the method reads it, as a package-private one is ({@code MutableStaticFieldsTest}).
    */

@@ -1058,6 +1058,14 @@ final class ExpressionLowering {
       return context.symbols().resolveField(name)
           .map(field -> field.asType().getKind() == TypeKind.ARRAY).orElse(false);
     }
+    if (expression instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
+        && !startsWithLocal(select.getExpression())
+        && !startsWithField(select.getExpression())) {
+      // a table of another class, 'Holder.P.length'
+      return context.symbols().resolveType(select.getExpression())
+          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()))
+          .map(field -> field.asType().getKind() == TypeKind.ARRAY).orElse(false);
+    }
     return expression instanceof ArrayAccessTree;
   }
 

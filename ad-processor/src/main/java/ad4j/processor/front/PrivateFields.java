@@ -51,9 +51,9 @@ public final class PrivateFields {
    * other field.
    */
   Optional<Expr> read(VariableElement field) {
-    if (!field.getModifiers().containsAll(java.util.Set.of(Modifier.PRIVATE, Modifier.FINAL))
+    if (!field.getModifiers().contains(Modifier.FINAL)
         || !StaticMembers.isStatic(field) || !(field.getEnclosingElement() instanceof TypeElement owner)
-        || context.reachability().ofType(owner).isPresent() || !isCopyable(field.asType())) {
+        || !isHidden(field, owner) || !isFound(owner) || !isCopyable(field.asType())) {
       return Optional.empty();
     }
     String copy = nestedPath(owner).replace('.', '_');
@@ -97,10 +97,9 @@ public final class PrivateFields {
    * handle is noted for {@code PrivateFieldCopies}); empty for any other field.
    */
   private Optional<String> handleOf(VariableElement field, boolean isStatic) {
-    if (!field.getModifiers().contains(Modifier.PRIVATE)
-        || StaticMembers.isStatic(field) != isStatic
+    if (StaticMembers.isStatic(field) != isStatic
         || !(field.getEnclosingElement() instanceof TypeElement owner)
-        || context.reachability().ofType(owner).isPresent() || !isCopyable(field.asType())) {
+        || !isHidden(field, owner) || !isFound(owner) || !isCopyable(field.asType())) {
       return Optional.empty();
     }
     String path = nestedPath(owner).replace('.', '_');
@@ -146,6 +145,36 @@ public final class PrivateFields {
   }
 
   /** {@code Inner} for {@code Outer.Inner}: the path below the top-level class. */
+  /** Whether generated code cannot name {@code field}: it is private, or its class is. */
+  private boolean isHidden(VariableElement field, TypeElement owner) {
+    return field.getModifiers().contains(Modifier.PRIVATE)
+        || context.reachability().ofType(owner).isPresent();
+  }
+
+  /**
+   * Whether the generated class finds {@code owner} for a private lookup: it names the class,
+   * or the class is nested, private or in a private class, in the top-level class of the
+   * method's own class, which it names; a private lookup there finds its nestmates by their
+   * binary names ({@code PrivateFieldCopies}).
+   */
+  private boolean isFound(TypeElement owner) {
+    if (context.reachability().ofType(owner).isEmpty()) {
+      return true;
+    }
+    TypeElement top = topLevel(owner);
+    return top != owner && top.equals(topLevel(context.ownSymbols().enclosingType()))
+        && context.reachability().ofType(top).isEmpty();
+  }
+
+  /** The top-level class around {@code type}, or {@code type}. */
+  public static TypeElement topLevel(TypeElement type) {
+    TypeElement top = type;
+    while (top.getEnclosingElement() instanceof TypeElement outer) {
+      top = outer;
+    }
+    return top;
+  }
+
   private static String nestedPath(TypeElement owner) {
     StringBuilder path = new StringBuilder();
     for (TypeElement t = owner; t.getEnclosingElement() instanceof TypeElement outer;

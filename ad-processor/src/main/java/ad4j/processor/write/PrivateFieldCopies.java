@@ -10,6 +10,7 @@ import com.palantir.javapoet.TypeSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -48,14 +49,29 @@ final class PrivateFieldCopies {
                 + "// a private lookup of its class (this class is in the same package and module)\n")
         .beginControlFlow("try");
     Map<TypeElement, String> lookups = new LinkedHashMap<>();
+    Map<TypeElement, CodeBlock> owners = new LinkedHashMap<>();
     for (PrivateFields.Copy copy : copies.values()) {
       String lookup = lookups.get(copy.owner());
       if (lookup == null) {
         lookup = "lookup" + (lookups.size() + 1);
         lookups.put(copy.owner(), lookup);
-        reads.addStatement("$T.Lookup $L = $T.privateLookupIn($T.class, $T.lookup())", handles,
-            lookup, handles, ClassName.get(copy.owner()), handles);
+        if (isNamed(copy.owner())) {
+          reads.addStatement("$T.Lookup $L = $T.privateLookupIn($T.class, $T.lookup())",
+              handles, lookup, handles, ClassName.get(copy.owner()), handles);
+          owners.put(copy.owner(), CodeBlock.of("$T.class", ClassName.get(copy.owner())));
+        } else {
+          // a private nested class: found by its binary name through a private lookup of
+          // its top-level class, whose nestmate it is, and looked into through that lookup
+          TypeElement top = PrivateFields.topLevel(copy.owner());
+          String owner = "owner" + lookups.size();
+          reads.addStatement("$T.Lookup $L = $T.privateLookupIn($T.class, $T.lookup())",
+              handles, lookup, handles, ClassName.get(top), handles);
+          reads.addStatement("$T<?> $L = $L.findClass($S)", Class.class, owner, lookup,
+              binaryName(copy.owner()));
+          owners.put(copy.owner(), CodeBlock.of("$L", owner));
+        }
       }
+      CodeBlock ownerClass = owners.get(copy.owner());
       if (copy.member() instanceof ExecutableElement method) {
         PrivateMethodCalls.add(gradClass, reads, copy, method, lookup);
         continue;
@@ -71,21 +87,41 @@ final class PrivateFieldCopies {
           .build());
       if (instance) {
         // read at each use, from the object the method reads it of
-        reads.addStatement("$L = $L.findVarHandle($T.class, $S, $T.class)", copy.copy(), lookup,
-            ClassName.get(copy.owner()), copy.member().getSimpleName().toString(), type);
+        reads.addStatement("$L = $L.findVarHandle($L, $S, $T.class)", copy.copy(), lookup,
+            ownerClass, copy.member().getSimpleName().toString(), type);
       } else if (handle) {
         // read at each use, when the method reads it
-        reads.addStatement("$L = $L.findStaticVarHandle($T.class, $S, $T.class)", copy.copy(),
-            lookup, ClassName.get(copy.owner()), copy.member().getSimpleName().toString(), type);
+        reads.addStatement("$L = $L.findStaticVarHandle($L, $S, $T.class)", copy.copy(),
+            lookup, ownerClass, copy.member().getSimpleName().toString(), type);
       } else {
-        reads.addStatement("$L = ($T) $L.findStaticVarHandle($T.class, $S, $T.class).get()",
-            copy.copy(), type, lookup, ClassName.get(copy.owner()),
-            copy.member().getSimpleName().toString(), type); // never generic
+        reads.addStatement("$L = ($T) $L.findStaticVarHandle($L, $S, $T.class).get()",
+            copy.copy(), type, lookup, ownerClass, copy.member().getSimpleName().toString(),
+            type); // never generic
       }
     }
     reads.nextControlFlow("catch ($T e)", ReflectiveOperationException.class)
         .addStatement("throw new $T(e)", ExceptionInInitializerError.class)
         .endControlFlow();
     gradClass.addStaticBlock(reads.build());
+  }
+
+  /** Whether generated code names {@code type}: neither it nor a class around it is private. */
+  private static boolean isNamed(TypeElement type) {
+    for (Element t = type; t instanceof TypeElement; t = t.getEnclosingElement()) {
+      if (t.getModifiers().contains(Modifier.PRIVATE)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code com.example.Outer$Inner}: the name {@code Lookup.findClass} takes. */
+  private static String binaryName(TypeElement type) {
+    TypeElement top = PrivateFields.topLevel(type);
+    StringBuilder name = new StringBuilder();
+    for (Element t = type; t != top; t = t.getEnclosingElement()) {
+      name.insert(0, "$" + t.getSimpleName());
+    }
+    return top.getQualifiedName() + name.toString();
   }
 }
