@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.HessianChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.runtime.internal.Tape;
 import java.util.List;
@@ -239,6 +240,37 @@ class ControlFlowProgramsRegressionTest {
     CompiledFunction f = compiled.function("com.example.Chained", "f", 2);
     for (double[] point : new double[][] {{0.3, -0.0969}, {0.1, -0.5}, {-2, 0.4}}) {
       DerivativeChecks.checkAt(f, point);
+      assertThat(Tape.current().size()).isEqualTo(0);
+    }
+  }
+
+  /**
+   * An order-2 method's forward-over-reverse sweep cut into parts of one statement ({@code
+   * -Aad4j.partSize=1}): the sum {@code xBarDot += t1BarDot * t8 + t8Dot * t1Bar} of the
+   * reverse of {@code s += Math.pow(x, i + 1)} has two terms whose formulas share pieces (the
+   * exponent {@code (double) (i + 1)} and {@code (double) (i + 1) - 1.0}, read by the partial
+   * and by its tangent). Spreading the sum over the parts moved each term's formulas into the
+   * part that makes what they read once per read, so that part declared {@code t6} and
+   * {@code t7} four times and the generated class did not compile ("variable t3 is already
+   * defined in method o2HessianSweepPart17").
+   */
+  @Test
+  void formulasTheTermsOfASpreadSumShareAreMovedOnce() throws Exception {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Powers {",
+        "  @Differentiable(order = 2) static double f(double x, double y) {",
+        "    double s = 0;",
+        "    for (int i = 0; i < 3; i++) s += Math.pow(x, i + 1) * y;",
+        "    return s;",
+        "  }",
+        "}");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror", "-Aad4j.partSize=1"), "com.example.Powers", source);
+    CompiledFunction f = compiled.function("com.example.Powers", "f", 2);
+    for (double[] point : new double[][] {{0.7, -1.3}, {-1.2, 0.4}}) {
+      HessianChecks.checkAt(f, compiled.load("com.example.PowersGrad"), point);
       assertThat(Tape.current().size()).isEqualTo(0);
     }
   }

@@ -236,20 +236,28 @@ final class SumSpreading {
    * Moves each group of a sum's terms ({@code byHome}: their indices by the part they move to)
    * out of {@code part} into its home part, with the formulas that compute them, and adds there
    * what {@code sumOf} makes of the group's terms and signs; the terms that stay go to
-   * {@code rest} and {@code restSigns}.
+   * {@code rest} and {@code restSigns}. A formula that several terms read, or one term reads
+   * twice (the exponent of {@code Math.pow}, read by a partial and by its tangent), is in each
+   * term's list, as often as it is read: it moves once, to the first part that takes a term
+   * reading it, which hands it over to the parts after it.
    */
   private static void moveTerms(List<Statement> part, List<List<Statement>> parts,
       Map<Integer, List<Integer>> byHome, List<Operand> terms, List<Boolean> negative,
       List<List<Instruction>> termInstructions, List<Operand> rest, List<Boolean> restSigns,
       BiFunction<List<Operand>, List<Boolean>, List<Statement>> sumOf) {
     Set<Integer> moved = new HashSet<>();
+    Set<Instruction> movedInstructions = newIdentitySet();
     for (Map.Entry<Integer, List<Integer>> group : byHome.entrySet()) {
       List<Statement> home = parts.get(group.getKey());
       List<Operand> groupTerms = new ArrayList<>();
       List<Boolean> groupSigns = new ArrayList<>();
       for (int i : group.getValue()) {
         part.removeAll(termInstructions.get(i));
-        home.addAll(termInstructions.get(i));
+        for (Instruction instruction : termInstructions.get(i)) {
+          if (movedInstructions.add(instruction)) {
+            home.add(instruction);
+          }
+        }
         groupTerms.add(terms.get(i));
         groupSigns.add(negative.get(i));
         moved.add(i);

@@ -60,9 +60,10 @@ public final class Mutations {
       statement("method reference to an object's method in a local",
           "java.util.function.DoubleSupplier d%n = new java.util.Random()::nextDouble;"),
       // (a number boxed into an object is an error only when it carries a derivative, which
-      // the parameter, perhaps assigned before, need not: an array of it always does)
-      statement("array into a collection",
-          "java.util.List<double[]> o%n = java.util.List.of(new double[] {%p});"),
+      // the parameter, perhaps assigned before, need not; so is an array made for the call of
+      // it: a written local array always carries derivatives)
+      statement("array into a collection", "double[] a%n = new double[1]; a%n[0] = %p;"
+          + " java.util.List<double[]> o%n = java.util.List.of(a%n);"),
       statement("local class", "class Local%n { }"),
       // fields
       statement("static field write", "staticField = %p;"),
