@@ -45,7 +45,8 @@ public final class Mutations {
       "    private static final long serialVersionUID = 1L;",
       "    Hidden(String message) { super(message); }",
       "  }",
-      "  private static final class Box { static final double ROOT = Math.log(3); }");
+      "  private static final class Box { static final double ROOT = Math.log(3); }",
+      "  static double[] mutableTable = {1.0, 2.0};");
 
   public static final List<Mutation> ALL = List.of(
       // objects, lambdas, method references, anonymous and local classes
@@ -92,7 +93,7 @@ public final class Mutations {
       expression("boxing call", "Double.valueOf(%p)"),
       // what generated code, in another class, cannot reach
       statement("throw of a private exception class", "if (%p > 1e300) throw new Hidden(\"x\");"),
-      expression("non-constant field of a private class", "Box.ROOT * %p"),
+      expression("static array that is not final", "mutableTable[0] * %p"),
       // an array of objects made by its length (one made of its elements is built as written,
       // and an error only where an element carries a derivative, which %p, assigned a
       // constant earlier in a random program, need not)
