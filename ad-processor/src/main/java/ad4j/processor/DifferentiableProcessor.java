@@ -277,7 +277,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       if (function.isPresent()) {
         lowered.add(new GradClassWriter.Method(method, function.get().function(),
             function.get().callRunAsWritten(), function.get().privateFields(),
-            function.get().recordParameters()));
+            function.get().recordParameters(), function.get().carriedResult()));
       } else {
         failed = true;
       }

@@ -60,10 +60,10 @@ final class MethodValidator {
         ValueRecords.valueRecord(method.getReturnType());
     if (resultRecord.isPresent() && !ValueRecords.isReturnable(resultRecord.get())) {
       diagnostics.error(at(tree.getReturnType(), tree), "@Differentiable method '" + name
-          + "' returns value record '" + resultRecord.get().getSimpleName() + "', which has"
-          + " components that are not 'double' or 'float' ('int', 'long', 'boolean', 'String',"
-          + " objects, 'double[]'): ad4j returns value records of 'double' and 'float'"
-          + " components only yet; return those in a record of their own");
+          + "' returns value record '" + resultRecord.get().getSimpleName() + "', which has a"
+          + " 'double[]' component: ad4j returns value records of 'double' and 'float'"
+          + " components (and components that carry no derivative) only yet; return the"
+          + " array from a method of its own");
       valid = false;
     } else if (!ActiveParameters.isScalarResult(method.getReturnType())
         && !(ActiveParameters.isVectorResult(method.getReturnType()))) {

@@ -816,23 +816,6 @@ class ValueRecordsTest {
   }
 
   @Test
-  void aRecordResultWithAnIntComponentIsAnError() {
-    assertRejected(String.join("\n",
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class F {",
-        "  record V(double a, int n) {}",
-        "  @Differentiable static V f(double x) {",
-        "    return new V(x, 1);",
-        "  }",
-        "}"),
-        "@Differentiable method 'f' returns value record 'V', which has components that"
-            + " are not 'double' or 'float' ('int', 'long', 'boolean', 'String', objects,"
-            + " 'double[]'): ad4j returns value records of 'double'"
-            + " and 'float' components only yet", 5);
-  }
-
-  @Test
   void aRecordThatHoldsItselfIsDataAndARecordOfTwoEqualRecordsIsFlattened() throws Exception {
     InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
         List.of("-Xlint:all", "-Werror"), "com.example.Shapes", String.join("\n",

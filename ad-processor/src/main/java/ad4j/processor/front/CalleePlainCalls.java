@@ -62,6 +62,11 @@ final class CalleePlainCalls {
   private final Predicate<TypeElement> hasGradClass;
   private final Map<ExecutableElement, Optional<Found>> known = new HashMap<>();
   private final Map<ExecutableElement, Optional<Found>> knownReads = new HashMap<>();
+  private final Map<ExecutableElement, Optional<List<ValueRecords.Carried>>> knownCarried =
+      new HashMap<>();
+  /** The methods whose returned records {@link #carriedResult} is reading, on this thread. */
+  private static final ThreadLocal<Set<ExecutableElement>> EXAMINING_CARRIED =
+      ThreadLocal.withInitial(HashSet::new);
 
   CalleePlainCalls(Elements elements, Types types, Trees trees,
       Predicate<TypeElement> hasGradClass) {
@@ -78,6 +83,38 @@ final class CalleePlainCalls {
       answer = search(method, CalleePlainCalls::callRunAsWritten, true);
       known.put(method, answer);
     }
+    return answer;
+  }
+
+  /**
+   * Where the leaves that carry no derivative of the value record {@code method} returns come
+   * from ({@link ValueRecords.Carried}), read from its lowered code; empty when its source is
+   * not in the compilation or it does not lower (its errors are reported where it is processed
+   * itself).
+   */
+  Optional<List<ValueRecords.Carried>> carriedResult(ExecutableElement method) {
+    Optional<List<ValueRecords.Carried>> answer = knownCarried.get(method);
+    if (answer != null) {
+      return answer;
+    }
+    if (!EXAMINING_CARRIED.get().add(method)) {
+      return Optional.empty(); // a method that calls itself, through others: not known here
+    }
+    answer = Optional.empty();
+    try {
+      TreePath path = trees.getPath(method);
+      if (path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null) {
+        Diagnostics errors = new Diagnostics(trees, path.getCompilationUnit());
+        Lowering.Examined examined = Lowering.examine(elements, types, trees,
+            path.getCompilationUnit(), method, tree, errors, hasGradClass);
+        if (examined.function().isPresent() && !errors.hasUnresolvedNames()) {
+          answer = Optional.of(examined.carriedResult());
+        }
+      }
+    } finally {
+      EXAMINING_CARRIED.get().remove(method);
+    }
+    knownCarried.put(method, answer);
     return answer;
   }
 

@@ -1814,7 +1814,13 @@ final class ExpressionLowering {
         return null;
       }
       if (callee.get().returnsArray()) {
-        return vectorCall(callee.get(), arguments);
+        Optional<List<Operand>> carried = carriedLeaves(choice, arguments, invocation, shown);
+        if (carried.isEmpty()) {
+          return null;
+        }
+        Operand result = vectorCall(callee.get(), arguments);
+        context.carriesCallResult(((Operand.Use) result).value(), carried.get());
+        return result;
       }
       boolean active = arguments.stream().anyMatch(
           argument -> argument.isActive() || isActiveArray(argument));
@@ -1975,6 +1981,42 @@ final class ExpressionLowering {
         callees.select(owner, name, arguments);
     return method.isPresent() && !CalleeResolver.isDifferentiable(method.get())
         && !ruledCalls.hasRules(method.get());
+  }
+
+  /**
+   * The leaves that carry no derivative of the value record a call ({@code shown}) of the
+   * {@code @Differentiable} method {@code choice} returns, none for other results: the call's
+   * arguments (its {@code arguments}, flat) that the method's code returns as those leaves
+   * ({@link CalleePlainCalls#carriedResult}), so that the caller holds the same objects and
+   * numbers in every member without running the method again. Empty after an error at
+   * {@code invocation}.
+   */
+  private Optional<List<Operand>> carriedLeaves(Optional<Overloads.Choice> choice,
+      List<Operand> arguments, MethodInvocationTree invocation, String shown) {
+    Optional<javax.lang.model.element.TypeElement> record = choice.flatMap(c ->
+        ValueRecords.valueRecord(c.method().getReturnType()));
+    if (record.isEmpty()
+        || ValueRecords.leaves(record.get()).stream().allMatch(ValueRecords.Leaf::active)) {
+      return Optional.of(List.of());
+    }
+    Optional<List<ValueRecords.Carried>> carried =
+        context.calleePlainCalls().carriedResult(choice.get().method());
+    String problem = null;
+    if (carried.isEmpty()) {
+      problem = "its source is not in this compilation (or has errors), and ad4j reads from"
+          + " its code which of its parameters it returns there";
+    } else if (carried.get().stream().anyMatch(c -> c.parameter() < 0)) {
+      problem = "it returns a constant there, which ad4j passes on to callers only as a"
+          + " parameter";
+    }
+    if (problem != null) {
+      context.diagnostics().error(invocation, "call to '" + shown + "': it returns value"
+          + " record '" + record.get().getSimpleName() + "', whose components that carry no"
+          + " derivative callers take from the arguments the method returns them from; "
+          + problem);
+      return Optional.empty();
+    }
+    return Optional.of(carried.get().stream().map(c -> arguments.get(c.parameter())).toList());
   }
 
   /**

@@ -180,10 +180,12 @@ public final class Lowering {
    * A method lowered for its generated members: its IR, and the first call of its own code that
    * runs as written and may not run alike again ({@code "RNG.nextGaussian() (line 8)"}), which
    * the generated class records for callers compiled later; the private static fields it reads,
-   * which the generated class copies ({@link PrivateFields}).
+   * which the generated class copies ({@link PrivateFields}); where the leaves that carry no
+   * derivative of the value record it returns come from ({@link ValueRecords.Carried}).
    */
   public record Lowered(Function function, Optional<String> callRunAsWritten,
-      List<PrivateFields.Copy> privateFields, List<ValueRecords.FlatParameter> recordParameters) {
+      List<PrivateFields.Copy> privateFields, List<ValueRecords.FlatParameter> recordParameters,
+      List<ValueRecords.Carried> carriedResult) {
     /**
      * The generated class records {@code callRunAsWritten} of its method {@code m} in a
      * constant {@code mCallRunAsWritten}: all that ad4j can see of it when it compiles callers
@@ -209,7 +211,8 @@ public final class Lowering {
     return lower(context, method, tree)
         .map(function -> new Lowered(function,
             context.firstCallRunAsWritten().map(LoweringContext.CallRunAsWritten::describe),
-            context.privateFieldCopies(), context.flatParameters()));
+            context.privateFieldCopies(), context.flatParameters(),
+            context.carriedResult()));
   }
 
   /**
@@ -226,18 +229,20 @@ public final class Lowering {
     context.setElement(method, true);
     Optional<Function> function = lower(context, method, tree);
     return new Examined(function, context.callees(), context.firstCallRunAsWritten(),
-        context.firstStateRead());
+        context.firstStateRead(), context.carriedResult());
   }
 
   /**
    * A method lowered by {@link #examine}: its IR (empty after an error), the
    * {@code @Differentiable} methods it calls, the first call of its own code that runs as
    * written and not alike each time, and the first read of a static field that is not final
-   * or of an object array's element.
+   * or of an object array's element; where the leaves that carry no derivative of the value
+   * record it returns come from.
    */
   record Examined(Optional<Function> function, List<ExecutableElement> callees,
       Optional<LoweringContext.CallRunAsWritten> callRunAsWritten,
-      Optional<ad4j.processor.ir.SourceLine> stateRead) {}
+      Optional<ad4j.processor.ir.SourceLine> stateRead,
+      List<ValueRecords.Carried> carriedResult) {}
 
   private static Optional<Function> lower(LoweringContext context, ExecutableElement method,
       MethodTree tree) {
@@ -1373,9 +1378,34 @@ public final class Lowering {
     }
     RecordLowering.Tuple tuple = expressions.records().lower(expression);
     if (tuple == null || !ValueRecords.isReturnable(resultRecord)) {
-      return; // a record with components that carry nothing: rejected at the method already
+      return; // a record with a 'double[]' component: rejected at the method already
     }
-    Operand array = expressions.arrayOf(tuple.leaves(), expression);
+    // the leaves that carry derivatives are the vector function's value; the others the
+    // record's members pass along from where they come, without running any code again
+    List<ValueRecords.Leaf> types = ValueRecords.leaves(resultRecord);
+    List<Operand> active = new ArrayList<>();
+    List<ValueRecords.Carried> carried = new ArrayList<>();
+    for (int i = 0; i < types.size(); i++) {
+      Operand leaf = tuple.leaves().get(i);
+      if (types.get(i).active()) {
+        active.add(leaf);
+      } else if (leaf instanceof Operand.Use use
+          && use.value().origin() == Value.Origin.PARAMETER) {
+        carried.add(new ValueRecords.Carried(use.value().parameterIndex(), null));
+      } else if (leaf instanceof Operand.Constant constant) {
+        carried.add(new ValueRecords.Carried(-1, constant.expression().toString()));
+      } else {
+        unsupported(expression, "component '" + String.join(".", types.get(i).path())
+            + "' of value record '" + shown + "' returned by '" + context.source().of(expression)
+            + "' carries no derivative and is computed in the method: ad4j returns such"
+            + " components only as the method's parameters or constants hold them (the"
+            + " generated members return the record without running the method's code again);"
+            + " return it from a method of its own, or pass it in as a parameter");
+        return;
+      }
+    }
+    context.carriesResult(carried);
+    Operand array = expressions.arrayOf(active, expression);
     if (array == null) {
       return;
     }

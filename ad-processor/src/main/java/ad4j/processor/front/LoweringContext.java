@@ -171,6 +171,42 @@ final class LoweringContext {
     return List.copyOf(flatParameters);
   }
 
+  private final Map<Value, List<Operand>> carriedByCalls = new java.util.IdentityHashMap<>();
+
+  /**
+   * Records that the call whose result is {@code result} returns a value record whose leaves
+   * that carry no derivative are {@code leaves}, in order: operands of the caller's.
+   */
+  void carriesCallResult(Value result, List<Operand> leaves) {
+    carriedByCalls.put(result, List.copyOf(leaves));
+  }
+
+  /**
+   * The operands that the leaves carrying no derivative of the value record a call returns are
+   * ({@link #carriesCallResult}); empty for other values.
+   */
+  Optional<List<Operand>> carriedByCall(Value result) {
+    return Optional.ofNullable(carriedByCalls.get(result));
+  }
+
+  private List<ValueRecords.Carried> carriedResult = List.of();
+
+  /**
+   * Records where the leaves that carry no derivative of the value record the method returns
+   * come from, in the order of the record's leaves.
+   */
+  void carriesResult(List<ValueRecords.Carried> carried) {
+    carriedResult = List.copyOf(carried);
+  }
+
+  /**
+   * Where the leaves that carry no derivative of the value record the method returns come
+   * from ({@link ValueRecords.Carried}), in order; none for other methods.
+   */
+  List<ValueRecords.Carried> carriedResult() {
+    return carriedResult;
+  }
+
   /** The names of the arrays the method's own double-buffer swaps exchange. */
   private Set<String> swappedArrays = Set.of();
 

@@ -198,13 +198,27 @@ final class RecordLowering {
       return null;
     }
     boolean active = array instanceof Operand.Use use && use.value().isActiveArray();
-    List<Operand> leaves = new ArrayList<>();
     List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
-    for (int i = 0; i < types.size(); i++) {
-      Operand element = context.emit(ad4j.processor.ir.Operation.ELEMENT,
-          List.of(array, Operand.Constant.of(i)), NumericType.DOUBLE, active);
+    // the leaves that carry no derivative: the caller's arguments the method returns them from
+    List<Operand> carried = array instanceof Operand.Use use
+        ? context.carriedByCall(use.value()).orElse(List.of()) : List.of();
+    if (carried.size() != types.stream().filter(leaf -> !leaf.active()).count()) {
+      error(invocation, "'" + context.source().of(invocation) + "' is not supported yet for a"
+          + " value record with components that carry no derivative");
+      return null;
+    }
+    List<Operand> leaves = new ArrayList<>();
+    int element = 0;
+    int passed = 0;
+    for (ValueRecords.Leaf leaf : types) {
+      if (!leaf.active()) {
+        leaves.add(carried.get(passed++));
+        continue;
+      }
+      Operand read = context.emit(ad4j.processor.ir.Operation.ELEMENT,
+          List.of(array, Operand.Constant.of(element++)), NumericType.DOUBLE, active);
       // a float leaf: the double it was widened to, exactly
-      leaves.add(expressions.convert(element, types.get(i).type()));
+      leaves.add(expressions.convert(read, leaf.type()));
     }
     return new Tuple(record, leaves);
   }

@@ -136,11 +136,31 @@ public final class ValueRecords {
 
   /**
    * Whether a method may return value record {@code record} (a vector function over its
-   * leaves, in a {@code double[]}): its leaves are all {@code double}s and {@code float}s.
+   * derivative-carrying leaves, in a {@code double[]}): its leaves are {@code double}s and
+   * {@code float}s, or carry no derivative ({@code int}, {@code String}, objects: the record's
+   * own members pass them along, {@code front/Lowering.lowerRecordReturn}); a {@code double[]}
+   * leaf, whose length is the method's to choose, is not returned yet.
    */
   public static boolean isReturnable(TypeElement record) {
-    return leaves(record).stream().allMatch(leaf -> leaf.type().isFloatingPoint());
+    return leaves(record).stream()
+        .allMatch(leaf -> leaf.type().isFloatingPoint() || !leaf.active());
   }
+
+  /**
+   * The leaves of value record {@code record} that carry derivatives, depth first: those of the
+   * {@code double[]} a method returning the record gives (its value, its tangents, its seed).
+   */
+  public static List<Leaf> activeLeaves(TypeElement record) {
+    return leaves(record).stream().filter(Leaf::active).toList();
+  }
+
+  /**
+   * Where a leaf of a returned value record that carries no derivative comes from, the same
+   * object or number in every member: parameter {@code parameter} of the method's members
+   * (a leaf of a record parameter, a plain one), or constant Java text {@code constant} (when
+   * {@code parameter} is negative).
+   */
+  public record Carried(int parameter, String constant) {}
 
   /**
    * Whether {@code type} is a record with a component that carries derivatives beside others:

@@ -42,14 +42,16 @@ public final class GradClassWriter {
    * ({@code "RNG.nextGaussian() (line 8)"}), if it makes one. {@code privateFields}: the
    * private static fields it reads, which the generated class copies. {@code recordParameters}:
    * its value record parameters, which its function takes flattened and its public members as
-   * records ({@link RecordAdapters}).
+   * records ({@link RecordAdapters}). {@code carriedResult}: where the leaves that carry no
+   * derivative of the value record it returns come from.
    */
   public record Method(ExecutableElement element, Function function,
       Optional<String> callRunAsWritten, List<PrivateFields.Copy> privateFields,
-      List<ValueRecords.FlatParameter> recordParameters) {
+      List<ValueRecords.FlatParameter> recordParameters,
+      List<ValueRecords.Carried> carriedResult) {
     /** A method whose code makes no such call and reads no private static field. */
     public Method(ExecutableElement element, Function function) {
-      this(element, function, Optional.empty(), List.of(), List.of());
+      this(element, function, Optional.empty(), List.of(), List.of(), List.of());
     }
   }
 

@@ -80,7 +80,8 @@ final class RecordAdapters {
         flatTangent.accept(flat);
       }
       written.add(flat);
-      written.add(adapter(member, leaves, returned, result.isPresent()));
+      written.add(adapter(member, leaves, returned, result.isPresent(),
+          method.carriedResult()));
     }
     return written;
   }
@@ -92,7 +93,7 @@ final class RecordAdapters {
    */
   static MethodSpec leavesMember(TypeElement record, Modifier... modifiers) {
     String value = "value";
-    List<CodeBlock> leaves = ValueRecords.leaves(record).stream()
+    List<CodeBlock> leaves = ValueRecords.activeLeaves(record).stream()
         .map(leaf -> CodeBlock.of("$L.$L", value, leaf.accessors())).toList();
     return MethodSpec.methodBuilder(ValueRecords.leavesMember(record))
         .addJavadoc("The leaves of {@code $L}, depth first: the value of a vector function.\n",
@@ -159,9 +160,13 @@ final class RecordAdapters {
    * ({@code named apart}: its name ends with {@link Callee#FLAT}).
    */
   private static MethodSpec adapter(MethodSpec member, Map<String, Leaf> leaves,
-      Optional<Result> returned, boolean namedApart) {
+      Optional<Result> returned, boolean namedApart, List<ValueRecords.Carried> carried) {
+    CodeBlock notes = CodeBlock.builder().add(carriedAlong(member, leaves))
+        .add(returned.map(r -> carriedOut(r.record(), member.name().endsWith("Tangent")))
+            .orElse(CodeBlock.of("")))
+        .build();
     MethodSpec.Builder adapter = MethodSpec.methodBuilder(member.name())
-        .addJavadoc(withNote(member.javadoc(), carriedAlong(member, leaves)))
+        .addJavadoc(withNote(member.javadoc(), notes))
         .addModifiers(member.modifiers())
         .addAnnotations(member.annotations())
         .returns(returned.map(r -> TypeName.get(r.record().asType()))
@@ -177,7 +182,7 @@ final class RecordAdapters {
         TypeElement record = returned.get().record();
         adapter.addParameter(TypeName.get(record.asType()), parameter.name());
         names.add(parameter.name());
-        List<CodeBlock> seed = ValueRecords.leaves(record).stream()
+        List<CodeBlock> seed = ValueRecords.activeLeaves(record).stream()
             .map(l -> CodeBlock.of("$N.$L", parameter.name(), l.accessors())).toList();
         arguments.add(CodeBlock.of("new double[] {$L}", CodeBlock.join(seed, ",$W")));
         continue;
@@ -205,7 +210,7 @@ final class RecordAdapters {
       }
       adapter.addStatement("double[] $L = $L", local, call);
       adapter.addStatement("return $L", construction(returned.get().record(), local,
-          new int[] {0}));
+          new Carrying(carried, arguments)));
     } else if (member.returnType().equals(TypeName.VOID)) {
       adapter.addStatement("$L", call);
     } else {
@@ -256,17 +261,68 @@ final class RecordAdapters {
   }
 
   /**
-   * {@code new R(leaves[0], new S(leaves[1], ...))}: value record {@code record}'s leaves, a
-   * {@code float} one narrowed back ({@code (float) leaves[2]}).
+   * The javadoc's note on the components of returned value record {@code record} that carry no
+   * derivative ({@code name}): the member returns them as the method's value holds them, in
+   * the record of tangents too ({@code tangent}). Empty when there are none.
    */
-  private static CodeBlock construction(TypeElement record, String array, int[] next) {
+  private static CodeBlock carriedOut(TypeElement record, boolean tangent) {
+    List<String> carried = ValueRecords.leaves(record).stream().filter(l -> !l.active())
+        .map(l -> "{@code " + l.accessors() + "}").toList();
+    if (carried.isEmpty()) {
+      return CodeBlock.of("");
+    }
+    String named = String.join(", ", carried);
+    return tangent
+        ? CodeBlock.of("\n<p>In the returned record of tangents, $L, which carr$L no derivative,"
+            + " $L the method's value's (the same object or number), not a tangent.\n", named,
+            carried.size() == 1 ? "ies" : "y", carried.size() == 1 ? "is" : "are")
+        : CodeBlock.of("\n<p>The returned record's $L, which carr$L no derivative, $L what the"
+            + " method's run returns (the same object or number).\n", named,
+            carried.size() == 1 ? "ies" : "y", carried.size() == 1 ? "is" : "are");
+  }
+
+  /**
+   * What makes the returned record's leaves that carry no derivative: where each comes from,
+   * in order ({@code carried}), the adapter's arguments to the flat member (parameter
+   * {@code k}'s at {@code k}), and how many leaves of each kind are made so far.
+   */
+  private static final class Carrying {
+    private final List<ValueRecords.Carried> carried;
+    private final List<CodeBlock> arguments;
+    private int nextActive;
+    private int nextCarried;
+
+    Carrying(List<ValueRecords.Carried> carried, List<CodeBlock> arguments) {
+      this.carried = carried;
+      this.arguments = arguments;
+    }
+
+    /** The next leaf that carries no derivative: its parameter's argument, or its constant. */
+    CodeBlock nextCarried() {
+      ValueRecords.Carried leaf = carried.get(nextCarried++);
+      return leaf.parameter() >= 0 ? arguments.get(leaf.parameter())
+          : CodeBlock.of("$L", leaf.constant());
+    }
+  }
+
+  /**
+   * {@code new R(leaves[0], new S(leaves[1], ...), p.name())}: value record {@code record}'s
+   * leaves that carry derivatives from {@code array}, a {@code float} one narrowed back
+   * ({@code (float) leaves[2]}), and the others from where {@code carrying} says.
+   */
+  private static CodeBlock construction(TypeElement record, String array, Carrying carrying) {
     List<CodeBlock> parts = new ArrayList<>();
     for (ValueRecords.Component component : ValueRecords.components(record)) {
       TypeMirror type = component.type();
       Optional<TypeElement> nested = ValueRecords.valueRecord(type);
-      parts.add(nested.isPresent() ? construction(nested.get(), array, next)
-          : CodeBlock.of(type.getKind() == TypeKind.FLOAT ? "(float) $L[$L]" : "$L[$L]", array,
-              next[0]++));
+      if (nested.isPresent()) {
+        parts.add(construction(nested.get(), array, carrying));
+      } else if (type.getKind() == TypeKind.DOUBLE || type.getKind() == TypeKind.FLOAT) {
+        parts.add(CodeBlock.of(type.getKind() == TypeKind.FLOAT ? "(float) $L[$L]" : "$L[$L]",
+            array, carrying.nextActive++));
+      } else {
+        parts.add(carrying.nextCarried());
+      }
     }
     return CodeBlock.of("new $T($L)", TypeName.get(record.asType()),
         CodeBlock.join(parts, ",$W"));
