@@ -9,10 +9,13 @@ import ad4j.processor.testing.Records;
 import ad4j.runtime.GradientCheck;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import java.io.File;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Methods returning a value record with components that carry no derivative (DESIGN.md, part
@@ -293,6 +296,38 @@ class RecordResultsWithDataTest {
         "call to 'g(...)': it returns value record 'T', whose components that carry no"
             + " derivative callers take from the arguments the method returns them from; it"
             + " returns a constant there", 9);
+  }
+
+  @Test
+  void aCallerOfSuchAMethodCompiledEarlierIsAnErrorAtTheCall(@TempDir Path classes)
+      throws Exception {
+    Compilation library = InProcessCompiler.javac().compile(JavaFileObjects.forSourceString(
+        "com.example.Lib", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "public final class Lib {",
+            "  public record T(double v, String label) {}",
+            "  @Differentiable public static T g(double x, String label) {",
+            "    return new T(x * x, label);",
+            "  }",
+            "}")));
+    assertThat(library).succeededWithoutWarnings();
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
+    JavaFileObject caller = JavaFileObjects.forSourceString("com.example.Caller",
+        String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Caller {",
+            "  @Differentiable static double f(double x) {",
+            "    Lib.T t = Lib.g(x, \"a\");",
+            "    return t.v() * t.label().length();",
+            "  }",
+            "}"));
+    Compilation compilation = InProcessCompiler.javac().withClasspath(classpath).compile(caller);
+    assertThat(compilation).hadErrorContaining("call to 'Lib.g(...)': it returns value record"
+        + " 'T', whose components that carry no derivative callers take from the arguments the"
+        + " method returns them from; its source is not in this compilation").inFile(caller)
+        .onLine(5);
   }
 
   @Test
