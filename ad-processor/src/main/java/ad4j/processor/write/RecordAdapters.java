@@ -28,7 +28,10 @@ import javax.lang.model.type.TypeMirror;
  * <p>A method returning a value record is a vector function over the record's leaves: its
  * members return them as a {@code double[]}, and {@code mPullback} takes its seed as one. The
  * contract's {@code mValueAndJacobian} and {@code mTangent} return the record (made by its
- * canonical constructor), {@code mPullback} takes the seed as a record too. Such a method's
+ * canonical constructor), {@code mPullback} takes the seed as a record too. The record's
+ * components that carry no derivative are not among the leaves it returns: each is the
+ * parameter (or constant) the method returns it from ({@code ValueRecords.Carried}), the same
+ * object or number as the method's value, in the record of tangents too. Such a method's
  * flat members are named apart ({@link Callee#FLAT}), for without record parameters their
  * parameters are the adapters'.
  */
