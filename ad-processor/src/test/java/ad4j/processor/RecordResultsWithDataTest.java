@@ -49,6 +49,11 @@ class RecordResultsWithDataTest {
       "    return new Tagged(Math.sin(x) * x, count, \"grown\");",
       "  }",
       "  @Differentiable",
+      "  static double grown(double x, int count) {",
+      "    Tagged t = grow(x, count + 1);",
+      "    return t.v() * t.count() * t.label().length();",
+      "  }",
+      "  @Differentiable",
       "  static Particle twice(Particle p, double dt) {",
       "    Particle q = step(p, dt);",
       "    Particle r = drag(step(q, dt * q.mass()), dt, q.name());",
@@ -227,6 +232,18 @@ class RecordResultsWithDataTest {
   }
 
   @Test
+  void aCallerUsesTheIntAndTheLiteralTheCalleeReturns() throws Exception {
+    // grown = (sin(x) x) (count + 1) "grown".length(), its derivative by hand
+    double x = 0.9;
+    double expected = (Math.cos(x) * x + Math.sin(x)) * 4 * 5;
+    assertThat((Double) user("grown", x, 3))
+        .isWithin(1e-15).of(Math.sin(x) * x * 4 * 5);
+    double[] gradient = (double[]) generated("grownGradient", x, 3);
+    assertThat(gradient[0]).isWithin(1e-13).of(expected);
+    assertThat((Double) generated("grownTangent", x, 3, 1.5)).isWithin(1e-13).of(1.5 * expected);
+  }
+
+  @Test
   void aCallerReturningADoubleUsesTheReturnedNameAndMass() throws Exception {
     double[] x = {0.3, -1.2, 0.8, 1.1, 0.4, -0.5, 2.0, 0.25};
     ToDoubleFunction<double[]> f = point -> {
@@ -279,14 +296,14 @@ class RecordResultsWithDataTest {
   }
 
   @Test
-  void aCallerOfAMethodReturningAConstantComponentIsAnErrorAtTheCall() {
+  void aCallerOfAMethodReturningAConstantExpressionComponentIsAnErrorAtTheCall() {
     assertRejected(String.join("\n",
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
         "  record T(double v, String label) {}",
         "  @Differentiable static T g(double x) {",
-        "    return new T(x * x, \"made\");",
+        "    return new T(x * x, \"ma\" + \"de\");",
         "  }",
         "  @Differentiable static double f(double x) {",
         "    T t = g(x);",
@@ -294,8 +311,9 @@ class RecordResultsWithDataTest {
         "  }",
         "}"),
         "call to 'g(...)': it returns value record 'T', whose components that carry no"
-            + " derivative callers take from the arguments the method returns them from; it"
-            + " returns a constant there", 9);
+            + " derivative callers take from the arguments or literals the method returns them"
+            + " from; it returns a constant there that is not a string, integer or boolean"
+            + " literal", 9);
   }
 
   @Test
@@ -325,8 +343,9 @@ class RecordResultsWithDataTest {
             "}"));
     Compilation compilation = InProcessCompiler.javac().withClasspath(classpath).compile(caller);
     assertThat(compilation).hadErrorContaining("call to 'Lib.g(...)': it returns value record"
-        + " 'T', whose components that carry no derivative callers take from the arguments the"
-        + " method returns them from; its source is not in this compilation").inFile(caller)
+        + " 'T', whose components that carry no derivative callers take from the arguments or"
+        + " literals the method returns them from; its source is not in this compilation")
+        .inFile(caller)
         .onLine(5);
   }
 

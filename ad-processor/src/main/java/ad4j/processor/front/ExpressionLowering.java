@@ -2005,18 +2005,42 @@ final class ExpressionLowering {
     if (carried.isEmpty()) {
       problem = "its source is not in this compilation (or has errors), and ad4j reads from"
           + " its code which of its parameters it returns there";
-    } else if (carried.get().stream().anyMatch(c -> c.parameter() < 0)) {
-      problem = "it returns a constant there, which ad4j passes on to callers only as a"
-          + " parameter";
+    } else if (carried.get().stream()
+        .anyMatch(c -> c.parameter() < 0 && !LITERAL.matcher(c.constant()).matches())) {
+      problem = "it returns a constant there that is not a string, integer or boolean"
+          + " literal ('\"made\"', '3'), which ad4j passes on besides parameters";
     }
     if (problem != null) {
       context.diagnostics().error(invocation, "call to '" + shown + "': it returns value"
           + " record '" + record.get().getSimpleName() + "', whose components that carry no"
-          + " derivative callers take from the arguments the method returns them from; "
-          + problem);
+          + " derivative callers take from the arguments or literals the method returns them"
+          + " from; " + problem);
       return Optional.empty();
     }
-    return Optional.of(carried.get().stream().map(c -> arguments.get(c.parameter())).toList());
+    List<ValueRecords.Leaf> inactive = ValueRecords.leaves(record.get()).stream()
+        .filter(leaf -> !leaf.active()).toList();
+    List<Operand> leaves = new ArrayList<>();
+    for (int i = 0; i < inactive.size(); i++) {
+      ValueRecords.Carried leaf = carried.get().get(i);
+      leaves.add(leaf.parameter() >= 0 ? arguments.get(leaf.parameter())
+          : literal(leaf.constant(), inactive.get(i).type()));
+    }
+    return Optional.of(leaves);
+  }
+
+  /**
+   * A literal that the code of any class may hold as it is: a string, an integer or a
+   * {@code boolean}.
+   */
+  private static final java.util.regex.Pattern LITERAL = java.util.regex.Pattern.compile(
+      "\"(?:[^\"\\\\]|\\\\.)*\"|-?[0-9]+L?|true|false");
+
+  /** Literal {@code text} ({@link #LITERAL}) as a constant of {@code type}. */
+  private static Operand literal(String text, NumericType type) {
+    java.util.OptionalDouble known = text.matches("-?[0-9]+L?")
+        ? java.util.OptionalDouble.of(Long.parseLong(text.replace("L", "")))
+        : java.util.OptionalDouble.empty();
+    return new Operand.Constant(Expr.atom(text), type, known);
   }
 
   /**
