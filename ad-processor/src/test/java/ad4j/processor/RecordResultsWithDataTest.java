@@ -269,6 +269,46 @@ class RecordResultsWithDataTest {
     assertThat(tangent).isWithin(1e-12).of(expected);
   }
 
+  @Test
+  void componentsWithoutDerivativesInNestedRecordsKeepTheirPlaces() throws Exception {
+    InProcessCompiler.Compiled nest = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Nest", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Nest {",
+            "  record In(double x, int id) {}",
+            "  record Out(In in, float f, String s, In in2) {}",
+            "  @Differentiable",
+            "  static Out g(Out o, double k) {",
+            "    return new Out(new In(o.in2().x() * k, o.in().id()), (float) (o.f() * k),"
+                + " o.s(), new In(o.in().x(), 7));",
+            "  }",
+            "  @Differentiable",
+            "  static double use(Out o, double k) {",
+            "    Out r = g(o, k);",
+            "    return r.in().x() * r.in().id() + r.f() * r.in2().id()"
+                + " + r.in2().x() * r.s().length();",
+            "  }",
+            "}"));
+    Class<?> in = nest.load("com.example.Nest$In");
+    Class<?> out = nest.load("com.example.Nest$Out");
+    Class<?> user = nest.load("com.example.Nest");
+    Class<?> grad = nest.load("com.example.NestGrad");
+    double[] x = {0.6, 1.5, -0.4, 2.0}; // in.x, f, in2.x, k
+    Object o = Records.make(out, Records.make(in, x[0], 3), (float) x[1], "ab",
+        Records.make(in, x[2], 5));
+    Object value = Records.call(grad, "gValueAndJacobian", o, x[3], new double[3][4]);
+    assertThat(value).isEqualTo(Records.call(user, "g", o, x[3]));
+    double[] gradient = (double[]) Records.call(grad, "useGradient", o, x[3]);
+    // by hand: use = in2.x k 3 + (float) (f k) 7 + in.x 2, the float's derivative in double
+    assertThat(gradient).usingTolerance(1e-12).containsExactly(2.0, 14.0, 6.0, -0.4 * 3 + 1.5 * 7)
+        .inOrder();
+    double tangent = (Double) Records.call(grad, "useTangent", o, x[3],
+        Records.make(out, Records.make(in, 0.5, 0), -1.0f, "", Records.make(in, 2.0, 0)), 0.25);
+    assertThat(tangent).isWithin(1e-12)
+        .of(0.5 * gradient[0] - gradient[1] + 2.0 * gradient[2] + 0.25 * gradient[3]);
+  }
+
   private static void assertRejected(String source, String message, int line) {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", source);
     Compilation compilation = InProcessCompiler.javac().compile(file);
