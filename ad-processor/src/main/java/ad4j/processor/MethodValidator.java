@@ -78,7 +78,8 @@ final class MethodValidator {
     boolean anyDouble = Receivers.valueRecordReceiver(method).isPresent();
     for (int i = 0; i < parameters.size(); i++) {
       VariableElement element = method.getParameters().get(i);
-      anyDouble |= ActiveParameters.isActive(element) || isFlattened(element);
+      anyDouble |= ActiveParameters.isActive(element)
+          || ValueRecords.flattened(element).isPresent();
       VariableTree parameter = parameters.get(i);
       Optional<String> problem = ActiveParameters.typeProblem(element);
       if (problem.isPresent()) {
@@ -147,12 +148,6 @@ final class MethodValidator {
         + " tangent needing this one. With 'double' parameters only, at most 63 fit; pass them"
         + " in a 'double[]' to have '" + name + "Tangent'");
     return true;
-  }
-
-  /** A value record parameter that carries derivatives: its members take its leaves. */
-  private static boolean isFlattened(VariableElement parameter) {
-    return ValueRecords.valueRecord(parameter.asType()).isPresent()
-        && !ActiveParameters.isMarkedNoDerivative(parameter);
   }
 
   private static Tree at(Tree preferred, Tree fallback) {

@@ -207,7 +207,7 @@ final class CalleeResolver {
     List<Callee.RecordArgument> records = new ArrayList<>();
     for (int i = 0; i < parameterTypes.size(); i++) {
       Optional<TypeElement> record = i < receiver ? Optional.empty()
-          : flattened(method.getParameters().get(i - receiver));
+          : ValueRecords.flattened(method.getParameters().get(i - receiver));
       if (record.isEmpty()) {
         flatTypes.add(parameterTypes.get(i));
         flatActive.add(active.get(i));
@@ -434,12 +434,6 @@ final class CalleeResolver {
   private static boolean isRecordedReference(Operand argument) {
     return argument.type().isReference() && !(argument instanceof Operand.Use use
         && use.value().origin() == ad4j.processor.ir.Value.Origin.PARAMETER);
-  }
-
-  /** The value record of {@code parameter}, when the callee's members take it flattened. */
-  static Optional<TypeElement> flattened(VariableElement parameter) {
-    return ActiveParameters.isMarkedNoDerivative(parameter) ? Optional.empty()
-        : ValueRecords.valueRecord(parameter.asType());
   }
 
   /** {@code new Body(new Vec3(%s, %s, %s), %s)}: record {@code record} made of its leaves. */

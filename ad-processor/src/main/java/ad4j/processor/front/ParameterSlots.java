@@ -1,12 +1,16 @@
 package ad4j.processor.front;
 
+import ad4j.processor.ir.NumericType;
+import java.util.Optional;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
 
 /**
- * The parameter slots of the widest generated member, {@code mTangent}: its method's
- * parameters and one direction for each that carries derivatives. The JVM allows a method 255
+ * The parameter slots of the generated members the JVM's limit may rule out: the widest,
+ * {@code mTangent}, takes its method's parameters and one direction for each that carries
+ * derivatives, and {@code mPullback} a seed and an array besides the parameters. The JVM allows a method 255
  * (JVMS 4.3.3; {@code double} and {@code long} take two), so a method with more than 63
  * {@code double} parameters can have no tangent member. Such a method still gets its other
  * members (they take its parameters and a few more); its callers' generated code, which would
@@ -38,10 +42,10 @@ public final class ParameterSlots {
     }
     for (VariableElement parameter : method.getParameters()) {
       TypeKind kind = parameter.asType().getKind();
-      if (isFlattened(parameter)) {
+      Optional<TypeElement> record = ValueRecords.flattened(parameter);
+      if (record.isPresent()) {
         // a value record: a double and its direction per leaf
-        slots += 4 * ValueRecords.leaves(ValueRecords.valueRecord(parameter.asType())
-            .orElseThrow()).size();
+        slots += 4 * ValueRecords.leaves(record.get()).size();
         continue;
       }
       // a double and its direction take two slots each; a float one, its direction (a
@@ -68,9 +72,8 @@ public final class ParameterSlots {
     }
     for (VariableElement parameter : method.getParameters()) {
       TypeKind kind = parameter.asType().getKind();
-      slots += isFlattened(parameter)
-          ? ofLeaves(ValueRecords.valueRecord(parameter.asType()).orElseThrow())
-          : kind == TypeKind.DOUBLE || kind == TypeKind.LONG ? 2 : 1;
+      slots += ValueRecords.flattened(parameter).map(ParameterSlots::ofLeaves)
+          .orElse(kind == TypeKind.DOUBLE || kind == TypeKind.LONG ? 2 : 1);
     }
     TypeKind result = method.getReturnType().getKind();
     boolean scalar = result == TypeKind.DOUBLE || result == TypeKind.FLOAT;
@@ -78,18 +81,11 @@ public final class ParameterSlots {
   }
 
   /** The slots of a value record's leaves, each a parameter of the flat members. */
-  private static int ofLeaves(javax.lang.model.element.TypeElement record) {
+  private static int ofLeaves(TypeElement record) {
     int slots = 0;
     for (ValueRecords.Leaf leaf : ValueRecords.leaves(record)) {
-      slots += leaf.type() == ad4j.processor.ir.NumericType.DOUBLE
-          || leaf.type() == ad4j.processor.ir.NumericType.LONG ? 2 : 1;
+      slots += leaf.type() == NumericType.DOUBLE || leaf.type() == NumericType.LONG ? 2 : 1;
     }
     return slots;
-  }
-
-  /** A value record parameter that carries derivatives: its members take its leaves. */
-  private static boolean isFlattened(VariableElement parameter) {
-    return ValueRecords.valueRecord(parameter.asType()).isPresent()
-        && !ActiveParameters.isMarkedNoDerivative(parameter);
   }
 }

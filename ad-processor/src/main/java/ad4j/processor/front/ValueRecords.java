@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
@@ -27,6 +28,15 @@ import javax.lang.model.util.ElementFilter;
  */
 public final class ValueRecords {
   private ValueRecords() {}
+
+  /**
+   * The value record of {@code parameter}, when generated members take it flattened: a value
+   * record parameter that is not {@code @NoDerivative}.
+   */
+  public static Optional<TypeElement> flattened(VariableElement parameter) {
+    return ActiveParameters.isMarkedNoDerivative(parameter) ? Optional.empty()
+        : valueRecord(parameter.asType());
+  }
 
   /** The record type {@code type} names, when it is a value record. */
   public static Optional<TypeElement> valueRecord(TypeMirror type) {

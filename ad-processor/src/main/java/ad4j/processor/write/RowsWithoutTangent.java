@@ -8,25 +8,26 @@ import java.util.List;
  * The Jacobian's rows by whole pullbacks at every result length, for a vector function with
  * too many parameters for {@code mTangent} ({@link ad4j.processor.front.ParameterSlots}): its
  * driver has no forward sweeps per column to turn to when the result has more elements than
- * the method has slots, so it runs one reverse sweep per row there too.
+ * the method has slots, so it runs one reverse sweep per row there too. The members are
+ * {@link RowsByPullbacks}'s; only the driver's rows are unconditional.
  */
 final class RowsWithoutTangent implements RowSweeps {
-  private final VectorMembers members;
+  private final RowsByPullbacks byPullbacks;
   private final MethodContext method;
 
   RowsWithoutTangent(VectorMembers members, MethodContext method) {
-    this.members = members;
+    this.byPullbacks = new RowsByPullbacks(members, method);
     this.method = method;
   }
 
   @Override
   public MethodSpec jacobian() {
-    return members.jacobianAfterValue();
+    return byPullbacks.jacobian();
   }
 
   @Override
   public MethodSpec valueAndJacobian() {
-    return members.valueAndJacobianAfterValue();
+    return byPullbacks.valueAndJacobian();
   }
 
   @Override
@@ -39,7 +40,7 @@ final class RowsWithoutTangent implements RowSweeps {
 
   @Override
   public List<Written> helpers() {
-    return List.of();
+    return byPullbacks.helpers();
   }
 
   @Override
