@@ -3,6 +3,7 @@ package ad4j.processor;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
+import ad4j.processor.testing.CentralDifferences;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.PropertySeeds;
@@ -101,21 +102,17 @@ class ArrayProgramsPropertyTest {
         .isWithin(1e-11 * Math.max(1, Math.abs(expected))).of(expected);
   }
 
-  private static double difference(String name, double[] x, double c, int slot, double h)
-      throws Exception {
-    double[] f = new double[4];
-    double[] steps = {-2 * h, -h, h, 2 * h};
-    for (int s = 0; s < 4; s++) {
-      double[] moved = x.clone();
-      double movedC = c;
-      if (slot < 4) {
-        moved[slot] += steps[s];
-      } else {
-        movedC += steps[s];
+  /** Fourth-order differences of program {@code name} along {@code slot} of {@code (x, c)}. */
+  private static double difference(String name, double[] x, double c, int slot, double h) {
+    double[] point = java.util.Arrays.copyOf(x, 5);
+    point[4] = c;
+    return CentralDifferences.at(p -> {
+      try {
+        return (double) invoke(name, false, java.util.Arrays.copyOf(p, 4), p[4]);
+      } catch (Exception e) {
+        throw new AssertionError(e);
       }
-      f[s] = (double) invoke(name, false, moved, movedC);
-    }
-    return (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h);
+    }, point, slot, h);
   }
 
   private static Object invoke(String name, boolean generated, Object... arguments)

@@ -3,6 +3,7 @@ package ad4j.processor;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
+import ad4j.processor.testing.CentralDifferences;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.PropertySeeds;
@@ -127,16 +128,15 @@ class ValueProgramsPropertyTest {
     return all;
   }
 
-  private static double difference(String name, double[] point, int slot, double h)
-      throws Exception {
-    double[] f = new double[4];
-    double[] steps = {-2 * h, -h, h, 2 * h};
-    for (int s = 0; s < 4; s++) {
-      double[] moved = point.clone();
-      moved[slot] += steps[s];
-      f[s] = (double) invoke(name, false, arguments(moved));
-    }
-    return (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h);
+  /** Fourth-order differences of program {@code name} along {@code slot} of its six. */
+  private static double difference(String name, double[] point, int slot, double h) {
+    return CentralDifferences.at(p -> {
+      try {
+        return (double) invoke(name, false, arguments(p));
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    }, point, slot, h);
   }
 
   private static Object invoke(String name, boolean generated, Object... arguments)
