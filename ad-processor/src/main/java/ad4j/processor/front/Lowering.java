@@ -1136,10 +1136,10 @@ public final class Lowering {
       problem = "both operands must be array variables or parameters (declare a local for"
           + " each other array)";
     } else {
+      // the arrays copied from may be checked against null before the choice
+      long choiceStart = context.source().start(choice);
       for (String read : List.of(name, first.getName().toString(),
           second.getName().toString())) {
-        // the arrays copied from may be checked against null before the choice
-        long choiceStart = context.source().start(choice);
         boolean onlyRead = read.equals(name) ? ArrayChoices.onlyRead(methodBody, read, false)
             : ArrayChoices.onlyReadOrComparedWithNull(methodBody, read,
                 use -> context.source().start(use) < choiceStart);

@@ -48,24 +48,26 @@ final class PrivateFieldCopies {
             : "// generated code cannot name these private fields: it reads each once, through\n"
                 + "// a private lookup of its class (this class is in the same package and module)\n")
         .beginControlFlow("try");
+    // one private lookup per class looked into; a private nested class is found through its
+    // top-level class's, whose nestmate it is
     Map<TypeElement, String> lookups = new LinkedHashMap<>();
     Map<TypeElement, CodeBlock> owners = new LinkedHashMap<>();
     for (PrivateFields.Copy copy : copies.values()) {
-      String lookup = lookups.get(copy.owner());
+      boolean named = isNamed(copy.owner());
+      TypeElement lookedInto = named ? copy.owner() : PrivateFields.topLevel(copy.owner());
+      String lookup = lookups.get(lookedInto);
       if (lookup == null) {
         lookup = "lookup" + (lookups.size() + 1);
-        lookups.put(copy.owner(), lookup);
-        if (isNamed(copy.owner())) {
-          reads.addStatement("$T.Lookup $L = $T.privateLookupIn($T.class, $T.lookup())",
-              handles, lookup, handles, ClassName.get(copy.owner()), handles);
+        lookups.put(lookedInto, lookup);
+        reads.addStatement("$T.Lookup $L = $T.privateLookupIn($T.class, $T.lookup())",
+            handles, lookup, handles, ClassName.get(lookedInto), handles);
+      }
+      if (!owners.containsKey(copy.owner())) {
+        if (named) {
           owners.put(copy.owner(), CodeBlock.of("$T.class", ClassName.get(copy.owner())));
         } else {
-          // a private nested class: found by its binary name through a private lookup of
-          // its top-level class, whose nestmate it is, and looked into through that lookup
-          TypeElement top = PrivateFields.topLevel(copy.owner());
-          String owner = "owner" + lookups.size();
-          reads.addStatement("$T.Lookup $L = $T.privateLookupIn($T.class, $T.lookup())",
-              handles, lookup, handles, ClassName.get(top), handles);
+          // generated code cannot name it: found by its binary name
+          String owner = "owner" + (owners.size() + 1);
           reads.addStatement("$T<?> $L = $L.findClass($S)", Class.class, owner, lookup,
               binaryName(copy.owner()));
           owners.put(copy.owner(), CodeBlock.of("$L", owner));
