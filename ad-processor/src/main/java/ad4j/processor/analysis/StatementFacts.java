@@ -116,11 +116,8 @@ public final class StatementFacts {
   public static boolean usesTape(List<Statement> statements) {
     for (Statement statement : statements) {
       if (statement instanceof Loop || statement instanceof Push
-          || statement instanceof Instruction instruction && switch (
-              instruction.operation().form()) {
-            case POP, TAPE_CALL, PULLBACK_CALL, LOCAL_CALL -> true;
-            default -> false;
-          }
+          || statement instanceof Instruction instruction
+              && instruction.operation().form().usesTape()
           || statement.nestedBlocks().stream().anyMatch(b -> usesTape(b.statements()))) {
         return true;
       }

@@ -47,6 +47,29 @@ final class InstructionText {
     };
   }
 
+  /**
+   * Whether {@code operation} is written as a call of a generated or user method, or a store: a
+   * statement of its own when its value is unused.
+   */
+  static boolean isMethodCall(Operation operation) {
+    return switch (operation.form()) {
+      case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE,
+          PLAIN_CALL, TAPE_CALL -> true;
+      case INFIX, PREFIX, CAST, CALL, COPY, SELECT, ELEMENT, LENGTH, NEW_ARRAY, CLONE, POP ->
+          false;
+    };
+  }
+
+  /** Whether {@code operation} is written as a method call, a math function's included. */
+  static boolean isCall(Operation operation) {
+    return switch (operation.form()) {
+      case CALL, USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, PLAIN_CALL,
+          TAPE_CALL -> true;
+      case INFIX, PREFIX, CAST, COPY, SELECT, ELEMENT, LENGTH, SLOTS_CALL, NEW_ARRAY, CLONE,
+          STORE, POP -> false;
+    };
+  }
+
   /** {@code Owner.m(a, ...)} of a static callee, {@code a.m(b, ...)} of an instance one. */
   private static Expr userCall(Operation operation, List<Expr> arguments) {
     // slot arguments after the callee's own are for the reverse sweep (derive/reverse)

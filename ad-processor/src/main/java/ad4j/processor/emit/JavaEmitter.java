@@ -173,7 +173,7 @@ public final class JavaEmitter {
       // not be a statement)
       code.addStatement("$L", pop(value.type() == NumericType.FLOAT ? NumericType.DOUBLE
           : value.type()));
-    } else if (facts.uses(value) == 0 && isMethodCall(instruction.operation())) {
+    } else if (facts.uses(value) == 0 && InstructionText.isMethodCall(instruction.operation())) {
       code.addStatement("$L", expression(instruction)); // called for its effect
     } else if (facts.isHoisted(value)) {
       code.addStatement("$L = $L", nameOf(value), expression(instruction));
@@ -181,23 +181,6 @@ public final class JavaEmitter {
       code.addStatement("$L $L = $L", value.javaType(), nameOf(value),
           expression(instruction));
     }
-  }
-
-  /** A call of a generated or user method: a statement of its own when its value is unused. */
-  private static boolean isMethodCall(Operation operation) {
-    return switch (operation.form()) {
-      case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE,
-          PLAIN_CALL, TAPE_CALL -> true;
-      default -> false;
-    };
-  }
-
-  private static boolean isCall(Operation operation) {
-    return switch (operation.form()) {
-      case CALL, USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, PLAIN_CALL,
-          TAPE_CALL -> true;
-      default -> false;
-    };
   }
 
   /**
@@ -405,7 +388,7 @@ public final class JavaEmitter {
     Map<Value, Expr> inline = new HashMap<>();
     for (Statement statement : loop.condition().statements()) {
       if (!(statement instanceof Instruction instruction) || instruction.result().isActive()
-          || isCall(instruction.operation())
+          || InstructionText.isCall(instruction.operation())
           || instruction.operation().form() == Operation.Form.POP) {
         return Optional.empty();
       }
@@ -431,7 +414,21 @@ public final class JavaEmitter {
     return text(instruction, arguments);
   }
 
+  /**
+   * The Java text of {@code instruction}: what works on the tape here, where the tape's name
+   * is known; every other family by {@link InstructionText}.
+   */
   private Expr text(Instruction instruction, List<Expr> arguments) {
+    Operation operation = instruction.operation();
+    return switch (operation.form().family()) {
+      case TAPE -> tapeText(instruction, arguments);
+      case OPERATOR, MATH_CALL, DIFFERENTIATED_CALL, GENERATED_CALL, ARRAY, PLAIN_CALL ->
+          InstructionText.of(operation, arguments, function::mathClassName);
+    };
+  }
+
+  /** A pop, a method of the tape, or a call of a program that works on the tape. */
+  private Expr tapeText(Instruction instruction, List<Expr> arguments) {
     Operation operation = instruction.operation();
     if (operation.form() == Operation.Form.POP) {
       return pop(instruction.result().type());
@@ -439,17 +436,13 @@ public final class JavaEmitter {
     if (operation.form() == Operation.Form.TAPE_CALL) {
       return Expr.call(tape, operation.name(), arguments.toArray(Expr[]::new));
     }
-    if (operation.form() == Operation.Form.PULLBACK_CALL
-        || operation.form() == Operation.Form.LOCAL_CALL) {
-      List<Expr> withTape = new ArrayList<>();
-      withTape.add(Expr.atom(tape));
-      withTape.addAll(arguments);
-      Expr[] all = withTape.toArray(Expr[]::new);
-      return operation.form() == Operation.Form.LOCAL_CALL
-          ? Expr.localCall(operation.name(), all)
-          : Expr.call(operation.callee().sweepsClass(), operation.name(), all);
-    }
-    return InstructionText.of(instruction.operation(), arguments, function::mathClassName);
+    List<Expr> withTape = new ArrayList<>();
+    withTape.add(Expr.atom(tape));
+    withTape.addAll(arguments);
+    Expr[] all = withTape.toArray(Expr[]::new);
+    return operation.form() == Operation.Form.LOCAL_CALL
+        ? Expr.localCall(operation.name(), all)
+        : Expr.call(operation.callee().sweepsClass(), operation.name(), all);
   }
 
   /** An operand as Java text: a name, a constant, or a formula written inline. */

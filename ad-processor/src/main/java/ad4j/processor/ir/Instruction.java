@@ -29,16 +29,16 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
    * ({@code ArithmeticException}).
    */
   public boolean mayThrow() {
-    switch (operation.form()) {
-      case USER_CALL, RULED_CALL, PLAIN_CALL -> {
-        return true; // a call of a method ad4j did not write may throw anything, or count, or log
-      }
-      case ELEMENT, LENGTH, NEW_ARRAY, CLONE, STORE, SLOTS_CALL -> {
-        // arrays: a null array, an index out of range, a negative size, a range check; a
-        // write must happen
-        return true;
-      }
-      default -> { }
+    boolean mayThrow = switch (operation.form().family()) {
+      // a call of a method ad4j did not write may throw anything, or count, or log
+      case DIFFERENTIATED_CALL, PLAIN_CALL -> true;
+      // arrays: a null array, an index out of range, a negative size, a range check; a write
+      // must happen
+      case ARRAY -> true;
+      case OPERATOR, MATH_CALL, GENERATED_CALL, TAPE -> false;
+    };
+    if (mayThrow) {
+      return true;
     }
     boolean integerDivision = result.type().isIntegral()
         && (operation.equals(Operation.DIVIDE) || operation.equals(Operation.REMAINDER));
@@ -56,9 +56,9 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
    * they stand.
    */
   public boolean isPure() {
-    return switch (operation.form()) {
-      case INFIX, PREFIX, CAST, CALL, COPY, SELECT -> !mayThrow();
-      default -> false;
+    return switch (operation.form().family()) {
+      case OPERATOR, MATH_CALL -> !mayThrow();
+      case DIFFERENTIATED_CALL, GENERATED_CALL, TAPE, ARRAY, PLAIN_CALL -> false;
     };
   }
 }

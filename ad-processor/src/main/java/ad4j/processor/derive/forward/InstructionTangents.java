@@ -19,6 +19,7 @@ import ad4j.processor.rules.Site;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The tangent of one instruction: {@code sum of partial * argumentTangent} from the rule
@@ -33,40 +34,58 @@ final class InstructionTangents {
     this.s = s;
   }
 
-  /** The instructions computing the tangent of an active instruction's result. */
+  /**
+   * The instructions computing the tangent of an active instruction's result, by its form: an
+   * exhaustive {@code switch}, so that a new form does not compile until it says what its
+   * tangent is.
+   */
   List<Instruction> tangentOf(Instruction instruction) {
     Value value = instruction.result();
     Value tangent = s.builder.derived(value, Derivative.TANGENT, NumericType.DOUBLE);
     Operation operation = instruction.operation();
     List<Operand> arguments = instruction.arguments();
-    if (operation.form() == Operation.Form.TANGENT_CALL) {
-      throw new IllegalArgumentException("no second derivative of a forward-mode program with"
-          + " calls of other methods: " + operation);
-    }
-    if (operation.form() == Operation.Form.POP) {
+    return switch (operation.form()) {
+      case TANGENT_CALL -> throw new IllegalArgumentException("no second derivative of a"
+          + " forward-mode program with calls of other methods: " + operation);
       // recorded after the value: see Push above
-      return define(tangent, Operation.POP, List.of(), instruction);
-    }
-    if (operation.form() == Operation.Form.ELEMENT) {
-      // the tangent of w[i] is wDot[i]
-      Value arrayTangent = s.arrayTangents.get(((Operand.Use) arguments.get(0)).value());
-      if (arrayTangent == null) {
-        throw new IllegalArgumentException("no tangent for the array of " + instruction.result());
+      case POP -> define(tangent, Operation.POP, List.of(), instruction);
+      case ELEMENT -> {
+        // the tangent of w[i] is wDot[i]
+        Value arrayTangent = s.arrayTangents.get(((Operand.Use) arguments.get(0)).value());
+        if (arrayTangent == null) {
+          throw new IllegalArgumentException("no tangent for the array of "
+              + instruction.result());
+        }
+        yield define(tangent, Operation.ELEMENT, List.of(new Operand.Use(arrayTangent),
+            arguments.get(1)), instruction);
       }
-      return define(tangent, Operation.ELEMENT, List.of(new Operand.Use(arrayTangent),
-          arguments.get(1)), instruction);
-    }
-    if (operation.form() == Operation.Form.USER_CALL) {
-      List<Instruction> out = new ArrayList<>();
-      List<Operand> callArguments = s.calls.tangentCallArguments(instruction, out);
-      out.addAll(define(tangent, Operation.tangentCall(operation.callee()), callArguments,
-          instruction));
-      return out;
-    }
-    if (operation.form() == Operation.Form.COPY && arguments.get(0) instanceof Operand.Read read) {
-      return define(tangent, Operation.COPY,
-          List.of(new Operand.Read(s.variableTangents.get(read.variable()))), instruction);
-    }
+      case USER_CALL -> {
+        List<Instruction> out = new ArrayList<>();
+        List<Operand> callArguments = s.calls.tangentCallArguments(instruction, out);
+        out.addAll(define(tangent, Operation.tangentCall(operation.callee()), callArguments,
+            instruction));
+        yield out;
+      }
+      case COPY -> arguments.get(0) instanceof Operand.Read read
+          ? define(tangent, Operation.COPY,
+              List.of(new Operand.Read(s.variableTangents.get(read.variable()))), instruction)
+          : byRule(instruction, tangent, site -> List.of());
+      case RULED_CALL -> byRule(instruction, tangent,
+          site -> arrayArgumentTerms(instruction, site));
+      case INFIX, PREFIX, CAST, CALL, PULLBACK_CALL, LOCAL_CALL, TAPE_CALL, SELECT, LENGTH,
+          SLOTS_CALL, NEW_ARRAY, CLONE, STORE, PLAIN_CALL ->
+          byRule(instruction, tangent, site -> List.of());
+    };
+  }
+
+  /**
+   * {@code sum of partial * argumentTangent} from the rule table, plus the {@code arrayTerms}
+   * of a call with rules for its arrays (added where the partials share no divisor).
+   */
+  private List<Instruction> byRule(Instruction instruction, Value tangent,
+      Function<Site, List<Operand>> arrayTerms) {
+    Value value = instruction.result();
+    List<Operand> arguments = instruction.arguments();
     Site site = Sites.of(instruction, s.builder, s.straightLine ? s.computed : Site.Reuse.NONE);
     DerivativeRules.Rule rule = Sites.ruleFor(instruction);
     List<Partial> partials = new ArrayList<>();
@@ -95,8 +114,8 @@ final class InstructionTangents {
         sum = partial.negative() ? site.minus(sum, term) : site.plus(sum, term);
       }
     }
-    if (operation.form() == Operation.Form.RULED_CALL && sharedDivisor == null) {
-      for (Operand term : arrayArgumentTerms(instruction, site)) {
+    if (sharedDivisor == null) {
+      for (Operand term : arrayTerms.apply(site)) {
         sum = sum == null ? term : site.plus(sum, term);
       }
     }
@@ -176,7 +195,9 @@ final class InstructionTangents {
         yield out;
       }
       case RULED_CALL -> s.calls.vectorCallTangent(instruction, tangent);
-      default -> throw new IllegalArgumentException("no array tangent for " + operation);
+      case INFIX, PREFIX, CAST, CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, TAPE_CALL, COPY,
+          SELECT, LENGTH, SLOTS_CALL, STORE, PLAIN_CALL ->
+          throw new IllegalArgumentException("no array tangent for " + operation);
     };
   }
 

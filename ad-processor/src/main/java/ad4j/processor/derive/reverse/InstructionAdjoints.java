@@ -133,57 +133,87 @@ final class InstructionAdjoints {
     }
   }
 
+  /**
+   * The reverse of {@code instruction}, by its form: an exhaustive {@code switch}, so that a new
+   * form does not compile until it says what its reverse is.
+   */
   void reverseInstruction(Instruction instruction, Block block, List<Statement> out) {
+    boolean activeArray = instruction.result().isActiveArray();
+    Runnable reverse = switch (instruction.operation().form()) {
+      case NEW_ARRAY -> () -> s.arrays.clearIfMadeInLoop(instruction, out);
+      case CLONE -> activeArray
+          ? () -> {
+            reverseClone(instruction, restoreRecorded(instruction, block, out), out);
+            s.arrays.clearIfMadeInLoop(instruction, out);
+          }
+          : () -> reverseValue(instruction, block, out);
+      case USER_CALL, RULED_CALL -> activeArray
+          ? () -> reverseVectorFunctionCall(instruction, block, out)
+          : () -> reverseValue(instruction, block, out);
+      case STORE -> () -> reverseStoreInstruction(instruction, block, out);
+      case INFIX, PREFIX, CAST, CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, POP, TAPE_CALL,
+          COPY, SELECT, ELEMENT, LENGTH, SLOTS_CALL, PLAIN_CALL ->
+          () -> reverseValue(instruction, block, out);
+    };
+    reverse.run();
+  }
+
+  /**
+   * A vector function's call: its result's adjoints are the seed; inside a loop, the
+   * arguments of this iteration's call come back from the tape.
+   */
+  private void reverseVectorFunctionCall(Instruction instruction, Block block,
+      List<Statement> out) {
+    Map<Value, Operand> popped = restoreRecorded(instruction, block, out);
+    readRowsAgain(instruction, block, popped, out);
+    List<Operand> arguments = restored(instruction.arguments(), popped);
+    if (instruction.operation().form() == Operation.Form.USER_CALL) {
+      s.calls.reverseCall(instruction, arguments,
+          new Operand.Use(s.adjointArrays.get(instruction.result())),
+          instruction.line().adjoint(), out);
+    } else {
+      reverseVectorCall(instruction, arguments, out);
+    }
+    s.arrays.clearIfMadeInLoop(instruction, out);
+  }
+
+  /** {@code a[i] = v}, whose reverse also puts back an element it wrote over. */
+  private void reverseStoreInstruction(Instruction instruction, Block block,
+      List<Statement> out) {
+    if (!instruction.result().isActive()) {
+      restoreOverwritten(instruction, instruction.arguments(), block, out);
+      return;
+    }
+    List<Operand> arguments = restored(instruction.arguments(),
+        restoreRecorded(instruction, block, out));
+    reverseStore(instruction, arguments, out);
+    restoreOverwritten(instruction, arguments, block, out);
+  }
+
+  /**
+   * Puts back the element {@code instruction} wrote over, where the sweep needs it, at the index
+   * among {@code arguments} (as the sweep has them).
+   */
+  private void restoreOverwritten(Instruction instruction, List<Operand> arguments, Block block,
+      List<Statement> out) {
+    if (s.overwrittenElements.containsKey(instruction)) {
+      s.arrays.restoreOverwritten(instruction, arguments.get(1), block, out);
+    }
+  }
+
+  /**
+   * The reverse of an instruction of a single value: its adjoint passed to its arguments' by
+   * the rule table, or, for a call, an element read or a variable's read, as that form does.
+   */
+  private void reverseValue(Instruction instruction, Block block, List<Statement> out) {
     Value value = instruction.result();
-    if (instruction.operation().form() == Operation.Form.CLONE && value.isActiveArray()) {
-      reverseClone(instruction, restoreRecorded(instruction, block, out), out);
-      s.arrays.clearIfMadeInLoop(instruction, out);
-      return;
-    }
-    if (instruction.operation().form() == Operation.Form.NEW_ARRAY) {
-      s.arrays.clearIfMadeInLoop(instruction, out);
-      return;
-    }
-    if (instruction.operation().form().callsDifferentiated() && value.isActiveArray()) {
-      // a vector function: its result's adjoints are the seed; inside a loop, the arguments
-      // of this iteration's call come back from the tape
-      Map<Value, Operand> popped = restoreRecorded(instruction, block, out);
-      readRowsAgain(instruction, block, popped, out);
-      List<Operand> arguments = new ArrayList<>();
-      for (Operand argument : instruction.arguments()) {
-        arguments.add(argument instanceof Operand.Use use
-            ? popped.getOrDefault(use.value(), argument) : argument);
-      }
-      if (instruction.operation().form() == Operation.Form.USER_CALL) {
-        s.calls.reverseCall(instruction, arguments, new Operand.Use(s.adjointArrays.get(value)),
-            instruction.line().adjoint(), out);
-      } else {
-        reverseVectorCall(instruction, arguments, out);
-      }
-      s.arrays.clearIfMadeInLoop(instruction, out);
-      return;
-    }
     if (!value.isActive()) {
-      if (s.overwrittenElements.containsKey(instruction)) {
-        s.arrays.restoreOverwritten(instruction, instruction.arguments().get(1), block, out);
-      }
+      restoreOverwritten(instruction, instruction.arguments(), block, out);
       return;
     }
     Map<Value, Operand> popped = restoreRecorded(instruction, block, out);
     if (instruction.operation().form().callsDifferentiated()) {
       readRowsAgain(instruction, block, popped, out);
-    }
-    if (instruction.operation().form() == Operation.Form.STORE) {
-      List<Operand> restoredArguments = new ArrayList<>();
-      for (Operand argument : instruction.arguments()) {
-        restoredArguments.add(argument instanceof Operand.Use use
-            ? popped.getOrDefault(use.value(), argument) : argument);
-      }
-      reverseStore(instruction, restoredArguments, out);
-      if (s.overwrittenElements.containsKey(instruction)) {
-        s.arrays.restoreOverwritten(instruction, restoredArguments.get(1), block, out);
-      }
-      return;
     }
     if (!s.live.isLive(value) || s.sumReadsAfterFusedLoops.contains(value)) {
       return; // nothing that reaches the result depends on this value, or it is passed back
@@ -194,33 +224,51 @@ final class InstructionAdjoints {
           + " before all uses of it that LiveAdjoints found");
     }
     SourceLine line = instruction.line().adjoint();
-    Operation operation = instruction.operation();
-    List<Operand> arguments = new ArrayList<>();
-    for (Operand argument : instruction.arguments()) {
-      arguments.add(argument instanceof Operand.Use use
-          ? popped.getOrDefault(use.value(), argument) : argument);
-    }
-    if (operation.form() == Operation.Form.USER_CALL) {
-      s.calls.reverseCall(instruction, arguments, adjoint.expression(), line, out);
-      return;
-    }
-    if (operation.form() == Operation.Form.ELEMENT) {
+    List<Operand> arguments = restored(instruction.arguments(), popped);
+    Runnable reverse = switch (instruction.operation().form()) {
+      case USER_CALL -> () -> s.calls.reverseCall(instruction, arguments, adjoint.expression(),
+          line, out);
       // v = w[i]: the element's adjoint, at the slot ArraySlots gave: in the output array for
       // a parameter, in the array's own adjoint array for a local array
-      Value array = ((Operand.Use) instruction.arguments().get(0)).value();
-      Value target = s.arrays.adjointTarget(array);
-      out.add(new ElementStore(target, arguments.get(2), adjoint.expression(), true, line));
-      return;
-    }
-    if (operation.form() == Operation.Form.COPY
-        && instruction.arguments().get(0) instanceof Operand.Read read) {
-      Variable target = s.variableAdjoints.get(read.variable());
-      Site site = Site.formulas(s.builder, line);
-      Operand sum = site.plus(new Operand.Read(target), adjoint.expression());
-      out.addAll(site.instructionsFor(List.of(sum)));
-      out.add(new Store(target, sum, line));
-      return;
-    }
+      case ELEMENT -> () -> out.add(new ElementStore(
+          s.arrays.adjointTarget(((Operand.Use) instruction.arguments().get(0)).value()),
+          arguments.get(2), adjoint.expression(), true, line));
+      case COPY -> instruction.arguments().get(0) instanceof Operand.Read read
+          ? () -> reverseRead(read.variable(), adjoint, line, out)
+          : () -> reverseByRule(instruction, arguments, popped, adjoint, line, out);
+      case RULED_CALL -> () -> {
+        Site site = reverseByRule(instruction, arguments, popped, adjoint, line, out);
+        reverseArrayArguments(instruction, arguments, adjoint.expression(), site, out);
+      };
+      case INFIX, PREFIX, CAST, CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, POP, TAPE_CALL,
+          SELECT, LENGTH, SLOTS_CALL, PLAIN_CALL, NEW_ARRAY, CLONE ->
+          () -> reverseByRule(instruction, arguments, popped, adjoint, line, out);
+      case STORE -> () -> {
+        throw new IllegalStateException("a store's reverse is reverseStoreInstruction's: "
+            + instruction);
+      };
+    };
+    reverse.run();
+  }
+
+  /** {@code v = x}, a read of a variable: v's adjoint is added into x's. */
+  private void reverseRead(Variable variable, Accumulation.AdjointValue adjoint, SourceLine line,
+      List<Statement> out) {
+    Variable target = s.variableAdjoints.get(variable);
+    Site site = Site.formulas(s.builder, line);
+    Operand sum = site.plus(new Operand.Read(target), adjoint.expression());
+    out.addAll(site.instructionsFor(List.of(sum)));
+    out.add(new Store(target, sum, line));
+  }
+
+  /**
+   * The partials of the rule table, times the instruction's adjoint, added into the adjoints
+   * of its active arguments; returns the site they were built at.
+   */
+  private Site reverseByRule(Instruction instruction, List<Operand> arguments,
+      Map<Value, Operand> popped, Accumulation.AdjointValue adjoint, SourceLine line,
+      List<Statement> out) {
+    Value value = instruction.result();
     Operand resultOperand = popped.getOrDefault(value, new Operand.Use(value));
     Site site = Sites.of(instruction, arguments, resultOperand, s.builder, line,
         s.straightLine ? s.computed : Site.Reuse.NONE);
@@ -252,9 +300,17 @@ final class InstructionAdjoints {
       s.sums.accumulate(use.value(), partial.applyTo(incoming, site), partial.negative(),
           partial.isOne() && sharedDivisor == null, site, out);
     }
-    if (operation.form() == Operation.Form.RULED_CALL) {
-      reverseArrayArguments(instruction, arguments, adjoint.expression(), site, out);
+    return site;
+  }
+
+  /** The arguments with the values the reverse sweep took back from the tape in their place. */
+  private static List<Operand> restored(List<Operand> arguments, Map<Value, Operand> popped) {
+    List<Operand> restored = new ArrayList<>();
+    for (Operand argument : arguments) {
+      restored.add(argument instanceof Operand.Use use
+          ? popped.getOrDefault(use.value(), argument) : argument);
     }
+    return restored;
   }
 
   /**
