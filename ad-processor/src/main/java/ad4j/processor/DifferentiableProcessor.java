@@ -293,12 +293,6 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     if (lowered.isEmpty()) {
       return; // only methods taking functions, which have no members of their own
     }
-    Optional<String> clash = GeneratedNames.findClash(lowered);
-    if (clash.isPresent()) {
-      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
-          Diagnostics.PREFIX + clash.get(), type);
-      return;
-    }
     try {
       for (JavaFile file : writer.write(type, lowered)) {
         file.writeTo(processingEnv.getFiler());

@@ -274,6 +274,36 @@ class DiagnosticsTest {
     assertThat(InProcessCompiler.generatedSourceNames(file)).isEmpty();
   }
 
+  /**
+   * Two overloads whose generated members would have one signature: the record half of the
+   * pullback takes the tape, the parameters and an int per array that carries derivatives, so
+   * {@code f(double[], double)} and {@code f(@NoDerivative double[], double, int)} both give
+   * {@code fRecord(Tape, double[], double, int)}. An error at the second, naming both, instead of a
+   * duplicate method in code the user did not write.
+   */
+  @Test
+  void reportsGeneratedMembersOfOneSignatureAtTheSecondMethod() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  @Differentiable static double f(double[] a, double x) {",
+        "    return a[0] * x;",
+        "  }",
+        "  @Differentiable static double f(@NoDerivative double[] a, double x, int n) {",
+        "    return a[n] * x;",
+        "  }",
+        "}"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("the generated method 'fRecord(Tape, double[],"
+        + " double, int)' for 'f(double[], double, int)' has the same signature as the one"
+        + " generated for 'f(double[], double)'; rename one of the two methods").inFile(file).onLine(8);
+  }
+
   @Test
   void reportsAllErrorsOfAMethodInOneCompilation() {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",

@@ -31,7 +31,7 @@ public sealed interface JacobianPlan {
       implements JacobianPlan {}
 
   /** The plan of the method of {@code programs}: rows one after the other where they fit. */
-  static JacobianPlan of(MethodPrograms programs, MemberNames names) {
+  static JacobianPlan of(MethodPrograms programs, MethodPlan.Names names) {
     Function function = programs.function();
     // rows one after the other where they fit in a method, else one loop over them
     Predicate<Function> fits =

@@ -22,7 +22,7 @@ public final class MethodPlanner {
   private final ExecutableElement element;
   private final MethodPrograms programs;
   private final Function function;
-  private final MemberNames names;
+  private final MethodPlan.Names names;
   private final SizeLimits limits;
   private final MemberSizes sizes;
   private final PartsSearch search;
@@ -32,7 +32,7 @@ public final class MethodPlanner {
    * A planner for {@code element}'s method, whose programs are {@code programs} and whose
    * members are named {@code names}.
    */
-  public MethodPlanner(ExecutableElement element, MethodPrograms programs, MemberNames names,
+  public MethodPlanner(ExecutableElement element, MethodPrograms programs, MethodPlan.Names names,
       SizeLimits limits, MemberSizes sizes) {
     this.element = element;
     this.programs = programs;

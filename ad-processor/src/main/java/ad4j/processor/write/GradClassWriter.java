@@ -6,6 +6,7 @@ import ad4j.processor.front.PrivateFields;
 import ad4j.processor.front.ValueRecords;
 import ad4j.processor.ir.Function;
 import ad4j.processor.plan.SizeLimits;
+import ad4j.processor.plan.Unsupported;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.FieldSpec;
@@ -100,6 +101,9 @@ public final class GradClassWriter {
   /**
    * The generated files for {@code type}'s differentiable methods, their members in source
    * order: {@code FooGrad}, then {@code FooGradSweeps}.
+   *
+   * @throws Unsupported at a method whose members cannot be written: one would pass the JVM's
+   *     limits for a method, or have the signature of a member written for another method
    */
   public List<JavaFile> write(TypeElement type, List<Method> methods) {
     ClassName className = gradClassName(type);
@@ -147,6 +151,7 @@ public final class GradClassWriter {
     PrivateFieldCopies.addTo(gradClass, methods);
     // one per value record that methods return, for the code of their callers
     Set<String> leavesMembers = new HashSet<>();
+    SignatureClashes clashes = new SignatureClashes();
     for (Method method : methods) {
       String name = method.function().name();
       int ordinal = seen.merge(name, 1, Integer::sum);
@@ -162,8 +167,9 @@ public final class GradClassWriter {
       // every member, a record adapter too, declares what the method declares
       List<MethodSpec> adapted = RecordAdapters.of(method, members,
           flat -> sweeps.addFlat(method.element(), flat));
-      sweeps.split(method.element(), declaringThrown(method, adapted))
-          .forEach(gradClass::addMethod);
+      List<MethodSpec> written = sweeps.split(method.element(), declaringThrown(method, adapted));
+      clashes.add(method.element(), written);
+      written.forEach(gradClass::addMethod);
       ValueRecords.valueRecord(method.element().getReturnType())
           .filter(record -> leavesMembers.add(ValueRecords.leavesMember(record)))
           .ifPresent(record -> {

@@ -3,9 +3,9 @@ package ad4j.processor.write;
 import ad4j.processor.emit.JavaTypes;
 import ad4j.processor.emit.NameAllocator;
 import ad4j.processor.emit.NameScope;
+import ad4j.processor.plan.MethodPlan;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Value;
-import ad4j.processor.plan.MemberNames;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.ClassName;
@@ -35,11 +35,11 @@ final class MethodContext {
   private final String userType;
   private final String gradType;
   private final String link;
-  private final MemberNames names;
+  private final MethodPlan.Names names;
   private final NameScope scope;
 
   MethodContext(ExecutableElement element, Function function, String userType, String gradType,
-      MemberNames names, NameScope scope) {
+      MethodPlan.Names names, NameScope scope) {
     this.element = element;
     this.function = function;
     this.userType = userType;
@@ -106,7 +106,7 @@ final class MethodContext {
     return link;
   }
 
-  MemberNames memberNames() {
+  MethodPlan.Names memberNames() {
     return names;
   }
 

@@ -3,7 +3,6 @@ package ad4j.processor.write;
 import ad4j.processor.emit.PrintedSize;
 import ad4j.processor.front.ParameterSlots;
 import ad4j.processor.plan.Halves;
-import ad4j.processor.plan.MemberNames;
 import ad4j.processor.plan.MemberSizes;
 import ad4j.processor.plan.MethodPlan;
 import ad4j.processor.plan.MethodPlanner;
@@ -51,7 +50,7 @@ final class MethodMembers implements MemberSizes {
     this.limits = limits;
     this.programs = new MethodPrograms(user.function());
     this.method = new MethodContext(user.element(), user.function(), userType, gradType,
-        new MemberNames(user.function().name(), segmentSuffix), programs.names());
+        new MethodPlan.Names(user.function().name(), segmentSuffix), programs.names());
     SlotText slots = new SlotText(method);
     this.checks = new JacobianChecks(method, slots);
     this.orderOne = new OrderOneMembers(method, slots);
