@@ -31,7 +31,7 @@ final class InstructionText {
       case TANGENT_CALL -> Expr.call(operation.callee().flatOwner(), operation.name(),
           arguments.toArray(Expr[]::new));
       case PLAIN_CALL -> plainCall(operation, arguments);
-      case COPY -> arguments.get(0);
+      case COPY, WITH_DERIVATIVE_OF -> arguments.get(0);
       case SELECT -> arguments.get(0).choose(arguments.get(1), arguments.get(2));
       // the slot argument of a reverse-mode read is for the reverse sweep: not written here
       case ELEMENT -> arguments.get(0).element(arguments.get(1));
@@ -55,8 +55,8 @@ final class InstructionText {
     return switch (operation.form()) {
       case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE,
           PLAIN_CALL, TAPE_CALL -> true;
-      case INFIX, PREFIX, CAST, CALL, COPY, SELECT, ELEMENT, LENGTH, NEW_ARRAY, CLONE, POP ->
-          false;
+      case INFIX, PREFIX, CAST, CALL, COPY, SELECT, WITH_DERIVATIVE_OF, ELEMENT, LENGTH,
+          NEW_ARRAY, CLONE, POP -> false;
     };
   }
 
@@ -65,8 +65,8 @@ final class InstructionText {
     return switch (operation.form()) {
       case CALL, USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, PLAIN_CALL,
           TAPE_CALL -> true;
-      case INFIX, PREFIX, CAST, COPY, SELECT, ELEMENT, LENGTH, SLOTS_CALL, NEW_ARRAY, CLONE,
-          STORE, POP -> false;
+      case INFIX, PREFIX, CAST, COPY, SELECT, WITH_DERIVATIVE_OF, ELEMENT, LENGTH, SLOTS_CALL,
+          NEW_ARRAY, CLONE, STORE, POP -> false;
     };
   }
 

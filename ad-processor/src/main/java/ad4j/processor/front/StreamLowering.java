@@ -37,9 +37,13 @@ import java.util.function.Consumer;
  * JDK's {@code Collectors.sumWithCompensation} and {@code computeFinalSum} do), so their value
  * differs in the last bits from a plain loop's: the lowered loop does the same arithmetic, so the
  * generated members return the user's value bit for bit. Its derivative is the derivative of the
- * exact sum: in exact arithmetic the compensation is identically zero, and what the derivative
- * programs compute for it are the rounding errors of summing the derivatives, which it corrects
- * as it corrects the values'.
+ * exact sum, which the plain sum it keeps beside has too (in exact arithmetic the compensation
+ * is identically zero): the sum is {@link Operation#WITH_DERIVATIVE_OF} the plain sum, so that
+ * no derivative flows through the compensation's chain of dependent additions. The reverse
+ * sweep then runs none of it, and a member that returns no value leaves it out
+ * ({@code optimize/GradientWithoutValue}). The adjoints are what the compensated chain gave
+ * them, bit for bit (each element's is the sum's); a tangent is the plain sum of the
+ * elements' tangents.
  */
 final class StreamLowering {
 
@@ -379,20 +383,32 @@ final class StreamLowering {
       ir.add(new Store(variable, value, context.line()));
     }
 
-    /** One step of {@code Collectors.sumWithCompensation}, and the simple sum. */
+    /**
+     * One step of {@code Collectors.sumWithCompensation}, and the simple sum. The compensated
+     * sum's steps carry no derivative: the derivative is the simple sum's ({@link #finalSum}).
+     */
     void addCompensated(Operand value) {
-      Operand tmp = emit(Operation.SUBTRACT, value, read(compensation));
+      Operand tmp = valueOnly(Operation.SUBTRACT, value, read(compensation));
       Operand before = read(sum);
-      Operand velvel = emit(Operation.ADD, before, tmp);
-      Operand low = emit(Operation.SUBTRACT, emit(Operation.SUBTRACT, velvel, before), tmp);
+      Operand velvel = valueOnly(Operation.ADD, before, tmp);
+      Operand low = valueOnly(Operation.SUBTRACT,
+          valueOnly(Operation.SUBTRACT, velvel, before), tmp);
       store(compensation, low);
       store(sum, velvel);
       store(simple, emit(Operation.ADD, read(simple), value));
     }
 
-    /** {@code Collectors.computeFinalSum}: the sum less its compensation, or the simple sum. */
+    /** {@code left op right}, computed for its value only: it carries no derivative. */
+    private Operand valueOnly(Operation operation, Operand left, Operand right) {
+      return context.emit(operation, List.of(left, right), NumericType.DOUBLE, false);
+    }
+
+    /**
+     * {@code Collectors.computeFinalSum}: the sum less its compensation, or the simple sum,
+     * with the simple sum's derivative.
+     */
     Operand finalSum() {
-      Operand tmp = emit(Operation.SUBTRACT, read(sum), read(compensation));
+      Operand tmp = valueOnly(Operation.SUBTRACT, read(sum), read(compensation));
       Variable result = declare("sum", NumericType.DOUBLE, tmp);
       String infinity = context.referenceTo(
           context.elements().getTypeElement("java.lang.Double"));
@@ -411,10 +427,12 @@ final class StreamLowering {
       Operand both = context.emit(Operation.infix("&"), List.of(isNaN, infinite),
           NumericType.BOOLEAN, false);
       ir.openBlock();
-      store(result, simpleSum);
+      store(result, context.emit(Operation.COPY, List.of(simpleSum), NumericType.DOUBLE, false));
       Block then = ir.closeBlock();
       ir.add(new If(ir.nextStatementId(), both, then, new Block(List.of()), context.line()));
-      return read(result);
+      // the value is the compensated sum's; the derivative, the plain sum's
+      return context.emit(Operation.WITH_DERIVATIVE_OF, List.of(read(result), read(simple)),
+          NumericType.DOUBLE, simpleSum.isActive());
     }
   }
 

@@ -52,6 +52,12 @@ public final class Operation {
     /** {@code c ? a : b} where neither operand computes anything. */
     SELECT(Family.OPERATOR),
     /**
+     * {@code a}, whose derivative is {@code b}'s: two computations of one number, the first
+     * giving its value bit for bit, the second its derivative (a stream's compensated sum and
+     * its plain sum, equal in exact arithmetic). Written as {@code a}.
+     */
+    WITH_DERIVATIVE_OF(Family.OPERATOR),
+    /**
      * {@code a[i]}: an element of an array, or a row of a matrix. A third argument, which the
      * reverse-mode programs add ({@code transform/ArraySlots}), is the gradient slot of the
      * element: the Java text is the same, the reverse sweep adds the element's adjoint there.
@@ -166,6 +172,9 @@ public final class Operation {
   public static final Operation COMPLEMENT = new Operation(Form.PREFIX, "~", 1, null, null);
   public static final Operation COPY = new Operation(Form.COPY, "copy", 1, null, null);
   public static final Operation SELECT = new Operation(Form.SELECT, "?:", 3, null, null);
+  /** {@code a} with the derivative of {@code b}: see {@link Form#WITH_DERIVATIVE_OF}. */
+  public static final Operation WITH_DERIVATIVE_OF =
+      new Operation(Form.WITH_DERIVATIVE_OF, "with derivative of", 2, null, null);
   /** {@code a[i]}. */
   public static final Operation ELEMENT = new Operation(Form.ELEMENT, "[]", 2, null, null);
   /** {@code a[i]} whose adjoint goes to the gradient slot given as the third argument. */
@@ -490,6 +499,7 @@ public final class Operation {
       case TAPE_CALL -> "tape call";
       case COPY -> "copy";
       case SELECT -> "?:";
+      case WITH_DERIVATIVE_OF -> "with derivative of";
       case ELEMENT -> "element";
       case LENGTH -> "length";
       case SLOTS_CALL -> "slots";

@@ -3,7 +3,9 @@ package ad4j.processor.optimize;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Note;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
@@ -64,6 +66,78 @@ public final class DeadCode {
       removed = count[0];
     } while (removed > 0);
     return current;
+  }
+
+  /**
+   * {@code block} without what nothing it must run depends on: the {@link Instruction#isPure
+   * pure} instructions and the variables (declarations and stores) that reach no statement
+   * that must run (a return, a loop, a jump, a store into an array, a push, a throw, an
+   * instruction that is not pure), however many of them read each other, and the branches
+   * left with nothing that must run. Unlike {@link #withoutUnread}, it removes a variable that
+   * only its own updates read, such as a sum a loop accumulates that nothing reads after it,
+   * and the tests only such a variable's value reaches: liveness is marked from what must run,
+   * through every block, until nothing more is marked. Loops stay, emptied or not: whether
+   * one ends is something the caller sees.
+   */
+  public static Block withoutDead(Block block) {
+    Liveness liveness = new Liveness();
+    int marked;
+    do {
+      marked = liveness.size();
+      block.walk(statement -> {
+        if (liveness.isNeeded(statement)) {
+          liveness.markRead(statement);
+        }
+      });
+    } while (liveness.size() > marked);
+    return liveness.withoutDead(block);
+  }
+
+  /** The values and variables that what must run depends on, as marked so far. */
+  private static final class Liveness {
+    private final Set<Value> live = new HashSet<>();
+    private final Set<Variable> liveVariables = new HashSet<>();
+
+    int size() {
+      return live.size() + liveVariables.size();
+    }
+
+    /** Whether {@code statement} must run; a branch must where a statement in it must. */
+    boolean isNeeded(Statement statement) {
+      if (statement instanceof Instruction instruction) {
+        return !instruction.isPure() || live.contains(instruction.result());
+      } else if (statement instanceof Declare declare) {
+        return liveVariables.contains(declare.variable());
+      } else if (statement instanceof Store store) {
+        return liveVariables.contains(store.variable());
+      } else if (statement instanceof Note) {
+        return false; // a comment keeps nothing alive
+      } else if (statement instanceof If) {
+        return statement.nestedBlocks().stream()
+            .anyMatch(nested -> nested.statements().stream().anyMatch(this::isNeeded));
+      }
+      return true;
+    }
+
+    void markRead(Statement statement) {
+      for (Operand operand : statement.operands()) {
+        if (operand instanceof Operand.Use use) {
+          live.add(use.value());
+        } else if (operand instanceof Operand.Read read) {
+          liveVariables.add(read.variable());
+        }
+      }
+    }
+
+    Block withoutDead(Block block) {
+      List<Statement> out = new ArrayList<>();
+      for (Statement statement : block.statements()) {
+        if (statement instanceof Note || isNeeded(statement)) {
+          out.add(statement.withNestedBlocks(this::withoutDead));
+        }
+      }
+      return new Block(out);
+    }
   }
 
   private static Block withoutUnreadOnce(Block block, Set<Value> read,

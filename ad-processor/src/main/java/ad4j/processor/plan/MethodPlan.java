@@ -38,10 +38,13 @@ public sealed interface MethodPlan {
    * A method of {@code double} result.
    *
    * @param firstOrder whether its members run it whole or call its segments
+   * @param gradientWithoutValue the program that {@code mGradient} calls where leaving out the
+   *     value saves work ({@link ad4j.processor.optimize.GradientWithoutValue}); else it calls
+   *     {@code mValueAndGradient}
    * @param secondOrder for an order-2 method, its Hessian sweeps
    */
   record Scalar(MethodPrograms programs, Names names, Segmentation firstOrder,
-      Parted valueAndGradient, Optional<Parted> tangent, Parted pullback, Parted pullbackOntoTape,
+      Optional<Parted> gradientWithoutValue, Parted valueAndGradient, Optional<Parted> tangent, Parted pullback, Parted pullbackOntoTape,
       Halves halves, List<PartMethod> parts, Optional<SecondOrder> secondOrder)
       implements MethodPlan {}
 
@@ -67,6 +70,11 @@ public sealed interface MethodPlan {
    * @param suffix empty unless the method has overloads: {@code "Of2"} for the second
    */
   record Names(String method, String suffix) {
+    /** The private method of the gradient without the value, which {@code fGradient} calls. */
+    public String gradientInto() {
+      return method + "GradientInto" + suffix;
+    }
+
     /** {@code fValueAndGradient}. */
     public String valueAndGradient() {
       return method + "ValueAndGradient";

@@ -8,6 +8,7 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.methodsize.Guards;
 import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
+import ad4j.processor.optimize.GradientWithoutValue;
 import java.util.Optional;
 import javax.lang.model.element.ExecutableElement;
 
@@ -82,9 +83,15 @@ public final class MethodPlanner {
       // mReplay calls mPullback(Tape, ...), planned again: its parts come after the others
       pullbackOntoTape = pullbackOntoTape(firstOrder);
     }
+    // a split method's members call its segments, which compute the value on the way
+    Optional<Parted> gradientWithoutValue = firstOrder instanceof Segmentation.Whole
+        ? GradientWithoutValue.of(firstOrder.reverse(Adjoint.Output.GRADIENT))
+            .map(program -> parts.cut(program, names.gradientInto()))
+        : Optional.empty();
     Optional<MethodPlan.SecondOrder> secondOrder = DerivativeOrder.of(element) == 2
         ? Optional.of(secondOrder()) : Optional.empty();
-    return new MethodPlan.Scalar(programs, names, firstOrder, valueAndGradient, tangent,
+    return new MethodPlan.Scalar(programs, names, firstOrder, gradientWithoutValue,
+        valueAndGradient, tangent,
         pullback, pullbackOntoTape, halves, parts.inOrder(), secondOrder);
   }
 

@@ -181,6 +181,18 @@ public final class DerivativeRules {
         return index > 0;
       }
     });
+    // a with the derivative of b: d/db = 1, and nothing flows to a.
+    TABLE.put("with derivative of", new Rule() {
+      @Override
+      public Optional<Partial> partial(int index, Site site) {
+        return index == 1 ? Optional.of(Partial.ONE) : Optional.empty();
+      }
+
+      @Override
+      public boolean carriesDerivative(int index) {
+        return index == 1;
+      }
+    });
     // Comparisons, logic, integer bit operations and casts to integral types carry no
     // derivative: their results are constant between the points where they jump.
     for (String key : List.of("<", ">", "<=", ">=", "==", "!=", "&", "|", "^", "<<", ">>",

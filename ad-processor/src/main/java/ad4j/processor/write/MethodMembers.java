@@ -79,14 +79,18 @@ final class MethodMembers implements MemberSizes {
   }
 
   /**
-   * The four members, the pullback onto the tape and its halves, then the segment methods
+   * The four members (with, before {@code mValueAndGradient}, the gradient without the value
+   * where the plan has it), the pullback onto the tape and its halves, then the segment methods
    * when the method is split, the parts, the Hessian members of an order-2 method and the
    * private copy of a private method's value.
    */
   private List<Written> scalar(MethodPlan.Scalar plan) {
     MethodSpec pullbackOntoTape = pullbacks.pullbackOntoTape(plan.pullbackOntoTape());
-    List<Written> members = new ArrayList<>(List.of(Written.alone(orderOne.gradient()),
-        valueAndGradients.of(plan.valueAndGradient())));
+    List<Written> members = new ArrayList<>(List.of(Written.alone(orderOne.gradient(
+        plan.gradientWithoutValue().isPresent() ? method.memberNames().gradientInto()
+            : method.memberNames().valueAndGradient()))));
+    plan.gradientWithoutValue().ifPresent(program -> members.add(orderOne.gradientInto(program)));
+    members.add(valueAndGradients.of(plan.valueAndGradient()));
     plan.tangent().ifPresent(tangent -> members.add(tangents.of(tangent)));
     members.add(orderOne.pullback(plan.pullback()));
     members.add(Written.alone(pullbackOntoTape));

@@ -28,8 +28,11 @@ final class OrderOneMembers {
     this.function = method.function();
   }
 
-  /** {@code mGradient(params)}: a new array, filled by {@code mValueAndGradient}. */
-  MethodSpec gradient() {
+  /**
+   * {@code mGradient(params)}: a new array, filled by {@code filledBy}: {@code
+   * mValueAndGradient}, or the private method of the gradient without the value.
+   */
+  MethodSpec gradient(String filledBy) {
     NameAllocator names = method.names();
     List<String> parameters = method.userParameterNames(names);
     String array = names.fresh("gradient");
@@ -39,10 +42,31 @@ final class OrderOneMembers {
             + " slot {@code i}.\n$L", method.link(), slots.layoutNote())
         .returns(double[].class)
         .addStatement("double[] $L = new double[$L]", array, slots.count(parameters))
-        .addStatement("$LValueAndGradient($L)", function.name(),
+        .addStatement("$L($L)", filledBy,
             String.join(", ", MethodContext.append(parameters, array)))
         .addStatement("return $L", array)
         .build();
+  }
+
+  /**
+   * The private {@code mGradientInto(params, gradient)}, printed from {@code program}: the
+   * gradient written into an array of zeros, without the value.
+   */
+  Written gradientInto(Parted program) {
+    NameAllocator names = method.names();
+    JavaEmitter emitter = new JavaEmitter(program.program(), names);
+    List<String> all = emitter.parameterNames();
+    String array = all.get(all.size() - 1);
+    MethodSpec.Builder member = method.privateMethod(method.memberNames().gradientInto())
+        .addJavadoc("Writes the gradient of $L into {@code $L}, whose elements\nare zeros,"
+            + " for {@code $LGradient}: the program of {@code $LValueAndGradient}\nwithout"
+            + " what only the value needs.\n", method.link(), array, function.name(),
+            function.name());
+    for (int i = 0; i < all.size() - 1; i++) {
+      member.addParameter(JavaTypes.parameterType(function.parameters().get(i)), all.get(i));
+    }
+    member.addParameter(double[].class, array);
+    return TapeBodies.withBody(member, emitter, names);
   }
 
   /** {@code mValueAndGradient(params, gradient)}, printed from {@code program}. */

@@ -160,7 +160,7 @@ public final class IrInterpreter {
     List<Object> arguments = instruction.arguments().stream().map(this::value).toList();
     NumericType type = instruction.result().type();
     return switch (operation.form()) {
-      case COPY -> convert(arguments.get(0), type);
+      case COPY, WITH_DERIVATIVE_OF -> convert(arguments.get(0), type);
       case CAST -> convert(arguments.get(0), type);
       case SELECT -> (Boolean) arguments.get(0) ? arguments.get(1) : arguments.get(2);
       case POP -> convert(tape.pop(), type);

@@ -72,8 +72,8 @@ final class InstructionTangents {
           : byRule(instruction, tangent, site -> List.of());
       case RULED_CALL -> byRule(instruction, tangent,
           site -> arrayArgumentTerms(instruction, site));
-      case INFIX, PREFIX, CAST, CALL, PULLBACK_CALL, LOCAL_CALL, TAPE_CALL, SELECT, LENGTH,
-          SLOTS_CALL, NEW_ARRAY, CLONE, STORE, PLAIN_CALL ->
+      case INFIX, PREFIX, CAST, CALL, PULLBACK_CALL, LOCAL_CALL, TAPE_CALL, SELECT,
+          WITH_DERIVATIVE_OF, LENGTH, SLOTS_CALL, NEW_ARRAY, CLONE, STORE, PLAIN_CALL ->
           byRule(instruction, tangent, site -> List.of());
     };
   }
@@ -196,7 +196,7 @@ final class InstructionTangents {
       }
       case RULED_CALL -> s.calls.vectorCallTangent(instruction, tangent);
       case INFIX, PREFIX, CAST, CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, TAPE_CALL, COPY,
-          SELECT, LENGTH, SLOTS_CALL, STORE, PLAIN_CALL ->
+          SELECT, WITH_DERIVATIVE_OF, LENGTH, SLOTS_CALL, STORE, PLAIN_CALL ->
           throw new IllegalArgumentException("no array tangent for " + operation);
     };
   }

@@ -152,7 +152,7 @@ final class InstructionAdjoints {
           : () -> reverseValue(instruction, block, out);
       case STORE -> () -> reverseStoreInstruction(instruction, block, out);
       case INFIX, PREFIX, CAST, CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, POP, TAPE_CALL,
-          COPY, SELECT, ELEMENT, LENGTH, SLOTS_CALL, PLAIN_CALL ->
+          COPY, SELECT, WITH_DERIVATIVE_OF, ELEMENT, LENGTH, SLOTS_CALL, PLAIN_CALL ->
           () -> reverseValue(instruction, block, out);
     };
     reverse.run();
@@ -241,7 +241,7 @@ final class InstructionAdjoints {
         reverseArrayArguments(instruction, arguments, adjoint.expression(), site, out);
       };
       case INFIX, PREFIX, CAST, CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, POP, TAPE_CALL,
-          SELECT, LENGTH, SLOTS_CALL, PLAIN_CALL, NEW_ARRAY, CLONE ->
+          SELECT, WITH_DERIVATIVE_OF, LENGTH, SLOTS_CALL, PLAIN_CALL, NEW_ARRAY, CLONE ->
           () -> reverseByRule(instruction, arguments, popped, adjoint, line, out);
       case STORE -> () -> {
         throw new IllegalStateException("a store's reverse is reverseStoreInstruction's: "
