@@ -146,4 +146,16 @@ public class ValuesBench {
   public double lossLoopGradient() {
     return ValueFunctionsGrad.lossLoopValueAndGradient(w, x, lossGradient);
   }
+
+  /** The stream loss's gradient alone (generated {@code mGradient}: a new array, no value). */
+  @Benchmark
+  public double[] lossStreamOnlyGradient() {
+    return ValueFunctionsGrad.lossStreamGradient(w, x);
+  }
+
+  /** The loop loss's gradient alone (generated {@code mGradient}: a new array, no value). */
+  @Benchmark
+  public double[] lossLoopOnlyGradient() {
+    return ValueFunctionsGrad.lossLoopGradient(w, x);
+  }
 }
