@@ -273,23 +273,23 @@ class ValueRecordsTest {
   }
 
   @Test
-  void aRecordWhoseConstructorChangesItsComponentsIsAnErrorWhereItIsMade() {
+  void aRecordWhoseCanonicalConstructorIsNotCompactIsAnErrorWhereItIsMade() {
     assertRejected(String.join("\n",
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
         "  record V(double a, double b) {",
-        "    V { if (a < 0) a = -a; }",
+        "    V(double a, double b) { this.a = Math.abs(a); this.b = b; }",
         "  }",
         "  @Differentiable static double f(double x) {",
         "    V v = new V(x, 2 * x);",
         "    return v.a() * v.b();",
         "  }",
         "}"),
-        "'new V(...)': record 'V' declares a constructor that is neither a compact one leaving"
-            + " its components as given nor a compact one of local declarations and assignments"
-            + " only, and ad4j does not yet flatten records whose constructors set their"
-            + " components otherwise", 8);
+        "'new V(...)': record 'V' declares a canonical constructor that is not a compact one,"
+            + " and ad4j does not yet flatten records whose constructors set their fields"
+            + " themselves; write it as a compact constructor ('V { ... }'), which assigns the"
+            + " components", 8);
   }
 
   @Test
