@@ -1368,10 +1368,12 @@ public final class Lowering {
           + " method (a local, a parameter, 'new', a call of the record's methods)");
       return;
     }
-    if (context.changesComponents(resultRecord)) {
+    if (context.changesComponents(resultRecord)
+        && RecordAccessors.withoutSource(resultRecord, context.trees()).isEmpty()) {
+      // (one compiled without its source is an error at the method already)
       unsupported(expression, "'" + context.source().of(expression) + "' is returned as value"
           + " record '" + shown + "', " + context.changerText(resultRecord)
-          + " changes its components: the generated"
+          + ": the generated"
           + " members make the record of the result's components and of its tangents, and would"
           + " run its code on them again; ad4j does not yet return such records");
       return;
