@@ -243,6 +243,90 @@ class TransformingConstructorsTest {
     assertThat(tangent).isWithin(1e-15).of(gradient[0] * 1.0 + gradient[1] * 0.25);
   }
 
+  /**
+   * The same record passed to a callee compiled earlier with it: the caller takes the callee's
+   * value from the member over the leaves its generated class holds.
+   */
+  @Test
+  void aRecordPassedToACalleeCompiledEarlierIsNotMadeAgain(@TempDir Path classes)
+      throws Exception {
+    Compilation library = InProcessCompiler.javac().compile(
+        JavaFileObjects.forSourceString("com.lib.L", String.join("\n",
+            "package com.lib;",
+            "import ad4j.Differentiable;",
+            "public final class L {",
+            "  public record V(double a, double b) { public V { a = 2 * a; } }",
+            "  @Differentiable public static double use(V v) { return v.a() * v.b(); }",
+            "}")));
+    assertThat(library).succeededWithoutWarnings();
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
+    Compilation compilation = InProcessCompiler.javac("-Xlint:all", "-Werror")
+        .withClasspath(classpath).compile(JavaFileObjects.forSourceString("com.example.F",
+            String.join("\n",
+                "package com.example;",
+                "import ad4j.Differentiable;",
+                "import com.lib.L;",
+                "final class F {",
+                "  @Differentiable static double f(L.V v) {",
+                "    double u = L.use(v);",
+                "    return u * u;",
+                "  }",
+                "}")));
+    InProcessCompiler.Compiled compiled =
+        InProcessCompiler.loadedWithLibrary(compilation, library);
+    Class<?> grad = compiled.load("com.example.FGrad");
+    Class<?> v = compiled.load("com.lib.L$V");
+    Object record = Records.make(v, 0.3, 0.7); // components a = 0.6, b = 0.7
+    double u = 0.6 * 0.7;
+    double[] gradient = (double[]) Records.call(grad, "fGradient", record);
+    assertThat(gradient).usingTolerance(1e-15)
+        .containsExactly(2 * u * 0.7, 2 * u * 0.6).inOrder();
+    double tangent = (Double) Records.call(grad, "fTangent", record,
+        Records.make(v, 0.5, 0.25)); // components (1.0, 0.25)
+    assertThat(tangent).isWithin(1e-15).of(gradient[0] * 1.0 + gradient[1] * 0.25);
+  }
+
+  /**
+   * A callee compiled earlier by a version of ad4j that wrote no value over the leaves
+   * ({@code useValueFlat}): its callers cannot take its value without making the record again,
+   * which its constructor, unseen here, may change; an error at the call.
+   */
+  @Test
+  void aCalleeCompiledEarlierWithoutItsValueOverTheLeavesIsAnErrorAtTheCall(
+      @TempDir Path classes) throws Exception {
+    // the generated classes as an earlier ad4j wrote them, without the member
+    Compilation library = InProcessCompiler.javac("-proc:none").compile(
+        JavaFileObjects.forSourceString("com.lib.L", String.join("\n",
+            "package com.lib;",
+            "import ad4j.Differentiable;",
+            "public final class L {",
+            "  public record V(double a, double b) { public V { a = 2 * a; } }",
+            "  @Differentiable public static double use(V v) { return v.a() * v.b(); }",
+            "}")),
+        JavaFileObjects.forSourceString("com.lib.LGrad",
+            "package com.lib; public final class LGrad { private LGrad() {} }"),
+        JavaFileObjects.forSourceString("com.lib.LGradSweeps",
+            "package com.lib; public final class LGradSweeps { private LGradSweeps() {} }"));
+    assertThat(library).succeeded();
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
+    JavaFileObject caller = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import com.lib.L;",
+        "final class F {",
+        "  @Differentiable static double f(L.V v) {",
+        "    double u = L.use(v);",
+        "    return u * u;",
+        "  }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().withClasspath(classpath).compile(caller);
+    assertThat(compilation).hadErrorContaining("call to 'L.use(...)': 'L.use' takes value record"
+        + " 'V', whose constructor, compiled without its source here, may change its"
+        + " components, and 'com.lib.LGrad', compiled earlier, has no member 'useValueFlat'"
+        + " that computes its value of their leaves").inFile(caller).onLine(6);
+    assertThat(compilation.errors()).hasSize(1);
+  }
+
   private static final CompiledOnce BRANCHING = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Branching",
           String.join("\n",
