@@ -192,6 +192,14 @@ public final class Lowering {
      * of {@code m} later, against the class file.
      */
     public static final String CONSTANT_SUFFIX = "CallRunAsWritten";
+
+    /**
+     * The generated class records {@code carriedResult} of its method {@code m}, which returns
+     * a value record with components that carry no derivative, in a constant
+     * {@code mCarriedResult} ({@link ValueRecords.Carried#encode}): for callers of {@code m}
+     * compiled later, against the class file, which take those components from their arguments.
+     */
+    public static final String CARRIED_SUFFIX = "CarriedResult";
   }
 
   /**
