@@ -140,12 +140,14 @@ class GeneratedApiTest {
           .that(Arrays.stream(sweeps.getDeclaredConstructors())
               .noneMatch(c -> Modifier.isPublic(c.getModifiers()))).isTrue();
       for (String member : publicMembers(sweeps)) {
-        // the tape first, or for a method taking or returning value records its tangent over
-        // their leaves and the leaves of its value, which callers of other classes call
+        // the tape first, or for a method taking or returning value records its tangent and
+        // value over their leaves and the leaves of its value, which callers of other classes
+        // call
         assertWithMessage("%s holds only members for callers' code, the tape first or over a"
             + " record's leaves: %s", companion, member)
             .that(member.contains("(Tape, ")
                 || member.matches("double(\\[])? [a-z]\\w*Tangent(Flat)?\\(.*\\)")
+                || member.matches("\\w+(\\[])? [a-z]\\w*ValueFlat\\(.*\\)")
                 || member.matches("double\\[] leavesOf\\w*\\(\\w+\\)"))
             .isTrue();
       }

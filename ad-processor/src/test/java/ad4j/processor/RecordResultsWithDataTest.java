@@ -356,9 +356,96 @@ class RecordResultsWithDataTest {
             + " literal", 9);
   }
 
+  /**
+   * A caller compiled later than such a method, against its class file: it takes the
+   * components that carry no derivative from its own arguments and literals, as the constant
+   * the method's generated class holds ({@code gCarriedResult}) says; before, it was an error at
+   * the call.
+   */
   @Test
-  void aCallerOfSuchAMethodCompiledEarlierIsAnErrorAtTheCall(@TempDir Path classes)
-      throws Exception {
+  void aCallerOfSuchAMethodCompiledEarlier(@TempDir Path classes) throws Exception {
+    Compilation library = InProcessCompiler.javac().compile(JavaFileObjects.forSourceString(
+        "com.example.Lib", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "public final class Lib {",
+            "  public record T(double v, String label, int n) {}",
+            "  @Differentiable public static T g(double x, String label) {",
+            "    return new T(x * Math.sin(x), label, 3);",
+            "  }",
+            "}")));
+    assertThat(library).succeededWithoutWarnings();
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
+    Compilation compilation = InProcessCompiler.javac("-Xlint:all", "-Werror")
+        .withClasspath(classpath).compile(JavaFileObjects.forSourceString("com.example.Caller",
+            String.join("\n",
+                "package com.example;",
+                "import ad4j.Differentiable;",
+                "final class Caller {",
+                "  @Differentiable static double f(double x, double y) {",
+                "    Lib.T t = Lib.g(x * y, \"ab\");",
+                "    return t.v() * t.label().length() + t.n() * y;",
+                "  }",
+                "}")));
+    InProcessCompiler.Compiled compiled =
+        InProcessCompiler.loadedWithLibrary(compilation, library);
+    ad4j.processor.testing.CompiledFunction f = compiled.function("com.example.Caller", "f", 2);
+    ad4j.processor.testing.DerivativeChecks.checkAt(f, 0.7, -1.3);
+    ad4j.processor.testing.DerivativeChecks.checkAt(f, -0.4, 0.9);
+  }
+
+  /**
+   * The same caller against a generated class that records nothing of the components, as an
+   * earlier ad4j wrote it: an error at the call.
+   */
+  @Test
+  void aCallerOfSuchAMethodWhoseGeneratedClassRecordsNothingIsAnErrorAtTheCall(
+      @TempDir Path classes) throws Exception {
+    Compilation library = InProcessCompiler.javac("-proc:none").compile(
+        JavaFileObjects.forSourceString("com.example.Lib", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "public final class Lib {",
+            "  public record T(double v, String label) {}",
+            "  @Differentiable public static T g(double x, String label) {",
+            "    return new T(x * x, label);",
+            "  }",
+            "}")),
+        JavaFileObjects.forSourceString("com.example.LibGrad",
+            "package com.example; public final class LibGrad { private LibGrad() {} }"),
+        JavaFileObjects.forSourceString("com.example.LibGradSweeps",
+            "package com.example; public final class LibGradSweeps { private LibGradSweeps() {} }"));
+    assertThat(library).succeeded();
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
+    JavaFileObject caller = JavaFileObjects.forSourceString("com.example.Caller",
+        String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Caller {",
+            "  @Differentiable static double f(double x) {",
+            "    Lib.T t = Lib.g(x, \"a\");",
+            "    return t.v() * t.label().length();",
+            "  }",
+            "}"));
+    Compilation compilation = InProcessCompiler.javac().withClasspath(classpath).compile(caller);
+    assertThat(compilation).hadErrorContaining("call to 'Lib.g(...)': it returns value record"
+        + " 'T', whose components that carry no derivative callers take from the arguments or"
+        + " literals the method returns them from; ad4j reads which of its parameters it"
+        + " returns there from its code, or from its generated class when it was compiled"
+        + " earlier, and its source is not in this compilation (or has errors) and no generated"
+        + " class records it")
+        .inFile(caller)
+        .onLine(5);
+    assertThat(compilation.errors()).hasSize(1);
+  }
+
+  /**
+   * Overloads of one name that both return such records: their generated class records
+   * neither (one constant per name), so a caller compiled later is an error at the call.
+   */
+  @Test
+  void aCallerOfOneOfSeveralSuchOverloadsCompiledEarlierIsAnErrorAtTheCall(
+      @TempDir Path classes) throws Exception {
     Compilation library = InProcessCompiler.javac().compile(JavaFileObjects.forSourceString(
         "com.example.Lib", String.join("\n",
             "package com.example;",
@@ -367,6 +454,9 @@ class RecordResultsWithDataTest {
             "  public record T(double v, String label) {}",
             "  @Differentiable public static T g(double x, String label) {",
             "    return new T(x * x, label);",
+            "  }",
+            "  @Differentiable public static T g(String label, double x) {",
+            "    return new T(x, label);",
             "  }",
             "}")));
     assertThat(library).succeededWithoutWarnings();
@@ -384,9 +474,12 @@ class RecordResultsWithDataTest {
     Compilation compilation = InProcessCompiler.javac().withClasspath(classpath).compile(caller);
     assertThat(compilation).hadErrorContaining("call to 'Lib.g(...)': it returns value record"
         + " 'T', whose components that carry no derivative callers take from the arguments or"
-        + " literals the method returns them from; its source is not in this compilation")
+        + " literals the method returns them from; ad4j reads which of its parameters it"
+        + " returns there from its code, or from its generated class when it was compiled"
+        + " earlier")
         .inFile(caller)
         .onLine(5);
+    assertThat(compilation.errors()).hasSize(1);
   }
 
   @Test

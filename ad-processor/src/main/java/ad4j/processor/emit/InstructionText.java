@@ -73,8 +73,13 @@ final class InstructionText {
   /** {@code Owner.m(a, ...)} of a static callee, {@code a.m(b, ...)} of an instance one. */
   private static Expr userCall(Operation operation, List<Expr> arguments) {
     // slot arguments after the callee's own are for the reverse sweep (derive/reverse)
-    List<Expr> own = withRecords(operation.callee(),
-        arguments.subList(0, operation.callee().parameterTypes().size()));
+    List<Expr> flat = arguments.subList(0, operation.callee().parameterTypes().size());
+    if (operation.callee().valueOverLeaves()) {
+      // a record made again of its leaves could hold other values: no record is made
+      return Expr.call(operation.callee().flatOwner(), operation.callee().valueName(),
+          flat.toArray(Expr[]::new));
+    }
+    List<Expr> own = withRecords(operation.callee(), flat);
     Expr call;
     if (operation.callee().receiverFirst()) {
       call = Expr.localCall(own.get(0).member(operation.name()).toString(),

@@ -110,6 +110,8 @@ final class CalleePlainCalls {
         if (examined.function().isPresent() && !errors.hasUnresolvedNames()) {
           answer = Optional.of(examined.carriedResult());
         }
+      } else if (path == null) {
+        answer = recordedCarried(method);
       }
     } finally {
       EXAMINING_CARRIED.get().remove(method);
@@ -186,6 +188,30 @@ final class CalleePlainCalls {
         if (seen.add(callee)) {
           pending.add(callee);
         }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Where the leaves that carry no derivative of the value record {@code method}, compiled
+   * earlier, returns come from, as the class ad4j generated for it records them
+   * ({@link Lowering.Lowered#CARRIED_SUFFIX}); empty when it records nothing.
+   */
+  private Optional<List<ValueRecords.Carried>> recordedCarried(ExecutableElement method) {
+    if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
+      return Optional.empty();
+    }
+    TypeElement grad = elements.getTypeElement(CalleeResolver.gradClassName(elements, owner));
+    if (grad == null) {
+      return Optional.empty();
+    }
+    String constant = method.getSimpleName() + Lowering.Lowered.CARRIED_SUFFIX;
+    for (javax.lang.model.element.VariableElement field
+        : javax.lang.model.util.ElementFilter.fieldsIn(grad.getEnclosedElements())) {
+      if (field.getSimpleName().contentEquals(constant)
+          && field.getConstantValue() instanceof String text) {
+        return ValueRecords.Carried.decode(text);
       }
     }
     return Optional.empty();

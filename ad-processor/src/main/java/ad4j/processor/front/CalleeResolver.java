@@ -221,17 +221,23 @@ final class CalleeResolver {
             + context.typeProblem(record.get().asType()));
         return Optional.empty();
       }
-      if (context.changesComponents(record.get())) {
-        // generated code calls the method itself with the record made again of its leaves
+      boolean changed = context.changesComponents(record.get());
+      if (changed && !hasValueOverLeaves(declaring, name)) {
+        // its generated class, compiled earlier, has no value over the leaves: generated code
+        // would call the method itself with the record made again of its leaves
         diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
             + " record '" + record.get().getSimpleName() + "', "
-            + context.changerText(record.get()) + " changes its components: generated code makes the record again of its components to call '"
-            + qualified + "', and would run the constructor's code on them again; ad4j does not"
-            + " yet pass such records");
+            + context.changerText(record.get()) + ", and '"
+            + gradClassName(declaring) + "', compiled earlier, has no member '" + name
+            + Callee.VALUE_FLAT + "' that computes its value of their leaves: generated code"
+            + " would make the record again of its components to call '" + qualified + "', and"
+            + " run the constructor's code on them again; compile '" + qualified + "' with"
+            + " this version of ad4j, or with this class");
         return Optional.empty();
       }
+      // a record its constructor would change again: the callee's value over the leaves
       records.add(new Callee.RecordArgument(flatTypes.size(), leaves.size(),
-          construction.get()));
+          changed ? null : construction.get()));
       for (ValueRecords.Leaf leaf : leaves) {
         flatTypes.add(leaf.type());
         flatActive.add(leaf.active());
@@ -252,6 +258,22 @@ final class CalleeResolver {
         // the code is written into the method's own generated class, wherever it came from
         !declaring.equals(context.ownSymbols().enclosingType())
             && (!records.isEmpty() || resultRecord.isPresent())));
+  }
+
+  /**
+   * Whether the generated code of {@code declaring} has the value over the leaves of method
+   * {@code name} ({@link Callee#valueName}): written with it when its source is in this
+   * compilation; compiled earlier, when its companion holds the member.
+   */
+  private boolean hasValueOverLeaves(TypeElement declaring, String name) {
+    if (context.trees().getPath(declaring) != null) {
+      return true;
+    }
+    TypeElement sweeps = context.elements().getTypeElement(
+        gradClassName(declaring) + Callee.SWEEPS);
+    return sweeps != null && javax.lang.model.util.ElementFilter.methodsIn(
+        sweeps.getEnclosedElements()).stream()
+        .anyMatch(m -> m.getSimpleName().contentEquals(name + Callee.VALUE_FLAT));
   }
 
   /**

@@ -2003,8 +2003,10 @@ final class ExpressionLowering {
         context.calleePlainCalls().carriedResult(choice.get().method());
     String problem = null;
     if (carried.isEmpty()) {
-      problem = "its source is not in this compilation (or has errors), and ad4j reads from"
-          + " its code which of its parameters it returns there";
+      problem = "ad4j reads which of its parameters it returns there from its code, or from"
+          + " its generated class when it was compiled earlier, and its source is not in this"
+          + " compilation (or has errors) and no generated class records it (one of an earlier"
+          + " ad4j, or one overload of several returning such records)";
     } else if (carried.get().stream()
         .anyMatch(c -> c.parameter() < 0 && !LITERAL.matcher(c.constant()).matches())) {
       problem = "it returns a constant there that is not a string, integer or boolean"

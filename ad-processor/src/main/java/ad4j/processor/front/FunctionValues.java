@@ -117,6 +117,14 @@ final class FunctionValues {
     this.statements = lowerer;
   }
 
+  /**
+   * Lowers {@code body}, statements holding no {@code return} (a record's compact constructor,
+   * {@link RecordLowering}), where lowering is; returns whether its end can be reached.
+   */
+  boolean lowerStatements(List<? extends StatementTree> body) {
+    return statements.lower(body);
+  }
+
   // ---- which types and values are functions -----------------------------------------------
 
   /**

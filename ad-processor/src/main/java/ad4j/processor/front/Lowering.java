@@ -192,6 +192,14 @@ public final class Lowering {
      * of {@code m} later, against the class file.
      */
     public static final String CONSTANT_SUFFIX = "CallRunAsWritten";
+
+    /**
+     * The generated class records {@code carriedResult} of its method {@code m}, which returns
+     * a value record with components that carry no derivative, in a constant
+     * {@code mCarriedResult} ({@link ValueRecords.Carried#encode}): for callers of {@code m}
+     * compiled later, against the class file, which take those components from their arguments.
+     */
+    public static final String CARRIED_SUFFIX = "CarriedResult";
   }
 
   /**
@@ -1368,10 +1376,12 @@ public final class Lowering {
           + " method (a local, a parameter, 'new', a call of the record's methods)");
       return;
     }
-    if (context.changesComponents(resultRecord)) {
+    if (context.changesComponents(resultRecord)
+        && RecordAccessors.withoutSource(resultRecord, context.trees()).isEmpty()) {
+      // (one compiled without its source is an error at the method already)
       unsupported(expression, "'" + context.source().of(expression) + "' is returned as value"
           + " record '" + shown + "', " + context.changerText(resultRecord)
-          + " changes its components: the generated"
+          + ": the generated"
           + " members make the record of the result's components and of its tangents, and would"
           + " run its code on them again; ad4j does not yet return such records");
       return;

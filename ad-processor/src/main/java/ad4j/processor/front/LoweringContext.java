@@ -732,6 +732,11 @@ final class LoweringContext {
    * its leaves ({@link #changesComponents}): {@code record} itself, or a value record it holds.
    */
   Optional<TypeElement> componentChanger(TypeElement record) {
+    if (trees.getPath(record) == null) {
+      // a class file does not tell a compact constructor that changes the components from one
+      // javac wrote
+      return Optional.of(record);
+    }
     if (ValueClasses.isValueClass(record)) {
       // its constructor copies its arguments into the fields, unchanged
       return componentChangerAmongComponents(record);
@@ -760,12 +765,16 @@ final class LoweringContext {
 
   /**
    * How messages name the constructor {@link #componentChanger} found for {@code record}:
-   * {@code whose constructor}, or {@code which holds value record 'V', whose constructor}.
+   * {@code whose constructor changes its components}, {@code which holds value record 'V',
+   * whose constructor changes its components}, or one compiled without its source.
    */
   String changerText(TypeElement record) {
     TypeElement changer = componentChanger(record).orElse(record);
-    return changer.equals(record) ? "whose constructor"
-        : "which holds value record '" + changer.getSimpleName() + "', whose constructor";
+    String constructor = trees.getPath(changer) == null
+        ? "whose constructor, compiled without its source here, may change its components"
+        : "whose constructor changes its components";
+    return changer.equals(record) ? constructor
+        : "which holds value record '" + changer.getSimpleName() + "', " + constructor;
   }
 
   /**

@@ -525,19 +525,17 @@ final class RecordLowering {
         continue;
       }
       Optional<MethodTree> compact = context.compact(constructor);
-      if (!context.checksOnly(constructor) && compact.isPresent()
-          && isStraightLine(compact.get())) {
+      if (!context.checksOnly(constructor) && compact.isPresent()) {
         // it computes the components of its arguments: differentiated like a helper
         transform = compact.get();
         continue;
       }
       if (!context.checksOnly(constructor)) {
         error(creation, "'new " + record.getSimpleName() + "(...)': record '"
-            + record.getSimpleName() + "' declares a constructor that is neither a compact one"
-            + " leaving its components as given nor a compact one of local declarations and"
-            + " assignments only, and ad4j does not yet flatten records whose constructors set"
-            + " their components otherwise; check the values in a compact constructor, or where"
-            + " the record is made");
+            + record.getSimpleName() + "' declares a canonical constructor that is not a"
+            + " compact one, and ad4j does not yet flatten records whose constructors set"
+            + " their fields themselves; write it as a compact constructor ('"
+            + record.getSimpleName() + " { ... }'), which assigns the components");
         return null;
       }
       checks = constructor;
@@ -580,24 +578,9 @@ final class RecordLowering {
   }
 
   /**
-   * Whether compact constructor {@code constructor}'s body is local declarations and
-   * assignments only ({@code V { a = 2 * a; }}), which ad4j lowers as the code of a helper.
-   */
-  private static boolean isStraightLine(MethodTree constructor) {
-    for (StatementTree statement : constructor.getBody().getStatements()) {
-      boolean assignment = statement instanceof com.sun.source.tree.ExpressionStatementTree
-          expression && (expression.getExpression() instanceof AssignmentTree
-              || expression.getExpression() instanceof com.sun.source.tree.CompoundAssignmentTree);
-      if (!assignment && !(statement instanceof VariableTree)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
    * The record that compact constructor {@code constructor} makes of {@code arguments}: its
-   * body lowered like a helper's, in an isolated scope where its parameters (named as the
+   * body lowered like a helper's, statement by statement (branches, checks that throw and
+   * loops as anywhere in the method), in an isolated scope where its parameters (named as the
    * components) hold the arguments' leaves; the components are what they hold at its end, as
    * Java assigns the fields after the body. Null after an error.
    */
@@ -610,6 +593,10 @@ final class RecordLowering {
       return null;
     }
     constructors++;
+    // a component or local assigned in a branch or loop of the body needs a variable
+    context.planInlined(VariablePlanner.plan(constructor, ValueRecords.components(record)
+        .stream().map(ValueRecords.Component::name).toList()));
+    LoweringContext.Position position = context.position();
     context.scopes().pushIsolated();
     // its code calls the record's static methods unqualified, as a static method's does
     frames.push(new Frame(record, null));
@@ -627,19 +614,27 @@ final class RecordLowering {
         } else {
           NumericType type = ValueRecords.leafType(component.type()).orElseThrow();
           context.scopes().declareLocal(component.name(), type, context);
-          context.bind(context.scopes().lookUp(component.name()), arguments.leaves().get(next++));
-        }
-      }
-      for (StatementTree statement : constructor.getBody().getStatements()) {
-        if (statement instanceof VariableTree declaration) {
-          if (!declare(declaration)) {
-            return null;
+          LocalScopes.Local local = context.scopes().lookUp(component.name());
+          Operand value = arguments.leaves().get(next++);
+          if (local.variable() != null) {
+            context.ir().add(new Declare(local.variable(), value, context.line()));
+          } else {
+            context.bind(local, value);
           }
-        } else if (expressions.lower(((com.sun.source.tree.ExpressionStatementTree) statement)
-            .getExpression()) == null) {
-          return null;
         }
       }
+      int errors = context.diagnostics().errorCount();
+      boolean completes = expressions.functions().lowerStatements(
+          constructor.getBody().getStatements());
+      if (context.diagnostics().errorCount() > errors) {
+        return null;
+      }
+      if (!completes) {
+        error(at, "'" + shown + "': the constructor of value record '" + record.getSimpleName()
+            + "' always throws");
+        return null;
+      }
+      context.resume(position);
       List<Operand> leaves = new ArrayList<>();
       for (ValueRecords.Component component : components) {
         Optional<TypeElement> nested = ValueRecords.valueRecord(component.type());
@@ -662,6 +657,7 @@ final class RecordLowering {
       context.resolveAs(callers);
       frames.pop();
       context.scopes().pop();
+      context.resume(position);
       constructors--;
     }
   }

@@ -170,7 +170,35 @@ public final class ValueRecords {
    * (a leaf of a record parameter, a plain one), or constant Java text {@code constant} (when
    * {@code parameter} is negative).
    */
-  public record Carried(int parameter, String constant) {}
+  public record Carried(int parameter, String constant) {
+    /** What separates the leaves in {@link #encode}: no literal holds it as it is. */
+    private static final String SEPARATOR = "\n";
+
+    /**
+     * {@code carried} as one string, a line per leaf: the parameter's index, or {@code =} and
+     * the constant's text (a literal, which holds no line break as it is written).
+     */
+    public static String encode(List<Carried> carried) {
+      return String.join(SEPARATOR, carried.stream()
+          .map(c -> c.parameter() >= 0 ? Integer.toString(c.parameter()) : "=" + c.constant())
+          .toList());
+    }
+
+    /** The leaves {@link #encode} wrote; empty when {@code text} is not such a string. */
+    public static Optional<List<Carried>> decode(String text) {
+      List<Carried> carried = new java.util.ArrayList<>();
+      for (String line : text.split(SEPARATOR, -1)) {
+        if (line.startsWith("=")) {
+          carried.add(new Carried(-1, line.substring(1)));
+        } else if (line.matches("[0-9]+")) {
+          carried.add(new Carried(Integer.parseInt(line), null));
+        } else {
+          return Optional.empty();
+        }
+      }
+      return Optional.of(carried);
+    }
+  }
 
   /**
    * Whether {@code type} is a record with a component that carries derivatives beside others:

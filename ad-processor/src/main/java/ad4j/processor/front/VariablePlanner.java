@@ -41,7 +41,16 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
 
   /** The names of {@code method}'s parameters and locals that need a variable. */
   static Set<String> plan(MethodTree method) {
+    return plan(method, List.of());
+  }
+
+  /**
+   * As {@link #plan(MethodTree)}, {@code declared} being names declared before the body as its
+   * parameters are: a compact constructor's components, which its tree may not list.
+   */
+  static Set<String> plan(MethodTree method, List<String> declared) {
     VariablePlanner planner = new VariablePlanner();
+    declared.forEach(name -> planner.declarationDepth.put(name, 0));
     for (VariableTree parameter : method.getParameters()) {
       planner.declarationDepth.put(parameter.getName().toString(), 0);
     }

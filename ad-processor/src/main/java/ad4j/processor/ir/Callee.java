@@ -42,9 +42,27 @@ public record Callee(String userClass, String gradClass, String name,
   /**
    * A value record parameter of a callee, flattened: its leaves are the parameters from
    * {@code first} on, and {@code construction} makes the record of them where the callee itself
-   * is called ({@code new Vec3(%s, %s, %s)}, one {@code %s} per leaf).
+   * is called ({@code new Vec3(%s, %s, %s)}, one {@code %s} per leaf); null when a record made
+   * again of its leaves could hold other values (its constructor changes them): the callee's
+   * value is then taken from its member over the leaves ({@link #valueName()}).
    */
   public record RecordArgument(int first, int leaves, String construction) {}
+
+  /** What ends the name of a method's value over the leaves of its records: {@code fValueFlat}. */
+  public static final String VALUE_FLAT = "Value" + "Flat";
+
+  /**
+   * Whether the value of the callee is its member over the leaves ({@link #valueName()}) in
+   * {@link #flatOwner()}, not the method itself called with its records made again.
+   */
+  public boolean valueOverLeaves() {
+    return records.stream().anyMatch(record -> record.construction() == null);
+  }
+
+  /** The name of the callee's value over the leaves of its records ({@link #valueOverLeaves}). */
+  public String valueName() {
+    return name + VALUE_FLAT;
+  }
 
   public Callee {
     parameterTypes = List.copyOf(parameterTypes);
@@ -68,7 +86,8 @@ public record Callee(String userClass, String gradClass, String name,
 
   /**
    * The class whose members the caller's forward sweep calls: the callee's tangent
-   * ({@link #tangentName()}) and, for a value record result, {@link #resultLeaves()}.
+   * ({@link #tangentName()}), for a value record result {@link #resultLeaves()}, and
+   * {@link #valueName()}.
    */
   public String flatOwner() {
     return otherClass ? sweepsClass() : gradClass;

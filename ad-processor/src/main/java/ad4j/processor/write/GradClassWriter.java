@@ -14,6 +14,7 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -148,6 +149,7 @@ public final class GradClassWriter {
             .build());
       }
     }
+    addCarriedResults(gradClass, methods);
     PrivateFieldCopies.addTo(gradClass, methods);
     // one per value record that methods return, for the code of their callers
     Set<String> leavesMembers = new HashSet<>();
@@ -179,6 +181,33 @@ public final class GradClassWriter {
     }
     return List.of(file(className.packageName(), gradClass.build()),
         file(className.packageName(), sweeps.build()));
+  }
+
+  /**
+   * For each method returning a value record with components that carry no derivative, the
+   * constant {@code mCarriedResult}: where they come from, which callers compiled later read
+   * instead of its code. Overloads of one name that both return such records get none (their
+   * callers compiled later are then an error at the call).
+   */
+  private static void addCarriedResults(TypeSpec.Builder gradClass, List<Method> methods) {
+    Map<String, List<Method>> byName = new java.util.LinkedHashMap<>();
+    for (Method method : methods) {
+      if (!method.carriedResult().isEmpty()) {
+        byName.computeIfAbsent(method.function().name(), n -> new ArrayList<>()).add(method);
+      }
+    }
+    byName.forEach((name, returning) -> {
+      if (returning.size() != 1) {
+        return;
+      }
+      gradClass.addField(FieldSpec.builder(String.class,
+              name + Lowering.Lowered.CARRIED_SUFFIX, Modifier.STATIC, Modifier.FINAL)
+          .addJavadoc("For ad4j, compiling callers of {@code $L} later: where the components"
+              + " that carry no\nderivative of the record it returns come from, a line each"
+              + " (a parameter's index, or a\nconstant).\n", name)
+          .initializer("$S", ValueRecords.Carried.encode(returning.get(0).carriedResult()))
+          .build());
+    });
   }
 
   private static JavaFile file(String packageName, TypeSpec type) {

@@ -44,10 +44,17 @@ final class MethodMembers implements MemberSizes {
   private final PrintedOnce hessianSweeps;
   private final PrintedOnce records;
   private final PrintedOnce replays;
+  /**
+   * Whether the method takes value records: callers that cannot make them again take its
+   * value over their leaves (a member), also callers compiled later, which may not see the
+   * records' constructors.
+   */
+  private final boolean valueOverLeaves;
 
   MethodMembers(GradClassWriter.Method user, String userType, String gradType,
       String segmentSuffix, SizeLimits limits) {
     this.limits = limits;
+    this.valueOverLeaves = !user.recordParameters().isEmpty();
     this.programs = new MethodPrograms(user.function());
     this.method = new MethodContext(user.element(), user.function(), userType, gradType,
         new MethodPlan.Names(user.function().name(), segmentSuffix), programs.names());
@@ -73,6 +80,9 @@ final class MethodMembers implements MemberSizes {
         limits, this).plan();
     List<Written> members = plan instanceof MethodPlan.Scalar scalar ? scalar(scalar)
         : vector((MethodPlan.Vector) plan);
+    if (valueOverLeaves) {
+      members.add(orderOne.valueOverLeaves());
+    }
     List<MethodSpec> all = new ArrayList<>();
     members.forEach(member -> all.addAll(member.methods()));
     return withinJvmLimit(all);

@@ -11,6 +11,7 @@ import com.palantir.javapoet.TypeName;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import javax.lang.model.element.Modifier;
 
 /**
  * The order-1 members of the design contract: {@code mGradient}, {@code mValueAndGradient},
@@ -150,6 +151,28 @@ final class OrderOneMembers {
         .addParameter(method.derivativeType(), seed)
         .addParameter(double[].class, array)
         .addCode(slots.lengthCheck(methodName, array, parameters));
+    return TapeBodies.withBody(member, emitter, names);
+  }
+
+  /**
+   * {@code static double mValueFlat(leaves)} for a method taking value records: the user's
+   * method as written, computed here over the records' leaves, which the generated code of a
+   * caller calls for its value where a record made again of its leaves could hold other values
+   * (its constructor changes its components, or the caller cannot see it:
+   * {@code Callee.valueOverLeaves}); callers of other classes through the companion.
+   */
+  Written valueOverLeaves() {
+    NameAllocator names = method.names();
+    JavaEmitter emitter = new JavaEmitter(function, names);
+    List<String> parameters = emitter.parameterNames();
+    MethodSpec.Builder member = method.suppressingWarnings(MethodSpec.methodBuilder(
+            function.name() + ad4j.processor.ir.Callee.VALUE_FLAT))
+        .addModifiers(Modifier.STATIC) // its javadoc is the companion's member's (addFlat)
+        .returns(method.valueType());
+    for (int i = 0; i < parameters.size(); i++) {
+      member.addParameter(JavaTypes.parameterType(function.parameters().get(i)),
+          parameters.get(i));
+    }
     return TapeBodies.withBody(member, emitter, names);
   }
 

@@ -45,7 +45,8 @@ final class RecordAdapters {
    * {@code members}, with the adapters and private flat members when the method needs them;
    * the flat tangent, which the forward sweep of callers calls, is package-private and handed
    * to {@code flatTangent} too (callers of other classes call it through the companion,
-   * {@link SweepsClass#addFlat}).
+   * {@link SweepsClass#addFlat}), and so is the value over the leaves
+   * ({@code Callee.valueName}) when the method has one.
    */
   static List<MethodSpec> of(GradClassWriter.Method method, List<MethodSpec> members,
       java.util.function.Consumer<MethodSpec> flatTangent) {
@@ -70,6 +71,12 @@ final class RecordAdapters {
     String name = method.function().name();
     List<MethodSpec> written = new ArrayList<>();
     for (MethodSpec member : members) {
+      if (member.name().equals(name + Callee.VALUE_FLAT)) {
+        // the value over the leaves, for callers' code only
+        written.add(member);
+        flatTangent.accept(member);
+        continue;
+      }
       Optional<Result> returned = result.flatMap(record -> Result.of(name, member, record));
       if (!isContracts(member) || !takesRecords(member, leaves) && returned.isEmpty()) {
         written.add(member);

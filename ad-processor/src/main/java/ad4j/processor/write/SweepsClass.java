@@ -96,14 +96,14 @@ final class SweepsClass {
 
   /**
    * For callers in other classes of a method taking or returning value records: a member of the
-   * companion calling {@code flatTangent}, the method's package-private tangent over the
-   * records' leaves, which their forward sweep calls.
+   * companion calling {@code flatTangent}, the method's package-private tangent (or value) over
+   * the records' leaves, which their forward sweep calls.
    */
   void addFlat(ExecutableElement userMethod, MethodSpec flatTangent) {
     sweeps.addMethod(calling(userMethod, flatTangent.toBuilder()
         .addJavadoc("For the generated code of callers in other classes, not for direct use:"
-            + " the tangent\nover the leaves of its value records that {@code $T.$L}"
-            + " computes.\n", gradClass, flatTangent.name())
+            + " what {@code $T.$L}\ncomputes over the leaves of its value records.\n",
+            gradClass, flatTangent.name())
         .build()));
   }
 

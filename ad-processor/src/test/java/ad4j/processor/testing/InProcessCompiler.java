@@ -201,10 +201,23 @@ public final class InProcessCompiler {
     return new Compiled(compilation, loader);
   }
 
-  /** A class loader over the class files of a compilation, delegating to the test's loader. */
-  private static ClassLoader load(Compilation compilation) {
+  /**
+   * Requires {@code compilation}, made against the class files of {@code library} (a library
+   * compiled earlier, {@link #classpathWithClassesOf}), to have succeeded, and loads the
+   * classes of both.
+   */
+  public static Compiled loadedWithLibrary(Compilation compilation, Compilation library) {
+    requireSuccess(compilation);
+    return new Compiled(compilation, load(compilation, library));
+  }
+
+  /**
+   * A class loader over the class files of compilations, delegating to the test's loader.
+   */
+  private static ClassLoader load(Compilation... compilations) {
     Map<String, byte[]> classes = new HashMap<>();
-    for (JavaFileObject file : compilation.generatedFiles()) {
+    for (JavaFileObject file : java.util.Arrays.stream(compilations)
+        .flatMap(compilation -> compilation.generatedFiles().stream()).toList()) {
       if (file.getKind() != JavaFileObject.Kind.CLASS) {
         continue;
       }
