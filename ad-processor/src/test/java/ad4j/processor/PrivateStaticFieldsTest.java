@@ -142,12 +142,14 @@ class PrivateStaticFieldsTest {
             "  private static final double K = Math.log(3.0);",
             "  private static final double R = Math.sqrt(2.0);",
             "  private static final double[] T = {Math.sqrt(2.0), 0.5};",
+            "  static final class Named { int size() { return 1; } }",
+            "  private static final Named NAME = new Named();",
             "  private static final class Holder {",
             "    static final double[] P = {0.5, Math.log(5.0)};",
             "  }",
             "  @Differentiable static double f(double x) { return K * x * x + R * x; }",
             "  @Differentiable static double g(double x) {",
-            "    return T[0] * x * x + T.length * Math.sin(x) + Holder.P[1] * x;",
+            "    return T[0] * x * x + T.length * Math.sin(x) + Holder.P[1] * x * NAME.size();",
             "  }",
             "}"));
     CompiledFunction f = compiled.function("com.example.Early", "f", 1);
@@ -162,6 +164,7 @@ class PrivateStaticFieldsTest {
         .orElseThrow().getCharContent(true).toString();
     assertThat(code).contains("private static final VarHandle KField;");
     assertThat(code).contains("private static final VarHandle TField;");
+    assertThat(code).contains("((com.example.Early.Named) EarlyGrad.NAMEField.get()).size()");
     assertThat(code).contains("private static final double[] Holder_P;");
   }
 

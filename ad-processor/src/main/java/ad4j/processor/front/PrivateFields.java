@@ -61,8 +61,10 @@ public final class PrivateFields {
     }
     if (!StaticInitialization.onlyJdkCode(owner, context.trees())) {
       // its initialisation may reach the generated class before the field is set: a copy
-      // taken then would keep the field's default value
-      return handleRead(field);
+      // taken then would keep the field's default value. An atom, as the copy's name is, for
+      // any place the copy could be (a call's receiver, an indexed array)
+      return handleOf(field, true).map(handle -> Expr.atom("((" + field.asType() + ") " + handle
+          + ".get())"));
     }
     String copy = nestedPath(owner).replace('.', '_');
     copy = copy.isEmpty() ? field.getSimpleName().toString()
@@ -85,10 +87,6 @@ public final class PrivateFields {
     if (field.getModifiers().contains(Modifier.FINAL)) {
       return Optional.empty();
     }
-    return handleRead(field);
-  }
-
-  private Optional<Expr> handleRead(VariableElement field) {
     return handleOf(field, true).map(handle -> Expr.source("(" + field.asType() + ") " + handle
         + ".get()", Expr.unaryPrecedence()));
   }
