@@ -201,6 +201,98 @@ class ArrayVariablesTest {
     assertThat(compilation).hadErrorCount(4);
   }
 
+  /**
+   * The chosen array written through another name after the choice: Java's 't' sees the write,
+   * a copy would not (each of these gave a silently wrong value and gradient before): an
+   * operand bound to another local's array, to a row, to a for-each element, or a table or
+   * parameter that a call run as written may write after the choice.
+   */
+  @Test
+  void anArrayChoiceFromAnArrayWrittenThroughAnotherNameIsAnErrorAtIt() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Aliased", String.join(
+        "\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Aliased {",
+        "  static final double[] TABLE = {1.0, 2.0};",
+        "  static void bump() { TABLE[0] = 5; }",
+        "  @Differentiable static double local(double a, boolean c) {",
+        "    double[] w = new double[1];",
+        "    double[] u = w;",
+        "    double[] v = {a};",
+        "    double[] t = c ? u : v;",
+        "    w[0] = a * a;",
+        "    return t[0];",
+        "  }",
+        "  @Differentiable static double row(double a, boolean c) {",
+        "    double[][] m = new double[2][2];",
+        "    double[] u = m[0];",
+        "    double[] v = {a};",
+        "    double[] t = c ? v : u;",
+        "    m[0][0] = a * a;",
+        "    return t[0];",
+        "  }",
+        "  @Differentiable static double element(double a, boolean c) {",
+        "    double[][] m = {{a}, {2 * a}};",
+        "    double[] v = {a};",
+        "    double s = 0;",
+        "    for (double[] r : m) {",
+        "      double[] t = c ? r : v;",
+        "      m[0][0] = a * a;",
+        "      s += t[0];",
+        "    }",
+        "    return s;",
+        "  }",
+        "  @Differentiable static double table(double a, boolean c) {",
+        "    double[] v = {a};",
+        "    double[] t = c ? TABLE : v;",
+        "    bump();",
+        "    return t[0] * a;",
+        "  }",
+        "  @Differentiable static double parameterInLoop(double[] x, double a) {",
+        "    double s = 0;",
+        "    for (int i = 0; i < 2; i++) {",
+        "      double[] v = {a};",
+        "      double[] t = i == 0 ? x : v;",
+        "      s += t[0] * a;",
+        "      bump();",
+        "    }",
+        "    return s;",
+        "  }",
+        "  @Differentiable static double tableAfterTheCall(double a, boolean c) {",
+        "    bump();",
+        "    double[] v = {a};",
+        "    double[] t = c ? TABLE : v;",
+        "    return t[0] * a;",
+        "  }",
+        "}"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    String copy = "'?:' choosing between arrays for 't' is not supported here: ad4j makes 't'"
+        + " a copy of the chosen array, which computes the same only while nothing writes that"
+        + " array after the choice; ";
+    String named = " names an array that other code may name and write too (declared as '";
+    String choose = "; choose between arrays that the method makes ('new', 'clone()',"
+        + " 'Arrays.copyOf') or its parameters";
+    assertThat(compilation).hadErrorContaining(copy + "'u'" + named + "double[] u = w', line"
+        + " 8)" + choose).inFile(file).onLine(10);
+    assertThat(compilation).hadErrorContaining(copy + "'u'" + named + "double[] u = m[0]',"
+        + " line 16)" + choose).inFile(file).onLine(18);
+    assertThat(compilation).hadErrorContaining(copy + "'r'" + named + "double[] r', line 26)"
+        + choose).inFile(file).onLine(27);
+    String called = ", after the choice, runs as written and may write it; copy it into a"
+        + " local array first ('";
+    assertThat(compilation).hadErrorContaining(copy + "'TABLE' is an array the method did not"
+        + " make, and 'bump()' (line 36)" + called + "TABLE.clone()') and choose that one, or"
+        + " make the call before the choice").inFile(file).onLine(35);
+    // in a loop around both, the call runs before the choice's next run
+    assertThat(compilation).hadErrorContaining(copy + "'x' is an array the method did not"
+        + " make, and 'bump()' (line 45)" + called + "x.clone()') and choose that one, or"
+        + " make the call before the choice").inFile(file).onLine(43);
+    assertThat(compilation).hadErrorCount(5);
+  }
+
   @Test
   void nullForAnArrayVariableIsAnErrorThatDoesNotCallItAnObject() {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.Chosen", String.join("\n",

@@ -123,6 +123,52 @@ class PrivateStaticFieldsTest {
   }
 
   /**
+   * A class whose static initialisation calls its own generated class: the generated class is
+   * initialised while the fields are not yet set, so a copy read then would keep their default
+   * values for good (it gave a gradient and a value of 0 after initialisation before), and an
+   * initializer evaluated again would give its value before Java has set it. The
+   * fields of such a class are read through a handle where the method reads them, as Java
+   * reads them; a class whose initialisation runs only the JDK's code keeps its copies.
+   */
+  @Test
+  void fieldsOfAClassWhoseInitialisationMayReachTheGeneratedClassAreReadAtEachUse()
+      throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Early", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Early {",
+            "  static final double EARLY = EarlyGrad.fGradient(2.0)[0];",
+            "  private static final double K = Math.log(3.0);",
+            "  private static final double R = Math.sqrt(2.0);",
+            "  private static final double[] T = {Math.sqrt(2.0), 0.5};",
+            "  static final class Named { int size() { return 1; } }",
+            "  private static final Named NAME = new Named();",
+            "  private static final class Holder {",
+            "    static final double[] P = {0.5, Math.log(5.0)};",
+            "  }",
+            "  @Differentiable static double f(double x) { return K * x * x + R * x; }",
+            "  @Differentiable static double g(double x) {",
+            "    return T[0] * x * x + T.length * Math.sin(x) + Holder.P[1] * x * NAME.size();",
+            "  }",
+            "}"));
+    CompiledFunction f = compiled.function("com.example.Early", "f", 1);
+    DerivativeChecks.checkAt(f, 0.7);
+    assertThat(f.gradient(0.7)[0]).isWithin(1e-15).of(2 * Math.log(3.0) * 0.7 + Math.sqrt(2));
+    // during the initialisation, K and R are 0 for the method as for its gradient
+    java.lang.reflect.Field early = compiled.load("com.example.Early").getDeclaredField("EARLY");
+    early.setAccessible(true);
+    assertThat(early.getDouble(null)).isEqualTo(0.0);
+    DerivativeChecks.checkAt(compiled.function("com.example.Early", "g", 1), 0.7);
+    String code = compiled.compilation().generatedSourceFile("com.example.EarlyGrad")
+        .orElseThrow().getCharContent(true).toString();
+    assertThat(code).contains("private static final VarHandle KField;");
+    assertThat(code).contains("private static final VarHandle TField;");
+    assertThat(code).contains("((com.example.Early.Named) EarlyGrad.NAMEField.get()).size()");
+    assertThat(code).contains("private static final double[] Holder_P;");
+  }
+
+  /**
    * A private static field that is not final (issue 36): read through a {@code VarHandle} where
    * the method reads it, as a package-private one is ({@code MutableStaticFieldsTest}).
    */

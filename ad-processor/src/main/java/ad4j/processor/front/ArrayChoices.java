@@ -6,14 +6,20 @@ import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.EnhancedForLoopTree;
+import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.UnaryTree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreeScanner;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -22,7 +28,10 @@ import java.util.function.Predicate;
  * Java binds {@code t} to the array chosen; ad4j binds each array variable to one array at each
  * point of the code, so it makes {@code t} a copy of the chosen array's elements instead. The
  * copy computes what the alias computes when neither can see a write the other does not: when
- * {@code t}, {@code u} and {@code v} are only read in the whole method ({@link #onlyRead}).
+ * {@code t}, {@code u} and {@code v} are only read in the whole method ({@link #onlyRead}), no
+ * other name reaches {@code u}'s or {@code v}'s array ({@link #ownsItsArray}), and no call run
+ * as written after the choice can write a parameter's or a field's array chosen from
+ * ({@code Lowering} checks the last two).
  */
 final class ArrayChoices {
   /** Calls that read their first argument only and keep no reference to it. */
@@ -61,6 +70,40 @@ final class ArrayChoices {
     return NameUses.all(body, name, (identifier, ancestors) ->
         reads(identifier, ancestors, false)
             || comparedWithNull(identifier, ancestors) && before.test(identifier));
+  }
+
+  /**
+   * The declarations of variables {@code name} in {@code body}: none for a parameter or a
+   * field. Decided by name, as {@link #onlyRead} is.
+   */
+  static List<VariableTree> declarations(Tree body, String name) {
+    List<VariableTree> found = new ArrayList<>();
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitVariable(VariableTree declaration, Void unused) {
+        if (declaration.getName().contentEquals(name)) {
+          found.add(declaration);
+        }
+        return super.visitVariable(declaration, unused);
+      }
+    }.scan(body, null);
+    return found;
+  }
+
+  /**
+   * Whether {@code declaration} binds its variable to an array made for it ({@code new},
+   * another choice, itself a copy, or a call's result, which the caller checks is not an array
+   * a call run as written returned), which only the variable names while {@link #onlyRead}
+   * holds for it. Not so for one bound to another variable's array or a row
+   * ({@code double[] u = w}, {@code double[] u = m[0]}), a {@code for} loop's element or a
+   * lambda's parameter: a write through the other name after a choice changes what Java's
+   * {@code t} reads, while the copy keeps the old elements.
+   */
+  static boolean ownsItsArray(VariableTree declaration) {
+    ExpressionTree value = declaration.getInitializer() == null ? null
+        : ExpressionLowering.withoutParentheses(declaration.getInitializer());
+    return value instanceof NewArrayTree || value instanceof ConditionalExpressionTree
+        || value instanceof MethodInvocationTree;
   }
 
   /** {@code w == null} or {@code w != null}, either way round. */

@@ -340,6 +340,7 @@ public final class Lowering {
     }
     List<StatementTree> body = List.copyOf(method.getBody().getStatements());
     boolean completes = lowerStatements(body);
+    rejectChoicesWrittenLater();
     if (completes && !diagnostics.hasErrors()) {
       diagnostics.error(method, "method '" + method.getName()
           + "' can reach its end without a 'return'");
@@ -1182,6 +1183,10 @@ public final class Lowering {
         return null;
       }
     }
+    if (!copiesOwnArrays(name, choice, List.of((IdentifierTree) whenTrue,
+        (IdentifierTree) whenFalse), List.of(first, second))) {
+      return null;
+    }
     Variable length = ir.variable("length", NumericType.INT, null);
     ir.add(new Declare(length, Operand.Constant.of(0), context.line()));
     ir.add(new If(ir.nextStatementId(), condition, lengthOf(first, length),
@@ -1194,6 +1199,75 @@ public final class Lowering {
     ir.add(new If(ir.nextStatementId(), condition, copyInto(copy, first),
         copyInto(copy, second), context.line()));
     return copy;
+  }
+
+  /**
+   * Whether the copy that {@link #lowerArrayChoice} makes for {@code name} keeps computing what
+   * Java's alias computes after the choice, where each array chosen from, only read by name
+   * ({@link ArrayChoices#onlyRead}), can still be written through another name: an error at
+   * {@code choice} when an operand was bound to an array that other code names
+   * ({@link ArrayChoices#ownsItsArray}) or returned by a call run as written. A parameter's or
+   * a field's array is noted for {@link #rejectChoicesWrittenLater}: only a call run as
+   * written could write it.
+   */
+  private boolean copiesOwnArrays(String name, ConditionalExpressionTree choice,
+      List<IdentifierTree> operands, List<Operand> arrays) {
+    for (int i = 0; i < operands.size(); i++) {
+      String operand = operands.get(i).getName().toString();
+      List<VariableTree> declarations = ArrayChoices.declarations(methodBody, operand);
+      if (declarations.isEmpty() || context.scopes().lookUp(operand) == null) {
+        // a parameter (never written by the method) or a field
+        choicesFromOutside.add(new ChoiceFromOutside(choice, name, operand,
+            context.source().start(choice), context.enclosingLoops()));
+        continue;
+      }
+      for (VariableTree declaration : declarations) {
+        if (!ArrayChoices.ownsItsArray(declaration) || context.isForeignArray(arrays.get(i))) {
+          String declared = context.source().of(declaration).replaceFirst(";$", "");
+          unsupported(choice, choiceCopies(name) + "'" + operand + "' names an array that"
+              + " other code may name and write too (declared as '" + declared + "', line "
+              + context.source().line(declaration) + "); choose between arrays that the"
+              + " method makes ('new', 'clone()', 'Arrays.copyOf') or its parameters");
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static String choiceCopies(String name) {
+    return "'?:' choosing between arrays for '" + name + "' is not supported here: ad4j makes '"
+        + name + "' a copy of the chosen array, which computes the same only while nothing"
+        + " writes that array after the choice; ";
+  }
+
+  /** A choice between arrays that copies from a parameter's or a field's array. */
+  private record ChoiceFromOutside(ConditionalExpressionTree at, String name, String operand,
+      long start, List<Integer> loops) {}
+
+  /** This method's {@link ChoiceFromOutside}s, in the order of lowering. */
+  private final List<ChoiceFromOutside> choicesFromOutside = new ArrayList<>();
+
+  /**
+   * Reports each choice between arrays that copies from a parameter's or a field's array where
+   * a call run as written may run after it (later in the method, or in a loop around both):
+   * such a call may write that array, which Java's alias would see and the copy does not.
+   */
+  private void rejectChoicesWrittenLater() {
+    for (ChoiceFromOutside choice : choicesFromOutside) {
+      for (LoweringContext.CallRunAsWritten call : context.callsRunAsWritten()) {
+        boolean sharedLoop = call.loops().stream().anyMatch(choice.loops()::contains);
+        if (call.start() < 0 || call.start() > choice.start() || sharedLoop) {
+          unsupported(choice.at(), choiceCopies(choice.name()) + "'" + choice.operand()
+              + "' is an array the method did not make, and '" + call.shown() + "'"
+              + (call.line() > 0 ? " (line " + call.line() + ")" : "") + ", after the"
+              + " choice, runs as written and may write it; copy it into a local array"
+              + " first ('" + choice.operand() + ".clone()') and choose that one, or make the"
+              + " call before the choice");
+          break;
+        }
+      }
+    }
   }
 
   /** A block storing {@code array.length} into {@code length}. */

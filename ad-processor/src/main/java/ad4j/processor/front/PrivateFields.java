@@ -25,7 +25,8 @@ import javax.lang.model.type.TypeMirror;
  * ({@code Inner_TABLE}), so fields of different classes never share a copy. Fields of generic
  * types are left out (a cast to them would be unchecked). A non-final one, which the method
  * may see change, is read through a {@code VarHandle} where the method reads it
- * ({@link #staticHandleRead}).
+ * ({@link #staticHandleRead}), and so is a final one of a class whose initialisation may reach
+ * the generated class before it has set the field ({@link StaticInitialization}).
  */
 public final class PrivateFields {
   /**
@@ -36,8 +37,10 @@ public final class PrivateFields {
    * @param member the field, or the method
    * @param copy the name of the copy (or of the handle, or of the method that calls it) in the
    *     generated class
+   * @param handle whether the generated class holds a {@code VarHandle} on the field, read where
+   *     the method reads it, rather than a copy of its value
    */
-  public record Copy(TypeElement owner, Element member, String copy) {}
+  public record Copy(TypeElement owner, Element member, String copy, boolean handle) {}
 
   private final LoweringContext context;
 
@@ -56,10 +59,17 @@ public final class PrivateFields {
         || !isHidden(field, owner) || !isFound(owner) || !isCopyable(field.asType())) {
       return Optional.empty();
     }
+    if (!StaticInitialization.onlyJdkCode(owner, context.trees())) {
+      // its initialisation may reach the generated class before the field is set: a copy
+      // taken then would keep the field's default value. An atom, as the copy's name is, for
+      // any place the copy could be (a call's receiver, an indexed array)
+      return handleOf(field, true).map(handle -> Expr.atom("((" + field.asType() + ") " + handle
+          + ".get())"));
+    }
     String copy = nestedPath(owner).replace('.', '_');
     copy = copy.isEmpty() ? field.getSimpleName().toString()
         : copy + "_" + field.getSimpleName();
-    context.copiesPrivateField(new Copy(owner, field, copy));
+    context.copiesPrivateField(new Copy(owner, field, copy, false));
     // the generated class of the method's own class, also in a record's inlined code
     TypeElement own = context.ownSymbols().enclosingType();
     return Optional.of(Expr.atom(CalleeResolver.gradSimpleName(context.elements(), own) + "."
@@ -104,7 +114,7 @@ public final class PrivateFields {
     }
     String path = nestedPath(owner).replace('.', '_');
     String handle = (path.isEmpty() ? "" : path + "_") + field.getSimpleName() + "Field";
-    context.copiesPrivateField(new Copy(owner, field, handle));
+    context.copiesPrivateField(new Copy(owner, field, handle, true));
     // the generated class of the method's own class, also in a record's inlined code
     TypeElement own = context.ownSymbols().enclosingType();
     return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + handle);
@@ -138,7 +148,7 @@ public final class PrivateFields {
     if (sameName.size() > 1) {
       copy = copy + "_" + (sameName.indexOf(method) + 1);
     }
-    context.copiesPrivateField(new Copy(owner, method, copy));
+    context.copiesPrivateField(new Copy(owner, method, copy, false));
     // the generated class of the method's own class, also in a record's inlined code
     TypeElement own = context.ownSymbols().enclosingType();
     return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + copy);

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 
 /**
@@ -52,6 +53,12 @@ final class PureInitializers {
     }
     if (context.trees() == null) {
       return Optional.empty(); // a compiler that gives processors no syntax trees (ECJ)
+    }
+    if (!(field.getEnclosingElement() instanceof TypeElement owner)
+        || !StaticInitialization.onlyJdkCode(owner, context.trees())) {
+      // its initialisation may run the method before the field is set, which Java then reads
+      // as 0: read the field where the method reads it (PrivateFields)
+      return Optional.empty();
     }
     Tree tree = context.trees().getTree(field);
     if (!(tree instanceof VariableTree variable) || variable.getInitializer() == null) {

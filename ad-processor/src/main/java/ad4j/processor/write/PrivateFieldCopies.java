@@ -39,8 +39,7 @@ final class PrivateFieldCopies {
     ClassName varHandle = ClassName.get("java.lang.invoke", "VarHandle");
     CodeBlock.Builder reads = CodeBlock.builder()
         .add(copies.values().stream().anyMatch(c -> !(c.member() instanceof VariableElement)
-                || !StaticMembers.isStatic(c.member())
-                || !c.member().getModifiers().contains(Modifier.FINAL))
+                || c.handle())
             ? "// generated code cannot name these private members: it reads each final\n"
                 + "// static field once, and finds a handle on each other field and each method,\n"
                 + "// through a private lookup of its class (this class is in the same package\n"
@@ -80,8 +79,9 @@ final class PrivateFieldCopies {
       }
       TypeName type = TypeName.get(copy.member().asType());
       boolean instance = !StaticMembers.isStatic(copy.member());
-      // a static field that is not final is read where the method reads it, through a handle
-      boolean handle = instance || !copy.member().getModifiers().contains(Modifier.FINAL);
+      // a static field that is not final, or of a class whose initialisation may reach this
+      // one first, is read where the method reads it, through a handle
+      boolean handle = copy.handle();
       gradClass.addField(FieldSpec.builder(handle ? varHandle : type, copy.copy(),
               Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
           .addJavadoc(handle ? "Reads {@code $L.$L}, private there.\n" : "{@code $L.$L},"

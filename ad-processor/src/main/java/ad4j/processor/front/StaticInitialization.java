@@ -1,0 +1,146 @@
+package ad4j.processor.front;
+
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.TreePathScanner;
+import com.sun.source.util.Trees;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * Whether initialising a class runs only the JDK's code, so that it cannot reach a generated
+ * class: what {@link PrivateFields} asks before the generated class copies a private static
+ * final field once, when it is initialised. A class whose initialisation calls its generated
+ * class ({@code static final double EARLY = StatsGrad.fGradient(2)[0];}), or code of the
+ * user's that may, initialises the generated class while its own fields are not all set yet:
+ * a copy taken then would keep a default value for good, where the method reads the value the
+ * field holds. Such a class's fields are read where the method reads them instead.
+ *
+ * <p>The rule is syntactic and errs towards "no": the class's superclass and interfaces are the
+ * JDK's (initialising a class initialises its superclass first), and its static initializers
+ * and static fields' initializers call only static methods and constructors of the JDK's
+ * classes ({@code Math.log}, {@code Logger.getLogger}, {@code new StringBuilder()}) and
+ * {@code String}'s methods, and read only its own fields, the JDK's and compile-time
+ * constants. Anything else (a method of the user's, a lambda or method reference of one, an
+ * object of the user's made, another class's field read, enum constants) makes the answer
+ * "no", as does a class without source here.
+ */
+final class StaticInitialization {
+  private StaticInitialization() {}
+
+  /** Whether initialising {@code type} runs only the JDK's code. */
+  static boolean onlyJdkCode(TypeElement type, Trees trees) {
+    if (!isJdkType(type.getSuperclass())
+        || !type.getInterfaces().stream().allMatch(StaticInitialization::isJdkType)) {
+      return false;
+    }
+    TreePath path = trees.getPath(type);
+    if (path == null || !(path.getLeaf() instanceof ClassTree declaration)) {
+      return false;
+    }
+    for (Tree member : declaration.getMembers()) {
+      boolean runs = member instanceof VariableTree field
+          && field.getModifiers().getFlags().contains(Modifier.STATIC)
+          && field.getInitializer() != null
+          || member instanceof BlockTree block && block.isStatic();
+      if (runs && !onlyJdkCode(new TreePath(path, member), type, trees)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean onlyJdkCode(TreePath member, TypeElement type, Trees trees) {
+    boolean[] other = {false};
+    new TreePathScanner<Void, Void>() {
+      @Override
+      public Void visitMethodInvocation(MethodInvocationTree call, Void unused) {
+        Element method = trees.getElement(getCurrentPath());
+        if (method == null || !isJdkMember(method)
+            || !(method.getModifiers().contains(Modifier.STATIC)
+                || isString(method.getEnclosingElement()))) {
+          other[0] = true;
+        }
+        return super.visitMethodInvocation(call, unused);
+      }
+
+      @Override
+      public Void visitNewClass(NewClassTree made, Void unused) {
+        Element constructor = trees.getElement(getCurrentPath());
+        if (made.getClassBody() != null || constructor == null || !isJdkMember(constructor)) {
+          other[0] = true; // also an enum constant, made by the enum's constructor
+        }
+        return super.visitNewClass(made, unused);
+      }
+
+      @Override
+      public Void visitMemberReference(MemberReferenceTree reference, Void unused) {
+        Element method = trees.getElement(getCurrentPath());
+        if (method == null || !isJdkMember(method)) {
+          other[0] = true;
+        }
+        return super.visitMemberReference(reference, unused);
+      }
+
+      @Override
+      public Void visitIdentifier(IdentifierTree identifier, Void unused) {
+        readsOther(trees.getElement(getCurrentPath()));
+        return super.visitIdentifier(identifier, unused);
+      }
+
+      @Override
+      public Void visitMemberSelect(MemberSelectTree select, Void unused) {
+        readsOther(trees.getElement(getCurrentPath()));
+        return super.visitMemberSelect(select, unused);
+      }
+
+      /** A field of another class of the user's, whose read would initialise that class. */
+      private void readsOther(Element element) {
+        if (element instanceof VariableElement field && element.getKind() == ElementKind.FIELD
+            && field.getConstantValue() == null && !type.equals(field.getEnclosingElement())
+            && !isJdkMember(field)) {
+          other[0] = true;
+        }
+      }
+    }.scan(member, null);
+    return !other[0];
+  }
+
+  private static boolean isJdkType(TypeMirror type) {
+    return !(type instanceof DeclaredType declared)
+        || isJdk((TypeElement) declared.asElement());
+  }
+
+  private static boolean isJdkMember(Element member) {
+    return member.getEnclosingElement() instanceof TypeElement owner && isJdk(owner);
+  }
+
+  private static boolean isString(Element type) {
+    return type instanceof TypeElement owner
+        && owner.getQualifiedName().contentEquals("java.lang.String");
+  }
+
+  /** Whether {@code type} is the JDK's: in a package of {@code java.}, {@code javax.}, {@code jdk.}. */
+  private static boolean isJdk(TypeElement type) {
+    Element outer = type;
+    while (!(outer instanceof PackageElement)) {
+      outer = outer.getEnclosingElement();
+    }
+    String name = ((PackageElement) outer).getQualifiedName().toString();
+    return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.");
+  }
+}
