@@ -49,7 +49,7 @@ public record Callee(String userClass, String gradClass, String name,
   public record RecordArgument(int first, int leaves, String construction) {}
 
   /** What ends the name of a method's value over the leaves of its records: {@code fValueFlat}. */
-  public static final String VALUE_FLAT = "Value" + "Flat";
+  public static final String VALUE_FLAT = "ValueFlat";
 
   /**
    * Whether the value of the callee is its member over the leaves ({@link #valueName()}) in

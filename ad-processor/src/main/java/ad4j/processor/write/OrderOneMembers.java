@@ -3,6 +3,7 @@ package ad4j.processor.write;
 import ad4j.processor.emit.JavaEmitter;
 import ad4j.processor.emit.JavaTypes;
 import ad4j.processor.emit.NameAllocator;
+import ad4j.processor.ir.Callee;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.Value;
 import ad4j.processor.plan.Parted;
@@ -166,7 +167,7 @@ final class OrderOneMembers {
     JavaEmitter emitter = new JavaEmitter(function, names);
     List<String> parameters = emitter.parameterNames();
     MethodSpec.Builder member = method.suppressingWarnings(MethodSpec.methodBuilder(
-            function.name() + ad4j.processor.ir.Callee.VALUE_FLAT))
+            function.name() + Callee.VALUE_FLAT))
         .addModifiers(Modifier.STATIC) // its javadoc is the companion's member's (addFlat)
         .returns(method.valueType());
     for (int i = 0; i < parameters.size(); i++) {
