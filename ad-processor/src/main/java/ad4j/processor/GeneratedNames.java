@@ -41,7 +41,8 @@ final class GeneratedNames {
   /**
    * The members of {@code FooGrad}, as {@code name(type, ...)}: the design contract's four, the
    * two halves of the pullback that callers call (package-private, and repeated in the
-   * companion {@code FooGradSweeps}), and three more for Hessians at order 2.
+   * companion {@code FooGradSweeps}), and at order 2 the pullback's tangent that callers call
+   * and, for a {@code double} result, three more for Hessians.
    */
   private static List<String> memberSignatures(Function function, int order) {
     List<String> parameters = parameterTypes(function);
@@ -70,7 +71,7 @@ final class GeneratedNames {
     replay.add(function.returnsArray() ? "double[]" : "double");
     members.add(signature(name + Operation.RECORD, record));
     members.add(signature(name + Operation.REPLAY, replay));
-    if (order == 2) {
+    if (order == 2 && !function.returnsArray()) {
       List<String> hessianVector = new ArrayList<>(parameters);
       hessianVector.add("double[]");
       List<String> valueGradientAndHessian = new ArrayList<>(valueAndGradient);
@@ -78,6 +79,8 @@ final class GeneratedNames {
       members.add(signature(name + "Hessian", parameters));
       members.add(signature(name + "HessianVector", hessianVector));
       members.add(signature(name + "ValueGradientAndHessian", valueGradientAndHessian));
+    }
+    if (order == 2) {
       // Tape, params, per array: its adjoints and their start, seed, tangents, seed's tangent,
       // per array: its adjoints' tangents
       List<String> pullbackTangent = new ArrayList<>(List.of("Tape"));
@@ -85,9 +88,11 @@ final class GeneratedNames {
       List<Value> arrays = function.differentiableParameters().stream()
           .filter(Value::isActiveArray).toList();
       arrays.forEach(p -> pullbackTangent.addAll(List.of("double[]", "int")));
-      pullbackTangent.add("double");
+      // a vector function's seed, and its tangent, have an element per element of its result
+      String seed = function.returnsArray() ? "double[]" : "double";
+      pullbackTangent.add(seed);
       function.differentiableParameters().forEach(p -> pullbackTangent.add(tangentType(p)));
-      pullbackTangent.add("double");
+      pullbackTangent.add(seed);
       arrays.forEach(p -> pullbackTangent.add("double[]"));
       members.add(signature(name + "PullbackTangent", pullbackTangent));
     }
