@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * vector function called once, with scalar and with array arguments (parameters, locals,
  * constants), in a loop (an RK4 trajectory whose step is a vector function calling another),
  * in branches with its result written into, with lengths that differ from call to call, with
- * a matrix argument and a {@code @DerivativeOf} rule inside, and from another class; also with
+ * a matrix argument and a {@code @DerivativeOf} rule inside, recursively, from a method long
+ * enough for segments, and from another class; also with
  * every block cut into parts. The rest: what stays a compile error, each at its line.
  */
 @ExtendWith(TapeIsEmpty.class)
@@ -150,6 +151,24 @@ class SecondOrderVectorCallsTest {
       "    double[] r = ruled(a * b, m);",
       "    return r[0] * r[1] + Math.sin(r[0]);",
       "  }",
+      "  /** Recursive, its value in a branch. */",
+      "  @Differentiable(order = 2) static double[] rec(double[] y, int n) {",
+      "    double[] r = new double[2];",
+      "    if (n == 0) {",
+      "      r[0] = y[0] * y[1];",
+      "      r[1] = y[1];",
+      "    } else {",
+      "      double[] z = rec(y, n - 1);",
+      "      r[0] = Math.sin(z[0]) * y[1];",
+      "      r[1] = z[1] * z[0];",
+      "    }",
+      "    return r;",
+      "  }",
+      "  @Differentiable(order = 2) static double recursive(double[] y) {",
+      "    double[] z = rec(y, 3);",
+      "    return z[0] + z[1] * z[1];",
+      "  }",
+      longCaller(),
       "  /** A local array made of parameters and a matrix row, passed to the calls. */",
       "  @Differentiable(order = 2) static double rows(double[][] m, double k) {",
       "    double[] y = {m[0][0] * k, m[1][1]};",
@@ -158,6 +177,24 @@ class SecondOrderVectorCallsTest {
       "    return a[0] * b[1] + a[1] * b[0] + m[0][1] * a[1];",
       "  }",
       "}");
+
+  /**
+   * A straight-line order-2 method long enough to be cut into segments, but for the vector
+   * function's result in its middle: segments hand over numbers only, so it stays whole (it was
+   * an internal error at every order, the reverse of an element of a local array in a segment).
+   */
+  private static String longCaller() {
+    StringBuilder method = new StringBuilder(
+        "  @Differentiable(order = 2) static double longCaller(double x, double y) {\n"
+            + "    double s = x;\n");
+    for (int i = 0; i < 60; i++) {
+      method.append("    s = s * 0.5 + Math.sin(y * s + ").append(i % 7).append(") * x;\n");
+      if (i == 30) {
+        method.append("    double[] p = polar(s, x);\n    s = s + p[0] * p[1];\n");
+      }
+    }
+    return method.append("    return s * y;\n  }").toString();
+  }
 
   private static final CompiledOnce COMPILED = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
@@ -176,7 +213,9 @@ class SecondOrderVectorCallsTest {
         new Call("rows", new Object[] {new double[][] {{0.3, -0.5}, {0.8, 0.2}}, 1.3},
             true, true),
         new Call("uneven", new Object[] {new double[] {0.7, -1.2, 0.9}, 1.4}, true, true),
-        new Call("matrixArgument", new Object[] {0.3, -0.7}, true, true));
+        new Call("matrixArgument", new Object[] {0.3, -0.7}, true, true),
+        new Call("recursive", new Object[] {new double[] {0.4, 0.9}}, true),
+        new Call("longCaller", new Object[] {0.6, 1.1}, true, true));
   }
 
   /** The same, every block cut into parts of 8 statements: their sweeps call the parts. */
