@@ -159,7 +159,7 @@ final class CallTangents {
       }
       callArguments.add(new Operand.Use(tangent));
     }
-    // a vector function's returns nothing: nobody reads the tangent of its value
+    // a vector function's pullback tangent returns nothing: nobody reads its value's tangent
     Value valueTangent = s.builder.derived(call.result(), Derivative.TANGENT,
         callee.returnsArray() ? NumericType.VOID : NumericType.DOUBLE);
     out.add(new Instruction(valueTangent, Operation.pullbackTangentCall(callee),

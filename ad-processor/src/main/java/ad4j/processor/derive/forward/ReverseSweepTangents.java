@@ -14,9 +14,9 @@ import java.util.List;
 
 /**
  * The tangents of the runtime helpers a reverse sweep calls ({@code Slots.addInto},
- * {@code addScaled}, {@code dot}, {@code clear}, {@code seedWithin}), for forward over reverse: each is followed by
- * the same helper on the adjoints' tangents. Apart because only a reverse-mode program holds
- * them.
+ * {@code addScaled}, {@code dot}, {@code clear}, {@code seedWithin}), for forward over reverse:
+ * each is followed by the same helper on the adjoints' tangents. Apart because only a
+ * reverse-mode program holds them.
  */
 final class ReverseSweepTangents {
   private final TangentState s;
