@@ -99,8 +99,7 @@ final class MethodValidator {
           + " there is nothing to differentiate with respect to");
       valid = false;
     }
-    if (!DerivativeOrder.check(method, tree,
-        ActiveParameters.isScalarResult(method.getReturnType()), diagnostics)) {
+    if (!DerivativeOrder.check(method, tree, diagnostics)) {
       valid = false;
     }
     if (valid) {

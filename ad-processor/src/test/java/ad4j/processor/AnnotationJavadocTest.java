@@ -40,10 +40,16 @@ class AnnotationJavadocTest {
   }
 
   @Test
-  void differentiableSaysOrderTwoCannotCallVectorFunctions() throws IOException {
-    assertTrue(javadoc("Differentiable").contains("and cannot call vector functions"));
-    assertTrue(guide("README.md").contains("may call only other order-2 methods, and cannot call"
-        + " vector functions"));
+  void differentiableSaysOrderTwoCallsOrderTwoVectorFunctionsWithoutHessians()
+      throws IOException {
+    String javadoc = javadoc("Differentiable");
+    assertFalse(javadoc.contains("and cannot call vector functions"), javadoc);
+    assertTrue(javadoc.contains("vector functions included: {@code 2} on a method returning"
+        + " {@code double[]} gives it no Hessian members"), javadoc);
+    String readme = guide("README.md");
+    assertFalse(readme.contains("and cannot call vector functions"));
+    assertTrue(readme.contains("A vector function (returning `double[]`) may be of order 2 so"
+        + " that order-2 methods can call it: it gets no Hessian members"));
   }
 
   @Test

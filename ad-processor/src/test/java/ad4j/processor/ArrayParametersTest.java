@@ -5,6 +5,7 @@ import static ad4j.processor.testing.ArrayArguments.deepCopy;
 import static ad4j.processor.testing.ArrayArguments.flatten;
 import static ad4j.processor.testing.ArrayArguments.shapedLike;
 import static ad4j.processor.testing.ArrayArguments.withSlot;
+import static ad4j.processor.testing.SingleErrors.assertSingleError;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static com.google.testing.compile.CompilationSubject.assertThat;
@@ -767,28 +768,6 @@ class ArrayParametersTest {
   }
 
   @Test
-  void aCallOfAVectorFunctionAtOrderTwoIsAnErrorAtTheCall() {
-    // calls that pass arrays work at order 2 (SecondOrderTest); a vector function has no
-    // second derivatives to give its caller
-    List<String> lines = List.of(
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class F {",
-        "  @Differentiable static double[] g(double[] x) { return new double[] {x[0] * x[1]}; }",
-        "  @Differentiable(order = 2) static double f(double[] x) {",
-        "    double[] r = g(x);",
-        "    return Math.exp(r[0]);",
-        "  }",
-        "}");
-
-    assertSingleError(lines, "call to 'g(...)' from method 'f', which is"
-        + " @Differentiable(order = 2): 'F.g' returns an array, and ad4j generates no second"
-        + " derivatives of vector functions (order 2 is for methods returning 'double');"
-        + " compute the elements the caller needs in order-2 methods returning 'double'", 6,
-        lines.get(5).indexOf("(x)") + 1);
-  }
-
-  @Test
   void returningAnArrayThatIsPassedToACallAndWrittenIsAnErrorAtTheReturn() {
     List<String> lines = List.of(
         "package com.example;",
@@ -805,18 +784,6 @@ class ArrayParametersTest {
     assertSingleError(lines, "'r' is passed to a call of a @Differentiable method and written"
         + " into, and ad4j cannot return such an array yet: return a copy ('r.clone()')", 8,
         lines.get(7).indexOf("r;") + 1);
-  }
-
-  private static void assertSingleError(List<String> lines, String message, int line,
-      int column) {
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
-        String.join("\n", lines));
-
-    Compilation compilation = InProcessCompiler.javac().compile(file);
-
-    assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(line)
-        .atColumn(column);
   }
 
   @Test

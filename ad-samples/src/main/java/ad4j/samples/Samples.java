@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Runs every sample and prints its results: worked examples of AD textbooks, Rosenbrock by
- * BFGS and by Newton's method with the generated Hessian, Black-Scholes Greeks (gamma, vanna and
+ * BFGS and by Newton's method with the generated Hessian, a pendulum fitted by Newton's method
+ * through an RK4 step returning {@code double[]}, Black-Scholes Greeks (gamma, vanna and
  * volga from the generated Hessian; also with a library's erfc and a user-supplied derivative), a
  * negative-binomial likelihood with a library's log-gamma, a logistic loss, logistic and softmax
  * regression trained on real data sets (array parameters), a spring-mass simulation over a value
@@ -20,7 +21,8 @@ public final class Samples {
       SeedExamplesGrad.class, RosenbrockGrad.class, BlackScholesGrad.class,
       BlackScholesErfGrad.class, NegativeBinomialGrad.class, LogisticLossGrad.class, ControlFlowGrad.class, HygieneGrad.class, Outer_InnerGrad.class,
       OverloadsGrad.class, LogisticRegressionGrad.class, SoftmaxRegressionGrad.class,
-      CurveFitGrad.class, NewtonRosenbrockGrad.class, SpringMassGrad.class,
+      CurveFitGrad.class, NewtonRosenbrockGrad.class, PendulumNewtonGrad.class,
+      SpringMassGrad.class,
       QuadratureGrad.class, StreamLossGrad.class);
 
   /**
@@ -37,6 +39,7 @@ public final class Samples {
     RosenbrockBfgs.print(out);
     out.println();
     NewtonRosenbrock.print(out);
+    PendulumNewton.print(out);
     out.println();
     BlackScholes.print(out);
     out.println();

@@ -162,14 +162,13 @@ final class CalleeResolver {
           + " this one, or compile it with ad4j first");
       return Optional.empty();
     }
-    if (context.order() == 2 && returnsArray) {
-      // a vector function has order 1 only (DerivativeOrder): there is no forward mode of its
-      // pullback to give the second derivatives through its result
+    if (context.order() == 2 && returnsArray
+        && !DerivativeOrder.returnsDoubleArray(method)) {
+      // order 2 is for vector functions returning double[] only (DerivativeOrder)
       diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
-          + "', which is @Differentiable(order = 2): '" + qualified + "' returns an array, and"
-          + " ad4j generates no second derivatives of vector functions (order 2 is for methods"
-          + " returning 'double'); compute the elements the caller needs in order-2 methods"
-          + " returning 'double'");
+          + "', which is @Differentiable(order = 2): '" + qualified + "' returns '"
+          + method.getReturnType() + "', and ad4j generates the second-order code of vector"
+          + " functions for those returning 'double[]' only; return a 'double[]'");
       return Optional.empty();
     }
     if (context.order() == 2 && DerivativeOrder.of(method) != 2) {

@@ -12,6 +12,8 @@ import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.TypeKind;
 
 /**
  * The {@code order} of a method's {@code @ad4j.Differentiable}: 1 (the default) for first
@@ -47,11 +49,12 @@ public final class DerivativeOrder {
 
   /**
    * Records an error at the annotation's {@code order = ...} when the order is not supported:
-   * other than 1 and 2, or 2 for a method that does not return {@code double}. Returns whether
-   * it is supported.
+   * other than 1 and 2, or 2 for a method that returns neither a {@code double} (or
+   * {@code float}: its Hessian members) nor a {@code double[]} (a vector function, which has no
+   * Hessian and gets only the second-order code its order-2 callers call). Returns whether it
+   * is supported.
    */
-  public static boolean check(ExecutableElement method, MethodTree tree, boolean returnsDouble,
-      Diagnostics diagnostics) {
+  public static boolean check(ExecutableElement method, MethodTree tree, Diagnostics diagnostics) {
     int order = of(method);
     String name = method.getSimpleName().toString();
     if (order != 1 && order != 2) {
@@ -60,13 +63,21 @@ public final class DerivativeOrder {
           + " (Hessians as well)");
       return false;
     }
-    if (order == 2 && !returnsDouble) {
+    if (order == 2 && !ActiveParameters.isScalarResult(method.getReturnType())
+        && !returnsDoubleArray(method)) {
       diagnostics.error(at(tree), "@Differentiable(order = 2) on method '" + name
-          + "' is not supported: second derivatives (Hessians) are generated for methods"
-          + " returning 'double' only");
+          + "' is not supported: second derivatives are generated for methods returning"
+          + " 'double' (Hessians) or 'double[]' (the second-order code of order-2 callers)"
+          + " only");
       return false;
     }
     return true;
+  }
+
+  /** Whether {@code method} returns {@code double[]}. */
+  static boolean returnsDoubleArray(ExecutableElement method) {
+    return method.getReturnType() instanceof ArrayType array
+        && array.getComponentType().getKind() == TypeKind.DOUBLE;
   }
 
   /** The {@code order = ...} of the annotation on {@code tree}, or the method itself. */

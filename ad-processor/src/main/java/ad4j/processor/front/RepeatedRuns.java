@@ -86,7 +86,7 @@ final class RepeatedRuns {
       return Optional.empty();
     }
     String name = context.methodName();
-    if (context.order() == 2) {
+    if (context.order() == 2 && !ActiveParameters.isVectorResult(method.getReturnType())) {
       return Optional.of("mHessian and mValueGradientAndHessian of '" + name + "' make one"
           + " sweep per slot and would run it once per sweep");
     }
@@ -109,7 +109,7 @@ final class RepeatedRuns {
       return Optional.empty();
     }
     String name = context.methodName();
-    if (context.order() == 2) {
+    if (context.order() == 2 && !ActiveParameters.isVectorResult(caller.getReturnType())) {
       return Optional.of("which mHessian and mValueGradientAndHessian of '" + name
           + "' would run once per sweep");
     }

@@ -138,11 +138,11 @@ public final class Segments {
     if (!flow.isStraightLine() || flow.liveInstructions().size() <= threshold) {
       return null;
     }
-    // segments hand values over on the tape, which holds numbers only: a method with strings
-    // or objects stays whole
+    // segments hand values over on the tape, which holds numbers only: a method with strings,
+    // objects or local arrays (made with new, or a vector function's result) stays whole
     if (function.parameters().stream().anyMatch(p -> p.type().isReference())
-        || flow.liveInstructions().stream()
-            .anyMatch(i -> i.result() != null && i.result().type().isReference())) {
+        || flow.liveInstructions().stream().anyMatch(i -> i.result() != null
+            && (i.result().type().isReference() || i.result().type().isArray()))) {
       return null;
     }
     return new Segments(function, flow, flow.liveInstructions(), size);

@@ -44,14 +44,19 @@ public sealed interface MethodPlan {
    * @param secondOrder for an order-2 method, its Hessian sweeps
    */
   record Scalar(MethodPrograms programs, Names names, Segmentation firstOrder,
-      Optional<Parted> gradientWithoutValue, Parted valueAndGradient, Optional<Parted> tangent, Parted pullback, Parted pullbackOntoTape,
-      Halves halves, List<PartMethod> parts, Optional<SecondOrder> secondOrder)
-      implements MethodPlan {}
+      Optional<Parted> gradientWithoutValue, Parted valueAndGradient, Optional<Parted> tangent,
+      Parted pullback, Parted pullbackOntoTape, Halves halves, List<PartMethod> parts,
+      Optional<SecondOrder> secondOrder) implements MethodPlan {}
 
-  /** A method of {@code double[]} result (a vector function); never split into segments. */
+  /**
+   * A method of {@code double[]} result (a vector function); never split into segments.
+   *
+   * @param pullbackTangent at order 2, the program of {@code mPullbackTangent}, which the
+   *     second-order code of its callers calls (a vector function has no Hessian of its own)
+   */
   record Vector(MethodPrograms programs, Names names, JacobianPlan jacobian,
       Optional<Parted> tangent, Parted pullback, Parted pullbackOntoTape, Halves halves,
-      List<PartMethod> parts) implements MethodPlan {}
+      List<PartMethod> parts, Optional<Parted> pullbackTangent) implements MethodPlan {}
 
   /**
    * The Hessian sweeps of an order-2 method: whole or split into segments of their own, and

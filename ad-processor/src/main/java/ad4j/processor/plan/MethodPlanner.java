@@ -95,7 +95,10 @@ public final class MethodPlanner {
         pullback, pullbackOntoTape, halves, parts.inOrder(), secondOrder);
   }
 
-  /** A vector function's members: never split into segments. */
+  /**
+   * A vector function's members: never split into segments. At order 2, the tangent of its
+   * pullback onto the tape as well, whole (cut into parts where it needs them).
+   */
   private MethodPlan.Vector vector() {
     JacobianPlan jacobian = JacobianPlan.of(programs, names);
     Segmentation whole = new Segmentation.Whole(programs);
@@ -106,8 +109,13 @@ public final class MethodPlanner {
     if (halves instanceof Halves.ByPullback) {
       pullbackOntoTape = pullbackOntoTape(whole);
     }
+    // order 2: what callers' forward-over-reverse sweeps call, the tangent of the pullback
+    Optional<Parted> pullbackTangent = DerivativeOrder.of(element) == 2
+        ? Optional.of(search.cut(new SweepSegmentation.WholeSweep(programs).pullbackTangent(),
+            names.pullbackTangent()))
+        : Optional.empty();
     return new MethodPlan.Vector(programs, names, jacobian, tangent, pullback,
-        pullbackOntoTape, halves, parts.inOrder());
+        pullbackOntoTape, halves, parts.inOrder(), pullbackTangent);
   }
 
   /**

@@ -4,8 +4,13 @@ import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.derive.ArraySlots;
 import ad4j.processor.derive.forward.Tangent;
 import ad4j.processor.derive.reverse.Adjoint;
+import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.Return;
 import ad4j.processor.ir.Segment;
+import ad4j.processor.ir.Statement;
 import ad4j.processor.methodsize.Guards;
 import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
@@ -40,9 +45,35 @@ public sealed interface SweepSegmentation {
           : programs.reverseFunction();
       FlowAnalysis pullbackFlow = function.hasActiveArrays() ? new FlowAnalysis(pullback)
           : programs.reverseFlow();
-      return withoutUnread(
-          Tangent.of(Adjoint.withActiveSeed(pullback, pullbackFlow, Adjoint.Output.TAPE)));
+      Function onTape = Adjoint.withActiveSeed(pullback, pullbackFlow, Adjoint.Output.TAPE);
+      // callers of a vector function read its value where they call it, and only the
+      // tangents of the adjoints from its pullback's tangent: it returns nothing
+      return withoutUnread(Tangent.of(function.returnsArray() ? returningNothing(onTape)
+          : onTape));
     }
+  }
+
+  /** {@code program} with each {@code return v} made {@code return}. */
+  private static Function returningNothing(Function program) {
+    return program.with(program.parameters(), returningNothing(program.body()));
+  }
+
+  private static Block returningNothing(Block block) {
+    List<Statement> out = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Return ret) {
+        out.add(new Return(null, ret.line()));
+      } else if (statement instanceof If branch) {
+        out.add(new If(branch.id(), branch.condition(), returningNothing(branch.thenBlock()),
+            returningNothing(branch.elseBlock()), branch.line()));
+      } else if (statement instanceof Loop loop) {
+        out.add(new Loop(loop.id(), loop.condition(), loop.test(), loop.testFirst(),
+            returningNothing(loop.body()), loop.update(), loop.line()));
+      } else {
+        out.add(statement);
+      }
+    }
+    return new Block(out);
   }
 
   /**

@@ -7,6 +7,7 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.plan.Parted;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeName;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -119,7 +120,9 @@ final class HessianSweeps {
   /**
    * {@code mPullbackTangent(Tape tape, params, [aAdjoints, aStart, ...], double seed,
    * directions..., double seedDot, [aAdjointsDot, ...])}: the forward mode of
-   * {@code mPullback(Tape, ...)}, with the seed's tangent too. It pushes, for each
+   * {@code mPullback(Tape, ...)}, with the seed's tangent too (for a vector function, of order
+   * 2 too, the seed and its tangent are arrays of the result's length, and it returns nothing:
+   * its callers read no tangent of its value). It pushes, for each
    * {@code double} parameter in order, the tangent of its adjoint and then the adjoint; it adds
    * the adjoints of each array parameter {@code a}'s elements into {@code aAdjoints} and their
    * tangents into {@code aAdjointsDot}, both from slot {@code aStart} on (the caller's
@@ -142,7 +145,7 @@ final class HessianSweeps {
             function.hasActiveArrays() ? ", and adds those of each element of an array"
                 + " parameter {@code a}\ninto {@code aAdjoints} and their tangents into"
                 + " {@code aAdjointsDot}, from slot\n{@code aStart} on" : "")
-        .returns(double.class)
+        .returns(function.returnsArray() ? TypeName.VOID : TypeName.DOUBLE)
         .addParameter(MethodContext.TAPE, tape);
     for (int i = 0; i < all.size(); i++) {
       member.addParameter(JavaTypes.parameterType(program.parameters().get(i)), all.get(i));

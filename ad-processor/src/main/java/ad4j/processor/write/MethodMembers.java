@@ -137,7 +137,8 @@ final class MethodMembers implements MemberSizes {
   /**
    * The members of a vector function: its Jacobian, by p reverse sweeps (after one shared
    * forward sweep where the plan has the rows) or N forward sweeps, whichever is fewer; the
-   * Jacobian-vector product; the vector-Jacobian product.
+   * Jacobian-vector product; the vector-Jacobian product; at order 2, the tangent of the
+   * pullback that callers' second-order code calls.
    */
   private List<Written> vector(MethodPlan.Vector plan) {
     RowSweeps rowSweeps = RowSweeps.of(plan.jacobian(), plan.tangent().isPresent(), vectors,
@@ -151,6 +152,10 @@ final class MethodMembers implements MemberSizes {
     members.addAll(rowSweeps.helpers());
     members.addAll(halves(plan.halves(), pullbackOntoTape));
     onTape.parts(plan.parts()).forEach(m -> members.add(alone(m)));
+    plan.pullbackTangent().ifPresent(pullbackTangent -> {
+      members.add(alone(sweeps.pullbackTangent(pullbackTangent)));
+      onTape.parts(pullbackTangent.parts()).forEach(m -> members.add(alone(m)));
+    });
     return members;
   }
 

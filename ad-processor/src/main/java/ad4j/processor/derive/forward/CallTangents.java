@@ -129,7 +129,8 @@ final class CallTangents {
    * {@link TangentWalk#transform(Function)}: of each argument for a parameter that carries
    * derivatives (zeros for an array that carries none here, as in {@link #tangentCallArguments}),
    * of the seed, and of each array the adjoints go into, where g adds the adjoints' tangents. Its
-   * own result, the callee's value, is read by nobody; the new call's is its tangent.
+   * own result, the callee's value, is read by nobody; the new call's is its tangent (none for
+   * a vector function, whose seed and seed's tangent are arrays).
    */
   List<Instruction> pullbackTangentCall(Instruction call) {
     ad4j.processor.ir.Callee callee = call.operation().callee();
@@ -149,7 +150,7 @@ final class CallTangents {
       }
     }
     int seed = arguments.size() - 1;
-    callArguments.add(s.instructions.tangentOf(arguments.get(seed)));
+    callArguments.add(seedTangent(call, arguments.get(seed)));
     for (int target = own; target < seed; target += 2) {
       Value into = ((Operand.Use) arguments.get(target)).value();
       Value tangent = s.arrayTangents.get(into);
@@ -158,9 +159,27 @@ final class CallTangents {
       }
       callArguments.add(new Operand.Use(tangent));
     }
-    Value valueTangent = s.builder.derived(call.result(), Derivative.TANGENT, NumericType.DOUBLE);
+    // a vector function's pullback tangent returns nothing: nobody reads its value's tangent
+    Value valueTangent = s.builder.derived(call.result(), Derivative.TANGENT,
+        callee.returnsArray() ? NumericType.VOID : NumericType.DOUBLE);
     out.add(new Instruction(valueTangent, Operation.pullbackTangentCall(callee),
         callArguments, call.line()));
     return out;
+  }
+
+  /**
+   * The tangent of the seed of {@code call}, a callee's pullback onto the tape: a number for a
+   * {@code double} result; for a vector function's, the seed is the adjoint array of the array
+   * the call returned, whose tangent array holds the tangents of those adjoints.
+   */
+  private Operand seedTangent(Instruction call, Operand seed) {
+    if (!call.operation().callee().returnsArray()) {
+      return s.instructions.tangentOf(seed);
+    }
+    Value tangent = seed instanceof Operand.Use use ? s.arrayTangents.get(use.value()) : null;
+    if (tangent == null) {
+      throw new IllegalArgumentException("no tangent for the seed " + seed + " of " + call);
+    }
+    return new Operand.Use(tangent);
   }
 }

@@ -14,9 +14,9 @@ import java.util.List;
 
 /**
  * The tangents of the runtime helpers a reverse sweep calls ({@code Slots.addInto},
- * {@code addScaled}, {@code dot}, {@code clear}), for forward over reverse: each is followed by
- * the same helper on the adjoints' tangents. Apart because only a reverse-mode program holds
- * them.
+ * {@code addScaled}, {@code dot}, {@code clear}, {@code seedWithin}), for forward over reverse:
+ * each is followed by the same helper on the adjoints' tangents. Apart because only a
+ * reverse-mode program holds them.
  */
 final class ReverseSweepTangents {
   private final TangentState s;
@@ -50,6 +50,28 @@ final class ReverseSweepTangents {
     Value added = s.builder.derived(addInto.result(), Derivative.TANGENT, NumericType.INT);
     out.add(new Instruction(added, addInto.operation(), List.of(new Operand.Use(from),
         new Operand.Use(into), arguments.get(2)), addInto.line()));
+  }
+
+  /**
+   * {@code Slots.seedWithin(seed, rBar)} (or {@code seed}), which starts a vector function's
+   * reverse sweep by adding the seed into the adjoints of its result, is followed by the same
+   * for their tangents when the seed carries a derivative (the pullback that callers'
+   * second-order code differentiates); a seed that carries none adds nothing to them.
+   */
+  void seedTangent(Instruction seeding, List<Statement> out) {
+    List<Operand> arguments = seeding.arguments();
+    Value seedDot = arguments.get(0) instanceof Operand.Use use
+        ? s.arrayTangents.get(use.value()) : null;
+    if (seedDot == null) {
+      return;
+    }
+    Value into = s.arrayTangents.get(((Operand.Use) arguments.get(1)).value());
+    if (into == null) {
+      throw new IllegalArgumentException("no tangents for the adjoints of " + seeding);
+    }
+    Value seeded = s.builder.derived(seeding.result(), Derivative.TANGENT, NumericType.INT);
+    out.add(new Instruction(seeded, seeding.operation(), List.of(new Operand.Use(seedDot),
+        new Operand.Use(into)), seeding.line()));
   }
 
   /**

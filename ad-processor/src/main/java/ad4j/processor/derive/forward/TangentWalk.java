@@ -56,7 +56,9 @@ final class TangentWalk {
     }
     for (Value parameter : function.parameters()) {
       if (parameter.type() == NumericType.DOUBLE_ARRAY
-          && parameter.origin() != Value.Origin.PARAMETER) {
+          && parameter.origin() != Value.Origin.PARAMETER
+          && !s.arrayTangents.containsKey(parameter)) {
+        // (a vector function's seed that carries a derivative has its tangent above)
         // an output array (a gradient) gets one for the tangents of what is written into it
         Value tangent = s.builder.derived(parameter, Derivative.TANGENT, NumericType.DOUBLE_ARRAY);
         parameters.add(tangent);
@@ -119,6 +121,9 @@ final class TangentWalk {
         } else if (instruction.operation().isSlotsCall(SlotsCall.ADD_INTO)
             || instruction.operation().isSlotsCall(SlotsCall.ADD_INTO_WITHIN)) {
           s.sweepHelpers.addIntoTangent(instruction, out);
+        } else if (instruction.operation().isSlotsCall(SlotsCall.SEED)
+            || instruction.operation().isSlotsCall(SlotsCall.SEED_WITHIN)) {
+          s.sweepHelpers.seedTangent(instruction, out);
         } else if (instruction.operation().isSlotsCall(SlotsCall.ADD_SCALED)) {
           s.sweepHelpers.addScaledTangent(instruction, out);
         } else if (instruction.operation().form() == Operation.Form.USER_CALL
