@@ -11,7 +11,6 @@ import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
-import ad4j.processor.ir.RuledCallee;
 import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
@@ -36,9 +35,11 @@ import java.util.TreeMap;
  */
 final class InstructionAdjoints {
   private final SweepState s;
+  private final RuledCallAdjoints ruledCalls;
 
   InstructionAdjoints(SweepState s) {
     this.s = s;
+    this.ruledCalls = new RuledCallAdjoints(s);
   }
 
   /**
@@ -172,7 +173,7 @@ final class InstructionAdjoints {
           new Operand.Use(s.adjointArrays.get(instruction.result())),
           instruction.line().adjoint(), out);
     } else {
-      reverseVectorCall(instruction, arguments, out);
+      ruledCalls.reverseVectorCall(instruction, arguments, out);
     }
     s.arrays.clearIfMadeInLoop(instruction, out);
   }
@@ -238,7 +239,8 @@ final class InstructionAdjoints {
           : () -> reverseByRule(instruction, arguments, popped, adjoint, line, out);
       case RULED_CALL -> () -> {
         Site site = reverseByRule(instruction, arguments, popped, adjoint, line, out);
-        reverseArrayArguments(instruction, arguments, adjoint.expression(), site, out);
+        ruledCalls.reverseArrayArguments(instruction, arguments, adjoint.expression(), site,
+            out);
       };
       case INFIX, PREFIX, CAST, CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, POP, TAPE_CALL,
           SELECT, WITH_DERIVATIVE_OF, LENGTH, SLOTS_CALL, PLAIN_CALL, NEW_ARRAY, CLONE ->
@@ -311,76 +313,6 @@ final class InstructionAdjoints {
           ? popped.getOrDefault(use.value(), argument) : argument);
     }
     return restored;
-  }
-
-  /**
-   * The reverse of a call with {@code @DerivativeOf} rules for its array arguments: per array
-   * that carries derivatives, {@code Slots.addScaled(partial, a, vBar, target, start)} adds
-   * {@code vBar * partial[k]} at the slot ArraySlots gave its first element: into the output
-   * array for a parameter or a row of one, into the array's own adjoint array for a local
-   * array. The rule's array is the only one allocated, by the user's code.
-   */
-  private void reverseArrayArguments(Instruction call, List<Operand> arguments,
-      Operand adjoint, Site site, List<Statement> out) {
-    RuledCallee ruled = call.operation().ruled();
-    int slot = ruled.argumentCount();
-    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
-      if (!(call.arguments().get(i) instanceof Operand.Use use)
-          || !use.value().isActiveArray()) {
-        continue;
-      }
-      Operand start = arguments.get(slot++);
-      Operand partial = DerivativeRules.arrayPartial(ruled, i, site).orElseThrow(
-          () -> new IllegalStateException("no rule for the array argument of " + call));
-      Value target = s.arrays.adjointTarget(use.value());
-      out.addAll(site.instructionsFor(List.of(partial)));
-      Value added = s.builder.generated("added", NumericType.INT, false);
-      out.add(new Instruction(added, Operation.slotsCall(SlotsCall.ADD_SCALED, 5), List.of(partial,
-          arguments.get(i), adjoint, new Operand.Use(target), start), site.line()));
-    }
-  }
-
-  /**
-   * The reverse of {@code r = v(args)}, a vector target with {@code @DerivativeOf} rules, with
-   * the arguments as the reverse sweep has them: with {@code rBar}, the adjoints of r's elements,
-   * a {@code double} argument gets {@code Slots.dot(partial, rBar)}, an array argument {@code
-   * Slots.addTransposed(partial, a, rBar, target, start)} at its slots.
-   */
-  private void reverseVectorCall(Instruction call, List<Operand> arguments,
-      List<Statement> out) {
-    RuledCallee ruled = call.operation().ruled();
-    Value resultAdjoint = s.adjointArrays.get(call.result());
-    SourceLine line = call.line().adjoint();
-    Site site = Sites.of(call, arguments, new Operand.Use(call.result()), s.builder, line,
-        Site.Reuse.NONE);
-    // made inside a loop, the result's adjoints are in an array as long as the longest result
-    boolean within = s.longestLengths.containsKey(call.result());
-    Operand seeds = new Operand.Use(resultAdjoint);
-    int slot = ruled.argumentCount();
-    for (int i = 0; i < ruled.parameterTypes().size(); i++) {
-      // the adjoints go to the call's own arguments; the rules take them as restored
-      Operand argument = call.arguments().get(i);
-      if (argument instanceof Operand.Use use && use.isActive() && s.live.isLive(use.value())) {
-        Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
-        // active, as the adjoint it adds to: the second-order code differentiates it again
-        // (Tangent), and a formula over two arrays would be taken for a constant
-        out.addAll(site.instructionsFor(List.of(partial)));
-        Value dot = s.builder.formula(NumericType.DOUBLE, true);
-        out.add(new Instruction(dot,
-            Operation.slotsCall(within ? SlotsCall.DOT_WITHIN : SlotsCall.DOT, 2),
-            List.of(partial, seeds), line));
-        s.sums.accumulate(use.value(), new Operand.Use(dot), false, false, site, out);
-      } else if (argument instanceof Operand.Use use && use.value().isActiveArray()) {
-        Operand start = arguments.get(slot++);
-        Operand partial = DerivativeRules.vectorPartial(ruled, i, site).orElseThrow();
-        Value target = s.arrays.adjointTarget(use.value());
-        out.addAll(site.instructionsFor(List.of(partial)));
-        Value added = s.builder.generated("added", NumericType.INT, false);
-        out.add(new Instruction(added,
-            Operation.slotsCall(within ? SlotsCall.ADD_TRANSPOSED_WITHIN : SlotsCall.ADD_TRANSPOSED, 5),
-            List.of(partial, arguments.get(i), seeds, new Operand.Use(target), start), line));
-      }
-    }
   }
 
   /**
