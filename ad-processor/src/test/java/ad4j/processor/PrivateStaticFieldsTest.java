@@ -169,6 +169,39 @@ class PrivateStaticFieldsTest {
   }
 
   /**
+   * A class whose static initialisation loads its generated class by name, through the JDK's
+   * reflection ({@code Class.forName} initialises the class it names): initialised first, it
+   * initialises the generated class before its own fields are set. A copy of K taken then
+   * stayed 0 for good (a gradient and a value of 0, where the method gives 2 K x); calls of the
+   * JDK that load, initialise or make classes by name make the answer "may reach".
+   */
+  @Test
+  void aClassWhoseInitialisationLoadsTheGeneratedClassByNameIsReadAtEachUse()
+      throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.ByName", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class ByName {",
+            "  static {",
+            "    try {",
+            "      Class.forName(\"com.example.ByNameGrad\");",
+            "    } catch (ClassNotFoundException e) {",
+            "      throw new IllegalStateException(e);",
+            "    }",
+            "  }",
+            "  private static final double K = Math.log(3.0);",
+            "  @Differentiable static double f(double x) { return K * x * x; }",
+            "}"));
+    // the user's class first: its initialisation initialises the generated class
+    assertThat((Double) compiled.invoke("com.example.ByName", "f", 0.7))
+        .isEqualTo(Math.log(3.0) * 0.7 * 0.7);
+    CompiledFunction f = compiled.function("com.example.ByName", "f", 1);
+    DerivativeChecks.checkAt(f, 0.7);
+    assertThat(f.gradient(0.7)[0]).isWithin(1e-15).of(2 * Math.log(3.0) * 0.7);
+  }
+
+  /**
    * A private static field that is not final (issue 36): read through a {@code VarHandle} where
    * the method reads it, as a package-private one is ({@code MutableStaticFieldsTest}).
    */

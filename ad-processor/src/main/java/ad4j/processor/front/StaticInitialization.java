@@ -34,10 +34,11 @@ import javax.lang.model.type.TypeMirror;
  * JDK's (initialising a class initialises its superclass first), and its static initializers
  * and static fields' initializers call only static methods and constructors of the JDK's
  * classes ({@code Math.log}, {@code Logger.getLogger}, {@code new StringBuilder()}) and
- * {@code String}'s methods, and read only its own fields, the JDK's and compile-time
- * constants. Anything else (a method of the user's, a lambda or method reference of one, an
- * object of the user's made, another class's field read, enum constants) makes the answer
- * "no", as does a class without source here.
+ * {@code String}'s methods, none that loads classes by name ({@code Class.forName}, reflection,
+ * method handles, service loaders: they reach the user's classes), and read only its own
+ * fields, the JDK's and compile-time constants. Anything else (a method of the user's, a lambda
+ * or method reference of one, an object of the user's made, another class's field read, enum
+ * constants) makes the answer "no", as does a class without source here.
  */
 final class StaticInitialization {
   private StaticInitialization() {}
@@ -70,7 +71,7 @@ final class StaticInitialization {
       @Override
       public Void visitMethodInvocation(MethodInvocationTree call, Void unused) {
         Element method = trees.getElement(getCurrentPath());
-        if (method == null || !isJdkMember(method)
+        if (method == null || !isJdkMember(method) || reachesClassesByName(method)
             || !(method.getModifiers().contains(Modifier.STATIC)
                 || isString(method.getEnclosingElement()))) {
           other[0] = true;
@@ -119,6 +120,23 @@ final class StaticInitialization {
     }.scan(member, null);
     return !other[0];
   }
+
+  /**
+   * Whether {@code method} is the JDK's code that loads, initialises or makes classes it is
+   * given by name or as objects ({@code Class.forName("p.StatsGrad")}, reflection, method
+   * handles, service loaders, {@code Beans.instantiate}): the user's classes, the generated
+   * one among them, are reached through it.
+   */
+  private static boolean reachesClassesByName(Element method) {
+    TypeElement owner = (TypeElement) method.getEnclosingElement();
+    String name = owner.getQualifiedName().toString();
+    return REACHING_CLASSES.contains(name) || name.startsWith("java.lang.reflect.")
+        || name.startsWith("java.lang.invoke.");
+  }
+
+  /** The JDK's classes whose methods load or make classes by name. */
+  private static final java.util.Set<String> REACHING_CLASSES = java.util.Set.of(
+      "java.lang.Class", "java.lang.ClassLoader", "java.util.ServiceLoader", "java.beans.Beans");
 
   private static boolean isJdkType(TypeMirror type) {
     return !(type instanceof DeclaredType declared)
