@@ -201,6 +201,33 @@ class PrivateStaticFieldsTest {
     assertThat(f.gradient(0.7)[0]).isWithin(1e-15).of(2 * Math.log(3.0) * 0.7);
   }
 
+  /** The same through a resource bundle, a class of the user's the JDK makes by name. */
+  @Test
+  void aClassWhoseInitialisationLoadsAResourceBundleIsReadAtEachUse() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Bundled", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Bundled {",
+            "  /** Made by ResourceBundle.getBundle; it calls the generated class. */",
+            "  public static final class Texts extends java.util.ListResourceBundle {",
+            "    private final double early = BundledGrad.fGradient(1.0)[0];",
+            "    @Override protected Object[][] getContents() {",
+            "      return new Object[][] {{\"early\", early}};",
+            "    }",
+            "  }",
+            "  private static final java.util.ResourceBundle TEXTS =",
+            "      java.util.ResourceBundle.getBundle(\"com.example.Bundled$Texts\");",
+            "  private static final double K = Math.log(3.0);",
+            "  @Differentiable static double f(double x) { return K * x * x; }",
+            "}"));
+    assertThat((Double) compiled.invoke("com.example.Bundled", "f", 0.7))
+        .isEqualTo(Math.log(3.0) * 0.7 * 0.7);
+    CompiledFunction f = compiled.function("com.example.Bundled", "f", 1);
+    DerivativeChecks.checkAt(f, 0.7);
+    assertThat(f.gradient(0.7)[0]).isWithin(1e-15).of(2 * Math.log(3.0) * 0.7);
+  }
+
   /**
    * A private static field that is not final (issue 36): read through a {@code VarHandle} where
    * the method reads it, as a package-private one is ({@code MutableStaticFieldsTest}).

@@ -124,8 +124,8 @@ final class StaticInitialization {
   /**
    * Whether {@code method} is the JDK's code that loads, initialises or makes classes it is
    * given by name or as objects ({@code Class.forName("p.StatsGrad")}, reflection, method
-   * handles, service loaders, {@code Beans.instantiate}): the user's classes, the generated
-   * one among them, are reached through it.
+   * handles, service loaders, {@code Beans.instantiate}, resource bundles, JDBC drivers): the
+   * user's classes, the generated one among them, are reached through it.
    */
   private static boolean reachesClassesByName(Element method) {
     TypeElement owner = (TypeElement) method.getEnclosingElement();
@@ -136,7 +136,8 @@ final class StaticInitialization {
 
   /** The JDK's classes whose methods load or make classes by name. */
   private static final java.util.Set<String> REACHING_CLASSES = java.util.Set.of(
-      "java.lang.Class", "java.lang.ClassLoader", "java.util.ServiceLoader", "java.beans.Beans");
+      "java.lang.Class", "java.lang.ClassLoader", "java.util.ServiceLoader", "java.beans.Beans",
+      "java.util.ResourceBundle", "java.sql.DriverManager");
 
   private static boolean isJdkType(TypeMirror type) {
     return !(type instanceof DeclaredType declared)
