@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The {@code private static final} fields of the user's classes (issue 36, item 1: constants
  * computed with {@code Math.log}, coefficient tables, a logger, a nested class's table): the
- * generated class reads each once, through a private lookup, and its members compute with the
- * same values. Checked against differences of the user's own methods, values bit for bit,
+ * generated class reads them through a private lookup, once where the class's initialisation
+ * cannot reach the generated class and at each use where it may, and its members compute with
+ * the same values. Checked against differences of the user's own methods, values bit for bit,
  * forward against reverse mode; the generated code compiles under {@code -Xlint:all -Werror}.
  */
 class PrivateStaticFieldsTest {
@@ -69,14 +70,21 @@ class PrivateStaticFieldsTest {
     assertThat(shadowed.gradient(0.7, -1.3)[1]).isEqualTo(2.0 - 0.7);
   }
 
+  /**
+   * Gamma's initialisation makes a logger, and {@code Logger.getLogger} may load classes its
+   * configuration names (handlers of the user's, which could reach the generated class while
+   * Gamma's fields are not all set): its fields are read through their handles at each use.
+   * The nested {@code Table}'s initialisation only makes an array: its table is copied once.
+   */
   @Test
-  void eachFieldIsCopiedOnceAndReadThroughAPrivateLookup() throws Exception {
+  void fieldsOfAClassThatMakesALoggerAreReadAtEachUseOthersCopiedOnce() throws Exception {
     String code = COMPILED.get().compilation().generatedSourceFile("com.example.GammaGrad")
         .orElseThrow().getCharContent(true).toString();
-    assertThat(code).contains("private static final double[] LANCZOS;");
+    assertThat(code).contains("private static final VarHandle LANCZOSField;");
+    assertThat(code).contains("private static final VarHandle HALF_LOG_2_PIField;");
+    assertThat(code).contains("private static final VarHandle LOGField;");
+    assertThat(code).contains("((double[]) GammaGrad.LANCZOSField.get())[0]");
     assertThat(code).contains("private static final double[] Table_LANCZOS;");
-    assertThat(code).contains("private static final double HALF_LOG_2_PI;");
-    assertThat(code).contains("private static final Logger LOG;");
     assertThat(code).contains("MethodHandles.privateLookupIn(Gamma.class, MethodHandles.lookup())");
     assertThat(code.split("findStaticVarHandle\\(Gamma.class, \"LANCZOS\"", -1)).hasLength(2);
     // a compile-time constant is inlined, as javac does

@@ -30,22 +30,26 @@ import javax.lang.model.type.TypeMirror;
  * a copy taken then would keep a default value for good, where the method reads the value the
  * field holds. Such a class's fields are read where the method reads them instead.
  *
- * <p>The rule is syntactic and errs towards "no": the class's superclass and interfaces are the
- * JDK's (initialising a class initialises its superclass first), and its static initializers
- * and static fields' initializers call only static methods and constructors of the JDK's
- * classes ({@code Math.log}, {@code Logger.getLogger}, {@code new StringBuilder()}) and
- * {@code String}'s methods, none that loads classes by name ({@code Class.forName}, reflection,
- * method handles, service loaders: they reach the user's classes), and read only its own
- * fields, the JDK's and compile-time constants. Anything else (a method of the user's, a lambda
- * or method reference of one, an object of the user's made, another class's field read, enum
- * constants) makes the answer "no", as does a class without source here.
+ * <p>The rule is syntactic and errs towards "no": the class's superclass is {@code Object} or
+ * {@code Record} and its interfaces are the JDK's (initialising a class initialises its
+ * superclass first), and its static initializers and static fields' initializers call only
+ * methods and constructors of a short list of the JDK's classes that compute values and load no
+ * class they are given or configured ({@code Math}, {@code String}, the boxes,
+ * {@code StringBuilder}, {@code Arrays}, {@code Objects}, the collections' factories,
+ * {@code BigInteger}, {@code BigDecimal}: {@link #COMPUTING_CLASSES}), static ones or
+ * {@code String}'s, and read only its own fields, the JDK's and compile-time constants. Other
+ * JDK code may reach the user's classes: {@code Class.forName}, reflection, method handles,
+ * service loaders, resource bundles, and loggers, whose configuration names handler classes.
+ * Anything else (a method of the user's, a lambda or method reference of one, an object of the
+ * user's made, another class's field read, enum constants) makes the answer "no", as does a
+ * class without source here.
  */
 final class StaticInitialization {
   private StaticInitialization() {}
 
   /** Whether initialising {@code type} runs only the JDK's code. */
   static boolean onlyJdkCode(TypeElement type, Trees trees) {
-    if (!isJdkType(type.getSuperclass())
+    if (!isPlainSuperclass(type.getSuperclass())
         || !type.getInterfaces().stream().allMatch(StaticInitialization::isJdkType)) {
       return false;
     }
@@ -71,7 +75,7 @@ final class StaticInitialization {
       @Override
       public Void visitMethodInvocation(MethodInvocationTree call, Void unused) {
         Element method = trees.getElement(getCurrentPath());
-        if (method == null || !isJdkMember(method) || reachesClassesByName(method)
+        if (method == null || !isComputingMember(method)
             || !(method.getModifiers().contains(Modifier.STATIC)
                 || isString(method.getEnclosingElement()))) {
           other[0] = true;
@@ -82,7 +86,8 @@ final class StaticInitialization {
       @Override
       public Void visitNewClass(NewClassTree made, Void unused) {
         Element constructor = trees.getElement(getCurrentPath());
-        if (made.getClassBody() != null || constructor == null || !isJdkMember(constructor)) {
+        if (made.getClassBody() != null || constructor == null
+            || !isComputingMember(constructor)) {
           other[0] = true; // also an enum constant, made by the enum's constructor
         }
         return super.visitNewClass(made, unused);
@@ -91,7 +96,7 @@ final class StaticInitialization {
       @Override
       public Void visitMemberReference(MemberReferenceTree reference, Void unused) {
         Element method = trees.getElement(getCurrentPath());
-        if (method == null || !isJdkMember(method)) {
+        if (method == null || !isComputingMember(method)) {
           other[0] = true;
         }
         return super.visitMemberReference(reference, unused);
@@ -122,22 +127,39 @@ final class StaticInitialization {
   }
 
   /**
-   * Whether {@code method} is the JDK's code that loads, initialises or makes classes it is
-   * given by name or as objects ({@code Class.forName("p.StatsGrad")}, reflection, method
-   * handles, service loaders, {@code Beans.instantiate}, resource bundles, JDBC drivers): the
-   * user's classes, the generated one among them, are reached through it.
+   * Whether {@code member} is a method or constructor of one of the {@link #COMPUTING_CLASSES},
+   * which compute values and load no class they are given or configured.
    */
-  private static boolean reachesClassesByName(Element method) {
-    TypeElement owner = (TypeElement) method.getEnclosingElement();
-    String name = owner.getQualifiedName().toString();
-    return REACHING_CLASSES.contains(name) || name.startsWith("java.lang.reflect.")
-        || name.startsWith("java.lang.invoke.");
+  private static boolean isComputingMember(Element member) {
+    return member.getEnclosingElement() instanceof TypeElement owner
+        && COMPUTING_CLASSES.contains(owner.getQualifiedName().toString());
   }
 
-  /** The JDK's classes whose methods load or make classes by name. */
-  private static final java.util.Set<String> REACHING_CLASSES = java.util.Set.of(
-      "java.lang.Class", "java.lang.ClassLoader", "java.util.ServiceLoader", "java.beans.Beans",
-      "java.util.ResourceBundle", "java.sql.DriverManager");
+  /**
+   * The JDK's classes whose methods a class's initialisation may call and still copy its
+   * fields: they compute values. Every other class may load the user's classes, the generated
+   * one among them: {@code Class.forName("p.StatsGrad")}, reflection, method handles, service
+   * loaders, {@code Beans.instantiate}, resource bundles, JDBC drivers, and
+   * {@code Logger.getLogger}, whose logging configuration may name the user's handler classes.
+   */
+  private static final java.util.Set<String> COMPUTING_CLASSES = java.util.Set.of(
+      "java.lang.Math", "java.lang.StrictMath", "java.lang.String", "java.lang.StringBuilder",
+      "java.lang.Double", "java.lang.Float", "java.lang.Integer", "java.lang.Long",
+      "java.lang.Short", "java.lang.Byte", "java.lang.Character", "java.lang.Boolean",
+      "java.util.Arrays", "java.util.Objects", "java.util.List", "java.util.Set",
+      "java.util.Map", "java.util.Collections", "java.math.BigInteger", "java.math.BigDecimal");
+
+  /**
+   * Whether {@code type}, a superclass, is {@code Object} or {@code Record}, whose
+   * initialisation does nothing.
+   */
+  private static boolean isPlainSuperclass(TypeMirror type) {
+    if (!(type instanceof DeclaredType declared)) {
+      return true;
+    }
+    String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
+    return name.equals("java.lang.Object") || name.equals("java.lang.Record");
+  }
 
   private static boolean isJdkType(TypeMirror type) {
     return !(type instanceof DeclaredType declared)
