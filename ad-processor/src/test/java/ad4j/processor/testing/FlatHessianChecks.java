@@ -103,16 +103,7 @@ public record FlatHessianChecks(Class<?> user, Class<?> generated) {
           append(call.arguments(), v));
       assertThat(v).isEqualTo(vCopy);
       assertThat(product.length).isEqualTo(n);
-      for (int i = 0; i < n; i++) {
-        double expected = 0;
-        double scale = 0;
-        for (int k = 0; k < n; k++) {
-          expected += hessian[i][k] * v[k];
-          scale += Math.abs(hessian[i][k] * v[k]);
-        }
-        assertWithMessage("(H v)[%s] of %s", i, call).that(product[i])
-            .isWithin(1e-12 * Math.max(1, scale)).of(expected);
-      }
+      HessianChecks.assertProduct(hessian, v, product, call);
     }
 
     double value = (double) invoke(user, call.name(), call.arguments());
