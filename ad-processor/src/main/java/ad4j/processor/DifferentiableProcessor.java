@@ -266,8 +266,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       if (Lowering.takesFunction(method, processingEnv.getElementUtils())) {
         processingEnv.getMessager().printMessage(Diagnostic.Kind.NOTE, Diagnostics.PREFIX + "'"
             + method.getSimpleName() + "' takes a function: it is differentiated at each call"
-            + " from a @Differentiable method of its source file, for the function passed there,"
-            + " and gets no generated members of its own", method);
+            + " from a @Differentiable method compiled with its source, for the function passed"
+            + " there, and gets no generated members of its own", method);
         continue;
       }
       Diagnostics diagnostics = new Diagnostics(trees, unit);

@@ -117,8 +117,8 @@ class FunctionCalleesTest {
     Compilation compilation = InProcessCompiler.javac().compile(file);
     assertThat(compilation).succeeded();
     assertThat(compilation).hadNoteContaining("'integrate' takes a function: it is"
-        + " differentiated at each call from a @Differentiable method of its source file, for the"
-        + " function passed there, and gets no generated members of its own")
+        + " differentiated at each call from a @Differentiable method compiled with its source,"
+        + " for the function passed there, and gets no generated members of its own")
         .inFile(file).onLine(LINES.indexOf("  @Differentiable static double integrate("
             + "DoubleUnaryOperator f, double a, double b,") + 1);
   }
@@ -167,31 +167,5 @@ class FunctionCalleesTest {
     assertThat(gradient[0]).isWithin(1e-12).of(da);
     assertThat(gradient[1]).isWithin(1e-12).of(db);
     DerivativeChecks.checkAt(compiled.function("com.example.Model", "fit", 2), a, b);
-  }
-
-  @Test
-  void aTemplateInAnotherFileIsAnErrorAtTheCall() {
-    JavaFileObject rules = JavaFileObjects.forSourceString("com.example.Rules", String.join("\n",
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "import java.util.function.DoubleUnaryOperator;",
-        "final class Rules {",
-        "  @Differentiable static double twice(DoubleUnaryOperator f, double x) {",
-        "    return 2 * f.applyAsDouble(x);",
-        "  }",
-        "}"));
-    JavaFileObject model = JavaFileObjects.forSourceString("com.example.User", String.join("\n",
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class User {",
-        "  @Differentiable static double f(double a) {",
-        "    return Rules.twice(t -> t * a, 3.0);",
-        "  }",
-        "}"));
-    Compilation compilation = InProcessCompiler.javac().compile(rules, model);
-    assertThat(compilation).hadErrorContaining("call to 'Rules.twice(...)' is not supported:"
-        + " 'twice' takes a function, and ad4j differentiates such a method at each call, for"
-        + " the function passed there, by its source: it must be declared in the calling"
-        + " method's source file").inFile(model).onLine(5);
   }
 }

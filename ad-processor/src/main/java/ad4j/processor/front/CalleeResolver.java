@@ -93,6 +93,18 @@ final class CalleeResolver {
           + " it package-private");
       return Optional.empty();
     }
+    String declaringPackage =
+        context.elements().getPackageOf(declaring).getQualifiedName().toString();
+    if (privateHere && !declaringPackage.equals(context.ownSymbols().packageName())) {
+      // code of a method taking a function, inlined from another package: the derivatives of
+      // its class's private method are package-private members of that package's class
+      diagnostics().error(call, "call to private @Differentiable method '" + name + "' of '"
+          + declaring.getQualifiedName() + "', in the code of a method taking a function,"
+          + " inlined into a caller in package '" + context.ownSymbols().packageName()
+          + "': its derivatives are generated in package '" + declaringPackage + "', where"
+          + " generated code of the caller's package cannot call them; make it public");
+      return Optional.empty();
+    }
     if (privateHere && !ActiveParameters.isScalarResult(method.getReturnType())) {
       diagnostics().error(call, "call to private @Differentiable method '" + name + "': ad4j"
           + " computes the value of a private callee in the generated class for 'double' and"
@@ -440,7 +452,8 @@ final class CalleeResolver {
   private String gradClassReference(TypeElement owner) {
     String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
     String simple = gradSimpleName(owner);
-    boolean samePackage = pkg.equals(context.symbols().packageName());
+    // the generated class's package: the method's own, wherever the code lowered came from
+    boolean samePackage = pkg.equals(context.ownSymbols().packageName());
     context.referencedTypeNames().add(samePackage ? simple : pkg.split("\\.")[0]);
     if (samePackage) {
       context.referencedTypeNames().add(simple + Callee.SWEEPS);

@@ -54,8 +54,9 @@ import javax.lang.model.util.ElementFilter;
  * it as if the user had written the code in place. A lambda's body sees the locals that were in
  * scope where it was written (Java lets it capture only effectively final ones, so their values
  * at the call are those at its definition). A {@code @Differentiable} method that takes a
- * function ({@link #takesFunction}) is inlined the same way at each call from its class, for the
- * function passed there: a template, with no generated members of its own.
+ * function ({@link #takesFunction}) is inlined the same way at each call, for the function
+ * passed there, wherever among the compilation's files it is declared: a template, with no
+ * generated members of its own.
  */
 final class FunctionValues {
 
@@ -327,8 +328,8 @@ final class FunctionValues {
               context.symbols()));
     }
     if (code instanceof NewClassTree creation && creation.getArguments().isEmpty()
-        && context.trees().getElement(context.trees().getPath(context.unit(),
-            creation.getIdentifier())) instanceof TypeElement named
+        && context.trees().getElement(context.pathIn(creation.getIdentifier()))
+            instanceof TypeElement named
         && named.getKind() == ElementKind.CLASS) {
       // new C() of a class of the file: its method's names are C's
       return namedImplementation(creation, named, signature) == null ? Optional.empty()
@@ -460,7 +461,7 @@ final class FunctionValues {
     }
     Optional<Signature> signature = signature(field.asType());
     TreePath path = context.trees().getPath(field);
-    if (signature.isEmpty() || path == null || path.getCompilationUnit() != context.unit()
+    if (signature.isEmpty() || path == null
         || !(path.getLeaf() instanceof VariableTree declaration)
         || declaration.getInitializer() == null) {
       return Optional.empty();
@@ -473,12 +474,17 @@ final class FunctionValues {
         && code.getKind() != Tree.Kind.MEMBER_REFERENCE) {
       return Optional.empty();
     }
-    // the field's class must be the method's, so that the names in the code mean at the call
-    // what they mean where it is written
-    if (!field.getEnclosingElement().equals(context.element().getEnclosingElement())) {
+    // the field's class must be the method's, or the class of a method taking a function
+    // whose code is lowered here (of another file, maybe), so that the names in the code mean
+    // at the call what they mean where it is written
+    Element owner = field.getEnclosingElement();
+    Symbols home = owner.equals(context.ownSymbols().enclosingType()) ? context.ownSymbols()
+        : owner.equals(context.symbols().enclosingType()) ? context.symbols() : null;
+    if (home == null) {
       return Optional.empty();
     }
-    return Optional.of(new Known(code, Map.of(), signature.get(), context.ownSymbols()));
+    context.adopt(declaration, path.getCompilationUnit());
+    return Optional.of(new Known(code, Map.of(), signature.get(), home));
   }
 
   // ---- calls ------------------------------------------------------------------------------
@@ -576,7 +582,7 @@ final class FunctionValues {
           : function.code() instanceof NewClassTree creation
               ? anonymous(creation.getClassBody() != null ? implementation(creation, signature)
                   : namedImplementation(creation, (TypeElement) context.trees().getElement(
-                      context.trees().getPath(context.unit(), creation.getIdentifier())),
+                      context.pathIn(creation.getIdentifier())),
                       signature), function, bound)
               : reference((MemberReferenceTree) function.code(), bound, site);
       if (result == null || signature.resultRecord() != null) {
@@ -723,8 +729,7 @@ final class FunctionValues {
       return null;
     }
     Set<String> instanceNames = new HashSet<>();
-    Element type = context.trees().getElement(context.trees().getPath(context.unit(),
-        creation.getIdentifier()));
+    Element type = context.trees().getElement(context.pathIn(creation.getIdentifier()));
     for (Element owner : List.of(type == null ? context.elements()
         .getTypeElement("java.lang.Object") : type, context.elements()
         .getTypeElement("java.lang.Object"))) {
@@ -748,7 +753,7 @@ final class FunctionValues {
       Signature signature) {
     TreePath path = context.trees().getPath(named);
     String shown = "new " + context.source().of(creation.getIdentifier()) + "()";
-    if (path == null || path.getCompilationUnit() != context.unit()
+    if (path == null || path.getCompilationUnit() != context.diagnostics().unitOf(creation)
         || !(path.getLeaf() instanceof ClassTree declaration)) {
       unsupported(creation, "'" + shown + "' as a function: ad4j inlines the method of a class"
           + " used as a function, by its source, which must be in this file");
@@ -995,16 +1000,20 @@ final class FunctionValues {
    */
   Operand inline(ExecutableElement method, MethodInvocationTree invocation, String shown) {
     TreePath path = context.trees().getPath(method);
-    if (path == null || path.getCompilationUnit() != context.unit()
-        || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
+    if (path == null || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
         || tree.getBody() == null
         || !(method.getEnclosingElement() instanceof TypeElement owner)) {
+      TypeElement declaring = (TypeElement) method.getEnclosingElement();
       unsupported(invocation, "call to '" + shown + "' is not supported: '"
           + method.getSimpleName() + "' takes a function, and ad4j differentiates such a method"
-          + " at each call, for the function passed there, by its source: it must be declared"
-          + " in the calling method's source file");
+          + " at each call, for the function passed there, from its source, which this"
+          + " compilation does not have: '" + declaring.getQualifiedName() + "' was compiled"
+          + " earlier, and no generated member stands for '" + method.getSimpleName() + "';"
+          + " compile its source file together with this one");
       return null;
     }
+    // a method of another file: its code is read, and reported about, in its own file
+    context.adopt(tree, path.getCompilationUnit());
     Optional<NumericType> resultType = valueType(method.getReturnType());
     if (resultType.isEmpty()) {
       unsupported(invocation, "call to '" + shown + "': '" + method.getSimpleName() + "' takes a"

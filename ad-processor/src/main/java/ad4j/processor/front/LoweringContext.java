@@ -430,6 +430,14 @@ final class LoweringContext {
     diagnostics.adopt(tree, home);
   }
 
+  /**
+   * The path to {@code tree} in its own file: the method's, or the one it was {@link #adopt
+   * adopted} from (the code of a method taking a function, of another file).
+   */
+  com.sun.source.util.TreePath pathIn(Tree tree) {
+    return trees.getPath(diagnostics.unitOf(tree), tree);
+  }
+
   /** Makes names resolve as {@code previous} resolved them ({@link #resolveIn}). */
   void resolveAs(Symbols previous) {
     symbols = previous;
@@ -1189,18 +1197,23 @@ final class LoweringContext {
     // protected and package-private members are accessible in generated code only from their
     // own package, which generated code is in only when the user's class is
     return member.getModifiers().contains(Modifier.PUBLIC)
-        || elements.getPackageOf(member).getQualifiedName().contentEquals(symbols.packageName());
+        || elements.getPackageOf(member).getQualifiedName()
+            .contentEquals(ownSymbols.packageName());
   }
 
-  /** How generated code in the user's package names {@code type}; remembered as used. */
+  /**
+   * How generated code in the user's package names {@code type}; remembered as used. The
+   * package is the method's own class's, also while code of another package is lowered (a
+   * method taking a function inlined from there).
+   */
   String referenceTo(TypeElement type) {
     String qualified = type.getQualifiedName().toString();
     String pkg = elements.getPackageOf(type).getQualifiedName().toString();
     String relative = qualified;
-    if (pkg.equals(symbols.packageName()) && !pkg.isEmpty()) {
+    if (pkg.equals(ownSymbols.packageName()) && !pkg.isEmpty()) {
       relative = qualified.substring(pkg.length() + 1);
     } else if (pkg.equals("java.lang")
-        && !symbols.packageShadows(type.getSimpleName().toString())) {
+        && !ownSymbols.packageShadows(type.getSimpleName().toString())) {
       // java.lang's name, unless a class of the user's package hides it
       relative = qualified.substring("java.lang.".length());
     }

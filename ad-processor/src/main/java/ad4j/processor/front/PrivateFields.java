@@ -66,9 +66,7 @@ public final class PrivateFields {
       return handleOf(field, true).map(handle -> Expr.atom("((" + field.asType() + ") " + handle
           + ".get())"));
     }
-    String copy = nestedPath(owner).replace('.', '_');
-    copy = copy.isEmpty() ? field.getSimpleName().toString()
-        : copy + "_" + field.getSimpleName();
+    String copy = copyName(owner, field.getSimpleName().toString());
     context.copiesPrivateField(new Copy(owner, field, copy, false));
     // the generated class of the method's own class, also in a record's inlined code
     TypeElement own = context.ownSymbols().enclosingType();
@@ -112,8 +110,7 @@ public final class PrivateFields {
         || !isHidden(field, owner) || !isFound(owner) || !isCopyable(field.asType())) {
       return Optional.empty();
     }
-    String path = nestedPath(owner).replace('.', '_');
-    String handle = (path.isEmpty() ? "" : path + "_") + field.getSimpleName() + "Field";
+    String handle = copyName(owner, field.getSimpleName() + "Field");
     context.copiesPrivateField(new Copy(owner, field, handle, true));
     // the generated class of the method's own class, also in a record's inlined code
     TypeElement own = context.ownSymbols().enclosingType();
@@ -139,8 +136,7 @@ public final class PrivateFields {
         || !method.getThrownTypes().stream().allMatch(PrivateFields::isCopyable)) {
       return Optional.empty();
     }
-    String path = nestedPath(owner).replace('.', '_');
-    String copy = (path.isEmpty() ? "" : path + "_") + method.getSimpleName();
+    String copy = copyName(owner, method.getSimpleName().toString());
     // overloads of one name get one method each: the position among them tells them apart
     java.util.List<ExecutableElement> sameName = javax.lang.model.util.ElementFilter
         .methodsIn(owner.getEnclosedElements()).stream()
@@ -152,6 +148,23 @@ public final class PrivateFields {
     // the generated class of the method's own class, also in a record's inlined code
     TypeElement own = context.ownSymbols().enclosingType();
     return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + copy);
+  }
+
+  /**
+   * The name of the generated class's member for {@code name} of {@code owner}: {@code name},
+   * prefixed by the nested path below the top-level class ({@code Inner_TABLE}), and for a
+   * class in another top-level class than the method's (a method taking a function inlined
+   * from another file) by that class's qualified name ({@code com_example_Rules_TABLE}), so
+   * that members of different classes never share a name, in any method of the class.
+   */
+  private String copyName(TypeElement owner, String name) {
+    TypeElement top = topLevel(owner);
+    String path = nestedPath(owner);
+    if (!top.equals(topLevel(context.ownSymbols().enclosingType()))) {
+      String qualified = top.getQualifiedName().toString();
+      path = path.isEmpty() ? qualified : qualified + "." + path;
+    }
+    return path.isEmpty() ? name : path.replace('.', '_') + "_" + name;
   }
 
   /** {@code Inner} for {@code Outer.Inner}: the path below the top-level class. */

@@ -60,13 +60,22 @@ final class PureInitializers {
       // as 0: read the field where the method reads it (PrivateFields)
       return Optional.empty();
     }
-    Tree tree = context.trees().getTree(field);
-    if (!(tree instanceof VariableTree variable) || variable.getInitializer() == null) {
+    com.sun.source.util.TreePath path = context.trees().getPath(field);
+    if (path == null || !(path.getLeaf() instanceof VariableTree variable)
+        || variable.getInitializer() == null) {
       return Optional.empty();
     }
-    return text(variable.getInitializer()).filter(typed -> typed.type().widensTo(type))
-        .map(typed -> Expr.atom(typed.type() == type ? "(" + typed.text() + ")"
-            : "((" + type.keyword() + ") (" + typed.text() + "))"));
+    // the initializer is read in its own file, its names in its own class (a field of a
+    // method taking a function, or of a record, of another file)
+    context.adopt(variable, path.getCompilationUnit());
+    Symbols outer = context.resolveIn(owner);
+    try {
+      return text(variable.getInitializer()).filter(typed -> typed.type().widensTo(type))
+          .map(typed -> Expr.atom(typed.type() == type ? "(" + typed.text() + ")"
+              : "((" + type.keyword() + ") (" + typed.text() + "))"));
+    } finally {
+      context.resolveAs(outer);
+    }
   }
 
   /** Java text and its type. */
