@@ -202,7 +202,10 @@ final class CommonFactors {
           return inner;
         }
       }
-      if (adjoint == variable || block.writtenBetween(adjoint, position, end)) {
+      // through a shared declaration, which stays, the root is read once more than the
+      // program's count says: one counted as read once might be renamed by AdjointCopies
+      if (adjoint == variable || block.writtenBetween(adjoint, position, end)
+          || shared && facts.reads(adjoint) < 2) {
         return null;
       }
       return new Monomial(adjoint, false, new ArrayList<>(), new TreeMap<>(),
