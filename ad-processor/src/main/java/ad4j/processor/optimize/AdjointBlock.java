@@ -97,6 +97,65 @@ final class AdjointBlock {
     return all;
   }
 
+  /**
+   * Whether {@code operand} reads one of {@code adjoints} other than {@code except}, through
+   * the formulas of this block and the declarations in it of adjoints never stored into.
+   */
+  boolean reads(Operand operand, Set<Variable> adjoints, Variable except) {
+    if (adjoints.isEmpty()) {
+      return false;
+    }
+    for (Variable adjoint : adjointsRead(operand)) {
+      if (adjoint != except && adjoints.contains(adjoint)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Per value of this block and adjoint declared in it, the adjoints it reads; remembered. */
+  private final Map<Object, Set<Variable>> adjointsRead = new HashMap<>();
+
+  private Set<Variable> adjointsRead(Operand operand) {
+    if (operand instanceof Operand.Read read) {
+      Variable variable = read.variable();
+      Integer at = declaredAt.get(variable);
+      if (at == null || facts.isStored(variable)
+          || ((Declare) statements.get(at)).initial() == null) {
+        return Set.of(variable);
+      }
+      Set<Variable> known = adjointsRead.get(variable);
+      if (known == null) {
+        known = new HashSet<>(adjointsRead(((Declare) statements.get(at)).initial()));
+        known.add(variable);
+        adjointsRead.put(variable, known);
+      }
+      return known;
+    }
+    if (!(operand instanceof Operand.Use use) || !definedAt.containsKey(use.value())) {
+      return Set.of();
+    }
+    Set<Variable> known = adjointsRead.get(use.value());
+    if (known == null) {
+      Set<Variable> union = Set.of();
+      for (Operand argument : ((Instruction) statements.get(definedAt.get(use.value())))
+          .arguments()) {
+        Set<Variable> read = adjointsRead(argument);
+        if (!read.isEmpty()) {
+          if (union.isEmpty()) {
+            union = read;
+          } else if (!union.containsAll(read)) {
+            union = new HashSet<>(union);
+            union.addAll(read);
+          }
+        }
+      }
+      known = union;
+      adjointsRead.put(use.value(), known);
+    }
+    return known;
+  }
+
   /** Whether a statement in {@code (from, to]}, nested ones included, assigns the variable. */
   boolean writtenBetween(Variable variable, int from, int to) {
     List<Integer> positions = assignedAt.getOrDefault(variable, List.of());

@@ -8,8 +8,11 @@ import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.Site;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,27 +39,51 @@ import java.util.Set;
  * <p>This class is the entry, and walks the blocks: {@link AdjointMentions} counts the program
  * once, per block {@link AdjointRuns} finds the runs, {@link RunSums} sums each ({@link
  * CommonFactors} collects the multiples of one adjoint), {@link AdjointCopies} cleans up the
- * copies that leaves, and {@link ElementAdjointSums} does the same for adjoints in arrays.
+ * copies that leaves, and {@link ElementAdjointSums} does the same for adjoints in arrays;
+ * {@link UnreadAdjoints} removes, after the rounds, the adjoints no sum reads any more.
  */
 public final class AdjointSums {
+  /**
+   * The rounds after the first that a run may wait for: each round sums the runs whose terms
+   * read no adjoint that a run of the same round sums, so that {@link CommonFactors} sees
+   * those adjoints declared once, as the products they are. Beyond this depth of runs that
+   * wait for one another, the last round sums all that is left.
+   */
+  private static final int ROUNDS = 6;
+
   private final AdjointMentions facts;
   private final IrBuilder builder;
+  /** Whether this round may leave a run for the next one. */
+  private final boolean mayWait;
+  /** Whether it did. */
+  private boolean waited;
 
-  private AdjointSums(Function program) {
+  private AdjointSums(Function program, boolean mayWait) {
     this.builder = new IrBuilder(Ids.next(program));
     this.facts = new AdjointMentions(program);
+    this.mayWait = mayWait;
   }
 
   /** {@code program} with the contributions to each adjoint summed as described above. */
   public static Function of(Function program) {
-    // a second round sees the locals the first declared once (x * x's two contributions, now
-    // one term), so that an adjoint can take such a local's place
-    return once(once(program));
-  }
-
-  private static Function once(Function program) {
-    AdjointSums pass = new AdjointSums(program);
-    return program.with(program.parameters(), pass.block(program.body()));
+    // a run whose terms read an adjoint that another run sums (dBar = t31Bar * d, then
+    // dBar += t31Bar * d, read by xBar's terms) waits for the round after that one, which sees
+    // that adjoint declared once; a last round sees the locals the rounds before declared once
+    // (x * x's two contributions, now one term), so that an adjoint can take such a local's
+    // place
+    Function current = program;
+    for (int round = 0; ; round++) {
+      AdjointSums pass = new AdjointSums(current, round < ROUNDS);
+      current = current.with(current.parameters(), pass.block(current.body()));
+      if (!pass.waited) {
+        break;
+      }
+    }
+    AdjointSums last = new AdjointSums(current, false);
+    current = current.with(current.parameters(), last.block(current.body()));
+    // CommonFactors having multiplied out adjoints that several sums read, the declarations
+    // of those that no sum reads any more go
+    return UnreadAdjoints.of(current);
   }
 
   private Block block(Block block) {
@@ -81,14 +108,28 @@ public final class AdjointSums {
     AdjointBlock block = new AdjointBlock(statements, facts);
     AdjointRuns runs = new AdjointRuns(block, facts);
     RunSums sums = new RunSums(block, facts, builder);
+    // a single term after a zeroing is folded too: xBar = 0.0; ... xBar += y -> xBar = y,
+    // so a loop whose sweep zeroes and refills one adjoint carries no addition 0.0 + y
+    Map<AdjointRuns.Run, List<AdjointRuns.Run>> summable = new LinkedHashMap<>();
+    Set<Variable> summed = new HashSet<>();
     for (AdjointRuns.Run run : runs.runs()) {
-      for (AdjointRuns.Run part : runs.split(run)) {
-        // a single term after a zeroing is folded too: xBar = 0.0; ... xBar += y -> xBar = y,
-        // so a loop whose sweep zeroes and refills one adjoint carries no addition 0.0 + y
-        if (part.terms().size() > 1 || part.zeroedAt() >= 0 && !part.terms().isEmpty()) {
-          sums.sum(part);
-        }
+      List<AdjointRuns.Run> parts = runs.split(run).stream()
+          .filter(part -> part.terms().size() > 1
+              || part.zeroedAt() >= 0 && !part.terms().isEmpty())
+          .toList();
+      if (!parts.isEmpty()) {
+        summable.put(run, parts);
+        summed.add(run.variable());
       }
+    }
+    for (Map.Entry<AdjointRuns.Run, List<AdjointRuns.Run>> run : summable.entrySet()) {
+      Variable variable = run.getKey().variable();
+      if (mayWait && run.getKey().terms().stream()
+          .anyMatch(term -> block.reads(term.operand(), summed, variable))) {
+        waited = true;
+        continue;
+      }
+      run.getValue().forEach(sums::sum);
     }
     return block.result();
   }

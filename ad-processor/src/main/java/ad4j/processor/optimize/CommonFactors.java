@@ -85,22 +85,17 @@ final class CommonFactors {
       if (group.getValue().size() < 2) {
         continue;
       }
-      List<Signed> partials = new ArrayList<>();
+      Prefixes partials = new Prefixes();
       for (int k : group.getValue()) {
         Monomial monomial = monomials.get(k);
-        Operand partial = null;
-        for (Operand factor : monomial.factors()) {
-          partial = partial == null ? factor : site.times(partial, factor);
-        }
-        partial = counted(partial, counts.get(k), site);
-        partials.add(new Signed(partial == null ? Site.number(1) : partial,
-            kept.get(k).negated() != monomial.negated()));
+        partials.add(monomial.factors(), counts.get(k),
+            kept.get(k).negated() != monomial.negated());
         moved.putAll(monomial.formulas());
         moved.keySet().removeAll(monomial.replaced());
         block.removed.addAll(monomial.replaced());
         grouped.add(k);
       }
-      Signed sum = balanced(partials, 0, partials.size(), site);
+      Signed sum = partials.sum(site);
       signed.add(new Signed(site.times(new Operand.Read(group.getKey()), sum.operand()),
           sum.negated()));
     }
@@ -112,6 +107,53 @@ final class CommonFactors {
           kept.get(k).negated()));
     }
     return signed;
+  }
+
+  /**
+   * The partials of one adjoint's monomials as a tree of their common leading factors, the
+   * factor nearest the adjoint first: {@code t31 · 12 x + t31 · (−36 y) + q · d · 4} is summed
+   * as {@code t31 · (12 x − 36 y) + q · (d · 4)}, each shared factor multiplied once, as a person
+   * writes the product rule. Exact in real arithmetic (distributivity); the monomials of a
+   * partial that reads an adjoint shared by several sums ({@code qBar = t33Bar · t31}) have
+   * such a factor in common.
+   */
+  private static final class Prefixes {
+    /** The monomials that end here: a count each, and whether it is subtracted. */
+    private final List<Signed> ends = new ArrayList<>();
+    /** The next factors, by what they compute, in the order first met. */
+    private final Map<Object, Operand> factors = new LinkedHashMap<>();
+    private final Map<Object, Prefixes> children = new HashMap<>();
+
+    void add(List<Operand> monomial, int count, boolean negated) {
+      Prefixes node = this;
+      for (Operand factor : monomial) {
+        Object key = key(factor);
+        node.factors.putIfAbsent(key, factor);
+        node = node.children.computeIfAbsent(key, k -> new Prefixes());
+      }
+      node.ends.add(new Signed(Site.number(count), negated));
+    }
+
+    /** This node's sum: its ends' counts and each next factor times its own node's sum. */
+    Signed sum(Site site) {
+      List<Signed> terms = new ArrayList<>(ends);
+      for (Map.Entry<Object, Operand> next : factors.entrySet()) {
+        Prefixes child = children.get(next.getKey());
+        Signed rest = child.sum(site);
+        terms.add(new Signed(rest.operand() instanceof Operand.Constant constant
+            && constant.isOne() ? next.getValue()
+            : site.times(next.getValue(), rest.operand()), rest.negated()));
+      }
+      return balanced(terms, 0, terms.size(), site);
+    }
+
+    /** Equal for the same value, variable or constant. */
+    private static Object key(Operand operand) {
+      if (operand instanceof Operand.Constant constant) {
+        return List.of(constant.type(), constant.expression().toString());
+      }
+      return operand;
+    }
   }
 
   /**
@@ -132,20 +174,38 @@ final class CommonFactors {
    * {@code end} still, and the factors' formulas movable there.
    */
   private Monomial monomial(Operand operand, int position, int end, Variable variable) {
+    return monomial(operand, position, end, variable, false);
+  }
+
+  /**
+   * {@link #monomial(Operand, int, int, Variable)}; {@code shared} when {@code operand} is
+   * (part of) the declaration of an adjoint that other statements read too: that declaration
+   * and the formulas it reads stay where they are, so the monomial moves and replaces nothing
+   * and reads them there (they precede {@code end}; the checks that they are still what they
+   * were at {@code end} are the same).
+   */
+  private Monomial monomial(Operand operand, int position, int end, Variable variable,
+      boolean shared) {
     if (operand instanceof Operand.Read read && isAdjoint(read.variable())) {
       Variable adjoint = read.variable();
       Integer at = block.declaredAt.get(adjoint);
-      if (at != null && at < position && facts.reads(adjoint) == 1
+      if (at != null && at < position && facts.reads(adjoint) >= 1
           && !facts.isStored(adjoint)) {
         Declare declare = (Declare) block.statements.get(at);
+        boolean sharedHere = shared || facts.reads(adjoint) > 1;
         Monomial inner = declare.initial() == null ? null
-            : monomial(declare.initial(), at, end, variable);
+            : monomial(declare.initial(), at, end, variable, sharedHere);
         if (inner != null) {
-          inner.replaced().add(at);
+          if (!sharedHere) {
+            inner.replaced().add(at);
+          }
           return inner;
         }
       }
-      if (adjoint == variable || block.writtenBetween(adjoint, position, end)) {
+      // through a shared declaration, which stays, the root is read once more than the
+      // program's count says: one counted as read once might be renamed by AdjointCopies
+      if (adjoint == variable || block.writtenBetween(adjoint, position, end)
+          || shared && facts.reads(adjoint) < 2) {
         return null;
       }
       return new Monomial(adjoint, false, new ArrayList<>(), new TreeMap<>(),
@@ -160,7 +220,7 @@ final class CommonFactors {
     Instruction instruction = (Instruction) block.statements.get(at);
     Monomial monomial = null;
     if (instruction.operation().equals(Operation.NEGATE)) {
-      Monomial inner = monomial(instruction.arguments().get(0), at, end, variable);
+      Monomial inner = monomial(instruction.arguments().get(0), at, end, variable, shared);
       monomial = inner == null ? null : inner.negate();
     } else if (instruction.operation().equals(Operation.MULTIPLY)
         && instruction.result().type() == NumericType.DOUBLE) {
@@ -171,14 +231,16 @@ final class CommonFactors {
             || !block.collect(other, at, end, variable, formulas)) {
           continue;
         }
-        monomial = monomial(instruction.arguments().get(side), at, end, variable);
+        monomial = monomial(instruction.arguments().get(side), at, end, variable, shared);
         if (monomial != null) {
           monomial.factors().add(other);
-          monomial.formulas().putAll(formulas);
+          if (!shared) {
+            monomial.formulas().putAll(formulas);
+          }
         }
       }
     }
-    if (monomial != null) {
+    if (monomial != null && !shared) {
       monomial.replaced().add(at);
     }
     return monomial;

@@ -1,0 +1,161 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Adjoints that several sums read, multiplied out ({@code optimize/CommonFactors}, {@code
+ * UnreadAdjoints}): an adjoint such as Goldstein–Price's {@code qBar = t33Bar * t31}, read by
+ * the sums of {@code xBar} and {@code yBar}, is a multiple of {@code t33Bar} in each, so that
+ * each sum multiplies {@code t33Bar} once by the partial of the second factor, the product
+ * rule as a person writes it; a run that reads an adjoint another run sums waits for it. The
+ * rewrite happens there, not where the adjoint is still read elsewhere (its declaration
+ * stays), and the gradients stay those of the user's method (extrapolated finite differences,
+ * forward mode against reverse mode, values bit for bit).
+ */
+class SharedAdjointFactorsTest {
+  private static final String SOURCE = """
+      package com.example;
+
+      import ad4j.Differentiable;
+
+      final class Shared {
+        /** Two polynomials times squares, multiplied: the product rule twice. */
+        @Differentiable
+        static double goldsteinPrice(double x, double y) {
+          double s = x + y + 1;
+          double p = 19 - 14 * x + 3 * x * x - 14 * y + 6 * x * y + 3 * y * y;
+          double d = 2 * x - 3 * y;
+          double q = 18 - 32 * x + 12 * x * x + 48 * y - 36 * x * y + 27 * y * y;
+          return (1 + s * s * p) * (30 + d * d * q);
+        }
+
+        /** r's adjoint is read in a branch too, and d's by a sum that a branch cuts. */
+        @Differentiable
+        static double readInBranch(double x, double y) {
+          double d = x - 2 * y;
+          double q = x * x + 3 * x * y;
+          double r = 1 + d * d * q;
+          if (x > y) {
+            r = r + q * y;
+          }
+          return r * (2 + x);
+        }
+
+        /** In a loop body, with the carried adjoint assigned between its reads. */
+        @Differentiable
+        static double inLoop(double x, double y) {
+          double s = 0;
+          for (int i = 0; i < 3; i++) {
+            double d = x - y * i;
+            double q = x * x + 5 * x * y;
+            s += (1 + d * d * q) * (2 + s * y);
+          }
+          return s;
+        }
+
+        /** A factor popped from the tape of a helper's call, and a helper's pullback. */
+        @Differentiable
+        static double withCall(double x, double y) {
+          double d = x - helper(x, y);
+          double q = x * helper(y, x);
+          return (1 + d * d * q) * (3 + d * q);
+        }
+
+        @Differentiable
+        static double helper(double a, double b) {
+          return a * b + Math.sin(a);
+        }
+      }
+      """;
+
+  private static final List<String> FUNCTIONS =
+      List.of("goldsteinPrice", "readInBranch", "inLoop", "withCall");
+
+  private static InProcessCompiler.Compiled compiled;
+  private static String generated;
+
+  @BeforeAll
+  static void compile() {
+    // warnings fail the compilation: the rewritten sums must not bring any
+    compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Shared", SOURCE);
+    try {
+      generated = compiled.compilation().generatedSourceFile("com.example.SharedGrad")
+          .orElseThrow().getCharContent(true).toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void gradientsMatchFiniteDifferencesAndForwardMode() {
+    double[][] points = {{0.7, 1.3}, {1.6, 0.4}, {-0.8, 2.1}, {3, 0.5}, {0, -1}};
+    for (String name : FUNCTIONS) {
+      CompiledFunction f = compiled.function("com.example.Shared", name, 2);
+      for (double[] point : points) {
+        DerivativeChecks.checkAt(f, point);
+      }
+    }
+  }
+
+  /**
+   * Goldstein–Price: each gradient element is {@code t33Bar} (the first factor's value) times
+   * the second factor's partial plus {@code t30Bar} times the first's, the partials read only
+   * the forward sweep; the adjoints of the polynomials and squares, read by both sums, are
+   * gone.
+   */
+  @Test
+  void anAdjointReadByBothSumsIsMultipliedOutInEach() {
+    String gp = method("goldsteinPriceValueAndGradient");
+    assertThat(line("xBar", gp)).isEqualTo("double xBar = t33Bar * (t31 * (t18 - y * 36.0"
+        + " + (x * 12.0 - 32.0)) + q * (d * (2.0 * 2.0))) + t30Bar * (t28 * (y * 6.0 + t4"
+        + " + (x * 3.0 - 14.0)) + p * (s * 2.0));");
+    assertThat(line("yBar", gp)).startsWith("double yBar = t33Bar * (t31 * (");
+    for (String gone : List.of("qBar", "pBar", "dBar", "sBar", "t31Bar", "t28Bar")) {
+      assertThat(gp).doesNotContain(gone);
+    }
+  }
+
+  /**
+   * {@code rBar} is read in the branch as well: it stays, and {@code xBar}'s sum, which
+   * multiplies it out, reads its own factor {@code t12Bar}. {@code dBar} is read by {@code
+   * t1Bar}, whose sum into {@code yBar} the branch cuts off and which stays: so does {@code
+   * dBar}.
+   */
+  @Test
+  void anAdjointReadElsewhereStays() {
+    String body = method("readInBranchValueAndGradient");
+    assertThat(body).containsMatch("if \\(t8\\) \\{[^}]*double t\\d+Bar = rBar;");
+    assertThat(body).contains("double rBar = t12Bar * t11;\n");
+    assertThat(body).contains("double dBar = t5Bar * d * 2.0;\n");
+    assertThat(body).contains("double t1Bar = -dBar;\n");
+    assertThat(line("xBar", body)).isEqualTo(
+        "double xBar = t12Bar * (r + t11 * (q * (d * 2.0))) + qBar * (y * 3.0 + x * 2.0);");
+  }
+
+  /** The statement of {@code code} that declares {@code variable}, trimmed. */
+  private static String line(String variable, String code) {
+    Matcher matcher = Pattern.compile("double " + variable + " = [^\n]*").matcher(code);
+    assertThat(matcher.find()).isTrue();
+    return matcher.group();
+  }
+
+  /** The body of the generated method {@code name}. */
+  private static String method(String name) {
+    Matcher start = Pattern.compile("static double " + name + "\\(").matcher(generated);
+    assertThat(start.find()).isTrue();
+    int end = generated.indexOf("\n  }\n", start.end());
+    return generated.substring(start.end(), end);
+  }
+}
