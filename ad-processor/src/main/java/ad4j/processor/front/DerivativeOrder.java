@@ -50,9 +50,9 @@ public final class DerivativeOrder {
   /**
    * Records an error at the annotation's {@code order = ...} when the order is not supported:
    * other than 1 and 2, or 2 for a method that returns neither a {@code double} (or
-   * {@code float}: its Hessian members) nor a {@code double[]} (a vector function, which has no
-   * Hessian and gets only the second-order code its order-2 callers call). Returns whether it
-   * is supported.
+   * {@code float}: its Hessian members) nor a {@code double[]} or value record (a vector
+   * function, which has no Hessian and gets only the second-order code its order-2 callers
+   * call). Returns whether it is supported.
    */
   public static boolean check(ExecutableElement method, MethodTree tree, Diagnostics diagnostics) {
     int order = of(method);
@@ -64,20 +64,25 @@ public final class DerivativeOrder {
       return false;
     }
     if (order == 2 && !ActiveParameters.isScalarResult(method.getReturnType())
-        && !returnsDoubleArray(method)) {
+        && !hasSecondOrderVectorCode(method)) {
       diagnostics.error(at(tree), "@Differentiable(order = 2) on method '" + name
           + "' is not supported: second derivatives are generated for methods returning"
-          + " 'double' (Hessians) or 'double[]' (the second-order code of order-2 callers)"
-          + " only");
+          + " 'double' or 'float' (Hessians), 'double[]' or a value record (the second-order"
+          + " code of order-2 callers) only");
       return false;
     }
     return true;
   }
 
-  /** Whether {@code method} returns {@code double[]}. */
-  static boolean returnsDoubleArray(ExecutableElement method) {
+  /**
+   * Whether {@code method} is a vector function whose second-order code ad4j generates: one
+   * returning {@code double[]}, or a value record (over its leaves, a {@code double[]} inside
+   * the generated code).
+   */
+  static boolean hasSecondOrderVectorCode(ExecutableElement method) {
     return method.getReturnType() instanceof ArrayType array
-        && array.getComponentType().getKind() == TypeKind.DOUBLE;
+        ? array.getComponentType().getKind() == TypeKind.DOUBLE
+        : ActiveParameters.isVectorResult(method.getReturnType());
   }
 
   /** The {@code order = ...} of the annotation on {@code tree}, or the method itself. */
