@@ -2,7 +2,9 @@ package ad4j.processor;
 
 import static ad4j.processor.testing.SingleErrors.assertSingleError;
 import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
 
+import ad4j.processor.testing.ArrayArguments;
 import ad4j.processor.testing.ArrayFunctionChecks.Call;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.FlatHessianChecks;
@@ -28,6 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of their pullback that their order-2 callers' sweeps call. Each Hessian against differences
  * of the generated gradient and second differences of the user's method, symmetric, with the
  * Hessian-vector product and {@code mValueGradientAndHessian} ({@link FlatHessianChecks}).
+ * {@code float} too: records with float components, float callees and locals, and
+ * {@code float[]} vector functions at order 2, against their double twins. The rest: what
+ * stays a compile error, each at its line.
  */
 @ExtendWith(TapeIsEmpty.class)
 class SecondOrderRecordsTest {
@@ -120,6 +125,13 @@ class SecondOrderRecordsTest {
       "    Unit u = new Unit(a, b);",
       "    return area(u) + u.x() * a * b;",
       "  }",
+      "  /** ... a parameter, passed on whole; its twin takes the components. */",
+      "  @Differentiable(order = 2) static double onUnit(Unit u, double s) {",
+      "    return area(u) * s + u.y() * s * s;",
+      "  }",
+      "  @Differentiable(order = 2) static double onUnitTwin(double x, double y, double s) {",
+      "    return (x * y + x * x * x) * s + y * s * s;",
+      "  }",
       "  /** ... passed whole to an order-2 method returning a record. */",
       "  @Differentiable(order = 2) static Vec scaled(Unit u, double s) {",
       "    return new Vec(u.x() * s, u.y() * s * s);",
@@ -163,6 +175,46 @@ class SecondOrderRecordsTest {
       "    double t = b * a;",
       "    Vec v = twin(a, t);",
       "    return twinSquare(t, a) * v.x() + v.y() * v.y() * a;",
+      "  }",
+      "  /** float[]: a vector function of a float[] parameter, called in a loop. */",
+      "  @Differentiable(order = 2) static float[] floatStep(float[] y, double k) {",
+      "    float[] r = new float[y.length];",
+      "    for (int i = 0; i < y.length; i++) {",
+      "      r[i] = y[i] + (float) (k * Math.sin(y[(i + 1) % y.length])) * y[i];",
+      "    }",
+      "    return r;",
+      "  }",
+      "  @Differentiable(order = 2) static double floatTrajectory(float[] y0, double k) {",
+      "    float[] y = y0.clone();",
+      "    double s = 0;",
+      "    for (int n = 0; n < 3; n++) {",
+      "      float[] z = floatStep(y, k);",
+      "      for (int i = 0; i < y.length; i++) {",
+      "        y[i] = z[i];",
+      "      }",
+      "      s += y[0] > 0 ? y[0] * y[1] : -y[1];",
+      "    }",
+      "    return s + k * y[0];",
+      "  }",
+      "  /** Its twin in double. */",
+      "  @Differentiable(order = 2) static double[] doubleStep(double[] y, double k) {",
+      "    double[] r = new double[y.length];",
+      "    for (int i = 0; i < y.length; i++) {",
+      "      r[i] = y[i] + k * Math.sin(y[(i + 1) % y.length]) * y[i];",
+      "    }",
+      "    return r;",
+      "  }",
+      "  @Differentiable(order = 2) static double doubleTrajectory(double[] y0, double k) {",
+      "    double[] y = y0.clone();",
+      "    double s = 0;",
+      "    for (int n = 0; n < 3; n++) {",
+      "      double[] z = doubleStep(y, k);",
+      "      for (int i = 0; i < y.length; i++) {",
+      "        y[i] = z[i];",
+      "      }",
+      "      s += y[0] > 0 ? y[0] * y[1] : -y[1];",
+      "    }",
+      "    return s + k * y[0];",
       "  }",
       "  @Differentiable(order = 2) static double callsPoly(double a, double b) {",
       "    double[] c = {a, a * b, b};",
@@ -216,7 +268,10 @@ class SecondOrderRecordsTest {
             false),
         new Call("direction", new Object[] {0.6, 1.4}, true, true),
         new Call("viaScaled", new Object[] {0.6, -1.3}, true, true),
+        new Call("onUnitTwin", new Object[] {0.6, 0.8, 1.7}, true, true, true),
         new Call("inDouble", new Object[] {0.7, 1.3}, true, true),
+        new Call("doubleTrajectory", new Object[] {new double[] {0.6, -0.3, 0.9}, 0.7}, true,
+            true),
         new Call("poly", new Object[] {Records.make(poly, new double[] {0.3, -0.6, 1.1}, 0.8),
             0.9}, true, true),
         new Call("callsPoly", new Object[] {0.4, 1.2}, true, true));
@@ -238,10 +293,10 @@ class SecondOrderRecordsTest {
   void aMethodReturningARecordGetsNoHessianOnlyTheTangentOfItsPullbackForCallers() {
     List<String> members = names("com.example.ShapesGrad");
     assertThat(members).containsAtLeast("polarJacobian", "polarTangent", "polarPullback",
-        "polarPullbackTangent", "rotatePullbackTangent",
+        "polarPullbackTangent", "rotatePullbackTangent", "floatStepPullbackTangent",
         "callsReturningRecordHessian");
     assertThat(members.stream().filter(n -> n.startsWith("polarHessian")
-        || n.startsWith("rotateValueGradientAndHessian"))
+        || n.startsWith("rotateValueGradientAndHessian") || n.startsWith("floatStepHessian"))
         .toList()).isEmpty();
     // callers' code, not the contract's: package-private
     assertThat(Arrays.stream(COMPILED.get().load("com.example.ShapesGrad").getDeclaredMethods())
@@ -251,36 +306,79 @@ class SecondOrderRecordsTest {
   }
 
   /**
-   * A float method's Hessian, computed in double over the float values it computes, against
-   * its double twin's (checked against differences above): float's rounding apart, the same.
+   * A parameter of a record whose constructor transforms, passed on whole: its slots are its
+   * components as they are (the callee's value over the leaves runs no constructor again), so
+   * the Hessian is its twin's over the components (checked against differences above). The
+   * user's method cannot be moved slot by slot: the constructor would normalise each move.
+   */
+  @Test
+  void aRecordParameterWhoseConstructorTransformsHasTheHessianOverItsComponents()
+      throws Exception {
+    Class<?> grad = COMPILED.get().load("com.example.ShapesGrad");
+    Object unit = Records.make(COMPILED.get().load("com.example.Shapes$Unit"), 0.6, 0.8);
+    double[][] hessian = (double[][]) Records.call(grad, "onUnitHessian", unit, 1.7);
+    double[][] twin = (double[][]) Records.call(grad, "onUnitTwinHessian", 0.6, 0.8, 1.7);
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++) {
+        assertWithMessage("H[%s][%s]", i, j).that(hessian[i][j])
+            .isWithin(1e-12 * Math.max(1, Math.abs(twin[i][j]))).of(twin[i][j]);
+      }
+    }
+    double[] v = {0.4, -0.9, 1.3};
+    HessianChecks.assertProduct(hessian, v,
+        (double[]) Records.call(grad, "onUnitHessianVector", unit, 1.7, v), "onUnit");
+  }
+
+  /**
+   * Hessians of methods computing in float, computed in double over the float values they
+   * compute, against their double twins' (checked against differences above): float's rounding
+   * apart, the same. A record with a float component returned, a float callee and locals.
    */
   @Test
   void floatComponentsCalleesAndLocalsHaveTheHessianOfTheirDoubleTwin() throws Exception {
+    for (double[] p : new double[][] {{0.7, 1.3}, {-0.4, 0.9}}) {
+      assertHessianOfTwin("inFloat", new Object[] {p[0], (float) p[1]}, "inDouble",
+          new Object[] {p[0], (double) (float) p[1]});
+    }
+  }
+
+  /** A float[] vector function of a float[] parameter, called in a loop. */
+  @Test
+  void floatArrayFunctionsHaveTheHessianOfTheirDoubleTwin() throws Exception {
+    float[] y = {0.6f, -0.3f, 0.9f};
+    assertHessianOfTwin("floatTrajectory", new Object[] {y, 0.7}, "doubleTrajectory",
+        new Object[] {new double[] {y[0], y[1], y[2]}, 0.7});
+  }
+
+  /**
+   * The Hessian of {@code name} at {@code arguments} within float's rounding of its twin's at
+   * the same point, its product with a vector that Hessian's, and its value with gradient and
+   * Hessian the method's value bit for bit with the same Hessian.
+   */
+  private static void assertHessianOfTwin(String name, Object[] arguments, String twin,
+      Object[] twinArguments) throws Exception {
     Class<?> user = COMPILED.get().load("com.example.Shapes");
     Class<?> grad = COMPILED.get().load("com.example.ShapesGrad");
-    for (double[] point : new double[][] {{0.7, 1.3}, {-0.4, 0.9}}) {
-      double[][] hessian = (double[][]) Records.call(grad, "inFloatHessian", point[0],
-          (float) point[1]);
-      double[][] twin = (double[][]) Records.call(grad, "inDoubleHessian", point[0],
-          (double) (float) point[1]);
-      double[] v = {0.3, -1.1};
-      double[] product = (double[]) Records.call(grad, "inFloatHessianVector", point[0],
-          (float) point[1], v);
-      for (int i = 0; i < 2; i++) {
-        for (int j = 0; j < 2; j++) {
-          assertThat(hessian[i][j]).isWithin(1e-5 * Math.max(1, Math.abs(twin[i][j])))
-              .of(twin[i][j]);
-        }
+    double[][] hessian = (double[][]) Records.call(grad, name + "Hessian", arguments);
+    double[][] expected = (double[][]) Records.call(grad, twin + "Hessian", twinArguments);
+    int n = expected.length;
+    assertThat(hessian.length).isEqualTo(n);
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        assertWithMessage("H[%s][%s] of %s", i, j, name).that(hessian[i][j])
+            .isWithin(1e-5 * Math.max(1, Math.abs(expected[i][j]))).of(expected[i][j]);
       }
-      HessianChecks.assertProduct(hessian, v, product, "inFloat");
-      double[] gradient = new double[2];
-      double[][] written = new double[2][2];
-      double value = (double) Records.call(grad, "inFloatValueGradientAndHessian", point[0],
-          (float) point[1], gradient, written);
-      assertThat(value).isEqualTo(
-          (double) Records.call(user, "inFloat", point[0], (float) point[1]));
-      assertThat(written).isEqualTo(hessian);
     }
+    double[] v = new java.util.Random(7).doubles(n, -1, 1).toArray();
+    double[] product = (double[]) Records.call(grad, name + "HessianVector",
+        ArrayArguments.append(arguments, v));
+    HessianChecks.assertProduct(hessian, v, product, name);
+    double[] gradient = new double[n];
+    double[][] written = new double[n][n];
+    double value = (double) Records.call(grad, name + "ValueGradientAndHessian",
+        ArrayArguments.append(arguments, gradient, written));
+    assertThat(value).isEqualTo((double) Records.call(user, name, arguments));
+    assertThat(written).isEqualTo(hessian);
   }
 
   @Test
