@@ -84,11 +84,11 @@ public @interface Differentiable {
    *
    * <p>{@code N} and the order of the slots are those of the gradient. A method of order 2
    * may call other {@code @Differentiable} methods only when they are of order 2 too, vector
-   * functions included: {@code 2} on a method returning {@code double[]} gives it no Hessian
-   * members, only the second-order code its callers' Hessians call. {@link DerivativeOf} rules
-   * it uses must be {@code @Differentiable} themselves. Each is otherwise a compile error at the
-   * call. Any other value is a compile error at the annotation, and so is {@code 2} on a method
-   * returning anything but {@code double}, {@code float} or {@code double[]}.
+   * functions included: {@code 2} on a method returning {@code double[]}, {@code float[]} or a
+   * value record gives it no Hessian members, only the second-order code its callers' Hessians
+   * call. {@link DerivativeOf} rules it uses must be {@code @Differentiable} themselves. Each is
+   * otherwise a compile error at the call. Any other value is a compile error at the
+   * annotation.
    *
    * @return 1 or 2
    */

@@ -45,11 +45,13 @@ class AnnotationJavadocTest {
     String javadoc = javadoc("Differentiable");
     assertFalse(javadoc.contains("and cannot call vector functions"), javadoc);
     assertTrue(javadoc.contains("vector functions included: {@code 2} on a method returning"
-        + " {@code double[]} gives it no Hessian members"), javadoc);
+        + " {@code double[]}, {@code float[]} or a value record gives it no Hessian members"),
+        javadoc);
     String readme = guide("README.md");
     assertFalse(readme.contains("and cannot call vector functions"));
-    assertTrue(readme.contains("A vector function (returning `double[]`) may be of order 2 so"
-        + " that order-2 methods can call it: it gets no Hessian members"));
+    assertTrue(readme.contains("A vector function (returning `double[]`, `float[]` or a value"
+        + " record) may be of order 2 so that order-2 methods can call it: it gets no Hessian"
+        + " members"));
   }
 
   @Test

@@ -80,11 +80,6 @@ class DiagnosticsTest {
         error("order 0",
             "@Differentiable(order ‸= 0) static double f(double x) { return x; }",
             "@Differentiable(order = 0) on method 'f' is not supported"),
-        error("order 2 of a float[] vector function",
-            "@Differentiable(order ‸= 2) static float[] f(float x) { return new float[] {x}; }",
-            "@Differentiable(order = 2) on method 'f' is not supported: second derivatives"
-                + " are generated for methods returning 'double' (Hessians) or 'double[]' (the"
-                + " second-order code of order-2 callers) only"),
         error("call from an order-2 method to an order-1 one",
             "@Differentiable(order = 2) static double f(double x) { return x * k‸(x); }",
             "call to 'k(...)' from method 'f', which is @Differentiable(order = 2): 'F.k' must be"

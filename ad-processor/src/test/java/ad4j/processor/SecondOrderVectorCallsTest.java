@@ -266,25 +266,6 @@ class SecondOrderVectorCallsTest {
         lines.get(5).indexOf("(x)") + 1);
   }
 
-  @Test
-  void aFloatArrayFunctionCalledAtOrderTwoIsAnErrorAtTheCall() {
-    List<String> lines = List.of(
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class F {",
-        "  @Differentiable static float[] g(float x) { return new float[] {x * x}; }",
-        "  @Differentiable(order = 2) static double f(double x) {",
-        "    float[] r = g((float) x);",
-        "    return r[0] * x;",
-        "  }",
-        "}");
-
-    assertSingleError(lines, "call to 'g(...)' from method 'f', which is"
-        + " @Differentiable(order = 2): 'F.g' returns 'float[]', and ad4j generates the"
-        + " second-order code of vector functions for those returning 'double[]' only; return"
-        + " a 'double[]'", 6, lines.get(5).indexOf("((float)") + 1);
-  }
-
   private static List<String> names(String generatedClass) {
     return Arrays.stream(COMPILED.get().load(generatedClass).getDeclaredMethods())
         .map(Method::getName).toList();

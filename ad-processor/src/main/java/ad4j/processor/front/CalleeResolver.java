@@ -174,15 +174,6 @@ final class CalleeResolver {
           + " this one, or compile it with ad4j first");
       return Optional.empty();
     }
-    if (context.order() == 2 && returnsArray
-        && !DerivativeOrder.returnsDoubleArray(method)) {
-      // order 2 is for vector functions returning double[] only (DerivativeOrder)
-      diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
-          + "', which is @Differentiable(order = 2): '" + qualified + "' returns '"
-          + method.getReturnType() + "', and ad4j generates the second-order code of vector"
-          + " functions for those returning 'double[]' only; return a 'double[]'");
-      return Optional.empty();
-    }
     if (context.order() == 2 && DerivativeOrder.of(method) != 2) {
       diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
           + "', which is @Differentiable(order = 2): '" + qualified + "' must be"

@@ -12,8 +12,6 @@ import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.type.ArrayType;
-import javax.lang.model.type.TypeKind;
 
 /**
  * The {@code order} of a method's {@code @ad4j.Differentiable}: 1 (the default) for first
@@ -49,10 +47,10 @@ public final class DerivativeOrder {
 
   /**
    * Records an error at the annotation's {@code order = ...} when the order is not supported:
-   * other than 1 and 2, or 2 for a method that returns neither a {@code double} (or
-   * {@code float}: its Hessian members) nor a {@code double[]} (a vector function, which has no
-   * Hessian and gets only the second-order code its order-2 callers call). Returns whether it
-   * is supported.
+   * other than 1 and 2. Order 2 suits every result ad4j differentiates: a {@code double} or
+   * {@code float} gets Hessian members; a vector function ({@code double[]}, {@code float[]}, a
+   * value record) has no Hessian and gets only the second-order code its order-2 callers call.
+   * Returns whether it is supported.
    */
   public static boolean check(ExecutableElement method, MethodTree tree, Diagnostics diagnostics) {
     int order = of(method);
@@ -63,21 +61,7 @@ public final class DerivativeOrder {
           + " (Hessians as well)");
       return false;
     }
-    if (order == 2 && !ActiveParameters.isScalarResult(method.getReturnType())
-        && !returnsDoubleArray(method)) {
-      diagnostics.error(at(tree), "@Differentiable(order = 2) on method '" + name
-          + "' is not supported: second derivatives are generated for methods returning"
-          + " 'double' (Hessians) or 'double[]' (the second-order code of order-2 callers)"
-          + " only");
-      return false;
-    }
     return true;
-  }
-
-  /** Whether {@code method} returns {@code double[]}. */
-  static boolean returnsDoubleArray(ExecutableElement method) {
-    return method.getReturnType() instanceof ArrayType array
-        && array.getComponentType().getKind() == TypeKind.DOUBLE;
   }
 
   /** The {@code order = ...} of the annotation on {@code tree}, or the method itself. */

@@ -64,7 +64,8 @@ public final class HessianChecks {
    * {@code product}, a generated {@code mHessianVector}'s, is {@code hessian} times {@code v},
    * each element within 1e-12 of the size of its terms.
    */
-  static void assertProduct(double[][] hessian, double[] v, double[] product, Object where) {
+  public static void assertProduct(double[][] hessian, double[] v, double[] product,
+      Object where) {
     for (int i = 0; i < hessian.length; i++) {
       double expected = 0;
       double scale = 0;
