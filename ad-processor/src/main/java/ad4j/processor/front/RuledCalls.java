@@ -289,6 +289,15 @@ final class RuledCalls {
       receiver = "ad4j.runtime.internal.Overrides.ruleReceiver(" + receiver + ", " + check + ")";
     }
     String objectCheck = object == null ? null : check;
+    for (VariableElement parameter : target.getParameters()) {
+      if (parameter.asType().getKind() == TypeKind.TYPEVAR) {
+        context.diagnostics().error(call, "call to '" + shown + "': parameter '"
+            + parameter.getSimpleName() + "' of '" + targetName + "' has type '"
+            + parameter.asType() + "', a type variable, which ad4j cannot pass to a method with"
+            + " @DerivativeOf rules; give the parameter its type (or Object)");
+        return null;
+      }
+    }
     List<NumericType> parameterTypes = CalleeResolver.parameterTypes(target).orElseThrow();
     boolean vector = target.getReturnType().getKind() != TypeKind.DOUBLE;
     for (int i = 0; vector && context.order() == 2 && i < arguments.size(); i++) {
