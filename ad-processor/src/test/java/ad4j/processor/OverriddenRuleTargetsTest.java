@@ -115,6 +115,39 @@ class OverriddenRuleTargetsTest {
   }
 
   @Test
+  void aDefaultMethodOverriddenByASubinterfaceIsRefused() throws Throwable {
+    // the class declares no f: the JVM runs J's default, which no walk of superclasses sees
+    InProcessCompiler.Compiled defaults = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Defaults", String.join("\n",
+            "package com.example;",
+            "import ad4j.DerivativeOf;",
+            "import ad4j.Differentiable;",
+            "public class Defaults {",
+            "  public interface I { default double f(double x) { return x * x; } }",
+            "  public interface J extends I {",
+            "    @Override default double f(double x) { return x * x * x; }",
+            "  }",
+            "  static final class ThroughJ implements J {}",
+            "  static final class ThroughI implements I {}",
+            "  @DerivativeOf(owner = I.class, value = \"f\")",
+            "  public static double fX(I i, double x) { return 2 * x; }",
+            "  static final I THROUGH_J = new ThroughJ();",
+            "  static final I THROUGH_I = new ThroughI();",
+            "  @Differentiable static double viaJ(double x) { return THROUGH_J.f(x); }",
+            "  @Differentiable static double viaI(double x) { return THROUGH_I.f(x) * x; }",
+            "}"));
+    DerivativeChecks.checkAt(defaults.function("com.example.Defaults", "viaI", 1), 0.5);
+    Method viaJ = defaults.load("com.example.DefaultsGrad")
+        .getDeclaredMethod("viaJGradient", double.class);
+    viaJ.setAccessible(true);
+    InvocationTargetException refused = assertThrows(InvocationTargetException.class,
+        () -> viaJ.invoke(null, 0.5));
+    assertThat(refused.getCause()).isInstanceOf(IllegalArgumentException.class);
+    assertThat(refused.getCause()).hasMessageThat().startsWith("the receiver of a call of I.f"
+        + " is a com.example.Defaults$ThroughJ, which overrides I.f;");
+  }
+
+  @Test
   void aRuleForAMethodWithoutABodyIsAnErrorAtTheCall() {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.Shapes", String.join("\n",
         "package com.example;",

@@ -120,7 +120,11 @@ public final class Overrides {
     }
     ClassValue<Boolean> overriders = RULED.get(declaring).computeIfAbsent(
         name + "(" + parameterTypes + ")",
-        key -> of(declaring, name, types(parameterTypes, declaring.getClassLoader())));
+        key -> {
+          Class<?>[] types = types(parameterTypes, declaring.getClassLoader());
+          return declaring.isInterface() ? dispatched(declaring, name, types)
+              : of(declaring, name, types);
+        });
     if (overriders.get(receiver.getClass())) {
       throw new IllegalArgumentException("the receiver of a call of " + shown + " is a "
           + receiver.getClass().getName() + ", which overrides " + shown + "; its @DerivativeOf"
@@ -129,6 +133,24 @@ public final class Overrides {
           + " and call it on a receiver of that type, or make " + shown + " final");
     }
     return receiver;
+  }
+
+  /**
+   * For a default method of an interface, the classes on which a call runs another body: one
+   * declared by the class, a superclass, or a subinterface (which no walk of superclasses sees).
+   */
+  private static ClassValue<Boolean> dispatched(Class<?> declaring, String name,
+      Class<?>[] types) {
+    return new ClassValue<>() {
+      @Override
+      protected Boolean computeValue(Class<?> type) {
+        try {
+          return type.getMethod(name, types).getDeclaringClass() != declaring;
+        } catch (NoSuchMethodException e) {
+          return true; // what cannot be checked is refused
+        }
+      }
+    };
   }
 
   private static Class<?>[] types(String list, ClassLoader loader) {
