@@ -464,6 +464,27 @@ class DerivativeOfDiagnosticsTest {
   }
 
   @Test
+  void aTargetTakingATypeVariableIsAnErrorAtTheCall() {
+    // was an internal error (NoSuchElementException) while lowering the call
+    List<String> lines = classF(
+        "  static <T> double g(T tag, double x) { return x * x * x; }",
+        "  @DerivativeOf(value = \"g\", wrt = \"x\")",
+        "  static <T> double gX(T tag, double x) { return 3 * x * x; }",
+        "  @Differentiable static double f(double x) {",
+        "    return g(\"a\", x) * x;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("ad4j: call to 'g(...)': parameter 'tag' of 'F.g'"
+        + " has type 'T', a type variable, which ad4j cannot pass to a method with"
+        + " @DerivativeOf rules; give the parameter its type (or Object)")
+        .inFile(file).onLine(9).atColumn(columnOf(lines, 9, "(\"a\""));
+  }
+
+  @Test
   void twoRulesForTheSamePartial() {
     List<String> lines = classF(
         "  static double g(double x) { return x * x; }",

@@ -4,6 +4,7 @@ import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.MathOwner;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.RuledCallee;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Expr;
 import java.util.ArrayList;
@@ -133,19 +134,36 @@ final class InstructionText {
 
   /** {@code Qualifier.name(a, ...)}, with the receiver first for a rule of an instance method. */
   private static Expr ruledCall(Operation operation, List<Expr> arguments) {
-    int own = operation.ruled().parameterTypes().size();
-    if (operation.ruled().onFirstArgument()) {
+    RuledCallee ruled = operation.ruled();
+    int own = ruled.parameterTypes().size();
+    if (ruled.onFirstArgument()) {
       // an instance method called on an object of the method's: the first argument
-      return Expr.localCall(arguments.get(0).member(operation.name()).toString(),
+      return Expr.localCall(checked(ruled, arguments.get(0)).member(operation.name()).toString(),
           arguments.subList(1, own).toArray(Expr[]::new));
     }
     List<Expr> all = new ArrayList<>();
-    if (operation.ruled().leadingArgument() != null) {
-      all.add(Expr.atom(operation.ruled().leadingArgument()));
+    if (ruled.leadingArgument() != null) {
+      all.add(Expr.atom(ruled.leadingArgument()));
     }
     // slots that reverse-mode programs add after the arguments are for the reverse sweep
-    all.addAll(arguments.subList(0, operation.ruled().parameterTypes().size()));
-    return Expr.call(operation.ruled().qualifier(), operation.name(), all.toArray(Expr[]::new));
+    all.addAll(arguments.subList(0, own));
+    if (ruled.receiverCheck() != null) {
+      // a rule taking an object of the method's first
+      all.set(0, checked(ruled, all.get(0)));
+    }
+    return Expr.call(ruled.qualifier(), operation.name(), all.toArray(Expr[]::new));
+  }
+
+  /**
+   * {@code receiver}, an object of the method's, passed through the check that its class does
+   * not override the ruled target, where the call has one ({@link RuledCallee#receiverCheck}).
+   */
+  private static Expr checked(RuledCallee ruled, Expr receiver) {
+    if (ruled.receiverCheck() == null) {
+      return receiver;
+    }
+    return Expr.atom("ad4j.runtime.internal.Overrides.ruleReceiver(" + receiver + ", "
+        + ruled.receiverCheck() + ")");
   }
 
   private static Expr prefix(String symbol, Expr operand) {

@@ -17,12 +17,15 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 
 /**
@@ -273,6 +276,28 @@ final class RuledCalls {
           + " it: " + unreachable.get());
       return null;
     }
+    if (target.getModifiers().contains(Modifier.ABSTRACT)) {
+      context.diagnostics().error(call, "call to '" + shown + "': '" + targetName + "' has no"
+          + " body, and the call runs the body of the receiver's class, of which its"
+          + " @DerivativeOf rules know nothing; give rules for that class's method (owner = its"
+          + " class) and call it on a receiver of that type");
+      return null;
+    }
+    // the rules give the partials of this body: a receiver whose class overrides it is refused
+    String check = mayBeOverridden(target) ? receiverCheck(target, targetName) : null;
+    if (check != null && receiver != null) {
+      receiver = "ad4j.runtime.internal.Overrides.ruleReceiver(" + receiver + ", " + check + ")";
+    }
+    String objectCheck = object == null ? null : check;
+    for (VariableElement parameter : target.getParameters()) {
+      if (parameter.asType().getKind() == TypeKind.TYPEVAR) {
+        context.diagnostics().error(call, "call to '" + shown + "': parameter '"
+            + parameter.getSimpleName() + "' of '" + targetName + "' has type '"
+            + parameter.asType() + "', a type variable, which ad4j cannot pass to a method with"
+            + " @DerivativeOf rules; give the parameter its type (or Object)");
+        return null;
+      }
+    }
     List<NumericType> parameterTypes = CalleeResolver.parameterTypes(target).orElseThrow();
     boolean vector = target.getReturnType().getKind() != TypeKind.DOUBLE;
     for (int i = 0; vector && context.order() == 2 && i < arguments.size(); i++) {
@@ -308,7 +333,7 @@ final class RuledCalls {
       }
       RuledCallee ruleCallee = new RuledCallee(
           context.referenceTo((TypeElement) rule.getEnclosingElement()),
-          rule.getSimpleName().toString(), ruleTypes, Map.of(), receiver);
+          rule.getSimpleName().toString(), ruleTypes, Map.of(), receiver, objectCheck);
       NumericType partialType = partialType(parameterTypes.get(parameter), vector);
       Operation ruleCall;
       boolean activePartial = false;
@@ -335,10 +360,49 @@ final class RuledCalls {
     List<Operand> callArguments = new ArrayList<>(ruleArguments);
     callArguments.addAll(partialValues);
     RuledCallee callee = object != null
-        ? new RuledCallee(null, target.getSimpleName().toString(), ruleTypes, partials, null)
+        ? new RuledCallee(null, target.getSimpleName().toString(), ruleTypes, partials, null,
+            objectCheck)
         : new RuledCallee(receiver == null ? context.referenceTo(declaring) : receiver,
-            target.getSimpleName().toString(), parameterTypes, partials, null);
+            target.getSimpleName().toString(), parameterTypes, partials, null, null);
     return context.emit(Operation.call(callee), callArguments, resultType, active);
+  }
+
+  /**
+   * Whether a class may override {@code target}, an instance method with a body: neither it
+   * nor its class (an enum's constants may have bodies; an interface's default method) final.
+   */
+  private static boolean mayBeOverridden(ExecutableElement target) {
+    return !StaticMembers.isStatic(target)
+        && !target.getModifiers().contains(Modifier.PRIVATE)
+        && !target.getModifiers().contains(Modifier.FINAL)
+        && target.getEnclosingElement() instanceof TypeElement owner
+        && !owner.getModifiers().contains(Modifier.FINAL)
+        && owner.getKind() != ElementKind.RECORD;
+  }
+
+  /**
+   * The arguments after the receiver of {@code Overrides.ruleReceiver} for {@code target}: its
+   * class, name, erased parameter types (binary names, which the runtime loads) and
+   * {@code shown}.
+   */
+  private String receiverCheck(ExecutableElement target, String shown) {
+    List<String> types = new ArrayList<>();
+    for (VariableElement parameter : target.getParameters()) {
+      types.add(binaryName(context.types().erasure(parameter.asType())));
+    }
+    return context.referenceTo((TypeElement) target.getEnclosingElement()) + ".class, \""
+        + target.getSimpleName() + "\", \"" + String.join(",", types) + "\", \"" + shown
+        + "\"";
+  }
+
+  private String binaryName(TypeMirror type) {
+    if (type instanceof ArrayType array) {
+      return binaryName(array.getComponentType()) + "[]";
+    }
+    if (type instanceof DeclaredType declared) {
+      return context.elements().getBinaryName((TypeElement) declared.asElement()).toString();
+    }
+    return type.toString(); // a primitive
   }
 
   /**

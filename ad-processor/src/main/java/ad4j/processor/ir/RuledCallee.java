@@ -26,9 +26,15 @@ import java.util.Map;
  *     at this call, by parameter index; empty for a rule itself, which carries no derivative
  * @param leadingArgument for a rule of an instance method, the receiver, passed before the
  *     arguments; else null
+ * @param receiverCheck for a call on an object of the method's of a target that a subclass may
+ *     override, or of its rules, the Java text of the arguments after the receiver of
+ *     {@code ad4j.runtime.internal.Overrides.ruleReceiver}, through which generated code passes
+ *     the object, so that one whose class overrides the target is refused; else null (a
+ *     {@code static final} field's text in {@link #qualifier} or {@link #leadingArgument} is
+ *     passed through it already)
  */
 public record RuledCallee(String qualifier, String name, List<NumericType> parameterTypes,
-    Map<Integer, RuledCallee> partials, String leadingArgument) {
+    Map<Integer, RuledCallee> partials, String leadingArgument, String receiverCheck) {
   public RuledCallee {
     parameterTypes = List.copyOf(parameterTypes);
     partials = Map.copyOf(partials);

@@ -1,11 +1,15 @@
 package ad4j.runtime.internal;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Whether a receiver's class overrides an instance {@code @Differentiable} method. The generated
+ * Whether a receiver's class overrides an instance {@code @Differentiable} method, or the target
+ * of {@code @DerivativeOf} rules ({@link #ruleReceiver}). The generated
  * members of such a method differentiate the body that ad4j saw, in the class that declares it;
  * a call of the method on an object of a subclass that overrides it runs the subclass's body,
  * so for that receiver the generated members would give the derivative of another function.
@@ -81,6 +85,103 @@ public final class Overrides {
           + " differentiated the body of " + method + ", which a call on this receiver does not"
           + " run: differentiate the overriding method itself (@Differentiable on it), or make "
           + method + " final");
+    }
+  }
+
+  /** For each class declaring a ruled target, its targets' {@link #of} by name and types. */
+  private static final ClassValue<Map<String, ClassValue<Boolean>>> RULED =
+      new ClassValue<>() {
+        @Override
+        protected Map<String, ClassValue<Boolean>> computeValue(Class<?> type) {
+          return new ConcurrentHashMap<>();
+        }
+      };
+
+  /**
+   * {@code receiver}, after checking that its class does not override the target of
+   * {@code @DerivativeOf} rules, {@code declaring.name(parameterTypes)}. The rules give the
+   * partials of that method's body; a call on an object whose class overrides it runs another
+   * body, so generated code passes each receiver of a ruled call through here.
+   *
+   * @param <T> the receiver's declared type
+   * @param receiver the object the target is called on
+   * @param declaring the class that declares the target
+   * @param name the target's name
+   * @param parameterTypes the target's parameter types, as Java writes them, separated by
+   *     commas ({@code "double,double[]"}): primitives, their arrays, or class names
+   * @param shown the target, for the message ({@code Normal.cdf})
+   * @return {@code receiver}
+   * @throws IllegalArgumentException when the receiver's class overrides the target
+   */
+  public static <T> T ruleReceiver(T receiver, Class<?> declaring, String name,
+      String parameterTypes, String shown) {
+    if (receiver.getClass() == declaring) {
+      return receiver;
+    }
+    ClassValue<Boolean> overriders = RULED.get(declaring).computeIfAbsent(
+        name + "(" + parameterTypes + ")",
+        key -> {
+          Class<?>[] types = types(parameterTypes, declaring.getClassLoader());
+          return declaring.isInterface() ? dispatched(declaring, name, types)
+              : of(declaring, name, types);
+        });
+    if (overriders.get(receiver.getClass())) {
+      throw new IllegalArgumentException("the receiver of a call of " + shown + " is a "
+          + receiver.getClass().getName() + ", which overrides " + shown + "; its @DerivativeOf"
+          + " rules give the derivative of the body of " + shown + ", which a call on this"
+          + " receiver does not run: give rules for the overriding method (owner = its class)"
+          + " and call it on a receiver of that type, or make " + shown + " final");
+    }
+    return receiver;
+  }
+
+  /**
+   * For a default method of an interface, the classes on which a call runs another body: one
+   * declared by the class, a superclass, or a subinterface (which no walk of superclasses sees).
+   */
+  private static ClassValue<Boolean> dispatched(Class<?> declaring, String name,
+      Class<?>[] types) {
+    return new ClassValue<>() {
+      @Override
+      protected Boolean computeValue(Class<?> type) {
+        try {
+          return type.getMethod(name, types).getDeclaringClass() != declaring;
+        } catch (NoSuchMethodException e) {
+          return true; // what cannot be checked is refused
+        }
+      }
+    };
+  }
+
+  private static Class<?>[] types(String list, ClassLoader loader) {
+    if (list.isEmpty()) {
+      return new Class<?>[0];
+    }
+    String[] names = list.split(",");
+    Class<?>[] types = new Class<?>[names.length];
+    for (int i = 0; i < names.length; i++) {
+      types[i] = type(names[i], loader);
+    }
+    return types;
+  }
+
+  private static final Map<String, Class<?>> PRIMITIVES = Map.of("double", double.class,
+      "float", float.class, "int", int.class, "long", long.class, "boolean", boolean.class,
+      "short", short.class, "byte", byte.class, "char", char.class);
+
+  private static Class<?> type(String name, ClassLoader loader) {
+    if (name.endsWith("[]")) {
+      return Array.newInstance(type(name.substring(0, name.length() - 2), loader), 0)
+          .getClass();
+    }
+    Class<?> primitive = PRIMITIVES.get(name);
+    if (primitive != null) {
+      return primitive;
+    }
+    try {
+      return Class.forName(name, false, loader);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalArgumentException("no class " + name, e);
     }
   }
 
