@@ -409,6 +409,39 @@ class DiagnosticsTest {
         .onLine(5).atColumn(columnOf(lines, 5, "()"));
   }
 
+  /**
+   * A call of a {@code @Differentiable} method whose parameter no generated member takes (a
+   * type variable, a {@code char}) is an error at the call beside the callee's own; it was an
+   * internal error ({@code NoSuchElementException}) while the call was lowered.
+   */
+  @Test
+  void reportsACallOfAMethodWithAParameterNoMemberTakesAtTheCall() {
+    List<String> lines = classF(
+        "  @Differentiable static <T> double g(T tag, double x) { return x * x; }",
+        "  @Differentiable static double h(char c, double x) { return c * x; }",
+        "  @Differentiable static double f(double x) {",
+        "    return g(\"a\", x) * 3 + h('b', x);",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorContaining("call to 'g(...)': parameter 'tag' of 'F.g' has"
+        + " type 'T', which its generated members cannot take (see the error at its"
+        + " declaration), so this call has no derivative").inFile(file).onLine(7)
+        .atColumn(columnOf(lines, 7, "(\"a\""));
+    assertThat(compilation).hadErrorContaining("call to 'h(...)': parameter 'c' of 'F.h' has"
+        + " type 'char', which its generated members cannot take").inFile(file).onLine(7)
+        .atColumn(columnOf(lines, 7, "('b'"));
+    assertThat(compilation).hadErrorContaining("parameter 'c' of @Differentiable method 'h' has"
+        + " type 'char'").inFile(file).onLine(5);
+    assertThat(compilation).hadErrorContaining("@Differentiable method 'g' must not be generic")
+        .inFile(file).onLine(4);
+    for (Diagnostic<? extends JavaFileObject> error : compilation.errors()) {
+      assertThat(error.getMessage(null)).doesNotContain("internal error");
+    }
+  }
+
   @Test
   void reportsLaterErrorsThatReadAValueWhoseDefinitionFailed() {
     List<String> lines = classF(

@@ -202,7 +202,20 @@ final class CalleeResolver {
     if (receiver == 1) {
       parameterTypes.add(NumericType.OBJECT);
     }
-    parameterTypes.addAll(parameterTypes(method).orElseThrow());
+    Optional<List<NumericType>> declaredTypes = parameterTypes(method);
+    if (declaredTypes.isEmpty()) {
+      // a type variable, or a primitive no generated member takes: the callee's own errors
+      // say so at its declaration, and its generated class has no member this call could use
+      VariableElement unusable = method.getParameters().stream()
+          .filter(parameter -> parameterType(parameter.asType()).isEmpty())
+          .findFirst().orElseThrow();
+      diagnostics().error(call, "call to '" + shown + "': parameter '" + unusable.getSimpleName()
+          + "' of '" + qualified + "' has type '" + unusable.asType() + "', which its generated"
+          + " members cannot take (see the error at its declaration), so this call has no"
+          + " derivative");
+      return Optional.empty();
+    }
+    parameterTypes.addAll(declaredTypes.get());
     // value record parameters: their members take them flattened, one double per leaf
     List<NumericType> flatTypes = new ArrayList<>();
     List<Boolean> flatActive = new ArrayList<>();
