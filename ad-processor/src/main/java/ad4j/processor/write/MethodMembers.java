@@ -124,7 +124,7 @@ final class MethodMembers implements MemberSizes {
 
   /** The Hessian members of an order-2 method and their private sweeps. */
   private List<Written> secondOrder(MethodPlan.SecondOrder plan) {
-    List<Written> members = new ArrayList<>(List.of(alone(hessians.hessian()),
+    List<Written> members = new ArrayList<>(List.of(alone(hessians.hessian(plan.hessianLanes())),
         alone(hessians.hessianVector()), alone(hessians.valueGradientAndHessian()),
         hessianSweeps.of(plan.hessianSweep()),
         alone(plan.hessianLanes().map(laneSweeps::hessianInto).orElseGet(sweeps::hessianInto)),
