@@ -8,6 +8,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import ad4j.processor.testing.ArrayFunctionChecks.Call;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.FlatHessianChecks;
+import ad4j.processor.testing.HessianChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
 import java.lang.reflect.Method;
@@ -179,6 +180,36 @@ class VectorHessianTest {
       invoke(generated, "oneValueGradientAndHessian", a, gradient, written);
       assertThat(written[0][0]).isEqualTo(hessian[0][0]);
     }
+  }
+
+  /**
+   * 30 {@code double} parameters: a sweep with 4 lanes would take 60 + 1 + 4 * 61 parameter
+   * slots, past the JVM's 255, so the method keeps one sweep per slot (its own takes 122).
+   */
+  @Test
+  void aMethodWhoseLanesWouldTakeTooManyParameterSlotsKeepsOneSweepPerSlot() throws Exception {
+    int n = 30;
+    StringBuilder source = new StringBuilder(
+        "package com.example;\nimport ad4j.Differentiable;\nfinal class Many {\n"
+            + "  @Differentiable(order = 2) static double f(");
+    StringBuilder sum = new StringBuilder("0");
+    for (int i = 0; i < n; i++) {
+      source.append(i == 0 ? "" : ", ").append("double x").append(i);
+      sum.append(" + x").append(i);
+    }
+    // short enough for lanes under HotSpot's limit: only the parameter slots stop them
+    source.append(") {\n    double s = ").append(sum)
+        .append(";\n    return s * s * Math.sin(s);\n  }\n}\n");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Many", source.toString());
+    Class<?> generated = compiled.load("com.example.ManyGrad");
+    assertThat(Arrays.stream(generated.getDeclaredMethods()).map(Method::getName).toList())
+        .doesNotContain("fHessianLanes");
+    double[] point = new double[n];
+    for (int i = 0; i < n; i++) {
+      point[i] = 0.3 + 0.05 * i;
+    }
+    HessianChecks.checkAt(compiled.function("com.example.Many", "f", n), generated, point);
   }
 
   @Test

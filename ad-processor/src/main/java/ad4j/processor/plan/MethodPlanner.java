@@ -5,6 +5,7 @@ import ad4j.processor.emit.PrintedSize;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.front.ParameterSlots;
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.NumericType;
 import ad4j.processor.methodsize.Guards;
 import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
@@ -212,15 +213,24 @@ public final class MethodPlanner {
 
   /**
    * The sweep with {@link #HESSIAN_LANES} directions at once, where the sweep is not split into
-   * segments, lanes cover it, and it and its parts stay under HotSpot's limit; else
+   * segments, lanes cover it, its parameters fit the JVM's slots, and it and its parts stay
+   * under HotSpot's limit; else
    * {@code mHessian} runs one sweep per slot.
    */
+  /** The parameter slots {@code program}'s parameters take: two a {@code double} or {@code long}. */
+  private static int parameterSlots(Function program) {
+    return program.parameters().stream().mapToInt(p -> p.type() == NumericType.DOUBLE
+        || p.type() == NumericType.LONG ? 2 : 1).sum();
+  }
+
   private Optional<MethodPlan.HessianLanes> hessianLanes(SweepSegmentation sweep) {
     if (!(sweep instanceof SweepSegmentation.WholeSweep whole)) {
       return Optional.empty();
     }
     Optional<Function> program = whole.hessianLanes(HESSIAN_LANES);
-    if (program.isEmpty()) {
+    // the directions of every lane are parameters: with the tape of a body that records on
+    // it, they must fit the JVM's parameter slots
+    if (program.isEmpty() || parameterSlots(program.get()) + 1 > ParameterSlots.MAX) {
       return Optional.empty();
     }
     Parted lanes = search.cut(program.get(), names.hessianLanesParts());
