@@ -60,9 +60,18 @@ public sealed interface MethodPlan {
 
   /**
    * The Hessian sweeps of an order-2 method: whole or split into segments of their own, and
-   * the programs of {@code mHessianSweep} and {@code mPullbackTangent}, each with its parts.
+   * the programs of {@code mHessianSweep} and {@code mPullbackTangent}, each with its parts,
+   * and, where the sweep is whole and lanes cover it, the sweep {@code mHessian} runs instead
+   * of {@code mHessianSweep}.
    */
-  record SecondOrder(SweepSegmentation sweep, Parted hessianSweep, Parted pullbackTangent) {}
+  record SecondOrder(SweepSegmentation sweep, Parted hessianSweep, Parted pullbackTangent,
+      Optional<HessianLanes> hessianLanes) {}
+
+  /**
+   * The sweep of {@code mHessian} that carries {@code lanes} directions at once
+   * ({@link ad4j.processor.derive.forward.TangentLanes}): its program, with its parts.
+   */
+  record HessianLanes(Parted program, int lanes) {}
 
   /**
    * The names of the members generated for one user's method, which the programs that call them
@@ -123,6 +132,16 @@ public sealed interface MethodPlan {
     /** {@code fPullbackTangent}. */
     public String pullbackTangent() {
       return method + "PullbackTangent";
+    }
+
+    /** The key of the parts of the sweep that carries several directions. */
+    public String hessianLanesParts() {
+      return method + "HessianLanes";
+    }
+
+    /** The forward-over-reverse sweep's private method that carries several directions. */
+    public String hessianLanes() {
+      return method + "HessianLanes" + suffix;
     }
 
     /** The private method of one forward-over-reverse sweep per slot. */

@@ -5,6 +5,7 @@ import ad4j.processor.emit.PrintedSize;
 import ad4j.processor.front.DerivativeOrder;
 import ad4j.processor.front.ParameterSlots;
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.NumericType;
 import ad4j.processor.methodsize.Guards;
 import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
@@ -20,6 +21,12 @@ import javax.lang.model.element.ExecutableElement;
  * decision depends on how long a whole member prints, it asks the writers ({@link MemberSizes}).
  */
 public final class MethodPlanner {
+  /**
+   * The directions one sweep of {@code mHessian} carries where lanes cover the sweep
+   * ({@link ad4j.processor.derive.forward.TangentLanes}).
+   */
+  static final int HESSIAN_LANES = 4;
+
   private final ExecutableElement element;
   private final MethodPrograms programs;
   private final Function function;
@@ -200,6 +207,39 @@ public final class MethodPlanner {
           + " order 1");
     }
     return new MethodPlan.SecondOrder(sweep, hessianSweep,
-        search.cut(sweep.pullbackTangent(), names.pullbackTangent()));
+        search.cut(sweep.pullbackTangent(), names.pullbackTangent()),
+        hessianLanes(sweep));
   }
+
+  /**
+   * The sweep with {@link #HESSIAN_LANES} directions at once, where the sweep is not split into
+   * segments, lanes cover it, its parameters fit the JVM's slots, and it and its parts stay
+   * under HotSpot's limit; else
+   * {@code mHessian} runs one sweep per slot.
+   */
+  /** The parameter slots {@code program}'s parameters take: two a {@code double} or {@code long}. */
+  private static int parameterSlots(Function program) {
+    return program.parameters().stream().mapToInt(p -> p.type() == NumericType.DOUBLE
+        || p.type() == NumericType.LONG ? 2 : 1).sum();
+  }
+
+  private Optional<MethodPlan.HessianLanes> hessianLanes(SweepSegmentation sweep) {
+    if (!(sweep instanceof SweepSegmentation.WholeSweep whole)) {
+      return Optional.empty();
+    }
+    Optional<Function> program = whole.hessianLanes(HESSIAN_LANES);
+    // the directions of every lane are parameters: with the tape of a body that records on
+    // it, they must fit the JVM's parameter slots
+    if (program.isEmpty() || parameterSlots(program.get()) + 1 > ParameterSlots.MAX) {
+      return Optional.empty();
+    }
+    Parted lanes = search.cut(program.get(), names.hessianLanesParts());
+    int bytes = PrintedSize.ofBody(lanes.program(), programs.names());
+    for (PartMethod part : lanes.parts()) {
+      bytes = Math.max(bytes, PrintedSize.ofMethodOnTape(part.program(), programs.names()));
+    }
+    return SizeLimits.pastHotSpotLimit(bytes) ? Optional.empty()
+        : Optional.of(new MethodPlan.HessianLanes(lanes, HESSIAN_LANES));
+  }
+
 }

@@ -3,6 +3,7 @@ package ad4j.processor.plan;
 import ad4j.processor.analysis.FlowAnalysis;
 import ad4j.processor.derive.ArraySlots;
 import ad4j.processor.derive.forward.Tangent;
+import ad4j.processor.derive.forward.TangentLanes;
 import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Function;
@@ -36,6 +37,17 @@ public sealed interface SweepSegmentation {
     public Function hessianSweep() {
       return withoutUnread(Tangent.of(Adjoint.of(programs.reverseFunction(),
           programs.reverseFlow(), Adjoint.Output.GRADIENT)));
+    }
+
+    /**
+     * The sweep with {@code lanes} directions at once ({@link TangentLanes}): the gradient
+     * program's parameters, then per lane the directions and the tangent of the gradient;
+     * empty where the sweep has what lanes do not cover.
+     */
+    public Optional<Function> hessianLanes(int lanes) {
+      Function gradient = Adjoint.of(programs.reverseFunction(), programs.reverseFlow(),
+          Adjoint.Output.GRADIENT);
+      return TangentLanes.of(gradient, lanes);
     }
 
     @Override

@@ -4,11 +4,13 @@ import ad4j.processor.emit.NameAllocator;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
+import ad4j.processor.plan.MethodPlan;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The public Hessian members of an order-2 method (DESIGN.md, "Second order"): the Hessian,
@@ -26,8 +28,11 @@ final class HessianMembers {
     this.function = method.function();
   }
 
-  /** {@code mHessian(params)}: a new matrix, one sweep per slot. */
-  MethodSpec hessian() {
+  /**
+   * {@code mHessian(params)}: a new matrix, one sweep per slot, or per {@code lanes} slots
+   * where the plan has a sweep with lanes.
+   */
+  MethodSpec hessian(Optional<MethodPlan.HessianLanes> lanes) {
     NameAllocator names = method.names();
     List<String> parameters = method.userParameterNames(names);
     String hessian = names.fresh("hessian");
@@ -37,7 +42,8 @@ final class HessianMembers {
         .addJavadoc("Returns the Hessian of $L\nat the given point: a new matrix whose"
             + " element {@code [i][j]} is the second partial derivative\nwith respect to"
             + " slots {@code i} and {@code j}, exactly symmetric. Computed by one"
-            + " forward-over-reverse\nsweep per slot.\n$L", method.link(), slots.layoutNote())
+            + " forward-over-reverse\nsweep per $L.\n$L", method.link(),
+            lanes.map(l -> l.lanes() + " slots").orElse("slot"), slots.layoutNote())
         .returns(double[][].class)
         .addStatement("int $L = $L", count, slots.count(parameters))
         .addCode(UnitDirections.newMatrix(hessian, count, count, row))

@@ -36,6 +36,7 @@ final class MethodMembers implements MemberSizes {
   private final MethodsOnTape onTape;
   private final HessianMembers hessians;
   private final HessianSweeps sweeps;
+  private final HessianLaneSweeps laneSweeps;
   private final VectorMembers vectors;
   private final JacobianDriver jacobianDriver;
   private final JacobianChecks checks;
@@ -65,6 +66,7 @@ final class MethodMembers implements MemberSizes {
     this.onTape = new MethodsOnTape(method);
     this.hessians = new HessianMembers(method, slots);
     this.sweeps = new HessianSweeps(method, slots);
+    this.laneSweeps = new HessianLaneSweeps(method, slots);
     this.vectors = new VectorMembers(method, slots, checks);
     this.jacobianDriver = new JacobianDriver(method, checks);
     this.valueAndGradients = new PrintedOnce(orderOne::valueAndGradient);
@@ -122,10 +124,15 @@ final class MethodMembers implements MemberSizes {
 
   /** The Hessian members of an order-2 method and their private sweeps. */
   private List<Written> secondOrder(MethodPlan.SecondOrder plan) {
-    List<Written> members = new ArrayList<>(List.of(alone(hessians.hessian()),
+    List<Written> members = new ArrayList<>(List.of(alone(hessians.hessian(plan.hessianLanes())),
         alone(hessians.hessianVector()), alone(hessians.valueGradientAndHessian()),
-        hessianSweeps.of(plan.hessianSweep()), alone(sweeps.hessianInto()),
+        hessianSweeps.of(plan.hessianSweep()),
+        alone(plan.hessianLanes().map(laneSweeps::hessianInto).orElseGet(sweeps::hessianInto)),
         alone(sweeps.pullbackTangent(plan.pullbackTangent()))));
+    plan.hessianLanes().ifPresent(lanes -> {
+      members.add(laneSweeps.sweep(lanes));
+      onTape.parts(lanes.program().parts()).forEach(m -> members.add(alone(m)));
+    });
     if (plan.sweep() instanceof SweepSegmentation.SegmentedSweep split) {
       onTape.segments(split.methods()).forEach(m -> members.add(alone(m)));
     }

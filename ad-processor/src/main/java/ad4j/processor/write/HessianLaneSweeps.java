@@ -1,0 +1,250 @@
+package ad4j.processor.write;
+
+import ad4j.processor.emit.JavaEmitter;
+import ad4j.processor.emit.JavaTypes;
+import ad4j.processor.emit.NameAllocator;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.Value;
+import ad4j.processor.plan.MethodPlan;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The Hessian by sweeps that carry several directions at once ({@link MethodPlan.HessianLanes}):
+ * the sweep {@code mHessianLanes}, and the driver {@code mHessianInto} that gives each lane the
+ * unit direction of one slot and runs the sweep once per block of lanes, so that the primal and
+ * the first-order reverse sweep run {@code ceil(N / lanes)} times instead of {@code N}.
+ * Where the plan has no lanes, {@link HessianSweeps#hessianInto} runs one sweep per slot.
+ */
+final class HessianLaneSweeps {
+  private final MethodContext method;
+  private final SlotText slots;
+  private final Function function;
+
+  HessianLaneSweeps(MethodContext method, SlotText slots) {
+    this.method = method;
+    this.slots = slots;
+    this.function = method.function();
+  }
+
+  /**
+   * {@code private static void fHessianLanes(params, double[] gradient, then per lane:
+   * directions..., double[] gradientDot)}: writes the gradient into {@code gradient} and, per
+   * lane, the Hessian times the lane's direction into its {@code gradientDot}, all of which
+   * must hold zeros on entry.
+   */
+  Written sweep(MethodPlan.HessianLanes lanes) {
+    NameAllocator names = method.names();
+    Function program = lanes.program().program();
+    JavaEmitter emitter = new JavaEmitter(program, names);
+    List<String> parameters = emitter.parameterNames();
+    MethodSpec.Builder sweep = method.privateMethod(method.memberNames().hessianLanes())
+        .addJavadoc("Forward over reverse for $L along $L directions at once: writes the"
+            + " gradient\ninto {@code $L} and, per direction, the Hessian times it into the"
+            + " array after it.\n", method.link(), lanes.lanes(),
+            parameters.get(function.parameters().size()));
+    for (int i = 0; i < parameters.size(); i++) {
+      sweep.addParameter(JavaTypes.parameterType(program.parameters().get(i)),
+          parameters.get(i));
+    }
+    return TapeBodies.withBody(sweep, emitter, names);
+  }
+
+  /**
+   * {@code private static void fHessianInto(params, double[][] hessian, int n)}: row j is H·e_j,
+   * {@code lanes} rows per sweep (the lanes past the last slot have zero directions and write
+   * into a spare row); then each pair {@code [i][j]}, {@code [j][i]} is replaced by their mean,
+   * so that the matrix is exactly symmetric. It allocates, per call, the gradient the sweep
+   * writes, one direction per lane and parameter, the lanes' rows and the spare row.
+   */
+  MethodSpec hessianInto(MethodPlan.HessianLanes lanes) {
+    NameAllocator names = method.names();
+    List<String> parameters = method.userParameterNames(names);
+    String hessian = names.fresh("hessian");
+    String count = names.fresh("slots");
+    String i = names.fresh("i");
+    String j = names.fresh("j");
+    String slot = names.fresh("slot");
+    String lane = names.fresh("lane");
+    String gradient = names.fresh("gradient");
+    String rows = names.fresh("rows");
+    String spare = names.fresh("spare");
+    String mean = names.fresh("mean");
+    int k = lanes.lanes();
+    MethodSpec.Builder into = method.privateMethod(method.memberNames().hessianInto())
+        .addJavadoc("Overwrites the first {@code $L} elements of the first {@code $L} rows of"
+            + " {@code $L}\nwith the Hessian of $L.\n", count, count, hessian, method.link());
+    for (int p = 0; p < parameters.size(); p++) {
+      into.addParameter(JavaTypes.parameterType(function.parameters().get(p)),
+          parameters.get(p));
+    }
+    into.addParameter(double[][].class, hessian).addParameter(int.class, count);
+    CodeBlock.Builder code = CodeBlock.builder();
+    code.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
+        .beginControlFlow("if ($L[$L].length < $L)", hessian, i, count)
+        .addStatement("throw new $T($S + $L + $S + $L[$L].length + $S + $L + $S)",
+            IllegalArgumentException.class, method.gradType() + "." + function.name()
+                + "ValueGradientAndHessian: row ", i, " of '" + hessian + "' has length ",
+            hessian, i, ", needs ", count, " (" + slots.inWords() + ")")
+        .endControlFlow()
+        .endControlFlow();
+    code.addStatement("double[] $L = new double[$L]", gradient, count)
+        .addStatement("double[][] $L = new double[$L][]", rows, k)
+        .addStatement("double[] $L = new double[$L]", spare, count);
+    code.add("// $L forward-over-reverse directions per sweep: lane l of the sweep that"
+        + " starts at slot b\n// carries the unit direction e_(b+l), and its H e_(b+l) goes"
+        + " into row b + l\n", k);
+    List<String> directions = declareDirections(parameters, k, names, code);
+    CodeBlock sweep = sweepBlock(parameters, directions, gradient, rows, k, names);
+    code.addStatement("int $L = 0", slot).addStatement("int $L = 0", lane);
+    CodeBlock perSlot = CodeBlock.builder()
+        .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, hessian, slot, count)
+        .addStatement("$L[$L] = $L[$L]", rows, lane, hessian, slot)
+        .addStatement("$L++", slot)
+        .addStatement("$L++", lane)
+        .beginControlFlow("if ($L == $L)", lane, k)
+        .add(sweep)
+        .addStatement("$L = 0", lane)
+        .endControlFlow()
+        .build();
+    eachSlot(parameters, directions, lane, perSlot, names, code);
+    String l = names.fresh("l");
+    code.add("// the last, partial block: its other lanes have zero directions\n")
+        .beginControlFlow("if ($L > 0)", lane)
+        .beginControlFlow("for (int $L = $L; $L < $L; $L++)", l, lane, l, k, l)
+        .addStatement("$L[$L] = $L", rows, l, spare)
+        .endControlFlow()
+        .add(sweep)
+        .endControlFlow();
+    code.add("// exactly symmetric: each pair replaced by its mean\n")
+        .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
+        .beginControlFlow("for (int $L = 0; $L < $L; $L++)", j, j, i, j)
+        .addStatement("double $L = ($L[$L][$L] + $L[$L][$L]) / 2", mean, hessian, i, j,
+            hessian, j, i)
+        .addStatement("$L[$L][$L] = $L", hessian, i, j, mean)
+        .addStatement("$L[$L][$L] = $L", hessian, j, i, mean)
+        .endControlFlow()
+        .endControlFlow();
+    return into.addCode(code.build()).build();
+  }
+
+  /**
+   * Per active parameter, its lanes' directions, zeros: {@code double[] pDirections} of one
+   * per lane for a {@code double}, {@code double[][]} of the parameter's shape per lane for an
+   * array, {@code double[][][]} for a matrix.
+   */
+  private List<String> declareDirections(List<String> parameters, int k, NameAllocator names,
+      CodeBlock.Builder code) {
+    List<String> directions = new ArrayList<>();
+    List<Value> all = function.parameters();
+    for (int p = 0; p < all.size(); p++) {
+      Value parameter = all.get(p);
+      String name = parameters.get(p);
+      if (!parameter.isActive() && !parameter.isActiveArray()) {
+        continue;
+      }
+      String d = names.fresh(name + "Directions");
+      directions.add(d);
+      if (parameter.isActive()) {
+        code.addStatement("double[] $L = new double[$L]", d, k);
+      } else if (parameter.type().isFloatingPointArray()) {
+        String l = names.fresh("l");
+        code.addStatement("double[][] $L = new double[$L][]", d, k)
+            .beginControlFlow("for (int $L = 0; $L < $L; $L++)", l, l, k, l)
+            .addStatement("$L[$L] = new double[$L.length]", d, l, name)
+            .endControlFlow();
+      } else {
+        String l = names.fresh("l");
+        String r = names.fresh("row");
+        code.addStatement("double[][][] $L = new double[$L][][]", d, k)
+            .beginControlFlow("for (int $L = 0; $L < $L; $L++)", l, l, k, l)
+            .addStatement("$L[$L] = new double[$L.length][]", d, l, name)
+            .beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, name, r)
+            .addStatement("$L[$L][$L] = new double[$L[$L].length]", d, l, r, name, r)
+            .endControlFlow()
+            .endControlFlow();
+      }
+    }
+    return directions;
+  }
+
+  /**
+   * One sweep over the block: the gradient cleared, the sweep with each lane's directions and
+   * row, then every lane's directions back to zeros.
+   */
+  private CodeBlock sweepBlock(List<String> parameters, List<String> directions,
+      String gradient, String rows, int k, NameAllocator names) {
+    List<String> arguments = new ArrayList<>(parameters);
+    arguments.add(gradient);
+    for (int l = 0; l < k; l++) {
+      for (String d : directions) {
+        arguments.add(d + "[" + l + "]");
+      }
+      arguments.add(rows + "[" + l + "]");
+    }
+    CodeBlock.Builder block = CodeBlock.builder()
+        .addStatement("$T.fill($L, 0.0)", Arrays.class, gradient)
+        .addStatement("$L($L)", method.memberNames().hessianLanes(),
+            String.join(", ", arguments));
+    List<Value> all = function.parameters();
+    int d = 0;
+    for (Value parameter : all) {
+      if (!parameter.isActive() && !parameter.isActiveArray()) {
+        continue;
+      }
+      String direction = directions.get(d++);
+      if (parameter.isActive()) {
+        block.addStatement("$T.fill($L, 0.0)", Arrays.class, direction);
+      } else if (parameter.type().isFloatingPointArray()) {
+        String l = names.fresh("l");
+        block.beginControlFlow("for (int $L = 0; $L < $L; $L++)", l, l, k, l)
+            .addStatement("$T.fill($L[$L], 0.0)", Arrays.class, direction, l)
+            .endControlFlow();
+      } else {
+        String l = names.fresh("l");
+        String r = names.fresh("row");
+        block.beginControlFlow("for (int $L = 0; $L < $L; $L++)", l, l, k, l)
+            .beginControlFlow("for (int $L = 0; $L < $L[$L].length; $L++)", r, r, direction,
+                l, r)
+            .addStatement("$T.fill($L[$L][$L], 0.0)", Arrays.class, direction, l, r)
+            .endControlFlow()
+            .endControlFlow();
+      }
+    }
+    return block.build();
+  }
+
+  /** {@code perSlot} once per slot, with that slot's element of lane {@code lane} set to 1. */
+  private void eachSlot(List<String> parameters, List<String> directions, String lane,
+      CodeBlock perSlot, NameAllocator names, CodeBlock.Builder code) {
+    List<Value> all = function.parameters();
+    int d = 0;
+    for (int p = 0; p < all.size(); p++) {
+      Value parameter = all.get(p);
+      String name = parameters.get(p);
+      if (!parameter.isActive() && !parameter.isActiveArray()) {
+        continue;
+      }
+      String direction = directions.get(d++);
+      if (parameter.isActive()) {
+        code.addStatement("$L[$L] = 1", direction, lane).add(perSlot);
+      } else if (parameter.type().isFloatingPointArray()) {
+        String e = names.fresh("element");
+        code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", e, e, name, e)
+            .addStatement("$L[$L][$L] = 1", direction, lane, e).add(perSlot)
+            .endControlFlow();
+      } else {
+        String r = names.fresh("row");
+        String e = names.fresh("element");
+        code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, name, r)
+            .beginControlFlow("for (int $L = 0; $L < $L[$L].length; $L++)", e, e, name, r, e)
+            .addStatement("$L[$L][$L][$L] = 1", direction, lane, r, e).add(perSlot)
+            .endControlFlow()
+            .endControlFlow();
+      }
+    }
+  }
+}
