@@ -74,23 +74,10 @@ final class HessianLaneSweeps {
     String spare = names.fresh("spare");
     String mean = names.fresh("mean");
     int k = lanes.lanes();
-    MethodSpec.Builder into = method.privateMethod(method.memberNames().hessianInto())
-        .addJavadoc("Overwrites the first {@code $L} elements of the first {@code $L} rows of"
-            + " {@code $L}\nwith the Hessian of $L.\n", count, count, hessian, method.link());
-    for (int p = 0; p < parameters.size(); p++) {
-      into.addParameter(JavaTypes.parameterType(function.parameters().get(p)),
-          parameters.get(p));
-    }
-    into.addParameter(double[][].class, hessian).addParameter(int.class, count);
+    HessianInto frame = new HessianInto(method, slots);
+    MethodSpec.Builder into = frame.start(parameters, hessian, count);
     CodeBlock.Builder code = CodeBlock.builder();
-    code.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
-        .beginControlFlow("if ($L[$L].length < $L)", hessian, i, count)
-        .addStatement("throw new $T($S + $L + $S + $L[$L].length + $S + $L + $S)",
-            IllegalArgumentException.class, method.gradType() + "." + function.name()
-                + "ValueGradientAndHessian: row ", i, " of '" + hessian + "' has length ",
-            hessian, i, ", needs ", count, " (" + slots.inWords() + ")")
-        .endControlFlow()
-        .endControlFlow();
+    code.add(frame.rowsChecked(hessian, count, i));
     code.addStatement("double[] $L = new double[$L]", gradient, count)
         .addStatement("double[][] $L = new double[$L][]", rows, k)
         .addStatement("double[] $L = new double[$L]", spare, count);
@@ -119,15 +106,7 @@ final class HessianLaneSweeps {
         .endControlFlow()
         .add(sweep)
         .endControlFlow();
-    code.add("// exactly symmetric: each pair replaced by its mean\n")
-        .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
-        .beginControlFlow("for (int $L = 0; $L < $L; $L++)", j, j, i, j)
-        .addStatement("double $L = ($L[$L][$L] + $L[$L][$L]) / 2", mean, hessian, i, j,
-            hessian, j, i)
-        .addStatement("$L[$L][$L] = $L", hessian, i, j, mean)
-        .addStatement("$L[$L][$L] = $L", hessian, j, i, mean)
-        .endControlFlow()
-        .endControlFlow();
+    code.add(HessianInto.symmetrised(hessian, count, i, j, mean));
     return into.addCode(code.build()).build();
   }
 

@@ -1,0 +1,69 @@
+package ad4j.processor.write;
+
+import ad4j.processor.emit.JavaTypes;
+import ad4j.processor.ir.Function;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import java.util.List;
+
+/**
+ * What the two drivers of an order-2 method's Hessian share, one sweep per slot
+ * ({@link HessianSweeps}) or per block of lanes ({@link HessianLaneSweeps}): the private
+ * {@code mHessianInto}'s signature, its check of the rows' lengths before any sweep writes, and
+ * the symmetrisation after the last one.
+ */
+final class HessianInto {
+  private final MethodContext method;
+  private final SlotText slots;
+  private final Function function;
+
+  HessianInto(MethodContext method, SlotText slots) {
+    this.method = method;
+    this.slots = slots;
+    this.function = method.function();
+  }
+
+  /** {@code private static void mHessianInto(params, double[][] hessian, int slots)}. */
+  MethodSpec.Builder start(List<String> parameters, String hessian, String count) {
+    MethodSpec.Builder into = method.privateMethod(method.memberNames().hessianInto())
+        .addJavadoc("Overwrites the first {@code $L} elements of the first {@code $L} rows of"
+            + " {@code $L}\nwith the Hessian of $L.\n", count, count, hessian, method.link());
+    for (int p = 0; p < parameters.size(); p++) {
+      into.addParameter(JavaTypes.parameterType(function.parameters().get(p)),
+          parameters.get(p));
+    }
+    return into.addParameter(double[][].class, hessian).addParameter(int.class, count);
+  }
+
+  /**
+   * Throws, as {@code mValueGradientAndHessian} documents, when a row of the caller's matrix is
+   * shorter than the slots: checked before any sweep writes into it.
+   */
+  CodeBlock rowsChecked(String hessian, String count, String i) {
+    return CodeBlock.builder()
+        .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
+        .beginControlFlow("if ($L[$L].length < $L)", hessian, i, count)
+        .addStatement("throw new $T($S + $L + $S + $L[$L].length + $S + $L + $S)",
+            IllegalArgumentException.class, method.gradType() + "." + function.name()
+                + "ValueGradientAndHessian: row ", i, " of '" + hessian + "' has length ",
+            hessian, i, ", needs ", count, " (" + slots.inWords() + ")")
+        .endControlFlow()
+        .endControlFlow()
+        .build();
+  }
+
+  /** Each pair {@code [i][j]}, {@code [j][i]} replaced by their mean: exactly symmetric. */
+  static CodeBlock symmetrised(String hessian, String count, String i, String j, String mean) {
+    return CodeBlock.builder()
+        .add("// exactly symmetric: each pair replaced by its mean\n")
+        .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
+        .beginControlFlow("for (int $L = 0; $L < $L; $L++)", j, j, i, j)
+        .addStatement("double $L = ($L[$L][$L] + $L[$L][$L]) / 2", mean, hessian, i, j,
+            hessian, j, i)
+        .addStatement("$L[$L][$L] = $L", hessian, i, j, mean)
+        .addStatement("$L[$L][$L] = $L", hessian, j, i, mean)
+        .endControlFlow()
+        .endControlFlow()
+        .build();
+  }
+}
