@@ -353,4 +353,62 @@ class CheckpointingTest {
     assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
         .that(compilation.errors()).hasSize(1);
   }
+
+  /**
+   * A field of an object read in a checkpointed loop: an error that names the field (it was
+   * reported as a call of a method named like the field), and the fix it suggests, the field
+   * read into a local before the loop, gives the exact gradient.
+   */
+  @Test
+  void aFieldReadInACheckpointedLoopIsAnErrorThatSaysToReadItBeforeTheLoop() {
+    String rejected = String.join("\n",
+        "package com.example;",
+        "import ad4j.Checkpointed;",
+        "import ad4j.Differentiable;",
+        "final class Fields {",
+        "  static final class Rate { double k = 0.5; }",
+        "  @Checkpointed @Differentiable",
+        "  static double f(double x, int n, Rate rate) {",
+        "    for (int i = 0; i < n; i++) {",
+        "      x = x * rate.k + Math.sin(x);",
+        "    }",
+        "    return x;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Fields", rejected);
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining("loop of method 'f' cannot be checkpointed"
+        + " (@Checkpointed): it reads the field 'k' (line 9), which the reverse sweep would"
+        + " read again when it computes iterations anew, when it may hold another value; read"
+        + " it into a local variable before the loop").inFile(file).onLine(8);
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(1);
+
+    String fixed = rejected.replace("    for (int i = 0; i < n; i++) {\n      x = x * rate.k",
+        "    double k = rate.k;\n    for (int i = 0; i < n; i++) {\n      x = x * k");
+    assertThat(fixed).contains("double k = rate.k;");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compile("com.example.Fields", fixed);
+    MixedFunction f = new MixedFunction(compiled, "com.example.Fields", "f", double.class,
+        int.class, compiled.load("com.example.Fields$Rate"));
+    Object[] arguments = {0.8, 30, newRate(compiled)};
+    double[] gradient = f.gradient(arguments);
+    GradientCheck.check(x -> f.value(f.withDoubles(arguments, x)), f.doublesOf(arguments),
+        gradient).assertWithin(1e-7);
+    double[] adjoints = {0.25};
+    f.pullback(arguments, 2.0, adjoints);
+    assertThat(adjoints[0]).isWithin(1e-15 * Math.abs(gradient[0]) + 1e-300)
+        .of(0.25 + 2.0 * gradient[0]);
+    assertThat(f.tangent(arguments, new double[] {1.0})).isWithin(1e-12 * Math.abs(gradient[0]))
+        .of(gradient[0]);
+  }
+
+  private static Object newRate(InProcessCompiler.Compiled compiled) {
+    try {
+      var constructor = compiled.load("com.example.Fields$Rate").getDeclaredConstructor();
+      constructor.setAccessible(true);
+      return constructor.newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
 }

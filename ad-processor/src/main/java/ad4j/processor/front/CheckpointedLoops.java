@@ -201,7 +201,16 @@ final class CheckpointedLoops {
         Operation.Form form = instruction.operation().form();
         String line = instruction.line() == null ? "" : " (line " + instruction.line().number()
             + ")";
-        if (form == Operation.Form.PLAIN_CALL) {
+        if (form == Operation.Form.PLAIN_CALL
+            && (instruction.operation().plain() == Operation.Plain.FIELD_READ
+                || instruction.operation().plain() == Operation.Plain.HANDLE_READ)) {
+          // a field is state of the program, not of the loop: code that runs between the
+          // forward and the reverse sweep (a caller's, another thread's) may change it
+          problems.add("it reads the field '" + instruction.operation().name() + "'" + line
+              + ", which the reverse sweep would read again when it computes iterations anew,"
+              + " when it may hold another value; read it into a local variable before the"
+              + " loop");
+        } else if (form == Operation.Form.PLAIN_CALL) {
           problems.add("it calls '" + instruction.operation().name() + "'" + line
               + ", which is not @Differentiable and would run again when the reverse sweep"
               + " computes iterations anew");
