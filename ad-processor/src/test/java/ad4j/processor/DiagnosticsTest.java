@@ -88,15 +88,16 @@ class DiagnosticsTest {
         // calls
         error("Math.random()", "@Differentiable static double f(double x) { return Math.random‸(); }",
             "call to 'Math.random()' is not differentiable: it returns a new random number"),
-        error("Double.sum(active)",
-            "@Differentiable static double f(double x) { return Double.sum‸(x * 2, 1); }",
-            "call to 'Double.sum(...)' is not differentiable: 'x * 2' carries a derivative into"
-                + " 'Double.sum(x * 2, 1)', which ad4j cannot differentiate: 'Double.sum' is not a"
-                + " @Differentiable method; ad4j differentiates calls to Math, StrictMath and"
-                + " FastMath functions and to @Differentiable methods; give its partial"
-                + " derivatives with @DerivativeOf, one rule per parameter that receives a"
-                + " derivative, such as '@DerivativeOf(owner = java.lang.Double.class, value ="
-                + " \"sum\", wrt = \"a\") static double sumA(double a, double b)'"),
+        error("library method (active)", "@Differentiable static double f(double x) {"
+                + " return java.awt.geom.Point2D.distance‸(x * 2, 1, 0, 0); }",
+            "call to 'java.awt.geom.Point2D.distance(...)' is not differentiable: 'x * 2' carries"
+                + " a derivative into 'java.awt.geom.Point2D.distance(x * 2, 1, 0, 0)', which ad4j"
+                + " cannot differentiate: 'Point2D.distance' is not a @Differentiable method; ad4j"
+                + " differentiates calls to Math, StrictMath and FastMath functions and to"
+                + " @Differentiable methods; give its partial derivatives with @DerivativeOf, one"
+                + " rule per parameter that receives a derivative, such as '@DerivativeOf(owner ="
+                + " java.awt.geom.Point2D.class, value = \"distance\", wrt = \"x1\") static double"
+                + " distanceX1(double x1, double y1, double x2, double y2)'"),
         error("user method", "@Differentiable static double f(double x) { return g‸(x); }",
             "call to 'g(...)' is not differentiable: 'x' carries a derivative into 'g(x)', which"
                 + " ad4j cannot differentiate: annotate 'F.g' with @Differentiable, so that"

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * class with a body, it compiles and gives the derivative.
  */
 class RuleAdviceTest {
-  private static final String CALL = "    return Double.sum(x * 2, 1.5) * x;";
+  private static final String CALL =
+      "    return java.awt.geom.Point2D.distance(x * 2, 1.5, 0, 0) * x;";
 
   private static String source(String rule) {
     return String.join("\n",
@@ -44,15 +45,18 @@ class RuleAdviceTest {
     assertThat(failed.errors().get(0).getKind()).isEqualTo(Diagnostic.Kind.ERROR);
     Matcher rule = Pattern.compile("such as '(@DerivativeOf\\(.*\\))'$").matcher(errors.get(0));
     assertWithMessage("a rule in %s", errors.get(0)).that(rule.find()).isTrue();
-    assertThat(rule.group(1)).isEqualTo("@DerivativeOf(owner = java.lang.Double.class, value ="
-        + " \"sum\", wrt = \"a\") static double sumA(double a, double b)");
+    assertThat(rule.group(1)).isEqualTo("@DerivativeOf(owner = java.awt.geom.Point2D.class,"
+        + " value = \"distance\", wrt = \"x1\") static double distanceX1(double x1, double y1,"
+        + " double x2, double y2)");
 
-    // d/da (a + b) = 1
+    // d/dx1 |(x1, y1) - (x2, y2)| = (x1 - x2) / |(x1, y1) - (x2, y2)|
     InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(List.of(),
-        "com.example.F", source("  " + rule.group(1) + " { return 1; }"));
+        "com.example.F", source("  " + rule.group(1)
+            + " { return (x1 - x2) / java.awt.geom.Point2D.distance(x1, y1, x2, y2); }"));
     double x = 0.7;
     double[] gradient = compiled.function("com.example.F", "f", 1).gradient(x);
-    // f = (2 x + 1.5) x
-    assertThat(gradient[0]).isWithin(1e-15).of(4 * x + 1.5);
+    // f = sqrt(4 x² + 2.25) x
+    double root = Math.sqrt(4 * x * x + 2.25);
+    assertThat(gradient[0]).isWithin(1e-14).of(4 * x * x / root + root);
   }
 }

@@ -1793,6 +1793,18 @@ final class ExpressionLowering {
       // derivative (else InactiveCalls reports the chain)
       Optional<javax.lang.model.element.ExecutableElement> method =
           choice.map(Overloads.Choice::method);
+      Optional<BoxMathFunctions.Meaning> meaning = method.flatMap(BoxMathFunctions::of);
+      if (meaning.isPresent() && arguments.stream().anyMatch(Operand::isActive)
+          && arguments.stream().allMatch(a -> a.type().isNumeric())) {
+        // Double.sum(a, b) is a + b, Double.max is Math.max: differentiated as those are
+        NumericType type = meaning.get().type();
+        Operand left = convert(arguments.get(0), type);
+        Operand right = convert(arguments.get(1), type);
+        return meaning.get().mathFunction().isEmpty()
+            ? combine(Operation.ADD, left, right, type)
+            : mathCall(MathOwner.MATH, meaning.get().mathFunction().get(), List.of(left, right),
+                invocation, shown);
+      }
       if (method.isPresent() && !CalleeResolver.isDifferentiable(method.get())) {
         return inactiveCalls.lower(method.get(), other.owner(), arguments, invocation, shown,
             invocation == discarded);
