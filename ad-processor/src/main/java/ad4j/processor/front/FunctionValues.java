@@ -237,6 +237,14 @@ final class FunctionValues {
     return valueType(type);
   }
 
+  /**
+   * A template's result type other than a value record: a value ({@link #valueType}) or a
+   * {@code double[]} or {@code float[]} array, which the template returns to its caller.
+   */
+  private Optional<NumericType> resultType(TypeMirror type) {
+    return parameterType(type);
+  }
+
   /** A function's or a template's result type: a number or a {@code boolean}, or its box. */
   private Optional<NumericType> valueType(TypeMirror type) {
     TypeMirror primitive = type;
@@ -561,14 +569,10 @@ final class FunctionValues {
       bound.add(expressions.widened(argument, type));
     }
     if (signature.resultRecord() != null
-        && !(function.code() instanceof LambdaExpressionTree)) {
-      String shown = function.code() instanceof NewClassTree creation
-          ? "new " + context.source().of(creation.getIdentifier()) + "() {...}"
-          : context.source().of(function.code());
-      unsupported(function.code(), "'" + shown + "' returns"
-          + " value record '" + signature.resultRecord().getSimpleName() + "', which ad4j"
-          + " supports for a lambda with an expression body ('p -> p.scale(2)'): write a"
-          + " lambda instead");
+        && function.code() instanceof MemberReferenceTree reference) {
+      unsupported(reference, "'" + context.source().of(reference) + "' returns value record '"
+          + signature.resultRecord().getSimpleName() + "', which ad4j supports for a lambda"
+          + " ('p -> p.scale(2)'): write a lambda instead");
       return null;
     }
     inlining.add(function.code());
@@ -601,31 +605,6 @@ final class FunctionValues {
   }
 
   /**
-   * The value record {@code record} that {@code lambda}'s expression body gives, its leaves
-   * standing in for it; null after an error. A block body that returns a record is an error.
-   */
-  private Operand recordResult(LambdaExpressionTree lambda, TypeElement record) {
-    if (lambda.getBodyKind() != LambdaExpressionTree.BodyKind.EXPRESSION) {
-      unsupported(lambda, "a lambda returning value record '" + record.getSimpleName() + "'"
-          + " with a block body is not supported yet: ad4j flattens the record it returns when"
-          + " the body is an expression ('p -> p.scale(2)'); move the statements into a method"
-          + " of the record or a local function");
-      return null;
-    }
-    ExpressionTree body = (ExpressionTree) lambda.getBody();
-    Optional<TypeElement> type = expressions.records().typeOf(body);
-    if (type.isEmpty() || !type.get().equals(record)) {
-      unsupported(body, "'" + context.source().of(body) + "' is returned where value record '"
-          + record.getSimpleName() + "' is, which ad4j returns from a function flattened:"
-          + " return a record made or held in the method (a local, a parameter, 'new', a call"
-          + " of the record's methods)");
-      return null;
-    }
-    RecordLowering.Tuple value = expressions.records().lower(body);
-    return value == null ? null : context.recordPlaceholder(value);
-  }
-
-  /**
    * The value record that {@code invocation} gives when it calls a known function returning
    * one ({@code f.apply(p)} of a {@code UnaryOperator<Vec3>}).
    */
@@ -644,8 +623,13 @@ final class FunctionValues {
         .map(parameter -> parameter.getName().toString()).toList();
     return withBound(function, names, values, () -> {
       TypeElement record = function.signature().resultRecord();
+      if (record != null && lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
+        RecordLowering.Tuple value = returnedRecord((ExpressionTree) lambda.getBody(), record);
+        return value == null ? null : context.recordPlaceholder(value);
+      }
       if (record != null) {
-        return recordResult(lambda, record);
+        return returnedRecord(((BlockTree) lambda.getBody()).getStatements(), "result", record,
+            lambda, "the lambda can complete without a 'return'");
       }
       if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
         return expressions.lower((ExpressionTree) lambda.getBody());
@@ -686,11 +670,154 @@ final class FunctionValues {
     Variable result = ir.variable(name, type, null);
     ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
     int errors = diagnostics.errorCount();
-    if (lowerTail(body, result) && diagnostics.errorCount() == errors) {
+    Returns stores = returned -> {
+      Operand value = expressions.lower(returned);
+      if (value != null && expressions.assignable(value, type, returned)) {
+        ir.add(new Store(result, expressions.convert(value, type), context.line()));
+      }
+    };
+    if (lowerTail(body, stores) && diagnostics.errorCount() == errors) {
       unsupported(at, withoutReturn);
     }
     return diagnostics.errorCount() != errors ? null
         : new Operand.Use(context.readVariable(result));
+  }
+
+  /** What a {@code return} of an inlined body does with the value it returns. */
+  private interface Returns {
+    /** Lowers {@code returned}, the expression of a {@code return}, and keeps its value. */
+    void store(ExpressionTree returned);
+  }
+
+  /**
+   * The value record {@code record} that {@code body} returns, lowered here, its leaves standing
+   * in for it (a placeholder); an error at {@code at}, {@code withoutReturn}, when its end can
+   * be reached. A body that returns once, as its last statement, gives the leaves of the record
+   * it returns as they are; one with more {@code return}s stores them into a variable per leaf
+   * ({@code name} and the leaf's suffix), as {@link #returnedBy} stores a number. Null after an
+   * error.
+   */
+  private Operand returnedRecord(List<? extends StatementTree> body, String name,
+      TypeElement record, Tree at, String withoutReturn) {
+    if (returnsOnceAtTheEnd(body)) {
+      ReturnTree last = (ReturnTree) body.get(body.size() - 1);
+      if (!beforeTheReturn(body)) {
+        return null;
+      }
+      RecordLowering.Tuple value = returnedRecord(last.getExpression(), record);
+      return value == null ? null : context.recordPlaceholder(value);
+    }
+    List<ValueRecords.Leaf> leaves = ValueRecords.leaves(record);
+    if (leaves.stream().anyMatch(leaf -> leaf.type().isReference() || leaf.type().isArray())) {
+      unsupported(at, "value record '" + record.getSimpleName() + "' is returned by more than"
+          + " one 'return' here, which ad4j supports for records of numbers and booleans only;"
+          + " return once, at the end");
+      return null;
+    }
+    List<Variable> variables = new ArrayList<>();
+    for (ValueRecords.Leaf leaf : leaves) {
+      Variable variable = ir.variable(name + leaf.suffix(), leaf.type(), null);
+      ir.add(new Declare(variable, Operand.Constant.zero(leaf.type()), context.line()));
+      variables.add(variable);
+    }
+    int errors = diagnostics.errorCount();
+    Returns stores = returned -> {
+      RecordLowering.Tuple value = returnedRecord(returned, record);
+      for (int i = 0; value != null && i < variables.size(); i++) {
+        ir.add(new Store(variables.get(i), value.leaves().get(i), context.line()));
+      }
+    };
+    if (lowerTail(body, stores) && diagnostics.errorCount() == errors) {
+      unsupported(at, withoutReturn);
+    }
+    if (diagnostics.errorCount() != errors) {
+      return null;
+    }
+    List<Operand> values = new ArrayList<>();
+    for (Variable variable : variables) {
+      values.add(new Operand.Use(context.readVariable(variable)));
+    }
+    return context.recordPlaceholder(new RecordLowering.Tuple(record, values));
+  }
+
+  /** The value record {@code record} that {@code returned} gives; null after an error. */
+  private RecordLowering.Tuple returnedRecord(ExpressionTree returned, TypeElement record) {
+    Optional<TypeElement> type = expressions.records().typeOf(returned);
+    if (type.isEmpty() || !type.get().equals(record)) {
+      unsupported(returned, "'" + context.source().of(returned) + "' is returned where value"
+          + " record '" + record.getSimpleName() + "' is, which ad4j returns from a function"
+          + " flattened: return a record made or held in the method (a local, a parameter,"
+          + " 'new', a call of the record's methods)");
+      return null;
+    }
+    return expressions.records().lower(returned);
+  }
+
+  /**
+   * The array of {@code type} that {@code body}, of a method taking a function, returns,
+   * lowered here: the body must return once, as its last statement, an array it made (its
+   * local, a clone), never one of {@code bound}, the arguments, which the caller holds already,
+   * nor one it must not write, so that the caller gets an array of its own, as from a call.
+   * Null after an error.
+   */
+  private Operand returnedArray(List<? extends StatementTree> body, NumericType type,
+      List<Object> bound, MethodTree method, String withoutReturn) {
+    if (!returnsOnceAtTheEnd(body)) {
+      unsupported(body.isEmpty() || containsReturn(body.get(body.size() - 1)) ? method
+          : body.get(body.size() - 1), body.stream().anyMatch(FunctionValues::containsReturn)
+          ? "'" + method.getName() + "' takes a function and returns '" + type.keyword() + "',"
+              + " which ad4j inlines where it is called when it returns once, as its last"
+              + " statement: compute the result into one local array and return it at the end"
+          : withoutReturn);
+      return null;
+    }
+    ReturnTree last = (ReturnTree) body.get(body.size() - 1);
+    if (!beforeTheReturn(body)) {
+      return null;
+    }
+    Operand value = expressions.lower(last.getExpression());
+    if (value == null) {
+      return null;
+    }
+    boolean passed = value instanceof Operand.Use use && bound.stream().anyMatch(argument ->
+        argument instanceof Operand.Use given && given.value() == use.value());
+    if (!(value instanceof Operand.Use use) || value.type() != type || passed
+        || context.isReadOnly(use.value())) {
+      String shown = context.source().of(last.getExpression());
+      unsupported(last.getExpression(), "'" + shown + "' is an array that the caller of '"
+          + method.getName() + "' holds already, or one it must not write, and ad4j inlines '"
+          + method.getName() + "' where it is called, so the caller would get that array, not"
+          + " one of its own: return an array made in the method ('" + shown + ".clone()')");
+      return null;
+    }
+    return value;
+  }
+
+  /** Whether {@code body} holds one {@code return}, its last statement. */
+  private static boolean returnsOnceAtTheEnd(List<? extends StatementTree> body) {
+    return !body.isEmpty() && body.get(body.size() - 1) instanceof ReturnTree last
+        && last.getExpression() != null
+        && body.subList(0, body.size() - 1).stream().noneMatch(FunctionValues::containsReturn);
+  }
+
+  /**
+   * Lowers the statements of {@code body} before its final {@code return}, and starts the
+   * {@code return}'s statement; false, after an error, when they cannot complete.
+   */
+  private boolean beforeTheReturn(List<? extends StatementTree> body) {
+    ReturnTree last = (ReturnTree) body.get(body.size() - 1);
+    int errors = diagnostics.errorCount();
+    if (!statements.lower(body.subList(0, body.size() - 1))) {
+      if (diagnostics.errorCount() == errors) {
+        diagnostics.error(last, "unreachable statement");
+      }
+      return false;
+    }
+    if (diagnostics.errorCount() != errors) {
+      return false;
+    }
+    context.startStatement(last);
+    return true;
   }
 
   // ---- anonymous classes ------------------------------------------------------------------
@@ -846,9 +973,13 @@ final class FunctionValues {
     context.planInlined(VariablePlanner.plan(method));
     List<String> names = method.getParameters().stream()
         .map(parameter -> parameter.getName().toString()).toList();
-    return withBound(function, names, values, () -> returnedBy(method.getBody().getStatements(),
-        "result", function.signature().result(), method, "method '" + method.getName()
-            + "' can complete without a 'return'"));
+    String withoutReturn = "method '" + method.getName() + "' can complete without a 'return'";
+    TypeElement record = function.signature().resultRecord();
+    return withBound(function, names, values, () -> record != null
+        ? returnedRecord(method.getBody().getStatements(), "result", record, method,
+            withoutReturn)
+        : returnedBy(method.getBody().getStatements(), "result", function.signature().result(),
+            method, withoutReturn));
   }
 
   private void declareBound(String name, NumericType type, Operand value) {
@@ -878,7 +1009,7 @@ final class FunctionValues {
    * jump is needed to skip them), so the lambda's value is stored on every path. Returns
    * whether the end can be reached.
    */
-  private boolean lowerTail(List<? extends StatementTree> body, Variable result) {
+  private boolean lowerTail(List<? extends StatementTree> body, Returns result) {
     for (int i = 0; i < body.size(); i++) {
       StatementTree statement = body.get(i);
       List<? extends StatementTree> rest = body.subList(i + 1, body.size());
@@ -892,14 +1023,7 @@ final class FunctionValues {
           unsupported(ret, "'return' without a value in a lambda that returns a value");
           return false;
         }
-        Operand value = expressions.lower(ret.getExpression());
-        if (value == null || !expressions.assignable(value, result.type(),
-            ret.getExpression())) {
-          return false;
-        }
-        Store store = new Store(result, expressions.convert(value, result.type()),
-            context.line());
-        ir.add(store);
+        result.store(ret.getExpression());
         return false;
       }
       if (!containsReturn(statement)) {
@@ -945,7 +1069,7 @@ final class FunctionValues {
 
   /** One branch of an {@code if} in a lambda, then {@code rest}, in a new block left open. */
   private boolean branch(StatementTree statement, List<? extends StatementTree> rest,
-      Variable result) {
+      Returns result) {
     ir.openBlock();
     context.scopes().push();
     boolean completes = statement == null || lowerTail(List.of(statement), result);
@@ -1014,11 +1138,14 @@ final class FunctionValues {
     }
     // a method of another file: its code is read, and reported about, in its own file
     context.adopt(tree, path.getCompilationUnit());
-    Optional<NumericType> resultType = valueType(method.getReturnType());
+    Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
+    Optional<NumericType> resultType = resultRecord.isPresent()
+        ? Optional.of(NumericType.OBJECT) : resultType(method.getReturnType());
     if (resultType.isEmpty()) {
       unsupported(invocation, "call to '" + shown + "': '" + method.getSimpleName() + "' takes a"
           + " function and returns '" + method.getReturnType() + "'; ad4j specialises such"
-          + " methods returning 'double', 'float', 'int', 'long' or 'boolean'");
+          + " methods returning 'double', 'float', 'int', 'long' or 'boolean', a 'double[]' or"
+          + " 'float[]' array, or a value record");
       return null;
     }
     if (inlining.contains(tree)) {
@@ -1107,9 +1234,18 @@ final class FunctionValues {
           declareBound(name, value.type(), value);
         }
       }
+      String withoutReturn = "method '" + method.getSimpleName() + "' can reach its end"
+          + " without a 'return'";
+      if (resultRecord.isPresent()) {
+        return returnedRecord(tree.getBody().getStatements(), method.getSimpleName().toString(),
+            resultRecord.get(), tree, withoutReturn);
+      }
+      if (resultType.get().isArray()) {
+        return returnedArray(tree.getBody().getStatements(), resultType.get(), bound, tree,
+            withoutReturn);
+      }
       return returnedBy(tree.getBody().getStatements(), method.getSimpleName().toString(),
-          resultType.get(), tree, "method '" + method.getSimpleName() + "' can reach its end"
-              + " without a 'return'");
+          resultType.get(), tree, withoutReturn);
     } finally {
       context.resolveAs(calling);
       inlining.remove(inlining.size() - 1);

@@ -192,6 +192,10 @@ final class RecordLowering {
     if (array == null) {
       return null;
     }
+    Optional<Tuple> inlined = context.recordOf(array);
+    if (inlined.isPresent()) {
+      return inlined.get(); // a method taking a function, inlined (FunctionValues)
+    }
     if (array.type() != NumericType.DOUBLE_ARRAY) {
       error(invocation, "'" + context.source().of(invocation) + "' is not supported yet for a"
           + " value record");
