@@ -13,6 +13,7 @@ import ad4j.processor.ir.Variable;
 import ad4j.processor.optimize.AdjointRuns.Term;
 import ad4j.processor.optimize.AdjointSums.Signed;
 import ad4j.processor.rules.Site;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -45,10 +46,12 @@ final class CommonFactors {
   private final Map<Value, Boolean> readsAdjoint = new HashMap<>();
   private final AdjointBlock block;
   private final AdjointMentions facts;
+  private final LikeTerms likeTerms;
 
   CommonFactors(AdjointBlock block, AdjointMentions facts) {
     this.block = block;
     this.facts = facts;
+    this.likeTerms = new LikeTerms(block);
   }
 
   /**
@@ -60,7 +63,8 @@ final class CommonFactors {
    * multiplication by its adjoint, as a hand-written gradient does: the partial reads only
    * values of the forward sweep, so it is computed off the chain that waits for the adjoint,
    * and the adjoints of the statement's subexpressions are no longer computed one by one.
-   * A group of one term stays as it was. Positions of formulas that move to the end are put
+   * Like terms of a partial are collected first ({@link LikeTerms}: {@code t18 + x * 12.0},
+   * where {@code t18 = 12 * x}, is {@code x * 24.0}). A group of one term stays as it was. Positions of formulas that move to the end are put
    * into {@code moved}; those of the factored terms' products and of the subexpressions'
    * adjoints they replace are block.removed.
    */
@@ -85,15 +89,19 @@ final class CommonFactors {
       if (group.getValue().size() < 2) {
         continue;
       }
-      Prefixes partials = new Prefixes();
+      List<LikeTerms.Monomial> partial = new ArrayList<>();
       for (int k : group.getValue()) {
         Monomial monomial = monomials.get(k);
-        partials.add(monomial.factors(), counts.get(k),
-            kept.get(k).negated() != monomial.negated());
+        partial.add(new LikeTerms.Monomial(monomial.factors(), counts.get(k),
+            kept.get(k).negated() != monomial.negated()));
         moved.putAll(monomial.formulas());
         moved.keySet().removeAll(monomial.replaced());
         block.removed.addAll(monomial.replaced());
         grouped.add(k);
+      }
+      Prefixes partials = new Prefixes();
+      for (LikeTerms.Term term : likeTerms.collected(partial)) {
+        partials.add(term.factors(), term.coefficient());
       }
       Signed sum = partials.sum(site);
       signed.add(new Signed(site.times(new Operand.Read(group.getKey()), sum.operand()),
@@ -118,23 +126,24 @@ final class CommonFactors {
    * such a factor in common.
    */
   private static final class Prefixes {
-    /** The monomials that end here: a count each, and whether it is subtracted. */
+    /** The monomials that end here: a coefficient each, and whether it is subtracted. */
     private final List<Signed> ends = new ArrayList<>();
     /** The next factors, by what they compute, in the order first met. */
     private final Map<Object, Operand> factors = new LinkedHashMap<>();
     private final Map<Object, Prefixes> children = new HashMap<>();
 
-    void add(List<Operand> monomial, int count, boolean negated) {
+    void add(List<Operand> monomial, BigDecimal coefficient) {
       Prefixes node = this;
       for (Operand factor : monomial) {
         Object key = key(factor);
         node.factors.putIfAbsent(key, factor);
         node = node.children.computeIfAbsent(key, k -> new Prefixes());
       }
-      node.ends.add(new Signed(Site.number(count), negated));
+      node.ends.add(new Signed(Site.number(coefficient.abs().doubleValue()),
+          coefficient.signum() < 0));
     }
 
-    /** This node's sum: its ends' counts and each next factor times its own node's sum. */
+    /** This node's sum: its ends' coefficients and each next factor times its own node's sum. */
     Signed sum(Site site) {
       List<Signed> terms = new ArrayList<>(ends);
       for (Map.Entry<Object, Operand> next : factors.entrySet()) {
