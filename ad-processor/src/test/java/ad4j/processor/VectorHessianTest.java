@@ -27,9 +27,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * symmetric, with {@code mHessianVector} and {@code mValueGradientAndHessian}
  * ({@link FlatHessianChecks}); each column against the per-column sweep of
  * {@code mHessianVector} along the unit direction; numbers of slots below the lanes, equal to
- * them, and neither a multiple nor below (the last block partly empty), one slot; loops over
- * arrays, branches, scalar, array and matrix parameters. A method whose sweep lanes do not
- * cover (it calls another {@code @Differentiable} method) keeps one sweep per slot.
+ * them, and neither a multiple nor below (the last block's other lanes repeat columns of the
+ * block before), one slot; loops over arrays, branches, scalar, array and matrix parameters, a
+ * lane's slot before in another parameter or in the same array or row. A method whose sweep
+ * lanes do not cover (it calls another {@code @Differentiable} method) keeps one sweep per
+ * slot.
  */
 @ExtendWith(TapeIsEmpty.class)
 class VectorHessianTest {
@@ -81,6 +83,22 @@ class VectorHessianTest {
       "    }",
       "    return s;",
       "  }",
+      "  /**",
+      "   * A scalar, an array and a matrix: a lane's slot before lies in another parameter, or",
+      "   * in the same array or row.",
+      "   */",
+      "  @Differentiable(order = 2) static double mixed(double a, double[] x, double[][] m) {",
+      "    double s = a * a * x[0];",
+      "    for (int i = 0; i < x.length; i++) {",
+      "      s += Math.sin(a * x[i]) * x[(i + 1) % x.length];",
+      "    }",
+      "    for (int r = 0; r < m.length; r++) {",
+      "      for (int c = 0; c < m[r].length; c++) {",
+      "        s += m[r][c] * m[r][(c + 1) % m[r].length] * x[c % x.length] + a * m[r][c];",
+      "      }",
+      "    }",
+      "    return s * Math.exp(0.1 * a);",
+      "  }",
       "  /** Calls another order-2 method: one sweep per slot. */",
       "  @Differentiable(order = 2) static double caller(double[] x) {",
       "    return one(x[0] * x[1]) + rosenbrock(x);",
@@ -109,6 +127,12 @@ class VectorHessianTest {
         new Call("scalars", new Object[] {0.7, -0.4, 1.3}, true, true, true),
         new Call("rows", new Object[] {new double[][] {{0.3, -0.5, 0.2}, {0.8}, {0.1, 0.4}},
             1.5}, true, false),
+        // 1 + 9 + 8 = 18 slots: the last block repeats two columns of the block before
+        new Call("mixed", new Object[] {0.6, point(9, 8),
+            new double[][] {point(6, 9), point(2, 10)}}, true, true, true),
+        // 1 + 1 + 1 slots, fewer than the lanes
+        new Call("mixed", new Object[] {-0.4, point(1, 11), new double[][] {point(1, 12)}},
+            true, true, true),
         new Call("caller", new Object[] {point(5, 7)}, true));
   }
 
@@ -223,8 +247,31 @@ class VectorHessianTest {
     assertThat(inParts.stream().anyMatch(n -> n.startsWith("branchesHessianLanesPart")))
         .isTrue();
     assertThat(names).containsAtLeast("rosenbrockHessianLanes", "branchesHessianLanes",
-        "scalarsHessianLanes", "oneHessianLanes", "rowsHessianLanes");
+        "scalarsHessianLanes", "oneHessianLanes", "rowsHessianLanes", "mixedHessianLanes");
     assertThat(names).doesNotContain("callerHessianLanes");
     assertThat(names).contains("callerHessianSweep");
+  }
+
+  /**
+   * The lanes write no gradient (the Hessian does not read it): the sweep takes the point, then
+   * per lane the direction and the row, and the driver allocates no gradient; it allocates a
+   * spare row for the lanes past the last slot only with fewer slots than lanes (else they
+   * compute their columns of the block before again).
+   */
+  @Test
+  void theLanesWriteNoGradientAndTheDriverASpareRowOnlyBelowTheLanes() throws Exception {
+    Class<?> generated = COMPILED.get().load("com.example.HGrad");
+    Method sweep = Arrays.stream(generated.getDeclaredMethods())
+        .filter(m -> m.getName().equals("rosenbrockHessianLanes")).findFirst().orElseThrow();
+    assertThat(sweep.getParameterCount()).isEqualTo(1 + 4 * 2);
+    String source = InProcessCompiler.gradSource(COMPILED.get().compilation())
+        .getCharContent(true).toString();
+    String driver = source.substring(source.indexOf("static void rosenbrockHessianInto("));
+    driver = driver.substring(0, driver.indexOf("\n  }\n"));
+    assertThat(driver).doesNotContain("gradient");
+    assertThat(driver.split("new double\\[slots\\]", -1)).hasLength(2);
+    int below = driver.indexOf("if (slot < 4)");
+    assertThat(below).isGreaterThan(-1);
+    assertThat(driver.indexOf("new double[slots]")).isGreaterThan(below);
   }
 }

@@ -31,10 +31,9 @@ final class HessianLaneSweeps {
   }
 
   /**
-   * {@code private static void fHessianLanes(params, double[] gradient, then per lane:
-   * directions..., double[] gradientDot)}: writes the gradient into {@code gradient} and, per
-   * lane, the Hessian times the lane's direction into its {@code gradientDot}, all of which
-   * must hold zeros on entry.
+   * {@code private static void fHessianLanes(params, then per lane: directions...,
+   * double[] gradientDot)}: adds, per lane, the Hessian times the lane's direction into its
+   * {@code gradientDot}. It writes no gradient, which the Hessian does not read.
    */
   Written sweep(MethodPlan.HessianLanes lanes) {
     NameAllocator names = method.names();
@@ -42,10 +41,9 @@ final class HessianLaneSweeps {
     JavaEmitter emitter = new JavaEmitter(program, names);
     List<String> parameters = emitter.parameterNames();
     MethodSpec.Builder sweep = method.privateMethod(method.memberNames().hessianLanes())
-        .addJavadoc("Forward over reverse for $L along $L directions at once: writes the"
-            + " gradient\ninto {@code $L} and, per direction, the Hessian times it into the"
-            + " array after it.\n", method.link(), lanes.lanes(),
-            parameters.get(function.parameters().size()));
+        .addJavadoc("Forward over reverse for $L along $L directions at once: adds, per"
+            + " direction,\nthe Hessian times it into the array after it.\n", method.link(),
+            lanes.lanes());
     for (int i = 0; i < parameters.size(); i++) {
       sweep.addParameter(JavaTypes.parameterType(program.parameters().get(i)),
           parameters.get(i));
@@ -55,10 +53,13 @@ final class HessianLaneSweeps {
 
   /**
    * {@code private static void fHessianInto(params, double[][] hessian, int n)}: row j is H·e_j,
-   * {@code lanes} rows per sweep (the lanes past the last slot have zero directions and write
-   * into a spare row); then each pair {@code [i][j]}, {@code [j][i]} is replaced by their mean,
-   * so that the matrix is exactly symmetric. It allocates, per call, the gradient the sweep
-   * writes, one direction per lane and parameter, the lanes' rows and the spare row.
+   * {@code lanes} rows per sweep; then each pair {@code [i][j]}, {@code [j][i]} is replaced by
+   * their mean, so that the matrix is exactly symmetric. A lane's directions are cleared when
+   * it is given its next slot, not after each sweep: in the last, partial block the lanes past
+   * the last slot still carry their slots of the block before, whose rows they compute again
+   * from zeros, bit for bit the same. Only where there is no block before (fewer slots than
+   * lanes) do they have zero directions and write into a spare row. It allocates, per call,
+   * one direction per lane and parameter and the lanes' rows (and that spare row).
    */
   MethodSpec hessianInto(MethodPlan.HessianLanes lanes) {
     NameAllocator names = method.names();
@@ -69,7 +70,6 @@ final class HessianLaneSweeps {
     String j = names.fresh("j");
     String slot = names.fresh("slot");
     String lane = names.fresh("lane");
-    String gradient = names.fresh("gradient");
     String rows = names.fresh("rows");
     String spare = names.fresh("spare");
     String mean = names.fresh("mean");
@@ -78,14 +78,12 @@ final class HessianLaneSweeps {
     MethodSpec.Builder into = frame.start(parameters, hessian, count);
     CodeBlock.Builder code = CodeBlock.builder();
     code.add(frame.rowsChecked(hessian, count, i));
-    code.addStatement("double[] $L = new double[$L]", gradient, count)
-        .addStatement("double[][] $L = new double[$L][]", rows, k)
-        .addStatement("double[] $L = new double[$L]", spare, count);
+    code.addStatement("double[][] $L = new double[$L][]", rows, k);
     code.add("// $L forward-over-reverse directions per sweep: lane l of the sweep that"
         + " starts at slot b\n// carries the unit direction e_(b+l), and its H e_(b+l) goes"
         + " into row b + l\n", k);
     List<String> directions = declareDirections(parameters, k, names, code);
-    CodeBlock sweep = sweepBlock(parameters, directions, gradient, rows, k, names);
+    CodeBlock sweep = sweepCall(parameters, directions, rows, k);
     code.addStatement("int $L = 0", slot).addStatement("int $L = 0", lane);
     CodeBlock perSlot = CodeBlock.builder()
         .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, hessian, slot, count)
@@ -97,12 +95,21 @@ final class HessianLaneSweeps {
         .addStatement("$L = 0", lane)
         .endControlFlow()
         .build();
-    eachSlot(parameters, directions, lane, perSlot, names, code);
+    eachSlot(parameters, directions, lane, k, cleared(directions, lane, names), perSlot,
+        names, code);
     String l = names.fresh("l");
-    code.add("// the last, partial block: its other lanes have zero directions\n")
+    code.add("// the last, partial block: the lanes past the last slot compute their rows of"
+        + " the block\n// before again, or, with none before, have zero directions\n")
         .beginControlFlow("if ($L > 0)", lane)
+        .beginControlFlow("if ($L < $L)", slot, k)
+        .addStatement("double[] $L = new double[$L]", spare, count)
         .beginControlFlow("for (int $L = $L; $L < $L; $L++)", l, lane, l, k, l)
         .addStatement("$L[$L] = $L", rows, l, spare)
+        .endControlFlow()
+        .nextControlFlow("else")
+        .beginControlFlow("for (int $L = $L; $L < $L; $L++)", l, lane, l, k, l)
+        .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, rows, l, count)
+        .endControlFlow()
         .endControlFlow()
         .add(sweep)
         .endControlFlow();
@@ -150,24 +157,25 @@ final class HessianLaneSweeps {
     return directions;
   }
 
-  /**
-   * One sweep over the block: the gradient cleared, the sweep with each lane's directions and
-   * row, then every lane's directions back to zeros.
-   */
-  private CodeBlock sweepBlock(List<String> parameters, List<String> directions,
-      String gradient, String rows, int k, NameAllocator names) {
+  /** One sweep over the block, with each lane's directions and row. */
+  private CodeBlock sweepCall(List<String> parameters, List<String> directions, String rows,
+      int k) {
     List<String> arguments = new ArrayList<>(parameters);
-    arguments.add(gradient);
     for (int l = 0; l < k; l++) {
       for (String d : directions) {
         arguments.add(d + "[" + l + "]");
       }
       arguments.add(rows + "[" + l + "]");
     }
-    CodeBlock.Builder block = CodeBlock.builder()
-        .addStatement("$T.fill($L, 0.0)", Arrays.class, gradient)
+    return CodeBlock.builder()
         .addStatement("$L($L)", method.memberNames().hessianLanes(),
-            String.join(", ", arguments));
+            String.join(", ", arguments))
+        .build();
+  }
+
+  /** Lane {@code lane}'s directions back to zeros, before it is given its next slot. */
+  private CodeBlock cleared(List<String> directions, String lane, NameAllocator names) {
+    CodeBlock.Builder block = CodeBlock.builder();
     List<Value> all = function.parameters();
     int d = 0;
     for (Value parameter : all) {
@@ -176,29 +184,43 @@ final class HessianLaneSweeps {
       }
       String direction = directions.get(d++);
       if (parameter.isActive()) {
-        block.addStatement("$T.fill($L, 0.0)", Arrays.class, direction);
+        block.addStatement("$L[$L] = 0", direction, lane);
       } else if (parameter.type().isFloatingPointArray()) {
-        String l = names.fresh("l");
-        block.beginControlFlow("for (int $L = 0; $L < $L; $L++)", l, l, k, l)
-            .addStatement("$T.fill($L[$L], 0.0)", Arrays.class, direction, l)
-            .endControlFlow();
+        block.addStatement("$T.fill($L[$L], 0.0)", Arrays.class, direction, lane);
       } else {
-        String l = names.fresh("l");
         String r = names.fresh("row");
-        block.beginControlFlow("for (int $L = 0; $L < $L; $L++)", l, l, k, l)
-            .beginControlFlow("for (int $L = 0; $L < $L[$L].length; $L++)", r, r, direction,
-                l, r)
-            .addStatement("$T.fill($L[$L][$L], 0.0)", Arrays.class, direction, l, r)
-            .endControlFlow()
+        block.beginControlFlow("for (int $L = 0; $L < $L[$L].length; $L++)", r, r, direction,
+                lane, r)
+            .addStatement("$T.fill($L[$L][$L], 0.0)", Arrays.class, direction, lane, r)
             .endControlFlow();
       }
     }
     return block.build();
   }
 
-  /** {@code perSlot} once per slot, with that slot's element of lane {@code lane} set to 1. */
-  private void eachSlot(List<String> parameters, List<String> directions, String lane,
-      CodeBlock perSlot, NameAllocator names, CodeBlock.Builder code) {
+  /**
+   * Lane {@code lane}'s directions cleared before element {@code e} of an array (or of a
+   * matrix's row) becomes its slot: the lane's slot before was {@code k} slots back, the
+   * element {@code e - k} of the same array (or row) where there is one; only else is
+   * every direction of the lane cleared whole ({@code clear}).
+   */
+  private CodeBlock clearedFrom(CodeBlock clear, String e, CodeBlock previous, int k) {
+    return CodeBlock.builder()
+        .beginControlFlow("if ($L >= $L)", e, k)
+        .addStatement(previous)
+        .nextControlFlow("else")
+        .add(clear)
+        .endControlFlow()
+        .build();
+  }
+
+  /**
+   * {@code perSlot} once per slot, after the lane's directions are cleared ({@code clear}, or
+   * only the element of its slot before) and with that slot's element of lane {@code lane} set
+   * to 1.
+   */
+  private void eachSlot(List<String> parameters, List<String> directions, String lane, int k,
+      CodeBlock clear, CodeBlock perSlot, NameAllocator names, CodeBlock.Builder code) {
     List<Value> all = function.parameters();
     int d = 0;
     for (int p = 0; p < all.size(); p++) {
@@ -209,10 +231,12 @@ final class HessianLaneSweeps {
       }
       String direction = directions.get(d++);
       if (parameter.isActive()) {
-        code.addStatement("$L[$L] = 1", direction, lane).add(perSlot);
+        code.add(clear).addStatement("$L[$L] = 1", direction, lane).add(perSlot);
       } else if (parameter.type().isFloatingPointArray()) {
         String e = names.fresh("element");
         code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", e, e, name, e)
+            .add(clearedFrom(clear, e, CodeBlock.of("$L[$L][$L - $L] = 0", direction, lane, e, k),
+                k))
             .addStatement("$L[$L][$L] = 1", direction, lane, e).add(perSlot)
             .endControlFlow();
       } else {
@@ -220,6 +244,8 @@ final class HessianLaneSweeps {
         String e = names.fresh("element");
         code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", r, r, name, r)
             .beginControlFlow("for (int $L = 0; $L < $L[$L].length; $L++)", e, e, name, r, e)
+            .add(clearedFrom(clear, e, CodeBlock.of("$L[$L][$L][$L - $L] = 0", direction, lane,
+                r, e, k), k))
             .addStatement("$L[$L][$L][$L] = 1", direction, lane, r, e).add(perSlot)
             .endControlFlow()
             .endControlFlow();

@@ -38,9 +38,11 @@ import java.util.Set;
  * from one, are written once per lane, each lane reading its own copies. The lanes are
  * unrolled scalars: no array is made for them, and the JIT keeps each lane in registers.
  *
- * <p>The result takes the gradient program's parameters, then, lane after lane, a copy of each
- * tangent parameter (lane 0 the tangent program's own). It returns nothing: the tangent of the
- * value, which a Hessian does not read, is left out, with what only it needed.
+ * <p>The result takes the gradient program's parameters but its output, the gradient, then,
+ * lane after lane, a copy of each tangent parameter (lane 0 the tangent program's own). It
+ * returns nothing and writes no gradient: a Hessian reads neither the tangent of the value nor
+ * the gradient, which are left out, with what only they needed (the gradient program only
+ * writes into its output; one that would read from it is not covered).
  *
  * <p>Only what is plainly per lane is transformed: operators and math calls on tangents,
  * elements read from a tangent parameter, stores into a tangent parameter's elements, tangent
@@ -59,6 +61,8 @@ public final class TangentLanes {
   private final Set<Variable> dependentVariables = new HashSet<>();
   private final List<Map<Value, Value>> laneValues = new ArrayList<>();
   private final List<Map<Variable, Variable>> laneVariables = new ArrayList<>();
+  /** The gradient program's output, only written: its stores are left out. */
+  private Value unwritten;
 
   private TangentLanes(Function program, int lanes) {
     this.lanes = lanes;
@@ -100,10 +104,12 @@ public final class TangentLanes {
       }
     });
     transform.spread(program.body());
-    if (!transform.covered(program.body())) {
+    Value output = parameters.get(firstTangent - 1);
+    if (!transform.covered(program.body()) || !transform.onlyWritten(program.body(), output)) {
       return Optional.empty();
     }
     List<Value> laneParameters = new ArrayList<>(parameters.subList(0, firstTangent));
+    transform.unwritten = laneParameters.remove(firstTangent - 1);
     for (int lane = 0; lane < lanes; lane++) {
       for (int i = firstTangent; i < parameters.size(); i++) {
         laneParameters.add(transform.laneOf(parameters.get(i), lane));
@@ -111,6 +117,22 @@ public final class TangentLanes {
     }
     Block body = DeadCode.withoutDead(transform.transform(program.body()));
     return Optional.of(program.with(laneParameters, body));
+  }
+
+  /**
+   * Whether {@code program} only stores into {@code array}: no instruction reads it, and it is
+   * passed nowhere.
+   */
+  private boolean onlyWritten(Block program, Value array) {
+    boolean[] read = {false};
+    program.walk(statement -> {
+      List<Operand> operands = statement instanceof ElementStore store && store.array() == array
+          ? List.of(store.index(), store.value()) : statement.operands();
+      if (operands.stream().anyMatch(o -> o instanceof Operand.Use use && use.value() == array)) {
+        read[0] = true;
+      }
+    });
+    return !read[0];
   }
 
   /** Whether {@code statement} takes a tangent back from the tape. */
@@ -289,6 +311,8 @@ public final class TangentLanes {
           out.add(new ElementStore(laneOf(store.array(), lane), store.index(),
               laneOf(store.value(), lane), store.add(), store.line()));
         }
+      } else if (statement instanceof ElementStore store && store.array() == unwritten) {
+        continue; // the gradient: a Hessian does not read it
       } else if (statement instanceof Return ret) {
         // the value's tangent is not read: what only it needs goes with it
         out.add(new Return(null, ret.line()));
