@@ -102,6 +102,16 @@ public final class TangentLanes {
       if (transform.isTangentPop(statement)) {
         transform.dependent.add(((Instruction) statement).result());
       }
+      // a parameter the method assigns is read through its variable, not as the parameter's
+      // value: that variable is the direction too. Unmarked, nothing computed from it would
+      // depend on the direction, and every lane would carry lane 0's tangent
+      if (statement instanceof Declare declare
+          && transform.tangentParameters.contains(declare.variable().parameter())) {
+        transform.dependentVariables.add(declare.variable());
+      } else if (statement instanceof Store store
+          && transform.tangentParameters.contains(store.variable().parameter())) {
+        transform.dependentVariables.add(store.variable());
+      }
     });
     transform.spread(program.body());
     Value output = parameters.get(firstTangent - 1);
