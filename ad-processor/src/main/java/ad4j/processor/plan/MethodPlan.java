@@ -22,9 +22,6 @@ public sealed interface MethodPlan {
    */
   Optional<Parted> tangent();
 
-  /** The program of {@code mPullback}. */
-  Parted pullback();
-
   /** The program of {@code mPullback(Tape, ...)}. */
   Parted pullbackOntoTape();
 
@@ -41,16 +38,18 @@ public sealed interface MethodPlan {
    * @param gradientWithoutValue the program that {@code mGradient} calls where leaving out the
    *     value saves work ({@link ad4j.processor.optimize.GradientWithoutValue}); else it calls
    *     {@code mValueAndGradient}
+   * @param reverse what {@code mValueAndGradient} and {@code mPullback} print
    * @param secondOrder for an order-2 method, its Hessian sweeps
    */
   record Scalar(MethodPrograms programs, Names names, Segmentation firstOrder,
-      Optional<Parted> gradientWithoutValue, Parted valueAndGradient, Optional<Parted> tangent,
-      Parted pullback, Parted pullbackOntoTape, Halves halves, List<PartMethod> parts,
+      Optional<Parted> gradientWithoutValue, ReverseMembers reverse, Optional<Parted> tangent,
+      Parted pullbackOntoTape, Halves halves, List<PartMethod> parts,
       Optional<SecondOrder> secondOrder) implements MethodPlan {}
 
   /**
    * A method of {@code double[]} result (a vector function); never split into segments.
    *
+   * @param pullback the program of {@code mPullback}
    * @param pullbackTangent at order 2, the program of {@code mPullbackTangent}, which the
    *     second-order code of its callers calls (a vector function has no Hessian of its own)
    */

@@ -83,7 +83,15 @@ public final class MethodPlanner {
           names.valueAndGradient());
       tangent = tangent(firstOrder);
     }
-    Parted pullback = parts.cut(firstOrder.reverse(Adjoint.Output.PULLBACK), names.pullback());
+    ReverseMembers reverse;
+    if (ReverseMembers.oneSweepPays(firstOrder, valueAndGradient)) {
+      // measured above, not printed: both members call mPullback(Tape, ...)
+      parts.remove(names.valueAndGradient());
+      reverse = new ReverseMembers.OverPullbackOntoTape();
+    } else {
+      reverse = new ReverseMembers.OwnSweeps(valueAndGradient,
+          parts.cut(firstOrder.reverse(Adjoint.Output.PULLBACK), names.pullback()));
+    }
     Parted pullbackOntoTape = pullbackOntoTape(firstOrder);
     Halves halves = halves(firstOrder);
     if (halves instanceof Halves.ByPullback) {
@@ -97,9 +105,8 @@ public final class MethodPlanner {
         : Optional.empty();
     Optional<MethodPlan.SecondOrder> secondOrder = DerivativeOrder.of(element) == 2
         ? Optional.of(secondOrder()) : Optional.empty();
-    return new MethodPlan.Scalar(programs, names, firstOrder, gradientWithoutValue,
-        valueAndGradient, tangent,
-        pullback, pullbackOntoTape, halves, parts.inOrder(), secondOrder);
+    return new MethodPlan.Scalar(programs, names, firstOrder, gradientWithoutValue, reverse,
+        tangent, pullbackOntoTape, halves, parts.inOrder(), secondOrder);
   }
 
   /**

@@ -8,6 +8,7 @@ import ad4j.processor.plan.MethodPlan;
 import ad4j.processor.plan.MethodPlanner;
 import ad4j.processor.plan.MethodPrograms;
 import ad4j.processor.plan.Parted;
+import ad4j.processor.plan.ReverseMembers;
 import ad4j.processor.plan.SegmentMethod;
 import ad4j.processor.plan.Segmentation;
 import ad4j.processor.plan.SizeLimits;
@@ -33,6 +34,7 @@ final class MethodMembers implements MemberSizes {
   private final MethodPrograms programs;
   private final OrderOneMembers orderOne;
   private final PullbackMembers pullbacks;
+  private final MembersOverPullback overPullback;
   private final MethodsOnTape onTape;
   private final HessianMembers hessians;
   private final HessianSweeps sweeps;
@@ -63,6 +65,7 @@ final class MethodMembers implements MemberSizes {
     this.checks = new JacobianChecks(method, slots);
     this.orderOne = new OrderOneMembers(method, slots);
     this.pullbacks = new PullbackMembers(method);
+    this.overPullback = new MembersOverPullback(method, slots, orderOne);
     this.onTape = new MethodsOnTape(method);
     this.hessians = new HessianMembers(method, slots);
     this.sweeps = new HessianSweeps(method, slots);
@@ -102,9 +105,15 @@ final class MethodMembers implements MemberSizes {
         plan.gradientWithoutValue().isPresent() ? method.memberNames().gradientInto()
             : method.memberNames().valueAndGradient()))));
     plan.gradientWithoutValue().ifPresent(program -> members.add(orderOne.gradientInto(program)));
-    members.add(valueAndGradients.of(plan.valueAndGradient()));
-    plan.tangent().ifPresent(tangent -> members.add(tangents.of(tangent)));
-    members.add(orderOne.pullback(plan.pullback()));
+    if (plan.reverse() instanceof ReverseMembers.OwnSweeps own) {
+      members.add(valueAndGradients.of(own.valueAndGradient()));
+      plan.tangent().ifPresent(tangent -> members.add(tangents.of(tangent)));
+      members.add(orderOne.pullback(own.pullback()));
+    } else {
+      members.add(alone(overPullback.valueAndGradient(pullbackOntoTape)));
+      plan.tangent().ifPresent(tangent -> members.add(tangents.of(tangent)));
+      members.add(alone(overPullback.pullback(pullbackOntoTape)));
+    }
     members.add(Written.alone(pullbackOntoTape));
     members.addAll(halves(plan.halves(), pullbackOntoTape));
     if (plan.firstOrder() instanceof Segmentation.Segmented split) {

@@ -74,11 +74,20 @@ final class OrderOneMembers {
   /** {@code mValueAndGradient(params, gradient)}, printed from {@code program}. */
   Written valueAndGradient(Parted program) {
     NameAllocator names = method.names();
-    String methodName = method.memberNames().valueAndGradient();
     JavaEmitter emitter = new JavaEmitter(program.program(), names);
     List<String> all = emitter.parameterNames();
     String array = all.get(all.size() - 1);
     List<String> parameters = all.subList(0, all.size() - 1);
+    return TapeBodies.withBody(valueAndGradientStart(parameters, array), emitter, names);
+  }
+
+  /**
+   * {@code mValueAndGradient}'s signature, javadoc and check of the gradient's length (and,
+   * where arrays add their adjoints into it, the gradient's slots set to zero), with the
+   * parameters named {@code parameters} and the gradient {@code array}: all but its sweep.
+   */
+  MethodSpec.Builder valueAndGradientStart(List<String> parameters, String array) {
+    String methodName = method.memberNames().valueAndGradient();
     MethodSpec.Builder member = method.start(methodName, parameters)
         .addJavadoc("Returns the value of $L,\nbit for bit, and writes its gradient into"
             + " {@code $L}: element {@code i} becomes\nthe partial derivative with respect to"
@@ -94,7 +103,7 @@ final class OrderOneMembers {
       member.addStatement("$T.fill($L, 0, $L, 0.0)", Arrays.class, array,
           slots.count(parameters));
     }
-    return TapeBodies.withBody(member, emitter, names);
+    return member;
   }
 
   /** {@code mTangent(params, directions...)}, printed from {@code program}. */
@@ -124,13 +133,22 @@ final class OrderOneMembers {
   /** {@code mPullback(params, seed, gradient)}, printed from {@code program}. */
   Written pullback(Parted program) {
     NameAllocator names = method.names();
-    String methodName = method.memberNames().pullback();
     JavaEmitter emitter = new JavaEmitter(program.program(), names);
     List<String> all = emitter.parameterNames();
     int primal = function.parameters().size();
     List<String> parameters = all.subList(0, primal);
     String seed = all.get(primal);
     String array = all.get(primal + 1);
+    return TapeBodies.withBody(pullbackStart(parameters, seed, array), emitter, names);
+  }
+
+  /**
+   * {@code mPullback}'s signature, javadoc and check of the array's length, with the
+   * parameters named {@code parameters}, the seed {@code seed} and the array {@code array}:
+   * all but its sweep.
+   */
+  MethodSpec.Builder pullbackStart(List<String> parameters, String seed, String array) {
+    String methodName = method.memberNames().pullback();
     String what = function.returnsArray()
         ? "Returns the value of $L,\nbit for bit, and adds the vector-Jacobian product"
             + " ({@code $L} times J) to {@code $L}: slot {@code i}\ngets"
@@ -144,7 +162,7 @@ final class OrderOneMembers {
     Object[] whatArguments = function.returnsArray()
         ? new Object[] {method.link(), seed, array, seed, slots.layoutNote()}
         : new Object[] {method.link(), seed, array, slots.layoutNote()};
-    MethodSpec.Builder member = method.start(methodName, parameters)
+    return method.start(methodName, parameters)
         .addJavadoc(what, whatArguments)
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L\n", array,
             slots.tooShortInWords())
@@ -152,7 +170,6 @@ final class OrderOneMembers {
         .addParameter(method.derivativeType(), seed)
         .addParameter(double[].class, array)
         .addCode(slots.lengthCheck(methodName, array, parameters));
-    return TapeBodies.withBody(member, emitter, names);
   }
 
   /**

@@ -51,10 +51,22 @@ final class SlotText {
    * {@code double}s only, else {@code 2 + w.length + ad4j.runtime.internal.Slots.count(m)}.
    */
   String count(List<String> parameterNames) {
+    return slotsBefore(parameterNames, function.parameters().size());
+  }
+
+  /**
+   * The gradient slot of the parameter at {@code index}, the first of an array's, as Java text
+   * over the parameters' names: the number of slots of the parameters before it.
+   */
+  String start(List<String> parameterNames, int index) {
+    return slotsBefore(parameterNames, index);
+  }
+
+  private String slotsBefore(List<String> parameterNames, int end) {
     int doubles = 0;
     List<String> terms = new ArrayList<>();
     List<Value> all = function.parameters();
-    for (int i = 0; i < all.size(); i++) {
+    for (int i = 0; i < end; i++) {
       Value parameter = all.get(i);
       if (parameter.isActive()) {
         doubles++;

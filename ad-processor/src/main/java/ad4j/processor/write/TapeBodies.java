@@ -57,7 +57,7 @@ final class TapeBodies {
    * thread that catches the exception and goes on keeps nothing of the failed call. The
    * normal path pays for one mark; a try block itself costs nothing until something throws.
    */
-  private static CodeBlock tapeHandler(NameAllocator names, String tape, CodeBlock call) {
+  static CodeBlock tapeHandler(NameAllocator names, String tape, CodeBlock call) {
     String mark = names.fresh("tapeMark");
     String thrown = names.fresh("thrown");
     return CodeBlock.builder()
