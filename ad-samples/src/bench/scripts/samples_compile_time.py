@@ -18,17 +18,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
-PROCESSOR = "ad4j.processor.DifferentiableProcessor"
-
-
-def loadavg():
-    try:
-        with open("/proc/loadavg", encoding="ascii") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "unknown"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compile_time import PROCESSOR, javac_version, loadavg, run  # noqa: E402
+from generated_lines import counts  # noqa: E402
 
 
 def java_files(root):
@@ -39,19 +32,16 @@ def java_files(root):
 
 
 def timed(cmd):
-    start = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    elapsed = (time.perf_counter() - start) * 1000
-    if p.returncode != 0:
-        sys.exit("javac failed:\n" + (p.stdout + p.stderr)[-4000:])
+    elapsed, returncode, output = run(cmd)
+    if returncode != 0:
+        sys.exit("javac failed:\n" + output[-4000:])
     return elapsed
 
 
 def main(argv):
     javac, processorpath, classpath, runs, out = argv[1], argv[2], argv[3], int(argv[4]), argv[5]
     sources = [f for root in argv[6:] for f in java_files(root)]
-    result = {"javac": subprocess.run([javac, "-version"], capture_output=True,
-                                      text=True).stdout.strip(),
+    result = {"javac": javac_version(javac),
               "runs": runs, "source_files": len(sources), "load_average_before": loadavg(),
               "modes": {}}
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,12 +63,9 @@ def main(argv):
                 times.append(timed(cmd))
             result["modes"][mode] = {"median_ms": round(statistics.median(times)),
                                      "runs_ms": [round(t) for t in times]}
-        lines = 0
-        for f in java_files(generated):
-            with open(f, encoding="utf-8") as g:
-                lines += sum(1 for _ in g)
-        result["generated_files"] = len(java_files(generated))
-        result["generated_lines"] = lines
+        files = counts(generated)
+        result["generated_files"] = len(files)
+        result["generated_lines"] = sum(files.values())
     result["ratio_full_over_none"] = round(
         result["modes"]["full"]["median_ms"] / result["modes"]["none"]["median_ms"], 2)
     result["load_average_after"] = loadavg()
