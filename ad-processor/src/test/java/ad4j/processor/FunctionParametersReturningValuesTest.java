@@ -5,6 +5,7 @@ import static com.google.testing.compile.CompilationSubject.assertThat;
 
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.GeneratedClassChecks;
 import ad4j.processor.testing.HessianChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
@@ -12,7 +13,6 @@ import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -254,9 +254,7 @@ class FunctionParametersReturningValuesTest {
   void theGeneratedCodeHoldsNoFunctionObjectAndMakesNoRecord() throws Exception {
     String source = BUILDS.get(0).get().compilation().generatedSourceFile(
         "com.example.ModelGrad").orElseThrow().getCharContent(true).toString();
-    String code = source.lines().filter(line -> !line.trim().startsWith("//")
-        && !line.trim().startsWith("*") && !line.trim().startsWith("/*"))
-        .collect(Collectors.joining("\n"));
+    String code = GeneratedClassChecks.codeWithoutComments(source);
     assertThat(code).doesNotContain("applyAsDouble");
     assertThat(code).doesNotContain(".at(");
     assertThat(code).doesNotContain("->");

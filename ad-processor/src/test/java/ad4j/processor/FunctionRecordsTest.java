@@ -7,6 +7,7 @@ import static com.google.testing.compile.CompilationSubject.assertThat;
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.GeneratedClassChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
 import com.google.testing.compile.Compilation;
@@ -179,9 +180,7 @@ class FunctionRecordsTest {
   void theGeneratedCodeHoldsNoFunctionObject() throws Exception {
     String source = COMPILED.get().compilation().generatedSourceFile(
         "com.example.FieldsGrad").orElseThrow().getCharContent(true).toString();
-    String code = source.lines().filter(line -> !line.trim().startsWith("//")
-        && !line.trim().startsWith("*") && !line.trim().startsWith("/*"))
-        .collect(java.util.stream.Collectors.joining("\n"));
+    String code = GeneratedClassChecks.codeWithoutComments(source);
     assertThat(code).doesNotContain("applyAsDouble");
     assertThat(code).doesNotContain(".apply(");
     assertThat(code).doesNotContain(".at(");

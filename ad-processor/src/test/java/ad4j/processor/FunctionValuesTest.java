@@ -3,11 +3,12 @@ package ad4j.processor;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import ad4j.processor.testing.ArrayFunctionChecks;
 import ad4j.processor.testing.ArrayFunctionChecks.Call;
+import ad4j.processor.testing.ArrayFunctionChecks;
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.GeneratedClassChecks;
 import ad4j.processor.testing.HessianChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
@@ -187,9 +188,7 @@ class FunctionValuesTest {
     String source = COMPILED.get().compilation().generatedSourceFile(
         "com.example.FunctionsGrad").orElseThrow().getCharContent(true).toString();
     // the code without its comments, which quote the user's lines
-    String generated = source.lines().filter(line -> !line.trim().startsWith("//")
-        && !line.trim().startsWith("*") && !line.trim().startsWith("/*"))
-        .collect(java.util.stream.Collectors.joining("\n"));
+    String generated = GeneratedClassChecks.codeWithoutComments(source);
     assertThat(generated).contains("Math.sin(");
     assertThat(generated).doesNotContain("applyAsDouble");
     assertThat(generated).doesNotContain("->");

@@ -269,17 +269,7 @@ class ManyParametersTest {
   /** 125 doubles: the widest member but the tangent, the pullback onto the tape, takes 254. */
   @Test
   void oneHundredTwentyFiveDoublesKeepTheReverseMembers() throws Exception {
-    Compilation compilation = InProcessCompiler.javac().compile(
-        JavaFileObjects.forSourceString("com.example.F", ring(125, "@Differentiable")));
-
-    assertThat(compilation).succeeded();
-    InProcessCompiler.Compiled compiled = InProcessCompiler.loaded(compilation);
-    double[] x = point(125, 3);
-    double[] gradient = (double[]) compiled.invoke("com.example.FGrad", "fGradient", boxed(x));
-    double[] expected = ringGradient(x);
-    for (int i = 0; i < 125; i++) {
-      assertWithMessage("slot %s", i).that(gradient[i]).isWithin(1e-13).of(expected[i]);
-    }
+    assertRingCompilesWithItsGradient(125, 3);
   }
 
   /**
@@ -309,15 +299,23 @@ class ManyParametersTest {
    */
   @Test
   void oneHundredTwentySixDoublesOfASplitMethodCompile() throws Exception {
+    assertRingCompilesWithItsGradient(126, 5);
+  }
+
+  /**
+   * The ring of {@code n} doubles compiles, and its gradient at a point drawn with {@code seed}
+   * is the analytic one.
+   */
+  private static void assertRingCompilesWithItsGradient(int n, long seed) throws Exception {
     Compilation compilation = InProcessCompiler.javac().compile(
-        JavaFileObjects.forSourceString("com.example.F", ring(126, "@Differentiable")));
+        JavaFileObjects.forSourceString("com.example.F", ring(n, "@Differentiable")));
 
     assertThat(compilation).succeeded();
     InProcessCompiler.Compiled compiled = InProcessCompiler.loaded(compilation);
-    double[] x = point(126, 5);
+    double[] x = point(n, seed);
     double[] gradient = (double[]) compiled.invoke("com.example.FGrad", "fGradient", boxed(x));
     double[] expected = ringGradient(x);
-    for (int i = 0; i < 126; i++) {
+    for (int i = 0; i < n; i++) {
       assertWithMessage("slot %s", i).that(gradient[i]).isWithin(1e-13).of(expected[i]);
     }
   }

@@ -21,6 +21,16 @@ public final class GeneratedClassChecks {
   }
 
   /**
+   * The generated source without its comment lines (lines starting with {@code //}, {@code /*}
+   * or {@code *}): the code alone, since comments quote the user's lines.
+   */
+  public static String codeWithoutComments(String generated) {
+    return generated.lines().filter(line -> !line.trim().startsWith("//")
+        && !line.trim().startsWith("*") && !line.trim().startsWith("/*"))
+        .collect(java.util.stream.Collectors.joining("\n"));
+  }
+
+  /**
    * The class holds no shared mutable state: every field (static or not, synthetic ones
    * included) is {@code final} and of a primitive type or {@code String}, so that the generated
    * members can be called from any number of threads at once. Nested classes are checked too.
