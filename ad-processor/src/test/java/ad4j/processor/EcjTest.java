@@ -83,6 +83,164 @@ class EcjTest {
     }
   }
 
+  /**
+   * No local that nothing reads in the generated code of loops, branches, matrices, streams,
+   * Jacobians and order-2 lanes: the element reads a forward sweep keeps only for where they
+   * throw, the slots the reverse sweep computes again, the tangents' reads of their arrays
+   * (each was a warning before), with derivatives that stay right.
+   */
+  @Test
+  void generatedCodeOfLoopsArraysAndLanesHasNoUnusedLocalsUnderEcj() throws Exception {
+    Ecj ecj = compile("com.example.Loops", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "import java.util.stream.IntStream;",
+        "",
+        "final class Loops {",
+        "  @Differentiable(order = 2)",
+        "  static double rosenbrock(double[] x) {",
+        "    double s = 0;",
+        "    for (int i = 0; i + 1 < x.length; i++) {",
+        "      double a = 1 - x[i];",
+        "      double b = x[i + 1] - x[i] * x[i];",
+        "      s += a * a + 100 * b * b;",
+        "    }",
+        "    return s;",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  static double layer(double[][] w, double[] x) {",
+        "    double total = 0;",
+        "    for (int i = 0; i < w.length; i++) {",
+        "      double[] row = w[i];",
+        "      double s = 0;",
+        "      for (int j = 0; j < x.length; j++) {",
+        "        s += row[j] * x[j];",
+        "      }",
+        "      total += Math.tanh(s);",
+        "    }",
+        "    return total;",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  static double stream(double[] w, double[] x) {",
+        "    return IntStream.range(0, w.length)",
+        "        .mapToDouble(i -> (w[i] * x[i] - 1) * (w[i] * x[i] - 1)).sum();",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  static double[] pendulum(double[] y, double k) {",
+        "    return new double[] {y[1], -k * Math.sin(y[0])};",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertWithMessage("ECJ's warnings on generated code").that(ecj.generatedCodeWarnings())
+        .isEmpty();
+    try (URLClassLoader loader = ecj.loader()) {
+      Class<?> user = loader.loadClass("com.example.Loops");
+      Class<?> grad = loader.loadClass("com.example.LoopsGrad");
+      double[] x = {0.3, -0.7, 1.1, 0.4};
+      java.lang.reflect.Method rosenbrock = user.getDeclaredMethod("rosenbrock", double[].class);
+      rosenbrock.setAccessible(true);
+      double[] gradient = (double[]) declared(grad, "rosenbrockGradient", double[].class)
+          .invoke(null, (Object) x.clone());
+      double[][] hessian = (double[][]) declared(grad, "rosenbrockHessian", double[].class)
+          .invoke(null, (Object) x.clone());
+      for (int i = 0; i < x.length; i++) {
+        int slot = i;
+        assertThat(gradient[i]).isWithin(1e-6).of(centralDifference(t -> {
+          double[] moved = x.clone();
+          moved[slot] += t;
+          return (double) rosenbrock.invoke(null, (Object) moved);
+        }));
+        for (int j = 0; j < x.length; j++) {
+          int column = j;
+          assertThat(hessian[i][j]).isWithin(1e-5).of(centralDifference(t -> {
+            double[] moved = x.clone();
+            moved[column] += t;
+            return ((double[]) declared(grad, "rosenbrockGradient", double[].class)
+                .invoke(null, (Object) moved))[slot];
+          }));
+        }
+      }
+
+      double[][] w = {{0.2, -0.4, 0.9}, {1.3, 0.1, -0.6}};
+      double[] v = {0.5, -1.2, 0.8};
+      java.lang.reflect.Method layer =
+          user.getDeclaredMethod("layer", double[][].class, double[].class);
+      layer.setAccessible(true);
+      double[] layerGradient = (double[]) declared(grad, "layerGradient", double[][].class,
+          double[].class).invoke(null, w, v);
+      int slot = 0;
+      for (int r = 0; r < w.length; r++) {
+        for (int c = 0; c < w[r].length; c++) {
+          int row = r;
+          int column = c;
+          assertThat(layerGradient[slot++]).isWithin(1e-6).of(centralDifference(t -> {
+            double[][] moved = {w[0].clone(), w[1].clone()};
+            moved[row][column] += t;
+            return (double) layer.invoke(null, moved, v);
+          }));
+        }
+      }
+      for (int c = 0; c < v.length; c++) {
+        int column = c;
+        assertThat(layerGradient[slot++]).isWithin(1e-6).of(centralDifference(t -> {
+          double[] moved = v.clone();
+          moved[column] += t;
+          return (double) layer.invoke(null, w, moved);
+        }));
+      }
+
+      double[] u = {0.4, 1.5, -0.3};
+      java.lang.reflect.Method stream =
+          user.getDeclaredMethod("stream", double[].class, double[].class);
+      stream.setAccessible(true);
+      double[] streamGradient = (double[]) declared(grad, "streamGradient", double[].class,
+          double[].class).invoke(null, u, v);
+      for (int i = 0; i < u.length; i++) {
+        int index = i;
+        assertThat(streamGradient[i]).isWithin(1e-6).of(centralDifference(t -> {
+          double[] moved = u.clone();
+          moved[index] += t;
+          return (double) stream.invoke(null, moved, v);
+        }));
+        assertThat(streamGradient[u.length + i]).isWithin(1e-6).of(centralDifference(t -> {
+          double[] moved = v.clone();
+          moved[index] += t;
+          return (double) stream.invoke(null, u, moved);
+        }));
+      }
+
+      double[][] jacobian = (double[][]) declared(grad, "pendulumJacobian", double[].class,
+          double.class).invoke(null, new double[] {0.6, -0.2}, 9.81);
+      assertThat(jacobian[0]).usingTolerance(1e-12).containsExactly(0.0, 1.0, 0.0).inOrder();
+      assertThat(jacobian[1]).usingTolerance(1e-12)
+          .containsExactly(-9.81 * Math.cos(0.6), 0.0, -Math.sin(0.6)).inOrder();
+    }
+  }
+
+  /** {@code type}'s method {@code name}, callable from here (the test's class is not public). */
+  private static java.lang.reflect.Method declared(Class<?> type, String name,
+      Class<?>... parameters) throws NoSuchMethodException {
+    java.lang.reflect.Method method = type.getDeclaredMethod(name, parameters);
+    method.setAccessible(true);
+    return method;
+  }
+
+  /** A function of a step, which the reflective calls may throw from. */
+  private interface Step {
+    double at(double t) throws Exception;
+  }
+
+  /** The 4th-order central difference of {@code f} at 0. */
+  private static double centralDifference(Step f) throws Exception {
+    double h = 1e-3;
+    return (8 * (f.at(h) - f.at(-h)) - (f.at(2 * h) - f.at(-2 * h))) / (12 * h);
+  }
+
   @Test
   void callsStaticMethodsInheritedFromASuperclassUnderEcj() throws IOException {
     Ecj ecj = compile("com.example.Derived", String.join("\n",

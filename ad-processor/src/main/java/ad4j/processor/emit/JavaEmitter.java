@@ -52,7 +52,7 @@ public final class JavaEmitter {
 
   /** A printer of {@code function}'s body whose locals take their names from {@code names}. */
   public JavaEmitter(Function function, NameAllocator names) {
-    this.function = function;
+    this.function = PrintedStatements.of(function);
     this.names = names;
     this.returnedAtEnd = finalReturnValue(function);
     this.facts = new ProgramFacts(function);
@@ -175,12 +175,31 @@ public final class JavaEmitter {
           : value.type()));
     } else if (facts.uses(value) == 0 && InstructionText.isMethodCall(instruction.operation())) {
       code.addStatement("$L", expression(instruction)); // called for its effect
+    } else if (facts.uses(value) == 0 && isArrayRead(instruction.operation())) {
+      // read where the user's method reads it, for where it may throw: Java has no statement
+      // that only reads, and a local nothing reads is one that compilers warn of
+      code.addStatement("$L", checkedRead(instruction));
     } else if (facts.isHoisted(value)) {
       code.addStatement("$L = $L", nameOf(value), expression(instruction));
     } else {
       code.addStatement("$L $L = $L", value.javaType(), nameOf(value),
           expression(instruction));
     }
+  }
+
+  private static boolean isArrayRead(Operation operation) {
+    return operation.form() == Operation.Form.ELEMENT || operation.form() == Operation.Form.LENGTH;
+  }
+
+  /** {@code ArrayReads.element(a, i)} or {@code ArrayReads.length(a)}: the read as a call. */
+  private String checkedRead(Instruction read) {
+    List<String> arguments = new ArrayList<>();
+    for (Operand argument : read.arguments()) {
+      arguments.add(operand(argument).toString());
+    }
+    return "ad4j.runtime.internal.ArrayReads."
+        + (read.operation().form() == Operation.Form.ELEMENT ? "element" : "length")
+        + "(" + String.join(", ", arguments) + ")";
   }
 
   /**

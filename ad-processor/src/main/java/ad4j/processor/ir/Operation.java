@@ -453,6 +453,27 @@ public final class Operation {
         null, ruled);
   }
 
+  /**
+   * This operation as it is written in Java, without the gradient slots that reverse-mode
+   * programs append to reads, stores, clones and calls of arrays that carry derivatives
+   * ({@code derive/ArraySlots}): the slots are for the reverse sweep, whose statements the
+   * transform writes of its own, and are never printed. Itself when it has none.
+   */
+  public Operation withoutSlots() {
+    if (equals(ELEMENT_AT_SLOT)) {
+      return ELEMENT;
+    } else if (equals(STORE_AT_SLOT)) {
+      return STORE;
+    } else if (equals(CLONE_AT_SLOT)) {
+      return CLONE;
+    } else if (form == Form.USER_CALL && arity > callee.parameterTypes().size()) {
+      return call(callee);
+    } else if (form == Form.RULED_CALL && arity > ruled.argumentCount()) {
+      return call(ruled);
+    }
+    return this;
+  }
+
   public Form form() {
     return form;
   }

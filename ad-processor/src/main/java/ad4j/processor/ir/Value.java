@@ -84,6 +84,24 @@ public final class Value {
     return base;
   }
 
+  /**
+   * Whether this is the tangent or the adjoint of another value ({@code xDot}, {@code xBar},
+   * a lane's {@code xDot2}), not a value of the user's method.
+   */
+  public boolean isDerivative() {
+    if (origin != Origin.DERIVED) {
+      return false;
+    }
+    for (Derivative role : Derivative.values()) {
+      // a lane's tangent is named "Dot2", "Dot3"... (derive/forward/TangentLanes)
+      if (nameHint.startsWith(role.suffix())
+          && nameHint.substring(role.suffix().length()).chars().allMatch(Character::isDigit)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** A number unique within the method, in order of creation. */
   public int id() {
     return id;

@@ -9,6 +9,7 @@ import ad4j.processor.ir.Note;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
+import ad4j.processor.ir.UnreadDefinitions;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import java.util.ArrayList;
@@ -49,23 +50,7 @@ public final class DeadCode {
    * read only the tangents), until none is left (one removed may leave what it read unread).
    */
   public static Block withoutUnread(Block block) {
-    Block current = block;
-    int removed;
-    do {
-      Set<Value> read = new HashSet<>();
-      Set<Variable> readVariables = new HashSet<>();
-      current.walk(statement -> statement.operands().forEach(operand -> {
-        if (operand instanceof Operand.Use use) {
-          read.add(use.value());
-        } else if (operand instanceof Operand.Read variable) {
-          readVariables.add(variable.variable());
-        }
-      }));
-      int[] count = {0};
-      current = withoutUnreadOnce(current, read, readVariables, count);
-      removed = count[0];
-    } while (removed > 0);
-    return current;
+    return UnreadDefinitions.removedFrom(block);
   }
 
   /**
@@ -138,22 +123,5 @@ public final class DeadCode {
       }
       return new Block(out);
     }
-  }
-
-  private static Block withoutUnreadOnce(Block block, Set<Value> read,
-      Set<Variable> readVariables, int[] removed) {
-    List<Statement> out = new ArrayList<>();
-    for (Statement statement : block.statements()) {
-      if (statement instanceof Instruction instruction && instruction.isPure()
-          && !read.contains(instruction.result())
-          || statement instanceof Declare declare && !readVariables.contains(declare.variable())
-          || statement instanceof Store store && !readVariables.contains(store.variable())) {
-        removed[0]++;
-        continue;
-      }
-      out.add(statement.withNestedBlocks(
-          nested -> withoutUnreadOnce(nested, read, readVariables, removed)));
-    }
-    return new Block(out);
   }
 }

@@ -1,0 +1,61 @@
+package ad4j.processor.emit;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Function;
+import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.SlotsCall;
+import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.UnreadDefinitions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A program as the emitter prints it: its instructions without the gradient slots the reverse
+ * transform appended to them ({@link Operation#withoutSlots}, never printed), and without the
+ * locals that then nothing reads ({@link UnreadDefinitions}). A forward sweep of a loop reads
+ * an element at its slot although the reverse sweep computes the slot again for itself; a
+ * tangent computes a value's variable that only the value needed. Printed, such a local is
+ * one that Java compilers warn of ("the value of the local variable is not used").
+ */
+final class PrintedStatements {
+  private PrintedStatements() {}
+
+  static Function of(Function function) {
+    return function.with(function.parameters(),
+        UnreadDefinitions.removedFrom(withoutSlots(function.body()),
+            PrintedStatements::mayGoUnread));
+  }
+
+  /**
+   * Whether {@code instruction} may go when nothing reads its value: a pure one; where a row
+   * of a matrix starts among the slots (a function of its arguments, computed again where it is
+   * needed); a read of a tangent's or an adjoint's array, never one the user's method makes, so
+   * that nothing but the user's own reads is kept for where it may throw.
+   */
+  private static boolean mayGoUnread(Instruction instruction) {
+    if (instruction.isPure() || instruction.operation().isSlotsCall(SlotsCall.ROW_START)) {
+      return true;
+    }
+    Operation.Form form = instruction.operation().form();
+    return (form == Operation.Form.ELEMENT || form == Operation.Form.LENGTH)
+        && instruction.arguments().get(0) instanceof Operand.Use array
+        && array.value().isDerivative();
+  }
+
+  private static Block withoutSlots(Block block) {
+    List<Statement> out = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction) {
+        Operation printed = instruction.operation().withoutSlots();
+        out.add(printed == instruction.operation() ? instruction
+            : new Instruction(instruction.result(), printed,
+                instruction.arguments().subList(0, printed.arity()), instruction.line()));
+      } else {
+        out.add(statement.withNestedBlocks(PrintedStatements::withoutSlots));
+      }
+    }
+    return new Block(out);
+  }
+}
