@@ -8,8 +8,11 @@ import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.UnreadDefinitions;
+import ad4j.processor.ir.Value;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A program as the emitter prints it: its instructions without the gradient slots the reverse
@@ -23,9 +26,42 @@ final class PrintedStatements {
   private PrintedStatements() {}
 
   static Function of(Function function) {
+    Block printed = UnreadDefinitions.removedFrom(withoutSlots(function.body()),
+        PrintedStatements::mayGoUnread);
+    Set<Value> read = new HashSet<>();
+    printed.walk(statement -> statement.operands().forEach(operand -> {
+      if (operand instanceof Operand.Use use) {
+        read.add(use.value());
+      }
+    }));
     return function.with(function.parameters(),
-        UnreadDefinitions.removedFrom(withoutSlots(function.body()),
-            PrintedStatements::mayGoUnread));
+        withoutRepeatedChecks(printed, read, new HashSet<>()));
+  }
+
+  /**
+   * {@code block} without the reads kept only for where they throw (their values unread) of an
+   * element that a read before it, in this block or one around it, reads at the same index of
+   * the same array: that one throws where this one would ({@code x[i]} read three times in a
+   * forward sweep is checked once). Only values, which never change, count as the same.
+   */
+  private static Block withoutRepeatedChecks(Block block, Set<Value> read,
+      Set<List<Value>> checkedBefore) {
+    Set<List<Value>> checked = new HashSet<>(checkedBefore);
+    List<Statement> out = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.ELEMENT
+          && instruction.arguments().get(0) instanceof Operand.Use array
+          && instruction.arguments().get(1) instanceof Operand.Use index) {
+        List<Value> element = List.of(array.value(), index.value());
+        if (!checked.add(element) && !read.contains(instruction.result())) {
+          continue;
+        }
+      }
+      out.add(statement.withNestedBlocks(
+          nested -> withoutRepeatedChecks(nested, read, checked)));
+    }
+    return new Block(out);
   }
 
   /**
