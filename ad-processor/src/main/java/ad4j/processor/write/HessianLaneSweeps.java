@@ -102,8 +102,14 @@ final class HessianLaneSweeps {
         .add(sweep)
         .addStatement("$L = 0", lane)
         .endControlFlow();
-    eachSlot(parameters, lanes.bySlot(), directions, lane, k,
-        cleared(directions, lanes.bySlot(), lane, names), perSlot.build(), names, code);
+    if (directions.isEmpty()) {
+      // every parameter's directions given by the lanes' slots
+      code.beginControlFlow("while ($L < $L)", slot, count).add(perSlot.build())
+          .endControlFlow();
+    } else {
+      eachSlot(parameters, lanes.bySlot(), directions, lane, k,
+          cleared(directions, lanes.bySlot(), lane, names), perSlot.build(), names, code);
+    }
     String l = names.fresh("l");
     code.add("// the last, partial block: the lanes past the last slot compute their rows of"
         + " the block\n// before again, or, with none before, have zero directions\n")
