@@ -207,11 +207,12 @@ class VectorHessianTest {
   }
 
   /**
-   * 30 {@code double} parameters: a sweep with 4 lanes would take 60 + 1 + 4 * 61 parameter
-   * slots, past the JVM's 255, so the method keeps one sweep per slot (its own takes 122).
+   * 30 {@code double} parameters: their lanes' directions are given by the lanes' slots, so
+   * that a sweep with 4 lanes takes 60 + 4 * (1 + 1) parameter slots and the method gets lanes
+   * (with a direction per lane and parameter it took 60 + 1 + 4 * 61, past the JVM's 255).
    */
   @Test
-  void aMethodWhoseLanesWouldTakeTooManyParameterSlotsKeepsOneSweepPerSlot() throws Exception {
+  void thirtyScalarsGetLanesGivenBySlot() throws Exception {
     int n = 30;
     StringBuilder source = new StringBuilder(
         "package com.example;\nimport ad4j.Differentiable;\nfinal class Many {\n"
@@ -221,6 +222,38 @@ class VectorHessianTest {
       source.append(i == 0 ? "" : ", ").append("double x").append(i);
       sum.append(" + x").append(i);
     }
+    // short enough for lanes under HotSpot's limit
+    source.append(") {\n    double s = ").append(sum)
+        .append(";\n    return s * s * Math.sin(s);\n  }\n}\n");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Many", source.toString());
+    Class<?> generated = compiled.load("com.example.ManyGrad");
+    assertThat(Arrays.stream(generated.getDeclaredMethods()).map(Method::getName).toList())
+        .contains("fHessianLanes");
+    double[] point = new double[n];
+    for (int i = 0; i < n; i++) {
+      point[i] = 0.3 + 0.05 * i;
+    }
+    HessianChecks.checkAt(compiled.function("com.example.Many", "f", n), generated, point);
+  }
+
+  /**
+   * A matrix, then 60 {@code double} parameters: the matrix and all after it take a direction
+   * per lane, so that a sweep with 4 lanes would take 1 + 120 + 4 * (1 + 1 + 120 + 1)
+   * parameter slots, past the JVM's 255, and the method keeps one sweep per slot (its own
+   * takes 244).
+   */
+  @Test
+  void aMethodWhoseLanesWouldTakeTooManyParameterSlotsKeepsOneSweepPerSlot() throws Exception {
+    int n = 60;
+    StringBuilder source = new StringBuilder(
+        "package com.example;\nimport ad4j.Differentiable;\nfinal class Many {\n"
+            + "  @Differentiable(order = 2) static double f(double[][] m");
+    StringBuilder sum = new StringBuilder("m[0][0] * m[0][1]");
+    for (int i = 0; i < n; i++) {
+      source.append(", double x").append(i);
+      sum.append(" + x").append(i).append(" * m[0][").append(i % 2).append("]");
+    }
     // short enough for lanes under HotSpot's limit: only the parameter slots stop them
     source.append(") {\n    double s = ").append(sum)
         .append(";\n    return s * s * Math.sin(s);\n  }\n}\n");
@@ -229,11 +262,14 @@ class VectorHessianTest {
     Class<?> generated = compiled.load("com.example.ManyGrad");
     assertThat(Arrays.stream(generated.getDeclaredMethods()).map(Method::getName).toList())
         .doesNotContain("fHessianLanes");
-    double[] point = new double[n];
+    Object[] arguments = new Object[n + 1];
+    arguments[0] = new double[][] {{0.4, 0.7}};
     for (int i = 0; i < n; i++) {
-      point[i] = 0.3 + 0.05 * i;
+      arguments[i + 1] = 0.02 * i - 0.3;
     }
-    HessianChecks.checkAt(compiled.function("com.example.Many", "f", n), generated, point);
+    boolean[] active = new boolean[n + 1];
+    Arrays.fill(active, true);
+    FlatHessianChecks.of(compiled, "com.example.Many").check(new Call("f", arguments, active));
   }
 
   @Test

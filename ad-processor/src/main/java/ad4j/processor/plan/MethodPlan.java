@@ -68,9 +68,11 @@ public sealed interface MethodPlan {
 
   /**
    * The sweep of {@code mHessian} that carries {@code lanes} directions at once
-   * ({@link ad4j.processor.derive.forward.TangentLanes}): its program, with its parts.
+   * ({@link ad4j.processor.derive.forward.TangentLanes}): its program, with its parts; the
+   * first {@code bySlot} active parameters have their lanes' directions given by the lane's
+   * slot, the others by a direction per lane.
    */
-  record HessianLanes(Parted program, int lanes) {}
+  record HessianLanes(Parted program, int lanes, int bySlot) {}
 
   /**
    * The names of the members generated for one user's method, which the programs that call them

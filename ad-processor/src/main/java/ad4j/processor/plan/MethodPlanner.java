@@ -1,5 +1,6 @@
 package ad4j.processor.plan;
 
+import ad4j.processor.derive.forward.TangentLanes;
 import ad4j.processor.derive.reverse.Adjoint;
 import ad4j.processor.emit.PrintedSize;
 import ad4j.processor.front.DerivativeOrder;
@@ -234,19 +235,19 @@ public final class MethodPlanner {
     if (!(sweep instanceof SweepSegmentation.WholeSweep whole)) {
       return Optional.empty();
     }
-    Optional<Function> program = whole.hessianLanes(HESSIAN_LANES);
+    Optional<TangentLanes.Sweep> program = whole.hessianLanes(HESSIAN_LANES);
     // the directions of every lane are parameters: with the tape of a body that records on
     // it, they must fit the JVM's parameter slots
-    if (program.isEmpty() || parameterSlots(program.get()) + 1 > ParameterSlots.MAX) {
+    if (program.isEmpty() || parameterSlots(program.get().program()) + 1 > ParameterSlots.MAX) {
       return Optional.empty();
     }
-    Parted lanes = search.cut(program.get(), names.hessianLanesParts());
+    Parted lanes = search.cut(program.get().program(), names.hessianLanesParts());
     int bytes = PrintedSize.ofBody(lanes.program(), programs.names());
     for (PartMethod part : lanes.parts()) {
       bytes = Math.max(bytes, PrintedSize.ofMethodOnTape(part.program(), programs.names()));
     }
     return SizeLimits.pastHotSpotLimit(bytes) ? Optional.empty()
-        : Optional.of(new MethodPlan.HessianLanes(lanes, HESSIAN_LANES));
+        : Optional.of(new MethodPlan.HessianLanes(lanes, HESSIAN_LANES, program.get().bySlot()));
   }
 
 }

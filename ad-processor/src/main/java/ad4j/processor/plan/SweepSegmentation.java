@@ -44,7 +44,7 @@ public sealed interface SweepSegmentation {
      * program's parameters, then per lane the directions and the tangent of the gradient;
      * empty where the sweep has what lanes do not cover.
      */
-    public Optional<Function> hessianLanes(int lanes) {
+    public Optional<TangentLanes.Sweep> hessianLanes(int lanes) {
       Function gradient = Adjoint.of(programs.reverseFunction(), programs.reverseFlow(),
           Adjoint.Output.GRADIENT);
       return TangentLanes.of(gradient, lanes);

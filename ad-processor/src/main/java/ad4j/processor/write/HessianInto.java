@@ -4,13 +4,16 @@ import ad4j.processor.emit.JavaTypes;
 import ad4j.processor.ir.Function;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * What the two drivers of an order-2 method's Hessian share, one sweep per slot
  * ({@link HessianSweeps}) or per block of lanes ({@link HessianLaneSweeps}): the private
- * {@code mHessianInto}'s signature, its check of the rows' lengths before any sweep writes, and
- * the symmetrisation after the last one.
+ * {@code mHessianInto}'s signature and the symmetrisation after the last sweep; and, for
+ * {@code mValueGradientAndHessian}, which gives it the caller's matrix, the check of the rows'
+ * lengths and their clearing before it runs. The sweeps add into the rows: {@code mHessian}
+ * gives new rows, zeros already, which are not cleared again.
  */
 final class HessianInto {
   private final MethodContext method;
@@ -26,8 +29,9 @@ final class HessianInto {
   /** {@code private static void mHessianInto(params, double[][] hessian, int slots)}. */
   MethodSpec.Builder start(List<String> parameters, String hessian, String count) {
     MethodSpec.Builder into = method.privateMethod(method.memberNames().hessianInto())
-        .addJavadoc("Overwrites the first {@code $L} elements of the first {@code $L} rows of"
-            + " {@code $L}\nwith the Hessian of $L.\n", count, count, hessian, method.link());
+        .addJavadoc("Adds into the first {@code $L} elements of the first {@code $L} rows of"
+            + " {@code $L},\nwhich are zeros, the Hessian of $L.\n", count, count, hessian,
+            method.link());
     for (int p = 0; p < parameters.size(); p++) {
       into.addParameter(JavaTypes.parameterType(function.parameters().get(p)),
           parameters.get(p));
@@ -37,9 +41,10 @@ final class HessianInto {
 
   /**
    * Throws, as {@code mValueGradientAndHessian} documents, when a row of the caller's matrix is
-   * shorter than the slots: checked before any sweep writes into it.
+   * shorter than the slots, checked before anything writes into it; then clears the rows'
+   * first {@code count} elements, into which the sweeps add.
    */
-  CodeBlock rowsChecked(String hessian, String count, String i) {
+  CodeBlock rowsCheckedAndCleared(String hessian, String count, String i) {
     return CodeBlock.builder()
         .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
         .beginControlFlow("if ($L[$L].length < $L)", hessian, i, count)
@@ -48,6 +53,9 @@ final class HessianInto {
                 + "ValueGradientAndHessian: row ", i, " of '" + hessian + "' has length ",
             hessian, i, ", needs ", count, " (" + slots.inWords() + ")")
         .endControlFlow()
+        .endControlFlow()
+        .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
+        .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, hessian, i, count)
         .endControlFlow()
         .build();
   }

@@ -52,14 +52,16 @@ final class HessianLaneSweeps {
   }
 
   /**
-   * {@code private static void fHessianInto(params, double[][] hessian, int n)}: row j is H·e_j,
-   * {@code lanes} rows per sweep; then each pair {@code [i][j]}, {@code [j][i]} is replaced by
-   * their mean, so that the matrix is exactly symmetric. A lane's directions are cleared when
-   * it is given its next slot, not after each sweep: in the last, partial block the lanes past
-   * the last slot still carry their slots of the block before, whose rows they compute again
-   * from zeros, bit for bit the same. Only where there is no block before (fewer slots than
-   * lanes) do they have zero directions and write into a spare row. It allocates, per call,
-   * one direction per lane and parameter and the lanes' rows (and that spare row).
+   * {@code private static void fHessianInto(params, double[][] hessian, int n)}: row j (zeros)
+   * gets H·e_j added, {@code lanes} rows per sweep; then each pair {@code [i][j]}, {@code [j][i]} is replaced by
+   * their mean, so that the matrix is exactly symmetric. Each lane is given its slot, which
+   * gives the directions of the parameters the plan gives by slot; the other parameters' (a
+   * matrix, and those after it) are arrays per lane, cleared when the lane is given its next
+   * slot, not after each sweep. In the last, partial block the lanes past the last slot still
+   * carry their slots of the block before, whose rows they compute again from zeros, bit for
+   * bit the same. Only where there is no block before (fewer slots than lanes) do they have
+   * zero directions (slot -1) and write into a spare row. It allocates, per call, the lanes'
+   * rows and slots, a direction per lane and parameter not given by slot (and that spare row).
    */
   MethodSpec hessianInto(MethodPlan.HessianLanes lanes) {
     NameAllocator names = method.names();
@@ -71,32 +73,43 @@ final class HessianLaneSweeps {
     String slot = names.fresh("slot");
     String lane = names.fresh("lane");
     String rows = names.fresh("rows");
+    String laneSlots = names.fresh("laneSlots");
     String spare = names.fresh("spare");
     String mean = names.fresh("mean");
     int k = lanes.lanes();
+    boolean bySlot = lanes.bySlot() > 0;
     HessianInto frame = new HessianInto(method, slots);
     MethodSpec.Builder into = frame.start(parameters, hessian, count);
     CodeBlock.Builder code = CodeBlock.builder();
-    code.add(frame.rowsChecked(hessian, count, i));
     code.addStatement("double[][] $L = new double[$L][]", rows, k);
     code.add("// $L forward-over-reverse directions per sweep: lane l of the sweep that"
         + " starts at slot b\n// carries the unit direction e_(b+l), and its H e_(b+l) goes"
         + " into row b + l\n", k);
-    List<String> directions = declareDirections(parameters, k, names, code);
-    CodeBlock sweep = sweepCall(parameters, directions, rows, k);
+    if (bySlot) {
+      code.addStatement("int[] $L = new int[$L]", laneSlots, k);
+    }
+    List<String> directions = declareDirections(parameters, lanes.bySlot(), k, names, code);
+    CodeBlock sweep = sweepCall(parameters, bySlot ? laneSlots : null, directions, rows, k);
     code.addStatement("int $L = 0", slot).addStatement("int $L = 0", lane);
-    CodeBlock perSlot = CodeBlock.builder()
-        .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, hessian, slot, count)
-        .addStatement("$L[$L] = $L[$L]", rows, lane, hessian, slot)
-        .addStatement("$L++", slot)
+    CodeBlock.Builder perSlot = CodeBlock.builder()
+        .addStatement("$L[$L] = $L[$L]", rows, lane, hessian, slot);
+    if (bySlot) {
+      perSlot.addStatement("$L[$L] = $L", laneSlots, lane, slot);
+    }
+    perSlot.addStatement("$L++", slot)
         .addStatement("$L++", lane)
         .beginControlFlow("if ($L == $L)", lane, k)
         .add(sweep)
         .addStatement("$L = 0", lane)
-        .endControlFlow()
-        .build();
-    eachSlot(parameters, directions, lane, k, cleared(directions, lane, names), perSlot,
-        names, code);
+        .endControlFlow();
+    if (directions.isEmpty()) {
+      // every parameter's directions given by the lanes' slots
+      code.beginControlFlow("while ($L < $L)", slot, count).add(perSlot.build())
+          .endControlFlow();
+    } else {
+      eachSlot(parameters, lanes.bySlot(), directions, lane, k,
+          cleared(directions, lanes.bySlot(), lane, names), perSlot.build(), names, code);
+    }
     String l = names.fresh("l");
     code.add("// the last, partial block: the lanes past the last slot compute their rows of"
         + " the block\n// before again, or, with none before, have zero directions\n")
@@ -104,8 +117,11 @@ final class HessianLaneSweeps {
         .beginControlFlow("if ($L < $L)", slot, k)
         .addStatement("double[] $L = new double[$L]", spare, count)
         .beginControlFlow("for (int $L = $L; $L < $L; $L++)", l, lane, l, k, l)
-        .addStatement("$L[$L] = $L", rows, l, spare)
-        .endControlFlow()
+        .addStatement("$L[$L] = $L", rows, l, spare);
+    if (bySlot) {
+      code.addStatement("$L[$L] = -1", laneSlots, l);
+    }
+    code.endControlFlow()
         .nextControlFlow("else")
         .beginControlFlow("for (int $L = $L; $L < $L; $L++)", l, lane, l, k, l)
         .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, rows, l, count)
@@ -118,18 +134,19 @@ final class HessianLaneSweeps {
   }
 
   /**
-   * Per active parameter, its lanes' directions, zeros: {@code double[] pDirections} of one
-   * per lane for a {@code double}, {@code double[][]} of the parameter's shape per lane for an
-   * array, {@code double[][][]} for a matrix.
+   * Per active parameter past the first {@code bySlot}, its lanes' directions, zeros:
+   * {@code double[] pDirections} of one per lane for a {@code double}, {@code double[][]} of
+   * the parameter's shape per lane for an array, {@code double[][][]} for a matrix.
    */
-  private List<String> declareDirections(List<String> parameters, int k, NameAllocator names,
-      CodeBlock.Builder code) {
+  private List<String> declareDirections(List<String> parameters, int bySlot, int k,
+      NameAllocator names, CodeBlock.Builder code) {
     List<String> directions = new ArrayList<>();
     List<Value> all = function.parameters();
+    int active = 0;
     for (int p = 0; p < all.size(); p++) {
       Value parameter = all.get(p);
       String name = parameters.get(p);
-      if (!parameter.isActive() && !parameter.isActiveArray()) {
+      if (!parameter.isActive() && !parameter.isActiveArray() || active++ < bySlot) {
         continue;
       }
       String d = names.fresh(name + "Directions");
@@ -157,11 +174,17 @@ final class HessianLaneSweeps {
     return directions;
   }
 
-  /** One sweep over the block, with each lane's directions and row. */
-  private CodeBlock sweepCall(List<String> parameters, List<String> directions, String rows,
-      int k) {
+  /**
+   * One sweep over the block, with each lane's slot ({@code laneSlots}, where the plan gives
+   * directions by slot), directions and row.
+   */
+  private CodeBlock sweepCall(List<String> parameters, String laneSlots,
+      List<String> directions, String rows, int k) {
     List<String> arguments = new ArrayList<>(parameters);
     for (int l = 0; l < k; l++) {
+      if (laneSlots != null) {
+        arguments.add(laneSlots + "[" + l + "]");
+      }
       for (String d : directions) {
         arguments.add(d + "[" + l + "]");
       }
@@ -173,13 +196,18 @@ final class HessianLaneSweeps {
         .build();
   }
 
-  /** Lane {@code lane}'s directions back to zeros, before it is given its next slot. */
-  private CodeBlock cleared(List<String> directions, String lane, NameAllocator names) {
+  /**
+   * Lane {@code lane}'s directions (of the parameters past the first {@code bySlot}) back to
+   * zeros, before it is given its next slot.
+   */
+  private CodeBlock cleared(List<String> directions, int bySlot, String lane,
+      NameAllocator names) {
     CodeBlock.Builder block = CodeBlock.builder();
     List<Value> all = function.parameters();
     int d = 0;
+    int active = 0;
     for (Value parameter : all) {
-      if (!parameter.isActive() && !parameter.isActiveArray()) {
+      if (!parameter.isActive() && !parameter.isActiveArray() || active++ < bySlot) {
         continue;
       }
       String direction = directions.get(d++);
@@ -215,18 +243,32 @@ final class HessianLaneSweeps {
   }
 
   /**
-   * {@code perSlot} once per slot, after the lane's directions are cleared ({@code clear}, or
-   * only the element of its slot before) and with that slot's element of lane {@code lane} set
-   * to 1.
+   * {@code perSlot} once per slot; for a parameter past the first {@code bySlot}, after the
+   * lane's directions are cleared ({@code clear}, or only the element of its slot before) and
+   * with that slot's element of lane {@code lane} set to 1.
    */
-  private void eachSlot(List<String> parameters, List<String> directions, String lane, int k,
-      CodeBlock clear, CodeBlock perSlot, NameAllocator names, CodeBlock.Builder code) {
+  private void eachSlot(List<String> parameters, int bySlot, List<String> directions,
+      String lane, int k, CodeBlock clear, CodeBlock perSlot, NameAllocator names,
+      CodeBlock.Builder code) {
     List<Value> all = function.parameters();
     int d = 0;
+    int active = 0;
     for (int p = 0; p < all.size(); p++) {
       Value parameter = all.get(p);
       String name = parameters.get(p);
       if (!parameter.isActive() && !parameter.isActiveArray()) {
+        continue;
+      }
+      if (active++ < bySlot) {
+        // the lane's slot gives the direction
+        if (parameter.isActive()) {
+          code.add(perSlot);
+        } else {
+          String e = names.fresh("element");
+          code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", e, e, name, e)
+              .add(perSlot)
+              .endControlFlow();
+        }
         continue;
       }
       String direction = directions.get(d++);

@@ -167,6 +167,8 @@ final class HessianMembers {
             method.gradType() + "." + methodName + ": '" + hessian + "' has ", hessian,
             " rows, needs ", count, " (" + slots.inWords() + ")")
         .endControlFlow()
+        .addCode(new HessianInto(method, slots).rowsCheckedAndCleared(hessian, count,
+            names.fresh("i")))
         .addStatement("$L($L)", method.memberNames().hessianInto(), String.join(", ",
             MethodContext.append(MethodContext.append(parameters, hessian), count)))
         .addStatement("$T $L = $LValueAndGradient($L)", method.valueType(), value,

@@ -57,7 +57,7 @@ final class HessianSweeps {
 
   /**
    * {@code private static void fHessianInto(params, double[][] hessian, int n)}: one sweep
-   * per slot j along the unit direction e_j, whose H·e_j goes into row j; then each pair
+   * per slot j along the unit direction e_j, whose H·e_j it adds into row j (zeros); then each pair
    * {@code [i][j]}, {@code [j][i]} is replaced by their mean, so that the matrix is exactly
    * symmetric.
    */
@@ -74,7 +74,6 @@ final class HessianSweeps {
     HessianInto frame = new HessianInto(method, slots);
     MethodSpec.Builder into = frame.start(parameters, hessian, count);
     CodeBlock.Builder code = CodeBlock.builder();
-    code.add(frame.rowsChecked(hessian, count, i));
     code.addStatement("double[] $L = new double[$L]", gradient, count);
     code.add("// one forward-over-reverse sweep per slot: row j is H times the unit"
         + " direction e_j\n");
@@ -84,7 +83,6 @@ final class HessianSweeps {
     arguments.addAll(directions);
     arguments.add(hessian + "[" + slot + "]");
     CodeBlock sweep = CodeBlock.builder()
-        .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, hessian, slot, count)
         .addStatement("$T.fill($L, 0.0)", Arrays.class, gradient)
         .addStatement("$L($L)", method.memberNames().hessianSweep(),
             String.join(", ", arguments))

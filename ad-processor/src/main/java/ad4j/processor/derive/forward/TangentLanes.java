@@ -15,6 +15,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
 import ad4j.processor.ir.Return;
+import ad4j.processor.ir.SourceLine;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
@@ -38,11 +39,23 @@ import java.util.Set;
  * from one, are written once per lane, each lane reading its own copies. The lanes are
  * unrolled scalars: no array is made for them, and the JIT keeps each lane in registers.
  *
+ * <p>The lanes carry unit directions, as {@code mHessian} gives them: each lane the direction
+ * of one slot, {@code e_s}, passed as the slot {@code s} ({@code int}). The tangents of the
+ * leading {@code double} and array parameters (up to the first matrix, or array the program
+ * writes into, or parameter it assigns) are not parameters: a scalar's is {@code s == start ?
+ * 1.0 : 0.0}, computed once per run, where {@code start} is the parameter's slot (a constant
+ * where only scalars come before it, else sums of the lengths of the arrays before it), and
+ * an element {@code x[i]}'s is {@code i == s - start ? 1.0 : 0.0}, so that the run reads no
+ * direction from memory and one that is never read costs nothing. A slot outside the
+ * parameters ({@code -1}) is the zero direction. The parameters after those keep a tangent
+ * parameter per lane, which the caller fills with the unit direction.
+ *
  * <p>The result takes the gradient program's parameters but its output, the gradient, then,
- * lane after lane, a copy of each tangent parameter (lane 0 the tangent program's own). It
- * returns nothing and writes no gradient: a Hessian reads neither the tangent of the value nor
- * the gradient, which are left out, with what only they needed (the gradient program only
- * writes into its output; one that would read from it is not covered).
+ * lane after lane, the lane's slot (where some tangents are given by it) and a copy of each
+ * other tangent parameter (lane 0 the tangent program's own), the tangent of the gradient
+ * last. It returns nothing and writes no gradient: a Hessian reads neither the tangent of the
+ * value nor the gradient, which are left out, with what only they needed (the gradient
+ * program only writes into its output; one that would read from it is not covered).
  *
  * <p>Only what is plainly per lane is transformed: operators and math calls on tangents,
  * elements read from a tangent parameter, stores into a tangent parameter's elements, tangent
@@ -52,6 +65,12 @@ import java.util.Set;
  * tangents are not all numbers that can be copied per lane.
  */
 public final class TangentLanes {
+  /**
+   * A sweep with lanes: its program, and how many of the function's active parameters, from
+   * the first, have their lanes' tangents given by the lane's slot.
+   */
+  public record Sweep(Function program, int bySlot) {}
+
   private final int lanes;
   private final IrBuilder builder;
   /** The gradient program's pushes and pops, by identity. */
@@ -63,6 +82,19 @@ public final class TangentLanes {
   private final List<Map<Variable, Variable>> laneVariables = new ArrayList<>();
   /** The gradient program's output, only written: its stores are left out. */
   private Value unwritten;
+  /** Each lane's slot, where some tangents are given by it. */
+  private final List<Value> slots = new ArrayList<>();
+  /**
+   * The tangent parameters given by the slot, with what their parameter's first slot is: a
+   * constant after the lengths of the arrays before it.
+   */
+  private final Map<Value, Start> bySlot = new HashMap<>();
+  /** The lengths of arrays the starts read, once each. */
+  private final Map<Value, Value> lengths = new HashMap<>();
+  /** Per lane, a scalar tangent's value or an array tangent's index of the lane's slot. */
+  private final Map<Value, List<Value>> unitValues = new HashMap<>();
+  /** The statements that compute {@link #unitValues} and what they need, once per run. */
+  private final List<Statement> preamble = new ArrayList<>();
 
   private TangentLanes(Function program, int lanes) {
     this.lanes = lanes;
@@ -77,7 +109,7 @@ public final class TangentLanes {
    * The tangent program of {@code gradient} ({@link Tangent#of}) with {@code lanes} lanes of
    * the tangents of its parameters; empty where it has what lanes do not cover.
    */
-  public static Optional<Function> of(Function gradient, int lanes) {
+  public static Optional<Sweep> of(Function gradient, int lanes) {
     Function program = Tangent.of(gradient);
     int firstTangent = gradient.parameters().size();
     if (lanes < 1 || firstTangent >= program.parameters().size()) {
@@ -120,13 +152,139 @@ public final class TangentLanes {
     }
     List<Value> laneParameters = new ArrayList<>(parameters.subList(0, firstTangent));
     transform.unwritten = laneParameters.remove(firstTangent - 1);
+    int bySlot = transform.givenBySlot(program, parameters.subList(firstTangent,
+        parameters.size() - 1));
     for (int lane = 0; lane < lanes; lane++) {
-      for (int i = firstTangent; i < parameters.size(); i++) {
+      if (bySlot > 0) {
+        laneParameters.add(transform.slots.get(lane));
+      }
+      for (int i = firstTangent + bySlot; i < parameters.size(); i++) {
         laneParameters.add(transform.laneOf(parameters.get(i), lane));
       }
     }
-    Block body = DeadCode.withoutDead(transform.transform(program.body()));
-    return Optional.of(program.with(laneParameters, body));
+    Block transformed = transform.transform(program.body());
+    List<Statement> body = new ArrayList<>(transform.preamble);
+    body.addAll(transformed.statements());
+    return Optional.of(new Sweep(program.with(laneParameters,
+        DeadCode.withoutDead(new Block(body))), bySlot));
+  }
+
+  /**
+   * Chooses the tangents given by the lane's slot, the leading ones of {@code tangents} (the
+   * parameters', in their order, which is that of the slots) that are scalars or arrays the
+   * program neither writes into nor assigns, and writes what gives them per lane; returns
+   * how many.
+   */
+  private int givenBySlot(Function program, List<Value> tangents) {
+    Set<Value> excluded = new HashSet<>();
+    program.body().walk(statement -> {
+      if (statement instanceof ElementStore store) {
+        excluded.add(store.array());
+      } else if (statement instanceof Declare declare) {
+        excluded.add(declare.variable().parameter());
+      } else if (statement instanceof Store store) {
+        excluded.add(store.variable().parameter());
+      }
+    });
+    int count = 0;
+    int constant = 0;
+    List<Value> arraysBefore = new ArrayList<>();
+    for (Value tangent : tangents) {
+      boolean scalar = tangent.type() == NumericType.DOUBLE;
+      if (!scalar && tangent.type() != NumericType.DOUBLE_ARRAY || excluded.contains(tangent)
+          || tangent.base() == null) {
+        break;
+      }
+      if (count == 0) {
+        for (int lane = 0; lane < lanes; lane++) {
+          slots.add(builder.generated("slot", NumericType.INT, false));
+        }
+      }
+      bySlot.put(tangent, new Start(constant, List.copyOf(arraysBefore)));
+      count++;
+      if (scalar) {
+        constant++;
+      } else {
+        arraysBefore.add(tangent.base());
+      }
+    }
+    return count;
+  }
+
+  /** A parameter's first slot: {@code constant} after the lengths of {@code arraysBefore}. */
+  private record Start(int constant, List<Value> arraysBefore) {}
+
+  /**
+   * The first slot of {@code parameter}, computed in the preamble where arrays come before
+   * it.
+   */
+  private Operand start(Start where, Value parameter) {
+    int constant = where.constant();
+    if (where.arraysBefore().isEmpty()) {
+      return Operand.Constant.of(constant);
+    }
+    Operand sum = null;
+    for (Value array : where.arraysBefore()) {
+      Operand length = new Operand.Use(lengths.computeIfAbsent(array, a -> {
+        Value value = builder.derived(a, "Length", NumericType.INT);
+        preamble.add(new Instruction(value, Operation.LENGTH, List.of(new Operand.Use(a)),
+            null));
+        return value;
+      }));
+      sum = sum == null ? length : sumOf(sum, length);
+    }
+    if (constant > 0) {
+      sum = sumOf(sum, Operand.Constant.of(constant));
+    }
+    Value start = builder.derived(parameter, "Start", NumericType.INT);
+    preamble.add(new Instruction(start, Operation.COPY, List.of(sum), null));
+    return new Operand.Use(start);
+  }
+
+  private Operand sumOf(Operand a, Operand b) {
+    Value sum = builder.formula(NumericType.INT, false);
+    preamble.add(new Instruction(sum, Operation.ADD, List.of(a, b), null));
+    return new Operand.Use(sum);
+  }
+
+  /**
+   * Per lane, what gives the tangent {@code tangent} in that lane: a scalar's value, {@code
+   * slot == start ? 1.0 : 0.0}, or the index in an array of the lane's slot, {@code slot -
+   * start}; written into the preamble when first asked for.
+   */
+  private List<Value> unitValues(Value tangent) {
+    return unitValues.computeIfAbsent(tangent, t -> {
+      Operand start = start(bySlot.get(t), t.base());
+      List<Value> values = new ArrayList<>();
+      for (int lane = 0; lane < lanes; lane++) {
+        Operand slot = new Operand.Use(slots.get(lane));
+        String suffix = lane == 0 ? "" : Integer.toString(lane + 1);
+        if (t.type() == NumericType.DOUBLE) {
+          Value value = builder.derived(t.base(), Derivative.TANGENT.suffix() + suffix,
+              NumericType.DOUBLE);
+          preamble.add(unit(value, slot, start, null, null));
+          values.add(value);
+        } else if (start instanceof Operand.Constant constant
+            && constant.knownValue().orElse(-1) == 0) {
+          values.add(slots.get(lane));
+        } else {
+          Value index = builder.derived(t.base(), "Unit" + suffix, NumericType.INT);
+          preamble.add(new Instruction(index, Operation.SUBTRACT, List.of(slot, start), null));
+          values.add(index);
+        }
+      }
+      return values;
+    });
+  }
+
+  /** {@code result = a == b ? 1.0 : 0.0}, with its condition before it in the preamble. */
+  private Instruction unit(Value result, Operand a, Operand b, List<Statement> out,
+      SourceLine line) {
+    Value equal = builder.formula(NumericType.BOOLEAN, false);
+    (out == null ? preamble : out).add(new Instruction(equal, Operation.infix("=="),
+        List.of(a, b), line));
+    return new Instruction(result, Operation.SELECT, List.of(new Operand.Use(equal),
+        Operand.Constant.of(1.0), Operand.Constant.zero(NumericType.DOUBLE)), line);
   }
 
   /**
@@ -254,6 +412,9 @@ public final class TangentLanes {
   // --- the program with lanes
 
   private Value laneOf(Value value, int lane) {
+    if (bySlot.containsKey(value) && value.type() == NumericType.DOUBLE) {
+      return unitValues(value).get(lane);
+    }
     if (lane == 0 || !dependent.contains(value)) {
       return value;
     }
@@ -294,6 +455,16 @@ public final class TangentLanes {
         Push push = (Push) statement;
         for (int lane = 0; lane < lanes; lane++) {
           out.add(new Push(laneOf(push.value(), lane), push.line()));
+        }
+      } else if (statement instanceof Instruction instruction
+          && instruction.operation().form() == Operation.Form.ELEMENT
+          && instruction.arguments().get(0) instanceof Operand.Use array
+          && bySlot.containsKey(array.value())) {
+        // the element's tangent in the lane: 1 at the lane's slot, else 0
+        List<Value> indices = unitValues(array.value());
+        for (int lane = 0; lane < lanes; lane++) {
+          out.add(unit(laneOf(instruction.result(), lane), instruction.arguments().get(1),
+              new Operand.Use(indices.get(lane)), out, instruction.line()));
         }
       } else if (statement instanceof Instruction instruction
           && dependent.contains(instruction.result())) {
