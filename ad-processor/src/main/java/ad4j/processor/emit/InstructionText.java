@@ -50,12 +50,18 @@ final class InstructionText {
 
   /**
    * Whether {@code operation} is written as a call of a generated or user method, or a store: a
-   * statement of its own when its value is unused.
+   * statement of its own when its value is unused. A field read, a private field's read through
+   * its handle (a cast) and an array's creation run as written are not statements in Java: an
+   * unused one is declared, as an unused element read is.
    */
   static boolean isMethodCall(Operation operation) {
     return switch (operation.form()) {
       case USER_CALL, RULED_CALL, TANGENT_CALL, PULLBACK_CALL, LOCAL_CALL, SLOTS_CALL, STORE,
-          PLAIN_CALL, TAPE_CALL -> true;
+          TAPE_CALL -> true;
+      case PLAIN_CALL -> switch (operation.plain()) {
+        case STATIC_CALL, INSTANCE_CALL, CONSTRUCTION -> true;
+        case FIELD_READ, HANDLE_READ, ARRAY_CREATION -> false;
+      };
       case INFIX, PREFIX, CAST, CALL, COPY, SELECT, WITH_DERIVATIVE_OF, ELEMENT, LENGTH,
           NEW_ARRAY, CLONE, POP -> false;
     };

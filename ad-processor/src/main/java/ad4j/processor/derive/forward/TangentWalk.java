@@ -65,11 +65,21 @@ final class TangentWalk {
         s.arrayTangents.put(parameter, tangent);
       }
     }
+    List<Statement> startingAtZero = new ArrayList<>();
     for (Variable variable : Ids.parameterVariables(function.body())) {
-      if (variable.isActive()) {
-        Value tangent = ((Operand.Use) s.tangents.get(variable.parameter())).value();
+      if (!variable.isActive()) {
+        continue;
+      }
+      if (s.tangents.get(variable.parameter()) instanceof Operand.Use use) {
         s.variableTangents.put(variable,
-            s.builder.derived(variable, Derivative.TANGENT, NumericType.DOUBLE, tangent));
+            s.builder.derived(variable, Derivative.TANGENT, NumericType.DOUBLE, use.value()));
+      } else {
+        // a @NoDerivative parameter that the method assigns under control flow: the
+        // parameter has no direction, so its variable's tangent starts at zero and takes
+        // the tangents of what is stored into it
+        Variable tangent = s.builder.derived(variable, Derivative.TANGENT, NumericType.DOUBLE, null);
+        s.variableTangents.put(variable, tangent);
+        startingAtZero.add(new Declare(tangent, Site.number(0.0), null));
       }
     }
     List<Statement> body = new ArrayList<>();
@@ -80,6 +90,7 @@ final class TangentWalk {
             && Adjoint.FORWARD_NOTE.equals(note.text()))) {
       body.add(new Note(Tangent.NOTE, null));
     }
+    body.addAll(startingAtZero);
     body.addAll(transform(function.body()).statements());
     return function.with(parameters, new Block(body));
   }
