@@ -133,6 +133,13 @@ class EcjTest {
         "  static double[] pendulum(double[] y, double k) {",
         "    return new double[] {y[1], -k * Math.sin(y[0])};",
         "  }",
+        "",
+        "  final double shift = 0.5;",
+        "",
+        "  @Differentiable",
+        "  double shifted(double x, double y) {",
+        "    return x * y + shift;",
+        "  }",
         "}"));
 
     assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
@@ -213,6 +220,15 @@ class EcjTest {
           return (double) stream.invoke(null, u, moved);
         }));
       }
+
+      java.lang.reflect.Constructor<?> make = user.getDeclaredConstructor();
+      make.setAccessible(true);
+      java.lang.reflect.Method shifted = java.util.Arrays.stream(grad.getDeclaredMethods())
+          .filter(m -> m.getName().equals("shiftedGradient")).findFirst().orElseThrow();
+      shifted.setAccessible(true);
+      // the tangent reads the field only where the method does, for where it throws
+      assertThat((double[]) shifted.invoke(null, make.newInstance(), 0.3, -1.7))
+          .usingTolerance(1e-15).containsExactly(-1.7, 0.3).inOrder();
 
       double[][] jacobian = (double[][]) declared(grad, "pendulumJacobian", double[].class,
           double.class).invoke(null, new double[] {0.6, -0.2}, 9.81);

@@ -175,7 +175,7 @@ public final class JavaEmitter {
           : value.type()));
     } else if (facts.uses(value) == 0 && InstructionText.isMethodCall(instruction.operation())) {
       code.addStatement("$L", expression(instruction)); // called for its effect
-    } else if (facts.uses(value) == 0 && isArrayRead(instruction.operation())) {
+    } else if (facts.uses(value) == 0 && isCheckedRead(instruction)) {
       // read where the user's method reads it, for where it may throw: Java has no statement
       // that only reads, and a local nothing reads is one that compilers warn of
       code.addStatement("$L", checkedRead(instruction));
@@ -187,12 +187,29 @@ public final class JavaEmitter {
     }
   }
 
-  private static boolean isArrayRead(Operation operation) {
-    return operation.form() == Operation.Form.ELEMENT || operation.form() == Operation.Form.LENGTH;
+  /**
+   * Whether {@code read} reads an array's element or length, or a field of an object that is a
+   * value of the program (not a class's static field).
+   */
+  private static boolean isCheckedRead(Instruction read) {
+    Operation operation = read.operation();
+    return operation.form() == Operation.Form.ELEMENT || operation.form() == Operation.Form.LENGTH
+        || operation.form() == Operation.Form.PLAIN_CALL
+            && (operation.plain() == Operation.Plain.FIELD_READ
+                || operation.plain() == Operation.Plain.HANDLE_READ)
+            && !read.arguments().isEmpty()
+            && !(read.arguments().get(0) instanceof Operand.Constant);
   }
 
-  /** {@code ArrayReads.element(a, i)} or {@code ArrayReads.length(a)}: the read as a call. */
+  /**
+   * The read as a call that throws where it does: {@code ArrayReads.element(a, i)},
+   * {@code ArrayReads.length(a)}, and for a field, {@code Objects.requireNonNull(o)} (reading
+   * a field of an object of its declared type may throw only that).
+   */
   private String checkedRead(Instruction read) {
+    if (read.operation().form() == Operation.Form.PLAIN_CALL) {
+      return "java.util.Objects.requireNonNull(" + operand(read.arguments().get(0)) + ")";
+    }
     List<String> arguments = new ArrayList<>();
     for (Operand argument : read.arguments()) {
       arguments.add(operand(argument).toString());

@@ -67,12 +67,14 @@ final class PrintedStatements {
   /**
    * Whether {@code instruction} may go when nothing reads its value: a pure one; where a row
    * of a matrix starts among the slots (a function of its arguments, computed again where it is
-   * needed); a read of a tangent's or an adjoint's array, never one the user's method makes, so
+   * needed); an array made of its elements ({@code new T[] {a, b}}); a read of a tangent's or an adjoint's array, never one the user's method makes, so
    * that nothing but the user's own reads is kept for where it may throw.
    */
   private static boolean mayGoUnread(Instruction instruction) {
-    if (instruction.isPure() || instruction.operation().isSlotsCall(SlotsCall.ROW_START)) {
-      return true;
+    if (instruction.isPure() || instruction.operation().isSlotsCall(SlotsCall.ROW_START)
+        || instruction.operation().form() == Operation.Form.PLAIN_CALL
+            && instruction.operation().plain() == Operation.Plain.ARRAY_CREATION) {
+      return true; // an array made of values already computed throws nothing
     }
     Operation.Form form = instruction.operation().form();
     return (form == Operation.Form.ELEMENT || form == Operation.Form.LENGTH)
