@@ -44,6 +44,11 @@ class InlineTemporariesTest {
       "        \"x + 1 = \" + (x + 1) + \", y * 2 - 1 = \" + (y * 2 - 1));",
       "    return x * y;",
       "  }",
+      "  @Differentiable static double counted(double x, double y) {",
+      "    int n = (int) y;",
+      "    if (x < 0) throw new IllegalArgumentException(\"n + 1 = \" + (n + 1));",
+      "    return x * y;",
+      "  }",
       "}");
 
   private static final double[][] POINTS = {{0.3, -0.7, 1.1, 0.9, 0.4}, {-1.2, 0.5, 0.8, -1.3, 2.1}};
@@ -108,6 +113,28 @@ class InlineTemporariesTest {
       assertThat(thrown).hasMessageThat().isEqualTo(expected);
     }
     DerivativeChecks.checkAt(checked, 0.5, 0.25);
+  }
+
+  /**
+   * An integer sum read once by a message, {@code "n + 1 = " + (n + 1)}, was written inline
+   * before these changes too, without its parentheses: every member threw
+   * {@code "n + 1 = 31"} where the user's method throws {@code "n + 1 = 4"} (bd13ee2).
+   */
+  @Test
+  void anIntegerSumInAMessageKeepsItsParentheses() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Chain", CHAIN);
+    CompiledFunction counted = compiled.function("com.example.Chain", "counted", 2);
+    double[] point = {-0.5, 3.25};
+    assertThat(rootOf(assertThrows(Throwable.class, () -> counted.value(point))))
+        .hasMessageThat().isEqualTo("n + 1 = 4");
+    for (Supplier<Object> member : List.<Supplier<Object>>of(
+        () -> counted.gradient(point),
+        () -> counted.tangent(point, new double[] {1, -1}),
+        () -> counted.pullback(point, 1, new double[2]))) {
+      assertThat(rootOf(assertThrows(Throwable.class, member::get)))
+          .hasMessageThat().isEqualTo("n + 1 = 4");
+    }
   }
 
   /** The exception behind reflection's wrappers (the user's has no cause of its own). */
