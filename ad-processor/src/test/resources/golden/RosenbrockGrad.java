@@ -44,25 +44,21 @@ final class RosenbrockGrad {
     // line 8: double a = 1 - x;
     double a = 1 - x;
     // line 9: double b = y - x * x;
-    double t1 = x * x;
-    double b = y - t1;
+    double b = y - x * x;
     // line 10: return a * a + 100 * b * b;
-    double t2 = a * a;
-    double t3 = 100 * b;
-    double t4 = t3 * b;
-    double result = t2 + t4;
+    double t1 = 100 * b;
     // reverse sweep
     // adjoint of line 10: return a * a + 100 * b * b;
-    double t3Bar = b;
-    double bBar = t3 + t3Bar * 100.0;
+    double t1Bar = b;
+    double bBar = t1 + t1Bar * 100.0;
     double aBar = a * 2.0;
     // adjoint of line 9: double b = y - x * x;
-    double t1Bar = -bBar;
+    double t2Bar = -bBar;
     // adjoint of line 8: double a = 1 - x;
-    double xBar = t1Bar * x * 2.0 - aBar;
+    double xBar = t2Bar * x * 2.0 - aBar;
     gradient[0] = xBar;
     gradient[1] = bBar;
-    return result;
+    return a * a + t1 * b;
   }
 
   /**
@@ -76,17 +72,10 @@ final class RosenbrockGrad {
     double a = 1 - x;
     double aDot = -xDot;
     // line 9: double b = y - x * x;
-    double t1 = x * x;
-    double t1Dot = xDot * x + xDot * x;
-    double b = y - t1;
-    double bDot = yDot - t1Dot;
+    double b = y - x * x;
+    double bDot = yDot - (xDot * x + xDot * x);
     // line 10: return a * a + 100 * b * b;
-    double t2Dot = aDot * a + aDot * a;
-    double t3 = 100 * b;
-    double t3Dot = bDot * 100.0;
-    double t4Dot = t3Dot * b + bDot * t3;
-    double resultDot = t2Dot + t4Dot;
-    return resultDot;
+    return aDot * a + aDot * a + (bDot * 100.0 * b + bDot * (100 * b));
   }
 
   /**
@@ -107,25 +96,21 @@ final class RosenbrockGrad {
     // line 8: double a = 1 - x;
     double a = 1 - x;
     // line 9: double b = y - x * x;
-    double t1 = x * x;
-    double b = y - t1;
+    double b = y - x * x;
     // line 10: return a * a + 100 * b * b;
-    double t2 = a * a;
-    double t3 = 100 * b;
-    double t4 = t3 * b;
-    double result = t2 + t4;
+    double t1 = 100 * b;
     // reverse sweep
     // adjoint of line 10: return a * a + 100 * b * b;
-    double t3Bar = seed * b;
-    double bBar = seed * t3 + t3Bar * 100.0;
+    double t1Bar = seed * b;
+    double bBar = seed * t1 + t1Bar * 100.0;
     double aBar = seed * a * 2.0;
     // adjoint of line 9: double b = y - x * x;
-    double t1Bar = -bBar;
+    double t2Bar = -bBar;
     // adjoint of line 8: double a = 1 - x;
-    double xBar = t1Bar * x * 2.0 - aBar;
+    double xBar = t2Bar * x * 2.0 - aBar;
     adjoints[0] += xBar;
     adjoints[1] += bBar;
-    return result;
+    return a * a + t1 * b;
   }
 
   /**
@@ -136,25 +121,21 @@ final class RosenbrockGrad {
     // line 8: double a = 1 - x;
     double a = 1 - x;
     // line 9: double b = y - x * x;
-    double t1 = x * x;
-    double b = y - t1;
+    double b = y - x * x;
     // line 10: return a * a + 100 * b * b;
-    double t2 = a * a;
-    double t3 = 100 * b;
-    double t4 = t3 * b;
-    double result = t2 + t4;
+    double t1 = 100 * b;
     // reverse sweep
     // adjoint of line 10: return a * a + 100 * b * b;
-    double t3Bar = seed * b;
-    double bBar = seed * t3 + t3Bar * 100.0;
+    double t1Bar = seed * b;
+    double bBar = seed * t1 + t1Bar * 100.0;
     double aBar = seed * a * 2.0;
     // adjoint of line 9: double b = y - x * x;
-    double t1Bar = -bBar;
+    double t2Bar = -bBar;
     // adjoint of line 8: double a = 1 - x;
-    double xBar = t1Bar * x * 2.0 - aBar;
+    double xBar = t2Bar * x * 2.0 - aBar;
     tape.pushDouble(xBar);
     tape.pushDouble(bBar);
-    return result;
+    return a * a + t1 * b;
   }
 
   /**
@@ -165,17 +146,13 @@ final class RosenbrockGrad {
     // line 8: double a = 1 - x;
     double a = 1 - x;
     // line 9: double b = y - x * x;
-    double t1 = x * x;
-    double b = y - t1;
+    double b = y - x * x;
     // line 10: return a * a + 100 * b * b;
-    double t2 = a * a;
-    double t3 = 100 * b;
-    double t4 = t3 * b;
-    double result = t2 + t4;
+    double t1 = 100 * b;
     tape.pushDouble(b);
-    tape.pushDouble(t3);
+    tape.pushDouble(t1);
     tape.pushDouble(a);
-    return result;
+    return a * a + t1 * b;
   }
 
   /**

@@ -182,16 +182,20 @@ class AdjointSumsTest {
     assertThat(method("bealeValueAndGradient")).contains(
         "double xBar = cBar * (y3 - 1.0) + bBar * (y2 - 1.0) + aBar * (y - 1.0);\n");
     // Goldstein–Price: p's and q's partials in x and in y, each read through the adjoints of
-    // the polynomials' terms (t18Bar = qBar * x, t16Bar = -qBar, ...), which are gone; qBar =
-    // t33Bar * t31 is read by both sums and multiplied out in each (SharedAdjointFactorsTest)
+    // the polynomials' terms (qBar * x, -qBar, ...), which are gone; qBar = t10Bar * t9 is read
+    // by both sums and multiplied out in each (SharedAdjointFactorsTest): the only adjoints
+    // declared are the two factors' and the gradient's
     String gp = method("goldsteinPriceValueAndGradient");
     String xBar = gp.substring(gp.indexOf("double xBar = "));
     xBar = xBar.substring(0, xBar.indexOf('\n'));
-    assertThat(xBar).contains("t31 * (t18 - y * 36.0 + (x * 12.0 - 32.0))");
-    assertThat(xBar).contains("t28 * (y * 6.0 + t4 + (x * 3.0 - 14.0))");
-    for (String gone : List.of("t2Bar", "t4Bar", "t9Bar", "t16Bar", "t18Bar", "t26Bar")) {
-      assertThat(gp).doesNotContain(gone);
+    assertThat(xBar).contains("t9 * (t4 - y * 36.0 + (x * 12.0 - 32.0))");
+    assertThat(xBar).contains("t7 * (y * 6.0 + t1 + (x * 3.0 - 14.0))");
+    List<String> declared = new java.util.ArrayList<>();
+    Matcher adjoint = Pattern.compile("double (\\w+Bar) = ").matcher(gp);
+    while (adjoint.find()) {
+      declared.add(adjoint.group(1));
     }
+    assertThat(declared).containsExactly("t8Bar", "t10Bar", "xBar", "yBar");
   }
 
   /**
@@ -204,7 +208,7 @@ class AdjointSumsTest {
   void aLoopBodyAddsItsContributionsOnce() {
     String body = method("loopValueAndGradient");
     String reverseLoop = body.substring(body.indexOf("for (int iteration1"));
-    assertThat(reverseLoop).contains("xBar += sBar * (1.0 - t10 * y + x * 2.0);\n");
+    assertThat(reverseLoop).containsMatch("xBar \\+= sBar \\* \\(1\\.0 - t\\d+ \\* y \\+ x \\* 2\\.0\\);\n");
     assertThat(assignmentsOf("xBar", reverseLoop)).isEqualTo(2); // and once after the loop
   }
 
@@ -220,7 +224,7 @@ class AdjointSumsTest {
     String reverse = body.substring(body.indexOf("// reverse sweep"));
     assertThat(reverse).doesNotContain("Bar = 0.0;\n      ");
     assertThat(reverse).doesNotContain("rowBar +=");
-    assertThat(reverse).contains("double rowBar = t4Bar * row2 * 2.0;\n");
+    assertThat(reverse).containsMatch("double rowBar = t\\d+Bar \\* row2 \\* 2\\.0;\n");
     String inner = reverse.substring(reverse.indexOf("for (int iteration2"));
     inner = inner.substring(0, inner.indexOf("\n      }\n"));
     assertThat(assignmentsOf("rowBar", inner)).isEqualTo(0);
@@ -302,7 +306,7 @@ class AdjointSumsTest {
         new ArrayFunctionChecks.Call("differences", new Object[] {
             new double[] {0.3, -1.2, 0.8}, new double[] {1.1, 0.4, -0.6}}, true, true));
     String reverseLoop = elementsReverseLoop("differencesValueAndGradient");
-    assertThat(reverseLoop).containsMatch("gradient\\[\\w+\\] -= dBar;");
+    assertThat(reverseLoop).containsMatch("gradient\\[[\\w +]+\\] -= dBar;");
     assertThat(reverseLoop).doesNotContainMatch("= -dBar;");
   }
 

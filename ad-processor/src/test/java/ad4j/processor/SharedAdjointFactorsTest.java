@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Adjoints that several sums read, multiplied out ({@code optimize/CommonFactors}, {@code
- * UnreadAdjoints}): an adjoint such as Goldstein–Price's {@code qBar = t33Bar * t31}, read by
- * the sums of {@code xBar} and {@code yBar}, is a multiple of {@code t33Bar} in each, so that
- * each sum multiplies {@code t33Bar} once by the partial of the second factor, the product
+ * UnreadAdjoints}): an adjoint such as Goldstein–Price's {@code qBar = t10Bar * t9}, read by
+ * the sums of {@code xBar} and {@code yBar}, is a multiple of {@code t10Bar} in each, so that
+ * each sum multiplies {@code t10Bar} once by the partial of the second factor, the product
  * rule as a person writes it; a run that reads an adjoint another run sums waits for it. The
  * rewrite happens there, not where the adjoint is still read elsewhere (its declaration
  * stays), and the gradients stay those of the user's method (extrapolated finite differences,
@@ -110,7 +110,7 @@ class SharedAdjointFactorsTest {
   }
 
   /**
-   * Goldstein–Price: each gradient element is {@code t33Bar} (the first factor's value) times
+   * Goldstein–Price: each gradient element is {@code t10Bar} (the first factor's value) times
    * the second factor's partial plus {@code t30Bar} times the first's, the partials read only
    * the forward sweep; the adjoints of the polynomials and squares, read by both sums, are
    * gone.
@@ -118,30 +118,30 @@ class SharedAdjointFactorsTest {
   @Test
   void anAdjointReadByBothSumsIsMultipliedOutInEach() {
     String gp = method("goldsteinPriceValueAndGradient");
-    assertThat(line("xBar", gp)).isEqualTo("double xBar = t33Bar * (t31 * (t18 - y * 36.0"
-        + " + (x * 12.0 - 32.0)) + q * (d * (2.0 * 2.0))) + t30Bar * (t28 * (y * 6.0 + t4"
+    assertThat(line("xBar", gp)).isEqualTo("double xBar = t10Bar * (t9 * (t4 - y * 36.0"
+        + " + (x * 12.0 - 32.0)) + q * (d * (2.0 * 2.0))) + t8Bar * (t7 * (y * 6.0 + t1"
         + " + (x * 3.0 - 14.0)) + p * (s * 2.0));");
-    assertThat(line("yBar", gp)).startsWith("double yBar = t33Bar * (t31 * (");
-    for (String gone : List.of("qBar", "pBar", "dBar", "sBar", "t31Bar", "t28Bar")) {
+    assertThat(line("yBar", gp)).startsWith("double yBar = t10Bar * (t9 * (");
+    for (String gone : List.of("qBar", "pBar", "dBar", "sBar", "t9Bar", "t7Bar")) {
       assertThat(gp).doesNotContain(gone);
     }
   }
 
   /**
    * {@code rBar} is read in the branch as well: it stays, and {@code xBar}'s sum, which
-   * multiplies it out, reads its own factor {@code t12Bar}. {@code dBar} is read by {@code
-   * t1Bar}, whose sum into {@code yBar} the branch cuts off and which stays: so does {@code
+   * multiplies it out, reads its own factor {@code t5Bar}. {@code dBar} is read by {@code
+   * t9Bar}, whose sum into {@code yBar} the branch cuts off and which stays: so does {@code
    * dBar}.
    */
   @Test
   void anAdjointReadElsewhereStays() {
     String body = method("readInBranchValueAndGradient");
-    assertThat(body).containsMatch("if \\(t8\\) \\{[^}]*double t\\d+Bar = rBar;");
-    assertThat(body).contains("double rBar = t12Bar * t11;\n");
-    assertThat(body).contains("double dBar = t5Bar * d * 2.0;\n");
-    assertThat(body).contains("double t1Bar = -dBar;\n");
+    assertThat(body).containsMatch("if \\(t3\\) \\{[^}]*double t\\d+Bar = rBar;");
+    assertThat(body).contains("double rBar = t5Bar * t4;\n");
+    assertThat(body).contains("double dBar = t2Bar * d * 2.0;\n");
+    assertThat(body).contains("double t9Bar = -dBar;\n");
     assertThat(line("xBar", body)).isEqualTo(
-        "double xBar = t12Bar * (r + t11 * (q * (d * 2.0))) + qBar * (y * 3.0 + x * 2.0);");
+        "double xBar = t5Bar * (r + t4 * (q * (d * 2.0))) + qBar * (y * 3.0 + x * 2.0);");
   }
 
   /** The statement of {@code code} that declares {@code variable}, trimmed. */

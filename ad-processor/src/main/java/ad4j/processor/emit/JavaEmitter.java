@@ -231,7 +231,8 @@ public final class JavaEmitter {
       if (sum.operation().form() == Operation.Form.INFIX
           && (operator.equals("+") || operator.equals("-"))
           && readsVariable(sum.arguments().get(0), store.variable())
-          && sum.result().type() == store.variable().type()) {
+          && sum.result().type() == store.variable().type()
+          && !facts.readOnlyByOwnUpdates(store.variable())) {
         Operand step = sum.arguments().get(1);
         if (store.variable().type().isIntegral() && step instanceof Operand.Constant constant
             && constant.expression().toString().equals("1")) {
@@ -535,7 +536,9 @@ public final class JavaEmitter {
     }
     List<String> parts = new ArrayList<>();
     for (Object part : thrown.messageParts()) {
-      parts.add(part instanceof Operand operand ? operand(operand).toString() : (String) part);
+      // an operand of '+' joined as text: a sum written inline must keep its parentheses
+      parts.add(part instanceof Operand operand ? operand(operand).asOperandOfConcatenation()
+          : (String) part);
     }
     if (parts.size() == 1 && !(thrown.messageParts().get(0) instanceof String)) {
       // String by its qualified name: a class String of the user's package must not capture it

@@ -7,6 +7,7 @@ import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Loop;
+import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Push;
@@ -55,6 +56,8 @@ final class ProgramFacts {
    * block, with what they negate: written {@code a[i] -= x}, and not declared.
    */
   private final Map<Variable, Operand> subtracted = new IdentityHashMap<>();
+  /** Per variable, how many of its stores add to or subtract from itself, written inline. */
+  private final Map<Variable, Integer> ownUpdates = new IdentityHashMap<>();
   /** Every block with the values it defines, for decisions that need all reads first. */
   private final List<BlockValues> blocks = new ArrayList<>();
   private boolean usesTape;
@@ -67,6 +70,7 @@ final class ProgramFacts {
     for (BlockValues block : blocks) {
       findSubtractions(block.statements());
     }
+    countOwnUpdates();
     for (Map.Entry<Value, Facts> entry : facts.entrySet()) {
       Facts value = entry.getValue();
       if (value.home == null || value.home == function.body() || value.readIn == null) {
@@ -101,6 +105,44 @@ final class ProgramFacts {
    */
   Operand subtrahend(Variable variable) {
     return subtracted.get(variable);
+  }
+
+  /**
+   * Whether every read of {@code variable} is in an update of its own, {@code v = v + e}: an
+   * update written {@code v += e} would leave a local whose value nothing reads, which ECJ
+   * warns of (the tangent's copy of a sum whose value the result does not need), so such
+   * updates are written out.
+   */
+  boolean readOnlyByOwnUpdates(Variable variable) {
+    Integer updates = ownUpdates.get(variable);
+    return updates != null && updates >= variableReads.getOrDefault(variable, 0);
+  }
+
+  /** Counts, per variable, the stores {@code v = v + e} and {@code v = v - e} written inline. */
+  private void countOwnUpdates() {
+    for (BlockValues block : blocks) {
+      for (Statement statement : block.statements()) {
+        if (statement instanceof Store store && store.value() instanceof Operand.Use use
+            && inline.contains(use.value()) && facts.get(use.value()).home != null) {
+          Instruction sum = definition(use.value());
+          String operator = sum.operation().name();
+          if (sum.operation().form() == Operation.Form.INFIX
+              && (operator.equals("+") || operator.equals("-"))
+              && readsDirectly(sum.arguments().get(0), store.variable())) {
+            ownUpdates.merge(store.variable(), 1, Integer::sum);
+          }
+        }
+      }
+    }
+  }
+
+  private boolean readsDirectly(Operand operand, Variable variable) {
+    if (operand instanceof Operand.Read read) {
+      return read.variable() == variable;
+    }
+    return operand instanceof Operand.Use use && inline.contains(use.value())
+        && facts.get(use.value()).home != null && isCopyOfVariable(definition(use.value()))
+        && readsDirectly(definition(use.value()).arguments().get(0), variable);
   }
 
   /** Whether {@code value} must be declared before its block, at the start of the method. */
@@ -213,9 +255,14 @@ final class ProgramFacts {
 
   /**
    * Which values of a block are written inline rather than as locals: formula values and
-   * inactive integer temporaries read once, right after their definition (nothing printed in
-   * between); and copies of a variable ({@code int k2 = k}) read only in this block before the
-   * variable changes, which are written as the variable itself (and not at all when unread).
+   * temporaries of the user's expressions (and their derivatives, {@code t1Dot}) read once, and
+   * inactive integer temporaries read once; and copies of a variable ({@code int k2 = k}) read
+   * only in this block before the variable changes, which are written as the variable itself
+   * (and not at all when unread). A value written inline is evaluated where it is read, or,
+   * when that is inline too, where that is read ({@link #evaluatedAt}). A pure value (an
+   * operator or a {@code Math} function, which cannot throw) may move there past printed
+   * statements that do not assign a variable it reads, as in {@code x = x * a + Math.sin(y)};
+   * any other only past statements that are not printed.
    */
   private void decideInline(List<Statement> statements, List<Value> defined) {
     Set<Value> candidates = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -235,28 +282,111 @@ final class ProgramFacts {
           || value.origin() == Value.Origin.TEMPORARY && !value.isActive()
               && value.type().isIntegral()
               // a call run as written stays where the user's method makes it
-              && instruction.operation().form() != Operation.Form.PLAIN_CALL)) {
+              && instruction.operation().form() != Operation.Form.PLAIN_CALL
+          || isTemporary(value) && instruction.isPure()
+              && (value.type().isNumeric() || value.type() == NumericType.BOOLEAN))) {
         candidates.add(value);
       }
     }
-    // a value written inline is evaluated at its use: only unprinted statements may lie between
+    if (candidates.isEmpty()) {
+      return;
+    }
+    List<Set<Variable>> assigned = new ArrayList<>(statements.size());
+    for (Statement statement : statements) {
+      assigned.add(assignedBy(statement));
+    }
+    // removing a value only brings the point where others are evaluated closer: repeat until
+    // every value left may move to where it is evaluated
     boolean changed = true;
     while (changed) {
       changed = false;
       for (Value value : List.copyOf(candidates)) {
         Facts known = facts.get(value);
-        for (int k = known.definedAt + 1; k < known.firstLocalUse && k < statements.size();
-            k++) {
-          if (!(statements.get(k) instanceof Instruction between)
-              || !(candidates.contains(between.result()) || inline.contains(between.result()))) {
-            candidates.remove(value);
-            changed = true;
-            break;
-          }
+        Instruction instruction = (Instruction) statements.get(known.definedAt);
+        int evaluated = evaluatedAt(value, statements, candidates);
+        boolean movable = instruction.isPure()
+            ? noneAssigned(assigned, known.definedAt + 1, evaluated, variablesRead(instruction))
+            : onlyUnprinted(statements, known.definedAt + 1, evaluated, candidates);
+        if (!movable) {
+          candidates.remove(value);
+          changed = true;
         }
       }
     }
     inline.addAll(candidates);
+  }
+
+  /**
+   * Where an inline value of the block is evaluated: at the statement that reads it, or, when
+   * that is an inline value too, where that one is evaluated.
+   */
+  private int evaluatedAt(Value value, List<Statement> statements, Set<Value> candidates) {
+    int at = facts.get(value).firstLocalUse;
+    while (at < statements.size() && statements.get(at) instanceof Instruction reader
+        && candidates.contains(reader.result())) {
+      at = facts.get(reader.result()).firstLocalUse;
+    }
+    return at;
+  }
+
+  /** Whether the statements from {@code from} to before {@code to} are all written inline. */
+  private boolean onlyUnprinted(List<Statement> statements, int from, int to,
+      Set<Value> candidates) {
+    for (int k = from; k < to && k < statements.size(); k++) {
+      if (!(statements.get(k) instanceof Instruction between)
+          || !(candidates.contains(between.result()) || inline.contains(between.result()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether no statement from {@code from} to before {@code to} assigns one of the variables. */
+  private static boolean noneAssigned(List<Set<Variable>> assigned, int from, int to,
+      Set<Variable> variables) {
+    if (variables.isEmpty()) {
+      return true;
+    }
+    for (int k = from; k < to && k < assigned.size(); k++) {
+      for (Variable variable : assigned.get(k)) {
+        if (variables.contains(variable)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The variables an instruction's text reads: those it reads itself and those of the copies
+   * it reads that are written as the variable.
+   */
+  private Set<Variable> variablesRead(Instruction instruction) {
+    Set<Variable> read = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Operand operand : instruction.arguments()) {
+      if (operand instanceof Operand.Read variable) {
+        read.add(variable.variable());
+      } else if (operand instanceof Operand.Use use && inline.contains(use.value())
+          && facts.get(use.value()).home != null
+          && isCopyOfVariable(definition(use.value()))) {
+        read.add(((Operand.Read) definition(use.value()).arguments().get(0)).variable());
+      }
+    }
+    return read;
+  }
+
+  /** The variables a statement assigns, nested statements included. */
+  private static Set<Variable> assignedBy(Statement statement) {
+    Set<Variable> assigned = Collections.newSetFromMap(new IdentityHashMap<>());
+    any(List.of(statement), nested -> {
+      if (nested instanceof Declare declare) {
+        assigned.add(declare.variable());
+      } else if (nested instanceof Store store) {
+        assigned.add(store.variable());
+      }
+      return false;
+    });
+    return assigned.isEmpty() ? Set.of() : assigned;
   }
 
   /** The subtractions among {@code statements} (see {@link #subtrahend}). */
@@ -290,6 +420,15 @@ final class ProgramFacts {
   private Instruction definition(Value value) {
     Facts known = facts.get(value);
     return (Instruction) known.home.statements().get(known.definedAt);
+  }
+
+  /** A temporary of the user's expressions, or a derivative named after one ({@code t1Dot}). */
+  private static boolean isTemporary(Value value) {
+    Value named = value;
+    while (named.origin() == Value.Origin.DERIVED && named.base() != null) {
+      named = named.base();
+    }
+    return named.origin() == Value.Origin.TEMPORARY;
   }
 
   private static boolean isCopyOfVariable(Instruction instruction) {

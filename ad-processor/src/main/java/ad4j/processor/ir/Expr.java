@@ -170,6 +170,16 @@ public abstract sealed class Expr {
     return new Text("(" + type + ") " + (bare ? text : "(" + text + ")"), UNARY);
   }
 
+  /**
+   * This as the right operand of a string concatenation {@code "x = " + this}: parenthesized
+   * when looser than {@code +}, or as loose ({@code "x = " + (a + b)}, not {@code "x = " + a + b}).
+   */
+  public String asOperandOfConcatenation() {
+    StringBuilder out = new StringBuilder();
+    renderOperand(out, this, ADDITIVE + 1);
+    return out.toString();
+  }
+
   /** Whether this is the literal 1.0, which multiplication drops. */
   public boolean isOne() {
     return this == ONE || (this instanceof Text text && text.text.equals("1.0"));

@@ -37,7 +37,7 @@ final class AdjointCopies {
     Set<Integer> removed = new HashSet<>();
     Map<Variable, Integer> lastMention = new HashMap<>();
     // locals declared as a copy of a variable that has not changed since
-    Map<Variable, Variable> copyOf = new HashMap<>();
+    Copies copyOf = new Copies();
     for (int q = 0; q < statements.size(); q++) {
       Statement statement = statements.get(q);
       Variable target = null;
@@ -62,7 +62,7 @@ final class AdjointCopies {
             : new Store(target, local.initial(), local.line())));
         removed.add(q);
         lastMention.put(target, q);
-        copyOf.values().removeIf(target::equals); // it is assigned at p now
+        copyOf.forgetCopiesOf(target); // it is assigned at p now
         continue;
       }
       if (statement instanceof Store store && value instanceof Operand.Read read
@@ -74,8 +74,8 @@ final class AdjointCopies {
       facts.assigned(statement, assigned);
       for (Variable variable : assigned) {
         declaredAt.remove(variable); // assigned again: not a local of one value
-        copyOf.remove(variable);
-        copyOf.values().removeIf(variable::equals);
+        copyOf.forget(variable);
+        copyOf.forgetCopiesOf(variable);
       }
       if (statement instanceof Declare declare && declare.initial() != null) {
         declaredAt.put(declare.variable(), q);
@@ -90,5 +90,42 @@ final class AdjointCopies {
       }
     }
     return rewritten(statements, removed, definitions);
+  }
+
+  /**
+   * Which local copies which variable, indexed both ways: a block of thousands of statements
+   * forgets the copies of each variable it assigns, which a scan of all copies made quadratic.
+   */
+  private static final class Copies {
+    private final Map<Variable, Variable> copyOf = new HashMap<>();
+    private final Map<Variable, Set<Variable>> copiesOf = new HashMap<>();
+
+    Variable get(Variable local) {
+      return copyOf.get(local);
+    }
+
+    void put(Variable local, Variable copied) {
+      forget(local);
+      copyOf.put(local, copied);
+      copiesOf.computeIfAbsent(copied, v -> new HashSet<>()).add(local);
+    }
+
+    /** {@code local} no longer holds a copy. */
+    void forget(Variable local) {
+      Variable copied = copyOf.remove(local);
+      if (copied != null) {
+        copiesOf.get(copied).remove(local);
+      }
+    }
+
+    /** No local holds a copy of {@code copied} any more. */
+    void forgetCopiesOf(Variable copied) {
+      Set<Variable> locals = copiesOf.remove(copied);
+      if (locals != null) {
+        for (Variable local : locals) {
+          copyOf.remove(local);
+        }
+      }
+    }
   }
 }
