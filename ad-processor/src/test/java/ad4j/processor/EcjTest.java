@@ -134,6 +134,11 @@ class EcjTest {
         "    return new double[] {y[1], -k * Math.sin(y[0])};",
         "  }",
         "",
+        "  @Differentiable",
+        "  static double meanSquare(double[] t) {",
+        "    return IntStream.range(0, t.length).mapToDouble(i -> t[i] * t[i]).average().orElse(0);",
+        "  }",
+        "",
         "  final double shift = 0.5;",
         "",
         "  @Differentiable",
@@ -219,6 +224,13 @@ class EcjTest {
           moved[index] += t;
           return (double) stream.invoke(null, u, moved);
         }));
+      }
+
+      // average(): the tangent of its count (count += 1.0) is no assignment of countDot to itself
+      double[] meanSquareGradient = (double[]) declared(grad, "meanSquareGradient",
+          double[].class).invoke(null, (Object) u);
+      for (int i = 0; i < u.length; i++) {
+        assertThat(meanSquareGradient[i]).isWithin(1e-12).of(2 * u[i] / u.length);
       }
 
       java.lang.reflect.Constructor<?> make = user.getDeclaredConstructor();

@@ -114,6 +114,9 @@ public final class JavaEmitter {
         Variable variable = declare.variable();
         code.addStatement("$L $L = $L", variable.javaType(), nameOf(variable),
             operand(declare.initial()));
+      } else if (statement instanceof Store store
+          && readsVariable(store.value(), store.variable())) {
+        continue; // v = v (the tangent of count += 1.0) assigns nothing: not printed
       } else if (statement instanceof Store store) {
         comment(store.line());
         code.addStatement("$L", assignment(store));
