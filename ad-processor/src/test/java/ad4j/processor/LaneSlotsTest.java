@@ -1,9 +1,6 @@
 package ad4j.processor;
 
-import static ad4j.processor.testing.ArrayArguments.append;
-import static ad4j.processor.testing.ArrayFunctionChecks.invoke;
 import static com.google.common.truth.Truth.assertThat;
-import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.testing.ArrayFunctionChecks.Call;
 import ad4j.processor.testing.CompiledOnce;
@@ -140,25 +137,7 @@ class LaneSlotsTest {
   @MethodSource("calls")
   void eachColumnIsTheHessianVectorProductAlongItsSlot(Call call) throws Exception {
     for (CompiledOnce compiled : List.of(COMPILED, PARTS_OF_ONE)) {
-      Class<?> generated = compiled.get().load("com.example.LGrad");
-      double[][] hessian = (double[][]) invoke(generated, call.name() + "Hessian",
-          call.arguments());
-      int n = hessian.length;
-      double[][] columns = new double[n][];
-      for (int j = 0; j < n; j++) {
-        double[] unit = new double[n];
-        unit[j] = 1;
-        columns[j] = (double[]) invoke(generated, call.name() + "HessianVector",
-            append(call.arguments(), unit));
-      }
-      for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) {
-          double expected = (columns[j][i] + columns[i][j]) / 2;
-          assertWithMessage("H[%s][%s] of %s against the per-column sweeps", i, j, call)
-              .that(hessian[i][j]).isWithin(1e-13 * Math.max(1, Math.abs(expected)))
-              .of(expected);
-        }
-      }
+      FlatHessianChecks.of(compiled.get(), "com.example.L").checkColumnsOfHessianVector(call);
     }
   }
 

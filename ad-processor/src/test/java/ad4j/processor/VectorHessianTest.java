@@ -156,26 +156,8 @@ class VectorHessianTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("calls")
   void eachColumnIsThePerColumnSweepsProduct(Call call) throws Exception {
-    Class<?> generated = COMPILED.get().load("com.example.HGrad");
-    double[][] hessian = (double[][]) invoke(generated, call.name() + "Hessian",
-        call.arguments());
-    int n = hessian.length;
-    double[][] columns = new double[n][];
-    for (int j = 0; j < n; j++) {
-      double[] unit = new double[n];
-      unit[j] = 1;
-      columns[j] = (double[]) invoke(generated, call.name() + "HessianVector",
-          append(call.arguments(), unit));
-    }
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) {
-        // the per-column result as mHessian made it before lanes: the mean of the pair
-        double expected = (columns[j][i] + columns[i][j]) / 2;
-        assertWithMessage("H[%s][%s] of %s against the per-column sweeps", i, j, call)
-            .that(hessian[i][j]).isWithin(1e-13 * Math.max(1, Math.abs(expected)))
-            .of(expected);
-      }
-    }
+    // the per-column result as mHessian made it before lanes: the mean of the pair
+    FlatHessianChecks.of(COMPILED.get(), "com.example.H").checkColumnsOfHessianVector(call);
   }
 
   @Test

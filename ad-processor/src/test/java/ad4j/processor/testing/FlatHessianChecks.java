@@ -30,6 +30,32 @@ public record FlatHessianChecks(Class<?> user, Class<?> generated) {
     return new FlatHessianChecks(compiled.load(userClass), compiled.load(userClass + "Grad"));
   }
 
+  /**
+   * {@code mHessian} at {@code call} against {@code mHessianVector} along each slot's unit
+   * direction: entry by entry the mean of the pair of columns, which is what one sweep per slot
+   * gave before lanes, to 1e-13 relative.
+   */
+  public void checkColumnsOfHessianVector(ArrayFunctionChecks.Call call) throws Exception {
+    double[][] hessian = (double[][]) invoke(generated, call.name() + "Hessian",
+        call.arguments());
+    int n = hessian.length;
+    double[][] columns = new double[n][];
+    for (int j = 0; j < n; j++) {
+      double[] unit = new double[n];
+      unit[j] = 1;
+      columns[j] = (double[]) invoke(generated, call.name() + "HessianVector",
+          append(call.arguments(), unit));
+    }
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        double expected = (columns[j][i] + columns[i][j]) / 2;
+        assertWithMessage("H[%s][%s] of %s against the per-column sweeps", i, j, call)
+            .that(hessian[i][j]).isWithin(1e-13 * Math.max(1, Math.abs(expected)))
+            .of(expected);
+      }
+    }
+  }
+
   /** All checks at {@code call}. */
   public void check(ArrayFunctionChecks.Call call) throws Exception {
     new ArrayFunctionChecks(user, generated).check(call);
