@@ -54,8 +54,8 @@ public final class JavaEmitter {
   public JavaEmitter(Function function, NameAllocator names) {
     this.function = PrintedStatements.of(function);
     this.names = names;
-    this.returnedAtEnd = finalReturnValue(function);
-    this.facts = new ProgramFacts(function);
+    this.returnedAtEnd = finalReturnValue(this.function);
+    this.facts = new ProgramFacts(this.function);
   }
 
   /** Names the parameters, in order; call first, so that the user's names stay unchanged. */
