@@ -67,6 +67,7 @@ final class InstructionTangents {
         yield out;
       }
       case COPY -> arguments.get(0) instanceof Operand.Read read
+          && s.variableTangents.containsKey(read.variable())
           ? define(tangent, Operation.COPY,
               List.of(new Operand.Read(s.variableTangents.get(read.variable()))), instruction)
           : byRule(instruction, tangent, site -> List.of());
@@ -91,7 +92,7 @@ final class InstructionTangents {
     List<Partial> partials = new ArrayList<>();
     List<Operand> derivatives = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
-      if (isActive(arguments.get(i))) {
+      if (isActive(arguments.get(i)) && !ZeroTangents.isZero(tangentOf(arguments.get(i)))) {
         Optional<Partial> partial = rule.partial(i, site);
         if (partial.isPresent()) {
           partials.add(partial.get());
@@ -120,7 +121,9 @@ final class InstructionTangents {
       }
     }
     if (sum == null) {
-      return define(tangent, Operation.COPY, List.of(Site.number(0.0)), instruction);
+      // every argument's tangent is zero, and so is this one (see ZeroTangents)
+      s.tangents.put(value, Site.number(0.0));
+      return List.of();
     }
     s.tangents.put(value, new Operand.Use(tangent));
     Operand root = sharedDivisor == null ? sum : site.over(sum, sharedDivisor);

@@ -33,6 +33,8 @@ final class TangentState {
   /** Math calls computed so far in straight-line code, which formulas may read again. */
   final ForwardValues computed = new ForwardValues();
   final boolean straightLine;
+  /** The tangents known to be zero, which the rules leave out. */
+  final ZeroTangents zeros;
 
   // the classes of one job each, sharing this state
   final TangentWalk walk = new TangentWalk(this);
@@ -42,6 +44,7 @@ final class TangentState {
 
   TangentState(Function function) {
     this.builder = new IrBuilder(Ids.next(function));
+    this.zeros = new ZeroTangents(function.body());
     // without branches and loops, a value computed earlier is there wherever it is read
     this.straightLine = function.body().statements().stream()
         .noneMatch(s -> s instanceof If || s instanceof Loop);

@@ -170,11 +170,13 @@ final class TangentWalk {
       } else if (statement instanceof Declare declare) {
         out.add(declare);
         Variable variable = declare.variable();
-        if (variable.isActive()) {
+        Operand initialTangent = variable.isActive()
+            ? s.instructions.tangentOf(declare.initial()) : null;
+        // a variable whose tangent stays zero has none: its reads carry no derivative
+        if (variable.isActive() && !s.zeros.staysZero(declare, initialTangent)) {
           Variable tangent = s.builder.derived(variable, Derivative.TANGENT, NumericType.DOUBLE, null);
           s.variableTangents.put(variable, tangent);
-          out.add(new Declare(tangent, s.instructions.tangentOf(declare.initial()),
-              declare.line()));
+          out.add(new Declare(tangent, initialTangent, declare.line()));
         }
       } else if (statement instanceof Store store) {
         out.add(store);
