@@ -60,16 +60,17 @@ final class HessianInto {
         .build();
   }
 
-  /** Each pair {@code [i][j]}, {@code [j][i]} replaced by their mean: exactly symmetric. */
-  static CodeBlock symmetrised(String hessian, String count, String i, String j, String mean) {
+  /**
+   * The lower triangle made a copy of the upper: exactly symmetric. The two triangles are
+   * computed along different directions (row {@code j} is {@code H e_j}) and may differ in
+   * their last bits; one copy is half the memory traffic of averaging each pair.
+   */
+  static CodeBlock symmetrised(String hessian, String count, String i, String j) {
     return CodeBlock.builder()
-        .add("// exactly symmetric: each pair replaced by its mean\n")
+        .add("// exactly symmetric: the lower triangle is the upper one's copy\n")
         .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
         .beginControlFlow("for (int $L = 0; $L < $L; $L++)", j, j, i, j)
-        .addStatement("double $L = ($L[$L][$L] + $L[$L][$L]) / 2", mean, hessian, i, j,
-            hessian, j, i)
-        .addStatement("$L[$L][$L] = $L", hessian, i, j, mean)
-        .addStatement("$L[$L][$L] = $L", hessian, j, i, mean)
+        .addStatement("$L[$L][$L] = $L[$L][$L]", hessian, i, j, hessian, j, i)
         .endControlFlow()
         .endControlFlow()
         .build();

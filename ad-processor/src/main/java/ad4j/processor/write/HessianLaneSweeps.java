@@ -53,8 +53,8 @@ final class HessianLaneSweeps {
 
   /**
    * {@code private static void fHessianInto(params, double[][] hessian, int n)}: row j (zeros)
-   * gets H·e_j added, {@code lanes} rows per sweep; then each pair {@code [i][j]}, {@code [j][i]} is replaced by
-   * their mean, so that the matrix is exactly symmetric. Each lane is given its slot, which
+   * gets H·e_j added, {@code lanes} rows per sweep; then the lower triangle is made a copy of
+   * the upper, so that the matrix is exactly symmetric. Each lane is given its slot, which
    * gives the directions of the parameters the plan gives by slot; the other parameters' (a
    * matrix, and those after it) are arrays per lane, cleared when the lane is given its next
    * slot, not after each sweep. In the last, partial block the lanes past the last slot still
@@ -75,7 +75,6 @@ final class HessianLaneSweeps {
     String rows = names.fresh("rows");
     String laneSlots = names.fresh("laneSlots");
     String spare = names.fresh("spare");
-    String mean = names.fresh("mean");
     int k = lanes.lanes();
     boolean bySlot = lanes.bySlot() > 0;
     HessianInto frame = new HessianInto(method, slots);
@@ -129,7 +128,7 @@ final class HessianLaneSweeps {
         .endControlFlow()
         .add(sweep)
         .endControlFlow();
-    code.add(HessianInto.symmetrised(hessian, count, i, j, mean));
+    code.add(HessianInto.symmetrised(hessian, count, i, j));
     return into.addCode(code.build()).build();
   }
 

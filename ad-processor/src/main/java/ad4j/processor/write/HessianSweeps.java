@@ -57,9 +57,8 @@ final class HessianSweeps {
 
   /**
    * {@code private static void fHessianInto(params, double[][] hessian, int n)}: one sweep
-   * per slot j along the unit direction e_j, whose H·e_j it adds into row j (zeros); then each pair
-   * {@code [i][j]}, {@code [j][i]} is replaced by their mean, so that the matrix is exactly
-   * symmetric.
+   * per slot j along the unit direction e_j, whose H·e_j it adds into row j (zeros); then the lower
+   * triangle is made a copy of the upper, so that the matrix is exactly symmetric.
    */
   MethodSpec hessianInto() {
     NameAllocator names = method.names();
@@ -70,7 +69,6 @@ final class HessianSweeps {
     String j = names.fresh("j");
     String slot = names.fresh("slot");
     String gradient = names.fresh("gradient");
-    String mean = names.fresh("mean");
     HessianInto frame = new HessianInto(method, slots);
     MethodSpec.Builder into = frame.start(parameters, hessian, count);
     CodeBlock.Builder code = CodeBlock.builder();
@@ -90,7 +88,7 @@ final class HessianSweeps {
         .build();
     code.addStatement("int $L = 0", slot);
     UnitDirections.each(function, parameters, directions, names, sweep, code);
-    code.add(HessianInto.symmetrised(hessian, count, i, j, mean));
+    code.add(HessianInto.symmetrised(hessian, count, i, j));
     return into.addCode(code.build()).build();
   }
 
