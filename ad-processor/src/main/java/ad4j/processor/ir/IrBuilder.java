@@ -75,7 +75,16 @@ public final class IrBuilder {
 
   /** The tangent or the adjoint of {@code base}, a value named after it. */
   public Value derived(Value base, Derivative role, NumericType type) {
-    return Value.derived(nextId++, base, role.suffix(), type);
+    return Value.derivative(nextId++, base, role, role.suffix(), type);
+  }
+
+  /**
+   * The copy of the tangent or adjoint of {@code base} that lane {@code lane} (from 0) of a
+   * vector-mode sweep carries, named after it with the lane's number ({@code xDot2}).
+   */
+  public Value laneDerivative(Value base, Derivative role, int lane, NumericType type) {
+    return Value.derivative(nextId++, base, role,
+        role.suffix() + (lane == 0 ? "" : Integer.toString(lane + 1)), type);
   }
 
   /**

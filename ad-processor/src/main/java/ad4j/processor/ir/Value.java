@@ -34,6 +34,8 @@ public final class Value {
   private Origin origin;
   private String nameHint;
   private Value base;
+  /** What this value is to {@link #base}: its tangent or its adjoint; null for any other. */
+  private Derivative role;
   /** For an {@link NumericType#OBJECT} value: its Java type, and how generated code names it. */
   private javax.lang.model.type.TypeMirror referenceType;
   private String javaType;
@@ -61,6 +63,7 @@ public final class Value {
     Value value = new Value(id, original.origin, original.nameHint, original.type,
         original.active, -1);
     value.base = original.base;
+    value.role = original.role;
     return value;
   }
 
@@ -79,6 +82,16 @@ public final class Value {
     return value;
   }
 
+  /**
+   * The tangent or the adjoint of {@code base}, named after it with {@code suffix}: the role's
+   * own ({@code Dot}, {@code Bar}), or a lane's ({@code Dot2}).
+   */
+  static Value derivative(int id, Value base, Derivative role, String suffix, NumericType type) {
+    Value value = derived(id, base, suffix, type);
+    value.role = role;
+    return value;
+  }
+
   /** The value a {@link Origin#DERIVED} value is named after; null for others. */
   public Value base() {
     return base;
@@ -89,17 +102,7 @@ public final class Value {
    * a lane's {@code xDot2}), not a value of the user's method.
    */
   public boolean isDerivative() {
-    if (origin != Origin.DERIVED) {
-      return false;
-    }
-    for (Derivative role : Derivative.values()) {
-      // a lane's tangent is named "Dot2", "Dot3"... (derive/forward/TangentLanes)
-      if (nameHint.startsWith(role.suffix())
-          && nameHint.substring(role.suffix().length()).chars().allMatch(Character::isDigit)) {
-        return true;
-      }
-    }
-    return false;
+    return role != null;
   }
 
   /** A number unique within the method, in order of creation. */

@@ -260,7 +260,7 @@ public final class TangentLanes {
         Operand slot = new Operand.Use(slots.get(lane));
         String suffix = lane == 0 ? "" : Integer.toString(lane + 1);
         if (t.type() == NumericType.DOUBLE) {
-          Value value = builder.derived(t.base(), Derivative.TANGENT.suffix() + suffix,
+          Value value = builder.laneDerivative(t.base(), Derivative.TANGENT, lane,
               NumericType.DOUBLE);
           preamble.add(unit(value, slot, start, null, null));
           values.add(value);
@@ -421,7 +421,7 @@ public final class TangentLanes {
     // a tangent's copy named by its lane (xDot, xDot2, ...), whatever order prints them
     return laneValues.get(lane).computeIfAbsent(value, v -> v.origin() == Value.Origin.DERIVED
         && v.base() != null && Derivative.TANGENT.suffix().equals(v.nameHint())
-        ? builder.derived(v.base(), Derivative.TANGENT.suffix() + (lane + 1), v.type())
+        ? builder.laneDerivative(v.base(), Derivative.TANGENT, lane, v.type())
         : builder.again(v));
   }
 
