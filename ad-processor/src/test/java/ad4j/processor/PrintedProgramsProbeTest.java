@@ -21,9 +21,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * members against each other and forward against reverse, order 2, effects run as often as the
  * method runs them; where the method throws, every member throws the same exception with the
  * same message after the same effects. The methods store between a temporary and its reader
- * (swaps, assignments inside expressions, elements written, loop-carried values), mix integer,
- * {@code long}, {@code float} and {@code double} arithmetic with casts, compound assignments and
- * strings, and throw from integer divisions and element reads around calls with effects.
+ * (swaps, assignments inside expressions, elements written, loop-carried values), read fields
+ * and counters that calls run as written set, mix integer, {@code long}, {@code float} and
+ * {@code double} arithmetic with casts, compound assignments and strings, and throw from integer
+ * divisions and element reads (rows of a matrix too) around calls with effects, in else-if
+ * chains and behind {@code &&} and {@code ?:}.
  *
  * <p>The probe found one wrong derivative: a read of a static field that is not final, which a
  * call run as written sets ({@code double r = x * scale + bump();}), was written inline in the
@@ -52,6 +54,10 @@ class PrintedProgramsProbeTest {
       "  double w = 0.75;",
       "  void grow() { calls++; w = w * 2; }",
       "  double grown() { grow(); return w; }",
+      "  static int tickTo(int v) { calls++; return v; }",
+      "  static int counter;",
+      "  static int next() { calls++; return counter++; }",
+      "  static void resetCounter() { counter = 0; }",
       "",
       "  @Differentiable static double staticField(double x) {",
       "    reset();",
@@ -206,6 +212,46 @@ class PrintedProgramsProbeTest {
       "    if (x == 7) throw new IllegalArgumentException(n + m + \"|\" + (float) x * 2 + \"|\" + (x - -1));",
       "    return x * k;",
       "  }",
+      "  @Differentiable static double chains(double x, @NoDerivative int[] idx, int d, double[] w) {",
+      "    double s = x;",
+      "    int k = 0;",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      if (w[i] > 1) { s = s * w[i]; }",
+      "      else if (idx[k] > 0) { s = s + x * idx[k]; k++; }",
+      "      else if (idx[k + 1] / d > 1) { s = s - w[i] * x; }",
+      "      else if (tickTo(idx[k]) < -5 && idx[k + 2] % d == 0) { s = s * 0.5; }",
+      "      else { s = Math.sin(s) + w[i]; }",
+      "    }",
+      "    return s;",
+      "  }  @Differentiable static double matrix(double[][] m, @NoDerivative int i, @NoDerivative int j, double x) {",
+      "    double[] row = m[i];",
+      "    double s = row[j] * x + m[i][j] * m[i][j];",
+      "    s += m[j][i] * x;",
+      "    double[][] loc = new double[2][3];",
+      "    loc[1][2] = s * x;",
+      "    s += loc[i][j] + m[i].length + m.length;",
+      "    return s * m[i][j];",
+      "  }  @Differentiable static double counters(double x, int n) {",
+      "    resetCounter();",
+      "    double s = x;",
+      "    int c = counter;",
+      "    int a = next();",
+      "    int b = counter + next() * 2 + counter;",
+      "    s = s * x + c + a + b + counter;",
+      "    for (int i = 0; i < n; i++) {",
+      "      int before = counter;",
+      "      s = s * x + before * x + next() + counter * x;",
+      "    }",
+      "    return s + counter * x;",
+      "  }  @Differentiable static double conditionals(double x, double y, @NoDerivative int[] idx, int d) {",
+      "    double s = x > y ? x * y : y / x;",
+      "    int k = idx.length > 2 ? idx[2] / d : idx[0];",
+      "    int m = d != 0 && idx[0] / d > 1 ? idx[1] : -1;",
+      "    boolean b = d == 0 || idx[idx.length - 1] % d == 0;",
+      "    s += b ? k * x : m * y;",
+      "    s = (s > 1 ? s : 1 - s) * (k > 0 ? x : y);",
+      "    return s;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED = List.of(
@@ -313,5 +359,42 @@ class PrintedProgramsProbeTest {
     // k runs past both arrays: the reads behind && and ?: must not run
     shortCircuit.checkScalar(
         new Object[] {0.7, new int[] {1, 2, 3}, new double[] {0.3, 0.6}}, 1, 1e-7);
+  }
+
+  /**
+   * An else-if chain whose conditions read elements and divide (its effects in a condition),
+   * reads of a counter that calls set, short-circuit divisions, and a matrix's rows read again
+   * at the same index (ragged rows throw where the method throws).
+   */
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void chainsCountersConditionalsAndRows(int options) throws Exception {
+    Compiled compiled = COMPILED.get(options).get();
+    MemberAgreement chains = method(compiled, "chains", true, false, false, true);
+    double[] w = {0.3, 1.6, 0.2, 0.8};
+    chains.checkScalar(new Object[] {0.7, new int[] {1, 0, 4, 0, 3, 9}, 2, w}, 1, 1e-7);
+    chains.checkScalar(new Object[] {0.7, new int[] {0, 0, -6, 4, 3, 9}, 2, w}, 1, 1e-7);
+    chains.checkScalar(new Object[] {0.7, new int[] {-7, 0, 3}, 3, w}, 1, 1e-7);
+    for (Object[] thrown : new Object[][] {{0.7, new int[] {0, 0, 4, 0, 3, 9}, 0, w},
+        {0.7, new int[] {-7, 0, 4, 0, 3, 9}, 0, w}, {0.7, new int[] {-7, 0}, 3, w},
+        {0.7, new int[] {0}, 1, w}}) {
+      chains.checkThrows(thrown, 1);
+    }
+    method(compiled, "counters", true, false).checkScalar(new Object[] {0.7, 3}, 1, 1e-7);
+    MemberAgreement conditionals = method(compiled, "conditionals", true, true, false, false);
+    conditionals.checkScalar(new Object[] {0.7, 0.3, new int[] {4, 5, 6}, 2}, 1, 1e-7);
+    // d = 0: the divisions behind && and || do not run
+    conditionals.checkScalar(new Object[] {0.3, 0.7, new int[] {4, 5}, 0}, 1, 1e-7);
+    conditionals.checkThrows(new Object[] {0.3, 0.7, new int[] {4, 5, 6}, 0}, 1);
+    conditionals.checkThrows(new Object[] {0.3, 0.7, new int[] {}, 0}, 1);
+    MemberAgreement matrix = method(compiled, "matrix", true, false, false, true);
+    double[][] m = {{0.3, 0.6, 0.9}, {1.2, 1.5, 1.8}};
+    matrix.checkScalar(new Object[] {m, 1, 0, 0.7}, 1, 1e-7);
+    matrix.checkScalar(new Object[] {m, 0, 1, 0.7}, 1, 1e-7);
+    for (Object[] thrown : new Object[][] {{m, 0, 2, 0.7}, {m, 2, 0, 0.7},
+        {new double[][] {{0.3, 0.6, 0.9}, {1.2}}, 1, 1, 0.7},
+        {new double[][] {{0.3}, {1.2, 1.5, 1.8}}, 1, 0, 0.7}}) {
+      matrix.checkThrows(thrown, 1);
+    }
   }
 }
