@@ -146,6 +146,17 @@ class EcjTest {
         "    return x * x + size + rest;",
         "  }",
         "",
+        "  static final class Config {",
+        "    double offset = 0.25;",
+        "  }",
+        "",
+        "  static final Config CONFIG = new Config();",
+        "",
+        "  @Differentiable",
+        "  static double offset(double x) {",
+        "    return x * x + CONFIG.offset;",
+        "  }",
+        "",
         "  final double shift = 0.5;",
         "",
         "  @Differentiable",
@@ -250,6 +261,11 @@ class EcjTest {
           () -> perBucket.invoke(null, 0.3, 7, 0)).getCause();
       assertThat(byZero).isInstanceOf(ArithmeticException.class);
       assertThat(byZero).hasMessageThat().isEqualTo("/ by zero");
+
+      // offset(): the tangent reads CONFIG.offset, which only the value needs, as a null check
+      double[] offsetGradient = (double[]) declared(grad, "offsetGradient", double.class)
+          .invoke(null, 0.3);
+      assertThat(offsetGradient[0]).isWithin(1e-15).of(0.6);
 
       java.lang.reflect.Constructor<?> make = user.getDeclaredConstructor();
       make.setAccessible(true);

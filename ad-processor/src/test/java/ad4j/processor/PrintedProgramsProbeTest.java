@@ -223,7 +223,8 @@ class PrintedProgramsProbeTest {
       "      else { s = Math.sin(s) + w[i]; }",
       "    }",
       "    return s;",
-      "  }  @Differentiable static double matrix(double[][] m, @NoDerivative int i, @NoDerivative int j, double x) {",
+      "  }",
+      "  @Differentiable static double matrix(double[][] m, @NoDerivative int i, @NoDerivative int j, double x) {",
       "    double[] row = m[i];",
       "    double s = row[j] * x + m[i][j] * m[i][j];",
       "    s += m[j][i] * x;",
@@ -231,7 +232,8 @@ class PrintedProgramsProbeTest {
       "    loc[1][2] = s * x;",
       "    s += loc[i][j] + m[i].length + m.length;",
       "    return s * m[i][j];",
-      "  }  @Differentiable static double counters(double x, int n) {",
+      "  }",
+      "  @Differentiable static double counters(double x, int n) {",
       "    resetCounter();",
       "    double s = x;",
       "    int c = counter;",
@@ -243,7 +245,8 @@ class PrintedProgramsProbeTest {
       "      s = s * x + before * x + next() + counter * x;",
       "    }",
       "    return s + counter * x;",
-      "  }  @Differentiable static double conditionals(double x, double y, @NoDerivative int[] idx, int d) {",
+      "  }",
+      "  @Differentiable static double conditionals(double x, double y, @NoDerivative int[] idx, int d) {",
       "    double s = x > y ? x * y : y / x;",
       "    int k = idx.length > 2 ? idx[2] / d : idx[0];",
       "    int m = d != 0 && idx[0] / d > 1 ? idx[1] : -1;",
@@ -251,6 +254,27 @@ class PrintedProgramsProbeTest {
       "    s += b ? k * x : m * y;",
       "    s = (s > 1 ? s : 1 - s) * (k > 0 ? x : y);",
       "    return s;",
+      "  }",
+      "  @Differentiable static double namedLikeDerivatives(double xDot, double[] aBar, double Dot,",
+      "      @NoDerivative int[] rowBar2, double Bar) {",
+      "    double xBar = xDot * Dot;",
+      "    double aDot = aBar[rowBar2[0]] * xBar;",
+      "    double[] tDot = new double[rowBar2.length];",
+      "    for (int i = 0; i < tDot.length; i++) {",
+      "      tDot[i] = aBar[rowBar2[i]] * Bar;",
+      "    }",
+      "    double sBar2 = 0;",
+      "    for (int i = 0; i < tDot.length; i++) { sBar2 += tDot[i] * tDot[rowBar2[i] % tDot.length]; }",
+      "    return xBar * aDot + sBar2 + Dot * Bar;",
+      "  }",
+      "  @Differentiable(order = 2) static double secondNamed(double xDot, double yBar, double[] wDot) {",
+      "    double s = xDot * yBar;",
+      "    for (int i = 0; i < wDot.length; i++) {",
+      "      double t = s;",
+      "      s = s * wDot[i] + yBar;",
+      "      yBar = t * 0.5 + Math.sin(yBar);",
+      "    }",
+      "    return s * yBar + wDot[wDot.length - 1] * xDot;",
       "  }",
       "}");
 
@@ -396,5 +420,25 @@ class PrintedProgramsProbeTest {
         {new double[][] {{0.3}, {1.2, 1.5, 1.8}}, 1, 0, 0.7}}) {
       matrix.checkThrows(thrown, 1);
     }
+  }
+
+  /**
+   * The user's own names like those of derivatives ({@code xDot}, {@code aBar}, {@code Dot},
+   * {@code rowBar2}): their arrays' reads are the user's, kept where they throw, at order 1 and
+   * 2.
+   */
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void usersNamesLikeDerivatives(int options) throws Exception {
+    Compiled compiled = COMPILED.get(options).get();
+    MemberAgreement named = method(compiled, "namedLikeDerivatives", true, true, true, false,
+        true);
+    double[] a = {0.3, 0.6, 0.9};
+    named.checkScalar(new Object[] {0.7, a, 1.3, new int[] {2, 0, 1}, -0.4}, 1, 1e-7);
+    named.checkThrows(new Object[] {0.7, a, 1.3, new int[] {2, 0, 3}, -0.4}, 1);
+    named.checkThrows(new Object[] {0.7, a, 1.3, new int[] {5, 0, 1}, -0.4}, 1);
+    MemberAgreement second = method(compiled, "secondNamed", true, true, true);
+    second.checkScalar(new Object[] {0.4, 0.9, new double[] {0.3, -0.7, 1.1}}, 2, 1e-7);
+    second.checkThrows(new Object[] {0.4, 0.9, new double[0]}, 2);
   }
 }

@@ -197,8 +197,9 @@ public final class JavaEmitter {
   }
 
   /**
-   * Whether {@code read} reads an array's element or length, or a field of an object that is a
-   * value of the program (not a class's static field).
+   * Whether {@code read} reads an array's element or length, or a field of an object: a value
+   * of the program, or one a static final field holds ({@code CONFIG.scale}, whose receiver is
+   * a constant's text).
    */
   private static boolean isCheckedRead(Instruction read) {
     Operation operation = read.operation();
@@ -206,8 +207,7 @@ public final class JavaEmitter {
         || operation.form() == Operation.Form.PLAIN_CALL
             && (operation.plain() == Operation.Plain.FIELD_READ
                 || operation.plain() == Operation.Plain.HANDLE_READ)
-            && !read.arguments().isEmpty()
-            && !(read.arguments().get(0) instanceof Operand.Constant);
+            && !read.arguments().isEmpty();
   }
 
   /** Whether {@code instruction} divides integers by a divisor that may be zero. */
