@@ -139,6 +139,24 @@ class EcjTest {
         "    return IntStream.range(0, t.length).mapToDouble(i -> t[i] * t[i]).average().orElse(0);",
         "  }",
         "",
+        "  @Differentiable",
+        "  static double perBucket(double x, int n, int buckets) {",
+        "    int size = n / buckets;",
+        "    long rest = (long) n % buckets;",
+        "    return x * x + size + rest;",
+        "  }",
+        "",
+        "  static final class Config {",
+        "    double offset = 0.25;",
+        "  }",
+        "",
+        "  static final Config CONFIG = new Config();",
+        "",
+        "  @Differentiable",
+        "  static double offset(double x) {",
+        "    return x * x + CONFIG.offset;",
+        "  }",
+        "",
         "  final double shift = 0.5;",
         "",
         "  @Differentiable",
@@ -232,6 +250,22 @@ class EcjTest {
       for (int i = 0; i < u.length; i++) {
         assertThat(meanSquareGradient[i]).isWithin(1e-12).of(2 * u[i] / u.length);
       }
+
+      // perBucket(): the divisions only its value reads, kept for where they throw, are no
+      // locals that nothing reads
+      java.lang.reflect.Method perBucket = declared(grad, "perBucketGradient", double.class,
+          int.class, int.class);
+      assertThat(((double[]) perBucket.invoke(null, 0.3, 7, 2))[0]).isWithin(1e-15).of(0.6);
+      Throwable byZero = org.junit.jupiter.api.Assertions.assertThrows(
+          java.lang.reflect.InvocationTargetException.class,
+          () -> perBucket.invoke(null, 0.3, 7, 0)).getCause();
+      assertThat(byZero).isInstanceOf(ArithmeticException.class);
+      assertThat(byZero).hasMessageThat().isEqualTo("/ by zero");
+
+      // offset(): the tangent reads CONFIG.offset, which only the value needs, as a null check
+      double[] offsetGradient = (double[]) declared(grad, "offsetGradient", double.class)
+          .invoke(null, 0.3);
+      assertThat(offsetGradient[0]).isWithin(1e-15).of(0.6);
 
       java.lang.reflect.Constructor<?> make = user.getDeclaredConstructor();
       make.setAccessible(true);

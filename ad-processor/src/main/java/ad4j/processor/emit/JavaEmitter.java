@@ -182,6 +182,12 @@ public final class JavaEmitter {
       // read where the user's method reads it, for where it may throw: Java has no statement
       // that only reads, and a local nothing reads is one that compilers warn of
       code.addStatement("$L", checkedRead(instruction));
+    } else if (facts.uses(value) == 0 && isIntegerDivision(instruction)) {
+      // divided where the user's method divides, for where it throws: Math's floorDiv and
+      // floorMod divide so, and throw the same ArithmeticException ("/ by zero")
+      code.addStatement("java.lang.Math.$L($L, $L)",
+          instruction.operation().equals(Operation.DIVIDE) ? "floorDiv" : "floorMod",
+          operand(instruction.arguments().get(0)), operand(instruction.arguments().get(1)));
     } else if (facts.isHoisted(value)) {
       code.addStatement("$L = $L", nameOf(value), expression(instruction));
     } else {
@@ -191,8 +197,9 @@ public final class JavaEmitter {
   }
 
   /**
-   * Whether {@code read} reads an array's element or length, or a field of an object that is a
-   * value of the program (not a class's static field).
+   * Whether {@code read} reads an array's element or length, or a field of an object: a value
+   * of the program, or one a static final field holds ({@code CONFIG.scale}, whose receiver is
+   * a constant's text).
    */
   private static boolean isCheckedRead(Instruction read) {
     Operation operation = read.operation();
@@ -200,8 +207,13 @@ public final class JavaEmitter {
         || operation.form() == Operation.Form.PLAIN_CALL
             && (operation.plain() == Operation.Plain.FIELD_READ
                 || operation.plain() == Operation.Plain.HANDLE_READ)
-            && !read.arguments().isEmpty()
-            && !(read.arguments().get(0) instanceof Operand.Constant);
+            && !read.arguments().isEmpty();
+  }
+
+  /** Whether {@code instruction} divides integers by a divisor that may be zero. */
+  private static boolean isIntegerDivision(Instruction instruction) {
+    return instruction.operation().form() == Operation.Form.INFIX
+        && instruction.result().type().isIntegral() && instruction.mayThrow();
   }
 
   /**

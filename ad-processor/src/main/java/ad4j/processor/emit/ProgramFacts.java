@@ -262,7 +262,8 @@ final class ProgramFacts {
    * when that is inline too, where that is read ({@link #evaluatedAt}). A pure value (an
    * operator or a {@code Math} function, which cannot throw) may move there past printed
    * statements that do not assign a variable it reads, as in {@code x = x * a + Math.sin(y)};
-   * any other only past statements that are not printed.
+   * any other, and a read of a static field that is not final ({@link Instruction#readsState},
+   * which a call run as written between may set), only past statements that are not printed.
    */
   private void decideInline(List<Statement> statements, List<Value> defined) {
     Set<Value> candidates = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -304,7 +305,7 @@ final class ProgramFacts {
         Facts known = facts.get(value);
         Instruction instruction = (Instruction) statements.get(known.definedAt);
         int evaluated = evaluatedAt(value, statements, candidates);
-        boolean movable = instruction.isPure()
+        boolean movable = instruction.isPure() && !instruction.readsState()
             ? noneAssigned(assigned, known.definedAt + 1, evaluated, variablesRead(instruction))
             : onlyUnprinted(statements, known.definedAt + 1, evaluated, candidates);
         if (!movable) {

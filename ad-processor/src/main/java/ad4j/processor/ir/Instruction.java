@@ -52,13 +52,27 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
   /**
    * Whether this instruction only computes its value: arithmetic, a math function, a copy or a
    * selection that cannot throw. It may be removed when nothing reads its value, or computed
-   * elsewhere; other instructions (calls, array reads and writes, the tape) must run where
-   * they stand.
+   * elsewhere unless it {@link #readsState reads state}; other instructions (calls, array reads
+   * and writes, the tape) must run where they stand.
    */
   public boolean isPure() {
     return switch (operation.form().family()) {
       case OPERATOR, MATH_CALL -> !mayThrow();
       case DIFFERENTIATED_CALL, GENERATED_CALL, TAPE, ARRAY, PLAIN_CALL -> false;
     };
+  }
+
+  /**
+   * Whether this is a copy of a constant's text with no known value: the front end reads a
+   * static field that is not final so ({@code double t1 = Foo.scale}, or a private one through
+   * its handle), where the user's method reads it, since a call run as written may set it.
+   * Pure as it is (it throws nothing, and may go unread), it gives its value only where it
+   * stands: computed after such a call it would give the field's new value. (A copy of another
+   * text without a known value counts too; computed where it stands, it is right either way.)
+   */
+  public boolean readsState() {
+    return operation.form() == Operation.Form.COPY
+        && arguments.get(0) instanceof Operand.Constant constant
+        && constant.knownValue().isEmpty();
   }
 }

@@ -292,6 +292,63 @@ public record MemberAgreement(Class<?> user, Class<?> generated, String name, Ob
         .isEqualTo(0);
   }
 
+  /**
+   * Where the user's method throws at {@code arguments}: every member of a scalar method of
+   * {@code order} throws an exception of the same class with the same message, after running
+   * the method's effects as often as the method ran them before it threw.
+   */
+  public void checkThrows(Object[] arguments, int order) throws Exception {
+    String where = name + Arrays.deepToString(arguments);
+    int before = calls();
+    Throwable expected = thrown(() -> value(arguments));
+    int effects = calls() - before;
+    assertWithMessage("the method throws, %s", where).that(expected).isNotNull();
+    int n = slots(arguments).size();
+    Random random = new Random(where.hashCode());
+    List<Object> directions = new ArrayList<>();
+    for (int i = 0; i < arguments.length; i++) {
+      if (active[i]) {
+        directions.add(direction(arguments[i], random));
+      }
+    }
+    List<String> suffixes = new ArrayList<>(
+        List.of("Gradient", "ValueAndGradient", "Pullback", "Tangent"));
+    List<Object[]> more = new ArrayList<>(List.of(new Object[0],
+        new Object[] {new double[n]}, new Object[] {1.0, new double[n]}, directions.toArray()));
+    if (order == 2) {
+      suffixes.addAll(List.of("Hessian", "HessianVector", "ValueGradientAndHessian"));
+      more.addAll(List.of(new Object[0], new Object[] {new double[n]},
+          new Object[] {new double[n], new double[n][n]}));
+    }
+    for (int m = 0; m < suffixes.size(); m++) {
+      String suffix = suffixes.get(m);
+      Object[] extra = more.get(m);
+      int start = calls();
+      Throwable thrown = thrown(() -> member(suffix, arguments, extra));
+      assertWithMessage("m%s throws, %s", suffix, where).that(thrown).isNotNull();
+      assertWithMessage("what m%s throws, %s", suffix, where)
+          .that(thrown.getClass().getName() + ": " + thrown.getMessage())
+          .isEqualTo(expected.getClass().getName() + ": " + expected.getMessage());
+      assertWithMessage("effects of m%s before it throws, %s", suffix, where)
+          .that(calls() - start).isEqualTo(effects);
+    }
+    assertWithMessage("entries left on the tape, %s", where).that(Tape.current().size())
+        .isEqualTo(0);
+  }
+
+  private interface Call {
+    Object run() throws Exception;
+  }
+
+  private static Throwable thrown(Call call) {
+    try {
+      call.run();
+      return null;
+    } catch (Exception e) {
+      return e;
+    }
+  }
+
   // --- calls
 
   /** The user's method on a deep copy of the arguments. */
