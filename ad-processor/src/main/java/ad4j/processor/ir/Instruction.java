@@ -1,6 +1,7 @@
 package ad4j.processor.ir;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * {@code result = operation(arguments)}: the one place a value is defined.
@@ -18,6 +19,21 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
       throw new IllegalArgumentException(operation + " takes " + operation.arity()
           + " arguments, got " + arguments.size());
     }
+  }
+
+  /**
+   * Equal to the record's own equality (every component equal), tested cheapest first. The
+   * record's generated {@code equals} compares the components last to first, so the source
+   * line (its text) before the result; yet the passes look instructions up in lists of a
+   * block's statements ({@code List.contains}, {@code removeAll}), where nearly every
+   * comparison is with an instruction of another value, which the result, compared by
+   * identity, tells apart at once. The record's {@code hashCode} stays: it agrees with this.
+   */
+  @Override
+  public boolean equals(Object other) {
+    return other == this || other instanceof Instruction that && result == that.result
+        && operation.equals(that.operation) && arguments.equals(that.arguments)
+        && Objects.equals(line, that.line);
   }
 
   /**

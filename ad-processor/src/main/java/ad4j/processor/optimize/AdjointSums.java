@@ -74,10 +74,18 @@ public final class AdjointSums {
     Function current = program;
     for (int round = 0; ; round++) {
       AdjointSums pass = new AdjointSums(current, round < ROUNDS);
-      current = current.with(current.parameters(), pass.block(current.body()));
+      Function next = current.with(current.parameters(), pass.block(current.body()));
       if (!pass.waited) {
+        current = next;
         break;
       }
+      if (next.body().equals(current.body())) {
+        // a round that summed nothing, all its runs waiting (as in many a loop's sweep): a
+        // pass depends on its program alone, so each round up to the last would take this
+        // same program and leave it as it is; the last round, which sums what waits, is next
+        round = ROUNDS - 1;
+      }
+      current = next;
     }
     AdjointSums last = new AdjointSums(current, false);
     current = current.with(current.parameters(), last.block(current.body()));

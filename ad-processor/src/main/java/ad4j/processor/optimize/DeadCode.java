@@ -69,11 +69,7 @@ public final class DeadCode {
     int marked;
     do {
       marked = liveness.size();
-      block.walk(statement -> {
-        if (liveness.isNeeded(statement)) {
-          liveness.markRead(statement);
-        }
-      });
+      liveness.markBackwards(block);
     } while (liveness.size() > marked);
     return liveness.withoutDead(block);
   }
@@ -102,6 +98,28 @@ public final class DeadCode {
             .anyMatch(nested -> nested.statements().stream().anyMatch(this::isNeeded));
       }
       return true;
+    }
+
+    /**
+     * Marks what the statements of {@code block} that must run read, last statement first
+     * (and a statement's nested blocks, last first, before the statement): a value is read
+     * after it is made, so that one pass marks a whole chain of values that read each other,
+     * where a pass in program order marked one link of it per pass (quadratic in a long
+     * straight-line sweep). Marking only grows, so the passes end with the same marks in any
+     * order; only a loop's body read in its next iteration takes another pass.
+     */
+    void markBackwards(Block block) {
+      List<Statement> statements = block.statements();
+      for (int i = statements.size() - 1; i >= 0; i--) {
+        Statement statement = statements.get(i);
+        List<Block> nested = statement.nestedBlocks();
+        for (int j = nested.size() - 1; j >= 0; j--) {
+          markBackwards(nested.get(j));
+        }
+        if (isNeeded(statement)) {
+          markRead(statement);
+        }
+      }
     }
 
     void markRead(Statement statement) {

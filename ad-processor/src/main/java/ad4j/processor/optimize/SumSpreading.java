@@ -5,8 +5,6 @@ import static ad4j.processor.analysis.StatementFacts.newIdentitySet;
 import static ad4j.processor.optimize.SumTerms.flatten;
 import static ad4j.processor.optimize.SumTerms.home;
 import static ad4j.processor.optimize.SumTerms.indexOf;
-import static ad4j.processor.optimize.SumTerms.lastReference;
-import static ad4j.processor.optimize.SumTerms.madeBefore;
 
 import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.Instruction;
@@ -36,6 +34,7 @@ final class SumSpreading {
   private final IrBuilder builder;
   /** How often each value is read in the whole program, for {@link SumsAcrossParts#isFormula}. */
   private final Map<Object, Integer> uses;
+  private final SumTerms sumTerms = new SumTerms();
 
   SumSpreading(IrBuilder builder, Map<Object, Integer> uses) {
     this.builder = builder;
@@ -105,11 +104,11 @@ final class SumSpreading {
     if (terms.size() < 2) {
       return true; // one term: one value handed over at most
     }
-    if (SumTerms.readsAssignedBefore(terms, tree, parts.get(k), store)) {
+    if (sumTerms.readsAssignedBefore(terms, tree, parts.get(k), store)) {
       return true; // summed again here, a term would read a variable written since
     }
-    Map<Object, Integer> made = madeBefore(parts, k, store, partOf);
-    int referenced = lastReference(parts, k, store, tree, variable, formulas);
+    SumTerms.Made made = sumTerms.madeBefore(parts, k, store, partOf);
+    int referenced = sumTerms.lastReference(parts, k, store, tree, variable, formulas);
     Map<Integer, List<Integer>> byHome = new TreeMap<>();
     List<List<Instruction>> termInstructions = new ArrayList<>();
     for (int i = 0; i < terms.size(); i++) {
@@ -175,10 +174,10 @@ final class SumSpreading {
     List<Boolean> negative = new ArrayList<>();
     flatten(root.arguments().get(0), false, formulas, part, terms, negative, tree);
     flatten(root.arguments().get(1), subtract, formulas, part, terms, negative, tree);
-    if (terms.size() < 3 || SumTerms.readsAssignedBefore(terms, tree, part, statement)) {
+    if (terms.size() < 3 || sumTerms.readsAssignedBefore(terms, tree, part, statement)) {
       return; // too short to spread; or, summed again here, a term would read another value
     }
-    Map<Object, Integer> made = madeBefore(parts, k, statement, partOf);
+    SumTerms.Made made = sumTerms.madeBefore(parts, k, statement, partOf);
     Map<Integer, List<Integer>> byHome = new TreeMap<>();
     List<List<Instruction>> termInstructions = new ArrayList<>();
     for (int i = 0; i < terms.size(); i++) {

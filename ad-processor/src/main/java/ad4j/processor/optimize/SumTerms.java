@@ -25,27 +25,50 @@ import java.util.Set;
  * terms, because these only read the parts.
  */
 final class SumTerms {
-  private SumTerms() {}
+  /**
+   * The variables each statement writes or declares, and the values and variables it reads or
+   * writes, by the statement's identity. {@link SumSpreading} asks for them for every statement
+   * before each store of a sum it spreads, which in a long run was quadratic work, and
+   * statements do not change (the parts do, so only per statement). One is made per {@link
+   * SumSpreading}, of one run.
+   */
+  private final Map<Statement, Set<Variable>> written = new IdentityHashMap<>();
+  private final Map<Statement, Set<Object>> mentioned = new IdentityHashMap<>();
+
+  /**
+   * Where each value and variable is made last before a statement: {@code values}, the part
+   * that makes each value (of the whole run), and {@code variables}, the part that last writes
+   * or declares each variable before it; -1 when not made in the run.
+   */
+  record Made(Map<Value, Integer> values, Map<Variable, Integer> variables) {
+    int of(Value value) {
+      return values.getOrDefault(value, -1);
+    }
+
+    int of(Variable variable) {
+      return variables.getOrDefault(variable, -1);
+    }
+  }
 
   /**
    * Where each value and variable is made last before {@code at}, of part {@code k}: the part
    * that makes a value, or that last writes or declares a variable. A term may move into the
    * last of the parts that make what it reads.
    */
-  static Map<Object, Integer> madeBefore(List<List<Statement>> parts, int k,
-      Statement at, Map<Value, Integer> partOf) {
-    Map<Object, Integer> made = new IdentityHashMap<>(partOf);
+  Made madeBefore(List<List<Statement>> parts, int k, Statement at,
+      Map<Value, Integer> partOf) {
+    Map<Variable, Integer> made = new IdentityHashMap<>();
     for (int j = 0; j <= k; j++) {
       for (Statement statement : parts.get(j)) {
         if (statement == at) {
-          return made;
+          return new Made(partOf, made);
         }
         for (Variable assigned : written(statement)) {
           made.put(assigned, j);
         }
       }
     }
-    return made;
+    return new Made(partOf, made);
   }
 
   /**
@@ -56,7 +79,7 @@ final class SumTerms {
    * {@code at} would read it there ({@code t = aBar + pBar; pBar = 0.0; wBar = t + pBar} is not
    * {@code pBar = 0.0; wBar = aBar + pBar + pBar}).
    */
-  static boolean readsAssignedBefore(List<Operand> terms, List<Instruction> tree,
+  boolean readsAssignedBefore(List<Operand> terms, List<Instruction> tree,
       List<Statement> part, Statement at) {
     Set<Variable> read = newIdentitySet();
     for (Operand term : terms) {
@@ -85,11 +108,22 @@ final class SumTerms {
   }
 
   /** The variables {@code statement} writes or declares, nested statements included. */
-  private static Set<Variable> written(Statement statement) {
-    Set<Variable> written = newIdentitySet();
-    assignments(List.of(statement), written);
-    definitions(List.of(statement), newIdentitySet(), written);
-    return written;
+  private Set<Variable> written(Statement statement) {
+    return written.computeIfAbsent(statement, s -> {
+      Set<Variable> variables = newIdentitySet();
+      assignments(List.of(s), variables);
+      definitions(List.of(s), newIdentitySet(), variables);
+      return variables;
+    });
+  }
+
+  /** Whether {@code statement} reads or writes {@code variable}, nested statements included. */
+  private boolean mentions(Statement statement, Variable variable) {
+    return mentioned.computeIfAbsent(statement, s -> {
+      Map<Object, Integer> referenced = new IdentityHashMap<>();
+      count(new Block(List.of(s)), referenced);
+      return referenced.keySet();
+    }).contains(variable);
   }
 
   /** The index of {@code statement} itself in {@code statements} (records may be equal). */
@@ -127,10 +161,10 @@ final class SumTerms {
    * made}; -1 when all come from before the run), collecting the formula instructions of
    * {@code part} that compute it.
    */
-  static int home(Operand term, Map<Object, Integer> made,
+  static int home(Operand term, Made made,
       Map<Value, Instruction> formulas, List<Statement> part, List<Instruction> instructions) {
     if (term instanceof Operand.Read read) {
-      return made.getOrDefault(read.variable(), -1);
+      return made.of(read.variable());
     }
     if (!(term instanceof Operand.Use use)) {
       return -1;
@@ -138,7 +172,7 @@ final class SumTerms {
     Instruction formula = formulas.get(use.value());
     if (formula == null || !part.contains(formula)) {
       // a value, or a formula made and left in an earlier part: the term is added there
-      return made.getOrDefault(use.value(), -1);
+      return made.of(use.value());
     }
     int home = -1;
     for (Operand argument : formula.arguments()) {
@@ -154,7 +188,7 @@ final class SumTerms {
    * instructions do not count, nor other sums added into the variable ({@code v = v + e}
    * where {@code e} does not read {@code v}), which the terms may pass: additions commute.
    */
-  static int lastReference(List<List<Statement>> parts, int k, Store store,
+  int lastReference(List<List<Statement>> parts, int k, Store store,
       List<Instruction> sum, Variable variable, Map<Value, Instruction> formulas) {
     Set<Statement> addingInto = newIdentitySet();
     for (int j = 0; j <= k; j++) {
@@ -179,9 +213,7 @@ final class SumTerms {
         if (sum.contains(statement) || addingInto.contains(statement)) {
           continue;
         }
-        Map<Object, Integer> referenced = new IdentityHashMap<>();
-        count(new Block(List.of(statement)), referenced);
-        if (referenced.containsKey(variable)) {
+        if (mentions(statement, variable)) {
           last = j;
         }
       }

@@ -96,8 +96,9 @@ public final class MethodPlanner {
     Parted pullbackOntoTape = pullbackOntoTape(firstOrder);
     Halves halves = halves(firstOrder);
     if (halves instanceof Halves.ByPullback) {
-      // mReplay calls mPullback(Tape, ...), planned again: its parts come after the others
-      pullbackOntoTape = pullbackOntoTape(firstOrder);
+      // mReplay calls mPullback(Tape, ...): its parts come after the others (the same cut,
+      // not planned again: planning is deterministic, and costs most of the processor's time)
+      parts.moveLast(names.pullbackOntoTape());
     }
     // a split method's members call its segments, which compute the value on the way
     Optional<Parted> gradientWithoutValue = firstOrder instanceof Segmentation.Whole
@@ -122,7 +123,7 @@ public final class MethodPlanner {
     Parted pullbackOntoTape = pullbackOntoTape(whole);
     Halves halves = halves(whole);
     if (halves instanceof Halves.ByPullback) {
-      pullbackOntoTape = pullbackOntoTape(whole);
+      parts.moveLast(names.pullbackOntoTape());
     }
     // order 2: what callers' forward-over-reverse sweeps call, the tangent of the pullback
     Optional<Parted> pullbackTangent = DerivativeOrder.of(element) == 2
@@ -170,10 +171,14 @@ public final class MethodPlanner {
       return new Halves.ByPullback();
     }
     Parted record = parts.cut(split.get().record(), names.record());
-    Parted replay = parts.cut(split.get().replay(), names.replay());
-    if (!SizeLimits.pastHotSpotLimit(sizes.record(record)) && !partPastLimit(record)
-        && !SizeLimits.pastHotSpotLimit(sizes.replay(replay)) && !partPastLimit(replay)) {
-      return new Halves.Recorded(record, replay);
+    // the replay half is cut only when the record half fits: cutting, which prints every cut
+    // tried to measure it, is most of what planning costs, and a record half past the limit
+    // leaves both out
+    if (!SizeLimits.pastHotSpotLimit(sizes.record(record)) && !partPastLimit(record)) {
+      Parted replay = parts.cut(split.get().replay(), names.replay());
+      if (!SizeLimits.pastHotSpotLimit(sizes.replay(replay)) && !partPastLimit(replay)) {
+        return new Halves.Recorded(record, replay);
+      }
     }
     parts.remove(names.record());
     parts.remove(names.replay());

@@ -29,6 +29,14 @@ final class PartsByMember {
     return cut;
   }
 
+  /** Moves the parts of {@code member} after all the others, as if it were cut again now. */
+  void moveLast(String member) {
+    List<PartMethod> moved = parts.remove(member);
+    if (moved != null) {
+      parts.put(member, moved);
+    }
+  }
+
   /** Forgets the parts of {@code member}, which is not generated after all. */
   void remove(String member) {
     parts.remove(member);

@@ -10,7 +10,9 @@ import ad4j.processor.methodsize.Segments;
 import ad4j.processor.methodsize.SingleReturn;
 import ad4j.processor.optimize.DeadCode;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -32,11 +34,24 @@ public sealed interface Segmentation {
    */
   Optional<Adjoint.Split> halves();
 
-  /** The method run whole by every member. */
-  record Whole(MethodPrograms programs) implements Segmentation {
+  /**
+   * The method run whole by every member. Each reverse-mode program is made once: the planner
+   * asks for the gradient's both for {@code mValueAndGradient} and for {@code mGradientInto},
+   * and making one (its adjoint sums above all) is most of what planning a member costs. One
+   * is made per planned method, so what it keeps lives as long as that method's plan.
+   */
+  final class Whole implements Segmentation {
+    private final MethodPrograms programs;
+    private final Map<Adjoint.Output, Function> reverse = new EnumMap<>(Adjoint.Output.class);
+
+    Whole(MethodPrograms programs) {
+      this.programs = programs;
+    }
+
     @Override
     public Function reverse(Adjoint.Output output) {
-      return Adjoint.withSplitCalls(programs.reverseFunction(), programs.reverseFlow(), output);
+      return reverse.computeIfAbsent(output, made -> Adjoint.withSplitCalls(
+          programs.reverseFunction(), programs.reverseFlow(), made));
     }
 
     @Override
