@@ -15,8 +15,8 @@ import java.util.Set;
  * reverse sweep starts its reverse sweep with a constant seed, {@code double sumBar = 1.0},
  * and reads it in every iteration; its tangent is zero all along, so the product rule's term
  * {@code sumBarDot * a} is no statement at all, and neither is a tangent that only such terms
- * make (zero too). In {@code mHessian}'s lanes that is two multiplications and two additions per
- * lane and iteration of the extended Rosenbrock function, of about thirty.
+ * make (zero too). In {@code mHessian}'s lanes of the extended Rosenbrock function that is,
+ * per iteration, two multiplications and two additions per lane (of about thirty per lane).
  *
  * <p>A tangent is known to be zero when it is the constant zero (the tangent of a value that
  * carries no derivative, or of one made only from such values), or when it is the tangent of a
