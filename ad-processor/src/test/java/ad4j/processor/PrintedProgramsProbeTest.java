@@ -1,7 +1,6 @@
 package ad4j.processor;
 
 import ad4j.processor.testing.CompiledOnce;
-import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.MemberAgreement;
 import ad4j.processor.testing.Records;
@@ -279,15 +278,8 @@ class PrintedProgramsProbeTest {
       "  }",
       "}");
 
-  private static final List<CompiledOnce> COMPILED = List.of(
-      compiledWith(List.of("-Xlint:all", "-Werror")),
-      compiledWith(List.of("-Xlint:all", "-Werror", "-Aad4j.partSize=1")),
-      compiledWith(List.of("-Xlint:all", "-Werror", "-Aad4j.partSize=2")));
-
-  private static CompiledOnce compiledWith(List<String> options) {
-    return new CompiledOnce(() ->
-        InProcessCompiler.compileWith(options, "com.example.Printed", SOURCE));
-  }
+  private static final List<CompiledOnce> COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.Printed", SOURCE, 1, 2);
 
   private static MemberAgreement method(Compiled compiled, String name, boolean... active) {
     return MemberAgreement.of(compiled, "com.example.Printed", name, active);

@@ -64,12 +64,10 @@ class ZeroTangentsTest {
       "  }",
       "}");
 
-  private static final CompiledOnce COMPILED = new CompiledOnce(() ->
-      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Z", SOURCE));
-
-  private static final CompiledOnce PARTS_OF_ONE = new CompiledOnce(() ->
-      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror", "-Aad4j.partSize=1"),
-          "com.example.Z", SOURCE));
+  private static final List<CompiledOnce> WHOLE_AND_PARTS_OF_ONE =
+      CompiledOnce.wholeAndInParts("com.example.Z", SOURCE, 1);
+  private static final CompiledOnce COMPILED = WHOLE_AND_PARTS_OF_ONE.get(0);
+  private static final CompiledOnce PARTS_OF_ONE = WHOLE_AND_PARTS_OF_ONE.get(1);
 
   static Stream<Call> calls() {
     return Stream.of(
