@@ -92,11 +92,12 @@ final class InstructionTangents {
     List<Partial> partials = new ArrayList<>();
     List<Operand> derivatives = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
-      if (isActive(arguments.get(i)) && !ZeroTangents.isZero(tangentOf(arguments.get(i)))) {
+      Operand derivative = isActive(arguments.get(i)) ? tangentOf(arguments.get(i)) : null;
+      if (derivative != null && !ZeroTangents.isZero(derivative)) {
         Optional<Partial> partial = rule.partial(i, site);
         if (partial.isPresent()) {
           partials.add(partial.get());
-          derivatives.add(tangentOf(arguments.get(i)));
+          derivatives.add(derivative);
         }
       }
     }
