@@ -341,6 +341,22 @@ class ZeroTangentsProbeTest {
       "    }",
       "    return s;",
       "  }",
+      "  @Differentiable(order = 2) static double unusedSecond(double a, double b) {",
+      "    return a * a;",
+      "  }",
+      "  @Differentiable(order = 2) static double constantCallee(double a, double b) {",
+      "    return 3.0;",
+      "  }",
+      "  @Differentiable(order = 2) static double unreachedAdjoint(double x, double y) {",
+      "    return unusedSecond(x * y, y) * x;",
+      "  }",
+      "  @Differentiable(order = 2) static double unreachedAdjointsInLoop(double x, double y) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < 3; i++) {",
+      "      s += unusedSecond(x * y, y) * x + constantCallee(x, y) * y;",
+      "    }",
+      "    return s + unusedSecond(y, x) * y;",
+      "  }",
       "  @Differentiable(order = 2) static double localArrayInLoop(double[] x, double y) {",
       "    double s = 0;",
       "    for (int k = 0; k < 2; k++) {",
@@ -520,6 +536,26 @@ class ZeroTangentsProbeTest {
     MemberAgreement.of(c, zq, "assignedNoDerivativeArray", true, false)
         .checkScalar(new Object[] {0.7, new double[] {0.3, 0.5}}, 2, 1e-7);
     MemberAgreement.of(c, zq, "localArrayInLoop", true, true).checkScalar(new Object[] {three, 0.7}, 2, 1e-7);
+  }
+
+  /**
+   * A callee's parameter that no adjoint reaches ({@code b} of {@code unusedSecond}, both of
+   * {@code constantCallee}): its {@code mPullbackTangent} must push a tangent beside the zero
+   * adjoint it pushes, since the caller's forward-over-reverse sweep takes back both. It pushed
+   * the zero alone, and every {@code mHessian} and {@code mHessianVector} of a caller took one
+   * number more from the tape than was there ({@code ArrayIndexOutOfBoundsException}).
+   */
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void calleesWhoseParametersNoAdjointReaches(int options) throws Exception {
+    Compiled c = CALLS_COMPILED.get(options).get();
+    String zq = "com.example.Zq";
+    MemberAgreement.of(c, zq, "unreachedAdjoint", true, true)
+        .checkScalar(new Object[] {0.7, -0.4}, 2, 1e-7);
+    MemberAgreement.of(c, zq, "unreachedAdjointsInLoop", true, true)
+        .checkScalar(new Object[] {0.7, -0.4}, 2, 1e-7);
+    MemberAgreement.of(c, zq, "unreachedAdjointsInLoop", true, true)
+        .checkScalar(new Object[] {-1.3, 0.9}, 2, 1e-7);
   }
 
   @ParameterizedTest(name = "option set {0}")
