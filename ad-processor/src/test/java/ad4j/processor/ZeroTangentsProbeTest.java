@@ -357,6 +357,27 @@ class ZeroTangentsProbeTest {
       "    }",
       "    return s + unusedSecond(y, x) * y;",
       "  }",
+      "  @Differentiable(order = 2) static double assignsUnused(double a, double b, int k) {",
+      "    if (k > 0) {",
+      "      b = 2;",
+      "    }",
+      "    return a * a * k;",
+      "  }",
+      "  @Differentiable(order = 2) static double[] pairUnused(double a, double b, double[] w) {",
+      "    double[] r = new double[2];",
+      "    r[0] = a * w[0];",
+      "    r[1] = a * a;",
+      "    return r;",
+      "  }",
+      "  @Differentiable(order = 2) static double unreachedInAssignedAndVector(double x, double y,",
+      "      double[] w) {",
+      "    double s = assignsUnused(x * y, y, 2);",
+      "    for (int i = 0; i < 2; i++) {",
+      "      double[] p = pairUnused(x + i, y, w);",
+      "      s += p[0] * p[1] * y;",
+      "    }",
+      "    return s;",
+      "  }",
       "  @Differentiable(order = 2) static double localArrayInLoop(double[] x, double y) {",
       "    double s = 0;",
       "    for (int k = 0; k < 2; k++) {",
@@ -556,6 +577,8 @@ class ZeroTangentsProbeTest {
         .checkScalar(new Object[] {0.7, -0.4}, 2, 1e-7);
     MemberAgreement.of(c, zq, "unreachedAdjointsInLoop", true, true)
         .checkScalar(new Object[] {-1.3, 0.9}, 2, 1e-7);
+    MemberAgreement.of(c, zq, "unreachedInAssignedAndVector", true, true, true)
+        .checkScalar(new Object[] {0.7, -0.4, new double[] {1.3, 0.2}}, 2, 1e-7);
   }
 
   @ParameterizedTest(name = "option set {0}")
