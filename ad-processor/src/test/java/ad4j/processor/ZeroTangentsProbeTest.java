@@ -14,7 +14,32 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Probe of derive/forward/ZeroTangents. */
+/**
+ * A probe of session 49's second-order code: the tangents known to be zero that the rules leave
+ * out ({@code derive/forward/ZeroTangents}: a variable declared with a value whose tangent is
+ * zero and never assigned again has none), the Hessian's lower triangle copied from the upper
+ * ({@code write/HessianInto.symmetrised}), and what every member does with a null array. Each
+ * class is compiled with {@code -Xlint:all -Werror}, whole and cut into parts, and each method
+ * checked by {@link MemberAgreement} at order 2 (the gradient against differences of order 8 of
+ * the user's method, the members against each other, the tangent against the gradient, the
+ * Hessian against differences of the gradient, {@code mHessianVector} and {@code
+ * mValueGradientAndHessian} against the Hessian) or at order 1, vector functions by their
+ * Jacobian (forward mode where it has more rows than slots).
+ *
+ * <p>The methods change a variable declared with a constant in every way Java has: compound
+ * assignments, {@code ++} and {@code --} on doubles, assignments inside expressions and loop
+ * conditions, nested blocks, branches, both kinds of {@code switch}, labelled {@code break} and
+ * {@code continue}, swaps, declarations without a value, declarations in a loop's body,
+ * recursion, a {@code @Checkpointed} loop, local arrays and their aliases, records, lambdas and
+ * streams that capture it, {@code float}s and {@code int}s widened, an assigned {@code
+ * @NoDerivative} parameter, and calls of order-2 methods (a scalar one with an array, a vector
+ * one, a {@code @DerivativeOf} rule). The Hessians have 1 to 33 slots (below, at and between
+ * multiples of the lanes), scalars, arrays and a matrix mixed with {@code @NoDerivative}
+ * parameters between them, and code whose structure is not symmetric.
+ *
+ * <p>The probe found one crash, older than session 49, fixed with it: a callee's parameter
+ * that no adjoint reaches ({@link #calleesWhoseParametersNoAdjointReaches}).
+ */
 @ExtendWith(TapeIsEmpty.class)
 class ZeroTangentsProbeTest {
   private static final String SOURCE = String.join("\n",
@@ -687,7 +712,6 @@ class ZeroTangentsProbeTest {
         }
       }
     }
-    assertThat(generated.getName()).isEqualTo("com.example.NulGrad");
   }
 
   /**
