@@ -2,6 +2,8 @@ package ad4j.processor.derive.reverse;
 
 import ad4j.processor.derive.ArraySlots;
 import ad4j.processor.derive.FlatLayout;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.Derivative;
 import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
@@ -9,6 +11,7 @@ import ad4j.processor.ir.Push;
 import ad4j.processor.ir.SlotsCall;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.Site;
 import java.util.List;
 
@@ -44,8 +47,8 @@ sealed interface AdjointsOut {
    * Writes the adjoint of the {@code index}-th differentiable parameter ({@code adjoint}, null
    * when nothing reached it) into {@code array} at its slot, or onto the tape.
    */
-  void write(Value parameter, int index, Operand adjoint, FlatLayout layout, Value array,
-      List<Statement> out);
+  void write(SweepState s, Value parameter, int index, Operand adjoint, FlatLayout layout,
+      Value array, List<Statement> out);
 
   /**
    * The runtime helper that starts a vector function's reverse sweep from the seed: see
@@ -73,8 +76,8 @@ sealed interface AdjointsOut {
     }
 
     @Override
-    public void write(Value parameter, int index, Operand adjoint, FlatLayout layout,
-        Value array, List<Statement> out) {
+    public void write(SweepState s, Value parameter, int index, Operand adjoint,
+        FlatLayout layout, Value array, List<Statement> out) {
       Operand slot = layout != null ? layout.start(parameter) : Operand.Constant.of(index);
       out.add(new ElementStore(array, slot, adjoint == null ? Site.number(0.0) : adjoint,
           false, null));
@@ -99,8 +102,8 @@ sealed interface AdjointsOut {
     }
 
     @Override
-    public void write(Value parameter, int index, Operand adjoint, FlatLayout layout,
-        Value array, List<Statement> out) {
+    public void write(SweepState s, Value parameter, int index, Operand adjoint,
+        FlatLayout layout, Value array, List<Statement> out) {
       Operand slot = layout != null ? layout.start(parameter) : Operand.Constant.of(index);
       if (adjoint != null) {
         out.add(new ElementStore(array, slot, adjoint, true, null));
@@ -136,9 +139,26 @@ sealed interface AdjointsOut {
     }
 
     @Override
-    public void write(Value parameter, int index, Operand adjoint, FlatLayout layout,
-        Value array, List<Statement> out) {
-      out.add(new Push(adjoint == null ? Site.number(0.0) : adjoint, null));
+    public void write(SweepState s, Value parameter, int index, Operand adjoint,
+        FlatLayout layout, Value array, List<Statement> out) {
+      Operand pushed = adjoint == null ? Site.number(0.0) : adjoint;
+      if (activeSeed && !carriesDerivative(pushed)) {
+        // the forward mode of this pullback (mPullbackTangent) pushes each adjoint's tangent
+        // below it, and its callers take back both: an adjoint that carries no derivative, the
+        // zero of a parameter that nothing reached, is handed on in a variable, so that its
+        // tangent (zero) goes on the tape beside it, as a segment's adjoints are (SegmentSweep)
+        Variable handed = s.builder.derivedVariable(parameter, Derivative.ADJOINT,
+            NumericType.DOUBLE);
+        out.add(new Declare(handed, pushed, null));
+        pushed = new Operand.Read(handed);
+      }
+      out.add(new Push(pushed, null));
+    }
+
+    /** Whether the forward mode of the program gives {@code adjoint} a tangent. */
+    private static boolean carriesDerivative(Operand adjoint) {
+      return adjoint instanceof Operand.Use use && use.isActive()
+          || adjoint instanceof Operand.Read read && read.variable().isActive();
     }
 
     @Override

@@ -107,7 +107,7 @@ final class ReverseProgram {
       if (parameter.isActiveArray()) {
         continue;
       }
-      adjointsOut.write(parameter, i, parameterAdjoints.get(parameter), layout, array, out);
+      adjointsOut.write(s, parameter, i, parameterAdjoints.get(parameter), layout, array, out);
     }
     return new Parts(parameters, preamble, s.calls.recordingCalls(forward), out,
         s.straightLine ? finalReturn().value() : new Operand.Read(s.result));
