@@ -42,6 +42,14 @@ final class CommonFactors {
     }
   }
 
+  /**
+   * The most adjoints a sum multiplied by a factor they all have may read. A product is one
+   * value: {@link SumSpreading} cannot add its terms in groups, one per part of a method cut
+   * into parts, and every term is live until the end. Beale's {@code yBar} has three; a long
+   * loop body's sum of one contribution per statement, each times {@code x}, would hold 150.
+   */
+  private static final int MOST_TERMS_WITH_A_COMMON_FACTOR = 8;
+
   /** Per value of this block, whether it reads an adjoint: see {@link #readsAdjoint}. */
   private final Map<Value, Boolean> readsAdjoint = new HashMap<>();
   private final AdjointBlock block;
@@ -99,8 +107,12 @@ final class CommonFactors {
       }
     }
     // where every monomial of every term has a factor in common, all are factored, so that
-    // the sum multiplies by it once (below)
-    if (monomials.size() == kept.size() && byAdjoint.size() > 1) {
+    // the sum multiplies by it once (below); only terms of one monomial join the factored
+    // ones, as a term that is a sum is expanded only where its monomials meet others
+    if (monomials.size() == kept.size() && byAdjoint.size() > 1
+        && byAdjoint.size() <= MOST_TERMS_WITH_A_COMMON_FACTOR
+        && monomials.keySet().stream()
+            .allMatch(k -> grouped.contains(k) || monomials.get(k).size() == 1)) {
       List<List<LikeTerms.Term>> raw = new ArrayList<>();
       for (List<Monomial> sum : monomials.values()) {
         for (Monomial monomial : sum) {
@@ -127,6 +139,7 @@ final class CommonFactors {
       partials.put(group.getKey(), likeTerms.collected(partial));
     }
     List<Operand> common = grouped.size() == kept.size() && partials.size() > 1
+        && partials.size() <= MOST_TERMS_WITH_A_COMMON_FACTOR
         ? commonFactors(partials.values()) : List.of();
     List<Signed> signed = new ArrayList<>();
     for (Map.Entry<Variable, List<LikeTerms.Term>> partial : partials.entrySet()) {
