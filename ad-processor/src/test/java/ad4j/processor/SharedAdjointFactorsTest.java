@@ -110,19 +110,20 @@ class SharedAdjointFactorsTest {
   }
 
   /**
-   * Goldstein–Price: each gradient element is {@code t10Bar} (the first factor's value) times
-   * the second factor's partial plus {@code t30Bar} times the first's, the partials read only
+   * Goldstein–Price: each gradient element is {@code t6Bar} (the first factor's value) times
+   * the second factor's partial plus {@code t4Bar} times the first's, the partials read only
    * the forward sweep; the adjoints of the polynomials and squares, read by both sums, are
    * gone.
    */
   @Test
   void anAdjointReadByBothSumsIsMultipliedOutInEach() {
     String gp = method("goldsteinPriceValueAndGradient");
-    assertThat(line("xBar", gp)).isEqualTo("double xBar = t10Bar * (t9 * (t4 - y * 36.0"
-        + " + (x * 12.0 - 32.0)) + q * (d * (2.0 * 2.0))) + t8Bar * (t7 * (y * 6.0 + t1"
-        + " + (x * 3.0 - 14.0)) + p * (s * 2.0));");
-    assertThat(line("yBar", gp)).startsWith("double yBar = t10Bar * (t9 * (");
-    for (String gone : List.of("qBar", "pBar", "dBar", "sBar", "t9Bar", "t7Bar")) {
+    // like terms collected (LikeTermsTest): t4 + x * 12.0 is x * 24.0, t1 + x * 3.0 is x * 6.0
+    assertThat(line("xBar", gp)).isEqualTo("double xBar = t6Bar * (t5 * (x * 24.0"
+        + " - (32.0 + y * 36.0)) + q * (d * 4.0)) + t4Bar * (t3 * (y * 6.0 - 14.0 + x * 6.0)"
+        + " + p * (s * 2.0));");
+    assertThat(line("yBar", gp)).startsWith("double yBar = t6Bar * (t5 * (");
+    for (String gone : List.of("qBar", "pBar", "dBar", "sBar", "t5Bar", "t3Bar")) {
       assertThat(gp).doesNotContain(gone);
     }
   }
