@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,13 +32,51 @@ public final class UnreadDefinitions {
    * {@code block} without its unread definitions, where an instruction may go when nothing
    * reads its value and {@code removable} says so.
    *
-   * <p>A definition unread once stays unread, whatever else goes, so the definitions that go
-   * are the same in any order: this counts the reads once and follows each removal to what it
-   * read, instead of passing over the whole block again until nothing goes (a pass removed one
-   * link of a chain of unread values, quadratic in the chain; the printer asks this of every
-   * program it measures).
+   * <p>One pass removes what is unread when it begins; most programs (the printer asks this of
+   * every program it measures, cleaned already) have nothing more to lose, and one pass is
+   * all they cost. Where it removed something, what that leaves unread is followed by
+   * counting ({@link #removedByCounting}) instead of passing over the whole block again until
+   * nothing goes, which removed one link of a chain of unread values per pass.
    */
   public static Block removedFrom(Block block, Predicate<Instruction> removable) {
+    Set<Value> read = new HashSet<>();
+    Set<Variable> readVariables = new HashSet<>();
+    block.walk(statement -> statement.operands().forEach(operand -> {
+      if (operand instanceof Operand.Use use) {
+        read.add(use.value());
+      } else if (operand instanceof Operand.Read variable) {
+        readVariables.add(variable.variable());
+      }
+    }));
+    int[] removed = {0};
+    Block once = withoutUnreadOnce(block, removable, read, readVariables, removed);
+    return removed[0] == 0 ? once : removedByCounting(once, removable);
+  }
+
+  private static Block withoutUnreadOnce(Block block, Predicate<Instruction> removable,
+      Set<Value> read, Set<Variable> readVariables, int[] removed) {
+    List<Statement> out = new ArrayList<>();
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Instruction instruction && removable.test(instruction)
+          && !read.contains(instruction.result())
+          || statement instanceof Declare declare && !readVariables.contains(declare.variable())
+          || statement instanceof Store store && !readVariables.contains(store.variable())) {
+        removed[0]++;
+        continue;
+      }
+      out.add(statement.withNestedBlocks(
+          nested -> withoutUnreadOnce(nested, removable, read, readVariables, removed)));
+    }
+    return new Block(out);
+  }
+
+  /**
+   * {@code block} without its unread definitions, found by counting the reads once and
+   * following each removal to what it read. A definition unread once stays unread, whatever
+   * else goes, so the definitions that go are the same in any order, the same as pass after
+   * pass would remove.
+   */
+  private static Block removedByCounting(Block block, Predicate<Instruction> removable) {
     Map<Value, Integer> reads = new HashMap<>();
     Map<Variable, Integer> variableReads = new HashMap<>();
     Map<Value, List<Instruction>> definitions = new HashMap<>();
