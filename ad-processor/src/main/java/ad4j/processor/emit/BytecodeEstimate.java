@@ -3,8 +3,6 @@ package ad4j.processor.emit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * An estimate of the bytecode javac makes of a generated method body, from its source: enough
@@ -14,12 +12,16 @@ import java.util.regex.Pattern;
  * for slots 0 to 3, 2 bytes up to slot 255 and 4 bytes (the {@code wide} form) beyond, which is
  * what makes methods with thousands of intermediate values large. A constant costs 3 bytes
  * ({@code ldc2_w}), a call 3, an operator 1, an array element 4.
+ *
+ * <p>The planner measures every cut it tries, so each line is scanned by hand, once, rather
+ * than matched with regular expressions: the tokens are those of the expressions kept in the
+ * comments of {@link #declaration} and {@link #cost}, no other.
  */
 final class BytecodeEstimate {
-  private static final Pattern DECLARATION =
-      Pattern.compile("^(double|int|long|boolean|float|Tape|double\\[\\])\\s+(\\w+)\\s*=");
-  private static final Pattern TOKEN = Pattern.compile(
-      "[A-Za-z_$][A-Za-z0-9_$]*(\\s*\\()?|\\d+(\\.\\d*)?([eE][-+]?\\d+)?[fFdDlL]?|\\[|[-+*/%<>=!?]");
+  private static final String[] DECLARED_TYPES =
+      {"double", "int", "long", "boolean", "float", "Tape", "double[]"};
+  private static final String OPERATORS = "-+*/%<>=!?";
+  private static final String NUMBER_SUFFIXES = "fFdDlL";
 
   private final Map<String, Integer> slots = new HashMap<>();
   private int nextSlot;
@@ -43,10 +45,7 @@ final class BytecodeEstimate {
       if (statement.isEmpty() || statement.startsWith("//")) {
         continue;
       }
-      Matcher declaration = DECLARATION.matcher(statement);
-      if (declaration.find()) {
-        estimate.declare(declaration.group(1), declaration.group(2));
-      }
+      estimate.declaration(statement);
       bytes += estimate.cost(statement);
     }
     return bytes;
@@ -57,28 +56,130 @@ final class BytecodeEstimate {
     nextSlot += type.equals("double") || type.equals("long") ? 2 : 1;
   }
 
+  /**
+   * Declares the local that {@code statement} declares, if it is one: the statement matches
+   * {@code ^(double|int|long|boolean|float|Tape|double\[\])\s+(\w+)\s*=}, the type first
+   * tried as the first that is followed by white space.
+   */
+  private void declaration(String statement) {
+    for (String type : DECLARED_TYPES) {
+      if (!statement.startsWith(type)) {
+        continue;
+      }
+      int at = type.length();
+      int name = skipSpaces(statement, at);
+      if (name == at) {
+        continue; // no white space after it: perhaps the next type (double, then double[])
+      }
+      int end = name;
+      while (end < statement.length() && isWordCharacter(statement.charAt(end))) {
+        end++;
+      }
+      if (end > name) {
+        int equals = skipSpaces(statement, end);
+        if (equals < statement.length() && statement.charAt(equals) == '=') {
+          declare(type, statement.substring(name, end));
+        }
+      }
+      return; // a word's greedy match does not go back: the other types cannot match either
+    }
+  }
+
+  /**
+   * The bytes of one statement: its tokens are, left to right, what {@code
+   * [A-Za-z_$][A-Za-z0-9_$]*(\s*\()?|\d+(\.\d*)?([eE][-+]?\d+)?[fFdDlL]?|\[|[-+*\/%<>=!?]}
+   * finds in turn; other characters are skipped.
+   */
   private int cost(String statement) {
     int bytes = 1; // the statement's own store, jump or return
-    Matcher token = TOKEN.matcher(statement);
-    while (token.find()) {
-      String text = token.group();
-      char first = text.charAt(0);
-      if (Character.isDigit(first)) {
+    int length = statement.length();
+    int i = 0;
+    while (i < length) {
+      char first = statement.charAt(i);
+      if (isIdentifierStart(first)) {
+        int end = i + 1;
+        while (end < length && isIdentifierPart(statement.charAt(end))) {
+          end++;
+        }
+        int paren = skipSpaces(statement, end);
+        if (paren < length && statement.charAt(paren) == '(') {
+          bytes += 3; // invokestatic or invokevirtual
+          i = paren + 1;
+        } else {
+          Integer slot = slots.get(statement.substring(i, end));
+          if (slot != null) {
+            bytes += slot <= 3 ? 1 : slot <= 255 ? 2 : 4;
+          }
+          i = end;
+        }
+      } else if (isDigit(first)) {
+        int end = digitsFrom(statement, i);
+        if (end < length && statement.charAt(end) == '.') {
+          end = digitsFrom(statement, end + 1);
+        }
+        if (end < length && (statement.charAt(end) == 'e' || statement.charAt(end) == 'E')) {
+          int exponent = end + 1;
+          if (exponent < length
+              && (statement.charAt(exponent) == '-' || statement.charAt(exponent) == '+')) {
+            exponent++;
+          }
+          int digits = digitsFrom(statement, exponent);
+          if (digits > exponent) {
+            end = digits;
+          }
+        }
+        if (end < length && NUMBER_SUFFIXES.indexOf(statement.charAt(end)) >= 0) {
+          end++;
+        }
+        String text = statement.substring(i, end);
         bytes += text.equals("0.0") || text.equals("1.0") || text.equals("0") || text.equals("1")
             ? 1 : 3;
-      } else if (text.endsWith("(")) {
-        bytes += 3; // invokestatic or invokevirtual
-      } else if (Character.isJavaIdentifierStart(first)) {
-        Integer slot = slots.get(text);
-        if (slot != null) {
-          bytes += slot <= 3 ? 1 : slot <= 255 ? 2 : 4;
-        }
+        i = end;
       } else if (first == '[') {
         bytes += 4;
+        i++;
       } else {
-        bytes += 1;
+        if (OPERATORS.indexOf(first) >= 0) {
+          bytes += 1;
+        }
+        i++;
       }
     }
     return bytes;
+  }
+
+  /** The end of the run of ASCII digits from {@code from}. */
+  private static int digitsFrom(String text, int from) {
+    int end = from;
+    while (end < text.length() && isDigit(text.charAt(end))) {
+      end++;
+    }
+    return end;
+  }
+
+  /** The end of the run of white space ({@code \s}: space, tab, line breaks, form feeds). */
+  private static int skipSpaces(String text, int from) {
+    int end = from;
+    while (end < text.length() && " \t\n\013\f\r".indexOf(text.charAt(end)) >= 0) {
+      end++;
+    }
+    return end;
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private static boolean isIdentifierStart(char c) {
+    return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '$';
+  }
+
+  private static boolean isIdentifierPart(char c) {
+    return isIdentifierStart(c) || isDigit(c);
+  }
+
+  /** {@code \w}: a letter, a digit or an underscore (no dollar sign). */
+  private static boolean isWordCharacter(char c) {
+    return isIdentifierPart(c) && c != '$';
   }
 }

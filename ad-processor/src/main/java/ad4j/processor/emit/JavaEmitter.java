@@ -44,7 +44,8 @@ public final class JavaEmitter {
   private final Map<Value, Instruction> formulas = new IdentityHashMap<>();
   private final Map<Integer, String> loopLabels = new HashMap<>();
   private final Map<Integer, String> bodyLabels = new HashMap<>();
-  private final CodeBlock.Builder code = CodeBlock.builder();
+  /** Where {@link #body} or {@link #measuredText} writes; one of them is called, once. */
+  private BodyText code;
   private final Value returnedAtEnd;
   private final ProgramFacts facts;
   private SourceLine commentedLine;
@@ -87,12 +88,29 @@ public final class JavaEmitter {
    * declared before the block that computes them.
    */
   public CodeBlock body() {
+    BodyText.CodeBlockText block = BodyText.codeBlock();
+    code = block;
+    writeBody();
+    return block.build();
+  }
+
+  /**
+   * The lines {@link #body} prints, without their indentation: for a body that is only
+   * measured ({@link PrintedSize}).
+   */
+  String measuredText() {
+    BodyText.Lines lines = BodyText.lines();
+    code = lines;
+    writeBody();
+    return lines.text();
+  }
+
+  private void writeBody() {
     for (Value value : facts.hoisted(function)) {
       code.addStatement("$L $L = $L", value.javaType(), nameOf(value),
           Operand.Constant.zero(value.type()).expression());
     }
     write(function.body());
-    return code.build();
   }
 
   private void write(Block block) {

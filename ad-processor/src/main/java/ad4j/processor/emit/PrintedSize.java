@@ -29,7 +29,7 @@ public final class PrintedSize {
           JavaTypes.parameterType(program.parameters().get(i)).toString(),
           parameterNames.get(i)});
     }
-    return BytecodeEstimate.of(parameters, emitter.body().toString());
+    return BytecodeEstimate.of(parameters, emitter.measuredText());
   }
 
   /**
@@ -49,7 +49,7 @@ public final class PrintedSize {
           JavaTypes.parameterType(program.parameters().get(i)).toString(),
           parameterNames.get(i)});
     }
-    return BytecodeEstimate.of(parameters, emitter.body().toString());
+    return BytecodeEstimate.of(parameters, emitter.measuredText());
   }
 
   /** The estimated bytecode of a printed method. */

@@ -292,9 +292,12 @@ final class ProgramFacts {
     if (candidates.isEmpty()) {
       return;
     }
+    // what each statement assigns, found when a move past it is asked: a value moves past the
+    // few statements up to its reader, and walking every statement of a long block (with its
+    // nested ones) for each of the block's few candidates was most of the printer's setup
     List<Set<Variable>> assigned = new ArrayList<>(statements.size());
-    for (Statement statement : statements) {
-      assigned.add(assignedBy(statement));
+    for (int k = 0; k < statements.size(); k++) {
+      assigned.add(null);
     }
     // removing a value only brings the point where others are evaluated closer: repeat until
     // every value left may move to where it is evaluated
@@ -306,7 +309,8 @@ final class ProgramFacts {
         Instruction instruction = (Instruction) statements.get(known.definedAt);
         int evaluated = evaluatedAt(value, statements, candidates);
         boolean movable = instruction.isPure() && !instruction.readsState()
-            ? noneAssigned(assigned, known.definedAt + 1, evaluated, variablesRead(instruction))
+            ? noneAssigned(statements, assigned, known.definedAt + 1, evaluated,
+                variablesRead(instruction))
             : onlyUnprinted(statements, known.definedAt + 1, evaluated, candidates);
         if (!movable) {
           candidates.remove(value);
@@ -342,13 +346,19 @@ final class ProgramFacts {
     return true;
   }
 
-  /** Whether no statement from {@code from} to before {@code to} assigns one of the variables. */
-  private static boolean noneAssigned(List<Set<Variable>> assigned, int from, int to,
-      Set<Variable> variables) {
+  /**
+   * Whether no statement from {@code from} to before {@code to} assigns one of the variables;
+   * {@code assigned} holds what each statement assigns, null until asked.
+   */
+  private static boolean noneAssigned(List<Statement> statements, List<Set<Variable>> assigned,
+      int from, int to, Set<Variable> variables) {
     if (variables.isEmpty()) {
       return true;
     }
     for (int k = from; k < to && k < assigned.size(); k++) {
+      if (assigned.get(k) == null) {
+        assigned.set(k, assignedBy(statements.get(k)));
+      }
       for (Variable variable : assigned.get(k)) {
         if (variables.contains(variable)) {
           return false;

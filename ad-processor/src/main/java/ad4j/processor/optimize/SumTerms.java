@@ -13,6 +13,7 @@ import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -204,13 +205,22 @@ final class SumTerms {
         }
       }
     }
+    // the sum's instructions by value: an instruction equal to one of them has its value
+    // (Instruction.equals), so each statement is compared with those alone, not with the
+    // whole sum (a long sum in a long run made this quadratic)
+    Map<Value, List<Instruction>> sumByValue = new IdentityHashMap<>();
+    for (Instruction instruction : sum) {
+      sumByValue.computeIfAbsent(instruction.result(), v -> new ArrayList<>()).add(instruction);
+    }
     int last = -1;
     for (int j = 0; j <= k; j++) {
       for (Statement statement : parts.get(j)) {
         if (statement == store) {
           return last;
         }
-        if (sum.contains(statement) || addingInto.contains(statement)) {
+        if (statement instanceof Instruction instruction
+            && sumByValue.getOrDefault(instruction.result(), List.of()).contains(instruction)
+            || addingInto.contains(statement)) {
           continue;
         }
         if (mentions(statement, variable)) {

@@ -188,7 +188,7 @@ public final class MethodPlanner {
   /** Whether a part of {@code program} passes HotSpot's limit. */
   private boolean partPastLimit(Parted program) {
     return program.parts().stream().anyMatch(part -> SizeLimits.pastHotSpotLimit(
-        PrintedSize.ofMethodOnTape(part.program(), programs.names())));
+        search.partBytes(part)));
   }
 
   /**
@@ -210,7 +210,7 @@ public final class MethodPlanner {
     // the sweep, or a part of it where a long branch is cut whole into one
     int bytes = sizes.hessianSweep(hessianSweep);
     for (PartMethod part : hessianSweep.parts()) {
-      bytes = Math.max(bytes, PrintedSize.ofMethodOnTape(part.program(), programs.names()));
+      bytes = Math.max(bytes, search.partBytes(part));
     }
     if (bytes > limits.sweepJvmLimit()) {
       throw new Unsupported(element, "@Differentiable(order = 2) method '" + function.name()
@@ -249,7 +249,7 @@ public final class MethodPlanner {
     Parted lanes = search.cut(program.get().program(), names.hessianLanesParts());
     int bytes = PrintedSize.ofBody(lanes.program(), programs.names());
     for (PartMethod part : lanes.parts()) {
-      bytes = Math.max(bytes, PrintedSize.ofMethodOnTape(part.program(), programs.names()));
+      bytes = Math.max(bytes, search.partBytes(part));
     }
     return SizeLimits.pastHotSpotLimit(bytes) ? Optional.empty()
         : Optional.of(new MethodPlan.HessianLanes(lanes, HESSIAN_LANES, program.get().bySlot()));

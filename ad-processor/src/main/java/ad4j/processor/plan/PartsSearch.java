@@ -5,7 +5,9 @@ import ad4j.processor.emit.PrintedSize;
 import ad4j.processor.ir.Function;
 import ad4j.processor.methodsize.LongBlocks;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,6 +21,12 @@ final class PartsSearch {
   private final NameScope names;
   private final String segmentSuffix;
   private final int forcedPartSize;
+  /**
+   * The estimated bytes of the parts of the cuts chosen, as methods on the tape: the planner
+   * asks again whether a chosen part passes a limit ({@link #partBytes}), and measuring means
+   * printing. Only chosen cuts' parts are kept, so the cuts tried and dropped are not held.
+   */
+  private final Map<Function, Integer> chosenPartBytes = new IdentityHashMap<>();
 
   PartsSearch(NameScope names, String segmentSuffix, int forcedPartSize) {
     this.names = names;
@@ -66,7 +74,19 @@ final class PartsSearch {
     if (best == null) {
       return Parted.whole(program);
     }
+    for (int i = 0; i < best.parts().size(); i++) {
+      chosenPartBytes.put(best.parts().get(i).program(), best.partBytes().get(i));
+    }
     return new Parted(best.program(), best.parts());
+  }
+
+  /**
+   * The estimated bytecode of {@code part}'s program printed as a method on the tape, as
+   * {@link PrintedSize#ofMethodOnTape}: measured when {@link #cut} chose it, else now.
+   */
+  int partBytes(PartMethod part) {
+    Integer known = chosenPartBytes.get(part.program());
+    return known != null ? known : PrintedSize.ofMethodOnTape(part.program(), names);
   }
 
   /**
@@ -83,11 +103,11 @@ final class PartsSearch {
   }
 
   /**
-   * A cut tried by {@link #cut}: the member's program, its parts, and the estimated bytes of
-   * the largest method, the member or a part.
+   * A cut tried by {@link #cut}: the member's program, its parts, the estimated bytes of each
+   * part and of the largest method, the member or a part.
    */
-  private record PartsTried(Function program, List<PartMethod> parts, int largest,
-      boolean memberLargest) {}
+  private record PartsTried(Function program, List<PartMethod> parts, List<Integer> partBytes,
+      int largest, boolean memberLargest) {}
 
   /** {@code program} cut into parts of {@code size} statements and measured, if it cuts. */
   private Optional<PartsTried> cutOnce(Function program, String member, int size) {
@@ -98,11 +118,13 @@ final class PartsSearch {
     }
     int calling = PrintedSize.ofBody(cut.get().program(), names);
     int largest = calling;
+    List<Integer> partBytes = new ArrayList<>();
     for (LongBlocks.Part part : cut.get().parts()) {
-      largest = Math.max(largest, PrintedSize.ofMethodOnTape(part.program(), names));
+      partBytes.add(PrintedSize.ofMethodOnTape(part.program(), names));
+      largest = Math.max(largest, partBytes.get(partBytes.size() - 1));
     }
     return Optional.of(new PartsTried(cut.get().program(),
-        parts(cut.get(), member, PartMethod.Kind.PART), largest, calling == largest));
+        parts(cut.get(), member, PartMethod.Kind.PART), partBytes, largest, calling == largest));
   }
 
   /** {@code program} cut into parts of {@code size} statements, whatever its length. */
