@@ -113,13 +113,9 @@ final class CommonFactors {
         && byAdjoint.size() <= MOST_TERMS_WITH_A_COMMON_FACTOR
         && monomials.keySet().stream()
             .allMatch(k -> grouped.contains(k) || monomials.get(k).size() == 1)) {
-      List<List<LikeTerms.Term>> raw = new ArrayList<>();
-      for (List<Monomial> sum : monomials.values()) {
-        for (Monomial monomial : sum) {
-          raw.add(List.of(new LikeTerms.Term(monomial.factors(), BigDecimal.ONE)));
-        }
-      }
-      if (!commonFactors(raw).isEmpty()) {
+      List<List<Operand>> products = new ArrayList<>();
+      monomials.values().forEach(sum -> sum.forEach(m -> products.add(m.factors())));
+      if (!commonFactors(products).isEmpty()) {
         grouped.addAll(monomials.keySet());
       }
     }
@@ -140,7 +136,9 @@ final class CommonFactors {
     }
     List<Operand> common = grouped.size() == kept.size() && partials.size() > 1
         && partials.size() <= MOST_TERMS_WITH_A_COMMON_FACTOR
-        ? commonFactors(partials.values()) : List.of();
+        ? commonFactors(partials.values().stream().flatMap(List::stream)
+            .map(LikeTerms.Term::factors).toList())
+        : List.of();
     List<Signed> signed = new ArrayList<>();
     for (Map.Entry<Variable, List<LikeTerms.Term>> partial : partials.entrySet()) {
       Prefixes prefixes = new Prefixes();
@@ -231,29 +229,27 @@ final class CommonFactors {
   }
 
   /**
-   * The factors, other than constants, that every term of every partial has (as often as the
-   * term that has each least often), in the order of the first term: in Beale's {@code yBar
+   * The factors, other than constants, that every one of {@code products} has (as often as the
+   * product that has each least often), in the order of the first: in Beale's {@code yBar
    * = cBar · x · y2 · 3 + bBar · x · y · 2 + aBar · x}, {@code x}. The sum then multiplies by
    * them once, where each term did: a hand-written gradient's {@code 2x (a + 2by + 3cy²)}.
    */
-  private static List<Operand> commonFactors(Iterable<List<LikeTerms.Term>> partials) {
+  private static List<Operand> commonFactors(List<List<Operand>> products) {
     Map<Object, Integer> common = null;
     Map<Object, Operand> byKey = new LinkedHashMap<>();
-    for (List<LikeTerms.Term> partial : partials) {
-      for (LikeTerms.Term term : partial) {
-        Map<Object, Integer> counted = new LinkedHashMap<>();
-        for (Operand factor : term.factors()) {
-          if (!(factor instanceof Operand.Constant)) {
-            counted.merge(Prefixes.key(factor), 1, Integer::sum);
-            byKey.putIfAbsent(Prefixes.key(factor), factor);
-          }
+    for (List<Operand> product : products) {
+      Map<Object, Integer> counted = new LinkedHashMap<>();
+      for (Operand factor : product) {
+        if (!(factor instanceof Operand.Constant)) {
+          counted.merge(Prefixes.key(factor), 1, Integer::sum);
+          byKey.putIfAbsent(Prefixes.key(factor), factor);
         }
-        if (common == null) {
-          common = counted;
-        } else {
-          common.keySet().retainAll(counted.keySet());
-          common.replaceAll((key, times) -> Math.min(times, counted.get(key)));
-        }
+      }
+      if (common == null) {
+        common = counted;
+      } else {
+        common.keySet().retainAll(counted.keySet());
+        common.replaceAll((key, times) -> Math.min(times, counted.get(key)));
       }
     }
     List<Operand> factors = new ArrayList<>();
