@@ -6,9 +6,8 @@ import ad4j.processor.testing.ArrayFunctionChecks;
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.GeneratedText;
 import ad4j.processor.testing.InProcessCompiler;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -129,12 +128,7 @@ class AdjointSumsTest {
     // warnings fail the compilation: the sums must not bring any
     compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
         "com.example.Sums", SOURCE);
-    try {
-      generated = compiled.compilation().generatedSourceFile("com.example.SumsGrad")
-          .orElseThrow().getCharContent(true).toString();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    generated = GeneratedText.of(compiled, "com.example.SumsGrad");
   }
 
   @Test
@@ -316,13 +310,9 @@ class AdjointSumsTest {
           ELEMENTS));
 
   /** The reverse loop of the generated method {@code name} of {@code ElementsGrad}. */
-  private static String elementsReverseLoop(String name) throws IOException {
-    String code = ELEMENTS_CLASS.get().compilation()
-        .generatedSourceFile("com.example.ElementsGrad").orElseThrow().getCharContent(true)
-        .toString();
-    Matcher start = Pattern.compile("static double " + name + "\\(").matcher(code);
-    assertThat(start.find()).isTrue();
-    String body = code.substring(start.end(), code.indexOf("\n  }\n", start.end()));
+  private static String elementsReverseLoop(String name) {
+    String body = GeneratedText.method(
+        GeneratedText.of(ELEMENTS_CLASS.get(), "com.example.ElementsGrad"), name);
     return body.substring(body.indexOf("for (int iteration1"));
   }
 
@@ -341,12 +331,7 @@ class AdjointSumsTest {
    * the tape, that of {@code nameOnTape}, which it calls.
    */
   private static String method(String name) {
-    Matcher start = Pattern.compile("static double " + name + "OnTape\\(").matcher(generated);
-    if (!start.find()) {
-      start = Pattern.compile("static double " + name + "\\(").matcher(generated);
-      assertThat(start.find()).isTrue();
-    }
-    int end = generated.indexOf("\n  }\n", start.end());
-    return generated.substring(start.end(), end);
+    return GeneratedText.method(generated,
+        generated.contains("static double " + name + "OnTape(") ? name + "OnTape" : name);
   }
 }

@@ -1,15 +1,13 @@
 package ad4j.processor;
 
+import static ad4j.processor.testing.GeneratedText.line;
 import static com.google.common.truth.Truth.assertThat;
 
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.GeneratedText;
 import ad4j.processor.testing.InProcessCompiler;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -90,12 +88,7 @@ class SharedAdjointFactorsTest {
     // warnings fail the compilation: the rewritten sums must not bring any
     compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
         "com.example.Shared", SOURCE);
-    try {
-      generated = compiled.compilation().generatedSourceFile("com.example.SharedGrad")
-          .orElseThrow().getCharContent(true).toString();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    generated = GeneratedText.of(compiled, "com.example.SharedGrad");
   }
 
   @Test
@@ -145,18 +138,8 @@ class SharedAdjointFactorsTest {
         "double xBar = t5Bar * (r + t4 * (q * (d * 2.0))) + qBar * (y * 3.0 + x * 2.0);");
   }
 
-  /** The statement of {@code code} that declares {@code variable}, trimmed. */
-  private static String line(String variable, String code) {
-    Matcher matcher = Pattern.compile("double " + variable + " = [^\n]*").matcher(code);
-    assertThat(matcher.find()).isTrue();
-    return matcher.group();
-  }
-
   /** The body of the generated method {@code name}. */
   private static String method(String name) {
-    Matcher start = Pattern.compile("static double " + name + "\\(").matcher(generated);
-    assertThat(start.find()).isTrue();
-    int end = generated.indexOf("\n  }\n", start.end());
-    return generated.substring(start.end(), end);
+    return GeneratedText.method(generated, name);
   }
 }
