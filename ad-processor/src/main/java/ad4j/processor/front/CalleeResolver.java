@@ -132,9 +132,13 @@ final class CalleeResolver {
           + " differentiates methods returning 'double', 'float', 'double[]' or 'float[]' only");
       return Optional.empty();
     }
+    // the receiver of a value record's instance method is its first active parameter, which
+    // its generated members take flattened as they take a record parameter (RecordLowering)
+    Optional<TypeElement> valueReceiver = receiver == 1
+        ? ValueRecords.valueRecord(declaring.asType()) : Optional.empty();
     List<Boolean> active = new ArrayList<>();
     if (receiver == 1) {
-      if (arguments.get(0).isActive()) {
+      if (valueReceiver.isEmpty() && arguments.get(0).isActive()) {
         throw new IllegalStateException("an object carries no derivative: " + shown);
       }
       active.add(false);
@@ -221,7 +225,7 @@ final class CalleeResolver {
     List<Boolean> flatActive = new ArrayList<>();
     List<Callee.RecordArgument> records = new ArrayList<>();
     for (int i = 0; i < parameterTypes.size(); i++) {
-      Optional<TypeElement> record = i < receiver ? Optional.empty()
+      Optional<TypeElement> record = i < receiver ? valueReceiver
           : ValueRecords.flattened(method.getParameters().get(i - receiver));
       if (record.isEmpty()) {
         flatTypes.add(parameterTypes.get(i));
@@ -236,7 +240,17 @@ final class CalleeResolver {
             + context.typeProblem(record.get().asType()));
         return Optional.empty();
       }
-      boolean changed = context.changesComponents(record.get());
+      // an instance method cannot be called on a record made again by a static call: its
+      // value is the one over the leaves, as for a record its constructor changes
+      boolean changed = context.changesComponents(record.get()) || i < receiver;
+      if (i < receiver && !hasValueOverLeaves(declaring, name)) {
+        diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' is an instance"
+            + " method of value record '" + record.get().getSimpleName() + "', and '"
+            + gradClassName(declaring) + "', compiled earlier, has no member '" + name
+            + Callee.VALUE_FLAT + "' that computes its value of the receiver's components;"
+            + " compile '" + qualified + "' with this version of ad4j, or with this class");
+        return Optional.empty();
+      }
       if (changed && !hasValueOverLeaves(declaring, name)) {
         // its generated class, compiled earlier, has no value over the leaves: generated code
         // would call the method itself with the record made again of its leaves
@@ -269,7 +283,7 @@ final class CalleeResolver {
     NumericType result = resultRecord.isPresent() ? NumericType.DOUBLE_ARRAY
         : context.irType(method.getReturnType()).orElseThrow();
     return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive, result,
-        receiver == 1, records, resultRecord.map(ValueRecords::leavesMember).orElse(null),
+        receiver == 1 && valueReceiver.isEmpty(), records, resultRecord.map(ValueRecords::leavesMember).orElse(null),
         // the code is written into the method's own generated class, wherever it came from
         !declaring.equals(context.ownSymbols().enclosingType())
             && (!records.isEmpty() || resultRecord.isPresent())));

@@ -1821,7 +1821,8 @@ final class ExpressionLowering {
       if (callee.isEmpty()) {
         return null;
       }
-      arguments = records.spread(callee.get(), arguments, invocation);
+      arguments = records.spread(callee.get(), arguments,
+          callee.get().receiverFirst() ? 1 : 0, invocation);
       if (arguments == null) {
         return null;
       }
@@ -1954,6 +1955,31 @@ final class ExpressionLowering {
           receiverText(invocation));
     }
     return objects.call(receiver, name, arguments, invocation, shown, invocation == discarded);
+  }
+
+  /**
+   * A call of {@code @Differentiable} method {@code method} of value record {@code record} that
+   * {@link RecordLowering} does not inline: its generated members, which take an instance
+   * method's receiver first, flattened as they take a record parameter. {@code arguments}: the
+   * receiver (of an instance method), then the arguments, records standing in placeholders.
+   */
+  Operand recordMethodCall(TypeElement record, ExecutableElement method,
+      List<Operand> arguments, MethodInvocationTree invocation, String shown) {
+    Optional<Callee> callee = callees.resolveOnReceiver(record, method, arguments, invocation,
+        shown);
+    if (callee.isEmpty()) {
+      return null;
+    }
+    List<Operand> flat = records.spread(callee.get(), arguments,
+        Receivers.hasReceiver(method) ? 1 : 0, invocation);
+    if (flat == null) {
+      return null;
+    }
+    if (callee.get().returnsArray()) {
+      return vectorCall(callee.get(), flat);
+    }
+    boolean active = flat.stream().anyMatch(a -> a.isActive() || isActiveArray(a));
+    return context.emit(Operation.call(callee.get()), flat, callee.get().resultType(), active);
   }
 
   /** The receiver a call names: {@code p} of {@code p.g(x)}, {@code this} of {@code g(x)}. */

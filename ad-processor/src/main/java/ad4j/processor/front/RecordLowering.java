@@ -482,7 +482,54 @@ final class RecordLowering {
       }
       arguments.add(value);
     }
+    if (!inlinable(target.method()) && CalleeResolver.isDifferentiable(target.method())
+        && ValueRecords.valueRecord(target.method().getReturnType()).isEmpty()) {
+      return membersCall(target, receiver, arguments, invocation);
+    }
     return inline(target.method(), target.record(), receiver, arguments, invocation);
+  }
+
+  /**
+   * Whether ad4j inlines {@code method}: its source is here, and its body is local
+   * declarations and a final {@code return} of a value.
+   */
+  private boolean inlinable(ExecutableElement method) {
+    TreePath path = context.trees().getPath(method);
+    if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
+      return false;
+    }
+    List<? extends StatementTree> statements = tree.getBody().getStatements();
+    for (int i = 0; i < statements.size(); i++) {
+      StatementTree statement = statements.get(i);
+      boolean last = i == statements.size() - 1;
+      if (last ? !(statement instanceof ReturnTree ret && ret.getExpression() != null)
+          : !(statement instanceof VariableTree)) {
+        return false;
+      }
+    }
+    return !statements.isEmpty();
+  }
+
+  /**
+   * A call of a {@code @Differentiable} method of a value record that is not inlined (a loop,
+   * a branch in its body): the members generated for it, as for a method taking the receiver
+   * as its first record parameter (DESIGN.md, "Instance methods"), its value the one over the
+   * leaves. A method returning a value record is inlined or rejected ({@link #inline}).
+   */
+  private Operand membersCall(Target target, Tuple receiver, List<Object> arguments,
+      MethodInvocationTree invocation) {
+    List<Operand> all = new ArrayList<>();
+    if (receiver != null) {
+      all.add(context.recordPlaceholder(receiver));
+    }
+    for (Object argument : arguments) {
+      all.add(argument instanceof Tuple tuple ? context.recordPlaceholder(tuple)
+          : (Operand) argument);
+    }
+    String shown = context.source().of(invocation.getMethodSelect())
+        + (invocation.getArguments().isEmpty() ? "()" : "(...)");
+    return expressions.recordMethodCall(target.record(), target.method(), all, invocation,
+        shown);
   }
 
   /**
@@ -762,9 +809,11 @@ final class RecordLowering {
    * The arguments of {@code call} of {@code callee} as its members take them: each value record
    * its members take flattened as its leaves (a record held as an object read through its
    * accessors); null after an error (a flattened record where the callee takes an object).
+   * {@code receivers}: 1 when the first of {@code arguments} is the receiver, which is not among
+   * the call's argument trees.
    */
   List<Operand> spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
-      MethodInvocationTree call) {
+      int receivers, MethodInvocationTree call) {
     List<Operand> flat = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
       Operand argument = arguments.get(i);
@@ -774,7 +823,7 @@ final class RecordLowering {
       Optional<TypeElement> record = context.referenceTypeOf(argument)
           .flatMap(ValueRecords::valueRecord);
       if (!flattened && tuple.isPresent()) {
-        ExpressionTree tree = call.getArguments().get(i - (callee.receiverFirst() ? 1 : 0));
+        ExpressionTree tree = call.getArguments().get(i - receivers);
         misused(tree, context.source().of(tree));
         return null;
       } else if (!flattened) {
@@ -782,14 +831,14 @@ final class RecordLowering {
       } else if (tuple.isPresent()) {
         flat.addAll(tuple.get().leaves());
       } else if (record.isPresent()) {
-        ExpressionTree tree = call.getArguments().get(i - (callee.receiverFirst() ? 1 : 0));
+        ExpressionTree tree = call.getArguments().get(i - receivers);
         Tuple read = ofObject(argument, record.get(), tree);
         if (read == null) {
           return null;
         }
         flat.addAll(read.leaves());
       } else {
-        ExpressionTree tree = call.getArguments().get(i - (callee.receiverFirst() ? 1 : 0));
+        ExpressionTree tree = call.getArguments().get(i - receivers);
         error(tree, "'" + context.source().of(tree) + "' is passed where '" + callee.name()
             + "' takes a value record, which ad4j passes flattened: pass a record");
         return null;
@@ -827,9 +876,14 @@ final class RecordLowering {
       boolean last = i == statements.size() - 1;
       if (last ? !(statement instanceof ReturnTree ret && ret.getExpression() != null)
           : !(statement instanceof VariableTree)) {
+        // a @Differentiable one not returning a record is called through its members instead
         error(at, "call to '" + shown + "': ad4j inlines the methods of a value record whose"
             + " body is local declarations and a final 'return', which '" + shown + "''s is"
-            + " not (line " + context.source().line(statement) + ")");
+            + " not (line " + context.source().line(statement) + "), and calls the members it"
+            + " generates for the others "
+            + (CalleeResolver.isDifferentiable(method)
+                ? "that return no value record" : "that are @Differentiable: mark '" + shown
+                    + "' @Differentiable"));
         return null;
       }
     }

@@ -1,0 +1,261 @@
+package ad4j.processor;
+
+import static ad4j.processor.testing.SingleErrors.assertSingleError;
+import static com.google.common.truth.Truth.assertThat;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.GeneratedText;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.MemberAgreement;
+import ad4j.processor.testing.Records;
+import ad4j.processor.testing.TapeIsEmpty;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Calls of a value record's {@code @Differentiable} methods whose body ad4j does not inline (a
+ * loop, a branch; DESIGN.md, part 3: "calls of the record's own methods ... differentiated as
+ * helpers, the receiver an active argument"): they call the members generated for the method,
+ * which take the receiver's components first, as a record parameter's. Instance and static
+ * methods, the receiver made of constants or of active values or a record parameter, in a
+ * loop, a method calling another of its record on {@code this}, a {@code double[]} result,
+ * components that carry no derivative ({@code int}, {@code String}) and a value class;
+ * every member of the callers against differences of the user's method and forward against
+ * reverse, at order 2, whole and cut into parts of 1 and 2 statements. What stays an error:
+ * a method that is not {@code @Differentiable}, and one returning a record, each at its line.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class RecordMethodCallsTest {
+  private static final String FILTERS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Filters {",
+      "  record Biquad(double b0, double b1, double b2, double a1, double a2) {",
+      "    /** A loop: not inlined, called through its generated members. */",
+      "    @Differentiable(order = 2) double filterLast(double[] x) {",
+      "      double x1 = 0, x2 = 0, y1 = 0, y2 = 0;",
+      "      double y = 0;",
+      "      for (int i = 0; i < x.length; i++) {",
+      "        y = b0 * x[i] + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;",
+      "        x2 = x1;",
+      "        x1 = x[i];",
+      "        y2 = y1;",
+      "        y1 = y;",
+      "      }",
+      "      return y;",
+      "    }",
+      "    /** A branch, and a call of its own loop method on this. */",
+      "    @Differentiable(order = 2) double gain(double w) {",
+      "      if (w > 0) {",
+      "        return filterLast(new double[] {w, 1, 0}) * b0;",
+      "      }",
+      "      double g = b1 * w;",
+      "      return g * g + a1;",
+      "    }",
+      "    /** Static, with a loop. */",
+      "    @Differentiable(order = 2) static double energy(Biquad f, double s) {",
+      "      double e = 0;",
+      "      for (int k = 0; k < 3; k++) {",
+      "        e += f.b0() * s * k + f.a2() * f.a2();",
+      "      }",
+      "      return e;",
+      "    }",
+      "    /** A vector result with a loop. */",
+      "    @Differentiable(order = 2) double[] response(double[] x) {",
+      "      double[] y = new double[x.length];",
+      "      double prev = 0;",
+      "      for (int i = 0; i < x.length; i++) {",
+      "        prev = b0 * x[i] - a1 * prev;",
+      "        y[i] = prev;",
+      "      }",
+      "      return y;",
+      "    }",
+      "    /** Inlined: declarations and a return. */",
+      "    @Differentiable(order = 2) double dc() {",
+      "      double num = b0 + b1 + b2;",
+      "      return num / (2 + a1 + a2);",
+      "    }",
+      "  }",
+      "  /** Constants in the receiver, the signal active. */",
+      "  @Differentiable(order = 2) static double lowPass(double a, double b, double c) {",
+      "    Biquad f = new Biquad(0.2, 0.4, 0.2, -0.3, 0.1);",
+      "    return f.filterLast(new double[] {a, b, c, a + c});",
+      "  }",
+      "  /** The receiver's components active; a method with a branch, both ways. */",
+      "  @Differentiable(order = 2) static double tuned(double a, double b, double c) {",
+      "    Biquad f = new Biquad(a, 0.4, b * c, -0.3, c);",
+      "    return f.filterLast(new double[] {a, b, c}) + f.gain(b) + f.gain(-c) * a + f.dc();",
+      "  }",
+      "  /** A record parameter as receiver, in a loop; the static method; the vector result. */",
+      "  @Differentiable(order = 2) static double cascade(Biquad f, double[] x) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < 3; i++) {",
+      "      s += f.filterLast(x) * x[i] + Biquad.energy(f, x[i]);",
+      "      double[] y = f.response(x);",
+      "      s += y[i] * y[0];",
+      "    }",
+      "    return s;",
+      "  }",
+      "}");
+
+  /** Components that carry no derivative, and a value class. */
+  private static final String MIXED = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Mixed {",
+      "  record Tagged(double k, int n, String name) {",
+      "    @Differentiable double powered(double x) {",
+      "      double y = 1;",
+      "      for (int i = 0; i < n; i++) {",
+      "        y *= k * x + name.length();",
+      "      }",
+      "      return y;",
+      "    }",
+      "  }",
+      "  static final class Complex {",
+      "    private final double re;",
+      "    private final double im;",
+      "    Complex(double re, double im) {",
+      "      this.re = re;",
+      "      this.im = im;",
+      "    }",
+      "    double re() { return re; }",
+      "    double im() { return im; }",
+      "    @Differentiable double absPow(int n) {",
+      "      double s = 1;",
+      "      for (int i = 0; i < n; i++) {",
+      "        s *= Math.sqrt(re * re + im * im);",
+      "      }",
+      "      return s;",
+      "    }",
+      "  }",
+      "  @Differentiable static double f(double a, double b) {",
+      "    Tagged t = new Tagged(a * b, 3, \"ab\");",
+      "    Complex z = new Complex(a, b * b);",
+      "    return t.powered(b) + z.absPow(3) * a;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce WHOLE = compiled(List.of());
+  private static final CompiledOnce PARTS_OF_1 = compiled(List.of("-Aad4j.partSize=1"));
+  private static final CompiledOnce PARTS_OF_2 = compiled(List.of("-Aad4j.partSize=2"));
+
+  private static CompiledOnce compiled(List<String> options) {
+    return new CompiledOnce(() -> {
+      List<String> all = new java.util.ArrayList<>(List.of("-Xlint:all", "-Werror"));
+      all.addAll(options);
+      return InProcessCompiler.compileWith(all, "com.example.Filters", FILTERS);
+    });
+  }
+
+  private static InProcessCompiler.Compiled cut(int partSize) {
+    return switch (partSize) {
+      case 1 -> PARTS_OF_1.get();
+      case 2 -> PARTS_OF_2.get();
+      default -> WHOLE.get();
+    };
+  }
+
+  @ParameterizedTest(name = "parts of {0} (0: whole)")
+  @ValueSource(ints = {0, 1, 2})
+  void constantReceiver(int partSize) throws Exception {
+    MemberAgreement members = MemberAgreement.of(cut(partSize), "com.example.Filters",
+        "lowPass", true, true, true);
+    members.checkScalar(new Object[] {0.4, 1.3, -0.7}, 2, 1e-7);
+    members.checkScalar(new Object[] {-1.1, 0.2, 2.5}, 2, 1e-7);
+  }
+
+  @ParameterizedTest(name = "parts of {0} (0: whole)")
+  @ValueSource(ints = {0, 1, 2})
+  void activeReceiverAndBothBranches(int partSize) throws Exception {
+    MemberAgreement members = MemberAgreement.of(cut(partSize), "com.example.Filters",
+        "tuned", true, true, true);
+    members.checkScalar(new Object[] {0.4, 1.3, -0.7}, 2, 1e-7);
+    members.checkScalar(new Object[] {0.9, -0.6, 0.3}, 2, 1e-7);
+  }
+
+  @ParameterizedTest(name = "parts of {0} (0: whole)")
+  @ValueSource(ints = {0, 1, 2})
+  void recordParameterInALoop(int partSize) throws Exception {
+    InProcessCompiler.Compiled compiled = cut(partSize);
+    Class<?> biquad = compiled.load("com.example.Filters$Biquad");
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Filters", "cascade",
+        true, true);
+    members.checkScalar(new Object[] {Records.make(biquad, 0.3, 0.5, -0.2, 0.25, -0.1),
+        new double[] {0.7, -0.4, 1.1, 0.2}}, 2, 1e-7);
+  }
+
+  @Test
+  void componentsWithoutDerivativesAndAValueClass() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Mixed", MIXED);
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Mixed", "f", true,
+        true);
+    members.checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
+    members.checkScalar(new Object[] {-0.8, 0.6}, 1, 1e-7);
+  }
+
+  @Test
+  void callsTheGeneratedMembersAndInlinesTheRest() {
+    String source = GeneratedText.of(WHOLE.get(), "com.example.FiltersGrad");
+    // the loop's method through its members, the receiver's components first
+    assertThat(source).contains("Filters_BiquadGradSweeps.filterLastValueFlat(fB0, fB1, fB2,"
+        + " fA1, fA2,");
+    // the one of declarations and a return inlined: no call of it
+    assertThat(source).doesNotContain("GradSweeps.dc");
+    assertThat(source).doesNotContain("BiquadGrad.dc");
+  }
+
+  @Test
+  void aMethodThatIsNotDifferentiableIsInlinedOrAnError() {
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record Smoother(double k) {",
+        "    double last(double[] x) {",
+        "      double y = 0;",
+        "      for (double v : x) {",
+        "        y = k * v + (1 - k) * y;",
+        "      }",
+        "      return y;",
+        "    }",
+        "  }",
+        "  @Differentiable static double f(double a) {",
+        "    return new Smoother(0.3).last(new double[] {a, 2 * a});",
+        "  }",
+        "}"),
+        "call to 'Smoother.last': ad4j inlines the methods of a value record whose body is"
+            + " local declarations and a final 'return', which 'Smoother.last''s is not (line"
+            + " 7), and calls the members it generates for the others that are @Differentiable:"
+            + " mark 'Smoother.last' @Differentiable", 14, 34);
+  }
+
+  @Test
+  void aMethodReturningARecordIsInlinedOrAnError() {
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record Vec(double x, double y) {",
+        "    @Differentiable Vec turned(int n) {",
+        "      Vec v = this;",
+        "      for (int i = 0; i < n; i++) {",
+        "        v = new Vec(-v.y(), v.x());",
+        "      }",
+        "      return v;",
+        "    }",
+        "  }",
+        "  @Differentiable static double f(double a) {",
+        "    return new Vec(a, 1).turned(3).x();",
+        "  }",
+        "}"),
+        "call to 'Vec.turned': ad4j inlines the methods of a value record whose body is"
+            + " local declarations and a final 'return', which 'Vec.turned''s is not (line"
+            + " 7), and calls the members it generates for the others that return no value"
+            + " record", 14, 32);
+  }
+}
