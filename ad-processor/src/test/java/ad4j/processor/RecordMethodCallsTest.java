@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * which take the receiver's components first, as a record parameter's. Instance and static
  * methods, the receiver made of constants or of active values or a record parameter, in a
  * loop, a method calling another of its record on {@code this}, a {@code double[]} result,
- * components that carry no derivative ({@code int}, {@code String}) and a value class;
+ * components that carry no derivative ({@code int}, {@code String}) and a value class, a
+ * compact constructor that changes the components, a nested record, a stream's lambda;
  * every member of the callers against differences of the user's method and forward against
  * reverse, at order 2, whole and cut into parts of 1 and 2 statements. What stays an error:
  * a method that is not {@code @Differentiable}, and one returning a record, each at its line.
@@ -139,6 +140,49 @@ class RecordMethodCallsTest {
       "  }",
       "}");
 
+  /**
+   * A compact constructor that changes the components, a nested record, a @NoDerivative
+   * parameter given an array made for the call, a call in a stream's lambda.
+   */
+  private static final String SHAPES = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "import java.util.stream.IntStream;",
+      "final class Shapes {",
+      "  record Vec(double x, double y) {}",
+      "  record Unit(double x, double y) {",
+      "    Unit {",
+      "      double n = Math.sqrt(x * x + y * y);",
+      "      x = x / n;",
+      "      y = y / n;",
+      "    }",
+      "    @Differentiable double walk(int k) {",
+      "      double s = 0;",
+      "      for (int i = 0; i < k; i++) {",
+      "        s += x * i + y * y;",
+      "      }",
+      "      return s;",
+      "    }",
+      "  }",
+      "  record Body(Vec pos, double m) {",
+      "    @Differentiable double e(double t, @NoDerivative double[] data) {",
+      "      double s = 0;",
+      "      for (int i = 0; i < data.length; i++) {",
+      "        s += pos.x() * t * m * data[i] + pos.y();",
+      "      }",
+      "      return s;",
+      "    }",
+      "  }",
+      "  @Differentiable static double f(double a, double b) {",
+      "    double s = new Unit(a, b).walk(3);",
+      "    Body body = new Body(new Vec(a, b * a), b);",
+      "    s += body.e(a, new double[] {1, 2, 3});",
+      "    return s + IntStream.range(0, 3).mapToDouble(i -> body.e(i * a, new double[] {i}))",
+      "        .sum();",
+      "  }",
+      "}");
+
   private static final CompiledOnce WHOLE = compiled(List.of());
   private static final CompiledOnce PARTS_OF_1 = compiled(List.of("-Aad4j.partSize=1"));
   private static final CompiledOnce PARTS_OF_2 = compiled(List.of("-Aad4j.partSize=2"));
@@ -193,6 +237,16 @@ class RecordMethodCallsTest {
     InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
         List.of("-Xlint:all", "-Werror"), "com.example.Mixed", MIXED);
     MemberAgreement members = MemberAgreement.of(compiled, "com.example.Mixed", "f", true,
+        true);
+    members.checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
+    members.checkScalar(new Object[] {-0.8, 0.6}, 1, 1e-7);
+  }
+
+  @Test
+  void changedComponentsNestedRecordsDataAndStreams() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Shapes", SHAPES);
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Shapes", "f", true,
         true);
     members.checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
     members.checkScalar(new Object[] {-0.8, 0.6}, 1, 1e-7);

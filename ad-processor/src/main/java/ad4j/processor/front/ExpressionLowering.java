@@ -1714,13 +1714,7 @@ final class ExpressionLowering {
     List<Operand> arguments = new ArrayList<>();
     boolean failed = false;
     for (ExpressionTree argument : invocation.getArguments()) {
-      // a flattened value record: its leaves, standing in for it while the method is chosen;
-      // an array made for the call (no variable names it, so only the callee could write it)
-      // carries no derivative when its elements carry none
-      Operand operand = records.isFlattened(argument) ? records.placeholder(argument)
-          : withoutParentheses(argument) instanceof NewArrayTree made
-              && made.getType() != null && made.getDimensions().size() <= 1
-              ? newArray(made, null, true) : lower(argument);
+      Operand operand = callArgument(argument);
       failed |= operand == null;
       arguments.add(operand);
     }
@@ -1728,6 +1722,19 @@ final class ExpressionLowering {
       return null;
     }
     return resolvedCall(invocation, select, name, target, arguments, shown);
+  }
+
+  /**
+   * An argument of a call of a {@code @Differentiable} method: a flattened value record's
+   * leaves standing in for it while the method is chosen; an array made for the call (no
+   * variable names it, so only the callee could write it) carrying no derivative when its
+   * elements carry none; else the value. Null after an error.
+   */
+  Operand callArgument(ExpressionTree argument) {
+    return records.isFlattened(argument) ? records.placeholder(argument)
+        : withoutParentheses(argument) instanceof NewArrayTree made
+            && made.getType() != null && made.getDimensions().size() <= 1
+            ? newArray(made, null, true) : lower(argument);
   }
 
   /**

@@ -474,6 +474,10 @@ final class RecordLowering {
           ? component(receiver, name) : receiver.leaves().get(
               ValueRecords.range(target.record(), name).orElseThrow()[0]);
     }
+    if (!inlinable(target.method()) && CalleeResolver.isDifferentiable(target.method())
+        && ValueRecords.valueRecord(target.method().getReturnType()).isEmpty()) {
+      return membersCall(target, receiver, invocation);
+    }
     List<Object> arguments = new ArrayList<>();
     for (ExpressionTree argument : invocation.getArguments()) {
       Object value = typeOf(argument).isPresent() ? lower(argument) : expressions.lower(argument);
@@ -481,10 +485,6 @@ final class RecordLowering {
         return null;
       }
       arguments.add(value);
-    }
-    if (!inlinable(target.method()) && CalleeResolver.isDifferentiable(target.method())
-        && ValueRecords.valueRecord(target.method().getReturnType()).isEmpty()) {
-      return membersCall(target, receiver, arguments, invocation);
     }
     return inline(target.method(), target.record(), receiver, arguments, invocation);
   }
@@ -516,15 +516,17 @@ final class RecordLowering {
    * as its first record parameter (DESIGN.md, "Instance methods"), its value the one over the
    * leaves. A method returning a value record is inlined or rejected ({@link #inline}).
    */
-  private Operand membersCall(Target target, Tuple receiver, List<Object> arguments,
-      MethodInvocationTree invocation) {
+  private Operand membersCall(Target target, Tuple receiver, MethodInvocationTree invocation) {
     List<Operand> all = new ArrayList<>();
     if (receiver != null) {
       all.add(context.recordPlaceholder(receiver));
     }
-    for (Object argument : arguments) {
-      all.add(argument instanceof Tuple tuple ? context.recordPlaceholder(tuple)
-          : (Operand) argument);
+    for (ExpressionTree argument : invocation.getArguments()) {
+      Operand value = expressions.callArgument(argument); // as for a static method's call
+      if (value == null) {
+        return null;
+      }
+      all.add(value);
     }
     String shown = context.source().of(invocation.getMethodSelect())
         + (invocation.getArguments().isEmpty() ? "()" : "(...)");
