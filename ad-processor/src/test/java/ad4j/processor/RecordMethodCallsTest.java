@@ -25,8 +25,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * components that carry no derivative ({@code int}, {@code String}) and a value class, a
  * compact constructor that changes the components, a nested record, a stream's lambda;
  * every member of the callers against differences of the user's method and forward against
- * reverse, at order 2, whole and cut into parts of 1 and 2 statements. What stays an error:
- * a method that is not {@code @Differentiable}, and one returning a record, each at its line.
+ * reverse, at order 2, whole and cut into parts of 1 and 2 statements; a method returning a
+ * record, a vector function over its leaves. What stays an error: a method that is not
+ * {@code @Differentiable}, and one returning a record with components that carry no
+ * derivative, each at its line.
  */
 @ExtendWith(TapeIsEmpty.class)
 class RecordMethodCallsTest {
@@ -183,6 +185,33 @@ class RecordMethodCallsTest {
       "  }",
       "}");
 
+  /** A method returning a record: a vector function over its leaves. */
+  private static final String STATES = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class States {",
+      "  record State(double x, double v) {",
+      "    @Differentiable(order = 2) State stepped(double k, int n) {",
+      "      double px = x;",
+      "      double pv = v;",
+      "      for (int i = 0; i < n; i++) {",
+      "        double a = -k * px * px;",
+      "        px += 0.1 * pv;",
+      "        pv += 0.1 * a;",
+      "      }",
+      "      return new State(px, pv);",
+      "    }",
+      "    @Differentiable(order = 2) double energy() {",
+      "      return 0.5 * v * v + 0.5 * x * x * x;",
+      "    }",
+      "  }",
+      "  @Differentiable(order = 2) static double f(double a, double b) {",
+      "    State s = new State(a, b);",
+      "    State t = s.stepped(a * b, 3);",
+      "    return t.x() * t.v() + t.stepped(1.5, 2).energy();",
+      "  }",
+      "}");
+
   private static final CompiledOnce WHOLE = compiled(List.of());
   private static final CompiledOnce PARTS_OF_1 = compiled(List.of("-Aad4j.partSize=1"));
   private static final CompiledOnce PARTS_OF_2 = compiled(List.of("-Aad4j.partSize=2"));
@@ -252,6 +281,21 @@ class RecordMethodCallsTest {
     members.checkScalar(new Object[] {-0.8, 0.6}, 1, 1e-7);
   }
 
+  @ParameterizedTest(name = "parts of {0} (0: whole)")
+  @ValueSource(ints = {0, 1})
+  void recordResults(int partSize) throws Exception {
+    List<String> options = new java.util.ArrayList<>(List.of("-Xlint:all", "-Werror"));
+    if (partSize > 0) {
+      options.add("-Aad4j.partSize=" + partSize);
+    }
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(options,
+        "com.example.States", STATES);
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.States", "f", true,
+        true);
+    members.checkScalar(new Object[] {0.4, 1.3}, 2, 1e-7);
+    members.checkScalar(new Object[] {-0.8, 0.6}, 2, 1e-7);
+  }
+
   @Test
   void callsTheGeneratedMembersAndInlinesTheRest() {
     String source = GeneratedText.of(WHOLE.get(), "com.example.FiltersGrad");
@@ -284,32 +328,31 @@ class RecordMethodCallsTest {
         "}"),
         "call to 'Smoother.last': ad4j inlines the methods of a value record whose body is"
             + " local declarations and a final 'return', which 'Smoother.last''s is not (line"
-            + " 7), and calls the members it generates for the others that are @Differentiable:"
-            + " mark 'Smoother.last' @Differentiable", 14, 34);
+            + " 7), and calls the members it generates for the others, which are"
+            + " @Differentiable: mark 'Smoother.last' @Differentiable", 14, 34);
   }
 
   @Test
-  void aMethodReturningARecordIsInlinedOrAnError() {
+  void aRecordResultWithComponentsWithoutDerivativesIsInlinedOrAnError() {
     assertSingleError(List.of(
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
-        "  record Vec(double x, double y) {",
-        "    @Differentiable Vec turned(int n) {",
-        "      Vec v = this;",
+        "  record Tagged(double x, int id) {",
+        "    @Differentiable Tagged turned(int n) {",
+        "      double y = x;",
         "      for (int i = 0; i < n; i++) {",
-        "        v = new Vec(-v.y(), v.x());",
+        "        y = -y;",
         "      }",
-        "      return v;",
+        "      return new Tagged(y, id);",
         "    }",
         "  }",
         "  @Differentiable static double f(double a) {",
-        "    return new Vec(a, 1).turned(3).x();",
+        "    return new Tagged(a, 1).turned(3).x();",
         "  }",
         "}"),
-        "call to 'Vec.turned': ad4j inlines the methods of a value record whose body is"
-            + " local declarations and a final 'return', which 'Vec.turned''s is not (line"
-            + " 7), and calls the members it generates for the others that return no value"
-            + " record", 14, 32);
+        "'new Tagged(a, 1).turned(3)' is not supported yet for a value record with components"
+            + " that carry no derivative", 14, 35);
   }
+
 }

@@ -189,9 +189,15 @@ final class RecordLowering {
    */
   private Tuple calleeResult(MethodInvocationTree invocation, TypeElement record) {
     Operand array = expressions.lower(invocation);
-    if (array == null) {
-      return null;
-    }
+    return array == null ? null : leavesOf(array, record, invocation);
+  }
+
+  /**
+   * The value record {@code record} that {@code array}, the result of a call of a
+   * {@code @Differentiable} method returning it, gives: the elements of its {@code double[]} of
+   * leaves; null after an error.
+   */
+  private Tuple leavesOf(Operand array, TypeElement record, MethodInvocationTree invocation) {
     Optional<Tuple> inlined = context.recordOf(array);
     if (inlined.isPresent()) {
       return inlined.get(); // a method taking a function, inlined (FunctionValues)
@@ -474,9 +480,13 @@ final class RecordLowering {
           ? component(receiver, name) : receiver.leaves().get(
               ValueRecords.range(target.record(), name).orElseThrow()[0]);
     }
-    if (!inlinable(target.method()) && CalleeResolver.isDifferentiable(target.method())
-        && ValueRecords.valueRecord(target.method().getReturnType()).isEmpty()) {
-      return membersCall(target, receiver, invocation);
+    if (!inlinable(target.method()) && CalleeResolver.isDifferentiable(target.method())) {
+      Operand value = membersCall(target, receiver, invocation);
+      Optional<TypeElement> returned = ValueRecords.valueRecord(
+          target.method().getReturnType());
+      // a value record: the vector function of its leaves, read as a static callee's
+      return value == null || returned.isEmpty() ? value
+          : leavesOf(value, returned.get(), invocation);
     }
     List<Object> arguments = new ArrayList<>();
     for (ExpressionTree argument : invocation.getArguments()) {
@@ -514,7 +524,8 @@ final class RecordLowering {
    * A call of a {@code @Differentiable} method of a value record that is not inlined (a loop,
    * a branch in its body): the members generated for it, as for a method taking the receiver
    * as its first record parameter (DESIGN.md, "Instance methods"), its value the one over the
-   * leaves. A method returning a value record is inlined or rejected ({@link #inline}).
+   * leaves. A method returning a value record is a vector function over the record's leaves
+   * ({@link #leavesOf}).
    */
   private Operand membersCall(Target target, Tuple receiver, MethodInvocationTree invocation) {
     List<Operand> all = new ArrayList<>();
@@ -878,14 +889,12 @@ final class RecordLowering {
       boolean last = i == statements.size() - 1;
       if (last ? !(statement instanceof ReturnTree ret && ret.getExpression() != null)
           : !(statement instanceof VariableTree)) {
-        // a @Differentiable one not returning a record is called through its members instead
+        // a @Differentiable one is called through its generated members instead (call)
         error(at, "call to '" + shown + "': ad4j inlines the methods of a value record whose"
             + " body is local declarations and a final 'return', which '" + shown + "''s is"
             + " not (line " + context.source().line(statement) + "), and calls the members it"
-            + " generates for the others "
-            + (CalleeResolver.isDifferentiable(method)
-                ? "that return no value record" : "that are @Differentiable: mark '" + shown
-                    + "' @Differentiable"));
+            + " generates for the others, which are @Differentiable: mark '" + shown
+            + "' @Differentiable");
         return null;
       }
     }
