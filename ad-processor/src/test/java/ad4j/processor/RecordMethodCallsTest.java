@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * methods, the receiver made of constants or of active values or a record parameter, in a
  * loop, a method calling another of its record on {@code this}, a {@code double[]} result,
  * components that carry no derivative ({@code int}, {@code String}) and a value class, a
- * compact constructor that changes the components, a nested record, a stream's lambda;
+ * compact constructor that changes the components, a nested record, a stream's lambda,
+ * recursion;
  * every member of the callers against differences of the user's method and forward against
  * reverse, at order 2, whole and cut into parts of 1 and 2 statements; a method returning a
  * record, a vector function over its leaves. What stays an error: a method that is not
@@ -212,6 +213,31 @@ class RecordMethodCallsTest {
       "  }",
       "}");
 
+  /** Recursion, and calls on {@code this} and on a record made in the record's own method. */
+  private static final String POWERS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Powers {",
+      "  record P(double x, double y) {",
+      "    @Differentiable double pow(int n) {",
+      "      if (n == 0) {",
+      "        return 1;",
+      "      }",
+      "      return pow(n - 1) * x + y;",
+      "    }",
+      "    @Differentiable double twice(double t) {",
+      "      if (t > 0) {",
+      "        return this.pow(2) * t;",
+      "      }",
+      "      return new P(y, x).pow(3);",
+      "    }",
+      "  }",
+      "  @Differentiable static double f(double a, double b) {",
+      "    P p = new P(a, b);",
+      "    return p.pow(4) + p.twice(a) + p.twice(-b);",
+      "  }",
+      "}");
+
   private static final CompiledOnce WHOLE = compiled(List.of());
   private static final CompiledOnce PARTS_OF_1 = compiled(List.of("-Aad4j.partSize=1"));
   private static final CompiledOnce PARTS_OF_2 = compiled(List.of("-Aad4j.partSize=2"));
@@ -294,6 +320,16 @@ class RecordMethodCallsTest {
         true);
     members.checkScalar(new Object[] {0.4, 1.3}, 2, 1e-7);
     members.checkScalar(new Object[] {-0.8, 0.6}, 2, 1e-7);
+  }
+
+  @Test
+  void recursionAndCallsOnThis() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Powers", POWERS);
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Powers", "f", true,
+        true);
+    members.checkScalar(new Object[] {0.7, -0.4}, 1, 1e-7);
+    members.checkScalar(new Object[] {-0.3, 0.9}, 1, 1e-7);
   }
 
   @Test
