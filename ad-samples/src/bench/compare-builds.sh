@@ -6,7 +6,8 @@
 #
 # Each checkout must have been built with
 #   mvn -q -B -Pbench -DskipTests package -pl ad-samples -am
-# (as run-benchmarks.sh does). Writes OUT_DIR/<Class>-before.json and -after.json and prints the
+# (as run-benchmarks.sh does). Writes OUT_DIR/<Class>-before.json and -after.json, and
+# OUT_DIR/machine.txt (the CPU, the load), and prints the
 # side-by-side table of scripts/ab_table.py. About 9 minutes on 2 cores. CLASSES (benchmark
 # classes without "Bench", separated by spaces; their nested state classes, as MlpBench's, are
 # included) and VARIANTS (a regex of benchmark methods) choose fewer benchmarks; FORKS and
@@ -16,6 +17,11 @@ before=$(cd "$1" && pwd)
 after=$(cd "$2" && pwd)
 out=$3
 mkdir -p "$out"
+# Ratios depend on the processor (a two-pass gradient beat a one-pass one on one and not on
+# another): say which ran them, and how loaded the machine was when the run began.
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+echo "CPU: ${cpu:-unknown}, $(nproc) cores; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" \
+  > "$out/machine.txt"
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 variants=${VARIANTS:-'(primal|reverseValueAndGradient|reversePullback|forwardTangents|perimeter.*|softplusSum(Primal|ValueAndGradient|Pullback))$'}
 classes=${CLASSES:-Rosenbrock Beale GoldsteinPrice BlackScholes LogisticLoss BundleAdjustment GaussianMixture Chain Horner Rk4 HelperCalls}
