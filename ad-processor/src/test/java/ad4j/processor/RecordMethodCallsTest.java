@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * loop, a method calling another of its record on {@code this}, a {@code double[]} result,
  * components that carry no derivative ({@code int}, {@code String}) and a value class, a
  * compact constructor that changes the components, a nested record, a stream's lambda,
- * recursion;
+ * recursion, a {@code @Checkpointed} loop, a vector function calling them;
  * every member of the callers against differences of the user's method and forward against
  * reverse, at order 2, whole and cut into parts of 1 and 2 statements; a method returning a
  * record, a vector function over its leaves. What stays an error: a method that is not
@@ -238,6 +238,43 @@ class RecordMethodCallsTest {
       "  }",
       "}");
 
+  /** A @Checkpointed loop's calls, and a vector function calling a record's. */
+  private static final String CHECKPOINTS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.Differentiable;",
+      "final class W {",
+      "  record Q(double k, double c) {",
+      "    @Differentiable double decay(double x, int n) {",
+      "      double y = x;",
+      "      for (int i = 0; i < n; i++) {",
+      "        y = y - k * y * c;",
+      "      }",
+      "      return y;",
+      "    }",
+      "    @Differentiable double[] pair(double x) {",
+      "      double[] r = new double[2];",
+      "      for (int i = 0; i < 2; i++) {",
+      "        r[i] = k * x * (i + 1) + c;",
+      "      }",
+      "      return r;",
+      "    }",
+      "  }",
+      "  @Checkpointed(snapshots = 3) @Differentiable static double march(double a, double b) {",
+      "    Q q = new Q(a, 0.5);",
+      "    double s = b;",
+      "    for (int i = 0; i < 9; i++) {",
+      "      s = q.decay(s, 2) + 0.1 * b;",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double[] both(double a, double b) {",
+      "    Q q = new Q(a, b);",
+      "    double[] p = q.pair(b);",
+      "    return new double[] {p[0] * q.decay(a, 3), p[1]};",
+      "  }",
+      "}");
+
   private static final CompiledOnce WHOLE = compiled(List.of());
   private static final CompiledOnce PARTS_OF_1 = compiled(List.of("-Aad4j.partSize=1"));
   private static final CompiledOnce PARTS_OF_2 = compiled(List.of("-Aad4j.partSize=2"));
@@ -330,6 +367,17 @@ class RecordMethodCallsTest {
         true);
     members.checkScalar(new Object[] {0.7, -0.4}, 1, 1e-7);
     members.checkScalar(new Object[] {-0.3, 0.9}, 1, 1e-7);
+  }
+
+  @Test
+  void inACheckpointedLoopAndFromAVectorFunction() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.W", CHECKPOINTS);
+    MemberAgreement march = MemberAgreement.of(compiled, "com.example.W", "march", true, true);
+    march.checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
+    MemberAgreement both = MemberAgreement.of(compiled, "com.example.W", "both", true, true);
+    both.checkVector(new Object[] {0.4, 1.3});
+    both.checkVector(new Object[] {-0.7, 0.2});
   }
 
   @Test
