@@ -283,7 +283,8 @@ final class CalleeResolver {
     NumericType result = resultRecord.isPresent() ? NumericType.DOUBLE_ARRAY
         : context.irType(method.getReturnType()).orElseThrow();
     return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive, result,
-        receiver == 1 && valueReceiver.isEmpty(), records, resultRecord.map(ValueRecords::leavesMember).orElse(null),
+        receiver == 1 && valueReceiver.isEmpty(), records,
+        resultRecord.map(ValueRecords::leavesMember).orElse(null),
         // the code is written into the method's own generated class, wherever it came from
         !declaring.equals(context.ownSymbols().enclosingType())
             && (!records.isEmpty() || resultRecord.isPresent())));

@@ -505,19 +505,25 @@ final class RecordLowering {
    */
   private boolean inlinable(ExecutableElement method) {
     TreePath path = context.trees().getPath(method);
-    if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
-      return false;
-    }
-    List<? extends StatementTree> statements = tree.getBody().getStatements();
+    return path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null
+        && !tree.getBody().getStatements().isEmpty()
+        && notInlinable(tree.getBody().getStatements()).isEmpty();
+  }
+
+  /**
+   * The first of a method's {@code statements} that ad4j does not inline: one other than a
+   * local declaration before the last, or a last one other than a {@code return} of a value.
+   */
+  private static Optional<StatementTree> notInlinable(List<? extends StatementTree> statements) {
     for (int i = 0; i < statements.size(); i++) {
       StatementTree statement = statements.get(i);
       boolean last = i == statements.size() - 1;
       if (last ? !(statement instanceof ReturnTree ret && ret.getExpression() != null)
           : !(statement instanceof VariableTree)) {
-        return false;
+        return Optional.of(statement);
       }
     }
-    return !statements.isEmpty();
+    return Optional.empty();
   }
 
   /**
@@ -884,19 +890,15 @@ final class RecordLowering {
       return null;
     }
     List<? extends StatementTree> statements = tree.getBody().getStatements();
-    for (int i = 0; i < statements.size(); i++) {
-      StatementTree statement = statements.get(i);
-      boolean last = i == statements.size() - 1;
-      if (last ? !(statement instanceof ReturnTree ret && ret.getExpression() != null)
-          : !(statement instanceof VariableTree)) {
-        // a @Differentiable one is called through its generated members instead (call)
-        error(at, "call to '" + shown + "': ad4j inlines the methods of a value record whose"
-            + " body is local declarations and a final 'return', which '" + shown + "''s is"
-            + " not (line " + context.source().line(statement) + "), and calls the members it"
-            + " generates for the others, which are @Differentiable: mark '" + shown
-            + "' @Differentiable");
-        return null;
-      }
+    Optional<StatementTree> other = notInlinable(statements);
+    if (other.isPresent()) {
+      // a @Differentiable one is called through its generated members instead (call)
+      error(at, "call to '" + shown + "': ad4j inlines the methods of a value record whose"
+          + " body is local declarations and a final 'return', which '" + shown + "''s is"
+          + " not (line " + context.source().line(other.get()) + "), and calls the members it"
+          + " generates for the others, which are @Differentiable: mark '" + shown
+          + "' @Differentiable");
+      return null;
     }
     context.scopes().pushIsolated();
     frames.push(new Frame(record, receiver));
