@@ -9,7 +9,10 @@ import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MemberAgreement;
 import ad4j.processor.testing.Records;
 import ad4j.processor.testing.TapeIsEmpty;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -276,15 +279,24 @@ class RecordMethodCallsTest {
       "}");
 
   private static final CompiledOnce WHOLE = compiled(List.of());
-  private static final CompiledOnce PARTS_OF_1 = compiled(List.of("-Aad4j.partSize=1"));
-  private static final CompiledOnce PARTS_OF_2 = compiled(List.of("-Aad4j.partSize=2"));
+  private static final CompiledOnce PARTS_OF_1 = compiled(options(1));
+  private static final CompiledOnce PARTS_OF_2 = compiled(options(2));
 
   private static CompiledOnce compiled(List<String> options) {
-    return new CompiledOnce(() -> {
-      List<String> all = new java.util.ArrayList<>(List.of("-Xlint:all", "-Werror"));
-      all.addAll(options);
-      return InProcessCompiler.compileWith(all, "com.example.Filters", FILTERS);
-    });
+    return new CompiledOnce(() -> compiled(options, "com.example.Filters", FILTERS));
+  }
+
+  /** The options of a compilation whole ({@code partSize} 0) or in parts of that many. */
+  private static List<String> options(int partSize) {
+    return partSize > 0 ? List.of("-Aad4j.partSize=" + partSize) : List.of();
+  }
+
+  /** {@code source} compiled with the processor, warnings as errors, and {@code options}. */
+  private static InProcessCompiler.Compiled compiled(List<String> options, String name,
+      String source) {
+    List<String> all = new ArrayList<>(List.of("-Xlint:all", "-Werror"));
+    all.addAll(options);
+    return InProcessCompiler.compileWith(all, name, source);
   }
 
   private static InProcessCompiler.Compiled cut(int partSize) {
@@ -326,53 +338,45 @@ class RecordMethodCallsTest {
 
   @Test
   void componentsWithoutDerivativesAndAValueClass() throws Exception {
-    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
-        List.of("-Xlint:all", "-Werror"), "com.example.Mixed", MIXED);
-    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Mixed", "f", true,
-        true);
-    members.checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
-    members.checkScalar(new Object[] {-0.8, 0.6}, 1, 1e-7);
+    checkF(MIXED, 1, 0, new double[] {0.4, 1.3}, new double[] {-0.8, 0.6});
   }
 
   @Test
   void changedComponentsNestedRecordsDataAndStreams() throws Exception {
-    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
-        List.of("-Xlint:all", "-Werror"), "com.example.Shapes", SHAPES);
-    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Shapes", "f", true,
-        true);
-    members.checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
-    members.checkScalar(new Object[] {-0.8, 0.6}, 1, 1e-7);
+    checkF(SHAPES, 1, 0, new double[] {0.4, 1.3}, new double[] {-0.8, 0.6});
   }
 
   @ParameterizedTest(name = "parts of {0} (0: whole)")
   @ValueSource(ints = {0, 1})
   void recordResults(int partSize) throws Exception {
-    List<String> options = new java.util.ArrayList<>(List.of("-Xlint:all", "-Werror"));
-    if (partSize > 0) {
-      options.add("-Aad4j.partSize=" + partSize);
-    }
-    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(options,
-        "com.example.States", STATES);
-    MemberAgreement members = MemberAgreement.of(compiled, "com.example.States", "f", true,
-        true);
-    members.checkScalar(new Object[] {0.4, 1.3}, 2, 1e-7);
-    members.checkScalar(new Object[] {-0.8, 0.6}, 2, 1e-7);
+    checkF(STATES, 2, partSize, new double[] {0.4, 1.3}, new double[] {-0.8, 0.6});
   }
 
   @Test
   void recursionAndCallsOnThis() throws Exception {
-    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
-        List.of("-Xlint:all", "-Werror"), "com.example.Powers", POWERS);
-    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Powers", "f", true,
-        true);
-    members.checkScalar(new Object[] {0.7, -0.4}, 1, 1e-7);
-    members.checkScalar(new Object[] {-0.3, 0.9}, 1, 1e-7);
+    checkF(POWERS, 1, 0, new double[] {0.7, -0.4}, new double[] {-0.3, 0.9});
+  }
+
+  /**
+   * Every member of {@code f(double a, double b)} of the class {@code source} declares, of
+   * order {@code order}, at each of {@code points}; compiled whole, or in parts of
+   * {@code partSize} statements when it is positive.
+   */
+  private static void checkF(String source, int order, int partSize, double[]... points)
+      throws Exception {
+    Matcher declared = Pattern.compile("final class (\\w+)").matcher(source);
+    assertThat(declared.find()).isTrue();
+    String name = "com.example." + declared.group(1);
+    MemberAgreement members = MemberAgreement.of(compiled(options(partSize), name, source),
+        name, "f", true, true);
+    for (double[] point : points) {
+      members.checkScalar(new Object[] {point[0], point[1]}, order, 1e-7);
+    }
   }
 
   @Test
   void inACheckpointedLoopAndFromAVectorFunction() throws Exception {
-    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
-        List.of("-Xlint:all", "-Werror"), "com.example.W", CHECKPOINTS);
+    InProcessCompiler.Compiled compiled = compiled(List.of(), "com.example.W", CHECKPOINTS);
     MemberAgreement march = MemberAgreement.of(compiled, "com.example.W", "march", true, true);
     march.checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
     MemberAgreement both = MemberAgreement.of(compiled, "com.example.W", "both", true, true);
