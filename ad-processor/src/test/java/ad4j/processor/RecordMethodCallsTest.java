@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * loop, a method calling another of its record on {@code this}, a {@code double[]} result,
  * components that carry no derivative ({@code int}, {@code String}) and a value class, a
  * compact constructor that changes the components, a nested record, a stream's lambda,
- * recursion, a {@code @Checkpointed} loop, a vector function calling them;
+ * recursion, a {@code @Checkpointed} loop, a vector function calling them, receivers that
+ * carry no derivative;
  * every member of the callers against differences of the user's method and forward against
  * reverse, at order 2, whole and cut into parts of 1 and 2 statements; a method returning a
  * record, a vector function over its leaves. What stays an error: a method that is not
@@ -278,6 +279,27 @@ class RecordMethodCallsTest {
       "  }",
       "}");
 
+  /** Receivers that carry no derivative: a @NoDerivative parameter, a constant. */
+  private static final String DATA = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "final class N {",
+      "  record Q(double k, double c) {",
+      "    @Differentiable(order = 2) double decay(double x, int n) {",
+      "      double y = x;",
+      "      for (int i = 0; i < n; i++) {",
+      "        y = y - k * y * y * c;",
+      "      }",
+      "      return y;",
+      "    }",
+      "  }",
+      "  static final Q FIXED = new Q(0.3, 0.2);",
+      "  @Differentiable(order = 2) static double f(@NoDerivative Q q, double a) {",
+      "    return q.decay(a, 3) * FIXED.decay(a * a, 2);",
+      "  }",
+      "}");
+
   private static final CompiledOnce WHOLE = compiled(List.of());
   private static final CompiledOnce PARTS_OF_1 = compiled(options(1));
   private static final CompiledOnce PARTS_OF_2 = compiled(options(2));
@@ -382,6 +404,15 @@ class RecordMethodCallsTest {
     MemberAgreement both = MemberAgreement.of(compiled, "com.example.W", "both", true, true);
     both.checkVector(new Object[] {0.4, 1.3});
     both.checkVector(new Object[] {-0.7, 0.2});
+  }
+
+  @Test
+  void receiversThatCarryNoDerivative() throws Exception {
+    InProcessCompiler.Compiled compiled = compiled(List.of(), "com.example.N", DATA);
+    Object q = Records.make(compiled.load("com.example.N$Q"), 0.5, 0.7);
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.N", "f", false, true);
+    members.checkScalar(new Object[] {q, 0.4}, 2, 1e-7);
+    members.checkScalar(new Object[] {q, -0.9}, 2, 1e-7);
   }
 
   @Test
