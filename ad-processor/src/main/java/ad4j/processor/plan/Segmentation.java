@@ -9,6 +9,7 @@ import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
 import ad4j.processor.methodsize.SingleReturn;
 import ad4j.processor.optimize.DeadCode;
+import ad4j.processor.optimize.TangentCallsAlone;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -57,8 +58,9 @@ public sealed interface Segmentation {
     @Override
     public Function tangent() {
       Function tangent = Tangent.of(SingleReturn.of(DeadCode.removeFrom(programs.function())));
-      // the method's own value is no longer read once only its tangent is returned
-      return tangent.with(tangent.parameters(), DeadCode.withoutUnread(tangent.body()));
+      // the method's own value is no longer read once only its tangent is returned, nor the
+      // values of callees whose tangent calls run their code anyway
+      return tangent.with(tangent.parameters(), TangentCallsAlone.removedFrom(tangent.body()));
     }
 
     @Override
