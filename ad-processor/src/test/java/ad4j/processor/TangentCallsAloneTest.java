@@ -14,7 +14,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A tangent member calls a {@code @Differentiable} callee's tangent only, not its value as
  * well, where nothing reads the value ({@code optimize/TangentCallsAlone}): the callee's code
- * runs once. Every member still agrees with differences and with the others, and throws what
+ * runs once; so do the value's own sums in loops, which only such calls fed. Every member
+ * still agrees with differences and with the others, and throws what
  * the method throws, with the callee's message; where the value is read (a product), or where
  * something that is not pure stands between the two calls, the value call stays.
  */
@@ -50,6 +51,17 @@ class TangentCallsAloneTest {
       "  @Differentiable static double guarded(double x, double y) {",
       "    return checked(x) - 2 * checked(y) + pair(x - y)[1];",
       "  }",
+      "  @Differentiable static double soft(double x) {",
+      "    return Math.log1p(Math.exp(x));",
+      "  }",
+      "  /** The value only feeds a sum the tangent does not return. */",
+      "  @Differentiable static double looped(double a, double b) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < 5; i++) {",
+      "      s += soft(a * i - b);",
+      "    }",
+      "    return s;",
+      "  }",
       "  /** The value is read: the call stays. */",
       "  @Differentiable static double used(double x, double y) {",
       "    return checked(x) * y + checked(y);",
@@ -70,6 +82,9 @@ class TangentCallsAloneTest {
     assertThat(guarded).doesNotContain("Sums.checked(");
     // the vector's element read, kept for where it may throw, reads pair's value
     assertThat(guarded).contains("Sums.pair(");
+    String looped = GeneratedText.method(source, "loopedTangent");
+    assertThat(looped).doesNotContain("Sums.soft(");
+    assertThat(looped).doesNotContainMatch("(?m)^\\s*double s = "); // only its comment
     // the value of checked(x) is read by the product
     assertThat(GeneratedText.method(source, "usedTangent")).contains("Sums.checked(x)");
   }
@@ -80,6 +95,8 @@ class TangentCallsAloneTest {
         .checkScalar(new Object[] {0.3, -1.2, 2.0, 0.7}, 1, 1e-7);
     MemberAgreement.of(SUMS.get(), "com.example.Sums", "guarded", true, true)
         .checkScalar(new Object[] {1.4, 0.3}, 1, 1e-7);
+    MemberAgreement.of(SUMS.get(), "com.example.Sums", "looped", true, true)
+        .checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
     MemberAgreement.of(SUMS.get(), "com.example.Sums", "used", true, true)
         .checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
   }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Removes the instructions of a straight-line function whose values the result does not
@@ -65,7 +66,15 @@ public final class DeadCode {
    * one ends is something the caller sees.
    */
   public static Block withoutDead(Block block) {
-    Liveness liveness = new Liveness();
+    return withoutDead(block, Instruction::isPure);
+  }
+
+  /**
+   * As {@link #withoutDead(Block)}, where an instruction may go when nothing that must run
+   * depends on it and {@code removable} says so (it says so of the pure ones at least).
+   */
+  public static Block withoutDead(Block block, Predicate<Instruction> removable) {
+    Liveness liveness = new Liveness(removable);
     int marked;
     do {
       marked = liveness.size();
@@ -78,6 +87,11 @@ public final class DeadCode {
   private static final class Liveness {
     private final Set<Value> live = new HashSet<>();
     private final Set<Variable> liveVariables = new HashSet<>();
+    private final Predicate<Instruction> removable;
+
+    Liveness(Predicate<Instruction> removable) {
+      this.removable = removable;
+    }
 
     int size() {
       return live.size() + liveVariables.size();
@@ -86,7 +100,7 @@ public final class DeadCode {
     /** Whether {@code statement} must run; a branch must where a statement in it must. */
     boolean isNeeded(Statement statement) {
       if (statement instanceof Instruction instruction) {
-        return !instruction.isPure() || live.contains(instruction.result());
+        return !removable.test(instruction) || live.contains(instruction.result());
       } else if (statement instanceof Declare declare) {
         return liveVariables.contains(declare.variable());
       } else if (statement instanceof Store store) {

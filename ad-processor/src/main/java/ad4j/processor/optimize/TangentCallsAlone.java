@@ -7,7 +7,6 @@ import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Note;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Statement;
-import ad4j.processor.ir.UnreadDefinitions;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -21,12 +20,14 @@ import java.util.Set;
  * for bit, and keeps every instruction that may throw ({@link DeadCode}), so it throws what the
  * call would have thrown, before anything else has run: only pure instructions (and
  * declarations, notes) may stand between the two, since a write or another call could tell
- * the order apart. Whatever else is unread goes too ({@link DeadCode#withoutUnread}).
+ * the order apart. Whatever else no statement that must run depends on goes too
+ * ({@link DeadCode#withoutDead}): the value's own sums in loops ({@code s += softplus(x[i])}
+ * keeps its call only for {@code s}, which the tangent does not return).
  */
 public final class TangentCallsAlone {
   private TangentCallsAlone() {}
 
-  /** {@code body}, a tangent program's, without its unread definitions and such calls. */
+  /** {@code body}, a tangent program's, without its dead definitions and such calls. */
   public static Block removedFrom(Block body) {
     Set<Instruction> repeated = Collections.newSetFromMap(new IdentityHashMap<>());
     body.walk(statement -> {
@@ -35,10 +36,7 @@ public final class TangentCallsAlone {
       }
     });
     findRepeated(body.statements(), repeated);
-    if (repeated.isEmpty()) {
-      return DeadCode.withoutUnread(body);
-    }
-    return UnreadDefinitions.removedFrom(body,
+    return DeadCode.withoutDead(body,
         instruction -> instruction.isPure() || repeated.contains(instruction));
   }
 
