@@ -49,10 +49,23 @@ public class HelperCallsBench {
         gradient);
   }
 
+  /** A directional derivative of the straight-line caller (three tangents of the helper). */
+  @Benchmark
+  public double perimeterTangent() {
+    return HelperCallsGrad.perimeterTangent(p[0], p[1], p[2], p[3], p[4], p[5], p[3], p[1],
+        -p[0], p[5], p[2], -p[4]);
+  }
+
   /** Pullback of the straight-line caller. */
   @Benchmark
   public double perimeterPullback() {
     return HelperCallsGrad.perimeterPullback(p[0], p[1], p[2], p[3], p[4], p[5], 1.0, adjoints);
+  }
+
+  /** A directional derivative of the looping caller (a tangent of the helper per iteration). */
+  @Benchmark
+  public double softplusSumTangent() {
+    return HelperCallsGrad.softplusSumTangent(p[0], p[1], p[2], p[3]);
   }
 
   /** The looping caller itself. */
