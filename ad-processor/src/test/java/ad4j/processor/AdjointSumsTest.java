@@ -3,7 +3,6 @@ package ad4j.processor;
 import static com.google.common.truth.Truth.assertThat;
 
 import ad4j.processor.testing.ArrayFunctionChecks;
-import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.GeneratedText;
@@ -134,12 +133,7 @@ class AdjointSumsTest {
   @Test
   void gradientsMatchFiniteDifferencesAndForwardMode() {
     double[][] points = {{0.7, 1.3}, {1.6, 0.4}, {-0.8, 2.1}, {3, 0.5}};
-    for (String name : FUNCTIONS) {
-      CompiledFunction f = compiled.function("com.example.Sums", name, 2);
-      for (double[] point : points) {
-        DerivativeChecks.checkAt(f, point);
-      }
-    }
+    DerivativeChecks.checkEachAt(compiled, "com.example.Sums", FUNCTIONS, points);
   }
 
   /** {@code x * x}: {@code xBar = t1Bar * x; xBar += t1Bar * x} became one term, times 2. */

@@ -3,7 +3,6 @@ package ad4j.processor;
 import static ad4j.processor.testing.GeneratedText.line;
 import static com.google.common.truth.Truth.assertThat;
 
-import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.GeneratedText;
 import ad4j.processor.testing.InProcessCompiler;
@@ -68,12 +67,7 @@ class LikeTermsTest {
   @Test
   void gradientsMatchFiniteDifferencesAndForwardMode() {
     double[][] points = {{0.7, 1.3}, {1.6, 0.4}, {-0.8, 2.1}, {3, 0.5}, {0, -1}};
-    for (String name : FUNCTIONS) {
-      CompiledFunction f = compiled.function("com.example.Like", name, 2);
-      for (double[] point : points) {
-        DerivativeChecks.checkAt(f, point);
-      }
-    }
+    DerivativeChecks.checkEachAt(compiled, "com.example.Like", FUNCTIONS, points);
   }
 
   /**

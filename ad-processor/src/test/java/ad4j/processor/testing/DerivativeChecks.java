@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.runtime.GradientCheck;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The checks every generated derivative must pass at a point, against the user's original
@@ -22,6 +23,20 @@ public final class DerivativeChecks {
   /** All checks at {@code x}. */
   public static void checkAt(CompiledFunction f, double... x) {
     checkAt(f, f, NUMERIC_TOLERANCE, x);
+  }
+
+  /**
+   * All checks of each method {@code names} of {@code userClass}, as many parameters as a point
+   * has, at each of {@code points}.
+   */
+  public static void checkEachAt(InProcessCompiler.Compiled compiled, String userClass,
+      List<String> names, double[]... points) {
+    for (String name : names) {
+      CompiledFunction f = compiled.function(userClass, name, points[0].length);
+      for (double[] point : points) {
+        checkAt(f, point);
+      }
+    }
   }
 
   /**
