@@ -24,7 +24,9 @@ public final class Ids {
     for (Value parameter : function.parameters()) {
       max[0] = Math.max(max[0], parameter.id());
     }
-    visit(function.body(), max, new LinkedHashSet<>());
+    // no set of variables: the planner asks for this of every program it rewrites, thousands
+    // of statements long, and a set of their variables was most of the cost
+    visit(function.body(), max, null);
     return max[0] + 1;
   }
 
@@ -36,6 +38,10 @@ public final class Ids {
     return variables;
   }
 
+  /**
+   * Raises {@code max} to every id in {@code block}; adds its variables to {@code variables},
+   * unless that is null.
+   */
   private static void visit(Block block, int[] max, Set<Variable> variables) {
     for (Statement statement : block.statements()) {
       if (statement instanceof Instruction instruction) {
@@ -62,6 +68,8 @@ public final class Ids {
 
   private static void note(Variable variable, int[] max, Set<Variable> variables) {
     max[0] = Math.max(max[0], variable.id());
-    variables.add(variable);
+    if (variables != null) {
+      variables.add(variable);
+    }
   }
 }
