@@ -33,27 +33,51 @@ abstract class BodyText {
     return new Lines();
   }
 
+  /**
+   * JavaPoet's builder, given each statement as one literal where its arguments allow: JavaPoet
+   * prints every piece of a format ({@code "$L $L = $L"} is five) through a split of it into
+   * lines by a regular expression, the most frequent work of printing the class. The same
+   * characters come out: a piece's text is printed as it is, and the lines of one literal as
+   * those of several. A {@code CodeBlock} argument (which may name a type that the file
+   * imports) goes to JavaPoet as it is.
+   */
   static final class CodeBlockText extends BodyText {
     private final CodeBlock.Builder code = CodeBlock.builder();
 
     @Override
     void addStatement(String format, Object... args) {
-      code.addStatement(format, args);
+      if (isText(args)) {
+        code.addStatement("$L", substituted(format, args));
+      } else {
+        code.addStatement(format, args);
+      }
     }
 
     @Override
     void add(String format, Object... args) {
-      code.add(format, args);
+      if (isText(args)) {
+        code.add("$L", substituted(format, args));
+      } else {
+        code.add(format, args);
+      }
     }
 
     @Override
     void beginControlFlow(String format, Object... args) {
-      code.beginControlFlow(format, args);
+      if (isText(args)) {
+        code.beginControlFlow("$L", substituted(format, args));
+      } else {
+        code.beginControlFlow(format, args);
+      }
     }
 
     @Override
     void nextControlFlow(String format, Object... args) {
-      code.nextControlFlow(format, args);
+      if (isText(args)) {
+        code.nextControlFlow("$L", substituted(format, args));
+      } else {
+        code.nextControlFlow(format, args);
+      }
     }
 
     @Override
@@ -63,11 +87,24 @@ abstract class BodyText {
 
     @Override
     void endControlFlow(String format, Object... args) {
-      code.endControlFlow(format, args);
+      if (isText(args)) {
+        code.endControlFlow("$L", substituted(format, args));
+      } else {
+        code.endControlFlow(format, args);
+      }
     }
 
     CodeBlock build() {
       return code.build();
+    }
+
+    private static boolean isText(Object[] args) {
+      for (Object arg : args) {
+        if (arg instanceof CodeBlock) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -122,21 +159,33 @@ abstract class BodyText {
     }
 
     private void format(String format, Object[] args) {
-      int next = 0;
-      for (int i = 0; i < format.length(); i++) {
-        char c = format.charAt(i);
-        if (c != '$') {
-          text.append(c);
-        } else if (i + 1 < format.length() && format.charAt(i + 1) == 'L') {
-          text.append(args[next++]);
-          i++;
-        } else {
-          throw new IllegalArgumentException("only $L is written as text: " + format);
-        }
+      substitute(format, args, text);
+    }
+  }
+
+  /** {@code format} with each {@code $L} replaced by its argument's text. */
+  private static String substituted(String format, Object[] args) {
+    StringBuilder text = new StringBuilder(format.length() + 16 * args.length);
+    substitute(format, args, text);
+    return text.toString();
+  }
+
+  /** Appends {@code format} to {@code text}, each {@code $L} replaced by its argument's text. */
+  private static void substitute(String format, Object[] args, StringBuilder text) {
+    int next = 0;
+    for (int i = 0; i < format.length(); i++) {
+      char c = format.charAt(i);
+      if (c != '$') {
+        text.append(c);
+      } else if (i + 1 < format.length() && format.charAt(i + 1) == 'L') {
+        text.append(args[next++]);
+        i++;
+      } else {
+        throw new IllegalArgumentException("only $L is written as text: " + format);
       }
-      if (next != args.length) {
-        throw new IllegalArgumentException("unused arguments: " + format);
-      }
+    }
+    if (next != args.length) {
+      throw new IllegalArgumentException("unused arguments: " + format);
     }
   }
 }
