@@ -53,10 +53,11 @@ public final class JavaEmitter {
 
   /** A printer of {@code function}'s body whose locals take their names from {@code names}. */
   public JavaEmitter(Function function, NameAllocator names) {
-    this.function = PrintedStatements.of(function);
+    PrintedForms.Form form = names.printedForms().of(function);
+    this.function = form.program();
     this.names = names;
     this.returnedAtEnd = finalReturnValue(this.function);
-    this.facts = new ProgramFacts(this.function);
+    this.facts = form.facts();
   }
 
   /** Names the parameters, in order; call first, so that the user's names stay unchanged. */

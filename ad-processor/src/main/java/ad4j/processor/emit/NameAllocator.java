@@ -19,11 +19,18 @@ public final class NameAllocator {
   private final Set<String> reserved;
   private final Set<String> used = new HashSet<>();
   private final Map<String, Integer> nextNumber = new HashMap<>();
+  private final PrintedForms printedForms;
 
-  NameAllocator(Iterable<String> userNames, Set<String> reserved) {
+  NameAllocator(Iterable<String> userNames, Set<String> reserved, PrintedForms printedForms) {
     this.userNames = new HashSet<>();
     userNames.forEach(this.userNames::add);
     this.reserved = reserved;
+    this.printedForms = printedForms;
+  }
+
+  /** The printed forms of the programs of the method whose scope this allocator names. */
+  PrintedForms printedForms() {
+    return printedForms;
   }
 
   /** A name the user wrote: kept unless it is already taken here or is reserved. */
