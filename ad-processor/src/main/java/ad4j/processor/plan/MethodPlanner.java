@@ -73,24 +73,30 @@ public final class MethodPlanner {
       // so long that the whole members would pass the limit for certain: not planned first
       firstOrder = segmented(candidate, guards);
     }
-    Parted valueAndGradient = parts.cut(firstOrder.reverse(Adjoint.Output.GRADIENT),
-        names.valueAndGradient());
+    // the cut of mValueAndGradient's own sweep: measured where the split below asks how long
+    // it prints; else made only where it is printed, not where it would be cut into parts,
+    // which leaves the member to print the sweep once (ReverseMembers.oneSweepPays)
+    boolean measured = candidate != null && firstOrder instanceof Segmentation.Whole;
+    Optional<Parted> valueAndGradient = measured
+        ? Optional.of(parts.cut(firstOrder.reverse(Adjoint.Output.GRADIENT),
+            names.valueAndGradient()))
+        : ownSweep(firstOrder);
     Optional<Parted> tangent = tangent(firstOrder);
-    if (candidate != null && firstOrder instanceof Segmentation.Whole
-        && (SizeLimits.pastHotSpotLimit(sizes.valueAndGradient(valueAndGradient))
+    if (measured
+        && (SizeLimits.pastHotSpotLimit(sizes.valueAndGradient(valueAndGradient.get()))
             || tangent.filter(t -> SizeLimits.pastHotSpotLimit(sizes.tangent(t))).isPresent())) {
       firstOrder = segmented(candidate, guards);
-      valueAndGradient = parts.cut(firstOrder.reverse(Adjoint.Output.GRADIENT),
-          names.valueAndGradient());
+      valueAndGradient = ownSweep(firstOrder);
       tangent = tangent(firstOrder);
     }
     ReverseMembers reverse;
-    if (ReverseMembers.oneSweepPays(firstOrder, valueAndGradient)) {
-      // measured above, not printed: both members call mPullback(Tape, ...)
+    if (valueAndGradient.isEmpty()
+        || ReverseMembers.oneSweepPays(firstOrder, valueAndGradient.get())) {
+      // not printed: both members call mPullback(Tape, ...)
       parts.remove(names.valueAndGradient());
       reverse = new ReverseMembers.OverPullbackOntoTape();
     } else {
-      reverse = new ReverseMembers.OwnSweeps(valueAndGradient,
+      reverse = new ReverseMembers.OwnSweeps(valueAndGradient.get(),
           parts.cut(firstOrder.reverse(Adjoint.Output.PULLBACK), names.pullback()));
     }
     Parted pullbackOntoTape = pullbackOntoTape(firstOrder);
@@ -109,6 +115,21 @@ public final class MethodPlanner {
         ? Optional.of(secondOrder()) : Optional.empty();
     return new MethodPlan.Scalar(programs, names, firstOrder, gradientWithoutValue, reverse,
         tangent, pullbackOntoTape, halves, parts.inOrder(), secondOrder);
+  }
+
+  /**
+   * The cut of {@code firstOrder}'s gradient program for an {@code mValueAndGradient} that
+   * prints its own sweep; empty where it would not ({@link ReverseMembers#oneSweepPays}): a
+   * split method's, or one whose program would be cut into parts. Only whether it would is
+   * found then, without the cuts measured: the same decision as from the cut itself.
+   */
+  private Optional<Parted> ownSweep(Segmentation firstOrder) {
+    if (firstOrder instanceof Segmentation.Segmented) {
+      return Optional.empty();
+    }
+    Function gradient = firstOrder.reverse(Adjoint.Output.GRADIENT);
+    return parts.cutsIntoParts(gradient, names.valueAndGradient()) ? Optional.empty()
+        : Optional.of(parts.cut(gradient, names.valueAndGradient()));
   }
 
   /**

@@ -29,6 +29,11 @@ final class PartsByMember {
     return cut;
   }
 
+  /** Whether {@code program} would be cut into parts ({@link PartsSearch#cutsIntoParts}). */
+  boolean cutsIntoParts(Function program, String member) {
+    return search.cutsIntoParts(program, member);
+  }
+
   /** Moves the parts of {@code member} after all the others, as if it were cut again now. */
   void moveLast(String member) {
     List<PartMethod> moved = parts.remove(member);

@@ -81,6 +81,27 @@ final class PartsSearch {
   }
 
   /**
+   * Whether {@link #cut} would cut {@code program} into parts ({@link PartMethod.Kind#PART}),
+   * found without measuring the parts or trying other sizes: the planner drops a member cut
+   * into parts for one that prints the sweep once ({@link ReverseMembers#oneSweepPays}), and
+   * measuring the cuts of a long member's program was most of planning it.
+   */
+  boolean cutsIntoParts(Function program, String member) {
+    String partName = member + segmentSuffix + "Part";
+    if (forcedPartSize > 0) {
+      return hasParts(LongBlocks.of(program, partName, forcedPartSize));
+    }
+    // as in cut: measured whole first, then parts of the first size, kept if the cut has parts
+    return LongBlocks.mayCut(program)
+        && PrintedSize.ofBody(program, names) > SizeLimits.BYTECODE_LIMIT
+        && hasParts(LongBlocks.of(program, partName, LongBlocks.PART_SIZE));
+  }
+
+  private static boolean hasParts(Optional<LongBlocks.Cut> cut) {
+    return cut.isPresent() && !cut.get().parts().isEmpty();
+  }
+
+  /**
    * The estimated bytecode of {@code part}'s program printed as a method on the tape, as
    * {@link PrintedSize#ofMethodOnTape}: measured when {@link #cut} chose it, else now.
    */
