@@ -2,12 +2,15 @@ package ad4j.processor.optimize;
 
 import ad4j.processor.analysis.Ids;
 import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.ElementStore;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.Loop;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Statement;
+import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Variable;
 import ad4j.processor.rules.Site;
 import java.util.ArrayList;
@@ -107,8 +110,28 @@ public final class AdjointSums {
         statements.add(statement);
       }
     }
+    if (!addsIntoAdjoints(statements)) {
+      return new Block(statements);
+    }
     return new Block(ElementAdjointSums.of(AdjointCopies.renamed(summed(statements), facts),
         builder, facts.uses()));
+  }
+
+  /**
+   * Whether the statements (not those of their nested blocks) declare or assign an adjoint, or
+   * add into an array's element: what the runs, their sums, the copies they leave and the sums
+   * into elements start from. A block without one, as every block of a forward sweep, comes
+   * out of each as it went in, so it is not walked by them (each round walked them all).
+   */
+  private static boolean addsIntoAdjoints(List<Statement> statements) {
+    for (Statement statement : statements) {
+      if (statement instanceof Declare declare && AdjointMentions.isAdjoint(declare.variable())
+          || statement instanceof Store store && AdjointMentions.isAdjoint(store.variable())
+          || statement instanceof ElementStore store && store.add()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** One block's statements (nested blocks done) with each run of additions summed once. */
