@@ -2,10 +2,16 @@ package ad4j.processor;
 
 import static ad4j.processor.testing.SingleErrors.assertSingleError;
 import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
 
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MemberAgreement;
+import ad4j.processor.testing.Records;
 import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -14,7 +20,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * An adversarial probe of calls of a value record's {@code @Differentiable} methods that ad4j
+ * does not inline but calls through their generated members, the receiver flattened first
+ * (DESIGN.md, part 3): a receiver reassigned in a loop and read after it was replaced, kept
+ * while its local takes a method's result, the same record as receiver and argument, a
+ * record component of another record as receiver, inlined methods calling such methods on
+ * {@code this} and on components, components of type {@code long}, {@code boolean} and
+ * {@code String} among doubles, a compact constructor that swaps and computes components,
+ * overloads by arity, mutual recursion between two instances, a method that throws, methods
+ * implementing an interface's, a {@code static final} receiver, a {@code @NoDerivative}
+ * receiver, a method returning a record of nested records, a vector function of record
+ * results, a value class returning itself, and a record and callee compiled earlier. Every
+ * member against differences of the user's method and forward against reverse, order 2 where
+ * allowed, whole and in parts. Where javac may mean another method than the record's own of
+ * that name and arity (an inherited default method, variable arity), ad4j called the record's:
+ * now an error at the call.
+ */
 @ExtendWith(TapeIsEmpty.class)
 class RecordCallsProbeTest {
   private static final double[][] POINTS = {{0.4, 1.3}, {-0.8, 0.6}};
@@ -67,6 +91,10 @@ class RecordCallsProbeTest {
       "      }",
       "      return s;",
       "    }",
+      "    @Differentiable(order = 2) double twiceDot(V o) {",
+      "      double d = dot(o);",
+      "      return 2 * d + this.dot(this) * o.dot(this);",
+      "    }",
       "    @Differentiable(order = 2) static double cross(V u, V w) {",
       "      double s = 0;",
       "      for (int i = 0; i < 1; i++) {",
@@ -76,6 +104,10 @@ class RecordCallsProbeTest {
       "    }",
       "  }",
       "  record Seg(V from, double w, V to) {",
+      "    @Differentiable(order = 2) double mix() {",
+      "      double d = from.twiceDot(to) + to.dot(from);",
+      "      return d * w;",
+      "    }",
       "    @Differentiable(order = 2) double len2() {",
       "      double s = 0;",
       "      for (int i = 0; i < 2; i++) {",
@@ -88,7 +120,7 @@ class RecordCallsProbeTest {
       "    V v = new V(a, b * b);",
       "    Seg seg = new Seg(v, a - b, new V(b, 2 * a));",
       "    return v.dot(v) + seg.len2() + seg.to().dot(seg.from) + V.cross(v, v)",
-      "        + V.cross(seg.to(), v) * a;",
+      "        + V.cross(seg.to(), v) * a + seg.mix() + v.twiceDot(seg.to);",
       "  }",
       "}");
 
@@ -202,13 +234,25 @@ class RecordCallsProbeTest {
       "  }",
       "}");
 
-  /** A method that throws on its argument. */
+  /** A method that throws on its argument; methods that implement an interface's. */
   private static final String THROWS = String.join("\n",
       "package com.example;",
       "import ad4j.Differentiable;",
       "final class Throws {",
-      "  record Q(double k, double c) {",
-      "    @Differentiable(order = 2) double m(double x) {",
+      "  interface Shape {",
+      "    double m(double x);",
+      "    default double n(double x) {",
+      "      return x;",
+      "    }",
+      "  }",
+      "  record Q(double k, double c) implements Shape {",
+      "    @Override",
+      "    @Differentiable(order = 2) public double n(double x) {",
+      "      double y = k * x;",
+      "      return y * c;",
+      "    }",
+      "    @Override",
+      "    @Differentiable(order = 2) public double m(double x) {",
       "      if (x < 0) {",
       "        throw new IllegalArgumentException(\"negative \" + x + \" with \" + k);",
       "      }",
@@ -222,7 +266,124 @@ class RecordCallsProbeTest {
       "  @Differentiable(order = 2) static double f(double a, double b) {",
       "    Q q = new Q(a, b);",
       "    double u = q.m(b * b);",
-      "    return u + q.m(a) * b;",
+      "    return u + q.m(a) * b + q.n(a * b);",
+      "  }",
+      "}");
+
+  /**
+   * A {@code static final} receiver of a method returning a record, a receiver kept while its
+   * local is given a method's result, a vector function of record results, a
+   * {@code @NoDerivative} receiver of a method returning a record.
+   */
+  private static final String PLACES = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "final class Places {",
+      "  record Q(double k, double c) {",
+      "    @Differentiable(order = 2) double m(double x) {",
+      "      double s = 0;",
+      "      for (int i = 0; i < 2; i++) {",
+      "        s += k * x * x + c * i;",
+      "      }",
+      "      return s;",
+      "    }",
+      "    @Differentiable(order = 2) Q grown(double t) {",
+      "      double u = k;",
+      "      for (int i = 0; i < 2; i++) {",
+      "        u = u * t + c;",
+      "      }",
+      "      return new Q(u, c * t);",
+      "    }",
+      "  }",
+      "  static final Q FIXED = new Q(0.3, -0.2);",
+      "  @Differentiable(order = 2) static double f(double a, double b) {",
+      "    Q q = new Q(a, b);",
+      "    Q h = FIXED.grown(a);",
+      "    Q first = q;",
+      "    double s = h.m(a) + h.k() * h.c + FIXED.m(b);",
+      "    q = q.grown(b);",
+      "    return s + first.m(b) + q.m(a);",
+      "  }",
+      "  @Differentiable static double[] v(double a, double b) {",
+      "    Q q = new Q(a, b).grown(a * b);",
+      "    Q r = q.grown(0.5);",
+      "    return new double[] {q.k(), r.c() * q.m(b), r.k};",
+      "  }",
+      "  @Differentiable static double data(@NoDerivative Q q, double a) {",
+      "    Q r = q.grown(a);",
+      "    return r.m(a) + q.m(a) * r.c();",
+      "  }",
+      "}");
+
+  /**
+   * A record reassigned by a method returning one in a loop, a value class's method returning
+   * a value class, a method returning a record of nested records, each leaf read.
+   */
+  private static final String MARCHING = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Marching {",
+      "  record S(double x, double v) {",
+      "    @Differentiable S stepped(double k) {",
+      "      double px = x;",
+      "      double pv = v;",
+      "      for (int i = 0; i < 2; i++) {",
+      "        double acc = -k * Math.sin(px);",
+      "        px += 0.1 * pv;",
+      "        pv += 0.1 * acc;",
+      "      }",
+      "      return new S(px, pv);",
+      "    }",
+      "  }",
+      "  static final class Z {",
+      "    private final double re;",
+      "    private final double im;",
+      "    Z(double re, double im) {",
+      "      this.re = re;",
+      "      this.im = im;",
+      "    }",
+      "    double re() { return re; }",
+      "    double im() { return im; }",
+      "    @Differentiable Z pow(int n) {",
+      "      double r = 1;",
+      "      double i = 0;",
+      "      for (int j = 0; j < n; j++) {",
+      "        double t = r * re - i * im;",
+      "        i = r * im + i * re;",
+      "        r = t;",
+      "      }",
+      "      return new Z(r, i);",
+      "    }",
+      "  }",
+      "  @Differentiable static double f(double a, double b) {",
+      "    S s = new S(a, b);",
+      "    for (int i = 0; i < 6; i++) {",
+      "      s = s.stepped(a * 0.5 + b);",
+      "    }",
+      "    return s.x() * s.v;",
+      "  }",
+      "  record Vec(double x, double y) {}",
+      "  record Body(double m, Vec pos, Vec vel) {",
+      "    @Differentiable(order = 2) Body moved(double t) {",
+      "      double x = pos.x();",
+      "      double y = pos.y;",
+      "      for (int i = 0; i < 2; i++) {",
+      "        x += t * vel.x() * m;",
+      "        y -= t * vel.y * x;",
+      "      }",
+      "      return new Body(m * 2, new Vec(y, x), new Vec(vel.y(), m));",
+      "    }",
+      "  }",
+      "  @Differentiable(order = 2) static double h(double a, double b) {",
+      "    Body body = new Body(a, new Vec(b, a * b), new Vec(1.5, -b));",
+      "    Body next = body.moved(0.3).moved(b);",
+      "    return next.m() + 3 * next.pos().x() + 5 * next.pos.y + 7 * next.vel().x()",
+      "        + 11 * next.vel.y() + body.moved(a).vel().x() * a;",
+      "  }",
+      "  @Differentiable static double g(double a, double b) {",
+      "    Z z = new Z(a, b).pow(3);",
+      "    return z.re() * z.im() + new Z(b, a).pow(2).re();",
       "  }",
       "}");
 
@@ -239,9 +400,13 @@ class RecordCallsProbeTest {
   private static void checkF(String source, int order, int partSize) throws Exception {
     Matcher declared = Pattern.compile("final class (\\w+)").matcher(source);
     assertThat(declared.find()).isTrue();
-    String name = "com.example." + declared.group(1);
-    MemberAgreement members = MemberAgreement.of(compiled(source, partSize), name, "f", true,
-        true);
+    checkF(compiled(source, partSize), "com.example." + declared.group(1), order);
+  }
+
+  /** Every member of {@code f(double a, double b)} of {@code name}, at each point. */
+  private static void checkF(InProcessCompiler.Compiled compiled, String name, int order)
+      throws Exception {
+    MemberAgreement members = MemberAgreement.of(compiled, name, "f", true, true);
     for (double[] point : POINTS) {
       members.checkScalar(new Object[] {point[0], point[1]}, order, 1e-7);
     }
@@ -344,5 +509,99 @@ class RecordCallsProbeTest {
         "  }",
         "}"), "call to 'r.m(...)': value record 'R' has more than one method 'm' a call of 1"
             + " argument may mean (one it inherits, or one of variable arity)", 15, 15);
+  }
+
+  @ParameterizedTest(name = "parts of {0} (0: whole)")
+  @ValueSource(ints = {0, 1, 2})
+  void places(int partSize) throws Exception {
+    InProcessCompiler.Compiled compiled = compiled(PLACES, partSize);
+    checkF(compiled, "com.example.Places", 2);
+    MemberAgreement v = MemberAgreement.of(compiled, "com.example.Places", "v", true, true);
+    for (double[] point : POINTS) {
+      v.checkVector(new Object[] {point[0], point[1]});
+    }
+    Object q = Records.make(compiled.load("com.example.Places$Q"), 0.7, -0.4);
+    MemberAgreement data = MemberAgreement.of(compiled, "com.example.Places", "data", false,
+        true);
+    data.checkScalar(new Object[] {q, 0.6}, 1, 1e-7);
+  }
+
+  /**
+   * A record and a callee compiled earlier, classes only: the record's methods are called
+   * through its generated class (no source to inline, even for the one of declarations and a
+   * return), the callee's value unread beside its tangent call.
+   */
+  @Test
+  void aRecordAndACalleeCompiledEarlier(@TempDir Path classes) throws Exception {
+    Compilation library = InProcessCompiler.javac("-Xlint:all", "-Werror")
+        .compile(JavaFileObjects.forSourceString("com.example.Lib", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "public final class Lib {",
+            "  public record Q(double k, double c) {",
+            "    @Differentiable(order = 2) public double m(double x) {",
+            "      double s = 0;",
+            "      for (int i = 0; i < 2; i++) {",
+            "        s += k * x * x + c * i;",
+            "      }",
+            "      return s;",
+            "    }",
+            "    @Differentiable(order = 2) public double dc(double x) {",
+            "      double y = k * c * x;",
+            "      return y * y;",
+            "    }",
+            "    @Differentiable(order = 2) public Q grown(double t) {",
+            "      double u = k;",
+            "      for (int i = 0; i < 2; i++) {",
+            "        u = u * t + c;",
+            "      }",
+            "      return new Q(u, c * t);",
+            "    }",
+            "  }",
+            "  @Differentiable(order = 2) public static double g(double x) {",
+            "    double s = 0;",
+            "    for (int i = 1; i <= 2; i++) {",
+            "      s += Math.sin(x * i);",
+            "    }",
+            "    return s;",
+            "  }",
+            "}")));
+    assertThat(library).succeededWithoutWarnings();
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
+    Compilation caller = InProcessCompiler.javac("-Xlint:all", "-Werror")
+        .withClasspath(classpath).compile(JavaFileObjects.forSourceString("com.example.Caller",
+            String.join("\n",
+                "package com.example;",
+                "import ad4j.Differentiable;",
+                "final class Caller {",
+                "  @Differentiable(order = 2) static double f(Lib.Q q, double a) {",
+                "    double b = q.c();",
+                "    Lib.Q r = q.grown(a * b);",
+                "    return q.m(b) + r.dc(a) * r.k() + Lib.g(a) + Lib.g(q.m(a)) + r.c();",
+                "  }",
+                "}")));
+    InProcessCompiler.Compiled compiled = InProcessCompiler.loadedWithLibrary(caller, library);
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Caller", "f", true,
+        true);
+    Class<?> q = compiled.load("com.example.Lib$Q");
+    for (double[] point : POINTS) {
+      members.checkScalar(new Object[] {Records.make(q, point[0], point[1]), -point[1]}, 2,
+          1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "parts of {0} (0: whole)")
+  @ValueSource(ints = {0, 2})
+  void marching(int partSize) throws Exception {
+    InProcessCompiler.Compiled compiled = compiled(MARCHING, partSize);
+    checkF(compiled, "com.example.Marching", 1);
+    MemberAgreement g = MemberAgreement.of(compiled, "com.example.Marching", "g", true, true);
+    for (double[] point : POINTS) {
+      g.checkScalar(new Object[] {point[0], point[1]}, 1, 1e-7);
+    }
+    MemberAgreement h = MemberAgreement.of(compiled, "com.example.Marching", "h", true, true);
+    for (double[] point : POINTS) {
+      h.checkScalar(new Object[] {point[0], point[1]}, 2, 1e-7);
+    }
   }
 }
