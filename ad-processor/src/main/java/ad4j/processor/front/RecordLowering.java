@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -645,12 +646,22 @@ final class RecordLowering {
         transform = compact.get();
         continue;
       }
-      if (!context.checksOnly(constructor)) {
+      if (!context.checksOnly(constructor) && isCanonical(record, constructor)) {
         error(creation, "'new " + record.getSimpleName() + "(...)': record '"
             + record.getSimpleName() + "' declares a canonical constructor that is not a"
             + " compact one, and ad4j does not yet flatten records whose constructors set"
             + " their fields themselves; write it as a compact constructor ('"
             + record.getSimpleName() + " { ... }'), which assigns the components");
+        return null;
+      }
+      if (!context.checksOnly(constructor)) {
+        error(creation, "'new " + record.getSimpleName() + "(...)': record '"
+            + record.getSimpleName() + "' declares a constructor besides its canonical one ('"
+            + record.getSimpleName() + "(" + constructor.getParameters().stream()
+                .map(p -> p.asType().toString()).collect(Collectors.joining(", "))
+            + ")'), and ad4j does not yet flatten records with such constructors; make the"
+            + " record with a static method of it instead ('static " + record.getSimpleName()
+            + " of(...) { return new " + record.getSimpleName() + "(...); }')");
         return null;
       }
       checks = constructor;
@@ -1139,6 +1150,21 @@ final class RecordLowering {
     error(at, "'" + name + "' is a value record, which ad4j flattens into its components:"
         + " read them through its accessors, assign it, or pass it to its own methods; passing"
         + " it elsewhere (to other methods, as an object) is not supported yet");
+  }
+
+  /** Whether {@code constructor} takes the components of {@code record}, in their order. */
+  private boolean isCanonical(TypeElement record, ExecutableElement constructor) {
+    List<ValueRecords.Component> components = ValueRecords.components(record);
+    if (constructor.getParameters().size() != components.size()) {
+      return false;
+    }
+    for (int i = 0; i < components.size(); i++) {
+      if (!context.types().isSameType(constructor.getParameters().get(i).asType(),
+          components.get(i).type())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void error(Tree at, String message) {
