@@ -28,13 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
  * (DESIGN.md, part 3): a receiver reassigned in a loop and read after it was replaced, kept
  * while its local takes a method's result, the same record as receiver and argument, a
  * record component of another record as receiver, inlined methods calling such methods on
- * {@code this} and on components, components of type {@code long}, {@code boolean} and
- * {@code String} among doubles, a compact constructor that swaps and computes components, a
- * static method making the record, a {@code float} component,
- * overloads by arity, mutual recursion between two instances, a method that throws, methods
- * implementing an interface's, a {@code static final} receiver, a {@code @NoDerivative}
- * receiver, a method returning a record of nested records, a vector function of record
- * results, a value class returning itself, and a record and callee compiled earlier. Every
+ * {@code this} and on components, components of type {@code long}, {@code boolean},
+ * {@code String} and {@code float} among doubles, a compact constructor that swaps and
+ * computes components, a static method making the record, overloads by arity, mutual
+ * recursion between two instances, a method that throws, methods implementing an
+ * interface's, a {@code static final} receiver, a {@code @NoDerivative} receiver, a method
+ * returning a record of nested records, a vector function of record results, a value class
+ * returning itself, arrays passed to a record's method in a loop (made for the call, and a
+ * local the caller changes after each call), and a record and callee compiled earlier. Every
  * member against differences of the user's method and forward against reverse, order 2 where
  * allowed, whole and in parts. Where javac may mean another method than the record's own of
  * that name and arity (an inherited default method, variable arity), ad4j called the record's:
@@ -413,6 +414,37 @@ class RecordCallsProbeTest {
       "  }",
       "}");
 
+  /**
+   * Arrays passed to a record's method in a loop: made for the call from the loop's values,
+   * and a local array the caller changes after each call, read by the reverse sweep.
+   */
+  private static final String ARRAYS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Arrays2 {",
+      "  record Q(double k, double c) {",
+      "    @Differentiable(order = 2) double sum(double[] x) {",
+      "      double s = 0;",
+      "      for (int i = 0; i < x.length; i++) {",
+      "        s += k * x[i] * x[i] + c * x[i] * i;",
+      "      }",
+      "      return s;",
+      "    }",
+      "  }",
+      "  @Differentiable(order = 2) static double f(double a, double b) {",
+      "    Q q = new Q(a, b);",
+      "    double[] x = {a, b, a * b};",
+      "    double s = 0;",
+      "    for (int i = 0; i < 3; i++) {",
+      "      s += Math.tanh(q.sum(new double[] {a * i, b - i}) * s * 0.1);",
+      "      s += Math.sin(0.2 * q.sum(x) * x[i]);",
+      "      x[i] = Math.sin(s) * a * 0.5;",
+      "      x[(i + 1) % 3] += Math.tanh(0.2 * q.sum(x));",
+      "    }",
+      "    return s + q.sum(x);",
+      "  }",
+      "}");
+
   private static InProcessCompiler.Compiled compiled(String source, int partSize) {
     Matcher declared = Pattern.compile("final class (\\w+)").matcher(source);
     assertThat(declared.find()).isTrue();
@@ -701,5 +733,11 @@ class RecordCallsProbeTest {
         "}"), "'new Pl(...)': record 'Pl' declares a constructor besides its canonical one"
             + " ('Pl(double)'), and ad4j does not yet flatten records with such constructors;"
             + " make the record with a static method of it instead", 10, 13);
+  }
+
+  @ParameterizedTest(name = "parts of {0} (0: whole)")
+  @ValueSource(ints = {0, 1, 2})
+  void arrays(int partSize) throws Exception {
+    checkF(ARRAYS, 2, partSize);
   }
 }
