@@ -1576,6 +1576,11 @@ final class ExpressionLowering {
     if (records.handles(invocation)) {
       return records.scalarCall(invocation); // p.x(), p.dot(q): a flattened record's
     }
+    Optional<String> unchosen = records.unchosen(invocation);
+    if (unchosen.isPresent()) {
+      unsupported(invocation, unchosen.get());
+      return null;
+    }
     ExpressionTree select = invocation.getMethodSelect();
     if (select instanceof MemberSelectTree member && member.getIdentifier().contentEquals("clone")
         && invocation.getArguments().isEmpty() && isArrayExpression(member.getExpression())) {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -271,30 +272,65 @@ final class RecordLowering {
   private record Target(ExecutableElement method, TypeElement record, ExpressionTree receiver) {}
 
   private Optional<Target> target(MethodInvocationTree invocation) {
+    return site(invocation).flatMap(site -> methodOf(site.record(), site.name(),
+        invocation.getArguments().size(), site.staticOnly())
+        .map(m -> new Target(m, site.record(), site.receiver())));
+  }
+
+  /**
+   * Where a call of a record's method looks for it: {@code name} among the methods of
+   * {@code record}, the static ones only when {@code staticOnly}; {@code receiver} as in
+   * {@link Target}.
+   */
+  private record Site(TypeElement record, String name, boolean staticOnly,
+      ExpressionTree receiver) {}
+
+  private Optional<Site> site(MethodInvocationTree invocation) {
     ExpressionTree select = invocation.getMethodSelect();
-    int arity = invocation.getArguments().size();
     if (select instanceof MemberSelectTree member) {
       String name = member.getIdentifier().toString();
       Optional<TypeElement> receiver = typeOf(member.getExpression());
       if (receiver.isPresent()) {
-        return methodOf(receiver.get(), name, arity, false)
-            .map(m -> new Target(m, receiver.get(), member.getExpression()));
+        return Optional.of(new Site(receiver.get(), name, false, member.getExpression()));
       }
       if (Symbols.isName(member.getExpression())
           && context.scopes().lookUp(rootName(member.getExpression())) == null) {
-        Optional<TypeElement> owner = context.symbols().resolveType(member.getExpression())
-            .flatMap(type -> ValueRecords.valueRecord(type.asType()));
-        return owner.flatMap(record -> methodOf(record, name, arity, true)
-            .map(m -> new Target(m, record, null)));
+        return context.symbols().resolveType(member.getExpression())
+            .flatMap(type -> ValueRecords.valueRecord(type.asType()))
+            .map(record -> new Site(record, name, true, null));
       }
       return Optional.empty();
     }
     Frame frame = frames.peek();
     if (select instanceof IdentifierTree identifier && frame != null) {
-      return methodOf(frame.record(), identifier.getName().toString(), arity,
-          frame.receiver() == null).map(m -> new Target(m, frame.record(), null));
+      return Optional.of(new Site(frame.record(), identifier.getName().toString(),
+          frame.receiver() == null, null));
     }
     return Optional.empty();
+  }
+
+  /**
+   * Why ad4j does not take {@code invocation}, a call of one of a value record's own methods,
+   * as one: the record also inherits a method of that name a call of as many arguments may
+   * mean, or one of them has variable arity ({@link #methodOf}); empty for other calls.
+   */
+  Optional<String> unchosen(MethodInvocationTree invocation) {
+    Optional<Site> site = site(invocation);
+    int arity = invocation.getArguments().size();
+    if (site.isEmpty() || target(invocation).isPresent()) {
+      return Optional.empty();
+    }
+    long own = ElementFilter.methodsIn(site.get().record().getEnclosedElements()).stream()
+        .filter(m -> m.getSimpleName().contentEquals(site.get().name())
+            && m.getParameters().size() == arity
+            && (!site.get().staticOnly() || StaticMembers.isStatic(m)))
+        .count();
+    return own != 1 ? Optional.empty() : Optional.of("call to '"
+        + context.source().of(invocation.getMethodSelect()) + "(...)': value record '"
+        + site.get().record().getSimpleName() + "' has more than one method '"
+        + site.get().name() + "' a call of " + arity + " argument" + (arity == 1 ? "" : "s")
+        + " may mean (one it inherits, or one of variable arity), which javac chooses among"
+        + " by the arguments' types, and ad4j does not yet; give its own a name of its own");
   }
 
   private static String rootName(ExpressionTree name) {
@@ -308,17 +344,27 @@ final class RecordLowering {
   /**
    * The method {@code name} of {@code record} with {@code arity} parameters (static only when
    * {@code staticOnly}), or the accessor javac writes for a component: a method of no element.
+   * Only when it is the one method of that name a call of {@code arity} arguments may mean:
+   * javac chooses among the record's own methods and those it inherits (an interface's default
+   * {@code m(int)} beside the record's {@code m(double)}) by the arguments' types, and a method
+   * of variable arity by their count, which ad4j does not repeat here; such a call stays an
+   * error at its record ({@link #misused}) rather than a call of the wrong method.
    */
   private Optional<ExecutableElement> methodOf(TypeElement record, String name, int arity,
       boolean staticOnly) {
     List<ExecutableElement> found = new ArrayList<>();
-    for (ExecutableElement method : ElementFilter.methodsIn(record.getEnclosedElements())) {
-      if (method.getSimpleName().contentEquals(name) && method.getParameters().size() == arity
+    for (ExecutableElement method
+        : ElementFilter.methodsIn(context.elements().getAllMembers(record))) {
+      int count = method.getParameters().size();
+      if (method.getSimpleName().contentEquals(name)
+          && (count == arity || method.isVarArgs() && arity >= count - 1)
           && (!staticOnly || StaticMembers.isStatic(method))) {
         found.add(method);
       }
     }
-    return found.size() == 1 ? Optional.of(found.get(0)) : Optional.empty();
+    return found.size() == 1 && !found.get(0).isVarArgs()
+        && found.get(0).getEnclosingElement().equals(record)
+        ? Optional.of(found.get(0)) : Optional.empty();
   }
 
   // ---- lowering ----------------------------------------------------------------------------
@@ -600,12 +646,22 @@ final class RecordLowering {
         transform = compact.get();
         continue;
       }
-      if (!context.checksOnly(constructor)) {
+      if (!context.checksOnly(constructor) && isCanonical(record, constructor)) {
         error(creation, "'new " + record.getSimpleName() + "(...)': record '"
             + record.getSimpleName() + "' declares a canonical constructor that is not a"
             + " compact one, and ad4j does not yet flatten records whose constructors set"
             + " their fields themselves; write it as a compact constructor ('"
             + record.getSimpleName() + " { ... }'), which assigns the components");
+        return null;
+      }
+      if (!context.checksOnly(constructor)) {
+        error(creation, "'new " + record.getSimpleName() + "(...)': record '"
+            + record.getSimpleName() + "' declares a constructor besides its canonical one ('"
+            + record.getSimpleName() + "(" + constructor.getParameters().stream()
+                .map(p -> p.asType().toString()).collect(Collectors.joining(", "))
+            + ")'), and ad4j does not yet flatten records with such constructors; make the"
+            + " record with a static method of it instead ('static " + record.getSimpleName()
+            + " of(...) { return new " + record.getSimpleName() + "(...); }')");
         return null;
       }
       checks = constructor;
@@ -1094,6 +1150,21 @@ final class RecordLowering {
     error(at, "'" + name + "' is a value record, which ad4j flattens into its components:"
         + " read them through its accessors, assign it, or pass it to its own methods; passing"
         + " it elsewhere (to other methods, as an object) is not supported yet");
+  }
+
+  /** Whether {@code constructor} takes the components of {@code record}, in their order. */
+  private boolean isCanonical(TypeElement record, ExecutableElement constructor) {
+    List<ValueRecords.Component> components = ValueRecords.components(record);
+    if (constructor.getParameters().size() != components.size()) {
+      return false;
+    }
+    for (int i = 0; i < components.size(); i++) {
+      if (!context.types().isSameType(constructor.getParameters().get(i).asType(),
+          components.get(i).type())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void error(Tree at, String message) {
