@@ -23,6 +23,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -311,8 +312,8 @@ final class RecordLowering {
 
   /**
    * Why ad4j does not take {@code invocation}, a call of one of a value record's own methods,
-   * as one: the record also inherits a method of that name a call of as many arguments may
-   * mean, or one of them has variable arity ({@link #methodOf}); empty for other calls.
+   * as one ({@link #methodOf}): the record has several methods of that name a call of as many
+   * arguments may mean, or one of them has variable arity; empty for other calls.
    */
   Optional<String> unchosen(MethodInvocationTree invocation) {
     Optional<Site> site = site(invocation);
@@ -320,17 +321,33 @@ final class RecordLowering {
     if (site.isEmpty() || target(invocation).isPresent()) {
       return Optional.empty();
     }
-    long own = ElementFilter.methodsIn(site.get().record().getEnclosedElements()).stream()
-        .filter(m -> m.getSimpleName().contentEquals(site.get().name())
-            && m.getParameters().size() == arity
-            && (!site.get().staticOnly() || StaticMembers.isStatic(m)))
-        .count();
-    return own != 1 ? Optional.empty() : Optional.of("call to '"
-        + context.source().of(invocation.getMethodSelect()) + "(...)': value record '"
-        + site.get().record().getSimpleName() + "' has more than one method '"
-        + site.get().name() + "' a call of " + arity + " argument" + (arity == 1 ? "" : "s")
-        + " may mean (one it inherits, or one of variable arity), which javac chooses among"
-        + " by the arguments' types, and ad4j does not yet; give its own a name of its own");
+    TypeElement record = site.get().record();
+    List<ExecutableElement> candidates = candidates(record, site.get().name(), arity,
+        site.get().staticOnly());
+    List<ExecutableElement> own = candidates.stream()
+        .filter(m -> m.getEnclosingElement().equals(record)).toList();
+    if (own.isEmpty()) {
+      return Optional.empty();
+    }
+    String call = "call to '" + context.source().of(invocation.getMethodSelect())
+        + "(...)': value record '" + record.getSimpleName() + "' ";
+    Optional<ExecutableElement> variable = own.stream().filter(ExecutableElement::isVarArgs)
+        .findFirst();
+    if (variable.isPresent()) {
+      return Optional.of(call + "declares '" + variable.get() + "', of variable arity, which"
+          + " ad4j does not call yet; declare it with an array parameter instead");
+    }
+    String arguments = arity + " argument" + (arity == 1 ? "" : "s");
+    // its own first, then those it inherits, each qualified by its type
+    String named = Stream.concat(own.stream().map(ExecutableElement::toString),
+            candidates.stream().filter(m -> !own.contains(m))
+                .map(m -> m.getEnclosingElement().getSimpleName() + "." + m))
+        .map(m -> "'" + m + "'")
+        .collect(Collectors.joining(", "));
+    return Optional.of(call + "has " + candidates.size() + " methods '" + site.get().name()
+        + "' a call of " + arguments + " may mean (" + named + "), which javac chooses among"
+        + " by the arguments' types, and ad4j does not yet; give "
+        + (own.size() == 1 ? "its own" : "each") + " a name of its own");
   }
 
   private static String rootName(ExpressionTree name) {
@@ -352,6 +369,18 @@ final class RecordLowering {
    */
   private Optional<ExecutableElement> methodOf(TypeElement record, String name, int arity,
       boolean staticOnly) {
+    List<ExecutableElement> found = candidates(record, name, arity, staticOnly);
+    return found.size() == 1 && !found.get(0).isVarArgs()
+        && found.get(0).getEnclosingElement().equals(record)
+        ? Optional.of(found.get(0)) : Optional.empty();
+  }
+
+  /**
+   * The methods {@code name} of {@code record}, its own and those it inherits, that a call of
+   * {@code arity} arguments may mean (static only when {@code staticOnly}).
+   */
+  private List<ExecutableElement> candidates(TypeElement record, String name, int arity,
+      boolean staticOnly) {
     List<ExecutableElement> found = new ArrayList<>();
     for (ExecutableElement method
         : ElementFilter.methodsIn(context.elements().getAllMembers(record))) {
@@ -362,9 +391,7 @@ final class RecordLowering {
         found.add(method);
       }
     }
-    return found.size() == 1 && !found.get(0).isVarArgs()
-        && found.get(0).getEnclosingElement().equals(record)
-        ? Optional.of(found.get(0)) : Optional.empty();
+    return found;
   }
 
   // ---- lowering ----------------------------------------------------------------------------
