@@ -6,6 +6,7 @@ import ad4j.processor.ir.Operation;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.ParameterizedTypeTree;
 import com.sun.source.tree.Tree;
 import java.util.ArrayList;
 import java.util.List;
@@ -181,6 +182,15 @@ final class ObjectValues {
     Optional<TypeMirror> mirror = context.typeMirrorOf(creation.getIdentifier());
     if (mirror.isEmpty() && context.isLocalClass(creation.getIdentifier())) {
       return null; // the class's declaration is the error
+    }
+    if (mirror.isEmpty() && creation.getIdentifier() instanceof ParameterizedTypeTree generic
+        && generic.getTypeArguments().isEmpty()
+        && context.typeMirrorOf(generic.getType()).isPresent()) {
+      // a diamond: the tree of 'G<>' has no type of its own, its class does
+      context.diagnostics().error(creation, "'" + shown + "' is not supported: ad4j creates"
+          + " objects of generic classes only with their type arguments written out ('new "
+          + context.source().of(generic.getType()) + "<...>(...)', not '<>')");
+      return null;
     }
     if (mirror.isEmpty() || !(mirror.get() instanceof DeclaredType declared)) {
       context.diagnostics().unresolved(creation.getIdentifier(), "cannot find class '"
