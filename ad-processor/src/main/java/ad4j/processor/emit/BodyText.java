@@ -1,6 +1,7 @@
 package ad4j.processor.emit;
 
 import com.palantir.javapoet.CodeBlock;
+import java.util.function.BiConsumer;
 
 /**
  * Where {@link JavaEmitter} writes a body's statements, in JavaPoet's calls and formats (only
@@ -46,38 +47,22 @@ abstract class BodyText {
 
     @Override
     void addStatement(String format, Object... args) {
-      if (isText(args)) {
-        code.addStatement("$L", substituted(format, args));
-      } else {
-        code.addStatement(format, args);
-      }
+      asLiteral(code::addStatement, format, args);
     }
 
     @Override
     void add(String format, Object... args) {
-      if (isText(args)) {
-        code.add("$L", substituted(format, args));
-      } else {
-        code.add(format, args);
-      }
+      asLiteral(code::add, format, args);
     }
 
     @Override
     void beginControlFlow(String format, Object... args) {
-      if (isText(args)) {
-        code.beginControlFlow("$L", substituted(format, args));
-      } else {
-        code.beginControlFlow(format, args);
-      }
+      asLiteral(code::beginControlFlow, format, args);
     }
 
     @Override
     void nextControlFlow(String format, Object... args) {
-      if (isText(args)) {
-        code.nextControlFlow("$L", substituted(format, args));
-      } else {
-        code.nextControlFlow(format, args);
-      }
+      asLiteral(code::nextControlFlow, format, args);
     }
 
     @Override
@@ -87,15 +72,21 @@ abstract class BodyText {
 
     @Override
     void endControlFlow(String format, Object... args) {
-      if (isText(args)) {
-        code.endControlFlow("$L", substituted(format, args));
-      } else {
-        code.endControlFlow(format, args);
-      }
+      asLiteral(code::endControlFlow, format, args);
     }
 
     CodeBlock build() {
       return code.build();
+    }
+
+    /** Gives {@code format} to {@code call}, as one literal where its arguments are all text. */
+    private static void asLiteral(BiConsumer<String, Object[]> call, String format,
+        Object[] args) {
+      if (isText(args)) {
+        call.accept("$L", new Object[] {substituted(format, args)});
+      } else {
+        call.accept(format, args);
+      }
     }
 
     private static boolean isText(Object[] args) {
