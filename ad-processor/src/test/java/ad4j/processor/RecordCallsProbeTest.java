@@ -464,7 +464,13 @@ class RecordCallsProbeTest {
   /** Every member of {@code f(double a, double b)} of {@code name}, at each point. */
   private static void checkF(InProcessCompiler.Compiled compiled, String name, int order)
       throws Exception {
-    MemberAgreement members = MemberAgreement.of(compiled, name, "f", true, true);
+    checkAtPoints(compiled, name, "f", order);
+  }
+
+  /** Every member of {@code method(double, double)} of {@code name}, at each point. */
+  private static void checkAtPoints(InProcessCompiler.Compiled compiled, String name,
+      String method, int order) throws Exception {
+    MemberAgreement members = MemberAgreement.of(compiled, name, method, true, true);
     for (double[] point : POINTS) {
       members.checkScalar(new Object[] {point[0], point[1]}, order, 1e-7);
     }
@@ -678,14 +684,8 @@ class RecordCallsProbeTest {
   void marching(int partSize) throws Exception {
     InProcessCompiler.Compiled compiled = compiled(MARCHING, partSize);
     checkF(compiled, "com.example.Marching", 1);
-    MemberAgreement g = MemberAgreement.of(compiled, "com.example.Marching", "g", true, true);
-    for (double[] point : POINTS) {
-      g.checkScalar(new Object[] {point[0], point[1]}, 1, 1e-7);
-    }
-    MemberAgreement h = MemberAgreement.of(compiled, "com.example.Marching", "h", true, true);
-    for (double[] point : POINTS) {
-      h.checkScalar(new Object[] {point[0], point[1]}, 2, 1e-7);
-    }
+    checkAtPoints(compiled, "com.example.Marching", "g", 1);
+    checkAtPoints(compiled, "com.example.Marching", "h", 2);
   }
 
 
