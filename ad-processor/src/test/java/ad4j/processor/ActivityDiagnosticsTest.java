@@ -112,7 +112,7 @@ class ActivityDiagnosticsTest {
         + " Normal.class, value = \"cdf\")")
         .inFile(file).onLine(8).atColumn(call(lines.get(7), "NORMAL.cdf"));
     assertThat(compilation).hadErrorContaining("call to 'own.cdf(...)': 'own' is an instance"
-        + " field, and a @Differentiable method is static")
+        + " field, and the method is static: it has no object whose field it could read")
         .inFile(file).onLine(9).atColumn(call(lines.get(8), "own.cdf"));
     assertThat(compilation).hadErrorContaining("call to 'given.cdf(...)' is not"
         + " differentiable: 'x' carries a derivative into 'given.cdf(x)', which ad4j cannot"

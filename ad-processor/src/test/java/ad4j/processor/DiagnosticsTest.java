@@ -108,8 +108,8 @@ class DiagnosticsTest {
                 + " cannot call it: method 'F.q' is private; make it package-private"),
         error("inactive call of an instance method",
             "@Differentiable static double f(double x) { return r‸(x) ? x : -x; }",
-            "call to 'r(...)': 'F.r' is not static, and a @Differentiable method is static: it"
-                + " has no object to call it on"),
+            "call to 'r(...)': 'F.r' is not static, and a static method has no object to call"
+                + " it on"),
         error("inactive call returning a short",
             "@Differentiable static double f(double x) { return t‸(x) == 0 ? x : -x; }",
             "call to 't(...)' returns 'short': ad4j runs calls that carry no derivative as"
@@ -119,12 +119,12 @@ class DiagnosticsTest {
             "call to 'Math.ulp(...)' is not differentiable: ad4j has no derivative rule for"
                 + " Math.ulp; differentiable functions are abs, acos"),
         error("call through this", "@Differentiable static double f(double x) { return this.g‸(x); }",
-            "call to 'this.g(...)': a @Differentiable method is static and has no 'this'; call"
-                + " 'g(...)' without it"),
+            "call to 'this.g(...)': the method is static and has no 'this'; call 'g(...)'"
+                + " without it"),
         error("call through super",
             "@Differentiable static double f(double x) { return super.hashCode‸(); }",
-            "call to 'super.hashCode()': a @Differentiable method is static and has no 'super';"
-                + " call 'hashCode()' without it"),
+            "call to 'super.hashCode()': the method is static and has no 'super'; call"
+                + " 'hashCode()' without it"),
         // objects
         error("boxed operand", "@Differentiable static double f(double x) { return x ‸+ new Integer(1); }",
             "operator '+' cannot be applied to 'double' and 'Integer'"),

@@ -943,9 +943,10 @@ class RealCodeCorpusTest {
         rejected("a distribution object's density as an instance method",
             "Commons Math NormalDistribution.density on an instance", 2,
             new double[][] {{0.4, 1.3}},
-            "'Normal.density' is a method of an object, which ad4j runs as written; compute the"
-                + " value in a static @Differentiable method, or give its partial derivatives with"
-                + " @DerivativeOf (rules that take the object first)", """
+            "'Normal.density' is a method of an object, which ad4j runs as written; annotate"
+                + " 'Normal.density' with @Differentiable (an instance method's object carries no"
+                + " derivative), or give its partial derivatives with @DerivativeOf (rules that"
+                + " take the object first)", """
             static final class Normal {
               private final double mean;
               private final double sd;

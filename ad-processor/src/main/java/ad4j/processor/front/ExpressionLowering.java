@@ -1630,9 +1630,14 @@ final class ExpressionLowering {
     } else if (select instanceof MemberSelectTree member
         && member.getExpression() instanceof IdentifierTree receiver
         && (receiver.getName().contentEquals("this") || receiver.getName().contentEquals("super"))) {
-      unsupported(invocation, "call to '" + shown + "': a @Differentiable method is static and"
-          + " has no '" + receiver.getName() + "'; call '" + member.getIdentifier()
-          + (invocation.getArguments().isEmpty() ? "()" : "(...)") + "' without it");
+      String call = member.getIdentifier() + (invocation.getArguments().isEmpty() ? "()" : "(...)");
+      unsupported(invocation, "call to '" + shown + "': " + (context.scopes().lookUp(
+          Receivers.THIS) == null ? "the method is static and has no '" + receiver.getName()
+              + "'; call '" + call + "' without it"
+          : "ad4j calls an object's methods as Java dispatches them, and does not pass over an"
+              + " override as 'super' does; where '"
+              + context.symbols().enclosingType().getSimpleName() + "' does not override '"
+              + member.getIdentifier() + "', call '" + call + "' without 'super'"));
       lowerArguments(invocation);
       return null;
     } else if (select instanceof MemberSelectTree member
@@ -1641,6 +1646,9 @@ final class ExpressionLowering {
       // name.length() in a value record's own code: a method of a component that carries
       // no derivative (a String, an object), not of the field javac sees
       return instanceCall(member, invocation, shown);
+    } else if (select instanceof MemberSelectTree member
+        && isOwnInstanceField(member.getExpression())) {
+      return instanceCall(member, invocation, shown); // own.cdf(x), as this.own.cdf(x)
     } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
         && inactiveCalls.receiverField(member.getExpression()).isPresent()
         && invocation.getTypeArguments().isEmpty()
@@ -1669,9 +1677,11 @@ final class ExpressionLowering {
       }
       unsupported(invocation, "call to '" + shown + "' is not differentiable: '"
           + context.source().of(member.getExpression()) + "' is "
-          + receiverVariable(member.getExpression()).get() + ", and a @Differentiable method"
-          + " is static: it can call methods of its parameters, its locals and static fields,"
-          + " not of instance fields");
+          + receiverVariable(member.getExpression()).get() + (context.scopes().lookUp(
+              Receivers.THIS) == null ? ", and the method is static: it can call methods of"
+              + " its parameters, its locals and static fields, not of instance fields"
+              : " of an enclosing instance, which ad4j does not pass to generated code; read it"
+              + " into a field of '" + context.symbols().enclosingType().getSimpleName() + "'"));
       lowerArguments(invocation);
       return null;
     } else if (select instanceof MemberSelectTree member && startsWithLocal(member.getExpression())) {
@@ -1950,6 +1960,12 @@ final class ExpressionLowering {
       List<Operand> all = new ArrayList<>();
       all.add(receiver);
       all.addAll(arguments);
+      Optional<TypeElement> record = Receivers.valueRecordReceiver(method);
+      if (record.isPresent()) {
+        // a value record's method on one held as an object (a field's): its members take
+        // the receiver flattened, read here from the object
+        return recordMethodCall(record.get(), method, all, invocation, shown);
+      }
       Optional<Callee> callee = callees.resolveOnReceiver(type, method, all, invocation, shown);
       if (callee.isEmpty()) {
         return null;
@@ -2142,6 +2158,25 @@ final class ExpressionLowering {
           .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()));
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether {@code receiver} is the simple name of an instance field of the object an instance
+   * method runs on, read through its receiver as {@code this.own} would be: no local hides it,
+   * and the field is the method's own class's (declared or inherited), not an enclosing
+   * instance's ({@link #implicitReceiver}).
+   */
+  private boolean isOwnInstanceField(ExpressionTree receiver) {
+    if (!(receiver instanceof IdentifierTree identifier) || records.inlinedRecord().isPresent()
+        || context.scopes().lookUp(Receivers.THIS) == null
+        || context.scopes().lookUp(identifier.getName().toString()) != null) {
+      return false;
+    }
+    String name = identifier.getName().toString();
+    Optional<TypeElement> qualifier = context.symbols().fieldQualifier(name);
+    return qualifier.isPresent() && qualifier.get().equals(context.symbols().enclosingType())
+        && context.symbols().fieldOf(qualifier.get(), name)
+            .filter(field -> !StaticMembers.isStatic(field)).isPresent();
   }
 
   private static String describeField(VariableElement field) {

@@ -72,9 +72,12 @@ final class InactiveCalls {
       boolean discarded) {
     if (!StaticMembers.isStatic(field)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '"
-          + field.getSimpleName() + "' is an instance field, and a @Differentiable method is"
-          + " static: it has no object whose field it could read; pass the object as a"
-          + " parameter, or hold it in a static field");
+          + field.getSimpleName() + "' is an instance field" + (context.scopes().lookUp(
+              Receivers.THIS) == null ? ", and the method is static: it has no object whose"
+              + " field it could read; pass the object as a parameter, or hold it in a static"
+              + " field"
+              : " of an enclosing instance, which ad4j does not pass to generated code; read it"
+              + " into a field of '" + context.symbols().enclosingType().getSimpleName() + "'"));
       return null;
     }
     if (!(context.types().asElement(field.asType()) instanceof TypeElement type)) {
@@ -150,8 +153,7 @@ final class InactiveCalls {
     // reference type): LaunderedDependence rejects it where it comes back into the result.
     if (receiver == null && !StaticMembers.isStatic(method)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': '" + qualified
-          + "' is not static, and a @Differentiable method is static: it has no object to call"
-          + " it on");
+          + "' " + withoutObject(method));
       return null;
     }
     // a generic method's result as the arguments make it: List.of(1, 2) is a List<Integer>
@@ -307,7 +309,9 @@ final class InactiveCalls {
               + " @DerivativeOf, one rule per parameter that receives a derivative, such as '"
               + ruleFor(method, parameter) + "'");
     }
-    Optional<String> obstacle = whyAnnotatingWouldNotHelp(method);
+    Optional<String> obstacle = StaticMembers.isStatic(method)
+        ? whyAnnotatingWouldNotHelp(method)
+        : Optional.of("it " + withoutObject(method));
     if (obstacle.isPresent()) {
       return "'" + qualified + "' is not a @Differentiable method, and annotating it would not"
           + " help: " + obstacle.get() + CalleeResolver.ruleAdvice(method, "; give its partial"
@@ -345,13 +349,33 @@ final class InactiveCalls {
   }
 
   /**
+   * Why a call of the instance method {@code method} named without an object has none to run
+   * on, said of the method ("is ..."): the call is in a static method, or in the code of a value record's method that ad4j
+   * inlines, which calls the record's own methods only (not one it inherits from an interface,
+   * whose code would run on the record as an object).
+   */
+  private static String withoutObject(ExecutableElement method) {
+    TypeElement owner = (TypeElement) method.getEnclosingElement();
+    if (owner.getKind() == javax.lang.model.element.ElementKind.INTERFACE) {
+      return "is a default method of interface '" + owner.getSimpleName() + "', which ad4j"
+          + " does not call on a value record (it calls the methods the record declares);"
+          + " declare '" + method.getSimpleName() + "' in the record";
+    }
+    return "is not static, and a static method has no object to call it on";
+  }
+
+  /**
    * Why a method of the user's sources could not become a callee by adding
    * {@code @Differentiable}, if it could not: ad4j would reject it, or generated code could not
-   * call it.
+   * call it. An instance method's receiver is the caller's to give ({@link
+   * #withoutObject}).
    */
-  private Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
+  Optional<String> whyAnnotatingWouldNotHelp(ExecutableElement method) {
     if (!StaticMembers.isStatic(method)) {
-      return Optional.of("it is not static, and ad4j differentiates static methods only");
+      Optional<String> receiver = Receivers.obstacle((TypeElement) method.getEnclosingElement());
+      if (receiver.isPresent()) {
+        return receiver;
+      }
     }
     // a private @Differentiable method of the method's own class is a callee (its value
     // computed by a copy in the generated class) when it returns a number

@@ -134,9 +134,9 @@ final class ObjectValues {
           + context.source().of(invocation.getArguments().get(active)) + "' carries a"
           + " derivative into '" + context.source().of(invocation) + "', which ad4j cannot"
           + " differentiate: '" + type.getSimpleName() + "." + name + "' is a method of an"
-          + " object, which ad4j runs as written; compute the value in a static"
-          + " @Differentiable method, or give its partial derivatives with @DerivativeOf"
-          + " (rules that take the object first)");
+          + " object, which ad4j runs as written; " + advice(method, type.getSimpleName() + "."
+          + name) + ", or give its partial derivatives with @DerivativeOf (rules that take the"
+          + " object first)");
       return null;
     }
     for (int i = 0; i < arguments.size(); i++) {
@@ -169,6 +169,20 @@ final class ObjectValues {
     // a method of a string or a box runs alike each time and changes nothing
     return new InactiveCalls(context).ranAsWritten(value, type.getSimpleName() + "." + name,
         argumentsOnly, method, invocation, shown);
+  }
+
+  /**
+   * What to do about an object's method that a derivative flows into: annotate it, where
+   * ad4j would differentiate it then (an instance method of a class of the user's sources, its
+   * receiver carrying no derivative), else compute the value in a static method.
+   */
+  private String advice(ExecutableElement method, String qualified) {
+    if (context.isCompiledFromSource(method)
+        && new InactiveCalls(context).whyAnnotatingWouldNotHelp(method).isEmpty()) {
+      return "annotate '" + qualified + "' with @Differentiable (an instance method's object"
+          + " carries no derivative)";
+    }
+    return "compute the value in a static @Differentiable method";
   }
 
   /** {@code new Type(arguments)} of an object that carries no derivative; null after an error. */

@@ -73,6 +73,30 @@ public final class Receivers {
   }
 
   /**
+   * Why an instance method of {@code owner} could not be differentiated by annotating it, if
+   * it could not ({@link #check} rejects such a method): a clause for the messages that advise
+   * on a call of it.
+   */
+  static java.util.Optional<String> obstacle(TypeElement owner) {
+    if (ValueRecords.isMixed(owner.asType())) {
+      return java.util.Optional.of("it is an instance method of record '" + owner.getSimpleName()
+          + "', whose components carry derivatives beside one ad4j does not flatten yet ("
+          + ValueRecords.obstacle(owner.asType()) + ")");
+    }
+    if (!owner.getTypeParameters().isEmpty()) {
+      return java.util.Optional.of("it is an instance method of generic class '"
+          + owner.getSimpleName() + "', and ad4j's generated members, which take the receiver"
+          + " first, are not generic");
+    }
+    if (owner.getKind() == ElementKind.INTERFACE) {
+      return java.util.Optional.of("it is a default method of interface '"
+          + owner.getSimpleName() + "', and ad4j differentiates static methods and instance"
+          + " methods of classes");
+    }
+    return java.util.Optional.empty();
+  }
+
+  /**
    * The name of the receiver in generated code: {@code self}, or {@code self1}, ... when the
    * method names a parameter, local or field so.
    */

@@ -924,8 +924,11 @@ final class RecordLowering {
       Optional<Tuple> tuple = context.recordOf(argument);
       Optional<TypeElement> record = context.referenceTypeOf(argument)
           .flatMap(ValueRecords::valueRecord);
+      // the receiver's tree is the call's qualifier: rec of this.rec.m(x)
+      ExpressionTree tree = i >= receivers ? call.getArguments().get(i - receivers)
+          : call.getMethodSelect() instanceof MemberSelectTree select ? select.getExpression()
+          : call;
       if (!flattened && tuple.isPresent()) {
-        ExpressionTree tree = call.getArguments().get(i - receivers);
         misused(tree, context.source().of(tree));
         return null;
       } else if (!flattened) {
@@ -933,14 +936,12 @@ final class RecordLowering {
       } else if (tuple.isPresent()) {
         flat.addAll(tuple.get().leaves());
       } else if (record.isPresent()) {
-        ExpressionTree tree = call.getArguments().get(i - receivers);
         Tuple read = ofObject(argument, record.get(), tree);
         if (read == null) {
           return null;
         }
         flat.addAll(read.leaves());
       } else {
-        ExpressionTree tree = call.getArguments().get(i - receivers);
         error(tree, "'" + context.source().of(tree) + "' is passed where '" + callee.name()
             + "' takes a value record, which ad4j passes flattened: pass a record");
         return null;
