@@ -17,7 +17,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * runs once; so do the value's own sums in loops, which only such calls fed. Every member
  * still agrees with differences and with the others, and throws what
  * the method throws, with the callee's message; where the value is read (a product), or where
- * something that is not pure stands between the two calls, the value call stays.
+ * something that is not pure stands between the two calls, the value call stays. Where the
+ * value is read and the tangent is not (a branch's condition, a cast to {@code int}), the
+ * tangent call goes instead.
  */
 @ExtendWith(TapeIsEmpty.class)
 class TangentCallsAloneTest {
@@ -66,6 +68,15 @@ class TangentCallsAloneTest {
       "  @Differentiable static double used(double x, double y) {",
       "    return checked(x) * y + checked(y);",
       "  }",
+      "  /** The value chooses a branch, and is cast: the tangent calls go. */",
+      "  @Differentiable static double gated(double x, double y) {",
+      "    double s = checked(x) > 2 ? x * y : y * y;",
+      "    for (int i = 0; i < 3; i++) {",
+      "      int k = (int) soft(s * i);",
+      "      s += k * y;",
+      "    }",
+      "    return s;",
+      "  }",
       "}");
 
   private static final CompiledOnce SUMS = new CompiledOnce(() ->
@@ -87,6 +98,12 @@ class TangentCallsAloneTest {
     assertThat(looped).doesNotContainMatch("(?m)^\\s*double s = "); // only its comment
     // the value of checked(x) is read by the product
     assertThat(GeneratedText.method(source, "usedTangent")).contains("Sums.checked(x)");
+    // read by a branch and a cast only: the values, not the tangents
+    String gated = GeneratedText.method(source, "gatedTangent");
+    assertThat(gated).contains("Sums.checked(x)");
+    assertThat(gated).contains("Sums.soft(");
+    assertThat(gated).doesNotContain("checkedTangent(");
+    assertThat(gated).doesNotContain("softTangent(");
   }
 
   @Test
@@ -99,6 +116,10 @@ class TangentCallsAloneTest {
         .checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
     MemberAgreement.of(SUMS.get(), "com.example.Sums", "used", true, true)
         .checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
+    MemberAgreement gated = MemberAgreement.of(SUMS.get(), "com.example.Sums", "gated", true,
+        true);
+    gated.checkScalar(new Object[] {0.4, 1.3}, 1, 1e-7);
+    gated.checkScalar(new Object[] {3.1, 0.45}, 1, 1e-7);
   }
 
   @Test
@@ -109,5 +130,8 @@ class TangentCallsAloneTest {
     guarded.checkThrows(new Object[] {0.5, -1.3}, 1);
     // pair(x - y) throws from inside a vector function's tangent
     guarded.checkThrows(new Object[] {0.5, 1.3}, 1);
+    // the value call, left alone, throws for the tangent
+    MemberAgreement.of(SUMS.get(), "com.example.Sums", "gated", true, true)
+        .checkThrows(new Object[] {-0.5, 1.3}, 1);
   }
 }
