@@ -47,4 +47,25 @@ class HelperCallsTest {
     assertEquals(da, gradient[0], 1e-12);
     assertEquals(db, gradient[1], 1e-12);
   }
+
+  @Test
+  void gatedSumGradientIsAnalyticAndTheTangentAgrees() {
+    double a = 0.9;
+    double b = -0.4;
+    double da = 0;
+    double db = 0;
+    for (int i = 0; i < 20; i++) {
+      double z = a * i * 0.1 - b;
+      boolean linear = Math.log1p(Math.exp(z)) > 1;
+      // d/dz and d/db of (linear ? z b : z z), with dz/da = i / 10, dz/db = -1
+      double dz = linear ? b : 2 * z;
+      da += dz * i * 0.1;
+      db += -dz + (linear ? z : 0);
+    }
+    double[] gradient = HelperCallsGrad.gatedSumGradient(a, b);
+    assertEquals(da, gradient[0], 1e-12);
+    assertEquals(db, gradient[1], 1e-12);
+    double tangent = HelperCallsGrad.gatedSumTangent(a, b, 0.3, -1.7);
+    assertEquals(0.3 * gradient[0] - 1.7 * gradient[1], tangent, 1e-12);
+  }
 }

@@ -68,6 +68,21 @@ public class HelperCallsBench {
     return HelperCallsGrad.softplusSumTangent(p[0], p[1], p[2], p[3]);
   }
 
+  /**
+   * A directional derivative of the gated sum: the helper's value chooses a branch, its tangent
+   * is not needed.
+   */
+  @Benchmark
+  public double gatedSumTangent() {
+    return HelperCallsGrad.gatedSumTangent(p[0], p[1], p[2], p[3]);
+  }
+
+  /** The gated sum itself. */
+  @Benchmark
+  public double gatedSumPrimal() {
+    return HelperCalls.gatedSum(p[0], p[1]);
+  }
+
   /** The looping caller itself. */
   @Benchmark
   public double softplusSumPrimal() {

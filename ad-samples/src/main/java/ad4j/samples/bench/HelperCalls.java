@@ -68,4 +68,23 @@ public final class HelperCalls {
     }
     return s;
   }
+
+  /**
+   * A sum gated by a helper's value: each term is linear or quadratic by whether
+   * {@code softplus(z)} passes 1, so the helper's value chooses a branch and its derivative is
+   * never needed.
+   *
+   * @param a slope
+   * @param b offset
+   * @return {@code sum over i < 20 of (softplus(z) > 1 ? z b : z²)}, {@code z = a i / 10 − b}
+   */
+  @Differentiable
+  public static double gatedSum(double a, double b) {
+    double s = 0;
+    for (int i = 0; i < 20; i++) {
+      double z = a * i * 0.1 - b;
+      s += softplus(z) > 1 ? z * b : z * z;
+    }
+    return s;
+  }
 }
