@@ -351,6 +351,40 @@ class DiagnosticsTest {
   }
 
   /**
+   * A generic record with {@code double} components is not a value record yet: made in the
+   * method from a value that carries a derivative, or taken as a parameter, the error names the
+   * type parameter. It said "objects carry no derivatives", and for the parameter "a
+   * component", of a record whose components are all {@code double}s.
+   */
+  @Test
+  void aGenericRecordIsNamedAsWhatKeepsItFromBeingAValue() {
+    List<String> lines = classF(
+        "  record Gen<T>(double w) {}",
+        "  @Differentiable static double f(double a, double b) {",
+        "    Gen<String> g = new Gen<String>(a);",
+        "    return g.w() * b;",
+        "  }",
+        "  @Differentiable static double h(Gen<String> g, double b) {",
+        "    return g.w() * b;",
+        "  }");
+    JavaFileObject file = fileOf(lines);
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("'a' carries a derivative into 'new"
+        + " Gen<String>(a)', which ad4j cannot differentiate: 'Gen' is a record ad4j does not"
+        + " flatten yet ('Gen' is generic, with type parameter 'T', and ad4j flattens records"
+        + " that are not), so an object, and objects carry no derivatives")
+        .inFile(file).onLine(6).atColumn(columnOf(lines, 6, "new Gen"));
+    assertThat(compilation).hadErrorContaining("parameter 'g' of @Differentiable method 'h'"
+        + " has type 'com.example.F.Gen<java.lang.String>': a record whose components carry"
+        + " derivatives beside one ad4j does not flatten yet ('Gen' is generic, with type"
+        + " parameter 'T', and ad4j flattens records that are not;")
+        .inFile(file).onLine(9).atColumn(columnOf(lines, 9, "<String> g"));
+  }
+
+  /**
    * One error per construct: a lambda lowered at each of its calls, and a function passed to a
    * method that takes one and calls it twice, report their errors once; a pattern's variable
    * and a local class's uses add none after the error at the construct.

@@ -221,8 +221,12 @@ final class ObjectValues {
     if (active >= 0) {
       context.diagnostics().error(creation, "'" + context.source().of(
           creation.getArguments().get(active)) + "' carries a derivative into '" + shown
-          + "', which ad4j cannot differentiate: objects carry no derivatives; pass the"
-          + " numbers themselves to a @Differentiable method");
+          + "', which ad4j cannot differentiate: " + (ValueRecords.isMixed(declared)
+              ? "'" + type.getSimpleName() + "' is a record ad4j does not flatten yet ("
+                  + ValueRecords.obstacle(declared) + "), so an object, and objects carry no"
+                  + " derivatives"
+              : "objects carry no derivatives")
+          + "; pass the numbers themselves to a @Differentiable method");
       return null;
     }
     Optional<String> problem = new InactiveCalls(context).constructionProblem(type, arguments);

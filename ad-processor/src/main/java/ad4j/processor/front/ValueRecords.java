@@ -244,6 +244,14 @@ public final class ValueRecords {
         || !isRecordLike(element) || !visited.add(element)) {
       return Optional.empty();
     }
+    if (!element.getTypeParameters().isEmpty()) {
+      // a value record's type is written as it is, and generated members are not generic
+      return Optional.of("'" + element.getSimpleName() + "' is generic, with type parameter"
+          + (element.getTypeParameters().size() > 1 ? "s " : " ")
+          + element.getTypeParameters().stream().map(p -> "'" + p.getSimpleName() + "'")
+              .collect(java.util.stream.Collectors.joining(", "))
+          + ", and ad4j flattens records that are not");
+    }
     for (Component component : components(element)) {
       TypeMirror componentType = component.type();
       if (valueRecord(componentType).isEmpty() && leafType(componentType).isEmpty()) {
