@@ -45,19 +45,28 @@ class ImplicitReceiverCallsTest {
       "    this.damping = damping;",
       "    this.bias = bias;",
       "  }",
+      "  @Differentiable static double through(Model m, double x) {",
+      "    return m.damping.damp(x) * x + m.link.response(x);",
+      "  }",
+      "  @Differentiable(order = 2) static double weighed(Damping d, double x) {",
+      "    return d.c() * Math.sin(x) + d.damp(x);",
+      "  }",
       "  @Differentiable(order = 2) double f(double x, double y) {",
       "    double s = link.scale() * x * y + link.response(x - y);",
       "    for (int i = 0; i < 3; i++) {",
       "      s += Math.sin(s) * link.scale() * bias;",
       "    }",
-      "    return s * link.response(y) + damping.damp(s) * damping.c();",
+      "    Damping local = damping;",
+      "    return s * link.response(y) + damping.damp(s) * damping.c() + weighed(local, x);",
       "  }",
       "  @Differentiable(order = 2) double g(double x, double y) {",
       "    double s = this.link.scale() * x * y + this.link.response(x - y);",
       "    for (int i = 0; i < 3; i++) {",
       "      s += Math.sin(s) * this.link.scale() * this.bias;",
       "    }",
-      "    return s * this.link.response(y) + this.damping.damp(s) * this.damping.c();",
+      "    Damping local = this.damping;",
+      "    return s * this.link.response(y) + this.damping.damp(s) * this.damping.c()",
+      "        + weighed(local, x);",
       "  }",
       "}");
 
@@ -85,7 +94,10 @@ class ImplicitReceiverCallsTest {
    * value record, whose members take the receiver flattened: {@code this.link.response(x)}
    * passed the object where they take its {@code double}, and the generated class did not
    * compile ("incompatible types: Link cannot be converted to double"); the receiver's leaves
-   * are now read from the object.
+   * are now read from the object. A value record in a field also initialises a local of its
+   * type ({@code Damping local = damping}: it was an error, "cannot initialize value record
+   * local"), which is passed to a method that takes the record, its components carrying no
+   * derivative.
    */
   @Test
   void aFieldNamedWithoutThisIsReadThroughTheReceiver() throws Exception {
@@ -96,6 +108,9 @@ class ImplicitReceiverCallsTest {
         Object[] arguments = {point[0], point[1]};
         MemberAgreement.of(compiled, "com.example.Model", "f", true, true).on(self)
             .checkScalar(arguments, 2, 1e-7);
+        // a value record and a value class in fields of an object parameter
+        MemberAgreement.of(compiled, "com.example.Model", "through", false, true)
+            .checkScalar(new Object[] {self, point[0]}, 1, 1e-7);
         // the same as the method that writes 'this.', to the bit
         Class<?> grad = compiled.load("com.example.ModelGrad");
         for (String member : List.of("Gradient", "Hessian")) {

@@ -120,7 +120,7 @@ final class RecordLowering {
           return component;
         }
       }
-      return constant(context.symbols().resolveField(name));
+      return constant(context.symbols().resolveField(name)).or(() -> receiverField(name));
     }
     if (expression instanceof NewClassTree creation && creation.getClassBody() == null) {
       return context.typeMirrorOf(creation.getIdentifier()).flatMap(ValueRecords::valueRecord);
@@ -129,6 +129,10 @@ final class RecordLowering {
       Optional<TypeElement> owner = typeOf(select.getExpression());
       if (owner.isPresent()) {
         return ValueRecords.componentRecord(owner.get(), select.getIdentifier().toString());
+      }
+      if (select.getExpression() instanceof IdentifierTree self
+          && self.getName().contentEquals(Receivers.THIS)) {
+        return receiverField(select.getIdentifier().toString()); // this.damping
       }
       return Symbols.isName(select.getExpression())
           && context.scopes().lookUp(rootName(select.getExpression())) == null
@@ -239,6 +243,23 @@ final class RecordLowering {
    * The value record of {@code field} when it is a {@code static final} constant of one
    * ({@code static final Vec3 GRAVITY}): read as a constant, through its accessors.
    */
+  /**
+   * The value record an instance method's field {@code name} holds, read through the method's
+   * receiver ({@code damping}, {@code this.damping}): an object to the method, like a {@code
+   * @NoDerivative} record, whose leaves are read through its accessors where the method reads
+   * it. Not in the code of a value record's method, whose names are its components.
+   */
+  private Optional<TypeElement> receiverField(String name) {
+    if (!frames.isEmpty() || context.scopes().lookUp(Receivers.THIS) == null) {
+      return Optional.empty();
+    }
+    TypeElement own = context.symbols().enclosingType();
+    return context.symbols().fieldQualifier(name).filter(own::equals)
+        .flatMap(type -> context.symbols().fieldOf(type, name))
+        .filter(field -> !StaticMembers.isStatic(field))
+        .flatMap(field -> ValueRecords.valueRecord(field.asType()));
+  }
+
   private static Optional<TypeElement> constant(Optional<VariableElement> field) {
     return field.filter(f -> f.getModifiers().contains(Modifier.FINAL) && StaticMembers.isStatic(f))
         .flatMap(f -> ValueRecords.valueRecord(f.asType()));
