@@ -123,6 +123,67 @@ class ImplicitReceiverCallsTest {
     }
   }
 
+  private static final String NULLS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "final class Nulls {",
+      "  record Rec(double c) {}",
+      "  final Rec rec;",
+      "  Nulls(Rec rec) { this.rec = rec; }",
+      "  @Differentiable double a(double x) {",
+      "    Rec d = rec;",
+      "    if (x > 0) {",
+      "      return x * x;",
+      "    }",
+      "    return d.c() * x;",
+      "  }",
+      "  @Differentiable static double b(@NoDerivative Rec r, double x) {",
+      "    Rec d = r;",
+      "    if (x > 0) {",
+      "      return x * Math.sin(x);",
+      "    }",
+      "    return d.c() * x;",
+      "  }",
+      "}");
+
+  private static final List<CompiledOnce> NULLS_COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.Nulls", NULLS, 1);
+
+  /**
+   * A local given a record held as an object, a field's or a {@code @NoDerivative}
+   * parameter's, reads its components where the method reads them: with a null record and the
+   * branch that does not read it, every member returns what the method does; the local,
+   * flattened where it was declared, read them all there, and a @NoDerivative parameter's
+   * members threw a {@code NullPointerException} the method does not throw. Where the method
+   * reads the null record, every member throws as it does.
+   */
+  @Test
+  void aRecordHeldAsAnObjectIsReadWhereTheMethodReadsIt() throws Exception {
+    for (CompiledOnce once : NULLS_COMPILED) {
+      InProcessCompiler.Compiled compiled = once.get();
+      Class<?> nulls = compiled.load("com.example.Nulls");
+      Class<?> rec = compiled.load("com.example.Nulls$Rec");
+      Constructor<?> make = nulls.getDeclaredConstructor(rec);
+      make.setAccessible(true);
+      Object self = make.newInstance((Object) null);
+      MemberAgreement.of(compiled, "com.example.Nulls", "a", true).on(self)
+          .checkScalar(new Object[] {0.7}, 1, 1e-7);
+      MemberAgreement.of(compiled, "com.example.Nulls", "b", false, true)
+          .checkScalar(new Object[] {null, 0.7}, 1, 1e-7);
+      Class<?> grad = compiled.load("com.example.NullsGrad");
+      for (String member : List.of("aGradient", "aTangent")) {
+        Method m = method(grad, member);
+        Object[] arguments = member.endsWith("Tangent") ? new Object[] {self, -0.7, 1.0}
+            : new Object[] {self, -0.7};
+        java.lang.reflect.InvocationTargetException thrown = org.junit.jupiter.api.Assertions
+            .assertThrows(java.lang.reflect.InvocationTargetException.class,
+                () -> m.invoke(null, arguments));
+        assertThat(thrown.getCause()).isInstanceOf(NullPointerException.class);
+      }
+    }
+  }
+
   private static Method method(Class<?> owner, String name) {
     for (Method method : owner.getDeclaredMethods()) {
       if (method.getName().equals(name)) {

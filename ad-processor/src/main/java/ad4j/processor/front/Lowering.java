@@ -795,7 +795,7 @@ public final class Lowering {
       return;
     }
     Optional<TypeElement> record = ValueRecords.valueRecord(mirror.get());
-    if (record.isPresent()) {
+    if (record.isPresent() && !keepsObject(declaration, name, withInitializer)) {
       lowerRecordDeclaration(declaration, name, record.get(), withInitializer);
       return;
     }
@@ -830,6 +830,36 @@ public final class Lowering {
     } else if (value != null) {
       context.bind(local, value);
     }
+  }
+
+  /**
+   * Whether a value record local that its declaration gives a record held as an object ({@code
+   * Damping d = damping}, a field's or a {@code @NoDerivative} parameter's: {@link
+   * RecordLowering#readsAnObject}) and that its block never assigns again stays that object,
+   * as a {@code @NoDerivative} parameter does: its components are then read where the method
+   * reads them, as Java reads them (a null record throws there, or nowhere), where a flattened
+   * local would read them all at its declaration.
+   */
+  private boolean keepsObject(VariableTree declaration, String name, boolean withInitializer) {
+    if (!withInitializer || !expressions.records().readsAnObject(declaration.getInitializer())) {
+      return false;
+    }
+    com.sun.source.util.TreePath path = context.pathIn(declaration);
+    Tree block = path == null || path.getParentPath() == null ? null
+        : path.getParentPath().getLeaf();
+    if (block == null) {
+      return false;
+    }
+    boolean[] assigned = {false};
+    new com.sun.source.util.TreeScanner<Void, Void>() {
+      @Override
+      public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment, Void unused) {
+        assigned[0] |= assignment.getVariable() instanceof IdentifierTree target
+            && target.getName().contentEquals(name);
+        return super.visitAssignment(assignment, unused);
+      }
+    }.scan(block, null);
+    return !assigned[0];
   }
 
   /**

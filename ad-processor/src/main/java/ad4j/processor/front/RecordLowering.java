@@ -260,6 +260,27 @@ final class RecordLowering {
         .flatMap(field -> ValueRecords.valueRecord(field.asType()));
   }
 
+  /**
+   * Whether {@code expression} reads a value record held as an object: a {@code @NoDerivative}
+   * record parameter or local, or a record in a field of the method's receiver ({@link
+   * #receiverField}); not a record made in the method, nor a constant.
+   */
+  boolean readsAnObject(ExpressionTree expression) {
+    if (expression instanceof ParenthesizedTree parenthesized) {
+      return readsAnObject(parenthesized.getExpression());
+    }
+    if (expression instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      return local != null ? local.valueRecord() == null && local.referenceType() != null
+          : receiverField(name).isPresent();
+    }
+    return expression instanceof MemberSelectTree select
+        && select.getExpression() instanceof IdentifierTree self
+        && self.getName().contentEquals(Receivers.THIS)
+        && receiverField(select.getIdentifier().toString()).isPresent();
+  }
+
   private static Optional<TypeElement> constant(Optional<VariableElement> field) {
     return field.filter(f -> f.getModifiers().contains(Modifier.FINAL) && StaticMembers.isStatic(f))
         .flatMap(f -> ValueRecords.valueRecord(f.asType()));
