@@ -1,0 +1,469 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.MemberAgreement;
+import ad4j.processor.testing.TapeIsEmpty;
+import java.util.List;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A probe of constructs combined. */
+@ExtendWith(TapeIsEmpty.class)
+class CombinedConstructsProbeTest {
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "import java.util.Arrays;",
+      "import java.util.function.DoubleUnaryOperator;",
+      "import java.util.stream.IntStream;",
+      "final class Combined {",
+      "  static int calls;",
+      "  static int counted(int i) { calls++; return i; }",
+      "  /** Targets of rules; ad4j never reads their bodies. */",
+      "  static double weigh(int k, double x) { return Math.sin(x) * (k + 1); }",
+      "  @DerivativeOf(\"weigh\") @Differentiable",
+      "  static double weighX(int k, double x) { return Math.cos(x) * (k + 1); }",
+      "  static double dot(double[] a, double[] b) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < a.length; i++) { s += a[i] * b[i] * b[i]; }",
+      "    return s;",
+      "  }",
+      "  @DerivativeOf(value = \"dot\", wrt = \"a\") @Differentiable",
+      "  static double[] dotA(double[] a, double[] b) {",
+      "    double[] r = new double[a.length];",
+      "    for (int i = 0; i < a.length; i++) { r[i] = b[i] * b[i]; }",
+      "    return r;",
+      "  }",
+      "  @DerivativeOf(value = \"dot\", wrt = \"b\") @Differentiable",
+      "  static double[] dotB(double[] a, double[] b) {",
+      "    double[] r = new double[a.length];",
+      "    for (int i = 0; i < a.length; i++) { r[i] = 2 * a[i] * b[i]; }",
+      "    return r;",
+      "  }",
+      // --- switches in loops
+      "  @SuppressWarnings(\"fallthrough\")",
+      "  @Differentiable(order = 2) static double switchLoop(double x, double y) {",
+      "    double s = x;",
+      "    for (int i = 0; i < 7; i++) {",
+      "      switch (i % 4) {",
+      "        case 0:",
+      "          s = s * y + x;",
+      "        case 1:",
+      "          s = Math.sin(s) + y;",
+      "          break;",
+      "        case 2:",
+      "          if (s * y > 2.5) {",
+      "            return s * x;",
+      "          }",
+      "          continue;",
+      "        default:",
+      "          s = s * 0.5 + x * y;",
+      "      }",
+      "      s = s + 0.1 * i * x;",
+      "    }",
+      "    return s * s;",
+      "  }",
+      "  @Differentiable(order = 2) static double yieldWhile(double x, double y) {",
+      "    double s = 0.1;",
+      "    int k = 0;",
+      "    while (s < 3 && k < 30) {",
+      "      s = switch (k % 3) {",
+      "        case 0 -> s + x * x;",
+      "        case 1 -> {",
+      "          double t = s * y;",
+      "          yield t > 1 ? t * 0.5 + x : t + 0.2;",
+      "        }",
+      "        default -> Math.exp(s * 0.1) * y;",
+      "      };",
+      "      k++;",
+      "    }",
+      "    return s * k;",
+      "  }",
+      "  @Differentiable static double labeled(double[] w, double x) {",
+      "    double s = x;",
+      "    outer:",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      for (int j = 0; j < 3; j++) {",
+      "        switch (j) {",
+      "          case 0 -> s = s * w[i] + x;",
+      "          case 1 -> {",
+      "            if (s > 4) {",
+      "              break outer;",
+      "            }",
+      "            if (s < -1) {",
+      "              continue outer;",
+      "            }",
+      "            s = Math.sin(s) * x;",
+      "          }",
+      "          default -> s += w[i] * w[i];",
+      "        }",
+      "      }",
+      "      s *= 0.9;",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable(order = 2) static double doSwitch(double x, double y) {",
+      "    double s = x;",
+      "    int k = 0;",
+      "    do {",
+      "      k++;",
+      "      switch (k) {",
+      "        case 1:",
+      "          s = s * y;",
+      "          break;",
+      "        case 2:",
+      "          if (s > 0.5) {",
+      "            continue;",
+      "          }",
+      "          s = s + y * y;",
+      "          break;",
+      "        default:",
+      "          s = s * 0.8 + Math.cos(x * k);",
+      "      }",
+      "      s += 0.01 * x;",
+      "    } while (s * s < 4 + y && k < 12);",
+      "    return s + k * x;",
+      "  }",
+      "  @Checkpointed(snapshots = 2)",
+      "  @Differentiable static double ckptSwitch(double x, double y, int n) {",
+      "    double s = x;",
+      "    double t = y;",
+      "    for (int i = 0; i < n; i++) {",
+      "      switch (i % 3) {",
+      "        case 0 -> s = s * Math.cos(t) + 0.1 * y;",
+      "        case 1 -> t = t + 0.2 * s * x;",
+      "        default -> {",
+      "          if (s > 2.5) {",
+      "            return s * t;",
+      "          }",
+      "          s = weigh(i, s) + t;",
+      "        }",
+      "      }",
+      "      double u = switch (i % 2) { case 0 -> s; default -> t * x; };",
+      "      t = t * 0.9 + 0.05 * u;",
+      "    }",
+      "    return s * t;",
+      "  }",
+      // --- counters
+      "  @Differentiable static double counters(double x, double y, int n) {",
+      "    double s = x;",
+      "    for (int i = Integer.MAX_VALUE - 4; i > 0; i += 2) {",
+      "      s = s * y + (i % 7) * 0.01 * x;",
+      "    }",
+      "    for (long j = Long.MAX_VALUE - 1; j > 0; j++) {",
+      "      s = s + (j % 5) * 0.1 * y;",
+      "    }",
+      "    for (int i = n; i < n - 3; i++) {",
+      "      s = s * 100;",
+      "    }",
+      "    for (int i = 1; i < n; i += 3) {",
+      "      s = Math.sin(s) + i * x;",
+      "    }",
+      "    int i;",
+      "    for (i = 0; s < 5 && i < 50; i++) {",
+      "      s = s * 1.5 + y;",
+      "    }",
+      "    for (int k = 0; k < 10; k++) {",
+      "      if (s > 10) {",
+      "        k += 3;",
+      "      }",
+      "      s = s * 0.9 + x;",
+      "    }",
+      "    for (long m = 1; m < 200; m *= 3) {",
+      "      s = s + m * 0.001 * y;",
+      "    }",
+      "    return s * i;",
+      "  }",
+      "  /** Nested loops whose trips the reverse sweep may count again. */",
+      "  @Differentiable(order = 2) static double spans(double x, double y, int lo, int hi) {",
+      "    double s = x;",
+      "    for (int r = 0; r < 2; r++) {",
+      "      for (int j = lo; j < hi; j++) {",
+      "        s = s * y + 0.1 * x;",
+      "      }",
+      "      for (int j = hi; j >= lo; j--) {",
+      "        s = s * 0.9 + Math.sin(y);",
+      "      }",
+      "      s = s + x * y;",
+      "    }",
+      "    return s;",
+      "  }",
+      // --- narrowing compound assignments, ++ on doubles, ternaries in conditions
+      "  @SuppressWarnings(\"lossy-conversions\")",
+      "  @Differentiable(order = 2) static double narrowing(double x, double y) {",
+      "    int k = 1;",
+      "    k += x * 3;",
+      "    k *= y;",
+      "    long m = 2;",
+      "    m -= x;",
+      "    double d = x;",
+      "    d++;",
+      "    double e = y;",
+      "    e += e++ * x;",
+      "    double g = d--;",
+      "    return d * e + k * e + m * x + g * y + (++d) * x;",
+      "  }",
+      "  @SuppressWarnings(\"lossy-conversions\")",
+      "  @Differentiable static float floats(float x, float y) {",
+      "    float f = 1.5f;",
+      "    f *= x;",
+      "    f += y * y;",
+      "    int k = 3;",
+      "    k -= f;",
+      "    f++;",
+      "    float g = f--;",
+      "    f /= 1 + g * 0.1;",
+      "    return f * k + g;",
+      "  }",
+      "  @Differentiable(order = 2) static double ternaryConditions(double x, double y) {",
+      "    double s = x;",
+      "    int n = 0;",
+      "    while ((s > 1 ? s * 0.5 : s + y) < (n % 2 == 0 ? 2.0 : x + 1.5) && n < 20) {",
+      "      s = s + (n > 3 ? x * y : y) * 0.3;",
+      "      n++;",
+      "    }",
+      "    for (int i = 0; i < (s > 2 ? 2 : 4); i++) {",
+      "      s = s * (i % 2 == 0 ? x : y);",
+      "    }",
+      "    return s;",
+      "  }",
+      // --- rules in loops, at order 2, aliased, with effects in arguments
+      "  @Differentiable(order = 2) static double ruled(double[] w, double x) {",
+      "    double s = 0;",
+      "    int i = 0;",
+      "    while (i < w.length) {",
+      "      s += weigh(i++, x * w[i - 1]);",
+      "    }",
+      "    s += dot(w, w) * x;",
+      "    double[] c = w.clone();",
+      "    c[0] = x * x;",
+      "    s += dot(c, c) + dot(c, w);",
+      "    for (int j = 0; j < 3; j++) {",
+      "      c[j % c.length] = weigh(j, c[j % c.length]) * s;",
+      "      s = s * 0.5 + dot(c, w);",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double ruledEffects(double x, double y) {",
+      "    double s = 0;",
+      "    int i = 0;",
+      "    for (int r = 0; r < 3; r++) {",
+      "      s += weigh(counted(i++), x * r + y) * weigh(i++, s);",
+      "    }",
+      "    return s * i;",
+      "  }",
+      // --- lambdas and streams
+      "  @Differentiable static double lambdas(double x, double y) {",
+      "    double[] c = {x, y};",
+      "    DoubleUnaryOperator f = t -> t * c[0] + c[1];",
+      "    double s = f.applyAsDouble(y);",
+      "    c[0] = y * y;",
+      "    s += f.applyAsDouble(x);",
+      "    for (int i = 0; i < 3; i++) {",
+      "      double a = s * 0.1 * i;",
+      "      DoubleUnaryOperator g = t -> Math.sin(t + a) * x;",
+      "      c[1] = c[1] + g.applyAsDouble(s);",
+      "      s = f.applyAsDouble(s * 0.5);",
+      "    }",
+      "    return s + IntStream.range(0, c.length).mapToDouble(i -> c[i] * c[i]).sum();",
+      "  }",
+      "  @Differentiable static double streamsInLoop(double[] w, double x) {",
+      "    double total = 0;",
+      "    for (int k = 1; k <= 3; k++) {",
+      "      final double scale = total * 0.1 + k * x;",
+      "      total += Arrays.stream(w).map(v -> v * scale).filter(v -> v > 0).sum();",
+      "    }",
+      "    return total;",
+      "  }",
+      // --- Math functions at their kinks
+      "  /** Kinks that are linear on either side at x = y (differences see the mean of the sides). */",
+      "  @Differentiable(order = 2) static double kinks(double x, double y) {",
+      "    double s = 3 * Math.abs(x - y) + 2 * Math.max(x, y) - Math.min(x, y) + x * x * y;",
+      "    double t = 0;",
+      "    for (int i = 1; i <= 3; i++) {",
+      "      t += Math.max(x * i, y * i) * 0.5 + Math.abs(x - y) * i - Math.min(x, y) / i;",
+      "      t = t + Math.min(t, x * y) * 0.25;",
+      "    }",
+      "    return s + t + Math.hypot(x - y, y - x) + 2 * Math.copySign(x - y, y);",
+      "  }",
+      "  /** Ties of pieces that curve: only the mean of the sides is the convention here. */",
+      "  @Differentiable(order = 2) static double curvedTies(double x, double y) {",
+      "    double s = Math.max(x * y, y * y) + Math.min(x, y) * x;",
+      "    for (int i = 0; i < 2; i++) {",
+      "      s += Math.abs(x - y) * (x + 2) * (i + 1) + Math.max(x * x, x * y);",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable(order = 2) static double smooth(double x, double y) {",
+      "    return Math.floor(x * 4) * y + Math.signum(x) * x + Math.rint(y) * x",
+      "        + Math.pow(x - 2, 3) + Math.pow(x - 2, -2) + Math.atan2(y, x)",
+      "        + Math.fma(x, y, x * y) + Math.copySign(x, -y) * Math.copySign(y, x);",
+      "  }",
+      "}");
+
+  private static final List<CompiledOnce> COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.Combined", SOURCE, 1, 2);
+
+  private static MemberAgreement method(Compiled compiled, String name, boolean... active) {
+    return MemberAgreement.of(compiled, "com.example.Combined", name, active);
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void switchesInLoops(int options) throws Exception {
+    Compiled compiled = COMPILED.get(options).get();
+    // early returns at the first and the second test, none; each with the same branches
+    // within the differences' reach
+    for (double[] p : new double[][] {{0.4, 0.9}, {0.3, 1.7}, {-0.6, 0.8}, {1.2, 1.1},
+        {0.9, 1.1}, {-1.5, 1.4}, {-1.5, -0.7}}) {
+      method(compiled, "switchLoop", true, true).checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
+    // 12, 6, 2 and 4 trips, with and without the continue
+    for (double[] p : new double[][] {{-1.4, -0.8}, {-1.5, 0.2}, {-0.6, -1.2}, {-0.6, -0.4},
+        {-0.4, 1.9}, {-0.1, -0.7}}) {
+      method(compiled, "doSwitch", true, true).checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
+    // 30, 7, 5 and 2 trips, the same branches within the differences' reach
+    for (double[] p : new double[][] {{0.4, 0.9}, {-0.9, 2.0}, {0.7, 2.0}, {1.5, 1.7}}) {
+      method(compiled, "yieldWhile", true, true).checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
+    MemberAgreement labeled = method(compiled, "labeled", true, true);
+    // no jump, break outer at once, continue outer thrice, twice then break outer
+    double[][] ws = {{0.3, 1.7, 0.9}, {2.3, 1.7, 0.9}, {1.7, 0.3, 0.7}, {2.5, 1.8, -1.9},
+        {1.3, -2.5, -0.3}};
+    double[] xs = {0.8, 1.4, -1.3, -0.7, 0.9};
+    for (int i = 0; i < xs.length; i++) {
+      labeled.checkScalar(new Object[] {ws[i], xs[i]}, 1, 1e-7);
+    }
+    MemberAgreement checkpointed = method(compiled, "ckptSwitch", true, true, false);
+    for (int n : new int[] {0, 1, 5, 12}) {
+      checkpointed.checkScalar(new Object[] {0.5, 0.3, n}, 1, 1e-7);
+      checkpointed.checkScalar(new Object[] {1.5, 0.9, n}, 1, 1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void countersAndNarrowing(int options) throws Exception {
+    Compiled compiled = COMPILED.get(options).get();
+    MemberAgreement counters = method(compiled, "counters", true, true, false);
+    for (int n : new int[] {0, 5, 7}) {
+      counters.checkScalar(new Object[] {0.4, 0.9, n}, 1, 1e-7);
+      counters.checkScalar(new Object[] {0.1, 0.3, n}, 1, 1e-7);
+    }
+    MemberAgreement spans = method(compiled, "spans", true, true, false, false);
+    int[][] bounds = {{0, 3}, {3, 0}, {Integer.MAX_VALUE - 1, Integer.MIN_VALUE + 1},
+        {Integer.MIN_VALUE + 1, Integer.MIN_VALUE + 3},
+        {Integer.MAX_VALUE - 2, Integer.MAX_VALUE - 1}};
+    for (int[] b : bounds) {
+      spans.checkScalar(new Object[] {0.4, 0.7, b[0], b[1]}, 2, 1e-7);
+    }
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
+      method(compiled, "narrowing", true, true).checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+      method(compiled, "ternaryConditions", true, true)
+          .checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+      method(compiled, "floats", true, true)
+          .checkScalar(new Object[] {(float) p[0], (float) p[1]}, 1, 2e-3);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void rulesLambdasAndStreams(int options) throws Exception {
+    Compiled compiled = COMPILED.get(options).get();
+    MemberAgreement ruled = method(compiled, "ruled", true, true);
+    ruled.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, 0.6}, 2, 1e-7);
+    ruled.checkScalar(new Object[] {new double[] {0.8, 0.2}, -0.4}, 2, 1e-7);
+    MemberAgreement effects = method(compiled, "ruledEffects", true, true);
+    effects.checkScalar(new Object[] {0.3, 0.8}, 1, 1e-7);
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}}) {
+      method(compiled, "lambdas", true, true).checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
+    }
+    MemberAgreement streams = method(compiled, "streamsInLoop", true, true);
+    streams.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, 0.6}, 1, 1e-7);
+    streams.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, -0.6}, 1, 1e-7);
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void kinks(int options) throws Exception {
+    Compiled compiled = COMPILED.get(options).get();
+    MemberAgreement kinks = method(compiled, "kinks", true, true);
+    for (double[] p : new double[][] {{0.7, 0.7}, {-0.6, -0.6}}) {
+      kinks.checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
+    }
+    MemberAgreement curved = method(compiled, "curvedTies", true, true);
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {0.8, 0.5}}) {
+      kinks.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+      curved.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
+    for (double[] p : new double[][] {{0.7, 0.7}, {-0.6, -0.6}, {1.1, 1.1}}) {
+      meanOfTheSides(kinks, p[0], p[1]);
+      meanOfTheSides(curved, p[0], p[1]);
+    }
+    MemberAgreement smooth = method(compiled, "smooth", true, true);
+    for (double[] p : new double[][] {{0.4, 0.9}, {-0.7, 1.3}, {-1.3, -0.8}}) {
+      smooth.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
+  }
+
+  /**
+   * At a tie x = y of a method of two doubles whose kinks all meet there: the gradient and
+   * the Hessian are the means of their values just off the tie on either side (the guide's
+   * half to each argument, 0 for abs, whose derivatives are the pieces' own), and every member
+   * keeps that convention: mValueAndGradient, mPullback, mTangent along each axis,
+   * mHessianVector along each axis and mValueGradientAndHessian.
+   */
+  private static void meanOfTheSides(MemberAgreement members, double x, double y)
+      throws Exception {
+    String where = members.name() + " at (" + x + ", " + y + ")";
+    Object[] tie = {x, y};
+    double delta = 1e-7;
+    double[] above = (double[]) members.member("Gradient", new Object[] {x + delta, y});
+    double[] below = (double[]) members.member("Gradient", new Object[] {x - delta, y});
+    double[][] hAbove = (double[][]) members.member("Hessian", new Object[] {x + delta, y});
+    double[][] hBelow = (double[][]) members.member("Hessian", new Object[] {x - delta, y});
+    double[] gradient = (double[]) members.member("Gradient", tie);
+    double[][] hessian = (double[][]) members.member("Hessian", tie);
+    double[] written = new double[2];
+    members.member("ValueAndGradient", tie, (Object) written);
+    double[] pulled = new double[2];
+    members.member("Pullback", tie, 1.0, pulled);
+    double[] gradientOfHessian = new double[2];
+    double[][] writtenHessian = new double[2][2];
+    members.member("ValueGradientAndHessian", tie, gradientOfHessian, writtenHessian);
+    for (int i = 0; i < 2; i++) {
+      double mean = (above[i] + below[i]) / 2;
+      assertWithMessage("gradient[%s] against the sides %s and %s, %s", i, above[i], below[i],
+          where).that(gradient[i]).isWithin(1e-6).of(mean);
+      assertWithMessage("mValueAndGradient[%s], %s", i, where).that(written[i])
+          .isWithin(1e-12).of(gradient[i]);
+      assertWithMessage("mPullback[%s], %s", i, where).that(pulled[i])
+          .isWithin(1e-12).of(gradient[i]);
+      assertWithMessage("mValueGradientAndHessian's gradient[%s], %s", i, where)
+          .that(gradientOfHessian[i]).isWithin(1e-12).of(gradient[i]);
+      double[] unit = new double[2];
+      unit[i] = 1;
+      double tangent = ((Number) members.member("Tangent", tie, unit[0], unit[1])).doubleValue();
+      assertWithMessage("mTangent along axis %s, %s", i, where).that(tangent)
+          .isWithin(1e-12).of(gradient[i]);
+      double[] column = (double[]) members.member("HessianVector", tie, (Object) unit);
+      for (int j = 0; j < 2; j++) {
+        double meanH = (hAbove[j][i] + hBelow[j][i]) / 2;
+        assertWithMessage("H[%s][%s] against the sides %s and %s, %s", j, i, hAbove[j][i],
+            hBelow[j][i], where).that(hessian[j][i]).isWithin(1e-6).of(meanH);
+        assertWithMessage("(H e%s)[%s], %s", i, j, where).that(column[j])
+            .isWithin(1e-12).of(hessian[j][i]);
+        assertWithMessage("mValueGradientAndHessian's H[%s][%s], %s", j, i, where)
+            .that(writtenHessian[j][i]).isWithin(1e-12).of(hessian[j][i]);
+      }
+    }
+  }
+}
