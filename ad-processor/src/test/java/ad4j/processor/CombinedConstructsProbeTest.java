@@ -308,8 +308,130 @@ class CombinedConstructsProbeTest {
       "  }",
       "}");
 
+  private static final String MORE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "import java.util.function.DoubleUnaryOperator;",
+      "import java.util.stream.IntStream;",
+      "final class More {",
+      "  static int calls;",
+      "  static int counted(int i) { calls++; return i; }",
+      "  static double weigh(int k, double x) { return Math.sin(x) * (k + 1); }",
+      "  @DerivativeOf(\"weigh\") @Differentiable",
+      "  static double weighX(int k, double x) { return Math.cos(x) * (k + 1); }",
+      "  @Differentiable(order = 2) static double g(int k, double x) {",
+      "    double s = x;",
+      "    for (int j = 0; j <= k % 3; j++) { s = s * x + k; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double[] v(int k, double x) {",
+      "    return new double[] {x * k, Math.sin(x) + k};",
+      "  }",
+      "  /** Arguments with effects, to a @Differentiable callee, a vector one and a ruled one. */",
+      "  @Differentiable static double effectfulArguments(double x, double y) {",
+      "    double s = 0;",
+      "    int i = 0;",
+      "    int k = 1;",
+      "    while (i < 6) {",
+      "      s += g(i++, x) * 0.1 + g(k = k + 2, s * 0.01 + y) * 0.01;",
+      "      double[] r = v(i++, s * 0.1);",
+      "      s = s * 0.5 + r[0] * 0.1 + r[1] + weigh(counted(i), y);",
+      "    }",
+      "    return s * i + k;",
+      "  }",
+      "  @Differentiable(order = 2) static double effectfulArguments2(double x, double y) {",
+      "    double s = 0;",
+      "    int i = 0;",
+      "    while (i < 6) {",
+      "      s += g(i++, x) * 0.1 + weigh(i++, s * y * 0.1) * g(--i, y) * 0.1;",
+      "    }",
+      "    return s * i;",
+      "  }",
+      "  /** A checkpointed do loop: a switch expression, a continue, a ruled call with i++. */",
+      "  @Checkpointed(snapshots = 3)",
+      "  @Differentiable static double ckptDo(double x, double y, int n) {",
+      "    double s = x;",
+      "    double t = y;",
+      "    int i = 0;",
+      "    long m = 7;",
+      "    do {",
+      "      double u = switch (i % 4) {",
+      "        case 0 -> s * t;",
+      "        case 1 -> { double q = Math.sin(s); yield q * q + x; }",
+      "        case 2 -> weigh(i++, t) * 0.5;",
+      "        default -> t + m * 0.001;",
+      "      };",
+      "      m = m * 3 % 101;",
+      "      i++;",
+      "      if (u > 5) {",
+      "        return u * s;",
+      "      }",
+      "      if (i % 5 == 0) {",
+      "        t = t * 0.9;",
+      "        continue;",
+      "      }",
+      "      s = s * 0.8 + 0.1 * u;",
+      "      t = t + (s > t ? 0.05 * s : -0.02 * x);",
+      "    } while (i < n);",
+      "    return s + t * m;",
+      "  }",
+      "  /** A checkpointed loop whose trips depend on a double, counted in a long by 3. */",
+      "  @Checkpointed(snapshots = 2)",
+      "  @Differentiable static double ckptWhile(double x, double y) {",
+      "    double s = x;",
+      "    long j = 0;",
+      "    while (s < 20 && j < 300) {",
+      "      s = s * (1 + 0.1 * y) + x * 0.01 * (j % 4);",
+      "      j += 3;",
+      "    }",
+      "    return s * j;",
+      "  }",
+      "  /** x++ on parameters, %= and compound assignments inside expressions, in a loop. */",
+      "  @Differentiable(order = 2) static double increments(double x, double y) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < 4; i++) {",
+      "      s += x++ * y;",
+      "      s += (y *= 0.9) * --x;",
+      "      x += 0.25;",
+      "    }",
+      "    double r = s;",
+      "    r %= y + 1.5;",
+      "    return s + r * x + (x++) + x;",
+      "  }",
+      "  /** A ternary with effects in a loop's condition. */",
+      "  @Differentiable static double effectsInConditions(double x, double y) {",
+      "    double s = x;",
+      "    int k = 0;",
+      "    while ((k++ % 2 == 0 ? s : s * y) < 4 && k < 15) {",
+      "      s = s * 1.2 + (k > 2 ? y : x) * 0.3;",
+      "    }",
+      "    for (int i = 0, j = 10; i < j; i += 2, j--) {",
+      "      s += (i * j % 3 == 0 ? x : y) * 0.1;",
+      "    }",
+      "    return s * k;",
+      "  }",
+      "  /** Functions made in a loop, called in the next iteration; a stream over a callee. */",
+      "  @Differentiable static double lambdasAcross(double x, double y) {",
+      "    double s = x;",
+      "    double[] box = {y, x};",
+      "    DoubleUnaryOperator f = t -> t * box[0] + box[1];",
+      "    for (int i = 0; i < 4; i++) {",
+      "      box[i % 2] = f.applyAsDouble(s) * 0.5;",
+      "      s = s + Math.sin(box[0]) * box[1];",
+      "    }",
+      "    final double last = s;",
+      "    return s + IntStream.range(0, 3).mapToDouble(k -> g(k, last * 0.1) + weigh(k, y)).sum()",
+      "        + IntStream.range(0, 3).mapToDouble(k -> box[k % 2] * last).max().getAsDouble();",
+      "  }",
+      "}");
+
   private static final List<CompiledOnce> COMPILED =
       CompiledOnce.wholeAndInParts("com.example.Combined", SOURCE, 1, 2);
+
+  private static final List<CompiledOnce> MORE_COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.More", MORE, 1, 2);
 
   private static MemberAgreement method(Compiled compiled, String name, boolean... active) {
     return MemberAgreement.of(compiled, "com.example.Combined", name, active);
@@ -411,6 +533,40 @@ class CombinedConstructsProbeTest {
     MemberAgreement smooth = method(compiled, "smooth", true, true);
     for (double[] p : new double[][] {{0.4, 0.9}, {-0.7, 1.3}, {-1.3, -0.8}}) {
       smooth.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void effectsCheckpointsAndIncrements(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
+      Object[] arguments = {p[0], p[1]};
+      MemberAgreement.of(compiled, "com.example.More", "effectfulArguments", true, true)
+          .checkScalar(arguments, 1, 1e-7);
+      MemberAgreement.of(compiled, "com.example.More", "effectfulArguments2", true, true)
+          .checkScalar(arguments, 2, 1e-7);
+      MemberAgreement.of(compiled, "com.example.More", "increments", true, true)
+          .checkScalar(arguments, 2, 1e-7);
+      MemberAgreement.of(compiled, "com.example.More", "effectsInConditions", true, true)
+          .checkScalar(arguments, 1, 1e-7);
+      MemberAgreement.of(compiled, "com.example.More", "lambdasAcross", true, true)
+          .checkScalar(arguments, 1, 1e-7);
+    }
+    // 24, 42 and 300 trips (by 3), the same within the differences' reach
+    for (double[] p : new double[][] {{2.8, 2.8}, {1.3, 2.2}, {0.1, -0.8}}) {
+      MemberAgreement.of(compiled, "com.example.More", "ckptWhile", true, true)
+          .checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
+    }
+    MemberAgreement checkpointed =
+        MemberAgreement.of(compiled, "com.example.More", "ckptDo", true, true, false);
+    for (int n : new int[] {0, 1, 4, 11}) {
+      checkpointed.checkScalar(new Object[] {0.5, 0.3, n}, 1, 1e-7);
+      checkpointed.checkScalar(new Object[] {1.2, 0.9, n}, 1, 1e-7);
+    }
+    // all 23 trips, a return in the 15th and in the first
+    for (double[] p : new double[][] {{1.3, -0.3}, {0.7, -0.9}, {-0.5, 0.7}, {2.5, 2.4}}) {
+      checkpointed.checkScalar(new Object[] {p[0], p[1], 23}, 1, 1e-7);
     }
   }
 
