@@ -548,6 +548,68 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s;",
       "  }",
+      "  /** A checkpointed loop whose state is a parameter, a float, a narrowed int, a long. */",
+      "  @SuppressWarnings(\"lossy-conversions\")",
+      "  @Checkpointed(snapshots = 2)",
+      "  @Differentiable static double ckptState(double x, double y, int n) {",
+      "    float f = 0.5f;",
+      "    int k = 3;",
+      "    boolean flip = false;",
+      "    long m = Long.MAX_VALUE - 5;",
+      "    for (int i = 0; i < n; i++) {",
+      "      x = x * 0.9 + 0.1 * Math.sin(y * f);",
+      "      f *= 1.01f + (float) (0.001 * x);",
+      "      k += x;",
+      "      m++;",
+      "      flip = !flip;",
+      "      y = flip ? y + 0.01 * x : y - 0.02 * k;",
+      "      if (m < 0) {",
+      "        y = y * 1.5;",
+      "      }",
+      "    }",
+      "    return x * y + f + k + (m % 7);",
+      "  }",
+      "  /** A throw from inside a switch in a checkpointed loop, after snapshots thinned. */",
+      "  @Checkpointed(snapshots = 2)",
+      "  @Differentiable static double ckptThrows(double x, double y, int n) {",
+      "    double s = x;",
+      "    for (int i = 0; i < n; i++) {",
+      "      switch (i % 3) {",
+      "        case 0 -> s = s * y + 0.1;",
+      "        case 1 -> {",
+      "          if (s > 5) {",
+      "            throw new IllegalStateException(\"s = \" + s + \" at \" + i);",
+      "          }",
+      "          s += x;",
+      "        }",
+      "        default -> s = weigh(i, s) + s;",
+      "      }",
+      "    }",
+      "    return s;",
+      "  }",
+      "  /** A vector function: a labelled break from a colon switch in nested loops. */",
+      "  @Differentiable static double[] vecSwitch(double[] w, double x) {",
+      "    double[] r = new double[3];",
+      "    outer:",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      for (int j = 0; j < 3; j++) {",
+      "        switch ((i + j) % 3) {",
+      "          case 0:",
+      "            r[j] += w[i] * x;",
+      "            break;",
+      "          case 1:",
+      "            if (r[j] > 3) {",
+      "              break outer;",
+      "            }",
+      "            r[j] = r[j] * 0.5 + Math.sin(w[i]);",
+      "            break;",
+      "          default:",
+      "            r[j] -= x * x;",
+      "        }",
+      "      }",
+      "    }",
+      "    return r;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -687,6 +749,28 @@ class CombinedConstructsProbeTest {
       MemberAgreement.of(compiled, "com.example.More", "switchArguments", true, true)
           .checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
     }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void checkpointStateThrowsAndVectors(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    MemberAgreement state =
+        MemberAgreement.of(compiled, "com.example.More", "ckptState", true, true, false);
+    // the float in the state: differences of its rounding are noise of about 1e-6
+    for (int n : new int[] {0, 1, 5, 9}) {
+      state.checkScalar(new Object[] {0.5, 0.3, n}, 1, 2e-5);
+      state.checkScalar(new Object[] {0.8, -0.4, n}, 1, 2e-5);
+    }
+    MemberAgreement throwing =
+        MemberAgreement.of(compiled, "com.example.More", "ckptThrows", true, true, false);
+    throwing.checkScalar(new Object[] {0.5, 0.3, 11}, 1, 1e-7);
+    throwing.checkThrows(new Object[] {2.5, 1.9, 11}, 1);
+    throwing.checkThrows(new Object[] {0.3, 1.2, 40}, 1);
+    MemberAgreement vector = MemberAgreement.of(compiled, "com.example.More", "vecSwitch",
+        true, true);
+    vector.checkVector(new Object[] {new double[] {0.3, 0.7, -0.4, 1.1}, 0.8});
+    vector.checkVector(new Object[] {new double[] {2.3, 3.7, 2.4, 1.1, 0.5}, 1.8});
   }
 
   @ParameterizedTest(name = "option set {0}")
