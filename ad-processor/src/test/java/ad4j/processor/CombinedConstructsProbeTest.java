@@ -610,6 +610,63 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return r;",
       "  }",
+      "  static double dot(double[] a, double[] b) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < a.length; i++) { s += a[i] * b[i] * b[i]; }",
+      "    return s;",
+      "  }",
+      "  @DerivativeOf(value = \"dot\", wrt = \"a\") @Differentiable",
+      "  static double[] dotA(double[] a, double[] b) {",
+      "    double[] r = new double[a.length];",
+      "    for (int i = 0; i < a.length; i++) { r[i] = b[i] * b[i]; }",
+      "    return r;",
+      "  }",
+      "  @DerivativeOf(value = \"dot\", wrt = \"b\") @Differentiable",
+      "  static double[] dotB(double[] a, double[] b) {",
+      "    double[] r = new double[a.length];",
+      "    for (int i = 0; i < a.length; i++) { r[i] = 2 * a[i] * b[i]; }",
+      "    return r;",
+      "  }",
+      "  /** A local array read in a loop with a switch, then written after it and in it. */",
+      "  @Differentiable(order = 2) static double overwritten(double[] w, double x) {",
+      "    double[] c = new double[w.length];",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      c[i] = w[i] * x;",
+      "    }",
+      "    double s = x;",
+      "    outer:",
+      "    for (int r = 0; r < 3; r++) {",
+      "      for (int i = 0; i < c.length; i++) {",
+      "        switch ((r + i) % 3) {",
+      "          case 0 -> s = s * 0.8 + Math.sin(c[i] * s);",
+      "          case 1 -> {",
+      "            s += dot(c, w) * 0.1;",
+      "            c[i] = c[i] * 0.5 + s * 0.1;",
+      "            if (s > 6) {",
+      "              continue outer;",
+      "            }",
+      "          }",
+      "          default -> s = s + c[(i + 1) % c.length] * x;",
+      "        }",
+      "      }",
+      "    }",
+      "    c[0] = s * 2;",
+      "    java.util.Arrays.fill(c, 1, c.length, s * x);",
+      "    return s + dot(c, c) * 0.01 + c[0];",
+      "  }",
+      "  /** The same with a function and a stream over the array, at order 1. */",
+      "  @Differentiable static double overwrittenFunctions(double[] w, double x) {",
+      "    double[] c = w.clone();",
+      "    DoubleUnaryOperator f = t -> t * c[0] + c[c.length - 1];",
+      "    double s = x;",
+      "    for (int r = 0; r < 4; r++) {",
+      "      s = f.applyAsDouble(s) * 0.5 + java.util.Arrays.stream(c).map(v -> v * s0(v, x)).sum() * 0.1;",
+      "      c[r % c.length] = s * 0.3;",
+      "    }",
+      "    c[0] = -s;",
+      "    return f.applyAsDouble(x) + s;",
+      "  }",
+      "  @Differentiable static double s0(double v, double x) { return v * x + 1; }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -771,6 +828,20 @@ class CombinedConstructsProbeTest {
         true, true);
     vector.checkVector(new Object[] {new double[] {0.3, 0.7, -0.4, 1.1}, 0.8});
     vector.checkVector(new Object[] {new double[] {2.3, 3.7, 2.4, 1.1, 0.5}, 1.8});
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void arraysOverwrittenAfterReads(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    MemberAgreement overwritten =
+        MemberAgreement.of(compiled, "com.example.More", "overwritten", true, true);
+    overwritten.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, 0.6}, 2, 1e-7);
+    overwritten.checkScalar(new Object[] {new double[] {0.8, 0.2, 0.5, 0.9}, 1.4}, 2, 1e-7);
+    MemberAgreement functions =
+        MemberAgreement.of(compiled, "com.example.More", "overwrittenFunctions", true, true);
+    functions.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, 0.6}, 1, 1e-7);
+    functions.checkScalar(new Object[] {new double[] {0.8, 0.2}, -0.4}, 1, 1e-7);
   }
 
   @ParameterizedTest(name = "option set {0}")
