@@ -667,6 +667,55 @@ class CombinedConstructsProbeTest {
       "    return f.applyAsDouble(x) + s;",
       "  }",
       "  @Differentiable static double s0(double v, double x) { return v * x + 1; }",
+      "  /** Loops inside switch expressions inside a loop; a switch expression as a condition. */",
+      "  @SuppressWarnings(\"fallthrough\")",
+      "  @Differentiable(order = 2) static double loopsInSwitches(double x, double y) {",
+      "    double s = x;",
+      "    int k = 0;",
+      "    while (switch (k % 2) { case 0 -> s < 3; default -> s * y < 2.5; } && k < 9) {",
+      "      s = switch (k % 3) {",
+      "        case 0 -> {",
+      "          double t = 0;",
+      "          for (int j = 0; j < k + 1; j++) {",
+      "            t += Math.sin(s * j + x);",
+      "            if (t > 1.5) {",
+      "              break;",
+      "            }",
+      "          }",
+      "          yield s + t * 0.3;",
+      "        }",
+      "        case 1 -> {",
+      "          double t = s;",
+      "          int j = 0;",
+      "          do {",
+      "            t = t * 0.7 + y * 0.2;",
+      "            j++;",
+      "          } while (t > 0.5 && j < 4);",
+      "          yield t + s * 0.6;",
+      "        }",
+      "        default -> s * 1.1 + x * y * 0.1;",
+      "      };",
+      "      switch (k) {",
+      "        default:",
+      "          s += 0.01 * x;",
+      "        case 2:",
+      "          for (int j = 0; j < 3; j++) {",
+      "            if (j == 1) {",
+      "              continue;",
+      "            }",
+      "            s += 0.02 * y * j;",
+      "          }",
+      "          break;",
+      "        case 4:",
+      "          s *= 1.05;",
+      "      }",
+      "      k++;",
+      "    }",
+      "    for (int i = 0; i < switch (k % 3) { case 0 -> 1; case 1 -> 2; default -> 3; }; i++) {",
+      "      s = s * (0.9 + 0.01 * i) + x * 0.1;",
+      "    }",
+      "    return s * k;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -842,6 +891,19 @@ class CombinedConstructsProbeTest {
         MemberAgreement.of(compiled, "com.example.More", "overwrittenFunctions", true, true);
     functions.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, 0.6}, 1, 1e-7);
     functions.checkScalar(new Object[] {new double[] {0.8, 0.2}, -0.4}, 1, 1e-7);
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void loopsInsideSwitches(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    MemberAgreement loops =
+        MemberAgreement.of(compiled, "com.example.More", "loopsInSwitches", true, true);
+    // 9, 9 (an inner break), 4, 6 and 5 trips, the same within the differences' reach
+    for (double[] p : new double[][] {{-0.6, 0.8}, {0.2, 0.6}, {-0.1, 2.0}, {1.4, 0.8},
+        {-2.0, -0.6}}) {
+      loops.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
   }
 
   @ParameterizedTest(name = "option set {0}")
