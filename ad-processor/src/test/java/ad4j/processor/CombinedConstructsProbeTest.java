@@ -716,6 +716,44 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s * k;",
       "  }",
+      "  /** Compound assignments to elements: narrowing, indices with effects, in a switch. */",
+      "  @SuppressWarnings({\"lossy-conversions\", \"fallthrough\"})",
+      "  @Differentiable(order = 2) static double elements(double[] w, double x) {",
+      "    int[] k = new int[3];",
+      "    double[] c = new double[4];",
+      "    int i = 0;",
+      "    for (int r = 0; r < 6; r++) {",
+      "      switch (r % 3) {",
+      "        case 0:",
+      "          k[r % 3] += x * 2.5;",
+      "          c[i++ % 4] += x * c[i % 4] + w[r % w.length];",
+      "        case 1:",
+      "          c[(i += 2) % 4] *= 1 + 0.1 * x;",
+      "          c[i % 4]++;",
+      "          break;",
+      "        default:",
+      "          c[--i & 3] -= c[(i + 1) & 3]-- * x;",
+      "          k[2] *= x + 1;",
+      "      }",
+      "    }",
+      "    double s = 0;",
+      "    for (int j = 0; j < 4; j++) {",
+      "      s += c[j] * c[j] * (k[j % 3] + 1);",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @SuppressWarnings(\"lossy-conversions\")",
+      "  @Differentiable static float floatElements(float[] w, float x) {",
+      "    float[] c = new float[3];",
+      "    int i = 0;",
+      "    for (int r = 0; r < 5; r++) {",
+      "      c[i++ % 3] += x * w[r % w.length];",
+      "      c[i % 3] *= 1.5f + x;",
+      "      c[(i + 1) % 3] /= 1 + c[i % 3] * c[i % 3];",
+      "      c[r % 3]++;",
+      "    }",
+      "    return c[0] * c[1] + c[2];",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -904,6 +942,21 @@ class CombinedConstructsProbeTest {
         {-2.0, -0.6}}) {
       loops.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
     }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void elementCompoundAssignments(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    MemberAgreement elements =
+        MemberAgreement.of(compiled, "com.example.More", "elements", true, true);
+    elements.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, 0.6}, 2, 1e-7);
+    elements.checkScalar(new Object[] {new double[] {0.8, 0.2}, -0.3}, 2, 1e-7);
+    elements.checkScalar(new Object[] {new double[] {0.8, 0.2}, 1.3}, 2, 1e-7);
+    MemberAgreement floats =
+        MemberAgreement.of(compiled, "com.example.More", "floatElements", true, true);
+    floats.checkScalar(new Object[] {new float[] {0.3f, -0.7f, 1.1f}, 0.6f}, 1, 2e-3);
+    floats.checkScalar(new Object[] {new float[] {0.8f, 0.2f}, -0.3f}, 1, 2e-3);
   }
 
   @ParameterizedTest(name = "option set {0}")
