@@ -5,6 +5,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
 import ad4j.processor.testing.MemberAgreement;
+import ad4j.processor.testing.Records;
 import ad4j.processor.testing.TapeIsEmpty;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -754,6 +755,54 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return c[0] * c[1] + c[2];",
       "  }",
+      "  record V(double a, double b) {",
+      "    V scale(double k) { return new V(a * k, b * k); }",
+      "    double dot(V o) { return a * o.a() + b * o.b(); }",
+      "  }",
+      "  /** A record as a checkpointed loop's state, assigned in a switch. */",
+      "  @Checkpointed(snapshots = 2)",
+      "  @Differentiable static double ckptRecords(double x, double y, int n) {",
+      "    V v = new V(x, y);",
+      "    for (int i = 0; i < n; i++) {",
+      "      switch (i % 3) {",
+      "        case 0 -> v = v.scale(0.9 + 0.01 * x);",
+      "        case 1 -> v = new V(v.b(), Math.sin(v.a()) + y * 0.1);",
+      "        default -> {",
+      "          if (v.dot(v) > 1) {",
+      "            v = v.scale(0.5);",
+      "          } else {",
+      "            v = new V(v.a() + 0.1, v.b() * 1.1);",
+      "          }",
+      "        }",
+      "      }",
+      "      if (v.a() > 3) {",
+      "        return v.dot(new V(x, y));",
+      "      }",
+      "    }",
+      "    return v.a() * v.b() + x;",
+      "  }",
+      "  /** Records through labelled jumps and an early return of a component, at order 2. */",
+      "  @Differentiable(order = 2) static double recordJumps(V p, double x) {",
+      "    V v = p;",
+      "    outer:",
+      "    for (int i = 0; i < 4; i++) {",
+      "      for (int j = 0; j < 3; j++) {",
+      "        switch (j) {",
+      "          case 0: v = v.scale(x); break;",
+      "          case 1: v = new V(v.b() + x, v.a()); break;",
+      "          default: v = new V(v.a() * 0.5, v.b() * 0.5 + 0.1);",
+      "        }",
+      "        if (v.dot(p) > 4) {",
+      "          return v.a() * x;",
+      "        }",
+      "        if (v.a() < -1) {",
+      "          continue outer;",
+      "        }",
+      "      }",
+      "      v = v.scale(0.8);",
+      "    }",
+      "    return v.dot(v) + p.a();",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -957,6 +1006,24 @@ class CombinedConstructsProbeTest {
         MemberAgreement.of(compiled, "com.example.More", "floatElements", true, true);
     floats.checkScalar(new Object[] {new float[] {0.3f, -0.7f, 1.1f}, 0.6f}, 1, 2e-3);
     floats.checkScalar(new Object[] {new float[] {0.8f, 0.2f}, -0.3f}, 1, 2e-3);
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void recordsInJumpsAndCheckpoints(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    MemberAgreement checkpointed =
+        MemberAgreement.of(compiled, "com.example.More", "ckptRecords", true, true, false);
+    for (int n : new int[] {0, 2, 7, 13}) {
+      checkpointed.checkScalar(new Object[] {0.5, 0.3, n}, 1, 1e-7);
+      checkpointed.checkScalar(new Object[] {1.2, 0.9, n}, 1, 1e-7);
+    }
+    Class<?> record = compiled.load("com.example.More$V");
+    MemberAgreement jumps =
+        MemberAgreement.of(compiled, "com.example.More", "recordJumps", true, true);
+    for (double[] p : new double[][] {{0.4, 0.9, 0.7}, {1.3, -0.7, 1.1}, {-0.6, 0.8, -1.2}}) {
+      jumps.checkScalar(new Object[] {Records.make(record, p[0], p[1]), p[2]}, 2, 1e-7);
+    }
   }
 
   @ParameterizedTest(name = "option set {0}")
