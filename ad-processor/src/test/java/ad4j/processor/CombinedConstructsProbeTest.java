@@ -811,6 +811,58 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return v.dot(v) + p.a();",
       "  }",
+      "  /** A method taking a function, inlined at each call. */",
+      "  @Differentiable static double integrate(double a, double b, int n,",
+      "      java.util.function.DoubleUnaryOperator f) {",
+      "    double h = (b - a) / n;",
+      "    double s = 0.5 * (f.applyAsDouble(a) + f.applyAsDouble(b));",
+      "    for (int i = 1; i < n; i++) {",
+      "      s += f.applyAsDouble(a + i * h);",
+      "    }",
+      "    return s * h;",
+      "  }",
+      "  @Differentiable(order = 2) static double[] pair(double x, double y) {",
+      "    double[] r = new double[2];",
+      "    for (int i = 0; i < 3; i++) {",
+      "      switch (i) {",
+      "        case 0 -> r[0] += x * y;",
+      "        case 1 -> r[1] = Math.sin(r[0] + x);",
+      "        default -> r[0] = r[0] * r[1] + y;",
+      "      }",
+      "    }",
+      "    return r;",
+      "  }",
+      "  /** Block lambdas with switches and loops, passed to an inlined method in a loop. */",
+      "  @Differentiable static double functionsInLoops(double x, double y) {",
+      "    double s = 0;",
+      "    for (int k = 0; k < 3; k++) {",
+      "      final int mode = k;",
+      "      final double scale = s * 0.1 + x;",
+      "      s += integrate(0, 1 + 0.1 * k, 4 + k, t -> {",
+      "        double u = switch (mode) {",
+      "          case 0 -> t * scale;",
+      "          case 1 -> { double q = 0; for (int j = 0; j < 3; j++) { q += Math.sin(t * j) * y; } yield q; }",
+      "          default -> t * t * y;",
+      "        };",
+      "        return u * u + scale;",
+      "      });",
+      "    }",
+      "    return s;",
+      "  }",
+      "  /** A vector callee of order 2 in a loop, with arguments that have effects. */",
+      "  @Differentiable(order = 2) static double vectorCallees(double x, double y) {",
+      "    double s = 0;",
+      "    double[] args = {x, y, x * y};",
+      "    int i = 0;",
+      "    while (i < 5) {",
+      "      double[] r = pair(args[i++ % 3], args[i % 3] + s * 0.1);",
+      "      switch (i % 2) {",
+      "        case 0 -> s += r[0] * 0.3;",
+      "        default -> s = s * 0.5 + r[1];",
+      "      }",
+      "    }",
+      "    return s;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1036,6 +1088,18 @@ class CombinedConstructsProbeTest {
         MemberAgreement.of(compiled, "com.example.More", "recordJumps", true, true);
     for (double[] p : new double[][] {{0.4, 0.9, 0.7}, {1.3, -0.7, 1.1}, {-0.6, 0.8, -1.2}}) {
       jumps.checkScalar(new Object[] {Records.make(record, p[0], p[1]), p[2]}, 2, 1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void functionsAndVectorCallees(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
+      MemberAgreement.of(compiled, "com.example.More", "functionsInLoops", true, true)
+          .checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
+      MemberAgreement.of(compiled, "com.example.More", "vectorCallees", true, true)
+          .checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
     }
   }
 
