@@ -863,6 +863,36 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s;",
       "  }",
+      "  /** Inner loops whose start or bound an iteration changes, around and inside them. */",
+      "  @Differentiable(order = 2) static double movingBounds(double x, double y) {",
+      "    double s = x;",
+      "    int k = 0;",
+      "    int m = 4;",
+      "    for (int i = 0; i < 6; i++) {",
+      "      for (int j = 0; j < i; j++) {",
+      "        s = s * 0.9 + x * j * 0.1;",
+      "        if (j == 2) {",
+      "          i++;",
+      "        }",
+      "      }",
+      "      int j = k;",
+      "      for (; j < 5; j++) {",
+      "        s = s * 0.95 + y * j * 0.05;",
+      "      }",
+      "      k += 2;",
+      "      for (int q = 0; q < m; q++) {",
+      "        s = s + Math.sin(s * y) * 0.1;",
+      "        if (s > 2) {",
+      "          m--;",
+      "        }",
+      "      }",
+      "      for (int q = m; q >= k - 6; q--) {",
+      "        s = s * 0.97 + x * 0.02;",
+      "      }",
+      "      m = m + 1;",
+      "    }",
+      "    return s * (k + m);",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1099,6 +1129,16 @@ class CombinedConstructsProbeTest {
       MemberAgreement.of(compiled, "com.example.More", "functionsInLoops", true, true)
           .checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
       MemberAgreement.of(compiled, "com.example.More", "vectorCallees", true, true)
+          .checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void movingStartsAndBounds(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}, {2.5, 1.5}}) {
+      MemberAgreement.of(compiled, "com.example.More", "movingBounds", true, true)
           .checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
     }
   }
