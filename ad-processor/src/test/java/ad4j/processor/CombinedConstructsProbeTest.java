@@ -893,6 +893,41 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s * (k + m);",
       "  }",
+      "  /** Loops that only add into sums (their reverse may follow each iteration). */",
+      "  @Differentiable static double sums(double[] w, double x, double y) {",
+      "    double total = x;",
+      "    double other = 0;",
+      "    double scale = x * y;",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      double t = 0;",
+      "      for (int j = 0; j <= i; j++) {",
+      "        switch (j % 3) {",
+      "          case 0 -> t += Math.sin(w[j] * x);",
+      "          case 1 -> t += weigh(j, w[j] * y);",
+      "          default -> t -= Math.max(w[j], x) * 0.1;",
+      "        }",
+      "      }",
+      "      if (t > 0) {",
+      "        total += t * t;",
+      "      } else {",
+      "        other -= t * scale;",
+      "      }",
+      "      total += x * 0.01 * t;",
+      "    }",
+      "    return total / w.length - other * scale + y;",
+      "  }",
+      "  @Differentiable(order = 2) static double sums2(double[] w, double x, double y) {",
+      "    double total = 0;",
+      "    double scale = x * y;",
+      "    for (int i = 0; i < w.length; i++) {",
+      "      double t = 0;",
+      "      for (int j = 0; j <= i; j++) {",
+      "        t += switch (j % 2) { case 0 -> Math.sin(w[j] * x); default -> weigh(j, w[j] * y); };",
+      "      }",
+      "      total = total + t * t * scale;",
+      "    }",
+      "    return -total * 2 / scale + y;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1140,6 +1175,21 @@ class CombinedConstructsProbeTest {
     for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}, {2.5, 1.5}}) {
       MemberAgreement.of(compiled, "com.example.More", "movingBounds", true, true)
           .checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void loopsThatOnlyAdd(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    MemberAgreement sums =
+        MemberAgreement.of(compiled, "com.example.More", "sums", true, true, true);
+    MemberAgreement sums2 =
+        MemberAgreement.of(compiled, "com.example.More", "sums2", true, true, true);
+    for (double[] w : new double[][] {{0.3, -0.7, 1.1, 0.5}, {-0.8, -0.2, -1.5}}) {
+      sums.checkScalar(new Object[] {w, 0.6, 0.9}, 1, 1e-7);
+      sums.checkScalar(new Object[] {w, -0.4, 1.3}, 1, 1e-7);
+      sums2.checkScalar(new Object[] {w, 0.6, 0.9}, 2, 1e-7);
     }
   }
 
