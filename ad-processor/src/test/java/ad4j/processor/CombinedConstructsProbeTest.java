@@ -928,6 +928,32 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return -total * 2 / scale + y;",
       "  }",
+      "  static double risky(int k, double x) {",
+      "    if (x > 3) {",
+      "      throw new IllegalArgumentException(\"x = \" + x + \", k = \" + k);",
+      "    }",
+      "    return x * x * k;",
+      "  }",
+      "  @DerivativeOf(\"risky\")",
+      "  static double riskyX(int k, double x) { return 2 * x * k; }",
+      "  /** Effects in a switch's selector and in a ruled call's arguments; the target throws. */",
+      "  @Differentiable static double effectsAndThrows(double x, double y) {",
+      "    double s = 0;",
+      "    int k = 0;",
+      "    for (int i = 0; i < 5; i++) {",
+      "      switch (counted(k++) % 3) {",
+      "        case 0 -> s += risky(counted(i), s * 0.5 + x * i);",
+      "        case 1 -> s = s * y + risky(counted(i + 1), y);",
+      "        default -> {",
+      "          if (s > 10) {",
+      "            throw new IllegalStateException(\"s = \" + s);",
+      "          }",
+      "          s += x;",
+      "        }",
+      "      }",
+      "    }",
+      "    return s;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1191,6 +1217,20 @@ class CombinedConstructsProbeTest {
       sums.checkScalar(new Object[] {w, -0.4, 1.3}, 1, 1e-7);
       sums2.checkScalar(new Object[] {w, 0.6, 0.9}, 2, 1e-7);
     }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void effectsBeforeThrows(int options) throws Exception {
+    Compiled compiled = MORE_COMPILED.get(options).get();
+    MemberAgreement members =
+        MemberAgreement.of(compiled, "com.example.More", "effectsAndThrows", true, true);
+    members.checkScalar(new Object[] {0.4, 0.9}, 1, 1e-7);
+    members.checkScalar(new Object[] {-0.6, 1.3}, 1, 1e-7);
+    // the target throws in the second iteration, in the fourth; the method in the third
+    members.checkThrows(new Object[] {0.4, 3.5}, 1);
+    members.checkThrows(new Object[] {1.2, 0.9}, 1);
+    members.checkThrows(new Object[] {0.5, 2.5}, 1);
   }
 
   @ParameterizedTest(name = "option set {0}")
