@@ -557,6 +557,25 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s;",
       "  }",
+      "}");
+
+  /**
+   * More of the same, in a class of its own: cut into parts of one statement, the generated
+   * class of one class holding all of these needs more than the 65,535 constants a class file
+   * may hold (javac: "too many constants").
+   */
+  private static final String THIRD = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "import java.util.function.DoubleUnaryOperator;",
+      "final class Third {",
+      "  static int calls;",
+      "  static int counted(int i) { calls++; return i; }",
+      "  static double weigh(int k, double x) { return Math.sin(x) * (k + 1); }",
+      "  @DerivativeOf(\"weigh\") @Differentiable",
+      "  static double weighX(int k, double x) { return Math.cos(x) * (k + 1); }",
       "  /** A checkpointed loop whose state is a parameter, a float, a narrowed int, a long. */",
       "  @SuppressWarnings(\"lossy-conversions\")",
       "  @Checkpointed(snapshots = 2)",
@@ -954,6 +973,63 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s;",
       "  }",
+      "  record St(double p, double q) {",
+      "    @Differentiable(order = 2) St stepped(double k, int n) {",
+      "      double a = p;",
+      "      double b = q;",
+      "      for (int i = 0; i < n % 3 + 1; i++) {",
+      "        double t = a;",
+      "        a = a * Math.cos(k) + 0.1 * b;",
+      "        b = b - 0.2 * k * t;",
+      "        if (a > 2) {",
+      "          a = a * 0.5;",
+      "        }",
+      "      }",
+      "      return new St(a, b);",
+      "    }",
+      "    @Differentiable(order = 2) double energy(double w) {",
+      "      double e = 0;",
+      "      for (int i = 0; i < 2; i++) {",
+      "        e += p * p * w + q * q * (i + 1);",
+      "      }",
+      "      return e;",
+      "    }",
+      "  }",
+      "  /** A record's methods with loops, called in a switch in a loop with effects, order 2. */",
+      "  @Differentiable(order = 2) static double recordCalls(double x, double y) {",
+      "    St s = new St(x, y);",
+      "    St other = new St(y, x * y);",
+      "    int k = 0;",
+      "    double acc = 0;",
+      "    for (int i = 0; i < 5; i++) {",
+      "      switch (i % 3) {",
+      "        case 0 -> s = s.stepped(x * 0.5, k++);",
+      "        case 1 -> {",
+      "          other = other.stepped(s.p() * 0.3 + y, k += 2);",
+      "          acc += other.energy(x);",
+      "        }",
+      "        default -> {",
+      "          if (acc > 30) {",
+      "            return acc + s.energy(y);",
+      "          }",
+      "          s = new St(s.p() + other.q() * 0.1, s.q());",
+      "        }",
+      "      }",
+      "    }",
+      "    return acc + s.energy(x) * other.p();",
+      "  }",
+      "  /** A record's method with a loop, called in a checkpointed loop. */",
+      "  @Checkpointed(snapshots = 2)",
+      "  @Differentiable static double ckptRecordCalls(double x, double y, int n) {",
+      "    St s = new St(x, y);",
+      "    double acc = 0;",
+      "    int k = 1;",
+      "    for (int i = 0; i < n; i++) {",
+      "      s = new St(s.q() * Math.cos(x + k++ * 0.1), s.p() * 0.9 + acc * 0.01);",
+      "      acc += s.energy(y) * 0.1;",
+      "    }",
+      "    return acc + s.p();",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -961,6 +1037,8 @@ class CombinedConstructsProbeTest {
 
   private static final List<CompiledOnce> MORE_COMPILED =
       CompiledOnce.wholeAndInParts("com.example.More", MORE, 1, 2);
+  private static final List<CompiledOnce> THIRD_COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.Third", THIRD, 1, 2);
 
   private static MemberAgreement method(Compiled compiled, String name, boolean... active) {
     return MemberAgreement.of(compiled, "com.example.Combined", name, active);
@@ -1103,20 +1181,20 @@ class CombinedConstructsProbeTest {
   @ParameterizedTest(name = "option set {0}")
   @ValueSource(ints = {0, 1, 2})
   void checkpointStateThrowsAndVectors(int options) throws Exception {
-    Compiled compiled = MORE_COMPILED.get(options).get();
+    Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement state =
-        MemberAgreement.of(compiled, "com.example.More", "ckptState", true, true, false);
+        MemberAgreement.of(compiled, "com.example.Third", "ckptState", true, true, false);
     // the float in the state: differences of its rounding are noise of about 1e-6
     for (int n : new int[] {0, 1, 5, 9}) {
       state.checkScalar(new Object[] {0.5, 0.3, n}, 1, 2e-5);
       state.checkScalar(new Object[] {0.8, -0.4, n}, 1, 2e-5);
     }
     MemberAgreement throwing =
-        MemberAgreement.of(compiled, "com.example.More", "ckptThrows", true, true, false);
+        MemberAgreement.of(compiled, "com.example.Third", "ckptThrows", true, true, false);
     throwing.checkScalar(new Object[] {0.5, 0.3, 11}, 1, 1e-7);
     throwing.checkThrows(new Object[] {2.5, 1.9, 11}, 1);
     throwing.checkThrows(new Object[] {0.3, 1.2, 40}, 1);
-    MemberAgreement vector = MemberAgreement.of(compiled, "com.example.More", "vecSwitch",
+    MemberAgreement vector = MemberAgreement.of(compiled, "com.example.Third", "vecSwitch",
         true, true);
     vector.checkVector(new Object[] {new double[] {0.3, 0.7, -0.4, 1.1}, 0.8});
     vector.checkVector(new Object[] {new double[] {2.3, 3.7, 2.4, 1.1, 0.5}, 1.8});
@@ -1125,13 +1203,13 @@ class CombinedConstructsProbeTest {
   @ParameterizedTest(name = "option set {0}")
   @ValueSource(ints = {0, 1, 2})
   void arraysOverwrittenAfterReads(int options) throws Exception {
-    Compiled compiled = MORE_COMPILED.get(options).get();
+    Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement overwritten =
-        MemberAgreement.of(compiled, "com.example.More", "overwritten", true, true);
+        MemberAgreement.of(compiled, "com.example.Third", "overwritten", true, true);
     overwritten.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, 0.6}, 2, 1e-7);
     overwritten.checkScalar(new Object[] {new double[] {0.8, 0.2, 0.5, 0.9}, 1.4}, 2, 1e-7);
     MemberAgreement functions =
-        MemberAgreement.of(compiled, "com.example.More", "overwrittenFunctions", true, true);
+        MemberAgreement.of(compiled, "com.example.Third", "overwrittenFunctions", true, true);
     functions.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, 0.6}, 1, 1e-7);
     functions.checkScalar(new Object[] {new double[] {0.8, 0.2}, -0.4}, 1, 1e-7);
   }
@@ -1139,9 +1217,9 @@ class CombinedConstructsProbeTest {
   @ParameterizedTest(name = "option set {0}")
   @ValueSource(ints = {0, 1, 2})
   void loopsInsideSwitches(int options) throws Exception {
-    Compiled compiled = MORE_COMPILED.get(options).get();
+    Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement loops =
-        MemberAgreement.of(compiled, "com.example.More", "loopsInSwitches", true, true);
+        MemberAgreement.of(compiled, "com.example.Third", "loopsInSwitches", true, true);
     // 9, 9 (an inner break), 4, 6 and 5 trips, the same within the differences' reach
     for (double[] p : new double[][] {{-0.6, 0.8}, {0.2, 0.6}, {-0.1, 2.0}, {1.4, 0.8},
         {-2.0, -0.6}}) {
@@ -1152,14 +1230,14 @@ class CombinedConstructsProbeTest {
   @ParameterizedTest(name = "option set {0}")
   @ValueSource(ints = {0, 1, 2})
   void elementCompoundAssignments(int options) throws Exception {
-    Compiled compiled = MORE_COMPILED.get(options).get();
+    Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement elements =
-        MemberAgreement.of(compiled, "com.example.More", "elements", true, true);
+        MemberAgreement.of(compiled, "com.example.Third", "elements", true, true);
     elements.checkScalar(new Object[] {new double[] {0.3, -0.7, 1.1}, 0.6}, 2, 1e-7);
     elements.checkScalar(new Object[] {new double[] {0.8, 0.2}, -0.3}, 2, 1e-7);
     elements.checkScalar(new Object[] {new double[] {0.8, 0.2}, 1.3}, 2, 1e-7);
     MemberAgreement floats =
-        MemberAgreement.of(compiled, "com.example.More", "floatElements", true, true);
+        MemberAgreement.of(compiled, "com.example.Third", "floatElements", true, true);
     floats.checkScalar(new Object[] {new float[] {0.3f, -0.7f, 1.1f}, 0.6f}, 1, 2e-3);
     floats.checkScalar(new Object[] {new float[] {0.8f, 0.2f}, -0.3f}, 1, 2e-3);
   }
@@ -1167,16 +1245,16 @@ class CombinedConstructsProbeTest {
   @ParameterizedTest(name = "option set {0}")
   @ValueSource(ints = {0, 1, 2})
   void recordsInJumpsAndCheckpoints(int options) throws Exception {
-    Compiled compiled = MORE_COMPILED.get(options).get();
+    Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement checkpointed =
-        MemberAgreement.of(compiled, "com.example.More", "ckptRecords", true, true, false);
+        MemberAgreement.of(compiled, "com.example.Third", "ckptRecords", true, true, false);
     for (int n : new int[] {0, 2, 7, 13}) {
       checkpointed.checkScalar(new Object[] {0.5, 0.3, n}, 1, 1e-7);
       checkpointed.checkScalar(new Object[] {1.2, 0.9, n}, 1, 1e-7);
     }
-    Class<?> record = compiled.load("com.example.More$V");
+    Class<?> record = compiled.load("com.example.Third$V");
     MemberAgreement jumps =
-        MemberAgreement.of(compiled, "com.example.More", "recordJumps", true, true);
+        MemberAgreement.of(compiled, "com.example.Third", "recordJumps", true, true);
     for (double[] p : new double[][] {{0.4, 0.9, 0.7}, {1.3, -0.7, 1.1}, {-0.6, 0.8, -1.2}}) {
       jumps.checkScalar(new Object[] {Records.make(record, p[0], p[1]), p[2]}, 2, 1e-7);
     }
@@ -1185,11 +1263,11 @@ class CombinedConstructsProbeTest {
   @ParameterizedTest(name = "option set {0}")
   @ValueSource(ints = {0, 1, 2})
   void functionsAndVectorCallees(int options) throws Exception {
-    Compiled compiled = MORE_COMPILED.get(options).get();
+    Compiled compiled = THIRD_COMPILED.get(options).get();
     for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
-      MemberAgreement.of(compiled, "com.example.More", "functionsInLoops", true, true)
+      MemberAgreement.of(compiled, "com.example.Third", "functionsInLoops", true, true)
           .checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
-      MemberAgreement.of(compiled, "com.example.More", "vectorCallees", true, true)
+      MemberAgreement.of(compiled, "com.example.Third", "vectorCallees", true, true)
           .checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
     }
   }
@@ -1197,9 +1275,9 @@ class CombinedConstructsProbeTest {
   @ParameterizedTest(name = "option set {0}")
   @ValueSource(ints = {0, 1, 2})
   void movingStartsAndBounds(int options) throws Exception {
-    Compiled compiled = MORE_COMPILED.get(options).get();
+    Compiled compiled = THIRD_COMPILED.get(options).get();
     for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}, {2.5, 1.5}}) {
-      MemberAgreement.of(compiled, "com.example.More", "movingBounds", true, true)
+      MemberAgreement.of(compiled, "com.example.Third", "movingBounds", true, true)
           .checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
     }
   }
@@ -1207,11 +1285,11 @@ class CombinedConstructsProbeTest {
   @ParameterizedTest(name = "option set {0}")
   @ValueSource(ints = {0, 1, 2})
   void loopsThatOnlyAdd(int options) throws Exception {
-    Compiled compiled = MORE_COMPILED.get(options).get();
+    Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement sums =
-        MemberAgreement.of(compiled, "com.example.More", "sums", true, true, true);
+        MemberAgreement.of(compiled, "com.example.Third", "sums", true, true, true);
     MemberAgreement sums2 =
-        MemberAgreement.of(compiled, "com.example.More", "sums2", true, true, true);
+        MemberAgreement.of(compiled, "com.example.Third", "sums2", true, true, true);
     for (double[] w : new double[][] {{0.3, -0.7, 1.1, 0.5}, {-0.8, -0.2, -1.5}}) {
       sums.checkScalar(new Object[] {w, 0.6, 0.9}, 1, 1e-7);
       sums.checkScalar(new Object[] {w, -0.4, 1.3}, 1, 1e-7);
@@ -1222,15 +1300,32 @@ class CombinedConstructsProbeTest {
   @ParameterizedTest(name = "option set {0}")
   @ValueSource(ints = {0, 1, 2})
   void effectsBeforeThrows(int options) throws Exception {
-    Compiled compiled = MORE_COMPILED.get(options).get();
+    Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement members =
-        MemberAgreement.of(compiled, "com.example.More", "effectsAndThrows", true, true);
+        MemberAgreement.of(compiled, "com.example.Third", "effectsAndThrows", true, true);
     members.checkScalar(new Object[] {0.4, 0.9}, 1, 1e-7);
     members.checkScalar(new Object[] {-0.6, 1.3}, 1, 1e-7);
     // the target throws in the second iteration, in the fourth; the method in the third
     members.checkThrows(new Object[] {0.4, 3.5}, 1);
     members.checkThrows(new Object[] {1.2, 0.9}, 1);
     members.checkThrows(new Object[] {0.5, 2.5}, 1);
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void recordMethodsWithLoops(int options) throws Exception {
+    Compiled compiled = THIRD_COMPILED.get(options).get();
+    MemberAgreement calls =
+        MemberAgreement.of(compiled, "com.example.Third", "recordCalls", true, true);
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
+      calls.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+    }
+    MemberAgreement checkpointed =
+        MemberAgreement.of(compiled, "com.example.Third", "ckptRecordCalls", true, true, false);
+    for (int n : new int[] {0, 1, 6}) {
+      checkpointed.checkScalar(new Object[] {0.4, 0.9, n}, 1, 1e-7);
+      checkpointed.checkScalar(new Object[] {-0.6, 0.8, n}, 1, 1e-7);
+    }
   }
 
   @ParameterizedTest(name = "option set {0}")
