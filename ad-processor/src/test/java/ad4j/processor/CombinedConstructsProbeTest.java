@@ -1030,6 +1030,47 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return acc + s.p();",
       "  }",
+      "  static final class Dist {",
+      "    private double scale;",
+      "    Dist(double scale) {",
+      "      this.scale = scale;",
+      "    }",
+      "    void setScale(double s) {",
+      "      calls++;",
+      "      scale = s;",
+      "    }",
+      "    double scale() {",
+      "      return scale;",
+      "    }",
+      "    double cdf(double x) {",
+      "      return 1 / (1 + Math.exp(-x * scale));",
+      "    }",
+      "  }",
+      "  @DerivativeOf(owner = Dist.class, value = \"cdf\")",
+      "  static double cdfX(Dist d, double x) {",
+      "    double c = d.cdf(x);",
+      "    return c * (1 - c) * d.scale();",
+      "  }",
+      "  /** A ruled method of an object a setter changes between its calls, in a switch. */",
+      "  @Differentiable static double mutated(double x, double y, Dist d) {",
+      "    d.setScale(2);",
+      "    Dist local = new Dist(0.5);",
+      "    double s = 0;",
+      "    for (int i = 0; i < 5; i++) {",
+      "      switch (i % 3) {",
+      "        case 0 -> s += d.cdf(x * i + s * 0.1) + local.cdf(s);",
+      "        case 1 -> {",
+      "          d.setScale(1 + 0.5 * i);",
+      "          s = s * y + d.cdf(s - y);",
+      "        }",
+      "        default -> {",
+      "          local.setScale(i);",
+      "          s = s * 0.5 + local.cdf(x * y) * d.cdf(y);",
+      "        }",
+      "      }",
+      "    }",
+      "    return s + d.cdf(x);",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1359,6 +1400,20 @@ class CombinedConstructsProbeTest {
     // all 23 trips, a return in the 15th and in the first
     for (double[] p : new double[][] {{1.3, -0.3}, {0.7, -0.9}, {-0.5, 0.7}, {2.5, 2.4}}) {
       checkpointed.checkScalar(new Object[] {p[0], p[1], 23}, 1, 1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void ruledObjectsChangedBetweenCalls(int options) throws Exception {
+    Compiled compiled = THIRD_COMPILED.get(options).get();
+    java.lang.reflect.Constructor<?> constructor =
+        compiled.load("com.example.Third$Dist").getDeclaredConstructor(double.class);
+    constructor.setAccessible(true);
+    MemberAgreement members =
+        MemberAgreement.of(compiled, "com.example.Third", "mutated", true, true, false);
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
+      members.checkScalar(new Object[] {p[0], p[1], constructor.newInstance(3.0)}, 1, 1e-7);
     }
   }
 
