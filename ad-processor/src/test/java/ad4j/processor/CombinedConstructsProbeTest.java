@@ -1071,6 +1071,30 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s + d.cdf(x);",
       "  }",
+      "  static final int SHIFTED = 1 << 33;",
+      "  /** Integer constants, overloads and overflow, Java's semantics in every member. */",
+      "  @SuppressWarnings(\"lossy-conversions\")",
+      "  @Differentiable(order = 2) static double integers(double x, double y) {",
+      "    int min = Integer.MIN_VALUE;",
+      "    long big = Long.MIN_VALUE;",
+      "    double s = x * (1 << 33) + y * (1_000_000 * 1_000_000) * 1e-9 + x * (-7 % 3)",
+      "        + y * (byte) 200 + x * (int) 3.9e10 * 1e-9 + y * (long) 1e19 * 1e-18",
+      "        + x * (0.1f + 0.2f) + y * (float) 0.1 + x * (1 / 3 * 3) + SHIFTED * y;",
+      "    s += x * Math.abs(min) * 1e-9 + y * Math.abs(big) * 1e-18 + x * Math.max(min, -5)",
+      "        + y * Math.min(3L, big) * 1e-18 + x * Math.abs(-0.0f) + y * Math.round(x * 10)",
+      "        + x * Math.floorDiv(-7, 2) + y * Math.floorMod(-7, 3) + x * (min / -1) * 1e-9",
+      "        + y * (min - 1) * 1e-9 + x * Math.abs((int) (y * 1e3 + 4e9)) * 1e-9;",
+      "    int k = 5;",
+      "    for (int i = 0; i < 4; i++) {",
+      "      k <<= 13;",
+      "      k ^= i;",
+      "      long m = (long) k << 40 >>> 3;",
+      "      s += ((i << 31) >> 31) * x + (k >> 3) * 1e-9 * y + (m >>> 61) * x * y",
+      "          + Math.abs(k) * 1e-10 * x + (k & 0xffff) * 1e-6 * y;",
+      "      k += x * 1e9 > 0 ? 7e9 : -5;",
+      "    }",
+      "    return s;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1414,6 +1438,17 @@ class CombinedConstructsProbeTest {
         MemberAgreement.of(compiled, "com.example.Third", "mutated", true, true, false);
     for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
       members.checkScalar(new Object[] {p[0], p[1], constructor.newInstance(3.0)}, 1, 1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void integerSemantics(int options) throws Exception {
+    Compiled compiled = THIRD_COMPILED.get(options).get();
+    MemberAgreement members =
+        MemberAgreement.of(compiled, "com.example.Third", "integers", true, true);
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
+      members.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
     }
   }
 
