@@ -569,6 +569,7 @@ class CombinedConstructsProbeTest {
       "import ad4j.Checkpointed;",
       "import ad4j.DerivativeOf;",
       "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
       "import java.util.function.DoubleUnaryOperator;",
       "final class Third {",
       "  static int calls;",
@@ -1095,6 +1096,12 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s;",
       "  }",
+      "  /** A stream's compensated sum decides a branch; another's only reaches the value. */",
+      "  @Differentiable(order = 2) static double compensated(@NoDerivative double[] w, double y) {",
+      "    double t = java.util.Arrays.stream(w).sum();",
+      "    double s = t > 0.5 ? 3 * y * y : y * y;",
+      "    return s + java.util.Arrays.stream(w).map(v -> v * y).sum();",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1450,6 +1457,39 @@ class CombinedConstructsProbeTest {
     for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
       members.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
     }
+  }
+
+  /**
+   * {1e16, 1, 1, -1e16} sums to 2 with the stream's compensation and to 0 without it: every
+   * member takes the branch the method takes, also mGradient, which leaves out the other
+   * stream's compensation (only the value reads it).
+   */
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void compensatedSumsDecideBranches(int options) throws Exception {
+    Compiled compiled = THIRD_COMPILED.get(options).get();
+    MemberAgreement members =
+        MemberAgreement.of(compiled, "com.example.Third", "compensated", false, true);
+    double y = 0.7;
+    double[] w = {1e16, 1, 1, -1e16};
+    assertWithMessage("the compensated sum").that(java.util.Arrays.stream(w).sum()).isEqualTo(2);
+    double value = (double) members.value(new Object[] {w, y});
+    double[] written = new double[1];
+    assertWithMessage("mValueAndGradient's value")
+        .that((double) members.member("ValueAndGradient", new Object[] {w, y}, (Object) written))
+        .isEqualTo(value);
+    // d/dy: 6y from the branch taken (2y from the other), plus the other sum's derivative,
+    // the plain sum of w, between 0 and 2 as rounding goes
+    double[] gradient = (double[]) members.member("Gradient", new Object[] {w, y});
+    assertWithMessage("mGradient").that(gradient[0]).isWithin(1.01).of(6 * y + 1);
+    assertWithMessage("mValueAndGradient").that(written[0]).isWithin(1.01).of(6 * y + 1);
+    double tangent = (double) members.member("Tangent", new Object[] {w, y}, 1.0);
+    assertWithMessage("mTangent").that(tangent).isWithin(1.01).of(6 * y + 1);
+    double[][] hessian = (double[][]) members.member("Hessian", new Object[] {w, y});
+    assertWithMessage("mHessian").that(hessian[0][0]).isEqualTo(6.0);
+    double[] product = (double[]) members.member("HessianVector", new Object[] {w, y},
+        (Object) new double[] {1});
+    assertWithMessage("mHessianVector").that(product[0]).isEqualTo(6.0);
   }
 
   /**
