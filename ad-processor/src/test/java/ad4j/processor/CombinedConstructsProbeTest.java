@@ -14,39 +14,54 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A probe of constructs combined that earlier probes took one at a time: {@code switch}
- * statements and expressions (colon and arrow forms, fallthrough, {@code yield}, a nested
- * switch expression as a callee's argument, selectors with effects or made of doubles, on
- * enums and strings) inside {@code for}, {@code while} and {@code do} loops and inside
+ * statements and expressions (colon and arrow forms, fallthrough, {@code default} first,
+ * {@code yield}, loops inside switch expressions, a switch expression as a loop's condition,
+ * as its bound and as a callee's argument, selectors with effects or made of doubles, on enums
+ * and strings) inside {@code for}, {@code while} and {@code do} loops and inside
  * {@code @Checkpointed} loops, with labelled {@code break} and {@code continue} out of nested
- * loops (a labelled {@code continue} to a {@code do} loop's condition) and early returns from
- * inside a switch; {@code int} and {@code long} counters that overflow, step by more than one
- * or geometrically, are changed in the body, skip loops whose span overflows, and trip counts
- * that depend on a double; integer arithmetic that wraps on its way into doubles;
- * {@code @DerivativeOf} rules in loops, at order 2, in a checkpointed loop, given the same
- * array twice and arguments with effects ({@code weigh(i++, x)}, {@code weigh(counted(i), y)},
- * also to {@code @Differentiable} and vector callees); lambdas whose captured array changes
- * between their creation and their calls, lambdas made in a loop, streams in loops and over
- * callees; narrowing compound assignments ({@code int k += x}, {@code float f *= x}),
- * {@code x++} on double parameters and locals, ternaries in loop conditions (with effects); and
- * {@code Math} functions at their kinks. Each method is compiled whole and cut into parts of
- * one and of two statements, and every member is checked by {@link MemberAgreement} (values bit
- * for bit, differences of order 8 of the user's method, forward against reverse, the Hessian
- * against differences of the gradient, effects run once). Points are chosen where every
- * value-dependent decision is the same within the differences' reach.
+ * loops (a labelled {@code continue} to a {@code do} loop's condition) and early returns and
+ * throws from inside a switch; {@code int} and {@code long} counters that overflow, step by
+ * more than one or geometrically, are changed in the body or by an inner loop, skip loops whose
+ * span overflows, inner loops whose start or bound an iteration changes, and trip counts that
+ * depend on a double; integer semantics on the way into doubles (constant expressions that
+ * overflow or narrow, the {@code int} and {@code long} overloads of {@code Math.abs},
+ * {@code max} and {@code min} at {@code MIN_VALUE}, shifts); {@code @DerivativeOf} rules in
+ * loops, at order 2, in a checkpointed loop, given the same array twice, given arguments with
+ * effects ({@code weigh(i++, x)}, {@code weigh(counted(i), y)}, also to {@code @Differentiable}
+ * and vector callees), on an object a setter changes between the calls, and a target that
+ * throws; lambdas whose captured array changes between their creation and their calls, lambdas
+ * made in a loop, block lambdas with switches passed to a method taking a function, streams in
+ * loops and over callees, a stream's compensated sum deciding a branch; narrowing compound
+ * assignments ({@code int k += x}, {@code float f *= x}, on array elements with indices that
+ * have effects), {@code x++} on double parameters and locals, ternaries in loop conditions
+ * (with effects); local arrays read in a loop and written after it; loops that only add into
+ * sums (whose reverse follows each iteration); value records as a checkpointed loop's state,
+ * through labelled jumps, and their methods with loops called in switches; and {@code Math}
+ * functions at their kinks. Each method is compiled whole and cut into parts of one and of two
+ * statements, and every member is checked by {@link MemberAgreement} (values bit for bit,
+ * differences of order 8 of the user's method, forward against reverse, the Hessian against
+ * differences of the gradient, effects run once, what a throwing method throws). Points are
+ * chosen where every value-dependent decision is the same within the differences' reach.
  *
  * <p>At a kink the guide's conventions (half to each argument of a tied {@code max}/{@code
  * min}, 0 for {@code abs}, {@code hypot} and {@code copySign} at 0) are what central differences
  * see where the pieces are linear; where they curve, the gradient and the Hessian at the tie
- * are checked to be the means of their values on either side, in every member. Where ties feed
- * ties (a {@code max} of a value that is itself a tied {@code max} of the same variable) the
- * composed convention is not the mean of the one-sided derivatives, nor does the guide say it
- * is: this probe keeps ties independent.
+ * are checked to be the means of their values on either side, in every member, also through
+ * order-2 callees. Where ties feed ties (a {@code max} of a value that is itself a tied
+ * {@code max} of the same variable) the composed convention is not the mean of the one-sided
+ * derivatives, nor does the guide say it is: this probe keeps ties independent.
  *
- * <p>Found: no wrong derivative, no generated class that failed to compile. Noticed and left:
- * a {@code switch} on an enum or a string inside a {@code @Checkpointed} loop is rejected with
- * "it calls 'java.util.Objects.requireNonNull'", a call the user did not write (the null check
- * the switch lowering adds); {@code Mode.values()} in an order-2 method is rejected as a call
- * that may differ when run again (a {@code static final} copy is accepted).
+ * <p>Found: no wrong derivative and no internal error. A generated class failed to compile
+ * once: cut into parts of one statement ({@code -Aad4j.partSize=1}, a testing option), the
+ * generated class of one class of about 60 of these methods needed more than the 65,535
+ * constants of a class file (javac: "too many constants"; 61,668 without debug information,
+ * 2,047 when compiled whole), hence three classes here. Noticed and left: a {@code switch} on an
+ * enum or a string inside a {@code @Checkpointed} loop is rejected with "it calls
+ * 'java.util.Objects.requireNonNull'", a call the user did not write (the null check the
+ * switch lowering adds), and a call of a record-returning method there with "it makes or writes
+ * an array"; {@code Mode.values()} in an order-2 method is rejected as a call that may differ
+ * when run again (a {@code static final} copy is accepted); switch expressions and ternaries
+ * of value records are rejected (assign the record in a switch statement's cases).
  */
 @ExtendWith(TapeIsEmpty.class)
 class CombinedConstructsProbeTest {
