@@ -1117,6 +1117,35 @@ class CombinedConstructsProbeTest {
       "    double s = t > 0.5 ? 3 * y * y : y * y;",
       "    return s + java.util.Arrays.stream(w).map(v -> v * y).sum();",
       "  }",
+      "  static double scale = 1;",
+      "  private static double hidden = 2;",
+      "  static void reset() {",
+      "    scale = 1;",
+      "    hidden = 2;",
+      "  }",
+      "  static void bump(int i) {",
+      "    calls++;",
+      "    scale *= 1.5;",
+      "    hidden -= 0.25 * i;",
+      "  }",
+      "  /** Static fields a call in the loop changes, read before and after it, in a switch. */",
+      "  @Differentiable static double fieldsInLoops(double x, double y) {",
+      "    reset();",
+      "    double s = 0;",
+      "    for (int i = 0; i < 5; i++) {",
+      "      s += x * scale + y * hidden;",
+      "      switch (i % 3) {",
+      "        case 0 -> bump(i);",
+      "        case 1 -> s = s * scale * 0.5 + Math.sin(x * hidden);",
+      "        default -> {",
+      "          double before = scale;",
+      "          bump(i);",
+      "          s = s * (scale - before) + hidden * y;",
+      "        }",
+      "      }",
+      "    }",
+      "    return s * scale + x * hidden;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1505,6 +1534,17 @@ class CombinedConstructsProbeTest {
     double[] product = (double[]) members.member("HessianVector", new Object[] {w, y},
         (Object) new double[] {1});
     assertWithMessage("mHessianVector").that(product[0]).isEqualTo(6.0);
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void fieldsChangedInLoops(int options) throws Exception {
+    Compiled compiled = THIRD_COMPILED.get(options).get();
+    MemberAgreement members =
+        MemberAgreement.of(compiled, "com.example.Third", "fieldsInLoops", true, true);
+    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
+      members.checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
+    }
   }
 
   /**
