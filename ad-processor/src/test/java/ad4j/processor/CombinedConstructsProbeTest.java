@@ -1146,6 +1146,38 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s * scale + x * hidden;",
       "  }",
+      "  enum Phase { SCALE, SHIFT, TURN }",
+      "  /** Enum and string locals carried from one iteration to the next (not checkpointed:",
+      "   *  an error, objects are no checkpoint's state). */",
+      "  @Differentiable(order = 2) static double objectsInLoops(double x, double y, int n) {",
+      "    Phase phase = Phase.SCALE;",
+      "    String tag = \"a\";",
+      "    double s = x;",
+      "    for (int i = 0; i < n; i++) {",
+      "      if (phase == Phase.SCALE) {",
+      "        s = s * y;",
+      "        phase = Phase.SHIFT;",
+      "      } else if (phase == Phase.SHIFT) {",
+      "        s = s + x;",
+      "        if (s > 1) {",
+      "          phase = Phase.TURN;",
+      "        } else {",
+      "          phase = Phase.SCALE;",
+      "        }",
+      "      } else {",
+      "        s = Math.sin(s) + 0.5;",
+      "        phase = Phase.SCALE;",
+      "      }",
+      "      if (tag == \"a\") {",
+      "        s = s * 1.1;",
+      "        tag = \"b\";",
+      "      } else {",
+      "        s = s * 0.9 + 0.01 * y;",
+      "        tag = \"a\";",
+      "      }",
+      "    }",
+      "    return s;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1544,6 +1576,18 @@ class CombinedConstructsProbeTest {
         MemberAgreement.of(compiled, "com.example.Third", "fieldsInLoops", true, true);
     for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
       members.checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void objectsCarriedThroughIterations(int options) throws Exception {
+    Compiled compiled = THIRD_COMPILED.get(options).get();
+    MemberAgreement members =
+        MemberAgreement.of(compiled, "com.example.Third", "objectsInLoops", true, true, false);
+    for (int n : new int[] {0, 1, 2, 5, 11}) {
+      members.checkScalar(new Object[] {0.4, 0.9, n}, 2, 1e-7);
+      members.checkScalar(new Object[] {0.8, 1.3, n}, 2, 1e-7);
     }
   }
 
