@@ -1178,6 +1178,31 @@ class CombinedConstructsProbeTest {
       "    }",
       "    return s;",
       "  }",
+      "  /** Heun's method with step rejection: trips and steps that depend on the parameters. */",
+      "  @Checkpointed(snapshots = 3)",
+      "  @Differentiable static double adaptive(double a, double b) {",
+      "    double t = 0;",
+      "    double y = 1;",
+      "    double h = 0.5;",
+      "    int k = 0;",
+      "    while (t < 2 && k < 60) {",
+      "      k++;",
+      "      double f1 = -a * y + Math.sin(b * t);",
+      "      double yp = y + h * f1;",
+      "      double f2 = -a * yp + Math.sin(b * (t + h));",
+      "      double err = Math.abs(0.5 * h * (f2 - f1));",
+      "      if (err > 0.01) {",
+      "        h *= 0.5;",
+      "        continue;",
+      "      }",
+      "      y = y + 0.5 * h * (f1 + f2);",
+      "      t += h;",
+      "      if (err < 0.002) {",
+      "        h = Math.min(h * 1.5, 2 - t > 1e-9 ? 2 - t : h);",
+      "      }",
+      "    }",
+      "    return y * t;",
+      "  }",
       "}");
 
   private static final List<CompiledOnce> COMPILED =
@@ -1588,6 +1613,20 @@ class CombinedConstructsProbeTest {
     for (int n : new int[] {0, 1, 2, 5, 11}) {
       members.checkScalar(new Object[] {0.4, 0.9, n}, 2, 1e-7);
       members.checkScalar(new Object[] {0.8, 1.3, n}, 2, 1e-7);
+    }
+  }
+
+  @ParameterizedTest(name = "option set {0}")
+  @ValueSource(ints = {0, 1, 2})
+  void adaptiveStepsCheckpointed(int options) throws Exception {
+    Compiled compiled = THIRD_COMPILED.get(options).get();
+    MemberAgreement members =
+        MemberAgreement.of(compiled, "com.example.Third", "adaptive", true, true);
+    // 9 to 26 trips, 1 to 4 steps rejected, 0 to 5 grown, every decision the same at every
+    // point of the differences
+    for (double[] p : new double[][] {{0.1, -0.2}, {0.4, 1.5}, {0.8, -1.8}, {1.1, 0.7},
+        {1.4, -1.1}, {2.1, 0.2}}) {
+      members.checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
     }
   }
 
