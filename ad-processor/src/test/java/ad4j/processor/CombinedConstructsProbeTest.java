@@ -1,6 +1,7 @@
 package ad4j.processor;
 
 import static com.google.common.truth.Truth.assertWithMessage;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
@@ -55,13 +56,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  * once: cut into parts of one statement ({@code -Aad4j.partSize=1}, a testing option), the
  * generated class of one class of about 60 of these methods needed more than the 65,535
  * constants of a class file (javac: "too many constants"; 61,668 without debug information,
- * 2,047 when compiled whole), hence three classes here. Noticed and left: a {@code switch} on an
- * enum or a string inside a {@code @Checkpointed} loop is rejected with "it calls
+ * 2,047 when compiled whole), hence three classes here. A {@code switch} on an enum or a
+ * string inside a {@code @Checkpointed} loop was rejected with "it calls
  * 'java.util.Objects.requireNonNull'", a call the user did not write (the null check the
- * switch lowering adds), and a call of a record-returning method there with "it makes or writes
- * an array"; {@code Mode.values()} in an order-2 method is rejected as a call that may differ
- * when run again (a {@code static final} copy is accepted); switch expressions and ternaries
- * of value records are rejected (assign the record in a switch statement's cases).
+ * switch lowering adds): accepted since, {@code ckptStringSwitch} (which failed to compile
+ * before). Noticed and left: a call of a record-returning method in a checkpointed loop is
+ * rejected with "it makes or writes an array" (the record is an array inside);
+ * {@code Mode.values()} in an order-2 method is rejected as a call that may differ when run
+ * again (a {@code static final} copy is accepted); switch expressions and ternaries of value
+ * records are rejected (assign the record in a switch statement's cases); a {@code null} enum
+ * selector throws a {@code NullPointerException} without the JVM's message about
+ * {@code ordinal()}.
  */
 @ExtendWith(TapeIsEmpty.class)
 class CombinedConstructsProbeTest {
@@ -569,6 +574,29 @@ class CombinedConstructsProbeTest {
       "        case 1 -> switch (k) { case 1 -> y * s; default -> { double q = s + y; yield q * q; } };",
       "        default -> weigh(k, s) * 0.3;",
       "      }) * 0.2 + s * 0.5;",
+      "    }",
+      "    return s;",
+      "  }",
+      "  /** The same switches in a checkpointed loop (an error before session 53). */",
+      "  @Checkpointed(snapshots = 2)",
+      "  @Differentiable static double ckptStringSwitch(double x, double y, int n, Mode first) {",
+      "    double s = x;",
+      "    for (int i = 0; i < n; i++) {",
+      "      if (i == 0) {",
+      "        switch (first) {",
+      "          case SCALE -> s = s * y * 0.5;",
+      "          case SHIFT -> s = s - x;",
+      "          default -> s = s + y;",
+      "        }",
+      "      }",
+      "      Mode mode = MODES[(int) (Math.abs(s) * 3) % 3];",
+      "      switch (mode) {",
+      "        case SCALE -> s = s * y;",
+      "        case SHIFT -> s = s + x * 0.5;",
+      "        default -> s = Math.sin(s) + y;",
+      "      }",
+      "      String tag = s > 1 ? \"big\" : \"small\";",
+      "      s = switch (tag) { case \"big\" -> s * 0.5; default -> s * 1.1 + 0.01 * x; };",
       "    }",
       "    return s;",
       "  }",
@@ -1333,9 +1361,23 @@ class CombinedConstructsProbeTest {
         checkpointed.checkScalar(new Object[] {p[0], p[1], n}, 1, 1e-7);
       }
     }
+    Object[] modes = compiled.load("com.example.More$Mode").getEnumConstants();
+    MemberAgreement strings = MemberAgreement.of(compiled, "com.example.More",
+        "ckptStringSwitch", true, true, false, false);
     for (double[] p : new double[][] {{-1.25, -0.95}, {0.8, 1.1}, {1.25, 1.45}, {-0.25, 0.55}}) {
       MemberAgreement.of(compiled, "com.example.More", "selectors", true, true)
           .checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
+      for (int n : new int[] {0, 1, 6}) {
+        strings.checkScalar(new Object[] {p[0], p[1], n, modes[n % 3]}, 1, 1e-7);
+      }
+    }
+    // a null selector throws NullPointerException, as in Java (whose message the JVM writes,
+    // naming javac's own call of ordinal())
+    for (String member : List.of("Gradient", "Tangent", "Pullback")) {
+      Object[] more = member.equals("Gradient") ? new Object[0]
+          : member.equals("Tangent") ? new Object[] {1.0, 1.0} : new Object[] {1.0, new double[2]};
+      assertThrows(NullPointerException.class,
+          () -> strings.member(member, new Object[] {0.8, 1.1, 3, null}, more), member);
     }
     // returns from the switch, the labelled continue, neither
     for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}, {-2.5, 1.0},
