@@ -210,7 +210,7 @@ final class CheckpointedLoops {
               + ", which the reverse sweep would read again when it computes iterations anew,"
               + " when it may hold another value; read it into a local variable before the"
               + " loop");
-        } else if (form == Operation.Form.PLAIN_CALL) {
+        } else if (form == Operation.Form.PLAIN_CALL && !sameEachTime(instruction)) {
           problems.add("it calls '" + instruction.operation().name() + "'" + line
               + ", which is not @Differentiable and would run again when the reverse sweep"
               + " computes iterations anew");
@@ -231,6 +231,25 @@ final class CheckpointedLoops {
         }
       }
     }
+  }
+
+  /**
+   * Whether {@code call}, run as written, gives the same result each time from the same
+   * arguments and changes nothing, so that computing iterations anew may run it again: the
+   * null check and the comparisons of a {@code switch} on a string or an enum
+   * ({@code Objects.requireNonNull(selector)}, {@code selector.equals("case")}; a string is
+   * immutable, and an object the loop assigns is no state a snapshot holds, an error of its
+   * own).
+   */
+  private static boolean sameEachTime(Instruction call) {
+    Operation operation = call.operation();
+    if (operation.plain() == Operation.Plain.STATIC_CALL) {
+      return operation.name().equals("java.util.Objects.requireNonNull")
+          && call.arguments().size() == 1;
+    }
+    return operation.plain() == Operation.Plain.INSTANCE_CALL
+        && operation.name().equals("equals") && call.arguments().size() == 2
+        && call.arguments().get(0).type() == NumericType.STRING;
   }
 
   /**
