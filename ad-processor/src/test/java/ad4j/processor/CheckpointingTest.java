@@ -355,6 +355,46 @@ class CheckpointingTest {
   }
 
   /**
+   * A value record's method that ad4j does not inline, returning the record, called in a
+   * checkpointed loop: its members hand the record's components back in an array, which a
+   * checkpoint cannot hold. The error said "it makes or writes an array", of a loop that has
+   * none; it names the call and says what to do.
+   */
+  @Test
+  void aRecordReturnedThroughAnArrayIsAnErrorThatNamesTheCall() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Checkpointed;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double u, double v) {",
+        "    @Differentiable V step(double h) {",
+        "      double a = u;",
+        "      for (int i = 0; i < 2; i++) { a += h * v; }",
+        "      return new V(a, v - h * u);",
+        "    }",
+        "  }",
+        "  @Checkpointed @Differentiable static double f(double a, double b) {",
+        "    V s = new V(a, b);",
+        "    for (int i = 0; i < 100; i++) {",
+        "      s = s.step(0.01);",
+        "    }",
+        "    return s.u();",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining("loop of method 'f' cannot be checkpointed"
+        + " (@Checkpointed): it calls 'step' (line 15), which returns a value record, handed"
+        + " back as an array of its components, and the state a checkpoint holds must be"
+        + " variables of type double, float, int, long or boolean; a method whose body is local"
+        + " declarations and a final 'return' is inlined instead, or leave this loop without"
+        + " @Checkpointed").inFile(file).onLine(14);
+    assertThat(compilation.errors()).hasSize(1);
+  }
+
+  /**
    * A field of an object read in a checkpointed loop: an error that names the field (it was
    * reported as a call of a method named like the field), and the fix it suggests, the field
    * read into a local before the loop, gives the exact gradient.

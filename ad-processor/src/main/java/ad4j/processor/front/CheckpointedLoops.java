@@ -224,6 +224,13 @@ final class CheckpointedLoops {
             && instruction.operation().ruled().partials().isEmpty()) {
           continue; // a rule's partials, made and read again in the same iteration (its call,
                     // after it, is checked)
+        } else if (form.callsDifferentiated() && instruction.operation().callee() != null
+            && instruction.operation().callee().resultLeaves() != null) {
+          problems.add("it calls '" + instruction.operation().callee().name() + "'" + line
+              + ", which returns a value record, handed back as an array of its components,"
+              + " and the state a checkpoint holds must be variables of type double, float,"
+              + " int, long or boolean; a method whose body is local declarations and a final"
+              + " 'return' is inlined instead, or leave this loop without @Checkpointed");
         } else if (form == Operation.Form.STORE || form.makesArray()
             || instruction.result().type().isArray() && form.callsDifferentiated()) {
           problems.add("it makes or writes an array" + line + "; the state a checkpoint holds"
