@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import ad4j.processor.testing.ArrayFunctionChecks;
 import ad4j.processor.testing.ArrayFunctionChecks.Call;
 import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.GeneratedText;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
 import java.lang.reflect.InvocationTargetException;
@@ -117,6 +118,18 @@ class StreamPipelinesTest {
     for (int i = 0; i < stream.length; i++) {
       assertWithMessage("slot %s", i).that(stream[i]).isWithin(1e-12).of(loop[i]);
     }
+  }
+
+  /**
+   * The reverse sweep of a compensated sum has no branch for the JDK's fallback to the simple
+   * sum, whose adjoint is nothing: {@code if (t12) { }} was printed after each {@code sum()}.
+   */
+  @Test
+  void noEmptyBranchIsPrinted() {
+    String generated = GeneratedText.of(COMPILED.get(), "com.example.StreamsGrad");
+    assertThat(generated).contains("Double.POSITIVE_INFINITY"); // the fallback's test is there
+    assertThat(generated).doesNotContainMatch("(?m)\\bif \\([^)]*\\) \\{\\s*}");
+    assertThat(generated).doesNotContainMatch("(?m)} else \\{\\s*}");
   }
 
   @Test

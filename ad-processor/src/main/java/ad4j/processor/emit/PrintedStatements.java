@@ -2,7 +2,9 @@ package ad4j.processor.emit;
 
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.Function;
+import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
+import ad4j.processor.ir.Note;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.SlotsCall;
@@ -11,7 +13,9 @@ import ad4j.processor.ir.UnreadDefinitions;
 import ad4j.processor.ir.Value;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -28,6 +32,11 @@ final class PrintedStatements {
   static Function of(Function function) {
     Block printed = UnreadDefinitions.removedFrom(withoutSlots(function.body()),
         PrintedStatements::mayGoUnread);
+    Block branched = withoutEmptyBranches(printed);
+    if (branched != printed) {
+      // the conditions only those branches read go too
+      printed = UnreadDefinitions.removedFrom(branched, PrintedStatements::mayGoUnread);
+    }
     Set<Value> read = new HashSet<>();
     printed.walk(statement -> statement.operands().forEach(operand -> {
       if (operand instanceof Operand.Use use) {
@@ -36,6 +45,45 @@ final class PrintedStatements {
     }));
     return function.with(function.parameters(),
         withoutRepeatedChecks(printed, read, new HashSet<>()));
+  }
+
+  /**
+   * {@code block} without the branches left with nothing to run but comments ({@code if (t12)
+   * { }}: a reverse sweep's branch whose adjoints no derivative reached); {@code block} itself
+   * when it has none. A condition is a value, so testing it does nothing; an empty loop stays,
+   * since whether it ends is something the caller sees.
+   */
+  private static Block withoutEmptyBranches(Block block) {
+    List<Statement> out = new ArrayList<>();
+    boolean changed = false;
+    for (Statement statement : block.statements()) {
+      if (statement.nestedBlocks().isEmpty()) {
+        out.add(statement);
+        continue;
+      }
+      // each nested block cleaned once: else-if chains nest hundreds deep
+      Map<Block, Block> cleaned = new IdentityHashMap<>();
+      boolean same = true;
+      for (Block nested : statement.nestedBlocks()) {
+        Block clean = withoutEmptyBranches(nested);
+        cleaned.put(nested, clean);
+        same &= clean == nested;
+      }
+      if (statement instanceof If branch && onlyNotes(cleaned.get(branch.thenBlock()))
+          && onlyNotes(cleaned.get(branch.elseBlock()))) {
+        changed = true;
+      } else if (same) {
+        out.add(statement);
+      } else {
+        changed = true;
+        out.add(statement.withNestedBlocks(cleaned::get));
+      }
+    }
+    return changed ? new Block(out) : block;
+  }
+
+  private static boolean onlyNotes(Block block) {
+    return block.statements().stream().allMatch(statement -> statement instanceof Note);
   }
 
   /**
