@@ -350,9 +350,9 @@ final class InactiveCalls {
 
   /**
    * Why a call of the instance method {@code method} named without an object has none to run
-   * on, said of the method ("is ..."): the call is in a static method, or in the code of a value record's method that ad4j
-   * inlines, which calls the record's own methods only (not one it inherits from an interface,
-   * whose code would run on the record as an object).
+   * on, said of the method ("is ..."): the call is in a static method, or in the code of a
+   * value record's method that ad4j inlines, which calls the record's own methods only (not
+   * one it inherits from an interface, whose code would run on the record as an object).
    */
   private static String withoutObject(ExecutableElement method) {
     TypeElement owner = (TypeElement) method.getEnclosingElement();
