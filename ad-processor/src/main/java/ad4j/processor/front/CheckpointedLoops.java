@@ -35,6 +35,9 @@ import javax.lang.model.element.TypeElement;
  * their state. Errors are at the loop (or at the annotation, for the annotation itself).
  */
 final class CheckpointedLoops {
+  /** What a checkpoint holds, as the errors say it (the types of {@link #STATE_TYPES}). */
+  private static final String STATE_RULE = "the state a checkpoint holds must be variables of"
+      + " type double, float, int, long or boolean";
   private static final String ANNOTATION = "ad4j.Checkpointed";
   private static final String ELEMENT = "snapshots";
   private static final int DEFAULT_SNAPSHOTS = 1024;
@@ -172,8 +175,7 @@ final class CheckpointedLoops {
     for (Variable variable : loop.carriedVariables()) {
       if (!STATE_TYPES.contains(variable.type())) {
         diagnostics.error(at, prefix + "it assigns '" + variable.name() + "' of type '"
-            + variable.javaType() + "', declared before it; the state a checkpoint holds must"
-            + " be variables of type double, float, int, long or boolean");
+            + variable.javaType() + "', declared before it; " + STATE_RULE);
         return;
       }
     }
@@ -228,13 +230,11 @@ final class CheckpointedLoops {
             && instruction.operation().callee().resultLeaves() != null) {
           problems.add("it calls '" + instruction.operation().callee().name() + "'" + line
               + ", which returns a value record, handed back as an array of its components,"
-              + " and the state a checkpoint holds must be variables of type double, float,"
-              + " int, long or boolean; a method whose body is local declarations and a final"
-              + " 'return' is inlined instead, or leave this loop without @Checkpointed");
+              + " and " + STATE_RULE + "; a method whose body is local declarations and a"
+              + " final 'return' is inlined instead, or leave this loop without @Checkpointed");
         } else if (form == Operation.Form.STORE || form.makesArray()
             || instruction.result().type().isArray() && form.callsDifferentiated()) {
-          problems.add("it makes or writes an array" + line + "; the state a checkpoint holds"
-              + " must be variables of type double, float, int, long or boolean");
+          problems.add("it makes or writes an array" + line + "; " + STATE_RULE);
         }
       }
     }

@@ -1177,9 +1177,7 @@ final class ExpressionLowering {
     if (!StaticMembers.isStatic(field)) {
       unsupported(use, "instance field '" + name + "' cannot be read: "
           + (context.scopes().lookUp(Receivers.THIS) == null ? "the method is static"
-              : "it is a field of an enclosing instance, which ad4j does not pass to generated"
-                  + " code; read it into a field of '"
-                  + context.symbols().enclosingType().getSimpleName() + "'"));
+              : "it is a field of " + context.enclosingInstance()));
       return null;
     }
     TypeKind kind = field.asType().getKind();
@@ -1680,8 +1678,7 @@ final class ExpressionLowering {
           + receiverVariable(member.getExpression()).get() + (context.scopes().lookUp(
               Receivers.THIS) == null ? ", and the method is static: it can call methods of"
               + " its parameters, its locals and static fields, not of instance fields"
-              : " of an enclosing instance, which ad4j does not pass to generated code; read it"
-              + " into a field of '" + context.symbols().enclosingType().getSimpleName() + "'"));
+              : " of " + context.enclosingInstance()));
       lowerArguments(invocation);
       return null;
     } else if (select instanceof MemberSelectTree member && startsWithLocal(member.getExpression())) {
@@ -2167,16 +2164,9 @@ final class ExpressionLowering {
    * instance's ({@link #implicitReceiver}).
    */
   private boolean isOwnInstanceField(ExpressionTree receiver) {
-    if (!(receiver instanceof IdentifierTree identifier) || records.inlinedRecord().isPresent()
-        || context.scopes().lookUp(Receivers.THIS) == null
-        || context.scopes().lookUp(identifier.getName().toString()) != null) {
-      return false;
-    }
-    String name = identifier.getName().toString();
-    Optional<TypeElement> qualifier = context.symbols().fieldQualifier(name);
-    return qualifier.isPresent() && qualifier.get().equals(context.symbols().enclosingType())
-        && context.symbols().fieldOf(qualifier.get(), name)
-            .filter(field -> !StaticMembers.isStatic(field)).isPresent();
+    return receiver instanceof IdentifierTree identifier && records.inlinedRecord().isEmpty()
+        && context.scopes().lookUp(identifier.getName().toString()) == null
+        && context.ownInstanceField(identifier.getName().toString()).isPresent();
   }
 
   private static String describeField(VariableElement field) {

@@ -76,8 +76,7 @@ final class InactiveCalls {
               Receivers.THIS) == null ? ", and the method is static: it has no object whose"
               + " field it could read; pass the object as a parameter, or hold it in a static"
               + " field"
-              : " of an enclosing instance, which ad4j does not pass to generated code; read it"
-              + " into a field of '" + context.symbols().enclosingType().getSimpleName() + "'"));
+              : " of " + context.enclosingInstance()));
       return null;
     }
     if (!(context.types().asElement(field.asType()) instanceof TypeElement type)) {

@@ -395,6 +395,32 @@ final class LoweringContext {
     return ownSymbols;
   }
 
+  /**
+   * The instance field {@code name} means without a qualifier in an instance method, when it is
+   * one of the method's own object (its class's, declared or inherited), read through the
+   * receiver as {@code this.name}: empty in a static method, for a static field, and for a
+   * field of an enclosing instance, which the method's class does not hold. A local of that
+   * name hiding it is the caller's to rule out.
+   */
+  Optional<javax.lang.model.element.VariableElement> ownInstanceField(String name) {
+    if (scopes().lookUp(Receivers.THIS) == null) {
+      return Optional.empty();
+    }
+    TypeElement own = symbols().enclosingType();
+    return symbols().fieldQualifier(name).filter(own::equals)
+        .flatMap(type -> symbols().fieldOf(type, name))
+        .filter(field -> !StaticMembers.isStatic(field));
+  }
+
+  /**
+   * Why a field of an enclosing instance cannot be read, for messages ("... of" it): the
+   * generated members take the method's own receiver only.
+   */
+  String enclosingInstance() {
+    return "an enclosing instance, which ad4j does not pass to generated code; read it into a"
+        + " field of '" + symbols().enclosingType().getSimpleName() + "'";
+  }
+
   Symbols symbols() {
     return symbols;
   }

@@ -5,6 +5,7 @@ import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreeScanner;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
@@ -32,9 +33,9 @@ public final class Receivers {
   private Receivers() {}
 
   /** The value record {@code method} is an instance method of, if it is one. */
-  public static java.util.Optional<TypeElement> valueRecordReceiver(ExecutableElement method) {
+  public static Optional<TypeElement> valueRecordReceiver(ExecutableElement method) {
     return hasReceiver(method) ? ValueRecords.valueRecord(method.getEnclosingElement().asType())
-        : java.util.Optional.empty();
+        : Optional.empty();
   }
 
   /** Whether {@code method} has a receiver. */
@@ -48,28 +49,10 @@ public final class Receivers {
    */
   public static boolean check(ExecutableElement method, TypeElement owner, Tree at,
       Diagnostics diagnostics) {
-    String name = method.getSimpleName().toString();
-    if (ValueRecords.isMixed(owner.asType())) {
-      diagnostics.error(at, "@Differentiable method '" + name + "' is an instance method of"
-          + " record '" + owner.getSimpleName() + "', whose components carry derivatives beside"
-          + " one ad4j does not flatten yet (" + ValueRecords.obstacle(owner.asType())
-          + "): ad4j does not yet differentiate with respect to such a record; make the"
-          + " method static and pass the components it needs as 'double' parameters");
-      return false;
-    }
-    if (!owner.getTypeParameters().isEmpty()) {
-      diagnostics.error(at, "@Differentiable method '" + name + "' is an instance method of"
-          + " generic class '" + owner.getSimpleName() + "': ad4j's generated members, which"
-          + " take the receiver first, are not generic; make the method static");
-      return false;
-    }
-    if (owner.getKind() == ElementKind.INTERFACE) {
-      diagnostics.error(at, "@Differentiable method '" + name + "' is a default method of"
-          + " interface '" + owner.getSimpleName() + "': ad4j differentiates static methods and"
-          + " instance methods of classes; make it static");
-      return false;
-    }
-    return true;
+    Optional<Problem> problem = problem(owner);
+    problem.ifPresent(p -> diagnostics.error(at, "@Differentiable method '"
+        + method.getSimpleName() + "' " + p.what() + ": " + p.why() + "; " + p.fix()));
+    return problem.isEmpty();
   }
 
   /**
@@ -77,23 +60,35 @@ public final class Receivers {
    * it could not ({@link #check} rejects such a method): a clause for the messages that advise
    * on a call of it.
    */
-  static java.util.Optional<String> obstacle(TypeElement owner) {
+  static Optional<String> obstacle(TypeElement owner) {
+    return problem(owner).map(p -> "it " + p.what() + ", and " + p.why());
+  }
+
+  /**
+   * What keeps ad4j from differentiating an instance method of a class, said of the method
+   * ({@code what}, "is ..."), why, and what to do instead.
+   */
+  private record Problem(String what, String why, String fix) {}
+
+  private static Optional<Problem> problem(TypeElement owner) {
     if (ValueRecords.isMixed(owner.asType())) {
-      return java.util.Optional.of("it is an instance method of record '" + owner.getSimpleName()
+      return Optional.of(new Problem("is an instance method of record '" + owner.getSimpleName()
           + "', whose components carry derivatives beside one ad4j does not flatten yet ("
-          + ValueRecords.obstacle(owner.asType()) + ")");
+          + ValueRecords.obstacle(owner.asType()) + ")",
+          "ad4j does not yet differentiate with respect to such a record",
+          "make the method static and pass the components it needs as 'double' parameters"));
     }
     if (!owner.getTypeParameters().isEmpty()) {
-      return java.util.Optional.of("it is an instance method of generic class '"
-          + owner.getSimpleName() + "', and ad4j's generated members, which take the receiver"
-          + " first, are not generic");
+      return Optional.of(new Problem("is an instance method of generic class '"
+          + owner.getSimpleName() + "'", "ad4j's generated members, which take the receiver"
+          + " first, are not generic", "make the method static"));
     }
     if (owner.getKind() == ElementKind.INTERFACE) {
-      return java.util.Optional.of("it is a default method of interface '"
-          + owner.getSimpleName() + "', and ad4j differentiates static methods and instance"
-          + " methods of classes");
+      return Optional.of(new Problem("is a default method of interface '"
+          + owner.getSimpleName() + "'", "ad4j differentiates static methods and instance"
+          + " methods of classes", "make it static"));
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   /**

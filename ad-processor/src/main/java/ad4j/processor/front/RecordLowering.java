@@ -130,9 +130,9 @@ final class RecordLowering {
       if (owner.isPresent()) {
         return ValueRecords.componentRecord(owner.get(), select.getIdentifier().toString());
       }
-      if (select.getExpression() instanceof IdentifierTree self
-          && self.getName().contentEquals(Receivers.THIS)) {
-        return receiverField(select.getIdentifier().toString()); // this.damping
+      Optional<String> field = thisField(select);
+      if (field.isPresent()) {
+        return field.flatMap(this::receiverField); // this.damping
       }
       return Symbols.isName(select.getExpression())
           && context.scopes().lookUp(rootName(select.getExpression())) == null
@@ -240,24 +240,21 @@ final class RecordLowering {
   }
 
   /**
-   * The value record of {@code field} when it is a {@code static final} constant of one
-   * ({@code static final Vec3 GRAVITY}): read as a constant, through its accessors.
-   */
-  /**
    * The value record an instance method's field {@code name} holds, read through the method's
    * receiver ({@code damping}, {@code this.damping}): an object to the method, like a {@code
    * @NoDerivative} record, whose leaves are read through its accessors where the method reads
    * it. Not in the code of a value record's method, whose names are its components.
    */
   private Optional<TypeElement> receiverField(String name) {
-    if (!frames.isEmpty() || context.scopes().lookUp(Receivers.THIS) == null) {
-      return Optional.empty();
-    }
-    TypeElement own = context.symbols().enclosingType();
-    return context.symbols().fieldQualifier(name).filter(own::equals)
-        .flatMap(type -> context.symbols().fieldOf(type, name))
-        .filter(field -> !StaticMembers.isStatic(field))
-        .flatMap(field -> ValueRecords.valueRecord(field.asType()));
+    return frames.isEmpty() ? context.ownInstanceField(name)
+        .flatMap(field -> ValueRecords.valueRecord(field.asType())) : Optional.empty();
+  }
+
+  /** The field {@code this.name} names, when {@code select} is {@code this.name}. */
+  private static Optional<String> thisField(MemberSelectTree select) {
+    return select.getExpression() instanceof IdentifierTree self
+        && self.getName().contentEquals(Receivers.THIS)
+        ? Optional.of(select.getIdentifier().toString()) : Optional.empty();
   }
 
   /**
@@ -276,11 +273,13 @@ final class RecordLowering {
           : receiverField(name).isPresent();
     }
     return expression instanceof MemberSelectTree select
-        && select.getExpression() instanceof IdentifierTree self
-        && self.getName().contentEquals(Receivers.THIS)
-        && receiverField(select.getIdentifier().toString()).isPresent();
+        && thisField(select).flatMap(this::receiverField).isPresent();
   }
 
+  /**
+   * The value record of {@code field} when it is a {@code static final} constant of one
+   * ({@code static final Vec3 GRAVITY}): read as a constant, through its accessors.
+   */
   private static Optional<TypeElement> constant(Optional<VariableElement> field) {
     return field.filter(f -> f.getModifiers().contains(Modifier.FINAL) && StaticMembers.isStatic(f))
         .flatMap(f -> ValueRecords.valueRecord(f.asType()));
