@@ -27,6 +27,9 @@ final class PartsSearch {
    * printing. Only chosen cuts' parts are kept, so the cuts tried and dropped are not held.
    */
   private final Map<Function, Integer> chosenPartBytes = new IdentityHashMap<>();
+  /** The program {@link #fitsWhole} measured last, and its estimated bytes. */
+  private Function lastMeasured;
+  private int lastMeasuredBytes;
 
   PartsSearch(NameScope names, String segmentSuffix, int forcedPartSize) {
     this.names = names;
@@ -39,9 +42,7 @@ final class PartsSearch {
     if (forcedPartSize > 0) {
       return cutInto(program, member, forcedPartSize);
     }
-    // a straight-line program is not printed once more to be measured
-    if (!LongBlocks.mayCut(program)
-        || PrintedSize.ofBody(program, names) <= SizeLimits.BYTECODE_LIMIT) {
+    if (fitsWhole(program)) {
       return withLoopNestsApart(program, member);
     }
     // the cut whose largest method is smallest; smaller parts only while it passes the limit
@@ -87,14 +88,33 @@ final class PartsSearch {
    * measuring the cuts of a long member's program was most of planning it.
    */
   boolean cutsIntoParts(Function program, String member) {
-    String partName = member + segmentSuffix + "Part";
     if (forcedPartSize > 0) {
-      return hasParts(LongBlocks.of(program, partName, forcedPartSize));
+      return hasParts(LongBlocks.of(program, partName(member), forcedPartSize));
     }
     // as in cut: measured whole first, then parts of the first size, kept if the cut has parts
-    return LongBlocks.mayCut(program)
-        && PrintedSize.ofBody(program, names) > SizeLimits.BYTECODE_LIMIT
-        && hasParts(LongBlocks.of(program, partName, LongBlocks.PART_SIZE));
+    return !fitsWhole(program)
+        && hasParts(LongBlocks.of(program, partName(member), LongBlocks.PART_SIZE));
+  }
+
+  /**
+   * Whether {@code program} fits one method as it is: it cannot be cut (a straight-line
+   * program is not printed once more to be measured), or its printed body is under the limit.
+   * The planner asks {@link #cutsIntoParts} and then {@link #cut} of the same program, so the
+   * last program measured is remembered rather than printed again.
+   */
+  private boolean fitsWhole(Function program) {
+    if (!LongBlocks.mayCut(program)) {
+      return true;
+    }
+    if (program != lastMeasured) {
+      lastMeasuredBytes = PrintedSize.ofBody(program, names);
+      lastMeasured = program;
+    }
+    return lastMeasuredBytes <= SizeLimits.BYTECODE_LIMIT;
+  }
+
+  private String partName(String member) {
+    return member + segmentSuffix + "Part";
   }
 
   private static boolean hasParts(Optional<LongBlocks.Cut> cut) {
@@ -132,8 +152,7 @@ final class PartsSearch {
 
   /** {@code program} cut into parts of {@code size} statements and measured, if it cuts. */
   private Optional<PartsTried> cutOnce(Function program, String member, int size) {
-    Optional<LongBlocks.Cut> cut = LongBlocks.of(program, member + segmentSuffix + "Part",
-        size);
+    Optional<LongBlocks.Cut> cut = LongBlocks.of(program, partName(member), size);
     if (cut.isEmpty()) {
       return Optional.empty();
     }
@@ -150,8 +169,7 @@ final class PartsSearch {
 
   /** {@code program} cut into parts of {@code size} statements, whatever its length. */
   private Parted cutInto(Function program, String member, int size) {
-    Optional<LongBlocks.Cut> cut = LongBlocks.of(program, member + segmentSuffix + "Part",
-        size);
+    Optional<LongBlocks.Cut> cut = LongBlocks.of(program, partName(member), size);
     if (cut.isEmpty()) {
       return Parted.whole(program);
     }
