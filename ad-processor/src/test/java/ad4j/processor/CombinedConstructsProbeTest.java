@@ -1326,27 +1326,21 @@ class CombinedConstructsProbeTest {
   void kinks(int options) throws Exception {
     Compiled compiled = COMPILED.get(options).get();
     MemberAgreement kinks = method(compiled, "kinks", true, true);
-    for (double[] p : new double[][] {{0.7, 0.7}, {-0.6, -0.6}}) {
-      kinks.checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
-    }
+    kinks.checkScalarAt(new double[][] {{0.7, 0.7}, {-0.6, -0.6}}, 1, 1e-7);
     MemberAgreement curved = method(compiled, "curvedTies", true, true);
     for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {0.8, 0.5}}) {
       kinks.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
       curved.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
     }
     MemberAgreement callees = method(compiled, "callsTies", true, true);
-    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}}) {
-      callees.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
-    }
+    callees.checkScalarAt(new double[][] {{0.4, 0.9}, {1.3, -0.7}}, 2, 1e-7);
     for (double[] p : new double[][] {{0.7, 0.7}, {-0.6, -0.6}, {1.1, 1.1}}) {
       meanOfTheSides(kinks, p[0], p[1]);
       meanOfTheSides(curved, p[0], p[1]);
       meanOfTheSides(callees, p[0], p[1]);
     }
     MemberAgreement smooth = method(compiled, "smooth", true, true);
-    for (double[] p : new double[][] {{0.4, 0.9}, {-0.7, 1.3}, {-1.3, -0.8}}) {
-      smooth.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
-    }
+    smooth.checkScalarAt(new double[][] {{0.4, 0.9}, {-0.7, 1.3}, {-1.3, -0.8}}, 2, 1e-7);
   }
 
   @ParameterizedTest(name = "option set {0}")
@@ -1436,10 +1430,8 @@ class CombinedConstructsProbeTest {
     MemberAgreement loops =
         MemberAgreement.of(compiled, "com.example.Third", "loopsInSwitches", true, true);
     // 9, 9 (an inner break), 4, 6 and 5 trips, the same within the differences' reach
-    for (double[] p : new double[][] {{-0.6, 0.8}, {0.2, 0.6}, {-0.1, 2.0}, {1.4, 0.8},
-        {-2.0, -0.6}}) {
-      loops.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
-    }
+    loops.checkScalarAt(new double[][] {{-0.6, 0.8}, {0.2, 0.6}, {-0.1, 2.0}, {1.4, 0.8},
+        {-2.0, -0.6}}, 2, 1e-7);
   }
 
   @ParameterizedTest(name = "option set {0}")
@@ -1532,9 +1524,7 @@ class CombinedConstructsProbeTest {
     Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement calls =
         MemberAgreement.of(compiled, "com.example.Third", "recordCalls", true, true);
-    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
-      calls.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
-    }
+    calls.checkScalarAt(new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}, 2, 1e-7);
     MemberAgreement checkpointed =
         MemberAgreement.of(compiled, "com.example.Third", "ckptRecordCalls", true, true, false);
     for (int n : new int[] {0, 1, 6}) {
@@ -1597,9 +1587,7 @@ class CombinedConstructsProbeTest {
     Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement members =
         MemberAgreement.of(compiled, "com.example.Third", "integers", true, true);
-    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
-      members.checkScalar(new Object[] {p[0], p[1]}, 2, 1e-7);
-    }
+    members.checkScalarAt(new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}, 2, 1e-7);
   }
 
   /**
@@ -1641,9 +1629,7 @@ class CombinedConstructsProbeTest {
     Compiled compiled = THIRD_COMPILED.get(options).get();
     MemberAgreement members =
         MemberAgreement.of(compiled, "com.example.Third", "fieldsInLoops", true, true);
-    for (double[] p : new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}) {
-      members.checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
-    }
+    members.checkScalarAt(new double[][] {{0.4, 0.9}, {1.3, -0.7}, {-0.6, 0.8}}, 1, 1e-7);
   }
 
   @ParameterizedTest(name = "option set {0}")
@@ -1666,10 +1652,8 @@ class CombinedConstructsProbeTest {
         MemberAgreement.of(compiled, "com.example.Third", "adaptive", true, true);
     // 9 to 26 trips, 1 to 4 steps rejected, 0 to 5 grown, every decision the same at every
     // point of the differences
-    for (double[] p : new double[][] {{0.1, -0.2}, {0.4, 1.5}, {0.8, -1.8}, {1.1, 0.7},
-        {1.4, -1.1}, {2.1, 0.2}}) {
-      members.checkScalar(new Object[] {p[0], p[1]}, 1, 1e-7);
-    }
+    members.checkScalarAt(new double[][] {{0.1, -0.2}, {0.4, 1.5}, {0.8, -1.8}, {1.1, 0.7},
+        {1.4, -1.1}, {2.1, 0.2}}, 1, 1e-7);
   }
 
   /**

@@ -471,9 +471,7 @@ class RecordCallsProbeTest {
   private static void checkAtPoints(InProcessCompiler.Compiled compiled, String name,
       String method, int order) throws Exception {
     MemberAgreement members = MemberAgreement.of(compiled, name, method, true, true);
-    for (double[] point : POINTS) {
-      members.checkScalar(new Object[] {point[0], point[1]}, order, 1e-7);
-    }
+    members.checkScalarAt(POINTS, order, 1e-7);
   }
 
   @ParameterizedTest(name = "parts of {0} (0: whole)")

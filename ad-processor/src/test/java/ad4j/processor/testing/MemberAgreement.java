@@ -50,6 +50,20 @@ public record MemberAgreement(Class<?> user, Class<?> generated, String name, Ob
     return new MemberAgreement(user, generated, name, receiver, active);
   }
 
+  /**
+   * {@link #checkScalar} at each point of a method whose parameters are all {@code double}s, a
+   * point giving them in order.
+   */
+  public void checkScalarAt(double[][] points, int order, double tolerance) throws Exception {
+    for (double[] point : points) {
+      Object[] arguments = new Object[point.length];
+      for (int i = 0; i < point.length; i++) {
+        arguments[i] = point[i];
+      }
+      checkScalar(arguments, order, tolerance);
+    }
+  }
+
   /** The checks of a method returning {@code double} or {@code float}, of order 1 or 2. */
   public void checkScalar(Object[] arguments, int order, double tolerance) throws Exception {
     String where = name + Arrays.deepToString(arguments);
