@@ -1,0 +1,217 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.If;
+import ad4j.processor.ir.IrBuilder;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.ir.Store;
+import ad4j.processor.ir.Variable;
+import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.Tree;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * Lowers the expressions that evaluate an operand only when Java would: {@code a && b},
+ * {@code a || b} and {@code c ? a : b} (chains of them level by level). Apart from {@link
+ * ExpressionLowering} because these are where an expression becomes branches.
+ */
+final class ConditionalLowering {
+  private final LoweringContext context;
+  private final ExpressionLowering expressions;
+  private final IrBuilder ir;
+
+  ConditionalLowering(LoweringContext context, ExpressionLowering expressions) {
+    this.context = context;
+    this.expressions = expressions;
+    this.ir = context.ir();
+  }
+
+  /** {@code a && b}, {@code a || b}: b is evaluated only when Java would evaluate it. */
+  Operand shortCircuit(BinaryTree binary) {
+    String operator = ExpressionLowering.operatorOf(binary.getKind());
+    Operand left = expressions.lower(binary.getLeftOperand());
+    ir.openBlock();
+    Operand right = expressions.lower(binary.getRightOperand());
+    Block rightBlock = ir.closeBlock();
+    if (left == null || right == null) {
+      return null;
+    }
+    if (left.type() != NumericType.BOOLEAN || right.type() != NumericType.BOOLEAN) {
+      unsupported(binary, "operator '" + operator + "' needs boolean operands");
+      return null;
+    }
+    if (rightBlock.statements().isEmpty()) {
+      return expressions.combine(Operation.infix(operator), left, right, NumericType.BOOLEAN);
+    }
+    Variable result = ir.variable("condition", NumericType.BOOLEAN, null);
+    ir.add(new Declare(result, left, context.line()));
+    Block evaluateRight = ExpressionLowering.append(rightBlock,
+        new Store(result, right, context.line()));
+    Block empty = new Block(List.of());
+    boolean isAnd = operator.equals("&&");
+    ir.add(new If(ir.nextStatementId(), left, isAnd ? evaluateRight : empty,
+        isAnd ? empty : evaluateRight, context.line()));
+    return new Operand.Use(context.readVariable(result));
+  }
+
+  /**
+   * {@code c ? a : b}. When neither branch computes anything, a select instruction keeps the
+   * code straight-line; otherwise a branch evaluates only the chosen operand, as Java does.
+   *
+   * <p>A chain {@code c0 ? a0 : c1 ? a1 : ... : z} is lowered level by level in a loop, not by
+   * recursion, and every level lowered as a branch stores into the one result variable of the
+   * outermost: the else block of each branch is then only the computation of the next
+   * condition and the next branch, which is written as {@code else if}. (A variable of its own
+   * per level, assigned to the outer one after the inner branch, nested the chain as deep as
+   * it is long and made its code quadratic in its length.)
+   */
+  Operand conditional(ConditionalExpressionTree outermost) {
+    List<ChainLevel> levels = new ArrayList<>();
+    ExpressionTree falseOperand = outermost;
+    while (ExpressionLowering.withoutParentheses(falseOperand)
+        instanceof ConditionalExpressionTree conditional) {
+      Operand condition = expressions.lower(conditional.getCondition());
+      ir.openBlock();
+      Operand whenTrue = expressions.lower(conditional.getTrueExpression());
+      Block trueBlock = ir.closeBlock();
+      levels.add(new ChainLevel(conditional, condition, whenTrue, trueBlock));
+      ir.openBlock(); // the else block: the next level's condition is computed in it
+      falseOperand = conditional.getFalseExpression();
+    }
+    Operand last = expressions.lower(falseOperand);
+    NumericType[] types = chainTypes(levels, last);
+    if (types == null) {
+      for (int i = 0; i < levels.size(); i++) {
+        ir.closeBlock();
+      }
+      return null;
+    }
+    // From the innermost level out: each level's else block is closed, and its result (a
+    // constant, a select, or a branch) goes into the else block of the level around it.
+    Variable result = null; // the variable the branches of the current levels store into
+    Operand whenFalse = last; // null while the levels below stored into the result
+    for (int i = levels.size() - 1; i >= 0; i--) {
+      ChainLevel level = levels.get(i);
+      Block falseBlock = ir.closeBlock();
+      NumericType type = types[i];
+      Operand whenTrue = ExpressionLowering.literalAs(level.whenTrue(), type);
+      if (whenFalse != null) {
+        whenFalse = ExpressionLowering.literalAs(whenFalse, type);
+        if (level.trueBlock().statements().isEmpty() && falseBlock.statements().isEmpty()) {
+          whenFalse = choose(level.condition(), whenTrue, whenFalse, type);
+          continue;
+        }
+      }
+      int sharing = outermostSharing(types, i);
+      if (result == null) {
+        result = ir.variable("choice", types[sharing], null);
+      }
+      Block thenBlock = ExpressionLowering.append(level.trueBlock(),
+          new Store(result, whenTrue, context.line()));
+      Block elseBlock = whenFalse == null ? falseBlock
+          : ExpressionLowering.append(falseBlock, new Store(result, whenFalse, context.line()));
+      if (sharing == i) {
+        ir.add(new Declare(result, Operand.Constant.zero(result.type()), context.line()));
+      }
+      ir.add(new If(ir.nextStatementId(), level.condition(), thenBlock, elseBlock,
+          context.line()));
+      if (sharing == i) {
+        whenFalse = new Operand.Use(context.readVariable(result));
+        result = null;
+      } else {
+        whenFalse = null; // the level around stores into the same result
+      }
+    }
+    return whenFalse; // the outermost level's result
+  }
+
+  /**
+   * The outermost level of a chain that shares the result variable of the level {@code level}:
+   * the outermost of all, but for a {@code float} level inside a {@code double} one, which
+   * stores into a {@code float} variable of its own, since JLS 15.25 rounds an {@code int} or
+   * {@code long} operand of it to {@code float} on its way to the {@code double} result, as ecj
+   * does (javac's bytecode widens it straight to {@code double}). This happens once in a chain
+   * at most: the types of the levels only widen outwards.
+   */
+  private static int outermostSharing(NumericType[] types, int level) {
+    int outermost = level;
+    while (outermost > 0
+        && !(types[outermost] == NumericType.FLOAT && types[outermost - 1] == NumericType.DOUBLE)) {
+      outermost--;
+    }
+    return outermost;
+  }
+
+  /** One {@code c ? a :} of a chain, lowered: its condition and its true operand. */
+  private record ChainLevel(ConditionalExpressionTree tree, Operand condition, Operand whenTrue,
+      Block trueBlock) {}
+
+  /**
+   * The type of each level of a {@code ?:} chain, from the outermost, whose false operand at the
+   * innermost is {@code last}; null after reporting the first error from the innermost level
+   * out, as Java's type check of the nested expressions would, or when an operand failed.
+   */
+  private NumericType[] chainTypes(List<ChainLevel> levels, Operand last) {
+    NumericType[] types = new NumericType[levels.size()];
+    if (last == null) {
+      return null;
+    }
+    NumericType falseType = last.type();
+    for (int i = levels.size() - 1; i >= 0; i--) {
+      ChainLevel level = levels.get(i);
+      if (level.condition() == null || level.whenTrue() == null) {
+        return null;
+      }
+      if (level.condition().type() != NumericType.BOOLEAN) {
+        unsupported(level.tree().getCondition(), "the condition of '?:' must be a boolean");
+        return null;
+      }
+      NumericType trueType = level.whenTrue().type();
+      if (trueType == NumericType.BOOLEAN || falseType == NumericType.BOOLEAN) {
+        if (trueType != falseType) {
+          unsupported(level.tree(), "the operands of '?:' must both be numbers or both booleans");
+          return null;
+        }
+        types[i] = NumericType.BOOLEAN;
+      } else if (trueType == NumericType.STRING && falseType == NumericType.STRING) {
+        types[i] = NumericType.STRING; // a message chosen for an exception or a call
+      } else if (!trueType.isNumeric() || !falseType.isNumeric()) {
+        unsupported(level.tree(), "'?:' choosing between " + chainOperandKind(trueType, falseType)
+            + " is not supported: a differentiable method keeps each array or object variable"
+            + " bound to one value; choose with 'if' and 'else' around the code that reads it");
+        return null;
+      } else {
+        types[i] = NumericType.promote(trueType, falseType);
+      }
+      falseType = types[i];
+    }
+    return types;
+  }
+
+  private static String chainOperandKind(NumericType whenTrue, NumericType whenFalse) {
+    return whenTrue.isArray() || whenFalse.isArray() ? "arrays" : "objects";
+  }
+
+  /** {@code c ? a : b} of operands computed without statements: a constant or a select. */
+  private Operand choose(Operand condition, Operand whenTrue, Operand whenFalse,
+      NumericType type) {
+    if (condition instanceof Operand.Constant c && whenTrue instanceof Operand.Constant t
+        && whenFalse instanceof Operand.Constant f) {
+      return new Operand.Constant(c.expression().choose(t.expression(), f.expression()), type,
+          OptionalDouble.empty());
+    }
+    boolean active = whenTrue.isActive() || whenFalse.isActive();
+    return context.emit(Operation.SELECT, List.of(condition, whenTrue, whenFalse), type, active);
+  }
+
+  private void unsupported(Tree tree, String message) {
+    context.diagnostics().error(tree, message);
+  }
+}

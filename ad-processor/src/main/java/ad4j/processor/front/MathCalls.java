@@ -1,0 +1,96 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.Expr;
+import ad4j.processor.ir.MathOwner;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.rules.DerivativeRules;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.Tree;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.stream.Collectors;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * Lowers calls of {@code Math}, {@code StrictMath} and {@code FastMath} functions: the overload
+ * Java chooses, a constant where every argument is one, a user's {@code @DerivativeOf} rule
+ * where one applies, the function's derivative rule ({@link DerivativeRules}), or run as
+ * written where no derivative flows. Apart from {@link CallLowering} because these functions
+ * are the derivative rules' own.
+ */
+final class MathCalls {
+  private final LoweringContext context;
+  private final ExpressionLowering expressions;
+  private final CallLowering calls;
+
+  MathCalls(LoweringContext context, ExpressionLowering expressions, CallLowering calls) {
+    this.context = context;
+    this.expressions = expressions;
+    this.calls = calls;
+  }
+
+  /** {@code Math.name(arguments)}, for a call that lowering makes ({@code max()} of a stream). */
+  Operand mathFunction(String name, List<Operand> arguments, MethodInvocationTree at) {
+    return mathCall(MathOwner.MATH, name, arguments, at, "Math." + name + "(...)");
+  }
+
+  Operand mathCall(MathOwner owner, String name, List<Operand> arguments,
+      MethodInvocationTree invocation, String shown) {
+    List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
+    // Math's functions take primitives only: ad4j passes them no boxes to unbox
+    Optional<javax.lang.model.element.ExecutableElement> chosen =
+        argumentTypes.contains(NumericType.BOOLEAN)
+            || argumentTypes.stream().anyMatch(NumericType::isReference)
+        ? Optional.empty()
+        : CalleeResolver.choice(context, context.symbols().mathMethods(owner, name), arguments)
+            .map(Overloads.Choice::method);
+    chosen.ifPresent(method -> ResolutionLog.resolved(context, invocation, method));
+    Optional<NumericType> resultType =
+        chosen.flatMap(method -> ConstantText.numericType(method.getReturnType().getKind()));
+    if (resultType.isEmpty()) {
+      unsupported(invocation, "no " + owner.simpleName() + "." + name + " takes ("
+          + argumentTypes.stream().map(NumericType::keyword).collect(Collectors.joining(", "))
+          + ")");
+      return null;
+    }
+    if (arguments.stream().allMatch(a -> a instanceof Operand.Constant)) {
+      Expr[] texts = arguments.stream().map(a -> ((Operand.Constant) a).expression())
+          .toArray(Expr[]::new);
+      return new Operand.Constant(Expr.call(context.mathClassName(owner), name, texts),
+          resultType.get(), OptionalDouble.empty());
+    }
+    if (arguments.stream().anyMatch(Operand::isActive)) {
+      // a user's @DerivativeOf rule that this call sees replaces the built-in derivative (a
+      // straight-through estimator for floor)
+      javax.lang.model.element.TypeElement type =
+          context.elements().getTypeElement(owner.qualifiedName());
+      Optional<RuledCalls.Lowered> ruled = type == null ? Optional.empty()
+          : calls.ruledCalls().lower(type, name, arguments, invocation, shown);
+      if (ruled.isPresent()) {
+        return ruled.get().operand();
+      }
+    }
+    if (!DerivativeRules.isDifferentiableFunction(name, arguments.size())) {
+      Optional<Operand> inactive = calls.inactiveCalls().lowerMath(context.mathClassName(owner),
+          name, arguments, resultType.get(), calls.isDiscarded(invocation));
+      if (inactive.isPresent()) {
+        return inactive.get();
+      }
+      unsupported(invocation, "call to '" + shown + "' is not differentiable: ad4j has no"
+          + " derivative rule for " + owner.simpleName() + "." + name + "; differentiable"
+          + " functions are " + String.join(", ", DerivativeRules.differentiableFunctionNames()));
+      return context.notDifferentiableResult(resultType.get());
+    }
+    context.mathClassName(owner); // generated code names it
+    Operation operation = Operation.call(owner, name, arguments.size());
+    return expressions.combineAll(operation, arguments, resultType.get());
+  }
+
+  private void unsupported(Tree tree, String message) {
+    context.diagnostics().error(tree, message);
+  }
+}
