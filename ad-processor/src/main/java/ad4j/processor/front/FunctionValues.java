@@ -1,27 +1,19 @@
 package ad4j.processor.front;
 
 import ad4j.processor.front.Symbols.CallTarget;
-import ad4j.processor.ir.Block;
-import ad4j.processor.ir.Declare;
-import ad4j.processor.ir.If;
 import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
-import ad4j.processor.ir.Store;
-import ad4j.processor.ir.Variable;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
-import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
-import com.sun.source.tree.IfTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
-import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -39,11 +31,8 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
-import javax.lang.model.type.DeclaredType;
-import javax.lang.model.type.ExecutableType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
 
 /**
  * Function values whose code is known where they are called: a lambda or a method reference
@@ -54,9 +43,14 @@ import javax.lang.model.util.ElementFilter;
  * it as if the user had written the code in place. A lambda's body sees the locals that were in
  * scope where it was written (Java lets it capture only effectively final ones, so their values
  * at the call are those at its definition). A {@code @Differentiable} method that takes a
- * function ({@link #takesFunction}) is inlined the same way at each call, for the function
- * passed there, wherever among the compilation's files it is declared: a template, with no
- * generated members of its own.
+ * function ({@link FunctionTypes#takesFunction}) is inlined the same way at each call, for the
+ * function passed there, wherever among the compilation's files it is declared: a template,
+ * with no generated members of its own ({@link FunctionTemplates}).
+ *
+ * <p>This class decides which function a name or an argument gives and applies it; which types
+ * are functions is {@link FunctionTypes}', the body inlined with its parameters bound is
+ * {@link InlinedBodies}', the method a class used as a function implements is
+ * {@link FunctionImplementations}'.
  */
 final class FunctionValues {
 
@@ -103,6 +97,10 @@ final class FunctionValues {
   private final ExpressionLowering expressions;
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
+  private final FunctionTypes types;
+  private final InlinedBodies bodies;
+  private final FunctionImplementations implementations;
+  private final FunctionTemplates templates;
   private StatementLowerer statements;
   /** The functions being inlined now, innermost last: a function met again is recursion. */
   private final List<Tree> inlining = new ArrayList<>();
@@ -112,6 +110,10 @@ final class FunctionValues {
     this.expressions = expressions;
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
+    this.types = new FunctionTypes(context);
+    this.bodies = new InlinedBodies(context, expressions, this);
+    this.implementations = new FunctionImplementations(context);
+    this.templates = new FunctionTemplates(context, expressions, this, types, bodies);
   }
 
   void useStatements(StatementLowerer lowerer) {
@@ -126,152 +128,27 @@ final class FunctionValues {
     return statements.lower(body);
   }
 
-  // ---- which types and values are functions -----------------------------------------------
-
-  /**
-   * The method of {@code type} when it is a functional interface whose method takes
-   * {@code double}, {@code float}, {@code int}, {@code long} or {@code boolean} values (their
-   * boxes for the generic interfaces of {@code java.util.function}), {@code double[]} or
-   * {@code float[]} arrays or value records, and returns such a value or a value record; empty
-   * for every other type.
-   */
+  /** {@link FunctionTypes#signature}. */
   Optional<Signature> signature(TypeMirror type) {
-    if (!(type instanceof DeclaredType declared)
-        || declared.asElement().getKind() != ElementKind.INTERFACE) {
-      return Optional.empty();
-    }
-    TypeElement element = (TypeElement) declared.asElement();
-    List<ExecutableElement> abstractMethods = new ArrayList<>();
-    for (ExecutableElement method
-        : ElementFilter.methodsIn(context.elements().getAllMembers(element))) {
-      if (method.getModifiers().contains(Modifier.ABSTRACT) && !isObjectMethod(method)) {
-        abstractMethods.add(method);
-      }
-    }
-    if (abstractMethods.size() != 1) {
-      return Optional.empty();
-    }
-    ExecutableElement method = abstractMethods.get(0);
-    ExecutableType resolved =
-        (ExecutableType) context.types().asMemberOf(declared, method);
-    boolean boxed = false;
-    List<NumericType> parameters = new ArrayList<>();
-    List<TypeElement> records = new ArrayList<>();
-    for (TypeMirror parameter : resolved.getParameterTypes()) {
-      Optional<TypeElement> record = ValueRecords.valueRecord(parameter);
-      if (record.isPresent()) {
-        parameters.add(NumericType.OBJECT);
-        records.add(record.get());
-        continue;
-      }
-      Optional<NumericType> kind = parameterType(parameter);
-      if (kind.isEmpty()) {
-        return Optional.empty();
-      }
-      boxed |= parameter.getKind() == TypeKind.DECLARED;
-      parameters.add(kind.get());
-      records.add(null);
-    }
-    Optional<TypeElement> resultRecord = ValueRecords.valueRecord(resolved.getReturnType());
-    Optional<NumericType> result = resultRecord.isPresent() ? Optional.of(NumericType.OBJECT)
-        : valueType(resolved.getReturnType());
-    if (result.isEmpty()) {
-      return Optional.empty();
-    }
-    boxed |= !resolved.getReturnType().getKind().isPrimitive() && resultRecord.isEmpty();
-    if (boxed && !element.getQualifiedName().toString().startsWith("java.util.function.")) {
-      return Optional.empty();
-    }
-    return Optional.of(new Signature(method.getSimpleName().toString(), parameters, records,
-        result.get(), resultRecord.orElse(null), boxed));
+    return types.signature(type);
   }
 
-  /** Whether {@code type} is an interface with one abstract method (a function value). */
-  static boolean isFunctionalInterface(TypeMirror type, javax.lang.model.util.Elements elements) {
-    if (!(type instanceof DeclaredType declared)
-        || declared.asElement().getKind() != ElementKind.INTERFACE) {
-      return false;
-    }
-    return ElementFilter.methodsIn(elements.getAllMembers(
-            (TypeElement) declared.asElement())).stream()
-        .filter(m -> m.getModifiers().contains(Modifier.ABSTRACT) && !isObjectMethod(m))
-        .count() == 1;
+  /** Whether {@code code} is being inlined now: met again, it would be recursion. */
+  boolean isInlining(Tree code) {
+    return inlining.contains(code);
   }
 
-  /**
-   * Whether {@code method} takes a function: a parameter whose type is an interface of
-   * {@code java.util.function} or one marked {@code @FunctionalInterface}. Such a
-   * {@code @Differentiable} method is a template, differentiated at each call for the function
-   * passed there, with no generated members of its own. Other interfaces with one abstract
-   * method (a {@code Distribution} that classes implement) stay objects whose methods run as
-   * written.
-   */
-  public static boolean takesFunction(ExecutableElement method,
-      javax.lang.model.util.Elements elements) {
-    return method.getParameters().stream()
-        .anyMatch(parameter -> isFunctionType(parameter.asType(), elements));
+  /** From now on {@code code} is being inlined, inside those that were. */
+  void startInlining(Tree code) {
+    inlining.add(code);
   }
 
-  /**
-   * Whether {@code type} is a function type: an interface of {@code java.util.function} or one
-   * marked {@code @FunctionalInterface}, whose values ad4j must know the code of.
-   */
-  static boolean isFunctionType(TypeMirror type, javax.lang.model.util.Elements elements) {
-    if (!isFunctionalInterface(type, elements)) {
-      return false;
-    }
-    TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
-    return element.getQualifiedName().toString().startsWith("java.util.function.")
-        || element.getAnnotation(FunctionalInterface.class) != null;
+  /** The function inlined last is done. */
+  void endInlining() {
+    inlining.remove(inlining.size() - 1);
   }
 
-  /**
-   * A function's parameter type: a value ({@link #valueType}) or an array of {@code double}s or
-   * {@code float}s, which the function reads as the caller's array.
-   */
-  private Optional<NumericType> parameterType(TypeMirror type) {
-    if (type.getKind() == TypeKind.ARRAY) {
-      return context.irType(type).filter(array -> array == NumericType.DOUBLE_ARRAY
-          || array == NumericType.FLOAT_ARRAY);
-    }
-    return valueType(type);
-  }
-
-  /**
-   * A template's result type other than a value record: a value ({@link #valueType}) or a
-   * {@code double[]} or {@code float[]} array, which the template returns to its caller.
-   */
-  private Optional<NumericType> resultType(TypeMirror type) {
-    return parameterType(type);
-  }
-
-  /** A function's or a template's result type: a number or a {@code boolean}, or its box. */
-  private Optional<NumericType> valueType(TypeMirror type) {
-    TypeMirror primitive = type;
-    if (!type.getKind().isPrimitive()) {
-      try {
-        primitive = context.types().unboxedType(type);
-      } catch (IllegalArgumentException notABox) {
-        return Optional.empty();
-      }
-    }
-    return switch (primitive.getKind()) {
-      case DOUBLE -> Optional.of(NumericType.DOUBLE);
-      case FLOAT -> Optional.of(NumericType.FLOAT);
-      case INT -> Optional.of(NumericType.INT);
-      case LONG -> Optional.of(NumericType.LONG);
-      case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
-      default -> Optional.empty();
-    };
-  }
-
-  /** {@code equals}, {@code hashCode}, {@code toString}: an interface's restatement of them. */
-  private static boolean isObjectMethod(ExecutableElement method) {
-    String name = method.getSimpleName().toString();
-    int arity = method.getParameters().size();
-    return name.equals("equals") && arity == 1 || name.equals("hashCode") && arity == 0
-        || name.equals("toString") && arity == 0;
-  }
+  // ---- which values are functions ---------------------------------------------------------
 
   /**
    * Whether the local {@code declaration} of {@code type} holds a function value: its type is a
@@ -279,7 +156,7 @@ final class FunctionValues {
    * interface with one method ({@code Distribution d = new Normal(0, 1)}) is an object.
    */
   boolean holdsFunction(VariableTree declaration, TypeMirror type) {
-    if (isFunctionType(type, context.elements())) {
+    if (FunctionTypes.isFunctionType(type, context.elements())) {
       return true;
     }
     ExpressionTree code = declaration.getInitializer();
@@ -331,7 +208,7 @@ final class FunctionValues {
           : Optional.empty();
     }
     if (code instanceof NewClassTree creation && creation.getClassBody() != null) {
-      return implementation(creation, signature) == null ? Optional.empty()
+      return implementations.implementation(creation, signature) == null ? Optional.empty()
           : Optional.of(new Known(code, context.scopes().visible(), signature,
               context.symbols()));
     }
@@ -340,7 +217,8 @@ final class FunctionValues {
             instanceof TypeElement named
         && named.getKind() == ElementKind.CLASS) {
       // new C() of a class of the file: its method's names are C's
-      return namedImplementation(creation, named, signature) == null ? Optional.empty()
+      return implementations.namedImplementation(creation, named, signature) == null
+          ? Optional.empty()
           : Optional.of(new Known(code, Map.of(), signature, context.symbolsIn(named)));
     }
     Optional<Known> named = known(code);
@@ -435,13 +313,13 @@ final class FunctionValues {
         boolean parameter = context.element().getParameters().stream()
             .anyMatch(p -> p.getSimpleName().contentEquals(identifier.getName()));
         return local.referenceType() != null
-            && isFunctionType(local.referenceType(), context.elements())
+            && FunctionTypes.isFunctionType(local.referenceType(), context.elements())
             ? Optional.of((parameter ? "parameter '" : "local '") + identifier.getName() + "'")
             : Optional.empty();
       }
     }
     return functionField(receiver)
-        .filter(field -> isFunctionType(field.asType(), context.elements()))
+        .filter(field -> FunctionTypes.isFunctionType(field.asType(), context.elements()))
         .map(field -> "field '" + field.getSimpleName() + "'");
   }
 
@@ -467,7 +345,7 @@ final class FunctionValues {
         || !field.getModifiers().contains(Modifier.FINAL)) {
       return Optional.empty();
     }
-    Optional<Signature> signature = signature(field.asType());
+    Optional<Signature> signature = types.signature(field.asType());
     TreePath path = context.trees().getPath(field);
     if (signature.isEmpty() || path == null
         || !(path.getLeaf() instanceof VariableTree declaration)
@@ -529,7 +407,7 @@ final class FunctionValues {
    * its leaves (read through its accessors when it is held as an object), standing in for it
    * until they are bound to the parameter; null after an error.
    */
-  private Operand recordArgument(ExpressionTree argument, TypeElement record) {
+  Operand recordArgument(ExpressionTree argument, TypeElement record) {
     Optional<TypeElement> type = expressions.records().typeOf(argument);
     if (type.isEmpty() || !type.get().equals(record)) {
       unsupported(argument, "'" + context.source().of(argument) + "' is passed where a value"
@@ -584,9 +462,11 @@ final class FunctionValues {
       Operand result = function.code() instanceof LambdaExpressionTree lambda
           ? lambda(lambda, function, bound)
           : function.code() instanceof NewClassTree creation
-              ? anonymous(creation.getClassBody() != null ? implementation(creation, signature)
-                  : namedImplementation(creation, (TypeElement) context.trees().getElement(
-                      context.pathIn(creation.getIdentifier())),
+              ? anonymous(creation.getClassBody() != null
+                  ? implementations.implementation(creation, signature)
+                  : implementations.namedImplementation(creation,
+                      (TypeElement) context.trees().getElement(
+                          context.pathIn(creation.getIdentifier())),
                       signature), function, bound)
               : reference((MemberReferenceTree) function.code(), bound, site);
       if (result == null || signature.resultRecord() != null) {
@@ -621,348 +501,23 @@ final class FunctionValues {
   private Operand lambda(LambdaExpressionTree lambda, Known function, List<Operand> values) {
     List<String> names = lambda.getParameters().stream()
         .map(parameter -> parameter.getName().toString()).toList();
-    return withBound(function, names, values, () -> {
+    return bodies.withBound(function, names, values, () -> {
       TypeElement record = function.signature().resultRecord();
       if (record != null && lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
-        RecordLowering.Tuple value = returnedRecord((ExpressionTree) lambda.getBody(), record);
+        RecordLowering.Tuple value =
+            bodies.returnedRecord((ExpressionTree) lambda.getBody(), record);
         return value == null ? null : context.recordPlaceholder(value);
       }
       if (record != null) {
-        return returnedRecord(((BlockTree) lambda.getBody()).getStatements(), "result", record,
-            lambda, "the lambda can complete without a 'return'");
+        return bodies.returnedRecord(((BlockTree) lambda.getBody()).getStatements(), "result",
+            record, lambda, "the lambda can complete without a 'return'");
       }
       if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
         return expressions.lower((ExpressionTree) lambda.getBody());
       }
-      return returnedBy(((BlockTree) lambda.getBody()).getStatements(), "result",
+      return bodies.returnedBy(((BlockTree) lambda.getBody()).getStatements(), "result",
           function.signature().result(), lambda, "the lambda can complete without a 'return'");
     });
-  }
-
-  /**
-   * {@code body}, lowered in the scope {@code function} was written in, with its parameters
-   * {@code names} bound to {@code values}.
-   */
-  private Operand withBound(Known function, List<String> names, List<Operand> values,
-      java.util.function.Supplier<Operand> body) {
-    LoweringContext.Position position = context.position();
-    java.util.Deque<Map<String, LocalScopes.Local>> saved =
-        context.scopes().enter(function.captured());
-    try {
-      context.scopes().push();
-      for (int i = 0; i < values.size(); i++) {
-        declareBound(names.get(i), function.signature().parameters().get(i), values.get(i));
-      }
-      return body.get();
-    } finally {
-      context.scopes().leave(saved);
-      context.resume(position);
-    }
-  }
-
-  /**
-   * The value {@code body} returns, lowered here, each {@code return} storing into a variable
-   * {@code name} of {@code type}; an error at {@code at}, {@code withoutReturn}, when its end
-   * can be reached. Null after an error.
-   */
-  private Operand returnedBy(List<? extends StatementTree> body, String name, NumericType type,
-      Tree at, String withoutReturn) {
-    Variable result = ir.variable(name, type, null);
-    ir.add(new Declare(result, Operand.Constant.zero(type), context.line()));
-    int errors = diagnostics.errorCount();
-    Returns stores = returned -> {
-      Operand value = expressions.lower(returned);
-      if (value != null && expressions.assignable(value, type, returned)) {
-        ir.add(new Store(result, expressions.convert(value, type), context.line()));
-      }
-    };
-    if (lowerTail(body, stores) && diagnostics.errorCount() == errors) {
-      unsupported(at, withoutReturn);
-    }
-    return diagnostics.errorCount() != errors ? null
-        : new Operand.Use(context.readVariable(result));
-  }
-
-  /** What a {@code return} of an inlined body does with the value it returns. */
-  private interface Returns {
-    /** Lowers {@code returned}, the expression of a {@code return}, and keeps its value. */
-    void store(ExpressionTree returned);
-  }
-
-  /**
-   * The value record {@code record} that {@code body} returns, lowered here, its leaves standing
-   * in for it (a placeholder); an error at {@code at}, {@code withoutReturn}, when its end can
-   * be reached. A body that returns once, as its last statement, gives the leaves of the record
-   * it returns as they are; one with more {@code return}s stores them into a variable per leaf
-   * ({@code name} and the leaf's suffix), as {@link #returnedBy} stores a number. Null after an
-   * error.
-   */
-  private Operand returnedRecord(List<? extends StatementTree> body, String name,
-      TypeElement record, Tree at, String withoutReturn) {
-    if (returnsOnceAtTheEnd(body)) {
-      ReturnTree last = (ReturnTree) body.get(body.size() - 1);
-      if (!beforeTheReturn(body)) {
-        return null;
-      }
-      RecordLowering.Tuple value = returnedRecord(last.getExpression(), record);
-      return value == null ? null : context.recordPlaceholder(value);
-    }
-    List<ValueRecords.Leaf> leaves = ValueRecords.leaves(record);
-    if (leaves.stream().anyMatch(leaf -> leaf.type().isReference() || leaf.type().isArray())) {
-      unsupported(at, "value record '" + record.getSimpleName() + "' is returned by more than"
-          + " one 'return' here, which ad4j supports for records of numbers and booleans only;"
-          + " return once, at the end");
-      return null;
-    }
-    List<Variable> variables = new ArrayList<>();
-    for (ValueRecords.Leaf leaf : leaves) {
-      Variable variable = ir.variable(name + leaf.suffix(), leaf.type(), null);
-      ir.add(new Declare(variable, Operand.Constant.zero(leaf.type()), context.line()));
-      variables.add(variable);
-    }
-    int errors = diagnostics.errorCount();
-    Returns stores = returned -> {
-      RecordLowering.Tuple value = returnedRecord(returned, record);
-      for (int i = 0; value != null && i < variables.size(); i++) {
-        ir.add(new Store(variables.get(i), value.leaves().get(i), context.line()));
-      }
-    };
-    if (lowerTail(body, stores) && diagnostics.errorCount() == errors) {
-      unsupported(at, withoutReturn);
-    }
-    if (diagnostics.errorCount() != errors) {
-      return null;
-    }
-    List<Operand> values = new ArrayList<>();
-    for (Variable variable : variables) {
-      values.add(new Operand.Use(context.readVariable(variable)));
-    }
-    return context.recordPlaceholder(new RecordLowering.Tuple(record, values));
-  }
-
-  /** The value record {@code record} that {@code returned} gives; null after an error. */
-  private RecordLowering.Tuple returnedRecord(ExpressionTree returned, TypeElement record) {
-    Optional<TypeElement> type = expressions.records().typeOf(returned);
-    if (type.isEmpty() || !type.get().equals(record)) {
-      unsupported(returned, "'" + context.source().of(returned) + "' is returned where value"
-          + " record '" + record.getSimpleName() + "' is, which ad4j returns from a function"
-          + " flattened: return a record made or held in the method (a local, a parameter,"
-          + " 'new', a call of the record's methods)");
-      return null;
-    }
-    return expressions.records().lower(returned);
-  }
-
-  /**
-   * The array of {@code type} that {@code body}, of a method taking a function, returns,
-   * lowered here: the body must return once, as its last statement, an array it made (its
-   * local, a clone), never one of {@code bound}, the arguments, which the caller holds already,
-   * nor one it must not write, so that the caller gets an array of its own, as from a call.
-   * Null after an error.
-   */
-  private Operand returnedArray(List<? extends StatementTree> body, NumericType type,
-      List<Object> bound, MethodTree method, String withoutReturn) {
-    if (!returnsOnceAtTheEnd(body)) {
-      unsupported(body.isEmpty() || containsReturn(body.get(body.size() - 1)) ? method
-          : body.get(body.size() - 1), body.stream().anyMatch(FunctionValues::containsReturn)
-          ? "'" + method.getName() + "' takes a function and returns '" + type.keyword() + "',"
-              + " which ad4j inlines where it is called when it returns once, as its last"
-              + " statement: compute the result into one local array and return it at the end"
-          : withoutReturn);
-      return null;
-    }
-    ReturnTree last = (ReturnTree) body.get(body.size() - 1);
-    if (!beforeTheReturn(body)) {
-      return null;
-    }
-    Operand value = expressions.lower(last.getExpression());
-    if (value == null) {
-      return null;
-    }
-    boolean passed = value instanceof Operand.Use use && bound.stream().anyMatch(argument ->
-        argument instanceof Operand.Use given && given.value() == use.value());
-    if (!(value instanceof Operand.Use use) || value.type() != type || passed
-        || context.isReadOnly(use.value())) {
-      String shown = context.source().of(last.getExpression());
-      unsupported(last.getExpression(), "'" + shown + "' is an array that the caller of '"
-          + method.getName() + "' holds already, or one it must not write, and ad4j inlines '"
-          + method.getName() + "' where it is called, so the caller would get that array, not"
-          + " one of its own: return an array made in the method ('" + shown + ".clone()')");
-      return null;
-    }
-    return value;
-  }
-
-  /** Whether {@code body} holds one {@code return}, its last statement. */
-  private static boolean returnsOnceAtTheEnd(List<? extends StatementTree> body) {
-    return !body.isEmpty() && body.get(body.size() - 1) instanceof ReturnTree last
-        && last.getExpression() != null
-        && body.subList(0, body.size() - 1).stream().noneMatch(FunctionValues::containsReturn);
-  }
-
-  /**
-   * Lowers the statements of {@code body} before its final {@code return}, and starts the
-   * {@code return}'s statement; false, after an error, when they cannot complete.
-   */
-  private boolean beforeTheReturn(List<? extends StatementTree> body) {
-    ReturnTree last = (ReturnTree) body.get(body.size() - 1);
-    int errors = diagnostics.errorCount();
-    if (!statements.lower(body.subList(0, body.size() - 1))) {
-      if (diagnostics.errorCount() == errors) {
-        diagnostics.error(last, "unreachable statement");
-      }
-      return false;
-    }
-    if (diagnostics.errorCount() != errors) {
-      return false;
-    }
-    context.startStatement(last);
-    return true;
-  }
-
-  // ---- anonymous classes ------------------------------------------------------------------
-
-  /**
-   * The method of {@code creation}, an anonymous class of a functional interface, that
-   * implements it; null after an error. ad4j inlines that method's body as a lambda's, so the
-   * class must hold nothing else (no field, other method or initializer, which the body could
-   * use through its instance), and the body must not name its instance: no {@code this} or
-   * {@code super}, and no unqualified name of a member of the interface or of {@code Object},
-   * which in the class mean the instance's members and here would not.
-   */
-  private MethodTree implementation(NewClassTree creation, Signature signature) {
-    MethodTree method = null;
-    for (Tree member : creation.getClassBody().getMembers()) {
-      if (member instanceof MethodTree constructor
-          && constructor.getName().contentEquals("<init>")) {
-        continue; // the constructor javac writes: an anonymous class cannot declare one
-      }
-      if (member instanceof MethodTree candidate
-          && candidate.getName().contentEquals(signature.name())
-          && candidate.getParameters().size() == signature.parameters().size()
-          && candidate.getBody() != null && method == null) {
-        method = candidate;
-      } else {
-        unsupported(member, "an anonymous class used as a function is supported when it holds"
-            + " only its method '" + signature.name() + "': ad4j inlines that method where the"
-            + " function is called; write the rest as static methods, or use a lambda");
-        return null;
-      }
-    }
-    if (method == null || !creation.getArguments().isEmpty()) {
-      unsupported(creation, "the anonymous class '" + context.source().of(creation.getIdentifier())
-          + "' does not implement '" + signature.name() + "' in its body; ad4j inlines that"
-          + " method where the function is called");
-      return null;
-    }
-    Set<String> instanceNames = new HashSet<>();
-    Element type = context.trees().getElement(context.pathIn(creation.getIdentifier()));
-    for (Element owner : List.of(type == null ? context.elements()
-        .getTypeElement("java.lang.Object") : type, context.elements()
-        .getTypeElement("java.lang.Object"))) {
-      if (owner instanceof TypeElement ownerType) {
-        for (Element member : context.elements().getAllMembers(ownerType)) {
-          instanceNames.add(member.getSimpleName().toString());
-        }
-      }
-    }
-    return namesNoInstance(method, instanceNames) ? method : null;
-  }
-
-  /**
-   * The method of {@code named} that implements the function, for {@code new C()} of a class
-   * of the file; null after an error. ad4j inlines it as it inlines an anonymous class's, its
-   * names resolved in the class, so {@code new C()} must make nothing the method could read:
-   * the class extends {@code Object}, has no instance field or initializer and no constructor
-   * that does anything, and the method names no instance member.
-   */
-  private MethodTree namedImplementation(NewClassTree creation, TypeElement named,
-      Signature signature) {
-    TreePath path = context.trees().getPath(named);
-    String shown = "new " + context.source().of(creation.getIdentifier()) + "()";
-    if (path == null || path.getCompilationUnit() != context.diagnostics().unitOf(creation)
-        || !(path.getLeaf() instanceof ClassTree declaration)) {
-      unsupported(creation, "'" + shown + "' as a function: ad4j inlines the method of a class"
-          + " used as a function, by its source, which must be in this file");
-      return null;
-    }
-    TypeMirror object = context.elements().getTypeElement("java.lang.Object").asType();
-    if (!context.types().isSameType(named.getSuperclass(), object)) {
-      unsupported(creation, "'" + shown + "' as a function: ad4j inlines the method of a class"
-          + " used as a function when the class extends only 'Object'");
-      return null;
-    }
-    MethodTree method = null;
-    for (Tree member : declaration.getMembers()) {
-      if (member instanceof MethodTree candidate && candidate.getName().contentEquals("<init>")) {
-        List<? extends StatementTree> statements = candidate.getBody().getStatements();
-        boolean onlySuper = statements.stream().allMatch(statement ->
-            context.source().of(statement).replace(" ", "").equals("super();"));
-        if (!candidate.getParameters().isEmpty() || !onlySuper) {
-          unsupported(member, "'" + shown + "' as a function: ad4j inlines the method of a class"
-              + " used as a function without making an instance, so the class must not declare"
-              + " a constructor that takes or does anything");
-          return null;
-        }
-      } else if (member instanceof MethodTree candidate
-          && candidate.getName().contentEquals(signature.name())
-          && candidate.getParameters().size() == signature.parameters().size()
-          && candidate.getBody() != null) {
-        method = candidate;
-      } else if (member instanceof VariableTree field
-          && !field.getModifiers().getFlags().contains(Modifier.STATIC)
-          || member instanceof BlockTree block && !block.isStatic()) {
-        unsupported(member, "'" + shown + "' as a function: ad4j inlines the method of a class"
-            + " used as a function without making an instance, so the class must hold no"
-            + " instance fields or initializers; make them static, or use a lambda");
-        return null;
-      }
-    }
-    if (method == null) {
-      unsupported(creation, "'" + shown + "' as a function: its class does not declare '"
-          + signature.name() + "' itself; ad4j inlines that method where the function is"
-          + " called");
-      return null;
-    }
-    Set<String> instanceNames = new HashSet<>();
-    for (Element member : context.elements().getAllMembers(named)) {
-      if (!StaticMembers.isStatic(member)) {
-        instanceNames.add(member.getSimpleName().toString());
-      }
-    }
-    return namesNoInstance(method, instanceNames) ? method : null;
-  }
-
-  /**
-   * Whether the body of {@code method}, inlined without its instance, names none of
-   * {@code instanceNames}, nor {@code this} or {@code super}; an error at the first that it
-   * names.
-   */
-  private boolean namesNoInstance(MethodTree method, Set<String> instanceNames) {
-    Tree[] instanceUse = {null};
-    new TreeScanner<Void, Void>() {
-      @Override
-      public Void visitIdentifier(IdentifierTree tree, Void unused) {
-        String name = tree.getName().toString();
-        if (instanceUse[0] == null && (name.equals("this") || name.equals("super")
-            || instanceNames.contains(name))) {
-          instanceUse[0] = tree;
-        }
-        return null;
-      }
-
-      @Override
-      public Void visitMemberSelect(MemberSelectTree tree, Void unused) {
-        return scan(tree.getExpression(), null); // a qualified name is not the instance's
-      }
-    }.scan(method.getBody(), null);
-    if (instanceUse[0] != null) {
-      unsupported(instanceUse[0], "'" + context.source().of(instanceUse[0]) + "' in a class"
-          + " used as a function names the class's instance or its members; ad4j inlines the"
-          + " method's body where the function is called, where no such instance exists");
-      return false;
-    }
-    return true;
   }
 
   /** An anonymous class's method, in the scope it was written in, bound to {@code values}. */
@@ -975,283 +530,23 @@ final class FunctionValues {
         .map(parameter -> parameter.getName().toString()).toList();
     String withoutReturn = "method '" + method.getName() + "' can complete without a 'return'";
     TypeElement record = function.signature().resultRecord();
-    return withBound(function, names, values, () -> record != null
-        ? returnedRecord(method.getBody().getStatements(), "result", record, method,
+    return bodies.withBound(function, names, values, () -> record != null
+        ? bodies.returnedRecord(method.getBody().getStatements(), "result", record, method,
             withoutReturn)
-        : returnedBy(method.getBody().getStatements(), "result", function.signature().result(),
-            method, withoutReturn));
-  }
-
-  private void declareBound(String name, NumericType type, Operand value) {
-    if (name.isEmpty() || name.equals("_")) {
-      return;
-    }
-    Optional<RecordLowering.Tuple> record = context.recordOf(value);
-    if (record.isPresent()) {
-      // a value record: a record local whose leaves are the argument's, as a record's own
-      // inlined method binds the records passed to it
-      expressions.records().declareLocal(name, record.get().type(), record.get());
-      return;
-    }
-    context.scopes().declareLocal(name, type, context);
-    LocalScopes.Local local = context.scopes().lookUp(name);
-    if (local.variable() != null) {
-      ir.add(new Declare(local.variable(), value, context.line()));
-    } else {
-      context.bind(local, value);
-    }
-  }
-
-  /**
-   * The statements of a lambda's block body, each {@code return} storing into {@code result}.
-   * A {@code return} may end the body, a block or a branch of an {@code if}: the statements
-   * after an {@code if} whose branch returns are lowered into each branch that goes on (no
-   * jump is needed to skip them), so the lambda's value is stored on every path. Returns
-   * whether the end can be reached.
-   */
-  private boolean lowerTail(List<? extends StatementTree> body, Returns result) {
-    for (int i = 0; i < body.size(); i++) {
-      StatementTree statement = body.get(i);
-      List<? extends StatementTree> rest = body.subList(i + 1, body.size());
-      if (statement instanceof ReturnTree ret) {
-        if (!rest.isEmpty()) {
-          diagnostics.error(rest.get(0), "unreachable statement");
-          return false;
-        }
-        context.startStatement(ret);
-        if (ret.getExpression() == null) {
-          unsupported(ret, "'return' without a value in a lambda that returns a value");
-          return false;
-        }
-        result.store(ret.getExpression());
-        return false;
-      }
-      if (!containsReturn(statement)) {
-        if (!statements.lower(List.of(statement))) {
-          if (!rest.isEmpty()) {
-            diagnostics.error(rest.get(0), "unreachable statement");
-          }
-          return false;
-        }
-        continue;
-      }
-      if (statement instanceof BlockTree block) {
-        context.scopes().push();
-        boolean completes = lowerTail(block.getStatements(), result);
-        context.scopes().pop();
-        return completes && lowerTail(rest, result);
-      }
-      if (statement instanceof IfTree branch) {
-        context.startStatement(branch);
-        Operand condition = expressions.lower(branch.getCondition());
-        if (condition != null && condition.type() != NumericType.BOOLEAN) {
-          unsupported(branch.getCondition(), "the condition must be a boolean");
-          condition = null;
-        }
-        ad4j.processor.ir.SourceLine line = context.line();
-        boolean thenCompletes = branch(branch.getThenStatement(), rest, result);
-        Block thenBlock = ir.closeBlock();
-        boolean elseCompletes = branch(branch.getElseStatement(), rest, result);
-        Block elseBlock = ir.closeBlock();
-        if (condition != null) {
-          ir.add(new If(ir.nextStatementId(), condition, thenBlock, elseBlock, line));
-        }
-        return thenCompletes || elseCompletes;
-      }
-      unsupported(statement, "a 'return' of a lambda or of a method taking a function inside "
-          + ExpressionLowering.describe(statement) + " is not supported: ad4j inlines such code"
-          + " where it is called; return at the end of the body or of the branches of an 'if',"
-          + " after the loop or switch (assign the value to a local inside it)");
-      return false;
-    }
-    return true;
-  }
-
-  /** One branch of an {@code if} in a lambda, then {@code rest}, in a new block left open. */
-  private boolean branch(StatementTree statement, List<? extends StatementTree> rest,
-      Returns result) {
-    ir.openBlock();
-    context.scopes().push();
-    boolean completes = statement == null || lowerTail(List.of(statement), result);
-    context.scopes().pop();
-    return completes && lowerTail(rest, result);
-  }
-
-  /** Whether {@code statement} holds a {@code return} of the lambda (not of a nested one). */
-  private static boolean containsReturn(StatementTree statement) {
-    boolean[] found = {false};
-    new TreeScanner<Void, Void>() {
-      @Override
-      public Void visitReturn(ReturnTree tree, Void unused) {
-        found[0] = true;
-        return null;
-      }
-
-      @Override
-      public Void visitLambdaExpression(LambdaExpressionTree tree, Void unused) {
-        return null;
-      }
-
-      @Override
-      public Void visitClass(ClassTree tree, Void unused) {
-        return null;
-      }
-    }.scan(statement, null);
-    return found[0];
+        : bodies.returnedBy(method.getBody().getStatements(), "result",
+            function.signature().result(), method, withoutReturn));
   }
 
   // ---- methods that take functions: templates ---------------------------------------------
 
-  /**
-   * The {@code @Differentiable} method taking a function that {@code owner.name(...)} calls with
-   * {@code arity} arguments: the only one of that name and arity, when it is such a method.
-   */
+  /** {@link FunctionTemplates#template}. */
   Optional<ExecutableElement> template(TypeElement owner, String name, int arity) {
-    List<ExecutableElement> candidates = CalleeResolver.candidates(context, owner, name).stream()
-        .filter(m -> m.getParameters().size() == arity).toList();
-    if (candidates.size() != 1 || !CalleeResolver.isDifferentiable(candidates.get(0))
-        || !takesFunction(candidates.get(0), context.elements())
-        || candidates.get(0).isVarArgs()) {
-      return Optional.empty();
-    }
-    return Optional.of(candidates.get(0));
+    return templates.template(owner, name, arity);
   }
 
-  /**
-   * {@code method(arguments)} of a {@code @Differentiable} method taking a function: its body,
-   * inlined here with its parameters bound to the arguments and its function parameters to the
-   * functions passed, so that it is differentiated for them. Null after an error.
-   */
+  /** {@link FunctionTemplates#inline}. */
   Operand inline(ExecutableElement method, MethodInvocationTree invocation, String shown) {
-    TreePath path = context.trees().getPath(method);
-    if (path == null || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
-        || tree.getBody() == null
-        || !(method.getEnclosingElement() instanceof TypeElement owner)) {
-      TypeElement declaring = (TypeElement) method.getEnclosingElement();
-      unsupported(invocation, "call to '" + shown + "' is not supported: '"
-          + method.getSimpleName() + "' takes a function, and ad4j differentiates such a method"
-          + " at each call, for the function passed there, from its source, which this"
-          + " compilation does not have: '" + declaring.getQualifiedName() + "' was compiled"
-          + " earlier, and no generated member stands for '" + method.getSimpleName() + "';"
-          + " compile its source file together with this one");
-      return null;
-    }
-    // a method of another file: its code is read, and reported about, in its own file
-    context.adopt(tree, path.getCompilationUnit());
-    Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
-    Optional<NumericType> resultType = resultRecord.isPresent()
-        ? Optional.of(NumericType.OBJECT) : resultType(method.getReturnType());
-    if (resultType.isEmpty()) {
-      unsupported(invocation, "call to '" + shown + "': '" + method.getSimpleName() + "' takes a"
-          + " function and returns '" + method.getReturnType() + "'; ad4j specialises such"
-          + " methods returning 'double', 'float', 'int', 'long' or 'boolean', a 'double[]' or"
-          + " 'float[]' array, or a value record");
-      return null;
-    }
-    if (inlining.contains(tree)) {
-      unsupported(invocation, "recursion through a function value is not supported: '"
-          + method.getSimpleName() + "' takes a function and calls itself; ad4j specialises it"
-          + " at each call, which a recursive one would never end");
-      return null;
-    }
-    List<Object> bound = new ArrayList<>(); // a Known for a function, else an Operand
-    for (int i = 0; i < method.getParameters().size(); i++) {
-      VariableElement parameter = method.getParameters().get(i);
-      ExpressionTree argument = invocation.getArguments().get(i);
-      if (isFunctionType(parameter.asType(), context.elements())) {
-        Optional<Signature> signature = signature(parameter.asType());
-        if (signature.isEmpty()) {
-          unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
-              + method.getSimpleName() + "' has type '" + parameter.asType() + "': ad4j"
-              + " specialises functions that take 'double', 'float', 'int', 'long' or 'boolean'"
-              + " values, 'double[]' or 'float[]' arrays or value records, and return such a"
-              + " value");
-          return null;
-        }
-        Known known = argument(argument, signature.get());
-        if (known == null) {
-          return null;
-        }
-        bound.add(known);
-        continue;
-      }
-      Optional<TypeElement> record = ValueRecords.valueRecord(parameter.asType());
-      if (record.isPresent()) {
-        Operand value = recordArgument(argument, record.get());
-        if (value == null) {
-          return null;
-        }
-        bound.add(value);
-        continue;
-      }
-      Optional<NumericType> type = context.irType(parameter.asType());
-      Operand value = expressions.lower(argument);
-      if (value == null) {
-        return null;
-      }
-      if (type.isEmpty() || type.get().isReference()) {
-        unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
-            + method.getSimpleName() + "' has type '" + parameter.asType() + "': a method"
-            + " taking a function is inlined where it is called, with numbers, arrays of"
-            + " numbers and value records for its other parameters");
-        return null;
-      }
-      if (type.get().isArray()) {
-        if (value.type() != type.get()) {
-          unsupported(argument, "'" + context.source().of(argument) + "' is not a '"
-              + type.get().keyword() + "'");
-          return null;
-        }
-        bound.add(value);
-      } else {
-        if (!expressions.assignable(value, type.get(), argument)) {
-          return null;
-        }
-        bound.add(expressions.widened(value, type.get()));
-      }
-    }
-    context.planInlined(VariablePlanner.plan(tree));
-    // an inlined body's swaps exchange nothing: their arrays get variables, and are errors
-    Set<String> swapped = new java.util.HashSet<>();
-    ArraySwaps.in(tree).forEach(swap -> {
-      swapped.add(swap.first());
-      swapped.add(swap.second());
-    });
-    context.planInlined(swapped);
-    LoweringContext.Position position = context.position();
-    java.util.Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
-    inlining.add(tree);
-    // its unqualified names are its own class's, which may be another class of the file
-    Symbols calling = context.resolveIn(owner);
-    try {
-      context.scopes().push();
-      for (int i = 0; i < bound.size(); i++) {
-        String name = method.getParameters().get(i).getSimpleName().toString();
-        if (bound.get(i) instanceof Known known) {
-          context.scopes().declareFunction(name, known);
-        } else {
-          Operand value = (Operand) bound.get(i);
-          declareBound(name, value.type(), value);
-        }
-      }
-      String withoutReturn = "method '" + method.getSimpleName() + "' can reach its end"
-          + " without a 'return'";
-      if (resultRecord.isPresent()) {
-        return returnedRecord(tree.getBody().getStatements(), method.getSimpleName().toString(),
-            resultRecord.get(), tree, withoutReturn);
-      }
-      if (resultType.get().isArray()) {
-        return returnedArray(tree.getBody().getStatements(), resultType.get(), bound, tree,
-            withoutReturn);
-      }
-      return returnedBy(tree.getBody().getStatements(), method.getSimpleName().toString(),
-          resultType.get(), tree, withoutReturn);
-    } finally {
-      context.resolveAs(calling);
-      inlining.remove(inlining.size() - 1);
-      context.scopes().leave(saved);
-      context.resume(position);
-    }
+    return templates.inline(method, invocation, shown);
   }
 
   /**

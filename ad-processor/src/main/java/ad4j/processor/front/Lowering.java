@@ -173,7 +173,7 @@ public final class Lowering {
    * differentiated at each call, for the function passed there, and has no generated members.
    */
   public static boolean takesFunction(ExecutableElement method, Elements elements) {
-    return FunctionValues.takesFunction(method, elements);
+    return FunctionTypes.takesFunction(method, elements);
   }
 
   /**

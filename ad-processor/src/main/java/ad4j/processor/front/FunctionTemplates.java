@@ -1,0 +1,200 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.TreePath;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+
+/**
+ * Methods that take functions, templates: a {@code @Differentiable} method with a parameter of
+ * a function type is inlined at each call, its parameters bound to the arguments and its
+ * function parameters to the functions passed, so that it is differentiated for them; it gets
+ * no generated members of its own. Apart from {@link FunctionValues}, which lowers the function
+ * values themselves, because a template is a method, read from its source, possibly of another
+ * file.
+ */
+final class FunctionTemplates {
+  private final LoweringContext context;
+  private final ExpressionLowering expressions;
+  private final FunctionValues functions;
+  private final FunctionTypes types;
+  private final InlinedBodies bodies;
+
+  FunctionTemplates(LoweringContext context, ExpressionLowering expressions,
+      FunctionValues functions, FunctionTypes types, InlinedBodies bodies) {
+    this.context = context;
+    this.expressions = expressions;
+    this.functions = functions;
+    this.types = types;
+    this.bodies = bodies;
+  }
+
+  /**
+   * The {@code @Differentiable} method taking a function that {@code owner.name(...)} calls with
+   * {@code arity} arguments: the only one of that name and arity, when it is such a method.
+   */
+  Optional<ExecutableElement> template(TypeElement owner, String name, int arity) {
+    List<ExecutableElement> candidates = CalleeResolver.candidates(context, owner, name).stream()
+        .filter(m -> m.getParameters().size() == arity).toList();
+    if (candidates.size() != 1 || !CalleeResolver.isDifferentiable(candidates.get(0))
+        || !FunctionTypes.takesFunction(candidates.get(0), context.elements())
+        || candidates.get(0).isVarArgs()) {
+      return Optional.empty();
+    }
+    return Optional.of(candidates.get(0));
+  }
+
+  /**
+   * {@code method(arguments)} of a {@code @Differentiable} method taking a function: its body,
+   * inlined here with its parameters bound to the arguments and its function parameters to the
+   * functions passed, so that it is differentiated for them. Null after an error.
+   */
+  Operand inline(ExecutableElement method, MethodInvocationTree invocation, String shown) {
+    TreePath path = context.trees().getPath(method);
+    if (path == null || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
+        || tree.getBody() == null
+        || !(method.getEnclosingElement() instanceof TypeElement owner)) {
+      TypeElement declaring = (TypeElement) method.getEnclosingElement();
+      unsupported(invocation, "call to '" + shown + "' is not supported: '"
+          + method.getSimpleName() + "' takes a function, and ad4j differentiates such a method"
+          + " at each call, for the function passed there, from its source, which this"
+          + " compilation does not have: '" + declaring.getQualifiedName() + "' was compiled"
+          + " earlier, and no generated member stands for '" + method.getSimpleName() + "';"
+          + " compile its source file together with this one");
+      return null;
+    }
+    // a method of another file: its code is read, and reported about, in its own file
+    context.adopt(tree, path.getCompilationUnit());
+    Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
+    Optional<NumericType> resultType = resultRecord.isPresent()
+        ? Optional.of(NumericType.OBJECT) : types.resultType(method.getReturnType());
+    if (resultType.isEmpty()) {
+      unsupported(invocation, "call to '" + shown + "': '" + method.getSimpleName() + "' takes a"
+          + " function and returns '" + method.getReturnType() + "'; ad4j specialises such"
+          + " methods returning 'double', 'float', 'int', 'long' or 'boolean', a 'double[]' or"
+          + " 'float[]' array, or a value record");
+      return null;
+    }
+    if (functions.isInlining(tree)) {
+      unsupported(invocation, "recursion through a function value is not supported: '"
+          + method.getSimpleName() + "' takes a function and calls itself; ad4j specialises it"
+          + " at each call, which a recursive one would never end");
+      return null;
+    }
+    // a FunctionValues.Known for a function, else an Operand
+    List<Object> bound = new ArrayList<>();
+    for (int i = 0; i < method.getParameters().size(); i++) {
+      VariableElement parameter = method.getParameters().get(i);
+      ExpressionTree argument = invocation.getArguments().get(i);
+      if (FunctionTypes.isFunctionType(parameter.asType(), context.elements())) {
+        Optional<FunctionValues.Signature> signature = types.signature(parameter.asType());
+        if (signature.isEmpty()) {
+          unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
+              + method.getSimpleName() + "' has type '" + parameter.asType() + "': ad4j"
+              + " specialises functions that take 'double', 'float', 'int', 'long' or 'boolean'"
+              + " values, 'double[]' or 'float[]' arrays or value records, and return such a"
+              + " value");
+          return null;
+        }
+        FunctionValues.Known known = functions.argument(argument, signature.get());
+        if (known == null) {
+          return null;
+        }
+        bound.add(known);
+        continue;
+      }
+      Optional<TypeElement> record = ValueRecords.valueRecord(parameter.asType());
+      if (record.isPresent()) {
+        Operand value = functions.recordArgument(argument, record.get());
+        if (value == null) {
+          return null;
+        }
+        bound.add(value);
+        continue;
+      }
+      Optional<NumericType> type = context.irType(parameter.asType());
+      Operand value = expressions.lower(argument);
+      if (value == null) {
+        return null;
+      }
+      if (type.isEmpty() || type.get().isReference()) {
+        unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
+            + method.getSimpleName() + "' has type '" + parameter.asType() + "': a method"
+            + " taking a function is inlined where it is called, with numbers, arrays of"
+            + " numbers and value records for its other parameters");
+        return null;
+      }
+      if (type.get().isArray()) {
+        if (value.type() != type.get()) {
+          unsupported(argument, "'" + context.source().of(argument) + "' is not a '"
+              + type.get().keyword() + "'");
+          return null;
+        }
+        bound.add(value);
+      } else {
+        if (!expressions.assignable(value, type.get(), argument)) {
+          return null;
+        }
+        bound.add(expressions.widened(value, type.get()));
+      }
+    }
+    context.planInlined(VariablePlanner.plan(tree));
+    // an inlined body's swaps exchange nothing: their arrays get variables, and are errors
+    Set<String> swapped = new java.util.HashSet<>();
+    ArraySwaps.in(tree).forEach(swap -> {
+      swapped.add(swap.first());
+      swapped.add(swap.second());
+    });
+    context.planInlined(swapped);
+    LoweringContext.Position position = context.position();
+    java.util.Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
+    functions.startInlining(tree);
+    // its unqualified names are its own class's, which may be another class of the file
+    Symbols calling = context.resolveIn(owner);
+    try {
+      context.scopes().push();
+      for (int i = 0; i < bound.size(); i++) {
+        String name = method.getParameters().get(i).getSimpleName().toString();
+        if (bound.get(i) instanceof FunctionValues.Known known) {
+          context.scopes().declareFunction(name, known);
+        } else {
+          Operand value = (Operand) bound.get(i);
+          bodies.declareBound(name, value.type(), value);
+        }
+      }
+      String withoutReturn = "method '" + method.getSimpleName() + "' can reach its end"
+          + " without a 'return'";
+      if (resultRecord.isPresent()) {
+        return bodies.returnedRecord(tree.getBody().getStatements(),
+            method.getSimpleName().toString(), resultRecord.get(), tree, withoutReturn);
+      }
+      if (resultType.get().isArray()) {
+        return bodies.returnedArray(tree.getBody().getStatements(), resultType.get(), bound, tree,
+            withoutReturn);
+      }
+      return bodies.returnedBy(tree.getBody().getStatements(), method.getSimpleName().toString(),
+          resultType.get(), tree, withoutReturn);
+    } finally {
+      context.resolveAs(calling);
+      functions.endInlining();
+      context.scopes().leave(saved);
+      context.resume(position);
+    }
+  }
+
+  private void unsupported(Tree tree, String message) {
+    context.diagnostics().error(tree, message);
+  }
+}
