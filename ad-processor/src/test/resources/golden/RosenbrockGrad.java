@@ -73,9 +73,9 @@ final class RosenbrockGrad {
     double aDot = -xDot;
     // line 9: double b = y - x * x;
     double b = y - x * x;
-    double bDot = yDot - (xDot * x + xDot * x);
+    double bDot = yDot - xDot * x * 2.0;
     // line 10: return a * a + 100 * b * b;
-    return aDot * a + aDot * a + (bDot * 100.0 * b + bDot * (100 * b));
+    return aDot * a * 2.0 + (bDot * 100.0 * b + bDot * (100 * b));
   }
 
   /**

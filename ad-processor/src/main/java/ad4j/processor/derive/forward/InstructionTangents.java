@@ -103,17 +103,26 @@ final class InstructionTangents {
     }
     Operand sharedDivisor = Sites.sharedDivisor(partials, site);
     Operand sum = null;
-    for (int i = 0; i < partials.size(); i++) {
-      Partial partial = partials.get(i);
-      if (sharedDivisor != null) {
-        // (aDot - y * bDot) / b: one division for terms over the same divisor
-        partial = partial.undivided();
-      }
-      Operand term = partial.applyTo(derivatives.get(i), site);
-      if (sum == null) {
-        sum = partial.negative() ? site.negate(term) : term;
-      } else {
-        sum = partial.negative() ? site.minus(sum, term) : site.plus(sum, term);
+    if (partials.size() == 2 && partials.get(0).equals(partials.get(1))
+        && derivatives.get(0).equals(derivatives.get(1))) {
+      // x * x, x + x: one term twice, xDot * x * 2.0, as a person writes it (t * 2.0 is
+      // t + t to the bit, and -(t * 2.0) is -t - t)
+      Partial partial = sharedDivisor != null ? partials.get(0).undivided() : partials.get(0);
+      Operand term = site.times(partial.applyTo(derivatives.get(0), site), Site.number(2.0));
+      sum = partial.negative() ? site.negate(term) : term;
+    } else {
+      for (int i = 0; i < partials.size(); i++) {
+        Partial partial = partials.get(i);
+        if (sharedDivisor != null) {
+          // (aDot - y * bDot) / b: one division for terms over the same divisor
+          partial = partial.undivided();
+        }
+        Operand term = partial.applyTo(derivatives.get(i), site);
+        if (sum == null) {
+          sum = partial.negative() ? site.negate(term) : term;
+        } else {
+          sum = partial.negative() ? site.minus(sum, term) : site.plus(sum, term);
+        }
       }
     }
     if (sharedDivisor == null) {
