@@ -245,18 +245,17 @@ public final class MethodPlanner {
         hessianLanes(sweep));
   }
 
-  /**
-   * The sweep with {@link #HESSIAN_LANES} directions at once, where the sweep is not split into
-   * segments, lanes cover it, its parameters fit the JVM's slots, and it and its parts stay
-   * under HotSpot's limit; else
-   * {@code mHessian} runs one sweep per slot.
-   */
   /** The parameter slots {@code program}'s parameters take: two a {@code double} or {@code long}. */
   private static int parameterSlots(Function program) {
     return program.parameters().stream().mapToInt(p -> p.type() == NumericType.DOUBLE
         || p.type() == NumericType.LONG ? 2 : 1).sum();
   }
 
+  /**
+   * The sweep with {@link #HESSIAN_LANES} directions at once, where the sweep is not split into
+   * segments, lanes cover it, its parameters fit the JVM's slots, and it and its parts stay
+   * under HotSpot's limit; else {@code mHessian} runs one sweep per slot.
+   */
   private Optional<MethodPlan.HessianLanes> hessianLanes(SweepSegmentation sweep) {
     if (!(sweep instanceof SweepSegmentation.WholeSweep whole)) {
       return Optional.empty();
