@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import static com.google.testing.compile.CompilationSubject.assertThat;
 
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.MemberAgreement;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
 import java.io.File;
@@ -215,5 +216,31 @@ class CalleePlainCallsTest {
         // an order-1 method's own draw runs once in each member
         "  @Differentiable static double once(double x) { return x * RNG.nextGaussian(); }"));
     assertThat(compilation).succeeded();
+  }
+
+  /**
+   * An enum's {@code values()} and {@code valueOf(String)} read the constants and change
+   * nothing: an order-2 method, whose Hessian makes one sweep per slot, may loop over them (it
+   * was an error, "may give another result"); the members against differences of order 8.
+   */
+  @Test
+  void anEnumsValuesAndValueOfRunAlikeInEverySweep() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compile("com.example.Modes",
+        String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Modes {",
+            "  enum Mode { SCALE, SHIFT, BOTH }",
+            "  @Differentiable(order = 2) static double f(double x, double y) {",
+            "    double s = 0;",
+            "    for (Mode m : Mode.values()) {",
+            "      s += (m.ordinal() + 1) * Math.sin(x * y + m.ordinal());",
+            "    }",
+            "    return s * Mode.valueOf(\"SHIFT\").ordinal() + x * x * y;",
+            "  }",
+            "}",
+            ""));
+    MemberAgreement.of(compiled, "com.example.Modes", "f", true, true)
+        .checkScalarAt(new double[][] {{0.4, 1.3}, {-0.7, 0.2}}, 2, 1e-7);
   }
 }

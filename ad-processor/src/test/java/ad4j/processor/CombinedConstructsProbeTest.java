@@ -62,8 +62,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * switch lowering adds): accepted since, {@code ckptStringSwitch} (which failed to compile
  * before). Noticed and left: a call of a record-returning method in a checkpointed loop is
  * rejected with "it makes or writes an array" (the record is an array inside);
- * {@code Mode.values()} in an order-2 method is rejected as a call that may differ when run
- * again (a {@code static final} copy is accepted); switch expressions and ternaries of value
+ * {@code Mode.values()} in an order-2 method was rejected as a call that may differ when run
+ * again (accepted since: {@code CalleePlainCallsTest}); switch expressions and ternaries of value
  * records are rejected (assign the record in a switch statement's cases); a {@code null} enum
  * selector throws a {@code NullPointerException} without the JVM's message about
  * {@code ordinal()}.

@@ -31,8 +31,9 @@ import javax.lang.model.util.ElementFilter;
 /**
  * Methods run as written that read state and change none, so that running them again in the
  * same call of a generated member gives the same result ({@link RepeatedRuns}): a record's
- * accessors and canonical constructor as javac writes them, the final methods of enums ({@code equals}, {@code name}, {@code ordinal}, ...),
- * and methods of this compilation's sources whose bodies are read-only: getters and
+ * accessors and canonical constructor as javac writes them, the final methods of enums
+ * ({@code equals}, {@code name}, {@code ordinal}, ...) and their {@code values()} and
+ * {@code valueOf(String)}, and methods of this compilation's sources whose bodies are read-only: getters and
  * computations on fields ({@code return Math.log(sd) + 0.5 * LOG_2_PI;}).
  *
  * <p>The rule for a body is syntactic and errs towards "no": locals declared and assigned,
@@ -65,7 +66,8 @@ final class ReadOnlyMethods {
     }
     if (owner.getKind() == ElementKind.ENUM || owner.getQualifiedName().contentEquals(
         "java.lang.Enum")) {
-      if (ENUM_METHODS.contains(method.getSimpleName().toString())) {
+      if (ENUM_METHODS.contains(method.getSimpleName().toString())
+          || isImplicitEnumMethod(owner, method)) {
         return true;
       }
     }
@@ -74,6 +76,21 @@ final class ReadOnlyMethods {
       return true; // the accessor or canonical constructor javac writes
     }
     return answers.of(method, m -> read(m, owner));
+  }
+
+  /**
+   * {@code E.values()} and {@code E.valueOf(String)}, which every enum has (JLS 8.9.3) and none
+   * may declare: a new array of the constants, equal each time, and the constant of a name (or
+   * the same exception); neither changes anything.
+   */
+  private static boolean isImplicitEnumMethod(TypeElement owner, ExecutableElement method) {
+    if (owner.getKind() != ElementKind.ENUM || !StaticMembers.isStatic(method)) {
+      return false;
+    }
+    String name = method.getSimpleName().toString();
+    return name.equals("values") && method.getParameters().isEmpty()
+        || name.equals("valueOf") && method.getParameters().size() == 1
+            && method.getParameters().get(0).asType().toString().equals("java.lang.String");
   }
 
   private static boolean isRecordAccessor(TypeElement owner, ExecutableElement method) {
