@@ -1840,10 +1840,16 @@ final class ExpressionLowering {
       if (callee.isEmpty()) {
         return null;
       }
-      arguments = records.spread(callee.get(), arguments,
-          callee.get().receiverFirst() ? 1 : 0, invocation);
-      if (arguments == null) {
+      Optional<Operation> asWritten = method.isPresent() && !callee.get().receiverFirst()
+          ? asWritten(method.get(), other.owner(), arguments.size(), false) : Optional.empty();
+      RecordLowering.Spread spread = records.spread(callee.get(), arguments,
+          callee.get().receiverFirst() ? 1 : 0, invocation, asWritten);
+      if (spread == null) {
         return null;
+      }
+      arguments = spread.flat();
+      if (spread.mayBeNull()) {
+        callee = Optional.of(callee.get().withValueOverLeaves());
       }
       if (callee.get().returnsArray()) {
         Optional<List<Operand>> carried = carriedLeaves(choice, arguments, invocation, shown);
@@ -1861,6 +1867,28 @@ final class ExpressionLowering {
     }
     return mathCall(((CallTarget.MathFunction) target).owner(), name, arguments, invocation,
         shown);
+  }
+
+  /**
+   * How generated code calls {@code method}, a {@code @Differentiable} callee, as written on
+   * {@code arity} arguments: a static one as {@code Owner.g(...)}; an instance method on an
+   * object its caller holds ({@code receiverIsObject}) as {@code o.g(...)}, the receiver first;
+   * none when generated code cannot reach it, for a receiver the caller has flattened, and in
+   * a checkpointed loop (which reads no record held as an object: {@code CheckpointedLoops}).
+   */
+  private Optional<Operation> asWritten(ExecutableElement method, TypeElement qualifier,
+      int arity, boolean receiverIsObject) {
+    if (context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())) {
+      return Optional.empty();
+    }
+    if (StaticMembers.isStatic(method)) {
+      return context.memberReachability(method, qualifier).isPresent() ? Optional.empty()
+          : Optional.of(Operation.plainCall(context.referenceTo(
+              context.qualifyingType(method, qualifier)) + "." + method.getSimpleName(), arity));
+    }
+    return !receiverIsObject || context.reachability().ofMember(method).isPresent()
+        ? Optional.empty()
+        : Optional.of(Operation.instanceCall(method.getSimpleName().toString(), arity));
   }
 
   /**
@@ -1967,11 +1995,13 @@ final class ExpressionLowering {
       if (callee.isEmpty()) {
         return null;
       }
-      if (callee.get().returnsArray()) {
-        return vectorCall(callee.get(), all);
+      // the value records it takes, flattened
+      RecordLowering.Spread spread = records.spread(callee.get(), all, 1, invocation,
+          asWritten(method, type, all.size(), true));
+      if (spread == null) {
+        return null;
       }
-      boolean active = all.stream().anyMatch(a -> a.isActive() || isActiveArray(a));
-      return context.emit(Operation.call(callee.get()), all, NumericType.DOUBLE, active);
+      return differentiableCall(spread, callee.get(), NumericType.DOUBLE);
     }
     if (ruledCalls.hasInstanceRules(type, name)
         && arguments.stream().anyMatch(a -> a.isActive() || isActiveArray(a))) {
@@ -1995,16 +2025,29 @@ final class ExpressionLowering {
     if (callee.isEmpty()) {
       return null;
     }
-    List<Operand> flat = records.spread(callee.get(), arguments,
-        Receivers.hasReceiver(method) ? 1 : 0, invocation);
-    if (flat == null) {
+    boolean receiver = Receivers.hasReceiver(method);
+    RecordLowering.Spread spread = records.spread(callee.get(), arguments, receiver ? 1 : 0,
+        invocation, asWritten(method, record, arguments.size(),
+            receiver && context.recordOf(arguments.get(0)).isEmpty()));
+    if (spread == null) {
       return null;
     }
-    if (callee.get().returnsArray()) {
-      return vectorCall(callee.get(), flat);
+    return differentiableCall(spread, callee.get(), callee.get().resultType());
+  }
+
+  /**
+   * The call of {@code callee}'s members on the {@code spread} arguments, its value over the
+   * leaves where a record among them may be null; a scalar callee's result is of {@code type}.
+   */
+  private Operand differentiableCall(RecordLowering.Spread spread, Callee callee,
+      NumericType type) {
+    Callee called = spread.mayBeNull() ? callee.withValueOverLeaves() : callee;
+    List<Operand> flat = spread.flat();
+    if (called.returnsArray()) {
+      return vectorCall(called, flat);
     }
     boolean active = flat.stream().anyMatch(a -> a.isActive() || isActiveArray(a));
-    return context.emit(Operation.call(callee.get()), flat, callee.get().resultType(), active);
+    return context.emit(Operation.call(called), flat, type, active);
   }
 
   /** The receiver a call names: {@code p} of {@code p.g(x)}, {@code this} of {@code g(x)}. */

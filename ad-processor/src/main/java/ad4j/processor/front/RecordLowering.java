@@ -957,6 +957,30 @@ final class RecordLowering {
    */
   List<Operand> spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
       int receivers, MethodInvocationTree call) {
+    Spread spread = spread(callee, arguments, receivers, call, Optional.empty());
+    return spread == null ? null : spread.flat();
+  }
+
+  /**
+   * The arguments of a call as the callee's members take them; {@code mayBeNull} when some of
+   * them are the leaves of a record held as an object that may be null, zeros then, which are
+   * no record's: the callee's value is then taken over the leaves
+   * ({@code Callee.withValueOverLeaves}), not of a record made again of them.
+   */
+  record Spread(List<Operand> flat, boolean mayBeNull) {}
+
+  /**
+   * As {@link #spread(ad4j.processor.ir.Callee, List, int, MethodInvocationTree)}, where
+   * generated code may call the callee as written, by {@code asWritten} on {@code arguments}
+   * ({@code Owner.g(...)}, {@code o.g(...)}): a record held as an object may then be null
+   * where the callee does not read it ({@link ObjectRecordArguments}), when the call passes no
+   * record made in the method.
+   */
+  Spread spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
+      int receivers, MethodInvocationTree call,
+      Optional<ad4j.processor.ir.Operation> asWritten) {
+    boolean onlyObjects = arguments.stream().noneMatch(a -> context.recordOf(a).isPresent());
+    List<ObjectRecordArguments.Pending> pending = new ArrayList<>();
     List<Operand> flat = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
       Operand argument = arguments.get(i);
@@ -976,6 +1000,13 @@ final class RecordLowering {
         flat.add(argument);
       } else if (tuple.isPresent()) {
         flat.addAll(tuple.get().leaves());
+      } else if (record.isPresent() && asWritten.isPresent() && onlyObjects
+          && i >= receivers && ObjectRecordArguments.zeroable(record.get())) {
+        // read below, where a null record is not read
+        pending.add(new ObjectRecordArguments.Pending(at, argument, record.get(), tree));
+        for (int k = 0; k < ValueRecords.leaves(record.get()).size(); k++) {
+          flat.add(null);
+        }
       } else if (record.isPresent()) {
         Tuple read = ofObject(argument, record.get(), tree);
         if (read == null) {
@@ -988,7 +1019,20 @@ final class RecordLowering {
         return null;
       }
     }
-    return flat;
+    if (!pending.isEmpty()) {
+      List<List<Operand>> read = new ObjectRecordArguments(context).read(pending,
+          asWritten.get(), arguments, this::ofObject);
+      if (read == null) {
+        return null;
+      }
+      for (int k = 0; k < pending.size(); k++) {
+        List<Operand> leaves = read.get(k);
+        for (int j = 0; j < leaves.size(); j++) {
+          flat.set(pending.get(k).at() + j, leaves.get(j));
+        }
+      }
+    }
+    return new Spread(flat, !pending.isEmpty());
   }
 
   // ---- inlining ------------------------------------------------------------------------------
