@@ -46,6 +46,12 @@ class NullRecordArgumentsTest {
       "  @Differentiable static double passes(double x, @NoDerivative Damping d) {",
       "    return g(x, d) * Math.sin(x);",
       "  }",
+      "  @Differentiable static double onward(double x, Damping d) {",
+      "    return g(x, d) + x;",
+      "  }",
+      "  @Differentiable static double nested(double x, @NoDerivative Damping d) {",
+      "    return onward(x, d) * x;",
+      "  }",
       "  @Differentiable static double local(double x, @NoDerivative Damping d) {",
       "    Damping e = d;",
       "    double y = x * 2;",
@@ -131,7 +137,8 @@ class NullRecordArgumentsTest {
   }
 
   static Stream<Arguments> callers() {
-    return Stream.of(new Caller("passes", 1, false), new Caller("local", 1, false),
+    return Stream.of(new Caller("passes", 1, false), new Caller("nested", 1, false),
+        new Caller("local", 1, false),
         new Caller("field", 1, true), new Caller("instance", 1, true),
         new Caller("second", 2, false),
         new Caller("vector", 1, false))

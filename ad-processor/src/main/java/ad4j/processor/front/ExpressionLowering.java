@@ -1842,14 +1842,10 @@ final class ExpressionLowering {
       }
       Optional<Operation> asWritten = method.isPresent() && !callee.get().receiverFirst()
           ? asWritten(method.get(), other.owner(), arguments.size(), false) : Optional.empty();
-      RecordLowering.Spread spread = records.spread(callee.get(), arguments,
+      arguments = records.spread(callee.get(), arguments,
           callee.get().receiverFirst() ? 1 : 0, invocation, asWritten);
-      if (spread == null) {
+      if (arguments == null) {
         return null;
-      }
-      arguments = spread.flat();
-      if (spread.mayBeNull()) {
-        callee = Optional.of(callee.get().withValueOverLeaves());
       }
       if (callee.get().returnsArray()) {
         Optional<List<Operand>> carried = carriedLeaves(choice, arguments, invocation, shown);
@@ -1996,12 +1992,12 @@ final class ExpressionLowering {
         return null;
       }
       // the value records it takes, flattened
-      RecordLowering.Spread spread = records.spread(callee.get(), all, 1, invocation,
+      List<Operand> flat = records.spread(callee.get(), all, 1, invocation,
           asWritten(method, type, all.size(), true));
-      if (spread == null) {
+      if (flat == null) {
         return null;
       }
-      return differentiableCall(spread, callee.get(), NumericType.DOUBLE);
+      return differentiableCall(callee.get(), flat, NumericType.DOUBLE);
     }
     if (ruledCalls.hasInstanceRules(type, name)
         && arguments.stream().anyMatch(a -> a.isActive() || isActiveArray(a))) {
@@ -2026,28 +2022,22 @@ final class ExpressionLowering {
       return null;
     }
     boolean receiver = Receivers.hasReceiver(method);
-    RecordLowering.Spread spread = records.spread(callee.get(), arguments, receiver ? 1 : 0,
+    List<Operand> flat = records.spread(callee.get(), arguments, receiver ? 1 : 0,
         invocation, asWritten(method, record, arguments.size(),
             receiver && context.recordOf(arguments.get(0)).isEmpty()));
-    if (spread == null) {
+    if (flat == null) {
       return null;
     }
-    return differentiableCall(spread, callee.get(), callee.get().resultType());
+    return differentiableCall(callee.get(), flat, callee.get().resultType());
   }
 
-  /**
-   * The call of {@code callee}'s members on the {@code spread} arguments, its value over the
-   * leaves where a record among them may be null; a scalar callee's result is of {@code type}.
-   */
-  private Operand differentiableCall(RecordLowering.Spread spread, Callee callee,
-      NumericType type) {
-    Callee called = spread.mayBeNull() ? callee.withValueOverLeaves() : callee;
-    List<Operand> flat = spread.flat();
-    if (called.returnsArray()) {
-      return vectorCall(called, flat);
+  /** The call of {@code callee}'s members on {@code flat}; a scalar result is of {@code type}. */
+  private Operand differentiableCall(Callee callee, List<Operand> flat, NumericType type) {
+    if (callee.returnsArray()) {
+      return vectorCall(callee, flat);
     }
     boolean active = flat.stream().anyMatch(a -> a.isActive() || isActiveArray(a));
-    return context.emit(Operation.call(called), flat, type, active);
+    return context.emit(Operation.call(callee), flat, type, active);
   }
 
   /** The receiver a call names: {@code p} of {@code p.g(x)}, {@code this} of {@code g(x)}. */

@@ -23,7 +23,10 @@ import javax.lang.model.element.TypeElement;
  * first runs the callee as written, as the method would call it: it throws where the callee
  * reads the null record, or it returns, and then the callee's path reads none of that record's
  * components, which its members get as zeros and so never read: their values and derivatives are
- * the method's. Records that are not null are read as before. The callee runs as written only
+ * the method's. (Where generated code makes a record again of such zeros, to call a method as
+ * written for its value, no code of the record's runs: a record whose making runs code is
+ * passed to callers' value calls as its leaves, {@code LoweringContext.runsCodeWhenMade}.)
+ * Records that are not null are read as before. The callee runs as written only
  * on that path; it may run again, for callers run it more than once (the value in forward mode,
  * then its tangent) and reject what would differ ({@code CalleePlainCalls}).
  *

@@ -957,17 +957,8 @@ final class RecordLowering {
    */
   List<Operand> spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
       int receivers, MethodInvocationTree call) {
-    Spread spread = spread(callee, arguments, receivers, call, Optional.empty());
-    return spread == null ? null : spread.flat();
+    return spread(callee, arguments, receivers, call, Optional.empty());
   }
-
-  /**
-   * The arguments of a call as the callee's members take them; {@code mayBeNull} when some of
-   * them are the leaves of a record held as an object that may be null, zeros then, which are
-   * no record's: the callee's value is then taken over the leaves
-   * ({@code Callee.withValueOverLeaves}), not of a record made again of them.
-   */
-  record Spread(List<Operand> flat, boolean mayBeNull) {}
 
   /**
    * As {@link #spread(ad4j.processor.ir.Callee, List, int, MethodInvocationTree)}, where
@@ -976,7 +967,7 @@ final class RecordLowering {
    * where the callee does not read it ({@link ObjectRecordArguments}), when the call passes no
    * record made in the method.
    */
-  Spread spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
+  List<Operand> spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
       int receivers, MethodInvocationTree call,
       Optional<ad4j.processor.ir.Operation> asWritten) {
     boolean onlyObjects = arguments.stream().noneMatch(a -> context.recordOf(a).isPresent());
@@ -1032,7 +1023,7 @@ final class RecordLowering {
         }
       }
     }
-    return new Spread(flat, !pending.isEmpty());
+    return flat;
   }
 
   // ---- inlining ------------------------------------------------------------------------------

@@ -85,18 +85,6 @@ public record Callee(String userClass, String gradClass, String name,
   }
 
   /**
-   * This callee, its value taken from its member over the leaves ({@link #valueName()}) for
-   * every record it takes: for a call that may pass leaves that are no record's (zeros for a
-   * null record), which a record made again of them would check in its constructor.
-   */
-  public Callee withValueOverLeaves() {
-    return new Callee(userClass, gradClass, name, parameterTypes, active, resultType,
-        receiverFirst, records.stream()
-            .map(record -> new RecordArgument(record.first(), record.leaves(), null)).toList(),
-        resultLeaves, otherClass);
-  }
-
-  /**
    * The class whose members the caller's forward sweep calls: the callee's tangent
    * ({@link #tangentName()}), for a value record result {@link #resultLeaves()}, and
    * {@link #valueName()}.
