@@ -18,12 +18,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A value record held as an object (a {@code @NoDerivative} parameter's, a field's, a local
  * given one) passed to a {@code @Differentiable} callee that takes the record flattened: with a
  * {@code null} record the callee's generated members must behave as the callee, which reads the
- * record only on one branch. On the branch that does not read it every member returns what the
- * method does (value bit for bit, derivatives against differences and each other, at order 2 the
- * Hessian); on the branch that reads it every member throws the method's
- * {@code NullPointerException}; with a record, the members agree as usual. Before, the call read
- * all the record's components where the caller passed it, and every member threw on both
- * branches. Whole and cut into parts of one statement.
+ * record only on one branch (in the same class, in a nested one, through a callee that passes the
+ * record on, an instance method, a vector function, at order 2). On the branch that does not read
+ * it every member returns what the method does (value bit for bit, derivatives against
+ * differences and each other, at order 2 the Hessian); on the branch that reads it every member
+ * throws the method's {@code NullPointerException}; with a record, the members agree as usual.
+ * Before, the call read all the record's components where the caller passed it, and every member
+ * threw on both branches. Whole and cut into parts of one statement.
  */
 @ExtendWith(TapeIsEmpty.class)
 class NullRecordArgumentsTest {
@@ -51,6 +52,15 @@ class NullRecordArgumentsTest {
       "  }",
       "  @Differentiable static double nested(double x, @NoDerivative Damping d) {",
       "    return onward(x, d) * x;",
+      "  }",
+      "  static final class Other {",
+      "    @Differentiable static double q(double x, Damping d) {",
+      "      if (x > 0) { return d.c() * x; }",
+      "      return Math.exp(x);",
+      "    }",
+      "  }",
+      "  @Differentiable static double other(double x, @NoDerivative Damping d) {",
+      "    return Other.q(x, d) + x * x;",
       "  }",
       "  @Differentiable static double local(double x, @NoDerivative Damping d) {",
       "    Damping e = d;",
@@ -138,6 +148,7 @@ class NullRecordArgumentsTest {
 
   static Stream<Arguments> callers() {
     return Stream.of(new Caller("passes", 1, false), new Caller("nested", 1, false),
+        new Caller("other", 1, false),
         new Caller("local", 1, false),
         new Caller("field", 1, true), new Caller("instance", 1, true),
         new Caller("second", 2, false),
