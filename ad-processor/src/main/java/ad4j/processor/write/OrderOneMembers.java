@@ -131,7 +131,7 @@ final class OrderOneMembers {
     for (int i = 0; i < tangentNames.size(); i++) {
       member.addParameter(tangentTypes.get(i), tangentNames.get(i));
     }
-    member.addCode(tangentChecks.checks(methodName, primalNames, tangentNames, names));
+    member.addCode(tangentChecks.checks(methodName, primalNames, tangentNames));
     return TapeBodies.withBody(member, emitter, names);
   }
 

@@ -1,6 +1,5 @@
 package ad4j.processor.write;
 
-import ad4j.processor.emit.NameAllocator;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Value;
@@ -57,40 +56,17 @@ final class TangentChecks {
 
   /**
    * Throws, naming {@code methodName}, when a tangent array is shorter than its array (a
-   * tangent matrix has fewer rows, or a row shorter than the matrix's row): nothing when the
-   * method takes no array that carries derivatives.
+   * tangent matrix has fewer rows, or a row shorter than the matrix's row): one call of {@code
+   * ad4j.runtime.internal.TangentLengths.check} per array, which leaves null arrays and rows to
+   * the sweep (a null array the method never reads is no error); nothing when the method takes
+   * no array that carries derivatives.
    */
-  CodeBlock checks(String methodName, List<String> primalNames, List<String> tangentNames,
-      NameAllocator names) {
+  CodeBlock checks(String methodName, List<String> primalNames, List<String> tangentNames) {
     CodeBlock.Builder code = CodeBlock.builder();
-    String row = null;
-    String prefix = method.gradType() + "." + methodName + ": ";
+    String member = method.gradType() + "." + methodName;
     for (Pair pair : arrays(primalNames, tangentNames)) {
-      String t = pair.tangent();
-      String p = pair.primal();
-      if (!pair.matrix()) {
-        code.beginControlFlow("if ($L.length < $L.length)", t, p)
-            .addStatement("throw new $T($S + $L.length + $S + $L.length + $S)",
-                IllegalArgumentException.class, prefix + "'" + t + "' has length ", t,
-                ", needs ", p, " (one per element of '" + p + "')")
-            .endControlFlow();
-        continue;
-      }
-      code.beginControlFlow("if ($L.length < $L.length)", t, p)
-          .addStatement("throw new $T($S + $L.length + $S + $L.length + $S)",
-              IllegalArgumentException.class, prefix + "'" + t + "' has ", t, " rows, needs ",
-              p, " (one per row of '" + p + "')")
-          .endControlFlow();
-      row = row == null ? names.fresh("row") : row;
-      code.beginControlFlow("for (int $L = 0; $L < $L.length; $L++)", row, row, p, row)
-          .beginControlFlow("if ($L[$L].length < $L[$L].length)", t, row, p, row)
-          .addStatement("throw new $T($S + $L + $S + $L[$L].length + $S + $L[$L].length"
-                  + " + $S + $L + $S)",
-              IllegalArgumentException.class, prefix + "row ", row,
-              " of '" + t + "' has length ", t, row, ", needs ", p, row,
-              " (one per element of row ", row, " of '" + p + "')")
-          .endControlFlow()
-          .endControlFlow();
+      code.addStatement("ad4j.runtime.internal.TangentLengths.check($L, $L, $S, $S, $S)",
+          pair.tangent(), pair.primal(), member, pair.tangent(), pair.primal());
     }
     return code.build();
   }
