@@ -264,9 +264,13 @@ final class CalleeResolver {
             + " this version of ad4j, or with this class");
         return Optional.empty();
       }
-      // a record its constructor would change again: the callee's value over the leaves
+      // a record its constructor would change again: the callee's value over the leaves; so
+      // too a record whose making runs code (checks), for the leaves may be no record's, zeros
+      // for a null one (ObjectRecordArguments), where the method made none
+      boolean checked = context.runsCodeWhenMade(record.get())
+          && hasValueOverLeaves(declaring, name);
       records.add(new Callee.RecordArgument(flatTypes.size(), leaves.size(),
-          changed ? null : construction.get()));
+          changed || checked ? null : construction.get()));
       for (ValueRecords.Leaf leaf : leaves) {
         flatTypes.add(leaf.type());
         flatActive.add(leaf.active());

@@ -786,6 +786,27 @@ final class LoweringContext {
     return componentChangerAmongComponents(record);
   }
 
+  /**
+   * Whether making {@code record} runs code of its own: a constructor written in it (a compact
+   * one that only checks the components too), or in a value record it holds; a value class's,
+   * or a record compiled without its source here. Generated code that makes such a record again
+   * of leaves that are no record's (zeros for a null record: {@link ObjectRecordArguments})
+   * would run its checks on them, where the method made no record.
+   */
+  boolean runsCodeWhenMade(TypeElement record) {
+    if (trees.getPath(record) == null || ValueClasses.isValueClass(record)) {
+      return true;
+    }
+    for (javax.lang.model.element.ExecutableElement constructor :
+        javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())) {
+      if (elements.getOrigin(constructor) == javax.lang.model.util.Elements.Origin.EXPLICIT) {
+        return true;
+      }
+    }
+    return ValueRecords.components(record).stream().anyMatch(component ->
+        ValueRecords.valueRecord(component.type()).map(this::runsCodeWhenMade).orElse(false));
+  }
+
   private Optional<TypeElement> componentChangerAmongComponents(TypeElement record) {
     for (ValueRecords.Component component : ValueRecords.components(record)) {
       Optional<TypeElement> changer = ValueRecords.valueRecord(component.type())
