@@ -81,6 +81,17 @@ class CalleeRunsOnceTest {
       "  @Differentiable static double holder(double x, double y) {",
       "    double[] a = {x, y};",
       "    return huber(a[0], a[1]) + a[1];",
+      "  }",
+      "  static double last;",
+      "  static double drawn() { last = RANDOM.nextDouble(); return last; }",
+      "  @Differentiable static double scaled(double x) {",
+      "    return x * x * drawn();",
+      "  }",
+      "  @Differentiable static double viaScaled(double x) {",
+      "    return scaled(x) + x;",
+      "  }",
+      "  @Differentiable static double outerScaled(double x) {",
+      "    return 2 * viaScaled(x);",
       "  }");
 
   private static String source(List<String> methods) {
@@ -107,6 +118,46 @@ class CalleeRunsOnceTest {
     for (String name : List.of("twice", "looped", "gated", "outer", "holder")) {
       MemberAgreement.of(compiled, "com.example.Noisy", name, true, true)
           .checkScalarAt(POINTS, 1, 1e-7);
+    }
+  }
+
+  /**
+   * Each member's value and derivative come from one run of the callee: both agree with the
+   * last draw ({@code x * x * u + x} and {@code 2 * x * u + 1}), which a second run, drawing
+   * again, would have changed for one of them.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void eachMembersDerivativeBelongsToTheRunThatGaveItsValue(boolean parts) throws Exception {
+    InProcessCompiler.Compiled compiled = (parts ? PARTS : WHOLE).get();
+    java.lang.reflect.Field last = compiled.load("com.example.Noisy").getDeclaredField("last");
+    last.setAccessible(true);
+    for (String name : List.of("viaScaled", "outerScaled")) {
+      double k = name.equals("outerScaled") ? 2 : 1;
+      MemberAgreement member = MemberAgreement.of(compiled, "com.example.Noisy", name, true);
+      for (double x : new double[] {0.7, -1.3, 2.4}) {
+        Object[] at = {x};
+        double[] gradient = (double[]) member.member("Gradient", at);
+        assertWithMessage("mGradient of %s at %s", name, x).that(gradient[0])
+            .isWithin(1e-12).of(k * (2 * x * last.getDouble(null) + 1));
+        double[] written = new double[1];
+        double value = (double) member.member("ValueAndGradient", at, (Object) written);
+        double u = last.getDouble(null);
+        assertWithMessage("value of mValueAndGradient of %s at %s", name, x).that(value)
+            .isWithin(1e-12).of(k * (x * x * u + x));
+        assertWithMessage("mValueAndGradient of %s at %s", name, x).that(written[0])
+            .isWithin(1e-12).of(k * (2 * x * u + 1));
+        double[] adjoints = {0.5};
+        double pulled = (double) member.member("Pullback", at, 1.5, adjoints);
+        u = last.getDouble(null);
+        assertWithMessage("value of mPullback of %s at %s", name, x).that(pulled)
+            .isWithin(1e-12).of(k * (x * x * u + x));
+        assertWithMessage("mPullback of %s at %s", name, x).that(adjoints[0])
+            .isWithin(1e-12).of(0.5 + 1.5 * k * (2 * x * u + 1));
+        double tangent = (double) member.member("Tangent", at, 0.25);
+        assertWithMessage("mTangent of %s at %s", name, x).that(tangent)
+            .isWithin(1e-12).of(0.25 * k * (2 * x * last.getDouble(null) + 1));
+      }
     }
   }
 
