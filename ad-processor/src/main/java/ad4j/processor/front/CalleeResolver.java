@@ -341,8 +341,9 @@ final class CalleeResolver {
       // before it, and what the generated class records for callers compiled later
       long line = context.source().line(call);
       context.callRunsAsWritten(shown, line, call);
-      context.callsUnrepeatable(new UnrepeatableCall(method, context.line().number(), call,
-          message,
+      // the statement's line, which the instructions made of the call keep
+      long statement = context.line() != null ? context.line().number() : line;
+      context.callsUnrepeatable(new UnrepeatableCall(method, statement, call, message,
           "call to '" + shown + "': " + found.get().describe(qualified) + ", which a"
               + " reverse-mode member of '" + context.methodName() + "' would run again:"
               + " the pullback of '" + qualified + "' (or of a segment of '"
