@@ -352,6 +352,18 @@ final class LoweringContext {
     return List.copyOf(differentiableCalls);
   }
 
+  private final List<UnrepeatableCall> unrepeatableCalls = new ArrayList<>();
+
+  /** Notes a call whose callee's code the caller's programs must run once per call. */
+  void callsUnrepeatable(UnrepeatableCall call) {
+    unrepeatableCalls.add(call);
+  }
+
+  /** Every {@link UnrepeatableCall}, in the order of lowering. */
+  List<UnrepeatableCall> unrepeatableCalls() {
+    return List.copyOf(unrepeatableCalls);
+  }
+
   /** The {@code @Differentiable} methods it calls, in the order its calls resolve. */
   List<ExecutableElement> callees() {
     return differentiableCalls.stream().map(DifferentiableCall::callee).toList();
