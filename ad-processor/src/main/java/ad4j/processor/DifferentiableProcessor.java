@@ -7,6 +7,7 @@ import ad4j.processor.front.Lowering;
 import ad4j.processor.front.ValueClasses;
 import ad4j.processor.ir.Function;
 import ad4j.processor.plan.Unsupported;
+import ad4j.processor.write.CalleesRunAgain;
 import ad4j.processor.write.GradClassWriter;
 import com.google.auto.service.AutoService;
 import com.palantir.javapoet.JavaFile;
@@ -277,7 +278,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       if (function.isPresent()) {
         lowered.add(new GradClassWriter.Method(method, function.get().function(),
             function.get().callRunAsWritten(), function.get().privateFields(),
-            function.get().recordParameters(), function.get().carriedResult()));
+            function.get().recordParameters(), function.get().carriedResult(),
+            function.get().unrepeatableCalls()));
       } else {
         failed = true;
       }
@@ -303,6 +305,11 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     } catch (Unsupported e) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
           Diagnostics.PREFIX + e.getMessage(), e.method());
+    } catch (CalleesRunAgain e) {
+      // at the calls, in the class's source, as the lowering's errors are
+      Diagnostics errors = new Diagnostics(trees, unit);
+      e.calls().forEach(call -> errors.error(call.call().at(), call.message()));
+      errors.report();
     } catch (RuntimeException | StackOverflowError | AssertionError e) {
       reportInternalError("writing " + writer.gradClassName(type), "the source of this class",
           type, e);

@@ -372,8 +372,10 @@ final class CallLowering {
       if (callee.isEmpty()) {
         return null;
       }
+      Optional<Operation> asWritten = method.isPresent() && !callee.get().receiverFirst()
+          ? asWritten(method.get(), other.owner(), arguments.size(), false) : Optional.empty();
       arguments = records.spread(callee.get(), arguments,
-          callee.get().receiverFirst() ? 1 : 0, invocation);
+          callee.get().receiverFirst() ? 1 : 0, invocation, asWritten);
       if (arguments == null) {
         return null;
       }
@@ -393,6 +395,28 @@ final class CallLowering {
     }
     return mathCalls.mathCall(((CallTarget.MathFunction) target).owner(), name, arguments,
         invocation, shown);
+  }
+
+  /**
+   * How generated code calls {@code method}, a {@code @Differentiable} callee, as written on
+   * {@code arity} arguments: a static one as {@code Owner.g(...)}; an instance method on an
+   * object its caller holds ({@code receiverIsObject}) as {@code o.g(...)}, the receiver first;
+   * none when generated code cannot reach it, for a receiver the caller has flattened, and in
+   * a checkpointed loop (which reads no record held as an object: {@code CheckpointedLoops}).
+   */
+  Optional<Operation> asWritten(ExecutableElement method, TypeElement qualifier,
+      int arity, boolean receiverIsObject) {
+    if (context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())) {
+      return Optional.empty();
+    }
+    if (StaticMembers.isStatic(method)) {
+      return context.memberReachability(method, qualifier).isPresent() ? Optional.empty()
+          : Optional.of(Operation.plainCall(context.referenceTo(
+              context.qualifyingType(method, qualifier)) + "." + method.getSimpleName(), arity));
+    }
+    return !receiverIsObject || context.reachability().ofMember(method).isPresent()
+        ? Optional.empty()
+        : Optional.of(Operation.instanceCall(method.getSimpleName().toString(), arity));
   }
 
   /**

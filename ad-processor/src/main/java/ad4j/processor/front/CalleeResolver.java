@@ -264,9 +264,13 @@ final class CalleeResolver {
             + " this version of ad4j, or with this class");
         return Optional.empty();
       }
-      // a record its constructor would change again: the callee's value over the leaves
+      // a record its constructor would change again: the callee's value over the leaves; so
+      // too a record whose making runs code (checks), for the leaves may be no record's, zeros
+      // for a null one (ObjectRecordArguments), where the method made none
+      boolean checked = context.runsCodeWhenMade(record.get())
+          && hasValueOverLeaves(declaring, name);
       records.add(new Callee.RecordArgument(flatTypes.size(), leaves.size(),
-          changed ? null : construction.get()));
+          changed || checked ? null : construction.get()));
       for (ValueRecords.Leaf leaf : leaves) {
         flatTypes.add(leaf.type());
         flatActive.add(leaf.active());
@@ -308,10 +312,12 @@ final class CalleeResolver {
 
   /**
    * Whether a generated member of the method being lowered would run {@code method}'s code more
-   * than once per call ({@link RepeatedRuns#ofCallee}: every caller's tangent does), and that
-   * code (or its callees') makes calls that run as written: they would run again, a draw differ,
-   * a side effect repeat (DESIGN.md, "Soundness"). Such a call is then an error at
-   * {@code call}.
+   * than once per call ({@link RepeatedRuns#ofCallee}), and that code (or its callees') makes
+   * calls that run as written: they would run again, a draw differ, a side effect repeat
+   * (DESIGN.md, "Soundness"). Such a call is then an error at {@code call}; where only the
+   * tangent and the reverse-mode members could run it again, whether they do is judged on their
+   * programs ({@link RepeatedRuns#judgedOnPrograms}): the call is noted for that, with the
+   * errors to report at it, and is no error here.
    */
   private boolean runsAgain(ExecutableElement method, Tree call, String shown,
       String qualified) {
@@ -333,6 +339,23 @@ final class CalleeResolver {
     String message = "call to '" + shown + "': " + found.get().describe(qualified) + ", "
         + members.get() + ", where '" + context.methodName() + "' runs it " + once + "; "
         + advice;
+    RepeatedRuns repeated = new RepeatedRuns(context);
+    if (found.get().kind() == CalleePlainCalls.Kind.CALL && repeated.judgedOnPrograms(method)) {
+      // the call runs such code in this method too: for StateReadAgain, the array choices
+      // before it, and what the generated class records for callers compiled later
+      long line = context.source().line(call);
+      context.callRunsAsWritten(shown, line, call);
+      // the statement's line, which the instructions made of the call keep
+      long statement = context.line() != null ? context.line().number() : line;
+      context.callsUnrepeatable(new UnrepeatableCall(method, statement, call, message,
+          "call to '" + shown + "': " + found.get().describe(qualified) + ", which a"
+              + " reverse-mode member of '" + context.methodName() + "' would run again:"
+              + " the pullback of '" + qualified + "' (or of a segment of '"
+              + context.methodName() + "') cannot hand the values of its forward sweep to its"
+              + " reverse sweep, and runs its code once more, where '" + context.methodName()
+              + "' runs it once; " + advice));
+      return false;
+    }
     if (found.get().kind() == CalleePlainCalls.Kind.UNRESOLVED) {
       diagnostics().unresolved(call, message); // the class waits for the next round
     } else {

@@ -110,11 +110,13 @@ final class InstanceCalls {
       if (callee.isEmpty()) {
         return null;
       }
-      if (callee.get().returnsArray()) {
-        return calls.vectorCall(callee.get(), all);
+      // the value records it takes, flattened
+      List<Operand> flat = records.spread(callee.get(), all, 1, invocation,
+          calls.asWritten(method, type, all.size(), true));
+      if (flat == null) {
+        return null;
       }
-      boolean active = all.stream().anyMatch(a -> a.isActive() || ArrayLowering.isActiveArray(a));
-      return context.emit(Operation.call(callee.get()), all, NumericType.DOUBLE, active);
+      return differentiableCall(callee.get(), flat, NumericType.DOUBLE);
     }
     if (calls.ruledCalls().hasInstanceRules(type, name)
         && arguments.stream().anyMatch(a -> a.isActive() || ArrayLowering.isActiveArray(a))) {
@@ -139,16 +141,23 @@ final class InstanceCalls {
     if (callee.isEmpty()) {
       return null;
     }
-    List<Operand> flat = records.spread(callee.get(), arguments,
-        Receivers.hasReceiver(method) ? 1 : 0, invocation);
+    boolean receiver = Receivers.hasReceiver(method);
+    List<Operand> flat = records.spread(callee.get(), arguments, receiver ? 1 : 0,
+        invocation, calls.asWritten(method, record, arguments.size(),
+            receiver && context.recordOf(arguments.get(0)).isEmpty()));
     if (flat == null) {
       return null;
     }
-    if (callee.get().returnsArray()) {
-      return calls.vectorCall(callee.get(), flat);
+    return differentiableCall(callee.get(), flat, callee.get().resultType());
+  }
+
+  /** The call of {@code callee}'s members on {@code flat}; a scalar result is of {@code type}. */
+  private Operand differentiableCall(Callee callee, List<Operand> flat, NumericType type) {
+    if (callee.returnsArray()) {
+      return calls.vectorCall(callee, flat);
     }
     boolean active = flat.stream().anyMatch(a -> a.isActive() || ArrayLowering.isActiveArray(a));
-    return context.emit(Operation.call(callee.get()), flat, callee.get().resultType(), active);
+    return context.emit(Operation.call(callee), flat, type, active);
   }
 
   /** The receiver a call names: {@code p} of {@code p.g(x)}, {@code this} of {@code g(x)}. */

@@ -183,11 +183,13 @@ public final class Lowering {
    * runs as written and may not run alike again ({@code "RNG.nextGaussian() (line 8)"}), which
    * the generated class records for callers compiled later; the private static fields it reads,
    * which the generated class copies ({@link PrivateFields}); where the leaves that carry no
-   * derivative of the value record it returns come from ({@link ValueRecords.Carried}).
+   * derivative of the value record it returns come from ({@link ValueRecords.Carried}); the
+   * calls of callees whose code its generated members must run once per call, which the plan
+   * judges ({@link UnrepeatableCall}).
    */
   public record Lowered(Function function, Optional<String> callRunAsWritten,
       List<PrivateFields.Copy> privateFields, List<ValueRecords.FlatParameter> recordParameters,
-      List<ValueRecords.Carried> carriedResult) {
+      List<ValueRecords.Carried> carriedResult, List<UnrepeatableCall> unrepeatableCalls) {
     /**
      * The generated class records {@code callRunAsWritten} of its method {@code m} in a
      * constant {@code mCallRunAsWritten}: all that ad4j can see of it when it compiles callers
@@ -222,7 +224,7 @@ public final class Lowering {
         .map(function -> new Lowered(function,
             context.firstCallRunAsWritten().map(LoweringContext.CallRunAsWritten::describe),
             context.privateFieldCopies(), context.flatParameters(),
-            context.carriedResult()));
+            context.carriedResult(), context.unrepeatableCalls()));
   }
 
   /**

@@ -352,6 +352,18 @@ final class LoweringContext {
     return List.copyOf(differentiableCalls);
   }
 
+  private final List<UnrepeatableCall> unrepeatableCalls = new ArrayList<>();
+
+  /** Notes a call whose callee's code the caller's programs must run once per call. */
+  void callsUnrepeatable(UnrepeatableCall call) {
+    unrepeatableCalls.add(call);
+  }
+
+  /** Every {@link UnrepeatableCall}, in the order of lowering. */
+  List<UnrepeatableCall> unrepeatableCalls() {
+    return List.copyOf(unrepeatableCalls);
+  }
+
   /** The {@code @Differentiable} methods it calls, in the order its calls resolve. */
   List<ExecutableElement> callees() {
     return differentiableCalls.stream().map(DifferentiableCall::callee).toList();
@@ -784,6 +796,27 @@ final class LoweringContext {
       }
     }
     return componentChangerAmongComponents(record);
+  }
+
+  /**
+   * Whether making {@code record} runs code of its own: a constructor written in it (a compact
+   * one that only checks the components too), or in a value record it holds; a value class's,
+   * or a record compiled without its source here. Generated code that makes such a record again
+   * of leaves that are no record's (zeros for a null record: {@link ObjectRecordArguments})
+   * would run its checks on them, where the method made no record.
+   */
+  boolean runsCodeWhenMade(TypeElement record) {
+    if (trees.getPath(record) == null || ValueClasses.isValueClass(record)) {
+      return true;
+    }
+    for (javax.lang.model.element.ExecutableElement constructor :
+        javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())) {
+      if (elements.getOrigin(constructor) == javax.lang.model.util.Elements.Origin.EXPLICIT) {
+        return true;
+      }
+    }
+    return ValueRecords.components(record).stream().anyMatch(component ->
+        ValueRecords.valueRecord(component.type()).map(this::runsCodeWhenMade).orElse(false));
   }
 
   private Optional<TypeElement> componentChangerAmongComponents(TypeElement record) {

@@ -957,6 +957,21 @@ final class RecordLowering {
    */
   List<Operand> spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
       int receivers, MethodInvocationTree call) {
+    return spread(callee, arguments, receivers, call, Optional.empty());
+  }
+
+  /**
+   * As {@link #spread(ad4j.processor.ir.Callee, List, int, MethodInvocationTree)}, where
+   * generated code may call the callee as written, by {@code asWritten} on {@code arguments}
+   * ({@code Owner.g(...)}, {@code o.g(...)}): a record held as an object may then be null
+   * where the callee does not read it ({@link ObjectRecordArguments}), when the call passes no
+   * record made in the method.
+   */
+  List<Operand> spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
+      int receivers, MethodInvocationTree call,
+      Optional<ad4j.processor.ir.Operation> asWritten) {
+    boolean onlyObjects = arguments.stream().noneMatch(a -> context.recordOf(a).isPresent());
+    List<ObjectRecordArguments.Pending> pending = new ArrayList<>();
     List<Operand> flat = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
       Operand argument = arguments.get(i);
@@ -976,6 +991,13 @@ final class RecordLowering {
         flat.add(argument);
       } else if (tuple.isPresent()) {
         flat.addAll(tuple.get().leaves());
+      } else if (record.isPresent() && asWritten.isPresent() && onlyObjects
+          && i >= receivers && ObjectRecordArguments.zeroable(record.get())) {
+        // read below, where a null record is not read
+        pending.add(new ObjectRecordArguments.Pending(at, argument, record.get(), tree));
+        for (int k = 0; k < ValueRecords.leaves(record.get()).size(); k++) {
+          flat.add(null);
+        }
       } else if (record.isPresent()) {
         Tuple read = ofObject(argument, record.get(), tree);
         if (read == null) {
@@ -986,6 +1008,19 @@ final class RecordLowering {
         error(tree, "'" + context.source().of(tree) + "' is passed where '" + callee.name()
             + "' takes a value record, which ad4j passes flattened: pass a record");
         return null;
+      }
+    }
+    if (!pending.isEmpty()) {
+      List<List<Operand>> read = new ObjectRecordArguments(context).read(pending,
+          asWritten.get(), arguments, this::ofObject);
+      if (read == null) {
+        return null;
+      }
+      for (int k = 0; k < pending.size(); k++) {
+        List<Operand> leaves = read.get(k);
+        for (int j = 0; j < leaves.size(); j++) {
+          flat.set(pending.get(k).at() + j, leaves.get(j));
+        }
       }
     }
     return flat;

@@ -18,7 +18,9 @@ import javax.lang.model.element.ExecutableElement;
  * slots). A call of another {@code @Differentiable} method repeats
  * that method's code in every caller: the caller's tangent asks the callee for its value and
  * then for its tangent, two runs; the multi-sweep members and a {@code @Checkpointed} loop's
- * reverse sweep run it more often still. Calls that give the same result each time and change
+ * reverse sweep run it more often still (the tangent and the reverse-mode members of a method
+ * of order 1 calling a method of its own class are judged on their programs instead:
+ * {@link #judgedOnPrograms}). Calls that give the same result each time and change
  * nothing (those of {@code Math}, {@code String}, the boxed types, argument-only methods of the
  * sources) are never asked about: running them again is harmless.
  */
@@ -96,6 +98,25 @@ final class RepeatedRuns {
           + "' run its code twice");
     }
     return Optional.empty(); // a @Checkpointed loop's calls are CheckpointedLoops' to reject
+  }
+
+  /**
+   * Whether the members of the method being lowered that may run the code of {@code callee}, a
+   * {@code @Differentiable} method it calls, more than once per call are only its tangent and
+   * its reverse-mode members, and whether they do is judged on their programs once made
+   * ({@link UnrepeatableCall}): a method of order 1 with a {@code double} result, the call
+   * outside a {@code @Checkpointed} loop, the callee in the method's own class, whose members
+   * are planned with the caller's (so that the plan knows whether its pullback's halves hand
+   * its values over, or its whole pullback runs it again). The tangent runs the callee once
+   * where it reads only the callee's value or only its tangent
+   * ({@code optimize/TangentCallsAlone}).
+   */
+  boolean judgedOnPrograms(ExecutableElement callee) {
+    ExecutableElement caller = context.element();
+    return caller != null && !context.examining() && context.order() == 1
+        && !ActiveParameters.isVectorResult(caller.getReturnType())
+        && !(context.insideLoop() && CheckpointedLoops.isCheckpointed(caller))
+        && callee.getEnclosingElement().equals(caller.getEnclosingElement());
   }
 
   /**

@@ -56,6 +56,11 @@ final class StateReadAgain {
       return;
     }
     for (LoweringContext.DifferentiableCall call : context.differentiableCalls()) {
+      if (context.unrepeatableCalls().stream().anyMatch(judged -> judged.at() == call.at())) {
+        // the plan rejects it wherever a member would run its code again (UnrepeatableCall):
+        // its replaying half must run none of it, nor a callee's, so it reads nothing again
+        continue;
+      }
       Optional<LoweringContext.CallRunAsWritten> later = runsLater(call);
       if (later.isEmpty()) {
         continue;

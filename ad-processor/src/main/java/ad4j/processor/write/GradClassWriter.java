@@ -3,6 +3,7 @@ package ad4j.processor.write;
 import ad4j.processor.emit.GeneratedAnnotation;
 import ad4j.processor.front.Lowering;
 import ad4j.processor.front.PrivateFields;
+import ad4j.processor.front.UnrepeatableCall;
 import ad4j.processor.front.ValueRecords;
 import ad4j.processor.ir.Function;
 import ad4j.processor.plan.SizeLimits;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -45,15 +47,17 @@ public final class GradClassWriter {
    * private static fields it reads, which the generated class copies. {@code recordParameters}:
    * its value record parameters, which its function takes flattened and its public members as
    * records ({@link RecordAdapters}). {@code carriedResult}: where the leaves that carry no
-   * derivative of the value record it returns come from.
+   * derivative of the value record it returns come from. {@code unrepeatableCalls}: its calls
+   * of methods of the same class whose code its members must run once per call, judged on its
+   * plan ({@link UnrepeatableCallees}).
    */
   public record Method(ExecutableElement element, Function function,
       Optional<String> callRunAsWritten, List<PrivateFields.Copy> privateFields,
       List<ValueRecords.FlatParameter> recordParameters,
-      List<ValueRecords.Carried> carriedResult) {
+      List<ValueRecords.Carried> carriedResult, List<UnrepeatableCall> unrepeatableCalls) {
     /** A method whose code makes no such call and reads no private static field. */
     public Method(ExecutableElement element, Function function) {
-      this(element, function, Optional.empty(), List.of(), List.of(), List.of());
+      this(element, function, Optional.empty(), List.of(), List.of(), List.of(), List.of());
     }
   }
 
@@ -133,7 +137,30 @@ public final class GradClassWriter {
     for (Method method : methods) {
       overloads.merge(method.function().name(), 1, Integer::sum);
     }
+    // Overloads split into segments would give segment methods of the same name, and their
+    // parameter lists may coincide (fReverse3(Tape, double, double) is the last segment of
+    // f(double) and a middle one of f(double, double)): each overload numbers its own.
     Map<String, Integer> seen = new HashMap<>();
+    List<String> segmentSuffixes = new ArrayList<>();
+    for (Method method : methods) {
+      String name = method.function().name();
+      int ordinal = seen.merge(name, 1, Integer::sum);
+      segmentSuffixes.add(overloads.get(name) > 1 ? "Of" + ordinal : "");
+    }
+    // made when asked: the callees judged below are planned first, the others as printed
+    MethodMembers[] planned = new MethodMembers[methods.size()];
+    IntFunction<MethodMembers> membersOf = i -> {
+      if (planned[i] == null) {
+        planned[i] = new MethodMembers(methods.get(i), userType, className.simpleName(),
+            segmentSuffixes.get(i), limits);
+      }
+      return planned[i];
+    };
+    List<CalleesRunAgain.Rejected> runAgain = new UnrepeatableCallees(methods, membersOf,
+        className.simpleName()).rejected();
+    if (!runAgain.isEmpty()) {
+      throw new CalleesRunAgain(runAgain);
+    }
     Set<String> marked = new HashSet<>();
     for (Method method : methods) {
       String name = method.function().name();
@@ -154,18 +181,15 @@ public final class GradClassWriter {
     // one per value record that methods return, for the code of their callers
     Set<String> leavesMembers = new HashSet<>();
     SignatureClashes clashes = new SignatureClashes();
-    for (Method method : methods) {
+    for (int i = 0; i < methods.size(); i++) {
+      Method method = methods.get(i);
       String name = method.function().name();
-      int ordinal = seen.merge(name, 1, Integer::sum);
-      // Overloads split into segments would give segment methods of the same name, and their
-      // parameter lists may coincide (fReverse3(Tape, double, double) is the last segment of
-      // f(double) and a middle one of f(double, double)): each overload numbers its own.
-      String segmentSuffix = overloads.get(name) > 1 ? "Of" + ordinal : "";
+      MethodMembers ofMethod = membersOf.apply(i);
       List<MethodSpec> members = OverridingReceivers.guard(method.element(),
           "overridersOf" + Character.toUpperCase(name.charAt(0)) + name.substring(1)
-              + segmentSuffix, className.simpleName(), gradClass,
-          new MethodMembers(method, userType, className.simpleName(), segmentSuffix, limits)
-              .members());
+              + segmentSuffixes.get(i), className.simpleName(), gradClass,
+          ofMethod.members());
+      planned[i] = null; // printed: what its plan holds may go
       // every member, a record adapter too, declares what the method declares
       List<MethodSpec> adapted = RecordAdapters.of(method, members,
           flat -> sweeps.addFlat(method.element(), flat));

@@ -53,6 +53,8 @@ final class MethodMembers implements MemberSizes {
    * records' constructors.
    */
   private final boolean valueOverLeaves;
+  /** Its plan, once made ({@link #plan}): callers' calls of it are judged on it first. */
+  private MethodPlan plan;
 
   MethodMembers(GradClassWriter.Method user, String userType, String gradType,
       String segmentSuffix, SizeLimits limits) {
@@ -79,12 +81,19 @@ final class MethodMembers implements MemberSizes {
     this.replays = new PrintedOnce(program -> alone(pullbacks.replay(program)));
   }
 
+  /** The method's plan, made at the first call. */
+  MethodPlan plan() {
+    if (plan == null) {
+      plan = new MethodPlanner(method.element(), programs, method.memberNames(), limits, this)
+          .plan();
+    }
+    return plan;
+  }
+
   /** Every method generated for the user's method: its members, their bodies and parts. */
   List<MethodSpec> members() {
-    MethodPlan plan = new MethodPlanner(method.element(), programs, method.memberNames(),
-        limits, this).plan();
-    List<Written> members = plan instanceof MethodPlan.Scalar scalar ? scalar(scalar)
-        : vector((MethodPlan.Vector) plan);
+    List<Written> members = plan() instanceof MethodPlan.Scalar scalar ? scalar(scalar)
+        : vector((MethodPlan.Vector) plan());
     if (valueOverLeaves) {
       members.add(orderOne.valueOverLeaves());
     }

@@ -23,11 +23,13 @@ final class OrderOneMembers {
   private final MethodContext method;
   private final SlotText slots;
   private final Function function;
+  private final TangentChecks tangentChecks;
 
   OrderOneMembers(MethodContext method, SlotText slots) {
     this.method = method;
     this.slots = slots;
     this.function = method.function();
+    this.tangentChecks = new TangentChecks(method);
   }
 
   /**
@@ -117,16 +119,19 @@ final class OrderOneMembers {
       tangentTypes.add(JavaTypes.typeName(tangentParameter.type()));
     }
     List<String> tangentNames = all.subList(primal, all.size());
-    MethodSpec.Builder member = method.start(method.memberNames().tangent(),
-            all.subList(0, primal))
+    List<String> primalNames = all.subList(0, primal);
+    String methodName = method.memberNames().tangent();
+    MethodSpec.Builder member = method.start(methodName, primalNames)
         .addJavadoc("Returns the directional derivative of $L\nat the given point along the"
             + " direction ($L),\ncomputed in forward mode in one sweep$L.\n", method.link(),
             String.join(", ", tangentNames.stream().map(n -> "{@code " + n + "}").toList()),
             function.returnsArray() ? ": the Jacobian times the direction" : "")
+        .addJavadoc("$L", tangentChecks.throwsJavadoc(primalNames, tangentNames))
         .returns(method.derivativeType());
     for (int i = 0; i < tangentNames.size(); i++) {
       member.addParameter(tangentTypes.get(i), tangentNames.get(i));
     }
+    member.addCode(tangentChecks.checks(methodName, primalNames, tangentNames));
     return TapeBodies.withBody(member, emitter, names);
   }
 
