@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * where a member would run it more than once: a tangent that needs the callee's value and its
  * tangent (a product of two calls), a reverse sweep that runs the callee's whole pullback (a
  * callee that makes an array has no recording half), a caller of such a caller. Members cut
- * into parts of one statement count alike. Callers in another class, of order 2, vector
+ * into parts of one statement count alike; a caller split into segments is an error (their
+ * reverse sweeps run whole pullbacks). Callers in another class, of order 2, vector
  * functions and checkpointed loops stay rejected by the lowering ({@code CalleePlainCallsTest}).
  */
 @ExtendWith(TapeIsEmpty.class)
@@ -353,5 +354,28 @@ class CalleeRunsOnceTest {
         + " run twice").inFile(later.sourceFiles().get(0)).onLine(5).atColumn(27);
     assertWithMessage(InProcessCompiler.describe(later.diagnostics()))
         .that(later.errors()).hasSize(1);
+  }
+  @Test
+  void aCallerSplitIntoSegmentsIsAnError() {
+    // so long that its members call segments, whose reverse sweeps run whole pullbacks: with
+    // this rule left out, its mValueAndGradient drew twice per call
+    List<String> methods = new ArrayList<>();
+    methods.add("  @Differentiable static double chain(double x, double y, double a, double b) {");
+    for (int i = 0; i < 250; i++) {
+      methods.add("    x = x * a + Math.sin(y);");
+      methods.add("    y = y * b - x * 0.001;");
+      if (i == 125) {
+        methods.add("    x = x + huber(y, 2.0);");
+      }
+    }
+    methods.add("    return x + y;");
+    methods.add("  }");
+    Compilation compilation = compile(methods);
+    assertErrorAt(compilation, methods, "huber(y, 2.0)", 0, "call to 'huber(...)': 'Noisy.huber'"
+        + " runs code that carries no derivative ('tick()', line 9), which a reverse-mode member"
+        + " of 'chain' would run again: the pullback of 'Noisy.huber' (or of a segment of"
+        + " 'chain') cannot hand the values of its forward sweep to its reverse sweep");
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(1);
   }
 }
