@@ -270,4 +270,57 @@ class NullRecordArgumentsTest {
     make.setAccessible(true);
     return make.newInstance(k, c);
   }
+
+  /**
+   * A callee whose code does not run alike twice (it counts its calls), which a method of
+   * order 1 of its class may call since its members are judged on their programs: with a null
+   * record it is not run as written first, since with its members it would then run twice where
+   * the method runs it once (each member returned the method's value having counted two calls);
+   * the record is read at the call, as before there was a null path, so every member throws
+   * there, having counted none. With a record every member counts one call, as the method does.
+   */
+  @org.junit.jupiter.api.Test
+  void aCalleeThatCountsIsNeverRunTwiceForANullRecord() throws Exception {
+    Compiled compiled = ad4j.processor.testing.InProcessCompiler.compile("com.example.Counted",
+        String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "import ad4j.NoDerivative;",
+            "final class Counted {",
+            "  static int calls;",
+            "  static void tick() { calls++; }",
+            "  record Rec(double k) {}",
+            "  @Differentiable static double g(double x, Rec d) {",
+            "    tick();",
+            "    return x > 0 ? d.k() * x : x * x;",
+            "  }",
+            "  @Differentiable static double f(double x, @NoDerivative Rec d) {",
+            "    return g(x, d) + x;",
+            "  }",
+            "}",
+            ""));
+    Constructor<?> make = compiled.load("com.example.Counted$Rec")
+        .getDeclaredConstructor(double.class);
+    make.setAccessible(true);
+    Object record = make.newInstance(2.0);
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Counted", "f", true,
+        false);
+    members.checkScalar(new Object[] {-0.7, record}, 1, 1e-7);
+    members.checkScalar(new Object[] {0.7, record}, 1, 1e-7);
+    java.lang.reflect.Field calls = compiled.load("com.example.Counted")
+        .getDeclaredField("calls");
+    calls.setAccessible(true);
+    List<String> suffixes = List.of("Gradient", "ValueAndGradient", "Pullback", "Tangent");
+    List<Object[]> more = List.of(new Object[0], new Object[] {new double[1]},
+        new Object[] {1.0, new double[1]}, new Object[] {1.0});
+    for (int i = 0; i < suffixes.size(); i++) {
+      String suffix = suffixes.get(i);
+      Object[] extra = more.get(i);
+      calls.setInt(null, 0);
+      assertThrows(NullPointerException.class,
+          () -> members.member(suffix, new Object[] {-0.7, null}, extra), suffix);
+      com.google.common.truth.Truth.assertWithMessage(suffix).that(calls.getInt(null))
+          .isEqualTo(0);
+    }
+  }
 }

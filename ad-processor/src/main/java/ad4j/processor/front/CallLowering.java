@@ -401,12 +401,19 @@ final class CallLowering {
    * How generated code calls {@code method}, a {@code @Differentiable} callee, as written on
    * {@code arity} arguments: a static one as {@code Owner.g(...)}; an instance method on an
    * object its caller holds ({@code receiverIsObject}) as {@code o.g(...)}, the receiver first;
-   * none when generated code cannot reach it, for a receiver the caller has flattened, and in
-   * a checkpointed loop (which reads no record held as an object: {@code CheckpointedLoops}).
+   * none when generated code cannot reach it, for a receiver the caller has flattened, in a
+   * checkpointed loop (which reads no record held as an object: {@code CheckpointedLoops}), and
+   * for a callee whose code does not run alike twice ({@link CalleePlainCalls#in}).
    */
   Optional<Operation> asWritten(ExecutableElement method, TypeElement qualifier,
       int arity, boolean receiverIsObject) {
     if (context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())) {
+      return Optional.empty();
+    }
+    if (context.calleePlainCalls().in(method).isPresent()) {
+      // its code makes calls that do not run alike (a draw, a counter): run as written where a
+      // record is null and again in its members, it would run twice where the method runs it
+      // once, so the record is read at the call, as before
       return Optional.empty();
     }
     if (StaticMembers.isStatic(method)) {
