@@ -169,8 +169,9 @@ public final class GradClassWriter {
                 name + Lowering.Lowered.CONSTANT_SUFFIX, Modifier.STATIC, Modifier.FINAL)
             .addJavadoc("For ad4j, compiling callers of {@code $L} later: the first call its"
                 + " code makes that runs as\nwritten and may give another result or do"
-                + " something again when run again. Generated code that\nwould run {@code $L}"
-                + " more than once per call of a member (a caller's tangent) is an error.\n",
+                + " something again when run again. A caller compiled\nlater, whose generated"
+                + " members could run {@code $L} more than once per call, is an error\nwhere it"
+                + " calls it.\n",
                 name, name)
             .initializer("$S", method.callRunAsWritten().get())
             .build());
