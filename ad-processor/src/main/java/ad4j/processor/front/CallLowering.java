@@ -410,10 +410,12 @@ final class CallLowering {
     if (context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())) {
       return Optional.empty();
     }
-    if (context.calleePlainCalls().in(method).isPresent()) {
+    if (!context.examining() && context.calleePlainCalls().in(method).isPresent()) {
       // its code makes calls that do not run alike (a draw, a counter): run as written where a
       // record is null and again in its members, it would run twice where the method runs it
-      // once, so the record is read at the call, as before
+      // once, so the record is read at the call, as before. (Not asked while a method is only
+      // examined for what it calls: asking lowers its callees, whose calls would ask again.
+      // CalleeResolver has asked already for every callee of a method lowered for its members.)
       return Optional.empty();
     }
     if (StaticMembers.isStatic(method)) {
