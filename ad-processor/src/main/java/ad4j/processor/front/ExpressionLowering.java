@@ -491,7 +491,7 @@ final class ExpressionLowering {
             || right.type().isArray() && isNull(binary.getLeftOperand()));
   }
 
-  static boolean isNull(ExpressionTree expression) {
+  private static boolean isNull(ExpressionTree expression) {
     return withoutParentheses(expression).getKind() == Tree.Kind.NULL_LITERAL;
   }
 
@@ -583,7 +583,7 @@ final class ExpressionLowering {
   }
 
   /** Whether {@code expression} is a local's name, or a field or element of one's. */
-  boolean startsWithField(ExpressionTree expression) {
+  private boolean startsWithField(ExpressionTree expression) {
     if (expression instanceof IdentifierTree identifier) {
       return context.symbols().resolveField(identifier.getName().toString()).isPresent();
     }
@@ -693,7 +693,7 @@ final class ExpressionLowering {
     };
   }
 
-  static boolean isComparison(String operator) {
+  private static boolean isComparison(String operator) {
     return switch (operator) {
       case "<", ">", "<=", ">=", "==", "!=" -> true;
       default -> false;
@@ -717,11 +717,11 @@ final class ExpressionLowering {
     return operand;
   }
 
-  static Expr castText(Expr expression, NumericType type) {
+  private static Expr castText(Expr expression, NumericType type) {
     return castText(expression, type.keyword());
   }
 
-  static Expr castText(Expr expression, String type) {
+  private static Expr castText(Expr expression, String type) {
     return expression.castTo(type);
   }
 

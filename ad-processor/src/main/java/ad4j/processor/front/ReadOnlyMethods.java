@@ -33,8 +33,8 @@ import javax.lang.model.util.ElementFilter;
  * same call of a generated member gives the same result ({@link RepeatedRuns}): a record's
  * accessors and canonical constructor as javac writes them, the final methods of enums
  * ({@code equals}, {@code name}, {@code ordinal}, ...) and their {@code values()} and
- * {@code valueOf(String)}, and methods of this compilation's sources whose bodies are read-only: getters and
- * computations on fields ({@code return Math.log(sd) + 0.5 * LOG_2_PI;}).
+ * {@code valueOf(String)}, and methods of this compilation's sources whose bodies are
+ * read-only: getters and computations on fields ({@code return Math.log(sd) + 0.5 * LOG_2_PI;}).
  *
  * <p>The rule for a body is syntactic and errs towards "no": locals declared and assigned,
  * {@code if}, loops, {@code return} and {@code throw} statements; expressions that read names and
