@@ -33,6 +33,21 @@ public final class GradientWithoutValue {
   private GradientWithoutValue() {}
 
   /**
+   * Whether {@link #of} may find a program for a method whose lowered program is {@code
+   * function}: what it leaves out is the method's own instructions in loops, so a method
+   * without a loop (the loops of streams and array copies are written out in its program) has
+   * none to leave out; the loops its derivative programs add, which zero, copy or sum arrays of
+   * adjoints, serve the gradient. The planner asks first, so that it does not derive and
+   * optimize {@code mValueAndGradient}'s program only to ask {@link #of} (a long method of
+   * branches, whose members share the sweep on the tape, needs that program for nothing else).
+   */
+  public static boolean mayLeaveOut(Function function) {
+    boolean[] loop = {false};
+    function.body().walk(statement -> loop[0] |= statement instanceof Loop);
+    return loop[0];
+  }
+
+  /**
    * {@code valueAndGradient} returning nothing, without what only its value needed, when that
    * leaves out enough in loops (above); empty otherwise, and when the program returns anywhere
    * but at its end.

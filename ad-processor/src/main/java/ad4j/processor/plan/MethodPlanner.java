@@ -74,20 +74,26 @@ public final class MethodPlanner {
       firstOrder = segmented(candidate, guards);
     }
     // the cut of mValueAndGradient's own sweep: measured where the split below asks how long
-    // it prints; else made only where it is printed, not where it would be cut into parts,
-    // which leaves the member to print the sweep once (ReverseMembers.oneSweepPays)
+    // it prints; else made only where it is printed, after the sweep it would call instead
+    // (ReverseMembers.oneSweepPays)
     boolean measured = candidate != null && firstOrder instanceof Segmentation.Whole;
     Optional<Parted> valueAndGradient = measured
         ? Optional.of(parts.cut(firstOrder.reverse(Adjoint.Output.GRADIENT),
             names.valueAndGradient()))
-        : ownSweep(firstOrder);
+        : Optional.empty();
     Optional<Parted> tangent = tangent(firstOrder);
     if (measured
         && (SizeLimits.pastHotSpotLimit(sizes.valueAndGradient(valueAndGradient.get()))
             || tangent.filter(t -> SizeLimits.pastHotSpotLimit(sizes.tangent(t))).isPresent())) {
       firstOrder = segmented(candidate, guards);
-      valueAndGradient = ownSweep(firstOrder);
+      valueAndGradient = Optional.empty();
       tangent = tangent(firstOrder);
+    }
+    Parted pullbackOntoTape = pullbackOntoTape(firstOrder);
+    if (valueAndGradient.isEmpty() && firstOrder instanceof Segmentation.Whole
+        && !ReverseMembers.inParts(pullbackOntoTape)) {
+      valueAndGradient = Optional.of(parts.cut(firstOrder.reverse(Adjoint.Output.GRADIENT),
+          names.valueAndGradient()));
     }
     ReverseMembers reverse;
     if (valueAndGradient.isEmpty()
@@ -99,7 +105,10 @@ public final class MethodPlanner {
       reverse = new ReverseMembers.OwnSweeps(valueAndGradient.get(),
           parts.cut(firstOrder.reverse(Adjoint.Output.PULLBACK), names.pullback()));
     }
-    Parted pullbackOntoTape = pullbackOntoTape(firstOrder);
+    // the class lists the parts in the order of its members, though the sweep on the tape
+    // was cut before the public members' sweeps
+    parts.moveLast(names.valueAndGradient(), names.tangent(), names.pullback(),
+        names.pullbackOntoTape());
     Halves halves = halves(firstOrder);
     if (halves instanceof Halves.ByPullback) {
       // mReplay calls mPullback(Tape, ...): its parts come after the others (the same cut,
@@ -108,6 +117,7 @@ public final class MethodPlanner {
     }
     // a split method's members call its segments, which compute the value on the way
     Optional<Parted> gradientWithoutValue = firstOrder instanceof Segmentation.Whole
+        && GradientWithoutValue.mayLeaveOut(function)
         ? GradientWithoutValue.of(firstOrder.reverse(Adjoint.Output.GRADIENT))
             .map(program -> parts.cut(program, names.gradientInto()))
         : Optional.empty();
@@ -115,21 +125,6 @@ public final class MethodPlanner {
         ? Optional.of(secondOrder()) : Optional.empty();
     return new MethodPlan.Scalar(programs, names, firstOrder, gradientWithoutValue, reverse,
         tangent, pullbackOntoTape, halves, parts.inOrder(), secondOrder);
-  }
-
-  /**
-   * The cut of {@code firstOrder}'s gradient program for an {@code mValueAndGradient} that
-   * prints its own sweep; empty where it would not ({@link ReverseMembers#oneSweepPays}): a
-   * split method's, or one whose program would be cut into parts. Only whether it would is
-   * found then, without the cuts measured: the same decision as from the cut itself.
-   */
-  private Optional<Parted> ownSweep(Segmentation firstOrder) {
-    if (firstOrder instanceof Segmentation.Segmented) {
-      return Optional.empty();
-    }
-    Function gradient = firstOrder.reverse(Adjoint.Output.GRADIENT);
-    return parts.cutsIntoParts(gradient, names.valueAndGradient()) ? Optional.empty()
-        : Optional.of(parts.cut(gradient, names.valueAndGradient()));
   }
 
   /**

@@ -29,16 +29,16 @@ final class PartsByMember {
     return cut;
   }
 
-  /** Whether {@code program} would be cut into parts ({@link PartsSearch#cutsIntoParts}). */
-  boolean cutsIntoParts(Function program, String member) {
-    return search.cutsIntoParts(program, member);
-  }
-
-  /** Moves the parts of {@code member} after all the others, as if it were cut again now. */
-  void moveLast(String member) {
-    List<PartMethod> moved = parts.remove(member);
-    if (moved != null) {
-      parts.put(member, moved);
+  /**
+   * Moves the parts of each of {@code members}, in this order, after all the others, as if
+   * they were cut again now, one after another.
+   */
+  void moveLast(String... members) {
+    for (String member : members) {
+      List<PartMethod> moved = parts.remove(member);
+      if (moved != null) {
+        parts.put(member, moved);
+      }
     }
   }
 

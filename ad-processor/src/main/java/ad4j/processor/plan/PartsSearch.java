@@ -27,9 +27,6 @@ final class PartsSearch {
    * printing. Only chosen cuts' parts are kept, so the cuts tried and dropped are not held.
    */
   private final Map<Function, Integer> chosenPartBytes = new IdentityHashMap<>();
-  /** The program {@link #fitsWhole} measured last, and its estimated bytes. */
-  private Function lastMeasured;
-  private int lastMeasuredBytes;
 
   PartsSearch(NameScope names, String segmentSuffix, int forcedPartSize) {
     this.names = names;
@@ -82,43 +79,16 @@ final class PartsSearch {
   }
 
   /**
-   * Whether {@link #cut} would cut {@code program} into parts ({@link PartMethod.Kind#PART}),
-   * found without measuring the parts or trying other sizes: the planner drops a member cut
-   * into parts for one that prints the sweep once ({@link ReverseMembers#oneSweepPays}), and
-   * measuring the cuts of a long member's program was most of planning it.
-   */
-  boolean cutsIntoParts(Function program, String member) {
-    if (forcedPartSize > 0) {
-      return hasParts(LongBlocks.of(program, partName(member), forcedPartSize));
-    }
-    // as in cut: measured whole first, then parts of the first size, kept if the cut has parts
-    return !fitsWhole(program)
-        && hasParts(LongBlocks.of(program, partName(member), LongBlocks.PART_SIZE));
-  }
-
-  /**
    * Whether {@code program} fits one method as it is: it cannot be cut (a straight-line
    * program is not printed once more to be measured), or its printed body is under the limit.
-   * The planner asks {@link #cutsIntoParts} and then {@link #cut} of the same program, so the
-   * last program measured is remembered rather than printed again.
    */
   private boolean fitsWhole(Function program) {
-    if (!LongBlocks.mayCut(program)) {
-      return true;
-    }
-    if (program != lastMeasured) {
-      lastMeasuredBytes = PrintedSize.ofBody(program, names);
-      lastMeasured = program;
-    }
-    return lastMeasuredBytes <= SizeLimits.BYTECODE_LIMIT;
+    return !LongBlocks.mayCut(program)
+        || PrintedSize.ofBody(program, names) <= SizeLimits.BYTECODE_LIMIT;
   }
 
   private String partName(String member) {
     return member + segmentSuffix + "Part";
-  }
-
-  private static boolean hasParts(Optional<LongBlocks.Cut> cut) {
-    return cut.isPresent() && !cut.get().parts().isEmpty();
   }
 
   /**

@@ -43,7 +43,19 @@ public sealed interface ReverseMembers {
    * as it is (the ADBench GMM's gradient).
    */
   static boolean oneSweepPays(Segmentation firstOrder, Parted valueAndGradient) {
-    return firstOrder instanceof Segmentation.Segmented || valueAndGradient.parts().stream()
-        .anyMatch(part -> part.kind() == PartMethod.Kind.PART);
+    return firstOrder instanceof Segmentation.Segmented || inParts(valueAndGradient);
+  }
+
+  /**
+   * Whether {@code sweep} is cut into parts for HotSpot's limit. The planner asks it of
+   * {@code mPullback(Tape, ...)}'s sweep, which it needs in any case, before it makes
+   * {@code mValueAndGradient}'s: where the one is cut into parts, the other, the same sweep
+   * without the tape's seed and pushes, would be too (or fall within a few statements of the
+   * limit), and the members share the one ({@link #oneSweepPays}). Derived, optimized and
+   * printed to be measured only to be dropped, the other was the largest share of the
+   * processor's time on a long method of branches (BENCHMARKS.md, session 54).
+   */
+  static boolean inParts(Parted sweep) {
+    return sweep.parts().stream().anyMatch(part -> part.kind() == PartMethod.Kind.PART);
   }
 }
