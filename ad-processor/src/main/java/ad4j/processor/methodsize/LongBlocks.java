@@ -117,6 +117,17 @@ public final class LongBlocks {
   }
 
   /**
+   * How many of the pushes that end {@code program}, before its final {@code return}, stay in
+   * it whatever cut {@link #of} makes: all of them where its parts may leave their values on
+   * the tape (the record half of a pullback, which pushes every value its replay half reads
+   * back), none where a part may take them along. The planner bounds the printed size of a
+   * program from below with them before it cuts it.
+   */
+  public static int pushesKeptAtEnd(Function program) {
+    return ValuesLeftOnTape.resultPushesKept(program.body().statements());
+  }
+
+  /**
    * Whether this pass may have something to cut in {@code program}: a loop or a branch other
    * than an argument check ({@code if (c) throw ...}). A straight-line method of numbers is cut
    * before it is differentiated, by {@link Segments}, into smaller pieces than this pass makes.

@@ -65,6 +65,18 @@ final class ValuesLeftOnTape {
   }
 
   /**
+   * How many pushes just before the final {@code return} of a method's own block, {@code
+   * statements}, stay in it whatever the cut: where parts may leave their numbers on the tape
+   * ({@link #mayLeaveValues}), those pushes go last, above what the parts left, so no part
+   * takes one along ({@link LongRuns}); elsewhere they may move into parts, and none is sure
+   * to stay.
+   */
+  static int resultPushesKept(List<Statement> statements) {
+    return mayLeaveValues(statements) ? statements.size() - 1 - resultPushesStart(statements)
+        : 0;
+  }
+
+  /**
    * Where the pushes just before the final {@code return} start: a pullback that leaves its
    * results on the tape ({@code mPullback(Tape, ...)}) pushes them there last, above the values
    * its parts left, which are dropped before those pushes.

@@ -8,6 +8,7 @@ import ad4j.processor.front.ParameterSlots;
 import ad4j.processor.ir.Function;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.methodsize.Guards;
+import ad4j.processor.methodsize.LongBlocks;
 import ad4j.processor.methodsize.SegmentCalls;
 import ad4j.processor.methodsize.Segments;
 import ad4j.processor.optimize.GradientWithoutValue;
@@ -184,6 +185,13 @@ public final class MethodPlanner {
   private Halves halves(Segmentation firstOrder) {
     Optional<Adjoint.Split> split = firstOrder.halves();
     if (split.isEmpty()) {
+      return new Halves.ByPullback();
+    }
+    // the values the record half pushes at its end stay in it however it is cut: where they
+    // alone pass the limit, it is not cut to be measured (a long method of branches records
+    // thousands, and the cuts tried were a quarter of planning it)
+    if (LongBlocks.pushesKeptAtEnd(split.get().record()) * SizeLimits.MIN_BYTES_PER_PUSH
+        > SizeLimits.BYTECODE_LIMIT) {
       return new Halves.ByPullback();
     }
     Parted record = parts.cut(split.get().record(), names.record());

@@ -35,6 +35,12 @@ public record SizeLimits(int forcedPartSize, int methodLimit) {
    */
   static final int MIN_BYTES_PER_INSTRUCTION = 3;
 
+  /**
+   * The least bytecode one push onto the tape costs ({@code tape.push(v)}): a load of the
+   * tape and one of the value, one byte each at least, and the call's three.
+   */
+  static final int MIN_BYTES_PER_PUSH = 5;
+
   /** Whether HotSpot would refuse to compile a method of this estimate. */
   public static boolean pastHotSpotLimit(int bytes) {
     return bytes > BYTECODE_LIMIT;

@@ -110,8 +110,36 @@ public final class Adjoint {
    * value; {@code replay}, with the parameters of the pullback onto the tape (the arguments
    * again, the arrays for the arrays' adjoints and their starts, the seed), takes that back and
    * runs the reverse sweep only, leaving the adjoints as the pullback does.
+   *
+   * <p>The replay half's adjoint sums ({@link AdjointSums}) are made when it is first asked
+   * for: the planner leaves both halves out where the record half is past HotSpot's limit,
+   * and on a long method of branches the sums of a replay half never printed were a tenth of
+   * planning it.
    */
-  public record Split(Function record, Function replay) {}
+  public static final class Split {
+    private final Function record;
+    private Function replay;
+    private boolean summed;
+
+    Split(Function record, Function unsummedReplay) {
+      this.record = record;
+      this.replay = unsummedReplay;
+    }
+
+    /** The recording half. */
+    public Function record() {
+      return record;
+    }
+
+    /** The replaying half, its adjoints summed. */
+    public Function replay() {
+      if (!summed) {
+        replay = AdjointSums.of(replay);
+        summed = true;
+      }
+      return replay;
+    }
+  }
 
   /**
    * The halves of {@code primal}'s pullback onto the tape (for a method with active array
@@ -123,8 +151,7 @@ public final class Adjoint {
    */
   public static Optional<Split> split(Function primal, FlowAnalysis flow) {
     SweepState adjoint = new SweepState(primal, flow, PullbackCalls.SPLIT);
-    return adjoint.halves.splitProgram()
-        .map(halves -> new Split(halves.record(), AdjointSums.of(halves.replay())));
+    return adjoint.halves.splitProgram();
   }
 
   /**
