@@ -38,7 +38,7 @@ final class SwitchLowering {
   interface StatementLowerer {
     boolean lower(List<? extends StatementTree> statements);
 
-    /** {@link Lowering#declareInLaterCase}. */
+    /** {@link DeclarationLowering#declareInLaterCase}. */
     void declareInLaterCase(VariableTree declaration);
   }
 
