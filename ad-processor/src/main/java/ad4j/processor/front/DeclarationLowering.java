@@ -61,9 +61,9 @@ final class DeclarationLowering {
     Tree type = declaration.getType();
     boolean inferred = type == null
         || (type instanceof IdentifierTree identifier && identifier.getName().contentEquals("var"));
-    Optional<NumericType> declared = inferred ? Optional.empty() : LoweringContext.typeOf(type);
+    Optional<NumericType> declared = inferred ? Optional.empty() : JavaTypes.typeOf(type);
     if (!inferred && declared.isEmpty() && !(type instanceof PrimitiveTypeTree)) {
-      Optional<TypeMirror> mirror = context.typeMirrorOf(type);
+      Optional<TypeMirror> mirror = context.javaTypes().typeMirrorOf(type);
       Optional<FunctionValues.Signature> function =
           mirror.flatMap(expressions.functions()::signature);
       if (function.isPresent() && withInitializer
@@ -119,9 +119,9 @@ final class DeclarationLowering {
       localType = value.type();
       if (localType == NumericType.OBJECT) {
         // 'var' of an object: declared as the initializer's type
-        TypeMirror mirror = context.referenceTypeOf(value).orElseThrow();
+        TypeMirror mirror = context.javaTypes().referenceTypeOf(value).orElseThrow();
         context.scopes().declareLocal(name, localType, mirror,
-            context.javaText(mirror).orElseThrow(), context);
+            context.javaTypes().javaText(mirror).orElseThrow(), context);
         declareOrBind(name, value);
         return;
       }
@@ -163,7 +163,7 @@ final class DeclarationLowering {
    */
   private void lowerObjectDeclaration(VariableTree declaration, String name, Tree type,
       boolean withInitializer) {
-    Optional<TypeMirror> mirror = context.typeMirrorOf(type);
+    Optional<TypeMirror> mirror = context.javaTypes().typeMirrorOf(type);
     if (mirror.isEmpty() && context.isLocalClass(type)) {
       context.scopes().declareBroken(name); // the class's declaration is the error
       return;
@@ -180,11 +180,12 @@ final class DeclarationLowering {
       lowerRecordDeclaration(declaration, name, record.get(), withInitializer);
       return;
     }
-    NumericType kind = context.irType(mirror.get()).orElse(null);
-    Optional<String> text = context.javaText(mirror.get());
+    NumericType kind = context.javaTypes().irType(mirror.get()).orElse(null);
+    Optional<String> text = context.javaTypes().javaText(mirror.get());
     if (kind == null || text.isEmpty()) {
       diagnostics.error(type, "local variable '" + name + "' has type '" + mirror.get()
-          + "', which generated code cannot name: " + context.typeProblem(mirror.get()));
+          + "', which generated code cannot name: "
+          + context.javaTypes().typeProblem(mirror.get()));
       context.scopes().declareBroken(name);
       lowerInitializerAfterError(declaration);
       return;

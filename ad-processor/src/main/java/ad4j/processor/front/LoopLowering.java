@@ -153,15 +153,17 @@ final class LoopLowering {
     VariableTree element = tree.getVariable();
     String name = element.getName().toString();
     TypeMirror component = ((javax.lang.model.type.ArrayType)
-        context.referenceTypeOf(array).orElseThrow()).getComponentType();
+        context.javaTypes().referenceTypeOf(array).orElseThrow()).getComponentType();
     Tree typeTree = element.getType();
     boolean inferred = typeTree == null || (typeTree instanceof IdentifierTree identifier
         && identifier.getName().contentEquals("var"));
-    TypeMirror declared = inferred ? component : context.typeMirrorOf(typeTree).orElse(null);
-    NumericType kind = declared == null ? null : context.irType(declared).orElse(null);
+    TypeMirror declared = inferred ? component
+        : context.javaTypes().typeMirrorOf(typeTree).orElse(null);
+    NumericType kind = declared == null ? null : context.javaTypes().irType(declared).orElse(null);
     if (declared == null || kind == null || !context.types().isAssignable(component, declared)) {
       unsupported(inferred ? tree.getVariable() : typeTree, "the variable '" + name + "' of an"
-          + " enhanced 'for' loop over a '" + context.referenceTypeOf(array).orElseThrow()
+          + " enhanced 'for' loop over a '"
+          + context.javaTypes().referenceTypeOf(array).orElseThrow()
           + "' must have type '" + component + "'");
       return true;
     }
@@ -169,7 +171,7 @@ final class LoopLowering {
       Operand value = expressions.otherElement(array, index, tree.getExpression());
       if (kind == NumericType.OBJECT) {
         context.scopes().declareLocal(name, kind, declared,
-            context.javaText(declared).orElseThrow(), context);
+            context.javaTypes().javaText(declared).orElseThrow(), context);
       } else {
         value = expressions.convert(value, kind);
         context.scopes().declareLocal(name, kind, context);
@@ -203,7 +205,7 @@ final class LoopLowering {
         && identifier.getName().contentEquals("var"));
     NumericType elementType = array.type().elementType();
     NumericType declared = inferred ? elementType
-        : LoweringContext.typeOf(typeTree).orElse(null);
+        : JavaTypes.typeOf(typeTree).orElse(null);
     if (declared == null || !elementType.widensTo(declared)) {
       unsupported(typeTree, "the variable '" + name + "' of an enhanced 'for' loop over a '"
           + array.type().keyword() + "' must have type '" + elementType.keyword() + "'");

@@ -185,14 +185,14 @@ public final class Lowering {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
         diagnostics, VariablePlanner.plan(tree), hasGradClass);
-    context.setRuleClasses(ruleClasses);
+    context.calleeServices().setRuleClasses(ruleClasses);
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     context.setElement(method, false);
     return lower(context, method, tree)
         .map(function -> new Lowered(function,
-            context.firstCallRunAsWritten().map(LoweringContext.CallRunAsWritten::describe),
-            context.privateFieldCopies(), context.flatParameters(),
-            context.carriedResult(), context.unrepeatableCalls()));
+            context.notedCalls().firstCallRunAsWritten().map(NotedCalls.CallRunAsWritten::describe),
+            context.privateFieldCopies(), context.flatRecords().flatParameters(),
+            context.flatRecords().carriedResult(), context.notedCalls().unrepeatableCalls()));
   }
 
   /**
@@ -208,8 +208,9 @@ public final class Lowering {
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     context.setElement(method, true);
     Optional<Function> function = lower(context, method, tree);
-    return new Examined(function, context.callees(), context.firstCallRunAsWritten(),
-        context.firstStateRead(), context.carriedResult());
+    return new Examined(function, context.notedCalls().callees(),
+        context.notedCalls().firstCallRunAsWritten(),
+        context.notedCalls().firstStateRead(), context.flatRecords().carriedResult());
   }
 
   /**
@@ -220,7 +221,7 @@ public final class Lowering {
    * record it returns come from.
    */
   record Examined(Optional<Function> function, List<ExecutableElement> callees,
-      Optional<LoweringContext.CallRunAsWritten> callRunAsWritten,
+      Optional<NotedCalls.CallRunAsWritten> callRunAsWritten,
       Optional<ad4j.processor.ir.SourceLine> stateRead,
       List<ValueRecords.Carried> carriedResult) {}
 
@@ -271,7 +272,8 @@ public final class Lowering {
       return Optional.empty();
     }
     return Optional.of(new Function(method.getName().toString(), parameters, lowered, userNames,
-        context.shadowedOwners(), snapshots, context.firstCallRunAsWritten().isPresent(),
+        context.shadowedOwners(), snapshots,
+        context.notedCalls().firstCallRunAsWritten().isPresent(),
         returns.resultType()));
   }
 

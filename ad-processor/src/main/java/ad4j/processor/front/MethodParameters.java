@@ -55,13 +55,13 @@ final class MethodParameters {
       String name = parameter.getName().toString();
       VariableElement parameterElement = element.getParameters().get(i);
       Optional<NumericType> declared = ActiveParameters.typeProblem(parameterElement).isPresent()
-          ? Optional.empty() : context.irType(parameterElement.asType());
+          ? Optional.empty() : context.javaTypes().irType(parameterElement.asType());
       Optional<String> text = declared.isPresent() && declared.get() == NumericType.OBJECT
-          ? context.javaText(parameterElement.asType()) : Optional.of("");
+          ? context.javaTypes().javaText(parameterElement.asType()) : Optional.of("");
       if (declared.isPresent() && text.isEmpty()) {
         diagnostics.error(parameter.getType(), "parameter '" + name + "' has type '"
             + parameterElement.asType() + "', which generated code cannot name: "
-            + context.typeProblem(parameterElement.asType()));
+            + context.javaTypes().typeProblem(parameterElement.asType()));
       }
       if (declared.isEmpty() || text.isEmpty()) {
         // the signature's error is reported already; the body is checked all the same
@@ -114,11 +114,11 @@ final class MethodParameters {
           flatten(Receivers.name(method, owner), owner, type, parameters, method));
       return;
     }
-    Optional<String> text = context.javaText(type);
+    Optional<String> text = context.javaTypes().javaText(type);
     if (text.isEmpty()) {
       diagnostics.error(method, "method '" + method.getName() + "' is an instance method of '"
           + owner.getSimpleName() + "', which generated code cannot name: "
-          + context.typeProblem(type));
+          + context.javaTypes().typeProblem(type));
       context.scopes().declareBroken(Receivers.THIS);
       return;
     }
@@ -149,19 +149,19 @@ final class MethodParameters {
       if (types.get(i).type() == NumericType.OBJECT) {
         // a component that carries nothing, of an object type: passed along as declared
         javax.lang.model.type.TypeMirror declared = types.get(i).declared();
-        Optional<String> text = context.javaText(declared);
+        Optional<String> text = context.javaTypes().javaText(declared);
         if (text.isEmpty()) {
           diagnostics.error(declaration, "component '"
               + String.join(".", types.get(i).path()) + "' of value record '"
               + record.getSimpleName() + "' has type '" + declared + "', which generated code"
-              + " cannot name: " + context.typeProblem(declared));
+              + " cannot name: " + context.javaTypes().typeProblem(declared));
         }
         value.declareAs(declared, text.orElse("Object"));
       }
       parameters.add(value);
       leaves.add(value);
     }
-    context.flattensParameter(new ValueRecords.FlatParameter(name, type, leafNames,
+    context.flatRecords().flattensParameter(new ValueRecords.FlatParameter(name, type, leafNames,
         ValueRecords.leaves(record)));
     return leaves;
   }

@@ -123,7 +123,8 @@ final class RecordLowering {
       return constant(context.symbols().resolveField(name)).or(() -> receiverField(name));
     }
     if (expression instanceof NewClassTree creation && creation.getClassBody() == null) {
-      return context.typeMirrorOf(creation.getIdentifier()).flatMap(ValueRecords::valueRecord);
+      return context.javaTypes().typeMirrorOf(creation.getIdentifier())
+          .flatMap(ValueRecords::valueRecord);
     }
     if (expression instanceof MemberSelectTree select) {
       Optional<TypeElement> owner = typeOf(select.getExpression());
@@ -204,7 +205,7 @@ final class RecordLowering {
    * leaves; null after an error.
    */
   private Tuple leavesOf(Operand array, TypeElement record, MethodInvocationTree invocation) {
-    Optional<Tuple> inlined = context.recordOf(array);
+    Optional<Tuple> inlined = context.flatRecords().recordOf(array);
     if (inlined.isPresent()) {
       return inlined.get(); // a method taking a function, inlined (FunctionValues)
     }
@@ -217,7 +218,7 @@ final class RecordLowering {
     List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
     // the leaves that carry no derivative: the caller's arguments the method returns them from
     List<Operand> carried = array instanceof Operand.Use use
-        ? context.carriedByCall(use.value()).orElse(List.of()) : List.of();
+        ? context.flatRecords().carriedByCall(use.value()).orElse(List.of()) : List.of();
     if (carried.size() != types.stream().filter(leaf -> !leaf.active()).count()) {
       error(invocation, "'" + context.source().of(invocation) + "' is not supported yet for a"
           + " value record with components that carry no derivative");
@@ -479,7 +480,7 @@ final class RecordLowering {
             expressions.functions().known(((MemberSelectTree) invocation.getMethodSelect())
                 .getExpression()).orElseThrow(),
             (MemberSelectTree) invocation.getMethodSelect(), invocation);
-        return result == null ? null : context.recordOf(result).orElseThrow();
+        return result == null ? null : context.flatRecords().recordOf(result).orElseThrow();
       }
       if (target(invocation).isEmpty()) {
         return calleeResult(invocation, typeOf(invocation).orElseThrow());
@@ -650,7 +651,7 @@ final class RecordLowering {
   private Operand membersCall(Target target, Tuple receiver, MethodInvocationTree invocation) {
     List<Operand> all = new ArrayList<>();
     if (receiver != null) {
-      all.add(context.recordPlaceholder(receiver));
+      all.add(context.flatRecords().recordPlaceholder(receiver));
     }
     for (ExpressionTree argument : invocation.getArguments()) {
       Operand value = expressions.callArgument(argument); // as for a static method's call
@@ -687,7 +688,7 @@ final class RecordLowering {
 
   /**
    * {@code new R(a, ...)}: the arguments, as its leaves; a compact constructor that only checks
-   * them ({@link LoweringContext#checksOnly}) runs as written on them, where the record is made.
+   * them ({@link RecordConstructors#checksOnly}) runs as written on them, where the record is made.
    */
   private Tuple construction(NewClassTree creation) {
     TypeElement record = typeOf(creation).orElseThrow();
@@ -708,13 +709,14 @@ final class RecordLowering {
       if (isWrittenByTheCompiler(constructor) || record.getKind() != ElementKind.RECORD) {
         continue;
       }
-      Optional<MethodTree> compact = context.compact(constructor);
-      if (!context.checksOnly(constructor) && compact.isPresent()) {
+      Optional<MethodTree> compact = context.recordConstructors().compact(constructor);
+      if (!context.recordConstructors().checksOnly(constructor) && compact.isPresent()) {
         // it computes the components of its arguments: differentiated like a helper
         transform = compact.get();
         continue;
       }
-      if (!context.checksOnly(constructor) && isCanonical(record, constructor)) {
+      if (!context.recordConstructors().checksOnly(constructor)
+          && isCanonical(record, constructor)) {
         error(creation, "'new " + record.getSimpleName() + "(...)': record '"
             + record.getSimpleName() + "' declares a canonical constructor that is not a"
             + " compact one, and ad4j does not yet flatten records whose constructors set"
@@ -722,7 +724,7 @@ final class RecordLowering {
             + record.getSimpleName() + " { ... }'), which assigns the components");
         return null;
       }
-      if (!context.checksOnly(constructor)) {
+      if (!context.recordConstructors().checksOnly(constructor)) {
         error(creation, "'new " + record.getSimpleName() + "(...)': record '"
             + record.getSimpleName() + "' declares a constructor besides its canonical one ('"
             + record.getSimpleName() + "(" + constructor.getParameters().stream()
@@ -868,7 +870,7 @@ final class RecordLowering {
     }
     String shown = "new " + value.type().getSimpleName();
     context.dependences().runsAsWritten(made, shown, true);
-    if (!context.readOnlyMethods().test(constructor)
+    if (!context.calleeServices().readOnlyMethods().test(constructor)
         && new RepeatedRuns(context).rejectOwnCall(at, shown + "(...)")) {
       return null;
     }
@@ -877,10 +879,11 @@ final class RecordLowering {
 
   /** The record {@code value} is, made of its leaves as written; null after an error. */
   private Operand object(Tuple value, Tree at) {
-    Optional<String> text = context.javaText(value.type().asType());
+    Optional<String> text = context.javaTypes().javaText(value.type().asType());
     if (text.isEmpty()) {
       error(at, "'" + context.source().of(at) + "': generated code cannot name value record '"
-          + value.type().getSimpleName() + "': " + context.typeProblem(value.type().asType()));
+          + value.type().getSimpleName() + "': "
+          + context.javaTypes().typeProblem(value.type().asType()));
       return null;
     }
     List<Operand> arguments = new ArrayList<>();
@@ -945,7 +948,7 @@ final class RecordLowering {
   /** A flattened record argument's stand-in while the method is chosen; null after error. */
   Operand placeholder(ExpressionTree argument) {
     Tuple value = lower(argument);
-    return value == null ? null : context.recordPlaceholder(value);
+    return value == null ? null : context.flatRecords().recordPlaceholder(value);
   }
 
   /**
@@ -970,15 +973,16 @@ final class RecordLowering {
   List<Operand> spread(ad4j.processor.ir.Callee callee, List<Operand> arguments,
       int receivers, MethodInvocationTree call,
       Optional<ad4j.processor.ir.Operation> asWritten) {
-    boolean onlyObjects = arguments.stream().noneMatch(a -> context.recordOf(a).isPresent());
+    boolean onlyObjects = arguments.stream()
+        .noneMatch(a -> context.flatRecords().recordOf(a).isPresent());
     List<ObjectRecordArguments.Pending> pending = new ArrayList<>();
     List<Operand> flat = new ArrayList<>();
     for (int i = 0; i < arguments.size(); i++) {
       Operand argument = arguments.get(i);
       int at = flat.size();
       boolean flattened = callee.records().stream().anyMatch(r -> r.first() == at);
-      Optional<Tuple> tuple = context.recordOf(argument);
-      Optional<TypeElement> record = context.referenceTypeOf(argument)
+      Optional<Tuple> tuple = context.flatRecords().recordOf(argument);
+      Optional<TypeElement> record = context.javaTypes().referenceTypeOf(argument)
           .flatMap(ValueRecords::valueRecord);
       // the receiver's tree is the call's qualifier: rec of this.rec.m(x)
       ExpressionTree tree = i >= receivers ? call.getArguments().get(i - receivers)
@@ -1071,7 +1075,7 @@ final class RecordLowering {
         if (arguments.get(i) instanceof Tuple tuple) {
           declareLocal(name, tuple.type(), tuple);
         } else {
-          Optional<NumericType> type = context.irType(parameter.asType());
+          Optional<NumericType> type = context.javaTypes().irType(parameter.asType());
           Operand value = (Operand) arguments.get(i);
           if (type.isEmpty() || type.get().isReference()
               || !expressions.assignable(value, type.get(), at)) {
@@ -1095,7 +1099,7 @@ final class RecordLowering {
       if (returned.isPresent()) {
         return lower(result);
       }
-      Optional<NumericType> type = context.irType(method.getReturnType());
+      Optional<NumericType> type = context.javaTypes().irType(method.getReturnType());
       Operand value = expressions.lower(result);
       if (value == null || type.isEmpty() || type.get().isReference()
           || !expressions.assignable(value, type.get(), result)) {
@@ -1117,7 +1121,7 @@ final class RecordLowering {
   /** A local declaration in an inlined method: a primitive or a value record. */
   private boolean declare(VariableTree declaration) {
     String name = declaration.getName().toString();
-    Optional<TypeMirror> type = context.typeMirrorOf(declaration.getType());
+    Optional<TypeMirror> type = context.javaTypes().typeMirrorOf(declaration.getType());
     Optional<TypeElement> record = type.flatMap(ValueRecords::valueRecord);
     if (declaration.getInitializer() == null) {
       error(declaration, "local variable '" + name + "' of an inlined record method needs an"
@@ -1133,7 +1137,7 @@ final class RecordLowering {
       declareLocal(name, record.get(), value);
       return true;
     }
-    Optional<NumericType> kind = type.flatMap(context::irType);
+    Optional<NumericType> kind = type.flatMap(context.javaTypes()::irType);
     if (kind.isEmpty() || kind.get().isReference() || type.get().getKind() == TypeKind.CHAR) {
       error(declaration, "local variable '" + name + "' of an inlined record method has type '"
           + declaration.getType() + "': ad4j inlines record methods whose locals are primitive"

@@ -47,7 +47,7 @@ final class ReturnLowering {
     this.resultRecord = ValueRecords.valueRecord(method.getReturnType()).orElse(null);
     // a value record result is a vector function over its leaves (DESIGN.md, part 3)
     this.resultType = resultRecord != null ? NumericType.DOUBLE_ARRAY
-        : context.irType(method.getReturnType()).orElse(NumericType.DOUBLE);
+        : context.javaTypes().irType(method.getReturnType()).orElse(NumericType.DOUBLE);
     this.lastStatement = tree.getBody() == null || tree.getBody().getStatements().isEmpty()
         ? null : tree.getBody().getStatements().get(tree.getBody().getStatements().size() - 1);
   }
@@ -144,11 +144,11 @@ final class ReturnLowering {
           + " method (a local, a parameter, 'new', a call of the record's methods)");
       return;
     }
-    if (context.changesComponents(resultRecord)
+    if (context.recordConstructors().changesComponents(resultRecord)
         && RecordAccessors.withoutSource(resultRecord, context.trees()).isEmpty()) {
       // (one compiled without its source is an error at the method already)
       unsupported(expression, "'" + context.source().of(expression) + "' is returned as value"
-          + " record '" + shown + "', " + context.changerText(resultRecord)
+          + " record '" + shown + "', " + context.recordConstructors().changerText(resultRecord)
           + ": the generated"
           + " members make the record of the result's components and of its tangents, and would"
           + " run its code on them again; ad4j does not yet return such records");
@@ -182,7 +182,7 @@ final class ReturnLowering {
         return;
       }
     }
-    context.carriesResult(carried);
+    context.flatRecords().carriesResult(carried);
     Operand array = expressions.arrayOf(active, expression);
     if (array == null) {
       return;

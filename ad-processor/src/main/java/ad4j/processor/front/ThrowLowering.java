@@ -25,7 +25,7 @@ import javax.lang.model.element.TypeElement;
  * {@code AssertionError}: the exception is built as written, its message of literal texts and
  * values that carry no derivative. Apart from {@link Lowering}'s statement walk because what
  * only builds a thrown exception is lowered by rules of its own: its calls are not noted as
- * calls run as written ({@link LoweringContext#lowerThrown}), since the member ends there.
+ * calls run as written ({@link NotedCalls#lowerThrown}), since the member ends there.
  */
 final class ThrowLowering {
   private final LoweringContext context;
@@ -57,8 +57,8 @@ final class ThrowLowering {
       }
     }
     TypeElement classType = context.elements().getTypeElement("java.lang.Class");
-    Operand.Constant classLiteral = context.referenceConstant(
-        context.referenceTo(userClass) + ".class",
+    Operand.Constant classLiteral = context.javaTypes().referenceConstant(
+        context.javaTypes().referenceTo(userClass) + ".class",
         context.types().getDeclaredType(classType, context.types().erasure(userClass.asType())));
     Operand enabled = context.emit(
         Operation.plainCall("ad4j.runtime.internal.Assertions.enabled", 1), List.of(classLiteral), NumericType.BOOLEAN, false);
@@ -70,8 +70,9 @@ final class ThrowLowering {
     }
     ir.openBlock();
     Operand detail = tree.getDetail() == null ? null
-        : context.lowerThrown(() -> expressions.lower(tree.getDetail()));
-    String error = context.referenceTo(context.elements().getTypeElement("java.lang.AssertionError"));
+        : context.notedCalls().lowerThrown(() -> expressions.lower(tree.getDetail()));
+    String error = context.javaTypes()
+        .referenceTo(context.elements().getTypeElement("java.lang.AssertionError"));
     if (tree.getDetail() == null) {
       ir.add(new Throw(error, List.of(), false, context.line()));
     } else if (detail != null) {
@@ -89,7 +90,7 @@ final class ThrowLowering {
   }
 
   void lowerThrow(ThrowTree tree) {
-    context.lowerThrown(() -> {
+    context.notedCalls().lowerThrown(() -> {
       lowerThrownException(tree);
       return null;
     });
@@ -107,7 +108,7 @@ final class ThrowLowering {
           + context.source().of(creation.getIdentifier()) + "'");
       return;
     }
-    if (!context.isUncheckedException(type.get())) {
+    if (!context.javaTypes().isUncheckedException(type.get())) {
       unsupported(creation.getIdentifier(), "'throw' needs an unchecked exception class"
           + " (a RuntimeException)");
       return;
@@ -129,7 +130,8 @@ final class ThrowLowering {
     if (hasMessage && !messageParts(creation.getArguments().get(0), parts)) {
       return;
     }
-    ir.add(new Throw(context.referenceTo(type.get()), parts, hasMessage, context.line()));
+    ir.add(new Throw(context.javaTypes().referenceTo(type.get()), parts, hasMessage,
+        context.line()));
   }
 
   /**
@@ -154,7 +156,8 @@ final class ThrowLowering {
           + problem.get());
       return;
     }
-    ir.add(new Throw(context.referenceTo(type), List.of(), false, arguments, context.line()));
+    ir.add(new Throw(context.javaTypes().referenceTo(type), List.of(), false, arguments,
+        context.line()));
   }
 
   /**
