@@ -98,7 +98,7 @@ final class CallLowering {
     if (records.handles(invocation)) {
       return records.scalarCall(invocation); // p.x(), p.dot(q): a flattened record's
     }
-    Optional<String> unchosen = records.unchosen(invocation);
+    Optional<String> unchosen = records.methods().unchosen(invocation);
     if (unchosen.isPresent()) {
       unsupported(invocation, unchosen.get());
       return null;
@@ -119,7 +119,7 @@ final class CallLowering {
       Optional<FunctionValues.Known> function = functions.known(member.getExpression());
       if (function.isPresent() && functions.recordResult(invocation).isPresent()) {
         // a value record, taken by RecordLowering where records are; here, an object
-        records.misused(invocation, context.source().of(invocation));
+        records.locals().misused(invocation, context.source().of(invocation));
         return null;
       }
       if (function.isPresent()) {
@@ -274,7 +274,7 @@ final class CallLowering {
    * elements carry none; else the value. Null after an error.
    */
   Operand callArgument(ExpressionTree argument) {
-    return records.isFlattened(argument) ? records.placeholder(argument)
+    return records.acrossCalls().isFlattened(argument) ? records.acrossCalls().placeholder(argument)
         : ExpressionLowering.withoutParentheses(argument) instanceof NewArrayTree made
             && made.getType() != null && made.getDimensions().size() <= 1
             ? arrays.newArray(made, null, true) : expressions.lower(argument);
@@ -322,7 +322,7 @@ final class CallLowering {
           || !CalleeResolver.isDifferentiable(choice.get().method()))) {
         for (int i = 0; i < arguments.size(); i++) {
           if (context.flatRecords().recordOf(arguments.get(i)).isPresent()) {
-            records.misused(invocation.getArguments().get(i),
+            records.locals().misused(invocation.getArguments().get(i),
                 context.source().of(invocation.getArguments().get(i)));
           }
         }
@@ -375,7 +375,7 @@ final class CallLowering {
       }
       Optional<Operation> asWritten = method.isPresent() && !callee.get().receiverFirst()
           ? asWritten(method.get(), other.owner(), arguments.size(), false) : Optional.empty();
-      arguments = records.spread(callee.get(), arguments,
+      arguments = records.acrossCalls().spread(callee.get(), arguments,
           callee.get().receiverFirst() ? 1 : 0, invocation, asWritten);
       if (arguments == null) {
         return null;

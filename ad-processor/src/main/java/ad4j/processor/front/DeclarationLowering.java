@@ -268,7 +268,7 @@ final class DeclarationLowering {
         return;
       }
     }
-    records.declareLocal(name, record, value);
+    records.locals().declareLocal(name, record, value);
   }
 
   private void lowerInitializerAfterError(VariableTree declaration) {

@@ -300,7 +300,7 @@ final class ExpressionLowering {
     String name = identifier.getName().toString();
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local != null && local.valueRecord() != null) {
-      records.misused(identifier, name);
+      records.locals().misused(identifier, name);
       return null;
     }
     if (local != null && local.function() != null) {
@@ -319,7 +319,7 @@ final class ExpressionLowering {
         return records.receiverComponent(identifier);
       }
       if (name.equals("this")) {
-        records.misused(identifier, name); // the receiver, flattened
+        records.locals().misused(identifier, name); // the receiver, flattened
         return null;
       }
       Optional<VariableElement> own = context.symbols().fieldOf(inlined.get(), name)

@@ -237,7 +237,7 @@ final class InlinedBodies {
     if (record.isPresent()) {
       // a value record: a record local whose leaves are the argument's, as a record's own
       // inlined method binds the records passed to it
-      expressions.records().declareLocal(name, record.get().type(), record.get());
+      expressions.records().locals().declareLocal(name, record.get().type(), record.get());
       return;
     }
     context.scopes().declareLocal(name, type, context);

@@ -111,7 +111,7 @@ final class InstanceCalls {
         return null;
       }
       // the value records it takes, flattened
-      List<Operand> flat = records.spread(callee.get(), all, 1, invocation,
+      List<Operand> flat = records.acrossCalls().spread(callee.get(), all, 1, invocation,
           calls.asWritten(method, type, all.size(), true));
       if (flat == null) {
         return null;
@@ -142,7 +142,7 @@ final class InstanceCalls {
       return null;
     }
     boolean receiver = Receivers.hasReceiver(method);
-    List<Operand> flat = records.spread(callee.get(), arguments, receiver ? 1 : 0,
+    List<Operand> flat = records.acrossCalls().spread(callee.get(), arguments, receiver ? 1 : 0,
         invocation, calls.asWritten(method, record, arguments.size(),
             receiver && context.flatRecords().recordOf(arguments.get(0)).isEmpty()));
     if (flat == null) {

@@ -489,7 +489,7 @@ public final class Lowering {
   private void lowerExpressionStatement(ExpressionTree expression) {
     if (expression instanceof AssignmentTree assignment && isRecordAssignment(assignment)) {
       String name = ((IdentifierTree) assignment.getVariable()).getName().toString();
-      expressions.records().assign(assignment, name, context.scopes().lookUp(name));
+      expressions.records().locals().assign(assignment, name, context.scopes().lookUp(name));
       return;
     }
     switch (expression.getKind()) {

@@ -29,7 +29,7 @@ final class MethodParameters {
   private final Diagnostics diagnostics;
   /**
    * The names a record parameter's leaves may not take: the method's own, and earlier leaves'
-   * ({@link RecordLowering#parameterLeafNames}).
+   * ({@link RecordLocals#parameterLeafNames}).
    */
   private java.util.Set<String> namesTaken = java.util.Set.of();
 
@@ -74,7 +74,7 @@ final class MethodParameters {
         // a value record: one active parameter per leaf, in place of the record
         expressions.records().checkAccessors(record.get(), parameter,
             "value record parameter '" + name + "'");
-        expressions.records().declareParameter(name, record.get(),
+        expressions.records().locals().declareParameter(name, record.get(),
             flatten(name, record.get(), parameterElement.asType(), parameters, parameter));
         continue;
       }
@@ -136,7 +136,7 @@ final class MethodParameters {
    */
   private List<Value> flatten(String name, TypeElement record,
       javax.lang.model.type.TypeMirror type, List<Value> parameters, Tree declaration) {
-    List<String> leafNames = RecordLowering.parameterLeafNames(name, record, namesTaken);
+    List<String> leafNames = RecordLocals.parameterLeafNames(name, record, namesTaken);
     List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
     List<Value> leaves = new ArrayList<>();
     for (int i = 0; i < leafNames.size(); i++) {
