@@ -20,7 +20,7 @@ import javax.lang.model.type.TypeMirror;
 /**
  * Lowers the declarations of locals: of the numbers and arrays ad4j computes with, of objects
  * (which carry no derivative and run as written), of value records (flattened, one local per
- * leaf, by {@link RecordLowering}) and of functions ({@link FunctionValues}). Apart from
+ * leaf, by {@link RecordLocals}) and of functions ({@link FunctionValues}). Apart from
  * {@link Lowering}'s statement walk because what a declaration makes depends on its type and
  * initializer alone, a choice of its own that no other statement shares.
  */

@@ -35,10 +35,11 @@ import javax.lang.model.element.VariableElement;
  * where the record is made); their methods inlined when their source is in the same
  * file and their body is local declarations and a final {@code return}. A record value is read
  * through its accessors, assigned, passed to its own methods and to {@code @Differentiable}
- * methods of the same class, returned (a {@code double[]} of its leaves: {@code Lowering}), and
- * taken from a {@code @Differentiable} method of the same class returning one (the elements of
- * its members' {@code double[]}), passed to and returned by a function value whose code is known
- * ({@link FunctionValues}); passed anywhere else, it is an error that says so.
+ * methods of the same class, returned (a {@code double[]} of its leaves:
+ * {@link ReturnLowering}), and taken from a {@code @Differentiable} method of the same class
+ * returning one (the elements of its members' {@code double[]}), passed to and returned by a
+ * function value whose code is known ({@link FunctionValues}); passed anywhere else, it is an
+ * error that says so.
  *
  * <p>This class tells what is a record value and lowers one: reads of its components, a record
  * held as an object read into its leaves, a record's leaves put back into an object. The

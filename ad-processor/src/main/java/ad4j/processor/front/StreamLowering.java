@@ -47,7 +47,7 @@ import java.util.function.Consumer;
  */
 final class StreamLowering {
 
-  /** Builds counting loops; {@link Lowering} gives them. */
+  /** Builds counting loops; {@link LoopLowering#countingLoop} gives them. */
   interface Loops {
     /** {@code for (index = from; index < to; index++) body(index)}, of {@code indexType}. */
     void countingLoop(Operand from, Operand to, NumericType indexType, Consumer<Operand> body);
