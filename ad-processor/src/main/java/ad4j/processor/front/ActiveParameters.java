@@ -32,7 +32,7 @@ public final class ActiveParameters {
     TypeMirror type = parameter.asType();
     if (type.getKind().isPrimitive()) {
       return type.getKind() == TypeKind.FLOAT
-          || LoweringContext.variableType(type.getKind()).isPresent() ? Optional.empty()
+          || JavaTypes.variableType(type.getKind()).isPresent() ? Optional.empty()
           : Optional.of("only 'double' and 'float' (which get derivatives unless marked"
               + " @NoDerivative), 'int', 'long' and 'boolean' primitive parameters are"
               + " supported");

@@ -31,7 +31,7 @@ import java.util.function.Predicate;
  * {@code t}, {@code u} and {@code v} are only read in the whole method ({@link #onlyRead}), no
  * other name reaches {@code u}'s or {@code v}'s array ({@link #ownsItsArray}), and no call run
  * as written after the choice can write a parameter's or a field's array chosen from
- * ({@code Lowering} checks the last two).
+ * ({@link ArrayCopies} checks the last two).
  */
 final class ArrayChoices {
   /** Calls that read their first argument only and keep no reference to it. */

@@ -408,7 +408,7 @@ final class ArrayCopies {
    */
   void rejectChoicesWrittenLater() {
     for (ChoiceFromOutside choice : choicesFromOutside) {
-      for (LoweringContext.CallRunAsWritten call : context.callsRunAsWritten()) {
+      for (NotedCalls.CallRunAsWritten call : context.notedCalls().callsRunAsWritten()) {
         boolean sharedLoop = call.loops().stream().anyMatch(choice.loops()::contains);
         if (call.start() < 0 || call.start() > choice.start() || sharedLoop) {
           unsupported(choice.at(), choiceCopies(choice.name()) + "'" + choice.operand()

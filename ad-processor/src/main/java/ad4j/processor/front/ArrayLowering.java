@@ -191,7 +191,7 @@ final class ArrayLowering {
       if (element == null) {
         return null;
       }
-      if (!context.buildingThrown() && isActiveArray(element)) {
+      if (!context.notedCalls().buildingThrown() && isActiveArray(element)) {
         unsupported(initializer, "'" + context.source().of(initializer) + "' is an array that"
             + " carries derivatives, put into '" + shown + "', which ad4j cannot differentiate:"
             + " code run as written could write into it through the array of objects (it may"
@@ -200,13 +200,13 @@ final class ArrayLowering {
       }
       elements.add(element);
     }
-    Optional<String> text = context.javaText(component);
+    Optional<String> text = context.javaTypes().javaText(component);
     javax.lang.model.type.TypeMirror arrayType = context.types().getArrayType(component);
     Optional<Operand> made = text.isEmpty() ? Optional.empty() : context.emitReference(
         Operation.arrayCreation(text.get(), elements.size()), elements, arrayType);
     if (made.isEmpty()) {
       unsupported(creation, "'" + shown + "': generated code cannot name its type: "
-          + context.typeProblem(component));
+          + context.javaTypes().typeProblem(component));
       return null;
     }
     return made.get();
@@ -240,7 +240,7 @@ final class ArrayLowering {
    */
   Operand newArray(NewArrayTree creation, NumericType declared, boolean neverWritten) {
     Optional<javax.lang.model.type.TypeMirror> component = creation.getType() == null
-        ? Optional.empty() : context.typeMirrorOf(creation.getType());
+        ? Optional.empty() : context.javaTypes().typeMirrorOf(creation.getType());
     if (component.isPresent()
         && component.get().getKind() == javax.lang.model.type.TypeKind.DECLARED
         && creation.getDimensions().isEmpty()) {
@@ -249,7 +249,7 @@ final class ArrayLowering {
     NumericType type = declared;
     if (creation.getType() != null) {
       type = creation.getDimensions().size() > 1 ? NumericType.DOUBLE_MATRIX
-          : LoweringContext.typeOf(creation.getType()).map(ArrayLowering::arrayOf).orElse(null);
+          : JavaTypes.typeOf(creation.getType()).map(ArrayLowering::arrayOf).orElse(null);
     }
     if (type == NumericType.DOUBLE_MATRIX && isDoubles(creation.getType())
         || type == null && isMatrixOfDoubles(creation.getType())

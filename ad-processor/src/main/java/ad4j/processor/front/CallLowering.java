@@ -98,7 +98,7 @@ final class CallLowering {
     if (records.handles(invocation)) {
       return records.scalarCall(invocation); // p.x(), p.dot(q): a flattened record's
     }
-    Optional<String> unchosen = records.unchosen(invocation);
+    Optional<String> unchosen = records.methods().unchosen(invocation);
     if (unchosen.isPresent()) {
       unsupported(invocation, unchosen.get());
       return null;
@@ -119,7 +119,7 @@ final class CallLowering {
       Optional<FunctionValues.Known> function = functions.known(member.getExpression());
       if (function.isPresent() && functions.recordResult(invocation).isPresent()) {
         // a value record, taken by RecordLowering where records are; here, an object
-        records.misused(invocation, context.source().of(invocation));
+        records.locals().misused(invocation, context.source().of(invocation));
         return null;
       }
       if (function.isPresent()) {
@@ -274,7 +274,7 @@ final class CallLowering {
    * elements carry none; else the value. Null after an error.
    */
   Operand callArgument(ExpressionTree argument) {
-    return records.isFlattened(argument) ? records.placeholder(argument)
+    return records.acrossCalls().isFlattened(argument) ? records.acrossCalls().placeholder(argument)
         : ExpressionLowering.withoutParentheses(argument) instanceof NewArrayTree made
             && made.getType() != null && made.getDimensions().size() <= 1
             ? arrays.newArray(made, null, true) : expressions.lower(argument);
@@ -316,12 +316,13 @@ final class CallLowering {
         ResolutionLog.resolved(context, member.getExpression(), other.owner());
       }
       choice.ifPresent(c -> ResolutionLog.resolved(context, invocation, c.method()));
-      boolean passesRecords = arguments.stream().anyMatch(a -> context.recordOf(a).isPresent());
+      boolean passesRecords = arguments.stream()
+          .anyMatch(a -> context.flatRecords().recordOf(a).isPresent());
       if (passesRecords && (choice.isEmpty()
           || !CalleeResolver.isDifferentiable(choice.get().method()))) {
         for (int i = 0; i < arguments.size(); i++) {
-          if (context.recordOf(arguments.get(i)).isPresent()) {
-            records.misused(invocation.getArguments().get(i),
+          if (context.flatRecords().recordOf(arguments.get(i)).isPresent()) {
+            records.locals().misused(invocation.getArguments().get(i),
                 context.source().of(invocation.getArguments().get(i)));
           }
         }
@@ -374,7 +375,7 @@ final class CallLowering {
       }
       Optional<Operation> asWritten = method.isPresent() && !callee.get().receiverFirst()
           ? asWritten(method.get(), other.owner(), arguments.size(), false) : Optional.empty();
-      arguments = records.spread(callee.get(), arguments,
+      arguments = records.acrossCalls().spread(callee.get(), arguments,
           callee.get().receiverFirst() ? 1 : 0, invocation, asWritten);
       if (arguments == null) {
         return null;
@@ -385,7 +386,7 @@ final class CallLowering {
           return null;
         }
         Operand result = vectorCall(callee.get(), arguments);
-        context.carriesCallResult(((Operand.Use) result).value(), carried.get());
+        context.flatRecords().carriesCallResult(((Operand.Use) result).value(), carried.get());
         return result;
       }
       boolean active = arguments.stream().anyMatch(
@@ -410,7 +411,8 @@ final class CallLowering {
     if (context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())) {
       return Optional.empty();
     }
-    if (!context.examining() && context.calleePlainCalls().in(method).isPresent()) {
+    if (!context.examining()
+        && context.calleeServices().calleePlainCalls().in(method).isPresent()) {
       // its code makes calls that do not run alike (a draw, a counter): run as written where a
       // record is null and again in its members, it would run twice where the method runs it
       // once, so the record is read at the call, as before. (Not asked while a method is only
@@ -419,9 +421,11 @@ final class CallLowering {
       return Optional.empty();
     }
     if (StaticMembers.isStatic(method)) {
-      return context.memberReachability(method, qualifier).isPresent() ? Optional.empty()
-          : Optional.of(Operation.plainCall(context.referenceTo(
-              context.qualifyingType(method, qualifier)) + "." + method.getSimpleName(), arity));
+      return context.javaTypes().memberReachability(method, qualifier).isPresent()
+          ? Optional.empty()
+          : Optional.of(Operation.plainCall(context.javaTypes().referenceTo(
+              context.javaTypes().qualifyingType(method, qualifier)) + "." + method.getSimpleName(),
+              arity));
     }
     return !receiverIsObject || context.reachability().ofMember(method).isPresent()
         ? Optional.empty()
@@ -438,7 +442,7 @@ final class CallLowering {
       MethodInvocationTree invocation) {
     int fixed = method.getParameters().size() - 1;
     javax.lang.model.type.TypeMirror last = method.getParameters().get(fixed).asType();
-    Optional<NumericType> type = context.irType(last);
+    Optional<NumericType> type = context.javaTypes().irType(last);
     if (type.isEmpty() || (type.get() != NumericType.DOUBLE_ARRAY
         && type.get() != NumericType.INT_ARRAY)) {
       unsupported(invocation, "call to '" + context.source().of(invocation.getMethodSelect())
@@ -478,7 +482,7 @@ final class CallLowering {
       return Optional.of(List.of());
     }
     Optional<List<ValueRecords.Carried>> carried =
-        context.calleePlainCalls().carriedResult(choice.get().method());
+        context.calleeServices().calleePlainCalls().carriedResult(choice.get().method());
     String problem = null;
     if (carried.isEmpty()) {
       problem = "ad4j reads which of its parameters it returns there from its code, or from"

@@ -63,7 +63,7 @@ final class CalleeResolver {
   private Optional<Callee> resolve(TypeElement owner, String name, ExecutableElement method,
       List<Operand> arguments, Tree call, String shown) {
     if (method != null && context.insideLoop()
-        && arguments.stream().anyMatch(a -> context.recordOf(a).isEmpty()
+        && arguments.stream().anyMatch(a -> context.flatRecords().recordOf(a).isEmpty()
             && isRecordedReference(a))) {
       // reverse mode would record the arguments of each iteration's call on the tape, which
       // holds numbers only
@@ -164,13 +164,13 @@ final class CalleeResolver {
     // are generated in the class that declares it. A private one of this class is computed
     // there too: its generated class holds a copy of it.
     Optional<String> unreachable = privateHere ? Optional.empty()
-        : context.memberReachability(method, owner);
+        : context.javaTypes().memberReachability(method, owner);
     if (unreachable.isPresent()) {
       diagnostics().error(call, "call to '" + shown + "': generated code cannot call it: "
           + unreachable.get());
       return Optional.empty();
     }
-    if (!context.hasGradClass(declaring)) {
+    if (!context.calleeServices().hasGradClass(declaring)) {
       diagnostics().error(call, "call to '" + shown + "': class '" + declaring.getQualifiedName()
           + "' is not among the source files of this compilation (javac found it on the source"
           + " path or class path), so ad4j does not write its derivatives here and '"
@@ -195,13 +195,13 @@ final class CalleeResolver {
           + qualified + "' in a 'double[]'");
       return Optional.empty();
     }
-    context.calls(method, call, shown);
+    context.notedCalls().calls(method, call, shown);
     if (!context.examining() && runsAgain(method, call, shown, qualified)) {
       return Optional.empty();
     }
     String gradClass = gradClassReference(declaring);
     String userClass = privateHere ? gradClass
-        : context.referenceTo(context.qualifyingType(method, owner));
+        : context.javaTypes().referenceTo(context.javaTypes().qualifyingType(method, owner));
     List<NumericType> parameterTypes = new ArrayList<>();
     if (receiver == 1) {
       parameterTypes.add(NumericType.OBJECT);
@@ -237,12 +237,13 @@ final class CalleeResolver {
       if (construction.isEmpty()) {
         diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
             + " record '" + record.get().getSimpleName() + "': "
-            + context.typeProblem(record.get().asType()));
+            + context.javaTypes().typeProblem(record.get().asType()));
         return Optional.empty();
       }
       // an instance method cannot be called on a record made again by a static call: its
       // value is the one over the leaves, as for a record its constructor changes
-      boolean changed = context.changesComponents(record.get()) || i < receiver;
+      boolean changed = context.recordConstructors().changesComponents(record.get())
+          || i < receiver;
       if (i < receiver && !hasValueOverLeaves(declaring, name)) {
         diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' is an instance"
             + " method of value record '" + record.get().getSimpleName() + "', and '"
@@ -256,7 +257,7 @@ final class CalleeResolver {
         // would call the method itself with the record made again of its leaves
         diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
             + " record '" + record.get().getSimpleName() + "', "
-            + context.changerText(record.get()) + ", and '"
+            + context.recordConstructors().changerText(record.get()) + ", and '"
             + gradClassName(declaring) + "', compiled earlier, has no member '" + name
             + Callee.VALUE_FLAT + "' that computes its value of their leaves: generated code"
             + " would make the record again of its components to call '" + qualified + "', and"
@@ -267,7 +268,7 @@ final class CalleeResolver {
       // a record its constructor would change again: the callee's value over the leaves; so
       // too a record whose making runs code (checks), for the leaves may be no record's, zeros
       // for a null one (ObjectRecordArguments), where the method made none
-      boolean checked = context.runsCodeWhenMade(record.get())
+      boolean checked = context.recordConstructors().runsCodeWhenMade(record.get())
           && hasValueOverLeaves(declaring, name);
       records.add(new Callee.RecordArgument(flatTypes.size(), leaves.size(),
           changed || checked ? null : construction.get()));
@@ -277,15 +278,16 @@ final class CalleeResolver {
       }
     }
     Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
-    if (resultRecord.isPresent() && context.javaText(resultRecord.get().asType()).isEmpty()) {
+    if (resultRecord.isPresent()
+        && context.javaTypes().javaText(resultRecord.get().asType()).isEmpty()) {
       diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
           + " record '" + resultRecord.get().getSimpleName() + "': "
-          + context.typeProblem(resultRecord.get().asType()));
+          + context.javaTypes().typeProblem(resultRecord.get().asType()));
       return Optional.empty();
     }
     // a value record result: the vector function of its leaves
     NumericType result = resultRecord.isPresent() ? NumericType.DOUBLE_ARRAY
-        : context.irType(method.getReturnType()).orElseThrow();
+        : context.javaTypes().irType(method.getReturnType()).orElseThrow();
     return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive, result,
         receiver == 1 && valueReceiver.isEmpty(), records,
         resultRecord.map(ValueRecords::leavesMember).orElse(null),
@@ -328,7 +330,7 @@ final class CalleeResolver {
     String callee = method.getSimpleName().toString();
     String once = context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())
         ? "once per iteration" : "once";
-    Optional<CalleePlainCalls.Found> found = context.calleePlainCalls().in(method);
+    Optional<CalleePlainCalls.Found> found = context.calleeServices().calleePlainCalls().in(method);
     if (found.isEmpty()) {
       return false;
     }
@@ -344,10 +346,10 @@ final class CalleeResolver {
       // the call runs such code in this method too: for StateReadAgain, the array choices
       // before it, and what the generated class records for callers compiled later
       long line = context.source().line(call);
-      context.callRunsAsWritten(shown, line, call);
+      context.notedCalls().callRunsAsWritten(shown, line, call);
       // the statement's line, which the instructions made of the call keep
       long statement = context.line() != null ? context.line().number() : line;
-      context.callsUnrepeatable(new UnrepeatableCall(method, statement, call, message,
+      context.notedCalls().callsUnrepeatable(new UnrepeatableCall(method, statement, call, message,
           "call to '" + shown + "': " + found.get().describe(qualified) + ", which a"
               + " reverse-mode member of '" + context.methodName() + "' would run again:"
               + " the pullback of '" + qualified + "' (or of a segment of '"
@@ -392,7 +394,7 @@ final class CalleeResolver {
           + " the partial derivative it gives");
       return Optional.empty();
     }
-    if (!context.hasGradClass(declaring)) {
+    if (!context.calleeServices().hasGradClass(declaring)) {
       diagnostics().error(call, atOrderTwo + "its @DerivativeOf rule '" + qualified + "' is in"
           + " class '" + declaring.getQualifiedName() + "', which is not among the source files"
           + " of this compilation, so '" + gradClassName(declaring) + "' does not exist; pass"
@@ -407,7 +409,7 @@ final class CalleeResolver {
     }
     List<Boolean> active = rule.getParameters().stream()
         .map(ActiveParameters::isActive).toList();
-    return Optional.of(new Callee(context.referenceTo(declaring),
+    return Optional.of(new Callee(context.javaTypes().referenceTo(declaring),
         gradClassReference(declaring), rule.getSimpleName().toString(), parameterTypes, active,
         rule.getReturnType().getKind() != TypeKind.DOUBLE ? NumericType.DOUBLE_ARRAY
             : NumericType.DOUBLE));
@@ -435,23 +437,24 @@ final class CalleeResolver {
    */
   static ExecutableElement chooseOn(LoweringContext context,
       javax.lang.model.type.DeclaredType site, String name, List<Operand> arguments) {
-    Optional<List<TypeMirror>> types = context.javaTypesOf(arguments);
+    Optional<List<TypeMirror>> types = context.javaTypes().javaTypesOf(arguments);
     if (types.isEmpty()) {
       return null;
     }
     TypeElement owner = (TypeElement) site.asElement();
-    return context.overloads().choose(candidates(context, owner, name), types.get(), site)
+    return context.calleeServices().overloads().choose(candidates(context, owner, name),
+        types.get(), site)
         .map(Overloads.Choice::method).orElse(null);
   }
 
   /** The method or constructor of {@code candidates} that a call with {@code arguments} means. */
   static Optional<Overloads.Choice> choice(LoweringContext context,
       List<ExecutableElement> candidates, List<Operand> arguments) {
-    Optional<List<TypeMirror>> types = context.javaTypesOf(arguments);
+    Optional<List<TypeMirror>> types = context.javaTypes().javaTypesOf(arguments);
     if (types.isEmpty()) {
       return Optional.empty();
     }
-    return context.overloads().choose(candidates, types.get());
+    return context.calleeServices().overloads().choose(candidates, types.get());
   }
 
   /**
@@ -514,7 +517,7 @@ final class CalleeResolver {
 
   /** {@code new Body(new Vec3(%s, %s, %s), %s)}: record {@code record} made of its leaves. */
   private Optional<String> construction(TypeElement record) {
-    Optional<String> type = context.javaText(record.asType());
+    Optional<String> type = context.javaTypes().javaText(record.asType());
     if (type.isEmpty()) {
       return Optional.empty();
     }
@@ -583,7 +586,7 @@ final class CalleeResolver {
     if (type.getKind() == TypeKind.FLOAT) {
       return Optional.of(NumericType.FLOAT); // Float.isNaN(f), a helper's float parameter
     }
-    return LoweringContext.variableType(type.getKind());
+    return JavaTypes.variableType(type.getKind());
   }
 
   private Diagnostics diagnostics() {

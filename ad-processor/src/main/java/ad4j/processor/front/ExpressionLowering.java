@@ -69,7 +69,7 @@ final class ExpressionLowering {
   private final ConditionalLowering conditionals;
   private final CallLowering calls;
   private SwitchLowering switches;
-  /** The constants whose Java type is {@code char}: {@link LoweringContext#charConstants}. */
+  /** The constants whose Java type is {@code char}: {@link JavaTypes#charConstants}. */
   private final Set<Operand> charConstants;
 
   ExpressionLowering(LoweringContext context) {
@@ -77,7 +77,7 @@ final class ExpressionLowering {
     this.diagnostics = context.diagnostics();
     this.objects = new ObjectValues(context);
     this.records = new RecordLowering(context, this);
-    this.charConstants = context.charConstants();
+    this.charConstants = context.javaTypes().charConstants();
     this.functions = new FunctionValues(context, this);
     this.streams = new StreamLowering(context, this, functions);
     this.arrays = new ArrayLowering(context, this, objects);
@@ -142,7 +142,7 @@ final class ExpressionLowering {
       }
       case NULL_LITERAL -> {
         // no object: compared with '==', assigned to a local of a reference type
-        return context.referenceConstant("null", context.types().getNullType());
+        return context.javaTypes().referenceConstant("null", context.types().getNullType());
       }
       case IDENTIFIER -> {
         return identifier((IdentifierTree) expression);
@@ -300,7 +300,7 @@ final class ExpressionLowering {
     String name = identifier.getName().toString();
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local != null && local.valueRecord() != null) {
-      records.misused(identifier, name);
+      records.locals().misused(identifier, name);
       return null;
     }
     if (local != null && local.function() != null) {
@@ -319,7 +319,7 @@ final class ExpressionLowering {
         return records.receiverComponent(identifier);
       }
       if (name.equals("this")) {
-        records.misused(identifier, name); // the receiver, flattened
+        records.locals().misused(identifier, name); // the receiver, flattened
         return null;
       }
       Optional<VariableElement> own = context.symbols().fieldOf(inlined.get(), name)
@@ -405,7 +405,7 @@ final class ExpressionLowering {
 
   /** An operand's type as messages name it: its keyword, or its class's simple name. */
   String typeName(Operand operand) {
-    return context.referenceTypeOf(operand)
+    return context.javaTypes().referenceTypeOf(operand)
         .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
         .map(mirror -> ((javax.lang.model.type.DeclaredType) mirror).asElement()
             .getSimpleName().toString())
@@ -446,7 +446,7 @@ final class ExpressionLowering {
    * {@code target}: a string or an object whose type is assignable to it.
    */
   boolean assignableReference(Operand value, javax.lang.model.type.TypeMirror target, Tree at) {
-    Optional<javax.lang.model.type.TypeMirror> type = context.referenceTypeOf(value);
+    Optional<javax.lang.model.type.TypeMirror> type = context.javaTypes().referenceTypeOf(value);
     if (value.type().isReference() && type.isPresent()
         && context.types().isAssignable(type.get(), target)) {
       return true;

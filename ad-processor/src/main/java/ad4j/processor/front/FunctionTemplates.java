@@ -124,7 +124,7 @@ final class FunctionTemplates {
         bound.add(value);
         continue;
       }
-      Optional<NumericType> type = context.irType(parameter.asType());
+      Optional<NumericType> type = context.javaTypes().irType(parameter.asType());
       Operand value = expressions.lower(argument);
       if (value == null) {
         return null;

@@ -131,7 +131,7 @@ final class FunctionTypes {
    */
   private Optional<NumericType> parameterType(TypeMirror type) {
     if (type.getKind() == TypeKind.ARRAY) {
-      return context.irType(type).filter(array -> array == NumericType.DOUBLE_ARRAY
+      return context.javaTypes().irType(type).filter(array -> array == NumericType.DOUBLE_ARRAY
           || array == NumericType.FLOAT_ARRAY);
     }
     return valueType(type);

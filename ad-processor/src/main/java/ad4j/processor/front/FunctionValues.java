@@ -417,7 +417,7 @@ final class FunctionValues {
       return null;
     }
     RecordLowering.Tuple value = expressions.records().lower(argument);
-    return value == null ? null : context.recordPlaceholder(value);
+    return value == null ? null : context.flatRecords().recordPlaceholder(value);
   }
 
   /**
@@ -506,7 +506,7 @@ final class FunctionValues {
       if (record != null && lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
         RecordLowering.Tuple value =
             bodies.returnedRecord((ExpressionTree) lambda.getBody(), record);
-        return value == null ? null : context.recordPlaceholder(value);
+        return value == null ? null : context.flatRecords().recordPlaceholder(value);
       }
       if (record != null) {
         return bodies.returnedRecord(((BlockTree) lambda.getBody()).getStatements(), "result",

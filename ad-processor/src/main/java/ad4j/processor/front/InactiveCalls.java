@@ -109,7 +109,8 @@ final class InactiveCalls {
       return null;
     }
     TypeElement owner = (TypeElement) field.getEnclosingElement();
-    String receiver = copy.orElse(context.referenceTo(owner) + "." + field.getSimpleName());
+    String receiver = copy.orElse(context.javaTypes().referenceTo(owner) + "."
+        + field.getSimpleName());
     return lower(method.get(), null, receiver, arguments, invocation, shown, discarded);
   }
 
@@ -136,7 +137,7 @@ final class InactiveCalls {
     for (int i = 0; i < arguments.size(); i++) {
       if (isActiveArray(arguments.get(i)) && !LaunderedDependence.onlyReads(method)
           && !(StaticMembers.isStatic(method)
-              && context.readOnlyMethods().test(method))) {
+              && context.calleeServices().readOnlyMethods().test(method))) {
         context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
             + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
             + " derivatives, to '" + qualified + "', which ad4j would run as written and which"
@@ -156,12 +157,13 @@ final class InactiveCalls {
       return null;
     }
     // a generic method's result as the arguments make it: List.of(1, 2) is a List<Integer>
-    javax.lang.model.type.TypeMirror returned = context.overloads().resultType(method,
+    javax.lang.model.type.TypeMirror returned = context.calleeServices().overloads()
+        .resultType(method,
         (javax.lang.model.type.ExecutableType) method.asType(),
-        context.javaTypesOf(arguments).orElseThrow());
+        context.javaTypes().javaTypesOf(arguments).orElseThrow());
     boolean reference = returned.getKind() == TypeKind.DECLARED
         || (returned.getKind() == TypeKind.ARRAY
-            && context.irType(returned).map(NumericType::isReference).orElse(false));
+            && context.javaTypes().irType(returned).map(NumericType::isReference).orElse(false));
     if (type.isEmpty() && !reference) {
       context.diagnostics().error(invocation, "call to '" + shown + "' returns '"
           + method.getReturnType() + "': ad4j runs calls that carry no derivative as written"
@@ -170,7 +172,7 @@ final class InactiveCalls {
       return null;
     }
     Optional<String> unreachable = receiver != null ? context.reachability().ofMember(method)
-        : context.memberReachability(method, qualifier);
+        : context.javaTypes().memberReachability(method, qualifier);
     // a private static method of the user's class: the generated class calls it through a
     // method handle of its own
     Optional<String> privateCall = unreachable.isPresent() && receiver == null
@@ -182,19 +184,19 @@ final class InactiveCalls {
       return null;
     }
     String name = privateCall.orElseGet(() -> (receiver != null ? receiver
-        : context.referenceTo(context.qualifyingType(method, qualifier))) + "."
-        + method.getSimpleName());
+        : context.javaTypes().referenceTo(context.javaTypes().qualifyingType(method, qualifier)))
+        + "." + method.getSimpleName());
     boolean argumentsOnly = receiver == null && (LaunderedDependence.onlyReads(method)
         || ArgumentOnlyMethods.isArgumentOnlyLibraryMethod(method)
             && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT)
-        || context.argumentOnlyMethods().test(method));
+        || context.calleeServices().argumentOnlyMethods().test(method));
     if (reference) {
       // an object (or string) that carries no derivative: Integer.valueOf(k), List.of(...)
       Optional<Operand> result = context.emitReference(
           Operation.plainCall(name, arguments.size()), arguments, returned);
       if (result.isEmpty()) {
         context.diagnostics().error(invocation, "call to '" + shown + "' returns '" + returned
-            + "', which generated code cannot name: " + context.typeProblem(returned));
+            + "', which generated code cannot name: " + context.javaTypes().typeProblem(returned));
         return null;
       }
       return ranAsWritten(result.get(), qualified, argumentsOnly, method, invocation, shown);
@@ -212,7 +214,7 @@ final class InactiveCalls {
    */
   Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly,
       ExecutableElement method, MethodInvocationTree invocation, String shown) {
-    boolean readOnly = !argumentsOnly && context.readOnlyMethods().test(method);
+    boolean readOnly = !argumentsOnly && context.calleeServices().readOnlyMethods().test(method);
     if (readOnly) {
       context.dependences().readsAsWritten(result, qualified);
     } else {
@@ -281,7 +283,7 @@ final class InactiveCalls {
     return switch (kind) {
       case VOID -> Optional.of(NumericType.VOID);
       case FLOAT -> Optional.of(NumericType.FLOAT);
-      default -> LoweringContext.variableType(kind);
+      default -> JavaTypes.variableType(kind);
     };
   }
 
@@ -301,7 +303,7 @@ final class InactiveCalls {
 
   /** What to do about a call an argument carries a derivative into. */
   private String advice(ExecutableElement method, String qualified, int parameter) {
-    if (!context.isCompiledFromSource(method)) {
+    if (!context.calleeServices().isCompiledFromSource(method)) {
       return "'" + qualified + "' is not a @Differentiable method; ad4j differentiates calls to"
           + " Math, StrictMath and FastMath functions and to @Differentiable methods"
           + CalleeResolver.ruleAdvice(method, "; give its partial derivatives with"
@@ -404,7 +406,7 @@ final class InactiveCalls {
           + " parameter without @NoDerivative");
     }
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
-    if (!context.hasGradClass(declaring)) {
+    if (!context.calleeServices().hasGradClass(declaring)) {
       return Optional.of("its class '" + declaring.getQualifiedName() + "' is not among the"
           + " source files of this compilation, so ad4j would not write its derivatives here");
     }

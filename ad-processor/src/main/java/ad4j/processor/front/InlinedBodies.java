@@ -114,7 +114,7 @@ final class InlinedBodies {
         return null;
       }
       RecordLowering.Tuple value = returnedRecord(last.getExpression(), record);
-      return value == null ? null : context.recordPlaceholder(value);
+      return value == null ? null : context.flatRecords().recordPlaceholder(value);
     }
     List<ValueRecords.Leaf> leaves = ValueRecords.leaves(record);
     if (leaves.stream().anyMatch(leaf -> leaf.type().isReference() || leaf.type().isArray())) {
@@ -146,7 +146,7 @@ final class InlinedBodies {
     for (Variable variable : variables) {
       values.add(new Operand.Use(context.readVariable(variable)));
     }
-    return context.recordPlaceholder(new RecordLowering.Tuple(record, values));
+    return context.flatRecords().recordPlaceholder(new RecordLowering.Tuple(record, values));
   }
 
   /** The value record {@code record} that {@code returned} gives; null after an error. */
@@ -233,11 +233,11 @@ final class InlinedBodies {
     if (name.isEmpty() || name.equals("_")) {
       return;
     }
-    Optional<RecordLowering.Tuple> record = context.recordOf(value);
+    Optional<RecordLowering.Tuple> record = context.flatRecords().recordOf(value);
     if (record.isPresent()) {
       // a value record: a record local whose leaves are the argument's, as a record's own
       // inlined method binds the records passed to it
-      expressions.records().declareLocal(name, record.get().type(), record.get());
+      expressions.records().locals().declareLocal(name, record.get().type(), record.get());
       return;
     }
     context.scopes().declareLocal(name, type, context);

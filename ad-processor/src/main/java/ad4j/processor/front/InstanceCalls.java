@@ -74,7 +74,7 @@ final class InstanceCalls {
       return null;
     }
     String name = member.getIdentifier().toString();
-    Optional<javax.lang.model.type.TypeMirror> type = context.referenceTypeOf(receiver);
+    Optional<javax.lang.model.type.TypeMirror> type = context.javaTypes().referenceTypeOf(receiver);
     if (type.isPresent() && type.get() instanceof javax.lang.model.type.DeclaredType declared) {
       return callOnObject(receiver, (TypeElement) declared.asElement(), name, arguments,
           invocation, shown);
@@ -89,7 +89,7 @@ final class InstanceCalls {
    */
   Operand callOnObject(Operand receiver, TypeElement type, String name,
       List<Operand> arguments, MethodInvocationTree invocation, String shown) {
-    ExecutableElement method = context.referenceTypeOf(receiver)
+    ExecutableElement method = context.javaTypes().referenceTypeOf(receiver)
         .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
         .map(mirror -> CalleeResolver.chooseOn(context,
             (javax.lang.model.type.DeclaredType) mirror, name, arguments))
@@ -111,7 +111,7 @@ final class InstanceCalls {
         return null;
       }
       // the value records it takes, flattened
-      List<Operand> flat = records.spread(callee.get(), all, 1, invocation,
+      List<Operand> flat = records.acrossCalls().spread(callee.get(), all, 1, invocation,
           calls.asWritten(method, type, all.size(), true));
       if (flat == null) {
         return null;
@@ -142,9 +142,9 @@ final class InstanceCalls {
       return null;
     }
     boolean receiver = Receivers.hasReceiver(method);
-    List<Operand> flat = records.spread(callee.get(), arguments, receiver ? 1 : 0,
+    List<Operand> flat = records.acrossCalls().spread(callee.get(), arguments, receiver ? 1 : 0,
         invocation, calls.asWritten(method, record, arguments.size(),
-            receiver && context.recordOf(arguments.get(0)).isEmpty()));
+            receiver && context.flatRecords().recordOf(arguments.get(0)).isEmpty()));
     if (flat == null) {
       return null;
     }

@@ -170,7 +170,7 @@ final class LocalScopes {
       if (type == NumericType.OBJECT) {
         // a component that carries nothing, of an object type: named as declared
         javax.lang.model.type.TypeMirror declared = types.get(i).declared();
-        leaf.declareAs(declared, context.javaText(declared).orElse("Object"));
+        leaf.declareAs(declared, context.javaTypes().javaText(declared).orElse("Object"));
       }
       if (parameter != null) {
         leaf.hold(parameter);

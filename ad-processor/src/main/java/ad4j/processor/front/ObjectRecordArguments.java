@@ -123,8 +123,8 @@ final class ObjectRecordArguments {
 
   private Operand isNull(Operand object) {
     return context.emit(Operation.infix("=="), List.of(object,
-        context.referenceConstant("null", context.types().getNullType())), NumericType.BOOLEAN,
-        false);
+        context.javaTypes().referenceConstant("null", context.types().getNullType())),
+        NumericType.BOOLEAN, false);
   }
 
   /** Reads {@code record}'s leaves into {@code variables}; false after an error. */

@@ -41,7 +41,7 @@ final class ObjectValues {
 
   /** {@code receiver.field}: a field of an object; null after an error. */
   Operand field(Operand receiver, String name, Tree at) {
-    Optional<TypeMirror> mirror = context.referenceTypeOf(receiver);
+    Optional<TypeMirror> mirror = context.javaTypes().referenceTypeOf(receiver);
     boolean isArray = receiver.type().isArray()
         || mirror.map(m -> m.getKind() == TypeKind.ARRAY).orElse(false);
     if (isArray && name.equals("length")) {
@@ -65,7 +65,7 @@ final class ObjectValues {
     Optional<String> handle = unreachable.isPresent()
         ? new PrivateFields(context).handle(field.get()) : Optional.empty();
     Optional<String> typeText = fieldType.getKind().isPrimitive()
-        ? Optional.of(fieldType.toString()) : context.javaText(fieldType);
+        ? Optional.of(fieldType.toString()) : context.javaTypes().javaText(fieldType);
     if (unreachable.isPresent() && (handle.isEmpty() || typeText.isEmpty())) {
       context.diagnostics().error(at, "'" + context.source().of(at) + "' carries no derivative"
           + " and would be read as written, but generated code cannot read the field: "
@@ -84,16 +84,16 @@ final class ObjectValues {
 
   /** {@code array[index]} of an array of another type than those ad4j computes with. */
   Operand element(Operand array, Operand index, Tree at) {
-    TypeMirror component = ((ArrayType) context.referenceTypeOf(array).orElseThrow())
+    TypeMirror component = ((ArrayType) context.javaTypes().referenceTypeOf(array).orElseThrow())
         .getComponentType();
     Operand element = result(Operation.ELEMENT, List.of(array, index), component, at);
-    context.readsState(element); // a call run as written may have written it
+    context.notedCalls().readsState(element); // a call run as written may have written it
     return element;
   }
 
   /** Whether {@code operand} is an array of another type than those ad4j computes with. */
   boolean isOtherArray(Operand operand) {
-    return operand.type() == NumericType.OBJECT && context.referenceTypeOf(operand)
+    return operand.type() == NumericType.OBJECT && context.javaTypes().referenceTypeOf(operand)
         .map(mirror -> mirror.getKind() == TypeKind.ARRAY).orElse(false);
   }
 
@@ -103,7 +103,7 @@ final class ObjectValues {
    */
   Operand call(Operand receiver, String name, List<Operand> arguments,
       MethodInvocationTree invocation, String shown, boolean discarded) {
-    Optional<TypeMirror> mirror = context.referenceTypeOf(receiver);
+    Optional<TypeMirror> mirror = context.javaTypes().referenceTypeOf(receiver);
     if (mirror.isEmpty() || !(mirror.get() instanceof DeclaredType declared)) {
       context.diagnostics().error(invocation, "call to '" + shown + "': ad4j runs methods of"
           + " objects and strings as written, and '"
@@ -125,9 +125,9 @@ final class ObjectValues {
       return null;
     }
     ResolutionLog.resolved(context, invocation, method);
-    TypeMirror result = context.overloads().resultType(method,
+    TypeMirror result = context.calleeServices().overloads().resultType(method,
         (ExecutableType) context.types().asMemberOf(declared, method),
-        context.javaTypesOf(arguments).orElseThrow());
+        context.javaTypes().javaTypesOf(arguments).orElseThrow());
     int active = firstActive(arguments);
     if (active >= 0 && !discarded && isFloatingPoint(result)) {
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
@@ -177,7 +177,7 @@ final class ObjectValues {
    * receiver carrying no derivative), else compute the value in a static method.
    */
   private String advice(ExecutableElement method, String qualified) {
-    if (context.isCompiledFromSource(method)
+    if (context.calleeServices().isCompiledFromSource(method)
         && new InactiveCalls(context).whyAnnotatingWouldNotHelp(method).isEmpty()) {
       return "annotate '" + qualified + "' with @Differentiable (an instance method's object"
           + " carries no derivative)";
@@ -193,13 +193,13 @@ final class ObjectValues {
           + " objects of named classes only, not anonymous or inner ones");
       return null;
     }
-    Optional<TypeMirror> mirror = context.typeMirrorOf(creation.getIdentifier());
+    Optional<TypeMirror> mirror = context.javaTypes().typeMirrorOf(creation.getIdentifier());
     if (mirror.isEmpty() && context.isLocalClass(creation.getIdentifier())) {
       return null; // the class's declaration is the error
     }
     if (mirror.isEmpty() && creation.getIdentifier() instanceof ParameterizedTypeTree generic
         && generic.getTypeArguments().isEmpty()
-        && context.typeMirrorOf(generic.getType()).isPresent()) {
+        && context.javaTypes().typeMirrorOf(generic.getType()).isPresent()) {
       // a diamond: the tree of 'G<>' has no type of its own, its class does
       context.diagnostics().error(creation, "'" + shown + "' is not supported: ad4j creates"
           + " objects of generic classes only with their type arguments written out ('new "
@@ -235,10 +235,10 @@ final class ObjectValues {
           + " run as written, but generated code cannot create it: " + problem.get());
       return null;
     }
-    Optional<String> text = context.javaText(declared);
+    Optional<String> text = context.javaTypes().javaText(declared);
     if (text.isEmpty()) {
       context.diagnostics().error(creation, "'" + shown + "': generated code cannot name its"
-          + " type: " + context.typeProblem(declared));
+          + " type: " + context.javaTypes().typeProblem(declared));
       return null;
     }
     Operand made = result(Operation.construction(text.get(), arguments.size()), arguments,
@@ -252,7 +252,7 @@ final class ObjectValues {
         arguments).map(Overloads.Choice::method);
     // a record's own constructor, one that only sets its fields: it changes nothing else
     boolean readOnly = constructor.isPresent()
-        && context.readOnlyMethods().test(constructor.get());
+        && context.calleeServices().readOnlyMethods().test(constructor.get());
     if (!readOnly && new RepeatedRuns(context).rejectOwnCall(creation, shown)) {
       return null;
     }
@@ -273,7 +273,7 @@ final class ObjectValues {
   /** The result of an operation whose value has the Java type {@code type}. */
   private Operand result(Operation operation, List<Operand> arguments, TypeMirror type,
       Tree at) {
-    Optional<NumericType> kind = context.irType(type);
+    Optional<NumericType> kind = context.javaTypes().irType(type);
     if (kind.isEmpty()) {
       context.diagnostics().error(at, "'" + context.source().of(at) + "' has type '" + type
           + "', which ad4j does not compute with");
@@ -283,7 +283,7 @@ final class ObjectValues {
       Optional<Operand> reference = context.emitReference(operation, arguments, type);
       if (reference.isEmpty()) {
         context.diagnostics().error(at, "'" + context.source().of(at) + "' has type '" + type
-            + "', which generated code cannot name: " + context.typeProblem(type));
+            + "', which generated code cannot name: " + context.javaTypes().typeProblem(type));
         return null;
       }
       return reference.get();

@@ -79,10 +79,10 @@ final class RepeatedRuns {
    * inside a thrown exception's construction.
    */
   private Optional<String> noteRunAsWritten(Tree at, String shown) {
-    if (context.buildingThrown()) {
+    if (context.notedCalls().buildingThrown()) {
       return Optional.empty(); // runs once, as the member ends
     }
-    context.callRunsAsWritten(shown, context.source().line(at), at);
+    context.notedCalls().callRunsAsWritten(shown, context.source().line(at), at);
     ExecutableElement method = context.element();
     if (method == null || context.examining()) {
       return Optional.empty();

@@ -91,7 +91,7 @@ final class RuledCalls {
     classes.add((TypeElement) target.getEnclosingElement());
     classes.addAll(seenClasses());
     for (TypeElement declaring : classes) {
-      if (context.isCompiledFromSource(declaring)) {
+      if (context.calleeServices().isCompiledFromSource(declaring)) {
         continue;
       }
       for (ExecutableElement method : ElementFilter.methodsIn(declaring.getEnclosedElements())) {
@@ -147,13 +147,13 @@ final class RuledCalls {
           + " receiver: " + hidden.get());
       return null;
     }
-    String text = context.referenceTo((TypeElement) receiver.getEnclosingElement()) + "."
-        + receiver.getSimpleName();
+    String text = context.javaTypes().referenceTo((TypeElement) receiver.getEnclosingElement())
+        + "." + receiver.getSimpleName();
     if (context.order() == 2) {
       // the rules' tangents take the object first, as they do for an object of the method's:
       // the field's, the same object at every call
       return lower(target, arguments, call, shown, null,
-          context.referenceConstant(text, receiver.asType()));
+          context.javaTypes().referenceConstant(text, receiver.asType()));
     }
     return lower(target, arguments, call, shown, text, null);
   }
@@ -332,7 +332,7 @@ final class RuledCalls {
         return null;
       }
       RuledCallee ruleCallee = new RuledCallee(
-          context.referenceTo((TypeElement) rule.getEnclosingElement()),
+          context.javaTypes().referenceTo((TypeElement) rule.getEnclosingElement()),
           rule.getSimpleName().toString(), ruleTypes, Map.of(), receiver, objectCheck);
       NumericType partialType = partialType(parameterTypes.get(parameter), vector);
       Operation ruleCall;
@@ -362,7 +362,7 @@ final class RuledCalls {
     RuledCallee callee = object != null
         ? new RuledCallee(null, target.getSimpleName().toString(), ruleTypes, partials, null,
             objectCheck)
-        : new RuledCallee(receiver == null ? context.referenceTo(declaring) : receiver,
+        : new RuledCallee(receiver == null ? context.javaTypes().referenceTo(declaring) : receiver,
             target.getSimpleName().toString(), parameterTypes, partials, null, null);
     return context.emit(Operation.call(callee), callArguments, resultType, active);
   }
@@ -390,9 +390,9 @@ final class RuledCalls {
     for (VariableElement parameter : target.getParameters()) {
       types.add(binaryName(context.types().erasure(parameter.asType())));
     }
-    return context.referenceTo((TypeElement) target.getEnclosingElement()) + ".class, \""
-        + target.getSimpleName() + "\", \"" + String.join(",", types) + "\", \"" + shown
-        + "\"";
+    return context.javaTypes().referenceTo((TypeElement) target.getEnclosingElement())
+        + ".class, \"" + target.getSimpleName() + "\", \"" + String.join(",", types) + "\", \""
+        + shown + "\"";
   }
 
   private String binaryName(TypeMirror type) {
@@ -469,7 +469,7 @@ final class RuledCalls {
     if (seen == null) {
       List<TypeElement> classes = new ArrayList<>(
           rules.classesSeenFrom(context.symbols().enclosingType()));
-      classes.addAll(context.ruleClasses());
+      classes.addAll(context.calleeServices().ruleClasses());
       seen = List.copyOf(classes);
     }
     return seen;
@@ -481,9 +481,9 @@ final class RuledCalls {
    * it, as rules repeat the target's parameter list.
    */
   private String parameterName(ExecutableElement target, int index) {
-    if (!context.isCompiledFromSource(target)) {
+    if (!context.calleeServices().isCompiledFromSource(target)) {
       for (DerivativeOfRules.Rule rule : rulesOf(target)) {
-        if (context.isCompiledFromSource(rule.method())) {
+        if (context.calleeServices().isCompiledFromSource(rule.method())) {
           int receiver = StaticMembers.isStatic(target) ? 0 : 1;
           return rule.method().getParameters().get(receiver + index).getSimpleName().toString();
         }

@@ -41,7 +41,7 @@ final class StateReadAgain {
 
   /** Reports each such call of the method {@code method} being lowered. */
   void check(ExecutableElement method, MethodTree tree) {
-    Optional<LoweringContext.CallRunAsWritten> change = context.firstCallRunAsWritten();
+    Optional<NotedCalls.CallRunAsWritten> change = context.notedCalls().firstCallRunAsWritten();
     if (change.isEmpty() || context.examining()) {
       return;
     }
@@ -55,18 +55,19 @@ final class StateReadAgain {
           + " pass its result as a @NoDerivative parameter");
       return;
     }
-    for (LoweringContext.DifferentiableCall call : context.differentiableCalls()) {
-      if (context.unrepeatableCalls().stream().anyMatch(judged -> judged.at() == call.at())) {
+    for (NotedCalls.DifferentiableCall call : context.notedCalls().differentiableCalls()) {
+      if (context.notedCalls().unrepeatableCalls().stream()
+          .anyMatch(judged -> judged.at() == call.at())) {
         // the plan rejects it wherever a member would run its code again (UnrepeatableCall):
         // its replaying half must run none of it, nor a callee's, so it reads nothing again
         continue;
       }
-      Optional<LoweringContext.CallRunAsWritten> later = runsLater(call);
+      Optional<NotedCalls.CallRunAsWritten> later = runsLater(call);
       if (later.isEmpty()) {
         continue;
       }
       Optional<CalleePlainCalls.Found> read =
-          context.calleePlainCalls().readsChangeable(call.callee());
+          context.calleeServices().calleePlainCalls().readsChangeable(call.callee());
       if (read.isEmpty()) {
         continue;
       }
@@ -99,9 +100,9 @@ final class StateReadAgain {
    * or in a loop around both. (One that only runs before it changes nothing the callee's
    * second run could see differently from its first.)
    */
-  private Optional<LoweringContext.CallRunAsWritten> runsLater(
-      LoweringContext.DifferentiableCall call) {
-    for (LoweringContext.CallRunAsWritten change : context.callsRunAsWritten()) {
+  private Optional<NotedCalls.CallRunAsWritten> runsLater(
+      NotedCalls.DifferentiableCall call) {
+    for (NotedCalls.CallRunAsWritten change : context.notedCalls().callsRunAsWritten()) {
       boolean sharedLoop = change.loops().stream().anyMatch(call.loops()::contains);
       if (change.start() < 0 || change.start() > call.start() || sharedLoop) {
         return Optional.of(change);
@@ -113,8 +114,8 @@ final class StateReadAgain {
   /**
    * The line of the first instruction of {@code body} (at any depth) that reads what a call run
    * as written may change, besides the reads of static fields and object arrays' elements that
-   * the lowering notes ({@link LoweringContext#readsState}); empty when there is none. Elements of arrays the code makes itself
-   * are its own: only it could change them.
+   * the lowering notes ({@link NotedCalls#readsState}); empty when there is none. Elements of
+   * arrays the code makes itself are its own: only it could change them.
    */
   static Optional<SourceLine> firstChangeableRead(Block body) {
     Map<Value, Instruction> made = new HashMap<>();

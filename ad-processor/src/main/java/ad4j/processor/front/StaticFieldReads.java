@@ -20,7 +20,7 @@ import javax.lang.model.type.TypeKind;
  * inlines it, a {@code static final} table or object read by its name (or through the generated
  * class's copy of a private one), a field that is not final read once where the method reads
  * it. Apart from {@link ExpressionLowering} because what generated code may name, and how, is
- * a question of access ({@link LoweringContext#memberReachability}), not of expressions.
+ * a question of access ({@link JavaTypes#memberReachability}), not of expressions.
  */
 final class StaticFieldReads {
   private final LoweringContext context;
@@ -46,7 +46,8 @@ final class StaticFieldReads {
       return null;
     }
     TypeElement classType = context.elements().getTypeElement("java.lang.Class");
-    return context.referenceConstant(context.referenceTo(owner.get()) + ".class",
+    return context.javaTypes().referenceConstant(
+        context.javaTypes().referenceTo(owner.get()) + ".class",
         context.types().getDeclaredType(classType,
             context.types().erasure(owner.get().asType())));
   }
@@ -66,8 +67,8 @@ final class StaticFieldReads {
     if (type.isEmpty()) {
       return referenceField(field, qualifier, use); // long[], String[], int[][]: as written
     }
-    TypeElement owner = context.qualifyingType(field, qualifier);
-    Optional<String> unreachable = context.memberReachability(field, qualifier);
+    TypeElement owner = context.javaTypes().qualifyingType(field, qualifier);
+    Optional<String> unreachable = context.javaTypes().memberReachability(field, qualifier);
     Optional<Expr> copy = privateCopy(field, unreachable);
     if (copy.isPresent()) {
       return new Operand.Constant(copy.get(), type.get(), OptionalDouble.empty());
@@ -77,8 +78,8 @@ final class StaticFieldReads {
           + unreachable.get());
       return null;
     }
-    return new Operand.Constant(Expr.atom(context.referenceTo(owner) + "." + name), type.get(),
-        OptionalDouble.empty());
+    return new Operand.Constant(Expr.atom(context.javaTypes().referenceTo(owner) + "." + name),
+        type.get(), OptionalDouble.empty());
   }
 
   /**
@@ -93,30 +94,30 @@ final class StaticFieldReads {
       return new Operand.Constant(Expr.atom(context.elements().getConstantExpression(text)),
           NumericType.STRING, OptionalDouble.empty());
     }
-    Optional<String> unreachable = context.memberReachability(field, qualifier);
+    Optional<String> unreachable = context.javaTypes().memberReachability(field, qualifier);
     Optional<Expr> copy = privateCopy(field, unreachable);
     if (copy.isPresent()) {
-      return context.referenceConstant(copy.get().toString(), field.asType());
+      return context.javaTypes().referenceConstant(copy.get().toString(), field.asType());
     }
     if (unreachable.isPresent()) {
       unsupported(use, "field '" + name + "' carries no derivative and would be read as"
           + " written, but generated code cannot read it: " + unreachable.get());
       return null;
     }
-    TypeElement owner = context.qualifyingType(field, qualifier);
-    if (context.javaText(field.asType()).isEmpty()) {
+    TypeElement owner = context.javaTypes().qualifyingType(field, qualifier);
+    if (context.javaTypes().javaText(field.asType()).isEmpty()) {
       unsupported(use, "field '" + name + "' has type '" + field.asType() + "', which"
-          + " generated code cannot name: " + context.typeProblem(field.asType()));
+          + " generated code cannot name: " + context.javaTypes().typeProblem(field.asType()));
       return null;
     }
-    Operand.Constant constant = context.referenceConstant(context.referenceTo(owner) + "."
-        + name, field.asType());
+    Operand.Constant constant = context.javaTypes().referenceConstant(
+        context.javaTypes().referenceTo(owner) + "." + name, field.asType());
     if (field.getModifiers().contains(Modifier.FINAL)) {
       return constant;
     }
     Operand value = context.emitReference(Operation.COPY, List.of(constant), field.asType())
         .orElseThrow();
-    context.readsState(value); // a call run as written may have set it
+    context.notedCalls().readsState(value); // a call run as written may have set it
     return value;
   }
 
@@ -180,7 +181,7 @@ final class StaticFieldReads {
       return expressions.charTypedIf(kind == TypeKind.CHAR,
           new Operand.Constant(text, type.get(), known));
     }
-    Optional<String> unreachable = context.memberReachability(field, qualifier);
+    Optional<String> unreachable = context.javaTypes().memberReachability(field, qualifier);
     Optional<Expr> initializer = unreachable.isPresent()
         ? new PureInitializers(context).textOf(field, type.get()) : Optional.empty();
     if (initializer.isPresent()) {
@@ -199,7 +200,8 @@ final class StaticFieldReads {
       return null;
     }
     return expressions.charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
-        Expr.atom(context.referenceTo(context.qualifyingType(field, qualifier)) + "." + name),
+        Expr.atom(context.javaTypes().referenceTo(
+            context.javaTypes().qualifyingType(field, qualifier)) + "." + name),
         type.get(), OptionalDouble.empty()));
   }
 
@@ -220,7 +222,7 @@ final class StaticFieldReads {
   private Operand mutableField(VariableElement field, TypeElement qualifier, Tree use,
       NumericType type, boolean isChar) {
     String name = field.getSimpleName().toString();
-    Optional<String> unreachable = context.memberReachability(field, qualifier);
+    Optional<String> unreachable = context.javaTypes().memberReachability(field, qualifier);
     // a private field of a class generated code can name: through the generated class's handle
     Optional<Expr> handle = unreachable.isPresent() && !isChar
         ? new PrivateFields(context).staticHandleRead(field) : Optional.empty();
@@ -230,10 +232,11 @@ final class StaticFieldReads {
       return null;
     }
     Operand.Constant text = new Operand.Constant(handle.orElseGet(() ->
-        Expr.atom(context.referenceTo(context.qualifyingType(field, qualifier)) + "." + name)),
+        Expr.atom(context.javaTypes().referenceTo(
+            context.javaTypes().qualifyingType(field, qualifier)) + "." + name)),
         type, OptionalDouble.empty());
     Operand value = context.emit(Operation.COPY, List.of(text), type, false);
-    context.readsState(value); // a call run as written may have set it
+    context.notedCalls().readsState(value); // a call run as written may have set it
     return value;
   }
 

@@ -47,7 +47,7 @@ import java.util.function.Consumer;
  */
 final class StreamLowering {
 
-  /** Builds counting loops; {@link Lowering} gives them. */
+  /** Builds counting loops; {@link LoopLowering#countingLoop} gives them. */
   interface Loops {
     /** {@code for (index = from; index < to; index++) body(index)}, of {@code indexType}. */
     void countingLoop(Operand from, Operand to, NumericType indexType, Consumer<Operand> body);
@@ -328,7 +328,7 @@ final class StreamLowering {
    * every generated member fails where and as the method does.
    */
   private void checkBounds(Operand length, Operand from, Operand to) {
-    String exception = context.referenceTo(
+    String exception = context.javaTypes().referenceTo(
         context.elements().getTypeElement("java.lang.ArrayIndexOutOfBoundsException"));
     throwIf(Operation.infix(">"), from, to, new Throw(exception,
         List.of("\"origin(\"", from, "\") > fence(\"", to, "\")\""), true, context.line()));
@@ -410,7 +410,7 @@ final class StreamLowering {
     Operand finalSum() {
       Operand tmp = valueOnly(Operation.SUBTRACT, read(sum), read(compensation));
       Variable result = declare("sum", NumericType.DOUBLE, tmp);
-      String infinity = context.referenceTo(
+      String infinity = context.javaTypes().referenceTo(
           context.elements().getTypeElement("java.lang.Double"));
       Operand positive = new Operand.Constant(Expr.atom(infinity + ".POSITIVE_INFINITY"),
           NumericType.DOUBLE, OptionalDouble.of(Double.POSITIVE_INFINITY));
@@ -664,7 +664,7 @@ final class StreamLowering {
           context.line()));
       return new Operand.Use(context.readVariable(result));
     }
-    String exception = context.referenceTo(
+    String exception = context.javaTypes().referenceTo(
         context.elements().getTypeElement("java.util.NoSuchElementException"));
     ir.openBlock();
     ir.add(new Throw(exception, List.of("\"No value present\""), true, context.line()));

@@ -38,7 +38,7 @@ final class SwitchLowering {
   interface StatementLowerer {
     boolean lower(List<? extends StatementTree> statements);
 
-    /** {@link Lowering#declareInLaterCase}. */
+    /** {@link DeclarationLowering#declareInLaterCase}. */
     void declareInLaterCase(VariableTree declaration);
   }
 
@@ -275,15 +275,16 @@ final class SwitchLowering {
           List.of(selector), NumericType.VOID, false);
       return selector;
     }
-    diagnostics.error(selectorTree, "'switch' on a '" + context.referenceTypeOf(selector)
-        .map(Object::toString).orElse(selector.type().keyword()) + "' is not supported: ad4j"
+    diagnostics.error(selectorTree, "'switch' on a '"
+        + context.javaTypes().referenceTypeOf(selector)
+            .map(Object::toString).orElse(selector.type().keyword()) + "' is not supported: ad4j"
         + " switches on 'int', 'char', 'short', 'byte', enum and 'String' values");
     return null;
   }
 
   /** The enum type of {@code selector}, if it is an enum. */
   private java.util.Optional<javax.lang.model.element.TypeElement> enumOf(Operand selector) {
-    return context.referenceTypeOf(selector)
+    return context.javaTypes().referenceTypeOf(selector)
         .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
         .map(mirror -> (javax.lang.model.element.TypeElement)
             ((javax.lang.model.type.DeclaredType) mirror).asElement())
@@ -308,8 +309,8 @@ final class SwitchLowering {
             + " the enum '" + enumType.get().getQualifiedName() + "'");
         return null;
       }
-      return context.referenceConstant(context.referenceTo(enumType.get()) + "." + name,
-          enumType.get().asType());
+      return context.javaTypes().referenceConstant(
+          context.javaTypes().referenceTo(enumType.get()) + "." + name, enumType.get().asType());
     }
     Operand constant = expressions.lower(label);
     if (selector.type() == NumericType.STRING) {
