@@ -206,10 +206,10 @@ class ConditionalChainTest {
             "    int k = n < 0 ? -n : n < 1 ? 7 : n < 2 ? n * 3 : n % 5;",
             "    return k * x;",
             "  }",
-            // an int or long operand of a float level inside a double chain is rounded to
-            // float (JLS 15.25; ecj does so, javac skips the rounding: see rounded below)
+            // a float level inside a double chain, its int and long operands rounded to float
+            // by a cast (without it, an error: IntegerBesideFloatChoicesTest)
             "  @Differentiable static double rounded(double x, int n) {",
-            "    return x < 0 ? x * x : x < 1 ? 0.5f : x < 2 ? n + 1 : n * 3L;",
+            "    return x < 0 ? x * x : x < 1 ? 0.5f : (float) (x < 2 ? n + 1 : n * 3L);",
             "  }",
             "}",
             ""));
@@ -222,16 +222,10 @@ class ConditionalChainTest {
     for (double x : new double[] {-0.5, 0.5, 1.5, 2.5, 3.5}) {
       for (int n : new int[] {-3, 0, 1, 7, 16_777_216, 16_777_217}) {
         Object[] arguments = {x, n};
-        for (MixedFunction f : List.of(mixed, integral)) {
+        for (MixedFunction f : List.of(mixed, integral, rounded)) {
           assertWithMessage("%s at %s, %s", f, x, n)
               .that(f.valueAndGradient(arguments, new double[1])).isEqualTo(f.value(arguments));
         }
-        // javac compiles the user's 'rounded' without the rounding to float that JLS 15.25
-        // asks for (it widens each operand straight to the double the method returns); ecj
-        // and ad4j round as JLS says, written out here with the cast to the float level
-        double roundedAsJlsSays = x < 0 ? x * x : x < 1 ? 0.5f : (float) (x < 2 ? n + 1 : n * 3L);
-        assertWithMessage("%s at %s, %s", rounded, x, n)
-            .that(rounded.valueAndGradient(arguments, new double[1])).isEqualTo(roundedAsJlsSays);
       }
     }
     // what tells the float level's rounding from a widening straight to double

@@ -120,7 +120,10 @@ class FunctionDiagnosticsTest {
 
   @Test
   void boxedParametersComparedByReferenceAreAnError() {
-    assertError("'a == b' compares boxed values of a function over boxes", "a == b",
+    assertError("'a == b' compares boxed values of a function over boxes by reference: ad4j"
+        + " specialises it over 'double' values; use the primitive interface"
+        + " ('DoubleUnaryOperator', 'DoubleBinaryOperator'), whose '==' compares the numbers",
+        "a == b",
         "  @Differentiable static double f(double x) {",
         "    BiFunction<Double, Double, Double> g = (a, b) -> a == b ? 1.0 : a * b;",
         "    return g.apply(x, x);",

@@ -324,4 +324,35 @@ class ImplicitReceiverCallsTest {
         + " 'super' does; where 'H' does not override 'base', call 'base(...)' without 'super'")
         .inFile(file).onLine(11).atColumn(columnOf(lines, 11, "(2.0)"));
   }
+
+  /**
+   * A field read through {@code super} or a qualified {@code this}: the errors said "cannot
+   * find variable 'super'" and "cannot find class 'G.this'".
+   */
+  @Test
+  void fieldsThroughSuperAndAQualifiedThisAreErrorsThatSayWhy() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "class G {",
+        "  double k = 7;",
+        "  static final class H extends G {",
+        "    double k = 10;",
+        "    @Differentiable double h(double x) { return super.k * x + k; }",
+        "  }",
+        "  @Differentiable final double g(double x) { return G.this.k * x; }",
+        "}");
+    JavaFileObject file = file(lines);
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorContaining("field 'k' read through 'super' is not"
+        + " supported: ad4j reads the fields of the method's object by name or through 'this';"
+        + " a field that this class hides stays out of reach")
+        .inFile(file).onLine(7).atColumn(columnOf(lines, 7, ".k * x"));
+    assertThat(compilation).hadErrorContaining("'G.this' (a qualified 'this') is not supported:"
+        + " read a field of the method's own object by name or through 'this' (an enclosing"
+        + " instance's fields are not passed to generated code)")
+        .inFile(file).onLine(9).atColumn(columnOf(lines, 9, ".this.k") + 5);
+  }
 }

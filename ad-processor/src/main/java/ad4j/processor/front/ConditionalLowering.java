@@ -135,10 +135,10 @@ final class ConditionalLowering {
   /**
    * The outermost level of a chain that shares the result variable of the level {@code level}:
    * the outermost of all, but for a {@code float} level inside a {@code double} one, which
-   * stores into a {@code float} variable of its own, since JLS 15.25 rounds an {@code int} or
-   * {@code long} operand of it to {@code float} on its way to the {@code double} result, as ecj
-   * does (javac's bytecode widens it straight to {@code double}). This happens once in a chain
-   * at most: the types of the levels only widen outwards.
+   * stores into a {@code float} variable of its own, the type JLS 15.25 gives it (its operands
+   * are {@code float}s or integer constants a {@code float} holds exactly: other integers are an
+   * error, {@link #roundsIntegerToFloat}). This happens once in a chain at most: the types of the
+   * levels only widen outwards.
    */
   private static int outermostSharing(NumericType[] types, int level) {
     int outermost = level;
@@ -189,10 +189,45 @@ final class ConditionalLowering {
         return null;
       } else {
         types[i] = NumericType.promote(trueType, falseType);
+        // the innermost level chooses the last operand; one around it, the next level's choice
+        Operand falseOperand = i == levels.size() - 1 ? last : null;
+        if (roundsIntegerToFloat(types[i], level.whenTrue())
+            || (falseOperand != null ? roundsIntegerToFloat(types[i], falseOperand)
+                : types[i] == NumericType.FLOAT && falseType.isIntegral())) {
+          unsupported(level.tree(), integerBesideFloat("'?:'"));
+          return null;
+        }
       }
       falseType = types[i];
     }
     return types;
+  }
+
+  /**
+   * Whether {@code operand}, an operand of a {@code ?:} or a value a {@code switch} expression
+   * yields whose type is {@code type}, is an {@code int} or {@code long} that the choice rounds
+   * to {@code float}. Compilers do not agree on that value: JLS 15.25 rounds it (ecj does), while
+   * javac, where the choice is assigned, passed or returned as a {@code double}, widens the
+   * operand straight to {@code double} ({@code double r = c ? 16777217 : f} is 16777217.0, not
+   * 16777216.0), and for a {@code switch} expression they differ again by context. Generated
+   * code cannot know which value the user's compiled method took, and a different value there
+   * may decide a branch: a silently wrong derivative. A constant that a {@code float} holds
+   * exactly (an integer of magnitude at most 2^24) rounds to itself, and is fine.
+   */
+  static boolean roundsIntegerToFloat(NumericType type, Operand operand) {
+    if (type != NumericType.FLOAT || !operand.type().isIntegral()) {
+      return false;
+    }
+    return !(operand instanceof Operand.Constant constant && constant.knownValue().isPresent()
+        && Math.abs(constant.knownValue().getAsDouble()) <= 1 << 24);
+  }
+
+  /** The error for {@link #roundsIntegerToFloat}, at {@code what} ({@code '?:'}). */
+  static String integerBesideFloat(String what) {
+    return what + " chooses between an 'int' or 'long' and a 'float': Java compilers differ in"
+        + " whether that integer is rounded to 'float' (javac widens it straight to 'double'"
+        + " where the choice is used as one), so the value the method computes is not known;"
+        + " cast the integer to the type you mean ('(float) n' or '(double) n')";
   }
 
   private static String chainOperandKind(NumericType whenTrue, NumericType whenFalse) {

@@ -365,6 +365,20 @@ final class ExpressionLowering {
     if (member.equals("length") && isArrayExpression(select.getExpression())) {
       return arrays.arrayLength(select);
     }
+    if (select.getExpression() instanceof IdentifierTree receiver
+        && receiver.getName().contentEquals("super")) {
+      unsupported(select, "field '" + member + "' read through 'super' is not supported: ad4j"
+          + " reads the fields of the method's object by name or through 'this'; a field"
+          + " that this class hides stays out of reach");
+      return null;
+    }
+    if (select.getExpression() instanceof MemberSelectTree qualified
+        && qualified.getIdentifier().contentEquals("this")) {
+      unsupported(select, "'" + context.source().of(qualified) + "' (a qualified 'this') is not"
+          + " supported: read a field of the method's own object by name or through 'this'"
+          + " (an enclosing instance's fields are not passed to generated code)");
+      return null;
+    }
     // a variable obscures a type of the same name (JLS 6.4.2): 'H.k' of a field H is H's field k
     boolean qualifierIsLocal = startsWithLocal(select.getExpression())
         || startsWithField(select.getExpression());

@@ -266,11 +266,13 @@ final class FunctionValues {
       public Void visitBinary(BinaryTree tree, Void unused) {
         if ((tree.getKind() == Tree.Kind.EQUAL_TO || tree.getKind() == Tree.Kind.NOT_EQUAL_TO)
             && (isParameter(tree.getLeftOperand()) || isParameter(tree.getRightOperand()))) {
+          // not 'equals' or 'doubleValue()': the specialised parameters are doubles, which
+          // have no methods (an error at the call)
           unsupported(tree, "'" + context.source().of(tree) + "' compares boxed values of a"
-              + " function over boxes: ad4j specialises it over 'double' values; compare"
-              + " with '" + (tree.getKind() == Tree.Kind.EQUAL_TO ? "equals" : "!equals")
-              + "', or use the primitive interface ('DoubleUnaryOperator',"
-              + " 'DoubleBinaryOperator')");
+              + " function over boxes by reference: ad4j specialises it over 'double' values;"
+              + " use the primitive interface ('DoubleUnaryOperator', 'DoubleBinaryOperator'),"
+              + " whose '" + (tree.getKind() == Tree.Kind.EQUAL_TO ? "==" : "!=")
+              + "' compares the numbers");
           ok[0] = false;
         }
         return super.visitBinary(tree, unused);

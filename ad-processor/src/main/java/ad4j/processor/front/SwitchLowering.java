@@ -106,6 +106,12 @@ final class SwitchLowering {
       diagnostics.error(tree, "a 'switch' expression needs a case that yields a value");
       return null;
     }
+    for (Yield yield : yields) {
+      if (ConditionalLowering.roundsIntegerToFloat(type, yield.value())) {
+        diagnostics.error(tree, ConditionalLowering.integerBesideFloat("'switch'"));
+        return null;
+      }
+    }
     Variable result = ir.variable("switchValue", type, null);
     for (Yield yield : yields) {
       If branch = (If) ir.statementAt(yield.branchIndex());

@@ -1142,6 +1142,10 @@ public final class ControlFlowPrograms {
         Node a = expression(t.ifTrue());
         Node b = expression(t.ifFalse());
         Type type = Type.promote(a.type(), b.type());
+        if (type == Type.FLOAT) { // an integer beside a float is an error unless cast
+          a = roundedToFloat(a);
+          b = roundedToFloat(b);
+        }
         Eval ea = a.eval();
         Eval eb = b.eval();
         CondEval ec = c.eval();
@@ -1160,6 +1164,22 @@ public final class ControlFlowPrograms {
       } else {
         return helperCall((HelperCall) expr);
       }
+    }
+
+    /**
+     * An integer operand of a {@code float} choice cast to {@code float}: without the cast, ad4j
+     * rejects the choice, since compilers disagree on its value (javac widens the integer
+     * straight to {@code double} where the choice is used as one).
+     */
+    private static Node roundedToFloat(Node node) {
+      if (!node.type().integral()) {
+        return node;
+      }
+      Eval eval = node.eval();
+      String text = node.precedence() < RandomPrograms.PRIMARY ? "(" + node.text() + ")"
+          : node.text();
+      return new Node("(float) " + text, RandomPrograms.UNARY, Type.FLOAT, node.constant(),
+          (env, trace) -> eval.eval(env, trace).to(Type.FLOAT));
     }
 
     private static String wrapTernaryBranch(Node node) {
