@@ -75,8 +75,10 @@ final class LaunderedDependence {
   private static final Set<String> READ_ONLY = Set.of("java.util.Arrays.toString",
       "java.util.Arrays.equals", "java.util.Arrays.hashCode", "java.util.Objects.requireNonNull");
 
-  /** Where a dependence left derivative-carrying code: which value, into what, on which line. */
-  /** {@code where}: {@code line 81}, or {@code line 4 of Vec3.java} in a record's own file. */
+  /**
+   * Where a dependence left derivative-carrying code: which value, into what, on which line;
+   * {@code where} is {@code line 81}, or {@code line 4 of Vec3.java} in a record's own file.
+   */
   private record Departure(String source, String through, String where) {}
 
   /**

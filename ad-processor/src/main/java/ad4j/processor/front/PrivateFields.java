@@ -167,7 +167,6 @@ public final class PrivateFields {
     return path.isEmpty() ? name : path.replace('.', '_') + "_" + name;
   }
 
-  /** {@code Inner} for {@code Outer.Inner}: the path below the top-level class. */
   /** Whether generated code cannot name {@code field}: it is private, or its class is. */
   private boolean isHidden(VariableElement field, TypeElement owner) {
     return field.getModifiers().contains(Modifier.PRIVATE)

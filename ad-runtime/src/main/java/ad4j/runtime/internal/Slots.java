@@ -280,7 +280,6 @@ public final class Slots {
     return to.length;
   }
 
-  /** Checks that {@code partial} has {@code rows} rows of {@code columns} elements each. */
   /**
    * As {@link #addTransposed(double[][], double[], double[], double[], int)} for the reverse of
    * a call made inside a loop, whose result's adjoints {@code seed} are kept in an array as long
@@ -312,6 +311,7 @@ public final class Slots {
     }
   }
 
+  /** Checks that {@code partial} has {@code rows} rows of {@code columns} elements each. */
   private static void checkRows(double[][] partial, int rows, int columns) {
     checkPartial(partial.length, rows, " rows");
     for (int k = 0; k < partial.length; k++) {
