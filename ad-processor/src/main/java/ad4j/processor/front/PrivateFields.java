@@ -197,6 +197,7 @@ public final class PrivateFields {
     return top;
   }
 
+  /** {@code Inner} for {@code Outer.Inner}: the path below the top-level class. */
   private static String nestedPath(TypeElement owner) {
     StringBuilder path = new StringBuilder();
     for (TypeElement t = owner; t.getEnclosingElement() instanceof TypeElement outer;
