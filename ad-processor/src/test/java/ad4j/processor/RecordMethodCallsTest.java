@@ -452,6 +452,28 @@ class RecordMethodCallsTest {
   }
 
   @Test
+  void equalsThatTheCompilerWritesIsAnErrorThatSaysSo() {
+    // before: "... when their source is in this compilation, which 'P.equals''s is not",
+    // though P's source is: the compiler wrote the method
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record P(double a, double b) {}",
+        "  @Differentiable static double f(double x, double y) {",
+        "    P p = new P(x, y);",
+        "    if (p.equals(new P(y, x))) {",
+        "      return x;",
+        "    }",
+        "    return x * y;",
+        "  }",
+        "}"),
+        "call to 'P.equals': the compiler writes 'equals' of value record 'P', so ad4j has no"
+            + " code of it to differentiate; use the record's components instead (compare,"
+            + " hash or print them)", 7, 17);
+  }
+
+  @Test
   void aRecordResultWithComponentsWithoutDerivativesIsInlinedOrAnError() {
     assertSingleError(List.of(
         "package com.example;",

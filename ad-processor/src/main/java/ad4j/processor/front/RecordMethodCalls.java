@@ -294,6 +294,15 @@ final class RecordMethodCalls {
     String shown = record.getSimpleName() + "." + method.getSimpleName();
     TreePath path = context.trees().getPath(method);
     if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
+      if (record.getKind() == ElementKind.RECORD && records.isWrittenByTheCompiler(method)) {
+        // equals, hashCode and toString of a record that does not declare them: no source
+        // anywhere, and "not in this compilation" would send the user looking for one
+        error(at, "call to '" + shown + "': the compiler writes '" + method.getSimpleName()
+            + "' of value record '" + record.getSimpleName() + "', so ad4j has no code of it"
+            + " to differentiate; use the record's components instead (compare, hash or print"
+            + " them)");
+        return null;
+      }
       error(at, "call to '" + shown + "': ad4j inlines the methods of a value record when"
           + " their source is in this compilation, which '" + shown + "''s is not");
       return null;
