@@ -1,5 +1,6 @@
 package ad4j.processor;
 
+import static ad4j.processor.testing.SingleErrors.assertSingleError;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -124,6 +125,30 @@ class StreamPipelinesTest {
    * The reverse sweep of a compensated sum has no branch for the JDK's fallback to the simple
    * sum, whose adjoint is nothing: {@code if (t12) { }} was printed after each {@code sum()}.
    */
+  @Test
+  void aPipelineWithAnOperationThatIsNotDifferentiatedSaysSoAtItsSource() {
+    // sorted() makes the pipeline run as written; the error at Arrays.stream(w) named only the
+    // array passed to it before
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import java.util.Arrays;",
+        "final class F {",
+        "  @Differentiable static double f(double[] w) {",
+        "    return Arrays.stream(w).sorted().sum();",
+        "  }",
+        "}"),
+        "call to 'Arrays.stream(...)' passes 'w', an array that carries derivatives, to"
+            + " 'Arrays.stream', which ad4j would run as written and which could write into"
+            + " it; ad4j passes such an array only to static methods of your sources whose code"
+            + " only reads it and to Arrays.toString, equals, hashCode and"
+            + " Objects.requireNonNull: pass the elements it needs, or make it only read the"
+            + " array; a stream over the array is differentiated only where each of its"
+            + " operations is map, mapToDouble, asDoubleStream, filter, sum, average, reduce,"
+            + " max or min: another one (sorted, toArray, ...) makes the pipeline run as"
+            + " written", 6, 25);
+  }
+
   @Test
   void noEmptyBranchIsPrinted() {
     String generated = GeneratedText.of(COMPILED.get(), "com.example.StreamsGrad");

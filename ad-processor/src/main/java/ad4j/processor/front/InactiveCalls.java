@@ -145,7 +145,8 @@ final class InactiveCalls {
             + " sources whose code only reads it and to Arrays.toString, equals, hashCode and"
             + " Objects.requireNonNull: pass the elements it needs"
             + (method.getReturnType().getKind() == TypeKind.DOUBLE
-                ? ", or annotate it with @Differentiable" : ", or make it only read the array"));
+                ? ", or annotate it with @Differentiable" : ", or make it only read the array")
+            + streamAdvice(declaring, method));
         return null;
       }
     }
@@ -203,6 +204,21 @@ final class InactiveCalls {
     }
     return ranAsWritten(context.emit(Operation.plainCall(name, arguments.size()), arguments,
         type.get(), false), qualified, argumentsOnly, method, invocation, shown);
+  }
+
+  /**
+   * For a stream's source run as written: a pipeline reaches here when one of its operations
+   * is not among those ad4j differentiates ({@code sorted()}, {@code toArray()}), and the
+   * message about the source alone would not say so.
+   */
+  private static String streamAdvice(TypeElement declaring, ExecutableElement method) {
+    String owner = declaring.getQualifiedName().toString();
+    String name = method.getSimpleName().toString();
+    boolean source = owner.equals("java.util.Arrays") && name.equals("stream")
+        || owner.equals("java.util.stream.DoubleStream") && name.equals("of");
+    return source ? "; a stream over the array is differentiated only where each of its"
+        + " operations is map, mapToDouble, asDoubleStream, filter, sum, average, reduce, max"
+        + " or min: another one (sorted, toArray, ...) makes the pipeline run as written" : "";
   }
 
   /**
