@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * where the method returns 1.96. Such arguments now have their type, so the call means
  * javac's method (whose {@code short} parameter ad4j cannot differentiate, an error at the
  * call); a {@code ?:} or {@code switch} of that type that is not a constant, which ad4j computes
- * as an {@code int} variable, is an error at it. Where Java's type is {@code int}
+ * as an {@code int} variable, is an error at it, and so is a {@code var} local it initializes
+ * ({@code var c = 'a'; q(c, x)} had the same wrong gradient). Where Java's type is {@code int}
  * ({@code +'a'}, {@code (int) (short) 3}, {@code b ? 'a' : 70000}, {@code b ? 'a' : k}, a
  * {@code switch} yielding {@code 'a'} and {@code 0}), every member agrees with the method, whole
  * and cut into parts.
@@ -120,6 +121,17 @@ class NarrowIntegerArgumentsTest {
         9, 14);
   }
 
+  /** {@code var c = 'a'} is a char local in Java, which ad4j would make an int one. */
+  @Test
+  void aVarLocalOfACharIsAnError() {
+    assertSingleError(source(
+        "  @Differentiable static double f(double x) {",
+        "    var c = 'a';",
+        "    return q(c, x);",
+        "  }"), "local variable 'c' has type 'char', its initializer's: only 'double', 'float',"
+            + " 'int', 'long' and 'boolean' locals are supported; declare it 'int'", 9, 9);
+  }
+
   @Test
   void aMutableShortFieldIsAnError() {
     assertSingleError(source(
@@ -132,7 +144,10 @@ class NarrowIntegerArgumentsTest {
       "  static final int K = 70000;",
       "  static double w(char c) { return 2; }",
       "  static double w(int c) { return 3; }",
-      "  @Differentiable static double unaryPlus(double x) { return q(+'a', x); }",
+      "  @Differentiable static double unaryPlus(double x) {",
+      "    var k = 'a' + 1;",
+      "    return q(+'a', x) + q(k, x);",
+      "  }",
       "  @Differentiable static double castBack(double x) {",
       "    return q((int) (short) 3, x) + q(-(short) 3, x) + q('a' + 0, x);",
       "  }",
