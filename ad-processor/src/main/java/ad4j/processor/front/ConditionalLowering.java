@@ -16,6 +16,7 @@ import com.sun.source.tree.Tree;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
+import javax.lang.model.type.TypeKind;
 
 /**
  * Lowers the expressions that evaluate an operand only when Java would: {@code a && b},
@@ -93,6 +94,17 @@ final class ConditionalLowering {
       }
       return null;
     }
+    TypeKind narrow = narrowType(levels, last, types);
+    if (narrow == UNKNOWN) {
+      for (int i = 0; i < levels.size(); i++) {
+        ir.closeBlock();
+      }
+      unsupported(outermost, "this '?:' chooses between a '" + keyword(narrowKindOf(levels,
+          last)) + "' constant and an 'int' constant that ad4j cannot evaluate, so it cannot"
+          + " tell the type Java gives it (JLS 15.25), which chooses the method it is passed to:"
+          + " cast the operands to 'int', or to the narrower type");
+      return null;
+    }
     // From the innermost level out: each level's else block is closed, and its result (a
     // constant, a select, or a branch) goes into the else block of the level around it.
     Variable result = null; // the variable the branches of the current levels store into
@@ -129,7 +141,85 @@ final class ConditionalLowering {
         whenFalse = null; // the level around stores into the same result
       }
     }
+    if (narrow != null) {
+      // char, short or byte: a call it is passed to means f(char), not f(int), as in javac
+      if (!(whenFalse instanceof Operand.Constant constant)) {
+        unsupported(outermost, "this '?:' has type '" + keyword(narrow) + "' in Java (JLS"
+            + " 15.25), which ad4j computes as an 'int' here: cast its operands to 'int'");
+        return null;
+      }
+      return expressions.typedAs(narrow, constant);
+    }
     return whenFalse; // the outermost level's result
+  }
+
+  /** Stands for a type {@link #narrowType} cannot tell. */
+  private static final TypeKind UNKNOWN = TypeKind.ERROR;
+
+  /**
+   * The type JLS 15.25 gives an {@code int} chain of {@code ?:} when it is {@code char},
+   * {@code short} or {@code byte}: both operands of a level of that type (or {@code byte} and
+   * {@code short}: {@code short}), or one of that type and the other an {@code int} constant it
+   * holds; null for {@code int}; {@link #UNKNOWN} beside an {@code int} constant ad4j cannot
+   * evaluate. Levels are typed from the innermost out, as Java nests them.
+   */
+  private TypeKind narrowType(List<ChainLevel> levels, Operand last, NumericType[] types) {
+    for (NumericType type : types) {
+      if (type != NumericType.INT) {
+        return null;
+      }
+    }
+    Operand whenFalse = last;
+    TypeKind falseKind = expressions.narrowTypeOf(last);
+    for (int i = levels.size() - 1; i >= 0; i--) {
+      Operand whenTrue = levels.get(i).whenTrue();
+      TypeKind trueKind = expressions.narrowTypeOf(whenTrue);
+      TypeKind kind;
+      if (trueKind == falseKind) {
+        kind = trueKind;
+      } else if (trueKind == UNKNOWN || falseKind == UNKNOWN) {
+        kind = UNKNOWN;
+      } else if (trueKind != null && falseKind != null) {
+        kind = (trueKind == TypeKind.BYTE || trueKind == TypeKind.SHORT)
+            && (falseKind == TypeKind.BYTE || falseKind == TypeKind.SHORT) ? TypeKind.SHORT : null;
+      } else {
+        kind = trueKind != null ? besideInt(trueKind, whenFalse) : besideInt(falseKind, whenTrue);
+      }
+      falseKind = kind;
+      whenFalse = null; // the level's result, no constant Java evaluates
+    }
+    return falseKind;
+  }
+
+  /** The type of a {@code ?:} of a {@code narrow} operand and an {@code int} one, {@code other}. */
+  private static TypeKind besideInt(TypeKind narrow, Operand other) {
+    if (!(other instanceof Operand.Constant constant)) {
+      return null; // an int variable or a chain's result: the ?: is an int
+    }
+    if (constant.knownValue().isEmpty()) {
+      return UNKNOWN;
+    }
+    double value = constant.knownValue().getAsDouble();
+    boolean holds = switch (narrow) {
+      case CHAR -> value >= Character.MIN_VALUE && value <= Character.MAX_VALUE;
+      case SHORT -> value >= Short.MIN_VALUE && value <= Short.MAX_VALUE;
+      default -> value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE;
+    };
+    return holds ? narrow : null;
+  }
+
+  /** The narrow type among the operands of a chain, for a message. */
+  private TypeKind narrowKindOf(List<ChainLevel> levels, Operand last) {
+    TypeKind kind = expressions.narrowTypeOf(last);
+    for (ChainLevel level : levels) {
+      TypeKind own = expressions.narrowTypeOf(level.whenTrue());
+      kind = own != null ? own : kind;
+    }
+    return kind;
+  }
+
+  static String keyword(TypeKind kind) {
+    return kind == null ? "int" : kind.toString().toLowerCase(java.util.Locale.ROOT);
   }
 
   /**

@@ -117,6 +117,15 @@ final class DeclarationLowering {
         return;
       }
       localType = value.type();
+      javax.lang.model.type.TypeKind narrow = expressions.narrowTypeOf(value);
+      if (narrow != null) {
+        // an int local here, which a call would pass to f(int) where the method's f(char) is
+        diagnostics.error(declaration, "local variable '" + name + "' has type '"
+            + ConditionalLowering.keyword(narrow) + "', its initializer's: only 'double', 'float',"
+            + " 'int', 'long' and 'boolean' locals are supported; declare it 'int'");
+        context.scopes().declareBroken(name);
+        return;
+      }
       if (localType == NumericType.OBJECT) {
         // 'var' of an object: declared as the initializer's type
         TypeMirror mirror = context.javaTypes().referenceTypeOf(value).orElseThrow();

@@ -28,10 +28,10 @@ import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.UnaryTree;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.Set;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -69,15 +69,15 @@ final class ExpressionLowering {
   private final ConditionalLowering conditionals;
   private final CallLowering calls;
   private SwitchLowering switches;
-  /** The constants whose Java type is {@code char}: {@link JavaTypes#charConstants}. */
-  private final Set<Operand> charConstants;
+  /** The constants whose Java type is {@code char}, {@code short} or {@code byte}: {@link JavaTypes#narrowConstants}. */
+  private final Map<Operand, TypeKind> narrowConstants;
 
   ExpressionLowering(LoweringContext context) {
     this.context = context;
     this.diagnostics = context.diagnostics();
     this.objects = new ObjectValues(context);
     this.records = new RecordLowering(context, this);
-    this.charConstants = context.javaTypes().charConstants();
+    this.narrowConstants = context.javaTypes().narrowConstants();
     this.functions = new FunctionValues(context, this);
     this.streams = new StreamLowering(context, this, functions);
     this.arrays = new ArrayLowering(context, this, objects);
@@ -121,7 +121,7 @@ final class ExpressionLowering {
       case PARENTHESIZED -> {
         Operand inner = lower(((ParenthesizedTree) expression).getExpression());
         if (inner instanceof Operand.Constant constant && !constant.type().isReference()) {
-          return charTypedIf(charConstants.contains(constant), new Operand.Constant(
+          return typedAs(narrowConstants.get(constant), new Operand.Constant(
               Expr.atom("(" + constant.expression() + ")"), constant.type(),
               constant.knownValue()));
         }
@@ -284,16 +284,24 @@ final class ExpressionLowering {
     Object value = literal.getValue();
     OptionalDouble known = value == null
         ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(value));
-    return charTypedIf(literal.getKind() == Tree.Kind.CHAR_LITERAL,
+    return typedAs(literal.getKind() == Tree.Kind.CHAR_LITERAL ? TypeKind.CHAR : null,
         new Operand.Constant(Expr.atom(context.source().of(literal)), type, known));
   }
 
-  /** Marks {@code constant} as of Java type {@code char} when {@code isChar}. */
-  Operand.Constant charTypedIf(boolean isChar, Operand.Constant constant) {
-    if (isChar) {
-      charConstants.add(constant);
+  /**
+   * Marks {@code constant} as of Java type {@code kind} when that is {@code char}, {@code short}
+   * or {@code byte}, which overload resolution tells from {@code int}.
+   */
+  Operand.Constant typedAs(TypeKind kind, Operand.Constant constant) {
+    if (kind == TypeKind.CHAR || kind == TypeKind.SHORT || kind == TypeKind.BYTE) {
+      narrowConstants.put(constant, kind);
     }
     return constant;
+  }
+
+  /** The Java type of {@code operand} when it is {@code char}, {@code short} or {@code byte}; else null. */
+  TypeKind narrowTypeOf(Operand operand) {
+    return narrowConstants.get(operand);
   }
 
   private Operand identifier(IdentifierTree identifier) {
@@ -575,12 +583,12 @@ final class ExpressionLowering {
         || kind == TypeKind.BYTE;
     if (operand instanceof Operand.Constant constant) {
       if (constant.type() == target.get() && !narrowPrimitive
-          && !charConstants.contains(constant)) {
+          && !narrowConstants.containsKey(constant)) {
         return constant; // a redundant cast would draw a -Xlint:cast warning in generated code
       }
       OptionalDouble known = target.get() == NumericType.DOUBLE ? constant.knownValue()
           : OptionalDouble.empty();
-      return charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
+      return typedAs(kind, new Operand.Constant(
           castText(constant.expression(), type.toString()), target.get(), known));
     }
     if (narrowPrimitive) {

@@ -47,26 +47,26 @@ final class JavaTypes {
   private final Map<Operand, TypeMirror> constantTypes = new java.util.IdentityHashMap<>();
 
   /**
-   * The constants whose Java type is {@code char} (their type here is {@code int}, as in
-   * arithmetic): a cast {@code (int) 'z'} of one must stay, or a message would print "z", and
-   * {@code sb.append('z')} calls {@code append(char)}.
+   * The constants whose Java type is {@code char}, {@code short} or {@code byte} (their type
+   * here is {@code int}, as in arithmetic), with that type: a cast {@code (int) 'z'} of one must
+   * stay, or a message would print "z", {@code sb.append('z')} calls {@code append(char)}, and
+   * {@code f((short) 3)} calls {@code f(short)} where there is one, not {@code f(int)}.
    */
-  private final Set<Operand> charConstants =
-      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private final Map<Operand, TypeKind> narrowConstants = new java.util.IdentityHashMap<>();
 
-  Set<Operand> charConstants() {
-    return charConstants;
+  Map<Operand, TypeKind> narrowConstants() {
+    return narrowConstants;
   }
 
   /**
-   * The Java type of an operand, as overload resolution sees it: a primitive ({@code char} for
-   * a character constant), one of the arrays ad4j computes with, or a reference type; empty
+   * The Java type of an operand, as overload resolution sees it: a primitive ({@code char},
+   * {@code short} or {@code byte} for a constant of that type), one of the arrays ad4j computes with, or a reference type; empty
    * for the result of a {@code void} call.
    */
   Optional<TypeMirror> javaTypeOf(Operand operand) {
     return switch (operand.type()) {
       case INT -> Optional.of(types.getPrimitiveType(
-          charConstants.contains(operand) ? TypeKind.CHAR : TypeKind.INT));
+          narrowConstants.getOrDefault(operand, TypeKind.INT)));
       case LONG -> Optional.of(types.getPrimitiveType(TypeKind.LONG));
       case FLOAT -> Optional.of(types.getPrimitiveType(TypeKind.FLOAT));
       case DOUBLE -> Optional.of(types.getPrimitiveType(TypeKind.DOUBLE));

@@ -195,8 +195,10 @@ final class RecordsAcrossCalls {
       Optional<Tuple> tuple = context.flatRecords().recordOf(argument);
       Optional<TypeElement> record = context.javaTypes().referenceTypeOf(argument)
           .flatMap(ValueRecords::valueRecord);
-      // the receiver's tree is the call's qualifier: rec of this.rec.m(x)
-      ExpressionTree tree = i >= receivers ? call.getArguments().get(i - receivers)
+      // the receiver's tree is the call's qualifier: rec of this.rec.m(x); the array a call of
+      // a variable arity method makes for no arguments, v(x) of v(double x, double... r), the call
+      ExpressionTree tree = i >= receivers && i - receivers < call.getArguments().size()
+          ? call.getArguments().get(i - receivers) : i >= receivers ? call
           : call.getMethodSelect() instanceof MemberSelectTree select ? select.getExpression()
           : call;
       if (!flattened && tuple.isPresent()) {

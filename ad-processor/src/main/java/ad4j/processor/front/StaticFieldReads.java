@@ -162,7 +162,8 @@ final class StaticFieldReads {
       return null;
     }
     if (!field.getModifiers().contains(Modifier.FINAL)) {
-      return mutableField(field, qualifier, use, type.get(), kind == TypeKind.CHAR);
+      return mutableField(field, qualifier, use, type.get(),
+          kind == TypeKind.CHAR || kind == TypeKind.SHORT || kind == TypeKind.BYTE ? kind : null);
     }
     TypeElement owner = (TypeElement) field.getEnclosingElement();
     Object constant = field.getConstantValue();
@@ -178,7 +179,7 @@ final class StaticFieldReads {
       }
       OptionalDouble known = constant instanceof Boolean
           ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(constant));
-      return expressions.charTypedIf(kind == TypeKind.CHAR,
+      return expressions.typedAs(kind,
           new Operand.Constant(text, type.get(), known));
     }
     Optional<String> unreachable = context.javaTypes().memberReachability(field, qualifier);
@@ -186,12 +187,13 @@ final class StaticFieldReads {
         ? new PureInitializers(context).textOf(field, type.get()) : Optional.empty();
     if (initializer.isPresent()) {
       // generated code evaluates the same initializer, with the same result
-      return new Operand.Constant(initializer.get(), type.get(), OptionalDouble.empty());
+      return expressions.typedAs(kind,
+          new Operand.Constant(initializer.get(), type.get(), OptionalDouble.empty()));
     }
     Optional<Expr> copy = privateCopy(field, unreachable);
     if (copy.isPresent()) {
       // the generated class's copy, read from the field once
-      return expressions.charTypedIf(kind == TypeKind.CHAR,
+      return expressions.typedAs(kind,
           new Operand.Constant(copy.get(), type.get(), OptionalDouble.empty()));
     }
     if (unreachable.isPresent()) {
@@ -199,7 +201,7 @@ final class StaticFieldReads {
           + " cannot read it: " + unreachable.get() + ", or make the field a constant");
       return null;
     }
-    return expressions.charTypedIf(kind == TypeKind.CHAR, new Operand.Constant(
+    return expressions.typedAs(kind, new Operand.Constant(
         Expr.atom(context.javaTypes().referenceTo(
             context.javaTypes().qualifyingType(field, qualifier)) + "." + name),
         type.get(), OptionalDouble.empty()));
@@ -220,15 +222,18 @@ final class StaticFieldReads {
    * written may set it in between: {@link LaunderedDependence}, {@link StateReadAgain}).
    */
   private Operand mutableField(VariableElement field, TypeElement qualifier, Tree use,
-      NumericType type, boolean isChar) {
+      NumericType type, TypeKind narrow) {
     String name = field.getSimpleName().toString();
     Optional<String> unreachable = context.javaTypes().memberReachability(field, qualifier);
     // a private field of a class generated code can name: through the generated class's handle
-    Optional<Expr> handle = unreachable.isPresent() && !isChar
+    Optional<Expr> handle = unreachable.isPresent() && narrow == null
         ? new PrivateFields(context).staticHandleRead(field) : Optional.empty();
-    if ((unreachable.isPresent() && handle.isEmpty()) || isChar) {
+    if ((unreachable.isPresent() && handle.isEmpty()) || narrow != null) {
+      // a read of it would be an int variable in generated code, which calls f(int) where the
+      // method's f(short) or f(char) is
       unsupported(use, "field '" + name + "' is not final, and generated code cannot read it"
-          + (isChar ? " as a 'char'" : ": " + unreachable.get()));
+          + (narrow != null ? " as a '" + narrow.toString().toLowerCase(java.util.Locale.ROOT)
+              + "'" : ": " + unreachable.get()));
       return null;
     }
     Operand.Constant text = new Operand.Constant(handle.orElseGet(() ->

@@ -24,6 +24,7 @@ import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.YieldTree;
 import java.util.ArrayList;
 import java.util.List;
+import javax.lang.model.type.TypeKind;
 
 /**
  * Lowers {@code switch} statements and expressions on {@code int} values (and {@code char},
@@ -104,6 +105,22 @@ final class SwitchLowering {
     }
     if (type == null) {
       diagnostics.error(tree, "a 'switch' expression needs a case that yields a value");
+      return null;
+    }
+    TypeKind narrow = type == NumericType.INT
+        ? expressions.narrowTypeOf(yields.get(0).value()) : null;
+    for (Yield yield : yields) {
+      TypeKind own = expressions.narrowTypeOf(yield.value());
+      // byte beside short is short; char beside either, or beside int, is int
+      narrow = own == narrow ? narrow : own == null || narrow == null ? null
+          : own != TypeKind.CHAR && narrow != TypeKind.CHAR ? TypeKind.SHORT : null;
+    }
+    if (narrow != null) {
+      // Java gives it that type (JLS 15.28.1), and a call it is passed to means f(char), not
+      // f(int); the result here is an int variable
+      diagnostics.error(tree, "the cases of this 'switch' expression all yield '"
+          + ConditionalLowering.keyword(narrow) + "' values, its type in Java, which ad4j"
+          + " computes as an 'int': cast the values the cases yield to 'int'");
       return null;
     }
     for (Yield yield : yields) {
