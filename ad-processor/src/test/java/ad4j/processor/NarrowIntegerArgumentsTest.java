@@ -132,6 +132,39 @@ class NarrowIntegerArgumentsTest {
             + " 'int', 'long' and 'boolean' locals are supported; declare it 'int'", 9, 9);
   }
 
+  private static final String SHORT_ELEMENTS = "enhanced 'for' loop over 'S', a 'short[]': ad4j"
+      + " does not compute with 'short' elements; read them with a method that is not"
+      + " @Differentiable, which runs as written ('static int at(short[] a, int i) { return"
+      + " a[i]; }')";
+
+  @Test
+  void aLoopOverShortElementsIsAnErrorThatSaysWhatToDo() {
+    // before: "the variable 's' ... must have type 'short'", which it had
+    assertSingleError(source(
+        "  static final short[] S = {1, 2, 3};",
+        "  @Differentiable static double f(double x) {",
+        "    double y = 0;",
+        "    for (short s : S) {",
+        "      y += s * x;",
+        "    }",
+        "    return y;",
+        "  }"), SHORT_ELEMENTS, 11, 20);
+  }
+
+  @Test
+  void aLoopOverShortElementsAsIntsIsTheSameError() {
+    // before: an internal error (a NullPointerException after the element's error)
+    assertSingleError(source(
+        "  static final short[] S = {1, 2, 3};",
+        "  @Differentiable static double f(double x) {",
+        "    double y = 0;",
+        "    for (int s : S) {",
+        "      y += s * x;",
+        "    }",
+        "    return y;",
+        "  }"), SHORT_ELEMENTS, 11, 18);
+  }
+
   @Test
   void aMutableShortFieldIsAnError() {
     assertSingleError(source(

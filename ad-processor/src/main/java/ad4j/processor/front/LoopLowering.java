@@ -159,6 +159,16 @@ final class LoopLowering {
         && identifier.getName().contentEquals("var"));
     TypeMirror declared = inferred ? component
         : context.javaTypes().typeMirrorOf(typeTree).orElse(null);
+    if (context.javaTypes().irType(component).isEmpty()) {
+      // short, byte or char elements: no variable, of any type, could be given one of them
+      unsupported(tree.getExpression(), "enhanced 'for' loop over '"
+          + context.source().of(tree.getExpression()) + "', a '"
+          + context.javaTypes().referenceTypeOf(array).orElseThrow() + "': ad4j does not"
+          + " compute with '" + component + "' elements; read them with a method that is not"
+          + " @Differentiable, which runs as written ('static int at(" + component
+          + "[] a, int i) { return a[i]; }')");
+      return true;
+    }
     NumericType kind = declared == null ? null : context.javaTypes().irType(declared).orElse(null);
     if (declared == null || kind == null || !context.types().isAssignable(component, declared)) {
       unsupported(inferred ? tree.getVariable() : typeTree, "the variable '" + name + "' of an"
@@ -169,6 +179,9 @@ final class LoopLowering {
     }
     return lowerCountingLoop(label, tree, array, index -> {
       Operand value = expressions.otherElement(array, index, tree.getExpression());
+      if (value == null) {
+        return; // after an error at the array: its elements' type cannot be named
+      }
       if (kind == NumericType.OBJECT) {
         context.scopes().declareLocal(name, kind, declared,
             context.javaTypes().javaText(declared).orElseThrow(), context);
