@@ -146,7 +146,7 @@ final class InactiveCalls {
             + " Objects.requireNonNull: pass the elements it needs"
             + (method.getReturnType().getKind() == TypeKind.DOUBLE
                 ? ", or annotate it with @Differentiable" : ", or make it only read the array")
-            + streamAdvice(declaring, method));
+            + StreamLowering.runAsWrittenAdvice(method));
         return null;
       }
     }
@@ -204,21 +204,6 @@ final class InactiveCalls {
     }
     return ranAsWritten(context.emit(Operation.plainCall(name, arguments.size()), arguments,
         type.get(), false), qualified, argumentsOnly, method, invocation, shown);
-  }
-
-  /**
-   * For a stream's source run as written: a pipeline reaches here when one of its operations
-   * is not among those ad4j differentiates ({@code sorted()}, {@code toArray()}), and the
-   * message about the source alone would not say so.
-   */
-  private static String streamAdvice(TypeElement declaring, ExecutableElement method) {
-    String owner = declaring.getQualifiedName().toString();
-    String name = method.getSimpleName().toString();
-    boolean source = owner.equals("java.util.Arrays") && name.equals("stream")
-        || owner.equals("java.util.stream.DoubleStream") && name.equals("of");
-    return source ? "; a stream over the array is differentiated only where each of its"
-        + " operations is map, mapToDouble, asDoubleStream, filter, sum, average, reduce, max"
-        + " or min: another one (sorted, toArray, ...) makes the pipeline run as written" : "";
   }
 
   /**

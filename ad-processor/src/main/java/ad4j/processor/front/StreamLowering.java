@@ -131,10 +131,33 @@ final class StreamLowering {
   /** The calls of pipelines that run as written ({@link #source}). */
   private final java.util.Set<com.sun.source.tree.Tree> runAsWritten = new java.util.HashSet<>();
 
-  /** The operations after a source that ad4j lowers. */
-  private static final java.util.Set<String> LISTED = java.util.Set.of("map", "mapToDouble",
-      "asDoubleStream", "filter", "sum", "average", "reduce", "max", "min", "getAsDouble",
-      "getAsInt", "orElse");
+  /** The stream operations after a source that ad4j lowers, as messages list them. */
+  private static final List<String> OPERATIONS = List.of("map", "mapToDouble",
+      "asDoubleStream", "filter", "sum", "average", "reduce", "max", "min");
+
+  /** The calls after a source that ad4j lowers: the operations, and the optional's readers. */
+  private static final java.util.Set<String> LISTED = java.util.Set.copyOf(
+      java.util.stream.Stream.concat(OPERATIONS.stream(),
+          java.util.stream.Stream.of("getAsDouble", "getAsInt", "orElse")).toList());
+
+  /**
+   * What to add to an error at {@code method}, a call run as written that is given an array
+   * carrying derivatives: where it is the source of a stream over that array, the pipeline
+   * runs as written because one of its operations is not in {@link #OPERATIONS} ({@code
+   * sorted()}, {@code toArray()}; see {@link #source}), which the error about the source alone
+   * would not say. Empty for other methods.
+   */
+  static String runAsWrittenAdvice(javax.lang.model.element.ExecutableElement method) {
+    String owner = ((javax.lang.model.element.TypeElement) method.getEnclosingElement())
+        .getQualifiedName().toString();
+    String name = method.getSimpleName().toString();
+    boolean source = owner.equals("java.util.Arrays") && name.equals("stream")
+        || owner.equals("java.util.stream.DoubleStream") && name.equals("of");
+    return source ? "; a stream over the array is differentiated only where each of its"
+        + " operations is " + String.join(", ", OPERATIONS.subList(0, OPERATIONS.size() - 1))
+        + " or " + OPERATIONS.get(OPERATIONS.size() - 1) + ": another one (sorted, toArray,"
+        + " ...) makes the pipeline run as written" : "";
+  }
 
   /** {@code Arrays.stream}, {@code DoubleStream.of}, {@code IntStream.of}, {@code range}... */
   private boolean isSource(MethodInvocationTree call) {
