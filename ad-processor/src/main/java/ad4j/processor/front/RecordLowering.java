@@ -4,12 +4,14 @@ import ad4j.processor.front.RecordMethodCalls.Target;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Value;
+import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.Tree;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -73,6 +75,7 @@ final class RecordLowering {
   private final RecordsAcrossCalls acrossCalls;
   private final RecordMethodCalls methods;
   private final RecordConstruction construction;
+  private final RecordChoices choices;
 
   RecordLowering(LoweringContext context, ExpressionLowering expressions) {
     this.context = context;
@@ -81,6 +84,7 @@ final class RecordLowering {
     this.acrossCalls = new RecordsAcrossCalls(context, expressions, this, frames);
     this.methods = new RecordMethodCalls(context, expressions, this, frames);
     this.construction = new RecordConstruction(context, expressions, this, frames);
+    this.choices = new RecordChoices(context, expressions, this);
   }
 
   /** Record parameters and locals, one variable per leaf. */
@@ -112,7 +116,8 @@ final class RecordLowering {
   /**
    * The value record {@code expression} gives, when it gives one that is flattened: a record
    * local, {@code this} or a component in an inlined record method, {@code new R(...)}, a call
-   * of a record's method returning one. Lowers nothing.
+   * of a record's method returning one, a {@code ?:} choosing between two of them
+   * ({@link RecordChoices}). Lowers nothing.
    */
   Optional<TypeElement> typeOf(ExpressionTree expression) {
     if (expression instanceof ParenthesizedTree parenthesized) {
@@ -138,6 +143,9 @@ final class RecordLowering {
         }
       }
       return constant(context.symbols().resolveField(name)).or(() -> receiverField(name));
+    }
+    if (expression instanceof ConditionalExpressionTree choice) {
+      return choices.typeOf(choice);
     }
     if (expression instanceof NewClassTree creation && creation.getClassBody() == null) {
       return context.javaTypes().typeMirrorOf(creation.getIdentifier())
@@ -209,6 +217,20 @@ final class RecordLowering {
   }
 
   /**
+   * What ad4j takes as a value of a record, for the errors where {@code expression} is not one
+   * ({@code kinds}: the kinds the place takes, as a list), with the way to write a {@code
+   * switch} expression that chooses one.
+   */
+  static String valueSources(ExpressionTree expression, String kinds) {
+    String sources = "(" + kinds + ", a '?:' between two of them)";
+    ExpressionTree bare = ExpressionLowering.withoutParentheses(expression);
+    return bare instanceof SwitchExpressionTree
+        ? sources + "; a 'switch' expression does not choose a record yet: declare the local"
+            + " first and assign it in each case of a 'switch' statement"
+        : sources;
+  }
+
+  /**
    * The value record of {@code field} when it is a {@code static final} constant of one
    * ({@code static final Vec3 GRAVITY}): read as a constant, through its accessors.
    */
@@ -269,6 +291,9 @@ final class RecordLowering {
     }
     if (expression instanceof NewClassTree creation) {
       return construction.construction(creation);
+    }
+    if (expression instanceof ConditionalExpressionTree choice) {
+      return choices.lower(choice);
     }
     if (expression instanceof MemberSelectTree select) {
       if (typeOf(select.getExpression()).isEmpty()) {

@@ -141,7 +141,8 @@ final class ReturnLowering {
     if (type.isEmpty() || !type.get().equals(resultRecord)) {
       unsupported(expression, "'" + context.source().of(expression) + "' cannot be returned as"
           + " value record '" + shown + "': ad4j returns values of the record made in the"
-          + " method (a local, a parameter, 'new', a call of the record's methods)");
+          + " method " + RecordLowering.valueSources(expression,
+          "a local, a parameter, 'new', a call of the record's methods"));
       return;
     }
     if (context.recordConstructors().changesComponents(resultRecord)

@@ -1,0 +1,195 @@
+package ad4j.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import ad4j.processor.testing.CompiledFunction;
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.DerivativeChecks;
+import ad4j.processor.testing.HessianChecks;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A {@code ?:} that chooses a value record ({@code RecordChoices}): as a local's initializer,
+ * assigned, returned, passed to a {@code @Differentiable} method and as an operand of another
+ * {@code ?:}; the chosen operand alone evaluated, its constructor's checks included. Each
+ * derivative against differences of the user's own method and forward against reverse
+ * ({@link DerivativeChecks}), at points on both sides of each condition.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class RecordChoicesTest {
+  private static final String SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Choices {",
+      "  record V(double a, double b) {",
+      "    V {",
+      "      if (b > 100) throw new IllegalArgumentException(\"b \" + b);",
+      "    }",
+      "    double dot(V o) { return a * o.a + b * o.b; }",
+      "  }",
+      "  record Tagged(V v, double w, String tag, int k) {}",
+      // line 11
+      "  @Differentiable static double local(double x, double y) {",
+      "    V v = x > y ? new V(x, y) : new V(y * y, Math.sin(x));",
+      "    return v.a() * v.b() + v.dot(v);",
+      "  }",
+      "  @Differentiable static double chain(double x) {",
+      "    int c = (int) Math.floor(x);",
+      "    V u = new V(x, 3);",
+      "    V v = c <= 0 ? u : c == 1 ? new V(Math.exp(x), x * x) : new V(x * x * x, 1 / x);",
+      "    return v.a() * v.b() + u.a();",
+      "  }",
+      // line 21
+      "  @Differentiable static double tagged(double x, double y) {",
+      "    Tagged t = x > 0",
+      "        ? new Tagged(new V(x, y), x * y, \"pos\", 2)",
+      "        : new Tagged(new V(y, x), -x, \"negative\", 3);",
+      "    return t.v().a() * t.w() + t.k() * t.v().b() + t.tag().length() * x;",
+      "  }",
+      "  @Differentiable static V picked(double x, double y) {",
+      "    V v = new V(x * y, y);",
+      "    V w = new V(Math.cos(x), x + y);",
+      "    return (x > y) ? v : w;",
+      // line 31
+      "  }",
+      "  @Differentiable static double viaCalls(double x, double y) {",
+      "    V p = picked(x, y);",
+      "    V q = new V(y, 2 * x);",
+      "    return scaled(p.a() > q.a() ? p : q, x).dot(p);",
+      "  }",
+      "  @Differentiable static V scaled(V v, double k) { return new V(k * v.a(), v.b() / k); }",
+      "  @Differentiable static double assigned(double x, double y) {",
+      "    V v = new V(x, y);",
+      "    for (int i = 0; i < 3; i++) {",
+      // line 41
+      "      v = v.a() > 1 ? new V(v.a() * 0.5, v.b() + x) : new V(v.a() + y, v.b() * v.a());",
+      "    }",
+      "    return v.a() + v.b();",
+      "  }",
+      "  @Differentiable static double onlyTheChosenIsMade(double x) {",
+      // the operand not chosen would throw (b > 100): only the chosen one runs
+      "    V v = x < 2 ? new V(x, x) : new V(x, 1000 * x);",
+      "    return v.a() * v.b();",
+      "  }",
+      "  @Differentiable(order = 2) static double second(double x, double y) {",
+      // line 51
+      "    V v = x * y > 0.2 ? new V(x * x, y) : new V(y, Math.exp(x));",
+      "    return v.a() * v.b() * v.b() + v.dot(new V(y, x));",
+      "  }",
+      "}");
+
+  private static final CompiledOnce CHOICES = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Choices",
+          SOURCE));
+
+  private static CompiledFunction function(String name, int arity) {
+    return CHOICES.get().function("com.example.Choices", name, arity);
+  }
+
+  @Test
+  void aLocalInitializedByAChoiceOfNewRecords() {
+    CompiledFunction f = function("local", 2);
+    DerivativeChecks.checkAt(f, 0.9, 0.4); // x > y
+    DerivativeChecks.checkAt(f, 0.3, 0.8); // x <= y
+  }
+
+  @Test
+  void aChainOfChoicesWithALocalAsOneOperand() {
+    CompiledFunction f = function("chain", 1);
+    DerivativeChecks.checkAt(f, -0.6);
+    DerivativeChecks.checkAt(f, 1.4);
+    DerivativeChecks.checkAt(f, 2.3);
+  }
+
+  @Test
+  void aChoiceOfNestedRecordsWithComponentsThatCarryNothing() {
+    CompiledFunction f = function("tagged", 2);
+    DerivativeChecks.checkAt(f, 0.7, -0.3);
+    DerivativeChecks.checkAt(f, -0.7, 0.45);
+  }
+
+  @Test
+  void aChoiceReturnedAndPassedToADifferentiableMethod() {
+    CompiledFunction f = function("viaCalls", 2);
+    DerivativeChecks.checkAt(f, 0.9, 0.2); // picked v; p.a() = 0.18 < q.a() = 0.2: q
+    DerivativeChecks.checkAt(f, 1.3, 0.1); // picked v; p.a() = 0.13 > q.a() = 0.1: p
+    DerivativeChecks.checkAt(f, 0.2, 0.9); // picked w
+  }
+
+  @Test
+  void aRecordLocalAssignedAChoiceInALoop() {
+    CompiledFunction f = function("assigned", 2);
+    DerivativeChecks.checkAt(f, 1.7, 0.3); // halves, then adds
+    DerivativeChecks.checkAt(f, 0.4, 0.35);
+  }
+
+  @Test
+  void theOperandNotChosenIsNotMadeAndTheChosenOnesChecksRun() throws Exception {
+    CompiledFunction f = function("onlyTheChosenIsMade", 1);
+    DerivativeChecks.checkAt(f, 1.5);
+    // at x = 3 the method itself throws from the chosen record's check; so do the members
+    InvocationTargetException thrown = org.junit.jupiter.api.Assertions.assertThrows(
+        InvocationTargetException.class, () -> f.gradientMethod().invoke(null, 3.0));
+    assertThat(thrown.getCause()).isInstanceOf(IllegalArgumentException.class);
+    assertThat(thrown.getCause()).hasMessageThat().isEqualTo("b 3000.0");
+  }
+
+  @Test
+  void theHessianOfAnOrderTwoMethodThroughAChoice() throws Exception {
+    CompiledFunction f = function("second", 2);
+    Class<?> grad = CHOICES.get().load("com.example.ChoicesGrad");
+    HessianChecks.checkAt(f, grad, 0.8, 0.6);
+    HessianChecks.checkAt(f, grad, 0.3, 0.2);
+  }
+
+  private static void assertRejected(List<String> lines, String message, int line, int column) {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLine(line);
+    assertThat(compilation.errors().get(0).getLineNumber()).isEqualTo(line);
+    assertThat(compilation.errors().get(0).getColumnNumber()).isEqualTo(column);
+  }
+
+  @Test
+  void aChoiceWithNullIsAnErrorAtIt() {
+    assertRejected(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static double f(double x) {",
+        "    V v = x > 0 ? new V(x, 1) : null;",
+        "    return v.a();",
+        "  }",
+        "}"),
+        "'x > 0 ? new V(x, 1) : null' cannot initialize value record local 'v': ad4j gives it"
+            + " values of its record made in the method (a local, 'new', a call of the record's"
+            + " methods, a '?:' between two of them)", 6, 17); // javac's place of a ?: is its '?'
+  }
+
+  @Test
+  void aSwitchExpressionChoosingARecordIsAnErrorThatSaysHowToWriteIt() {
+    assertRejected(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static double f(double x, int k) {",
+        "    V v = switch (k) { case 0 -> new V(x, 2); default -> new V(3, x * x); };",
+        "    return v.a() + v.b();",
+        "  }",
+        "}"),
+        "a 'switch' expression does not choose a record yet: declare the local first and"
+            + " assign it in each case of a 'switch' statement", 6, 11);
+  }
+}
