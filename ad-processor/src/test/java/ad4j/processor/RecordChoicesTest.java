@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A {@code ?:} that chooses a value record ({@code RecordChoices}): as a local's initializer,
- * assigned, returned, passed to a {@code @Differentiable} method and as an operand of another
- * {@code ?:}; the chosen operand alone evaluated, its constructor's checks included. Each
+ * A {@code ?:} or {@code switch} expression that chooses a value record ({@code
+ * RecordChoices}): as a local's initializer, assigned, returned, passed to a {@code
+ * @Differentiable} method and as an operand of another {@code ?:}; the chosen operand or case
+ * alone evaluated, its constructor's checks included. Each
  * derivative against differences of the user's own method and forward against reverse
  * ({@link DerivativeChecks}), at points on both sides of each condition.
  */
@@ -84,6 +85,34 @@ class RecordChoicesTest {
       // line 51
       "    V v = x * y > 0.2 ? new V(x * x, y) : new V(y, Math.exp(x));",
       "    return v.a() * v.b() * v.b() + v.dot(new V(y, x));",
+      "  }",
+      "  @Differentiable static double switched(double x, double y) {",
+      "    int k = (int) Math.floor(x);",
+      "    V u = new V(y, x);",
+      "    V v = switch (k) {",
+      "      case 0 -> new V(x * y, Math.sin(y));",
+      "      case 1, 2 -> u;",
+      // line 61
+      "      case 3 -> {",
+      "        double s = x * x;",
+      "        yield new V(s, s * y);",
+      "      }",
+      "      default -> throw new IllegalArgumentException(\"k \" + k);",
+      "    };",
+      "    return v.a() * v.b() + v.a();",
+      "  }",
+      "  enum Kind { PLAIN, TAGGED }",
+      "  static Kind kindOf(double x, double y) { return x > y ? Kind.TAGGED : Kind.PLAIN; }",
+      "  @Differentiable(order = 2) static double switchedColons(double x, double y) {",
+      "    Kind kind = kindOf(x, y);",
+      "    Tagged t = switch (kind) {",
+      "      case PLAIN:",
+      "        yield new Tagged(new V(x, y), y * y, \"plain\", 1);",
+      "      default:",
+      "        double w = Math.exp(x - y);",
+      "        yield new Tagged(new V(w, x), w, \"tagged\", 2);",
+      "    };",
+      "    return t.v().a() * t.w() + t.k() * t.v().b() * x + t.tag().length();",
       "  }",
       "}");
 
@@ -151,6 +180,27 @@ class RecordChoicesTest {
     HessianChecks.checkAt(f, grad, 0.3, 0.2);
   }
 
+  @Test
+  void aSwitchExpressionYieldingRecordsFromRulesABlockAndALocal() throws Exception {
+    CompiledFunction f = function("switched", 2);
+    DerivativeChecks.checkAt(f, 0.6, 0.8); // case 0
+    DerivativeChecks.checkAt(f, 1.5, -0.4); // case 1, 2: the local u
+    DerivativeChecks.checkAt(f, 2.5, 0.3);
+    DerivativeChecks.checkAt(f, 3.2, 0.7); // the block that yields
+    // where no case yields, the method's exception
+    InvocationTargetException thrown = org.junit.jupiter.api.Assertions.assertThrows(
+        InvocationTargetException.class, () -> f.gradientMethod().invoke(null, 4.5, 0.1));
+    assertThat(thrown.getCause()).hasMessageThat().isEqualTo("k 4");
+  }
+
+  @Test
+  void aSwitchExpressionOfColonCasesOnAnEnumAtOrderTwo() throws Exception {
+    CompiledFunction f = function("switchedColons", 2);
+    Class<?> grad = CHOICES.get().load("com.example.ChoicesGrad");
+    HessianChecks.checkAt(f, grad, 0.3, 0.9); // PLAIN
+    HessianChecks.checkAt(f, grad, 0.9, 0.3); // TAGGED
+  }
+
   private static void assertRejected(List<String> lines, String message, int line, int column) {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
         String.join("\n", lines));
@@ -174,22 +224,26 @@ class RecordChoicesTest {
         "}"),
         "'x > 0 ? new V(x, 1) : null' cannot initialize value record local 'v': ad4j gives it"
             + " values of its record made in the method (a local, 'new', a call of the record's"
-            + " methods, a '?:' between two of them)", 6, 17); // javac's place of a ?: is its '?'
+            + " methods, a '?:' or 'switch' choosing between them)", 6, 17); // javac's place of a ?: is its '?'
   }
 
   @Test
-  void aSwitchExpressionChoosingARecordIsAnErrorThatSaysHowToWriteIt() {
+  void aSwitchExpressionYieldingAnotherRecordIsAnErrorAtIt() {
     assertRejected(List.of(
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
         "  record V(double a, double b) {}",
+        "  record W(double a, double b) {}",
         "  @Differentiable static double f(double x, int k) {",
-        "    V v = switch (k) { case 0 -> new V(x, 2); default -> new V(3, x * x); };",
-        "    return v.a() + v.b();",
+        "    V v = k > 0 ? new V(x, 1) : new V(1, x);",
+        "    W w = new W(x, 2);",
+        "    V u = switch (k) { case 0 -> v; default -> null; };",
+        "    return v.a() + w.a() + u.b();",
         "  }",
         "}"),
-        "a 'switch' expression does not choose a record yet: declare the local first and"
-            + " assign it in each case of a 'switch' statement", 6, 11);
+        "'switch (k) { case 0 -> v; default -> null; }' cannot initialize value record local"
+            + " 'u': ad4j gives it values of its record made in the method (a local, 'new', a"
+            + " call of the record's methods, a '?:' or 'switch' choosing between them)", 9, 11);
   }
 }

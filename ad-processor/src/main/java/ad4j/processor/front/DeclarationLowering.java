@@ -267,7 +267,7 @@ final class DeclarationLowering {
       if (type.isEmpty() || !type.get().equals(record)) {
         diagnostics.error(initializer, "'" + context.source().of(initializer) + "' cannot"
             + " initialize value record local '" + name + "': ad4j gives it values of its"
-            + " record made in the method " + RecordLowering.valueSources(initializer,
+            + " record made in the method " + RecordLowering.valueSources(
             "a local, 'new', a call of the record's methods"));
         context.scopes().declareBroken(name);
         return;

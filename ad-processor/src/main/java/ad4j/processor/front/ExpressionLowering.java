@@ -107,6 +107,11 @@ final class ExpressionLowering {
     this.switches = switchLowering;
   }
 
+  /** Where switch expressions are lowered (a value record's too: {@link RecordChoices}). */
+  SwitchLowering switches() {
+    return switches;
+  }
+
   Operand lower(ExpressionTree expression) {
     Tree outer = context.enterExpression(expression);
     try {

@@ -11,19 +11,22 @@ import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Variable;
 import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.SwitchExpressionTree;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.TypeElement;
 
 /**
- * {@code c ? a : b} choosing a value record ({@code p ? new Vec(x, y) : v}): the record's
- * leaves, one variable each, set in a branch that evaluates only the chosen operand, as Java
- * does (the other operand's constructor checks and calls do not run). It is what the user
- * would write as {@code Vec v; if (c) v = a; else v = b;}, which {@link RecordLocals} lowers
- * the same way; a chain {@code c0 ? a : c1 ? b : d} nests, its false operand lowered in the
- * else block. Apart from {@link ConditionalLowering}, which chooses one number: a record is
- * chosen leaf by leaf.
+ * {@code c ? a : b} and {@code switch} expressions choosing a value record ({@code p ? new
+ * Vec(x, y) : v}): the record's leaves, one variable each, set in a branch that evaluates only
+ * the chosen operand or case, as Java does (the other operands' constructor checks and calls
+ * do not run). It is what the user would write as {@code Vec v; if (c) v = a; else v = b;},
+ * which {@link RecordLocals} lowers the same way; a chain {@code c0 ? a : c1 ? b : d} nests,
+ * its false operand lowered in the else block, and a switch's cases are {@link
+ * SwitchLowering}'s, each storing its record's leaves. Apart from {@link ConditionalLowering},
+ * which chooses one number: a record is chosen leaf by leaf.
  */
 final class RecordChoices {
   private final LoweringContext context;
@@ -62,25 +65,65 @@ final class RecordChoices {
     if (condition == null || whenTrue == null || whenFalse == null) {
       return null;
     }
-    List<ValueRecords.Leaf> leaves = ValueRecords.leaves(record);
-    List<Variable> chosen = new ArrayList<>();
+    List<Variable> chosen = leafVariables(record);
     List<Statement> storesWhenTrue = new ArrayList<>(trueBlock.statements());
     List<Statement> storesWhenFalse = new ArrayList<>(falseBlock.statements());
-    for (int i = 0; i < leaves.size(); i++) {
-      ValueRecords.Leaf leaf = leaves.get(i);
+    for (int i = 0; i < chosen.size(); i++) {
+      Variable variable = chosen.get(i);
+      ir.add(new Declare(variable, Operand.Constant.zero(variable.type()), context.line()));
+      storesWhenTrue.add(new Store(variable, whenTrue.leaves().get(i), context.line()));
+      storesWhenFalse.add(new Store(variable, whenFalse.leaves().get(i), context.line()));
+    }
+    ir.add(new If(ir.nextStatementId(), condition, new Block(storesWhenTrue),
+        new Block(storesWhenFalse), context.line()));
+    return read(record, chosen);
+  }
+
+  /**
+   * The value record every case of {@code choice} yields, when they yield the same one; empty
+   * otherwise.
+   */
+  Optional<TypeElement> typeOf(SwitchExpressionTree choice) {
+    List<ExpressionTree> yielded = expressions.switches().yielded(choice);
+    if (yielded.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<TypeElement> first = records.typeOf(yielded.get(0));
+    return first.isPresent() && yielded.stream().allMatch(e -> first.equals(records.typeOf(e)))
+        ? first : Optional.empty();
+  }
+
+  /**
+   * The value of {@code choice} ({@link #typeOf} is present), its cases lowered as those of a
+   * switch expression yielding a number are, each storing the leaves of the record it yields;
+   * null after an error.
+   */
+  Tuple lower(SwitchExpressionTree choice) {
+    TypeElement record = typeOf(choice).orElseThrow();
+    List<Variable> chosen = leafVariables(record);
+    boolean lowered = expressions.switches().expressionInto(choice, chosen, yielded -> {
+      Tuple value = records.lower(yielded);
+      return value == null ? null : value.leaves();
+    });
+    return lowered ? read(record, chosen) : null;
+  }
+
+  /** One variable per leaf of {@code record}, not yet declared. */
+  private List<Variable> leafVariables(TypeElement record) {
+    List<Variable> variables = new ArrayList<>();
+    for (ValueRecords.Leaf leaf : ValueRecords.leaves(record)) {
       Variable variable = ir.variable("chosen" + leaf.suffix(), leaf.type(), null);
       if (leaf.type() == NumericType.OBJECT) {
         // a component that carries nothing, of an object type: declared with its own type
         variable.declareAs(leaf.declared(),
             context.javaTypes().javaText(leaf.declared()).orElse("Object"));
       }
-      ir.add(new Declare(variable, Operand.Constant.zero(leaf.type()), context.line()));
-      storesWhenTrue.add(new Store(variable, whenTrue.leaves().get(i), context.line()));
-      storesWhenFalse.add(new Store(variable, whenFalse.leaves().get(i), context.line()));
-      chosen.add(variable);
+      variables.add(variable);
     }
-    ir.add(new If(ir.nextStatementId(), condition, new Block(storesWhenTrue),
-        new Block(storesWhenFalse), context.line()));
+    return variables;
+  }
+
+  private Tuple read(TypeElement record, List<Variable> chosen) {
     return new Tuple(record, chosen.stream()
         .<Operand>map(variable -> new Operand.Use(context.readVariable(variable))).toList());
   }

@@ -107,7 +107,7 @@ final class RecordLocals {
     if (type.isEmpty() || !type.get().equals(record)) {
       error(expression, "'" + context.source().of(expression) + "' cannot be assigned to value"
           + " record local '" + assignedName + "': ad4j assigns it values of its record made"
-          + " in the method " + RecordLowering.valueSources(expression,
+          + " in the method " + RecordLowering.valueSources(
           "a local, 'new', a call of the record's methods"));
       return;
     }

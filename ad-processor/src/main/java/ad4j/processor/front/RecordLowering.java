@@ -116,8 +116,8 @@ final class RecordLowering {
   /**
    * The value record {@code expression} gives, when it gives one that is flattened: a record
    * local, {@code this} or a component in an inlined record method, {@code new R(...)}, a call
-   * of a record's method returning one, a {@code ?:} choosing between two of them
-   * ({@link RecordChoices}). Lowers nothing.
+   * of a record's method returning one, a {@code ?:} or {@code switch} expression choosing
+   * between them ({@link RecordChoices}). Lowers nothing.
    */
   Optional<TypeElement> typeOf(ExpressionTree expression) {
     if (expression instanceof ParenthesizedTree parenthesized) {
@@ -145,6 +145,9 @@ final class RecordLowering {
       return constant(context.symbols().resolveField(name)).or(() -> receiverField(name));
     }
     if (expression instanceof ConditionalExpressionTree choice) {
+      return choices.typeOf(choice);
+    }
+    if (expression instanceof SwitchExpressionTree choice) {
       return choices.typeOf(choice);
     }
     if (expression instanceof NewClassTree creation && creation.getClassBody() == null) {
@@ -217,17 +220,11 @@ final class RecordLowering {
   }
 
   /**
-   * What ad4j takes as a value of a record, for the errors where {@code expression} is not one
-   * ({@code kinds}: the kinds the place takes, as a list), with the way to write a {@code
-   * switch} expression that chooses one.
+   * What ad4j takes as a value of a record, for the errors where an expression is not one
+   * ({@code kinds}: the kinds the place takes, as a list).
    */
-  static String valueSources(ExpressionTree expression, String kinds) {
-    String sources = "(" + kinds + ", a '?:' between two of them)";
-    ExpressionTree bare = ExpressionLowering.withoutParentheses(expression);
-    return bare instanceof SwitchExpressionTree
-        ? sources + "; a 'switch' expression does not choose a record yet: declare the local"
-            + " first and assign it in each case of a 'switch' statement"
-        : sources;
+  static String valueSources(String kinds) {
+    return "(" + kinds + ", a '?:' or 'switch' choosing between them)";
   }
 
   /**
@@ -293,6 +290,9 @@ final class RecordLowering {
       return construction.construction(creation);
     }
     if (expression instanceof ConditionalExpressionTree choice) {
+      return choices.lower(choice);
+    }
+    if (expression instanceof SwitchExpressionTree choice) {
       return choices.lower(choice);
     }
     if (expression instanceof MemberSelectTree select) {

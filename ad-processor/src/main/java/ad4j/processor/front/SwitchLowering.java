@@ -24,6 +24,7 @@ import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.YieldTree;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import javax.lang.model.type.TypeKind;
 
 /**
@@ -74,7 +75,7 @@ final class SwitchLowering {
 
   /** A switch statement; returns whether it can complete normally. */
   boolean statement(SwitchTree tree) {
-    return lowerCases(tree, tree.getExpression(), tree.getCases(), null);
+    return lowerCases(tree, tree.getExpression(), tree.getCases(), null, null);
   }
 
   /** A switch expression: its value, or null after reporting an error. */
@@ -85,7 +86,10 @@ final class SwitchLowering {
     // case yields; its type is known once every case is lowered.
     int declarationAt = ir.size();
     int errors = diagnostics.errorCount();
-    lowerCases(tree, tree.getExpression(), tree.getCases(), yields);
+    lowerCases(tree, tree.getExpression(), tree.getCases(), yields, yielded -> {
+      Operand value = expressions.lower(yielded);
+      return value == null ? null : List.of(value);
+    });
     context.restoreLine(line);
     if (diagnostics.errorCount() != errors) {
       return null;
@@ -144,17 +148,78 @@ final class SwitchLowering {
     return new Operand.Use(context.readVariable(result));
   }
 
+  /**
+   * A switch expression whose cases each yield as many values as {@code results} has
+   * variables (a value record's leaves, to which {@code leavesOf} lowers what a case yields,
+   * null after an error): each value stored into its variable at the end of its case's
+   * branch, the variables declared before the switch. False after reporting an error.
+   */
+  boolean expressionInto(SwitchExpressionTree tree, List<Variable> results,
+      Function<ExpressionTree, List<Operand>> leavesOf) {
+    List<Yield> yields = new ArrayList<>();
+    SourceLine line = context.line();
+    int declarationAt = ir.size();
+    int errors = diagnostics.errorCount();
+    lowerCases(tree, tree.getExpression(), tree.getCases(), yields, leavesOf);
+    context.restoreLine(line);
+    if (diagnostics.errorCount() != errors) {
+      return false;
+    }
+    for (Yield yield : yields) {
+      If branch = (If) ir.statementAt(yield.branchIndex());
+      List<Statement> thenStatements = new ArrayList<>(branch.thenBlock().statements());
+      for (int i = 0; i < results.size(); i++) {
+        thenStatements.add(new Store(results.get(i), yield.values().get(i), line));
+      }
+      ir.replace(yield.branchIndex(), new If(branch.id(), branch.condition(),
+          new Block(thenStatements), branch.elseBlock(), branch.line()));
+    }
+    for (int i = results.size() - 1; i >= 0; i--) {
+      Variable result = results.get(i);
+      ir.insertAt(declarationAt, new Declare(result, Operand.Constant.zero(result.type()), line));
+    }
+    return true;
+  }
+
+  /**
+   * What the cases of {@code tree} yield, as written: the expression of a rule, or of the
+   * {@code yield} that ends a case (a case that throws yields nothing).
+   */
+  List<ExpressionTree> yielded(SwitchExpressionTree tree) {
+    List<ExpressionTree> yielded = new ArrayList<>();
+    for (CaseTree c : tree.getCases()) {
+      Tree ending = body(c, c.getCaseKind() == CaseTree.CaseKind.RULE, List.of()).ending();
+      if (ending instanceof YieldTree yield) {
+        yielded.add(yield.getValue());
+      } else if (ending instanceof ExpressionTree expression) {
+        yielded.add(expression);
+      }
+    }
+    return yielded;
+  }
+
   private static boolean isExplicitlyTyped(VariableTree declaration) {
     return declaration.getType() != null && !(declaration.getType() instanceof
         com.sun.source.tree.IdentifierTree identifier && identifier.getName().contentEquals("var"));
   }
 
-  /** A value a case yields, and the index of its case's branch in the current block. */
-  private record Yield(Operand value, int branchIndex) {}
+  /**
+   * What a case yields (one value, or a record's leaves), and the index of its case's branch
+   * in the current block.
+   */
+  private record Yield(List<Operand> values, int branchIndex) {
+    Operand value() {
+      return values.get(0);
+    }
+  }
 
-  /** Lowers the cases; returns whether the switch can complete normally. */
+  /**
+   * Lowers the cases; returns whether the switch can complete normally. Of a switch
+   * expression ({@code yields} not null), {@code yielding} lowers what each case yields.
+   */
   private boolean lowerCases(Tree tree, ExpressionTree selectorTree,
-      List<? extends CaseTree> cases, List<Yield> yields) {
+      List<? extends CaseTree> cases, List<Yield> yields,
+      Function<ExpressionTree, List<Operand>> yielding) {
     Operand selector = selector(selectorTree);
     SourceLine line = context.line();
     List<List<Operand>> labels = new ArrayList<>();
@@ -191,7 +256,7 @@ final class SwitchLowering {
         declaredInGroups.forEach(statements::declareInLaterCase);
       }
       CaseBody body = body(c, rule, yields);
-      Operand yieldedValue = null;
+      List<Operand> yieldedValues = null;
       boolean caseCompletes = statements.lower(body.statements());
       if (body.ending() instanceof BreakTree) {
         completes = true;
@@ -201,7 +266,7 @@ final class SwitchLowering {
             ? yield.getValue() : (ExpressionTree) body.ending();
         if (caseCompletes) {
           context.startStatement(body.ending());
-          yieldedValue = expressions.lower(yielded);
+          yieldedValues = yielding.apply(yielded);
         } else {
           diagnostics.error(body.ending(), "unreachable statement");
         }
@@ -244,8 +309,8 @@ final class SwitchLowering {
       } else if (condition != null) {
         ir.add(new If(ir.nextStatementId(), condition, new Block(caseStatements),
             new Block(List.of()), line));
-        if (yieldedValue != null) {
-          yields.add(new Yield(yieldedValue, ir.size() - 1));
+        if (yieldedValues != null) {
+          yields.add(new Yield(yieldedValues, ir.size() - 1));
         }
       }
     }
