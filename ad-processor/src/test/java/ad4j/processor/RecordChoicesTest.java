@@ -36,6 +36,7 @@ class RecordChoicesTest {
       "      if (b > 100) throw new IllegalArgumentException(\"b \" + b);",
       "    }",
       "    double dot(V o) { return a * o.a + b * o.b; }",
+      "    V clampedTo(double m) { return dot(this) > m * m ? new V(a * 0.5, b * 0.5) : this; }",
       "  }",
       "  record Tagged(V v, double w, String tag, int k) {}",
       // line 11
@@ -113,6 +114,21 @@ class RecordChoicesTest {
       "        yield new Tagged(new V(w, x), w, \"tagged\", 2);",
       "    };",
       "    return t.v().a() * t.w() + t.k() * t.v().b() * x + t.tag().length();",
+      "  }",
+      "  @Differentiable static double caseLocals(double x, double y) {",
+      "    V v = new V(x, y);",
+      "    double s = 0;",
+      "    for (int i = 0; i < 5; i++) {",
+      "      V w = switch (i % 2) {",
+      "        case 0 -> v.clampedTo(1.5);",
+      "        default -> {",
+      "          V u = new V(v.b(), s);",
+      "          yield u;",
+      "        }",
+      "      };",
+      "      s += w.a() * w.b();",
+      "    }",
+      "    return s;",
       "  }",
       "}");
 
@@ -201,6 +217,13 @@ class RecordChoicesTest {
     HessianChecks.checkAt(f, grad, 0.9, 0.3); // TAGGED
   }
 
+  @Test
+  void aCaseYieldingItsOwnLocalAndAChoiceOfThisInARecordsMethod() {
+    CompiledFunction f = function("caseLocals", 2);
+    DerivativeChecks.checkAt(f, 0.4, 0.9); // |v|^2 < 2.25: v itself
+    DerivativeChecks.checkAt(f, 1.4, 0.9); // halved
+  }
+
   private static void assertRejected(List<String> lines, String message, int line, int column) {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
         String.join("\n", lines));
@@ -225,6 +248,30 @@ class RecordChoicesTest {
         "'x > 0 ? new V(x, 1) : null' cannot initialize value record local 'v': ad4j gives it"
             + " values of its record made in the method (a local, 'new', a call of the record's"
             + " methods, a '?:' or 'switch' choosing between them)", 6, 17); // javac's place of a ?: is its '?'
+  }
+
+  @Test
+  void aCaseYieldingAnotherRecordIsAnErrorAtItNotAnInternalError() {
+    assertRejected(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {}",
+        "  record W(double a, double b) {}",
+        "  @Differentiable static double f(double x, int k) {",
+        "    V v = new V(x, 1);",
+        "    V u = switch (k) {", // not Java either: javac would say so after ad4j
+        "      case 0 -> v;",
+        "      default -> {",
+        "        W w = new W(x, x);",
+        "        yield w;",
+        "      }",
+        "    };",
+        "    return v.a() + u.b();",
+        "  }",
+        "}"),
+        "'w' is yielded where this 'switch' chooses a value record 'V': every case must yield"
+            + " one", 12, 15);
   }
 
   @Test

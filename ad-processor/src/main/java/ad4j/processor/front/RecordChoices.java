@@ -12,6 +12,7 @@ import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Variable;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,17 +81,23 @@ final class RecordChoices {
   }
 
   /**
-   * The value record every case of {@code choice} yields, when they yield the same one; empty
-   * otherwise.
+   * The value record the cases of {@code choice} yield: the one every case whose value has a
+   * type here yields, when there is one. A case may yield a local its own block declares,
+   * which has none until its case is lowered ({@link #lower} checks it then).
    */
   Optional<TypeElement> typeOf(SwitchExpressionTree choice) {
-    List<ExpressionTree> yielded = expressions.switches().yielded(choice);
-    if (yielded.isEmpty()) {
-      return Optional.empty();
+    Optional<TypeElement> found = Optional.empty();
+    for (ExpressionTree yielded : expressions.switches().yielded(choice)) {
+      Optional<TypeElement> type = records.typeOf(yielded);
+      if (type.isEmpty() && !isUndeclaredName(yielded)) {
+        return Optional.empty(); // null, an object: not a value record
+      }
+      if (type.isPresent() && found.isPresent() && !type.equals(found)) {
+        return Optional.empty();
+      }
+      found = found.or(() -> type);
     }
-    Optional<TypeElement> first = records.typeOf(yielded.get(0));
-    return first.isPresent() && yielded.stream().allMatch(e -> first.equals(records.typeOf(e)))
-        ? first : Optional.empty();
+    return found;
   }
 
   /**
@@ -102,10 +109,25 @@ final class RecordChoices {
     TypeElement record = typeOf(choice).orElseThrow();
     List<Variable> chosen = leafVariables(record);
     boolean lowered = expressions.switches().expressionInto(choice, chosen, yielded -> {
-      Tuple value = records.lower(yielded);
-      return value == null ? null : value.leaves();
+      Tuple value = records.typeOf(yielded).isPresent() ? records.lower(yielded) : null;
+      if (value == null || !value.type().equals(record)) {
+        if (value != null || records.typeOf(yielded).isEmpty()) {
+          context.diagnostics().error(yielded, "'" + context.source().of(yielded) + "' is"
+              + " yielded where this 'switch' chooses a value record '"
+              + record.getSimpleName() + "': every case must yield one");
+        }
+        return null;
+      }
+      return value.leaves();
     });
     return lowered ? read(record, chosen) : null;
+  }
+
+  /** Whether {@code expression} is a simple name no local, field or constant has here. */
+  private boolean isUndeclaredName(ExpressionTree expression) {
+    return ExpressionLowering.withoutParentheses(expression) instanceof IdentifierTree name
+        && context.scopes().lookUp(name.getName().toString()) == null
+        && context.symbols().resolveField(name.getName().toString()).isEmpty();
   }
 
   /** One variable per leaf of {@code record}, not yet declared. */
