@@ -103,10 +103,11 @@ final class ArrayCopies {
     }
     NumericType element = array.type().elementType();
     Operand value = lowered.get(arguments.size() - 1);
-    if (!expressions.assignable(value, element, arguments.get(arguments.size() - 1))) {
+    if (!expressions.conversions()
+        .assignable(value, element, arguments.get(arguments.size() - 1))) {
       return;
     }
-    Operand filled = expressions.convert(value, element);
+    Operand filled = expressions.conversions().convert(value, element);
     if (losesDerivatives(array, element, filled.isActive(), call, arguments.get(0))) {
       return;
     }

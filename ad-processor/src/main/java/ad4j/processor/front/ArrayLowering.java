@@ -102,10 +102,11 @@ final class ArrayLowering {
      */
     Operand store(Operand value, Tree valueTree) {
       NumericType element = array.type().elementType();
-      if (!expressions.assignable(value, element, valueTree == null ? access : valueTree)) {
+      if (!expressions.conversions()
+          .assignable(value, element, valueTree == null ? access : valueTree)) {
         return null;
       }
-      Operand stored = expressions.convert(value, element);
+      Operand stored = expressions.conversions().convert(value, element);
       boolean active = element.isFloatingPoint()
           && ((Operand.Use) array).value().isActiveArray();
       if (context.isForeignArray(array) && !stored.isActive() && access != null

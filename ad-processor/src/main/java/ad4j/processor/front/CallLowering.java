@@ -106,7 +106,7 @@ final class CallLowering {
     ExpressionTree select = invocation.getMethodSelect();
     if (select instanceof MemberSelectTree member && member.getIdentifier().contentEquals("clone")
         && invocation.getArguments().isEmpty()
-        && expressions.isArrayExpression(member.getExpression())) {
+        && expressions.names().isArrayExpression(member.getExpression())) {
       return arrays.cloneOf(invocation, member.getExpression());
     }
     String shown = context.source().of(select)
@@ -198,7 +198,7 @@ final class CallLowering {
         return arguments.contains(null) ? null
             : ruledCalls.lowerOnReceiver(field.get(), method, arguments, invocation, shown);
       }
-      if (expressions.startsWithLocal(member.getExpression())) {
+      if (expressions.names().startsWithLocal(member.getExpression())) {
         return instanceCalls.instanceCall(member, invocation, shown);
       }
       unsupported(invocation, "call to '" + shown + "' is not differentiable: '"
@@ -210,7 +210,7 @@ final class CallLowering {
       lowerArguments(invocation);
       return null;
     } else if (select instanceof MemberSelectTree member
-        && expressions.startsWithLocal(member.getExpression())) {
+        && expressions.names().startsWithLocal(member.getExpression())) {
       // p.q.m(): a field of a local's object
       return instanceCalls.instanceCall(member, invocation, shown);
     } else if (select instanceof MemberSelectTree member
@@ -330,7 +330,7 @@ final class CallLowering {
       }
       Optional<Operand> self = choice.isPresent() && select instanceof IdentifierTree
           && Receivers.hasReceiver(choice.get().method())
-          ? expressions.implicitReceiver(other.owner(), invocation) : Optional.empty();
+          ? expressions.names().implicitReceiver(other.owner(), invocation) : Optional.empty();
       if (self.isPresent()) {
         // g(x) in an instance method is this.g(x)
         return instanceCalls.callOnObject(self.get(), other.owner(), name, arguments,
@@ -350,10 +350,10 @@ final class CallLowering {
           && arguments.stream().allMatch(a -> a.type().isNumeric())) {
         // Double.sum(a, b) is a + b, Double.max is Math.max: differentiated as those are
         NumericType type = meaning.get().type();
-        Operand left = expressions.convert(arguments.get(0), type);
-        Operand right = expressions.convert(arguments.get(1), type);
+        Operand left = expressions.conversions().convert(arguments.get(0), type);
+        Operand right = expressions.conversions().convert(arguments.get(1), type);
         return meaning.get().mathFunction().isEmpty()
-            ? expressions.combine(Operation.ADD, left, right, type)
+            ? expressions.operators().combine(Operation.ADD, left, right, type)
             : mathCalls.mathCall(MathOwner.MATH, meaning.get().mathFunction().get(),
                 List.of(left, right), invocation, shown);
       }

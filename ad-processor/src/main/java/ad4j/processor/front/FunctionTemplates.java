@@ -144,10 +144,10 @@ final class FunctionTemplates {
         }
         bound.add(value);
       } else {
-        if (!expressions.assignable(value, type.get(), argument)) {
+        if (!expressions.conversions().assignable(value, type.get(), argument)) {
           return null;
         }
-        bound.add(expressions.widened(value, type.get()));
+        bound.add(expressions.conversions().widened(value, type.get()));
       }
     }
     context.planInlined(VariablePlanner.plan(tree));

@@ -443,10 +443,10 @@ final class FunctionValues {
         bound.add(argument); // a record's placeholder (recordArgument), bound by declareBound
         continue;
       }
-      if (!expressions.assignable(argument, type, site)) {
+      if (!expressions.conversions().assignable(argument, type, site)) {
         return null;
       }
-      bound.add(expressions.widened(argument, type));
+      bound.add(expressions.conversions().widened(argument, type));
     }
     if (signature.resultRecord() != null
         && function.code() instanceof MemberReferenceTree reference) {
@@ -476,10 +476,10 @@ final class FunctionValues {
       }
       Tree at = function.code() instanceof LambdaExpressionTree lambda ? lambda.getBody()
           : function.code();
-      if (!expressions.assignable(result, signature.result(), at)) {
+      if (!expressions.conversions().assignable(result, signature.result(), at)) {
         return null;
       }
-      return expressions.widened(result, signature.result());
+      return expressions.conversions().widened(result, signature.result());
     } finally {
       context.resolveAs(applying);
       inlining.remove(inlining.size() - 1);

@@ -81,8 +81,8 @@ final class InlinedBodies {
     int errors = diagnostics.errorCount();
     Returns stores = returned -> {
       Operand value = expressions.lower(returned);
-      if (value != null && expressions.assignable(value, type, returned)) {
-        ir.add(new Store(result, expressions.convert(value, type), context.line()));
+      if (value != null && expressions.conversions().assignable(value, type, returned)) {
+        ir.add(new Store(result, expressions.conversions().convert(value, type), context.line()));
       }
     };
     if (lowerTail(body, stores) && diagnostics.errorCount() == errors) {

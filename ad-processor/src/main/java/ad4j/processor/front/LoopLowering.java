@@ -186,7 +186,7 @@ final class LoopLowering {
         context.scopes().declareLocal(name, kind, declared,
             context.javaTypes().javaText(declared).orElseThrow(), context);
       } else {
-        value = expressions.convert(value, kind);
+        value = expressions.conversions().convert(value, kind);
         context.scopes().declareLocal(name, kind, context);
       }
       declarations.declareOrBind(name, value);
@@ -231,7 +231,7 @@ final class LoopLowering {
           && context.isReadOnly(use.value())) {
         context.markReadOnly(((Operand.Use) value).value());
       }
-      value = expressions.convert(value, declared);
+      value = expressions.conversions().convert(value, declared);
       context.scopes().declareLocal(name, declared, context);
       declarations.declareOrBind(name, value);
     });

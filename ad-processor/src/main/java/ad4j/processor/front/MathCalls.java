@@ -87,7 +87,7 @@ final class MathCalls {
     }
     context.mathClassName(owner); // generated code names it
     Operation operation = Operation.call(owner, name, arguments.size());
-    return expressions.combineAll(operation, arguments, resultType.get());
+    return expressions.operators().combineAll(operation, arguments, resultType.get());
   }
 
   private void unsupported(Tree tree, String message) {

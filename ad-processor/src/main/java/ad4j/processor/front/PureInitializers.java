@@ -103,7 +103,7 @@ final class PureInitializers {
         BinaryTree binary = (BinaryTree) expression;
         Optional<Typed> left = text(binary.getLeftOperand());
         Optional<Typed> right = text(binary.getRightOperand());
-        String operator = ExpressionLowering.operatorOf(expression.getKind());
+        String operator = OperatorLowering.operatorOf(expression.getKind());
         return left.isPresent() && right.isPresent()
             ? Optional.of(new Typed(left.get().text() + " " + operator + " " + right.get().text(),
                 NumericType.promote(left.get().type(), right.get().type())))

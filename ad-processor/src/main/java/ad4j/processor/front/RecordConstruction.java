@@ -238,10 +238,10 @@ final class RecordConstruction {
 
   /** {@code value} as a component of {@code type}; null after an error. */
   private Operand scalar(Operand value, NumericType type, Tree at) {
-    if (value == null || !expressions.assignable(value, type, at)) {
+    if (value == null || !expressions.conversions().assignable(value, type, at)) {
       return null;
     }
-    return expressions.convert(value, type);
+    return expressions.conversions().convert(value, type);
   }
 
   /** Whether {@code constructor} takes the components of {@code record}, in their order. */

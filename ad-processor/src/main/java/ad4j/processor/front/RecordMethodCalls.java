@@ -340,14 +340,15 @@ final class RecordMethodCalls {
           Optional<NumericType> type = context.javaTypes().irType(parameter.asType());
           Operand value = (Operand) arguments.get(i);
           if (type.isEmpty() || type.get().isReference()
-              || !expressions.assignable(value, type.get(), at)) {
+              || !expressions.conversions().assignable(value, type.get(), at)) {
             error(at, "call to '" + shown + "': ad4j inlines the methods of a value record with"
                 + " parameters of primitive and value record types, not '" + parameter.asType()
                 + "'");
             return null;
           }
           context.scopes().declareLocal(name, type.get(), context);
-          context.bind(context.scopes().lookUp(name), expressions.convert(value, type.get()));
+          context.bind(context.scopes().lookUp(name),
+              expressions.conversions().convert(value, type.get()));
         }
       }
       for (StatementTree statement : statements.subList(0, statements.size() - 1)) {
@@ -364,7 +365,7 @@ final class RecordMethodCalls {
       Optional<NumericType> type = context.javaTypes().irType(method.getReturnType());
       Operand value = expressions.lower(result);
       if (value == null || type.isEmpty() || type.get().isReference()
-          || !expressions.assignable(value, type.get(), result)) {
+          || !expressions.conversions().assignable(value, type.get(), result)) {
         if (value != null) {
           error(at, "call to '" + shown + "': ad4j inlines the methods of a value record that"
               + " return primitive values or value records, not '" + method.getReturnType()
@@ -372,7 +373,7 @@ final class RecordMethodCalls {
         }
         return null;
       }
-      return expressions.convert(value, type.get());
+      return expressions.conversions().convert(value, type.get());
     } finally {
       context.resolveAs(callers);
       frames.pop();
@@ -407,12 +408,13 @@ final class RecordMethodCalls {
       return false;
     }
     Operand value = expressions.lower(declaration.getInitializer());
-    if (value == null || !expressions.assignable(value, kind.get(),
+    if (value == null || !expressions.conversions().assignable(value, kind.get(),
         declaration.getInitializer())) {
       return false;
     }
     context.scopes().declareLocal(name, kind.get(), context);
-    context.bind(context.scopes().lookUp(name), expressions.convert(value, kind.get()));
+    context.bind(context.scopes().lookUp(name),
+        expressions.conversions().convert(value, kind.get()));
     return true;
   }
 

@@ -121,7 +121,7 @@ final class RecordsAcrossCalls {
       Operand read = context.emit(ad4j.processor.ir.Operation.ELEMENT,
           List.of(array, Operand.Constant.of(element++)), NumericType.DOUBLE, active);
       // a float leaf: the double it was widened to, exactly
-      leaves.add(expressions.convert(read, leaf.type()));
+      leaves.add(expressions.conversions().convert(read, leaf.type()));
     }
     return new Tuple(record, leaves);
   }

@@ -88,7 +88,7 @@ final class ReturnLowering {
       return;
     }
     Operand value = expressions.lower(statement.getExpression());
-    if (value == null || !expressions.assignable(value, resultType,
+    if (value == null || !expressions.conversions().assignable(value, resultType,
         statement.getExpression())) {
       return;
     }

@@ -308,8 +308,8 @@ final class StreamLowering {
         unsupported(source, "'" + context.source().of(source) + "' takes two 'int' bounds");
         return null;
       }
-      return new Elements(NumericType.INT, null, expressions.convert(arguments.get(0),
-          NumericType.INT), expressions.convert(arguments.get(1), NumericType.INT),
+      return new Elements(NumericType.INT, null, expressions.conversions().convert(arguments.get(0),
+          NumericType.INT), expressions.conversions().convert(arguments.get(1), NumericType.INT),
           name.equals("rangeClosed"), null);
     }
     boolean ofArray = arguments.size() == 1 && arguments.get(0).type().isArray();
@@ -329,18 +329,19 @@ final class StreamLowering {
         return new Elements(array.type().elementType(), array, Operand.Constant.of(0), length,
             false, null);
       }
-      Operand from = expressions.convert(arguments.get(1), NumericType.INT);
-      Operand to = expressions.convert(arguments.get(2), NumericType.INT);
+      Operand from = expressions.conversions().convert(arguments.get(1), NumericType.INT);
+      Operand to = expressions.conversions().convert(arguments.get(2), NumericType.INT);
       checkBounds(length, from, to);
       return new Elements(array.type().elementType(), array, from, to, false, null);
     }
     NumericType type = owner.endsWith("IntStream") ? NumericType.INT : NumericType.DOUBLE;
     List<Operand> listed = new ArrayList<>();
     for (int k = 0; k < arguments.size(); k++) {
-      if (!expressions.assignable(arguments.get(k), type, source.getArguments().get(k))) {
+      if (!expressions.conversions()
+          .assignable(arguments.get(k), type, source.getArguments().get(k))) {
         return null;
       }
-      listed.add(expressions.widened(arguments.get(k), type));
+      listed.add(expressions.conversions().widened(arguments.get(k), type));
     }
     return new Elements(type, null, null, null, false, listed);
   }
@@ -490,7 +491,7 @@ final class StreamLowering {
       case REDUCE -> {
         Operand identity = expressions.lower(end.getArguments().get(0));
         if (identity == null
-            || !expressions.assignable(identity, type, end.getArguments().get(0))) {
+            || !expressions.conversions().assignable(identity, type, end.getArguments().get(0))) {
           return null;
         }
         state.operator = functions.argument(end.getArguments().get(1),
@@ -499,7 +500,8 @@ final class StreamLowering {
         if (state.operator == null) {
           return null;
         }
-        state.accumulator = state.declare("reduced", type, expressions.convert(identity, type));
+        state.accumulator = state.declare("reduced", type,
+            expressions.conversions().convert(identity, type));
       }
       case MAX, MIN -> {
         state.seen = state.declare("seen", NumericType.BOOLEAN, Operand.Constant.of(false));
@@ -519,12 +521,12 @@ final class StreamLowering {
               active && elements.type() == NumericType.DOUBLE)));
     } else if (elements.closed()) {
       // rangeClosed(i, j) up to Integer.MAX_VALUE: a long index, each element its int value
-      Operand from = expressions.convert(elements.from(), NumericType.LONG);
+      Operand from = expressions.conversions().convert(elements.from(), NumericType.LONG);
       Operand to = context.emit(Operation.ADD, List.of(
-          expressions.convert(elements.to(), NumericType.LONG), longOne()), NumericType.LONG,
-          false);
+          expressions.conversions().convert(elements.to(), NumericType.LONG), longOne()),
+          NumericType.LONG, false);
       loops.countingLoop(from, to, NumericType.LONG,
-          index -> each.accept(expressions.convert(index, NumericType.INT)));
+          index -> each.accept(expressions.conversions().convert(index, NumericType.INT)));
     } else {
       loops.countingLoop(elements.from(), elements.to(), NumericType.INT, each);
     }
@@ -556,7 +558,8 @@ final class StreamLowering {
     }
     Stage stage = stages.get(index);
     if (stage instanceof Widen) {
-      return element(expressions.convert(value, NumericType.DOUBLE), stages, index + 1, state);
+      return element(expressions.conversions().convert(value, NumericType.DOUBLE), stages,
+          index + 1, state);
     }
     if (stage instanceof Map map) {
       Operand mapped = functions.apply(map.function(), List.of(value), map.call());
@@ -593,7 +596,8 @@ final class StreamLowering {
           state.store(state.count, context.emit(Operation.ADD, List.of(state.read(state.count),
               longOne()), NumericType.LONG, false));
           state.store(state.longSum, context.emit(Operation.ADD, List.of(
-              state.read(state.longSum), expressions.convert(value, NumericType.LONG)),
+              state.read(state.longSum),
+              expressions.conversions().convert(value, NumericType.LONG)),
               NumericType.LONG, false));
         }
       }
@@ -652,7 +656,8 @@ final class StreamLowering {
           Operand count = state.read(state.count);
           present = context.emit(Operation.infix(">"), List.of(count, longZero()),
               NumericType.BOOLEAN, false);
-          Operand total = expressions.convert(state.read(state.longSum), NumericType.DOUBLE);
+          Operand total = expressions.conversions()
+              .convert(state.read(state.longSum), NumericType.DOUBLE);
           average = context.emit(Operation.DIVIDE, List.of(total, count), NumericType.DOUBLE,
               false);
         }
@@ -675,11 +680,12 @@ final class StreamLowering {
     Operand presentNow = present;
     if (name(unwrap).equals("orElse")) {
       Operand other = expressions.lower(unwrap.getArguments().get(0));
-      if (other == null || !expressions.assignable(other, type, unwrap.getArguments().get(0))) {
+      if (other == null || !expressions.conversions()
+          .assignable(other, type, unwrap.getArguments().get(0))) {
         return null;
       }
       Variable result = ir.variable("orElse", type, null);
-      ir.add(new Declare(result, expressions.convert(other, type), context.line()));
+      ir.add(new Declare(result, expressions.conversions().convert(other, type), context.line()));
       ir.openBlock();
       ir.add(new Store(result, value, context.line()));
       Block then = ir.closeBlock();
