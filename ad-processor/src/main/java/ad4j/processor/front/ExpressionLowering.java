@@ -299,10 +299,10 @@ final class ExpressionLowering {
     return calls.callArgument(argument);
   }
 
-  /** {@link CallLowering#resolvedCall}. */
+  /** {@link NamedMethodCalls#resolvedCall}. */
   Operand resolvedCall(MethodInvocationTree invocation, ExpressionTree select, String name,
       CallTarget target, List<Operand> arguments, String shown) {
-    return calls.resolvedCall(invocation, select, name, target, arguments, shown);
+    return calls.namedCalls().resolvedCall(invocation, select, name, target, arguments, shown);
   }
 
   /** {@link InstanceCalls#recordMethodCall}. */
