@@ -45,7 +45,7 @@ final class AssignmentLowering {
       // array or another depending on the path taken, which ad4j does not follow.
       if (local != null && local.type().isArray() && !local.isBroken()
           && (local.variable() != null || context.needsVariable(name)
-              || context.swappedArrays().contains(name))) {
+              || context.arrays().swappedArrays().contains(name))) {
         unsupported(variable, "array variable '" + name + "' cannot be assigned in a branch or"
             + " loop inside its scope: a differentiable method binds an array variable to one"
             + " array at each point of the code; assign it outside the branch or loop, declare"

@@ -228,8 +228,8 @@ final class LoopLowering {
       Operand value = context.emit(Operation.ELEMENT, List.of(array, index), elementType,
           array instanceof Operand.Use use && use.value().isActiveArray());
       if (elementType.isArray() && array instanceof Operand.Use use
-          && context.isReadOnly(use.value())) {
-        context.markReadOnly(((Operand.Use) value).value());
+          && context.arrays().isReadOnly(use.value())) {
+        context.arrays().markReadOnly(((Operand.Use) value).value());
       }
       value = expressions.conversions().convert(value, declared);
       context.scopes().declareLocal(name, declared, context);

@@ -71,23 +71,8 @@ final class LoweringContext {
    * new one per iteration.
    */
   private final Set<Value> arraysMadeInLoops = new java.util.HashSet<>();
-  /** The arrays the method writes into, and those it passes to @Differentiable calls. */
-  private final Set<Value> writtenArrays = new java.util.HashSet<>();
   /** The names of local classes declared in the method, each an error at its declaration. */
   private final Set<String> localClasses = new java.util.HashSet<>();
-  private final Set<Value> arraysPassedToCalls = new java.util.HashSet<>();
-  /**
-   * The arrays this method did not make, which it reaches as written: a field's, an object's,
-   * one a call run as written returns, a {@code static final} table held in a local. They
-   * carry no derivative, and a write into one changes state outside the method.
-   */
-  private final Set<Value> foreignArrays =
-      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-  /** The array locals that have held a foreign array: what they hold is foreign too. */
-  private final Set<Variable> foreignArrayVariables = new java.util.HashSet<>();
-  /** The arrays the method must not write: its array parameters and their rows. */
-  private final Set<Value> readOnlyArrays =
-      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   private final CompilationUnitTree unit;
   private final JavaTypes javaTypes;
@@ -95,6 +80,7 @@ final class LoweringContext {
   private final NotedCalls notedCalls;
   private final FlatRecords flatRecords;
   private final CalleeServices calleeServices;
+  private final MethodArrays arrays = new MethodArrays();
 
   LoweringContext(Elements elements, Types types, Trees trees, CompilationUnitTree unit,
       TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames,
@@ -148,6 +134,11 @@ final class LoweringContext {
     return calleeServices;
   }
 
+  /** What lowering has learnt of the method's arrays: made, written, foreign, read-only. */
+  MethodArrays arrays() {
+    return arrays;
+  }
+
   /** The method's {@code @Differentiable(order)} and name. */
   void setMethod(String name, int order) {
     this.methodName = name;
@@ -173,54 +164,6 @@ final class LoweringContext {
 
   boolean examining() {
     return examining;
-  }
-
-  /** The names of the arrays the method's own double-buffer swaps exchange. */
-  private Set<String> swappedArrays = Set.of();
-
-  void swapsArrays(List<ArraySwaps> swaps) {
-    Set<String> names = new java.util.HashSet<>();
-    swaps.forEach(swap -> {
-      names.add(swap.first());
-      names.add(swap.second());
-    });
-    swappedArrays = names;
-  }
-
-  /**
-   * The names of the arrays the method's own swaps exchange ({@link ArraySwaps}): no other
-   * assignment may rebind them, since {@link VariablePlanner} gave them no variable.
-   */
-  Set<String> swappedArrays() {
-    return swappedArrays;
-  }
-
-  /**
-   * The arrays the method makes with {@code new}, each with what gives its length: the value
-   * of its size ({@code n}) or the text of a constant one. Two arrays with the same entry have
-   * the same length ({@link ArraySwaps}).
-   */
-  private final Map<Value, Object> madeArrays = new java.util.IdentityHashMap<>();
-
-  /**
-   * Records that {@code array} was made with {@code new} of length {@code length}; with
-   * {@code lengthOf}, the length of that array, which is bound once, so that arrays made
-   * with {@code new double[w.length]} at two places have the same entry though each read
-   * of {@code w.length} is a value of its own.
-   */
-  void madeArray(Operand array, Operand length, Optional<Value> lengthOf) {
-    if (array instanceof Operand.Use use) {
-      madeArrays.put(use.value(), lengthOf.<Object>map(LengthOf::new)
-          .orElse(length instanceof Operand.Use size ? size.value() : "constant " + length));
-    }
-  }
-
-  /** The length of an array bound once: equal for the same array. */
-  private record LengthOf(Value array) {}
-
-  /** What gives the length of {@code array}, if the method made it with {@code new}. */
-  java.util.Optional<Object> lengthOfMadeArray(Value array) {
-    return java.util.Optional.ofNullable(madeArrays.get(array));
   }
 
   /** The private static fields the generated class copies for this method, by copy name. */
@@ -456,9 +399,7 @@ final class LoweringContext {
     Value result = ir.temporary(type, active);
     dependences.made(result, lowering);
     ir.add(new Instruction(result, operation, arguments, line));
-    if (operation.form() == Operation.Form.STORE && arguments.get(0) instanceof Operand.Use use) {
-      writtenArrays.add(use.value());
-    }
+    arrays.emitted(result, operation, arguments);
     if (type.isReference() && insideLoop()) {
       objectsMadeInLoops.add(result);
     }
@@ -467,27 +408,7 @@ final class LoweringContext {
         && insideLoop()) {
       arraysMadeInLoops.add(result);
     }
-    if (type.isArray() && (operation.form() == Operation.Form.PLAIN_CALL
-        || operation.form() == Operation.Form.ELEMENT && isForeignArray(arguments.get(0)))) {
-      foreignArrays.add(result); // read as written, or a row of such a matrix
-    }
-    if (operation.form() == Operation.Form.USER_CALL) {
-      for (Operand argument : arguments) {
-        if (argument instanceof Operand.Use use && use.value().type().isArray()) {
-          arraysPassedToCalls.add(use.value());
-        }
-      }
-    }
     return new Operand.Use(result);
-  }
-
-  /**
-   * Whether {@code array} is both passed to a call of another {@code @Differentiable} method and
-   * written into. The reverse sweep then puts back each element written over before it reaches
-   * the call, which it must not do to an array it returns.
-   */
-  boolean isWrittenAndPassedToCalls(Value array) {
-    return writtenArrays.contains(array) && arraysPassedToCalls.contains(array);
   }
 
   /**
@@ -552,9 +473,7 @@ final class LoweringContext {
     }
     Value copy = ir.local(variable.name(), variable.type(), variable.isActive());
     dependences.made(copy, lowering);
-    if (foreignArrayVariables.contains(variable)) {
-      foreignArrays.add(copy);
-    }
+    arrays.read(variable, copy);
     if (variable.referenceType() != null) {
       copy.declareAs(variable.referenceType(), variable.javaType());
     }
@@ -569,9 +488,7 @@ final class LoweringContext {
       return;
     }
     if (local.variable() != null) {
-      if (isForeignArray(value)) {
-        foreignArrayVariables.add(local.variable());
-      }
+      arrays.stored(local.variable(), value);
       ir.add(new Store(local.variable(), value, line));
       return;
     }
@@ -592,23 +509,9 @@ final class LoweringContext {
         copy.declareAs(local.referenceType(), local.javaType());
       }
       ir.add(new Instruction(copy, Operation.COPY, List.of(value), line));
-      if (isForeignArray(value)) {
-        foreignArrays.add(copy);
-      }
+      arrays.copied(value, copy);
       local.hold(copy);
     }
-  }
-
-  /**
-   * Whether {@code array} is an array this method did not make and reaches as written (a
-   * field's, an object's, one a call run as written returns, a {@code static final} table): it
-   * carries no derivative, and writing into it changes state outside the method.
-   */
-  boolean isForeignArray(Operand array) {
-    if (array instanceof Operand.Constant constant) {
-      return constant.type().isArray();
-    }
-    return array instanceof Operand.Use use && foreignArrays.contains(use.value());
   }
 
   /**
@@ -665,16 +568,6 @@ final class LoweringContext {
         ? parameterized.getType() : type;
     return named instanceof com.sun.source.tree.IdentifierTree identifier
         && localClasses.contains(identifier.getName().toString());
-  }
-
-  /** Marks an array the method must not write into (a parameter, a row of one). */
-  void markReadOnly(Value array) {
-    readOnlyArrays.add(array);
-  }
-
-  /** Whether {@code array} is a parameter or a row of one, which the method must not write. */
-  boolean isReadOnly(Value array) {
-    return readOnlyArrays.contains(array);
   }
 
 }
