@@ -126,7 +126,8 @@ final class CallLowering {
       return streams.lower(invocation, streamSource.get()); // Arrays.stream(a).map(f).sum()
     }
     if (select instanceof MemberSelectTree member) {
-      Optional<FunctionValues.Known> function = functions.known(member.getExpression());
+      Optional<FunctionValues.Known> function =
+          functions.definitions().known(member.getExpression());
       if (function.isPresent() && functions.recordResult(invocation).isPresent()) {
         // a value record, taken by RecordLowering where records are; here, an object
         records.locals().misused(invocation, context.source().of(invocation));
@@ -135,7 +136,7 @@ final class CallLowering {
       if (function.isPresent()) {
         return functions.call(function.get(), member, invocation); // f.applyAsDouble(x)
       }
-      Optional<String> unknown = functions.unknown(member.getExpression());
+      Optional<String> unknown = functions.definitions().unknown(member.getExpression());
       if (unknown.isPresent()) {
         List<Operand> arguments = lowerAll(invocation);
         if (arguments == null) {
@@ -144,7 +145,7 @@ final class CallLowering {
         if (arguments.stream().anyMatch(a -> a.isActive() || ArrayLowering.isActiveArray(a))) {
           unsupported(invocation, "call to '" + shown + "' is not differentiable: the code of "
               + unknown.get() + " is not known at compile time, and an argument carries a"
-              + " derivative into it; " + FunctionValues.KNOWN_FUNCTIONS);
+              + " derivative into it; " + FunctionDefinitions.KNOWN_FUNCTIONS);
           return null;
         }
         return instanceCalls.unknownFunctionCall(member, invocation, shown, arguments);

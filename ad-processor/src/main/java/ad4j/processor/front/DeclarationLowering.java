@@ -67,8 +67,8 @@ final class DeclarationLowering {
       Optional<FunctionValues.Signature> function =
           mirror.flatMap(expressions.functions()::signature);
       if (function.isPresent() && withInitializer
-          && expressions.functions().holdsFunction(declaration, mirror.get())) {
-        expressions.functions().declare(declaration, function.get());
+          && expressions.functions().definitions().holdsFunction(declaration, mirror.get())) {
+        expressions.functions().definitions().declare(declaration, function.get());
         return;
       }
       lowerObjectDeclaration(declaration, name, type, withInitializer);

@@ -108,7 +108,7 @@ final class FunctionTemplates {
               + " value");
           return null;
         }
-        FunctionValues.Known known = functions.argument(argument, signature.get());
+        FunctionValues.Known known = functions.definitions().argument(argument, signature.get());
         if (known == null) {
           return null;
         }

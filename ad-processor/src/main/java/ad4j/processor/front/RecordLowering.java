@@ -280,8 +280,9 @@ final class RecordLowering {
     if (expression instanceof MethodInvocationTree invocation) {
       if (expressions.functions().recordResult(invocation).isPresent()) {
         Operand result = expressions.functions().call(
-            expressions.functions().known(((MemberSelectTree) invocation.getMethodSelect())
-                .getExpression()).orElseThrow(),
+            expressions.functions().definitions()
+                .known(((MemberSelectTree) invocation.getMethodSelect()).getExpression())
+                .orElseThrow(),
             (MemberSelectTree) invocation.getMethodSelect(), invocation);
         return result == null ? null : context.flatRecords().recordOf(result).orElseThrow();
       }

@@ -191,7 +191,8 @@ final class StreamLowering {
       String name = name(stage);
       String streamName = type == NumericType.DOUBLE ? "DoubleStream" : "IntStream";
       if (name.equals("map") && stage.getArguments().size() == 1) {
-        FunctionValues.Known function = functions.argument(stage.getArguments().get(0),
+        FunctionValues.Known function = functions.definitions().argument(
+            stage.getArguments().get(0),
             new FunctionValues.Signature(type == NumericType.DOUBLE ? "applyAsDouble"
                 : "applyAsInt", List.of(type), type, false));
         if (function == null) {
@@ -200,7 +201,8 @@ final class StreamLowering {
         stages.add(new Map(function, stage, type));
       } else if (name.equals("mapToDouble") && type == NumericType.INT
           && stage.getArguments().size() == 1) {
-        FunctionValues.Known function = functions.argument(stage.getArguments().get(0),
+        FunctionValues.Known function = functions.definitions().argument(
+            stage.getArguments().get(0),
             new FunctionValues.Signature("applyAsDouble", List.of(type), NumericType.DOUBLE,
                 false));
         if (function == null) {
@@ -213,7 +215,8 @@ final class StreamLowering {
         stages.add(new Widen());
         type = NumericType.DOUBLE;
       } else if (name.equals("filter") && stage.getArguments().size() == 1) {
-        FunctionValues.Known predicate = functions.argument(stage.getArguments().get(0),
+        FunctionValues.Known predicate = functions.definitions().argument(
+            stage.getArguments().get(0),
             new FunctionValues.Signature("test", List.of(type), NumericType.BOOLEAN, false));
         if (predicate == null) {
           return null;

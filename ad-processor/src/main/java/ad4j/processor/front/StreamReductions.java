@@ -177,7 +177,7 @@ final class StreamReductions {
             || !expressions.conversions().assignable(identity, type, end.getArguments().get(0))) {
           return null;
         }
-        state.operator = functions.argument(end.getArguments().get(1),
+        state.operator = functions.definitions().argument(end.getArguments().get(1),
             new FunctionValues.Signature(type == NumericType.DOUBLE ? "applyAsDouble"
                 : "applyAsInt", List.of(type, type), type, false));
         if (state.operator == null) {
