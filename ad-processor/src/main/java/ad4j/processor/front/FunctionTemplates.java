@@ -46,7 +46,7 @@ final class FunctionTemplates {
    * {@code arity} arguments: the only one of that name and arity, when it is such a method.
    */
   Optional<ExecutableElement> template(TypeElement owner, String name, int arity) {
-    List<ExecutableElement> candidates = CalleeResolver.candidates(context, owner, name).stream()
+    List<ExecutableElement> candidates = CallChoices.candidates(context, owner, name).stream()
         .filter(m -> m.getParameters().size() == arity).toList();
     if (candidates.size() != 1 || !CalleeResolver.isDifferentiable(candidates.get(0))
         || !FunctionTypes.takesFunction(candidates.get(0), context.elements())

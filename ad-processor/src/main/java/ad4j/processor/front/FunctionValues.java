@@ -339,8 +339,8 @@ final class FunctionValues {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
-      Optional<ExecutableElement> method = CalleeResolver.choice(context,
-          CalleeResolver.candidates(context, other.owner(), reference.getName().toString()),
+      Optional<ExecutableElement> method = CallChoices.choice(context,
+          CallChoices.candidates(context, other.owner(), reference.getName().toString()),
           values).map(Overloads.Choice::method);
       if (method.isPresent() && !StaticMembers.isStatic(method.get())) {
         unsupported(reference, "method reference '" + shown + "' names an instance method:"

@@ -91,7 +91,7 @@ final class InstanceCalls {
       List<Operand> arguments, MethodInvocationTree invocation, String shown) {
     ExecutableElement method = context.javaTypes().referenceTypeOf(receiver)
         .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
-        .map(mirror -> CalleeResolver.chooseOn(context,
+        .map(mirror -> CallChoices.chooseOn(context,
             (javax.lang.model.type.DeclaredType) mirror, name, arguments))
         .orElse(null);
     if (method != null && Receivers.hasReceiver(method)

@@ -46,7 +46,7 @@ final class MathCalls {
         argumentTypes.contains(NumericType.BOOLEAN)
             || argumentTypes.stream().anyMatch(NumericType::isReference)
         ? Optional.empty()
-        : CalleeResolver.choice(context, context.symbols().mathMethods(owner, name), arguments)
+        : CallChoices.choice(context, context.symbols().mathMethods(owner, name), arguments)
             .map(Overloads.Choice::method);
     chosen.ifPresent(method -> ResolutionLog.resolved(context, invocation, method));
     Optional<NumericType> resultType =

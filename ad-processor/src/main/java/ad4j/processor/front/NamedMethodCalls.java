@@ -66,11 +66,11 @@ final class NamedMethodCalls {
       // of on-demand imports (Resolve.findFun)
       java.util.Map<javax.lang.model.element.ExecutableElement, TypeElement> methods =
           context.symbols().importedMethods(imported.single(), name);
-      Optional<Overloads.Choice> choice = CalleeResolver.choice(context,
+      Optional<Overloads.Choice> choice = CallChoices.choice(context,
           new ArrayList<>(methods.keySet()), arguments);
       if (choice.isEmpty()) {
         methods = context.symbols().importedMethods(imported.onDemand(), name);
-        choice = CalleeResolver.choice(context, new ArrayList<>(methods.keySet()), arguments);
+        choice = CallChoices.choice(context, new ArrayList<>(methods.keySet()), arguments);
       }
       if (choice.isEmpty()) {
         List<TypeElement> owners = new ArrayList<>(imported.single());
@@ -83,8 +83,8 @@ final class NamedMethodCalls {
       target = context.symbols().targetOf(methods.get(choice.get().method()));
     }
     if (target instanceof CallTarget.OtherMethod other) {
-      Optional<Overloads.Choice> choice = CalleeResolver.choice(context,
-          CalleeResolver.candidates(context, other.owner(), name), arguments);
+      Optional<Overloads.Choice> choice = CallChoices.choice(context,
+          CallChoices.candidates(context, other.owner(), name), arguments);
       if (select instanceof MemberSelectTree member) {
         ResolutionLog.resolved(context, member.getExpression(), other.owner());
       }

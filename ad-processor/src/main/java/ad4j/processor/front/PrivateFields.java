@@ -70,7 +70,7 @@ public final class PrivateFields {
     context.copiesPrivateField(new Copy(owner, field, copy, false));
     // the generated class of the method's own class, also in a record's inlined code
     TypeElement own = context.ownSymbols().enclosingType();
-    return Optional.of(Expr.atom(CalleeResolver.gradSimpleName(context.elements(), own) + "."
+    return Optional.of(Expr.atom(GradClassNames.gradSimpleName(context.elements(), own) + "."
         + copy));
   }
 
@@ -114,7 +114,7 @@ public final class PrivateFields {
     context.copiesPrivateField(new Copy(owner, field, handle, true));
     // the generated class of the method's own class, also in a record's inlined code
     TypeElement own = context.ownSymbols().enclosingType();
-    return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + handle);
+    return Optional.of(GradClassNames.gradSimpleName(context.elements(), own) + "." + handle);
   }
 
   /**
@@ -147,7 +147,7 @@ public final class PrivateFields {
     context.copiesPrivateField(new Copy(owner, method, copy, false));
     // the generated class of the method's own class, also in a record's inlined code
     TypeElement own = context.ownSymbols().enclosingType();
-    return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + copy);
+    return Optional.of(GradClassNames.gradSimpleName(context.elements(), own) + "." + copy);
   }
 
   /**

@@ -62,7 +62,7 @@ final class RecordsAcrossCalls {
     if (!(target instanceof Symbols.CallTarget.OtherMethod other)) {
       return Optional.empty();
     }
-    List<ExecutableElement> candidates = CalleeResolver.candidates(context, other.owner(), name)
+    List<ExecutableElement> candidates = CallChoices.candidates(context, other.owner(), name)
         .stream().filter(m -> m.getParameters().size() == invocation.getArguments().size())
         .toList();
     Optional<TypeElement> record = candidates.isEmpty() ? Optional.empty()
