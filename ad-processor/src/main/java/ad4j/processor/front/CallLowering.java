@@ -217,7 +217,7 @@ final class CallLowering {
           + receiverVariable(member.getExpression()).get() + (context.scopes().lookUp(
               Receivers.THIS) == null ? ", and the method is static: it can call methods of"
               + " its parameters, its locals and static fields, not of instance fields"
-              : " of " + context.enclosingInstance()));
+              : " of " + context.resolution().enclosingInstance()));
       lowerArguments(invocation);
       return null;
     } else if (select instanceof MemberSelectTree member
@@ -337,7 +337,7 @@ final class CallLowering {
   private boolean isOwnInstanceField(ExpressionTree receiver) {
     return receiver instanceof IdentifierTree identifier && records.inlinedRecord().isEmpty()
         && context.scopes().lookUp(identifier.getName().toString()) == null
-        && context.ownInstanceField(identifier.getName().toString()).isPresent();
+        && context.resolution().ownInstanceField(identifier.getName().toString()).isPresent();
   }
 
   private static String describeField(VariableElement field) {

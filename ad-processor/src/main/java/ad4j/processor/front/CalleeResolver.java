@@ -95,12 +95,12 @@ final class CalleeResolver {
     }
     String declaringPackage =
         context.elements().getPackageOf(declaring).getQualifiedName().toString();
-    if (privateHere && !declaringPackage.equals(context.ownSymbols().packageName())) {
+    if (privateHere && !declaringPackage.equals(context.resolution().ownSymbols().packageName())) {
       // code of a method taking a function, inlined from another package: the derivatives of
       // its class's private method are package-private members of that package's class
       diagnostics().error(call, "call to private @Differentiable method '" + name + "' of '"
           + declaring.getQualifiedName() + "', in the code of a method taking a function,"
-          + " inlined into a caller in package '" + context.ownSymbols().packageName()
+          + " inlined into a caller in package '" + context.resolution().ownSymbols().packageName()
           + "': its derivatives are generated in package '" + declaringPackage + "', where"
           + " generated code of the caller's package cannot call them; make it public");
       return Optional.empty();
@@ -293,7 +293,7 @@ final class CalleeResolver {
         receiver == 1 && valueReceiver.isEmpty(), records,
         resultRecord.map(ValueRecords::leavesMember).orElse(null),
         // the code is written into the method's own generated class, wherever it came from
-        !declaring.equals(context.ownSymbols().enclosingType())
+        !declaring.equals(context.resolution().ownSymbols().enclosingType())
             && (!records.isEmpty() || resultRecord.isPresent())));
   }
 

@@ -235,7 +235,7 @@ final class DeclarationLowering {
     if (!withInitializer || !expressions.records().readsAnObject(declaration.getInitializer())) {
       return false;
     }
-    com.sun.source.util.TreePath path = context.pathIn(declaration);
+    com.sun.source.util.TreePath path = context.resolution().pathIn(declaration);
     Tree block = path == null || path.getParentPath() == null ? null
         : path.getParentPath().getLeaf();
     if (block == null) {

@@ -113,13 +113,14 @@ final class FunctionDefinitions {
               context.symbols()));
     }
     if (code instanceof NewClassTree creation && creation.getArguments().isEmpty()
-        && context.trees().getElement(context.pathIn(creation.getIdentifier()))
+        && context.trees().getElement(context.resolution().pathIn(creation.getIdentifier()))
             instanceof TypeElement named
         && named.getKind() == ElementKind.CLASS) {
       // new C() of a class of the file: its method's names are C's
       return implementations.namedImplementation(creation, named, signature) == null
           ? Optional.empty()
-          : Optional.of(new Known(code, Map.of(), signature, context.symbolsIn(named)));
+          : Optional.of(new Known(code, Map.of(), signature,
+              context.resolution().symbolsIn(named)));
     }
     Optional<Known> named = known(code);
     if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
@@ -266,12 +267,13 @@ final class FunctionDefinitions {
     // whose code is lowered here (of another file, maybe), so that the names in the code mean
     // at the call what they mean where it is written
     Element owner = field.getEnclosingElement();
-    Symbols home = owner.equals(context.ownSymbols().enclosingType()) ? context.ownSymbols()
+    Symbols own = context.resolution().ownSymbols();
+    Symbols home = owner.equals(own.enclosingType()) ? own
         : owner.equals(context.symbols().enclosingType()) ? context.symbols() : null;
     if (home == null) {
       return Optional.empty();
     }
-    context.adopt(declaration, path.getCompilationUnit());
+    context.resolution().adopt(declaration, path.getCompilationUnit());
     return Optional.of(new Known(code, Map.of(), signature.get(), home));
   }
 

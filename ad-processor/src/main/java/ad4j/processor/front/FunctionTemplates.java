@@ -76,7 +76,7 @@ final class FunctionTemplates {
       return null;
     }
     // a method of another file: its code is read, and reported about, in its own file
-    context.adopt(tree, path.getCompilationUnit());
+    context.resolution().adopt(tree, path.getCompilationUnit());
     Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
     Optional<NumericType> resultType = resultRecord.isPresent()
         ? Optional.of(NumericType.OBJECT) : types.resultType(method.getReturnType());
@@ -162,7 +162,7 @@ final class FunctionTemplates {
     java.util.Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
     functions.startInlining(tree);
     // its unqualified names are its own class's, which may be another class of the file
-    Symbols calling = context.resolveIn(owner);
+    Symbols calling = context.resolution().resolveIn(owner);
     try {
       context.scopes().push();
       for (int i = 0; i < bound.size(); i++) {
@@ -187,7 +187,7 @@ final class FunctionTemplates {
       return bodies.returnedBy(tree.getBody().getStatements(), method.getSimpleName().toString(),
           resultType.get(), tree, withoutReturn);
     } finally {
-      context.resolveAs(calling);
+      context.resolution().resolveAs(calling);
       functions.endInlining();
       context.scopes().leave(saved);
       context.resume(position);

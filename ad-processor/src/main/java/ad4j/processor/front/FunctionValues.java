@@ -228,7 +228,7 @@ final class FunctionValues {
     // the function's names mean what they mean where it is written, also when a template of
     // another class applies it
     Symbols applying = context.symbols();
-    context.resolveAs(function.home());
+    context.resolution().resolveAs(function.home());
     try {
       Operand result = function.code() instanceof LambdaExpressionTree lambda
           ? lambda(lambda, function, bound)
@@ -237,7 +237,7 @@ final class FunctionValues {
                   ? implementations.implementation(creation, signature)
                   : implementations.namedImplementation(creation,
                       (TypeElement) context.trees().getElement(
-                          context.pathIn(creation.getIdentifier())),
+                          context.resolution().pathIn(creation.getIdentifier())),
                       signature), function, bound)
               : reference((MemberReferenceTree) function.code(), bound, site);
       if (result == null || signature.resultRecord() != null) {
@@ -250,7 +250,7 @@ final class FunctionValues {
       }
       return expressions.conversions().widened(result, signature.result());
     } finally {
-      context.resolveAs(applying);
+      context.resolution().resolveAs(applying);
       inlining.remove(inlining.size() - 1);
     }
   }

@@ -39,7 +39,7 @@ final class GradClassNames {
     String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
     String simple = gradSimpleName(context.elements(), owner);
     // the generated class's package: the method's own, wherever the code lowered came from
-    boolean samePackage = pkg.equals(context.ownSymbols().packageName());
+    boolean samePackage = pkg.equals(context.resolution().ownSymbols().packageName());
     context.referencedTypeNames().add(samePackage ? simple : pkg.split("\\.")[0]);
     if (samePackage) {
       context.referencedTypeNames().add(simple + Callee.SWEEPS);

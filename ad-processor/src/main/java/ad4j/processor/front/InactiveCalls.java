@@ -76,7 +76,7 @@ final class InactiveCalls {
               Receivers.THIS) == null ? ", and the method is static: it has no object whose"
               + " field it could read; pass the object as a parameter, or hold it in a static"
               + " field"
-              : " of " + context.enclosingInstance()));
+              : " of " + context.resolution().enclosingInstance()));
       return null;
     }
     if (!(context.types().asElement(field.asType()) instanceof TypeElement type)) {

@@ -155,7 +155,7 @@ final class RecordConstruction {
     context.scopes().pushIsolated();
     // its code calls the record's static methods unqualified, as a static method's does
     frames.push(new Frame(record, null));
-    Symbols callers = context.resolveIn(record);
+    Symbols callers = context.resolution().resolveIn(record);
     try {
       List<ValueRecords.Component> components = ValueRecords.components(record);
       int next = 0;
@@ -209,7 +209,7 @@ final class RecordConstruction {
       }
       return new Tuple(record, leaves);
     } finally {
-      context.resolveAs(callers);
+      context.resolution().resolveAs(callers);
       frames.pop();
       context.scopes().pop();
       context.resume(position);

@@ -178,7 +178,7 @@ final class RecordLowering {
    * it. Not in the code of a value record's method, whose names are its components.
    */
   private Optional<TypeElement> receiverField(String name) {
-    return frames.isEmpty() ? context.ownInstanceField(name)
+    return frames.isEmpty() ? context.resolution().ownInstanceField(name)
         .flatMap(field -> ValueRecords.valueRecord(field.asType())) : Optional.empty();
   }
 

@@ -308,7 +308,7 @@ final class RecordMethodCalls {
       return null;
     }
     // a record of another file: its code is read, and reported about, in its own file
-    context.adopt(tree, path.getCompilationUnit());
+    context.resolution().adopt(tree, path.getCompilationUnit());
     if (frames.size() >= MAX_DEPTH) {
       error(at, "call to '" + shown + "': the methods of value record '"
           + record.getSimpleName() + "' call each other " + MAX_DEPTH + " deep, which ad4j"
@@ -329,7 +329,7 @@ final class RecordMethodCalls {
     context.scopes().pushIsolated();
     frames.push(new Frame(record, receiver));
     // the record's code names what its class sees, not what the caller's class sees
-    Symbols callers = context.resolveIn(record);
+    Symbols callers = context.resolution().resolveIn(record);
     try {
       for (int i = 0; i < arguments.size(); i++) {
         VariableElement parameter = method.getParameters().get(i);
@@ -375,7 +375,7 @@ final class RecordMethodCalls {
       }
       return expressions.conversions().convert(value, type.get());
     } finally {
-      context.resolveAs(callers);
+      context.resolution().resolveAs(callers);
       frames.pop();
       context.scopes().pop();
     }

@@ -145,7 +145,7 @@ final class StaticFieldReads {
     if (!StaticMembers.isStatic(field)) {
       unsupported(use, "instance field '" + name + "' cannot be read: "
           + (context.scopes().lookUp(Receivers.THIS) == null ? "the method is static"
-              : "it is a field of " + context.enclosingInstance()));
+              : "it is a field of " + context.resolution().enclosingInstance()));
       return null;
     }
     TypeKind kind = field.asType().getKind();
