@@ -103,10 +103,11 @@ final class ArrayCopies {
     }
     NumericType element = array.type().elementType();
     Operand value = lowered.get(arguments.size() - 1);
-    if (!expressions.assignable(value, element, arguments.get(arguments.size() - 1))) {
+    if (!expressions.conversions()
+        .assignable(value, element, arguments.get(arguments.size() - 1))) {
       return;
     }
-    Operand filled = expressions.convert(value, element);
+    Operand filled = expressions.conversions().convert(value, element);
     if (losesDerivatives(array, element, filled.isActive(), call, arguments.get(0))) {
       return;
     }
@@ -375,7 +376,8 @@ final class ArrayCopies {
         continue;
       }
       for (VariableTree declaration : declarations) {
-        if (!ArrayChoices.ownsItsArray(declaration) || context.isForeignArray(arrays.get(i))) {
+        if (!ArrayChoices.ownsItsArray(declaration)
+            || context.arrays().isForeignArray(arrays.get(i))) {
           String declared = context.source().of(declaration).replaceFirst(";$", "");
           unsupported(choice, choiceCopies(name) + "'" + operand + "' names an array that"
               + " other code may name and write too (declared as '" + declared + "', line "
@@ -477,7 +479,7 @@ final class ArrayCopies {
   private boolean losesDerivatives(Operand array, NumericType element, boolean writesActive,
       MethodInvocationTree call, ExpressionTree arrayTree) {
     String shown = context.source().of(arrayTree);
-    if (!writesActive && context.isForeignArray(array)) {
+    if (!writesActive && context.arrays().isForeignArray(array)) {
       String written = context.source().of(call);
       return new RepeatedRuns(context).rejectOwnWrite(call, "'" + written + "'", written, shown);
     }
@@ -495,7 +497,7 @@ final class ArrayCopies {
   /** The array a library call writes into: a local array, not a parameter or a table. */
   private Operand writableArray(ExpressionTree tree, Operand array) {
     if (!array.type().isArray() || array.type() == NumericType.DOUBLE_MATRIX
-        || !(array instanceof Operand.Use use) || context.isReadOnly(use.value())) {
+        || !(array instanceof Operand.Use use) || context.arrays().isReadOnly(use.value())) {
       unsupported(tree, "write into '" + context.source().of(tree) + "' is not supported: only"
           + " local 'double[]' and 'int[]' arrays can be written; copy it into a local array"
           + " first ('" + context.source().of(tree) + ".clone()')");

@@ -71,8 +71,8 @@ final class ArrayLowering {
     NumericType element = array.type().elementType();
     Operand read = context.emit(Operation.ELEMENT, List.of(array, index), element, active);
     if (element.isArray() && array instanceof Operand.Use matrix
-        && context.isReadOnly(matrix.value())) {
-      context.markReadOnly(((Operand.Use) read).value());
+        && context.arrays().isReadOnly(matrix.value())) {
+      context.arrays().markReadOnly(((Operand.Use) read).value());
     }
     return read;
   }
@@ -102,20 +102,21 @@ final class ArrayLowering {
      */
     Operand store(Operand value, Tree valueTree) {
       NumericType element = array.type().elementType();
-      if (!expressions.assignable(value, element, valueTree == null ? access : valueTree)) {
+      if (!expressions.conversions()
+          .assignable(value, element, valueTree == null ? access : valueTree)) {
         return null;
       }
-      Operand stored = expressions.convert(value, element);
+      Operand stored = expressions.conversions().convert(value, element);
       boolean active = element.isFloatingPoint()
           && ((Operand.Use) array).value().isActiveArray();
-      if (context.isForeignArray(array) && !stored.isActive() && access != null
+      if (context.arrays().isForeignArray(array) && !stored.isActive() && access != null
           && new RepeatedRuns(context).rejectOwnWrite(access, "the write into '"
               + context.source().of(access) + "'", context.source().of(access) + " = ...",
               context.source().of(access.getExpression()))) {
         return null;
       }
       if (!active && stored.isActive()
-          && (context.isForeignArray(array) || !context.diagnostics().hasErrors())) {
+          && (context.arrays().isForeignArray(array) || !context.diagnostics().hasErrors())) {
         // an array this method did not make (a field's, or one reached through an object or
         // returned by a call run as written) carries no derivative: the element read back
         // would have lost the value's, silently. Another array that carries none stands for
@@ -158,7 +159,7 @@ final class ArrayLowering {
           + " assigned");
       return null;
     }
-    if (context.isReadOnly(use.value())) {
+    if (context.arrays().isReadOnly(use.value())) {
       unsupported(access, "write into array '" + context.source().of(access.getExpression())
           + "' is not supported: a differentiable method reads its array parameters and never"
           + " writes into them; copy it into a local array first ('"
@@ -295,7 +296,7 @@ final class ArrayLowering {
     boolean active = element.isFloatingPoint()
         && (!neverWritten || values.stream().anyMatch(Operand::isActive));
     Operand array = context.emit(Operation.newArray(element), List.of(length), type, active);
-    context.madeArray(array, length, creation.getDimensions().isEmpty() ? Optional.empty()
+    context.arrays().madeArray(array, length, creation.getDimensions().isEmpty() ? Optional.empty()
         : lengthOfBoundArray(creation.getDimensions().get(0)));
     for (int k = 0; k < initializers.size(); k++) {
       Operand value = neverWritten ? values.get(k) : expressions.lower(initializers.get(k));

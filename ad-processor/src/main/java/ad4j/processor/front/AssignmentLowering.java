@@ -45,7 +45,7 @@ final class AssignmentLowering {
       // array or another depending on the path taken, which ad4j does not follow.
       if (local != null && local.type().isArray() && !local.isBroken()
           && (local.variable() != null || context.needsVariable(name)
-              || context.swappedArrays().contains(name))) {
+              || context.arrays().swappedArrays().contains(name))) {
         unsupported(variable, "array variable '" + name + "' cannot be assigned in a branch or"
             + " loop inside its scope: a differentiable method binds an array variable to one"
             + " array at each point of the code; assign it outside the branch or loop, declare"
@@ -105,15 +105,16 @@ final class AssignmentLowering {
       return null;
     }
     if (value == null
-        || !expressions.assignable(value, target.type(), assignment.getExpression())) {
+        || !expressions.conversions()
+            .assignable(value, target.type(), assignment.getExpression())) {
       target.markBroken(); // its uses must not add "might not have been initialized"
       return null;
     }
-    Operand stored = expressions.convert(value, target.type());
+    Operand stored = expressions.conversions().convert(value, target.type());
     context.bind(target, stored);
     // A constant is stored as written, since Java widens it there, but the expression has the
     // target's type: with a double d, (d = 1) / 2 is 0.5 and Math.min(1, d = 1) is a double.
-    return ExpressionLowering.literalAs(stored, target.type());
+    return Conversions.literalAs(stored, target.type());
   }
 
   /**
@@ -131,7 +132,7 @@ final class AssignmentLowering {
       }
       Operand combined = bitwise(assignment, current, operand);
       return combined == null ? null
-          : element.store(expressions.convert(combined, current.type()), null);
+          : element.store(expressions.conversions().convert(combined, current.type()), null);
     }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
     Operand current = target == null ? null : context.read(target, assignment.getVariable());
@@ -147,24 +148,25 @@ final class AssignmentLowering {
       target.markBroken();
       return null;
     }
-    Operand stored = expressions.convert(combined, target.type());
+    Operand stored = expressions.conversions().convert(combined, target.type());
     context.bind(target, stored);
     return stored;
   }
 
   /** {@code current op operand} of a shift or bitwise compound assignment, or null. */
   private Operand bitwise(CompoundAssignmentTree assignment, Operand current, Operand operand) {
-    String operator = ExpressionLowering.operatorOf(assignment.getKind());
+    String operator = OperatorLowering.operatorOf(assignment.getKind());
     Optional<NumericType> type =
-        ExpressionLowering.resultType(operator, current.type(), operand.type());
+        OperatorLowering.resultType(operator, current.type(), operand.type());
     if (type.isEmpty() || current.isActive() || operand.isActive()) {
       unsupported(assignment, "compound assignment '" + operator + "=' cannot be applied to '"
-          + expressions.typeName(current) + "' and '" + expressions.typeName(operand)
+          + expressions.operators().typeName(current) + "' and '"
+          + expressions.operators().typeName(operand)
           + "': it applies to 'int',"
           + " 'long' and 'boolean' values, which carry no derivative");
       return null;
     }
-    return expressions.combine(Operation.infix(operator), current, operand, type.get());
+    return expressions.operators().combine(Operation.infix(operator), current, operand, type.get());
   }
 
   /**
@@ -181,10 +183,10 @@ final class AssignmentLowering {
       if (current == null || operand == null) {
         return null;
       }
-      Operand combined = expressions.arithmetic(
-          ExpressionLowering.operatorOf(assignment.getKind()), current, operand, assignment);
+      Operand combined = expressions.operators().arithmetic(
+          OperatorLowering.operatorOf(assignment.getKind()), current, operand, assignment);
       return combined == null ? null
-          : target.store(expressions.convert(combined, current.type()), null);
+          : target.store(expressions.conversions().convert(combined, current.type()), null);
     }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
     Operand current = target == null ? null : context.read(target, assignment.getVariable());
@@ -192,13 +194,13 @@ final class AssignmentLowering {
     if (current == null || operand == null) {
       return null;
     }
-    Operand combined = expressions.arithmetic(
-        ExpressionLowering.operatorOf(assignment.getKind()), current, operand, assignment);
+    Operand combined = expressions.operators().arithmetic(
+        OperatorLowering.operatorOf(assignment.getKind()), current, operand, assignment);
     if (combined == null) {
       return null;
     }
     // Compound assignment narrows implicitly: int i; i += 0.5 is legal.
-    Operand stored = expressions.convert(combined, target.type());
+    Operand stored = expressions.conversions().convert(combined, target.type());
     context.bind(target, stored);
     return stored;
   }
@@ -220,10 +222,10 @@ final class AssignmentLowering {
       if (current == null) {
         return null;
       }
-      Operand next =
-          expressions.arithmetic(symbol.equals("++") ? "+" : "-", current, one, increment);
+      Operand next = expressions.operators()
+          .arithmetic(symbol.equals("++") ? "+" : "-", current, one, increment);
       Operand stored = next == null ? null
-          : element.store(expressions.convert(next, current.type()), null);
+          : element.store(expressions.conversions().convert(next, current.type()), null);
       return postfix || stored == null ? current : stored;
     }
     LocalScopes.Local target = assignmentTarget(increment.getExpression());
@@ -240,11 +242,12 @@ final class AssignmentLowering {
     if (current == null) {
       return null;
     }
-    Operand next = expressions.arithmetic(symbol.equals("++") ? "+" : "-", current, one, increment);
+    Operand next = expressions.operators()
+        .arithmetic(symbol.equals("++") ? "+" : "-", current, one, increment);
     if (next == null) {
       return null;
     }
-    Operand stored = expressions.convert(next, target.type());
+    Operand stored = expressions.conversions().convert(next, target.type());
     context.bind(target, stored);
     return postfix ? current : stored;
   }

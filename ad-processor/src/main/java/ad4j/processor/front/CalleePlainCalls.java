@@ -202,7 +202,7 @@ final class CalleePlainCalls {
     if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
       return Optional.empty();
     }
-    TypeElement grad = elements.getTypeElement(CalleeResolver.gradClassName(elements, owner));
+    TypeElement grad = elements.getTypeElement(GradClassNames.gradClassName(elements, owner));
     if (grad == null) {
       return Optional.empty();
     }
@@ -226,7 +226,7 @@ final class CalleePlainCalls {
     if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
       return Optional.empty();
     }
-    TypeElement grad = elements.getTypeElement(CalleeResolver.gradClassName(elements, owner));
+    TypeElement grad = elements.getTypeElement(GradClassNames.gradClassName(elements, owner));
     if (grad == null) {
       return Optional.empty();
     }

@@ -14,7 +14,6 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.TypeKind;
-import javax.lang.model.util.Elements;
 import javax.lang.model.type.TypeMirror;
 
 /**
@@ -36,7 +35,7 @@ final class CalleeResolver {
    * parameters as Java chooses; empty when none applies.
    */
   Optional<ExecutableElement> select(TypeElement owner, String name, List<Operand> arguments) {
-    return Optional.ofNullable(choose(context, owner, name, arguments));
+    return Optional.ofNullable(CallChoices.choose(context, owner, name, arguments));
   }
 
   /**
@@ -73,7 +72,8 @@ final class CalleeResolver {
       return Optional.empty();
     }
     if (method == null) {
-      String what = candidates(context, owner, name).isEmpty() ? "" : " with these argument types";
+      String what = CallChoices.candidates(context, owner, name).isEmpty() ? ""
+          : " with these argument types";
       diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
           + " differentiates calls to Math, StrictMath and FastMath functions and to other"
           + " @Differentiable methods, and finds no method '" + name + "'" + what + " in "
@@ -95,12 +95,12 @@ final class CalleeResolver {
     }
     String declaringPackage =
         context.elements().getPackageOf(declaring).getQualifiedName().toString();
-    if (privateHere && !declaringPackage.equals(context.ownSymbols().packageName())) {
+    if (privateHere && !declaringPackage.equals(context.resolution().ownSymbols().packageName())) {
       // code of a method taking a function, inlined from another package: the derivatives of
       // its class's private method are package-private members of that package's class
       diagnostics().error(call, "call to private @Differentiable method '" + name + "' of '"
           + declaring.getQualifiedName() + "', in the code of a method taking a function,"
-          + " inlined into a caller in package '" + context.ownSymbols().packageName()
+          + " inlined into a caller in package '" + context.resolution().ownSymbols().packageName()
           + "': its derivatives are generated in package '" + declaringPackage + "', where"
           + " generated code of the caller's package cannot call them; make it public");
       return Optional.empty();
@@ -196,10 +196,11 @@ final class CalleeResolver {
       return Optional.empty();
     }
     context.notedCalls().calls(method, call, shown);
-    if (!context.examining() && runsAgain(method, call, shown, qualified)) {
+    if (!context.examining()
+        && new RepeatedRuns(context).rejectCallee(method, call, shown, qualified)) {
       return Optional.empty();
     }
-    String gradClass = gradClassReference(declaring);
+    String gradClass = GradClassNames.gradClassReference(context, declaring);
     String userClass = privateHere ? gradClass
         : context.javaTypes().referenceTo(context.javaTypes().qualifyingType(method, owner));
     List<NumericType> parameterTypes = new ArrayList<>();
@@ -292,7 +293,7 @@ final class CalleeResolver {
         receiver == 1 && valueReceiver.isEmpty(), records,
         resultRecord.map(ValueRecords::leavesMember).orElse(null),
         // the code is written into the method's own generated class, wherever it came from
-        !declaring.equals(context.ownSymbols().enclosingType())
+        !declaring.equals(context.resolution().ownSymbols().enclosingType())
             && (!records.isEmpty() || resultRecord.isPresent())));
   }
 
@@ -310,60 +311,6 @@ final class CalleeResolver {
     return sweeps != null && javax.lang.model.util.ElementFilter.methodsIn(
         sweeps.getEnclosedElements()).stream()
         .anyMatch(m -> m.getSimpleName().contentEquals(name + Callee.VALUE_FLAT));
-  }
-
-  /**
-   * Whether a generated member of the method being lowered would run {@code method}'s code more
-   * than once per call ({@link RepeatedRuns#ofCallee}), and that code (or its callees') makes
-   * calls that run as written: they would run again, a draw differ, a side effect repeat
-   * (DESIGN.md, "Soundness"). Such a call is then an error at {@code call}; where only the
-   * tangent and the reverse-mode members could run it again, whether they do is judged on their
-   * programs ({@link RepeatedRuns#judgedOnPrograms}): the call is noted for that, with the
-   * errors to report at it, and is no error here.
-   */
-  private boolean runsAgain(ExecutableElement method, Tree call, String shown,
-      String qualified) {
-    Optional<String> members = new RepeatedRuns(context).ofCallee();
-    if (members.isEmpty()) {
-      return false;
-    }
-    String callee = method.getSimpleName().toString();
-    String once = context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())
-        ? "once per iteration" : "once";
-    Optional<CalleePlainCalls.Found> found = context.calleeServices().calleePlainCalls().in(method);
-    if (found.isEmpty()) {
-      return false;
-    }
-    String advice = found.get().kind() == CalleePlainCalls.Kind.CALL
-        ? "make that call in '" + context.methodName() + "' instead and pass its result to '"
-            + callee + "' as a @NoDerivative parameter"
-        : "pass its source file to javac with this one";
-    String message = "call to '" + shown + "': " + found.get().describe(qualified) + ", "
-        + members.get() + ", where '" + context.methodName() + "' runs it " + once + "; "
-        + advice;
-    RepeatedRuns repeated = new RepeatedRuns(context);
-    if (found.get().kind() == CalleePlainCalls.Kind.CALL && repeated.judgedOnPrograms(method)) {
-      // the call runs such code in this method too: for StateReadAgain, the array choices
-      // before it, and what the generated class records for callers compiled later
-      long line = context.source().line(call);
-      context.notedCalls().callRunsAsWritten(shown, line, call);
-      // the statement's line, which the instructions made of the call keep
-      long statement = context.line() != null ? context.line().number() : line;
-      context.notedCalls().callsUnrepeatable(new UnrepeatableCall(method, statement, call, message,
-          "call to '" + shown + "': " + found.get().describe(qualified) + ", which a"
-              + " reverse-mode member of '" + context.methodName() + "' would run again:"
-              + " the pullback of '" + qualified + "' (or of a segment of '"
-              + context.methodName() + "') cannot hand the values of its forward sweep to its"
-              + " reverse sweep, and runs its code once more, where '" + context.methodName()
-              + "' runs it once; " + advice));
-      return false;
-    }
-    if (found.get().kind() == CalleePlainCalls.Kind.UNRESOLVED) {
-      diagnostics().unresolved(call, message); // the class waits for the next round
-    } else {
-      diagnostics().error(call, message);
-    }
-    return true;
   }
 
   /**
@@ -410,52 +357,12 @@ final class CalleeResolver {
     List<Boolean> active = rule.getParameters().stream()
         .map(ActiveParameters::isActive).toList();
     return Optional.of(new Callee(context.javaTypes().referenceTo(declaring),
-        gradClassReference(declaring), rule.getSimpleName().toString(), parameterTypes, active,
+        GradClassNames.gradClassReference(context, declaring), rule.getSimpleName().toString(),
+        parameterTypes, active,
         rule.getReturnType().getKind() != TypeKind.DOUBLE ? NumericType.DOUBLE_ARRAY
             : NumericType.DOUBLE));
   }
 
-  /** The member methods of {@code owner} named {@code name}, inherited ones included. */
-  static List<ExecutableElement> candidates(LoweringContext context, TypeElement owner,
-      String name) {
-    return context.symbols().members().methods(owner, name);
-  }
-
-  /**
-   * The method {@code owner.name(arguments)} calls, chosen as javac chooses among its member
-   * methods of that name (JLS 15.12.2); null when none applies.
-   */
-  static ExecutableElement choose(LoweringContext context, TypeElement owner, String name,
-      List<Operand> arguments) {
-    return choice(context, candidates(context, owner, name), arguments)
-        .map(Overloads.Choice::method).orElse(null);
-  }
-
-  /**
-   * The method {@code receiver.name(arguments)} calls, for a receiver of type {@code site}
-   * ({@code List<Double>}: {@code add(Double)}); null when none applies.
-   */
-  static ExecutableElement chooseOn(LoweringContext context,
-      javax.lang.model.type.DeclaredType site, String name, List<Operand> arguments) {
-    Optional<List<TypeMirror>> types = context.javaTypes().javaTypesOf(arguments);
-    if (types.isEmpty()) {
-      return null;
-    }
-    TypeElement owner = (TypeElement) site.asElement();
-    return context.calleeServices().overloads().choose(candidates(context, owner, name),
-        types.get(), site)
-        .map(Overloads.Choice::method).orElse(null);
-  }
-
-  /** The method or constructor of {@code candidates} that a call with {@code arguments} means. */
-  static Optional<Overloads.Choice> choice(LoweringContext context,
-      List<ExecutableElement> candidates, List<Operand> arguments) {
-    Optional<List<TypeMirror>> types = context.javaTypes().javaTypesOf(arguments);
-    if (types.isEmpty()) {
-      return Optional.empty();
-    }
-    return context.calleeServices().overloads().choose(candidates, types.get());
-  }
 
   /**
    * {@code advice} when {@code @DerivativeOf} rules could make calls of {@code method}
@@ -472,39 +379,9 @@ final class CalleeResolver {
 
   /** The qualified name of the class ad4j generates for {@code owner}. */
   private String gradClassName(TypeElement owner) {
-    return gradClassName(context.elements(), owner);
+    return GradClassNames.gradClassName(context.elements(), owner);
   }
 
-  /** The qualified name of the class ad4j generates for {@code owner}. */
-  static String gradClassName(Elements elements, TypeElement owner) {
-    String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
-    String simple = gradSimpleName(elements, owner);
-    return pkg.isEmpty() ? simple : pkg + "." + simple;
-  }
-
-  private String gradSimpleName(TypeElement owner) {
-    return gradSimpleName(context.elements(), owner);
-  }
-
-  /** The simple name of the class ad4j generates for {@code owner}. */
-  static String gradSimpleName(Elements elements, TypeElement owner) {
-    String qualified = owner.getQualifiedName().toString();
-    String pkg = elements.getPackageOf(owner).getQualifiedName().toString();
-    String nested = pkg.isEmpty() ? qualified : qualified.substring(pkg.length() + 1);
-    return nested.replace('.', '_') + "Grad";
-  }
-
-  private String gradClassReference(TypeElement owner) {
-    String pkg = context.elements().getPackageOf(owner).getQualifiedName().toString();
-    String simple = gradSimpleName(owner);
-    // the generated class's package: the method's own, wherever the code lowered came from
-    boolean samePackage = pkg.equals(context.ownSymbols().packageName());
-    context.referencedTypeNames().add(samePackage ? simple : pkg.split("\\.")[0]);
-    if (samePackage) {
-      context.referencedTypeNames().add(simple + Callee.SWEEPS);
-    }
-    return samePackage || pkg.isEmpty() ? simple : pkg + "." + simple;
-  }
 
   /**
    * Whether the reverse sweep would take {@code argument} of a call in a loop from the tape: an

@@ -36,7 +36,7 @@ final class ConditionalLowering {
 
   /** {@code a && b}, {@code a || b}: b is evaluated only when Java would evaluate it. */
   Operand shortCircuit(BinaryTree binary) {
-    String operator = ExpressionLowering.operatorOf(binary.getKind());
+    String operator = OperatorLowering.operatorOf(binary.getKind());
     Operand left = expressions.lower(binary.getLeftOperand());
     ir.openBlock();
     Operand right = expressions.lower(binary.getRightOperand());
@@ -49,7 +49,8 @@ final class ConditionalLowering {
       return null;
     }
     if (rightBlock.statements().isEmpty()) {
-      return expressions.combine(Operation.infix(operator), left, right, NumericType.BOOLEAN);
+      return expressions.operators()
+          .combine(Operation.infix(operator), left, right, NumericType.BOOLEAN);
     }
     Variable result = ir.variable("condition", NumericType.BOOLEAN, null);
     ir.add(new Declare(result, left, context.line()));
@@ -113,9 +114,9 @@ final class ConditionalLowering {
       ChainLevel level = levels.get(i);
       Block falseBlock = ir.closeBlock();
       NumericType type = types[i];
-      Operand whenTrue = ExpressionLowering.literalAs(level.whenTrue(), type);
+      Operand whenTrue = Conversions.literalAs(level.whenTrue(), type);
       if (whenFalse != null) {
-        whenFalse = ExpressionLowering.literalAs(whenFalse, type);
+        whenFalse = Conversions.literalAs(whenFalse, type);
         if (level.trueBlock().statements().isEmpty() && falseBlock.statements().isEmpty()) {
           whenFalse = choose(level.condition(), whenTrue, whenFalse, type);
           continue;
@@ -148,7 +149,7 @@ final class ConditionalLowering {
             + " 15.25), which ad4j computes as an 'int' here: cast its operands to 'int'");
         return null;
       }
-      return expressions.typedAs(narrow, constant);
+      return expressions.conversions().typedAs(narrow, constant);
     }
     return whenFalse; // the outermost level's result
   }
@@ -170,10 +171,10 @@ final class ConditionalLowering {
       }
     }
     Operand whenFalse = last;
-    TypeKind falseKind = expressions.narrowTypeOf(last);
+    TypeKind falseKind = expressions.conversions().narrowTypeOf(last);
     for (int i = levels.size() - 1; i >= 0; i--) {
       Operand whenTrue = levels.get(i).whenTrue();
-      TypeKind trueKind = expressions.narrowTypeOf(whenTrue);
+      TypeKind trueKind = expressions.conversions().narrowTypeOf(whenTrue);
       TypeKind kind;
       if (trueKind == falseKind) {
         kind = trueKind;
@@ -210,9 +211,9 @@ final class ConditionalLowering {
 
   /** The narrow type among the operands of a chain, for a message. */
   private TypeKind narrowKindOf(List<ChainLevel> levels, Operand last) {
-    TypeKind kind = expressions.narrowTypeOf(last);
+    TypeKind kind = expressions.conversions().narrowTypeOf(last);
     for (ChainLevel level : levels) {
-      TypeKind own = expressions.narrowTypeOf(level.whenTrue());
+      TypeKind own = expressions.conversions().narrowTypeOf(level.whenTrue());
       kind = own != null ? own : kind;
     }
     return kind;

@@ -67,8 +67,8 @@ final class DeclarationLowering {
       Optional<FunctionValues.Signature> function =
           mirror.flatMap(expressions.functions()::signature);
       if (function.isPresent() && withInitializer
-          && expressions.functions().holdsFunction(declaration, mirror.get())) {
-        expressions.functions().declare(declaration, function.get());
+          && expressions.functions().definitions().holdsFunction(declaration, mirror.get())) {
+        expressions.functions().definitions().declare(declaration, function.get());
         return;
       }
       lowerObjectDeclaration(declaration, name, type, withInitializer);
@@ -117,7 +117,7 @@ final class DeclarationLowering {
         return;
       }
       localType = value.type();
-      javax.lang.model.type.TypeKind narrow = expressions.narrowTypeOf(value);
+      javax.lang.model.type.TypeKind narrow = expressions.conversions().narrowTypeOf(value);
       if (narrow != null) {
         // an int local here, which a call would pass to f(int) where the method's f(char) is
         diagnostics.error(declaration, "local variable '" + name + "' has type '"
@@ -137,7 +137,7 @@ final class DeclarationLowering {
     } else {
       localType = declared.get();
     }
-    if (value != null && !expressions.assignable(value, localType, initializer)) {
+    if (value != null && !expressions.conversions().assignable(value, localType, initializer)) {
       value = null;
     }
     if (initializer != null && value == null) {
@@ -150,7 +150,7 @@ final class DeclarationLowering {
       return;
     }
     if (value != null) {
-      value = expressions.convert(value, localType);
+      value = expressions.conversions().convert(value, localType);
     }
     if (name.isEmpty()) {
       return; // an unnamed variable '_' (Java 22): its initializer runs, nothing can read it
@@ -202,7 +202,7 @@ final class DeclarationLowering {
     ExpressionTree initializer = withInitializer ? declaration.getInitializer() : null;
     Operand value = initializer == null ? null : expressions.lower(initializer);
     if (initializer != null && (value == null
-        || !expressions.assignableReference(value, mirror.get(), initializer))) {
+        || !expressions.conversions().assignableReference(value, mirror.get(), initializer))) {
       context.scopes().declareBroken(name);
       return;
     }
@@ -235,7 +235,7 @@ final class DeclarationLowering {
     if (!withInitializer || !expressions.records().readsAnObject(declaration.getInitializer())) {
       return false;
     }
-    com.sun.source.util.TreePath path = context.pathIn(declaration);
+    com.sun.source.util.TreePath path = context.resolution().pathIn(declaration);
     Tree block = path == null || path.getParentPath() == null ? null
         : path.getParentPath().getLeaf();
     if (block == null) {

@@ -4,9 +4,7 @@ import ad4j.processor.front.Symbols.CallTarget;
 import ad4j.processor.ir.Block;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
-import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.Statement;
-import ad4j.processor.rules.DerivativeRules;
 import ad4j.processor.ir.Expr;
 import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
@@ -21,20 +19,16 @@ import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
-import com.sun.source.tree.PrimitiveTypeTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.UnaryTree;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
 
 /**
@@ -42,15 +36,16 @@ import javax.lang.model.type.TypeKind;
  * everything that depends on a parameter becomes instructions. Returns null after recording an
  * error, so that callers can go on and report further errors.
  *
- * <p>This class dispatches on the kind of expression and lowers names, operators and casts
- * itself; arrays are {@link ArrayLowering}'s, assignments {@link AssignmentLowering}'s, static
- * fields {@link StaticFieldReads}', {@code &&}, {@code ||} and {@code ?:}
+ * <p>This class dispatches on the kind of expression and lowers literals itself; names are
+ * {@link NameLowering}'s, operators {@link OperatorLowering}'s, casts and the conversions
+ * between types {@link Conversions}', arrays {@link ArrayLowering}'s, assignments
+ * {@link AssignmentLowering}'s, static fields {@link StaticFieldReads}', {@code &&}, {@code ||}
+ * and {@code ?:}
  * {@link ConditionalLowering}'s, calls {@link CallLowering}'s, value records
  * {@link RecordLowering}'s, function values {@link FunctionValues}' and stream pipelines
  * {@link StreamLowering}'s.
  */
 final class ExpressionLowering {
-  static final String STRAIGHT_LINE_ARITHMETIC = "use + - * / %";
   /** Where a function value may be, for messages. */
   static final String FUNCTION_USES = "ad4j specialises a function value where its code is"
       + " known, so a lambda or method reference may initialise a local of a functional"
@@ -69,15 +64,17 @@ final class ExpressionLowering {
   private final ConditionalLowering conditionals;
   private final CallLowering calls;
   private SwitchLowering switches;
-  /** The constants whose Java type is {@code char}, {@code short} or {@code byte}: {@link JavaTypes#narrowConstants}. */
-  private final Map<Operand, TypeKind> narrowConstants;
+  private final Conversions conversions;
+  private final OperatorLowering operators;
+  private final NameLowering names;
 
   ExpressionLowering(LoweringContext context) {
     this.context = context;
     this.diagnostics = context.diagnostics();
+    this.conversions = new Conversions(context, this);
+    this.operators = new OperatorLowering(context, this);
     this.objects = new ObjectValues(context);
     this.records = new RecordLowering(context, this);
-    this.narrowConstants = context.javaTypes().narrowConstants();
     this.functions = new FunctionValues(context, this);
     this.streams = new StreamLowering(context, this, functions);
     this.arrays = new ArrayLowering(context, this, objects);
@@ -85,6 +82,22 @@ final class ExpressionLowering {
     this.staticFields = new StaticFieldReads(context, this);
     this.conditionals = new ConditionalLowering(context, this);
     this.calls = new CallLowering(context, this, objects, arrays);
+    this.names = new NameLowering(context, this, objects, arrays, staticFields);
+  }
+
+  /** Where values are converted between types, as Java's conversions do. */
+  Conversions conversions() {
+    return conversions;
+  }
+
+  /** Where operators are lowered and operands combined. */
+  OperatorLowering operators() {
+    return operators;
+  }
+
+  /** Where simple and qualified names are lowered. */
+  NameLowering names() {
+    return names;
   }
 
   /** Where stream pipelines are lowered to loops. */
@@ -126,7 +139,7 @@ final class ExpressionLowering {
       case PARENTHESIZED -> {
         Operand inner = lower(((ParenthesizedTree) expression).getExpression());
         if (inner instanceof Operand.Constant constant && !constant.type().isReference()) {
-          return typedAs(narrowConstants.get(constant), new Operand.Constant(
+          return conversions.typedAs(conversions.narrowTypeOf(constant), new Operand.Constant(
               Expr.atom("(" + constant.expression() + ")"), constant.type(),
               constant.knownValue()));
         }
@@ -150,27 +163,27 @@ final class ExpressionLowering {
         return context.javaTypes().referenceConstant("null", context.types().getNullType());
       }
       case IDENTIFIER -> {
-        return identifier((IdentifierTree) expression);
+        return names.identifier((IdentifierTree) expression);
       }
       case MEMBER_SELECT -> {
-        return memberSelect((MemberSelectTree) expression);
+        return names.memberSelect((MemberSelectTree) expression);
       }
       case PLUS, MINUS, MULTIPLY, DIVIDE, REMAINDER, LEFT_SHIFT, RIGHT_SHIFT,
           UNSIGNED_RIGHT_SHIFT, AND, OR, XOR, LESS_THAN, GREATER_THAN, LESS_THAN_EQUAL,
           GREATER_THAN_EQUAL, EQUAL_TO, NOT_EQUAL_TO -> {
-        return binary((BinaryTree) expression);
+        return operators.binary((BinaryTree) expression);
       }
       case CONDITIONAL_AND, CONDITIONAL_OR -> {
         return conditionals.shortCircuit((BinaryTree) expression);
       }
       case UNARY_MINUS, UNARY_PLUS, BITWISE_COMPLEMENT, LOGICAL_COMPLEMENT -> {
-        return unary((UnaryTree) expression);
+        return operators.unary((UnaryTree) expression);
       }
       case PREFIX_INCREMENT, POSTFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_DECREMENT -> {
         return assignments.increment((UnaryTree) expression);
       }
       case TYPE_CAST -> {
-        return cast((TypeCastTree) expression);
+        return conversions.cast((TypeCastTree) expression);
       }
       case METHOD_INVOCATION -> {
         return calls.call((MethodInvocationTree) expression);
@@ -234,49 +247,6 @@ final class ExpressionLowering {
     }
   }
 
-  /** Whether Java's assignment conversion takes {@code value} to {@code target}. */
-  boolean assignable(Operand value, NumericType target, Tree at) {
-    if (value.type().widensTo(target)) {
-      return true;
-    }
-    if (target.isArray() && at instanceof ExpressionTree expression && isNull(expression)) {
-      unsupported(at, "'null' cannot be assigned to a '" + target.keyword() + "' variable: a"
-          + " differentiable method binds each array variable to an array; declare it where"
-          + " its array is made, or with no initializer and assign it once where it is"
-          + " declared");
-      return false;
-    }
-    unsupported(at, "a value of type '" + value.type().keyword() + "' cannot be assigned to '"
-        + target.keyword() + "'");
-    return false;
-  }
-
-  /** {@code (target) value}: an instruction when the types differ and the value is not text. */
-  Operand convert(Operand value, NumericType target) {
-    if (value.type() == target) {
-      return value;
-    }
-    if (value instanceof Operand.Constant constant) {
-      if (value.type().widensTo(target)) {
-        return constant; // Java widens a constant where it is assigned
-      }
-      return new Operand.Constant(castText(constant.expression(), target), target,
-          OptionalDouble.empty());
-    }
-    boolean active = value.isActive() && target.isFloatingPoint();
-    return context.emit(Operation.cast(target), List.of(value), target, active);
-  }
-
-  /** {@code left op right} for an arithmetic operator, both operands numeric. */
-  Operand arithmetic(String operator, Operand left, Operand right, Tree at) {
-    if (!left.type().isNumeric() || !right.type().isNumeric()) {
-      unsupported(at, "operator '" + operator + "' needs numeric operands");
-      return null;
-    }
-    return combine(Operation.infix(operator), left, right,
-        NumericType.promote(left.type(), right.type()));
-  }
-
   // ---- expression kinds --------------------------------------------------------------------
 
   private Operand literal(LiteralTree literal) {
@@ -289,135 +259,9 @@ final class ExpressionLowering {
     Object value = literal.getValue();
     OptionalDouble known = value == null
         ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(value));
-    return typedAs(literal.getKind() == Tree.Kind.CHAR_LITERAL ? TypeKind.CHAR : null,
+    return conversions.typedAs(
+        literal.getKind() == Tree.Kind.CHAR_LITERAL ? TypeKind.CHAR : null,
         new Operand.Constant(Expr.atom(context.source().of(literal)), type, known));
-  }
-
-  /**
-   * Marks {@code constant} as of Java type {@code kind} when that is {@code char}, {@code short}
-   * or {@code byte}, which overload resolution tells from {@code int}.
-   */
-  Operand.Constant typedAs(TypeKind kind, Operand.Constant constant) {
-    if (kind == TypeKind.CHAR || kind == TypeKind.SHORT || kind == TypeKind.BYTE) {
-      narrowConstants.put(constant, kind);
-    }
-    return constant;
-  }
-
-  /** The Java type of {@code operand} when it is {@code char}, {@code short} or {@code byte}; else null. */
-  TypeKind narrowTypeOf(Operand operand) {
-    return narrowConstants.get(operand);
-  }
-
-  private Operand identifier(IdentifierTree identifier) {
-    String name = identifier.getName().toString();
-    LocalScopes.Local local = context.scopes().lookUp(name);
-    if (local != null && local.valueRecord() != null) {
-      records.locals().misused(identifier, name);
-      return null;
-    }
-    if (local != null && local.function() != null) {
-      unsupported(identifier, "function value '" + name + "' escapes here: " + FUNCTION_USES
-          + "; call it ('" + name + "." + local.function().signature().name() + "(...)')");
-      return null;
-    }
-    if (local != null) {
-      ResolutionLog.local(context, identifier, name);
-      return context.read(local, identifier);
-    }
-    Optional<TypeElement> inlined = records.inlinedRecord();
-    if (inlined.isPresent()) {
-      // the code of a record's method, inlined: its names are the record's
-      if (records.isReceiverComponent(name)) {
-        return records.receiverComponent(identifier);
-      }
-      if (name.equals("this")) {
-        records.locals().misused(identifier, name); // the receiver, flattened
-        return null;
-      }
-      Optional<VariableElement> own = context.symbols().fieldOf(inlined.get(), name)
-          .filter(field -> StaticMembers.isStatic(field));
-      if (own.isPresent()) {
-        return staticFields.fieldValue(own.get(), inlined.get(), identifier);
-      }
-    }
-    Optional<TypeElement> qualifier = context.symbols().fieldQualifier(name);
-    Optional<VariableElement> field =
-        qualifier.flatMap(type -> context.symbols().fieldOf(type, name));
-    if (field.isPresent()) {
-      ResolutionLog.resolved(context, identifier, field.get());
-      Optional<Operand> receiver = StaticMembers.isStatic(field.get())
-          ? Optional.empty() : implicitReceiver(qualifier.get(), identifier);
-      if (receiver.isPresent()) {
-        return objects.field(receiver.get(), name, identifier); // 'k' is 'this.k'
-      }
-      return staticFields.fieldValue(field.get(), qualifier.get(), identifier);
-    }
-    diagnostics.unresolved(identifier, "cannot find variable '" + name + "'");
-    return null;
-  }
-
-  /**
-   * The receiver of an instance method, which a member of {@code owner} named without a
-   * qualifier is read through; empty in a static method, and for a member of an enclosing
-   * class's instance, which the method's class does not hold.
-   */
-  Optional<Operand> implicitReceiver(TypeElement owner, Tree use) {
-    LocalScopes.Local self = context.scopes().lookUp(Receivers.THIS);
-    if (self == null || !owner.equals(context.symbols().enclosingType())) {
-      return Optional.empty();
-    }
-    return Optional.ofNullable(context.read(self, use));
-  }
-
-  private Operand memberSelect(MemberSelectTree select) {
-    if (records.handles(select)) {
-      return records.memberSelect(select); // o.x of a flattened record
-    }
-    String member = select.getIdentifier().toString();
-    if (member.equals("length") && isArrayExpression(select.getExpression())) {
-      return arrays.arrayLength(select);
-    }
-    if (select.getExpression() instanceof IdentifierTree receiver
-        && receiver.getName().contentEquals("super")) {
-      unsupported(select, "field '" + member + "' read through 'super' is not supported: ad4j"
-          + " reads the fields of the method's object by name or through 'this'; a field"
-          + " that this class hides stays out of reach");
-      return null;
-    }
-    if (select.getExpression() instanceof MemberSelectTree qualified
-        && qualified.getIdentifier().contentEquals("this")) {
-      unsupported(select, "'" + context.source().of(qualified) + "' (a qualified 'this') is not"
-          + " supported: read a field of the method's own object by name or through 'this'"
-          + " (an enclosing instance's fields are not passed to generated code)");
-      return null;
-    }
-    // a variable obscures a type of the same name (JLS 6.4.2): 'H.k' of a field H is H's field k
-    boolean qualifierIsLocal = startsWithLocal(select.getExpression())
-        || startsWithField(select.getExpression());
-    if (member.equals("class") && Symbols.isName(select.getExpression()) && !qualifierIsLocal) {
-      return staticFields.classLiteral(select);
-    }
-    if (Symbols.isName(select.getExpression()) && !qualifierIsLocal) {
-      Optional<TypeElement> owner = context.symbols().resolveType(select.getExpression());
-      if (owner.isPresent()) {
-        Optional<VariableElement> field = context.symbols().fieldOf(owner.get(), member);
-        if (field.isPresent()) {
-          ResolutionLog.resolved(context, select.getExpression(), owner.get());
-          ResolutionLog.resolved(context, select, field.get());
-          return staticFields.fieldValue(field.get(), owner.get(), select);
-        }
-        unsupported(select, "cannot find field '" + member + "' in "
-            + owner.get().getQualifiedName());
-        return null;
-      }
-      diagnostics.unresolved(select, "cannot find class '"
-          + context.source().of(select.getExpression()) + "'");
-      return null;
-    }
-    // a field of an object (a parameter, a local, what a call returns): read as written
-    Operand receiver = lower(select.getExpression());
-    return receiver == null ? null : objects.field(receiver, member, select);
   }
 
   /** Whether {@code operand} is an array of another element type or rank: {@code long[]}. */
@@ -430,95 +274,8 @@ final class ExpressionLowering {
     return objects.element(array, index, at);
   }
 
-  /** An operand's type as messages name it: its keyword, or its class's simple name. */
-  String typeName(Operand operand) {
-    return context.javaTypes().referenceTypeOf(operand)
-        .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
-        .map(mirror -> ((javax.lang.model.type.DeclaredType) mirror).asElement()
-            .getSimpleName().toString())
-        .orElse(operand.type().keyword());
-  }
-
-  /**
-   * Whether {@code expression} is a local or parameter of array type, or an element of one (a
-   * row): a name that is a type ({@code Foo.length}) or anything else is not.
-   */
-  boolean isArrayExpression(ExpressionTree expression) {
-    if (expression instanceof ParenthesizedTree parenthesized) {
-      return isArrayExpression(parenthesized.getExpression());
-    }
-    if (expression instanceof IdentifierTree identifier) {
-      String name = identifier.getName().toString();
-      LocalScopes.Local local = context.scopes().lookUp(name);
-      if (local != null) {
-        return local.type().isArray() || (local.referenceType() != null
-            && local.referenceType().getKind() == TypeKind.ARRAY);
-      }
-      return context.symbols().resolveField(name)
-          .map(field -> field.asType().getKind() == TypeKind.ARRAY).orElse(false);
-    }
-    if (expression instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
-        && !startsWithLocal(select.getExpression())
-        && !startsWithField(select.getExpression())) {
-      // a table of another class, 'Holder.P.length'
-      return context.symbols().resolveType(select.getExpression())
-          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()))
-          .map(field -> field.asType().getKind() == TypeKind.ARRAY).orElse(false);
-    }
-    return expression instanceof ArrayAccessTree;
-  }
-
-  /**
-   * Whether Java's assignment conversion takes {@code value} to a local of the reference type
-   * {@code target}: a string or an object whose type is assignable to it.
-   */
-  boolean assignableReference(Operand value, javax.lang.model.type.TypeMirror target, Tree at) {
-    Optional<javax.lang.model.type.TypeMirror> type = context.javaTypes().referenceTypeOf(value);
-    if (value.type().isReference() && type.isPresent()
-        && context.types().isAssignable(type.get(), target)) {
-      return true;
-    }
-    unsupported(at, "a value of type '" + type.map(Object::toString)
-        .orElse(value.type().keyword()) + "' cannot be assigned to '" + target + "'");
-    return false;
-  }
-
-  private Operand binary(BinaryTree binary) {
-    Operand left = lower(binary.getLeftOperand());
-    Operand right = lower(binary.getRightOperand());
-    if (left == null || right == null) {
-      return null;
-    }
-    String operator = operatorOf(binary.getKind());
-    Optional<NumericType> type = isNullTest(binary, left, right)
-        ? Optional.of(NumericType.BOOLEAN) : resultType(operator, left.type(), right.type());
-    if (type.isEmpty()) {
-      unsupported(binary, "operator '" + operator + "' cannot be applied to '"
-          + typeName(left) + "' and '" + typeName(right) + "'");
-      return null;
-    }
-    boolean differentiable = "+-*/%".contains(operator) || isComparison(operator);
-    if ((left.isActive() || right.isActive()) && !differentiable) {
-      unsupported(binary, "operator '" + operator + "' is not differentiable: "
-          + STRAIGHT_LINE_ARITHMETIC);
-      return null;
-    }
-    return combine(Operation.infix(operator), left, right, type.get());
-  }
-
-  /**
-   * {@code w == null} or {@code w != null} of an array. (Two arrays are not compared: the
-   * arrays of generated code need not be the user's code's, such as a callee's result.)
-   */
-  private static boolean isNullTest(BinaryTree binary, Operand left, Operand right) {
-    boolean equality = binary.getKind() == Tree.Kind.EQUAL_TO
-        || binary.getKind() == Tree.Kind.NOT_EQUAL_TO;
-    return equality
-        && (left.type().isArray() && isNull(binary.getRightOperand())
-            || right.type().isArray() && isNull(binary.getLeftOperand()));
-  }
-
-  private static boolean isNull(ExpressionTree expression) {
+  /** Whether {@code expression} is {@code null}, in parentheses or not. */
+  static boolean isNull(ExpressionTree expression) {
     return withoutParentheses(expression).getKind() == Tree.Kind.NULL_LITERAL;
   }
 
@@ -528,106 +285,6 @@ final class ExpressionLowering {
       unwrapped = parenthesized.getExpression();
     }
     return unwrapped;
-  }
-
-  private Operand unary(UnaryTree unary) {
-    Operand operand = lower(unary.getExpression());
-    if (operand == null) {
-      return null;
-    }
-    String symbol = operatorOf(unary.getKind());
-    boolean logical = symbol.equals("!");
-    if (logical != (operand.type() == NumericType.BOOLEAN)
-        || (symbol.equals("~") && !operand.type().isIntegral())) {
-      unsupported(unary, "operator '" + symbol + "' cannot be applied to '"
-          + operand.type().keyword() + "'");
-      return null;
-    }
-    if (operand instanceof Operand.Constant constant) {
-      String inner = constant.expression().toString();
-      boolean wrap = inner.startsWith("-") || inner.startsWith("+");
-      Expr text = Expr.source(symbol + (wrap ? "(" + inner + ")" : inner),
-          Expr.unaryPrecedence());
-      OptionalDouble known = constant.knownValue();
-      if (symbol.equals("-") && known.isPresent()) {
-        known = OptionalDouble.of(-known.getAsDouble());
-      } else if (!symbol.equals("+")) {
-        known = OptionalDouble.empty();
-      }
-      return new Operand.Constant(text, constant.type(), known);
-    }
-    return switch (symbol) {
-      case "+" -> operand;
-      case "-" -> context.emit(Operation.NEGATE, List.of(operand), operand.type(),
-          operand.isActive());
-      case "!" -> context.emit(Operation.NOT, List.of(operand), NumericType.BOOLEAN, false);
-      default -> context.emit(Operation.COMPLEMENT, List.of(operand), operand.type(), false);
-    };
-  }
-
-  private Operand cast(TypeCastTree cast) {
-    Operand operand = lower(cast.getExpression());
-    if (operand == null) {
-      return null;
-    }
-    Tree type = cast.getType();
-    if (!(type instanceof PrimitiveTypeTree primitive)) {
-      unsupported(cast, "cast to '" + type + "' is not supported: only casts to primitive"
-          + " types are");
-      return null;
-    }
-    TypeKind kind = primitive.getPrimitiveTypeKind();
-    Optional<NumericType> target = ConstantText.valueType(kind);
-    if (target.isEmpty() || (target.get() == NumericType.BOOLEAN)
-        != (operand.type() == NumericType.BOOLEAN)) {
-      unsupported(cast, "cast of '" + operand.type().keyword() + "' to '" + type
-          + "' is not supported");
-      return null;
-    }
-    boolean narrowPrimitive = kind == TypeKind.CHAR || kind == TypeKind.SHORT
-        || kind == TypeKind.BYTE;
-    if (operand instanceof Operand.Constant constant) {
-      if (constant.type() == target.get() && !narrowPrimitive
-          && !narrowConstants.containsKey(constant)) {
-        return constant; // a redundant cast would draw a -Xlint:cast warning in generated code
-      }
-      OptionalDouble known = target.get() == NumericType.DOUBLE ? constant.knownValue()
-          : OptionalDouble.empty();
-      return typedAs(kind, new Operand.Constant(
-          castText(constant.expression(), type.toString()), target.get(), known));
-    }
-    if (narrowPrimitive) {
-      unsupported(cast, "cast to '" + type + "' is not supported: use 'int' or 'long'");
-      return null;
-    }
-    if (operand.type() == target.get()) {
-      return operand;
-    }
-    // A cast of a differentiable double to int or long is constant between integers; one to
-    // float rounds the value and passes the derivative on (DerivativeRules).
-    boolean active = operand.isActive() && target.get().isFloatingPoint();
-    return context.emit(Operation.cast(target.get()), List.of(operand), target.get(), active);
-  }
-
-  /** Whether {@code expression} is a local's name, or a field or element of one's. */
-  private boolean startsWithField(ExpressionTree expression) {
-    if (expression instanceof IdentifierTree identifier) {
-      return context.symbols().resolveField(identifier.getName().toString()).isPresent();
-    }
-    if (expression instanceof MemberSelectTree select) {
-      return startsWithField(select.getExpression());
-    }
-    return false;
-  }
-
-  boolean startsWithLocal(ExpressionTree expression) {
-    if (expression instanceof IdentifierTree identifier) {
-      return context.scopes().lookUp(identifier.getName().toString()) != null;
-    }
-    if (expression instanceof MemberSelectTree select) {
-      return startsWithLocal(select.getExpression());
-    }
-    return false;
   }
 
   // ---- what other lowerings ask of expressions -------------------------------------------
@@ -647,10 +304,10 @@ final class ExpressionLowering {
     return calls.callArgument(argument);
   }
 
-  /** {@link CallLowering#resolvedCall}. */
+  /** {@link NamedMethodCalls#resolvedCall}. */
   Operand resolvedCall(MethodInvocationTree invocation, ExpressionTree select, String name,
       CallTarget target, List<Operand> arguments, String shown) {
-    return calls.resolvedCall(invocation, select, name, target, arguments, shown);
+    return calls.namedCalls().resolvedCall(invocation, select, name, target, arguments, shown);
   }
 
   /** {@link InstanceCalls#recordMethodCall}. */
@@ -671,87 +328,6 @@ final class ExpressionLowering {
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  /** {@code left op right}: a constant when both are, else an instruction. */
-  Operand combine(Operation operation, Operand left, Operand right, NumericType type) {
-    if (left instanceof Operand.Constant l && right instanceof Operand.Constant r) {
-      return new Operand.Constant(Expr.binary(operation.name(), l.expression(), r.expression()),
-          type, OptionalDouble.empty());
-    }
-    return combineAll(operation, List.of(left, right), type);
-  }
-
-  /** An instruction whose result is active when derivatives can flow from an argument. */
-  Operand combineAll(Operation operation, List<Operand> arguments, NumericType type) {
-    Optional<DerivativeRules.Rule> rule = DerivativeRules.forOperation(operation);
-    boolean active = false;
-    for (int i = 0; i < arguments.size(); i++) {
-      int index = i;
-      active |= arguments.get(i).isActive()
-          && rule.map(r -> r.carriesDerivative(index)).orElse(true);
-    }
-    return context.emit(operation, arguments, type, active && type.isFloatingPoint());
-  }
-
-  static Optional<NumericType> resultType(String operator, NumericType left,
-      NumericType right) {
-    if (operator.equals("+") && (left == NumericType.STRING || right == NumericType.STRING)
-        && left != NumericType.VOID && right != NumericType.VOID) {
-      return Optional.of(NumericType.STRING); // string concatenation
-    }
-    boolean bothNumeric = left.isNumeric() && right.isNumeric();
-    boolean bothBoolean = left == NumericType.BOOLEAN && right == NumericType.BOOLEAN;
-    return switch (operator) {
-      case "+", "-", "*", "/", "%" ->
-          bothNumeric ? Optional.of(NumericType.promote(left, right)) : Optional.empty();
-      case "<", ">", "<=", ">=" -> bothNumeric ? Optional.of(NumericType.BOOLEAN) : Optional.empty();
-      case "==", "!=" -> bothNumeric || bothBoolean
-          || (left.isReference() && right.isReference())
-          ? Optional.of(NumericType.BOOLEAN) : Optional.empty();
-      case "<<", ">>", ">>>" -> left.isIntegral() && right.isIntegral()
-          ? Optional.of(left) : Optional.empty();
-      case "&", "|", "^" -> {
-        if (bothBoolean) {
-          yield Optional.of(NumericType.BOOLEAN);
-        }
-        yield left.isIntegral() && right.isIntegral()
-            ? Optional.of(NumericType.promote(left, right)) : Optional.empty();
-      }
-      default -> Optional.empty();
-    };
-  }
-
-  private static boolean isComparison(String operator) {
-    return switch (operator) {
-      case "<", ">", "<=", ">=", "==", "!=" -> true;
-      default -> false;
-    };
-  }
-
-  /**
-   * {@code value} as a value of {@code type}, a constant included (written with a cast): what a
-   * call's result or a bound parameter is, where Java has converted it already.
-   */
-  Operand widened(Operand value, NumericType type) {
-    return literalAs(convert(value, type), type);
-  }
-
-  static Operand literalAs(Operand operand, NumericType type) {
-    if (operand instanceof Operand.Constant constant && constant.type() != type
-        && type != NumericType.BOOLEAN) {
-      return new Operand.Constant(castText(constant.expression(), type), type,
-          type == NumericType.DOUBLE ? constant.knownValue() : OptionalDouble.empty());
-    }
-    return operand;
-  }
-
-  private static Expr castText(Expr expression, NumericType type) {
-    return castText(expression, type.keyword());
-  }
-
-  private static Expr castText(Expr expression, String type) {
-    return expression.castTo(type);
-  }
-
   static Block append(Block block, Statement statement) {
     List<Statement> statements = new ArrayList<>(block.statements());
     statements.add(statement);
@@ -760,33 +336,6 @@ final class ExpressionLowering {
 
   private void unsupported(Tree tree, String message) {
     diagnostics.error(tree, message);
-  }
-
-  static String operatorOf(Tree.Kind kind) {
-    return switch (kind) {
-      case PLUS, PLUS_ASSIGNMENT, UNARY_PLUS -> "+";
-      case MINUS, MINUS_ASSIGNMENT, UNARY_MINUS -> "-";
-      case MULTIPLY, MULTIPLY_ASSIGNMENT -> "*";
-      case DIVIDE, DIVIDE_ASSIGNMENT -> "/";
-      case REMAINDER, REMAINDER_ASSIGNMENT -> "%";
-      case LEFT_SHIFT, LEFT_SHIFT_ASSIGNMENT -> "<<";
-      case RIGHT_SHIFT, RIGHT_SHIFT_ASSIGNMENT -> ">>";
-      case UNSIGNED_RIGHT_SHIFT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> ">>>";
-      case AND, AND_ASSIGNMENT -> "&";
-      case OR, OR_ASSIGNMENT -> "|";
-      case XOR, XOR_ASSIGNMENT -> "^";
-      case BITWISE_COMPLEMENT -> "~";
-      case LESS_THAN -> "<";
-      case GREATER_THAN -> ">";
-      case LESS_THAN_EQUAL -> "<=";
-      case GREATER_THAN_EQUAL -> ">=";
-      case EQUAL_TO -> "==";
-      case NOT_EQUAL_TO -> "!=";
-      case CONDITIONAL_AND -> "&&";
-      case CONDITIONAL_OR -> "||";
-      case LOGICAL_COMPLEMENT -> "!";
-      default -> kind.toString();
-    };
   }
 
   /** A readable name for a tree's kind: {@code SWITCH_EXPRESSION} becomes "switch expression". */

@@ -66,7 +66,8 @@ final class FunctionImplementations {
       return null;
     }
     Set<String> instanceNames = new HashSet<>();
-    Element type = context.trees().getElement(context.pathIn(creation.getIdentifier()));
+    Element type =
+        context.trees().getElement(context.resolution().pathIn(creation.getIdentifier()));
     for (Element owner : List.of(type == null ? context.elements()
         .getTypeElement("java.lang.Object") : type, context.elements()
         .getTypeElement("java.lang.Object"))) {

@@ -46,7 +46,7 @@ final class FunctionTemplates {
    * {@code arity} arguments: the only one of that name and arity, when it is such a method.
    */
   Optional<ExecutableElement> template(TypeElement owner, String name, int arity) {
-    List<ExecutableElement> candidates = CalleeResolver.candidates(context, owner, name).stream()
+    List<ExecutableElement> candidates = CallChoices.candidates(context, owner, name).stream()
         .filter(m -> m.getParameters().size() == arity).toList();
     if (candidates.size() != 1 || !CalleeResolver.isDifferentiable(candidates.get(0))
         || !FunctionTypes.takesFunction(candidates.get(0), context.elements())
@@ -76,7 +76,7 @@ final class FunctionTemplates {
       return null;
     }
     // a method of another file: its code is read, and reported about, in its own file
-    context.adopt(tree, path.getCompilationUnit());
+    context.resolution().adopt(tree, path.getCompilationUnit());
     Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
     Optional<NumericType> resultType = resultRecord.isPresent()
         ? Optional.of(NumericType.OBJECT) : types.resultType(method.getReturnType());
@@ -108,7 +108,7 @@ final class FunctionTemplates {
               + " value");
           return null;
         }
-        FunctionValues.Known known = functions.argument(argument, signature.get());
+        FunctionValues.Known known = functions.definitions().argument(argument, signature.get());
         if (known == null) {
           return null;
         }
@@ -144,10 +144,10 @@ final class FunctionTemplates {
         }
         bound.add(value);
       } else {
-        if (!expressions.assignable(value, type.get(), argument)) {
+        if (!expressions.conversions().assignable(value, type.get(), argument)) {
           return null;
         }
-        bound.add(expressions.widened(value, type.get()));
+        bound.add(expressions.conversions().widened(value, type.get()));
       }
     }
     context.planInlined(VariablePlanner.plan(tree));
@@ -162,7 +162,7 @@ final class FunctionTemplates {
     java.util.Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
     functions.startInlining(tree);
     // its unqualified names are its own class's, which may be another class of the file
-    Symbols calling = context.resolveIn(owner);
+    Symbols calling = context.resolution().resolveIn(owner);
     try {
       context.scopes().push();
       for (int i = 0; i < bound.size(); i++) {
@@ -187,7 +187,7 @@ final class FunctionTemplates {
       return bodies.returnedBy(tree.getBody().getStatements(), method.getSimpleName().toString(),
           resultType.get(), tree, withoutReturn);
     } finally {
-      context.resolveAs(calling);
+      context.resolution().resolveAs(calling);
       functions.endInlining();
       context.scopes().leave(saved);
       context.resume(position);

@@ -4,10 +4,8 @@ import ad4j.processor.front.Symbols.CallTarget;
 import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
-import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ExpressionTree;
-import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
@@ -16,21 +14,12 @@ import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.Tree;
-import com.sun.source.tree.VariableTree;
-import com.sun.source.util.TreePath;
-import com.sun.source.util.TreeScanner;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import javax.lang.model.element.Element;
-import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
-import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 
@@ -47,10 +36,10 @@ import javax.lang.model.type.TypeMirror;
  * function passed there, wherever among the compilation's files it is declared: a template,
  * with no generated members of its own ({@link FunctionTemplates}).
  *
- * <p>This class decides which function a name or an argument gives and applies it; which types
- * are functions is {@link FunctionTypes}', the body inlined with its parameters bound is
- * {@link InlinedBodies}', the method a class used as a function implements is
- * {@link FunctionImplementations}'.
+ * <p>This class applies a function, its arguments bound; which function a name or an argument
+ * gives is {@link FunctionDefinitions}', which types are functions {@link FunctionTypes}', the
+ * body inlined with its parameters bound is {@link InlinedBodies}', the method a class used as a
+ * function implements is {@link FunctionImplementations}'.
  */
 final class FunctionValues {
 
@@ -101,6 +90,7 @@ final class FunctionValues {
   private final InlinedBodies bodies;
   private final FunctionImplementations implementations;
   private final FunctionTemplates templates;
+  private final FunctionDefinitions definitions;
   private StatementLowerer statements;
   /** The functions being inlined now, innermost last: a function met again is recursion. */
   private final List<Tree> inlining = new ArrayList<>();
@@ -114,6 +104,7 @@ final class FunctionValues {
     this.bodies = new InlinedBodies(context, expressions, this);
     this.implementations = new FunctionImplementations(context);
     this.templates = new FunctionTemplates(context, expressions, this, types, bodies);
+    this.definitions = new FunctionDefinitions(context, types, implementations);
   }
 
   void useStatements(StatementLowerer lowerer) {
@@ -126,6 +117,11 @@ final class FunctionValues {
    */
   boolean lowerStatements(List<? extends StatementTree> body) {
     return statements.lower(body);
+  }
+
+  /** Which function a local, a field or an argument holds. */
+  FunctionDefinitions definitions() {
+    return definitions;
   }
 
   /** {@link FunctionTypes#signature}. */
@@ -146,233 +142,6 @@ final class FunctionValues {
   /** The function inlined last is done. */
   void endInlining() {
     inlining.remove(inlining.size() - 1);
-  }
-
-  // ---- which values are functions ---------------------------------------------------------
-
-  /**
-   * Whether the local {@code declaration} of {@code type} holds a function value: its type is a
-   * function type, or it is initialised with a lambda or a method reference. A local of another
-   * interface with one method ({@code Distribution d = new Normal(0, 1)}) is an object.
-   */
-  boolean holdsFunction(VariableTree declaration, TypeMirror type) {
-    if (FunctionTypes.isFunctionType(type, context.elements())) {
-      return true;
-    }
-    ExpressionTree code = declaration.getInitializer();
-    while (code != null && code.getKind() == Tree.Kind.PARENTHESIZED) {
-      code = ((com.sun.source.tree.ParenthesizedTree) code).getExpression();
-    }
-    return code != null && (code.getKind() == Tree.Kind.LAMBDA_EXPRESSION
-        || code.getKind() == Tree.Kind.MEMBER_REFERENCE);
-  }
-
-  /**
-   * Declares the local {@code declaration} of a functional interface type: it holds
-   * the function its initializer gives, a lambda, a method reference or another local holding a
-   * function. Anything else is an error at the initializer, since ad4j must see the code.
-   */
-  void declare(VariableTree declaration, Signature signature) {
-    String name = declaration.getName().toString();
-    ExpressionTree initializer = declaration.getInitializer();
-    if (initializer == null) {
-      unsupported(declaration, "function value '" + name + "' must be initialised where it is"
-          + " declared, with a lambda or a method reference, so that ad4j knows its code");
-      context.scopes().declareBroken(name);
-      return;
-    }
-    Optional<Known> known = definition(initializer, signature);
-    if (known.isEmpty()) {
-      context.scopes().declareBroken(name);
-      return;
-    }
-    context.scopes().declareFunction(name, known.get());
-  }
-
-  /** The function {@code initializer} gives; empty after an error. */
-  private Optional<Known> definition(ExpressionTree initializer, Signature signature) {
-    ExpressionTree code = initializer;
-    while (code.getKind() == Tree.Kind.PARENTHESIZED) {
-      code = ((com.sun.source.tree.ParenthesizedTree) code).getExpression();
-    }
-    if (code.getKind() == Tree.Kind.LAMBDA_EXPRESSION) {
-      if (!checkBoxedComparisons((LambdaExpressionTree) code, signature)) {
-        return Optional.empty();
-      }
-      return Optional.of(new Known(code, context.scopes().visible(), signature,
-          context.symbols()));
-    }
-    if (code.getKind() == Tree.Kind.MEMBER_REFERENCE) {
-      return isStaticReferenceShape((MemberReferenceTree) code)
-          ? Optional.of(new Known(code, Map.of(), signature, context.symbols()))
-          : Optional.empty();
-    }
-    if (code instanceof NewClassTree creation && creation.getClassBody() != null) {
-      return implementations.implementation(creation, signature) == null ? Optional.empty()
-          : Optional.of(new Known(code, context.scopes().visible(), signature,
-              context.symbols()));
-    }
-    if (code instanceof NewClassTree creation && creation.getArguments().isEmpty()
-        && context.trees().getElement(context.pathIn(creation.getIdentifier()))
-            instanceof TypeElement named
-        && named.getKind() == ElementKind.CLASS) {
-      // new C() of a class of the file: its method's names are C's
-      return implementations.namedImplementation(creation, named, signature) == null
-          ? Optional.empty()
-          : Optional.of(new Known(code, Map.of(), signature, context.symbolsIn(named)));
-    }
-    Optional<Known> named = known(code);
-    if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())
-        && named.get().signature().records().equals(signature.records())
-        && named.get().signature().result() == signature.result()
-        && java.util.Objects.equals(named.get().signature().resultRecord(),
-            signature.resultRecord())) {
-      return named;
-    }
-    unsupported(initializer, "the code of '" + context.source().of(initializer) + "' is not"
-        + " known at compile time: " + KNOWN_FUNCTIONS);
-    return Optional.empty();
-  }
-
-  /**
-   * The function given as {@code argument} to an operation that applies it as
-   * {@code signature} (a stream's {@code map}): a lambda or a method reference written there,
-   * or a name of a known function. Null after an error.
-   */
-  Known argument(ExpressionTree argument, Signature signature) {
-    Optional<Known> known = definition(argument, signature);
-    return known.orElse(null);
-  }
-
-  /** What ad4j can specialise, for messages. */
-  static final String KNOWN_FUNCTIONS = "ad4j differentiates a function value by its code,"
-      + " so it must be a lambda or a method reference written in this method (held in a local),"
-      + " or a 'static final' field of this class initialised with one";
-
-  /**
-   * With boxed parameters ({@code BiFunction<Double, Double, Double>}), {@code a == b}
-   * compares objects, which the specialised code, over {@code double} values, cannot do: an
-   * error at the comparison.
-   */
-  private boolean checkBoxedComparisons(LambdaExpressionTree lambda, Signature signature) {
-    if (!signature.boxed()) {
-      return true;
-    }
-    Set<String> parameters = new HashSet<>();
-    lambda.getParameters().forEach(p -> parameters.add(p.getName().toString()));
-    boolean[] ok = {true};
-    new TreeScanner<Void, Void>() {
-      @Override
-      public Void visitBinary(BinaryTree tree, Void unused) {
-        if ((tree.getKind() == Tree.Kind.EQUAL_TO || tree.getKind() == Tree.Kind.NOT_EQUAL_TO)
-            && (isParameter(tree.getLeftOperand()) || isParameter(tree.getRightOperand()))) {
-          // not 'equals' or 'doubleValue()': the specialised parameters are doubles, which
-          // have no methods (an error at the call)
-          unsupported(tree, "'" + context.source().of(tree) + "' compares boxed values of a"
-              + " function over boxes by reference: ad4j specialises it over 'double' values;"
-              + " use the primitive interface ('DoubleUnaryOperator', 'DoubleBinaryOperator'),"
-              + " whose '" + (tree.getKind() == Tree.Kind.EQUAL_TO ? "==" : "!=")
-              + "' compares the numbers");
-          ok[0] = false;
-        }
-        return super.visitBinary(tree, unused);
-      }
-
-      private boolean isParameter(ExpressionTree operand) {
-        return operand instanceof IdentifierTree identifier
-            && parameters.contains(identifier.getName().toString());
-      }
-    }.scan(lambda.getBody(), null);
-    return ok[0];
-  }
-
-  /**
-   * The function {@code receiver} names: a local holding one, or a {@code static final} field
-   * of the method's class initialised with a lambda or a method reference. Empty when it names
-   * no such thing (other fields and parameters of functional types are {@link #unknown}).
-   */
-  Optional<Known> known(ExpressionTree receiver) {
-    if (receiver instanceof IdentifierTree identifier) {
-      LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
-      if (local != null) {
-        return Optional.ofNullable(local.function());
-      }
-    }
-    return functionField(receiver).flatMap(this::fieldFunction);
-  }
-
-  /**
-   * Whether {@code receiver} names a parameter, local or field of a functional interface type
-   * whose code ad4j does not know here, and what it is, for messages.
-   */
-  Optional<String> unknown(ExpressionTree receiver) {
-    if (known(receiver).isPresent()) {
-      return Optional.empty();
-    }
-    if (receiver instanceof IdentifierTree identifier) {
-      LocalScopes.Local local = context.scopes().lookUp(identifier.getName().toString());
-      if (local != null) {
-        boolean parameter = context.element().getParameters().stream()
-            .anyMatch(p -> p.getSimpleName().contentEquals(identifier.getName()));
-        return local.referenceType() != null
-            && FunctionTypes.isFunctionType(local.referenceType(), context.elements())
-            ? Optional.of((parameter ? "parameter '" : "local '") + identifier.getName() + "'")
-            : Optional.empty();
-      }
-    }
-    return functionField(receiver)
-        .filter(field -> FunctionTypes.isFunctionType(field.asType(), context.elements()))
-        .map(field -> "field '" + field.getSimpleName() + "'");
-  }
-
-  private Optional<VariableElement> functionField(ExpressionTree receiver) {
-    if (receiver instanceof IdentifierTree identifier) {
-      if (context.scopes().lookUp(identifier.getName().toString()) != null) {
-        return Optional.empty();
-      }
-      return context.symbols().resolveField(identifier.getName().toString());
-    }
-    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
-        && !(select.getExpression() instanceof IdentifierTree first
-            && context.scopes().lookUp(first.getName().toString()) != null)) {
-      return context.symbols().resolveType(select.getExpression())
-          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()));
-    }
-    return Optional.empty();
-  }
-
-  /** A {@code static final} field of the method's class holding a lambda or a reference. */
-  private Optional<Known> fieldFunction(VariableElement field) {
-    if (!StaticMembers.isStatic(field)
-        || !field.getModifiers().contains(Modifier.FINAL)) {
-      return Optional.empty();
-    }
-    Optional<Signature> signature = types.signature(field.asType());
-    TreePath path = context.trees().getPath(field);
-    if (signature.isEmpty() || path == null
-        || !(path.getLeaf() instanceof VariableTree declaration)
-        || declaration.getInitializer() == null) {
-      return Optional.empty();
-    }
-    ExpressionTree code = declaration.getInitializer();
-    while (code.getKind() == Tree.Kind.PARENTHESIZED) {
-      code = ((com.sun.source.tree.ParenthesizedTree) code).getExpression();
-    }
-    if (code.getKind() != Tree.Kind.LAMBDA_EXPRESSION
-        && code.getKind() != Tree.Kind.MEMBER_REFERENCE) {
-      return Optional.empty();
-    }
-    // the field's class must be the method's, or the class of a method taking a function
-    // whose code is lowered here (of another file, maybe), so that the names in the code mean
-    // at the call what they mean where it is written
-    Element owner = field.getEnclosingElement();
-    Symbols home = owner.equals(context.ownSymbols().enclosingType()) ? context.ownSymbols()
-        : owner.equals(context.symbols().enclosingType()) ? context.symbols() : null;
-    if (home == null) {
-      return Optional.empty();
-    }
-    context.adopt(declaration, path.getCompilationUnit());
-    return Optional.of(new Known(code, Map.of(), signature.get(), home));
   }
 
   // ---- calls ------------------------------------------------------------------------------
@@ -443,10 +212,10 @@ final class FunctionValues {
         bound.add(argument); // a record's placeholder (recordArgument), bound by declareBound
         continue;
       }
-      if (!expressions.assignable(argument, type, site)) {
+      if (!expressions.conversions().assignable(argument, type, site)) {
         return null;
       }
-      bound.add(expressions.widened(argument, type));
+      bound.add(expressions.conversions().widened(argument, type));
     }
     if (signature.resultRecord() != null
         && function.code() instanceof MemberReferenceTree reference) {
@@ -459,7 +228,7 @@ final class FunctionValues {
     // the function's names mean what they mean where it is written, also when a template of
     // another class applies it
     Symbols applying = context.symbols();
-    context.resolveAs(function.home());
+    context.resolution().resolveAs(function.home());
     try {
       Operand result = function.code() instanceof LambdaExpressionTree lambda
           ? lambda(lambda, function, bound)
@@ -468,7 +237,7 @@ final class FunctionValues {
                   ? implementations.implementation(creation, signature)
                   : implementations.namedImplementation(creation,
                       (TypeElement) context.trees().getElement(
-                          context.pathIn(creation.getIdentifier())),
+                          context.resolution().pathIn(creation.getIdentifier())),
                       signature), function, bound)
               : reference((MemberReferenceTree) function.code(), bound, site);
       if (result == null || signature.resultRecord() != null) {
@@ -476,12 +245,12 @@ final class FunctionValues {
       }
       Tree at = function.code() instanceof LambdaExpressionTree lambda ? lambda.getBody()
           : function.code();
-      if (!expressions.assignable(result, signature.result(), at)) {
+      if (!expressions.conversions().assignable(result, signature.result(), at)) {
         return null;
       }
-      return expressions.widened(result, signature.result());
+      return expressions.conversions().widened(result, signature.result());
     } finally {
-      context.resolveAs(applying);
+      context.resolution().resolveAs(applying);
       inlining.remove(inlining.size() - 1);
     }
   }
@@ -494,7 +263,7 @@ final class FunctionValues {
     if (!(invocation.getMethodSelect() instanceof MemberSelectTree select)) {
       return Optional.empty();
     }
-    return known(select.getExpression())
+    return definitions.known(select.getExpression())
         .filter(f -> f.signature().name().contentEquals(select.getIdentifier()))
         .map(f -> f.signature().resultRecord());
   }
@@ -559,7 +328,7 @@ final class FunctionValues {
   private Operand reference(MemberReferenceTree reference, List<Operand> values,
       MethodInvocationTree site) {
     String shown = context.source().of(reference);
-    if (!isStaticReferenceShape(reference)) {
+    if (!definitions.isStaticReferenceShape(reference)) {
       return null;
     }
     CallTarget target = context.symbols().resolveQualifiedCall(
@@ -570,8 +339,8 @@ final class FunctionValues {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
-      Optional<ExecutableElement> method = CalleeResolver.choice(context,
-          CalleeResolver.candidates(context, other.owner(), reference.getName().toString()),
+      Optional<ExecutableElement> method = CallChoices.choice(context,
+          CallChoices.candidates(context, other.owner(), reference.getName().toString()),
           values).map(Overloads.Choice::method);
       if (method.isPresent() && !StaticMembers.isStatic(method.get())) {
         unsupported(reference, "method reference '" + shown + "' names an instance method:"
@@ -589,23 +358,6 @@ final class FunctionValues {
         values, call);
   }
 
-  /**
-   * Whether {@code reference} has the shape of a reference to a static method,
-   * {@code Owner::name} with a class name; else an error at it.
-   */
-  private boolean isStaticReferenceShape(MemberReferenceTree reference) {
-    if (reference.getMode() != MemberReferenceTree.ReferenceMode.INVOKE
-        || !Symbols.isName(reference.getQualifierExpression())
-        || (reference.getQualifierExpression() instanceof IdentifierTree first
-            && (context.scopes().lookUp(first.getName().toString()) != null
-                || context.symbols().resolveField(first.getName().toString()).isPresent()))) {
-      unsupported(reference, "method reference '" + context.source().of(reference) + "' is not"
-          + " supported: ad4j specialises references to static methods ('Math::sin',"
-          + " 'MyClass::f'); write a lambda instead");
-      return false;
-    }
-    return true;
-  }
 
   private void unsupported(Tree tree, String message) {
     diagnostics.error(tree, message);

@@ -76,7 +76,7 @@ final class InactiveCalls {
               Receivers.THIS) == null ? ", and the method is static: it has no object whose"
               + " field it could read; pass the object as a parameter, or hold it in a static"
               + " field"
-              : " of " + context.enclosingInstance()));
+              : " of " + context.resolution().enclosingInstance()));
       return null;
     }
     if (!(context.types().asElement(field.asType()) instanceof TypeElement type)) {
@@ -85,7 +85,7 @@ final class InactiveCalls {
           + " ad4j can call");
       return null;
     }
-    Optional<ExecutableElement> method = Optional.ofNullable(CalleeResolver.chooseOn(context,
+    Optional<ExecutableElement> method = Optional.ofNullable(CallChoices.chooseOn(context,
         (javax.lang.model.type.DeclaredType) field.asType(), name, arguments));
     method.ifPresent(m -> ResolutionLog.resolved(context, invocation, m));
     if (method.isEmpty()) {
@@ -251,7 +251,7 @@ final class InactiveCalls {
    * out of reach. The arguments are evaluated as written, like those of a call run as written.
    */
   Optional<String> constructionProblem(TypeElement type, List<Operand> arguments) {
-    Optional<Overloads.Choice> constructor = CalleeResolver.choice(context,
+    Optional<Overloads.Choice> constructor = CallChoices.choice(context,
         javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements()),
         arguments);
     if (constructor.isPresent()) {

@@ -81,8 +81,8 @@ final class InlinedBodies {
     int errors = diagnostics.errorCount();
     Returns stores = returned -> {
       Operand value = expressions.lower(returned);
-      if (value != null && expressions.assignable(value, type, returned)) {
-        ir.add(new Store(result, expressions.convert(value, type), context.line()));
+      if (value != null && expressions.conversions().assignable(value, type, returned)) {
+        ir.add(new Store(result, expressions.conversions().convert(value, type), context.line()));
       }
     };
     if (lowerTail(body, stores) && diagnostics.errorCount() == errors) {
@@ -191,7 +191,7 @@ final class InlinedBodies {
     boolean passed = value instanceof Operand.Use use && bound.stream().anyMatch(argument ->
         argument instanceof Operand.Use given && given.value() == use.value());
     if (!(value instanceof Operand.Use use) || value.type() != type || passed
-        || context.isReadOnly(use.value())) {
+        || context.arrays().isReadOnly(use.value())) {
       String shown = context.source().of(last.getExpression());
       unsupported(last.getExpression(), "'" + shown + "' is an array that the caller of '"
           + method.getName() + "' holds already, or one it must not write, and ad4j inlines '"

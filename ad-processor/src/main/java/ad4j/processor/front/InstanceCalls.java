@@ -91,7 +91,7 @@ final class InstanceCalls {
       List<Operand> arguments, MethodInvocationTree invocation, String shown) {
     ExecutableElement method = context.javaTypes().referenceTypeOf(receiver)
         .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
-        .map(mirror -> CalleeResolver.chooseOn(context,
+        .map(mirror -> CallChoices.chooseOn(context,
             (javax.lang.model.type.DeclaredType) mirror, name, arguments))
         .orElse(null);
     if (method != null && Receivers.hasReceiver(method)
@@ -112,7 +112,7 @@ final class InstanceCalls {
       }
       // the value records it takes, flattened
       List<Operand> flat = records.acrossCalls().spread(callee.get(), all, 1, invocation,
-          calls.asWritten(method, type, all.size(), true));
+          calls.differentiableCalls().asWritten(method, type, all.size(), true));
       if (flat == null) {
         return null;
       }
@@ -143,7 +143,7 @@ final class InstanceCalls {
     }
     boolean receiver = Receivers.hasReceiver(method);
     List<Operand> flat = records.acrossCalls().spread(callee.get(), arguments, receiver ? 1 : 0,
-        invocation, calls.asWritten(method, record, arguments.size(),
+        invocation, calls.differentiableCalls().asWritten(method, record, arguments.size(),
             receiver && context.flatRecords().recordOf(arguments.get(0)).isEmpty()));
     if (flat == null) {
       return null;
@@ -154,7 +154,7 @@ final class InstanceCalls {
   /** The call of {@code callee}'s members on {@code flat}; a scalar result is of {@code type}. */
   private Operand differentiableCall(Callee callee, List<Operand> flat, NumericType type) {
     if (callee.returnsArray()) {
-      return calls.vectorCall(callee, flat);
+      return calls.differentiableCalls().vectorCall(callee, flat);
     }
     boolean active = flat.stream().anyMatch(a -> a.isActive() || ArrayLowering.isActiveArray(a));
     return context.emit(Operation.call(callee), flat, type, active);

@@ -186,7 +186,7 @@ final class LoopLowering {
         context.scopes().declareLocal(name, kind, declared,
             context.javaTypes().javaText(declared).orElseThrow(), context);
       } else {
-        value = expressions.convert(value, kind);
+        value = expressions.conversions().convert(value, kind);
         context.scopes().declareLocal(name, kind, context);
       }
       declarations.declareOrBind(name, value);
@@ -228,10 +228,10 @@ final class LoopLowering {
       Operand value = context.emit(Operation.ELEMENT, List.of(array, index), elementType,
           array instanceof Operand.Use use && use.value().isActiveArray());
       if (elementType.isArray() && array instanceof Operand.Use use
-          && context.isReadOnly(use.value())) {
-        context.markReadOnly(((Operand.Use) value).value());
+          && context.arrays().isReadOnly(use.value())) {
+        context.arrays().markReadOnly(((Operand.Use) value).value());
       }
-      value = expressions.convert(value, declared);
+      value = expressions.conversions().convert(value, declared);
       context.scopes().declareLocal(name, declared, context);
       declarations.declareOrBind(name, value);
     });

@@ -238,7 +238,7 @@ public final class Lowering {
   private Optional<Function> lowerMethod(MethodTree method, ExecutableElement element) {
     methodBody = method.getBody();
     swaps = ArraySwaps.in(method.getBody());
-    context.swapsArrays(swaps);
+    context.arrays().swapsArrays(swaps);
     returns.checkResultRecord(method);
     List<Value> parameters = methodParameters.declare(method, element);
     List<StatementTree> body = List.copyOf(method.getBody().getStatements());
@@ -344,15 +344,16 @@ public final class Lowering {
     String problem = null;
     if (first.type() != NumericType.DOUBLE_ARRAY && first.type() != NumericType.FLOAT_ARRAY) {
       problem = "ad4j exchanges the elements of 'double[]' and 'float[]' arrays only";
-    } else if (context.lengthOfMadeArray(a).isEmpty()
-        || context.lengthOfMadeArray(b).isEmpty()) {
+    } else if (context.arrays().lengthOfMadeArray(a).isEmpty()
+        || context.arrays().lengthOfMadeArray(b).isEmpty()) {
       problem = "ad4j exchanges their elements instead, so both must be arrays the method makes"
           + " with 'new' (not parameters, rows, clones or results of calls)";
-    } else if (!context.lengthOfMadeArray(a).equals(context.lengthOfMadeArray(b))) {
+    } else if (!context.arrays().lengthOfMadeArray(a)
+        .equals(context.arrays().lengthOfMadeArray(b))) {
       problem = "ad4j exchanges their elements instead, so both must be made with the same"
           + " length ('new double[n]' with the same 'n', or the same number of elements)";
-    } else if (!context.swappedArrays().contains(swap.first())
-        || !context.swappedArrays().contains(swap.second())) {
+    } else if (!context.arrays().swappedArrays().contains(swap.first())
+        || !context.arrays().swappedArrays().contains(swap.second())) {
       problem = "ad4j exchanges the elements of arrays of the method's own code only";
     } else {
       for (String name : List.of(swap.first(), swap.second())) {

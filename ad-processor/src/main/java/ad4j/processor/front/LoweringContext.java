@@ -31,17 +31,14 @@ import javax.lang.model.util.Types;
 
 /**
  * What the statement and expression lowering share for one method: the IR being built, the
- * scopes, name resolution, the source, the diagnostics, and the statement being lowered.
+ * scopes, the source, the diagnostics, and the statement being lowered. Where names resolve is
+ * {@link NameResolution}'s, what lowering learns of the method's arrays {@link MethodArrays}'.
  */
 final class LoweringContext {
   private final Elements elements;
   private final Types types;
   private final Trees trees;
-  /** How names resolve: in the method's class, or in the record whose method is inlined. */
-  private Symbols symbols;
-  /** How names resolve in the method's own class. */
-  private final Symbols ownSymbols;
-  private final Map<TypeElement, Symbols> symbolsOfTypes = new HashMap<>();
+  private final NameResolution resolution;
   private final Reachability reachability;
   private final SourceText source;
   private final Diagnostics diagnostics;
@@ -71,23 +68,8 @@ final class LoweringContext {
    * new one per iteration.
    */
   private final Set<Value> arraysMadeInLoops = new java.util.HashSet<>();
-  /** The arrays the method writes into, and those it passes to @Differentiable calls. */
-  private final Set<Value> writtenArrays = new java.util.HashSet<>();
   /** The names of local classes declared in the method, each an error at its declaration. */
   private final Set<String> localClasses = new java.util.HashSet<>();
-  private final Set<Value> arraysPassedToCalls = new java.util.HashSet<>();
-  /**
-   * The arrays this method did not make, which it reaches as written: a field's, an object's,
-   * one a call run as written returns, a {@code static final} table held in a local. They
-   * carry no derivative, and a write into one changes state outside the method.
-   */
-  private final Set<Value> foreignArrays =
-      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-  /** The array locals that have held a foreign array: what they hold is foreign too. */
-  private final Set<Variable> foreignArrayVariables = new java.util.HashSet<>();
-  /** The arrays the method must not write: its array parameters and their rows. */
-  private final Set<Value> readOnlyArrays =
-      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   private final CompilationUnitTree unit;
   private final JavaTypes javaTypes;
@@ -95,6 +77,7 @@ final class LoweringContext {
   private final NotedCalls notedCalls;
   private final FlatRecords flatRecords;
   private final CalleeServices calleeServices;
+  private final MethodArrays arrays = new MethodArrays();
 
   LoweringContext(Elements elements, Types types, Trees trees, CompilationUnitTree unit,
       TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames,
@@ -103,8 +86,9 @@ final class LoweringContext {
     this.types = types;
     this.trees = trees;
     this.unit = unit;
-    this.symbols = new Symbols(elements, types, enclosingType, unit);
-    this.ownSymbols = symbols;
+    this.resolution = new NameResolution(elements, types, trees, unit, enclosingType,
+        diagnostics, scopes);
+    Symbols symbols = resolution.symbols();
     this.reachability = new Reachability(elements, types, trees, symbols.packageName());
     this.source = new SourceText(trees, unit, diagnostics::unitOf);
     this.dependences = new LaunderedDependence(source);
@@ -115,8 +99,8 @@ final class LoweringContext {
         shadowedOwners.add(owner);
       }
     }
-    this.javaTypes = new JavaTypes(this, elements, types, reachability, ownSymbols,
-        referencedTypeNames);
+    this.javaTypes = new JavaTypes(this, elements, types, reachability,
+        resolution.ownSymbols(), referencedTypeNames);
     this.recordConstructors = new RecordConstructors(this, elements, trees);
     this.notedCalls = new NotedCalls(this);
     this.flatRecords = new FlatRecords(this);
@@ -148,6 +132,11 @@ final class LoweringContext {
     return calleeServices;
   }
 
+  /** What lowering has learnt of the method's arrays: made, written, foreign, read-only. */
+  MethodArrays arrays() {
+    return arrays;
+  }
+
   /** The method's {@code @Differentiable(order)} and name. */
   void setMethod(String name, int order) {
     this.methodName = name;
@@ -173,54 +162,6 @@ final class LoweringContext {
 
   boolean examining() {
     return examining;
-  }
-
-  /** The names of the arrays the method's own double-buffer swaps exchange. */
-  private Set<String> swappedArrays = Set.of();
-
-  void swapsArrays(List<ArraySwaps> swaps) {
-    Set<String> names = new java.util.HashSet<>();
-    swaps.forEach(swap -> {
-      names.add(swap.first());
-      names.add(swap.second());
-    });
-    swappedArrays = names;
-  }
-
-  /**
-   * The names of the arrays the method's own swaps exchange ({@link ArraySwaps}): no other
-   * assignment may rebind them, since {@link VariablePlanner} gave them no variable.
-   */
-  Set<String> swappedArrays() {
-    return swappedArrays;
-  }
-
-  /**
-   * The arrays the method makes with {@code new}, each with what gives its length: the value
-   * of its size ({@code n}) or the text of a constant one. Two arrays with the same entry have
-   * the same length ({@link ArraySwaps}).
-   */
-  private final Map<Value, Object> madeArrays = new java.util.IdentityHashMap<>();
-
-  /**
-   * Records that {@code array} was made with {@code new} of length {@code length}; with
-   * {@code lengthOf}, the length of that array, which is bound once, so that arrays made
-   * with {@code new double[w.length]} at two places have the same entry though each read
-   * of {@code w.length} is a value of its own.
-   */
-  void madeArray(Operand array, Operand length, Optional<Value> lengthOf) {
-    if (array instanceof Operand.Use use) {
-      madeArrays.put(use.value(), lengthOf.<Object>map(LengthOf::new)
-          .orElse(length instanceof Operand.Use size ? size.value() : "constant " + length));
-    }
-  }
-
-  /** The length of an array bound once: equal for the same array. */
-  private record LengthOf(Value array) {}
-
-  /** What gives the length of {@code array}, if the method made it with {@code new}. */
-  java.util.Optional<Object> lengthOfMadeArray(Value array) {
-    return java.util.Optional.ofNullable(madeArrays.get(array));
   }
 
   /** The private static fields the generated class copies for this method, by copy name. */
@@ -260,83 +201,17 @@ final class LoweringContext {
     return elements;
   }
 
-  /** How names resolve in the method's own class, wherever the lowering is now. */
-  Symbols ownSymbols() {
-    return ownSymbols;
-  }
-
   /**
-   * The instance field {@code name} means without a qualifier in an instance method, when it is
-   * one of the method's own object (its class's, declared or inherited), read through the
-   * receiver as {@code this.name}: empty in a static method, for a static field, and for a
-   * field of an enclosing instance, which the method's class does not hold. A local of that
-   * name hiding it is the caller's to rule out.
+   * How names resolve where lowering is now: in the method's class, or in the class whose code
+   * is lowered in its place ({@link NameResolution}).
    */
-  Optional<javax.lang.model.element.VariableElement> ownInstanceField(String name) {
-    if (scopes().lookUp(Receivers.THIS) == null) {
-      return Optional.empty();
-    }
-    TypeElement own = symbols().enclosingType();
-    return symbols().fieldQualifier(name).filter(own::equals)
-        .flatMap(type -> symbols().fieldOf(type, name))
-        .filter(field -> !StaticMembers.isStatic(field));
-  }
-
-  /**
-   * Why a field of an enclosing instance cannot be read, for messages ("... of" it): the
-   * generated members take the method's own receiver only.
-   */
-  String enclosingInstance() {
-    return "an enclosing instance, which ad4j does not pass to generated code; read it into a"
-        + " field of '" + symbols().enclosingType().getSimpleName() + "'";
-  }
-
   Symbols symbols() {
-    return symbols;
+    return resolution.symbols();
   }
 
-  /**
-   * Makes names resolve as in {@code type}'s code (a record's method inlined into the method:
-   * its unqualified names are the record's, not the caller's class's); returns what to give
-   * {@link #resolveAs} back after it.
-   */
-  Symbols resolveIn(TypeElement type) {
-    Symbols outer = symbols;
-    symbols = symbolsIn(type);
-    return outer;
-  }
-
-  /** How names resolve in {@code type}'s code: with the imports of its own file. */
-  Symbols symbolsIn(TypeElement type) {
-    return symbolsOfTypes.computeIfAbsent(type, t -> new Symbols(elements, types, t,
-        homeOf(t).orElse(unit)));
-  }
-
-  /** The file of this compilation that declares {@code element}; empty for a class file's. */
-  Optional<CompilationUnitTree> homeOf(javax.lang.model.element.Element element) {
-    com.sun.source.util.TreePath path = trees.getPath(element);
-    return path == null ? Optional.empty() : Optional.of(path.getCompilationUnit());
-  }
-
-  /**
-   * Reads {@code tree}, of file {@code home} of this compilation, as the method's code reads its
-   * own trees: its text, lines and the messages about it are those of its own file.
-   */
-  void adopt(Tree tree, CompilationUnitTree home) {
-    diagnostics.adopt(tree, home);
-  }
-
-  /**
-   * The path to {@code tree} in its own file: the method's, or the one it was {@link #adopt
-   * adopted} from (the code of a method taking a function, of another file).
-   */
-  com.sun.source.util.TreePath pathIn(Tree tree) {
-    return trees.getPath(diagnostics.unitOf(tree), tree);
-  }
-
-  /** Makes names resolve as {@code previous} resolved them ({@link #resolveIn}). */
-  void resolveAs(Symbols previous) {
-    symbols = previous;
+  /** Where names resolve, and in which class's code lowering is. */
+  NameResolution resolution() {
+    return resolution;
   }
 
   SourceText source() {
@@ -456,9 +331,7 @@ final class LoweringContext {
     Value result = ir.temporary(type, active);
     dependences.made(result, lowering);
     ir.add(new Instruction(result, operation, arguments, line));
-    if (operation.form() == Operation.Form.STORE && arguments.get(0) instanceof Operand.Use use) {
-      writtenArrays.add(use.value());
-    }
+    arrays.emitted(result, operation, arguments);
     if (type.isReference() && insideLoop()) {
       objectsMadeInLoops.add(result);
     }
@@ -467,27 +340,7 @@ final class LoweringContext {
         && insideLoop()) {
       arraysMadeInLoops.add(result);
     }
-    if (type.isArray() && (operation.form() == Operation.Form.PLAIN_CALL
-        || operation.form() == Operation.Form.ELEMENT && isForeignArray(arguments.get(0)))) {
-      foreignArrays.add(result); // read as written, or a row of such a matrix
-    }
-    if (operation.form() == Operation.Form.USER_CALL) {
-      for (Operand argument : arguments) {
-        if (argument instanceof Operand.Use use && use.value().type().isArray()) {
-          arraysPassedToCalls.add(use.value());
-        }
-      }
-    }
     return new Operand.Use(result);
-  }
-
-  /**
-   * Whether {@code array} is both passed to a call of another {@code @Differentiable} method and
-   * written into. The reverse sweep then puts back each element written over before it reaches
-   * the call, which it must not do to an array it returns.
-   */
-  boolean isWrittenAndPassedToCalls(Value array) {
-    return writtenArrays.contains(array) && arraysPassedToCalls.contains(array);
   }
 
   /**
@@ -552,9 +405,7 @@ final class LoweringContext {
     }
     Value copy = ir.local(variable.name(), variable.type(), variable.isActive());
     dependences.made(copy, lowering);
-    if (foreignArrayVariables.contains(variable)) {
-      foreignArrays.add(copy);
-    }
+    arrays.read(variable, copy);
     if (variable.referenceType() != null) {
       copy.declareAs(variable.referenceType(), variable.javaType());
     }
@@ -569,9 +420,7 @@ final class LoweringContext {
       return;
     }
     if (local.variable() != null) {
-      if (isForeignArray(value)) {
-        foreignArrayVariables.add(local.variable());
-      }
+      arrays.stored(local.variable(), value);
       ir.add(new Store(local.variable(), value, line));
       return;
     }
@@ -592,23 +441,9 @@ final class LoweringContext {
         copy.declareAs(local.referenceType(), local.javaType());
       }
       ir.add(new Instruction(copy, Operation.COPY, List.of(value), line));
-      if (isForeignArray(value)) {
-        foreignArrays.add(copy);
-      }
+      arrays.copied(value, copy);
       local.hold(copy);
     }
-  }
-
-  /**
-   * Whether {@code array} is an array this method did not make and reaches as written (a
-   * field's, an object's, one a call run as written returns, a {@code static final} table): it
-   * carries no derivative, and writing into it changes state outside the method.
-   */
-  boolean isForeignArray(Operand array) {
-    if (array instanceof Operand.Constant constant) {
-      return constant.type().isArray();
-    }
-    return array instanceof Operand.Use use && foreignArrays.contains(use.value());
   }
 
   /**
@@ -665,16 +500,6 @@ final class LoweringContext {
         ? parameterized.getType() : type;
     return named instanceof com.sun.source.tree.IdentifierTree identifier
         && localClasses.contains(identifier.getName().toString());
-  }
-
-  /** Marks an array the method must not write into (a parameter, a row of one). */
-  void markReadOnly(Value array) {
-    readOnlyArrays.add(array);
-  }
-
-  /** Whether {@code array} is a parameter or a row of one, which the method must not write. */
-  boolean isReadOnly(Value array) {
-    return readOnlyArrays.contains(array);
   }
 
 }

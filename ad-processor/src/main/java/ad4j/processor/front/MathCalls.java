@@ -46,7 +46,7 @@ final class MathCalls {
         argumentTypes.contains(NumericType.BOOLEAN)
             || argumentTypes.stream().anyMatch(NumericType::isReference)
         ? Optional.empty()
-        : CalleeResolver.choice(context, context.symbols().mathMethods(owner, name), arguments)
+        : CallChoices.choice(context, context.symbols().mathMethods(owner, name), arguments)
             .map(Overloads.Choice::method);
     chosen.ifPresent(method -> ResolutionLog.resolved(context, invocation, method));
     Optional<NumericType> resultType =
@@ -87,7 +87,7 @@ final class MathCalls {
     }
     context.mathClassName(owner); // generated code names it
     Operation operation = Operation.call(owner, name, arguments.size());
-    return expressions.combineAll(operation, arguments, resultType.get());
+    return expressions.operators().combineAll(operation, arguments, resultType.get());
   }
 
   private void unsupported(Tree tree, String message) {

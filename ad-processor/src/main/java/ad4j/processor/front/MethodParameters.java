@@ -85,7 +85,7 @@ final class MethodParameters {
         value.declareAs(parameterElement.asType(), text.get());
       }
       if (type.isArray()) {
-        context.markReadOnly(value);
+        context.arrays().markReadOnly(value);
       }
       parameters.add(value);
       context.scopes().declareParameter(name, value, context);
@@ -144,7 +144,7 @@ final class MethodParameters {
       Value value = ir.parameter(leafNames.get(i), types.get(i).type(), types.get(i).active(),
           parameters.size());
       if (types.get(i).type().isArray()) {
-        context.markReadOnly(value); // as an array parameter is
+        context.arrays().markReadOnly(value); // as an array parameter is
       }
       if (types.get(i).type() == NumericType.OBJECT) {
         // a component that carries nothing, of an object type: passed along as declared

@@ -111,7 +111,7 @@ final class ObjectValues {
       return null;
     }
     TypeElement type = (TypeElement) declared.asElement();
-    ExecutableElement method = CalleeResolver.chooseOn(context, declared, name, arguments);
+    ExecutableElement method = CallChoices.chooseOn(context, declared, name, arguments);
     if (method == null) {
       context.diagnostics().error(invocation, "call to '" + shown + "': ad4j finds no method '"
           + name + "' of '" + type.getQualifiedName() + "' that takes these arguments (ad4j"
@@ -247,7 +247,7 @@ final class ObjectValues {
     if (made == null) {
       return null;
     }
-    Optional<ExecutableElement> constructor = CalleeResolver.choice(context,
+    Optional<ExecutableElement> constructor = CallChoices.choice(context,
         javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements()),
         arguments).map(Overloads.Choice::method);
     // a record's own constructor, one that only sets its fields: it changes nothing else

@@ -69,8 +69,8 @@ public final class PrivateFields {
     String copy = copyName(owner, field.getSimpleName().toString());
     context.copiesPrivateField(new Copy(owner, field, copy, false));
     // the generated class of the method's own class, also in a record's inlined code
-    TypeElement own = context.ownSymbols().enclosingType();
-    return Optional.of(Expr.atom(CalleeResolver.gradSimpleName(context.elements(), own) + "."
+    TypeElement own = context.resolution().ownSymbols().enclosingType();
+    return Optional.of(Expr.atom(GradClassNames.gradSimpleName(context.elements(), own) + "."
         + copy));
   }
 
@@ -113,8 +113,8 @@ public final class PrivateFields {
     String handle = copyName(owner, field.getSimpleName() + "Field");
     context.copiesPrivateField(new Copy(owner, field, handle, true));
     // the generated class of the method's own class, also in a record's inlined code
-    TypeElement own = context.ownSymbols().enclosingType();
-    return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + handle);
+    TypeElement own = context.resolution().ownSymbols().enclosingType();
+    return Optional.of(GradClassNames.gradSimpleName(context.elements(), own) + "." + handle);
   }
 
   /**
@@ -146,8 +146,8 @@ public final class PrivateFields {
     }
     context.copiesPrivateField(new Copy(owner, method, copy, false));
     // the generated class of the method's own class, also in a record's inlined code
-    TypeElement own = context.ownSymbols().enclosingType();
-    return Optional.of(CalleeResolver.gradSimpleName(context.elements(), own) + "." + copy);
+    TypeElement own = context.resolution().ownSymbols().enclosingType();
+    return Optional.of(GradClassNames.gradSimpleName(context.elements(), own) + "." + copy);
   }
 
   /**
@@ -160,7 +160,7 @@ public final class PrivateFields {
   private String copyName(TypeElement owner, String name) {
     TypeElement top = topLevel(owner);
     String path = nestedPath(owner);
-    if (!top.equals(topLevel(context.ownSymbols().enclosingType()))) {
+    if (!top.equals(topLevel(context.resolution().ownSymbols().enclosingType()))) {
       String qualified = top.getQualifiedName().toString();
       path = path.isEmpty() ? qualified : qualified + "." + path;
     }
@@ -184,7 +184,7 @@ public final class PrivateFields {
       return true;
     }
     TypeElement top = topLevel(owner);
-    return top != owner && top.equals(topLevel(context.ownSymbols().enclosingType()))
+    return top != owner && top.equals(topLevel(context.resolution().ownSymbols().enclosingType()))
         && context.reachability().ofType(top).isEmpty();
   }
 

@@ -67,14 +67,14 @@ final class PureInitializers {
     }
     // the initializer is read in its own file, its names in its own class (a field of a
     // method taking a function, or of a record, of another file)
-    context.adopt(variable, path.getCompilationUnit());
-    Symbols outer = context.resolveIn(owner);
+    context.resolution().adopt(variable, path.getCompilationUnit());
+    Symbols outer = context.resolution().resolveIn(owner);
     try {
       return text(variable.getInitializer()).filter(typed -> typed.type().widensTo(type))
           .map(typed -> Expr.atom(typed.type() == type ? "(" + typed.text() + ")"
               : "((" + type.keyword() + ") (" + typed.text() + "))"));
     } finally {
-      context.resolveAs(outer);
+      context.resolution().resolveAs(outer);
     }
   }
 
@@ -103,7 +103,7 @@ final class PureInitializers {
         BinaryTree binary = (BinaryTree) expression;
         Optional<Typed> left = text(binary.getLeftOperand());
         Optional<Typed> right = text(binary.getRightOperand());
-        String operator = ExpressionLowering.operatorOf(expression.getKind());
+        String operator = OperatorLowering.operatorOf(expression.getKind());
         return left.isPresent() && right.isPresent()
             ? Optional.of(new Typed(left.get().text() + " " + operator + " " + right.get().text(),
                 NumericType.promote(left.get().type(), right.get().type())))

@@ -155,7 +155,7 @@ final class RecordConstruction {
     context.scopes().pushIsolated();
     // its code calls the record's static methods unqualified, as a static method's does
     frames.push(new Frame(record, null));
-    Symbols callers = context.resolveIn(record);
+    Symbols callers = context.resolution().resolveIn(record);
     try {
       List<ValueRecords.Component> components = ValueRecords.components(record);
       int next = 0;
@@ -209,7 +209,7 @@ final class RecordConstruction {
       }
       return new Tuple(record, leaves);
     } finally {
-      context.resolveAs(callers);
+      context.resolution().resolveAs(callers);
       frames.pop();
       context.scopes().pop();
       context.resume(position);
@@ -238,10 +238,10 @@ final class RecordConstruction {
 
   /** {@code value} as a component of {@code type}; null after an error. */
   private Operand scalar(Operand value, NumericType type, Tree at) {
-    if (value == null || !expressions.assignable(value, type, at)) {
+    if (value == null || !expressions.conversions().assignable(value, type, at)) {
       return null;
     }
-    return expressions.convert(value, type);
+    return expressions.conversions().convert(value, type);
   }
 
   /** Whether {@code constructor} takes the components of {@code record}, in their order. */

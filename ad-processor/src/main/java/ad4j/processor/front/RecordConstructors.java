@@ -116,7 +116,7 @@ final class RecordConstructors {
         || tree.getBody() == null) {
       return Optional.empty();
     }
-    context.adopt(tree, path.getCompilationUnit());
+    context.resolution().adopt(tree, path.getCompilationUnit());
     // compact: no parameter list written ('V {')
     String text = context.source().of(tree);
     int body = text.indexOf('{');

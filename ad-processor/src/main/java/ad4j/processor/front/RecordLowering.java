@@ -189,7 +189,7 @@ final class RecordLowering {
    * it. Not in the code of a value record's method, whose names are its components.
    */
   private Optional<TypeElement> receiverField(String name) {
-    return frames.isEmpty() ? context.ownInstanceField(name)
+    return frames.isEmpty() ? context.resolution().ownInstanceField(name)
         .flatMap(field -> ValueRecords.valueRecord(field.asType())) : Optional.empty();
   }
 
@@ -305,8 +305,9 @@ final class RecordLowering {
     if (expression instanceof MethodInvocationTree invocation) {
       if (expressions.functions().recordResult(invocation).isPresent()) {
         Operand result = expressions.functions().call(
-            expressions.functions().known(((MemberSelectTree) invocation.getMethodSelect())
-                .getExpression()).orElseThrow(),
+            expressions.functions().definitions()
+                .known(((MemberSelectTree) invocation.getMethodSelect()).getExpression())
+                .orElseThrow(),
             (MemberSelectTree) invocation.getMethodSelect(), invocation);
         return result == null ? null : context.flatRecords().recordOf(result).orElseThrow();
       }

@@ -308,7 +308,7 @@ final class RecordMethodCalls {
       return null;
     }
     // a record of another file: its code is read, and reported about, in its own file
-    context.adopt(tree, path.getCompilationUnit());
+    context.resolution().adopt(tree, path.getCompilationUnit());
     if (frames.size() >= MAX_DEPTH) {
       error(at, "call to '" + shown + "': the methods of value record '"
           + record.getSimpleName() + "' call each other " + MAX_DEPTH + " deep, which ad4j"
@@ -329,7 +329,7 @@ final class RecordMethodCalls {
     context.scopes().pushIsolated();
     frames.push(new Frame(record, receiver));
     // the record's code names what its class sees, not what the caller's class sees
-    Symbols callers = context.resolveIn(record);
+    Symbols callers = context.resolution().resolveIn(record);
     try {
       for (int i = 0; i < arguments.size(); i++) {
         VariableElement parameter = method.getParameters().get(i);
@@ -340,14 +340,15 @@ final class RecordMethodCalls {
           Optional<NumericType> type = context.javaTypes().irType(parameter.asType());
           Operand value = (Operand) arguments.get(i);
           if (type.isEmpty() || type.get().isReference()
-              || !expressions.assignable(value, type.get(), at)) {
+              || !expressions.conversions().assignable(value, type.get(), at)) {
             error(at, "call to '" + shown + "': ad4j inlines the methods of a value record with"
                 + " parameters of primitive and value record types, not '" + parameter.asType()
                 + "'");
             return null;
           }
           context.scopes().declareLocal(name, type.get(), context);
-          context.bind(context.scopes().lookUp(name), expressions.convert(value, type.get()));
+          context.bind(context.scopes().lookUp(name),
+              expressions.conversions().convert(value, type.get()));
         }
       }
       for (StatementTree statement : statements.subList(0, statements.size() - 1)) {
@@ -364,7 +365,7 @@ final class RecordMethodCalls {
       Optional<NumericType> type = context.javaTypes().irType(method.getReturnType());
       Operand value = expressions.lower(result);
       if (value == null || type.isEmpty() || type.get().isReference()
-          || !expressions.assignable(value, type.get(), result)) {
+          || !expressions.conversions().assignable(value, type.get(), result)) {
         if (value != null) {
           error(at, "call to '" + shown + "': ad4j inlines the methods of a value record that"
               + " return primitive values or value records, not '" + method.getReturnType()
@@ -372,9 +373,9 @@ final class RecordMethodCalls {
         }
         return null;
       }
-      return expressions.convert(value, type.get());
+      return expressions.conversions().convert(value, type.get());
     } finally {
-      context.resolveAs(callers);
+      context.resolution().resolveAs(callers);
       frames.pop();
       context.scopes().pop();
     }
@@ -407,12 +408,13 @@ final class RecordMethodCalls {
       return false;
     }
     Operand value = expressions.lower(declaration.getInitializer());
-    if (value == null || !expressions.assignable(value, kind.get(),
+    if (value == null || !expressions.conversions().assignable(value, kind.get(),
         declaration.getInitializer())) {
       return false;
     }
     context.scopes().declareLocal(name, kind.get(), context);
-    context.bind(context.scopes().lookUp(name), expressions.convert(value, kind.get()));
+    context.bind(context.scopes().lookUp(name),
+        expressions.conversions().convert(value, kind.get()));
     return true;
   }
 

@@ -62,7 +62,7 @@ final class RecordsAcrossCalls {
     if (!(target instanceof Symbols.CallTarget.OtherMethod other)) {
       return Optional.empty();
     }
-    List<ExecutableElement> candidates = CalleeResolver.candidates(context, other.owner(), name)
+    List<ExecutableElement> candidates = CallChoices.candidates(context, other.owner(), name)
         .stream().filter(m -> m.getParameters().size() == invocation.getArguments().size())
         .toList();
     Optional<TypeElement> record = candidates.isEmpty() ? Optional.empty()
@@ -121,7 +121,7 @@ final class RecordsAcrossCalls {
       Operand read = context.emit(ad4j.processor.ir.Operation.ELEMENT,
           List.of(array, Operand.Constant.of(element++)), NumericType.DOUBLE, active);
       // a float leaf: the double it was widened to, exactly
-      leaves.add(expressions.convert(read, leaf.type()));
+      leaves.add(expressions.conversions().convert(read, leaf.type()));
     }
     return new Tuple(record, leaves);
   }

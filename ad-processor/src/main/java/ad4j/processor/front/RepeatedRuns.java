@@ -51,7 +51,7 @@ final class RepeatedRuns {
 
   /**
    * Notes {@code write}, a write into {@code array}, an array the method did not make
-   * ({@link LoweringContext#isForeignArray}): it changes state outside the method, again each
+   * ({@link MethodArrays#isForeignArray}): it changes state outside the method, again each
    * time it runs. Reports an error at it when members of the method being lowered would run it
    * more than once per call (in a Hessian's sweeps, {@code t[0]++} on a field's array would
    * count once per sweep, and each sweep would see another value). {@code what} names the
@@ -144,5 +144,58 @@ final class RepeatedRuns {
     }
     return Optional.of("which the tangent of '" + name + "' would run twice, once for its"
         + " value and once for its tangent");
+  }
+
+  /**
+   * Whether a generated member of the method being lowered would run {@code method}'s code more
+   * than once per call ({@link RepeatedRuns#ofCallee}), and that code (or its callees') makes
+   * calls that run as written: they would run again, a draw differ, a side effect repeat
+   * (DESIGN.md, "Soundness"). Such a call is then an error at {@code call}; where only the
+   * tangent and the reverse-mode members could run it again, whether they do is judged on their
+   * programs ({@link RepeatedRuns#judgedOnPrograms}): the call is noted for that, with the
+   * errors to report at it, and is no error here.
+   */
+  boolean rejectCallee(ExecutableElement method, Tree call, String shown,
+      String qualified) {
+    Optional<String> members = ofCallee();
+    if (members.isEmpty()) {
+      return false;
+    }
+    String callee = method.getSimpleName().toString();
+    String once = context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())
+        ? "once per iteration" : "once";
+    Optional<CalleePlainCalls.Found> found = context.calleeServices().calleePlainCalls().in(method);
+    if (found.isEmpty()) {
+      return false;
+    }
+    String advice = found.get().kind() == CalleePlainCalls.Kind.CALL
+        ? "make that call in '" + context.methodName() + "' instead and pass its result to '"
+            + callee + "' as a @NoDerivative parameter"
+        : "pass its source file to javac with this one";
+    String message = "call to '" + shown + "': " + found.get().describe(qualified) + ", "
+        + members.get() + ", where '" + context.methodName() + "' runs it " + once + "; "
+        + advice;
+    if (found.get().kind() == CalleePlainCalls.Kind.CALL && judgedOnPrograms(method)) {
+      // the call runs such code in this method too: for StateReadAgain, the array choices
+      // before it, and what the generated class records for callers compiled later
+      long line = context.source().line(call);
+      context.notedCalls().callRunsAsWritten(shown, line, call);
+      // the statement's line, which the instructions made of the call keep
+      long statement = context.line() != null ? context.line().number() : line;
+      context.notedCalls().callsUnrepeatable(new UnrepeatableCall(method, statement, call, message,
+          "call to '" + shown + "': " + found.get().describe(qualified) + ", which a"
+              + " reverse-mode member of '" + context.methodName() + "' would run again:"
+              + " the pullback of '" + qualified + "' (or of a segment of '"
+              + context.methodName() + "') cannot hand the values of its forward sweep to its"
+              + " reverse sweep, and runs its code once more, where '" + context.methodName()
+              + "' runs it once; " + advice));
+      return false;
+    }
+    if (found.get().kind() == CalleePlainCalls.Kind.UNRESOLVED) {
+      context.diagnostics().unresolved(call, message); // the class waits for the next round
+    } else {
+      context.diagnostics().error(call, message);
+    }
+    return true;
   }
 }

@@ -88,7 +88,7 @@ final class ReturnLowering {
       return;
     }
     Operand value = expressions.lower(statement.getExpression());
-    if (value == null || !expressions.assignable(value, resultType,
+    if (value == null || !expressions.conversions().assignable(value, resultType,
         statement.getExpression())) {
       return;
     }
@@ -99,14 +99,14 @@ final class ReturnLowering {
             + " statement: compute the result into one local array and return it at the end");
         return;
       }
-      if (!(value instanceof Operand.Use use) || context.isReadOnly(use.value())) {
+      if (!(value instanceof Operand.Use use) || context.arrays().isReadOnly(use.value())) {
         unsupported(statement.getExpression(), "'" + context.source().of(
             statement.getExpression()) + "' is a parameter's array, which callers own: return"
             + " a local array ('" + context.source().of(statement.getExpression())
             + ".clone()')");
         return;
       }
-      if (context.isWrittenAndPassedToCalls(use.value())) {
+      if (context.arrays().isWrittenAndPassedToCalls(use.value())) {
         unsupported(statement.getExpression(), "'" + context.source().of(
             statement.getExpression()) + "' is passed to a call of a @Differentiable method and"
             + " written into, and ad4j cannot return such an array yet: return a copy ('"

@@ -58,7 +58,7 @@ final class RuledCalls {
    */
   Optional<Lowered> lower(TypeElement owner, String name, List<Operand> arguments, Tree call,
       String shown) {
-    ExecutableElement method = CalleeResolver.choose(context, owner, name, arguments);
+    ExecutableElement method = CallChoices.choose(context, owner, name, arguments);
     if (method == null || !StaticMembers.isStatic(method)) {
       return Optional.empty();
     }
@@ -209,7 +209,7 @@ final class RuledCalls {
    */
   private ExecutableElement instanceTarget(TypeElement type, String name, List<Operand> arguments,
       Tree call, String shown) {
-    ExecutableElement target = CalleeResolver.choose(context, type, name, arguments);
+    ExecutableElement target = CallChoices.choose(context, type, name, arguments);
     if (target == null || StaticMembers.isStatic(target)
         || rulesOf(target).isEmpty()) {
       context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: no"

@@ -145,7 +145,7 @@ final class StaticFieldReads {
     if (!StaticMembers.isStatic(field)) {
       unsupported(use, "instance field '" + name + "' cannot be read: "
           + (context.scopes().lookUp(Receivers.THIS) == null ? "the method is static"
-              : "it is a field of " + context.enclosingInstance()));
+              : "it is a field of " + context.resolution().enclosingInstance()));
       return null;
     }
     TypeKind kind = field.asType().getKind();
@@ -179,7 +179,7 @@ final class StaticFieldReads {
       }
       OptionalDouble known = constant instanceof Boolean
           ? OptionalDouble.empty() : OptionalDouble.of(ConstantText.asDouble(constant));
-      return expressions.typedAs(kind,
+      return expressions.conversions().typedAs(kind,
           new Operand.Constant(text, type.get(), known));
     }
     Optional<String> unreachable = context.javaTypes().memberReachability(field, qualifier);
@@ -187,13 +187,13 @@ final class StaticFieldReads {
         ? new PureInitializers(context).textOf(field, type.get()) : Optional.empty();
     if (initializer.isPresent()) {
       // generated code evaluates the same initializer, with the same result
-      return expressions.typedAs(kind,
+      return expressions.conversions().typedAs(kind,
           new Operand.Constant(initializer.get(), type.get(), OptionalDouble.empty()));
     }
     Optional<Expr> copy = privateCopy(field, unreachable);
     if (copy.isPresent()) {
       // the generated class's copy, read from the field once
-      return expressions.typedAs(kind,
+      return expressions.conversions().typedAs(kind,
           new Operand.Constant(copy.get(), type.get(), OptionalDouble.empty()));
     }
     if (unreachable.isPresent()) {
@@ -201,7 +201,7 @@ final class StaticFieldReads {
           + " cannot read it: " + unreachable.get() + ", or make the field a constant");
       return null;
     }
-    return expressions.typedAs(kind, new Operand.Constant(
+    return expressions.conversions().typedAs(kind, new Operand.Constant(
         Expr.atom(context.javaTypes().referenceTo(
             context.javaTypes().qualifyingType(field, qualifier)) + "." + name),
         type.get(), OptionalDouble.empty()));

@@ -1,16 +1,13 @@
 package ad4j.processor.front;
 
+import ad4j.processor.front.StreamReductions.State;
+import ad4j.processor.front.StreamReductions.Terminal;
 import ad4j.processor.ir.Block;
-import ad4j.processor.ir.Declare;
-import ad4j.processor.ir.Expr;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.IrBuilder;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
-import ad4j.processor.ir.Store;
-import ad4j.processor.ir.Throw;
-import ad4j.processor.ir.Variable;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
@@ -19,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.function.Consumer;
 
 /**
@@ -33,17 +29,9 @@ import java.util.function.Consumer;
  * stream takes each element through every stage before the next, so the loop does the same, in
  * the same order; the functions of the stages are inlined ({@link FunctionValues}).
  *
- * <p>{@code DoubleStream.sum()} and {@code average()} add with compensation (Kahan's, as the
- * JDK's {@code Collectors.sumWithCompensation} and {@code computeFinalSum} do), so their value
- * differs in the last bits from a plain loop's: the lowered loop does the same arithmetic, so the
- * generated members return the user's value bit for bit. Its derivative is the derivative of the
- * exact sum, which the plain sum it keeps beside has too (in exact arithmetic the compensation
- * is identically zero): the sum is {@link Operation#WITH_DERIVATIVE_OF} the plain sum, so that
- * no derivative flows through the compensation's chain of dependent additions. The reverse
- * sweep then runs none of it, and a member that returns no value leaves it out
- * ({@code optimize/GradientWithoutValue}). The adjoints are what the compensated chain gave
- * them, bit for bit (each element's is the sum's); a tangent is the plain sum of the
- * elements' tangents.
+ * <p>This class recognises a pipeline, reads its stages and runs the loop that takes each
+ * element through them; what the source goes over is {@link StreamSources}', what the end
+ * keeps and gives {@link StreamReductions}'.
  */
 final class StreamLowering {
 
@@ -72,12 +60,11 @@ final class StreamLowering {
 
   private record Widen() implements Stage {}
 
-  /** What a terminal operation keeps while the elements go by. */
-  private enum Terminal { SUM, AVERAGE, REDUCE, MAX, MIN }
-
   private final LoweringContext context;
   private final ExpressionLowering expressions;
   private final FunctionValues functions;
+  private final StreamSources sources;
+  private final StreamReductions reductions;
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private Loops loops;
@@ -87,6 +74,8 @@ final class StreamLowering {
     this.context = context;
     this.expressions = expressions;
     this.functions = functions;
+    this.sources = new StreamSources(context, expressions);
+    this.reductions = new StreamReductions(context, expressions, functions);
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
   }
@@ -190,7 +179,7 @@ final class StreamLowering {
         at = ((MemberSelectTree) ((MethodInvocationTree) at).getMethodSelect()).getExpression()) {
       calls.addFirst((MethodInvocationTree) at);
     }
-    Elements elements = elements(source);
+    StreamSources.Elements elements = sources.elements(source);
     if (elements == null) {
       return null;
     }
@@ -202,7 +191,8 @@ final class StreamLowering {
       String name = name(stage);
       String streamName = type == NumericType.DOUBLE ? "DoubleStream" : "IntStream";
       if (name.equals("map") && stage.getArguments().size() == 1) {
-        FunctionValues.Known function = functions.argument(stage.getArguments().get(0),
+        FunctionValues.Known function = functions.definitions().argument(
+            stage.getArguments().get(0),
             new FunctionValues.Signature(type == NumericType.DOUBLE ? "applyAsDouble"
                 : "applyAsInt", List.of(type), type, false));
         if (function == null) {
@@ -211,7 +201,8 @@ final class StreamLowering {
         stages.add(new Map(function, stage, type));
       } else if (name.equals("mapToDouble") && type == NumericType.INT
           && stage.getArguments().size() == 1) {
-        FunctionValues.Known function = functions.argument(stage.getArguments().get(0),
+        FunctionValues.Known function = functions.definitions().argument(
+            stage.getArguments().get(0),
             new FunctionValues.Signature("applyAsDouble", List.of(type), NumericType.DOUBLE,
                 false));
         if (function == null) {
@@ -224,7 +215,8 @@ final class StreamLowering {
         stages.add(new Widen());
         type = NumericType.DOUBLE;
       } else if (name.equals("filter") && stage.getArguments().size() == 1) {
-        FunctionValues.Known predicate = functions.argument(stage.getArguments().get(0),
+        FunctionValues.Known predicate = functions.definitions().argument(
+            stage.getArguments().get(0),
             new FunctionValues.Signature("test", List.of(type), NumericType.BOOLEAN, false));
         if (predicate == null) {
           return null;
@@ -269,7 +261,8 @@ final class StreamLowering {
     return run(elements, stages, terminal, end, unwrap, type);
   }
 
-  private static String name(MethodInvocationTree call) {
+  /** The name of the stream method {@code call} calls. */
+  static String name(MethodInvocationTree call) {
     return ((MemberSelectTree) call.getMethodSelect()).getIdentifier().toString();
   }
 
@@ -282,230 +275,13 @@ final class StreamLowering {
     };
   }
 
-  // ---- sources ----------------------------------------------------------------------------
-
-  /**
-   * The elements a stream goes over: an array's from index 0 to its length, a range of ints
-   * ({@code array} null), or values listed one by one ({@code listed}).
-   */
-  private record Elements(NumericType type, Operand array, Operand from, Operand to,
-      boolean closed, List<Operand> listed) {}
-
-  private Elements elements(MethodInvocationTree source) {
-    String name = name(source);
-    List<Operand> arguments = new ArrayList<>();
-    for (ExpressionTree argument : source.getArguments()) {
-      arguments.add(expressions.lower(argument));
-    }
-    if (arguments.contains(null)) {
-      return null;
-    }
-    String owner = context.source().of(
-        ((MemberSelectTree) source.getMethodSelect()).getExpression());
-    if (name.equals("range") || name.equals("rangeClosed")) {
-      if (arguments.size() != 2 || !arguments.stream().allMatch(
-          a -> a.type().widensTo(NumericType.INT))) {
-        unsupported(source, "'" + context.source().of(source) + "' takes two 'int' bounds");
-        return null;
-      }
-      return new Elements(NumericType.INT, null, expressions.convert(arguments.get(0),
-          NumericType.INT), expressions.convert(arguments.get(1), NumericType.INT),
-          name.equals("rangeClosed"), null);
-    }
-    boolean ofArray = arguments.size() == 1 && arguments.get(0).type().isArray();
-    if (name.equals("stream") || ofArray) {
-      boolean ranged = name.equals("stream") && arguments.size() == 3
-          && arguments.get(1).type().widensTo(NumericType.INT)
-          && arguments.get(2).type().widensTo(NumericType.INT);
-      if (arguments.size() != 1 && !ranged || (arguments.get(0).type() != NumericType.DOUBLE_ARRAY
-          && arguments.get(0).type() != NumericType.INT_ARRAY)) {
-        unsupported(source, "'" + context.source().of(source) + "' is not supported: " + SUPPORTED
-            + " over a 'double[]' or 'int[]'");
-        return null;
-      }
-      Operand array = arguments.get(0);
-      Operand length = context.emit(Operation.LENGTH, List.of(array), NumericType.INT, false);
-      if (!ranged) {
-        return new Elements(array.type().elementType(), array, Operand.Constant.of(0), length,
-            false, null);
-      }
-      Operand from = expressions.convert(arguments.get(1), NumericType.INT);
-      Operand to = expressions.convert(arguments.get(2), NumericType.INT);
-      checkBounds(length, from, to);
-      return new Elements(array.type().elementType(), array, from, to, false, null);
-    }
-    NumericType type = owner.endsWith("IntStream") ? NumericType.INT : NumericType.DOUBLE;
-    List<Operand> listed = new ArrayList<>();
-    for (int k = 0; k < arguments.size(); k++) {
-      if (!expressions.assignable(arguments.get(k), type, source.getArguments().get(k))) {
-        return null;
-      }
-      listed.add(expressions.widened(arguments.get(k), type));
-    }
-    return new Elements(type, null, null, null, false, listed);
-  }
-
-  /**
-   * The checks {@code Arrays.stream(a, from, to)} makes before it streams anything (the JDK's
-   * {@code Spliterators.checkFromToBounds}), with the same exceptions and messages, so that
-   * every generated member fails where and as the method does.
-   */
-  private void checkBounds(Operand length, Operand from, Operand to) {
-    String exception = context.javaTypes().referenceTo(
-        context.elements().getTypeElement("java.lang.ArrayIndexOutOfBoundsException"));
-    throwIf(Operation.infix(">"), from, to, new Throw(exception,
-        List.of("\"origin(\"", from, "\") > fence(\"", to, "\")\""), true, context.line()));
-    throwIf(Operation.infix("<"), from, Operand.Constant.of(0),
-        new Throw(exception, List.of(), false, List.of(from), context.line()));
-    throwIf(Operation.infix(">"), to, length,
-        new Throw(exception, List.of(), false, List.of(to), context.line()));
-  }
-
-  /** {@code if (left comparison right) thrown}. */
-  private void throwIf(Operation comparison, Operand left, Operand right, Throw thrown) {
-    Operand condition = context.emit(comparison, List.of(left, right), NumericType.BOOLEAN,
-        false);
-    ir.openBlock();
-    ir.add(thrown);
-    Block then = ir.closeBlock();
-    ir.add(new If(ir.nextStatementId(), condition, then, new Block(List.of()), context.line()));
-  }
-
   // ---- the loop ---------------------------------------------------------------------------
 
-  /** What the terminal operation keeps: its variables. */
-  private final class State {
-    final Terminal terminal;
-    final NumericType type;
-    Variable sum;
-    Variable compensation;
-    Variable simple;
-    Variable count;
-    Variable longSum;
-    Variable accumulator;
-    Variable seen;
-    FunctionValues.Known operator;
-    MethodInvocationTree end;
-
-    State(Terminal terminal, NumericType type) {
-      this.terminal = terminal;
-      this.type = type;
-    }
-
-    Variable declare(String name, NumericType variableType, Operand initial) {
-      Variable variable = ir.variable(name, variableType, null);
-      ir.add(new Declare(variable, initial, context.line()));
-      return variable;
-    }
-
-    Operand read(Variable variable) {
-      return new Operand.Use(context.readVariable(variable));
-    }
-
-    void store(Variable variable, Operand value) {
-      ir.add(new Store(variable, value, context.line()));
-    }
-
-    /**
-     * One step of {@code Collectors.sumWithCompensation}, and the simple sum. The compensated
-     * sum's steps carry no derivative: the derivative is the simple sum's ({@link #finalSum}).
-     */
-    void addCompensated(Operand value) {
-      Operand tmp = valueOnly(Operation.SUBTRACT, value, read(compensation));
-      Operand before = read(sum);
-      Operand velvel = valueOnly(Operation.ADD, before, tmp);
-      Operand low = valueOnly(Operation.SUBTRACT,
-          valueOnly(Operation.SUBTRACT, velvel, before), tmp);
-      store(compensation, low);
-      store(sum, velvel);
-      store(simple, emit(Operation.ADD, read(simple), value));
-    }
-
-    /** {@code left op right}, computed for its value only: it carries no derivative. */
-    private Operand valueOnly(Operation operation, Operand left, Operand right) {
-      return context.emit(operation, List.of(left, right), NumericType.DOUBLE, false);
-    }
-
-    /**
-     * {@code Collectors.computeFinalSum}: the sum less its compensation, or the simple sum,
-     * with the simple sum's derivative.
-     */
-    Operand finalSum() {
-      Operand tmp = valueOnly(Operation.SUBTRACT, read(sum), read(compensation));
-      Variable result = declare("sum", NumericType.DOUBLE, tmp);
-      String infinity = context.javaTypes().referenceTo(
-          context.elements().getTypeElement("java.lang.Double"));
-      Operand positive = new Operand.Constant(Expr.atom(infinity + ".POSITIVE_INFINITY"),
-          NumericType.DOUBLE, OptionalDouble.of(Double.POSITIVE_INFINITY));
-      Operand negative = new Operand.Constant(Expr.atom(infinity + ".NEGATIVE_INFINITY"),
-          NumericType.DOUBLE, OptionalDouble.of(Double.NEGATIVE_INFINITY));
-      Operand simpleSum = read(simple);
-      Operand isNaN = context.emit(Operation.infix("!="), List.of(tmp, tmp), NumericType.BOOLEAN,
-          false);
-      Operand infinite = context.emit(Operation.infix("|"), List.of(
-          context.emit(Operation.infix("=="), List.of(simpleSum, positive), NumericType.BOOLEAN,
-              false),
-          context.emit(Operation.infix("=="), List.of(simpleSum, negative), NumericType.BOOLEAN,
-              false)), NumericType.BOOLEAN, false);
-      Operand both = context.emit(Operation.infix("&"), List.of(isNaN, infinite),
-          NumericType.BOOLEAN, false);
-      ir.openBlock();
-      store(result, context.emit(Operation.COPY, List.of(simpleSum), NumericType.DOUBLE, false));
-      Block then = ir.closeBlock();
-      ir.add(new If(ir.nextStatementId(), both, then, new Block(List.of()), context.line()));
-      // the value is the compensated sum's; the derivative, the plain sum's
-      return context.emit(Operation.WITH_DERIVATIVE_OF, List.of(read(result), read(simple)),
-          NumericType.DOUBLE, simpleSum.isActive());
-    }
-  }
-
-  private Operand emit(Operation operation, Operand left, Operand right) {
-    boolean active = left.isActive() || right.isActive();
-    NumericType type = left.type() == NumericType.DOUBLE || right.type() == NumericType.DOUBLE
-        ? NumericType.DOUBLE : left.type();
-    return context.emit(operation, List.of(left, right), type, active);
-  }
-
-  private Operand run(Elements elements, List<Stage> stages, Terminal terminal,
+  private Operand run(StreamSources.Elements elements, List<Stage> stages, Terminal terminal,
       MethodInvocationTree end, MethodInvocationTree unwrap, NumericType type) {
-    State state = new State(terminal, type);
-    state.end = end;
-    switch (terminal) {
-      case SUM -> {
-        if (type == NumericType.DOUBLE) {
-          declareCompensated(state);
-        } else {
-          state.accumulator = state.declare("sum", NumericType.INT, Operand.Constant.of(0));
-        }
-      }
-      case AVERAGE -> {
-        if (type == NumericType.DOUBLE) {
-          declareCompensated(state);
-          state.count = state.declare("count", NumericType.DOUBLE, Operand.Constant.of(0.0));
-        } else {
-          state.count = state.declare("count", NumericType.LONG, longZero());
-          state.longSum = state.declare("sum", NumericType.LONG, longZero());
-        }
-      }
-      case REDUCE -> {
-        Operand identity = expressions.lower(end.getArguments().get(0));
-        if (identity == null
-            || !expressions.assignable(identity, type, end.getArguments().get(0))) {
-          return null;
-        }
-        state.operator = functions.argument(end.getArguments().get(1),
-            new FunctionValues.Signature(type == NumericType.DOUBLE ? "applyAsDouble"
-                : "applyAsInt", List.of(type, type), type, false));
-        if (state.operator == null) {
-          return null;
-        }
-        state.accumulator = state.declare("reduced", type, expressions.convert(identity, type));
-      }
-      case MAX, MIN -> {
-        state.seen = state.declare("seen", NumericType.BOOLEAN, Operand.Constant.of(false));
-        state.accumulator = state.declare(terminal == Terminal.MAX ? "max" : "min", type,
-            Operand.Constant.zero(type));
-      }
+    State state = reductions.start(terminal, type, end);
+    if (state == null) {
+      return null;
     }
     boolean[] failed = {false};
     Consumer<Operand> each = element -> failed[0] |= !element(element, stages, 0, state);
@@ -519,44 +295,31 @@ final class StreamLowering {
               active && elements.type() == NumericType.DOUBLE)));
     } else if (elements.closed()) {
       // rangeClosed(i, j) up to Integer.MAX_VALUE: a long index, each element its int value
-      Operand from = expressions.convert(elements.from(), NumericType.LONG);
+      Operand from = expressions.conversions().convert(elements.from(), NumericType.LONG);
       Operand to = context.emit(Operation.ADD, List.of(
-          expressions.convert(elements.to(), NumericType.LONG), longOne()), NumericType.LONG,
-          false);
+          expressions.conversions().convert(elements.to(), NumericType.LONG),
+          StreamReductions.longOne()),
+          NumericType.LONG, false);
       loops.countingLoop(from, to, NumericType.LONG,
-          index -> each.accept(expressions.convert(index, NumericType.INT)));
+          index -> each.accept(expressions.conversions().convert(index, NumericType.INT)));
     } else {
       loops.countingLoop(elements.from(), elements.to(), NumericType.INT, each);
     }
     if (failed[0]) {
       return null;
     }
-    return result(state, unwrap);
-  }
-
-  private static Operand longZero() {
-    return new Operand.Constant(Expr.atom("0L"), NumericType.LONG, OptionalDouble.of(0));
-  }
-
-  private static Operand longOne() {
-    return new Operand.Constant(Expr.atom("1L"), NumericType.LONG, OptionalDouble.of(1));
-  }
-
-  private void declareCompensated(State state) {
-    state.sum = state.declare("sum", NumericType.DOUBLE, Operand.Constant.of(0.0));
-    state.compensation = state.declare("compensation", NumericType.DOUBLE,
-        Operand.Constant.of(0.0));
-    state.simple = state.declare("simpleSum", NumericType.DOUBLE, Operand.Constant.of(0.0));
+    return reductions.result(state, unwrap);
   }
 
   /** One element through the stages from {@code index} on, then into the terminal's state. */
   private boolean element(Operand value, List<Stage> stages, int index, State state) {
     if (index == stages.size()) {
-      return accumulate(value, state);
+      return reductions.accumulate(value, state);
     }
     Stage stage = stages.get(index);
     if (stage instanceof Widen) {
-      return element(expressions.convert(value, NumericType.DOUBLE), stages, index + 1, state);
+      return element(expressions.conversions().convert(value, NumericType.DOUBLE), stages,
+          index + 1, state);
     }
     if (stage instanceof Map map) {
       Operand mapped = functions.apply(map.function(), List.of(value), map.call());
@@ -572,130 +335,6 @@ final class StreamLowering {
     Block kept = ir.closeBlock();
     ir.add(new If(ir.nextStatementId(), test, kept, new Block(List.of()), context.line()));
     return ok;
-  }
-
-  private boolean accumulate(Operand value, State state) {
-    switch (state.terminal) {
-      case SUM -> {
-        if (state.type == NumericType.DOUBLE) {
-          state.addCompensated(value);
-        } else {
-          state.store(state.accumulator, emit(Operation.ADD, state.read(state.accumulator),
-              value));
-        }
-      }
-      case AVERAGE -> {
-        if (state.type == NumericType.DOUBLE) {
-          state.store(state.count, emit(Operation.ADD, state.read(state.count),
-              Operand.Constant.of(1.0)));
-          state.addCompensated(value);
-        } else {
-          state.store(state.count, context.emit(Operation.ADD, List.of(state.read(state.count),
-              longOne()), NumericType.LONG, false));
-          state.store(state.longSum, context.emit(Operation.ADD, List.of(
-              state.read(state.longSum), expressions.convert(value, NumericType.LONG)),
-              NumericType.LONG, false));
-        }
-      }
-      case REDUCE -> {
-        Operand next = functions.apply(state.operator,
-            List.of(state.read(state.accumulator), value), state.end);
-        if (next == null) {
-          return false;
-        }
-        state.store(state.accumulator, next);
-      }
-      case MAX, MIN -> {
-        // ReduceOps.makeDouble(Math::max): the first element as it is, then max(state, element)
-        ir.openBlock();
-        state.store(state.accumulator, value);
-        state.store(state.seen, Operand.Constant.of(true));
-        Block first = ir.closeBlock();
-        ir.openBlock();
-        Operand next = expressions.mathFunction(state.terminal == Terminal.MAX ? "max" : "min",
-            List.of(state.read(state.accumulator), value), state.end);
-        if (next == null) {
-          ir.closeBlock();
-          return false;
-        }
-        state.store(state.accumulator, next);
-        Block later = ir.closeBlock();
-        Operand unseen = context.emit(Operation.NOT, List.of(state.read(state.seen)),
-            NumericType.BOOLEAN, false);
-        ir.add(new If(ir.nextStatementId(), unseen, first, later, context.line()));
-      }
-    }
-    return true;
-  }
-
-  /** The terminal's value, unwrapped from its optional by {@code unwrap} when it has one. */
-  private Operand result(State state, MethodInvocationTree unwrap) {
-    switch (state.terminal) {
-      case SUM -> {
-        return state.type == NumericType.DOUBLE ? state.finalSum()
-            : state.read(state.accumulator);
-      }
-      case REDUCE -> {
-        return state.read(state.accumulator);
-      }
-      case AVERAGE -> {
-        Operand present;
-        Operand average;
-        if (state.type == NumericType.DOUBLE) {
-          Operand count = state.read(state.count);
-          present = context.emit(Operation.infix(">"), List.of(count, Operand.Constant.of(0.0)),
-              NumericType.BOOLEAN, false);
-          Operand total = state.finalSum();
-          average = emit(Operation.DIVIDE, total, state.read(state.count));
-        } else {
-          // IntPipeline.average: (double) sum / count, both long
-          Operand count = state.read(state.count);
-          present = context.emit(Operation.infix(">"), List.of(count, longZero()),
-              NumericType.BOOLEAN, false);
-          Operand total = expressions.convert(state.read(state.longSum), NumericType.DOUBLE);
-          average = context.emit(Operation.DIVIDE, List.of(total, count), NumericType.DOUBLE,
-              false);
-        }
-        return unwrapped(present, average, NumericType.DOUBLE, unwrap);
-      }
-      case MAX, MIN -> {
-        return unwrapped(state.read(state.seen), state.read(state.accumulator), state.type,
-            unwrap);
-      }
-      default -> throw new AssertionError(state.terminal);
-    }
-  }
-
-  /**
-   * {@code getAsDouble()} of an empty optional throws {@code NoSuchElementException("No value
-   * present")}; {@code orElse(v)} gives {@code v}, evaluated after the stream, as Java does.
-   */
-  private Operand unwrapped(Operand present, Operand value, NumericType type,
-      MethodInvocationTree unwrap) {
-    Operand presentNow = present;
-    if (name(unwrap).equals("orElse")) {
-      Operand other = expressions.lower(unwrap.getArguments().get(0));
-      if (other == null || !expressions.assignable(other, type, unwrap.getArguments().get(0))) {
-        return null;
-      }
-      Variable result = ir.variable("orElse", type, null);
-      ir.add(new Declare(result, expressions.convert(other, type), context.line()));
-      ir.openBlock();
-      ir.add(new Store(result, value, context.line()));
-      Block then = ir.closeBlock();
-      ir.add(new If(ir.nextStatementId(), presentNow, then, new Block(List.of()),
-          context.line()));
-      return new Operand.Use(context.readVariable(result));
-    }
-    String exception = context.javaTypes().referenceTo(
-        context.elements().getTypeElement("java.util.NoSuchElementException"));
-    ir.openBlock();
-    ir.add(new Throw(exception, List.of("\"No value present\""), true, context.line()));
-    Block empty = ir.closeBlock();
-    Operand absent = context.emit(Operation.NOT, List.of(presentNow), NumericType.BOOLEAN,
-        false);
-    ir.add(new If(ir.nextStatementId(), absent, empty, new Block(List.of()), context.line()));
-    return value;
   }
 
   private void unsupported(com.sun.source.tree.Tree tree, String message) {

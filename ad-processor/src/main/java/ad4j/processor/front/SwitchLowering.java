@@ -112,9 +112,9 @@ final class SwitchLowering {
       return null;
     }
     TypeKind narrow = type == NumericType.INT
-        ? expressions.narrowTypeOf(yields.get(0).value()) : null;
+        ? expressions.conversions().narrowTypeOf(yields.get(0).value()) : null;
     for (Yield yield : yields) {
-      TypeKind own = expressions.narrowTypeOf(yield.value());
+      TypeKind own = expressions.conversions().narrowTypeOf(yield.value());
       // byte beside short is short; char beside either, or beside int, is int
       narrow = own == narrow ? narrow : own == null || narrow == null ? null
           : own != TypeKind.CHAR && narrow != TypeKind.CHAR ? TypeKind.SHORT : null;
@@ -137,7 +137,7 @@ final class SwitchLowering {
     for (Yield yield : yields) {
       If branch = (If) ir.statementAt(yield.branchIndex());
       ir.openBlock();
-      Operand value = expressions.convert(yield.value(), type);
+      Operand value = expressions.conversions().convert(yield.value(), type);
       ir.add(new Store(result, value, line));
       List<Statement> thenStatements = new ArrayList<>(branch.thenBlock().statements());
       thenStatements.addAll(ir.closeBlock().statements());

@@ -1,0 +1,214 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.Expr;
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import ad4j.processor.ir.Operation;
+import ad4j.processor.rules.DerivativeRules;
+import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.UnaryTree;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * Lowers Java's unary and binary operators: the type of an operator's result (numeric promotion,
+ * string concatenation, comparisons), the operators that are not differentiable rejected on
+ * values that carry derivatives, and an operation on constants kept as Java text while one on
+ * anything else becomes an instruction, active when a derivative can flow from an operand.
+ *
+ * <p>Apart from {@link ExpressionLowering} because compound assignments, {@code &&}, {@code ||}
+ * and the {@code Math} functions combine operands with the same rules, without an operator
+ * tree of their own.
+ */
+final class OperatorLowering {
+  static final String STRAIGHT_LINE_ARITHMETIC = "use + - * / %";
+
+  private final LoweringContext context;
+  private final Diagnostics diagnostics;
+  private final ExpressionLowering expressions;
+
+  OperatorLowering(LoweringContext context, ExpressionLowering expressions) {
+    this.context = context;
+    this.diagnostics = context.diagnostics();
+    this.expressions = expressions;
+  }
+
+  /** {@code left op right} for an arithmetic operator, both operands numeric. */
+  Operand arithmetic(String operator, Operand left, Operand right, Tree at) {
+    if (!left.type().isNumeric() || !right.type().isNumeric()) {
+      unsupported(at, "operator '" + operator + "' needs numeric operands");
+      return null;
+    }
+    return combine(Operation.infix(operator), left, right,
+        NumericType.promote(left.type(), right.type()));
+  }
+
+  /** An operand's type as messages name it: its keyword, or its class's simple name. */
+  String typeName(Operand operand) {
+    return context.javaTypes().referenceTypeOf(operand)
+        .filter(mirror -> mirror instanceof javax.lang.model.type.DeclaredType)
+        .map(mirror -> ((javax.lang.model.type.DeclaredType) mirror).asElement()
+            .getSimpleName().toString())
+        .orElse(operand.type().keyword());
+  }
+
+  Operand binary(BinaryTree binary) {
+    Operand left = expressions.lower(binary.getLeftOperand());
+    Operand right = expressions.lower(binary.getRightOperand());
+    if (left == null || right == null) {
+      return null;
+    }
+    String operator = operatorOf(binary.getKind());
+    Optional<NumericType> type = isNullTest(binary, left, right)
+        ? Optional.of(NumericType.BOOLEAN) : resultType(operator, left.type(), right.type());
+    if (type.isEmpty()) {
+      unsupported(binary, "operator '" + operator + "' cannot be applied to '"
+          + typeName(left) + "' and '" + typeName(right) + "'");
+      return null;
+    }
+    boolean differentiable = "+-*/%".contains(operator) || isComparison(operator);
+    if ((left.isActive() || right.isActive()) && !differentiable) {
+      unsupported(binary, "operator '" + operator + "' is not differentiable: "
+          + STRAIGHT_LINE_ARITHMETIC);
+      return null;
+    }
+    return combine(Operation.infix(operator), left, right, type.get());
+  }
+
+  /**
+   * {@code w == null} or {@code w != null} of an array. (Two arrays are not compared: the
+   * arrays of generated code need not be the user's code's, such as a callee's result.)
+   */
+  private static boolean isNullTest(BinaryTree binary, Operand left, Operand right) {
+    boolean equality = binary.getKind() == Tree.Kind.EQUAL_TO
+        || binary.getKind() == Tree.Kind.NOT_EQUAL_TO;
+    return equality
+        && (left.type().isArray() && ExpressionLowering.isNull(binary.getRightOperand())
+            || right.type().isArray() && ExpressionLowering.isNull(binary.getLeftOperand()));
+  }
+
+  Operand unary(UnaryTree unary) {
+    Operand operand = expressions.lower(unary.getExpression());
+    if (operand == null) {
+      return null;
+    }
+    String symbol = operatorOf(unary.getKind());
+    boolean logical = symbol.equals("!");
+    if (logical != (operand.type() == NumericType.BOOLEAN)
+        || (symbol.equals("~") && !operand.type().isIntegral())) {
+      unsupported(unary, "operator '" + symbol + "' cannot be applied to '"
+          + operand.type().keyword() + "'");
+      return null;
+    }
+    if (operand instanceof Operand.Constant constant) {
+      String inner = constant.expression().toString();
+      boolean wrap = inner.startsWith("-") || inner.startsWith("+");
+      Expr text = Expr.source(symbol + (wrap ? "(" + inner + ")" : inner),
+          Expr.unaryPrecedence());
+      OptionalDouble known = constant.knownValue();
+      if (symbol.equals("-") && known.isPresent()) {
+        known = OptionalDouble.of(-known.getAsDouble());
+      } else if (!symbol.equals("+")) {
+        known = OptionalDouble.empty();
+      }
+      return new Operand.Constant(text, constant.type(), known);
+    }
+    return switch (symbol) {
+      case "+" -> operand;
+      case "-" -> context.emit(Operation.NEGATE, List.of(operand), operand.type(),
+          operand.isActive());
+      case "!" -> context.emit(Operation.NOT, List.of(operand), NumericType.BOOLEAN, false);
+      default -> context.emit(Operation.COMPLEMENT, List.of(operand), operand.type(), false);
+    };
+  }
+
+  /** {@code left op right}: a constant when both are, else an instruction. */
+  Operand combine(Operation operation, Operand left, Operand right, NumericType type) {
+    if (left instanceof Operand.Constant l && right instanceof Operand.Constant r) {
+      return new Operand.Constant(Expr.binary(operation.name(), l.expression(), r.expression()),
+          type, OptionalDouble.empty());
+    }
+    return combineAll(operation, List.of(left, right), type);
+  }
+
+  /** An instruction whose result is active when derivatives can flow from an argument. */
+  Operand combineAll(Operation operation, List<Operand> arguments, NumericType type) {
+    Optional<DerivativeRules.Rule> rule = DerivativeRules.forOperation(operation);
+    boolean active = false;
+    for (int i = 0; i < arguments.size(); i++) {
+      int index = i;
+      active |= arguments.get(i).isActive()
+          && rule.map(r -> r.carriesDerivative(index)).orElse(true);
+    }
+    return context.emit(operation, arguments, type, active && type.isFloatingPoint());
+  }
+
+  static Optional<NumericType> resultType(String operator, NumericType left,
+      NumericType right) {
+    if (operator.equals("+") && (left == NumericType.STRING || right == NumericType.STRING)
+        && left != NumericType.VOID && right != NumericType.VOID) {
+      return Optional.of(NumericType.STRING); // string concatenation
+    }
+    boolean bothNumeric = left.isNumeric() && right.isNumeric();
+    boolean bothBoolean = left == NumericType.BOOLEAN && right == NumericType.BOOLEAN;
+    return switch (operator) {
+      case "+", "-", "*", "/", "%" ->
+          bothNumeric ? Optional.of(NumericType.promote(left, right)) : Optional.empty();
+      case "<", ">", "<=", ">=" -> bothNumeric ? Optional.of(NumericType.BOOLEAN) : Optional.empty();
+      case "==", "!=" -> bothNumeric || bothBoolean
+          || (left.isReference() && right.isReference())
+          ? Optional.of(NumericType.BOOLEAN) : Optional.empty();
+      case "<<", ">>", ">>>" -> left.isIntegral() && right.isIntegral()
+          ? Optional.of(left) : Optional.empty();
+      case "&", "|", "^" -> {
+        if (bothBoolean) {
+          yield Optional.of(NumericType.BOOLEAN);
+        }
+        yield left.isIntegral() && right.isIntegral()
+            ? Optional.of(NumericType.promote(left, right)) : Optional.empty();
+      }
+      default -> Optional.empty();
+    };
+  }
+
+  private static boolean isComparison(String operator) {
+    return switch (operator) {
+      case "<", ">", "<=", ">=", "==", "!=" -> true;
+      default -> false;
+    };
+  }
+
+  static String operatorOf(Tree.Kind kind) {
+    return switch (kind) {
+      case PLUS, PLUS_ASSIGNMENT, UNARY_PLUS -> "+";
+      case MINUS, MINUS_ASSIGNMENT, UNARY_MINUS -> "-";
+      case MULTIPLY, MULTIPLY_ASSIGNMENT -> "*";
+      case DIVIDE, DIVIDE_ASSIGNMENT -> "/";
+      case REMAINDER, REMAINDER_ASSIGNMENT -> "%";
+      case LEFT_SHIFT, LEFT_SHIFT_ASSIGNMENT -> "<<";
+      case RIGHT_SHIFT, RIGHT_SHIFT_ASSIGNMENT -> ">>";
+      case UNSIGNED_RIGHT_SHIFT, UNSIGNED_RIGHT_SHIFT_ASSIGNMENT -> ">>>";
+      case AND, AND_ASSIGNMENT -> "&";
+      case OR, OR_ASSIGNMENT -> "|";
+      case XOR, XOR_ASSIGNMENT -> "^";
+      case BITWISE_COMPLEMENT -> "~";
+      case LESS_THAN -> "<";
+      case GREATER_THAN -> ">";
+      case LESS_THAN_EQUAL -> "<=";
+      case GREATER_THAN_EQUAL -> ">=";
+      case EQUAL_TO -> "==";
+      case NOT_EQUAL_TO -> "!=";
+      case CONDITIONAL_AND -> "&&";
+      case CONDITIONAL_OR -> "||";
+      case LOGICAL_COMPLEMENT -> "!";
+      default -> kind.toString();
+    };
+  }
+
+
+  private void unsupported(Tree tree, String message) {
+    diagnostics.error(tree, message);
+  }
+}
