@@ -672,7 +672,36 @@ final class ExpressionLowering {
       return new Operand.Constant(Expr.binary(operation.name(), l.expression(), r.expression()),
           type, OptionalDouble.empty());
     }
+    if (type == NumericType.FLOAT && operation.form() == Operation.Form.INFIX
+        && operation.name().length() == 1 && "+-*/%".contains(operation.name())) {
+      left = asFloatOperand(left);
+      right = asFloatOperand(right);
+    }
     return combineAll(operation, List.of(left, right), type);
+  }
+
+  /**
+   * An {@code int} or {@code long} operand of {@code float} arithmetic as Java's binary numeric
+   * promotion makes it, rounded to {@code float} (JLS 5.6): the partial derivative that reads it
+   * must read the rounded number ({@code x * n} with {@code n = 16777217} multiplies by
+   * {@code 16777216f}), not the integer widened to {@code double}. A constant that a
+   * {@code float} holds exactly stays as written.
+   */
+  private Operand asFloatOperand(Operand operand) {
+    if (!operand.type().isIntegral()) {
+      return operand;
+    }
+    if (operand instanceof Operand.Constant constant) {
+      OptionalDouble known = constant.knownValue();
+      if (known.isPresent() && (double) (float) known.getAsDouble() == known.getAsDouble()) {
+        return constant;
+      }
+      OptionalDouble rounded = known.isPresent()
+          ? OptionalDouble.of((float) known.getAsDouble()) : OptionalDouble.empty();
+      return new Operand.Constant(castText(constant.expression(), NumericType.FLOAT),
+          NumericType.FLOAT, rounded);
+    }
+    return convert(operand, NumericType.FLOAT);
   }
 
   /** An instruction whose result is active when derivatives can flow from an argument. */
