@@ -186,7 +186,8 @@ class FloatArithmeticTest {
    * first (JLS 5.6), and the partial derivative reads the rounded number: {@code f * n} with
    * {@code n = 16777217} is {@code f * 16777216f}, exactly linear in {@code f} with slope 2^24.
    * The partials read the integer widened to {@code double} instead, slope 16777217, in every
-   * member, with no error. The slopes here are exact: each product by a power of two is.
+   * member, with no error; so did those of a {@code Math} function's {@code float} overload
+   * ({@code Math.fma(f, n, c)}). The slopes here are exact: each product by a power of two is.
    */
   @Test
   void anIntegerInFloatArithmeticIsRoundedToFloatWhereThePartialsReadIt() {
@@ -203,6 +204,10 @@ class FloatArithmeticTest {
         "    f *= n;",
         "    return f;",
         "  }",
+        "  @Differentiable static double fma(double x, int n) {",
+        "    float f = (float) x;",
+        "    return Math.fma(f, n, 1f);",
+        "  }",
         "  @Differentiable static double constant(double x) {",
         "    float f = (float) x;",
         "    return f * 16777217 - 33554435L / f;",
@@ -215,13 +220,16 @@ class FloatArithmeticTest {
         double.class, int.class);
     MixedFunction compound = new MixedFunction(compiled, "com.example.Widened", "compound",
         double.class, long.class);
-    for (MixedFunction f : List.of(times, compound)) {
-      Object[] at = f == times ? new Object[] {x, 16777217} : new Object[] {x, 16777217L};
-      assertThat(f.value(at)).isEqualTo(0.75 * 16777216);
+    MixedFunction fma = new MixedFunction(compiled, "com.example.Widened", "fma",
+        double.class, int.class);
+    for (MixedFunction f : List.of(times, compound, fma)) {
+      Object[] at = f == compound ? new Object[] {x, 16777217L} : new Object[] {x, 16777217};
+      double value = f == fma ? 0.75 * 16777216 + 1 : 0.75 * 16777216;
+      assertThat(f.value(at)).isEqualTo(value);
       assertThat(f.gradient(at)).usingExactEquality().containsExactly(16777216.0);
       assertThat(f.tangent(at, new double[] {1})).isEqualTo(16777216.0);
       double[] adjoints = new double[1];
-      assertThat(f.pullback(at, 1, adjoints)).isEqualTo(0.75 * 16777216);
+      assertThat(f.pullback(at, 1, adjoints)).isEqualTo(value);
       assertThat(adjoints[0]).isEqualTo(16777216.0);
     }
     // 33554435L is 33554436f: d/dx (2^24 x - 33554436 / x) = 2^24 + 33554436 / x^2

@@ -687,7 +687,7 @@ final class ExpressionLowering {
    * {@code 16777216f}), not the integer widened to {@code double}. A constant that a
    * {@code float} holds exactly stays as written.
    */
-  private Operand asFloatOperand(Operand operand) {
+  Operand asFloatOperand(Operand operand) {
     if (!operand.type().isIntegral()) {
       return operand;
     }
