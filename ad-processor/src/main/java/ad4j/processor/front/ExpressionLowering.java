@@ -545,7 +545,7 @@ final class ExpressionLowering {
           Expr.unaryPrecedence());
       OptionalDouble known = constant.knownValue();
       if (symbol.equals("-") && known.isPresent()) {
-        known = OptionalDouble.of(-known.getAsDouble());
+        known = OptionalDouble.of(negated(known.getAsDouble(), constant.type()));
       } else if (!symbol.equals("+")) {
         known = OptionalDouble.empty();
       }
@@ -766,6 +766,18 @@ final class ExpressionLowering {
           type == NumericType.DOUBLE ? constant.knownValue() : OptionalDouble.empty());
     }
     return operand;
+  }
+
+  /**
+   * {@code -value} as Java negates a constant of {@code type}: the least {@code int} or
+   * {@code long} negated is itself (JLS 15.15.4), not its opposite, which that type cannot hold.
+   */
+  private static double negated(double value, NumericType type) {
+    if (type == NumericType.INT && value == Integer.MIN_VALUE
+        || type == NumericType.LONG && value == Long.MIN_VALUE) {
+      return value;
+    }
+    return -value;
   }
 
   private static Expr castText(Expr expression, NumericType type) {
