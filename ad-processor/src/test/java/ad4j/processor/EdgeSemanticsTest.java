@@ -88,6 +88,7 @@ class EdgeSemanticsTest {
             + " return x * -Long.MIN_VALUE; }",
         "  @Differentiable static double negatedIntMax(double x) {"
             + " return x * -Integer.MAX_VALUE; }",
+        "  @Differentiable static double negatedIntZero(double x) { return x * -0; }",
         "  @Differentiable static double chain(double x, double y) {"
             + " double a = Math.sin(x) * y; return Math.exp(a) + x; }")));
   }
@@ -251,6 +252,8 @@ class EdgeSemanticsTest {
     assertAt("negatedIntMin", at(0.75), 0.75 * Integer.MIN_VALUE, Integer.MIN_VALUE);
     assertAt("negatedLongMin", at(0.75), 0.75 * Long.MIN_VALUE, Long.MIN_VALUE);
     assertAt("negatedIntMax", at(0.75), 0.75 * -Integer.MAX_VALUE, -Integer.MAX_VALUE);
+    // an int's -0 is 0: the partial of x * -0 is +0.0, not -0.0
+    assertAt("negatedIntZero", at(0.75), 0.0, 0.0);
   }
 
   // ---- domain edges --------------------------------------------------------------------------

@@ -770,14 +770,15 @@ final class ExpressionLowering {
 
   /**
    * {@code -value} as Java negates a constant of {@code type}: the least {@code int} or
-   * {@code long} negated is itself (JLS 15.15.4), not its opposite, which that type cannot hold.
+   * {@code long} negated is itself (JLS 15.15.4), not its opposite, which that type cannot hold;
+   * an integer's {@code -0} is {@code 0}, not the {@code double} -0.0.
    */
   private static double negated(double value, NumericType type) {
     if (type == NumericType.INT && value == Integer.MIN_VALUE
         || type == NumericType.LONG && value == Long.MIN_VALUE) {
       return value;
     }
-    return -value;
+    return type.isIntegral() && value == 0 ? 0.0 : -value;
   }
 
   private static Expr castText(Expr expression, NumericType type) {
