@@ -208,6 +208,10 @@ class FloatArithmeticTest {
         "    float f = (float) x;",
         "    return Math.fma(f, n, 1f);",
         "  }",
+        "  @Differentiable static double wideLong(double x) {",
+        "    float f = (float) x;",
+        "    return f * 1152921573326323713L;",
+        "  }",
         "  @Differentiable static double constant(double x) {",
         "    float f = (float) x;",
         "    return f * 16777217 - 33554435L / f;",
@@ -233,6 +237,10 @@ class FloatArithmeticTest {
       assertThat(adjoints[0]).isEqualTo(16777216.0);
     }
     // 33554435L is 33554436f: d/dx (2^24 x - 33554436 / x) = 2^24 + 33554436 / x^2
+    // 2^60 + 2^36 + 1 is 2^60 + 2^37 as a float, but 2^60 rounded to double first
+    CompiledFunction wideLong = compiled.function("com.example.Widened", "wideLong", 1);
+    assertThat(wideLong.gradient(x)[0]).isEqualTo((double) (float) 1152921573326323713L);
+    assertThat(wideLong.gradient(x)[0]).isEqualTo(Math.pow(2, 60) + Math.pow(2, 37));
     CompiledFunction constant = compiled.function("com.example.Widened", "constant", 1);
     assertThat(constant.gradient(x)[0]).isWithin(1e-6).of(16777216.0 + 33554436.0 / (x * x));
     assertThat(constant.tangent(new double[] {x}, new double[] {1}))

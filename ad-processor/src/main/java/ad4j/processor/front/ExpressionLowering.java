@@ -696,7 +696,9 @@ final class ExpressionLowering {
       if (known.isPresent() && (double) (float) known.getAsDouble() == known.getAsDouble()) {
         return constant;
       }
-      OptionalDouble rounded = known.isPresent()
+      // past 2^53 the known double is itself rounded, and rounding it again to float may
+      // differ from Java's one rounding of the long: then the partials read the cast's text
+      OptionalDouble rounded = known.isPresent() && Math.abs(known.getAsDouble()) <= 0x1p53
           ? OptionalDouble.of((float) known.getAsDouble()) : OptionalDouble.empty();
       return new Operand.Constant(castText(constant.expression(), NumericType.FLOAT),
           NumericType.FLOAT, rounded);
