@@ -82,6 +82,13 @@ class EdgeSemanticsTest {
         "  @Differentiable static double fma(double x, double y, double z) {"
             + " return Math.fma(x, y, z); }",
         "  @Differentiable static double scalb(double x) { return Math.scalb(x, 1000); }",
+        "  @Differentiable static double negatedIntMin(double x) {"
+            + " return x * -Integer.MIN_VALUE; }",
+        "  @Differentiable static double negatedLongMin(double x) {"
+            + " return x * -Long.MIN_VALUE; }",
+        "  @Differentiable static double negatedIntMax(double x) {"
+            + " return x * -Integer.MAX_VALUE; }",
+        "  @Differentiable static double negatedIntZero(double x) { return x * -0; }",
         "  @Differentiable static double chain(double x, double y) {"
             + " double a = Math.sin(x) * y; return Math.exp(a) + x; }")));
   }
@@ -232,6 +239,21 @@ class EdgeSemanticsTest {
     assertAt("scalb", at(1e-300), Math.scalb(1e-300, 1000), Math.scalb(1.0, 1000));
     assertAt("atan", at(1e300), Math.atan(1e300), 0);
     assertAt("div", at(1, 1e-200), 1e200, 1e200, -INF); // -(1e200) / 1e-200 overflows
+  }
+
+  /**
+   * Negating the least {@code int} or {@code long} gives it back (JLS 15.15.4): {@code x *
+   * -Integer.MIN_VALUE} is {@code x * -2147483648}. The partial derivative, which reads the
+   * constant's number, took the negation in {@code double}: +2147483648, the opposite sign in
+   * every member, with no error.
+   */
+  @Test
+  void negatingTheLeastIntOrLongGivesItBackAsInJava() {
+    assertAt("negatedIntMin", at(0.75), 0.75 * Integer.MIN_VALUE, Integer.MIN_VALUE);
+    assertAt("negatedLongMin", at(0.75), 0.75 * Long.MIN_VALUE, Long.MIN_VALUE);
+    assertAt("negatedIntMax", at(0.75), 0.75 * -Integer.MAX_VALUE, -Integer.MAX_VALUE);
+    // an int's -0 is 0: the partial of x * -0 is +0.0, not -0.0
+    assertAt("negatedIntZero", at(0.75), 0.0, 0.0);
   }
 
   // ---- domain edges --------------------------------------------------------------------------

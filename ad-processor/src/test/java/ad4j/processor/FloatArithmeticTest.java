@@ -8,6 +8,7 @@ import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.MixedFunction;
 import ad4j.processor.testing.TapeIsEmpty;
 import java.lang.reflect.Method;
 import java.util.Arrays;
@@ -178,6 +179,72 @@ class FloatArithmeticTest {
     double xf = (float) x;
     assertThat(rounding.gradient(x)[0]).isWithin(1e-6)
         .of(2 * xf / 3 * (xf + 1) + (xf * xf + 0.25) / 3 + 1);
+  }
+
+  /**
+   * An {@code int} or {@code long} in {@code float} arithmetic is rounded to {@code float}
+   * first (JLS 5.6), and the partial derivative reads the rounded number: {@code f * n} with
+   * {@code n = 16777217} is {@code f * 16777216f}, exactly linear in {@code f} with slope 2^24.
+   * The partials read the integer widened to {@code double} instead, slope 16777217, in every
+   * member, with no error; so did those of a {@code Math} function's {@code float} overload
+   * ({@code Math.fma(f, n, c)}). The slopes here are exact: each product by a power of two is.
+   */
+  @Test
+  void anIntegerInFloatArithmeticIsRoundedToFloatWhereThePartialsReadIt() {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Widened {",
+        "  @Differentiable static double times(double x, int n) {",
+        "    float f = (float) x;",
+        "    return f * n;",
+        "  }",
+        "  @Differentiable static double compound(double x, long n) {",
+        "    float f = (float) x;",
+        "    f *= n;",
+        "    return f;",
+        "  }",
+        "  @Differentiable static double fma(double x, int n) {",
+        "    float f = (float) x;",
+        "    return Math.fma(f, n, 1f);",
+        "  }",
+        "  @Differentiable static double wideLong(double x) {",
+        "    float f = (float) x;",
+        "    return f * 1152921573326323713L;",
+        "  }",
+        "  @Differentiable static double constant(double x) {",
+        "    float f = (float) x;",
+        "    return f * 16777217 - 33554435L / f;",
+        "  }",
+        "}");
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Widened", source);
+    double x = 0.75;
+    MixedFunction times = new MixedFunction(compiled, "com.example.Widened", "times",
+        double.class, int.class);
+    MixedFunction compound = new MixedFunction(compiled, "com.example.Widened", "compound",
+        double.class, long.class);
+    MixedFunction fma = new MixedFunction(compiled, "com.example.Widened", "fma",
+        double.class, int.class);
+    for (MixedFunction f : List.of(times, compound, fma)) {
+      Object[] at = f == compound ? new Object[] {x, 16777217L} : new Object[] {x, 16777217};
+      double value = f == fma ? 0.75 * 16777216 + 1 : 0.75 * 16777216;
+      assertThat(f.value(at)).isEqualTo(value);
+      assertThat(f.gradient(at)).usingExactEquality().containsExactly(16777216.0);
+      assertThat(f.tangent(at, new double[] {1})).isEqualTo(16777216.0);
+      double[] adjoints = new double[1];
+      assertThat(f.pullback(at, 1, adjoints)).isEqualTo(value);
+      assertThat(adjoints[0]).isEqualTo(16777216.0);
+    }
+    // 33554435L is 33554436f: d/dx (2^24 x - 33554436 / x) = 2^24 + 33554436 / x^2
+    // 2^60 + 2^36 + 1 is 2^60 + 2^37 as a float, but 2^60 rounded to double first
+    CompiledFunction wideLong = compiled.function("com.example.Widened", "wideLong", 1);
+    assertThat(wideLong.gradient(x)[0]).isEqualTo((double) (float) 1152921573326323713L);
+    assertThat(wideLong.gradient(x)[0]).isEqualTo(Math.pow(2, 60) + Math.pow(2, 37));
+    CompiledFunction constant = compiled.function("com.example.Widened", "constant", 1);
+    assertThat(constant.gradient(x)[0]).isWithin(1e-6).of(16777216.0 + 33554436.0 / (x * x));
+    assertThat(constant.tangent(new double[] {x}, new double[] {1}))
+        .isWithin(1e-6).of(16777216.0 + 33554436.0 / (x * x));
   }
 
   @Test

@@ -379,6 +379,90 @@ class TripCountsTest {
   }
 
   /**
+   * Nested loops whose {@code int} counter is tested against a {@code double} or {@code float}
+   * bound: such a loop runs {@code ceil(bound - start)} times, but the reverse sweep counted its
+   * trips again as {@code (int) Math.max(bound - start, 0)}, which truncates: with {@code j <
+   * 2.5} it ran 2 reverse iterations of 3 (gradient -1.72 for -1.75 at (0.7, -1.3)), with {@code
+   * j < 2 + y} at y = -1.3 none of 1 (gradient 0), with no error. Counting down to {@code -0.5}
+   * the generated class did not compile ("possible lossy conversion from double to long"). Such
+   * a loop records its trip count, as a loop with any other bound does.
+   */
+  private static final String FRACTIONAL_SOURCE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class FractionalBounds {",
+      fractional("constant", "for (int j = 0; j < 2.5; j++)"),
+      fractional("active", "double b = 2 + y; for (int j = 0; j < b; j++)"),
+      fractional("floatBound", "float b = 2.5f; for (int j = 1; j < b; j++)"),
+      fractional("down", "for (int j = 4; j > 0.5; j--)"),
+      fractional("negative", "for (int j = -3; j < -0.5; j++)"),
+      fractional("counterOnTheRight", "for (int j = 0; 2.25 > j; j++)"),
+      "}");
+
+  /** {@code name(x, y)}: three trips of an outer loop around {@code inner} and its body. */
+  private static String fractional(String name, String inner) {
+    return String.join("\n",
+        "  @Differentiable static double " + name + "(double x, double y) {",
+        "    double s = 0;",
+        "    for (int i = 0; i < 3; i++) {",
+        "      " + inner + " { s = Math.sin(s * x + j) + y; }",
+        "    }",
+        "    return s;",
+        "  }");
+  }
+
+  private static final CompiledOnce FRACTIONAL = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+          "com.example.FractionalBounds", FRACTIONAL_SOURCE));
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("fractionalBounds")
+  void aLoopTestedAgainstAFractionalBoundRunsItsEveryTripInReverse(String name, int trips) {
+    CompiledFunction f = FRACTIONAL.get().function("com.example.FractionalBounds", name, 2);
+    // where the inner loop runs 'trips' times: the derivative against the value written out
+    double x = 0.7;
+    double y = -1.3;
+    double s = 0;
+    double sx = 0;
+    double sy = 0;
+    for (int i = 0; i < 3; i++) {
+      for (int k = 0; k < trips; k++) {
+        int j = innerCounter(name, k);
+        double c = Math.cos(s * x + j);
+        double nsx = c * (sx * x + s);
+        sy = c * sy * x + 1;
+        sx = nsx;
+        s = Math.sin(s * x + j) + y;
+      }
+    }
+    assertThat(f.value(x, y)).isEqualTo(s);
+    assertThat(f.gradient(x, y)[0]).isWithin(1e-12).of(sx);
+    assertThat(f.gradient(x, y)[1]).isWithin(1e-12).of(sy);
+    DerivativeChecks.checkAt(f, x, y);
+    DerivativeChecks.checkAt(f, 0.4, 0.7);
+  }
+
+  /** The inner loop's counter in its trip {@code k} (from 0) at y = -1.3. */
+  private static int innerCounter(String name, int k) {
+    return switch (name) {
+      case "floatBound" -> 1 + k;
+      case "down" -> 4 - k;
+      case "negative" -> -3 + k;
+      default -> k;
+    };
+  }
+
+  static Stream<Arguments> fractionalBounds() {
+    return Stream.of(
+        Arguments.of("constant", 3),
+        Arguments.of("active", 1), // b = 0.7 at y = -1.3
+        Arguments.of("floatBound", 2),
+        Arguments.of("down", 4),
+        Arguments.of("negative", 3),
+        Arguments.of("counterOnTheRight", 3));
+  }
+
+  /**
    * The text of the generated method {@code name}, up to its closing brace; for a member that
    * records on the tape, the text of {@code nameOnTape}, which holds its body, followed by that
    * of the loop nests it calls.

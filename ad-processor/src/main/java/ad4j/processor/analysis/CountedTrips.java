@@ -26,9 +26,9 @@ public final class CountedTrips {
   /**
    * How the reverse sweep counts a nested loop's trips itself instead of taking the count back
    * from the tape: the loop's counter steps by 1 (or -1) from a start the reverse sweep has
-   * again, its test compares the counter with a bound that no iteration changes ({@code
-   * <}, {@code <=}, or {@code >}, {@code >=} when it counts down), and nothing leaves the loop
-   * before the test fails.
+   * again, its test compares the counter with an {@code int} or {@code long} bound that no
+   * iteration changes ({@code <}, {@code <=}, or {@code >}, {@code >=} when it counts down), and
+   * nothing leaves the loop before the test fails.
    *
    * @param bound the other side of the test, as the forward sweep has it: a constant, a value
    *     made before the loop, the read of a counter of a loop around it, or the length of an
@@ -105,7 +105,9 @@ public final class CountedTrips {
     boolean up = counter.step() == 1;
     boolean fits = up ? symbol.equals("<") || symbol.equals("<=")
         : symbol.equals(">") || symbol.equals(">=");
-    if (!fits || !isFixedBound(bound, made, block)) {
+    // an int or long bound only: against a double or float one ('j < 2.5') the loop runs
+    // ceil(bound - start) times, which the count's truncating difference is not
+    if (!fits || !bound.type().isIntegral() || !isFixedBound(bound, made, block)) {
       return null;
     }
     return new Trips(counter, bound, symbol.length() == 2);

@@ -171,6 +171,32 @@ final class Conversions {
     return operand;
   }
 
+  /**
+   * An {@code int} or {@code long} operand of {@code float} arithmetic as Java's binary numeric
+   * promotion makes it, rounded to {@code float} (JLS 5.6): the partial derivative that reads it
+   * must read the rounded number ({@code x * n} with {@code n = 16777217} multiplies by
+   * {@code 16777216f}), not the integer widened to {@code double}. A constant that a
+   * {@code float} holds exactly stays as written.
+   */
+  Operand asFloatOperand(Operand operand) {
+    if (!operand.type().isIntegral()) {
+      return operand;
+    }
+    if (operand instanceof Operand.Constant constant) {
+      OptionalDouble known = constant.knownValue();
+      if (known.isPresent() && (double) (float) known.getAsDouble() == known.getAsDouble()) {
+        return constant;
+      }
+      // past 2^53 the known double is itself rounded, and rounding it again to float may
+      // differ from Java's one rounding of the long: then the partials read the cast's text
+      OptionalDouble rounded = known.isPresent() && Math.abs(known.getAsDouble()) <= 0x1p53
+          ? OptionalDouble.of((float) known.getAsDouble()) : OptionalDouble.empty();
+      return new Operand.Constant(castText(constant.expression(), NumericType.FLOAT),
+          NumericType.FLOAT, rounded);
+    }
+    return convert(operand, NumericType.FLOAT);
+  }
+
   private static Expr castText(Expr expression, NumericType type) {
     return castText(expression, type.keyword());
   }

@@ -8,12 +8,14 @@ import ad4j.processor.ir.Operation;
 import ad4j.processor.rules.DerivativeRules;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.Tree;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
 
 /**
  * Lowers calls of {@code Math}, {@code StrictMath} and {@code FastMath} functions: the overload
@@ -87,7 +89,23 @@ final class MathCalls {
     }
     context.mathClassName(owner); // generated code names it
     Operation operation = Operation.call(owner, name, arguments.size());
-    return expressions.operators().combineAll(operation, arguments, resultType.get());
+    return expressions.operators().combineAll(operation, asParameters(chosen.get(), arguments),
+        resultType.get());
+  }
+
+  /**
+   * The arguments as the chosen overload takes them where it takes a {@code float}: an
+   * {@code int} or {@code long} rounded to {@code float} ({@code Math.fma(f, n, g)}), so that the
+   * partials read the number the function is given.
+   */
+  private List<Operand> asParameters(ExecutableElement method, List<Operand> arguments) {
+    List<Operand> converted = new ArrayList<>(arguments);
+    for (int i = 0; i < converted.size() && i < method.getParameters().size(); i++) {
+      if (method.getParameters().get(i).asType().getKind() == TypeKind.FLOAT) {
+        converted.set(i, expressions.conversions().asFloatOperand(converted.get(i)));
+      }
+    }
+    return converted;
   }
 
   private void unsupported(Tree tree, String message) {

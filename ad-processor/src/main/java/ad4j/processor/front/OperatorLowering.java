@@ -109,7 +109,7 @@ final class OperatorLowering {
           Expr.unaryPrecedence());
       OptionalDouble known = constant.knownValue();
       if (symbol.equals("-") && known.isPresent()) {
-        known = OptionalDouble.of(-known.getAsDouble());
+        known = OptionalDouble.of(negated(known.getAsDouble(), constant.type()));
       } else if (!symbol.equals("+")) {
         known = OptionalDouble.empty();
       }
@@ -130,7 +130,25 @@ final class OperatorLowering {
       return new Operand.Constant(Expr.binary(operation.name(), l.expression(), r.expression()),
           type, OptionalDouble.empty());
     }
+    if (type == NumericType.FLOAT && operation.form() == Operation.Form.INFIX
+        && operation.name().length() == 1 && "+-*/%".contains(operation.name())) {
+      left = expressions.conversions().asFloatOperand(left);
+      right = expressions.conversions().asFloatOperand(right);
+    }
     return combineAll(operation, List.of(left, right), type);
+  }
+
+  /**
+   * {@code -value} as Java negates a constant of {@code type}: the least {@code int} or
+   * {@code long} negated is itself (JLS 15.15.4), not its opposite, which that type cannot hold;
+   * an integer's {@code -0} is {@code 0}, not the {@code double} -0.0.
+   */
+  private static double negated(double value, NumericType type) {
+    if (type == NumericType.INT && value == Integer.MIN_VALUE
+        || type == NumericType.LONG && value == Long.MIN_VALUE) {
+      return value;
+    }
+    return type.isIntegral() && value == 0 ? 0.0 : -value;
   }
 
   /** An instruction whose result is active when derivatives can flow from an argument. */
