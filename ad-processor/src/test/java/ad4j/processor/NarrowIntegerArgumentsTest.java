@@ -83,6 +83,30 @@ class NarrowIntegerArgumentsTest {
   }
 
   @Test
+  void aChoiceOfACharAndAnIntConstantExpressionItHoldsIsAChar() {
+    // 1 / 1 is a constant expression of value 1 (JLS 15.29), which a char holds
+    assertSingleError(source(
+        "  @Differentiable static double f(double x) { return q(true ? 'a' : 1 / 1, x); }"),
+        notDifferentiable("char"), 8, 55);
+  }
+
+  @Test
+  void aChoiceOfACharAndAnIntConstantExpressionItDoesNotHoldIsAnInt() {
+    // 2 * 40000 is 80000, past a char: the ?: is an int, and q(int) is differentiated
+    List<String> lines = source(
+        "  @Differentiable static double f(double x) {",
+        "    return q(true ? 'a' : 2 * 40000, x) + q(false ? 'b' : 7 % 4 << 16, x);",
+        "  }");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compile("com.example.F",
+        String.join("\n", lines));
+    ad4j.processor.testing.CompiledFunction f = compiled.function("com.example.F", "f", 1);
+    ad4j.processor.testing.DerivativeChecks.checkAt(f, 0.7);
+    ad4j.processor.testing.DerivativeChecks.checkAt(f, -1.3);
+    // 3 << 16 = 196608, past a char too: both calls are q(int)
+    org.junit.jupiter.api.Assertions.assertEquals(2 * (0.7 * 0.7 * 0.7), f.value(0.7));
+  }
+
+  @Test
   void aChoiceOfAByteAndAShortIsAShort() {
     assertSingleError(source(
         "  @Differentiable static double f(double x) {",

@@ -124,11 +124,15 @@ final class OperatorLowering {
     };
   }
 
-  /** {@code left op right}: a constant when both are, else an instruction. */
+  /**
+   * {@code left op right}: a constant when both are, else an instruction. The constant's value
+   * is known where Java's is an {@code int} of two known {@code int}s ({@code 1 / 1}), which
+   * decides the type of a {@code ?:} beside a {@code char} (JLS 15.25) as it does in javac.
+   */
   Operand combine(Operation operation, Operand left, Operand right, NumericType type) {
     if (left instanceof Operand.Constant l && right instanceof Operand.Constant r) {
       return new Operand.Constant(Expr.binary(operation.name(), l.expression(), r.expression()),
-          type, OptionalDouble.empty());
+          type, intValue(operation.name(), l, r, type));
     }
     if (type == NumericType.FLOAT && operation.form() == Operation.Form.INFIX
         && operation.name().length() == 1 && "+-*/%".contains(operation.name())) {
@@ -149,6 +153,36 @@ final class OperatorLowering {
       return value;
     }
     return type.isIntegral() && value == 0 ? 0.0 : -value;
+  }
+
+  /**
+   * The value of {@code left op right} in {@code int} arithmetic (wrapping, truncating, as
+   * Java computes it), when both are {@code int} constants of known value and the result is an
+   * {@code int}; empty otherwise, and for a division or remainder by zero, which throws.
+   */
+  private static OptionalDouble intValue(String operator, Operand.Constant left,
+      Operand.Constant right, NumericType type) {
+    if (type != NumericType.INT || left.type() != NumericType.INT
+        || right.type() != NumericType.INT || left.knownValue().isEmpty()
+        || right.knownValue().isEmpty()) {
+      return OptionalDouble.empty();
+    }
+    int a = (int) left.knownValue().getAsDouble();
+    int b = (int) right.knownValue().getAsDouble();
+    return switch (operator) {
+      case "+" -> OptionalDouble.of(a + b);
+      case "-" -> OptionalDouble.of(a - b);
+      case "*" -> OptionalDouble.of(a * b);
+      case "/" -> b == 0 ? OptionalDouble.empty() : OptionalDouble.of(a / b);
+      case "%" -> b == 0 ? OptionalDouble.empty() : OptionalDouble.of(a % b);
+      case "<<" -> OptionalDouble.of(a << b);
+      case ">>" -> OptionalDouble.of(a >> b);
+      case ">>>" -> OptionalDouble.of(a >>> b);
+      case "&" -> OptionalDouble.of(a & b);
+      case "|" -> OptionalDouble.of(a | b);
+      case "^" -> OptionalDouble.of(a ^ b);
+      default -> OptionalDouble.empty();
+    };
   }
 
   /** An instruction whose result is active when derivatives can flow from an argument. */
