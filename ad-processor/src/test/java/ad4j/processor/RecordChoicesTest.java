@@ -130,6 +130,16 @@ class RecordChoicesTest {
       "    }",
       "    return s;",
       "  }",
+      "  record A(double[] xs, double c) {}",
+      // what the error for a choice of a record with a double[] component advises
+      "  @Differentiable static double arrayElementsChosen(double x, double y) {",
+      "    double[] p = {x, y, x * y};",
+      "    double[] q = {y, x, 1};",
+      "    boolean c = x > y;",
+      "    A a = new A(new double[] {c ? p[0] : q[0], c ? p[1] : q[1], c ? p[2] : q[2]},"
+          + " c ? x : y);",
+      "    return a.xs()[0] * a.xs()[2] + a.c() * a.xs()[1];",
+      "  }",
       "}");
 
   private static final CompiledOnce CHOICES = new CompiledOnce(() ->
@@ -224,6 +234,13 @@ class RecordChoicesTest {
     DerivativeChecks.checkAt(f, 1.4, 0.9); // halved
   }
 
+  @Test
+  void aRecordWithADoubleArrayMadeFromElementsChosenOneByOne() {
+    CompiledFunction f = function("arrayElementsChosen", 2);
+    DerivativeChecks.checkAt(f, 0.9, 0.4);
+    DerivativeChecks.checkAt(f, 0.3, 0.8);
+  }
+
   private static void assertRejected(List<String> lines, String message, int line, int column) {
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
         String.join("\n", lines));
@@ -292,5 +309,89 @@ class RecordChoicesTest {
         "'switch (k) { case 0 -> v; default -> null; }' cannot initialize value record local"
             + " 'u': ad4j gives it values of its record made in the method (a local, 'new', a"
             + " call of the record's methods, a '?:' or 'switch' choosing between them)", 9, 11);
+  }
+
+  // A record with a double[] component chosen, or assigned in a branch or loop: its array
+  // leaf was a variable set in branches, whose elements' derivatives reached nothing (the
+  // gradient of 'a.xs()[0] * a.xs()[2] + a.c() * a.xs()[1]' was {0.4, 0.0} for {1.12, 1.71}
+  // at (0.9, 0.4)). An error at the choice or the assignment now.
+
+  private static final String CHOOSES_AN_ARRAY = "cannot choose value record 'A', whose"
+      + " component 'xs()' is a 'double[]': a differentiable method binds an array to one array"
+      + " at each point of the code; choose the components instead (the array's elements one by"
+      + " one into a new array) and make one record of them";
+
+  @Test
+  void aChoiceOfARecordWithADoubleArrayComponentIsAnErrorAtIt() {
+    assertRejected(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record A(double[] xs, double c) {}",
+        "  @Differentiable static double f(double x, double y) {",
+        "    double[] p = {x, y, x * y};",
+        "    double[] q = {y, x, 1};",
+        "    A a = x > y ? new A(p, x) : new A(q, y);",
+        "    return a.xs()[0] * a.xs()[2] + a.c() * a.xs()[1];",
+        "  }",
+        "}"),
+        "a '?:' or 'switch' " + CHOOSES_AN_ARRAY, 8, 17);
+  }
+
+  @Test
+  void aSwitchChoosingANestedRecordWithADoubleArrayIsAnErrorAtIt() {
+    assertRejected(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record A(double[] xs, double c) {}",
+        "  record B(double w, A a) {}",
+        "  @Differentiable static double f(double x, int k) {",
+        "    double[] p = {x, x * x};",
+        "    B b = switch (k) {",
+        "      case 0 -> new B(x, new A(p, x));",
+        "      default -> new B(1, new A(new double[] {x, 2}, 3));",
+        "    };",
+        "    return b.a().xs()[1] * b.w();",
+        "  }",
+        "}"),
+        "a '?:' or 'switch' cannot choose value record 'B', whose component 'a().xs()' is a"
+            + " 'double[]'", 8, 11);
+  }
+
+  @Test
+  void aRecordWithADoubleArrayComponentAssignedInABranchIsAnErrorAtTheAssignment() {
+    assertRejected(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record A(double[] xs, double c) {}",
+        "  @Differentiable static double f(double x, double y) {",
+        "    A a = new A(new double[] {x, y, x * y}, x);",
+        "    if (x > y) a = new A(new double[] {y, x, x}, y);",
+        "    return a.xs()[0] * a.xs()[2] + a.c();",
+        "  }",
+        "}"),
+        "value record local 'a' cannot be assigned in a branch or loop inside its scope: its"
+            + " component 'xs()' is a 'double[]', and a differentiable method binds an array"
+            + " variable to one array at each point of the code; assign it outside the branch or"
+            + " loop, or declare another local there", 7, 16);
+  }
+
+  @Test
+  void aRecordParameterWithADoubleArrayComponentAssignedInALoopIsAnErrorAtTheAssignment() {
+    assertRejected(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record A(double[] xs, double c) {}",
+        "  @Differentiable static double f(A a, double x) {",
+        "    for (int i = 0; i < 3; i++) {",
+        "      a = new A(a.xs(), a.c() * a.xs()[1] * x);",
+        "    }",
+        "    return a.xs()[0] * a.c();",
+        "  }",
+        "}"),
+        "value record local 'a' cannot be assigned in a branch or loop inside its scope", 7, 7);
   }
 }

@@ -56,6 +56,9 @@ final class RecordChoices {
   /** The value of {@code choice} ({@link #typeOf} is present); null after an error. */
   Tuple lower(ConditionalExpressionTree choice) {
     TypeElement record = typeOf(choice).orElseThrow();
+    if (choosesAnArray(choice, record)) {
+      return null;
+    }
     Operand condition = expressions.lower(choice.getCondition());
     ir.openBlock();
     Tuple whenTrue = records.lower(choice.getTrueExpression());
@@ -107,6 +110,9 @@ final class RecordChoices {
    */
   Tuple lower(SwitchExpressionTree choice) {
     TypeElement record = typeOf(choice).orElseThrow();
+    if (choosesAnArray(choice, record)) {
+      return null;
+    }
     List<Variable> chosen = leafVariables(record);
     boolean lowered = expressions.switches().expressionInto(choice, chosen, yielded -> {
       Tuple value = records.typeOf(yielded).isPresent() ? records.lower(yielded) : null;
@@ -121,6 +127,28 @@ final class RecordChoices {
       return value.leaves();
     });
     return lowered ? read(record, chosen) : null;
+  }
+
+  /**
+   * The first leaf of {@code record} that is a {@code double[]}, whose elements carry
+   * derivatives: ad4j binds an array variable to one array at each point of the code, so such a
+   * leaf cannot be a variable set in branches, as a choice's or a record local's assigned in a
+   * branch or loop would be (its derivatives were lost: the elements' reached nothing).
+   */
+  static Optional<ValueRecords.Leaf> arrayLeaf(TypeElement record) {
+    return ValueRecords.leaves(record).stream()
+        .filter(leaf -> leaf.type() == NumericType.DOUBLE_ARRAY).findFirst();
+  }
+
+  /** Reports {@code choice} when {@code record} has an {@link #arrayLeaf}. */
+  private boolean choosesAnArray(ExpressionTree choice, TypeElement record) {
+    Optional<ValueRecords.Leaf> array = arrayLeaf(record);
+    array.ifPresent(leaf -> context.diagnostics().error(choice, "a '?:' or 'switch' cannot"
+        + " choose value record '" + record.getSimpleName() + "', whose component '"
+        + leaf.accessors() + "' is a 'double[]': a differentiable method binds an array to one"
+        + " array at each point of the code; choose the components instead (the array's elements"
+        + " one by one into a new array) and make one record of them"));
+    return array.isPresent();
   }
 
   /** Whether {@code expression} is a simple name no local, field or constant has here. */

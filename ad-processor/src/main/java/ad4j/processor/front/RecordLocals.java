@@ -2,6 +2,7 @@ package ad4j.processor.front;
 
 import ad4j.processor.front.RecordLowering.Tuple;
 import ad4j.processor.ir.Declare;
+import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Value;
 import com.sun.source.tree.AssignmentTree;
@@ -118,6 +119,19 @@ final class RecordLocals {
     List<LocalScopes.Local> leaves = new ArrayList<>();
     for (int i = 0; i < value.leaves().size(); i++) {
       leaves.add(context.scopes().lookUp(LocalScopes.leafKey(assignedName, i)));
+    }
+    for (int i = 0; i < leaves.size(); i++) {
+      LocalScopes.Local leaf = leaves.get(i);
+      if (leaf != null && leaf.variable() != null && leaf.type() == NumericType.DOUBLE_ARRAY) {
+        // the leaf is a variable because the record is assigned in a branch or loop inside its
+        // scope: an array variable stands for one array at each point of the code
+        error(assignment.getVariable(), "value record local '" + assignedName + "' cannot be"
+            + " assigned in a branch or loop inside its scope: its component '"
+            + ValueRecords.leaves(record).get(i).accessors() + "' is a 'double[]', and a"
+            + " differentiable method binds an array variable to one array at each point of"
+            + " the code; assign it outside the branch or loop, or declare another local there");
+        return;
+      }
     }
     for (int i = 0; i < leaves.size(); i++) {
       context.bind(leaves.get(i), value.leaves().get(i));
