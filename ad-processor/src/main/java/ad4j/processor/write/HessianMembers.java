@@ -154,12 +154,16 @@ final class HessianMembers {
             method.link(), gradient, hessian, function.name(), function.name(),
             slots.layoutNote())
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L, or"
-            + " {@code $L} has fewer rows\nthan that or a row shorter than that\n", gradient,
-            slots.tooShortInWords(), hessian)
+            + " {@code $L} has fewer rows\nthan that or a row shorter than that, or if"
+            + " {@code $L} is a row of {@code $L}$L$L\n", gradient, slots.tooShortInWords(),
+            hessian, gradient, hessian, new OutputAliasChecks(method).javadoc(gradient),
+            new OutputAliasChecks(method).javadoc(hessian))
         .returns(method.valueType())
         .addParameter(double[].class, gradient)
         .addParameter(double[][].class, hessian)
         .addCode(slots.lengthCheck(methodName, gradient, parameters))
+        .addCode(new OutputAliasChecks(method).array(methodName, gradient, parameters))
+        .addCode(new OutputAliasChecks(method).matrix(methodName, hessian, parameters, gradient))
         .addStatement("int $L = $L", count, slots.count(parameters))
         .beginControlFlow("if ($L.length < $L)", hessian, count)
         .addStatement("throw new $T($S + $L.length + $S + $L + $S)",

@@ -95,11 +95,12 @@ final class OrderOneMembers {
             + " {@code $L}: element {@code i} becomes\nthe partial derivative with respect to"
             + " slot {@code i}. Allocates nothing.\n$L", method.link(), array,
             slots.layoutNote())
-        .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L\n", array,
-            slots.tooShortInWords())
+        .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L$L\n", array,
+            slots.tooShortInWords(), new OutputAliasChecks(method).javadoc(array))
         .returns(method.valueType())
         .addParameter(double[].class, array)
-        .addCode(slots.lengthCheck(methodName, array, parameters));
+        .addCode(slots.lengthCheck(methodName, array, parameters))
+        .addCode(new OutputAliasChecks(method).array(methodName, array, parameters));
     if (function.hasActiveArrays()) {
       // arrays' elements add their adjoints into the gradient as the reverse sweep meets them
       member.addStatement("$T.fill($L, 0, $L, 0.0)", Arrays.class, array,
@@ -169,12 +170,13 @@ final class OrderOneMembers {
         : new Object[] {method.link(), seed, array, slots.layoutNote()};
     return method.start(methodName, parameters)
         .addJavadoc(what, whatArguments)
-        .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L\n", array,
-            slots.tooShortInWords())
+        .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L$L\n", array,
+            slots.tooShortInWords(), new OutputAliasChecks(method).javadoc(array))
         .returns(method.valueType())
         .addParameter(method.derivativeType(), seed)
         .addParameter(double[].class, array)
-        .addCode(slots.lengthCheck(methodName, array, parameters));
+        .addCode(slots.lengthCheck(methodName, array, parameters))
+        .addCode(new OutputAliasChecks(method).array(methodName, array, parameters));
   }
 
   /**

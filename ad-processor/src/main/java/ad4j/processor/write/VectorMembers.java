@@ -152,10 +152,11 @@ final class VectorMembers {
             + " result's element {@code i} with respect to slot {@code j}.\n$L",
             method.link(), jacobian, slots.layoutNote())
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer rows than the"
-            + " result has elements,\nor a row is shorter than the number of slots\n",
-            jacobian)
+            + " result has elements,\nor a row is shorter than the number of slots$L\n",
+            jacobian, new OutputAliasChecks(method).javadoc(jacobian))
         .returns(method.valueType())
-        .addParameter(double[][].class, jacobian);
+        .addParameter(double[][].class, jacobian)
+        .addCode(new OutputAliasChecks(method).matrix(methodName, jacobian, parameters, null));
     return new ValueAndJacobian(member, parameters, jacobian, value, count,
         checks.intoCall(parameters, value + ".length", jacobian, count));
   }
