@@ -139,6 +139,31 @@ class CalleePlainCallsTest {
   }
 
   @Test
+  void aMethodOfARecordCompiledEarlierIsNotSaidToBeWrittenByTheCompiler(@TempDir Path classes)
+      throws IOException {
+    Compilation library = InProcessCompiler.javac().compile(JavaFileObjects.forSourceString(
+        "com.example.LV", String.join("\n",
+            "package com.example;",
+            "public record LV(double a, double b) {",
+            "  public LV scale(double k) { return new LV(k * a, k * b); }",
+            "}")));
+    assertThat(library).succeededWithoutWarnings();
+    List<File> classpath = InProcessCompiler.classpathWithClassesOf(library, classes);
+    Compilation caller = InProcessCompiler.javac().withClasspath(classpath).compile(
+        JavaFileObjects.forSourceString("com.example.Caller", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Caller {",
+            "  @Differentiable static double f(LV v, double x) {",
+            "    return v.scale(x).a();",
+            "  }",
+            "}")));
+    // it said "the compiler writes 'scale' of value record 'LV'", which the user wrote
+    assertOnlyError(caller, "call to 'LV.scale': ad4j inlines the methods of a value record"
+        + " when their source is in this compilation, which 'LV.scale''s is not", 5);
+  }
+
+  @Test
   void aCalleeCompiledEarlierIsJudgedByWhatItsClassRecords(@TempDir Path classes)
       throws IOException {
     Compilation library = InProcessCompiler.javac().compile(JavaFileObjects.forSourceString(

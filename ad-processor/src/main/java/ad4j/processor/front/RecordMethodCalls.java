@@ -294,7 +294,10 @@ final class RecordMethodCalls {
     String shown = record.getSimpleName() + "." + method.getSimpleName();
     TreePath path = context.trees().getPath(method);
     if (path == null || !(path.getLeaf() instanceof MethodTree tree) || tree.getBody() == null) {
-      if (record.getKind() == ElementKind.RECORD && records.isWrittenByTheCompiler(method)) {
+      // a record compiled separately has no source for any method: not 'the compiler writes'
+      boolean recordHere = context.trees().getPath(record) != null;
+      if (recordHere && record.getKind() == ElementKind.RECORD
+          && records.isWrittenByTheCompiler(method)) {
         // equals, hashCode and toString of a record that does not declare them: no source
         // anywhere, and "not in this compilation" would send the user looking for one
         error(at, "call to '" + shown + "': the compiler writes '" + method.getSimpleName()
