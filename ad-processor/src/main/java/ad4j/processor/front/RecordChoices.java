@@ -115,16 +115,17 @@ final class RecordChoices {
     }
     List<Variable> chosen = leafVariables(record);
     boolean lowered = expressions.switches().expressionInto(choice, chosen, yielded -> {
-      Tuple value = records.typeOf(yielded).isPresent() ? records.lower(yielded) : null;
-      if (value == null || !value.type().equals(record)) {
-        if (value != null || records.typeOf(yielded).isEmpty()) {
-          context.diagnostics().error(yielded, "'" + context.source().of(yielded) + "' is"
-              + " yielded where this 'switch' chooses a value record '"
-              + record.getSimpleName() + "': every case must yield one");
-        }
-        return null;
+      Optional<TypeElement> type = records.typeOf(yielded);
+      Tuple value = type.isPresent() ? records.lower(yielded) : null;
+      if (value != null && value.type().equals(record)) {
+        return value.leaves();
       }
-      return value.leaves();
+      if (value != null || type.isEmpty()) { // not after an error lowering it
+        context.diagnostics().error(yielded, "'" + context.source().of(yielded) + "' is"
+            + " yielded where this 'switch' chooses a value record '"
+            + record.getSimpleName() + "': every case must yield one");
+      }
+      return null;
     });
     return lowered ? read(record, chosen) : null;
   }

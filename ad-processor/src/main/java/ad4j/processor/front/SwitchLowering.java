@@ -80,18 +80,15 @@ final class SwitchLowering {
 
   /** A switch expression: its value, or null after reporting an error. */
   Operand expression(SwitchExpressionTree tree) {
-    List<Yield> yields = new ArrayList<>();
     SourceLine line = context.line();
     // The result is declared before the branches, so that its value is the one the chosen
     // case yields; its type is known once every case is lowered.
     int declarationAt = ir.size();
-    int errors = diagnostics.errorCount();
-    lowerCases(tree, tree.getExpression(), tree.getCases(), yields, yielded -> {
+    List<Yield> yields = lowerYields(tree, yielded -> {
       Operand value = expressions.lower(yielded);
       return value == null ? null : List.of(value);
     });
-    context.restoreLine(line);
-    if (diagnostics.errorCount() != errors) {
+    if (yields == null) {
       return null;
     }
     NumericType type = null;
@@ -135,14 +132,10 @@ final class SwitchLowering {
     }
     Variable result = ir.variable("switchValue", type, null);
     for (Yield yield : yields) {
-      If branch = (If) ir.statementAt(yield.branchIndex());
       ir.openBlock();
       Operand value = expressions.conversions().convert(yield.value(), type);
       ir.add(new Store(result, value, line));
-      List<Statement> thenStatements = new ArrayList<>(branch.thenBlock().statements());
-      thenStatements.addAll(ir.closeBlock().statements());
-      ir.replace(yield.branchIndex(), new If(branch.id(), branch.condition(),
-          new Block(thenStatements), branch.elseBlock(), branch.line()));
+      endCase(yield, ir.closeBlock().statements());
     }
     ir.insertAt(declarationAt, new Declare(result, Operand.Constant.zero(type), line));
     return new Operand.Use(context.readVariable(result));
@@ -156,29 +149,47 @@ final class SwitchLowering {
    */
   boolean expressionInto(SwitchExpressionTree tree, List<Variable> results,
       Function<ExpressionTree, List<Operand>> leavesOf) {
-    List<Yield> yields = new ArrayList<>();
     SourceLine line = context.line();
     int declarationAt = ir.size();
-    int errors = diagnostics.errorCount();
-    lowerCases(tree, tree.getExpression(), tree.getCases(), yields, leavesOf);
-    context.restoreLine(line);
-    if (diagnostics.errorCount() != errors) {
+    List<Yield> yields = lowerYields(tree, leavesOf);
+    if (yields == null) {
       return false;
     }
     for (Yield yield : yields) {
-      If branch = (If) ir.statementAt(yield.branchIndex());
-      List<Statement> thenStatements = new ArrayList<>(branch.thenBlock().statements());
+      List<Statement> stores = new ArrayList<>();
       for (int i = 0; i < results.size(); i++) {
-        thenStatements.add(new Store(results.get(i), yield.values().get(i), line));
+        stores.add(new Store(results.get(i), yield.values().get(i), line));
       }
-      ir.replace(yield.branchIndex(), new If(branch.id(), branch.condition(),
-          new Block(thenStatements), branch.elseBlock(), branch.line()));
+      endCase(yield, stores);
     }
     for (int i = results.size() - 1; i >= 0; i--) {
       Variable result = results.get(i);
       ir.insertAt(declarationAt, new Declare(result, Operand.Constant.zero(result.type()), line));
     }
     return true;
+  }
+
+  /**
+   * The cases of switch expression {@code tree} lowered, what each yields by {@code yielding};
+   * null after reporting an error.
+   */
+  private List<Yield> lowerYields(SwitchExpressionTree tree,
+      Function<ExpressionTree, List<Operand>> yielding) {
+    List<Yield> yields = new ArrayList<>();
+    SourceLine line = context.line();
+    int errors = diagnostics.errorCount();
+    lowerCases(tree, tree.getExpression(), tree.getCases(), yields, yielding);
+    context.restoreLine(line);
+    return diagnostics.errorCount() == errors ? yields : null;
+  }
+
+  /** Adds {@code statements} at the end of the branch of {@code yield}'s case. */
+  private void endCase(Yield yield, List<Statement> statements) {
+    If branch = (If) ir.statementAt(yield.branchIndex());
+    List<Statement> thenStatements = new ArrayList<>(branch.thenBlock().statements());
+    thenStatements.addAll(statements);
+    ir.replace(yield.branchIndex(), new If(branch.id(), branch.condition(),
+        new Block(thenStatements), branch.elseBlock(), branch.line()));
   }
 
   /**

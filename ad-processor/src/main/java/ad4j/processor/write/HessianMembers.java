@@ -20,11 +20,14 @@ import java.util.Optional;
 final class HessianMembers {
   private final MethodContext method;
   private final SlotText slots;
+  /** The checks that an output array is none of the arrays the member reads. */
+  private final OutputAliasChecks aliases;
   private final Function function;
 
   HessianMembers(MethodContext method, SlotText slots) {
     this.method = method;
     this.slots = slots;
+    this.aliases = new OutputAliasChecks(method);
     this.function = method.function();
   }
 
@@ -156,14 +159,14 @@ final class HessianMembers {
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L, or"
             + " {@code $L} has fewer rows\nthan that or a row shorter than that, or if"
             + " {@code $L} is a row of {@code $L}$L$L\n", gradient, slots.tooShortInWords(),
-            hessian, gradient, hessian, new OutputAliasChecks(method).javadoc(gradient),
-            new OutputAliasChecks(method).javadoc(hessian))
+            hessian, gradient, hessian, aliases.javadoc(gradient),
+            aliases.javadoc(hessian))
         .returns(method.valueType())
         .addParameter(double[].class, gradient)
         .addParameter(double[][].class, hessian)
         .addCode(slots.lengthCheck(methodName, gradient, parameters))
-        .addCode(new OutputAliasChecks(method).array(methodName, gradient, parameters))
-        .addCode(new OutputAliasChecks(method).matrix(methodName, hessian, parameters, gradient))
+        .addCode(aliases.array(methodName, gradient, parameters))
+        .addCode(aliases.matrix(methodName, hessian, parameters, gradient))
         .addStatement("int $L = $L", count, slots.count(parameters))
         .beginControlFlow("if ($L.length < $L)", hessian, count)
         .addStatement("throw new $T($S + $L.length + $S + $L + $S)",

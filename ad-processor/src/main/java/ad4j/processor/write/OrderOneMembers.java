@@ -22,12 +22,15 @@ import javax.lang.model.element.Modifier;
 final class OrderOneMembers {
   private final MethodContext method;
   private final SlotText slots;
+  /** The checks that an output array is none of the arrays the member reads. */
+  private final OutputAliasChecks aliases;
   private final Function function;
   private final TangentChecks tangentChecks;
 
   OrderOneMembers(MethodContext method, SlotText slots) {
     this.method = method;
     this.slots = slots;
+    this.aliases = new OutputAliasChecks(method);
     this.function = method.function();
     this.tangentChecks = new TangentChecks(method);
   }
@@ -96,11 +99,11 @@ final class OrderOneMembers {
             + " slot {@code i}. Allocates nothing.\n$L", method.link(), array,
             slots.layoutNote())
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L$L\n", array,
-            slots.tooShortInWords(), new OutputAliasChecks(method).javadoc(array))
+            slots.tooShortInWords(), aliases.javadoc(array))
         .returns(method.valueType())
         .addParameter(double[].class, array)
         .addCode(slots.lengthCheck(methodName, array, parameters))
-        .addCode(new OutputAliasChecks(method).array(methodName, array, parameters));
+        .addCode(aliases.array(methodName, array, parameters));
     if (function.hasActiveArrays()) {
       // arrays' elements add their adjoints into the gradient as the reverse sweep meets them
       member.addStatement("$T.fill($L, 0, $L, 0.0)", Arrays.class, array,
@@ -171,12 +174,12 @@ final class OrderOneMembers {
     return method.start(methodName, parameters)
         .addJavadoc(what, whatArguments)
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L$L\n", array,
-            slots.tooShortInWords(), new OutputAliasChecks(method).javadoc(array))
+            slots.tooShortInWords(), aliases.javadoc(array))
         .returns(method.valueType())
         .addParameter(method.derivativeType(), seed)
         .addParameter(double[].class, array)
         .addCode(slots.lengthCheck(methodName, array, parameters))
-        .addCode(new OutputAliasChecks(method).array(methodName, array, parameters));
+        .addCode(aliases.array(methodName, array, parameters));
   }
 
   /**

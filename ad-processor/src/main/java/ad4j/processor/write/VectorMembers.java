@@ -19,12 +19,15 @@ import javax.lang.model.element.Modifier;
 final class VectorMembers {
   private final MethodContext method;
   private final SlotText slots;
+  /** The checks that an output array is none of the arrays the member reads. */
+  private final OutputAliasChecks aliases;
   private final JacobianChecks checks;
   private final Function function;
 
   VectorMembers(MethodContext method, SlotText slots, JacobianChecks checks) {
     this.method = method;
     this.slots = slots;
+    this.aliases = new OutputAliasChecks(method);
     this.checks = checks;
     this.function = method.function();
   }
@@ -153,10 +156,10 @@ final class VectorMembers {
             method.link(), jacobian, slots.layoutNote())
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer rows than the"
             + " result has elements,\nor a row is shorter than the number of slots$L\n",
-            jacobian, new OutputAliasChecks(method).javadoc(jacobian))
+            jacobian, aliases.javadoc(jacobian))
         .returns(method.valueType())
         .addParameter(double[][].class, jacobian)
-        .addCode(new OutputAliasChecks(method).matrix(methodName, jacobian, parameters, null));
+        .addCode(aliases.matrix(methodName, jacobian, parameters, null));
     return new ValueAndJacobian(member, parameters, jacobian, value, count,
         checks.intoCall(parameters, value + ".length", jacobian, count));
   }
