@@ -383,9 +383,14 @@ public final class DerivativeRules {
       return Optional.of(Partial.times(s.times(Site.number(exponent), power)));
     }
     // Each use of an argument is its own operand: an int exponent is converted at each.
+    // At b = 0 the partial is b / a (a^b is 1 there), not the constant 0: its value is 0 as
+    // well, but its derivative with respect to b is 1 / a, the mixed second derivative, which a
+    // constant would drop at order 2. Only at a = b = 0, where b / a is 0 / 0, is it 0.
     Operand test = s.isEqualTo(s.arg(1), ZERO);
+    Operand atZeroExponent =
+        s.choose(s.isEqualTo(s.arg(0), ZERO), ZERO, s.over(s.arg(1), s.arg(0)));
     Operand general = s.times(s.arg(1), s.call("pow", base, s.minus(s.arg(1), ONE)));
-    return Optional.of(Partial.times(s.choose(test, ZERO, general)));
+    return Optional.of(Partial.times(s.choose(test, atZeroExponent, general)));
   }
 
   /**
