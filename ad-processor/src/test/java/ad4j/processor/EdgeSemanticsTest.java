@@ -304,6 +304,47 @@ class EdgeSemanticsTest {
     assertAt("atan2", at(0.0, 0.0), 0, NAN, NAN); // README: atan2 jumps there
   }
 
+  /**
+   * atan2's partials, b / (a² + b²) and -a / (a² + b²), computed as written, square arguments
+   * that underflow or overflow where the partials are numbers: at (0, 1e-170) the gradient was
+   * {Infinity, NaN} for {1e170, 0}, at (3e-170, 4e-170) {Infinity, -Infinity}, at (0, 1e200)
+   * {0.0, ...} for {1e-200, 0}. They are computed on the arguments scaled by max(|a|, |b|).
+   */
+  @Test
+  void atan2AtExtremeMagnitudes() {
+    assertNear("atan2", at(0.0, 1e-170), 1e170, 0);
+    assertNear("atan2", at(3e-170, 4e-170), 1.6e169, -1.2e169);
+    assertNear("atan2", at(-3e-160, 4e-160), 1.6e159, 1.2e159); // a² + b² is subnormal
+    assertNear("atan2", at(0.0, 1e200), 1e-200, 0);
+    assertNear("atan2", at(3e300, -4e300), -1.6e-301, -1.2e-301);
+    assertNear("atan2", at(1e-300, 1e300), 1e-300, 0); // -1e-300 / 1e600 underflows: 0
+  }
+
+  /**
+   * Every member's value is the primal's and its gradient within 4 ulps of {@code expected}
+   * (exactly 0 where that is 0), reverse and forward mode alike.
+   */
+  private static void assertNear(String name, double[] x, double... expected) {
+    CompiledFunction f = f(name, x.length);
+    String where = name + " at " + Arrays.toString(x);
+    double value = f.value(x);
+    double[] out = new double[x.length];
+    assertWithMessage("ValueAndGradient value %s", where)
+        .that(f.valueAndGradient(x, out)).isEqualTo(value);
+    double[] adjoints = new double[x.length];
+    f.pullback(x, 1.0, adjoints);
+    double[] gradient = f.gradient(x);
+    for (int i = 0; i < x.length; i++) {
+      double[] unit = new double[x.length];
+      unit[i] = 1.0;
+      double tolerance = 4 * Math.ulp(expected[i]);
+      for (double actual : new double[] {gradient[i], out[i], adjoints[i], f.tangent(x, unit)}) {
+        assertWithMessage("slot %s of %s in every member", i, where).that(actual)
+            .isWithin(tolerance).of(expected[i]);
+      }
+    }
+  }
+
   @Test
   void copySignAtZero() {
     assertAt("copySign", at(0.0, 3), 0, 0, 0);

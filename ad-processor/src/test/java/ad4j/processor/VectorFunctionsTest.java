@@ -604,6 +604,25 @@ class VectorFunctionsTest {
             + " in order: x (one per element))");
   }
 
+  /**
+   * A Jacobian whose second row is too short throws with the caller's matrix as it was: the
+   * rows were checked and cleared in one loop, so row 0 was zeros when row 1's check threw.
+   */
+  @Test
+  void aShortRowThrowsBeforeAnyRowIsCleared() {
+    Object[] arguments = {new double[] {0.3, -1.2, 0.8}};
+    double[][] jacobian = {{42, 42, 42}, {42, 42}, {42, 42, 42}};
+    InvocationTargetException thrown = assertThrows(InvocationTargetException.class,
+        () -> invoke("seedExampleValueAndJacobian", true, append(arguments, (Object) jacobian)));
+
+    assertThat(thrown.getCause()).hasMessageThat().isEqualTo(
+        "VecGrad.seedExampleValueAndJacobian: row 1 of 'jacobian' has length 2, needs 3 (slots"
+            + " in order: x (one per element))");
+    assertThat(jacobian[0]).usingExactEquality().containsExactly(42.0, 42.0, 42.0).inOrder();
+    assertThat(jacobian[1]).usingExactEquality().containsExactly(42.0, 42.0).inOrder();
+    assertThat(jacobian[2]).usingExactEquality().containsExactly(42.0, 42.0, 42.0).inOrder();
+  }
+
   @Test
   void returningAParameterOrReturningEarlyIsAnErrorAtTheReturn() {
     List<String> lines = List.of(

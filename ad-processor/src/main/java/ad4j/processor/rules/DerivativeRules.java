@@ -99,10 +99,18 @@ public final class DerivativeRules {
         (i, s) -> Partial.over(s.call("sqrt", oneMinusSquare(s, s.arg(0)))).negated());
     function("atan", 1, (i, s) -> Partial.over(s.plus(ONE, s.times(s.arg(0), s.arg(0)))));
     // atan2(a, b): da = b / (a² + b²), db = -a / (a² + b²); NaN at the origin, where atan2 jumps.
+    // Computed on the arguments scaled by m = max(|a|, |b|), as v / (u² + v²) / m with u = a / m
+    // and v = b / m, so that the squares neither underflow nor overflow where the partials are
+    // numbers (a² + b² is 0 for a = b = 1e-170, whose partials are 5e169, and infinite for
+    // 1e200, whose partials are 5e-201). Each partial builds its own formulas, the scale
+    // divides inside the factor: the reverse sweep emits a shared divisor's formulas once and
+    // each factor's again, so a factor may not use the divisor's formula values.
     function("atan2", 2, (i, s) -> {
-      Operand sumOfSquares =
-          s.plus(s.times(s.arg(0), s.arg(0)), s.times(s.arg(1), s.arg(1)));
-      Partial partial = Partial.times(s.arg(1 - i)).dividedBy(sumOfSquares);
+      Operand scale = s.call("max", s.call("abs", s.arg(0)), s.call("abs", s.arg(1)));
+      Operand u = s.over(s.arg(0), scale);
+      Operand v = s.over(s.arg(1), scale);
+      Operand scaledSquares = s.plus(s.times(u, u), s.times(v, v));
+      Partial partial = Partial.times(s.over(s.over(i == 0 ? v : u, scaledSquares), scale));
       return i == 0 ? partial : partial.negated();
     });
     function("toRadians", 1, (i, s) -> Partial.times(Site.number(Math.toRadians(1.0))));
@@ -383,9 +391,14 @@ public final class DerivativeRules {
       return Optional.of(Partial.times(s.times(Site.number(exponent), power)));
     }
     // Each use of an argument is its own operand: an int exponent is converted at each.
+    // At b = 0 the partial is b / a (a^b is 1 there), not the constant 0: its value is 0 as
+    // well, but its derivative with respect to b is 1 / a, the mixed second derivative, which a
+    // constant would drop at order 2. Only at a = b = 0, where b / a is 0 / 0, is it 0.
     Operand test = s.isEqualTo(s.arg(1), ZERO);
+    Operand atZeroExponent =
+        s.choose(s.isEqualTo(s.arg(0), ZERO), ZERO, s.over(s.arg(1), s.arg(0)));
     Operand general = s.times(s.arg(1), s.call("pow", base, s.minus(s.arg(1), ONE)));
-    return Optional.of(Partial.times(s.choose(test, ZERO, general)));
+    return Optional.of(Partial.times(s.choose(test, atZeroExponent, general)));
   }
 
   /**

@@ -207,7 +207,8 @@ final class VectorMembers {
    * {@code private static void fPrepareRows(double[][] jacobian, int rows, int slots)}: the
    * argument checks of {@code fValueAndJacobian} on the matrix, which {@code fJacobianRows}
    * can make only once it knows the number of rows, and the rows cleared for the sweeps to
-   * add into.
+   * add into: every row checked before any is cleared, so that a short row throws with the
+   * caller's matrix as it was.
    */
   MethodSpec prepareRows() {
     NameAllocator names = method.names();
@@ -227,6 +228,8 @@ final class VectorMembers {
         .addCode(CodeBlock.builder()
             .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
             .add(checks.rowLength(jacobian, i, count))
+            .endControlFlow()
+            .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
             .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, jacobian, i, count)
             .endControlFlow()
             .build())
