@@ -71,7 +71,7 @@ final class CalleeResolver {
    */
   private Optional<Callee> resolve(TypeElement owner, String name, ExecutableElement method,
       List<Operand> arguments, Tree call, String shown) {
-    if (method != null && context.insideLoop() && passesRecordedReference(arguments)) {
+    if (method != null && context.loops().inside() && passesRecordedReference(arguments)) {
       // reverse mode would record the arguments of each iteration's call on the tape, which
       // holds numbers only
       diagnostics().error(call, "call to '" + shown + "' inside a loop passes an object or a"

@@ -182,13 +182,13 @@ final class FunctionTemplates {
    * exchange get variables too, for an inlined body's swaps exchange nothing and are errors.
    */
   private void planInlined(MethodTree tree) {
-    context.planInlined(VariablePlanner.plan(tree));
+    context.variables().planInlined(VariablePlanner.plan(tree));
     Set<String> swapped = new HashSet<>();
     ArraySwaps.in(tree).forEach(swap -> {
       swapped.add(swap.first());
       swapped.add(swap.second());
     });
-    context.planInlined(swapped);
+    context.variables().planInlined(swapped);
   }
 
   /**

@@ -169,7 +169,7 @@ final class RuledCalls {
     if (target == null) {
       return null;
     }
-    if (!(receiver instanceof Operand.Use use) || context.isMadeInALoop(use.value())) {
+    if (!(receiver instanceof Operand.Use use) || context.loops().isMadeInALoop(use.value())) {
       // the reverse sweep calls the rules with the receiver, which it cannot record
       if (isElement(call)) {
         context.diagnostics().error(call, "call to '" + shown + "': its receiver '"
