@@ -16,9 +16,10 @@ import javax.lang.model.type.TypeMirror;
  * The checks a call of a {@code @Differentiable} method passes before generated code calls the
  * method's derivatives: that generated code can reach the method, that its generated class has
  * the members the call needs, and that no argument's derivatives would be dropped. Each check
- * reports its error at the call and says so, and {@link CalleeResolver} stops at the first.
+ * reports its error at the call and answers whether it rejected the call.
  *
- * <p>Apart from {@link CalleeResolver}, which runs them in order and then makes the callee.
+ * <p>Apart from {@link CalleeResolver}, which runs them in the order of their errors, stops at
+ * the first that rejects, and then makes the callee.
  */
 final class CalleeChecks {
   private final LoweringContext context;
