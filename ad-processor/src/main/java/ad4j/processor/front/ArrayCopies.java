@@ -372,7 +372,7 @@ final class ArrayCopies {
       if (declarations.isEmpty() || context.scopes().lookUp(operand) == null) {
         // a parameter (never written by the method) or a field
         choicesFromOutside.add(new ChoiceFromOutside(choice, name, operand,
-            context.source().start(choice), context.enclosingLoops()));
+            context.source().start(choice), context.loops().around()));
         continue;
       }
       for (VariableTree declaration : declarations) {

@@ -44,7 +44,7 @@ final class AssignmentLowering {
       // other variable bound to it too, as in Java. Assigned deeper, it would stand for one
       // array or another depending on the path taken, which ad4j does not follow.
       if (local != null && local.type().isArray() && !local.isBroken()
-          && (local.variable() != null || context.needsVariable(name)
+          && (local.variable() != null || context.variables().needsVariable(name)
               || context.arrays().swappedArrays().contains(name))) {
         unsupported(variable, "array variable '" + name + "' cannot be assigned in a branch or"
             + " loop inside its scope: a differentiable method binds an array variable to one"

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.element.VariableElement;
 
 /**
  * Lowers method calls: it tells what a call names (a static method, one of {@code this}, of an
@@ -22,7 +21,8 @@ import javax.lang.model.element.VariableElement;
  * chooses among overloads and passes a {@code @Differentiable} callee's arguments through
  * {@link DifferentiableCalls}), one with {@code @DerivativeOf} rules on an object in a field
  * ({@link RuledCalls}), one run as written ({@link InactiveCalls}), a call on an object
- * ({@link InstanceCalls}).
+ * ({@link InstanceCalls}); a call {@code receiver.name(...)} by what its receiver is
+ * ({@link QualifiedCalls}).
  * Apart from {@link ExpressionLowering} because resolving a call is most of what lowering an
  * expression decides.
  */
@@ -41,6 +41,7 @@ final class CallLowering {
   private final MathCalls mathCalls;
   private final DifferentiableCalls differentiableCalls;
   private final NamedMethodCalls namedCalls;
+  private final QualifiedCalls qualifiedCalls;
   /** The call being lowered as a statement, whose value nothing reads; null otherwise. */
   private MethodInvocationTree discarded;
 
@@ -61,6 +62,7 @@ final class CallLowering {
     this.differentiableCalls = new DifferentiableCalls(context, expressions, callees, arrays);
     this.namedCalls = new NamedMethodCalls(context, expressions, this, instanceCalls, mathCalls,
         differentiableCalls);
+    this.qualifiedCalls = new QualifiedCalls(context, expressions, this, instanceCalls);
   }
 
   /** Where calls of {@code @Differentiable} methods are resolved. */
@@ -104,6 +106,11 @@ final class CallLowering {
     return invocation == discarded;
   }
 
+  /**
+   * Lowers a call: the forms that are not a method's name come first (a flattened record's
+   * method, an array's {@code clone()}, a stream pipeline, a call of a function value), then
+   * what the method's name and receiver resolve to. Null after an error.
+   */
   Operand call(MethodInvocationTree invocation) {
     if (records.handles(invocation)) {
       return records.scalarCall(invocation); // p.x(), p.dot(q): a flattened record's
@@ -114,9 +121,7 @@ final class CallLowering {
       return null;
     }
     ExpressionTree select = invocation.getMethodSelect();
-    if (select instanceof MemberSelectTree member && member.getIdentifier().contentEquals("clone")
-        && invocation.getArguments().isEmpty()
-        && expressions.names().isArrayExpression(member.getExpression())) {
+    if (select instanceof MemberSelectTree member && isArrayClone(member, invocation)) {
       return arrays.cloneOf(invocation, member.getExpression());
     }
     String shown = context.source().of(select)
@@ -128,138 +133,81 @@ final class CallLowering {
     if (select instanceof MemberSelectTree member) {
       Optional<FunctionValues.Known> function =
           functions.definitions().known(member.getExpression());
-      if (function.isPresent() && functions.recordResult(invocation).isPresent()) {
-        // a value record, taken by RecordLowering where records are; here, an object
-        records.locals().misused(invocation, context.source().of(invocation));
-        return null;
-      }
       if (function.isPresent()) {
-        return functions.call(function.get(), member, invocation); // f.applyAsDouble(x)
+        return knownFunctionCall(function.get(), member, invocation);
       }
       Optional<String> unknown = functions.definitions().unknown(member.getExpression());
       if (unknown.isPresent()) {
-        List<Operand> arguments = lowerAll(invocation);
-        if (arguments == null) {
-          return null;
-        }
-        if (arguments.stream().anyMatch(a -> a.isActive() || ArrayLowering.isActiveArray(a))) {
-          unsupported(invocation, "call to '" + shown + "' is not differentiable: the code of "
-              + unknown.get() + " is not known at compile time, and an argument carries a"
-              + " derivative into it; " + FunctionDefinitions.KNOWN_FUNCTIONS);
-          return null;
-        }
-        return instanceCalls.unknownFunctionCall(member, invocation, shown, arguments);
+        return unknownFunctionCall(unknown.get(), member, invocation, shown);
       }
     }
-    String name;
-    CallTarget target;
     if (select instanceof IdentifierTree identifier) {
-      name = identifier.getName().toString();
-      target = context.symbols().resolveUnqualifiedCall(name);
-    } else if (select instanceof MemberSelectTree member
-        && member.getExpression() instanceof IdentifierTree receiver
-        && receiver.getName().contentEquals(Receivers.THIS)
-        && context.scopes().lookUp(Receivers.THIS) != null) {
-      // this.g(x) in an instance method
-      return instanceCalls.instanceCall(member, invocation, shown);
-    } else if (select instanceof MemberSelectTree member
-        && member.getExpression() instanceof IdentifierTree receiver
-        && (receiver.getName().contentEquals("this")
-            || receiver.getName().contentEquals("super"))) {
-      String call = member.getIdentifier() + (invocation.getArguments().isEmpty() ? "()" : "(...)");
-      unsupported(invocation, "call to '" + shown + "': " + (context.scopes().lookUp(
-          Receivers.THIS) == null ? "the method is static and has no '" + receiver.getName()
-              + "'; call '" + call + "' without it"
-          : "ad4j calls an object's methods as Java dispatches them, and does not pass over an"
-              + " override as 'super' does; where '"
-              + context.symbols().enclosingType().getSimpleName() + "' does not override '"
-              + member.getIdentifier() + "', call '" + call + "' without 'super'"));
-      lowerArguments(invocation);
-      return null;
-    } else if (select instanceof MemberSelectTree member
-        && member.getExpression() instanceof IdentifierTree receiver
-        && records.isReceiverComponent(receiver.getName().toString())) {
-      // name.length() in a value record's own code: a method of a component that carries
-      // no derivative (a String, an object), not of the field javac sees
-      return instanceCalls.instanceCall(member, invocation, shown);
-    } else if (select instanceof MemberSelectTree member
-        && isOwnInstanceField(member.getExpression())) {
-      // own.cdf(x), as this.own.cdf(x)
-      return instanceCalls.instanceCall(member, invocation, shown);
-    } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
-        && inactiveCalls.receiverField(member.getExpression()).isPresent()
-        && invocation.getTypeArguments().isEmpty()
-        && !ruledCalls.hasInstanceRules(inactiveCalls.receiverField(member.getExpression()).get(),
-            member.getIdentifier().toString())) {
-      // a method of an object in a static field, without @DerivativeOf rules: runs as written
-      List<Operand> arguments = lowerAll(invocation);
-      return arguments == null ? null : inactiveCalls.lowerOnField(
-          inactiveCalls.receiverField(member.getExpression()).get(),
-          member.getIdentifier().toString(), arguments, invocation, shown,
-          invocation == discarded);
-    } else if (select instanceof MemberSelectTree member && Symbols.isName(member.getExpression())
-        && receiverVariable(member.getExpression()).isPresent()) {
-      Optional<VariableElement> field = receiverField(member.getExpression());
-      String method = member.getIdentifier().toString();
-      if (field.isPresent() && ruledCalls.hasInstanceRules(field.get(), method)) {
-        List<Operand> arguments = new ArrayList<>();
-        for (ExpressionTree argument : invocation.getArguments()) {
-          arguments.add(expressions.lower(argument));
-        }
-        return arguments.contains(null) ? null
-            : ruledCalls.lowerOnReceiver(field.get(), method, arguments, invocation, shown);
-      }
-      if (expressions.names().startsWithLocal(member.getExpression())) {
-        return instanceCalls.instanceCall(member, invocation, shown);
-      }
-      unsupported(invocation, "call to '" + shown + "' is not differentiable: '"
-          + context.source().of(member.getExpression()) + "' is "
-          + receiverVariable(member.getExpression()).get() + (context.scopes().lookUp(
-              Receivers.THIS) == null ? ", and the method is static: it can call methods of"
-              + " its parameters, its locals and static fields, not of instance fields"
-              : " of " + context.resolution().enclosingInstance()));
-      lowerArguments(invocation);
-      return null;
-    } else if (select instanceof MemberSelectTree member
-        && expressions.names().startsWithLocal(member.getExpression())) {
-      // p.q.m(): a field of a local's object
-      return instanceCalls.instanceCall(member, invocation, shown);
-    } else if (select instanceof MemberSelectTree member
-        && Symbols.isName(member.getExpression())) {
-      name = member.getIdentifier().toString();
-      target = context.symbols().resolveQualifiedCall(member.getExpression());
-    } else if (select instanceof MemberSelectTree member) {
-      // a method of what an expression gives: T[1].length(), sb.append(a).append(b)
-      return instanceCalls.instanceCall(member, invocation, shown);
-    } else {
-      unsupported(invocation, "call to '" + shown + "' is not differentiable: only calls of"
-          + " static methods are supported");
-      lowerArguments(invocation);
+      String name = identifier.getName().toString();
+      return namedCall(invocation, name, context.symbols().resolveUnqualifiedCall(name), shown);
+    }
+    if (select instanceof MemberSelectTree member) {
+      return qualifiedCalls.call(member, invocation, shown);
+    }
+    unsupported(invocation, "call to '" + shown + "' is not differentiable: only calls of"
+        + " static methods are supported");
+    lowerArguments(invocation);
+    return null;
+  }
+
+  /** Whether the call is {@code a.clone()} of an array, a copy of it. */
+  private boolean isArrayClone(MemberSelectTree member, MethodInvocationTree invocation) {
+    return member.getIdentifier().contentEquals("clone") && invocation.getArguments().isEmpty()
+        && expressions.names().isArrayExpression(member.getExpression());
+  }
+
+  /**
+   * A call of a function value whose code is known here ({@code f.applyAsDouble(x)}), its
+   * code specialised at the call; null after an error when it gives a value record, which only
+   * RecordLowering takes where records are (here it would be an object).
+   */
+  private Operand knownFunctionCall(FunctionValues.Known function, MemberSelectTree member,
+      MethodInvocationTree invocation) {
+    if (functions.recordResult(invocation).isPresent()) {
+      records.locals().misused(invocation, context.source().of(invocation));
       return null;
     }
-    if (!invocation.getTypeArguments().isEmpty()) {
-      unsupported(invocation, "call to '" + shown + "' with type arguments is not supported");
-      lowerArguments(invocation);
+    return functions.call(function, member, invocation);
+  }
+
+  /**
+   * A call of a function value whose code is not known at compile time ({@code unknown} says
+   * whose it is): it runs as written when no argument carries a derivative, for ad4j cannot
+   * differentiate code it does not see; null after an error otherwise.
+   */
+  private Operand unknownFunctionCall(String unknown, MemberSelectTree member,
+      MethodInvocationTree invocation, String shown) {
+    List<Operand> arguments = lowerAll(invocation);
+    if (arguments == null) {
       return null;
     }
-    if (target instanceof CallTarget.Unresolved) {
-      if (select instanceof MemberSelectTree member) {
-        diagnostics.unresolved(invocation, "cannot find class '"
-            + context.source().of(member.getExpression()) + "'");
-      } else {
-        diagnostics.unresolved(invocation, "cannot find method '" + name + "'");
-      }
-      lowerArguments(invocation);
+    if (arguments.stream().anyMatch(a -> a.isActive() || ArrayLowering.isActiveArray(a))) {
+      unsupported(invocation, "call to '" + shown + "' is not differentiable: the code of "
+          + unknown + " is not known at compile time, and an argument carries a"
+          + " derivative into it; " + FunctionDefinitions.KNOWN_FUNCTIONS);
       return null;
     }
-    if (target instanceof CallTarget.MathFunction math && name.equals("random")) {
-      unsupported(invocation, "call to '" + shown + "' is not differentiable: it returns a new"
-          + " random number at each call, not a function of its arguments");
+    return instanceCalls.unknownFunctionCall(member, invocation, shown, arguments);
+  }
+
+  /**
+   * A call of the method {@code name} resolves to ({@code target}: a {@code Math} function, a
+   * method of a class, or nothing found), handed to {@link NamedMethodCalls} with its arguments,
+   * or a template taking a function inlined; null after an error, when it has type arguments,
+   * names nothing, or is {@code Math.random()}.
+   */
+  Operand namedCall(MethodInvocationTree invocation, String name, CallTarget target,
+      String shown) {
+    if (rejectsNamedCall(invocation, name, target, shown)) {
       lowerArguments(invocation);
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
-      Optional<javax.lang.model.element.ExecutableElement> template =
+      Optional<ExecutableElement> template =
           functions.template(other.owner(), name, invocation.getArguments().size());
       if (template.isPresent()) {
         return functions.inline(template.get(), invocation, shown); // integrate(x -> ..., a, b)
@@ -275,7 +223,36 @@ final class CallLowering {
     if (failed) {
       return null;
     }
-    return namedCalls.resolvedCall(invocation, select, name, target, arguments, shown);
+    return namedCalls.resolvedCall(invocation, invocation.getMethodSelect(), name, target,
+        arguments, shown);
+  }
+
+  /**
+   * Whether a named call is one ad4j does not lower, after its error: explicit type arguments,
+   * a class or method it cannot find, or {@code Math.random()}, which is no function of its
+   * arguments.
+   */
+  private boolean rejectsNamedCall(MethodInvocationTree invocation, String name,
+      CallTarget target, String shown) {
+    if (!invocation.getTypeArguments().isEmpty()) {
+      unsupported(invocation, "call to '" + shown + "' with type arguments is not supported");
+      return true;
+    }
+    if (target instanceof CallTarget.Unresolved) {
+      if (invocation.getMethodSelect() instanceof MemberSelectTree member) {
+        diagnostics.unresolved(invocation, "cannot find class '"
+            + context.source().of(member.getExpression()) + "'");
+      } else {
+        diagnostics.unresolved(invocation, "cannot find method '" + name + "'");
+      }
+      return true;
+    }
+    if (target instanceof CallTarget.MathFunction && name.equals("random")) {
+      unsupported(invocation, "call to '" + shown + "' is not differentiable: it returns a new"
+          + " random number at each call, not a function of its arguments");
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -289,59 +266,6 @@ final class CallLowering {
         : ExpressionLowering.withoutParentheses(argument) instanceof NewArrayTree made
             && made.getType() != null && made.getDimensions().size() <= 1
             ? arrays.newArray(made, null, true) : expressions.lower(argument);
-  }
-
-
-  /**
-   * What a call's receiver is when it names a variable rather than a class ("a field of type
-   * 'NormalDistribution'", "the local variable 'd'"): Java reads a name as a variable first.
-   */
-  private Optional<String> receiverVariable(ExpressionTree receiver) {
-    if (receiver instanceof IdentifierTree identifier) {
-      String name = identifier.getName().toString();
-      if (context.scopes().lookUp(name) != null) {
-        return Optional.of("the local variable '" + name + "'");
-      }
-      return context.symbols().resolveField(name).map(CallLowering::describeField);
-    }
-    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
-        && receiverVariable(select.getExpression()).isEmpty()) {
-      return context.symbols().resolveType(select.getExpression())
-          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()))
-          .map(CallLowering::describeField);
-    }
-    return Optional.empty();
-  }
-
-  /** The field a call's receiver names, when it names one (and no local variable). */
-  private Optional<VariableElement> receiverField(ExpressionTree receiver) {
-    if (receiver instanceof IdentifierTree identifier) {
-      String name = identifier.getName().toString();
-      return context.scopes().lookUp(name) != null ? Optional.empty()
-          : context.symbols().resolveField(name);
-    }
-    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
-        && receiverVariable(select.getExpression()).isEmpty()) {
-      return context.symbols().resolveType(select.getExpression())
-          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()));
-    }
-    return Optional.empty();
-  }
-
-  /**
-   * Whether {@code receiver} is the simple name of an instance field of the object an instance
-   * method runs on, read through its receiver as {@code this.own} would be: no local hides it,
-   * and the field is the method's own class's (declared or inherited), not an enclosing
-   * instance's ({@link NameLowering#implicitReceiver}).
-   */
-  private boolean isOwnInstanceField(ExpressionTree receiver) {
-    return receiver instanceof IdentifierTree identifier && records.inlinedRecord().isEmpty()
-        && context.scopes().lookUp(identifier.getName().toString()) == null
-        && context.resolution().ownInstanceField(identifier.getName().toString()).isPresent();
-  }
-
-  private static String describeField(VariableElement field) {
-    return "a field of type '" + field.asType() + "'";
   }
 
   /**
@@ -372,7 +296,7 @@ final class CallLowering {
   }
 
   /** Lowers a call's arguments after an error at the call, for the errors of their own. */
-  private void lowerArguments(MethodInvocationTree invocation) {
+  void lowerArguments(MethodInvocationTree invocation) {
     for (ExpressionTree argument : invocation.getArguments()) {
       expressions.lower(argument);
     }

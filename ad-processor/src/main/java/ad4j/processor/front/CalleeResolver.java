@@ -25,9 +25,13 @@ final class CalleeResolver {
   private static final String ANNOTATION = "ad4j.Differentiable";
 
   private final LoweringContext context;
+  private final CalleeChecks checks;
+  private final CalleeRecordFlattening flattening;
 
   CalleeResolver(LoweringContext context) {
     this.context = context;
+    this.checks = new CalleeChecks(context);
+    this.flattening = new CalleeRecordFlattening(context);
   }
 
   /**
@@ -59,11 +63,15 @@ final class CalleeResolver {
     return resolve(owner, method.getSimpleName().toString(), method, arguments, call, shown);
   }
 
+  /**
+   * The callee of a call of {@code method} ({@code null}: none applies), after the checks that
+   * generated code can call its derivatives ({@link CalleeChecks}), in the order of their
+   * errors: the first stops the call. A call that passes is noted, and one that would run the
+   * callee again where its result differs is rejected ({@link RepeatedRuns}).
+   */
   private Optional<Callee> resolve(TypeElement owner, String name, ExecutableElement method,
       List<Operand> arguments, Tree call, String shown) {
-    if (method != null && context.insideLoop()
-        && arguments.stream().anyMatch(a -> context.flatRecords().recordOf(a).isEmpty()
-            && isRecordedReference(a))) {
+    if (method != null && context.loops().inside() && passesRecordedReference(arguments)) {
       // reverse mode would record the arguments of each iteration's call on the tape, which
       // holds numbers only
       diagnostics().error(call, "call to '" + shown + "' inside a loop passes an object or a"
@@ -72,245 +80,128 @@ final class CalleeResolver {
       return Optional.empty();
     }
     if (method == null) {
-      String what = CallChoices.candidates(context, owner, name).isEmpty() ? ""
-          : " with these argument types";
-      diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
-          + " differentiates calls to Math, StrictMath and FastMath functions and to other"
-          + " @Differentiable methods, and finds no method '" + name + "'" + what + " in "
-          + owner.getSimpleName());
+      reportNoMethod(owner, name, call, shown);
       return Optional.empty();
     }
     if (!isDifferentiable(method)) {
       throw new IllegalStateException("not @Differentiable, a call InactiveCalls lowers: " + name);
     }
-    String qualified = owner.getSimpleName() + "." + name;
-    TypeElement declaring = (TypeElement) method.getEnclosingElement();
-    boolean privateHere = method.getModifiers().contains(Modifier.PRIVATE)
-        && declaring.equals(context.symbols().enclosingType());
-    if (method.getModifiers().contains(Modifier.PRIVATE) && !privateHere) {
-      diagnostics().error(call, "call to private @Differentiable method '" + name + "' of"
-          + " another class: generated code lives in another class and cannot call it; make"
-          + " it package-private");
+    CalleeCall site = calleeCall(owner, name, method, arguments, call, shown);
+    if (checks.rejectsPrivateCallee(site) || checks.rejectsInstanceCall(site)
+        || checks.rejectsResultType(site)) {
       return Optional.empty();
     }
-    String declaringPackage =
-        context.elements().getPackageOf(declaring).getQualifiedName().toString();
-    if (privateHere && !declaringPackage.equals(context.resolution().ownSymbols().packageName())) {
-      // code of a method taking a function, inlined from another package: the derivatives of
-      // its class's private method are package-private members of that package's class
-      diagnostics().error(call, "call to private @Differentiable method '" + name + "' of '"
-          + declaring.getQualifiedName() + "', in the code of a method taking a function,"
-          + " inlined into a caller in package '" + context.resolution().ownSymbols().packageName()
-          + "': its derivatives are generated in package '" + declaringPackage + "', where"
-          + " generated code of the caller's package cannot call them; make it public");
-      return Optional.empty();
-    }
-    if (privateHere && !ActiveParameters.isScalarResult(method.getReturnType())) {
-      diagnostics().error(call, "call to private @Differentiable method '" + name + "': ad4j"
-          + " computes the value of a private callee in the generated class for 'double' and"
-          + " 'float' results only; make it package-private");
-      return Optional.empty();
-    }
-    // an instance method's receiver is its first argument (resolveOnReceiver)
-    int receiver = Receivers.hasReceiver(method) ? 1 : 0;
-    if (receiver == 1 && arguments.size() != method.getParameters().size() + 1) {
-      diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
-          + " method '" + qualified + "' is an instance method; call it on an object of '"
-          + declaring.getSimpleName() + "'");
-      return Optional.empty();
-    }
-    if (receiver == 1 && method.getModifiers().contains(Modifier.PRIVATE)) {
-      diagnostics().error(call, "call to private @Differentiable instance method '" + name
-          + "': generated code lives in another class and cannot call it; make it"
-          + " package-private");
-      return Optional.empty();
-    }
-    boolean returnsArray = ActiveParameters.isVectorResult(method.getReturnType());
-    if (!ActiveParameters.isScalarResult(method.getReturnType()) && !returnsArray) {
-      diagnostics().error(call, "call to '" + shown + "' is not differentiable: @Differentiable"
-          + " method '" + qualified + "' returns '" + method.getReturnType() + "', and ad4j"
-          + " differentiates methods returning 'double', 'float', 'double[]' or 'float[]' only");
-      return Optional.empty();
-    }
-    // the receiver of a value record's instance method is its first active parameter, which
-    // its generated members take flattened as they take a record parameter (RecordLowering)
-    Optional<TypeElement> valueReceiver = receiver == 1
-        ? ValueRecords.valueRecord(declaring.asType()) : Optional.empty();
-    List<Boolean> active = new ArrayList<>();
-    if (receiver == 1) {
-      if (valueReceiver.isEmpty() && arguments.get(0).isActive()) {
-        throw new IllegalStateException("an object carries no derivative: " + shown);
-      }
-      active.add(false);
-    }
-    for (int i = receiver; i < arguments.size(); i++) {
-      VariableElement parameter = method.getParameters().get(i - receiver);
-      active.add(ActiveParameters.isActive(parameter));
-      Operand argument = arguments.get(i);
-      boolean carries = argument.isActive()
-          || argument instanceof Operand.Use use && use.value().isActiveArray();
-      if (carries && !active.get(i)) {
-        Tree argumentTree = call instanceof com.sun.source.tree.MethodInvocationTree invocation
-            ? invocation.getArguments().get(i - receiver) : call;
-        diagnostics().error(call, "call to '" + shown + "': '"
-            + context.source().of(argumentTree) + "' carries derivatives into parameter '"
-            + parameter.getSimpleName() + "' of '" + qualified + "', which is @NoDerivative"
-            + " and would drop them; remove @NoDerivative from '" + parameter.getSimpleName()
-            + "', or pass a value that carries no derivative");
-        return Optional.empty();
-      }
-    }
-    // An inherited static method (g of A, called as g or B.g in B extends A): its derivatives
-    // are generated in the class that declares it. A private one of this class is computed
-    // there too: its generated class holds a copy of it.
-    Optional<String> unreachable = privateHere ? Optional.empty()
-        : context.javaTypes().memberReachability(method, owner);
-    if (unreachable.isPresent()) {
-      diagnostics().error(call, "call to '" + shown + "': generated code cannot call it: "
-          + unreachable.get());
-      return Optional.empty();
-    }
-    if (!context.calleeServices().hasGradClass(declaring)) {
-      diagnostics().error(call, "call to '" + shown + "': class '" + declaring.getQualifiedName()
-          + "' is not among the source files of this compilation (javac found it on the source"
-          + " path or class path), so ad4j does not write its derivatives here and '"
-          + gradClassName(declaring) + "' does not exist; pass its source file to javac with"
-          + " this one, or compile it with ad4j first");
-      return Optional.empty();
-    }
-    if (context.order() == 2 && DerivativeOrder.of(method) != 2) {
-      diagnostics().error(call, "call to '" + shown + "' from method '" + context.methodName()
-          + "', which is @Differentiable(order = 2): '" + qualified + "' must be"
-          + " @Differentiable(order = 2) as well, so that ad4j generates the second derivatives"
-          + " this call needs");
-      return Optional.empty();
-    }
-    if (!ParameterSlots.hasTangent(method)) {
-      // its generated class has no mTangent, which this method's tangent member would call
-      diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' has too many"
-          + " parameters for a tangent member ('" + method.getSimpleName() + "Tangent' would"
-          + " take " + ParameterSlots.ofTangent(method) + " parameter slots, more than the"
-          + " JVM's limit of " + ParameterSlots.MAX + ", and is not generated), and the"
-          + " tangent of '" + context.methodName() + "' would call it; pass the parameters of '"
-          + qualified + "' in a 'double[]'");
+    Optional<List<Boolean>> active = checks.activeArguments(site);
+    if (active.isEmpty() || checks.rejectsMissingMembers(site)) {
       return Optional.empty();
     }
     context.notedCalls().calls(method, call, shown);
     if (!context.examining()
-        && new RepeatedRuns(context).rejectCallee(method, call, shown, qualified)) {
+        && new RepeatedRuns(context).rejectCallee(method, call, shown, site.qualified())) {
       return Optional.empty();
     }
+    return callee(site, active.get());
+  }
+
+  /**
+   * Whether a call in a loop passes an object or string the reverse sweep would take from the
+   * tape; a flattened value record is passed as its numbers.
+   */
+  private boolean passesRecordedReference(List<Operand> arguments) {
+    return arguments.stream().anyMatch(a -> context.flatRecords().recordOf(a).isEmpty()
+        && isRecordedReference(a));
+  }
+
+  /**
+   * The error for a call no method applies to: it names the method alone when {@code owner} has
+   * none of that name, else says its argument types fit none.
+   */
+  private void reportNoMethod(TypeElement owner, String name, Tree call, String shown) {
+    String what = CallChoices.candidates(context, owner, name).isEmpty() ? ""
+        : " with these argument types";
+    diagnostics().error(call, "call to '" + shown + "' is not differentiable: ad4j"
+        + " differentiates calls to Math, StrictMath and FastMath functions and to other"
+        + " @Differentiable methods, and finds no method '" + name + "'" + what + " in "
+        + owner.getSimpleName());
+  }
+
+  /** The call of {@code method} with what its checks ask of it again and again. */
+  private CalleeCall calleeCall(TypeElement owner, String name, ExecutableElement method,
+      List<Operand> arguments, Tree call, String shown) {
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    boolean privateHere = method.getModifiers().contains(Modifier.PRIVATE)
+        && declaring.equals(context.symbols().enclosingType());
+    return new CalleeCall(owner, name, method, arguments, call, shown, declaring,
+        owner.getSimpleName() + "." + name, privateHere, Receivers.hasReceiver(method) ? 1 : 0);
+  }
+
+  /**
+   * The callee of a call that passed the checks: the classes generated code names, its
+   * parameters as its generated members take them (value records flattened) and its result;
+   * empty after an error when a parameter or a value record is one generated code cannot take
+   * or name.
+   */
+  private Optional<Callee> callee(CalleeCall site, List<Boolean> active) {
+    ExecutableElement method = site.method();
+    TypeElement declaring = site.declaring();
     String gradClass = GradClassNames.gradClassReference(context, declaring);
-    String userClass = privateHere ? gradClass
-        : context.javaTypes().referenceTo(context.javaTypes().qualifyingType(method, owner));
-    List<NumericType> parameterTypes = new ArrayList<>();
-    if (receiver == 1) {
-      parameterTypes.add(NumericType.OBJECT);
-    }
-    Optional<List<NumericType>> declaredTypes = parameterTypes(method);
-    if (declaredTypes.isEmpty()) {
-      // a type variable, or a primitive no generated member takes: the callee's own errors
-      // say so at its declaration, and its generated class has no member this call could use
-      VariableElement unusable = method.getParameters().stream()
-          .filter(parameter -> parameterType(parameter.asType()).isEmpty())
-          .findFirst().orElseThrow();
-      diagnostics().error(call, "call to '" + shown + "': parameter '" + unusable.getSimpleName()
-          + "' of '" + qualified + "' has type '" + unusable.asType() + "', which its generated"
-          + " members cannot take (see the error at its declaration), so this call has no"
-          + " derivative");
+    String userClass = site.privateHere() ? gradClass
+        : context.javaTypes().referenceTo(context.javaTypes().qualifyingType(method,
+            site.owner()));
+    Optional<List<NumericType>> parameterTypes = declaredParameterTypes(site);
+    if (parameterTypes.isEmpty()) {
       return Optional.empty();
     }
-    parameterTypes.addAll(declaredTypes.get());
-    // value record parameters: their members take them flattened, one double per leaf
-    List<NumericType> flatTypes = new ArrayList<>();
-    List<Boolean> flatActive = new ArrayList<>();
-    List<Callee.RecordArgument> records = new ArrayList<>();
-    for (int i = 0; i < parameterTypes.size(); i++) {
-      Optional<TypeElement> record = i < receiver ? valueReceiver
-          : ValueRecords.flattened(method.getParameters().get(i - receiver));
-      if (record.isEmpty()) {
-        flatTypes.add(parameterTypes.get(i));
-        flatActive.add(active.get(i));
-        continue;
-      }
-      List<ValueRecords.Leaf> leaves = ValueRecords.leaves(record.get());
-      Optional<String> construction = construction(record.get());
-      if (construction.isEmpty()) {
-        diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
-            + " record '" + record.get().getSimpleName() + "': "
-            + context.javaTypes().typeProblem(record.get().asType()));
-        return Optional.empty();
-      }
-      // an instance method cannot be called on a record made again by a static call: its
-      // value is the one over the leaves, as for a record its constructor changes
-      boolean changed = context.recordConstructors().changesComponents(record.get())
-          || i < receiver;
-      if (i < receiver && !hasValueOverLeaves(declaring, name)) {
-        diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' is an instance"
-            + " method of value record '" + record.get().getSimpleName() + "', and '"
-            + gradClassName(declaring) + "', compiled earlier, has no member '" + name
-            + Callee.VALUE_FLAT + "' that computes its value of the receiver's components;"
-            + " compile '" + qualified + "' with this version of ad4j, or with this class");
-        return Optional.empty();
-      }
-      if (changed && !hasValueOverLeaves(declaring, name)) {
-        // its generated class, compiled earlier, has no value over the leaves: generated code
-        // would call the method itself with the record made again of its leaves
-        diagnostics().error(call, "call to '" + shown + "': '" + qualified + "' takes value"
-            + " record '" + record.get().getSimpleName() + "', "
-            + context.recordConstructors().changerText(record.get()) + ", and '"
-            + gradClassName(declaring) + "', compiled earlier, has no member '" + name
-            + Callee.VALUE_FLAT + "' that computes its value of their leaves: generated code"
-            + " would make the record again of its components to call '" + qualified + "', and"
-            + " run the constructor's code on them again; compile '" + qualified + "' with"
-            + " this version of ad4j, or with this class");
-        return Optional.empty();
-      }
-      // a record its constructor would change again: the callee's value over the leaves; so
-      // too a record whose making runs code (checks), for the leaves may be no record's, zeros
-      // for a null one (ObjectRecordArguments), where the method made none
-      boolean checked = context.recordConstructors().runsCodeWhenMade(record.get())
-          && hasValueOverLeaves(declaring, name);
-      records.add(new Callee.RecordArgument(flatTypes.size(), leaves.size(),
-          changed || checked ? null : construction.get()));
-      for (ValueRecords.Leaf leaf : leaves) {
-        flatTypes.add(leaf.type());
-        flatActive.add(leaf.active());
-      }
+    Optional<CalleeRecordFlattening.FlatParameters> flat =
+        flattening.flatten(site, parameterTypes.get(), active);
+    if (flat.isEmpty()) {
+      return Optional.empty();
     }
     Optional<TypeElement> resultRecord = ValueRecords.valueRecord(method.getReturnType());
     if (resultRecord.isPresent()
         && context.javaTypes().javaText(resultRecord.get().asType()).isEmpty()) {
-      diagnostics().error(call, "call to '" + shown + "': generated code cannot name value"
-          + " record '" + resultRecord.get().getSimpleName() + "': "
+      diagnostics().error(site.tree(), "call to '" + site.shown() + "': generated code cannot"
+          + " name value record '" + resultRecord.get().getSimpleName() + "': "
           + context.javaTypes().typeProblem(resultRecord.get().asType()));
       return Optional.empty();
     }
     // a value record result: the vector function of its leaves
     NumericType result = resultRecord.isPresent() ? NumericType.DOUBLE_ARRAY
         : context.javaTypes().irType(method.getReturnType()).orElseThrow();
-    return Optional.of(new Callee(userClass, gradClass, name, flatTypes, flatActive, result,
-        receiver == 1 && valueReceiver.isEmpty(), records,
-        resultRecord.map(ValueRecords::leavesMember).orElse(null),
+    List<Callee.RecordArgument> records = flat.get().records();
+    return Optional.of(new Callee(userClass, gradClass, site.name(), flat.get().types(),
+        flat.get().active(), result, site.receiver() == 1 && site.valueReceiver().isEmpty(),
+        records, resultRecord.map(ValueRecords::leavesMember).orElse(null),
         // the code is written into the method's own generated class, wherever it came from
         !declaring.equals(context.resolution().ownSymbols().enclosingType())
             && (!records.isEmpty() || resultRecord.isPresent())));
   }
 
   /**
-   * Whether the generated code of {@code declaring} has the value over the leaves of method
-   * {@code name} ({@link Callee#valueName}): written with it when its source is in this
-   * compilation; compiled earlier, when its companion holds the member.
+   * The IR types of the callee's parameters as declared, an object first for an instance
+   * method's receiver; empty after an error when a parameter is of a type its generated members
+   * cannot take.
    */
-  private boolean hasValueOverLeaves(TypeElement declaring, String name) {
-    if (context.trees().getPath(declaring) != null) {
-      return true;
+  private Optional<List<NumericType>> declaredParameterTypes(CalleeCall site) {
+    List<NumericType> parameterTypes = new ArrayList<>();
+    if (site.receiver() == 1) {
+      parameterTypes.add(NumericType.OBJECT);
     }
-    TypeElement sweeps = context.elements().getTypeElement(
-        gradClassName(declaring) + Callee.SWEEPS);
-    return sweeps != null && javax.lang.model.util.ElementFilter.methodsIn(
-        sweeps.getEnclosedElements()).stream()
-        .anyMatch(m -> m.getSimpleName().contentEquals(name + Callee.VALUE_FLAT));
+    Optional<List<NumericType>> declaredTypes = parameterTypes(site.method());
+    if (declaredTypes.isEmpty()) {
+      // a type variable, or a primitive no generated member takes: the callee's own errors
+      // say so at its declaration, and its generated class has no member this call could use
+      VariableElement unusable = site.method().getParameters().stream()
+          .filter(parameter -> parameterType(parameter.asType()).isEmpty())
+          .findFirst().orElseThrow();
+      diagnostics().error(site.tree(), "call to '" + site.shown() + "': parameter '"
+          + unusable.getSimpleName() + "' of '" + site.qualified() + "' has type '"
+          + unusable.asType() + "', which its generated members cannot take (see the error at"
+          + " its declaration), so this call has no derivative");
+      return Optional.empty();
+    }
+    parameterTypes.addAll(declaredTypes.get());
+    return Optional.of(parameterTypes);
   }
 
   /**
@@ -392,27 +283,6 @@ final class CalleeResolver {
         && use.value().origin() == ad4j.processor.ir.Value.Origin.PARAMETER);
   }
 
-  /** {@code new Body(new Vec3(%s, %s, %s), %s)}: record {@code record} made of its leaves. */
-  private Optional<String> construction(TypeElement record) {
-    Optional<String> type = context.javaTypes().javaText(record.asType());
-    if (type.isEmpty()) {
-      return Optional.empty();
-    }
-    List<String> parts = new ArrayList<>();
-    for (var component : ValueRecords.components(record)) {
-      Optional<TypeElement> nested = ValueRecords.valueRecord(component.type());
-      if (nested.isPresent()) {
-        Optional<String> inner = construction(nested.get());
-        if (inner.isEmpty()) {
-          return Optional.empty();
-        }
-        parts.add(inner.get());
-      } else {
-        parts.add("%s");
-      }
-    }
-    return Optional.of("new " + type.get() + "(" + String.join(", ", parts) + ")");
-  }
 
   static boolean isDifferentiable(ExecutableElement method) {
     for (AnnotationMirror annotation : method.getAnnotationMirrors()) {

@@ -91,7 +91,7 @@ final class DifferentiableCalls {
    */
   Optional<Operation> asWritten(ExecutableElement method, TypeElement qualifier,
       int arity, boolean receiverIsObject) {
-    if (context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())) {
+    if (context.loops().inside() && CheckpointedLoops.isCheckpointed(context.element())) {
       return Optional.empty();
     }
     if (!context.examining()

@@ -8,6 +8,7 @@ import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.TreePath;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -63,16 +64,10 @@ final class FunctionTemplates {
    */
   Operand inline(ExecutableElement method, MethodInvocationTree invocation, String shown) {
     TreePath path = context.trees().getPath(method);
-    if (path == null || !(path.getLeaf() instanceof com.sun.source.tree.MethodTree tree)
+    if (path == null || !(path.getLeaf() instanceof MethodTree tree)
         || tree.getBody() == null
         || !(method.getEnclosingElement() instanceof TypeElement owner)) {
-      TypeElement declaring = (TypeElement) method.getEnclosingElement();
-      unsupported(invocation, "call to '" + shown + "' is not supported: '"
-          + method.getSimpleName() + "' takes a function, and ad4j differentiates such a method"
-          + " at each call, for the function passed there, from its source, which this"
-          + " compilation does not have: '" + declaring.getQualifiedName() + "' was compiled"
-          + " earlier, and no generated member stands for '" + method.getSimpleName() + "';"
-          + " compile its source file together with this one");
+      reportNoSource(method, invocation, shown);
       return null;
     }
     // a method of another file: its code is read, and reported about, in its own file
@@ -93,73 +88,118 @@ final class FunctionTemplates {
           + " at each call, which a recursive one would never end");
       return null;
     }
-    // a FunctionValues.Known for a function, else an Operand
     List<Object> bound = new ArrayList<>();
     for (int i = 0; i < method.getParameters().size(); i++) {
-      VariableElement parameter = method.getParameters().get(i);
-      ExpressionTree argument = invocation.getArguments().get(i);
-      if (FunctionTypes.isFunctionType(parameter.asType(), context.elements())) {
-        Optional<FunctionValues.Signature> signature = types.signature(parameter.asType());
-        if (signature.isEmpty()) {
-          unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
-              + method.getSimpleName() + "' has type '" + parameter.asType() + "': ad4j"
-              + " specialises functions that take 'double', 'float', 'int', 'long' or 'boolean'"
-              + " values, 'double[]' or 'float[]' arrays or value records, and return such a"
-              + " value");
-          return null;
-        }
-        FunctionValues.Known known = functions.definitions().argument(argument, signature.get());
-        if (known == null) {
-          return null;
-        }
-        bound.add(known);
-        continue;
-      }
-      Optional<TypeElement> record = ValueRecords.valueRecord(parameter.asType());
-      if (record.isPresent()) {
-        Operand value = functions.recordArgument(argument, record.get());
-        if (value == null) {
-          return null;
-        }
-        bound.add(value);
-        continue;
-      }
-      Optional<NumericType> type = context.javaTypes().irType(parameter.asType());
-      Operand value = expressions.lower(argument);
-      if (value == null) {
+      Object argument = bind(method, method.getParameters().get(i),
+          invocation.getArguments().get(i));
+      if (argument == null) {
         return null;
       }
-      if (type.isEmpty() || type.get().isReference()) {
-        unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
-            + method.getSimpleName() + "' has type '" + parameter.asType() + "': a method"
-            + " taking a function is inlined where it is called, with numbers, arrays of"
-            + " numbers and value records for its other parameters");
-        return null;
-      }
-      if (type.get().isArray()) {
-        if (value.type() != type.get()) {
-          unsupported(argument, "'" + context.source().of(argument) + "' is not a '"
-              + type.get().keyword() + "'");
-          return null;
-        }
-        bound.add(value);
-      } else {
-        if (!expressions.conversions().assignable(value, type.get(), argument)) {
-          return null;
-        }
-        bound.add(expressions.conversions().widened(value, type.get()));
-      }
+      bound.add(argument);
     }
-    context.planInlined(VariablePlanner.plan(tree));
-    // an inlined body's swaps exchange nothing: their arrays get variables, and are errors
-    Set<String> swapped = new java.util.HashSet<>();
+    planInlined(tree);
+    return inlinedBody(method, tree, owner, bound, resultRecord, resultType.get());
+  }
+
+  /**
+   * The error for a call of a method taking a function whose source this compilation does not
+   * have: ad4j specialises such a method at each call from its source, and no generated member
+   * stands for it.
+   */
+  private void reportNoSource(ExecutableElement method, MethodInvocationTree invocation,
+      String shown) {
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    unsupported(invocation, "call to '" + shown + "' is not supported: '"
+        + method.getSimpleName() + "' takes a function, and ad4j differentiates such a method"
+        + " at each call, for the function passed there, from its source, which this"
+        + " compilation does not have: '" + declaring.getQualifiedName() + "' was compiled"
+        + " earlier, and no generated member stands for '" + method.getSimpleName() + "';"
+        + " compile its source file together with this one");
+  }
+
+  /**
+   * What {@code parameter} of {@code method} is bound to for {@code argument}: a
+   * {@link FunctionValues.Known} for a function, the record's value for a value record, else
+   * the argument's number or array, converted to the parameter's type as Java would. Null after
+   * an error.
+   */
+  private Object bind(ExecutableElement method, VariableElement parameter,
+      ExpressionTree argument) {
+    if (FunctionTypes.isFunctionType(parameter.asType(), context.elements())) {
+      Optional<FunctionValues.Signature> signature = types.signature(parameter.asType());
+      if (signature.isEmpty()) {
+        unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
+            + method.getSimpleName() + "' has type '" + parameter.asType() + "': ad4j"
+            + " specialises functions that take 'double', 'float', 'int', 'long' or 'boolean'"
+            + " values, 'double[]' or 'float[]' arrays or value records, and return such a"
+            + " value");
+        return null;
+      }
+      return functions.definitions().argument(argument, signature.get());
+    }
+    Optional<TypeElement> record = ValueRecords.valueRecord(parameter.asType());
+    if (record.isPresent()) {
+      return functions.recordArgument(argument, record.get());
+    }
+    return boundValue(method, parameter, argument);
+  }
+
+  /**
+   * A number or an array bound to {@code parameter}: an array of the parameter's type as it is,
+   * a number widened to it; an object, which the inlined body could not carry, an error. Null
+   * after an error.
+   */
+  private Operand boundValue(ExecutableElement method, VariableElement parameter,
+      ExpressionTree argument) {
+    Optional<NumericType> type = context.javaTypes().irType(parameter.asType());
+    Operand value = expressions.lower(argument);
+    if (value == null) {
+      return null;
+    }
+    if (type.isEmpty() || type.get().isReference()) {
+      unsupported(argument, "parameter '" + parameter.getSimpleName() + "' of '"
+          + method.getSimpleName() + "' has type '" + parameter.asType() + "': a method"
+          + " taking a function is inlined where it is called, with numbers, arrays of"
+          + " numbers and value records for its other parameters");
+      return null;
+    }
+    if (type.get().isArray()) {
+      if (value.type() != type.get()) {
+        unsupported(argument, "'" + context.source().of(argument) + "' is not a '"
+            + type.get().keyword() + "'");
+        return null;
+      }
+      return value;
+    }
+    if (!expressions.conversions().assignable(value, type.get(), argument)) {
+      return null;
+    }
+    return expressions.conversions().widened(value, type.get());
+  }
+
+  /**
+   * Plans the variables of the inlined body, as for a method of its own; the arrays its swaps
+   * exchange get variables too, for an inlined body's swaps exchange nothing and are errors.
+   */
+  private void planInlined(MethodTree tree) {
+    context.variables().planInlined(VariablePlanner.plan(tree));
+    Set<String> swapped = new HashSet<>();
     ArraySwaps.in(tree).forEach(swap -> {
       swapped.add(swap.first());
       swapped.add(swap.second());
     });
-    context.planInlined(swapped);
+    context.variables().planInlined(swapped);
+  }
+
+  /**
+   * The value of the inlined body of {@code method}, lowered in a scope of its own where its
+   * parameters are {@code bound}, its names resolving in its own class {@code owner}; where
+   * lowering was, the scopes and the names are restored after it, whatever happens.
+   */
+  private Operand inlinedBody(ExecutableElement method, MethodTree tree, TypeElement owner,
+      List<Object> bound, Optional<TypeElement> resultRecord, NumericType resultType) {
     LoweringContext.Position position = context.position();
-    java.util.Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
+    Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
     functions.startInlining(tree);
     // its unqualified names are its own class's, which may be another class of the file
     Symbols calling = context.resolution().resolveIn(owner);
@@ -180,12 +220,12 @@ final class FunctionTemplates {
         return bodies.returnedRecord(tree.getBody().getStatements(),
             method.getSimpleName().toString(), resultRecord.get(), tree, withoutReturn);
       }
-      if (resultType.get().isArray()) {
-        return bodies.returnedArray(tree.getBody().getStatements(), resultType.get(), bound, tree,
+      if (resultType.isArray()) {
+        return bodies.returnedArray(tree.getBody().getStatements(), resultType, bound, tree,
             withoutReturn);
       }
       return bodies.returnedBy(tree.getBody().getStatements(), method.getSimpleName().toString(),
-          resultType.get(), tree, withoutReturn);
+          resultType, tree, withoutReturn);
     } finally {
       context.resolution().resolveAs(calling);
       functions.endInlining();

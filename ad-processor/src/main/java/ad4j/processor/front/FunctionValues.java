@@ -296,7 +296,7 @@ final class FunctionValues {
     if (method == null) {
       return null;
     }
-    context.planInlined(VariablePlanner.plan(method));
+    context.variables().planInlined(VariablePlanner.plan(method));
     List<String> names = method.getParameters().stream()
         .map(parameter -> parameter.getName().toString()).toList();
     String withoutReturn = "method '" + method.getName() + "' can complete without a 'return'";

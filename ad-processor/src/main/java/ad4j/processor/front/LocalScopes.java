@@ -158,7 +158,7 @@ final class LocalScopes {
     Local marker = new Local(name, NumericType.OBJECT, null, false, true);
     marker.valueRecord = record;
     scopes.peek().put(name, marker);
-    boolean mutable = context.needsVariable(name);
+    boolean mutable = context.variables().needsVariable(name);
     List<Local> leaves = new java.util.ArrayList<>();
     List<ValueRecords.Leaf> types = ValueRecords.leaves(record);
     for (int i = 0; i < leafNames.size(); i++) {
@@ -182,7 +182,7 @@ final class LocalScopes {
   }
 
   void declareParameter(String name, Value parameter, LoweringContext context) {
-    Variable variable = context.needsVariable(name)
+    Variable variable = context.variables().needsVariable(name)
         ? context.ir().variable(name, parameter.type(), parameter) : null;
     Local local = new Local(name, parameter.type(), variable, false, true);
     local.declareAs(parameter.referenceType(), parameter.javaType());
@@ -197,7 +197,7 @@ final class LocalScopes {
   /** A local of an object type ({@code mirror}, named {@code text} in generated code). */
   void declareLocal(String name, NumericType type, javax.lang.model.type.TypeMirror mirror,
       String text, LoweringContext context) {
-    Variable variable = context.needsVariable(name)
+    Variable variable = context.variables().needsVariable(name)
         ? context.ir().variable(name, type, null) : null;
     Local local = new Local(name, type, variable, false, true);
     if (mirror != null) {

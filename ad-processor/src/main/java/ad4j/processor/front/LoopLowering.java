@@ -113,9 +113,10 @@ final class LoopLowering {
     if (returning == null) {
       returning = context.ir().variable("returning", NumericType.BOOLEAN, null);
       returnValue = context.ir().variable("returnValue", resultType, null);
-      context.prologue().add(new Declare(returning, Operand.Constant.of(false), context.line()));
-      context.prologue().add(new Declare(returnValue, Operand.Constant.zero(resultType),
+      context.variables().prologue().add(new Declare(returning, Operand.Constant.of(false),
           context.line()));
+      context.variables().prologue().add(new Declare(returnValue,
+          Operand.Constant.zero(resultType), context.line()));
     }
     Store result = new Store(returnValue, value, context.line());
     context.dependences().givesResult(result, expression);
@@ -299,7 +300,7 @@ final class LoopLowering {
       Runnable lowerUpdate) {
     SourceLine line = context.line();
     LoopFrame frame = new LoopFrame(ir.nextStatementId(), label, loop);
-    context.enterLoop();
+    context.loops().enter();
     ir.openBlock();
     Operand test = lowerTest.get();
     boolean constantTrue = test == null && conditionTree == null;
@@ -318,12 +319,12 @@ final class LoopLowering {
     }
     switches.setBreakLeavesSwitch(breakLeftSwitch);
     context.scopes().pop();
-    Block body = Lowering.prepend(context.loopPrologue(frame.id), ir.closeBlock());
+    Block body = Lowering.prepend(context.variables().loopPrologue(frame.id), ir.closeBlock());
     ir.openBlock();
     lowerUpdate.run();
     Block update = ir.closeBlock();
     loop = frame.outer;
-    context.leaveLoop();
+    context.loops().leave();
     context.restoreLine(line);
     if (test != null && !constantTrue && assignsADouble(condition)) {
       // The condition changes a derivative-carrying local: it becomes part of the body, so that
@@ -350,7 +351,7 @@ final class LoopLowering {
     List<Statement> statements = new ArrayList<>();
     Statement exit = new If(ir.nextStatementId(), test, new Block(List.of()),
         new Block(List.of(new Jump(Jump.Kind.BREAK, loopId, line))), line);
-    List<Statement> prologue = context.loopPrologue(loopId);
+    List<Statement> prologue = context.variables().loopPrologue(loopId);
     if (testFirst) {
       statements.addAll(prologue);
       statements.addAll(condition.statements());
@@ -452,7 +453,8 @@ final class LoopLowering {
     // loops in between to leave as well.
     Variable flag = context.ir().variable(keyword + "Loop" + target.id, NumericType.BOOLEAN,
         null);
-    context.loopPrologue(target.id).add(new Declare(flag, Operand.Constant.of(false), context.line()));
+    context.variables().loopPrologue(target.id).add(new Declare(flag, Operand.Constant.of(false),
+        context.line()));
     ir.add(new Store(flag, Operand.Constant.of(true), context.line()));
     ir.add(new Jump(Jump.Kind.BREAK, loop.id, context.line()));
     loop.exits.add(new Exit(flag, kind, target));

@@ -251,7 +251,7 @@ public final class Lowering {
     if (diagnostics.hasErrors()) {
       return Optional.empty();
     }
-    Block whole = prepend(context.prologue(), ir.body());
+    Block whole = prepend(context.variables().prologue(), ir.body());
     context.dependences().check(whole, diagnostics, !suppressesZeroDerivatives(element), method);
     if (diagnostics.hasErrors()) {
       return Optional.empty();
@@ -334,7 +334,8 @@ public final class Lowering {
     if (first == null || second == null || first.isBroken() || second.isBroken()
         || !first.type().isArray() || first.type() != second.type()
         || first.variable() != null || second.variable() != null
-        || context.needsVariable(swap.first()) || context.needsVariable(swap.second())
+        || context.variables().needsVariable(swap.first())
+        || context.variables().needsVariable(swap.second())
         || first.value() == null || second.value() == null) {
       return false;
     }

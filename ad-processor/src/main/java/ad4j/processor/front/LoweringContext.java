@@ -7,16 +7,13 @@ import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.SourceLine;
-import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Store;
 import ad4j.processor.ir.Value;
 import ad4j.processor.ir.Variable;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.Trees;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +29,9 @@ import javax.lang.model.util.Types;
 /**
  * What the statement and expression lowering share for one method: the IR being built, the
  * scopes, the source, the diagnostics, and the statement being lowered. Where names resolve is
- * {@link NameResolution}'s, what lowering learns of the method's arrays {@link MethodArrays}'.
+ * {@link NameResolution}'s, what lowering learns of the method's arrays {@link MethodArrays}',
+ * the loops around and what is made in them {@link EnclosingLoops}', which locals are mutable
+ * variables {@link MutableVariables}'.
  */
 final class LoweringContext {
   private final Elements elements;
@@ -44,12 +43,9 @@ final class LoweringContext {
   private final Diagnostics diagnostics;
   private final IrBuilder ir = new IrBuilder();
   private final LocalScopes scopes = new LocalScopes();
-  private final Set<String> variableNames;
-  private final Set<String> inlinedVariableNames = new java.util.HashSet<>();
+  private final MutableVariables variables;
   private final Set<MathOwner> shadowedOwners = EnumSet.noneOf(MathOwner.class);
   private final Set<String> referencedTypeNames = new LinkedHashSet<>();
-  private final List<Statement> prologue = new ArrayList<>();
-  private final Map<Integer, List<Statement>> loopPrologues = new HashMap<>();
   private SourceLine line;
   /** The innermost statement or expression being lowered: where new values are made. */
   private Tree lowering;
@@ -59,15 +55,7 @@ final class LoweringContext {
   /** The method's name, for messages. */
   private String methodName = "";
   private int statementStart;
-  private final java.util.ArrayDeque<Integer> enclosingLoops = new java.util.ArrayDeque<>();
-  private int loopsEntered;
-  /** The objects and strings computed inside loops: a new one per iteration. */
-  private final Set<Value> objectsMadeInLoops = new java.util.HashSet<>();
-  /**
-   * The arrays made inside loops ({@code new}, {@code clone()}, a vector function's result): a
-   * new one per iteration.
-   */
-  private final Set<Value> arraysMadeInLoops = new java.util.HashSet<>();
+  private final EnclosingLoops loops = new EnclosingLoops();
   /** The names of local classes declared in the method, each an error at its declaration. */
   private final Set<String> localClasses = new java.util.HashSet<>();
 
@@ -93,7 +81,7 @@ final class LoweringContext {
     this.source = new SourceText(trees, unit, diagnostics::unitOf);
     this.dependences = new LaunderedDependence(source);
     this.diagnostics = diagnostics;
-    this.variableNames = variableNames;
+    this.variables = new MutableVariables(variableNames);
     for (MathOwner owner : MathOwner.values()) {
       if (!owner.isImplicitlyImported() || symbols.packageShadows(owner.simpleName())) {
         shadowedOwners.add(owner);
@@ -255,31 +243,9 @@ final class LoweringContext {
     return referencedTypeNames;
   }
 
-  /** Declarations that must precede the method's statements (flags of returns from loops). */
-  List<Statement> prologue() {
-    return prologue;
-  }
-
-  /** Declarations that must start each iteration of the loop {@code loopId}. */
-  List<Statement> loopPrologue(int loopId) {
-    return loopPrologues.computeIfAbsent(loopId, id -> new ArrayList<>());
-  }
-
-  Map<Integer, List<Statement>> loopPrologues() {
-    return loopPrologues;
-  }
-
-  boolean needsVariable(String name) {
-    return variableNames.contains(name) || inlinedVariableNames.contains(name);
-  }
-
-  /**
-   * The names that need mutable variables in code inlined from another method (a callee taking
-   * a function, {@link FunctionValues}): a local of such a name becomes one anywhere, which is
-   * always correct.
-   */
-  void planInlined(Set<String> names) {
-    inlinedVariableNames.addAll(names);
+  /** Which locals are mutable variables, and where the declarations lowering makes go. */
+  MutableVariables variables() {
+    return variables;
   }
 
   /** Starts lowering a user statement: its line for comments, and a mark for new values. */
@@ -332,13 +298,9 @@ final class LoweringContext {
     dependences.made(result, lowering);
     ir.add(new Instruction(result, operation, arguments, line));
     arrays.emitted(result, operation, arguments);
-    if (type.isReference() && insideLoop()) {
-      objectsMadeInLoops.add(result);
-    }
-    if ((operation.form().makesArray()
-        || type.isArray() && operation.form().callsDifferentiated())
-        && insideLoop()) {
-      arraysMadeInLoops.add(result);
+    if (type.isReference() || operation.form().makesArray()
+        || type.isArray() && operation.form().callsDifferentiated()) {
+      loops.made(result); // a new one per iteration of a loop around
     }
     return new Operand.Use(result);
   }
@@ -361,9 +323,7 @@ final class LoweringContext {
     if (type == NumericType.OBJECT) {
       result.declareAs(mirror, text.get());
     }
-    if (insideLoop()) {
-      objectsMadeInLoops.add(result);
-    }
+    loops.made(result);
     ir.add(new Instruction(result, operation, arguments, line));
     return Optional.of(new Operand.Use(result));
   }
@@ -461,29 +421,9 @@ final class LoweringContext {
     return reachability;
   }
 
-  /** Lowering enters the condition and body of a loop. */
-  void enterLoop() {
-    enclosingLoops.push(++loopsEntered);
-  }
-
-  /** Lowering leaves a loop. */
-  void leaveLoop() {
-    enclosingLoops.pop();
-  }
-
-  /** The loops around what is being lowered, each by the number of loops entered before it. */
-  List<Integer> enclosingLoops() {
-    return List.copyOf(enclosingLoops);
-  }
-
-  /** Whether {@code value} is an object or a string computed inside a loop. */
-  boolean isMadeInALoop(Value value) {
-    return objectsMadeInLoops.contains(value) || arraysMadeInLoops.contains(value);
-  }
-
-  /** Whether what is being lowered runs once per iteration of some loop. */
-  boolean insideLoop() {
-    return !enclosingLoops.isEmpty();
+  /** The loops around what is being lowered, and what is made inside loops. */
+  EnclosingLoops loops() {
+    return loops;
   }
 
   /**
@@ -501,5 +441,4 @@ final class LoweringContext {
     return named instanceof com.sun.source.tree.IdentifierTree identifier
         && localClasses.contains(identifier.getName().toString());
   }
-
 }

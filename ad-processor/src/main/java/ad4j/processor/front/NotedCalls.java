@@ -39,7 +39,7 @@ final class NotedCalls {
   /** Notes a call of the method's own code that runs as written and not alike each time. */
   void callRunsAsWritten(String shown, long line, Tree at) {
     CallRunAsWritten call = new CallRunAsWritten(shown, line, at,
-        at == null ? -1 : context.source().start(at), context.enclosingLoops());
+        at == null ? -1 : context.source().start(at), context.loops().around());
     callsRunAsWritten.add(call);
   }
 
@@ -99,7 +99,7 @@ final class NotedCalls {
   /** Records a resolved call, at {@code at}, of the {@code @Differentiable} method {@code callee}. */
   void calls(ExecutableElement callee, Tree at, String shown) {
     differentiableCalls.add(new DifferentiableCall(callee, at, shown,
-        context.source().start(at), context.enclosingLoops()));
+        context.source().start(at), context.loops().around()));
   }
 
   List<DifferentiableCall> differentiableCalls() {

@@ -149,8 +149,8 @@ final class RecordConstruction {
     }
     constructors++;
     // a component or local assigned in a branch or loop of the body needs a variable
-    context.planInlined(VariablePlanner.plan(constructor, ValueRecords.components(record)
-        .stream().map(ValueRecords.Component::name).toList()));
+    context.variables().planInlined(VariablePlanner.plan(constructor,
+        ValueRecords.components(record).stream().map(ValueRecords.Component::name).toList()));
     LoweringContext.Position position = context.position();
     context.scopes().pushIsolated();
     // its code calls the record's static methods unqualified, as a static method's does

@@ -115,7 +115,7 @@ final class RepeatedRuns {
     ExecutableElement caller = context.element();
     return caller != null && !context.examining() && context.order() == 1
         && !ActiveParameters.isVectorResult(caller.getReturnType())
-        && !(context.insideLoop() && CheckpointedLoops.isCheckpointed(caller))
+        && !(context.loops().inside() && CheckpointedLoops.isCheckpointed(caller))
         && callee.getEnclosingElement().equals(caller.getEnclosingElement());
   }
 
@@ -138,7 +138,7 @@ final class RepeatedRuns {
       return Optional.of("which mJacobian and mValueAndJacobian of '" + name
           + "' would run once per row");
     }
-    if (context.insideLoop() && CheckpointedLoops.isCheckpointed(caller)) {
+    if (context.loops().inside() && CheckpointedLoops.isCheckpointed(caller)) {
       return Optional.of("which the reverse sweep of this @Checkpointed loop would run again"
           + " when it computes iterations anew");
     }
@@ -162,7 +162,7 @@ final class RepeatedRuns {
       return false;
     }
     String callee = method.getSimpleName().toString();
-    String once = context.insideLoop() && CheckpointedLoops.isCheckpointed(context.element())
+    String once = context.loops().inside() && CheckpointedLoops.isCheckpointed(context.element())
         ? "once per iteration" : "once";
     Optional<CalleePlainCalls.Found> found = context.calleeServices().calleePlainCalls().in(method);
     if (found.isEmpty()) {

@@ -153,23 +153,59 @@ final class Outliner {
    */
   List<Statement> outline(List<Statement> part, boolean inPlace) {
     Handover handover = handover(part);
-    Map<Object, Integer> inside = handover.inside();
-    Set<Variable> declared = handover.declared();
-    Set<Variable> topDeclared = handover.topDeclared();
-    List<Value> inValues = handover.inValues();
-    List<Variable> inVariables = handover.inVariables();
-    List<Value> outValues = handover.outValues();
-    List<Variable> outVariables = handover.outVariables();
-    inValues.sort(Comparator.comparingInt(Value::id));
-    inVariables.sort(Comparator.comparingInt(Variable::id));
-    outValues.sort(Comparator.comparingInt(Value::id));
-    outVariables.sort(Comparator.comparingInt(Variable::id));
-    // values and variables an earlier part left on the tape: read there, through the mark of
-    // that part
+    sortById(handover);
+    List<Object> readInPlace = readInPlace(handover);
+    List<Object> leftInPlace = inPlace ? leftInPlace(part, handover) : new ArrayList<>();
+    if (!fitsMethod(handover)) {
+      return part;
+    }
+    PartParameters parameters = parameters(handover);
+    if (parameters == null) {
+      return part;
+    }
+    List<Statement> caller = new ArrayList<>();
+    Value mark = null;
+    if (!leftInPlace.isEmpty()) {
+      // where the part's values will lie: it takes back what the caller pushes for it first
+      Instruction marking = leftOnTape.newMark();
+      mark = marking.result();
+      caller.add(marking);
+    }
+    for (Object pushed : parameters.onTape()) {
+      caller.add(new Push(pushed instanceof Variable variable ? new Operand.Read(variable)
+          : new Operand.Use((Value) pushed), null));
+    }
+    List<Statement> body =
+        partBody(part, handover, parameters, readInPlace, leftInPlace, mark);
+    String name = namePrefix + (parts.size() + 1);
+    parts.add(new LongBlocks.Part(name, program.with(parameters.values(), new Block(body))));
+    callAndTakeBack(name, parameters.arguments(), handover, leftInPlace, caller);
+    handover.inside().forEach((used, reads) -> uses.merge(used, -reads, Integer::sum));
+    count(new Block(caller), uses);
+    return caller;
+  }
+
+  /**
+   * Sorts what {@code handover} takes and hands back by id, so that the parameters and the
+   * pushes come in the order the values were made, the same in every compilation.
+   */
+  private static void sortById(Handover handover) {
+    handover.inValues().sort(Comparator.comparingInt(Value::id));
+    handover.inVariables().sort(Comparator.comparingInt(Variable::id));
+    handover.outValues().sort(Comparator.comparingInt(Value::id));
+    handover.outVariables().sort(Comparator.comparingInt(Variable::id));
+  }
+
+  /**
+   * The values and variables the part reads that an earlier part left on the tape: the part
+   * reads them there, through the mark of that part, so they are taken out of its inputs and
+   * the marks (each once, in the order first needed) become its first input values.
+   */
+  private List<Object> readInPlace(Handover handover) {
     List<Object> readInPlace = new ArrayList<>();
     List<Value> marks = new ArrayList<>();
-    List<Object> inputs = new ArrayList<>(inValues);
-    inputs.addAll(inVariables);
+    List<Object> inputs = new ArrayList<>(handover.inValues());
+    inputs.addAll(handover.inVariables());
     for (Object input : inputs) {
       Value at = leftOnTape.markOf(input);
       if (at != null) {
@@ -179,41 +215,69 @@ final class Outliner {
         }
       }
     }
-    inValues.removeAll(readInPlace);
-    inVariables.removeAll(readInPlace);
-    inValues.addAll(0, marks);
-    List<Object> leftInPlace = new ArrayList<>();
-    if (inPlace) {
-      outValues.stream().filter(v -> readsInPlace(v.type())).forEach(leftInPlace::add);
-      // a variable declared here that nothing stores into after the part: its value is final
-      Map<Variable, Integer> storesHere = new IdentityHashMap<>();
-      countStores(part, storesHere);
-      outVariables.stream()
-          .filter(v -> topDeclared.contains(v) && readsInPlace(v.type())
-              && storesHere.getOrDefault(v, 0).equals(stores.getOrDefault(v, 0)))
-          .forEach(leftInPlace::add);
-      outValues.removeAll(leftInPlace);
-      outVariables.removeAll(leftInPlace);
-    }
-    if (declared.stream().anyMatch(variable -> variable.parameter() != null)
-        || !inValues.stream().allMatch(v -> onTape(v.type()))
-        || !outValues.stream().allMatch(v -> onTape(v.type()))
-        || !inVariables.stream().allMatch(v -> onTape(v.type()))
-        || !outVariables.stream().allMatch(v -> onTape(v.type()))) {
-      return part;
-    }
+    handover.inValues().removeAll(readInPlace);
+    handover.inVariables().removeAll(readInPlace);
+    handover.inValues().addAll(0, marks);
+    return readInPlace;
+  }
 
-    // the part's parameters: the variables' current values first (those standing for a
-    // parameter always: they are written as the parameter), then the values read; what does
-    // not fit travels on the tape
+  /**
+   * What the part makes for later parts that can stay on the tape where it pushes it, rather
+   * than being taken back by the caller: numbers read in place ({@link ValuesLeftOnTape}), and
+   * of its variables those declared among its statements whose value is final, for nothing
+   * stores into them after the part. They are taken out of what it hands back.
+   */
+  private List<Object> leftInPlace(List<Statement> part, Handover handover) {
+    List<Object> leftInPlace = new ArrayList<>();
+    handover.outValues().stream().filter(v -> readsInPlace(v.type()))
+        .forEach(leftInPlace::add);
+    Map<Variable, Integer> storesHere = new IdentityHashMap<>();
+    countStores(part, storesHere);
+    handover.outVariables().stream()
+        .filter(v -> handover.topDeclared().contains(v) && readsInPlace(v.type())
+            && storesHere.getOrDefault(v, 0).equals(stores.getOrDefault(v, 0)))
+        .forEach(leftInPlace::add);
+    handover.outValues().removeAll(leftInPlace);
+    handover.outVariables().removeAll(leftInPlace);
+    return leftInPlace;
+  }
+
+  /**
+   * Whether the part can be a method of its own: it declares no variable standing for a
+   * parameter (which only the program itself takes), and all it takes and hands back can travel
+   * on the tape.
+   */
+  private static boolean fitsMethod(Handover handover) {
+    return handover.declared().stream().noneMatch(variable -> variable.parameter() != null)
+        && handover.inValues().stream().allMatch(v -> onTape(v.type()))
+        && handover.outValues().stream().allMatch(v -> onTape(v.type()))
+        && handover.inVariables().stream().allMatch(v -> onTape(v.type()))
+        && handover.outVariables().stream().allMatch(v -> onTape(v.type()));
+  }
+
+  /**
+   * A part's parameters and the caller's arguments for them, the declarations that begin its
+   * body (a variable taken as a parameter), and what travels on the tape instead, in order.
+   */
+  private record PartParameters(List<Value> values, List<Operand> arguments,
+      List<Statement> declarations, List<Object> onTape) {}
+
+  /**
+   * The part's parameters: the variables' current values first (those standing for a
+   * parameter always: they are written as the parameter), then the values read; what does not
+   * fit {@link #ARGUMENT_SLOTS} travels on the tape. Null when the variables standing for
+   * parameters alone do not fit: the part cannot be a method.
+   */
+  private PartParameters parameters(Handover handover) {
+    List<Value> inValues = handover.inValues();
     List<Value> parameters = new ArrayList<>();
     List<Operand> arguments = new ArrayList<>();
-    List<Statement> body = new ArrayList<>();
+    List<Statement> declarations = new ArrayList<>();
     List<Object> onTape = new ArrayList<>();
     int slots = 1; // the tape
     List<Variable> ordered = new ArrayList<>();
-    inVariables.stream().filter(v -> v.parameter() != null).forEach(ordered::add);
-    inVariables.stream().filter(v -> v.parameter() == null).forEach(ordered::add);
+    handover.inVariables().stream().filter(v -> v.parameter() != null).forEach(ordered::add);
+    handover.inVariables().stream().filter(v -> v.parameter() == null).forEach(ordered::add);
     for (Variable variable : ordered) {
       Value parameter = variable.parameter();
       if (parameter != null) {
@@ -225,14 +289,14 @@ final class Outliner {
         continue;
       } else {
         parameter = builder.generated("carried", variable.type(), variable.isActive());
-        body.add(new Declare(variable, new Operand.Use(parameter), null));
+        declarations.add(new Declare(variable, new Operand.Use(parameter), null));
       }
       parameters.add(parameter);
       arguments.add(new Operand.Read(variable));
       slots += slotsOf(variable.type());
     }
     if (slots > ARGUMENT_SLOTS) {
-      return part;
+      return null;
     }
     for (Value value : inValues) {
       if (slots + slotsOf(value.type()) <= ARGUMENT_SLOTS) {
@@ -243,18 +307,19 @@ final class Outliner {
         onTape.add(value);
       }
     }
-    List<Statement> caller = new ArrayList<>();
-    Value mark = null;
-    if (!leftInPlace.isEmpty()) {
-      // where the part's values will lie: it takes back what the caller pushes for it first
-      Instruction marking = leftOnTape.newMark();
-      mark = marking.result();
-      caller.add(marking);
-    }
-    for (Object pushed : onTape) {
-      caller.add(new Push(pushed instanceof Variable variable ? new Operand.Read(variable)
-          : new Operand.Use((Value) pushed), null));
-    }
+    return new PartParameters(parameters, arguments, declarations, onTape);
+  }
+
+  /**
+   * The part's program: the variables it takes declared, what the caller pushed popped (in
+   * reverse), what earlier parts left read back, the part's statements, what it leaves in place
+   * left behind {@code mark}, and what it hands back pushed for the caller.
+   */
+  private List<Statement> partBody(List<Statement> part, Handover handover,
+      PartParameters parameters, List<Object> readInPlace, List<Object> leftInPlace,
+      Value mark) {
+    List<Statement> body = new ArrayList<>(parameters.declarations());
+    List<Object> onTape = parameters.onTape();
     for (int i = onTape.size() - 1; i >= 0; i--) {
       if (onTape.get(i) instanceof Variable variable) {
         // popped where it is declared: written inline, in the order of the pops
@@ -270,37 +335,42 @@ final class Outliner {
     }
     body.addAll(part);
     leftOnTape.leave(leftInPlace, mark, body);
-    for (Value value : outValues) {
+    for (Value value : handover.outValues()) {
       body.add(new Push(new Operand.Use(value), null));
     }
-    for (Variable variable : outVariables) {
+    for (Variable variable : handover.outVariables()) {
       body.add(new Push(new Operand.Read(variable), null));
     }
     body.add(new Return(null, null));
-    String name = namePrefix + (parts.size() + 1);
-    parts.add(new LongBlocks.Part(name, program.with(parameters, new Block(body))));
+    return body;
+  }
 
+  /**
+   * Adds to {@code caller} the call of part {@code name}, then what the part hands back popped
+   * off the tape in reverse of its pushes: a variable declared or stored, a value defined.
+   */
+  private void callAndTakeBack(String name, List<Operand> arguments, Handover handover,
+      List<Object> leftInPlace, List<Statement> caller) {
     Instruction call = new Instruction(builder.temporary(NumericType.VOID, false),
         Operation.localCall(name, arguments.size()), arguments, null);
     caller.add(call);
     if (!leftInPlace.isEmpty()) {
       leftOnTape.leftBy(call, leftInPlace);
     }
+    List<Variable> outVariables = handover.outVariables();
     for (int i = outVariables.size() - 1; i >= 0; i--) {
       Variable variable = outVariables.get(i);
       // popped where it is stored: written inline, in the order of the pops
       Value popped = builder.formula(variable.type(), variable.isActive());
       caller.add(new Instruction(popped, Operation.POP, List.of(), null));
-      caller.add(declared.contains(variable)
+      caller.add(handover.declared().contains(variable)
           ? new Declare(variable, new Operand.Use(popped), null)
           : new Store(variable, new Operand.Use(popped), null));
     }
+    List<Value> outValues = handover.outValues();
     for (int i = outValues.size() - 1; i >= 0; i--) {
       caller.addAll(popInto(outValues.get(i)));
     }
-    inside.forEach((used, reads) -> uses.merge(used, -reads, Integer::sum));
-    count(new Block(caller), uses);
-    return caller;
   }
 
   /**
