@@ -130,6 +130,16 @@ class RecordChoicesTest {
       "    }",
       "    return s;",
       "  }",
+      "  @Differentiable static double caseLocalChosen(double x, double y) {",
+      "    V v = switch ((int) Math.floor(y)) {",
+      "      case 0 -> new V(x, y);",
+      "      default -> {",
+      "        V w = new V(y, x * y);",
+      "        yield x > 0.5 ? w : (x > 0.2 ? new V(1, y) : w.clampedTo(0.2));",
+      "      }",
+      "    };",
+      "    return v.a() * v.b() + Math.sin(v.a());",
+      "  }",
       "  record A(double[] xs, double c) {}",
       // what the error for a choice of a record with a double[] component advises
       "  @Differentiable static double arrayElementsChosen(double x, double y) {",
@@ -235,6 +245,18 @@ class RecordChoicesTest {
   }
 
   @Test
+  void aCaseYieldingAChoiceOfItsOwnLocal() {
+    // the case's '?:' chooses a local its block declares: it was an error that the switch
+    // could not initialize 'v'
+    CompiledFunction f = function("caseLocalChosen", 2);
+    DerivativeChecks.checkAt(f, 0.7, 0.3); // case 0
+    DerivativeChecks.checkAt(f, 0.7, 1.3); // w
+    DerivativeChecks.checkAt(f, 0.3, 1.3); // new V(1, y)
+    DerivativeChecks.checkAt(f, 0.1, 1.2); // w clamped: halved
+    DerivativeChecks.checkAt(f, 0.1, -0.15); // w clamped: itself
+  }
+
+  @Test
   void aRecordWithADoubleArrayMadeFromElementsChosenOneByOne() {
     CompiledFunction f = function("arrayElementsChosen", 2);
     DerivativeChecks.checkAt(f, 0.9, 0.4);
@@ -309,6 +331,44 @@ class RecordChoicesTest {
         "'switch (k) { case 0 -> v; default -> null; }' cannot initialize value record local"
             + " 'u': ad4j gives it values of its record made in the method (a local, 'new', a"
             + " call of the record's methods, a '?:' or 'switch' choosing between them)", 9, 11);
+  }
+
+  @Test
+  void aSwitchOverSeveralLinesIsQuotedOnOneLineShortened() {
+    // the message quoted the whole switch, its line breaks included
+    assertRejected(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static double f(double x, int k) {",
+        "    V u = switch (k) {",
+        "      case 0 -> new V(x, 1);",
+        "      case 1 -> new V(1, x);",
+        "      default -> null;",
+        "    };",
+        "    return u.b();",
+        "  }",
+        "}"),
+        "'switch (k) { case 0 -> new V(x, 1); case 1 -> new V(1, x); default -> null; }' cannot"
+            + " initialize value record local 'u'", 6, 11);
+    assertRejected(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record V(double a, double b) {}",
+        "  @Differentiable static double f(double x, int k) {",
+        "    V u = switch (k) {",
+        "      case 0 -> new V(x, 1);",
+        "      case 1 -> new V(1, x);",
+        "      case 2 -> new V(x, x);",
+        "      default -> null;",
+        "    };",
+        "    return u.b();",
+        "  }",
+        "}"),
+        "'switch (k) { case 0 -> new V(x, 1); case 1 -> new V(1, x); case 2 -> new V(x, x); defau...'"
+            + " cannot initialize value record local 'u'", 6, 11);
   }
 
   // A record with a double[] component chosen, or assigned in a branch or loop: its array

@@ -34,9 +34,6 @@ class RuleTableTest {
 
   private static final List<Entry> ENTRIES = new ArrayList<>();
 
-  /** Entries whose generated code is wrong today; checked by a disabled test until fixed. */
-  private static final List<Entry> KNOWN_BUGS = new ArrayList<>();
-
   private static void op(String operator, String expression, double[]... points) {
     ENTRIES.add(new Entry(operator, expression, points));
   }
@@ -100,10 +97,7 @@ class RuleTableTest {
     fn("hypot", "a, b", p(3.0, 4.0), p(-0.5, 1.2), p(2.0, -0.1));
     fn("fma", "a, b, c", p(1.5, -2.0, 0.25), p(-0.3, 0.7, 4.0));
     fn("fma", "a, 2.0, b", p(1.5, -2.0));
-    // bug: the partial is written Math.scalb(1.0, 3.0), which does not compile (scalb takes int)
-    FUNCTIONS.add("scalb/2");
-    KNOWN_BUGS.add(new Entry("scalb", "Math.scalb(a, 3)", at(-1.5, 0.7)));
-    KNOWN_BUGS.add(new Entry("scalb", "StrictMath.scalb(a, 3)", at(-1.5, 0.7)));
+    fn("scalb", "a, 3", at(-1.5, 0.7));
     fn("abs", "a", at(-2.5, 0.3));
     fn("min", "a, b", p(1.0, 2.0), p(2.0, -1.0));
     fn("max", "a, b", p(1.0, 2.0), p(2.0, -1.0));
@@ -140,11 +134,6 @@ class RuleTableTest {
   @TestFactory
   Stream<DynamicTest> everyEntryAtEveryPoint() {
     return checks(compiled, ENTRIES);
-  }
-
-  @TestFactory
-  Stream<DynamicTest> entriesWithKnownBugs() {
-    return checks(compile(KNOWN_BUGS), KNOWN_BUGS);
   }
 
   private static Stream<DynamicTest> checks(Compiled compiled, List<Entry> entries) {

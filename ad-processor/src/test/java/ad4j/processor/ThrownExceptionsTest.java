@@ -120,6 +120,29 @@ class ThrownExceptionsTest {
     assertThat(pattern).hasMessageThat().isEqualTo("TOO_LARGE [5.0, 5]");
   }
 
+  /**
+   * What generated-api.md says of the outputs where the method throws: mPullback adds nothing
+   * to the adjoints, for a method of doubles and for one of arrays (whose members record on
+   * the tape, and clear a gradient before they run).
+   */
+  @Test
+  void aPullbackWhereTheMethodThrowsLeavesTheAdjointsAsTheyWere() {
+    String grad = "com.example.CheckedGrad";
+    double[] adjoints = {7, 7};
+    assertThrows(Exception.class, () -> checked().invoke(grad, "formattedPullback",
+        -1.25, 2.0, 1.0, adjoints));
+    assertThat(adjoints).usingExactEquality().containsExactly(7.0, 7.0).inOrder();
+    double[] arrayAdjoints = {7, 7, 7};
+    assertThrows(Exception.class, () -> checked().invoke(grad, "scaledPullback",
+        null, new double[] {2.5}, 1.3, 1.0, arrayAdjoints));
+    double[] w = {0.7, -1.2};
+    double[] thrownAfterReading = {7, 7, 7};
+    assertThrows(Exception.class, () -> checked().invoke(grad, "scaledPullback",
+        w, new double[0], 1.3, 1.0, thrownAfterReading));
+    assertThat(arrayAdjoints).usingExactEquality().containsExactly(7.0, 7.0, 7.0).inOrder();
+    assertThat(thrownAfterReading).usingExactEquality().containsExactly(7.0, 7.0, 7.0).inOrder();
+  }
+
   @Test
   void arraysComparedWithNull() throws Exception {
     ArrayFunctionChecks checks = ArrayFunctionChecks.of(checked(), "com.example.Checked");

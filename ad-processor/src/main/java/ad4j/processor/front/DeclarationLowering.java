@@ -265,7 +265,7 @@ final class DeclarationLowering {
     if (initializer != null) {
       Optional<TypeElement> type = records.typeOf(initializer);
       if (type.isEmpty() || !type.get().equals(record)) {
-        diagnostics.error(initializer, "'" + context.source().of(initializer) + "' cannot"
+        diagnostics.error(initializer, "'" + context.source().quoted(initializer) + "' cannot"
             + " initialize value record local '" + name + "': ad4j gives it values of its"
             + " record made in the method " + RecordLowering.valueSources(
             "a local, 'new', a call of the record's methods"));

@@ -7,7 +7,6 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
-import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -199,7 +198,7 @@ final class FunctionDefinitions {
         return Optional.ofNullable(local.function());
       }
     }
-    return functionField(receiver).flatMap(this::fieldFunction);
+    return context.resolution().fieldNamed(receiver).flatMap(this::fieldFunction);
   }
 
   /**
@@ -221,25 +220,9 @@ final class FunctionDefinitions {
             : Optional.empty();
       }
     }
-    return functionField(receiver)
+    return context.resolution().fieldNamed(receiver)
         .filter(field -> FunctionTypes.isFunctionType(field.asType(), context.elements()))
         .map(field -> "field '" + field.getSimpleName() + "'");
-  }
-
-  private Optional<VariableElement> functionField(ExpressionTree receiver) {
-    if (receiver instanceof IdentifierTree identifier) {
-      if (context.scopes().lookUp(identifier.getName().toString()) != null) {
-        return Optional.empty();
-      }
-      return context.symbols().resolveField(identifier.getName().toString());
-    }
-    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
-        && !(select.getExpression() instanceof IdentifierTree first
-            && context.scopes().lookUp(first.getName().toString()) != null)) {
-      return context.symbols().resolveType(select.getExpression())
-          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()));
-    }
-    return Optional.empty();
   }
 
   /** A {@code static final} field of the method's class holding a lambda or a reference. */

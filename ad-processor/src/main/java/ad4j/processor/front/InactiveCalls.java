@@ -4,8 +4,6 @@ import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import com.sun.source.tree.ExpressionTree;
-import com.sun.source.tree.IdentifierTree;
-import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import java.util.List;
 import java.util.Optional;
@@ -48,18 +46,7 @@ final class InactiveCalls {
    * names one and no local hides it.
    */
   Optional<VariableElement> receiverField(ExpressionTree receiver) {
-    if (receiver instanceof IdentifierTree identifier) {
-      String name = identifier.getName().toString();
-      return context.scopes().lookUp(name) != null
-          ? Optional.empty() : context.symbols().resolveField(name);
-    }
-    if (receiver instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
-        && !(select.getExpression() instanceof IdentifierTree first
-            && context.scopes().lookUp(first.getName().toString()) != null)) {
-      return context.symbols().resolveType(select.getExpression())
-          .flatMap(owner -> context.symbols().fieldOf(owner, select.getIdentifier().toString()));
-    }
-    return Optional.empty();
+    return context.resolution().fieldNamed(receiver);
   }
 
   /**

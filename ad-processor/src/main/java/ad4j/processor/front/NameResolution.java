@@ -1,12 +1,16 @@
 package ad4j.processor.front;
 
 import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.Trees;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
@@ -78,6 +82,25 @@ final class NameResolution {
 
   Symbols symbols() {
     return symbols;
+  }
+
+  /**
+   * The field {@code name} names, a simple name ({@code LOG}) or one qualified by a type
+   * ({@code Rules.STANDARD}), when no local hides it: the receiver of a call of a method of an
+   * object a field holds, or of a function a field holds.
+   */
+  Optional<VariableElement> fieldNamed(ExpressionTree name) {
+    if (name instanceof IdentifierTree identifier) {
+      String simple = identifier.getName().toString();
+      return scopes.lookUp(simple) != null ? Optional.empty() : symbols.resolveField(simple);
+    }
+    if (name instanceof MemberSelectTree select && Symbols.isName(select.getExpression())
+        && !(select.getExpression() instanceof IdentifierTree first
+            && scopes.lookUp(first.getName().toString()) != null)) {
+      return symbols.resolveType(select.getExpression())
+          .flatMap(owner -> symbols.fieldOf(owner, select.getIdentifier().toString()));
+    }
+    return Optional.empty();
   }
 
   /**

@@ -13,6 +13,8 @@ import ad4j.processor.ir.Variable;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,9 +92,13 @@ final class RecordChoices {
    */
   Optional<TypeElement> typeOf(SwitchExpressionTree choice) {
     Optional<TypeElement> found = Optional.empty();
+    List<ExpressionTree> values = new ArrayList<>();
     for (ExpressionTree yielded : expressions.switches().yielded(choice)) {
-      Optional<TypeElement> type = records.typeOf(yielded);
-      if (type.isEmpty() && !isUndeclaredName(yielded)) {
+      chosenOperands(yielded, values);
+    }
+    for (ExpressionTree value : values) {
+      Optional<TypeElement> type = records.typeOf(value);
+      if (type.isEmpty() && !isUndeclaredName(value)) {
         return Optional.empty(); // null, an object: not a value record
       }
       if (type.isPresent() && found.isPresent() && !type.equals(found)) {
@@ -101,6 +107,21 @@ final class RecordChoices {
       found = found.or(() -> type);
     }
     return found;
+  }
+
+  /**
+   * The operands {@code yielded} may give, into {@code operands}: both operands of a {@code
+   * ?:} (of nested ones too), else {@code yielded} itself. A case's {@code c ? w : new Vec(...)}
+   * may choose a local its block declares, which has no type before its case is lowered.
+   */
+  private static void chosenOperands(ExpressionTree yielded, List<ExpressionTree> operands) {
+    if (ExpressionLowering.withoutParentheses(yielded)
+        instanceof ConditionalExpressionTree conditional) {
+      chosenOperands(conditional.getTrueExpression(), operands);
+      chosenOperands(conditional.getFalseExpression(), operands);
+    } else {
+      operands.add(yielded);
+    }
   }
 
   /**
@@ -152,9 +173,18 @@ final class RecordChoices {
     return array.isPresent();
   }
 
-  /** Whether {@code expression} is a simple name no local, field or constant has here. */
+  /**
+   * Whether {@code expression} is a simple name no local, field or constant has here, or a
+   * call of a method of one ({@code w.scaled(2)}): a local its case declares, typed when the
+   * case is lowered.
+   */
   private boolean isUndeclaredName(ExpressionTree expression) {
-    return ExpressionLowering.withoutParentheses(expression) instanceof IdentifierTree name
+    ExpressionTree bare = ExpressionLowering.withoutParentheses(expression);
+    if (bare instanceof MethodInvocationTree call
+        && call.getMethodSelect() instanceof MemberSelectTree select) {
+      return isUndeclaredName(select.getExpression());
+    }
+    return bare instanceof IdentifierTree name
         && context.scopes().lookUp(name.getName().toString()) == null
         && context.symbols().resolveField(name.getName().toString()).isEmpty();
   }

@@ -106,7 +106,7 @@ final class RecordLocals {
     ExpressionTree expression = assignment.getExpression();
     Optional<TypeElement> type = records.typeOf(expression);
     if (type.isEmpty() || !type.get().equals(record)) {
-      error(expression, "'" + context.source().of(expression) + "' cannot be assigned to value"
+      error(expression, "'" + context.source().quoted(expression) + "' cannot be assigned to value"
           + " record local '" + assignedName + "': ad4j assigns it values of its record made"
           + " in the method " + RecordLowering.valueSources(
           "a local, 'new', a call of the record's methods"));

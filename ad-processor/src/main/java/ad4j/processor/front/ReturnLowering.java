@@ -139,7 +139,7 @@ final class ReturnLowering {
     }
     Optional<TypeElement> type = expressions.records().typeOf(expression);
     if (type.isEmpty() || !type.get().equals(resultRecord)) {
-      unsupported(expression, "'" + context.source().of(expression) + "' cannot be returned as"
+      unsupported(expression, "'" + context.source().quoted(expression) + "' cannot be returned as"
           + " value record '" + shown + "': ad4j returns values of the record made in the"
           + " method " + RecordLowering.valueSources(
           "a local, a parameter, 'new', a call of the record's methods"));

@@ -110,14 +110,20 @@ final class SourceText {
   }
 
   /**
+   * The text of an expression on one line, shortened, for a message that quotes it: a {@code
+   * switch} or a chain of {@code ?:} spans lines, which a quote in a message should not.
+   */
+  String quoted(Tree tree) {
+    String text = of(tree).replaceAll("\\s+", " ").trim();
+    return text.length() > MAX_COMMENT_LENGTH
+        ? text.substring(0, MAX_COMMENT_LENGTH - 3) + "..." : text;
+  }
+
+  /**
    * The text of a statement on one line, shortened, and safe inside a {@code //} comment: a
    * backslash-u in a comment would be read by javac as a Unicode escape, possibly a line break.
    */
   String forComment(Tree tree) {
-    String text = of(tree).replaceAll("\\s+", " ").trim();
-    if (text.length() > MAX_COMMENT_LENGTH) {
-      text = text.substring(0, MAX_COMMENT_LENGTH - 3) + "...";
-    }
-    return text.replace("\\", "\\\\");
+    return quoted(tree).replace("\\", "\\\\");
   }
 }
