@@ -31,6 +31,10 @@ import java.util.Set;
  *
  * <p>The decision is by name: Java forbids a local to shadow another local or a parameter, so a
  * name means one variable except in sibling blocks, where treating both as mutable is harmless.
+ * A name declared more than once is compared with its shallowest declaration: an assignment
+ * deeper than its own declaration is then deeper than that one too. (The first declaration met
+ * may be the deeper one, in a loop's body or a branch before the other; compared with it, a
+ * loop's assignments of the later local looked like straight-line ones, and were lost.)
  */
 final class VariablePlanner extends TreeScanner<Void, Void> {
   private final Map<String, Integer> declarationDepth = new HashMap<>();
@@ -62,7 +66,7 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
 
   @Override
   public Void visitVariable(VariableTree variable, Void unused) {
-    declarationDepth.putIfAbsent(variable.getName().toString(), depth);
+    declarationDepth.merge(variable.getName().toString(), depth, Math::min);
     return super.visitVariable(variable, unused);
   }
 
