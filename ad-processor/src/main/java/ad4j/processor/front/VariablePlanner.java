@@ -12,6 +12,7 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.IfTree;
+import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.UnaryTree;
@@ -61,6 +62,20 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
     if (method.getBody() != null) {
       planner.scan(method.getBody(), null);
     }
+    return planner.mutable;
+  }
+
+  /**
+   * The names of {@code lambda}'s parameters and locals that need a variable, where its body is
+   * inlined: a lambda written in the method is planned with it, but one read from a
+   * {@code static final} field is not in the method's tree.
+   */
+  static Set<String> plan(LambdaExpressionTree lambda) {
+    VariablePlanner planner = new VariablePlanner();
+    for (VariableTree parameter : lambda.getParameters()) {
+      planner.declarationDepth.put(parameter.getName().toString(), 0);
+    }
+    planner.scan(lambda.getBody(), null);
     return planner.mutable;
   }
 
