@@ -12,6 +12,7 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.IfTree;
+import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.UnaryTree;
@@ -31,6 +32,10 @@ import java.util.Set;
  *
  * <p>The decision is by name: Java forbids a local to shadow another local or a parameter, so a
  * name means one variable except in sibling blocks, where treating both as mutable is harmless.
+ * A name declared more than once is compared with its shallowest declaration: an assignment
+ * deeper than its own declaration is then deeper than that one too. (The first declaration met
+ * may be the deeper one, in a loop's body or a branch before the other; compared with it, a
+ * loop's assignments of the later local looked like straight-line ones, and were lost.)
  */
 final class VariablePlanner extends TreeScanner<Void, Void> {
   private final Map<String, Integer> declarationDepth = new HashMap<>();
@@ -60,9 +65,23 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
     return planner.mutable;
   }
 
+  /**
+   * The names of {@code lambda}'s parameters and locals that need a variable, where its body is
+   * inlined: a lambda written in the method is planned with it, but one read from a
+   * {@code static final} field is not in the method's tree.
+   */
+  static Set<String> plan(LambdaExpressionTree lambda) {
+    VariablePlanner planner = new VariablePlanner();
+    for (VariableTree parameter : lambda.getParameters()) {
+      planner.declarationDepth.put(parameter.getName().toString(), 0);
+    }
+    planner.scan(lambda.getBody(), null);
+    return planner.mutable;
+  }
+
   @Override
   public Void visitVariable(VariableTree variable, Void unused) {
-    declarationDepth.putIfAbsent(variable.getName().toString(), depth);
+    declarationDepth.merge(variable.getName().toString(), depth, Math::min);
     return super.visitVariable(variable, unused);
   }
 

@@ -578,6 +578,8 @@ public final class ControlFlowPrograms {
     private final boolean recursive;
     private final Expr base;
     private final List<Local> scope = new ArrayList<>();
+    /** The names of the locals declared so far, in scope or not. */
+    private final java.util.Set<String> names = new java.util.LinkedHashSet<>();
     private final List<Loop> loops = new ArrayList<>();
     private int slots;
     private int counters;
@@ -717,8 +719,29 @@ public final class ControlFlowPrograms {
     }
 
     private Local declare(String prefix, Kind kind, boolean assignable) {
-      return new Local(prefix + slots, slots++, kind, assignable,
+      return new Local(name(prefix), slots++, kind, assignable,
           ifsAround + (exitsSeen ? 1 : 0), loops.size());
+    }
+
+    /**
+     * A new local's name: every other one takes the name of an earlier local of its prefix that
+     * is out of scope now (declared in a loop's body or a branch that ended), as Java allows,
+     * so that a name means different locals in different places (a planner that went by the
+     * first declaration of a name lost a later local's assignments in loops).
+     */
+    private String name(String prefix) {
+      String name = prefix + slots;
+      if (slots % 2 == 0) {
+        for (String earlier : names) {
+          if (earlier.startsWith(prefix)
+              && scope.stream().noneMatch(local -> local.name.equals(earlier))) {
+            name = earlier;
+            break;
+          }
+        }
+      }
+      names.add(name);
+      return name;
     }
 
     private List<Local> locals(Kind kind, boolean assignableOnly) {
