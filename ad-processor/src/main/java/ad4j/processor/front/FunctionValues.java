@@ -270,7 +270,7 @@ final class FunctionValues {
 
   /** A lambda's body, in the scope it was written in, its parameters bound to {@code values}. */
   private Operand lambda(LambdaExpressionTree lambda, Known function, List<Operand> values) {
-    context.planInlined(VariablePlanner.plan(lambda));
+    context.variables().planInlined(VariablePlanner.plan(lambda));
     List<String> names = lambda.getParameters().stream()
         .map(parameter -> parameter.getName().toString()).toList();
     return bodies.withBound(function, names, values, () -> {
