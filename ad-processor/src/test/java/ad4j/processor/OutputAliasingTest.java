@@ -39,6 +39,9 @@ class OutputAliasingTest {
       "  @Differentiable static double g(double[][] m, @ad4j.NoDerivative double[] w) {",
       "    return m[0][0] * m[0][1] * w[0] + m[1][1] * w[1];",
       "  }",
+      "  @Differentiable static double[] tall(double a, double b) {",
+      "    return new double[] {a * b, Math.sin(a), b * b};",
+      "  }",
       "  @Differentiable(order = 2) static double h(double[] x) {",
       "    double s = 0;",
       "    for (int i = 0; i + 1 < x.length; i++) s += x[i] * x[i] * x[i + 1];",
@@ -168,5 +171,45 @@ class OutputAliasingTest {
     double[] y = X.clone();
     assertThat((double[]) call("hHessianVector", y, y)).usingTolerance(1e-14)
         .containsExactly(product).inOrder();
+  }
+
+  // A matrix output whose rows are one array: each row ended with the last one's derivatives
+  // (hunt57a: a Hessian {row, row} came back [[4.2, 4.2], [4.2, 4.2]] for [[1.4, 3.0], [3.0,
+  // 4.2]]), with no error.
+
+  @Test
+  void hessianRowsThatAreOneArrayAreRejected() {
+    double[] row = new double[4];
+    double[][] hessian = {new double[4], row, new double[4], row};
+    InvocationTargetException thrown = org.junit.jupiter.api.Assertions.assertThrows(
+        InvocationTargetException.class,
+        () -> call("hValueGradientAndHessian", X.clone(), new double[4], hessian));
+    assertThat(thrown.getCause()).hasMessageThat().isEqualTo("AliasedGrad"
+        + ".hValueGradientAndHessian: rows 1 and 3 of 'hessian' are the same array; pass a"
+        + " matrix of distinct rows");
+  }
+
+  @Test
+  void jacobianRowsThatAreOneArrayAreRejectedForEitherSweep() throws Exception {
+    double[] row = new double[4];
+    double[][] jacobian = {row, new double[4], row, new double[4]};
+    InvocationTargetException thrown = org.junit.jupiter.api.Assertions.assertThrows(
+        InvocationTargetException.class, () -> call("vValueAndJacobian", X.clone(), jacobian));
+    assertThat(thrown.getCause()).hasMessageThat().isEqualTo("AliasedGrad.vValueAndJacobian:"
+        + " rows 0 and 2 of 'jacobian' are the same array; pass a matrix of distinct rows");
+    // three rows, two slots: one forward sweep per slot writes the columns
+    double[] twice = new double[2];
+    thrown = org.junit.jupiter.api.Assertions.assertThrows(InvocationTargetException.class,
+        () -> call("tallValueAndJacobian", 0.7, -1.3, new double[][] {twice, twice,
+            new double[2]}));
+    assertThat(thrown.getCause()).hasMessageThat().isEqualTo("AliasedGrad"
+        + ".tallValueAndJacobian: rows 0 and 1 of 'jacobian' are the same array; pass a matrix"
+        + " of distinct rows");
+    // distinct rows, some longer than the slots: the Jacobian, what is past the slots kept
+    double[][] distinct = {new double[] {9, 9, 9}, new double[2], new double[2]};
+    call("tallValueAndJacobian", 0.7, -1.3, distinct);
+    assertThat(distinct[0]).usingTolerance(1e-15).containsExactly(-1.3, 0.7, 9).inOrder();
+    assertThat(distinct[1]).usingTolerance(1e-15).containsExactly(Math.cos(0.7), 0).inOrder();
+    assertThat(distinct[2]).usingTolerance(1e-15).containsExactly(0, -2.6).inOrder();
   }
 }

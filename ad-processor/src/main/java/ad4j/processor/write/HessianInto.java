@@ -41,10 +41,12 @@ final class HessianInto {
 
   /**
    * Throws, as {@code mValueGradientAndHessian} documents, when a row of the caller's matrix is
-   * shorter than the slots, checked before anything writes into it; then clears the rows'
+   * shorter than the slots, checked before anything writes into it, or when two rows are one
+   * array ({@code distinctRows}, which writes their first elements); then clears the rows'
    * first {@code count} elements, into which the sweeps add.
    */
-  CodeBlock rowsCheckedAndCleared(String hessian, String count, String i) {
+  CodeBlock rowsCheckedAndCleared(String hessian, String count, String i,
+      CodeBlock distinctRows) {
     return CodeBlock.builder()
         .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
         .beginControlFlow("if ($L[$L].length < $L)", hessian, i, count)
@@ -54,6 +56,7 @@ final class HessianInto {
             hessian, i, ", needs ", count, " (" + slots.inWords() + ")")
         .endControlFlow()
         .endControlFlow()
+        .add(distinctRows)
         .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, count, i)
         .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, hessian, i, count)
         .endControlFlow()

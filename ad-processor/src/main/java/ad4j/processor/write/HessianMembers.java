@@ -158,9 +158,9 @@ final class HessianMembers {
             slots.layoutNote())
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has $L, or"
             + " {@code $L} has fewer rows\nthan that or a row shorter than that, or if"
-            + " {@code $L} is a row of {@code $L}$L$L\n", gradient, slots.tooShortInWords(),
-            hessian, gradient, hessian, aliases.javadoc(gradient),
-            aliases.javadoc(hessian))
+            + " {@code $L} is a row of {@code $L}$L$L,\nor if two rows of {@code $L} are one"
+            + " array\n", gradient, slots.tooShortInWords(), hessian, gradient, hessian,
+            aliases.javadoc(gradient), aliases.javadoc(hessian), hessian)
         .returns(method.valueType())
         .addParameter(double[].class, gradient)
         .addParameter(double[][].class, hessian)
@@ -175,7 +175,7 @@ final class HessianMembers {
             " rows, needs ", count, " (" + slots.inWords() + ")")
         .endControlFlow()
         .addCode(new HessianInto(method, slots).rowsCheckedAndCleared(hessian, count,
-            names.fresh("i")))
+            names.fresh("i"), aliases.distinctRows(methodName, hessian, count, count)))
         .addStatement("$L($L)", method.memberNames().hessianInto(), String.join(", ",
             MethodContext.append(MethodContext.append(parameters, hessian), count)))
         .addStatement("$T $L = $LValueAndGradient($L)", method.valueType(), value,

@@ -54,7 +54,10 @@ final class JacobianDriver {
     sweeps.beforeRowChecks(named, code);
     code.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
         .add(checks.rowLength(jacobian, i, count))
-        .endControlFlow();
+        .endControlFlow()
+        // mJacobian's own matrix passes; mValueAndJacobian's caller's may repeat a row
+        .add(new OutputAliasChecks(method).distinctRows(function.name() + "ValueAndJacobian",
+            jacobian, rows, count));
     sweeps.afterRowChecks(named, code);
     if (!sweeps.columnsWhenWider()) {
       return into.addCode(code.build()).build();

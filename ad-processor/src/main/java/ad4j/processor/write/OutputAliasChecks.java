@@ -72,6 +72,19 @@ final class OutputAliasChecks {
   }
 
   /**
+   * Throws when two of the first {@code rows} rows of {@code output}, a matrix that {@code
+   * methodName} writes {@code columns} elements of in each row, are one array: each row would
+   * end with the other's derivatives. After the rows' lengths are checked and before they are
+   * cleared: the check writes each row's first element ({@code Outputs.checkDistinctRows}).
+   */
+  CodeBlock distinctRows(String methodName, String output, String rows, String columns) {
+    return CodeBlock.builder()
+        .addStatement("$L.checkDistinctRows($L, $L, $L, $S, $S)", OUTPUTS, output, rows, columns,
+            method.gradType() + "." + methodName, output)
+        .build();
+  }
+
+  /**
    * The javadoc's words for these checks, after an {@code @throws IllegalArgumentException}
    * clause on {@code output}: empty where the method takes no {@code double[]} or
    * {@code double[][]}, and so no output is checked.

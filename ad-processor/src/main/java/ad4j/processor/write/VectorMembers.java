@@ -155,8 +155,8 @@ final class VectorMembers {
             + " result's element {@code i} with respect to slot {@code j}.\n$L",
             method.link(), jacobian, slots.layoutNote())
         .addJavadoc("\n@throws IllegalArgumentException if {@code $L} has fewer rows than the"
-            + " result has elements,\nor a row is shorter than the number of slots$L\n",
-            jacobian, aliases.javadoc(jacobian))
+            + " result has elements,\nor a row is shorter than the number of slots$L,\nor if"
+            + " two of those rows are one array\n", jacobian, aliases.javadoc(jacobian))
         .returns(method.valueType())
         .addParameter(double[][].class, jacobian)
         .addCode(aliases.matrix(methodName, jacobian, parameters, null));
@@ -219,7 +219,7 @@ final class VectorMembers {
     String i = names.fresh("i");
     return MethodSpec.methodBuilder(method.memberNames().prepareRows())
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-        .addJavadoc("Checks that {@code $L} has {@code $L} rows of at least {@code $L}"
+        .addJavadoc("Checks that {@code $L} has {@code $L} distinct rows of at least {@code $L}"
             + " elements, and clears them.\n", jacobian, rows, count)
         .addParameter(double[][].class, jacobian)
         .addParameter(int.class, rows)
@@ -229,6 +229,8 @@ final class VectorMembers {
             .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
             .add(checks.rowLength(jacobian, i, count))
             .endControlFlow()
+            .add(aliases.distinctRows(function.name() + "ValueAndJacobian", jacobian, rows,
+                count))
             .beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, rows, i)
             .addStatement("$T.fill($L[$L], 0, $L, 0.0)", Arrays.class, jacobian, i, count)
             .endControlFlow()
