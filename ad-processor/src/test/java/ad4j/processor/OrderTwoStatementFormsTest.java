@@ -44,6 +44,8 @@ class OrderTwoStatementFormsTest {
       "    for (int i = 0; i < 3; i++) { s += d++ * y + --d * x; d += y; }",
       "    return s * d;",
       "  }",
+      // JDK 20+ javac warns of the narrowing compound assignments the method is about
+      "  @SuppressWarnings(\"lossy-conversions\")",
       "  @Differentiable(order = 2) static double narrowing(double x, double y) {",
       "    float f = 1f;",
       "    for (int i = 0; i < 3; i++) { f += x * y; f *= y; }",
