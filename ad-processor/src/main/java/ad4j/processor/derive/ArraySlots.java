@@ -185,12 +185,8 @@ public final class ArraySlots {
       } else if (statement instanceof Instruction instruction
           && instruction.operation().form() == Operation.Form.RULED_CALL) {
         out.add(ruledCall(instruction));
-      } else if (statement instanceof If branch) {
-        out.add(new If(branch.id(), branch.condition(), transform(branch.thenBlock()),
-            transform(branch.elseBlock()), branch.line()));
-      } else if (statement instanceof Loop loop) {
-        out.add(new Loop(loop.id(), transform(loop.condition()), loop.test(), loop.testFirst(),
-            transform(loop.body()), transform(loop.update()), loop.line()));
+      } else if (statement instanceof If || statement instanceof Loop) {
+        out.add(statement.withNestedBlocks(this::transform));
       } else {
         out.add(statement);
       }

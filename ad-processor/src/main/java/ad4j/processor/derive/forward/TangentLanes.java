@@ -497,12 +497,8 @@ public final class TangentLanes {
       } else if (statement instanceof Return ret) {
         // the value's tangent is not read: what only it needs goes with it
         out.add(new Return(null, ret.line()));
-      } else if (statement instanceof If branch) {
-        out.add(new If(branch.id(), branch.condition(), transform(branch.thenBlock()),
-            transform(branch.elseBlock()), branch.line()));
-      } else if (statement instanceof Loop loop) {
-        out.add(new Loop(loop.id(), transform(loop.condition()), loop.test(), loop.testFirst(),
-            transform(loop.body()), transform(loop.update()), loop.line()));
+      } else if (statement instanceof If || statement instanceof Loop) {
+        out.add(statement.withNestedBlocks(this::transform));
       } else {
         out.add(statement);
       }

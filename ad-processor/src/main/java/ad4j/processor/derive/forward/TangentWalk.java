@@ -164,12 +164,8 @@ final class TangentWalk {
       push(push, out);
     } else if (statement instanceof ElementStore store) {
       elementStore(store, out);
-    } else if (statement instanceof If branch) {
-      out.add(new If(branch.id(), branch.condition(), transform(branch.thenBlock()),
-          transform(branch.elseBlock()), branch.line()));
-    } else if (statement instanceof Loop loop) {
-      out.add(new Loop(loop.id(), transform(loop.condition()), loop.test(), loop.testFirst(),
-          transform(loop.body()), transform(loop.update()), loop.line()));
+    } else if (statement instanceof If || statement instanceof Loop) {
+      out.add(statement.withNestedBlocks(this::transform));
     } else {
       out.add(statement); // jumps, throws and notes are the same in both programs
     }
