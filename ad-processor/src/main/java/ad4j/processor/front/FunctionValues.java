@@ -129,11 +129,6 @@ final class FunctionValues {
     return types.signature(type);
   }
 
-  /** Whether {@code code} is being inlined now: met again, it would be recursion. */
-  boolean isInlining(Tree code) {
-    return inlining.contains(code);
-  }
-
   /** From now on {@code code} is being inlined, inside those that were. */
   void startInlining(Tree code) {
     inlining.add(code);
