@@ -51,6 +51,16 @@ class NestedTemplateCallsTest {
       "    return integrate(x -> integrate(y -> integrate(z -> Math.sin(p * x + y * z), 0, q * y,"
           + " 3), 0, x, 3), 0, 1, 4);",
       "  }",
+      "  /** A template whose lambda applies its own function, itself used twice, nested. */",
+      "  @Differentiable(order = 2)",
+      "  static double smooth(DoubleUnaryOperator f, double w) {",
+      "    return integrate(t -> f.applyAsDouble(t) * integrate(u -> f.applyAsDouble(u * t) * w,"
+          + " 0, 1, 3), 0, 1, 4);",
+      "  }",
+      "  @Differentiable(order = 2)",
+      "  static double smoothTwice(double p, double q) {",
+      "    return smooth(x -> Math.exp(-p * x) + smooth(y -> y * q * x, p), q);",
+      "  }",
       "}");
 
   private static InProcessCompiler.Compiled compiled;
@@ -71,6 +81,42 @@ class NestedTemplateCallsTest {
   @Test
   void aTripleIntegralByNestedQuadrature() throws Exception {
     method("tripleIntegral").checkScalarAt(new double[][] {{1.3, 0.7}, {-0.4, 1.6}}, 1, 1e-7);
+  }
+
+  /**
+   * The same lambda of a template applied for two functions, one specialisation inside the
+   * other: 't -> f.applyAsDouble(t) * ...' for 'f' the lambda over x, then for the one over y.
+   * Telling them apart by the lambda's code alone, this was the error that the lambda calls
+   * itself.
+   */
+  @Test
+  void aTemplatesLambdaForTwoFunctionsNested() throws Exception {
+    method("smoothTwice").checkScalarAt(new double[][] {{0.7, 0.3}, {1.4, -0.5}}, 2, 1e-7);
+  }
+
+  /** Mutual recursion making a new lambda at each step: the same lambda for itself, an error. */
+  @Test
+  void mutualRecursionThroughANewLambdaIsRecursion() {
+    String[] lines = {
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import java.util.function.DoubleUnaryOperator;",
+        "final class M {",
+        "  @Differentiable static double a(DoubleUnaryOperator f, double x, int n) {",
+        "    return n == 0 ? f.applyAsDouble(x) : b(f, x * 0.5, n - 1);",
+        "  }",
+        "  @Differentiable static double b(DoubleUnaryOperator f, double x, int n) {",
+        "    return a(t -> f.applyAsDouble(t) + 1, x, n);",
+        "  }",
+        "  @Differentiable static double use(double x) { return a(t -> t * t, x, 3); }",
+        "}"};
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.M",
+        String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("recursion through a function value is not"
+        + " supported: 'a' takes a function and calls itself").inFile(file).onLine(9)
+        .atColumn(13);
   }
 
   /** The method called for the function it is being specialised for: recursion, an error. */
