@@ -31,8 +31,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * switch expressions and fall-through switches over an {@code int} or an enum, labelled
  * {@code break}/{@code continue}, do-while, compound assignments mixing {@code int},
  * {@code long} and {@code float}, {@code float} methods, checkpointed loops, loops whose sums
- * the reverse sweep fuses, instance methods of a model class, {@code @DerivativeOf} rules, and
- * vector functions returning {@code double[]} or a value record; some of order 2.
+ * the reverse sweep fuses, instance methods of a model class, {@code @DerivativeOf} rules whose
+ * arguments are overwritten after the call, overloaded callees, switches with {@code continue}
+ * and labelled {@code break} inside loops, counters stepped in the body, Newton iterations and
+ * double integrals inside quadrature templates, and vector functions returning {@code double[]}
+ * or a value record; some of order 2.
  *
  * <p>Each file of {@code src/test/resources/realistic} is one class, compiled with
  * {@code -Xlint:all -Werror}; its {@code probes()} (not differentiated) lists what to check:
@@ -50,7 +53,8 @@ class RealisticNumericalCodeTest {
   private static final List<String> CLASSES = List.of("ScalarFunctions", "StatesAndMatrices",
       "LoopPrograms", "ModelsAndRules", "RecordNameShadowing", "Solvers", "Particles",
       "LocalArrayAliases", "CheckpointedLoops", "AccumulatedSums", "ControlFlowForms",
-      "ShadowedConstants");
+      "ShadowedConstants", "SwitchesInLoops", "CountersAndSteps", "RulesAtOverwrittenArguments",
+      "OverloadedCallees", "NestedFunctionValues", "NewtonInsideQuadrature");
 
   @TestFactory
   Stream<DynamicNode> everyProbedMethodAgreesWithDifferencesAndAcrossModes() {
