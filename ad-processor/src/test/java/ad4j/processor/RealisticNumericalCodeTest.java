@@ -34,8 +34,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the reverse sweep fuses, instance methods of a model class, {@code @DerivativeOf} rules whose
  * arguments are overwritten after the call, overloaded callees, switches with {@code continue}
  * and labelled {@code break} inside loops, counters stepped in the body, Newton iterations and
- * double integrals inside quadrature templates, and vector functions returning {@code double[]}
- * or a value record; some of order 2.
+ * double integrals inside quadrature templates, a value record's own methods with loops and an
+ * instance method passing a lambda over its siblings to an instance template, and vector
+ * functions returning {@code double[]} or a value record, tall ones (many more outputs than
+ * inputs) included; some of order 2.
  *
  * <p>Each file of {@code src/test/resources/realistic} is one class, compiled with
  * {@code -Xlint:all -Werror}; its {@code probes()} (not differentiated) lists what to check:
@@ -54,7 +56,8 @@ class RealisticNumericalCodeTest {
       "LoopPrograms", "ModelsAndRules", "RecordNameShadowing", "Solvers", "Particles",
       "LocalArrayAliases", "CheckpointedLoops", "AccumulatedSums", "ControlFlowForms",
       "ShadowedConstants", "SwitchesInLoops", "CountersAndSteps", "RulesAtOverwrittenArguments",
-      "OverloadedCallees", "NestedFunctionValues", "NewtonInsideQuadrature");
+      "OverloadedCallees", "NestedFunctionValues", "NewtonInsideQuadrature", "TallJacobians",
+      "ModelsWithLoopsInMethods");
 
   @TestFactory
   Stream<DynamicNode> everyProbedMethodAgreesWithDifferencesAndAcrossModes() {
