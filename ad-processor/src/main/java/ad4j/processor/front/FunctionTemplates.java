@@ -32,6 +32,8 @@ final class FunctionTemplates {
   private final FunctionValues functions;
   private final FunctionTypes types;
   private final InlinedBodies bodies;
+  /** The specialisations being inlined now, innermost last ({@link #specialisation}). */
+  private final List<List<Object>> specialising = new ArrayList<>();
 
   FunctionTemplates(LoweringContext context, ExpressionLowering expressions,
       FunctionValues functions, FunctionTypes types, InlinedBodies bodies) {
@@ -82,12 +84,6 @@ final class FunctionTemplates {
           + " 'float[]' array, or a value record");
       return null;
     }
-    if (functions.isInlining(tree)) {
-      unsupported(invocation, "recursion through a function value is not supported: '"
-          + method.getSimpleName() + "' takes a function and calls itself; ad4j specialises it"
-          + " at each call, which a recursive one would never end");
-      return null;
-    }
     List<Object> bound = new ArrayList<>();
     for (int i = 0; i < method.getParameters().size(); i++) {
       Object argument = bind(method, method.getParameters().get(i),
@@ -97,8 +93,42 @@ final class FunctionTemplates {
       }
       bound.add(argument);
     }
+    List<Object> specialisation = specialisation(tree, bound);
+    if (specialising.contains(specialisation)) {
+      unsupported(invocation, "recursion through a function value is not supported: '"
+          + method.getSimpleName() + "' takes a function and calls itself; ad4j specialises it"
+          + " at each call, which a recursive one would never end");
+      return null;
+    }
     planInlined(tree);
-    return inlinedBody(method, tree, owner, bound, resultRecord, resultType.get());
+    specialising.add(specialisation);
+    try {
+      return inlinedBody(method, tree, owner, bound, resultRecord, resultType.get());
+    } finally {
+      specialising.remove(specialising.size() - 1);
+    }
+  }
+
+  /**
+   * What one specialisation of the template {@code tree} is for: its tree, and for each function
+   * bound to it the function's code and the code of each function value it sees (the template's
+   * own function parameters, for a lambda written in a template), by name. A call inside the
+   * function passed ('integrate(t -> integrate(u -> ..., 0, t), a, b)', a double integral) is
+   * specialised for another function, as a C++ template is instantiated for each lambda, and
+   * ends; one for a specialisation under way would be inlined into itself without end:
+   * recursion. Keys are made of finitely many trees, so an endless chain of calls meets one
+   * again; a lambda's code alone would not tell 't -> f.applyAsDouble(t)' for one 'f' from the
+   * same lambda for another.
+   */
+  private static List<Object> specialisation(MethodTree tree, List<Object> bound) {
+    List<Object> key = new ArrayList<>();
+    key.add(tree);
+    for (Object argument : bound) {
+      if (argument instanceof FunctionValues.Known known) {
+        key.add(FunctionValues.key(known));
+      }
+    }
+    return key;
   }
 
   /**

@@ -92,8 +92,11 @@ final class FunctionValues {
   private final FunctionTemplates templates;
   private final FunctionDefinitions definitions;
   private StatementLowerer statements;
-  /** The functions being inlined now, innermost last: a function met again is recursion. */
-  private final List<Tree> inlining = new ArrayList<>();
+  /**
+   * The functions being inlined now ({@link #key}s, and templates' trees), innermost last: a
+   * function met again is recursion.
+   */
+  private final List<Object> inlining = new ArrayList<>();
 
   FunctionValues(LoweringContext context, ExpressionLowering expressions) {
     this.context = context;
@@ -129,9 +132,23 @@ final class FunctionValues {
     return types.signature(type);
   }
 
-  /** Whether {@code code} is being inlined now: met again, it would be recursion. */
-  boolean isInlining(Tree code) {
-    return inlining.contains(code);
+  /**
+   * What tells one inlining of {@code function} from another: its code, and the code of each
+   * function value it sees, by name. The same lambda applied for another function
+   * ('t -> f.applyAsDouble(t)' in a template specialised twice, nested, for two functions 'f')
+   * is not recursion; keys are made of finitely many trees, so endless recursion meets one
+   * again.
+   */
+  static List<Object> key(Known function) {
+    List<Object> key = new ArrayList<>();
+    key.add(function.code());
+    new java.util.TreeMap<>(function.captured()).forEach((name, local) -> {
+      if (local.function() != null) {
+        key.add(name);
+        key.add(local.function().code());
+      }
+    });
+    return key;
   }
 
   /** From now on {@code code} is being inlined, inside those that were. */
@@ -197,7 +214,8 @@ final class FunctionValues {
    */
   Operand apply(Known function, List<Operand> arguments, MethodInvocationTree site) {
     Signature signature = function.signature();
-    if (inlining.contains(function.code())) {
+    List<Object> key = key(function);
+    if (inlining.contains(key)) {
       unsupported(site, "recursion through a function value is not supported: '"
           + context.source().of(function.code()) + "' calls itself; ad4j specialises a"
           + " function value where it is called, which a recursive one would never end; write"
@@ -224,7 +242,7 @@ final class FunctionValues {
           + " ('p -> p.scale(2)'): write a lambda instead");
       return null;
     }
-    inlining.add(function.code());
+    inlining.add(key);
     // the function's names mean what they mean where it is written, also when a template of
     // another class applies it
     Symbols applying = context.symbols();

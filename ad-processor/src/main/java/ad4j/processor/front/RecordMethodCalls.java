@@ -4,6 +4,7 @@ import static ad4j.processor.front.RecordLowering.MAX_DEPTH;
 
 import ad4j.processor.front.RecordLowering.Frame;
 import ad4j.processor.front.RecordLowering.Tuple;
+import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import com.sun.source.tree.ExpressionTree;
@@ -350,8 +351,7 @@ final class RecordMethodCalls {
             return null;
           }
           context.scopes().declareLocal(name, type.get(), context);
-          context.bind(context.scopes().lookUp(name),
-              expressions.conversions().convert(value, type.get()));
+          declareOrBind(name, expressions.conversions().convert(value, type.get()));
         }
       }
       for (StatementTree statement : statements.subList(0, statements.size() - 1)) {
@@ -416,9 +416,24 @@ final class RecordMethodCalls {
       return false;
     }
     context.scopes().declareLocal(name, kind.get(), context);
-    context.bind(context.scopes().lookUp(name),
-        expressions.conversions().convert(value, kind.get()));
+    declareOrBind(name, expressions.conversions().convert(value, kind.get()));
     return true;
+  }
+
+  /**
+   * The parameter or local {@code name} of the inlined method, just declared, gets
+   * {@code value}. Names that need a mutable variable are planned method-wide, so a name the
+   * caller assigns in a loop ({@code s}, {@code i}) gives the inlined one a variable too, which
+   * must be declared here: a store into it alone left it undeclared (no adjoint in the reverse
+   * sweep, a name the generated class does not declare).
+   */
+  private void declareOrBind(String name, Operand value) {
+    LocalScopes.Local local = context.scopes().lookUp(name);
+    if (local.variable() != null) {
+      context.ir().add(new Declare(local.variable(), value, context.line()));
+    } else {
+      context.bind(local, value);
+    }
   }
 
   private void error(Tree at, String message) {

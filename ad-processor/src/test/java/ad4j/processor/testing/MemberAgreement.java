@@ -216,11 +216,15 @@ public record MemberAgreement(Class<?> user, Class<?> generated, String name, Ob
         .that((double[][]) member("Hessian", arguments)).isEqualTo(hessian);
   }
 
-  /** The checks of a method returning {@code double[]}: the Jacobian and what composes it. */
+  /**
+   * The checks of a method returning {@code double[]} or a value record (over its flat slots):
+   * the Jacobian and what composes it.
+   */
   public void checkVector(Object[] arguments) throws Exception {
     String where = name + Arrays.deepToString(arguments);
     int before = calls();
-    double[] value = (double[]) value(arguments);
+    Object result = value(arguments);
+    double[] value = flat(result);
     int effects = calls() - before;
     int p = value.length;
     List<int[]> slots = slots(arguments);
@@ -233,7 +237,7 @@ public record MemberAgreement(Class<?> user, Class<?> generated, String name, Ob
         double h = (t == 0 ? 1e-2 : 2.5e-3) * Math.max(1, Math.abs(x));
         for (int k = -4; k <= 4; k++) {
           if (k != 0) {
-            double[] moved = (double[]) value(moved(arguments, slots.get(j), k * h));
+            double[] moved = flat(value(moved(arguments, slots.get(j), k * h)));
             for (int i = 0; i < p; i++) {
               column[t][i] += EIGHTH_ORDER[k + 4] * moved[i] / h;
             }
@@ -250,8 +254,8 @@ public record MemberAgreement(Class<?> user, Class<?> generated, String name, Ob
     }
     double[][] written = new double[p][n];
     assertWithMessage("value of mValueAndJacobian, %s", where)
-        .that((double[]) counted(effects, where, "ValueAndJacobian", arguments,
-            (Object) written)).isEqualTo(value);
+        .that(flat(counted(effects, where, "ValueAndJacobian", arguments,
+            (Object) written))).isEqualTo(value);
     for (int i = 0; i < p; i++) {
       for (int j = 0; j < n; j++) {
         assertWithMessage("mValueAndJacobian[%s][%s], %s", i, j, where).that(written[i][j])
@@ -266,8 +270,8 @@ public record MemberAgreement(Class<?> user, Class<?> generated, String name, Ob
         adjoints[j] = 0.1 * j;
       }
       assertWithMessage("value of mPullback, %s", where)
-          .that((double[]) counted(effects, where, "Pullback", arguments, seed.clone(),
-              adjoints)).isEqualTo(value);
+          .that(flat(counted(effects, where, "Pullback", arguments, seedLike(result, seed),
+              adjoints))).isEqualTo(value);
       List<Object> directions = new ArrayList<>();
       List<Double> along = new ArrayList<>();
       for (int i = 0; i < arguments.length; i++) {
@@ -279,8 +283,8 @@ public record MemberAgreement(Class<?> user, Class<?> generated, String name, Ob
           }
         }
       }
-      double[] tangent = (double[]) counted(effects, where, "Tangent", arguments,
-          directions.toArray());
+      double[] tangent = flat(counted(effects, where, "Tangent", arguments,
+          directions.toArray()));
       for (int j = 0; j < n; j++) {
         double expected = 0.1 * j;
         double magnitude = 0;
@@ -497,6 +501,21 @@ public record MemberAgreement(Class<?> user, Class<?> generated, String name, Ob
       return doubles;
     }
     return ArrayArguments.flatten(argument);
+  }
+
+  /**
+   * The seed of a vector result's pullback: {@code seed} itself for an array result, a record of
+   * the result's type holding {@code seed}'s values in its slots for a value record.
+   */
+  private static Object seedLike(Object result, double[] seed) {
+    if (!(result instanceof Record)) {
+      return seed.clone();
+    }
+    Object shaped = result;
+    for (int k = 0; k < seed.length; k++) {
+      shaped = ArrayArguments.withSlot(shaped, k, seed[k]);
+    }
+    return shaped;
   }
 
   /** A random direction of the argument's shape, in the type of its tangent. */
