@@ -149,6 +149,11 @@ abstract class BodyText {
       return text.toString();
     }
 
+    /** The text written so far, which later calls only append to. */
+    CharSequence written() {
+      return text;
+    }
+
     private void format(String format, Object[] args) {
       substitute(format, args, text);
     }

@@ -25,6 +25,7 @@ final class BytecodeEstimate {
 
   private final Map<String, Integer> slots = new HashMap<>();
   private int nextSlot;
+  private int bytes;
 
   private BytecodeEstimate() {}
 
@@ -35,19 +36,37 @@ final class BytecodeEstimate {
    * @param body the Java statements of the body
    */
   static int of(List<String[]> parameters, String body) {
+    BytecodeEstimate estimate = withParameters(parameters);
+    for (String line : body.split("\n")) {
+      estimate.addLine(line);
+    }
+    return estimate.bytes();
+  }
+
+  /**
+   * An estimate of a body still to be read, line by line ({@link #addLine}), of a static
+   * method with these parameters (pairs of type keyword and name).
+   */
+  static BytecodeEstimate withParameters(List<String[]> parameters) {
     BytecodeEstimate estimate = new BytecodeEstimate();
     for (String[] parameter : parameters) {
       estimate.declare(parameter[0], parameter[1]);
     }
-    int bytes = 0;
-    for (String line : body.split("\n")) {
-      String statement = line.trim();
-      if (statement.isEmpty() || statement.startsWith("//")) {
-        continue;
-      }
-      estimate.declaration(statement);
-      bytes += estimate.cost(statement);
+    return estimate;
+  }
+
+  /** Adds one line of the body, without its line break, to the estimate. */
+  void addLine(String line) {
+    String statement = line.trim();
+    if (statement.isEmpty() || statement.startsWith("//")) {
+      return;
     }
+    declaration(statement);
+    bytes += cost(statement);
+  }
+
+  /** The estimated bytecode of the lines added so far. */
+  int bytes() {
     return bytes;
   }
 

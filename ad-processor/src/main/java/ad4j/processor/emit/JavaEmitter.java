@@ -44,7 +44,10 @@ public final class JavaEmitter {
   private final Map<Value, Instruction> formulas = new IdentityHashMap<>();
   private final Map<Integer, String> loopLabels = new HashMap<>();
   private final Map<Integer, String> bodyLabels = new HashMap<>();
-  /** Where {@link #body} or {@link #measuredText} writes; one of them is called, once. */
+  /**
+   * Where {@link #body}, {@link #measuredText} or {@link #measuredWithin} writes; one of them is
+   * called, once.
+   */
   private BodyText code;
   private final Value returnedAtEnd;
   private final ProgramFacts facts;
@@ -104,6 +107,20 @@ public final class JavaEmitter {
     code = lines;
     writeBody();
     return lines.text();
+  }
+
+  /**
+   * Whether the lines {@link #measuredText} would return are within {@code lines}' budget of
+   * estimated bytecode; the printing stops where they pass it.
+   */
+  boolean measuredWithin(LinesWithinBudget lines) {
+    code = lines;
+    try {
+      writeBody();
+    } catch (LinesWithinBudget.PastBudget past) {
+      return false;
+    }
+    return lines.withinBudget();
   }
 
   private void writeBody() {

@@ -21,6 +21,27 @@ public final class PrintedSize {
   public static int ofBody(Function program, NameScope scope) {
     NameAllocator names = scope.allocator();
     JavaEmitter emitter = new JavaEmitter(program, names);
+    List<String[]> parameters = bodyParameters(program, emitter, names);
+    return BytecodeEstimate.of(parameters, emitter.measuredText());
+  }
+
+  /**
+   * Whether {@link #ofBody} of {@code program} is at most {@code limit}, found by printing
+   * {@code program} only until its estimate passes the limit.
+   */
+  public static boolean bodyFits(Function program, NameScope scope, int limit) {
+    NameAllocator names = scope.allocator();
+    JavaEmitter emitter = new JavaEmitter(program, names);
+    List<String[]> parameters = bodyParameters(program, emitter, names);
+    return emitter.measuredWithin(new LinesWithinBudget(parameters, limit));
+  }
+
+  /**
+   * The parameters of {@code program} printed as a method body by {@code emitter}, named in
+   * order, with the tape bound to a name of its own, as pairs of type and name.
+   */
+  private static List<String[]> bodyParameters(Function program, JavaEmitter emitter,
+      NameAllocator names) {
     List<String> parameterNames = emitter.parameterNames();
     emitter.bindTape(names.fresh("tape"));
     List<String[]> parameters = new ArrayList<>();
@@ -29,7 +50,7 @@ public final class PrintedSize {
           JavaTypes.parameterType(program.parameters().get(i)).toString(),
           parameterNames.get(i)});
     }
-    return BytecodeEstimate.of(parameters, emitter.measuredText());
+    return parameters;
   }
 
   /**

@@ -34,8 +34,8 @@ public sealed interface JacobianPlan {
   static JacobianPlan of(MethodPrograms programs, MethodPlan.Names names) {
     Function function = programs.function();
     // rows one after the other where they fit in a method, else one loop over them
-    Predicate<Function> fits =
-        program -> PrintedSize.ofBody(program, programs.names()) <= SizeLimits.BYTECODE_LIMIT;
+    Predicate<Function> fits = program ->
+        PrintedSize.bodyFits(program, programs.names(), SizeLimits.BYTECODE_LIMIT);
     Optional<Function> unrolled = JacobianRows.of(programs.reverseFunction(),
         programs.reverseFlow(), names.prepareRows(), true).filter(fits);
     Optional<Function> rows = unrolled
