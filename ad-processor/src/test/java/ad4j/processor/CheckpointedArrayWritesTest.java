@@ -1,10 +1,17 @@
 package ad4j.processor;
 
+import static com.google.common.truth.Truth.assertWithMessage;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MemberAgreement;
 import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
 import java.util.List;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,7 +23,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * over before the loop is computed again, as it does for an array passed to a
  * {@code @Differentiable} call. Before, the iterations computed again read the elements the
  * writes left, and the gradient was another function's: {@code aliased} at (0.3, 0.7) gave
- * {@code [1295.13, -15.95]} for {@code [2.4922, 0.24407]}, with no error.
+ * {@code [1295.13, -15.95]} for {@code [2.4922, 0.24407]}, with no error. A vector function
+ * that returns such an array itself is an error at the return ({@code
+ * front/CheckpointedReturnedArrays}); it may return a copy.
  */
 @ExtendWith(TapeIsEmpty.class)
 class CheckpointedArrayWritesTest {
@@ -83,6 +92,14 @@ class CheckpointedArrayWritesTest {
       "    w[2] = 4;",
       "    return s;",
       "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double[] copied(double x, double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    for (int i = 0; i < 7; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s; }",
+      "    w[0] = s;",
+      "    w[2] = s * x;",
+      "    return w.clone();",
+      "  }",
       "  @Differentiable static double caller(double x, double y) {",
       "    double s = 0;",
       "    for (int k = 0; k < 2; k++) { s = s * y + active(x + 0.1 * k, y) + rows(y, x); }",
@@ -95,6 +112,39 @@ class CheckpointedArrayWritesTest {
           SOURCE));
 
   private static final double[][] POINTS = {{0.3, 0.7}, {0.4, 1.2}, {-0.6, 0.5}};
+
+  /** A vector function returning a copy of such an array: its value and its Jacobian. */
+  @Test
+  void aCopyOfTheArrayIsReturnedAsItWasWritten() throws Exception {
+    for (double[] point : POINTS) {
+      MemberAgreement.of(WRITTEN.get(), "com.example.Written", "copied", true, true)
+          .checkVector(new Object[] {point[0], point[1]});
+    }
+  }
+
+  /**
+   * Returned itself, the array would come back from {@code mPullback} and
+   * {@code mValueAndJacobian} with the elements the writes wrote over put back: an error at the
+   * return, as for an array passed to a call and written into. (Before, it compiled, and
+   * {@code mPullback}'s adjoints were those of the loop reading the written elements: 0.002543
+   * for 0.015201.)
+   */
+  @Test
+  void returningTheArrayItselfIsAnErrorThatSaysToReturnACopy() {
+    String source = SOURCE.replace("return w.clone();", "return w;");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Written", source);
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining("'w' is read by a @Checkpointed loop and"
+        + " written into after it, and ad4j cannot return such an array yet (the reverse sweep"
+        + " puts back what the writes wrote over, for the loop computed again): return a copy"
+        + " ('w.clone()')").inFile(file).onLine(lineOf(source, "    return w;"));
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(1);
+  }
+
+  private static int lineOf(String source, String line) {
+    return List.of(source.split("\n")).indexOf(line) + 1;
+  }
 
   @ParameterizedTest
   @ValueSource(strings = {"aliased", "branch", "active", "rows", "twoLoops", "called", "caller"})

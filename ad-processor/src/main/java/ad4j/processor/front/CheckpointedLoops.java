@@ -107,6 +107,8 @@ final class CheckpointedLoops {
     if (!checks.checkLoops(body)) {
       diagnostics.error(at, "@Checkpointed on method '" + name + "' has no effect: the method"
           + " has no loop; remove the annotation");
+    } else if (diagnostics.errorCount() == errors) {
+      CheckpointedReturnedArrays.check(tree, body, source, diagnostics);
     }
     return diagnostics.errorCount() > errors ? 0 : asked / 2 * 2;
   }
