@@ -16,10 +16,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * class during annotation processing; javac then rejected the record's compact constructor when
  * it attributed the class again ("invalid canonical constructor in record P (canonical
  * constructor must not contain explicit constructor invocation)"), and the valid class did not
- * compile. It now resolves the name as the rest of the lowering does.
+ * compile. It now resolves the name as the rest of the lowering does. A private static final
+ * field with an initializer that is not a constant, read by a {@code @Differentiable} method,
+ * broke such a class the same way (ad4j asks javac what the initializer calls, to decide whether
+ * the generated class may copy the field): in a class with a record that declares a
+ * constructor, it now reads the field where the method reads it, without asking.
  */
 @ExtendWith(TapeIsEmpty.class)
-class AnonymousClassesBesideRecordsTest {
+class RecordsWithConstructorsBesideTest {
   private static final String SOURCE = String.join("\n",
       "package com.example;",
       "import ad4j.Differentiable;",
@@ -50,6 +54,32 @@ class AnonymousClassesBesideRecordsTest {
   private static final CompiledOnce BESIDE = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Beside",
           SOURCE));
+
+  private static final String FIELDS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Fields {",
+      "  record P(double a, double b) {",
+      "    P { if (a > b) { double t = a; a = b; b = t; } }",
+      "  }",
+      "  record Q(double a, double b) {",
+      "    Q(double a, double b) { this.a = Math.min(a, b); this.b = Math.max(a, b); }",
+      "  }",
+      "  private static final double K = Math.sqrt(2.5);",
+      "  private static final double[] T = java.util.Arrays.copyOf(new double[] {1, 2}, 3);",
+      "  @Differentiable static double f(double x, double y) {",
+      "    P p = new P(x, y);",
+      "    return p.a() * K + T[1] * y * p.b();",
+      "  }",
+      "}");
+
+  @Test
+  void aPrivateFieldIsReadBesideRecordsWithConstructors() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Fields", FIELDS);
+    MemberAgreement.of(compiled, "com.example.Fields", "f", true, true)
+        .checkScalarAt(new double[][] {{0.3, 0.6}, {0.8, 0.6}}, 1, 1e-7);
+  }
 
   @Test
   void theClassCompilesAndItsFunctionsAreDifferentiated() throws Exception {
