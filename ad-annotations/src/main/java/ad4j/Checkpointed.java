@@ -10,7 +10,8 @@ import java.lang.annotation.Target;
  * Bounds the memory that the reverse mode of a {@code @Differentiable} method's loops takes, by
  * checkpointing: instead of recording every intermediate value of every iteration on the tape,
  * the reverse mode keeps at most {@link #snapshots()} snapshots of each loop's state (the
- * variables the loop assigns that were declared before it) and computes each iteration again
+ * variables the loop assigns that were declared before it, and those it reads that the method
+ * assigns after it) and computes each iteration again
  * from them when the reverse sweep needs it. What the method computes, and every generated
  * member's signature and results, stay as they are; only how {@code mGradient},
  * {@code mValueAndGradient} and {@code mPullback} get there changes.

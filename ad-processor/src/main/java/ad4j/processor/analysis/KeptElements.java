@@ -26,6 +26,11 @@ import java.util.Set;
  * array before its first call, the common case, record nothing. A local matrix counts as one
  * array with its rows: a call that passes the matrix or any row of it makes every later write
  * through any of its rows keep what it writes over.
+ *
+ * <p>In a {@code @Checkpointed} method, a loop outside loops reads its arrays' elements again
+ * when the reverse sweep computes its iterations anew from a snapshot, after the reverse of
+ * every later store: so an element read there counts as such a call, and a later store keeps
+ * what it writes over (the loop itself writes no array).
  */
 public final class KeptElements {
   /** Where an instruction is: its rank in the order of the program, and the loops around it. */
@@ -36,18 +41,23 @@ public final class KeptElements {
   }
 
   private final FlowAnalysis flow;
+  private final boolean checkpointed;
   private final Map<Instruction, Place> stores = new IdentityHashMap<>();
   private final Map<Value, Place> makings = new HashMap<>();
   private final Map<Value, List<Place>> calls = new HashMap<>();
   private int rank;
 
-  private KeptElements(FlowAnalysis flow) {
+  private KeptElements(FlowAnalysis flow, boolean checkpointed) {
     this.flow = flow;
+    this.checkpointed = checkpointed;
   }
 
-  /** The stores of {@code body} that keep what they write over. */
-  public static KeptElements of(Block body, FlowAnalysis flow) {
-    KeptElements kept = new KeptElements(flow);
+  /**
+   * The stores of {@code body} that keep what they write over; {@code checkpointed} when the
+   * method's loops outside loops are {@code @Checkpointed}.
+   */
+  public static KeptElements of(Block body, FlowAnalysis flow, boolean checkpointed) {
+    KeptElements kept = new KeptElements(flow, checkpointed);
     kept.visit(body, List.of());
     return kept;
   }
@@ -80,7 +90,8 @@ public final class KeptElements {
         Operation.Form form = instruction.operation().form();
         if (form == Operation.Form.STORE) {
           stores.put(instruction, place);
-        } else if (form.callsDifferentiated()) {
+        } else if (form.callsDifferentiated()
+            || form == Operation.Form.ELEMENT && checkpointed && !loops.isEmpty()) {
           for (Value array : localArraysPassed(instruction)) {
             calls.computeIfAbsent(array, a -> new ArrayList<>()).add(place);
           }

@@ -107,6 +107,8 @@ final class CheckpointedLoops {
     if (!checks.checkLoops(body)) {
       diagnostics.error(at, "@Checkpointed on method '" + name + "' has no effect: the method"
           + " has no loop; remove the annotation");
+    } else if (diagnostics.errorCount() == errors) {
+      CheckpointedReturnedArrays.check(tree, body, source, diagnostics);
     }
     return diagnostics.errorCount() > errors ? 0 : asked / 2 * 2;
   }
@@ -149,20 +151,24 @@ final class CheckpointedLoops {
 
   /** Checks each loop outside loops in {@code block}; returns whether there was one. */
   private boolean checkLoops(Block block) {
+    return checkLoops(block, block);
+  }
+
+  private boolean checkLoops(Block block, Block whole) {
     boolean found = false;
     for (Statement statement : block.statements()) {
       if (statement instanceof If branch) {
-        found |= checkLoops(branch.thenBlock());
-        found |= checkLoops(branch.elseBlock());
+        found |= checkLoops(branch.thenBlock(), whole);
+        found |= checkLoops(branch.elseBlock(), whole);
       } else if (statement instanceof Loop loop) {
         found = true;
-        check(loop);
+        check(loop, whole);
       }
     }
     return found;
   }
 
-  private void check(Loop loop) {
+  private void check(Loop loop, Block whole) {
     Tree at = treeOf(loop.line() == null ? -1 : loop.line().number());
     String prefix = "loop of method '" + method + "' cannot be checkpointed (@Checkpointed): ";
     for (Statement statement : loop.condition().statements()) {
@@ -176,6 +182,14 @@ final class CheckpointedLoops {
       if (!STATE_TYPES.contains(variable.type())) {
         diagnostics.error(at, prefix + "it assigns '" + variable.name() + "' of type '"
             + variable.javaType() + "', declared before it; " + STATE_RULE);
+        return;
+      }
+    }
+    for (Variable variable : loop.readVariablesAssignedAfter(whole)) {
+      if (!STATE_TYPES.contains(variable.type())) {
+        diagnostics.error(at, prefix + "it reads '" + variable.name() + "' of type '"
+            + variable.javaType() + "', which the method assigns after it, and the reverse"
+            + " sweep computes its iterations again after that; " + STATE_RULE);
         return;
       }
     }

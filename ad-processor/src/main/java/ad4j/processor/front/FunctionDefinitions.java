@@ -111,15 +111,14 @@ final class FunctionDefinitions {
           : Optional.of(new Known(code, context.scopes().visible(), signature,
               context.symbols()));
     }
-    if (code instanceof NewClassTree creation && creation.getArguments().isEmpty()
-        && context.trees().getElement(context.resolution().pathIn(creation.getIdentifier()))
-            instanceof TypeElement named
-        && named.getKind() == ElementKind.CLASS) {
+    TypeElement created = code instanceof NewClassTree creation
+        && creation.getArguments().isEmpty() ? implementations.createdType(creation) : null;
+    if (created != null && created.getKind() == ElementKind.CLASS) {
       // new C() of a class of the file: its method's names are C's
-      return implementations.namedImplementation(creation, named, signature) == null
-          ? Optional.empty()
+      return implementations.namedImplementation((NewClassTree) code, created, signature)
+          == null ? Optional.empty()
           : Optional.of(new Known(code, Map.of(), signature,
-              context.resolution().symbolsIn(named)));
+              context.resolution().symbolsIn(created)));
     }
     Optional<Known> named = known(code);
     if (named.isPresent() && named.get().signature().parameters().equals(signature.parameters())

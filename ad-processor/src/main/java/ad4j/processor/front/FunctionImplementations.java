@@ -2,10 +2,12 @@ package ad4j.processor.front;
 
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.ParameterizedTypeTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -30,6 +32,23 @@ final class FunctionImplementations {
 
   FunctionImplementations(LoweringContext context) {
     this.context = context;
+  }
+
+  /**
+   * The class or interface {@code creation} makes an instance of, resolved by name as the rest
+   * of the lowering resolves names; null when it is none that ad4j finds. Not by
+   * {@code Trees.getElement}: on an unattributed method body javac attributes the whole class
+   * for it during annotation processing, and then rejects a record's compact constructor in the
+   * same class ("canonical constructor must not contain explicit constructor invocation") when
+   * it attributes the class again after processing.
+   */
+  TypeElement createdType(NewClassTree creation) {
+    Tree name = creation.getIdentifier();
+    if (name instanceof ParameterizedTypeTree parameterized) {
+      name = parameterized.getType();
+    }
+    return name instanceof ExpressionTree expression
+        ? context.symbols().resolveType(expression).orElse(null) : null;
   }
 
   /**
@@ -66,8 +85,7 @@ final class FunctionImplementations {
       return null;
     }
     Set<String> instanceNames = new HashSet<>();
-    Element type =
-        context.trees().getElement(context.resolution().pathIn(creation.getIdentifier()));
+    Element type = createdType(creation);
     for (Element owner : List.of(type == null ? context.elements()
         .getTypeElement("java.lang.Object") : type, context.elements()
         .getTypeElement("java.lang.Object"))) {

@@ -254,9 +254,7 @@ final class FunctionValues {
               ? anonymous(creation.getClassBody() != null
                   ? implementations.implementation(creation, signature)
                   : implementations.namedImplementation(creation,
-                      (TypeElement) context.trees().getElement(
-                          context.resolution().pathIn(creation.getIdentifier())),
-                      signature), function, bound)
+                      implementations.createdType(creation), signature), function, bound)
               : reference((MemberReferenceTree) function.code(), bound, site);
       if (result == null || signature.resultRecord() != null) {
         return result; // a record's placeholder (recordResult)

@@ -2,15 +2,19 @@ package ad4j.processor.front;
 
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
+import com.sun.source.util.SourcePositions;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
+import com.sun.source.util.TreeScanner;
 import com.sun.source.util.Trees;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
@@ -54,7 +58,8 @@ final class StaticInitialization {
       return false;
     }
     TreePath path = trees.getPath(type);
-    if (path == null || !(path.getLeaf() instanceof ClassTree declaration)) {
+    if (path == null || !(path.getLeaf() instanceof ClassTree declaration)
+        || attributingBreaksARecord(path, trees)) {
       return false;
     }
     for (Tree member : declaration.getMembers()) {
@@ -67,6 +72,43 @@ final class StaticInitialization {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether the top-level class around {@code path} declares, at any depth, a record with a
+   * constructor of its own. The scan below asks {@code Trees.getElement} of the initializers'
+   * names, and on unattributed trees javac attributes the whole top-level class for that,
+   * during annotation processing; attributing it again after processing, javac then rejects a
+   * record's canonical constructor ("canonical constructor must not contain explicit constructor
+   * invocation") and a valid class does not compile. Such a class gets the answer "no", which is
+   * always safe: its fields are read where the method reads them.
+   */
+  private static boolean attributingBreaksARecord(TreePath path, Trees trees) {
+    ClassTree outermost = null;
+    for (Tree leaf : path) {
+      if (leaf instanceof ClassTree declaration) {
+        outermost = declaration;
+      }
+    }
+    boolean[] found = {false};
+    CompilationUnitTree unit = path.getCompilationUnit();
+    SourcePositions positions = trees.getSourcePositions();
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitClass(ClassTree declaration, Void unused) {
+        // javac adds the implicit canonical constructor to the tree, at the record's own
+        // position; one the user wrote starts elsewhere
+        long record = positions.getStartPosition(unit, declaration);
+        if (declaration.getKind() == Tree.Kind.RECORD && declaration.getMembers().stream()
+            .anyMatch(member -> member instanceof MethodTree method
+                && method.getName().contentEquals("<init>")
+                && positions.getStartPosition(unit, method) != record)) {
+          found[0] = true;
+        }
+        return super.visitClass(declaration, unused);
+      }
+    }.scan(outermost, null);
+    return found[0];
   }
 
   private static boolean onlyJdkCode(TreePath member, TypeElement type, Trees trees) {

@@ -124,10 +124,13 @@ public final class IrBuilder {
     return Value.likeOf(nextId++, value);
   }
 
-  /** A new value like {@code value}, for a copy of the statement that defines it. */
+  /**
+   * A new value like {@code value}, for a copy of the statement that defines it: an array whose
+   * elements carry derivatives stays one ({@link Value#isActive} is false for arrays).
+   */
   public Value copyOf(Value value) {
     return Value.computed(nextId++, value.origin(), value.nameHint(), value.type(),
-        value.isActive());
+        value.isActive() || value.isActiveArray());
   }
 
   /**

@@ -31,6 +31,54 @@ public record Loop(int id, Block condition, Operand test, boolean testFirst, Blo
     return java.util.List.copyOf(assigned);
   }
 
+  /**
+   * The variables this loop reads and neither declares nor assigns that a statement of
+   * {@code whole} (the method's body, which holds this loop outside loops) assigns after the
+   * loop, in the order of their first read. A checkpointed loop computed again in the reverse
+   * sweep would read them as the later statement left them, not as the loop read them, so its
+   * snapshots hold them with the state the loop carries.
+   */
+  public java.util.List<Variable> readVariablesAssignedAfter(Block whole) {
+    java.util.Set<Variable> read = new java.util.LinkedHashSet<>();
+    for (Block block : java.util.List.of(condition, body, update)) {
+      collectReads(block, read);
+    }
+    read.removeAll(carriedVariables());
+    java.util.Set<Variable> later = new java.util.HashSet<>();
+    storesAfter(whole, new boolean[1], later);
+    read.retainAll(later);
+    return java.util.List.copyOf(read);
+  }
+
+  private static void collectReads(Block block, java.util.Set<Variable> read) {
+    for (Statement statement : block.statements()) {
+      for (Operand operand : statement.operands()) {
+        if (operand instanceof Operand.Read variable) {
+          read.add(variable.variable());
+        }
+      }
+      for (Block nested : statement.nestedBlocks()) {
+        collectReads(nested, read);
+      }
+    }
+  }
+
+  /** The variables stored to after this loop, in the order the statements are written. */
+  private void storesAfter(Block block, boolean[] seen, java.util.Set<Variable> later) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Loop loop && loop.id() == id) {
+        seen[0] = true;
+        continue;
+      }
+      if (seen[0] && statement instanceof Store store) {
+        later.add(store.variable());
+      }
+      for (Block nested : statement.nestedBlocks()) {
+        storesAfter(nested, seen, later);
+      }
+    }
+  }
+
   private static void collect(Block block, java.util.Set<Variable> declared,
       java.util.Set<Variable> assigned) {
     for (Statement statement : block.statements()) {

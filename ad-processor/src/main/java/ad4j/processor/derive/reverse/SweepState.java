@@ -178,7 +178,7 @@ final class SweepState {
     this.tape = new TapePlan(flow);
     this.builder = new IrBuilder(flow.nextId());
     this.straightLine = flow.isStraightLine();
-    this.keptElements = KeptElements.of(primal.body(), flow);
+    this.keptElements = KeptElements.of(primal.body(), flow, primal.isCheckpointed());
     this.tripBounds = new TripBounds(primal);
     this.recomputation = new Recomputation(primal, flow, tripBounds);
     this.nextLoopId = maxStatementId(primal.body()) + 1;

@@ -8,6 +8,7 @@ import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Statement;
 import ad4j.processor.ir.Variable;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -62,8 +63,10 @@ final class TopLevelCounters {
         s.tripCounts.put(loop.id(), count);
         out.add(new Declare(count, Operand.Constant.zero(count.type()), null));
         if (s.primal.isCheckpointed()) {
-          CheckpointedLoops.Snapshots loopSnapshots = new CheckpointedLoops.Snapshots(
-              loop.carriedVariables(),
+          // what the loop carries, and what it reads that the method assigns after it
+          List<Variable> state = new ArrayList<>(loop.carriedVariables());
+          state.addAll(loop.readVariablesAssignedAfter(s.primal.body()));
+          CheckpointedLoops.Snapshots loopSnapshots = new CheckpointedLoops.Snapshots(state,
               s.builder.generatedVariable("loop" + loop.id() + "Snapshots", NumericType.LONG),
               s.builder.generatedVariable("loop" + loop.id() + "Every", NumericType.INT),
               s.builder.generatedVariable("loop" + loop.id() + "Next", count.type()));
