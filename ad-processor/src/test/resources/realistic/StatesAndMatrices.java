@@ -200,6 +200,8 @@ final class StatesAndMatrices {
     return s;
   }
 
+  // JDK 20 and later warn of each compound assignment below, whose narrowing is the point
+  @SuppressWarnings("lossy-conversions")
   @Differentiable
   static double narrowing(double x, double y) {
     float g = 1.5f;
