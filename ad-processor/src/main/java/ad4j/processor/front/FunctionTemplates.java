@@ -101,12 +101,8 @@ final class FunctionTemplates {
       return null;
     }
     planInlined(tree);
-    specialising.add(specialisation);
-    try {
-      return inlinedBody(method, tree, owner, bound, resultRecord, resultType.get());
-    } finally {
-      specialising.remove(specialising.size() - 1);
-    }
+    return inlinedBody(method, tree, owner, bound, specialisation, resultRecord,
+        resultType.get());
   }
 
   /**
@@ -223,14 +219,16 @@ final class FunctionTemplates {
 
   /**
    * The value of the inlined body of {@code method}, lowered in a scope of its own where its
-   * parameters are {@code bound}, its names resolving in its own class {@code owner}; where
-   * lowering was, the scopes and the names are restored after it, whatever happens.
+   * parameters are {@code bound}, its names resolving in its own class {@code owner}, as the
+   * innermost of the {@link #specialising} under way; where lowering was, the scopes and the
+   * names are restored after it, whatever happens.
    */
   private Operand inlinedBody(ExecutableElement method, MethodTree tree, TypeElement owner,
-      List<Object> bound, Optional<TypeElement> resultRecord, NumericType resultType) {
+      List<Object> bound, List<Object> specialisation, Optional<TypeElement> resultRecord,
+      NumericType resultType) {
     LoweringContext.Position position = context.position();
     Deque<Map<String, LocalScopes.Local>> saved = context.scopes().enter(Map.of());
-    functions.startInlining(tree);
+    specialising.add(specialisation);
     // its unqualified names are its own class's, which may be another class of the file
     Symbols calling = context.resolution().resolveIn(owner);
     try {
@@ -258,7 +256,7 @@ final class FunctionTemplates {
           resultType, tree, withoutReturn);
     } finally {
       context.resolution().resolveAs(calling);
-      functions.endInlining();
+      specialising.remove(specialising.size() - 1);
       context.scopes().leave(saved);
       context.resume(position);
     }

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
@@ -93,10 +94,10 @@ final class FunctionValues {
   private final FunctionDefinitions definitions;
   private StatementLowerer statements;
   /**
-   * The functions being inlined now ({@link #key}s, and templates' trees), innermost last: a
-   * function met again is recursion.
+   * The functions being inlined now, by their {@link #key}s, innermost last: a function met
+   * again is recursion. (Templates keep their own specialisations under way.)
    */
-  private final List<Object> inlining = new ArrayList<>();
+  private final List<List<Object>> inlining = new ArrayList<>();
 
   FunctionValues(LoweringContext context, ExpressionLowering expressions) {
     this.context = context;
@@ -142,23 +143,13 @@ final class FunctionValues {
   static List<Object> key(Known function) {
     List<Object> key = new ArrayList<>();
     key.add(function.code());
-    new java.util.TreeMap<>(function.captured()).forEach((name, local) -> {
+    new TreeMap<>(function.captured()).forEach((name, local) -> {
       if (local.function() != null) {
         key.add(name);
         key.add(local.function().code());
       }
     });
     return key;
-  }
-
-  /** From now on {@code code} is being inlined, inside those that were. */
-  void startInlining(Tree code) {
-    inlining.add(code);
-  }
-
-  /** The function inlined last is done. */
-  void endInlining() {
-    inlining.remove(inlining.size() - 1);
   }
 
   // ---- calls ------------------------------------------------------------------------------
