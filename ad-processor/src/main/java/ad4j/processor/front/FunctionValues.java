@@ -133,6 +133,11 @@ final class FunctionValues {
     return types.signature(type);
   }
 
+  /** Which types are functions ad4j specialises. */
+  FunctionTypes types() {
+    return types;
+  }
+
   /**
    * What tells one inlining of {@code function} from another: its code, and the code of each
    * function value it sees, by name. The same lambda applied for another function
@@ -347,10 +352,16 @@ final class FunctionValues {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
-      Optional<ExecutableElement> method = CallChoices.choice(context,
-          CallChoices.candidates(context, other.owner(), reference.getName().toString()),
-          values).map(Overloads.Choice::method);
-      if (method.isPresent() && !StaticMembers.isStatic(method.get())) {
+      List<ExecutableElement> candidates =
+          CallChoices.candidates(context, other.owner(), reference.getName().toString());
+      Optional<ExecutableElement> method = CallChoices.choice(context, candidates, values)
+          .map(Overloads.Choice::method);
+      // 'V::x' for 'v -> v.x()': no static method takes the function's arguments, an instance
+      // one takes them but the first, its receiver; as a call 'V.x(v)' it would be an error
+      // about the argument, not about the reference
+      boolean unbound = method.isEmpty() && !candidates.isEmpty()
+          && candidates.stream().noneMatch(StaticMembers::isStatic);
+      if (unbound || method.isPresent() && !StaticMembers.isStatic(method.get())) {
         unsupported(reference, "method reference '" + shown + "' names an instance method:"
             + " ad4j specialises references to static methods; write a lambda instead");
         return null;
