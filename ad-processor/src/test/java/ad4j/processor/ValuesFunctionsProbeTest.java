@@ -995,4 +995,27 @@ final class F {
         "method reference 'V::x' names an instance method: ad4j specialises references to"
             + " static methods; write a lambda instead", 7, 29);
   }
+
+  @Test
+  void aStreamInsideACheckpointedLoopIsAnErrorAtTheStream() {
+    // before: "loop inside a checkpointed loop" at the annotation, a loop the user did not write
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Checkpointed;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Checkpointed(snapshots = 2)",
+        "  @Differentiable static double f(double x, double y) {",
+        "    double[] w = {x, y};",
+        "    double s = y;",
+        "    for (int i = 0; i < 5; i++) {",
+        "      double k = s;",
+        "      s = java.util.Arrays.stream(w).map(v -> v * k).sum() * 0.5;",
+        "    }",
+        "    return s;",
+        "  }",
+        "}"),
+        "stream inside a checkpointed loop of method 'f' is not supported (@Checkpointed): ad4j"
+            + " lowers a stream as a loop", 11, 57);
+  }
 }
