@@ -38,7 +38,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * computes, an array component aliased and written after construction, a clamping compact
  * constructor, static factories and {@code withX} copies, {@code this} passed to a helper,
  * records reassigned in loops and chosen in branches, a subclass field hiding the field an
- * inherited method reads, static method hiding. Each {@code double} method against
+ * inherited method reads, static method hiding; lambdas written in an inlined record method
+ * and templates called from one, beside a caller's and a class's names like the record's
+ * (found wrong, {@code RecordLambdas}). Each {@code double} method against
  * differences of order 8 of itself and forward against reverse ({@link DerivativeChecks});
  * the {@code float} methods (mixed {@code float}/{@code double}/{@code int}/{@code long}
  * arithmetic, narrowing compound assignments, {@code Math.abs}/{@code max}/{@code fma}/
@@ -676,6 +678,59 @@ final class RecordFunctions {
     double first = f.ap(u);
     u[0] = y * 3;
     return first + f.ap(u);
+  }
+}
+      """);
+    // Found wrong: a lambda written in a value record's method that ad4j inlines (a stream's,
+    // one given to a template) took its unqualified names from the caller when the caller had
+    // locals of those names ('x' of s1 for the record's component 'x'), and a template called
+    // from such a method took its own unqualified names (a static field 'K', a method 'helper')
+    // from the record ('K', 'helper' of V): values and derivatives of another function, no error
+    SOURCES.put("RecordLambdas", """
+package com.example;
+import ad4j.Differentiable;
+import java.util.function.*;
+import java.util.stream.*;
+final class RecordLambdas {
+  static final double K = 2.5;
+  static final DoubleUnaryOperator F = v -> v * K + helper(v);
+  record V(double K, double y) {
+    @Differentiable double tmpl(double t) { return RecordLambdas.apply(v -> v * y + K, t); }
+    @Differentiable double helper(double v) { return 1000 * v * K; }
+    @Differentiable double stream(double t) { return IntStream.range(0, 3).mapToDouble(i -> helper(t * i) + y).sum(); }
+    @Differentiable double sameNames(double t) { return RecordLambdas.named(v -> v * y * K, t, 0.5); }
+  }
+  static final class C {
+    private final double K;
+    private final double y;
+    C(double K, double y) { this.K = K; this.y = y; }
+    double K() { return K; }
+    double y() { return y; }
+    @Differentiable double tmpl(double t) { return RecordLambdas.apply(v -> v * y + K, t); }
+  }
+  @Differentiable static double apply(DoubleUnaryOperator f, double v) { return f.applyAsDouble(v) * K + helper(v); }
+  @Differentiable static double named(DoubleUnaryOperator f, double y, double K) { return f.applyAsDouble(y) + y * K; }
+  @Differentiable static double helper(double v) { return v * 0.5 + K; }
+  @Differentiable static double t1(double a, double b) { return new V(a * b, a).tmpl(b); }
+  @Differentiable static double t3(double a, double b) { return new V(a * b, a).stream(b); }
+  @Differentiable static double t4(double a, double b) { return new V(a * b, a).sameNames(b); }
+  @Differentiable static double t5(double a, double b) { return new C(a * b, a).tmpl(b); }
+  @Differentiable static double t6(double K, double y) {
+    V p = new V(y, K * y);
+    return p.tmpl(K) + p.sameNames(y) + F.applyAsDouble(K);
+  }
+  record W(double x, double y) {
+    @Differentiable double stream(double t) {
+      return IntStream.range(0, 3).mapToDouble(i -> x * i + t * y).sum();
+    }
+    @Differentiable double tmpl(double t) { return RecordLambdas.apply(v -> v * x * y, t); }
+  }
+  @Differentiable static double s1(double x, double y) {
+    return new W(x * y, x).stream(y);
+  }
+  @Differentiable static double s2(double x, double y) {
+    W p = new W(x, y * y);
+    return p.stream(x * y) + p.tmpl(y);
   }
 }
       """);

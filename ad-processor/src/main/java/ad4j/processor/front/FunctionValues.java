@@ -81,7 +81,13 @@ final class FunctionValues {
    * (empty for a field's), and the interface's method it implements.
    */
   record Known(ExpressionTree code, Map<String, LocalScopes.Local> captured,
-      Signature signature, Symbols home) {}
+      Signature signature, Symbols home, RecordLowering.Frame frame) {
+    /** Code written outside the methods of records (a method reference, a field's lambda). */
+    Known(ExpressionTree code, Map<String, LocalScopes.Local> captured, Signature signature,
+        Symbols home) {
+      this(code, captured, signature, home, null);
+    }
+  }
 
   private final LoweringContext context;
   private final ExpressionLowering expressions;
@@ -108,7 +114,8 @@ final class FunctionValues {
     this.bodies = new InlinedBodies(context, expressions, this);
     this.implementations = new FunctionImplementations(context);
     this.templates = new FunctionTemplates(context, expressions, this, types, bodies);
-    this.definitions = new FunctionDefinitions(context, types, implementations);
+    this.definitions = new FunctionDefinitions(context, types, implementations,
+        () -> expressions.records().frame());
   }
 
   void useStatements(StatementLowerer lowerer) {
