@@ -685,7 +685,8 @@ final class RecordFunctions {
     // one given to a template) took its unqualified names from the caller when the caller had
     // locals of those names ('x' of s1 for the record's component 'x'), and a template called
     // from such a method took its own unqualified names (a static field 'K', a method 'helper')
-    // from the record ('K', 'helper' of V): values and derivatives of another function, no error
+    // from the record ('K', 'helper' of V): values and derivatives of another function, no
+    // error; so did a lambda in a record's compact constructor (ctor: the caller's 'K')
     SOURCES.put("RecordLambdas", """
 package com.example;
 import ad4j.Differentiable;
@@ -731,6 +732,16 @@ final class RecordLambdas {
   @Differentiable static double s2(double x, double y) {
     W p = new W(x, y * y);
     return p.stream(x * y) + p.tmpl(y);
+  }
+  record Q(double a, double b) {
+    Q {
+      double s = IntStream.range(1, 3).mapToDouble(i -> a * i * K).sum();
+      b = b + s;
+    }
+  }
+  @Differentiable static double ctor(double K, double a) {
+    Q q = new Q(a * K, K);
+    return q.a() + q.b() * a;
   }
 }
       """);
