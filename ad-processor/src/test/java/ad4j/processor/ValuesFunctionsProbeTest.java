@@ -745,6 +745,69 @@ final class RecordLambdas {
   }
 }
       """);
+    SOURCES.put("RecordLambdasNested", """
+package com.example;
+import ad4j.Differentiable;
+import java.util.function.*;
+import java.util.stream.*;
+final class RecordLambdasNested {
+  record B(double x, double k) {
+    @Differentiable double f(double t) { return IntStream.range(0, 2).mapToDouble(i -> x * t + k * i).sum(); }
+  }
+  record A(double x, double y, B b) {
+    @Differentiable double g(double t) {
+      return IntStream.range(1, 3).mapToDouble(i -> b.f(x * i) + new B(y, x).f(t) + x).sum();
+    }
+    @Differentiable double h(double t) { return RecordLambdasNested.apply(v -> b.f(v) * x + y, t); }
+  }
+  @Differentiable static double apply(DoubleUnaryOperator f, double v) { return f.applyAsDouble(v) + v; }
+  @Differentiable static double n1(double x, double k) {
+    A a = new A(k, x * k, new B(x, k * k));
+    return a.g(x) + a.h(k);
+  }
+}
+      """);
+    SOURCES.put("RecordLambdasLooped", """
+package com.example;
+import ad4j.Differentiable;
+import java.util.function.*;
+import java.util.stream.*;
+final class RecordLambdasLooped {
+  static final double K = 2.5;
+  record V(double K, double y) {
+    @Differentiable double looped(double t) {
+      double s = 0;
+      for (int i = 0; i < 3; i++) { s += RecordLambdasLooped.apply(v -> v * y + K, t + s * 0.1); }
+      return s;
+    }
+  }
+  @Differentiable static double apply(DoubleUnaryOperator f, double v) { return f.applyAsDouble(v) * K + v; }
+  @Differentiable static double u1(double a, double b) { return new V(a * b, a).looped(b); }
+}
+      """);
+    SOURCES.put("RecordArrayStreams", """
+package com.example;
+import ad4j.Differentiable;
+import java.util.function.*;
+import java.util.stream.*;
+import java.util.Arrays;
+final class RecordArrayStreams {
+  record W(double[] w, double s) {
+    @Differentiable double dot(double t) { return Arrays.stream(w).map(v -> v * s + t).sum(); }
+    @Differentiable double maxw() { return Arrays.stream(w).max().orElse(s); }
+  }
+  record P(double x, double y) {}
+  @Differentiable static double c1(double s, double w) {
+    double[] a = {s, w, s * w};
+    W r = new W(a, w * 2);
+    return r.dot(s) + Arrays.stream(r.w()).sum() + r.maxw();
+  }
+  @Differentiable static double c2(double x, double y) {
+    P p = new P(x * y, y);
+    return DoubleStream.of(p.x(), p.y(), x).map(v -> v * p.x()).sum();
+  }
+}
+      """);
   }
 
   private static final String FLOAT_SOURCE = """
