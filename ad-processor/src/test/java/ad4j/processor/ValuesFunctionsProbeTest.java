@@ -146,7 +146,7 @@ final class Fn {
     return IntStream.range(0, 3).mapToDouble(i -> (x - i) * (y + i)).max().orElse(-1);
   }
 }
-      """);
+""");
     SOURCES.put("Streams", """
 package com.example;
 import ad4j.Differentiable;
@@ -240,7 +240,7 @@ final class Streams {
     return f.applyAsDouble(a) + g.applyAsDouble(a, new V(y, 1));
   }
 }
-      """);
+""");
     SOURCES.put("Anon", """
 package com.example;
 import ad4j.Differentiable;
@@ -271,7 +271,7 @@ final class Anon {
     return s;
   }
 }
-      """);
+""");
     SOURCES.put("Names", """
 package com.example;
 import ad4j.Differentiable;
@@ -322,7 +322,7 @@ final class Names {
     return Arrays.stream(a).map(f).sum() + DoubleStream.of(y).map(v -> f.applyAsDouble(v)).sum();
   }
 }
-      """);
+""");
     SOURCES.put("Refs", """
 package com.example;
 import ad4j.Differentiable;
@@ -365,7 +365,7 @@ final class Refs {
     return f.applyAsDouble(x * 30) + p.applyAsDouble(Math.abs(x) + 1, y);
   }
 }
-      """);
+""");
     SOURCES.put("Bodies", """
 package com.example;
 import ad4j.Differentiable;
@@ -438,7 +438,7 @@ final class Bodies {
     return iterate(DO, x * y, 2) + iterate(new Horner(), x, 2);
   }
 }
-      """);
+""");
     SOURCES.put("Templates", """
 package com.example;
 import ad4j.Differentiable;
@@ -478,7 +478,7 @@ final class Templates {
     return iterate(f, y, 2) + iterate(f, x, 1) + f.applyAsDouble(y);
   }
 }
-      """);
+""");
     SOURCES.put("Hostile", """
 package com.example;
 import ad4j.Differentiable;
@@ -505,7 +505,7 @@ final class Hostile {
     return tmpl((a, b) -> a * b * v * xDot, seed) + yDot.applyAsDouble(v);
   }
 }
-      """);
+""");
     SOURCES.put("Recursion", """
 package com.example;
 import ad4j.Differentiable;
@@ -525,7 +525,7 @@ final class Recursion {
     return f.applyAsDouble(x) + java.util.stream.IntStream.range(0, 3).mapToDouble(i -> rec(x, i)).sum();
   }
 }
-      """);
+""");
     SOURCES.put("Records", """
 package com.example;
 import ad4j.Differentiable;
@@ -574,7 +574,7 @@ final class Records {
     return p.a * p.b + p.a();
   }
 }
-      """);
+""");
     SOURCES.put("Inherited", """
 package com.example;
 import ad4j.Differentiable;
@@ -601,7 +601,7 @@ final class Inherited {
     return Derived.st(x * y) + Base.st(y);
   }
 }
-      """);
+""");
     SOURCES.put("Receivers", """
 package com.example;
 import ad4j.Differentiable;
@@ -642,7 +642,7 @@ final class Receivers {
     return w.m(x) + v.x();
   }
 }
-      """);
+""");
     SOURCES.put("RecordFunctions", """
 package com.example;
 import ad4j.Differentiable;
@@ -680,7 +680,7 @@ final class RecordFunctions {
     return first + f.ap(u);
   }
 }
-      """);
+""");
     // Found wrong: a lambda written in a value record's method that ad4j inlines (a stream's,
     // one given to a template) took its unqualified names from the caller when the caller had
     // locals of those names ('x' of s1 for the record's component 'x'), and a template called
@@ -744,7 +744,7 @@ final class RecordLambdas {
     return q.a() + q.b() * a;
   }
 }
-      """);
+""");
     SOURCES.put("RecordLambdasNested", """
 package com.example;
 import ad4j.Differentiable;
@@ -766,7 +766,7 @@ final class RecordLambdasNested {
     return a.g(x) + a.h(k);
   }
 }
-      """);
+""");
     SOURCES.put("RecordLambdasLooped", """
 package com.example;
 import ad4j.Differentiable;
@@ -784,7 +784,7 @@ final class RecordLambdasLooped {
   @Differentiable static double apply(DoubleUnaryOperator f, double v) { return f.applyAsDouble(v) * K + v; }
   @Differentiable static double u1(double a, double b) { return new V(a * b, a).looped(b); }
 }
-      """);
+""");
     SOURCES.put("RecordArrayStreams", """
 package com.example;
 import ad4j.Differentiable;
@@ -807,7 +807,7 @@ final class RecordArrayStreams {
     return DoubleStream.of(p.x(), p.y(), x).map(v -> v * p.x()).sum();
   }
 }
-      """);
+""");
   }
 
   private static final String FLOAT_SOURCE = """
@@ -986,7 +986,7 @@ final class F {
     return s;
   }
 }
-      """;
+""";
 
   /** The same methods in double arithmetic: the reference for the float methods' derivatives. */
   private static final String DOUBLE_SOURCE = FLOAT_SOURCE
