@@ -1147,4 +1147,22 @@ final class F {
         "stream inside a checkpointed loop of method 'f' is not supported (@Checkpointed): ad4j"
             + " lowers a stream as a loop", 11, 57);
   }
+
+  @Test
+  void aFunctionValueAssignedALambdaIsOneErrorAtTheAssignment() {
+    // before: a second error at the lambda, that a lambda may initialise a local
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import java.util.function.DoubleUnaryOperator;",
+        "final class F {",
+        "  @Differentiable static double f(double x, double y) {",
+        "    DoubleUnaryOperator g = v -> v * x;",
+        "    if (y > 0.5) { g = v -> v * v * y; }",
+        "    return g.applyAsDouble(x + y);",
+        "  }",
+        "}"),
+        "function value 'g' cannot be assigned: ad4j specialises a function value by the code it"
+            + " is declared with; declare another local", 7, 20);
+  }
 }
