@@ -143,7 +143,7 @@ class DiagnosticsTest {
             "lambda expression is not supported"),
         error("lambda in a local of functional type",
             "@Differentiable static double f(double x) { Runnable r = ‸() -> { }; return x; }",
-            "lambda expression is not supported"),
+            "function value 'r' of type 'Runnable' is not supported: its method is 'void run()'"),
         error("static field write", "@Differentiable static double f(double x) { ‸s = x; return x; }",
             "assignment to field 's': a differentiable method may assign only its own locals"
                 + " and parameters"),

@@ -100,6 +100,13 @@ final class AssignmentLowering {
           + "' is supported as a statement of its own, not inside an expression");
       return null;
     }
+    ExpressionTree assigned = ExpressionLowering.withoutParentheses(assignment.getExpression());
+    if (target == null && (assigned.getKind() == Tree.Kind.LAMBDA_EXPRESSION
+        || assigned.getKind() == Tree.Kind.MEMBER_REFERENCE)) {
+      // 'f = v -> ...' of a function value is the error at 'f'; lowered, the lambda would add
+      // that a lambda may initialise a local, as if that were not what the user means
+      return null;
+    }
     Operand value = expressions.lower(assignment.getExpression());
     if (target == null) {
       return null;

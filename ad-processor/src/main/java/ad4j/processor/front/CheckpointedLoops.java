@@ -15,6 +15,7 @@ import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.WhileLoopTree;
@@ -44,9 +45,18 @@ final class CheckpointedLoops {
   private static final Set<NumericType> STATE_TYPES = Set.of(NumericType.DOUBLE,
       NumericType.FLOAT, NumericType.INT, NumericType.LONG, NumericType.BOOLEAN);
 
+  /** The names of the calls that end the stream pipelines ad4j lowers as loops. */
+  private static final Set<String> STREAM_TERMINALS =
+      Set.of("sum", "average", "reduce", "max", "min");
+
   private final String method;
   private final Tree annotation;
   private final Map<Long, Tree> loopsByLine = new HashMap<>();
+  /**
+   * The stream pipelines' terminal calls ({@code sum()}, {@code reduce(...)}, ...) by line: ad4j
+   * lowers a pipeline as a loop, which has no loop tree to report at.
+   */
+  private final Map<Long, Tree> streamsByLine = new HashMap<>();
   private final Diagnostics diagnostics;
 
   private CheckpointedLoops(String method, Tree annotation, MethodTree tree, SourceText source,
@@ -77,6 +87,16 @@ final class CheckpointedLoops {
       public Void visitDoWhileLoop(DoWhileLoopTree loop, Void unused) {
         loopsByLine.putIfAbsent(source.line(loop), loop);
         return super.visitDoWhileLoop(loop, unused);
+      }
+
+      @Override
+      public Void visitMethodInvocation(MethodInvocationTree call, Void unused) {
+        if (call.getMethodSelect() instanceof MemberSelectTree select
+            && STREAM_TERMINALS.contains(select.getIdentifier().toString())
+            && select.getExpression() instanceof MethodInvocationTree) {
+          streamsByLine.putIfAbsent(source.line(call), call);
+        }
+        return super.visitMethodInvocation(call, unused);
       }
     }.scan(tree.getBody(), null);
   }
@@ -209,7 +229,16 @@ final class CheckpointedLoops {
         findProblems(branch.elseBlock(), problems);
       } else if (statement instanceof Loop inner) {
         // reported at the inner loop, where the user would change the code
-        diagnostics.error(treeOf(inner.line() == null ? -1 : inner.line().number()),
+        long line = inner.line() == null ? -1 : inner.line().number();
+        Tree stream = loopsByLine.containsKey(line) ? null : streamsByLine.get(line);
+        if (stream != null) {
+          diagnostics.error(stream, "stream inside a checkpointed loop of method '" + method
+              + "' is not supported (@Checkpointed): ad4j lowers a stream as a loop, and"
+              + " checkpoints loops that hold no loop; move the stream into a @Differentiable"
+              + " method that the outer loop calls");
+          continue;
+        }
+        diagnostics.error(treeOf(line),
             "loop inside a checkpointed loop of method '" + method + "' is not supported"
                 + " (@Checkpointed): move it into a @Differentiable method that the outer loop"
                 + " calls");

@@ -105,9 +105,32 @@ final class Conversions {
         && context.types().isAssignable(type.get(), target)) {
       return true;
     }
+    Optional<javax.lang.model.type.TypeMirror> box = boxOf(value.type());
+    if (box.isPresent() && context.types().isAssignable(box.get(), target)) {
+      // javac boxes it; ad4j keeps numbers in primitive locals only, which is what to say
+      unsupported(at, "a value of type '" + value.type().keyword()
+          + "' boxed into a local of type '" + target + "' is not supported: ad4j computes"
+          + " with primitive values, and a box (an object) carries no derivative; declare the"
+          + " local '" + value.type().keyword() + "'");
+      return false;
+    }
     unsupported(at, "a value of type '" + type.map(Object::toString)
         .orElse(value.type().keyword()) + "' cannot be assigned to '" + target + "'");
     return false;
+  }
+
+  /** The box of a primitive {@code type} ({@code Double} of {@code double}); else empty. */
+  private Optional<javax.lang.model.type.TypeMirror> boxOf(NumericType type) {
+    TypeKind kind = switch (type) {
+      case DOUBLE -> TypeKind.DOUBLE;
+      case FLOAT -> TypeKind.FLOAT;
+      case INT -> TypeKind.INT;
+      case LONG -> TypeKind.LONG;
+      case BOOLEAN -> TypeKind.BOOLEAN;
+      default -> null;
+    };
+    return kind == null ? Optional.empty() : Optional.of(context.types()
+        .boxedClass(context.types().getPrimitiveType(kind)).asType());
   }
 
   Operand cast(TypeCastTree cast) {

@@ -47,6 +47,14 @@ final class DeclarationLowering {
     lowerDeclaration(declaration, true);
   }
 
+  /** Whether {@code initializer} is a lambda or a method reference, in parentheses or not. */
+  private static boolean isFunctionCode(ExpressionTree initializer) {
+    ExpressionTree code = initializer == null ? null
+        : ExpressionLowering.withoutParentheses(initializer);
+    return code != null && (code.getKind() == Tree.Kind.LAMBDA_EXPRESSION
+        || code.getKind() == Tree.Kind.MEMBER_REFERENCE);
+  }
+
   /**
    * Declares again, with no value, a local that an earlier group of statements of an old-style
    * switch declared: its scope is the rest of the switch block (JLS 6.3), so a later case may
@@ -69,6 +77,22 @@ final class DeclarationLowering {
       if (function.isPresent() && withInitializer
           && expressions.functions().definitions().holdsFunction(declaration, mirror.get())) {
         expressions.functions().definitions().declare(declaration, function.get());
+        return;
+      }
+      if (function.isEmpty() && withInitializer && mirror.isPresent()
+          && isFunctionCode(declaration.getInitializer())
+          && FunctionTypes.isFunctionalInterface(mirror.get(), context.elements())) {
+        // the lambda would be lowered as an object's initializer, whose error says a lambda may
+        // initialise a local of a functional interface type: this is one, of another signature
+        diagnostics.error(declaration.getInitializer(), "function value '" + name + "' of type '"
+            + type + "' is not supported: its method is '"
+            + expressions.functions().types().methodOf(mirror.get()) + "', and ad4j specialises"
+            + " functions whose method takes 'double', 'float', 'int', 'long' or 'boolean'"
+            + " values (boxed only in java.util.function's interfaces), value records or"
+            + " 'double[]' and 'float[]' arrays, and returns such a value or a value record;"
+            + " compute the value in this method, or write the function as a @Differentiable"
+            + " method and call it");
+        context.scopes().declareBroken(name);
         return;
       }
       lowerObjectDeclaration(declaration, name, type, withInitializer);

@@ -40,9 +40,13 @@ final class FunctionDefinitions {
   private final Diagnostics diagnostics;
   private final FunctionTypes types;
   private final FunctionImplementations implementations;
+  /** The record method being inlined where a function is written: {@link RecordLowering#frame}. */
+  private final java.util.function.Supplier<RecordLowering.Frame> frames;
 
   FunctionDefinitions(LoweringContext context, FunctionTypes types,
-      FunctionImplementations implementations) {
+      FunctionImplementations implementations,
+      java.util.function.Supplier<RecordLowering.Frame> frames) {
+    this.frames = frames;
     this.context = context;
     this.diagnostics = context.diagnostics();
     this.types = types;
@@ -99,7 +103,7 @@ final class FunctionDefinitions {
         return Optional.empty();
       }
       return Optional.of(new Known(code, context.scopes().visible(), signature,
-          context.symbols()));
+          context.symbols(), frames.get()));
     }
     if (code.getKind() == Tree.Kind.MEMBER_REFERENCE) {
       return isStaticReferenceShape((MemberReferenceTree) code)
@@ -109,7 +113,7 @@ final class FunctionDefinitions {
     if (code instanceof NewClassTree creation && creation.getClassBody() != null) {
       return implementations.implementation(creation, signature) == null ? Optional.empty()
           : Optional.of(new Known(code, context.scopes().visible(), signature,
-              context.symbols()));
+              context.symbols(), frames.get()));
     }
     TypeElement created = code instanceof NewClassTree creation
         && creation.getArguments().isEmpty() ? implementations.createdType(creation) : null;

@@ -244,16 +244,20 @@ final class FunctionTemplates {
       }
       String withoutReturn = "method '" + method.getSimpleName() + "' can reach its end"
           + " without a 'return'";
-      if (resultRecord.isPresent()) {
-        return bodies.returnedRecord(tree.getBody().getStatements(),
-            method.getSimpleName().toString(), resultRecord.get(), tree, withoutReturn);
-      }
-      if (resultType.isArray()) {
-        return bodies.returnedArray(tree.getBody().getStatements(), resultType, bound, tree,
-            withoutReturn);
-      }
-      return bodies.returnedBy(tree.getBody().getStatements(), method.getSimpleName().toString(),
-          resultType, tree, withoutReturn);
+      // none of its unqualified names is a component or a method of the receiver of a record
+      // method being inlined where it is called: they are its own class's
+      return expressions.records().lowerAs(null, () -> {
+        if (resultRecord.isPresent()) {
+          return bodies.returnedRecord(tree.getBody().getStatements(),
+              method.getSimpleName().toString(), resultRecord.get(), tree, withoutReturn);
+        }
+        if (resultType.isArray()) {
+          return bodies.returnedArray(tree.getBody().getStatements(), resultType, bound, tree,
+              withoutReturn);
+        }
+        return bodies.returnedBy(tree.getBody().getStatements(),
+            method.getSimpleName().toString(), resultType, tree, withoutReturn);
+      });
     } finally {
       context.resolution().resolveAs(calling);
       specialising.remove(specialising.size() - 1);

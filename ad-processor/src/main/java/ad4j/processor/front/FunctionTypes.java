@@ -86,6 +86,27 @@ final class FunctionTypes {
         parameters, records, result.get(), resultRecord.orElse(null), boxed));
   }
 
+  /**
+   * The abstract method of the functional interface {@code type} as its members see it
+   * ({@code double[] ap(double)}), for a message that says why ad4j does not specialise it.
+   */
+  String methodOf(TypeMirror type) {
+    DeclaredType declared = (DeclaredType) type;
+    for (ExecutableElement method : ElementFilter.methodsIn(
+        context.elements().getAllMembers((TypeElement) declared.asElement()))) {
+      if (method.getModifiers().contains(Modifier.ABSTRACT) && !isObjectMethod(method)) {
+        ExecutableType resolved = (ExecutableType) context.types().asMemberOf(declared, method);
+        StringBuilder text = new StringBuilder(resolved.getReturnType().toString()).append(' ')
+            .append(method.getSimpleName()).append('(');
+        for (int i = 0; i < resolved.getParameterTypes().size(); i++) {
+          text.append(i == 0 ? "" : ", ").append(resolved.getParameterTypes().get(i));
+        }
+        return text.append(')').toString();
+      }
+    }
+    return type.toString();
+  }
+
   /** Whether {@code type} is an interface with one abstract method (a function value). */
   static boolean isFunctionalInterface(TypeMirror type, javax.lang.model.util.Elements elements) {
     if (!(type instanceof DeclaredType declared)

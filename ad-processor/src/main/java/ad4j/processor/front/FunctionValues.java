@@ -81,7 +81,13 @@ final class FunctionValues {
    * (empty for a field's), and the interface's method it implements.
    */
   record Known(ExpressionTree code, Map<String, LocalScopes.Local> captured,
-      Signature signature, Symbols home) {}
+      Signature signature, Symbols home, RecordLowering.Frame frame) {
+    /** Code written outside the methods of records (a method reference, a field's lambda). */
+    Known(ExpressionTree code, Map<String, LocalScopes.Local> captured, Signature signature,
+        Symbols home) {
+      this(code, captured, signature, home, null);
+    }
+  }
 
   private final LoweringContext context;
   private final ExpressionLowering expressions;
@@ -108,7 +114,8 @@ final class FunctionValues {
     this.bodies = new InlinedBodies(context, expressions, this);
     this.implementations = new FunctionImplementations(context);
     this.templates = new FunctionTemplates(context, expressions, this, types, bodies);
-    this.definitions = new FunctionDefinitions(context, types, implementations);
+    this.definitions = new FunctionDefinitions(context, types, implementations,
+        () -> expressions.records().frame());
   }
 
   void useStatements(StatementLowerer lowerer) {
@@ -131,6 +138,11 @@ final class FunctionValues {
   /** {@link FunctionTypes#signature}. */
   Optional<Signature> signature(TypeMirror type) {
     return types.signature(type);
+  }
+
+  /** Which types are functions ad4j specialises. */
+  FunctionTypes types() {
+    return types;
   }
 
   /**
@@ -347,10 +359,16 @@ final class FunctionValues {
       return null;
     }
     if (target instanceof CallTarget.OtherMethod other) {
-      Optional<ExecutableElement> method = CallChoices.choice(context,
-          CallChoices.candidates(context, other.owner(), reference.getName().toString()),
-          values).map(Overloads.Choice::method);
-      if (method.isPresent() && !StaticMembers.isStatic(method.get())) {
+      List<ExecutableElement> candidates =
+          CallChoices.candidates(context, other.owner(), reference.getName().toString());
+      Optional<ExecutableElement> method = CallChoices.choice(context, candidates, values)
+          .map(Overloads.Choice::method);
+      // 'V::x' for 'v -> v.x()': no static method takes the function's arguments, an instance
+      // one takes them but the first, its receiver; as a call 'V.x(v)' it would be an error
+      // about the argument, not about the reference
+      boolean unbound = method.isEmpty() && !candidates.isEmpty()
+          && candidates.stream().noneMatch(StaticMembers::isStatic);
+      if (unbound || method.isPresent() && !StaticMembers.isStatic(method.get())) {
         unsupported(reference, "method reference '" + shown + "' names an instance method:"
             + " ad4j specialises references to static methods; write a lambda instead");
         return null;

@@ -62,7 +62,9 @@ final class InlinedBodies {
       for (int i = 0; i < values.size(); i++) {
         declareBound(names.get(i), function.signature().parameters().get(i), values.get(i));
       }
-      return body.get();
+      // its unqualified names are those of the record method it was written in, if any, not
+      // those of a record method being inlined where it is applied (a template's caller's)
+      return expressions.records().lowerAs(function.frame(), body);
     } finally {
       context.scopes().leave(saved);
       context.resume(position);

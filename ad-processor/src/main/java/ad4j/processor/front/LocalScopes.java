@@ -221,6 +221,11 @@ final class LocalScopes {
     Map<String, Local> visible = new HashMap<>();
     for (Map<String, Local> scope : scopes) {
       scope.forEach(visible::putIfAbsent);
+      if (isolated.contains(scope)) {
+        // as lookUp: an inlined method's code does not see its caller's locals, and neither
+        // does a lambda written in it (its 'x' is the record's component, not the caller's)
+        break;
+      }
     }
     return visible;
   }

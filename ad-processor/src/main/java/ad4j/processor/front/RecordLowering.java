@@ -64,8 +64,15 @@ final class RecordLowering {
     }
   }
 
-  /** An inlined method of a record: its record, and its receiver (null for a static one). */
+  /**
+   * An inlined method of a record: its record, and its receiver (null for a static one); both
+   * null for code written outside any record's method that is lowered inside one ({@link
+   * #lowerAs}), whose names are not the record's.
+   */
   record Frame(TypeElement record, Tuple receiver) {}
+
+  /** The frame of code written outside the methods of records. */
+  private static final Frame OUTSIDE = new Frame(null, null);
 
   private final LoweringContext context;
   private final ExpressionLowering expressions;
@@ -106,6 +113,30 @@ final class RecordLowering {
    * Lowers an instance method of value record {@code record} itself: its receiver's leaves are
    * {@code leaves}, read as the code of an inlined method of the record reads them.
    */
+  /**
+   * The inlined record method whose code is being lowered, null when none: where a lambda
+   * written now takes its unqualified names ({@code x}, the receiver's component) from.
+   */
+  Frame frame() {
+    Frame frame = frames.peek();
+    return frame == null || frame.record() == null ? null : frame;
+  }
+
+  /**
+   * {@code work}, lowering code written where {@code frame} was ({@link #frame}; null for code
+   * written outside the methods of records: a template's body, a {@code static final}
+   * function's): its unqualified names are that method's receiver's components and methods, or
+   * none of a record's, whatever record method is being inlined where the code is lowered.
+   */
+  <T> T lowerAs(Frame frame, java.util.function.Supplier<T> work) {
+    frames.push(frame == null ? OUTSIDE : frame);
+    try {
+      return work.get();
+    } finally {
+      frames.pop();
+    }
+  }
+
   void enterOwnMethod(TypeElement record, List<Value> leaves) {
     frames.push(new Frame(record, new Tuple(record,
         leaves.stream().<Operand>map(Operand.Use::new).toList())));
@@ -189,7 +220,8 @@ final class RecordLowering {
    * it. Not in the code of a value record's method, whose names are its components.
    */
   private Optional<TypeElement> receiverField(String name) {
-    return frames.isEmpty() ? context.resolution().ownInstanceField(name)
+    return frames.isEmpty() || frames.peek().record() == null
+        ? context.resolution().ownInstanceField(name)
         .flatMap(field -> ValueRecords.valueRecord(field.asType())) : Optional.empty();
   }
 

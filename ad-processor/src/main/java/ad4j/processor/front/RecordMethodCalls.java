@@ -90,7 +90,7 @@ final class RecordMethodCalls {
       return Optional.empty();
     }
     Frame frame = frames.peek();
-    if (select instanceof IdentifierTree identifier && frame != null) {
+    if (select instanceof IdentifierTree identifier && frame != null && frame.record() != null) {
       return Optional.of(new Site(frame.record(), identifier.getName().toString(),
           frame.receiver() == null, null));
     }
@@ -313,7 +313,7 @@ final class RecordMethodCalls {
     }
     // a record of another file: its code is read, and reported about, in its own file
     context.resolution().adopt(tree, path.getCompilationUnit());
-    if (frames.size() >= MAX_DEPTH) {
+    if (frames.stream().filter(frame -> frame.record() != null).count() >= MAX_DEPTH) {
       error(at, "call to '" + shown + "': the methods of value record '"
           + record.getSimpleName() + "' call each other " + MAX_DEPTH + " deep, which ad4j"
           + " takes for recursion: ad4j inlines them, and cannot inline recursion");
