@@ -92,8 +92,7 @@ public final class Lowering {
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
     this.arrays = new ArrayCopies(context, expressions,
-        (test, body, step) -> Lowering.this.loops.lowerLoop(null, null, test, true, body, null,
-            step),
+        (test, body, step) -> Lowering.this.loops.generatedLoop(test, body, step),
         () -> methodBody);
     this.methodParameters = new MethodParameters(context, expressions);
     this.declarations = new DeclarationLowering(context, expressions, arrays, () -> methodBody);
