@@ -156,6 +156,16 @@ class DiagnosticsTest {
         error("synchronized",
             "@Differentiable static double f(double x) { ‸synchronized (F.class) { } return x; }",
             "'synchronized' statement is not supported"),
+        // the locals a rejected statement assigns are not reported again where they are read
+        // (before: "variable 's' might not have been initialized" at the return)
+        error("try assigning a local read after it",
+            "@Differentiable static double f(double x) { double s; ‸try { s = x * 2; }"
+                + " catch (RuntimeException e) { s = 0; } return s * x; }",
+            "'try' statement is not supported"),
+        error("synchronized counting a local read after it",
+            "@Differentiable static double f(double x) { int n; double s; ‸synchronized (F.class)"
+                + " { n = 2; n++; s = x; s += n; } return s * n; }",
+            "'synchronized' statement is not supported"),
         error("switch on a boxed Integer",
             "@Differentiable static double f(double x) { switch ‸(Integer.valueOf(2)) { case 2: break; default: } return x; }",
             "'switch' on a 'java.lang.Integer' is not supported: ad4j switches on 'int', 'char',"

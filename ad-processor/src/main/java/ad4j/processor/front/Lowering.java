@@ -468,12 +468,16 @@ public final class Lowering {
       }
       case YIELD -> unsupported(statement, "'yield' is supported only as the last statement of"
           + " a case of a 'switch' expression");
-      case TRY -> unsupported(statement,
-          "'try' statement is not supported: a differentiable method may throw unchecked"
-              + " exceptions for argument checks, but not catch them");
-      case SYNCHRONIZED -> unsupported(statement,
-          "'synchronized' statement is not supported: a differentiable method reads no shared"
-              + " state");
+      case TRY -> {
+        unsupported(statement, "'try' statement is not supported: a differentiable method may"
+            + " throw unchecked exceptions for argument checks, but not catch them");
+        RejectedStatements.markAssignedLocals(statement, context.scopes());
+      }
+      case SYNCHRONIZED -> {
+        unsupported(statement, "'synchronized' statement is not supported: a differentiable"
+            + " method reads no shared state");
+        RejectedStatements.markAssignedLocals(statement, context.scopes());
+      }
       case ASSERT -> throwing.lowerAssert((com.sun.source.tree.AssertTree) statement);
       case CLASS, INTERFACE, ENUM, RECORD -> {
         unsupported(statement,
@@ -481,8 +485,11 @@ public final class Lowering {
         context.declareLocalClass(((com.sun.source.tree.ClassTree) statement).getSimpleName()
             .toString());
       }
-      default -> unsupported(statement, ExpressionLowering.describe(statement)
-          + " is not supported in a differentiable method");
+      default -> {
+        unsupported(statement, ExpressionLowering.describe(statement)
+            + " is not supported in a differentiable method");
+        RejectedStatements.markAssignedLocals(statement, context.scopes());
+      }
     }
     return true;
   }
