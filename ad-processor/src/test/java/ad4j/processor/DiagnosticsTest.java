@@ -340,6 +340,32 @@ class DiagnosticsTest {
         .onLine(7).atColumn(16);
   }
 
+  /**
+   * An inherited static method is named by the class that declares it, where the advice applies
+   * (before: 'F.scaled', a method F does not declare).
+   */
+  @Test
+  void namesAnInheritedCalleeByTheClassThatDeclaresIt() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "class Base {",
+        "  @Differentiable static double scaled(double x) { return 3 * Math.sin(x); }",
+        "}",
+        "final class F extends Base {",
+        "  @Differentiable(order = 2) static double f(double x, double y) {",
+        "    return scaled(x) * y;",
+        "  }",
+        "}"));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("call to 'scaled(...)' from method 'f', which is"
+        + " @Differentiable(order = 2): 'Base.scaled' must be @Differentiable(order = 2) as"
+        + " well").inFile(file).onLine(8).atColumn(18);
+  }
+
   /** The lines of {@code com.example.F} declaring these members (from line 4 on). */
   private static List<String> classF(String... members) {
     List<String> lines = new java.util.ArrayList<>(List.of("package com.example;",
