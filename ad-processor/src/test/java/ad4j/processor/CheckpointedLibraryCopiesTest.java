@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Library calls that copy or fill arrays ({@code Arrays.fill}, {@code Arrays.copyOf},
- * {@code System.arraycopy}, {@code clone()}) beside the loops of a {@code @Checkpointed}
- * method. ad4j writes such a call out as a loop of element reads and writes; that loop is no
+ * {@code System.arraycopy}, {@code clone()}), and the swap of two array variables, beside the
+ * loops of a {@code @Checkpointed} method. ad4j writes such a call out as a loop of element reads and writes; that loop is no
  * loop of the user's, and is recorded on the tape as in any method, while the user's loops keep
  * their snapshots. Before, every loop outside loops of the method was taken for one to
  * checkpoint, so a method with such a call anywhere outside its loops was rejected with "loop
@@ -76,6 +76,19 @@ class CheckpointedLibraryCopiesTest {
       "    for (int i = 0; i < 5; i++) { s = s * 0.5 + Math.cos(x * i) * 0.1; }",
       "    return s * v[0] + w[2];",
       "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double swapped(double x, double y) {",
+      "    double[] cur = {x, y, 1};",
+      "    double[] next = {y * y, x, 2};",
+      "    double s = y;",
+      "    for (int i = 0; i < 7; i++) {",
+      "      s = Math.sin(s * x) * cur[i % 3] + 0.3 * s * next[(i + 1) % 3];",
+      "    }",
+      "    double[] tmp = cur;",
+      "    cur = next;",
+      "    next = tmp;",
+      "    cur[0] = s;",
+      "    return s * cur[1] + next[2] * cur[0];",
+      "  }",
       "  @Checkpointed(snapshots = 2) @Differentiable static double[] vector(double x,",
       "      double y) {",
       "    double[] w = {x, y, 0.5};",
@@ -99,7 +112,8 @@ class CheckpointedLibraryCopiesTest {
   static Stream<Arguments> methods() {
     List<Arguments> cases = new ArrayList<>();
     for (CompiledOnce compiled : COPIES) {
-      for (String name : List.of("fillBefore", "fillAfter", "copies", "twoLoops", "caller")) {
+      for (String name : List.of("fillBefore", "fillAfter", "copies", "twoLoops", "swapped",
+          "caller")) {
         cases.add(Arguments.of(compiled, name));
       }
     }
