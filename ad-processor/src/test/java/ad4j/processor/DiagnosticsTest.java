@@ -174,10 +174,6 @@ class DiagnosticsTest {
             "@Differentiable static double f(double x) { return x * switch (java.time.DayOfWeek.MONDAY)"
                 + " { case ‸JANUARY -> 2.0; default -> 1.0; }; }",
             "'JANUARY' is not a constant of the enum 'java.time.DayOfWeek'"),
-        error("break inside a case's if",
-            "@Differentiable static double f(double x) { switch ((int) x) { case 1: if (x > 1) ‸break;"
-                + " x = 2; break; default: } return x; }",
-            "'break' inside a 'switch' is supported only as the last statement of a case"),
         error("yield before the end of a case",
             "@Differentiable static double f(double x) { return switch ((int) x) { case 1 -> { if (x > 1)"
                 + " ‸yield 2.0; yield x; } default -> 1.0; }; }",

@@ -445,8 +445,10 @@ public final class Lowering {
       }
       case BREAK -> {
         if (((BreakTree) statement).getLabel() == null && switches.breakLeavesSwitch()) {
-          unsupported(statement, "'break' inside a 'switch' is supported only as the last"
-              + " statement of a case");
+          if (!switches.breakFromCase(statement)) {
+            unsupported(statement, "'break' inside a 'switch' is supported only as the last"
+                + " statement of a case");
+          }
           return false;
         }
         loops.lowerJump(Jump.Kind.BREAK, ((BreakTree) statement).getLabel(), statement);
