@@ -15,12 +15,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * of their own, in colon and arrow forms. Each method is compiled whole and cut into parts of
  * 2 statements, and checked at several selectors: values bit for bit against the user's method,
  * every member against the gradient, the gradient against differences of order 8
- * ({@link MemberAgreement}). The conditions of the breaks read the loop's counter and the
+ * ({@link MemberAgreement}); six more of order 2, their Hessians too. The conditions of the
+ * breaks read the loop's counter and the
  * selector, not the active values, so that no point sits on a jump of the function.
  */
 @ExtendWith(TapeIsEmpty.class)
 class SwitchBreaksProgramsTest {
   private static final int METHODS = 16;
+  private static final int SECOND_ORDER_METHODS = 6;
   private static final String[] CONDITIONS = {"i == 1", "k % 2 == 0", "i + k > 4", "k > 3",
       "i % 3 == 2", "(i ^ k) % 3 == 1"};
 
@@ -69,7 +71,7 @@ class SwitchBreaksProgramsTest {
     return body.toString();
   }
 
-  private String method(int index) {
+  private String method(int index, int order) {
     StringBuilder body = new StringBuilder();
     body.append("double s = x; double t = y;\n");
     body.append("for (int i = 0; i < 4; i++) {\n");
@@ -94,24 +96,28 @@ class SwitchBreaksProgramsTest {
     body.append("}\n");
     body.append("return s + t;\n");
     return "  @SuppressWarnings(\"fallthrough\")\n"
-        + "  @Differentiable static double m" + index + "(double x, double y, int k) {\n"
+        + "  @Differentiable" + (order == 2 ? "(order = 2)" : "") + " static double m" + index
+        + "(double x, double y, int k) {\n"
         + body.toString().indent(4) + "  }\n";
   }
 
-  private String source() {
+  private String source(int methods, int order) {
     StringBuilder source = new StringBuilder(String.join("\n",
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class Breaks {",
         ""));
-    for (int index = 0; index < METHODS; index++) {
-      source.append(method(index));
+    for (int index = 0; index < methods; index++) {
+      source.append(method(index, order));
     }
     return source.append("}\n").toString();
   }
 
   private final List<CompiledOnce> compiled =
-      CompiledOnce.wholeAndInParts("com.example.Breaks", source(), 2);
+      CompiledOnce.wholeAndInParts("com.example.Breaks", source(METHODS, 1), 2);
+  /** Methods of order 2, from the same random numbers after the first ones. */
+  private final CompiledOnce secondOrder = new CompiledOnce(() -> InProcessCompiler.compileWith(
+      List.of("-Xlint:all", "-Werror"), "com.example.Breaks", source(SECOND_ORDER_METHODS, 2)));
 
   @Test
   void earlyBreaksLeaveTheirCasesInEveryMember() throws Exception {
@@ -125,6 +131,18 @@ class SwitchBreaksProgramsTest {
             method.checkScalar(new Object[] {point[0], point[1], k}, 1, 1e-7);
           }
         }
+      }
+    }
+  }
+
+  /** The same at order 2: Hessians against differences of the gradient, H·v against them. */
+  @Test
+  void earlyBreaksLeaveTheirCasesInTheSecondOrderMembers() throws Exception {
+    for (int index = 0; index < SECOND_ORDER_METHODS; index++) {
+      MemberAgreement method = MemberAgreement.of(secondOrder.get(), "com.example.Breaks",
+          "m" + index, true, true, false);
+      for (int k = 0; k < 6; k++) {
+        method.checkScalar(new Object[] {0.3, 0.7, k}, 2, 1e-7);
       }
     }
   }
