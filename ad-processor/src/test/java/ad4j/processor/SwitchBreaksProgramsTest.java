@@ -16,8 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * 2 statements, and checked at several selectors: values bit for bit against the user's method,
  * every member against the gradient, the gradient against differences of order 8
  * ({@link MemberAgreement}); six more of order 2, their Hessians too. The conditions of the
- * breaks read the loop's counter and the
- * selector, not the active values, so that no point sits on a jump of the function.
+ * breaks read the loop's counter and the selector, not the active values, so that no point
+ * sits on a jump of the function.
  */
 @ExtendWith(TapeIsEmpty.class)
 class SwitchBreaksProgramsTest {
