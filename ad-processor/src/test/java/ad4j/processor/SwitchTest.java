@@ -19,7 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code switch} statements and expressions on {@code int} values, arrow and colon forms, with
- * fallthrough, {@code default} anywhere, {@code yield}, and jumps out of loops: each checked
+ * fallthrough, {@code default} anywhere, {@code yield}, jumps out of loops, and {@code break}s
+ * that leave a case before its end (an error before: "'break' inside a 'switch' is supported
+ * only as the last statement of a case"): each checked
  * against the user's own method (values bit for bit), finite differences, and forward against
  * reverse mode. Each wrapper weighs every case differently, so that a wrong case shows.
  */
@@ -84,6 +86,39 @@ class SwitchTest {
       "    return s;",
       "  }",
       "  @Differentiable static double inLoopCases(double x) { return inLoop(x, 8); }",
+      "  @SuppressWarnings(\"fallthrough\")",
+      "  @Differentiable static double earlyBreaks(double x, int k) {",
+      "    double r = x;",
+      "    switch (k % 5) {",
+      "      case 0:",
+      "        r = x * x;",
+      "        if (k > 20) break;",
+      "        r += Math.sin(x);",
+      "        break;",
+      "      case 1:",
+      "        r = Math.exp(x);",
+      "        if (k > 30) { r *= 2; break; } else if (k < 0) { break; }",
+      "        r -= x;",
+      "      case 2:",
+      "        r *= 3;",
+      "        for (int i = 0; i < 3; i++) { if (i == k % 3) break; r += x * i; }",
+      "        switch (k % 2) { case 0: if (k > 10) break; r += 1; break; default: r -= x; }",
+      "        if (k % 7 == 0) break;",
+      "      default:",
+      "        r = r * x + 1;",
+      "    }",
+      "    switch (k % 3) {",
+      "      case 0 -> { r += x; if (k > 50) break; r *= x; }",
+      "      default -> r -= 1;",
+      "    }",
+      "    return r;",
+      "  }",
+      "  @Differentiable static double earlyBreaksCases(double x) {",
+      "    return earlyBreaks(x, 0) + 2 * earlyBreaks(x, 25) + 3 * earlyBreaks(x, 1)",
+      "        + 5 * earlyBreaks(x, 31) + 7 * earlyBreaks(x, -4) + 11 * earlyBreaks(x, 7)",
+      "        + 13 * earlyBreaks(x, 12) + 17 * earlyBreaks(x, 13) + 19 * earlyBreaks(x, 54)",
+      "        + 23 * earlyBreaks(x, 3);",
+      "  }",
       "  @Differentiable static double straight(double x) {",
       "    int c = 'b';",
       "    switch (c) { case 'a': return x; case 'b': return x * x; default: return -x; }",
@@ -103,7 +138,8 @@ class SwitchTest {
         Arguments.of("colonCases", new double[][] {{0.7}, {-1.3}}),
         Arguments.of("arrowCases", new double[][] {{0.7}, {-1.3}}),
         Arguments.of("expressionCases", new double[][] {{0.7}, {-1.3}}),
-        Arguments.of("inLoopCases", new double[][] {{0.9}, {1.6}, {-0.4}}));
+        Arguments.of("inLoopCases", new double[][] {{0.9}, {1.6}, {-0.4}}),
+        Arguments.of("earlyBreaksCases", new double[][] {{0.7}, {-1.3}, {0.2}}));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -130,7 +166,7 @@ class SwitchTest {
 
   @Test
   void valuesAreBitForBitForEverySelector() {
-    for (String name : List.of("colon", "arrow", "expression", "inLoop")) {
+    for (String name : List.of("colon", "arrow", "expression", "inLoop", "earlyBreaks")) {
       MixedFunction f = new MixedFunction(switches(), "com.example.Switches", name, double.class,
           int.class);
       for (int k = -2; k <= 100; k++) {

@@ -30,7 +30,9 @@ import java.util.Set;
  * <p>In a {@code @Checkpointed} method, a loop outside loops reads its arrays' elements again
  * when the reverse sweep computes its iterations anew from a snapshot, after the reverse of
  * every later store: so an element read there counts as such a call, and a later store keeps
- * what it writes over (the loop itself writes no array).
+ * what it writes over (the loop itself writes no array). The loops a library call's copy or
+ * fill is written out as ({@link Loop.Kind#GENERATED}) are not checkpointed, and their reads
+ * are not made again.
  */
 public final class KeptElements {
   /** Where an instruction is: its rank in the order of the program, and the loops around it. */
@@ -91,7 +93,8 @@ public final class KeptElements {
         if (form == Operation.Form.STORE) {
           stores.put(instruction, place);
         } else if (form.callsDifferentiated()
-            || form == Operation.Form.ELEMENT && checkpointed && !loops.isEmpty()) {
+            || form == Operation.Form.ELEMENT && checkpointed && !loops.isEmpty()
+                && loops.get(0).kind() == Loop.Kind.WRITTEN) {
           for (Value array : localArraysPassed(instruction)) {
             calls.computeIfAbsent(array, a -> new ArrayList<>()).add(place);
           }

@@ -91,7 +91,7 @@ public final class FreshCopy {
       Block condition = of(loop.condition());
       Operand test = loop.test() == null ? null : map(loop.test());
       return new Loop(loop.id(), condition, test, loop.testFirst(), of(loop.body()),
-          of(loop.update()), loop.line());
+          of(loop.update()), loop.line(), loop.kind());
     }
     if (statement instanceof Throw thrown) {
       List<Object> parts = new ArrayList<>();

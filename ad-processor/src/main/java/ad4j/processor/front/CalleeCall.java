@@ -15,7 +15,9 @@ import javax.lang.model.element.TypeElement;
  *
  * @param owner the class the user's code reached the method by (not always its declaring one)
  * @param declaring the class that declares the method, whose generated class has its members
- * @param qualified {@code Owner.name}, as the messages name the method
+ * @param qualified {@code Declaring.name}, as the messages name the method: where it is
+ *     declared, which is where a message's advice (annotate it, make it package-private) applies,
+ *     also for an inherited static method called through a subclass
  * @param privateHere whether the method is a private one of the class being lowered, whose
  *     value its generated class computes with a copy of it
  * @param receiver 1 for an instance method, whose receiver is the first argument

@@ -132,7 +132,8 @@ final class CalleeResolver {
     boolean privateHere = method.getModifiers().contains(Modifier.PRIVATE)
         && declaring.equals(context.symbols().enclosingType());
     return new CalleeCall(owner, name, method, arguments, call, shown, declaring,
-        owner.getSimpleName() + "." + name, privateHere, Receivers.hasReceiver(method) ? 1 : 0);
+        declaring.getSimpleName() + "." + name, privateHere,
+        Receivers.hasReceiver(method) ? 1 : 0);
   }
 
   /**

@@ -169,7 +169,10 @@ final class CheckpointedLoops {
     return tree;
   }
 
-  /** Checks each loop outside loops in {@code block}; returns whether there was one. */
+  /**
+   * Checks each loop of the user's outside loops in {@code block} (not the loops that copy or
+   * fill arrays for a library call, which are not checkpointed); returns whether there was one.
+   */
   private boolean checkLoops(Block block) {
     return checkLoops(block, block);
   }
@@ -180,7 +183,7 @@ final class CheckpointedLoops {
       if (statement instanceof If branch) {
         found |= checkLoops(branch.thenBlock(), whole);
         found |= checkLoops(branch.elseBlock(), whole);
-      } else if (statement instanceof Loop loop) {
+      } else if (statement instanceof Loop loop && loop.kind() == Loop.Kind.WRITTEN) {
         found = true;
         check(loop, whole);
       }
@@ -227,6 +230,10 @@ final class CheckpointedLoops {
       if (statement instanceof If branch) {
         findProblems(branch.thenBlock(), problems);
         findProblems(branch.elseBlock(), problems);
+      } else if (statement instanceof Loop inner && inner.kind() == Loop.Kind.GENERATED) {
+        // a library call's copy or fill, written out element by element
+        problems.add("it makes or writes an array" + (inner.line() == null ? ""
+            : " (line " + inner.line().number() + ")") + "; " + STATE_RULE);
       } else if (statement instanceof Loop inner) {
         // reported at the inner loop, where the user would change the code
         long line = inner.line() == null ? -1 : inner.line().number();

@@ -28,7 +28,10 @@ import java.util.Set;
  */
 final class CheckpointedReturnedArrays {
   private final Map<Value, Instruction> made = new HashMap<>();
-  /** The arrays (matrices for their rows) whose elements a loop outside loops reads. */
+  /**
+   * The arrays (matrices for their rows) whose elements a loop of the user's outside loops
+   * reads.
+   */
   private final Set<Value> readInLoops = new HashSet<>();
   /** Those of them written into after such a loop. */
   private final Set<Value> writtenAfter = new HashSet<>();
@@ -86,7 +89,10 @@ final class CheckpointedReturnedArrays {
         returned = base(result.value());
         returnLine = result.line() == null ? -1 : result.line().number();
       }
-      boolean inside = inLoop || statement instanceof Loop;
+      // a library call's copy or fill, written out as a loop, is not checkpointed: its
+      // stores are writes after the loops before it, its reads are not made again
+      boolean inside = inLoop
+          || statement instanceof Loop loop && loop.kind() == Loop.Kind.WRITTEN;
       for (Block nested : statement.nestedBlocks()) {
         walk(nested, inside);
       }

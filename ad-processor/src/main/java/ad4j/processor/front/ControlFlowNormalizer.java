@@ -67,7 +67,7 @@ final class ControlFlowNormalizer {
     }
     if (statement instanceof Loop loop) {
       return new Loop(loop.id(), loop.condition(), loop.test(), loop.testFirst(),
-          normalize(loop.body()), loop.update(), loop.line());
+          normalize(loop.body()), loop.update(), loop.line(), loop.kind());
     }
     return statement;
   }

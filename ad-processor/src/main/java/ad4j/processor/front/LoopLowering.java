@@ -291,13 +291,28 @@ final class LoopLowering {
   }
 
   /**
-   * A loop: {@code lowerTest} lowers its condition (null for none: an endless loop),
-   * {@code bodyStart} what each iteration does before the body's statements, {@code lowerUpdate}
-   * what it does after them ({@code i++}).
+   * A loop of the user's: {@code lowerTest} lowers its condition (null for none: an endless
+   * loop), {@code bodyStart} what each iteration does before the body's statements,
+   * {@code lowerUpdate} what it does after them ({@code i++}).
    */
   boolean lowerLoop(String label, ExpressionTree conditionTree,
       Supplier<Operand> lowerTest, boolean testFirst, Runnable bodyStart, StatementTree bodyTree,
       Runnable lowerUpdate) {
+    return lowerLoop(label, conditionTree, lowerTest, testFirst, bodyStart, bodyTree,
+        lowerUpdate, Loop.Kind.WRITTEN);
+  }
+
+  /**
+   * The loop a library call's copy or fill is written out as ({@link ArrayCopies}):
+   * {@code lowerTest} before each iteration, then {@code body}, then {@code step}.
+   */
+  void generatedLoop(Supplier<Operand> lowerTest, Runnable body, Runnable step) {
+    lowerLoop(null, null, lowerTest, true, body, null, step, Loop.Kind.GENERATED);
+  }
+
+  private boolean lowerLoop(String label, ExpressionTree conditionTree,
+      Supplier<Operand> lowerTest, boolean testFirst, Runnable bodyStart, StatementTree bodyTree,
+      Runnable lowerUpdate, Loop.Kind kind) {
     SourceLine line = context.line();
     LoopFrame frame = new LoopFrame(ir.nextStatementId(), label, loop);
     context.loops().enter();
@@ -334,7 +349,7 @@ final class LoopLowering {
       test = null;
     }
     ir.add(new Loop(frame.id, condition, constantTrue ? null : test, testFirst, body, update,
-        line));
+        line, kind));
     // A loop that only ends by leaving further out continues with that exit unconditionally,
     // as Java sees it: nothing after it is reachable.
     continueExits(frame, line, constantTrue && !frame.broken);

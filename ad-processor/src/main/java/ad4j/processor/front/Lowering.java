@@ -92,8 +92,7 @@ public final class Lowering {
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
     this.arrays = new ArrayCopies(context, expressions,
-        (test, body, step) -> Lowering.this.loops.lowerLoop(null, null, test, true, body, null,
-            step),
+        (test, body, step) -> Lowering.this.loops.generatedLoop(test, body, step),
         () -> methodBody);
     this.methodParameters = new MethodParameters(context, expressions);
     this.declarations = new DeclarationLowering(context, expressions, arrays, () -> methodBody);
@@ -446,8 +445,10 @@ public final class Lowering {
       }
       case BREAK -> {
         if (((BreakTree) statement).getLabel() == null && switches.breakLeavesSwitch()) {
-          unsupported(statement, "'break' inside a 'switch' is supported only as the last"
-              + " statement of a case");
+          if (!switches.breakFromCase(statement)) {
+            unsupported(statement, "'break' inside a 'switch' is supported only as the last"
+                + " statement of a case");
+          }
           return false;
         }
         loops.lowerJump(Jump.Kind.BREAK, ((BreakTree) statement).getLabel(), statement);
@@ -469,12 +470,16 @@ public final class Lowering {
       }
       case YIELD -> unsupported(statement, "'yield' is supported only as the last statement of"
           + " a case of a 'switch' expression");
-      case TRY -> unsupported(statement,
-          "'try' statement is not supported: a differentiable method may throw unchecked"
-              + " exceptions for argument checks, but not catch them");
-      case SYNCHRONIZED -> unsupported(statement,
-          "'synchronized' statement is not supported: a differentiable method reads no shared"
-              + " state");
+      case TRY -> {
+        unsupported(statement, "'try' statement is not supported: a differentiable method may"
+            + " throw unchecked exceptions for argument checks, but not catch them");
+        RejectedStatements.markAssignedLocals(statement, context.scopes());
+      }
+      case SYNCHRONIZED -> {
+        unsupported(statement, "'synchronized' statement is not supported: a differentiable"
+            + " method reads no shared state");
+        RejectedStatements.markAssignedLocals(statement, context.scopes());
+      }
       case ASSERT -> throwing.lowerAssert((com.sun.source.tree.AssertTree) statement);
       case CLASS, INTERFACE, ENUM, RECORD -> {
         unsupported(statement,
@@ -482,8 +487,11 @@ public final class Lowering {
         context.declareLocalClass(((com.sun.source.tree.ClassTree) statement).getSimpleName()
             .toString());
       }
-      default -> unsupported(statement, ExpressionLowering.describe(statement)
-          + " is not supported in a differentiable method");
+      default -> {
+        unsupported(statement, ExpressionLowering.describe(statement)
+            + " is not supported in a differentiable method");
+        RejectedStatements.markAssignedLocals(statement, context.scopes());
+      }
     }
     return true;
   }

@@ -75,7 +75,7 @@ final class StatementCopier {
       Block condition = copy(loop.condition());
       Operand test = loop.test() == null ? null : map(loop.test());
       return new Loop(id, condition, test, loop.testFirst(), copy(loop.body()),
-          copy(loop.update()), loop.line());
+          copy(loop.update()), loop.line(), loop.kind());
     }
     if (statement instanceof Jump jump) {
       return new Jump(jump.kind(), loops.getOrDefault(jump.loopId(), jump.loopId()),

@@ -51,6 +51,11 @@ final class SwitchLowering {
   private final Diagnostics diagnostics;
   /** Whether a plain {@code break} here would leave a switch rather than a loop. */
   private boolean breakLeavesSwitch;
+  /**
+   * The innermost switch statement's record that a {@code break} left it before the end of a
+   * case ({@link EarlyCaseBreaks}); null where its cases have no such {@code break}.
+   */
+  private Variable leftEarly;
 
   SwitchLowering(LoweringContext context, ExpressionLowering expressions,
       StatementLowerer statements) {
@@ -71,6 +76,19 @@ final class SwitchLowering {
     boolean previous = breakLeavesSwitch;
     breakLeavesSwitch = leavesSwitch;
     return previous;
+  }
+
+  /**
+   * A {@code break} that leaves the switch statement being lowered before the end of a case:
+   * records that it left, so that the statements after it do not run; false (nothing lowered)
+   * where the switch has no record of it, a {@code break} its cases were not scanned for.
+   */
+  boolean breakFromCase(Tree tree) {
+    if (leftEarly == null) {
+      return false;
+    }
+    ir.add(new Store(leftEarly, Operand.Constant.of(true), context.line()));
+    return true;
   }
 
   /** A switch statement; returns whether it can complete normally. */
@@ -247,6 +265,15 @@ final class SwitchLowering {
     Variable entered = null;
     boolean completes = !hasDefault;
     boolean breakBefore = setBreakLeavesSwitch(yields == null);
+    Variable leftBefore = leftEarly;
+    leftEarly = null;
+    if (yields == null && cases.stream()
+        .anyMatch(c -> body(c, c.getCaseKind() == CaseTree.CaseKind.RULE, null).statements()
+            .stream().anyMatch(EarlyCaseBreaks::in))) {
+      leftEarly = ir.variable("leftSwitch", NumericType.BOOLEAN, null);
+      ir.add(new Declare(leftEarly, Operand.Constant.of(false), line));
+      completes = true; // by such a break
+    }
     // the locals that groups of statements declared, in scope in the groups after them
     List<VariableTree> declaredInGroups = new ArrayList<>();
     for (int i = 0; i < cases.size(); i++) {
@@ -268,7 +295,7 @@ final class SwitchLowering {
       }
       CaseBody body = body(c, rule, yields);
       List<Operand> yieldedValues = null;
-      boolean caseCompletes = statements.lower(body.statements());
+      boolean caseCompletes = lowerUntilLeft(body.statements());
       if (body.ending() instanceof BreakTree) {
         completes = true;
         caseCompletes = false;
@@ -293,13 +320,18 @@ final class SwitchLowering {
           }
         }
       }
+      boolean last = i == cases.size() - 1;
+      // falling into the next case only where no break left this one early
+      Operand fallsThrough = leftEarly != null && caseCompletes && !rule && !last
+          ? context.emit(Operation.NOT, List.of(new Operand.Use(context.readVariable(leftEarly))),
+              NumericType.BOOLEAN, false)
+          : Operand.Constant.of(true);
       context.scopes().pop();
       List<Statement> caseStatements = new ArrayList<>(ir.closeBlock().statements());
       if (body.ending() != null && entered != null) {
         // a break or yield ends this case: the cases after it are not entered by falling
         caseStatements.add(new Store(entered, Operand.Constant.of(false), line));
       }
-      boolean last = i == cases.size() - 1;
       if (caseCompletes && (rule || last)) {
         completes = true;
         if (yields != null) {
@@ -311,7 +343,7 @@ final class SwitchLowering {
           entered = ir.variable("fallthrough", NumericType.BOOLEAN, null);
           ir.add(new Declare(entered, Operand.Constant.of(false), line));
         }
-        caseStatements.add(new Store(entered, Operand.Constant.of(true), line));
+        caseStatements.add(new Store(entered, fallsThrough, line));
       }
       if (last && !completes && yields == null) {
         // Every path that gets here enters this case (the switch cannot complete normally):
@@ -326,8 +358,39 @@ final class SwitchLowering {
       }
     }
     setBreakLeavesSwitch(breakBefore);
+    leftEarly = leftBefore;
     context.restoreLine(line);
     return completes;
+  }
+
+  /**
+   * Lowers a case's statements; after one that may leave the switch by a {@code break}, the
+   * rest run only where it did not ({@code if (!leftSwitch) { ... }}). Returns whether the
+   * statements can complete normally.
+   */
+  private boolean lowerUntilLeft(List<? extends StatementTree> list) {
+    int leaving = -1;
+    if (leftEarly != null) {
+      for (int i = 0; i < list.size() - 1 && leaving < 0; i++) {
+        if (EarlyCaseBreaks.in(list.get(i))) {
+          leaving = i;
+        }
+      }
+    }
+    if (leaving < 0) {
+      return statements.lower(list);
+    }
+    if (!statements.lower(list.subList(0, leaving + 1))) {
+      return false;
+    }
+    SourceLine line = context.line();
+    Operand stays = context.emit(Operation.NOT,
+        List.of(new Operand.Use(context.readVariable(leftEarly))), NumericType.BOOLEAN, false);
+    ir.openBlock();
+    boolean completes = lowerUntilLeft(list.subList(leaving + 1, list.size()));
+    Block rest = ir.closeBlock();
+    ir.add(new If(ir.nextStatementId(), stays, rest, new Block(List.of()), line));
+    return true; // where a break left, the if completes without running the rest
   }
 
   /** The statements of a case, and the {@code break} or {@code yield} that ends it, if any. */

@@ -12,9 +12,27 @@ package ad4j.processor.ir;
  * @param testFirst false for {@code do ... while}
  * @param body the statements of one iteration
  * @param update a {@code for} loop's update statements, run after the body and on continue
+ * @param kind whether the user wrote this loop or a library call's copy or fill became it
  */
 public record Loop(int id, Block condition, Operand test, boolean testFirst, Block body,
-    Block update, SourceLine line) implements Statement {
+    Block update, SourceLine line, Kind kind) implements Statement {
+
+  /** Where a loop comes from, which decides whether {@code @Checkpointed} applies to it. */
+  public enum Kind {
+    /**
+     * A loop of the user's method ({@code for}, {@code while}, {@code do}, a stream's range),
+     * or one inlined from a method it calls: {@code @Checkpointed} applies to it.
+     */
+    WRITTEN,
+    /**
+     * A loop ad4j makes: a library call's or an array swap's copy or fill, element by element
+     * ({@code Arrays.fill}, {@code System.arraycopy}, {@code Arrays.copyOf}, {@code clone()}),
+     * or a derived program's own (a Jacobian's rows, a checkpointed loop's segments). It is no
+     * loop of the user's, so never checkpointed: the copies write arrays, which a checkpointed
+     * loop must not, and the tape records them as any loop of a method without checkpoints.
+     */
+    GENERATED
+  }
 
   /**
    * The variables this loop assigns that are declared outside it, in the order of their first

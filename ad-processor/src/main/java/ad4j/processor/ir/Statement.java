@@ -73,7 +73,7 @@ public sealed interface Statement
           branch.elseBlock(), branch.line());
     } else if (this instanceof Loop loop) {
       return new Loop(loop.id(), loop.condition(), loop.test() == null ? null
-          : map.apply(loop.test()), loop.testFirst(), loop.body(), loop.update(), loop.line());
+          : map.apply(loop.test()), loop.testFirst(), loop.body(), loop.update(), loop.line(), loop.kind());
     } else if (this instanceof Push push) {
       return new Push(map.apply(push.value()), push.line());
     } else if (this instanceof ElementStore store) {
@@ -110,7 +110,7 @@ public sealed interface Statement
           map.apply(branch.elseBlock()), branch.line());
     } else if (this instanceof Loop loop) {
       return new Loop(loop.id(), map.apply(loop.condition()), loop.test(), loop.testFirst(),
-          map.apply(loop.body()), map.apply(loop.update()), loop.line());
+          map.apply(loop.body()), map.apply(loop.update()), loop.line(), loop.kind());
     }
     return this;
   }

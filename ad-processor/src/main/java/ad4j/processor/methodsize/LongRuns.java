@@ -85,7 +85,7 @@ final class LongRuns {
     for (Statement statement : block.statements()) {
       if (statement instanceof Loop loop) {
         statements.add(new Loop(loop.id(), loop.condition(), loop.test(), loop.testFirst(),
-            rewrite(loop.body(), true), loop.update(), loop.line()));
+            rewrite(loop.body(), true), loop.update(), loop.line(), loop.kind()));
       } else if (statement instanceof If branch) {
         statements.add(new If(branch.id(), branch.condition(),
             rewrite(branch.thenBlock(), insideLoop), rewrite(branch.elseBlock(), insideLoop),

@@ -105,7 +105,7 @@ public final class AdjointSums {
             block(branch.elseBlock()), branch.line()));
       } else if (statement instanceof Loop loop) {
         statements.add(new Loop(loop.id(), block(loop.condition()), loop.test(),
-            loop.testFirst(), block(loop.body()), block(loop.update()), loop.line()));
+            loop.testFirst(), block(loop.body()), block(loop.update()), loop.line(), loop.kind()));
       } else {
         statements.add(statement);
       }

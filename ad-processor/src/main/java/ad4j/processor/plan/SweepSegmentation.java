@@ -80,7 +80,7 @@ public sealed interface SweepSegmentation {
             returningNothing(branch.elseBlock()), branch.line()));
       } else if (statement instanceof Loop loop) {
         out.add(new Loop(loop.id(), loop.condition(), loop.test(), loop.testFirst(),
-            returningNothing(loop.body()), loop.update(), loop.line()));
+            returningNothing(loop.body()), loop.update(), loop.line(), loop.kind()));
       } else {
         out.add(statement);
       }

@@ -255,7 +255,7 @@ public final class JacobianRows {
     return List.of(new Declare(row, Operand.Constant.of(0), null),
         new Loop(pieces.nextLoopId(), new Block(new ArrayList<>(
             condition.instructionsFor(List.of(more)))), more, true, new Block(sweep),
-            new Block(update), null));
+            new Block(update), null, Loop.Kind.GENERATED));
   }
 
   /**

@@ -147,7 +147,7 @@ final class CallAdjoints {
     if (statement instanceof Loop loop) {
       return new Loop(loop.id(), recordingCalls(loop.condition()), loop.test(),
           loop.testFirst(), recordingCalls(loop.body()), recordingCalls(loop.update()),
-          loop.line());
+          loop.line(), loop.kind());
     }
     return statement;
   }

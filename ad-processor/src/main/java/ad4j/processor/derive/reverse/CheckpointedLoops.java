@@ -92,7 +92,7 @@ final class CheckpointedLoops {
     body.addAll(copy.of(s.primalWalk.forward(loop.body())).statements());
     Block update = copy.of(s.primalWalk.forward(loop.update()));
     out.add(new Loop(loop.id(), condition, test, loop.testFirst(), new Block(body), update,
-        line));
+        line, loop.kind()));
   }
 
   /**
@@ -149,7 +149,7 @@ final class CheckpointedLoops {
     segmentBody.addAll(reverseIterations(loop, loopSnapshots, first, last, line));
     out.add(new Loop(s.nextLoopId++,
         new Block(new ArrayList<>(more.instructionsFor(List.of(anyLeft)))), anyLeft,
-        true, new Block(segmentBody), new Block(List.of()), line));
+        true, new Block(segmentBody), new Block(List.of()), line, Loop.Kind.GENERATED));
     out.add(new Instruction(s.builder.generated("dropped", NumericType.VOID, false),
         Operation.tapeCall("reset", 1), List.of(start), line));
   }
@@ -182,7 +182,7 @@ final class CheckpointedLoops {
     around.add(new Declare(replayed, second, line));
     around.add(new Loop(loop.id(),
         new Block(new ArrayList<>(site.instructionsFor(List.of(test)))), test, true,
-        new Block(body), new Block(update), line));
+        new Block(body), new Block(update), line, loop.kind()));
     return around;
   }
 
@@ -219,7 +219,7 @@ final class CheckpointedLoops {
     if (loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK, Jump.Kind.CONTINUE)) {
       // a break or continue of the iteration computed anew leaves only that computation
       body.add(new Loop(loop.id(), new Block(List.of()), Operand.Constant.of(false), false,
-          new Block(again), new Block(List.of()), loop.line()));
+          new Block(again), new Block(List.of()), loop.line(), loop.kind()));
     } else {
       body.addAll(again);
     }
@@ -231,7 +231,7 @@ final class CheckpointedLoops {
     around.add(new Loop(s.nextLoopId++,
         new Block(new ArrayList<>(site.instructionsFor(List.of(test)))), test, true,
         new Block(body), new Block(s.statements.step(iteration, Operation.SUBTRACT, line)),
-        line));
+        line, Loop.Kind.GENERATED));
     return around;
   }
 

@@ -206,7 +206,7 @@ class ForwardWalk {
     body.addAll(forward(loop.body()).statements());
     s.loopBranchBase.pop();
     out.add(new Loop(loop.id(), forward(loop.condition()), loop.test(), loop.testFirst(),
-        new Block(body), forward(loop.update()), loop.line()));
+        new Block(body), forward(loop.update()), loop.line(), loop.kind()));
     if (nested && counted) {
       out.add(new Push(new Operand.Read(count), null));
     }

@@ -163,6 +163,6 @@ final class FusedLoops {
     }
     out.addAll(at, before);
     out.add(new Loop(loop.id(), walk.forward(loop.condition()), loop.test(),
-        loop.testFirst(), new Block(body), walk.forward(loop.update()), line));
+        loop.testFirst(), new Block(body), walk.forward(loop.update()), line, loop.kind()));
   }
 }

@@ -195,7 +195,7 @@ final class ReverseWalk {
     List<Statement> body = new ArrayList<>(s.place.leave(loop));
     body.addAll(reversed);
     out.add(new Loop(loop.id(), condition, test, true, new Block(body),
-        new Block(s.statements.step(iteration, Operation.SUBTRACT, line)), line));
+        new Block(s.statements.step(iteration, Operation.SUBTRACT, line)), line, loop.kind()));
   }
 
   /**

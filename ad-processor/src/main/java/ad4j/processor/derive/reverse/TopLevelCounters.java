@@ -62,7 +62,7 @@ final class TopLevelCounters {
             s.forwardWalk.tripType(loop));
         s.tripCounts.put(loop.id(), count);
         out.add(new Declare(count, Operand.Constant.zero(count.type()), null));
-        if (s.primal.isCheckpointed()) {
+        if (s.primal.isCheckpointed() && loop.kind() == Loop.Kind.WRITTEN) {
           // what the loop carries, and what it reads that the method assigns after it
           List<Variable> state = new ArrayList<>(loop.carriedVariables());
           state.addAll(loop.readVariablesAssignedAfter(s.primal.body()));
