@@ -1,0 +1,339 @@
+package ad4j.processor;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.MemberAgreement;
+import ad4j.processor.testing.TapeIsEmpty;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Probes of session 59 (hunt for silently wrong second derivatives and Jacobians).
+ */
+@ExtendWith(TapeIsEmpty.class)
+class SecondOrderJacobianProbeTest {
+  private static final String SCALARS = """
+      package com.example;
+      import ad4j.DerivativeOf;
+      import ad4j.Differentiable;
+      import ad4j.NoDerivative;
+      final class Scalars {
+        static final double[] TABLE = {0.5, -1.5, 2.0, 0.25};
+        @Differentiable(order = 2) static double tripCount(double[] x, double y, int n) {
+          double s = y;
+          for (int i = 0; i < n; i++) { s = s * x[i % x.length] * 0.7 + Math.sin(s * y); }
+          int m = (int) Math.floor(Math.abs(x[0]) * 3) + 1;
+          for (int k = 0; k < m; k++) { s += x[k % x.length] * y * k; }
+          return s;
+        }
+        @Differentiable(order = 2) static double earlyExits(double[] x, double y) {
+          double s = 0;
+          for (int i = 0; i < x.length; i++) {
+            if (x[i] < 0) { continue; }
+            s += x[i] * x[i] * y;
+            if (s > 2) { break; }
+            if (s * y > 1.5) { return s * Math.exp(y * x[i]); }
+          }
+          return s + y * y * y;
+        }
+        @Differentiable(order = 2) static double nested(double[][] m, double[] v) {
+          double s = 0;
+          for (int i = 0; i < m.length; i++) {
+            double row = 0;
+            for (int j = 0; j < m[i].length; j++) { row += m[i][j] * v[j % v.length]; }
+            s += row * row * (i + 1);
+          }
+          return s;
+        }
+        @Differentiable(order = 2) static double whileDouble(double x, double y) {
+          double s = x;
+          int k = 0;
+          while (s < 10 * y) { s = s * 1.3 + x * y; k++; }
+          do { s = s * 0.6 - y; } while (s > 2 * y);
+          return s * k;
+        }
+        @Differentiable(order = 2) static double kinks(double x, double y, double z) {
+          double a = Math.abs(x - y) * z;
+          double b = Math.max(x * y, z * z) + Math.min(x, y * z);
+          double c = x > y ? x * x * y : y * y * z;
+          return a * b + c + Math.signum(x) * x * z + Math.hypot(x, y) * Math.copySign(z, y);
+        }
+        @Differentiable(order = 2) static double aliasing(double[] x, double y) {
+          double[] a = x.clone();
+          double[] b = a;
+          for (int i = 0; i < a.length; i++) { b[i] = a[i] * y + b[(i + 1) % a.length]; }
+          double[] c = b;
+          c[0] *= a[1];
+          a = new double[] {c[0], b[1] * y};
+          return a[0] * a[1] + b[0] * c[b.length - 1] + x[0] * y;
+        }
+        @Differentiable(order = 2) static double mixed(double x, double y, long l) {
+          int i = (int) l;
+          long q = l * 3 + i;
+          double s = x * q * y;
+          int j = (int) (x * 10);
+          s += j * y * y + (q % 2 == 0 ? x : y) * x;
+          return s;
+        }
+        static double special(double x, double y) { return Math.exp(x) * Math.sin(y); }
+        @Differentiable @DerivativeOf(value = "special", wrt = "x")
+        static double specialX(double x, double y) { return Math.exp(x) * Math.sin(y); }
+        @Differentiable @DerivativeOf(value = "special", wrt = "y")
+        static double specialY(double x, double y) { return Math.exp(x) * Math.cos(y); }
+        @Differentiable(order = 2) static double ruled(double x, double y) {
+          double s = 0;
+          for (int i = 0; i < 3; i++) { s += special(x * y, s + y) * x; }
+          return s + special(y, 0.5);
+        }
+        static double myExp(double x) { return Math.exp(x); }
+        @Differentiable @DerivativeOf("myExp") static double myExpD(double x) { return myExp(x); }
+        @Differentiable(order = 2) static double selfRuled(double x, double y) {
+          return myExp(x * y) * y + myExp(myExp(x));
+        }
+        @Differentiable(order = 2) static double scalarCallee(double a, double b) {
+          return Math.sin(a * b) * a;
+        }
+        @Differentiable(order = 2) static double[] vectorCallee(double[] x, double t) {
+          double[] r = new double[x.length];
+          for (int i = 0; i < x.length; i++) {
+            if (x[i] * t > 3) { break; }
+            r[i] = x[i] * t + (i > 0 ? r[i - 1] * x[i] : 0);
+          }
+          return r;
+        }
+        @Differentiable(order = 2) static double caller(double[] x, double t, @NoDerivative double c) {
+          double[] r = vectorCallee(x, t * c);
+          double s = 0;
+          for (int i = 0; i < r.length; i++) { s += scalarCallee(r[i], x[i]) * r[(i + 1) % r.length]; }
+          double[] again = vectorCallee(r, t);
+          return s + again[again.length - 1] * TABLE[1];
+        }
+        @Differentiable(order = 2) static double one(double x) {
+          double s = x;
+          for (int i = 0; i < 4; i++) { s = Math.sin(s) * x + s * s * 0.1; }
+          return s;
+        }
+        @Differentiable(order = 2) static double lanes(double[] x, double[][] m, double y) {
+          double s = y * y;
+          for (int i = 0; i < x.length; i++) {
+            for (int j = 0; j < m[i % m.length].length; j++) {
+              s += x[i] * m[i % m.length][j] * Math.cos(x[(i + j) % x.length] * y);
+            }
+          }
+          return s;
+        }
+      }
+      """;
+
+  private static final String VECTORS = """
+      package com.example;
+      import ad4j.Differentiable;
+      import ad4j.NoDerivative;
+      final class Vectors {
+        static final double[] TABLE = {0.5, -1.5, 2.0, 0.25};
+        @Differentiable static double[] identity(double[] x) { return x.clone(); }
+        @Differentiable static double[] chosen(double[] x, double[] y) {
+          double[] r = new double[x[0] > y[0] ? x.length : y.length];
+          if (x[0] > y[0]) { System.arraycopy(x, 0, r, 0, x.length); } else { System.arraycopy(y, 0, r, 0, y.length); }
+          return r;
+        }
+        @Differentiable static double[] table(double t) {
+          double[] r = new double[4];
+          if (t > 0) { System.arraycopy(TABLE, 0, r, 0, 4); } else { r[0] = t; r[1] = t * t; r[2] = 1; r[3] = 2; }
+          r[1] *= t;
+          return r;
+        }
+        @Differentiable static double[] wide(double[] x, double y) {
+          double s = 0;
+          for (int i = 0; i < x.length; i++) { s += x[i] * x[i] * y; }
+          return new double[] {s};
+        }
+        @Differentiable static double[] tall(double x, double y) {
+          double[] r = new double[7];
+          r[0] = x;
+          for (int i = 1; i < r.length; i++) { r[i] = r[i - 1] * y + Math.sin(x * i); }
+          return r;
+        }
+        @Differentiable static double[] inPlace(double[] x, double t) {
+          double[] r = x.clone();
+          for (int i = 0; i < r.length; i++) { r[i] = r[i] * t + r[(i + r.length - 1) % r.length]; }
+          double[] alias = r;
+          alias[0] += r[r.length - 1] * x[0];
+          return alias;
+        }
+        @Differentiable static double[] callsThen(double[] x, double t) {
+          double[] a = inPlace(x, t);
+          double[] b = a;
+          b[0] += x[1] * t;
+          double[] c = inPlace(b, 0.5);
+          double[] r = new double[c.length];
+          for (int i = 0; i < r.length; i++) { r[i] = c[0] > 1 ? a[i] : c[i]; }
+          return r;
+        }
+        @Differentiable static double[] earlyReturn(double[] x, int n) {
+          double[] r = new double[n];
+          for (int i = 0; i < n; i++) {
+            r[i] = x[i % x.length] * (i + 1);
+            if (r[i] > 2.5) { break; }
+          }
+          r[0] = r[n - 1] * r[0];
+          return r;
+        }
+        @Differentiable static double[] inactive(double[] x, @NoDerivative double[] d) {
+          double[] r = new double[2];
+          if (x[0] > 0) { System.arraycopy(d, 0, r, 0, 2); } else { System.arraycopy(x, 0, r, 0, 2); }
+          return r;
+        }
+      }
+      """;
+
+
+
+  private static final String FUNCTIONS = """
+      package com.example;
+      import ad4j.Differentiable;
+      final class Functions {
+        @Differentiable(order = 2) static double trig(double x, double y) {
+          return Math.sin(x * y) + Math.cos(x - y) * Math.tan(0.3 * x) + Math.asin(0.4 * x * y) * Math.acos(0.3 * y)
+              + Math.atan(x / y) + Math.atan2(x * y, x - y) + StrictMath.atan2(y, x * x);
+        }
+        @Differentiable(order = 2) static double hyperbolic(double x, double y) {
+          return Math.sinh(x * y) + Math.cosh(x) * Math.tanh(y - x) + StrictMath.sinh(y) * StrictMath.tanh(x);
+        }
+        @Differentiable(order = 2) static double exponentials(double x, double y) {
+          return Math.exp(x * y) + Math.expm1(x - y) * Math.log(x * x + y) + Math.log10(x + 2 * y) * Math.log1p(x * y)
+              + StrictMath.exp(-x) * StrictMath.log(y);
+        }
+        @Differentiable(order = 2) static double roots(double x, double y) {
+          return Math.sqrt(x * x + y) * Math.cbrt(x * y - 1) + Math.hypot(x, y * y) + StrictMath.cbrt(y) * StrictMath.hypot(x * y, 3);
+        }
+        @Differentiable(order = 2) static double powers(double x, double y) {
+          return Math.pow(x, y) + Math.pow(x, 3) * Math.pow(x, 2.5) + Math.pow(2.0, x * y) + Math.pow(-x, 3)
+              + Math.pow(y, -2) + Math.pow(x * y, 0.5) + Math.pow(x, 1) * Math.pow(y, 0) + Math.pow(x + y, 2)
+              + StrictMath.pow(y, x) + Math.pow(x - 2, 4) + Math.pow(y, 1.0 / 3);
+        }
+        @Differentiable(order = 2) static double piecewise(double x, double y) {
+          return Math.fma(x, y, x * x) * Math.IEEEremainder(x * 1.5, y) + (x * 2) % y + Math.scalb(x * y, 3)
+              + Math.toDegrees(x) * Math.toRadians(y) + Math.copySign(x * x, y) + Math.abs(x * y - 2)
+              + Math.max(x * x, y) * Math.min(x, y * y) + Math.signum(x) * Math.floor(3 * y) + Math.ceil(x) * y
+              + Math.rint(x * 4) * y * y;
+        }
+        @Differentiable(order = 2) static double quotients(double x, double y) {
+          double q = 1 / x + y / (x * x) - x / Math.sin(y);
+          q /= (1 + x * y);
+          q *= q;
+          q -= x / y / y;
+          return q + (x - y) / (x + y);
+        }
+      }
+      """;
+
+  private static final List<CompiledOnce> FUNCTIONS_COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.Functions", FUNCTIONS, 1);
+  private static final List<CompiledOnce> SCALARS_COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.Scalars", SCALARS, 2, 1);
+  private static final List<CompiledOnce> VECTORS_COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.Vectors", VECTORS, 2, 1);
+
+  static Stream<Arguments> scalars() {
+    List<Arguments> cases = new ArrayList<>();
+    for (int version = 0; version < 3; version++) {
+      CompiledOnce c = SCALARS_COMPILED.get(version);
+      double[] x5 = {0.3, -0.4, 0.7, 0.2, 0.55};
+      cases.add(Arguments.of(c, "tripCount", new Object[] {x5, 0.6, 7}, new boolean[] {true, true, false}));
+      cases.add(Arguments.of(c, "tripCount", new Object[] {new double[] {0.9}, 0.6, 1}, new boolean[] {true, true, false}));
+      cases.add(Arguments.of(c, "earlyExits", new Object[] {x5, 0.8}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "earlyExits", new Object[] {new double[] {1.1, 0.3, 1.2, 0.1}, 0.8}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "earlyExits", new Object[] {new double[] {0.6, 0.5, 0.4, 0.3}, 0.3}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "nested", new Object[] {new double[][] {{0.1, 0.2, 0.3}, {0.4}, {0.5, -0.6}}, new double[] {0.7, -0.2}}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "whileDouble", new Object[] {0.38, 1.16}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "kinks", new Object[] {0.37, 0.61, -0.45}, new boolean[] {true, true, true}));
+      cases.add(Arguments.of(c, "kinks", new Object[] {0.87, 0.41, 0.95}, new boolean[] {true, true, true}));
+      cases.add(Arguments.of(c, "aliasing", new Object[] {new double[] {0.3, 0.5, -0.2}, 0.7}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "mixed", new Object[] {0.37, 0.61, 5L}, new boolean[] {true, true, false}));
+      cases.add(Arguments.of(c, "ruled", new Object[] {0.37, 0.61}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "selfRuled", new Object[] {0.37, 0.61}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "caller", new Object[] {new double[] {0.3, 0.5, -0.2, 0.4, 0.1}, 0.7, 1.3}, new boolean[] {true, true, false}));
+      cases.add(Arguments.of(c, "caller", new Object[] {new double[] {1.3, 2.5, 2.2}, 0.9, 1.3}, new boolean[] {true, true, false}));
+      cases.add(Arguments.of(c, "one", new Object[] {0.37}, new boolean[] {true}));
+      cases.add(Arguments.of(c, "lanes", new Object[] {new double[0], new double[][] {{}, {0.2, 0.4}, {}, {-0.3}}, 0.6}, new boolean[] {true, true, true}));
+      cases.add(Arguments.of(c, "lanes", new Object[] {new double[] {0.3, -0.2, 0.5}, new double[][] {{}, {0.2, 0.4}, {}, {-0.3}}, 0.6}, new boolean[] {true, true, true}));
+      cases.add(Arguments.of(c, "lanes", new Object[] {new double[] {0.3, -0.2, 0.5, 0.1, 0.9, -0.7}, new double[][] {{}}, 0.6}, new boolean[] {true, true, true}));
+      for (int n = 1; n <= 9; n += 2) {
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) { x[i] = 0.1 * i - 0.3; }
+        cases.add(Arguments.of(c, "lanes", new Object[] {x, new double[][] {{0.2, 0.4}, {-0.3}}, 0.6}, new boolean[] {true, true, true}));
+      }
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{1} {2}, {0}")
+  @MethodSource("scalars")
+  void hessians(CompiledOnce compiled, String name, Object[] arguments, boolean[] active)
+      throws Exception {
+    MemberAgreement.of(compiled.get(), "com.example.Scalars", name, active)
+        .checkScalar(arguments, 2, 1e-7);
+  }
+
+  static Stream<Arguments> vectors() {
+    List<Arguments> cases = new ArrayList<>();
+    for (int version = 0; version < 3; version++) {
+      CompiledOnce c = VECTORS_COMPILED.get(version);
+      double[] x3 = {0.3, -0.4, 0.7};
+      cases.add(Arguments.of(c, "identity", new Object[] {x3}, new boolean[] {true}));
+      cases.add(Arguments.of(c, "identity", new Object[] {new double[0]}, new boolean[] {true}));
+      cases.add(Arguments.of(c, "wide", new Object[] {new double[0], 0.4}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "inPlace", new Object[] {new double[] {0.5}, 0.4}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "chosen", new Object[] {x3, new double[] {0.1, 0.2}}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "chosen", new Object[] {x3, new double[] {0.5, 0.2}}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "table", new Object[] {0.3}, new boolean[] {true}));
+      cases.add(Arguments.of(c, "table", new Object[] {-0.3}, new boolean[] {true}));
+      cases.add(Arguments.of(c, "wide", new Object[] {x3, 0.4}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "tall", new Object[] {0.3, 0.4}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "inPlace", new Object[] {x3, 0.4}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "callsThen", new Object[] {x3, 0.4}, new boolean[] {true, true}));
+      cases.add(Arguments.of(c, "earlyReturn", new Object[] {x3, 6}, new boolean[] {true, false}));
+      cases.add(Arguments.of(c, "earlyReturn", new Object[] {new double[] {0.9, 0.2}, 2}, new boolean[] {true, false}));
+      cases.add(Arguments.of(c, "inactive", new Object[] {x3, new double[] {1, 2}}, new boolean[] {true, false}));
+      cases.add(Arguments.of(c, "inactive", new Object[] {new double[] {-0.3, 0.2}, new double[] {1, 2}}, new boolean[] {true, false}));
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{1} {2}, {0}")
+  @MethodSource("vectors")
+  void jacobians(CompiledOnce compiled, String name, Object[] arguments, boolean[] active)
+      throws Exception {
+    MemberAgreement.of(compiled.get(), "com.example.Vectors", name, active)
+        .checkVector(arguments);
+  }
+
+  static Stream<Arguments> functions() {
+    List<Arguments> cases = new ArrayList<>();
+    for (int version = 0; version < 2; version++) {
+      for (String name : List.of("trig", "hyperbolic", "exponentials", "roots", "powers", "piecewise", "quotients")) {
+        // points whose stencils cross no jump of floor, rint, remainders, branches or cbrt's 0
+        double[][] points = name.equals("piecewise")
+            ? new double[][] {{0.43, 0.53}, {0.93, 0.72}, {1.18, 0.94}}
+            : name.equals("roots") ? new double[][] {{0.37, 0.61}, {1.23, 1.27}}
+            : new double[][] {{0.37, 0.61}, {1.23, 0.87}, {0.71, 1.42}};
+        for (double[] point : points) {
+          cases.add(Arguments.of(FUNCTIONS_COMPILED.get(version), name, point));
+        }
+      }
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{1} {2}, {0}")
+  @MethodSource("functions")
+  void mathFunctions(CompiledOnce compiled, String name, double[] point) throws Exception {
+    MemberAgreement.of(compiled.get(), "com.example.Functions", name, true, true)
+        .checkScalarAt(new double[][] {point}, 2, 1e-7);
+  }
+}
