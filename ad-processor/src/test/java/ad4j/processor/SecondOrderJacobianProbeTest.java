@@ -1,11 +1,18 @@
 package ad4j.processor;
 
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
 import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MemberAgreement;
 import ad4j.processor.testing.TapeIsEmpty;
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -335,5 +342,47 @@ class SecondOrderJacobianProbeTest {
   void mathFunctions(CompiledOnce compiled, String name, double[] point) throws Exception {
     MemberAgreement.of(compiled.get(), "com.example.Functions", name, true, true)
         .checkScalarAt(new double[][] {point}, 2, 1e-7);
+  }
+
+  /**
+   * A vector function that returns a {@code static final} table, a local holding one, or an
+   * object's array: an error at the return saying which it is. Before, {@code return TABLE}
+   * was called a parameter's array, and the three others stopped the processor with an
+   * internal error (a NullPointerException while writing the generated class).
+   */
+  @Test
+  void returningAnArrayTheMethodDidNotMakeIsAnErrorAtTheReturn() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static final double[] TABLE = {0.5, -1.5, 2.0};",
+        "  static final class Holder { final double[] data = {1, 2}; }",
+        "  @Differentiable static double[] table(double t) { return TABLE; }",
+        "  @Differentiable static double[] alias(double t) { double[] r = TABLE; return r; }",
+        "  @Differentiable(order = 2) static double[] read(double t) {",
+        "    double[] r = TABLE;",
+        "    double s = r[0] * t;",
+        "    return r;",
+        "  }",
+        "  @Differentiable static double[] object(double t, Holder h) { return h.data; }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(4);
+    assertThat(compilation).hadErrorContaining("'TABLE' is a static final table, which its"
+        + " class owns: return a local array ('TABLE.clone()')").inFile(file).onLine(6)
+        .atColumn(lines.get(5).indexOf("TABLE;") + 1);
+    String notMade = "' holds an array this method did not make (a static final table, a"
+        + " field's or an object's), which it does not own: return a local array ('";
+    assertThat(compilation).hadErrorContaining("'r" + notMade + "r.clone()')").inFile(file)
+        .onLine(7).atColumn(lines.get(6).indexOf("r; }") + 1);
+    assertThat(compilation).hadErrorContaining("'r" + notMade + "r.clone()')").inFile(file)
+        .onLine(11).atColumn(lines.get(10).indexOf("r;") + 1);
+    assertThat(compilation).hadErrorContaining("'h.data" + notMade + "h.data.clone()')")
+        .inFile(file).onLine(13).atColumn(lines.get(12).indexOf(".data;") + 1);
   }
 }
