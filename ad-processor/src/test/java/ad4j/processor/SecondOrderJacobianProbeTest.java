@@ -441,6 +441,68 @@ class SecondOrderJacobianProbeTest {
       CompiledOnce.wholeAndInParts("com.example.Rules", RULES, 2);
   private static final List<CompiledOnce> ARRAYS_COMPILED =
       CompiledOnce.wholeAndInParts("com.example.Arrays2", ARRAYS, 2);
+
+  /** Labels on enhanced 'for' loops: rejected as "a label is supported only on a loop" before. */
+  private static final String LABELS = """
+      package com.example;
+      import ad4j.Differentiable;
+      import ad4j.NoDerivative;
+      final class Labels {
+        @Differentiable(order = 2) static double rows(double[][] m, double y) {
+          double s = y;
+          outer:
+          for (double[] row : m) {
+            for (double v : row) {
+              if (v * y > 0.5) { continue outer; }
+              s += v * s * y;
+            }
+            s *= 1 + 0.1 * row.length;
+          }
+          return s;
+        }
+        @Differentiable(order = 2) static double elements(double[] x, double y) {
+          double s = y;
+          outer:
+          for (double v : x) {
+            for (int k = 0; k < 3; k++) {
+              if (v * y * k > 0.5) { continue outer; }
+              if (s > 4) { break outer; }
+              s += v * s * y;
+            }
+          }
+          return s;
+        }
+        @Differentiable(order = 2) static double indices(double[] x, double y, @NoDerivative int[] at) {
+          double s = y;
+          found:
+          for (int i : at) {
+            int k = 0;
+            while (k < 3) {
+              k++;
+              if (x[i] * k > 1) { break found; }
+              s += x[i] * s * y * k;
+            }
+          }
+          return s * s;
+        }
+        @Differentiable static double[] vector(double[] x, double y) {
+          double[] r = new double[3];
+          int i = 0;
+          outer:
+          for (double v : x) {
+            for (int k = 0; k < 2; k++) {
+              if (v * k > 0.6) { break outer; }
+              r[i % 3] += v * y * (k + 1);
+            }
+            i++;
+          }
+          return r;
+        }
+      }
+      """;
+
+  private static final List<CompiledOnce> LABELS_COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.Labels", LABELS, 2);
   private static final List<CompiledOnce> SCALARS_COMPILED =
       CompiledOnce.wholeAndInParts("com.example.Scalars", SCALARS, 2);
   private static final List<CompiledOnce> VECTORS_COMPILED =
@@ -665,6 +727,31 @@ class SecondOrderJacobianProbeTest {
         .checkScalar(new Object[] {0.3, 0.6}, 2, 1e-7);
     MemberAgreement.of(compiled.get(), "com.example.Arrays2", "callsModel", true, true, true, false)
         .checkScalar(new Object[] {x5, 0.6, 0.9, model}, 2, 1e-7);
+  }
+
+  static Stream<CompiledOnce> labelsVersions() {
+    return LABELS_COMPILED.stream();
+  }
+
+  /**
+   * {@code continue} and {@code break} to the label of an enhanced {@code for} loop, over a
+   * matrix's rows, an array's elements and an {@code int[]} of indices, at order 2 and in a
+   * vector function; each taken at the points.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("labelsVersions")
+  void labelsOnEnhancedForLoops(CompiledOnce compiled) throws Exception {
+    MemberAgreement.of(compiled.get(), "com.example.Labels", "rows", true, true).checkScalar(
+        new Object[] {new double[][] {{0.3, -0.5}, {0.7}, {}, {0.1, 0.9, 0.2}}, 0.6}, 2, 1e-7);
+    MemberAgreement.of(compiled.get(), "com.example.Labels", "elements", true, true)
+        .checkScalar(new Object[] {new double[] {0.3, -0.5, 0.7, 0.2}, 0.6}, 2, 1e-7);
+    MemberAgreement.of(compiled.get(), "com.example.Labels", "elements", true, true)
+        .checkScalar(new Object[] {new double[] {1.3, 1.5, 0.7, 0.2}, 1.6}, 2, 1e-7);
+    MemberAgreement.of(compiled.get(), "com.example.Labels", "indices", true, true, false)
+        .checkScalar(new Object[] {new double[] {0.3, -0.5, 0.45, 0.2}, 0.6, new int[] {1, 3, 2, 0}},
+            2, 1e-7);
+    MemberAgreement.of(compiled.get(), "com.example.Labels", "vector", true, true)
+        .checkVector(new Object[] {new double[] {0.3, -0.5, 0.7, 0.2}, 0.6});
   }
 
   /**
