@@ -756,6 +756,45 @@ class SecondOrderJacobianProbeTest {
   }
 
   /**
+   * A {@code @Differentiable} instance method called on an object held in a {@code static final}
+   * field: an error that says to call it on a local, which works, where it advised before to
+   * write {@code @DerivativeOf} rules for a method whose derivatives ad4j generates.
+   */
+  @Test
+  void aDifferentiableMethodOfAFieldsObjectIsToBeCalledOnALocal() throws Exception {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static final class Model {",
+        "    final double k;",
+        "    Model(double k) { this.k = k; }",
+        "    @Differentiable(order = 2) double energy(double x) { return k * x * x * x; }",
+        "  }",
+        "  static final Model MODEL = new Model(1.5);",
+        "  @Differentiable(order = 2) static double viaField(double x) { return MODEL.energy(x); }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("'F.MODEL' holds an object, and ad4j"
+        + " differentiates calls of its @Differentiable methods on a local or a parameter only;"
+        + " assign it to a local first ('Model local = F.MODEL;') and call 'energy' on that")
+        .inFile(file).onLine(10).atColumn(lines.get(9).indexOf("(x);") + 1);
+
+    // as the message says
+    List<String> local = new ArrayList<>(lines);
+    local.set(9, "  @Differentiable(order = 2) static double viaField(double x) {"
+        + " Model local = F.MODEL; return local.energy(x); }");
+    MemberAgreement.of(InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+            "com.example.F", String.join("\n", local)), "com.example.F", "viaField", true)
+        .checkScalar(new Object[] {0.7}, 2, 1e-7);
+  }
+
+  /**
    * A vector function that returns a {@code static final} table, a local holding one, or an
    * object's array: an error at the return saying which it is. Before, {@code return TABLE}
    * was called a parameter's array, and the three others stopped the processor with an
