@@ -283,6 +283,13 @@ final class InactiveCalls {
   private String objectAdvice(ExecutableElement method, String receiver) {
     TypeElement owner = (TypeElement) method.getEnclosingElement();
     String type = owner.getSimpleName().toString();
+    if (CalleeResolver.isDifferentiable(method)) {
+      // its derivatives exist: only the receiver, a field, keeps ad4j from calling them
+      return "'" + receiver + "' holds an object, and ad4j differentiates calls of its"
+          + " @Differentiable methods on a local or a parameter only; assign it to a local first"
+          + " ('" + type + " local = " + receiver + ";') and call '" + method.getSimpleName()
+          + "' on that";
+    }
     return "'" + receiver + "' holds an object, and ad4j runs its methods as written; give the"
         + " partial derivatives of '" + type + "." + method.getSimpleName() + "' with"
         + " @DerivativeOf(owner = " + type + ".class, value = \"" + method.getSimpleName()

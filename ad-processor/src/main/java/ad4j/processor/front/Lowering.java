@@ -436,7 +436,7 @@ public final class Lowering {
         LabeledStatementTree labeled = (LabeledStatementTree) statement;
         Tree.Kind kind = labeled.getStatement().getKind();
         if (kind != Tree.Kind.WHILE_LOOP && kind != Tree.Kind.DO_WHILE_LOOP
-            && kind != Tree.Kind.FOR_LOOP) {
+            && kind != Tree.Kind.FOR_LOOP && kind != Tree.Kind.ENHANCED_FOR_LOOP) {
           unsupported(statement, "a label is supported only on a loop");
           return true;
         }

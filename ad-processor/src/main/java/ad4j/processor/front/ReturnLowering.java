@@ -99,11 +99,19 @@ final class ReturnLowering {
             + " statement: compute the result into one local array and return it at the end");
         return;
       }
-      if (!(value instanceof Operand.Use use) || context.arrays().isReadOnly(use.value())) {
+      if (!(value instanceof Operand.Use use) || context.arrays().isReadOnly(use.value())
+          || context.arrays().isForeignArray(value)) {
+        // a static final table is a constant operand, or a local that holds one (an array the
+        // method did not make, as a field's or an object's is), not a parameter: say which
+        String owner = value instanceof Operand.Constant
+            ? "' is a static final table, which its class owns"
+            : context.arrays().isForeignArray(value)
+                ? "' holds an array this method did not make (a static final table, a field's or"
+                    + " an object's), which it does not own"
+                : "' is a parameter's array, which callers own";
         unsupported(statement.getExpression(), "'" + context.source().of(
-            statement.getExpression()) + "' is a parameter's array, which callers own: return"
-            + " a local array ('" + context.source().of(statement.getExpression())
-            + ".clone()')");
+            statement.getExpression()) + owner + ": return a local array ('"
+            + context.source().of(statement.getExpression()) + ".clone()')");
         return;
       }
       if (context.arrays().isWrittenAndPassedToCalls(use.value())) {
