@@ -637,6 +637,68 @@ class EcjTest {
   }
 
   /** One ECJ compilation of one source file with the ad4j processor, on this class path. */
+  /**
+   * {@code break}s that leave a {@code switch} case early, in the colon and arrow forms and in
+   * the last case: the generated code compiles under ECJ without warnings, and its value and
+   * derivative are the method's.
+   */
+  @Test
+  void earlyBreaksOfASwitchCompileWithoutWarnings() throws IOException {
+    Ecj ecj = compile("com.example.Cases", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Cases {",
+        "  @Differentiable",
+        "  static double f(double x, int k) {",
+        "    double r = x;",
+        "    switch (k) {",
+        "      case 0:",
+        "        r *= x;",
+        "        if (k > 5) break;",
+        "        r += 1;",
+        "        break;",
+        "      default:",
+        "        r = Math.sin(r);",
+        "        if (x > 2) break;",
+        "    }",
+        "    switch (k % 2) {",
+        "      case 1 -> { r += x; if (k > 3) break; }",
+        "      default -> r *= 2;",
+        "    }",
+        "    return r;",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertWithMessage("ECJ's warnings on generated code").that(ecj.generatedCodeWarnings())
+        .isEmpty();
+    try (URLClassLoader loader = ecj.loader()) {
+      java.lang.reflect.Method f = loader.loadClass("com.example.Cases")
+          .getDeclaredMethod("f", double.class, int.class);
+      java.lang.reflect.Method valueAndGradient = loader.loadClass("com.example.CasesGrad")
+          .getDeclaredMethod("fValueAndGradient", double.class, int.class, double[].class);
+      f.setAccessible(true);
+      valueAndGradient.setAccessible(true); // package-private, as f is
+      for (int k = 0; k < 7; k++) {
+        for (double x : new double[] {0.7, 2.5}) {
+          double value = (Double) f.invoke(null, x, k);
+          double[] gradient = new double[1];
+          double returned = (Double) valueAndGradient.invoke(null, x, k, gradient);
+          assertThat(returned).isEqualTo(value);
+          double h = 1e-6;
+          double difference = ((Double) f.invoke(null, x + h, k)
+              - (Double) f.invoke(null, x - h, k)) / (2 * h);
+          assertThat(gradient[0]).isWithin(1e-6 * Math.max(1, Math.abs(difference)))
+              .of(difference);
+        }
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   private Ecj compile(String qualifiedName, String source) throws IOException {
     Path sources = directory.resolve("src");
     Path file = sources.resolve(qualifiedName.replace('.', '/') + ".java");

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Random {@code switch} statements in loops whose cases leave early by {@code break} (in an
- * {@code if}, an {@code else if}, a block), fall through, hold loops and switches with breaks
+ * {@code if}, an {@code else if}, a block, with statements after it in the block too), fall
+ * through, hold loops and switches with breaks
  * of their own, in colon and arrow forms. Each method is compiled whole and cut into parts of
  * 2 statements, and checked at several selectors: values bit for bit against the user's method,
  * every member against the gradient, the gradient against differences of order 8
@@ -47,25 +48,33 @@ class SwitchBreaksProgramsTest {
     StringBuilder body = new StringBuilder();
     for (int n = 1 + random.nextInt(4); n > 0; n--) {
       double r = random.nextDouble();
-      if (r < 0.45) {
+      if (r < 0.4) {
         body.append(update()).append(' ');
-      } else if (r < 0.6) {
+      } else if (r < 0.5) {
         body.append("if (").append(condition()).append(") break; ");
-      } else if (r < 0.7) {
+      } else if (r < 0.58) {
         body.append("if (").append(condition()).append(") { ").append(update())
             .append(" break; } ");
-      } else if (r < 0.78) {
+      } else if (r < 0.64) {
         body.append("if (").append(condition()).append(") { ").append(update())
             .append(" } else if (").append(condition()).append(") { break; } ");
-      } else if (r < 0.86) {
+      } else if (r < 0.7) {
         body.append("for (int j = 0; j < 3; j++) { if (j == k % 3) break; ").append(update())
             .append(" } ");
-      } else if (r < 0.93 && depth == 0) {
+      } else if (r < 0.76 && depth == 0) {
         body.append("switch (k % 3) { case 0: ").append(caseBody(1)).append("break; case 1: ")
             .append(caseBody(1)).append("default: ").append(update()).append(" } ");
-      } else {
+      } else if (r < 0.82) {
         body.append("{ ").append(update()).append(" if (").append(condition())
             .append(") break; } ");
+      } else if (r < 0.9) {
+        // statements after the break inside the block that holds it
+        body.append("{ if (").append(condition()).append(") break; ").append(update())
+            .append(" } ");
+      } else {
+        body.append("if (").append(condition()).append(") { if (").append(condition())
+            .append(") break; ").append(update()).append(" } else { ").append(update())
+            .append(" } ");
       }
     }
     return body.toString();

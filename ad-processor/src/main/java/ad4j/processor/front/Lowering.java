@@ -316,6 +316,11 @@ public final class Lowering {
         continue;
       }
       reachable = lowerStatement(statement);
+      if (reachable && i + 1 < statements.size() && switches.guardsAfter(statement)) {
+        // a break in it may have left the switch: the rest of this block runs only if not
+        List<? extends StatementTree> rest = statements.subList(i + 1, statements.size());
+        return switches.unlessLeft(() -> lowerStatements(rest));
+      }
     }
     return reachable;
   }

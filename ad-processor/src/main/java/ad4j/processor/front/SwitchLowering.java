@@ -91,6 +91,32 @@ final class SwitchLowering {
     return true;
   }
 
+  /**
+   * Whether the statements after {@code statement} in its block run only where no
+   * {@code break} in it left the switch statement being lowered: {@code statement} holds such a
+   * break ({@link EarlyCaseBreaks}), in a case of that switch, outside loops. Every block of a
+   * case asks this of each of its statements, so that {@code { if (c) break; r += 1; }} skips
+   * {@code r += 1} too, not only the case's own statements.
+   */
+  boolean guardsAfter(StatementTree statement) {
+    return leftEarly != null && breakLeavesSwitch && EarlyCaseBreaks.in(statement);
+  }
+
+  /**
+   * {@code if (!leftSwitch) { rest }}, the statements {@code rest} lowers; true: where a break
+   * left, the {@code if} completes without running them.
+   */
+  boolean unlessLeft(java.util.function.BooleanSupplier rest) {
+    SourceLine line = context.line();
+    Operand stays = context.emit(Operation.NOT,
+        List.of(new Operand.Use(context.readVariable(leftEarly))), NumericType.BOOLEAN, false);
+    ir.openBlock();
+    rest.getAsBoolean();
+    Block guarded = ir.closeBlock();
+    ir.add(new If(ir.nextStatementId(), stays, guarded, new Block(List.of()), line));
+    return true;
+  }
+
   /** A switch statement; returns whether it can complete normally. */
   boolean statement(SwitchTree tree) {
     return lowerCases(tree, tree.getExpression(), tree.getCases(), null, null);
@@ -295,7 +321,7 @@ final class SwitchLowering {
       }
       CaseBody body = body(c, rule, yields);
       List<Operand> yieldedValues = null;
-      boolean caseCompletes = lowerUntilLeft(body.statements());
+      boolean caseCompletes = statements.lower(body.statements());
       if (body.ending() instanceof BreakTree) {
         completes = true;
         caseCompletes = false;
@@ -361,36 +387,6 @@ final class SwitchLowering {
     leftEarly = leftBefore;
     context.restoreLine(line);
     return completes;
-  }
-
-  /**
-   * Lowers a case's statements; after one that may leave the switch by a {@code break}, the
-   * rest run only where it did not ({@code if (!leftSwitch) { ... }}). Returns whether the
-   * statements can complete normally.
-   */
-  private boolean lowerUntilLeft(List<? extends StatementTree> list) {
-    int leaving = -1;
-    if (leftEarly != null) {
-      for (int i = 0; i < list.size() - 1 && leaving < 0; i++) {
-        if (EarlyCaseBreaks.in(list.get(i))) {
-          leaving = i;
-        }
-      }
-    }
-    if (leaving < 0) {
-      return statements.lower(list);
-    }
-    if (!statements.lower(list.subList(0, leaving + 1))) {
-      return false;
-    }
-    SourceLine line = context.line();
-    Operand stays = context.emit(Operation.NOT,
-        List.of(new Operand.Use(context.readVariable(leftEarly))), NumericType.BOOLEAN, false);
-    ir.openBlock();
-    boolean completes = lowerUntilLeft(list.subList(leaving + 1, list.size()));
-    Block rest = ir.closeBlock();
-    ir.add(new If(ir.nextStatementId(), stays, rest, new Block(List.of()), line));
-    return true; // where a break left, the if completes without running the rest
   }
 
   /** The statements of a case, and the {@code break} or {@code yield} that ends it, if any. */
