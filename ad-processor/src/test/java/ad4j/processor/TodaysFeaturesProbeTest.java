@@ -5,6 +5,7 @@ import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MemberAgreement;
 import ad4j.processor.testing.TapeIsEmpty;
 import java.util.List;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -21,6 +22,61 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TapeIsEmpty.class)
 class TodaysFeaturesProbeTest {
+  /**
+   * A {@code break} inside a block (or an if's block) of a case, followed by statements in that
+   * same block: the statements after the break are not put inside {@code if (!leftSwitch)}, so
+   * they run after the break left the switch. At (0.3, 0.7, 6) the user's {@code g} returns
+   * 0.91 (s = 0.21, t = 0.7) and {@code gValueAndGradient} 1.91 ({@code s = s + 1} ran); the
+   * gradient is that of the wrong branch. The same for a block nested in an if
+   * ({@code if (k > 0) { if (k == 6) break; s = s + 1; } t += 1;}: 1.12 against 2.12) and in
+   * the arrow form ({@code case 2 -> { s *= 2; { if (k == 6) break; s = s + 1; } t += 1; }}:
+   * 1.12 against 2.12). {@code if (c) break;} directly among a case's statements is right.
+   */
+  @Disabled("silently wrong: statements after a break nested in a block of a case still run")
+  @Test
+  void aBreakInABlockOfACaseSkipsTheRestOfTheBlock() throws Exception {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "@SuppressWarnings(\"fallthrough\")",
+        "final class InBlock {",
+        "  @Differentiable static double g(double x, double y, int k) {",
+        "    double s = x * y; double t = y;",
+        "    switch (k % 4) {",
+        "      case 2: { if (k == 6) break; s = s + 1; }",
+        "      default: t += s;",
+        "    }",
+        "    return s + t;",
+        "  }",
+        "  @Differentiable static double h(double x, double y, int k) {",
+        "    double s = x * y; double t = y;",
+        "    switch (k % 4) {",
+        "      case 2: s *= 2; if (k > 0) { if (k == 6) break; s = s + 1; } t += 1;",
+        "      default: t += s;",
+        "    }",
+        "    return s + t;",
+        "  }",
+        "  @Differentiable static double a(double x, double y, int k) {",
+        "    double s = x * y; double t = y;",
+        "    switch (k % 4) {",
+        "      case 2 -> { s *= 2; { if (k == 6) break; s = s + 1; } t += 1; }",
+        "      default -> t += s;",
+        "    }",
+        "    return s + t;",
+        "  }",
+        "}");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.InBlock", source);
+    for (String name : List.of("g", "h", "a")) {
+      MemberAgreement method = MemberAgreement.of(compiled, "com.example.InBlock", name,
+          true, true, false);
+      for (int k : new int[] {2, 6, 3}) {
+        method.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
+      }
+    }
+  }
+
+
   private static final String SWITCHES = String.join("\n",
       "package com.example;",
       "import ad4j.Differentiable;",
@@ -449,7 +505,152 @@ class TodaysFeaturesProbeTest {
     }
   }
 
-  static void unused(InProcessCompiler.Compiled compiled) {
-    compiled.getClass();
+  private static final String ROUND_TWO = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.Differentiable;",
+      "import java.util.Arrays;",
+      "@SuppressWarnings(\"fallthrough\")",
+      "final class Two {",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double putBack(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    for (int i = 0; i < 11; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s; }",
+      "    Arrays.fill(w, 0, 2, s);",
+      "    w[2] = w[0] * y;",
+      "    return s + w[1] * w[2];",
+      "  }",
+      "  @Differentiable static double caller(double x, double y) {",
+      "    double s = 0;",
+      "    for (int k = 0; k < 3; k++) { s = s * 0.5 + putBack(x + 0.1 * k, y + s * 0.1); }",
+      "    return s;",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double switchInLoop(double x,",
+      "      double y, int k) {",
+      "    double s = x; double t = y;",
+      "    for (int i = 0; i < 37; i++) {",
+      "      switch ((i + k) % 3) {",
+      "        case 0: s = s * 0.9 + 0.1 * Math.sin(t); if (i % 5 == 1) break; t = t * 0.95 + 0.02 * s;",
+      "        case 1: t = t * 0.9 + 0.05 * Math.cos(s * x); if (k == 2) break; s += 0.01 * y;",
+      "        default: s = s * 0.99 + 0.01 * t;",
+      "      }",
+      "    }",
+      "    return s + t;",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double fillRow(double x,",
+      "      double y) {",
+      "    double[][] m = {{x, y}, {y * y, x}};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * m[0][i % 2]) * m[1][i % 2] + 0.3 * s; }",
+      "    Arrays.fill(m[0], s);",
+      "    m[1][1] = s * x;",
+      "    return s + m[0][1] * x + m[1][1] * m[1][0];",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double aliasBeforeLoop(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double[] a = w;",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * x) * a[i % 3] + 0.3 * s; }",
+      "    Arrays.fill(w, s);",
+      "    w[1] = s * y;",
+      "    return s + a[0] * y + w[1] * a[2];",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double rowBeforeLoop(double x,",
+      "      double y) {",
+      "    double[][] m = {{x, y}, {y * y, x}};",
+      "    double[] row = m[1];",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * row[i % 2]) * m[0][i % 2] + 0.3 * s; }",
+      "    double[] v = {s, s * x};",
+      "    System.arraycopy(v, 0, m[1], 0, 2);",
+      "    m[0][0] = s * s;",
+      "    return s + row[0] * m[0][0] + m[1][1];",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double swapThenWrite(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double[] u = {y, x, x * y};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * w[i % 3]) + 0.3 * s * u[i % 3]; }",
+      "    double[] tmp = w; w = u; u = tmp;",
+      "    u[0] = s;",
+      "    Arrays.fill(w, 1, 3, s * x);",
+      "    for (int i = 0; i < 5; i++) { s = Math.cos(s * u[i % 3]) + 0.2 * s * w[i % 3]; }",
+      "    return s + u[0] * w[2];",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double reassigned(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s; }",
+      "    double[] old = w;",
+      "    w = w.clone();",
+      "    w[0] = s;",
+      "    old[1] = s * s;",
+      "    return s + w[0] * w[1] + old[1] * old[2];",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double intState(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    int n = 1;",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * x) * w[n % 3] + 0.3 * s; n = n * 2 + 1; }",
+      "    w[n % 3] = s;",
+      "    System.arraycopy(w, n % 2, w.clone(), 0, 1);",
+      "    return s + w[n % 3] * w[(n + 1) % 3];",
+      "  }",
+      "  @Differentiable static double topLevelSwitch(double x, double y, int k) {",
+      "    double s = x * y; double t = y;",
+      "    int n = k;",
+      "    switch (k % 4) {",
+      "      case 0: s += t; n += 1; if (n > 2) break; n *= 3; t = Math.sin(s);",
+      "      case 1: t = t * s + n; if (n % 2 == 0) break; s *= x;",
+      "      case 2: double u = s * t; if (k == 6) break; s = u + 1;",
+      "      default: t += s * n;",
+      "    }",
+      "    double[] w = {s, t, x};",
+      "    return w[n % 3] * s + t;",
+      "  }",
+      "  @Differentiable static double yields(double x, double y, int k) {",
+      "    double s = x; double t = y;",
+      "    for (int i = 0; i < 4; i++) {",
+      "      switch ((i + k) % 3) {",
+      "        case 0:",
+      "          double v = switch (i) { case 0 -> { double q = k == 1 ? s : t * 2; yield q; }",
+      "              default -> s * t; };",
+      "          s += v * 0.3;",
+      "          if (i == 2) break;",
+      "          t = Math.sin(v);",
+      "        case 1: t += s * 0.2; if (k > 3) break; s *= 0.9;",
+      "        default: s += 0.1;",
+      "      }",
+      "    }",
+      "    return s + t;",
+      "  }",
+      "}");
+
+  private static final List<CompiledOnce> TWO =
+      CompiledOnce.wholeAndInParts("com.example.Two", ROUND_TWO, 2);
+
+  @Test
+  void roundTwo() throws Exception {
+    double[][] points = {{0.3, 0.7}, {-0.45, 0.6}};
+    for (CompiledOnce version : TWO) {
+      for (String name : List.of("putBack", "caller", "fillRow", "aliasBeforeLoop",
+          "rowBeforeLoop", "swapThenWrite", "reassigned", "intState")) {
+        MemberAgreement.of(version.get(), "com.example.Two", name, true, true)
+            .checkScalarAt(points, 1, 1e-7);
+      }
+      for (String name : List.of("switchInLoop", "topLevelSwitch", "yields")) {
+        MemberAgreement method = MemberAgreement.of(version.get(), "com.example.Two", name,
+            true, true, false);
+        for (int k = 0; k < 7; k++) {
+          method.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
+        }
+      }
+    }
   }
+
 }
