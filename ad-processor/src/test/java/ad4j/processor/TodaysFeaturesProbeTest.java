@@ -653,4 +653,61 @@ class TodaysFeaturesProbeTest {
     }
   }
 
+  private static final String ROUND_THREE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.Differentiable;",
+      "import java.util.Arrays;",
+      "@SuppressWarnings(\"fallthrough\")",
+      "final class Three {",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double writesInSwitch(double x,",
+      "      double y, int k) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s; }",
+      "    switch (k % 3) {",
+      "      case 0: w[0] *= s; if (k > 2) break; Arrays.fill(w, 1, 3, s * y);",
+      "      case 1: w[1] += w[0] * s; break;",
+      "      default: System.arraycopy(new double[] {s, s * s}, 0, w, 0, 2);",
+      "    }",
+      "    w[2]++;",
+      "    w[0] = w[0] * w[1];",
+      "    w[0] = w[0] + s;",
+      "    return s + w[0] * w[1] + w[2] * x;",
+      "  }",
+      "  @Checkpointed(snapshots = 3) @Differentiable static double twiceWritten(double x,",
+      "      double y, int k) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double[] v = {y, x};",
+      "    double s = y;",
+      "    for (int i = 0; i < 41; i++) {",
+      "      s = Math.sin(s * v[i % 2]) * w[i % 3] * 0.5 + 0.3 * s;",
+      "      if (i == 30 + k) break;",
+      "    }",
+      "    Arrays.fill(w, s);",
+      "    System.arraycopy(w, 0, v, 0, 2);",
+      "    Arrays.fill(w, 0, 1, v[1] * x);",
+      "    double[] c = v.clone();",
+      "    for (int i = 0; i < 6; i++) { s = Math.cos(s * w[i % 3]) * c[i % 2] + 0.2 * s; }",
+      "    v[0] = s;",
+      "    return s + w[0] * v[0] + v[1];",
+      "  }",
+      "}");
+
+  private static final List<CompiledOnce> THREE =
+      CompiledOnce.wholeAndInParts("com.example.Three", ROUND_THREE, 2);
+
+  @Test
+  void roundThree() throws Exception {
+    for (CompiledOnce version : THREE) {
+      for (String name : List.of("writesInSwitch", "twiceWritten")) {
+        MemberAgreement method = MemberAgreement.of(version.get(), "com.example.Three", name,
+            true, true, false);
+        for (int k = 0; k < 5; k++) {
+          method.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
+          method.checkScalar(new Object[] {-0.45, 0.6, k}, 1, 1e-7);
+        }
+      }
+    }
+  }
 }
