@@ -710,4 +710,100 @@ class TodaysFeaturesProbeTest {
       }
     }
   }
+  private static final String ROUND_FOUR = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.Differentiable;",
+      "import java.util.Arrays;",
+      "@SuppressWarnings(\"fallthrough\")",
+      "final class Four {",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double inCondition(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9 && s < w[2] * 4; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s; }",
+      "    w[2] = -1;",
+      "    return s + w[2] * x;",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double inWhile(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    int i = 0;",
+      "    while (i < w.length * 3 && s < w[2] * 4) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s; i++; }",
+      "    Arrays.fill(w, -1);",
+      "    return s + w[2] * x;",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double inUpdate(double x,",
+      "      double y) {",
+      "    int[] step = {1, 2};",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i += step[0]) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s; }",
+      "    step[0] = 5;",
+      "    return s + step[0] * x;",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double enhancedFor(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5, x * y, 0.2};",
+      "    double s = y;",
+      "    for (double v : w) { s = Math.sin(s * x) * v + 0.3 * s; }",
+      "    Arrays.fill(w, 1, 4, s);",
+      "    return s + w[2] * x;",
+      "  }",
+      "  @Differentiable static double helper(double s, double t, int k) {",
+      "    switch (k % 3) {",
+      "      case 0: s = s * t; if (k > 2) break; s += Math.sin(t);",
+      "      case 1: t = t * s + 0.5; if (k == 4) break; s -= 0.1 * t;",
+      "      default: s += t * 0.25;",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double sequential(double x, double y, int k) {",
+      "    double s = x; double t = y;",
+      "    switch (k % 3) {",
+      "      case 0: s += t; if (k > 2) break; t = Math.cos(s);",
+      "      case 1: t *= s; if (k == 1) break; s += 0.5;",
+      "      default: s *= t;",
+      "    }",
+      "    switch ((k + 1) % 3) {",
+      "      case 0: t += s * x; if (k > 3) break; s = Math.sin(t);",
+      "      case 1: s *= y; if (k == 2) break; t -= 0.1;",
+      "      default: t += s;",
+      "    }",
+      "    return s * t + helper(s, t, k) + helper(t, x, k + 1);",
+      "  }",
+      "  @Differentiable(order = 2) static double[] secondVector(double x, double y, int k) {",
+      "    double s = x; double t = y;",
+      "    for (int i = 0; i < 3; i++) {",
+      "      switch ((i + k) % 3) {",
+      "        case 0: s = s * t + 0.1; if (i == 1) break; t = Math.sin(s);",
+      "        case 1: t += s * s * 0.2; if (k > 3) break; s *= 0.9;",
+      "        default: s += 0.05 * t;",
+      "      }",
+      "    }",
+      "    return new double[] {s, t, s * t};",
+      "  }",
+      "}");
+
+  private static final List<CompiledOnce> FOUR =
+      CompiledOnce.wholeAndInParts("com.example.Four", ROUND_FOUR, 2);
+
+  @Test
+  void roundFour() throws Exception {
+    for (CompiledOnce version : FOUR) {
+      for (String name : List.of("inCondition", "inWhile", "inUpdate", "enhancedFor")) {
+        MemberAgreement.of(version.get(), "com.example.Four", name, true, true)
+            .checkScalarAt(new double[][] {{0.3, 0.7}, {-0.45, 0.6}}, 1, 1e-7);
+      }
+      MemberAgreement sequential = MemberAgreement.of(version.get(), "com.example.Four",
+          "sequential", true, true, false);
+      MemberAgreement secondVector = MemberAgreement.of(version.get(), "com.example.Four",
+          "secondVector", true, true, false);
+      for (int k = 0; k < 6; k++) {
+        sequential.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
+        secondVector.checkVector(new Object[] {0.3, 0.7, k});
+      }
+    }
+  }
 }
