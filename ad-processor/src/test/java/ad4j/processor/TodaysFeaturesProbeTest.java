@@ -465,7 +465,7 @@ class TodaysFeaturesProbeTest {
       CompiledOnce.wholeAndInParts("com.example.Cp", CHECKPOINTED, 2);
 
   @Test
-  void switchBreaks() throws Exception {
+  void earlyBreaksBesideLabelsLocalsStringsEnumsAndFallthrough() throws Exception {
     for (CompiledOnce version : SW) {
       for (String name : List.of("labelled", "continued", "localAfterBreak", "strings", "enums",
           "defaultInMiddle", "returnsAndThrows", "nestedLoopSwitch", "arrows", 
@@ -489,7 +489,7 @@ class TodaysFeaturesProbeTest {
   }
 
   @Test
-  void checkpointedCopies() throws Exception {
+  void copiesInBranchesBetweenLoopsIntoRowsAndThroughAliases() throws Exception {
     double[][] points = {{0.3, 0.7}, {-0.45, 0.6}};
     for (CompiledOnce version : CP) {
       for (String name : List.of("inBranches", "between", "matrixRows",
@@ -635,7 +635,7 @@ class TodaysFeaturesProbeTest {
       CompiledOnce.wholeAndInParts("com.example.Two", ROUND_TWO, 2);
 
   @Test
-  void roundTwo() throws Exception {
+  void putBacksUnderACallerAndEarlyBreaksInACheckpointedLoop() throws Exception {
     double[][] points = {{0.3, 0.7}, {-0.45, 0.6}};
     for (CompiledOnce version : TWO) {
       for (String name : List.of("putBack", "caller", "fillRow", "aliasBeforeLoop",
@@ -698,7 +698,7 @@ class TodaysFeaturesProbeTest {
       CompiledOnce.wholeAndInParts("com.example.Three", ROUND_THREE, 2);
 
   @Test
-  void roundThree() throws Exception {
+  void writesAfterTheLoopInASwitchAndTwiceOver() throws Exception {
     for (CompiledOnce version : THREE) {
       for (String name : List.of("writesInSwitch", "twiceWritten")) {
         MemberAgreement method = MemberAgreement.of(version.get(), "com.example.Three", name,
@@ -751,6 +751,46 @@ class TodaysFeaturesProbeTest {
       "    Arrays.fill(w, 1, 4, s);",
       "    return s + w[2] * x;",
       "  }",
+      "  @Differentiable static double[] filled(double[] w, double s) {",
+      "    double[] c = Arrays.copyOf(w, 3);",
+      "    Arrays.fill(c, 0, 2, s);",
+      "    return c;",
+      "  }",
+      "  @Differentiable static double readsCopy(double[] w, double s) {",
+      "    double[] c = w.clone();",
+      "    System.arraycopy(new double[] {s}, 0, c, 0, 1);",
+      "    return c[0] * w[1] + c[2];",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double callees(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s; }",
+      "    double[] c = filled(w, s * y);",
+      "    w[2] = c[1];",
+      "    return s + c[0] * w[2] + readsCopy(c, x) + readsCopy(w, s);",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double rowToRow(double x,",
+      "      double y) {",
+      "    double[][] m = {{x, y}, {y * y, x}};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * m[i % 2][0]) * m[1][i % 2] + 0.3 * s; }",
+      "    m[0][0] = s;",
+      "    System.arraycopy(m[0], 0, m[1], 0, 2);",
+      "    return s + m[1][0] * m[0][1] + m[1][1];",
+      "  }",
+      "  @Differentiable static double labelledInBlocks(double x, double y, int k) {",
+      "    double s = x * y; double t = y;",
+      "    outer:",
+      "    for (int i = 0; i < 4; i++) {",
+      "      switch ((i + k) % 3) {",
+      "        case 0: { s += t * 0.5; if (i == 2) break outer; t = Math.sin(s); }",
+      "        case 1: if (k > 0) { t += s; if (k == 3) continue outer; s *= 0.9; }",
+      "        default: s += 0.1 * t;",
+      "      }",
+      "    }",
+      "    return s + t;",
+      "  }",
       "  @Differentiable static double helper(double s, double t, int k) {",
       "    switch (k % 3) {",
       "      case 0: s = s * t; if (k > 2) break; s += Math.sin(t);",
@@ -790,9 +830,10 @@ class TodaysFeaturesProbeTest {
       CompiledOnce.wholeAndInParts("com.example.Four", ROUND_FOUR, 2);
 
   @Test
-  void roundFour() throws Exception {
+  void loopHeadersCalleesRowsAndSwitchesInARow() throws Exception {
     for (CompiledOnce version : FOUR) {
-      for (String name : List.of("inCondition", "inWhile", "inUpdate", "enhancedFor")) {
+      for (String name : List.of("inCondition", "inWhile", "inUpdate", "enhancedFor",
+          "callees", "rowToRow")) {
         MemberAgreement.of(version.get(), "com.example.Four", name, true, true)
             .checkScalarAt(new double[][] {{0.3, 0.7}, {-0.45, 0.6}}, 1, 1e-7);
       }
@@ -800,9 +841,12 @@ class TodaysFeaturesProbeTest {
           "sequential", true, true, false);
       MemberAgreement secondVector = MemberAgreement.of(version.get(), "com.example.Four",
           "secondVector", true, true, false);
+      MemberAgreement labelled = MemberAgreement.of(version.get(), "com.example.Four",
+          "labelledInBlocks", true, true, false);
       for (int k = 0; k < 6; k++) {
         sequential.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
         secondVector.checkVector(new Object[] {0.3, 0.7, k});
+        labelled.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
       }
     }
   }
