@@ -791,6 +791,53 @@ class TodaysFeaturesProbeTest {
       "    }",
       "    return s + t;",
       "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double loopsInCases(double x,",
+      "      double y, int k) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    switch (k % 3) {",
+      "      case 0:",
+      "        System.arraycopy(new double[] {x * x}, 0, w, 2, 1);",
+      "        if (k > 2) break;",
+      "        for (int i = 0; i < 11; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s; }",
+      "      case 1:",
+      "        for (int i = 0; i < 7; i++) { s = Math.cos(s * w[i % 3]) * 0.5 + 0.4 * s; }",
+      "        Arrays.fill(w, 0, 2, s);",
+      "        if (k == 4) break;",
+      "        s += w[0] * w[2];",
+      "      default:",
+      "        w[1] = s * y;",
+      "        for (int i = 0; i < 5; i++) { s = Math.sin(s + w[i % 3]) * 0.7; }",
+      "    }",
+      "    if (x > 0) { for (int i = 0; i < 6; i++) { s = s * 0.8 + w[i % 3] * 0.1; } }",
+      "    else { double[] c = w.clone(); Arrays.fill(w, s); s += c[0] * w[1]; }",
+      "    Arrays.fill(w, 2, 3, s);",
+      "    return s + w[0] * w[2];",
+      "  }",
+      "  record P(double a, double b) {",
+      "    @Differentiable double step(int k) {",
+      "      double s = a; double t = b;",
+      "      switch (k % 3) {",
+      "        case 0: s = s * t; if (k > 2) break; t = Math.sin(s);",
+      "        case 1: t += s; if (k == 4) break; s *= 0.9;",
+      "        default: s += 0.1 * t;",
+      "      }",
+      "      return s + t;",
+      "    }",
+      "  }",
+      "  @Differentiable static double inRecordAndLambda(double x, double y, int k) {",
+      "    P p = new P(x, y);",
+      "    return p.step(k) * new P(y, x * y).step(k + 1)",
+      "        + java.util.stream.IntStream.range(0, 4).mapToDouble(i -> {",
+      "          double s = x; double t = y;",
+      "          switch ((i + k) % 3) {",
+      "            case 0: s = s * t; if (i > 1) break; t = Math.sin(s);",
+      "            case 1: t += s; if (k == 4) break; s *= 0.9;",
+      "            default: s += 0.1 * t;",
+      "          }",
+      "          return s * t;",
+      "        }).sum();",
+      "  }",
       "  @Differentiable static double helper(double s, double t, int k) {",
       "    switch (k % 3) {",
       "      case 0: s = s * t; if (k > 2) break; s += Math.sin(t);",
@@ -843,10 +890,17 @@ class TodaysFeaturesProbeTest {
           "secondVector", true, true, false);
       MemberAgreement labelled = MemberAgreement.of(version.get(), "com.example.Four",
           "labelledInBlocks", true, true, false);
+      MemberAgreement loopsInCases = MemberAgreement.of(version.get(), "com.example.Four",
+          "loopsInCases", true, true, false);
+      MemberAgreement inRecordAndLambda = MemberAgreement.of(version.get(),
+          "com.example.Four", "inRecordAndLambda", true, true, false);
       for (int k = 0; k < 6; k++) {
         sequential.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
         secondVector.checkVector(new Object[] {0.3, 0.7, k});
         labelled.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
+        loopsInCases.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
+        loopsInCases.checkScalar(new Object[] {-0.3, 0.7, k}, 1, 1e-7);
+        inRecordAndLambda.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
       }
     }
   }
