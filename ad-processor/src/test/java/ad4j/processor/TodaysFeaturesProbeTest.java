@@ -838,6 +838,21 @@ class TodaysFeaturesProbeTest {
       "          return s * t;",
       "        }).sum();",
       "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double intArrays(double x,",
+      "      double y, int k) {",
+      "    int[] idx = {0, 1, 2, k % 3};",
+      "    int[] on = {1, 0, 1};",
+      "    double[] w = {x, y, 0.5};",
+      "    double s = y;",
+      "    for (int i = 0; i < 12; i++) {",
+      "      if (on[i % 3] == 1) s = Math.sin(s * x) * w[idx[i % 4]] + 0.3 * s; else s *= 0.9;",
+      "    }",
+      "    Arrays.fill(idx, 0, 3, 2);",
+      "    System.arraycopy(new int[] {1, 1}, 0, idx, 2, 2);",
+      "    Arrays.fill(on, 0);",
+      "    int[] c = idx.clone();",
+      "    return s + w[idx[3]] * w[c[0]] + on[0];",
+      "  }",
       "  @Differentiable static double helper(double s, double t, int k) {",
       "    switch (k % 3) {",
       "      case 0: s = s * t; if (k > 2) break; s += Math.sin(t);",
@@ -892,6 +907,8 @@ class TodaysFeaturesProbeTest {
           "labelledInBlocks", true, true, false);
       MemberAgreement loopsInCases = MemberAgreement.of(version.get(), "com.example.Four",
           "loopsInCases", true, true, false);
+      MemberAgreement intArrays = MemberAgreement.of(version.get(), "com.example.Four",
+          "intArrays", true, true, false);
       MemberAgreement inRecordAndLambda = MemberAgreement.of(version.get(),
           "com.example.Four", "inRecordAndLambda", true, true, false);
       for (int k = 0; k < 6; k++) {
@@ -900,6 +917,7 @@ class TodaysFeaturesProbeTest {
         labelled.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
         loopsInCases.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
         loopsInCases.checkScalar(new Object[] {-0.3, 0.7, k}, 1, 1e-7);
+        intArrays.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
         inRecordAndLambda.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
       }
     }
