@@ -853,6 +853,30 @@ class TodaysFeaturesProbeTest {
       "    int[] c = idx.clone();",
       "    return s + w[idx[3]] * w[c[0]] + on[0];",
       "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double[] copiedOut(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double[] u = {y, x, 1};",
+      "    double[] r = {0, 0, 0};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s * u[i % 3]; }",
+      "    System.arraycopy(w, 0, r, 0, 3);",
+      "    Arrays.fill(w, 1, 3, s);",
+      "    System.arraycopy(w, 1, u, 0, 2);",
+      "    r[2] += s * u[0];",
+      "    r[0] += u[1];",
+      "    return r;",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double[] copiedInto(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double[] u = {y, x, 1};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s * u[i % 3]; }",
+      "    System.arraycopy(w, 1, u, 0, 2);",
+      "    u[2] *= s;",
+      "    return u.clone();",
+      "  }",
       "  @Differentiable static double helper(double s, double t, int k) {",
       "    switch (k % 3) {",
       "      case 0: s = s * t; if (k > 2) break; s += Math.sin(t);",
@@ -909,6 +933,12 @@ class TodaysFeaturesProbeTest {
           "loopsInCases", true, true, false);
       MemberAgreement intArrays = MemberAgreement.of(version.get(), "com.example.Four",
           "intArrays", true, true, false);
+      for (String name : List.of("copiedOut", "copiedInto")) {
+        for (double[] point : new double[][] {{0.3, 0.7}, {-0.45, 0.6}}) {
+          MemberAgreement.of(version.get(), "com.example.Four", name, true, true)
+              .checkVector(new Object[] {point[0], point[1]});
+        }
+      }
       MemberAgreement inRecordAndLambda = MemberAgreement.of(version.get(),
           "com.example.Four", "inRecordAndLambda", true, true, false);
       for (int k = 0; k < 6; k++) {
