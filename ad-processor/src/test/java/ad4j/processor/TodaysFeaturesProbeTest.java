@@ -877,6 +877,27 @@ class TodaysFeaturesProbeTest {
       "    u[2] *= s;",
       "    return u.clone();",
       "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double swappedInABranch(double x,",
+      "      double y) {",
+      "    double[] w = {x, y, 0.5};",
+      "    double[] u = {y, x, 1};",
+      "    double s = y;",
+      "    for (int i = 0; i < 9; i++) { s = Math.sin(s * x) * w[i % 3] + 0.3 * s * u[i % 3]; }",
+      "    if (x > 0) { double[] tmp = w; w = u; u = tmp; }",
+      "    w[0] = s;",
+      "    return s * w[1] + u[0] * w[0] + u[2];",
+      "  }",
+      "  @Differentiable static float floats(float x, float y, int k) {",
+      "    float s = x; float t = y;",
+      "    for (int i = 0; i < 4; i++) {",
+      "      switch ((i + k) % 3) {",
+      "        case 0: s = s * t + 0.5f; if (i == 1) break; t = (float) Math.sin(s);",
+      "        case 1: t += s * 0.3f; if (k > 2) break; s *= 0.9f;",
+      "        default: s += 0.1f * t;",
+      "      }",
+      "    }",
+      "    return s * t;",
+      "  }",
       "  @Differentiable static double helper(double s, double t, int k) {",
       "    switch (k % 3) {",
       "      case 0: s = s * t; if (k > 2) break; s += Math.sin(t);",
@@ -919,7 +940,7 @@ class TodaysFeaturesProbeTest {
   void loopHeadersCalleesRowsAndSwitchesInARow() throws Exception {
     for (CompiledOnce version : FOUR) {
       for (String name : List.of("inCondition", "inWhile", "inUpdate", "enhancedFor",
-          "callees", "rowToRow")) {
+          "callees", "rowToRow", "swappedInABranch")) {
         MemberAgreement.of(version.get(), "com.example.Four", name, true, true)
             .checkScalarAt(new double[][] {{0.3, 0.7}, {-0.45, 0.6}}, 1, 1e-7);
       }
@@ -938,6 +959,11 @@ class TodaysFeaturesProbeTest {
           MemberAgreement.of(version.get(), "com.example.Four", name, true, true)
               .checkVector(new Object[] {point[0], point[1]});
         }
+      }
+      MemberAgreement floats = MemberAgreement.of(version.get(), "com.example.Four", "floats",
+          true, true, false);
+      for (int k = 0; k < 5; k++) {
+        floats.checkScalar(new Object[] {0.3f, 0.7f, k}, 1, 1e-3);
       }
       MemberAgreement inRecordAndLambda = MemberAgreement.of(version.get(),
           "com.example.Four", "inRecordAndLambda", true, true, false);
