@@ -898,6 +898,25 @@ class TodaysFeaturesProbeTest {
       "    }",
       "    return s * t;",
       "  }",
+      "  @Differentiable static double inASwitchExpression(double x, double y, int k) {",
+      "    double s = x; double t = y;",
+      "    for (int i = 0; i < 4; i++) {",
+      "      double v = switch ((i + k) % 2) {",
+      "        case 0 -> {",
+      "          double a = s;",
+      "          switch (i % 3) {",
+      "            case 0: a += t; if (k == 2) break; a *= 0.5;",
+      "            case 1: a = Math.sin(a); if (i == 1) break; a += y;",
+      "            default: a -= 0.1 * t;",
+      "          }",
+      "          yield a;",
+      "        }",
+      "        default -> s * t;",
+      "      };",
+      "      s = 0.5 * s + 0.3 * v; t = t * 0.9 + 0.1 * v;",
+      "    }",
+      "    return s + t;",
+      "  }",
       "  @Differentiable static double helper(double s, double t, int k) {",
       "    switch (k % 3) {",
       "      case 0: s = s * t; if (k > 2) break; s += Math.sin(t);",
@@ -964,6 +983,11 @@ class TodaysFeaturesProbeTest {
           true, true, false);
       for (int k = 0; k < 5; k++) {
         floats.checkScalar(new Object[] {0.3f, 0.7f, k}, 1, 1e-3);
+      }
+      MemberAgreement inASwitchExpression = MemberAgreement.of(version.get(),
+          "com.example.Four", "inASwitchExpression", true, true, false);
+      for (int k = 0; k < 5; k++) {
+        inASwitchExpression.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
       }
       MemberAgreement inRecordAndLambda = MemberAgreement.of(version.get(),
           "com.example.Four", "inRecordAndLambda", true, true, false);
