@@ -150,6 +150,15 @@ class DiagnosticsTest {
         error("qualified static field write",
             "@Differentiable static double f(double x) { F‸.s = x; return x; }",
             "assignment to field 'F.s'"),
+        // before: "... to 'Arrays.copyOf', which ad4j would run as written and which could
+        // write into it", which it does not
+        error("Arrays.copyOf of an array with derivatives outside a declaration",
+            "@Differentiable static double f(double x) { double[] w = {x, 2 * x};"
+                + " return java.util.Arrays.copyOf‸(w, 3)[1]; }",
+            "call to 'java.util.Arrays.copyOf(...)' copies 'w', an array that carries"
+                + " derivatives: ad4j copies such an array with 'Arrays.copyOf' only where the"
+                + " copy initialises a local ('double[] c = Arrays.copyOf(...);'); declare a"
+                + " local with the copy and use it here"),
         // statements
         error("try", "@Differentiable static double f(double x) { ‸try { x = 1; } finally { } return x; }",
             "'try' statement is not supported"),

@@ -121,6 +121,16 @@ final class InactiveCalls {
               : advice(method, qualified, parameterOf(method, active))));
       return context.notDifferentiableResult(type.get());
     }
+    if (isArraysCopy(method) && !arguments.isEmpty() && isActiveArray(arguments.get(0))) {
+      // lowered element by element where it initialises a local (DeclarationLowering), as the
+      // copy's own array; anywhere else it would run as written
+      context.diagnostics().error(invocation, "call to '" + shown + "' copies '"
+          + context.source().of(invocation.getArguments().get(0)) + "', an array that carries"
+          + " derivatives: ad4j copies such an array with '" + qualified + "' only where the"
+          + " copy initialises a local ('double[] c = " + qualified + "(...);'); declare a local"
+          + " with the copy and use it here");
+      return null;
+    }
     for (int i = 0; i < arguments.size(); i++) {
       if (isActiveArray(arguments.get(i)) && !LaunderedDependence.onlyReads(method)
           && !(StaticMembers.isStatic(method)
@@ -408,4 +418,11 @@ final class InactiveCalls {
     return Optional.empty();
   }
 
+  /** Whether {@code method} is {@code Arrays.copyOf} or {@code Arrays.copyOfRange}. */
+  private static boolean isArraysCopy(ExecutableElement method) {
+    String name = method.getSimpleName().toString();
+    return (name.equals("copyOf") || name.equals("copyOfRange"))
+        && ((TypeElement) method.getEnclosingElement()).getQualifiedName()
+            .contentEquals("java.util.Arrays");
+  }
 }
