@@ -177,8 +177,11 @@ final class ArrayCopies {
     });
   }
 
-  /** Whether {@code call} is {@code Arrays.copyOf(a, n)} or {@code Arrays.copyOfRange(a, i, j)}. */
-  boolean isArraysCopy(MethodInvocationTree call) {
+  /**
+   * Whether {@code call} is {@code Arrays.copyOf(a, n)} or {@code Arrays.copyOfRange(a, i, j)},
+   * as {@link #lowerArraysCopy} lowers it where it initialises a local.
+   */
+  static boolean isArraysCopy(MethodInvocationTree call, LoweringContext context) {
     if (!(call.getMethodSelect() instanceof MemberSelectTree select)) {
       return false;
     }

@@ -120,7 +120,8 @@ final class DeclarationLowering {
       value = expressions.newArray(array, declared.get(), neverWritten); // double[] a = {x, y};
     } else if (initializer instanceof NewArrayTree array && neverWritten) {
       value = expressions.newArray(array, null, true); // double[] a = new double[] {x, y};
-    } else if (initializer instanceof MethodInvocationTree call && arrays.isArraysCopy(call)) {
+    } else if (initializer instanceof MethodInvocationTree call
+        && ArrayCopies.isArraysCopy(call, context)) {
       value = arrays.lowerArraysCopy(call); // double[] c = Arrays.copyOf(w, n);
     } else if (!inferred && ArrayCopies.isChosenArray(declared.get())
         && ExpressionLowering.withoutParentheses(initializer)

@@ -121,7 +121,7 @@ final class InactiveCalls {
               : advice(method, qualified, parameterOf(method, active))));
       return context.notDifferentiableResult(type.get());
     }
-    if (isArraysCopy(method) && !arguments.isEmpty() && isActiveArray(arguments.get(0))) {
+    if (ArrayCopies.isArraysCopy(invocation, context) && isActiveArray(arguments.get(0))) {
       // lowered element by element where it initialises a local (DeclarationLowering), as the
       // copy's own array; anywhere else it would run as written
       context.diagnostics().error(invocation, "call to '" + shown + "' copies '"
@@ -416,13 +416,5 @@ final class InactiveCalls {
           + " source files of this compilation, so ad4j would not write its derivatives here");
     }
     return Optional.empty();
-  }
-
-  /** Whether {@code method} is {@code Arrays.copyOf} or {@code Arrays.copyOfRange}. */
-  private static boolean isArraysCopy(ExecutableElement method) {
-    String name = method.getSimpleName().toString();
-    return (name.equals("copyOf") || name.equals("copyOfRange"))
-        && ((TypeElement) method.getEnclosingElement()).getQualifiedName()
-            .contentEquals("java.util.Arrays");
   }
 }
