@@ -478,12 +478,12 @@ public final class Lowering {
       case TRY -> {
         unsupported(statement, "'try' statement is not supported: a differentiable method may"
             + " throw unchecked exceptions for argument checks, but not catch them");
-        RejectedStatements.markAssignedLocals(statement, context.scopes());
+        markAssignedLocalsBroken(statement);
       }
       case SYNCHRONIZED -> {
         unsupported(statement, "'synchronized' statement is not supported: a differentiable"
             + " method reads no shared state");
-        RejectedStatements.markAssignedLocals(statement, context.scopes());
+        markAssignedLocalsBroken(statement);
       }
       case ASSERT -> throwing.lowerAssert((com.sun.source.tree.AssertTree) statement);
       case CLASS, INTERFACE, ENUM, RECORD -> {
@@ -495,7 +495,7 @@ public final class Lowering {
       default -> {
         unsupported(statement, ExpressionLowering.describe(statement)
             + " is not supported in a differentiable method");
-        RejectedStatements.markAssignedLocals(statement, context.scopes());
+        markAssignedLocalsBroken(statement);
       }
     }
     return true;
@@ -566,6 +566,20 @@ public final class Lowering {
 
   private void unsupported(Tree tree, String message) {
     diagnostics.error(tree, message);
+  }
+
+  /**
+   * After an error at {@code statement}, which is not lowered: the locals it assigns hold
+   * values no one knows, and their later reads report nothing more ("variable 's' might not
+   * have been initialized" would follow the error that says what to change).
+   */
+  private void markAssignedLocalsBroken(StatementTree statement) {
+    for (String name : AssignedNames.in(statement)) {
+      LocalScopes.Local local = context.scopes().lookUp(name);
+      if (local != null) {
+        local.markBroken();
+      }
+    }
   }
 
   static Block prepend(List<Statement> first, Block block) {

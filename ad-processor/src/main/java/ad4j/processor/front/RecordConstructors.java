@@ -139,37 +139,6 @@ final class RecordConstructors {
     com.sun.source.tree.MethodTree tree = compact.get();
     java.util.Set<String> components = new java.util.HashSet<>();
     constructor.getParameters().forEach(p -> components.add(p.getSimpleName().toString()));
-    boolean[] assigns = {false};
-    new com.sun.source.util.TreeScanner<Void, Void>() {
-      @Override
-      public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment,
-          Void unused) {
-        assigns[0] |= names(assignment.getVariable());
-        return super.visitAssignment(assignment, unused);
-      }
-
-      @Override
-      public Void visitCompoundAssignment(com.sun.source.tree.CompoundAssignmentTree assignment,
-          Void unused) {
-        assigns[0] |= names(assignment.getVariable());
-        return super.visitCompoundAssignment(assignment, unused);
-      }
-
-      @Override
-      public Void visitUnary(com.sun.source.tree.UnaryTree unary, Void unused) {
-        boolean step = switch (unary.getKind()) {
-          case PREFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_INCREMENT, POSTFIX_DECREMENT -> true;
-          default -> false;
-        };
-        assigns[0] |= step && names(unary.getExpression());
-        return super.visitUnary(unary, unused);
-      }
-
-      private boolean names(com.sun.source.tree.ExpressionTree target) {
-        return target instanceof com.sun.source.tree.IdentifierTree identifier
-            && components.contains(identifier.getName().toString());
-      }
-    }.scan(tree.getBody(), null);
-    return !assigns[0];
+    return java.util.Collections.disjoint(AssignedNames.in(tree.getBody()), components);
   }
 }

@@ -7,27 +7,32 @@ import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.UnaryTree;
 import com.sun.source.util.TreeScanner;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
- * What a statement reported as unsupported leaves behind ({@code try}, {@code synchronized}):
- * the locals it assigns are marked as broken, so that their later uses do not add a second error
- * ("variable 's' might not have been initialized") to the one that says what to change.
+ * The simple names a piece of source assigns: the variables written by {@code =}, a compound
+ * assignment ({@code +=}, ...) or {@code ++}/{@code --}, by name as written (a field's
+ * {@code this.x} or an element {@code a[i]} is no name). For the questions asked of source that
+ * is not lowered: which components a compact constructor changes ({@link RecordConstructors}),
+ * which locals a statement reported as unsupported leaves unknown ({@link Lowering}).
  */
-final class RejectedStatements {
-  private RejectedStatements() {}
+final class AssignedNames {
+  private AssignedNames() {}
 
-  /** Marks every local of {@code scopes} that {@code statement} assigns as broken. */
-  static void markAssignedLocals(Tree statement, LocalScopes scopes) {
+  /** The names {@code tree} assigns, anywhere inside it. */
+  static Set<String> in(Tree tree) {
+    Set<String> names = new HashSet<>();
     new TreeScanner<Void, Void>() {
       @Override
       public Void visitAssignment(AssignmentTree node, Void unused) {
-        mark(node.getVariable());
+        add(node.getVariable());
         return super.visitAssignment(node, unused);
       }
 
       @Override
       public Void visitCompoundAssignment(CompoundAssignmentTree node, Void unused) {
-        mark(node.getVariable());
+        add(node.getVariable());
         return super.visitCompoundAssignment(node, unused);
       }
 
@@ -35,20 +40,18 @@ final class RejectedStatements {
       public Void visitUnary(UnaryTree node, Void unused) {
         switch (node.getKind()) {
           case PREFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_INCREMENT, POSTFIX_DECREMENT ->
-              mark(node.getExpression());
+              add(node.getExpression());
           default -> { }
         }
         return super.visitUnary(node, unused);
       }
 
-      private void mark(ExpressionTree target) {
+      private void add(ExpressionTree target) {
         if (target instanceof IdentifierTree identifier) {
-          LocalScopes.Local local = scopes.lookUp(identifier.getName().toString());
-          if (local != null) {
-            local.markBroken();
-          }
+          names.add(identifier.getName().toString());
         }
       }
-    }.scan(statement, null);
+    }.scan(tree, null);
+    return names;
   }
 }
