@@ -450,7 +450,7 @@ public final class Lowering {
       }
       case BREAK -> {
         if (((BreakTree) statement).getLabel() == null && switches.breakLeavesSwitch()) {
-          if (!switches.breakFromCase(statement)) {
+          if (!switches.breakFromCase()) {
             unsupported(statement, "'break' inside a 'switch' is supported only as the last"
                 + " statement of a case");
           }

@@ -83,7 +83,7 @@ final class SwitchLowering {
    * records that it left, so that the statements after it do not run; false (nothing lowered)
    * where the switch has no record of it, a {@code break} its cases were not scanned for.
    */
-  boolean breakFromCase(Tree tree) {
+  boolean breakFromCase() {
     if (leftEarly == null) {
       return false;
     }
@@ -106,15 +106,20 @@ final class SwitchLowering {
    * {@code if (!leftSwitch) { rest }}, the statements {@code rest} lowers; true: where a break
    * left, the {@code if} completes without running them.
    */
-  boolean unlessLeft(java.util.function.BooleanSupplier rest) {
+  boolean unlessLeft(Runnable rest) {
     SourceLine line = context.line();
-    Operand stays = context.emit(Operation.NOT,
-        List.of(new Operand.Use(context.readVariable(leftEarly))), NumericType.BOOLEAN, false);
+    Operand stays = notLeft();
     ir.openBlock();
-    rest.getAsBoolean();
+    rest.run();
     Block guarded = ir.closeBlock();
     ir.add(new If(ir.nextStatementId(), stays, guarded, new Block(List.of()), line));
     return true;
+  }
+
+  /** {@code !leftSwitch}: no break has left the switch statement being lowered. */
+  private Operand notLeft() {
+    return context.emit(Operation.NOT,
+        List.of(new Operand.Use(context.readVariable(leftEarly))), NumericType.BOOLEAN, false);
   }
 
   /** A switch statement; returns whether it can complete normally. */
@@ -349,9 +354,7 @@ final class SwitchLowering {
       boolean last = i == cases.size() - 1;
       // falling into the next case only where no break left this one early
       Operand fallsThrough = leftEarly != null && caseCompletes && !rule && !last
-          ? context.emit(Operation.NOT, List.of(new Operand.Use(context.readVariable(leftEarly))),
-              NumericType.BOOLEAN, false)
-          : Operand.Constant.of(true);
+          ? notLeft() : Operand.Constant.of(true);
       context.scopes().pop();
       List<Statement> caseStatements = new ArrayList<>(ir.closeBlock().statements());
       if (body.ending() != null && entered != null) {
