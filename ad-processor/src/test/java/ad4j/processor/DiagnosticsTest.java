@@ -117,7 +117,10 @@ class DiagnosticsTest {
                 + " support values of type 'short'"),
         error("Math.ulp(active)", "@Differentiable static double f(double x) { return Math.ulp‸(x); }",
             "call to 'Math.ulp(...)' is not differentiable: ad4j has no derivative rule for"
-                + " Math.ulp; differentiable functions are abs, acos"),
+                + " Math.ulp; differentiable functions of Math are abs, acos, asin, atan, atan2,"
+                + " cbrt, ceil, copySign, cos, cosh, exp, expm1, floor, fma, hypot, IEEEremainder,"
+                + " log, log10, log1p, max, min, pow, rint, scalb, signum, sin, sinh, sqrt, tan,"
+                + " tanh, toDegrees, toRadians"),
         error("call through this", "@Differentiable static double f(double x) { return this.g‸(x); }",
             "call to 'this.g(...)': the method is static and has no 'this'; call 'g(...)'"
                 + " without it"),

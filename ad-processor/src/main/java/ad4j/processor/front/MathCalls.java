@@ -82,9 +82,16 @@ final class MathCalls {
       if (inactive.isPresent()) {
         return inactive.get();
       }
+      // the functions that this class declares with a rule's arity: FastMath's inverse
+      // hyperbolic functions are no advice for a call of Math, nor its log(base, x) one of log
       unsupported(invocation, "call to '" + shown + "' is not differentiable: ad4j has no"
           + " derivative rule for " + owner.simpleName() + "." + name + "; differentiable"
-          + " functions are " + String.join(", ", DerivativeRules.differentiableFunctionNames()));
+          + " functions of " + owner.simpleName() + " are " + String.join(", ",
+              DerivativeRules.differentiableFunctionNames().stream()
+                  .filter(function -> context.symbols().mathMethods(owner, function).stream()
+                      .anyMatch(method -> DerivativeRules.isDifferentiableFunction(function,
+                          method.getParameters().size())))
+                  .toList()));
       return context.notDifferentiableResult(resultType.get());
     }
     context.mathClassName(owner); // generated code names it
