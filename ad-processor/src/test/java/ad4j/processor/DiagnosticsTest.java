@@ -189,7 +189,9 @@ class DiagnosticsTest {
         error("yield before the end of a case",
             "@Differentiable static double f(double x) { return switch ((int) x) { case 1 -> { if (x > 1)"
                 + " ‸yield 2.0; yield x; } default -> 1.0; }; }",
-            "'yield' is supported only as the last statement of a case of a 'switch' expression"),
+            "'yield' is supported only as the last statement of a case of a 'switch' expression:"
+                + " assign the value to a local declared at the case's start, and yield that local"
+                + " as the case's last statement"),
         error("enhanced for over a double",
             "@Differentiable static double f(double x) { for (double d : ‸x) { } return x; }",
             "enhanced 'for' loop over 'x', of type 'double': only arrays can be walked"),

@@ -474,7 +474,8 @@ public final class Lowering {
         return switches.statement((SwitchTree) statement);
       }
       case YIELD -> unsupported(statement, "'yield' is supported only as the last statement of"
-          + " a case of a 'switch' expression");
+          + " a case of a 'switch' expression: assign the value to a local declared at the"
+          + " case's start, and yield that local as the case's last statement");
       case TRY -> {
         unsupported(statement, "'try' statement is not supported: a differentiable method may"
             + " throw unchecked exceptions for argument checks, but not catch them");
