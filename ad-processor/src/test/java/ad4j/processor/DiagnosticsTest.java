@@ -400,7 +400,8 @@ class DiagnosticsTest {
    * A generic record with {@code double} components is not a value record yet: made in the
    * method from a value that carries a derivative, or taken as a parameter, the error names the
    * type parameter. It said "objects carry no derivatives", and for the parameter "a
-   * component", of a record whose components are all {@code double}s.
+   * component", of a record whose components are all {@code double}s. Made with {@code <>}, it
+   * said to write the type arguments out, which gave this error next.
    */
   @Test
   void aGenericRecordIsNamedAsWhatKeepsItFromBeingAValue() {
@@ -412,12 +413,23 @@ class DiagnosticsTest {
         "  }",
         "  @Differentiable static double h(Gen<String> g, double b) {",
         "    return g.w() * b;",
+        "  }",
+        "  @Differentiable static double k(double a, double b) {",
+        "    Gen<String> g = new Gen<>(a);",
+        "    return g.w() * b;",
         "  }");
     JavaFileObject file = fileOf(lines);
 
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
-    assertThat(compilation).hadErrorCount(2);
+    assertThat(compilation).hadErrorCount(3);
+    // with '<>' the same reason, not advice to write out the type arguments, which then
+    // fails with this error
+    assertThat(compilation).hadErrorContaining("'a' carries a derivative into 'new"
+        + " Gen<>(a)', which ad4j cannot differentiate: 'Gen' is a record ad4j does not"
+        + " flatten yet ('Gen' is generic, with type parameter 'T', and ad4j flattens records"
+        + " that are not), so an object, and objects carry no derivatives")
+        .inFile(file).onLine(13).atColumn(columnOf(lines, 13, "new Gen"));
     assertThat(compilation).hadErrorContaining("'a' carries a derivative into 'new"
         + " Gen<String>(a)', which ad4j cannot differentiate: 'Gen' is a record ad4j does not"
         + " flatten yet ('Gen' is generic, with type parameter 'T', and ad4j flattens records"

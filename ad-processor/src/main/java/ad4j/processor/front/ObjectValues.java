@@ -185,6 +185,19 @@ final class ObjectValues {
     return "compute the value in a static @Differentiable method";
   }
 
+  /** The error for argument {@code active} of {@code creation}, which carries a derivative. */
+  private void carriesDerivativeInto(NewClassTree creation, int active, DeclaredType declared) {
+    context.diagnostics().error(creation, "'" + context.source().of(
+        creation.getArguments().get(active)) + "' carries a derivative into '"
+        + context.source().of(creation) + "', which ad4j cannot differentiate: "
+        + (ValueRecords.isMixed(declared)
+            ? "'" + declared.asElement().getSimpleName() + "' is a record ad4j does not flatten"
+                + " yet (" + ValueRecords.obstacle(declared) + "), so an object, and objects"
+                + " carry no derivatives"
+            : "objects carry no derivatives")
+        + "; pass the numbers themselves to a @Differentiable method");
+  }
+
   /** {@code new Type(arguments)} of an object that carries no derivative; null after an error. */
   Operand construction(NewClassTree creation, List<Operand> arguments) {
     String shown = context.source().of(creation);
@@ -201,6 +214,13 @@ final class ObjectValues {
         && generic.getTypeArguments().isEmpty()
         && context.javaTypes().typeMirrorOf(generic.getType()).isPresent()) {
       // a diamond: the tree of 'G<>' has no type of its own, its class does
+      int active = firstActive(arguments);
+      if (active >= 0 && context.javaTypes().typeMirrorOf(generic.getType()).get()
+          instanceof DeclaredType diamond) {
+        // what stays in the way with the type arguments written out
+        carriesDerivativeInto(creation, active, diamond);
+        return null;
+      }
       context.diagnostics().error(creation, "'" + shown + "' is not supported: ad4j creates"
           + " objects of generic classes only with their type arguments written out ('new "
           + context.source().of(generic.getType()) + "<...>(...)', not '<>')");
@@ -219,14 +239,7 @@ final class ObjectValues {
     }
     int active = firstActive(arguments);
     if (active >= 0) {
-      context.diagnostics().error(creation, "'" + context.source().of(
-          creation.getArguments().get(active)) + "' carries a derivative into '" + shown
-          + "', which ad4j cannot differentiate: " + (ValueRecords.isMixed(declared)
-              ? "'" + type.getSimpleName() + "' is a record ad4j does not flatten yet ("
-                  + ValueRecords.obstacle(declared) + "), so an object, and objects carry no"
-                  + " derivatives"
-              : "objects carry no derivatives")
-          + "; pass the numbers themselves to a @Differentiable method");
+      carriesDerivativeInto(creation, active, declared);
       return null;
     }
     Optional<String> problem = new InactiveCalls(context).constructionProblem(type, arguments);
