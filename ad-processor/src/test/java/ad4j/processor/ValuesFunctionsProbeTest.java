@@ -1126,6 +1126,24 @@ final class F {
   }
 
   @Test
+  void aReferenceToAMethodReturningABoxIsAnErrorAtTheReference() {
+    // before: "a value of type 'Object' cannot be assigned to 'double'", at the reference too
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import java.util.function.DoubleFunction;",
+        "final class F {",
+        "  @Differentiable static double f(double x, double y) {",
+        "    DoubleFunction<Double> box = Double::valueOf;",
+        "    return box.apply(x) * y;",
+        "  }",
+        "}"),
+        "method reference 'Double::valueOf' returns a 'Double' object: ad4j specialises"
+            + " functions over 'double' values, and differentiates no object; write a lambda that"
+            + " computes the number ('v -> v' for boxing alone)", 6, 34);
+  }
+
+  @Test
   void aStreamInsideACheckpointedLoopIsAnErrorAtTheStream() {
     // before: "loop inside a checkpointed loop" at the annotation, a loop the user did not write
     assertSingleError(List.of(

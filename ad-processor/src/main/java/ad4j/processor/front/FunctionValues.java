@@ -377,6 +377,15 @@ final class FunctionValues {
         unsupported(reference, "method reference '" + shown + "' names a 'void' method");
         return null;
       }
+      if (method.isPresent() && isBox(method.get().getReturnType())) {
+        // as a call its boxed result meets the specialised function's 'double' result: an
+        // error about an 'Object' assigned to a 'double', which the user never wrote
+        unsupported(reference, "method reference '" + shown + "' returns a '"
+            + context.types().asElement(method.get().getReturnType()).getSimpleName()
+            + "' object: ad4j specialises functions over 'double' values, and differentiates"
+            + " no object; write a lambda that computes the number ('v -> v' for boxing alone)");
+        return null;
+      }
     }
     String call = context.source().of(reference.getQualifierExpression()) + "."
         + reference.getName() + "(...)";
@@ -384,6 +393,16 @@ final class FunctionValues {
         values, call);
   }
 
+
+  /** Whether {@code type} is a box of a primitive ({@code Double}, {@code Integer}, ...). */
+  private boolean isBox(TypeMirror type) {
+    try {
+      context.types().unboxedType(type);
+      return true;
+    } catch (IllegalArgumentException notABox) {
+      return false;
+    }
+  }
 
   private void unsupported(Tree tree, String message) {
     diagnostics.error(tree, message);
