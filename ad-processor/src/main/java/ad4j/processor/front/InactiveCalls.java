@@ -212,6 +212,11 @@ final class InactiveCalls {
    */
   Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly,
       ExecutableElement method, MethodInvocationTree invocation, String shown) {
+    if (LaunderedDependence.searchesNumbers(method)) {
+      // an index found by search carries no derivative, as a cast to int does
+      context.dependences().roundsAsWritten(result, qualified);
+      return result;
+    }
     boolean readOnly = !argumentsOnly && context.calleeServices().readOnlyMethods().test(method);
     if (readOnly) {
       context.dependences().readsAsWritten(result, qualified);

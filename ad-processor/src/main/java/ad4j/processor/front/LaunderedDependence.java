@@ -218,7 +218,26 @@ final class LaunderedDependence {
    */
   static boolean onlyReads(javax.lang.model.element.ExecutableElement method) {
     return method.getEnclosingElement() instanceof javax.lang.model.element.TypeElement type
-        && READ_ONLY.contains(type.getQualifiedName() + "." + method.getSimpleName());
+        && READ_ONLY.contains(type.getQualifiedName() + "." + method.getSimpleName())
+        || searchesNumbers(method);
+  }
+
+  /**
+   * Whether {@code method} is {@code Arrays.binarySearch} over an array of numbers (no
+   * comparator, no objects): the index it returns is a step function of the key and of the
+   * elements, constant between them, as {@code (int) Math.floor(x)} is of {@code x}, so by the
+   * same convention it carries no derivative and gets no message (a table's knots found by
+   * search, then interpolated); it reads its arguments only and keeps nothing.
+   */
+  static boolean searchesNumbers(javax.lang.model.element.ExecutableElement method) {
+    return method.getEnclosingElement() instanceof javax.lang.model.element.TypeElement type
+        && type.getQualifiedName().contentEquals("java.util.Arrays")
+        && method.getSimpleName().contentEquals("binarySearch")
+        && method.getParameters().stream().allMatch(parameter -> {
+          javax.lang.model.type.TypeMirror t = parameter.asType();
+          return t.getKind().isPrimitive() || t instanceof javax.lang.model.type.ArrayType array
+              && array.getComponentType().getKind().isPrimitive();
+        });
   }
 
   // ---- the analysis ------------------------------------------------------------------------
