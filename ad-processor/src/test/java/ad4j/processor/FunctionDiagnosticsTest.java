@@ -83,7 +83,12 @@ class FunctionDiagnosticsTest {
   @Test
   void aFunctionValuePassedToAMethodEscapes() {
     assertError("function value 'g' escapes here: ad4j specialises a function value where its"
-        + " code is known", "plain(x, g)",
+        + " code is known, so a lambda or method reference may initialise a local of a"
+        + " functional interface type (called in this method), be given to a stream operation or"
+        + " be passed to a @Differentiable method that takes a function; it cannot be stored in a"
+        + " field, returned or passed to other methods; call it ('g.applyAsDouble(...)'), or"
+        + " annotate 'F.plain' with @Differentiable, and ad4j differentiates it at each call for"
+        + " the function passed", "plain(x, g)",
         "  @Differentiable static double f(double x) {",
         "    DoubleUnaryOperator g = v -> v * x;",
         "    return plain(x, g);",
@@ -92,8 +97,14 @@ class FunctionDiagnosticsTest {
 
   @Test
   void aLambdaPassedToAMethodRunAsWrittenIsAnError() {
+    // the advice to annotate the plain method: it then takes the lambda (it said "it cannot be
+    // passed to a method", which is wrong for a @Differentiable one)
     assertError("lambda expression is not supported here: ad4j specialises a function value"
-        + " where its code is known", "plain(2, v",
+        + " where its code is known, so a lambda or method reference may initialise a local of a"
+        + " functional interface type (called in this method), be given to a stream operation or"
+        + " be passed to a @Differentiable method that takes a function; it cannot be stored in a"
+        + " field, returned or passed to other methods; annotate 'F.plain' with @Differentiable,"
+        + " and ad4j differentiates it at each call for the function passed", "plain(2, v",
         "  @Differentiable static double f(double x) {",
         "    return x * plain(2, v -> v + 1);",
         "  }");

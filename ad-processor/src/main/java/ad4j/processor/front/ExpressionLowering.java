@@ -49,8 +49,9 @@ final class ExpressionLowering {
   /** Where a function value may be, for messages. */
   static final String FUNCTION_USES = "ad4j specialises a function value where its code is"
       + " known, so a lambda or method reference may initialise a local of a functional"
-      + " interface type (called in this method) or be given to a stream operation; it cannot"
-      + " be stored in a field, returned or passed to a method";
+      + " interface type (called in this method), be given to a stream operation or be passed"
+      + " to a @Differentiable method that takes a function; it cannot be stored in a field,"
+      + " returned or passed to other methods";
 
   private final LoweringContext context;
   private final Diagnostics diagnostics;
@@ -220,7 +221,9 @@ final class ExpressionLowering {
       case LAMBDA_EXPRESSION, MEMBER_REFERENCE -> {
         unsupported(expression, (expression.getKind() == Tree.Kind.LAMBDA_EXPRESSION
             ? "lambda expression" : "method reference '" + context.source().of(expression)
-            + "'") + " is not supported here: " + FUNCTION_USES);
+            + "'") + " is not supported here: " + FUNCTION_USES
+            + java.util.Optional.of(annotateTakerAdvice(context, expression)).filter(a -> !a.isEmpty())
+                .map(advice -> "; " + advice).orElse(""));
         return null;
       }
       case ARRAY_ACCESS -> {
@@ -332,6 +335,27 @@ final class ExpressionLowering {
     List<Statement> statements = new ArrayList<>(block.statements());
     statements.add(statement);
     return new Block(statements);
+  }
+
+  /**
+   * Advice for a function passed to a method of the sources that is not
+   * {@code @Differentiable}, an integrator or a root finder written as a plain helper: annotated,
+   * it is differentiated at each call for the function passed. Empty for anything else.
+   */
+  static String annotateTakerAdvice(LoweringContext context, ExpressionTree function) {
+    com.sun.source.util.TreePath path = context.resolution().pathIn(function);
+    if (path == null || path.getParentPath() == null
+        || !(path.getParentPath().getLeaf() instanceof MethodInvocationTree invocation)
+        || !invocation.getArguments().contains(function)
+        || !(context.trees().getElement(path.getParentPath())
+            instanceof javax.lang.model.element.ExecutableElement method)
+        || CalleeResolver.isDifferentiable(method) || !StaticMembers.isStatic(method)
+        || context.trees().getPath(method) == null) {
+      return "";
+    }
+    String taker = method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName();
+    return "annotate '" + taker + "' with @Differentiable, and ad4j differentiates it at each"
+        + " call for the function passed";
   }
 
   private void unsupported(Tree tree, String message) {

@@ -51,7 +51,9 @@ final class NameLowering {
     if (local != null && local.function() != null) {
       unsupported(identifier, "function value '" + name + "' escapes here: "
           + ExpressionLowering.FUNCTION_USES + "; call it ('" + name + "."
-          + local.function().signature().name() + "(...)')");
+          + local.function().signature().name() + "(...)')"
+          + java.util.Optional.of(ExpressionLowering.annotateTakerAdvice(context, identifier))
+              .filter(advice -> !advice.isEmpty()).map(advice -> ", or " + advice).orElse(""));
       return null;
     }
     if (local != null) {
