@@ -255,7 +255,7 @@ final class ArrayLowering {
     if (type == NumericType.DOUBLE_MATRIX && isDoubles(creation.getType())
         || type == null && isMatrixOfDoubles(creation.getType())
         || declared == NumericType.DOUBLE_MATRIX) {
-      return newMatrix(creation);
+      return newMatrix(creation, neverWritten);
     }
     if (type == null || type == NumericType.DOUBLE_MATRIX
         || (creation.getType() instanceof com.sun.source.tree.ArrayTypeTree)) {
@@ -344,7 +344,7 @@ final class ArrayLowering {
    * as a {@code double[][]} parameter's are in the gradient (for a matrix made inside a loop,
    * one flat array as long as the largest, as for other arrays made in loops).
    */
-  private Operand newMatrix(NewArrayTree creation) {
+  private Operand newMatrix(NewArrayTree creation, boolean neverWritten) {
     List<? extends ExpressionTree> initializers =
         creation.getInitializers() == null ? List.of() : creation.getInitializers();
     if (creation.getInitializers() == null) {
@@ -379,15 +379,32 @@ final class ArrayLowering {
       }
       rowLengths.add(Operand.Constant.of(rowCreation.getInitializers().size()));
     }
+    List<Operand> values = new ArrayList<>();
+    if (neverWritten) {
+      // the elements first, to know whether any carries a derivative, as for an array: a
+      // matrix of numbers that none writes is data ('{{1, 2}, {0.5, -1}}' passed to a
+      // @NoDerivative parameter), not a matrix that carries derivatives
+      for (ExpressionTree row : initializers) {
+        for (ExpressionTree element : ((NewArrayTree) row).getInitializers()) {
+          Operand value = expressions.lower(element);
+          if (value == null) {
+            return null;
+          }
+          values.add(value);
+        }
+      }
+    }
+    boolean active = !neverWritten || values.stream().anyMatch(Operand::isActive);
     Operand matrix = context.emit(Operation.newRows(rowLengths.size()), rowLengths,
-        NumericType.DOUBLE_MATRIX, true);
+        NumericType.DOUBLE_MATRIX, active);
+    int lowered = 0;
     for (int i = 0; i < initializers.size(); i++) {
       Operand row = context.emit(Operation.ELEMENT, List.of(matrix, Operand.Constant.of(i)),
-          NumericType.DOUBLE_ARRAY, true);
+          NumericType.DOUBLE_ARRAY, active);
       List<? extends ExpressionTree> elements =
           ((NewArrayTree) initializers.get(i)).getInitializers();
       for (int j = 0; j < elements.size(); j++) {
-        Operand value = expressions.lower(elements.get(j));
+        Operand value = neverWritten ? values.get(lowered++) : expressions.lower(elements.get(j));
         if (value == null
             || new ArrayTarget(row, Operand.Constant.of(j), null).store(value, elements.get(j))
                 == null) {

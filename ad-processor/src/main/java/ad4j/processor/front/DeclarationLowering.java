@@ -112,7 +112,10 @@ final class DeclarationLowering {
     }
     ExpressionTree initializer = withInitializer ? declaration.getInitializer() : null;
     Operand value;
+    // not a matrix: its rows are written as arrays of their own ('double[] r = m[0]; r[1] = x'),
+    // which the uses of its name do not show
     boolean neverWritten = !inferred && declared.get().isArray()
+        && declared.get() != NumericType.DOUBLE_MATRIX
         && initializer instanceof NewArrayTree && arrays.isOwnLocal(declaration)
         && ArrayChoices.onlyRead(methodBody.get(), name, true);
     if (initializer instanceof NewArrayTree array && array.getType() == null && !inferred
