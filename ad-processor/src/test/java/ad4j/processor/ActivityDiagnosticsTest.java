@@ -157,30 +157,6 @@ class ActivityDiagnosticsTest {
   }
 
   @Test
-  void objectsPassedToCalleesInsideLoopsAreAnErrorAtTheCall() {
-    List<String> lines = List.of(
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "final class F {",
-        "  enum Mode { A, B }",
-        "  @Differentiable static double g(Mode m, double x) { return m == Mode.A ? x : x * x; }",
-        "  @Differentiable static double f(double x) {",
-        "    double s = g(Mode.A, x);",
-        "    for (Mode m : Mode.values()) { s += g(m, x); }",
-        "    return s;",
-        "  }",
-        "}");
-    JavaFileObject file = file(lines);
-    Compilation compilation = InProcessCompiler.javac().compile(file);
-
-    assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("call to 'g(...)' inside a loop passes an object"
-        + " or a string to a @Differentiable method, which is not supported yet: call it outside"
-        + " the loop, or pass numbers").inFile(file).onLine(8)
-        .atColumn(call(lines.get(7), "g"));
-  }
-
-  @Test
   void anAssignmentInsideAConditionInitializesTheLocal() {
     Compilation compilation = InProcessCompiler.compileUnchecked("com.example.F", String.join(
         "\n",

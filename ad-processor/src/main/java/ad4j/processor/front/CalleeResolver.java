@@ -71,14 +71,6 @@ final class CalleeResolver {
    */
   private Optional<Callee> resolve(TypeElement owner, String name, ExecutableElement method,
       List<Operand> arguments, Tree call, String shown) {
-    if (method != null && context.loops().inside() && passesRecordedReference(arguments)) {
-      // reverse mode would record the arguments of each iteration's call on the tape, which
-      // holds numbers only
-      diagnostics().error(call, "call to '" + shown + "' inside a loop passes an object or a"
-          + " string to a @Differentiable method, which is not supported yet: call it outside"
-          + " the loop, or pass numbers");
-      return Optional.empty();
-    }
     if (method == null) {
       reportNoMethod(owner, name, call, shown);
       return Optional.empty();
@@ -101,15 +93,6 @@ final class CalleeResolver {
       return Optional.empty();
     }
     return callee(site, active.get());
-  }
-
-  /**
-   * Whether a call in a loop passes an object or string the reverse sweep would take from the
-   * tape; a flattened value record is passed as its numbers.
-   */
-  private boolean passesRecordedReference(List<Operand> arguments) {
-    return arguments.stream().anyMatch(a -> context.flatRecords().recordOf(a).isEmpty()
-        && isRecordedReference(a));
   }
 
   /**
@@ -275,14 +258,6 @@ final class CalleeResolver {
   }
 
 
-  /**
-   * Whether the reverse sweep would take {@code argument} of a call in a loop from the tape: an
-   * object or string, except a parameter's (the receiver), which the sweep reads where it is.
-   */
-  private static boolean isRecordedReference(Operand argument) {
-    return argument.type().isReference() && !(argument instanceof Operand.Use use
-        && use.value().origin() == ad4j.processor.ir.Value.Origin.PARAMETER);
-  }
 
 
   static boolean isDifferentiable(ExecutableElement method) {

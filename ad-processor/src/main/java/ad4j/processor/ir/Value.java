@@ -79,6 +79,11 @@ public final class Value {
     // a copy of a float (taken back from the tape) carries a tangent as a copy of a double does
     Value value = new Value(id, Origin.DERIVED, suffix, type, type.isFloatingPoint(), -1);
     value.base = base;
+    if (type == base.type) {
+      // a copy of an object (taken back from the tape) is declared as the object was
+      value.referenceType = base.referenceType;
+      value.javaType = base.javaType;
+    }
     return value;
   }
 
