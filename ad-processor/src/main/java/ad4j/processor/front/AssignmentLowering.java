@@ -111,6 +111,9 @@ final class AssignmentLowering {
     if (target == null) {
       return null;
     }
+    if (target.type().isIntegral() || target.type().isFloatingPoint()) {
+      value = expressions.unboxing().number(value); // v = xs.get(i)
+    }
     if (value == null
         || !expressions.conversions()
             .assignable(value, target.type(), assignment.getExpression())) {
@@ -143,7 +146,9 @@ final class AssignmentLowering {
     }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
     Operand current = target == null ? null : context.read(target, assignment.getVariable());
-    Operand operand = expressions.lower(assignment.getExpression());
+    // s += xs.get(i) adds the number (a string local is no target here)
+    Operand operand =
+        expressions.unboxing().number(expressions.lower(assignment.getExpression()));
     if (current == null || operand == null) {
       if (target != null) {
         target.markBroken(); // its uses must not add "might not have been initialized"
@@ -186,7 +191,8 @@ final class AssignmentLowering {
       // a[i] op= v: a and i once, the element read before v is evaluated (JLS 15.26.2)
       ArrayLowering.ArrayTarget target = arrays.arrayTarget(access);
       Operand current = target == null ? null : target.read();
-      Operand operand = expressions.lower(assignment.getExpression());
+      Operand operand =
+        expressions.unboxing().number(expressions.lower(assignment.getExpression()));
       if (current == null || operand == null) {
         return null;
       }
@@ -197,7 +203,9 @@ final class AssignmentLowering {
     }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
     Operand current = target == null ? null : context.read(target, assignment.getVariable());
-    Operand operand = expressions.lower(assignment.getExpression());
+    // s += xs.get(i) adds the number (a string local is no target here)
+    Operand operand =
+        expressions.unboxing().number(expressions.lower(assignment.getExpression()));
     if (current == null || operand == null) {
       return null;
     }

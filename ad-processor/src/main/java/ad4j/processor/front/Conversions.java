@@ -139,6 +139,9 @@ final class Conversions {
       return null;
     }
     Tree type = cast.getType();
+    if (type instanceof PrimitiveTypeTree) {
+      operand = expressions.unboxing().number(operand); // (double) xs.get(i)
+    }
     if (!(type instanceof PrimitiveTypeTree primitive)) {
       unsupported(cast, "cast to '" + type + "' is not supported: only casts to primitive"
           + " types are");

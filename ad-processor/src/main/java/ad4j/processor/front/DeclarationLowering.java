@@ -165,6 +165,9 @@ final class DeclarationLowering {
     } else {
       localType = declared.get();
     }
+    if (localType.isIntegral() || localType.isFloatingPoint()) {
+      value = expressions.unboxing().number(value); // double v = xs.get(i)
+    }
     if (value != null && !expressions.conversions().assignable(value, localType, initializer)) {
       value = null;
     }

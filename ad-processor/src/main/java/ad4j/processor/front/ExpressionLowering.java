@@ -56,6 +56,7 @@ final class ExpressionLowering {
   private final LoweringContext context;
   private final Diagnostics diagnostics;
   private final ObjectValues objects;
+  private final Unboxing unboxing;
   private final RecordLowering records;
   private final FunctionValues functions;
   private final StreamLowering streams;
@@ -75,6 +76,7 @@ final class ExpressionLowering {
     this.conversions = new Conversions(context, this);
     this.operators = new OperatorLowering(context, this);
     this.objects = new ObjectValues(context);
+    this.unboxing = new Unboxing(context);
     this.records = new RecordLowering(context, this);
     this.functions = new FunctionValues(context, this);
     this.streams = new StreamLowering(context, this, functions);
@@ -124,6 +126,11 @@ final class ExpressionLowering {
   /** Where switch expressions are lowered (a value record's too: {@link RecordChoices}). */
   SwitchLowering switches() {
     return switches;
+  }
+
+  /** Java's unboxing where code takes a number ({@link Unboxing}). */
+  Unboxing unboxing() {
+    return unboxing;
   }
 
   Operand lower(ExpressionTree expression) {

@@ -40,8 +40,10 @@ final class MathCalls {
     return mathCall(MathOwner.MATH, name, arguments, at, "Math." + name + "(...)");
   }
 
-  Operand mathCall(MathOwner owner, String name, List<Operand> arguments,
+  Operand mathCall(MathOwner owner, String name, List<Operand> given,
       MethodInvocationTree invocation, String shown) {
+    // Math's functions take primitives: a box is unboxed (Math.exp(xs.get(i)))
+    List<Operand> arguments = given.stream().map(expressions.unboxing()::number).toList();
     List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
     // Math's functions take primitives only: ad4j passes them no boxes to unbox
     Optional<javax.lang.model.element.ExecutableElement> chosen =

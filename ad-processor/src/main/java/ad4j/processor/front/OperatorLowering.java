@@ -55,12 +55,32 @@ final class OperatorLowering {
   }
 
   Operand binary(BinaryTree binary) {
+    String operator = operatorOf(binary.getKind());
+    // Java unboxes an operand of these as soon as it is evaluated; '+' and '==' only where the
+    // other operand turns out to be a number
+    boolean onNumbers = !operator.equals("+") && !operator.equals("==")
+        && !operator.equals("!=");
+    Unboxing unboxing = expressions.unboxing();
     Operand left = expressions.lower(binary.getLeftOperand());
+    if (onNumbers) {
+      left = unboxing.number(left);
+    }
     Operand right = expressions.lower(binary.getRightOperand());
+    if (onNumbers) {
+      right = unboxing.number(right);
+    }
     if (left == null || right == null) {
       return null;
     }
-    String operator = operatorOf(binary.getKind());
+    if (!onNumbers && (unboxing.isBox(left) || unboxing.isBox(right))) {
+      // a box beside a number, or two boxes added (neither is a String): numbers; two boxes
+      // compared with '==' are compared as references
+      boolean bothBoxes = unboxing.isBox(left) && unboxing.isBox(right);
+      if (bothBoxes ? operator.equals("+") : isNumber(left) || isNumber(right)) {
+        left = unboxing.number(left);
+        right = unboxing.number(right);
+      }
+    }
     Optional<NumericType> type = isNullTest(binary, left, right)
         ? Optional.of(NumericType.BOOLEAN) : resultType(operator, left.type(), right.type());
     if (type.isEmpty()) {
@@ -89,8 +109,13 @@ final class OperatorLowering {
             || right.type().isArray() && ExpressionLowering.isNull(binary.getLeftOperand()));
   }
 
+  /** A primitive number: not a box, a string, a boolean or an array. */
+  private static boolean isNumber(Operand operand) {
+    return operand.type().isIntegral() || operand.type().isFloatingPoint();
+  }
+
   Operand unary(UnaryTree unary) {
-    Operand operand = expressions.lower(unary.getExpression());
+    Operand operand = expressions.unboxing().number(expressions.lower(unary.getExpression()));
     if (operand == null) {
       return null;
     }

@@ -88,6 +88,9 @@ final class ReturnLowering {
       return;
     }
     Operand value = expressions.lower(statement.getExpression());
+    if (resultType.isIntegral() || resultType.isFloatingPoint()) {
+      value = expressions.unboxing().number(value); // return xs.get(0)
+    }
     if (value == null || !expressions.conversions().assignable(value, resultType,
         statement.getExpression())) {
       return;
