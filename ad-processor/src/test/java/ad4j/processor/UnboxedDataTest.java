@@ -67,6 +67,33 @@ class UnboxedDataTest {
     }
   }
 
+  /**
+   * A {@code Double} parameter: unboxed, its number would be data, a derivative the user may
+   * expect silently missing from the gradient; so it is an error unless marked
+   * {@code @NoDerivative}, which takes it as data.
+   */
+  @Test
+  void aDoubleBoxParameterIsAnErrorUnlessMarkedNoDerivative() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  @Differentiable static double f(Double x, double y) { return x * y; }",
+        "  @Differentiable static double g(@NoDerivative Double x, double y) { return x * y; }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("parameter 'x' of @Differentiable method 'f' has"
+        + " type 'java.lang.Double': a box carries no derivative, so ad4j would take it as data;"
+        + " declare it 'double' to differentiate with respect to it, or mark it @NoDerivative to"
+        + " take it as data").inFile(file).onLine(5)
+        .atColumn(lines.get(4).indexOf("Double x") + 1);
+  }
+
   @Test
   void aBoxMadeFromAValueThatCarriesADerivativeIsAnErrorWhereItsNumberComesBack() {
     List<String> lines = List.of(
