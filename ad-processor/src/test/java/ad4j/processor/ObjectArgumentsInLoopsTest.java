@@ -3,6 +3,7 @@ package ad4j.processor;
 import static com.google.testing.compile.CompilationSubject.assertThat;
 
 import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.HessianChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.TapeIsEmpty;
@@ -103,6 +104,45 @@ class ObjectArgumentsInLoopsTest {
     for (double[] point : new double[][] {{1.3, 0.7}, {0.3, 0.5}, {0.9, 1.4}}) {
       HessianChecks.checkAt(COMPILED.get().function("com.example.Kernels", "names", 2), grad,
           point);
+    }
+  }
+
+  /**
+   * The receiver of an instance {@code @Differentiable} method, an element of an array of
+   * objects read in a loop: the reverse sweep reads the element again, declared with its type
+   * (it was declared {@code Object}, which did not compile).
+   */
+  @Test
+  void aReceiverReadFromAnArrayInALoopIsReadAgainInTheReverseSweep() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Laws", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "import ad4j.NoDerivative;",
+            "final class Laws {",
+            "  static final class Law {",
+            "    final double k;",
+            "    Law(double k) { this.k = k; }",
+            "    @Differentiable double cdf(double x) { return Math.tanh(k * x); }",
+            "  }",
+            "  static final Law[] LAWS = {new Law(0.5), new Law(1.5), new Law(-0.7)};",
+            "  @Differentiable static double sum(double x, @NoDerivative Law[] laws) {",
+            "    double s = 0;",
+            "    for (int i = 0; i < laws.length; i++) { s += laws[i].cdf(x * s + x); }",
+            "    return s;",
+            "  }",
+            "  @Differentiable static double scaled(double x, double y) {",
+            "    return sum(x * y, LAWS) * y;",
+            "  }",
+            "  @Differentiable static double walked(double x, double y) {",
+            "    double s = 0;",
+            "    for (Law law : LAWS) { s += law.cdf(x * s + y); }",
+            "    return s;",
+            "  }",
+            "}"));
+    for (double[] point : new double[][] {{1.3, 0.7}, {-0.4, 1.1}, {0.3, 0.8}}) {
+      DerivativeChecks.checkAt(compiled.function("com.example.Laws", "scaled", 2), point);
+      DerivativeChecks.checkAt(compiled.function("com.example.Laws", "walked", 2), point);
     }
   }
 

@@ -64,6 +64,9 @@ public final class Value {
         original.active, -1);
     value.base = original.base;
     value.role = original.role;
+    // an object computed again is declared as the original was
+    value.referenceType = original.referenceType;
+    value.javaType = original.javaType;
     return value;
   }
 

@@ -90,7 +90,9 @@ public final class Mutations {
       // no derivative, so only an instance method is an error whatever its argument)
       expression("instance method of the class", "instanceHelper(%p)"),
       statement("Math.random() assigned", "%p = Math.random() + %p;"),
-      expression("boxing call", "Double.valueOf(%p)"),
+      // (a Double, Float, Integer or Long box is unboxed where Java unboxes it, exact where
+      // the boxed value carries no derivative and an error where it does; a Short is not)
+      expression("boxed short", "Short.valueOf((short) 1) * %p"),
       // what generated code, in another class, cannot reach
       statement("throw of a private exception class", "if (%p > 1e300) throw new Hidden(\"x\");"),
       expression("static array that is not final", "mutableTable[0] * %p"),
