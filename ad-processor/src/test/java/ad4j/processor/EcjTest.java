@@ -699,6 +699,66 @@ class EcjTest {
     }
   }
 
+  /**
+   * An enum constant of each iteration passed to a {@code @Differentiable} method, a box of
+   * data unboxed, an index found by {@code Arrays.binarySearch}: the generated code compiles
+   * under ECJ without warnings, and its value and gradient are the method's.
+   */
+  @Test
+  void objectsInLoopsUnboxedDataAndSearchedIndicesCompileWithoutWarnings() throws IOException {
+    Ecj ecj = compile("com.example.Data", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "import java.util.Arrays;",
+        "import java.util.List;",
+        "",
+        "final class Data {",
+        "  enum Kernel { GAUSSIAN, LOGISTIC }",
+        "  static final List<Double> WEIGHTS = List.of(0.5, 1.25);",
+        "  static final double[] KNOTS = {0, 1, 2.5, 4};",
+        "  @Differentiable",
+        "  static double kernel(Kernel k, double u) {",
+        "    return k == Kernel.GAUSSIAN ? Math.exp(-0.5 * u * u) : 1 / (1 + Math.exp(-u));",
+        "  }",
+        "  @Differentiable",
+        "  static double f(double x) {",
+        "    double s = 0;",
+        "    for (Kernel k : Kernel.values()) {",
+        "      s += kernel(k, x * WEIGHTS.get(k.ordinal())) * (1 + 0.1 * s);",
+        "    }",
+        "    int i = Arrays.binarySearch(KNOTS, x);",
+        "    i = Math.max(0, Math.min(i < 0 ? -i - 2 : i, KNOTS.length - 2));",
+        "    return s + (x - KNOTS[i]) / (KNOTS[i + 1] - KNOTS[i]);",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertWithMessage("ECJ's warnings on generated code").that(ecj.generatedCodeWarnings())
+        .isEmpty();
+    try (URLClassLoader loader = ecj.loader()) {
+      java.lang.reflect.Method f = loader.loadClass("com.example.Data")
+          .getDeclaredMethod("f", double.class);
+      java.lang.reflect.Method valueAndGradient = loader.loadClass("com.example.DataGrad")
+          .getDeclaredMethod("fValueAndGradient", double.class, double[].class);
+      f.setAccessible(true);
+      valueAndGradient.setAccessible(true); // package-private, as f is
+      for (double x : new double[] {0.3, 1.7, 3.1}) {
+        double value = (Double) f.invoke(null, x);
+        double[] gradient = new double[1];
+        double returned = (Double) valueAndGradient.invoke(null, x, gradient);
+        assertThat(returned).isEqualTo(value);
+        double h = 1e-6;
+        double difference = ((Double) f.invoke(null, x + h) - (Double) f.invoke(null, x - h))
+            / (2 * h);
+        assertThat(gradient[0]).isWithin(1e-6 * Math.max(1, Math.abs(difference)))
+            .of(difference);
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   private Ecj compile(String qualifiedName, String source) throws IOException {
     Path sources = directory.resolve("src");
     Path file = sources.resolve(qualifiedName.replace('.', '/') + ".java");

@@ -52,6 +52,11 @@ class UnboxedDataTest {
               "    s += w.get(\"k\");",
               "    return s;",
               "  }",
+              "  static final List<Double> WEIGHTS = List.of(0.5, 1.25);",
+              "  /** A method of a static field's object: its type argument gives the box. */",
+              "  @Differentiable static double weighted(double a, double b) {",
+              "    return a * WEIGHTS.get(1) + Math.sin(b * WEIGHTS.get(0));",
+              "  }",
               "}")));
 
   @Test
@@ -72,6 +77,16 @@ class UnboxedDataTest {
    * expect silently missing from the gradient; so it is an error unless marked
    * {@code @NoDerivative}, which takes it as data.
    */
+  @Test
+  void boxesOfAStaticFieldsListAreReadAsNumbers() throws Exception {
+    // was "call to 'WEIGHTS.get(...)' returns 'E'": the method's type as declared, not as a
+    // member of List<Double>
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(COMPILED.get(), "com.example.Fit");
+    for (double[] p : new double[][] {{1.3, 0.7}, {-0.4, 1.2}}) {
+      checks.check(new Call("weighted", new Object[] {p[0], p[1]}, true, true));
+    }
+  }
+
   @Test
   void aDoubleBoxParameterIsAnErrorUnlessMarkedNoDerivative() {
     List<String> lines = List.of(

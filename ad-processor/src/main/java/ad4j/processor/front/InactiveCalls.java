@@ -98,12 +98,23 @@ final class InactiveCalls {
     TypeElement owner = (TypeElement) field.getEnclosingElement();
     String receiver = copy.orElse(context.javaTypes().referenceTo(owner) + "."
         + field.getSimpleName());
-    return lower(method.get(), null, receiver, arguments, invocation, shown, discarded);
+    // as a member of the field's type: List<Double>'s get returns a Double, not an E
+    return lower(method.get(), null, receiver, arguments, invocation, shown, discarded,
+        (javax.lang.model.type.ExecutableType) context.types().asMemberOf(
+            (javax.lang.model.type.DeclaredType) field.asType(), method.get()));
   }
 
   private Operand lower(ExecutableElement method, TypeElement qualifier, String receiver,
       List<Operand> arguments, MethodInvocationTree invocation, String shown,
       boolean discarded) {
+    return lower(method, qualifier, receiver, arguments, invocation, shown, discarded,
+        (javax.lang.model.type.ExecutableType) method.asType());
+  }
+
+  /** As above, with {@code method}'s type as a member of its receiver's type. */
+  private Operand lower(ExecutableElement method, TypeElement qualifier, String receiver,
+      List<Operand> arguments, MethodInvocationTree invocation, String shown,
+      boolean discarded, javax.lang.model.type.ExecutableType memberType) {
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
     Optional<NumericType> type = resultType(method.getReturnType().getKind());
@@ -157,7 +168,7 @@ final class InactiveCalls {
     // a generic method's result as the arguments make it: List.of(1, 2) is a List<Integer>
     javax.lang.model.type.TypeMirror returned = context.calleeServices().overloads()
         .resultType(method,
-        (javax.lang.model.type.ExecutableType) method.asType(),
+        memberType,
         context.javaTypes().javaTypesOf(arguments).orElseThrow());
     boolean reference = returned.getKind() == TypeKind.DECLARED
         || (returned.getKind() == TypeKind.ARRAY
