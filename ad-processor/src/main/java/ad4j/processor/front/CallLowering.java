@@ -51,7 +51,7 @@ final class CallLowering {
     this.expressions = expressions;
     this.diagnostics = context.diagnostics();
     this.callees = new CalleeResolver(context);
-    this.ruledCalls = new RuledCalls(context, callees);
+    this.ruledCalls = new RuledCalls(context, callees, arrays);
     this.inactiveCalls = new InactiveCalls(context);
     this.records = expressions.records();
     this.functions = expressions.functions();

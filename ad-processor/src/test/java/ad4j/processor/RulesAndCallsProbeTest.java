@@ -1,0 +1,424 @@
+package ad4j.processor;
+
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.MemberAgreement;
+import ad4j.processor.testing.TapeIsEmpty;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * An adversarial hunt for silently wrong derivatives in the derivative rules and where they are
+ * found: every {@code Math} and {@code StrictMath} function ad4j differentiates, at points of
+ * its domain and near its edges, to second order; {@code @DerivativeOf} rules in other classes,
+ * for overloads, for array and variable arity parameters, beside {@code @Differentiable}
+ * targets; calls across classes (hidden static methods, static imports, overloads chosen by
+ * the argument's type, generic and interface static methods, classes compiled earlier). Every
+ * member against differences of order 8 of the user's own method and forward against reverse
+ * ({@link MemberAgreement}).
+ */
+@ExtendWith(TapeIsEmpty.class)
+class RulesAndCallsProbeTest {
+
+  /** A function of (x, y) written with one math function, and the points to check it at. */
+  private record Case(String name, String body, double[][] points) {}
+
+  private static double[][] at(double... xy) {
+    double[][] points = new double[xy.length / 2][];
+    for (int i = 0; i < points.length; i++) {
+      points[i] = new double[] {xy[2 * i], xy[2 * i + 1]};
+    }
+    return points;
+  }
+
+  private static final List<Case> MATH = List.of(
+      new Case("sin", "return M.sin(x * y) + M.cos(x - y) + M.tan(0.5 * x + 0.1 * y);",
+          at(0.3, 0.7, -1.2, 0.4, 2.5, -0.6)),
+      new Case("asinAcos", "return M.asin(x) * y + M.acos(0.5 * y) + M.atan(x * y);",
+          at(0.2, 0.4, -0.9, 1.7, 0.93, -1.8, 0.0, 0.0)),
+      new Case("atan2", "return M.atan2(x, y) * (1 + 0.1 * x);",
+          at(0.5, 0.7, 0.5, -0.7, -0.5, -0.7, -0.5, 0.7, 0.3, -2.0, 3.0, 1e-3, -2.0, -1e-3)),
+      new Case("atan2Swapped", "return M.atan2(y * y + 0.1, x) + M.atan2(-y, x * x + 1);",
+          at(0.5, 0.7, -0.5, -0.7)),
+      new Case("hyperbolic", "return M.sinh(x) * M.cosh(y) + M.tanh(x * y);",
+          at(0.3, 0.7, -1.2, 0.4, 3.0, -2.0)),
+      new Case("expLog", "return M.exp(x) * M.log(y) + M.log10(x * y) + M.expm1(x - y)"
+          + " + M.log1p(x * y);", at(0.3, 0.7, 1.2, 2.4, 0.5, 0.05)),
+      new Case("roots", "return M.sqrt(x * y) + M.cbrt(x - y) + M.cbrt(x);",
+          at(0.3, 0.7, 1.2, 2.4, 0.2, 0.5, -0.3, -0.9)),
+      new Case("powBoth", "return M.pow(x, y);",
+          at(0.3, 0.7, 1.2, -2.4, 2.0, 0.0, 0.5, 3.0, 3.0, 1.0)),
+      new Case("powIntegerExponent", "return M.pow(x, 3) * y + M.pow(x, -2) + M.pow(y, 2);",
+          at(-0.7, 0.3, -1.3, -0.4, 0.8, 2.0)),
+      new Case("powHalf", "return M.pow(x, 0.5) * y + M.pow(y * y, 1.5) + M.pow(x, 1.0);",
+          at(0.7, 0.3, 1.3, -0.4)),
+      new Case("powZeroAndOne", "return M.pow(x, 0) * y + M.pow(x * y, 0.0) + M.pow(x, 1) * y;",
+          at(0.7, 0.3, -1.3, -0.4)),
+      new Case("powConstantBase", "return M.pow(2.0, x * y) + M.pow(0.5, x) + M.pow(10, y);",
+          at(0.7, 0.3, -1.3, -0.4)),
+      new Case("powNegativeBaseCube", "return M.pow(x - 2, 3.0) * y;",
+          at(0.7, 0.3, -1.3, -0.4)),
+      new Case("hypot", "return M.hypot(x, y) + M.hypot(x * y, 3.0);",
+          at(0.3, 0.7, -1.2, 0.4, 3.0, -4.0)),
+      new Case("fma", "return M.fma(x, y, x * x) + M.fma(2.0, x, y) + M.fma(x, 3.0, y * y);",
+          at(0.3, 0.7, -1.2, 0.4)),
+      new Case("copySign", "return M.copySign(x * y, y) + M.copySign(x, -2.0) * y"
+          + " + M.copySign(2.0, x) * x;", at(0.3, 0.7, -1.2, 0.4, 1.5, -0.8, -0.7, -0.2)),
+      new Case("scalb", "return M.scalb(x * y, 3) + M.scalb(x, -2) * y;",
+          at(0.3, 0.7, -1.2, 0.4)),
+      new Case("remainders", "return M.IEEEremainder(x, y) + x % y + (3 * x) % 1.0;",
+          at(2.3, 0.7, -3.6, 1.3, 7.1, -2.1)),
+      new Case("kinks", "return M.abs(x) * y + M.max(x, y) * x + M.min(x * x, y);",
+          at(0.3, 0.7, -1.2, 0.4, 2.0, -1.0)),
+      new Case("piecewiseConstant", "return M.floor(x) * y + M.ceil(y) * x + M.rint(x * y)"
+          + " + M.signum(x) * y * y;", at(0.3, 0.7, -1.2, 0.4, 2.3, -1.7)),
+      new Case("angles", "return M.toRadians(x * y) + M.toDegrees(x) * y;",
+          at(0.3, 0.7, -1.2, 0.4)),
+      new Case("nested", "return M.exp(M.sin(x) * M.sqrt(y)) / M.hypot(x, M.atan2(y, x));",
+          at(0.3, 0.7, -1.2, 0.4)));
+
+  private static String source(String owner, List<Case> cases) {
+    List<String> lines = new ArrayList<>(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class " + owner + "Functions {"));
+    for (Case c : cases) {
+      lines.add("  @Differentiable(order = 2) static double " + c.name()
+          + "(double x, double y) { " + c.body().replace("M.", owner + ".") + " }");
+    }
+    lines.add("}");
+    return String.join("\n", lines);
+  }
+
+  /**
+   * Each function of {@code Math} and {@code StrictMath} with a rule, in expressions of two
+   * active parameters: values, gradients, tangents, pullbacks and Hessians against
+   * differences, at points in every quadrant, near 0 and near the edges of domains.
+   */
+  @Test
+  void everyMathFunctionToSecondOrder() throws Exception {
+    for (String owner : List.of("Math", "StrictMath")) {
+      InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+          List.of("-Xlint:all", "-Werror"), "com.example." + owner + "Functions",
+          source(owner, MATH));
+      for (Case c : MATH) {
+        MemberAgreement method = MemberAgreement.of(compiled,
+            "com.example." + owner + "Functions", c.name(), true, true);
+        method.checkScalarAt(c.points(), 2, 1e-7);
+      }
+    }
+  }
+
+  // ---- @DerivativeOf rules: which method a rule is for -----------------------------------
+
+  /**
+   * Targets whose bodies ad4j cannot differentiate (their value goes through a boxed list), so
+   * that only their rules give derivatives: a static method and the one of a subclass that
+   * hides it, each with a rule of its own class (the subclass's rule hides the base's too).
+   */
+  private static final String HIDDEN_BASE = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "class Base {",
+      "  static double f(double x) {",
+      "    java.util.List<Double> box = java.util.List.of(x);",
+      "    return Math.sin(box.get(0));",
+      "  }",
+      "  @ad4j.Differentiable @DerivativeOf(\"f\") static double fDerivative(double x) { return Math.cos(x); }",
+      "}");
+
+  private static final String HIDDEN_SUB = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "final class Sub extends Base {",
+      "  static double f(double x) {",
+      "    java.util.List<Double> box = java.util.List.of(x);",
+      "    return box.get(0) * box.get(0) * box.get(0);",
+      "  }",
+      "  @ad4j.Differentiable @DerivativeOf(\"f\") static double fDerivative(double x) { return 3 * x * x; }",
+      "}");
+
+  private static final String HIDDEN_CALLER = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class HidingCaller {",
+      "  @Differentiable(order = 2) static double both(double x, double y) {",
+      "    return Sub.f(x * y) + 10 * Base.f(x - y);",
+      "  }",
+      "  @Differentiable(order = 2) static double sub(double x, double y) {",
+      "    return Sub.f(x) * y;",
+      "  }",
+      "  @Differentiable(order = 2) static double base(double x, double y) {",
+      "    return Base.f(x) * y;",
+      "  }",
+      "}");
+
+  @Test
+  void aHiddenStaticMethodAndTheOneHidingItEachUseTheirOwnRule() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Base", HIDDEN_BASE,
+        "com.example.Sub", HIDDEN_SUB, "com.example.HidingCaller", HIDDEN_CALLER);
+    for (String name : List.of("both", "sub", "base")) {
+      MemberAgreement.of(compiled, "com.example.HidingCaller", name, true, true)
+          .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 2, 1e-7);
+    }
+  }
+
+  /**
+   * A rule on a method that is {@code @Differentiable} itself (a straight-through estimator:
+   * the body's derivative is 0, the rule's 1), and a rule for {@code Math.floor}: every way of
+   * calling them uses the rule (a direct call, a static import, a method reference, a lambda,
+   * a stream's map), or is an error.
+   */
+  private static final String STRAIGHT_THROUGH = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "import java.util.function.DoubleUnaryOperator;",
+      "final class Straight {",
+      "  @Differentiable static double q(double x) { return Math.floor(x); }",
+      "  @Differentiable @DerivativeOf(\"q\") static double qDerivative(double x) { return 1; }",
+      "  @Differentiable static double direct(double x) { return q(x) * x; }",
+      "  @Differentiable static double qualified(double x) { return Straight.q(x) * x; }",
+      "  @Differentiable static double reference(double x) {",
+      "    DoubleUnaryOperator op = Straight::q;",
+      "    return op.applyAsDouble(x) * x;",
+      "  }",
+      "  @Differentiable static double lambda(double x) {",
+      "    DoubleUnaryOperator op = t -> q(t);",
+      "    return op.applyAsDouble(x) * x;",
+      "  }",
+      "  @Differentiable static double stream(double[] a) {",
+      "    return java.util.Arrays.stream(a).map(Straight::q).sum() * a[0];",
+      "  }",
+      "  @Differentiable static double apply(DoubleUnaryOperator f, double x) { return f.applyAsDouble(x); }",
+      "  @Differentiable static double template(double x) {",
+      "    return apply(Straight::q, x) * x;",
+      "  }",
+      "}");
+
+  @Test
+  void aRuleOnADifferentiableMethodIsUsedByEveryKindOfCall() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Straight", STRAIGHT_THROUGH);
+    for (double x : new double[] {0.3, 1.7, -2.4}) {
+      // q' taken as 1: d/dx (q(x) x) = x + floor(x)
+      double expected = x + Math.floor(x);
+      for (String name : List.of("direct", "qualified", "reference", "lambda", "template")) {
+        double[] gradient = (double[]) compiled.invoke("com.example.StraightGrad",
+            name + "Gradient", x);
+        org.junit.jupiter.api.Assertions.assertEquals(expected, gradient[0], 1e-12,
+            name + " at " + x);
+        double tangent = (double) compiled.invoke("com.example.StraightGrad",
+            name + "Tangent", x, 1.0);
+        org.junit.jupiter.api.Assertions.assertEquals(expected, tangent, 1e-12,
+            name + " tangent at " + x);
+      }
+    }
+    double[] a = {0.3, 1.7, -2.4};
+    double[] gradient = (double[]) compiled.invoke("com.example.StraightGrad",
+        "streamGradient", (Object) a);
+    double sum = Math.floor(0.3) + Math.floor(1.7) + Math.floor(-2.4);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(
+        new double[] {sum + 0.3, 0.3, 0.3}, gradient, 1e-12);
+  }
+
+  private static final String FLOOR_RULE = String.join("\n",
+      "package com.example;",
+      "import static java.lang.Math.floor;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "import java.util.function.DoubleUnaryOperator;",
+      "final class Floors {",
+      "  @DerivativeOf(owner = Math.class, value = \"floor\")",
+      "  static double floorStraightThrough(double x) { return 1; }",
+      "  @Differentiable static double direct(double x) { return Math.floor(x) * x; }",
+      "  @Differentiable static double imported(double x) { return floor(x) * x; }",
+      "  @Differentiable static double reference(double x) {",
+      "    DoubleUnaryOperator op = Math::floor;",
+      "    return op.applyAsDouble(x) * x;",
+      "  }",
+      "  @Differentiable static double lambda(double x) {",
+      "    DoubleUnaryOperator op = t -> Math.floor(t);",
+      "    return op.applyAsDouble(x) * x;",
+      "  }",
+      "  @Differentiable static double apply(DoubleUnaryOperator f, double x) { return f.applyAsDouble(x); }",
+      "  @Differentiable static double template(double x) {",
+      "    return apply(Math::floor, x) * x;",
+      "  }",
+      "  @Differentiable static double stream(double[] a) {",
+      "    return java.util.Arrays.stream(a).map(Math::floor).sum() * a[0];",
+      "  }",
+      "}");
+
+  @Test
+  void aRuleForMathFloorIsUsedByEveryKindOfCall() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Floors", FLOOR_RULE);
+    for (double x : new double[] {0.3, 1.7, -2.4}) {
+      double expected = x + Math.floor(x);
+      for (String name : List.of("direct", "imported", "reference", "lambda", "template")) {
+        double[] gradient = (double[]) compiled.invoke("com.example.FloorsGrad",
+            name + "Gradient", x);
+        org.junit.jupiter.api.Assertions.assertEquals(expected, gradient[0], 1e-12,
+            name + " at " + x);
+        double tangent = (double) compiled.invoke("com.example.FloorsGrad",
+            name + "Tangent", x, 1.0);
+        org.junit.jupiter.api.Assertions.assertEquals(expected, tangent, 1e-12,
+            name + " tangent at " + x);
+      }
+    }
+    double[] a = {0.3, 1.7, -2.4};
+    double[] gradient = (double[]) compiled.invoke("com.example.FloorsGrad",
+        "streamGradient", (Object) a);
+    double sum = Math.floor(0.3) + Math.floor(1.7) + Math.floor(-2.4);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(
+        new double[] {sum + 0.3, 0.3, 0.3}, gradient, 1e-12);
+  }
+
+  /**
+   * Variable arity targets with rules for their array parameter, called with elements one by
+   * one, with none, with one, with an array, through method references. Before the fix the
+   * elements were passed as the target's parameters one for one: {@code weighted(x * y)} took
+   * the array's partial for a number and dropped it ({@code one} at (0.3, 0.7): gradient 0.7
+   * against differences of 0.994, without a word), and {@code weighted(x, y * x, 3.0)} and
+   * {@code weighted()} were internal errors; now the call makes the array Java makes, which
+   * the target and its rule take. An array whose elements are all constants needs no rule.
+   */
+  private static final String VARIABLE_ARITY = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "final class Sums {",
+      "  static double weighted(double... xs) {",
+      "    java.util.List<Double> box = new java.util.ArrayList<>();",
+      "    for (double x : xs) box.add(x);",
+      "    double s = 0;",
+      "    for (int i = 0; i < box.size(); i++) s += (i + 1) * box.get(i) * box.get(i);",
+      "    return s;",
+      "  }",
+      "  @DerivativeOf(\"weighted\") static double[] weightedDerivative(double... xs) {",
+      "    double[] d = new double[xs.length];",
+      "    for (int i = 0; i < xs.length; i++) d[i] = 2 * (i + 1) * xs[i];",
+      "    return d;",
+      "  }",
+      "  static double scaled(double c, double... xs) {",
+      "    java.util.List<Double> box = new java.util.ArrayList<>();",
+      "    for (double x : xs) box.add(x);",
+      "    double s = 0;",
+      "    for (int i = 0; i < box.size(); i++) s += (i + 1) * box.get(i);",
+      "    return c * s;",
+      "  }",
+      "  @DerivativeOf(value = \"scaled\", wrt = \"c\") static double scaledC(double c, double... xs) {",
+      "    double s = 0;",
+      "    for (int i = 0; i < xs.length; i++) s += (i + 1) * xs[i];",
+      "    return s;",
+      "  }",
+      "  @DerivativeOf(value = \"scaled\", wrt = \"xs\")",
+      "  static double[] scaledXs(double c, double... xs) {",
+      "    double[] d = new double[xs.length];",
+      "    for (int i = 0; i < xs.length; i++) d[i] = c * (i + 1);",
+      "    return d;",
+      "  }",
+      "  @Differentiable static double elements(double x, double y) {",
+      "    return weighted(x, y * x, 3.0) + scaled(y, x, x * y);",
+      "  }",
+      "  @Differentiable static double one(double x, double y) {",
+      "    return weighted(x * y) + scaled(x, y);",
+      "  }",
+      "  @Differentiable static double none(double x, double y) {",
+      "    return weighted() + scaled(x * y) + x;",
+      "  }",
+      "  @Differentiable static double array(double x, double y) {",
+      "    double[] a = {x, y, x * y};",
+      "    return weighted(a) + scaled(x, a);",
+      "  }",
+      "  static double lin(double c, double... xs) {",
+      "    java.util.List<Double> box = java.util.List.of(c);",
+      "    return box.get(0) * xs.length;",
+      "  }",
+      "  @DerivativeOf(value = \"lin\", wrt = \"c\") static double linC(double c, double... xs) {",
+      "    return xs.length;",
+      "  }",
+      "  @Differentiable static double constants(double x, double y) {",
+      "    return lin(x * y, 1.0, 2.0) + lin(y) + lin(x, new double[] {1, 2, 3});",
+      "  }",
+      "  @Differentiable static double reference(double x, double y) {",
+      "    java.util.function.DoubleUnaryOperator op = Sums::weighted;",
+      "    java.util.function.DoubleBinaryOperator two = Sums::weighted;",
+      "    return op.applyAsDouble(x * y) + two.applyAsDouble(x, y);",
+      "  }",
+      "  @Differentiable static double made(double x, double y) {",
+      "    return weighted(new double[] {y, x}) + scaled(y, new double[] {x * x, y});",
+      "  }",
+      "}");
+
+  @Test
+  void aVariableArityTargetsRuleSeesTheElementsAsAnArray() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Sums", VARIABLE_ARITY);
+    for (String name : List.of("array", "made", "one", "elements", "none", "constants",
+        "reference")) {
+      MemberAgreement.of(compiled, "com.example.Sums", name, true, true)
+          .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
+    }
+  }
+
+  /**
+   * Targets in an interface (static), in a nested class and in a generic class, their rules
+   * in the caller's class with {@code owner}.
+   */
+  private static final String OWNERS = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "interface Shapes {",
+      "  static double bump(double x) {",
+      "    java.util.List<Double> box = java.util.List.of(x);",
+      "    return Math.exp(-box.get(0) * box.get(0));",
+      "  }",
+      "  final class Inner {",
+      "    static double cube(double x) {",
+      "      java.util.List<Double> box = java.util.List.of(x);",
+      "      return box.get(0) * box.get(0) * box.get(0);",
+      "    }",
+      "  }",
+      "}");
+
+  private static final String GENERIC_OWNER = String.join("\n",
+      "package com.example;",
+      "final class Holder<T> {",
+      "  static double twice(double x) {",
+      "    java.util.List<Double> box = java.util.List.of(x);",
+      "    return 2 * box.get(0) + Math.sin(box.get(0));",
+      "  }",
+      "  static <U> U same(U u) { return u; }",
+      "}");
+
+  private static final String OWNERS_CALLER = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "import static com.example.Shapes.Inner.cube;",
+      "final class OwnersCaller {",
+      "  @DerivativeOf(owner = Shapes.class, value = \"bump\")",
+      "  static double bumpDerivative(double x) { return -2 * x * Math.exp(-x * x); }",
+      "  @DerivativeOf(owner = Shapes.Inner.class, value = \"cube\")",
+      "  static double cubeDerivative(double x) { return 3 * x * x; }",
+      "  @DerivativeOf(owner = Holder.class, value = \"twice\")",
+      "  static double twiceDerivative(double x) { return 2 + Math.cos(x); }",
+      "  @Differentiable static double g(double x, double y) {",
+      "    return Shapes.bump(x * y) + Shapes.Inner.cube(y) + cube(x) + Holder.twice(x - y);",
+      "  }",
+      "}");
+
+  @Test
+  void rulesForTargetsOfInterfacesNestedAndGenericClasses() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Shapes", OWNERS,
+        "com.example.Holder", GENERIC_OWNER, "com.example.OwnersCaller", OWNERS_CALLER);
+    MemberAgreement.of(compiled, "com.example.OwnersCaller", "g", true, true)
+        .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
+  }
+}
