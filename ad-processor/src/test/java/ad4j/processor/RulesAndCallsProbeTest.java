@@ -467,4 +467,99 @@ class RulesAndCallsProbeTest {
     MemberAgreement.of(compiled, "com.example.OwnersCaller", "g", true, true)
         .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
   }
+
+  /**
+   * A value record's own methods with {@code @DerivativeOf} rules (straight-through estimators:
+   * the code's derivative is 0, the rule's 1). ad4j inlines a record's methods; before the fix
+   * it did so for these too and ignored their rules without a word: {@code Vec.step(t) * a} at
+   * (0.3, 0.7) had gradient (0, 0) where the rule gives (0, 0.3). A static one now uses its
+   * rules, also when called unqualified from the record's own code that ad4j inlines (where
+   * the caller's class has a method of the same name, which must not be taken).
+   */
+  private static final String RECORD_RULES = String.join("\n",
+      "package com.example;",
+      "import ad4j.DerivativeOf;",
+      "import ad4j.Differentiable;",
+      "final class RecordRules {",
+      "  record Vec(double x, double y) {",
+      "    static double step(double t) { return Math.floor(t); }",
+      "    double scaledStep(double t) { return x * step(t) + y; }",
+      "  }",
+      "  @DerivativeOf(owner = Vec.class, value = \"step\")",
+      "  static double stepStraightThrough(double t) { return 1; }",
+      "  static double step(double t) { return 100 * t; }",
+      "  @Differentiable static double qualified(double a, double t) {",
+      "    return Vec.step(t) * a;",
+      "  }",
+      "  @Differentiable static double inlined(double a, double t) {",
+      "    Vec v = new Vec(a, 2 * a);",
+      "    return v.scaledStep(t);",
+      "  }",
+      "}");
+
+  @Test
+  void aStaticMethodOfAValueRecordUsesItsRules() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.RecordRules", RECORD_RULES);
+    for (double[] p : new double[][] {{0.3, 0.7}, {-1.2, 2.4}}) {
+      double a = p[0];
+      double t = p[1];
+      // step' taken as 1: d(step(t) a) = (floor(t), a); d(a step(t) + 2a) = (floor(t) + 2, a)
+      double[][] expected = {{Math.floor(t), a}, {Math.floor(t) + 2, a}};
+      List<String> names = List.of("qualified", "inlined");
+      for (int m = 0; m < names.size(); m++) {
+        String name = names.get(m);
+        double[] gradient = (double[]) compiled.invoke("com.example.RecordRulesGrad",
+            name + "Gradient", a, t);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(expected[m], gradient, 1e-12,
+            name + " at " + a + ", " + t);
+        double tangent = (double) compiled.invoke("com.example.RecordRulesGrad",
+            name + "Tangent", a, t, 0.25, -0.5);
+        org.junit.jupiter.api.Assertions.assertEquals(
+            0.25 * expected[m][0] - 0.5 * expected[m][1], tangent, 1e-12, name + " tangent");
+        double[] adjoints = {1, 2};
+        compiled.invoke("com.example.RecordRulesGrad", name + "Pullback", a, t, 3.0, adjoints);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(
+            new double[] {1 + 3 * expected[m][0], 2 + 3 * expected[m][1]}, adjoints, 1e-12,
+            name + " pullback");
+      }
+    }
+  }
+
+  /**
+   * An instance method of a value record with a rule, called on a record that carries
+   * derivatives: the rule takes the receiver as an object without derivative, so ad4j cannot
+   * use it; before the fix the method's code was inlined and the rule ignored (gradient
+   * (2.0, 0) at (0.3, 0.7) where the rule gives (2.0, 0.3) in the t slot, as the code's
+   * derivative x floor'(t) is 0), now the call is an error that says why and what to do.
+   */
+  @Test
+  void anInstanceMethodOfAValueRecordWithRulesIsAnErrorAtTheCall() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class RecordRule {",
+        "  record Vec(double x, double y) {",
+        "    double dot(double t) { return x * Math.floor(t) + y; }",
+        "  }",
+        "  @DerivativeOf(owner = Vec.class, value = \"dot\", wrt = \"t\")",
+        "  static double dotT(Vec v, double t) { return v.x(); }",
+        "  @Differentiable static double g(double a, double t) {",
+        "    Vec v = new Vec(a, 2 * a);",
+        "    return v.dot(t);",
+        "  }",
+        "}");
+    javax.tools.JavaFileObject file = com.google.testing.compile.JavaFileObjects
+        .forSourceLines("com.example.RecordRule", lines);
+    com.google.testing.compile.Compilation compilation = InProcessCompiler.javac().compile(file);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorContaining(
+        "ad4j: call to 'v.dot(...)': 'Vec.dot' has @DerivativeOf rules, which take its receiver"
+        + " as an object that carries no derivative, but here the receiver is value record"
+        + " 'Vec', whose components ad4j differentiates, so ad4j cannot use them; remove the"
+        + " rules, for ad4j to differentiate the method's code, or give the rules to a static"
+        + " method that takes the components as parameters").inFile(file).onLine(12)
+        .atColumn(lines.get(11).indexOf("(t)") + 1);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorCount(1);
+  }
 }
