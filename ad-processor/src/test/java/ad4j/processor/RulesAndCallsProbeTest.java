@@ -562,4 +562,84 @@ class RulesAndCallsProbeTest {
         .atColumn(lines.get(11).indexOf("(t)") + 1);
     com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorCount(1);
   }
+
+  /**
+   * The {@code float} overloads of {@code Math}'s functions with rules ({@code abs},
+   * {@code max}, {@code min}, {@code copySign}, {@code scalb}, {@code signum}, {@code fma}),
+   * {@code double} functions of {@code float} arguments, {@code %} and {@code round} of floats,
+   * and {@code max} of a {@code float} and a {@code double}: against differences of the user's
+   * method (in {@code float}, so to a tolerance of 1e-4).
+   */
+  @Test
+  void floatOverloadsOfMathFunctions() throws Exception {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Floats {",
+        "  @Differentiable(order = 2) static float a(float x, float y) {",
+        "    return Math.abs(x) * y + Math.max(x, y) * x + Math.min(x * x, y);",
+        "  }",
+        "  @Differentiable(order = 2) static float b(float x, float y) {",
+        "    return Math.copySign(x * y, y) + Math.scalb(x, 2) * y + Math.signum(x) * y;",
+        "  }",
+        "  @Differentiable(order = 2) static float c(float x, float y) {",
+        "    return Math.fma(x, y, x * x) + Math.fma(x, 3, y);",
+        "  }",
+        "  @Differentiable(order = 2) static float d(float x, float y) {",
+        "    return (float) Math.sin(x) * y + x % y + Math.round(x) * y;",
+        "  }",
+        "  @Differentiable(order = 2) static double e(float x, double y) {",
+        "    return Math.max(x, y) + Math.pow(x, 2) * y + Math.hypot(x, y);",
+        "  }",
+        "}");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Floats", source);
+    for (String name : List.of("a", "b", "c", "d")) {
+      MemberAgreement method = MemberAgreement.of(compiled, "com.example.Floats", name,
+          true, true);
+      method.checkScalar(new Object[] {0.3f, 0.7f}, 1, 1e-4);
+      method.checkScalar(new Object[] {-1.1f, 0.4f}, 1, 1e-4);
+    }
+    MemberAgreement e = MemberAgreement.of(compiled, "com.example.Floats", "e", true, true);
+    e.checkScalar(new Object[] {0.3f, 0.7}, 1, 1e-4);
+    e.checkScalar(new Object[] {-1.1f, 0.4}, 1, 1e-4);
+  }
+
+  /**
+   * At order 2 the tangent of a rule's partial comes from the rule's own generated members,
+   * which differentiate its code. A rule that has rules of its own: calls of it from an order-1
+   * method use them, and before the fix the order-2 method differentiated its code instead,
+   * without a word: here {@code fD} is {@code 3x² + floor(x)} with the rule {@code fDD = 6x +
+   * 1}; {@code firstGradient} at 0.7 is 5.2 (the rule) while {@code gHessian} was 4.2 (the
+   * code). Now the order-2 call is an error saying so.
+   */
+  @Test
+  void aRuleWithRulesOfItsOwnUsedAtOrderTwoIsAnErrorAtTheCall() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class RuleOfRule {",
+        "  static double f(double x) {",
+        "    java.util.List<Double> b = java.util.List.of(x);",
+        "    return b.get(0) * b.get(0) * b.get(0);",
+        "  }",
+        "  @Differentiable @DerivativeOf(\"f\")",
+        "  static double fD(double x) { return 3 * x * x + Math.floor(x); }",
+        "  @DerivativeOf(\"fD\") static double fDD(double x) { return 6 * x + 1; }",
+        "  @Differentiable static double first(double x) { return fD(x); }",
+        "  @Differentiable(order = 2) static double g(double x) { return f(x); }",
+        "}");
+    javax.tools.JavaFileObject file = com.google.testing.compile.JavaFileObjects
+        .forSourceLines("com.example.RuleOfRule", lines);
+    com.google.testing.compile.Compilation compilation = InProcessCompiler.javac().compile(file);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorContaining(
+        "ad4j: call to 'f(...)' from method 'g', which is @Differentiable(order = 2): its"
+        + " @DerivativeOf rule 'RuleOfRule.fD' has @DerivativeOf rules of its own"
+        + " ('RuleOfRule.fDD'), and at order 2 ad4j differentiates the rule's code instead,"
+        + " which may not agree with them; remove the rules of 'fD', or give 'RuleOfRule.f' a"
+        + " rule that is a copy of 'fD' without rules of its own").inFile(file).onLine(13)
+        .atColumn(lines.get(12).indexOf("(x); }") + 1);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorCount(1);
+  }
 }
