@@ -642,4 +642,40 @@ class RulesAndCallsProbeTest {
         .atColumn(lines.get(12).indexOf("(x); }") + 1);
     com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorCount(1);
   }
+
+  /**
+   * A rule in a local class (which may declare static methods since Java 16): javac enters
+   * local classes after annotation processing, so ad4j never saw the rule; before the fix a
+   * straight-through rule for {@code Math.floor} there was silently ignored (with it in such a
+   * class, {@code Math.floor(x) * x} had gradient 0.0 at 0.3, floor's built-in derivative,
+   * where the rule gives 0.3), and a
+   * rule for a method of the user's an error at the call that said to give one. Now the rule
+   * is an error saying that rules are found in top-level and member classes only.
+   */
+  @Test
+  void aRuleInALocalClassIsAnErrorAtTheRule() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class LocalRules {",
+        "  static Object rules() {",
+        "    class Rules {",
+        "      @DerivativeOf(owner = Math.class, value = \"floor\")",
+        "      static double floorStraightThrough(double x) { return 1; }",
+        "    }",
+        "    return new Rules();",
+        "  }",
+        "  @Differentiable static double quantized(double x) { return Math.floor(x) + x; }",
+        "}");
+    javax.tools.JavaFileObject file = com.google.testing.compile.JavaFileObjects
+        .forSourceLines("com.example.LocalRules", lines);
+    com.google.testing.compile.Compilation compilation = InProcessCompiler.javac().compile(file);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorContaining(
+        "ad4j: @DerivativeOf rule 'floorStraightThrough' is in a local class: ad4j finds rules"
+        + " in top-level and nested (member) classes only, and would use no rule of it; move it"
+        + " into one").inFile(file).onLine(8)
+        .atColumn(lines.get(7).indexOf("floorStraightThrough") + 1);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorCount(1);
+  }
 }
