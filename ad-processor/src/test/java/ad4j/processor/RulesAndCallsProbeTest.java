@@ -678,4 +678,35 @@ class RulesAndCallsProbeTest {
         .atColumn(lines.get(7).indexOf("floorStraightThrough") + 1);
     com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorCount(1);
   }
+
+  /**
+   * A rule for {@code Math.abs(double)} and a call {@code Math.abs(x)} of a {@code float}, which
+   * chooses {@code abs(float)}, for which no rule can be written (a rule cannot take a float).
+   * Before the fix the call took the built-in derivative and ignored the rule without a word
+   * (gradient -1.0 at -0.5 where the rule gives 1.0; the {@code double} call used the rule);
+   * now it is an error saying to pass a {@code double}.
+   */
+  @Test
+  void aRuleForAMathFunctionOfDoublesMeetingACallOfItsFloatOverloadIsAnError() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class FloatAbs {",
+        "  @DerivativeOf(owner = Math.class, value = \"abs\")",
+        "  static double absStraightThrough(double x) { return 1; }",
+        "  @Differentiable static float g(float x) { return Math.abs(x) * x; }",
+        "  @Differentiable static double h(double x) { return Math.abs(x) * x; }",
+        "}");
+    javax.tools.JavaFileObject file = com.google.testing.compile.JavaFileObjects
+        .forSourceLines("com.example.FloatAbs", lines);
+    com.google.testing.compile.Compilation compilation = InProcessCompiler.javac().compile(file);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorContaining(
+        "ad4j: call to 'Math.abs(...)' calls 'Math.abs(float)', and the @DerivativeOf rules"
+        + " this call sees are for 'Math.abs(double)', which ad4j uses for calls of that method"
+        + " only (a rule cannot take a 'float'); pass 'double' arguments, as in"
+        + " 'Math.abs((double) ...)', to use the rules").inFile(file).onLine(7)
+        .atColumn(lines.get(6).indexOf("(x) * x") + 1);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorCount(1);
+  }
 }
