@@ -709,4 +709,136 @@ class RulesAndCallsProbeTest {
         .atColumn(lines.get(6).indexOf("(x) * x") + 1);
     com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorCount(1);
   }
+
+  // ---- calls across classes ----------------------------------------------------------------
+
+  /**
+   * {@code @Differentiable} static methods of an interface, of an inner (non-static) class, of
+   * a class and a subclass that hides it (called as {@code Sub.f}, {@code Base.f}, and as
+   * {@code Sub2.f} of a subclass that inherits it), and rules declared in an interface and in
+   * an enum nested in the caller.
+   */
+  @Test
+  void staticMethodsOfInterfacesInnerClassesAndHidingSubclasses() throws Exception {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class Across {",
+        "  interface Shapes {",
+        "    @Differentiable static double bump(double x) { return Math.exp(-x * x); }",
+        "  }",
+        "  class Inner { @Differentiable static double cube(double x) { return x * x * x; } }",
+        "  static class Base { @Differentiable static double f(double x) { return Math.sin(x); } }",
+        "  static class Sub extends Base {",
+        "    @Differentiable static double f(double x) { return x * x; }",
+        "  }",
+        "  static class Sub2 extends Base { }",
+        "  static double opaque(double x) {",
+        "    java.util.List<Double> b = java.util.List.of(x);",
+        "    return Math.sin(b.get(0));",
+        "  }",
+        "  static double other(double x) {",
+        "    java.util.List<Double> b = java.util.List.of(x);",
+        "    return Math.exp(b.get(0));",
+        "  }",
+        "  interface R {",
+        "    @DerivativeOf(owner = Across.class, value = \"opaque\")",
+        "    static double opaqueDerivative(double x) { return Math.cos(x); }",
+        "  }",
+        "  enum E {",
+        "    A;",
+        "    @DerivativeOf(owner = Across.class, value = \"other\")",
+        "    static double otherDerivative(double x) { return Math.exp(x); }",
+        "  }",
+        "  @Differentiable static double g(double x, double y) {",
+        "    return Shapes.bump(x * y) + Inner.cube(y) + Sub.f(x) + Base.f(y) + Sub2.f(x * y)",
+        "        + opaque(x) * y + other(y);",
+        "  }",
+        "}");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Across", source);
+    MemberAgreement.of(compiled, "com.example.Across", "g", true, true)
+        .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
+  }
+
+  /**
+   * Methods of classes compiled earlier (a library on the class path, with its generated
+   * classes): a static method and the one of a subclass that hides it, an overload of another
+   * arity, called qualified and through a static import, at order 2.
+   */
+  @Test
+  void hiddenAndOverloadedMethodsOfALibraryCompiledEarlier(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path classes) throws Exception {
+    String base = String.join("\n",
+        "package com.lib;",
+        "import ad4j.Differentiable;",
+        "public class Base {",
+        "  @Differentiable(order = 2) public static double f(double x) { return Math.sin(x); }",
+        "}");
+    String sub = String.join("\n",
+        "package com.lib;",
+        "import ad4j.Differentiable;",
+        "public class Sub extends Base {",
+        "  @Differentiable(order = 2) public static double f(double x) { return x * x * x; }",
+        "  @Differentiable(order = 2) public static double f(double x, double y) { return x * y; }",
+        "}");
+    String user = String.join("\n",
+        "package com.example;",
+        "import static com.lib.Sub.f;",
+        "import ad4j.Differentiable;",
+        "final class User {",
+        "  @Differentiable(order = 2) static double g(double x, double y) {",
+        "    return com.lib.Sub.f(x) + 10 * com.lib.Base.f(y) + f(x, y) + f(y);",
+        "  }",
+        "}");
+    com.google.testing.compile.Compilation library = InProcessCompiler.javac().compile(
+        com.google.testing.compile.JavaFileObjects.forSourceString("com.lib.Base", base),
+        com.google.testing.compile.JavaFileObjects.forSourceString("com.lib.Sub", sub));
+    InProcessCompiler.requireSuccess(library);
+    com.google.testing.compile.Compilation compilation = InProcessCompiler.javac()
+        .withClasspath(InProcessCompiler.classpathWithClassesOf(library, classes))
+        .compile(com.google.testing.compile.JavaFileObjects.forSourceString(
+            "com.example.User", user));
+    MemberAgreement.of(InProcessCompiler.loadedWithLibrary(compilation, library),
+        "com.example.User", "g", true, true)
+        .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 2, 1e-7);
+  }
+
+  /** A vector target of variable arity, its rule giving the Jacobian of the array. */
+  @Test
+  void aVariableArityVectorTargetsRuleSeesTheElementsAsAnArray() throws Exception {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class Squares {",
+        "  static double[] squares(double... xs) {",
+        "    java.util.List<Double> b = new java.util.ArrayList<>();",
+        "    for (double x : xs) b.add(x);",
+        "    double[] r = new double[b.size()];",
+        "    for (int i = 0; i < r.length; i++) r[i] = b.get(i) * b.get(i);",
+        "    return r;",
+        "  }",
+        "  @DerivativeOf(\"squares\") static double[][] squaresDerivative(double... xs) {",
+        "    double[][] d = new double[xs.length][xs.length];",
+        "    for (int i = 0; i < xs.length; i++) d[i][i] = 2 * xs[i];",
+        "    return d;",
+        "  }",
+        "  @Differentiable static double two(double x, double y) {",
+        "    double[] r = squares(x, x * y);",
+        "    return r[0] + 3 * r[1];",
+        "  }",
+        "  @Differentiable static double one(double x, double y) {",
+        "    double[] r = squares(x * y);",
+        "    return r[0] * y;",
+        "  }",
+        "}");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Squares", source);
+    for (String name : List.of("two", "one")) {
+      MemberAgreement.of(compiled, "com.example.Squares", name, true, true)
+          .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
+    }
+  }
 }
