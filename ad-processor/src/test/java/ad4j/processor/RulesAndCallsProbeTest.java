@@ -841,4 +841,132 @@ class RulesAndCallsProbeTest {
           .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
     }
   }
+
+  /**
+   * A {@code @Differentiable} callee whose variable arity parameter is {@code @NoDerivative},
+   * called with constant elements: before the fix the array made for the call carried
+   * derivatives whatever its elements, and the call was the error "'1.0' carries derivatives
+   * into parameter 'cs' ..., which is @NoDerivative"; now it compiles and agrees with
+   * differences, and an element that carries a derivative is still that error, naming it.
+   */
+  @Test
+  void constantsPassToAVariableArityNoDerivativeParameter() throws Exception {
+    String source = String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class Weights {",
+        "  @Differentiable static double h(double x, @NoDerivative double... cs) {",
+        "    return x * cs.length + cs[0] * x * x;",
+        "  }",
+        "  @Differentiable static double b(double x, double y) { return h(x, 1.0, 2.0) * y; }",
+        "}");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Weights", source);
+    MemberAgreement.of(compiled, "com.example.Weights", "b", true, true)
+        .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
+
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class Weights {",
+        "  @Differentiable static double h(double x, @NoDerivative double... cs) {",
+        "    return x * cs.length + cs[0] * x * x;",
+        "  }",
+        "  @Differentiable static double c(double x, double y) { return h(x, y, 2.0); }",
+        "}");
+    javax.tools.JavaFileObject file = com.google.testing.compile.JavaFileObjects
+        .forSourceLines("com.example.Weights", lines);
+    com.google.testing.compile.Compilation compilation = InProcessCompiler.javac().compile(file);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorContaining(
+        "ad4j: call to 'h(...)': 'y' carries derivatives into parameter 'cs' of 'Weights.h',"
+        + " which is @NoDerivative and would drop them; remove @NoDerivative from 'cs', or pass"
+        + " a value that carries no derivative").inFile(file).onLine(8)
+        .atColumn(lines.get(7).indexOf("(x, y, 2.0)") + 1);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorCount(1);
+  }
+
+  /**
+   * Rules for overloads of one name ({@code f(double)}, {@code f(double[])},
+   * {@code f(double, double)}, {@code f(int, double)}), each call taking the rule of the
+   * overload Java chooses (a {@code char} argument widening to {@code int}); and a variable
+   * arity instance target with a rule, on a {@code static final} field and on a local object.
+   */
+  @Test
+  void overloadedTargetsAndVariableArityInstanceTargets() throws Exception {
+    String overloads = String.join("\n",
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class Overloads {",
+        "  static double f(double x) {",
+        "    java.util.List<Double> b = java.util.List.of(x);",
+        "    return Math.sin(b.get(0));",
+        "  }",
+        "  static double f(double[] a) {",
+        "    java.util.List<Double> b = java.util.List.of(a[0], a[1]);",
+        "    return b.get(0) * b.get(1);",
+        "  }",
+        "  static double f(double x, double y) {",
+        "    java.util.List<Double> b = java.util.List.of(x, y);",
+        "    return b.get(0) * b.get(0) * b.get(1);",
+        "  }",
+        "  static double f(int n, double x) {",
+        "    java.util.List<Double> b = java.util.List.of(x);",
+        "    return n * b.get(0);",
+        "  }",
+        "  @DerivativeOf(\"f\") static double f1(double x) { return Math.cos(x); }",
+        "  @DerivativeOf(\"f\") static double[] fa(double[] a) { return new double[] {a[1], a[0]}; }",
+        "  @DerivativeOf(value = \"f\", wrt = \"x\") static double fx(double x, double y) {",
+        "    return 2 * x * y;",
+        "  }",
+        "  @DerivativeOf(value = \"f\", wrt = \"y\") static double fy(double x, double y) {",
+        "    return x * x;",
+        "  }",
+        "  @DerivativeOf(\"f\") static double fn(int n, double x) { return n; }",
+        "  @Differentiable static double g(double x, double y) {",
+        "    double[] a = {x, y};",
+        "    return f(x) + f(a) + f(y, x) + f(3, y) + f(2, 1) + f('c', x);",
+        "  }",
+        "}");
+    MemberAgreement.of(InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+            "com.example.Overloads", overloads), "com.example.Overloads", "g", true, true)
+        .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
+
+    String instance = String.join("\n",
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class Scaled {",
+        "  static final Scaled ONE = new Scaled(2.0);",
+        "  final double k;",
+        "  Scaled(double k) { this.k = k; }",
+        "  double weighted(double... xs) {",
+        "    java.util.List<Double> b = new java.util.ArrayList<>();",
+        "    for (double x : xs) b.add(x);",
+        "    double s = 0;",
+        "    for (int i = 0; i < b.size(); i++) s += k * (i + 1) * b.get(i) * b.get(i);",
+        "    return s;",
+        "  }",
+        "  @DerivativeOf(\"weighted\") static double[] weightedDerivative(Scaled o, double... xs) {",
+        "    double[] d = new double[xs.length];",
+        "    for (int i = 0; i < xs.length; i++) d[i] = 2 * o.k * (i + 1) * xs[i];",
+        "    return d;",
+        "  }",
+        "  @Differentiable static double field(double x, double y) {",
+        "    return ONE.weighted(x, y * x) + ONE.weighted(y);",
+        "  }",
+        "  @Differentiable static double local(double x, double y) {",
+        "    Scaled o = new Scaled(3.0);",
+        "    return o.weighted(x, y * x) + o.weighted(y) + o.weighted();",
+        "  }",
+        "}");
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Scaled", instance);
+    for (String name : List.of("field", "local")) {
+      MemberAgreement.of(compiled, "com.example.Scaled", name, true, true)
+          .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
+    }
+  }
 }

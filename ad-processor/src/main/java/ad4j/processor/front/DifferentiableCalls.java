@@ -49,9 +49,13 @@ final class DifferentiableCalls {
     Optional<javax.lang.model.element.ExecutableElement> method =
         choice.map(Overloads.Choice::method);
     if (choice.isPresent() && choice.get().variableArity()) {
-      // f(a, b, c) of a @Differentiable f(double... xs): the array Java makes for the call
+      // f(a, b, c) of a @Differentiable f(double... xs): the array Java makes for the call;
+      // for a @NoDerivative one it carries derivatives only where an element does, so that
+      // constants pass
+      List<? extends javax.lang.model.element.VariableElement> parameters =
+          choice.get().method().getParameters();
       arguments = arrays.variableArityArguments(choice.get().method(), arguments, invocation,
-          false);
+          !ActiveParameters.isActive(parameters.get(parameters.size() - 1)));
       if (arguments == null) {
         return null;
       }
