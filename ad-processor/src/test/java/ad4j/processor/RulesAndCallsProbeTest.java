@@ -969,4 +969,31 @@ class RulesAndCallsProbeTest {
           .checkScalarAt(new double[][] {{0.3, 0.7}, {-1.2, 0.4}}, 1, 1e-7);
     }
   }
+
+  /**
+   * A method reference passed to a method that is not {@code @Differentiable}: the error said a
+   * function value "cannot be ... passed to a method", which it can, to a
+   * {@code @Differentiable} one; it now says which.
+   */
+  @Test
+  void aMethodReferencePassedToAPlainMethodSaysWhereItMayBePassed() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import java.util.function.DoubleUnaryOperator;",
+        "final class Passed {",
+        "  static double apply(DoubleUnaryOperator f, double x) { return f.applyAsDouble(x); }",
+        "  @Differentiable static double g(double x) { return apply(Math::sin, x) * x; }",
+        "}");
+    javax.tools.JavaFileObject file = com.google.testing.compile.JavaFileObjects
+        .forSourceLines("com.example.Passed", lines);
+    com.google.testing.compile.Compilation compilation = InProcessCompiler.javac().compile(file);
+    com.google.testing.compile.CompilationSubject.assertThat(compilation).hadErrorContaining(
+        "ad4j: method reference 'Math::sin' is not supported here: ad4j specialises a function"
+        + " value where its code is known, so a lambda or method reference may initialise a"
+        + " local of a functional interface type (called in this method), be given to a stream"
+        + " operation or be passed to a @Differentiable method that takes a function; it cannot"
+        + " be stored in a field, returned or passed to a method that is not @Differentiable")
+        .inFile(file).onLine(6).atColumn(lines.get(5).indexOf("Math::sin") + 1);
+  }
 }

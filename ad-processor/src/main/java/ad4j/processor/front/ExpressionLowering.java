@@ -49,8 +49,9 @@ final class ExpressionLowering {
   /** Where a function value may be, for messages. */
   static final String FUNCTION_USES = "ad4j specialises a function value where its code is"
       + " known, so a lambda or method reference may initialise a local of a functional"
-      + " interface type (called in this method) or be given to a stream operation; it cannot"
-      + " be stored in a field, returned or passed to a method";
+      + " interface type (called in this method), be given to a stream operation or be passed"
+      + " to a @Differentiable method that takes a function; it cannot be stored in a field,"
+      + " returned or passed to a method that is not @Differentiable";
 
   private final LoweringContext context;
   private final Diagnostics diagnostics;
