@@ -20,14 +20,16 @@ import javax.lang.model.element.Element;
 import javax.lang.model.util.Elements;
 
 /**
- * Reports {@code @Differentiable} on methods of local and anonymous classes (local records,
- * enums and interfaces too). javac enters such classes only after annotation processing, so
- * {@code getElementsAnnotatedWith} never lists them and they would be silently ignored; they are
- * found in the syntax trees instead.
+ * Reports {@code @Differentiable} and {@code @DerivativeOf} on methods of local and anonymous
+ * classes (local records, enums and interfaces too). javac enters such classes only after
+ * annotation processing, so {@code getElementsAnnotatedWith} never lists them and they would be
+ * silently ignored (a rule for {@code Math.floor} there would leave the built-in derivative in
+ * use); they are found in the syntax trees instead.
  */
 final class LocalClassMethods {
   private static final String PACKAGE = "ad4j";
   private static final String SIMPLE_NAME = "Differentiable";
+  private static final String RULE_NAME = "DerivativeOf";
 
   private LocalClassMethods() {}
 
@@ -78,32 +80,38 @@ final class LocalClassMethods {
 
     @Override
     public Void visitMethod(MethodTree tree, Void unused) {
-      if (localKind != null && isDifferentiable(tree)) {
+      if (localKind != null && isAnnotated(tree, SIMPLE_NAME)) {
         diagnostics.error(tree, "@Differentiable method '" + tree.getName() + "' is in "
             + localKind + ": ad4j differentiates methods of top-level and nested (member)"
             + " classes only; move it into one");
+      } else if (localKind != null && isAnnotated(tree, RULE_NAME)) {
+        diagnostics.error(tree, "@DerivativeOf rule '" + tree.getName() + "' is in "
+            + localKind + ": ad4j finds rules in top-level and nested (member) classes only,"
+            + " and would use no rule of it; move it into one");
       }
       return super.visitMethod(tree, unused);
     }
 
-    private boolean isDifferentiable(MethodTree method) {
+    /** Whether {@code method} has the annotation {@code ad4j.simpleName}. */
+    private boolean isAnnotated(MethodTree method, String simpleName) {
       for (AnnotationTree annotation : method.getModifiers().getAnnotations()) {
         Tree type = annotation.getAnnotationType();
         if (type instanceof MemberSelectTree select
-            && select.getIdentifier().contentEquals(SIMPLE_NAME)
+            && select.getIdentifier().contentEquals(simpleName)
             && select.getExpression().toString().equals(PACKAGE)) {
           return true;
         }
         if (type instanceof IdentifierTree identifier
-            && identifier.getName().contentEquals(SIMPLE_NAME) && importsTheAnnotation()) {
+            && identifier.getName().contentEquals(simpleName)
+            && importsTheAnnotation(simpleName)) {
           return true;
         }
       }
       return false;
     }
 
-    /** Whether the simple name {@code Differentiable} means {@code ad4j.Differentiable} here. */
-    private boolean importsTheAnnotation() {
+    /** Whether the simple name {@code simpleName} means {@code ad4j.simpleName} here. */
+    private boolean importsTheAnnotation(String simpleName) {
       String packageName = unit.getPackageName() == null ? "" : unit.getPackageName().toString();
       if (packageName.equals(PACKAGE)) {
         return true;
@@ -115,12 +123,12 @@ final class LocalClassMethods {
             || !select.getExpression().toString().equals(PACKAGE)) {
           continue;
         }
-        if (select.getIdentifier().contentEquals(SIMPLE_NAME)) {
+        if (select.getIdentifier().contentEquals(simpleName)) {
           return true;
         }
         onDemand |= select.getIdentifier().contentEquals("*");
       }
-      String inPackage = packageName.isEmpty() ? SIMPLE_NAME : packageName + "." + SIMPLE_NAME;
+      String inPackage = packageName.isEmpty() ? simpleName : packageName + "." + simpleName;
       return onDemand && elements.getTypeElement(inPackage) == null;
     }
   }

@@ -45,6 +45,42 @@ final class ArrayLowering {
   }
 
   /**
+   * The arguments of a variable arity call ({@code f(a, b, c)} of {@code f(double... xs)}) as
+   * the method takes them: those before its last parameter, then a new array of the rest, made
+   * after all are evaluated, as Java makes it (JLS 15.12.4.2); null after an error. For a
+   * {@code @Differentiable} callee, whose array of doubles carries derivatives, and for a
+   * target with {@code @DerivativeOf} rules, whose rule for the array takes the same array and
+   * which needs no rule for it when no element carries a derivative ({@code elementsDecide}).
+   */
+  List<Operand> variableArityArguments(javax.lang.model.element.ExecutableElement method,
+      List<Operand> arguments, MethodInvocationTree invocation, boolean elementsDecide) {
+    int fixed = method.getParameters().size() - 1;
+    javax.lang.model.type.TypeMirror last = method.getParameters().get(fixed).asType();
+    Optional<NumericType> type = context.javaTypes().irType(last);
+    if (type.isEmpty() || (type.get() != NumericType.DOUBLE_ARRAY
+        && type.get() != NumericType.INT_ARRAY)) {
+      unsupported(invocation, "call to '" + context.source().of(invocation.getMethodSelect())
+          + "(...)' passes its variable arity parameter of type '" + last + "' element by"
+          + " element, which ad4j supports for 'double...' and 'int...' only; pass an array");
+      return null;
+    }
+    NumericType element = type.get().elementType();
+    List<Operand> packed = new ArrayList<>(arguments.subList(0, fixed));
+    boolean active = element == NumericType.DOUBLE && (!elementsDecide
+        || arguments.subList(fixed, arguments.size()).stream().anyMatch(Operand::isActive));
+    Operand array = context.emit(Operation.newArray(element),
+        List.of(Operand.Constant.of(arguments.size() - fixed)), type.get(), active);
+    for (int k = fixed; k < arguments.size(); k++) {
+      if (storeElement(array, Operand.Constant.of(k - fixed), arguments.get(k),
+          invocation.getArguments().get(k)) == null) {
+        return null;
+      }
+    }
+    packed.add(array);
+    return packed;
+  }
+
+  /**
    * {@code a[i]}: an element of an array parameter, or a row of a matrix. What is read from an
    * array that carries derivatives carries them too.
    */

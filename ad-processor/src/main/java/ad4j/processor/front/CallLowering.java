@@ -51,7 +51,7 @@ final class CallLowering {
     this.expressions = expressions;
     this.diagnostics = context.diagnostics();
     this.callees = new CalleeResolver(context);
-    this.ruledCalls = new RuledCalls(context, callees);
+    this.ruledCalls = new RuledCalls(context, callees, arrays);
     this.inactiveCalls = new InactiveCalls(context);
     this.records = expressions.records();
     this.functions = expressions.functions();
@@ -112,6 +112,10 @@ final class CallLowering {
    * what the method's name and receiver resolve to. Null after an error.
    */
   Operand call(MethodInvocationTree invocation) {
+    Optional<RecordMethodCalls.Target> recordMethod = records.methods().target(invocation);
+    if (recordMethod.isPresent() && !ruledCalls.rulesOf(recordMethod.get().method()).isEmpty()) {
+      return ruledRecordMethodCall(recordMethod.get(), invocation);
+    }
     if (records.handles(invocation)) {
       return records.scalarCall(invocation); // p.x(), p.dot(q): a flattened record's
     }
@@ -152,6 +156,55 @@ final class CallLowering {
         + " static methods are supported");
     lowerArguments(invocation);
     return null;
+  }
+
+  /**
+   * A call of a value record's own method that has {@code @DerivativeOf} rules, which replace
+   * its code as they do any target's: a static one is lowered with its rules; an instance one
+   * is an error, for its rules take the receiver as an object that carries no derivative, and
+   * the receiver here is a value record whose components ad4j differentiates (inlining the
+   * method's code instead would silently ignore the rules). Null after an error.
+   */
+  private Operand ruledRecordMethodCall(RecordMethodCalls.Target target,
+      MethodInvocationTree invocation) {
+    ExecutableElement method = target.method();
+    String shown = context.source().of(invocation.getMethodSelect())
+        + (invocation.getArguments().isEmpty() ? "()" : "(...)");
+    String name = target.record().getSimpleName() + "." + method.getSimpleName();
+    if (!StaticMembers.isStatic(method)) {
+      unsupported(invocation, "call to '" + shown + "': '" + name + "' has @DerivativeOf"
+          + " rules, which take its receiver as an object that carries no derivative, but here"
+          + " the receiver is value record '" + target.record().getSimpleName() + "', whose"
+          + " components ad4j differentiates, so ad4j cannot use them; remove the rules, for"
+          + " ad4j to differentiate the method's code, or give the rules to a static method"
+          + " that takes the components as parameters");
+      lowerArguments(invocation);
+      return null;
+    }
+    List<Operand> arguments = new ArrayList<>();
+    boolean failed = false;
+    for (ExpressionTree argument : invocation.getArguments()) {
+      Operand operand = callArgument(argument);
+      if (operand != null && context.flatRecords().recordOf(operand).isPresent()) {
+        records.locals().misused(argument, context.source().of(argument));
+        operand = null;
+      }
+      failed |= operand == null;
+      arguments.add(operand);
+    }
+    if (failed) {
+      return null;
+    }
+    Optional<RuledCalls.Lowered> lowered =
+        ruledCalls.lower(target.record(), method.getSimpleName().toString(), arguments,
+            invocation, shown);
+    if (lowered.isEmpty()) {
+      unsupported(invocation, "call to '" + shown + "' is not differentiable: no method '"
+          + method.getSimpleName() + "' of '" + target.record().getSimpleName() + "' that takes"
+          + " these arguments has @DerivativeOf rules");
+      return null;
+    }
+    return lowered.get().operand();
   }
 
   /** Whether the call is {@code a.clone()} of an array, a copy of it. */

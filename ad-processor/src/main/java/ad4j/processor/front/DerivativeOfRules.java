@@ -178,20 +178,29 @@ public final class DerivativeOfRules {
           + " class and calls it; make it package-private");
     }
     String ownerName = owner.getSimpleName().toString();
-    List<ExecutableElement> candidates = ElementFilter.methodsIn(elements.getAllMembers(owner))
-        .stream().filter(m -> m.getSimpleName().contentEquals(value)).toList();
+    // the methods of that name that are members of the owner, as a call Owner.value(...)
+    // finds them: a static method a subclass hides is not one (getAllMembers lists it)
+    List<ExecutableElement> candidates = new Members(elements, types).methods(owner, value);
     if (candidates.isEmpty()) {
       return problem(method, annotation, valueElement, rule + ": unknown target: no method '"
           + value + "' in '" + ownerName + "'"
           + (owner == declaring ? " (name another class with owner = ...)" : ""));
     }
     TypeElement targetOwner = owner;
-    ExecutableElement target = null;
-    for (ExecutableElement candidate : candidates) {
-      if (parametersMatch(method, candidate, targetOwner)) {
-        target = candidate;
-      }
+    List<ExecutableElement> fitting = candidates.stream()
+        .filter(candidate -> parametersMatch(method, candidate, targetOwner)).toList();
+    if (fitting.size() > 1) {
+      // a static f(Foo, double) and an instance f(double) of Foo: a rule takes an instance
+      // method's receiver first, so its parameters fit both, and either may be the one meant
+      return problem(method, null, null, rule + ": its parameters " + typeList(method)
+          + " fit " + fitting.stream().map(c -> "'" + ownerName + "." + value + "("
+              + c.getParameters().stream().map(p -> types.erasure(p.asType()).toString())
+                  .collect(Collectors.joining(", ")) + ")' ("
+              + (StaticMembers.isStatic(c) ? "static" : "an instance method, whose rules take the"
+                  + " receiver first") + ")").collect(Collectors.joining(" and "))
+          + ", and ad4j cannot tell which one it is for; rename one of them");
     }
+    ExecutableElement target = fitting.isEmpty() ? null : fitting.get(0);
     if (target == null) {
       return problem(method, null, null, rule + ": its parameters " + typeList(method)
           + " do not match those of '" + ownerName + "." + value + "', " + candidates.stream()

@@ -49,8 +49,13 @@ final class DifferentiableCalls {
     Optional<javax.lang.model.element.ExecutableElement> method =
         choice.map(Overloads.Choice::method);
     if (choice.isPresent() && choice.get().variableArity()) {
-      // f(a, b, c) of a @Differentiable f(double... xs): the array Java makes for the call
-      arguments = variableArityArguments(choice.get().method(), arguments, invocation);
+      // f(a, b, c) of a @Differentiable f(double... xs): the array Java makes for the call;
+      // for a @NoDerivative one it carries derivatives only where an element does, so that
+      // constants pass
+      List<? extends javax.lang.model.element.VariableElement> parameters =
+          choice.get().method().getParameters();
+      arguments = arrays.variableArityArguments(choice.get().method(), arguments, invocation,
+          !ActiveParameters.isActive(parameters.get(parameters.size() - 1)));
       if (arguments == null) {
         return null;
       }
@@ -113,39 +118,6 @@ final class DifferentiableCalls {
     return !receiverIsObject || context.reachability().ofMember(method).isPresent()
         ? Optional.empty()
         : Optional.of(Operation.instanceCall(method.getSimpleName().toString(), arity));
-  }
-
-  /**
-   * The arguments of a variable arity call of a {@code @Differentiable} method: those before
-   * its last parameter, then a new array of the rest, made after all are evaluated, as Java
-   * makes it (JLS 15.12.4.2); null after an error.
-   */
-  private List<Operand> variableArityArguments(
-      javax.lang.model.element.ExecutableElement method, List<Operand> arguments,
-      MethodInvocationTree invocation) {
-    int fixed = method.getParameters().size() - 1;
-    javax.lang.model.type.TypeMirror last = method.getParameters().get(fixed).asType();
-    Optional<NumericType> type = context.javaTypes().irType(last);
-    if (type.isEmpty() || (type.get() != NumericType.DOUBLE_ARRAY
-        && type.get() != NumericType.INT_ARRAY)) {
-      unsupported(invocation, "call to '" + context.source().of(invocation.getMethodSelect())
-          + "(...)' passes its variable arity parameter of type '" + last + "' element by"
-          + " element, which ad4j supports for 'double...' and 'int...' only; pass an array");
-      return null;
-    }
-    NumericType element = type.get().elementType();
-    List<Operand> packed = new ArrayList<>(arguments.subList(0, fixed));
-    Operand array = context.emit(Operation.newArray(element),
-        List.of(Operand.Constant.of(arguments.size() - fixed)), type.get(),
-        element == NumericType.DOUBLE);
-    for (int k = fixed; k < arguments.size(); k++) {
-      if (arrays.storeElement(array, Operand.Constant.of(k - fixed), arguments.get(k),
-          invocation.getArguments().get(k)) == null) {
-        return null;
-      }
-    }
-    packed.add(array);
-    return packed;
   }
 
   /**

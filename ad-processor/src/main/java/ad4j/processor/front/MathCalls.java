@@ -77,6 +77,17 @@ final class MathCalls {
       if (ruled.isPresent()) {
         return ruled.get().operand();
       }
+      Optional<ExecutableElement> ruledOverload = ruledOverload(owner, name, chosen.get());
+      if (ruledOverload.isPresent()) {
+        // Math.abs(f) of a float chooses abs(float), for which no rule can be written: taking
+        // the built-in derivative would silently ignore the rule the user wrote for abs
+        unsupported(invocation, "call to '" + shown + "' calls '" + signature(owner,
+            chosen.get()) + "', and the @DerivativeOf rules this call sees are for '"
+            + signature(owner, ruledOverload.get()) + "', which ad4j uses for calls of that"
+            + " method only (a rule cannot take a 'float'); pass 'double' arguments, as in '"
+            + owner.simpleName() + "." + name + "((double) ...)', to use the rules");
+        return context.notDifferentiableResult(resultType.get());
+      }
     }
     if (!DerivativeRules.isDifferentiableFunction(name, arguments.size())) {
       Optional<Operand> inactive = calls.inactiveCalls().lowerMath(context.mathClassName(owner),
@@ -100,6 +111,24 @@ final class MathCalls {
     Operation operation = Operation.call(owner, name, arguments.size());
     return expressions.operators().combineAll(operation, asParameters(chosen.get(), arguments),
         resultType.get());
+  }
+
+  /**
+   * Another overload of the function {@code name} than {@code chosen} that has
+   * {@code @DerivativeOf} rules the call sees, if one has.
+   */
+  private Optional<ExecutableElement> ruledOverload(MathOwner owner, String name,
+      ExecutableElement chosen) {
+    return context.symbols().mathMethods(owner, name).stream()
+        .filter(method -> !method.equals(chosen)
+            && !calls.ruledCalls().rulesOf(method).isEmpty())
+        .findFirst();
+  }
+
+  /** {@code Math.abs(float)}: a function of {@code owner} with its parameter types. */
+  private static String signature(MathOwner owner, ExecutableElement method) {
+    return owner.simpleName() + "." + method.getSimpleName() + "(" + method.getParameters()
+        .stream().map(p -> p.asType().toString()).collect(Collectors.joining(", ")) + ")";
   }
 
   /**

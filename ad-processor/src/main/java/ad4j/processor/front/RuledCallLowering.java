@@ -263,6 +263,22 @@ final class RuledCallLowering {
     Operation ruleCall;
     boolean activePartial = false;
     if (context.order() == 2) {
+      List<DerivativeOfRules.Rule> ofRule = ruledCalls.rulesOf(rule);
+      if (!ofRule.isEmpty()) {
+        // the tangent of the partial comes from the rule's generated members, which
+        // differentiate its code: rules for the rule itself would be ignored here while calls
+        // of the rule elsewhere use them
+        context.diagnostics().error(site.tree(), "call to '" + site.shown() + "' from method '"
+            + context.methodName() + "', which is @Differentiable(order = 2): its @DerivativeOf"
+            + " rule '" + describe(rule) + "' has @DerivativeOf rules of its own ('"
+            + ofRule.stream().map(r -> describe(r.method())).distinct()
+                .collect(Collectors.joining("', '"))
+            + "'), and at order 2 ad4j differentiates the rule's code instead, which may not"
+            + " agree with them; remove the rules of '" + rule.getSimpleName() + "', or give '"
+            + site.targetName() + "' a rule that is a copy of '" + rule.getSimpleName()
+            + "' without rules of its own");
+        return null;
+      }
       Optional<Callee> atOrderTwo = callees.ruleAtOrderTwo(rule, taken.types(), site.tree(),
           site.shown(), site.targetName());
       if (atOrderTwo.isEmpty()) {

@@ -33,11 +33,13 @@ final class RuledCalls {
   private final LoweringContext context;
   private final DerivativeOfRules rules;
   private final RuledCallLowering lowering;
+  private final ArrayLowering arrays;
 
-  RuledCalls(LoweringContext context, CalleeResolver callees) {
+  RuledCalls(LoweringContext context, CalleeResolver callees, ArrayLowering arrays) {
     this.context = context;
     this.rules = new DerivativeOfRules(context.elements(), context.types());
     this.lowering = new RuledCallLowering(context, this, callees);
+    this.arrays = arrays;
   }
 
   /** A call lowered here: its value, or null after an error at the call. */
@@ -51,7 +53,9 @@ final class RuledCalls {
    */
   Optional<Lowered> lower(TypeElement owner, String name, List<Operand> arguments, Tree call,
       String shown) {
-    ExecutableElement method = CallChoices.choose(context, owner, name, arguments);
+    Optional<Overloads.Choice> choice = CallChoices.choice(context,
+        CallChoices.candidates(context, owner, name), arguments);
+    ExecutableElement method = choice.map(Overloads.Choice::method).orElse(null);
     if (method == null || !StaticMembers.isStatic(method)) {
       return Optional.empty();
     }
@@ -64,7 +68,26 @@ final class RuledCalls {
       }
       return Optional.empty();
     }
-    return Optional.of(new Lowered(lower(method, arguments, call, shown)));
+    List<Operand> passed = asPassed(choice.get(), arguments, call);
+    return Optional.of(new Lowered(passed == null ? null : lower(method, passed, call, shown)));
+  }
+
+  /**
+   * The arguments as {@code choice} takes them: a variable arity call's elements in the array
+   * Java makes for them, which the target and its rule for that parameter take (the partials
+   * are by parameter, so elements passed one by one would meet the wrong ones). Null after an
+   * error at the call.
+   */
+  private List<Operand> asPassed(Overloads.Choice choice, List<Operand> arguments, Tree call) {
+    if (!choice.variableArity()) {
+      return arguments;
+    }
+    if (!(call instanceof MethodInvocationTree invocation)) {
+      context.diagnostics().error(call, "a method with @DerivativeOf rules that takes its"
+          + " variable arity parameter element by element is not supported here; pass an array");
+      return null;
+    }
+    return arrays.variableArityArguments(choice.method(), arguments, invocation, true);
   }
 
   /**
@@ -123,10 +146,11 @@ final class RuledCalls {
   Operand lowerOnReceiver(VariableElement receiver, String name, List<Operand> arguments,
       Tree call, String shown) {
     TypeElement type = receiverType(receiver).orElseThrow();
-    ExecutableElement target = instanceTarget(type, name, arguments, call, shown);
-    if (target == null) {
+    Overloads.Choice choice = instanceTarget(type, name, arguments, call, shown);
+    if (choice == null) {
       return null;
     }
+    ExecutableElement target = choice.method();
     if (!StaticMembers.isStatic(receiver)
         || !receiver.getModifiers().contains(Modifier.FINAL)) {
       context.diagnostics().error(call, "call to '" + shown + "': its receiver '"
@@ -142,6 +166,10 @@ final class RuledCalls {
     }
     String text = context.javaTypes().referenceTo((TypeElement) receiver.getEnclosingElement())
         + "." + receiver.getSimpleName();
+    arguments = asPassed(choice, arguments, call);
+    if (arguments == null) {
+      return null;
+    }
     if (context.order() == 2) {
       // the rules' tangents take the object first, as they do for an object of the method's:
       // the field's, the same object at every call
@@ -165,8 +193,8 @@ final class RuledCalls {
    */
   Operand lowerOnObject(Operand receiver, TypeElement type, String name,
       List<Operand> arguments, Tree call, String shown, String receiverText) {
-    ExecutableElement target = instanceTarget(type, name, arguments, call, shown);
-    if (target == null) {
+    Overloads.Choice choice = instanceTarget(type, name, arguments, call, shown);
+    if (choice == null) {
       return null;
     }
     if (!(receiver instanceof Operand.Use use) || context.loops().isMadeInALoop(use.value())) {
@@ -185,7 +213,8 @@ final class RuledCalls {
       }
       return null;
     }
-    return lower(target, arguments, call, shown, null, receiver);
+    List<Operand> passed = asPassed(choice, arguments, call);
+    return passed == null ? null : lower(choice.method(), passed, call, shown, null, receiver);
   }
 
   /** Whether {@code call} is made on an element of an array ({@code parts[i].cdf(x)}). */
@@ -198,11 +227,13 @@ final class RuledCalls {
 
   /**
    * The instance method {@code name} of {@code type} that takes {@code arguments} and has
-   * rules; null after an error at the call.
+   * rules, as chosen; null after an error at the call.
    */
-  private ExecutableElement instanceTarget(TypeElement type, String name, List<Operand> arguments,
-      Tree call, String shown) {
-    ExecutableElement target = CallChoices.choose(context, type, name, arguments);
+  private Overloads.Choice instanceTarget(TypeElement type, String name,
+      List<Operand> arguments, Tree call, String shown) {
+    Overloads.Choice choice = CallChoices.choice(context,
+        CallChoices.candidates(context, type, name), arguments).orElse(null);
+    ExecutableElement target = choice == null ? null : choice.method();
     if (target == null || StaticMembers.isStatic(target)
         || rulesOf(target).isEmpty()) {
       context.diagnostics().error(call, "call to '" + shown + "' is not differentiable: no"
@@ -210,7 +241,7 @@ final class RuledCalls {
           + " arguments has @DerivativeOf rules");
       return null;
     }
-    return target;
+    return choice;
   }
 
   private Optional<TypeElement> receiverType(VariableElement receiver) {
