@@ -1,0 +1,102 @@
+package ad4j.processor;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.MemberAgreement;
+import ad4j.processor.testing.TapeIsEmpty;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A probe of Java's evaluation order and side effects, and of integer arithmetic feeding values
+ * that carry derivatives: assignments, compound assignments and increments used as values
+ * (inside {@code assert}, short-circuit operators, nested conditionals, array indices and
+ * callee arguments), compound assignments whose right side changes their own index, {@code int}
+ * state evolving in loops, {@code long} counters, casts, integer division and remainders,
+ * {@code Math.floorMod}, {@code Math.round}, {@code char} literals, shifts, loops whose bound
+ * the body changes, labelled jumps out of nested loops, and a loop counter kept in an array.
+ * Every member against differences of order 8 of the user's method, values bit for bit
+ * ({@link MemberAgreement}), whole and cut into parts of 2 statements.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class EvaluationOrderProbeTest {
+  private static final String ASSERTS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Asserted {",
+      "  @Differentiable static double assigned(double x, double y) {",
+      "    double s = x;",
+      "    assert (s = s * y) > -100;",
+      "    return s * x;",
+      "  }",
+      "  @Differentiable static double reassigned(double x, double y) {",
+      "    double s;",
+      "    s = x * 2;",
+      "    assert (s = y) > -100;",
+      "    return s * x;",
+      "  }",
+      "  @Differentiable static double compound(double x, double y) {",
+      "    double s = x * 2;",
+      "    s += 1;",
+      "    assert (s *= y) > -100 : \"s is \" + s;",
+      "    return s * x;",
+      "  }",
+      "  @Differentiable static double counted(double x, double y) {",
+      "    double s = x * y;",
+      "    int n = 1;",
+      "    assert ++n > 0;",
+      "    return s * x * n;",
+      "  }",
+      "  @Differentiable static double inALoop(double x, double y) {",
+      "    double s = y;",
+      "    for (int i = 0; i < 4; i++) {",
+      "      double t = s;",
+      "      assert (t = t * x) < 1e9 && (s = t + 0.25) > -1e9;",
+      "      s = Math.sin(s) + t * 0.5;",
+      "    }",
+      "    return s;",
+      "  }",
+      "  @Differentiable(order = 2) static double second(double x, double y) {",
+      "    double s = x;",
+      "    assert (s = s * y * x) > -100;",
+      "    return s * Math.sin(x) + y;",
+      "  }",
+      "  @Differentiable static double[] vector(double x, double y) {",
+      "    double s = x;",
+      "    assert (s = s * y) > -100;",
+      "    return new double[] {s * x, s + y};",
+      "  }",
+      "}");
+
+  private static final CompiledOnce ASSERTED = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Asserted",
+          ASSERTS));
+
+  /**
+   * A local assigned inside an {@code assert}'s condition keeps the value it had before where
+   * assertions are disabled, and takes the assigned one where they are enabled. Before the fix,
+   * the local was planned as a single-assignment value (the planner did not see the condition
+   * as code that runs only sometimes), so its assignment in the assert replaced its earlier
+   * value in every member: with assertions disabled, at (0.3, 0.7), {@code assigned} returns
+   * 0.09 with gradient (0.6, 0) and {@code assignedValueAndGradient} returned 0 with gradient
+   * (0, 0) (the local's declaration {@code s = x} was dropped); {@code counted} used n = 0.
+   */
+  @Test
+  void aLocalAssignedInAnAssertKeepsItsValueWhereAssertionsAreDisabled() throws Exception {
+    for (boolean enabled : List.of(false, true)) {
+      Compiled loaded = InProcessCompiler.loadedWithAssertions(ASSERTED.get().compilation(),
+          Map.of("com.example.Asserted", enabled));
+      for (String name : List.of("assigned", "reassigned", "compound", "counted", "inALoop")) {
+        MemberAgreement.of(loaded, "com.example.Asserted", name, true, true)
+            .checkScalarAt(new double[][] {{0.3, 0.7}, {-0.45, 0.6}}, 1, 1e-7);
+      }
+      MemberAgreement.of(loaded, "com.example.Asserted", "second", true, true)
+          .checkScalarAt(new double[][] {{0.3, 0.7}, {-0.45, 0.6}}, 2, 1e-7);
+      MemberAgreement.of(loaded, "com.example.Asserted", "vector", true, true)
+          .checkVector(new Object[] {0.3, 0.7});
+    }
+  }
+}
