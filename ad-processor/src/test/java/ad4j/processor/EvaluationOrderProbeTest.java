@@ -1,5 +1,7 @@
 package ad4j.processor;
 
+import static ad4j.processor.testing.SingleErrors.assertSingleError;
+
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
@@ -98,5 +100,27 @@ class EvaluationOrderProbeTest {
       MemberAgreement.of(loaded, "com.example.Asserted", "vector", true, true)
           .checkVector(new Object[] {0.3, 0.7});
     }
+  }
+
+  /**
+   * An array variable bound to another array inside an {@code assert} is bound only where
+   * assertions are enabled, which ad4j does not follow: an error, as in a branch. Before the fix
+   * of the assert's planning it compiled and every member read the assert's array whatever the
+   * assertions' status: with them disabled, at (0.3, 0.7), the gradient (1.49, 0.42) for
+   * (0.6, 1).
+   */
+  @Test
+  void anArrayBoundInAnAssertIsAnError() {
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Differentiable static double f(double x, double y) {",
+        "    double[] a = {x, y};",
+        "    double[] b = {y * y, x};",
+        "    assert (a = b).length > 0;",
+        "    return a[0] * x + a[1];",
+        "  }",
+        "}"), "array variable 'a' cannot be assigned in a branch or loop inside its scope", 7, 13);
   }
 }
