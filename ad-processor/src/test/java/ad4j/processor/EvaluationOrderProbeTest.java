@@ -123,4 +123,63 @@ class EvaluationOrderProbeTest {
         "  }",
         "}"), "array variable 'a' cannot be assigned in a branch or loop inside its scope", 7, 13);
   }
+
+  private static final String TWICE = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "final class Twice {",
+      "  @Differentiable static double forCounter(double x, double y, int k) {",
+      "    double s = y;",
+      "    for (int i = 0; i * i < 30 + k; i++) { s = s * x * 0.9 + 0.1; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double whileCounter(double x, double y, int k) {",
+      "    double s = y;",
+      "    int i = k;",
+      "    while (i + i < 12) { s = Math.sin(s) * x + 0.1 * i; i++; }",
+      "    return s + i;",
+      "  }",
+      "  @Differentiable static double doCounter(double x, double y, int k) {",
+      "    double s = y;",
+      "    long j = 1;",
+      "    do { s = s * y * 0.8 + x * j; j += k + 2; } while (j * j - j < 40);",
+      "    return s;",
+      "  }",
+      "  @Differentiable static double elements(double x, double y, int k) {",
+      "    int[] n = {k, 2, 3};",
+      "    double s = x;",
+      "    for (int i = 0; n[i % 3] * n[i % 3] < 20 && i < 9; i++) { s = s * y + x; n[1]++; }",
+      "    return s;",
+      "  }",
+      "  @Differentiable(order = 2) static double second(double x, double y, int k) {",
+      "    double s = y;",
+      "    for (int i = k; (i - 1) * (i - 1) < 9; i++) { s = s * x * 0.5 + Math.cos(s); }",
+      "    return s * x;",
+      "  }",
+      "}");
+
+  private static final List<CompiledOnce> TWICE_COMPILED =
+      CompiledOnce.wholeAndInParts("com.example.Twice", TWICE, 2);
+
+  /**
+   * A loop condition that reads a value twice ({@code i * i < 30}: the counter is read once and
+   * used on both sides) is written inline with the value's text at both places. Before the fix,
+   * the condition took the text of its first read and named the second by a local never
+   * declared: the generated class did not compile ("cannot find symbol: variable i2" in
+   * {@code for (int i = 0; i * i2 < 30; i++)}).
+   */
+  @Test
+  void aLoopConditionReadingAValueTwice() throws Exception {
+    for (CompiledOnce version : TWICE_COMPILED) {
+      for (String name : List.of("forCounter", "whileCounter", "doCounter", "elements",
+          "second")) {
+        MemberAgreement method = MemberAgreement.of(version.get(), "com.example.Twice", name,
+            true, true, false);
+        for (int k = -1; k < 4; k++) {
+          method.checkScalar(new Object[] {0.3, 0.7, k}, name.equals("second") ? 2 : 1, 1e-7);
+          method.checkScalar(new Object[] {-0.45, 0.6, k}, name.equals("second") ? 2 : 1, 1e-7);
+        }
+      }
+    }
+  }
 }
