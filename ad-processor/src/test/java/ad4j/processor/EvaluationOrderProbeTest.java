@@ -182,4 +182,96 @@ class EvaluationOrderProbeTest {
       }
     }
   }
+
+  /**
+   * A {@code @Checkpointed} loop whose condition assigns a local only sometimes (after
+   * {@code &&}, in a branch of {@code ?:}) is an error, as one whose condition assigns it always
+   * was: the reverse sweep computes the iterations of a segment anew from the snapshot of its
+   * first, running the body and the update but not the condition between them (a condition
+   * that assigns a {@code double} becomes part of the body, and is right). Before the fix
+   * only an assignment at the top of the condition was seen: {@code for (int i = 0; i < 5 &&
+   * (j = j * 3 % 11) >= 0; i++) { s = s * x + j; }} compiled, and at (0.3, 0.7, k = 1) its
+   * gradient was (8.10235, 0.00243) for (9.78235, 0.00243), with no error.
+   */
+  @Test
+  void aCheckpointedLoopWhoseConditionAssignsAfterAndIsAnError() {
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Checkpointed;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Checkpointed(snapshots = 2) @Differentiable static double f(double x, double y,",
+        "      int k) {",
+        "    double s = y;",
+        "    int j = k;",
+        "    for (int i = 0; i < 5 && (j = j * 3 % 11) >= 0; i++) {",
+        "      s = s * x + j;",
+        "    }",
+        "    return s;",
+        "  }",
+        "}"), "loop of method 'f' cannot be checkpointed (@Checkpointed): its condition assigns"
+            + " 'j'; assign it in the body or the update", 9, 5);
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Checkpointed;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  @Checkpointed(snapshots = 2) @Differentiable static double f(double x, double y,",
+        "      int k) {",
+        "    double s = y;",
+        "    int j = k;",
+        "    int i = 0;",
+        "    while (i < 5 && (k > 0 ? (j = j * 3 % 11) : j) >= 0) { s = s * x + j; i++; }",
+        "    return s;",
+        "  }",
+        "}"), "its condition assigns 'j'; assign it in the body or the update", 10, 5);
+  }
+
+  private static final String CHECKPOINTED_ASSERT = String.join("\n",
+      "package com.example;",
+      "import ad4j.Checkpointed;",
+      "import ad4j.Differentiable;",
+      "final class CheckedLoop {",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double f(double x, double y,",
+      "      int k) {",
+      "    double s = y;",
+      "    int n = k;",
+      "    for (int i = 0; i < 11; i++) {",
+      "      double t = s;",
+      "      assert (t = t * 0.5) > -1e9 && ++n > -1000;",
+      "      s = Math.sin(s * x) + t * 0.3 + n * 0.01;",
+      "    }",
+      "    return s + n;",
+      "  }",
+      "  @Checkpointed(snapshots = 2) @Differentiable static double g(double x, double y) {",
+      "    double s = y;",
+      "    for (int i = 0; i < 7 && s > -1e9; i++) { s = Math.sin(s * x) * 0.5 + 0.3 * s; }",
+      "    return s;",
+      "  }",
+      "}");
+
+  /**
+   * An {@code assert} in a {@code @Checkpointed} loop: the test of the class's assertion
+   * status, asked once per class, may run again when the reverse sweep computes iterations
+   * anew. It was the error "it calls 'ad4j.runtime.internal.Assertions.enabled', which is not
+   * @Differentiable", a call the user never wrote. An {@code &&} without assignments in the
+   * condition stays accepted.
+   */
+  @Test
+  void anAssertInACheckpointedLoop() throws Exception {
+    for (boolean enabled : List.of(false, true)) {
+      Compiled loaded = InProcessCompiler.loadedWithAssertions(InProcessCompiler.javac(
+              "-Xlint:all", "-Werror").compile(com.google.testing.compile.JavaFileObjects
+              .forSourceString("com.example.CheckedLoop", CHECKPOINTED_ASSERT)),
+          Map.of("com.example.CheckedLoop", enabled));
+      MemberAgreement f = MemberAgreement.of(loaded, "com.example.CheckedLoop", "f", true,
+          true, false);
+      for (int k = 0; k < 3; k++) {
+        f.checkScalar(new Object[] {0.3, 0.7, k}, 1, 1e-7);
+        f.checkScalar(new Object[] {-0.45, 0.6, k}, 1, 1e-7);
+      }
+      MemberAgreement.of(loaded, "com.example.CheckedLoop", "g", true, true)
+          .checkScalarAt(new double[][] {{0.3, 0.7}, {-0.45, 0.6}}, 1, 1e-7);
+    }
+  }
 }
