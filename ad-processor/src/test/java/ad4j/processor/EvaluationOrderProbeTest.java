@@ -32,7 +32,23 @@ class EvaluationOrderProbeTest {
   private static final String ASSERTS = String.join("\n",
       "package com.example;",
       "import ad4j.Differentiable;",
+      "import java.util.function.DoubleUnaryOperator;",
+      "import java.util.stream.IntStream;",
       "final class Asserted {",
+      "  static final DoubleUnaryOperator F =",
+      "      v -> { double t = v; assert (t = t * 3) > -1e9; return t * v; };",
+      "  @Differentiable static double inLambdas(double x, double y) {",
+      "    DoubleUnaryOperator h =",
+      "        v -> { double t = v; assert (t = t + 1) > -1e9; return t * t * y; };",
+      "    return h.applyAsDouble(x) + F.applyAsDouble(x * y);",
+      "  }",
+      "  @Differentiable static double inAStream(double x, double y) {",
+      "    return IntStream.range(0, 3).mapToDouble(i -> {",
+      "      double t = x * i;",
+      "      assert (t = t * y) > -1e9;",
+      "      return t * x + y;",
+      "    }).sum();",
+      "  }",
       "  @Differentiable static double assigned(double x, double y) {",
       "    double s = x;",
       "    assert (s = s * y) > -100;",
@@ -89,13 +105,16 @@ class EvaluationOrderProbeTest {
    * value in every member: with assertions disabled, at (0.3, 0.7), {@code assigned} returns
    * 0.09 with gradient (0.6, 0) and {@code assignedValueAndGradient} returned 0 with gradient
    * (0, 0) (the local's declaration {@code s = x} was dropped); {@code counted} used n = 0.
+   * The same in a lambda's block, a local function's or a {@code static final} one's, and a
+   * stream's (both wrong before the fix at every point tried).
    */
   @Test
   void aLocalAssignedInAnAssertKeepsItsValueWhereAssertionsAreDisabled() throws Exception {
     for (boolean enabled : List.of(false, true)) {
       Compiled loaded = InProcessCompiler.loadedWithAssertions(ASSERTED.get().compilation(),
           Map.of("com.example.Asserted", enabled));
-      for (String name : List.of("assigned", "reassigned", "compound", "counted", "inALoop")) {
+      for (String name : List.of("assigned", "reassigned", "compound", "counted", "inALoop",
+          "inLambdas", "inAStream")) {
         MemberAgreement.of(loaded, "com.example.Asserted", name, true, true)
             .checkScalarAt(new double[][] {{0.3, 0.7}, {-0.45, 0.6}}, 1, 1e-7);
       }
