@@ -205,6 +205,11 @@ class DiagnosticsTest {
         error("double in a for update",
             "@Differentiable static double f(double x) { for (int i = 0; i < 2; i++, ‸x += 1) { } return x; }",
             "the update of a 'for' loop may change only 'int' and 'long' counters"),
+        // it said "move the assignment of a 'double'", where the update assigns an int
+        error("int counter stepped by a double in a for update",
+            "@Differentiable static double f(double x) { for (int i = 0; i < 9; ‸i += 1.5 + x * x) { } return x; }",
+            "the update of a 'for' loop may compute only with values that carry no derivative,"
+                + " and this one computes with one: move it into the loop body"),
         error("throw of a checked exception",
             "@Differentiable static double f(double x) { if (x < 0) { throw new ‸Exception(); } return x; }",
             "'throw' needs an unchecked exception class"),

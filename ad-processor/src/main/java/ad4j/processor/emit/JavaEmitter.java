@@ -24,10 +24,12 @@ import ad4j.processor.ir.Expr;
 import com.palantir.javapoet.CodeBlock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Prints the body of any IR function as Java: one statement per instruction, each value in a
@@ -473,7 +475,11 @@ public final class JavaEmitter {
     if (loop.test() == null) {
       return Optional.empty();
     }
+    // A value may be read more than once ('i * i < n' reads 'i' once): its text is written at
+    // each read, which evaluates nothing but pure operations again and is no longer than the
+    // user's own condition. A value read nowhere in the condition is needed elsewhere.
     Map<Value, Expr> inline = new HashMap<>();
+    Set<Value> unread = new HashSet<>();
     for (Statement statement : loop.condition().statements()) {
       if (!(statement instanceof Instruction instruction) || instruction.result().isActive()
           || InstructionText.isCall(instruction.operation())
@@ -483,18 +489,20 @@ public final class JavaEmitter {
       List<Expr> arguments = new ArrayList<>();
       for (Operand argument : instruction.arguments()) {
         if (argument instanceof Operand.Use use && inline.containsKey(use.value())) {
-          arguments.add(inline.remove(use.value()));
+          arguments.add(inline.get(use.value()));
+          unread.remove(use.value());
         } else {
           arguments.add(operand(argument));
         }
       }
       inline.put(instruction.result(), text(instruction, arguments));
+      unread.add(instruction.result());
     }
     if (loop.test() instanceof Operand.Use use && inline.containsKey(use.value())) {
-      Expr condition = inline.remove(use.value());
-      return inline.isEmpty() ? Optional.of(condition) : Optional.empty();
+      unread.remove(use.value());
+      return unread.isEmpty() ? Optional.of(inline.get(use.value())) : Optional.empty();
     }
-    return inline.isEmpty() ? Optional.of(operand(loop.test())) : Optional.empty();
+    return unread.isEmpty() ? Optional.of(operand(loop.test())) : Optional.empty();
   }
 
   private Expr expression(Instruction instruction) {

@@ -1,6 +1,7 @@
 package ad4j.processor.front;
 
 import ad4j.processor.ir.Block;
+import ad4j.processor.ir.Declare;
 import ad4j.processor.ir.If;
 import ad4j.processor.ir.Instruction;
 import ad4j.processor.ir.Loop;
@@ -194,12 +195,11 @@ final class CheckpointedLoops {
   private void check(Loop loop, Block whole) {
     Tree at = treeOf(loop.line() == null ? -1 : loop.line().number());
     String prefix = "loop of method '" + method + "' cannot be checkpointed (@Checkpointed): ";
-    for (Statement statement : loop.condition().statements()) {
-      if (statement instanceof Store store) {
-        diagnostics.error(at, prefix + "its condition assigns '" + store.variable().name()
-            + "'; assign it in the body or the update");
-        return;
-      }
+    Variable assignedByCondition = assignedOutside(loop.condition());
+    if (assignedByCondition != null) {
+      diagnostics.error(at, prefix + "its condition assigns '" + assignedByCondition.name()
+          + "'; assign it in the body or the update");
+      return;
     }
     for (Variable variable : loop.carriedVariables()) {
       if (!STATE_TYPES.contains(variable.type())) {
@@ -222,6 +222,39 @@ final class CheckpointedLoops {
     }
     if (!problems.isEmpty()) {
       diagnostics.error(at, prefix + problems.get(0));
+    }
+  }
+
+  /**
+   * The first variable that {@code condition} assigns and does not declare, also where it
+   * assigns it only sometimes (after {@code &&}, in a branch of {@code ?:}): the reverse sweep
+   * computes iterations anew from snapshots taken after the condition ran, without running it
+   * between them. The variable that holds an {@code &&}'s or a {@code ?:}'s result is declared
+   * in the condition itself.
+   */
+  private static Variable assignedOutside(Block condition) {
+    Set<Variable> declared = new java.util.HashSet<>();
+    List<Variable> assigned = new ArrayList<>();
+    collectAssignments(condition, declared, assigned);
+    for (Variable variable : assigned) {
+      if (!declared.contains(variable)) {
+        return variable;
+      }
+    }
+    return null;
+  }
+
+  private static void collectAssignments(Block block, Set<Variable> declared,
+      List<Variable> assigned) {
+    for (Statement statement : block.statements()) {
+      if (statement instanceof Declare declare) {
+        declared.add(declare.variable());
+      } else if (statement instanceof Store store) {
+        assigned.add(store.variable());
+      }
+      for (Block nested : statement.nestedBlocks()) {
+        collectAssignments(nested, declared, assigned);
+      }
     }
   }
 
@@ -293,6 +326,7 @@ final class CheckpointedLoops {
   /**
    * Whether {@code call}, run as written, gives the same result each time from the same
    * arguments and changes nothing, so that computing iterations anew may run it again: the
+   * test of an {@code assert} (the class's assertion status, asked once per class), the
    * null check and the comparisons of a {@code switch} on a string or an enum
    * ({@code Objects.requireNonNull(selector)}, {@code selector.equals("case")}; a string is
    * immutable, and an object the loop assigns is no state a snapshot holds, an error of its
@@ -302,7 +336,8 @@ final class CheckpointedLoops {
     Operation operation = call.operation();
     if (operation.plain() == Operation.Plain.STATIC_CALL) {
       return operation.name().equals("java.util.Objects.requireNonNull")
-          && call.arguments().size() == 1;
+          && call.arguments().size() == 1
+          || operation.name().equals("ad4j.runtime.internal.Assertions.enabled");
     }
     return operation.plain() == Operation.Plain.INSTANCE_CALL
         && operation.name().equals("equals") && call.arguments().size() == 2

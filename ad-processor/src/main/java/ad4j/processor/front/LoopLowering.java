@@ -280,9 +280,14 @@ final class LoopLowering {
         ir.openBlock();
         statements.lowerExpressionStatement(update.getExpression());
         List<Statement> lowered = ir.closeBlock().statements();
-        if (lowered.stream().anyMatch(LoopLowering::changesADouble)) {
+        if (assignsADouble(new Block(lowered))) {
           unsupported(update, "the update of a 'for' loop may change only 'int' and 'long'"
               + " counters: move the assignment of a 'double' into the loop body");
+        } else if (lowered.stream().anyMatch(LoopLowering::changesADouble)) {
+          // 'i += 1.5 + x * x': an int counter, computed from a value with a derivative
+          unsupported(update, "the update of a 'for' loop may compute only with values that"
+              + " carry no derivative, and this one computes with one: move it into the loop"
+              + " body");
         }
         lowered.forEach(ir::add);
       }

@@ -1,5 +1,6 @@
 package ad4j.processor.front;
 
+import com.sun.source.tree.AssertTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
@@ -128,6 +129,17 @@ final class VariablePlanner extends TreeScanner<Void, Void> {
     scan(tree.getCondition(), null);
     nested(tree.getThenStatement());
     nested(tree.getElseStatement());
+    return null;
+  }
+
+  /**
+   * An {@code assert}'s condition (and its detail) runs only where assertions are enabled, like
+   * a branch: a local it assigns keeps its earlier value where they are not.
+   */
+  @Override
+  public Void visitAssert(AssertTree tree, Void unused) {
+    nested(tree.getCondition());
+    nested(tree.getDetail());
     return null;
   }
 
