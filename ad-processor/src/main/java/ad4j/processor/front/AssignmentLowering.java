@@ -111,7 +111,7 @@ final class AssignmentLowering {
     if (target == null) {
       return null;
     }
-    if (target.type().isIntegral() || target.type().isFloatingPoint()) {
+    if (target.type().isNumeric()) {
       value = expressions.unboxing().number(value); // v = xs.get(i)
     }
     if (value == null

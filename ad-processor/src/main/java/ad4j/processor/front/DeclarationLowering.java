@@ -165,7 +165,7 @@ final class DeclarationLowering {
     } else {
       localType = declared.get();
     }
-    if (localType.isIntegral() || localType.isFloatingPoint()) {
+    if (localType.isNumeric()) {
       value = expressions.unboxing().number(value); // double v = xs.get(i)
     }
     if (value != null && !expressions.conversions().assignable(value, localType, initializer)) {

@@ -229,8 +229,7 @@ final class ExpressionLowering {
         unsupported(expression, (expression.getKind() == Tree.Kind.LAMBDA_EXPRESSION
             ? "lambda expression" : "method reference '" + context.source().of(expression)
             + "'") + " is not supported here: " + FUNCTION_USES
-            + java.util.Optional.of(annotateTakerAdvice(context, expression)).filter(a -> !a.isEmpty())
-                .map(advice -> "; " + advice).orElse(""));
+            + annotateTakerAdvice(context, expression).map(advice -> "; " + advice).orElse(""));
         return null;
       }
       case ARRAY_ACCESS -> {
@@ -349,7 +348,8 @@ final class ExpressionLowering {
    * {@code @Differentiable}, an integrator or a root finder written as a plain helper: annotated,
    * it is differentiated at each call for the function passed. Empty for anything else.
    */
-  static String annotateTakerAdvice(LoweringContext context, ExpressionTree function) {
+  static java.util.Optional<String> annotateTakerAdvice(LoweringContext context,
+      ExpressionTree function) {
     com.sun.source.util.TreePath path = context.resolution().pathIn(function);
     if (path == null || path.getParentPath() == null
         || !(path.getParentPath().getLeaf() instanceof MethodInvocationTree invocation)
@@ -358,11 +358,11 @@ final class ExpressionLowering {
             instanceof javax.lang.model.element.ExecutableElement method)
         || CalleeResolver.isDifferentiable(method) || !StaticMembers.isStatic(method)
         || context.trees().getPath(method) == null) {
-      return "";
+      return java.util.Optional.empty();
     }
     String taker = method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName();
-    return "annotate '" + taker + "' with @Differentiable, and ad4j differentiates it at each"
-        + " call for the function passed";
+    return java.util.Optional.of("annotate '" + taker + "' with @Differentiable, and ad4j"
+        + " differentiates it at each call for the function passed");
   }
 
   private void unsupported(Tree tree, String message) {

@@ -377,7 +377,8 @@ final class FunctionValues {
         unsupported(reference, "method reference '" + shown + "' names a 'void' method");
         return null;
       }
-      if (method.isPresent() && isBox(method.get().getReturnType())) {
+      if (method.isPresent()
+          && Unboxing.unboxedType(context.types(), method.get().getReturnType()).isPresent()) {
         // as a call its boxed result meets the specialised function's 'double' result: an
         // error about an 'Object' assigned to a 'double', which the user never wrote
         unsupported(reference, "method reference '" + shown + "' returns a '"
@@ -393,16 +394,6 @@ final class FunctionValues {
         values, call);
   }
 
-
-  /** Whether {@code type} is a box of a primitive ({@code Double}, {@code Integer}, ...). */
-  private boolean isBox(TypeMirror type) {
-    try {
-      context.types().unboxedType(type);
-      return true;
-    } catch (IllegalArgumentException notABox) {
-      return false;
-    }
-  }
 
   private void unsupported(Tree tree, String message) {
     diagnostics.error(tree, message);

@@ -213,8 +213,9 @@ final class LaunderedDependence {
 
   /**
    * Whether {@code method} only reads the arrays it is given and keeps nothing
-   * ({@code Arrays.toString}, {@code Arrays.equals}, {@code Arrays.hashCode}), so that an array
-   * carrying derivatives may be passed to it.
+   * ({@code Arrays.toString}, {@code Arrays.equals}, {@code Arrays.hashCode}, a search of
+   * numbers: {@link #searchesNumbers}), so that an array carrying derivatives may be passed to
+   * it.
    */
   static boolean onlyReads(javax.lang.model.element.ExecutableElement method) {
     return method.getEnclosingElement() instanceof javax.lang.model.element.TypeElement type

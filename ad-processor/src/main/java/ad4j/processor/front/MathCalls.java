@@ -45,7 +45,7 @@ final class MathCalls {
     // Math's functions take primitives: a box is unboxed (Math.exp(xs.get(i)))
     List<Operand> arguments = given.stream().map(expressions.unboxing()::number).toList();
     List<NumericType> argumentTypes = arguments.stream().map(Operand::type).toList();
-    // Math's functions take primitives only: ad4j passes them no boxes to unbox
+    // a reference left after unboxing (a String, a Short) fits no Math function
     Optional<javax.lang.model.element.ExecutableElement> chosen =
         argumentTypes.contains(NumericType.BOOLEAN)
             || argumentTypes.stream().anyMatch(NumericType::isReference)

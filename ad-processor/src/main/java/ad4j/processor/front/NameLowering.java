@@ -52,8 +52,8 @@ final class NameLowering {
       unsupported(identifier, "function value '" + name + "' escapes here: "
           + ExpressionLowering.FUNCTION_USES + "; call it ('" + name + "."
           + local.function().signature().name() + "(...)')"
-          + java.util.Optional.of(ExpressionLowering.annotateTakerAdvice(context, identifier))
-              .filter(advice -> !advice.isEmpty()).map(advice -> ", or " + advice).orElse(""));
+          + ExpressionLowering.annotateTakerAdvice(context, identifier)
+              .map(advice -> ", or " + advice).orElse(""));
       return null;
     }
     if (local != null) {

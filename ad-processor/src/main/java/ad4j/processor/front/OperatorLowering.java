@@ -72,14 +72,14 @@ final class OperatorLowering {
     if (left == null || right == null) {
       return null;
     }
-    if (!onNumbers && (unboxing.isBox(left) || unboxing.isBox(right))) {
-      // a box beside a number, or two boxes added (neither is a String): numbers; two boxes
-      // compared with '==' are compared as references
-      boolean bothBoxes = unboxing.isBox(left) && unboxing.isBox(right);
-      if (bothBoxes ? operator.equals("+") : isNumber(left) || isNumber(right)) {
-        left = unboxing.number(left);
-        right = unboxing.number(right);
-      }
+    boolean leftBox = !onNumbers && unboxing.isBox(left);
+    boolean rightBox = !onNumbers && unboxing.isBox(right);
+    // a box beside a number, or two boxes added (neither is a String): numbers; two boxes
+    // compared with '==' are compared as references
+    if (leftBox && rightBox ? operator.equals("+")
+        : leftBox && right.type().isNumeric() || rightBox && left.type().isNumeric()) {
+      left = unboxing.number(left);
+      right = unboxing.number(right);
     }
     Optional<NumericType> type = isNullTest(binary, left, right)
         ? Optional.of(NumericType.BOOLEAN) : resultType(operator, left.type(), right.type());
@@ -107,11 +107,6 @@ final class OperatorLowering {
     return equality
         && (left.type().isArray() && ExpressionLowering.isNull(binary.getRightOperand())
             || right.type().isArray() && ExpressionLowering.isNull(binary.getLeftOperand()));
-  }
-
-  /** A primitive number: not a box, a string, a boolean or an array. */
-  private static boolean isNumber(Operand operand) {
-    return operand.type().isIntegral() || operand.type().isFloatingPoint();
   }
 
   Operand unary(UnaryTree unary) {

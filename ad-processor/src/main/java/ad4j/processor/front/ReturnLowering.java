@@ -88,7 +88,7 @@ final class ReturnLowering {
       return;
     }
     Operand value = expressions.lower(statement.getExpression());
-    if (resultType.isIntegral() || resultType.isFloatingPoint()) {
+    if (resultType.isNumeric()) {
       value = expressions.unboxing().number(value); // return xs.get(0)
     }
     if (value == null || !expressions.conversions().assignable(value, resultType,

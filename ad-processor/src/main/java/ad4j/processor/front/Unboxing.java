@@ -8,6 +8,7 @@ import java.util.Optional;
 import javax.lang.model.type.PrimitiveType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Types;
 
 /**
  * Java's unboxing (JLS 5.1.8) of a box that a call run as written returned ({@code xs.get(i)} of
@@ -50,7 +51,7 @@ final class Unboxing {
   /** The number type a box holds: {@code double}, {@code float}, {@code int}, {@code long}. */
   private Optional<NumericType> numberType(Operand box) {
     Optional<PrimitiveType> primitive = context.javaTypes().referenceTypeOf(box)
-        .flatMap(this::unboxedType);
+        .flatMap(type -> unboxedType(context.types(), type));
     if (primitive.isEmpty()) {
       return Optional.empty();
     }
@@ -65,9 +66,10 @@ final class Unboxing {
     };
   }
 
-  private Optional<PrimitiveType> unboxedType(TypeMirror type) {
+  /** The primitive type that {@code type} boxes, if it is a box ({@code Double}, {@code Short}). */
+  static Optional<PrimitiveType> unboxedType(Types types, TypeMirror type) {
     try {
-      return Optional.of(context.types().unboxedType(type));
+      return Optional.of(types.unboxedType(type));
     } catch (IllegalArgumentException notABox) {
       return Optional.empty();
     }

@@ -64,10 +64,14 @@ public final class Value {
         original.active, -1);
     value.base = original.base;
     value.role = original.role;
-    // an object computed again is declared as the original was
-    value.referenceType = original.referenceType;
-    value.javaType = original.javaType;
+    value.declaredLike(original); // an object computed again
     return value;
+  }
+
+  /** Declares this value as {@code original} is: an object's Java type, for the same type. */
+  private void declaredLike(Value original) {
+    referenceType = original.referenceType;
+    javaType = original.javaType;
   }
 
   static Value formula(int id, NumericType type, boolean active) {
@@ -83,9 +87,7 @@ public final class Value {
     Value value = new Value(id, Origin.DERIVED, suffix, type, type.isFloatingPoint(), -1);
     value.base = base;
     if (type == base.type) {
-      // a copy of an object (taken back from the tape) is declared as the object was
-      value.referenceType = base.referenceType;
-      value.javaType = base.javaType;
+      value.declaredLike(base); // a copy of an object taken back from the tape
     }
     return value;
   }
