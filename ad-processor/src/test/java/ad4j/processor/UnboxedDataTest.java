@@ -72,11 +72,6 @@ class UnboxedDataTest {
     }
   }
 
-  /**
-   * A {@code Double} parameter: unboxed, its number would be data, a derivative the user may
-   * expect silently missing from the gradient; so it is an error unless marked
-   * {@code @NoDerivative}, which takes it as data.
-   */
   @Test
   void boxesOfAStaticFieldsListAreReadAsNumbers() throws Exception {
     // was "call to 'WEIGHTS.get(...)' returns 'E'": the method's type as declared, not as a
@@ -87,26 +82,30 @@ class UnboxedDataTest {
     }
   }
 
+  /**
+   * A {@code Double} parameter is an object, so data (DESIGN.md: parameters of every other type
+   * than the differentiable ones are inactive and keep their places in every signature), as
+   * it was before boxes were unboxed: unboxed in arithmetic, it takes no slot; passed along to
+   * a call run as written, it is the object it was.
+   */
   @Test
-  void aDoubleBoxParameterIsAnErrorUnlessMarkedNoDerivative() {
-    List<String> lines = List.of(
-        "package com.example;",
-        "import ad4j.Differentiable;",
-        "import ad4j.NoDerivative;",
-        "final class F {",
-        "  @Differentiable static double f(Double x, double y) { return x * y; }",
-        "  @Differentiable static double g(@NoDerivative Double x, double y) { return x * y; }",
-        "}");
-    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
-        String.join("\n", lines));
-    Compilation compilation = InProcessCompiler.javac().compile(file);
-
-    assertThat(compilation).hadErrorCount(1);
-    assertThat(compilation).hadErrorContaining("parameter 'x' of @Differentiable method 'f' has"
-        + " type 'java.lang.Double': a box carries no derivative, so ad4j would take it as data;"
-        + " declare it 'double' to differentiate with respect to it, or mark it @NoDerivative to"
-        + " take it as data").inFile(file).onLine(5)
-        .atColumn(lines.get(4).indexOf("Double x") + 1);
+  void aDoubleParameterIsDataAsAnyObjectParameterIs() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Boxed", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Boxed {",
+            "  static double clipped(Double tolerance, double v) {",
+            "    return Math.max(v, tolerance.doubleValue());",
+            "  }",
+            "  @Differentiable static double f(Double x, double y) {",
+            "    return x * y * y + clipped(x, 0.5) * y;",
+            "  }",
+            "}"));
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(compiled, "com.example.Boxed");
+    for (double[] p : new double[][] {{1.3, 0.7}, {-0.4, 1.2}}) {
+      checks.check(new Call("f", new Object[] {p[0], p[1]}, false, true));
+    }
   }
 
   @Test

@@ -47,15 +47,6 @@ public final class ActiveParameters {
     if (type.getKind() == TypeKind.TYPEVAR || type.getKind() == TypeKind.WILDCARD) {
       return Optional.of("a type variable cannot be a parameter's type");
     }
-    if (isFloatingPointBox(type) && !isMarkedNoDerivative(parameter)) {
-      // unboxed where Java unboxes it, its number would be data: a derivative the user
-      // expects, silently missing from the gradient
-      return Optional.of("a box carries no derivative, so ad4j would take it as data; declare"
-          + " it '" + (((javax.lang.model.type.DeclaredType) type).asElement().getSimpleName()
-              .contentEquals("Float") ? "float" : "double")
-          + "' to differentiate with respect to it, or mark it @NoDerivative to take it as"
-          + " data");
-    }
     if (type.getKind() == TypeKind.ARRAY
         && (isArrayOf(type, TypeKind.DOUBLE) || isArrayOf(type, TypeKind.FLOAT))
         && !isDifferentiableType(type) && !isMarkedNoDerivative(parameter)) {
@@ -64,14 +55,6 @@ public final class ActiveParameters {
           + " along without derivatives");
     }
     return Optional.empty();
-  }
-
-  /** {@code java.lang.Double} or {@code java.lang.Float}. */
-  private static boolean isFloatingPointBox(TypeMirror type) {
-    return type instanceof javax.lang.model.type.DeclaredType declared
-        && declared.asElement() instanceof javax.lang.model.element.TypeElement element
-        && (element.getQualifiedName().contentEquals("java.lang.Double")
-            || element.getQualifiedName().contentEquals("java.lang.Float"));
   }
 
   /** An array whose elements, at its last rank, are of the primitive type {@code element}. */
