@@ -162,7 +162,12 @@ final class ParsedTrees extends Trees {
     return null;
   }
 
-  /** Same name and parameter types, as written: {@code double}, or a type's simple name. */
+  /**
+   * Same name and parameter types, as written: {@code double}, or a type's simple name. Type
+   * arguments are left out ({@code List<Double>} is written so and declared
+   * {@code java.util.List<java.lang.Double>}): two methods of a class cannot differ in them
+   * alone.
+   */
   private static boolean matches(MethodTree tree, ExecutableElement method) {
     List<? extends VariableTree> parameters = tree.getParameters();
     List<? extends VariableElement> declared = method.getParameters();
@@ -171,13 +176,30 @@ final class ParsedTrees extends Trees {
       return false;
     }
     for (int i = 0; i < parameters.size(); i++) {
-      String written = parameters.get(i).getType().toString();
-      String type = declared.get(i).asType().toString();
+      String written = withoutTypeArguments(parameters.get(i).getType().toString());
+      String type = withoutTypeArguments(declared.get(i).asType().toString());
       if (!type.equals(written) && !type.endsWith("." + written)) {
         return false;
       }
     }
     return true;
+  }
+
+  /** {@code text} without what is between its outermost {@code <} and {@code >}. */
+  private static String withoutTypeArguments(String text) {
+    StringBuilder kept = new StringBuilder();
+    int depth = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '<') {
+        depth++;
+      } else if (c == '>') {
+        depth--;
+      } else if (depth == 0) {
+        kept.append(c);
+      }
+    }
+    return kept.toString();
   }
 
   @Override

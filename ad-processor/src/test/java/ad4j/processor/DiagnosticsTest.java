@@ -197,7 +197,7 @@ class DiagnosticsTest {
                 + " as the case's last statement"),
         error("enhanced for over a double",
             "@Differentiable static double f(double x) { for (double d : ‸x) { } return x; }",
-            "enhanced 'for' loop over 'x', of type 'double': only arrays can be walked"),
+            "enhanced 'for' loop over 'x', of type 'double': only arrays and Iterables can be walked"),
         error("break outside a loop", "@Differentiable static double f(double x) { ‸break; }",
             "'break' outside a loop is not supported"),
         error("label on a block", "@Differentiable static double f(double x) { ‸b: { } return x; }",

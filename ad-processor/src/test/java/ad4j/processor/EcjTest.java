@@ -95,6 +95,8 @@ class EcjTest {
         "package com.example;",
         "",
         "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "import java.util.List;",
         "import java.util.stream.IntStream;",
         "",
         "final class Loops {",
@@ -155,6 +157,15 @@ class EcjTest {
         "  @Differentiable",
         "  static double offset(double x) {",
         "    return x * x + CONFIG.offset;",
+        "  }",
+        "",
+        "  @Differentiable",
+        "  static double walked(double a, @NoDerivative List<Double> xs) {",
+        "    double s = 0;",
+        "    for (double x : xs) {",
+        "      s += Math.exp(a * x);",
+        "    }",
+        "    return s;",
         "  }",
         "",
         "  final double shift = 0.5;",
@@ -275,6 +286,12 @@ class EcjTest {
       // the tangent reads the field only where the method does, for where it throws
       assertThat((double[]) shifted.invoke(null, make.newInstance(), 0.3, -1.7))
           .usingTolerance(1e-15).containsExactly(-1.7, 0.3).inOrder();
+
+      // walked(): an enhanced 'for' over a List, Java's own loop over its iterator
+      double[] walkedGradient = (double[]) declared(grad, "walkedGradient", double.class,
+          java.util.List.class).invoke(null, 0.3, java.util.List.of(0.5, -2.0));
+      assertThat(walkedGradient[0]).isWithin(1e-15)
+          .of(0.5 * Math.exp(0.15) - 2.0 * Math.exp(-0.6));
 
       double[][] jacobian = (double[][]) declared(grad, "pendulumJacobian", double[].class,
           double.class).invoke(null, new double[] {0.6, -0.2}, 9.81);

@@ -98,6 +98,11 @@ final class ExpressionLowering {
     return operators;
   }
 
+  /** Where values of objects and strings are read and their methods called. */
+  ObjectValues objects() {
+    return objects;
+  }
+
   /** Where simple and qualified names are lowered. */
   NameLowering names() {
     return names;

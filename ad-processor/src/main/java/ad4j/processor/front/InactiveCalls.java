@@ -5,6 +5,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.Tree;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.ExecutableElement;
@@ -222,7 +223,7 @@ final class InactiveCalls {
    * RepeatedRuns}). Null after an error.
    */
   Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly,
-      ExecutableElement method, MethodInvocationTree invocation, String shown) {
+      ExecutableElement method, Tree invocation, String shown) {
     if (LaunderedDependence.searchesNumbers(method)) {
       // an index found by search carries no derivative, as a cast to int does
       context.dependences().roundsAsWritten(result, qualified);

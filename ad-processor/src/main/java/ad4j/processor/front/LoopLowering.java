@@ -206,10 +206,14 @@ final class LoopLowering {
     if (expressions.isOtherArray(array)) {
       return lowerForEachOther(label, tree, array);
     }
+    IterableLoops iterables = new IterableLoops(context, expressions);
+    if (iterables.isIterable(array)) {
+      return lowerForEachIterable(label, tree, array, iterables);
+    }
     if (!array.type().isArray()) {
       unsupported(tree.getExpression(), "enhanced 'for' loop over '"
           + context.source().of(tree.getExpression()) + "', of type '" + array.type().keyword()
-          + "': only arrays can be walked; use a counting loop");
+          + "': only arrays and Iterables can be walked; use a counting loop");
       return true;
     }
     VariableTree element = tree.getVariable();
@@ -236,6 +240,35 @@ final class LoopLowering {
       context.scopes().declareLocal(name, declared, context);
       declarations.declareOrBind(name, value);
     });
+  }
+
+  /**
+   * {@code for (T v : iterable) body} over an {@code Iterable} that carries no derivative:
+   * {@code iterable.iterator()} once, then {@code hasNext()} before each iteration and
+   * {@code v} declared from {@code next()} at its start ({@link IterableLoops}).
+   */
+  private boolean lowerForEachIterable(String label, EnhancedForLoopTree tree, Operand iterable,
+      IterableLoops iterables) {
+    Operand iterator = iterables.iterator(tree, iterable);
+    java.util.Optional<IterableLoops.Variable> variable = iterator == null
+        ? java.util.Optional.empty() : iterables.variable(tree, iterator);
+    if (variable.isEmpty()) {
+      return true; // the body is not lowered: the error is the loop's
+    }
+    IterableLoops.Variable declared = variable.get();
+    return lowerLoop(label, null, () -> iterables.hasNext(tree, iterator), true, () -> {
+      Operand element = iterables.next(tree, iterator, declared);
+      if (element == null) {
+        return;
+      }
+      if (declared.mirror() != null) {
+        context.scopes().declareLocal(declared.name(), declared.kind(), declared.mirror(),
+            declared.text(), context);
+      } else {
+        context.scopes().declareLocal(declared.name(), declared.kind(), context);
+      }
+      declarations.declareOrBind(declared.name(), element);
+    }, tree.getStatement(), () -> { });
   }
 
   /**

@@ -172,6 +172,32 @@ final class ObjectValues {
   }
 
   /**
+   * {@code receiver.name()}, a call without arguments that the lowering writes for the user
+   * (the {@code iterator()}, {@code hasNext()} and {@code next()} of an enhanced {@code for}
+   * over an {@code Iterable}): chosen, reached and run as written as the user's own calls of
+   * an object's methods are. Errors go to {@code at} and name the call {@code shown}; null
+   * after one.
+   */
+  Operand writtenCall(Operand receiver, String name, Tree at, String shown) {
+    DeclaredType declared = (DeclaredType) context.javaTypes().referenceTypeOf(receiver)
+        .orElseThrow();
+    TypeElement type = (TypeElement) declared.asElement();
+    ExecutableElement method = CallChoices.chooseOn(context, declared, name, List.of());
+    Optional<String> unreachable = method == null ? Optional.of("it has no method '" + name
+        + "()'") : reachability(method, type);
+    if (unreachable.isPresent()) {
+      context.diagnostics().error(at, "'" + shown + "' would run as written, but generated"
+          + " code cannot call it: " + unreachable.get());
+      return null;
+    }
+    TypeMirror result = ((ExecutableType) context.types().asMemberOf(declared, method))
+        .getReturnType();
+    Operand value = result(Operation.instanceCall(name, 1), List.of(receiver), result, at);
+    return value == null ? null : new InactiveCalls(context).ranAsWritten(value,
+        type.getSimpleName() + "." + name, false, method, at, shown);
+  }
+
+  /**
    * What to do about an object's method that a derivative flows into: annotate it, where
    * ad4j would differentiate it then (an instance method of a class of the user's sources, its
    * receiver carrying no derivative), else compute the value in a static method.

@@ -83,6 +83,34 @@ final class RepeatedRuns {
       return Optional.empty(); // runs once, as the member ends
     }
     context.notedCalls().callRunsAsWritten(shown, context.source().line(at), at);
+    return repeatingMembers();
+  }
+
+  /**
+   * Reports an error at {@code at}, the {@code Iterable} an enhanced {@code for} walks
+   * ({@link IterableLoops}), where members of the method being lowered would run its iterator
+   * more than once per call; returns whether it did. (Its calls are noted as they are made.)
+   */
+  boolean rejectIteration(Tree at, String iterable) {
+    Optional<String> members = context.notedCalls().buildingThrown()
+        ? Optional.empty() : repeatingMembers();
+    if (members.isEmpty()) {
+      return false;
+    }
+    String name = context.methodName();
+    context.diagnostics().error(at, "the enhanced 'for' loop over '" + iterable + "' runs its"
+        + " iterator as written ('" + iterable + ".iterator()', then 'hasNext()' and 'next()'),"
+        + " which may give other elements each time it runs: " + members.get() + ", where '"
+        + name + "' runs it once; pass the elements in an array, as a @NoDerivative"
+        + " parameter");
+    return true;
+  }
+
+  /**
+   * Which members of the method being lowered would run code run as written more than once
+   * per call, for a message; empty when none would, or while the method is only examined.
+   */
+  private Optional<String> repeatingMembers() {
     ExecutableElement method = context.element();
     if (method == null || context.examining()) {
       return Optional.empty();

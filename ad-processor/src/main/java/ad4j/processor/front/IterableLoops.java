@@ -1,0 +1,161 @@
+package ad4j.processor.front;
+
+import ad4j.processor.ir.NumericType;
+import ad4j.processor.ir.Operand;
+import com.sun.source.tree.EnhancedForLoopTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.Tree;
+import java.util.Optional;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.PrimitiveType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * The enhanced {@code for} over an {@code Iterable} that carries no derivative (a
+ * {@code @NoDerivative List<Double>}, a map's entry set, a set of objects): Java's own loop
+ * (JLS 14.14.2), {@code iterable.iterator()} once before it, {@code hasNext()} before and
+ * {@code next()} at the start of each iteration, every call run as written, as if the user had
+ * written them. An element is a number where the loop's variable unboxes it
+ * ({@code for (double w : weights)}), else an object.
+ *
+ * <p>Nothing new about derivatives: the elements come out of an object, so they carry none,
+ * and the dependence analysis follows them from the iterable as from any call of its methods,
+ * so that a list the method filled with values that carry derivatives is an error where they
+ * come back. The reverse sweep reads each iteration's element from the tape, as it does the
+ * result of any call run as written in a loop; members that make several sweeps cannot run
+ * {@code next()} again, and say so ({@link RepeatedRuns}).
+ */
+final class IterableLoops {
+  /** How the loop's variable is declared: a number ({@code kind}) or an object ({@code mirror}). */
+  record Variable(String name, NumericType kind, TypeMirror mirror, String text) {}
+
+  private final LoweringContext context;
+  private final ExpressionLowering expressions;
+
+  IterableLoops(LoweringContext context, ExpressionLowering expressions) {
+    this.context = context;
+    this.expressions = expressions;
+  }
+
+  /** Whether {@code value} is an {@code Iterable} (a {@code List}, a {@code Set}, ...). */
+  boolean isIterable(Operand value) {
+    if (value.type() != NumericType.OBJECT) {
+      return false;
+    }
+    TypeElement iterable = context.elements().getTypeElement("java.lang.Iterable");
+    return context.javaTypes().referenceTypeOf(value)
+        .filter(type -> type instanceof DeclaredType)
+        .map(type -> context.types().isAssignable(context.types().erasure(type),
+            context.types().erasure(iterable.asType())))
+        .orElse(false);
+  }
+
+  /**
+   * {@code iterable.iterator()}, run once before the loop; null after an error (also when the
+   * elements' type cannot be given to the loop's variable, which {@link #variable} says).
+   */
+  Operand iterator(EnhancedForLoopTree loop, Operand iterable) {
+    if (new RepeatedRuns(context).rejectIteration(loop.getExpression(), shown(loop))) {
+      return null;
+    }
+    if (context.element() != null && CheckpointedLoops.isCheckpointed(context.element())
+        && !context.loops().inside()) {
+      // the reverse sweep computes a checkpointed loop's iterations anew from its snapshots
+      context.diagnostics().error(loop.getExpression(), "the enhanced 'for' loop over '"
+          + shown(loop) + "' cannot be checkpointed (@Checkpointed): it runs its iterator as"
+          + " written, and the reverse sweep would have to run 'next()' again when it computes"
+          + " iterations anew; walk the elements in an array, by index");
+      return null;
+    }
+    return expressions.objects().writtenCall(iterable, "iterator", loop.getExpression(),
+        shown(loop) + ".iterator()");
+  }
+
+  /** {@code iterator.hasNext()}: the loop's test. */
+  Operand hasNext(EnhancedForLoopTree loop, Operand iterator) {
+    return expressions.objects().writtenCall(iterator, "hasNext", loop.getExpression(),
+        shown(loop) + ".iterator().hasNext()");
+  }
+
+  /** {@code iterator.next()}, as the loop's variable holds it; null after an error. */
+  Operand next(EnhancedForLoopTree loop, Operand iterator, Variable variable) {
+    Operand element = expressions.objects().writtenCall(iterator, "next", loop.getExpression(),
+        shown(loop) + ".iterator().next()");
+    if (element == null || variable.kind().isReference()) {
+      return element;
+    }
+    return expressions.conversions().convert(expressions.unboxing().number(element),
+        variable.kind());
+  }
+
+  /**
+   * The loop's variable, as its declaration and the type of the elements {@code iterator}'s
+   * {@code next()} returns make it; empty after an error at the variable.
+   */
+  Optional<Variable> variable(EnhancedForLoopTree loop, Operand iterator) {
+    DeclaredType iteratorType = (DeclaredType) context.javaTypes().referenceTypeOf(iterator)
+        .orElseThrow();
+    TypeMirror elements = javax.lang.model.util.ElementFilter.methodsIn(
+            context.elements().getAllMembers((TypeElement) iteratorType.asElement())).stream()
+        .filter(method -> method.getSimpleName().contentEquals("next")
+            && method.getParameters().isEmpty())
+        .findFirst()
+        .map(method -> ((javax.lang.model.type.ExecutableType) context.types()
+            .asMemberOf(iteratorType, method)).getReturnType())
+        .orElse(context.elements().getTypeElement("java.lang.Object").asType());
+    String name = loop.getVariable().getName().toString();
+    Tree typeTree = loop.getVariable().getType();
+    boolean inferred = typeTree == null || (typeTree instanceof IdentifierTree identifier
+        && identifier.getName().contentEquals("var"));
+    TypeMirror declared = inferred ? elements
+        : context.javaTypes().typeMirrorOf(typeTree).orElse(null);
+    Tree at = inferred ? loop.getVariable() : typeTree;
+    if (declared == null) {
+      return Optional.empty(); // an unknown type: its name is the error
+    }
+    if (declared.getKind().isPrimitive()) {
+      Optional<PrimitiveType> unboxed = Unboxing.unboxedType(context.types(), elements);
+      Optional<NumericType> kind = context.javaTypes().irType(declared)
+          .filter(NumericType::isNumeric);
+      if (unboxed.isEmpty() || kind.isEmpty()
+          || !context.types().isAssignable(unboxed.get(), declared)
+          || !isNumber(unboxed.get())) {
+        context.diagnostics().error(at, "the variable '" + name + "' of an enhanced 'for'"
+            + " loop over '" + shown(loop) + "', whose elements are '" + elements + "', cannot"
+            + " have type '" + declared + "': ad4j unboxes 'Double', 'Float', 'Integer' and"
+            + " 'Long' elements to a number they widen to");
+        return Optional.empty();
+      }
+      return Optional.of(new Variable(name, kind.get(), null, null));
+    }
+    Optional<String> text = context.javaTypes().javaText(declared);
+    if (!context.types().isAssignable(elements, declared) || text.isEmpty()) {
+      context.diagnostics().error(at, "the variable '" + name + "' of an enhanced 'for' loop"
+          + " over '" + shown(loop) + "', whose elements are '" + elements + "', cannot have"
+          + " type '" + declared + "'" + (text.isEmpty() ? ": generated code cannot name it ("
+          + context.javaTypes().typeProblem(declared) + ")" : ""));
+      return Optional.empty();
+    }
+    if (ValueRecords.valueRecord(declared).isPresent()) {
+      context.diagnostics().error(at, "the variable '" + name + "' of an enhanced 'for' loop"
+          + " over '" + shown(loop) + "' has type '" + declared + "', a value record, which"
+          + " ad4j flattens into its components and gives values made in the method only:"
+          + " walk an array of them, or read the numbers the loop needs into a 'double[]'");
+      return Optional.empty();
+    }
+    return Optional.of(new Variable(name, context.javaTypes().irType(declared)
+        .orElse(NumericType.OBJECT), declared, text.get()));
+  }
+
+  private static boolean isNumber(PrimitiveType type) {
+    TypeKind kind = type.getKind();
+    return kind == TypeKind.DOUBLE || kind == TypeKind.FLOAT || kind == TypeKind.INT
+        || kind == TypeKind.LONG;
+  }
+
+  private String shown(EnhancedForLoopTree loop) {
+    return context.source().of(loop.getExpression());
+  }
+}
