@@ -24,8 +24,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The enhanced {@code for} over an {@code Iterable} of data ({@code IterableLoops}): a
  * {@code @NoDerivative List<Double>} walked with a {@code double}, {@code Double}, {@code var}
  * or {@code Number} variable, {@code Integer} and {@code Long} elements widened, a map's entry
- * set and key set, a set, a static field's list, a list of {@code double[]} rows, and such a
- * loop in a callee called from a loop whose sum the caller returns (a caller whose tangent
+ * set and key set, a set, copies made by copy constructors, a static field's list, a list of
+ * {@code double[]} rows, and such a loop in a callee called from a loop whose sum the caller
+ * returns (a caller whose tangent
  * needs both the callee's value and its tangent would walk the list twice, and is the error of
  * any callee that runs code as written). Each was the error "enhanced 'for' loop over 'w', of
  * type 'Object': only arrays can be walked". Checked by {@link ArrayFunctionChecks} (value bit
@@ -83,6 +84,15 @@ class IterableLoopsTest {
               "    }",
               "    return s;",
               "  }",
+              "  @Differentiable static double copies(double a, double b,",
+              "      @NoDerivative List<Double> xs) {",
+              "    java.util.Set<Double> distinct = new java.util.TreeSet<Double>(xs);",
+              "    List<Double> sorted = new java.util.ArrayList<Double>(xs);",
+              "    java.util.Collections.sort(sorted);",
+              "    double s = sorted.get(0) * a + distinct.size() * b;",
+              "    for (double x : distinct) { s += x * x * a * b; }",
+              "    return s;",
+              "  }",
               "  @Differentiable static double softplusSum(double a, @NoDerivative List<Double> xs) {",
               "    double s = 0;",
               "    for (double x : xs) { s += Math.log1p(Math.exp(a * x)); }",
@@ -121,6 +131,21 @@ class IterableLoopsTest {
       checks.check(new Call("weighted", new Object[] {p[0], p[1], w, knots}, true, true, false,
           false));
       checks.check(new Call("rows", new Object[] {p[0], p[1], points}, true, true, false));
+    }
+  }
+
+  /**
+   * Copies made with a collection's copy constructor, whose parameter is a
+   * {@code Collection<? extends E>} of the type's own {@code E}: that constructor was not found
+   * ("ad4j finds no constructor of 'TreeSet' that takes these arguments"), as its parameter
+   * was not seen as a member of {@code TreeSet<Double>}.
+   */
+  @Test
+  void copiesMadeByCopyConstructorsAreData() throws Exception {
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(COMPILED.get(), "com.example.Walk");
+    List<Double> xs = List.of(2.0, -1.0, 2.0, 0.5);
+    for (double[] p : new double[][] {{1.3, 0.7}, {-0.4, 1.2}}) {
+      checks.check(new Call("copies", new Object[] {p[0], p[1], xs}, true, true, false));
     }
   }
 

@@ -60,4 +60,20 @@ final class CallChoices {
     }
     return context.calleeServices().overloads().choose(candidates, types.get());
   }
+
+  /**
+   * The constructor of {@code candidates}, constructors of {@code site}
+   * ({@code HashSet<Double>}), that {@code new} with {@code arguments} means, its parameters
+   * seen as members of {@code site} ({@code Collection<? extends Double>}).
+   */
+  static Optional<Overloads.Choice> constructorChoice(LoweringContext context,
+      javax.lang.model.type.DeclaredType site, List<Operand> arguments) {
+    Optional<List<TypeMirror>> types = context.javaTypes().javaTypesOf(arguments);
+    if (types.isEmpty()) {
+      return Optional.empty();
+    }
+    return context.calleeServices().overloads().choose(
+        javax.lang.model.util.ElementFilter.constructorsIn(site.asElement().getEnclosedElements()),
+        types.get(), site);
+  }
 }

@@ -260,13 +260,14 @@ final class InactiveCalls {
   }
 
   /**
-   * Why generated code cannot write {@code new type(arguments)}, if it cannot: no constructor
+   * Why generated code cannot write {@code new site(arguments)}, if it cannot: no constructor
    * with primitive or {@code String} parameters takes these arguments, or the one that does is
    * out of reach. The arguments are evaluated as written, like those of a call run as written.
    */
-  Optional<String> constructionProblem(TypeElement type, List<Operand> arguments) {
-    Optional<Overloads.Choice> constructor = CallChoices.choice(context,
-        javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements()),
+  Optional<String> constructionProblem(javax.lang.model.type.DeclaredType site,
+      List<Operand> arguments) {
+    TypeElement type = (TypeElement) site.asElement();
+    Optional<Overloads.Choice> constructor = CallChoices.constructorChoice(context, site,
         arguments);
     if (constructor.isPresent()) {
       return context.reachability().ofMember(constructor.get().method());

@@ -268,7 +268,8 @@ final class ObjectValues {
       carriesDerivativeInto(creation, active, declared);
       return null;
     }
-    Optional<String> problem = new InactiveCalls(context).constructionProblem(type, arguments);
+    Optional<String> problem = new InactiveCalls(context).constructionProblem(declared,
+        arguments);
     if (problem.isPresent()) {
       context.diagnostics().error(creation, "'" + shown + "' carries no derivative and would"
           + " run as written, but generated code cannot create it: " + problem.get());
@@ -286,8 +287,7 @@ final class ObjectValues {
     if (made == null) {
       return null;
     }
-    Optional<ExecutableElement> constructor = CallChoices.choice(context,
-        javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements()),
+    Optional<ExecutableElement> constructor = CallChoices.constructorChoice(context, declared,
         arguments).map(Overloads.Choice::method);
     // a record's own constructor, one that only sets its fields: it changes nothing else
     boolean readOnly = constructor.isPresent()

@@ -47,8 +47,9 @@ final class Overloads {
   }
 
   /**
-   * As {@link #choose(List, List)}, for instance methods of an object of type {@code site}
-   * ({@code List<Double>}), whose parameters are seen as its members' ({@code add(Double)}).
+   * As {@link #choose(List, List)}, for instance methods and constructors of an object of type
+   * {@code site} ({@code List<Double>}), whose parameters are seen as its members'
+   * ({@code add(Double)}).
    */
   Optional<Choice> choose(List<ExecutableElement> candidates, List<TypeMirror> arguments,
       DeclaredType site) {
@@ -200,8 +201,10 @@ final class Overloads {
   private List<TypeMirror> parameterTypes(ExecutableElement method) {
     boolean generic = !method.getTypeParameters().isEmpty();
     List<? extends TypeMirror> declared;
+    // a constructor's too: new HashSet<Double>(xs) takes a Collection<? extends Double>
     if (site != null && !StaticMembers.isStatic(method)
-        && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
+        && (method.getKind() == javax.lang.model.element.ElementKind.METHOD
+            || method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR)) {
       declared = ((ExecutableType) types.asMemberOf(site, method)).getParameterTypes();
     } else {
       declared = method.getParameters().stream().map(p -> p.asType()).toList();

@@ -150,7 +150,8 @@ final class ThrowLowering {
     if (failed) {
       return;
     }
-    Optional<String> problem = new InactiveCalls(context).constructionProblem(type, arguments);
+    Optional<String> problem = new InactiveCalls(context).constructionProblem(
+        (javax.lang.model.type.DeclaredType) type.asType(), arguments);
     if (problem.isPresent()) {
       unsupported(creation.getIdentifier(), "generated code cannot create this exception: "
           + problem.get());
