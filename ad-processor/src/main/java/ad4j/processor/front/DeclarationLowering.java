@@ -257,13 +257,17 @@ final class DeclarationLowering {
   /**
    * Whether a value record local that its declaration gives a record held as an object ({@code
    * Damping d = damping}, a field's or a {@code @NoDerivative} parameter's: {@link
-   * RecordLowering#readsAnObject}) and that its block never assigns again stays that object,
+   * RecordLowering#readsAnObject}; {@code Point p = points.get(i)}, one that code run as
+   * written gives: {@link RecordLowering#comesFromCodeRunAsWritten}) and that its block never
+   * assigns again stays that object,
    * as a {@code @NoDerivative} parameter does: its components are then read where the method
    * reads them, as Java reads them (a null record throws there, or nowhere), where a flattened
    * local would read them all at its declaration.
    */
   private boolean keepsObject(VariableTree declaration, String name, boolean withInitializer) {
-    if (!withInitializer || !expressions.records().readsAnObject(declaration.getInitializer())) {
+    if (!withInitializer
+        || !(expressions.records().readsAnObject(declaration.getInitializer())
+            || expressions.records().comesFromCodeRunAsWritten(declaration.getInitializer()))) {
       return false;
     }
     com.sun.source.util.TreePath path = context.resolution().pathIn(declaration);

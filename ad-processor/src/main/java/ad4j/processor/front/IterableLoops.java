@@ -138,13 +138,8 @@ final class IterableLoops {
           + context.javaTypes().typeProblem(declared) + ")" : ""));
       return Optional.empty();
     }
-    if (ValueRecords.valueRecord(declared).isPresent()) {
-      context.diagnostics().error(at, "the variable '" + name + "' of an enhanced 'for' loop"
-          + " over '" + shown(loop) + "' has type '" + declared + "', a value record, which"
-          + " ad4j flattens into its components and gives values made in the method only:"
-          + " walk an array of them, or read the numbers the loop needs into a 'double[]'");
-      return Optional.empty();
-    }
+    // a value record element is an object, as a @NoDerivative record parameter is: its
+    // components are read through its accessors where the loop reads them
     return Optional.of(new Variable(name, context.javaTypes().irType(declared)
         .orElse(NumericType.OBJECT), declared, text.get()));
   }

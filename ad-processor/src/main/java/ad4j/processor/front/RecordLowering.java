@@ -252,6 +252,20 @@ final class RecordLowering {
   }
 
   /**
+   * Whether {@code expression} gives a value record held as an object by code run as written:
+   * a call that is none of a record's methods, of a {@code @Differentiable} method or of a
+   * known function ({@code points.get(i)}, {@code table.get(key)}), or an element of an array
+   * of records ({@code points[i]}). What such a record holds carries no derivative, and the
+   * dependence analysis follows it from the call's receiver and arguments.
+   */
+  boolean comesFromCodeRunAsWritten(ExpressionTree expression) {
+    ExpressionTree unwrapped = ExpressionLowering.withoutParentheses(expression);
+    return (unwrapped instanceof MethodInvocationTree
+        || unwrapped instanceof com.sun.source.tree.ArrayAccessTree)
+        && typeOf(unwrapped).isEmpty();
+  }
+
+  /**
    * What ad4j takes as a value of a record, for the errors where an expression is not one
    * ({@code kinds}: the kinds the place takes, as a list).
    */
