@@ -165,7 +165,7 @@ class EcjTest {
         "    for (double x : xs) {",
         "      s += Math.exp(a * x);",
         "    }",
-        "    return s;",
+        "    return s + xs.stream().mapToDouble(x -> x * a).sum();",
         "  }",
         "",
         "  final double shift = 0.5;",
@@ -287,11 +287,12 @@ class EcjTest {
       assertThat((double[]) shifted.invoke(null, make.newInstance(), 0.3, -1.7))
           .usingTolerance(1e-15).containsExactly(-1.7, 0.3).inOrder();
 
-      // walked(): an enhanced 'for' over a List, Java's own loop over its iterator
+      // walked(): an enhanced 'for' over a List, Java's own loop over its iterator, and a
+      // stream of it
       double[] walkedGradient = (double[]) declared(grad, "walkedGradient", double.class,
           java.util.List.class).invoke(null, 0.3, java.util.List.of(0.5, -2.0));
       assertThat(walkedGradient[0]).isWithin(1e-15)
-          .of(0.5 * Math.exp(0.15) - 2.0 * Math.exp(-0.6));
+          .of(0.5 * Math.exp(0.15) - 2.0 * Math.exp(-0.6) + 0.5 - 2.0);
 
       double[][] jacobian = (double[][]) declared(grad, "pendulumJacobian", double[].class,
           double.class).invoke(null, new double[] {0.6, -0.2}, 9.81);

@@ -264,6 +264,9 @@ final class FunctionValues {
       }
       Tree at = function.code() instanceof LambdaExpressionTree lambda ? lambda.getBody()
           : function.code();
+      if (signature.result().isNumeric()) {
+        result = expressions.unboxing().number(result); // w -> w of a stream of Doubles
+      }
       if (!expressions.conversions().assignable(result, signature.result(), at)) {
         return null;
       }

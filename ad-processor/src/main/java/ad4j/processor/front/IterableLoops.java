@@ -53,36 +53,52 @@ final class IterableLoops {
   }
 
   /**
-   * {@code iterable.iterator()}, run once before the loop; null after an error (also when the
-   * elements' type cannot be given to the loop's variable, which {@link #variable} says).
+   * A walk over an {@code Iterable}'s elements, for calls and messages: {@code at} is where
+   * errors go, {@code iterable} the iterable's source ({@code weights}), {@code what} the code
+   * that walks it ({@code the enhanced 'for' loop over 'weights'}).
    */
-  Operand iterator(EnhancedForLoopTree loop, Operand iterable) {
-    if (new RepeatedRuns(context).rejectIteration(loop.getExpression(), shown(loop))) {
+  record Walk(Tree at, String iterable, String what) {
+    static Walk of(EnhancedForLoopTree loop, String iterable) {
+      return new Walk(loop.getExpression(), iterable,
+          "the enhanced 'for' loop over '" + iterable + "'");
+    }
+  }
+
+  /**
+   * {@code iterable.iterator()}, run once before the loop; null after an error, also where
+   * the members of the method being lowered would walk it again.
+   */
+  Operand iterator(Walk walk, Operand iterable) {
+    if (new RepeatedRuns(context).rejectIteration(walk.at(), walk.what(), walk.iterable())) {
       return null;
     }
     if (context.element() != null && CheckpointedLoops.isCheckpointed(context.element())
         && !context.loops().inside()) {
       // the reverse sweep computes a checkpointed loop's iterations anew from its snapshots
-      context.diagnostics().error(loop.getExpression(), "the enhanced 'for' loop over '"
-          + shown(loop) + "' cannot be checkpointed (@Checkpointed): it runs its iterator as"
-          + " written, and the reverse sweep would have to run 'next()' again when it computes"
-          + " iterations anew; walk the elements in an array, by index");
+      context.diagnostics().error(walk.at(), walk.what() + " cannot be checkpointed"
+          + " (@Checkpointed): it runs its iterator as written, and the reverse sweep would"
+          + " have to run 'next()' again when it computes iterations anew; walk the elements"
+          + " in an array, by index");
       return null;
     }
-    return expressions.objects().writtenCall(iterable, "iterator", loop.getExpression(),
-        shown(loop) + ".iterator()");
+    return expressions.objects().writtenCall(iterable, "iterator", walk.at(),
+        walk.iterable() + ".iterator()");
   }
 
   /** {@code iterator.hasNext()}: the loop's test. */
-  Operand hasNext(EnhancedForLoopTree loop, Operand iterator) {
-    return expressions.objects().writtenCall(iterator, "hasNext", loop.getExpression(),
-        shown(loop) + ".iterator().hasNext()");
+  Operand hasNext(Walk walk, Operand iterator) {
+    return expressions.objects().writtenCall(iterator, "hasNext", walk.at(),
+        walk.iterable() + ".iterator().hasNext()");
   }
 
-  /** {@code iterator.next()}, as the loop's variable holds it; null after an error. */
-  Operand next(EnhancedForLoopTree loop, Operand iterator, Variable variable) {
-    Operand element = expressions.objects().writtenCall(iterator, "next", loop.getExpression(),
-        shown(loop) + ".iterator().next()");
+  /** {@code iterator.next()}, as it returns it; null after an error. */
+  Operand next(Walk walk, Operand iterator) {
+    return expressions.objects().writtenCall(iterator, "next", walk.at(),
+        walk.iterable() + ".iterator().next()");
+  }
+
+  /** {@code element}, an element {@link #next} returned, as {@code variable} holds it. */
+  Operand held(Operand element, Variable variable) {
     if (element == null || variable.kind().isReference()) {
       return element;
     }
@@ -90,14 +106,11 @@ final class IterableLoops {
         variable.kind());
   }
 
-  /**
-   * The loop's variable, as its declaration and the type of the elements {@code iterator}'s
-   * {@code next()} returns make it; empty after an error at the variable.
-   */
-  Optional<Variable> variable(EnhancedForLoopTree loop, Operand iterator) {
+  /** The type of the elements {@code iterator}'s {@code next()} returns. */
+  TypeMirror elementType(Operand iterator) {
     DeclaredType iteratorType = (DeclaredType) context.javaTypes().referenceTypeOf(iterator)
         .orElseThrow();
-    TypeMirror elements = javax.lang.model.util.ElementFilter.methodsIn(
+    return javax.lang.model.util.ElementFilter.methodsIn(
             context.elements().getAllMembers((TypeElement) iteratorType.asElement())).stream()
         .filter(method -> method.getSimpleName().contentEquals("next")
             && method.getParameters().isEmpty())
@@ -105,6 +118,14 @@ final class IterableLoops {
         .map(method -> ((javax.lang.model.type.ExecutableType) context.types()
             .asMemberOf(iteratorType, method)).getReturnType())
         .orElse(context.elements().getTypeElement("java.lang.Object").asType());
+  }
+
+  /**
+   * The loop's variable, as its declaration and the type of the elements {@code iterator}'s
+   * {@code next()} returns make it; empty after an error at the variable.
+   */
+  Optional<Variable> variable(EnhancedForLoopTree loop, Operand iterator) {
+    TypeMirror elements = elementType(iterator);
     String name = loop.getVariable().getName().toString();
     Tree typeTree = loop.getVariable().getType();
     boolean inferred = typeTree == null || (typeTree instanceof IdentifierTree identifier

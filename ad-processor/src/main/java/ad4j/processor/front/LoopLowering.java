@@ -249,15 +249,17 @@ final class LoopLowering {
    */
   private boolean lowerForEachIterable(String label, EnhancedForLoopTree tree, Operand iterable,
       IterableLoops iterables) {
-    Operand iterator = iterables.iterator(tree, iterable);
+    IterableLoops.Walk walk = IterableLoops.Walk.of(tree,
+        context.source().of(tree.getExpression()));
+    Operand iterator = iterables.iterator(walk, iterable);
     java.util.Optional<IterableLoops.Variable> variable = iterator == null
         ? java.util.Optional.empty() : iterables.variable(tree, iterator);
     if (variable.isEmpty()) {
       return true; // the body is not lowered: the error is the loop's
     }
     IterableLoops.Variable declared = variable.get();
-    return lowerLoop(label, null, () -> iterables.hasNext(tree, iterator), true, () -> {
-      Operand element = iterables.next(tree, iterator, declared);
+    return lowerLoop(label, null, () -> iterables.hasNext(walk, iterator), true, () -> {
+      Operand element = iterables.held(iterables.next(walk, iterator), declared);
       if (element == null) {
         return;
       }
@@ -269,6 +271,28 @@ final class LoopLowering {
       }
       declarations.declareOrBind(declared.name(), element);
     }, tree.getStatement(), () -> { });
+  }
+
+  /**
+   * A loop over the elements of {@code iterable}, an {@code Iterable} that carries no
+   * derivative, as {@code walk} names it: {@code iterator()} once, then {@code hasNext()}
+   * before each iteration and {@code body} given what {@code next()} returns at its start (the
+   * loop of a stream pipeline over a collection). Returns false after an error before it.
+   */
+  boolean iteratorLoop(Operand iterable, IterableLoops.Walk walk,
+      java.util.function.Consumer<Operand> body) {
+    IterableLoops iterables = new IterableLoops(context, expressions);
+    Operand iterator = iterables.iterator(walk, iterable);
+    if (iterator == null) {
+      return false;
+    }
+    lowerLoop(null, null, () -> iterables.hasNext(walk, iterator), true, () -> {
+      Operand element = iterables.next(walk, iterator);
+      if (element != null) {
+        body.accept(element);
+      }
+    }, null, () -> { });
+    return true;
   }
 
   /**

@@ -87,8 +87,19 @@ public final class Lowering {
         });
     expressions.useSwitches(switches);
     expressions.functions().useStatements(this::lowerStatements);
-    expressions.streams().useLoops((from, to, indexType, body) ->
-        Lowering.this.loops.countingLoop(from, to, indexType, body));
+    expressions.streams().useLoops(new StreamLowering.Loops() {
+      @Override
+      public void countingLoop(Operand from, Operand to, NumericType indexType,
+          java.util.function.Consumer<Operand> body) {
+        Lowering.this.loops.countingLoop(from, to, indexType, body);
+      }
+
+      @Override
+      public boolean iteratorLoop(Operand iterable, IterableLoops.Walk walk,
+          java.util.function.Consumer<Operand> body) {
+        return Lowering.this.loops.iteratorLoop(iterable, walk, body);
+      }
+    });
     this.ir = context.ir();
     this.diagnostics = context.diagnostics();
     this.arrays = new ArrayCopies(context, expressions,

@@ -87,18 +87,19 @@ final class RepeatedRuns {
   }
 
   /**
-   * Reports an error at {@code at}, the {@code Iterable} an enhanced {@code for} walks
-   * ({@link IterableLoops}), where members of the method being lowered would run its iterator
-   * more than once per call; returns whether it did. (Its calls are noted as they are made.)
+   * Reports an error at {@code at}, the {@code Iterable} that {@code what} walks (an enhanced
+   * {@code for}, a stream: {@link IterableLoops}), where members of the method being lowered
+   * would run its iterator more than once per call; returns whether it did. (Its calls are
+   * noted as they are made.)
    */
-  boolean rejectIteration(Tree at, String iterable) {
+  boolean rejectIteration(Tree at, String what, String iterable) {
     Optional<String> members = context.notedCalls().buildingThrown()
         ? Optional.empty() : repeatingMembers();
     if (members.isEmpty()) {
       return false;
     }
     String name = context.methodName();
-    context.diagnostics().error(at, "the enhanced 'for' loop over '" + iterable + "' runs its"
+    context.diagnostics().error(at, what + " runs its"
         + " iterator as written ('" + iterable + ".iterator()', then 'hasNext()' and 'next()'),"
         + " which may give other elements each time it runs: " + members.get() + ", where '"
         + name + "' runs it once; pass the elements in an array, as a @NoDerivative"

@@ -35,17 +35,25 @@ import java.util.function.Consumer;
  */
 final class StreamLowering {
 
-  /** Builds counting loops; {@link LoopLowering#countingLoop} gives them. */
+  /** Builds the loops of pipelines; {@link LoopLowering} gives them. */
   interface Loops {
     /** {@code for (index = from; index < to; index++) body(index)}, of {@code indexType}. */
     void countingLoop(Operand from, Operand to, NumericType indexType, Consumer<Operand> body);
+
+    /**
+     * {@code body} given each element of {@code iterable} ({@link LoopLowering#iteratorLoop});
+     * false after an error.
+     */
+    boolean iteratorLoop(Operand iterable, IterableLoops.Walk walk, Consumer<Operand> body);
   }
 
   /** The operations ad4j lowers, for messages. */
   static final String SUPPORTED = "ad4j lowers streams made by 'Arrays.stream(a)',"
       + " 'Arrays.stream(a, from, to)',"
-      + " 'DoubleStream.of(...)', 'IntStream.of(...)', 'IntStream.range(i, j)' and"
-      + " 'rangeClosed(i, j)', with 'map', 'mapToDouble', 'asDoubleStream' and 'filter', ended by"
+      + " 'DoubleStream.of(...)', 'IntStream.of(...)', 'IntStream.range(i, j)',"
+      + " 'rangeClosed(i, j)' and 'c.stream()' of a Collection c of data (its elements given to"
+      + " 'filter' and then to 'mapToDouble'), with 'map', 'mapToDouble', 'asDoubleStream' and"
+      + " 'filter', ended by"
       + " 'sum()', 'reduce(identity, op)', or 'average()', 'max()' or 'min()' with"
       + " 'getAsDouble()', 'getAsInt()' or 'orElse(v)'";
 
@@ -101,7 +109,7 @@ final class StreamLowering {
     while (at instanceof MethodInvocationTree invocation
         && invocation.getMethodSelect() instanceof MemberSelectTree select) {
       chain.add(invocation);
-      if (isSource(invocation)) {
+      if (isSource(invocation) || isCollectionStream(invocation) && givesFunction) {
         if (unlisted && !givesFunction) {
           runAsWritten.addAll(chain); // its receivers are lowered next, as objects
           return Optional.empty();
@@ -172,6 +180,25 @@ final class StreamLowering {
     };
   }
 
+  /**
+   * {@code c.stream()} on an object that is not a class's name: a source where a stage is
+   * given a function (else it runs as written, as it did before ad4j lowered such streams);
+   * {@link StreamSources} checks that {@code c} is a {@code Collection}.
+   */
+  private boolean isCollectionStream(MethodInvocationTree call) {
+    if (!(call.getMethodSelect() instanceof MemberSelectTree select)
+        || !select.getIdentifier().contentEquals("stream") || !call.getArguments().isEmpty()) {
+      return false;
+    }
+    ExpressionTree receiver = select.getExpression();
+    boolean typeName = Symbols.isName(receiver)
+        && !(receiver instanceof IdentifierTree name
+            && (context.scopes().lookUp(name.getName().toString()) != null
+                || context.symbols().resolveField(name.getName().toString()).isPresent()))
+        && context.symbols().resolveType(receiver).isPresent();
+    return !typeName;
+  }
+
   /** Lowers the pipeline that {@code call} ends, from {@code source}; null after an error. */
   Operand lower(MethodInvocationTree call, MethodInvocationTree source) {
     LinkedList<MethodInvocationTree> calls = new LinkedList<>();
@@ -189,8 +216,14 @@ final class StreamLowering {
     for (; i < calls.size(); i++) {
       MethodInvocationTree stage = calls.get(i);
       String name = name(stage);
-      String streamName = type == NumericType.DOUBLE ? "DoubleStream" : "IntStream";
-      if (name.equals("map") && stage.getArguments().size() == 1) {
+      String streamName = type == NumericType.DOUBLE ? "DoubleStream"
+          : type == NumericType.INT ? "IntStream" : "Stream";
+      if (type == NumericType.OBJECT && isTerminal(name, stage)) {
+        unsupported(stage, "'" + name + "' of a stream of objects is not supported: map its"
+            + " elements to numbers first ('mapToDouble(e -> ...)'); " + SUPPORTED);
+        return null;
+      }
+      if (name.equals("map") && type != NumericType.OBJECT && stage.getArguments().size() == 1) {
         FunctionValues.Known function = functions.definitions().argument(
             stage.getArguments().get(0),
             new FunctionValues.Signature(type == NumericType.DOUBLE ? "applyAsDouble"
@@ -199,7 +232,8 @@ final class StreamLowering {
           return null;
         }
         stages.add(new Map(function, stage, type));
-      } else if (name.equals("mapToDouble") && type == NumericType.INT
+      } else if (name.equals("mapToDouble")
+          && (type == NumericType.INT || type == NumericType.OBJECT)
           && stage.getArguments().size() == 1) {
         FunctionValues.Known function = functions.definitions().argument(
             stage.getArguments().get(0),
@@ -287,6 +321,8 @@ final class StreamLowering {
     Consumer<Operand> each = element -> failed[0] |= !element(element, stages, 0, state);
     if (elements.listed() != null) {
       elements.listed().forEach(each);
+    } else if (elements.iterable() != null) {
+      failed[0] |= !loops.iteratorLoop(elements.iterable(), elements.walk(), each);
     } else if (elements.array() != null) {
       Operand array = elements.array();
       boolean active = array instanceof Operand.Use use && use.value().isActiveArray();

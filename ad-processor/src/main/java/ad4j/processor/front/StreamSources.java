@@ -38,13 +38,24 @@ final class StreamSources {
 
   /**
    * The elements a stream goes over: an array's from index 0 to its length, a range of ints
-   * ({@code array} null), or values listed one by one ({@code listed}).
+   * ({@code array} null), values listed one by one ({@code listed}), or a collection's objects
+   * ({@code iterable}, walked as {@code walk} names it).
    */
   record Elements(NumericType type, Operand array, Operand from, Operand to,
-      boolean closed, List<Operand> listed) {}
+      boolean closed, List<Operand> listed, Operand iterable, IterableLoops.Walk walk) {
+    Elements(NumericType type, Operand array, Operand from, Operand to, boolean closed,
+        List<Operand> listed) {
+      this(type, array, from, to, closed, listed, null, null);
+    }
+  }
 
   Elements elements(MethodInvocationTree source) {
     String name = StreamLowering.name(source);
+    ExpressionTree receiver = ((MemberSelectTree) source.getMethodSelect()).getExpression();
+    if (name.equals("stream") && source.getArguments().isEmpty()) {
+      // c.stream(): Arrays.stream always takes the array
+      return collection(source, receiver);
+    }
     List<Operand> arguments = new ArrayList<>();
     for (ExpressionTree argument : source.getArguments()) {
       arguments.add(expressions.lower(argument));
@@ -97,6 +108,33 @@ final class StreamSources {
       listed.add(expressions.conversions().widened(arguments.get(k), type));
     }
     return new Elements(type, null, null, null, false, listed);
+  }
+
+  /**
+   * The elements of {@code receiver.stream()}, a {@code Collection} of data: its objects, in
+   * its iterator's order, as Java's sequential stream gives them. Null after an error.
+   */
+  private Elements collection(MethodInvocationTree source, ExpressionTree receiver) {
+    Operand collection = expressions.lower(receiver);
+    if (collection == null) {
+      return null;
+    }
+    javax.lang.model.element.TypeElement collections =
+        context.elements().getTypeElement("java.util.Collection");
+    boolean isCollection = collection.type() == NumericType.OBJECT
+        && context.javaTypes().referenceTypeOf(collection)
+            .filter(type -> type instanceof javax.lang.model.type.DeclaredType)
+            .map(type -> context.types().isAssignable(context.types().erasure(type),
+                context.types().erasure(collections.asType())))
+            .orElse(false);
+    String shown = context.source().of(receiver);
+    if (!isCollection) {
+      unsupported(source, "'" + context.source().of(source) + "' is not supported: "
+          + StreamLowering.SUPPORTED);
+      return null;
+    }
+    return new Elements(NumericType.OBJECT, null, null, null, false, null, collection,
+        new IterableLoops.Walk(source, shown, "the stream '" + shown + ".stream()'"));
   }
 
   /**
