@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Streams of a collection of data ({@code c.stream()}, lowered by {@code StreamLowering} over
  * {@code StreamSources}' collection source): its elements, objects or boxes, given to
- * {@code filter} and then to {@code mapToDouble} by lambdas whose parameter is the element,
- * then the number stream's stages and ends as for arrays. The loop is Java's own over the
+ * {@code filter} and then to {@code mapToDouble} by lambdas whose parameter is the element
+ * (or references to its methods without parameters, {@code Sample::weight},
+ * {@code Double::doubleValue}), then the number stream's stages and ends as for arrays. The loop is Java's own over the
  * collection's iterator ({@code IterableLoops}). Each pipeline was the error "lambda
  * expression is not supported here". Checked by {@link ArrayFunctionChecks} (value bit for
  * bit, differences of the user's method, forward against reverse, the pullback); the
@@ -56,6 +57,11 @@ class CollectionStreamsTest {
               "        return t * t; }).reduce(0, (x, y) -> x + y * b);",
               "    s += k.stream().mapToDouble(n -> n * a * b).sum() + w.stream().count() * a;",
               "    return s;",
+              "  }",
+              "  @Differentiable static double references(double a, double b,",
+              "      @NoDerivative List<Sample> data, @NoDerivative List<Double> w) {",
+              "    return data.stream().mapToDouble(Sample::weight).map(v -> v * a).sum()",
+              "        + w.stream().mapToDouble(Double::doubleValue).map(v -> v * a * b).sum();",
               "  }",
               "  @Differentiable static double inLoop(double a, double b,",
               "      @NoDerivative List<Double> w) {",
@@ -94,6 +100,9 @@ class CollectionStreamsTest {
       checks.check(new Call("filtered", new Object[] {p[0], p[1], samples(), w, k}, true, true,
           false, false, false));
       checks.check(new Call("inLoop", new Object[] {p[0], p[1], w}, true, true, false));
+      // an unbound reference to a method without parameters is applied to the element
+      checks.check(new Call("references", new Object[] {p[0], p[1], samples(), w}, true, true,
+          false, false));
     }
   }
 

@@ -371,6 +371,12 @@ final class FunctionValues {
       // about the argument, not about the reference
       boolean unbound = method.isEmpty() && !candidates.isEmpty()
           && candidates.stream().noneMatch(StaticMembers::isStatic);
+      if (unbound && receivesObject(other.owner(), values)) {
+        // 'Sample::weight' given a stream's element: 's -> s.weight()', run as written
+        return expressions.objects().writtenCall(values.get(0), reference.getName().toString(),
+            reference, context.source().of(reference.getQualifierExpression()) + "."
+                + reference.getName() + "()");
+      }
       if (unbound || method.isPresent() && !StaticMembers.isStatic(method.get())) {
         unsupported(reference, "method reference '" + shown + "' names an instance method:"
             + " ad4j specialises references to static methods; write a lambda instead");
@@ -397,6 +403,22 @@ final class FunctionValues {
         values, call);
   }
 
+
+  /**
+   * Whether {@code values} is one object (not a flattened value record) of {@code owner}'s
+   * type, the receiver an unbound reference to one of {@code owner}'s methods without
+   * parameters is applied to ({@code Double::doubleValue}, {@code Sample::weight} given a
+   * stream's element).
+   */
+  private boolean receivesObject(TypeElement owner, List<Operand> values) {
+    // a value record ad4j flattens is no object: its placeholder stands for its leaves
+    return values.size() == 1 && values.get(0).type() == NumericType.OBJECT
+        && context.flatRecords().recordOf(values.get(0)).isEmpty()
+        && context.javaTypes().referenceTypeOf(values.get(0))
+            .map(type -> context.types().isAssignable(context.types().erasure(type),
+                context.types().erasure(owner.asType())))
+            .orElse(false);
+  }
 
   private void unsupported(Tree tree, String message) {
     diagnostics.error(tree, message);
