@@ -490,8 +490,10 @@ class DiagnosticsTest {
         + " function inside synchronized is not supported").inFile(file).onLine(9);
     assertThat(compilation).hadErrorContaining("call to 'Math.random()' is not differentiable")
         .inFile(file).onLine(10);
-    assertThat(compilation).hadErrorContaining("instance of 'o instanceof Double d' is not"
-        + " supported in a differentiable method").inFile(file).onLine(13);
+    assertThat(compilation).hadErrorContaining("'o instanceof Double d' is not supported:"
+        + " ad4j does not test the types of objects ('instanceof') in a differentiable method;"
+        + " test it in a method that is not @Differentiable, or where the method is called, and"
+        + " pass what it finds as a @NoDerivative parameter").inFile(file).onLine(13);
     assertThat(compilation).hadErrorContaining("local class declaration is not supported in a"
         + " differentiable method").inFile(file).onLine(19);
     assertThat(compilation).hadErrorCount(4);

@@ -73,6 +73,75 @@ class Jdk25LanguageTest {
         .containsExactly(-5.0 + 2 * 0.5 * 4 + 2);
   }
 
+  /**
+   * A {@code switch} case with a pattern, Java 21's, is an error at the case: before, its label
+   * had no constant and was taken for {@code default}, its guard ignored. With the selector
+   * {@code "long"} the method below returns {@code x * x} (2.25 at x = 1.5) and its
+   * {@code sValueAndGradient} returned 3.375 with the gradient 6.75 of {@code x * x * x}, where
+   * the gradient is 3; an enum selector's {@code case Mode m when m.ordinal() > 1} the same.
+   * {@code case null} is an error too: the generated code throws where the selector is null.
+   * The pattern's variables add no errors of their own where the case reads them.
+   */
+  @Test
+  void casesWithPatternsOrNullAreErrorsAtTheCase() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class P {",
+        "  enum Mode { A, B, C }",
+        "  record V(double x, double y) {}",
+        "  @Differentiable static double s(double x, @NoDerivative String k) {",
+        "    return switch (k) {",
+        "      case \"a\" -> x;",
+        "      case String t when t.length() > 3 -> x * x;",
+        "      default -> x * x * x;",
+        "    };",
+        "  }",
+        "  @Differentiable static double e(double x, @NoDerivative Mode m) {",
+        "    switch (m) {",
+        "      case A: return x;",
+        "      case Mode n when n.ordinal() > 1: return x * x;",
+        "      default: return x * x * x;",
+        "    }",
+        "  }",
+        "  @Differentiable static double n(double x, @NoDerivative String k) {",
+        "    return switch (k) {",
+        "      case \"a\" -> x;",
+        "      case null -> x * x;",
+        "      default -> x * x * x;",
+        "    };",
+        "  }",
+        "  @Differentiable static double r(double x, double y) {",
+        "    V v = new V(x, y);",
+        "    return switch (v) {",
+        "      case V(double a, double b) when a > 1 -> a * b;",
+        "      case V(var a, var b) -> a + b;",
+        "    };",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.P",
+        String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    String pattern = "') is not supported: ad4j's 'switch' takes constants of an 'int', 'char',"
+        + " 'short', 'byte', enum or 'String' selector, and 'default'; choose with 'if' and the"
+        + " value's methods instead";
+    assertThat(compilation).hadErrorCount(5);
+    assertThat(compilation).hadErrorContaining("a 'case' with a pattern ('case String t when"
+        + " t.length() > 3" + pattern).inFile(file).onLine(10).atColumn(7);
+    assertThat(compilation).hadErrorContaining("a 'case' with a pattern ('case Mode n when"
+        + " n.ordinal() > 1" + pattern).inFile(file).onLine(17).atColumn(7);
+    assertThat(compilation).hadErrorContaining("'case null' is not supported: ad4j's 'switch'"
+        + " throws NullPointerException for a null selector, as a 'switch' without 'case null'"
+        + " does; test it with 'if (k == null)' before the 'switch'")
+        .inFile(file).onLine(24).atColumn(7);
+    assertThat(compilation).hadErrorContaining("a 'case' with a pattern ('case V(double a,"
+        + " double b) when a > 1" + pattern).inFile(file).onLine(31).atColumn(7);
+    assertThat(compilation).hadErrorContaining("a 'case' with a pattern ('case V(var a, var b)"
+        + pattern).inFile(file).onLine(32).atColumn(7);
+  }
+
   private static final String COMPACT = String.join("\n",
       "import ad4j.Differentiable;",
       "",

@@ -241,8 +241,10 @@ final class ExpressionLowering {
         return arrays.element((ArrayAccessTree) expression);
       }
       case INSTANCE_OF -> {
-        unsupported(expression, describe(expression) + " '" + context.source().of(expression)
-            + "' is not supported in a differentiable method");
+        unsupported(expression, "'" + context.source().of(expression) + "' is not supported:"
+            + " ad4j does not test the types of objects ('instanceof') in a differentiable"
+            + " method; test it in a method that is not @Differentiable, or where the method"
+            + " is called, and pass what it finds as a @NoDerivative parameter");
         // the pattern's variables ('o instanceof Double d') add no errors where they are read
         new com.sun.source.util.TreeScanner<Void, Void>() {
           @Override

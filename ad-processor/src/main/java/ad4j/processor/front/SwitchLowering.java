@@ -280,7 +280,9 @@ final class SwitchLowering {
   private boolean lowerCases(Tree tree, ExpressionTree selectorTree,
       List<? extends CaseTree> cases, List<Yield> yields,
       Function<ExpressionTree, List<Operand>> yielding) {
-    Operand selector = selector(selectorTree);
+    // a pattern's case would be taken for 'default', its guard ignored
+    Operand selector = SwitchPatterns.rejected(selectorTree, cases, context) ? null
+        : selector(selectorTree);
     SourceLine line = context.line();
     List<List<Operand>> labels = new ArrayList<>();
     boolean hasDefault = false;
