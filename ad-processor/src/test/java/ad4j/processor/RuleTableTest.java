@@ -154,6 +154,8 @@ class RuleTableTest {
     FUNCTIONS.forEach(f -> tested.add(f.substring(0, f.indexOf('/'))));
     // functions only FastMath has, tested in FastMathTest
     tested.addAll(List.of("asinh", "acosh", "atanh"));
+    // Java 21's, tested in ClampTest on JDK 21 and later
+    tested.add("clamp");
 
     assertThat(tested).containsExactlyElementsIn(DerivativeRules.differentiableFunctionNames());
   }

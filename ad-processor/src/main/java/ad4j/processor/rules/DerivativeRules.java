@@ -160,6 +160,9 @@ public final class DerivativeRules {
     function("max", 2, (i, s) -> Partial.times(tieSplit(s,
         s.isGreaterThan(s.arg(i), s.arg(1 - i)), s.isEqualTo(s.arg(0), s.arg(1)),
         s.isGreaterThan(s.arg(1 - i), s.arg(i)))));
+    // clamp(v, lo, hi) = min(hi, max(v, lo)), as the JDK (21 and later) computes it: the
+    // partials of that composition, each tie split as min's and max's are.
+    function("clamp", 3, (i, s) -> Partial.times(clampPartial(i, s)));
     // copySign(a, b) = |a| * sign(b): da = signum(a) * sign(b) (0 at a = 0), db = 0.
     functionWithZeros("copySign", 2, (i, s) -> i == 0
         ? Optional.of(Partial.times(
@@ -366,6 +369,28 @@ public final class DerivativeRules {
   private static Operand tieSplit(Site s, Operand wins, Operand tie, Operand loses) {
     return s.choose(wins, ONE,
         s.choose(tie, HALF, s.choose(loses, ZERO, Site.number(Double.NaN))));
+  }
+
+  /**
+   * The partial of {@code clamp(v, lo, hi) = min(hi, m)}, {@code m = max(v, lo)}, with respect
+   * to argument {@code i}: {@code dmin/dhi} for {@code hi}, else {@code dmin/dm * dm/dv} (or
+   * {@code dm/dlo}).
+   */
+  private static Operand clampPartial(int i, Site s) {
+    Operand value = s.arg(0);
+    Operand low = s.arg(1);
+    Operand high = s.arg(2);
+    Operand inner = s.call("max", value, low);
+    Operand atHigh = s.isEqualTo(inner, high);
+    if (i == 2) {
+      return tieSplit(s, s.isLessThan(high, inner), atHigh, s.isLessThan(inner, high));
+    }
+    Operand throughMin = tieSplit(s, s.isLessThan(inner, high), atHigh,
+        s.isLessThan(high, inner));
+    Operand mine = s.arg(i);
+    Operand other = s.arg(1 - i);
+    return s.times(throughMin, tieSplit(s, s.isGreaterThan(mine, other),
+        s.isEqualTo(value, low), s.isGreaterThan(other, mine)));
   }
 
   /**
