@@ -38,8 +38,10 @@ import java.lang.annotation.Target;
  *
  * <p>A checkpointed loop's state must be variables of type {@code double}, {@code float},
  * {@code int}, {@code long} or {@code boolean}; the loop must not contain another loop, create
- * or write arrays, call methods that are not {@code @Differentiable} (they would run again) or
- * assign variables in its condition. Anything else, and this annotation on a method of order 2
+ * or write arrays, call methods that are not {@code @Differentiable} (they would run again; but
+ * those that compute from numbers alone, such as {@code Math.floorMod}, {@code Integer.bitCount},
+ * an argument-only static method of the sources or a {@code Double} parameter's unboxing, give
+ * the same result again) or assign variables in its condition. Anything else, and this annotation on a method of order 2
  * or without loops, is a compile error at the loop or the annotation.
  */
 @Documented

@@ -59,11 +59,14 @@ final class CheckpointedLoops {
    */
   private final Map<Long, Tree> streamsByLine = new HashMap<>();
   private final Diagnostics diagnostics;
+  /** What the lowering learnt of the calls run as written: which read their arguments only. */
+  private final LaunderedDependence dependences;
 
   private CheckpointedLoops(String method, Tree annotation, MethodTree tree, SourceText source,
-      Diagnostics diagnostics) {
+      LaunderedDependence dependences, Diagnostics diagnostics) {
     this.method = method;
     this.annotation = annotation;
+    this.dependences = dependences;
     this.diagnostics = diagnostics;
     new TreeScanner<Void, Void>() {
       @Override
@@ -108,7 +111,7 @@ final class CheckpointedLoops {
    * method's {@code body} (an error is then recorded in {@code diagnostics}).
    */
   static int snapshots(ExecutableElement element, MethodTree tree, int order, Block body,
-      SourceText source, Diagnostics diagnostics) {
+      SourceText source, LaunderedDependence dependences, Diagnostics diagnostics) {
     Integer asked = asked(element);
     if (asked == null) {
       return 0;
@@ -124,7 +127,8 @@ final class CheckpointedLoops {
       diagnostics.error(at, "@Checkpointed on method '" + name + "' is not supported together"
           + " with @Differentiable(order = 2): checkpointing applies to first derivatives only");
     }
-    CheckpointedLoops checks = new CheckpointedLoops(name, at, tree, source, diagnostics);
+    CheckpointedLoops checks = new CheckpointedLoops(name, at, tree, source, dependences,
+        diagnostics);
     if (!checks.checkLoops(body)) {
       diagnostics.error(at, "@Checkpointed on method '" + name + "' has no effect: the method"
           + " has no loop; remove the annotation");
@@ -295,7 +299,8 @@ final class CheckpointedLoops {
               + ", which the reverse sweep would read again when it computes iterations anew,"
               + " when it may hold another value; read it into a local variable before the"
               + " loop");
-        } else if (form == Operation.Form.PLAIN_CALL && !sameEachTime(instruction)) {
+        } else if (form == Operation.Form.PLAIN_CALL && !sameEachTime(instruction)
+            && !readsNumbersOnly(instruction)) {
           problems.add("it calls '" + instruction.operation().name() + "'" + line
               + ", which is not @Differentiable and would run again when the reverse sweep"
               + " computes iterations anew");
@@ -342,6 +347,30 @@ final class CheckpointedLoops {
     return operation.plain() == Operation.Plain.INSTANCE_CALL
         && operation.name().equals("equals") && call.arguments().size() == 2
         && call.arguments().get(0).type() == NumericType.STRING;
+  }
+
+  /**
+   * Whether {@code call}, run as written, reads nothing but its arguments, keeps none of them,
+   * and neither takes nor returns an array or an object but for an instance call's receiver:
+   * a function of {@code Math}, {@code Integer} and the like ({@code Math.floorMod(k, 7)},
+   * {@code Integer.bitCount(k)}), an argument-only static method of the sources, the unboxing
+   * of a {@code Double} parameter (a box, like a string, never changes). Computing an
+   * iteration anew runs it on the same arguments, and it gives the same result. An array it
+   * reads could have been written since the loop ran, and an object is no part of a snapshot.
+   */
+  private boolean readsNumbersOnly(Instruction call) {
+    if (!dependences.readsArgumentsOnly(call.result())
+        || call.result().type().isArray() || call.result().type() == NumericType.OBJECT) {
+      return false;
+    }
+    boolean instance = call.operation().plain() == Operation.Plain.INSTANCE_CALL;
+    for (int i = 0; i < call.arguments().size(); i++) {
+      NumericType type = call.arguments().get(i).type();
+      if (type.isArray() || type == NumericType.OBJECT && !(instance && i == 0)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

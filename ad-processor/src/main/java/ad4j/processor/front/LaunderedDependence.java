@@ -185,6 +185,17 @@ final class LaunderedDependence {
   }
 
   /**
+   * Whether {@code value} is the result of a call run as written that reads its arguments only
+   * and keeps none of them ({@link #runsAsWritten} told so, or {@link #roundsAsWritten}): a
+   * function of {@code Math} or a boxed type, an argument-only method of the sources, an
+   * unboxing. Run again on the same arguments, it gives the same result and changes nothing.
+   */
+  boolean readsArgumentsOnly(Value value) {
+    Call call = calls.get(value);
+    return call != null && call.argumentsOnly();
+  }
+
+  /**
    * {@code result} reads state that a call run as written may have written: a static field that
    * is not {@code final}, an element of an array of objects.
    */

@@ -68,6 +68,24 @@ public record Loop(int id, Block condition, Operand test, boolean testFirst, Blo
     return java.util.List.copyOf(read);
   }
 
+  /**
+   * The variables this loop reads or assigns and does not declare: those it carries and those
+   * it only reads, in the order of their first use.
+   */
+  public java.util.List<Variable> outsideVariables() {
+    java.util.Set<Variable> used = new java.util.LinkedHashSet<>();
+    for (Block block : java.util.List.of(condition, body, update)) {
+      collectReads(block, used);
+    }
+    used.addAll(carriedVariables());
+    java.util.Set<Variable> declared = new java.util.HashSet<>();
+    for (Block block : java.util.List.of(condition, body, update)) {
+      collect(block, declared, new java.util.HashSet<>());
+    }
+    used.removeAll(declared);
+    return java.util.List.copyOf(used);
+  }
+
   private static void collectReads(Block block, java.util.Set<Variable> read) {
     for (Statement statement : block.statements()) {
       for (Operand operand : statement.operands()) {

@@ -111,12 +111,6 @@ final class CheckpointedLoops {
     NumericType tripType = trips.type();
     Operand every = new Operand.Read(loopSnapshots.every());
     Operand start = new Operand.Read(loopSnapshots.start());
-    for (Variable variable : loopSnapshots.state()) {
-      if (!declaredAtTop(variable)) {
-        // declared in a branch of the forward sweep: out of this branch's scope
-        out.add(new Declare(variable, Operand.Constant.zero(variable.type()), line));
-      }
-    }
     // segments = (trips + every - 1) / every: one per snapshot taken
     Site count = Site.formulas(s.builder, line);
     Operand segments = count.apply(Operation.DIVIDE, tripType,
@@ -233,19 +227,6 @@ final class CheckpointedLoops {
         new Block(body), new Block(s.statements.step(iteration, Operation.SUBTRACT, line)),
         line, Loop.Kind.GENERATED));
     return around;
-  }
-
-  /** Whether {@code variable} is in scope in all of the program: a parameter, or at the top. */
-  private boolean declaredAtTop(Variable variable) {
-    if (s.flow.parameterVariables().contains(variable)) {
-      return true;
-    }
-    for (Statement statement : s.primal.body().statements()) {
-      if (statement instanceof Declare declare && declare.variable() == variable) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Whether the loop's body or update reads a value that {@code condition} computes. */

@@ -98,6 +98,12 @@ class ForwardWalk {
           recordBranchesLeft(out);
         }
         out.add(jump);
+      } else if (statement instanceof Declare declare
+          && s.topLevelState.contains(declare.variable())) {
+        // declared at the top (TopLevelCounters), for the reverse sweep
+        if (declare.initial() != null) {
+          out.add(new Store(declare.variable(), declare.initial(), declare.line()));
+        }
       } else {
         out.add(statement); // declarations, stores, throws and notes
       }

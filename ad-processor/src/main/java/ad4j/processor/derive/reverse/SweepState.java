@@ -130,6 +130,14 @@ final class SweepState {
   final Map<Instruction, Value> overwrittenElements = new IdentityHashMap<>();
   /** Per checkpointed loop, the variables of its snapshots. */
   final Map<Integer, CheckpointedLoops.Snapshots> snapshots = new HashMap<>();
+  /**
+   * The variables that a checkpointed loop inside a branch reads or assigns and that the user
+   * declared in a branch: declared at the top of the program instead, and assigned where the
+   * user declared them, so that the reverse sweep, outside the forward sweep's branch, reads
+   * and restores the same variables ({@link TopLevelCounters}).
+   */
+  final Set<Variable> topLevelState = java.util.Collections.newSetFromMap(
+      new IdentityHashMap<>());
   /** The calls whose reverse this program's reverse sweep makes: the forward sweep records. */
   final java.util.Set<Instruction> replayedCalls =
       java.util.Collections.newSetFromMap(new IdentityHashMap<>());

@@ -76,7 +76,34 @@ final class TopLevelCounters {
           out.add(new Declare(loopSnapshots.every(), Operand.Constant.of(1), null));
           out.add(new Declare(loopSnapshots.next(), Operand.Constant.zero(count.type()),
               null));
+          declareAtTop(loop, out);
         }
+      }
+    }
+  }
+
+  /**
+   * Declares at the top each variable that {@code loop}, a checkpointed loop, reads or assigns
+   * and that the user declared inside a branch ({@link SweepState#topLevelState}). The reverse
+   * sweep of a branch is a scope of its own, apart from the forward sweep's, where a variable
+   * the forward sweep declared is out of reach; and the reverse of a later checkpointed loop
+   * of the branch reads what the earlier ones assigned, as the forward sweep left it. (Declared
+   * again in the reverse of each loop whose snapshots held it, two such loops in one branch
+   * declared it twice in one scope, and a loop that only read what an earlier one assigned
+   * found no variable: generated code did not compile.)
+   */
+  private void declareAtTop(Loop loop, List<Statement> out) {
+    java.util.Set<Variable> atTop = java.util.Collections.newSetFromMap(
+        new java.util.IdentityHashMap<>());
+    atTop.addAll(s.flow.parameterVariables());
+    for (Statement statement : s.primal.body().statements()) {
+      if (statement instanceof Declare declare) {
+        atTop.add(declare.variable());
+      }
+    }
+    for (Variable variable : loop.outsideVariables()) {
+      if (!atTop.contains(variable) && s.topLevelState.add(variable)) {
+        out.add(new Declare(variable, Operand.Constant.zero(variable.type()), null));
       }
     }
   }
