@@ -88,6 +88,9 @@ final class ConditionalLowering {
       falseOperand = conditional.getFalseExpression();
     }
     Operand last = expressions.lower(falseOperand);
+    if (last != null) {
+      last = unboxLevels(levels, last);
+    }
     NumericType[] types = chainTypes(levels, last);
     if (types == null) {
       for (int i = 0; i < levels.size(); i++) {
@@ -152,6 +155,49 @@ final class ConditionalLowering {
       return expressions.conversions().typedAs(narrow, constant);
     }
     return whenFalse; // the outermost level's result
+  }
+
+  /**
+   * Java's unboxing of the operands of a chain's levels (JLS 15.25): a box beside a number, or
+   * two boxes of different numbers ({@code Integer} and {@code Double}), make a numeric
+   * {@code ?:}, whose boxes are unboxed ({@code c ? xs.get(i) : x}); two boxes of one type make
+   * a box, which stays an object (compared with {@code ==} as a reference). Levels are typed
+   * from the innermost out; the innermost's else block is open, and a true operand's number is
+   * read at the end of its block. Returns {@code last}, unboxed where its level is numeric.
+   */
+  private Operand unboxLevels(List<ChainLevel> levels, Operand last) {
+    Unboxing unboxing = expressions.unboxing();
+    boolean falseBox = unboxing.isBox(last);
+    boolean falseNumber = last.type().isNumeric();
+    for (int i = levels.size() - 1; i >= 0; i--) {
+      ChainLevel level = levels.get(i);
+      Operand whenTrue = level.whenTrue();
+      if (whenTrue == null) {
+        return last;
+      }
+      boolean trueBox = unboxing.isBox(whenTrue);
+      boolean numeric = trueBox && falseNumber || falseBox && whenTrue.type().isNumeric()
+          || trueBox && falseBox && !unboxing.numberType(whenTrue).equals(
+              unboxing.numberType(last));
+      if (!numeric) {
+        // a level of two numbers stays one; any other is an error or a box, as it was
+        falseNumber = !trueBox && !falseBox && falseNumber && whenTrue.type().isNumeric();
+        falseBox = false;
+        continue;
+      }
+      if (falseBox) {
+        last = unboxing.number(last); // in the innermost else block, still open
+        falseBox = false;
+      }
+      if (trueBox) {
+        ir.openBlock();
+        level.trueBlock().statements().forEach(ir::add);
+        Operand number = unboxing.number(whenTrue);
+        levels.set(i, new ChainLevel(level.tree(), level.condition(), number, ir.closeBlock()));
+      }
+      falseNumber = true;
+    }
+    return last;
   }
 
   /** Stands for a type {@link #narrowType} cannot tell. */
