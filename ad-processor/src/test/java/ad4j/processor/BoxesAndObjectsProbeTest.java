@@ -158,6 +158,19 @@ class BoxesAndObjectsProbeTest {
               + (x > 0.2 ? (y > 1 ? xs.get(3) : y) : counted(xs).get(0)) * y
               + f * x + n * y + Math.sin(x > 0 ? xs.get(0) : y);
         }
+        /** Switch expressions yielding a box beside a number, or boxes of two types. */
+        @Differentiable static double switched(double x, double y, int k,
+            @NoDerivative List<Double> xs) {
+          double d = switch (k) { case 0 -> xs.get(0); case 1 -> IL.get(1); default -> x * y; };
+          double e = switch (k) {
+            case 0: yield xs.get(1) * 2;
+            case 3: yield IL.get(0);
+            default: yield y;
+          };
+          long n = switch (k) { case 1 -> IL.get(1); default -> 4L; };
+          return d * x + e * y + switch (k) { case 0 -> xs.get(2); default -> FL.get(1); } * x
+              + n / 3 * y;
+        }
       }
       """;
 
@@ -437,11 +450,13 @@ class BoxesAndObjectsProbeTest {
    * {@code float} and an {@code int} choice, a {@code Math} function's argument, a call run in
    * one branch only. Before, each was the error "'?:' choosing between objects is not
    * supported: a differentiable method keeps each array or object variable bound to one value"
-   * (at the first {@code ?:} of each method).
+   * (at the first {@code ?:} of each method). The same for a {@code switch} expression (JLS
+   * 15.28.1): {@code switch (k) { case 0 -> xs.get(0); case 1 -> IL.get(1); default -> x * y; }}
+   * was an internal error ("java.lang.IllegalArgumentException: not numeric: OBJECT, OBJECT").
    */
   @Test
   void aBoxBesideANumberInAChoiceIsUnboxed() throws Exception {
-    check(CHOSEN.get(), "com.example.Choices", 1, "chosen", "chains");
+    check(CHOSEN.get(), "com.example.Choices", 1, "chosen", "chains", "switched");
   }
 
   @Test
@@ -552,6 +567,43 @@ class BoxesAndObjectsProbeTest {
         + " and would drop them; declare 'd' as a 'double', a 'float' or an array of them, or"
         + " pass a value that carries no derivative")
         .inFile(file).onLine(7).atColumn(lines.get(6).indexOf("(s * x") + 1);
+  }
+
+  /**
+   * A {@code ?:} or {@code switch} expression choosing between boxes of one type only is a box
+   * in Java (JLS 15.25, 15.28.1), an object: an error that says to cast an operand, which makes
+   * the choice a number. The {@code ?:} was the error "choosing between objects ... keeps each
+   * array or object variable bound to one value"; the {@code switch}, an internal error ("not
+   * numeric: OBJECT, OBJECT").
+   */
+  @Test
+  void aChoiceBetweenBoxesOfOneTypeIsAnErrorThatSaysToCastOne() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "import java.util.List;",
+        "final class Same {",
+        "  @Differentiable static double f(double x, int k, @NoDerivative List<Double> xs) {",
+        "    return (k > 0 ? xs.get(1) : xs.get(0)) * x;",
+        "  }",
+        "  @Differentiable static double g(double x, int k, @NoDerivative List<Double> xs) {",
+        "    double d = switch (k) { case 0 -> xs.get(0); default -> xs.get(1); };",
+        "    return d * x;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.Same",
+        String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(2);
+    String advice = " choosing between boxes of 'double' only is a box in Java (an object), which"
+        + " ad4j does not choose: cast an operand to 'double' ('(double) xs.get(i)'), which makes"
+        + " the choice a number";
+    assertThat(compilation).hadErrorContaining("'?:'" + advice).inFile(file).onLine(7)
+        .atColumn(lines.get(6).indexOf("?") + 1);
+    assertThat(compilation).hadErrorContaining("a 'switch' expression" + advice).inFile(file)
+        .onLine(10).atColumn(lines.get(9).indexOf("switch") + 1);
   }
 
   /**

@@ -319,6 +319,12 @@ final class ConditionalLowering {
         types[i] = NumericType.BOOLEAN;
       } else if (trueType == NumericType.STRING && falseType == NumericType.STRING) {
         types[i] = NumericType.STRING; // a message chosen for an exception or a call
+      } else if (i == levels.size() - 1 && expressions.unboxing().isBox(level.whenTrue())
+          && expressions.unboxing().isBox(last)) {
+        // not unboxed: both of one type (unboxLevels), which makes a box
+        unsupported(level.tree(), boxesOfOneType("'?:'",
+            expressions.unboxing().numberType(last).orElseThrow().keyword()));
+        return null;
       } else if (!trueType.isNumeric() || !falseType.isNumeric()) {
         unsupported(level.tree(), "'?:' choosing between " + chainOperandKind(trueType, falseType)
             + " is not supported: a differentiable method keeps each array or object variable"
@@ -365,6 +371,17 @@ final class ConditionalLowering {
         + " whether that integer is rounded to 'float' (javac widens it straight to 'double'"
         + " where the choice is used as one), so the value the method computes is not known;"
         + " cast the integer to the type you mean ('(float) n' or '(double) n')";
+  }
+
+  /**
+   * The error for a {@code ?:} or {@code switch} expression ({@code what}) whose operands are all
+   * boxes of {@code number}s ({@code Double}: {@code double}): Java makes it a box (JLS 15.25, 15.28.1), an
+   * object, which ad4j does not keep in a variable or compute with.
+   */
+  static String boxesOfOneType(String what, String number) {
+    return what + " choosing between boxes of '" + number + "' only is a box in Java (an"
+        + " object), which ad4j does not choose: cast an operand to '" + number + "' ('("
+        + number + ") xs.get(i)'), which makes the choice a number";
   }
 
   private static String chainOperandKind(NumericType whenTrue, NumericType whenFalse) {
