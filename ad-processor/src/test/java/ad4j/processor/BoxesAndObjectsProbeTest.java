@@ -132,6 +132,7 @@ class BoxesAndObjectsProbeTest {
       }
       """;
 
+  /** Boxes where Java unboxes them that ad4j rejected before this class's fixes. */
   private static final String CHOICES = """
       package com.example;
       import ad4j.Differentiable;
@@ -140,6 +141,8 @@ class BoxesAndObjectsProbeTest {
       final class Choices {
         static final List<Integer> IL = List.of(3, 14);
         static final List<Float> FL = List.of(3f, 4.5f);
+        static final List<Integer> IX = List.of(1, 3, 2);
+        static final List<Integer> IS = List.of(2, 0, 4);
         static int calls;
         static List<Double> counted(List<Double> xs) { calls++; return xs; }
         /** A box beside a number in '?:' is unboxed (JLS 15.25). */
@@ -170,6 +173,19 @@ class BoxesAndObjectsProbeTest {
           long n = switch (k) { case 1 -> IL.get(1); default -> 4L; };
           return d * x + e * y + switch (k) { case 0 -> xs.get(2); default -> FL.get(1); } * x
               + n / 3 * y;
+        }
+        /** Boxes as array indices and sizes, read, written, compound, of a matrix. */
+        @Differentiable static double indexed(double x, double y, int k) {
+          double[] a = {x, y, x * y, 2.0, 3.0};
+          a[IX.get(0)] = a[IX.get(1)] * x;
+          a[IS.get(k % 3)] += y * a[IX.get(2)];
+          double[] b = new double[IX.get(1)];
+          b[IX.get(2)] = a[IS.get(1)] * y;
+          double[][] m = new double[IX.get(1)][IX.get(0) + 1];
+          m[IX.get(2)][IX.get(0)] = x * b[IX.get(2)];
+          double s = 0;
+          for (int i = 0; i < b.length; i++) { s += b[i] * a[i] + m[i][IX.get(0)]; }
+          return s + a[IX.get(0)] * a[IS.get(2)];
         }
       }
       """;
@@ -457,6 +473,17 @@ class BoxesAndObjectsProbeTest {
   @Test
   void aBoxBesideANumberInAChoiceIsUnboxed() throws Exception {
     check(CHOSEN.get(), "com.example.Choices", 1, "chosen", "chains", "switched");
+  }
+
+  /**
+   * An {@code Integer} box as an array's index (read, written, in a compound assignment) or
+   * size ({@code new double[IX.get(1)]}, a matrix's two sizes) is unboxed, as Java promotes it
+   * (JLS 15.10.3, 15.13). Before, each was the error "array index 'IX.get(0)' has type
+   * 'Object': an index must be an 'int'" (or "array size ... a size must be an 'int'").
+   */
+  @Test
+  void anIntegerBoxIsAnArrayIndexOrSize() throws Exception {
+    check(CHOSEN.get(), "com.example.Choices", 1, "indexed");
   }
 
   @Test
