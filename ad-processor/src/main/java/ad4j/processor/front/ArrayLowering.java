@@ -86,7 +86,7 @@ final class ArrayLowering {
    */
   Operand element(ArrayAccessTree access) {
     Operand array = expressions.lower(access.getExpression());
-    Operand index = expressions.lower(access.getIndex());
+    Operand index = expressions.unboxing().number(expressions.lower(access.getIndex()));
     if (array == null || index == null) {
       return null;
     }
@@ -179,7 +179,7 @@ final class ArrayLowering {
    */
   ArrayTarget arrayTarget(ArrayAccessTree access) {
     Operand array = expressions.lower(access.getExpression());
-    Operand index = expressions.lower(access.getIndex());
+    Operand index = expressions.unboxing().number(expressions.lower(access.getIndex()));
     if (array == null || index == null) {
       return null;
     }
@@ -305,7 +305,7 @@ final class ArrayLowering {
     if (creation.getDimensions().isEmpty()) {
       length = Operand.Constant.of(initializers.size());
     } else {
-      length = expressions.lower(creation.getDimensions().get(0));
+      length = expressions.unboxing().number(expressions.lower(creation.getDimensions().get(0)));
       if (length == null) {
         return null;
       }
@@ -392,7 +392,7 @@ final class ArrayLowering {
       }
       List<Operand> sizes = new ArrayList<>();
       for (ExpressionTree dimension : creation.getDimensions()) {
-        Operand size = expressions.lower(dimension);
+        Operand size = expressions.unboxing().number(expressions.lower(dimension));
         if (size == null) {
           return null;
         }

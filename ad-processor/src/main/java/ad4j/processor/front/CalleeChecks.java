@@ -124,11 +124,17 @@ final class CalleeChecks {
       if (carries && !active.get(i)) {
         Tree argumentTree = site.tree() instanceof MethodInvocationTree invocation
             ? invocation.getArguments().get(i - receiver) : site.tree();
+        String name = parameter.getSimpleName().toString();
+        // a parameter of another type (a 'Double', an object) is data without the annotation
+        String why = ActiveParameters.isDifferentiableType(parameter.asType())
+            ? "which is @NoDerivative and would drop them; remove @NoDerivative from '" + name
+                + "'"
+            : "of type '" + parameter.asType() + "', which carries no derivative and would drop"
+                + " them; declare '" + name + "' as a 'double', a 'float' or an array of them";
         diagnostics().error(site.tree(), "call to '" + site.shown() + "': '"
             + context.source().of(argumentTree) + "' carries derivatives into parameter '"
-            + parameter.getSimpleName() + "' of '" + site.qualified() + "', which is"
-            + " @NoDerivative and would drop them; remove @NoDerivative from '"
-            + parameter.getSimpleName() + "', or pass a value that carries no derivative");
+            + name + "' of '" + site.qualified() + "', " + why
+            + ", or pass a value that carries no derivative");
         return Optional.empty();
       }
     }

@@ -88,6 +88,9 @@ final class ConditionalLowering {
       falseOperand = conditional.getFalseExpression();
     }
     Operand last = expressions.lower(falseOperand);
+    if (last != null) {
+      last = unboxLevels(levels, last);
+    }
     NumericType[] types = chainTypes(levels, last);
     if (types == null) {
       for (int i = 0; i < levels.size(); i++) {
@@ -152,6 +155,49 @@ final class ConditionalLowering {
       return expressions.conversions().typedAs(narrow, constant);
     }
     return whenFalse; // the outermost level's result
+  }
+
+  /**
+   * Java's unboxing of the operands of a chain's levels (JLS 15.25): a box beside a number, or
+   * two boxes of different numbers ({@code Integer} and {@code Double}), make a numeric
+   * {@code ?:}, whose boxes are unboxed ({@code c ? xs.get(i) : x}); two boxes of one type make
+   * a box, which stays an object (compared with {@code ==} as a reference). Levels are typed
+   * from the innermost out; the innermost's else block is open, and a true operand's number is
+   * read at the end of its block. Returns {@code last}, unboxed where its level is numeric.
+   */
+  private Operand unboxLevels(List<ChainLevel> levels, Operand last) {
+    Unboxing unboxing = expressions.unboxing();
+    boolean falseBox = unboxing.isBox(last);
+    boolean falseNumber = last.type().isNumeric();
+    for (int i = levels.size() - 1; i >= 0; i--) {
+      ChainLevel level = levels.get(i);
+      Operand whenTrue = level.whenTrue();
+      if (whenTrue == null) {
+        return last;
+      }
+      boolean trueBox = unboxing.isBox(whenTrue);
+      boolean numeric = trueBox && falseNumber || falseBox && whenTrue.type().isNumeric()
+          || trueBox && falseBox && !unboxing.numberType(whenTrue).equals(
+              unboxing.numberType(last));
+      if (!numeric) {
+        // a level of two numbers stays one; any other is an error or a box, as it was
+        falseNumber = !trueBox && !falseBox && falseNumber && whenTrue.type().isNumeric();
+        falseBox = false;
+        continue;
+      }
+      if (falseBox) {
+        last = unboxing.number(last); // in the innermost else block, still open
+        falseBox = false;
+      }
+      if (trueBox) {
+        ir.openBlock();
+        level.trueBlock().statements().forEach(ir::add);
+        Operand number = unboxing.number(whenTrue);
+        levels.set(i, new ChainLevel(level.tree(), level.condition(), number, ir.closeBlock()));
+      }
+      falseNumber = true;
+    }
+    return last;
   }
 
   /** Stands for a type {@link #narrowType} cannot tell. */
@@ -273,6 +319,12 @@ final class ConditionalLowering {
         types[i] = NumericType.BOOLEAN;
       } else if (trueType == NumericType.STRING && falseType == NumericType.STRING) {
         types[i] = NumericType.STRING; // a message chosen for an exception or a call
+      } else if (i == levels.size() - 1 && expressions.unboxing().isBox(level.whenTrue())
+          && expressions.unboxing().isBox(last)) {
+        // not unboxed: both of one type (unboxLevels), which makes a box
+        unsupported(level.tree(), boxesOfOneType("'?:'",
+            expressions.unboxing().numberType(last).orElseThrow().keyword()));
+        return null;
       } else if (!trueType.isNumeric() || !falseType.isNumeric()) {
         unsupported(level.tree(), "'?:' choosing between " + chainOperandKind(trueType, falseType)
             + " is not supported: a differentiable method keeps each array or object variable"
@@ -319,6 +371,17 @@ final class ConditionalLowering {
         + " whether that integer is rounded to 'float' (javac widens it straight to 'double'"
         + " where the choice is used as one), so the value the method computes is not known;"
         + " cast the integer to the type you mean ('(float) n' or '(double) n')";
+  }
+
+  /**
+   * The error for a {@code ?:} or {@code switch} expression ({@code what}) whose operands are all
+   * boxes of {@code number}s ({@code Double}: {@code double}): Java makes it a box (JLS 15.25, 15.28.1), an
+   * object, which ad4j does not keep in a variable or compute with.
+   */
+  static String boxesOfOneType(String what, String number) {
+    return what + " choosing between boxes of '" + number + "' only is a box in Java (an"
+        + " object), which ad4j does not choose: cast an operand to '" + number + "' ('("
+        + number + ") xs.get(i)'), which makes the choice a number";
   }
 
   private static String chainOperandKind(NumericType whenTrue, NumericType whenFalse) {

@@ -140,12 +140,25 @@ final class SwitchLowering {
     if (yields == null) {
       return null;
     }
+    // boxes of numbers are unboxed (JLS 15.28.1) unless every case yields a box of one type,
+    // which makes the switch a box: an object
+    Unboxing unboxing = expressions.unboxing();
+    boolean unboxes = yields.stream().map(yield -> unboxing.isBox(yield.value())
+        ? unboxing.numberType(yield.value()) : java.util.Optional.<NumericType>empty())
+        .distinct().count() > 1;
+    if (!unboxes && unboxing.isBox(yields.get(0).value()) && yields.size() > 1) {
+      diagnostics.error(tree, ConditionalLowering.boxesOfOneType("a 'switch' expression",
+          unboxing.numberType(yields.get(0).value()).orElseThrow().keyword()));
+      return null;
+    }
     NumericType type = null;
     for (Yield yield : yields) {
-      NumericType yielded = yield.value().type();
+      NumericType yielded = unboxes && unboxing.isBox(yield.value())
+          ? unboxing.numberType(yield.value()).orElseThrow() : yield.value().type();
       if (type == null) {
         type = yielded;
-      } else if ((type == NumericType.BOOLEAN) != (yielded == NumericType.BOOLEAN)) {
+      } else if ((type == NumericType.BOOLEAN) != (yielded == NumericType.BOOLEAN)
+          || type != NumericType.BOOLEAN && (!type.isNumeric() || !yielded.isNumeric())) {
         diagnostics.error(tree, "the cases of a 'switch' expression must all yield numbers or"
             + " all booleans");
         return null;
@@ -174,7 +187,10 @@ final class SwitchLowering {
       return null;
     }
     for (Yield yield : yields) {
-      if (ConditionalLowering.roundsIntegerToFloat(type, yield.value())) {
+      boolean integerBox = unboxes && unboxing.numberType(yield.value())
+          .filter(NumericType::isIntegral).isPresent();
+      if (ConditionalLowering.roundsIntegerToFloat(type, yield.value())
+          || type == NumericType.FLOAT && integerBox) {
         diagnostics.error(tree, ConditionalLowering.integerBesideFloat("'switch'"));
         return null;
       }
@@ -182,7 +198,8 @@ final class SwitchLowering {
     Variable result = ir.variable("switchValue", type, null);
     for (Yield yield : yields) {
       ir.openBlock();
-      Operand value = expressions.conversions().convert(yield.value(), type);
+      Operand yielded = unboxes ? unboxing.number(yield.value()) : yield.value();
+      Operand value = expressions.conversions().convert(yielded, type);
       ir.add(new Store(result, value, line));
       endCase(yield, ir.closeBlock().statements());
     }

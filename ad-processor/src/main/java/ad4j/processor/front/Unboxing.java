@@ -49,7 +49,7 @@ final class Unboxing {
   }
 
   /** The number type a box holds: {@code double}, {@code float}, {@code int}, {@code long}. */
-  private Optional<NumericType> numberType(Operand box) {
+  Optional<NumericType> numberType(Operand box) {
     Optional<PrimitiveType> primitive = context.javaTypes().referenceTypeOf(box)
         .flatMap(type -> unboxedType(context.types(), type));
     if (primitive.isEmpty()) {
