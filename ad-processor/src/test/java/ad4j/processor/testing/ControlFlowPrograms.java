@@ -1169,6 +1169,9 @@ public final class ControlFlowPrograms {
           a = roundedToFloat(a);
           b = roundedToFloat(b);
         }
+        // 'c ? C5 : 3' has type char (JLS 15.25), which ad4j rejects: the generator means int
+        a = charAsInt(a);
+        b = charAsInt(b);
         Eval ea = a.eval();
         Eval eb = b.eval();
         CondEval ec = c.eval();
@@ -1203,6 +1206,21 @@ public final class ControlFlowPrograms {
           : node.text();
       return new Node("(float) " + text, RandomPrograms.UNARY, Type.FLOAT, node.constant(),
           (env, trace) -> eval.eval(env, trace).to(Type.FLOAT));
+    }
+
+    /**
+     * A {@code char} operand of a choice (the constant {@code C5}, a literal {@code '\u0003'})
+     * cast to {@code int}: the generator takes it for an int, and beside an int constant it
+     * makes the choice a {@code char} (JLS 15.25), which ad4j rejects (seed
+     * 7570215578826861319 drew {@code c ? '\u0003' : 4}).
+     */
+    private static Node charAsInt(Node node) {
+      if (!node.text().equals("C5") && !node.text().startsWith("'")) {
+        return node;
+      }
+      Eval eval = node.eval();
+      return new Node("(int) " + node.text(), RandomPrograms.UNARY, Type.INT, node.constant(),
+          eval);
     }
 
     private static String wrapTernaryBranch(Node node) {
