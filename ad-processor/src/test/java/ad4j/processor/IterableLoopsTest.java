@@ -84,6 +84,17 @@ class IterableLoopsTest {
               "    }",
               "    return s;",
               "  }",
+              "  static final List<double[]> ROWS = List.of(new double[] {1, 2},",
+              "      new double[] {-0.5, 3});",
+              "  @Differentiable static double staticRows(double a, double b) {",
+              "    double s = 0;",
+              "    for (int i = 0; i < ROWS.size(); i++) {",
+              "      double[] r = ROWS.get(i);",
+              "      s += r[0] * a + r[1] * b;",
+              "    }",
+              "    for (double[] r : ROWS) { s += r[0] * a * b; }",
+              "    return s;",
+              "  }",
               "  @Differentiable static double copies(double a, double b,",
               "      @NoDerivative List<Double> xs) {",
               "    java.util.Set<Double> distinct = new java.util.TreeSet<Double>(xs);",
@@ -131,6 +142,19 @@ class IterableLoopsTest {
       checks.check(new Call("weighted", new Object[] {p[0], p[1], w, knots}, true, true, false,
           false));
       checks.check(new Call("rows", new Object[] {p[0], p[1], points}, true, true, false));
+    }
+  }
+
+  /**
+   * Rows of a {@code static final List<double[]>}, read by {@code get} and walked: its
+   * {@code get} was "returns 'E'", the method's type as declared, where as a member of the
+   * field's type it returns a {@code double[]} of data.
+   */
+  @Test
+  void rowsOfAStaticFieldsListAreData() throws Exception {
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(COMPILED.get(), "com.example.Walk");
+    for (double[] p : new double[][] {{1.3, 0.7}, {-0.4, 1.2}}) {
+      checks.check(new Call("staticRows", new Object[] {p[0], p[1]}, true, true));
     }
   }
 

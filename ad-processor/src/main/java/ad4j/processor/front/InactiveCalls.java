@@ -174,6 +174,11 @@ final class InactiveCalls {
     boolean reference = returned.getKind() == TypeKind.DECLARED
         || (returned.getKind() == TypeKind.ARRAY
             && context.javaTypes().irType(returned).map(NumericType::isReference).orElse(false));
+    if (type.isEmpty() && !reference && returned.getKind() == TypeKind.ARRAY) {
+      // List<double[]>'s get as a member of a static field's type: an array of data, as an
+      // object's method returns one
+      type = context.javaTypes().irType(returned).filter(NumericType::isArray);
+    }
     if (type.isEmpty() && !reference) {
       context.diagnostics().error(invocation, "call to '" + shown + "' returns '"
           + method.getReturnType() + "': ad4j runs calls that carry no derivative as written"
