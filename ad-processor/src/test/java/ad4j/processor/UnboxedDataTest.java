@@ -108,6 +108,42 @@ class UnboxedDataTest {
     }
   }
 
+  /**
+   * A switch on an {@code Integer} box of data unboxes it, as Java does: it was the error
+   * "'switch' on a 'java.lang.Integer' is not supported".
+   */
+  @Test
+  void aSwitchOnAnIntegerBoxUnboxesIt() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.Cases", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "import ad4j.NoDerivative;",
+            "import java.util.List;",
+            "final class Cases {",
+            "  @Differentiable static double f(double a, double b,",
+            "      @NoDerivative List<Integer> ks) {",
+            "    double s = 0;",
+            "    for (int i = 0; i < ks.size(); i++) {",
+            "      switch (ks.get(i)) {",
+            "        case 1 -> s += a;",
+            "        case 2 -> s += a * b;",
+            "        default -> s += b * b;",
+            "      }",
+            "    }",
+            "    Integer k = ks.get(1);",
+            "    return s + switch (k) { case 2 -> a * a; default -> b; };",
+            "  }",
+            "}"));
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(compiled, "com.example.Cases");
+    for (double[] p : new double[][] {{1.3, 0.7}, {-0.4, 1.2}}) {
+      checks.check(new Call("f", new Object[] {p[0], p[1], List.of(1, 2, 3)}, true, true,
+          false));
+      checks.check(new Call("f", new Object[] {p[0], p[1], List.of(2, 5)}, true, true,
+          false));
+    }
+  }
+
   @Test
   void aBoxMadeFromAValueThatCarriesADerivativeIsAnErrorWhereItsNumberComesBack() {
     List<String> lines = List.of(

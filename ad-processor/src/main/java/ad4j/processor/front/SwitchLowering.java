@@ -446,7 +446,8 @@ final class SwitchLowering {
    * {@code null} before any case, as Java's does.
    */
   private Operand selector(ExpressionTree selectorTree) {
-    Operand selector = expressions.lower(selectorTree);
+    // a switch on an Integer (or Character, ...) box unboxes it, as Java does
+    Operand selector = expressions.unboxing().number(expressions.lower(selectorTree));
     if (selector == null || selector.type() == NumericType.INT) {
       return selector;
     }
