@@ -118,7 +118,10 @@ class DiagnosticsTest {
         error("Math.ulp(active)", "@Differentiable static double f(double x) { return Math.ulp‸(x); }",
             "call to 'Math.ulp(...)' is not differentiable: ad4j has no derivative rule for"
                 + " Math.ulp; differentiable functions of Math are abs, acos, asin, atan, atan2,"
-                + " cbrt, ceil, copySign, cos, cosh, exp, expm1, floor, fma, hypot, IEEEremainder,"
+                + " cbrt, ceil, "
+                // Math has clamp from Java 21 on: the list names what the JDK's Math has
+                + (Runtime.version().feature() >= 21 ? "clamp, " : "")
+                + "copySign, cos, cosh, exp, expm1, floor, fma, hypot, IEEEremainder,"
                 + " log, log10, log1p, max, min, pow, rint, scalb, signum, sin, sinh, sqrt, tan,"
                 + " tanh, toDegrees, toRadians"),
         error("call through this", "@Differentiable static double f(double x) { return this.g‸(x); }",
