@@ -72,8 +72,9 @@ public final class Mutations {
       // statements
       statement("try", "try { %p = %p * 2; } finally { }"),
       statement("synchronized", "synchronized (Programs.class) { %p += 1; }"),
-      statement("switch statement on a boxed Integer",
-          "switch (Integer.valueOf(2)) { case 2: %p += 1; break; default: }"),
+      // (an Integer box is unboxed, as Java does; a Character box is not)
+      statement("switch statement on a boxed Character",
+          "switch (Character.valueOf('b')) { case 'b': %p += 1; break; default: }"),
       statement("assert with an anonymous object", "assert %p > 0 : new Object() { };"),
       // arrays and strings
       statement("local matrix without its rows' size", "double[][] a%n = new double[2][];"),
