@@ -412,12 +412,8 @@ final class FunctionValues {
    */
   private boolean receivesObject(TypeElement owner, List<Operand> values) {
     // a value record ad4j flattens is no object: its placeholder stands for its leaves
-    return values.size() == 1 && values.get(0).type() == NumericType.OBJECT
-        && context.flatRecords().recordOf(values.get(0)).isEmpty()
-        && context.javaTypes().referenceTypeOf(values.get(0))
-            .map(type -> context.types().isAssignable(context.types().erasure(type),
-                context.types().erasure(owner.asType())))
-            .orElse(false);
+    return values.size() == 1 && context.flatRecords().recordOf(values.get(0)).isEmpty()
+        && context.javaTypes().isObjectOf(values.get(0), owner);
   }
 
   private void unsupported(Tree tree, String message) {

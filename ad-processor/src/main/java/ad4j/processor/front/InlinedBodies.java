@@ -242,15 +242,11 @@ final class InlinedBodies {
       expressions.records().locals().declareLocal(name, record.get().type(), record.get());
       return;
     }
-    Optional<javax.lang.model.type.TypeMirror> object = type == NumericType.OBJECT
-        ? context.javaTypes().referenceTypeOf(value) : Optional.empty();
-    if (object.isPresent()) {
-      // an object, a stream's element: a local of its own type, whose methods are called
-      context.scopes().declareLocal(name, type, object.get(),
-          context.javaTypes().javaText(object.get()).orElse("Object"), context);
-    } else {
-      context.scopes().declareLocal(name, type, context);
-    }
+    // an object, a stream's element: a local of its own type, whose methods are called
+    javax.lang.model.type.TypeMirror object = type == NumericType.OBJECT
+        ? context.javaTypes().referenceTypeOf(value).orElse(null) : null;
+    context.scopes().declareLocal(name, type, object, object == null ? null
+        : context.javaTypes().javaText(object).orElse("Object"), context);
     LocalScopes.Local local = context.scopes().lookUp(name);
     if (local.variable() != null) {
       ir.add(new Declare(local.variable(), value, context.line()));

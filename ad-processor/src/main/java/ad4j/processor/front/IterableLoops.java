@@ -5,8 +5,8 @@ import ad4j.processor.ir.Operand;
 import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.Tree;
+import java.util.List;
 import java.util.Optional;
-import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.PrimitiveType;
 import javax.lang.model.type.TypeKind;
@@ -41,15 +41,8 @@ final class IterableLoops {
 
   /** Whether {@code value} is an {@code Iterable} (a {@code List}, a {@code Set}, ...). */
   boolean isIterable(Operand value) {
-    if (value.type() != NumericType.OBJECT) {
-      return false;
-    }
-    TypeElement iterable = context.elements().getTypeElement("java.lang.Iterable");
-    return context.javaTypes().referenceTypeOf(value)
-        .filter(type -> type instanceof DeclaredType)
-        .map(type -> context.types().isAssignable(context.types().erasure(type),
-            context.types().erasure(iterable.asType())))
-        .orElse(false);
+    return context.javaTypes().isObjectOf(value,
+        context.elements().getTypeElement("java.lang.Iterable"));
   }
 
   /**
@@ -110,14 +103,12 @@ final class IterableLoops {
   TypeMirror elementType(Operand iterator) {
     DeclaredType iteratorType = (DeclaredType) context.javaTypes().referenceTypeOf(iterator)
         .orElseThrow();
-    return javax.lang.model.util.ElementFilter.methodsIn(
-            context.elements().getAllMembers((TypeElement) iteratorType.asElement())).stream()
-        .filter(method -> method.getSimpleName().contentEquals("next")
-            && method.getParameters().isEmpty())
-        .findFirst()
-        .map(method -> ((javax.lang.model.type.ExecutableType) context.types()
-            .asMemberOf(iteratorType, method)).getReturnType())
-        .orElse(context.elements().getTypeElement("java.lang.Object").asType());
+    // the method next() calls, chosen as for a call of the user's
+    javax.lang.model.element.ExecutableElement next =
+        CallChoices.chooseOn(context, iteratorType, "next", List.of());
+    return next == null ? context.elements().getTypeElement("java.lang.Object").asType()
+        : ((javax.lang.model.type.ExecutableType) context.types().asMemberOf(iteratorType, next))
+            .getReturnType();
   }
 
   /**

@@ -123,6 +123,16 @@ final class JavaTypes {
         ? NumericType.STRING : NumericType.OBJECT;
   }
 
+  /**
+   * Whether {@code operand} is an object of {@code type} or of a subtype of it, type arguments
+   * aside: a {@code List<Double>} is an {@code Iterable}.
+   */
+  boolean isObjectOf(Operand operand, TypeElement type) {
+    return operand.type() == NumericType.OBJECT && referenceTypeOf(operand)
+        .map(mirror -> types.isAssignable(types.erasure(mirror), types.erasure(type.asType())))
+        .orElse(false);
+  }
+
   boolean isString(TypeMirror mirror) {
     TypeElement string = elements.getTypeElement("java.lang.String");
     return string != null && types.isSameType(mirror, string.asType());

@@ -258,19 +258,11 @@ final class LoopLowering {
       return true; // the body is not lowered: the error is the loop's
     }
     IterableLoops.Variable declared = variable.get();
-    return lowerLoop(label, null, () -> iterables.hasNext(walk, iterator), true, () -> {
-      Operand element = iterables.held(iterables.next(walk, iterator), declared);
-      if (element == null) {
-        return;
-      }
-      if (declared.mirror() != null) {
-        context.scopes().declareLocal(declared.name(), declared.kind(), declared.mirror(),
-            declared.text(), context);
-      } else {
-        context.scopes().declareLocal(declared.name(), declared.kind(), context);
-      }
-      declarations.declareOrBind(declared.name(), element);
-    }, tree.getStatement(), () -> { });
+    return walkLoop(label, iterables, walk, iterator, element -> {
+      context.scopes().declareLocal(declared.name(), declared.kind(), declared.mirror(),
+          declared.text(), context);
+      declarations.declareOrBind(declared.name(), iterables.held(element, declared));
+    }, tree.getStatement());
   }
 
   /**
@@ -286,13 +278,23 @@ final class LoopLowering {
     if (iterator == null) {
       return false;
     }
-    lowerLoop(null, null, () -> iterables.hasNext(walk, iterator), true, () -> {
+    walkLoop(null, iterables, walk, iterator, body, null);
+    return true;
+  }
+
+  /**
+   * The loop over what {@code iterator} gives: {@code hasNext()} before each iteration,
+   * {@code atStart} given what {@code next()} returns, then {@code bodyTree} (none for a
+   * stream's).
+   */
+  private boolean walkLoop(String label, IterableLoops iterables, IterableLoops.Walk walk,
+      Operand iterator, java.util.function.Consumer<Operand> atStart, StatementTree bodyTree) {
+    return lowerLoop(label, null, () -> iterables.hasNext(walk, iterator), true, () -> {
       Operand element = iterables.next(walk, iterator);
       if (element != null) {
-        body.accept(element);
+        atStart.accept(element);
       }
-    }, null, () -> { });
-    return true;
+    }, bodyTree, () -> { });
   }
 
   /**

@@ -119,20 +119,13 @@ final class StreamSources {
     if (collection == null) {
       return null;
     }
-    javax.lang.model.element.TypeElement collections =
-        context.elements().getTypeElement("java.util.Collection");
-    boolean isCollection = collection.type() == NumericType.OBJECT
-        && context.javaTypes().referenceTypeOf(collection)
-            .filter(type -> type instanceof javax.lang.model.type.DeclaredType)
-            .map(type -> context.types().isAssignable(context.types().erasure(type),
-                context.types().erasure(collections.asType())))
-            .orElse(false);
-    String shown = context.source().of(receiver);
-    if (!isCollection) {
+    if (!context.javaTypes().isObjectOf(collection,
+        context.elements().getTypeElement("java.util.Collection"))) {
       unsupported(source, "'" + context.source().of(source) + "' is not supported: "
           + StreamLowering.SUPPORTED);
       return null;
     }
+    String shown = context.source().of(receiver);
     return new Elements(NumericType.OBJECT, null, null, null, false, null, collection,
         new IterableLoops.Walk(source, shown, "the stream '" + shown + ".stream()'"));
   }

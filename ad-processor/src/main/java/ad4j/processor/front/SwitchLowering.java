@@ -446,7 +446,7 @@ final class SwitchLowering {
    * {@code null} before any case, as Java's does.
    */
   private Operand selector(ExpressionTree selectorTree) {
-    // a switch on an Integer (or Character, ...) box unboxes it, as Java does
+    // a switch on an Integer box unboxes it, as Java does (Unboxing leaves a Character one)
     Operand selector = expressions.unboxing().number(expressions.lower(selectorTree));
     if (selector == null || selector.type() == NumericType.INT) {
       return selector;
