@@ -103,8 +103,10 @@ class OverriddenMethodsTest {
         () -> call("baseGradient", new Class<?>[] {base(), double.class}, sub, 1.0));
     assertThat(gradient).hasMessageThat().isEqualTo("BaseGrad.baseGradient: the receiver is a"
         + " com.example.Sub, which overrides Base.base; ad4j differentiated the body of"
-        + " Base.base, which a call on this receiver does not run: differentiate the overriding"
-        + " method itself (@Differentiable on it), or make Base.base final");
+        + " Base.base, which a call on this receiver does not run, and generated members do not"
+        + " dispatch on the receiver's class: call the members generated for the overriding"
+        + " method (@Differentiable on it) on a receiver declared of its class, or make"
+        + " Base.base final");
     assertThrows(IllegalArgumentException.class, () -> call("baseValueAndGradient",
         new Class<?>[] {base(), double.class, double[].class}, sub, 1.0, new double[1]));
     assertThrows(IllegalArgumentException.class, () -> call("baseTangent",

@@ -83,8 +83,9 @@ public final class Overrides {
       throw new IllegalArgumentException(member + ": the receiver is a "
           + receiver.getClass().getName() + ", which overrides " + method + "; ad4j"
           + " differentiated the body of " + method + ", which a call on this receiver does not"
-          + " run: differentiate the overriding method itself (@Differentiable on it), or make "
-          + method + " final");
+          + " run, and generated members do not dispatch on the receiver's class: call the"
+          + " members generated for the overriding method (@Differentiable on it) on a receiver"
+          + " declared of its class, or make " + method + " final");
     }
   }
 

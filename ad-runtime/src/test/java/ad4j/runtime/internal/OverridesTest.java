@@ -61,8 +61,9 @@ class OverridesTest {
         () -> Overrides.check(g, new Below(), "Base.g", "BaseGrad.gGradient"));
     assertEquals("BaseGrad.gGradient: the receiver is a " + Below.class.getName() + ", which"
         + " overrides Base.g; ad4j differentiated the body of Base.g, which a call on this"
-        + " receiver does not run: differentiate the overriding method itself (@Differentiable"
-        + " on it), or make Base.g final", refused.getMessage());
+        + " receiver does not run, and generated members do not dispatch on the receiver's"
+        + " class: call the members generated for the overriding method (@Differentiable on it)"
+        + " on a receiver declared of its class, or make Base.g final", refused.getMessage());
   }
 
   @Test
