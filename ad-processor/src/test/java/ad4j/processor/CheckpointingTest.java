@@ -355,6 +355,37 @@ class CheckpointingTest {
   }
 
   /**
+   * A record local whose {@code String} component the loop carries: the error named it by the
+   * flattened variable of generated code ({@code rName}), which the user never wrote; it names
+   * it as the code reads it.
+   */
+  @Test
+  void aRecordComponentTheLoopCarriesIsNamedAsTheCodeReadsIt() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Checkpointed;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  record R(double v, String name) {}",
+        "  @Checkpointed @Differentiable",
+        "  static double f(double x, int n) {",
+        "    R r = new R(x, \"a\");",
+        "    for (int i = 0; i < n; i++) {",
+        "      r = new R(Math.sin(r.v()) * x, r.name() + \"b\");",
+        "    }",
+        "    return r.v();",
+        "  }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining("loop of method 'f' cannot be checkpointed"
+        + " (@Checkpointed): it assigns 'r.name()' of type 'java.lang.String', declared before"
+        + " it; the state a checkpoint holds must be variables of type double, float, int, long"
+        + " or boolean").inFile(file).onLine(9);
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(1);
+  }
+
+  /**
    * A value record's method that ad4j does not inline, returning the record, called in a
    * checkpointed loop: its members hand the record's components back in an array, which a
    * checkpoint cannot hold. The error said "it makes or writes an array", of a loop that has

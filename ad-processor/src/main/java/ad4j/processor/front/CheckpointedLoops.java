@@ -61,10 +61,13 @@ final class CheckpointedLoops {
   private final Diagnostics diagnostics;
   /** What the lowering learnt of the calls run as written: which read their arguments only. */
   private final LaunderedDependence dependences;
+  /** How the user's code writes a variable (a record local's leaf: {@code r.name()}). */
+  private final FlatRecords records;
 
   private CheckpointedLoops(String method, Tree annotation, MethodTree tree, SourceText source,
-      LaunderedDependence dependences, Diagnostics diagnostics) {
+      LaunderedDependence dependences, FlatRecords records, Diagnostics diagnostics) {
     this.method = method;
+    this.records = records;
     this.annotation = annotation;
     this.dependences = dependences;
     this.diagnostics = diagnostics;
@@ -111,7 +114,8 @@ final class CheckpointedLoops {
    * method's {@code body} (an error is then recorded in {@code diagnostics}).
    */
   static int snapshots(ExecutableElement element, MethodTree tree, int order, Block body,
-      SourceText source, LaunderedDependence dependences, Diagnostics diagnostics) {
+      SourceText source, LaunderedDependence dependences, FlatRecords records,
+      Diagnostics diagnostics) {
     Integer asked = asked(element);
     if (asked == null) {
       return 0;
@@ -128,7 +132,7 @@ final class CheckpointedLoops {
           + " with @Differentiable(order = 2): checkpointing applies to first derivatives only");
     }
     CheckpointedLoops checks = new CheckpointedLoops(name, at, tree, source, dependences,
-        diagnostics);
+        records, diagnostics);
     if (!checks.checkLoops(body)) {
       diagnostics.error(at, "@Checkpointed on method '" + name + "' has no effect: the method"
           + " has no loop; remove the annotation");
@@ -201,21 +205,21 @@ final class CheckpointedLoops {
     String prefix = "loop of method '" + method + "' cannot be checkpointed (@Checkpointed): ";
     Variable assignedByCondition = assignedOutside(loop.condition());
     if (assignedByCondition != null) {
-      diagnostics.error(at, prefix + "its condition assigns '" + assignedByCondition.name()
-          + "'; assign it in the body or the update");
+      diagnostics.error(at, prefix + "its condition assigns '"
+          + records.sourceOf(assignedByCondition) + "'; assign it in the body or the update");
       return;
     }
     for (Variable variable : loop.carriedVariables()) {
       if (!STATE_TYPES.contains(variable.type())) {
-        diagnostics.error(at, prefix + "it assigns '" + variable.name() + "' of type '"
-            + variable.javaType() + "', declared before it; " + STATE_RULE);
+        diagnostics.error(at, prefix + "it assigns '" + records.sourceOf(variable)
+            + "' of type '" + variable.javaType() + "', declared before it; " + STATE_RULE);
         return;
       }
     }
     for (Variable variable : loop.readVariablesAssignedAfter(whole)) {
       if (!STATE_TYPES.contains(variable.type())) {
-        diagnostics.error(at, prefix + "it reads '" + variable.name() + "' of type '"
-            + variable.javaType() + "', which the method assigns after it, and the reverse"
+        diagnostics.error(at, prefix + "it reads '" + records.sourceOf(variable)
+            + "' of type '" + variable.javaType() + "', which the method assigns after it, and the reverse"
             + " sweep computes its iterations again after that; " + STATE_RULE);
         return;
       }

@@ -2,6 +2,7 @@ package ad4j.processor.front;
 
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Value;
+import ad4j.processor.ir.Variable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,22 @@ final class FlatRecords {
   }
 
   private final List<ValueRecords.FlatParameter> flatParameters = new ArrayList<>();
+
+  private final Map<Variable, String> leafSources = new java.util.IdentityHashMap<>();
+
+  /**
+   * Records that {@code leaf}, a variable of a record local's leaf, is {@code source} in the
+   * user's code ({@code r.name()}): generated code names it by the flattened leaf
+   * ({@code rName}), a name the user never wrote.
+   */
+  void namesLeaf(Variable leaf, String source) {
+    leafSources.put(leaf, source);
+  }
+
+  /** How the user's code writes {@code variable}: its own name, or a record leaf's accessors. */
+  String sourceOf(Variable variable) {
+    return leafSources.getOrDefault(variable, variable.name());
+  }
 
   /** Records that parameter {@code parameter}, a value record, is flattened. */
   void flattensParameter(ValueRecords.FlatParameter parameter) {

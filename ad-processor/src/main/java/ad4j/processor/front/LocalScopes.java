@@ -166,6 +166,9 @@ final class LocalScopes {
       NumericType type = types.get(i).type();
       Variable variable = mutable
           ? context.ir().variable(leafNames.get(i), type, parameter) : null;
+      if (variable != null) {
+        context.flatRecords().namesLeaf(variable, name + "." + types.get(i).accessors());
+      }
       Local leaf = new Local(leafNames.get(i), type, variable, false, true);
       if (type == NumericType.OBJECT) {
         // a component that carries nothing, of an object type: named as declared

@@ -268,7 +268,7 @@ public final class Lowering {
     }
     Block lowered = new ControlFlowNormalizer(ir).normalize(whole);
     int snapshots = CheckpointedLoops.snapshots(element, method, context.order(), lowered,
-        context.source(), context.dependences(), diagnostics);
+        context.source(), context.dependences(), context.flatRecords(), diagnostics);
     if (diagnostics.hasErrors()) {
       return Optional.empty();
     }
