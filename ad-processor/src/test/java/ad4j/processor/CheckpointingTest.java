@@ -386,6 +386,45 @@ class CheckpointingTest {
   }
 
   /**
+   * A method that takes a function and has a loop, called in a checkpointed loop: ad4j inlines
+   * it there, so its loop is inside the checkpointed one. The error was at the annotation and
+   * told the user to move the loop into a method the loop calls, which it already was; it is at
+   * the checkpointed loop and names the callee's loop.
+   */
+  @Test
+  void aLoopOfACalleeInlinedInTheLoopIsAnErrorAtTheLoop() {
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F", String.join("\n",
+        "package com.example;",
+        "import ad4j.Checkpointed;",
+        "import ad4j.Differentiable;",
+        "import java.util.function.DoubleUnaryOperator;",
+        "final class F {",
+        "  @Differentiable",
+        "  static double integrate(DoubleUnaryOperator g, double a) {",
+        "    double s = 0;",
+        "    for (int k = 0; k < 4; k++) { s += g.applyAsDouble(a * k); }",
+        "    return s;",
+        "  }",
+        "  @Checkpointed @Differentiable",
+        "  static double f(double x, int n) {",
+        "    double r = x;",
+        "    for (int i = 0; i < n; i++) {",
+        "      r = integrate(t -> Math.sin(t) * x, r) * 0.1;",
+        "    }",
+        "    return r;",
+        "  }",
+        "}"));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+    assertThat(compilation).hadErrorContaining("loop inside a checkpointed loop of method 'f' is"
+        + " not supported (@Checkpointed): this loop calls a method that takes a function,"
+        + " which ad4j differentiates where it is called, and that method has a loop (line 9 of"
+        + " its source); call it outside this loop, or leave this loop without @Checkpointed")
+        .inFile(file).onLine(15);
+    assertWithMessage(InProcessCompiler.describe(compilation.diagnostics()))
+        .that(compilation.errors()).hasSize(1);
+  }
+
+  /**
    * A value record's method that ad4j does not inline, returning the record, called in a
    * checkpointed loop: its members hand the record's components back in an array, which a
    * checkpoint cannot hold. The error said "it makes or writes an array", of a loop that has

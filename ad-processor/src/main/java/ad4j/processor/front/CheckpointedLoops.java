@@ -226,7 +226,7 @@ final class CheckpointedLoops {
     }
     List<String> problems = new ArrayList<>();
     for (Block block : List.of(loop.condition(), loop.body(), loop.update())) {
-      findProblems(block, problems);
+      findProblems(block, at, problems);
     }
     if (!problems.isEmpty()) {
       diagnostics.error(at, prefix + problems.get(0));
@@ -266,11 +266,12 @@ final class CheckpointedLoops {
     }
   }
 
-  private void findProblems(Block block, List<String> problems) {
+  /** The problems of {@code block}, a part of the checkpointed loop at {@code outer}. */
+  private void findProblems(Block block, Tree outer, List<String> problems) {
     for (Statement statement : block.statements()) {
       if (statement instanceof If branch) {
-        findProblems(branch.thenBlock(), problems);
-        findProblems(branch.elseBlock(), problems);
+        findProblems(branch.thenBlock(), outer, problems);
+        findProblems(branch.elseBlock(), outer, problems);
       } else if (statement instanceof Loop inner && inner.kind() == Loop.Kind.GENERATED) {
         // a library call's copy or fill, written out element by element
         problems.add("it makes or writes an array" + (inner.line() == null ? ""
@@ -284,6 +285,15 @@ final class CheckpointedLoops {
               + "' is not supported (@Checkpointed): ad4j lowers a stream as a loop, and"
               + " checkpoints loops that hold no loop; move the stream into a @Differentiable"
               + " method that the outer loop calls");
+          continue;
+        }
+        if (line >= 0 && !loopsByLine.containsKey(line)) {
+          // not the method's own loop: the body of a callee inlined at its call in the loop
+          diagnostics.error(outer, "loop inside a checkpointed loop of method '" + method
+              + "' is not supported (@Checkpointed): this loop calls a method that takes a"
+              + " function, which ad4j differentiates where it is called, and that method has a"
+              + " loop (line " + line + " of its source); call it outside this loop, or leave"
+              + " this loop without @Checkpointed");
           continue;
         }
         diagnostics.error(treeOf(line),
