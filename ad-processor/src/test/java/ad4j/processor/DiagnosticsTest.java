@@ -220,11 +220,12 @@ class DiagnosticsTest {
             "@Differentiable static double f(double x) { assert x > 0 : ‸new Object() { }; return x; }",
             "'new Object() { }' is not supported: ad4j creates objects of named classes only, not"
                 + " anonymous or inner ones"),
-        error("a diamond",
-            "@Differentiable static double f(double x) { java.util.List<String> l = ‸new java.util.ArrayList<>(); return x; }",
-            "'new java.util.ArrayList<>()' is not supported: ad4j creates objects of generic"
-                + " classes only with their type arguments written out ('new java.util.ArrayList<...>(...)',"
-                + " not '<>')"),
+        error("a diamond its local's type does not decide",
+            "@Differentiable static double f(double x) { var l = ‸new java.util.ArrayList<>(); return x; }",
+            "'new java.util.ArrayList<>()' is not supported here: ad4j infers a diamond's type"
+                + " arguments only from the declared type of the local it initializes"
+                + " ('List<Double> xs = new ArrayList<>()'); write them out"
+                + " ('new java.util.ArrayList<...>(...)')"),
         error("non-boolean condition", "@Differentiable static double f(double x) { return ‸x ? 1 : 2; }",
             "the condition of '?:' must be a boolean"),
         // increments and assignments

@@ -9,6 +9,7 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewArrayTree;
+import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.PrimitiveTypeTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -231,7 +232,10 @@ final class DeclarationLowering {
       return;
     }
     ExpressionTree initializer = withInitializer ? declaration.getInitializer() : null;
-    Operand value = initializer == null ? null : expressions.lower(initializer);
+    // the declared type decides a diamond's type arguments: List<Double> xs = new ArrayList<>()
+    Operand value = initializer == null ? null
+        : ExpressionLowering.withoutParentheses(initializer) instanceof NewClassTree creation
+            ? expressions.creation(creation, mirror.get()) : expressions.lower(initializer);
     if (initializer != null && (value == null
         || !expressions.conversions().assignableReference(value, mirror.get(), initializer))) {
       context.scopes().declareBroken(name);

@@ -30,6 +30,7 @@ import java.util.OptionalDouble;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 
 /**
  * Lowers expressions to operands: constant subexpressions stay Java text with resolved names;
@@ -223,12 +224,7 @@ final class ExpressionLowering {
         return arrays.newArray((NewArrayTree) expression, null, false);
       }
       case NEW_CLASS -> {
-        NewClassTree creation = (NewClassTree) expression;
-        List<Operand> arguments = new ArrayList<>();
-        for (ExpressionTree argument : creation.getArguments()) {
-          arguments.add(lower(argument));
-        }
-        return arguments.contains(null) ? null : objects.construction(creation, arguments);
+        return creation((NewClassTree) expression, null);
       }
       case LAMBDA_EXPRESSION, MEMBER_REFERENCE -> {
         unsupported(expression, (expression.getKind() == Tree.Kind.LAMBDA_EXPRESSION
@@ -304,6 +300,19 @@ final class ExpressionLowering {
   }
 
   // ---- what other lowerings ask of expressions -------------------------------------------
+
+  /**
+   * {@code new Type(arguments)} of an object, initializing a variable declared of type
+   * {@code target} (null: anywhere else; {@link ObjectValues#construction}).
+   */
+  Operand creation(NewClassTree creation, TypeMirror target) {
+    List<Operand> arguments = new ArrayList<>();
+    for (ExpressionTree argument : creation.getArguments()) {
+      arguments.add(lower(argument));
+    }
+    return arguments.contains(null) ? null
+        : objects.construction(creation, arguments, target);
+  }
 
   /** {@link ArrayLowering#newArray}. */
   Operand newArray(NewArrayTree creation, NumericType declared, boolean neverWritten) {

@@ -226,6 +226,14 @@ final class ObjectValues {
 
   /** {@code new Type(arguments)} of an object that carries no derivative; null after an error. */
   Operand construction(NewClassTree creation, List<Operand> arguments) {
+    return construction(creation, arguments, null);
+  }
+
+  /**
+   * {@code new Type(arguments)} that initializes a variable declared of type {@code target}
+   * (null: anywhere else), which decides a diamond's type arguments ({@link DiamondTypes}).
+   */
+  Operand construction(NewClassTree creation, List<Operand> arguments, TypeMirror target) {
     String shown = context.source().of(creation);
     if (creation.getClassBody() != null || creation.getEnclosingExpression() != null) {
       context.diagnostics().error(creation, "'" + shown + "' is not supported: ad4j creates"
@@ -235,6 +243,15 @@ final class ObjectValues {
     Optional<TypeMirror> mirror = context.javaTypes().typeMirrorOf(creation.getIdentifier());
     if (mirror.isEmpty() && context.isLocalClass(creation.getIdentifier())) {
       return null; // the class's declaration is the error
+    }
+    if (mirror.isEmpty() && target != null
+        && creation.getIdentifier() instanceof ParameterizedTypeTree generic
+        && generic.getTypeArguments().isEmpty()
+        && context.javaTypes().typeMirrorOf(generic.getType()).orElse(null)
+            instanceof DeclaredType diamond) {
+      // 'List<Double> xs = new ArrayList<>()': the declared type decides the arguments
+      mirror = DiamondTypes.made((TypeElement) diamond.asElement(), target, context.types())
+          .map(TypeMirror.class::cast);
     }
     if (mirror.isEmpty() && creation.getIdentifier() instanceof ParameterizedTypeTree generic
         && generic.getTypeArguments().isEmpty()
@@ -247,9 +264,10 @@ final class ObjectValues {
         carriesDerivativeInto(creation, active, diamond);
         return null;
       }
-      context.diagnostics().error(creation, "'" + shown + "' is not supported: ad4j creates"
-          + " objects of generic classes only with their type arguments written out ('new "
-          + context.source().of(generic.getType()) + "<...>(...)', not '<>')");
+      context.diagnostics().error(creation, "'" + shown + "' is not supported here: ad4j"
+          + " infers a diamond's type arguments only from the declared type of the local it"
+          + " initializes ('List<Double> xs = new ArrayList<>()'); write them out ('new "
+          + context.source().of(generic.getType()) + "<...>(...)')");
       return null;
     }
     if (mirror.isEmpty() || !(mirror.get() instanceof DeclaredType declared)) {
