@@ -199,9 +199,12 @@ final class ArrayCopies {
    * elements carry the derivatives of those they copy (as {@code clone()} does). The checks
    * throw what the library throws: {@code new double[n]} a {@code NegativeArraySizeException},
    * {@code from > to} an {@code IllegalArgumentException}, a start past the end what
-   * {@code System.arraycopy} throws. Null after an error.
+   * {@code System.arraycopy} throws. With {@code onlyRead} (the local the copy initialises is
+   * only read: {@link ArrayChoices#onlyRead}), the copy of an array that carries no derivative
+   * carries none either, as {@link ArrayLowering#cloneOf} decides for a clone. Null after an
+   * error.
    */
-  Operand lowerArraysCopy(MethodInvocationTree call) {
+  Operand lowerArraysCopy(MethodInvocationTree call, boolean onlyRead) {
     List<Operand> lowered = new ArrayList<>();
     for (ExpressionTree argument : call.getArguments()) {
       lowered.add(expressions.lower(argument));
@@ -232,7 +235,7 @@ final class ArrayCopies {
         : lowered.get(1);
     NumericType element = source.type().elementType();
     Operand copy = context.emit(Operation.newArray(element), List.of(length), source.type(),
-        element.isFloatingPoint());
+        element.isFloatingPoint() && (!onlyRead || isActive(source, element)));
     Operand sourceLength = context.emit(Operation.LENGTH, List.of(source), NumericType.INT,
         false);
     Operand left = range ? context.emit(Operation.SUBTRACT, List.of(sourceLength, from),

@@ -460,8 +460,25 @@ final class ArrayLowering {
     };
   }
 
+  /** Whether {@code call} is {@code a.clone()} of an array, a copy of it. */
+  static boolean isArrayClone(MethodInvocationTree call, NameLowering names) {
+    return call.getMethodSelect() instanceof MemberSelectTree member
+        && member.getIdentifier().contentEquals("clone") && call.getArguments().isEmpty()
+        && names.isArrayExpression(member.getExpression());
+  }
+
   /** {@code a.clone()} of a one-dimensional array: a local array with the same elements. */
   Operand cloneOf(MethodInvocationTree invocation, ExpressionTree receiver) {
+    return cloneOf(invocation, receiver, false);
+  }
+
+  /**
+   * As above; with {@code onlyRead} (the clone is bound to a local that is only read:
+   * {@link ArrayChoices#onlyRead}), the clone of an array that carries no derivative carries
+   * none either, so that a call run as written may sort it ({@code double[] s = xs.clone();
+   * Arrays.sort(s)} of a {@code @NoDerivative xs}).
+   */
+  Operand cloneOf(MethodInvocationTree invocation, ExpressionTree receiver, boolean onlyRead) {
     Operand array = expressions.lower(receiver);
     if (array == null) {
       return null;
@@ -472,7 +489,8 @@ final class ArrayLowering {
       return null;
     }
     return context.emit(Operation.CLONE, List.of(array), array.type(),
-        array.type().isArray() && array.type().elementType().isFloatingPoint());
+        array.type().isArray() && array.type().elementType().isFloatingPoint()
+            && (!onlyRead || isActiveArray(array)));
   }
 
   /** {@code a.length} of an array. */

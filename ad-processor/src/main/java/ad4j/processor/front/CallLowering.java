@@ -125,8 +125,8 @@ final class CallLowering {
       return null;
     }
     ExpressionTree select = invocation.getMethodSelect();
-    if (select instanceof MemberSelectTree member && isArrayClone(member, invocation)) {
-      return arrays.cloneOf(invocation, member.getExpression());
+    if (ArrayLowering.isArrayClone(invocation, expressions.names())) {
+      return arrays.cloneOf(invocation, ((MemberSelectTree) select).getExpression());
     }
     String shown = context.source().of(select)
         + (invocation.getArguments().isEmpty() ? "()" : "(...)");
@@ -205,12 +205,6 @@ final class CallLowering {
       return null;
     }
     return lowered.get().operand();
-  }
-
-  /** Whether the call is {@code a.clone()} of an array, a copy of it. */
-  private boolean isArrayClone(MemberSelectTree member, MethodInvocationTree invocation) {
-    return member.getIdentifier().contentEquals("clone") && invocation.getArguments().isEmpty()
-        && expressions.names().isArrayExpression(member.getExpression());
   }
 
   /**

@@ -7,6 +7,7 @@ import ad4j.processor.ir.Operand;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
@@ -115,10 +116,11 @@ final class DeclarationLowering {
     Operand value;
     // not a matrix: its rows are written as arrays of their own ('double[] r = m[0]; r[1] = x'),
     // which the uses of its name do not show
-    boolean neverWritten = !inferred && declared.get().isArray()
+    boolean onlyRead = !inferred && declared.get().isArray()
         && declared.get() != NumericType.DOUBLE_MATRIX
-        && initializer instanceof NewArrayTree && arrays.isOwnLocal(declaration)
-        && ArrayChoices.onlyRead(methodBody.get(), name, true);
+        && (initializer instanceof NewArrayTree || initializer instanceof MethodInvocationTree)
+        && arrays.isOwnLocal(declaration) && ArrayChoices.onlyRead(methodBody.get(), name, true);
+    boolean neverWritten = onlyRead && initializer instanceof NewArrayTree;
     if (initializer instanceof NewArrayTree array && array.getType() == null && !inferred
         && declared.get().isArray()) {
       value = expressions.newArray(array, declared.get(), neverWritten); // double[] a = {x, y};
@@ -126,7 +128,12 @@ final class DeclarationLowering {
       value = expressions.newArray(array, null, true); // double[] a = new double[] {x, y};
     } else if (initializer instanceof MethodInvocationTree call
         && ArrayCopies.isArraysCopy(call, context)) {
-      value = arrays.lowerArraysCopy(call); // double[] c = Arrays.copyOf(w, n);
+      value = arrays.lowerArraysCopy(call, onlyRead); // double[] c = Arrays.copyOf(w, n);
+    } else if (initializer instanceof MethodInvocationTree call
+        && ArrayLowering.isArrayClone(call, expressions.names())) {
+      // double[] s = w.clone();
+      value = expressions.cloneOf(call, ((MemberSelectTree) call.getMethodSelect())
+          .getExpression(), onlyRead);
     } else if (!inferred && ArrayCopies.isChosenArray(declared.get())
         && ExpressionLowering.withoutParentheses(initializer)
             instanceof ConditionalExpressionTree choice) {

@@ -319,6 +319,11 @@ final class ExpressionLowering {
     return arrays.newArray(creation, declared, neverWritten);
   }
 
+  /** {@link ArrayLowering#cloneOf(MethodInvocationTree, ExpressionTree, boolean)}. */
+  Operand cloneOf(MethodInvocationTree invocation, ExpressionTree receiver, boolean onlyRead) {
+    return arrays.cloneOf(invocation, receiver, onlyRead);
+  }
+
   /** {@link ArrayLowering#arrayOf(List, Tree)}. */
   Operand arrayOf(List<Operand> values, Tree at) {
     return arrays.arrayOf(values, at);
