@@ -36,8 +36,10 @@ class CollectionStreamsTest {
               "package com.example;",
               "import ad4j.Differentiable;",
               "import ad4j.NoDerivative;",
+              "import java.util.Arrays;",
               "import java.util.List;",
               "import java.util.Set;",
+              "import java.util.stream.IntStream;",
               "final class Fit {",
               "  record Sample(double x, double y, double weight) {}",
               "  @Differentiable static double loss(double a, double b,",
@@ -62,6 +64,13 @@ class CollectionStreamsTest {
               "      @NoDerivative List<Sample> data, @NoDerivative List<Double> w) {",
               "    return data.stream().mapToDouble(Sample::weight).map(v -> v * a).sum()",
               "        + w.stream().mapToDouble(Double::doubleValue).map(v -> v * a * b).sum();",
+              "  }",
+              "  @Differentiable static double counted(double a, double b,",
+              "      @NoDerivative List<Sample> data, double[] w) {",
+              "    long n = data.stream().filter(e -> e.x() > a).count();",
+              "    int big = (int) Arrays.stream(w).map(v -> v * b).filter(v -> v > 1).count();",
+              "    long odd = IntStream.rangeClosed(1, 5).filter(i -> i % 2 == 1).count();",
+              "    return n * a * b + big * w[0] * a + odd * b * b;",
               "  }",
               "  @Differentiable static double inLoop(double a, double b,",
               "      @NoDerivative List<Double> w) {",
@@ -103,6 +112,16 @@ class CollectionStreamsTest {
       // an unbound reference to a method without parameters is applied to the element
       checks.check(new Call("references", new Object[] {p[0], p[1], samples(), w}, true, true,
           false, false));
+    }
+  }
+
+  @Test
+  void countAfterAFilterCountsWhatPasses() throws Exception {
+    ArrayFunctionChecks checks = ArrayFunctionChecks.of(COMPILED.get(), "com.example.Fit");
+    // a = 0.7 passes two samples (x 1.0, 2.5), -1.3 all three; b * w passes 1 or 2 elements
+    for (double[] p : new double[][] {{0.7, 0.6}, {-1.3, 2.2}}) {
+      checks.check(new Call("counted", new Object[] {p[0], p[1], samples(),
+          new double[] {1.5, 2.5, -0.4, 0.3}}, true, true, false, true));
     }
   }
 
@@ -175,12 +194,15 @@ class CollectionStreamsTest {
         "  @Differentiable static double mapped(double a, @NoDerivative List<P> d) {",
         "    return d.stream().map(p -> p.x()).mapToDouble(v -> v * a).sum();",
         "  }",
+        "  @Differentiable static double counted(double a, @NoDerivative List<P> d) {",
+        "    return a * d.stream().mapToDouble(p -> p.x() * a).count();",
+        "  }",
         "}");
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
         String.join("\n", lines));
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
-    assertThat(compilation).hadErrorCount(3);
+    assertThat(compilation).hadErrorCount(4);
     assertThat(compilation).hadErrorContaining("'v * a' depends on 'a * b' through 'List.add'"
         + " (line 10), which carries no derivative, and reaches a value that carries a"
         + " derivative").inFile(file).onLine(11).atColumn(lines.get(10).indexOf("* a") + 1);
@@ -190,5 +212,10 @@ class CollectionStreamsTest {
         .inFile(file).onLine(15).atColumn(lines.get(14).indexOf("()") + 1);
     assertThat(compilation).hadErrorContaining("stream operation 'map' of Stream is not"
         + " supported").inFile(file).onLine(18).atColumn(lines.get(17).indexOf("(p ->") + 1);
+    // Stream.count may count a sized source without running the stages
+    assertThat(compilation).hadErrorContaining("'count()' is lowered after a 'filter' only:"
+        + " without one, the JDK may count the source's elements without running the stages;"
+        + " use the source's size ('c.size()', 'a.length')").inFile(file).onLine(21)
+        .atColumn(lines.get(20).lastIndexOf("(") + 1);
   }
 }

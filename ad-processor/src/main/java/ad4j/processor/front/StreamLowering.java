@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  * {@code rangeClosed(i, j)}, then
  * {@code map}, {@code mapToDouble}, {@code asDoubleStream} and {@code filter}, ended by
  * {@code sum()}, {@code reduce(identity, op)}, or {@code average()}, {@code max()} or
- * {@code min()} with {@code getAsDouble()}, {@code getAsInt()} or {@code orElse(v)}. A sequential
+ * {@code min()} with {@code getAsDouble()}, {@code getAsInt()} or {@code orElse(v)}, or, of any
+ * stream with a {@code filter}, {@code count()}. A sequential
  * stream takes each element through every stage before the next, so the loop does the same, in
  * the same order; the functions of the stages are inlined ({@link FunctionValues}).
  *
@@ -55,7 +56,7 @@ final class StreamLowering {
       + " 'filter' and then to 'mapToDouble'), with 'map', 'mapToDouble', 'asDoubleStream' and"
       + " 'filter', ended by"
       + " 'sum()', 'reduce(identity, op)', or 'average()', 'max()' or 'min()' with"
-      + " 'getAsDouble()', 'getAsInt()' or 'orElse(v)'";
+      + " 'getAsDouble()', 'getAsInt()' or 'orElse(v)', or, after a 'filter', 'count()'";
 
   /** A stage between the source and the end. */
   private sealed interface Stage {}
@@ -128,7 +129,11 @@ final class StreamLowering {
   /** The calls of pipelines that run as written ({@link #source}). */
   private final java.util.Set<com.sun.source.tree.Tree> runAsWritten = new java.util.HashSet<>();
 
-  /** The stream operations after a source that ad4j lowers, as messages list them. */
+  /**
+   * The stream operations after a source that ad4j lowers, as messages list them; not
+   * {@code count()}, which gives no derivative and is lowered only after a {@code filter}, so
+   * that a pipeline without a function ({@code Arrays.stream(xs).count()}) still runs as written.
+   */
   private static final List<String> OPERATIONS = List.of("map", "mapToDouble",
       "asDoubleStream", "filter", "sum", "average", "reduce", "max", "min");
 
@@ -218,7 +223,7 @@ final class StreamLowering {
       String name = name(stage);
       String streamName = type == NumericType.DOUBLE ? "DoubleStream"
           : type == NumericType.INT ? "IntStream" : "Stream";
-      if (type == NumericType.OBJECT && isTerminal(name, stage)) {
+      if (type == NumericType.OBJECT && isTerminal(name, stage) && !name.equals("count")) {
         unsupported(stage, "'" + name + "' of a stream of objects is not supported: map its"
             + " elements to numbers first ('mapToDouble(e -> ...)'); " + SUPPORTED);
         return null;
@@ -272,6 +277,13 @@ final class StreamLowering {
     }
     MethodInvocationTree end = calls.get(i);
     Terminal terminal = Terminal.valueOf(name(end).toUpperCase(java.util.Locale.ROOT));
+    if (terminal == Terminal.COUNT && stages.stream().noneMatch(Filter.class::isInstance)) {
+      // the JDK counts a sized source without running the stages (Stream.count's contract)
+      unsupported(end, "'count()' is lowered after a 'filter' only: without one, the JDK may"
+          + " count the source's elements without running the stages; use the source's size"
+          + " ('c.size()', 'a.length')");
+      return null;
+    }
     boolean optional = terminal == Terminal.AVERAGE || terminal == Terminal.MAX
         || terminal == Terminal.MIN;
     MethodInvocationTree unwrap = null;
@@ -303,7 +315,7 @@ final class StreamLowering {
   private static boolean isTerminal(String name, MethodInvocationTree call) {
     int arity = call.getArguments().size();
     return switch (name) {
-      case "sum", "average", "max", "min" -> arity == 0;
+      case "sum", "average", "max", "min", "count" -> arity == 0;
       case "reduce" -> arity == 2;
       default -> false;
     };

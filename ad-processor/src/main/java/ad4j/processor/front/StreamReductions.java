@@ -17,7 +17,8 @@ import java.util.OptionalDouble;
 
 /**
  * The terminal operations of the stream pipelines {@link StreamLowering} lowers: {@code sum()},
- * {@code reduce(identity, op)}, {@code average()}, {@code max()} and {@code min()}, each the
+ * {@code reduce(identity, op)}, {@code average()}, {@code max()}, {@code min()} and
+ * {@code count()} (a {@code long}, after a {@code filter}), each the
  * variables it keeps while the elements go by, the step each element adds, and its value after
  * the loop, read from its optional by {@code getAsDouble()}, {@code getAsInt()} or
  * {@code orElse(v)} as the JDK does.
@@ -39,7 +40,7 @@ import java.util.OptionalDouble;
  */
 final class StreamReductions {
   /** What a terminal operation keeps while the elements go by. */
-  enum Terminal { SUM, AVERAGE, REDUCE, MAX, MIN }
+  enum Terminal { SUM, AVERAGE, REDUCE, MAX, MIN, COUNT }
 
   private final LoweringContext context;
   private final ExpressionLowering expressions;
@@ -186,6 +187,7 @@ final class StreamReductions {
         state.accumulator = state.declare("reduced", type,
             expressions.conversions().convert(identity, type));
       }
+      case COUNT -> state.count = state.declare("count", NumericType.LONG, longZero());
       case MAX, MIN -> {
         state.seen = state.declare("seen", NumericType.BOOLEAN, Operand.Constant.of(false));
         state.accumulator = state.declare(terminal == Terminal.MAX ? "max" : "min", type,
@@ -237,6 +239,8 @@ final class StreamReductions {
               NumericType.LONG, false));
         }
       }
+      case COUNT -> state.store(state.count, context.emit(Operation.ADD,
+          List.of(state.read(state.count), longOne()), NumericType.LONG, false));
       case REDUCE -> {
         Operand next = functions.apply(state.operator,
             List.of(state.read(state.accumulator), value), state.end);
@@ -277,6 +281,9 @@ final class StreamReductions {
       }
       case REDUCE -> {
         return state.read(state.accumulator);
+      }
+      case COUNT -> {
+        return state.read(state.count);
       }
       case AVERAGE -> {
         Operand present;
