@@ -128,14 +128,18 @@ final class LoopLowering {
 
   /**
    * {@code for (index = from; index < to; index++) body(index)} with an index of
-   * {@code indexType} ({@code int} or {@code long}): the loop of a stream pipeline.
+   * {@code indexType} ({@code int} or {@code long}): the loop of a stream pipeline. With a
+   * {@code guard} (null for none), the loop ends as soon as it is false.
    */
-  void countingLoop(Operand from, Operand to, NumericType indexType,
+  void countingLoop(Operand from, Operand to, NumericType indexType, Supplier<Operand> guard,
       java.util.function.Consumer<Operand> body) {
     Variable index = ir.variable("index", indexType, null);
     ir.add(new Declare(index, from, context.line()));
-    Supplier<Operand> test = () -> context.emit(Operation.infix("<"),
+    Supplier<Operand> below = () -> context.emit(Operation.infix("<"),
         List.of(new Operand.Use(context.readVariable(index)), to), NumericType.BOOLEAN, false);
+    // comparing the index has no effect, so both are evaluated: '!decided & index < n'
+    Supplier<Operand> test = guard == null ? below : () -> context.emit(Operation.infix("&"),
+        List.of(guard.get(), below.get()), NumericType.BOOLEAN, false);
     Runnable step = () -> {
       Operand next = context.emit(Operation.ADD,
           List.of(new Operand.Use(context.readVariable(index)), Operand.Constant.of(1)),
@@ -258,7 +262,7 @@ final class LoopLowering {
       return true; // the body is not lowered: the error is the loop's
     }
     IterableLoops.Variable declared = variable.get();
-    return walkLoop(label, iterables, walk, iterator, element -> {
+    return walkLoop(label, iterables, walk, iterator, null, element -> {
       context.scopes().declareLocal(declared.name(), declared.kind(), declared.mirror(),
           declared.text(), context);
       declarations.declareOrBind(declared.name(), iterables.held(element, declared));
@@ -269,32 +273,59 @@ final class LoopLowering {
    * A loop over the elements of {@code iterable}, an {@code Iterable} that carries no
    * derivative, as {@code walk} names it: {@code iterator()} once, then {@code hasNext()}
    * before each iteration and {@code body} given what {@code next()} returns at its start (the
-   * loop of a stream pipeline over a collection). Returns false after an error before it.
+   * loop of a stream pipeline over a collection). With a {@code guard} (null for none), the
+   * loop ends as soon as it is false, before {@code hasNext()} is called again
+   * ({@link #guarded}). Returns false after an error before it.
    */
-  boolean iteratorLoop(Operand iterable, IterableLoops.Walk walk,
+  boolean iteratorLoop(Operand iterable, IterableLoops.Walk walk, Supplier<Operand> guard,
       java.util.function.Consumer<Operand> body) {
     IterableLoops iterables = new IterableLoops(context, expressions);
     Operand iterator = iterables.iterator(walk, iterable);
     if (iterator == null) {
       return false;
     }
-    walkLoop(null, iterables, walk, iterator, body, null);
+    walkLoop(null, iterables, walk, iterator, guard, body, null);
     return true;
   }
 
   /**
-   * The loop over what {@code iterator} gives: {@code hasNext()} before each iteration,
-   * {@code atStart} given what {@code next()} returns, then {@code bodyTree} (none for a
-   * stream's).
+   * The loop over what {@code iterator} gives: {@code hasNext()} before each iteration (after
+   * {@code guard}, when there is one), {@code atStart} given what {@code next()} returns, then
+   * {@code bodyTree} (none for a stream's).
    */
   private boolean walkLoop(String label, IterableLoops iterables, IterableLoops.Walk walk,
-      Operand iterator, java.util.function.Consumer<Operand> atStart, StatementTree bodyTree) {
-    return lowerLoop(label, null, () -> iterables.hasNext(walk, iterator), true, () -> {
+      Operand iterator, Supplier<Operand> guard, java.util.function.Consumer<Operand> atStart,
+      StatementTree bodyTree) {
+    Runnable start = () -> {
       Operand element = iterables.next(walk, iterator);
       if (element != null) {
         atStart.accept(element);
       }
-    }, bodyTree, () -> { });
+    };
+    return lowerLoop(label, null, guarded(guard, () -> iterables.hasNext(walk, iterator)), true,
+        start, bodyTree, () -> { });
+  }
+
+  /**
+   * {@code guard && test}, {@code test} lowered only where {@code guard} is true, as a stream's
+   * short-circuiting end stops pulling elements once it has its answer ({@code anyMatch}): an
+   * iterator's {@code hasNext()} is then not called again. {@code test} itself when there is
+   * no guard.
+   */
+  private Supplier<Operand> guarded(Supplier<Operand> guard, Supplier<Operand> test) {
+    if (guard == null) {
+      return test;
+    }
+    return () -> {
+      Operand open = guard.get();
+      Variable more = ir.variable("more", NumericType.BOOLEAN, null);
+      ir.add(new Declare(more, open, context.line()));
+      ir.openBlock();
+      ir.add(new Store(more, test.get(), context.line()));
+      Block tested = ir.closeBlock();
+      ir.add(new If(ir.nextStatementId(), open, tested, new Block(List.of()), context.line()));
+      return new Operand.Use(context.readVariable(more));
+    };
   }
 
   /**

@@ -90,14 +90,16 @@ public final class Lowering {
     expressions.streams().useLoops(new StreamLowering.Loops() {
       @Override
       public void countingLoop(Operand from, Operand to, NumericType indexType,
+          java.util.function.Supplier<Operand> guard,
           java.util.function.Consumer<Operand> body) {
-        Lowering.this.loops.countingLoop(from, to, indexType, body);
+        Lowering.this.loops.countingLoop(from, to, indexType, guard, body);
       }
 
       @Override
       public boolean iteratorLoop(Operand iterable, IterableLoops.Walk walk,
+          java.util.function.Supplier<Operand> guard,
           java.util.function.Consumer<Operand> body) {
-        return Lowering.this.loops.iteratorLoop(iterable, walk, body);
+        return Lowering.this.loops.iteratorLoop(iterable, walk, guard, body);
       }
     });
     this.ir = context.ir();

@@ -17,6 +17,7 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * {@code DoubleStream} and {@code IntStream} pipelines over arrays, listed values and ranges,
@@ -26,7 +27,8 @@ import java.util.function.Consumer;
  * {@code map}, {@code mapToDouble}, {@code asDoubleStream} and {@code filter}, ended by
  * {@code sum()}, {@code reduce(identity, op)}, or {@code average()}, {@code max()} or
  * {@code min()} with {@code getAsDouble()}, {@code getAsInt()} or {@code orElse(v)}, or, of any
- * stream with a {@code filter}, {@code count()}. A sequential
+ * stream, {@code anyMatch(p)}, {@code allMatch(p)}, {@code noneMatch(p)} and (with a
+ * {@code filter}) {@code count()}. A sequential
  * stream takes each element through every stage before the next, so the loop does the same, in
  * the same order; the functions of the stages are inlined ({@link FunctionValues}).
  *
@@ -38,14 +40,19 @@ final class StreamLowering {
 
   /** Builds the loops of pipelines; {@link LoopLowering} gives them. */
   interface Loops {
-    /** {@code for (index = from; index < to; index++) body(index)}, of {@code indexType}. */
-    void countingLoop(Operand from, Operand to, NumericType indexType, Consumer<Operand> body);
+    /**
+     * {@code for (index = from; index < to; index++) body(index)}, of {@code indexType}, ended
+     * as soon as {@code guard} is false when there is one.
+     */
+    void countingLoop(Operand from, Operand to, NumericType indexType,
+        Supplier<Operand> guard, Consumer<Operand> body);
 
     /**
-     * {@code body} given each element of {@code iterable} ({@link LoopLowering#iteratorLoop});
-     * false after an error.
+     * {@code body} given each element of {@code iterable} ({@link LoopLowering#iteratorLoop}),
+     * ended as soon as {@code guard} is false when there is one; false after an error.
      */
-    boolean iteratorLoop(Operand iterable, IterableLoops.Walk walk, Consumer<Operand> body);
+    boolean iteratorLoop(Operand iterable, IterableLoops.Walk walk,
+        Supplier<Operand> guard, Consumer<Operand> body);
   }
 
   /** The operations ad4j lowers, for messages. */
@@ -56,7 +63,8 @@ final class StreamLowering {
       + " 'filter' and then to 'mapToDouble'), with 'map', 'mapToDouble', 'asDoubleStream' and"
       + " 'filter', ended by"
       + " 'sum()', 'reduce(identity, op)', or 'average()', 'max()' or 'min()' with"
-      + " 'getAsDouble()', 'getAsInt()' or 'orElse(v)', or, after a 'filter', 'count()'";
+      + " 'getAsDouble()', 'getAsInt()' or 'orElse(v)', or 'anyMatch(p)', 'allMatch(p)',"
+      + " 'noneMatch(p)' or, after a 'filter', 'count()'";
 
   /** A stage between the source and the end. */
   private sealed interface Stage {}
@@ -130,9 +138,9 @@ final class StreamLowering {
   private final java.util.Set<com.sun.source.tree.Tree> runAsWritten = new java.util.HashSet<>();
 
   /**
-   * The stream operations after a source that ad4j lowers, as messages list them; not
-   * {@code count()}, which gives no derivative and is lowered only after a {@code filter}, so
-   * that a pipeline without a function ({@code Arrays.stream(xs).count()}) still runs as written.
+   * The stream operations after a source that ad4j lowers, as messages list them; not the ends
+   * that give no derivative ({@code count()}, {@code anyMatch(p)}, ...), so that a pipeline
+   * without a function ({@code Arrays.stream(xs).count()}) still runs as written.
    */
   private static final List<String> OPERATIONS = List.of("map", "mapToDouble",
       "asDoubleStream", "filter", "sum", "average", "reduce", "max", "min");
@@ -223,7 +231,8 @@ final class StreamLowering {
       String name = name(stage);
       String streamName = type == NumericType.DOUBLE ? "DoubleStream"
           : type == NumericType.INT ? "IntStream" : "Stream";
-      if (type == NumericType.OBJECT && isTerminal(name, stage) && !name.equals("count")) {
+      if (type == NumericType.OBJECT && isTerminal(name, stage)
+          && !Terminal.named(name).takesObjects()) {
         unsupported(stage, "'" + name + "' of a stream of objects is not supported: map its"
             + " elements to numbers first ('mapToDouble(e -> ...)'); " + SUPPORTED);
         return null;
@@ -276,7 +285,7 @@ final class StreamLowering {
       return null;
     }
     MethodInvocationTree end = calls.get(i);
-    Terminal terminal = Terminal.valueOf(name(end).toUpperCase(java.util.Locale.ROOT));
+    Terminal terminal = Terminal.named(name(end));
     if (terminal == Terminal.COUNT && stages.stream().noneMatch(Filter.class::isInstance)) {
       // the JDK counts a sized source without running the stages (Stream.count's contract)
       unsupported(end, "'count()' is lowered after a 'filter' only: without one, the JDK may"
@@ -316,6 +325,7 @@ final class StreamLowering {
     int arity = call.getArguments().size();
     return switch (name) {
       case "sum", "average", "max", "min", "count" -> arity == 0;
+      case "anyMatch", "allMatch", "noneMatch" -> arity == 1;
       case "reduce" -> arity == 2;
       default -> false;
     };
@@ -331,16 +341,29 @@ final class StreamLowering {
     }
     boolean[] failed = {false};
     Consumer<Operand> each = element -> failed[0] |= !element(element, stages, 0, state);
+    Supplier<Operand> guard = reductions.guard(state);
     if (elements.listed() != null) {
-      elements.listed().forEach(each);
+      for (Operand listed : elements.listed()) {
+        if (guard == null) {
+          each.accept(listed);
+        } else {
+          // DoubleStream.of(a, b, c).anyMatch(p): the values are made; the stages stop
+          Operand open = guard.get();
+          ir.openBlock();
+          each.accept(listed);
+          Block taken = ir.closeBlock();
+          ir.add(new If(ir.nextStatementId(), open, taken, new Block(List.of()),
+              context.line()));
+        }
+      }
     } else if (elements.iterable() != null) {
-      failed[0] |= !loops.iteratorLoop(elements.iterable(), elements.walk(), each);
+      failed[0] |= !loops.iteratorLoop(elements.iterable(), elements.walk(), guard, each);
     } else if (elements.array() != null) {
       Operand array = elements.array();
       boolean active = array instanceof Operand.Use use && use.value().isActiveArray();
-      loops.countingLoop(elements.from(), elements.to(), NumericType.INT, index -> each.accept(
-          context.emit(Operation.ELEMENT, List.of(array, index), elements.type(),
-              active && elements.type() == NumericType.DOUBLE)));
+      loops.countingLoop(elements.from(), elements.to(), NumericType.INT, guard,
+          index -> each.accept(context.emit(Operation.ELEMENT, List.of(array, index),
+              elements.type(), active && elements.type() == NumericType.DOUBLE)));
     } else if (elements.closed()) {
       // rangeClosed(i, j) up to Integer.MAX_VALUE: a long index, each element its int value
       Operand from = expressions.conversions().convert(elements.from(), NumericType.LONG);
@@ -348,10 +371,10 @@ final class StreamLowering {
           expressions.conversions().convert(elements.to(), NumericType.LONG),
           StreamReductions.longOne()),
           NumericType.LONG, false);
-      loops.countingLoop(from, to, NumericType.LONG,
+      loops.countingLoop(from, to, NumericType.LONG, guard,
           index -> each.accept(expressions.conversions().convert(index, NumericType.INT)));
     } else {
-      loops.countingLoop(elements.from(), elements.to(), NumericType.INT, each);
+      loops.countingLoop(elements.from(), elements.to(), NumericType.INT, guard, each);
     }
     if (failed[0]) {
       return null;

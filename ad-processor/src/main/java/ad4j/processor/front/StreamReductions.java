@@ -17,8 +17,10 @@ import java.util.OptionalDouble;
 
 /**
  * The terminal operations of the stream pipelines {@link StreamLowering} lowers: {@code sum()},
- * {@code reduce(identity, op)}, {@code average()}, {@code max()}, {@code min()} and
- * {@code count()} (a {@code long}, after a {@code filter}), each the
+ * {@code reduce(identity, op)}, {@code average()}, {@code max()}, {@code min()},
+ * {@code count()} (a {@code long}, after a {@code filter}), and {@code anyMatch(p)},
+ * {@code allMatch(p)} and {@code noneMatch(p)}, which stop at the element that decides them
+ * ({@link #guard}), each the
  * variables it keeps while the elements go by, the step each element adds, and its value after
  * the loop, read from its optional by {@code getAsDouble()}, {@code getAsInt()} or
  * {@code orElse(v)} as the JDK does.
@@ -40,7 +42,40 @@ import java.util.OptionalDouble;
  */
 final class StreamReductions {
   /** What a terminal operation keeps while the elements go by. */
-  enum Terminal { SUM, AVERAGE, REDUCE, MAX, MIN, COUNT }
+  enum Terminal {
+    SUM("sum"), AVERAGE("average"), REDUCE("reduce"), MAX("max"), MIN("min"), COUNT("count"),
+    ANY_MATCH("anyMatch"), ALL_MATCH("allMatch"), NONE_MATCH("noneMatch");
+
+    /** The stream method's name. */
+    final String method;
+
+    Terminal(String method) {
+      this.method = method;
+    }
+
+    /** The terminal operation the stream method {@code name} is. */
+    static Terminal named(String name) {
+      for (Terminal terminal : values()) {
+        if (terminal.method.equals(name)) {
+          return terminal;
+        }
+      }
+      throw new IllegalArgumentException(name);
+    }
+
+    /**
+     * Whether it stops taking elements once it knows its answer: an element that decides it is
+     * the last one the stream pulls, as the JDK's short-circuiting {@code anyMatch} does.
+     */
+    boolean shortCircuits() {
+      return this == ANY_MATCH || this == ALL_MATCH || this == NONE_MATCH;
+    }
+
+    /** Whether a stream of objects may end with it: what it gives is not one of the elements. */
+    boolean takesObjects() {
+      return this == COUNT || shortCircuits();
+    }
+  }
 
   private final LoweringContext context;
   private final ExpressionLowering expressions;
@@ -66,6 +101,7 @@ final class StreamReductions {
     Variable longSum;
     Variable accumulator;
     Variable seen;
+    Variable decided;
     FunctionValues.Known operator;
     MethodInvocationTree end;
 
@@ -188,6 +224,15 @@ final class StreamReductions {
             expressions.conversions().convert(identity, type));
       }
       case COUNT -> state.count = state.declare("count", NumericType.LONG, longZero());
+      case ANY_MATCH, ALL_MATCH, NONE_MATCH -> {
+        state.operator = functions.definitions().argument(end.getArguments().get(0),
+            new FunctionValues.Signature("test", List.of(type), NumericType.BOOLEAN, false));
+        if (state.operator == null) {
+          return null;
+        }
+        state.decided = state.declare("decided", NumericType.BOOLEAN,
+            Operand.Constant.of(false));
+      }
       case MAX, MIN -> {
         state.seen = state.declare("seen", NumericType.BOOLEAN, Operand.Constant.of(false));
         state.accumulator = state.declare(terminal == Terminal.MAX ? "max" : "min", type,
@@ -241,6 +286,15 @@ final class StreamReductions {
       }
       case COUNT -> state.store(state.count, context.emit(Operation.ADD,
           List.of(state.read(state.count), longOne()), NumericType.LONG, false));
+      case ANY_MATCH, ALL_MATCH, NONE_MATCH -> {
+        // reached only while undecided (guard): the element decides it or leaves it open
+        Operand test = functions.apply(state.operator, List.of(value), state.end);
+        if (test == null) {
+          return false;
+        }
+        state.store(state.decided, state.terminal == Terminal.ALL_MATCH
+            ? context.emit(Operation.NOT, List.of(test), NumericType.BOOLEAN, false) : test);
+      }
       case REDUCE -> {
         Operand next = functions.apply(state.operator,
             List.of(state.read(state.accumulator), value), state.end);
@@ -272,6 +326,16 @@ final class StreamReductions {
     return true;
   }
 
+  /**
+   * For a terminal that {@linkplain Terminal#shortCircuits() short-circuits}, what is true
+   * while it is undecided, so that the stream's loop takes no element after the one that
+   * decided it; null for the others, which take every element.
+   */
+  java.util.function.Supplier<Operand> guard(State state) {
+    return !state.terminal.shortCircuits() ? null : () -> context.emit(Operation.NOT,
+        List.of(state.read(state.decided)), NumericType.BOOLEAN, false);
+  }
+
   /** The terminal's value, unwrapped from its optional by {@code unwrap} when it has one. */
   Operand result(State state, MethodInvocationTree unwrap) {
     switch (state.terminal) {
@@ -284,6 +348,13 @@ final class StreamReductions {
       }
       case COUNT -> {
         return state.read(state.count);
+      }
+      case ANY_MATCH -> {
+        return state.read(state.decided);
+      }
+      case ALL_MATCH, NONE_MATCH -> {
+        return context.emit(Operation.NOT, List.of(state.read(state.decided)),
+            NumericType.BOOLEAN, false);
       }
       case AVERAGE -> {
         Operand present;
