@@ -136,8 +136,9 @@ final class ArrayLowering {
      * {@code a[i] = value}, converted to the element type; the expression's value is the value
      * stored. {@code valueTree} is where a type error is reported, null when none can occur.
      */
-    Operand store(Operand value, Tree valueTree) {
+    Operand store(Operand given, Tree valueTree) {
       NumericType element = array.type().elementType();
+      Operand value = expressions.unboxing().number(given); // {xs.get(0), y}
       if (!expressions.conversions()
           .assignable(value, element, valueTree == null ? access : valueTree)) {
         return null;

@@ -178,7 +178,10 @@ final class FunctionTemplates {
   private Operand boundValue(ExecutableElement method, VariableElement parameter,
       ExpressionTree argument) {
     Optional<NumericType> type = context.javaTypes().irType(parameter.asType());
-    Operand value = expressions.lower(argument);
+    Operand lowered = expressions.lower(argument);
+    // a box given for a number is unboxed, as Java does: 'sumOver(f, xs.get(0))'
+    Operand value = type.isPresent() && type.get().isNumeric()
+        ? expressions.unboxing().number(lowered) : lowered;
     if (value == null) {
       return null;
     }

@@ -184,8 +184,12 @@ final class FunctionValues {
     for (int i = 0; i < invocation.getArguments().size(); i++) {
       ExpressionTree argument = invocation.getArguments().get(i);
       Optional<TypeElement> record = function.signature().record(i);
-      arguments.add(record.isPresent() ? recordArgument(argument, record.get())
-          : expressions.lower(argument));
+      Operand lowered = record.isPresent() ? recordArgument(argument, record.get())
+          : expressions.lower(argument);
+      // 'f.applyAsDouble(xs.get(i))': Java unboxes an argument where the function takes a
+      // number, as soon as it is evaluated
+      arguments.add(function.signature().parameters().get(i).isNumeric()
+          ? expressions.unboxing().number(lowered) : lowered);
     }
     if (arguments.contains(null)) {
       return null;

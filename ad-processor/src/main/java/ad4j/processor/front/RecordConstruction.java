@@ -237,7 +237,8 @@ final class RecordConstruction {
   }
 
   /** {@code value} as a component of {@code type}; null after an error. */
-  private Operand scalar(Operand value, NumericType type, Tree at) {
+  private Operand scalar(Operand given, NumericType type, Tree at) {
+    Operand value = expressions.unboxing().number(given); // new Point(xs.get(i), y)
     if (value == null || !expressions.conversions().assignable(value, type, at)) {
       return null;
     }

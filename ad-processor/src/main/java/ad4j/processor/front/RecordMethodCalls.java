@@ -209,9 +209,14 @@ final class RecordMethodCalls {
           : records.acrossCalls().leavesOf(value, returned.get(), invocation);
     }
     List<Object> arguments = new ArrayList<>();
-    for (ExpressionTree argument : invocation.getArguments()) {
+    List<? extends VariableElement> parameters = target.method().getParameters();
+    for (int i = 0; i < invocation.getArguments().size(); i++) {
+      ExpressionTree argument = invocation.getArguments().get(i);
+      // a box given for a number is unboxed, as Java does: 'p.scaled(xs.get(0))'
       Object value = records.typeOf(argument).isPresent() ? records.lower(argument)
-          : expressions.lower(argument);
+          : i < parameters.size() && parameters.get(i).asType().getKind().isPrimitive()
+              ? expressions.unboxing().number(expressions.lower(argument))
+              : expressions.lower(argument);
       if (value == null) {
         return null;
       }
