@@ -167,10 +167,9 @@ final class InactiveCalls {
       return null;
     }
     // a generic method's result as the arguments make it: List.of(1, 2) is a List<Integer>
-    javax.lang.model.type.TypeMirror returned = context.calleeServices().overloads()
-        .resultType(method,
-        memberType,
-        context.javaTypes().javaTypesOf(arguments).orElseThrow());
+    javax.lang.model.type.TypeMirror returned = context.javaTypes().heldAs(
+        context.calleeServices().overloads().resultType(method, memberType,
+            context.javaTypes().javaTypesOf(arguments).orElseThrow()));
     boolean reference = returned.getKind() == TypeKind.DECLARED
         || (returned.getKind() == TypeKind.ARRAY
             && context.javaTypes().irType(returned).map(NumericType::isReference).orElse(false));

@@ -107,8 +107,8 @@ final class IterableLoops {
     javax.lang.model.element.ExecutableElement next =
         CallChoices.chooseOn(context, iteratorType, "next", List.of());
     return next == null ? context.elements().getTypeElement("java.lang.Object").asType()
-        : ((javax.lang.model.type.ExecutableType) context.types().asMemberOf(iteratorType, next))
-            .getReturnType();
+        : context.javaTypes().heldAs(((javax.lang.model.type.ExecutableType)
+            context.types().asMemberOf(iteratorType, next)).getReturnType());
   }
 
   /**

@@ -248,7 +248,8 @@ final class JavaTypes {
       }
       List<TypeMirror> arguments = new ArrayList<>();
       for (Tree argument : parameterized.getTypeArguments()) {
-        Optional<TypeMirror> mirror = typeMirrorOf(argument);
+        Optional<TypeMirror> mirror = argument instanceof com.sun.source.tree.WildcardTree wildcard
+            ? wildcardOf(wildcard) : typeMirrorOf(argument);
         if (mirror.isEmpty() || mirror.get().getKind().isPrimitive()) {
           return Optional.empty();
         }
@@ -263,6 +264,33 @@ final class JavaTypes {
       return context.symbols().resolveType(name).map(type -> types.erasure(type.asType()));
     }
     return Optional.empty();
+  }
+
+  /** The type argument {@code ?}, {@code ? extends B} or {@code ? super B} a tree writes. */
+  private Optional<TypeMirror> wildcardOf(com.sun.source.tree.WildcardTree wildcard) {
+    if (wildcard.getBound() == null) {
+      return Optional.of(types.getWildcardType(null, null));
+    }
+    Optional<TypeMirror> bound = typeMirrorOf(wildcard.getBound())
+        .filter(mirror -> !mirror.getKind().isPrimitive());
+    return bound.map(mirror -> wildcard.getKind() == Tree.Kind.SUPER_WILDCARD
+        ? types.getWildcardType(null, mirror) : types.getWildcardType(mirror, null));
+  }
+
+  /**
+   * The type of a value that a member of a type with wildcard arguments returns or holds, as
+   * javac's capture conversion lets code use it: {@code get} of a {@code List<? extends
+   * Number>} returns {@code ? extends Number}, which a caller holds as a {@code Number}; one of
+   * a {@code List<?>} or {@code List<? super Double>} as an {@code Object} (the upper bound
+   * capture gives it; a type parameter's own bound is not looked at, so some such calls stay
+   * errors where the value is used). Any other type is itself.
+   */
+  TypeMirror heldAs(TypeMirror mirror) {
+    if (mirror instanceof javax.lang.model.type.WildcardType wildcard) {
+      return wildcard.getExtendsBound() != null ? heldAs(wildcard.getExtendsBound())
+          : elements.getTypeElement("java.lang.Object").asType();
+    }
+    return mirror;
   }
 
   /** Why generated code cannot name the type {@code mirror}, when {@link #javaText} is empty. */

@@ -60,7 +60,8 @@ final class ObjectValues {
           + type.getQualifiedName() + "'");
       return null;
     }
-    TypeMirror fieldType = context.types().asMemberOf(declared, field.get());
+    TypeMirror fieldType =
+        context.javaTypes().heldAs(context.types().asMemberOf(declared, field.get()));
     Optional<String> unreachable = reachability(field.get(), type);
     Optional<String> handle = unreachable.isPresent()
         ? new PrivateFields(context).handle(field.get()) : Optional.empty();
@@ -125,9 +126,9 @@ final class ObjectValues {
       return null;
     }
     ResolutionLog.resolved(context, invocation, method);
-    TypeMirror result = context.calleeServices().overloads().resultType(method,
-        (ExecutableType) context.types().asMemberOf(declared, method),
-        context.javaTypes().javaTypesOf(arguments).orElseThrow());
+    TypeMirror result = context.javaTypes().heldAs(context.calleeServices().overloads()
+        .resultType(method, (ExecutableType) context.types().asMemberOf(declared, method),
+            context.javaTypes().javaTypesOf(arguments).orElseThrow()));
     int active = firstActive(arguments);
     if (active >= 0 && !discarded && isFloatingPoint(result)) {
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
@@ -190,8 +191,8 @@ final class ObjectValues {
           + " code cannot call it: " + unreachable.get());
       return null;
     }
-    TypeMirror result = ((ExecutableType) context.types().asMemberOf(declared, method))
-        .getReturnType();
+    TypeMirror result = context.javaTypes().heldAs(
+        ((ExecutableType) context.types().asMemberOf(declared, method)).getReturnType());
     Operand value = result(Operation.instanceCall(name, 1), List.of(receiver), result, at);
     return value == null ? null : new InactiveCalls(context).ranAsWritten(value,
         type.getSimpleName() + "." + name, false, method, at, shown);
