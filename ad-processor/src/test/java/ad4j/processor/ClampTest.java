@@ -1,14 +1,17 @@
 package ad4j.processor;
 
 import static com.google.common.truth.Truth.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.HessianChecks;
 import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.MixedFunction;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * {@code Math.clamp} and {@code StrictMath.clamp} (Java 21) in the rule table: {@code clamp(v,
@@ -35,6 +38,12 @@ class ClampTest {
               "  }",
               "  @Differentiable static double g(double v, double lo, double hi) {",
               "    return StrictMath.clamp(v, lo, hi);",
+              "  }",
+              "  @Differentiable static double unused(double v, double lo, double hi) {",
+              "    double c = Math.clamp(v, lo, hi);",
+              "    if (v > 10) { double d = Math.clamp(v, 1.0, 0.5); }",
+              "    double e = Math.clamp(v, 0.0, 1.0);",
+              "    return v * v;",
               "  }",
               "  @Differentiable static double h(double v, double w) {",
               "    float f = Math.clamp((float) v, 0.25f, 0.75f);",
@@ -64,6 +73,30 @@ class ClampTest {
     // lo < v == hi: max passes v whole, min gives v and hi half each
     assertThat(g.gradient(2.0, 1.0, 2.0)).usingExactEquality()
         .containsExactly(0.5, 0.0, 0.5).inOrder();
+  }
+
+  @Test
+  void anUnusedClampThatThrowsStillThrowsInEveryMember() {
+    // its value unused, the call was dropped from every member, which returned normally where
+    // the user's method throws IllegalArgumentException: bounds out of order, a NaN bound,
+    // and constant bounds out of order
+    MixedFunction f = new MixedFunction(COMPILED.get(), "com.example.C", "unused",
+        double.class, double.class, double.class);
+    for (Object[] arguments : new Object[][] {{0.5, 2.0, 1.0}, {0.5, Double.NaN, 1.0},
+        {0.5, 0.0, -0.0}, {11.0, 0.0, 20.0}}) {
+      IllegalArgumentException expected =
+          assertThrows(IllegalArgumentException.class, () -> f.value(arguments));
+      List<Executable> members = List.of(() -> f.gradient(arguments),
+          () -> f.valueAndGradient(arguments, new double[3]),
+          () -> f.tangent(arguments, new double[] {1, 1, 1}),
+          () -> f.pullback(arguments, 1.0, new double[3]));
+      for (Executable member : members) {
+        assertThat(assertThrows(IllegalArgumentException.class, member).getMessage())
+            .isEqualTo(expected.getMessage());
+      }
+    }
+    assertThat(f.gradient(new Object[] {0.5, 1.0, 2.0})).usingExactEquality()
+        .containsExactly(1.0, 0.0, 0.0).inOrder();
   }
 
   @Test

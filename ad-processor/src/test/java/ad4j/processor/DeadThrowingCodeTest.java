@@ -48,6 +48,19 @@ class DeadThrowingCodeTest {
       "    double c = check(x);",
       "    return 2 * x;",
       "  }",
+      "  static final int NONE = 0;",
+      "  @SuppressWarnings(\"divzero\")",
+      "  @Differentiable static double unusedConstantArithmetic(double x, int which) {",
+      "    if (which == 0) { int perPart = 12 / NONE; }",
+      "    if (which == 1) { long rest = 7L % NONE; }",
+      "    if (which == 2) { int q = Math.floorDiv(12, NONE); }",
+      "    if (which == 3) { int m = Math.floorMod(7L, NONE); }",
+      "    if (which == 4) { int n = Math.toIntExact(1L << 40); }",
+      "    if (which == 5) { int p = Math.multiplyExact(1 << 20, 1 << 20); }",
+      "    if (which == 6) { int s = Math.addExact(Integer.MAX_VALUE, 1); }",
+      "    if (which == 7) { int d = 12 / (NONE + 4); }",
+      "    return x * x;",
+      "  }",
       "  @Differentiable static double callStatementInLoop(double x, int n) {",
       "    double s = 0;",
       "    for (int i = 0; i < n; i++) { check(x - i); s += x; }",
@@ -95,6 +108,19 @@ class DeadThrowingCodeTest {
     assertEveryMemberThrowsAsTheMethod(f, ArithmeticException.class, 2.0, 0L);
     assertThat(f.gradient(new Object[] {0.5, 3L})).usingExactEquality()
         .containsExactly(Math.cos(0.5));
+  }
+
+  @Test
+  void unusedConstantArithmeticThatThrowsStillThrowsInEveryMember() {
+    // of constants only ('12 / NONE', 'Math.floorDiv(12, NONE)', 'Math.toIntExact(1L << 40)'):
+    // each was a constant's text, written only where used, so every member returned normally
+    MixedFunction f = function("unusedConstantArithmetic", double.class, int.class);
+    for (int which = 0; which <= 6; which++) {
+      assertEveryMemberThrowsAsTheMethod(f, ArithmeticException.class, 1.5, which);
+    }
+    // 12 / 4 cannot throw
+    assertThat(f.value(new Object[] {1.5, 7})).isEqualTo(2.25);
+    assertThat(f.gradient(new Object[] {1.5, 7})).usingExactEquality().containsExactly(3.0);
   }
 
   @Test

@@ -220,6 +220,10 @@ public final class JavaEmitter {
       // read where the user's method reads it, for where it may throw: Java has no statement
       // that only reads, and a local nothing reads is one that compilers warn of
       code.addStatement("$L", checkedRead(instruction));
+    } else if (facts.uses(value) == 0 && instruction.operation().form() == Operation.Form.CALL
+        && instruction.mayThrow()) {
+      // a Math function that may throw ('Math.clamp(v, lo, hi)'), called for where it throws
+      code.addStatement("$L", expression(instruction));
     } else if (facts.uses(value) == 0 && isIntegerDivision(instruction)) {
       // divided where the user's method divides, for where it throws: Math's floorDiv and
       // floorMod divide so, and throw the same ArithmeticException ("/ by zero")

@@ -61,7 +61,7 @@ final class MathCalls {
           + ")");
       return null;
     }
-    if (arguments.stream().allMatch(a -> a instanceof Operand.Constant)) {
+    if (arguments.stream().allMatch(a -> a instanceof Operand.Constant) && !mayThrow(name)) {
       Expr[] texts = arguments.stream().map(a -> ((Operand.Constant) a).expression())
           .toArray(Expr[]::new);
       return new Operand.Constant(Expr.call(context.mathClassName(owner), name, texts),
@@ -111,6 +111,17 @@ final class MathCalls {
     Operation operation = Operation.call(owner, name, arguments.size());
     return expressions.operators().combineAll(operation, asParameters(chosen.get(), arguments),
         resultType.get());
+  }
+
+  /**
+   * Whether the function {@code name} may throw for some arguments: 'Math.floorDiv(3, 0)',
+   * 'Math.addExact(Integer.MAX_VALUE, 1)', 'Math.clamp(v, 2.0, 1.0)'. Of constants, it is not a
+   * constant's text, written only where its value is used, but a call, which runs where the
+   * user's method calls it, and throws there, even when nothing uses its value.
+   */
+  private static boolean mayThrow(String name) {
+    return name.endsWith("Exact") || List.of("floorDiv", "floorMod", "ceilDiv", "ceilMod",
+        "clamp").contains(name);
   }
 
   /**

@@ -150,7 +150,8 @@ final class OperatorLowering {
    * decides the type of a {@code ?:} beside a {@code char} (JLS 15.25) as it does in javac.
    */
   Operand combine(Operation operation, Operand left, Operand right, NumericType type) {
-    if (left instanceof Operand.Constant l && right instanceof Operand.Constant r) {
+    if (left instanceof Operand.Constant l && right instanceof Operand.Constant r
+        && !mayDivideByZero(operation, r, type)) {
       return new Operand.Constant(Expr.binary(operation.name(), l.expression(), r.expression()),
           type, intValue(operation.name(), l, r, type));
     }
@@ -160,6 +161,19 @@ final class OperatorLowering {
       right = expressions.conversions().asFloatOperand(right);
     }
     return combineAll(operation, List.of(left, right), type);
+  }
+
+  /**
+   * Whether {@code left op right} is an integer division or remainder by {@code divisor}, a
+   * constant not known to be non-zero ({@code 3 / Z} of a static final {@code Z = 0}): it
+   * throws where the user's method computes it, so it is an instruction, which runs there
+   * even when nothing uses its value, not a constant's text, written only where it is used.
+   */
+  private static boolean mayDivideByZero(Operation operation, Operand.Constant divisor,
+      NumericType type) {
+    return type.isIntegral()
+        && (operation.equals(Operation.DIVIDE) || operation.equals(Operation.REMAINDER))
+        && (divisor.knownValue().isEmpty() || divisor.knownValue().getAsDouble() == 0);
   }
 
   /**

@@ -41,8 +41,9 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
    * run, in order, even when nothing uses its result: a call of another {@code @Differentiable}
    * method, of a method with {@code @DerivativeOf} rules or of a method run as written (any may
    * throw anything, or count, or log), a read of an array (a null array, an index out of
-   * range), or an integer division or remainder by a divisor not known to be non-zero
-   * ({@code ArithmeticException}).
+   * range), an integer division or remainder by a divisor not known to be non-zero
+   * ({@code ArithmeticException}), or a {@code clamp} whose bounds may be out of order
+   * ({@code IllegalArgumentException}).
    */
   public boolean mayThrow() {
     boolean mayThrow = switch (operation.form().family()) {
@@ -51,7 +52,9 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
       // arrays: a null array, an index out of range, a negative size, a range check; a write
       // must happen
       case ARRAY -> true;
-      case OPERATOR, MATH_CALL, GENERATED_CALL, TAPE -> false;
+      // clamp throws IllegalArgumentException for bounds out of order or NaN
+      case MATH_CALL -> operation.name().equals("clamp") && !boundsInOrder();
+      case OPERATOR, GENERATED_CALL, TAPE -> false;
     };
     if (mayThrow) {
       return true;
@@ -63,6 +66,22 @@ public record Instruction(Value result, Operation operation, List<Operand> argum
     }
     return !(arguments.get(1) instanceof Operand.Constant divisor)
         || divisor.knownValue().isEmpty() || divisor.knownValue().getAsDouble() == 0;
+  }
+
+  /**
+   * Whether the bounds of {@code clamp(v, lo, hi)} are constants in order ({@code lo <= hi},
+   * neither NaN, and not {@code lo = 0.0} beside {@code hi = -0.0}): the JDK's clamp then
+   * cannot throw.
+   */
+  private boolean boundsInOrder() {
+    if (!(arguments.get(1) instanceof Operand.Constant lo)
+        || !(arguments.get(2) instanceof Operand.Constant hi)
+        || lo.knownValue().isEmpty() || hi.knownValue().isEmpty()) {
+      return false;
+    }
+    double low = lo.knownValue().getAsDouble();
+    double high = hi.knownValue().getAsDouble();
+    return !Double.isNaN(low) && !Double.isNaN(high) && Double.compare(low, high) <= 0;
   }
 
   /**
