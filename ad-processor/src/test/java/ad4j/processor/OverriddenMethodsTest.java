@@ -3,6 +3,7 @@ package ad4j.processor;
 import static com.google.common.truth.Truth.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -47,6 +48,33 @@ class OverriddenMethodsTest {
       "public class Elsewhere extends com.example.Base {",
       "  public double local(double a) { return -a; }",
       "}");
+
+  /** An enum whose constant MUL has a body: a subclass of Op that overrides apply. */
+  private static final String OP = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "public enum Op {",
+      "  ADD, MUL { @Override double apply(double x, double y) { return x * y; } };",
+      "  @Differentiable double apply(double x, double y) { return x + y; }",
+      "}");
+  private static final String OPS = String.join("\n",
+      "package com.example;",
+      "import ad4j.Differentiable;",
+      "import ad4j.NoDerivative;",
+      "public final class Ops {",
+      "  @Differentiable static double one(double a, double b, @NoDerivative Op op) {",
+      "    return op.apply(a, b) * a;",
+      "  }",
+      "  @Differentiable static double total(double a, double b) {",
+      "    double s = 0;",
+      "    for (Op op : Op.values()) { s += op.apply(a, b); }",
+      "    return s;",
+      "  }",
+      "}");
+
+  private static final CompiledOnce ENUMS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Op", OP,
+          "com.example.Ops", OPS));
 
   private static InProcessCompiler.Compiled compiled;
 
@@ -128,6 +156,51 @@ class OverriddenMethodsTest {
         () -> call("callerGradient", new Class<?>[] {base(), double.class, double.class},
             make("com.example.Sub"), 1.0, 2.0));
     assertThat(refused).hasMessageThat().contains("which overrides Base.base;");
+  }
+
+  @Test
+  void anEnumConstantWithABodyThatOverridesTheMethodIsRefused() throws Throwable {
+    // MUL's body is a subclass of Op: the members gave the derivative of ADD's x + y for it
+    // (totalGradient [2, 2] at (1.5, 0.5), where the sum x + y + x * y has [1.5, 2.5])
+    Class<?> op = ENUMS.get().load("com.example.Op");
+    Class<?> opGrad = ENUMS.get().load("com.example.OpGrad");
+    Class<?> opsGrad = ENUMS.get().load("com.example.OpsGrad");
+    Object add = op.getField("ADD").get(null);
+    Object mul = op.getField("MUL").get(null);
+    Class<?>[] applyTypes = {op, double.class, double.class};
+    assertThat((double[]) invoke(opGrad, "applyGradient", applyTypes, add, 1.5, 0.5))
+        .usingExactEquality().containsExactly(1.0, 1.0).inOrder();
+    assertThat((double[]) invoke(opsGrad, "oneGradient", new Class<?>[] {double.class,
+        double.class, op}, 1.5, 0.5, add)).usingExactEquality()
+        .containsExactly(2 * 1.5 + 0.5, 1.5).inOrder();
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> invoke(opGrad, "applyGradient", applyTypes, mul, 1.5, 0.5));
+    assertThat(refused).hasMessageThat().contains("which overrides Op.apply;");
+    assertThrows(IllegalArgumentException.class, () -> invoke(opGrad, "applyTangent",
+        new Class<?>[] {op, double.class, double.class, double.class, double.class}, mul, 1.5,
+        0.5, 1.0, 0.0));
+    assertThrows(IllegalArgumentException.class, () -> invoke(opGrad, "applyPullback",
+        new Class<?>[] {op, double.class, double.class, double.class, double[].class}, mul,
+        1.5, 0.5, 1.0, new double[2]));
+    assertThrows(IllegalArgumentException.class, () -> invoke(opsGrad, "oneTangent",
+        new Class<?>[] {double.class, double.class, op, double.class, double.class}, 1.5, 0.5,
+        mul, 1.0, 0.0));
+    assertThrows(IllegalArgumentException.class, () -> invoke(opsGrad, "totalGradient",
+        new Class<?>[] {double.class, double.class}, 1.5, 0.5));
+    assertThrows(IllegalArgumentException.class, () -> invoke(opsGrad, "totalTangent",
+        new Class<?>[] {double.class, double.class, double.class, double.class}, 1.5, 0.5,
+        1.0, 0.0));
+  }
+
+  private static Object invoke(Class<?> owner, String member, Class<?>[] types,
+      Object... arguments) throws Throwable {
+    Method method = owner.getDeclaredMethod(member, types);
+    method.setAccessible(true);
+    try {
+      return method.invoke(null, arguments);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
   }
 
   @Test

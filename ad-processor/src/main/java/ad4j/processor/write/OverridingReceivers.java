@@ -23,7 +23,8 @@ import javax.lang.model.type.TypeVariable;
 
 /**
  * The receivers of an instance {@code @Differentiable} method that a subclass may override
- * (neither the method nor its class {@code final}, the method not private). Its generated
+ * (neither the method nor its class {@code final}, the method not private; a subclass may be
+ * an enum constant's body). Its generated
  * members differentiate the body ad4j saw; called on an object of a subclass that overrides the
  * method, the call would run another body, whose derivative they do not give. So each member
  * that takes the receiver first asks, for a receiver of another class than the declaring one,
@@ -44,7 +45,10 @@ final class OverridingReceivers {
         || !(method.getEnclosingElement() instanceof TypeElement owner)) {
       return false;
     }
-    return owner.getKind() == ElementKind.CLASS && !owner.getModifiers().contains(Modifier.FINAL);
+    // an enum whose constants have bodies is not final: each body is a subclass that may
+    // override the method ('MUL { double apply(double x, double y) { return x * y; } }')
+    return (owner.getKind() == ElementKind.CLASS || owner.getKind() == ElementKind.ENUM)
+        && !owner.getModifiers().contains(Modifier.FINAL);
   }
 
   /**
