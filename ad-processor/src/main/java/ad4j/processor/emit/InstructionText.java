@@ -60,7 +60,7 @@ final class InstructionText {
           TAPE_CALL -> true;
       case PLAIN_CALL -> switch (operation.plain()) {
         case STATIC_CALL, INSTANCE_CALL, CONSTRUCTION -> true;
-        case FIELD_READ, HANDLE_READ, ARRAY_CREATION -> false;
+        case FIELD_READ, HANDLE_READ, ARRAY_CREATION, TYPE_TEST, TYPE_PATTERN -> false;
       };
       case INFIX, PREFIX, CAST, CALL, COPY, SELECT, WITH_DERIVATIVE_OF, ELEMENT, LENGTH,
           NEW_ARRAY, CLONE, POP -> false;
@@ -135,7 +135,18 @@ final class InstructionText {
           Expr.localCall(operation.name(), arguments.toArray(Expr[]::new));
       case ARRAY_CREATION -> Expr.atom(operation.name() + " {" + String.join(", ",
           arguments.stream().map(Expr::toString).toList()) + "}");
+      case TYPE_TEST -> typeTest(arguments.get(0), operation.name());
+      // the object is a name or a constant's text (front/TypeTests): written twice, read twice
+      case TYPE_PATTERN -> typeTest(arguments.get(0), operation.name())
+          .choose(arguments.get(0).castTo(operation.name()), Expr.atom("null"));
     };
+  }
+
+  /** {@code object instanceof type}, which binds as a relational operator does. */
+  private static Expr typeTest(Expr object, String type) {
+    boolean bare = object.toString().matches("[\\w.$]+");
+    return Expr.source((bare ? object.toString() : "(" + object + ")") + " instanceof " + type,
+        Expr.precedenceOf("<"));
   }
 
   /** {@code Qualifier.name(a, ...)}, with the receiver first for a rule of an instance method. */

@@ -121,8 +121,10 @@ final class PrintedStatements {
   private static boolean mayGoUnread(Instruction instruction) {
     if (instruction.isPure() || instruction.operation().isSlotsCall(SlotsCall.ROW_START)
         || instruction.operation().form() == Operation.Form.PLAIN_CALL
-            && instruction.operation().plain() == Operation.Plain.ARRAY_CREATION) {
-      return true; // an array made of values already computed throws nothing
+            && (instruction.operation().plain() == Operation.Plain.ARRAY_CREATION
+                || instruction.operation().testsType())) {
+      // an array made of values already computed throws nothing, nor does a type test
+      return true;
     }
     Operation.Form form = instruction.operation().form();
     return (form == Operation.Form.ELEMENT || form == Operation.Form.LENGTH)

@@ -349,10 +349,14 @@ final class CheckpointedLoops {
    * null check and the comparisons of a {@code switch} on a string or an enum
    * ({@code Objects.requireNonNull(selector)}, {@code selector.equals("case")}; a string is
    * immutable, and an object the loop assigns is no state a snapshot holds, an error of its
-   * own).
+   * own); a type test and a pattern's binding ({@code o instanceof Circle c}: an object's class
+   * never changes).
    */
   private static boolean sameEachTime(Instruction call) {
     Operation operation = call.operation();
+    if (operation.testsType()) {
+      return true;
+    }
     if (operation.plain() == Operation.Plain.STATIC_CALL) {
       return operation.name().equals("java.util.Objects.requireNonNull")
           && call.arguments().size() == 1

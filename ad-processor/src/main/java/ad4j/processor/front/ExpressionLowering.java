@@ -43,8 +43,8 @@ import javax.lang.model.type.TypeMirror;
  * {@link AssignmentLowering}'s, static fields {@link StaticFieldReads}', {@code &&}, {@code ||}
  * and {@code ?:}
  * {@link ConditionalLowering}'s, calls {@link CallLowering}'s, value records
- * {@link RecordLowering}'s, function values {@link FunctionValues}' and stream pipelines
- * {@link StreamLowering}'s.
+ * {@link RecordLowering}'s, function values {@link FunctionValues}', stream pipelines
+ * {@link StreamLowering}'s and {@code instanceof} {@link TypeTests}'.
  */
 final class ExpressionLowering {
   /** Where a function value may be, for messages. */
@@ -70,6 +70,7 @@ final class ExpressionLowering {
   private final Conversions conversions;
   private final OperatorLowering operators;
   private final NameLowering names;
+  private final TypeTests typeTests;
 
   ExpressionLowering(LoweringContext context) {
     this.context = context;
@@ -87,6 +88,7 @@ final class ExpressionLowering {
     this.conditionals = new ConditionalLowering(context, this);
     this.calls = new CallLowering(context, this, objects, arrays);
     this.names = new NameLowering(context, this, objects, arrays, staticFields);
+    this.typeTests = new TypeTests(context, this);
   }
 
   /** Where values are converted between types, as Java's conversions do. */
@@ -237,19 +239,7 @@ final class ExpressionLowering {
         return arrays.element((ArrayAccessTree) expression);
       }
       case INSTANCE_OF -> {
-        unsupported(expression, "'" + context.source().of(expression) + "' is not supported:"
-            + " ad4j does not test the types of objects ('instanceof') in a differentiable"
-            + " method; test it in a method that is not @Differentiable, or where the method"
-            + " is called, and pass what it finds as a @NoDerivative parameter");
-        // the pattern's variables ('o instanceof Double d') add no errors where they are read
-        new com.sun.source.util.TreeScanner<Void, Void>() {
-          @Override
-          public Void visitVariable(com.sun.source.tree.VariableTree binding, Void unused) {
-            context.scopes().declareBroken(binding.getName().toString());
-            return super.visitVariable(binding, unused);
-          }
-        }.scan(expression, null);
-        return null;
+        return typeTests.lower((com.sun.source.tree.InstanceOfTree) expression);
       }
       default -> {
         unsupported(expression, describe(expression) + " '" + context.source().of(expression)

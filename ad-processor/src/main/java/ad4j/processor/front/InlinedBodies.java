@@ -59,6 +59,7 @@ final class InlinedBodies {
         context.scopes().enter(function.captured());
     try {
       context.scopes().push();
+      context.bindingsStartHere(); // a pattern in a lambda's expression is scoped in it
       for (int i = 0; i < values.size(); i++) {
         declareBound(names.get(i), function.signature().parameters().get(i), values.get(i));
       }

@@ -210,6 +210,18 @@ final class LocalScopes {
   }
 
   /**
+   * A local of an object type ({@code mirror}, named {@code text} in generated code) backed by
+   * a mutable variable whatever its name: a pattern's variable bound in a nested block, which
+   * the code after that block reads.
+   */
+  void declareVariableLocal(String name, NumericType type, javax.lang.model.type.TypeMirror mirror,
+      String text, LoweringContext context) {
+    Local local = new Local(name, type, context.ir().variable(name, type, null), false, true);
+    local.declareAs(mirror, text);
+    scopes.peek().put(name, local);
+  }
+
+  /**
    * A local of a functional interface type that holds {@code function}: it has no value in the
    * IR, since each call of it becomes the function's code ({@link FunctionValues}).
    */

@@ -55,6 +55,8 @@ final class LoweringContext {
   /** The method's name, for messages. */
   private String methodName = "";
   private int statementStart;
+  /** See {@link #bindingDepth}. */
+  private int bindingDepth = 1;
   private final EnclosingLoops loops = new EnclosingLoops();
   /** The names of local classes declared in the method, each an error at its declaration. */
   private final Set<String> localClasses = new java.util.HashSet<>();
@@ -253,14 +255,30 @@ final class LoweringContext {
     line = new SourceLine(source.line(statement), source.forComment(statement));
     lowering = statement;
     statementStart = ir.nextValueId();
+    bindingDepth = ir.depth();
+  }
+
+  /**
+   * The depth of the IR block ({@link IrBuilder#depth}) where the statement being lowered
+   * stands, or the code of a lambda: where a pattern's variable is declared when the test is
+   * lowered in a nested block ({@code a > 0 && o instanceof Circle c}), so that it is in scope
+   * where Java puts it (the statement's branch, the rest of the block).
+   */
+  int bindingDepth() {
+    return bindingDepth;
+  }
+
+  /** The code lowered from now on declares patterns' variables in the block open now. */
+  void bindingsStartHere() {
+    bindingDepth = ir.depth();
   }
 
   /** Where lowering is: the statement, its line and its first new value. */
-  record Position(SourceLine line, Tree lowering, int statementStart) {}
+  record Position(SourceLine line, Tree lowering, int statementStart, int bindingDepth) {}
 
   /** Where lowering is now, to {@link #resume} after lowering code written elsewhere. */
   Position position() {
-    return new Position(line, lowering, statementStart);
+    return new Position(line, lowering, statementStart, bindingDepth);
   }
 
   /** Goes on lowering where {@link #position} was taken. */
@@ -268,6 +286,7 @@ final class LoweringContext {
     line = position.line();
     lowering = position.lowering();
     statementStart = position.statementStart();
+    bindingDepth = position.bindingDepth();
   }
 
   void restoreLine(SourceLine previous) {

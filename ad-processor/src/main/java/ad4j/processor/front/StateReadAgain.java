@@ -144,7 +144,9 @@ final class StateReadAgain {
       Map<Value, Instruction> made) {
     Operation.Form form = instruction.operation().form();
     return switch (form) {
-      case PLAIN_CALL, RULED_CALL -> true;
+      // a type test reads the class of its object, which never changes
+      case PLAIN_CALL -> !instruction.operation().testsType();
+      case RULED_CALL -> true;
       case ELEMENT -> isOutsideArray(instruction.arguments().get(0), made);
       default -> false;
     };

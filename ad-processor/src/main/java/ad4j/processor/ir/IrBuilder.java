@@ -192,6 +192,33 @@ public final class IrBuilder {
     blocks.peek().add(index, declaration);
   }
 
+  /** How many blocks are open: 1 while the method's top-level statements are collected. */
+  public int depth() {
+    return blocks.size();
+  }
+
+  /**
+   * Appends {@code statement} to the open block at {@code depth} ({@link #depth}), whose end is
+   * where the nested blocks being collected will stand: a declaration they all follow.
+   */
+  public void addAtDepth(int depth, Statement statement) {
+    if (depth == blocks.size()) {
+      add(statement);
+      return;
+    }
+    int fromTop = blocks.size() - depth;
+    java.util.Iterator<List<Statement>> open = blocks.iterator();
+    java.util.Iterator<Map<Variable, Value>> openReads = reads.iterator();
+    for (int i = 0; i < fromTop; i++) {
+      open.next();
+      openReads.next();
+    }
+    open.next().add(statement);
+    if (statement instanceof Declare declare) {
+      openReads.next().remove(declare.variable());
+    }
+  }
+
   public void openBlock() {
     blocks.push(new ArrayList<>());
     reads.push(new HashMap<>());

@@ -159,7 +159,17 @@ public final class Operation {
     /** {@code new Type(a, ...)}, the name being {@code new Type}. */
     CONSTRUCTION,
     /** {@code new Type[] {a, ...}}, the name being {@code new Type[]}. */
-    ARRAY_CREATION
+    ARRAY_CREATION,
+    /**
+     * {@code a instanceof Type}, the name being {@code Type}: a test of an object's class, which
+     * never changes, so it gives the same answer each time it runs on the same object.
+     */
+    TYPE_TEST,
+    /**
+     * {@code a instanceof Type ? (Type) a : null}, the name being {@code Type}: what a pattern
+     * {@code a instanceof Type t} binds to {@code t} where the test holds.
+     */
+    TYPE_PATTERN
   }
 
   public static final Operation ADD = infix("+");
@@ -399,6 +409,31 @@ public final class Operation {
    */
   public static Operation arrayCreation(String type, int arity) {
     return plain(Plain.ARRAY_CREATION, "new " + type + "[]", arity);
+  }
+
+  /**
+   * {@code a instanceof type}, run as written: the test of the class of an object that carries
+   * no derivative ({@code type} as generated code names it).
+   */
+  public static Operation typeTest(String type) {
+    return plain(Plain.TYPE_TEST, type, 1);
+  }
+
+  /**
+   * {@code a instanceof type ? (type) a : null}, run as written: the object a pattern binds,
+   * of its type where the test holds.
+   */
+  public static Operation typePattern(String type) {
+    return plain(Plain.TYPE_PATTERN, type, 1);
+  }
+
+  /**
+   * Whether this is {@link Plain#TYPE_TEST} or {@link Plain#TYPE_PATTERN}: it reads the class
+   * of its object and nothing else, throws nothing and changes nothing, so it gives the same
+   * answer wherever and however often it runs on the same object.
+   */
+  public boolean testsType() {
+    return plain == Plain.TYPE_TEST || plain == Plain.TYPE_PATTERN;
   }
 
   /** How a {@link Form#PLAIN_CALL} is written; null for other forms. */
