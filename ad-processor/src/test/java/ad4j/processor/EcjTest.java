@@ -777,6 +777,65 @@ class EcjTest {
     }
   }
 
+  /**
+   * Type tests and patterns' variables ({@code o instanceof Circle c}), in a branch, the right
+   * operand of {@code &&} (a variable declared before the branch) and after a negated test that
+   * leaves: the generated code compiles under ECJ without warnings, and its value and gradient
+   * are the method's.
+   */
+  @Test
+  void typeTestsAndPatternsCompileWithoutWarnings() throws IOException {
+    Ecj ecj = compile("com.example.Kinds", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "import java.util.List;",
+        "",
+        "final class Kinds {",
+        "  sealed interface Shape permits Circle, Sq {}",
+        "  record Circle(double r) implements Shape {}",
+        "  record Sq(double side) implements Shape {}",
+        "  static final List<Object> ITEMS = List.of(new Circle(0.5), new Sq(2), 1.5, \"s\");",
+        "  @Differentiable",
+        "  static double f(double x) {",
+        "    double t = 1;",
+        "    for (Object o : ITEMS) {",
+        "      if (o instanceof Circle c) t = t * x * c.r();",
+        "      else if (x > 0 && o instanceof Sq c) t += c.side() * x;",
+        "      else if (o instanceof Double) t = Math.sin(t * x);",
+        "      if (!(o instanceof Sq q)) continue;",
+        "      t += q.side() * t;",
+        "    }",
+        "    return t;",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertWithMessage("ECJ's warnings on generated code").that(ecj.generatedCodeWarnings())
+        .isEmpty();
+    try (URLClassLoader loader = ecj.loader()) {
+      java.lang.reflect.Method f = loader.loadClass("com.example.Kinds")
+          .getDeclaredMethod("f", double.class);
+      java.lang.reflect.Method valueAndGradient = loader.loadClass("com.example.KindsGrad")
+          .getDeclaredMethod("fValueAndGradient", double.class, double[].class);
+      f.setAccessible(true);
+      valueAndGradient.setAccessible(true);
+      for (double x : new double[] {0.3, -1.7, 3.1}) {
+        double value = (Double) f.invoke(null, x);
+        double[] gradient = new double[1];
+        double returned = (Double) valueAndGradient.invoke(null, x, gradient);
+        assertThat(returned).isEqualTo(value);
+        double h = 1e-6;
+        double difference = ((Double) f.invoke(null, x + h) - (Double) f.invoke(null, x - h))
+            / (2 * h);
+        assertThat(gradient[0]).isWithin(1e-6 * Math.max(1, Math.abs(difference)))
+            .of(difference);
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   private Ecj compile(String qualifiedName, String source) throws IOException {
     Path sources = directory.resolve("src");
     Path file = sources.resolve(qualifiedName.replace('.', '/') + ".java");

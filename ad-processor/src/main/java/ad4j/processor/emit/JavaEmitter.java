@@ -421,12 +421,15 @@ public final class JavaEmitter {
 
   private void writeLoop(Loop loop) {
     comment(loop.line());
-    boolean labelled = loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK, Jump.Kind.CONTINUE);
-    String label = labelled ? names.fresh("loop" + loop.id()) : null;
-    loopLabels.put(loop.id(), label);
     Optional<Expr> inlined = inlineCondition(loop);
     boolean needsBodyLabel = loop.body().jumpsTo(loop.id(), Jump.Kind.CONTINUE)
         && (!loop.update().statements().isEmpty() || inlined.isEmpty());
+    // a 'continue' that leaves the body's block is 'break body': the loop's own label only
+    // where something names it (ECJ warns of a label never referenced)
+    boolean labelled = loop.body().jumpsTo(loop.id(), Jump.Kind.BREAK)
+        || !needsBodyLabel && loop.body().jumpsTo(loop.id(), Jump.Kind.CONTINUE);
+    String label = labelled ? names.fresh("loop" + loop.id()) : null;
+    loopLabels.put(loop.id(), label);
     if (needsBodyLabel) {
       bodyLabels.put(loop.id(), names.fresh("body" + loop.id()));
     } else {
