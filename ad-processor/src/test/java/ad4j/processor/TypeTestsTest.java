@@ -45,7 +45,8 @@ class TypeTestsTest {
               "  public record Circle(double r) implements Shape {}",
               "  public record Sq(double side) implements Shape {}",
               "  public record Tri(double b, double h) implements Shape {}",
-              "  private static final Object[] ITEMS = {new Circle(0.5), new Sq(2.0), 1.5, \"abc\"};",
+              "  private static final Object[] ITEMS = {new Circle(0.5), new Sq(2.0), 1.5,",
+              "      \"abc\", new Sq(0.5)};",
               "  private static final Shape ONE = new Circle(1.5);",
               // plain tests and patterns in an else-if chain, in a loop whose reverse sweep
               // needs each iteration's product
@@ -79,7 +80,8 @@ class TypeTestsTest {
               "    return t;",
               "  }",
               // a negated test that leaves: its variable for the rest of the block; '||' too
-              "  @Differentiable static double early(double a, double b, @NoDerivative List<Object> items) {",
+              "  @Differentiable static double early(double a, double b,",
+              "      @NoDerivative List<Object> items) {",
               "    double t = b;",
               "    for (Object o : items) {",
               "      if (!(o instanceof Sq s)) continue;",
@@ -101,7 +103,8 @@ class TypeTestsTest {
               "    return t * first.r() + a;",
               "  }",
               // a loop's condition binds the body: a variable declared before the loop
-              "  @Differentiable static double circles(double a, @NoDerivative List<Object> items) {",
+              "  @Differentiable static double circles(double a,",
+              "      @NoDerivative List<Object> items) {",
               "    double t = a;",
               "    int i = 0;",
               "    while (i < items.size() && items.get(i) instanceof Circle c) {",
@@ -119,7 +122,8 @@ class TypeTestsTest {
               "    return t * t;",
               "  }",
               // a lambda's pattern, in a stream's loop
-              "  @Differentiable static double streamed(double a, @NoDerivative List<Shape> shapes) {",
+              "  @Differentiable static double streamed(double a,",
+              "      @NoDerivative List<Shape> shapes) {",
               "    return shapes.stream().mapToDouble(s -> s instanceof Circle c ? c.r() * a * a",
               "        : s instanceof Sq q && q.side() > 1 ? q.side() * a : Math.sin(a)).sum();",
               "  }",
@@ -129,9 +133,25 @@ class TypeTestsTest {
               "    double s = a;",
               "    for (int i = 0; i < shapes.length; i++) {",
               "      if (shapes[i] instanceof Circle) s = Math.sin(s) * a + 0.5;",
+              "      else if (i > 0 && shapes[i] instanceof Sq q && q != shapes[0]) s = s * a;",
               "      else s = s * s * 0.5 + a;",
               "    }",
               "    return s;",
+              "  }",
+              // the variable passed to a method taking the record, and captured by a lambda
+              "  @Differentiable static double areaOf(Circle c, double a) {",
+              "    return c.r() * c.r() * a;",
+              "  }",
+              "  @Differentiable static double passed(double a, @NoDerivative List<Shape> shapes,",
+              "      @NoDerivative double[] w) {",
+              "    double t = 0;",
+              "    for (Shape o : shapes) {",
+              "      if (o instanceof Circle c) {",
+              "        t += areaOf(c, a);",
+              "        t += java.util.Arrays.stream(w).map(v -> v * c.r() * a).sum();",
+              "      }",
+              "    }",
+              "    return t;",
               "  }",
               // a callee that tests a type runs before a call that may change state: its
               // second run, in the reverse sweep, tests the same object alike
@@ -150,6 +170,7 @@ class TypeTestsTest {
               "    for (Object o : ITEMS) {",
               "      if (o instanceof Circle c) s = s * a * c.r() + b;",
               "      else if (o instanceof Double d && d > 1) s = s * Math.sin(b * d);",
+              "      else if (b > -10 && o instanceof Sq q) s += q.side() * a * b;",
               "      else if (!(o instanceof String)) s += a * a * b;",
               "    }",
               "    return s;",
@@ -232,6 +253,14 @@ class TypeTestsTest {
   void aLambdasPatternIsBoundInTheStreamsLoop() throws Exception {
     for (double a : new double[] {0.7, -1.9}) {
       checks().check(new Call("streamed", new Object[] {a, shapes()}, true, false));
+    }
+  }
+
+  @Test
+  void aVariableIsPassedAsItsRecordAndCapturedByALambda() throws Exception {
+    for (double a : new double[] {0.7, -1.9}) {
+      checks().check(new Call("passed", new Object[] {a, shapes(), new double[] {1.5, -0.5}},
+          true, false, false));
     }
   }
 
