@@ -121,6 +121,12 @@ class TypeTestsTest {
               "    if (o instanceof Shape) return Math.sin(t);",
               "    return t * t;",
               "  }",
+              // after a switch expression's case statements, in the same statement
+              "  @Differentiable static double chosen(double a, int k, @NoDerivative Object o) {",
+              "    double v = switch (k) { case 1 -> { double q = a * 2; yield q; } default -> a; }",
+              "        + (a > 0 && o instanceof Circle c ? c.r() * a : 0);",
+              "    return v * a;",
+              "  }",
               // a lambda's pattern, in a stream's loop
               "  @Differentiable static double streamed(double a,",
               "      @NoDerivative List<Shape> shapes) {",
@@ -245,6 +251,17 @@ class TypeTestsTest {
     for (Object o : new Object[] {2.5, "four", "", make("Sq", 1.0), 7, null}) {
       for (double a : new double[] {0.7, -1.9}) {
         checks().check(new Call("object", new Object[] {a, o}, true, false));
+      }
+    }
+  }
+
+  @Test
+  void aPatternAfterASwitchExpressionIsBoundInItsStatement() throws Exception {
+    for (Object o : new Object[] {make("Circle", 0.8), "other"}) {
+      for (double a : new double[] {0.7, -0.3}) {
+        for (int k : new int[] {1, 2}) {
+          checks().check(new Call("chosen", new Object[] {a, k, o}, true, false, false));
+        }
       }
     }
   }

@@ -273,6 +273,11 @@ final class LoweringContext {
     bindingDepth = ir.depth();
   }
 
+  /** The code lowered from now on declares patterns' variables at {@code depth}. */
+  void bindingsStartAt(int depth) {
+    bindingDepth = depth;
+  }
+
   /** Where lowering is: the statement, its line and its first new value. */
   record Position(SourceLine line, Tree lowering, int statementStart, int bindingDepth) {}
 

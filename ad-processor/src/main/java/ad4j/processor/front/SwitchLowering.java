@@ -133,10 +133,13 @@ final class SwitchLowering {
     // The result is declared before the branches, so that its value is the one the chosen
     // case yields; its type is known once every case is lowered.
     int declarationAt = ir.size();
+    int bindings = context.bindingDepth();
     List<Yield> yields = lowerYields(tree, yielded -> {
       Operand value = expressions.lower(yielded);
       return value == null ? null : List.of(value);
     });
+    // its cases' statements started at their depth; the rest of the statement is at its own
+    context.bindingsStartAt(bindings);
     if (yields == null) {
       return null;
     }

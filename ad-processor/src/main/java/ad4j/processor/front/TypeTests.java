@@ -165,11 +165,12 @@ final class TypeTests {
     }
     NumericType kind = context.javaTypes().irType(type).orElseThrow();
     LocalScopes scopes = context.scopes();
-    if (context.ir().depth() > context.bindingDepth()) {
+    int depth = Math.min(context.bindingDepth(), context.ir().depth());
+    if (context.ir().depth() > depth) {
       scopes.declareVariableLocal(name, kind, kind == NumericType.OBJECT ? type : null, text,
           context);
       LocalScopes.Local local = scopes.lookUp(name);
-      context.ir().addAtDepth(context.bindingDepth(), new Declare(local.variable(),
+      context.ir().addAtDepth(depth, new Declare(local.variable(),
           Operand.Constant.zero(kind), context.line()));
       context.bind(local, held);
       return;
