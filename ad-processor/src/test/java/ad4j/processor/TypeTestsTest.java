@@ -119,6 +119,7 @@ class TypeTestsTest {
               "    if (o instanceof Double d) return t * d;",
               "    if (o instanceof String s && !s.isEmpty()) return t * s.length() + a;",
               "    if (o instanceof Shape) return Math.sin(t);",
+              "    if (o instanceof List<?> l && !l.isEmpty()) return t * l.size();",
               "    return t * t;",
               "  }",
               // after a switch expression's case statements, in the same statement
@@ -248,7 +249,8 @@ class TypeTestsTest {
 
   @Test
   void anObjectParameterIsTested() throws Exception {
-    for (Object o : new Object[] {2.5, "four", "", make("Sq", 1.0), 7, null}) {
+    for (Object o : new Object[] {2.5, "four", "", make("Sq", 1.0), 7, null, List.of(1, 2),
+        List.of()}) {
       for (double a : new double[] {0.7, -1.9}) {
         checks().check(new Call("object", new Object[] {a, o}, true, false));
       }
@@ -362,12 +364,15 @@ class TypeTestsTest {
         "  @Differentiable static double generic(double a, @NoDerivative Collection<Double> w) {",
         "    return w instanceof List<Double> l ? l.get(0) * a : a;",
         "  }",
+        "  @Differentiable static double array(double a, @NoDerivative Object o) {",
+        "    return o instanceof double[] w ? w[0] * a : a;",
+        "  }",
         "}");
     JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
         String.join("\n", lines));
     Compilation compilation = InProcessCompiler.javac().compile(file);
 
-    assertThat(compilation).hadErrorCount(4);
+    assertThat(compilation).hadErrorCount(5);
     assertThat(compilation).hadErrorContaining("'p instanceof Pt' is not supported: 'p' is a"
         + " value of record 'Pt', which ad4j flattens into its numbers (they may carry"
         + " derivatives), so there is no object whose type it could test").inFile(file)
@@ -381,6 +386,9 @@ class TypeTestsTest {
     assertThat(compilation).hadErrorContaining("'w instanceof List<Double> l' is not supported:"
         + " ad4j tests an object's class, so a generic type is tested with wildcards"
         + " ('List<?>')").inFile(file).onLine(19);
+    assertThat(compilation).hadErrorContaining("'o instanceof double[] w' is not supported:"
+        + " ad4j tests objects against classes, interfaces, enums and records, not 'double[]'")
+        .inFile(file).onLine(22);
   }
 
   @Test
