@@ -167,6 +167,19 @@ class TypeTestsTest {
               "  @Differentiable static double kind(double s, Object o) {",
               "    return o instanceof Circle ? s * s : Math.sin(s);",
               "  }",
+              // a callee that binds a pattern, called with each iteration's object: the
+              // reverse sweep takes the object back from the tape and runs the callee's
+              "  @Differentiable static double part(double s, Shape o) {",
+              "    if (o instanceof Circle c && c.r() > 0.5) return Math.sin(c.r() * s);",
+              "    return o instanceof Sq q ? s * s * q.side() : s;",
+              "  }",
+              "  @Differentiable static double parts(double a, @NoDerivative Shape[] shapes) {",
+              "    double t = a;",
+              "    for (int i = 0; i < shapes.length; i++) {",
+              "      t = part(t, shapes[i]) + a;",
+              "    }",
+              "    return t;",
+              "  }",
               "  @Differentiable static double noted(double a, @NoDerivative Object o) {",
               "    double s = kind(a, o);",
               "    note(s);",
@@ -283,15 +296,21 @@ class TypeTestsTest {
     }
   }
 
+  /** {@link #shapes} in a {@code Shape[]}. */
+  private static Object[] shapeArray() throws Exception {
+    Class<?> shape = COMPILED.get().load("com.example.Shapes$Shape");
+    List<Object> shapes = shapes();
+    Object[] array = (Object[]) java.lang.reflect.Array.newInstance(shape, shapes.size());
+    for (int i = 0; i < array.length; i++) {
+      array[i] = shapes.get(i);
+    }
+    return array;
+  }
+
   @Test
   void aCheckpointedLoopTestsTheSameEachTime() throws Exception {
-    Class<?> shape = COMPILED.get().load("com.example.Shapes$Shape");
-    Object[] shapes = (Object[]) java.lang.reflect.Array.newInstance(shape, 7);
-    for (int i = 0; i < shapes.length; i++) {
-      shapes[i] = shapes().get(i);
-    }
     for (double a : new double[] {0.7, -0.4}) {
-      checks().check(new Call("stepped", new Object[] {a, shapes}, true, false));
+      checks().check(new Call("stepped", new Object[] {a, shapeArray()}, true, false));
     }
   }
 
@@ -300,6 +319,13 @@ class TypeTestsTest {
     for (double[] p : new double[][] {{0.5, 0.7}, {0.9, -0.4}}) {
       HessianChecks.checkAt(COMPILED.get().function("com.example.Shapes", "second", 2),
           COMPILED.get().load("com.example.ShapesGrad"), p);
+    }
+  }
+
+  @Test
+  void aCalleeBindsAPatternOfEachIterationsObject() throws Exception {
+    for (double a : new double[] {0.7, -0.4}) {
+      checks().check(new Call("parts", new Object[] {a, shapeArray()}, true, false));
     }
   }
 
