@@ -65,9 +65,14 @@ import javax.lang.model.util.Types;
  * syntax tree the answer is "no".
  */
 final class ArgumentOnlyMethods {
-  /** Static methods of the argument-only classes that read state: system properties. */
-  private static final Set<String> READ_SYSTEM_PROPERTIES = Set.of("getInteger", "getLong",
-      "getBoolean");
+  /**
+   * Static methods of the argument-only classes that are no functions of their arguments: those
+   * that read system properties, and {@code Math.random()} and {@code StrictMath.random()}, whose
+   * draw differs each time (run again by a reverse sweep or an order-2 member, a helper calling
+   * it would give other numbers than the forward sweep had).
+   */
+  private static final Set<String> NOT_FUNCTIONS = Set.of("getInteger", "getLong",
+      "getBoolean", "random");
 
   private final Elements elements;
   private final Types types;
@@ -89,7 +94,7 @@ final class ArgumentOnlyMethods {
   static boolean isArgumentOnlyLibraryMethod(ExecutableElement method) {
     return StaticMembers.isStatic(method)
         && LaunderedDependence.readsArgumentsOnly(method.getEnclosingElement())
-        && !READ_SYSTEM_PROPERTIES.contains(method.getSimpleName().toString());
+        && !NOT_FUNCTIONS.contains(method.getSimpleName().toString());
   }
 
   private boolean read(ExecutableElement method) {
