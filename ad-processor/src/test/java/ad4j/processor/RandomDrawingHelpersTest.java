@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * function), so a {@code @Checkpointed} loop called it again in its reverse sweep, and the
  * Hessian of an order-2 method was computed with another draw than its value and gradient
  * ({@code hValueGradientAndHessian} of {@code a * a * b * noise(1)} gave a Hessian of
- * {@code r = 1.18} beside a value and gradient of {@code r = 1.01}). Both are errors at the call
+ * {@code r = 1.18} beside a value and gradient of {@code r = 1.01}); so was one calling
+ * {@code random()} imported statically. Both are errors at the call
  * now, as for any call run as written there; a method whose members run the helper once gives
  * value and gradient of the same draw.
  */
@@ -49,6 +50,27 @@ class RandomDrawingHelpersTest {
         "    return s;",
         "  }"),
         "loop of method 'f' cannot be checkpointed (@Checkpointed): it calls 'F.noise' (line 10),"
+            + " which is not @Differentiable and would run again",
+        10, 5);
+  }
+
+  @Test
+  void aHelperCallingRandomImportedStaticallyDrawsToo() {
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Checkpointed;",
+        "import ad4j.Differentiable;",
+        "import static java.lang.Math.random;",
+        "final class F {",
+        "  static double pick(int i) { return random() + i; }",
+        "  @Differentiable @Checkpointed(snapshots = 2)",
+        "  static double f(double a, double b) {",
+        "    double s = b;",
+        "    for (int i = 0; i < 12; i++) { s = Math.sin(s * pick(i)) + a; }",
+        "    return s;",
+        "  }",
+        "}"),
+        "loop of method 'f' cannot be checkpointed (@Checkpointed): it calls 'F.pick' (line 10),"
             + " which is not @Differentiable and would run again",
         10, 5);
   }

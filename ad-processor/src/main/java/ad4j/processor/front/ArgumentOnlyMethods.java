@@ -5,6 +5,7 @@ import com.sun.source.tree.AssertTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.DoWhileLoopTree;
@@ -88,6 +89,18 @@ final class ArgumentOnlyMethods {
   /** Whether {@code method} computes its result from its arguments alone and keeps none. */
   boolean test(ExecutableElement method) {
     return answers.of(method, this::read);
+  }
+
+  /**
+   * Whether {@code qualifier}, a name in the code of {@code owner} in {@code unit}, names
+   * {@code java.lang.Math} or {@code java.lang.StrictMath}, and not a class of the sources
+   * that shares the simple name ({@code Model.Math}).
+   */
+  boolean namesMath(ExpressionTree qualifier, TypeElement owner, CompilationUnitTree unit) {
+    Optional<TypeElement> type =
+        new Symbols(elements, types, owner, unit).resolveType(qualifier);
+    return type.isPresent() && Set.of("java.lang.Math", "java.lang.StrictMath")
+        .contains(type.get().getQualifiedName().toString());
   }
 
   /** Whether a static method of {@code Math}, {@code String} or a boxed type reads only its arguments. */
@@ -352,7 +365,7 @@ final class ArgumentOnlyMethods {
         String name = identifier.getName().toString();
         Symbols.CallTarget target = symbols.resolveUnqualifiedCall(name);
         if (target instanceof Symbols.CallTarget.MathFunction) {
-          return true;
+          return !NOT_FUNCTIONS.contains(name); // 'random()' imported from Math draws anew
         }
         return target instanceof Symbols.CallTarget.OtherMethod other
             && everyStaticMethod(other.owner(), name);

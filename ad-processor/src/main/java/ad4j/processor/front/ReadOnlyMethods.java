@@ -1,6 +1,7 @@
 package ad4j.processor.front;
 
 import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.DoWhileLoopTree;
 import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionStatementTree;
@@ -53,6 +54,8 @@ final class ReadOnlyMethods {
   private final Trees trees;
   private final ArgumentOnlyMethods argumentOnly;
   private final MethodAnswers answers = new MethodAnswers();
+  /** The file of the body {@link #read} reads. */
+  private CompilationUnitTree unit;
 
   ReadOnlyMethods(Trees trees, ArgumentOnlyMethods argumentOnly) {
     this.trees = trees;
@@ -105,6 +108,17 @@ final class ReadOnlyMethods {
         || method.getModifiers().contains(Modifier.SYNCHRONIZED)) {
       return false;
     }
+    // the names of this body resolve in its own file (a call may test a method of another)
+    CompilationUnitTree outer = unit;
+    unit = path.getCompilationUnit();
+    try {
+      return readBody(method, owner, tree);
+    } finally {
+      unit = outer;
+    }
+  }
+
+  private boolean readBody(ExecutableElement method, TypeElement owner, MethodTree tree) {
     Set<String> locals = new HashSet<>();
     tree.getParameters().forEach(parameter -> locals.add(parameter.getName().toString()));
     if (method.getKind() == ElementKind.CONSTRUCTOR) {
@@ -263,7 +277,9 @@ final class ReadOnlyMethods {
       String first = qualifier.getName().toString();
       if (first.equals("this")) {
         where = owner;
-      } else if (first.equals("Math") || first.equals("StrictMath")) {
+      } else if ((first.equals("Math") || first.equals("StrictMath"))
+          && argumentOnly.namesMath(qualifier, owner, unit)) {
+        // java.lang's, not a class of the sources named so ('Model.Math', which may count)
         return !name.equals("random"); // Math's functions, but a draw differs each time
       } else {
         return false;

@@ -1,0 +1,73 @@
+package ad4j.processor;
+
+import static ad4j.processor.testing.SingleErrors.assertSingleError;
+import static com.google.common.truth.Truth.assertThat;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A class of the sources named {@code Math} is not {@code java.lang.Math}. A method run as
+ * written that calls {@code Math.log(sd)} of such a class ({@code Model.Math}, whose
+ * {@code log} counts its calls) was taken for a read-only one, which generated code may run
+ * again: {@code fValueGradientAndHessian} of an order-2 method ran it twice and gave the
+ * Hessian of the second result (n = 2.69) beside the value and gradient of the first (n =
+ * 3.69). It is an error at the call now, as for any method run as written there; one that
+ * calls {@code java.lang.Math.log} stays read-only.
+ */
+class ClassesNamedMathTest {
+  private static List<String> source(String mathClass, String call) {
+    List<String> lines = new ArrayList<>(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {"));
+    lines.add(mathClass);
+    lines.addAll(List.of(
+        "  static final class Dist {",
+        "    double sd = 2;",
+        "    double norm() { return Math.log(sd) + 1; }",
+        "  }",
+        "  @Differentiable(order = 2)",
+        "  static double f(double a, double b, @NoDerivative Dist d) {",
+        "    return a * a * b * " + call + ";",
+        "  }",
+        "}"));
+    return lines;
+  }
+
+  @Test
+  void aMethodCallingAClassOfTheSourcesNamedMathIsNotReadOnly() {
+    assertSingleError(source("  static final class Math { static int calls;"
+            + " static double log(double v) { calls++; return java.lang.Math.log(v) + calls; } }",
+            "d.norm()"),
+        "call to 'd.norm()' runs as written and may give another result or do something again"
+            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
+            + " per slot",
+        12, 30);
+  }
+
+  private static final CompiledOnce JAVA_LANG_MATH = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.F",
+          String.join("\n", source("", "d.norm()"))));
+
+  @Test
+  void aMethodCallingJavaLangMathStaysReadOnly() throws Exception {
+    Class<?> dist = JAVA_LANG_MATH.get().load("com.example.F$Dist");
+    java.lang.reflect.Constructor<?> make = dist.getDeclaredConstructor();
+    make.setAccessible(true);
+    Object d = make.newInstance();
+    Method hessian = JAVA_LANG_MATH.get().load("com.example.FGrad").getDeclaredMethod(
+        "fHessian", double.class, double.class, dist);
+    hessian.setAccessible(true);
+    double[][] h = (double[][]) hessian.invoke(null, 0.7, 0.3, d);
+    double n = Math.log(2) + 1;
+    assertThat(h[0][0]).isWithin(1e-12).of(2 * 0.3 * n);
+    assertThat(h[0][1]).isWithin(1e-12).of(2 * 0.7 * n);
+    assertThat(h[1][1]).isEqualTo(0.0);
+  }
+}
