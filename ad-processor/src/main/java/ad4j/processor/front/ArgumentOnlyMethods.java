@@ -92,6 +92,16 @@ final class ArgumentOnlyMethods {
   }
 
   /**
+   * The methods named {@code name} that are members of {@code type}: its own and those it
+   * inherits, among which Java chooses for a call {@code name(...)} in its code.
+   */
+  List<ExecutableElement> methodsNamed(TypeElement type, String name) {
+    return ElementFilter.methodsIn(elements.getAllMembers(type)).stream()
+        .filter(method -> method.getSimpleName().contentEquals(name))
+        .toList();
+  }
+
+  /**
    * Whether {@code qualifier}, a name in the code of {@code owner} in {@code unit}, names
    * {@code java.lang.Math} or {@code java.lang.StrictMath}, and not a class of the sources
    * that shares the simple name ({@code Model.Math}).

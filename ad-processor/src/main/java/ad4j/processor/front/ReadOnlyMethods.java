@@ -257,7 +257,8 @@ final class ReadOnlyMethods {
   /**
    * A call a read-only body may make: of a static method of {@code Math}, {@code String} or a
    * boxed type, or of a method of {@code owner} named without a qualifier or on {@code this},
-   * every method of that name being argument-only or read-only.
+   * every method of that name that is a member of {@code owner} (inherited ones too) being
+   * argument-only or read-only.
    */
   private boolean call(MethodInvocationTree invocation, TypeElement owner) {
     ExpressionTree select = invocation.getMethodSelect();
@@ -288,10 +289,9 @@ final class ReadOnlyMethods {
       return false;
     }
     boolean any = false;
-    for (ExecutableElement method : ElementFilter.methodsIn(where.getEnclosedElements())) {
-      if (!method.getSimpleName().contentEquals(name)) {
-        continue;
-      }
+    // its own methods of the name and those it inherits: a call may choose an inherited one
+    // ('scale()' of a superclass beside its own 'scale(int k)')
+    for (ExecutableElement method : argumentOnly.methodsNamed(where, name)) {
       any = true;
       if (!(StaticMembers.isStatic(method) && argumentOnly.test(method))
           && !test(method)) {

@@ -11,15 +11,23 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A class of the sources named {@code Math} is not {@code java.lang.Math}. A method run as
+ * The calls of a method run as written that decide whether generated code may run it again
+ * (a read-only method: getters, computations on fields) are resolved as Java resolves them.
+ *
+ * <p>A class of the sources named {@code Math} is not {@code java.lang.Math}. A method run as
  * written that calls {@code Math.log(sd)} of such a class ({@code Model.Math}, whose
  * {@code log} counts its calls) was taken for a read-only one, which generated code may run
  * again: {@code fValueGradientAndHessian} of an order-2 method ran it twice and gave the
  * Hessian of the second result (n = 2.69) beside the value and gradient of the first (n =
  * 3.69). It is an error at the call now, as for any method run as written there; one that
  * calls {@code java.lang.Math.log} stays read-only.
+ *
+ * <p>A call {@code scale()} in a class that declares {@code scale(int k)} may choose a
+ * {@code scale()} it inherits: only the class's own methods of the name were looked at, so a
+ * method calling an inherited one that counts its calls was read-only, with the same wrong
+ * Hessian (n = 4 beside n = 5).
  */
-class ClassesNamedMathTest {
+class ReadOnlyCallsResolvedTest {
   private static List<String> source(String mathClass, String call) {
     List<String> lines = new ArrayList<>(List.of(
         "package com.example;",
@@ -49,6 +57,30 @@ class ClassesNamedMathTest {
             + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
             + " per slot",
         12, 30);
+  }
+
+  @Test
+  void aCallMayChooseAnInheritedMethodOfTheName() {
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  static class Base { static int calls; double scale() { calls++; return 2 + calls; } }",
+        "  static final class Dist extends Base {",
+        "    double sd = 2;",
+        "    double scale(int k) { return sd * k; }",
+        "    double norm() { return scale() + 1; }",
+        "  }",
+        "  @Differentiable(order = 2)",
+        "  static double f(double a, double b, @NoDerivative Dist d) {",
+        "    return a * a * b * d.norm();",
+        "  }",
+        "}"),
+        "call to 'd.norm()' runs as written and may give another result or do something again"
+            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
+            + " per slot",
+        13, 30);
   }
 
   private static final CompiledOnce JAVA_LANG_MATH = new CompiledOnce(() ->
