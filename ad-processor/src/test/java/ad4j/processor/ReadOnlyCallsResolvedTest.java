@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * <p>A call {@code scale()} in a class that declares {@code scale(int k)} may choose a
  * {@code scale()} it inherits: only the class's own methods of the name were looked at, so a
  * method calling an inherited one that counts its calls was read-only, with the same wrong
- * Hessian (n = 4 beside n = 5).
+ * Hessian (n = 4 beside n = 5). And a name is a field again after the scope of a local of
+ * that name ({@code for (int calls = 0; ...) { } calls++;}): the locals of a body were one set,
+ * so the field's {@code calls++} was taken for a local's (n = 1.69 beside n = 2.69).
  */
 class ReadOnlyCallsResolvedTest {
   private static List<String> source(String mathClass, String call) {
@@ -81,6 +83,33 @@ class ReadOnlyCallsResolvedTest {
             + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
             + " per slot",
         13, 30);
+  }
+
+  @Test
+  void aNameIsAFieldAgainAfterTheScopeOfALocalOfThatName() {
+    // 'calls++' after the loop or block that declared a local 'calls' counts in the field
+    for (String scope : List.of("for (int calls = 0; calls < 1; calls++) { }",
+        "{ int calls = 0; calls++; }")) {
+      assertSingleError(List.of(
+          "package com.example;",
+          "import ad4j.Differentiable;",
+          "import ad4j.NoDerivative;",
+          "final class F {",
+          "  static final class Dist {",
+          "    int calls;",
+          "    double sd = 2;",
+          "    double norm() { " + scope + " calls++; return Math.log(sd) + calls; }",
+          "  }",
+          "  @Differentiable(order = 2)",
+          "  static double f(double a, double b, @NoDerivative Dist d) {",
+          "    return a * a * b * d.norm();",
+          "  }",
+          "}"),
+          "call to 'd.norm()' runs as written and may give another result or do something"
+              + " again each time it runs: mHessian and mValueGradientAndHessian of 'f' make one"
+              + " sweep per slot",
+          12, 30);
+    }
   }
 
   private static final CompiledOnce JAVA_LANG_MATH = new CompiledOnce(() ->

@@ -135,13 +135,16 @@ final class ReadOnlyMethods {
       return true;
     }
     switch (statement.getKind()) {
-      case BLOCK:
+      case BLOCK: {
+        // its locals end with it: after it, a name may be a field again ('calls++')
+        Set<String> scope = new HashSet<>(locals);
         for (StatementTree inner : ((BlockTree) statement).getStatements()) {
-          if (!statement(inner, locals, owner)) {
+          if (!statement(inner, scope, owner)) {
             return false;
           }
         }
         return true;
+      }
       case VARIABLE: {
         VariableTree variable = (VariableTree) statement;
         locals.add(variable.getName().toString());
@@ -174,24 +177,26 @@ final class ReadOnlyMethods {
       }
       case FOR_LOOP: {
         ForLoopTree loop = (ForLoopTree) statement;
+        Set<String> scope = new HashSet<>(locals); // its own: 'for (int calls = 0; ...)'
         for (StatementTree initializer : loop.getInitializer()) {
-          if (!statement(initializer, locals, owner)) {
+          if (!statement(initializer, scope, owner)) {
             return false;
           }
         }
         for (StatementTree update : loop.getUpdate()) {
-          if (!statement(update, locals, owner)) {
+          if (!statement(update, scope, owner)) {
             return false;
           }
         }
-        return (loop.getCondition() == null || expression(loop.getCondition(), locals, owner))
-            && statement(loop.getStatement(), locals, owner);
+        return (loop.getCondition() == null || expression(loop.getCondition(), scope, owner))
+            && statement(loop.getStatement(), scope, owner);
       }
       case ENHANCED_FOR_LOOP: {
         EnhancedForLoopTree loop = (EnhancedForLoopTree) statement;
-        locals.add(loop.getVariable().getName().toString());
+        Set<String> scope = new HashSet<>(locals); // its own: the loop's variable
+        scope.add(loop.getVariable().getName().toString());
         return expression(loop.getExpression(), locals, owner)
-            && statement(loop.getStatement(), locals, owner);
+            && statement(loop.getStatement(), scope, owner);
       }
       case LABELED_STATEMENT:
         return statement(((LabeledStatementTree) statement).getStatement(), locals, owner);
