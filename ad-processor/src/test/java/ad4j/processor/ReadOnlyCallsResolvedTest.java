@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Test;
  * method calling an inherited one that counts its calls was read-only, with the same wrong
  * Hessian (n = 4 beside n = 5). And a name is a field again after the scope of a local of
  * that name ({@code for (int calls = 0; ...) { } calls++;}): the locals of a body were one set,
- * so the field's {@code calls++} was taken for a local's (n = 1.69 beside n = 2.69).
+ * so the field's {@code calls++} was taken for a local's (n = 1.69 beside n = 2.69). An enum's
+ * method named as one of {@code Enum}'s final ones ({@code double ordinal(int k)}, counting its
+ * calls) was taken for {@code Enum}'s (n = 3 beside n = 4); {@code Enum}'s own stay read-only.
  */
 class ReadOnlyCallsResolvedTest {
   private static List<String> source(String mathClass, String call) {
@@ -110,6 +112,30 @@ class ReadOnlyCallsResolvedTest {
               + " sweep per slot",
           12, 30);
     }
+  }
+
+  @Test
+  void anEnumsMethodNamedLikeOneOfEnumsIsNotEnums() {
+    // 'ordinal(int k)' of the enum, not Enum's final 'ordinal()'
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  enum Op {",
+        "    A, B;",
+        "    static int calls;",
+        "    double ordinal(int k) { calls++; return k + calls; }",
+        "  }",
+        "  @Differentiable(order = 2)",
+        "  static double f(double a, double b, @NoDerivative Op op) {",
+        "    return a * a * b * op.ordinal(2) + op.ordinal() + op.name().length();",
+        "  }",
+        "}"),
+        "call to 'op.ordinal(...)' runs as written and may give another result or do something"
+            + " again each time it runs: mHessian and mValueGradientAndHessian of 'f' make one"
+            + " sweep per slot",
+        12, 34);
   }
 
   private static final CompiledOnce JAVA_LANG_MATH = new CompiledOnce(() ->

@@ -67,12 +67,11 @@ final class ReadOnlyMethods {
     if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
       return false;
     }
-    if (owner.getKind() == ElementKind.ENUM || owner.getQualifiedName().contentEquals(
-        "java.lang.Enum")) {
-      if (ENUM_METHODS.contains(method.getSimpleName().toString())
-          || isImplicitEnumMethod(owner, method)) {
-        return true;
-      }
+    // Enum's own final methods: not an enum's method that shares a name ('ordinal(int k)')
+    if (owner.getQualifiedName().contentEquals("java.lang.Enum")
+            && ENUM_METHODS.contains(method.getSimpleName().toString())
+        || isImplicitEnumMethod(owner, method)) {
+      return true;
     }
     if ((isRecordAccessor(owner, method) || owner.getKind() == ElementKind.RECORD
         && method.getKind() == ElementKind.CONSTRUCTOR) && trees.getPath(method) == null) {
