@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
  * so the field's {@code calls++} was taken for a local's (n = 1.69 beside n = 2.69). An enum's
  * method named as one of {@code Enum}'s final ones ({@code double ordinal(int k)}, counting its
  * calls) was taken for {@code Enum}'s (n = 3 beside n = 4); {@code Enum}'s own stay read-only.
+ * A method that a subclass may override (neither it nor its class final) was read-only by its
+ * own body, while an object of a subclass runs the override's (n = 1 beside n = 2).
  */
 class ReadOnlyCallsResolvedTest {
   private static List<String> source(String mathClass, String call) {
@@ -136,6 +138,30 @@ class ReadOnlyCallsResolvedTest {
             + " again each time it runs: mHessian and mValueGradientAndHessian of 'f' make one"
             + " sweep per slot",
         12, 34);
+  }
+
+  @Test
+  void aMethodASubclassMayOverrideIsNotReadOnly() {
+    // an object of Sub runs Sub.norm, which counts its calls: Dist.norm's body says nothing
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  static class Dist { double sd = 2; double norm() { return Math.log(sd) + 1; } }",
+        "  static class Sub extends Dist {",
+        "    static int calls;",
+        "    @Override double norm() { calls++; return calls; }",
+        "  }",
+        "  @Differentiable(order = 2)",
+        "  static double f(double a, double b, @NoDerivative Dist d) {",
+        "    return a * a * b * d.norm();",
+        "  }",
+        "}"),
+        "call to 'd.norm()' runs as written and may give another result or do something again"
+            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
+            + " per slot",
+        12, 30);
   }
 
   private static final CompiledOnce JAVA_LANG_MATH = new CompiledOnce(() ->
