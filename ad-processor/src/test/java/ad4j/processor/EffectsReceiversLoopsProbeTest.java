@@ -92,7 +92,7 @@ class EffectsReceiversLoopsProbeTest {
       "    static void reset() { last = null; }",
       "    static String state() { return last == null ? \"-\" : last.k + \" \" + last.n + \" \" + java.util.Arrays.toString(last.table); }",
       "    void bump() { k = k * 2 + 0.25; n++; }",
-      "    double k() { return k; }",
+      "    final double k() { return k; }",
       "    void poke() { table[n % 3] += k; }",
       "    @Differentiable(order = 2) double scaled(double x) { return x * x * k + 0.5 * x; }",
       "    @Differentiable double changing(double x, double y) {",
