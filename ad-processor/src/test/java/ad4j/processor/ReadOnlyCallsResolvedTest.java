@@ -164,6 +164,32 @@ class ReadOnlyCallsResolvedTest {
         12, 30);
   }
 
+  @Test
+  void anInterfacesDefaultMethodIsNotReadOnly() {
+    // an object of Counting runs its own k(), which counts its calls: the default body says
+    // nothing (mValueGradientAndHessian gave the value and gradient of k = 3 beside the Hessian
+    // of k = 2 before OverridableMethods counted interfaces)
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  interface Scale { default double k() { return 1.5; } }",
+        "  static final class Counting implements Scale {",
+        "    int n;",
+        "    @Override public double k() { n++; return 1.0 + n; }",
+        "  }",
+        "  @Differentiable(order = 2)",
+        "  static double f(double a, double b, @NoDerivative Scale s) {",
+        "    return a * a * b * s.k();",
+        "  }",
+        "}"),
+        "call to 's.k()' runs as written and may give another result or do something again"
+            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
+            + " per slot",
+        12, 27);
+  }
+
   private static final CompiledOnce JAVA_LANG_MATH = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.F",
           String.join("\n", source("", "d.norm()"))));

@@ -77,23 +77,11 @@ final class ReadOnlyMethods {
         && method.getKind() == ElementKind.CONSTRUCTOR) && trees.getPath(method) == null) {
       return true; // the accessor or canonical constructor javac writes
     }
-    if (mayBeOverridden(method, owner)) {
+    if (OverridableMethods.mayBeOverridden(method)) {
       // an object of a subclass runs another body, which this one says nothing of
       return false;
     }
     return answers.of(method, m -> read(m, owner));
-  }
-
-  /**
-   * Whether a subclass may override {@code method}: an instance method, neither private nor
-   * final, of a class or enum that is not final (a record is).
-   */
-  private static boolean mayBeOverridden(ExecutableElement method, TypeElement owner) {
-    return method.getKind() == ElementKind.METHOD && !StaticMembers.isStatic(method)
-        && !method.getModifiers().contains(Modifier.PRIVATE)
-        && !method.getModifiers().contains(Modifier.FINAL)
-        && (owner.getKind() == ElementKind.CLASS || owner.getKind() == ElementKind.ENUM)
-        && !owner.getModifiers().contains(Modifier.FINAL);
   }
 
   /**

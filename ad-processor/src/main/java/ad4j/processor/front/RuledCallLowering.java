@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -85,7 +84,7 @@ final class RuledCallLowering {
       return null;
     }
     // the rules give the partials of this body: a receiver whose class overrides it is refused
-    String check = mayBeOverridden(target) ? receiverCheck(target, site.targetName()) : null;
+    String check = OverridableMethods.mayBeOverridden(target) ? receiverCheck(target, site.targetName()) : null;
     if (check != null && receiver != null) {
       receiver = "ad4j.runtime.internal.Overrides.ruleReceiver(" + receiver + ", " + check + ")";
     }
@@ -314,19 +313,6 @@ final class RuledCallLowering {
             ? context.javaTypes().referenceTo(declaring) : taken.receiver(),
             name, parameterTypes, rules, null, null);
     return context.emit(Operation.call(callee), callArguments, resultType, active);
-  }
-
-  /**
-   * Whether a class may override {@code target}, an instance method with a body: neither it
-   * nor its class (an enum's constants may have bodies; an interface's default method) final.
-   */
-  private static boolean mayBeOverridden(ExecutableElement target) {
-    return !StaticMembers.isStatic(target)
-        && !target.getModifiers().contains(Modifier.PRIVATE)
-        && !target.getModifiers().contains(Modifier.FINAL)
-        && target.getEnclosingElement() instanceof TypeElement owner
-        && !owner.getModifiers().contains(Modifier.FINAL)
-        && owner.getKind() != ElementKind.RECORD;
   }
 
   /**

@@ -1,5 +1,6 @@
 package ad4j.processor.write;
 
+import ad4j.processor.front.OverridableMethods;
 import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
@@ -11,7 +12,6 @@ import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
-import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -37,20 +37,6 @@ final class OverridingReceivers {
 
   private OverridingReceivers() {}
 
-  /** Whether a subclass may override {@code method}, an instance method of a class. */
-  static boolean mayBeOverridden(ExecutableElement method) {
-    if (method.getModifiers().contains(Modifier.STATIC)
-        || method.getModifiers().contains(Modifier.PRIVATE)
-        || method.getModifiers().contains(Modifier.FINAL)
-        || !(method.getEnclosingElement() instanceof TypeElement owner)) {
-      return false;
-    }
-    // an enum whose constants have bodies is not final: each body is a subclass that may
-    // override the method ('MUL { double apply(double x, double y) { return x * y; } }')
-    return (owner.getKind() == ElementKind.CLASS || owner.getKind() == ElementKind.ENUM)
-        && !owner.getModifiers().contains(Modifier.FINAL);
-  }
-
   /**
    * {@code members} with the receiver check first in each that takes the receiver (first, or
    * after the tape), and {@code field}, the classes that override the method, added to
@@ -58,7 +44,7 @@ final class OverridingReceivers {
    */
   static List<MethodSpec> guard(ExecutableElement method, String field, String gradType,
       TypeSpec.Builder gradClass, List<MethodSpec> members) {
-    if (!mayBeOverridden(method)) {
+    if (!OverridableMethods.mayBeOverridden(method)) {
       return members;
     }
     TypeElement owner = (TypeElement) method.getEnclosingElement();
