@@ -7,7 +7,6 @@ import ad4j.processor.ir.Operation;
 import com.sun.source.tree.BindingPatternTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.InstanceOfTree;
-import com.sun.source.tree.ParameterizedTypeTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreeScanner;
@@ -66,7 +65,8 @@ final class TypeTests {
       return null;
     }
     Tree typeTree = binding != null ? binding.getType() : test.getType();
-    Optional<TypeMirror> mirror = typeOf(typeTree);
+    // as declarations resolve it, wildcards included ('List<?>')
+    Optional<TypeMirror> mirror = context.javaTypes().typeMirrorOf(typeTree);
     if (mirror.isEmpty()) {
       if (!context.isLocalClass(typeTree)) { // a local class: its declaration is the error
         context.diagnostics().unresolved(typeTree, "cannot find class '"
@@ -129,30 +129,6 @@ final class TypeTests {
     }
     declare(binding.getName().toString(), held, type, text);
     return answer;
-  }
-
-  /**
-   * The type {@code tree} names: as declarations resolve it, or a generic class with wildcards
-   * only ({@code List<?>}), which they do not resolve.
-   */
-  private Optional<TypeMirror> typeOf(Tree tree) {
-    Optional<TypeMirror> mirror = context.javaTypes().typeMirrorOf(tree);
-    if (mirror.isPresent() || !(tree instanceof ParameterizedTypeTree generic)
-        || !generic.getTypeArguments().stream()
-            .allMatch(argument -> argument.getKind() == Tree.Kind.UNBOUNDED_WILDCARD)) {
-      return mirror;
-    }
-    Optional<TypeMirror> raw = context.javaTypes().typeMirrorOf(generic.getType());
-    if (raw.isEmpty() || !(raw.get() instanceof DeclaredType declared)) {
-      return Optional.empty();
-    }
-    TypeElement type = (TypeElement) declared.asElement();
-    if (type.getTypeParameters().size() != generic.getTypeArguments().size()) {
-      return Optional.empty();
-    }
-    TypeMirror[] wildcards = new TypeMirror[generic.getTypeArguments().size()];
-    java.util.Arrays.fill(wildcards, context.types().getWildcardType(null, null));
-    return Optional.of(context.types().getDeclaredType(type, wildcards));
   }
 
   /**
