@@ -31,7 +31,10 @@ import org.junit.jupiter.api.Test;
  * method named as one of {@code Enum}'s final ones ({@code double ordinal(int k)}, counting its
  * calls) was taken for {@code Enum}'s (n = 3 beside n = 4); {@code Enum}'s own stay read-only.
  * A method that a subclass may override (neither it nor its class final) was read-only by its
- * own body, while an object of a subclass runs the override's (n = 1 beside n = 2).
+ * own body, while an object of a subclass runs the override's (n = 1 beside n = 2). An object
+ * declared of a final class runs the body the call chose, so such a method is judged by that
+ * body there: an inherited getter called on a final class's object, on {@code this} in its
+ * instance method, or on a static field of that class.
  */
 class ReadOnlyCallsResolvedTest {
   private static List<String> source(String mathClass, String call) {
@@ -208,5 +211,80 @@ class ReadOnlyCallsResolvedTest {
     assertThat(h[0][0]).isWithin(1e-12).of(2 * 0.3 * n);
     assertThat(h[0][1]).isWithin(1e-12).of(2 * 0.7 * n);
     assertThat(h[1][1]).isEqualTo(0.0);
+  }
+
+  private static final CompiledOnce FINAL_RECEIVERS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.F",
+          String.join("\n", List.of(
+              "package com.example;",
+              "import ad4j.Differentiable;",
+              "import ad4j.NoDerivative;",
+              "final class F {",
+              "  static class Base { double k = 2; double k() { return k * 1.5; } }",
+              "  static final class Derived extends Base {",
+              "    double m = 0.25;",
+              "    @Differentiable(order = 2)",
+              "    double g(double a, double b) { return a * a * b * k() + m; }",
+              "  }",
+              "  static final Derived D = new Derived();",
+              "  @Differentiable(order = 2)",
+              "  static double f(double a, double b, @NoDerivative Derived d) {",
+              "    return a * a * b * d.k();",
+              "  }",
+              "  @Differentiable(order = 2)",
+              "  static double h(double a, double b) { return a * a * b * D.k(); }",
+              "}"))));
+
+  @Test
+  void anInheritedMethodOnAFinalClassesObjectIsReadOnlyByTheBodyItRuns() throws Exception {
+    // Derived is final and overrides nothing: its objects run Base.k, a getter (k = 3)
+    Class<?> derived = FINAL_RECEIVERS.get().load("com.example.F$Derived");
+    java.lang.reflect.Constructor<?> make = derived.getDeclaredConstructor();
+    make.setAccessible(true);
+    Object d = make.newInstance();
+    Class<?> grad = FINAL_RECEIVERS.get().load("com.example.FGrad");
+    List<double[][]> hessians = new ArrayList<>();
+    for (Method hessian : List.of(
+        grad.getDeclaredMethod("fHessian", double.class, double.class, derived),
+        grad.getDeclaredMethod("hHessian", double.class, double.class))) {
+      hessian.setAccessible(true);
+      hessians.add((double[][]) (hessian.getParameterCount() == 3
+          ? hessian.invoke(null, 0.7, 0.3, d) : hessian.invoke(null, 0.7, 0.3)));
+    }
+    Class<?> derivedGrad = FINAL_RECEIVERS.get().load("com.example.F_DerivedGrad");
+    Method gHessian = derivedGrad.getDeclaredMethod("gHessian", derived, double.class,
+        double.class);
+    gHessian.setAccessible(true);
+    hessians.add((double[][]) gHessian.invoke(null, d, 0.7, 0.3));
+    for (double[][] h : hessians) {
+      assertThat(h[0][0]).isWithin(1e-12).of(2 * 0.3 * 3);
+      assertThat(h[0][1]).isWithin(1e-12).of(2 * 0.7 * 3);
+      assertThat(h[1][0]).isWithin(1e-12).of(2 * 0.7 * 3);
+      assertThat(h[1][1]).isEqualTo(0.0);
+    }
+  }
+
+  @Test
+  void aFinalClassesOwnOverrideIsJudgedByItsBody() {
+    // the call chooses Counting.k, which counts its calls: not Base's getter
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  static class Base { double k = 2; double k() { return k * 1.5; } }",
+        "  static final class Counting extends Base {",
+        "    int n;",
+        "    @Override double k() { n++; return 1.0 + n; }",
+        "  }",
+        "  @Differentiable(order = 2)",
+        "  static double f(double a, double b, @NoDerivative Counting c) {",
+        "    return a * a * b * c.k();",
+        "  }",
+        "}"),
+        "call to 'c.k()' runs as written and may give another result or do something again"
+            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
+            + " per slot",
+        12, 27);
   }
 }

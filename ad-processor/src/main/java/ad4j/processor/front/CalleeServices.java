@@ -56,7 +56,7 @@ final class CalleeServices {
   /** Methods that read state and change none ({@link ReadOnlyMethods}). */
   ReadOnlyMethods readOnlyMethods() {
     if (readOnlyMethods == null) {
-      readOnlyMethods = new ReadOnlyMethods(trees, argumentOnlyMethods());
+      readOnlyMethods = new ReadOnlyMethods(elements, trees, argumentOnlyMethods());
     }
     return readOnlyMethods;
   }

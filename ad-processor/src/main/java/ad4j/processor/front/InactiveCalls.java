@@ -100,22 +100,29 @@ final class InactiveCalls {
     String receiver = copy.orElse(context.javaTypes().referenceTo(owner) + "."
         + field.getSimpleName());
     // as a member of the field's type: List<Double>'s get returns a Double, not an E
-    return lower(method.get(), null, receiver, arguments, invocation, shown, discarded,
-        (javax.lang.model.type.ExecutableType) context.types().asMemberOf(
+    return lower(method.get(), null, new FieldReceiver(receiver, type), arguments, invocation,
+        shown, discarded, (javax.lang.model.type.ExecutableType) context.types().asMemberOf(
             (javax.lang.model.type.DeclaredType) field.asType(), method.get()));
   }
 
-  private Operand lower(ExecutableElement method, TypeElement qualifier, String receiver,
+  /**
+   * The object a call runs on when a static field holds it: the field as generated code reads
+   * it ({@code text}), and the class of its declared type.
+   */
+  private record FieldReceiver(String text, TypeElement type) {}
+
+  private Operand lower(ExecutableElement method, TypeElement qualifier, FieldReceiver field,
       List<Operand> arguments, MethodInvocationTree invocation, String shown,
       boolean discarded) {
-    return lower(method, qualifier, receiver, arguments, invocation, shown, discarded,
+    return lower(method, qualifier, field, arguments, invocation, shown, discarded,
         (javax.lang.model.type.ExecutableType) method.asType());
   }
 
   /** As above, with {@code method}'s type as a member of its receiver's type. */
-  private Operand lower(ExecutableElement method, TypeElement qualifier, String receiver,
+  private Operand lower(ExecutableElement method, TypeElement qualifier, FieldReceiver field,
       List<Operand> arguments, MethodInvocationTree invocation, String shown,
       boolean discarded, javax.lang.model.type.ExecutableType memberType) {
+    String receiver = field == null ? null : field.text();
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     String qualified = declaring.getSimpleName() + "." + method.getSimpleName();
     Optional<NumericType> type = resultType(method.getReturnType().getKind());
@@ -213,10 +220,12 @@ final class InactiveCalls {
             + "', which generated code cannot name: " + context.javaTypes().typeProblem(returned));
         return null;
       }
-      return ranAsWritten(result.get(), qualified, argumentsOnly, method, invocation, shown);
+      return ranAsWritten(result.get(), qualified, argumentsOnly, method,
+          field == null ? null : field.type(), invocation, shown);
     }
     return ranAsWritten(context.emit(Operation.plainCall(name, arguments.size()), arguments,
-        type.get(), false), qualified, argumentsOnly, method, invocation, shown);
+        type.get(), false), qualified, argumentsOnly, method,
+        field == null ? null : field.type(), invocation, shown);
   }
 
   /**
@@ -224,16 +233,19 @@ final class InactiveCalls {
    * as written (a static method's, or an object's: {@link ObjectValues}). Unless the call reads its arguments only or reads and changes no state
    * ({@link ReadOnlyMethods}), so that it gives the same result each time it runs, it is noted
    * and is an error where a generated member would run it more than once ({@link
-   * RepeatedRuns}). Null after an error.
+   * RepeatedRuns}). {@code receiverType} is the declared class of the object an instance
+   * method runs on, which may tell which body runs; null for a static method. Null after an
+   * error.
    */
   Operand ranAsWritten(Operand result, String qualified, boolean argumentsOnly,
-      ExecutableElement method, Tree invocation, String shown) {
+      ExecutableElement method, TypeElement receiverType, Tree invocation, String shown) {
     if (LaunderedDependence.searchesNumbers(method)) {
       // an index found by search carries no derivative, as a cast to int does
       context.dependences().roundsAsWritten(result, qualified);
       return result;
     }
-    boolean readOnly = !argumentsOnly && context.calleeServices().readOnlyMethods().test(method);
+    boolean readOnly = !argumentsOnly
+        && context.calleeServices().readOnlyMethods().test(method, receiverType);
     if (readOnly) {
       context.dependences().readsAsWritten(result, qualified);
     } else {

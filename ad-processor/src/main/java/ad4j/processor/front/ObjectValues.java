@@ -169,7 +169,7 @@ final class ObjectValues {
         && arguments.stream().noneMatch(a -> a.type() == NumericType.OBJECT);
     // a method of a string or a box runs alike each time and changes nothing
     return new InactiveCalls(context).ranAsWritten(value, type.getSimpleName() + "." + name,
-        argumentsOnly, method, invocation, shown);
+        argumentsOnly, method, type, invocation, shown);
   }
 
   /**
@@ -195,7 +195,7 @@ final class ObjectValues {
         ((ExecutableType) context.types().asMemberOf(declared, method)).getReturnType());
     Operand value = result(Operation.instanceCall(name, 1), List.of(receiver), result, at);
     return value == null ? null : new InactiveCalls(context).ranAsWritten(value,
-        type.getSimpleName() + "." + name, false, method, at, shown);
+        type.getSimpleName() + "." + name, false, method, type, at, shown);
   }
 
   /**

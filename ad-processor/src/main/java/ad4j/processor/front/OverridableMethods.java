@@ -4,6 +4,9 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
 
 /**
  * Which methods an object may run with another body than the one declared: the one question
@@ -28,5 +31,37 @@ public final class OverridableMethods {
         && method.getEnclosingElement() instanceof TypeElement owner
         && !owner.getModifiers().contains(Modifier.FINAL)
         && owner.getKind() != ElementKind.RECORD;
+  }
+
+  /**
+   * Whether every object declared of class {@code receiverType} runs {@code method}'s own body,
+   * the method a call chose as a member of that class: the class is final (a record, an enum
+   * whose constants have no bodies, or a class declared so), so its objects are of that very
+   * class, and {@code method} is its own or a superclass's that no class between overrides.
+   * False for a null {@code receiverType} and for an interface's default method, whose body
+   * the JVM picks among the interfaces.
+   */
+  public static boolean runsDeclaredBody(ExecutableElement method, TypeElement receiverType,
+      Elements elements) {
+    if (receiverType == null || !receiverType.getModifiers().contains(Modifier.FINAL)
+        && receiverType.getKind() != ElementKind.RECORD) {
+      return false;
+    }
+    for (TypeElement type = receiverType; type != null; type = superclass(type)) {
+      if (type.equals(method.getEnclosingElement())) {
+        return true;
+      }
+      for (ExecutableElement own : ElementFilter.methodsIn(type.getEnclosedElements())) {
+        if (elements.overrides(own, method, receiverType)) {
+          return false; // chosen as the superclass's, but this class's body runs
+        }
+      }
+    }
+    return false;
+  }
+
+  private static TypeElement superclass(TypeElement type) {
+    return type.getSuperclass() instanceof DeclaredType declared
+        ? (TypeElement) declared.asElement() : null;
   }
 }

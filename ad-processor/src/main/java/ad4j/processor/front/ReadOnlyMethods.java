@@ -28,6 +28,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
 
 /**
  * Methods run as written that read state and change none, so that running them again in the
@@ -51,19 +52,30 @@ final class ReadOnlyMethods {
   private static final Set<String> ENUM_METHODS = Set.of("equals", "hashCode", "compareTo",
       "name", "ordinal", "getDeclaringClass");
 
+  private final Elements elements;
   private final Trees trees;
   private final ArgumentOnlyMethods argumentOnly;
   private final MethodAnswers answers = new MethodAnswers();
   /** The file of the body {@link #read} reads. */
   private CompilationUnitTree unit;
 
-  ReadOnlyMethods(Trees trees, ArgumentOnlyMethods argumentOnly) {
+  ReadOnlyMethods(Elements elements, Trees trees, ArgumentOnlyMethods argumentOnly) {
+    this.elements = elements;
     this.trees = trees;
     this.argumentOnly = argumentOnly;
   }
 
   /** Whether {@code method}, run again, reads the same state and changes none. */
   boolean test(ExecutableElement method) {
+    return test(method, null);
+  }
+
+  /**
+   * Whether {@code method}, run again on an object declared of class {@code receiverType}
+   * (null: any object, or a static method), reads the same state and changes none. An object
+   * of a final class runs the body the call chose even where a subclass could override it.
+   */
+  boolean test(ExecutableElement method, TypeElement receiverType) {
     if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
       return false;
     }
@@ -77,7 +89,8 @@ final class ReadOnlyMethods {
         && method.getKind() == ElementKind.CONSTRUCTOR) && trees.getPath(method) == null) {
       return true; // the accessor or canonical constructor javac writes
     }
-    if (OverridableMethods.mayBeOverridden(method)) {
+    if (OverridableMethods.mayBeOverridden(method)
+        && !OverridableMethods.runsDeclaredBody(method, receiverType, elements)) {
       // an object of a subclass runs another body, which this one says nothing of
       return false;
     }
