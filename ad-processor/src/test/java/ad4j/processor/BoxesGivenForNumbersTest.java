@@ -26,7 +26,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * assigned to 'double'". Checked against differences of the user's method, forward against
  * reverse and the pullback ({@link ArrayFunctionChecks}); the generated code compiles under
  * {@code -Xlint:all -Werror}. A box made of a value that carries a derivative stays the error
- * where its number comes back.
+ * where its number comes back. So is a number stored into a local of a box type ({@code
+ * Double d = xs.get(0); d += a;}), an error that says to declare the local primitive, where it
+ * was "operator '+' needs numeric operands" (and, for {@code d = d * a}, "a value of type
+ * 'double' cannot be assigned to 'Object'"), each followed by errors at the local's later uses.
  */
 @ExtendWith(TapeIsEmpty.class)
 class BoxesGivenForNumbersTest {
@@ -131,5 +134,44 @@ class BoxesGivenForNumbersTest {
     assertThat(compilation).hadErrorContaining("'v * 2' depends on 'a * a' through 'List.add'"
         + " (line 16), which carries no derivative, and reaches a value that carries a"
         + " derivative").inFile(file).onLine(18).atColumn(lines.get(17).lastIndexOf("* a") + 1);
+  }
+
+  @Test
+  void aNumberStoredIntoABoxLocalIsAnErrorThatSaysToDeclareItPrimitive() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "import java.util.List;",
+        "final class F {",
+        "  @Differentiable static double added(double a, @NoDerivative List<Double> xs) {",
+        "    Double d = xs.get(0);",
+        "    d += a;",
+        "    return d;",
+        "  }",
+        "  @Differentiable static double assigned(double a, @NoDerivative List<Double> xs) {",
+        "    Double d = xs.get(0);",
+        "    d = d * a;",
+        "    return d * a;",
+        "  }",
+        "  @Differentiable static double incremented(double a, @NoDerivative List<Integer> ks) {",
+        "    Integer k = ks.get(0);",
+        "    k++;",
+        "    return k * a;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(3);
+    String advice = "a box, and this stores a number into it: ad4j computes with numbers in"
+        + " primitive locals, and a box (an object) carries no derivative; declare ";
+    assertThat(compilation).hadErrorContaining("'d' is a local of type 'Double', " + advice
+        + "'d' as 'double'").inFile(file).onLine(8).atColumn(lines.get(7).indexOf("+=") + 1);
+    assertThat(compilation).hadErrorContaining("'d' is a local of type 'Double', " + advice
+        + "'d' as 'double'").inFile(file).onLine(13).atColumn(lines.get(12).indexOf("=") + 1);
+    assertThat(compilation).hadErrorContaining("'k' is a local of type 'Integer', " + advice
+        + "'k' as 'int'").inFile(file).onLine(18).atColumn(lines.get(17).indexOf("++") + 1);
   }
 }

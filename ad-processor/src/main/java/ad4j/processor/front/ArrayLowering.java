@@ -481,9 +481,14 @@ final class ArrayLowering {
    */
   Operand cloneOf(MethodInvocationTree invocation, ExpressionTree receiver, boolean onlyRead) {
     Operand array = expressions.lower(receiver);
-    if (array == null) {
-      return null;
-    }
+    return array == null ? null : cloneOf(invocation, array, onlyRead);
+  }
+
+  /**
+   * {@code array.clone()} where {@code array} is the value of an expression already lowered
+   * ({@code rows.get(0).clone()}, whose receiver only its lowering tells is an array).
+   */
+  Operand cloneOf(MethodInvocationTree invocation, Operand array, boolean onlyRead) {
     if (array.type() == NumericType.DOUBLE_MATRIX) {
       unsupported(invocation, "'" + context.source().of(invocation) + "' is not supported: only"
           + " arrays of one dimension can be cloned");

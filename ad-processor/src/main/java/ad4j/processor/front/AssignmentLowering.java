@@ -113,6 +113,9 @@ final class AssignmentLowering {
     }
     if (target.type().isNumeric()) {
       value = expressions.unboxing().number(value); // v = xs.get(i)
+    } else if (value != null && value.type().isNumeric() && boxLocal(target, assignment)) {
+      target.markBroken();
+      return null;
     }
     if (value == null
         || !expressions.conversions()
@@ -202,6 +205,10 @@ final class AssignmentLowering {
           : target.store(expressions.conversions().convert(combined, current.type()), null);
     }
     LocalScopes.Local target = assignmentTarget(assignment.getVariable());
+    if (target != null && boxLocal(target, assignment)) {
+      target.markBroken();
+      return null;
+    }
     Operand current = target == null ? null : context.read(target, assignment.getVariable());
     // s += xs.get(i) adds the number (a string local is no target here)
     Operand operand =
@@ -247,6 +254,10 @@ final class AssignmentLowering {
     if (target == null) {
       return null;
     }
+    if (!target.type().isNumeric() && boxLocal(target, increment)) {
+      target.markBroken();
+      return null;
+    }
     if (!target.type().isNumeric()) {
       unsupported(increment, "operator '" + symbol + "' cannot be applied to '"
           + target.type().keyword() + "'");
@@ -265,6 +276,27 @@ final class AssignmentLowering {
     Operand stored = expressions.conversions().convert(next, target.type());
     context.bind(target, stored);
     return postfix ? current : stored;
+  }
+
+  /**
+   * Reports arithmetic stored into {@code target} when it is a local of a box type ({@code
+   * Double d = xs.get(0); d += a;}), which Java unboxes and boxes again: ad4j keeps numbers in
+   * primitive locals, since a box is an object and carries no derivative. Whether it did.
+   */
+  private boolean boxLocal(LocalScopes.Local target, Tree at) {
+    if (target.type().isNumeric() || target.referenceType() == null) {
+      return false;
+    }
+    Optional<javax.lang.model.type.PrimitiveType> primitive =
+        Unboxing.unboxedType(context.types(), target.referenceType());
+    if (primitive.isEmpty()) {
+      return false;
+    }
+    unsupported(at, "'" + target.name() + "' is a local of type '" + target.javaType()
+        + "', a box, and this stores a number into it: ad4j computes with numbers in primitive"
+        + " locals, and a box (an object) carries no derivative; declare '" + target.name()
+        + "' as '" + primitive.get() + "'");
+    return true;
   }
 
   private void unsupported(Tree tree, String message) {

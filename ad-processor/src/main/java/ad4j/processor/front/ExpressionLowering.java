@@ -314,6 +314,11 @@ final class ExpressionLowering {
     return arrays.cloneOf(invocation, receiver, onlyRead);
   }
 
+  /** {@link ArrayLowering#cloneOf(MethodInvocationTree, Operand, boolean)}. */
+  Operand cloneOf(MethodInvocationTree invocation, Operand array) {
+    return arrays.cloneOf(invocation, array, false);
+  }
+
   /** {@link ArrayLowering#arrayOf(List, Tree)}. */
   Operand arrayOf(List<Operand> values, Tree at) {
     return arrays.arrayOf(values, at);

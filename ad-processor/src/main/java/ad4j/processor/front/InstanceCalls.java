@@ -67,6 +67,10 @@ final class InstanceCalls {
       unsupported(invocation, "call to '" + shown + "' with type arguments is not supported");
       return null;
     }
+    if (receiver.type().isArray() && member.getIdentifier().contentEquals("clone")
+        && arguments.isEmpty()) {
+      return expressions.cloneOf(invocation, receiver); // 'rows.get(0).clone()'
+    }
     if (!receiver.type().isReference()) {
       unsupported(invocation, "call to '" + shown + "': '"
           + context.source().of(member.getExpression()) + "' has type '"

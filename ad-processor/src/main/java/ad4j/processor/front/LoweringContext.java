@@ -366,10 +366,15 @@ final class LoweringContext {
   Operand read(LocalScopes.Local local, Tree use) {
     if (local.isBroken()) {
       // an error is reported already, so this IR is never emitted: a stand-in of the local's
-      // type lets the uses be checked for errors of their own
-      return local.hasKnownType()
-          ? new Operand.Use(ir.temporary(local.type(), local.type().isFloatingPoint()))
-          : null;
+      // type (a box's or an object's class too) lets the uses be checked for errors of their own
+      if (!local.hasKnownType()) {
+        return null;
+      }
+      Value standIn = ir.temporary(local.type(), local.type().isFloatingPoint());
+      if (local.referenceType() != null) {
+        standIn.declareAs(local.referenceType(), local.javaType());
+      }
+      return new Operand.Use(standIn);
     }
     if (local.variable() != null) {
       return new Operand.Use(readVariable(local.variable()));
