@@ -85,6 +85,11 @@ final class LoopLowering {
   private final IrBuilder ir;
   private final Diagnostics diagnostics;
   private LoopFrame loop;
+  /**
+   * The first update of the {@code for} loop being lowered that changes a value with a
+   * derivative, which {@link #lowerLoop} moves to the end of its body; null when none does.
+   */
+  private ExpressionStatementTree updateIntoBody;
   private Variable returning;
   private Variable returnValue;
 
@@ -370,14 +375,11 @@ final class LoopLowering {
         ir.openBlock();
         statements.lowerExpressionStatement(update.getExpression());
         List<Statement> lowered = ir.closeBlock().statements();
-        if (assignsADouble(new Block(lowered))) {
-          unsupported(update, "the update of a 'for' loop may change only 'int' and 'long'"
-              + " counters: move the assignment of a 'double' into the loop body");
-        } else if (lowered.stream().anyMatch(LoopLowering::changesADouble)) {
-          // 'i += 1.5 + x * x': an int counter, computed from a value with a derivative
-          unsupported(update, "the update of a 'for' loop may compute only with values that"
-              + " carry no derivative, and this one computes with one: move it into the loop"
-              + " body");
+        if (updateIntoBody == null && (assignsADouble(new Block(lowered))
+            || lowered.stream().anyMatch(LoopLowering::changesADouble))) {
+          // 't += dt' of a double, or 'i += 1.5 + x * x' computed from a value with a
+          // derivative: the loop's update holds counters only, so it ends the body instead
+          updateIntoBody = update;
         }
         lowered.forEach(ir::add);
       }
@@ -433,6 +435,11 @@ final class LoopLowering {
     ir.openBlock();
     lowerUpdate.run();
     Block update = ir.closeBlock();
+    if (updateIntoBody != null) {
+      body = updateEndingBody(frame.id, updateIntoBody, body, update);
+      update = new Block(List.of());
+      updateIntoBody = null;
+    }
     loop = frame.outer;
     context.loops().leave();
     context.restoreLine(line);
@@ -477,6 +484,30 @@ final class LoopLowering {
       statements.addAll(condition.statements());
       statements.add(exit);
     }
+    return new Block(statements);
+  }
+
+  /**
+   * {@code body} followed by {@code update}, the update of a {@code for} loop that changes a
+   * value with a derivative ({@code for (double t = 0; t < end; t += dt)}): Java runs the update
+   * after each iteration that ends normally or by {@code continue}, which is what ending the
+   * body with it does when nothing continues the loop. A {@code continue} would skip it there,
+   * so it is an error; after a body that always leaves by a jump, the update never runs.
+   */
+  private Block updateEndingBody(int loopId, ExpressionStatementTree updateTree, Block body,
+      Block update) {
+    if (body.jumpsTo(loopId, Jump.Kind.CONTINUE)) {
+      unsupported(updateTree, "a 'for' loop whose update changes a 'double' ('"
+          + context.source().of(updateTree.getExpression()) + "') cannot be continued: ad4j"
+          + " differentiates such an update as the end of the loop body, which 'continue'"
+          + " would skip; use 'if' instead of 'continue', or make the update in the body");
+      return body;
+    }
+    List<Statement> statements = new ArrayList<>(body.statements());
+    if (!statements.isEmpty() && statements.get(statements.size() - 1) instanceof Jump) {
+      return body;
+    }
+    statements.addAll(update.statements());
     return new Block(statements);
   }
 
