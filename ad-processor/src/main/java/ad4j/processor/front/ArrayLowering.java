@@ -404,7 +404,12 @@ final class ArrayLowering {
         }
         sizes.add(size);
       }
-      return context.emit(Operation.newMatrix(), sizes, NumericType.DOUBLE_MATRIX, true);
+      Operand matrix = context.emit(Operation.newMatrix(), sizes, NumericType.DOUBLE_MATRIX,
+          true);
+      if (sizes.size() == 2) {
+        context.arrays().madeRectangular(matrix);
+      }
+      return matrix;
     }
     List<Operand> rowLengths = new ArrayList<>();
     for (ExpressionTree row : initializers) {
@@ -434,6 +439,10 @@ final class ArrayLowering {
     boolean active = !neverWritten || values.stream().anyMatch(Operand::isActive);
     Operand matrix = context.emit(Operation.newRows(rowLengths.size()), rowLengths,
         NumericType.DOUBLE_MATRIX, active);
+    if (initializers.stream().map(row -> ((NewArrayTree) row).getInitializers().size())
+        .distinct().count() <= 1) {
+      context.arrays().madeRectangular(matrix); // '{{a, b}, {c, d}}'
+    }
     int lowered = 0;
     for (int i = 0; i < initializers.size(); i++) {
       Operand row = context.emit(Operation.ELEMENT, List.of(matrix, Operand.Constant.of(i)),

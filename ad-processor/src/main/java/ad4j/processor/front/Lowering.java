@@ -246,10 +246,13 @@ public final class Lowering {
   /** The body of the method being lowered, and the double-buffer swaps in it. */
   private Tree methodBody;
   private List<ArraySwaps> swaps = List.of();
+  /** The row swaps of the method's own body (not of bodies inlined into it). */
+  private List<RowSwaps> rowSwaps = List.of();
 
   private Optional<Function> lowerMethod(MethodTree method, ExecutableElement element) {
     methodBody = method.getBody();
     swaps = ArraySwaps.in(method.getBody());
+    rowSwaps = RowSwaps.in(method.getBody());
     context.arrays().swapsArrays(swaps);
     returns.checkResultRecord(method);
     List<Value> parameters = methodParameters.declare(method, element);
@@ -321,6 +324,11 @@ public final class Lowering {
       if (NullArrayDeclarations.assignedBeforeUse(statements, i)) {
         context.startStatement(statement);
         declarations.lowerDeclaration((VariableTree) statement, false); // as 'double[] a;'
+        continue;
+      }
+      Optional<RowSwaps> rowSwap = RowSwaps.at(statements, i);
+      if (rowSwap.isPresent() && swapsRows(rowSwap.get())) {
+        i += 2;
         continue;
       }
       Optional<ArraySwaps> swap = ArraySwaps.at(statements, i);
@@ -403,6 +411,59 @@ public final class Lowering {
           ArrayCopies.isActive(arrayA, element));
       return context.emit(Operation.STORE, List.of(arrayB, k, fromFirst), element,
           ArrayCopies.isActive(arrayB, element));
+    });
+    return true;
+  }
+
+  /**
+   * Lowers the row swap {@code swap} (its three statements) as an exchange of the two rows'
+   * elements, which computes what Java's exchange of the rows computes when the method made
+   * the matrix with rows of one length and uses it only through its elements and lengths;
+   * otherwise an error at the swap. False, lowering nothing, when {@code m} is not a local
+   * matrix bound to one matrix, or the swap is in a body inlined into the method: the statements
+   * are then lowered as written.
+   */
+  private boolean swapsRows(RowSwaps swap) {
+    LocalScopes.Local matrix = context.scopes().lookUp(swap.matrix());
+    if (matrix == null || matrix.isBroken() || matrix.type() != NumericType.DOUBLE_MATRIX
+        || matrix.variable() != null || matrix.value() == null
+        || rowSwaps.stream().noneMatch(own -> own.statements().get(0)
+            == swap.statements().get(0))) {
+      return false;
+    }
+    context.startStatement(swap.statements().get(1));
+    String problem = null;
+    if (!context.arrays().isRectangular(matrix.value())) {
+      problem = "ad4j exchanges the rows' elements instead, so the method must make the matrix"
+          + " with rows of one length ('new double[n][m]', or rows in braces with as many"
+          + " elements each)";
+    } else if (!RowSwaps.onlyElementsUsed(methodBody, swap.matrix(), rowSwaps)) {
+      problem = "ad4j exchanges the rows' elements instead, so '" + swap.matrix() + "' may only"
+          + " be indexed twice ('" + swap.matrix() + "[i][j]'), have its lengths read and its"
+          + " rows swapped; here it is also used otherwise (a row bound to a variable or"
+          + " iterated, the matrix passed to a method or returned), which could name a row"
+          + " itself";
+    }
+    if (problem != null) {
+      diagnostics.error(swap.statements().get(1), "the swap of rows of '" + swap.matrix()
+          + "' is not supported here: " + problem);
+      return true;
+    }
+    Operand first = expressions.lower(swap.firstRow());
+    Operand second = expressions.lower(swap.secondRow());
+    if (first == null || second == null) {
+      return true;
+    }
+    Operand length = context.emit(Operation.LENGTH, List.of(first), NumericType.INT, false);
+    arrays.writeLoop(Operand.Constant.of(0), length, j -> {
+      Operand fromFirst = context.emit(Operation.ELEMENT, List.of(first, j), NumericType.DOUBLE,
+          ArrayCopies.isActive(first, NumericType.DOUBLE));
+      Operand fromSecond = context.emit(Operation.ELEMENT, List.of(second, j),
+          NumericType.DOUBLE, ArrayCopies.isActive(second, NumericType.DOUBLE));
+      context.emit(Operation.STORE, List.of(first, j, fromSecond), NumericType.DOUBLE,
+          ArrayCopies.isActive(first, NumericType.DOUBLE));
+      return context.emit(Operation.STORE, List.of(second, j, fromFirst), NumericType.DOUBLE,
+          ArrayCopies.isActive(second, NumericType.DOUBLE));
     });
     return true;
   }

@@ -118,6 +118,24 @@ final class MethodArrays {
     }
   }
 
+  /**
+   * Records that {@code matrix} was made by the method with rows of one length: {@code new
+   * double[n][m]}, or rows in braces with as many elements each ({@link RowSwaps}).
+   */
+  void madeRectangular(Operand matrix) {
+    if (matrix instanceof Operand.Use use) {
+      rectangularMatrices.add(use.value());
+    }
+  }
+
+  /** Whether the method made {@code matrix} with rows of one length. */
+  boolean isRectangular(Value matrix) {
+    return rectangularMatrices.contains(matrix);
+  }
+
+  private final Set<Value> rectangularMatrices =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
   /** The length of an array bound once: equal for the same array. */
   private record LengthOf(Value array) {}
 
