@@ -27,6 +27,7 @@ import javax.annotation.processing.Messager;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
@@ -121,7 +122,7 @@ final class ParsedTrees extends Trees {
     return unit;
   }
 
-  /** The tree declaring {@code element} in {@code unit}: a class or a method. */
+  /** The tree declaring {@code element} in {@code unit}: a class, a method or a field. */
   private static Tree find(CompilationUnitTree unit, Element element) {
     Deque<TypeElement> types = new ArrayDeque<>();
     for (Element e = element instanceof TypeElement ? element : element.getEnclosingElement();
@@ -146,6 +147,16 @@ final class ParsedTrees extends Trees {
     if (element instanceof ExecutableElement method) {
       for (Tree member : members) {
         if (member instanceof MethodTree tree && matches(tree, method)) {
+          return tree;
+        }
+      }
+    }
+    if (element.getKind() == ElementKind.FIELD) {
+      // its initializer: a 'static final' function or constant ('static final double C =
+      // Math.log(2)'); the parser gives each field of 'double a, b;' a tree of its own
+      for (Tree member : members) {
+        if (member instanceof VariableTree tree
+            && tree.getName().contentEquals(element.getSimpleName())) {
           return tree;
         }
       }

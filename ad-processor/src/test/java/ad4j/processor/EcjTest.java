@@ -388,6 +388,44 @@ class EcjTest {
     }
   }
 
+  /**
+   * A {@code static final} field of the method's class initialised with a lambda is a function
+   * whose code ad4j differentiates, under ECJ too: the parsed file gives the field's
+   * initializer. It was the error "the code of field 'SQ' is not known at compile time".
+   */
+  @Test
+  void differentiatesFunctionsHeldInStaticFinalFieldsUnderEcj() throws IOException {
+    Ecj ecj = compile("com.example.Functions", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "import java.util.function.DoubleUnaryOperator;",
+        "",
+        "final class Functions {",
+        "  static final DoubleUnaryOperator SQUARE = v -> v * v;",
+        "  private static final DoubleUnaryOperator DAMPED = v -> Math.exp(-v) * Math.sin(v);",
+        "",
+        "  @Differentiable",
+        "  static double loss(double x, double y) {",
+        "    return SQUARE.applyAsDouble(x * 3) + DAMPED.applyAsDouble(x * y);",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertThat(ecj.succeeded).isTrue();
+    assertWithMessage("ECJ's warnings on generated code").that(ecj.generatedCodeWarnings())
+        .isEmpty();
+    try (URLClassLoader loader = ecj.loader()) {
+      CompiledFunction loss = CompiledFunction.load(loader, "com.example.Functions",
+          "com.example.FunctionsGrad", "loss", 2);
+      DerivativeChecks.checkAt(loss, 0.7, -0.4);
+      DerivativeChecks.checkAt(loss, -1.2, 0.9);
+      double u = 0.7 * -0.4;
+      double damped = Math.exp(-u) * (Math.cos(u) - Math.sin(u));
+      assertThat(loss.gradient(0.7, -0.4)[0]).isWithin(1e-12).of(18 * 0.7 + damped * -0.4);
+    }
+  }
+
   @Test
   void differentiatesInstanceMethodsReadingPrivateFieldsUnderEcj() throws Exception {
     Ecj ecj = compile("com.example.Body", String.join("\n",
