@@ -440,4 +440,54 @@ class TypeTestsTest {
         + " supported: ad4j tests the type of an object with 'instanceof' and a type or a type"
         + " pattern ('o instanceof Circle c'), not a record pattern").inFile(file).onLine(6);
   }
+
+  /**
+   * A pattern's variable is held in the block where its test stands, so a read of its name
+   * after Java's scope of it ends would read it: with a field of that name, 'b * scale' after
+   * the 'if' multiplied by the pattern's box (value 6.0 where Java's is 5.3 with 'o' the box
+   * 3.0 and the field 2.0, and a NullPointerException for another object), and 't' tested
+   * after the 'if' was the pattern's circle, not the field's. Now an error at the test.
+   */
+  @Test
+  void aPatternVariableNamedLikeAFieldIsAnErrorAtItsTest() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  record Circle(double r) {}",
+        "  static double scale = 2.0;",
+        "  static Object t = new Circle(3.0);",
+        "  private final double k = 1.5;",
+        "  @Differentiable static double boxed(double a, double b, @NoDerivative Object o) {",
+        "    double r = 0;",
+        "    if (o instanceof Double scale) r = a * scale;",
+        "    return r + b * scale;",
+        "  }",
+        "  @Differentiable static double circles(double a, double b, @NoDerivative Object o) {",
+        "    double r = 0;",
+        "    if (o instanceof Circle t) r = a * t.r();",
+        "    if (t instanceof Circle u) r += b * u.r();",
+        "    return r;",
+        "  }",
+        "  @Differentiable double own(double a, @NoDerivative Object o) {",
+        "    return o instanceof Double k || k > 1 ? a * k : a;",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(3);
+    assertThat(compilation).hadErrorContaining("the pattern variable 'scale' has the name of the"
+        + " field 'F.scale': ad4j holds a pattern's variable in the block where the test stands,"
+        + " so a read of 'scale' where Java's scope of the variable has ended (after the 'if',"
+        + " in its 'else', the right operand of '||') would read the variable instead of the"
+        + " field; rename the pattern variable").inFile(file).onLine(11)
+        .atColumn(lines.get(10).indexOf("instanceof") + 1);
+    assertThat(compilation).hadErrorContaining("the pattern variable 't' has the name of the"
+        + " field 'F.t'").inFile(file).onLine(16);
+    assertThat(compilation).hadErrorContaining("the pattern variable 'k' has the name of the"
+        + " field 'F.k'").inFile(file).onLine(21);
+  }
 }

@@ -13,6 +13,7 @@ import com.sun.source.util.TreeScanner;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
@@ -127,7 +128,19 @@ final class TypeTests {
           .orElseThrow();
       context.dependences().runsAsWritten(held, "instanceof", true);
     }
-    declare(binding.getName().toString(), held, type, text);
+    String name = binding.getName().toString();
+    Optional<VariableElement> field = context.symbols()
+        .resolveField(name);
+    if (field.isPresent() && !name.isEmpty() && !name.equals("_")) {
+      rejected(test, "the pattern variable '" + name + "' has the name of the field '"
+          + field.get().getEnclosingElement().getSimpleName() + "." + name + "': ad4j holds a"
+          + " pattern's variable in the block where the test stands, so a read of '" + name
+          + "' where Java's scope of the variable has ended (after the 'if', in its 'else', the"
+          + " right operand of '||') would read the variable instead of the field; rename the"
+          + " pattern variable");
+      return null;
+    }
+    declare(name, held, type, text);
     return answer;
   }
 
