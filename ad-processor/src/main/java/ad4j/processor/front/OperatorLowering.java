@@ -94,7 +94,89 @@ final class OperatorLowering {
           + STRAIGHT_LINE_ARITHMETIC);
       return null;
     }
+    if (type.get() == NumericType.STRING) {
+      return concatenation(binary, left, right);
+    }
     return combine(Operation.infix(operator), left, right, type.get());
+  }
+
+  /**
+   * {@code left + right}, a string concatenation. Java calls {@code toString()} on an operand
+   * that is an object (JLS 5.1.11), run as written: one that may change state or give another
+   * string each time ({@code "v" + counter}, a class whose {@code toString()} counts its calls)
+   * makes the concatenation code run as written like an explicit call, an error where a member
+   * would run it more than once per call ({@link RepeatedRuns}: an order-2 method's Hessian
+   * sweeps, a {@code @Checkpointed} loop's reverse sweep), and never a constant that generated
+   * code would write out again at each use. Null after an error.
+   */
+  private Operand concatenation(BinaryTree binary, Operand left, Operand right) {
+    Optional<String> called = changingToString(binary.getLeftOperand(), left)
+        .or(() -> changingToString(binary.getRightOperand(), right));
+    if (called.isEmpty()) {
+      return combine(Operation.infix("+"), left, right, NumericType.STRING);
+    }
+    Operand result = combineAll(Operation.infix("+"), List.of(left, right), NumericType.STRING);
+    context.dependences().runsAsWritten(result, called.get(), false);
+    if (new RepeatedRuns(context).rejectImplicitCall(binary, called.get(),
+        context.source().of(binary))) {
+      return null;
+    }
+    return result;
+  }
+
+  /**
+   * {@code operand.toString()}, as a concatenation calls it on {@code value}, where that may
+   * change state or give another string when it runs again; empty for a string, a number, a
+   * box, {@code null}, an array (its identity), and a method of a class no subclass can
+   * override that reads state and changes none ({@link ReadOnlyMethods}), {@code Object}'s and
+   * {@code Enum}'s included.
+   */
+  private Optional<String> changingToString(Tree operand, Operand value) {
+    if (!value.type().isReference() || value.type() == NumericType.STRING) {
+      return Optional.empty();
+    }
+    Optional<javax.lang.model.type.TypeMirror> mirror =
+        context.javaTypes().referenceTypeOf(value);
+    if (mirror.isEmpty()
+        || !(mirror.get() instanceof javax.lang.model.type.DeclaredType declared)) {
+      return Optional.empty();
+    }
+    javax.lang.model.element.TypeElement type =
+        (javax.lang.model.element.TypeElement) declared.asElement();
+    if (expressions.unboxing().isBox(value)
+        || type.getQualifiedName().contentEquals("java.lang.String")) {
+      return Optional.empty();
+    }
+    String shown = context.source().of(operand) + ".toString()";
+    javax.lang.model.element.ExecutableElement toString = null;
+    for (javax.lang.model.element.ExecutableElement method : javax.lang.model.util
+        .ElementFilter.methodsIn(context.elements().getAllMembers(type))) {
+      if (method.getSimpleName().contentEquals("toString") && method.getParameters().isEmpty()) {
+        toString = method;
+      }
+    }
+    if (toString == null) {
+      return Optional.of(shown); // an interface: whatever class implements it
+    }
+    // no subclass (an enum without constant bodies is final too)
+    boolean closed = type.getModifiers().contains(javax.lang.model.element.Modifier.FINAL);
+    String owner = ((javax.lang.model.element.TypeElement) toString.getEnclosingElement())
+        .getQualifiedName().toString();
+    if (closed && (owner.equals("java.lang.Object") || owner.equals("java.lang.Enum"))) {
+      return Optional.empty(); // the class's name and identity, or the constant's name
+    }
+    return context.calleeServices().readOnlyMethods().test(toString) && !isRecordsOwn(toString)
+        ? Optional.empty() : Optional.of(shown);
+  }
+
+  /**
+   * A record's {@code toString()} as javac writes it, which calls its components'
+   * {@code toString()}: not judged read-only by its (absent) body.
+   */
+  private static boolean isRecordsOwn(javax.lang.model.element.ExecutableElement method) {
+    return method.getEnclosingElement().getKind() == javax.lang.model.element.ElementKind.RECORD
+        && method.getModifiers().contains(javax.lang.model.element.Modifier.PUBLIC)
+        && method.getSimpleName().contentEquals("toString");
   }
 
   /**

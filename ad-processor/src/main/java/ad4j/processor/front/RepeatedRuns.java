@@ -50,6 +50,25 @@ final class RepeatedRuns {
   }
 
   /**
+   * Notes the call {@code shown} that {@code written} makes without naming it (a string
+   * concatenation's {@code toString()} of an object), run as written and not alike each time,
+   * and reports an error at {@code at} when members of the method being lowered would run it
+   * more than once per call. Returns whether it did.
+   */
+  boolean rejectImplicitCall(Tree at, String shown, String written) {
+    Optional<String> members = noteRunAsWritten(at, shown);
+    if (members.isEmpty()) {
+      return false;
+    }
+    String name = context.methodName();
+    context.diagnostics().error(at, "'" + written + "' calls '" + shown + "', which runs as"
+        + " written and may give another result or do something again each time it runs: "
+        + members.get() + ", where '" + name + "' runs it once; make the string where '" + name
+        + "' is called and pass it as a @NoDerivative parameter");
+    return true;
+  }
+
+  /**
    * Notes {@code write}, a write into {@code array}, an array the method did not make
    * ({@link MethodArrays#isForeignArray}): it changes state outside the method, again each
    * time it runs. Reports an error at it when members of the method being lowered would run it
