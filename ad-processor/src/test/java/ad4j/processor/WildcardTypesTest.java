@@ -25,7 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Before, a local of such a type was the error "cannot find the type", and a loop's variable
  * the error "whose elements are '? extends java.lang.Number', cannot have type
  * 'java.lang.Number'". Checked against differences of the user's own methods, forward against
- * reverse and the pullback ({@link ArrayFunctionChecks}); a value that carries a derivative
+ * reverse and the pullback ({@link ArrayFunctionChecks}), a call's result that holds a
+ * captured wildcard inside a type argument too ({@code entrySet()}); a value that carries a derivative
  * put into such a list stays the error where it comes back.
  */
 @ExtendWith(TapeIsEmpty.class)
@@ -68,6 +69,20 @@ class WildcardTypesTest {
               "    }",
               "    return t;",
               "  }",
+              // a call whose result holds the captured wildcard inside a type argument:
+              // 'entrySet()' is a Set<Entry<String, CAP#1>>, held as a Set<? extends
+              // Entry<String, ? extends List<Double>>> (it was a Set<Entry<String, ? extends
+              // List<Double>>>, and generated code did not compile)
+              "  @Differentiable static double entries(double a, double b,",
+              "      @NoDerivative Map<String, ? extends List<Double>> m) {",
+              "    double t = 0;",
+              "    for (Map.Entry<String, ? extends List<Double>> e : m.entrySet()) {",
+              "      for (double v : e.getValue()) {",
+              "        t = t * a + v * b * e.getKey().length();",
+              "      }",
+              "    }",
+              "    return t + m.entrySet().stream().mapToDouble(e -> e.getValue().get(0) * a).sum();",
+              "  }",
               "}")));
 
   @Test
@@ -90,6 +105,10 @@ class WildcardTypesTest {
       checks.check(new Call("samples", new Object[] {a, 0.4, data}, true, true, false));
       checks.check(new Call("table", new Object[] {a, m, List.of("u", "v", "u")}, true, false,
           false));
+      Map<String, List<Double>> ordered = new java.util.LinkedHashMap<>();
+      ordered.put("ab", List.of(1.5, 2.0));
+      ordered.put("c", List.of(3.0, -0.5));
+      checks.check(new Call("entries", new Object[] {a, 0.4, ordered}, true, true, false));
     }
   }
 

@@ -293,6 +293,53 @@ final class JavaTypes {
     return mirror;
   }
 
+  /**
+   * {@link #heldAs} of {@code mirror}, what a member of {@code receiver} returns or holds, where
+   * capture conversion of a receiver with wildcard arguments leaves a captured variable inside
+   * a type argument: {@code entrySet()} of a {@code Map<String, ? extends List<Double>>} is a
+   * {@code Set<Entry<String, CAP#1>>}, which a {@code Set<Entry<String, ? extends
+   * List<Double>>>} cannot hold. Such an argument becomes a wildcard bounded by it (the upward
+   * projection, JLS 4.10.5): {@code Set<? extends Entry<String, ? extends List<Double>>>}.
+   */
+  TypeMirror heldAs(TypeMirror mirror, TypeMirror receiver) {
+    TypeMirror held = heldAs(mirror);
+    if (!(receiver instanceof javax.lang.model.type.DeclaredType declaredReceiver)
+        || declaredReceiver.getTypeArguments().stream()
+            .noneMatch(argument -> argument.getKind() == javax.lang.model.type.TypeKind.WILDCARD)
+        || !(held instanceof javax.lang.model.type.DeclaredType declared)
+        || declared.getTypeArguments().isEmpty()) {
+      return held;
+    }
+    List<? extends TypeMirror> arguments = declared.getTypeArguments();
+    TypeMirror[] projected = new TypeMirror[arguments.size()];
+    boolean changed = false;
+    for (int i = 0; i < projected.length; i++) {
+      TypeMirror argument = arguments.get(i);
+      if (argument.getKind() == javax.lang.model.type.TypeKind.DECLARED
+          && holdsWildcard(argument)) {
+        projected[i] = types.getWildcardType(argument, null);
+        changed = true;
+      } else {
+        projected[i] = argument;
+      }
+    }
+    if (!changed) {
+      return held;
+    }
+    TypeElement element = (TypeElement) declared.asElement();
+    return declared.getEnclosingType() instanceof javax.lang.model.type.DeclaredType outer
+        ? types.getDeclaredType(outer, element, projected)
+        : types.getDeclaredType(element, projected);
+  }
+
+  private static boolean holdsWildcard(TypeMirror mirror) {
+    if (mirror.getKind() == javax.lang.model.type.TypeKind.WILDCARD) {
+      return true;
+    }
+    return mirror instanceof javax.lang.model.type.DeclaredType declared
+        && declared.getTypeArguments().stream().anyMatch(JavaTypes::holdsWildcard);
+  }
+
   /** Why generated code cannot name the type {@code mirror}, when {@link #javaText} is empty. */
   String typeProblem(TypeMirror mirror) {
     switch (mirror.getKind()) {

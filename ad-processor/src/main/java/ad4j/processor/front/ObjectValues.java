@@ -61,7 +61,7 @@ final class ObjectValues {
       return null;
     }
     TypeMirror fieldType =
-        context.javaTypes().heldAs(context.types().asMemberOf(declared, field.get()));
+        context.javaTypes().heldAs(context.types().asMemberOf(declared, field.get()), declared);
     Optional<String> unreachable = reachability(field.get(), type);
     Optional<String> handle = unreachable.isPresent()
         ? new PrivateFields(context).handle(field.get()) : Optional.empty();
@@ -128,7 +128,7 @@ final class ObjectValues {
     ResolutionLog.resolved(context, invocation, method);
     TypeMirror result = context.javaTypes().heldAs(context.calleeServices().overloads()
         .resultType(method, (ExecutableType) context.types().asMemberOf(declared, method),
-            context.javaTypes().javaTypesOf(arguments).orElseThrow()));
+            context.javaTypes().javaTypesOf(arguments).orElseThrow()), declared);
     int active = firstActive(arguments);
     if (active >= 0 && !discarded && isFloatingPoint(result)) {
       context.diagnostics().error(invocation, "call to '" + shown + "' is not differentiable: '"
@@ -192,7 +192,8 @@ final class ObjectValues {
       return null;
     }
     TypeMirror result = context.javaTypes().heldAs(
-        ((ExecutableType) context.types().asMemberOf(declared, method)).getReturnType());
+        ((ExecutableType) context.types().asMemberOf(declared, method)).getReturnType(),
+        declared);
     Operand value = result(Operation.instanceCall(name, 1), List.of(receiver), result, at);
     return value == null ? null : new InactiveCalls(context).ranAsWritten(value,
         type.getSimpleName() + "." + name, false, method, type, at, shown);
