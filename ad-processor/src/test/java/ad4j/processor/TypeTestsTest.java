@@ -195,7 +195,26 @@ class TypeTestsTest {
               "    }",
               "    return s;",
               "  }",
+              // a 'for' loop's negated condition binds the rest of the block after the loop
+              // (it was the error "cannot find class 'c'": the loop's scope took it along)
+              "  @Differentiable static double until(double a, double b, Object[] items) {",
+              "    double s = 1;",
+              "    Object o = items[0];",
+              "    for (int i = 1; !(o instanceof Circle c); o = items[i++]) s = s * a + b;",
+              "    return s * c.r() * a;",
+              "  }",
               "}")));
+
+  @Test
+  void aForLoopsNegatedConditionBindsTheRestOfTheBlock() throws Exception {
+    Object[] sqFirst = {make("Sq", 2.0), 1.5, "text", make("Circle", 0.8), make("Circle", 1.3)};
+    Object[] circleFirst = {make("Circle", 1.3), make("Sq", 2.0)};
+    for (Object[] items : new Object[][] {sqFirst, circleFirst}) {
+      for (double[] p : new double[][] {{0.7, 0.6}, {-1.2, 0.9}}) {
+        checks().check(new Call("until", new Object[] {p[0], p[1], items}, true, true, false));
+      }
+    }
+  }
 
   private static Object make(String record, double... components) throws Exception {
     Class<?> type = COMPILED.get().load("com.example.Shapes$" + record);

@@ -133,6 +133,23 @@ final class LocalScopes {
   }
 
   /**
+   * Pops the innermost scope, keeping those of its locals named {@code names} in the scope
+   * around it: the variables of patterns in a {@code for} loop's condition, which Java puts in
+   * scope after the loop ({@code for (; !(o instanceof Circle c); ) ...} binds {@code c} in the
+   * rest of the block), while the loop's own variables go.
+   */
+  void popKeeping(java.util.Set<String> names) {
+    Map<String, Local> top = scopes.peek();
+    pop();
+    for (String name : names) {
+      Local local = top.get(name);
+      if (local != null) {
+        scopes.peek().put(name, local);
+      }
+    }
+  }
+
+  /**
    * A scope whose code sees none of the locals outside it: the body of a method inlined where
    * it is called ({@link RecordLowering}), which has its own names.
    */

@@ -508,7 +508,9 @@ public final class Lowering {
         context.startStatement(statement);
         boolean completes = loops.lowerLoop(label, loopTree.getCondition(), true,
             loopTree.getStatement(), loopTree.getUpdate());
-        context.scopes().pop();
+        // a pattern of the condition is in scope after the loop where it did not hold
+        context.scopes().popKeeping(loopTree.getCondition() == null ? java.util.Set.of()
+            : TypeTests.boundNames(loopTree.getCondition()));
         return completes;
       }
       case LABELED_STATEMENT -> {

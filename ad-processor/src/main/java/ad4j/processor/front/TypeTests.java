@@ -145,6 +145,28 @@ final class TypeTests {
   }
 
   /**
+   * The names of the patterns' variables in {@code condition}, outside lambdas (whose patterns
+   * are the lambda's own).
+   */
+  static java.util.Set<String> boundNames(ExpressionTree condition) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitBindingPattern(BindingPatternTree pattern, Void unused) {
+        names.add(pattern.getVariable().getName().toString());
+        return super.visitBindingPattern(pattern, unused);
+      }
+
+      @Override
+      public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree lambda,
+          Void unused) {
+        return null;
+      }
+    }.scan(condition, null);
+    return names;
+  }
+
+  /**
    * Why generated code cannot test for {@code type} and hold an object of it; empty when it
    * can: a class, interface, enum or record that it can name, without type arguments or with
    * wildcards only ({@code List<?>}), which a test of the class alone decides.
