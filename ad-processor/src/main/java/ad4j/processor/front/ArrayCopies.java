@@ -166,12 +166,25 @@ final class ArrayCopies {
         arguments.get(2))) {
       return;
     }
+    // Two rows of a local matrix (m[i] and m[j], or locals holding them) may be one array,
+    // which the library copies as if through a temporary array: there elements go from the
+    // last down where the target starts after the source, so that none is read after it was
+    // written. Other arrays are distinct (one array is the error above).
+    boolean mayOverlap = context.arrays().isRow(source) && context.arrays().isRow(target);
+    Operand backward = mayOverlap ? context.emit(Operation.infix("<"),
+        List.of(sourceStart, targetStart), NumericType.BOOLEAN, false) : null;
+    Operand last = mayOverlap ? context.emit(Operation.SUBTRACT,
+        List.of(count, Operand.Constant.of(1)), NumericType.INT, false) : null;
     writeLoop(Operand.Constant.of(0), count, k -> {
-      Operand from = context.emit(Operation.ADD, List.of(sourceStart, k), NumericType.INT,
+      Operand offset = !mayOverlap ? k : context.emit(Operation.SELECT, List.of(backward,
+          context.emit(Operation.SUBTRACT, List.of(last, k), NumericType.INT, false), k),
+          NumericType.INT, false);
+      Operand from = context.emit(Operation.ADD, List.of(sourceStart, offset), NumericType.INT,
           false);
       Operand read = context.emit(Operation.ELEMENT, List.of(source, from), element,
           sourceActive && element.isFloatingPoint());
-      Operand to = context.emit(Operation.ADD, List.of(targetStart, k), NumericType.INT, false);
+      Operand to = context.emit(Operation.ADD, List.of(targetStart, offset), NumericType.INT,
+          false);
       return context.emit(Operation.STORE, List.of(target, to, read), element,
           isActive(target, element));
     });

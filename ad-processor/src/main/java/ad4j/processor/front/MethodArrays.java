@@ -31,6 +31,14 @@ final class MethodArrays {
    */
   private final Set<Value> foreignArrays =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  /**
+   * The rows of matrices ({@code m[i]}, and what a local bound to one holds): two of them may be
+   * one array, so a copy from one into another must not read an element after writing it.
+   */
+  private final Set<Value> rows =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  /** The array locals that have held a row: what they hold may be a row too. */
+  private final Set<Variable> rowVariables = new java.util.HashSet<>();
   /** The array locals that have held a foreign array: what they hold is foreign too. */
   private final Set<Variable> foreignArrayVariables = new java.util.HashSet<>();
   /** The arrays the method must not write: its array parameters and their rows. */
@@ -58,6 +66,9 @@ final class MethodArrays {
         || operation.form() == Operation.Form.ELEMENT && isForeignArray(arguments.get(0)))) {
       foreignArrays.add(result); // read as written, or a row of such a matrix
     }
+    if (result.type().isArray() && operation.form() == Operation.Form.ELEMENT) {
+      rows.add(result);
+    }
     if (operation.form() == Operation.Form.USER_CALL) {
       for (Operand argument : arguments) {
         if (argument instanceof Operand.Use use && use.value().type().isArray()) {
@@ -72,12 +83,18 @@ final class MethodArrays {
     if (foreignArrayVariables.contains(variable)) {
       foreignArrays.add(copy);
     }
+    if (rowVariables.contains(variable)) {
+      rows.add(copy);
+    }
   }
 
   /** Notes that {@code variable} is assigned {@code value}. */
   void stored(Variable variable, Operand value) {
     if (isForeignArray(value)) {
       foreignArrayVariables.add(variable);
+    }
+    if (isRow(value)) {
+      rowVariables.add(variable);
     }
   }
 
@@ -86,6 +103,17 @@ final class MethodArrays {
     if (isForeignArray(value)) {
       foreignArrays.add(copy);
     }
+    if (isRow(value)) {
+      rows.add(copy);
+    }
+  }
+
+  /**
+   * Whether {@code array} may be a row of a matrix ({@code m[i]}, or a local that has held
+   * one), which another row may be too.
+   */
+  boolean isRow(Operand array) {
+    return array instanceof Operand.Use use && rows.contains(use.value());
   }
 
   void swapsArrays(List<ArraySwaps> swaps) {
