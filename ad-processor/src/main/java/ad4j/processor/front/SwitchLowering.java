@@ -382,6 +382,13 @@ final class SwitchLowering {
       if (body.ending() != null && entered != null) {
         // a break or yield ends this case: the cases after it are not entered by falling
         caseStatements.add(new Store(entered, Operand.Constant.of(false), line));
+      } else if (!caseCompletes && entered != null) {
+        // No path completes this case: each ends by a 'break' inside it ('{ s -= x; break; }',
+        // 'if (c) { ...; break; } else { ...; break; }', which generated code continues after
+        // as after the case), or leaves by 'continue', 'return' or 'throw'. The cases after it
+        // are not entered by falling, whatever case fell into this one: cleared as it starts,
+        // where the statement is reachable whatever ends the case.
+        caseStatements.add(0, new Store(entered, Operand.Constant.of(false), line));
       }
       if (caseCompletes && (rule || last)) {
         completes = true;
