@@ -5,6 +5,7 @@ import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.ir.RuledCallee;
+import ad4j.processor.ir.SlotsCall;
 import com.sun.source.tree.Tree;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -312,7 +313,20 @@ final class RuledCallLowering {
         : new RuledCallee(taken.receiver() == null
             ? context.javaTypes().referenceTo(declaring) : taken.receiver(),
             name, parameterTypes, rules, null, null);
-    return context.emit(Operation.call(callee), callArguments, resultType, active);
+    Operand result = context.emit(Operation.call(callee), callArguments, resultType, active);
+    if (vector) {
+      // a target that returns an array it was given would make the caller's result an alias,
+      // which the members differentiate as an array of its own: refused where it runs
+      for (Operand argument : taken.operands()) {
+        if (argument.type().isArray()) {
+          context.emit(Operation.slotsCall(SlotsCall.CHECK_NEW_ARRAY, 3), List.of(result,
+              argument, new Operand.Constant(ad4j.processor.ir.Expr.atom("\"" + declaring
+                  .getSimpleName() + "." + name + "\""), NumericType.STRING,
+                  java.util.OptionalDouble.empty())), NumericType.INT, false);
+        }
+      }
+    }
+    return result;
   }
 
   /**

@@ -11,6 +11,8 @@ public enum SlotsCall {
   CHECK_FILL("checkFill"),
   CHECK_COPY("checkCopy"),
   CHECK_RANGE("checkRange"),
+  /** That a {@code @DerivativeOf} vector target returned none of the arrays it was given. */
+  CHECK_NEW_ARRAY("checkNewArray"),
   /** The number of slots of an array (a matrix's elements, row by row). */
   COUNT("count"),
   /** The length of a matrix's rows when they are all alike, for the flat layout. */

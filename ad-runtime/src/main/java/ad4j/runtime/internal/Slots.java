@@ -391,6 +391,25 @@ public final class Slots {
   }
 
   /**
+   * Throws where a {@code @DerivativeOf} vector target returned one of the arrays it was given
+   * instead of a new array: the caller's members take the result for an array of its own, so
+   * that writes through either name would be differentiated as if they were two arrays.
+   *
+   * @param result what the target returned
+   * @param argument an array argument of the call
+   * @param target the target, {@code Class.method}, for the message
+   * @return 0
+   */
+  public static int checkNewArray(double[] result, Object argument, String target) {
+    if (result == argument) {
+      throw new IllegalStateException(target + " returned an array it was given; ad4j"
+          + " differentiates a @DerivativeOf target returning 'double[]' as returning a new"
+          + " array: return a copy ('clone()')");
+    }
+    return 0;
+  }
+
+  /**
    * The check of {@code Arrays.copyOfRange(a, from, to)}, which generated code writes as a loop:
    * throws an {@code IllegalArgumentException}, as the library does, when {@code from > to}.
    *
