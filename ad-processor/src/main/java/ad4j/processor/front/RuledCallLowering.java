@@ -260,6 +260,9 @@ final class RuledCallLowering {
         rule.getSimpleName().toString(), taken.types(), Map.of(), taken.receiver(),
         taken.objectCheck());
     NumericType partialType = partialType(parameterType, vector);
+    if (partialType.isArray() && !returnsNewArrays(site, rule, "rule")) {
+      return null;
+    }
     Operation ruleCall;
     boolean activePartial = false;
     if (context.order() == 2) {
@@ -300,6 +303,9 @@ final class RuledCallLowering {
   private Operand emitCall(RuledCall site, TypeElement declaring, RuleArguments taken,
       List<NumericType> parameterTypes, boolean vector, Map<Integer, Partial> partials) {
     boolean active = site.arguments().stream().anyMatch(RuledCallLowering::carriesDerivative);
+    if (vector && !returnsNewArrays(site, site.target(), "target")) {
+      return null;
+    }
     NumericType resultType = vector ? NumericType.DOUBLE_ARRAY : NumericType.DOUBLE;
     List<Operand> callArguments = new ArrayList<>(taken.operands());
     Map<Integer, RuledCallee> rules = new TreeMap<>();
@@ -359,6 +365,25 @@ final class RuledCallLowering {
    * type: its own shape for a target returning {@code double}, one dimension more in front
    * (the result's element) for a vector target.
    */
+  /**
+   * Whether {@code method}, the call's {@code @DerivativeOf} target or a rule ({@code role}),
+   * returns a new array each time, as far as its source tells ({@link FreshArrayReturns});
+   * reports at the call where it may not.
+   */
+  private boolean returnsNewArrays(RuledCall site, ExecutableElement method, String role) {
+    Optional<String> shared = FreshArrayReturns.firstNotFresh(context.trees(), method);
+    if (shared.isPresent()) {
+      context.diagnostics().error(site.tree(), "call to '" + site.shown() + "': its"
+          + " @DerivativeOf " + role + " '" + describe(method) + "' returns " + shared.get()
+          + ", which may not be a new array: ad4j differentiates each array such a call returns"
+          + " as one of its own, and a buffer returned again, or an argument, would be one"
+          + " array with two sets of derivatives; return a new array each time ('new double[]"
+          + " {...}', 'new double[n]', a clone, or a local made so and not assigned again)");
+      return false;
+    }
+    return true;
+  }
+
   private static NumericType partialType(NumericType parameter, boolean vector) {
     if (!vector) {
       return parameter;
