@@ -114,13 +114,31 @@ public final class ArrayArguments {
     return copy;
   }
 
-  /** {@code argument}, a copy if it is an array; a record's arrays copied too. */
+  /**
+   * {@code argument}, a copy if it is an array of numbers (each row of a matrix too), so that
+   * what one call writes into it no other call sees; a record's arrays copied too.
+   */
   private static Object copy(Object argument) {
     if (argument instanceof double[] a) {
       return a.clone();
     }
     if (argument instanceof double[][] m) {
       return Arrays.stream(m).map(double[]::clone).toArray(double[][]::new);
+    }
+    if (argument instanceof float[] a) {
+      return a.clone();
+    }
+    if (argument instanceof int[] a) {
+      return a.clone();
+    }
+    if (argument instanceof long[] a) {
+      return a.clone();
+    }
+    if (argument instanceof boolean[] a) {
+      return a.clone();
+    }
+    if (argument instanceof int[][] m) {
+      return Arrays.stream(m).map(int[]::clone).toArray(int[][]::new);
     }
     if (argument instanceof Record record) {
       return make(record.getClass(),
