@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * it again and gave the gradient [115.02, 127.10] where it is [11.35, 12.38]. A concatenation
  * whose {@code toString()} reads state and changes none (of a final class without one of its
  * own, an enum, a box, a getter-like body) stays as it was, checked against the analytic
- * Hessian.
+ * Hessian. {@code s += v} of a string local is {@code s = s + v}, the same concatenation (it was
+ * the error "operator '+' needs numeric operands").
  */
 class ConcatenatedObjectsTest {
   private static final String NOISY =
@@ -139,5 +140,65 @@ class ConcatenatedObjectsTest {
     assertThat(h[0][1]).isWithin(1e-12).of(2 * 1.3 * length);
     assertThat(h[1][0]).isWithin(1e-12).of(2 * 1.3 * length);
     assertThat(h[1][1]).isEqualTo(0.0);
+  }
+
+  @Test
+  void aCountingToStringAppendedToAStringLocalIsAnError() {
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        NOISY,
+        "  @Differentiable(order = 2)",
+        "  static double f(double a, double b, @NoDerivative Noisy n) {",
+        "    String t = \"v\";",
+        "    t += n;",
+        "    return a * a * b * t.length();",
+        "  }",
+        "}"),
+        "'t += n' calls 'n.toString()', which runs as written and may give another result or"
+            + " do something again each time it runs: mHessian and mValueGradientAndHessian of"
+            + " 'f' make one sweep per slot and would run it once per sweep, where 'f' runs it"
+            + " once; make the string where 'f' is called and pass it as a @NoDerivative"
+            + " parameter",
+        9, 7);
+  }
+
+  private static final CompiledOnce APPENDED = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.Labels",
+          String.join("\n",
+              "package com.example;",
+              "import ad4j.Differentiable;",
+              "import ad4j.NoDerivative;",
+              "import java.util.List;",
+              "final class Labels {",
+              "  @Differentiable static double label(double x, @NoDerivative List<Double> ws,",
+              "      int n) {",
+              "    String s = \"w\";",
+              "    double t = 0;",
+              "    for (int i = 0; i < ws.size(); i++) {",
+              "      s += i;",
+              "      s += \":\";",
+              "      s += ws.get(i);",
+              "      t += ws.get(i) * x * x;",
+              "    }",
+              "    s += n > 2 ? \"big\" : \"small\";",
+              "    return t * s.length();",
+              "  }",
+              "}")));
+
+  /** Values bit for bit against the method's, gradients against its differences. */
+  @Test
+  void aStringLocalIsAppendedToAsJavaAppends() throws Exception {
+    ad4j.processor.testing.ArrayFunctionChecks checks =
+        ad4j.processor.testing.ArrayFunctionChecks.of(APPENDED.get(), "com.example.Labels");
+    List<Double> ws = List.of(0.5, 1.25, -2.0);
+    for (double x : new double[] {0.7, -1.3}) {
+      for (int n : new int[] {1, 3}) {
+        checks.check(new ad4j.processor.testing.ArrayFunctionChecks.Call("label",
+            new Object[] {x, ws, n}, true, false, false));
+      }
+    }
   }
 }

@@ -209,6 +209,10 @@ final class AssignmentLowering {
       target.markBroken();
       return null;
     }
+    if (target != null && target.type() == NumericType.STRING
+        && assignment.getKind() == Tree.Kind.PLUS_ASSIGNMENT) {
+      return stringAppend(target, assignment);
+    }
     Operand current = target == null ? null : context.read(target, assignment.getVariable());
     // s += xs.get(i) adds the number (a string local is no target here)
     Operand operand =
@@ -276,6 +280,25 @@ final class AssignmentLowering {
     Operand stored = expressions.conversions().convert(next, target.type());
     context.bind(target, stored);
     return postfix ? current : stored;
+  }
+
+  /**
+   * {@code s += v} of a string local: {@code s = s + v} (JLS 15.26.2), a concatenation whose
+   * right operand Java converts to a string as it is (a box's text, not its number unboxed).
+   */
+  private Operand stringAppend(LocalScopes.Local target, CompoundAssignmentTree assignment) {
+    Operand current = context.read(target, assignment.getVariable());
+    Operand operand = expressions.lower(assignment.getExpression());
+    if (current == null || operand == null) {
+      return null;
+    }
+    Operand joined = expressions.operators().concatenation(assignment,
+        assignment.getVariable(), current, assignment.getExpression(), operand);
+    if (joined == null) {
+      return null;
+    }
+    context.bind(target, joined);
+    return joined;
   }
 
   /**

@@ -110,15 +110,23 @@ final class OperatorLowering {
    * code would write out again at each use. Null after an error.
    */
   private Operand concatenation(BinaryTree binary, Operand left, Operand right) {
-    Optional<String> called = changingToString(binary.getLeftOperand(), left)
-        .or(() -> changingToString(binary.getRightOperand(), right));
+    return concatenation(binary, binary.getLeftOperand(), left, binary.getRightOperand(), right);
+  }
+
+  /**
+   * {@code left + right} as above, written as {@code at} ({@code s + n}, or {@code s += n} of a
+   * string local), its operands' trees {@code leftTree} and {@code rightTree}.
+   */
+  Operand concatenation(Tree at, Tree leftTree, Operand left, Tree rightTree, Operand right) {
+    Optional<String> called = changingToString(leftTree, left)
+        .or(() -> changingToString(rightTree, right));
     if (called.isEmpty()) {
       return combine(Operation.infix("+"), left, right, NumericType.STRING);
     }
     Operand result = combineAll(Operation.infix("+"), List.of(left, right), NumericType.STRING);
     context.dependences().runsAsWritten(result, called.get(), false);
-    if (new RepeatedRuns(context).rejectImplicitCall(binary, called.get(),
-        context.source().of(binary))) {
+    if (new RepeatedRuns(context).rejectImplicitCall(at, called.get(),
+        context.source().of(at))) {
       return null;
     }
     return result;
