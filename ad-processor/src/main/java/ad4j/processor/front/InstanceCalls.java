@@ -4,6 +4,7 @@ import ad4j.processor.ir.Callee;
 import ad4j.processor.ir.NumericType;
 import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
+import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.Tree;
@@ -45,7 +46,10 @@ final class InstanceCalls {
   Operand unknownFunctionCall(MemberSelectTree member, MethodInvocationTree invocation,
       String shown, List<Operand> arguments) {
     Optional<VariableElement> field = calls.inactiveCalls().receiverField(member.getExpression());
-    if (field.isPresent()) {
+    boolean ownField = member.getExpression() instanceof IdentifierTree name
+        && context.resolution().ownInstanceField(name.getName().toString()).isPresent();
+    if (field.isPresent() && !ownField) {
+      // a static field's object, or a field the method cannot reach (the error says which)
       return calls.inactiveCalls().lowerOnField(field.get(), member.getIdentifier().toString(),
           arguments, invocation, shown, calls.isDiscarded(invocation));
     }
