@@ -467,6 +467,45 @@ class TypeTestsTest {
    * 3.0 and the field 2.0, and a NullPointerException for another object), and 't' tested
    * after the 'if' was the pattern's circle, not the field's. Now an error at the test.
    */
+  /**
+   * A pattern variable named like a class: after Java's scope of the variable ends, the name
+   * names the class again ('Scale.v(a)' calls the static method), while ad4j held the variable:
+   * the gradient of {@code f} was 4.0 where it is 12 at a = 0.5 with a {@code Box(2)}.
+   */
+  @Test
+  void aPatternVariableNamedLikeAClassIsAnErrorAtItsTest() {
+    List<String> lines = List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  static final class Box {",
+        "    final double w;",
+        "    Box(double w) { this.w = w; }",
+        "    @Differentiable double v(double x) { return w * x; }",
+        "  }",
+        "  static final class Scale {",
+        "    @Differentiable static double v(double x) { return 10 * x; }",
+        "  }",
+        "  @Differentiable static double f(double a, @NoDerivative Object o) {",
+        "    double r = 0;",
+        "    if (o instanceof Box Scale) r = Scale.v(a);",
+        "    return r + Scale.v(a);",
+        "  }",
+        "}");
+    JavaFileObject file = JavaFileObjects.forSourceString("com.example.F",
+        String.join("\n", lines));
+    Compilation compilation = InProcessCompiler.javac().compile(file);
+
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("the pattern variable 'Scale' has the name of the"
+        + " class 'com.example.F.Scale': ad4j holds a pattern's variable in the block where the"
+        + " test stands, so 'Scale' where Java's scope of the variable has ended (after the 'if',"
+        + " in its 'else', the right operand of '||') would name the variable instead of the"
+        + " class; rename the pattern variable").inFile(file).onLine(15)
+        .atColumn(lines.get(14).indexOf("instanceof") + 1);
+  }
+
   @Test
   void aPatternVariableNamedLikeAFieldIsAnErrorAtItsTest() {
     List<String> lines = List.of(

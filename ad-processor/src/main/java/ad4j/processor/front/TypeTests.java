@@ -140,6 +140,18 @@ final class TypeTests {
           + " pattern variable");
       return null;
     }
+    Optional<javax.lang.model.element.TypeElement> named =
+        name.isEmpty() || name.equals("_") ? Optional.empty()
+            : context.symbols().resolveSimpleType(name);
+    if (named.isPresent()) {
+      // 'if (o instanceof Double Math) ...; Math.cos(a)': the class's after the scope ends
+      rejected(test, "the pattern variable '" + name + "' has the name of the class '"
+          + named.get().getQualifiedName() + "': ad4j holds a pattern's variable in the block"
+          + " where the test stands, so '" + name + "' where Java's scope of the variable has"
+          + " ended (after the 'if', in its 'else', the right operand of '||') would name the"
+          + " variable instead of the class; rename the pattern variable");
+      return null;
+    }
     declare(name, held, type, text);
     return answer;
   }
