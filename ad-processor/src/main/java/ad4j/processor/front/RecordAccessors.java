@@ -76,12 +76,13 @@ final class RecordAccessors {
   record Computed(TypeElement record, String component) {
     /** The error where generated code would read the record's components through it. */
     String message(String use) {
+      // also an accessor that returns its component but counts its calls first
       return "record '" + record.getSimpleName() + "' declares accessor '" + component
-          + "()', which does not return its component '" + component + "': " + use
+          + "()', whose body is more than 'return " + component + ";': " + use
           + " is read through its accessors by generated code, which cannot read the"
-          + " record's fields, and would take what '" + component + "()' computes for the"
-          + " component; give that method another name and leave the accessor as javac"
-          + " writes it";
+          + " record's fields, and would take what '" + component + "()' does for each read"
+          + " of the component; give that code a method of another name and leave the"
+          + " accessor as javac writes it";
     }
   }
 
