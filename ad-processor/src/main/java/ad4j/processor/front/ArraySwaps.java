@@ -40,7 +40,7 @@ record ArraySwaps(String temporary, String first, String second) {
         || !third.get()[0].equals(second.get()[1]) || !third.get()[1].equals(temporary)
         || first.equals(second.get()[1]) || temporary.equals(first)
         || temporary.equals(second.get()[1])
-        || readsAfter(statements.subList(i + 3, statements.size()), temporary)) {
+        || NameUses.appearsIn(statements.subList(i + 3, statements.size()), temporary)) {
       return Optional.empty();
     }
     return Optional.of(new ArraySwaps(temporary, first, second.get()[1]));
@@ -124,18 +124,5 @@ record ArraySwaps(String temporary, String first, String second) {
           source.getName().toString()});
     }
     return Optional.empty();
-  }
-
-  private static boolean readsAfter(List<? extends StatementTree> rest, String name) {
-    boolean[] found = {false};
-    TreeScanner<Void, Void> scanner = new TreeScanner<>() {
-      @Override
-      public Void visitIdentifier(IdentifierTree identifier, Void unused) {
-        found[0] |= identifier.getName().contentEquals(name);
-        return null;
-      }
-    };
-    rest.forEach(statement -> scanner.scan(statement, null));
-    return found[0];
   }
 }

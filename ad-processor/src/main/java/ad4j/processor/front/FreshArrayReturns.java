@@ -64,17 +64,14 @@ final class FreshArrayReturns {
       return Optional.empty();
     }
     FreshArrayReturns method = new FreshArrayReturns(path.getCompilationUnit());
-    Map<String, VariableTree> locals = method.locals;
-    Map<String, Integer> assignments = method.assignments;
-    CompilationUnitTree unit = method.unit;
-    String[] found = {null};
-    new TreeScanner<Void, Void>() {
+    new OwnCode() {
       @Override
       public Void visitVariable(VariableTree variable, Void unused) {
         // a name declared twice (in two blocks) is not known to be fresh: its second
         // declaration counts as an assignment
-        if (locals.putIfAbsent(variable.getName().toString(), variable) != null) {
-          assignments.merge(variable.getName().toString(), 1, Integer::sum);
+        String name = variable.getName().toString();
+        if (method.locals.putIfAbsent(name, variable) != null) {
+          method.assignments.merge(name, 1, Integer::sum);
         }
         return super.visitVariable(variable, unused);
       }
@@ -82,40 +79,21 @@ final class FreshArrayReturns {
       @Override
       public Void visitAssignment(AssignmentTree assignment, Void unused) {
         if (assignment.getVariable() instanceof IdentifierTree name) {
-          assignments.merge(name.getName().toString(), 1, Integer::sum);
+          method.assignments.merge(name.getName().toString(), 1, Integer::sum);
         }
         return super.visitAssignment(assignment, unused);
       }
-
-      @Override
-      public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
-        return null; // a lambda's returns are its own
-      }
-
-      @Override
-      public Void visitClass(com.sun.source.tree.ClassTree type, Void unused) {
-        return null; // so are those of a local or anonymous class
-      }
     }.scan(tree.getBody(), null);
-    new TreeScanner<Void, Void>() {
+    String[] found = {null};
+    new OwnCode() {
       @Override
       public Void visitReturn(ReturnTree statement, Void unused) {
         ExpressionTree value = statement.getExpression();
         if (found[0] == null && value != null && !method.fresh(value, false)) {
-          long line = unit.getLineMap().getLineNumber(
-              trees.getSourcePositions().getStartPosition(unit, value));
+          long line = method.unit.getLineMap().getLineNumber(
+              trees.getSourcePositions().getStartPosition(method.unit, value));
           found[0] = "'" + value + "' (line " + line + ")";
         }
-        return null;
-      }
-
-      @Override
-      public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
-        return null;
-      }
-
-      @Override
-      public Void visitClass(com.sun.source.tree.ClassTree type, Void unused) {
         return null;
       }
     }.scan(tree.getBody(), null);
@@ -161,6 +139,19 @@ final class FreshArrayReturns {
       }
     }.scan(unit, null);
     return imported && !declared[0];
+  }
+
+  /** A scan of a method's own code: not of lambdas or classes in it, whose returns are theirs. */
+  private static class OwnCode extends TreeScanner<Void, Void> {
+    @Override
+    public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
+      return null;
+    }
+
+    @Override
+    public Void visitClass(com.sun.source.tree.ClassTree type, Void unused) {
+      return null;
+    }
   }
 
   /** Whether {@code value} is a new array; {@code initializer}: a local's, not a returned one. */

@@ -397,22 +397,26 @@ public final class Lowering {
           + "' and '" + swap.second() + "' is not supported here: " + problem);
       return true;
     }
-    NumericType element = first.type().elementType();
-    Operand length = context.emit(Operation.LENGTH, List.of(new Operand.Use(a)),
-        NumericType.INT, false);
-    Operand arrayA = new Operand.Use(a);
-    Operand arrayB = new Operand.Use(b);
-    arrays.writeLoop(Operand.Constant.of(0), length, k -> {
-      Operand fromFirst = context.emit(Operation.ELEMENT, List.of(arrayA, k), element,
-          ArrayCopies.isActive(arrayA, element));
-      Operand fromSecond = context.emit(Operation.ELEMENT, List.of(arrayB, k), element,
-          ArrayCopies.isActive(arrayB, element));
-      context.emit(Operation.STORE, List.of(arrayA, k, fromSecond), element,
-          ArrayCopies.isActive(arrayA, element));
-      return context.emit(Operation.STORE, List.of(arrayB, k, fromFirst), element,
-          ArrayCopies.isActive(arrayB, element));
-    });
+    exchangeElements(new Operand.Use(a), new Operand.Use(b), first.type().elementType());
     return true;
+  }
+
+  /**
+   * A loop exchanging each element of {@code a} with {@code b}'s at the same index, as many as
+   * {@code a} has: a swap of two arrays, or of two rows, where nothing else names them.
+   */
+  private void exchangeElements(Operand a, Operand b, NumericType element) {
+    Operand length = context.emit(Operation.LENGTH, List.of(a), NumericType.INT, false);
+    arrays.writeLoop(Operand.Constant.of(0), length, k -> {
+      Operand fromA = context.emit(Operation.ELEMENT, List.of(a, k), element,
+          ArrayCopies.isActive(a, element));
+      Operand fromB = context.emit(Operation.ELEMENT, List.of(b, k), element,
+          ArrayCopies.isActive(b, element));
+      context.emit(Operation.STORE, List.of(a, k, fromB), element,
+          ArrayCopies.isActive(a, element));
+      return context.emit(Operation.STORE, List.of(b, k, fromA), element,
+          ArrayCopies.isActive(b, element));
+    });
   }
 
   /**
@@ -454,17 +458,7 @@ public final class Lowering {
     if (first == null || second == null) {
       return true;
     }
-    Operand length = context.emit(Operation.LENGTH, List.of(first), NumericType.INT, false);
-    arrays.writeLoop(Operand.Constant.of(0), length, j -> {
-      Operand fromFirst = context.emit(Operation.ELEMENT, List.of(first, j), NumericType.DOUBLE,
-          ArrayCopies.isActive(first, NumericType.DOUBLE));
-      Operand fromSecond = context.emit(Operation.ELEMENT, List.of(second, j),
-          NumericType.DOUBLE, ArrayCopies.isActive(second, NumericType.DOUBLE));
-      context.emit(Operation.STORE, List.of(first, j, fromSecond), NumericType.DOUBLE,
-          ArrayCopies.isActive(first, NumericType.DOUBLE));
-      return context.emit(Operation.STORE, List.of(second, j, fromFirst), NumericType.DOUBLE,
-          ArrayCopies.isActive(second, NumericType.DOUBLE));
-    });
+    exchangeElements(first, second, NumericType.DOUBLE);
     return true;
   }
 

@@ -53,7 +53,7 @@ record RowSwaps(List<StatementTree> statements, String matrix) {
         || !isRow(third.get().getVariable(), name, other.getIndex())
         || !(third.get().getExpression() instanceof IdentifierTree held)
         || !held.getName().contentEquals(temporary) || temporary.equals(name)
-        || readsAfter(statements.subList(i + 3, statements.size()), temporary)) {
+        || NameUses.appearsIn(statements.subList(i + 3, statements.size()), temporary)) {
       return Optional.empty();
     }
     return Optional.of(new RowSwaps(List.copyOf(statements.subList(i, i + 3)), name));
@@ -150,18 +150,5 @@ record RowSwaps(List<StatementTree> statements, String matrix) {
     }
     return a instanceof LiteralTree x && b instanceof LiteralTree y
         && java.util.Objects.equals(x.getValue(), y.getValue());
-  }
-
-  private static boolean readsAfter(List<? extends StatementTree> rest, String name) {
-    boolean[] found = {false};
-    TreeScanner<Void, Void> scanner = new TreeScanner<>() {
-      @Override
-      public Void visitIdentifier(IdentifierTree identifier, Void unused) {
-        found[0] |= identifier.getName().contentEquals(name);
-        return null;
-      }
-    };
-    rest.forEach(statement -> scanner.scan(statement, null));
-    return found[0];
   }
 }

@@ -129,31 +129,39 @@ final class TypeTests {
       context.dependences().runsAsWritten(held, "instanceof", true);
     }
     String name = binding.getName().toString();
-    Optional<VariableElement> field = context.symbols()
-        .resolveField(name);
-    if (field.isPresent() && !name.isEmpty() && !name.equals("_")) {
-      rejected(test, "the pattern variable '" + name + "' has the name of the field '"
-          + field.get().getEnclosingElement().getSimpleName() + "." + name + "': ad4j holds a"
-          + " pattern's variable in the block where the test stands, so a read of '" + name
-          + "' where Java's scope of the variable has ended (after the 'if', in its 'else', the"
-          + " right operand of '||') would read the variable instead of the field; rename the"
-          + " pattern variable");
-      return null;
-    }
-    Optional<javax.lang.model.element.TypeElement> named =
-        name.isEmpty() || name.equals("_") ? Optional.empty()
-            : context.symbols().resolveSimpleType(name);
-    if (named.isPresent()) {
-      // 'if (o instanceof Double Math) ...; Math.cos(a)': the class's after the scope ends
-      rejected(test, "the pattern variable '" + name + "' has the name of the class '"
-          + named.get().getQualifiedName() + "': ad4j holds a pattern's variable in the block"
-          + " where the test stands, so '" + name + "' where Java's scope of the variable has"
-          + " ended (after the 'if', in its 'else', the right operand of '||') would name the"
-          + " variable instead of the class; rename the pattern variable");
+    Optional<String> hidden = hiddenBy(name);
+    if (hidden.isPresent()) {
+      rejected(test, "the pattern variable '" + name + "' has the name of " + hidden.get()
+          + "; rename the pattern variable");
       return null;
     }
     declare(name, held, type, text);
     return answer;
+  }
+
+  /**
+   * What a pattern variable {@code name} would hide past Java's scope of it, said for the
+   * message: ad4j holds a pattern's variable in the whole block where the test stands, so after
+   * the 'if', in its 'else' or the right operand of '||', a field's read
+   * ({@code return r + b * scale;}) or a class's name ({@code Math.cos(a)}) would mean the
+   * variable. Empty for a name that is neither, or none ('_').
+   */
+  private Optional<String> hiddenBy(String name) {
+    if (name.isEmpty() || name.equals("_")) {
+      return Optional.empty();
+    }
+    String scope = "': ad4j holds a pattern's variable in the block where the test stands, so ";
+    String ended = " where Java's scope of the variable has ended (after the 'if', in its"
+        + " 'else', the right operand of '||') would ";
+    Optional<VariableElement> field = context.symbols().resolveField(name);
+    if (field.isPresent()) {
+      return Optional.of("the field '" + field.get().getEnclosingElement().getSimpleName() + "."
+          + name + scope + "a read of '" + name + "'" + ended
+          + "read the variable instead of the field");
+    }
+    return context.symbols().resolveSimpleType(name).map(named -> "the class '"
+        + named.getQualifiedName() + scope + "'" + name + "'" + ended
+        + "name the variable instead of the class");
   }
 
   /**
