@@ -42,11 +42,7 @@ class ConcatenatedObjectsTest {
         "    return a * a * b * t.length();",
         "  }",
         "}"),
-        "'\"v\" + n' calls 'n.toString()', which runs as written and may give another result or"
-            + " do something again each time it runs: mHessian and mValueGradientAndHessian of"
-            + " 'f' make one sweep per slot and would run it once per sweep, where 'f' runs it"
-            + " once; make the string where 'f' is called and pass it as a @NoDerivative"
-            + " parameter",
+        toStringRunsAgainInTheHessianSweeps("\"v\" + n"),
         8, 20);
   }
 
@@ -157,11 +153,7 @@ class ConcatenatedObjectsTest {
         "    return a * a * b * t.length();",
         "  }",
         "}"),
-        "'t += n' calls 'n.toString()', which runs as written and may give another result or"
-            + " do something again each time it runs: mHessian and mValueGradientAndHessian of"
-            + " 'f' make one sweep per slot and would run it once per sweep, where 'f' runs it"
-            + " once; make the string where 'f' is called and pass it as a @NoDerivative"
-            + " parameter",
+        toStringRunsAgainInTheHessianSweeps("t += n"),
         9, 7);
   }
 
@@ -200,5 +192,14 @@ class ConcatenatedObjectsTest {
             new Object[] {x, ws, n}, true, false, false));
       }
     }
+  }
+
+  /** The error at a concatenation whose {@code toString()} f's Hessian sweeps would run again. */
+  private static String toStringRunsAgainInTheHessianSweeps(String concatenation) {
+    return "'" + concatenation + "' calls 'n.toString()', which runs as written and may give"
+        + " another result or do something again each time it runs: mHessian and"
+        + " mValueGradientAndHessian of 'f' make one sweep per slot and would run it once per"
+        + " sweep, where 'f' runs it once; make the string where 'f' is called and pass it as a"
+        + " @NoDerivative parameter";
   }
 }

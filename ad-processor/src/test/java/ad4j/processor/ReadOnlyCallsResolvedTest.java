@@ -62,9 +62,7 @@ class ReadOnlyCallsResolvedTest {
     assertSingleError(source("  static final class Math { static int calls;"
             + " static double log(double v) { calls++; return java.lang.Math.log(v) + calls; } }",
             "d.norm()"),
-        "call to 'd.norm()' runs as written and may give another result or do something again"
-            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
-            + " per slot",
+        runsAgainInTheHessianSweeps("d.norm()"),
         12, 30);
   }
 
@@ -86,9 +84,7 @@ class ReadOnlyCallsResolvedTest {
         "    return a * a * b * d.norm();",
         "  }",
         "}"),
-        "call to 'd.norm()' runs as written and may give another result or do something again"
-            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
-            + " per slot",
+        runsAgainInTheHessianSweeps("d.norm()"),
         13, 30);
   }
 
@@ -112,9 +108,7 @@ class ReadOnlyCallsResolvedTest {
           "    return a * a * b * d.norm();",
           "  }",
           "}"),
-          "call to 'd.norm()' runs as written and may give another result or do something"
-              + " again each time it runs: mHessian and mValueGradientAndHessian of 'f' make one"
-              + " sweep per slot",
+          runsAgainInTheHessianSweeps("d.norm()"),
           12, 30);
     }
   }
@@ -137,9 +131,7 @@ class ReadOnlyCallsResolvedTest {
         "    return a * a * b * op.ordinal(2) + op.ordinal() + op.name().length();",
         "  }",
         "}"),
-        "call to 'op.ordinal(...)' runs as written and may give another result or do something"
-            + " again each time it runs: mHessian and mValueGradientAndHessian of 'f' make one"
-            + " sweep per slot",
+        runsAgainInTheHessianSweeps("op.ordinal(...)"),
         12, 34);
   }
 
@@ -161,9 +153,7 @@ class ReadOnlyCallsResolvedTest {
         "    return a * a * b * d.norm();",
         "  }",
         "}"),
-        "call to 'd.norm()' runs as written and may give another result or do something again"
-            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
-            + " per slot",
+        runsAgainInTheHessianSweeps("d.norm()"),
         12, 30);
   }
 
@@ -187,9 +177,7 @@ class ReadOnlyCallsResolvedTest {
         "    return a * a * b * s.k();",
         "  }",
         "}"),
-        "call to 's.k()' runs as written and may give another result or do something again"
-            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
-            + " per slot",
+        runsAgainInTheHessianSweeps("s.k()"),
         12, 27);
   }
 
@@ -282,9 +270,14 @@ class ReadOnlyCallsResolvedTest {
         "    return a * a * b * c.k();",
         "  }",
         "}"),
-        "call to 'c.k()' runs as written and may give another result or do something again"
-            + " each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
-            + " per slot",
+        runsAgainInTheHessianSweeps("c.k()"),
         12, 27);
+  }
+
+  /** The error at a call that {@code f}'s Hessian sweeps would run once each. */
+  private static String runsAgainInTheHessianSweeps(String call) {
+    return "call to '" + call + "' runs as written and may give another result or do something"
+        + " again each time it runs: mHessian and mValueGradientAndHessian of 'f' make one sweep"
+        + " per slot";
   }
 }
