@@ -33,6 +33,7 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.util.ElementFilter;
 import javax.tools.Diagnostic;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -69,6 +70,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   private final Set<TypeElement> ruleClasses = new java.util.LinkedHashSet<>();
   /** The classes whose methods {@code @DerivativeOf} rules of the compilation target. */
   private final Set<TypeElement> ruledClasses = new java.util.HashSet<>();
+  /** The rule classes of earlier compilations into the same output, and of this one. */
+  private RuleClassIndex ruleClassIndex;
 
   /** The processor javac and other compilers load. */
   public DifferentiableProcessor() {
@@ -125,6 +128,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     trees = found.orElseGet(() -> parsedTrees(environment));
     claims = new GradClassClaims(environment.getElementUtils(), trees);
     rounds = new Rounds(environment.getElementUtils());
+    ruleClassIndex = trees == null ? null : new RuleClassIndex(environment.getFiler(),
+        environment.getElementUtils(), trees);
   }
 
   /** Trees parsed by the JDK's javac parser, for compilers that give none (ECJ); else null. */
@@ -170,10 +175,23 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       for (Element method : ruleMethods) {
         if (method.getEnclosingElement() instanceof TypeElement type) {
           ruleClasses.add(type);
+          ruleClassIndex.add(type);
         }
         if (method instanceof ExecutableElement rule) {
           found.ownerOf(rule).ifPresent(ruledClasses::add);
         }
+      }
+      // a build that compiles only the edited files leaves the other rule classes out
+      for (TypeElement earlier : ruleClassIndex.earlierClasses(rounds, round.getRootElements())) {
+        ruleClasses.add(earlier);
+        for (ExecutableElement rule : ElementFilter.methodsIn(earlier.getEnclosedElements())) {
+          if (DerivativeOfRules.annotationOf(rule).isPresent()) {
+            found.ownerOf(rule).ifPresent(ruledClasses::add);
+          }
+        }
+      }
+      if (round.processingOver()) {
+        ruleClassIndex.write();
       }
       TypeElement uses = processingEnv.getElementUtils().getTypeElement(DerivativeOfRules.USES);
       if (uses != null) {
