@@ -90,6 +90,22 @@ class PartialCompilationsTest {
     assertRulesUsed(classes, "after compiling Model.java alone with a source path");
   }
 
+  /** ECJ, as Eclipse's builder and the command line run it, keeps and reads the list too. */
+  @Test
+  void rulesOfAClassLeftOutOfAPartialCompilationStillCountUnderEcj(@TempDir Path root)
+      throws Exception {
+    Path src = write(root.resolve("src"), "ProjectRules", RULES, "Library", LIBRARY, "Model",
+        MODEL);
+    Path classes = Files.createDirectories(root.resolve("classes"));
+    Path generated = Files.createDirectories(root.resolve("generated"));
+    JavaCompiler ecj = new org.eclipse.jdt.internal.compiler.tool.EclipseCompiler();
+    List<String> options = List.of("-17", "-proc:full");
+    compile(ecj, options, classes, generated, null, src, "ProjectRules", "Library", "Model");
+    assertRulesUsed(classes, "full build with ECJ");
+    compile(ecj, options, classes, generated, null, src, "Model");
+    assertRulesUsed(classes, "after compiling Model.java alone with ECJ");
+  }
+
   @Test
   void aRulesClassWhoseSourceIsDeletedNoLongerCounts(@TempDir Path root) throws Exception {
     Path src = write(root.resolve("src"), "ProjectRules", RULES, "Library", LIBRARY, "Model",
@@ -150,6 +166,13 @@ class PartialCompilationsTest {
    */
   private static void compile(Path classes, Path generated, Path sourcePath, Path src,
       String... names) throws IOException {
+    compile(ToolProvider.getSystemJavaCompiler(), List.of("-Xlint:all", "-Werror"), classes,
+        generated, sourcePath, src, names);
+  }
+
+  /** As {@link #compile(Path, Path, Path, Path, String...)}, with another compiler. */
+  private static void compile(JavaCompiler compiler, List<String> compilerOptions, Path classes,
+      Path generated, Path sourcePath, Path src, String... names) throws IOException {
     // as a build does before compiling a file again: its classes and generated files go
     for (String name : names) {
       for (Path dir : List.of(classes.resolve("com/example"), generated.resolve("com/example"))) {
@@ -162,26 +185,26 @@ class PartialCompilationsTest {
         }
       }
     }
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    List<String> options = new ArrayList<>(List.of("-Xlint:all", "-Werror", "-d",
-        classes.toString(), "-s", generated.toString(), "-classpath",
+    List<String> options = new ArrayList<>(compilerOptions);
+    options.addAll(List.of("-d", classes.toString(), "-s", generated.toString(), "-classpath",
         classes + File.pathSeparator + System.getProperty("java.class.path")));
     if (sourcePath != null) {
       options.addAll(List.of("-sourcepath", sourcePath.toString()));
     }
     StringWriter output = new StringWriter();
-    try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, null)) {
+    try (StandardJavaFileManager files = compiler.getStandardFileManager(null, null, null)) {
       List<File> sources = new ArrayList<>();
       for (String name : names) {
         sources.add(src.resolve("com/example/" + name + ".java").toFile());
       }
       Iterable<? extends JavaFileObject> units = files.getJavaFileObjectsFromFiles(sources);
-      JavaCompiler.CompilationTask task = javac.getTask(output, files, null, options, null,
+      JavaCompiler.CompilationTask task = compiler.getTask(output, files, null, options, null,
           units);
       task.setProcessors(List.of(new AnnotatedLocalClassesProcessor(),
           new DifferentiableProcessor()));
       boolean compiled = task.call();
-      assertWithMessage("javac %s: %s", String.join(" ", names), output).that(compiled).isTrue();
+      assertWithMessage("compiling %s: %s", String.join(" ", names), output).that(compiled)
+          .isTrue();
     }
   }
 
