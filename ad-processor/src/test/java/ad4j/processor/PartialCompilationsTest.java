@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -58,95 +57,68 @@ class PartialCompilationsTest {
       "}");
 
   private static final double[] POINTS = {0.3, -0.45, 1.1};
-
-  /** The derivatives the rules give: floor passes its argument's, |u| has tanh(u / 0.1). */
-  private static void assertRulesUsed(Path classes, String build) throws Exception {
-    for (double x : POINTS) {
-      assertWithMessage("quantizedGradient at %s, %s", x, build)
-          .that(gradient(classes, "quantized", x)).isWithin(1e-12).of(1 + 2 * x);
-      assertWithMessage("penaltyGradient at %s, %s", x, build)
-          .that(gradient(classes, "penalty", x)).isWithin(1e-12).of(3 * Math.tanh((x - 0.2) / 0.1));
-    }
-  }
+  private static final String[] ALL = {"ProjectRules", "Library", "Model"};
 
   @Test
   void rulesOfAClassLeftOutOfAPartialCompilationStillCount(@TempDir Path root) throws Exception {
-    Path src = write(root.resolve("src"), "ProjectRules", RULES, "Library", LIBRARY, "Model",
-        MODEL);
-    Path classes = Files.createDirectories(root.resolve("classes"));
-    Path generated = Files.createDirectories(root.resolve("generated"));
-    compile(classes, generated, null, src, "ProjectRules", "Library", "Model");
-    assertRulesUsed(classes, "full build");
-    String full = Files.readString(generated.resolve("com/example/ModelGrad.java"));
+    Project project = Project.javac(root);
+    project.compile(null, ALL);
+    project.assertRulesUsed("full build");
+    String full = Files.readString(project.generated.resolve("com/example/ModelGrad.java"));
 
     // Model.java edited: only it is compiled again (no source path, as IntelliJ and Gradle run)
-    compile(classes, generated, null, src, "Model");
-    assertRulesUsed(classes, "after compiling Model.java alone");
+    project.compile(null, "Model");
+    project.assertRulesUsed("after compiling Model.java alone");
     assertWithMessage("ModelGrad after compiling Model.java alone")
-        .that(Files.readString(generated.resolve("com/example/ModelGrad.java"))).isEqualTo(full);
+        .that(Files.readString(project.generated.resolve("com/example/ModelGrad.java")))
+        .isEqualTo(full);
 
     // the same with the source roots as the source path, as Maven passes them
-    compile(classes, generated, src, src, "Model");
-    assertRulesUsed(classes, "after compiling Model.java alone with a source path");
+    project.compile(project.src, "Model");
+    project.assertRulesUsed("after compiling Model.java alone with a source path");
   }
 
   /** ECJ, as Eclipse's builder and the command line run it, keeps and reads the list too. */
   @Test
   void rulesOfAClassLeftOutOfAPartialCompilationStillCountUnderEcj(@TempDir Path root)
       throws Exception {
-    Path src = write(root.resolve("src"), "ProjectRules", RULES, "Library", LIBRARY, "Model",
-        MODEL);
-    Path classes = Files.createDirectories(root.resolve("classes"));
-    Path generated = Files.createDirectories(root.resolve("generated"));
-    JavaCompiler ecj = new org.eclipse.jdt.internal.compiler.tool.EclipseCompiler();
-    List<String> options = List.of("-17", "-proc:full");
-    compile(ecj, options, classes, generated, null, src, "ProjectRules", "Library", "Model");
-    assertRulesUsed(classes, "full build with ECJ");
-    compile(ecj, options, classes, generated, null, src, "Model");
-    assertRulesUsed(classes, "after compiling Model.java alone with ECJ");
+    Project project = Project.of(root, new org.eclipse.jdt.internal.compiler.tool.EclipseCompiler(),
+        List.of("-17", "-proc:full"));
+    project.compile(null, ALL);
+    project.assertRulesUsed("full build with ECJ");
+    project.compile(null, "Model");
+    project.assertRulesUsed("after compiling Model.java alone with ECJ");
   }
 
   @Test
   void aRulesClassWhoseSourceIsDeletedNoLongerCounts(@TempDir Path root) throws Exception {
-    Path src = write(root.resolve("src"), "ProjectRules", RULES, "Library", LIBRARY, "Model",
-        MODEL);
-    Path classes = Files.createDirectories(root.resolve("classes"));
-    Path generated = Files.createDirectories(root.resolve("generated"));
-    compile(classes, generated, src, src, "ProjectRules", "Library", "Model");
-    assertRulesUsed(classes, "full build");
+    Project project = Project.javac(root);
+    project.compile(project.src, ALL);
+    project.assertRulesUsed("full build");
 
     // ProjectRules.java deleted, its class file left behind (by a build that does not track the
     // files it wrote), and every source compiled again
-    Files.delete(src.resolve("com/example/ProjectRules.java"));
+    Files.delete(project.src.resolve("com/example/ProjectRules.java"));
     assertWithMessage("the class file left behind")
-        .that(Files.exists(classes.resolve("com/example/ProjectRules.class"))).isTrue();
-    compile(classes, generated, src, src, "Library", "Model");
+        .that(Files.exists(project.classes.resolve("com/example/ProjectRules.class"))).isTrue();
+    project.compile(project.src, "Library", "Model");
     for (double x : POINTS) {
-      assertWithMessage("quantizedGradient at %s", x)
-          .that(gradient(classes, "quantized", x)).isWithin(1e-12).of(2 * x);
-      assertWithMessage("penaltyGradient at %s", x)
-          .that(gradient(classes, "penalty", x)).isWithin(1e-12).of(3 * Math.signum(x - 0.2));
+      project.assertGradients(x, 2 * x, 3 * Math.signum(x - 0.2), "without the rules");
     }
     assertWithMessage("the list of rule classes")
-        .that(Files.readString(classes.resolve(RuleClassIndex.RESOURCE))).isEmpty();
+        .that(Files.readString(project.classes.resolve(RuleClassIndex.RESOURCE))).isEmpty();
   }
 
   @Test
   void aRulesClassCompiledAgainWithoutItsRulesNoLongerCounts(@TempDir Path root)
       throws Exception {
-    Path src = write(root.resolve("src"), "ProjectRules", RULES, "Library", LIBRARY, "Model",
-        MODEL);
-    Path classes = Files.createDirectories(root.resolve("classes"));
-    Path generated = Files.createDirectories(root.resolve("generated"));
-    compile(classes, generated, null, src, "ProjectRules", "Library", "Model");
-    assertRulesUsed(classes, "full build");
+    Project project = Project.javac(root);
+    project.compile(null, ALL);
+    project.assertRulesUsed("full build");
 
-    write(src, "ProjectRules", "package com.example;\nfinal class ProjectRules {}\n");
-    compile(classes, generated, null, src, "ProjectRules", "Model");
-    assertWithMessage("quantizedGradient at 0.3")
-        .that(gradient(classes, "quantized", 0.3)).isWithin(1e-12).of(0.6);
-    assertWithMessage("penaltyGradient at 0.3")
-        .that(gradient(classes, "penalty", 0.3)).isWithin(1e-12).of(3.0);
+    write(project.src, "ProjectRules", "package com.example;\nfinal class ProjectRules {}\n");
+    project.compile(null, "ProjectRules", "Model");
+    project.assertGradients(0.3, 0.6, 3.0, "without the rules");
   }
 
   /** Writes {@code com/example/Name.java} files from (name, source) pairs under {@code src}. */
@@ -159,63 +131,88 @@ class PartialCompilationsTest {
   }
 
   /**
-   * javac with ad4j's processors on the named sources, into {@code classes} (also on the class
-   * path, as a build's earlier output is), with {@code sourcePath} as the source path if not
-   * null, after removing what an earlier compilation of those sources wrote. Fails on an error
-   * or a warning.
+   * The three sources under {@code src}, built into {@code classes} (also on the class path, as
+   * a build's earlier output is) and {@code generated} by {@code compiler} with its
+   * {@code options}.
    */
-  private static void compile(Path classes, Path generated, Path sourcePath, Path src,
-      String... names) throws IOException {
-    compile(ToolProvider.getSystemJavaCompiler(), List.of("-Xlint:all", "-Werror"), classes,
-        generated, sourcePath, src, names);
-  }
+  private record Project(Path src, Path classes, Path generated, JavaCompiler compiler,
+      List<String> options) {
+    static Project javac(Path root) throws IOException {
+      return of(root, ToolProvider.getSystemJavaCompiler(), List.of("-Xlint:all", "-Werror"));
+    }
 
-  /** As {@link #compile(Path, Path, Path, Path, String...)}, with another compiler. */
-  private static void compile(JavaCompiler compiler, List<String> compilerOptions, Path classes,
-      Path generated, Path sourcePath, Path src, String... names) throws IOException {
-    // as a build does before compiling a file again: its classes and generated files go
-    for (String name : names) {
-      for (Path dir : List.of(classes.resolve("com/example"), generated.resolve("com/example"))) {
-        if (Files.isDirectory(dir)) {
-          try (var outputs = Files.newDirectoryStream(dir, name + "{,$*,Grad*}.{class,java}")) {
-            for (Path output : outputs) {
-              Files.delete(output);
+    static Project of(Path root, JavaCompiler compiler, List<String> options)
+        throws IOException {
+      return new Project(
+          write(root.resolve("src"), "ProjectRules", RULES, "Library", LIBRARY, "Model", MODEL),
+          Files.createDirectories(root.resolve("classes")),
+          Files.createDirectories(root.resolve("generated")), compiler, options);
+    }
+
+    /**
+     * Compiles the named sources, with {@code sourcePath} as the source path if not null, after
+     * removing what an earlier compilation of them wrote, as a build does. Fails on an error
+     * (and, with javac's options, on a warning).
+     */
+    void compile(Path sourcePath, String... names) throws IOException {
+      for (String name : names) {
+        for (Path dir : List.of(classes.resolve("com/example"),
+            generated.resolve("com/example"))) {
+          if (Files.isDirectory(dir)) {
+            try (var outputs = Files.newDirectoryStream(dir,
+                name + "{,$*,Grad*}.{class,java}")) {
+              for (Path output : outputs) {
+                Files.delete(output);
+              }
             }
           }
         }
       }
-    }
-    List<String> options = new ArrayList<>(compilerOptions);
-    options.addAll(List.of("-d", classes.toString(), "-s", generated.toString(), "-classpath",
-        classes + File.pathSeparator + System.getProperty("java.class.path")));
-    if (sourcePath != null) {
-      options.addAll(List.of("-sourcepath", sourcePath.toString()));
-    }
-    StringWriter output = new StringWriter();
-    try (StandardJavaFileManager files = compiler.getStandardFileManager(null, null, null)) {
-      List<File> sources = new ArrayList<>();
-      for (String name : names) {
-        sources.add(src.resolve("com/example/" + name + ".java").toFile());
+      List<String> arguments = new ArrayList<>(options);
+      arguments.addAll(List.of("-d", classes.toString(), "-s", generated.toString(),
+          "-classpath", classes + File.pathSeparator + System.getProperty("java.class.path")));
+      if (sourcePath != null) {
+        arguments.addAll(List.of("-sourcepath", sourcePath.toString()));
       }
-      Iterable<? extends JavaFileObject> units = files.getJavaFileObjectsFromFiles(sources);
-      JavaCompiler.CompilationTask task = compiler.getTask(output, files, null, options, null,
-          units);
-      task.setProcessors(List.of(new AnnotatedLocalClassesProcessor(),
-          new DifferentiableProcessor()));
-      boolean compiled = task.call();
-      assertWithMessage("compiling %s: %s", String.join(" ", names), output).that(compiled)
-          .isTrue();
+      StringWriter output = new StringWriter();
+      try (StandardJavaFileManager files = compiler.getStandardFileManager(null, null, null)) {
+        List<File> sources = new ArrayList<>();
+        for (String name : names) {
+          sources.add(src.resolve("com/example/" + name + ".java").toFile());
+        }
+        JavaCompiler.CompilationTask task = compiler.getTask(output, files, null, arguments,
+            null, files.getJavaFileObjectsFromFiles(sources));
+        task.setProcessors(List.of(new AnnotatedLocalClassesProcessor(),
+            new DifferentiableProcessor()));
+        assertWithMessage("compiling %s: %s", String.join(" ", names), output)
+            .that(task.call()).isTrue();
+      }
     }
-  }
 
-  /** {@code ModelGrad.<name>Gradient(x)[0]}, loaded afresh from {@code classes}. */
-  private static double gradient(Path classes, String name, double x) throws Exception {
-    try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
-        PartialCompilationsTest.class.getClassLoader())) {
-      var method = loader.loadClass("com.example.ModelGrad")
-          .getDeclaredMethod(name + "Gradient", double.class);
-      method.setAccessible(true);
-      return ((double[]) method.invoke(null, x))[0];
+    /** The derivatives the rules give: floor passes its argument's, |u| has tanh(u / 0.1). */
+    void assertRulesUsed(String build) throws Exception {
+      for (double x : POINTS) {
+        assertGradients(x, 1 + 2 * x, 3 * Math.tanh((x - 0.2) / 0.1), build);
+      }
+    }
+
+    void assertGradients(double x, double quantized, double penalty, String build)
+        throws Exception {
+      assertWithMessage("quantizedGradient at %s, %s", x, build)
+          .that(gradient("quantized", x)).isWithin(1e-12).of(quantized);
+      assertWithMessage("penaltyGradient at %s, %s", x, build)
+          .that(gradient("penalty", x)).isWithin(1e-12).of(penalty);
+    }
+
+    /** {@code ModelGrad.<name>Gradient(x)[0]}, loaded afresh from {@code classes}. */
+    private double gradient(String name, double x) throws Exception {
+      try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+          PartialCompilationsTest.class.getClassLoader())) {
+        var method = loader.loadClass("com.example.ModelGrad")
+            .getDeclaredMethod(name + "Gradient", double.class);
+        method.setAccessible(true);
+        return ((double[]) method.invoke(null, x))[0];
+      }
     }
   }
 }
