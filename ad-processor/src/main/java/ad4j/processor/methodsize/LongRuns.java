@@ -207,6 +207,7 @@ final class LongRuns {
     for (List<Statement> statements : cut) {
       count(new Block(statements), uses);
     }
+    outliner.recountStores(run, cut);
     List<Statement> result = new ArrayList<>();
     for (List<Statement> statements : cut) {
       if (!statements.isEmpty()) { // a part whose statements all moved to earlier parts

@@ -82,6 +82,22 @@ final class Outliner {
     return uses;
   }
 
+  /**
+   * Counts the stores of {@code run} out and those of {@code parts}, the same run as a rewrite
+   * left it, in: spreading a long sum across parts adds its terms into the variable at the end
+   * of the parts that make them ({@code v += ...}), which may come after the part that declares
+   * it, and such a part must not leave the variable on the tape as final ({@link
+   * #leftInPlace}).
+   */
+  void recountStores(List<Statement> run, List<List<Statement>> parts) {
+    Map<Variable, Integer> before = new IdentityHashMap<>();
+    countStores(run, before);
+    before.forEach((variable, count) -> stores.merge(variable, -count, Integer::sum));
+    for (List<Statement> part : parts) {
+      countStores(part, stores);
+    }
+  }
+
   /** The parts made so far, in order. */
   List<LongBlocks.Part> parts() {
     return List.copyOf(parts);
