@@ -113,6 +113,24 @@ final class ArgumentOnlyMethods {
         .contains(type.get().getQualifiedName().toString());
   }
 
+  /**
+   * Whether {@code qualifier.name(...)}, a call in the code of {@code owner} in {@code unit}
+   * whose qualifier names no local, surely names a type (not a field of {@code owner}, which
+   * would obscure it) every static method {@code name} of which is argument-only: one of
+   * {@code Double}, {@code String} and the other argument-only classes of the JDK
+   * ({@code Double.isNaN(v)}), or a method of the sources passing {@link #test}. Whichever the
+   * call selects then gives the same result again and changes nothing.
+   */
+  boolean callsArgumentOnly(ExpressionTree qualifier, String name, TypeElement owner,
+      CompilationUnitTree unit) {
+    if (trees == null) {
+      return false;
+    }
+    Body body = new Body(new Symbols(elements, types, owner, unit));
+    Optional<TypeElement> type = body.ownerType(qualifier);
+    return type.isPresent() && body.everyStaticMethod(type.get(), name);
+  }
+
   /** Whether a static method of {@code Math}, {@code String} or a boxed type reads only its arguments. */
   static boolean isArgumentOnlyLibraryMethod(ExecutableElement method) {
     return StaticMembers.isStatic(method)

@@ -244,7 +244,7 @@ final class ReadOnlyMethods {
             }
             return super.scan(tree, unused);
           case METHOD_INVOCATION:
-            if (!call((MethodInvocationTree) tree, owner)) {
+            if (!call((MethodInvocationTree) tree, locals, owner)) {
               readOnly[0] = false;
               return null;
             }
@@ -277,11 +277,12 @@ final class ReadOnlyMethods {
 
   /**
    * A call a read-only body may make: of a static method of {@code Math}, {@code String} or a
-   * boxed type, or of a method of {@code owner} named without a qualifier or on {@code this},
-   * every method of that name that is a member of {@code owner} (inherited ones too) being
-   * argument-only or read-only.
+   * boxed type, or of a type's static method that is argument-only ({@code Double.isNaN(re)},
+   * {@code Checks.positive(a)}), or of a method of {@code owner} named without a qualifier or
+   * on {@code this}, every method of that name that is a member of {@code owner} (inherited
+   * ones too) being argument-only or read-only.
    */
-  private boolean call(MethodInvocationTree invocation, TypeElement owner) {
+  private boolean call(MethodInvocationTree invocation, Set<String> locals, TypeElement owner) {
     ExpressionTree select = invocation.getMethodSelect();
     String name;
     TypeElement where;
@@ -304,7 +305,9 @@ final class ReadOnlyMethods {
         // java.lang's, not a class of the sources named so ('Model.Math', which may count)
         return !name.equals("random"); // Math's functions, but a draw differs each time
       } else {
-        return false;
+        // a type's static method: 'Double.isNaN(re)' (not a local's or a field's method)
+        return !locals.contains(first)
+            && argumentOnly.callsArgumentOnly(qualifier, name, owner, unit);
       }
     } else {
       return false;
