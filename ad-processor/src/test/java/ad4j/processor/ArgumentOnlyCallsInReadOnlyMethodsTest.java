@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * something again each time it runs" in an order-2 method: only {@code Math} and
  * {@code StrictMath} were looked at as qualifiers. A constructor calling
  * {@code Integer.getInteger} (a system property, which may change) or a static method that
- * counts its calls stays that error.
+ * counts its calls stays that error, and so does a getter passing an object to
+ * {@code String.valueOf}, which calls its {@code toString()}.
  */
 @ExtendWith(TapeIsEmpty.class)
 class ArgumentOnlyCallsInReadOnlyMethodsTest {
@@ -115,6 +116,32 @@ class ArgumentOnlyCallsInReadOnlyMethodsTest {
         "}"),
         runsAgainInTheHessianSweeps("new C(...)"),
         10, 11);
+  }
+
+  @Test
+  void aGetterPassingAnObjectToStringValueOfStaysAnError() {
+    // String.valueOf(Object) calls the object's toString(), which counts here
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "import ad4j.NoDerivative;",
+        "final class F {",
+        "  static final class Tag {",
+        "    int n;",
+        "    @Override public String toString() { n++; return \"t\" + n; }",
+        "  }",
+        "  static final class Damping {",
+        "    final Tag tag = new Tag();",
+        "    double k = 0.75;",
+        "    double safe() { return String.valueOf(tag).length() > 2 ? k : 2 * k; }",
+        "  }",
+        "  @Differentiable(order = 2)",
+        "  static double f(double a, double b, @NoDerivative Damping d) {",
+        "    return a * a * b * d.safe();",
+        "  }",
+        "}"),
+        runsAgainInTheHessianSweeps("d.safe()"),
+        16, 30);
   }
 
   /** The error at a call that {@code f}'s Hessian sweeps would run once each. */

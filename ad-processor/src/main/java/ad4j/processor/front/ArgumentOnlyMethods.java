@@ -118,8 +118,11 @@ final class ArgumentOnlyMethods {
    * whose qualifier names no local, surely names a type (not a field of {@code owner}, which
    * would obscure it) every static method {@code name} of which is argument-only: one of
    * {@code Double}, {@code String} and the other argument-only classes of the JDK
-   * ({@code Double.isNaN(v)}), or a method of the sources passing {@link #test}. Whichever the
-   * call selects then gives the same result again and changes nothing.
+   * ({@code Double.isNaN(v)}), or a method of the sources passing {@link #test}, and takes
+   * only primitives and strings. Whichever the call selects then gives the same result again
+   * and changes nothing: it calls no method of an object it is given, as {@code
+   * String.valueOf(Object)} calls {@code toString()} (the bodies asking read fields that may
+   * hold objects).
    */
   boolean callsArgumentOnly(ExpressionTree qualifier, String name, TypeElement owner,
       CompilationUnitTree unit) {
@@ -128,7 +131,12 @@ final class ArgumentOnlyMethods {
     }
     Body body = new Body(new Symbols(elements, types, owner, unit));
     Optional<TypeElement> type = body.ownerType(qualifier);
-    return type.isPresent() && body.everyStaticMethod(type.get(), name);
+    return type.isPresent()
+        && methodsNamed(type.get(), name).stream()
+            .filter(StaticMembers::isStatic)
+            .allMatch(method -> method.getParameters().stream()
+                .allMatch(parameter -> isPrimitiveOrString(parameter.asType())))
+        && body.everyStaticMethod(type.get(), name);
   }
 
   /** Whether a static method of {@code Math}, {@code String} or a boxed type reads only its arguments. */
