@@ -139,6 +139,20 @@ final class ArgumentOnlyMethods {
         && body.everyStaticMethod(type.get(), name);
   }
 
+  /**
+   * The field that {@code name} means in the code of {@code owner} in {@code unit}, where no
+   * local of that name is in scope ({@code this.name} when {@code own}: only a member of
+   * {@code owner}); empty without the trees or when none is found.
+   */
+  Optional<VariableElement> field(String name, boolean own, TypeElement owner,
+      CompilationUnitTree unit) {
+    if (trees == null) {
+      return Optional.empty();
+    }
+    Symbols symbols = new Symbols(elements, types, owner, unit);
+    return own ? symbols.fieldOf(owner, name) : symbols.resolveField(name);
+  }
+
   /** Whether a static method of {@code Math}, {@code String} or a boxed type reads only its arguments. */
   static boolean isArgumentOnlyLibraryMethod(ExecutableElement method) {
     return StaticMembers.isStatic(method)

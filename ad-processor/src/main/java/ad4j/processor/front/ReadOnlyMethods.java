@@ -22,11 +22,14 @@ import com.sun.source.util.TreePath;
 import com.sun.source.util.TreeScanner;
 import com.sun.source.util.Trees;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 
@@ -136,7 +139,7 @@ final class ReadOnlyMethods {
 
   private boolean readBody(ExecutableElement method, TypeElement owner, MethodTree tree) {
     Set<String> locals = new HashSet<>();
-    tree.getParameters().forEach(parameter -> locals.add(parameter.getName().toString()));
+    tree.getParameters().forEach(parameter -> declare(parameter, locals));
     if (method.getKind() == ElementKind.CONSTRUCTOR) {
       // a constructor may set the fields of the object it makes, which nothing else sees yet
       ElementFilter.fieldsIn(owner.getEnclosedElements()).stream()
@@ -163,7 +166,7 @@ final class ReadOnlyMethods {
       }
       case VARIABLE: {
         VariableTree variable = (VariableTree) statement;
-        locals.add(variable.getName().toString());
+        declare(variable, locals);
         return variable.getInitializer() == null
             || expression(variable.getInitializer(), locals, owner);
       }
@@ -210,8 +213,11 @@ final class ReadOnlyMethods {
       case ENHANCED_FOR_LOOP: {
         EnhancedForLoopTree loop = (EnhancedForLoopTree) statement;
         Set<String> scope = new HashSet<>(locals); // its own: the loop's variable
-        scope.add(loop.getVariable().getName().toString());
-        return expression(loop.getExpression(), locals, owner)
+        declare(loop.getVariable(), scope);
+        // over an Iterable it calls iterator(), hasNext() and next() of an object, which may
+        // give other elements each time (a generator of draws): only arrays are read
+        return walksArray(loop.getExpression(), locals, owner)
+            && expression(loop.getExpression(), locals, owner)
             && statement(loop.getStatement(), scope, owner);
       }
       case LABELED_STATEMENT:
@@ -221,6 +227,45 @@ final class ReadOnlyMethods {
       default:
         return false;
     }
+  }
+
+  /**
+   * Adds the local {@code variable} to {@code locals}, with the mark {@code "[]" + name} when
+   * its declared type is an array (a name never starts so).
+   */
+  private static void declare(VariableTree variable, Set<String> locals) {
+    String name = variable.getName().toString();
+    locals.add(name);
+    locals.remove("[]" + name);
+    if (variable.getType() != null && variable.getType().getKind() == Tree.Kind.ARRAY_TYPE) {
+      locals.add("[]" + name);
+    }
+  }
+
+  /**
+   * Whether {@code expression}, which an enhanced {@code for} walks, surely is an array: a
+   * local or parameter declared as one, or a field of array type ({@code w}, {@code this.w}).
+   */
+  private boolean walksArray(ExpressionTree expression, Set<String> locals, TypeElement owner) {
+    ExpressionTree walked = expression;
+    while (walked instanceof com.sun.source.tree.ParenthesizedTree parenthesized) {
+      walked = parenthesized.getExpression();
+    }
+    Optional<VariableElement> field;
+    if (walked instanceof IdentifierTree identifier) {
+      String name = identifier.getName().toString();
+      if (locals.contains(name)) {
+        return locals.contains("[]" + name);
+      }
+      field = argumentOnly.field(name, false, owner, unit);
+    } else if (walked instanceof MemberSelectTree select
+        && select.getExpression() instanceof IdentifierTree self
+        && self.getName().contentEquals("this")) {
+      field = argumentOnly.field(select.getIdentifier().toString(), true, owner, unit);
+    } else {
+      return false;
+    }
+    return field.isPresent() && field.get().asType().getKind() == TypeKind.ARRAY;
   }
 
   /** Whether an expression only reads, calls read-only methods and assigns locals. */
