@@ -36,11 +36,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
@@ -151,6 +153,56 @@ final class ArgumentOnlyMethods {
     }
     Symbols symbols = new Symbols(elements, types, owner, unit);
     return own ? symbols.fieldOf(owner, name) : symbols.resolveField(name);
+  }
+
+  /**
+   * The type of {@code expression}, a name in the code of {@code owner} in {@code unit} that
+   * is a chain of fields ({@code k}, {@code this.k}, {@code link.k}, {@code Integer.MAX_VALUE},
+   * {@code w.length}) whose first name is no local; empty for anything else.
+   */
+  Optional<TypeMirror> fieldChainType(ExpressionTree expression, TypeElement owner,
+      CompilationUnitTree unit) {
+    if (trees == null) {
+      return Optional.empty();
+    }
+    Symbols symbols = new Symbols(elements, types, owner, unit);
+    if (expression instanceof IdentifierTree identifier) {
+      return symbols.resolveField(identifier.getName().toString()).map(Element::asType);
+    }
+    if (!(expression instanceof MemberSelectTree select)) {
+      return Optional.empty();
+    }
+    String name = select.getIdentifier().toString();
+    ExpressionTree base = select.getExpression();
+    if (base instanceof IdentifierTree self && self.getName().contentEquals("this")) {
+      return symbols.fieldOf(owner, name).map(Element::asType);
+    }
+    Optional<TypeMirror> baseType = fieldChainType(base, owner, unit);
+    if (baseType.isPresent()) {
+      if (baseType.get().getKind() == TypeKind.ARRAY) {
+        return name.equals("length")
+            ? Optional.of(types.getPrimitiveType(TypeKind.INT)) : Optional.empty();
+      }
+      return baseType.get() instanceof DeclaredType declared
+          && declared.asElement() instanceof TypeElement type
+          ? symbols.fieldOf(type, name).map(Element::asType) : Optional.empty();
+    }
+    return Symbols.isName(base) && (!(base instanceof IdentifierTree first)
+            || symbols.resolveField(first.getName().toString()).isEmpty())
+        ? symbols.resolveType(base).flatMap(type -> symbols.fieldOf(type, name))
+            .map(Element::asType)
+        : Optional.empty();
+  }
+
+  /**
+   * Whether {@code name}, a type written in the code of {@code owner} in {@code unit}, is the
+   * class {@code qualifiedName} (not a class of the sources that shares its simple name).
+   */
+  boolean namesType(ExpressionTree name, String qualifiedName, TypeElement owner,
+      CompilationUnitTree unit) {
+    return trees != null && Symbols.isName(name)
+        && new Symbols(elements, types, owner, unit).resolveType(name)
+            .filter(type -> type.getQualifiedName().contentEquals(qualifiedName)).isPresent();
   }
 
   /** Whether a static method of {@code Math}, {@code String} or a boxed type reads only its arguments. */

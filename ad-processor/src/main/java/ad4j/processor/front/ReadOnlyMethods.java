@@ -22,6 +22,7 @@ import com.sun.source.util.TreePath;
 import com.sun.source.util.TreeScanner;
 import com.sun.source.util.Trees;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.ElementKind;
@@ -139,7 +140,7 @@ final class ReadOnlyMethods {
 
   private boolean readBody(ExecutableElement method, TypeElement owner, MethodTree tree) {
     Set<String> locals = new HashSet<>();
-    tree.getParameters().forEach(parameter -> declare(parameter, locals));
+    tree.getParameters().forEach(parameter -> declare(parameter, locals, owner));
     if (method.getKind() == ElementKind.CONSTRUCTOR) {
       // a constructor may set the fields of the object it makes, which nothing else sees yet
       ElementFilter.fieldsIn(owner.getEnclosedElements()).stream()
@@ -166,7 +167,7 @@ final class ReadOnlyMethods {
       }
       case VARIABLE: {
         VariableTree variable = (VariableTree) statement;
-        declare(variable, locals);
+        declare(variable, locals, owner);
         return variable.getInitializer() == null
             || expression(variable.getInitializer(), locals, owner);
       }
@@ -213,7 +214,7 @@ final class ReadOnlyMethods {
       case ENHANCED_FOR_LOOP: {
         EnhancedForLoopTree loop = (EnhancedForLoopTree) statement;
         Set<String> scope = new HashSet<>(locals); // its own: the loop's variable
-        declare(loop.getVariable(), scope);
+        declare(loop.getVariable(), scope, owner);
         // over an Iterable it calls iterator(), hasNext() and next() of an object, which may
         // give other elements each time (a generator of draws): only arrays are read
         return walksArray(loop.getExpression(), locals, owner)
@@ -233,13 +234,122 @@ final class ReadOnlyMethods {
    * Adds the local {@code variable} to {@code locals}, with the mark {@code "[]" + name} when
    * its declared type is an array (a name never starts so).
    */
-  private static void declare(VariableTree variable, Set<String> locals) {
+  private void declare(VariableTree variable, Set<String> locals, TypeElement owner) {
     String name = variable.getName().toString();
     locals.add(name);
     locals.remove("[]" + name);
-    if (variable.getType() != null && variable.getType().getKind() == Tree.Kind.ARRAY_TYPE) {
-      locals.add("[]" + name);
+    locals.remove("()" + name);
+    locals.remove("\"\"" + name);
+    locals.remove("[()]" + name);
+    Tree type = variable.getType();
+    if (type != null && type.getKind() == Tree.Kind.PRIMITIVE_TYPE) {
+      locals.add("()" + name); // a number or a boolean: no object's toString()
     }
+    if (type instanceof ExpressionTree named && argumentOnly.namesType(named, "java.lang.String",
+        owner, unit)) {
+      locals.add("\"\"" + name); // a string, whose string is itself
+    }
+    if (type != null && type.getKind() == Tree.Kind.ARRAY_TYPE) {
+      locals.add("[]" + name);
+      Tree element = type;
+      while (element instanceof com.sun.source.tree.ArrayTypeTree array) {
+        element = array.getType();
+      }
+      if (element.getKind() == Tree.Kind.PRIMITIVE_TYPE) {
+        locals.add("[()]" + name);
+      }
+    }
+  }
+
+  /**
+   * Whether {@code expression} surely gives a number, a boolean, a string or a box, whose
+   * conversion to a string in a concatenation runs no code of the sources: literals, locals
+   * declared of a primitive type and elements of their arrays, fields of such types, arithmetic,
+   * comparisons, {@code Math}'s functions and the class's own methods returning such types.
+   * Anything else may be an object, whose {@code toString()} a concatenation calls.
+   */
+  private boolean plain(ExpressionTree expression, Set<String> locals, TypeElement owner) {
+    if (expression instanceof com.sun.source.tree.ParenthesizedTree parenthesized) {
+      return plain(parenthesized.getExpression(), locals, owner);
+    }
+    if (expression instanceof com.sun.source.tree.LiteralTree) {
+      return true;
+    }
+    if (expression instanceof com.sun.source.tree.UnaryTree) {
+      return true; // - + ~ ! ++ --: numbers and booleans
+    }
+    if (expression instanceof com.sun.source.tree.BinaryTree binary) {
+      return binary.getKind() != Tree.Kind.PLUS
+          || plain(binary.getLeftOperand(), locals, owner)
+              && plain(binary.getRightOperand(), locals, owner);
+    }
+    if (expression instanceof com.sun.source.tree.ConditionalExpressionTree choice) {
+      return plain(choice.getTrueExpression(), locals, owner)
+          && plain(choice.getFalseExpression(), locals, owner);
+    }
+    if (expression instanceof com.sun.source.tree.TypeCastTree cast) {
+      return cast.getType().getKind() == Tree.Kind.PRIMITIVE_TYPE;
+    }
+    if (expression instanceof com.sun.source.tree.ArrayAccessTree access) {
+      ExpressionTree array = access.getExpression();
+      while (array instanceof com.sun.source.tree.ArrayAccessTree inner) {
+        array = inner.getExpression();
+      }
+      if (array instanceof IdentifierTree identifier
+          && locals.contains(identifier.getName().toString())) {
+        return locals.contains("[()]" + identifier.getName());
+      }
+      Optional<javax.lang.model.type.TypeMirror> type =
+          argumentOnly.fieldChainType(array, owner, unit);
+      while (type.isPresent() && type.get() instanceof javax.lang.model.type.ArrayType arrayType) {
+        type = Optional.of(arrayType.getComponentType());
+      }
+      return type.isPresent() && type.get().getKind().isPrimitive();
+    }
+    if (expression instanceof IdentifierTree identifier
+        && locals.contains(identifier.getName().toString())) {
+      return locals.contains("()" + identifier.getName())
+          || locals.contains("\"\"" + identifier.getName());
+    }
+    if (expression instanceof IdentifierTree || expression instanceof MemberSelectTree) {
+      return argumentOnly.fieldChainType(expression, owner, unit)
+          .filter(ReadOnlyMethods::isPlainType).isPresent();
+    }
+    if (expression instanceof MethodInvocationTree invocation) {
+      ExpressionTree select = invocation.getMethodSelect();
+      String name;
+      if (select instanceof IdentifierTree identifier) {
+        name = identifier.getName().toString();
+      } else if (select instanceof MemberSelectTree member
+          && member.getExpression() instanceof IdentifierTree qualifier
+          && (qualifier.getName().contentEquals("this")
+              || (qualifier.getName().contentEquals("Math")
+                  || qualifier.getName().contentEquals("StrictMath"))
+                  && argumentOnly.namesMath(qualifier, owner, unit))) {
+        if (!qualifier.getName().contentEquals("this")) {
+          return true; // Math's functions give numbers
+        }
+        name = member.getIdentifier().toString();
+      } else {
+        return false;
+      }
+      List<ExecutableElement> methods = argumentOnly.methodsNamed(owner, name);
+      return !methods.isEmpty()
+          && methods.stream().allMatch(method -> isPlainType(method.getReturnType()));
+    }
+    return false;
+  }
+
+  /** A primitive type, {@code String} or a box: its string is the JDK's. */
+  private static boolean isPlainType(javax.lang.model.type.TypeMirror type) {
+    if (type.getKind().isPrimitive()) {
+      return true;
+    }
+    return type instanceof javax.lang.model.type.DeclaredType declared
+        && declared.asElement() instanceof TypeElement element
+        && Set.of("java.lang.String", "java.lang.Double", "java.lang.Float", "java.lang.Integer",
+            "java.lang.Long", "java.lang.Short", "java.lang.Byte", "java.lang.Character",
+            "java.lang.Boolean").contains(element.getQualifiedName().toString());
   }
 
   /**
@@ -283,11 +393,24 @@ final class ReadOnlyMethods {
               XOR_ASSIGNMENT, LEFT_SHIFT_ASSIGNMENT, RIGHT_SHIFT_ASSIGNMENT,
               UNSIGNED_RIGHT_SHIFT_ASSIGNMENT, PREFIX_INCREMENT, PREFIX_DECREMENT,
               POSTFIX_INCREMENT, POSTFIX_DECREMENT:
-            if (!writesLocal(tree, locals)) {
+            if (!writesLocal(tree, locals)
+                || tree.getKind() == Tree.Kind.PLUS_ASSIGNMENT
+                    && !plusAssignsNumber((com.sun.source.tree.CompoundAssignmentTree) tree,
+                        locals, owner)) {
               readOnly[0] = false;
               return null;
             }
             return super.scan(tree, unused);
+          case PLUS: {
+            // a concatenation with an object calls its toString(), which may count
+            com.sun.source.tree.BinaryTree plus = (com.sun.source.tree.BinaryTree) tree;
+            if (!plain(plus.getLeftOperand(), locals, owner)
+                || !plain(plus.getRightOperand(), locals, owner)) {
+              readOnly[0] = false;
+              return null;
+            }
+            return super.scan(tree, unused);
+          }
           case METHOD_INVOCATION:
             if (!call((MethodInvocationTree) tree, locals, owner)) {
               readOnly[0] = false;
@@ -303,6 +426,21 @@ final class ReadOnlyMethods {
       }
     }.scan(expression, null); // scan, not accept: the expression itself is looked at too
     return readOnly[0];
+  }
+
+  /**
+   * Whether {@code s += v} adds numbers, or appends something whose string runs no code of the
+   * sources ({@code label += tag} calls {@code tag.toString()}).
+   */
+  private boolean plusAssignsNumber(com.sun.source.tree.CompoundAssignmentTree assignment,
+      Set<String> locals, TypeElement owner) {
+    return plain(assignment.getVariable(), locals, owner)
+        && (locals.contains("()" + firstName(assignment.getVariable()))
+            || plain(assignment.getExpression(), locals, owner));
+  }
+
+  private static String firstName(ExpressionTree target) {
+    return target instanceof IdentifierTree identifier ? identifier.getName().toString() : "";
   }
 
   private static boolean writesLocal(Tree tree, Set<String> locals) {
