@@ -21,8 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * second length (4) beside the Hessian of the first (3): H[0][0] = 1.8 where the method gives
  * 2 b 4 = 2.4 at (0.7, 0.3). Concatenations of numbers, booleans, strings and boxes (literals,
  * primitive locals and fields, elements of arrays of numbers, arithmetic, {@code Math}'s and
- * the class's own number-returning methods) and additions of numbers read through other objects'
- * fields stay read-only.
+ * the class's own number-returning methods, {@code var} locals of numbers and strings) and
+ * additions of numbers read through other objects' fields stay read-only.
  */
 @ExtendWith(TapeIsEmpty.class)
 class ConcatenationInReadOnlyMethodsTest {
@@ -86,10 +86,19 @@ class ConcatenationInReadOnlyMethodsTest {
               "      return s;",
               "    }",
               "    double total() { return k + w[0] + w[1] + link.k + this.link.k + w.length; }",
+              "    double sum() {",
+              "      var s = 0.0;",
+              "      s += k;",
+              "      for (var v : w) { s += v; }",
+              "      var label = \"n\";",
+              "      label += n;",
+              "      return s + (label == null ? 0 : 1);",
+              "    }",
               "  }",
               "  @Differentiable(order = 2)",
               "  static double f(double a, double b, @NoDerivative Table t) {",
-              "    return a * a * b * t.describe().length() + Math.sin(a * t.total()) * b;",
+              "    return a * a * b * t.describe().length() + Math.sin(a * t.total()) * b",
+              "        + t.sum() * a;",
               "  }",
               "}")));
 

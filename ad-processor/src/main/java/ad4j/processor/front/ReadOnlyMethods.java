@@ -215,6 +215,10 @@ final class ReadOnlyMethods {
         EnhancedForLoopTree loop = (EnhancedForLoopTree) statement;
         Set<String> scope = new HashSet<>(locals); // its own: the loop's variable
         declare(loop.getVariable(), scope, owner);
+        if (loop.getVariable().getType() == null && elementsAreNumbers(loop.getExpression(),
+            locals, owner)) {
+          scope.add("()" + loop.getVariable().getName()); // 'for (var v : w)' of a double[]
+        }
         // over an Iterable it calls iterator(), hasNext() and next() of an object, which may
         // give other elements each time (a generator of draws): only arrays are read
         return walksArray(loop.getExpression(), locals, owner)
@@ -248,6 +252,13 @@ final class ReadOnlyMethods {
     if (type instanceof ExpressionTree named && argumentOnly.namesType(named, "java.lang.String",
         owner, unit)) {
       locals.add("\"\"" + name); // a string, whose string is itself
+    }
+    if (type == null && variable.getInitializer() != null) { // 'var s = 0.0;'
+      if (numeric(variable.getInitializer(), locals, owner)) {
+        locals.add("()" + name);
+      } else if (plain(variable.getInitializer(), locals, owner)) {
+        locals.add("\"\"" + name);
+      }
     }
     if (type != null && type.getKind() == Tree.Kind.ARRAY_TYPE) {
       locals.add("[]" + name);
@@ -338,6 +349,60 @@ final class ReadOnlyMethods {
           && methods.stream().allMatch(method -> isPlainType(method.getReturnType()));
     }
     return false;
+  }
+
+  /**
+   * Whether {@code expression} surely gives a number or a boolean: {@link #plain}'s cases
+   * without strings and boxes.
+   */
+  private boolean numeric(ExpressionTree expression, Set<String> locals, TypeElement owner) {
+    if (expression instanceof com.sun.source.tree.ParenthesizedTree parenthesized) {
+      return numeric(parenthesized.getExpression(), locals, owner);
+    }
+    if (expression instanceof com.sun.source.tree.LiteralTree literal) {
+      return literal.getKind() != Tree.Kind.STRING_LITERAL
+          && literal.getKind() != Tree.Kind.NULL_LITERAL;
+    }
+    if (expression instanceof com.sun.source.tree.UnaryTree) {
+      return true;
+    }
+    if (expression instanceof com.sun.source.tree.BinaryTree binary) {
+      return binary.getKind() != Tree.Kind.PLUS
+          || numeric(binary.getLeftOperand(), locals, owner)
+              && numeric(binary.getRightOperand(), locals, owner);
+    }
+    if (expression instanceof com.sun.source.tree.ConditionalExpressionTree choice) {
+      return numeric(choice.getTrueExpression(), locals, owner)
+          && numeric(choice.getFalseExpression(), locals, owner);
+    }
+    if (expression instanceof com.sun.source.tree.TypeCastTree cast) {
+      return cast.getType().getKind() == Tree.Kind.PRIMITIVE_TYPE;
+    }
+    if (expression instanceof com.sun.source.tree.ArrayAccessTree access) {
+      return plain(access, locals, owner); // elements of arrays of numbers only
+    }
+    if (expression instanceof IdentifierTree identifier
+        && locals.contains(identifier.getName().toString())) {
+      return locals.contains("()" + identifier.getName());
+    }
+    if (expression instanceof IdentifierTree || expression instanceof MemberSelectTree) {
+      return argumentOnly.fieldChainType(expression, owner, unit)
+          .filter(type -> type.getKind().isPrimitive()).isPresent();
+    }
+    return false;
+  }
+
+  /** Whether {@code array}, which an enhanced {@code for} walks, is an array of numbers. */
+  private boolean elementsAreNumbers(ExpressionTree array, Set<String> locals,
+      TypeElement owner) {
+    if (array instanceof IdentifierTree identifier
+        && locals.contains(identifier.getName().toString())) {
+      return locals.contains("[()]" + identifier.getName());
+    }
+    Optional<javax.lang.model.type.TypeMirror> type =
+        argumentOnly.fieldChainType(array, owner, unit);
+    return type.isPresent() && type.get() instanceof javax.lang.model.type.ArrayType arrayType
+        && arrayType.getComponentType().getKind().isPrimitive();
   }
 
   /** A primitive type, {@code String} or a box: its string is the JDK's. */
