@@ -79,6 +79,7 @@ class ConcatenationInReadOnlyMethodsTest {
               "    int n = 3;",
               "    Double boxed = 2.0;",
               "    int size() { return n * 2; }",
+              "    double scaled(Double f, double g) { return k * f + g + (\"\" + f == null ? 0 : 1); }",
               "    String describe() {",
               "      int m = n + 1;",
               "      String s = \"k=\" + k + \", n=\" + n + (k > 1 ? \"!\" : \"\") + Math.abs(k);",
@@ -98,7 +99,7 @@ class ConcatenationInReadOnlyMethodsTest {
               "  @Differentiable(order = 2)",
               "  static double f(double a, double b, @NoDerivative Table t) {",
               "    return a * a * b * t.describe().length() + Math.sin(a * t.total()) * b",
-              "        + t.sum() * a;",
+              "        + t.sum() * a + t.scaled(2.0, 0.5) * b;",
               "  }",
               "}")));
 

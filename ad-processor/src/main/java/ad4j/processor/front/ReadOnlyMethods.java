@@ -56,6 +56,11 @@ final class ReadOnlyMethods {
   private static final Set<String> ENUM_METHODS = Set.of("equals", "hashCode", "compareTo",
       "name", "ordinal", "getDeclaringClass");
 
+  /** {@code String} and the boxes: final classes whose strings are the JDK's. */
+  private static final Set<String> PLAIN_CLASSES = Set.of("java.lang.String", "java.lang.Double",
+      "java.lang.Float", "java.lang.Integer", "java.lang.Long", "java.lang.Short",
+      "java.lang.Byte", "java.lang.Character", "java.lang.Boolean");
+
   private final Elements elements;
   private final Trees trees;
   private final ArgumentOnlyMethods argumentOnly;
@@ -249,9 +254,9 @@ final class ReadOnlyMethods {
     if (type != null && type.getKind() == Tree.Kind.PRIMITIVE_TYPE) {
       locals.add("()" + name); // a number or a boolean: no object's toString()
     }
-    if (type instanceof ExpressionTree named && argumentOnly.namesType(named, "java.lang.String",
-        owner, unit)) {
-      locals.add("\"\"" + name); // a string, whose string is itself
+    if (type instanceof ExpressionTree named && PLAIN_CLASSES.stream()
+        .anyMatch(plainClass -> argumentOnly.namesType(named, plainClass, owner, unit))) {
+      locals.add("\"\"" + name); // a string or a box, whose string is the JDK's
     }
     if (type == null && variable.getInitializer() != null) { // 'var s = 0.0;'
       if (numeric(variable.getInitializer(), locals, owner)) {
@@ -412,9 +417,7 @@ final class ReadOnlyMethods {
     }
     return type instanceof javax.lang.model.type.DeclaredType declared
         && declared.asElement() instanceof TypeElement element
-        && Set.of("java.lang.String", "java.lang.Double", "java.lang.Float", "java.lang.Integer",
-            "java.lang.Long", "java.lang.Short", "java.lang.Byte", "java.lang.Character",
-            "java.lang.Boolean").contains(element.getQualifiedName().toString());
+        && PLAIN_CLASSES.contains(element.getQualifiedName().toString());
   }
 
   /**
