@@ -151,8 +151,77 @@ final class ReadOnlyMethods {
       ElementFilter.fieldsIn(owner.getEnclosedElements()).stream()
           .filter(field -> !StaticMembers.isStatic(field))
           .forEach(field -> locals.add("this." + field.getSimpleName()));
+      if (!runsBeforeItsBody(tree, owner, locals)) {
+        return false;
+      }
     }
     return statement(tree.getBody(), locals, owner);
+  }
+
+  /**
+   * Whether what a constructor runs before its body's statements only reads: the constructor
+   * of the superclass that an implicit {@code super()} calls ({@code Base() { calls++; }}
+   * counts each time a subclass's object is made), and the class's instance field initializers
+   * and initializer blocks ({@code final int id = ++calls;}). An explicit first {@code
+   * super(...)} or {@code this(...)} is a call of the body, judged there.
+   */
+  private boolean runsBeforeItsBody(MethodTree constructor, TypeElement owner,
+      Set<String> fields) {
+    List<? extends StatementTree> statements = constructor.getBody() == null
+        ? List.of() : constructor.getBody().getStatements();
+    boolean explicit = !statements.isEmpty()
+        && statements.get(0) instanceof ExpressionStatementTree first
+        && first.getExpression() instanceof MethodInvocationTree invocation
+        && invocation.getMethodSelect() instanceof IdentifierTree name
+        && (name.getName().contentEquals("super") || name.getName().contentEquals("this"));
+    if (!explicit && !superclassMakesNothing(owner)) {
+      return false;
+    }
+    TreePath path = trees.getPath(owner);
+    if (path == null || !(path.getLeaf() instanceof com.sun.source.tree.ClassTree type)) {
+      return false;
+    }
+    for (Tree member : type.getMembers()) {
+      if (member instanceof BlockTree block && !block.isStatic()) {
+        if (!statement(block, onlyFields(fields), owner)) {
+          return false;
+        }
+      } else if (member instanceof VariableTree field && field.getInitializer() != null
+          && !field.getModifiers().getFlags().contains(Modifier.STATIC)
+          && !expression(field.getInitializer(), onlyFields(fields), owner)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The fields of the object being made, of a constructor's {@code locals}: no parameter. */
+  private static Set<String> onlyFields(Set<String> locals) {
+    Set<String> fields = new HashSet<>();
+    for (String name : locals) {
+      if (name.startsWith("this.")) {
+        fields.add(name);
+      }
+    }
+    return fields;
+  }
+
+  /**
+   * Whether the constructor an implicit {@code super()} calls only reads: {@code Object}'s,
+   * {@code Record}'s, or a superclass's constructor without parameters that passes this test.
+   */
+  private boolean superclassMakesNothing(TypeElement owner) {
+    if (!(owner.getSuperclass() instanceof javax.lang.model.type.DeclaredType declared)
+        || !(declared.asElement() instanceof TypeElement superclass)) {
+      return true; // an interface has none
+    }
+    String name = superclass.getQualifiedName().toString();
+    if (name.equals("java.lang.Object") || name.equals("java.lang.Record")) {
+      return true;
+    }
+    return ElementFilter.constructorsIn(superclass.getEnclosedElements()).stream()
+        .filter(constructor -> constructor.getParameters().isEmpty())
+        .anyMatch(constructor -> test(constructor));
   }
 
   private boolean statement(StatementTree statement, Set<String> locals, TypeElement owner) {
