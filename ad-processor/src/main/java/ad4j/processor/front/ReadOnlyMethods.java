@@ -61,6 +61,18 @@ final class ReadOnlyMethods {
       "java.lang.Float", "java.lang.Integer", "java.lang.Long", "java.lang.Short",
       "java.lang.Byte", "java.lang.Character", "java.lang.Boolean");
 
+  // What the set of a body's locals knows of a local besides its name: marked names, the mark
+  // before the name (no Java name starts with one), so that a block's copy of the set scopes
+  // them with the names.
+  /** A local declared of an array type. */
+  private static final String ARRAY = "[]";
+  /** A local that holds a number or a boolean: no object's {@code toString()}. */
+  private static final String NUMBER = "()";
+  /** A local that holds a string or a box, whose string is the JDK's. */
+  private static final String STRING_OR_BOX = "\"\"";
+  /** A local array whose elements are numbers or booleans. */
+  private static final String NUMBER_ARRAY = "[()]";
+
   private final Elements elements;
   private final Trees trees;
   private final ArgumentOnlyMethods argumentOnly;
@@ -291,7 +303,7 @@ final class ReadOnlyMethods {
         declare(loop.getVariable(), scope, owner);
         if (loop.getVariable().getType() == null && elementsAreNumbers(loop.getExpression(),
             locals, owner)) {
-          scope.add("()" + loop.getVariable().getName()); // 'for (var v : w)' of a double[]
+          scope.add(NUMBER + loop.getVariable().getName()); // 'for (var v : w)' of a double[]
         }
         // over an Iterable it calls iterator(), hasNext() and next() of an object, which may
         // give other elements each time (a generator of draws): only arrays are read
@@ -309,39 +321,39 @@ final class ReadOnlyMethods {
   }
 
   /**
-   * Adds the local {@code variable} to {@code locals}, with the mark {@code "[]" + name} when
-   * its declared type is an array (a name never starts so).
+   * Adds the local {@code variable} to {@code locals}, with the marks of what it holds
+   * ({@link #ARRAY}, {@link #NUMBER}, {@link #STRING_OR_BOX}, {@link #NUMBER_ARRAY}).
    */
   private void declare(VariableTree variable, Set<String> locals, TypeElement owner) {
     String name = variable.getName().toString();
     locals.add(name);
-    locals.remove("[]" + name);
-    locals.remove("()" + name);
-    locals.remove("\"\"" + name);
-    locals.remove("[()]" + name);
+    locals.remove(ARRAY + name);
+    locals.remove(NUMBER + name);
+    locals.remove(STRING_OR_BOX + name);
+    locals.remove(NUMBER_ARRAY + name);
     Tree type = variable.getType();
     if (type != null && type.getKind() == Tree.Kind.PRIMITIVE_TYPE) {
-      locals.add("()" + name); // a number or a boolean: no object's toString()
+      locals.add(NUMBER + name); // a number or a boolean: no object's toString()
     }
     if (type instanceof ExpressionTree named && PLAIN_CLASSES.stream()
         .anyMatch(plainClass -> argumentOnly.namesType(named, plainClass, owner, unit))) {
-      locals.add("\"\"" + name); // a string or a box, whose string is the JDK's
+      locals.add(STRING_OR_BOX + name); // a string or a box, whose string is the JDK's
     }
     if (type == null && variable.getInitializer() != null) { // 'var s = 0.0;'
       if (numeric(variable.getInitializer(), locals, owner)) {
-        locals.add("()" + name);
+        locals.add(NUMBER + name);
       } else if (plain(variable.getInitializer(), locals, owner)) {
-        locals.add("\"\"" + name);
+        locals.add(STRING_OR_BOX + name);
       }
     }
     if (type != null && type.getKind() == Tree.Kind.ARRAY_TYPE) {
-      locals.add("[]" + name);
+      locals.add(ARRAY + name);
       Tree element = type;
       while (element instanceof com.sun.source.tree.ArrayTypeTree array) {
         element = array.getType();
       }
       if (element.getKind() == Tree.Kind.PRIMITIVE_TYPE) {
-        locals.add("[()]" + name);
+        locals.add(NUMBER_ARRAY + name);
       }
     }
   }
@@ -382,7 +394,7 @@ final class ReadOnlyMethods {
       }
       if (array instanceof IdentifierTree identifier
           && locals.contains(identifier.getName().toString())) {
-        return locals.contains("[()]" + identifier.getName());
+        return locals.contains(NUMBER_ARRAY + identifier.getName());
       }
       Optional<javax.lang.model.type.TypeMirror> type =
           argumentOnly.fieldChainType(array, owner, unit);
@@ -393,8 +405,8 @@ final class ReadOnlyMethods {
     }
     if (expression instanceof IdentifierTree identifier
         && locals.contains(identifier.getName().toString())) {
-      return locals.contains("()" + identifier.getName())
-          || locals.contains("\"\"" + identifier.getName());
+      return locals.contains(NUMBER + identifier.getName())
+          || locals.contains(STRING_OR_BOX + identifier.getName());
     }
     if (expression instanceof IdentifierTree || expression instanceof MemberSelectTree) {
       return argumentOnly.fieldChainType(expression, owner, unit)
@@ -457,7 +469,7 @@ final class ReadOnlyMethods {
     }
     if (expression instanceof IdentifierTree identifier
         && locals.contains(identifier.getName().toString())) {
-      return locals.contains("()" + identifier.getName());
+      return locals.contains(NUMBER + identifier.getName());
     }
     if (expression instanceof IdentifierTree || expression instanceof MemberSelectTree) {
       return argumentOnly.fieldChainType(expression, owner, unit)
@@ -471,7 +483,7 @@ final class ReadOnlyMethods {
       TypeElement owner) {
     if (array instanceof IdentifierTree identifier
         && locals.contains(identifier.getName().toString())) {
-      return locals.contains("[()]" + identifier.getName());
+      return locals.contains(NUMBER_ARRAY + identifier.getName());
     }
     Optional<javax.lang.model.type.TypeMirror> type =
         argumentOnly.fieldChainType(array, owner, unit);
@@ -502,7 +514,7 @@ final class ReadOnlyMethods {
     if (walked instanceof IdentifierTree identifier) {
       String name = identifier.getName().toString();
       if (locals.contains(name)) {
-        return locals.contains("[]" + name);
+        return locals.contains(ARRAY + name);
       }
       field = argumentOnly.field(name, false, owner, unit);
     } else if (walked instanceof MemberSelectTree select
@@ -572,7 +584,7 @@ final class ReadOnlyMethods {
   private boolean plusAssignsNumber(com.sun.source.tree.CompoundAssignmentTree assignment,
       Set<String> locals, TypeElement owner) {
     return plain(assignment.getVariable(), locals, owner)
-        && (locals.contains("()" + firstName(assignment.getVariable()))
+        && (locals.contains(NUMBER + firstName(assignment.getVariable()))
             || plain(assignment.getExpression(), locals, owner));
   }
 
