@@ -142,20 +142,6 @@ final class ArgumentOnlyMethods {
   }
 
   /**
-   * The field that {@code name} means in the code of {@code owner} in {@code unit}, where no
-   * local of that name is in scope ({@code this.name} when {@code own}: only a member of
-   * {@code owner}); empty without the trees or when none is found.
-   */
-  Optional<VariableElement> field(String name, boolean own, TypeElement owner,
-      CompilationUnitTree unit) {
-    if (trees == null) {
-      return Optional.empty();
-    }
-    Symbols symbols = new Symbols(elements, types, owner, unit);
-    return own ? symbols.fieldOf(owner, name) : symbols.resolveField(name);
-  }
-
-  /**
    * The type of {@code expression}, a name in the code of {@code owner} in {@code unit} that
    * is a chain of fields ({@code k}, {@code this.k}, {@code link.k}, {@code Integer.MAX_VALUE},
    * {@code w.length}) whose first name is no local; empty for anything else.

@@ -29,7 +29,6 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
@@ -340,9 +339,10 @@ final class ReadOnlyMethods {
       locals.add(STRING_OR_BOX + name); // a string or a box, whose string is the JDK's
     }
     if (type == null && variable.getInitializer() != null) { // 'var s = 0.0;'
-      if (numeric(variable.getInitializer(), locals, owner)) {
+      Known initial = known(variable.getInitializer(), locals, owner);
+      if (initial == Known.NUMBER) {
         locals.add(NUMBER + name);
-      } else if (plain(variable.getInitializer(), locals, owner)) {
+      } else if (initial == Known.PLAIN) {
         locals.add(STRING_OR_BOX + name);
       }
     }
@@ -359,33 +359,57 @@ final class ReadOnlyMethods {
   }
 
   /**
-   * Whether {@code expression} surely gives a number, a boolean, a string or a box, whose
-   * conversion to a string in a concatenation runs no code of the sources: literals, locals
-   * declared of a primitive type and elements of their arrays, fields of such types, arithmetic,
-   * comparisons, {@code Math}'s functions and the class's own methods returning such types.
-   * Anything else may be an object, whose {@code toString()} a concatenation calls.
+   * What is surely known of the value of an expression, from the least to the most: a
+   * concatenation calls the {@code toString()} of a value that may be an object, which may run
+   * code of the sources; that of a {@link #PLAIN} value is the JDK's.
    */
-  private boolean plain(ExpressionTree expression, Set<String> locals, TypeElement owner) {
-    if (expression instanceof com.sun.source.tree.ParenthesizedTree parenthesized) {
-      return plain(parenthesized.getExpression(), locals, owner);
+  private enum Known {
+    /** It may be an object. */
+    NOTHING,
+    /** A number, a boolean, a string or a box (or {@code null}). */
+    PLAIN,
+    /** A number or a boolean. */
+    NUMBER;
+
+    /** What is known of a value that is either of two: the less of the two. */
+    Known and(Known other) {
+      return compareTo(other) <= 0 ? this : other;
     }
-    if (expression instanceof com.sun.source.tree.LiteralTree) {
-      return true;
+
+    boolean isPlain() {
+      return this != NOTHING;
+    }
+  }
+
+  /**
+   * What {@code expression} surely gives: numbers from literals other than strings and
+   * {@code null}, locals declared of a primitive type and elements of their arrays, fields of
+   * primitive types, arithmetic and comparisons; plain values also from strings, boxes, a
+   * concatenation of plain values, {@code Math}'s functions and the class's own methods
+   * returning plain types. Anything else may be an object.
+   */
+  private Known known(ExpressionTree expression, Set<String> locals, TypeElement owner) {
+    if (expression instanceof com.sun.source.tree.ParenthesizedTree parenthesized) {
+      return known(parenthesized.getExpression(), locals, owner);
+    }
+    if (expression instanceof com.sun.source.tree.LiteralTree literal) {
+      return literal.getKind() == Tree.Kind.STRING_LITERAL
+          || literal.getKind() == Tree.Kind.NULL_LITERAL ? Known.PLAIN : Known.NUMBER;
     }
     if (expression instanceof com.sun.source.tree.UnaryTree) {
-      return true; // - + ~ ! ++ --: numbers and booleans
+      return Known.NUMBER; // - + ~ ! ++ --: numbers and booleans
     }
     if (expression instanceof com.sun.source.tree.BinaryTree binary) {
-      return binary.getKind() != Tree.Kind.PLUS
-          || plain(binary.getLeftOperand(), locals, owner)
-              && plain(binary.getRightOperand(), locals, owner);
+      return binary.getKind() != Tree.Kind.PLUS ? Known.NUMBER
+          : known(binary.getLeftOperand(), locals, owner)
+              .and(known(binary.getRightOperand(), locals, owner));
     }
     if (expression instanceof com.sun.source.tree.ConditionalExpressionTree choice) {
-      return plain(choice.getTrueExpression(), locals, owner)
-          && plain(choice.getFalseExpression(), locals, owner);
+      return known(choice.getTrueExpression(), locals, owner)
+          .and(known(choice.getFalseExpression(), locals, owner));
     }
     if (expression instanceof com.sun.source.tree.TypeCastTree cast) {
-      return cast.getType().getKind() == Tree.Kind.PRIMITIVE_TYPE;
+      return cast.getType().getKind() == Tree.Kind.PRIMITIVE_TYPE ? Known.NUMBER : Known.NOTHING;
     }
     if (expression instanceof com.sun.source.tree.ArrayAccessTree access) {
       ExpressionTree array = access.getExpression();
@@ -394,88 +418,60 @@ final class ReadOnlyMethods {
       }
       if (array instanceof IdentifierTree identifier
           && locals.contains(identifier.getName().toString())) {
-        return locals.contains(NUMBER_ARRAY + identifier.getName());
+        return locals.contains(NUMBER_ARRAY + identifier.getName()) ? Known.NUMBER
+            : Known.NOTHING;
       }
       Optional<javax.lang.model.type.TypeMirror> type =
           argumentOnly.fieldChainType(array, owner, unit);
       while (type.isPresent() && type.get() instanceof javax.lang.model.type.ArrayType arrayType) {
         type = Optional.of(arrayType.getComponentType());
       }
-      return type.isPresent() && type.get().getKind().isPrimitive();
+      return type.isPresent() && type.get().getKind().isPrimitive() ? Known.NUMBER
+          : Known.NOTHING;
     }
     if (expression instanceof IdentifierTree identifier
         && locals.contains(identifier.getName().toString())) {
-      return locals.contains(NUMBER + identifier.getName())
-          || locals.contains(STRING_OR_BOX + identifier.getName());
+      return locals.contains(NUMBER + identifier.getName()) ? Known.NUMBER
+          : locals.contains(STRING_OR_BOX + identifier.getName()) ? Known.PLAIN : Known.NOTHING;
     }
     if (expression instanceof IdentifierTree || expression instanceof MemberSelectTree) {
       return argumentOnly.fieldChainType(expression, owner, unit)
-          .filter(ReadOnlyMethods::isPlainType).isPresent();
+          .map(type -> type.getKind().isPrimitive() ? Known.NUMBER
+              : isPlainType(type) ? Known.PLAIN : Known.NOTHING)
+          .orElse(Known.NOTHING);
     }
     if (expression instanceof MethodInvocationTree invocation) {
-      ExpressionTree select = invocation.getMethodSelect();
-      String name;
-      if (select instanceof IdentifierTree identifier) {
-        name = identifier.getName().toString();
-      } else if (select instanceof MemberSelectTree member
-          && member.getExpression() instanceof IdentifierTree qualifier
-          && (qualifier.getName().contentEquals("this")
-              || (qualifier.getName().contentEquals("Math")
-                  || qualifier.getName().contentEquals("StrictMath"))
-                  && argumentOnly.namesMath(qualifier, owner, unit))) {
-        if (!qualifier.getName().contentEquals("this")) {
-          return true; // Math's functions give numbers
-        }
-        name = member.getIdentifier().toString();
-      } else {
-        return false;
-      }
-      List<ExecutableElement> methods = argumentOnly.methodsNamed(owner, name);
-      return !methods.isEmpty()
-          && methods.stream().allMatch(method -> isPlainType(method.getReturnType()));
+      return givesPlainValues(invocation, owner) ? Known.PLAIN : Known.NOTHING;
     }
-    return false;
+    return Known.NOTHING;
   }
 
   /**
-   * Whether {@code expression} surely gives a number or a boolean: {@link #plain}'s cases
-   * without strings and boxes.
+   * Whether {@code invocation} calls one of {@code Math}'s functions, or methods of
+   * {@code owner} ({@code f(...)}, {@code this.f(...)}) every one of which of that name returns
+   * a plain type.
    */
-  private boolean numeric(ExpressionTree expression, Set<String> locals, TypeElement owner) {
-    if (expression instanceof com.sun.source.tree.ParenthesizedTree parenthesized) {
-      return numeric(parenthesized.getExpression(), locals, owner);
+  private boolean givesPlainValues(MethodInvocationTree invocation, TypeElement owner) {
+    ExpressionTree select = invocation.getMethodSelect();
+    String name;
+    if (select instanceof IdentifierTree identifier) {
+      name = identifier.getName().toString();
+    } else if (select instanceof MemberSelectTree member
+        && member.getExpression() instanceof IdentifierTree qualifier
+        && (qualifier.getName().contentEquals("this")
+            || (qualifier.getName().contentEquals("Math")
+                || qualifier.getName().contentEquals("StrictMath"))
+                && argumentOnly.namesMath(qualifier, owner, unit))) {
+      if (!qualifier.getName().contentEquals("this")) {
+        return true; // Math's functions give numbers
+      }
+      name = member.getIdentifier().toString();
+    } else {
+      return false;
     }
-    if (expression instanceof com.sun.source.tree.LiteralTree literal) {
-      return literal.getKind() != Tree.Kind.STRING_LITERAL
-          && literal.getKind() != Tree.Kind.NULL_LITERAL;
-    }
-    if (expression instanceof com.sun.source.tree.UnaryTree) {
-      return true;
-    }
-    if (expression instanceof com.sun.source.tree.BinaryTree binary) {
-      return binary.getKind() != Tree.Kind.PLUS
-          || numeric(binary.getLeftOperand(), locals, owner)
-              && numeric(binary.getRightOperand(), locals, owner);
-    }
-    if (expression instanceof com.sun.source.tree.ConditionalExpressionTree choice) {
-      return numeric(choice.getTrueExpression(), locals, owner)
-          && numeric(choice.getFalseExpression(), locals, owner);
-    }
-    if (expression instanceof com.sun.source.tree.TypeCastTree cast) {
-      return cast.getType().getKind() == Tree.Kind.PRIMITIVE_TYPE;
-    }
-    if (expression instanceof com.sun.source.tree.ArrayAccessTree access) {
-      return plain(access, locals, owner); // elements of arrays of numbers only
-    }
-    if (expression instanceof IdentifierTree identifier
-        && locals.contains(identifier.getName().toString())) {
-      return locals.contains(NUMBER + identifier.getName());
-    }
-    if (expression instanceof IdentifierTree || expression instanceof MemberSelectTree) {
-      return argumentOnly.fieldChainType(expression, owner, unit)
-          .filter(type -> type.getKind().isPrimitive()).isPresent();
-    }
-    return false;
+    List<ExecutableElement> methods = argumentOnly.methodsNamed(owner, name);
+    return !methods.isEmpty()
+        && methods.stream().allMatch(method -> isPlainType(method.getReturnType()));
   }
 
   /** Whether {@code array}, which an enhanced {@code for} walks, is an array of numbers. */
@@ -510,21 +506,16 @@ final class ReadOnlyMethods {
     while (walked instanceof com.sun.source.tree.ParenthesizedTree parenthesized) {
       walked = parenthesized.getExpression();
     }
-    Optional<VariableElement> field;
-    if (walked instanceof IdentifierTree identifier) {
-      String name = identifier.getName().toString();
-      if (locals.contains(name)) {
-        return locals.contains(ARRAY + name);
-      }
-      field = argumentOnly.field(name, false, owner, unit);
-    } else if (walked instanceof MemberSelectTree select
-        && select.getExpression() instanceof IdentifierTree self
-        && self.getName().contentEquals("this")) {
-      field = argumentOnly.field(select.getIdentifier().toString(), true, owner, unit);
-    } else {
-      return false;
+    if (walked instanceof IdentifierTree identifier
+        && locals.contains(identifier.getName().toString())) {
+      return locals.contains(ARRAY + identifier.getName());
     }
-    return field.isPresent() && field.get().asType().getKind() == TypeKind.ARRAY;
+    boolean field = walked instanceof IdentifierTree
+        || walked instanceof MemberSelectTree select
+            && select.getExpression() instanceof IdentifierTree self
+            && self.getName().contentEquals("this");
+    return field && argumentOnly.fieldChainType(walked, owner, unit)
+        .filter(type -> type.getKind() == TypeKind.ARRAY).isPresent();
   }
 
   /** Whether an expression only reads, calls read-only methods and assigns locals. */
@@ -553,8 +544,8 @@ final class ReadOnlyMethods {
           case PLUS: {
             // a concatenation with an object calls its toString(), which may count
             com.sun.source.tree.BinaryTree plus = (com.sun.source.tree.BinaryTree) tree;
-            if (!plain(plus.getLeftOperand(), locals, owner)
-                || !plain(plus.getRightOperand(), locals, owner)) {
+            if (!known(plus.getLeftOperand(), locals, owner).isPlain()
+                || !known(plus.getRightOperand(), locals, owner).isPlain()) {
               readOnly[0] = false;
               return null;
             }
@@ -583,9 +574,9 @@ final class ReadOnlyMethods {
    */
   private boolean plusAssignsNumber(com.sun.source.tree.CompoundAssignmentTree assignment,
       Set<String> locals, TypeElement owner) {
-    return plain(assignment.getVariable(), locals, owner)
+    return known(assignment.getVariable(), locals, owner).isPlain()
         && (locals.contains(NUMBER + firstName(assignment.getVariable()))
-            || plain(assignment.getExpression(), locals, owner));
+            || known(assignment.getExpression(), locals, owner).isPlain());
   }
 
   private static String firstName(ExpressionTree target) {
