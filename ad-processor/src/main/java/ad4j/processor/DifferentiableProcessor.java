@@ -72,6 +72,11 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   private final Set<TypeElement> ruledClasses = new java.util.HashSet<>();
   /** The rule classes of earlier compilations into the same output, and of this one. */
   private RuleClassIndex ruleClassIndex;
+  /** {@link #trees}, noting what each class's processing reads of other files. */
+  private RecordingTrees recording;
+  /** What the generated classes of this compilation and earlier ones were made from. */
+  private CodeReadIndex codeRead;
+  private DeclarationDigests digests;
 
   /** The processor javac and other compilers load. */
   public DifferentiableProcessor() {
@@ -125,7 +130,12 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     super.init(environment);
     Optional<Trees> found = AnnotatedLocalClassesProcessor.compilerTrees(environment);
     compilerTrees = found.isPresent();
-    trees = found.orElseGet(() -> parsedTrees(environment));
+    Trees given = found.orElseGet(() -> parsedTrees(environment));
+    recording = given == null ? null : new RecordingTrees(given);
+    trees = recording;
+    codeRead = new CodeReadIndex(environment.getFiler());
+    digests = given == null ? null : new DeclarationDigests(given,
+        environment.getElementUtils(), environment.getTypeUtils());
     claims = new GradClassClaims(environment.getElementUtils(), trees);
     rounds = new Rounds(environment.getElementUtils());
     ruleClassIndex = trees == null ? null : new RuleClassIndex(environment.getFiler(),
@@ -199,12 +209,27 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       }
     }
     Map<TypeElement, List<ExecutableElement>> work = rounds.work(annotated, ANNOTATION);
-    // value classes are told apart by their constructors' and getters' trees
-    onLargeStack(() -> ValueClasses.during(trees, ruledClasses, () -> {
+    onLargeStack(() -> {
       for (Map.Entry<TypeElement, List<ExecutableElement>> entry : work.entrySet()) {
-        processClass(entry.getKey(), entry.getValue(), round.processingOver());
+        recording.start();
+        List<String> written = new ArrayList<>(1);
+        // value classes are told apart by their constructors' and getters' trees, found afresh
+        // for each class, so that what it reads of them is noted for it
+        ValueClasses.during(trees, ruledClasses, () -> processClass(entry.getKey(),
+            entry.getValue(), round.processingOver()).ifPresent(written::add));
+        Set<Element> read = new java.util.LinkedHashSet<>(recording.stop());
+        // a call takes the rule of any rule class there is: the class was made from their rules,
+        // and from the absence of others, also where it looked none of them up
+        read.addAll(ruleClasses);
+        for (String generated : written) {
+          codeRead.generated(generated, entry.getKey(), read, recording.unrecorded(), digests);
+        }
       }
-    }));
+    });
+    if (round.processingOver()) {
+      // a build that compiles only the files that changed checks them against this list
+      codeRead.write(rounds::isSource);
+    }
     return true;
   }
 
@@ -260,11 +285,12 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   }
 
   /**
-   * Writes {@code FooGrad} for {@code type}. When a method names something that does not
-   * resolve and this is not the last round, the class waits for the next round: another
-   * processor may generate that class in this one. Its errors are reported in the last round.
+   * Writes {@code FooGrad} for {@code type}, and answers its name if it did. When a method
+   * names something that does not resolve and this is not the last round, the class waits for
+   * the next round: another processor may generate that class in this one. Its errors are
+   * reported in the last round.
    */
-  private void processClass(TypeElement type, List<ExecutableElement> methods,
+  private Optional<String> processClass(TypeElement type, List<ExecutableElement> methods,
       boolean lastRound) {
     GradClassWriter writer = new GradClassWriter(processingEnv.getElementUtils(),
         positiveOption(PART_SIZE), positiveOption(METHOD_LIMIT));
@@ -273,7 +299,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     if (taken.isPresent()) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
           Diagnostics.PREFIX + taken.get(), type);
-      return;
+      return Optional.empty();
     }
     List<Diagnostics> reports = new ArrayList<>();
     List<GradClassWriter.Method> lowered = new ArrayList<>();
@@ -304,19 +330,20 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     }
     if (unresolved && !lastRound) {
       rounds.defer(type);
-      return;
+      return Optional.empty();
     }
     Diagnostics.reportAll(reports);
     if (failed) {
-      return; // javac stops after this round; a partial FooGrad would only add noise
+      return Optional.empty(); // javac stops after this round; a partial FooGrad adds noise
     }
     if (lowered.isEmpty()) {
-      return; // only methods taking functions, which have no members of their own
+      return Optional.empty(); // only methods taking functions: no members of their own
     }
     try {
       for (JavaFile file : writer.write(type, lowered)) {
         file.writeTo(processingEnv.getFiler());
       }
+      return Optional.of(writer.gradClassName(type).canonicalName());
     } catch (IOException e) {
       processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, Diagnostics.PREFIX
           + "cannot write " + writer.gradClassName(type) + ": " + e, type);
@@ -332,6 +359,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       reportInternalError("writing " + writer.gradClassName(type), "the source of this class",
           type, e);
     }
+    return Optional.empty();
   }
 
   /** Lowers one method; its errors are recorded in {@code diagnostics}, not reported yet. */

@@ -43,7 +43,12 @@ final class Rounds {
     while (outermost.getEnclosingElement() instanceof TypeElement outer) {
       outermost = outer;
     }
-    return sourceTypes.contains(outermost.getQualifiedName().toString());
+    return isSource(outermost.getQualifiedName().toString());
+  }
+
+  /** Whether the top-level class named {@code qualifiedName} is a source of this compilation. */
+  boolean isSource(String qualifiedName) {
+    return sourceTypes.contains(qualifiedName);
   }
 
   /** Processes {@code type} again in the next round, when more names may resolve. */

@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 
 import ad4j.processor.DifferentiableProcessor;
 import ad4j.processor.AnnotatedLocalClassesProcessor;
+import ad4j.processor.ChangedReadCodeProcessor;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.Compiler;
 import com.google.testing.compile.JavaFileObjects;
@@ -52,12 +53,12 @@ public final class InProcessCompiler {
   public static Compiler javac(String... options) {
     Compiler compiler = System.getProperty("ad4j.crossCheck") == null
         ? Compiler.javac()
-            .withProcessors(new AnnotatedLocalClassesProcessor(),
+            .withProcessors(new AnnotatedLocalClassesProcessor(), new ChangedReadCodeProcessor(),
                 GeneratedManifest.recording(new DifferentiableProcessor()))
         // first: javac initializes a processor when a round first reaches it, and ad4j
         // claims every annotation it processes
         : Compiler.javac().withProcessors(new ResolutionCrossCheck.CorpusProcessor(),
-            new AnnotatedLocalClassesProcessor(),
+            new AnnotatedLocalClassesProcessor(), new ChangedReadCodeProcessor(),
             GeneratedManifest.recording(new DifferentiableProcessor()));
     return compiler.withOptions((Object[]) options);
   }

@@ -1,0 +1,138 @@
+package ad4j.processor;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Writer;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.Trees;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import javax.annotation.processing.Filer;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.TypeElement;
+import javax.tools.StandardLocation;
+
+/**
+ * What each generated class was made from in other files, listed in the class output
+ * ({@value #RESOURCE}) for later compilations into it: the declarations of other source files
+ * that ad4j read to write the class, each with a digest of its text then.
+ *
+ * <p>A generated class follows code of other files: a value record's accessors and constructor,
+ * the body of a called method, a field's initializer. A build that compiles only the files that
+ * changed (IntelliJ's own builder) compiles such a file alone when only its body changed, and
+ * the generated class, not made again, went on following the old code: a record accessor written
+ * out as {@code 2 * x} left {@code ModelGrad}'s gradient at that of {@code x}. With this list,
+ * such a compilation finds that a declaration read for a class it does not generate again has
+ * changed, and says so ({@link ChangedReadCodeProcessor}).
+ */
+final class CodeReadIndex {
+  /** Where the list is, relative to the class output. */
+  static final String RESOURCE = "META-INF/ad4j/code-read";
+
+  /**
+   * One declaration read: the generated class, the top-level class whose source it was
+   * generated from, the top-level class declaring what was read, its name
+   * ({@link DeclarationDigests#name}) and the digest of its text.
+   */
+  record Entry(String generated, String origin, String readClass, String read, String digest) {
+    private static final int FIELDS = 5;
+
+    String line() {
+      return String.join("\t", generated, origin, readClass, read, digest);
+    }
+
+    /** The entry a line of the list holds; none for a line this version did not write. */
+    static Optional<Entry> parse(String line) {
+      String[] fields = line.split("\t", -1);
+      if (fields.length != FIELDS || Arrays.stream(fields).anyMatch(String::isBlank)) {
+        return Optional.empty();
+      }
+      return Optional.of(new Entry(fields[0], fields[1], fields[2], fields[3], fields[4]));
+    }
+  }
+
+  private final Filer filer;
+  private List<Entry> earlier;
+  /** The entries of the classes this compilation generated. */
+  private final List<Entry> made = new ArrayList<>();
+
+  CodeReadIndex(Filer filer) {
+    this.filer = filer;
+  }
+
+  /** The list an earlier compilation wrote into the class output: empty if there is none. */
+  List<Entry> earlier() {
+    if (earlier == null) {
+      earlier = new ArrayList<>();
+      try (BufferedReader in = new BufferedReader(
+          filer.getResource(StandardLocation.CLASS_OUTPUT, "", RESOURCE).openReader(true))) {
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          Entry.parse(line).ifPresent(earlier::add);
+        }
+      } catch (IOException | RuntimeException e) {
+        // no list (a first or clean build), or a compiler that cannot read the output
+        earlier = List.of();
+      }
+    }
+    return earlier;
+  }
+
+  /**
+   * Lists what {@code generated}, written for {@code type}, was made from: the declarations
+   * {@code read} (as {@link RecordingTrees} noted them) that are in other source files than
+   * {@code type}'s. Those in its own file are compiled with it whenever it changes.
+   */
+  void generated(String generated, TypeElement type, Set<Element> read, Trees trees,
+      DeclarationDigests digests) {
+    TreePath own = trees.getPath(type);
+    if (own == null) {
+      return;
+    }
+    String origin = SourceFileReader.topLevelType(type).getQualifiedName().toString();
+    Set<String> listed = new HashSet<>();
+    for (Element element : read) {
+      Element declaration = DeclarationDigests.named(element);
+      TreePath path = declaration == null ? null : trees.getPath(declaration);
+      if (path == null || path.getCompilationUnit() == own.getCompilationUnit()) {
+        continue;
+      }
+      String name = digests.name(declaration);
+      if (listed.add(name)) {
+        digests.digest(declaration).ifPresent(digest -> made.add(new Entry(generated, origin,
+            SourceFileReader.topLevelType(declaration).getQualifiedName().toString(), name,
+            digest)));
+      }
+    }
+  }
+
+  /**
+   * Writes the list for the next compilation: the earlier entries of the classes this one did
+   * not compile ({@code compiled} tells, by the top-level class they were generated from), and
+   * this compilation's. A compiler whose filer cannot write it goes without.
+   */
+  void write(Predicate<String> compiled) {
+    List<Entry> kept = new ArrayList<>();
+    for (Entry entry : earlier()) {
+      if (!compiled.test(entry.origin())) {
+        kept.add(entry);
+      }
+    }
+    if (kept.isEmpty() && made.isEmpty() && earlier().isEmpty()) {
+      return;
+    }
+    kept.addAll(made);
+    try (Writer out = filer.createResource(StandardLocation.CLASS_OUTPUT, "", RESOURCE)
+        .openWriter()) {
+      for (Entry entry : kept) {
+        out.write(entry.line() + "\n");
+      }
+    } catch (IOException | RuntimeException e) {
+      // only a later partial compilation needs the list; this one's output is complete
+    }
+  }
+}
