@@ -8,9 +8,11 @@ import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.TypeName;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
@@ -184,6 +186,7 @@ final class RecordAdapters {
         .addExceptions(member.exceptions());
     List<CodeBlock> arguments = new ArrayList<>();
     List<String> names = new ArrayList<>();
+    Map<String, String> tangentRecords = tangentRecordNames(member, leaves, returned);
     for (int k = 0; k < member.parameters().size(); k++) {
       ParameterSpec parameter = member.parameters().get(k);
       Leaf leaf = leaves.get(parameter.name());
@@ -203,7 +206,8 @@ final class RecordAdapters {
         arguments.add(CodeBlock.of("$N", parameter.name()));
         continue;
       }
-      String record = leaf.record().name() + leaf.suffix();
+      String record = leaf.suffix().isEmpty() ? leaf.record().name()
+          : tangentRecords.get(leaf.record().name());
       if (leaf.first()) {
         adapter.addParameter(TypeName.get(leaf.record().type()), record);
         names.add(record);
@@ -227,6 +231,41 @@ final class RecordAdapters {
       adapter.addStatement("return $L", call);
     }
     return adapter.build();
+  }
+
+  /**
+   * The names of the adapter's tangent records, by the name of their record parameter:
+   * {@code pDot}, or {@code pDot2}, {@code pDot3}, ... where a parameter the adapter keeps has
+   * that name ({@code f(Vec2 v, double vDot)}, whose flat member names the tangent of the user's
+   * {@code vDot} {@code vDotDot}: the adapter's {@code Vec2 vDot} declared {@code vDot} twice,
+   * and the generated class did not compile).
+   */
+  private static Map<String, String> tangentRecordNames(MethodSpec member,
+      Map<String, Leaf> leaves, Optional<Result> returned) {
+    Set<String> kept = new HashSet<>();
+    List<String> records = new ArrayList<>();
+    for (int k = 0; k < member.parameters().size(); k++) {
+      String name = member.parameters().get(k).name();
+      Leaf leaf = leaves.get(name);
+      boolean seed = returned.isPresent() && returned.get().seed() == k;
+      if (seed || leaf == null) {
+        kept.add(name);
+      } else if (leaf.suffix().isEmpty()) {
+        kept.add(leaf.record().name());
+      } else if (leaf.first()) {
+        records.add(leaf.record().name());
+      }
+    }
+    Map<String, String> names = new HashMap<>();
+    for (String record : records) {
+      String name = record + DOT;
+      for (int k = 2; kept.contains(name); k++) {
+        name = record + DOT + k;
+      }
+      kept.add(name);
+      names.put(record, name);
+    }
+    return names;
   }
 
   /** {@code javadoc} with {@code note} at the end of its description, before its tags. */
