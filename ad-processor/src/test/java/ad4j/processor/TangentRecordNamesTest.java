@@ -6,6 +6,7 @@ import ad4j.processor.testing.CompiledOnce;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.MemberAgreement;
 import ad4j.processor.testing.TapeIsEmpty;
+import java.lang.reflect.Method;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * compile ("variable vDot is already defined"); so did a record parameter {@code Vec2 vDot}
  * beside {@code Vec2 v}, and a method returning a record. The record of tangents is now
  * {@code vDot2} there ({@code vDot3} when {@code vDot2} is taken too), as a {@code double}
- * parameter's tangent is. Each method against differences of order 8 of itself and forward
+ * parameter's tangent is; so is the record of a receiver's tangents beside a parameter named
+ * {@code selfDot}. Each method against differences of order 8 of itself and forward
  * against reverse ({@link MemberAgreement}), the generated code compiling under
  * {@code -Xlint:all -Werror}.
  */
@@ -30,7 +32,11 @@ class TangentRecordNamesTest {
               "package com.example;",
               "import ad4j.Differentiable;",
               "final class Named {",
-              "  record Vec2(double x, double y) {}",
+              "  record Vec2(double x, double y) {",
+              "    @Differentiable double along(double t, double selfDot) {",
+              "      return x * t * selfDot + y * y * t;",
+              "    }",
+              "  }",
               "  @Differentiable static double scalar(Vec2 v, double vDot) {",
               "    return v.x() * vDot * v.y() + Math.sin(vDot);",
               "  }",
@@ -76,10 +82,38 @@ class TangentRecordNamesTest {
   void theNextNameWhenTheSecondIsTakenToo() throws Exception {
     method("both", true, true, true)
         .checkScalar(new Object[] {vec2(0.7, -1.3), 0.4, 1.9}, 1, 1e-7);
-    String grad = InProcessCompiler.gradSource(COMPILED.get().compilation())
+    String grad = COMPILED.get().compilation().generatedSourceFiles().stream()
+        .filter(file -> file.getName().endsWith("/NamedGrad.java")).findFirst().orElseThrow()
         .getCharContent(true).toString();
     assertThat(grad).contains("bothTangent(Named.Vec2 v, double vDot, double vDot2, Named.Vec2"
         + " vDot3,");
+  }
+
+  @Test
+  void aReceiverBesideAParameterNamedAsItsTangents() throws Exception {
+    Class<?> grad = COMPILED.get().load("com.example.Named_Vec2Grad");
+    Class<?> vec2 = COMPILED.get().load("com.example.Named$Vec2");
+    double x = 0.7;
+    double y = -1.3;
+    double t = 0.4;
+    double selfDot = 1.9;
+    Method gradient = grad.getDeclaredMethod("alongGradient", vec2, double.class, double.class);
+    gradient.setAccessible(true);
+    double[] slots = (double[]) gradient.invoke(null, vec2(x, y), t, selfDot);
+    // d/dx, d/dy of the receiver, then d/dt, d/dselfDot
+    assertThat(slots).usingTolerance(1e-15).containsExactly(t * selfDot, 2 * y * t,
+        x * selfDot + y * y, x * t).inOrder();
+    Method tangent = grad.getDeclaredMethod("alongTangent", vec2, double.class, double.class,
+        vec2, double.class, double.class);
+    tangent.setAccessible(true);
+    double[] d = {0.5, -0.25, 1.5, -2.0};
+    double along = (Double) tangent.invoke(null, vec2(x, y), t, selfDot, vec2(d[0], d[1]), d[2],
+        d[3]);
+    double dot = 0;
+    for (int i = 0; i < 4; i++) {
+      dot += slots[i] * d[i];
+    }
+    assertThat(along).isWithin(1e-14).of(dot);
   }
 
   @Test
