@@ -55,12 +55,8 @@ public final class ChangedReadCodeProcessor extends AbstractProcessor {
   @Override
   public synchronized void init(ProcessingEnvironment environment) {
     super.init(environment);
-    trees = AnnotatedLocalClassesProcessor.compilerTrees(environment).orElseGet(() -> {
-      var parser = ToolProvider.getSystemJavaCompiler();
-      return parser == null ? null : new ParsedTrees(parser,
-          new SourceFileReader(environment.getFiler(), environment.getElementUtils()),
-          environment.getMessager());
-    });
+    trees = AnnotatedLocalClassesProcessor.compilerTrees(environment).orElseGet(
+        () -> ParsedTrees.of(ToolProvider.getSystemJavaCompiler(), environment));
   }
 
   @Override

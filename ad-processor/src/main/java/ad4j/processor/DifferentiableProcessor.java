@@ -144,10 +144,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
 
   /** Trees parsed by the JDK's javac parser, for compilers that give none (ECJ); else null. */
   private Trees parsedTrees(ProcessingEnvironment environment) {
-    JavaCompiler javac = parser.get();
-    return javac == null ? null : new ParsedTrees(javac,
-        new SourceFileReader(environment.getFiler(), environment.getElementUtils()),
-        environment.getMessager());
+    return ParsedTrees.of(parser.get(), environment);
   }
 
   @Override

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.annotation.processing.Messager;
+import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
@@ -72,6 +73,17 @@ final class ParsedTrees extends Trees {
     this.parser = parser;
     this.reader = reader;
     this.messager = messager;
+  }
+
+  /**
+   * Trees parsed by {@code parser} for the sources of {@code environment}'s compilation, read
+   * through its filer and reported to its messager; null without a parser (a Java runtime
+   * without javac).
+   */
+  static ParsedTrees of(JavaCompiler parser, ProcessingEnvironment environment) {
+    return parser == null ? null : new ParsedTrees(parser,
+        new SourceFileReader(environment.getFiler(), environment.getElementUtils()),
+        environment.getMessager());
   }
 
   @Override
