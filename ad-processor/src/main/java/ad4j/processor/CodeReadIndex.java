@@ -1,14 +1,17 @@
 package ad4j.processor;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.Writer;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -28,7 +31,9 @@ import javax.tools.StandardLocation;
  * the generated class, not made again, went on following the old code: a record accessor written
  * out as {@code 2 * x} left {@code ModelGrad}'s gradient at that of {@code x}. With this list,
  * such a compilation finds that a declaration read for a class it does not generate again has
- * changed, and says so ({@link ChangedReadCodeProcessor}).
+ * changed, and says so ({@link ChangedReadCodeProcessor}). A class of the project that a
+ * compilation had only as a class file is listed too: what was made from it came from its
+ * generated class, which a compilation of its source may change.
  */
 final class CodeReadIndex {
   /** Where the list is, relative to the class output. */
@@ -60,6 +65,8 @@ final class CodeReadIndex {
   private List<Entry> earlier;
   /** The entries of the classes this compilation generated. */
   private final List<Entry> made = new ArrayList<>();
+  /** Whether a top-level class's class file is in the class output, by qualified name. */
+  private final Map<String, Boolean> classOutput = new HashMap<>();
 
   CodeReadIndex(Filer filer) {
     this.filer = filer;
@@ -83,12 +90,23 @@ final class CodeReadIndex {
   }
 
   /**
+   * The digest listed for a declaration read from a class file of the class output (a class of
+   * the project compiled earlier, whose source this compilation did not have): what was made
+   * from it, such as what a called method runs, came from its generated class, and any
+   * compilation of its source may change that.
+   */
+  static final String CLASS_FILE = "class-file";
+
+  /**
    * Lists what {@code generated}, written for {@code type}, was made from: the declarations
    * {@code read} (as {@link RecordingTrees} noted them) that are in other source files than
-   * {@code type}'s. Those in its own file are compiled with it whenever it changes.
+   * {@code type}'s, or in class files of the class output of classes that are not sources of
+   * this compilation ({@code compiled} tells, by top-level class): a member of a source class
+   * without a tree of its own is the compiler's, in the text of its class. Those in
+   * {@code type}'s own file are compiled with it whenever it changes.
    */
   void generated(String generated, TypeElement type, Set<Element> read, Trees trees,
-      DeclarationDigests digests) {
+      DeclarationDigests digests, Predicate<String> compiled) {
     TreePath own = trees.getPath(type);
     if (own == null) {
       return;
@@ -97,17 +115,39 @@ final class CodeReadIndex {
     Set<String> listed = new HashSet<>();
     for (Element element : read) {
       Element declaration = DeclarationDigests.named(element);
-      TreePath path = declaration == null ? null : trees.getPath(declaration);
-      if (path == null || path.getCompilationUnit() == own.getCompilationUnit()) {
+      if (declaration == null) {
+        continue;
+      }
+      TreePath path = trees.getPath(declaration);
+      TypeElement declaring = SourceFileReader.topLevelType(declaration);
+      Optional<String> digest = path != null ? digests.digest(declaration)
+          : declaring != null && !compiled.test(declaring.getQualifiedName().toString())
+              && inClassOutput(declaring) ? Optional.of(CLASS_FILE) : Optional.empty();
+      if (digest.isEmpty() || path != null
+          && path.getCompilationUnit() == own.getCompilationUnit()) {
         continue;
       }
       String name = digests.name(declaration);
       if (listed.add(name)) {
-        digests.digest(declaration).ifPresent(digest -> made.add(new Entry(generated, origin,
-            SourceFileReader.topLevelType(declaration).getQualifiedName().toString(), name,
-            digest)));
+        made.add(new Entry(generated, origin, declaring.getQualifiedName().toString(), name,
+            digest.get()));
       }
     }
+  }
+
+  /** Whether {@code type}'s class file is in the class output: the project's, not a library's. */
+  private boolean inClassOutput(TypeElement type) {
+    String name = type.getQualifiedName().toString();
+    return classOutput.computeIfAbsent(name, n -> {
+      int dot = n.lastIndexOf('.');
+      try (InputStream in = filer.getResource(StandardLocation.CLASS_OUTPUT,
+          dot < 0 ? "" : n.substring(0, dot), n.substring(dot + 1) + ".class")
+          .openInputStream()) {
+        return true;
+      } catch (IOException | RuntimeException notThere) {
+        return false;
+      }
+    });
   }
 
   /**

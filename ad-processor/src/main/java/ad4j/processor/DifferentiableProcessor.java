@@ -219,7 +219,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
         // and from the absence of others, also where it looked none of them up
         read.addAll(ruleClasses);
         for (String generated : written) {
-          codeRead.generated(generated, entry.getKey(), read, recording.unrecorded(), digests);
+          codeRead.generated(generated, entry.getKey(), read, recording.unrecorded(), digests,
+              rounds::isSource);
         }
       }
     });

@@ -229,6 +229,35 @@ class PartialCompilationsTest {
   }
 
   /**
+   * A caller's file compiled alone, after the full build: the called method's class is a class
+   * file then, whose source the compilation does not have, and what the caller's generated
+   * class made of the call (what the method runs) came from the method's generated class. The
+   * method changed in its file compiled alone after that is the error too; it was listed only
+   * where the caller's compilation had the source.
+   */
+  @Test
+  void aCalledMethodReadFromItsClassFileIsListedToo(@TempDir Path root) throws Exception {
+    Project project = Project.javac(root);
+    write(project.src, "Steps", STEPS, "Caller", String.join("\n",
+        "package com.example;",
+        "import ad4j.Differentiable;",
+        "final class Caller {",
+        "  @Differentiable static double squares(double x) {",
+        "    return Steps.square(x) + Steps.square(2 * x);",
+        "  }",
+        "}"));
+    project.compile(null, "Steps", "Caller");
+    project.compile(null, "Caller");
+    assertWithMessage("CallerGrad.squaresGradient after Caller.java alone")
+        .that(project.gradient("CallerGrad", "squares", 0.3)[0]).isWithin(1e-12).of(10 * 0.3);
+
+    write(project.src, "Steps", STEPS.replace("{ return x * x; }", "{ tick(); return x * x; }"));
+    assertThat(project.compileFailing("Steps")).contains("Steps.java:6: error: ad4j: CallerGrad,"
+        + " the derivatives of class Caller, was generated from this code as an earlier"
+        + " compilation found it");
+  }
+
+  /**
    * Edits that change nothing a generated class was made from: another method's body in the
    * record's file and in the called method's file, and a file compiled again unchanged.
    */
