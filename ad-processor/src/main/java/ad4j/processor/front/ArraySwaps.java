@@ -83,6 +83,31 @@ record ArraySwaps(String temporary, String first, String second) {
         (identifier, ancestors) -> allowed(identifier, ancestors.peek(), arrays, temporaries));
   }
 
+  /**
+   * Whether an enhanced {@code for} over the variable {@code name} holds a swap of it, in
+   * {@code body}: Java evaluates the loop's array once, and the loop goes on over the array it
+   * started with, which after Java's swap the other variable names; exchanging the elements
+   * under it instead, the loop would read the other array's elements from then on. Decided by
+   * name, as {@link #onlyIndexed} is.
+   */
+  static boolean iteratedAcrossSwap(com.sun.source.tree.Tree body, String name) {
+    boolean[] found = {false};
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitEnhancedForLoop(com.sun.source.tree.EnhancedForLoopTree loop,
+          Void unused) {
+        if (loop.getExpression() instanceof IdentifierTree iterated
+            && iterated.getName().contentEquals(name)
+            && in(loop.getStatement()).stream()
+                .anyMatch(swap -> swap.first().equals(name) || swap.second().equals(name))) {
+          found[0] = true;
+        }
+        return super.visitEnhancedForLoop(loop, unused);
+      }
+    }.scan(body, null);
+    return found[0];
+  }
+
   private static boolean allowed(com.sun.source.tree.Tree use, com.sun.source.tree.Tree parent,
       java.util.Set<String> arrays, java.util.Set<String> temporaries) {
     if (parent instanceof com.sun.source.tree.ArrayAccessTree access) {

@@ -383,6 +383,13 @@ public final class Lowering {
       problem = "ad4j exchanges the elements of arrays of the method's own code only";
     } else {
       for (String name : List.of(swap.first(), swap.second())) {
+        if (ArraySwaps.iteratedAcrossSwap(methodBody, name)) {
+          problem = "ad4j exchanges their elements instead, and the enhanced 'for' over '"
+              + name + "' that holds the swap goes on over the array it started with, which"
+              + " Java's swap leaves in place and the exchange would fill with the other's"
+              + " elements; iterate '" + name + "' by index, or swap after the loop";
+          break;
+        }
         if (!ArraySwaps.onlyIndexed(methodBody, name, swaps)) {
           problem = "ad4j exchanges their elements instead, so '" + name + "' may only be"
               + " indexed, have its length read, be iterated or copied with System.arraycopy;"
