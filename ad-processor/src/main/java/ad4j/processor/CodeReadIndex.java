@@ -4,7 +4,6 @@ import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Writer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,9 +30,8 @@ import javax.tools.StandardLocation;
  * the generated class, not made again, went on following the old code: a record accessor written
  * out as {@code 2 * x} left {@code ModelGrad}'s gradient at that of {@code x}. With this list,
  * such a compilation finds that a declaration read for a class it does not generate again has
- * changed, and says so ({@link ChangedReadCodeProcessor}). A class of the project that a
- * compilation had only as a class file is listed too: what was made from it came from its
- * generated class, which a compilation of its source may change.
+ * changed, and says so ({@link ChangedReadCodeProcessor}). A declaration that a later
+ * compilation of the generated class's file has only in a class file keeps its listing.
  */
 final class CodeReadIndex {
   /** Where the list is, relative to the class output. */
@@ -65,8 +63,6 @@ final class CodeReadIndex {
   private List<Entry> earlier;
   /** The entries of the classes this compilation generated. */
   private final List<Entry> made = new ArrayList<>();
-  /** Whether a top-level class's class file is in the class output, by qualified name. */
-  private final Map<String, Boolean> classOutput = new HashMap<>();
 
   CodeReadIndex(Filer filer) {
     this.filer = filer;
@@ -90,20 +86,14 @@ final class CodeReadIndex {
   }
 
   /**
-   * The digest listed for a declaration read from a class file of the class output (a class of
-   * the project compiled earlier, whose source this compilation did not have): what was made
-   * from it, such as what a called method runs, came from its generated class, and any
-   * compilation of its source may change that.
-   */
-  static final String CLASS_FILE = "class-file";
-
-  /**
    * Lists what {@code generated}, written for {@code type}, was made from: the declarations
    * {@code read} (as {@link RecordingTrees} noted them) that are in other source files than
-   * {@code type}'s, or in class files of the class output of classes that are not sources of
-   * this compilation ({@code compiled} tells, by top-level class): a member of a source class
-   * without a tree of its own is the compiler's, in the text of its class. Those in
-   * {@code type}'s own file are compiled with it whenever it changes.
+   * {@code type}'s. Those in its own file are compiled with it whenever it changes. A
+   * declaration of a class that this compilation has only as a class file (not a source here:
+   * {@code compiled} tells, by top-level class) keeps the digest an earlier compilation listed
+   * for this generated class: what was made from it came from its generated class, compiled
+   * from the source that digest is of, or a compilation of that source since would have been
+   * the error.
    */
   void generated(String generated, TypeElement type, Set<Element> read, Trees trees,
       DeclarationDigests digests, Predicate<String> compiled) {
@@ -112,42 +102,33 @@ final class CodeReadIndex {
       return;
     }
     String origin = SourceFileReader.topLevelType(type).getQualifiedName().toString();
+    Map<String, String> listedBefore = new HashMap<>();
+    for (Entry entry : earlier()) {
+      if (entry.generated().equals(generated)) {
+        listedBefore.put(entry.read(), entry.digest());
+      }
+    }
     Set<String> listed = new HashSet<>();
     for (Element element : read) {
       Element declaration = DeclarationDigests.named(element);
-      if (declaration == null) {
+      TypeElement declaring = declaration == null ? null
+          : SourceFileReader.topLevelType(declaration);
+      if (declaring == null) {
         continue;
       }
       TreePath path = trees.getPath(declaration);
-      TypeElement declaring = SourceFileReader.topLevelType(declaration);
-      Optional<String> digest = path != null ? digests.digest(declaration)
-          : declaring != null && !compiled.test(declaring.getQualifiedName().toString())
-              && inClassOutput(declaring) ? Optional.of(CLASS_FILE) : Optional.empty();
-      if (digest.isEmpty() || path != null
-          && path.getCompilationUnit() == own.getCompilationUnit()) {
+      if (path != null && path.getCompilationUnit() == own.getCompilationUnit()) {
         continue;
       }
       String name = digests.name(declaration);
-      if (listed.add(name)) {
+      Optional<String> digest = path != null ? digests.digest(declaration)
+          : compiled.test(declaring.getQualifiedName().toString()) ? Optional.empty()
+              : Optional.ofNullable(listedBefore.get(name));
+      if (digest.isPresent() && listed.add(name)) {
         made.add(new Entry(generated, origin, declaring.getQualifiedName().toString(), name,
             digest.get()));
       }
     }
-  }
-
-  /** Whether {@code type}'s class file is in the class output: the project's, not a library's. */
-  private boolean inClassOutput(TypeElement type) {
-    String name = type.getQualifiedName().toString();
-    return classOutput.computeIfAbsent(name, n -> {
-      int dot = n.lastIndexOf('.');
-      try (InputStream in = filer.getResource(StandardLocation.CLASS_OUTPUT,
-          dot < 0 ? "" : n.substring(0, dot), n.substring(dot + 1) + ".class")
-          .openInputStream()) {
-        return true;
-      } catch (IOException | RuntimeException notThere) {
-        return false;
-      }
-    });
   }
 
   /**
