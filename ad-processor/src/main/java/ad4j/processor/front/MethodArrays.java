@@ -21,9 +21,14 @@ import java.util.Set;
  * {@link ArraySwaps}), not where lowering is.
  */
 final class MethodArrays {
-  /** The arrays the method writes into, and those it passes to @Differentiable calls. */
+  /**
+   * The arrays the method writes into, and those it passes to calls of @Differentiable methods
+   * and of methods with @DerivativeOf rules, whose reverse reads them as the call saw them.
+   */
   private final Set<Value> writtenArrays = new java.util.HashSet<>();
   private final Set<Value> arraysPassedToCalls = new java.util.HashSet<>();
+  /** Of {@link #arraysPassedToCalls}, those passed to a call of a method with rules. */
+  private final Set<Value> arraysPassedToRuledCalls = new java.util.HashSet<>();
   /**
    * The arrays this method did not make, which it reaches as written: a field's, an object's,
    * one a call run as written returns, a {@code static final} table held in a local. They
@@ -69,10 +74,13 @@ final class MethodArrays {
     if (result.type().isArray() && operation.form() == Operation.Form.ELEMENT) {
       rows.add(result);
     }
-    if (operation.form() == Operation.Form.USER_CALL) {
+    if (operation.form().callsDifferentiated()) {
       for (Operand argument : arguments) {
         if (argument instanceof Operand.Use use && use.value().type().isArray()) {
           arraysPassedToCalls.add(use.value());
+          if (operation.form() == Operation.Form.RULED_CALL) {
+            arraysPassedToRuledCalls.add(use.value());
+          }
         }
       }
     }
@@ -173,12 +181,18 @@ final class MethodArrays {
   }
 
   /**
-   * Whether {@code array} is both passed to a call of another {@code @Differentiable} method and
-   * written into. The reverse sweep then puts back each element written over before it reaches
-   * the call, which it must not do to an array it returns.
+   * Whether {@code array} is both passed to a call of another {@code @Differentiable} method (or
+   * of a method with {@code @DerivativeOf} rules) and written into. The reverse sweep then puts
+   * back each element written over before it reaches the call, which it must not do to an array
+   * it returns.
    */
   boolean isWrittenAndPassedToCalls(Value array) {
     return writtenArrays.contains(array) && arraysPassedToCalls.contains(array);
+  }
+
+  /** Whether {@code array} is passed to a call of a method with {@code @DerivativeOf} rules. */
+  boolean isPassedToRuledCalls(Value array) {
+    return arraysPassedToRuledCalls.contains(array);
   }
 
   /**

@@ -117,9 +117,21 @@ final class ReturnLowering {
             + context.source().of(statement.getExpression()) + ".clone()')");
         return;
       }
-      if (context.arrays().isWrittenAndPassedToCalls(use.value())) {
+      if (context.arrays().isRow(value)) {
+        // the reverse sweep keeps one adjoint for a local matrix and its rows, which the seed
+        // of a row returned as it is did not reach (its partials came out zero)
         unsupported(statement.getExpression(), "'" + context.source().of(
-            statement.getExpression()) + "' is passed to a call of a @Differentiable method and"
+            statement.getExpression()) + "' is a row of a local matrix, and ad4j cannot return"
+            + " such an array yet: return a copy ('"
+            + context.source().of(statement.getExpression()) + ".clone()')");
+        return;
+      }
+      if (context.arrays().isWrittenAndPassedToCalls(use.value())) {
+        // the reverse sweep puts back what the writes wrote over, for the call's reverse
+        unsupported(statement.getExpression(), "'" + context.source().of(
+            statement.getExpression()) + "' is passed to a call of a "
+            + (context.arrays().isPassedToRuledCalls(use.value())
+                ? "method with @DerivativeOf rules" : "@Differentiable method") + " and"
             + " written into, and ad4j cannot return such an array yet: return a copy ('"
             + context.source().of(statement.getExpression()) + ".clone()')");
         return;
