@@ -107,6 +107,12 @@ final class RuledCallLowering {
     if (partials == null) {
       return null;
     }
+    // a target that writes a field runs again, and counts again, in each sweep of the members
+    // that make one per slot, as a plain call would: the same error where they would
+    if (TargetStateWrites.first(context.trees(), target).isPresent()
+        && new RepeatedRuns(context).rejectOwnCall(call, shown)) {
+      return null;
+    }
     return emitCall(site, declaring, taken, parameterTypes, vector, partials);
   }
 

@@ -1,0 +1,100 @@
+package ad4j.processor;
+
+import static ad4j.processor.testing.SingleErrors.assertSingleError;
+
+import ad4j.processor.testing.CompiledOnce;
+import ad4j.processor.testing.InProcessCompiler;
+import ad4j.processor.testing.MemberAgreement;
+import ad4j.processor.testing.TapeIsEmpty;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A {@code @DerivativeOf} target whose body writes a field ({@code k++; return x + k;}) runs
+ * again, and counts again, in every sweep of the members that make one sweep per slot: a vector
+ * function's {@code mJacobian} (a tangent per slot) and an order-2 method's Hessian. Its calls
+ * there are the error a plain call with effects is. They were taken for calls of a function of
+ * their arguments: with the vector function below, {@code fJacobian(0.5, 2)} from {@code k = 0}
+ * gave J[0][0] = 5.0 and left {@code k = 3}, where the method runs {@code shift} once and the
+ * derivative is 3.0; the order-2 method's {@code gValueGradientAndHessian} gave the value 24.5
+ * and the gradient 14.0 of the third run (found by helper hunt68d). A target that writes only
+ * its own locals and local arrays stays a function of its arguments.
+ */
+@ExtendWith(TapeIsEmpty.class)
+class StateChangingRuleTargetsTest {
+  private static List<String> source(String body, String method) {
+    return List.of(
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static int k;",
+        "  public static double shift(double x) { " + body + " }",
+        "  @Differentiable @DerivativeOf(\"shift\") static double shiftX(double x) { return 1; }",
+        method,
+        "}");
+  }
+
+  private static final String VECTOR = String.join("\n",
+      "  @Differentiable static double[] f(double x, double y) {",
+      "    double s = shift(x);",
+      "    return new double[] {s * s, y, x, y * x};",
+      "  }");
+
+  private static final String ORDER_TWO = String.join("\n",
+      "  @Differentiable(order = 2) static double g(double x, double y) {",
+      "    double s = shift(x);",
+      "    return s * s * y;",
+      "  }");
+
+  private static String runsAgain(String members, String method) {
+    return "call to 'shift(...)' runs as written and may give another result or do something"
+        + " again each time it runs: " + members + ", where '" + method + "' runs it once; make"
+        + " the call where '" + method + "' is called and pass its result as a @NoDerivative"
+        + " parameter";
+  }
+
+  @Test
+  void aCountingTargetInAVectorFunctionIsAnError() {
+    assertSingleError(source("k++; return x + k;", VECTOR),
+        runsAgain("mJacobian and mValueAndJacobian of 'f' make one sweep per slot when the result"
+            + " is longer, and the gradients of methods that call 'f' run its code twice", "f"),
+        9, 21);
+  }
+
+  @Test
+  void aTargetWritingAFieldThroughItsClassIsAnErrorAtOrderTwo() {
+    assertSingleError(source("F.k += 1; return x + k;", ORDER_TWO),
+        runsAgain("mHessian and mValueGradientAndHessian of 'g' make one sweep per slot and"
+            + " would run it once per sweep", "g"), 9, 21);
+  }
+
+  @Test
+  void aTargetWritingAnArgumentArrayIsAnError() {
+    assertSingleError(List.of(
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static final double[] COUNTS = new double[1];",
+        "  public static double shift(double x) { COUNTS[0]++; return x + COUNTS[0]; }",
+        "  @Differentiable @DerivativeOf(\"shift\") static double shiftX(double x) { return 1; }",
+        ORDER_TWO,
+        "}"),
+        runsAgain("mHessian and mValueGradientAndHessian of 'g' make one sweep per slot and"
+            + " would run it once per sweep", "g"), 9, 21);
+  }
+
+  private static final CompiledOnce LOCAL_STATE = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.F",
+          String.join("\n", source("double[] t = {x, 1};"
+              + " for (int i = 0; i < 2; i++) { t[i] += 1; } double k = t[0]; k++; return k - 2;",
+              VECTOR + "\n" + ORDER_TWO))));
+
+  @Test
+  void aTargetWritingItsOwnLocalsStaysAFunction() throws Exception {
+    MemberAgreement.of(LOCAL_STATE.get(), "com.example.F", "g", true, true)
+        .checkScalarAt(new double[][] {{0.5, 2.0}, {-0.3, 1.1}}, 2, 1e-6);
+  }
+}
