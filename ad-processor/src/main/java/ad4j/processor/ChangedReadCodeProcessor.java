@@ -14,7 +14,6 @@ import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.util.ElementFilter;
 import javax.tools.Diagnostic;
 import javax.tools.ToolProvider;
 
@@ -65,15 +64,13 @@ public final class ChangedReadCodeProcessor extends AbstractProcessor {
       return false;
     }
     checked = true;
-    Set<String> compiled = new HashSet<>();
-    for (TypeElement type : ElementFilter.typesIn(round.getRootElements())) {
-      compiled.add(SourceFileReader.topLevelType(type).getQualifiedName().toString());
-    }
+    Rounds compiled = new Rounds(processingEnv.getElementUtils());
+    compiled.start(round);
     DeclarationDigests digests = new DeclarationDigests(trees,
         processingEnv.getElementUtils(), processingEnv.getTypeUtils());
     Set<String> reported = new HashSet<>();
     for (CodeReadIndex.Entry entry : new CodeReadIndex(processingEnv.getFiler()).earlier()) {
-      if (!compiled.contains(entry.readClass()) || compiled.contains(entry.origin())
+      if (!compiled.isSource(entry.readClass()) || compiled.isSource(entry.origin())
           || processingEnv.getElementUtils().getTypeElement(entry.generated()) == null) {
         continue; // not read here, or generated again, or gone with its class
       }

@@ -2,9 +2,6 @@ package ad4j.processor;
 
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.Writer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,7 +14,6 @@ import java.util.function.Predicate;
 import javax.annotation.processing.Filer;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
-import javax.tools.StandardLocation;
 
 /**
  * What each generated class was made from in other files, listed in the class output
@@ -72,14 +68,8 @@ final class CodeReadIndex {
   List<Entry> earlier() {
     if (earlier == null) {
       earlier = new ArrayList<>();
-      try (BufferedReader in = new BufferedReader(
-          filer.getResource(StandardLocation.CLASS_OUTPUT, "", RESOURCE).openReader(true))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          Entry.parse(line).ifPresent(earlier::add);
-        }
-      } catch (IOException | RuntimeException e) {
-        // no list (a first or clean build), or a compiler that cannot read the output
-        earlier = List.of();
+      for (String line : ClassOutputLists.read(filer, RESOURCE)) {
+        Entry.parse(line).ifPresent(earlier::add);
       }
     }
     return earlier;
@@ -134,7 +124,7 @@ final class CodeReadIndex {
   /**
    * Writes the list for the next compilation: the earlier entries of the classes this one did
    * not compile ({@code compiled} tells, by the top-level class they were generated from), and
-   * this compilation's. A compiler whose filer cannot write it goes without.
+   * this compilation's.
    */
   void write(Predicate<String> compiled) {
     List<Entry> kept = new ArrayList<>();
@@ -143,17 +133,10 @@ final class CodeReadIndex {
         kept.add(entry);
       }
     }
-    if (kept.isEmpty() && made.isEmpty() && earlier().isEmpty()) {
+    if (made.isEmpty() && earlier().isEmpty()) {
       return;
     }
     kept.addAll(made);
-    try (Writer out = filer.createResource(StandardLocation.CLASS_OUTPUT, "", RESOURCE)
-        .openWriter()) {
-      for (Entry entry : kept) {
-        out.write(entry.line() + "\n");
-      }
-    } catch (IOException | RuntimeException e) {
-      // only a later partial compilation needs the list; this one's output is complete
-    }
+    ClassOutputLists.write(filer, RESOURCE, kept.stream().map(Entry::line).toList());
   }
 }

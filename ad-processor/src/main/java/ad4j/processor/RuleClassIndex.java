@@ -3,9 +3,7 @@ package ad4j.processor;
 import ad4j.processor.front.DerivativeOfRules;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.Writer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -92,30 +90,19 @@ final class RuleClassIndex {
     if (classes.isEmpty() && !found) {
       return;
     }
-    try (Writer out = filer.createResource(StandardLocation.CLASS_OUTPUT, "", RESOURCE)
-        .openWriter()) {
-      for (Map.Entry<String, String> entry : classes.entrySet()) {
-        out.write(entry.getKey() + "\t" + entry.getValue() + "\n");
-      }
-    } catch (IOException | RuntimeException e) {
-      // only a later partial compilation needs the list; this one's output is complete
-    }
+    List<String> lines = new ArrayList<>();
+    classes.forEach((name, file) -> lines.add(name + "\t" + file));
+    ClassOutputLists.write(filer, RESOURCE, lines);
   }
 
   /** The list an earlier compilation wrote into the class output: empty if there is none. */
   private Map<String, String> readListed() {
     Map<String, String> listed = new TreeMap<>();
-    try (BufferedReader in = new BufferedReader(
-        filer.getResource(StandardLocation.CLASS_OUTPUT, "", RESOURCE).openReader(true))) {
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        String[] parts = line.split("\t");
-        if (parts.length == 2 && !parts[0].isBlank() && parts[1].endsWith(".java")) {
-          listed.put(parts[0], parts[1]);
-        }
+    for (String line : ClassOutputLists.read(filer, RESOURCE)) {
+      String[] parts = line.split("\t");
+      if (parts.length == 2 && !parts[0].isBlank() && parts[1].endsWith(".java")) {
+        listed.put(parts[0], parts[1]);
       }
-    } catch (IOException | RuntimeException e) {
-      // no list (a first or clean build), or a compiler that cannot read the output
-      return Map.of();
     }
     return listed;
   }

@@ -38,8 +38,9 @@ final class TargetStateWrites {
         || method.getBody() == null) {
       return Optional.empty();
     }
-    Set<String> locals = new HashSet<>();
-    method.getParameters().forEach(parameter -> locals.add(parameter.getName().toString()));
+    Set<String> parameters = new HashSet<>();
+    method.getParameters().forEach(parameter -> parameters.add(parameter.getName().toString()));
+    Set<String> locals = new HashSet<>(parameters);
     new TreeScanner<Void, Void>() {
       @Override
       public Void visitVariable(VariableTree variable, Void unused) {
@@ -47,8 +48,6 @@ final class TargetStateWrites {
         return super.visitVariable(variable, unused);
       }
     }.scan(method.getBody(), null);
-    Set<String> parameters = new HashSet<>();
-    method.getParameters().forEach(parameter -> parameters.add(parameter.getName().toString()));
     Tree[] found = new Tree[1];
     new TreeScanner<Void, Void>() {
       @Override
