@@ -77,6 +77,8 @@ public final class DifferentiableProcessor extends AbstractProcessor {
   /** What the generated classes of this compilation and earlier ones were made from. */
   private CodeReadIndex codeRead;
   private DeclarationDigests digests;
+  /** The class files of records the compilation has without their source. */
+  private ClassPathClassFiles classFiles;
 
   /** The processor javac and other compilers load. */
   public DifferentiableProcessor() {
@@ -140,6 +142,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
     rounds = new Rounds(environment.getElementUtils());
     ruleClassIndex = trees == null ? null : new RuleClassIndex(environment.getFiler(),
         environment.getElementUtils(), trees);
+    classFiles = new ClassPathClassFiles(environment.getFiler(), environment.getElementUtils());
   }
 
   /** Trees parsed by the JDK's javac parser, for compilers that give none (ECJ); else null. */
@@ -380,7 +383,7 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       // Also after a rejected signature: the body's errors are reported in the same compilation.
       Optional<Lowering.Lowered> function = Lowering.lowerMethod(
           processingEnv.getElementUtils(), processingEnv.getTypeUtils(), trees, unit, method,
-          tree, diagnostics, this::hasGradClass, ruleClasses);
+          tree, diagnostics, this::hasGradClass, ruleClasses, classFiles);
       return valid ? function : Optional.empty();
     } catch (RuntimeException | StackOverflowError | AssertionError e) {
       reportInternalError("differentiating '" + method.getSimpleName() + "'",

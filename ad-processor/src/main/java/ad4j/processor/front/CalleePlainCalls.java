@@ -60,6 +60,7 @@ final class CalleePlainCalls {
   private final Types types;
   private final Trees trees;
   private final Predicate<TypeElement> hasGradClass;
+  private final ClassFiles classFiles;
   private final Map<ExecutableElement, Optional<Found>> known = new HashMap<>();
   private final Map<ExecutableElement, Optional<Found>> knownReads = new HashMap<>();
   private final Map<ExecutableElement, Optional<List<ValueRecords.Carried>>> knownCarried =
@@ -69,8 +70,9 @@ final class CalleePlainCalls {
       ThreadLocal.withInitial(HashSet::new);
 
   CalleePlainCalls(Elements elements, Types types, Trees trees,
-      Predicate<TypeElement> hasGradClass) {
+      Predicate<TypeElement> hasGradClass, ClassFiles classFiles) {
     this.elements = elements;
+    this.classFiles = classFiles;
     this.types = types;
     this.trees = trees;
     this.hasGradClass = hasGradClass;
@@ -106,7 +108,8 @@ final class CalleePlainCalls {
       if (path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null) {
         Diagnostics errors = new Diagnostics(trees, path.getCompilationUnit());
         Lowering.Examined examined = Lowering.examine(elements, types, trees,
-            path.getCompilationUnit(), method, tree, errors, hasGradClass);
+            path.getCompilationUnit(), method, tree, errors, hasGradClass,
+            classFiles);
         if (examined.function().isPresent() && !errors.hasUnresolvedNames()) {
           answer = Optional.of(examined.carriedResult());
         }
@@ -173,7 +176,8 @@ final class CalleePlainCalls {
       }
       Diagnostics errors = new Diagnostics(trees, path.getCompilationUnit());
       Lowering.Examined examined = Lowering.examine(elements, types, trees,
-          path.getCompilationUnit(), method, tree, errors, hasGradClass);
+          path.getCompilationUnit(), method, tree, errors, hasGradClass,
+            classFiles);
       if (errors.hasUnresolvedNames()) {
         return Optional.of(new Found(Kind.UNRESOLVED, name, null, 0));
       }

@@ -19,10 +19,12 @@ final class CalleeServices {
   private final Types types;
   private final Trees trees;
   private final Predicate<TypeElement> hasGradClass;
+  private final ClassFiles classFiles;
 
   CalleeServices(Elements elements, Types types, Trees trees,
-      Predicate<TypeElement> hasGradClass) {
+      Predicate<TypeElement> hasGradClass, ClassFiles classFiles) {
     this.elements = elements;
+    this.classFiles = classFiles;
     this.types = types;
     this.trees = trees;
     this.hasGradClass = hasGradClass;
@@ -48,7 +50,8 @@ final class CalleeServices {
   /** What the method's {@code @Differentiable} callees' code calls as written. */
   CalleePlainCalls calleePlainCalls() {
     if (calleePlainCalls == null) {
-      calleePlainCalls = new CalleePlainCalls(elements, types, trees, hasGradClass);
+      calleePlainCalls = new CalleePlainCalls(elements, types, trees, hasGradClass,
+          classFiles);
     }
     return calleePlainCalls;
   }

@@ -140,14 +140,15 @@ public final class Lowering {
   /**
    * As {@link #lower(Elements, Types, Trees, CompilationUnitTree, ExecutableElement, MethodTree,
    * Diagnostics, Predicate)}; {@code ruleClasses} are the classes of this compilation that
-   * declare {@code @DerivativeOf} rules, which every call sees.
+   * declare {@code @DerivativeOf} rules, which every call sees. No class file is read: a value
+   * record compiled without its source is an error where generated code would read it.
    */
   public static Optional<Function> lower(Elements elements, Types types, Trees trees,
       CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
       Diagnostics diagnostics, Predicate<TypeElement> hasGradClass,
       java.util.Collection<TypeElement> ruleClasses) {
     return lowerMethod(elements, types, trees, unit, method, tree, diagnostics, hasGradClass,
-        ruleClasses).map(Lowered::function);
+        ruleClasses, ClassFiles.NONE).map(Lowered::function);
   }
 
   /**
@@ -188,15 +189,17 @@ public final class Lowering {
 
   /**
    * As {@link #lower(Elements, Types, Trees, CompilationUnitTree, ExecutableElement, MethodTree,
-   * Diagnostics, Predicate, java.util.Collection)}, with what the generated class records of it.
+   * Diagnostics, Predicate, java.util.Collection)}, with what the generated class records of it;
+   * {@code classFiles} gives the class files of the records the compilation has without their
+   * source.
    */
   public static Optional<Lowered> lowerMethod(Elements elements, Types types, Trees trees,
       CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
       Diagnostics diagnostics, Predicate<TypeElement> hasGradClass,
-      java.util.Collection<TypeElement> ruleClasses) {
+      java.util.Collection<TypeElement> ruleClasses, ClassFiles classFiles) {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
-        diagnostics, VariablePlanner.plan(tree), hasGradClass);
+        diagnostics, VariablePlanner.plan(tree), hasGradClass, classFiles);
     context.calleeServices().setRuleClasses(ruleClasses);
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     context.setElement(method, false);
@@ -213,10 +216,10 @@ public final class Lowering {
    */
   static Examined examine(Elements elements, Types types, Trees trees,
       CompilationUnitTree unit, ExecutableElement method, MethodTree tree,
-      Diagnostics diagnostics, Predicate<TypeElement> hasGradClass) {
+      Diagnostics diagnostics, Predicate<TypeElement> hasGradClass, ClassFiles classFiles) {
     TypeElement enclosingType = (TypeElement) method.getEnclosingElement();
     LoweringContext context = new LoweringContext(elements, types, trees, unit, enclosingType,
-        diagnostics, VariablePlanner.plan(tree), hasGradClass);
+        diagnostics, VariablePlanner.plan(tree), hasGradClass, classFiles);
     context.setMethod(method.getSimpleName().toString(), DerivativeOrder.of(method));
     context.setElement(method, true);
     Optional<Function> function = lower(context, method, tree);

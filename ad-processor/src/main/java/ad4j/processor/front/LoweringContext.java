@@ -35,6 +35,7 @@ import javax.lang.model.util.Types;
  */
 final class LoweringContext {
   private final Elements elements;
+  private final ClassFiles classFiles;
   private final Types types;
   private final Trees trees;
   private final NameResolution resolution;
@@ -71,8 +72,9 @@ final class LoweringContext {
 
   LoweringContext(Elements elements, Types types, Trees trees, CompilationUnitTree unit,
       TypeElement enclosingType, Diagnostics diagnostics, Set<String> variableNames,
-      Predicate<TypeElement> hasGradClass) {
+      Predicate<TypeElement> hasGradClass, ClassFiles classFiles) {
     this.elements = elements;
+    this.classFiles = classFiles;
     this.types = types;
     this.trees = trees;
     this.unit = unit;
@@ -94,7 +96,7 @@ final class LoweringContext {
     this.recordConstructors = new RecordConstructors(this, elements, trees);
     this.notedCalls = new NotedCalls(this);
     this.flatRecords = new FlatRecords(this);
-    this.calleeServices = new CalleeServices(elements, types, trees, hasGradClass);
+    this.calleeServices = new CalleeServices(elements, types, trees, hasGradClass, classFiles);
   }
 
   /** The Java types of values and type trees, and how generated code names types. */
@@ -185,6 +187,11 @@ final class LoweringContext {
 
   Types types() {
     return types;
+  }
+
+  /** The class files of the types this compilation has without their source. */
+  ClassFiles classFiles() {
+    return classFiles;
   }
 
   Elements elements() {

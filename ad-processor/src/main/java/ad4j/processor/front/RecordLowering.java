@@ -497,7 +497,8 @@ final class RecordLowering {
    * ({@link RecordAccessors}).
    */
   void checkAccessors(TypeElement record, Tree at, String use) {
-    RecordAccessors.computed(record, context.trees(), context.elements())
+    RecordAccessors.computed(record, context.trees(), context.elements(),
+        context.classFiles())
         .ifPresent(computed -> error(at, computed.message(use)));
   }
 }
