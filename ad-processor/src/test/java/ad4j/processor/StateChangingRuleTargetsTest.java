@@ -86,6 +86,70 @@ class StateChangingRuleTargetsTest {
             + " would run it once per sweep", "g"), 9, 21);
   }
 
+  /** The class with {@code helper} (one line) declared before the target. */
+  private static List<String> sourceWith(String helper, String body, String method) {
+    return List.of(
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static int k;",
+        "  " + helper,
+        "  public static double shift(double x) { " + body + " }",
+        "  @Differentiable @DerivativeOf(\"shift\") static double shiftX(double x) { return 1; }",
+        method,
+        "}");
+  }
+
+  @Test
+  void aTargetCallingACountingMethodIsAnError() {
+    // the count is in a method the target calls, through a recursion: fJacobian(0.5, 2) from
+    // k = 0 gave J[0][0] = 5.0 and left k = 3 (the method: k = 1, derivative 3.0)
+    assertSingleError(sourceWith(
+        "static void tick(int n) { if (n > 0) { tick(n - 1); } else { k++; } }",
+        "tick(1); return x + k;", VECTOR),
+        runsAgain("mJacobian and mValueAndJacobian of 'f' make one sweep per slot when the result"
+            + " is longer, and the gradients of methods that call 'f' run its code twice", "f"),
+        10, 21);
+  }
+
+  @Test
+  void aTargetDrawingFromAFieldsGeneratorIsAnError() {
+    // a library method without source: each sweep drew another number (fJacobian's J[0][0]
+    // was 2.498 where the method's 2 s is 2.461)
+    assertSingleError(sourceWith("static java.util.Random r = new java.util.Random(7);",
+        "return x + r.nextDouble();", VECTOR),
+        runsAgain("mJacobian and mValueAndJacobian of 'f' make one sweep per slot when the result"
+            + " is longer, and the gradients of methods that call 'f' run its code twice", "f"),
+        10, 21);
+  }
+
+  @Test
+  void aTargetWritingAFieldsArrayThroughALocalIsAnError() {
+    // 'double[] t = COUNTS' made the write look local: gValueGradientAndHessian gave the value
+    // 24.5 and the gradient 14.0 (the method: 4.5, and 6.0) and counted three times
+    assertSingleError(sourceWith("static final double[] COUNTS = new double[1];",
+        "double[] t = COUNTS; t[0] += 1; return x + t[0];", ORDER_TWO),
+        runsAgain("mHessian and mValueGradientAndHessian of 'g' make one sweep per slot and"
+            + " would run it once per sweep", "g"), 10, 21);
+  }
+
+  private static final CompiledOnce HELPERS = new CompiledOnce(() ->
+      InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.F",
+          String.join("\n", sourceWith("static double twice(double v) { double[] t = new double[2];"
+              + " java.util.Arrays.fill(t, v); return t[0] + t[1]; }",
+              "java.util.List<Double> parts = java.util.List.of(x);"
+              + " StringBuilder b = new StringBuilder().append(x);"
+              + " java.util.function.DoubleUnaryOperator f = v -> twice(v) / 2;"
+              + " return b.length() > 0 ? f.applyAsDouble(parts.get(0)) + 1 : 0;",
+              VECTOR + "\n" + ORDER_TWO))));
+
+  @Test
+  void aTargetCallingHelpersThatChangeNothingOutsideStaysAFunction() throws Exception {
+    MemberAgreement.of(HELPERS.get(), "com.example.F", "g", true, true)
+        .checkScalarAt(new double[][] {{0.5, 2.0}, {-0.3, 1.1}}, 2, 1e-6);
+  }
+
   private static final CompiledOnce LOCAL_STATE = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.F",
           String.join("\n", source("double[] t = {x, 1};"

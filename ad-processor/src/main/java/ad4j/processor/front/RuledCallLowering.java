@@ -109,7 +109,8 @@ final class RuledCallLowering {
     }
     // a target that writes a field runs again, and counts again, in each sweep of the members
     // that make one per slot, as a plain call would: the same error where they would
-    if (TargetStateWrites.first(context.trees(), target).isPresent()
+    if (TargetStateWrites.first(context.trees(), context.elements(),
+        context.types(), target).isPresent()
         && new RepeatedRuns(context).rejectOwnCall(call, shown)) {
       return null;
     }
