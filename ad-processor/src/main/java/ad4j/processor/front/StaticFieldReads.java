@@ -174,6 +174,10 @@ final class StaticFieldReads {
         text = Expr.atom(context.mathClassName(math.get()) + "." + name);
       } else if (constant instanceof Boolean flag) {
         text = Expr.atom(flag.toString());
+      } else if (constant instanceof Short || constant instanceof Byte) {
+        // with its type: a call it is passed to means f(short) or f(byte), not f(int)
+        text = ConstantText.literal(constant).orElseThrow()
+            .castTo(kind.toString().toLowerCase(java.util.Locale.ROOT));
       } else {
         text = ConstantText.literal(constant).orElseThrow();
       }
