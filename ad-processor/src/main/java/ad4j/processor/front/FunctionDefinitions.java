@@ -3,10 +3,13 @@ package ad4j.processor.front;
 import ad4j.processor.front.FunctionValues.Known;
 import ad4j.processor.front.FunctionValues.Signature;
 import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -181,12 +184,40 @@ final class FunctionDefinitions {
         return super.visitBinary(tree, unused);
       }
 
+      // '(p) == (q)' and 'c ? p : q' are the parameter's box as well
       private boolean isParameter(ExpressionTree operand) {
-        return operand instanceof IdentifierTree identifier
+        ExpressionTree unwrapped = ExpressionLowering.withoutParentheses(operand);
+        if (unwrapped instanceof ConditionalExpressionTree choice) {
+          return isParameter(choice.getTrueExpression())
+              || isParameter(choice.getFalseExpression());
+        }
+        return unwrapped instanceof IdentifierTree identifier
             && parameters.contains(identifier.getName().toString());
       }
     }.scan(lambda.getBody(), null);
     return ok[0];
+  }
+
+  /**
+   * Whether {@code expression} is, in Java, the box a call of a known function over boxes
+   * returns ({@code f.apply(x)} of a {@code Function<Double, Double> f}, {@code s.get()} of a
+   * {@code Supplier<Double> s}), in parentheses or as a branch of a {@code ?:}: a new object
+   * at each call, which ad4j specialises as a number, so that Java's {@code ==} on two of them
+   * compares objects where the specialised code would compare numbers.
+   */
+  boolean givesBox(ExpressionTree expression) {
+    ExpressionTree unwrapped = ExpressionLowering.withoutParentheses(expression);
+    if (unwrapped instanceof ConditionalExpressionTree choice) {
+      return givesBox(choice.getTrueExpression()) || givesBox(choice.getFalseExpression());
+    }
+    if (!(unwrapped instanceof MethodInvocationTree call)
+        || !(call.getMethodSelect() instanceof MemberSelectTree select)) {
+      return false;
+    }
+    return known(select.getExpression())
+        .filter(function -> function.signature().boxedResult()
+            && function.signature().name().contentEquals(select.getIdentifier()))
+        .isPresent();
   }
 
   /**

@@ -78,12 +78,14 @@ final class FunctionTypes {
     if (result.isEmpty()) {
       return Optional.empty();
     }
-    boxed |= !resolved.getReturnType().getKind().isPrimitive() && resultRecord.isEmpty();
+    boolean boxedResult =
+        !resolved.getReturnType().getKind().isPrimitive() && resultRecord.isEmpty();
+    boxed |= boxedResult;
     if (boxed && !element.getQualifiedName().toString().startsWith("java.util.function.")) {
       return Optional.empty();
     }
     return Optional.of(new FunctionValues.Signature(method.getSimpleName().toString(),
-        parameters, records, result.get(), resultRecord.orElse(null), boxed));
+        parameters, records, result.get(), resultRecord.orElse(null), boxed, boxedResult));
   }
 
   /**

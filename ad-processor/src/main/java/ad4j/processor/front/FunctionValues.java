@@ -55,19 +55,21 @@ final class FunctionValues {
    * boxed interfaces of {@code java.util.function}); {@code records} holds, for each parameter,
    * the value record it takes (bound to the argument's flattened leaves, its IR type
    * {@code OBJECT}), or null; {@code resultRecord} the value record it returns (its result's IR
-   * type {@code OBJECT}), or null.
+   * type {@code OBJECT}), or null. {@code boxed}: a parameter or the result is a box;
+   * {@code boxedResult}: the result is ({@code Function<Double, Double>}'s {@code apply}, not
+   * {@code ToDoubleFunction<Double>}'s {@code applyAsDouble}).
    */
   record Signature(String name, List<NumericType> parameters, List<TypeElement> records,
-      NumericType result, TypeElement resultRecord, boolean boxed) {
+      NumericType result, TypeElement resultRecord, boolean boxed, boolean boxedResult) {
     Signature {
       parameters = List.copyOf(parameters);
       records = java.util.Collections.unmodifiableList(new ArrayList<>(records));
     }
 
-    /** A signature over numbers and arrays only. */
-    Signature(String name, List<NumericType> parameters, NumericType result, boolean boxed) {
+    /** A signature over numbers and arrays only, none of them boxed. */
+    Signature(String name, List<NumericType> parameters, NumericType result) {
       this(name, parameters, java.util.Collections.nCopies(parameters.size(), null), result,
-          null, boxed);
+          null, false, false);
     }
 
     /** The value record parameter {@code i} takes, if it takes one. */

@@ -6,6 +6,7 @@ import ad4j.processor.ir.Operand;
 import ad4j.processor.ir.Operation;
 import ad4j.processor.rules.DerivativeRules;
 import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.UnaryTree;
 import java.util.List;
@@ -72,6 +73,9 @@ final class OperatorLowering {
     if (left == null || right == null) {
       return null;
     }
+    if (!onNumbers && !operator.equals("+") && comparesReturnedBoxes(binary, left, right)) {
+      return null;
+    }
     boolean leftBox = !onNumbers && unboxing.isBox(left);
     boolean rightBox = !onNumbers && unboxing.isBox(right);
     // a box beside a number, or two boxes added (neither is a String): numbers; two boxes
@@ -98,6 +102,35 @@ final class OperatorLowering {
       return concatenation(binary, left, right);
     }
     return combine(Operation.infix(operator), left, right, type.get());
+  }
+
+  /**
+   * {@code a == b} or {@code a != b} where Java compares two objects and one of them is the box
+   * a call of a function over boxes returns ({@code f.apply(x) == f.apply(x)} of a
+   * {@code Function<Double, Double> f}: two boxes made by two calls, not the same object): ad4j
+   * specialises the call as a number and would compare numbers. An error, true; false where the
+   * other operand is a number, which Java compares with the box's number as ad4j does.
+   */
+  private boolean comparesReturnedBoxes(BinaryTree binary, Operand left, Operand right) {
+    FunctionDefinitions functions = expressions.functions().definitions();
+    boolean leftReturned = functions.givesBox(binary.getLeftOperand());
+    boolean rightReturned = functions.givesBox(binary.getRightOperand());
+    boolean leftObject = leftReturned || expressions.unboxing().isBox(left)
+        || ExpressionLowering.isNull(binary.getLeftOperand());
+    boolean rightObject = rightReturned || expressions.unboxing().isBox(right)
+        || ExpressionLowering.isNull(binary.getRightOperand());
+    if (!(leftReturned || rightReturned) || !leftObject || !rightObject) {
+      return false;
+    }
+    ExpressionTree returned = leftReturned ? binary.getLeftOperand() : binary.getRightOperand();
+    unsupported(binary, "'" + context.source().of(binary) + "' compares by reference the box"
+        + " that '" + context.source().of(returned) + "' returns (Java's '"
+        + (binary.getKind() == Tree.Kind.EQUAL_TO ? "==" : "!=") + "' compares objects, and"
+        + " a function over boxes boxes its result at each call), where ad4j specialises the"
+        + " function over numbers and would compare the numbers; use the primitive interface"
+        + " ('DoubleUnaryOperator', 'DoubleBinaryOperator', 'DoubleSupplier'), or hold the"
+        + " result in a 'double' local to compare the numbers");
+    return true;
   }
 
   /**

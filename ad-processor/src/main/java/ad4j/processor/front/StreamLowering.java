@@ -241,7 +241,7 @@ final class StreamLowering {
         FunctionValues.Known function = functions.definitions().argument(
             stage.getArguments().get(0),
             new FunctionValues.Signature(type == NumericType.DOUBLE ? "applyAsDouble"
-                : "applyAsInt", List.of(type), type, false));
+                : "applyAsInt", List.of(type), type));
         if (function == null) {
           return null;
         }
@@ -251,8 +251,7 @@ final class StreamLowering {
           && stage.getArguments().size() == 1) {
         FunctionValues.Known function = functions.definitions().argument(
             stage.getArguments().get(0),
-            new FunctionValues.Signature("applyAsDouble", List.of(type), NumericType.DOUBLE,
-                false));
+            new FunctionValues.Signature("applyAsDouble", List.of(type), NumericType.DOUBLE));
         if (function == null) {
           return null;
         }
@@ -265,7 +264,7 @@ final class StreamLowering {
       } else if (name.equals("filter") && stage.getArguments().size() == 1) {
         FunctionValues.Known predicate = functions.definitions().argument(
             stage.getArguments().get(0),
-            new FunctionValues.Signature("test", List.of(type), NumericType.BOOLEAN, false));
+            new FunctionValues.Signature("test", List.of(type), NumericType.BOOLEAN));
         if (predicate == null) {
           return null;
         }

@@ -216,7 +216,7 @@ final class StreamReductions {
         }
         state.operator = functions.definitions().argument(end.getArguments().get(1),
             new FunctionValues.Signature(type == NumericType.DOUBLE ? "applyAsDouble"
-                : "applyAsInt", List.of(type, type), type, false));
+                : "applyAsInt", List.of(type, type), type));
         if (state.operator == null) {
           return null;
         }
@@ -226,7 +226,7 @@ final class StreamReductions {
       case COUNT -> state.count = state.declare("count", NumericType.LONG, longZero());
       case ANY_MATCH, ALL_MATCH, NONE_MATCH -> {
         state.operator = functions.definitions().argument(end.getArguments().get(0),
-            new FunctionValues.Signature("test", List.of(type), NumericType.BOOLEAN, false));
+            new FunctionValues.Signature("test", List.of(type), NumericType.BOOLEAN));
         if (state.operator == null) {
           return null;
         }
