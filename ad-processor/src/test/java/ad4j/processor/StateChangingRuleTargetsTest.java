@@ -134,6 +134,56 @@ class StateChangingRuleTargetsTest {
             + " would run it once per sweep", "g"), 10, 21);
   }
 
+  @Test
+  void aCountingTargetCalledByACalleeOfATangentIsAnError() {
+    // the caller's tangent asks 'c' for its value and then its tangent: fTangent(0.5, 2, 1, 0)
+    // from k = 0 gave 6.0 and left k = 2, where the derivative is 4.0 and the method leaves 1
+    assertSingleError(sourceWith("static void tick() { k++; }", "tick(); return x + k;",
+        String.join("\n",
+            "  @Differentiable static double c(double x) { return shift(x) * x; }",
+            "  @Differentiable static double f(double x, double y) { return c(x) * y; }")),
+        "call to 'c(...)': 'F.c' runs code that carries no derivative ('shift(...)', line 9),"
+            + " which the tangent of 'f' would run twice, once for its value and once for its"
+            + " tangent, where 'f' runs it once; make that call in 'f' instead and pass its"
+            + " result to 'c' as a @NoDerivative parameter", 10, 65);
+  }
+
+  private static List<String> countingRule(String helper, String rule) {
+    return List.of(
+        "package com.example;",
+        "import ad4j.DerivativeOf;",
+        "import ad4j.Differentiable;",
+        "final class F {",
+        "  static int k;",
+        "  " + helper,
+        "  public static double shift(double x) { return x + k; }",
+        "  @DerivativeOf(\"shift\") static double shiftX(double x) { " + rule + " }",
+        "  @Differentiable static double h(double x, double y) {",
+        "    double s = shift(x);",
+        "    return s * s * y;",
+        "  }",
+        "}");
+  }
+
+  private static String ruleChangesState(String write) {
+    return "call to 'shift(...)': its @DerivativeOf rule 'F.shiftX' changes state that outlasts"
+        + " its call ('" + write + "'), and the generated members run the rule where 'h' runs"
+        + " only 'F.shift'; a rule must compute its partial derivative from its arguments alone";
+  }
+
+  @Test
+  void aRuleThatCountsIsAnError() {
+    // the members run the rule before the target, which the method never does:
+    // hValueAndGradient(0.5, 2) from k = 0 gave the value 4.5 where the method gives 0.5
+    assertSingleError(countingRule("", "k++; return 1;"), ruleChangesState("k++"), 10, 21);
+  }
+
+  @Test
+  void aRuleCallingACountingMethodIsAnError() {
+    assertSingleError(countingRule("static void tick() { k += 1; }", "tick(); return 1;"),
+        ruleChangesState("tick()"), 10, 21);
+  }
+
   private static final CompiledOnce HELPERS = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.F",
           String.join("\n", sourceWith("static double twice(double v) { double[] t = new double[2];"

@@ -107,6 +107,9 @@ final class RuledCallLowering {
     if (partials == null) {
       return null;
     }
+    if (rejectsStateChangingRules(site, byParameter)) {
+      return null;
+    }
     // a target that writes a field runs again, and counts again, in each sweep of the members
     // that make one per slot, as a plain call would: the same error where they would
     if (TargetStateWrites.first(context.trees(), context.elements(),
@@ -115,6 +118,34 @@ final class RuledCallLowering {
       return null;
     }
     return emitCall(site, declaring, taken, parameterTypes, vector, partials);
+  }
+
+  /**
+   * Whether a rule the call uses changes state that outlasts its call (a field, an array it
+   * did not make, through a method it calls), after an error: the method never runs its rules
+   * and the generated members do, before the target, so they would see and leave other state
+   * ('shiftX' counting 'k' that 'shift' adds: fValueAndGradient gave 4.5 where the method
+   * gives 0.5).
+   */
+  private boolean rejectsStateChangingRules(RuledCall site,
+      Map<Integer, DerivativeOfRules.Rule> byParameter) {
+    for (Map.Entry<Integer, DerivativeOfRules.Rule> entry : byParameter.entrySet()) {
+      if (!carriesDerivative(site.arguments().get(entry.getKey()))) {
+        continue; // a rule the members do not run
+      }
+      DerivativeOfRules.Rule rule = entry.getValue();
+      Optional<Tree> write = TargetStateWrites.ofRule(context.trees(), context.elements(),
+          context.types(), rule.method());
+      if (write.isPresent()) {
+        context.diagnostics().error(site.tree(), "call to '" + site.shown() + "': its"
+            + " @DerivativeOf rule '" + describe(rule.method()) + "' changes state that"
+            + " outlasts its call ('" + write.get() + "'), and the generated members run the"
+            + " rule where '" + context.methodName() + "' runs only '" + site.targetName()
+            + "'; a rule must compute its partial derivative from its arguments alone");
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -91,10 +91,17 @@ final class TargetStateWrites {
   private final Set<ExecutableElement> reading = new HashSet<>();
   private final Map<ExecutableElement, Optional<Tree>> answers = new HashMap<>();
 
-  private TargetStateWrites(Trees trees, Elements elements, Types types) {
+  /**
+   * Whether code this cannot read (a method without source, one a subclass may override, a
+   * call it cannot resolve) counts as changing state, or as changing none.
+   */
+  private final boolean strict;
+
+  private TargetStateWrites(Trees trees, Elements elements, Types types, boolean strict) {
     this.trees = trees;
     this.elements = elements;
     this.types = types;
+    this.strict = strict;
   }
 
   /**
@@ -103,7 +110,20 @@ final class TargetStateWrites {
    */
   static Optional<Tree> first(Trees trees, Elements elements, Types types,
       ExecutableElement target) {
-    return new TargetStateWrites(trees, elements, types).body(target)
+    return new TargetStateWrites(trees, elements, types, true).body(target)
+        .orElse(Optional.empty());
+  }
+
+  /**
+   * The first write of {@code rule}'s body, a {@code @DerivativeOf} rule, to state that
+   * outlasts its call, or of a call it makes to a method whose body, read in source, makes one.
+   * The user's method never runs a rule, and generated members run it, so any such write makes
+   * them differ from the method. Code that cannot be read is taken for a function here (a
+   * distribution's {@code density(x)} of a library): the rule is the user's word.
+   */
+  static Optional<Tree> ofRule(Trees trees, Elements elements, Types types,
+      ExecutableElement rule) {
+    return new TargetStateWrites(trees, elements, types, false).body(rule)
         .orElse(Optional.empty());
   }
 
@@ -189,7 +209,7 @@ final class TargetStateWrites {
       return Optional.empty();
     }
     return body(constructor).map(found -> found.map(write -> at))
-        .orElse(Optional.of(at));
+        .orElse(strict ? Optional.of(at) : Optional.empty());
   }
 
   /** An exception or error: made to be thrown, which ends the @Differentiable method's call. */
@@ -206,7 +226,7 @@ final class TargetStateWrites {
    */
   private boolean mayChangeState(ExecutableElement method, boolean firstArgumentMade) {
     if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
-      return true;
+      return strict;
     }
     String qualified = owner.getQualifiedName() + "." + method.getSimpleName();
     if (ArgumentOnlyMethods.isArgumentOnlyLibraryMethod(method)
@@ -217,10 +237,10 @@ final class TargetStateWrites {
         || isStreamMethod(owner)) {
       return false; // a lambda or method reference given to it is read where it is written
     }
-    if (OverridableMethods.mayBeOverridden(method)) {
+    if (strict && OverridableMethods.mayBeOverridden(method)) {
       return true; // an object of a subclass may run another body
     }
-    return body(method).map(Optional::isPresent).orElse(true);
+    return body(method).map(Optional::isPresent).orElse(strict);
   }
 
   /** A type of {@code java.util.stream}: its methods change nothing but the stream's state. */
@@ -521,7 +541,7 @@ final class TargetStateWrites {
     private boolean generatedMemberMayChange(TypeElement user, String member,
         List<? extends ExpressionTree> arguments) {
       for (ExpressionTree argument : arguments) {
-        if (unwrapped(argument) instanceof IdentifierTree name && isArray(name)
+        if (strict && unwrapped(argument) instanceof IdentifierTree name && isArray(name)
             && !made(name, 1, new HashSet<>())) {
           return true;
         }
@@ -535,7 +555,7 @@ final class TargetStateWrites {
           }
         }
       }
-      return !any;
+      return !any && strict;
     }
 
     /** {@code this} or {@code super}. */
@@ -582,12 +602,12 @@ final class TargetStateWrites {
           return anyMayChange(List.of(other.owner()), name, firstMade);
         }
         if (!(target instanceof Symbols.CallTarget.Imported imported)) {
-          return true;
+          return strict;
         }
         return anyMayChange(concat(imported.single(), imported.onDemand()), name, firstMade);
       }
       if (!(select instanceof MemberSelectTree member)) {
-        return true;
+        return strict;
       }
       String name = member.getIdentifier().toString();
       ExpressionTree receiver = unwrapped(member.getExpression());
@@ -603,32 +623,32 @@ final class TargetStateWrites {
       }
       Optional<List<TypeElement>> classes = isSelf(receiver) ? Optional.of(List.of(owner))
           : typeNamed(receiver).map(List::of).or(() -> classesOf(receiver));
-      return classes.isEmpty() || anyMayChange(classes.get(), name, firstMade);
+      return classes.isEmpty() ? strict : anyMayChange(classes.get(), name, firstMade);
     }
 
     private boolean mayChangeState(NewClassTree creation) {
       if (creation.getClassBody() != null || creation.getEnclosingExpression() != null) {
-        return true; // an anonymous class's or an inner object's construction: not read
+        return strict; // an anonymous class's or an inner object's construction: not read
       }
       Optional<TypeElement> type = typeNamed(withoutTypeArguments(creation.getIdentifier()));
       if (type.isEmpty()) {
-        return true;
+        return strict;
       }
       List<ExecutableElement> constructors =
           ElementFilter.constructorsIn(type.get().getEnclosedElements());
-      return constructors.isEmpty()
-          || constructors.stream().anyMatch(c -> construction(c, creation).isPresent());
+      return constructors.isEmpty() ? strict :
+          constructors.stream().anyMatch(c -> construction(c, creation).isPresent());
     }
 
     private boolean mayChangeState(MemberReferenceTree reference) {
       String name = reference.getName().toString();
       ExpressionTree qualifier = unwrapped(reference.getQualifierExpression());
       if (name.equals("<init>")) {
-        return true; // Type::new: not read
+        return strict; // Type::new: not read
       }
       Optional<List<TypeElement>> classes = isSelf(qualifier) ? Optional.of(List.of(owner))
           : typeNamed(qualifier).map(List::of).or(() -> classesOf(qualifier));
-      return classes.isEmpty() || anyMayChange(classes.get(), name, false);
+      return classes.isEmpty() ? strict : anyMayChange(classes.get(), name, false);
     }
 
     /** Whether some method {@code name} of {@code classes} may change state, or none is. */
@@ -644,7 +664,7 @@ final class TargetStateWrites {
           }
         }
       }
-      return !any;
+      return !any && strict;
     }
 
     /**
