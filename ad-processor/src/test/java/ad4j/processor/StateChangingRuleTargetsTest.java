@@ -48,26 +48,43 @@ class StateChangingRuleTargetsTest {
       "    return s * s * y;",
       "  }");
 
-  private static String runsAgain(String members, String method) {
-    return "call to 'shift(...)' runs as written and may give another result or do something"
-        + " again each time it runs: " + members + ", where '" + method + "' runs it once; make"
-        + " the call where '" + method + "' is called and pass its result as a @NoDerivative"
-        + " parameter";
+  /** Why the members of the vector function 'f' would run a call again. */
+  private static final String JACOBIAN = "mJacobian and mValueAndJacobian of 'f' make one sweep"
+      + " per slot when the result is longer, and the gradients of methods that call 'f' run its"
+      + " code twice";
+
+  /** Why the members of the order-2 method 'g' would run a call again. */
+  private static final String HESSIAN = "mHessian and mValueGradientAndHessian of 'g' make one"
+      + " sweep per slot and would run it once per sweep";
+
+  private static String runsAgain(String members, String method, String change) {
+    return "call to 'shift(...)': the @DerivativeOf target 'F.shift' changes state that outlasts"
+        + " its call ('" + change + "'), so it may give another result or do something again"
+        + " each time it runs: " + members + ", where '" + method + "' runs it once; make"
+        + " 'F.shift' compute its result from its arguments alone";
   }
 
   @Test
   void aCountingTargetInAVectorFunctionIsAnError() {
     assertSingleError(source("k++; return x + k;", VECTOR),
-        runsAgain("mJacobian and mValueAndJacobian of 'f' make one sweep per slot when the result"
-            + " is longer, and the gradients of methods that call 'f' run its code twice", "f"),
+        runsAgain(JACOBIAN, "f", "k++"),
         9, 21);
   }
 
   @Test
   void aTargetWritingAFieldThroughItsClassIsAnErrorAtOrderTwo() {
     assertSingleError(source("F.k += 1; return x + k;", ORDER_TWO),
-        runsAgain("mHessian and mValueGradientAndHessian of 'g' make one sweep per slot and"
-            + " would run it once per sweep", "g"), 9, 21);
+        runsAgain(HESSIAN, "g", "F.k += 1"), 9, 21);
+  }
+
+  @Test
+  void aTargetWritingAFieldNamedLikeALocalOfAnEndedLoopIsAnError() {
+    // the loop's 'k' had made every 'k' of the body a local's: fJacobian(0.5, 2) from k = 0
+    // gave J[0][0] = 5.0 and left k = 3, where the derivative is 3.0
+    assertSingleError(source("for (int k = 0; k < 1; k++) { x += 0; } k++; return x + k;",
+        VECTOR),
+        runsAgain(JACOBIAN, "f", "k++"),
+        9, 21);
   }
 
   @Test
@@ -82,8 +99,7 @@ class StateChangingRuleTargetsTest {
         "  @Differentiable @DerivativeOf(\"shift\") static double shiftX(double x) { return 1; }",
         ORDER_TWO,
         "}"),
-        runsAgain("mHessian and mValueGradientAndHessian of 'g' make one sweep per slot and"
-            + " would run it once per sweep", "g"), 9, 21);
+        runsAgain(HESSIAN, "g", "COUNTS[0]++"), 9, 21);
   }
 
   /** The class with {@code helper} (one line) declared before the target. */
@@ -108,8 +124,7 @@ class StateChangingRuleTargetsTest {
     assertSingleError(sourceWith(
         "static void tick(int n) { if (n > 0) { tick(n - 1); } else { k++; } }",
         "tick(1); return x + k;", VECTOR),
-        runsAgain("mJacobian and mValueAndJacobian of 'f' make one sweep per slot when the result"
-            + " is longer, and the gradients of methods that call 'f' run its code twice", "f"),
+        runsAgain(JACOBIAN, "f", "tick(1)"),
         10, 21);
   }
 
@@ -119,8 +134,7 @@ class StateChangingRuleTargetsTest {
     // was 2.498 where the method's 2 s is 2.461)
     assertSingleError(sourceWith("static java.util.Random r = new java.util.Random(7);",
         "return x + r.nextDouble();", VECTOR),
-        runsAgain("mJacobian and mValueAndJacobian of 'f' make one sweep per slot when the result"
-            + " is longer, and the gradients of methods that call 'f' run its code twice", "f"),
+        runsAgain(JACOBIAN, "f", "r.nextDouble()"),
         10, 21);
   }
 
@@ -130,8 +144,7 @@ class StateChangingRuleTargetsTest {
     // 24.5 and the gradient 14.0 (the method: 4.5, and 6.0) and counted three times
     assertSingleError(sourceWith("static final double[] COUNTS = new double[1];",
         "double[] t = COUNTS; t[0] += 1; return x + t[0];", ORDER_TWO),
-        runsAgain("mHessian and mValueGradientAndHessian of 'g' make one sweep per slot and"
-            + " would run it once per sweep", "g"), 10, 21);
+        runsAgain(HESSIAN, "g", "t[0] += 1"), 10, 21);
   }
 
   @Test

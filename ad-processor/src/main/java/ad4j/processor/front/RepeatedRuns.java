@@ -50,6 +50,27 @@ final class RepeatedRuns {
   }
 
   /**
+   * Notes {@code call} ({@code shown}) of the {@code @DerivativeOf} target {@code target}, whose
+   * body changes state that outlasts its call ({@code change}, its text there: a write, or a
+   * call that may make one), and reports an error at it when members of the method being
+   * lowered would run it more than once per call. Returns whether it did. (Passing its result
+   * as a {@code @NoDerivative} parameter, a plain call's remedy, would drop its derivative.)
+   */
+  boolean rejectStateChangingTarget(Tree call, String shown, String target, String change) {
+    Optional<String> members = noteRunAsWritten(call, shown);
+    if (members.isEmpty()) {
+      return false;
+    }
+    String name = context.methodName();
+    context.diagnostics().error(call, "call to '" + shown + "': the @DerivativeOf target '"
+        + target + "' changes state that outlasts its call ('" + change + "'), so it may give"
+        + " another result or do something again each time it runs: " + members.get()
+        + ", where '" + name + "' runs it once; make '" + target + "' compute its result from"
+        + " its arguments alone");
+    return true;
+  }
+
+  /**
    * Notes the call {@code shown} that {@code written} makes without naming it (a string
    * concatenation's {@code toString()} of an object), run as written and not alike each time,
    * and reports an error at {@code at} when members of the method being lowered would run it

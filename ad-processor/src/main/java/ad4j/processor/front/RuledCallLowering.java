@@ -112,9 +112,10 @@ final class RuledCallLowering {
     }
     // a target that writes a field runs again, and counts again, in each sweep of the members
     // that make one per slot, as a plain call would: the same error where they would
-    if (TargetStateWrites.first(context.trees(), context.elements(),
-        context.types(), target).isPresent()
-        && new RepeatedRuns(context).rejectOwnCall(call, shown)) {
+    Optional<Tree> change = TargetStateWrites.first(context.trees(), context.elements(),
+        context.types(), target);
+    if (change.isPresent() && new RepeatedRuns(context).rejectStateChangingTarget(call, shown,
+        site.targetName(), TargetStateWrites.shown(change.get()))) {
       return null;
     }
     return emitCall(site, declaring, taken, parameterTypes, vector, partials);
@@ -139,7 +140,8 @@ final class RuledCallLowering {
       if (write.isPresent()) {
         context.diagnostics().error(site.tree(), "call to '" + site.shown() + "': its"
             + " @DerivativeOf rule '" + describe(rule.method()) + "' changes state that"
-            + " outlasts its call ('" + write.get() + "'), and the generated members run the"
+            + " outlasts its call ('" + TargetStateWrites.shown(write.get()) + "'), and the"
+            + " generated members run the"
             + " rule where '" + context.methodName() + "' runs only '" + site.targetName()
             + "'; a rule must compute its partial derivative from its arguments alone");
         return true;

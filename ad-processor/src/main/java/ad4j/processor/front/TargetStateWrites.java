@@ -3,10 +3,13 @@ package ad4j.processor.front;
 import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.CaseTree;
+import com.sun.source.tree.CatchTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompoundAssignmentTree;
 import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
@@ -17,11 +20,14 @@ import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParameterizedTypeTree;
 import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.TryTree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.UnaryTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
+import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.TreeScanner;
 import com.sun.source.util.Trees;
 import java.util.ArrayList;
@@ -127,6 +133,15 @@ final class TargetStateWrites {
         .orElse(Optional.empty());
   }
 
+  /** {@code change}'s text for a message: its first line, at most 60 characters of it. */
+  static String shown(Tree change) {
+    String text = change.toString().strip();
+    int end = text.indexOf('\n');
+    String line = end < 0 ? text : text.substring(0, end).strip();
+    return line.length() <= 60 && end < 0 ? line
+        : line.substring(0, Math.min(line.length(), 57)) + "...";
+  }
+
   /**
    * The first write of {@code method}'s body, or of a method it calls; an empty outer optional
    * when the method has no body in source.
@@ -147,7 +162,7 @@ final class TargetStateWrites {
     try {
       Symbols symbols = new Symbols(elements, types, owner, path.getCompilationUnit());
       Body body = new Body(symbols, owner, tree, method.getKind() == ElementKind.CONSTRUCTOR);
-      Optional<Tree> found = body.firstWrite(tree.getBody());
+      Optional<Tree> found = body.firstWrite(new TreePath(path, tree.getBody()));
       if (found.isEmpty() && method.getKind() == ElementKind.CONSTRUCTOR) {
         found = beforeConstructorBody(owner, tree, body);
       }
@@ -187,10 +202,11 @@ final class TargetStateWrites {
       return Optional.empty();
     }
     for (Tree member : type.getMembers()) {
-      Tree initializer = member instanceof BlockTree block && !block.isStatic() ? block
+      TreePath initializer = member instanceof BlockTree block && !block.isStatic()
+          ? new TreePath(path, block)
           : member instanceof VariableTree field && field.getInitializer() != null
               && !field.getModifiers().getFlags().contains(Modifier.STATIC)
-              ? field.getInitializer() : null;
+              ? new TreePath(new TreePath(path, field), field.getInitializer()) : null;
       Optional<Tree> found = initializer == null ? Optional.empty()
           : body.firstWrite(initializer);
       if (found.isPresent()) {
@@ -259,6 +275,8 @@ final class TargetStateWrites {
     private final Map<String, VariableTree> locals = new HashMap<>();
     /** Every value assigned to each local, its initializer included. */
     private final Map<String, List<ExpressionTree>> values = new HashMap<>();
+    /** Names declared more than once (in blocks apart): their class is not known here. */
+    private final Set<String> redeclared = new HashSet<>();
     /** Locals given values the body does not write: loop variables, lambdas' parameters. */
     private final Set<String> implicit = new HashSet<>();
 
@@ -272,7 +290,9 @@ final class TargetStateWrites {
         @Override
         public Void visitVariable(VariableTree variable, Void unused) {
           String name = variable.getName().toString();
-          locals.put(name, variable); // locals, lambdas' and catches' parameters
+          if (locals.put(name, variable) != null) { // locals, lambdas' and catches' parameters
+            redeclared.add(name);
+          }
           if (variable.getInitializer() != null) {
             values.computeIfAbsent(name, n -> new ArrayList<>()).add(variable.getInitializer());
           }
@@ -302,9 +322,9 @@ final class TargetStateWrites {
       }.scan(method.getBody(), null);
     }
 
-    Optional<Tree> firstWrite(Tree code) {
+    Optional<Tree> firstWrite(TreePath code) {
       Tree[] found = new Tree[1];
-      new TreeScanner<Void, Void>() {
+      new TreePathScanner<Void, Void>() {
         @Override
         public Void scan(Tree tree, Void unused) {
           return found[0] == null ? super.scan(tree, unused) : null;
@@ -357,7 +377,7 @@ final class TargetStateWrites {
         }
 
         private void written(ExpressionTree variable, Tree write) {
-          if (found[0] == null && outlivesTheCall(variable)) {
+          if (found[0] == null && outlivesTheCall(variable, getCurrentPath())) {
             found[0] = write;
           }
         }
@@ -369,7 +389,7 @@ final class TargetStateWrites {
      * A field (not one of the object a constructor makes), or an element of an array the body
      * did not make.
      */
-    private boolean outlivesTheCall(ExpressionTree variable) {
+    private boolean outlivesTheCall(ExpressionTree variable, TreePath at) {
       ExpressionTree target = unwrapped(variable);
       if (target instanceof ArrayAccessTree element) {
         int depth = 1;
@@ -378,16 +398,83 @@ final class TargetStateWrites {
           array = unwrapped(row.getExpression());
           depth++;
         }
-        return !made(array, depth, new HashSet<>());
+        return array instanceof IdentifierTree name
+            && !declaredInScope(at, name.getName().toString())
+            || !made(array, depth, new HashSet<>());
       }
       if (target instanceof IdentifierTree name) {
         String written = name.getName().toString();
-        return !locals.containsKey(written) && !(constructor && isOwnInstanceField(written));
+        return !declaredInScope(at, written) && !(constructor && isOwnInstanceField(written));
       }
       return !(constructor && target instanceof MemberSelectTree select
           && unwrapped(select.getExpression()) instanceof IdentifierTree self
           && self.getName().contentEquals("this")
           && isOwnInstanceField(select.getIdentifier().toString()));
+    }
+
+    /**
+     * Whether a local or parameter named {@code name} is in scope at {@code at}: declared
+     * before it in a block around it, by a loop, a lambda, a catch or a switch around it, or a
+     * parameter of the method around it. Otherwise the name is a field's (a block's local of
+     * that name may have ended: '{ int k = 0; } k++;').
+     */
+    private static boolean declaredInScope(TreePath at, String name) {
+      Tree child = at.getLeaf();
+      for (TreePath p = at.getParentPath(); p != null; child = p.getLeaf(), p = p.getParentPath()) {
+        Tree tree = p.getLeaf();
+        if (tree instanceof BlockTree block && declaresBefore(block.getStatements(), child, name)
+            || tree instanceof CaseTree branch && branch.getStatements() != null
+                && declaresBefore(branch.getStatements(), child, name)
+            || tree instanceof SwitchTree choice && earlierCasesDeclare(choice.getCases(), child,
+                name)
+            || tree instanceof ForLoopTree loop
+                && declaresBefore(loop.getInitializer(), null, name)
+            || tree instanceof EnhancedForLoopTree loop && child != loop.getExpression()
+                && loop.getVariable().getName().contentEquals(name)
+            || tree instanceof LambdaExpressionTree lambda && lambda.getParameters().stream()
+                .anyMatch(parameter -> parameter.getName().contentEquals(name))
+            || tree instanceof CatchTree handler
+                && handler.getParameter().getName().contentEquals(name)
+            || tree instanceof TryTree attempt
+                && declaresBefore(attempt.getResources(), null, name)) {
+          return true;
+        }
+        if (tree instanceof MethodTree method) {
+          return method.getParameters().stream()
+              .anyMatch(parameter -> parameter.getName().contentEquals(name));
+        }
+        if (tree instanceof ClassTree) {
+          return false; // a field of the class, or of a class around it
+        }
+      }
+      return false;
+    }
+
+    /** Whether {@code trees} declare {@code name} before {@code until} (null: any of them). */
+    private static boolean declaresBefore(List<? extends Tree> trees, Tree until, String name) {
+      for (Tree tree : trees) {
+        if (tree == until) {
+          return false;
+        }
+        if (tree instanceof VariableTree variable && variable.getName().contentEquals(name)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Whether the cases of a switch before the one holding {@code child} declare {@code name}. */
+    private static boolean earlierCasesDeclare(List<? extends CaseTree> cases, Tree child,
+        String name) {
+      for (CaseTree branch : cases) {
+        if (branch == child) {
+          return false;
+        }
+        if (branch.getStatements() != null && declaresBefore(branch.getStatements(), null, name)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** A field of the object a constructor makes. */
@@ -558,6 +645,14 @@ final class TargetStateWrites {
       return !any && strict;
     }
 
+    /** The class {@code this} or {@code super} calls a method of. */
+    private Optional<List<TypeElement>> self(ExpressionTree receiver) {
+      if (((IdentifierTree) receiver).getName().contentEquals("this")) {
+        return Optional.of(List.of(owner));
+      }
+      return classOf(owner.getSuperclass()).map(List::of);
+    }
+
     /** {@code this} or {@code super}. */
     private static boolean isSelf(ExpressionTree receiver) {
       return receiver instanceof IdentifierTree self
@@ -621,7 +716,7 @@ final class TargetStateWrites {
       if (madeObject(receiver, new HashSet<>()) || holdsOwnLambdas(receiver)) {
         return false; // changes only an object the body made, or runs code read in place
       }
-      Optional<List<TypeElement>> classes = isSelf(receiver) ? Optional.of(List.of(owner))
+      Optional<List<TypeElement>> classes = isSelf(receiver) ? self(receiver)
           : typeNamed(receiver).map(List::of).or(() -> classesOf(receiver));
       return classes.isEmpty() ? strict : anyMayChange(classes.get(), name, firstMade);
     }
@@ -646,7 +741,7 @@ final class TargetStateWrites {
       if (name.equals("<init>")) {
         return strict; // Type::new: not read
       }
-      Optional<List<TypeElement>> classes = isSelf(qualifier) ? Optional.of(List.of(owner))
+      Optional<List<TypeElement>> classes = isSelf(qualifier) ? self(qualifier)
           : typeNamed(qualifier).map(List::of).or(() -> classesOf(qualifier));
       return classes.isEmpty() ? strict : anyMayChange(classes.get(), name, false);
     }
@@ -679,6 +774,9 @@ final class TargetStateWrites {
       }
       if (r instanceof IdentifierTree name) {
         VariableTree local = locals.get(name.getName().toString());
+        if (local != null && redeclared.contains(name.getName().toString())) {
+          return Optional.empty();
+        }
         if (local != null) {
           if (local.getType() != null) {
             return typeNamed(withoutTypeArguments(local.getType())).map(List::of);
