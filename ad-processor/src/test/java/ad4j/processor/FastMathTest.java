@@ -7,6 +7,7 @@ import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.InProcessCompiler;
 import ad4j.processor.testing.InProcessCompiler.Compiled;
+import ad4j.processor.testing.MemberAgreement;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
 import java.io.IOException;
@@ -120,6 +121,51 @@ class FastMathTest {
         (1.5 + y * y) * (1.5 + y * y) - 1);
     assertThat(f.gradient(x, y)[0]).isWithin(1e-12).of(expectedX);
     assertThat(f.gradient(x, y)[1]).isWithin(1e-12).of(expectedY);
+  }
+
+  /**
+   * asinh' = 1 / sqrt(x² + 1) and acosh' = 1 / sqrt(x² - 1) squared x, which overflows past
+   * 1.3e154: at x = 1e200 every member gave 0 where the partial is 1e-200 (and the second
+   * derivatives, 0 there, came from the same formula). Both members and orders agree with the
+   * analytic partials at large and at ordinary arguments; at ordinary ones also with
+   * differences of the stand-ins.
+   */
+  @Test
+  void inverseHyperbolicPartialsAreNumbersAtLargeArguments() throws Exception {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "org.hipparchus.util.FastMath", HIPPARCHUS, "com.example.Large", String.join("\n",
+            "package com.example;",
+            "import org.hipparchus.util.FastMath;",
+            "final class Large {",
+            "  @ad4j.Differentiable(order = 2) static double f(double x, double y) {",
+            "    return FastMath.asinh(x) + FastMath.acosh(y);",
+            "  }",
+            "}"));
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.Large", "f", true, true);
+    members.checkScalarAt(new double[][] {{0.7, 1.3}, {-3.5, 4.5}, {12, 1.5}}, 2, 1e-6);
+    for (double[] point : new double[][] {{1e200, 1e200}, {-1e200, 1e155}, {3e160, 2e154},
+        {0.7, 1.3}, {-4.5, 2.5}}) {
+      double x = point[0];
+      double y = point[1];
+      // 1 / sqrt(x² + 1) and 1 / sqrt(y² - 1), with x² and y² taken out of the roots
+      double expectedX = Math.abs(x) > 1 ? 1 / (Math.abs(x) * Math.sqrt(1 + 1 / (x * x)))
+          : 1 / Math.sqrt(x * x + 1);
+      double expectedY = 1 / (y * Math.sqrt(1 - 1 / (y * y)));
+      double[] gradient = (double[]) members.member("Gradient", new Object[] {x, y});
+      assertThat(gradient[0]).isWithin(1e-15 * expectedX).of(expectedX);
+      assertThat(gradient[1]).isWithin(1e-15 * expectedY).of(expectedY);
+      double[] adjoints = new double[2];
+      members.member("Pullback", new Object[] {x, y}, 2.0, adjoints);
+      assertThat(adjoints[0]).isWithin(1e-15 * expectedX).of(2 * expectedX);
+      assertThat(adjoints[1]).isWithin(1e-15 * expectedY).of(2 * expectedY);
+      double tangent = (double) members.member("Tangent", new Object[] {x, y}, 1.0, -1.0);
+      assertThat(tangent).isWithin(1e-15 * (expectedX + expectedY)).of(expectedX - expectedY);
+      double[][] hessian = (double[][]) members.member("Hessian", new Object[] {x, y});
+      double expectedXx = -x * expectedX * expectedX * expectedX;
+      double expectedYy = -y * expectedY * expectedY * expectedY;
+      assertThat(hessian[0][0]).isWithin(1e-14 * Math.abs(expectedXx) + 1e-300).of(expectedXx);
+      assertThat(hessian[1][1]).isWithin(1e-14 * Math.abs(expectedYy) + 1e-300).of(expectedYy);
+    }
   }
 
   @Test

@@ -121,11 +121,17 @@ public final class DerivativeRules {
     function("cosh", 1, (i, s) -> Partial.times(s.call("sinh", s.arg(0))));
     function("tanh", 1, (i, s) -> Partial.times(oneMinusSquare(s, s.result())));
     // Inverse hyperbolic functions (FastMath only): asinh' = 1 / sqrt(x² + 1),
-    // acosh' = 1 / sqrt(x² - 1) (infinite at 1), atanh' = 1 / (1 - x²).
-    function("asinh", 1,
-        (i, s) -> Partial.over(s.call("sqrt", s.plus(s.times(s.arg(0), s.arg(0)), ONE))));
-    function("acosh", 1,
-        (i, s) -> Partial.over(s.call("sqrt", s.minus(s.times(s.arg(0), s.arg(0)), ONE))));
+    // acosh' = 1 / sqrt(x² - 1) (infinite at 1), atanh' = 1 / (1 - x²). The first two without
+    // squaring x, which overflows past 1.3e154 where the partials are numbers (1e-200 at 1e200,
+    // where 1 / sqrt(x * x + 1) gave 0): as 1 / hypot(x, 1), and as 1 / (sqrt(|x| - 1) *
+    // sqrt(|x| + 1)), which is 1 / sqrt(x² - 1) without its cancellation near 1, NaN for
+    // |x| < 1 as before.
+    function("asinh", 1, (i, s) -> Partial.over(s.call("hypot", s.arg(0), ONE)));
+    function("acosh", 1, (i, s) -> {
+      Operand magnitude = s.call("abs", s.arg(0));
+      return Partial.over(s.times(s.call("sqrt", s.minus(magnitude, ONE)),
+          s.call("sqrt", s.plus(magnitude, ONE))));
+    });
     function("atanh", 1, (i, s) -> Partial.over(oneMinusSquare(s, s.arg(0))));
 
     // Exponentials and logarithms.
