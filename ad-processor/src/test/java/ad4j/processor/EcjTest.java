@@ -6,6 +6,7 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import ad4j.processor.testing.CompiledFunction;
 import ad4j.processor.testing.DerivativeChecks;
 import ad4j.processor.testing.GeneratedManifest;
+import ad4j.processor.testing.MemberAgreement;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -871,6 +872,38 @@ class EcjTest {
       }
     } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * The {@code char}, {@code short} and {@code byte} parameters and locals of
+   * {@link NarrowIntegralParametersTest}, compiled by ECJ: the generated code keeps their types
+   * without a warning, and every member agrees with the method.
+   */
+  @Test
+  void narrowIntegralParametersUnderEcj() throws Exception {
+    Ecj ecj = compile("com.example.Narrow", NarrowIntegralParametersTest.SOURCE);
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertWithMessage("ECJ's warnings on generated code").that(ecj.generatedCodeWarnings())
+        .isEmpty();
+    try (URLClassLoader loader = ecj.loader()) {
+      Class<?> user = loader.loadClass("com.example.Narrow");
+      Class<?> generated = loader.loadClass("com.example.NarrowGrad");
+      new MemberAgreement(user, generated, "ofChar", null, true, false, true)
+          .checkScalar(new Object[] {0.7, '3', -1.3}, 1, 1e-7);
+      new MemberAgreement(user, generated, "ofShort", null, true, false, true)
+          .checkScalar(new Object[] {0.6, (short) 3, new double[] {0.3, -0.8, 1.2, 0.5}}, 1,
+              1e-7);
+      new MemberAgreement(user, generated, "ofByte", null, true, false, true)
+          .checkScalar(new Object[] {0.9, (byte) -7, -0.6}, 1, 1e-7);
+      new MemberAgreement(user, generated, "vector", null, true, true, false, false, false)
+          .checkVector(new Object[] {0.8, -1.7, 'd', (short) -300, (byte) 9});
+      new MemberAgreement(user, generated, "second", null, true, true, false, false, false)
+          .checkScalar(new Object[] {0.8, -1.4, 'e', (short) 3, (byte) 4}, 2, 1e-7);
+      new MemberAgreement(user, generated, "viaRecord", null, true, true, false)
+          .checkScalar(new Object[] {0.8, -1.4, 'c'}, 1, 1e-7);
+      new MemberAgreement(user, generated, "overwritten", null, true, false, false)
+          .checkScalar(new Object[] {0.7, 'c', (byte) 5}, 1, 1e-7);
     }
   }
 

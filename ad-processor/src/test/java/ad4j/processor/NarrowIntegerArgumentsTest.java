@@ -24,10 +24,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code q(int c, double x) = x³}, {@code f(x) = q((short) 3, x)} had the gradient 1.47 at
  * x = 0.7 where the method's derivative is 5.6, and its members returned q(int)'s value 0.343
  * where the method returns 1.96. Such arguments now have their type, so the call means
- * javac's method (whose {@code short} parameter ad4j cannot differentiate, an error at the
- * call); a {@code ?:} or {@code switch} of that type that is not a constant, which ad4j computes
- * as an {@code int} variable, is an error at it, and so is a {@code var} local it initializes
- * ({@code var c = 'a'; q(c, x)} had the same wrong gradient). Where Java's type is {@code int}
+ * javac's method (an error at the call while ad4j could not differentiate a {@code short}
+ * parameter; now differentiated); a {@code ?:} of that type that is not a constant, which ad4j
+ * computes as an {@code int} variable, is an error at it ({@code var c = 'a'; q(c, x)} had the
+ * same wrong gradient; such a local is a {@code char} now). Where Java's type is {@code int}
  * ({@code +'a'}, {@code (int) (short) 3}, {@code b ? 'a' : 70000}, {@code b ? 'a' : k}, a
  * {@code switch} yielding {@code 'a'} and {@code 0}), every member agrees with the method, whole
  * and cut into parts.
@@ -49,47 +49,6 @@ class NarrowIntegerArgumentsTest {
     return lines;
   }
 
-  private static String notDifferentiable(String type) {
-    return "its parameter 'c' has type '" + type + "': only 'double' and 'float'";
-  }
-
-  @Test
-  void aShortCastChoosesTheShortOverload() {
-    assertSingleError(source(
-        "  @Differentiable static double f(double x) { return q((short) 3, x); }"),
-        notDifferentiable("short"), 8, 55);
-  }
-
-  @Test
-  void aByteConstantFieldChoosesTheByteOverload() {
-    assertSingleError(source(
-        "  static final byte B = 3;",
-        "  @Differentiable static double f(double x) { return x * q(B, x); }"),
-        notDifferentiable("byte"), 9, 59);
-  }
-
-  @Test
-  void aConstantShortFieldOfTheJdkChoosesTheShortOverload() {
-    assertSingleError(source(
-        "  @Differentiable static double f(double x) { return q(Short.MAX_VALUE, x); }"),
-        notDifferentiable("short"), 8, 55);
-  }
-
-  @Test
-  void aChoiceOfACharAndAnIntConstantItHoldsIsAChar() {
-    assertSingleError(source(
-        "  @Differentiable static double f(double x) { return q(true ? 'a' : 0, x); }"),
-        notDifferentiable("char"), 8, 55);
-  }
-
-  @Test
-  void aChoiceOfACharAndAnIntConstantExpressionItHoldsIsAChar() {
-    // 1 / 1 is a constant expression of value 1 (JLS 15.29), which a char holds
-    assertSingleError(source(
-        "  @Differentiable static double f(double x) { return q(true ? 'a' : 1 / 1, x); }"),
-        notDifferentiable("char"), 8, 55);
-  }
-
   @Test
   void aChoiceOfACharAndAnIntConstantExpressionItDoesNotHoldIsAnInt() {
     // 2 * 40000 is 80000, past a char: the ?: is an int, and q(int) is differentiated
@@ -107,14 +66,6 @@ class NarrowIntegerArgumentsTest {
   }
 
   @Test
-  void aChoiceOfAByteAndAShortIsAShort() {
-    assertSingleError(source(
-        "  @Differentiable static double f(double x) {",
-        "    return q(true ? (byte) 1 : (short) 2, x);",
-        "  }"), notDifferentiable("short"), 9, 13);
-  }
-
-  @Test
   void aShortChoiceThatIsAVariableIsAnError() {
     assertSingleError(source(
         "  @Differentiable static double f(double x) {",
@@ -123,78 +74,74 @@ class NarrowIntegerArgumentsTest {
             + " here: cast its operands to 'int'", 9, 20);
   }
 
-  /** Run as written, the call would get an int variable, and w(int) where the method ran w(char). */
-  @Test
-  void aCharChoiceThatIsAVariableIsAnErrorBeforeACallRunAsWritten() {
-    assertSingleError(source(
-        "  static double w(char c) { return 2; }",
-        "  static double w(int c) { return 3; }",
-        "  @Differentiable static double f(double x, int k) {",
-        "    return x * x * w(k > 0 ? 'a' : 'b');",
-        "  }"), "this '?:' has type 'char' in Java (JLS 15.25), which ad4j computes as an 'int'"
-            + " here: cast its operands to 'int'", 11, 28);
-  }
-
-  @Test
-  void aSwitchYieldingCharsIsAnError() {
-    assertSingleError(source(
-        "  @Differentiable static double f(double x, int k) {",
-        "    return q(switch (k) { case 0 -> 'a'; default -> 'b'; }, x);",
-        "  }"), "the cases of this 'switch' expression all yield 'char' values, its type in"
-            + " Java, which ad4j computes as an 'int': cast the values the cases yield to 'int'",
-        9, 14);
-  }
-
-  /** {@code var c = 'a'} is a char local in Java, which ad4j would make an int one. */
-  @Test
-  void aVarLocalOfACharIsAnError() {
-    assertSingleError(source(
-        "  @Differentiable static double f(double x) {",
-        "    var c = 'a';",
-        "    return q(c, x);",
-        "  }"), "local variable 'c' has type 'char', its initializer's: only 'double', 'float',"
-            + " 'int', 'long' and 'boolean' locals are supported; declare it 'int'", 9, 9);
-  }
-
-  private static final String SHORT_ELEMENTS = "enhanced 'for' loop over 'S', a 'short[]': ad4j"
-      + " does not compute with 'short' elements; read them with a method that is not"
-      + " @Differentiable, which runs as written ('static int at(short[] a, int i) { return"
-      + " a[i]; }')";
-
-  @Test
-  void aLoopOverShortElementsIsAnErrorThatSaysWhatToDo() {
-    // before: "the variable 's' ... must have type 'short'", which it had
-    assertSingleError(source(
-        "  static final short[] S = {1, 2, 3};",
-        "  @Differentiable static double f(double x) {",
-        "    double y = 0;",
-        "    for (short s : S) {",
-        "      y += s * x;",
-        "    }",
-        "    return y;",
-        "  }"), SHORT_ELEMENTS, 11, 20);
-  }
-
-  @Test
-  void aLoopOverShortElementsAsIntsIsTheSameError() {
-    // before: an internal error (a NullPointerException after the element's error)
-    assertSingleError(source(
-        "  static final short[] S = {1, 2, 3};",
-        "  @Differentiable static double f(double x) {",
-        "    double y = 0;",
-        "    for (int s : S) {",
-        "      y += s * x;",
-        "    }",
-        "    return y;",
-        "  }"), SHORT_ELEMENTS, 11, 18);
-  }
-
   @Test
   void aMutableShortFieldIsAnError() {
     assertSingleError(source(
         "  static short s = 3;",
         "  @Differentiable static double f(double x) { return q(s, x); }"),
         "field 's' is not final, and generated code cannot read it as a 'short'", 9, 56);
+  }
+
+  /**
+   * Where Java's type is {@code char}, {@code short} or {@code byte}: these were errors, a
+   * narrow parameter of {@code q} being none ad4j could differentiate, and a narrow local or
+   * loop variable none it supported; with every {@code q} {@code @Differentiable}, ad4j now
+   * keeps the narrow type, differentiates javac's overload, and agrees with the method.
+   */
+  private static final List<String> NARROW = source(
+      "  static final byte B = 3;",
+      "  static final short[] S = {1, 2, 3};",
+      "  @Differentiable static double shortCast(double x) { return q((short) 3, x); }",
+      "  @Differentiable static double byteField(double x) { return x * q(B, x); }",
+      "  @Differentiable static double jdkShort(double x) { return q(Short.MAX_VALUE, x); }",
+      "  @Differentiable static double charChoice(double x) {",
+      "    return q(true ? 'a' : 0, x) + q(true ? 'a' : 1 / 1, x);",
+      "  }",
+      "  @Differentiable static double byteShortChoice(double x) {",
+      "    return q(true ? (byte) 1 : (short) 2, x);",
+      "  }",
+      "  @Differentiable static double charSwitch(double x, int k) {",
+      "    return q(switch (k) { case 0 -> 'a'; default -> 'b'; }, x);",
+      "  }",
+      // a char choice that is not a constant (an error before): w(char), as the method's call
+      "  static double w(char c) { return 2; }",
+      "  static double w(int c) { return 3; }",
+      "  @Differentiable static double charChoiceRunAsWritten(double x, int k) {",
+      "    return x * x * w(k > 0 ? 'a' : 'b');",
+      "  }",
+      "  @Differentiable static double charVar(double x) {",
+      "    var c = 'a';",
+      "    return q(c, x);",
+      "  }",
+      "  @Differentiable static double shortElements(double x) {",
+      "    double y = 0;",
+      "    for (short s : S) {",
+      "      y += s * x * q(s, x);",
+      "    }",
+      "    for (int s : S) {",
+      "      y += s * x * q(s, x);",
+      "    }",
+      "    return y;",
+      "  }");
+
+  @Test
+  void whereJavaTypesTheArgumentNarrowEveryMemberAgreesWithTheMethod() throws Exception {
+    InProcessCompiler.Compiled compiled = InProcessCompiler.compileWith(
+        List.of("-Xlint:all", "-Werror"), "com.example.F", String.join("\n", NARROW)
+            .replace("  static double q(", "  @Differentiable static double q("));
+    for (String name : List.of("shortCast", "byteField", "jdkShort", "charChoice",
+        "byteShortChoice", "charVar", "shortElements")) {
+      MemberAgreement member = MemberAgreement.of(compiled, "com.example.F", name, true);
+      for (double x : new double[] {0.7, -1.3}) {
+        member.checkScalar(new Object[] {x}, 1, 1e-6);
+      }
+    }
+    for (String name : List.of("charSwitch", "charChoiceRunAsWritten")) {
+      MemberAgreement member = MemberAgreement.of(compiled, "com.example.F", name, true, false);
+      for (int k = 0; k < 2; k++) {
+        member.checkScalar(new Object[] {0.7, k}, 1, 1e-6);
+      }
+    }
   }
 
   private static final List<String> ACCEPTED = source(

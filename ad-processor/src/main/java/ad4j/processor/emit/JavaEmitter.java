@@ -557,6 +557,8 @@ public final class JavaEmitter {
   private Expr pop(NumericType type) {
     return switch (type) {
       case INT -> Expr.atom(tape + ".popInt()");
+      // a char, short or byte travels as the int it widens to
+      case CHAR, SHORT, BYTE -> Expr.atom(tape + ".popInt()").castTo(type.keyword());
       case LONG -> Expr.atom(tape + ".popLong()");
       case BOOLEAN -> Expr.atom(tape + ".popBoolean()");
       case FLOAT -> Expr.source("(float) " + tape + ".popDouble()", Expr.unaryPrecedence());
@@ -572,7 +574,7 @@ public final class JavaEmitter {
 
   private static String pushMethod(NumericType type) {
     return switch (type) {
-      case INT -> "pushInt";
+      case INT, CHAR, SHORT, BYTE -> "pushInt";
       case LONG -> "pushLong";
       case BOOLEAN -> "pushBoolean";
       // an array made in a loop, by reference

@@ -24,6 +24,9 @@ public final class JavaTypes {
     return switch (type) {
       case INT -> TypeName.INT;
       case LONG -> TypeName.LONG;
+      case CHAR -> TypeName.CHAR;
+      case SHORT -> TypeName.SHORT;
+      case BYTE -> TypeName.BYTE;
       case BOOLEAN -> TypeName.BOOLEAN;
       case FLOAT -> TypeName.FLOAT;
       case DOUBLE -> TypeName.DOUBLE;

@@ -10,9 +10,9 @@ import javax.lang.model.type.TypeMirror;
 
 /**
  * Which parameters carry derivatives: {@code double}, {@code float}, {@code double[]},
- * {@code float[]} and {@code double[][]} ones, unless marked {@code @ad4j.NoDerivative}. All others ({@code int}, {@code long},
- * {@code boolean}, {@code int[]}, objects, enums, strings, other arrays) take part in the values
- * only.
+ * {@code float[]} and {@code double[][]} ones, unless marked {@code @ad4j.NoDerivative}. All
+ * others ({@code int}, {@code long}, {@code boolean}, {@code char}, {@code short}, {@code byte},
+ * {@code int[]}, objects, enums, strings, other arrays) take part in the values only.
  */
 public final class ActiveParameters {
   /** The annotation that makes a parameter a constant of the differentiation. */
@@ -21,9 +21,9 @@ public final class ActiveParameters {
   private ActiveParameters() {}
 
   /**
-   * Why a parameter may not be declared with this type, if it may not. Allowed are
-   * {@code double}, {@code int}, {@code long}, {@code boolean}, and every reference type: the
-   * arrays ad4j computes with ({@code double[]}, {@code double[][]}, {@code int[]}), and
+   * Why a parameter may not be declared with this type, if it may not. Allowed are every
+   * primitive type ({@code double} and {@code float} get derivatives), and every reference
+   * type: the arrays ad4j computes with ({@code double[]}, {@code double[][]}, {@code int[]}), and
    * objects, enums, records, strings and other arrays, which carry no derivative and are passed
    * along as written. An array of {@code double}s of a higher rank must say so with
    * {@code @NoDerivative}.
@@ -31,11 +31,7 @@ public final class ActiveParameters {
   public static Optional<String> typeProblem(VariableElement parameter) {
     TypeMirror type = parameter.asType();
     if (type.getKind().isPrimitive()) {
-      return type.getKind() == TypeKind.FLOAT
-          || JavaTypes.variableType(type.getKind()).isPresent() ? Optional.empty()
-          : Optional.of("only 'double' and 'float' (which get derivatives unless marked"
-              + " @NoDerivative), 'int', 'long' and 'boolean' primitive parameters are"
-              + " supported");
+      return Optional.empty();
     }
     if (ValueRecords.isMixed(type) && !isMarkedNoDerivative(parameter)) {
       return Optional.of("a record whose components carry derivatives beside one ad4j does"

@@ -109,6 +109,10 @@ final class ConditionalLowering {
           + " cast the operands to 'int', or to the narrower type");
       return null;
     }
+    NumericType narrowType = narrowChoice(narrow, levels, last);
+    if (narrowType != null) {
+      types[0] = narrowType;
+    }
     // From the innermost level out: each level's else block is closed, and its result (a
     // constant, a select, or a branch) goes into the else block of the level around it.
     Variable result = null; // the variable the branches of the current levels store into
@@ -117,9 +121,12 @@ final class ConditionalLowering {
       ChainLevel level = levels.get(i);
       Block falseBlock = ir.closeBlock();
       NumericType type = types[i];
-      Operand whenTrue = Conversions.literalAs(level.whenTrue(), type);
+      Operand whenTrue = narrowType != null
+          ? expressions.conversions().convert(level.whenTrue(), type)
+          : Conversions.literalAs(level.whenTrue(), type);
       if (whenFalse != null) {
-        whenFalse = Conversions.literalAs(whenFalse, type);
+        whenFalse = narrowType != null ? expressions.conversions().convert(whenFalse, type)
+            : Conversions.literalAs(whenFalse, type);
         if (level.trueBlock().statements().isEmpty() && falseBlock.statements().isEmpty()) {
           whenFalse = choose(level.condition(), whenTrue, whenFalse, type);
           continue;
@@ -145,7 +152,7 @@ final class ConditionalLowering {
         whenFalse = null; // the level around stores into the same result
       }
     }
-    if (narrow != null) {
+    if (narrow != null && narrowType == null) {
       // char, short or byte: a call it is passed to means f(char), not f(int), as in javac
       if (!(whenFalse instanceof Operand.Constant constant)) {
         unsupported(outermost, "this '?:' has type '" + keyword(narrow) + "' in Java (JLS"
@@ -198,6 +205,31 @@ final class ConditionalLowering {
       falseNumber = true;
     }
     return last;
+  }
+
+  /**
+   * The {@code char}, {@code short} or {@code byte} type of a {@code ?:} of one level whose
+   * type in Java is {@code narrow}, when each operand is a constant or of that type already, so
+   * that it converts without an instruction (which would run outside the operand's branch):
+   * {@code char e = x > 0 ? 'a' : 'b'} chooses between {@code char}s. Null otherwise: an
+   * {@code int} choice, or a narrow one of more levels or of other operands, which stays
+   * {@code int}, or a constant ({@code true ? 'a' : 0}), typed as Java types it at the end.
+   */
+  private static NumericType narrowChoice(TypeKind narrow, List<ChainLevel> levels,
+      Operand last) {
+    if (narrow == null || levels.size() != 1
+        || levels.get(0).condition() instanceof Operand.Constant
+            && levels.get(0).whenTrue() instanceof Operand.Constant
+            && last instanceof Operand.Constant) {
+      return null;
+    }
+    NumericType type = JavaTypes.variableType(narrow).orElseThrow();
+    for (Operand operand : List.of(levels.get(0).whenTrue(), last)) {
+      if (!(operand instanceof Operand.Constant) && operand.type() != type) {
+        return null;
+      }
+    }
+    return type;
   }
 
   /** Stands for a type {@link #narrowType} cannot tell. */

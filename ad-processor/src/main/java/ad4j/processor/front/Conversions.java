@@ -44,7 +44,7 @@ final class Conversions {
 
   /** Whether Java's assignment conversion takes {@code value} to {@code target}. */
   boolean assignable(Operand value, NumericType target, Tree at) {
-    if (value.type().widensTo(target)) {
+    if (value.type().widensTo(target) || narrowsAsConstant(value, target)) {
       return true;
     }
     if (target.isArray() && at instanceof ExpressionTree expression
@@ -60,6 +60,31 @@ final class Conversions {
     return false;
   }
 
+  /**
+   * Whether {@code value} is a constant that Java's assignment conversion narrows to the
+   * {@code byte}, {@code short} or {@code char} {@code target} (JLS 5.2): an {@code int} constant
+   * whose value that type holds ({@code char c = 'a'}, {@code byte b = 10}).
+   */
+  private boolean narrowsAsConstant(Operand value, NumericType target) {
+    if (!target.isNarrow() || !(value instanceof Operand.Constant constant)
+        || constant.type() != NumericType.INT) {
+      return false;
+    }
+    TypeKind kind = narrowConstants.get(constant);
+    if (kind != null && kind.name().equals(target.name())) {
+      return true;
+    }
+    if (constant.knownValue().isEmpty()) {
+      return false;
+    }
+    double known = constant.knownValue().getAsDouble();
+    return switch (target) {
+      case BYTE -> known == (byte) known;
+      case SHORT -> known == (short) known;
+      default -> known == (char) known;
+    };
+  }
+
   /** {@code (target) value}: an instruction when the types differ and the value is not text. */
   Operand convert(Operand value, NumericType target) {
     if (value.type() == target) {
@@ -69,11 +94,36 @@ final class Conversions {
       if (value.type().widensTo(target)) {
         return constant; // Java widens a constant where it is assigned
       }
+      if (target.isNarrow()) {
+        return narrowConstant(constant, target);
+      }
       return new Operand.Constant(castText(constant.expression(), target), target,
           OptionalDouble.empty());
     }
     boolean active = value.isActive() && target.isFloatingPoint();
     return context.emit(Operation.cast(target), List.of(value), target, active);
+  }
+
+  /**
+   * {@code constant} as a constant of the {@code byte}, {@code short} or {@code char} type
+   * {@code target}: as written when that is its Java type ({@code 'a'} for a {@code char}),
+   * else with a cast, so that it prints, concatenates and chooses overloads as the narrow value
+   * does ({@code (char) 97}, {@code (byte) 10}).
+   */
+  private Operand.Constant narrowConstant(Operand.Constant constant, NumericType target) {
+    TypeKind kind = narrowConstants.get(constant);
+    boolean asWritten = kind != null && kind.name().equals(target.name());
+    OptionalDouble known = OptionalDouble.empty();
+    if (constant.knownValue().isPresent() && constant.type().isIntegral()) {
+      long whole = (long) constant.knownValue().getAsDouble();
+      known = OptionalDouble.of(switch (target) {
+        case BYTE -> (byte) whole;
+        case SHORT -> (short) whole;
+        default -> (char) whole;
+      });
+    }
+    return new Operand.Constant(asWritten ? constant.expression()
+        : castText(constant.expression(), target), target, known);
   }
 
   /**
@@ -92,7 +142,8 @@ final class Conversions {
    * else null.
    */
   TypeKind narrowTypeOf(Operand operand) {
-    return narrowConstants.get(operand);
+    return operand.type().isNarrow() ? TypeKind.valueOf(operand.type().name())
+        : narrowConstants.get(operand);
   }
 
   /**
@@ -127,6 +178,9 @@ final class Conversions {
       case INT -> TypeKind.INT;
       case LONG -> TypeKind.LONG;
       case BOOLEAN -> TypeKind.BOOLEAN;
+      case CHAR -> TypeKind.CHAR;
+      case SHORT -> TypeKind.SHORT;
+      case BYTE -> TypeKind.BYTE;
       default -> null;
     };
     return kind == null ? Optional.empty() : Optional.of(context.types()
@@ -168,8 +222,11 @@ final class Conversions {
           castText(constant.expression(), type.toString()), target.get(), known));
     }
     if (narrowPrimitive) {
-      unsupported(cast, "cast to '" + type + "' is not supported: use 'int' or 'long'");
-      return null;
+      // the value has the narrow type from here on: it prints, concatenates and chooses
+      // overloads as one (a char as a character)
+      NumericType narrow = JavaTypes.variableType(kind).orElseThrow();
+      return operand.type() == narrow ? operand
+          : context.emit(Operation.cast(narrow), List.of(operand), narrow, false);
     }
     if (operand.type() == target.get()) {
       return operand;

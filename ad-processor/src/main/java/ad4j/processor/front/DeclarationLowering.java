@@ -108,7 +108,8 @@ final class DeclarationLowering {
     }
     if (!inferred && declared.isEmpty()) {
       diagnostics.error(type, "local variable '" + name + "' has type '" + type
-          + "': only 'double', 'float', 'int', 'long' and 'boolean' locals are supported");
+          + "': only 'double', 'float', 'int', 'long', 'boolean', 'char', 'short' and 'byte'"
+          + " locals are supported");
       context.scopes().declareBroken(name);
       return;
     }
@@ -155,12 +156,9 @@ final class DeclarationLowering {
       localType = value.type();
       javax.lang.model.type.TypeKind narrow = expressions.conversions().narrowTypeOf(value);
       if (narrow != null) {
-        // an int local here, which a call would pass to f(int) where the method's f(char) is
-        diagnostics.error(declaration, "local variable '" + name + "' has type '"
-            + ConditionalLowering.keyword(narrow) + "', its initializer's: only 'double', 'float',"
-            + " 'int', 'long' and 'boolean' locals are supported; declare it 'int'");
-        context.scopes().declareBroken(name);
-        return;
+        // 'var c = 'a'' is a char local, as the initializer's Java type says
+        localType = JavaTypes.variableType(narrow).orElseThrow();
+        value = expressions.conversions().convert(value, localType);
       }
       if (localType == NumericType.OBJECT) {
         // 'var' of an object: declared as the initializer's type

@@ -68,6 +68,9 @@ final class JavaTypes {
       case INT -> Optional.of(types.getPrimitiveType(
           narrowConstants.getOrDefault(operand, TypeKind.INT)));
       case LONG -> Optional.of(types.getPrimitiveType(TypeKind.LONG));
+      case CHAR -> Optional.of(types.getPrimitiveType(TypeKind.CHAR));
+      case SHORT -> Optional.of(types.getPrimitiveType(TypeKind.SHORT));
+      case BYTE -> Optional.of(types.getPrimitiveType(TypeKind.BYTE));
       case FLOAT -> Optional.of(types.getPrimitiveType(TypeKind.FLOAT));
       case DOUBLE -> Optional.of(types.getPrimitiveType(TypeKind.DOUBLE));
       case BOOLEAN -> Optional.of(types.getPrimitiveType(TypeKind.BOOLEAN));
@@ -464,7 +467,8 @@ final class JavaTypes {
 
   /**
    * The type of a local or parameter of this kind, if ad4j supports it: {@code double},
-   * {@code int}, {@code long} and {@code boolean}.
+   * {@code int}, {@code long}, {@code boolean}, and {@code char}, {@code short} and
+   * {@code byte}, which carry no derivative.
    */
   static Optional<NumericType> variableType(TypeKind kind) {
     return switch (kind) {
@@ -472,6 +476,9 @@ final class JavaTypes {
       case INT -> Optional.of(NumericType.INT);
       case LONG -> Optional.of(NumericType.LONG);
       case BOOLEAN -> Optional.of(NumericType.BOOLEAN);
+      case CHAR -> Optional.of(NumericType.CHAR);
+      case SHORT -> Optional.of(NumericType.SHORT);
+      case BYTE -> Optional.of(NumericType.BYTE);
       default -> Optional.empty();
     };
   }

@@ -256,14 +256,16 @@ final class OperatorLowering {
       } else if (!symbol.equals("+")) {
         known = OptionalDouble.empty();
       }
-      return new Operand.Constant(text, constant.type(), known);
+      return new Operand.Constant(text, constant.type().promoted(), known);
     }
+    // unary numeric promotion (JLS 5.6.1): -c, ~c and +c of a char are ints
+    NumericType promoted = operand.type().promoted();
     return switch (symbol) {
-      case "+" -> operand;
-      case "-" -> context.emit(Operation.NEGATE, List.of(operand), operand.type(),
+      case "+" -> expressions.conversions().convert(operand, promoted);
+      case "-" -> context.emit(Operation.NEGATE, List.of(operand), promoted,
           operand.isActive());
       case "!" -> context.emit(Operation.NOT, List.of(operand), NumericType.BOOLEAN, false);
-      default -> context.emit(Operation.COMPLEMENT, List.of(operand), operand.type(), false);
+      default -> context.emit(Operation.COMPLEMENT, List.of(operand), promoted, false);
     };
   }
 
@@ -370,7 +372,7 @@ final class OperatorLowering {
           || (left.isReference() && right.isReference())
           ? Optional.of(NumericType.BOOLEAN) : Optional.empty();
       case "<<", ">>", ">>>" -> left.isIntegral() && right.isIntegral()
-          ? Optional.of(left) : Optional.empty();
+          ? Optional.of(left.promoted()) : Optional.empty();
       case "&", "|", "^" -> {
         if (bothBoolean) {
           yield Optional.of(NumericType.BOOLEAN);

@@ -409,7 +409,7 @@ final class RecordMethodCalls {
       return true;
     }
     Optional<NumericType> kind = type.flatMap(context.javaTypes()::irType);
-    if (kind.isEmpty() || kind.get().isReference() || type.get().getKind() == TypeKind.CHAR) {
+    if (kind.isEmpty() || kind.get().isReference()) {
       error(declaration, "local variable '" + name + "' of an inlined record method has type '"
           + declaration.getType() + "': ad4j inlines record methods whose locals are primitive"
           + " values or value records");

@@ -177,17 +177,15 @@ final class SwitchLowering {
         ? expressions.conversions().narrowTypeOf(yields.get(0).value()) : null;
     for (Yield yield : yields) {
       TypeKind own = expressions.conversions().narrowTypeOf(yield.value());
-      // byte beside short is short; char beside either, or beside int, is int
+      // byte beside short is short; char beside either, or beside int (a constant too, as
+      // javac types it), is int
       narrow = own == narrow ? narrow : own == null || narrow == null ? null
           : own != TypeKind.CHAR && narrow != TypeKind.CHAR ? TypeKind.SHORT : null;
     }
     if (narrow != null) {
-      // Java gives it that type (JLS 15.28.1), and a call it is passed to means f(char), not
-      // f(int); the result here is an int variable
-      diagnostics.error(tree, "the cases of this 'switch' expression all yield '"
-          + ConditionalLowering.keyword(narrow) + "' values, its type in Java, which ad4j"
-          + " computes as an 'int': cast the values the cases yield to 'int'");
-      return null;
+      // Java gives it that type (JLS 15.28.1): a char prints as a character, and a call it is
+      // passed to means f(char), not f(int)
+      type = JavaTypes.variableType(narrow).orElseThrow();
     }
     for (Yield yield : yields) {
       boolean integerBox = unboxes && unboxing.numberType(yield.value())
@@ -458,7 +456,7 @@ final class SwitchLowering {
   private Operand selector(ExpressionTree selectorTree) {
     // a switch on an Integer box unboxes it, as Java does (Unboxing leaves a Character one)
     Operand selector = expressions.unboxing().number(expressions.lower(selectorTree));
-    if (selector == null || selector.type() == NumericType.INT) {
+    if (selector == null || selector.type() == NumericType.INT || selector.type().isNarrow()) {
       return selector;
     }
     if (selector.type() == NumericType.STRING || enumOf(selector).isPresent()) {

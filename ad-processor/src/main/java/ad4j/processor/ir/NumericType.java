@@ -6,6 +6,14 @@ package ad4j.processor.ir;
  * values carry derivatives.
  */
 public enum NumericType {
+  /**
+   * {@code byte}, {@code short} and {@code char}: parameters and locals of these types carry no
+   * derivative; arithmetic promotes them to {@code int} (JLS 5.6), and a {@code char} prints
+   * and concatenates as a character, which is why the IR keeps them apart from {@code int}.
+   */
+  BYTE("byte"),
+  SHORT("short"),
+  CHAR("char"),
   INT("int"),
   LONG("long"),
   FLOAT("float"),
@@ -103,7 +111,17 @@ public enum NumericType {
   }
 
   public boolean isIntegral() {
-    return this == INT || this == LONG;
+    return this == INT || this == LONG || isNarrow();
+  }
+
+  /** Whether this is {@code byte}, {@code short} or {@code char}, which arithmetic promotes. */
+  public boolean isNarrow() {
+    return this == BYTE || this == SHORT || this == CHAR;
+  }
+
+  /** Unary numeric promotion (JLS 5.6.1): {@code int} for a narrow type, else this type. */
+  public NumericType promoted() {
+    return isNarrow() ? INT : this;
   }
 
   /** Binary numeric promotion (JLS 5.6.2): the type of {@code a op b} for numeric a and b. */
@@ -111,13 +129,20 @@ public enum NumericType {
     if (!a.isNumeric() || !b.isNumeric()) {
       throw new IllegalArgumentException("not numeric: " + a + ", " + b);
     }
-    return a.ordinal() >= b.ordinal() ? a : b;
+    return (a.ordinal() >= b.ordinal() ? a : b).promoted();
   }
 
-  /** Whether a value of this type converts to {@code other} by widening (or identity). */
+  /**
+   * Whether a value of this type converts to {@code other} by widening (or identity): to
+   * {@code short} only from {@code byte}, to {@code byte} and {@code char} from nothing else
+   * (JLS 5.1.2).
+   */
   public boolean widensTo(NumericType other) {
-    if (!isNumeric() || !other.isNumeric()) {
+    if (!isNumeric() || !other.isNumeric() || this == other) {
       return this == other;
+    }
+    if (other.isNarrow()) {
+      return this == BYTE && other == SHORT;
     }
     return ordinal() <= other.ordinal();
   }

@@ -45,6 +45,8 @@ public sealed interface Operand permits Operand.Use, Operand.Constant, Operand.R
         case FLOAT -> new Constant(Expr.atom("0.0f"), type, OptionalDouble.of(0));
         case LONG -> new Constant(Expr.atom("0L"), type, OptionalDouble.of(0));
         case INT -> new Constant(Expr.atom("0"), type, OptionalDouble.of(0));
+        case CHAR, SHORT, BYTE -> new Constant(Expr.atom("0").castTo(type.keyword()), type,
+            OptionalDouble.of(0));
         case DOUBLE_ARRAY, DOUBLE_MATRIX, INT_ARRAY, FLOAT_ARRAY ->
             new Constant(Expr.atom("null"), type, OptionalDouble.empty());
         case STRING, OBJECT -> new Constant(Expr.atom("null"), type, OptionalDouble.empty());
