@@ -38,14 +38,14 @@ class BoxedFunctionResultsComparedTest {
     return lines;
   }
 
-  /** The message for {@code comparison}, whose box {@code call} returns. */
-  private static String returnedBoxes(String comparison, String call, String operator) {
-    return "'" + comparison + "' compares by reference the box that '" + call + "' returns"
-        + " (Java's '" + operator + "' compares objects, and a function over boxes boxes its"
-        + " result at each call), where ad4j specialises the function over numbers and would"
-        + " compare the numbers; use the primitive interface ('DoubleUnaryOperator',"
-        + " 'DoubleBinaryOperator', 'DoubleSupplier'), or hold the result in a 'double' local to"
-        + " compare the numbers";
+  /** The message for {@code comparison}, {@code boxed} one of its boxes. */
+  private static String returnedBoxes(String comparison, String boxed, String operator) {
+    return "'" + comparison + "' compares '" + boxed + "', a box in Java that a function over"
+        + " boxes takes or returns, by reference (Java's '" + operator + "' compares objects,"
+        + " and a function over boxes boxes its result at each call), where ad4j specialises the"
+        + " function over numbers and would compare the numbers; use the primitive interface"
+        + " ('DoubleUnaryOperator', 'DoubleBinaryOperator', 'DoubleSupplier'), or hold the"
+        + " value in a 'double' local to compare the numbers";
   }
 
   /** The 1-based column of {@code text} in {@code line}. */

@@ -1,10 +1,16 @@
 package ad4j.processor.front;
 
 import ad4j.processor.ir.Operand;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.Tree;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.PrimitiveType;
 import javax.lang.model.type.TypeMirror;
 
 /**
@@ -46,8 +52,7 @@ final class CallChoices {
       return null;
     }
     TypeElement owner = (TypeElement) site.asElement();
-    return context.calleeServices().overloads().choose(candidates(context, owner, name),
-        types.get(), site)
+    return chosen(context, candidates(context, owner, name), types.get(), site)
         .map(Overloads.Choice::method).orElse(null);
   }
 
@@ -58,7 +63,7 @@ final class CallChoices {
     if (types.isEmpty()) {
       return Optional.empty();
     }
-    return context.calleeServices().overloads().choose(candidates, types.get());
+    return chosen(context, candidates, types.get(), null);
   }
 
   /**
@@ -72,8 +77,70 @@ final class CallChoices {
     if (types.isEmpty()) {
       return Optional.empty();
     }
-    return context.calleeServices().overloads().choose(
+    return chosen(context,
         javax.lang.model.util.ElementFilter.constructorsIn(site.asElement().getEnclosedElements()),
         types.get(), site);
+  }
+
+  /**
+   * The one of {@code candidates} that arguments of these types choose, on a receiver of type
+   * {@code site} (null: a static call). Where an argument of the call being lowered is a box in
+   * Java that ad4j holds as its number ({@link JavaBoxes}: {@code g(t)} in
+   * {@code Function<Double, Double> f = t -> g(t)}), Java chooses with the box's type: when
+   * that is another method ({@code g(Double)} or {@code g(Object)} beside {@code g(double)}),
+   * the call is an error, as generated code, passing the number, would call the other one.
+   */
+  private static Optional<Overloads.Choice> chosen(LoweringContext context,
+      List<ExecutableElement> candidates, List<TypeMirror> types,
+      javax.lang.model.type.DeclaredType site) {
+    Overloads overloads = context.calleeServices().overloads();
+    Optional<Overloads.Choice> choice = overloads.choose(candidates, types, site);
+    Tree call = context.lowering();
+    List<? extends ExpressionTree> trees = call instanceof MethodInvocationTree invocation
+        ? invocation.getArguments()
+        : call instanceof NewClassTree creation ? creation.getArguments() : List.of();
+    if (trees.size() != types.size()) {
+      return choice;
+    }
+    List<TypeMirror> written = new ArrayList<>(types);
+    ExpressionTree boxed = null;
+    for (int i = 0; i < types.size(); i++) {
+      if (types.get(i).getKind().isPrimitive()
+          && JavaBoxes.isBoxInJava(context, trees.get(i))) {
+        written.set(i, context.types().boxedClass((PrimitiveType) types.get(i)).asType());
+        boxed = boxed == null ? trees.get(i) : boxed;
+      }
+    }
+    if (boxed == null) {
+      return choice;
+    }
+    Optional<Overloads.Choice> java = overloads.choose(candidates, written, site);
+    Optional<ExecutableElement> javaMethod = java.map(Overloads.Choice::method);
+    if (javaMethod.equals(choice.map(Overloads.Choice::method))) {
+      return choice;
+    }
+    String shown = context.source().of(boxed);
+    context.diagnostics().errorOnce(call, "call to '" + context.source().of(call) + "': '"
+        + shown + "' is a box in Java, which a function over boxes takes or returns, and"
+        + " with it Java calls " + javaMethod.map(CallChoices::signature).orElse("no method")
+        + ", where ad4j, which specialises the function over numbers, would call "
+        + choice.map(c -> signature(c.method())).orElse("no method") + "; use the primitive"
+        + " interface ('DoubleUnaryOperator', 'DoubleBinaryOperator', 'DoubleSupplier'), or"
+        + " write '(double) " + shown + "' to call the method that takes a number");
+    return java;
+  }
+
+  /** {@code 'Owner.name(Double)'}: a method as messages name it. */
+  static String signature(ExecutableElement method) {
+    StringBuilder text = new StringBuilder("'")
+        .append(method.getEnclosingElement().getSimpleName()).append('.')
+        .append(method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR
+            ? method.getEnclosingElement().getSimpleName() : method.getSimpleName())
+        .append('(');
+    for (int i = 0; i < method.getParameters().size(); i++) {
+      TypeMirror type = method.getParameters().get(i).asType();
+      text.append(i == 0 ? "" : ", ").append(type.toString().replace("java.lang.", ""));
+    }
+    return text.append(")'").toString();
   }
 }

@@ -44,6 +44,18 @@ public final class Diagnostics {
   }
 
   /**
+   * Records an error at {@code tree} as {@link #error} does, unless that very error is recorded
+   * already: for a question that lowering may ask more than once about one call.
+   */
+  public void errorOnce(Tree tree, String message) {
+    boolean recorded = errors.stream().anyMatch(error -> error.tree() == tree
+        && error.message().equals(PREFIX + message));
+    if (!recorded) {
+      error(tree, message);
+    }
+  }
+
+  /**
    * Takes {@code root} and every tree inside it as trees of file {@code home}, another file of
    * the compilation whose code the method's lowering reads: a message about one is reported in
    * that file, at that tree.

@@ -8,8 +8,6 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
-import com.sun.source.tree.MemberSelectTree;
-import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -196,28 +194,6 @@ final class FunctionDefinitions {
       }
     }.scan(lambda.getBody(), null);
     return ok[0];
-  }
-
-  /**
-   * Whether {@code expression} is, in Java, the box a call of a known function over boxes
-   * returns ({@code f.apply(x)} of a {@code Function<Double, Double> f}, {@code s.get()} of a
-   * {@code Supplier<Double> s}), in parentheses or as a branch of a {@code ?:}: a new object
-   * at each call, which ad4j specialises as a number, so that Java's {@code ==} on two of them
-   * compares objects where the specialised code would compare numbers.
-   */
-  boolean givesBox(ExpressionTree expression) {
-    ExpressionTree unwrapped = ExpressionLowering.withoutParentheses(expression);
-    if (unwrapped instanceof ConditionalExpressionTree choice) {
-      return givesBox(choice.getTrueExpression()) || givesBox(choice.getFalseExpression());
-    }
-    if (!(unwrapped instanceof MethodInvocationTree call)
-        || !(call.getMethodSelect() instanceof MemberSelectTree select)) {
-      return false;
-    }
-    return known(select.getExpression())
-        .filter(function -> function.signature().boxedResult()
-            && function.signature().name().contentEquals(select.getIdentifier()))
-        .isPresent();
   }
 
   /**

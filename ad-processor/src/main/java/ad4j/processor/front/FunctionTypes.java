@@ -54,7 +54,7 @@ final class FunctionTypes {
     ExecutableElement method = abstractMethods.get(0);
     ExecutableType resolved =
         (ExecutableType) context.types().asMemberOf(declared, method);
-    boolean boxed = false;
+    List<Boolean> boxedParameters = new ArrayList<>();
     List<NumericType> parameters = new ArrayList<>();
     List<TypeElement> records = new ArrayList<>();
     for (TypeMirror parameter : resolved.getParameterTypes()) {
@@ -62,13 +62,14 @@ final class FunctionTypes {
       if (record.isPresent()) {
         parameters.add(NumericType.OBJECT);
         records.add(record.get());
+        boxedParameters.add(false);
         continue;
       }
       Optional<NumericType> kind = parameterType(parameter);
       if (kind.isEmpty()) {
         return Optional.empty();
       }
-      boxed |= parameter.getKind() == TypeKind.DECLARED;
+      boxedParameters.add(parameter.getKind() == TypeKind.DECLARED);
       parameters.add(kind.get());
       records.add(null);
     }
@@ -80,12 +81,13 @@ final class FunctionTypes {
     }
     boolean boxedResult =
         !resolved.getReturnType().getKind().isPrimitive() && resultRecord.isEmpty();
-    boxed |= boxedResult;
-    if (boxed && !element.getQualifiedName().toString().startsWith("java.util.function.")) {
+    if ((boxedResult || boxedParameters.contains(true))
+        && !element.getQualifiedName().toString().startsWith("java.util.function.")) {
       return Optional.empty();
     }
     return Optional.of(new FunctionValues.Signature(method.getSimpleName().toString(),
-        parameters, records, result.get(), resultRecord.orElse(null), boxed, boxedResult));
+        parameters, records, result.get(), resultRecord.orElse(null), boxedParameters,
+        boxedResult));
   }
 
   /**

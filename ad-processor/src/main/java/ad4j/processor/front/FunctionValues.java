@@ -55,21 +55,30 @@ final class FunctionValues {
    * boxed interfaces of {@code java.util.function}); {@code records} holds, for each parameter,
    * the value record it takes (bound to the argument's flattened leaves, its IR type
    * {@code OBJECT}), or null; {@code resultRecord} the value record it returns (its result's IR
-   * type {@code OBJECT}), or null. {@code boxed}: a parameter or the result is a box;
-   * {@code boxedResult}: the result is ({@code Function<Double, Double>}'s {@code apply}, not
-   * {@code ToDoubleFunction<Double>}'s {@code applyAsDouble}).
+   * type {@code OBJECT}), or null. {@code boxedParameters} tells, for each parameter, whether
+   * Java gives it as a box ({@code Function<Double, Double>}'s, {@code
+   * ToDoubleFunction<Double>}'s), {@code boxedResult} whether the result is one
+   * ({@code Function<Double, Double>}'s {@code apply}, not {@code ToDoubleFunction<Double>}'s
+   * {@code applyAsDouble}).
    */
   record Signature(String name, List<NumericType> parameters, List<TypeElement> records,
-      NumericType result, TypeElement resultRecord, boolean boxed, boolean boxedResult) {
+      NumericType result, TypeElement resultRecord, List<Boolean> boxedParameters,
+      boolean boxedResult) {
     Signature {
       parameters = List.copyOf(parameters);
       records = java.util.Collections.unmodifiableList(new ArrayList<>(records));
+      boxedParameters = List.copyOf(boxedParameters);
     }
 
     /** A signature over numbers and arrays only, none of them boxed. */
     Signature(String name, List<NumericType> parameters, NumericType result) {
       this(name, parameters, java.util.Collections.nCopies(parameters.size(), null), result,
-          null, false, false);
+          null, java.util.Collections.nCopies(parameters.size(), false), false);
+    }
+
+    /** Whether a parameter or the result is a box in Java. */
+    boolean boxed() {
+      return boxedResult || boxedParameters.contains(true);
     }
 
     /** The value record parameter {@code i} takes, if it takes one. */
@@ -264,7 +273,7 @@ final class FunctionValues {
                   ? implementations.implementation(creation, signature)
                   : implementations.namedImplementation(creation,
                       implementations.createdType(creation), signature), function, bound)
-              : reference((MemberReferenceTree) function.code(), bound, site);
+              : reference((MemberReferenceTree) function.code(), signature, bound, site);
       if (result == null || signature.resultRecord() != null) {
         return result; // a record's placeholder (recordResult)
       }
@@ -354,8 +363,8 @@ final class FunctionValues {
    * static method ({@code Math::sin}, a method of the compilation, {@code @Differentiable} or
    * not), lowered as that call is.
    */
-  private Operand reference(MemberReferenceTree reference, List<Operand> values,
-      MethodInvocationTree site) {
+  private Operand reference(MemberReferenceTree reference, Signature signature,
+      List<Operand> values, MethodInvocationTree site) {
     String shown = context.source().of(reference);
     if (!definitions.isStaticReferenceShape(reference)) {
       return null;
@@ -372,6 +381,9 @@ final class FunctionValues {
           CallChoices.candidates(context, other.owner(), reference.getName().toString());
       Optional<ExecutableElement> method = CallChoices.choice(context, candidates, values)
           .map(Overloads.Choice::method);
+      if (choosesAnotherForBoxes(reference, signature, candidates, values, method)) {
+        return null;
+      }
       // 'V::x' for 'v -> v.x()': no static method takes the function's arguments, an instance
       // one takes them but the first, its receiver; as a call 'V.x(v)' it would be an error
       // about the argument, not about the reference
@@ -409,6 +421,41 @@ final class FunctionValues {
         values, call);
   }
 
+
+  /**
+   * Whether Java, which gives {@code reference} the boxes a function over boxes takes
+   * ({@code B::g} as a {@code Function<Double, Double>}: a {@code Double}), chooses another of
+   * {@code candidates} than {@code method}, which the numbers ad4j holds for them choose
+   * ({@code g(Double)} or {@code g(Object)} beside {@code g(double)}); an error then, true.
+   */
+  private boolean choosesAnotherForBoxes(MemberReferenceTree reference, Signature signature,
+      List<ExecutableElement> candidates, List<Operand> values,
+      Optional<ExecutableElement> method) {
+    Optional<List<TypeMirror>> types = context.javaTypes().javaTypesOf(values);
+    if (!signature.boxedParameters().contains(true) || types.isEmpty()) {
+      return false;
+    }
+    List<TypeMirror> written = new ArrayList<>(types.get());
+    for (int i = 0; i < written.size(); i++) {
+      if (signature.boxedParameters().get(i) && written.get(i).getKind().isPrimitive()) {
+        written.set(i, context.types().boxedClass(
+            (javax.lang.model.type.PrimitiveType) written.get(i)).asType());
+      }
+    }
+    Optional<ExecutableElement> java = context.calleeServices().overloads()
+        .choose(candidates, written).map(Overloads.Choice::method);
+    if (java.equals(method)) {
+      return false;
+    }
+    unsupported(reference, "method reference '" + context.source().of(reference) + "' is"
+        + " given boxes by its function over boxes, with which Java chooses "
+        + java.map(CallChoices::signature).orElse("no method") + ", where ad4j, which"
+        + " specialises the function over numbers, would choose "
+        + method.map(CallChoices::signature).orElse("no method") + "; use the primitive interface"
+        + " ('DoubleUnaryOperator', 'DoubleBinaryOperator'), or write a lambda that calls the"
+        + " method you mean");
+    return true;
+  }
 
   /**
    * Whether {@code values} is one object (not a flattened value record) of {@code owner}'s

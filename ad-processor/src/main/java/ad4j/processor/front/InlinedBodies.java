@@ -62,6 +62,11 @@ final class InlinedBodies {
       context.bindingsStartHere(); // a pattern in a lambda's expression is scoped in it
       for (int i = 0; i < values.size(); i++) {
         declareBound(names.get(i), function.signature().parameters().get(i), values.get(i));
+        String name = names.get(i);
+        if (function.signature().boxedParameters().get(i) && !name.isEmpty()
+            && !name.equals("_") && context.scopes().lookUp(name) != null) {
+          context.scopes().lookUp(name).markJavaBox(); // a Double in Java, a double here
+        }
       }
       // its unqualified names are those of the record method it was written in, if any, not
       // those of a record method being inlined where it is applied (a template's caller's)

@@ -33,6 +33,11 @@ final class LocalScopes {
     private javax.lang.model.element.TypeElement valueRecord;
     /** For a local of a functional interface type: the function it holds, known here. */
     private FunctionValues.Known function;
+    /**
+     * Whether Java holds a box here where ad4j holds its number: a parameter of a function over
+     * boxes ({@code t} of {@code Function<Double, Double> f = t -> ...}).
+     */
+    private boolean javaBox;
 
     Local(String name, NumericType type, Variable variable, boolean broken, boolean typeKnown) {
       this.name = name;
@@ -85,6 +90,16 @@ final class LocalScopes {
     /** The function a local of a functional interface type holds; null for other locals. */
     FunctionValues.Known function() {
       return function;
+    }
+
+    /** Whether Java holds a box here where ad4j holds its number ({@link #markJavaBox}). */
+    boolean isJavaBox() {
+      return javaBox;
+    }
+
+    /** Notes that Java holds a box here: a parameter of a function over boxes. */
+    void markJavaBox() {
+      javaBox = true;
     }
 
     /** The mutable variable behind this local, or null when it is single-assignment. */

@@ -235,6 +235,11 @@ final class LoweringContext {
     return outer;
   }
 
+  /** The expression (or statement) being lowered now. */
+  Tree lowering() {
+    return lowering;
+  }
+
   /** Ends lowering an expression, {@code outer} being what {@link #enterExpression} gave. */
   void leaveExpression(Tree outer) {
     lowering = outer;

@@ -105,31 +105,31 @@ final class OperatorLowering {
   }
 
   /**
-   * {@code a == b} or {@code a != b} where Java compares two objects and one of them is the box
-   * a call of a function over boxes returns ({@code f.apply(x) == f.apply(x)} of a
-   * {@code Function<Double, Double> f}: two boxes made by two calls, not the same object): ad4j
-   * specialises the call as a number and would compare numbers. An error, true; false where the
-   * other operand is a number, which Java compares with the box's number as ad4j does.
+   * {@code a == b} or {@code a != b} where Java compares two objects and one of them is a box
+   * that ad4j holds as its number ({@link JavaBoxes}: {@code f.apply(x) == f.apply(x)} of a
+   * {@code Function<Double, Double> f}, two boxes made by two calls, not the same object): ad4j
+   * would compare numbers. An error, true; false where the other operand is a number, which
+   * Java compares with the box's number as ad4j does.
    */
   private boolean comparesReturnedBoxes(BinaryTree binary, Operand left, Operand right) {
-    FunctionDefinitions functions = expressions.functions().definitions();
-    boolean leftReturned = functions.givesBox(binary.getLeftOperand());
-    boolean rightReturned = functions.givesBox(binary.getRightOperand());
-    boolean leftObject = leftReturned || expressions.unboxing().isBox(left)
+    boolean leftBoxed = JavaBoxes.isBoxInJava(context, binary.getLeftOperand());
+    boolean rightBoxed = JavaBoxes.isBoxInJava(context, binary.getRightOperand());
+    boolean leftObject = leftBoxed || expressions.unboxing().isBox(left)
         || ExpressionLowering.isNull(binary.getLeftOperand());
-    boolean rightObject = rightReturned || expressions.unboxing().isBox(right)
+    boolean rightObject = rightBoxed || expressions.unboxing().isBox(right)
         || ExpressionLowering.isNull(binary.getRightOperand());
-    if (!(leftReturned || rightReturned) || !leftObject || !rightObject) {
+    if (!(leftBoxed || rightBoxed) || !leftObject || !rightObject) {
       return false;
     }
-    ExpressionTree returned = leftReturned ? binary.getLeftOperand() : binary.getRightOperand();
-    unsupported(binary, "'" + context.source().of(binary) + "' compares by reference the box"
-        + " that '" + context.source().of(returned) + "' returns (Java's '"
+    ExpressionTree boxed = leftBoxed ? binary.getLeftOperand() : binary.getRightOperand();
+    unsupported(binary, "'" + context.source().of(binary) + "' compares '"
+        + context.source().of(boxed) + "', a box in Java that a function over boxes takes or"
+        + " returns, by reference (Java's '"
         + (binary.getKind() == Tree.Kind.EQUAL_TO ? "==" : "!=") + "' compares objects, and"
         + " a function over boxes boxes its result at each call), where ad4j specialises the"
         + " function over numbers and would compare the numbers; use the primitive interface"
         + " ('DoubleUnaryOperator', 'DoubleBinaryOperator', 'DoubleSupplier'), or hold the"
-        + " result in a 'double' local to compare the numbers");
+        + " value in a 'double' local to compare the numbers");
     return true;
   }
 
