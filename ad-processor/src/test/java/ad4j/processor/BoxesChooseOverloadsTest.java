@@ -20,7 +20,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code g(Double v) { return 2 * v; }} (found by helper hunt69d). A static method reference
  * given boxes ({@code R::g} as a {@code Function<Double, Double>}) chose alike. Each is now an
  * error at the call or the reference; a cast to {@code double} calls the method taking a
- * number, as in Java, and a method without such overloads is called as before.
+ * number, as in Java, and a method without such overloads is called as before. Such a
+ * parameter passed as an object ({@code same(t, t)} of {@code same(Double a, Double b) {
+ * return a == b; }}) is one box in Java, where generated code boxed the number at each use:
+ * {@code t -> same(t, t) ? t : 3 * t} gave 2.1 at 0.7 where the method returns 0.7; an error
+ * now.
  */
 @ExtendWith(TapeIsEmpty.class)
 class BoxesChooseOverloadsTest {
@@ -90,6 +94,23 @@ class BoxesChooseOverloadsTest {
             + " would choose 'F.g(double)'; use the primitive interface ('DoubleUnaryOperator',"
             + " 'DoubleBinaryOperator'), or write a lambda that calls the method you mean", 11,
         columnOf(line, "F::g"));
+  }
+
+  @Test
+  void aParameterOfAFunctionOverBoxesPassedAsAnObjectIsAnError() {
+    String line = "    Function<Double, Double> f = t -> same(t, t) ? t : 3 * t;";
+    assertSingleError(source(
+        "  static boolean same(Double a, Double b) { return a == b; }",
+        "  @Differentiable static double f(double x) {",
+        line,
+        "    return f.apply(x);",
+        "  }"),
+        "call to 'same(t, t)': 't' is the box a function over boxes is given, one object in"
+            + " Java, which this call passes as an object to 'F.same(Double, Double)'; ad4j"
+            + " holds its number, and generated code would box it again at each use, another"
+            + " object each time; use the primitive interface ('DoubleUnaryOperator',"
+            + " 'DoubleBinaryOperator'), or pass the number ('(double) t') to a method that"
+            + " takes one", 12, columnOf(line, "(t, t)"));
   }
 
   private static final CompiledOnce NUMBERS = new CompiledOnce(() ->

@@ -117,6 +117,7 @@ final class CallChoices {
     Optional<Overloads.Choice> java = overloads.choose(candidates, written, site);
     Optional<ExecutableElement> javaMethod = java.map(Overloads.Choice::method);
     if (javaMethod.equals(choice.map(Overloads.Choice::method))) {
+      choice.ifPresent(c -> rejectPassedBoxes(context, call, trees, types, c));
       return choice;
     }
     String shown = context.source().of(boxed);
@@ -128,6 +129,43 @@ final class CallChoices {
         + " interface ('DoubleUnaryOperator', 'DoubleBinaryOperator', 'DoubleSupplier'), or"
         + " write '(double) " + shown + "' to call the method that takes a number");
     return java;
+  }
+
+  /**
+   * An error at {@code call} where it passes a parameter of a function over boxes as an object
+   * ({@code same(t, t)} of a {@code same(Double a, Double b)}): Java passes the one box the
+   * function was given, each time the same object, and generated code, which holds its number,
+   * would box it again at each use, another object each time, which a method comparing or
+   * keeping objects tells apart.
+   */
+  private static void rejectPassedBoxes(LoweringContext context, Tree call,
+      List<? extends ExpressionTree> trees, List<TypeMirror> types, Overloads.Choice choice) {
+    List<? extends javax.lang.model.element.VariableElement> parameters =
+        choice.method().getParameters();
+    for (int i = 0; i < trees.size() && !parameters.isEmpty(); i++) {
+      ExpressionTree argument = ExpressionLowering.withoutParentheses(trees.get(i));
+      if (!(argument instanceof com.sun.source.tree.IdentifierTree name)
+          || !JavaBoxes.isBoxInJava(context, argument)) {
+        continue;
+      }
+      int at = Math.min(i, parameters.size() - 1);
+      TypeMirror type = parameters.get(at).asType();
+      if (choice.variableArity() && at == parameters.size() - 1
+          && type instanceof javax.lang.model.type.ArrayType array) {
+        type = array.getComponentType();
+      }
+      if (type.getKind().isPrimitive()) {
+        continue;
+      }
+      context.diagnostics().errorOnce(call, "call to '" + context.source().of(call) + "': '"
+          + name.getName() + "' is the box a function over boxes is given, one object in Java,"
+          + " which this call passes as an object to " + signature(choice.method())
+          + "; ad4j holds its number, and generated code would box it again at each use,"
+          + " another object each time; use the primitive interface ('DoubleUnaryOperator',"
+          + " 'DoubleBinaryOperator'), or pass the number ('(" + types.get(i) + ") "
+          + name.getName() + "') to a method that takes one");
+      return;
+    }
   }
 
   /** {@code 'Owner.name(Double)'}: a method as messages name it. */
