@@ -197,6 +197,25 @@ class StateChangingRuleTargetsTest {
         ruleChangesState("tick()"), 10, 21);
   }
 
+  @Test
+  void aTargetConcatenatingACountingObjectIsAnError() {
+    // '"a" + TAG' calls TAG.toString(), which counts: fJacobian(0.5, 2) from k = 0 gave
+    // J[0][0] = 5.0 and left k = 3, where the derivative is 3.0
+    assertSingleError(sourceWith("static final Object TAG = new Object() {"
+        + " @Override public String toString() { k++; return \"t\"; } };",
+        "String s = \"a\" + TAG; return x + k + s.length() * 0;", VECTOR),
+        runsAgain(JACOBIAN, "f", "\"a\" + TAG"), 10, 21);
+  }
+
+  @Test
+  void aTargetGivingAStreamAFieldsCountingFunctionIsAnError() {
+    // map(COUNT) runs the field's lambda, which counts: the same 5.0 for 3.0
+    assertSingleError(sourceWith("static final java.util.function.DoubleUnaryOperator COUNT ="
+        + " v -> { k++; return v; };",
+        "double[] w = {x}; return java.util.Arrays.stream(w).map(COUNT).sum() + k;", VECTOR),
+        runsAgain(JACOBIAN, "f", "java.util.Arrays.stream(w).map(COUNT)"), 10, 21);
+  }
+
   private static final CompiledOnce HELPERS = new CompiledOnce(() ->
       InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"), "com.example.F",
           String.join("\n", sourceWith("static double twice(double v) { double[] t = new double[2];"

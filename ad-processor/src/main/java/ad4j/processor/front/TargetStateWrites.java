@@ -57,7 +57,7 @@ import javax.lang.model.util.Types;
  * sweep ({@link RepeatedRuns}).
  *
  * <p>Read from the source text, without attribution (the same under ECJ's parsed trees): a name
- * that is none of the body's parameters and locals is a field's. The calls the body makes are
+ * that no local or parameter in scope declares is a field's. The calls the body makes are
  * followed into the bodies of the methods and constructors they may call that have source in
  * this compilation (every method of the name in the receiver's class, transitively; a method
  * already being read counts as changing nothing there, so recursion ends). A call of a method
@@ -66,9 +66,12 @@ import javax.lang.model.util.Types;
  * boxes, streams, {@code Arrays.stream} and copies, {@code Arrays.fill} of a local array):
  * anything else (a print, a draw, {@code Arrays.fill} of a field's array, a method of an
  * object whose class is unknown here, a method a subclass may override) may change state and
- * so counts as a write. The target itself, without source, stays the user's word that it is a
- * function of its arguments: its rules say so, and the user can name a library method itself
- * as the target.
+ * so counts as a write; so does a JDK method taken for harmless that is given an object (not a
+ * number, string, box or array of them, nor a lambda or method reference of the body, read in
+ * place), whose methods it may call ({@code String.valueOf(tag)}, {@code map(COUNT)}), and a
+ * concatenation of such an object, which calls its {@code toString()}. The target itself,
+ * without source, stays the user's word that it is a function of its arguments: its rules say
+ * so, and the user can name a library method itself as the target.
  */
 final class TargetStateWrites {
   /** JDK methods that write only the array given first: harmless where the body made it. */
@@ -96,6 +99,12 @@ final class TargetStateWrites {
   /** Methods whose bodies are being read: a call of one of them adds nothing (recursion). */
   private final Set<ExecutableElement> reading = new HashSet<>();
   private final Map<ExecutableElement, Optional<Tree>> answers = new HashMap<>();
+  /**
+   * Whether the call being judged may run a JDK method taken for harmless, which may still
+   * call methods of the objects it is given ({@code toString()}, a function's
+   * {@code applyAsDouble}).
+   */
+  private boolean libraryRuns;
 
   /**
    * Whether code this cannot read (a method without source, one a subclass may override, a
@@ -251,6 +260,8 @@ final class TargetStateWrites {
         || !StaticMembers.isStatic(method) && LaunderedDependence.readsArgumentsOnly(owner)
             && !method.getSimpleName().contentEquals("random")
         || isStreamMethod(owner)) {
+      // a parameter of a class of objects: it may call their methods ('valueOf(Object)')
+      libraryRuns |= method.getParameters().stream().anyMatch(p -> !isPlainType(p.asType()));
       return false; // a lambda or method reference given to it is read where it is written
     }
     if (strict && OverridableMethods.mayBeOverridden(method)) {
@@ -339,6 +350,11 @@ final class TargetStateWrites {
         @Override
         public Void visitCompoundAssignment(CompoundAssignmentTree assignment, Void unused) {
           written(assignment.getVariable(), assignment);
+          if (found[0] == null && strict && assignment.getKind() == Tree.Kind.PLUS_ASSIGNMENT
+              && isString(assignment.getVariable())
+              && !isPlainValue(assignment.getExpression())) {
+            found[0] = assignment; // 's += tag' calls tag.toString()
+          }
           return super.visitCompoundAssignment(assignment, unused);
         }
 
@@ -350,6 +366,20 @@ final class TargetStateWrites {
             default -> { }
           }
           return super.visitUnary(unary, unused);
+        }
+
+        @Override
+        public Void visitBinary(com.sun.source.tree.BinaryTree binary, Void unused) {
+          // a concatenation calls the toString() of an object, which may count ('+' of two
+          // values of unknown class, boxes of a List<Double>, is taken for a sum)
+          if (found[0] == null && strict && binary.getKind() == Tree.Kind.PLUS
+              && (isString(binary.getLeftOperand())
+                  && !isPlainValue(binary.getRightOperand())
+                  || isString(binary.getRightOperand())
+                  && !isPlainValue(binary.getLeftOperand()))) {
+            found[0] = binary;
+          }
+          return super.visitBinary(binary, unused);
         }
 
         @Override
@@ -680,7 +710,152 @@ final class TargetStateWrites {
       return symbols.resolveType(qualifier);
     }
 
+    /**
+     * Whether {@code call} may change state: by what it calls, or, for a JDK method, by the
+     * methods of objects given to it that it may call (a string's {@code toString()} of an
+     * object, a function's {@code applyAsDouble}): its arguments must then be plain values.
+     */
     private boolean mayChangeState(MethodInvocationTree call) {
+      boolean outer = libraryRuns;
+      libraryRuns = false;
+      try {
+        return callMayChangeState(call) || strict && libraryRuns
+            && !call.getArguments().stream().allMatch(this::isPlainValue);
+      } finally {
+        libraryRuns = outer;
+      }
+    }
+
+    /**
+     * Whether {@code value} is a number, a boolean, a string, a box, an array of such, or
+     * code read in place (a lambda, a method reference): nothing whose methods a JDK method
+     * could call to run code of the sources.
+     */
+    private boolean isPlainValue(ExpressionTree value) {
+      ExpressionTree v = unwrapped(value);
+      if (v instanceof com.sun.source.tree.LiteralTree || v instanceof LambdaExpressionTree
+          || v instanceof MemberReferenceTree || v instanceof NewArrayTree) {
+        return true;
+      }
+      if (v instanceof TypeCastTree cast) {
+        return cast.getType().getKind() == Tree.Kind.PRIMITIVE_TYPE
+            || isPlainValue(cast.getExpression());
+      }
+      if (v instanceof com.sun.source.tree.BinaryTree binary) {
+        return binary.getKind() != Tree.Kind.PLUS
+            || isPlainValue(binary.getLeftOperand()) && isPlainValue(binary.getRightOperand());
+      }
+      if (v instanceof UnaryTree || v instanceof com.sun.source.tree.InstanceOfTree) {
+        return true;
+      }
+      if (v instanceof com.sun.source.tree.ConditionalExpressionTree choice) {
+        return isPlainValue(choice.getTrueExpression())
+            && isPlainValue(choice.getFalseExpression());
+      }
+      if (v instanceof ArrayAccessTree element) {
+        ExpressionTree array = unwrapped(element.getExpression());
+        return array instanceof IdentifierTree name && declaredType(name).filter(type ->
+            type instanceof javax.lang.model.type.ArrayType && isPlainType(type)).isPresent();
+      }
+      if (v instanceof IdentifierTree name) {
+        return declaredType(name).filter(TargetStateWrites.this::isPlainType).isPresent();
+      }
+      if (v instanceof MemberSelectTree select) {
+        if (select.getIdentifier().contentEquals("length")) {
+          return true;
+        }
+        Optional<List<TypeElement>> base = typeNamed(select.getExpression()).map(List::of)
+            .or(() -> classesOf(select.getExpression()));
+        return base.isPresent() && base.get().size() == 1
+            && symbols.fieldOf(base.get().get(0), select.getIdentifier().toString())
+                .filter(field -> isPlainType(field.asType())).isPresent();
+      }
+      if (v instanceof MethodInvocationTree call) {
+        return returnTypes(call).filter(all -> all.stream()
+            .allMatch(TargetStateWrites.this::isPlainType)).isPresent();
+      }
+      return false;
+    }
+
+    /** Whether {@code value} is surely a string: a literal, or a name declared so. */
+    private boolean isString(ExpressionTree value) {
+      ExpressionTree v = unwrapped(value);
+      if (v.getKind() == Tree.Kind.STRING_LITERAL) {
+        return true;
+      }
+      if (v instanceof com.sun.source.tree.BinaryTree binary
+          && binary.getKind() == Tree.Kind.PLUS) {
+        return isString(binary.getLeftOperand()) || isString(binary.getRightOperand());
+      }
+      return v instanceof IdentifierTree name && declaredType(name).flatMap(t -> classOf(t))
+          .filter(t -> t.getQualifiedName().contentEquals("java.lang.String")).isPresent();
+    }
+
+    /** The declared type of a local, parameter or field named so; empty when unknown. */
+    private Optional<TypeMirror> declaredType(IdentifierTree name) {
+      String n = name.getName().toString();
+      VariableTree local = locals.get(n);
+      if (local != null) {
+        if (redeclared.contains(n) || local.getType() == null) {
+          return Optional.empty();
+        }
+        Tree type = local.getType();
+        int dimensions = 0;
+        while (type instanceof com.sun.source.tree.ArrayTypeTree array) {
+          type = array.getType();
+          dimensions++;
+        }
+        Optional<TypeMirror> element = type instanceof com.sun.source.tree.PrimitiveTypeTree
+            primitive ? Optional.of(types.getPrimitiveType(primitive.getPrimitiveTypeKind()))
+            : typeNamed(withoutTypeArguments(type)).map(t -> types.erasure(t.asType()));
+        for (int i = 0; i < dimensions && element.isPresent(); i++) {
+          element = Optional.of(types.getArrayType(element.get()));
+        }
+        return element;
+      }
+      return symbols.resolveField(n).map(field -> field.asType());
+    }
+
+    /** What the methods {@code call} may call return; empty when they are not known. */
+    private Optional<List<TypeMirror>> returnTypes(MethodInvocationTree call) {
+      ExpressionTree select = call.getMethodSelect();
+      List<TypeElement> classes;
+      String name;
+      if (select instanceof IdentifierTree identifier) {
+        name = identifier.getName().toString();
+        Symbols.CallTarget target = symbols.resolveUnqualifiedCall(name);
+        if (target instanceof Symbols.CallTarget.MathFunction) {
+          return Optional.of(List.of(types.getPrimitiveType(javax.lang.model.type.TypeKind
+              .DOUBLE)));
+        }
+        if (!(target instanceof Symbols.CallTarget.OtherMethod other)) {
+          return Optional.empty();
+        }
+        classes = List.of(other.owner());
+      } else if (select instanceof MemberSelectTree member) {
+        name = member.getIdentifier().toString();
+        ExpressionTree receiver = unwrapped(member.getExpression());
+        Optional<List<TypeElement>> found = isSelf(receiver) ? self(receiver)
+            : typeNamed(receiver).map(List::of).or(() -> classesOf(receiver));
+        if (found.isEmpty()) {
+          return Optional.empty();
+        }
+        classes = found.get();
+      } else {
+        return Optional.empty();
+      }
+      List<TypeMirror> results = new ArrayList<>();
+      for (TypeElement type : classes) {
+        for (ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(type))) {
+          if (method.getSimpleName().contentEquals(name)) {
+            results.add(method.getReturnType());
+          }
+        }
+      }
+      return results.isEmpty() ? Optional.empty() : Optional.of(results);
+    }
+
+    private boolean callMayChangeState(MethodInvocationTree call) {
       ExpressionTree select = call.getMethodSelect();
       boolean firstMade = !call.getArguments().isEmpty()
           && made(call.getArguments().get(0), 1, new HashSet<>());
@@ -713,8 +888,12 @@ final class TargetStateWrites {
       if (differentiated.isPresent()) {
         return generatedMemberMayChange(differentiated.get(), name, call.getArguments());
       }
-      if (madeObject(receiver, new HashSet<>()) || holdsOwnLambdas(receiver)) {
-        return false; // changes only an object the body made, or runs code read in place
+      if (holdsOwnLambdas(receiver)) {
+        return false; // runs code read in place
+      }
+      if (madeObject(receiver, new HashSet<>())) {
+        libraryRuns = true;
+        return false; // changes only an object the body made
       }
       Optional<List<TypeElement>> classes = isSelf(receiver) ? self(receiver)
           : typeNamed(receiver).map(List::of).or(() -> classesOf(receiver));
@@ -823,6 +1002,21 @@ final class TargetStateWrites {
       }
       return Optional.empty();
     }
+  }
+
+  /**
+   * A primitive type, {@code String}, a box, or an array of them: the JDK's code calls no
+   * method of the sources on such a value.
+   */
+  private boolean isPlainType(TypeMirror type) {
+    TypeMirror element = type;
+    while (element instanceof javax.lang.model.type.ArrayType array) {
+      element = array.getComponentType();
+    }
+    return element.getKind().isPrimitive() || classOf(element)
+        .filter(t -> LaunderedDependence.readsArgumentsOnly(t)
+            && !t.getQualifiedName().contentEquals("java.lang.Math")
+            && !t.getQualifiedName().contentEquals("java.lang.StrictMath")).isPresent();
   }
 
   /** The class of a declared type; empty for arrays, primitives and type variables. */
