@@ -39,7 +39,7 @@ class ActivityDiagnosticsTest {
         "package com.example;",
         "import ad4j.Differentiable;",
         "final class F {",
-        "  @Differentiable static double f(short k, double x) {",
+        "  @Differentiable static double f(float[][] k, double x) {",
         "    double a = Math.random();",
         "    return x * zz + a;",
         "  }",
@@ -49,7 +49,7 @@ class ActivityDiagnosticsTest {
 
     assertThat(compilation).hadErrorCount(3);
     assertThat(compilation).hadErrorContaining("parameter 'k' of @Differentiable method 'f' has"
-        + " type 'short'").inFile(file).onLine(4).atColumn(lines.get(3).indexOf("short") + 1);
+        + " type 'float[][]'").inFile(file).onLine(4).atColumn(lines.get(3).indexOf("[") + 1);
     assertThat(compilation).hadErrorContaining("call to 'Math.random()' is not differentiable")
         .inFile(file).onLine(5).atColumn(call(lines.get(4), "Math.random"));
     assertThat(compilation).hadErrorContaining("cannot find variable 'zz'").inFile(file)

@@ -265,10 +265,13 @@ class AdversarialProgramsTest {
    * x; }} the value of {@code new W(a, b).x() * y()} and its gradient were half the method's
    * (value -0.91 for -1.82 at (0.7, -1.3)); a canonical constructor that changes its values
    * would be missed the same way. Such a record made in the method is an error at
-   * {@code new}; passed in, it is read through its accessors throughout, and is no error.
-   * Returned (alone or in a record), generated code made it again of what its accessors gave,
-   * a record of another value ({@code W[x=6.0, y=5.0]} for {@code W[x=3.0, y=5.0]}): an error
-   * at the method.
+   * {@code new}. Returned (alone or in a record), generated code made it again of what its
+   * accessors gave, a record of another value ({@code W[x=6.0, y=5.0]} for {@code W[x=3.0,
+   * y=5.0]}): an error at the method. Passed in, it was read through its accessors throughout
+   * and taken for no error, but the slot of {@code x} then held the derivative with respect to
+   * {@code 2 * x}, not to the component (the contract's slot), and a nonlinear accessor gave
+   * wrong derivatives outright: its class file now shows the accessor computing, the error at
+   * each parameter as for a record compiled from source ({@link RecordsFromClassFilesTest}).
    */
   @Test
   void aValueRecordCompiledEarlierMadeInTheMethodIsAnError(@TempDir Path classes)
@@ -304,6 +307,18 @@ class AdversarialProgramsTest {
         + " 'W', which is " + withoutSource).inFile(file).onLine(11);
     assertThat(compilation).hadErrorContaining("@Differentiable method 'wrap' returns value"
         + " record 'S', which is made of 'W', which is " + withoutSource).inFile(file).onLine(12);
-    assertThat(compilation).hadErrorCount(3);
+    String computes = "record 'W' declares accessor 'x()', whose body is, as its class file"
+        + " shows, more than 'return x;': value record parameter 'w' is read through its"
+        + " accessors by generated code";
+    for (int line : new int[] {9, 11, 12}) {
+      assertThat(compilation).hadErrorContaining(computes).inFile(file).onLine(line);
+    }
+    assertThat(compilation).hadErrorContaining("record 'W' declares accessor 'x()', whose body"
+        + " is, as its class file shows, more than 'return x;': the value record 'id' returns")
+        .inFile(file).onLine(11);
+    assertThat(compilation).hadErrorContaining("record 'W' declares accessor 'x()', whose body"
+        + " is, as its class file shows, more than 'return x;': the value record 'wrap' returns")
+        .inFile(file).onLine(12);
+    assertThat(compilation).hadErrorCount(8);
   }
 }

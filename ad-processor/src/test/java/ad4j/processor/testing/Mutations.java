@@ -106,16 +106,15 @@ public final class Mutations {
           "class Local%n { @Differentiable static double h(double a) { return a; } }"),
       expression("anonymous class with a @Differentiable method",
           "new Object() { @Differentiable double h(double a) { return a; } }.hashCode() * %p"),
-      // locals of unsupported types
-      statement("char local", "char c%n = 'a';"),
-      statement("short local", "short s%n = 2;"),
-      statement("byte local", "byte b%n = 1;"),
+      // local arrays of unsupported element types (char, short and byte locals are values)
+      statement("long[] local", "long[] l%n = new long[1];"),
+      statement("boolean[] local", "boolean[] z%n = new boolean[1];"),
+      statement("char[] local", "char[] c%n = new char[1];"),
       // assignments of fields inside expressions
       expression("field assignment inside an expression", "(staticField = %p) * 2"),
       expression("chained assignment ending in a field", "(%p = staticField = 2) * %p"),
       // signatures
-      signature("char parameter", ") {", ", char extra) {"),
-      signature("short parameter", ") {", ", short extra) {"),
+      signature("float[][] parameter", ") {", ", float[][] extra) {"),
       signature("double[][][] parameter", ") {", ", double[][][] extra) {"),
       signature("127 more double parameters", ") {", manyDoubles() + ") {"));
 
