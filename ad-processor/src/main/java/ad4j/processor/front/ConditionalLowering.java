@@ -15,6 +15,7 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.Tree;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import javax.lang.model.type.TypeKind;
 
@@ -27,11 +28,13 @@ final class ConditionalLowering {
   private final LoweringContext context;
   private final ExpressionLowering expressions;
   private final IrBuilder ir;
+  private final ConstantExpressions constants;
 
   ConditionalLowering(LoweringContext context, ExpressionLowering expressions) {
     this.context = context;
     this.expressions = expressions;
     this.ir = context.ir();
+    this.constants = new ConstantExpressions(context);
   }
 
   /** {@code a && b}, {@code a || b}: b is evaluated only when Java would evaluate it. */
@@ -104,9 +107,10 @@ final class ConditionalLowering {
         ir.closeBlock();
       }
       unsupported(outermost, "this '?:' chooses between a '" + keyword(narrowKindOf(levels,
-          last)) + "' constant and an 'int' constant that ad4j cannot evaluate, so it cannot"
-          + " tell the type Java gives it (JLS 15.25), which chooses the method it is passed to:"
-          + " cast the operands to 'int', or to the narrower type");
+          last)) + "' and an 'int' constant that ad4j cannot evaluate (or one that reads a"
+          + " 'final' local, which ad4j computes as an 'int' value), so it cannot tell the type"
+          + " Java gives it (JLS 15.25), which chooses the method it is passed to and how it"
+          + " prints: cast the operands to 'int', or to the narrower type");
       return null;
     }
     NumericType narrowType = narrowChoice(narrow, levels, last);
@@ -249,9 +253,11 @@ final class ConditionalLowering {
       }
     }
     Operand whenFalse = last;
+    ExpressionTree falseTree = levels.get(levels.size() - 1).tree().getFalseExpression();
     TypeKind falseKind = expressions.conversions().narrowTypeOf(last);
     for (int i = levels.size() - 1; i >= 0; i--) {
       Operand whenTrue = levels.get(i).whenTrue();
+      ExpressionTree trueTree = levels.get(i).tree().getTrueExpression();
       TypeKind trueKind = expressions.conversions().narrowTypeOf(whenTrue);
       TypeKind kind;
       if (trueKind == falseKind) {
@@ -262,7 +268,8 @@ final class ConditionalLowering {
         kind = (trueKind == TypeKind.BYTE || trueKind == TypeKind.SHORT)
             && (falseKind == TypeKind.BYTE || falseKind == TypeKind.SHORT) ? TypeKind.SHORT : null;
       } else {
-        kind = trueKind != null ? besideInt(trueKind, whenFalse) : besideInt(falseKind, whenTrue);
+        kind = trueKind != null ? besideInt(trueKind, whenFalse, falseTree)
+            : besideInt(falseKind, whenTrue, trueTree);
       }
       falseKind = kind;
       whenFalse = null; // the level's result, no constant Java evaluates
@@ -271,20 +278,28 @@ final class ConditionalLowering {
   }
 
   /** The type of a {@code ?:} of a {@code narrow} operand and an {@code int} one, {@code other}. */
-  private static TypeKind besideInt(TypeKind narrow, Operand other) {
-    if (!(other instanceof Operand.Constant constant)) {
+  private TypeKind besideInt(TypeKind narrow, Operand other, ExpressionTree otherTree) {
+    if (other == null) {
+      return null; // a chain's result
+    }
+    // a constant expression of Java (JLS 15.29), told from the tree: '(m = 66)' is none
+    Optional<OptionalDouble> constant = constants.intValue(otherTree, other);
+    if (constant.isEmpty()) {
       return null; // an int variable or a chain's result: the ?: is an int
     }
-    if (constant.knownValue().isEmpty()) {
+    if (constant.get().isEmpty()) {
       return UNKNOWN;
     }
-    double value = constant.knownValue().getAsDouble();
-    boolean holds = switch (narrow) {
+    return holds(narrow, constant.get().getAsDouble()) ? narrow : null;
+  }
+
+  /** Whether the {@code char}, {@code short} or {@code byte} type {@code narrow} holds value. */
+  static boolean holds(TypeKind narrow, double value) {
+    return switch (narrow) {
       case CHAR -> value >= Character.MIN_VALUE && value <= Character.MAX_VALUE;
       case SHORT -> value >= Short.MIN_VALUE && value <= Short.MAX_VALUE;
       default -> value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE;
     };
-    return holds ? narrow : null;
   }
 
   /** The narrow type among the operands of a chain, for a message. */

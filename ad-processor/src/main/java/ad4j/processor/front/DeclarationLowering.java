@@ -16,6 +16,7 @@ import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
 import java.util.Optional;
 import java.util.function.Supplier;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeMirror;
 
@@ -194,6 +195,11 @@ final class DeclarationLowering {
     }
     context.scopes().declareLocal(name, localType, context);
     LocalScopes.Local local = context.scopes().lookUp(name);
+    if (initializer != null && declaration.getModifiers().getFlags().contains(Modifier.FINAL)) {
+      // maybe a constant variable: 'c ? 'a' : L' is a char in Java where 'L' holds a char's
+      // value (ConstantExpressions)
+      local.markConstantVariable();
+    }
     if (local.variable() != null) {
       Operand initial = value != null ? value : Operand.Constant.zero(localType);
       ir.add(new Declare(local.variable(), initial, context.line()));

@@ -38,6 +38,8 @@ final class LocalScopes {
      * boxes ({@code t} of {@code Function<Double, Double> f = t -> ...}).
      */
     private boolean javaBox;
+    /** Whether it is declared {@code final} with an initializer: maybe a constant variable. */
+    private boolean constantVariable;
 
     Local(String name, NumericType type, Variable variable, boolean broken, boolean typeKnown) {
       this.name = name;
@@ -62,6 +64,20 @@ final class LocalScopes {
 
     NumericType type() {
       return type;
+    }
+
+    /**
+     * Whether this local is declared {@code final} with an initializer, so that it may be a
+     * constant variable (JLS 4.12.4), whose reads Java's {@code ?:} and {@code switch}
+     * expressions type as constants ({@code c ? 'a' : L} is a {@code char} for a
+     * {@code final int L = 66}).
+     */
+    boolean isConstantVariable() {
+      return constantVariable;
+    }
+
+    void markConstantVariable() {
+      constantVariable = true;
     }
 
     /** The declared type of an {@link NumericType#OBJECT} local; null for others. */

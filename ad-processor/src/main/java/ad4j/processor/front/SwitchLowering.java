@@ -16,6 +16,9 @@ import com.sun.source.tree.BreakTree;
 import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.SwitchTree;
@@ -24,6 +27,8 @@ import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.YieldTree;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Function;
 import javax.lang.model.type.TypeKind;
 
@@ -173,14 +178,9 @@ final class SwitchLowering {
       diagnostics.error(tree, "a 'switch' expression needs a case that yields a value");
       return null;
     }
-    TypeKind narrow = type == NumericType.INT
-        ? expressions.conversions().narrowTypeOf(yields.get(0).value()) : null;
-    for (Yield yield : yields) {
-      TypeKind own = expressions.conversions().narrowTypeOf(yield.value());
-      // byte beside short is short; char beside either, or beside int (a constant too, as
-      // javac types it), is int
-      narrow = own == narrow ? narrow : own == null || narrow == null ? null
-          : own != TypeKind.CHAR && narrow != TypeKind.CHAR ? TypeKind.SHORT : null;
+    TypeKind narrow = type == NumericType.INT ? narrowChoice(tree, yields) : null;
+    if (narrow == TypeKind.ERROR) {
+      return null;
     }
     if (narrow != null) {
       // Java gives it that type (JLS 15.28.1): a char prints as a character, and a call it is
@@ -206,6 +206,120 @@ final class SwitchLowering {
     }
     ir.insertAt(declarationAt, new Declare(result, Operand.Constant.zero(type), line));
     return new Operand.Use(context.readVariable(result));
+  }
+
+  /**
+   * The {@code short}, {@code byte} or {@code char} type javac gives a switch expression whose
+   * cases yield {@code int}s and narrower values, null for an {@code int}. javac (17 to 25)
+   * types it by its own rule, not JLS 5.6's: the narrow type when every case yields it; else
+   * the type of a case's value beside which every other case (but, for a value that is no
+   * constant, the other such values of its type) yields an {@code int} constant that type holds
+   * ({@code case 1 -> c; default -> 66} and {@code case 1 -> c; case 2 -> d; default -> 66}
+   * are {@code char}s, which print {@code B}; {@code case 1 -> 'a'; case 2 -> c; default -> 66}
+   * an {@code int}); else {@code short} for {@code byte}s and {@code short}s. Constants are
+   * told from the trees ({@link ConstantExpressions}). {@link TypeKind#ERROR} after reporting
+   * an error, when the type depends on a value ad4j cannot tell is a constant (one that reads
+   * a {@code final} local) or on a constant it cannot evaluate.
+   */
+  private TypeKind narrowChoice(SwitchExpressionTree tree, List<Yield> yields) {
+    Conversions conversions = expressions.conversions();
+    ConstantExpressions constants = new ConstantExpressions(context);
+    int count = yields.size();
+    TypeKind[] kinds = new TypeKind[count];
+    ConstantExpressions.Kind[] forms = new ConstantExpressions.Kind[count];
+    boolean uncertain = false;
+    for (int i = 0; i < count; i++) {
+      Yield yield = yields.get(i);
+      kinds[i] = conversions.narrowTypeOf(yield.value());
+      forms[i] = constants.of(yield.tree(), yield.value());
+      if (kinds[i] == null && forms[i] == ConstantExpressions.Kind.NONE) {
+        return null; // an int that is no constant makes the switch an int
+      }
+      uncertain |= forms[i] == ConstantExpressions.Kind.UNCERTAIN || kinds[i] == null
+          && ((Operand.Constant) yield.value()).knownValue().isEmpty();
+    }
+    if (java.util.Arrays.stream(kinds).distinct().count() == 1) {
+      return kinds[0]; // one narrow type (or int)
+    }
+    if (java.util.Arrays.stream(kinds).allMatch(java.util.Objects::nonNull)) {
+      boolean shorts = java.util.Arrays.stream(kinds)
+          .allMatch(kind -> kind == TypeKind.BYTE || kind == TypeKind.SHORT);
+      return shorts ? TypeKind.SHORT : null;
+    }
+    Boolean argument = isArgument(tree);
+    if (Boolean.TRUE.equals(argument)) {
+      // a poly expression (JLS 15.28.1) that may be passed to f(char) only when each case
+      // yields a char: an int constant converts to a char in an assignment, not in a call
+      return null;
+    }
+    if (uncertain) {
+      diagnostics.error(tree, "the type javac gives this 'switch' expression, which yields"
+          + " 'char', 'short' or 'byte' values beside 'int' constants, depends on which of them"
+          + " are constants, which ad4j cannot tell here (a value that reads a 'final' local, or"
+          + " a constant ad4j cannot evaluate): cast the values the cases yield to 'int', or to"
+          + " one narrow type");
+      return TypeKind.ERROR;
+    }
+    for (int i = 0; i < count; i++) {
+      if (kinds[i] != null && besideIntConstants(i, kinds, forms, yields)) {
+        if (argument == null) {
+          diagnostics.error(tree, "this 'switch' expression, which yields a '"
+              + ConditionalLowering.keyword(kinds[i]) + "' beside 'int' constants, is a '"
+              + ConditionalLowering.keyword(kinds[i]) + "' where it stands alone and an 'int'"
+              + " where it is passed to a method, and ad4j cannot tell which it is here: cast"
+              + " the values the cases yield to 'int', or to '"
+              + ConditionalLowering.keyword(kinds[i]) + "'");
+          return TypeKind.ERROR;
+        }
+        return kinds[i];
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code tree} is an argument of a call or of a constructor call; null when it is not
+   * found in the compilation unit (the code of a method inlined from another).
+   */
+  private Boolean isArgument(SwitchExpressionTree tree) {
+    com.sun.source.util.TreePath path =
+        com.sun.source.util.TreePath.getPath(context.unit(), tree);
+    if (path == null) {
+      return null;
+    }
+    Tree child = tree;
+    path = path.getParentPath();
+    while (path != null && path.getLeaf() instanceof ParenthesizedTree) {
+      child = path.getLeaf();
+      path = path.getParentPath();
+    }
+    Tree parent = path == null ? null : path.getLeaf();
+    return parent instanceof MethodInvocationTree call && call.getArguments().contains(child)
+        || parent instanceof NewClassTree creation && creation.getArguments().contains(child);
+  }
+
+  /**
+   * Whether every case but {@code candidate} (and, when its value is no constant, the other
+   * values of its type that are none) yields an {@code int} constant its type holds.
+   */
+  private static boolean besideIntConstants(int candidate, TypeKind[] kinds,
+      ConstantExpressions.Kind[] forms, List<Yield> yields) {
+    TypeKind type = kinds[candidate];
+    boolean shared = forms[candidate] == ConstantExpressions.Kind.NONE;
+    for (int i = 0; i < kinds.length; i++) {
+      if (i == candidate || shared && kinds[i] == type
+          && forms[i] == ConstantExpressions.Kind.NONE) {
+        continue; // javac's one type object of a value of this type that is no constant
+      }
+      if (kinds[i] != null) {
+        return false;
+      }
+      double value = ((Operand.Constant) yields.get(i).value()).knownValue().getAsDouble();
+      if (!ConditionalLowering.holds(type, value)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -285,7 +399,7 @@ final class SwitchLowering {
    * What a case yields (one value, or a record's leaves), and the index of its case's branch
    * in the current block.
    */
-  private record Yield(List<Operand> values, int branchIndex) {
+  private record Yield(List<Operand> values, int branchIndex, ExpressionTree tree) {
     Operand value() {
       return values.get(0);
     }
@@ -346,6 +460,7 @@ final class SwitchLowering {
       }
       CaseBody body = body(c, rule, yields);
       List<Operand> yieldedValues = null;
+      ExpressionTree yieldedTree = null;
       boolean caseCompletes = statements.lower(body.statements());
       if (body.ending() instanceof BreakTree) {
         completes = true;
@@ -356,6 +471,7 @@ final class SwitchLowering {
         if (caseCompletes) {
           context.startStatement(body.ending());
           yieldedValues = yielding.apply(yielded);
+          yieldedTree = yielded;
         } else {
           diagnostics.error(body.ending(), "unreachable statement");
         }
@@ -409,7 +525,7 @@ final class SwitchLowering {
         ir.add(new If(ir.nextStatementId(), condition, new Block(caseStatements),
             new Block(List.of()), line));
         if (yieldedValues != null) {
-          yields.add(new Yield(yieldedValues, ir.size() - 1));
+          yields.add(new Yield(yieldedValues, ir.size() - 1, yieldedTree));
         }
       }
     }
