@@ -269,7 +269,7 @@ class NarrowIntegralParametersTest {
             "final class Switch {",
             "  @Differentiable static double f(double x, int k, char c) {",
             "    String s = \"\" + switch (k) { case 1 -> 'a'; case 2 -> c; default -> 'B'; };",
-            "    String t = \"\" + switch (k) { case 1 -> 'a'; case 2 -> c; default -> 66; };",
+            "    String t = \"\" + switch (k) { case 1 -> 'a'; case 2 -> (int) c; default -> 66; };",
             "    return x * s.length() + x * x * t.length();",
             "  }",
             "}"));

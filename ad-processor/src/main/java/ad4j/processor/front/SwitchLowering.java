@@ -260,6 +260,25 @@ final class SwitchLowering {
           + " one narrow type");
       return TypeKind.ERROR;
     }
+    TypeKind javacs = null;
+    for (int i = 0; i < count && javacs == null; i++) {
+      if (kinds[i] != null && besideIntConstants(i, kinds, forms, yields)) {
+        javacs = kinds[i];
+      }
+    }
+    TypeKind specifications = choiceOfTheSpecification(kinds, yields);
+    if (javacs != specifications) {
+      // the user's own compiler decides what the method computes: javac or the Eclipse
+      // compiler, which follows JLS 5.6 ('case 1 -> 'a'; case 2 -> c; default -> 66' prints
+      // 66 compiled by javac and B compiled by ECJ), and generated code must compute the same
+      diagnostics.error(tree, "javac gives this 'switch' expression, which yields 'char',"
+          + " 'short' or 'byte' values beside 'int' constants, the type '"
+          + keywordOrInt(javacs) + "' and the Java Language Specification (and the Eclipse"
+          + " compiler) the type '" + keywordOrInt(specifications) + "', so what the method"
+          + " computes depends on the compiler: cast the values the cases yield to 'int', or to"
+          + " one narrow type");
+      return TypeKind.ERROR;
+    }
     for (int i = 0; i < count; i++) {
       if (kinds[i] != null && besideIntConstants(i, kinds, forms, yields)) {
         if (argument == null) {
@@ -275,6 +294,35 @@ final class SwitchLowering {
       }
     }
     return null;
+  }
+
+  /**
+   * The type JLS 5.6 gives, in a numeric choice context, to values of the narrow types
+   * {@code kinds} beside {@code int} constants (the null kinds): {@code short}, {@code byte} or
+   * {@code char} when a value has that type and every other has it too (a {@code byte} beside
+   * {@code short}s) or is an {@code int} constant that type holds; null for {@code int}.
+   */
+  private static TypeKind choiceOfTheSpecification(TypeKind[] kinds, List<Yield> yields) {
+    for (TypeKind candidate : List.of(TypeKind.SHORT, TypeKind.BYTE, TypeKind.CHAR)) {
+      if (java.util.Arrays.stream(kinds).noneMatch(kind -> kind == candidate)) {
+        continue;
+      }
+      boolean all = true;
+      for (int i = 0; i < kinds.length && all; i++) {
+        all = kinds[i] == candidate
+            || candidate == TypeKind.SHORT && kinds[i] == TypeKind.BYTE
+            || kinds[i] == null && ConditionalLowering.holds(candidate,
+                ((Operand.Constant) yields.get(i).value()).knownValue().getAsDouble());
+      }
+      if (all) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+
+  private static String keywordOrInt(TypeKind kind) {
+    return kind == null ? "int" : ConditionalLowering.keyword(kind);
   }
 
   /**
