@@ -279,21 +279,16 @@ final class SwitchLowering {
           + " one narrow type");
       return TypeKind.ERROR;
     }
-    for (int i = 0; i < count; i++) {
-      if (kinds[i] != null && besideIntConstants(i, kinds, forms, yields)) {
-        if (argument == null) {
-          diagnostics.error(tree, "this 'switch' expression, which yields a '"
-              + ConditionalLowering.keyword(kinds[i]) + "' beside 'int' constants, is a '"
-              + ConditionalLowering.keyword(kinds[i]) + "' where it stands alone and an 'int'"
-              + " where it is passed to a method, and ad4j cannot tell which it is here: cast"
-              + " the values the cases yield to 'int', or to '"
-              + ConditionalLowering.keyword(kinds[i]) + "'");
-          return TypeKind.ERROR;
-        }
-        return kinds[i];
-      }
+    if (javacs != null && argument == null) {
+      diagnostics.error(tree, "this 'switch' expression, which yields a '"
+          + ConditionalLowering.keyword(javacs) + "' beside 'int' constants, is a '"
+          + ConditionalLowering.keyword(javacs) + "' where it stands alone and an 'int'"
+          + " where it is passed to a method, and ad4j cannot tell which it is here: cast"
+          + " the values the cases yield to 'int', or to '"
+          + ConditionalLowering.keyword(javacs) + "'");
+      return TypeKind.ERROR;
     }
-    return null;
+    return javacs;
   }
 
   /**
