@@ -52,6 +52,7 @@ class EdgeSemanticsTest {
         "  @Differentiable static double cancel(double x) { return x - x; }",
         "  @Differentiable static double sin(double x) { return Math.sin(x); }",
         "  @Differentiable static double exp(double x) { return Math.exp(x); }",
+        "  @Differentiable static double expm1(double x) { return Math.expm1(x); }",
         "  @Differentiable static double tanh(double x) { return Math.tanh(x); }",
         "  @Differentiable static double atan(double x) { return Math.atan(x); }",
         "  @Differentiable static double sqrt(double x) { return Math.sqrt(x); }",
@@ -239,6 +240,18 @@ class EdgeSemanticsTest {
     assertAt("scalb", at(1e-300), Math.scalb(1e-300, 1000), Math.scalb(1.0, 1000));
     assertAt("atan", at(1e300), Math.atan(1e300), 0);
     assertAt("div", at(1, 1e-200), 1e200, 1e200, -INF); // -(1e200) / 1e-200 overflows
+  }
+
+  /**
+   * {@code expm1'(x) = exp(x)}, a number far below zero, where {@code expm1(x)} is -1 or a few
+   * units of the last place above: the partial was {@code expm1(x) + 1}, which cancels, so every
+   * member gave 0 at -40 (the partial is 4.2e-18) and 1.1e-16 at -37 (8.5e-17).
+   */
+  @Test
+  void expm1FarBelowZeroKeepsItsPartial() {
+    for (double x : new double[] {-1, -10, -30, -37, -40, -700}) {
+      assertAt("expm1", at(x), Math.expm1(x), Math.exp(x));
+    }
   }
 
   /**
