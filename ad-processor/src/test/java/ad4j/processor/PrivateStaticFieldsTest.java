@@ -393,4 +393,31 @@ class PrivateStaticFieldsTest {
     assertThat(compilation).hadErrorContaining("field 'letter' is not final, and generated code"
         + " cannot read it as a 'char'").inFile(file).onLine(5);
   }
+
+  /**
+   * A private field whose initializer is pure and exact is evaluated by generated code from its
+   * text; a sign written apart from a signed operand ({@code - -2.0}, {@code + +1.0}, the
+   * minus of a negative constant) was written back without the space, {@code --2.0}, which
+   * javac reads as a decrement of a literal: the generated class did not compile.
+   */
+  @Test
+  void signsWrittenApartInAPureInitializerStayApart() {
+    CompiledFunction f = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "com.example.Signs", String.join("\n",
+            "package com.example;",
+            "import ad4j.Differentiable;",
+            "final class Signs {",
+            "  static final double NEGATIVE = -3.5;",
+            "  private static final double TWICE = - -2.0 * Math.sqrt(3.0) + + +1.0;",
+            "  private static final double OPPOSITE = -(-NEGATIVE) - -Math.sqrt(2.0);",
+            "  private static final double ABS = Math.abs(-NEGATIVE);",
+            "  @Differentiable static double f(double x) {",
+            "    return TWICE * x * x + OPPOSITE * x + ABS;",
+            "  }",
+            "}")).function("com.example.Signs", "f", 1);
+    DerivativeChecks.checkAt(f, 0.7);
+    DerivativeChecks.checkAt(f, -1.5);
+    assertThat(f.gradient(0.7)[0]).isWithin(1e-14)
+        .of(2 * (2.0 * Math.sqrt(3.0) + 1.0) * 0.7 + (-3.5 + Math.sqrt(2.0)));
+  }
 }

@@ -96,8 +96,10 @@ final class PureInitializers {
             .map(t -> new Typed("(" + t.text() + ")", t.type()));
       case UNARY_MINUS, UNARY_PLUS: {
         String sign = expression.getKind() == Tree.Kind.UNARY_MINUS ? "-" : "+";
+        // '- -2.0' written without its space would be '--2.0', a decrement of a literal
         return text(((UnaryTree) expression).getExpression())
-            .map(t -> new Typed(sign + t.text(), t.type()));
+            .map(t -> new Typed(sign + (t.text().startsWith("-") || t.text().startsWith("+")
+                ? "(" + t.text() + ")" : t.text()), t.type()));
       }
       case PLUS, MINUS, MULTIPLY, DIVIDE: {
         BinaryTree binary = (BinaryTree) expression;
