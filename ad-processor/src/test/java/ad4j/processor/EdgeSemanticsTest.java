@@ -280,6 +280,23 @@ class EdgeSemanticsTest {
     assertAt("sqrt", at(-1), NAN, NAN);
   }
 
+  /**
+   * Near |x| = 1 the partials of asin and acos, 1 / sqrt(1 - x²), keep their digits: 1 - x²
+   * was {@code 1 - x * x}, whose {@code x * x} rounds away what the difference is made of, so
+   * at x = 1 - 2^-27 every member gave 8192.0 where the partial is 8192.0000153 (1 - x² is
+   * 2^-26 - 2^-54 there, a double: the expected numbers are exact).
+   */
+  @Test
+  void arcSineAndArcCosineNearOneKeepTheirDigits() {
+    for (double x : new double[] {1 - 0x1p-27, -(1 - 0x1p-27)}) {
+      double partial = 1 / Math.sqrt(0x1p-26 - 0x1p-54);
+      assertAt("asin", at(x), Math.asin(x), partial);
+      assertAt("acos", at(x), Math.acos(x), -partial);
+    }
+    double x = 1 - 0x1p-40; // 1 - x² = 2^-39 - 2^-80, a double too
+    assertAt("asin", at(x), Math.asin(x), 1 / Math.sqrt(0x1p-39 - 0x1p-80));
+  }
+
   @Test
   void domainEdgesOfArcSineAndArcCosine() {
     assertAt("asin", at(1), Math.PI / 2, INF);

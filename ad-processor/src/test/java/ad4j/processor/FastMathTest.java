@@ -168,6 +168,36 @@ class FastMathTest {
     }
   }
 
+  /**
+   * atanh' = 1 / (1 - x²) keeps its digits near |x| = 1: it was {@code 1 / (1 - x * x)}, whose
+   * {@code x * x} rounds away what the difference is made of, so at x = 1 - 2^-27 every member
+   * gave 67108864.0 where the partial is 67108864.25 (1 - x² is 2^-26 - 2^-54 there, a double).
+   */
+  @Test
+  void inverseHyperbolicTangentNearOneKeepsItsDigits() throws Exception {
+    Compiled compiled = InProcessCompiler.compileWith(List.of("-Xlint:all", "-Werror"),
+        "org.hipparchus.util.FastMath", HIPPARCHUS, "com.example.NearOne", String.join("\n",
+            "package com.example;",
+            "import org.hipparchus.util.FastMath;",
+            "final class NearOne {",
+            "  @ad4j.Differentiable(order = 2) static double f(double x) {",
+            "    return FastMath.atanh(x);",
+            "  }",
+            "}"));
+    MemberAgreement members = MemberAgreement.of(compiled, "com.example.NearOne", "f", true, true);
+    for (double x : new double[] {1 - 0x1p-27, -(1 - 0x1p-27)}) {
+      double expected = 1 / (0x1p-26 - 0x1p-54);
+      double[] gradient = (double[]) members.member("Gradient", new Object[] {x});
+      assertThat(gradient[0]).isEqualTo(expected);
+      double tangent = (double) members.member("Tangent", new Object[] {x}, 1.0);
+      assertThat(tangent).isEqualTo(expected);
+      // (1 - x²)^-2 * 2x
+      double[][] hessian = (double[][]) members.member("Hessian", new Object[] {x});
+      assertThat(hessian[0][0]).isWithin(1e-14 * expected * expected)
+          .of(2 * x * expected * expected);
+    }
+  }
+
   @Test
   void aFastMathFunctionWithoutARuleIsReportedAtTheCall() {
     JavaFileObject user = JavaFileObjects.forSourceString("com.example.Log", String.join("\n",
