@@ -107,6 +107,10 @@ class RuleTableTest {
     fn("ceil", "a", at(-1.5, 0.25, 2.7));
     fn("rint", "a", at(-1.3, 0.25, 2.7));
     fn("signum", "a", at(-1.5, 0.25));
+    fn("ulp", "a", at(-1.5, 0.25, 3.0e10));
+    fn("nextUp", "a", at(-1.5, 0.25));
+    fn("nextDown", "a", at(-1.5, 0.25));
+    fn("nextAfter", "a, b", p(1.5, -2.0), p(-0.3, 4.0));
   }
 
   private static Compiled compiled;

@@ -183,8 +183,17 @@ public final class DerivativeRules {
     functionWithZeros("IEEEremainder", 2,
         (i, s) -> i == 0 ? Optional.of(Partial.ONE) : Optional.of(quotientPartial(s)));
 
-    // Piecewise-constant functions: derivative zero wherever it exists.
-    for (String name : List.of("floor", "ceil", "rint", "signum")) {
+    // Neighbours: nextUp(x), nextDown(x) and nextAfter(x, d) are x moved by one ulp, a
+    // rounding taken as the identity as (float) x is (derivative 1); the direction d only
+    // chooses the neighbour (derivative 0).
+    function("nextUp", 1, (i, s) -> Partial.ONE);
+    function("nextDown", 1, (i, s) -> Partial.ONE);
+    functionWithZeros("nextAfter", 2,
+        (i, s) -> i == 0 ? Optional.of(Partial.ONE) : Optional.empty(), 1);
+
+    // Piecewise-constant functions: derivative zero wherever it exists (ulp(x) is constant
+    // between powers of two).
+    for (String name : List.of("floor", "ceil", "rint", "signum", "ulp")) {
       TABLE.put(name + "/1", PIECEWISE_CONSTANT);
     }
     // c ? a : b passes the derivative to the chosen operand only.
