@@ -4,6 +4,7 @@ import ad4j.processor.front.ActiveParameters;
 import ad4j.processor.front.DerivativeOfRules;
 import ad4j.processor.front.Diagnostics;
 import ad4j.processor.front.Lowering;
+import ad4j.processor.front.StaticInitialization;
 import ad4j.processor.front.ValueClasses;
 import ad4j.processor.ir.Function;
 import ad4j.processor.plan.Unsupported;
@@ -341,7 +342,9 @@ public final class DifferentiableProcessor extends AbstractProcessor {
       return Optional.empty(); // only methods taking functions: no members of their own
     }
     try {
-      for (JavaFile file : writer.write(type, lowered)) {
+      boolean initializeFirst = StaticInitialization.mustInitializeFirst(type,
+          processingEnv.getElementUtils(), processingEnv.getTypeUtils(), trees);
+      for (JavaFile file : writer.write(type, lowered, initializeFirst)) {
         file.writeTo(processingEnv.getFiler());
       }
       return Optional.of(writer.gradClassName(type).canonicalName());

@@ -667,6 +667,38 @@ class EcjTest {
     }
   }
 
+  /**
+   * Under ECJ too, the members of a static method initialise its class first, as a call of the
+   * method does, where the class's initializer runs code ({@code UserClassInitializationTest}):
+   * without attribution, a static initializer counts as such code. {@code fValueAndGradient(1.5)}
+   * called first gave 2.25 with the gradient 3, where {@code f(1.5)} is 6.75 with 9.
+   */
+  @Test
+  void membersInitializeTheUserClassFirstUnderEcj() throws Exception {
+    Ecj ecj = compile("com.example.Scaled", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "",
+        "final class Scaled {",
+        "  static final class Config { static double scale = 1; }",
+        "  static { Config.scale = 3; }",
+        "",
+        "  @Differentiable",
+        "  static double f(double x) { return Config.scale * x * x; }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    try (URLClassLoader loader = ecj.loader()) {
+      java.lang.reflect.Method valueAndGradient = loader.loadClass("com.example.ScaledGrad")
+          .getDeclaredMethod("fValueAndGradient", double.class, double[].class);
+      valueAndGradient.setAccessible(true);
+      double[] gradient = new double[1];
+      assertThat(valueAndGradient.invoke(null, 1.5, gradient)).isEqualTo(6.75);
+      assertThat(gradient[0]).isEqualTo(9.0);
+    }
+  }
+
   @Test
   void reportsErrorsAtTheMethodWithLineAndColumn() throws IOException {
     Ecj ecj = compile("com.example.Bad", String.join("\n",

@@ -24,6 +24,8 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
 
 /**
  * Whether initialising a class runs only the JDK's code, so that it cannot reach a generated
@@ -48,7 +50,7 @@ import javax.lang.model.type.TypeMirror;
  * user's made, another class's field read, enum constants) makes the answer "no", as does a
  * class without source here.
  */
-final class StaticInitialization {
+public final class StaticInitialization {
   private StaticInitialization() {}
 
   /** Whether initialising {@code type} runs only the JDK's code. */
@@ -72,6 +74,62 @@ final class StaticInitialization {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether the generated class must initialise {@code type} before the members of its static
+   * methods run: calling a static method initialises its class first (JLS 12.4.1), whose
+   * initialisation may do what the method then reads (a static initializer setting another
+   * class's field) or what a caller sees (a log line), and a generated member reads nothing of
+   * {@code type} that would initialise it. Not needed where initialising it runs only the
+   * JDK's computing code ({@link #onlyJdkCode}), and not possible where generated code cannot
+   * name it (a compact source file's class).
+   */
+  public static boolean mustInitializeFirst(TypeElement type, Elements elements, Types types,
+      Trees trees) {
+    Element outer = type;
+    while (!(outer instanceof PackageElement)) {
+      outer = outer.getEnclosingElement();
+    }
+    String packageName = ((PackageElement) outer).getQualifiedName().toString();
+    return (attributed(type, trees) ? !onlyJdkCode(type, trees) : runsCode(type, trees))
+        && new Reachability(elements, types, trees, packageName).ofType(type).isEmpty();
+  }
+
+  /** Whether {@code trees} are attributed (javac's), so that they name what their names mean. */
+  private static boolean attributed(TypeElement type, Trees trees) {
+    TreePath path = trees.getPath(type);
+    return path != null && trees.getElement(path) != null;
+  }
+
+  /**
+   * For trees without attribution (ECJ's), where the scan of {@link #onlyJdkCode} cannot tell
+   * whose field a name reads or writes: whether initialising {@code type} runs any code, a
+   * superclass's initialisation, a static initializer or a static field's initializer that is
+   * not a constant.
+   */
+  private static boolean runsCode(TypeElement type, Trees trees) {
+    TreePath path = trees.getPath(type);
+    if (!isPlainSuperclass(type.getSuperclass()) || path == null
+        || !(path.getLeaf() instanceof ClassTree declaration)) {
+      return true;
+    }
+    for (Tree member : declaration.getMembers()) {
+      if (member instanceof BlockTree block && block.isStatic()
+          || member instanceof VariableTree field
+              && field.getModifiers().getFlags().contains(Modifier.STATIC)
+              && field.getInitializer() != null && !isConstant(type, field)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code field}, declared in {@code type}, is a constant variable. */
+  private static boolean isConstant(TypeElement type, VariableTree field) {
+    return type.getEnclosedElements().stream().anyMatch(e -> e.getKind() == ElementKind.FIELD
+        && e.getSimpleName().contentEquals(field.getName())
+        && ((VariableElement) e).getConstantValue() != null);
   }
 
   /**

@@ -111,6 +111,15 @@ public final class GradClassWriter {
    *     limits for a method, or have the signature of a member written for another method
    */
   public List<JavaFile> write(TypeElement type, List<Method> methods) {
+    return write(type, methods, false);
+  }
+
+  /**
+   * As {@link #write(TypeElement, List)}; when {@code initializeFirst}, the members of the
+   * static methods initialise {@code type} first, as a call of such a method does
+   * ({@link UserClassInitialization}).
+   */
+  public List<JavaFile> write(TypeElement type, List<Method> methods, boolean initializeFirst) {
     ClassName className = gradClassName(type);
     String userType = nestedName(type);
     TypeSpec.Builder gradClass = TypeSpec.classBuilder(className)
@@ -179,6 +188,12 @@ public final class GradClassWriter {
     }
     addCarriedResults(gradClass, methods);
     PrivateFieldCopies.addTo(gradClass, methods);
+    UserClassInitialization initialization = initializeFirst && methods.stream()
+        .anyMatch(m -> m.element().getModifiers().contains(Modifier.STATIC))
+        ? new UserClassInitialization(ClassName.get(type)) : null;
+    if (initialization != null) {
+      initialization.addTo(gradClass);
+    }
     // one per value record that methods return, for the code of their callers
     Set<String> leavesMembers = new HashSet<>();
     SignatureClashes clashes = new SignatureClashes();
@@ -195,6 +210,9 @@ public final class GradClassWriter {
       List<MethodSpec> adapted = RecordAdapters.of(method, members,
           flat -> sweeps.addFlat(method.element(), flat));
       List<MethodSpec> written = sweeps.split(method.element(), declaringThrown(method, adapted));
+      if (initialization != null && method.element().getModifiers().contains(Modifier.STATIC)) {
+        written = initialization.guard(written);
+      }
       clashes.add(method.element(), written);
       written.forEach(gradClass::addMethod);
       ValueRecords.valueRecord(method.element().getReturnType())
@@ -269,7 +287,8 @@ public final class GradClassWriter {
   private Set<String> hiddenNames(String packageName) {
     Set<String> hidden = new TreeSet<>();
     for (String name : List.of("Double", "Float", "IllegalArgumentException", "Object", "String",
-        "System", "Throwable", "Tape", "Generated", "Arrays")) {
+        "System", "Throwable", "Tape", "Generated", "Arrays", "Class", "ClassNotFoundException",
+        "NoClassDefFoundError")) {
       String qualified = packageName.isEmpty() ? name : packageName + "." + name;
       if (elements.getTypeElement(qualified) != null) {
         hidden.add(name);
