@@ -21,6 +21,7 @@ import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreeScanner;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -520,6 +521,12 @@ final class ArrayCopies {
       unsupported(tree, "write into '" + context.source().of(tree) + "' is not supported: only"
           + " local 'double[]' and 'int[]' arrays can be written; copy it into a local array"
           + " first ('" + context.source().of(tree) + ".clone()')");
+      return null;
+    }
+    Optional<String> alias = context.arrays().possibleAlias(array);
+    if (alias.isPresent()) {
+      unsupported(tree, ArrayLowering.aliasedWrite("'" + context.source().of(tree) + "'",
+          alias.get(), context.source().of(tree)));
       return null;
     }
     return array;

@@ -203,12 +203,29 @@ final class ArrayLowering {
           + context.source().of(access.getExpression()) + ".clone()')");
       return null;
     }
+    Optional<String> alias = context.arrays().possibleAlias(array);
+    if (alias.isPresent()) {
+      unsupported(access, aliasedWrite("'" + context.source().of(access) + "'", alias.get(),
+          context.source().of(access.getExpression())));
+      return null;
+    }
     if (!index.type().widensTo(NumericType.INT)) {
       unsupported(access.getIndex(), "array index '" + context.source().of(access.getIndex())
           + "' has type '" + index.type().keyword() + "': an index must be an 'int'");
       return null;
     }
     return new ArrayTarget(array, index, access);
+  }
+
+  /**
+   * The error for a write into an array that a call run as written returned after it was given
+   * one that carries derivatives ({@link MethodArrays#possibleAlias}): the array may be that
+   * one, whose derivatives would not see the write.
+   */
+  static String aliasedWrite(String write, String why, String shownArray) {
+    return "write into " + write + " is not supported: " + why + ", whose derivatives would"
+        + " not see a write through '" + shownArray + "'; write into that array by its own name,"
+        + " or into a copy ('" + shownArray + ".clone()')";
   }
 
   /**

@@ -150,13 +150,22 @@ final class InactiveCalls {
           + " with the copy and use it here");
       return null;
     }
+    String givenArray = null; // the first array given that carries derivatives, or may
     for (int i = 0; i < arguments.size(); i++) {
-      if (isActiveArray(arguments.get(i)) && !LaunderedDependence.onlyReads(method)
+      Optional<String> alias = context.arrays().possibleAlias(arguments.get(i));
+      if (givenArray == null && (isActiveArray(arguments.get(i)) || alias.isPresent())) {
+        givenArray = context.source().of(invocation.getArguments().get(i))
+            + (arguments.get(i).type() == NumericType.DOUBLE_MATRIX ? "' or a row of '"
+                + context.source().of(invocation.getArguments().get(i)) : "");
+      }
+      if ((isActiveArray(arguments.get(i)) || alias.isPresent())
+          && !LaunderedDependence.onlyReads(method)
           && !(StaticMembers.isStatic(method)
               && context.calleeServices().readOnlyMethods().test(method))) {
         context.diagnostics().error(invocation, "call to '" + shown + "' passes '"
             + context.source().of(invocation.getArguments().get(i)) + "', an array that carries"
-            + " derivatives, to '" + qualified + "', which ad4j would run as written and which"
+            + " derivatives" + alias.map(why -> " (" + why + ")").orElse("") + ", to '"
+            + qualified + "', which ad4j would run as written and which"
             + " could write into it; ad4j passes such an array only to static methods of your"
             + " sources whose code only reads it and to Arrays.toString, equals, hashCode and"
             + " Objects.requireNonNull: pass the elements it needs"
@@ -223,8 +232,15 @@ final class InactiveCalls {
       return ranAsWritten(result.get(), qualified, argumentsOnly, method,
           field == null ? null : field.type(), invocation, shown);
     }
-    return ranAsWritten(context.emit(Operation.plainCall(name, arguments.size()), arguments,
-        type.get(), false), qualified, argumentsOnly, method,
+    Operand result = context.emit(Operation.plainCall(name, arguments.size()), arguments,
+        type.get(), false);
+    if (givenArray != null) {
+      // it may return the array it was given (Objects.requireNonNull(a), a check of the sources
+      // that returns its argument, or a row of it): no write through it (ArrayLowering)
+      context.arrays().returnedAfterGiven(result, "what '" + context.source().of(invocation)
+          + "' returns may be '" + givenArray + "', an array that carries derivatives");
+    }
+    return ranAsWritten(result, qualified, argumentsOnly, method,
         field == null ? null : field.type(), invocation, shown);
   }
 

@@ -46,6 +46,15 @@ final class MethodArrays {
   private final Set<Variable> rowVariables = new java.util.HashSet<>();
   /** The array locals that have held a foreign array: what they hold is foreign too. */
   private final Set<Variable> foreignArrayVariables = new java.util.HashSet<>();
+  /**
+   * Of the foreign arrays, those a call run as written returned after it was given an array
+   * that carries derivatives ({@code Objects.requireNonNull(a)}, a check of the sources that
+   * returns its argument, or a row of it): each may be that array, which a write through it
+   * would change behind its derivatives. Each with what says so in an error.
+   */
+  private final Map<Value, String> possibleAliases = new java.util.IdentityHashMap<>();
+  /** The array locals that have held such an array, with what says so. */
+  private final Map<Variable, String> possibleAliasVariables = new java.util.HashMap<>();
   /** The arrays the method must not write: its array parameters and their rows. */
   private final Set<Value> readOnlyArrays =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -73,6 +82,7 @@ final class MethodArrays {
     }
     if (result.type().isArray() && operation.form() == Operation.Form.ELEMENT) {
       rows.add(result);
+      possibleAlias(arguments.get(0)).ifPresent(given -> possibleAliases.put(result, given));
     }
     if (operation.form().callsDifferentiated()) {
       for (Operand argument : arguments) {
@@ -91,6 +101,9 @@ final class MethodArrays {
     if (foreignArrayVariables.contains(variable)) {
       foreignArrays.add(copy);
     }
+    if (possibleAliasVariables.containsKey(variable)) {
+      possibleAliases.put(copy, possibleAliasVariables.get(variable));
+    }
     if (rowVariables.contains(variable)) {
       rows.add(copy);
     }
@@ -101,6 +114,7 @@ final class MethodArrays {
     if (isForeignArray(value)) {
       foreignArrayVariables.add(variable);
     }
+    possibleAlias(value).ifPresent(given -> possibleAliasVariables.put(variable, given));
     if (isRow(value)) {
       rowVariables.add(variable);
     }
@@ -111,9 +125,32 @@ final class MethodArrays {
     if (isForeignArray(value)) {
       foreignArrays.add(copy);
     }
+    possibleAlias(value).ifPresent(given -> possibleAliases.put(copy, given));
     if (isRow(value)) {
       rows.add(copy);
     }
+  }
+
+  /**
+   * Notes that {@code result}, an array a call run as written returned, may be {@code given},
+   * an array that carries derivatives which the call was given; {@code why} says so in an
+   * error ({@link #possibleAlias}).
+   */
+  void returnedAfterGiven(Operand result, String why) {
+    if (result instanceof Operand.Use use && use.value().type().isArray()) {
+      possibleAliases.put(use.value(), why);
+    }
+  }
+
+  /**
+   * What says that {@code array} may be an array that carries derivatives, returned to the
+   * method by a call run as written that was given it: empty for any other array. Such an array
+   * carries no derivative in the method's code, so a write through it would change the other
+   * behind its derivatives.
+   */
+  Optional<String> possibleAlias(Operand array) {
+    return array instanceof Operand.Use use
+        ? Optional.ofNullable(possibleAliases.get(use.value())) : Optional.empty();
   }
 
   /**
