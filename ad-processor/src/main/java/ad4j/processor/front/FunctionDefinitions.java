@@ -120,6 +120,8 @@ final class FunctionDefinitions {
         && creation.getArguments().isEmpty() ? implementations.createdType(creation) : null;
     if (created != null && created.getKind() == ElementKind.CLASS) {
       // new C() of a class of the file: its method's names are C's
+      InlinedClassInitialization.reportIfSkipped(context, created, code,
+          "new " + created.getSimpleName() + "()");
       return implementations.namedImplementation((NewClassTree) code, created, signature)
           == null ? Optional.empty()
           : Optional.of(new Known(code, Map.of(), signature,

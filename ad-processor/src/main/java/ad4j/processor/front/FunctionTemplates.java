@@ -100,6 +100,11 @@ final class FunctionTemplates {
           + " at each call, which a recursive one would never end");
       return null;
     }
+    if (method.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
+        && InlinedClassInitialization.reportIfSkipped(context, owner, invocation,
+            owner.getSimpleName() + "." + method.getSimpleName() + "(...)")) {
+      return null;
+    }
     planInlined(tree);
     return inlinedBody(method, tree, owner, bound, specialisation, resultRecord,
         resultType.get());

@@ -60,6 +60,10 @@ final class RecordConstruction {
           + " and pass it in, or compile the record's source with this class");
       return null;
     }
+    if (InlinedClassInitialization.reportIfSkipped(context, record, creation,
+        "new " + record.getSimpleName() + "(...)")) {
+      return null;
+    }
     ExecutableElement checks = null;
     MethodTree transform = null;
     for (ExecutableElement constructor :

@@ -316,6 +316,10 @@ final class RecordMethodCalls {
           + " their source is in this compilation, which '" + shown + "''s is not");
       return null;
     }
+    if (receiver == null
+        && InlinedClassInitialization.reportIfSkipped(context, record, at, shown + "(...)")) {
+      return null; // a static method's call initialises its class; an object's was made
+    }
     // a record of another file: its code is read, and reported about, in its own file
     context.resolution().adopt(tree, path.getCompilationUnit());
     if (frames.stream().filter(frame -> frame.record() != null).count() >= MAX_DEPTH) {

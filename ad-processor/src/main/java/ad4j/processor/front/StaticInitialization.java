@@ -4,6 +4,7 @@ import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
@@ -94,6 +95,112 @@ public final class StaticInitialization {
     String packageName = ((PackageElement) outer).getQualifiedName().toString();
     return (attributed(type, trees) ? !onlyJdkCode(type, trees) : runsCode(type, trees))
         && new Reachability(elements, types, trees, packageName).ofType(type).isEmpty();
+  }
+
+  /**
+   * Whether initialising {@code type}, a class whose code generated code inlines (a value
+   * record made or whose static method is called, a function's class made), may do something
+   * the method reads or its caller sees: generated code does not initialise it where the method
+   * does ({@code new R(...)} initialises {@code R} first, JLS 12.4.1), so its initializer might
+   * not have run yet when the inlined code runs. As {@link #mustInitializeFirst} judges the
+   * method's own class, except that a static field holding a record made of constants by the
+   * constructor the compiler wrote ({@code static final Vec ZERO = new Vec(0, 0)}), a lambda or
+   * a type's method reference held in a static field, and a user's interface declaring only
+   * constants are taken for harmless: they run no code of the user's.
+   */
+  static boolean inlinedInitializationMayMatter(TypeElement type, Trees trees,
+      Elements elements) {
+    return !harmlessWhenInlined(type, trees, elements, new java.util.HashSet<>());
+  }
+
+  private static boolean harmlessWhenInlined(TypeElement type, Trees trees, Elements elements,
+      java.util.Set<TypeElement> seen) {
+    if (!seen.add(type)) {
+      return true; // being judged further out: its other members decide
+    }
+    TreePath path = trees.getPath(type);
+    if (!isPlainSuperclass(type.getSuperclass()) || path == null
+        || !(path.getLeaf() instanceof ClassTree declaration)
+        || !type.getInterfaces().stream().allMatch(i -> declaresOnlyConstants(i, trees))) {
+      return false;
+    }
+    boolean attributed = attributed(type, trees) && !attributingBreaksARecord(path, trees);
+    for (Tree member : declaration.getMembers()) {
+      if (member instanceof BlockTree block && block.isStatic()) {
+        if (!attributed || !onlyJdkCode(new TreePath(path, member), type, trees)) {
+          return false;
+        }
+      } else if (member instanceof VariableTree field
+          && field.getModifiers().getFlags().contains(Modifier.STATIC)
+          && field.getInitializer() != null && !isConstant(type, field)
+          && !(field.getInitializer() instanceof LambdaExpressionTree)
+          && !(attributed && isTypeMethodReference(new TreePath(new TreePath(path, member),
+              field.getInitializer()), trees))
+          && !madeOfConstants(field.getInitializer(), type, trees, elements, seen)
+          && !(attributed && onlyJdkCode(new TreePath(path, member), type, trees))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code initializer} is {@code new R(...)} of literals (signed ones too) for a record
+   * {@code R} with no constructor of its own whose initialisation is harmless as well: named
+   * by its simple name, which under ECJ's unattributed trees is all there is to go by, so only
+   * {@code type} itself or a record nested in it counts.
+   */
+  private static boolean madeOfConstants(Tree initializer, TypeElement type, Trees trees,
+      Elements elements, java.util.Set<TypeElement> seen) {
+    if (!(initializer instanceof NewClassTree made) || made.getClassBody() != null
+        || made.getEnclosingExpression() != null
+        || !(made.getIdentifier() instanceof IdentifierTree name)
+        || !made.getArguments().stream().allMatch(StaticInitialization::isLiteral)) {
+      return false;
+    }
+    TypeElement record = type.getSimpleName().contentEquals(name.getName()) ? type
+        : javax.lang.model.util.ElementFilter.typesIn(type.getEnclosedElements()).stream()
+            .filter(nested -> nested.getSimpleName().contentEquals(name.getName()))
+            .findFirst().orElse(null);
+    return record != null && record.getKind() == ElementKind.RECORD
+        && javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())
+            .stream().allMatch(c -> elements.getOrigin(c) != Elements.Origin.EXPLICIT)
+        && harmlessWhenInlined(record, trees, elements, seen);
+  }
+
+  /**
+   * Whether {@code path} is a method reference of a type's method ({@code Math::sin},
+   * {@code Fn::sq}): making it runs nothing, where one of an object evaluates the object.
+   */
+  private static boolean isTypeMethodReference(TreePath path, Trees trees) {
+    return path.getLeaf() instanceof MemberReferenceTree reference
+        && trees.getElement(new TreePath(path, reference.getQualifierExpression()))
+            instanceof TypeElement;
+  }
+
+  private static boolean isLiteral(Tree argument) {
+    Tree plain = argument;
+    while (plain instanceof com.sun.source.tree.UnaryTree unary
+        && (unary.getKind() == Tree.Kind.UNARY_MINUS || unary.getKind() == Tree.Kind.UNARY_PLUS)) {
+      plain = unary.getExpression();
+    }
+    return plain instanceof com.sun.source.tree.LiteralTree;
+  }
+
+  /**
+   * Whether interface {@code type} is the JDK's, or a user's whose fields are all constants and
+   * whose superinterfaces are such too: its initialisation, when a class's brings it about,
+   * runs nothing.
+   */
+  private static boolean declaresOnlyConstants(TypeMirror type, Trees trees) {
+    if (isJdkType(type)) {
+      return true;
+    }
+    TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
+    return trees.getPath(element) != null
+        && javax.lang.model.util.ElementFilter.fieldsIn(element.getEnclosedElements()).stream()
+            .allMatch(field -> field.getConstantValue() != null)
+        && element.getInterfaces().stream().allMatch(i -> declaresOnlyConstants(i, trees));
   }
 
   /** Whether {@code trees} are attributed (javac's), so that they name what their names mean. */
