@@ -49,6 +49,7 @@ public final class LoopCounters {
         || counter.variable() != store.variable()
         || counter.variable().type() != NumericType.INT
         || !(store.value() instanceof Operand.Use stored) || stored.value() != step.result()
+        || step.arguments().size() != 2
         || !(step.arguments().get(0) instanceof Operand.Use from) || from.value() != read.result()
         || !(step.arguments().get(1) instanceof Operand.Constant by)
         || by.knownValue().isEmpty()) {
