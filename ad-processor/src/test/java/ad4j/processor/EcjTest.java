@@ -428,6 +428,44 @@ class EcjTest {
   }
 
   @Test
+  void differentiatesFunctionsWhoseMethodIsInheritedUnderEcj() throws IOException {
+    // UnaryOperator and BinaryOperator inherit 'apply' from Function and BiFunction, where
+    // ECJ's asMemberOf does not look: this was an internal error at each such function
+    Ecj ecj = compile("com.example.Operators", String.join("\n",
+        "package com.example;",
+        "",
+        "import ad4j.Differentiable;",
+        "import java.util.function.BinaryOperator;",
+        "import java.util.function.UnaryOperator;",
+        "",
+        "final class Operators {",
+        "  record Vec2(double x, double y) {}",
+        "",
+        "  @Differentiable",
+        "  static double loss(double x, double y) {",
+        "    UnaryOperator<Double> square = t -> t * t * y;",
+        "    BinaryOperator<Double> product = (a, b) -> a * Math.sin(b);",
+        "    UnaryOperator<Vec2> twice = v -> new Vec2(2 * v.x(), v.y() * x);",
+        "    Vec2 w = twice.apply(new Vec2(x, y));",
+        "    return square.apply(x) + product.apply(y, x) + w.x() * w.y();",
+        "  }",
+        "}"));
+
+    assertWithMessage("ECJ's errors").that(ecj.errorMessages()).isEmpty();
+    assertThat(ecj.succeeded).isTrue();
+    try (URLClassLoader loader = ecj.loader()) {
+      CompiledFunction loss = CompiledFunction.load(loader, "com.example.Operators",
+          "com.example.OperatorsGrad", "loss", 2);
+      DerivativeChecks.checkAt(loss, 0.7, -0.4);
+      DerivativeChecks.checkAt(loss, -1.2, 0.9);
+      // by hand: x^2 y + y sin x + 2 x^2 y
+      assertThat(loss.gradient(0.7, -0.4)).usingTolerance(1e-14)
+          .containsExactly(6 * 0.7 * -0.4 - 0.4 * Math.cos(0.7), 3 * 0.49 + Math.sin(0.7))
+          .inOrder();
+    }
+  }
+
+  @Test
   void differentiatesInstanceMethodsReadingPrivateFieldsUnderEcj() throws Exception {
     Ecj ecj = compile("com.example.Body", String.join("\n",
         "package com.example;",

@@ -52,8 +52,7 @@ final class FunctionTypes {
       return Optional.empty();
     }
     ExecutableElement method = abstractMethods.get(0);
-    ExecutableType resolved =
-        (ExecutableType) context.types().asMemberOf(declared, method);
+    ExecutableType resolved = memberOf(declared, method);
     List<Boolean> boxedParameters = new ArrayList<>();
     List<NumericType> parameters = new ArrayList<>();
     List<TypeElement> records = new ArrayList<>();
@@ -99,7 +98,7 @@ final class FunctionTypes {
     for (ExecutableElement method : ElementFilter.methodsIn(
         context.elements().getAllMembers((TypeElement) declared.asElement()))) {
       if (method.getModifiers().contains(Modifier.ABSTRACT) && !isObjectMethod(method)) {
-        ExecutableType resolved = (ExecutableType) context.types().asMemberOf(declared, method);
+        ExecutableType resolved = memberOf(declared, method);
         StringBuilder text = new StringBuilder(resolved.getReturnType().toString()).append(' ')
             .append(method.getSimpleName()).append('(');
         for (int i = 0; i < resolved.getParameterTypes().size(); i++) {
@@ -109,6 +108,45 @@ final class FunctionTypes {
       }
     }
     return type.toString();
+  }
+
+  /**
+   * {@code method} as a member of {@code type}, its type variables replaced by {@code type}'s
+   * arguments ({@code Double apply(Double)} of a {@code UnaryOperator<Double>}). Asked of the
+   * supertype that declares the method: ECJ's {@code asMemberOf} looks for it in the type and
+   * its superclasses only, and throws for a method an interface inherits from another
+   * ({@code UnaryOperator}'s and {@code BinaryOperator}'s {@code apply}, {@code Function}'s and
+   * {@code BiFunction}'s); javac gives the same type either way.
+   */
+  private ExecutableType memberOf(DeclaredType type, ExecutableElement method) {
+    DeclaredType declaring = declaringSupertype(type, method.getEnclosingElement());
+    if (declaring == null) {
+      return (ExecutableType) context.types().asMemberOf(type, method);
+    }
+    // ECJ's members of a subinterface hold the method with its type variables ('T apply(T)'
+    // of UnaryOperator<T>), which the declaring interface's type does not know: take its own
+    ExecutableElement declared = ElementFilter.methodsIn(declaring.asElement()
+        .getEnclosedElements()).stream()
+        .filter(m -> m.getSimpleName().equals(method.getSimpleName())
+            && m.getParameters().size() == method.getParameters().size()
+            && m.getModifiers().contains(Modifier.ABSTRACT))
+        .findFirst().orElse(method);
+    return (ExecutableType) context.types().asMemberOf(declaring, declared);
+  }
+
+  /** {@code type} or its supertype whose class or interface is {@code owner}, or null. */
+  private DeclaredType declaringSupertype(TypeMirror type,
+      javax.lang.model.element.Element owner) {
+    if (type instanceof DeclaredType declared && declared.asElement().equals(owner)) {
+      return declared;
+    }
+    for (TypeMirror supertype : context.types().directSupertypes(type)) {
+      DeclaredType found = declaringSupertype(supertype, owner);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
   }
 
   /** Whether {@code type} is an interface with one abstract method (a function value). */
