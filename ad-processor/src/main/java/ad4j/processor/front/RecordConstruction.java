@@ -227,6 +227,21 @@ final class RecordConstruction {
    * throws where the user's code would. Null after an error.
    */
   private Operand runChecks(Tuple value, ExecutableElement constructor, Tree at) {
+    String record = value.type().getSimpleName().toString();
+    if (context.recordConstructors().mayWriteArrays(constructor)) {
+      for (Operand leaf : value.leaves()) {
+        if (leaf instanceof Operand.Use use && use.value().isActiveArray()) {
+          // it runs as written on the array itself, whose writes the derivatives would not see
+          error(at, "'new " + record + "(...)': the compact constructor of value record '"
+              + record + "' may write into an array it is given (it sets an array element or"
+              + " passes a name to a call), and ad4j runs such a constructor as written, here"
+              + " on an array that carries derivatives, whose derivatives would miss what it"
+              + " writes (an element doubled, a sort); set the elements before making the"
+              + " record and keep the constructor to checks of its components");
+          return null;
+        }
+      }
+    }
     Operand made = records.object(value, at);
     if (made == null) {
       return null;

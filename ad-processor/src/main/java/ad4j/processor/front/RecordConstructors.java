@@ -1,7 +1,9 @@
 package ad4j.processor.front;
 
 import com.sun.source.util.Trees;
+import java.util.List;
 import java.util.Optional;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
 
@@ -124,6 +126,127 @@ final class RecordConstructors {
       return Optional.empty();
     }
     return Optional.of(tree);
+  }
+
+  /**
+   * Whether compact constructor {@code constructor} may write into an array it is given: its
+   * body sets an element of an array ({@code c[0] *= 2}, through an alias too) or passes a
+   * name to a call ({@code Arrays.sort(c)}, {@code normalize(d)}), which could write into it.
+   * A constructor that only checks its components runs as written where the record is made
+   * ({@link #checksOnly}); on an array that carries derivatives, such writes would change
+   * elements behind the derivatives' back. Asked of constructors that are not read-only.
+   */
+  boolean mayWriteArrays(javax.lang.model.element.ExecutableElement constructor) {
+    Optional<com.sun.source.tree.MethodTree> compact = compact(constructor);
+    TypeElement record = (TypeElement) constructor.getEnclosingElement();
+    com.sun.source.util.TreePath path = trees.getPath(record);
+    if (compact.isEmpty() || path == null) {
+      return true;
+    }
+    Symbols symbols =
+        new Symbols(elements, context.types(), record, path.getCompilationUnit());
+    boolean[] found = {false};
+    new com.sun.source.util.TreeScanner<Void, Void>() {
+      @Override
+      public Void visitAssignment(com.sun.source.tree.AssignmentTree node, Void unused) {
+        element(node.getVariable());
+        return super.visitAssignment(node, unused);
+      }
+
+      @Override
+      public Void visitCompoundAssignment(com.sun.source.tree.CompoundAssignmentTree node,
+          Void unused) {
+        element(node.getVariable());
+        return super.visitCompoundAssignment(node, unused);
+      }
+
+      @Override
+      public Void visitUnary(com.sun.source.tree.UnaryTree node, Void unused) {
+        switch (node.getKind()) {
+          case PREFIX_INCREMENT, PREFIX_DECREMENT, POSTFIX_INCREMENT, POSTFIX_DECREMENT ->
+              element(node.getExpression());
+          default -> { }
+        }
+        return super.visitUnary(node, unused);
+      }
+
+      @Override
+      public Void visitMethodInvocation(com.sun.source.tree.MethodInvocationTree node,
+          Void unused) {
+        if (!onlyReads(node, record, symbols)) {
+          names(node.getArguments());
+        }
+        return super.visitMethodInvocation(node, unused);
+      }
+
+      @Override
+      public Void visitThrow(com.sun.source.tree.ThrowTree node, Void unused) {
+        return null; // the record is not made: what it writes then reaches no derivative
+      }
+
+      @Override
+      public Void visitNewClass(com.sun.source.tree.NewClassTree node, Void unused) {
+        names(node.getArguments());
+        return super.visitNewClass(node, unused);
+      }
+
+      private void element(com.sun.source.tree.ExpressionTree target) {
+        found[0] |= ExpressionLowering.withoutParentheses(target).getKind()
+            == com.sun.source.tree.Tree.Kind.ARRAY_ACCESS;
+      }
+
+      private void names(java.util.List<? extends com.sun.source.tree.ExpressionTree> arguments) {
+        for (com.sun.source.tree.ExpressionTree argument : arguments) {
+          found[0] |= ExpressionLowering.withoutParentheses(argument).getKind()
+              == com.sun.source.tree.Tree.Kind.IDENTIFIER;
+        }
+      }
+    }.scan(compact.get().getBody(), null);
+    return found[0];
+  }
+
+  /**
+   * Whether {@code call}, in the code of {@code record}, surely calls a static method that only
+   * reads what it is given: every static method of its name in the class it names (or, called
+   * unqualified, the innermost class around the record that has one) is
+   * {@code Objects.requireNonNull}, {@code Arrays.toString} or another the JDK reads only with
+   * ({@link LaunderedDependence#onlyReads}), or a method of the sources that only reads.
+   */
+  private boolean onlyReads(com.sun.source.tree.MethodInvocationTree call, TypeElement record,
+      Symbols symbols) {
+    com.sun.source.tree.ExpressionTree select = call.getMethodSelect();
+    String name;
+    Optional<TypeElement> owner;
+    if (select instanceof com.sun.source.tree.IdentifierTree identifier) {
+      name = identifier.getName().toString();
+      owner = Optional.empty();
+      for (Element type = record; type instanceof TypeElement around && owner.isEmpty();
+          type = type.getEnclosingElement()) {
+        if (!methodsNamed(around, name).isEmpty()) {
+          owner = Optional.of(around);
+        }
+      }
+    } else if (select instanceof com.sun.source.tree.MemberSelectTree member) {
+      name = member.getIdentifier().toString();
+      owner = symbols.resolveType(member.getExpression());
+    } else {
+      return false;
+    }
+    // a class named as the qualifier: only its static methods ('Arrays.toString(c)')
+    boolean qualified = select instanceof com.sun.source.tree.MemberSelectTree;
+    List<javax.lang.model.element.ExecutableElement> methods = owner
+        .map(type -> methodsNamed(type, name).stream()
+            .filter(method -> !qualified || StaticMembers.isStatic(method)).toList())
+        .orElse(List.of());
+    return !methods.isEmpty() && methods.stream().allMatch(method ->
+        StaticMembers.isStatic(method) && (LaunderedDependence.onlyReads(method)
+            || context.calleeServices().readOnlyMethods().test(method)));
+  }
+
+  private List<javax.lang.model.element.ExecutableElement> methodsNamed(TypeElement type,
+      String name) {
+    return javax.lang.model.util.ElementFilter.methodsIn(elements.getAllMembers(type)).stream()
+        .filter(method -> method.getSimpleName().contentEquals(name)).toList();
   }
 
   /**
