@@ -242,6 +242,20 @@ final class RecordConstruction {
         }
       }
     }
+    Optional<TypeElement> changer =
+        context.recordConstructors().componentChangerAmongComponents(value.type());
+    if (changer.isPresent()) {
+      // made as written, it holds records made again of their leaves, whose constructor would
+      // run on them a second time
+      error(at, "'new " + record + "(...)': ad4j runs the checks of the compact constructor of"
+          + " value record '" + record + "' on the record made as written, which makes the"
+          + " value record '" + changer.get().getSimpleName() + "' it holds again of its"
+          + " components, and the constructor of '" + changer.get().getSimpleName() + "'"
+          + " would change them a second time (or write into its array again); keep the"
+          + " constructor of '" + changer.get().getSimpleName() + "' to checks of its"
+          + " components, or check '" + record + "'s components before making it");
+      return null;
+    }
     Operand made = records.object(value, at);
     if (made == null) {
       return null;

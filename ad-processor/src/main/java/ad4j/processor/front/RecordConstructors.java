@@ -53,7 +53,8 @@ final class RecordConstructors {
         javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())) {
       if (trees.getPath(constructor) != null
           && elements.getOrigin(constructor) == javax.lang.model.util.Elements.Origin.EXPLICIT
-          && !checksOnly(constructor)) {
+          && (!checksOnly(constructor)
+              || hasArrayComponent(record) && mayWriteArrays(constructor))) {
         return Optional.of(record);
       }
     }
@@ -81,7 +82,18 @@ final class RecordConstructors {
         ValueRecords.valueRecord(component.type()).map(this::runsCodeWhenMade).orElse(false));
   }
 
-  private Optional<TypeElement> componentChangerAmongComponents(TypeElement record) {
+  /** Whether {@code record} has an array component, into which its constructor could write. */
+  private static boolean hasArrayComponent(TypeElement record) {
+    return ValueRecords.components(record).stream().anyMatch(component ->
+        component.type().getKind() == javax.lang.model.type.TypeKind.ARRAY);
+  }
+
+  /**
+   * The value record held by {@code record} whose constructor would change its components
+   * made again of them ({@link #componentChanger}), {@code record}'s own aside: generated code
+   * that makes {@code record} as written makes those it holds again of their leaves.
+   */
+  Optional<TypeElement> componentChangerAmongComponents(TypeElement record) {
     for (ValueRecords.Component component : ValueRecords.components(record)) {
       Optional<TypeElement> changer = ValueRecords.valueRecord(component.type())
           .flatMap(this::componentChanger);
