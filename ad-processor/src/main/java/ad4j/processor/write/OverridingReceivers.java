@@ -89,8 +89,8 @@ final class OverridingReceivers {
         ? at : -1;
   }
 
-  /** {@code member} with {@code first} before its code. */
-  private static MethodSpec withFirst(MethodSpec member, CodeBlock first) {
+  /** {@code member} with {@code first} before its code (also {@link UserClassInitialization}'s). */
+  static MethodSpec withFirst(MethodSpec member, CodeBlock first) {
     MethodSpec.Builder copy = MethodSpec.methodBuilder(member.name())
         .addJavadoc(member.javadoc())
         .addAnnotations(member.annotations())

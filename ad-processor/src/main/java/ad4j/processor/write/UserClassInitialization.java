@@ -1,6 +1,7 @@
 package ad4j.processor.write;
 
 import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeSpec;
@@ -61,17 +62,6 @@ final class UserClassInitialization {
     if (member.modifiers().contains(Modifier.PRIVATE) || member.isConstructor()) {
       return member;
     }
-    return MethodSpec.methodBuilder(member.name())
-        .addJavadoc(member.javadoc())
-        .addAnnotations(member.annotations())
-        .addModifiers(member.modifiers())
-        .addTypeVariables(member.typeVariables())
-        .returns(member.returnType())
-        .addParameters(member.parameters())
-        .varargs(member.varargs())
-        .addExceptions(member.exceptions())
-        .addStatement("$L()", METHOD)
-        .addCode(member.code())
-        .build();
+    return OverridingReceivers.withFirst(member, CodeBlock.of("$L();\n", METHOD));
   }
 }
