@@ -25,6 +25,7 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
@@ -66,15 +67,23 @@ public final class StaticInitialization {
       return false;
     }
     for (Tree member : declaration.getMembers()) {
-      boolean runs = member instanceof VariableTree field
-          && field.getModifiers().getFlags().contains(Modifier.STATIC)
-          && field.getInitializer() != null
-          || member instanceof BlockTree block && block.isStatic();
-      if (runs && !onlyJdkCode(new TreePath(path, member), type, trees)) {
+      if (runsWhenInitialized(member)
+          && !onlyJdkCode(new TreePath(path, member), type, trees)) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * Whether {@code member} runs when its class is initialised: a static initializer, or a static
+   * field's initializer.
+   */
+  private static boolean runsWhenInitialized(Tree member) {
+    return member instanceof BlockTree block && block.isStatic()
+        || member instanceof VariableTree field
+            && field.getModifiers().getFlags().contains(Modifier.STATIC)
+            && field.getInitializer() != null;
   }
 
   /**
@@ -126,18 +135,17 @@ public final class StaticInitialization {
     }
     boolean attributed = attributed(type, trees) && !attributingBreaksARecord(path, trees);
     for (Tree member : declaration.getMembers()) {
-      if (member instanceof BlockTree block && block.isStatic()) {
-        if (!attributed || !onlyJdkCode(new TreePath(path, member), type, trees)) {
-          return false;
-        }
-      } else if (member instanceof VariableTree field
-          && field.getModifiers().getFlags().contains(Modifier.STATIC)
-          && field.getInitializer() != null && !isConstant(type, field)
+      if (!runsWhenInitialized(member)
+          || attributed && onlyJdkCode(new TreePath(path, member), type, trees)) {
+        continue;
+      }
+      // a static initializer that is not the JDK's code; a field's initializer may still be
+      // one that runs nothing of the user's
+      if (!(member instanceof VariableTree field) || !isConstant(type, field)
           && !(field.getInitializer() instanceof LambdaExpressionTree)
           && !(attributed && isTypeMethodReference(new TreePath(new TreePath(path, member),
               field.getInitializer()), trees))
-          && !madeOfConstants(field.getInitializer(), type, trees, elements, seen)
-          && !(attributed && onlyJdkCode(new TreePath(path, member), type, trees))) {
+          && !madeOfConstants(field.getInitializer(), type, trees, elements, seen)) {
         return false;
       }
     }
@@ -159,11 +167,11 @@ public final class StaticInitialization {
       return false;
     }
     TypeElement record = type.getSimpleName().contentEquals(name.getName()) ? type
-        : javax.lang.model.util.ElementFilter.typesIn(type.getEnclosedElements()).stream()
+        : ElementFilter.typesIn(type.getEnclosedElements()).stream()
             .filter(nested -> nested.getSimpleName().contentEquals(name.getName()))
             .findFirst().orElse(null);
     return record != null && record.getKind() == ElementKind.RECORD
-        && javax.lang.model.util.ElementFilter.constructorsIn(record.getEnclosedElements())
+        && ElementFilter.constructorsIn(record.getEnclosedElements())
             .stream().allMatch(c -> elements.getOrigin(c) != Elements.Origin.EXPLICIT)
         && harmlessWhenInlined(record, trees, elements, seen);
   }
@@ -198,7 +206,7 @@ public final class StaticInitialization {
     }
     TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
     return trees.getPath(element) != null
-        && javax.lang.model.util.ElementFilter.fieldsIn(element.getEnclosedElements()).stream()
+        && ElementFilter.fieldsIn(element.getEnclosedElements()).stream()
             .allMatch(field -> field.getConstantValue() != null)
         && element.getInterfaces().stream().allMatch(i -> declaresOnlyConstants(i, trees));
   }
@@ -222,10 +230,8 @@ public final class StaticInitialization {
       return true;
     }
     for (Tree member : declaration.getMembers()) {
-      if (member instanceof BlockTree block && block.isStatic()
-          || member instanceof VariableTree field
-              && field.getModifiers().getFlags().contains(Modifier.STATIC)
-              && field.getInitializer() != null && !isConstant(type, field)) {
+      if (runsWhenInitialized(member)
+          && !(member instanceof VariableTree field && isConstant(type, field))) {
         return true;
       }
     }
